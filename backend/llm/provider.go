@@ -1,0 +1,72 @@
+package llm
+
+import "context"
+
+// Request is one model call.
+type Request struct {
+	Model       string
+	System      string
+	Messages    []Message
+	Tools       []ToolDef
+	MaxTokens   int
+	Temperature *float64
+}
+
+// StopReason says why the model stopped.
+type StopReason string
+
+const (
+	StopEndTurn   StopReason = "end_turn"
+	StopToolUse   StopReason = "tool_use"
+	StopMaxTokens StopReason = "max_tokens"
+	StopRefusal   StopReason = "refusal"
+	StopSequence  StopReason = "stop_sequence"
+)
+
+// EventType names a streamed event.
+type EventType int
+
+const (
+	EventTextDelta     EventType = iota + 1 // Text
+	EventThinkingDelta                      // Text (thinking), Signature when it arrives
+	EventToolStart                          // ToolID, ToolName
+	EventToolDelta                          // ToolID, Text (a JSON fragment)
+	EventToolDone                           // ToolID, ToolName, Input (complete, valid JSON)
+	EventUsage                              // Usage (cumulative for the call)
+	EventRetry                              // Retry (the request is retried after a failure)
+	EventStop                               // Stop
+	EventError                              // Err (typed *llm.Error where known); last event
+)
+
+// RetryInfo tells the UI that a call is retried.
+type RetryInfo struct {
+	Attempt int
+	Delay   int64 // milliseconds
+	Reason  string
+}
+
+// Event is one item of a model's streamed answer. The channel returned by
+// Provider.Stream closes after EventStop or EventError.
+type Event struct {
+	Type      EventType
+	Text      string
+	Signature string
+	ToolID    string
+	ToolName  string
+	Input     []byte
+	Usage     Usage
+	Stop      StopReason
+	Retry     *RetryInfo
+	Err       error
+}
+
+// Provider is a model service. Implementations are safe for concurrent use.
+type Provider interface {
+	// Name is "anthropic" or "openai".
+	Name() string
+	// Stream starts a streamed call. Cancelling ctx closes the connection and
+	// the channel soon after.
+	Stream(ctx context.Context, req Request) (<-chan Event, error)
+	// Complete makes a short non-streamed call and returns the answer's text.
+	Complete(ctx context.Context, req Request) (string, Usage, error)
+}
