@@ -1,0 +1,53 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestWants(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args []string
+		want bool
+	}{
+		{nil, false},
+		{[]string{"-assetdir", "frontend/dist", "-devserver", "127.0.0.1:3000"}, false},
+		{[]string{"version"}, true},
+		{[]string{"--help"}, true},
+	}
+	for _, tc := range tests {
+		if got := Wants(tc.args); got != tc.want {
+			t.Errorf("Wants(%q) = %v, want %v", tc.args, got, tc.want)
+		}
+	}
+}
+
+func TestRun(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args     []string
+		code     int
+		stdout   string
+		stderrIn string
+	}{
+		{[]string{"version"}, 0, "commit:", ""},
+		{[]string{"help"}, 0, "pilot version", ""},
+		{[]string{"frobnicate"}, 2, "", "unknown command"},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			t.Parallel()
+			var out, errb bytes.Buffer
+			code := Run(context.Background(), tc.args, IO{Stdout: &out, Stderr: &errb})
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d (stderr %q)", code, tc.code, errb.String())
+			}
+			if !strings.Contains(out.String(), tc.stdout) || !strings.Contains(errb.String(), tc.stderrIn) {
+				t.Fatalf("stdout %q stderr %q", out.String(), errb.String())
+			}
+		})
+	}
+}

@@ -1,0 +1,35 @@
+// Package paths knows where Pilot keeps its data.
+package paths
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Home returns the data directory: $PILOT_HOME, or the OS user config
+// directory + "/pilot". getenv is os.Getenv outside tests.
+func Home(getenv func(string) string) (string, error) {
+	if h := getenv("PILOT_HOME"); h != "" {
+		return filepath.Abs(h)
+	}
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("cannot find a data directory (%v): set PILOT_HOME to a writable folder", err)
+	}
+	return filepath.Join(dir, "pilot"), nil
+}
+
+// Ensure creates the data directory and its logs folder (mode 0700).
+func Ensure(home string) error {
+	if err := os.MkdirAll(LogDir(home), 0o700); err != nil {
+		return fmt.Errorf("cannot create the data directory %s: %w (set PILOT_HOME to a writable folder)", home, err)
+	}
+	return nil
+}
+
+// LogDir is where pilot.log lives.
+func LogDir(home string) string { return filepath.Join(home, "logs") }
+
+// DB is the path of the session database.
+func DB(home string) string { return filepath.Join(home, "pilot.db") }

@@ -1,0 +1,23 @@
+// Package wailsbridge is the one place in backend/ that imports the Wails
+// runtime: it delivers backend events to the window.
+package wailsbridge
+
+import (
+	"context"
+
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// Emitter sends events through the Wails runtime of ctx (the context Wails
+// passes to OnStartup).
+type Emitter struct {
+	ctx context.Context
+}
+
+// NewEmitter returns an Emitter bound to the Wails context.
+func NewEmitter(ctx context.Context) Emitter { return Emitter{ctx: ctx} }
+
+// Emit sends one event to the frontend.
+func (e Emitter) Emit(name string, payload any) {
+	runtime.EventsEmit(e.ctx, name, payload)
+}

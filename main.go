@@ -1,0 +1,80 @@
+// Pilot: a desktop coding agent. With no arguments it opens the window;
+// `pilot version`, `pilot -p`, `pilot repl` and `pilot sessions` run
+// headless on the same backend (see backend/cli).
+package main
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+
+	"pilot/backend/cli"
+	"pilot/backend/logging"
+	"pilot/backend/paths"
+)
+
+//go:embed all:frontend/dist
+var assets embed.FS
+
+//go:embed build/appicon.png
+var icon []byte
+
+func main() {
+	started := time.Now()
+	args := os.Args[1:]
+	if cli.Wants(args) {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := cli.Run(ctx, args, cli.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv})
+		stop()
+		os.Exit(code)
+	}
+	if err := runWindow(started); err != nil {
+		fmt.Fprintln(os.Stderr, "pilot:", err)
+		os.Exit(1)
+	}
+}
+
+func runWindow(started time.Time) error {
+	home, err := paths.Home(os.Getenv)
+	if err != nil {
+		return err
+	}
+	if err := paths.Ensure(home); err != nil {
+		return err
+	}
+	logger, closer, err := logging.Open(paths.LogDir(home), slog.LevelInfo, nil)
+	if err != nil {
+		return err
+	}
+	defer closer.Close()
+	logger.Info("starting window", "home", home)
+
+	app := NewApp(home, logger, started)
+	return wails.Run(&options.App{
+		Title:            "Pilot",
+		Width:            1280,
+		Height:           820,
+		MinWidth:         720,
+		MinHeight:        480,
+		AssetServer:      &assetserver.Options{Assets: assets},
+		BackgroundColour: &options.RGBA{R: 24, G: 25, B: 28, A: 255},
+		OnStartup:        app.startup,
+		OnShutdown:       app.shutdown,
+		Bind:             []any{app},
+		Linux: &linux.Options{
+			Icon:             icon,
+			ProgramName:      "pilot",
+			WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand,
+		},
+	})
+}
