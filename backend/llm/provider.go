@@ -10,6 +10,9 @@ type Request struct {
 	Tools       []ToolDef
 	MaxTokens   int
 	Temperature *float64
+	// ThinkingBudget enables Anthropic's extended thinking with this many
+	// tokens (0: off). Other providers ignore it.
+	ThinkingBudget int
 }
 
 // StopReason says why the model stopped.
@@ -31,7 +34,7 @@ const (
 	EventThinkingDelta                      // Text (thinking), Signature when it arrives
 	EventToolStart                          // ToolID, ToolName
 	EventToolDelta                          // ToolID, Text (a JSON fragment)
-	EventToolDone                           // ToolID, ToolName, Input (complete, valid JSON)
+	EventToolDone                           // ToolID, ToolName, Input (complete JSON object); see Event.Err
 	EventUsage                              // Usage (cumulative for the call)
 	EventRetry                              // Retry (the request is retried after a failure)
 	EventStop                               // Stop
@@ -47,6 +50,12 @@ type RetryInfo struct {
 
 // Event is one item of a model's streamed answer. The channel returned by
 // Provider.Stream closes after EventStop or EventError.
+//
+// When the model sends a tool input that is not a JSON object (invalid JSON,
+// or cut by max_tokens), EventToolDone still arrives: Input holds the raw
+// text and Err wraps ErrInvalidToolInput with a sentence the agent can send
+// back as an error tool_result. The stream goes on; only EventError ends it.
+// EventRetry's Retry.Attempt is the number of the retry (1 for the first).
 type Event struct {
 	Type      EventType
 	Text      string

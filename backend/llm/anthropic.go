@@ -1,0 +1,220 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+)
+
+// AnthropicVersion is the anthropic-version header sent with every request.
+const AnthropicVersion = "2023-06-01"
+
+// Anthropic is a client of the Anthropic Messages API.
+type Anthropic struct {
+	ep        endpoint
+	model     string
+	maxTokens int
+}
+
+// NewAnthropic returns a client for base (without /v1, e.g.
+// https://api.anthropic.com). Use New to build one from a Config.
+func NewAnthropic(cfg Config) *Anthropic {
+	key := cfg.APIKey
+	ep := newEndpoint("anthropic", cfg.BaseURL, key, anthropicKeyHint, cfg.HTTPClient, cfg.Retry, func(h http.Header) {
+		h.Set("x-api-key", key)
+		h.Set("anthropic-version", AnthropicVersion)
+	})
+	return &Anthropic{ep: ep, model: cfg.Model, maxTokens: cfg.MaxTokens}
+}
+
+const anthropicKeyHint = "the ANTHROPIC_API_KEY environment variable, TS_AGENT_API_KEY in the project's .env, or Settings"
+
+// Name returns "anthropic".
+func (a *Anthropic) Name() string { return "anthropic" }
+
+// Stream starts a streamed call. Failures of the call arrive as EventError;
+// the error result is only for a request that cannot be encoded.
+func (a *Anthropic) Stream(ctx context.Context, req Request) (<-chan Event, error) {
+	body, err := a.body(req, true)
+	if err != nil {
+		return nil, err
+	}
+	return a.ep.stream(ctx, "/v1/messages", body, parseAnthropic), nil
+}
+
+// Complete makes a short call and returns the answer's text. It streams
+// under the hood so it shares the parser and the retries of Stream.
+func (a *Anthropic) Complete(ctx context.Context, req Request) (string, Usage, error) {
+	ch, err := a.Stream(ctx, req)
+	if err != nil {
+		return "", Usage{}, err
+	}
+	return collect(ch)
+}
+
+// Models lists the models the key may use (GET /v1/models).
+func (a *Anthropic) Models(ctx context.Context) ([]ModelInfo, error) {
+	var page struct {
+		Data []struct {
+			ID          string `json:"id"`
+			DisplayName string `json:"display_name"`
+		} `json:"data"`
+	}
+	if err := a.ep.getJSON(ctx, "/v1/models?limit=1000", &page); err != nil {
+		return nil, err
+	}
+	out := make([]ModelInfo, 0, len(page.Data))
+	for _, m := range page.Data {
+		out = append(out, modelInfo(m.ID, m.DisplayName))
+	}
+	return out, nil
+}
+
+type anthropicCache struct {
+	Type string `json:"type"`
+}
+
+var ephemeral = &anthropicCache{Type: "ephemeral"}
+
+type anthropicRequest struct {
+	Model       string             `json:"model"`
+	MaxTokens   int                `json:"max_tokens"`
+	System      []anthropicBlock   `json:"system,omitempty"`
+	Messages    []anthropicMessage `json:"messages"`
+	Tools       []anthropicTool    `json:"tools,omitempty"`
+	Temperature *float64           `json:"temperature,omitempty"`
+	Thinking    *anthropicThinking `json:"thinking,omitempty"`
+	Stream      bool               `json:"stream"`
+}
+
+type anthropicThinking struct {
+	Type         string `json:"type"`
+	BudgetTokens int    `json:"budget_tokens"`
+}
+
+type anthropicMessage struct {
+	Role    Role             `json:"role"`
+	Content []anthropicBlock `json:"content"`
+}
+
+// anthropicBlock is a content block on the wire. Text and Content are
+// pointers so an empty tool result is sent as "content": "" only when set.
+type anthropicBlock struct {
+	Type         BlockType       `json:"type"`
+	Text         *string         `json:"text,omitempty"`
+	Thinking     *string         `json:"thinking,omitempty"`
+	Signature    string          `json:"signature,omitempty"`
+	ID           string          `json:"id,omitempty"`
+	Name         string          `json:"name,omitempty"`
+	Input        json.RawMessage `json:"input,omitempty"`
+	ToolUseID    string          `json:"tool_use_id,omitempty"`
+	Content      *string         `json:"content,omitempty"`
+	IsError      bool            `json:"is_error,omitempty"`
+	CacheControl *anthropicCache `json:"cache_control,omitempty"`
+}
+
+type anthropicTool struct {
+	Name         string          `json:"name"`
+	Description  string          `json:"description,omitempty"`
+	InputSchema  json.RawMessage `json:"input_schema"`
+	CacheControl *anthropicCache `json:"cache_control,omitempty"`
+}
+
+// body encodes req. Prompt caching: cache_control marks the system prompt,
+// the last tool definition and the last block of the last message, so each
+// call of a tool loop reads the previous prefix from the cache.
+func (a *Anthropic) body(req Request, stream bool) ([]byte, error) {
+	model := firstNonEmpty(req.Model, a.model, DefaultAnthropicModel)
+	out := anthropicRequest{
+		Model:       model,
+		MaxTokens:   maxTokens(req.MaxTokens, a.maxTokens, model),
+		Temperature: req.Temperature,
+		Stream:      stream,
+	}
+	if req.ThinkingBudget > 0 {
+		out.Thinking = &anthropicThinking{Type: "enabled", BudgetTokens: req.ThinkingBudget}
+		out.Temperature = nil // extended thinking requires the default temperature
+		if out.MaxTokens <= req.ThinkingBudget {
+			out.MaxTokens = req.ThinkingBudget + 4096
+		}
+	}
+	if req.System != "" {
+		out.System = []anthropicBlock{{Type: BlockText, Text: &req.System, CacheControl: ephemeral}}
+	}
+	for _, t := range req.Tools {
+		out.Tools = append(out.Tools, anthropicTool{Name: t.Name, Description: t.Description, InputSchema: schemaOrEmpty(t.InputSchema)})
+	}
+	if n := len(out.Tools); n > 0 {
+		out.Tools[n-1].CacheControl = ephemeral
+	}
+	for _, m := range req.Messages {
+		wm := anthropicMessage{Role: m.Role}
+		for _, b := range m.Content {
+			if wb, ok := anthropicWireBlock(b); ok {
+				wm.Content = append(wm.Content, wb)
+			}
+		}
+		if len(wm.Content) > 0 {
+			out.Messages = append(out.Messages, wm)
+		}
+	}
+	if len(out.Messages) == 0 {
+		return nil, errors.New("llm: a request needs at least one message")
+	}
+	last := out.Messages[len(out.Messages)-1].Content
+	if lb := &last[len(last)-1]; lb.Type != BlockThinking {
+		lb.CacheControl = ephemeral
+	}
+	return json.Marshal(out)
+}
+
+// anthropicWireBlock converts a block; ok is false for blocks the API would
+// reject (empty text, thinking without a signature).
+func anthropicWireBlock(b ContentBlock) (anthropicBlock, bool) {
+	switch b.Type {
+	case BlockText:
+		return anthropicBlock{Type: BlockText, Text: &b.Text}, b.Text != ""
+	case BlockThinking:
+		return anthropicBlock{Type: BlockThinking, Thinking: &b.Thinking, Signature: b.Signature}, b.Signature != ""
+	case BlockToolUse:
+		input := b.Input
+		if fixed, err := toolInput(input); err != nil {
+			input = json.RawMessage("{}") // the API needs an object; the tool_result tells the model what went wrong
+		} else {
+			input = fixed
+		}
+		return anthropicBlock{Type: BlockToolUse, ID: b.ID, Name: b.Name, Input: input}, true
+	case BlockToolResult:
+		return anthropicBlock{Type: BlockToolResult, ToolUseID: b.ToolUseID, Content: &b.Content, IsError: b.IsError}, true
+	}
+	return anthropicBlock{}, false
+}
+
+func schemaOrEmpty(s json.RawMessage) json.RawMessage {
+	if len(s) == 0 || !json.Valid(s) {
+		return json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	return s
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// maxTokens picks the request's limit, then the client's, then a default
+// capped by the model's output limit.
+func maxTokens(request, client int, model string) int {
+	switch {
+	case request > 0:
+		return request
+	case client > 0:
+		return client
+	}
+	return DefaultMaxTokens(model)
+}

@@ -1,0 +1,196 @@
+package llm
+
+import (
+	"encoding/json"
+	"io"
+)
+
+// anthropicEvent is the union of the Messages API's stream events.
+type anthropicEvent struct {
+	Type    string `json:"type"`
+	Index   int    `json:"index"`
+	Message *struct {
+		Usage anthropicUsage `json:"usage"`
+	} `json:"message"`
+	ContentBlock *struct {
+		Type     string `json:"type"`
+		ID       string `json:"id"`
+		Name     string `json:"name"`
+		Text     string `json:"text"`
+		Thinking string `json:"thinking"`
+	} `json:"content_block"`
+	Delta *struct {
+		Type        string `json:"type"`
+		Text        string `json:"text"`
+		PartialJSON string `json:"partial_json"`
+		Thinking    string `json:"thinking"`
+		Signature   string `json:"signature"`
+		StopReason  string `json:"stop_reason"`
+	} `json:"delta"`
+	Usage *anthropicUsage `json:"usage"`
+	Error *struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+type anthropicUsage struct {
+	InputTokens              int `json:"input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+}
+
+// mergeAnthropic takes the non-zero counts of o (message_delta repeats some counts
+// cumulatively).
+func (u *Usage) mergeAnthropic(o anthropicUsage) {
+	if o.InputTokens > 0 {
+		u.InputTokens = o.InputTokens
+	}
+	if o.OutputTokens > 0 {
+		u.OutputTokens = o.OutputTokens
+	}
+	if o.CacheCreationInputTokens > 0 {
+		u.CacheWriteTokens = o.CacheCreationInputTokens
+	}
+	if o.CacheReadInputTokens > 0 {
+		u.CacheReadTokens = o.CacheReadInputTokens
+	}
+}
+
+// pendingTool is a tool call whose input is still arriving.
+type pendingTool struct {
+	id, name string
+	input    []byte
+}
+
+// anthropicParser assembles events of one answer.
+type anthropicParser struct {
+	emit  func(Event) bool
+	tools map[int]*pendingTool
+	usage Usage
+	stop  StopReason
+}
+
+// parseAnthropic reads a Messages API stream. It emits EventUsage at
+// message_delta and EventStop at message_stop; `event: error` ends the
+// stream with the provider's typed error.
+func parseAnthropic(body io.Reader, emit func(Event) bool) error {
+	p := &anthropicParser{emit: emit, tools: map[int]*pendingTool{}}
+	r := NewSSEReader(body)
+	for {
+		sse, err := r.Next()
+		if err != nil {
+			return err // io.EOF before message_stop: the stream was cut
+		}
+		done, err := p.handle(sse)
+		if err != nil || done {
+			return err
+		}
+	}
+}
+
+func (p *anthropicParser) handle(sse SSEEvent) (done bool, err error) {
+	var ev anthropicEvent
+	if err := json.Unmarshal(sse.Data, &ev); err != nil {
+		if sse.Unterminated {
+			return true, io.ErrUnexpectedEOF
+		}
+		return false, &Error{Kind: KindInvalidResponse, Message: "bad JSON in a stream event: " + truncate(string(sse.Data), 200), Err: err}
+	}
+	if ev.Type == "" {
+		ev.Type = sse.Event
+	}
+	ok := true
+	switch ev.Type {
+	case "message_start":
+		if ev.Message != nil {
+			p.usage.mergeAnthropic(ev.Message.Usage)
+		}
+	case "content_block_start":
+		ok = p.blockStart(ev)
+	case "content_block_delta":
+		ok = p.blockDelta(ev)
+	case "content_block_stop":
+		if t := p.tools[ev.Index]; t != nil {
+			delete(p.tools, ev.Index)
+			input, ierr := toolInput(t.input)
+			ok = p.emit(Event{Type: EventToolDone, ToolID: t.id, ToolName: t.name, Input: input, Err: ierr})
+		}
+	case "message_delta":
+		if ev.Delta != nil && ev.Delta.StopReason != "" {
+			p.stop = StopReason(ev.Delta.StopReason)
+		}
+		if ev.Usage != nil {
+			p.usage.mergeAnthropic(*ev.Usage)
+		}
+		ok = p.emit(Event{Type: EventUsage, Usage: p.usage})
+	case "message_stop":
+		if p.stop == "" {
+			p.stop = StopEndTurn
+		}
+		p.emit(Event{Type: EventStop, Stop: p.stop})
+		return true, nil
+	case "error":
+		e := &Error{Kind: KindServer, Type: "error"}
+		if ev.Error != nil {
+			e.Type, e.Message = ev.Error.Type, ev.Error.Message
+			if k, known := kindForType(ev.Error.Type); known {
+				e.Kind = k
+			}
+			if looksLikeContextTooLong(e.Message) {
+				e.Kind = KindContextTooLong
+			}
+		}
+		return true, e
+	}
+	// ping and unknown event types are ignored, as the API asks.
+	if !ok {
+		return true, ErrCancelled
+	}
+	return false, nil
+}
+
+func (p *anthropicParser) blockStart(ev anthropicEvent) bool {
+	cb := ev.ContentBlock
+	if cb == nil {
+		return true
+	}
+	switch cb.Type {
+	case "text":
+		if cb.Text != "" {
+			return p.emit(Event{Type: EventTextDelta, Text: cb.Text})
+		}
+	case "thinking":
+		if cb.Thinking != "" {
+			return p.emit(Event{Type: EventThinkingDelta, Text: cb.Thinking})
+		}
+	case "tool_use", "server_tool_use":
+		p.tools[ev.Index] = &pendingTool{id: cb.ID, name: cb.Name}
+		return p.emit(Event{Type: EventToolStart, ToolID: cb.ID, ToolName: cb.Name})
+	}
+	return true
+}
+
+func (p *anthropicParser) blockDelta(ev anthropicEvent) bool {
+	d := ev.Delta
+	if d == nil {
+		return true
+	}
+	switch d.Type {
+	case "text_delta":
+		return p.emit(Event{Type: EventTextDelta, Text: d.Text})
+	case "thinking_delta":
+		return p.emit(Event{Type: EventThinkingDelta, Text: d.Thinking})
+	case "signature_delta":
+		return p.emit(Event{Type: EventThinkingDelta, Signature: d.Signature})
+	case "input_json_delta":
+		t := p.tools[ev.Index]
+		if t == nil || d.PartialJSON == "" {
+			return true
+		}
+		t.input = append(t.input, d.PartialJSON...)
+		return p.emit(Event{Type: EventToolDelta, ToolID: t.id, Text: d.PartialJSON})
+	}
+	return true
+}

@@ -1,0 +1,206 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+)
+
+// OpenAI is a client of the chat completions API of OpenAI and of any
+// OpenAI-compatible server (Ollama, LM Studio, llama.cpp, OpenRouter...).
+type OpenAI struct {
+	ep        endpoint
+	model     string
+	maxTokens int
+}
+
+const openaiKeyHint = "the OPENAI_API_KEY environment variable or Settings"
+
+// NewOpenAI returns a client for cfg.BaseURL (with /v1, e.g.
+// http://localhost:11434/v1). An empty key sends no Authorization header,
+// as local servers expect. Use New to build one from a Config.
+func NewOpenAI(cfg Config) *OpenAI {
+	key := cfg.APIKey
+	ep := newEndpoint("openai", cfg.BaseURL, key, openaiKeyHint, cfg.HTTPClient, cfg.Retry, func(h http.Header) {
+		if key != "" {
+			h.Set("Authorization", "Bearer "+key)
+		}
+	})
+	return &OpenAI{ep: ep, model: cfg.Model, maxTokens: cfg.MaxTokens}
+}
+
+// Name returns "openai".
+func (o *OpenAI) Name() string { return "openai" }
+
+// Stream starts a streamed call. Failures of the call arrive as EventError;
+// the error result is only for a request that cannot be encoded.
+func (o *OpenAI) Stream(ctx context.Context, req Request) (<-chan Event, error) {
+	body, err := o.body(req)
+	if err != nil {
+		return nil, err
+	}
+	return o.ep.stream(ctx, "/chat/completions", body, parseOpenAI), nil
+}
+
+// Complete makes a short call and returns the answer's text. It streams
+// under the hood so it shares the parser and the retries of Stream.
+func (o *OpenAI) Complete(ctx context.Context, req Request) (string, Usage, error) {
+	ch, err := o.Stream(ctx, req)
+	if err != nil {
+		return "", Usage{}, err
+	}
+	return collect(ch)
+}
+
+// Models lists the server's models (GET {base}/models).
+func (o *OpenAI) Models(ctx context.Context) ([]ModelInfo, error) {
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := o.ep.getJSON(ctx, "/models", &list); err != nil {
+		return nil, err
+	}
+	out := make([]ModelInfo, 0, len(list.Data))
+	for _, m := range list.Data {
+		out = append(out, modelInfo(m.ID, ""))
+	}
+	return out, nil
+}
+
+type openaiRequest struct {
+	Model               string          `json:"model"`
+	Messages            []openaiMessage `json:"messages"`
+	Tools               []openaiTool    `json:"tools,omitempty"`
+	MaxTokens           int             `json:"max_tokens,omitempty"`
+	MaxCompletionTokens int             `json:"max_completion_tokens,omitempty"`
+	Temperature         *float64        `json:"temperature,omitempty"`
+	Stream              bool            `json:"stream"`
+	StreamOptions       *struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options,omitempty"`
+}
+
+type openaiMessage struct {
+	Role       string           `json:"role"`
+	Content    *string          `json:"content"`
+	ToolCalls  []openaiToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string           `json:"tool_call_id,omitempty"`
+}
+
+type openaiToolCall struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+type openaiTool struct {
+	Type     string `json:"type"`
+	Function struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description,omitempty"`
+		Parameters  json.RawMessage `json:"parameters"`
+	} `json:"function"`
+}
+
+func (o *OpenAI) body(req Request) ([]byte, error) {
+	model := firstNonEmpty(req.Model, o.model)
+	if model == "" {
+		return nil, errors.New("llm: no model set for the OpenAI-compatible server; choose one in Settings or set PILOT_MODEL")
+	}
+	out := openaiRequest{Model: model, Temperature: req.Temperature, Stream: true}
+	out.StreamOptions = &struct {
+		IncludeUsage bool `json:"include_usage"`
+	}{true}
+	n := maxTokens(req.MaxTokens, o.maxTokens, model)
+	if reasoningModel(model) {
+		out.MaxCompletionTokens = n
+		out.Temperature = nil
+	} else {
+		out.MaxTokens = n
+	}
+	if req.System != "" {
+		out.Messages = append(out.Messages, openaiMessage{Role: "system", Content: &req.System})
+	}
+	for _, m := range req.Messages {
+		out.Messages = append(out.Messages, openaiMessages(m)...)
+	}
+	if len(out.Messages) == 0 {
+		return nil, errors.New("llm: a request needs at least one message")
+	}
+	for _, t := range req.Tools {
+		var wt openaiTool
+		wt.Type = "function"
+		wt.Function.Name, wt.Function.Description = t.Name, t.Description
+		wt.Function.Parameters = schemaOrEmpty(t.InputSchema)
+		out.Tools = append(out.Tools, wt)
+	}
+	return json.Marshal(out)
+}
+
+// openaiMessages converts one message. An assistant message becomes one
+// message with its text and tool_calls (thinking is dropped: chat
+// completions has no way to send it back). A user message becomes one
+// "tool" message per tool_result, first, as the API requires them right
+// after the assistant's tool_calls, then one user message with the text.
+func openaiMessages(m Message) []openaiMessage {
+	var text []string
+	if m.Role == RoleAssistant {
+		msg := openaiMessage{Role: "assistant"}
+		for _, b := range m.Content {
+			switch b.Type {
+			case BlockText:
+				text = append(text, b.Text)
+			case BlockToolUse:
+				var tc openaiToolCall
+				tc.ID, tc.Type = b.ID, "function"
+				tc.Function.Name = b.Name
+				tc.Function.Arguments = string(b.Input)
+				if len(b.Input) == 0 {
+					tc.Function.Arguments = "{}"
+				}
+				msg.ToolCalls = append(msg.ToolCalls, tc)
+			}
+		}
+		if s := strings.Join(text, "\n\n"); s != "" || len(msg.ToolCalls) == 0 {
+			msg.Content = &s
+		}
+		return []openaiMessage{msg}
+	}
+	var out []openaiMessage
+	for _, b := range m.Content {
+		switch b.Type {
+		case BlockText:
+			text = append(text, b.Text)
+		case BlockToolResult:
+			content := b.Content
+			if b.IsError && !strings.HasPrefix(strings.ToLower(content), "error") {
+				content = "Error: " + content
+			}
+			out = append(out, openaiMessage{Role: "tool", ToolCallID: b.ToolUseID, Content: &content})
+		}
+	}
+	if len(text) > 0 {
+		s := strings.Join(text, "\n\n")
+		out = append(out, openaiMessage{Role: "user", Content: &s})
+	}
+	return out
+}
+
+// reasoningModel reports whether an OpenAI model takes
+// max_completion_tokens and rejects temperature (o1, o3, o4, gpt-5...).
+func reasoningModel(model string) bool {
+	m := normalizeModel(model)
+	for _, p := range []string{"o1", "o3", "o4", "gpt-5"} {
+		if m == p || strings.HasPrefix(m, p+"-") {
+			return true
+		}
+	}
+	return false
+}

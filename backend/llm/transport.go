@@ -1,0 +1,299 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"pilot/backend/config/secret"
+)
+
+// endpoint is what both clients share: the HTTP client, retries, and turning
+// failures into *Error values.
+type endpoint struct {
+	provider string // "anthropic" or "openai"
+	base     string // base URL without a trailing slash
+	host     string
+	key      string
+	keyHint  string
+	client   *http.Client
+	retry    RetryPolicy
+	auth     func(h http.Header)
+}
+
+func newEndpoint(provider, base, key, keyHint string, client *http.Client, retry RetryPolicy, auth func(http.Header)) endpoint {
+	base = strings.TrimRight(base, "/")
+	host := base
+	if u, err := url.Parse(base); err == nil && u.Host != "" {
+		host = u.Host
+	}
+	if client == nil {
+		client = http.DefaultClient
+	}
+	return endpoint{provider: provider, base: base, host: host, key: key, keyHint: keyHint, client: client, retry: retry, auth: auth}
+}
+
+// fill completes an error with what the endpoint knows.
+func (c *endpoint) fill(e *Error) *Error {
+	e.Provider, e.Host, e.KeyHint = c.provider, c.host, c.keyHint
+	e.Message = secret.Redact(e.Message, c.key)
+	return e
+}
+
+// send makes one request and retries retryable failures. It returns a 2xx
+// response or an *Error. emit, when not nil, receives EventRetry before each
+// sleep; it returns false when the consumer is gone.
+func (c *endpoint) send(ctx context.Context, method, path string, body []byte, emit func(Event) bool) (*http.Response, error) {
+	maxRetries := c.retry.maxRetries()
+	for attempt := 1; ; attempt++ {
+		resp, e := c.once(ctx, method, path, body)
+		if e == nil {
+			return resp, nil
+		}
+		e.Attempts = attempt
+		if !e.Retryable() || attempt > maxRetries || ctx.Err() != nil {
+			return nil, e
+		}
+		delay := e.RetryAfter
+		if delay > c.retry.maxRetryAfter() {
+			return nil, e
+		}
+		if delay <= 0 {
+			delay = c.retry.backoff(attempt)
+		}
+		info := &RetryInfo{Attempt: attempt, Delay: delay.Milliseconds(), Reason: retryReason(e)}
+		if emit != nil && !emit(Event{Type: EventRetry, Retry: info}) {
+			return nil, c.cancelled(ctx.Err())
+		}
+		if err := c.retry.sleep(ctx, delay); err != nil {
+			return nil, c.cancelled(err)
+		}
+	}
+}
+
+func (c *endpoint) once(ctx context.Context, method, path string, body []byte) (*http.Response, *Error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
+	if err != nil {
+		return nil, c.fill(&Error{Kind: KindBadRequest, Message: "invalid base URL " + c.base, Err: err})
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	c.auth(req.Header)
+	resp, err := c.client.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, c.cancelled(ctx.Err())
+		}
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, c.fill(&Error{Kind: KindNetwork, Err: err})
+	}
+	if resp.StatusCode/100 == 2 {
+		return resp, nil
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	typ, msg := parseErrorBody(raw)
+	kind := kindForStatus(resp.StatusCode)
+	if k, ok := kindForType(typ); ok && resp.StatusCode < 500 && k != KindBadRequest {
+		kind = k
+	}
+	if (kind == KindBadRequest || kind == KindTooLarge) && looksLikeContextTooLong(msg) {
+		kind = KindContextTooLong
+	}
+	return nil, c.fill(&Error{
+		Kind:       kind,
+		Status:     resp.StatusCode,
+		Type:       typ,
+		Message:    msg,
+		RetryAfter: retryAfter(resp.Header, c.retry.now()),
+	})
+}
+
+func (c *endpoint) cancelled(cause error) *Error {
+	if cause == nil {
+		cause = context.Canceled
+	}
+	return c.fill(&Error{Kind: KindCancelled, Err: cause})
+}
+
+// parseErrorBody reads the error type and message from Anthropic's
+// {"type":"error","error":{"type","message"}}, OpenAI's
+// {"error":{"message","type","code"}}, Ollama's {"error":"..."}, or plain text.
+func parseErrorBody(raw []byte) (typ, msg string) {
+	var env struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+	}
+	if json.Unmarshal(raw, &env) != nil {
+		text := strings.TrimSpace(string(raw))
+		if strings.HasPrefix(text, "<") {
+			return "", "" // an HTML error page says nothing useful
+		}
+		return "", truncate(text, 300)
+	}
+	var s string
+	if json.Unmarshal(env.Error, &s) == nil {
+		return "", truncate(s, 1000)
+	}
+	var obj struct {
+		Type    string          `json:"type"`
+		Message string          `json:"message"`
+		Code    json.RawMessage `json:"code"`
+	}
+	_ = json.Unmarshal(env.Error, &obj)
+	var code string
+	_ = json.Unmarshal(obj.Code, &code)
+	typ = obj.Type
+	if _, known := kindForType(code); known {
+		typ = code
+	}
+	if obj.Message == "" {
+		obj.Message = env.Message
+	}
+	return typ, truncate(obj.Message, 1000)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// streamParser turns a response body into events; it returns nil after
+// emitting EventStop, or the error that ended the answer.
+type streamParser func(body io.Reader, emit func(Event) bool) error
+
+// stream posts body to path and runs parse over the answer in a goroutine.
+// The channel closes after EventStop or EventError; when ctx is cancelled
+// the body is closed at once and the channel closes soon after.
+func (c *endpoint) stream(ctx context.Context, path string, body []byte, parse streamParser) <-chan Event {
+	ch := make(chan Event, 64)
+	go func() {
+		defer close(ch)
+		partial := false
+		emit := func(ev Event) bool {
+			if ev.Type <= EventToolDone {
+				partial = true
+			}
+			select {
+			case ch <- ev:
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}
+		resp, err := c.send(ctx, http.MethodPost, path, body, emit)
+		if err == nil {
+			stop := context.AfterFunc(ctx, func() { resp.Body.Close() })
+			err = parse(resp.Body, emit)
+			stop()
+			resp.Body.Close()
+		}
+		if err == nil {
+			return
+		}
+		if ctx.Err() != nil {
+			select { // the consumer may be gone: never block here
+			case ch <- Event{Type: EventError, Err: c.cancelled(ctx.Err())}:
+			default:
+			}
+			return
+		}
+		e := c.asError(err)
+		e.Partial = partial
+		ch <- Event{Type: EventError, Err: e}
+	}()
+	return ch
+}
+
+// asError turns a parser's error into an *Error.
+func (c *endpoint) asError(err error) *Error {
+	var e *Error
+	switch {
+	case errors.As(err, &e):
+	case errors.Is(err, ErrSSELineTooLong):
+		e = &Error{Kind: KindInvalidResponse, Err: err}
+	default:
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		e = &Error{Kind: KindStreamCut, Err: err}
+	}
+	return c.fill(e)
+}
+
+// getJSON fetches path and decodes the JSON answer into v.
+func (c *endpoint) getJSON(ctx context.Context, path string, v any) error {
+	resp, err := c.send(ctx, http.MethodGet, path, nil, nil)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 16<<20)).Decode(v); err != nil {
+		return c.fill(&Error{Kind: KindInvalidResponse, Status: resp.StatusCode, Err: err})
+	}
+	return nil
+}
+
+// collect drains a stream into the answer's text, for Complete.
+func collect(ch <-chan Event) (string, Usage, error) {
+	var b strings.Builder
+	var u Usage
+	var err error
+	for ev := range ch {
+		switch ev.Type {
+		case EventTextDelta:
+			b.WriteString(ev.Text)
+		case EventUsage:
+			u = ev.Usage
+		case EventError:
+			err = ev.Err
+		}
+	}
+	return b.String(), u, err
+}
+
+// toolInput checks a tool call's assembled input. Empty input means no
+// arguments ({}); anything but a JSON object is returned raw together with
+// an error wrapping ErrInvalidToolInput, so the agent can answer the model
+// with an error tool_result instead of failing the turn.
+func toolInput(raw []byte) ([]byte, error) {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 {
+		return []byte("{}"), nil
+	}
+	if trimmed[0] != '{' || !json.Valid(trimmed) {
+		var v map[string]any
+		err := json.Unmarshal(trimmed, &v)
+		if err == nil {
+			err = errors.New("not an object")
+		}
+		return raw, &toolInputError{cause: err}
+	}
+	return trimmed, nil
+}
+
+// toolInputError says why a tool input was rejected; it matches
+// ErrInvalidToolInput.
+type toolInputError struct{ cause error }
+
+func (e *toolInputError) Error() string {
+	return "the tool input is not a valid JSON object (" + e.cause.Error() + "); send the arguments as one JSON object"
+}
+
+func (e *toolInputError) Is(target error) bool { return target == ErrInvalidToolInput }
