@@ -6,33 +6,40 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+
 	"pilot/backend/events"
 	"pilot/backend/version"
 	"pilot/backend/wailsbridge"
+	"pilot/backend/workspace"
 )
 
 // App is the thin edge the window calls: it converts arguments and calls
-// backend/. Every exported method is bound into the frontend.
+// backend/workspace. Every exported method is bound into the frontend
+// (frontend/wailsjs/go/main/App.d.ts, wrapped by
+// frontend/src/lib/wailsBackend.ts).
 type App struct {
-	home    string
+	ctx     context.Context
+	ws      *workspace.Workspace
 	log     *slog.Logger
 	started time.Time
 
-	emit      events.Emitter
 	readyOnce sync.Once
 	ready     events.AppReadyPayload
 }
 
 // NewApp returns the bound application object.
-func NewApp(home string, log *slog.Logger, started time.Time) *App {
-	return &App{home: home, log: log, started: started, emit: events.Discard{}}
+func NewApp(ws *workspace.Workspace, log *slog.Logger, started time.Time) *App {
+	return &App{ws: ws, log: log, started: started}
 }
 
 func (a *App) startup(ctx context.Context) {
-	a.emit = wailsbridge.NewEmitter(ctx)
+	a.ctx = ctx
+	a.ws.SetEmitter(wailsbridge.NewEmitter(ctx))
 }
 
 func (a *App) shutdown(context.Context) {
+	a.ws.Close()
 	a.log.Info("window closed")
 }
 
@@ -46,6 +53,134 @@ func (a *App) FrontendReady() events.AppReadyPayload {
 		a.ready = events.AppReadyPayload{StartupMs: time.Since(a.started).Milliseconds()}
 		a.log.Info("frontend ready", "startupMs", a.ready.StartupMs)
 	})
-	a.emit.Emit(events.AppReady, a.ready)
+	a.ws.Emit(events.AppReady, a.ready)
 	return a.ready
 }
+
+// ListProjects returns known projects, most recently opened first.
+func (a *App) ListProjects() ([]events.Project, error) { return a.ws.ListProjects(a.ctx) }
+
+// OpenProject opens (and remembers) the folder at path.
+func (a *App) OpenProject(path string) (events.Project, error) { return a.ws.OpenProject(a.ctx, path) }
+
+// PickProjectFolder shows the native folder picker; "" when cancelled.
+func (a *App) PickProjectFolder() (string, error) {
+	return runtime.OpenDirectoryDialog(a.ctx, runtime.OpenDialogOptions{Title: "Open a project folder"})
+}
+
+// ListSessions returns a page of the project's sessions, newest first.
+func (a *App) ListSessions(projectID int64, limit, offset int) ([]events.SessionSummary, error) {
+	return a.ws.ListSessions(a.ctx, projectID, limit, offset)
+}
+
+// GetSession returns every message, tool call and pending approval.
+func (a *App) GetSession(sessionID int64) (events.SessionDetail, error) {
+	return a.ws.GetSession(a.ctx, sessionID)
+}
+
+// NewSession starts an empty session in the project.
+func (a *App) NewSession(projectID int64) (events.SessionSummary, error) {
+	return a.ws.NewSession(a.ctx, projectID)
+}
+
+// RenameSession sets a session's title.
+func (a *App) RenameSession(sessionID int64, title string) error {
+	return a.ws.RenameSession(a.ctx, sessionID, title)
+}
+
+// DeleteSession removes a session and everything under it.
+func (a *App) DeleteSession(sessionID int64) error { return a.ws.DeleteSession(a.ctx, sessionID) }
+
+// ForkSession copies a session up to and including messageID.
+func (a *App) ForkSession(sessionID, messageID int64) (events.SessionSummary, error) {
+	return a.ws.ForkSession(a.ctx, sessionID, messageID)
+}
+
+// ExportSession renders a session as "md" or "json".
+func (a *App) ExportSession(sessionID int64, format string) (string, error) {
+	return a.ws.ExportSession(a.ctx, sessionID, format)
+}
+
+// SaveSessionExport asks where to save an export and writes it; "" when
+// the user cancels.
+func (a *App) SaveSessionExport(sessionID int64, format string) (string, error) {
+	name, err := a.ws.ExportFileName(a.ctx, sessionID, format)
+	if err != nil {
+		return "", err
+	}
+	path, err := runtime.SaveFileDialog(a.ctx, runtime.SaveDialogOptions{Title: "Export session", DefaultFilename: name})
+	if err != nil || path == "" {
+		return "", err
+	}
+	return path, a.ws.WriteExport(a.ctx, sessionID, format, path)
+}
+
+// SearchSessions runs a full-text search over the project's sessions.
+func (a *App) SearchSessions(projectID int64, query string) ([]events.SearchHit, error) {
+	return a.ws.SearchSessions(a.ctx, projectID, query)
+}
+
+// SendMessage starts a turn with the user's text and attached files.
+func (a *App) SendMessage(sessionID int64, text string, attachments []string) error {
+	return a.ws.SendMessage(a.ctx, sessionID, text, attachments)
+}
+
+// CancelTurn stops the session's running turn.
+func (a *App) CancelTurn(sessionID int64) error { return a.ws.CancelTurn(sessionID) }
+
+// CompactNow summarises the session's older turns.
+func (a *App) CompactNow(sessionID int64) error { return a.ws.CompactNow(a.ctx, sessionID) }
+
+// GetChange returns a pending change with every file's hunks.
+func (a *App) GetChange(approvalID string) (events.ChangeView, error) {
+	return a.ws.GetChange(approvalID)
+}
+
+// DecideChange answers a pending change.
+func (a *App) DecideChange(approvalID string, decision events.ChangeDecision) error {
+	return a.ws.DecideChange(approvalID, decision)
+}
+
+// DecideCommand answers a pending command.
+func (a *App) DecideCommand(approvalID string, decision events.CommandDecision) error {
+	return a.ws.DecideCommand(approvalID, decision)
+}
+
+// ListDir lists one folder of the project for the file tree.
+func (a *App) ListDir(projectID int64, dir string) ([]events.FileEntry, error) {
+	return a.ws.ListDir(a.ctx, projectID, dir)
+}
+
+// ReadProjectFile returns a read-only preview of a project file.
+func (a *App) ReadProjectFile(projectID int64, path string) (events.FilePreview, error) {
+	return a.ws.ReadProjectFile(a.ctx, projectID, path)
+}
+
+// FindFiles fuzzy-matches project file paths for the @ picker.
+func (a *App) FindFiles(projectID int64, query string, limit int) ([]string, error) {
+	return a.ws.FindFiles(a.ctx, projectID, query, limit)
+}
+
+// GetSettings returns the effective settings and where each value comes from.
+func (a *App) GetSettings() (events.SettingsView, error) { return a.ws.GetSettings() }
+
+// SaveSettings stores the settings form.
+func (a *App) SaveSettings(in events.SettingsInput) (events.SettingsView, error) {
+	return a.ws.SaveSettings(in)
+}
+
+// ListModels asks a server for its models.
+func (a *App) ListModels(provider, baseURL, apiKey string) ([]string, error) {
+	return a.ws.ListModels(a.ctx, provider, baseURL, apiKey)
+}
+
+// ListRules returns the project's permission rules.
+func (a *App) ListRules(projectID int64) ([]events.Rule, error) { return a.ws.ListRules(a.ctx, projectID) }
+
+// AddRule stores a permission rule for the project.
+func (a *App) AddRule(projectID int64, tool, pattern, effect string) (events.Rule, error) {
+	return a.ws.AddRule(a.ctx, projectID, tool, pattern, effect)
+}
+
+// DeleteRule removes a permission rule.
+func (a *App) DeleteRule(ruleID int64) error { return a.ws.DeleteRule(a.ctx, ruleID) }

@@ -21,6 +21,7 @@ import (
 	"pilot/backend/cli"
 	"pilot/backend/logging"
 	"pilot/backend/paths"
+	"pilot/backend/workspace"
 )
 
 //go:embed all:frontend/dist
@@ -59,7 +60,11 @@ func runWindow(started time.Time) error {
 	defer closer.Close()
 	logger.Info("starting window", "home", home)
 
-	app := NewApp(home, logger, started)
+	ws, err := workspace.Open(workspace.Options{Home: home, Log: logger, Getenv: os.Getenv})
+	if err != nil {
+		return err
+	}
+	app := NewApp(ws, logger, started)
 	return wails.Run(&options.App{
 		Title:            "Pilot",
 		Width:            1280,

@@ -2,9 +2,12 @@
 // types its payload. frontend/src/lib/events.ts mirrors this file; a test
 // keeps the two in step.
 //
-// Streamed payloads carry the session id and a per-session sequence number
-// so a frontend can apply them in order; big things (files, diffs) are not
-// pushed but fetched through bound methods.
+// Two delivery classes: stream events (text deltas, command output) are
+// batched and may be coalesced; every other event is delivered in order and
+// never dropped. Every session event carries the session id and a
+// per-session sequence number so a frontend can apply them in order. Big
+// things (files, diffs) are not pushed: a frontend fetches them through
+// bound methods by id.
 package events
 
 // Emitter delivers an event to the frontend. The Wails adapter in
@@ -17,12 +20,129 @@ type Emitter interface {
 const (
 	// AppReady is emitted once the frontend has called FrontendReady.
 	AppReady = "app:ready"
+
+	// AgentState: the session's agent changed state.
+	AgentState = "agent:state"
+	// AgentStream: batched text and thinking deltas of the message being streamed.
+	AgentStream = "agent:stream"
+	// AgentMessage: a message was committed (user, assistant or tool results).
+	AgentMessage = "agent:message"
+	// AgentTool: a tool call was created or changed status.
+	AgentTool = "agent:tool"
+	// AgentToolOutput: batched live output of a running command.
+	AgentToolOutput = "agent:tool_output"
+	// AgentApproval: a change or command waits for the user's decision.
+	AgentApproval = "agent:approval"
+	// AgentApprovalDone: a pending approval was decided, withdrawn or cancelled.
+	AgentApprovalDone = "agent:approval_done"
+	// AgentUsage: token use and cost of the session changed.
+	AgentUsage = "agent:usage"
+	// AgentNotice: something the user should know that is not an error
+	// (retrying, compacted, loop guard, limits, budget).
+	AgentNotice = "agent:notice"
+	// AgentError: the turn failed; the message is a human sentence.
+	AgentError = "agent:error"
+	// AgentTurnDone: the turn ended (answered, cancelled, failed, limited).
+	AgentTurnDone = "agent:turn_done"
+	// SessionUpdated: a session's title, counters or state changed.
+	SessionUpdated = "session:updated"
 )
 
 // AppReadyPayload says how long the app took to become usable.
 type AppReadyPayload struct {
 	// StartupMs is the time from process start to the frontend's first call.
 	StartupMs int64 `json:"startupMs"`
+}
+
+// Seq identifies a session event and orders it.
+type Seq struct {
+	SessionID int64 `json:"sessionId"`
+	Seq       int64 `json:"seq"`
+}
+
+// StatePayload carries the agent state: idle, streaming,
+// awaiting_approval, tool_executing or error.
+type StatePayload struct {
+	Seq
+	State string `json:"state"`
+}
+
+// StreamPayload appends text to the message being streamed.
+type StreamPayload struct {
+	Seq
+	MessageID int64  `json:"messageId"`
+	Text      string `json:"text,omitempty"`
+	Thinking  string `json:"thinking,omitempty"`
+}
+
+// MessagePayload carries a committed message.
+type MessagePayload struct {
+	Seq
+	Message Message `json:"message"`
+}
+
+// ToolPayload carries a tool call's current state.
+type ToolPayload struct {
+	Seq
+	Call ToolCall `json:"call"`
+}
+
+// ToolOutputPayload appends live output to a running command's card.
+type ToolOutputPayload struct {
+	Seq
+	ToolCallID string `json:"toolCallId"`
+	Chunk      string `json:"chunk"`
+}
+
+// ApprovalPayload announces a pending decision. For a change, the frontend
+// fetches the diff with GetChange(ID).
+type ApprovalPayload struct {
+	Seq
+	Approval Approval `json:"approval"`
+}
+
+// ApprovalDonePayload says a pending decision is over. Outcome is
+// approved, partial, edited, rejected, withdrawn or cancelled.
+type ApprovalDonePayload struct {
+	Seq
+	ApprovalID string `json:"approvalId"`
+	Outcome    string `json:"outcome"`
+}
+
+// UsagePayload carries the session's totals and the context use.
+type UsagePayload struct {
+	Seq
+	Usage Usage `json:"usage"`
+}
+
+// NoticePayload is an informational line in the chat. Kind is retry,
+// compacted, loop_guard, limit or budget; RetryInMs is set for retry.
+type NoticePayload struct {
+	Seq
+	Kind      string `json:"kind"`
+	Text      string `json:"text"`
+	RetryInMs int64  `json:"retryInMs,omitempty"`
+}
+
+// ErrorPayload carries a failure as a human sentence. Kind comes from the
+// provider's typed errors (auth, rate_limit, network, ...) or "internal".
+type ErrorPayload struct {
+	Seq
+	Kind      string `json:"kind"`
+	Message   string `json:"message"`
+	Retryable bool   `json:"retryable"`
+}
+
+// TurnDonePayload ends a turn. Reason is end_turn, cancelled, error,
+// limit, loop_guard, budget or max_tokens.
+type TurnDonePayload struct {
+	Seq
+	Reason string `json:"reason"`
+}
+
+// SessionPayload carries a session's summary after a change.
+type SessionPayload struct {
+	Session SessionSummary `json:"session"`
 }
 
 // Discard drops every event (headless runs with no listener).

@@ -1,12 +1,16 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import App from "./App";
+import { BackendContext } from "./lib/backend";
+import { wailsBackend } from "./lib/wailsBackend";
 import "./styles.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
 createRoot(root).render(
   <StrictMode>
-    <App />
+    <BackendContext.Provider value={wailsBackend}>
+      <App />
+    </BackendContext.Provider>
   </StrictMode>,
 );

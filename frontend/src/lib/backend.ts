@@ -1,27 +1,88 @@
 // The one door from the UI to Go. Components receive a Backend through
-// BackendContext, so unit tests can hand them a fake.
+// BackendContext, so unit tests hand them a fake (src/test/fakeBackend.ts)
+// and the window hands them wailsBackend (./wailsBackend.ts), a typed
+// adapter over the generated bindings in frontend/wailsjs.
 import { createContext, useContext } from "react";
-import * as App from "../../wailsjs/go/main/App";
-import type { version } from "../../wailsjs/go/models";
-import { EventsOn } from "../../wailsjs/runtime/runtime";
 import type { AppReadyPayload, EventMap, EventName } from "./events";
+import type {
+  ChangeDecision,
+  ChangeView,
+  CommandDecision,
+  FileEntry,
+  FilePreview,
+  Project,
+  Rule,
+  SearchHit,
+  SessionDetail,
+  SessionSummary,
+  SettingsInput,
+  SettingsView,
+} from "./types";
 
-export type VersionInfo = version.Info;
+export interface VersionInfo {
+  version: string;
+  commit: string;
+  wails: string;
+  go: string;
+  os: string;
+  arch: string;
+}
+
+export type ExportFormat = "md" | "json";
 
 export interface Backend {
+  // app
   version(): Promise<VersionInfo>;
   frontendReady(): Promise<AppReadyPayload>;
   on<K extends EventName>(name: K, cb: (payload: EventMap[K]) => void): () => void;
+
+  // projects
+  listProjects(): Promise<Project[]>;
+  openProject(path: string): Promise<Project>;
+  /** Native folder picker; resolves to "" when the user cancels. */
+  pickProjectFolder(): Promise<string>;
+
+  // sessions
+  listSessions(projectId: number, limit: number, offset: number): Promise<SessionSummary[]>;
+  getSession(sessionId: number): Promise<SessionDetail>;
+  newSession(projectId: number): Promise<SessionSummary>;
+  renameSession(sessionId: number, title: string): Promise<void>;
+  deleteSession(sessionId: number): Promise<void>;
+  forkSession(sessionId: number, messageId: number): Promise<SessionSummary>;
+  exportSession(sessionId: number, format: ExportFormat): Promise<string>;
+  /** Native save dialog; resolves to the saved path, or "" when cancelled. */
+  saveSessionExport(sessionId: number, format: ExportFormat): Promise<string>;
+  searchSessions(projectId: number, query: string): Promise<SearchHit[]>;
+
+  // chat
+  sendMessage(sessionId: number, text: string, attachments: string[]): Promise<void>;
+  cancelTurn(sessionId: number): Promise<void>;
+  compactNow(sessionId: number): Promise<void>;
+
+  // approvals
+  getChange(approvalId: string): Promise<ChangeView>;
+  decideChange(approvalId: string, decision: ChangeDecision): Promise<void>;
+  decideCommand(approvalId: string, decision: CommandDecision): Promise<void>;
+
+  // files
+  listDir(projectId: number, dir: string): Promise<FileEntry[]>;
+  readProjectFile(projectId: number, path: string): Promise<FilePreview>;
+  /** Fuzzy file search for the @ picker: relative paths, best first. */
+  findFiles(projectId: number, query: string, limit: number): Promise<string[]>;
+
+  // settings and rules
+  getSettings(): Promise<SettingsView>;
+  saveSettings(input: SettingsInput): Promise<SettingsView>;
+  listModels(provider: string, baseUrl: string, apiKey: string): Promise<string[]>;
+  listRules(projectId: number): Promise<Rule[]>;
+  addRule(projectId: number, tool: string, pattern: string, effect: string): Promise<Rule>;
+  deleteRule(ruleId: number): Promise<void>;
 }
 
-export const wailsBackend: Backend = {
-  version: () => App.Version(),
-  frontendReady: () => App.FrontendReady(),
-  on: (name, cb) => EventsOn(name, cb),
-};
-
-export const BackendContext = createContext<Backend>(wailsBackend);
+export const BackendContext = createContext<Backend | null>(null);
 
 export function useBackend(): Backend {
-  return useContext(BackendContext);
+  const b = useContext(BackendContext);
+  if (!b) throw new Error("useBackend outside BackendContext.Provider");
+  return b;
 }

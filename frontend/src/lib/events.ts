@@ -1,13 +1,87 @@
 // Mirrors backend/events/events.go: every event name the backend emits and
 // its payload. backend/events/events_test.go fails when a Go constant is
 // missing here.
+import type {
+  AgentState,
+  Approval,
+  ApprovalOutcome,
+  Message,
+  NoticeKind,
+  SessionSummary,
+  ToolCall,
+  TurnEndReason,
+  Usage,
+} from "./types";
 
 export interface AppReadyPayload {
   startupMs: number;
 }
 
+/** Every session event carries its session and a per-session sequence number. */
+export interface Seq {
+  sessionId: number;
+  seq: number;
+}
+
+export interface StatePayload extends Seq {
+  state: AgentState;
+}
+export interface StreamPayload extends Seq {
+  messageId: number;
+  text?: string;
+  thinking?: string;
+}
+export interface MessagePayload extends Seq {
+  message: Message;
+}
+export interface ToolPayload extends Seq {
+  call: ToolCall;
+}
+export interface ToolOutputPayload extends Seq {
+  toolCallId: string;
+  chunk: string;
+}
+export interface ApprovalPayload extends Seq {
+  approval: Approval;
+}
+export interface ApprovalDonePayload extends Seq {
+  approvalId: string;
+  outcome: ApprovalOutcome;
+}
+export interface UsagePayload extends Seq {
+  usage: Usage;
+}
+export interface NoticePayload extends Seq {
+  kind: NoticeKind;
+  text: string;
+  retryInMs?: number;
+}
+export interface ErrorPayload extends Seq {
+  kind: string;
+  message: string;
+  retryable: boolean;
+}
+export interface TurnDonePayload extends Seq {
+  reason: TurnEndReason;
+}
+export interface SessionPayload {
+  session: SessionSummary;
+}
+
 export interface EventMap {
   "app:ready": AppReadyPayload;
+  "agent:state": StatePayload;
+  "agent:stream": StreamPayload;
+  "agent:message": MessagePayload;
+  "agent:tool": ToolPayload;
+  "agent:tool_output": ToolOutputPayload;
+  "agent:approval": ApprovalPayload;
+  "agent:approval_done": ApprovalDonePayload;
+  "agent:usage": UsagePayload;
+  "agent:notice": NoticePayload;
+  "agent:error": ErrorPayload;
+  "agent:turn_done": TurnDonePayload;
+  "session:updated": SessionPayload;
 }
 
 export type EventName = keyof EventMap;

