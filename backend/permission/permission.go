@@ -1,0 +1,227 @@
+// Package permission decides whether a tool call may run without asking
+// the user, must be asked about, or is refused.
+//
+// The answer comes from, in order:
+//
+//  1. a matching deny rule refuses the call (deny beats allow);
+//  2. a read-only tool runs;
+//  3. a matching allow rule lets the call run;
+//  4. the session's mode: ask asks for every change and command, edits
+//     applies file changes and asks for commands, all runs everything,
+//     none refuses every change and command (headless runs with no one to
+//     ask).
+//
+// Rules are per project: a tool name (or Edits for every file-changing
+// tool) and a doublestar pattern matched against the command of run_bash
+// or against each project-relative path of a file change. The store keeps
+// them; this package only matches.
+package permission
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Mode is a session's approval mode.
+type Mode string
+
+const (
+	ModeAsk   Mode = "ask"
+	ModeEdits Mode = "edits"
+	ModeAll   Mode = "all"
+	ModeNone  Mode = "none"
+)
+
+// Effect is what a rule does.
+type Effect string
+
+const (
+	Allow Effect = "allow"
+	Deny  Effect = "deny"
+)
+
+// Edits is the rule tool that stands for every file-changing tool.
+const Edits = "edits"
+
+// BashTool is the tool whose rules match commands rather than paths.
+const BashTool = "run_bash"
+
+// Verdict is the outcome of Check.
+type Verdict int
+
+const (
+	// Run: the call goes ahead without asking.
+	Run Verdict = iota + 1
+	// AskUser: the user must decide.
+	AskUser
+	// Refuse: the call is refused without asking.
+	Refuse
+)
+
+// ErrInvalidRule is returned by Validate.
+var ErrInvalidRule = errors.New("permission: invalid rule")
+
+// Rule allows or denies calls of Tool whose subject matches Pattern.
+type Rule struct {
+	Tool    string
+	Pattern string
+	Effect  Effect
+}
+
+// String renders a rule as people read it: `allow run_bash "go test *"`.
+func (r Rule) String() string { return fmt.Sprintf("%s %s %q", r.Effect, r.Tool, r.Pattern) }
+
+// Request is a tool call to judge. Command is set for run_bash, Paths
+// (project-relative, '/'-separated) for file changes.
+type Request struct {
+	Tool     string
+	ReadOnly bool
+	Command  string
+	Paths    []string
+}
+
+// Decision is Check's answer; Rule is the rule that decided, if one did.
+type Decision struct {
+	Verdict Verdict
+	Rule    *Rule
+	Reason  string
+}
+
+// ParseMode reads a mode; "" is ask.
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(strings.ToLower(strings.TrimSpace(s))); m {
+	case "":
+		return ModeAsk, nil
+	case ModeAsk, ModeEdits, ModeAll, ModeNone:
+		return m, nil
+	}
+	return "", fmt.Errorf("unknown approval mode %q: use ask, edits, all or none", s)
+}
+
+// Validate checks a rule before it is stored.
+func Validate(r Rule) error {
+	if r.Effect != Allow && r.Effect != Deny {
+		return fmt.Errorf("%w: effect %q is neither allow nor deny", ErrInvalidRule, r.Effect)
+	}
+	if strings.TrimSpace(r.Tool) == "" {
+		return fmt.Errorf("%w: no tool", ErrInvalidRule)
+	}
+	if strings.TrimSpace(r.Pattern) == "" {
+		return fmt.Errorf("%w: no pattern", ErrInvalidRule)
+	}
+	if !validPattern(r.Pattern) {
+		return fmt.Errorf("%w: %q is not a valid pattern", ErrInvalidRule, r.Pattern)
+	}
+	return nil
+}
+
+// Check judges req under mode and the project's rules.
+func Check(mode Mode, rules []Rule, req Request) Decision {
+	for i := range rules {
+		if rules[i].Effect == Deny && denies(rules[i], req) {
+			return Decision{Verdict: Refuse, Rule: &rules[i], Reason: "denied by the rule " + rules[i].String()}
+		}
+	}
+	if req.ReadOnly {
+		return Decision{Verdict: Run, Reason: "read-only"}
+	}
+	if r := allowedBy(rules, req); r != nil {
+		return Decision{Verdict: Run, Rule: r, Reason: "allowed by the rule " + r.String()}
+	}
+	isCommand := req.Tool == BashTool
+	switch mode {
+	case ModeAll:
+		return Decision{Verdict: Run, Reason: "approval mode all"}
+	case ModeEdits:
+		if !isCommand {
+			return Decision{Verdict: Run, Reason: "approval mode edits"}
+		}
+	case ModeNone:
+		return Decision{Verdict: Refuse, Reason: "approval mode none: changes and commands are refused"}
+	}
+	return Decision{Verdict: AskUser, Reason: "approval mode " + string(mode)}
+}
+
+// AlwaysAllow returns the rule that "always allow this" adds for req: the
+// exact command for run_bash, the exact path for a one-file change. A
+// change of several files gets one rule per path.
+func AlwaysAllow(req Request) []Rule {
+	if req.Tool == BashTool {
+		return []Rule{{Tool: BashTool, Pattern: Escape(strings.TrimSpace(req.Command)), Effect: Allow}}
+	}
+	out := make([]Rule, 0, len(req.Paths))
+	for _, p := range req.Paths {
+		out = append(out, Rule{Tool: Edits, Pattern: Escape(p), Effect: Allow})
+	}
+	return out
+}
+
+// applies reports whether a rule is about req's tool.
+func applies(r Rule, req Request) bool {
+	if r.Tool == req.Tool {
+		return true
+	}
+	return r.Tool == Edits && req.Tool != BashTool && !req.ReadOnly
+}
+
+// denies reports whether the deny rule r matches req: the command or any of
+// its parts, or any path.
+func denies(r Rule, req Request) bool {
+	if !applies(r, req) {
+		return false
+	}
+	if req.Tool == BashTool {
+		if matchCommand(r.Pattern, req.Command) {
+			return true
+		}
+		for _, part := range splitCommand(req.Command) {
+			if matchCommand(r.Pattern, part) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range req.Paths {
+		if matchPath(r.Pattern, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// allowedBy returns the allow rule that lets req run, or nil. A command
+// must have every part allowed, and one with command substitution is never
+// allowed by a rule; a change must have every path allowed.
+func allowedBy(rules []Rule, req Request) *Rule {
+	var subjects []string
+	match := matchPath
+	if req.Tool == BashTool {
+		if strings.Contains(req.Command, "$(") || strings.Contains(req.Command, "`") {
+			return nil
+		}
+		subjects, match = splitCommand(req.Command), matchCommand
+	} else {
+		subjects = req.Paths
+	}
+	if len(subjects) == 0 {
+		return nil
+	}
+	var first *Rule
+	for _, s := range subjects {
+		var hit *Rule
+		for i := range rules {
+			if rules[i].Effect == Allow && applies(rules[i], req) && match(rules[i].Pattern, s) {
+				hit = &rules[i]
+				break
+			}
+		}
+		if hit == nil {
+			return nil
+		}
+		if first == nil {
+			first = hit
+		}
+	}
+	return first
+}

@@ -1,0 +1,119 @@
+package permission
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestCheck(t *testing.T) {
+	t.Parallel()
+	bash := func(c string) Request { return Request{Tool: BashTool, Command: c} }
+	edit := func(paths ...string) Request { return Request{Tool: "patch_file", Paths: paths} }
+	read := Request{Tool: "read_file", ReadOnly: true, Paths: []string{".env"}}
+	rules := []Rule{
+		{Tool: BashTool, Pattern: "go test *", Effect: Allow},
+		{Tool: BashTool, Pattern: "go vet *", Effect: Allow},
+		{Tool: BashTool, Pattern: "git push*", Effect: Deny},
+		{Tool: BashTool, Pattern: "git *", Effect: Allow},
+		{Tool: Edits, Pattern: "docs/**", Effect: Allow},
+		{Tool: "write_file", Pattern: "docs/secret/**", Effect: Deny},
+		{Tool: "read_file", Pattern: ".env", Effect: Deny},
+	}
+	cases := []struct {
+		name string
+		mode Mode
+		req  Request
+		want Verdict
+	}{
+		{"read-only never asks", ModeAsk, Request{Tool: "grep", ReadOnly: true}, Run},
+		{"read-only under none", ModeNone, Request{Tool: "list_files", ReadOnly: true}, Run},
+		{"deny rule on a read", ModeAll, read, Refuse},
+		{"ask mode asks for a command", ModeAsk, bash("ls"), AskUser},
+		{"ask mode asks for an edit", ModeAsk, edit("main.go"), AskUser},
+		{"edits mode applies edits", ModeEdits, edit("main.go"), Run},
+		{"edits mode asks commands", ModeEdits, bash("make"), AskUser},
+		{"all runs commands", ModeAll, bash("make"), Run},
+		{"none refuses", ModeNone, edit("main.go"), Refuse},
+		{"allow rule", ModeAsk, bash("go test ./..."), Run},
+		{"allow rule with redirection", ModeAsk, bash("go test ./... 2>&1"), Run},
+		{"allow every part", ModeAsk, bash("go test ./... && go vet ./..."), Run},
+		{"one part not allowed", ModeAsk, bash("go test ./... && rm -rf /"), AskUser},
+		{"substitution never allowed by rule", ModeAsk, bash("go test $(rm -rf x)"), AskUser},
+		{"deny beats allow", ModeAsk, bash("git push origin main"), Refuse},
+		{"deny beats mode all", ModeAll, bash("git push"), Refuse},
+		{"deny hidden in a chain", ModeAll, bash("make && git push --force"), Refuse},
+		{"allow under git", ModeAsk, bash("git status"), Run},
+		{"edits rule under docs", ModeAsk, edit("docs/a/b.md"), Run},
+		{"edits rule needs every path", ModeAsk, edit("docs/a.md", "main.go"), AskUser},
+		{"deny on write_file wins", ModeAsk, Request{Tool: "write_file", Paths: []string{"docs/secret/k.md"}}, Refuse},
+		{"deny on write_file not patch_file", ModeAsk, edit("docs/secret/k.md"), Run},
+		{"edits rule is not a command rule", ModeAsk, bash("docs/run.sh"), AskUser},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			if got := Check(c.mode, rules, c.req); got.Verdict != c.want {
+				t.Errorf("got %v (%s), want %v", got.Verdict, got.Reason, c.want)
+			}
+		})
+	}
+}
+
+func TestDecisionNamesRule(t *testing.T) {
+	t.Parallel()
+	rules := []Rule{{Tool: BashTool, Pattern: "git *", Effect: Allow}, {Tool: BashTool, Pattern: "git push*", Effect: Deny}}
+	d := Check(ModeAsk, rules, Request{Tool: BashTool, Command: "git push"})
+	if d.Rule == nil || *d.Rule != rules[1] || d.Reason != `denied by the rule deny run_bash "git push*"` {
+		t.Errorf("%+v", d)
+	}
+}
+
+func TestAlwaysAllowMatchesOnlyItself(t *testing.T) {
+	t.Parallel()
+	req := Request{Tool: BashTool, Command: "ls *.go [a]"}
+	rules := AlwaysAllow(req)
+	if len(rules) != 1 || Check(ModeAsk, rules, req).Verdict != Run {
+		t.Fatalf("%+v", rules)
+	}
+	if Check(ModeAsk, rules, Request{Tool: BashTool, Command: "ls x.go a"}).Verdict != AskUser {
+		t.Error("escaped rule matched another command")
+	}
+	er := AlwaysAllow(Request{Tool: "multi_patch", Paths: []string{"a/*.go", "b.go"}})
+	want := []Rule{{Tool: Edits, Pattern: `a/\*.go`, Effect: Allow}, {Tool: Edits, Pattern: "b.go", Effect: Allow}}
+	if !reflect.DeepEqual(er, want) {
+		t.Errorf("%+v", er)
+	}
+	if Check(ModeAsk, er, Request{Tool: "write_file", Paths: []string{"a/x.go"}}).Verdict != AskUser {
+		t.Error("escaped path rule matched another path")
+	}
+}
+
+func TestParseModeAndValidate(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]Mode{"": ModeAsk, "ASK": ModeAsk, "edits": ModeEdits, "all": ModeAll, "none": ModeNone} {
+		if got, err := ParseMode(in); err != nil || got != want {
+			t.Errorf("%q: %v %v", in, got, err)
+		}
+	}
+	if _, err := ParseMode("yes"); err == nil {
+		t.Error("yes accepted")
+	}
+	bad := []Rule{{Tool: "x", Pattern: "a", Effect: "maybe"}, {Pattern: "a", Effect: Allow}, {Tool: "x", Effect: Allow}, {Tool: "x", Pattern: "a[", Effect: Deny}}
+	for _, r := range bad {
+		if Validate(r) == nil {
+			t.Errorf("%+v accepted", r)
+		}
+	}
+	if err := Validate(Rule{Tool: Edits, Pattern: "docs/**", Effect: Allow}); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestSplitCommand(t *testing.T) {
+	t.Parallel()
+	got := splitCommand("a; b && c || d | e &>x\nf 2>&1 & g")
+	want := []string{"a", "b", "c", "d", "e &>x", "f 2>&1", "g"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%q", got)
+	}
+}
