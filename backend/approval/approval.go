@@ -1,0 +1,249 @@
+// Package approval holds the decisions the user owes. A change-making tool
+// call asks the Broker and blocks until the user answers, the turn is
+// cancelled, or the session's approvals are withdrawn. The first answer
+// wins; a later one finds nothing pending and changes nothing, so a double
+// click is harmless.
+//
+// The Broker announces each pending approval and its end through a
+// Notifier (the agent turns them into events.AgentApproval and
+// events.AgentApprovalDone, which are never dropped). A frontend fetches a
+// change's hunks with Change.
+package approval
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync"
+
+	"pilot/backend/events"
+)
+
+// Kinds of approval.
+const (
+	KindChange  = "change"
+	KindCommand = "command"
+)
+
+// Outcomes reported to the Notifier.
+const (
+	Approved  = "approved"
+	Partial   = "partial"
+	Edited    = "edited"
+	Rejected  = "rejected"
+	Withdrawn = "withdrawn"
+	Cancelled = "cancelled"
+)
+
+var (
+	// ErrNotPending: no pending approval has that id (never asked, already
+	// decided, or withdrawn).
+	ErrNotPending = errors.New("approval: not pending")
+	// ErrWrongKind: a command answer to a change or the other way round.
+	ErrWrongKind = errors.New("approval: answer of the wrong kind")
+	// ErrBadDecision: the answer does not fit the change (unknown path,
+	// wrong number of hunks).
+	ErrBadDecision = errors.New("approval: decision does not fit the change")
+	// ErrWithdrawn: Withdraw ended the wait.
+	ErrWithdrawn = errors.New("approval: withdrawn")
+)
+
+// Notifier hears about approvals as they start and end.
+type Notifier interface {
+	Asked(sessionID int64, a events.Approval)
+	Done(sessionID int64, approvalID, outcome string)
+}
+
+// Answer is the user's decision: Change for a change, Command for a command.
+type Answer struct {
+	Change  *events.ChangeDecision
+	Command *events.CommandDecision
+	Outcome string
+}
+
+type pending struct {
+	session  int64
+	approval events.Approval
+	change   *events.ChangeView
+	answer   chan Answer   // buffered 1: receives the winning answer
+	withdraw chan struct{} // closed by Withdraw
+}
+
+// Broker keeps the pending approvals of every session. Safe for concurrent
+// use.
+type Broker struct {
+	notify Notifier
+
+	mu      sync.Mutex
+	pending map[string]*pending
+	order   []string // ids in the order they were asked
+}
+
+// New returns a broker that reports to n.
+func New(n Notifier) *Broker {
+	return &Broker{notify: n, pending: map[string]*pending{}}
+}
+
+// AskChange announces a change (a.Kind is set to change and a.ID to a new
+// id; change.ApprovalID likewise) and waits for the answer.
+func (b *Broker) AskChange(ctx context.Context, sessionID int64, a events.Approval, change events.ChangeView) (Answer, error) {
+	a.Kind = KindChange
+	return b.ask(ctx, sessionID, a, &change)
+}
+
+// AskCommand announces a command and waits for the answer.
+func (b *Broker) AskCommand(ctx context.Context, sessionID int64, a events.Approval) (Answer, error) {
+	a.Kind = KindCommand
+	return b.ask(ctx, sessionID, a, nil)
+}
+
+func (b *Broker) ask(ctx context.Context, sessionID int64, a events.Approval, change *events.ChangeView) (Answer, error) {
+	a.ID = newID()
+	if change != nil {
+		change.ApprovalID = a.ID
+	}
+	p := &pending{session: sessionID, approval: a, change: change, answer: make(chan Answer, 1), withdraw: make(chan struct{})}
+	b.mu.Lock()
+	b.pending[a.ID] = p
+	b.order = append(b.order, a.ID)
+	b.mu.Unlock()
+	b.notify.Asked(sessionID, a)
+
+	select {
+	case ans := <-p.answer:
+		return ans, nil
+	case <-ctx.Done():
+		if b.take(p) {
+			b.notify.Done(p.session, p.approval.ID, Cancelled)
+			return Answer{}, ctx.Err()
+		}
+		// An answer or a withdrawal won the race and is already on its way.
+		select {
+		case ans := <-p.answer:
+			return ans, nil
+		case <-p.withdraw:
+			return Answer{}, ErrWithdrawn
+		}
+	case <-p.withdraw:
+		return Answer{}, ErrWithdrawn
+	}
+}
+
+// take removes p if it is still pending and reports whether it did.
+func (b *Broker) take(p *pending) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if _, ok := b.pending[p.approval.ID]; !ok {
+		return false
+	}
+	b.remove(p.approval.ID)
+	return true
+}
+
+// remove deletes id; b.mu is held.
+func (b *Broker) remove(id string) {
+	delete(b.pending, id)
+	for i, x := range b.order {
+		if x == id {
+			b.order = append(b.order[:i], b.order[i+1:]...)
+			break
+		}
+	}
+}
+
+// DecideChange answers a pending change.
+func (b *Broker) DecideChange(id string, d events.ChangeDecision) error {
+	return b.decide(id, KindChange, func(p *pending) (Answer, error) {
+		outcome, err := check(*p.change, d)
+		return Answer{Change: &d, Outcome: outcome}, err
+	})
+}
+
+// DecideCommand answers a pending command.
+func (b *Broker) DecideCommand(id string, d events.CommandDecision) error {
+	return b.decide(id, KindCommand, func(*pending) (Answer, error) {
+		outcome := Rejected
+		if d.Approve {
+			outcome = Approved
+		}
+		return Answer{Command: &d, Outcome: outcome}, nil
+	})
+}
+
+func (b *Broker) decide(id, kind string, build func(*pending) (Answer, error)) error {
+	b.mu.Lock()
+	p, ok := b.pending[id]
+	if !ok {
+		b.mu.Unlock()
+		return fmt.Errorf("%w: %s", ErrNotPending, id)
+	}
+	if p.approval.Kind != kind {
+		b.mu.Unlock()
+		return fmt.Errorf("%w: %s is a %s", ErrWrongKind, id, p.approval.Kind)
+	}
+	ans, err := build(p)
+	if err != nil {
+		b.mu.Unlock()
+		return err
+	}
+	b.remove(id)
+	b.mu.Unlock()
+	// Announce the end before waking the waiter, so the Done event comes
+	// before anything the tool call does next.
+	b.notify.Done(p.session, id, ans.Outcome)
+	p.answer <- ans
+	return nil
+}
+
+// Withdraw ends every pending approval of a session with the outcome
+// withdrawn; their waiters get ErrWithdrawn.
+func (b *Broker) Withdraw(sessionID int64) {
+	b.mu.Lock()
+	var gone []*pending
+	for _, id := range append([]string(nil), b.order...) {
+		if p := b.pending[id]; p.session == sessionID {
+			b.remove(id)
+			gone = append(gone, p)
+		}
+	}
+	b.mu.Unlock()
+	for _, p := range gone {
+		b.notify.Done(p.session, p.approval.ID, Withdrawn)
+		close(p.withdraw)
+	}
+}
+
+// Pending lists a session's pending approvals in the order they were asked.
+func (b *Broker) Pending(sessionID int64) []events.Approval {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []events.Approval
+	for _, id := range b.order {
+		if p := b.pending[id]; p.session == sessionID {
+			out = append(out, p.approval)
+		}
+	}
+	return out
+}
+
+// Change returns a pending change with its hunks.
+func (b *Broker) Change(id string) (events.ChangeView, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p, ok := b.pending[id]
+	if !ok {
+		return events.ChangeView{}, fmt.Errorf("%w: %s", ErrNotPending, id)
+	}
+	if p.change == nil {
+		return events.ChangeView{}, fmt.Errorf("%w: %s is a command", ErrWrongKind, id)
+	}
+	return *p.change, nil
+}
+
+func newID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return "ap_" + hex.EncodeToString(b[:])
+}

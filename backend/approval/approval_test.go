@@ -1,0 +1,225 @@
+package approval
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"pilot/backend/events"
+)
+
+type record struct {
+	mu    sync.Mutex
+	asked []events.Approval
+	done  []string // id:outcome
+	ready chan events.Approval
+}
+
+func newRecord() *record { return &record{ready: make(chan events.Approval, 16)} }
+
+func (r *record) Asked(_ int64, a events.Approval) {
+	r.mu.Lock()
+	r.asked = append(r.asked, a)
+	r.mu.Unlock()
+	r.ready <- a
+}
+
+func (r *record) Done(_ int64, id, outcome string) {
+	r.mu.Lock()
+	r.done = append(r.done, id+":"+outcome)
+	r.mu.Unlock()
+}
+
+func (r *record) doneList() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.done...)
+}
+
+func change() events.ChangeView {
+	return events.ChangeView{Tool: "multi_patch", Files: []events.FileChange{
+		{Path: "a.go", Hunks: make([]events.Hunk, 3)},
+		{Path: "b.go", Hunks: make([]events.Hunk, 1)},
+	}}
+}
+
+type result struct {
+	ans Answer
+	err error
+}
+
+func askAsync(ctx context.Context, b *Broker, session int64, cmd bool) chan result {
+	out := make(chan result, 1)
+	go func() {
+		var r result
+		if cmd {
+			r.ans, r.err = b.AskCommand(ctx, session, events.Approval{Tool: "run_bash", Command: "ls"})
+		} else {
+			r.ans, r.err = b.AskChange(ctx, session, events.Approval{Tool: "multi_patch"}, change())
+		}
+		out <- r
+	}()
+	return out
+}
+
+func TestFirstAnswerWins(t *testing.T) {
+	t.Parallel()
+	rec := newRecord()
+	b := New(rec)
+	res := askAsync(context.Background(), b, 1, true)
+	a := <-rec.ready
+	if a.Kind != KindCommand || a.ID == "" {
+		t.Fatalf("%+v", a)
+	}
+	if got := b.Pending(1); len(got) != 1 || got[0].ID != a.ID {
+		t.Fatalf("pending %+v", got)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = b.DecideCommand(a.ID, events.CommandDecision{Approve: i%2 == 0})
+		}()
+	}
+	wg.Wait()
+	ok := 0
+	for _, err := range errs {
+		if err == nil {
+			ok++
+		} else if !errors.Is(err, ErrNotPending) {
+			t.Errorf("unexpected %v", err)
+		}
+	}
+	if ok != 1 {
+		t.Fatalf("%d answers won", ok)
+	}
+	r := <-res
+	if r.err != nil || r.ans.Command == nil {
+		t.Fatalf("%+v", r)
+	}
+	if d := rec.doneList(); len(d) != 1 {
+		t.Errorf("done %v", d)
+	}
+	if len(b.Pending(1)) != 0 {
+		t.Error("still pending")
+	}
+}
+
+func TestChangeDecisions(t *testing.T) {
+	t.Parallel()
+	edited := "x"
+	cases := []struct {
+		d       events.ChangeDecision
+		outcome string
+		err     error
+	}{
+		{events.ChangeDecision{Files: []events.FileDecision{{Path: "a.go", Hunks: []bool{true, true, true}}, {Path: "b.go", Hunks: []bool{true}}}}, Approved, nil},
+		{events.ChangeDecision{Files: []events.FileDecision{{Path: "a.go", Hunks: []bool{true, false, true}}, {Path: "b.go", Hunks: []bool{true}}}}, Partial, nil},
+		{events.ChangeDecision{Files: []events.FileDecision{{Path: "a.go", Hunks: []bool{true, true, true}}}}, Partial, nil},
+		{events.ChangeDecision{Feedback: "no"}, Rejected, nil},
+		{events.ChangeDecision{Files: []events.FileDecision{{Path: "a.go", EditedText: &edited}}}, Edited, nil},
+		{events.ChangeDecision{Files: []events.FileDecision{{Path: "c.go", Hunks: []bool{true}}}}, "", ErrBadDecision},
+		{events.ChangeDecision{Files: []events.FileDecision{{Path: "a.go", Hunks: []bool{true}}}}, "", ErrBadDecision},
+		{events.ChangeDecision{Files: []events.FileDecision{{Path: "b.go", Hunks: []bool{true}}, {Path: "b.go", Hunks: []bool{true}}}}, "", ErrBadDecision},
+	}
+	for i, c := range cases {
+		rec := newRecord()
+		b := New(rec)
+		res := askAsync(context.Background(), b, 7, false)
+		a := <-rec.ready
+		if v, err := b.Change(a.ID); err != nil || v.ApprovalID != a.ID || len(v.Files) != 2 {
+			t.Fatalf("change view %+v %v", v, err)
+		}
+		if err := b.DecideCommand(a.ID, events.CommandDecision{}); !errors.Is(err, ErrWrongKind) {
+			t.Errorf("wrong kind accepted: %v", err)
+		}
+		err := b.DecideChange(a.ID, c.d)
+		if c.err != nil {
+			if !errors.Is(err, c.err) {
+				t.Errorf("case %d: %v", i, err)
+			}
+			b.Withdraw(7) // still pending after a bad decision
+			if r := <-res; !errors.Is(r.err, ErrWithdrawn) {
+				t.Errorf("case %d: %+v", i, r)
+			}
+			continue
+		}
+		r := <-res
+		if err != nil || r.err != nil || r.ans.Outcome != c.outcome || r.ans.Change == nil {
+			t.Errorf("case %d: %v %+v", i, err, r)
+		}
+		if d := rec.doneList(); len(d) != 1 || d[0] != a.ID+":"+c.outcome {
+			t.Errorf("case %d: done %v", i, d)
+		}
+	}
+}
+
+func TestCancelAndWithdraw(t *testing.T) {
+	t.Parallel()
+	rec := newRecord()
+	b := New(rec)
+	ctx, cancel := context.WithCancel(context.Background())
+	res := askAsync(ctx, b, 1, false)
+	a := <-rec.ready
+	other := askAsync(context.Background(), b, 2, true)
+	oa := <-rec.ready
+	cancel()
+	if r := <-res; !errors.Is(r.err, context.Canceled) {
+		t.Fatalf("%+v", r)
+	}
+	if err := b.DecideChange(a.ID, events.ChangeDecision{}); !errors.Is(err, ErrNotPending) {
+		t.Errorf("late answer: %v", err)
+	}
+	if _, err := b.Change(a.ID); !errors.Is(err, ErrNotPending) {
+		t.Error(err)
+	}
+	if _, err := b.Change(oa.ID); !errors.Is(err, ErrWrongKind) {
+		t.Error(err)
+	}
+	b.Withdraw(1) // nothing of session 1 left; session 2 untouched
+	if len(b.Pending(2)) != 1 {
+		t.Fatal("other session's approval gone")
+	}
+	b.Withdraw(2)
+	select {
+	case r := <-other:
+		if !errors.Is(r.err, ErrWithdrawn) {
+			t.Errorf("%+v", r)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("withdraw did not wake the waiter")
+	}
+	want := []string{a.ID + ":" + Cancelled, oa.ID + ":" + Withdrawn}
+	if d := rec.doneList(); len(d) != 2 || d[0] != want[0] || d[1] != want[1] {
+		t.Errorf("done %v want %v", d, want)
+	}
+}
+
+// TestRaces hammers answer, cancel and withdraw at once: every waiter
+// returns, and each approval ends exactly once.
+func TestRaces(t *testing.T) {
+	t.Parallel()
+	rec := newRecord()
+	rec.ready = make(chan events.Approval, 1000)
+	b := New(rec)
+	for i := 0; i < 200; i++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		res := askAsync(ctx, b, 3, true)
+		a := <-rec.ready
+		go b.DecideCommand(a.ID, events.CommandDecision{Approve: true})
+		go cancel()
+		go b.Withdraw(3)
+		select {
+		case <-res:
+		case <-time.After(5 * time.Second):
+			t.Fatal("waiter stuck")
+		}
+	}
+	if d := rec.doneList(); len(d) != 200 {
+		t.Errorf("%d done notifications for 200 approvals", len(d))
+	}
+}
