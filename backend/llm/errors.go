@@ -120,11 +120,7 @@ func (e *Error) Human() string {
 	}
 	switch e.Kind {
 	case KindAuth:
-		fmt.Fprintf(&b, "%s rejected the API key (%s)", upperFirst(svc), e.statusText())
-		if e.Message != "" {
-			fmt.Fprintf(&b, ": %s", e.Message)
-		}
-		b.WriteString(". Check the key")
+		fmt.Fprintf(&b, "%s rejected the API key (%s)%s. Check the key", upperFirst(svc), e.statusText(), e.detail())
 		if e.KeyHint != "" {
 			fmt.Fprintf(&b, ": it is set with %s", e.KeyHint)
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -91,6 +92,9 @@ func TestInvalidToolInputError(t *testing.T) {
 	}
 }
 
+// bigStream is the 1 MB answer, built once.
+var bigStream = sync.OnceValues(func() ([]byte, string) { return bigAnthropicStream(1 << 20) })
+
 // bigAnthropicStream is an answer of n bytes of text: one huge delta then
 // many small ones.
 func bigAnthropicStream(n int) ([]byte, string) {
@@ -114,7 +118,7 @@ func bigAnthropicStream(n int) ([]byte, string) {
 
 func TestOneMegabyteAnswer(t *testing.T) {
 	t.Parallel()
-	body, want := bigAnthropicStream(1 << 20)
+	body, want := bigStream()
 	srv := replayServer(t, body)
 	text, usage, err := newProvider(t, ProviderAnthropic, srv.URL, RetryPolicy{}).Complete(context.Background(), simpleRequest)
 	if err != nil {

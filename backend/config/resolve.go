@@ -1,0 +1,227 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"pilot/backend/config/secret"
+	"pilot/backend/llm"
+)
+
+// Source says where a resolved value came from.
+type Source string
+
+const (
+	SourceDefault  Source = "default"  // nothing was set
+	SourceSettings Source = "settings" // saved in Settings (settings.json or keys.json)
+	SourceEnv      Source = "env"      // an environment variable
+	SourceDotEnv   Source = "dotenv"   // a .env file (TS_AGENT_API_KEY)
+)
+
+// Value is a resolved value and its origin. From names the environment
+// variable or the file it was read from, so the Settings screen can say
+// "OPENAI_BASE_URL overrides this".
+type Value[T any] struct {
+	Value  T      `json:"value"`
+	Source Source `json:"source"`
+	From   string `json:"from,omitempty"`
+}
+
+// Overridden reports whether the environment beats what Settings would save.
+func (v Value[T]) Overridden() bool { return v.Source == SourceEnv || v.Source == SourceDotEnv }
+
+// Resolved is the configuration in force.
+type Resolved struct {
+	Provider     Value[string] `json:"provider"`
+	Model        Value[string] `json:"model"` // empty for a local server nobody chose a model for
+	BaseURL      Value[string] `json:"baseUrl"`
+	APIKey       Value[string] `json:"-"` // never serialised; see MaskedKey
+	MaxTokens    Value[int]    `json:"maxTokens"`
+	ApprovalMode Value[string] `json:"approvalMode"`
+	BudgetTokens int64         `json:"budgetTokens"`
+	BudgetUSD    float64       `json:"budgetUsd"`
+	// Settings is the saved file as read, for the Settings form.
+	Settings Settings `json:"settings"`
+	// Warnings are problems that did not stop Pilot (a corrupt settings
+	// file, an unknown provider in it...), one sentence each, to show.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Resolve computes the configuration from env (usually os.Getenv), the
+// .env file (ENV_PATH, or projectDir/.env), and the files in home. Errors
+// in saved files become Warnings; the error result is for settings that
+// make no sense in the environment (an unknown PILOT_PROVIDER).
+func Resolve(home, projectDir string, env func(string) string) (Resolved, error) {
+	var r Resolved
+	s, err := LoadSettings(home)
+	if err != nil {
+		r.Warnings = append(r.Warnings, err.Error())
+	}
+	keys, err := LoadKeys(home)
+	if err != nil {
+		r.Warnings = append(r.Warnings, err.Error())
+	}
+	r.Settings = s
+	r.BudgetTokens, r.BudgetUSD = s.BudgetTokens, s.BudgetUSD
+
+	savedProvider := s.Provider
+	if savedProvider != "" && !validProvider(savedProvider) {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("%s names the unknown provider %q; using %s", filepath.Join(home, SettingsFile), savedProvider, llm.ProviderAnthropic))
+		savedProvider = ""
+	}
+	r.Provider = pick(env, "PILOT_PROVIDER", savedProvider, llm.ProviderAnthropic)
+	r.Provider.Value = strings.ToLower(strings.TrimSpace(r.Provider.Value))
+	if !validProvider(r.Provider.Value) {
+		return r, fmt.Errorf("config: PILOT_PROVIDER=%q is not a provider: use %q or %q (any OpenAI-compatible server)", r.Provider.Value, llm.ProviderAnthropic, llm.ProviderOpenAI)
+	}
+	p := r.Provider.Value
+
+	// A saved model belongs to the saved provider.
+	savedModel := ""
+	if firstNonEmpty(s.Provider, llm.ProviderAnthropic) == p {
+		savedModel = s.Model
+	}
+	baseEnv, keyEnv := "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY"
+	if p == llm.ProviderOpenAI {
+		baseEnv, keyEnv = "OPENAI_BASE_URL", "OPENAI_API_KEY"
+	}
+	r.BaseURL = pick(env, baseEnv, s.BaseURLs[p], llm.DefaultBaseURL(p))
+	r.BaseURL.Value = strings.TrimRight(strings.TrimSpace(r.BaseURL.Value), "/")
+	if p == llm.ProviderAnthropic {
+		r.BaseURL.Value = strings.TrimSuffix(r.BaseURL.Value, "/v1") // documented without /v1; tolerate it
+	}
+	defaultModel := ""
+	if r.BaseURL.Value == llm.DefaultBaseURL(p) {
+		defaultModel = llm.DefaultModel(p)
+	}
+	r.Model = pick(env, "PILOT_MODEL", savedModel, defaultModel)
+
+	r.APIKey = pick(env, keyEnv, keys[p], "")
+	if p == llm.ProviderAnthropic && r.APIKey.Source != SourceEnv {
+		if v, ok := tsAgentKey(projectDir, env, &r.Warnings); ok {
+			r.APIKey = v
+		}
+	}
+
+	r.MaxTokens = Value[int]{Value: s.MaxTokens, Source: SourceSettings}
+	if s.MaxTokens <= 0 {
+		r.MaxTokens = Value[int]{Value: llm.DefaultMaxTokens(r.Model.Value), Source: SourceDefault}
+	}
+	r.ApprovalMode = Value[string]{Value: s.ApprovalMode, Source: SourceSettings}
+	if !slices.Contains([]string{ApproveAsk, ApproveEdits, ApproveAll, ApproveNone}, s.ApprovalMode) {
+		if s.ApprovalMode != "" {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%s has the unknown approval mode %q; using %q", filepath.Join(home, SettingsFile), s.ApprovalMode, ApproveAsk))
+		}
+		r.ApprovalMode = Value[string]{Value: ApproveAsk, Source: SourceDefault}
+	}
+	return r, nil
+}
+
+// pick returns the environment variable if set, else the saved value if
+// set, else the default.
+func pick(env func(string) string, name, saved, def string) Value[string] {
+	if v := strings.TrimSpace(env(name)); v != "" {
+		return Value[string]{Value: v, Source: SourceEnv, From: name}
+	}
+	if saved != "" {
+		return Value[string]{Value: saved, Source: SourceSettings}
+	}
+	return Value[string]{Value: def, Source: SourceDefault}
+}
+
+// tsAgentKey finds TS_AGENT_API_KEY in the environment, then in the file
+// named by ENV_PATH, else in projectDir/.env, as the original REPL did.
+func tsAgentKey(projectDir string, env func(string) string, warnings *[]string) (Value[string], bool) {
+	if v := strings.TrimSpace(env("TS_AGENT_API_KEY")); v != "" {
+		return Value[string]{Value: v, Source: SourceEnv, From: "TS_AGENT_API_KEY"}, true
+	}
+	path, named := env("ENV_PATH"), true
+	if path == "" {
+		if projectDir == "" {
+			return Value[string]{}, false
+		}
+		path, named = filepath.Join(projectDir, ".env"), false
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		if named || !errors.Is(err, fs.ErrNotExist) {
+			*warnings = append(*warnings, fmt.Sprintf("cannot read %s (named by ENV_PATH): %v", path, err))
+		}
+		return Value[string]{}, false
+	}
+	if v := parseDotEnv(string(raw))["TS_AGENT_API_KEY"]; v != "" {
+		return Value[string]{Value: v, Source: SourceDotEnv, From: path}, true
+	}
+	return Value[string]{}, false
+}
+
+// parseDotEnv reads KEY=VALUE lines: blank lines and # comments skipped,
+// an optional "export ", values optionally in single or double quotes, and
+// " #" starting a comment after an unquoted value.
+func parseDotEnv(text string) map[string]string {
+	out := map[string]string{}
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(strings.TrimSuffix(line, "\r"))
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		line = strings.TrimPrefix(line, "export ")
+		key, value, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		value = strings.TrimSpace(value)
+		if len(value) > 0 && (value[0] == '"' || value[0] == '\'') {
+			if end := strings.IndexByte(value[1:], value[0]); end >= 0 {
+				value = value[1 : 1+end]
+			}
+		} else if i := strings.Index(value, " #"); i >= 0 {
+			value = strings.TrimSpace(value[:i])
+		}
+		out[strings.TrimSpace(key)] = value
+	}
+	return out
+}
+
+func validProvider(p string) bool { return p == llm.ProviderAnthropic || p == llm.ProviderOpenAI }
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// LLM returns the configuration llm.New builds the provider from.
+func (r Resolved) LLM() llm.Config {
+	return llm.Config{
+		Provider:  r.Provider.Value,
+		Model:     r.Model.Value,
+		BaseURL:   r.BaseURL.Value,
+		APIKey:    r.APIKey.Value,
+		MaxTokens: r.MaxTokens.Value,
+	}
+}
+
+// MaskedKey is the API key's origin with the key masked ("sk-ant-…3f9a"),
+// for the Settings screen.
+func (r Resolved) MaskedKey() Value[string] {
+	v := r.APIKey
+	v.Value = secret.Mask(v.Value)
+	return v
+}
+
+// Redact removes the resolved API key and anything shaped like a key from
+// s; use it on every log line and error text that may hold one.
+func (r Resolved) Redact(s string) string { return secret.Redact(s, r.APIKey.Value) }
+
+// Redact removes the given secrets and anything shaped like an API key
+// (sk-..., sk-ant-..., bearer tokens) from s.
+func Redact(s string, secrets ...string) string { return secret.Redact(s, secrets...) }

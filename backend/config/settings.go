@@ -1,0 +1,141 @@
+// Package config holds Pilot's saved settings and API keys under PILOT_HOME
+// and resolves the configuration in force: the environment first (see
+// UI-CONTRACT.md), then the saved settings, then defaults, remembering where
+// each value came from.
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// File names under PILOT_HOME.
+const (
+	SettingsFile = "settings.json"
+	KeysFile     = "keys.json"
+)
+
+// Approval modes (see the --approve flag in UI-CONTRACT.md).
+const (
+	ApproveAsk   = "ask"
+	ApproveEdits = "edits"
+	ApproveAll   = "all"
+	ApproveNone  = "none"
+)
+
+// ErrCorrupt is matched by the error of a settings or keys file that cannot
+// be read as JSON.
+var ErrCorrupt = errors.New("config: file is not valid JSON")
+
+// Settings is what the Settings screen saves. Zero fields mean "not set".
+// API keys are not here: they live in keys.json (see SaveKey).
+type Settings struct {
+	Provider     string            `json:"provider,omitempty"`     // "anthropic" or "openai"
+	Model        string            `json:"model,omitempty"`        // model of Provider
+	BaseURLs     map[string]string `json:"baseUrls,omitempty"`     // provider → base URL
+	MaxTokens    int               `json:"maxTokens,omitempty"`    // answer limit per call
+	ApprovalMode string            `json:"approvalMode,omitempty"` // ask, edits, all, none
+	BudgetTokens int64             `json:"budgetTokens,omitempty"` // per session, 0: none
+	BudgetUSD    float64           `json:"budgetUsd,omitempty"`    // per session, 0: none
+}
+
+// CorruptFileError says which file could not be read and what to do.
+type CorruptFileError struct {
+	Path string
+	Err  error
+}
+
+func (e *CorruptFileError) Error() string {
+	return fmt.Sprintf("%s is not valid JSON (%v); Pilot uses defaults for now. Fix the file by hand, or save in Settings: the broken file is then kept as %s.bad-<time>", e.Path, e.Err, filepath.Base(e.Path))
+}
+
+// Is matches ErrCorrupt.
+func (e *CorruptFileError) Is(target error) bool { return target == ErrCorrupt }
+
+// Unwrap returns the JSON error.
+func (e *CorruptFileError) Unwrap() error { return e.Err }
+
+// LoadSettings reads <home>/settings.json. A missing file gives zero
+// Settings and no error; a corrupt one gives zero Settings and a
+// *CorruptFileError, and the file is left untouched.
+func LoadSettings(home string) (Settings, error) {
+	var s Settings
+	err := readJSON(filepath.Join(home, SettingsFile), &s)
+	return s, err
+}
+
+// SaveSettings writes <home>/settings.json atomically. A corrupt file that
+// is already there is moved aside to settings.json.bad-<time> first, so the
+// user's text is never lost.
+func SaveSettings(home string, s Settings) error {
+	return writeJSON(filepath.Join(home, SettingsFile), s, 0o644)
+}
+
+// readJSON decodes path into v; a missing or empty file leaves v alone.
+func readJSON(path string, v any) error {
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("config: cannot read %s: %w", path, err)
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return &CorruptFileError{Path: path, Err: err}
+	}
+	return nil
+}
+
+// writeJSON replaces path with v through a temporary file and a rename,
+// with the given mode. A present file that is not valid JSON is renamed to
+// <path>.bad-<time> first.
+func writeJSON(path string, v any, mode os.FileMode) error {
+	raw, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	raw = append(raw, '\n')
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("config: cannot create %s: %w", dir, err)
+	}
+	if old, err := os.ReadFile(path); err == nil && len(bytes.TrimSpace(old)) > 0 && !json.Valid(old) {
+		bad := path + ".bad-" + time.Now().Format("20060102-150405")
+		if err := os.Rename(path, bad); err != nil {
+			return fmt.Errorf("config: %s is corrupt and could not be moved aside: %w", path, err)
+		}
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("config: cannot write in %s: %w", dir, err)
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename this finds nothing
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.Write(raw); err != nil {
+		tmp.Close()
+		return fmt.Errorf("config: cannot write %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("config: cannot replace %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,72 @@
+package llm
+
+import (
+	"math"
+	"testing"
+)
+
+func TestCost(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		model string
+		u     Usage
+		want  float64
+		known bool
+	}{
+		{"claude-sonnet-4-5", Usage{InputTokens: 1_000_000, OutputTokens: 1_000_000, CacheReadTokens: 1_000_000, CacheWriteTokens: 1_000_000}, 3 + 15 + 0.30 + 3.75, true},
+		{"claude-sonnet-4-5-20250929", Usage{OutputTokens: 1000}, 0.015, true},
+		{"anthropic/claude-sonnet-4.5", Usage{InputTokens: 1000}, 0.003, true},
+		{"gpt-4o", Usage{InputTokens: 1_000_000, CacheReadTokens: 1_000_000}, 2.50 + 1.25, true},
+		{"gpt-4.1-2025-04-14", Usage{OutputTokens: 1_000_000}, 8, true},
+		{"o3", Usage{InputTokens: 500_000}, 1, true},
+		{"llama3.1:8b", Usage{InputTokens: 1000}, 0, false},
+	}
+	for _, tt := range tests {
+		got, known := Cost(tt.model, tt.u)
+		if known != tt.known || math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("Cost(%s) = %v, %v; want %v, %v", tt.model, got, known, tt.want, tt.known)
+		}
+	}
+}
+
+func TestContextWindow(t *testing.T) {
+	t.Parallel()
+	tests := map[string]int{
+		"claude-sonnet-4-5": 200_000,
+		"claude-future-9":   200_000,
+		"gpt-4.1":           1_047_576,
+		"gpt-4o-mini":       128_000,
+		"gpt-9":             DefaultContextWindow,
+		"o3":                200_000,
+		"qwen2.5-coder:7b":  LocalContextWindow,
+	}
+	for model, want := range tests {
+		if got := ContextWindow(model); got != want {
+			t.Errorf("ContextWindow(%s) = %d, want %d", model, got, want)
+		}
+	}
+	if DefaultMaxTokens("claude-3-5-haiku") != 8192 || DefaultMaxTokens("unknown") != 8192 {
+		t.Error("DefaultMaxTokens")
+	}
+}
+
+func TestPresets(t *testing.T) {
+	t.Parallel()
+	want := map[string]string{
+		"ollama":     "http://localhost:11434/v1",
+		"lmstudio":   "http://localhost:1234/v1",
+		"llamacpp":   "http://localhost:8080/v1",
+		"openrouter": "https://openrouter.ai/api/v1",
+		"openai":     "https://api.openai.com/v1",
+		"anthropic":  "https://api.anthropic.com",
+	}
+	for _, p := range Presets() {
+		if want[p.ID] != p.BaseURL {
+			t.Errorf("preset %s: %s", p.ID, p.BaseURL)
+		}
+		delete(want, p.ID)
+	}
+	if len(want) != 0 {
+		t.Errorf("missing presets %v", want)
+	}
+}
