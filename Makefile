@@ -1,0 +1,138 @@
+# Pilot — build, run and test.
+#
+#   make run     install what is missing, build, open the window
+#   make test    every check CI runs, in order, with a summary table
+#
+# `make help` lists the other targets. Everything Go that compiles the main
+# package needs frontend/dist first (main.go embeds it), so those targets
+# depend on `frontend`.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+# Go from the official tarball is not always on PATH (CI, sudo).
+export PATH := $(PATH):/usr/local/go/bin
+export CGO_ENABLED := 1
+
+TAGS       := webkit2_41,sqlite_fts5
+WAILS      := go tool wails
+# Version: a v* tag when there is one, else the productVersion of wails.json + -dev.
+VERSION    ?= $(or $(patsubst v%,%,$(shell git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null)),$(shell sed -n 's/.*"productVersion": *"\([^"]*\)".*/\1/p' wails.json)-dev)
+COMMIT     ?= $(or $(shell git rev-parse --short=12 HEAD 2>/dev/null),unknown)
+LDFLAGS    := -X pilot/backend/version.Version=$(VERSION) -X pilot/backend/version.Commit=$(COMMIT)
+NPM_CI     := npm ci --no-audit --no-fund $(if $(CI),--loglevel=error --progress=false)
+LOCKSTAMP  := frontend/node_modules/.package-lock.json
+
+.PHONY: help deps deps-run deps-test deps-bench node-modules frontend \
+        run build dev bindings clean \
+        test check-gofmt vet tidy-check bindings-check go-test tsc vitest e2e smoke \
+        bench
+
+help:
+	@echo "make run        install missing packages, build, open the window"
+	@echo "make test       all checks (gofmt, vet, tidy, bindings, go test -race, tsc, vitest, e2e, smoke)"
+	@echo "make build      production binary build/bin/pilot (wails build)"
+	@echo "make dev        wails dev: live-reloading window + Vite"
+	@echo "make bench      benchmarks; results go to docs/BENCHMARKS.md"
+	@echo "make bindings   regenerate frontend/wailsjs from the bound Go methods"
+	@echo "make deps       install every system and npm package (run, test and bench)"
+	@echo "make clean      remove build outputs"
+	@echo "single test steps: check-gofmt vet tidy-check bindings-check go-test tsc vitest e2e smoke"
+
+# --- dependencies -----------------------------------------------------------
+
+deps: node-modules
+	@.ci/deps.sh bench
+deps-run:
+	@.ci/deps.sh run
+deps-test:
+	@.ci/deps.sh test
+deps-bench:
+	@.ci/deps.sh bench
+
+# npm ci only when node_modules is missing or older than the lock file.
+node-modules: $(LOCKSTAMP)
+$(LOCKSTAMP): frontend/package-lock.json frontend/package.json
+	cd frontend && $(NPM_CI)
+	touch $@
+
+# Rebuilt only when a source is newer than frontend/dist/index.html.
+FRONTEND_SRC := $(shell find frontend/src frontend/wailsjs frontend/public -type f 2>/dev/null) \
+                frontend/index.html frontend/vite.config.ts frontend/tsconfig.json frontend/package.json
+frontend: frontend/dist/index.html
+frontend/dist/index.html: $(LOCKSTAMP) $(FRONTEND_SRC)
+	cd frontend && npm run --silent build
+	touch $@
+
+# --- build and run ----------------------------------------------------------
+
+# -s: the frontend was just built; -skipbindings: bindings are committed
+# (`make bindings`); -m/-nosyncgomod: a build never edits go.mod.
+build: deps-run frontend
+	$(WAILS) build -s -skipbindings -m -nosyncgomod -ldflags "$(LDFLAGS)"
+	@./build/bin/pilot version
+
+run: build
+	./build/bin/pilot
+
+dev: deps-run node-modules
+	$(WAILS) dev -m -nosyncgomod -ldflags "$(LDFLAGS)"
+
+bindings: frontend
+	$(WAILS) generate module -tags $(TAGS)
+
+clean:
+	rm -rf build/bin build/e2e-artifacts build/bench frontend/dist frontend/package.json.md5
+
+# --- test -------------------------------------------------------------------
+
+# The steps, in order, with a summary table; stops at the first failure.
+test:
+	@.ci/test.sh
+
+check-gofmt:
+	@out=$$(find . \( -path ./frontend/node_modules -o -path ./.git -o -path ./build \) -prune -o -name '*.go' -print | xargs gofmt -l); \
+	if [[ -n "$$out" ]]; then echo "gofmt: these files need gofmt -w:"; echo "$$out"; exit 1; fi
+
+vet: frontend
+	go vet -tags $(TAGS) ./...
+
+tidy-check:
+	@go mod tidy -diff || { echo "go.mod/go.sum are not tidy: run 'go mod tidy' and commit the result"; exit 1; }
+
+# Regenerates the bindings, compares them with the work tree, and puts the
+# work tree back as it was.
+bindings-check: frontend
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	cp -a frontend/wailsjs "$$tmp/before"; \
+	$(WAILS) generate module -tags $(TAGS) >"$$tmp/log" 2>&1 || { cat "$$tmp/log"; rm -rf frontend/wailsjs; cp -a "$$tmp/before" frontend/wailsjs; exit 1; }; \
+	if ! diff -ruN "$$tmp/before" frontend/wailsjs >"$$tmp/diff"; then \
+		rm -rf frontend/wailsjs; cp -a "$$tmp/before" frontend/wailsjs; \
+		head -n 80 "$$tmp/diff"; \
+		echo "frontend/wailsjs is stale: run 'make bindings' and commit the result"; exit 1; \
+	fi; echo "bindings are up to date"
+
+go-test: frontend
+	go test -race -tags $(TAGS) ./...
+
+tsc: node-modules
+	cd frontend && npx tsc --noEmit
+
+vitest: node-modules
+	cd frontend && npx vitest run
+
+# End-to-end: dev binary under Xvfb + Playwright (playwright-core, /usr/bin/chromium).
+e2e: deps-test frontend
+	node frontend/e2e/run.mjs --no-frontend-build
+
+# Production smoke test: the real binary opens a non-blank window.
+smoke: deps-test build
+	frontend/e2e/smoke-prod.sh
+
+# --- benchmarks -------------------------------------------------------------
+# Each area adds its command here; results are written into docs/BENCHMARKS.md.
+
+bench: deps-bench build
+	.ci/bench-startup.sh
