@@ -1,0 +1,200 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"pilot/backend/llm"
+)
+
+// ExportFormat and ExportVersion identify the JSON export.
+const (
+	ExportFormat  = "pilot-session"
+	ExportVersion = 1
+)
+
+// Export is the JSON form of a session. It holds no database ids: tool
+// calls sit under the message that asked for them and changes under their
+// tool call, so an export imported and exported again is the same document.
+// Fork lineage is not exported.
+type Export struct {
+	Format   string          `json:"format"`
+	Version  int             `json:"version"`
+	Project  string          `json:"project"` // path of the project it came from
+	Session  ExportSession   `json:"session"`
+	Messages []ExportMessage `json:"messages"`
+}
+
+// ExportSession is a session's own fields.
+type ExportSession struct {
+	Title        string       `json:"title"`
+	Provider     string       `json:"provider"`
+	Model        string       `json:"model"`
+	CreatedAt    time.Time    `json:"createdAt"`
+	UpdatedAt    time.Time    `json:"updatedAt"`
+	Usage        llm.Usage    `json:"usage"`
+	CostUSD      float64      `json:"costUsd"`
+	State        SessionState `json:"state"`
+	ApprovalMode string       `json:"approvalMode"`
+	BudgetUSD    float64      `json:"budgetUsd,omitempty"`
+}
+
+// ExportMessage is a message with the tool calls it asked for.
+type ExportMessage struct {
+	Role      llm.Role           `json:"role"`
+	Content   []llm.ContentBlock `json:"content"`
+	Usage     llm.Usage          `json:"usage"`
+	State     MessageState       `json:"state"`
+	CreatedAt time.Time          `json:"createdAt"`
+	ToolCalls []ExportToolCall   `json:"toolCalls,omitempty"`
+}
+
+// ExportToolCall is a tool call with the changes it proposed.
+type ExportToolCall struct {
+	ToolUseID  string          `json:"toolUseId"`
+	Name       string          `json:"name"`
+	Input      json.RawMessage `json:"input"`
+	Output     string          `json:"output"`
+	Status     ToolStatus      `json:"status"`
+	Approval   Approval        `json:"approval"`
+	Feedback   string          `json:"feedback,omitempty"`
+	StartedAt  time.Time       `json:"startedAt"`
+	FinishedAt time.Time       `json:"finishedAt,omitzero"`
+	Changes    []ExportChange  `json:"changes,omitempty"`
+}
+
+// ExportChange is a proposed change.
+type ExportChange struct {
+	Path       string    `json:"path"`
+	OldHash    string    `json:"oldHash"`
+	NewHash    string    `json:"newHash"`
+	Hunks      []Hunk    `json:"hunks"`
+	UserEdited *string   `json:"userEdited,omitempty"`
+	Applied    bool      `json:"applied"`
+	CreatedAt  time.Time `json:"createdAt"`
+}
+
+// Export returns the JSON form of a transcript.
+func (t Transcript) Export() Export {
+	x := t.Session
+	e := Export{
+		Format: ExportFormat, Version: ExportVersion, Project: t.Project.Path,
+		Session: ExportSession{
+			Title: x.Title, Provider: x.Provider, Model: x.Model, CreatedAt: x.CreatedAt, UpdatedAt: x.UpdatedAt,
+			Usage: x.Usage, CostUSD: x.CostUSD, State: x.State, ApprovalMode: x.ApprovalMode, BudgetUSD: x.BudgetUSD,
+		},
+		Messages: make([]ExportMessage, 0, len(t.Messages)),
+	}
+	changes := map[int64][]ExportChange{}
+	for _, c := range t.Changes {
+		changes[c.ToolCallID] = append(changes[c.ToolCallID], ExportChange{
+			Path: c.Path, OldHash: c.OldHash, NewHash: c.NewHash, Hunks: c.Hunks,
+			UserEdited: c.UserEdited, Applied: c.Applied, CreatedAt: c.CreatedAt,
+		})
+	}
+	calls := map[int64][]ExportToolCall{}
+	for _, c := range t.ToolCalls {
+		calls[c.MessageID] = append(calls[c.MessageID], ExportToolCall{
+			ToolUseID: c.ToolUseID, Name: c.Name, Input: c.Input, Output: c.Output, Status: c.Status,
+			Approval: c.Approval, Feedback: c.Feedback, StartedAt: c.StartedAt, FinishedAt: c.FinishedAt,
+			Changes: changes[c.ID],
+		})
+	}
+	for _, m := range t.Messages {
+		e.Messages = append(e.Messages, ExportMessage{
+			Role: m.Role, Content: m.Content, Usage: m.Usage, State: m.State, CreatedAt: m.CreatedAt,
+			ToolCalls: calls[m.ID],
+		})
+	}
+	return e
+}
+
+// WriteJSON writes the export of a session, indented.
+func (s *Store) WriteJSON(ctx context.Context, sessionID int64, w io.Writer) error {
+	t, err := s.Transcript(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(t.Export())
+}
+
+// Import reads an export written by WriteJSON and adds it to a project as
+// a new session, keeping its times, usage and states.
+func (s *Store) Import(ctx context.Context, projectID int64, r io.Reader) (Session, error) {
+	var e Export
+	if err := json.NewDecoder(r).Decode(&e); err != nil {
+		return Session{}, fmt.Errorf("%w: not a session export: %v", ErrInvalid, err)
+	}
+	if e.Format != ExportFormat || e.Version != ExportVersion {
+		return Session{}, fmt.Errorf("%w: export format %q version %d, want %q version %d",
+			ErrInvalid, e.Format, e.Version, ExportFormat, ExportVersion)
+	}
+	var id int64
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var err error
+		id, err = importSession(ctx, tx, projectID, e)
+		return err
+	})
+	if err != nil {
+		return Session{}, constraint(err)
+	}
+	return s.Session(ctx, id)
+}
+
+func importSession(ctx context.Context, tx *sql.Tx, projectID int64, e Export) (int64, error) {
+	x := e.Session
+	var id int64
+	err := tx.QueryRowContext(ctx, `
+		INSERT INTO sessions (project_id, title, provider, model, created_at, updated_at,
+			input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, state,
+			approval_mode, budget_usd)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		projectID, x.Title, x.Provider, x.Model, millis(x.CreatedAt), millis(x.UpdatedAt),
+		x.Usage.InputTokens, x.Usage.OutputTokens, x.Usage.CacheReadTokens, x.Usage.CacheWriteTokens,
+		x.CostUSD, string(x.State), x.ApprovalMode, nullBudget(x.BudgetUSD)).Scan(&id)
+	if err != nil {
+		return 0, err
+	}
+	for seq, m := range e.Messages {
+		content, err := encodeBlocks(m.Content)
+		if err != nil {
+			return 0, err
+		}
+		var mid int64
+		err = tx.QueryRowContext(ctx, `
+			INSERT INTO messages (session_id, seq, role, content, input_tokens, output_tokens,
+				cache_read_tokens, cache_write_tokens, state, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			id, seq, string(m.Role), content, m.Usage.InputTokens, m.Usage.OutputTokens,
+			m.Usage.CacheReadTokens, m.Usage.CacheWriteTokens, string(m.State), millis(m.CreatedAt)).Scan(&mid)
+		if err != nil {
+			return 0, err
+		}
+		for _, c := range m.ToolCalls {
+			tc, err := insertToolCall(ctx, tx, ToolCall{
+				SessionID: id, MessageID: mid, ToolUseID: c.ToolUseID, Name: c.Name, Input: c.Input,
+				Output: c.Output, Status: c.Status, Approval: c.Approval, Feedback: c.Feedback,
+				StartedAt: c.StartedAt, FinishedAt: c.FinishedAt,
+			})
+			if err != nil {
+				return 0, err
+			}
+			for _, ch := range c.Changes {
+				_, err := insertChange(ctx, tx, Change{
+					ToolCallID: tc.ID, Path: ch.Path, OldHash: ch.OldHash, NewHash: ch.NewHash, Hunks: ch.Hunks,
+					UserEdited: ch.UserEdited, Applied: ch.Applied, CreatedAt: ch.CreatedAt,
+				})
+				if err != nil {
+					return 0, err
+				}
+			}
+		}
+	}
+	return id, nil
+}

@@ -1,0 +1,74 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Fork makes a new session in the same project holding a copy of the
+// session's messages up to and including atMessageID, with their tool calls
+// and changes. The fork starts with no usage and is repaired, so forking
+// at an assistant message that asked for tools gives those tools' recorded
+// results. Its title is the parent's with " (fork)".
+func (s *Store) Fork(ctx context.Context, sessionID, atMessageID int64) (Session, error) {
+	now := millis(s.now())
+	var fork Session
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var atSeq int
+		err := tx.QueryRowContext(ctx, `SELECT seq FROM messages WHERE id = ? AND session_id = ?`,
+			atMessageID, sessionID).Scan(&atSeq)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("message %d of session %d: %w", atMessageID, sessionID, ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		fork, err = scanSession(tx.QueryRowContext(ctx, `
+			INSERT INTO sessions (project_id, title, provider, model, created_at, updated_at,
+				parent_session_id, parent_message_id, approval_mode, budget_usd)
+			SELECT project_id, title || ' (fork)', provider, model, ?1, ?1, id, ?2, approval_mode, budget_usd
+			FROM sessions WHERE id = ?3 RETURNING `+sessionCols, now, atMessageID, sessionID))
+		if err != nil {
+			return err
+		}
+		steps := []string{ // ?1 fork, ?2 parent, ?3 last seq copied
+			`INSERT INTO messages (session_id, seq, role, content, input_tokens, output_tokens,
+				cache_read_tokens, cache_write_tokens, state, created_at)
+			SELECT ?1, seq, role, content, input_tokens, output_tokens,
+				cache_read_tokens, cache_write_tokens, state, created_at
+			FROM messages WHERE session_id = ?2 AND seq <= ?3 ORDER BY seq`,
+			`INSERT INTO tool_calls (session_id, message_id, tool_use_id, name, input, output, status,
+				approval, feedback, started_at, finished_at)
+			SELECT ?1, nm.id, t.tool_use_id, t.name, t.input, t.output, t.status,
+				t.approval, t.feedback, t.started_at, t.finished_at
+			FROM tool_calls t
+			JOIN messages om ON om.id = t.message_id
+			JOIN messages nm ON nm.session_id = ?1 AND nm.seq = om.seq
+			WHERE t.session_id = ?2 AND om.seq <= ?3 ORDER BY t.id`,
+			`INSERT INTO changes (tool_call_id, path, old_hash, new_hash, hunks, user_edited, applied, created_at)
+			SELECT nt.id, c.path, c.old_hash, c.new_hash, c.hunks, c.user_edited, c.applied, c.created_at
+			FROM changes c
+			JOIN tool_calls ot ON ot.id = c.tool_call_id
+			JOIN tool_calls nt ON nt.session_id = ?1 AND nt.tool_use_id = ot.tool_use_id
+			WHERE ot.session_id = ?2 ORDER BY c.id`,
+		}
+		for _, q := range steps {
+			args := []any{fork.ID, sessionID, atSeq}
+			if !strings.Contains(q, "?3") {
+				args = args[:2]
+			}
+			if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+				return err
+			}
+		}
+		_, err = s.repair(ctx, tx, fork.ID)
+		return err
+	})
+	if err != nil {
+		return Session{}, err
+	}
+	return s.Session(ctx, fork.ID)
+}

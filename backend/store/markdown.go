@@ -1,0 +1,143 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"pilot/backend/llm"
+)
+
+// WriteMarkdown writes a session as a Markdown document for people: the
+// conversation in order, thinking as quotes, tool calls with their input,
+// status and approval, tool results and proposed changes in code fences.
+func (s *Store) WriteMarkdown(ctx context.Context, sessionID int64, w io.Writer) error {
+	t, err := s.Transcript(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, t.Markdown())
+	return err
+}
+
+// Markdown renders the transcript.
+func (t Transcript) Markdown() string {
+	var b strings.Builder
+	x := t.Session
+	title := x.Title
+	if title == "" {
+		title = fmt.Sprintf("Session %d", x.ID)
+	}
+	fmt.Fprintf(&b, "# %s\n\n", title)
+	fmt.Fprintf(&b, "- Project: `%s`\n", t.Project.Path)
+	fmt.Fprintf(&b, "- Model: %s (%s)\n", x.Model, x.Provider)
+	fmt.Fprintf(&b, "- Created: %s, updated: %s\n", x.CreatedAt.UTC().Format(time.RFC3339), x.UpdatedAt.UTC().Format(time.RFC3339))
+	u := x.Usage
+	fmt.Fprintf(&b, "- Tokens: %d in, %d out, %d cache read, %d cache write; cost $%.4f\n",
+		u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, x.CostUSD)
+	if x.ParentSessionID != 0 {
+		fmt.Fprintf(&b, "- Forked from session %d at message %d\n", x.ParentSessionID, x.ParentMessageID)
+	}
+	calls := map[string]ToolCall{}
+	for _, c := range t.ToolCalls {
+		calls[c.ToolUseID] = c
+	}
+	changes := map[int64][]Change{}
+	for _, c := range t.Changes {
+		changes[c.ToolCallID] = append(changes[c.ToolCallID], c)
+	}
+	for _, m := range t.Messages {
+		role := "User"
+		if m.Role == llm.RoleAssistant {
+			role = "Assistant"
+		}
+		if m.State != MessageComplete {
+			role += " (" + string(m.State) + ")"
+		}
+		fmt.Fprintf(&b, "\n## %s\n", role)
+		for _, blk := range m.Content {
+			writeBlock(&b, blk, calls, changes)
+		}
+	}
+	return b.String()
+}
+
+func writeBlock(b *strings.Builder, blk llm.ContentBlock, calls map[string]ToolCall, changes map[int64][]Change) {
+	switch blk.Type {
+	case llm.BlockText:
+		fmt.Fprintf(b, "\n%s\n", blk.Text)
+	case llm.BlockThinking:
+		b.WriteString("\n> **Thinking**\n>\n> " + strings.ReplaceAll(blk.Thinking, "\n", "\n> ") + "\n")
+	case llm.BlockToolUse:
+		fmt.Fprintf(b, "\n**Tool call** `%s`", blk.Name)
+		c, ok := calls[blk.ID]
+		if ok {
+			fmt.Fprintf(b, " — %s", c.Status)
+			if c.Approval != ApprovalNone {
+				fmt.Fprintf(b, ", %s", c.Approval)
+			}
+			if c.Feedback != "" {
+				fmt.Fprintf(b, " (%q)", c.Feedback)
+			}
+		}
+		b.WriteString("\n\n" + fenced("json", indentJSON(blk.Input)))
+		for _, ch := range changes[c.ID] {
+			writeChange(b, ch)
+		}
+	case llm.BlockToolResult:
+		label := "Tool result"
+		if blk.IsError {
+			label += " (error)"
+		}
+		fmt.Fprintf(b, "\n**%s**\n\n%s", label, fenced("", blk.Content))
+	}
+}
+
+func writeChange(b *strings.Builder, c Change) {
+	state := "not applied"
+	if c.Applied {
+		state = "applied"
+	}
+	fmt.Fprintf(b, "\nChange to `%s` (%s)\n\n", c.Path, state)
+	var diff strings.Builder
+	for i, h := range c.Hunks {
+		fmt.Fprintf(&diff, "%s hunk %d: %s\n%s", h.Header, i, h.Decision, h.Text)
+		if !strings.HasSuffix(h.Text, "\n") {
+			diff.WriteByte('\n')
+		}
+	}
+	b.WriteString(fenced("diff", diff.String()))
+	if c.UserEdited != nil {
+		b.WriteString("\nEdited by the user to:\n\n" + fenced("", *c.UserEdited))
+	}
+}
+
+// fenced puts text in a code fence longer than any backtick run inside it.
+func fenced(lang, text string) string {
+	longest, run := 0, 0
+	for _, r := range text {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", max(3, longest+1))
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	return fence + lang + "\n" + text + fence + "\n"
+}
+
+func indentJSON(raw json.RawMessage) string {
+	var out bytes.Buffer
+	if err := json.Indent(&out, raw, "", "  "); err != nil {
+		return string(raw)
+	}
+	return out.String()
+}

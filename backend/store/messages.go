@@ -1,0 +1,121 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"pilot/backend/llm"
+)
+
+// MessageState says whether a message is whole.
+type MessageState string
+
+const (
+	MessageComplete    MessageState = "complete"    // committed whole
+	MessageStreaming   MessageState = "streaming"   // text still arriving (saved debounced)
+	MessageInterrupted MessageState = "interrupted" // the stream was cut off; the text is what arrived
+)
+
+// Message is one stored turn of a session.
+type Message struct {
+	ID        int64              `json:"id"`
+	SessionID int64              `json:"sessionId"`
+	Seq       int                `json:"seq"` // 0, 1, 2... in conversation order
+	Role      llm.Role           `json:"role"`
+	Content   []llm.ContentBlock `json:"content"`
+	Usage     llm.Usage          `json:"usage"` // tokens of the call that produced it (assistant)
+	State     MessageState       `json:"state"`
+	CreatedAt time.Time          `json:"createdAt"`
+}
+
+// LLM returns the message as the providers take it.
+func (m Message) LLM() llm.Message { return llm.Message{Role: m.Role, Content: m.Content} }
+
+const messageCols = `id, session_id, seq, role, content,
+	input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, state, created_at`
+
+func scanMessage(row interface{ Scan(...any) error }) (Message, error) {
+	var m Message
+	var content []byte
+	var created int64
+	err := row.Scan(&m.ID, &m.SessionID, &m.Seq, &m.Role, &content,
+		&m.Usage.InputTokens, &m.Usage.OutputTokens, &m.Usage.CacheReadTokens, &m.Usage.CacheWriteTokens,
+		&m.State, &created)
+	if err != nil {
+		return Message{}, err
+	}
+	if err := json.Unmarshal(content, &m.Content); err != nil {
+		return Message{}, fmt.Errorf("message %d content: %w", m.ID, err)
+	}
+	m.CreatedAt = fromMillis(created)
+	return m, nil
+}
+
+// encodeBlocks is the stored form of a message's content.
+func encodeBlocks(blocks []llm.ContentBlock) (string, error) {
+	if blocks == nil {
+		return "[]", nil
+	}
+	b, err := json.Marshal(blocks)
+	return string(b), err
+}
+
+// AppendMessage commits a whole message at the end of a session. u is the
+// usage of the call that produced it (zero for user messages); the session
+// totals are kept by UpdateUsage.
+func (s *Store) AppendMessage(ctx context.Context, sessionID int64, m llm.Message, u llm.Usage) (Message, error) {
+	var out Message
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var err error
+		out, err = s.insertMessage(ctx, tx, sessionID, m, u, MessageComplete)
+		return err
+	})
+	return out, err
+}
+
+// insertMessage appends a message inside a write transaction.
+func (s *Store) insertMessage(ctx context.Context, tx *sql.Tx, sessionID int64, m llm.Message, u llm.Usage, state MessageState) (Message, error) {
+	content, err := encodeBlocks(m.Content)
+	if err != nil {
+		return Message{}, err
+	}
+	now := millis(s.now())
+	if err := touchSession(ctx, tx, sessionID, now); err != nil {
+		return Message{}, fmt.Errorf("session %d: %w", sessionID, err)
+	}
+	row := tx.QueryRowContext(ctx, `
+		INSERT INTO messages (session_id, seq, role, content, input_tokens, output_tokens,
+			cache_read_tokens, cache_write_tokens, state, created_at)
+		VALUES (?1, (SELECT COALESCE(MAX(seq), -1) + 1 FROM messages WHERE session_id = ?1),
+			?, ?, ?, ?, ?, ?, ?, ?)
+		RETURNING `+messageCols,
+		sessionID, string(m.Role), content, u.InputTokens, u.OutputTokens,
+		u.CacheReadTokens, u.CacheWriteTokens, string(state), now)
+	out, err := scanMessage(row)
+	return out, constraint(err)
+}
+
+// Messages returns every message of a session in order.
+func (s *Store) Messages(ctx context.Context, sessionID int64) ([]Message, error) {
+	return listMessages(ctx, s.r, sessionID)
+}
+
+func listMessages(ctx context.Context, q querier, sessionID int64) ([]Message, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+messageCols+` FROM messages WHERE session_id = ? ORDER BY seq`, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ms []Message
+	for rows.Next() {
+		m, err := scanMessage(rows)
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, m)
+	}
+	return ms, rows.Err()
+}

@@ -1,0 +1,85 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Effect is what a permission rule does.
+type Effect string
+
+const (
+	Allow Effect = "allow"
+	Deny  Effect = "deny"
+)
+
+// Rule is a per-project permission rule: calls of Tool whose argument
+// matches Pattern are allowed or denied without asking. How a pattern
+// matches is the permission package's business; the store keeps it as text.
+type Rule struct {
+	ID        int64     `json:"id"`
+	ProjectID int64     `json:"projectId"`
+	Tool      string    `json:"tool"`
+	Pattern   string    `json:"pattern"`
+	Effect    Effect    `json:"effect"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+const ruleCols = `id, project_id, tool, pattern, effect, created_at`
+
+func scanRule(row interface{ Scan(...any) error }) (Rule, error) {
+	var r Rule
+	var created int64
+	if err := row.Scan(&r.ID, &r.ProjectID, &r.Tool, &r.Pattern, &r.Effect, &created); err != nil {
+		return Rule{}, err
+	}
+	r.CreatedAt = fromMillis(created)
+	return r, nil
+}
+
+// AddRule stores a rule; adding one that exists returns the existing rule.
+func (s *Store) AddRule(ctx context.Context, r Rule) (Rule, error) {
+	var out Rule
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var err error
+		out, err = scanRule(tx.QueryRowContext(ctx, `
+			INSERT INTO permission_rules (project_id, tool, pattern, effect, created_at) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (project_id, tool, pattern, effect) DO UPDATE SET tool = excluded.tool
+			RETURNING `+ruleCols,
+			r.ProjectID, r.Tool, r.Pattern, string(r.Effect), millis(s.now())))
+		return err
+	})
+	return out, constraint(err)
+}
+
+// Rules lists a project's rules, oldest first.
+func (s *Store) Rules(ctx context.Context, projectID int64) ([]Rule, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+ruleCols+` FROM permission_rules WHERE project_id = ? ORDER BY id`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var rs []Rule
+	for rows.Next() {
+		r, err := scanRule(rows)
+		if err != nil {
+			return nil, err
+		}
+		rs = append(rs, r)
+	}
+	return rs, rows.Err()
+}
+
+// DeleteRule removes a rule.
+func (s *Store) DeleteRule(ctx context.Context, id int64) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		return affected(tx.ExecContext(ctx, `DELETE FROM permission_rules WHERE id = ?`, id))
+	})
+	if errors.Is(err, ErrNotFound) {
+		return fmt.Errorf("rule %d: %w", id, ErrNotFound)
+	}
+	return err
+}

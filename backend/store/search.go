@@ -1,0 +1,149 @@
+package store
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// Snippet markers: a match in SearchHit.Snippet is wrapped in « and », and
+// text cut off at either end is shown as …. The markers are plain text, so
+// the UI escapes the snippet as usual and then styles what is between them.
+const (
+	MarkOpen  = "«"
+	MarkClose = "»"
+	Ellipsis  = "…"
+)
+
+// HitKind says where a search matched.
+type HitKind string
+
+const (
+	HitMessage    HitKind = "message"     // a text block of a message
+	HitToolInput  HitKind = "tool_input"  // the input of a tool_use block
+	HitToolOutput HitKind = "tool_output" // the content of a tool_result block
+	HitPath       HitKind = "path"        // the path of a proposed change
+)
+
+// SearchHit is one search result. MessageID is the message that matched or,
+// for a path, the assistant message whose tool call proposed the change.
+type SearchHit struct {
+	SessionID    int64   `json:"sessionId"`
+	SessionTitle string  `json:"sessionTitle"`
+	MessageID    int64   `json:"messageId"`
+	Kind         HitKind `json:"kind"`
+	Snippet      string  `json:"snippet"`
+	Score        float64 `json:"score"` // bm25: lower is better
+}
+
+// snippetTokens is the snippet length in tokens.
+const snippetTokens = 16
+
+// Search finds messages, tool inputs and outputs, and changed paths of a
+// project's sessions that hold every word of query (the last word may be
+// the start of a word), best first. Any text is a valid query: quotes,
+// operators and punctuation are not syntax, they separate words.
+func (s *Store) Search(ctx context.Context, projectID int64, query string, limit int) ([]SearchHit, error) {
+	match := ftsQuery(query)
+	if match == "" {
+		return nil, nil
+	}
+	if limit <= 0 {
+		limit = 20
+	}
+	hits, err := s.searchMessages(ctx, projectID, match, limit)
+	if err != nil {
+		return nil, err
+	}
+	paths, err := s.searchPaths(ctx, projectID, match, limit)
+	if err != nil {
+		return nil, err
+	}
+	hits = append(hits, paths...)
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score < hits[j].Score })
+	return hits[:min(len(hits), limit)], nil
+}
+
+func (s *Store) searchMessages(ctx context.Context, projectID int64, match string, limit int) ([]SearchHit, error) {
+	rows, err := s.r.QueryContext(ctx, `
+		SELECT m.session_id, s.title, m.id, bm25(messages_fts),
+			coalesce(snippet(messages_fts, 0, ?2, ?3, ?4, ?5), ''),
+			coalesce(snippet(messages_fts, 2, ?2, ?3, ?4, ?5), ''),
+			coalesce(snippet(messages_fts, 1, ?2, ?3, ?4, ?5), '')
+		FROM messages_fts
+		JOIN messages m ON m.id = messages_fts.rowid
+		JOIN sessions s ON s.id = m.session_id
+		WHERE messages_fts MATCH ?1 AND s.project_id = ?6
+		ORDER BY bm25(messages_fts) LIMIT ?7`,
+		match, MarkOpen, MarkClose, Ellipsis, snippetTokens, projectID, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var hits []SearchHit
+	for rows.Next() {
+		var h SearchHit
+		var text, output, input string
+		if err := rows.Scan(&h.SessionID, &h.SessionTitle, &h.MessageID, &h.Score, &text, &output, &input); err != nil {
+			return nil, err
+		}
+		// A column without a match gives its first words unmarked.
+		switch {
+		case strings.Contains(text, MarkOpen):
+			h.Kind, h.Snippet = HitMessage, text
+		case strings.Contains(output, MarkOpen):
+			h.Kind, h.Snippet = HitToolOutput, output
+		default:
+			h.Kind, h.Snippet = HitToolInput, input
+		}
+		hits = append(hits, h)
+	}
+	return hits, rows.Err()
+}
+
+func (s *Store) searchPaths(ctx context.Context, projectID int64, match string, limit int) ([]SearchHit, error) {
+	rows, err := s.r.QueryContext(ctx, `
+		SELECT t.session_id, s.title, t.message_id, bm25(changes_fts),
+			highlight(changes_fts, 0, ?2, ?3)
+		FROM changes_fts
+		JOIN changes c ON c.id = changes_fts.rowid
+		JOIN tool_calls t ON t.id = c.tool_call_id
+		JOIN sessions s ON s.id = t.session_id
+		WHERE changes_fts MATCH ?1 AND s.project_id = ?4
+		ORDER BY bm25(changes_fts) LIMIT ?5`,
+		match, MarkOpen, MarkClose, projectID, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var hits []SearchHit
+	for rows.Next() {
+		h := SearchHit{Kind: HitPath}
+		if err := rows.Scan(&h.SessionID, &h.SessionTitle, &h.MessageID, &h.Score, &h.Snippet); err != nil {
+			return nil, err
+		}
+		hits = append(hits, h)
+	}
+	return hits, rows.Err()
+}
+
+// ftsQuery turns what a user typed into an FTS5 query that cannot be a
+// syntax error: every whitespace-separated word becomes a quoted string (so
+// AND, NEAR, -, *, : and column names mean nothing; "main.go" is the phrase
+// main go), they are ANDed, and the last one is prefix matched so results
+// come while typing. Words without a letter or digit are dropped, as the
+// tokenizer would drop them. Empty when nothing is left.
+func ftsQuery(q string) string {
+	var terms []string
+	for _, w := range strings.Fields(q) {
+		if strings.IndexFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
+			continue
+		}
+		terms = append(terms, `"`+strings.ReplaceAll(w, `"`, `""`)+`"`)
+	}
+	if len(terms) == 0 {
+		return ""
+	}
+	return strings.Join(terms, " ") + "*"
+}

@@ -1,0 +1,187 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"pilot/backend/llm"
+)
+
+// SessionState is where a session's agent loop stands, as last saved.
+type SessionState string
+
+const (
+	SessionIdle        SessionState = "idle"        // no turn running
+	SessionRunning     SessionState = "running"     // a turn is running
+	SessionInterrupted SessionState = "interrupted" // a turn was cut off (crash, kill, cancel)
+	SessionError       SessionState = "error"       // the last turn failed
+)
+
+// Session is one conversation in a project.
+type Session struct {
+	ID        int64     `json:"id"`
+	ProjectID int64     `json:"projectId"`
+	Title     string    `json:"title"`
+	Provider  string    `json:"provider"`
+	Model     string    `json:"model"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+	// Usage is the sum over every model call of the session.
+	Usage   llm.Usage    `json:"usage"`
+	CostUSD float64      `json:"costUsd"`
+	State   SessionState `json:"state"`
+	// ParentSessionID and ParentMessageID name the session and message a
+	// fork was made from; 0 when not a fork (or the parent was deleted).
+	ParentSessionID int64 `json:"parentSessionId,omitempty"`
+	ParentMessageID int64 `json:"parentMessageId,omitempty"`
+	// ApprovalMode is ask, edits, all or none (see pilot --approve).
+	ApprovalMode string `json:"approvalMode"`
+	// BudgetUSD caps the session's cost; 0 means no cap.
+	BudgetUSD float64 `json:"budgetUsd,omitempty"`
+}
+
+// NewSession is what Create needs. Empty ApprovalMode means "ask".
+type NewSession struct {
+	ProjectID    int64
+	Title        string
+	Provider     string
+	Model        string
+	ApprovalMode string
+	BudgetUSD    float64
+}
+
+const sessionCols = `id, project_id, title, provider, model, created_at, updated_at,
+	input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, state,
+	parent_session_id, parent_message_id, approval_mode, budget_usd`
+
+func scanSession(row interface{ Scan(...any) error }) (Session, error) {
+	var x Session
+	var created, updated int64
+	var parentS, parentM sql.NullInt64
+	var budget sql.NullFloat64
+	err := row.Scan(&x.ID, &x.ProjectID, &x.Title, &x.Provider, &x.Model, &created, &updated,
+		&x.Usage.InputTokens, &x.Usage.OutputTokens, &x.Usage.CacheReadTokens, &x.Usage.CacheWriteTokens,
+		&x.CostUSD, &x.State, &parentS, &parentM, &x.ApprovalMode, &budget)
+	if err != nil {
+		return Session{}, err
+	}
+	x.CreatedAt, x.UpdatedAt = fromMillis(created), fromMillis(updated)
+	x.ParentSessionID, x.ParentMessageID = parentS.Int64, parentM.Int64
+	x.BudgetUSD = budget.Float64
+	return x, nil
+}
+
+func nullBudget(b float64) any {
+	if b == 0 {
+		return nil
+	}
+	return b
+}
+
+// CreateSession starts an empty session in a project.
+func (s *Store) CreateSession(ctx context.Context, n NewSession) (Session, error) {
+	if n.ApprovalMode == "" {
+		n.ApprovalMode = "ask"
+	}
+	now := millis(s.now())
+	var x Session
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		row := tx.QueryRowContext(ctx, `
+			INSERT INTO sessions (project_id, title, provider, model, created_at, updated_at, approval_mode, budget_usd)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING `+sessionCols,
+			n.ProjectID, n.Title, n.Provider, n.Model, now, now, n.ApprovalMode, nullBudget(n.BudgetUSD))
+		var err error
+		x, err = scanSession(row)
+		return err
+	})
+	return x, constraint(err)
+}
+
+// Session returns one session.
+func (s *Store) Session(ctx context.Context, id int64) (Session, error) {
+	return getSession(ctx, s.r, id)
+}
+
+func getSession(ctx context.Context, q querier, id int64) (Session, error) {
+	x, err := scanSession(q.QueryRowContext(ctx, `SELECT `+sessionCols+` FROM sessions WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Session{}, fmt.Errorf("session %d: %w", id, ErrNotFound)
+	}
+	return x, err
+}
+
+// Sessions lists a project's sessions, the most recently updated first,
+// skipping offset and returning at most limit (limit <= 0: all).
+func (s *Store) Sessions(ctx context.Context, projectID int64, limit, offset int) ([]Session, error) {
+	if limit <= 0 {
+		limit = -1
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT `+sessionCols+` FROM sessions
+		WHERE project_id = ? ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?`,
+		projectID, limit, max(offset, 0))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var xs []Session
+	for rows.Next() {
+		x, err := scanSession(rows)
+		if err != nil {
+			return nil, err
+		}
+		xs = append(xs, x)
+	}
+	return xs, rows.Err()
+}
+
+// Rename sets a session's title.
+func (s *Store) Rename(ctx context.Context, id int64, title string) error {
+	return s.updateSession(ctx, id, `title = ?`, title)
+}
+
+// SetState records where the session's agent loop stands. The loop sets
+// SessionRunning when a turn starts and SessionIdle (or SessionError) when
+// it ends; a session left running by a crash is repaired at the next Open.
+func (s *Store) SetState(ctx context.Context, id int64, state SessionState) error {
+	return s.updateSession(ctx, id, `state = ?`, string(state))
+}
+
+// UpdateUsage adds one model call's tokens and cost to the session's totals.
+func (s *Store) UpdateUsage(ctx context.Context, id int64, u llm.Usage, costUSD float64) error {
+	return s.updateSession(ctx, id, `input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
+		cache_read_tokens = cache_read_tokens + ?, cache_write_tokens = cache_write_tokens + ?,
+		cost_usd = cost_usd + ?`,
+		u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, costUSD)
+}
+
+// updateSession sets columns of one session and bumps updated_at.
+func (s *Store) updateSession(ctx context.Context, id int64, set string, args ...any) error {
+	args = append(args, millis(s.now()), id)
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		return affected(tx.ExecContext(ctx, `UPDATE sessions SET `+set+`, updated_at = ? WHERE id = ?`, args...))
+	})
+	if errors.Is(err, ErrNotFound) {
+		return fmt.Errorf("session %d: %w", id, ErrNotFound)
+	}
+	return constraint(err)
+}
+
+// DeleteSession removes a session with its messages, tool calls and
+// changes. Forks of it stay, without their parent.
+func (s *Store) DeleteSession(ctx context.Context, id int64) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		return affected(tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, id))
+	})
+	if errors.Is(err, ErrNotFound) {
+		return fmt.Errorf("session %d: %w", id, ErrNotFound)
+	}
+	return err
+}
+
+// touchSession bumps updated_at inside a write transaction.
+func touchSession(ctx context.Context, tx *sql.Tx, id int64, now int64) error {
+	return affected(tx.ExecContext(ctx, `UPDATE sessions SET updated_at = ? WHERE id = ?`, now, id))
+}

@@ -1,0 +1,164 @@
+// Package store keeps Pilot's projects, sessions, messages, tool calls,
+// proposed changes and permission rules in one SQLite database, with
+// full-text search over them.
+//
+// All writes go through a single connection, one transaction at a time, so
+// concurrent callers queue in Go instead of meeting "database is locked";
+// reads use a separate pool and see every committed write (WAL mode).
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
+)
+
+var (
+	// ErrNotFound: no row with that id (or path).
+	ErrNotFound = errors.New("not found")
+	// ErrInvalid: an argument the store refuses (empty, out of range, a
+	// value outside a CHECK list).
+	ErrInvalid = errors.New("invalid argument")
+	// ErrStreamClosed: Update, Finish or Interrupt after Finish or Interrupt.
+	ErrStreamClosed = errors.New("stream already finished")
+)
+
+// busyTimeout is how long a write waits for another process holding the
+// database (a second Pilot, the headless CLI) before it fails.
+const busyTimeout = 10 * time.Second
+
+// Store is the database. It is safe for concurrent use.
+type Store struct {
+	w   *sql.DB // one connection: the only writer
+	r   *sql.DB // readers
+	now func() time.Time
+}
+
+// Open opens (creating if needed) the database at path, applies pending
+// migrations and repairs sessions a crash left behind (see RepairAll).
+func Open(ctx context.Context, path string) (*Store, error) {
+	q := url.Values{}
+	q.Set("_journal_mode", "WAL")
+	q.Set("_foreign_keys", "on")
+	q.Set("_busy_timeout", fmt.Sprint(busyTimeout.Milliseconds()))
+	q.Set("_synchronous", "NORMAL")
+	q.Set("_txlock", "immediate")
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?"
+	w, err := sql.Open("sqlite3", dsn+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetConnMaxLifetime(0)
+	w.SetConnMaxIdleTime(0)
+	q.Set("_txlock", "deferred")
+	q.Set("_query_only", "on")
+	r, err := sql.Open("sqlite3", dsn+q.Encode())
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	r.SetMaxIdleConns(4)
+	s := &Store{w: w, r: r, now: time.Now}
+	if err := migrate(ctx, w, 0); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("migrate %s: %w", path, err)
+	}
+	if err := s.RepairAll(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("repair %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Close optimises the query planner statistics and closes the database.
+func (s *Store) Close() error {
+	_, _ = s.w.Exec("PRAGMA optimize")
+	return errors.Join(s.r.Close(), s.w.Close())
+}
+
+// write runs fn in one immediate transaction on the writer connection.
+func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// querier is a *sql.DB or *sql.Tx.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// millis converts to the stored form of a time.
+func millis(t time.Time) int64 { return t.UnixMilli() }
+
+// fromMillis converts back; 0 stays the zero time.
+func fromMillis(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms)
+}
+
+// nullMillis reads a nullable time column.
+func nullMillis(ms sql.NullInt64) time.Time {
+	if !ms.Valid {
+		return time.Time{}
+	}
+	return fromMillis(ms.Int64)
+}
+
+// nullIfZero stores 0 as NULL for optional references.
+func nullIfZero(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}
+
+// affected returns ErrNotFound when an UPDATE or DELETE touched no row.
+func affected(res sql.Result, err error) error {
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// constraint maps SQLite constraint failures (a CHECK list, a missing
+// parent row) to ErrInvalid, keeping SQLite's message.
+func constraint(err error) error {
+	var se sqlite3.Error
+	if errors.As(err, &se) && se.Code == sqlite3.ErrConstraint {
+		return fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	return err
+}
+
+// prefixCols qualifies a column list with a table alias: "a, b" -> "c.a, c.b".
+func prefixCols(alias, cols string) string {
+	parts := strings.Split(cols, ",")
+	for i, p := range parts {
+		parts[i] = alias + "." + strings.TrimSpace(p)
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,167 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ToolStatus is a tool call's state; the values are the UI's data-status.
+type ToolStatus string
+
+const (
+	ToolRunning          ToolStatus = "running"
+	ToolAwaitingApproval ToolStatus = "awaiting_approval"
+	ToolDone             ToolStatus = "done"
+	ToolError            ToolStatus = "error"
+	ToolRejected         ToolStatus = "rejected"
+	ToolCancelled        ToolStatus = "cancelled"
+)
+
+// finished reports whether the status is final.
+func (t ToolStatus) finished() bool {
+	return t == ToolDone || t == ToolError || t == ToolRejected || t == ToolCancelled
+}
+
+// Approval is how a tool call was allowed or refused.
+type Approval string
+
+const (
+	ApprovalNone     Approval = "none"     // not asked (read-only tool) or not yet decided
+	ApprovalAuto     Approval = "auto"     // allowed by the approval mode or a permission rule
+	ApprovalApproved Approval = "approved" // the user approved all of it
+	ApprovalPartial  Approval = "partial"  // the user approved some hunks
+	ApprovalRejected Approval = "rejected" // the user (or a deny rule) refused
+)
+
+// ToolCall is one tool_use the model asked for and what came of it.
+type ToolCall struct {
+	ID        int64           `json:"id"`
+	SessionID int64           `json:"sessionId"`
+	MessageID int64           `json:"messageId"` // the assistant message holding the tool_use
+	ToolUseID string          `json:"toolUseId"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	Output    string          `json:"output"`
+	Status    ToolStatus      `json:"status"`
+	Approval  Approval        `json:"approval"`
+	// Feedback is the user's text sent with a rejection.
+	Feedback   string    `json:"feedback,omitempty"`
+	StartedAt  time.Time `json:"startedAt"`
+	FinishedAt time.Time `json:"finishedAt,omitzero"`
+}
+
+const toolCallCols = `id, session_id, message_id, tool_use_id, name, input, output, status,
+	approval, feedback, started_at, finished_at`
+
+func scanToolCall(row interface{ Scan(...any) error }) (ToolCall, error) {
+	var c ToolCall
+	var input string
+	var started int64
+	var finished sql.NullInt64
+	err := row.Scan(&c.ID, &c.SessionID, &c.MessageID, &c.ToolUseID, &c.Name, &input, &c.Output,
+		&c.Status, &c.Approval, &c.Feedback, &started, &finished)
+	if err != nil {
+		return ToolCall{}, err
+	}
+	c.Input = json.RawMessage(input)
+	c.StartedAt, c.FinishedAt = fromMillis(started), nullMillis(finished)
+	return c, nil
+}
+
+// InsertToolCall records a tool call of a committed assistant message.
+// SessionID, MessageID, ToolUseID and Name are required; empty Status is
+// running, empty Approval none, empty Input {}. StartedAt defaults to now.
+func (s *Store) InsertToolCall(ctx context.Context, c ToolCall) (ToolCall, error) {
+	if c.Status == "" {
+		c.Status = ToolRunning
+	}
+	if c.Approval == "" {
+		c.Approval = ApprovalNone
+	}
+	if len(c.Input) == 0 {
+		c.Input = json.RawMessage("{}")
+	}
+	if c.StartedAt.IsZero() {
+		c.StartedAt = s.now()
+	}
+	var out ToolCall
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var err error
+		out, err = insertToolCall(ctx, tx, c)
+		return err
+	})
+	return out, constraint(err)
+}
+
+func insertToolCall(ctx context.Context, tx *sql.Tx, c ToolCall) (ToolCall, error) {
+	var finished any
+	if !c.FinishedAt.IsZero() {
+		finished = millis(c.FinishedAt)
+	}
+	return scanToolCall(tx.QueryRowContext(ctx, `
+		INSERT INTO tool_calls (session_id, message_id, tool_use_id, name, input, output, status,
+			approval, feedback, started_at, finished_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING `+toolCallCols,
+		c.SessionID, c.MessageID, c.ToolUseID, c.Name, string(c.Input), c.Output, string(c.Status),
+		string(c.Approval), c.Feedback, millis(c.StartedAt), finished))
+}
+
+// SetToolStatus moves a tool call to a status that is not final
+// (running, awaiting_approval); use FinishToolCall for the others.
+func (s *Store) SetToolStatus(ctx context.Context, id int64, status ToolStatus) error {
+	if status.finished() {
+		return fmt.Errorf("%w: %s is a final status, use FinishToolCall", ErrInvalid, status)
+	}
+	return s.updateToolCall(ctx, id, `status = ?`, string(status))
+}
+
+// FinishToolCall commits a tool call's output and final status (done,
+// error, rejected, cancelled) and its finish time.
+func (s *Store) FinishToolCall(ctx context.Context, id int64, status ToolStatus, output string) error {
+	if !status.finished() {
+		return fmt.Errorf("%w: %s is not a final status", ErrInvalid, status)
+	}
+	return s.updateToolCall(ctx, id, `status = ?, output = ?, finished_at = MAX(started_at, ?)`,
+		string(status), output, millis(s.now()))
+}
+
+// SetToolApproval records the approval decision and the user's feedback.
+func (s *Store) SetToolApproval(ctx context.Context, id int64, a Approval, feedback string) error {
+	return s.updateToolCall(ctx, id, `approval = ?, feedback = ?`, string(a), feedback)
+}
+
+func (s *Store) updateToolCall(ctx context.Context, id int64, set string, args ...any) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		return affected(tx.ExecContext(ctx, `UPDATE tool_calls SET `+set+` WHERE id = ?`, append(args, id)...))
+	})
+	if errors.Is(err, ErrNotFound) {
+		return fmt.Errorf("tool call %d: %w", id, ErrNotFound)
+	}
+	return constraint(err)
+}
+
+// ToolCalls returns a session's tool calls in the order they started.
+func (s *Store) ToolCalls(ctx context.Context, sessionID int64) ([]ToolCall, error) {
+	return listToolCalls(ctx, s.r, sessionID)
+}
+
+func listToolCalls(ctx context.Context, q querier, sessionID int64) ([]ToolCall, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+toolCallCols+` FROM tool_calls WHERE session_id = ? ORDER BY id`, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var cs []ToolCall
+	for rows.Next() {
+		c, err := scanToolCall(rows)
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, c)
+	}
+	return cs, rows.Err()
+}

@@ -1,0 +1,43 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+)
+
+// Transcript is a whole session: what the window shows when it opens one,
+// and what export writes.
+type Transcript struct {
+	Project   Project    `json:"project"`
+	Session   Session    `json:"session"`
+	Messages  []Message  `json:"messages"`
+	ToolCalls []ToolCall `json:"toolCalls"`
+	Changes   []Change   `json:"changes"`
+}
+
+// Transcript reads a session with every message, tool call and change, as
+// of one moment (a single read transaction).
+func (s *Store) Transcript(ctx context.Context, sessionID int64) (Transcript, error) {
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return Transcript{}, err
+	}
+	defer tx.Rollback()
+	var t Transcript
+	if t.Session, err = getSession(ctx, tx, sessionID); err != nil {
+		return Transcript{}, err
+	}
+	if t.Project, err = scanProject(tx.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects WHERE id = ?`, t.Session.ProjectID)); err != nil {
+		return Transcript{}, err
+	}
+	if t.Messages, err = listMessages(ctx, tx, sessionID); err != nil {
+		return Transcript{}, err
+	}
+	if t.ToolCalls, err = listToolCalls(ctx, tx, sessionID); err != nil {
+		return Transcript{}, err
+	}
+	if t.Changes, err = listChanges(ctx, tx, sessionID); err != nil {
+		return Transcript{}, err
+	}
+	return t, nil
+}
