@@ -60,7 +60,7 @@ func runWindow(started time.Time) error {
 	defer closer.Close()
 	logger.Info("starting window", "home", home)
 
-	ws, err := workspace.Open(workspace.Options{Home: home, Log: logger, Getenv: os.Getenv})
+	ws, err := workspace.Open(context.Background(), workspace.Options{Home: home, Log: logger, Getenv: os.Getenv})
 	if err != nil {
 		return err
 	}

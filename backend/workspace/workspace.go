@@ -4,10 +4,13 @@
 package workspace
 
 import (
+	"context"
 	"log/slog"
 	"sync"
 
 	"pilot/backend/events"
+	"pilot/backend/paths"
+	"pilot/backend/store"
 )
 
 // Workspace ties the store, the settings and the agent together for one
@@ -16,6 +19,7 @@ type Workspace struct {
 	home   string
 	log    *slog.Logger
 	getenv func(string) string
+	store  *store.Store
 
 	mu   sync.RWMutex
 	emit events.Emitter
@@ -28,9 +32,18 @@ type Options struct {
 	Getenv func(string) string
 }
 
-// Open opens the workspace of a data directory.
-func Open(o Options) (*Workspace, error) {
-	return &Workspace{home: o.Home, log: o.Log, getenv: o.Getenv, emit: events.Discard{}}, nil
+// Open opens the workspace of a data directory: its database (created or
+// migrated) with interrupted sessions repaired.
+func Open(ctx context.Context, o Options) (*Workspace, error) {
+	st, err := store.Open(ctx, paths.DB(o.Home))
+	if err != nil {
+		return nil, err
+	}
+	if err := st.RepairAll(ctx); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return &Workspace{home: o.Home, log: o.Log, getenv: o.Getenv, store: st, emit: events.Discard{}}, nil
 }
 
 // SetEmitter routes events to a frontend.
@@ -49,4 +62,8 @@ func (w *Workspace) Emit(name string, payload any) {
 }
 
 // Close stops running turns and closes the database.
-func (w *Workspace) Close() {}
+func (w *Workspace) Close() {
+	if err := w.store.Close(); err != nil {
+		w.log.Error("closing the database", "err", err)
+	}
+}
