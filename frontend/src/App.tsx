@@ -1,13 +1,48 @@
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useBackend } from "./lib/backend";
 import type { AppReadyPayload } from "./lib/events";
+import { AppController } from "./state/controller";
+import { ControllerContext, useApp, useController } from "./state/context";
 import AboutDialog from "./components/AboutDialog";
 import StatusBar from "./components/StatusBar";
+import Sidebar from "./components/sidebar/Sidebar";
+import ChatView from "./components/chat/ChatView";
+import Onboarding from "./components/chat/Onboarding";
+import RightPanel from "./components/RightPanel";
+import SettingsDialog from "./components/settings/SettingsDialog";
+
+function Centre() {
+  const onboarding = useApp((s) => s.settings?.needsOnboarding ?? false);
+  const project = useApp((s) => s.project);
+  const c = useController();
+  if (onboarding) return <Onboarding />;
+  if (!project)
+    return (
+      <main className="chat" aria-label="Chat">
+        <div className="welcome">
+          <h1>Pilot</h1>
+          <p>A coding agent that proposes every change as a diff you approve, hunk by hunk.</p>
+          <button type="button" className="primary" onClick={() => void c.pickProject()}>
+            Open a project folder…
+          </button>
+        </div>
+      </main>
+    );
+  return <ChatView />;
+}
+
+function Dialogs() {
+  const c = useController();
+  const dialog = useApp((s) => s.dialog);
+  if (dialog === "settings") return <SettingsDialog />;
+  if (dialog === "about") return <AboutDialog onClose={() => c.setDialog("none")} />;
+  return null;
+}
 
 export default function App() {
   const backend = useBackend();
+  const controller = useMemo(() => new AppController(backend), [backend]);
   const [ready, setReady] = useState<AppReadyPayload | null>(null);
-  const [aboutOpen, setAboutOpen] = useState(false);
 
   useEffect(() => {
     const off = backend.on("app:ready", setReady);
@@ -15,41 +50,17 @@ export default function App() {
     return off;
   }, [backend]);
 
+  useEffect(() => controller.start(), [controller]);
+
   return (
-    <div className="app" data-ready={ready ? "true" : "false"}>
-      <aside className="sidebar" aria-label="Projects and sessions">
-        <header className="brand">
-          <span className="brand-mark" aria-hidden="true">P</span>
-          <span className="brand-name">Pilot</span>
-        </header>
-        <section className="sidebar-section">
-          <h2>Projects</h2>
-          <p className="empty">No project open yet.</p>
-        </section>
-        <section className="sidebar-section grow">
-          <h2>Sessions</h2>
-          <p className="empty">Sessions of the open project appear here.</p>
-        </section>
-      </aside>
-
-      <main className="chat" aria-label="Chat">
-        <div className="transcript">
-          <div className="welcome">
-            <h1>Pilot</h1>
-            <p>A coding agent that proposes every change as a diff you approve, hunk by hunk.</p>
-          </div>
-        </div>
-      </main>
-
-      <aside className="panel" aria-label="Review and files">
-        <div className="panel-tabs" role="tablist">
-          <span role="tab" aria-selected="true" className="tab active">Review</span>
-        </div>
-        <p className="empty">Proposed changes wait here for your decision.</p>
-      </aside>
-
-      <StatusBar ready={ready} onAbout={() => setAboutOpen(true)} />
-      {aboutOpen && <AboutDialog onClose={() => setAboutOpen(false)} />}
-    </div>
+    <ControllerContext.Provider value={controller}>
+      <div className="app" data-ready={ready ? "true" : "false"}>
+        <Sidebar />
+        <Centre />
+        <RightPanel />
+        <StatusBar ready={ready} />
+        <Dialogs />
+      </div>
+    </ControllerContext.Provider>
   );
 }

@@ -1,23 +1,59 @@
 import type { AppReadyPayload } from "../lib/events";
+import type { AgentState } from "../lib/types";
+import { formatCost, formatTokens } from "../lib/format";
+import { useApp, useController } from "../state/context";
 
 interface Props {
   ready: AppReadyPayload | null;
-  onAbout: () => void;
 }
 
-export default function StatusBar({ ready, onAbout }: Props) {
+const stateText: Record<AgentState, string> = {
+  idle: "Idle",
+  streaming: "Writing…",
+  awaiting_approval: "Waiting for your approval",
+  tool_executing: "Running a tool…",
+  error: "Error",
+};
+
+export default function StatusBar({ ready }: Props) {
+  const c = useController();
+  const state = useApp((s) => s.session?.agentState ?? "idle");
+  const usage = useApp((s) => s.session?.usage ?? null);
+  const summary = useApp((s) => s.session?.summary ?? null);
+  const settings = useApp((s) => s.settings);
+  const provider = summary?.provider || settings?.provider || "";
+  const model = summary?.model || settings?.model || "";
+  const tokens = usage ? usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens : (summary?.tokens ?? 0);
+  const ctx = usage && usage.contextWindow > 0 ? Math.min(100, Math.round((usage.contextTokens / usage.contextWindow) * 100)) : null;
+
   return (
-    <footer className="statusbar">
-      <span data-testid="agent-state" data-state="idle" className="state">
-        idle
+    <footer className="statusbar" aria-label="Status">
+      <span className="provider" data-testid="status-model" title="Provider and model">
+        {provider ? `${provider} · ${model || "default model"}` : "no model configured"}
       </span>
+      <span data-testid="agent-state" data-state={state} className={`state state-${state}`} role="status">
+        <span className="dot" aria-hidden="true" />
+        {stateText[state]}
+      </span>
+      <span data-testid="usage" className="usage" title={usage ? `in ${usage.inputTokens}, out ${usage.outputTokens}, cache read ${usage.cacheReadTokens}, cache write ${usage.cacheWriteTokens}` : undefined}>
+        {formatTokens(tokens)} tokens
+        {usage?.costKnown ? ` · ${formatCost(usage.costUsd)}` : summary && summary.costUsd > 0 ? ` · ${formatCost(summary.costUsd)}` : ""}
+      </span>
+      {ctx !== null && (
+        <span className={`context${ctx >= 80 ? " warn" : ""}`} data-testid="context-use" title={`${usage?.contextTokens} of ${usage?.contextWindow} context tokens`}>
+          context {ctx}%
+        </span>
+      )}
       <span className="spacer" />
       {ready && (
         <span className="startup" data-testid="startup-time" title="Time from launch to the first call from the window">
           ready in {ready.startupMs} ms
         </span>
       )}
-      <button type="button" className="link" data-testid="about-open" onClick={onAbout}>
+      <button type="button" className="link" data-testid="settings-open" onClick={() => c.setDialog("settings")}>
+        ⚙ Settings
+      </button>
+      <button type="button" className="link" data-testid="about-open" onClick={() => c.setDialog("about")}>
         About
       </button>
     </footer>

@@ -1,0 +1,49 @@
+import { useEffect, useState } from "react";
+import { useApp, useController } from "../../state/context";
+
+function Countdown({ until, text }: { until: number; text: string }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(t);
+  }, []);
+  const secs = Math.max(0, Math.ceil((until - now) / 1000));
+  return (
+    <div className="retry-banner" role="status" data-testid="retry-countdown">
+      <span className="spinner" aria-hidden="true" />
+      {text ? `${text} ` : ""}
+      {secs > 0 ? `Retrying in ${secs} s…` : "Retrying…"}
+    </div>
+  );
+}
+
+/** The session's error (with Retry), the retry countdown, or a failed call. */
+export default function ErrorBanner() {
+  const c = useController();
+  const error = useApp((s) => s.session?.error ?? null);
+  const retry = useApp((s) => s.session?.retry ?? null);
+  const turn = useApp((s) => s.session?.turn ?? "idle");
+  const appError = useApp((s) => s.appError);
+
+  return (
+    <>
+      {retry && <Countdown until={retry.until} text={retry.text} />}
+      {error && (
+        <div className="error-banner" role="alert" data-testid="error-banner" data-kind={error.kind}>
+          <span className="error-text">{error.message}</span>
+          <button type="button" className="small" onClick={() => void c.retry()} disabled={turn !== "idle"}>
+            Retry
+          </button>
+        </div>
+      )}
+      {!error && appError && (
+        <div className="error-banner" role="alert" data-testid="error-banner" data-kind="app">
+          <span className="error-text">{appError}</span>
+          <button type="button" className="small" onClick={() => c.dismissAppError()}>
+            Dismiss
+          </button>
+        </div>
+      )}
+    </>
+  );
+}

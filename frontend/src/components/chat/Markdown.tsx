@@ -1,0 +1,38 @@
+import { memo, useMemo, type MouseEvent } from "react";
+import { renderMarkdown, splitBlocks } from "../../lib/markdown";
+
+const Chunk = memo(function Chunk({ src }: { src: string }) {
+  const html = useMemo(() => renderMarkdown(src), [src]);
+  return <div className="md-chunk" dangerouslySetInnerHTML={{ __html: html }} />;
+});
+
+/** Copies code of a code block's Copy button; keeps links from navigating the window away. */
+function onClick(e: MouseEvent<HTMLDivElement>) {
+  const target = e.target as HTMLElement;
+  const copy = target.closest<HTMLButtonElement>("button.code-copy");
+  if (copy) {
+    const code = copy.closest(".code-block")?.querySelector("code")?.textContent ?? "";
+    void navigator.clipboard?.writeText(code).then(() => {
+      copy.textContent = "Copied";
+      setTimeout(() => (copy.textContent = "Copy"), 1500);
+    });
+    return;
+  }
+  const a = target.closest("a");
+  if (a) e.preventDefault();
+}
+
+/**
+ * Markdown rendered to sanitised HTML, one chunk per top-level block: while
+ * a message streams only its last chunk changes, so only that one is parsed.
+ */
+export default function Markdown({ text }: { text: string }) {
+  const chunks = useMemo(() => splitBlocks(text), [text]);
+  return (
+    <div className="markdown" onClick={onClick}>
+      {chunks.map((c, i) => (
+        <Chunk key={i} src={c} />
+      ))}
+    </div>
+  );
+}

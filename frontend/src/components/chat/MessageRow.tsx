@@ -1,0 +1,95 @@
+import { memo, useState } from "react";
+import type { Message } from "../../lib/types";
+import { useApp, useController } from "../../state/context";
+import Markdown from "./Markdown";
+import ToolCallCard from "./ToolCallCard";
+
+const noTools: string[] = [];
+
+function textOf(m: Message): string {
+  return m.blocks
+    .filter((b) => b.type === "text")
+    .map((b) => b.text ?? "")
+    .join("\n\n");
+}
+
+/** A message is shown unless it only carries tool results (those live in the cards). */
+export function isVisible(m: Message | undefined): boolean {
+  if (!m) return false;
+  return m.role === "assistant" || m.blocks.some((b) => b.type === "text" && b.text);
+}
+
+function MessageRow({ id, highlighted }: { id: number; highlighted: boolean }) {
+  const c = useController();
+  const m = useApp((s) => s.session?.messages[id]);
+  const toolIds = useApp((s) => s.session?.toolsByMessage[id] ?? noTools);
+  const [copied, setCopied] = useState(false);
+  if (!m) return null;
+
+  const referenced = new Set(m.blocks.filter((b) => b.type === "tool_use" && b.id).map((b) => b.id));
+  const extra = toolIds.filter((t) => !referenced.has(t));
+  const copy = () => {
+    void navigator.clipboard?.writeText(textOf(m)).then(() => {
+      setCopied(true);
+      setTimeout(() => setCopied(false), 1200);
+    });
+  };
+
+  return (
+    <article
+      className={`message role-${m.role}${highlighted ? " hit" : ""}${m.state === "streaming" ? " streaming" : ""}`}
+      data-testid="message"
+      data-role={m.role}
+      data-message-id={m.id}
+      data-state={m.state}
+      aria-label={m.role === "user" ? "You" : "Assistant"}
+    >
+      <div className="message-body">
+        {m.role === "user"
+          ? m.blocks.map((b, i) =>
+              b.type === "text" && b.text ? (
+                <p key={i} className="user-text">
+                  {b.text}
+                </p>
+              ) : null,
+            )
+          : m.blocks.map((b, i) => {
+              if (b.type === "thinking")
+                return b.text ? (
+                  <details key={i} className="thinking">
+                    <summary>Thinking</summary>
+                    <div className="thinking-text">{b.text}</div>
+                  </details>
+                ) : null;
+              if (b.type === "text") return b.text ? <Markdown key={i} text={b.text} /> : null;
+              if (b.type === "tool_use" && b.id) return <ToolCallCard key={b.id} id={b.id} />;
+              return null;
+            })}
+        {extra.map((t) => (
+          <ToolCallCard key={t} id={t} />
+        ))}
+        {m.state === "streaming" && m.blocks.length === 0 && <span className="typing" aria-label="Thinking">●●●</span>}
+        {m.state === "interrupted" && <p className="interrupted">Stopped before the answer was complete.</p>}
+      </div>
+      {m.state !== "streaming" && (
+        <div className="message-actions">
+          <button type="button" className="icon" aria-label="Copy message" title="Copy" onClick={copy}>
+            {copied ? "✓" : "⧉"}
+          </button>
+          <button
+            type="button"
+            className="icon"
+            data-testid="message-fork"
+            aria-label="Fork the session from this message"
+            title="Fork from here"
+            onClick={() => void c.forkSession(m.id)}
+          >
+            ⑂
+          </button>
+        </div>
+      )}
+    </article>
+  );
+}
+
+export default memo(MessageRow);

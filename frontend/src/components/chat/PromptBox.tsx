@@ -1,0 +1,163 @@
+import { useCallback, useRef, useState, type KeyboardEvent } from "react";
+import { useApp, useController } from "../../state/context";
+import { lastUserPrompt } from "../../state/controller";
+import FilePicker from "./FilePicker";
+
+const mentionRe = /(^|\s)@([^\s@]*)$/;
+
+export default function PromptBox() {
+  const c = useController();
+  const project = useApp((s) => s.project);
+  const sessionId = useApp((s) => s.session?.id ?? null);
+  const turn = useApp((s) => s.session?.turn ?? "idle");
+  const queued = useApp((s) => (sessionId !== null ? s.queued[sessionId] : undefined));
+  const [text, setText] = useState("");
+  const [attachments, setAttachments] = useState<string[]>([]);
+  const [mention, setMention] = useState<{ start: number; query: string } | null>(null);
+  const [active, setActive] = useState(0);
+  const results = useRef<string[]>([]);
+  const ref = useRef<HTMLTextAreaElement>(null);
+  const running = turn !== "idle";
+
+  const onResults = useCallback((r: string[]) => {
+    results.current = r;
+    setActive(0);
+  }, []);
+
+  const updateMention = (value: string, caret: number) => {
+    const m = mentionRe.exec(value.slice(0, caret));
+    if (m && project) setMention({ start: caret - (m[2]?.length ?? 0) - 1, query: m[2] ?? "" });
+    else setMention(null);
+  };
+
+  const pick = (path: string) => {
+    const el = ref.current;
+    if (!mention || !el) return;
+    const caret = el.selectionStart ?? text.length;
+    const next = `${text.slice(0, mention.start)}@${path} ${text.slice(caret)}`;
+    setText(next);
+    setAttachments((a) => (a.includes(path) ? a : [...a, path]));
+    setMention(null);
+    const pos = mention.start + path.length + 2;
+    requestAnimationFrame(() => el.setSelectionRange(pos, pos));
+  };
+
+  const submit = () => {
+    const t = text.trim();
+    if (!t) return;
+    void c.submitPrompt({ text: t, attachments });
+    setText("");
+    setAttachments([]);
+    setMention(null);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.nativeEvent.isComposing) return;
+    if (mention) {
+      const n = results.current.length;
+      if (e.key === "ArrowDown" && n) {
+        e.preventDefault();
+        setActive((a) => (a + 1) % n);
+        return;
+      }
+      if (e.key === "ArrowUp" && n) {
+        e.preventDefault();
+        setActive((a) => (a - 1 + n) % n);
+        return;
+      }
+      if ((e.key === "Enter" || e.key === "Tab") && n) {
+        e.preventDefault();
+        pick(results.current[Math.min(active, n - 1)]!);
+        return;
+      }
+      if (e.key === "Escape") {
+        e.preventDefault();
+        e.stopPropagation();
+        setMention(null);
+        return;
+      }
+    }
+    if (e.key === "Enter" && !e.shiftKey) {
+      e.preventDefault();
+      submit();
+      return;
+    }
+    if (e.key === "ArrowUp" && text === "") {
+      const s = c.state.session;
+      const last = (sessionId !== null ? c.state.lastPrompt[sessionId] : undefined) ?? (s ? lastUserPrompt(s) : null);
+      if (last) {
+        e.preventDefault();
+        setText(last.text);
+        setAttachments(last.attachments);
+      }
+    }
+  };
+
+  return (
+    <div className="prompt">
+      {queued && (
+        <div className="queued" data-testid="queued" role="status">
+          <span className="queued-label">Queued — sent when this turn ends:</span>
+          <span className="queued-text">{queued.text}</span>
+          <button
+            type="button"
+            className="small"
+            onClick={() => {
+              const q = sessionId !== null ? c.unqueue(sessionId) : null;
+              if (q && !text) {
+                setText(q.text);
+                setAttachments(q.attachments);
+              }
+            }}
+          >
+            Edit
+          </button>
+        </div>
+      )}
+      {attachments.length > 0 && (
+        <ul className="attachments" aria-label="Attached files">
+          {attachments.map((a) => (
+            <li key={a} className="chip" data-testid="attachment">
+              <span>{a}</span>
+              <button type="button" className="icon" aria-label={`Remove ${a}`} onClick={() => setAttachments((x) => x.filter((p) => p !== a))}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="prompt-box">
+        {mention && project && (
+          <FilePicker projectId={project.id} query={mention.query} active={active} onResults={onResults} onPick={pick} />
+        )}
+        <textarea
+          ref={ref}
+          data-testid="chat-input"
+          aria-label="Message"
+          placeholder={running ? "The agent is working — type to queue a message" : "Ask or describe a change…  (@ attaches a file)"}
+          value={text}
+          rows={Math.min(10, Math.max(2, text.split("\n").length))}
+          aria-expanded={mention ? true : undefined}
+          aria-controls={mention ? "file-picker" : undefined}
+          aria-activedescendant={mention ? `pick-${active}` : undefined}
+          onChange={(e) => {
+            setText(e.target.value);
+            updateMention(e.target.value, e.target.selectionStart ?? e.target.value.length);
+          }}
+          onKeyDown={onKeyDown}
+          onBlur={() => setMention(null)}
+        />
+        <div className="prompt-actions">
+          {running && (
+            <button type="button" className="danger-outline" data-testid="chat-cancel" onClick={() => void c.cancel()} title="Stop (Esc)">
+              ■ Stop
+            </button>
+          )}
+          <button type="button" className="primary" data-testid="chat-send" disabled={running || !text.trim()} onClick={submit}>
+            Send
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

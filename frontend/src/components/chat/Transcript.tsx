@@ -1,0 +1,133 @@
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useApp, useController } from "../../state/context";
+import type { TimelineNotice } from "../../state/sessionState";
+import MessageRow, { isVisible } from "./MessageRow";
+import NoticeRow from "./NoticeRow";
+
+type Row = { key: string; kind: "message"; id: number } | { key: string; kind: "notice"; notice: TimelineNotice };
+
+const BOTTOM_SLACK = 48;
+
+/**
+ * The session's messages as a virtualised list with measured row heights.
+ * It follows new output while the user is at the bottom and stays put once
+ * they scroll up.
+ */
+export default function Transcript() {
+  const c = useController();
+  const sessionId = useApp((s) => s.session?.id ?? null);
+  const messageIds = useApp((s) => s.session?.messageIds);
+  const messages = useApp((s) => s.session?.messages);
+  const notices = useApp((s) => s.session?.notices);
+  const focusId = useApp((s) => s.session?.focusMessageId ?? null);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+  const [atBottom, setAtBottom] = useState(true);
+  const [hitId, setHitId] = useState<number | null>(null);
+
+  const rows = useMemo<Row[]>(() => {
+    const out: Row[] = [];
+    const byAfter = new Map<number | null, TimelineNotice[]>();
+    for (const n of notices ?? []) {
+      const list = byAfter.get(n.afterMessageId) ?? [];
+      list.push(n);
+      byAfter.set(n.afterMessageId, list);
+    }
+    for (const n of byAfter.get(null) ?? []) out.push({ key: n.id, kind: "notice", notice: n });
+    for (const id of messageIds ?? []) {
+      if (isVisible(messages?.[id])) out.push({ key: `m${id}`, kind: "message", id });
+      for (const n of byAfter.get(id) ?? []) out.push({ key: n.id, kind: "notice", notice: n });
+    }
+    return out;
+  }, [messageIds, messages, notices]);
+
+  const v = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 96,
+    overscan: 6,
+    getItemKey: (i) => rows[i]?.key ?? i,
+    initialRect: { width: 800, height: 600 },
+  });
+
+  // A newly opened session starts at its end.
+  useEffect(() => {
+    stick.current = true;
+    setAtBottom(true);
+  }, [sessionId]);
+
+  const total = v.getTotalSize();
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (el && stick.current && focusId === null) el.scrollTop = el.scrollHeight;
+  }, [total, rows.length, focusId]);
+
+  // Scroll to a search hit once, mark it for a moment.
+  useEffect(() => {
+    if (focusId === null) return;
+    const idx = rows.findIndex((r) => r.kind === "message" && r.id === focusId);
+    if (idx < 0) return;
+    stick.current = false;
+    setAtBottom(false);
+    v.scrollToIndex(idx, { align: "center" });
+    setHitId(focusId);
+    c.clearFocus();
+    const t = setTimeout(() => setHitId(null), 2500);
+    return () => clearTimeout(t);
+  }, [focusId, rows, v, c]);
+
+  const onScroll = () => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const bottom = el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK;
+    stick.current = bottom;
+    if (bottom !== atBottom) setAtBottom(bottom);
+  };
+
+  const jump = () => {
+    stick.current = true;
+    setAtBottom(true);
+    const el = scrollRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+    if (rows.length) v.scrollToIndex(rows.length - 1, { align: "end" });
+  };
+
+  return (
+    <div className="transcript-wrap">
+      <div className="transcript" ref={scrollRef} onScroll={onScroll} data-testid="transcript" role="log" aria-label="Conversation">
+        {rows.length === 0 ? (
+          <div className="welcome">
+            <h1>What should we build?</h1>
+            <p>Ask about the code, or describe a change. Every edit comes to you as a diff to approve, hunk by hunk.</p>
+            <p className="hint">
+              Type <kbd>@</kbd> to attach a file · <kbd>Enter</kbd> sends · <kbd>Shift</kbd>+<kbd>Enter</kbd> new line
+            </p>
+          </div>
+        ) : (
+          <div className="virtual-inner" style={{ height: total }}>
+            {v.getVirtualItems().map((item) => {
+              const row = rows[item.index]!;
+              return (
+                <div
+                  key={item.key}
+                  data-index={item.index}
+                  ref={v.measureElement}
+                  className="virtual-row"
+                  style={{ transform: `translateY(${item.start}px)` }}
+                >
+                  {row.kind === "message" ? <MessageRow id={row.id} highlighted={row.id === hitId} /> : <NoticeRow notice={row.notice} />}
+                </div>
+              );
+            })}
+          </div>
+        )}
+      </div>
+      {!atBottom && rows.length > 0 && (
+        <button type="button" className="jump-latest" onClick={jump}>
+          ↓ Latest
+        </button>
+      )}
+    </div>
+  );
+}

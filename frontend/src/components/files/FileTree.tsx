@@ -1,0 +1,187 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import type { FileEntry } from "../../lib/types";
+import { errorText } from "../../lib/format";
+import { useApp, useController } from "../../state/context";
+
+type DirState = { status: "loading" } | { status: "ready"; entries: FileEntry[] } | { status: "failed"; error: string };
+
+type Row =
+  | { kind: "entry"; entry: FileEntry; depth: number }
+  | { kind: "loading"; dir: string; depth: number }
+  | { kind: "failed"; dir: string; depth: number; error: string };
+
+const ROW = 24;
+
+function sortEntries(list: FileEntry[]): FileEntry[] {
+  return list.slice().sort((a, b) => (a.isDir === b.isDir ? a.name.localeCompare(b.name) : a.isDir ? -1 : 1));
+}
+
+/** Folders open lazily (listDir on expand); the visible rows are flattened and virtualised. */
+export default function FileTree({ onOpen }: { onOpen: (path: string) => void }) {
+  const c = useController();
+  const project = useApp((s) => s.project);
+  const version = useApp((s) => s.filesVersion);
+  const [dirs, setDirs] = useState<Record<string, DirState>>({});
+  const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
+  const [active, setActive] = useState(0);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const dirsRef = useRef(dirs);
+  dirsRef.current = dirs;
+
+  const load = useCallback(
+    async (dir: string, quiet = false) => {
+      if (!project) return;
+      if (!quiet) setDirs((d) => ({ ...d, [dir]: { status: "loading" } }));
+      try {
+        const entries = sortEntries(await c.backend.listDir(project.id, dir));
+        setDirs((d) => ({ ...d, [dir]: { status: "ready", entries } }));
+      } catch (err) {
+        setDirs((d) => ({ ...d, [dir]: { status: "failed", error: errorText(err) } }));
+      }
+    },
+    [c, project],
+  );
+
+  // A new project starts from its root.
+  useEffect(() => {
+    setDirs({});
+    setExpanded(new Set());
+    setActive(0);
+    if (project) void load("");
+  }, [project, load]);
+
+  // Files may have changed (an approved change): list loaded folders again.
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    for (const dir of Object.keys(dirsRef.current)) void load(dir, true);
+  }, [version, load]);
+
+  const rows = useMemo<Row[]>(() => {
+    const out: Row[] = [];
+    const walk = (dir: string, depth: number) => {
+      const st = dirs[dir];
+      if (!st) return;
+      if (st.status === "loading") out.push({ kind: "loading", dir, depth });
+      else if (st.status === "failed") out.push({ kind: "failed", dir, depth, error: st.error });
+      else
+        for (const e of st.entries) {
+          out.push({ kind: "entry", entry: e, depth });
+          if (e.isDir && expanded.has(e.path)) walk(e.path, depth + 1);
+        }
+    };
+    walk("", 0);
+    return out;
+  }, [dirs, expanded]);
+
+  const v = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW,
+    overscan: 12,
+    initialRect: { width: 300, height: 600 },
+  });
+
+  const toggle = (e: FileEntry, open?: boolean) => {
+    const isOpen = expanded.has(e.path);
+    const want = open ?? !isOpen;
+    if (want === isOpen) return;
+    setExpanded((s) => {
+      const n = new Set(s);
+      if (want) n.add(e.path);
+      else n.delete(e.path);
+      return n;
+    });
+    if (want && !dirs[e.path]) void load(e.path);
+  };
+
+  const activate = (r: Row | undefined) => {
+    if (r?.kind !== "entry") return;
+    if (r.entry.isDir) toggle(r.entry);
+    else onOpen(r.entry.path);
+  };
+
+  const onKeyDown = (ev: KeyboardEvent<HTMLDivElement>) => {
+    const r = rows[active];
+    let next = active;
+    if (ev.key === "ArrowDown") next = Math.min(rows.length - 1, active + 1);
+    else if (ev.key === "ArrowUp") next = Math.max(0, active - 1);
+    else if (ev.key === "Home") next = 0;
+    else if (ev.key === "End") next = rows.length - 1;
+    else if (ev.key === "ArrowRight" && r?.kind === "entry" && r.entry.isDir) toggle(r.entry, true);
+    else if (ev.key === "ArrowLeft" && r?.kind === "entry" && r.entry.isDir && expanded.has(r.entry.path)) toggle(r.entry, false);
+    else if (ev.key === "Enter" || ev.key === " ") activate(r);
+    else return;
+    ev.preventDefault();
+    if (next !== active) {
+      setActive(next);
+      v.scrollToIndex(next, { align: "auto" });
+    }
+  };
+
+  if (!project) return <p className="empty">Open a project to see its files.</p>;
+
+  return (
+    <div
+      className="file-tree"
+      ref={scrollRef}
+      data-testid="file-tree"
+      role="tree"
+      aria-label="Project files"
+      tabIndex={0}
+      aria-activedescendant={rows[active]?.kind === "entry" ? `ft-${active}` : undefined}
+      onKeyDown={onKeyDown}
+    >
+      <div style={{ height: v.getTotalSize(), position: "relative" }}>
+        {v.getVirtualItems().map((item) => {
+          const r = rows[item.index]!;
+          const style = { transform: `translateY(${item.start}px)`, height: ROW, paddingLeft: 8 + r.depth * 14 };
+          if (r.kind !== "entry")
+            return (
+              <div key={`${r.kind}:${r.dir}`} className={`tree-row ${r.kind}`} style={style}>
+                {r.kind === "loading" ? "Loading…" : `Could not list: ${r.error}`}
+              </div>
+            );
+          const e = r.entry;
+          const open = e.isDir && expanded.has(e.path);
+          return (
+            <div
+              key={e.path}
+              id={`ft-${item.index}`}
+              role="treeitem"
+              aria-level={r.depth + 1}
+              aria-expanded={e.isDir ? open : undefined}
+              aria-selected={item.index === active}
+              className={`tree-row${item.index === active ? " active" : ""}${e.changed ? " changed" : ""}`}
+              data-testid="file-tree-item"
+              data-path={e.path}
+              data-dir={e.isDir ? "true" : undefined}
+              data-changed={e.changed ? "true" : undefined}
+              style={style}
+              onClick={() => {
+                setActive(item.index);
+                activate(r);
+              }}
+              title={e.path}
+            >
+              <span className="tree-icon" aria-hidden="true">
+                {e.isDir ? (open ? "▾" : "▸") : ""}
+              </span>
+              <span className="tree-name">{e.name}</span>
+              {e.isLink && <span className="muted"> ↪</span>}
+              {e.changed && (
+                <span className="changed-dot" title="Changed in this session" aria-label="changed">
+                  M
+                </span>
+              )}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

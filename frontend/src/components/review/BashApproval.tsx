@@ -1,0 +1,51 @@
+import { useState } from "react";
+import type { Approval } from "../../lib/types";
+import { useController } from "../../state/context";
+
+/** A command waiting for approval: what, where, how long. */
+export default function BashApproval({ approval }: { approval: Approval }) {
+  const c = useController();
+  const [always, setAlways] = useState(false);
+  const [feedback, setFeedback] = useState("");
+  const [sent, setSent] = useState<"no" | "approve" | "reject">("no");
+
+  const decide = async (approve: boolean) => {
+    setSent(approve ? "approve" : "reject");
+    await c.decideCommand(approval.id, approve, feedback, always);
+  };
+
+  return (
+    <div className="review-card bash-card" data-testid="bash-approval" data-approval-id={approval.id}>
+      <header className="review-title">
+        <strong>Run a command?</strong>
+      </header>
+      <pre className="command" data-testid="bash-command">
+        <span aria-hidden="true">$ </span>
+        {approval.command}
+      </pre>
+      <dl className="command-meta">
+        <dt>in</dt>
+        <dd data-testid="bash-cwd">{approval.cwd || "project folder"}</dd>
+        <dt>timeout</dt>
+        <dd data-testid="bash-timeout">{approval.timeoutSeconds ? `${approval.timeoutSeconds} s` : "default"}</dd>
+      </dl>
+      <label className="check">
+        <input type="checkbox" data-testid="bash-always" checked={always} onChange={(e) => setAlways(e.target.checked)} disabled={sent !== "no"} />
+        Always allow this command in this project
+      </label>
+      <label className="feedback">
+        <span>Reason, if you reject (sent to the model)</span>
+        <input type="text" data-testid="bash-feedback" value={feedback} onChange={(e) => setFeedback(e.target.value)} disabled={sent !== "no"} />
+      </label>
+      <div className="review-actions">
+        <button type="button" className="primary" data-testid="bash-approve" disabled={sent !== "no"} onClick={() => void decide(true)}>
+          ▶ Run
+        </button>
+        <button type="button" className="danger-outline" data-testid="bash-reject" disabled={sent !== "no"} onClick={() => void decide(false)}>
+          ✕ Reject
+        </button>
+        {sent !== "no" && <span className="muted" role="status">{sent === "approve" ? "Approved — running…" : "Rejected."}</span>}
+      </div>
+    </div>
+  );
+}

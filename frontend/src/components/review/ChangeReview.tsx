@@ -1,0 +1,157 @@
+import { useCallback, useMemo, useState, type KeyboardEvent } from "react";
+import type { Approval } from "../../lib/types";
+import { useApp, useController } from "../../state/context";
+import { allDecided, countDecided, setHunk, type HunkDecision, type ReviewState } from "../../state/review";
+import type { DiffLayout } from "./DiffHunk";
+import DiffView from "./DiffView";
+
+interface Props {
+  approval: Approval;
+  layout: DiffLayout;
+}
+
+/** A proposed change: every file's diff, per-hunk decisions, edit, feedback. */
+export default function ChangeReview({ approval, layout }: Props) {
+  const c = useController();
+  const r = useApp((s) => s.reviews[approval.id]);
+  const [focus, setFocus] = useState<{ file: number; hunk: number }>({ file: 0, hunk: 0 });
+  const id = approval.id;
+
+  // Flattened (file, hunk) positions for j/k.
+  const positions = useMemo(() => {
+    const out: { file: number; hunk: number }[] = [];
+    r?.change?.files.forEach((f, fi) => f.hunks.forEach((_, hi) => out.push({ file: fi, hunk: hi })));
+    return out;
+  }, [r?.change]);
+
+  const locked = !r || r.phase === "submitting" || r.phase === "submitted";
+
+  const update = useCallback(
+    (fn: (x: ReviewState) => ReviewState) => {
+      c.updateReview(id, fn);
+      const after = c.state.reviews[id];
+      if (after && after.phase === "deciding" && allDecided(after)) void c.submitChange(id, "as_decided");
+    },
+    [c, id],
+  );
+
+  const decide = useCallback((file: number, hunk: number, d: HunkDecision) => update((x) => setHunk(x, file, hunk, d)), [update]);
+
+  if (!r || r.phase === "loading") {
+    return (
+      <div className="review-card" aria-busy="true">
+        <p className="empty">Loading the proposed change…</p>
+      </div>
+    );
+  }
+  if (r.phase === "load_failed" || !r.change) {
+    return (
+      <div className="review-card">
+        <p className="error">Could not load the proposed change: {r.error}</p>
+      </div>
+    );
+  }
+
+  const change = r.change;
+  const { decided, total } = countDecided(r);
+  const move = (delta: number) => {
+    const i = positions.findIndex((p) => p.file === focus.file && p.hunk === focus.hunk);
+    const next = positions[Math.max(0, Math.min(positions.length - 1, i + delta))];
+    if (next) setFocus(next);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const t = e.target as HTMLElement;
+    if (t.tagName === "TEXTAREA" || t.tagName === "INPUT" || e.ctrlKey || e.metaKey || e.altKey || locked) return;
+    const k = e.key.toLowerCase();
+    if (k === "y" || k === "n") {
+      e.preventDefault();
+      decide(focus.file, focus.hunk, k === "y" ? "approved" : "rejected");
+      move(1);
+    } else if (k === "j") {
+      e.preventDefault();
+      move(1);
+    } else if (k === "k") {
+      e.preventDefault();
+      move(-1);
+    } else if (k === "a") {
+      e.preventDefault();
+      void c.submitChange(id, "approve_all");
+    }
+  };
+
+  const anyDecided = decided > 0;
+  return (
+    <div
+      className="review-card"
+      data-testid="change-review"
+      data-approval-id={id}
+      data-phase={r.phase}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      aria-label={`Proposed change by ${change.tool}. Keys: y approve hunk, n reject hunk, j and k move, a approve all.`}
+    >
+      <header className="review-head">
+        <div className="review-title">
+          <strong>{change.tool}</strong> proposes changes to {change.files.length} file{change.files.length === 1 ? "" : "s"}
+        </div>
+        <div className="review-progress" role="status">
+          {r.phase === "submitting"
+            ? "Sending your decision…"
+            : r.phase === "submitted"
+              ? "Decision sent."
+              : `${decided} of ${total} hunks decided — applied automatically when every hunk is decided`}
+        </div>
+        <div className="review-actions">
+          <button type="button" className="primary" data-testid="diff-approve-all" disabled={locked} onClick={() => void c.submitChange(id, "approve_all")}>
+            ✓ Approve all
+          </button>
+          <button type="button" className="danger-outline" data-testid="diff-reject-all" disabled={locked} onClick={() => void c.submitChange(id, "reject_all")}>
+            ✕ Reject all
+          </button>
+          <button
+            type="button"
+            data-testid="diff-apply"
+            disabled={locked || !anyDecided}
+            title="Apply the hunks approved so far; undecided hunks are rejected"
+            onClick={() => void c.submitChange(id, "as_decided")}
+          >
+            Apply decided
+          </button>
+        </div>
+        {r.phase === "submit_failed" && <p className="error">The decision was not sent: {r.error}</p>}
+        <label className="feedback">
+          <span>Feedback for the model (sent with a rejection)</span>
+          <textarea
+            data-testid="reject-feedback"
+            rows={2}
+            value={r.feedback}
+            disabled={locked}
+            placeholder="e.g. keep the old function name"
+            onChange={(e) => {
+              const feedback = e.target.value;
+              c.updateReview(id, (x) => ({ ...x, feedback }));
+            }}
+          />
+        </label>
+        <p className="keys-hint" aria-hidden="true">
+          <kbd>y</kbd> approve · <kbd>n</kbd> reject · <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>a</kbd> approve all
+        </p>
+      </header>
+      {change.files.map((f, fi) => (
+        <DiffView
+          key={f.path}
+          file={f}
+          decisions={r.decisions[fi] ?? []}
+          edited={r.edited[fi] ?? null}
+          layout={layout}
+          focusedHunk={focus.file === fi ? focus.hunk : null}
+          locked={locked}
+          onDecide={(hunk, d) => decide(fi, hunk, d)}
+          onFocus={(hunk) => setFocus({ file: fi, hunk })}
+          onEdit={(text) => update((x) => ({ ...x, edited: x.edited.map((e, i) => (i === fi ? text : e)) }))}
+        />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+import { useState } from "react";
+import type { FileChange } from "../../lib/types";
+import { langForPath } from "../../lib/highlight";
+import type { HunkDecision } from "../../state/review";
+import DiffHunk, { type DiffLayout } from "./DiffHunk";
+
+interface Props {
+  file: FileChange;
+  decisions: HunkDecision[];
+  edited: string | null;
+  layout: DiffLayout;
+  focusedHunk: number | null;
+  locked: boolean;
+  onDecide: (hunk: number, d: HunkDecision) => void;
+  onFocus: (hunk: number) => void;
+  onEdit: (text: string | null) => void;
+}
+
+function summary(file: FileChange): { adds: number; dels: number } {
+  let adds = 0;
+  let dels = 0;
+  for (const h of file.hunks) for (const l of h.lines) l.kind === "add" ? adds++ : l.kind === "del" ? dels++ : 0;
+  return { adds, dels };
+}
+
+/** One file of a proposed change: its hunks, or an editor on the proposed text. */
+export default function DiffView({ file, decisions, edited, layout, focusedHunk, locked, onDecide, onFocus, onEdit }: Props) {
+  const [editing, setEditing] = useState<string | null>(null);
+  const lang = langForPath(file.path);
+  const { adds, dels } = summary(file);
+  const deleted = !file.isNew && file.newText === "" && dels > 0 && adds === 0;
+
+  return (
+    <section className="diff-view" data-testid="diff-view" data-path={file.path} aria-label={`Changes to ${file.path}`}>
+      <header className="diff-file-head">
+        <span className="diff-path" title={file.path}>
+          {file.path}
+        </span>
+        {file.isNew && <span className="badge add">new file</span>}
+        {deleted && <span className="badge del">emptied</span>}
+        <span className="diff-counts">
+          <span className="adds">+{adds}</span> <span className="dels">−{dels}</span>
+        </span>
+        {editing === null && (
+          <button
+            type="button"
+            className="small"
+            data-testid="diff-edit"
+            disabled={locked}
+            onClick={() => setEditing(edited ?? file.newText)}
+            title="Edit the proposed text, then approve your version"
+          >
+            ✎ Edit
+          </button>
+        )}
+      </header>
+      {edited !== null && editing === null && (
+        <p className="edited-note" role="status">
+          Your edited version will be applied.{" "}
+          <button type="button" className="link" onClick={() => onEdit(null)} disabled={locked}>
+            Discard edit
+          </button>
+        </p>
+      )}
+      {editing !== null ? (
+        <div className="diff-editor">
+          <label className="sr-only" htmlFor={`edit-${file.path}`}>
+            Proposed text of {file.path}
+          </label>
+          <textarea
+            id={`edit-${file.path}`}
+            data-testid="diff-edit-text"
+            className="editor"
+            spellCheck={false}
+            value={editing}
+            rows={Math.min(30, Math.max(8, editing.split("\n").length + 1))}
+            onChange={(e) => setEditing(e.target.value)}
+            autoFocus
+          />
+          <div className="row-actions">
+            <button
+              type="button"
+              className="primary"
+              data-testid="diff-edit-approve"
+              onClick={() => {
+                onEdit(editing);
+                setEditing(null);
+              }}
+            >
+              Approve edited text
+            </button>
+            <button type="button" onClick={() => setEditing(null)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className={edited !== null ? "superseded" : undefined}>
+          {file.hunks.length === 0 && <p className="empty">No textual changes.</p>}
+          {file.hunks.map((h, i) => (
+            <DiffHunk
+              key={h.index}
+              hunk={h}
+              index={i}
+              lang={lang}
+              layout={layout}
+              decision={decisions[i] ?? "pending"}
+              focused={focusedHunk === i}
+              locked={locked || edited !== null}
+              onDecide={onDecide}
+              onFocus={onFocus}
+            />
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}

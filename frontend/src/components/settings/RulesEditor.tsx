@@ -1,0 +1,91 @@
+import { useEffect, useState, type FormEvent } from "react";
+import type { Rule, RuleEffect } from "../../lib/types";
+import { errorText } from "../../lib/format";
+import { useController } from "../../state/context";
+
+const TOOLS = ["edits", "write_file", "patch_file", "multi_patch", "run_bash", "read_file", "list_files", "glob", "grep"];
+
+export default function RulesEditor({ projectId, projectName }: { projectId: number; projectName: string }) {
+  const c = useController();
+  const [rules, setRules] = useState<Rule[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [tool, setTool] = useState("run_bash");
+  const [pattern, setPattern] = useState("");
+  const [effect, setEffect] = useState<RuleEffect>("allow");
+
+  useEffect(() => {
+    let live = true;
+    c.backend
+      .listRules(projectId)
+      .then((r) => live && setRules(r))
+      .catch((err: unknown) => live && setError(errorText(err)));
+    return () => {
+      live = false;
+    };
+  }, [c, projectId]);
+
+  const add = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!pattern.trim()) return;
+    try {
+      const r = await c.backend.addRule(projectId, tool, pattern.trim(), effect);
+      setRules((x) => [...(x ?? []), r]);
+      setPattern("");
+      setError(null);
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+
+  const remove = async (id: number) => {
+    try {
+      await c.backend.deleteRule(id);
+      setRules((x) => (x ?? []).filter((r) => r.id !== id));
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+
+  return (
+    <fieldset className="rules" data-testid="settings-rules">
+      <legend>Permission rules for {projectName}</legend>
+      <p className="muted small-text">
+        A rule allows or denies a tool on paths (or commands) matching a pattern like <code>src/**/*.ts</code> or <code>go test *</code>.
+      </p>
+      {error && <p className="error">{error}</p>}
+      {rules === null && !error && <p className="empty">Loading rules…</p>}
+      {rules && rules.length === 0 && <p className="empty">No rules: every change and command is asked for.</p>}
+      {rules && rules.length > 0 && (
+        <ul className="rule-list">
+          {rules.map((r) => (
+            <li key={r.id} data-testid="rule-item">
+              <span className={`badge ${r.effect === "allow" ? "add" : "del"}`}>{r.effect}</span>
+              <code>{r.tool}</code>
+              <code className="grow">{r.pattern}</code>
+              <button type="button" className="icon" aria-label={`Remove rule ${r.tool} ${r.pattern}`} onClick={() => void remove(r.id)}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form className="rule-form" onSubmit={add}>
+        <select aria-label="Tool" value={tool} onChange={(e) => setTool(e.target.value)}>
+          {TOOLS.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </select>
+        <input aria-label="Pattern" placeholder="pattern, e.g. src/**" value={pattern} onChange={(e) => setPattern(e.target.value)} />
+        <select aria-label="Effect" value={effect} onChange={(e) => setEffect(e.target.value === "deny" ? "deny" : "allow")}>
+          <option value="allow">allow</option>
+          <option value="deny">deny</option>
+        </select>
+        <button type="submit" className="small" disabled={!pattern.trim()}>
+          Add rule
+        </button>
+      </form>
+    </fieldset>
+  );
+}

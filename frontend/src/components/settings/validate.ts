@@ -1,0 +1,75 @@
+import type { ApprovalMode, SettingsInput, SettingsView } from "../../lib/types";
+
+export type ProviderChoice = "anthropic" | "openai" | "compatible";
+
+export interface SettingsForm {
+  provider: ProviderChoice;
+  model: string;
+  baseUrl: string;
+  apiKey: string;
+  clearKey: boolean;
+  approvalMode: ApprovalMode;
+  budgetTokens: string;
+  budgetUsd: string;
+}
+
+export type FormErrors = Partial<Record<keyof SettingsForm, string>>;
+
+const OPENAI_URL = /^https:\/\/api\.openai\.com(\/|$)/;
+
+export function formFromView(v: SettingsView): SettingsForm {
+  const compatible = v.provider === "openai" && v.baseUrl !== "" && !OPENAI_URL.test(v.baseUrl);
+  return {
+    provider: v.provider === "anthropic" ? "anthropic" : compatible ? "compatible" : "openai",
+    model: v.model,
+    baseUrl: v.baseUrl,
+    apiKey: "",
+    clearKey: false,
+    approvalMode: v.approvalMode,
+    budgetTokens: v.budgetTokens ? String(v.budgetTokens) : "",
+    budgetUsd: v.budgetUsd ? String(v.budgetUsd) : "",
+  };
+}
+
+/** The backend's provider for a choice: OpenAI-compatible servers use the openai client. */
+export function backendProvider(p: ProviderChoice): string {
+  return p === "anthropic" ? "anthropic" : "openai";
+}
+
+export function isHttpUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return (u.protocol === "http:" || u.protocol === "https:") && !!u.hostname;
+  } catch {
+    return false;
+  }
+}
+
+export function validate(f: SettingsForm): FormErrors {
+  const e: FormErrors = {};
+  const url = f.baseUrl.trim();
+  if (url) {
+    if (!isHttpUrl(url)) e.baseUrl = "The base URL must start with http:// or https://, e.g. http://localhost:11434/v1.";
+  } else if (f.provider === "compatible") {
+    e.baseUrl = "An OpenAI-compatible server needs its base URL; pick a preset or type one.";
+  }
+  const tok = f.budgetTokens.trim();
+  if (tok && !(/^\d+$/.test(tok) && Number.isSafeInteger(Number(tok)))) e.budgetTokens = "The token budget must be a whole number, 0 or more (empty for none).";
+  const usd = f.budgetUsd.trim();
+  if (usd && !(Number.isFinite(Number(usd)) && Number(usd) >= 0)) e.budgetUsd = "The dollar budget must be a number, 0 or more (empty for none).";
+  if (f.model.trim().length > 200) e.model = "That model id is too long.";
+  return e;
+}
+
+export function toInput(f: SettingsForm): SettingsInput {
+  return {
+    provider: backendProvider(f.provider),
+    model: f.model.trim(),
+    baseUrl: f.baseUrl.trim(),
+    apiKey: f.clearKey ? "" : f.apiKey.trim(),
+    clearKey: f.clearKey,
+    approvalMode: f.approvalMode,
+    budgetTokens: f.budgetTokens.trim() ? Number(f.budgetTokens.trim()) : 0,
+    budgetUsd: f.budgetUsd.trim() ? Number(f.budgetUsd.trim()) : 0,
+  };
+}

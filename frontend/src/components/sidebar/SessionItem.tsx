@@ -1,0 +1,106 @@
+import { memo, useEffect, useRef, useState } from "react";
+import type { SessionSummary } from "../../lib/types";
+import { formatCost, formatTokens, relativeTime } from "../../lib/format";
+import { useController } from "../../state/context";
+
+interface Props {
+  s: SessionSummary;
+  active: boolean;
+}
+
+type Mode = "view" | "rename" | "confirm_delete";
+
+function SessionItem({ s, active }: Props) {
+  const c = useController();
+  const [mode, setMode] = useState<Mode>("view");
+  const [title, setTitle] = useState(s.title);
+  const [note, setNote] = useState("");
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (mode === "rename") inputRef.current?.select();
+  }, [mode]);
+
+  const commitRename = async () => {
+    setMode("view");
+    if (title.trim() && title.trim() !== s.title) await c.renameSession(s.id, title);
+  };
+
+  const doExport = async (format: "md" | "json") => {
+    const path = await c.exportSession(s.id, format);
+    setNote(path ? `Saved to ${path}` : "");
+    if (path) setTimeout(() => setNote(""), 4000);
+  };
+
+  return (
+    <li data-testid="session-item" data-session-id={s.id} className={`session-item${active ? " active" : ""}`}>
+      {mode === "rename" ? (
+        <input
+          ref={inputRef}
+          className="rename-input"
+          aria-label="Session title"
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          onBlur={() => void commitRename()}
+          onKeyDown={(e) => {
+            if (e.key === "Enter") void commitRename();
+            if (e.key === "Escape") {
+              setTitle(s.title);
+              setMode("view");
+            }
+          }}
+        />
+      ) : (
+        <button
+          type="button"
+          className="list-button"
+          aria-current={active ? "true" : undefined}
+          onClick={() => void c.openSession(s.id)}
+          onDoubleClick={() => setMode("rename")}
+        >
+          <span className="item-title">{s.title || "Untitled session"}</span>
+          <span className="item-sub">
+            <time dateTime={new Date(s.updatedAt).toISOString()}>{relativeTime(s.updatedAt)}</time>
+            {" · "}
+            {formatTokens(s.tokens)} tok{s.costUsd > 0 ? ` · ${formatCost(s.costUsd)}` : ""}
+          </span>
+        </button>
+      )}
+      {mode === "confirm_delete" ? (
+        <div className="confirm" role="alertdialog" aria-label="Delete this session?">
+          <span>Delete?</span>
+          <button type="button" className="small danger" autoFocus onClick={() => void c.deleteSession(s.id)}>
+            Delete
+          </button>
+          <button type="button" className="small" onClick={() => setMode("view")}>
+            Keep
+          </button>
+        </div>
+      ) : (
+        mode === "view" && (
+          <div className="item-actions">
+            <button type="button" className="icon" aria-label="Rename session" title="Rename" onClick={() => { setTitle(s.title); setMode("rename"); }}>
+              ✎
+            </button>
+            <button type="button" className="icon" aria-label="Export as Markdown" title="Export Markdown" onClick={() => void doExport("md")}>
+              MD
+            </button>
+            <button type="button" className="icon" aria-label="Export as JSON" title="Export JSON" onClick={() => void doExport("json")}>
+              {"{}"}
+            </button>
+            <button type="button" className="icon" aria-label="Delete session" title="Delete" onClick={() => setMode("confirm_delete")}>
+              🗑
+            </button>
+          </div>
+        )
+      )}
+      {note && (
+        <p className="item-note" role="status">
+          {note}
+        </p>
+      )}
+    </li>
+  );
+}
+
+export default memo(SessionItem);

@@ -1,0 +1,100 @@
+import { useEffect, useState } from "react";
+import type { SearchHit } from "../../lib/types";
+import { sanitizeSnippet } from "../../lib/sanitize";
+import { errorText } from "../../lib/format";
+import { useDebounced } from "../../lib/useDebounced";
+import { useApp, useController } from "../../state/context";
+import SessionItem from "./SessionItem";
+
+type Search =
+  | { status: "idle" }
+  | { status: "searching"; query: string }
+  | { status: "done"; query: string; hits: SearchHit[] }
+  | { status: "failed"; query: string; error: string };
+
+const kindLabel: Record<SearchHit["kind"], string> = {
+  message: "message",
+  tool_input: "tool input",
+  tool_output: "tool output",
+  path: "path",
+};
+
+export default function SessionSection() {
+  const c = useController();
+  const project = useApp((s) => s.project);
+  const sessions = useApp((s) => s.sessions);
+  const status = useApp((s) => s.sessionsStatus);
+  const openId = useApp((s) => s.session?.id ?? null);
+  const [query, setQuery] = useState("");
+  const debounced = useDebounced(query.trim(), 250);
+  const [search, setSearch] = useState<Search>({ status: "idle" });
+
+  useEffect(() => {
+    if (!project || !debounced) {
+      setSearch({ status: "idle" });
+      return;
+    }
+    let live = true;
+    setSearch({ status: "searching", query: debounced });
+    c.backend
+      .searchSessions(project.id, debounced)
+      .then((hits) => live && setSearch({ status: "done", query: debounced, hits }))
+      .catch((err: unknown) => live && setSearch({ status: "failed", query: debounced, error: errorText(err) }));
+    return () => {
+      live = false;
+    };
+  }, [c, project, debounced]);
+
+  if (!project) return null;
+
+  return (
+    <section className="sidebar-section grow sessions" aria-labelledby="sessions-h">
+      <div className="section-head">
+        <h2 id="sessions-h">Sessions</h2>
+        <button type="button" className="small" data-testid="session-new" onClick={() => void c.newSession()}>
+          + New
+        </button>
+      </div>
+      <input
+        type="search"
+        data-testid="session-search"
+        className="search"
+        placeholder="Search past sessions"
+        aria-label="Search past sessions"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+        onKeyDown={(e) => e.key === "Escape" && setQuery("")}
+      />
+      {query.trim() ? (
+        <div className="scroll" aria-live="polite">
+          {search.status === "searching" && <p className="empty">Searching…</p>}
+          {search.status === "failed" && <p className="error">Search failed: {search.error}</p>}
+          {search.status === "done" && search.hits.length === 0 && <p className="empty">Nothing found for “{search.query}”.</p>}
+          {search.status === "done" && search.hits.length > 0 && (
+            <ul className="search-results" data-testid="search-results" aria-label="Search results">
+              {search.hits.map((h, i) => (
+                <li key={`${h.sessionId}-${h.messageId}-${i}`} data-testid="search-hit" data-session-id={h.sessionId}>
+                  <button type="button" className="list-button" onClick={() => void c.openSession(h.sessionId, h.messageId)}>
+                    <span className="item-title">{h.sessionTitle || "Untitled session"}</span>
+                    <span className="hit-kind">{kindLabel[h.kind]}</span>
+                    <span className="snippet" dangerouslySetInnerHTML={{ __html: sanitizeSnippet(h.snippet) }} />
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      ) : (
+        <div className="scroll">
+          {status === "loading" && sessions.length === 0 && <p className="empty">Loading sessions…</p>}
+          {status === "ready" && sessions.length === 0 && <p className="empty">No sessions yet. Write a prompt to start one.</p>}
+          <ul className="session-list" data-testid="session-list" aria-label="Sessions">
+            {sessions.map((s) => (
+              <SessionItem key={s.id} s={s} active={s.id === openId} />
+            ))}
+          </ul>
+        </div>
+      )}
+    </section>
+  );
+}

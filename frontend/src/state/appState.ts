@@ -1,0 +1,60 @@
+// The whole window's state. Explicit unions for every status; the open
+// session lives in `session` (see sessionState.ts).
+import type { Project, SessionSummary, SettingsView } from "../lib/types";
+import type { ReviewState } from "./review";
+import type { SessionView } from "./sessionState";
+
+export type LoadStatus = "idle" | "loading" | "ready" | "failed";
+export type PanelTab = "review" | "files";
+export type Dialog = "none" | "settings" | "about";
+
+export interface Prompt {
+  text: string;
+  attachments: string[];
+}
+
+export interface AppState {
+  projects: Project[];
+  project: Project | null;
+  sessions: SessionSummary[];
+  sessionsStatus: LoadStatus;
+  session: SessionView | null;
+  settings: SettingsView | null;
+  settingsStatus: LoadStatus;
+  /** A prompt typed while a turn ran, sent when it ends (per session). */
+  queued: Record<number, Prompt>;
+  /** The last prompt sent per session (retry and Up recall). */
+  lastPrompt: Record<number, Prompt>;
+  reviews: Record<string, ReviewState>;
+  panelTab: PanelTab;
+  /** Bumped when project files may have changed (refreshes the file tree). */
+  filesVersion: number;
+  dialog: Dialog;
+  /** A failure of a bound call outside any session (shown in the error banner). */
+  appError: string | null;
+}
+
+export const initialState: AppState = {
+  projects: [],
+  project: null,
+  sessions: [],
+  sessionsStatus: "idle",
+  session: null,
+  settings: null,
+  settingsStatus: "idle",
+  queued: {},
+  lastPrompt: {},
+  reviews: {},
+  panelTab: "review",
+  filesVersion: 0,
+  dialog: "none",
+  appError: null,
+};
+
+export function sortSessions(list: SessionSummary[]): SessionSummary[] {
+  return list.slice().sort((a, b) => b.updatedAt - a.updatedAt || b.id - a.id);
+}
+
+export function sortProjects(list: Project[]): Project[] {
+  return list.slice().sort((a, b) => b.lastOpened - a.lastOpened);
+}
