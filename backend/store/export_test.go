@@ -1,0 +1,145 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"pilot/backend/llm"
+)
+
+func TestExportImportRoundTrip(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	p, x := newSession(t, s, "/proj")
+	seedConversation(t, s, x)
+	if err := s.Rename(ctx, x.ID, "Lexer"); err != nil {
+		t.Fatal(err)
+	}
+	// A cut-off answer must survive the round trip too.
+	st := must[*Stream](t)(s.BeginStream(ctx, x.ID))
+	if err := st.Update("half"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Interrupt(); err != nil {
+		t.Fatal(err)
+	}
+
+	var first bytes.Buffer
+	if err := s.WriteJSON(ctx, x.ID, &first); err != nil {
+		t.Fatal(err)
+	}
+	imported := must[Session](t)(s.Import(ctx, p.ID, bytes.NewReader(first.Bytes())))
+	if imported.ID == x.ID {
+		t.Fatal("import reused the id")
+	}
+	var second bytes.Buffer
+	if err := s.WriteJSON(ctx, imported.ID, &second); err != nil {
+		t.Fatal(err)
+	}
+	if first.String() != second.String() {
+		t.Errorf("export after import differs:\n%s\n---\n%s", first.String(), second.String())
+	}
+	// The copy is a full citizen: searchable, with its tool calls and changes.
+	if calls := must[[]ToolCall](t)(s.ToolCalls(ctx, imported.ID)); len(calls) != 1 {
+		t.Errorf("imported tool calls = %+v", calls)
+	}
+	if chs := must[[]Change](t)(s.Changes(ctx, imported.ID)); len(chs) != 1 {
+		t.Errorf("imported changes = %+v", chs)
+	}
+	found := false
+	for _, h := range must[[]SearchHit](t)(s.Search(ctx, p.ID, "quokka", 10)) {
+		found = found || h.SessionID == imported.ID
+	}
+	if !found {
+		t.Error("imported session not searchable")
+	}
+	checkIntegrity(t, s)
+
+	for _, bad := range []string{"", "{", `{"format":"other","version":1}`, `{"format":"pilot-session","version":99}`} {
+		if _, err := s.Import(ctx, p.ID, strings.NewReader(bad)); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Import(%q): err = %v, want ErrInvalid", bad, err)
+		}
+	}
+}
+
+func TestMarkdown(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	_, x := newSession(t, s, "/proj")
+	seedConversation(t, s, x)
+	must[Message](t)(s.AppendMessage(ctx, x.ID, user("show me ```code``` fences"), llm.Usage{}))
+	var b bytes.Buffer
+	if err := s.WriteMarkdown(ctx, x.ID, &b); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	for _, want := range []string{
+		"# Session 1\n",
+		"- Project: `/proj`",
+		"- Model: claude-test (anthropic)",
+		"250 in, 30 out",
+		"## User\n\nFix the parser bug in lexer.go please\n",
+		"> **Thinking**\n>\n> Look at the lexer first.",
+		"**Tool call** `patch_file` — done, approved",
+		"```json\n{\n  \"path\": \"internal/lexer.go\",",
+		"Change to `internal/lexer.go` (applied)",
+		"```diff\n@@ -1 +1 @@ hunk 0: approved\n-a\n+b\n```",
+		"Edited by the user to:\n\n```\npackage lexer\n```",
+		"**Tool result**\n\n```\npatched internal/lexer.go: quokka\n```",
+		"show me ```code``` fences",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if _, err := s.Transcript(ctx, 999); !errors.Is(err, ErrNotFound) {
+		t.Errorf("missing session: %v", err)
+	}
+}
+
+func TestAutoTitle(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	long := strings.Repeat("word ", 30)
+	tests := []struct {
+		name     string
+		first    string
+		complete func(ctx context.Context, prompt string) (string, error)
+		want     string
+	}{
+		{"model title", "Fix the lexer", func(_ context.Context, prompt string) (string, error) {
+			if !strings.Contains(prompt, "User: Fix the lexer") || !strings.Contains(prompt, "Assistant: On it.") {
+				return "", errors.New("bad prompt: " + prompt)
+			}
+			return "  \"Lexer escape fix.\"\nextra", nil
+		}, "Lexer escape fix"},
+		{"model fails", "Fix the lexer\nmore detail", func(context.Context, string) (string, error) {
+			return "", errors.New("offline")
+		}, "Fix the lexer"},
+		{"model answers nothing", "Fix the lexer", func(context.Context, string) (string, error) { return " \n ", nil }, "Fix the lexer"},
+		{"no model", "# Refactor config loading", nil, "Refactor config loading"},
+		{"long first line", long, nil, strings.TrimSpace(strings.Repeat("word ", 11)) + "…"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, _ := newStore(t)
+			_, x := newSession(t, s, "/p")
+			must[Message](t)(s.AppendMessage(ctx, x.ID, user(tc.first), llm.Usage{}))
+			must[Message](t)(s.AppendMessage(ctx, x.ID, llm.Message{Role: llm.RoleAssistant,
+				Content: []llm.ContentBlock{llm.TextBlock("On it.")}}, llm.Usage{}))
+			got := must[string](t)(s.AutoTitle(ctx, x.ID, tc.complete))
+			if got != tc.want {
+				t.Errorf("title = %q, want %q", got, tc.want)
+			}
+			if saved := must[Session](t)(s.Session(ctx, x.ID)); saved.Title != tc.want {
+				t.Errorf("saved title = %q", saved.Title)
+			}
+		})
+	}
+}
