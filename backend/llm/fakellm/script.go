@@ -35,7 +35,7 @@ type Turn struct {
 	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
 	// StreamTokens appends this many generated words of text, each in its
 	// own event, written as fast as possible (for streaming benchmarks).
-	StreamTokens int `json:"streamTokens,omitempty"`
+	StreamTokens int    `json:"streamTokens,omitempty"`
 	Usage        *Usage `json:"usage,omitempty"` // default: estimated from the sizes
 	// StopReason in Anthropic's words (end_turn, tool_use, max_tokens...);
 	// default tool_use when there are tool calls, else end_turn.
