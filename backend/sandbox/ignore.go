@@ -1,0 +1,202 @@
+package sandbox
+
+import (
+	"bytes"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// Names of the files that hold ignore rules, in the order they are read
+// within one folder (later rules win).
+var ignoreFiles = [...]string{".gitignore", ".pilotignore"}
+
+// rule is one line of an ignore file.
+type rule struct {
+	segs     []string // '/'-separated pattern; "**" segments match any depth
+	negate   bool     // "!pattern": re-include
+	dirOnly  bool     // "pattern/": folders only
+	anchored bool     // contains a '/': relative to the file's folder, else matched against the name
+}
+
+// ruleSet is the rules of one ignore file, which apply below base.
+type ruleSet struct {
+	base     string // '/'-separated folder relative to the root, "" for the root
+	rules    []rule
+	anchored bool // some rule is anchored
+}
+
+// matcher is the ignore rules in force in one folder, shallowest first.
+// It is never modified after creation, so walkers share it freely.
+type matcher struct {
+	sets []*ruleSet
+}
+
+// parseRules reads gitignore syntax.
+func parseRules(base string, data []byte) *ruleSet {
+	rs := &ruleSet{base: base}
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		s := strings.TrimSuffix(string(line), "\r")
+		if s == "" || s[0] == '#' {
+			continue
+		}
+		// Trailing spaces are dropped unless escaped with a backslash.
+		for strings.HasSuffix(s, " ") && !strings.HasSuffix(s, "\\ ") {
+			s = s[:len(s)-1]
+		}
+		var r rule
+		switch {
+		case strings.HasPrefix(s, "!"):
+			r.negate = true
+			s = s[1:]
+		case strings.HasPrefix(s, "\\!"), strings.HasPrefix(s, "\\#"):
+			s = s[1:]
+		}
+		if strings.HasSuffix(s, "/") {
+			r.dirOnly = true
+			s = strings.TrimRight(s, "/")
+		}
+		if s == "" {
+			continue
+		}
+		if strings.Contains(s, "/") {
+			r.anchored = true
+			rs.anchored = true
+			s = strings.TrimLeft(s, "/")
+		}
+		s = strings.ReplaceAll(s, "[!", "[^")
+		r.segs = strings.Split(s, "/")
+		rs.rules = append(rs.rules, r)
+	}
+	return rs
+}
+
+// with returns a matcher that also applies rs (deeper, so it wins).
+func (m *matcher) with(rs *ruleSet) *matcher {
+	if rs == nil || len(rs.rules) == 0 {
+		return m
+	}
+	sets := make([]*ruleSet, len(m.sets), len(m.sets)+1)
+	copy(sets, m.sets)
+	return &matcher{sets: append(sets, rs)}
+}
+
+// ignored reports whether the entry rel ('/'-separated, relative to the
+// root) named name is ignored. The last matching rule decides.
+func (m *matcher) ignored(rel, name string, isDir bool) bool {
+	for i := len(m.sets) - 1; i >= 0; i-- {
+		rs := m.sets[i]
+		var segs []string
+		if rs.anchored {
+			sub := rel
+			if rs.base != "" {
+				sub = strings.TrimPrefix(rel, rs.base+"/")
+			}
+			segs = strings.Split(sub, "/")
+		}
+		for j := len(rs.rules) - 1; j >= 0; j-- {
+			r := &rs.rules[j]
+			if r.dirOnly && !isDir {
+				continue
+			}
+			var hit bool
+			if r.anchored {
+				hit = matchSegs(r.segs, segs)
+			} else {
+				hit = matchSeg(r.segs[0], name)
+			}
+			if hit {
+				return !r.negate
+			}
+		}
+	}
+	return false
+}
+
+// matchSegs matches path segments against pattern segments, where "**"
+// stands for any number of segments (at the end: at least one).
+func matchSegs(pat, segs []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			pat = pat[1:]
+			if len(pat) == 0 {
+				return len(segs) > 0
+			}
+			for i := 0; i <= len(segs); i++ {
+				if matchSegs(pat, segs[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(segs) == 0 || !matchSeg(pat[0], segs[0]) {
+			return false
+		}
+		pat, segs = pat[1:], segs[1:]
+	}
+	return len(segs) == 0
+}
+
+// matchSeg matches one name against one pattern segment (*, ?, [...], \x).
+func matchSeg(pat, name string) bool {
+	if !strings.ContainsAny(pat, "*?[\\") {
+		return pat == name
+	}
+	ok, err := path.Match(pat, name)
+	return err == nil && ok
+}
+
+// readRules reads the ignore files named in names found in the folder abs
+// (relative path rel) and returns m extended by them.
+func readRules(m *matcher, abs, rel string, has func(name string) bool) *matcher {
+	base := rel
+	if base == "." {
+		base = ""
+	}
+	var all *ruleSet
+	for _, name := range ignoreFiles {
+		if !has(name) {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(abs, name))
+		if err != nil {
+			continue // an unreadable ignore file ignores nothing
+		}
+		rs := parseRules(base, data)
+		if all == nil {
+			all = rs
+			continue
+		}
+		all.rules = append(all.rules, rs.rules...)
+		all.anchored = all.anchored || rs.anchored
+	}
+	return m.with(all)
+}
+
+// matcherFor returns the rules in force inside the folder rel: the root's
+// .git/info/exclude, then the ignore files of the root and of every folder
+// down to rel.
+func (r *Root) matcherFor(rel string) *matcher {
+	m := &matcher{}
+	if data, err := os.ReadFile(filepath.Join(r.dir, ".git", "info", "exclude")); err == nil {
+		m = m.with(parseRules("", data))
+	}
+	exists := func(dir string) func(string) bool {
+		return func(name string) bool {
+			_, err := os.Lstat(filepath.Join(dir, name))
+			return err == nil
+		}
+	}
+	m = readRules(m, r.dir, ".", exists(r.dir))
+	if rel == "." || rel == "" {
+		return m
+	}
+	cur := ""
+	for _, c := range strings.Split(rel, "/") {
+		cur = path.Join(cur, c)
+		abs := filepath.Join(r.dir, filepath.FromSlash(cur))
+		m = readRules(m, abs, cur, exists(abs))
+	}
+	return m
+}

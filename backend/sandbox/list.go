@@ -1,0 +1,91 @@
+package sandbox
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// DirEntry is one entry of a folder listing.
+type DirEntry struct {
+	Name    string    `json:"name"`
+	Path    string    `json:"path"` // '/'-separated, relative to the root
+	IsDir   bool      `json:"isDir"`
+	IsLink  bool      `json:"isLink"`
+	Target  string    `json:"target,omitempty"` // link target as stored in the link
+	Size    int64     `json:"size"`
+	ModTime time.Time `json:"modTime"`
+}
+
+// Listing is one folder's visible entries.
+type Listing struct {
+	Dir     Path
+	Entries []DirEntry // folders first, then files, each by name
+	Ignored int        // entries hidden by ignore rules (and .git)
+}
+
+// ListDir lists the folder p (see Resolve) one level deep, without the
+// entries the ignore rules hide. A link to a folder counts as a folder. The
+// error is a *PathError when p is outside the root, missing or not a folder.
+func (r *Root) ListDir(p string) (Listing, error) {
+	dir, err := r.Resolve(p)
+	if err != nil {
+		return Listing{}, err
+	}
+	fi, err := os.Stat(dir.Abs)
+	if err != nil {
+		return Listing{}, &PathError{Path: p, Err: ErrInvalid,
+			Msg: fmt.Sprintf("The folder %q does not exist in the project root %s. Call list_files with path \".\" to see what exists.", p, r.dir)}
+	}
+	if !fi.IsDir() {
+		return Listing{}, &PathError{Path: p, Err: ErrInvalid,
+			Msg: fmt.Sprintf("%q is a file, not a folder. Call read_file to read it, or list_files on its folder.", p)}
+	}
+	ents, err := os.ReadDir(dir.Abs)
+	if err != nil {
+		return Listing{}, fmt.Errorf("sandbox: list %s: %w", dir.Rel, err)
+	}
+	m := r.matcherFor(dir.Rel)
+	l := Listing{Dir: dir}
+	prefix := dir.Rel + "/"
+	if dir.Rel == "." {
+		prefix = ""
+	}
+	for _, e := range ents {
+		name := e.Name()
+		rel := prefix + name
+		if (e.IsDir() && name == ".git") || m.ignored(rel, name, e.IsDir()) {
+			l.Ignored++
+			continue
+		}
+		d := DirEntry{Name: name, Path: rel, IsDir: e.IsDir(), IsLink: e.Type()&fs.ModeSymlink != 0}
+		info, err := e.Info()
+		if err != nil {
+			continue // removed meanwhile
+		}
+		d.Size, d.ModTime = info.Size(), info.ModTime()
+		if d.IsLink {
+			d.Target, _ = os.Readlink(filepath.Join(dir.Abs, name))
+			if to, err := r.Resolve(rel); err == nil {
+				if st, err := os.Stat(to.Abs); err == nil {
+					d.IsDir, d.Size = st.IsDir(), st.Size()
+				}
+			}
+		}
+		l.Entries = append(l.Entries, d)
+	}
+	slices.SortFunc(l.Entries, func(a, b DirEntry) int {
+		if a.IsDir != b.IsDir {
+			if a.IsDir {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return l, nil
+}

@@ -1,0 +1,157 @@
+package sandbox
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// tree writes files (a trailing '/' makes a folder) under a new root.
+func tree(t *testing.T, files map[string]string) *Root {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if strings.HasSuffix(name, "/") {
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func walkAll(t *testing.T, r *Root, start string) []string {
+	t.Helper()
+	p, err := r.Resolve(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var got []string
+	if err := r.Walk(context.Background(), p, func(e Entry) {
+		mu.Lock()
+		got = append(got, e.Rel)
+		mu.Unlock()
+	}); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(got)
+	return got
+}
+
+func TestIgnoreRules(t *testing.T) {
+	t.Parallel()
+	r := tree(t, map[string]string{
+		".gitignore":               "*.log\n/build/\nnode_modules/\n!keep.log\n# comment\ndocs/**/*.tmp\n\\#hash\nspace\\ \n",
+		".git/info/exclude":        "secret.txt\n",
+		".git/HEAD":                "ref",
+		".pilotignore":             "generated/\n",
+		"a.log":                    "",
+		"keep.log":                 "",
+		"build/out.bin":            "",
+		"src/build/kept.go":        "", // /build/ is anchored to the root
+		"node_modules/x/index.js":  "",
+		"src/node_modules/y.js":    "",
+		"docs/a/b/c.tmp":           "",
+		"docs/c.tmp":               "",
+		"docs/readme.md":           "",
+		"#hash":                    "",
+		"space ":                   "",
+		"secret.txt":               "",
+		"generated/g.go":           "",
+		"src/.gitignore":           "*.gen.go\n!important.log\nlocal/\n",
+		"src/x.gen.go":             "",
+		"src/important.log":        "",
+		"src/local/a.go":           "",
+		"src/main.go":              "",
+		"other/x.gen.go":           "", // src's rules do not apply here
+		".github/workflows/ci.yml": "",
+	})
+	got := walkAll(t, r, ".")
+	want := []string{".github/workflows/ci.yml", ".gitignore", ".pilotignore", "docs/readme.md", "keep.log", "other/x.gen.go", "src/.gitignore", "src/build/kept.go", "src/important.log", "src/main.go"}
+	if !slices.Equal(got, want) {
+		t.Errorf("walk:\n got %q\nwant %q", got, want)
+	}
+	// Starting below the root still applies the rules of the folders above.
+	if got := walkAll(t, r, "src"); !slices.Equal(got, []string{"src/.gitignore", "src/build/kept.go", "src/important.log", "src/main.go"}) {
+		t.Errorf("walk src: %q", got)
+	}
+	// Ignored files are still reachable by path.
+	if _, err := r.Resolve("node_modules/x/index.js"); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestListDir(t *testing.T) {
+	t.Parallel()
+	r := tree(t, map[string]string{
+		".gitignore": "*.log\n",
+		"b.go":       "package b",
+		"a.log":      "",
+		"zdir/":      "",
+		"adir/x":     "",
+		".git/HEAD":  "",
+	})
+	if err := os.Symlink("adir", filepath.Join(r.Dir(), "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc", filepath.Join(r.Dir(), "etc")); err != nil {
+		t.Fatal(err)
+	}
+	l, err := r.ListDir("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range l.Entries {
+		names = append(names, e.Name)
+	}
+	if want := []string{"adir", "link", "zdir", ".gitignore", "b.go", "etc"}; !slices.Equal(names, want) {
+		t.Errorf("entries %q, want %q", names, want)
+	}
+	if l.Ignored != 2 {
+		t.Errorf("ignored = %d, want 2 (.git, a.log)", l.Ignored)
+	}
+	if e := l.Entries[1]; !e.IsLink || !e.IsDir || e.Target != "adir" {
+		t.Errorf("link entry %+v", e)
+	}
+	if e := l.Entries[5]; !e.IsLink || e.IsDir {
+		t.Errorf("a link leading out is not followed: %+v", e)
+	}
+	for _, bad := range []string{"b.go", "missing", "../"} {
+		if _, err := r.ListDir(bad); err == nil {
+			t.Errorf("ListDir(%q) succeeded", bad)
+		}
+	}
+}
+
+func TestWalkCancel(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{}
+	for i := range 200 {
+		files[filepath.Join("d", strings.Repeat("x", i%7+1), "f"+string(rune('a'+i%26))+".txt")] = ""
+	}
+	r := tree(t, files)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	p, _ := r.Resolve(".")
+	if err := r.Walk(ctx, p, func(Entry) {}); err == nil {
+		t.Fatal("cancelled walk returned nil")
+	}
+}
