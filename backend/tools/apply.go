@@ -1,0 +1,149 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// applyFiles writes approved file changes, all or nothing. final overrides
+// the content of a change by its Path. First every file is checked (path
+// still resolves to the same place, content unchanged since the proposal);
+// then each is written atomically; if a write fails, the files already
+// written are put back and the folders created for them removed.
+func applyFiles(d Deps, changes []FileChange, final map[string]string, note string) (Result, error) {
+	for _, c := range changes {
+		rp, err := d.Root.ResolveWrite(c.Path)
+		if err != nil {
+			return resolveErr(err)
+		}
+		if rp.Abs != c.Abs {
+			return errorf("%s now leads to %s instead of %s (a symbolic link changed since the change was proposed), so nothing was written. Propose the change again.", c.Path, rp.Abs, c.Abs), nil
+		}
+		cur, err := os.ReadFile(c.Abs)
+		exists := err == nil
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return Result{}, fmt.Errorf("apply %s: %w", c.Path, err)
+		}
+		if exists != c.Existed || (exists && hashContent(cur) != c.OldHash) {
+			return errorf("%s changed on disk since the change was proposed (edited by the user, a command or another change), so nothing was written. Call read_file on %s and propose the change again.", c.Path, c.Path), nil
+		}
+	}
+	type done struct {
+		c    FileChange
+		dirs []string
+	}
+	var written []done
+	rollback := func() {
+		for i := len(written) - 1; i >= 0; i-- {
+			w := written[i]
+			if w.c.Existed {
+				_ = writeAtomic(w.c.Abs, []byte(w.c.OldContent), w.c.Mode)
+			} else {
+				_ = os.Remove(w.c.Abs)
+			}
+			for j := len(w.dirs) - 1; j >= 0; j-- {
+				_ = os.Remove(w.dirs[j])
+			}
+		}
+	}
+	var b strings.Builder
+	for _, c := range changes {
+		content, edited := final[c.Path]
+		edited = edited && content != c.NewContent
+		if !edited {
+			content = c.NewContent
+		}
+		dirs, err := mkdirs(filepath.Dir(c.Abs))
+		if err == nil {
+			err = writeAtomic(c.Abs, []byte(content), c.Mode)
+		}
+		if err != nil {
+			for j := len(dirs) - 1; j >= 0; j-- {
+				_ = os.Remove(dirs[j])
+			}
+			rollback()
+			return Result{}, fmt.Errorf("apply %s: %w (no file was changed)", c.Path, err)
+		}
+		written = append(written, done{c: c, dirs: dirs})
+		d.Reads.MarkRead(c.Abs)
+		verb := "Updated"
+		if !c.Existed {
+			verb = "Created"
+		}
+		fmt.Fprintf(&b, "%s %s (%s, %s).", verb, c.Path, formatSize(int64(len(content))), plural(countLines(content), "line"))
+		if edited {
+			b.WriteString(" The user edited the change before approving it, so the file differs from what you proposed; call read_file to see it.")
+		}
+		b.WriteByte('\n')
+	}
+	if note != "" {
+		b.WriteString(note)
+	}
+	return Result{Output: strings.TrimRight(b.String(), "\n")}, nil
+}
+
+// mkdirs creates dir and its missing parents, returning the folders it
+// created, outermost first.
+func mkdirs(dir string) ([]string, error) {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil || d == filepath.Dir(d) {
+			break
+		}
+		missing = append(missing, d)
+	}
+	var created []string
+	for i := len(missing) - 1; i >= 0; i-- {
+		if err := os.Mkdir(missing[i], 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			return created, err
+		}
+		created = append(created, missing[i])
+	}
+	return created, nil
+}
+
+// writeAtomic replaces the file at abs with data: a temporary file in the
+// same folder is written, given mode, synced and renamed over abs, and the
+// folder is synced, so a crash leaves either the old or the new file.
+func writeAtomic(abs string, data []byte, mode fs.FileMode) (err error) {
+	dir := filepath.Dir(abs)
+	base := filepath.Base(abs)
+	if len(base) > 100 {
+		base = base[:100]
+	}
+	f, err := os.CreateTemp(dir, "."+base+".pilot-*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Chmod(mode.Perm()); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp, abs); err != nil {
+		return err
+	}
+	if df, derr := os.Open(dir); derr == nil {
+		_ = df.Sync()
+		df.Close()
+	}
+	return nil
+}

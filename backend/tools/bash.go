@@ -1,0 +1,188 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Output kept from a command: its beginning and its end.
+const (
+	keepHead = 16 << 10
+	keepTail = 16 << 10
+)
+
+// pipeGrace is how long output may still arrive after the group was killed.
+const pipeGrace = 2 * time.Second
+
+// runCommand runs an approved command: bash -c in its own process group,
+// stdin from /dev/null, stdout and stderr through one pipe (so they
+// interleave as written), secrets removed from the environment. On timeout
+// or cancellation, and after the command exits, the whole group is killed,
+// so background children cannot outlive it.
+func runCommand(ctx context.Context, c Command, env []string, onOutput func(string)) (Result, error) {
+	runCtx, cancel := context.WithTimeout(ctx, c.Timeout)
+	defer cancel()
+
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return Result{}, fmt.Errorf("run_bash: %w", err)
+	}
+	defer pr.Close()
+	cmd := exec.Command("bash", "-c", c.Command)
+	cmd.Dir = c.Dir
+	cmd.Env = scrubEnv(env)
+	cmd.Stdout, cmd.Stderr = pw, pw
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		pw.Close()
+		return Result{}, fmt.Errorf("run_bash: start bash: %w", err)
+	}
+	pw.Close() // the children hold the only write ends now
+	pgid := cmd.Process.Pid
+	killGroup := func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) }
+
+	out := &capture{onOutput: onOutput}
+	copied := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(out, pr)
+		close(copied)
+	}()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+
+	var waitErr error
+	select {
+	case waitErr = <-exited:
+	case <-runCtx.Done():
+		killGroup()
+		waitErr = <-exited
+	}
+	killGroup() // background jobs still holding the pipe
+	select {
+	case <-copied:
+	case <-time.After(pipeGrace):
+		pr.Close() // a process that left the group (setsid) still holds it
+		<-copied
+	}
+
+	var b strings.Builder
+	b.WriteString(out.String())
+	if b.Len() == 0 {
+		b.WriteString("(no output)")
+	}
+	b.WriteString("\n\n")
+	res := Result{}
+	switch {
+	case ctx.Err() != nil:
+		b.WriteString("[cancelled by the user: the command and every process it started were killed]")
+		res.IsError = true
+		res.Output = b.String()
+		return res, ctx.Err()
+	case errors.Is(runCtx.Err(), context.DeadlineExceeded):
+		fmt.Fprintf(&b, "[timed out after %d s: the command and every process it started were killed. For a slow command give timeout_seconds (at most %d); for a server or watcher, run it with a time limit instead of waiting for it to end]", int(c.Timeout.Seconds()), int(maxTimeout.Seconds()))
+		res.IsError = true
+	default:
+		code := exitCode(cmd.ProcessState, waitErr)
+		b.WriteString(explainExit(code))
+		res.IsError = code != 0
+	}
+	res.Output = b.String()
+	return res, nil
+}
+
+// exitCode is the shell's way of reporting a process end: the exit status,
+// or 128 + the signal that killed it.
+func exitCode(ps *os.ProcessState, err error) int {
+	if ps == nil {
+		if err != nil {
+			return -1
+		}
+		return 0
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
+}
+
+// explainExit turns an exit code into a line for the model.
+func explainExit(code int) string {
+	why := map[int]string{
+		126: "the command was found but could not be executed (no execute permission, or not a program): chmod +x it, or run it through its interpreter (bash script.sh)",
+		127: "command not found: check the spelling, whether the tool is installed (command -v NAME), or give its path (./script.sh)",
+		130: "interrupted by SIGINT (Ctrl+C)",
+		137: "killed by SIGKILL, most often because the system ran out of memory; make the command use less memory or work on less input",
+		139: "segmentation fault (SIGSEGV) in the program",
+		143: "terminated by SIGTERM",
+	}[code]
+	if why == "" {
+		return fmt.Sprintf("[exit code %d]", code)
+	}
+	return fmt.Sprintf("[exit code %d: %s]", code, why)
+}
+
+// scrubEnv drops variables that hold credentials.
+func scrubEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		n := strings.ToUpper(name)
+		if strings.HasSuffix(n, "_API_KEY") || strings.HasSuffix(n, "_TOKEN") ||
+			strings.Contains(n, "SECRET") || strings.Contains(n, "PASSWORD") ||
+			strings.HasPrefix(n, "ANTHROPIC_") || strings.HasPrefix(n, "OPENAI_") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// capture keeps the head and the tail of a stream, counts what falls in
+// between, and passes every chunk on to onOutput.
+type capture struct {
+	onOutput func(string)
+	head     []byte
+	tail     []byte // the last bytes seen after head filled up
+	dropped  int    // bytes that fell out of the tail
+	lines    int    // newlines among them
+}
+
+func (c *capture) Write(p []byte) (int, error) {
+	if c.onOutput != nil {
+		c.onOutput(string(p))
+	}
+	n := len(p)
+	if room := keepHead - len(c.head); room > 0 {
+		k := min(room, len(p))
+		c.head = append(c.head, p[:k]...)
+		p = p[k:]
+	}
+	c.tail = append(c.tail, p...)
+	if over := len(c.tail) - keepTail; over > keepTail {
+		c.dropped += over
+		c.lines += strings.Count(string(c.tail[:over]), "\n")
+		c.tail = append(c.tail[:0], c.tail[over:]...)
+	}
+	return n, nil
+}
+
+// String is the kept output with the elided middle marked.
+func (c *capture) String() string {
+	tail, dropped, lines := c.tail, c.dropped, c.lines
+	if over := len(tail) - keepTail; over > 0 {
+		dropped += over
+		lines += strings.Count(string(tail[:over]), "\n")
+		tail = tail[over:]
+	}
+	if dropped == 0 {
+		return string(c.head) + string(tail)
+	}
+	return fmt.Sprintf("%s\n\n[... %s (%s) of output left out ...]\n\n%s", c.head, formatSize(int64(dropped)), plural(lines, "line"), tail)
+}

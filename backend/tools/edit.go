@@ -1,0 +1,121 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"syscall"
+
+	"pilot/backend/sandbox"
+)
+
+// editTarget is an existing text file loaded for editing.
+type editTarget struct {
+	path    sandbox.Path
+	data    []byte // the bytes on disk
+	text    string // decoded: no BOM, \n line ends
+	format  textFormat
+	mode    fs.FileMode
+	existed bool
+}
+
+// loadTarget resolves p for writing and reads the file if it exists. A
+// folder, a binary file or a path that cannot be written is a Result for the
+// model; so is a missing file when mustExist (patching needs a file).
+func loadTarget(d Deps, p string, mustExist bool) (*editTarget, *Result, error) {
+	rp, err := d.Root.ResolveWrite(p)
+	if err != nil {
+		r, err := resolveErr(err)
+		return nil, &r, err
+	}
+	t := &editTarget{path: rp, mode: 0o644}
+	fi, err := os.Stat(rp.Abs)
+	switch {
+	case errors.Is(err, syscall.ENOTDIR):
+		r := errorf("%q cannot be a file: a folder on its way is a file. Call list_files to see what is there.", p)
+		return nil, &r, nil
+	case errors.Is(err, fs.ErrNotExist):
+		if mustExist {
+			r := errorf("%s To create a new file, use write_file.", notFound(d, p, rp))
+			return nil, &r, nil
+		}
+		return t, nil, nil
+	case err != nil:
+		return nil, nil, fmt.Errorf("%s: %w", rp.Rel, err)
+	case fi.IsDir():
+		r := errorf("%q is a folder, not a file. Give the path of a file inside it; call list_files with path %q to see them.", p, rp.Rel)
+		return nil, &r, nil
+	case !fi.Mode().IsRegular():
+		r := errorf("%q is not a regular file (%s); only regular files can be edited.", p, fi.Mode().Type())
+		return nil, &r, nil
+	}
+	data, err := os.ReadFile(rp.Abs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", rp.Rel, err)
+	}
+	if isBinary(data) {
+		r := errorf("%q is a binary file (%s, %s); the file tools only edit text. Use run_bash if you really need to change it.", p, contentType(data), formatSize(int64(len(data))))
+		return nil, &r, nil
+	}
+	t.data, t.existed, t.mode = data, true, fi.Mode().Perm()
+	t.text, t.format = decodeText(data)
+	return t, nil, nil
+}
+
+// change proposes text (decoded form) as the file's new content, encoded
+// the way the file was (BOM, CRLF).
+func (t *editTarget) change(text string) FileChange {
+	c := FileChange{
+		Path:       t.path.Rel,
+		Abs:        t.path.Abs,
+		OldContent: string(t.data),
+		NewContent: t.format.encode(text),
+		Existed:    t.existed,
+		Mode:       t.mode,
+	}
+	if t.existed {
+		c.OldHash = hashContent(t.data)
+	}
+	return c
+}
+
+// replaceOnce replaces oldText by newText in the target's text: exactly one
+// occurrence, or every one with all. When that is not possible it returns a
+// message for the model instead.
+func (t *editTarget) replaceOnce(text, oldText, newText string, all bool) (string, string) {
+	oldText, newText = t.format.normalize(oldText), t.format.normalize(newText)
+	name := t.path.Rel
+	switch {
+	case oldText == "":
+		return "", "old_text is empty. To add text, put a nearby line in old_text and repeat it in new_text together with the addition; to create or replace a whole file, use write_file."
+	case oldText == newText:
+		return "", "old_text and new_text are identical, so nothing would change. Put the text you want in new_text."
+	}
+	n := strings.Count(text, oldText)
+	switch {
+	case n == 0:
+		return "", fmt.Sprintf("old_text was not found in %s. %s", name, nearMatch(text, oldText))
+	case n > 1 && !all:
+		return "", fmt.Sprintf("old_text occurs %d times in %s, at lines %s. Add surrounding lines to old_text so it matches exactly one place, or set replace_all to true to change every occurrence.", n, name, occurrenceLines(text, oldText))
+	}
+	return strings.ReplaceAll(text, oldText, newText), ""
+}
+
+// occurrenceLines lists the 1-indexed lines where s starts in text.
+func occurrenceLines(text, s string) string {
+	var lines []string
+	line, counted := 1, 0
+	for pos := 0; ; {
+		i := strings.Index(text[pos:], s)
+		if i < 0 || len(lines) == 20 {
+			break
+		}
+		line += strings.Count(text[counted:pos+i], "\n")
+		counted = pos + i
+		lines = append(lines, fmt.Sprint(line))
+		pos += i + len(s)
+	}
+	return strings.Join(lines, ", ")
+}

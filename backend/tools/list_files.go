@@ -1,0 +1,85 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"strings"
+
+	"pilot/backend/sandbox"
+)
+
+//go:embed list_files.md
+var listFilesDesc string
+
+// maxListEntries caps a list_files answer.
+const maxListEntries = 200
+
+// ListFilesParams is the input of list_files.
+type ListFilesParams struct {
+	Path string `json:"path,omitempty" desc:"Folder to list, relative to the project root. Default: the project root (\".\")."`
+}
+
+func newListFiles(d Deps) Tool {
+	return newTool("list_files", listFilesDesc, true, labelListFiles,
+		func(ctx context.Context, p ListFilesParams) (Result, error) { return listFiles(d, p) })
+}
+
+func labelListFiles(p ListFilesParams) string {
+	if p.Path == "" || p.Path == "." || p.Path == "./" {
+		return "→ Listing files: . (current directory)"
+	}
+	return "→ Listing files: " + p.Path
+}
+
+func listFiles(d Deps, p ListFilesParams) (Result, error) {
+	l, err := d.Root.ListDir(p.Path)
+	if err != nil {
+		if pe := (*sandbox.PathError)(nil); errors.As(err, &pe) {
+			return errorf("%s", pe.Msg), nil
+		}
+		return Result{}, err
+	}
+	var b strings.Builder
+	dirs := 0
+	for _, e := range l.Entries {
+		if e.IsDir {
+			dirs++
+		}
+	}
+	fmt.Fprintf(&b, "%s (%s, %s)\n", displayDir(l.Dir.Rel), plural(dirs, "folder"), plural(len(l.Entries)-dirs, "file"))
+	for i, e := range l.Entries {
+		if i == maxListEntries {
+			fmt.Fprintf(&b, "... and %d more\n", len(l.Entries)-maxListEntries)
+			break
+		}
+		name := e.Name
+		if e.IsDir {
+			name += "/"
+		}
+		switch {
+		case e.IsLink:
+			fmt.Fprintf(&b, "  %s -> %s (link)\n", name, e.Target)
+		case e.IsDir:
+			fmt.Fprintf(&b, "  %s\n", name)
+		default:
+			fmt.Fprintf(&b, "  %s  %s\n", name, formatSize(e.Size))
+		}
+	}
+	if len(l.Entries) == 0 {
+		b.WriteString("  (empty)\n")
+	}
+	if l.Ignored > 0 {
+		fmt.Fprintf(&b, "(%s not shown: .git or ignored by .gitignore/.pilotignore; read_file still opens them by path)\n", plural(l.Ignored, "entry"))
+	}
+	return Result{Output: strings.TrimRight(b.String(), "\n")}, nil
+}
+
+// displayDir writes a folder for the model: "./" for the root, "src/".
+func displayDir(rel string) string {
+	if rel == "." {
+		return "./"
+	}
+	return rel + "/"
+}

@@ -1,0 +1,43 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+)
+
+//go:embed patch_file.md
+var patchFileDesc string
+
+// PatchFileParams is the input of patch_file.
+type PatchFileParams struct {
+	Path       string `json:"path" desc:"File to change, relative to the project root."`
+	OldText    string `json:"old_text" desc:"Exact text to replace, with its white space and indentation, without read_file's line numbers. Must occur exactly once unless replace_all is true."`
+	NewText    string `json:"new_text" desc:"Text to put in its place (empty to delete old_text)."`
+	ReplaceAll bool   `json:"replace_all,omitempty" desc:"Replace every occurrence of old_text instead of requiring exactly one. Default: false."`
+}
+
+func newPatchFile(d Deps) Tool {
+	return newTool("patch_file", patchFileDesc, false, labelPatchFile,
+		func(ctx context.Context, p PatchFileParams) (Result, error) { return patchFile(d, p) })
+}
+
+func labelPatchFile(p PatchFileParams) string {
+	return fmt.Sprintf("→ Patching file: %s (%+d bytes)", p.Path, len(p.NewText)-len(p.OldText))
+}
+
+func patchFile(d Deps, p PatchFileParams) (Result, error) {
+	t, bad, err := loadTarget(d, p.Path, true)
+	if bad != nil || err != nil {
+		return *bad, err
+	}
+	text, msg := t.replaceOnce(t.text, p.OldText, p.NewText, p.ReplaceAll)
+	if msg != "" {
+		return errorf("%s", msg), nil
+	}
+	c := t.change(text)
+	return Result{
+		Output:   fmt.Sprintf("Proposed: patch %s (%+d bytes).", c.Path, len(c.NewContent)-len(c.OldContent)),
+		Proposal: &Proposal{Tool: "patch_file", Files: []FileChange{c}},
+	}, nil
+}

@@ -1,0 +1,157 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"pilot/backend/sandbox"
+)
+
+//go:embed read_file.md
+var readFileDesc string
+
+const (
+	defaultReadLines = 500
+	maxLineLen       = 2000     // bytes shown of one line
+	maxReadSize      = 50 << 20 // larger files are refused
+)
+
+// ReadFileParams is the input of read_file.
+type ReadFileParams struct {
+	Path      string `json:"path" desc:"File to read, relative to the project root."`
+	StartLine int    `json:"start_line,omitempty" desc:"First line to show, 1-indexed. Default: 1."`
+	EndLine   int    `json:"end_line,omitempty" desc:"Last line to show, inclusive. Default: start_line + 499."`
+}
+
+func newReadFile(d Deps) Tool {
+	return newTool("read_file", readFileDesc, true, labelReadFile,
+		func(ctx context.Context, p ReadFileParams) (Result, error) { return readFile(d, p) })
+}
+
+func labelReadFile(p ReadFileParams) string {
+	l := "→ Reading file: " + p.Path
+	switch {
+	case p.EndLine > 0:
+		l += fmt.Sprintf(" (lines %d-%d)", max(p.StartLine, 1), p.EndLine)
+	case p.StartLine > 0:
+		l += fmt.Sprintf(" (from line %d)", p.StartLine)
+	}
+	return l
+}
+
+// resolveErr turns a *sandbox.PathError into a Result for the model.
+func resolveErr(err error) (Result, error) {
+	if pe := (*sandbox.PathError)(nil); errors.As(err, &pe) {
+		return errorf("%s", pe.Msg), nil
+	}
+	return Result{}, err
+}
+
+func readFile(d Deps, p ReadFileParams) (Result, error) {
+	rp, err := d.Root.Resolve(p.Path)
+	if err != nil {
+		return resolveErr(err)
+	}
+	fi, err := os.Stat(rp.Abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errorf("%s", notFound(d, p.Path, rp)), nil
+	case err != nil:
+		return Result{}, fmt.Errorf("read_file: %w", err)
+	case fi.IsDir():
+		return errorf("%q is a folder, not a file. Call list_files with path %q to see its files.", p.Path, rp.Rel), nil
+	case fi.Size() > maxReadSize:
+		return errorf("%q is %s, too large to read (the limit is %s). Use grep to find the lines you need in it.", p.Path, formatSize(fi.Size()), formatSize(maxReadSize)), nil
+	}
+	if p.StartLine < 0 || p.EndLine < 0 {
+		return errorf("start_line and end_line are 1-indexed line numbers and cannot be negative (got start_line=%d, end_line=%d).", p.StartLine, p.EndLine), nil
+	}
+	data, err := os.ReadFile(rp.Abs)
+	if err != nil {
+		return Result{}, fmt.Errorf("read_file: %w", err)
+	}
+	if isBinary(data) {
+		return errorf("%q is a binary file (%s, %s); read_file only shows text. Use run_bash with a suitable tool (file, xxd, unzip -l, ...) if you need to inspect it.", p.Path, contentType(data), formatSize(int64(len(data)))), nil
+	}
+	d.Reads.MarkRead(rp.Abs)
+	text, f := decodeText(data)
+	if text == "" {
+		return Result{Output: fmt.Sprintf("(%s is empty)", rp.Rel)}, nil
+	}
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	start := max(p.StartLine, 1)
+	if start > len(lines) {
+		return errorf("%q has %s, so start_line=%d is past its end. Call read_file with start_line between 1 and %d.", p.Path, plural(len(lines), "line"), start, len(lines)), nil
+	}
+	end := p.EndLine
+	if end == 0 {
+		end = start + defaultReadLines - 1
+	}
+	if end < start {
+		return errorf("end_line=%d is before start_line=%d. Both are inclusive line numbers; to read one line use start_line=%d, end_line=%d.", end, start, start, start), nil
+	}
+	end = min(end, len(lines))
+
+	var b strings.Builder
+	width := len(fmt.Sprint(end))
+	for i := start; i <= end; i++ {
+		line := lines[i-1]
+		if len(line) > maxLineLen {
+			cut := maxLineLen
+			for cut > 0 && !isRuneStart(line[cut]) {
+				cut--
+			}
+			line = fmt.Sprintf("%s … [line cut: %d more bytes]", line[:cut], len(line)-cut)
+		}
+		fmt.Fprintf(&b, "%*d\t%s\n", width, i, line)
+	}
+	if end < len(lines) {
+		fmt.Fprintf(&b, "(Showing lines %d-%d of %d. Call read_file with start_line=%d to read more.)\n", start, end, len(lines), end+1)
+	}
+	if f.bom || f.crlf {
+		var notes []string
+		if f.bom {
+			notes = append(notes, "starts with a UTF-8 byte order mark")
+		}
+		if f.crlf {
+			notes = append(notes, "uses CRLF line endings")
+		}
+		fmt.Fprintf(&b, "(The file %s, not shown above; patch_file and write_file keep it that way.)\n", strings.Join(notes, " and "))
+	}
+	return Result{Output: strings.TrimRight(b.String(), "\n")}, nil
+}
+
+func isRuneStart(c byte) bool { return c&0xC0 != 0x80 }
+
+// notFound explains a missing file and suggests near names in its folder.
+func notFound(d Deps, given string, rp sandbox.Path) string {
+	msg := fmt.Sprintf("The file %q does not exist in the project root %s.", given, d.Root.Dir())
+	dir, base := path.Split(rp.Rel)
+	ents, err := os.ReadDir(filepath.Dir(rp.Abs))
+	if err != nil {
+		return msg + " Its folder does not exist either. Call list_files to see what exists, or glob with \"**/" + base + "\" to find it elsewhere."
+	}
+	stem := strings.ToLower(strings.TrimSuffix(base, path.Ext(base)))
+	var near []string
+	for _, e := range ents {
+		n := strings.ToLower(e.Name())
+		if n == strings.ToLower(base) || strings.TrimSuffix(n, path.Ext(n)) == stem {
+			near = append(near, dir+e.Name())
+		}
+	}
+	if len(near) > 0 {
+		return msg + " Did you mean " + strings.Join(near, ", ") + "?"
+	}
+	folder := strings.TrimSuffix(dir, "/")
+	if folder == "" {
+		folder = "."
+	}
+	return msg + fmt.Sprintf(" Call list_files with path %q to see its folder, or glob with \"**/%s\" to find it elsewhere.", folder, base)
+}

@@ -1,0 +1,154 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+
+	"pilot/backend/llm"
+	"pilot/backend/sandbox"
+)
+
+// ErrUnknownTool is returned for a tool name the registry does not hold.
+var ErrUnknownTool = errors.New("tools: unknown tool")
+
+// Deps is what the tools work with.
+type Deps struct {
+	Root  *sandbox.Root // the project; every path is resolved inside it
+	Reads *ReadTracker  // files read in this session; nil: a fresh tracker
+	Env   []string      // environment for run_bash before stripping secrets; nil: os.Environ()
+}
+
+// ReadTracker remembers which files the agent has read in a session, so
+// write_file can refuse to overwrite a file the model has never looked at.
+// It is safe for concurrent use.
+type ReadTracker struct {
+	mu    sync.Mutex
+	files map[string]bool // absolute paths
+}
+
+// NewReadTracker returns an empty tracker.
+func NewReadTracker() *ReadTracker { return &ReadTracker{files: map[string]bool{}} }
+
+// MarkRead records that the model has seen the file at abs.
+func (t *ReadTracker) MarkRead(abs string) {
+	t.mu.Lock()
+	t.files[abs] = true
+	t.mu.Unlock()
+}
+
+// HasRead reports whether the model has seen the file at abs.
+func (t *ReadTracker) HasRead(abs string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.files[abs]
+}
+
+// Registry holds the tools of one session in their stable order.
+type Registry struct {
+	deps  Deps
+	tools []Tool
+}
+
+// New builds the eight tools for a project and a session: list_files,
+// read_file, glob, grep, write_file, patch_file, multi_patch, run_bash.
+func New(deps Deps) *Registry {
+	if deps.Reads == nil {
+		deps.Reads = NewReadTracker()
+	}
+	if deps.Env == nil {
+		deps.Env = os.Environ()
+	}
+	r := &Registry{deps: deps}
+	r.tools = []Tool{
+		newListFiles(deps),
+		newReadFile(deps),
+		newGlob(deps),
+		newGrep(deps),
+		newWriteFile(deps),
+		newPatchFile(deps),
+		newMultiPatch(deps),
+		newRunBash(deps),
+	}
+	return r
+}
+
+// Tools returns the tools in registry order.
+func (r *Registry) Tools() []Tool { return r.tools }
+
+// Defs returns the definitions sent to the model, in registry order.
+func (r *Registry) Defs() []llm.ToolDef {
+	defs := make([]llm.ToolDef, len(r.tools))
+	for i, t := range r.tools {
+		defs[i] = llm.ToolDef{Name: t.Name(), Description: t.Description(), InputSchema: t.Schema()}
+	}
+	return defs
+}
+
+// Get returns the tool called name.
+func (r *Registry) Get(name string) (Tool, bool) {
+	for _, t := range r.tools {
+		if t.Name() == name {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// Label returns the progress line of a call; an unknown tool gets "→ name".
+func (r *Registry) Label(name string, input json.RawMessage) string {
+	if t, ok := r.Get(name); ok {
+		return t.Label(input)
+	}
+	return "→ " + name
+}
+
+// Execute runs the call name(input). An unknown tool name is a model
+// mistake and comes back as an error Result listing the real tools.
+func (r *Registry) Execute(ctx context.Context, name string, input json.RawMessage) (Result, error) {
+	t, ok := r.Get(name)
+	if !ok {
+		names := make([]string, len(r.tools))
+		for i, t := range r.tools {
+			names[i] = t.Name()
+		}
+		return errorf("There is no tool called %q. The tools are: %s.", name, strings.Join(names, ", ")), nil
+	}
+	return t.Execute(ctx, input)
+}
+
+// ApplyOptions is what the approval layer decided about a proposal.
+type ApplyOptions struct {
+	// Final holds the content to write for a FileChange.Path instead of its
+	// NewContent: the user's edits, or only the approved hunks.
+	Final map[string]string
+	// OnOutput, when set, receives run_bash output as it arrives, from one
+	// goroutine at a time.
+	OnOutput func(chunk string)
+}
+
+// Apply carries out an approved proposal: it writes the files (all or
+// nothing, each atomically) or runs the command, and returns the Result for
+// the model. A file that changed since the proposal is refused as a Result
+// with IsError; I/O failures are errors (files already written are restored
+// first). For a cancelled command the Result holds the output so far and
+// the error is ctx.Err().
+func (r *Registry) Apply(ctx context.Context, p *Proposal, opts ApplyOptions) (Result, error) {
+	switch {
+	case p == nil:
+		return Result{}, errors.New("tools: Apply: nil proposal")
+	case p.Command != nil:
+		res, err := runCommand(ctx, *p.Command, r.deps.Env, opts.OnOutput)
+		if p.Note != "" {
+			res.Output += "\n" + p.Note
+		}
+		return res, err
+	case len(p.Files) > 0:
+		return applyFiles(r.deps, p.Files, opts.Final, p.Note)
+	}
+	return Result{}, fmt.Errorf("tools: Apply: empty proposal from %s", p.Tool)
+}

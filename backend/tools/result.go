@@ -1,0 +1,59 @@
+package tools
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"time"
+)
+
+// Result is what a tool call produced.
+//
+// Read-only tools fill Output (the text for the model); IsError marks a
+// mistake the model can fix, and Output then says what went wrong and what
+// to call next. Change-making tools that accept the call return a Proposal
+// and a short Output summary; nothing has changed on disk until Apply.
+type Result struct {
+	Output   string    `json:"output"`
+	IsError  bool      `json:"isError"`
+	Proposal *Proposal `json:"proposal,omitempty"`
+}
+
+// errorf returns a Result that teaches the model about its mistake.
+func errorf(format string, args ...any) Result {
+	return Result{Output: fmt.Sprintf(format, args...), IsError: true}
+}
+
+// Proposal is a change waiting for approval: file changes (write_file and
+// patch_file carry one, multi_patch one per file) or a command (run_bash).
+type Proposal struct {
+	Tool    string       `json:"tool"`
+	Note    string       `json:"note,omitempty"` // for the model, added to the Apply result (warnings)
+	Files   []FileChange `json:"files,omitempty"`
+	Command *Command     `json:"command,omitempty"`
+}
+
+// FileChange is a proposed new content for one file.
+type FileChange struct {
+	Path       string      `json:"path"` // relative to the project root, '/'-separated
+	Abs        string      `json:"abs"`  // absolute, symbolic links resolved
+	OldContent string      `json:"oldContent"`
+	NewContent string      `json:"newContent"`
+	Existed    bool        `json:"existed"`
+	Mode       fs.FileMode `json:"mode"`    // permission bits kept on apply (0644 for a new file)
+	OldHash    string      `json:"oldHash"` // hashContent(OldContent) when Existed; Apply refuses if the file changed since
+}
+
+// Command is a proposed shell command.
+type Command struct {
+	Command string        `json:"command"`
+	Dir     string        `json:"dir"`     // the project root
+	Timeout time.Duration `json:"timeout"` // already clamped to MaxTimeout
+}
+
+// hashContent identifies a file content for staleness checks.
+func hashContent(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}

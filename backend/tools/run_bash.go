@@ -1,0 +1,55 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"strings"
+	"time"
+)
+
+//go:embed run_bash.md
+var runBashDesc string
+
+const (
+	defaultTimeout = 120 * time.Second
+	maxTimeout     = 600 * time.Second
+)
+
+// RunBashParams is the input of run_bash.
+type RunBashParams struct {
+	Command        string `json:"command" desc:"Shell command, run with bash -c in the project root."`
+	TimeoutSeconds int    `json:"timeout_seconds,omitempty" desc:"Seconds before the command and everything it started are killed. Default: 120, at most 600."`
+}
+
+func newRunBash(d Deps) Tool {
+	return newTool("run_bash", runBashDesc, false, labelRunBash,
+		func(ctx context.Context, p RunBashParams) (Result, error) { return runBash(d, p) })
+}
+
+func labelRunBash(p RunBashParams) string {
+	return "→ Running bash: " + truncate(firstLine(p.Command), 120)
+}
+
+func runBash(d Deps, p RunBashParams) (Result, error) {
+	if strings.TrimSpace(p.Command) == "" {
+		return errorf("command is empty. Give a shell command, for example \"go test ./...\"."), nil
+	}
+	if p.TimeoutSeconds < 0 {
+		return errorf("timeout_seconds=%d is negative. Leave it out for the default of %d s, or give up to %d.", p.TimeoutSeconds, int(defaultTimeout.Seconds()), int(maxTimeout.Seconds())), nil
+	}
+	c := &Command{Command: p.Command, Dir: d.Root.Dir(), Timeout: defaultTimeout}
+	prop := &Proposal{Tool: "run_bash", Command: c}
+	if p.TimeoutSeconds > 0 {
+		c.Timeout = time.Duration(p.TimeoutSeconds) * time.Second
+	}
+	if c.Timeout > maxTimeout {
+		prop.Note = fmt.Sprintf("Note: timeout_seconds=%d was lowered to the maximum of %d.", p.TimeoutSeconds, int(maxTimeout.Seconds()))
+		c.Timeout = maxTimeout
+	}
+	out := fmt.Sprintf("Proposed: run %q in %s (timeout %d s).", truncate(p.Command, 200), c.Dir, int(c.Timeout.Seconds()))
+	if prop.Note != "" {
+		out += " " + prop.Note
+	}
+	return Result{Output: out, Proposal: prop}, nil
+}
