@@ -198,7 +198,11 @@ func (c *endpoint) stream(ctx context.Context, path string, body []byte, parse s
 			}
 		}
 		resp, err := c.send(ctx, http.MethodPost, path, body, emit)
-		if err == nil {
+		switch {
+		case err != nil:
+		case strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json"):
+			err = c.notAStream(resp)
+		default:
 			stop := context.AfterFunc(ctx, func() { resp.Body.Close() })
 			err = parse(resp.Body, emit)
 			stop()
@@ -219,6 +223,21 @@ func (c *endpoint) stream(ctx context.Context, path string, body []byte, parse s
 		ch <- Event{Type: EventError, Err: e}
 	}()
 	return ch
+}
+
+// notAStream reads a 2xx JSON answer to a streamed request: an error some
+// proxies send with status 200, or a server that ignored "stream": true.
+func (c *endpoint) notAStream(resp *http.Response) error {
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	typ, msg := parseErrorBody(raw)
+	e := &Error{Kind: KindInvalidResponse, Status: resp.StatusCode, Type: typ, Message: msg}
+	if k, ok := kindForType(typ); ok {
+		e.Kind = k
+	} else if msg == "" {
+		e.Message = "it answered with JSON instead of a stream; the server must support \"stream\": true"
+	}
+	return e
 }
 
 // asError turns a parser's error into an *Error.
