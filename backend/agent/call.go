@@ -1,0 +1,229 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"pilot/backend/events"
+	"pilot/backend/llm"
+	"pilot/backend/store"
+)
+
+// answer is one committed model answer.
+type answer struct {
+	msg   store.Message
+	uses  []llm.ContentBlock // its tool_use blocks, in order
+	bad   map[string]string  // tool_use id -> why its input is unusable
+	usage llm.Usage
+	stop  llm.StopReason
+}
+
+// assembler builds an answer's content blocks from stream events.
+type assembler struct {
+	blocks []llm.ContentBlock
+	text   strings.Builder // every text delta so far, for the debounced save
+	bad    map[string]string
+}
+
+func (a *assembler) last(t llm.BlockType) *llm.ContentBlock {
+	if n := len(a.blocks); n > 0 && a.blocks[n-1].Type == t {
+		return &a.blocks[n-1]
+	}
+	a.blocks = append(a.blocks, llm.ContentBlock{Type: t})
+	return &a.blocks[len(a.blocks)-1]
+}
+
+func (a *assembler) tool(id, name string) *llm.ContentBlock {
+	for i := range a.blocks {
+		if a.blocks[i].Type == llm.BlockToolUse && a.blocks[i].ID == id {
+			return &a.blocks[i]
+		}
+	}
+	a.blocks = append(a.blocks, llm.ContentBlock{Type: llm.BlockToolUse, ID: id, Name: name})
+	return &a.blocks[len(a.blocks)-1]
+}
+
+// done records a finished tool call; unusable input becomes {} in the
+// history (providers refuse anything else) and its reason is kept for the
+// tool result.
+func (a *assembler) done(ev llm.Event) {
+	b := a.tool(ev.ToolID, ev.ToolName)
+	if b.Name == "" {
+		b.Name = ev.ToolName
+	}
+	input := json.RawMessage(ev.Input)
+	if ev.Err != nil || !json.Valid(input) || !isObject(input) {
+		if a.bad == nil {
+			a.bad = map[string]string{}
+		}
+		reason := "the tool input is not a JSON object"
+		if ev.Err != nil {
+			reason = ev.Err.Error()
+		}
+		a.bad[ev.ToolID] = reason
+		input = json.RawMessage("{}")
+	}
+	b.Input = input
+}
+
+func isObject(b []byte) bool {
+	s := strings.TrimSpace(string(b))
+	return strings.HasPrefix(s, "{")
+}
+
+// call streams one model answer, saving and emitting it as it arrives,
+// and commits it. A cancelled or failed call keeps the text received as an
+// interrupted message.
+func (t *turn) call(ctx context.Context) (answer, error) {
+	l := t.l
+	bg := context.WithoutCancel(ctx)
+	req := t.request()
+	est := estimateRequest(req)
+	stream, err := l.m.st.BeginStream(bg, l.id)
+	if err != nil {
+		return answer{}, fmt.Errorf("saving the answer: %w", err)
+	}
+	ch, err := t.p.Stream(ctx, req)
+	if err != nil {
+		_ = stream.Interrupt()
+		return answer{}, err
+	}
+	var (
+		a     assembler
+		usage llm.Usage
+		stop  llm.StopReason
+		fail  error
+	)
+	for ev := range ch {
+		switch ev.Type {
+		case llm.EventTextDelta:
+			if ev.Text == "" {
+				continue
+			}
+			b := a.last(llm.BlockText)
+			b.Text += ev.Text
+			a.text.WriteString(ev.Text)
+			l.m.out.text(l.id, stream.MessageID(), ev.Text, "")
+			if err := stream.Update(a.text.String()); err != nil {
+				l.m.log.Warn("saving streamed text", "session", l.id, "err", err)
+			}
+		case llm.EventThinkingDelta:
+			b := a.last(llm.BlockThinking)
+			b.Thinking += ev.Text
+			if ev.Signature != "" {
+				b.Signature = ev.Signature
+			}
+			if ev.Text != "" {
+				l.m.out.text(l.id, stream.MessageID(), "", ev.Text)
+			}
+		case llm.EventToolStart:
+			a.tool(ev.ToolID, ev.ToolName)
+		case llm.EventToolDone:
+			a.done(ev)
+		case llm.EventUsage:
+			usage = ev.Usage
+		case llm.EventRetry:
+			if r := ev.Retry; r != nil {
+				l.notice("retry", fmt.Sprintf("Retrying in %s (%s).", (time.Duration(r.Delay) * time.Millisecond).Round(100*time.Millisecond), r.Reason), r.Delay)
+			}
+		case llm.EventStop:
+			stop = ev.Stop
+		case llm.EventError:
+			fail = ev.Err
+		}
+	}
+	if fail == nil && ctx.Err() != nil {
+		fail = ctx.Err()
+	}
+	if fail != nil {
+		if err := stream.Interrupt(); err != nil {
+			l.m.log.Warn("saving the interrupted answer", "session", l.id, "err", err)
+		}
+		if id := stream.MessageID(); a.text.Len() > 0 {
+			t.reload(bg, id)
+		}
+		return answer{}, fail
+	}
+	t.account(bg, usage, est)
+	// A thinking block without text is of no use to send back.
+	blocks := a.blocks[:0]
+	for _, b := range a.blocks {
+		if b.Type != llm.BlockThinking || b.Thinking != "" || b.Signature != "" {
+			blocks = append(blocks, b)
+		}
+	}
+	if len(blocks) == 0 {
+		_ = stream.Interrupt() // an empty answer is removed: providers refuse it
+		return answer{stop: stop, usage: usage}, nil
+	}
+	msg, err := stream.Finish(blocks, usage)
+	if err != nil {
+		return answer{}, fmt.Errorf("saving the answer: %w", err)
+	}
+	t.history = append(t.history, msg)
+	l.emitMessage(msg)
+	ans := answer{msg: msg, bad: a.bad, usage: usage, stop: stop}
+	for _, b := range msg.Content {
+		if b.Type == llm.BlockToolUse {
+			ans.uses = append(ans.uses, b)
+		}
+	}
+	return ans, nil
+}
+
+// reload appends the interrupted message id, as saved, to the history and
+// shows it.
+func (t *turn) reload(ctx context.Context, id int64) {
+	msgs, err := t.l.m.st.Messages(ctx, t.l.id)
+	if err != nil {
+		return
+	}
+	for _, m := range msgs {
+		if m.ID == id {
+			t.history = append(t.history, m)
+			t.l.emitMessage(m)
+		}
+	}
+}
+
+// account stores a call's usage and cost, calibrates the token estimate
+// and emits the session's totals.
+func (t *turn) account(ctx context.Context, u llm.Usage, estimated int) {
+	l := t.l
+	cost, known := llm.Cost(t.priced, u)
+	if err := l.m.st.UpdateUsage(ctx, l.id, u, cost); err != nil {
+		l.m.log.Warn("saving usage", "session", l.id, "err", err)
+	}
+	prompt := u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens
+	if prompt > 0 && estimated > 0 {
+		l.mu.Lock()
+		l.calib = min(4, max(0.25, float64(prompt)/float64(estimated)))
+		l.mu.Unlock()
+	}
+	sess, err := l.m.st.Session(ctx, l.id)
+	if err != nil {
+		return
+	}
+	t.sess.Usage, t.sess.CostUSD = sess.Usage, sess.CostUSD
+	v := events.Usage{
+		InputTokens: sess.Usage.InputTokens, OutputTokens: sess.Usage.OutputTokens,
+		CacheReadTokens: sess.Usage.CacheReadTokens, CacheWriteTokens: sess.Usage.CacheWriteTokens,
+		CostUSD: sess.CostUSD, CostKnown: known,
+		ContextTokens: prompt + u.OutputTokens, ContextWindow: t.window,
+	}
+	l.send(events.AgentUsage, func(q events.Seq) any { return events.UsagePayload{Seq: q, Usage: v} })
+}
+
+// request builds the next model call from the history as it fits.
+func (t *turn) request() llm.Request {
+	return llm.Request{
+		Model:     t.model,
+		System:    t.system,
+		Messages:  t.l.view(t.history),
+		Tools:     t.defs,
+		MaxTokens: t.l.m.opt.MaxTokens,
+	}
+}

@@ -1,0 +1,206 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"pilot/backend/events"
+	"pilot/backend/llm"
+	"pilot/backend/store"
+	"pilot/backend/tools"
+)
+
+// toolRun is one tool call of an answer and what came of it.
+type toolRun struct {
+	use  llm.ContentBlock
+	msg  int64      // the assistant message that asked for it
+	tool tools.Tool // nil for a tool the registry does not know
+	skip string     // not run: this is its (error) result
+	rec  store.ToolCall
+	view events.ToolCall
+	out  outcome
+}
+
+// outcome is what a tool call produced, for the model and the store.
+type outcome struct {
+	text     string
+	isError  bool
+	status   store.ToolStatus
+	approval store.Approval
+	feedback string
+}
+
+func cancelled(started bool) outcome {
+	text := "Not run: the user stopped the turn before this call started."
+	if started {
+		text = "Stopped: the user cancelled the turn while this call was running; it may have had part of its effect."
+	}
+	return outcome{text: text, isError: true, status: store.ToolCancelled}
+}
+
+// concurrent reports whether r may run alongside its neighbours: it only
+// reads (or will not run at all).
+func (r *toolRun) concurrent() bool { return r.skip != "" || r.tool == nil || r.tool.ReadOnly() }
+
+// runTools runs the calls of an answer: consecutive read-only calls
+// together, each change-making call alone in the model's order. Every
+// tool_use gets exactly one tool_result, in the same order, committed
+// before the next model call. It returns a reason to end the turn, or "".
+func (t *turn) runTools(ctx context.Context, ans answer) (string, error) {
+	l := t.l
+	var stop string
+	runs := make([]*toolRun, len(ans.uses))
+	for i, u := range ans.uses {
+		r := &toolRun{use: u, msg: ans.msg.ID}
+		r.tool, _ = l.registry.Get(u.Name)
+		switch why, bad := ans.bad[u.ID]; {
+		case bad:
+			r.skip = fmt.Sprintf("Not run: the input of this %s call could not be used (%s). Call it again with a complete JSON object as input.", u.Name, why)
+		case stop != "":
+			r.skip = "Not run: the turn was stopped by the loop guard."
+		case t.guard(u):
+			stop = ReasonLoopGuard
+			r.skip = fmt.Sprintf("Not run: you made this same %s call %d times in a row, so the turn was stopped. Try a different approach, or ask the user.", u.Name, l.m.opt.LoopGuard)
+		}
+		runs[i] = r
+	}
+	for i := 0; i < len(runs); {
+		l.setState(ToolExecuting)
+		if !runs[i].concurrent() {
+			if err := t.runOne(ctx, runs[i], t.runChange); err != nil {
+				return "", err
+			}
+			i++
+			continue
+		}
+		j := i
+		for j < len(runs) && runs[j].concurrent() {
+			j++
+		}
+		var wg sync.WaitGroup
+		errs := make([]error, j-i)
+		for k, r := range runs[i:j] {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[k] = t.runOne(ctx, r, t.runRead)
+			}()
+		}
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				return "", err
+			}
+		}
+		i = j
+	}
+	if err := t.commitResults(ctx, runs); err != nil {
+		return "", err
+	}
+	if stop == ReasonLoopGuard {
+		l.notice("loop_guard", fmt.Sprintf("The agent called %s with the same input %d times in a row, so the turn was stopped.", runs[len(runs)-1].use.Name, l.m.opt.LoopGuard), 0)
+	}
+	if ctx.Err() != nil {
+		return ReasonCancelled, nil
+	}
+	return stop, nil
+}
+
+// guard counts identical calls in a row and reports whether u is one too
+// many.
+func (t *turn) guard(u llm.ContentBlock) bool {
+	var in bytes.Buffer
+	if json.Compact(&in, u.Input) != nil {
+		in.Reset()
+		in.Write(u.Input)
+	}
+	key := u.Name + "\x00" + in.String()
+	if key == t.guardKey {
+		t.guardN++
+	} else {
+		t.guardKey, t.guardN = key, 1
+	}
+	return t.guardN >= t.l.m.opt.LoopGuard
+}
+
+// runOne records the call, runs it with exec unless it is skipped or the
+// turn is cancelled, and records the outcome.
+func (t *turn) runOne(ctx context.Context, r *toolRun, exec func(context.Context, *toolRun)) error {
+	l := t.l
+	bg := context.WithoutCancel(ctx)
+	rec, err := l.m.st.InsertToolCall(bg, store.ToolCall{
+		SessionID: l.id, MessageID: r.msg, ToolUseID: r.use.ID, Name: r.use.Name, Input: r.use.Input,
+	})
+	if err != nil {
+		return fmt.Errorf("saving the tool call: %w", err)
+	}
+	r.rec = rec
+	r.view = events.ToolCall{
+		ID: r.use.ID, MessageID: rec.MessageID, Name: r.use.Name, Label: l.registry.Label(r.use.Name, r.use.Input),
+		Input: r.use.Input, Status: string(store.ToolRunning), StartedAt: rec.StartedAt.UnixMilli(),
+	}
+	l.emitTool(r.view)
+	switch {
+	case r.skip != "":
+		r.out = outcome{text: r.skip, isError: true, status: store.ToolError}
+	case ctx.Err() != nil:
+		r.out = cancelled(false)
+	default:
+		exec(ctx, r)
+	}
+	if r.out.text == "" {
+		r.out.text = "(no output)"
+	}
+	if r.out.approval != "" {
+		if err := l.m.st.SetToolApproval(bg, rec.ID, r.out.approval, r.out.feedback); err != nil {
+			return fmt.Errorf("saving the approval: %w", err)
+		}
+	}
+	if err := l.m.st.FinishToolCall(bg, rec.ID, r.out.status, r.out.text); err != nil {
+		return fmt.Errorf("saving the tool result: %w", err)
+	}
+	r.view.Status, r.view.Output, r.view.IsError = string(r.out.status), r.out.text, r.out.isError
+	r.view.FinishedAt = l.m.opt.Now().UnixMilli()
+	l.emitTool(r.view)
+	return nil
+}
+
+// runRead runs a read-only call (or an unknown tool, which the registry
+// answers with the list of real tools).
+func (t *turn) runRead(ctx context.Context, r *toolRun) {
+	res, err := t.l.registry.Execute(ctx, r.use.Name, r.use.Input)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		r.out = cancelled(true)
+	case err != nil:
+		r.out = outcome{text: "The tool failed: " + err.Error(), isError: true, status: store.ToolError}
+	default:
+		r.out = outcome{text: res.Output, isError: res.IsError, status: statusOf(res.IsError)}
+	}
+}
+
+func statusOf(isError bool) store.ToolStatus {
+	if isError {
+		return store.ToolError
+	}
+	return store.ToolDone
+}
+
+// commitResults saves the tool results as one user message, in the order
+// of the tool_use blocks.
+func (t *turn) commitResults(ctx context.Context, runs []*toolRun) error {
+	blocks := make([]llm.ContentBlock, len(runs))
+	for i, r := range runs {
+		blocks[i] = llm.ContentBlock{Type: llm.BlockToolResult, ToolUseID: r.use.ID, Content: r.out.text, IsError: r.out.isError}
+	}
+	msg, err := t.l.m.st.AppendMessage(context.WithoutCancel(ctx), t.l.id, llm.Message{Role: llm.RoleUser, Content: blocks}, llm.Usage{})
+	if err != nil {
+		return fmt.Errorf("saving the tool results: %w", err)
+	}
+	t.history = append(t.history, msg)
+	t.l.emitMessage(msg)
+	return nil
+}

@@ -1,0 +1,268 @@
+package agent
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"pilot/backend/events"
+	"pilot/backend/llm"
+	"pilot/backend/llm/fakellm"
+	"pilot/backend/store"
+)
+
+// formats are the two wire formats the agent tests run against.
+var formats = []string{llm.ProviderAnthropic, llm.ProviderOpenAI}
+
+// recorder is an events.Emitter that keeps every event and lets a test
+// react to approvals and wait for the end of a turn.
+type recorder struct {
+	mu        sync.Mutex
+	all       []recorded
+	turnDone  chan string
+	onApprove func(events.Approval)
+	onEvent   func(name string, payload any)
+}
+
+type recorded struct {
+	name    string
+	payload any
+}
+
+func newRecorder() *recorder { return &recorder{turnDone: make(chan string, 16)} }
+
+func (r *recorder) Emit(name string, payload any) {
+	r.mu.Lock()
+	r.all = append(r.all, recorded{name, payload})
+	on, onEv := r.onApprove, r.onEvent
+	r.mu.Unlock()
+	if onEv != nil {
+		onEv(name, payload)
+	}
+	switch p := payload.(type) {
+	case events.ApprovalPayload:
+		if on != nil {
+			go on(p.Approval)
+		}
+	case events.TurnDonePayload:
+		r.turnDone <- p.Reason
+	}
+}
+
+func (r *recorder) events(name string) []any {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []any
+	for _, e := range r.all {
+		if e.name == name {
+			out = append(out, e.payload)
+		}
+	}
+	return out
+}
+
+func (r *recorder) notices(kind string) []string {
+	var out []string
+	for _, p := range r.events(events.AgentNotice) {
+		if n := p.(events.NoticePayload); n.Kind == kind {
+			out = append(out, n.Text)
+		}
+	}
+	return out
+}
+
+// harness is a project folder, a database, a fake model server and a
+// Manager wired together.
+type harness struct {
+	t      *testing.T
+	format string
+	dir    string
+	srv    *fakellm.Server
+	st     *store.Store
+	rec    *recorder
+	m      *Manager
+	sess   store.Session
+}
+
+type setup struct {
+	mode  string
+	files map[string]string
+	opt   Options
+}
+
+func newHarness(t *testing.T, format string, script fakellm.Script, s setup) *harness {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range s.files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "pilot.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := fakellm.New(script)
+	proj, err := st.TouchProject(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := llm.DefaultModel(format)
+	sess, err := st.CreateSession(ctx, store.NewSession{ProjectID: proj.ID, Provider: format, Model: model, ApprovalMode: s.mode})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := srv.URL()
+	if format == llm.ProviderOpenAI {
+		base = srv.OpenAIBaseURL()
+	}
+	rec := newRecorder()
+	opt := s.opt
+	if opt.BatchInterval == 0 {
+		opt.BatchInterval = 5 * time.Millisecond
+	}
+	m := NewManager(Deps{
+		Store:   st,
+		Emitter: rec,
+		Options: opt,
+		Provider: func(_ context.Context, s store.Session) (llm.Provider, error) {
+			return llm.New(llm.Config{Provider: s.Provider, Model: s.Model, BaseURL: base, APIKey: "sk-test",
+				Retry: llm.RetryPolicy{BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond}})
+		},
+	})
+	h := &harness{t: t, format: format, dir: dir, srv: srv, st: st, rec: rec, m: m, sess: sess}
+	t.Cleanup(func() {
+		m.Close()
+		srv.Close()
+		st.Close()
+	})
+	return h
+}
+
+// turn sends text and waits for the turn to end; it returns the reason.
+func (h *harness) turn(text string) string {
+	h.t.Helper()
+	if err := h.m.Send(context.Background(), h.sess.ID, text, nil); err != nil {
+		h.t.Fatalf("send: %v", err)
+	}
+	return h.wait()
+}
+
+func (h *harness) wait() string {
+	h.t.Helper()
+	select {
+	case r := <-h.rec.turnDone:
+		return r
+	case <-time.After(20 * time.Second):
+		h.t.Fatalf("the turn did not end; events: %d", len(h.rec.all))
+		return ""
+	}
+}
+
+func (h *harness) read(name string) string {
+	h.t.Helper()
+	b, err := os.ReadFile(filepath.Join(h.dir, name))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return string(b)
+}
+
+// approveWith answers every approval with decide.
+func (h *harness) approveWith(decide func(a events.Approval)) {
+	h.rec.mu.Lock()
+	h.rec.onApprove = decide
+	h.rec.mu.Unlock()
+}
+
+// approveAll approves every change and command.
+func (h *harness) approveAll() {
+	h.approveWith(func(a events.Approval) {
+		if a.Kind == "command" {
+			h.m.DecideCommand(a.ID, events.CommandDecision{Approve: true})
+			return
+		}
+		v, err := h.m.Change(a.ID)
+		if err != nil {
+			h.t.Error(err)
+			return
+		}
+		h.m.DecideChange(a.ID, allHunks(v, true))
+	})
+}
+
+func allHunks(v events.ChangeView, ok bool) events.ChangeDecision {
+	var d events.ChangeDecision
+	for _, f := range v.Files {
+		hs := make([]bool, len(f.Hunks))
+		for i := range hs {
+			hs[i] = ok
+		}
+		d.Files = append(d.Files, events.FileDecision{Path: f.Path, Hunks: hs})
+	}
+	return d
+}
+
+// results returns the tool results of the model call at index i, as the
+// server received them.
+func (h *harness) results(i int) []fakellm.ToolResult {
+	h.t.Helper()
+	reqs := h.srv.Requests()
+	if i >= len(reqs) {
+		h.t.Fatalf("only %d requests", len(reqs))
+	}
+	return reqs[i].ToolResults
+}
+
+// toolCall builds a scripted tool call.
+func toolCall(id, name, input string) fakellm.ToolCall {
+	return fakellm.ToolCall{ID: id, Name: name, Input: []byte(input)}
+}
+
+// messages returns the stored messages.
+func (h *harness) messages() []store.Message {
+	h.t.Helper()
+	ms, err := h.st.Messages(context.Background(), h.sess.ID)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return ms
+}
+
+// checkPairs asserts the history is valid to send: every tool_use answered
+// by exactly one tool_result with its id, in order, in the next message.
+func checkPairs(t *testing.T, ms []store.Message) {
+	t.Helper()
+	for i, m := range ms {
+		var ids []string
+		for _, b := range m.Content {
+			if b.Type == llm.BlockToolUse {
+				ids = append(ids, b.ID)
+			}
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		if i+1 >= len(ms) {
+			t.Fatalf("message %d has tool calls and no results", i)
+		}
+		var got []string
+		for _, b := range ms[i+1].Content {
+			if b.Type == llm.BlockToolResult {
+				got = append(got, b.ToolUseID)
+			}
+		}
+		if strings.Join(got, ",") != strings.Join(ids, ",") {
+			t.Fatalf("message %d: tool_use ids %v answered by %v", i, ids, got)
+		}
+	}
+}

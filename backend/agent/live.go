@@ -1,0 +1,154 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"pilot/backend/events"
+	"pilot/backend/llm"
+	"pilot/backend/permission"
+	"pilot/backend/sandbox"
+	"pilot/backend/store"
+	"pilot/backend/tools"
+)
+
+// maxAttachment is the largest file attached to a message.
+const maxAttachment = 256 << 10
+
+// live is the in-memory side of one session.
+type live struct {
+	id       int64
+	m        *Manager
+	project  store.Project
+	root     *sandbox.Root
+	reads    *tools.ReadTracker
+	registry *tools.Registry
+	machine  machine
+
+	mu      sync.Mutex
+	cancel  context.CancelFunc // set while a turn runs
+	mode    permission.Mode    // "" until SetApprovalMode: the session's own
+	compact bool               // CompactNow asked during a turn
+	summary *summary           // the latest compaction
+	elided  map[string]bool    // tool_use ids whose output is elided from requests
+	calib   float64            // provider tokens per estimated token
+	raised  budgetRaise        // how far the user let the budget go
+}
+
+// setState moves the machine and emits the new state. An invalid move is
+// logged and the state is forced: the UI must not be left showing a wrong
+// state because of a bug in the loop.
+func (l *live) setState(s State) {
+	prev := l.machine.get()
+	if err := l.machine.to(s); err != nil {
+		l.m.log.Error("agent state", "session", l.id, "err", err)
+		l.machine.mu.Lock()
+		l.machine.state = s
+		l.machine.mu.Unlock()
+	}
+	if prev == s {
+		return
+	}
+	l.send(events.AgentState, func(q events.Seq) any { return events.StatePayload{Seq: q, State: string(s)} })
+}
+
+func (l *live) send(name string, build func(events.Seq) any) { l.m.out.send(l.id, name, build) }
+
+func (l *live) notice(kind, text string, retryMs int64) {
+	l.send(events.AgentNotice, func(q events.Seq) any {
+		return events.NoticePayload{Seq: q, Kind: kind, Text: text, RetryInMs: retryMs}
+	})
+}
+
+func (l *live) emitMessage(msg store.Message) {
+	v := messageView(msg)
+	l.send(events.AgentMessage, func(q events.Seq) any { return events.MessagePayload{Seq: q, Message: v} })
+}
+
+func (l *live) emitTool(c events.ToolCall) {
+	l.send(events.AgentTool, func(q events.Seq) any { return events.ToolPayload{Seq: q, Call: c} })
+}
+
+// emitError reports a failure as one human sentence.
+func (l *live) emitError(err error) {
+	kind, msg, retry := "internal", err.Error(), false
+	var le *llm.Error
+	if errors.As(err, &le) {
+		kind, msg, retry = string(le.Kind), le.Human(), le.Retryable()
+	}
+	l.send(events.AgentError, func(q events.Seq) any {
+		return events.ErrorPayload{Seq: q, Kind: kind, Message: msg, Retryable: retry}
+	})
+}
+
+// approvalMode is the mode in force: the override, else the session's.
+func (l *live) approvalMode(sess store.Session) permission.Mode {
+	l.mu.Lock()
+	mode := l.mode
+	l.mu.Unlock()
+	if mode != "" {
+		return mode
+	}
+	if pm, err := permission.ParseMode(sess.ApprovalMode); err == nil {
+		return pm
+	}
+	return permission.ModeAsk
+}
+
+// rules loads the project's permission rules.
+func (l *live) rules(ctx context.Context) ([]permission.Rule, error) {
+	rs, err := l.m.st.Rules(ctx, l.project.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]permission.Rule, len(rs))
+	for i, r := range rs {
+		out[i] = permission.Rule{Tool: r.Tool, Pattern: r.Pattern, Effect: permission.Effect(r.Effect)}
+	}
+	return out, nil
+}
+
+// addRules stores rules made by "always allow this".
+func (l *live) addRules(ctx context.Context, rs []permission.Rule) {
+	for _, r := range rs {
+		if _, err := l.m.st.AddRule(ctx, store.Rule{ProjectID: l.project.ID, Tool: r.Tool, Pattern: r.Pattern, Effect: store.Effect(r.Effect)}); err != nil {
+			l.m.log.Warn("saving permission rule", "rule", r.String(), "err", err)
+		}
+	}
+}
+
+// userBlocks makes the content of a user message: the text, then each
+// attached file as a text block.
+func (l *live) userBlocks(text string, attachments []string) ([]llm.ContentBlock, error) {
+	var blocks []llm.ContentBlock
+	if strings.TrimSpace(text) != "" {
+		blocks = append(blocks, llm.TextBlock(text))
+	}
+	for _, a := range attachments {
+		p, err := l.root.Resolve(a)
+		if err != nil {
+			return nil, err
+		}
+		b, err := os.ReadFile(p.Abs)
+		if err != nil {
+			return nil, fmt.Errorf("attachment %s: %w", a, err)
+		}
+		if len(b) > maxAttachment {
+			return nil, fmt.Errorf("attachment %s is %d KB; attach files up to %d KB or ask the agent to read it", a, len(b)>>10, maxAttachment>>10)
+		}
+		if !utf8.Valid(b) {
+			return nil, fmt.Errorf("attachment %s is not a text file", a)
+		}
+		l.reads.MarkRead(p.Abs)
+		blocks = append(blocks, llm.TextBlock(fmt.Sprintf("<attached_file path=%q>\n%s\n</attached_file>", p.Rel, b)))
+	}
+	if len(blocks) == 0 {
+		return nil, ErrEmpty
+	}
+	return blocks, nil
+}

@@ -1,0 +1,315 @@
+// Package agent runs Pilot's conversations: the turn loop that streams a
+// model's answer, runs the tools it asks for (asking the user where the
+// permission policy says so), sends the results back, and repeats until the
+// model answers without tools, the user cancels, or a limit is reached.
+// The window (through backend/workspace) and the headless CLI run the same
+// Manager; only the events.Emitter they inject differs.
+//
+// # API
+//
+//	m := agent.NewManager(agent.Deps{Store: st, Emitter: e, Provider: newProvider})
+//	m.Send(ctx, sessionID, text, attachments) // starts a turn in the background; ErrBusy if one runs
+//	m.Cancel(sessionID)                       // stops the turn: stream, command, pending approvals
+//	m.CompactNow(ctx, sessionID)              // summarise older turns now (or before the next call)
+//	m.State(sessionID)                        // idle, streaming, awaiting_approval, tool_executing, error
+//	m.Pending(sessionID)                      // approvals waiting for the user
+//	m.Change(approvalID)                      // a pending change with its hunks
+//	m.DecideChange(approvalID, decision)      // approve all / some hunks / edited text / reject
+//	m.DecideCommand(approvalID, decision)     // approve or reject a command (or a budget raise)
+//	m.SetApprovalMode(sessionID, mode)        // ask, edits, all, none for this session from now on
+//	m.Close()                                 // cancel every turn and wait for them
+//
+// # Events
+//
+// Everything a frontend shows arrives as events (backend/events): the
+// state (agent:state), streamed text in batches of DefaultBatchInterval
+// (agent:stream), committed messages (agent:message), tool cards
+// (agent:tool) with live command output (agent:tool_output), approvals
+// (agent:approval, agent:approval_done), usage with the context use
+// (agent:usage), notices (retry, compacted, loop_guard, limit, budget),
+// errors as one human sentence (agent:error) and the end of each turn
+// (agent:turn_done). Each carries the session id and a per-session sequence
+// number; deltas are coalesced, every other event is delivered in order
+// after the deltas before it and never dropped.
+//
+// # Persistence
+//
+// Messages go to the store as they happen: the streamed answer debounced,
+// each finished answer and each message of tool results committed before
+// the next model call, tool calls and proposed changes with their
+// decisions. A cancelled answer is kept as interrupted and the history is
+// repaired before the next turn, so it is always valid to continue.
+//
+// A compaction's summary lives in the Manager's memory: the store keeps
+// the whole history, and after a restart a long session is summarised
+// again when it next reaches the threshold.
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"pilot/backend/approval"
+	"pilot/backend/events"
+	"pilot/backend/llm"
+	"pilot/backend/permission"
+	"pilot/backend/sandbox"
+	"pilot/backend/store"
+	"pilot/backend/tools"
+)
+
+// Defaults of Options.
+const (
+	DefaultMaxCalls  = 50
+	DefaultLoopGuard = 3
+)
+
+var (
+	// ErrBusy: the session already runs a turn.
+	ErrBusy = errors.New("agent: a turn is already running in this session")
+	// ErrEmpty: a message with no text and no attachment.
+	ErrEmpty = errors.New("agent: nothing to send")
+	// ErrNothingToCompact: the history is too short to summarise.
+	ErrNothingToCompact = errors.New("agent: the conversation is too short to compact")
+)
+
+// Deps is what a Manager works with.
+type Deps struct {
+	Store   *store.Store
+	Emitter events.Emitter
+	// Provider returns the model client for a session (its Provider and
+	// Model fields name what the session was created with).
+	Provider func(ctx context.Context, s store.Session) (llm.Provider, error)
+	Options  Options
+	Log      *slog.Logger // nil: discard
+}
+
+// Options tunes the loop; zero values mean the defaults.
+type Options struct {
+	MaxCalls      int           // model calls per turn (DefaultMaxCalls)
+	LoopGuard     int           // identical tool calls in a row that stop a turn (DefaultLoopGuard)
+	BatchInterval time.Duration // delta batching (DefaultBatchInterval)
+	MaxTokens     int           // answer limit per call (0: the provider's default)
+	ContextWindow int           // tokens; 0: the model's window from llm.ContextWindow
+	BudgetTokens  int           // tokens per session before the turn pauses and asks (0: none)
+	BudgetUSD     float64       // dollars per session when the session sets none (0: none)
+	Env           []string      // environment of run_bash before secrets are stripped (nil: os.Environ())
+	Now           func() time.Time
+}
+
+// Manager runs the agent of every session. Safe for concurrent use.
+type Manager struct {
+	st       *store.Store
+	provider func(context.Context, store.Session) (llm.Provider, error)
+	opt      Options
+	log      *slog.Logger
+	out      *outbox
+	broker   *approval.Broker
+
+	base   context.Context
+	stop   context.CancelFunc
+	turns  sync.WaitGroup
+	mu     sync.Mutex
+	lives  map[int64]*live
+	closed bool
+}
+
+// NewManager returns a Manager; call Close when done.
+func NewManager(d Deps) *Manager {
+	o := d.Options
+	if o.MaxCalls <= 0 {
+		o.MaxCalls = DefaultMaxCalls
+	}
+	if o.LoopGuard <= 0 {
+		o.LoopGuard = DefaultLoopGuard
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	log := d.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	emit := d.Emitter
+	if emit == nil {
+		emit = events.Discard{}
+	}
+	m := &Manager{st: d.Store, provider: d.Provider, opt: o, log: log, out: newOutbox(emit, o.BatchInterval), lives: map[int64]*live{}}
+	m.base, m.stop = context.WithCancel(context.Background())
+	m.broker = approval.New(notifier{m})
+	return m
+}
+
+// notifier turns the broker's announcements into events.
+type notifier struct{ m *Manager }
+
+func (n notifier) Asked(session int64, a events.Approval) {
+	n.m.out.send(session, events.AgentApproval, func(s events.Seq) any { return events.ApprovalPayload{Seq: s, Approval: a} })
+}
+
+func (n notifier) Done(session int64, id, outcome string) {
+	n.m.out.send(session, events.AgentApprovalDone, func(s events.Seq) any {
+		return events.ApprovalDonePayload{Seq: s, ApprovalID: id, Outcome: outcome}
+	})
+}
+
+// Send starts a turn with the user's text and attached files (paths in the
+// project) and returns at once; the turn reports through events. It fails
+// when the session does not exist or already runs a turn.
+func (m *Manager) Send(ctx context.Context, sessionID int64, text string, attachments []string) error {
+	l, err := m.live(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	blocks, err := l.userBlocks(text, attachments)
+	if err != nil {
+		return err
+	}
+	tctx, err := m.begin(l)
+	if err != nil {
+		return err
+	}
+	go func() {
+		defer m.turns.Done()
+		l.run(tctx, blocks)
+	}()
+	return nil
+}
+
+// begin marks l running and returns the turn's context.
+func (m *Manager) begin(l *live) (context.Context, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, errors.New("agent: shutting down")
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.cancel != nil {
+		return nil, ErrBusy
+	}
+	ctx, cancel := context.WithCancel(m.base)
+	l.cancel = cancel
+	m.turns.Add(1)
+	return ctx, nil
+}
+
+// Cancel stops the session's running turn, if any: the stream stops, a
+// running command is killed, pending approvals are withdrawn.
+func (m *Manager) Cancel(sessionID int64) {
+	m.mu.Lock()
+	l := m.lives[sessionID]
+	m.mu.Unlock()
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	cancel := l.cancel
+	l.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// State returns the session's state (idle for a session with no turn yet).
+func (m *Manager) State(sessionID int64) State {
+	m.mu.Lock()
+	l := m.lives[sessionID]
+	m.mu.Unlock()
+	if l == nil {
+		return Idle
+	}
+	return l.machine.get()
+}
+
+// Pending lists the approvals the session waits for, oldest first.
+func (m *Manager) Pending(sessionID int64) []events.Approval { return m.broker.Pending(sessionID) }
+
+// Change returns a pending change with every file's hunks.
+func (m *Manager) Change(approvalID string) (events.ChangeView, error) {
+	return m.broker.Change(approvalID)
+}
+
+// DecideChange answers a pending change. A second answer to the same
+// approval returns an error wrapping approval.ErrNotPending and changes
+// nothing.
+func (m *Manager) DecideChange(approvalID string, d events.ChangeDecision) error {
+	return m.broker.DecideChange(approvalID, d)
+}
+
+// DecideCommand answers a pending command (or a budget question).
+func (m *Manager) DecideCommand(approvalID string, d events.CommandDecision) error {
+	return m.broker.DecideCommand(approvalID, d)
+}
+
+// SetApprovalMode sets the session's approval mode (ask, edits, all,
+// none) for the turns that follow, in place of the one it was created
+// with.
+func (m *Manager) SetApprovalMode(ctx context.Context, sessionID int64, mode string) error {
+	pm, err := permission.ParseMode(mode)
+	if err != nil {
+		return err
+	}
+	l, err := m.live(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	l.mode = pm
+	l.mu.Unlock()
+	return nil
+}
+
+// Close cancels every running turn and waits until they have ended.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	m.closed = true
+	m.mu.Unlock()
+	m.stop()
+	m.turns.Wait()
+	m.out.flush()
+}
+
+// live returns the in-memory side of a session, loading it on first use.
+func (m *Manager) live(ctx context.Context, sessionID int64) (*live, error) {
+	m.mu.Lock()
+	l := m.lives[sessionID]
+	m.mu.Unlock()
+	if l != nil {
+		return l, nil
+	}
+	sess, err := m.st.Session(ctx, sessionID)
+	if err != nil {
+		return nil, fmt.Errorf("session %d: %w", sessionID, err)
+	}
+	proj, err := m.st.Project(ctx, sess.ProjectID)
+	if err != nil {
+		return nil, fmt.Errorf("project of session %d: %w", sessionID, err)
+	}
+	root, err := sandbox.New(proj.Path)
+	if err != nil {
+		return nil, fmt.Errorf("project folder %s: %w", proj.Path, err)
+	}
+	reads := tools.NewReadTracker()
+	l = &live{
+		id:       sessionID,
+		m:        m,
+		project:  proj,
+		root:     root,
+		reads:    reads,
+		registry: tools.New(tools.Deps{Root: root, Reads: reads, Env: m.opt.Env}),
+		calib:    1,
+	}
+	l.machine.state = Idle
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if other := m.lives[sessionID]; other != nil {
+		return other, nil
+	}
+	m.lives[sessionID] = l
+	return l, nil
+}

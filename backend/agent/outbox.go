@@ -1,0 +1,147 @@
+package agent
+
+import (
+	"sync"
+	"time"
+
+	"pilot/backend/events"
+)
+
+// DefaultBatchInterval is how long text deltas and command output are
+// gathered before they are emitted as one event.
+const DefaultBatchInterval = 33 * time.Millisecond
+
+// outbox numbers and delivers a manager's events. Deltas (streamed text,
+// command output) are coalesced per session and flushed every interval;
+// every other event is emitted at once, in order, after the session's
+// pending deltas, and never dropped. All emission happens under one lock,
+// so sequence numbers reach the emitter in order.
+type outbox struct {
+	emit     events.Emitter
+	interval time.Duration
+
+	mu      sync.Mutex
+	seq     map[int64]int64
+	pending map[int64]*deltas
+	order   []int64 // sessions with pending deltas, first come first
+	timer   *time.Timer
+}
+
+// deltas is what a session gathered since the last flush.
+type deltas struct {
+	messageID int64
+	text      []byte
+	thinking  []byte
+	output    []outputChunk
+}
+
+type outputChunk struct {
+	toolCallID string
+	chunk      []byte
+}
+
+func newOutbox(e events.Emitter, interval time.Duration) *outbox {
+	if interval <= 0 {
+		interval = DefaultBatchInterval
+	}
+	return &outbox{emit: e, interval: interval, seq: map[int64]int64{}, pending: map[int64]*deltas{}}
+}
+
+// next returns the session's next sequence number; o.mu is held.
+func (o *outbox) next(session int64) events.Seq {
+	o.seq[session]++
+	return events.Seq{SessionID: session, Seq: o.seq[session]}
+}
+
+// gather returns the session's pending deltas, creating them; o.mu is held.
+func (o *outbox) gather(session int64) *deltas {
+	d := o.pending[session]
+	if d == nil {
+		d = &deltas{}
+		o.pending[session] = d
+		o.order = append(o.order, session)
+	}
+	if o.timer == nil {
+		o.timer = time.AfterFunc(o.interval, o.tick)
+	}
+	return d
+}
+
+// text adds streamed text or thinking of message messageID.
+func (o *outbox) text(session, messageID int64, text, thinking string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	d := o.gather(session)
+	if d.messageID != 0 && d.messageID != messageID {
+		o.flushSession(session)
+		d = o.gather(session)
+	}
+	d.messageID = messageID
+	d.text = append(d.text, text...)
+	d.thinking = append(d.thinking, thinking...)
+}
+
+// output adds live output of a running command.
+func (o *outbox) output(session int64, toolCallID, chunk string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	d := o.gather(session)
+	if n := len(d.output); n > 0 && d.output[n-1].toolCallID == toolCallID {
+		d.output[n-1].chunk = append(d.output[n-1].chunk, chunk...)
+		return
+	}
+	d.output = append(d.output, outputChunk{toolCallID: toolCallID, chunk: []byte(chunk)})
+}
+
+// send emits a terminal event after the session's pending deltas. build
+// receives the event's sequence number.
+func (o *outbox) send(session int64, name string, build func(events.Seq) any) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.flushSession(session)
+	o.emit.Emit(name, build(o.next(session)))
+}
+
+// global emits an event that belongs to no session's sequence.
+func (o *outbox) global(name string, payload any) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.emit.Emit(name, payload)
+}
+
+// flush emits every pending delta now.
+func (o *outbox) flush() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for len(o.order) > 0 {
+		o.flushSession(o.order[0])
+	}
+}
+
+func (o *outbox) tick() {
+	o.mu.Lock()
+	o.timer = nil
+	o.mu.Unlock()
+	o.flush()
+}
+
+// flushSession emits one session's pending deltas; o.mu is held.
+func (o *outbox) flushSession(session int64) {
+	d := o.pending[session]
+	if d == nil {
+		return
+	}
+	delete(o.pending, session)
+	for i, s := range o.order {
+		if s == session {
+			o.order = append(o.order[:i], o.order[i+1:]...)
+			break
+		}
+	}
+	if len(d.text) > 0 || len(d.thinking) > 0 {
+		o.emit.Emit(events.AgentStream, events.StreamPayload{Seq: o.next(session), MessageID: d.messageID, Text: string(d.text), Thinking: string(d.thinking)})
+	}
+	for _, c := range d.output {
+		o.emit.Emit(events.AgentToolOutput, events.ToolOutputPayload{Seq: o.next(session), ToolCallID: c.toolCallID, Chunk: string(c.chunk)})
+	}
+}

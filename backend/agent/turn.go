@@ -1,0 +1,189 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"pilot/backend/events"
+	"pilot/backend/llm"
+	"pilot/backend/permission"
+	"pilot/backend/store"
+)
+
+// Reasons a turn ends (events.TurnDonePayload.Reason).
+const (
+	ReasonEndTurn   = "end_turn"
+	ReasonCancelled = "cancelled"
+	ReasonError     = "error"
+	ReasonLimit     = "limit"
+	ReasonLoopGuard = "loop_guard"
+	ReasonBudget    = "budget"
+	ReasonMaxTokens = "max_tokens"
+)
+
+// turn is one running turn of a session.
+type turn struct {
+	l        *live
+	sess     store.Session
+	p        llm.Provider
+	model    string // sent with each request ("" for the provider's default)
+	priced   string // the model the prices and the window are looked up for
+	window   int
+	system   string
+	defs     []llm.ToolDef
+	mode     permission.Mode
+	history  []store.Message
+	guardKey string
+	guardN   int
+	retried  bool // a context-too-long answer was already compacted and retried
+}
+
+// run executes a turn and reports its end.
+func (l *live) run(ctx context.Context, user []llm.ContentBlock) {
+	reason := l.turn(ctx, user)
+	l.mu.Lock()
+	l.cancel()
+	l.cancel = nil
+	l.mu.Unlock()
+
+	bg := context.WithoutCancel(ctx)
+	state, saved := Idle, store.SessionIdle
+	switch reason {
+	case ReasonError:
+		state, saved = Error, store.SessionError
+	case ReasonCancelled:
+		saved = store.SessionInterrupted
+	}
+	if err := l.m.st.SetState(bg, l.id, saved); err != nil {
+		l.m.log.Warn("saving session state", "session", l.id, "err", err)
+	}
+	if sess, err := l.m.st.Session(bg, l.id); err == nil {
+		if sess.Title == "" {
+			if sess.Title, err = l.m.st.AutoTitle(bg, l.id, nil); err != nil {
+				l.m.log.Warn("session title", "session", l.id, "err", err)
+			}
+		}
+		l.m.out.global(events.SessionUpdated, events.SessionPayload{Session: sessionView(sess)})
+	}
+	l.setState(state)
+	l.send(events.AgentTurnDone, func(q events.Seq) any { return events.TurnDonePayload{Seq: q, Reason: reason} })
+}
+
+// turn prepares the turn and runs its loop; it returns why it ended.
+func (l *live) turn(ctx context.Context, user []llm.ContentBlock) string {
+	bg := context.WithoutCancel(ctx)
+	t, err := l.prepare(bg, user)
+	if err != nil {
+		l.setState(Streaming)
+		l.emitError(err)
+		return ReasonError
+	}
+	return t.loop(ctx)
+}
+
+// prepare repairs the history, commits the user's message and loads the
+// turn.
+func (l *live) prepare(ctx context.Context, user []llm.ContentBlock) (*turn, error) {
+	st := l.m.st
+	if _, err := st.Repair(ctx, l.id); err != nil {
+		return nil, fmt.Errorf("repairing the session: %w", err)
+	}
+	msg, err := st.AppendMessage(ctx, l.id, llm.Message{Role: llm.RoleUser, Content: user}, llm.Usage{})
+	if err != nil {
+		return nil, fmt.Errorf("saving your message: %w", err)
+	}
+	l.emitMessage(msg)
+	if err := st.SetState(ctx, l.id, store.SessionRunning); err != nil {
+		return nil, err
+	}
+	return l.load(ctx)
+}
+
+// load reads the session, its history and its provider.
+func (l *live) load(ctx context.Context) (*turn, error) {
+	st := l.m.st
+	sess, err := st.Session(ctx, l.id)
+	if err != nil {
+		return nil, err
+	}
+	history, err := st.Messages(ctx, l.id)
+	if err != nil {
+		return nil, err
+	}
+	p, err := l.m.provider(ctx, sess)
+	if err != nil {
+		return nil, err
+	}
+	model := sess.Model
+	if model == "" {
+		model = llm.DefaultModel(p.Name())
+	}
+	window := l.m.opt.ContextWindow
+	if window <= 0 {
+		window = llm.ContextWindow(model)
+	}
+	return &turn{
+		l: l, sess: sess, p: p, model: sess.Model, priced: model, window: window,
+		system:  SystemPrompt(ctx, l.root.Dir(), l.m.opt.Now()),
+		defs:    l.registry.Defs(),
+		mode:    l.approvalMode(sess),
+		history: history,
+	}, nil
+}
+
+// loop calls the model and runs tools until the turn ends.
+func (t *turn) loop(ctx context.Context) string {
+	l := t.l
+	for calls := 0; ; calls++ {
+		if ctx.Err() != nil {
+			return ReasonCancelled
+		}
+		if calls >= l.m.opt.MaxCalls {
+			l.notice("limit", fmt.Sprintf("Stopped after %d model calls in one turn. Send a message to let the agent continue.", l.m.opt.MaxCalls), 0)
+			return ReasonLimit
+		}
+		if reason := t.checkBudget(ctx); reason != "" {
+			return reason
+		}
+		l.setState(Streaming)
+		if err := t.fit(ctx); err != nil {
+			if ctx.Err() != nil {
+				return ReasonCancelled
+			}
+			l.emitError(err)
+			return ReasonError
+		}
+		ans, err := t.call(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ReasonCancelled
+			}
+			if errors.Is(err, llm.ErrContextTooLong) && !t.retried {
+				t.retried = true
+				if cerr := t.compact(ctx, "The conversation was too long for the model"); cerr == nil {
+					continue
+				} else if ctx.Err() != nil {
+					return ReasonCancelled
+				}
+			}
+			l.emitError(err)
+			return ReasonError
+		}
+		if len(ans.uses) == 0 {
+			if ans.stop == llm.StopMaxTokens {
+				l.notice("limit", "The answer reached the model's output limit and was cut.", 0)
+				return ReasonMaxTokens
+			}
+			return ReasonEndTurn
+		}
+		stop, err := t.runTools(ctx, ans)
+		if err != nil {
+			l.emitError(err)
+			return ReasonError
+		}
+		if stop != "" {
+			return stop
+		}
+	}
+}
