@@ -127,7 +127,7 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 			usage = ev.Usage
 		case llm.EventRetry:
 			if r := ev.Retry; r != nil {
-				l.notice("retry", fmt.Sprintf("Retrying in %s (%s).", (time.Duration(r.Delay) * time.Millisecond).Round(100*time.Millisecond), r.Reason), r.Delay)
+				l.notice("retry", fmt.Sprintf("Retrying in %s (%s).", (time.Duration(r.Delay)*time.Millisecond).Round(100*time.Millisecond), r.Reason), r.Delay)
 			}
 		case llm.EventStop:
 			stop = ev.Stop
