@@ -116,7 +116,9 @@ type Rule struct {
 }
 
 // SettingsView is what the Settings screen shows. Source says where a
-// value comes from: env, settings or default.
+// value comes from (env, dotenv, settings or default) and SourceFrom names
+// the variable or file, so the form can say "OPENAI_BASE_URL overrides
+// this". Warnings are problems with saved files, one sentence each.
 type SettingsView struct {
 	Provider        string            `json:"provider"`
 	Model           string            `json:"model"`
@@ -127,14 +129,21 @@ type SettingsView struct {
 	BudgetTokens    int               `json:"budgetTokens"`
 	BudgetUSD       float64           `json:"budgetUsd"`
 	Source          map[string]string `json:"source"`
+	SourceFrom      map[string]string `json:"sourceFrom"`
 	Presets         []Preset          `json:"presets"`
+	Warnings        []string          `json:"warnings"`
 	NeedsOnboarding bool              `json:"needsOnboarding"`
 }
 
-// Preset is a known OpenAI-compatible server.
+// Preset is a known server: choosing it fills provider, base URL and,
+// when it has one, a model.
 type Preset struct {
-	Name    string `json:"name"`
-	BaseURL string `json:"baseUrl"`
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Provider string `json:"provider"`
+	BaseURL  string `json:"baseUrl"`
+	NeedsKey bool   `json:"needsKey"`
+	Model    string `json:"model,omitempty"`
 }
 
 // SettingsInput is what the Settings form saves. An empty APIKey keeps the

@@ -36,12 +36,3 @@ func (w *Workspace) ReadProjectFile(ctx context.Context, p int64, path string) (
 func (w *Workspace) FindFiles(ctx context.Context, p int64, q string, limit int) ([]string, error) {
 	return nil, errNotWired
 }
-func (w *Workspace) GetSettings() (events.SettingsView, error) {
-	return events.SettingsView{}, errNotWired
-}
-func (w *Workspace) SaveSettings(in events.SettingsInput) (events.SettingsView, error) {
-	return events.SettingsView{}, errNotWired
-}
-func (w *Workspace) ListModels(ctx context.Context, p, u, k string) ([]string, error) {
-	return nil, errNotWired
-}

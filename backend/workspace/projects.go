@@ -34,6 +34,9 @@ func (w *Workspace) OpenProject(ctx context.Context, path string) (events.Projec
 	if err != nil {
 		return events.Project{}, err
 	}
+	w.mu.Lock()
+	w.projectDir = p.Path
+	w.mu.Unlock()
 	return projectView(p), nil
 }
 

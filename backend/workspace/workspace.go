@@ -21,8 +21,9 @@ type Workspace struct {
 	getenv func(string) string
 	store  *store.Store
 
-	mu   sync.RWMutex
-	emit events.Emitter
+	mu      sync.RWMutex
+	emit    events.Emitter
+	projectDir string // the folder opened last: its .env and rules apply
 }
 
 // Options configures Open.
@@ -43,7 +44,21 @@ func Open(ctx context.Context, o Options) (*Workspace, error) {
 		st.Close()
 		return nil, err
 	}
-	return &Workspace{home: o.Home, log: o.Log, getenv: o.Getenv, store: st, emit: events.Discard{}}, nil
+	w := &Workspace{home: o.Home, log: o.Log, getenv: o.Getenv, store: st, emit: events.Discard{}}
+	if dir := o.Getenv("PILOT_PROJECT"); dir != "" {
+		if _, err := w.OpenProject(ctx, dir); err != nil {
+			w.log.Warn("PILOT_PROJECT not opened", "err", err)
+		}
+	} else if ps, err := st.Projects(ctx); err == nil && len(ps) > 0 {
+		w.projectDir = ps[0].Path
+	}
+	return w, nil
+}
+
+func (w *Workspace) currentProject() string {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return w.projectDir
 }
 
 // SetEmitter routes events to a frontend.

@@ -13,7 +13,7 @@ export type DiffLineKind = "context" | "add" | "del";
 export type SearchHitKind = "message" | "tool_input" | "tool_output" | "path";
 export type RuleEffect = "allow" | "deny";
 export type ApprovalMode = "ask" | "edits" | "all";
-export type ValueSource = "env" | "settings" | "default";
+export type ValueSource = "env" | "dotenv" | "settings" | "default";
 
 export interface Block {
   type: BlockType;
@@ -179,8 +179,12 @@ export interface Rule {
 }
 
 export interface Preset {
+  id: string;
   name: string;
+  provider: string;
   baseUrl: string;
+  needsKey: boolean;
+  model?: string;
 }
 
 export interface SettingsView {
@@ -193,7 +197,11 @@ export interface SettingsView {
   budgetTokens: number;
   budgetUsd: number;
   source: Record<string, ValueSource>;
+  /** The environment variable or file a value was read from. */
+  sourceFrom: Record<string, string>;
   presets: Preset[];
+  /** Problems with saved files, one sentence each. */
+  warnings: string[];
   needsOnboarding: boolean;
 }
 

@@ -343,8 +343,12 @@ export namespace events {
 		}
 	}
 	export class Preset {
+	    id: string;
 	    name: string;
+	    provider: string;
 	    baseUrl: string;
+	    needsKey: boolean;
+	    model?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Preset(source);
@@ -352,8 +356,12 @@ export namespace events {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
 	        this.name = source["name"];
+	        this.provider = source["provider"];
 	        this.baseUrl = source["baseUrl"];
+	        this.needsKey = source["needsKey"];
+	        this.model = source["model"];
 	    }
 	}
 	export class Project {
@@ -577,7 +585,9 @@ export namespace events {
 	    budgetTokens: number;
 	    budgetUsd: number;
 	    source: Record<string, string>;
+	    sourceFrom: Record<string, string>;
 	    presets: Preset[];
+	    warnings: string[];
 	    needsOnboarding: boolean;
 	
 	    static createFrom(source: any = {}) {
@@ -595,7 +605,9 @@ export namespace events {
 	        this.budgetTokens = source["budgetTokens"];
 	        this.budgetUsd = source["budgetUsd"];
 	        this.source = source["source"];
+	        this.sourceFrom = source["sourceFrom"];
 	        this.presets = this.convertValues(source["presets"], Preset);
+	        this.warnings = source["warnings"];
 	        this.needsOnboarding = source["needsOnboarding"];
 	    }
 	

@@ -1,0 +1,180 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+
+	"pilot/backend/config"
+	"pilot/backend/events"
+	"pilot/backend/llm"
+)
+
+// resolve computes the configuration in force for the current project.
+func (w *Workspace) resolve() (config.Resolved, error) {
+	return config.Resolve(w.home, w.currentProject(), w.getenv)
+}
+
+// GetSettings returns the effective settings and where each value comes from.
+func (w *Workspace) GetSettings() (events.SettingsView, error) {
+	r, err := w.resolve()
+	if err != nil {
+		return events.SettingsView{}, err
+	}
+	return settingsView(r), nil
+}
+
+func settingsView(r config.Resolved) events.SettingsView {
+	key := r.MaskedKey()
+	v := events.SettingsView{
+		Provider:     r.Provider.Value,
+		Model:        r.Model.Value,
+		BaseURL:      r.BaseURL.Value,
+		HasKey:       r.APIKey.Value != "",
+		KeyHint:      key.Value,
+		ApprovalMode: r.ApprovalMode.Value,
+		BudgetTokens: int(r.BudgetTokens),
+		BudgetUSD:    r.BudgetUSD,
+		Source:       map[string]string{},
+		SourceFrom:   map[string]string{},
+		Warnings:     append([]string{}, r.Warnings...),
+	}
+	for name, src := range map[string]config.Source{
+		"provider": r.Provider.Source, "model": r.Model.Source, "baseUrl": r.BaseURL.Source,
+		"apiKey": key.Source, "approvalMode": r.ApprovalMode.Source,
+	} {
+		v.Source[name] = string(src)
+	}
+	for name, from := range map[string]string{
+		"provider": r.Provider.From, "model": r.Model.From, "baseUrl": r.BaseURL.From,
+		"apiKey": key.From, "approvalMode": r.ApprovalMode.From,
+	} {
+		if from != "" {
+			v.SourceFrom[name] = from
+		}
+	}
+	for _, p := range llm.Presets() {
+		v.Presets = append(v.Presets, events.Preset{ID: p.ID, Name: p.Name, Provider: p.Provider, BaseURL: p.BaseURL, NeedsKey: p.NeedsKey, Model: p.Model})
+	}
+	v.NeedsOnboarding = !v.HasKey && needsKey(v.Provider, v.BaseURL)
+	return v
+}
+
+// needsKey says whether a server wants an API key: Anthropic and the
+// hosted OpenAI-compatible services do, local servers do not.
+func needsKey(provider, baseURL string) bool {
+	if provider == llm.ProviderAnthropic {
+		return true
+	}
+	for _, p := range llm.Presets() {
+		if p.Provider == provider && strings.TrimRight(p.BaseURL, "/") == strings.TrimRight(baseURL, "/") {
+			return p.NeedsKey
+		}
+	}
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return true
+	}
+	host := u.Hostname()
+	return host != "localhost" && host != "127.0.0.1" && host != "::1"
+}
+
+// SaveSettings validates and stores the settings form, then returns what is
+// now in force.
+func (w *Workspace) SaveSettings(in events.SettingsInput) (events.SettingsView, error) {
+	if err := validateSettings(in); err != nil {
+		return events.SettingsView{}, err
+	}
+	cur, err := config.LoadSettings(w.home)
+	if err != nil && !isCorrupt(err) {
+		return events.SettingsView{}, err
+	}
+	cur.Provider = in.Provider
+	cur.Model = strings.TrimSpace(in.Model)
+	if cur.BaseURLs == nil {
+		cur.BaseURLs = map[string]string{}
+	}
+	if b := strings.TrimSpace(in.BaseURL); b != "" {
+		cur.BaseURLs[in.Provider] = b
+	} else {
+		delete(cur.BaseURLs, in.Provider)
+	}
+	cur.ApprovalMode = in.ApprovalMode
+	cur.BudgetTokens = int64(in.BudgetTokens)
+	cur.BudgetUSD = in.BudgetUSD
+	if err := config.SaveSettings(w.home, cur); err != nil {
+		return events.SettingsView{}, err
+	}
+	switch {
+	case in.ClearKey:
+		err = config.SaveKey(w.home, in.Provider, "")
+	case strings.TrimSpace(in.APIKey) != "":
+		err = config.SaveKey(w.home, in.Provider, strings.TrimSpace(in.APIKey))
+	}
+	if err != nil {
+		return events.SettingsView{}, err
+	}
+	return w.GetSettings()
+}
+
+func isCorrupt(err error) bool {
+	_, ok := err.(*config.CorruptFileError)
+	return ok
+}
+
+func validateSettings(in events.SettingsInput) error {
+	switch in.Provider {
+	case llm.ProviderAnthropic, llm.ProviderOpenAI:
+	default:
+		return fmt.Errorf("unknown provider %q: choose anthropic or openai (any OpenAI-compatible server)", in.Provider)
+	}
+	if b := strings.TrimSpace(in.BaseURL); b != "" {
+		u, err := url.Parse(b)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("the base URL %q is not an http(s) address, e.g. http://localhost:11434/v1", b)
+		}
+	}
+	switch in.ApprovalMode {
+	case "", config.ApproveAsk, config.ApproveEdits, config.ApproveAll:
+	default:
+		return fmt.Errorf("unknown approval mode %q: choose ask, edits or all", in.ApprovalMode)
+	}
+	if in.BudgetTokens < 0 || in.BudgetUSD < 0 {
+		return fmt.Errorf("a budget cannot be negative; 0 means no budget")
+	}
+	return nil
+}
+
+// ListModels asks a server for its models. Empty arguments fall back to
+// the configuration in force.
+func (w *Workspace) ListModels(ctx context.Context, provider, baseURL, apiKey string) ([]string, error) {
+	r, err := w.resolve()
+	if err != nil {
+		return nil, err
+	}
+	cfg := r.LLM()
+	if provider != "" && provider != cfg.Provider {
+		cfg.Provider, cfg.BaseURL, cfg.APIKey = provider, "", ""
+		if keys, err := config.LoadKeys(w.home); err == nil {
+			cfg.APIKey = keys[provider]
+		}
+	}
+	if baseURL != "" {
+		cfg.BaseURL = baseURL
+	}
+	if apiKey != "" {
+		cfg.APIKey = apiKey
+	}
+	models, err := llm.ListModels(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%s", r.Redact(err.Error()))
+	}
+	out := make([]string, len(models))
+	for i, m := range models {
+		out[i] = m.ID
+	}
+	sort.Strings(out)
+	return out, nil
+}
