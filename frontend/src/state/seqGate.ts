@@ -11,10 +11,13 @@ export class SeqGate<E extends Sequenced> {
   private next: number | null = null;
   private buffer = new Map<number, E>();
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** With no known starting point, the first events wait settleMs for earlier ones. */
+  private settling: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly apply: (events: E[]) => void,
     private readonly gapMs = 300,
+    private readonly settleMs = 40,
   ) {}
 
   /** Starts over; lastApplied is the seq the snapshot already contains, when known. */
@@ -26,7 +29,17 @@ export class SeqGate<E extends Sequenced> {
 
   push(ev: E): void {
     const seq = ev.payload.seq;
-    if (this.next === null) this.next = seq;
+    if (this.next === null) {
+      // Unknown start: collect briefly, then begin at the lowest seq seen.
+      if (!this.buffer.has(seq)) this.buffer.set(seq, ev);
+      this.settling ??= setTimeout(() => {
+        this.settling = null;
+        if (this.buffer.size === 0) return;
+        this.next = Math.min(...this.buffer.keys());
+        this.drain();
+      }, this.settleMs);
+      return;
+    }
     if (seq < this.next || this.buffer.has(seq)) return;
     this.buffer.set(seq, ev);
     this.drain();
@@ -63,6 +76,8 @@ export class SeqGate<E extends Sequenced> {
 
   private clearTimer(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.settling) clearTimeout(this.settling);
     this.timer = null;
+    this.settling = null;
   }
 }

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { changedSpan, markRange, splitRows, unifiedRows } from "../diffLayout";
+import type { Hunk } from "../types";
+
+const hunk: Hunk = {
+  index: 0,
+  oldStart: 1,
+  oldLines: 3,
+  newStart: 1,
+  newLines: 4,
+  lines: [
+    { kind: "context", text: "package main", oldNo: 1, newNo: 1 },
+    { kind: "del", text: "func a() int { return 1 }", oldNo: 2 },
+    { kind: "add", text: "func a() int { return 2 }", newNo: 2 },
+    { kind: "add", text: "// added", newNo: 3 },
+    { kind: "context", text: "}", oldNo: 3, newNo: 4 },
+  ],
+};
+
+describe("changedSpan", () => {
+  it("finds the differing middle", () => {
+    expect(changedSpan("return 1 }", "return 22 }")).toEqual({ a: [7, 8], b: [7, 9] });
+    expect(changedSpan("same", "same")).toBeNull();
+  });
+});
+
+describe("markRange", () => {
+  it("wraps plain text", () => {
+    expect(markRange("abcdef", 2, 4)).toBe('ab<mark class="intra">cd</mark>ef');
+  });
+  it("stays well nested across tags and counts entities as one character", () => {
+    const html = '<span class="k">if</span> a &lt; b';
+    expect(markRange(html, 1, 6)).toBe(
+      '<span class="k">i<mark class="intra">f</mark></span><mark class="intra"> a &lt;</mark> b',
+    );
+  });
+});
+
+describe("rows", () => {
+  it("pairs a deleted line with the added line after it and marks the change", () => {
+    const rows = splitRows(hunk, "");
+    expect(rows).toHaveLength(4);
+    expect(rows[1]!.left).toMatchObject({ no: 2, kind: "del" });
+    expect(rows[1]!.right).toMatchObject({ no: 2, kind: "add" });
+    expect(rows[1]!.left.html).toContain('<mark class="intra">1</mark>');
+    expect(rows[1]!.right.html).toContain('<mark class="intra">2</mark>');
+    expect(rows[2]!.left.kind).toBe("empty");
+    expect(rows[2]!.right).toMatchObject({ no: 3, kind: "add", html: "// added" });
+  });
+  it("keeps the hunk's order in the unified view", () => {
+    const rows = unifiedRows(hunk, "go");
+    expect(rows.map((r) => r.kind)).toEqual(["context", "del", "add", "add", "context"]);
+    expect(rows[0]!.html).toContain('<span class="hljs-keyword">package</span>');
+  });
+});

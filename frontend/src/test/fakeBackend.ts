@@ -1,0 +1,224 @@
+// A Backend for component tests: canned answers, every call recorded, and
+// emit() to push events as the Go side would.
+import type { Backend, ExportFormat, VersionInfo } from "../lib/backend";
+import type { AppReadyPayload, EventMap, EventName } from "../lib/events";
+import type {
+  ChangeDecision,
+  ChangeView,
+  CommandDecision,
+  FileEntry,
+  FilePreview,
+  Project,
+  Rule,
+  SearchHit,
+  SessionDetail,
+  SessionSummary,
+  SettingsInput,
+  SettingsView,
+  Usage,
+} from "../lib/types";
+
+export interface Call {
+  method: keyof Backend;
+  args: unknown[];
+}
+
+type Listener = (payload: never) => void;
+
+export const zeroUsage: Usage = {
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  costUsd: 0,
+  costKnown: false,
+  contextTokens: 0,
+  contextWindow: 200000,
+};
+
+export function summary(id: number, over: Partial<SessionSummary> = {}): SessionSummary {
+  return { id, projectId: 1, title: `Session ${id}`, provider: "anthropic", model: "claude", createdAt: 1000 * id, updatedAt: 1000 * id, tokens: 0, costUsd: 0, state: "idle", ...over };
+}
+
+export function detail(id: number, over: Partial<SessionDetail> = {}): SessionDetail {
+  return { session: summary(id), messages: [], toolCalls: [], pending: [], usage: zeroUsage, state: "idle", ...over };
+}
+
+export const defaultSettings: SettingsView = {
+  provider: "anthropic",
+  model: "claude-sonnet-4-5",
+  baseUrl: "",
+  hasKey: true,
+  keyHint: "sk-…9f3a",
+  approvalMode: "ask",
+  budgetTokens: 0,
+  budgetUsd: 0,
+  source: {},
+  presets: [
+    { name: "Ollama", baseUrl: "http://localhost:11434/v1" },
+    { name: "LM Studio", baseUrl: "http://localhost:1234/v1" },
+  ],
+  needsOnboarding: false,
+};
+
+export class FakeBackend implements Backend {
+  calls: Call[] = [];
+  listeners = new Map<EventName, Set<Listener>>();
+
+  projects: Project[] = [{ id: 1, path: "/home/u/proj", name: "proj", lastOpened: 10 }];
+  sessions: SessionSummary[] = [summary(1)];
+  details: Record<number, SessionDetail> = { 1: detail(1) };
+  changes: Record<string, ChangeView> = {};
+  settings: SettingsView = { ...defaultSettings };
+  dirs: Record<string, FileEntry[]> = {};
+  files: Record<string, string> = {};
+  hits: SearchHit[] = [];
+  models: string[] = [];
+  rules: Rule[] = [];
+  /** When set, getSession waits for this promise before answering. */
+  gate: Promise<void> | null = null;
+
+  private record(method: keyof Backend, ...args: unknown[]) {
+    this.calls.push({ method, args });
+  }
+
+  callsOf(method: keyof Backend): unknown[][] {
+    return this.calls.filter((c) => c.method === method).map((c) => c.args);
+  }
+
+  emit<K extends EventName>(name: K, payload: EventMap[K]): void {
+    for (const l of this.listeners.get(name) ?? []) (l as (p: EventMap[K]) => void)(payload);
+  }
+
+  listenerCount(): number {
+    let n = 0;
+    for (const s of this.listeners.values()) n += s.size;
+    return n;
+  }
+
+  on<K extends EventName>(name: K, cb: (payload: EventMap[K]) => void): () => void {
+    const set = this.listeners.get(name) ?? new Set<Listener>();
+    set.add(cb as Listener);
+    this.listeners.set(name, set);
+    return () => set.delete(cb as Listener);
+  }
+
+  async version(): Promise<VersionInfo> {
+    return { version: "0.0.0-test", commit: "abc", wails: "v2", go: "go1.24", os: "linux", arch: "amd64" };
+  }
+  async frontendReady(): Promise<AppReadyPayload> {
+    this.record("frontendReady");
+    return { startupMs: 5 };
+  }
+  async listProjects(): Promise<Project[]> {
+    this.record("listProjects");
+    return this.projects;
+  }
+  async openProject(path: string): Promise<Project> {
+    this.record("openProject", path);
+    return this.projects.find((p) => p.path === path) ?? { id: 99, path, name: path.split("/").pop() ?? path, lastOpened: 99 };
+  }
+  async pickProjectFolder(): Promise<string> {
+    this.record("pickProjectFolder");
+    return "";
+  }
+  async listSessions(projectId: number, limit: number, offset: number): Promise<SessionSummary[]> {
+    this.record("listSessions", projectId, limit, offset);
+    return this.sessions;
+  }
+  async getSession(sessionId: number): Promise<SessionDetail> {
+    this.record("getSession", sessionId);
+    if (this.gate) await this.gate;
+    const d = this.details[sessionId];
+    if (!d) throw new Error("no such session");
+    return d;
+  }
+  async newSession(projectId: number): Promise<SessionSummary> {
+    this.record("newSession", projectId);
+    const s = summary(100 + this.calls.length, { projectId });
+    this.details[s.id] = detail(s.id, { session: s });
+    return s;
+  }
+  async renameSession(sessionId: number, title: string): Promise<void> {
+    this.record("renameSession", sessionId, title);
+  }
+  async deleteSession(sessionId: number): Promise<void> {
+    this.record("deleteSession", sessionId);
+  }
+  async forkSession(sessionId: number, messageId: number): Promise<SessionSummary> {
+    this.record("forkSession", sessionId, messageId);
+    const s = summary(500);
+    this.details[500] = detail(500, { session: s });
+    return s;
+  }
+  async exportSession(sessionId: number, format: ExportFormat): Promise<string> {
+    this.record("exportSession", sessionId, format);
+    return "";
+  }
+  async saveSessionExport(sessionId: number, format: ExportFormat): Promise<string> {
+    this.record("saveSessionExport", sessionId, format);
+    return `/tmp/s${sessionId}.${format}`;
+  }
+  async searchSessions(projectId: number, query: string): Promise<SearchHit[]> {
+    this.record("searchSessions", projectId, query);
+    return this.hits;
+  }
+  async sendMessage(sessionId: number, text: string, attachments: string[]): Promise<void> {
+    this.record("sendMessage", sessionId, text, attachments);
+  }
+  async cancelTurn(sessionId: number): Promise<void> {
+    this.record("cancelTurn", sessionId);
+  }
+  async compactNow(sessionId: number): Promise<void> {
+    this.record("compactNow", sessionId);
+  }
+  async getChange(approvalId: string): Promise<ChangeView> {
+    this.record("getChange", approvalId);
+    const c = this.changes[approvalId];
+    if (!c) throw new Error("no such change");
+    return c;
+  }
+  async decideChange(approvalId: string, decision: ChangeDecision): Promise<void> {
+    this.record("decideChange", approvalId, decision);
+  }
+  async decideCommand(approvalId: string, decision: CommandDecision): Promise<void> {
+    this.record("decideCommand", approvalId, decision);
+  }
+  async listDir(projectId: number, dir: string): Promise<FileEntry[]> {
+    this.record("listDir", projectId, dir);
+    return this.dirs[dir] ?? [];
+  }
+  async readProjectFile(projectId: number, path: string): Promise<FilePreview> {
+    this.record("readProjectFile", projectId, path);
+    const text = this.files[path] ?? "";
+    return { path, text, binary: false, truncated: false, size: text.length };
+  }
+  async findFiles(projectId: number, query: string, limit: number): Promise<string[]> {
+    this.record("findFiles", projectId, query, limit);
+    return Object.keys(this.files).filter((p) => p.includes(query)).slice(0, limit);
+  }
+  async getSettings(): Promise<SettingsView> {
+    this.record("getSettings");
+    return this.settings;
+  }
+  async saveSettings(input: SettingsInput): Promise<SettingsView> {
+    this.record("saveSettings", input);
+    this.settings = { ...this.settings, provider: input.provider, model: input.model, baseUrl: input.baseUrl, needsOnboarding: false };
+    return this.settings;
+  }
+  async listModels(provider: string, baseUrl: string, apiKey: string): Promise<string[]> {
+    this.record("listModels", provider, baseUrl, apiKey);
+    return this.models;
+  }
+  async listRules(projectId: number): Promise<Rule[]> {
+    this.record("listRules", projectId);
+    return this.rules;
+  }
+  async addRule(projectId: number, tool: string, pattern: string, effect: string): Promise<Rule> {
+    this.record("addRule", projectId, tool, pattern, effect);
+    return { id: this.rules.length + 1, tool, pattern, effect: effect === "deny" ? "deny" : "allow" };
+  }
+  async deleteRule(ruleId: number): Promise<void> {
+    this.record("deleteRule", ruleId);
+  }
+}

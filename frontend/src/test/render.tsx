@@ -1,0 +1,29 @@
+// Renders the whole window (or a part) with a fake backend.
+import { render } from "@testing-library/react";
+import type { ReactNode } from "react";
+import App from "../App";
+import { BackendContext } from "../lib/backend";
+import { AppController } from "../state/controller";
+import { ControllerContext } from "../state/context";
+import { FakeBackend } from "./fakeBackend";
+
+export function renderApp(backend = new FakeBackend()) {
+  const utils = render(
+    <BackendContext.Provider value={backend}>
+      <App />
+    </BackendContext.Provider>,
+  );
+  return { backend, ...utils };
+}
+
+/** Renders a part with a controller of its own (not started unless asked). */
+export function renderWith(ui: ReactNode, backend = new FakeBackend(), start = true) {
+  const controller = new AppController(backend);
+  const stop = start ? controller.start() : () => {};
+  const utils = render(
+    <BackendContext.Provider value={backend}>
+      <ControllerContext.Provider value={controller}>{ui}</ControllerContext.Provider>
+    </BackendContext.Provider>,
+  );
+  return { backend, controller, stop, ...utils };
+}
