@@ -1,0 +1,144 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"pilot/backend/llm"
+	"pilot/backend/store"
+)
+
+// sessionsDB makes a real database with one project holding a session.
+func sessionsDB(t *testing.T) (st *store.Store, dir string, sessionID int64) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "pilot.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	dir = t.TempDir()
+	p, err := st.TouchProject(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := st.CreateSession(ctx, store.NewSession{ProjectID: p.ID, Title: "Fix the lexer", Provider: "anthropic", Model: "claude-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []llm.Message{
+		{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock("Why does the lexer drop quokka tokens?")}},
+		{Role: llm.RoleAssistant, Content: []llm.ContentBlock{
+			llm.TextBlock("Let me read it."),
+			{Type: llm.BlockToolUse, ID: "tu1", Name: "read_file", Input: json.RawMessage(`{"path":"lexer.go"}`)},
+		}},
+		{Role: llm.RoleUser, Content: []llm.ContentBlock{{Type: llm.BlockToolResult, ToolUseID: "tu1", Content: "package lexer"}}},
+	} {
+		if _, err := st.AppendMessage(ctx, x.ID, m, llm.Usage{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return st, dir, x.ID
+}
+
+func TestSessionsCommand(t *testing.T) {
+	t.Parallel()
+	st, dir, id := sessionsDB(t)
+	sid := func(s string) string { return strings.ReplaceAll(s, "ID", jsonInt(id)) }
+	never := t.TempDir()
+	tests := []struct {
+		name       string
+		args       []string
+		code       int
+		stdout     []string // substrings
+		stderr     string
+		jsonFields []string // every stdout line is a JSON object with these keys
+	}{
+		{name: "list", args: []string{"list", "--project", dir}, stdout: []string{"ID", "TITLE", "Fix the lexer", "claude-test"}},
+		{name: "list json, flag after", args: []string{"list", "--json", "--project=" + dir}, stdout: []string{`"title":"Fix the lexer"`}, jsonFields: []string{"id", "title", "usage"}},
+		{name: "list never opened", args: []string{"list", "--project", never}, stdout: []string{"has not been opened in Pilot yet"}},
+		{name: "list never opened json", args: []string{"list", "--project", never, "--json"}},
+		{name: "show", args: []string{"show", sid("ID")}, stdout: []string{"Session", "Fix the lexer", "[0] user:", "quokka", "→ read_file", "← package lexer"}},
+		{name: "show json", args: []string{"show", sid("ID"), "--json"}, stdout: []string{`"messages":[`, `"toolCalls"`}, jsonFields: []string{"session", "messages", "project"}},
+		{name: "search", args: []string{"search", "quokka", "--project", dir}, stdout: []string{"Fix the lexer", "[message", "«quokka»"}},
+		{name: "search words unquoted", args: []string{"search", "--project", dir, "lexer", "drop"}, stdout: []string{"«lexer» «drop»"}},
+		{name: "search json", args: []string{"search", "package", "--json", "--project", dir}, stdout: []string{`"kind":"tool_output"`}, jsonFields: []string{"sessionId", "messageId", "kind", "snippet"}},
+		{name: "search syntax is text", args: []string{"search", `"quo* -AND (`, "--project", dir}, stdout: []string{"No matches"}},
+		{name: "search no match", args: []string{"search", "zebra", "--project", dir}, stdout: []string{`No matches for "zebra"`}},
+		{name: "export md", args: []string{"export", sid("ID"), "--format", "md"}, stdout: []string{"# Fix the lexer", "## Assistant", "**Tool call** `read_file`"}},
+		{name: "export json", args: []string{"export", "--format=json", sid("ID")}, stdout: []string{`"format": "pilot-session"`}},
+		{name: "help", args: []string{"--help"}, stdout: []string{"pilot sessions list"}},
+
+		{name: "no subcommand", args: nil, code: 2, stderr: "missing subcommand"},
+		{name: "unknown subcommand", args: []string{"frob"}, code: 2, stderr: `unknown subcommand "frob"`},
+		{name: "unknown flag", args: []string{"list", "--verbose"}, code: 2, stderr: "unknown flag --verbose"},
+		{name: "flag without value", args: []string{"list", "--project"}, code: 2, stderr: "--project needs a value"},
+		{name: "show without id", args: []string{"show"}, code: 2, stderr: "expected 1 argument(s), got 0"},
+		{name: "show bad id", args: []string{"show", "abc"}, code: 2, stderr: `"abc" is not a session id`},
+		{name: "search without query", args: []string{"search"}, code: 2, stderr: "missing QUERY"},
+		{name: "export without format", args: []string{"export", sid("ID")}, code: 2, stderr: "--format must be md or json"},
+		{name: "export bad format", args: []string{"export", sid("ID"), "--format", "pdf"}, code: 2, stderr: "--format must be md or json"},
+		{name: "show missing session", args: []string{"show", "999"}, code: 1, stderr: "no session 999"},
+		{name: "export missing session", args: []string{"export", "999", "--format", "json"}, code: 1, stderr: "no session 999"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var out, errOut bytes.Buffer
+			code := Sessions(context.Background(), st, tc.args, &out, &errOut)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; stderr %s", code, tc.code, errOut.String())
+			}
+			for _, want := range tc.stdout {
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("stdout lacks %q:\n%s", want, out.String())
+				}
+			}
+			if tc.code == 0 && errOut.Len() != 0 {
+				t.Errorf("stderr on success: %s", errOut.String())
+			}
+			if tc.stderr != "" {
+				first, _, _ := strings.Cut(errOut.String(), "\n")
+				if !strings.Contains(first, tc.stderr) {
+					t.Errorf("first stderr line %q lacks %q", first, tc.stderr)
+				}
+			}
+			if tc.jsonFields == nil {
+				return
+			}
+			for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+				var obj map[string]any
+				if err := json.Unmarshal([]byte(line), &obj); err != nil {
+					t.Fatalf("not a JSON object per line: %v\n%s", err, line)
+				}
+				for _, f := range tc.jsonFields {
+					if _, ok := obj[f]; !ok {
+						t.Errorf("JSON line lacks %q: %s", f, line)
+					}
+				}
+			}
+		})
+	}
+}
+
+func jsonInt(n int64) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+// TestSessionsDefaultProject: without --project, the current directory.
+func TestSessionsDefaultProject(t *testing.T) {
+	st, dir, _ := sessionsDB(t)
+	t.Chdir(dir)
+	var out, errOut bytes.Buffer
+	if code := Sessions(context.Background(), st, []string{"list"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), "Fix the lexer") {
+		t.Errorf("stdout:\n%s", out.String())
+	}
+}
