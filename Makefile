@@ -18,6 +18,7 @@ export CGO_ENABLED := 1
 
 TAGS       := webkit2_41,sqlite_fts5
 WAILS      := go tool wails
+WAILSFLAGS := $(if $(CI),-nocolour)
 # Version: a v* tag when there is one, else the productVersion of wails.json + -dev.
 VERSION    ?= $(or $(patsubst v%,%,$(shell git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null)),$(shell sed -n 's/.*"productVersion": *"\([^"]*\)".*/\1/p' wails.json)-dev)
 COMMIT     ?= $(or $(shell git rev-parse --short=12 HEAD 2>/dev/null),unknown)
@@ -38,6 +39,7 @@ help:
 	@echo "make bench      benchmarks; results go to docs/BENCHMARKS.md"
 	@echo "make bindings   regenerate frontend/wailsjs from the bound Go methods"
 	@echo "make deps       install every system and npm package (run, test and bench)"
+	@echo "make frontend   build frontend/dist (main.go embeds it)"
 	@echo "make clean      remove build outputs"
 	@echo "single test steps: check-gofmt vet tidy-check bindings-check go-test tsc vitest e2e smoke"
 
@@ -71,7 +73,7 @@ frontend/dist/index.html: $(LOCKSTAMP) $(FRONTEND_SRC)
 # -s: the frontend was just built; -skipbindings: bindings are committed
 # (`make bindings`); -m/-nosyncgomod: a build never edits go.mod.
 build: deps-run frontend
-	$(WAILS) build -s -skipbindings -m -nosyncgomod -ldflags "$(LDFLAGS)"
+	$(WAILS) build $(WAILSFLAGS) -s -skipbindings -m -nosyncgomod -ldflags "$(LDFLAGS)"
 	@./build/bin/pilot version
 
 run: build
@@ -81,7 +83,7 @@ dev: deps-run node-modules
 	$(WAILS) dev -m -nosyncgomod -ldflags "$(LDFLAGS)"
 
 bindings: frontend
-	$(WAILS) generate module -tags $(TAGS)
+	$(WAILS) generate module $(WAILSFLAGS) -tags $(TAGS)
 
 clean:
 	rm -rf build/bin build/e2e-artifacts build/bench frontend/dist frontend/package.json.md5

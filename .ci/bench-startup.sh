@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# Startup benchmark (issue 2): the production build against an empty
+# `wails init -t react-ts` app built the same way.
+#
+# For each app, BENCH_RUNS runs (default 5) after one warm-up run, under one
+# Xvfb:
+#   - launch -> window mapped (xdotool search --onlyvisible), both apps
+#   - launch -> "frontend ready" in $PILOT_HOME/logs/pilot.log, and Pilot's
+#     own startupMs (process start -> first bound call), Pilot only
+#   - idle memory BENCH_IDLE_S (default 5) s after launch (and at least 3 s
+#     after the window was mapped): sum of Rss and of
+#     Pss (/proc/PID/smaps_rollup) over the app and every descendant
+#     (WebKitWebProcess, WebKitNetworkProcess)
+# Medians go into docs/BENCHMARKS.md between the startup markers; raw runs
+# into build/bench/startup-runs.tsv.
+#
+#   .ci/bench-startup.sh            (make bench builds build/bin/pilot first)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+
+runs=${BENCH_RUNS:-5}
+idle_s=${BENCH_IDLE_S:-5}
+work=$repo/build/bench
+baseline_dir=$work/baseline
+pilot_bin=$repo/build/bin/pilot
+doc=$repo/docs/BENCHMARKS.md
+mkdir -p "$work"
+
+[[ -x "$pilot_bin" ]] || {
+	echo "bench: $pilot_bin missing; run make build" >&2
+	exit 1
+}
+
+# --- the baseline app (never committed: build/bench is ignored) -------------
+baseline_bin=$baseline_dir/build/bin/baseline
+if [[ ! -x "$baseline_bin" ]]; then
+	echo "bench: generating the baseline app (wails init -t react-ts)"
+	rm -rf "$baseline_dir"
+	# Run from the repo so `go tool wails` is the CLI pinned in go.mod.
+	go tool wails init -n baseline -t react-ts -d "$baseline_dir" >"$work/baseline-init.log" 2>&1 ||
+		{ cat "$work/baseline-init.log"; exit 1; }
+	wails_bin=$(go tool -n wails)
+	(
+		cd "$baseline_dir"
+		go mod tidy
+		"$wails_bin" build -tags webkit2_41 -nocolour
+	) >"$work/baseline-build.log" 2>&1 || { tail -n 40 "$work/baseline-build.log"; exit 1; }
+fi
+
+# --- Xvfb ---------------------------------------------------------------------
+tmp=$(mktemp -d)
+xvfb_pid="" app_pid=""
+cleanup() {
+	for p in $app_pid $xvfb_pid; do kill -KILL -- "-$p" 2>/dev/null || true; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+[[ -d /tmp/.X11-unix ]] || mkdir -m 1777 /tmp/.X11-unix
+setsid Xvfb -displayfd 3 -screen 0 1400x900x24 -nolisten tcp -noreset 3>"$tmp/display" >/dev/null 2>&1 &
+xvfb_pid=$!
+disown "$xvfb_pid"
+for _ in $(seq 100); do [[ -s "$tmp/display" ]] && break; sleep 0.1; done
+export DISPLAY=":$(head -n1 "$tmp/display")"
+export NO_AT_BRIDGE=1
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# pid and all its descendants
+tree_pids() {
+	ps -e -o pid=,ppid= | awk -v root="$1" '
+		{ parent[$1] = $2 }
+		END {
+			for (p in parent) {
+				q = p
+				while (q != "" && q != 0 && q != 1) {
+					if (q == root) { print p; break }
+					q = parent[q]
+				}
+			}
+		}'
+}
+
+# "rss_kb pss_kb nprocs names" over a process tree
+tree_mem() {
+	local rss=0 pss=0 n=0 names="" p r s
+	for p in $(tree_pids "$1"); do
+		[[ -r /proc/$p/smaps_rollup ]] || continue
+		r=$(awk '/^Rss:/ {print $2}' "/proc/$p/smaps_rollup")
+		s=$(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup")
+		[[ -n "$r" ]] || continue
+		rss=$((rss + r)) pss=$((pss + s)) n=$((n + 1))
+		names+="$(cat "/proc/$p/comm" 2>/dev/null)=$s+"
+	done
+	echo "$rss $pss $n ${names%+}"
+}
+
+# one_run NAME BIN TITLE -> sets result="window_ms ready_ms startup_ms rss_kb pss_kb nprocs names"
+# (runs in this shell, not a subshell, so the EXIT trap sees app_pid).
+one_run() {
+	local name=$1 bin=$2 title=$3 home="$tmp/home-$RANDOM$RANDOM"
+	mkdir -p "$home"
+	local t0 wid="" t_window=-1 t_ready=-1 startup=-1
+	t0=$(now_ms)
+	PILOT_HOME="$home" setsid "$bin" >"$tmp/$name.log" 2>&1 &
+	app_pid=$!
+	disown "$app_pid"
+	local deadline=$((t0 + 60000))
+	while :; do
+		if [[ $t_window -lt 0 ]] && xdotool search --onlyvisible --name "^${title}\$" >/dev/null 2>&1; then
+			t_window=$(($(now_ms) - t0))
+		fi
+		if [[ $name == pilot && $t_ready -lt 0 ]] && grep -q '"msg":"frontend ready"' "$home/logs/pilot.log" 2>/dev/null; then
+			t_ready=$(($(now_ms) - t0))
+		fi
+		if [[ $t_window -ge 0 && ($name != pilot || $t_ready -ge 0) ]]; then break; fi
+		if (($(now_ms) > deadline)) || ! kill -0 "$app_pid" 2>/dev/null; then
+			echo "bench: $name did not start:" >&2
+			tail -n 20 "$tmp/$name.log" >&2
+			return 1
+		fi
+		sleep 0.01
+	done
+	if [[ $name == pilot ]]; then
+		startup=$(sed -n 's/.*"msg":"frontend ready".*"startupMs":\([0-9]*\).*/\1/p' "$home/logs/pilot.log" | head -n1)
+	fi
+	# Idle point: idle_s after launch, and at least 3 s after the window was
+	# mapped (on a loaded machine the page may still be loading at idle_s).
+	local idle_at=$((t0 + idle_s * 1000)) after_window=$((t0 + t_window + 3000))
+	((after_window > idle_at)) && idle_at=$after_window
+	local wait_ms=$((idle_at - $(now_ms)))
+	((wait_ms > 0)) && sleep "$(awk -v m="$wait_ms" 'BEGIN { printf "%.3f", m / 1000 }')"
+	local mem
+	mem=$(tree_mem "$app_pid")
+	kill -TERM -- "-$app_pid" 2>/dev/null || true
+	for _ in $(seq 50); do kill -0 -- "-$app_pid" 2>/dev/null || break; sleep 0.1; done
+	kill -KILL -- "-$app_pid" 2>/dev/null || true
+	app_pid=""
+	result="$t_window $t_ready $startup $mem"
+}
+
+median() { sort -n | awk '{ a[NR] = $1 } END { if (NR == 0) { print "-" } else if (NR % 2) { print a[(NR + 1) / 2] } else { print (a[NR / 2] + a[NR / 2 + 1]) / 2 } }'; }
+
+runs_tsv=$work/startup-runs.tsv
+printf 'app\trun\twindow_ms\tready_ms\tstartup_ms\trss_kb\tpss_kb\tnprocs\tprocesses\n' >"$runs_tsv"
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+result=""
+one_run pilot "$pilot_bin" Pilot # warm-up runs, not counted
+one_run baseline "$baseline_bin" baseline
+for i in $(seq "$runs"); do
+	for app in pilot baseline; do
+		if [[ $app == pilot ]]; then one_run pilot "$pilot_bin" Pilot; else one_run baseline "$baseline_bin" baseline; fi
+		read -r w rd st rss pss n names <<<"$result"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$app" "$i" "$w" "$rd" "$st" "$rss" "$pss" "$n" "$names" >>"$runs_tsv"
+		echo "bench: $app run $i: window ${w} ms, ready ${rd} ms, startupMs ${st}, RSS $((rss / 1024)) MiB, PSS $((pss / 1024)) MiB over $n processes ($names)"
+	done
+done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+col() { awk -F'\t' -v app="$1" -v c="$2" 'NR > 1 && $1 == app { print $c }' "$runs_tsv" | median; }
+mib() { awk -v k="$1" 'BEGIN { if (k == "-") print "-"; else printf "%.0f", k / 1024 }'; }
+procs() { awk -F'\t' -v app="$1" 'NR > 1 && $1 == app { print $9; exit }' "$runs_tsv" | tr '+' '\n' | sed 's/=.*//' | sort | uniq -c | awk '{ printf "%s%s×%s", sep, $1, $2; sep = ", " }'; }
+# median PSS of the processes whose comm starts with $2 (summed within a run)
+pss_of() {
+	awk -F'\t' -v app="$1" -v pre="$2" 'NR > 1 && $1 == app {
+		n = split($9, ps, "+"); t = 0
+		for (i = 1; i <= n; i++) { split(ps[i], kv, "="); if (index(kv[1], pre) == 1) t += kv[2] }
+		print t }' "$runs_tsv" | median
+}
+
+commit=$(git rev-parse --short=12 HEAD)
+dirty=$(git diff --quiet HEAD -- . 2>/dev/null || echo " (work tree had uncommitted changes)")
+cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+webkit=$(dpkg-query -W -f='${Version}' libwebkit2gtk-4.1-0 2>/dev/null || echo unknown)
+size_p=$(du -m "$pilot_bin" | cut -f1)
+size_b=$(du -m "$baseline_bin" | cut -f1)
+
+section=$work/startup.md
+cat >"$section" <<EOF
+Measured $(date -u +%Y-%m-%d) at commit \`$commit\`$dirty by \`make bench\`
+(\`.ci/bench-startup.sh\`): $(nproc) cores ($cpu), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo),
+$(go version | cut -d' ' -f3), WebKitGTK $webkit, Xvfb, no window manager. Median of $runs runs after one
+warm-up run; the two apps alternate. Load average before/after: $load_before / $load_after
+(other work on the machine makes times noisier than memory).
+
+| figure | Pilot (\`build/bin/pilot\`) | empty \`wails init -t react-ts\` |
+|---|---:|---:|
+| idle RSS, sum over the process tree, ${idle_s} s after launch | $(mib "$(col pilot 6)") MiB | $(mib "$(col baseline 6)") MiB |
+| idle PSS, same processes | $(mib "$(col pilot 7)") MiB | $(mib "$(col baseline 7)") MiB |
+| — of which the Go process | $(mib "$(pss_of pilot pilot)") MiB | $(mib "$(pss_of baseline baseline)") MiB |
+| — of which WebKitWebProcess | $(mib "$(pss_of pilot WebKitWebProces)") MiB | $(mib "$(pss_of baseline WebKitWebProces)") MiB |
+| — of which WebKitNetworkProcess | $(mib "$(pss_of pilot WebKitNetworkPr)") MiB | $(mib "$(pss_of baseline WebKitNetworkPr)") MiB |
+| processes counted | $(procs pilot) | $(procs baseline) |
+| launch → window mapped | $(col pilot 3) ms | $(col baseline 3) ms |
+| launch → \`frontend ready\` logged (first bound call, wall time) | $(col pilot 4) ms | n/a (nothing injected) |
+| \`startupMs\` Pilot reports (process start → first bound call) | $(col pilot 5) ms | n/a |
+| binary size | ${size_p} MiB | ${size_b} MiB |
+
+Raw runs: \`build/bench/startup-runs.tsv\` (not committed).
+EOF
+
+# Replace the section between the markers in docs/BENCHMARKS.md.
+if [[ -f "$doc" ]] && grep -q '<!-- bench:startup:begin -->' "$doc"; then
+	awk -v f="$section" '
+		/<!-- bench:startup:begin -->/ { print; while ((getline l < f) > 0) print l; skip = 1; next }
+		/<!-- bench:startup:end -->/ { skip = 0 }
+		!skip { print }' "$doc" >"$tmp/doc" && cat "$tmp/doc" >"$doc"
+	echo "bench: updated the startup section of docs/BENCHMARKS.md"
+else
+	echo "bench: docs/BENCHMARKS.md has no startup markers; the section is in $section"
+fi
+cat "$section"
