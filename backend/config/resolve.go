@@ -95,8 +95,10 @@ func Resolve(home, projectDir string, env func(string) string) (Resolved, error)
 	if p == llm.ProviderAnthropic {
 		r.BaseURL.Value = strings.TrimSuffix(r.BaseURL.Value, "/v1") // documented without /v1; tolerate it
 	}
+	// Any Anthropic endpoint (a proxy too) serves Anthropic's models; an
+	// OpenAI-compatible server elsewhere than OpenAI has its own.
 	defaultModel := ""
-	if r.BaseURL.Value == llm.DefaultBaseURL(p) {
+	if p == llm.ProviderAnthropic || r.BaseURL.Value == llm.DefaultBaseURL(p) {
 		defaultModel = llm.DefaultModel(p)
 	}
 	r.Model = pick(env, "PILOT_MODEL", savedModel, defaultModel)

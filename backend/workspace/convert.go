@@ -67,3 +67,11 @@ func snippetHTML(s string) string {
 func hitView(h store.SearchHit) events.SearchHit {
 	return events.SearchHit{SessionID: h.SessionID, SessionTitle: h.SessionTitle, MessageID: h.MessageID, Kind: string(h.Kind), Snippet: snippetHTML(h.Snippet)}
 }
+
+func toolCallView(c store.ToolCall, label string) events.ToolCall {
+	return events.ToolCall{
+		ID: c.ToolUseID, MessageID: c.MessageID, Name: c.Name, Label: label, Input: c.Input,
+		Status: string(c.Status), Output: c.Output, IsError: c.Status == store.ToolError,
+		StartedAt: millis(c.StartedAt), FinishedAt: millis(c.FinishedAt),
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"pilot/backend/agent"
 	"pilot/backend/events"
 	"pilot/backend/paths"
 	"pilot/backend/store"
@@ -20,10 +21,13 @@ type Workspace struct {
 	log    *slog.Logger
 	getenv func(string) string
 	store  *store.Store
+	agent  *agent.Manager
+	roots  roots
 
-	mu      sync.RWMutex
-	emit    events.Emitter
-	projectDir string // the folder opened last: its .env and rules apply
+	mu         sync.RWMutex
+	emit       events.Emitter
+	projectDir string // the folder opened last: its .env applies to Settings
+	changes    changeLog
 }
 
 // Options configures Open.
@@ -31,10 +35,12 @@ type Options struct {
 	Home   string
 	Log    *slog.Logger
 	Getenv func(string) string
+	// Agent tunes the loop (tests shorten it); zero values are the defaults.
+	Agent agent.Options
 }
 
 // Open opens the workspace of a data directory: its database (created or
-// migrated) with interrupted sessions repaired.
+// migrated) with interrupted sessions repaired, and the agent.
 func Open(ctx context.Context, o Options) (*Workspace, error) {
 	st, err := store.Open(ctx, paths.DB(o.Home))
 	if err != nil {
@@ -45,6 +51,7 @@ func Open(ctx context.Context, o Options) (*Workspace, error) {
 		return nil, err
 	}
 	w := &Workspace{home: o.Home, log: o.Log, getenv: o.Getenv, store: st, emit: events.Discard{}}
+	w.agent = agent.NewManager(agent.Deps{Store: st, Emitter: w, Provider: w.providerFor, Options: o.Agent, Log: o.Log})
 	if dir := o.Getenv("PILOT_PROJECT"); dir != "" {
 		if _, err := w.OpenProject(ctx, dir); err != nil {
 			w.log.Warn("PILOT_PROJECT not opened", "err", err)
@@ -68,16 +75,19 @@ func (w *Workspace) SetEmitter(e events.Emitter) {
 	w.mu.Unlock()
 }
 
-// Emit sends one event to the frontend.
+// Emit sends one event to the frontend, noting on the way which files
+// approved changes touched.
 func (w *Workspace) Emit(name string, payload any) {
-	w.mu.RLock()
+	w.mu.Lock()
+	w.changes.observe(name, payload)
 	e := w.emit
-	w.mu.RUnlock()
+	w.mu.Unlock()
 	e.Emit(name, payload)
 }
 
 // Close stops running turns and closes the database.
 func (w *Workspace) Close() {
+	w.agent.Close()
 	if err := w.store.Close(); err != nil {
 		w.log.Error("closing the database", "err", err)
 	}

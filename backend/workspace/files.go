@@ -1,0 +1,172 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"pilot/backend/events"
+	"pilot/backend/sandbox"
+)
+
+// previewLimit caps a file preview; the rest is marked truncated.
+const previewLimit = 512 << 10
+
+// ListDir lists one folder of the project for the file tree, without what
+// the project ignores, marking the files the active session changed.
+func (w *Workspace) ListDir(ctx context.Context, projectID int64, dir string) ([]events.FileEntry, error) {
+	pr, err := w.projectRoot(ctx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	l, err := pr.root.ListDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]events.FileEntry, len(l.Entries))
+	w.mu.RLock()
+	for i, e := range l.Entries {
+		out[i] = events.FileEntry{Path: e.Path, Name: e.Name, IsDir: e.IsDir, IsLink: e.IsLink, Size: e.Size, Changed: w.changes.isChanged(e.Path)}
+	}
+	w.mu.RUnlock()
+	return out, nil
+}
+
+// ReadProjectFile returns a read-only preview of a project file: its text
+// up to previewLimit, or a note that it is binary.
+func (w *Workspace) ReadProjectFile(ctx context.Context, projectID int64, path string) (events.FilePreview, error) {
+	pr, err := w.projectRoot(ctx, projectID)
+	if err != nil {
+		return events.FilePreview{}, err
+	}
+	p, err := pr.root.Resolve(path)
+	if err != nil {
+		return events.FilePreview{}, err
+	}
+	f, err := os.Open(p.Abs)
+	if err != nil {
+		return events.FilePreview{}, fmt.Errorf("cannot open %s: %w", p.Rel, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return events.FilePreview{}, err
+	}
+	if st.IsDir() {
+		return events.FilePreview{}, fmt.Errorf("%s is a folder", p.Rel)
+	}
+	buf, err := io.ReadAll(io.LimitReader(f, previewLimit))
+	if err != nil {
+		return events.FilePreview{}, err
+	}
+	v := events.FilePreview{Path: p.Rel, Size: st.Size(), Truncated: st.Size() > previewLimit}
+	if isBinary(buf) {
+		v.Binary = true
+		return v, nil
+	}
+	v.Text = strings.ToValidUTF8(string(buf), "\uFFFD")
+	return v, nil
+}
+
+func isBinary(b []byte) bool {
+	sniff := b[:min(len(b), 8000)]
+	if strings.IndexByte(string(sniff), 0) >= 0 {
+		return true
+	}
+	ct := http.DetectContentType(sniff)
+	return !strings.HasPrefix(ct, "text/") && !utf8.Valid(trimPartialRune(sniff))
+}
+
+// trimPartialRune drops a rune cut by the sniff limit.
+func trimPartialRune(b []byte) []byte {
+	for i := 0; i < utf8.UTFMax && len(b) > 0; i++ {
+		if utf8.Valid(b) {
+			return b
+		}
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// FindFiles fuzzy-matches the project's file paths against query for the @
+// picker: the characters of query in order, best matches first (a match in
+// the file name, consecutive characters and short paths rank higher).
+func (w *Workspace) FindFiles(ctx context.Context, projectID int64, query string, limit int) ([]string, error) {
+	pr, err := w.projectRoot(ctx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	if limit <= 0 {
+		limit = 50
+	}
+	start, err := pr.root.Resolve("")
+	if err != nil {
+		return nil, err
+	}
+	q := strings.ToLower(query)
+	type match struct {
+		path  string
+		score int
+	}
+	var (
+		mu    sync.Mutex
+		found []match
+	)
+	err = pr.root.Walk(ctx, start, func(e sandbox.Entry) {
+		if s, ok := fuzzyScore(strings.ToLower(e.Rel), q); ok {
+			mu.Lock()
+			found = append(found, match{e.Rel, s})
+			mu.Unlock()
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(found, func(i, j int) bool {
+		if found[i].score != found[j].score {
+			return found[i].score > found[j].score
+		}
+		return found[i].path < found[j].path
+	})
+	out := make([]string, 0, min(limit, len(found)))
+	for _, m := range found[:min(limit, len(found))] {
+		out = append(out, m.path)
+	}
+	return out, nil
+}
+
+// fuzzyScore matches q's characters in order in path.
+func fuzzyScore(path, q string) (int, bool) {
+	if q == "" {
+		return -len(path), true
+	}
+	base := strings.LastIndexByte(path, '/') + 1
+	score, pi, prev := 0, 0, -2
+	for _, r := range q {
+		idx := strings.IndexRune(path[pi:], r)
+		if idx < 0 {
+			return 0, false
+		}
+		at := pi + idx
+		switch {
+		case at == prev+1:
+			score += 8
+		case at == base || (at > 0 && strings.ContainsRune("/._-", rune(path[at-1]))):
+			score += 6
+		}
+		if at >= base {
+			score += 3
+		}
+		prev, pi = at, at+utf8.RuneLen(r)
+	}
+	if strings.Contains(path[base:], q) {
+		score += 20
+	}
+	return score*4 - len(path), true
+}

@@ -1,0 +1,203 @@
+package workspace
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"pilot/backend/events"
+	"pilot/backend/llm/fakellm"
+)
+
+// waiter records events and lets a test wait for one.
+type waiter struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	events []any
+}
+
+func newWaiter() *waiter {
+	w := &waiter{}
+	w.cond = sync.NewCond(&w.mu)
+	return w
+}
+
+func (w *waiter) Emit(_ string, p any) {
+	w.mu.Lock()
+	w.events = append(w.events, p)
+	w.mu.Unlock()
+	w.cond.Broadcast()
+}
+
+// wait returns the first recorded payload that ok accepts.
+func (w *waiter) wait(t *testing.T, ok func(any) bool) any {
+	t.Helper()
+	deadline := time.AfterFunc(10*time.Second, w.cond.Broadcast)
+	defer deadline.Stop()
+	start := time.Now()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for {
+		for _, e := range w.events {
+			if ok(e) {
+				return e
+			}
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("event not seen in 10 s; got %d events", len(w.events))
+		}
+		w.cond.Wait()
+	}
+}
+
+// TestWindowFlow drives the workspace the way the window does: open a
+// project, start a session, send a prompt, review the proposed change,
+// approve one of two hunks, and find the result on disk, in the file tree
+// and in the reopened session.
+func TestWindowFlow(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	orig := "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\neleven\ntwelve\n"
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte(orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	proposed := strings.Replace(strings.Replace(orig, "two\n", "TWO\n", 1), "eleven\n", "ELEVEN\n", 1)
+	input, _ := json.Marshal(map[string]string{"path": "notes.txt", "content": proposed})
+	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{
+		{Text: "Reading first.", ToolCalls: []fakellm.ToolCall{{Name: "read_file", Input: json.RawMessage(`{"path":"notes.txt"}`)}}},
+		{Text: "Now the edit.", ToolCalls: []fakellm.ToolCall{{Name: "write_file", Input: input}}},
+		{Text: "Done: the first change is in.", When: &fakellm.When{ToolResultContains: "hunk"}},
+	}})
+	t.Cleanup(srv.Close)
+
+	w := newWorkspace(t, map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test", "ANTHROPIC_BASE_URL": srv.URL()})
+	ev := newWaiter()
+	w.SetEmitter(ev)
+	ctx := context.Background()
+	p, err := w.OpenProject(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := w.NewSession(ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Provider != "anthropic" || s.Model == "" {
+		t.Fatalf("session %+v: want the provider and model in force", s)
+	}
+	if err := w.SendMessage(ctx, s.ID, "Capitalise two and eleven in notes.txt", nil); err != nil {
+		t.Fatal(err)
+	}
+	a := ev.wait(t, func(e any) bool { _, ok := e.(events.ApprovalPayload); return ok }).(events.ApprovalPayload)
+	change, err := w.GetChange(a.Approval.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(change.Files) != 1 || len(change.Files[0].Hunks) != 2 {
+		t.Fatalf("change %+v: want one file with two hunks", change)
+	}
+	if err := w.DecideChange(a.Approval.ID, events.ChangeDecision{
+		Files: []events.FileDecision{{Path: "notes.txt", Hunks: []bool{true, false}}}, Feedback: "leave eleven alone",
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ev.wait(t, func(e any) bool { _, ok := e.(events.TurnDonePayload); return ok })
+
+	got, _ := os.ReadFile(filepath.Join(dir, "notes.txt"))
+	if want := strings.Replace(orig, "two\n", "TWO\n", 1); string(got) != want {
+		t.Fatalf("file now %q, want %q", got, want)
+	}
+	if err := w.DecideChange(a.Approval.ID, events.ChangeDecision{}); err == nil {
+		t.Error("a second decision was accepted")
+	}
+
+	entries, err := w.ListDir(ctx, p.ID, "")
+	if err != nil || len(entries) != 1 || !entries[0].Changed {
+		t.Fatalf("ListDir = %+v, %v: want notes.txt marked changed", entries, err)
+	}
+	d, err := w.GetSession(ctx, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.State != "idle" || len(d.Pending) != 0 {
+		t.Errorf("state %q pending %v", d.State, d.Pending)
+	}
+	if len(d.ToolCalls) != 2 || d.ToolCalls[0].Label != "→ Reading file: notes.txt" || d.ToolCalls[1].Status != "done" {
+		t.Errorf("tool calls %+v", d.ToolCalls)
+	}
+	last := d.Messages[len(d.Messages)-1]
+	if last.Role != "assistant" || !strings.Contains(last.Blocks[0].Text, "first change is in") {
+		t.Errorf("last message %+v", last)
+	}
+	if d.Usage.ContextWindow == 0 || d.Usage.InputTokens == 0 {
+		t.Errorf("usage %+v", d.Usage)
+	}
+}
+
+func TestFilesPreviewAndFind(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := map[string]string{
+		"cmd/pilot/main.go":      "package main\n",
+		"backend/store/store.go": "package store\n",
+		"README.md":              "# hi\n",
+		"logo.png":               "\x89PNG\r\n\x1a\n\x00\x00\x00",
+		"ignored/x.go":           "package x\n",
+		".gitignore":             "ignored/\n",
+	}
+	for name, body := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := newWorkspace(t, nil)
+	ctx := context.Background()
+	p, err := w.OpenProject(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found, err := w.FindFiles(ctx, p.ID, "main", 10)
+	if err != nil || len(found) == 0 || found[0] != "cmd/pilot/main.go" {
+		t.Errorf("FindFiles(main) = %v, %v", found, err)
+	}
+	found, _ = w.FindFiles(ctx, p.ID, "bss", 10)
+	if len(found) != 1 || found[0] != "backend/store/store.go" {
+		t.Errorf("FindFiles(bss) = %v: want the fuzzy match", found)
+	}
+	if found, _ := w.FindFiles(ctx, p.ID, "x.go", 10); len(found) != 0 {
+		t.Errorf("FindFiles found ignored files: %v", found)
+	}
+	tests := []struct {
+		path    string
+		binary  bool
+		text    string
+		wantErr string
+	}{
+		{path: "README.md", text: "# hi\n"},
+		{path: "logo.png", binary: true},
+		{path: "ignored/x.go", text: "package x\n"},
+		{path: "../outside", wantErr: "outside"},
+		{path: "cmd", wantErr: "is a folder"},
+	}
+	for _, tc := range tests {
+		v, err := w.ReadProjectFile(ctx, p.ID, tc.path)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%s: err %v, want %q", tc.path, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || v.Binary != tc.binary || v.Text != tc.text {
+			t.Errorf("%s: %+v, %v", tc.path, v, err)
+		}
+	}
+}
