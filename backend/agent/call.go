@@ -155,6 +155,7 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 			blocks = append(blocks, b)
 		}
 	}
+	t.uniqueIDs(blocks, a.bad)
 	if len(blocks) == 0 {
 		_ = stream.Interrupt() // an empty answer is removed: providers refuse it
 		return answer{stop: stop, usage: usage}, nil
@@ -172,6 +173,42 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 		}
 	}
 	return ans, nil
+}
+
+// uniqueIDs gives every tool_use an id not used before in the session.
+// Some OpenAI-compatible servers number their calls per answer (call_0,
+// call_1...) or send none; the store and the providers need each id once.
+func (t *turn) uniqueIDs(blocks []llm.ContentBlock, bad map[string]string) {
+	used := map[string]bool{}
+	for _, m := range t.history {
+		for _, b := range m.Content {
+			if b.Type == llm.BlockToolUse {
+				used[b.ID] = true
+			}
+		}
+	}
+	for i := range blocks {
+		b := &blocks[i]
+		if b.Type != llm.BlockToolUse || (b.ID != "" && !used[b.ID]) {
+			used[b.ID] = true
+			continue
+		}
+		id := b.ID
+		if id == "" {
+			id = "call"
+		}
+		n := 2
+		for used[fmt.Sprintf("%s_%d", id, n)] {
+			n++
+		}
+		fresh := fmt.Sprintf("%s_%d", id, n)
+		if why, ok := bad[b.ID]; ok {
+			delete(bad, b.ID)
+			bad[fresh] = why
+		}
+		b.ID = fresh
+		used[fresh] = true
+	}
 }
 
 // reload appends the interrupted message id, as saved, to the history and

@@ -43,7 +43,7 @@ func (m *Manager) CompactNow(ctx context.Context, sessionID int64) error {
 	l.setState(Streaming)
 	t, err := l.load(context.WithoutCancel(tctx))
 	if err == nil {
-		err = t.compact(tctx, "Compacted as you asked")
+		err = t.compact(tctx, "Compacted as you asked", true)
 	}
 	l.mu.Lock()
 	l.cancel()
@@ -55,7 +55,7 @@ func (m *Manager) CompactNow(ctx context.Context, sessionID int64) error {
 
 // compact summarises the turns between the first user message and the
 // recent ones with the model.
-func (t *turn) compact(ctx context.Context, why string) error {
+func (t *turn) compact(ctx context.Context, why string, forced bool) error {
 	l := t.l
 	start := 1
 	l.mu.Lock()
@@ -68,7 +68,7 @@ func (t *turn) compact(ctx context.Context, why string) error {
 			}
 		}
 	}
-	cut := t.cutPoint(start)
+	cut := t.cutPoint(start, forced)
 	if cut <= start {
 		return ErrNothingToCompact
 	}
@@ -105,8 +105,10 @@ func (t *turn) compact(ctx context.Context, why string) error {
 // recent messages that fit in keepRecent of the window, starting at an
 // assistant message or a user message that is not tool results, so no
 // tool_use loses its result. When even the last turn is bigger than that,
-// only the last boundary is kept.
-func (t *turn) cutPoint(start int) int {
+// only the last boundary is kept. A forced compaction (asked for, or after
+// the provider said the context is too long) keeps only the last
+// exchange.
+func (t *turn) cutPoint(start int, forced bool) int {
 	budget := int(keepRecent * float64(t.window))
 	h := t.history
 	boundary := func(i int) bool {
@@ -129,6 +131,14 @@ func (t *turn) cutPoint(start int) int {
 	}
 	if last < 0 {
 		return start
+	}
+	if forced {
+		for i := len(h) - 1; i > start; i-- {
+			if h[i].Role == llm.RoleUser && boundary(i) {
+				return i
+			}
+		}
+		return last
 	}
 	used, cut := 0, last
 	for i := len(h) - 1; i > start; i-- {

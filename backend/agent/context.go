@@ -111,7 +111,7 @@ func (t *turn) fit(ctx context.Context) error {
 	l.compact = false
 	l.mu.Unlock()
 	if asked {
-		return t.compact(ctx, "Compacted as you asked")
+		return t.compact(ctx, "Compacted as you asked", true)
 	}
 	limit := int(compactAt * float64(t.window))
 	if t.contextTokens() <= limit {
@@ -123,7 +123,7 @@ func (t *turn) fit(ctx context.Context) error {
 			return nil
 		}
 	}
-	return t.compact(ctx, "The conversation neared the model's context window")
+	return t.compact(ctx, "The conversation neared the model's context window", false)
 }
 
 // elide drops the outputs of the oldest tool calls until the request is

@@ -266,3 +266,7 @@ func checkPairs(t *testing.T, ms []store.Message) {
 		}
 	}
 }
+
+func fileExists(h *harness, name string) (os.FileInfo, error) {
+	return os.Stat(filepath.Join(h.dir, name))
+}

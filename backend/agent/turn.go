@@ -161,7 +161,7 @@ func (t *turn) loop(ctx context.Context) string {
 			}
 			if errors.Is(err, llm.ErrContextTooLong) && !t.retried {
 				t.retried = true
-				if cerr := t.compact(ctx, "The conversation was too long for the model"); cerr == nil {
+				if cerr := t.compact(ctx, "The conversation was too long for the model", true); cerr == nil {
 					continue
 				} else if ctx.Err() != nil {
 					return ReasonCancelled
