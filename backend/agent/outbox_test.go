@@ -1,0 +1,103 @@
+package agent
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"pilot/backend/events"
+)
+
+type sink struct {
+	mu  sync.Mutex
+	got []recorded
+}
+
+func (s *sink) Emit(name string, p any) {
+	s.mu.Lock()
+	s.got = append(s.got, recorded{name, p})
+	s.mu.Unlock()
+}
+
+func (s *sink) list() []recorded {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]recorded(nil), s.got...)
+}
+
+func TestOutboxCoalescesAndOrders(t *testing.T) {
+	t.Parallel()
+	s := &sink{}
+	o := newOutbox(s, time.Hour) // only terminal events and flush() deliver
+	for i := 0; i < 100; i++ {
+		o.text(1, 7, "a", "")
+		o.text(2, 9, "b", "")
+	}
+	o.output(1, "tool", "x")
+	o.output(1, "tool", "y")
+	o.send(1, events.AgentTurnDone, func(q events.Seq) any { return events.TurnDonePayload{Seq: q, Reason: "end_turn"} })
+	got := s.list()
+	if len(got) != 3 {
+		t.Fatalf("%d events: %+v", len(got), got)
+	}
+	st := got[0].payload.(events.StreamPayload)
+	out := got[1].payload.(events.ToolOutputPayload)
+	done := got[2].payload.(events.TurnDonePayload)
+	if st.Text != strings.Repeat("a", 100) || st.MessageID != 7 || st.Seq.Seq != 1 || st.SessionID != 1 {
+		t.Errorf("stream %+v", st)
+	}
+	if out.Chunk != "xy" || out.Seq.Seq != 2 || done.Seq.Seq != 3 {
+		t.Errorf("output %+v done %+v", out, done)
+	}
+	o.flush()
+	if got = s.list(); len(got) != 4 || got[3].payload.(events.StreamPayload).Seq != (events.Seq{SessionID: 2, Seq: 1}) {
+		t.Errorf("session 2: %+v", got[3:])
+	}
+}
+
+func TestOutboxTimerFlushesAndNewMessageSplits(t *testing.T) {
+	t.Parallel()
+	s := &sink{}
+	o := newOutbox(s, 5*time.Millisecond)
+	o.text(1, 1, "one", "")
+	o.text(1, 2, "two", "")
+	deadline := time.Now().Add(2 * time.Second)
+	for len(s.list()) < 2 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	got := s.list()
+	if len(got) != 2 || got[0].payload.(events.StreamPayload).Text != "one" || got[1].payload.(events.StreamPayload).MessageID != 2 {
+		t.Errorf("%+v", got)
+	}
+}
+
+func TestSystemPrompt(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for name, text := range map[string]string{"AGENTS.md": "Use tabs.", "CLAUDE.md": "Be brief.", "progress.md": "Step 3 of 5."} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git := exec.Command("git", "init", "-q", "-b", "trunk")
+	git.Dir = dir
+	hasGit := git.Run() == nil
+	p := SystemPrompt(t.Context(), dir, time.Date(2025, 3, 4, 0, 0, 0, 0, time.UTC))
+	for _, want := range []string{dir, "Tuesday 4 March 2025", "RE2", "Explore before editing", "minimal, targeted edits",
+		"# AGENTS.md", "Use tabs.", "# CLAUDE.md", "Be brief.", "# progress.md", "Step 3 of 5.", "`patch_file`", "`run_bash`"} {
+		if !strings.Contains(p, want) {
+			t.Errorf("prompt lacks %q", want)
+		}
+	}
+	if hasGit && !strings.Contains(p, "## No commits yet on trunk") {
+		t.Errorf("no git status in:\n%s", p)
+	}
+	bare := SystemPrompt(t.Context(), t.TempDir(), time.Now())
+	if strings.Contains(bare, "project's own instructions") || strings.Contains(bare, "Git status") {
+		t.Errorf("bare project prompt has extras")
+	}
+}
