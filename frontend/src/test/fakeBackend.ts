@@ -54,9 +54,13 @@ export const defaultSettings: SettingsView = {
   budgetTokens: 0,
   budgetUsd: 0,
   source: {},
+  sourceFrom: {},
+  warnings: [],
   presets: [
-    { name: "Ollama", baseUrl: "http://localhost:11434/v1" },
-    { name: "LM Studio", baseUrl: "http://localhost:1234/v1" },
+    { id: "anthropic", name: "Anthropic", provider: "anthropic", baseUrl: "https://api.anthropic.com", needsKey: true, model: "claude-sonnet-4-5" },
+    { id: "openai", name: "OpenAI", provider: "openai", baseUrl: "https://api.openai.com/v1", needsKey: true, model: "gpt-5" },
+    { id: "ollama", name: "Ollama", provider: "openai", baseUrl: "http://localhost:11434/v1", needsKey: false },
+    { id: "lmstudio", name: "LM Studio", provider: "openai", baseUrl: "http://localhost:1234/v1", needsKey: false },
   ],
   needsOnboarding: false,
 };

@@ -5,7 +5,7 @@ import { useDebounced } from "../../lib/useDebounced";
 import { useApp, useController } from "../../state/context";
 import Modal from "../Modal";
 import RulesEditor from "./RulesEditor";
-import { backendProvider, formFromView, isHttpUrl, toInput, validate, type FormErrors, type ProviderChoice, type SettingsForm } from "./validate";
+import { backendProvider, compatiblePresets, defaultUrlFor, formFromView, isHttpUrl, toInput, validate, type FormErrors, type ProviderChoice, type SettingsForm } from "./validate";
 
 const modes: { value: ApprovalMode; label: string; hint: string }[] = [
   { value: "ask", label: "Ask", hint: "every change and command waits for you" },
@@ -15,9 +15,16 @@ const modes: { value: ApprovalMode; label: string; hint: string }[] = [
 
 const envVar: Record<string, string> = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY", compatible: "OPENAI_API_KEY" };
 
-function sourceOf(v: SettingsView, ...keys: string[]): string | undefined {
-  for (const k of keys) if (v.source[k]) return v.source[k];
-  return undefined;
+/** "Set by X, which overrides this field." when a value comes from outside Settings. */
+function Override({ view, field }: { view: SettingsView; field: string }) {
+  const src = view.source?.[field];
+  if (src !== "env" && src !== "dotenv") return null;
+  const from = view.sourceFrom?.[field];
+  return (
+    <span className="hint" data-testid={`settings-${field}-source`}>
+      {from ? <code>{from}</code> : src === "env" ? "The environment" : "A .env file"} sets this and overrides what you save here.
+    </span>
+  );
 }
 
 function Form({ view }: { view: SettingsView }) {
@@ -46,7 +53,8 @@ function Form({ view }: { view: SettingsView }) {
     };
   }, [c, modelQuery]);
 
-  const keyEnv = sourceOf(view, "apiKey", "key") === "env";
+  const keySrc = view.source?.apiKey;
+  const keyEnv = keySrc === "env" || keySrc === "dotenv";
   const keySaved = view.hasKey && !f.clearKey;
 
   const submit = async (e: FormEvent) => {
@@ -64,7 +72,7 @@ function Form({ view }: { view: SettingsView }) {
     }
   };
 
-  const presets = useMemo(() => view.presets, [view.presets]);
+  const presets = useMemo(() => compatiblePresets(view.presets ?? []), [view.presets]);
   const err = (k: keyof SettingsForm) =>
     errors[k] ? (
       <span className="field-error" id={`err-${k}`} role="alert">
@@ -74,6 +82,11 @@ function Form({ view }: { view: SettingsView }) {
 
   return (
     <form className="settings-form" onSubmit={submit} noValidate>
+      {(view.warnings ?? []).map((w) => (
+        <p key={w} className="warning" role="note">
+          {w}
+        </p>
+      ))}
       <label className="field">
         <span>Provider</span>
         <select
@@ -82,8 +95,9 @@ function Form({ view }: { view: SettingsView }) {
           onChange={(e) => {
             const p = e.target.value as ProviderChoice;
             set("provider", p);
-            if (p === "compatible" && !f.baseUrl && presets[0]) set("baseUrl", presets[0].baseUrl);
-            if (p !== "compatible" && f.provider === "compatible") set("baseUrl", "");
+            // Move the base URL along unless the user typed one of their own.
+            const known = !f.baseUrl || (view.presets ?? []).some((x) => x.baseUrl === f.baseUrl);
+            if (known) set("baseUrl", defaultUrlFor(p, view.presets ?? []));
           }}
           autoFocus
         >
@@ -91,7 +105,7 @@ function Form({ view }: { view: SettingsView }) {
           <option value="openai">OpenAI</option>
           <option value="compatible">OpenAI-compatible (Ollama, LM Studio, llama.cpp, OpenRouter…)</option>
         </select>
-        {sourceOf(view, "provider") === "env" && <span className="hint">PILOT_PROVIDER in the environment overrides this.</span>}
+        <Override view={view} field="provider" />
       </label>
 
       {f.provider === "compatible" && presets.length > 0 && (
@@ -105,7 +119,10 @@ function Form({ view }: { view: SettingsView }) {
                 className={`seg${f.baseUrl === p.baseUrl ? " on" : ""}`}
                 aria-pressed={f.baseUrl === p.baseUrl}
                 data-testid="settings-preset"
-                onClick={() => set("baseUrl", p.baseUrl)}
+                onClick={() => {
+                  set("baseUrl", p.baseUrl);
+                  if (p.model && !f.model.trim()) set("model", p.model);
+                }}
                 title={p.baseUrl}
               >
                 {p.name}
@@ -128,7 +145,7 @@ function Form({ view }: { view: SettingsView }) {
           onChange={(e) => set("baseUrl", e.target.value)}
         />
         {err("baseUrl")}
-        {sourceOf(view, "baseUrl") === "env" && <span className="hint">Set by the environment, which overrides this field.</span>}
+        <Override view={view} field="baseUrl" />
       </label>
 
       <label className="field">
@@ -150,7 +167,7 @@ function Form({ view }: { view: SettingsView }) {
         </datalist>
         {err("model")}
         {models.length > 0 && <span className="hint">{models.length} models offered by the server.</span>}
-        {sourceOf(view, "model") === "env" && <span className="hint">PILOT_MODEL in the environment overrides this.</span>}
+        <Override view={view} field="model" />
       </label>
 
       <label className="field">
@@ -166,7 +183,7 @@ function Form({ view }: { view: SettingsView }) {
         />
         {keyEnv && (
           <span className="hint" data-testid="settings-key-env">
-            {envVar[f.provider]} in the environment is used{view.keyHint ? ` (${view.keyHint})` : ""} and overrides a key saved here.
+            <code>{view.sourceFrom?.apiKey || envVar[f.provider]}</code> provides the key{view.keyHint ? ` (${view.keyHint})` : ""}; it overrides a key saved here.
           </span>
         )}
         {view.hasKey && !keyEnv && (

@@ -1,4 +1,4 @@
-import type { ApprovalMode, SettingsInput, SettingsView } from "../../lib/types";
+import type { ApprovalMode, Preset, SettingsInput, SettingsView } from "../../lib/types";
 
 export type ProviderChoice = "anthropic" | "openai" | "compatible";
 
@@ -16,6 +16,20 @@ export interface SettingsForm {
 export type FormErrors = Partial<Record<keyof SettingsForm, string>>;
 
 const OPENAI_URL = /^https:\/\/api\.openai\.com(\/|$)/;
+
+/** Presets of OpenAI-compatible servers other than OpenAI itself. */
+export function compatiblePresets(presets: Preset[]): Preset[] {
+  return presets.filter((p) => p.provider === "openai" && p.id !== "openai" && !OPENAI_URL.test(p.baseUrl));
+}
+
+/** The base URL to show after switching to a provider choice. */
+export function defaultUrlFor(choice: ProviderChoice, presets: Preset[]): string {
+  if (choice === "compatible") {
+    const list = compatiblePresets(presets);
+    return (list.find((p) => p.id === "ollama") ?? list[0])?.baseUrl ?? "";
+  }
+  return presets.find((p) => p.id === choice)?.baseUrl ?? "";
+}
 
 export function formFromView(v: SettingsView): SettingsForm {
   const compatible = v.provider === "openai" && v.baseUrl !== "" && !OPENAI_URL.test(v.baseUrl);

@@ -1,0 +1,159 @@
+import { describe, expect, it } from "vitest";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { renderApp } from "../../test/render";
+import { defaultSettings, detail, FakeBackend } from "../../test/fakeBackend";
+import type { FileEntry } from "../../lib/types";
+
+const entry = (path: string, isDir = false, changed = false): FileEntry => ({ path, name: path.split("/").pop()!, isDir, isLink: false, size: 10, changed });
+
+describe("onboarding", () => {
+  it("explains what to set instead of failing, and leads into Settings", async () => {
+    const b = new FakeBackend();
+    b.settings = { ...defaultSettings, hasKey: false, needsOnboarding: true };
+    renderApp(b);
+    const screenEl = await screen.findByTestId("onboarding");
+    expect(screenEl.textContent).toContain("http://localhost:11434/v1");
+    expect(screen.queryByTestId("error-banner")).toBeNull();
+    fireEvent.click(screen.getByTestId("onboarding-settings"));
+    expect(await screen.findByTestId("settings-provider")).toBeTruthy();
+  });
+});
+
+describe("settings", () => {
+  async function open(b = new FakeBackend()) {
+    renderApp(b);
+    fireEvent.click(await screen.findByTestId("settings-open"));
+    await screen.findByTestId("settings-save");
+    return b;
+  }
+
+  it("validates the base URL and budget before saving", async () => {
+    const b = await open();
+    fireEvent.change(screen.getByTestId("settings-base-url"), { target: { value: "localhost:11434" } });
+    fireEvent.change(screen.getByTestId("settings-budget-usd"), { target: { value: "-1" } });
+    fireEvent.click(screen.getByTestId("settings-save"));
+    expect((await screen.findAllByRole("alert")).map((a) => a.textContent).join(" ")).toMatch(/http:\/\/.*dollar budget/s);
+    expect(b.callsOf("saveSettings")).toHaveLength(0);
+    expect(screen.getByTestId("settings-base-url").getAttribute("aria-invalid")).toBe("true");
+  });
+
+  it("fills the base URL from a preset and saves an OpenAI-compatible server", async () => {
+    const b = await open();
+    const key = screen.getByTestId("settings-api-key") as HTMLInputElement;
+    expect(key.type).toBe("password");
+    expect(key.placeholder).toContain("sk-…9f3a");
+    fireEvent.change(screen.getByTestId("settings-provider"), { target: { value: "compatible" } });
+    fireEvent.click(screen.getByRole("button", { name: "LM Studio" }));
+    expect((screen.getByTestId("settings-base-url") as HTMLInputElement).value).toBe("http://localhost:1234/v1");
+    fireEvent.change(screen.getByTestId("settings-model"), { target: { value: "qwen" } });
+    fireEvent.click(screen.getByTestId("settings-approval-edits"));
+    fireEvent.click(screen.getByTestId("settings-save"));
+    await waitFor(() => expect(b.callsOf("saveSettings")).toHaveLength(1));
+    expect(b.callsOf("saveSettings")[0]![0]).toEqual({
+      provider: "openai",
+      model: "qwen",
+      baseUrl: "http://localhost:1234/v1",
+      apiKey: "",
+      clearKey: false,
+      approvalMode: "edits",
+      budgetTokens: 0,
+      budgetUsd: 0,
+    });
+    await waitFor(() => expect(screen.queryByTestId("settings-save")).toBeNull());
+  });
+
+  it("says when the environment overrides the key, and offers server models", async () => {
+    const b = new FakeBackend();
+    b.settings = { ...defaultSettings, source: { apiKey: "env" }, sourceFrom: { apiKey: "ANTHROPIC_API_KEY" } };
+    b.models = ["claude-a", "claude-b"];
+    await open(b);
+    expect(screen.getByTestId("settings-key-env").textContent).toContain("ANTHROPIC_API_KEY");
+    await waitFor(() => expect(document.querySelectorAll("#model-options option")).toHaveLength(2));
+  });
+});
+
+describe("file tree", () => {
+  it("lists folders lazily, marks changed files, previews a file", async () => {
+    const b = new FakeBackend();
+    b.dirs = { "": [entry("src", true), entry("go.mod")], src: [entry("src/main.go", false, true)] };
+    b.files = { "src/main.go": "package main\n" };
+    renderApp(b);
+    fireEvent.click(await screen.findByTestId("tab-files"));
+    const tree = await screen.findByTestId("file-tree");
+    await waitFor(() => expect(within(tree).getAllByTestId("file-tree-item")).toHaveLength(2));
+    expect(b.callsOf("listDir").map((a) => a[1])).toEqual([""]);
+    fireEvent.click(within(tree).getByText("src"));
+    await waitFor(() => expect(within(tree).getAllByTestId("file-tree-item")).toHaveLength(3));
+    expect(b.callsOf("listDir").map((a) => a[1])).toEqual(["", "src"]);
+    const main = tree.querySelector('[data-path="src/main.go"]')!;
+    expect(main.getAttribute("data-changed")).toBe("true");
+    fireEvent.click(main);
+    const preview = await screen.findByTestId("file-preview");
+    await waitFor(() => expect(preview.querySelector(".hljs-keyword")?.textContent).toBe("package"));
+  });
+
+  it("virtualises a huge folder", async () => {
+    const b = new FakeBackend();
+    b.dirs = { "": Array.from({ length: 100_000 }, (_, i) => entry(`f${String(i).padStart(6, "0")}.txt`)) };
+    renderApp(b);
+    fireEvent.click(await screen.findByTestId("tab-files"));
+    const tree = await screen.findByTestId("file-tree");
+    await waitFor(() => expect(within(tree).getAllByTestId("file-tree-item").length).toBeGreaterThan(0));
+    expect(within(tree).getAllByTestId("file-tree-item").length).toBeLessThan(80);
+  });
+});
+
+describe("sessions", () => {
+  it("lists sessions newest first and opens a search hit at its message", async () => {
+    const b = new FakeBackend();
+    b.sessions = [
+      { ...detail(1).session, id: 1, title: "old", updatedAt: 1 },
+      { ...detail(2).session, id: 2, title: "new", updatedAt: 2 },
+    ];
+    b.details[2] = detail(2, { messages: [{ id: 42, role: "user", blocks: [{ type: "text", text: "the needle" }], state: "complete", createdAt: 1 }] });
+    b.hits = [{ sessionId: 2, sessionTitle: "new", messageId: 42, kind: "tool_output", snippet: 'a <mark>needle</mark> &lt;x&gt;<img src=x onerror="alert(1)">' }];
+    renderApp(b);
+    await waitFor(() => expect(screen.getAllByTestId("session-item").map((e) => e.getAttribute("data-session-id"))).toEqual(["2", "1"]));
+    fireEvent.change(screen.getByTestId("session-search"), { target: { value: "needle" } });
+    const hit = await screen.findByTestId("search-hit");
+    expect(hit.querySelector("mark")?.textContent).toBe("needle");
+    expect(hit.innerHTML).not.toContain("onerror");
+    fireEvent.click(within(hit).getByRole("button"));
+    await waitFor(() => expect(b.callsOf("getSession")).toEqual([[2]]));
+    const msg = await screen.findByTestId("message");
+    await waitFor(() => expect(msg.className).toContain("hit"));
+  });
+
+  it("renames inline, deletes after confirmation, exports", async () => {
+    const b = new FakeBackend();
+    renderApp(b);
+    const item = await screen.findByTestId("session-item");
+    fireEvent.click(within(item).getByRole("button", { name: "Rename session" }));
+    const input = within(item).getByRole("textbox", { name: "Session title" });
+    fireEvent.change(input, { target: { value: "Better title" } });
+    fireEvent.keyDown(input, { key: "Enter" });
+    await waitFor(() => expect(b.callsOf("renameSession")).toEqual([[1, "Better title"]]));
+    fireEvent.click(within(item).getByRole("button", { name: "Export as Markdown" }));
+    await waitFor(() => expect(b.callsOf("saveSessionExport")).toEqual([[1, "md"]]));
+    fireEvent.click(within(item).getByRole("button", { name: "Delete session" }));
+    expect(b.callsOf("deleteSession")).toHaveLength(0);
+    fireEvent.click(within(item).getByRole("button", { name: "Delete" }));
+    await waitFor(() => expect(b.callsOf("deleteSession")).toEqual([[1]]));
+    await waitFor(() => expect(screen.queryByTestId("session-item")).toBeNull());
+  });
+
+  it("keeps the status bar in step with the agent", async () => {
+    const b = new FakeBackend();
+    renderApp(b);
+    fireEvent.click(await screen.findByText("Session 1"));
+    await waitFor(() => expect(b.callsOf("getSession")).toHaveLength(1));
+    await act(async () => {});
+    act(() => {
+      b.emit("agent:state", { sessionId: 1, seq: 1, state: "tool_executing" });
+      b.emit("agent:usage", { sessionId: 1, seq: 2, usage: { inputTokens: 1000, outputTokens: 500, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.12, costKnown: true, contextTokens: 50000, contextWindow: 200000 } });
+    });
+    await waitFor(() => expect(screen.getByTestId("agent-state").getAttribute("data-state")).toBe("tool_executing"));
+    expect(screen.getByTestId("usage").textContent).toBe("1.5k tokens · $0.12");
+    expect(screen.getByTestId("context-use").textContent).toBe("context 25%");
+  });
+});
