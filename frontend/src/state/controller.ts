@@ -220,8 +220,10 @@ export class AppController {
     try {
       const sum = await this.backend.newSession(project.id);
       this.set((st) => ({ ...st, sessions: sortSessions([sum, ...st.sessions.filter((x) => x.id !== sum.id)]) }));
-      this.gate.reset(0);
+      // Where the new session's seq starts is the backend's business: settle on the first events.
+      this.gate.reset(null);
       this.held = null;
+      this.openToken++;
       this.set((st) => ({ ...st, session: { ...emptySession(sum.id, sum), status: "ready" }, reviews: {} }));
       return sum.id;
     } catch (err) {
