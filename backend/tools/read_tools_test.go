@@ -31,12 +31,12 @@ func TestReadFile(t *testing.T) {
 		fmt.Fprintf(&long, "line %d\n", i)
 	}
 	f := newFixture(t, map[string]string{
-		"main.go":   "package main\n\nfunc main() {}\n",
-		"long.txt":  long.String(),
-		"wide.txt":  strings.Repeat("é", 3000) + "\nshort\n",
-		"bin.png":   "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
-		"crlf.txt":  "\xEF\xBB\xBFone\r\ntwo\r\n",
-		"empty.txt": "",
+		"main.go":       "package main\n\nfunc main() {}\n",
+		"long.txt":      long.String(),
+		"wide.txt":      strings.Repeat("é", 3000) + "\nshort\n",
+		"bin.png":       "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+		"crlf.txt":      "\xEF\xBB\xBFone\r\ntwo\r\n",
+		"empty.txt":     "",
 		"ignored/x.txt": "still readable\n",
 		".gitignore":    "ignored/\n",
 	})
@@ -93,15 +93,15 @@ func TestGlob(t *testing.T) {
 func TestGrep(t *testing.T) {
 	t.Parallel()
 	files := map[string]string{
-		".gitignore":     "ignored/\n",
-		"main.go":        "package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n",
-		"lib/util.go":    "package lib\n\nfunc Helper() {}\nfunc helper2() {}\n",
-		"lib/util.ts":    "export function Helper() {}\n",
-		"ignored/x.go":   "func main() {}\n",
-		"bin.dat":        "func main\x00\x01",
-		"crlf.txt":       "Deprecated: one\r\nok\r\nDEPRECATED two\r\n",
-		"kelvin.txt":     "\u212Aind of thing\n",
-		"long/line.js":   strings.Repeat("a", 1000) + "NEEDLE" + strings.Repeat("b", 1000) + "\n",
+		".gitignore":   "ignored/\n",
+		"main.go":      "package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n",
+		"lib/util.go":  "package lib\n\nfunc Helper() {}\nfunc helper2() {}\n",
+		"lib/util.ts":  "export function Helper() {}\n",
+		"ignored/x.go": "func main() {}\n",
+		"bin.dat":      "func main\x00\x01",
+		"crlf.txt":     "Deprecated: one\r\nok\r\nDEPRECATED two\r\n",
+		"kelvin.txt":   "\u212Aind of thing\n",
+		"long/line.js": strings.Repeat("a", 1000) + "NEEDLE" + strings.Repeat("b", 1000) + "\n",
 	}
 	for i := range 30 {
 		files[fmt.Sprintf("many/m%02d.txt", i)] = "hit\nhit\nmiss\n"

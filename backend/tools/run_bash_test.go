@@ -1,0 +1,151 @@
+package tools
+
+import (
+	"context"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"pilot/backend/sandbox"
+)
+
+// runApproved proposes and applies a command.
+func runApproved(t *testing.T, f *fixture, in map[string]any, onOutput func(string)) (Result, error) {
+	t.Helper()
+	res := f.call("run_bash", in)
+	if res.Proposal == nil || res.Proposal.Command == nil {
+		t.Fatalf("no command proposal: %s", res.Output)
+	}
+	return f.reg.Apply(context.Background(), res.Proposal, ApplyOptions{OnOutput: onOutput})
+}
+
+func TestRunBash(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, map[string]string{"x.txt": "x"})
+	tests := []struct {
+		cmd   string
+		isErr bool
+		want  []string
+	}{
+		{"pwd; ls", false, []string{f.dir, "x.txt", "[exit code 0]"}},
+		{"echo out; echo err >&2; echo out2", false, []string{"out\nerr\nout2"}},
+		{"exit 3", true, []string{"(no output)", "[exit code 3]"}},
+		{"nosuchcommand-xyz", true, []string{"[exit code 127: command not found"}},
+		{"touch s.sh; ./s.sh", true, []string{"[exit code 126:"}},
+		{"kill -INT $$", true, []string{"[exit code 130: interrupted"}},
+		{"kill -KILL $$", true, []string{"[exit code 137: killed by SIGKILL"}},
+		{"cat; echo done", false, []string{"done"}}, // stdin is /dev/null
+		{"seq 1 100000", false, []string{"1\n2\n3\n", "100000", "of output left out", "lines"}},
+	}
+	for _, tc := range tests {
+		res, err := runApproved(t, f, map[string]any{"command": tc.cmd}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		expect(t, res, tc.isErr, tc.want...)
+		if len(res.Output) > keepHead+keepTail+500 {
+			t.Errorf("%s: output of %d bytes not capped", tc.cmd, len(res.Output))
+		}
+	}
+	expect(t, f.call("run_bash", map[string]any{"command": "  "}), true, "command is empty")
+	expect(t, f.call("run_bash", map[string]any{"command": "x", "timeout_seconds": -1}), true, "negative")
+	res := f.call("run_bash", map[string]any{"command": "x", "timeout_seconds": 5000})
+	if res.Proposal.Command.Timeout != maxTimeout || res.Proposal.Command.Dir != f.dir {
+		t.Errorf("command %+v", res.Proposal.Command)
+	}
+	if c := f.call("run_bash", map[string]any{"command": "x"}).Proposal.Command; c.Timeout != defaultTimeout {
+		t.Errorf("default timeout %v", c.Timeout)
+	}
+}
+
+func TestRunBashStreamsOutput(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, nil)
+	var mu sync.Mutex
+	var chunks []string
+	res, err := runApproved(t, f, map[string]any{"command": "echo one; sleep 1; echo two"}, func(s string) {
+		mu.Lock()
+		chunks = append(chunks, s)
+		mu.Unlock()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(chunks) < 2 || strings.Join(chunks, "") != "one\ntwo\n" {
+		t.Errorf("chunks %q", chunks)
+	}
+	expect(t, res, false, "one\ntwo")
+}
+
+func TestRunBashEnvironment(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	root, _ := sandbox.New(dir)
+	env := []string{"PATH=" + os.Getenv("PATH"), "KEEP=1", "ANTHROPIC_API_KEY=a", "OPENAI_BASE_URL=b", "GITHUB_TOKEN=c", "MY_SECRET_X=d", "DB_PASSWORD=e", "TS_AGENT_API_KEY=f", "anthropic_x=g"}
+	f := &fixture{t: t, dir: dir, reg: New(Deps{Root: root, Env: env})}
+	res, err := runApproved(t, f, map[string]any{"command": "env | sort"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expect(t, res, false, "KEEP=1")
+	for _, bad := range []string{"ANTHROPIC", "OPENAI", "TOKEN", "SECRET", "PASSWORD", "API_KEY", "anthropic"} {
+		if strings.Contains(res.Output, bad) {
+			t.Errorf("%s reached the command:\n%s", bad, res.Output)
+		}
+	}
+}
+
+// Timeout and cancel kill the whole process group, background jobs too.
+func TestRunBashKillsGroup(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, nil)
+	pidFile := f.dir + "/bg.pid"
+	start := time.Now()
+	res, err := runApproved(t, f, map[string]any{"command": "sleep 30 & echo $! > bg.pid; sleep 30", "timeout_seconds": 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expect(t, res, true, "timed out after 1 s", "timeout_seconds")
+	if time.Since(start) > 10*time.Second {
+		t.Errorf("took %v", time.Since(start))
+	}
+	assertDead(t, pidFile)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	prop := f.call("run_bash", map[string]any{"command": "sleep 30 & echo $! > bg.pid; echo started; sleep 30"}).Proposal
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		cancel()
+	}()
+	res, err = f.reg.Apply(ctx, prop, ApplyOptions{})
+	if err == nil {
+		t.Fatal("cancelled command returned no error")
+	}
+	expect(t, res, true, "started", "cancelled by the user")
+	assertDead(t, pidFile)
+
+	// A finished command's leftover background job is killed too.
+	if _, err := runApproved(t, f, map[string]any{"command": "sleep 30 & echo $! > bg.pid"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	assertDead(t, pidFile)
+}
+
+func assertDead(t *testing.T, pidFile string) {
+	t.Helper()
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := strings.TrimSpace(string(b))
+	for range 50 {
+		st, err := os.ReadFile("/proc/" + pid + "/stat")
+		if err != nil || strings.Contains(string(st), ") Z ") {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Errorf("background process %s survived", pid)
+}
