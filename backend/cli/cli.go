@@ -6,7 +6,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
+	"pilot/backend/paths"
+	"pilot/backend/store"
 	"pilot/backend/version"
 )
 
@@ -21,6 +24,13 @@ const usage = `Pilot, a desktop coding agent.
 
 Usage:
   pilot                         open the window
+  pilot -p "PROMPT" [--project DIR] [--resume ID] [--approve ask|edits|all|none]
+           [--provider P] [--model M] [--json]
+                                one headless turn: the answer on stdout, tools on stderr
+  pilot repl [--project DIR] [--resume ID] [--approve MODE] [--provider P] [--model M]
+                                a conversation in the terminal
+  pilot sessions list|show|search|export ...
+                                past sessions (pilot sessions help)
   pilot version                 print version, commit and Wails version
   pilot help                    this text
 `
@@ -33,15 +43,24 @@ func Wants(args []string) bool {
 		return false
 	}
 	switch args[0] {
-	case "version", "--version", "help", "--help", "-h":
+	case "version", "--version", "help", "--help", "-h", "-p", "--prompt", "repl", "sessions":
 		return true
 	}
-	return false
+	return strings.HasPrefix(args[0], "-p=") || strings.HasPrefix(args[0], "--prompt=")
 }
 
 // Run executes a headless command and returns the process exit code.
-func Run(_ context.Context, args []string, tio IO) int {
+func Run(ctx context.Context, args []string, tio IO) int {
+	if strings.HasPrefix(args[0], "-p=") || strings.HasPrefix(args[0], "--prompt=") {
+		return Prompt(ctx, args, tio)
+	}
 	switch args[0] {
+	case "-p", "--prompt":
+		return Prompt(ctx, args, tio)
+	case "repl":
+		return Repl(ctx, args[1:], tio)
+	case "sessions":
+		return runSessions(ctx, args[1:], tio)
 	case "version", "--version":
 		fmt.Fprint(tio.Stdout, version.Get().String())
 		return 0
@@ -51,4 +70,23 @@ func Run(_ context.Context, args []string, tio IO) int {
 	}
 	fmt.Fprintf(tio.Stderr, "pilot: unknown command %q; run `pilot help` for the list\n", args[0])
 	return 2
+}
+
+// runSessions opens the database under PILOT_HOME for `pilot sessions`.
+func runSessions(ctx context.Context, args []string, tio IO) int {
+	home, err := paths.Home(tio.Getenv)
+	if err == nil {
+		err = paths.Ensure(home)
+	}
+	if err != nil {
+		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
+		return exitFailure
+	}
+	st, err := store.Open(ctx, paths.DB(home))
+	if err != nil {
+		fmt.Fprintf(tio.Stderr, "pilot: opening the session database: %v\n", err)
+		return exitFailure
+	}
+	defer st.Close()
+	return Sessions(ctx, st, args, tio.Stdout, tio.Stderr)
 }

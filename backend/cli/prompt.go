@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"pilot/backend/agent"
+)
+
+// Exit codes of `pilot -p` and `pilot repl`.
+const (
+	exitCancelled = 130
+)
+
+// Prompt runs `pilot -p PROMPT [flags]`: one turn on the same agent as the
+// window, the answer streamed to stdout, a progress line per tool on
+// stderr. It returns 0 when the model finished its answer, 130 when
+// interrupted, and 1 (2 for a usage error) with a one-line reason
+// otherwise.
+func Prompt(ctx context.Context, args []string, tio IO) int {
+	a, err := parseRunArgs(args, true)
+	if err != nil {
+		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
+		return exitUsage
+	}
+	h, err := openHeadless(ctx, a, tio)
+	if err != nil {
+		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
+		return exitFailure
+	}
+	defer h.close()
+	reason, err := h.turn(ctx, a.prompt)
+	if err != nil {
+		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
+		return exitFailure
+	}
+	return h.exit(reason)
+}
+
+// turn sends text and waits for the end of the turn; a cancelled ctx
+// cancels the turn.
+func (h *headless) turn(ctx context.Context, text string) (string, error) {
+	if err := h.m.Send(context.WithoutCancel(ctx), h.sess.ID, text, nil); err != nil {
+		return "", err
+	}
+	select {
+	case r := <-h.term.done:
+		return r, nil
+	case <-ctx.Done():
+		h.m.Cancel(h.sess.ID)
+		return <-h.term.done, nil
+	}
+}
+
+// exit prints why a turn did not succeed and returns the exit code.
+func (h *headless) exit(reason string) int {
+	why := ""
+	switch reason {
+	case agent.ReasonEndTurn:
+		return exitOK
+	case agent.ReasonCancelled:
+		fmt.Fprintln(h.term.tio.Stderr, "pilot: cancelled")
+		return exitCancelled
+	case agent.ReasonError:
+		why = h.term.failure()
+	case agent.ReasonLimit:
+		why = "stopped at the limit of model calls in one turn"
+	case agent.ReasonLoopGuard:
+		why = "stopped: the agent repeated the same tool call"
+	case agent.ReasonBudget:
+		why = "stopped: the session reached its budget"
+	case agent.ReasonMaxTokens:
+		why = "the answer was cut at the model's output limit"
+	}
+	if why == "" {
+		why = "the turn ended: " + reason
+	}
+	fmt.Fprintf(h.term.tio.Stderr, "pilot: %s (session %d)\n", strings.TrimSuffix(why, "."), h.sess.ID)
+	return exitFailure
+}

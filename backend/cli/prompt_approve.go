@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"pilot/backend/agent"
+	"pilot/backend/events"
+)
+
+// noTerminal is the feedback the model gets when nobody can approve.
+const noTerminal = "nobody is at a terminal to approve it (pilot runs without one); the user can allow changes with --approve edits or all"
+
+// approveLoop answers approvals one at a time, in order.
+func (t *terminal) approveLoop() {
+	for a := range t.approvals {
+		t.decide(a)
+	}
+}
+
+// decide asks the user on the terminal, or refuses when there is none.
+func (t *terminal) decide(a events.Approval) {
+	yes, always, feedback := false, false, noTerminal
+	if t.interactive {
+		feedback = ""
+		t.describe(a)
+		yes, always, feedback = t.ask(question(a), a.Tool != agent.BudgetTool)
+	}
+	t.mu.Lock()
+	if t.json {
+		decision := "rejected"
+		if yes {
+			decision = "approved"
+		}
+		t.line(map[string]any{"type": "approval", "id": a.ID, "kind": a.Kind, "tool": a.Tool, "paths": a.Paths, "command": a.Command, "decision": decision})
+	}
+	t.mu.Unlock()
+	if a.Kind == "command" {
+		t.answer.DecideCommand(a.ID, events.CommandDecision{Approve: yes, AlwaysAllow: always, Feedback: feedback})
+		return
+	}
+	v, err := t.answer.Change(a.ID)
+	if err != nil {
+		return // withdrawn meanwhile
+	}
+	d := events.ChangeDecision{Feedback: feedback, AlwaysAllow: always}
+	for _, f := range v.Files {
+		hunks := make([]bool, len(f.Hunks))
+		for i := range hunks {
+			hunks[i] = yes
+		}
+		d.Files = append(d.Files, events.FileDecision{Path: f.Path, Hunks: hunks})
+	}
+	t.answer.DecideChange(a.ID, d)
+}
+
+func question(a events.Approval) string {
+	switch {
+	case a.Tool == agent.BudgetTool:
+		return a.Command + " [y/N] "
+	case a.Kind == "command":
+		return fmt.Sprintf("Run `%s`? [y]es / [n]o / [a]lways ", a.Command)
+	}
+	return fmt.Sprintf("Apply this change to %s? [y]es / [n]o / [a]lways ", strings.Join(a.Paths, ", "))
+}
+
+// describe shows a change's diff on stderr.
+func (t *terminal) describe(a events.Approval) {
+	if a.Kind != "change" {
+		return
+	}
+	v, err := t.answer.Change(a.ID)
+	if err != nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.endLine()
+	for _, f := range v.Files {
+		suffix := ""
+		if f.IsNew {
+			suffix = " (new file)"
+		}
+		fmt.Fprintf(t.tio.Stderr, "--- %s%s\n", f.Path, suffix)
+		for _, h := range f.Hunks {
+			fmt.Fprintf(t.tio.Stderr, "@@ -%d,%d +%d,%d @@\n", h.OldStart, h.OldLines, h.NewStart, h.NewLines)
+			for _, l := range h.Lines {
+				fmt.Fprintf(t.tio.Stderr, "%s%s\n", marker(l.Kind), l.Text)
+			}
+		}
+	}
+}
+
+// ask reads y, n or a from the terminal; on no, it asks for feedback.
+func (t *terminal) ask(q string, allowAlways bool) (yes, always bool, feedback string) {
+	for {
+		fmt.Fprint(t.tio.Stderr, q)
+		line, err := t.in.ReadString('\n')
+		ans := strings.ToLower(strings.TrimSpace(line))
+		switch {
+		case ans == "y" || ans == "yes":
+			return true, false, ""
+		case allowAlways && (ans == "a" || ans == "always"):
+			return true, true, ""
+		case ans == "n" || ans == "no" || ans == "" || err == io.EOF:
+			if err != nil {
+				return false, false, "the user declined"
+			}
+			fmt.Fprint(t.tio.Stderr, "Tell the agent why (optional): ")
+			fb, _ := t.in.ReadString('\n')
+			return false, false, strings.TrimSpace(fb)
+		}
+		if err != nil {
+			return false, false, "the user declined"
+		}
+	}
+}
+
+func marker(kind string) string {
+	switch kind {
+	case "add":
+		return "+"
+	case "del":
+		return "-"
+	}
+	return " "
+}

@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"pilot/backend/permission"
+)
+
+// runArgs is a parsed `pilot -p` or `pilot repl` command line.
+type runArgs struct {
+	prompt   string
+	project  string
+	resume   int64
+	approve  permission.Mode
+	provider string
+	model    string
+	json     bool
+}
+
+// parseRunArgs reads the flags of `pilot -p PROMPT` (withPrompt) or
+// `pilot repl`; --flag=value and --flag value both work.
+func parseRunArgs(args []string, withPrompt bool) (runArgs, error) {
+	a := runArgs{approve: permission.ModeAsk}
+	seenPrompt := false
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		name, value, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+		if !strings.HasPrefix(arg, "-") || arg == "-" {
+			if withPrompt && !seenPrompt {
+				a.prompt, seenPrompt = arg, true
+				continue
+			}
+			return a, fmt.Errorf("unexpected argument %q", arg)
+		}
+		if name == "json" {
+			if hasValue {
+				return a, errors.New("--json takes no value")
+			}
+			a.json = true
+			continue
+		}
+		if !hasValue {
+			if i+1 == len(args) {
+				return a, fmt.Errorf("%s needs a value", arg)
+			}
+			i++
+			value = args[i]
+		}
+		switch name {
+		case "p", "prompt":
+			if !withPrompt {
+				return a, fmt.Errorf("%s is not a flag of pilot repl", arg)
+			}
+			a.prompt, seenPrompt = value, true
+		case "project":
+			a.project = value
+		case "resume":
+			id, err := strconv.ParseInt(value, 10, 64)
+			if err != nil || id <= 0 {
+				return a, fmt.Errorf("--resume needs a session id (a number), not %q", value)
+			}
+			a.resume = id
+		case "approve":
+			m, err := permission.ParseMode(value)
+			if err != nil {
+				return a, err
+			}
+			a.approve = m
+		case "provider":
+			a.provider = value
+		case "model":
+			a.model = value
+		default:
+			return a, fmt.Errorf("unknown flag %s", arg)
+		}
+	}
+	if withPrompt && strings.TrimSpace(a.prompt) == "" {
+		return a, errors.New(`-p needs a prompt: pilot -p "what to do"`)
+	}
+	return a, nil
+}

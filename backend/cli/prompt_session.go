@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"pilot/backend/agent"
+	"pilot/backend/config"
+	"pilot/backend/llm"
+	"pilot/backend/logging"
+	"pilot/backend/paths"
+	"pilot/backend/store"
+)
+
+// headless is one terminal run of the agent: the database, a Manager whose
+// events go to the terminal, and the session it works in.
+type headless struct {
+	st      *store.Store
+	m       *agent.Manager
+	term    *terminal
+	sess    store.Session
+	project string
+	closers []io.Closer
+}
+
+// openHeadless opens the database under PILOT_HOME, resolves the project
+// and the model, and creates (or resumes) the session.
+func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
+	home, err := paths.Home(tio.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	if err := paths.Ensure(home); err != nil {
+		return nil, err
+	}
+	h := &headless{}
+	log, closer, err := logging.Open(paths.LogDir(home), slog.LevelInfo, nil)
+	if err != nil {
+		log = slog.New(slog.DiscardHandler)
+	} else {
+		h.closers = append(h.closers, closer)
+	}
+	st, err := store.Open(ctx, paths.DB(home))
+	if err != nil {
+		h.close()
+		return nil, fmt.Errorf("opening the session database: %w", err)
+	}
+	h.st = st
+	h.closers = append(h.closers, st)
+	env := overlay(tio.Getenv, a.provider, a.model)
+	if err := h.session(ctx, a, home, env); err != nil {
+		h.close()
+		return nil, err
+	}
+	h.term = newTerminal(tio, a.json, a.approve)
+	h.m = agent.NewManager(agent.Deps{
+		Store:    st,
+		Emitter:  h.term,
+		Provider: providerFor(st, home, tio.Getenv, a),
+		Log:      log,
+	})
+	h.term.answer = h.m
+	if err := h.m.SetApprovalMode(ctx, h.sess.ID, string(a.approve)); err != nil {
+		h.close()
+		return nil, err
+	}
+	return h, nil
+}
+
+// session finds the resumed session or creates one in the project.
+func (h *headless) session(ctx context.Context, a runArgs, home string, env func(string) string) error {
+	if a.resume != 0 {
+		s, err := h.st.Session(ctx, a.resume)
+		if err != nil {
+			return fmt.Errorf("session %d: %w", a.resume, err)
+		}
+		p, err := h.st.Project(ctx, s.ProjectID)
+		if err != nil {
+			return err
+		}
+		h.sess, h.project = s, p.Path
+		return nil
+	}
+	dir := a.project
+	if dir == "" {
+		dir = env("PILOT_PROJECT")
+	}
+	if dir == "" {
+		dir = "."
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return fmt.Errorf("the project folder %s does not exist", abs)
+	}
+	r, err := config.Resolve(home, abs, env)
+	if err != nil {
+		return err
+	}
+	p, err := h.st.TouchProject(ctx, abs)
+	if err != nil {
+		return err
+	}
+	s, err := h.st.CreateSession(ctx, store.NewSession{
+		ProjectID: p.ID, Provider: r.Provider.Value, Model: r.Model.Value, ApprovalMode: string(a.approve), BudgetUSD: r.BudgetUSD,
+	})
+	if err != nil {
+		return err
+	}
+	h.sess, h.project = s, p.Path
+	return nil
+}
+
+// providerFor builds a session's model client from the configuration in
+// force: the --provider and --model flags, else the session's own
+// provider and model, else the environment and the saved settings.
+func providerFor(st *store.Store, home string, getenv func(string) string, a runArgs) func(context.Context, store.Session) (llm.Provider, error) {
+	return func(ctx context.Context, s store.Session) (llm.Provider, error) {
+		p, err := st.Project(ctx, s.ProjectID)
+		if err != nil {
+			return nil, err
+		}
+		env := overlay(overlay(getenv, s.Provider, s.Model), a.provider, a.model)
+		r, err := config.Resolve(home, p.Path, env)
+		if err != nil {
+			return nil, err
+		}
+		return llm.New(r.LLM())
+	}
+}
+
+// overlay returns getenv with provider and model, when set, in place of
+// PILOT_PROVIDER and PILOT_MODEL.
+func overlay(getenv func(string) string, provider, model string) func(string) string {
+	return func(k string) string {
+		switch {
+		case k == "PILOT_PROVIDER" && provider != "":
+			return provider
+		case k == "PILOT_MODEL" && model != "":
+			return model
+		}
+		return getenv(k)
+	}
+}
+
+func (h *headless) close() {
+	if h.m != nil {
+		h.m.Close()
+	}
+	for i := len(h.closers) - 1; i >= 0; i-- {
+		h.closers[i].Close()
+	}
+}

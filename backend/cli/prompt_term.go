@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"pilot/backend/events"
+	"pilot/backend/permission"
+)
+
+// answerer is the part of the agent that takes the user's decisions.
+type answerer interface {
+	Change(approvalID string) (events.ChangeView, error)
+	DecideChange(approvalID string, d events.ChangeDecision) error
+	DecideCommand(approvalID string, d events.CommandDecision) error
+}
+
+// terminal is the events.Emitter of a headless run: assistant text to
+// stdout, one "→ label" line per tool call on stderr, or with --json one
+// JSON object per line on stdout. Approvals are answered by a prompt on
+// the terminal, or refused when there is none.
+type terminal struct {
+	tio         IO
+	json        bool
+	mode        permission.Mode
+	interactive bool
+	in          *bufio.Reader
+	answer      answerer
+
+	mu        sync.Mutex
+	enc       *json.Encoder
+	shown     map[string]bool // tool calls already announced
+	midLine   bool            // stdout does not end with a newline
+	lastError string
+	done      chan string
+	approvals chan events.Approval
+}
+
+func newTerminal(tio IO, asJSON bool, mode permission.Mode) *terminal {
+	t := &terminal{
+		tio: tio, json: asJSON, mode: mode, interactive: isTerminal(tio.Stdin),
+		in: bufio.NewReader(tio.Stdin), enc: json.NewEncoder(tio.Stdout),
+		shown: map[string]bool{}, done: make(chan string, 1), approvals: make(chan events.Approval, 64),
+	}
+	t.enc.SetEscapeHTML(false)
+	go t.approveLoop()
+	return t
+}
+
+// isTerminal reports whether r is a character device (a terminal).
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// Emit prints one event. It runs under the agent's event lock: anything
+// that waits for the user is handed to the approval loop.
+func (t *terminal) Emit(name string, payload any) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch p := payload.(type) {
+	case events.StreamPayload:
+		if p.Text == "" {
+			return
+		}
+		if t.json {
+			t.line(map[string]any{"type": "text", "text": p.Text})
+			return
+		}
+		fmt.Fprint(t.tio.Stdout, p.Text)
+		t.midLine = !strings.HasSuffix(p.Text, "\n")
+	case events.ToolPayload:
+		t.tool(p.Call)
+	case events.ApprovalPayload:
+		t.approvals <- p.Approval
+	case events.UsagePayload:
+		if t.json {
+			t.line(map[string]any{"type": "usage", "usage": p.Usage})
+		}
+	case events.NoticePayload:
+		if t.json {
+			t.line(map[string]any{"type": "notice", "kind": p.Kind, "text": p.Text})
+			return
+		}
+		t.endLine()
+		fmt.Fprintf(t.tio.Stderr, "· %s\n", p.Text)
+	case events.ErrorPayload:
+		t.lastError = p.Message
+		if t.json {
+			t.line(map[string]any{"type": "error", "kind": p.Kind, "message": p.Message})
+		}
+	case events.TurnDonePayload:
+		if t.json {
+			t.line(map[string]any{"type": "done", "reason": p.Reason, "sessionId": p.SessionID})
+		} else {
+			t.endLine()
+		}
+		t.done <- p.Reason
+	}
+}
+
+// tool announces a call once and, with --json, reports its result.
+func (t *terminal) tool(c events.ToolCall) {
+	if !t.shown[c.ID] {
+		t.shown[c.ID] = true
+		if t.json {
+			t.line(map[string]any{"type": "tool_call", "id": c.ID, "name": c.Name, "label": c.Label, "input": c.Input})
+		} else {
+			t.endLine()
+			label := c.Label
+			if !strings.HasPrefix(label, "→") {
+				label = "→ " + label
+			}
+			fmt.Fprintln(t.tio.Stderr, label)
+		}
+	}
+	switch c.Status {
+	case "running", "awaiting_approval":
+		return
+	}
+	if t.json {
+		t.line(map[string]any{"type": "tool_result", "id": c.ID, "name": c.Name, "status": c.Status, "isError": c.IsError, "output": c.Output})
+	} else if c.Status == "rejected" || c.Status == "cancelled" {
+		fmt.Fprintf(t.tio.Stderr, "  (%s)\n", c.Status)
+	}
+}
+
+// line writes one JSON object; t.mu is held.
+func (t *terminal) line(v any) {
+	if err := t.enc.Encode(v); err != nil {
+		fmt.Fprintln(t.tio.Stderr, "pilot:", err)
+	}
+}
+
+// endLine ends streamed text with a newline before other output; t.mu is
+// held.
+func (t *terminal) endLine() {
+	if t.midLine {
+		fmt.Fprintln(t.tio.Stdout)
+		t.midLine = false
+	}
+}
+
+// failure returns the last error sentence the turn reported.
+func (t *terminal) failure() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.lastError
+}
