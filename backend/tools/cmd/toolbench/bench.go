@@ -68,19 +68,16 @@ func bench(dir string, runs int, outFile string) error {
 		return err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Folder: `%s`; whole-process wall time, median of %d runs after one warm-up run; %d CPUs.\n\n", dir, runs, runtime.NumCPU())
+	fmt.Fprintf(&b, "Folder: `%s`; whole-process wall time, median of %d runs after one warm-up run, Pilot and the reference alternating; %d CPUs.\n\n", dir, runs, runtime.NumCPU())
 	b.WriteString("| tool | case | matches | Pilot | reference | ratio |\n|---|---|---:|---:|---:|---:|\n")
 	for _, c := range cases() {
 		pilotCmd := append([]string{self, c.pilot[0], dir}, c.pilot[1:]...)
 		refCmd := append(slices.Clone(c.ref), dir)
-		pOut, pTime, err := timeRuns(pilotCmd, runs)
+		outs, times, err := timeRuns([][]string{pilotCmd, refCmd}, runs)
 		if err != nil {
 			return fmt.Errorf("%s %s: %w", c.tool, c.desc, err)
 		}
-		rOut, rTime, err := timeRuns(refCmd, runs)
-		if err != nil {
-			return fmt.Errorf("%s: %w", strings.Join(refCmd, " "), err)
-		}
+		pOut, rOut, pTime, rTime := outs[0], outs[1], times[0], times[1]
 		pn, rn := pilotCount(pOut), c.count(rOut)
 		matches := strconv.Itoa(pn)
 		if pn != rn {
@@ -101,30 +98,37 @@ func bench(dir string, runs int, outFile string) error {
 	return nil
 }
 
-// timeRuns runs argv once to warm the caches, then runs times, and returns
-// the last output and the median wall time.
-func timeRuns(argv []string, runs int) ([]byte, time.Duration, error) {
-	var out []byte
-	var times []time.Duration
+// timeRuns runs the commands once each to warm the caches, then runs times
+// more, alternating between them so that both see the same machine load.
+// It returns each command's last output and median wall time.
+func timeRuns(cmds [][]string, runs int) ([][]byte, []time.Duration, error) {
+	outs := make([][]byte, len(cmds))
+	times := make([][]time.Duration, len(cmds))
 	for i := 0; i <= runs; i++ {
-		cmd := exec.Command(argv[0], argv[1:]...)
-		var buf bytes.Buffer
-		cmd.Stdout = &buf
-		start := time.Now()
-		err := cmd.Run()
-		d := time.Since(start)
-		if err != nil {
-			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() > 1 {
-				return nil, 0, err
+		for j, argv := range cmds {
+			cmd := exec.Command(argv[0], argv[1:]...)
+			var buf bytes.Buffer
+			cmd.Stdout = &buf
+			start := time.Now()
+			err := cmd.Run()
+			d := time.Since(start)
+			if err != nil {
+				if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() > 1 {
+					return nil, nil, fmt.Errorf("%s: %w", strings.Join(argv, " "), err)
+				}
+			}
+			outs[j] = buf.Bytes()
+			if i > 0 {
+				times[j] = append(times[j], d)
 			}
 		}
-		out = buf.Bytes()
-		if i > 0 {
-			times = append(times, d)
-		}
 	}
-	slices.Sort(times)
-	return out, times[len(times)/2], nil
+	medians := make([]time.Duration, len(cmds))
+	for j, ts := range times {
+		slices.Sort(ts)
+		medians[j] = ts[len(ts)/2]
+	}
+	return outs, medians, nil
 }
 
 var found = regexp.MustCompile(`^Found (\d+) (?:match|file)`)
