@@ -26,7 +26,7 @@ const (
 	benchSessions    = 1000
 	benchMessages    = 200
 	benchLargest     = 2000
-	benchDataVersion = 1
+	benchDataVersion = 2
 )
 
 var bench struct {

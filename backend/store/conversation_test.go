@@ -234,3 +234,24 @@ func TestRules(t *testing.T) {
 		t.Errorf("rules after delete = %+v", rs)
 	}
 }
+
+// TestProjectDeleteKeepsIndex: no API deletes projects yet, but the schema
+// must keep the FTS index exact when a project row goes, forks included.
+func TestProjectDeleteKeepsIndex(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	p, x := newSession(t, s, "/proj")
+	assistant, _, _ := seedConversation(t, s, x)
+	must[Session](t)(s.Fork(ctx, x.ID, assistant.ID))
+	_, other := newSession(t, s, "/other")
+	seedConversation(t, s, other)
+	if _, err := s.w.Exec(`DELETE FROM projects WHERE id = ?`, p.ID); err != nil {
+		t.Fatal(err)
+	}
+	var left int
+	if err := s.r.QueryRow(`SELECT count(*) FROM messages WHERE session_id <> ?`, other.ID).Scan(&left); err != nil || left != 0 {
+		t.Errorf("%d messages of the deleted project left (%v)", left, err)
+	}
+	checkIntegrity(t, s)
+}

@@ -4,7 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"runtime"
+	"sync"
 	"time"
 
 	"pilot/backend/llm"
@@ -110,12 +113,47 @@ func listMessages(ctx context.Context, q querier, sessionID int64) ([]Message, e
 	}
 	defer rows.Close()
 	var ms []Message
+	var contents [][]byte
 	for rows.Next() {
-		m, err := scanMessage(rows)
+		var m Message
+		var content []byte
+		var created int64
+		err := rows.Scan(&m.ID, &m.SessionID, &m.Seq, &m.Role, &content,
+			&m.Usage.InputTokens, &m.Usage.OutputTokens, &m.Usage.CacheReadTokens, &m.Usage.CacheWriteTokens,
+			&m.State, &created)
 		if err != nil {
 			return nil, err
 		}
+		m.CreatedAt = fromMillis(created)
 		ms = append(ms, m)
+		contents = append(contents, content)
 	}
-	return ms, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return ms, decodeContents(ms, contents)
+}
+
+// decodeContents unmarshals the messages' blocks, on every CPU when there
+// are many: JSON decoding is most of the time it takes to open a long
+// session.
+func decodeContents(ms []Message, contents [][]byte) error {
+	const chunk = 128
+	errs := make([]error, (len(ms)+chunk-1)/chunk)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for c := range errs {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			for i := c * chunk; i < min(len(ms), (c+1)*chunk); i++ {
+				if err := json.Unmarshal(contents[i], &ms[i].Content); err != nil {
+					errs[c] = fmt.Errorf("message %d content: %w", ms[i].ID, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }

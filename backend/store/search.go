@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 	"unicode"
@@ -65,18 +66,21 @@ func (s *Store) Search(ctx context.Context, projectID int64, query string, limit
 	return hits[:min(len(hits), limit)], nil
 }
 
+// searchMessages ranks the project's matching messages inside the index:
+// the project column narrows the match, so no join runs per hit.
 func (s *Store) searchMessages(ctx context.Context, projectID int64, match string, limit int) ([]SearchHit, error) {
+	q := fmt.Sprintf(`{text tool_input tool_output} : (%s) AND project : "p%d"`, match, projectID)
 	rows, err := s.r.QueryContext(ctx, `
-		SELECT m.session_id, s.title, m.id, bm25(messages_fts),
-			coalesce(snippet(messages_fts, 0, ?2, ?3, ?4, ?5), ''),
-			coalesce(snippet(messages_fts, 2, ?2, ?3, ?4, ?5), ''),
-			coalesce(snippet(messages_fts, 1, ?2, ?3, ?4, ?5), '')
-		FROM messages_fts
-		JOIN messages m ON m.id = messages_fts.rowid
+		SELECT m.session_id, s.title, h.id, h.score, h.text, h.output, h.input
+		FROM (SELECT rowid AS id, bm25(messages_fts, 1, 1, 1, 0) AS score,
+				coalesce(snippet(messages_fts, 0, ?2, ?3, ?4, ?5), '') AS text,
+				coalesce(snippet(messages_fts, 2, ?2, ?3, ?4, ?5), '') AS output,
+				coalesce(snippet(messages_fts, 1, ?2, ?3, ?4, ?5), '') AS input
+			FROM messages_fts WHERE messages_fts MATCH ?1 ORDER BY score LIMIT ?6) AS h
+		JOIN messages m ON m.id = h.id
 		JOIN sessions s ON s.id = m.session_id
-		WHERE messages_fts MATCH ?1 AND s.project_id = ?6
-		ORDER BY bm25(messages_fts) LIMIT ?7`,
-		match, MarkOpen, MarkClose, Ellipsis, snippetTokens, projectID, limit)
+		ORDER BY h.score`,
+		q, MarkOpen, MarkClose, Ellipsis, snippetTokens, limit)
 	if err != nil {
 		return nil, err
 	}

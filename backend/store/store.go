@@ -49,6 +49,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	q.Set("_busy_timeout", fmt.Sprint(busyTimeout.Milliseconds()))
 	q.Set("_synchronous", "NORMAL")
 	q.Set("_txlock", "immediate")
+	q.Set("_cache_size", "-32000") // KiB: big transactions (import, fork) stay in memory
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?"
 	w, err := sql.Open("sqlite3", dsn+q.Encode())
 	if err != nil {
@@ -59,6 +60,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	w.SetConnMaxIdleTime(0)
 	q.Set("_txlock", "deferred")
 	q.Set("_query_only", "on")
+	q.Set("_cache_size", "-8000")
 	r, err := sql.Open("sqlite3", dsn+q.Encode())
 	if err != nil {
 		w.Close()

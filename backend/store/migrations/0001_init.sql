@@ -105,10 +105,12 @@ CREATE TABLE permission_rules (
 -- message_docs extracts a message's searchable text from its JSON blocks, and
 -- snippet() reads it back from there. Messages still streaming are not
 -- indexed; they are once they complete or are marked interrupted.
+-- The project column holds one token, p<project id>, so a search within a
+-- project is an intersection inside the index rather than a join per hit.
 -- The blocks are walked with a recursive CTE, not json_each: FTS5 reads its
 -- content for 'rebuild' and 'integrity-check' with statements that may not
 -- use virtual tables.
-CREATE VIEW message_docs (id, text, tool_input, tool_output) AS
+CREATE VIEW message_docs (id, text, tool_input, tool_output, project) AS
 SELECT m.id,
        (WITH RECURSIVE i (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM i WHERE n + 1 < json_array_length(m.content))
         SELECT group_concat(m.content ->> ('$[' || n || '].text'), char(10)) FROM i
@@ -118,40 +120,53 @@ SELECT m.id,
          WHERE m.content ->> ('$[' || n || '].type') = 'tool_use'),
        (WITH RECURSIVE i (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM i WHERE n + 1 < json_array_length(m.content))
         SELECT group_concat(m.content ->> ('$[' || n || '].content'), char(10)) FROM i
-         WHERE m.content ->> ('$[' || n || '].type') = 'tool_result')
+         WHERE m.content ->> ('$[' || n || '].type') = 'tool_result'),
+       (SELECT 'p' || s.project_id FROM sessions AS s WHERE s.id = m.session_id)
   FROM messages AS m
  WHERE m.state <> 'streaming';
 
 CREATE VIRTUAL TABLE messages_fts USING fts5 (
-    text, tool_input, tool_output,
+    text, tool_input, tool_output, project,
     content = 'message_docs', content_rowid = 'id',
     tokenize = 'unicode61 remove_diacritics 2'
 );
 
 CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages
 WHEN new.state <> 'streaming' BEGIN
-    INSERT INTO messages_fts (rowid, text, tool_input, tool_output)
-    SELECT id, text, tool_input, tool_output FROM message_docs WHERE id = new.id;
+    INSERT INTO messages_fts (rowid, text, tool_input, tool_output, project)
+    SELECT id, text, tool_input, tool_output, project FROM message_docs WHERE id = new.id;
 END;
 
 -- BEFORE triggers: the row must still be readable through message_docs to
 -- remove exactly what was indexed.
 CREATE TRIGGER messages_fts_delete BEFORE DELETE ON messages
 WHEN old.state <> 'streaming' BEGIN
-    INSERT INTO messages_fts (messages_fts, rowid, text, tool_input, tool_output)
-    SELECT 'delete', id, text, tool_input, tool_output FROM message_docs WHERE id = old.id;
+    INSERT INTO messages_fts (messages_fts, rowid, text, tool_input, tool_output, project)
+    SELECT 'delete', id, text, tool_input, tool_output, project FROM message_docs WHERE id = old.id;
 END;
 
 CREATE TRIGGER messages_fts_unindex BEFORE UPDATE OF content, state ON messages
 WHEN old.state <> 'streaming' BEGIN
-    INSERT INTO messages_fts (messages_fts, rowid, text, tool_input, tool_output)
-    SELECT 'delete', id, text, tool_input, tool_output FROM message_docs WHERE id = old.id;
+    INSERT INTO messages_fts (messages_fts, rowid, text, tool_input, tool_output, project)
+    SELECT 'delete', id, text, tool_input, tool_output, project FROM message_docs WHERE id = old.id;
 END;
 
 CREATE TRIGGER messages_fts_reindex AFTER UPDATE OF content, state ON messages
 WHEN new.state <> 'streaming' BEGIN
-    INSERT INTO messages_fts (rowid, text, tool_input, tool_output)
-    SELECT id, text, tool_input, tool_output FROM message_docs WHERE id = new.id;
+    INSERT INTO messages_fts (rowid, text, tool_input, tool_output, project)
+    SELECT id, text, tool_input, tool_output, project FROM message_docs WHERE id = new.id;
+END;
+
+-- The index entry of a message names its session's project, which a
+-- cascade would delete first; so a session takes its messages with it
+-- while it still exists (and a project its sessions). ON DELETE CASCADE
+-- then finds nothing left to do.
+CREATE TRIGGER sessions_delete_messages BEFORE DELETE ON sessions BEGIN
+    DELETE FROM messages WHERE session_id = old.id;
+END;
+
+CREATE TRIGGER projects_delete_sessions BEFORE DELETE ON projects BEGIN
+    DELETE FROM sessions WHERE project_id = old.id;
 END;
 
 CREATE VIRTUAL TABLE changes_fts USING fts5 (
