@@ -57,6 +57,15 @@ func (a *App) FrontendReady() events.AppReadyPayload {
 	return a.ready
 }
 
+// OpenExternal opens an http(s) link from the chat in the user's browser.
+func (a *App) OpenExternal(link string) error {
+	if err := workspace.CheckExternalURL(link); err != nil {
+		return err
+	}
+	runtime.BrowserOpenURL(a.ctx, link)
+	return nil
+}
+
 // ListProjects returns known projects, most recently opened first.
 func (a *App) ListProjects() ([]events.Project, error) { return a.ws.ListProjects(a.ctx) }
 

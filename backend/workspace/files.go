@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"sort"
 	"strings"
@@ -14,6 +15,15 @@ import (
 	"pilot/backend/events"
 	"pilot/backend/sandbox"
 )
+
+// CheckExternalURL accepts only http(s) links for opening in a browser.
+func CheckExternalURL(link string) error {
+	u, err := url.Parse(link)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("only http and https links open in the browser; %q is neither", link)
+	}
+	return nil
+}
 
 // previewLimit caps a file preview; the rest is marked truncated.
 const previewLimit = 512 << 10

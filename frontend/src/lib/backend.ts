@@ -35,6 +35,8 @@ export interface Backend {
   version(): Promise<VersionInfo>;
   frontendReady(): Promise<AppReadyPayload>;
   on<K extends EventName>(name: K, cb: (payload: EventMap[K]) => void): () => void;
+  /** Opens an http(s) link in the user's browser. */
+  openExternal(url: string): Promise<void>;
 
   // projects
   listProjects(): Promise<Project[]>;

@@ -21,6 +21,7 @@ export const wailsBackend: Backend = {
   version: () => App.Version(),
   frontendReady: () => App.FrontendReady(),
   on: (name, cb) => EventsOn(name, cb),
+  openExternal: (url) => App.OpenExternal(url),
 
   listProjects: (): Promise<Project[]> => App.ListProjects(),
   openProject: (path): Promise<Project> => App.OpenProject(path),

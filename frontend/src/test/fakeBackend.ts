@@ -107,6 +107,9 @@ export class FakeBackend implements Backend {
     return () => set.delete(cb as Listener);
   }
 
+  async openExternal(url: string): Promise<void> {
+    this.record("openExternal", url);
+  }
   async version(): Promise<VersionInfo> {
     return { version: "0.0.0-test", commit: "abc", wails: "v2", go: "go1.24", os: "linux", arch: "amd64" };
   }

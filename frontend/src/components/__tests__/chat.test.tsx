@@ -32,6 +32,15 @@ describe("chat", () => {
     expect(msg.textContent).toContain("Here is bold text.");
   });
 
+  it("opens http links in the browser and never navigates the window", async () => {
+    const { backend: b } = await openSession();
+    act(() => b.emit("agent:stream", { sessionId: 1, seq: 1, messageId: 7, text: "See [docs](https://example.com/a) and [bad](javascript:alert(1))" }));
+    const msg = await screen.findByTestId("message");
+    const links = msg.querySelectorAll("a");
+    for (const a of links) fireEvent.click(a);
+    expect(b.callsOf("openExternal")).toEqual([["https://example.com/a"]]);
+  });
+
   it("applies out-of-order events in seq order and drops duplicates", async () => {
     const { backend: b } = await openSession();
     act(() => {

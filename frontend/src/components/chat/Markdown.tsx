@@ -1,4 +1,5 @@
-import { memo, useMemo, type MouseEvent } from "react";
+import { memo, useContext, useMemo, type MouseEvent } from "react";
+import { BackendContext } from "../../lib/backend";
 import { renderMarkdown, splitBlocks } from "../../lib/markdown";
 
 const Chunk = memo(function Chunk({ src }: { src: string }) {
@@ -6,8 +7,11 @@ const Chunk = memo(function Chunk({ src }: { src: string }) {
   return <div className="md-chunk" dangerouslySetInnerHTML={{ __html: html }} />;
 });
 
-/** Copies code of a code block's Copy button; keeps links from navigating the window away. */
-function onClick(e: MouseEvent<HTMLDivElement>) {
+/**
+ * Copies code of a code block's Copy button; opens http(s) links in the
+ * user's browser instead of navigating the window away.
+ */
+function onClick(e: MouseEvent<HTMLDivElement>, openExternal: (url: string) => void) {
   const target = e.target as HTMLElement;
   const copy = target.closest<HTMLButtonElement>("button.code-copy");
   if (copy) {
@@ -19,7 +23,9 @@ function onClick(e: MouseEvent<HTMLDivElement>) {
     return;
   }
   const a = target.closest("a");
-  if (a) e.preventDefault();
+  if (!a) return;
+  e.preventDefault();
+  if (/^https?:\/\//i.test(a.href)) openExternal(a.href);
 }
 
 /**
@@ -28,8 +34,10 @@ function onClick(e: MouseEvent<HTMLDivElement>) {
  */
 export default function Markdown({ text }: { text: string }) {
   const chunks = useMemo(() => splitBlocks(text), [text]);
+  const backend = useContext(BackendContext);
+  const open = (url: string) => void backend?.openExternal(url).catch((err: unknown) => console.error(err));
   return (
-    <div className="markdown" onClick={onClick}>
+    <div className="markdown" onClick={(e) => onClick(e, open)}>
       {chunks.map((c, i) => (
         <Chunk key={i} src={c} />
       ))}

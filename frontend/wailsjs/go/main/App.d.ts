@@ -43,6 +43,8 @@ export function ListSessions(arg1:number,arg2:number,arg3:number):Promise<Array<
 
 export function NewSession(arg1:number):Promise<events.SessionSummary>;
 
+export function OpenExternal(arg1:string):Promise<void>;
+
 export function OpenProject(arg1:string):Promise<events.Project>;
 
 export function PickProjectFolder():Promise<string>;
