@@ -13,7 +13,7 @@ const statusText: Record<ToolStatus, string> = {
 
 const statusIcon: Record<ToolStatus, string> = {
   running: "◌",
-  awaiting_approval: "⏸",
+  awaiting_approval: "●",
   done: "✓",
   error: "✕",
   rejected: "⊘",
