@@ -24,16 +24,32 @@ type answer struct {
 // assembler builds an answer's content blocks from stream events.
 type assembler struct {
 	blocks []llm.ContentBlock
-	text   strings.Builder // every text delta so far, for the debounced save
+	bufs   []*strings.Builder // text or thinking of blocks[i], set by finish
+	text   strings.Builder    // every text delta so far, for the debounced save
 	bad    map[string]string
 }
 
-func (a *assembler) last(t llm.BlockType) *llm.ContentBlock {
+// last returns the builder of the last block if it has type t, else of a
+// new block of type t.
+func (a *assembler) last(t llm.BlockType) (*llm.ContentBlock, *strings.Builder) {
 	if n := len(a.blocks); n > 0 && a.blocks[n-1].Type == t {
-		return &a.blocks[n-1]
+		return &a.blocks[n-1], a.bufs[n-1]
 	}
 	a.blocks = append(a.blocks, llm.ContentBlock{Type: t})
-	return &a.blocks[len(a.blocks)-1]
+	a.bufs = append(a.bufs, &strings.Builder{})
+	return &a.blocks[len(a.blocks)-1], a.bufs[len(a.bufs)-1]
+}
+
+// finish moves the gathered text into the blocks.
+func (a *assembler) finish() {
+	for i, b := range a.bufs {
+		switch a.blocks[i].Type {
+		case llm.BlockText:
+			a.blocks[i].Text = b.String()
+		case llm.BlockThinking:
+			a.blocks[i].Thinking = b.String()
+		}
+	}
 }
 
 func (a *assembler) tool(id, name string) *llm.ContentBlock {
@@ -43,6 +59,7 @@ func (a *assembler) tool(id, name string) *llm.ContentBlock {
 		}
 	}
 	a.blocks = append(a.blocks, llm.ContentBlock{Type: llm.BlockToolUse, ID: id, Name: name})
+	a.bufs = append(a.bufs, &strings.Builder{})
 	return &a.blocks[len(a.blocks)-1]
 }
 
@@ -103,16 +120,16 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 			if ev.Text == "" {
 				continue
 			}
-			b := a.last(llm.BlockText)
-			b.Text += ev.Text
+			_, buf := a.last(llm.BlockText)
+			buf.WriteString(ev.Text)
 			a.text.WriteString(ev.Text)
 			l.m.out.text(l.id, stream.MessageID(), ev.Text, "")
 			if err := stream.Update(a.text.String()); err != nil {
 				l.m.log.Warn("saving streamed text", "session", l.id, "err", err)
 			}
 		case llm.EventThinkingDelta:
-			b := a.last(llm.BlockThinking)
-			b.Thinking += ev.Text
+			b, buf := a.last(llm.BlockThinking)
+			buf.WriteString(ev.Text)
 			if ev.Signature != "" {
 				b.Signature = ev.Signature
 			}
@@ -148,6 +165,7 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 		return answer{}, fail
 	}
 	t.account(bg, usage, est)
+	a.finish()
 	// A thinking block without text is of no use to send back.
 	blocks := a.blocks[:0]
 	for _, b := range a.blocks {

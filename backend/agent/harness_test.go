@@ -78,7 +78,7 @@ func (r *recorder) notices(kind string) []string {
 // harness is a project folder, a database, a fake model server and a
 // Manager wired together.
 type harness struct {
-	t      *testing.T
+	t      testing.TB
 	format string
 	dir    string
 	srv    *fakellm.Server
@@ -94,7 +94,7 @@ type setup struct {
 	opt   Options
 }
 
-func newHarness(t *testing.T, format string, script fakellm.Script, s setup) *harness {
+func newHarness(t testing.TB, format string, script fakellm.Script, s setup) *harness {
 	t.Helper()
 	dir := t.TempDir()
 	for name, content := range s.files {
@@ -269,4 +269,9 @@ func checkPairs(t *testing.T, ms []store.Message) {
 
 func fileExists(h *harness, name string) (os.FileInfo, error) {
 	return os.Stat(filepath.Join(h.dir, name))
+}
+
+// storeSession is a new session like h's, for benchmarks that need many.
+func storeSession(h *harness) store.NewSession {
+	return store.NewSession{ProjectID: h.sess.ProjectID, Provider: h.sess.Provider, Model: h.sess.Model, ApprovalMode: h.sess.ApprovalMode}
 }
