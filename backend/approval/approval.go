@@ -86,8 +86,9 @@ func New(n Notifier) *Broker {
 	return &Broker{notify: n, pending: map[string]*pending{}}
 }
 
-// AskChange announces a change (a.Kind is set to change and a.ID to a new
-// id; change.ApprovalID likewise) and waits for the answer.
+// AskChange announces a change and waits for the answer. a.Kind is set to
+// change; an empty a.ID gets a new id (see NewID), which change.ApprovalID
+// takes too.
 func (b *Broker) AskChange(ctx context.Context, sessionID int64, a events.Approval, change events.ChangeView) (Answer, error) {
 	a.Kind = KindChange
 	return b.ask(ctx, sessionID, a, &change)
@@ -100,7 +101,9 @@ func (b *Broker) AskCommand(ctx context.Context, sessionID int64, a events.Appro
 }
 
 func (b *Broker) ask(ctx context.Context, sessionID int64, a events.Approval, change *events.ChangeView) (Answer, error) {
-	a.ID = newID()
+	if a.ID == "" {
+		a.ID = NewID()
+	}
 	if change != nil {
 		change.ApprovalID = a.ID
 	}
@@ -242,7 +245,9 @@ func (b *Broker) Change(id string) (events.ChangeView, error) {
 	return *p.change, nil
 }
 
-func newID() string {
+// NewID returns a new approval id, for a caller that must name the approval
+// before asking.
+func NewID() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return "ap_" + hex.EncodeToString(b[:])
