@@ -15,6 +15,7 @@ import (
 	"pilot/backend/sandbox"
 	"pilot/backend/store"
 	"pilot/backend/tools"
+	"pilot/backend/view"
 )
 
 // maxAttachment is the largest file attached to a message.
@@ -66,7 +67,7 @@ func (l *live) notice(kind, text string, retryMs int64) {
 }
 
 func (l *live) emitMessage(msg store.Message) {
-	v := messageView(msg)
+	v := view.Message(msg)
 	l.send(events.AgentMessage, func(q events.Seq) any { return events.MessagePayload{Seq: q, Message: v} })
 }
 

@@ -226,6 +226,25 @@ func (m *Manager) State(sessionID int64) State {
 	return l.machine.get()
 }
 
+// Live is what a session's events carried beyond what the store may hold
+// yet: the last sequence number sent, the text of the message being
+// streamed, and the output of running commands by tool call id.
+type Live struct {
+	Seq       int64
+	MessageID int64
+	Text      string
+	Thinking  string
+	Output    map[string]string
+}
+
+// Snapshot runs read (which reads the session from the store) while none
+// of the session's events can be emitted, and returns the sequence number
+// the snapshot covers with the in-flight work the store may lack. A frontend
+// applies only the events after Live.Seq on top of it.
+func (m *Manager) Snapshot(sessionID int64, read func() error) (Live, error) {
+	return m.out.snapshot(sessionID, read)
+}
+
 // Pending lists the approvals the session waits for, oldest first.
 func (m *Manager) Pending(sessionID int64) []events.Approval { return m.broker.Pending(sessionID) }
 

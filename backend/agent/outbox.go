@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"strings"
 	"sync"
 	"time"
 
@@ -25,6 +26,46 @@ type outbox struct {
 	pending map[int64]*deltas
 	order   []int64 // sessions with pending deltas, first come first
 	timer   *time.Timer
+	sent    map[int64]*inflight // what the frontend was sent of unfinished work
+}
+
+// inflight is the text of the message being streamed and the output of
+// running commands, as sent so far: the store saves them debounced or at
+// the end, so a snapshot takes them from here (see Manager.Snapshot).
+type inflight struct {
+	messageID      int64
+	text, thinking strings.Builder
+	output         map[string]*strings.Builder
+}
+
+func (o *outbox) inflight(session int64) *inflight {
+	f := o.sent[session]
+	if f == nil {
+		f = &inflight{output: map[string]*strings.Builder{}}
+		o.sent[session] = f
+	}
+	return f
+}
+
+// settle forgets in-flight work that a committed event now carries whole;
+// o.mu is held.
+func (o *outbox) settle(session int64, payload any) {
+	f := o.sent[session]
+	if f == nil {
+		return
+	}
+	switch p := payload.(type) {
+	case events.MessagePayload:
+		if p.Message.ID == f.messageID {
+			f.messageID = 0
+			f.text.Reset()
+			f.thinking.Reset()
+		}
+	case events.ToolPayload:
+		if p.Call.Status != "running" && p.Call.Status != "awaiting_approval" {
+			delete(f.output, p.Call.ID)
+		}
+	}
 }
 
 // deltas is what a session gathered since the last flush.
@@ -44,7 +85,7 @@ func newOutbox(e events.Emitter, interval time.Duration) *outbox {
 	if interval <= 0 {
 		interval = DefaultBatchInterval
 	}
-	return &outbox{emit: e, interval: interval, seq: map[int64]int64{}, pending: map[int64]*deltas{}}
+	return &outbox{emit: e, interval: interval, seq: map[int64]int64{}, pending: map[int64]*deltas{}, sent: map[int64]*inflight{}}
 }
 
 // next returns the session's next sequence number; o.mu is held.
@@ -99,7 +140,32 @@ func (o *outbox) send(session int64, name string, build func(events.Seq) any) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.flushSession(session)
-	o.emit.Emit(name, build(o.next(session)))
+	payload := build(o.next(session))
+	o.settle(session, payload)
+	o.emit.Emit(name, payload)
+}
+
+// snapshot runs read while none of the session's events can be emitted,
+// after its pending deltas went out, and returns the last sequence number
+// sent with the in-flight work.
+func (o *outbox) snapshot(session int64, read func() error) (Live, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.flushSession(session)
+	if err := read(); err != nil {
+		return Live{}, err
+	}
+	lv := Live{Seq: o.seq[session]}
+	if f := o.sent[session]; f != nil {
+		lv.MessageID, lv.Text, lv.Thinking = f.messageID, f.text.String(), f.thinking.String()
+		for id, b := range f.output {
+			if lv.Output == nil {
+				lv.Output = map[string]string{}
+			}
+			lv.Output[id] = b.String()
+		}
+	}
+	return lv, nil
 }
 
 // global emits an event that belongs to no session's sequence.
@@ -138,10 +204,24 @@ func (o *outbox) flushSession(session int64) {
 			break
 		}
 	}
+	f := o.inflight(session)
 	if len(d.text) > 0 || len(d.thinking) > 0 {
+		if f.messageID != d.messageID {
+			f.messageID = d.messageID
+			f.text.Reset()
+			f.thinking.Reset()
+		}
+		f.text.Write(d.text)
+		f.thinking.Write(d.thinking)
 		o.emit.Emit(events.AgentStream, events.StreamPayload{Seq: o.next(session), MessageID: d.messageID, Text: string(d.text), Thinking: string(d.thinking)})
 	}
 	for _, c := range d.output {
+		b := f.output[c.toolCallID]
+		if b == nil {
+			b = &strings.Builder{}
+			f.output[c.toolCallID] = b
+		}
+		b.Write(c.chunk)
 		o.emit.Emit(events.AgentToolOutput, events.ToolOutputPayload{Seq: o.next(session), ToolCallID: c.toolCallID, Chunk: string(c.chunk)})
 	}
 }

@@ -101,3 +101,47 @@ func TestSystemPrompt(t *testing.T) {
 		t.Errorf("bare project prompt has extras")
 	}
 }
+
+func TestOutboxSnapshotCarriesInflightWork(t *testing.T) {
+	t.Parallel()
+	s := &sink{}
+	o := newOutbox(s, time.Hour)
+	o.text(1, 7, "Hel", "")
+	o.flush()
+	o.text(1, 7, "lo", "hmm") // still pending when the snapshot starts
+	o.output(1, "call-1", "line 1\n")
+	o.text(2, 9, "other session", "")
+
+	var emittedDuringRead int
+	sent := make(chan struct{})
+	lv, err := o.snapshot(1, func() error {
+		emittedDuringRead = len(s.list())
+		go func() {
+			o.send(1, events.AgentState, func(q events.Seq) any { return events.StatePayload{Seq: q, State: "idle"} })
+			close(sent)
+		}()
+		time.Sleep(20 * time.Millisecond) // the send above must wait for the snapshot
+		if n := len(s.list()); n != emittedDuringRead {
+			t.Errorf("%d events emitted while the snapshot was read", n-emittedDuringRead)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Live{Seq: 3, MessageID: 7, Text: "Hello", Thinking: "hmm", Output: map[string]string{"call-1": "line 1\n"}}
+	if lv.Seq != want.Seq || lv.MessageID != want.MessageID || lv.Text != want.Text || lv.Thinking != want.Thinking || lv.Output["call-1"] != want.Output["call-1"] {
+		t.Fatalf("snapshot %+v, want %+v", lv, want)
+	}
+
+	<-sent
+	// Once the message and the call are committed, nothing is in flight.
+	o.send(1, events.AgentMessage, func(q events.Seq) any { return events.MessagePayload{Seq: q, Message: events.Message{ID: 7}} })
+	o.send(1, events.AgentTool, func(q events.Seq) any {
+		return events.ToolPayload{Seq: q, Call: events.ToolCall{ID: "call-1", Status: "done"}}
+	})
+	lv, _ = o.snapshot(1, func() error { return nil })
+	if lv.MessageID != 0 || lv.Text != "" || len(lv.Output) != 0 || lv.Seq != 6 {
+		t.Fatalf("after commit: %+v", lv)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"pilot/backend/llm"
 	"pilot/backend/permission"
 	"pilot/backend/store"
+	"pilot/backend/view"
 )
 
 // Reasons a turn ends (events.TurnDonePayload.Reason).
@@ -64,7 +65,7 @@ func (l *live) run(ctx context.Context, user []llm.ContentBlock) {
 				l.m.log.Warn("session title", "session", l.id, "err", err)
 			}
 		}
-		l.m.out.global(events.SessionUpdated, events.SessionPayload{Session: sessionView(sess)})
+		l.m.out.global(events.SessionUpdated, events.SessionPayload{Session: view.Session(sess)})
 	}
 	l.setState(state)
 	l.send(events.AgentTurnDone, func(q events.Seq) any { return events.TurnDonePayload{Seq: q, Reason: reason} })

@@ -11,8 +11,11 @@ type Project struct {
 	LastOpened int64  `json:"lastOpened"`
 }
 
-// SessionDetail is everything the chat shows for one session.
+// SessionDetail is everything the chat shows for one session. Seq is the
+// last event sequence number whose effect it contains: apply only later
+// events on top of it.
 type SessionDetail struct {
+	Seq       int64          `json:"seq"`
 	Session   SessionSummary `json:"session"`
 	Messages  []Message      `json:"messages"`
 	ToolCalls []ToolCall     `json:"toolCalls"`

@@ -116,7 +116,8 @@ type UsagePayload struct {
 }
 
 // NoticePayload is an informational line in the chat. Kind is retry,
-// compacted, loop_guard, limit or budget; RetryInMs is set for retry.
+// compacted, loop_guard, limit, budget or stale (a file changed on disk
+// after a proposal); RetryInMs is set for retry.
 type NoticePayload struct {
 	Seq
 	Kind      string `json:"kind"`

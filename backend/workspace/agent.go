@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"sync"
 
+	"pilot/backend/agent"
 	"pilot/backend/config"
 	"pilot/backend/events"
 	"pilot/backend/llm"
 	"pilot/backend/sandbox"
 	"pilot/backend/store"
 	"pilot/backend/tools"
+	"pilot/backend/view"
 )
 
 // roots caches each project's sandbox root (and the tool registry that
@@ -86,51 +88,84 @@ func (w *Workspace) NewSession(ctx context.Context, projectID int64) (events.Ses
 		return events.SessionSummary{}, err
 	}
 	w.setActive(s.ID)
-	return sessionView(s), nil
+	return view.Session(s), nil
 }
 
 // GetSession returns everything the chat shows for a session, and makes it
-// the active one (whose changed files the file tree marks).
+// the active one (whose changed files the file tree marks). The snapshot is
+// read while the session's events are held back, so its Seq tells the
+// frontend exactly which events are already in it.
 func (w *Workspace) GetSession(ctx context.Context, id int64) (events.SessionDetail, error) {
-	s, err := w.store.Session(ctx, id)
+	var (
+		t       store.Transcript
+		pending []events.Approval
+		state   string
+	)
+	lv, err := w.agent.Snapshot(id, func() (err error) {
+		t, err = w.store.Transcript(ctx, id)
+		pending, state = w.agent.Pending(id), string(w.agent.State(id))
+		return err
+	})
 	if err != nil {
 		return events.SessionDetail{}, err
 	}
-	msgs, err := w.store.Messages(ctx, id)
-	if err != nil {
-		return events.SessionDetail{}, err
-	}
-	calls, err := w.store.ToolCalls(ctx, id)
-	if err != nil {
-		return events.SessionDetail{}, err
-	}
-	pr, err := w.projectRoot(ctx, s.ProjectID)
+	pr, err := w.projectRoot(ctx, t.Session.ProjectID)
 	if err != nil {
 		return events.SessionDetail{}, err
 	}
 	d := events.SessionDetail{
-		Session:   sessionView(s),
-		Messages:  make([]events.Message, len(msgs)),
-		ToolCalls: make([]events.ToolCall, len(calls)),
-		Pending:   w.agent.Pending(id),
-		Usage:     usageView(s, msgs),
-		State:     string(w.agent.State(id)),
+		Seq:       lv.Seq,
+		Session:   view.Session(t.Session),
+		Messages:  make([]events.Message, len(t.Messages)),
+		ToolCalls: make([]events.ToolCall, len(t.ToolCalls)),
+		Pending:   pending,
+		Usage:     usageView(t.Session, t.Messages),
+		State:     state,
 	}
-	for i, m := range msgs {
-		d.Messages[i] = messageView(m)
+	for i, m := range t.Messages {
+		d.Messages[i] = view.Message(m)
 	}
-	for i, c := range calls {
-		d.ToolCalls[i] = toolCallView(c, pr.registry.Label(c.Name, c.Input))
+	for i, c := range t.ToolCalls {
+		d.ToolCalls[i] = view.ToolCall(c, pr.registry.Label(c.Name, c.Input))
 	}
-	for _, a := range d.Pending {
-		for i := range d.ToolCalls {
-			if d.ToolCalls[i].ID == a.ToolCallID {
-				d.ToolCalls[i].ApprovalID = a.ID
+	mergeLive(&d, lv)
+	w.setActive(id)
+	return d, nil
+}
+
+// mergeLive puts what the events carried beyond the store into a snapshot:
+// the streamed message's text (the store saves it debounced), running
+// commands' output (saved when they end) and which call each approval is for.
+func mergeLive(d *events.SessionDetail, lv agent.Live) {
+	if lv.MessageID != 0 {
+		var blocks []events.Block
+		if lv.Thinking != "" {
+			blocks = append(blocks, events.Block{Type: "thinking", Text: lv.Thinking})
+		}
+		if lv.Text != "" {
+			blocks = append(blocks, events.Block{Type: "text", Text: lv.Text})
+		}
+		found := false
+		for i := range d.Messages {
+			if d.Messages[i].ID == lv.MessageID {
+				d.Messages[i].Blocks, d.Messages[i].State, found = blocks, "streaming", true
+			}
+		}
+		if !found {
+			d.Messages = append(d.Messages, events.Message{ID: lv.MessageID, Role: "assistant", Blocks: blocks, State: "streaming"})
+		}
+	}
+	for i := range d.ToolCalls {
+		c := &d.ToolCalls[i]
+		if out, ok := lv.Output[c.ID]; ok {
+			c.Output = out
+		}
+		for _, a := range d.Pending {
+			if a.ToolCallID == c.ID {
+				c.ApprovalID = a.ID
 			}
 		}
 	}
-	w.setActive(id)
-	return d, nil
 }
 
 func usageView(s store.Session, msgs []store.Message) events.Usage {

@@ -201,3 +201,49 @@ func TestFilesPreviewAndFind(t *testing.T) {
 		}
 	}
 }
+
+// TestSnapshotMidStream opens a session while its answer streams: the
+// snapshot holds the text streamed so far (which the store saves only
+// debounced) and the seq of the last event it covers.
+func TestSnapshotMidStream(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{{StreamTokens: 400, Fault: &fakellm.Fault{DelayMs: 5}}}})
+	t.Cleanup(srv.Close)
+	w := newWorkspace(t, map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test", "ANTHROPIC_BASE_URL": srv.URL()})
+	ev := newWaiter()
+	w.SetEmitter(ev)
+	ctx := context.Background()
+	p, err := w.OpenProject(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := w.NewSession(ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.SendMessage(ctx, s.ID, "talk", nil); err != nil {
+		t.Fatal(err)
+	}
+	first := ev.wait(t, func(e any) bool { _, ok := e.(events.StreamPayload); return ok }).(events.StreamPayload)
+	d, err := w.GetSession(ctx, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.CancelTurn(s.ID)
+	if d.Seq < first.Seq.Seq {
+		t.Fatalf("snapshot seq %d is before an event it must contain (%d)", d.Seq, first.Seq.Seq)
+	}
+	// Every text delta up to the snapshot's seq is in the snapshot, in order.
+	var streamed strings.Builder
+	ev.mu.Lock()
+	for _, e := range ev.events {
+		if sp, ok := e.(events.StreamPayload); ok && sp.Seq.Seq <= d.Seq {
+			streamed.WriteString(sp.Text)
+		}
+	}
+	ev.mu.Unlock()
+	last := d.Messages[len(d.Messages)-1]
+	if last.ID != first.MessageID || last.State != "streaming" || len(last.Blocks) != 1 || last.Blocks[0].Text != streamed.String() {
+		t.Fatalf("snapshot's last message %+v; want the %d streamed bytes of message %d", last, streamed.Len(), first.MessageID)
+	}
+}

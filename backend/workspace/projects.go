@@ -8,6 +8,7 @@ import (
 
 	"pilot/backend/events"
 	"pilot/backend/store"
+	"pilot/backend/view"
 )
 
 // ListProjects returns known projects, most recently opened first.
@@ -18,7 +19,7 @@ func (w *Workspace) ListProjects(ctx context.Context) ([]events.Project, error) 
 	}
 	out := make([]events.Project, len(ps))
 	for i, p := range ps {
-		out[i] = projectView(p)
+		out[i] = view.Project(p)
 	}
 	return out, nil
 }
@@ -37,7 +38,7 @@ func (w *Workspace) OpenProject(ctx context.Context, path string) (events.Projec
 	w.mu.Lock()
 	w.projectDir = p.Path
 	w.mu.Unlock()
-	return projectView(p), nil
+	return view.Project(p), nil
 }
 
 // projectDir checks that path names a folder and returns its absolute,

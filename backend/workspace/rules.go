@@ -6,6 +6,7 @@ import (
 
 	"pilot/backend/events"
 	"pilot/backend/store"
+	"pilot/backend/view"
 )
 
 // ListRules returns the project's permission rules.
@@ -16,7 +17,7 @@ func (w *Workspace) ListRules(ctx context.Context, projectID int64) ([]events.Ru
 	}
 	out := make([]events.Rule, len(rs))
 	for i, r := range rs {
-		out[i] = ruleView(r)
+		out[i] = view.Rule(r)
 	}
 	return out, nil
 }
@@ -31,7 +32,7 @@ func (w *Workspace) AddRule(ctx context.Context, projectID int64, tool, pattern,
 	if err != nil {
 		return events.Rule{}, err
 	}
-	return ruleView(r), nil
+	return view.Rule(r), nil
 }
 
 // DeleteRule removes a permission rule.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"pilot/backend/events"
+	"pilot/backend/view"
 )
 
 // ListSessions returns a page of the project's sessions, newest first.
@@ -19,7 +20,7 @@ func (w *Workspace) ListSessions(ctx context.Context, projectID int64, limit, of
 	}
 	out := make([]events.SessionSummary, len(ss))
 	for i, s := range ss {
-		out[i] = sessionView(s)
+		out[i] = view.Session(s)
 	}
 	return out, nil
 }
@@ -50,7 +51,7 @@ func (w *Workspace) ForkSession(ctx context.Context, id, messageID int64) (event
 	if err != nil {
 		return events.SessionSummary{}, err
 	}
-	return sessionView(s), nil
+	return view.Session(s), nil
 }
 
 // ExportSession renders a session as Markdown ("md") or JSON ("json").
@@ -100,7 +101,7 @@ func (w *Workspace) SearchSessions(ctx context.Context, projectID int64, query s
 	}
 	out := make([]events.SearchHit, len(hits))
 	for i, h := range hits {
-		out[i] = hitView(h)
+		out[i] = view.SearchHit(h)
 	}
 	return out, nil
 }
@@ -112,5 +113,5 @@ func (w *Workspace) sessionUpdated(ctx context.Context, id int64) {
 		w.log.Warn("session update not sent", "session", id, "err", err)
 		return
 	}
-	w.Emit(events.SessionUpdated, events.SessionPayload{Session: sessionView(s)})
+	w.Emit(events.SessionUpdated, events.SessionPayload{Session: view.Session(s)})
 }

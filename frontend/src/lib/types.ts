@@ -7,7 +7,7 @@ export type MessageState = "complete" | "streaming" | "interrupted";
 export type BlockType = "text" | "thinking" | "tool_use" | "tool_result";
 export type ApprovalKind = "change" | "command";
 export type ApprovalOutcome = "approved" | "partial" | "edited" | "rejected" | "withdrawn" | "cancelled";
-export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget";
+export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget" | "stale";
 export type TurnEndReason = "end_turn" | "cancelled" | "error" | "limit" | "loop_guard" | "budget" | "max_tokens";
 export type DiffLineKind = "context" | "add" | "del";
 export type SearchHitKind = "message" | "tool_input" | "tool_output" | "path";
@@ -90,6 +90,8 @@ export interface Project {
 }
 
 export interface SessionDetail {
+  /** The last event seq whose effect the snapshot contains: apply only later events. */
+  seq: number;
   session: SessionSummary;
   messages: Message[];
   toolCalls: ToolCall[];

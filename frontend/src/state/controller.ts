@@ -3,7 +3,7 @@
 import type { Backend, ExportFormat } from "../lib/backend";
 import type { EventMap } from "../lib/events";
 import { errorText } from "../lib/format";
-import type { Approval, SessionDetail, SettingsInput, SettingsView } from "../lib/types";
+import type { Approval, SettingsInput, SettingsView } from "../lib/types";
 import { initialState, sortProjects, sortSessions, type AppState, type PanelTab, type Prompt, type Dialog } from "./appState";
 import { buildDecision, loadingReview, readyReview, type DecisionMode, type ReviewState } from "./review";
 import { SeqGate } from "./seqGate";
@@ -11,12 +11,6 @@ import { applyEvent, emptySession, sessionFromDetail, type SessionEvent } from "
 import { Store } from "./store";
 
 const PAGE = 200;
-
-/** The seq a snapshot already contains, if the backend sends it (not in the contract yet). */
-function snapshotSeq(d: SessionDetail): number | null {
-  const v = (d as SessionDetail & { seq?: unknown }).seq;
-  return typeof v === "number" ? v : null;
-}
 
 export class AppController {
   readonly store = new Store<AppState>(initialState);
@@ -248,22 +242,12 @@ export class AppController {
       if (token !== this.openToken) return;
       const held = this.held ?? [];
       this.held = null;
-      const seq = snapshotSeq(detail);
-      this.gate.reset(seq);
+      // The snapshot holds every event up to detail.seq: the gate applies only later ones.
+      this.gate.reset(detail.seq);
       this.set((st) => ({ ...st, session: sessionFromDetail(detail, focusMessageId) }));
       for (const a of detail.pending) if (a.kind === "change") void this.loadChange(a.id);
       if (detail.pending.length) this.setPanelTab("review");
-      // Without the snapshot's seq, deltas that arrived while loading may be
-      // in the snapshot already: keep only those of messages it lacks.
-      const known = new Set(detail.messages.map((m) => m.id));
-      const calls = new Set(detail.toolCalls.map((c) => c.id));
-      const keep = held.filter((ev) => {
-        if (seq !== null) return true;
-        if (ev.name === "agent:stream") return !known.has(ev.payload.messageId);
-        if (ev.name === "agent:tool_output") return !calls.has(ev.payload.toolCallId);
-        return true;
-      });
-      for (const ev of keep.sort((a, b) => a.payload.seq - b.payload.seq)) this.gate.push(ev);
+      for (const ev of held.sort((a, b) => a.payload.seq - b.payload.seq)) this.gate.push(ev);
     } catch (err) {
       if (token !== this.openToken) return;
       this.held = null;

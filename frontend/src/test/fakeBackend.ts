@@ -41,7 +41,7 @@ export function summary(id: number, over: Partial<SessionSummary> = {}): Session
 }
 
 export function detail(id: number, over: Partial<SessionDetail> = {}): SessionDetail {
-  return { session: summary(id), messages: [], toolCalls: [], pending: [], usage: zeroUsage, state: "idle", ...over };
+  return { seq: 0, session: summary(id), messages: [], toolCalls: [], pending: [], usage: zeroUsage, state: "idle", ...over };
 }
 
 export const defaultSettings: SettingsView = {

@@ -509,6 +509,7 @@ export namespace events {
 	    }
 	}
 	export class SessionDetail {
+	    seq: number;
 	    session: SessionSummary;
 	    messages: Message[];
 	    toolCalls: ToolCall[];
@@ -522,6 +523,7 @@ export namespace events {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.seq = source["seq"];
 	        this.session = this.convertValues(source["session"], SessionSummary);
 	        this.messages = this.convertValues(source["messages"], Message);
 	        this.toolCalls = this.convertValues(source["toolCalls"], ToolCall);

@@ -1,0 +1,86 @@
+// Package view turns stored records into the views of backend/events that
+// the window renders. The agent (for events) and the workspace (for bound
+// methods) both use it, so a message looks the same either way.
+package view
+
+import (
+	"html"
+	"strings"
+	"time"
+
+	"pilot/backend/events"
+	"pilot/backend/llm"
+	"pilot/backend/store"
+)
+
+// Millis is t in Unix milliseconds; 0 for the zero time.
+func Millis(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// Project is a project row.
+func Project(p store.Project) events.Project {
+	return events.Project{ID: p.ID, Path: p.Path, Name: p.Name, LastOpened: Millis(p.LastOpened)}
+}
+
+// Session is a session's row in the list.
+func Session(s store.Session) events.SessionSummary {
+	u := s.Usage
+	return events.SessionSummary{
+		ID: s.ID, ProjectID: s.ProjectID, Title: s.Title, Provider: s.Provider, Model: s.Model,
+		CreatedAt: Millis(s.CreatedAt), UpdatedAt: Millis(s.UpdatedAt),
+		Tokens:  u.InputTokens + u.OutputTokens + u.CacheReadTokens + u.CacheWriteTokens,
+		CostUSD: s.CostUSD, State: string(s.State),
+	}
+}
+
+// Block is one content block as the window shows it.
+func Block(b llm.ContentBlock) events.Block {
+	v := events.Block{Type: string(b.Type)}
+	switch b.Type {
+	case llm.BlockText:
+		v.Text = b.Text
+	case llm.BlockThinking:
+		v.Text = b.Thinking
+	case llm.BlockToolUse:
+		v.ID, v.Name, v.Input = b.ID, b.Name, b.Input
+	case llm.BlockToolResult:
+		v.ToolUseID, v.Text, v.IsError = b.ToolUseID, b.Content, b.IsError
+	}
+	return v
+}
+
+// Message is a stored message.
+func Message(m store.Message) events.Message {
+	v := events.Message{ID: m.ID, Role: string(m.Role), State: string(m.State), CreatedAt: Millis(m.CreatedAt), Blocks: make([]events.Block, len(m.Content))}
+	for i, b := range m.Content {
+		v.Blocks[i] = Block(b)
+	}
+	return v
+}
+
+// ToolCall is a stored tool call's card; label is its progress line.
+func ToolCall(c store.ToolCall, label string) events.ToolCall {
+	return events.ToolCall{
+		ID: c.ToolUseID, MessageID: c.MessageID, Name: c.Name, Label: label, Input: c.Input,
+		Status: string(c.Status), Output: c.Output, IsError: c.Status == store.ToolError,
+		StartedAt: Millis(c.StartedAt), FinishedAt: Millis(c.FinishedAt),
+	}
+}
+
+// Rule is a permission rule.
+func Rule(r store.Rule) events.Rule {
+	return events.Rule{ID: r.ID, Tool: r.Tool, Pattern: r.Pattern, Effect: string(r.Effect)}
+}
+
+// SearchHit is a search result with its snippet as HTML: the text escaped
+// and the store's «match» markers turned into <mark>.
+func SearchHit(h store.SearchHit) events.SearchHit {
+	s := html.EscapeString(h.Snippet)
+	s = strings.ReplaceAll(s, html.EscapeString(store.MarkOpen), "<mark>")
+	s = strings.ReplaceAll(s, html.EscapeString(store.MarkClose), "</mark>")
+	return events.SearchHit{SessionID: h.SessionID, SessionTitle: h.SessionTitle, MessageID: h.MessageID, Kind: string(h.Kind), Snippet: s}
+}
