@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useApp } from "../../state/context";
 import BashApproval from "./BashApproval";
+import BudgetApproval from "./BudgetApproval";
 import ChangeReview from "./ChangeReview";
 import type { DiffLayout } from "./DiffHunk";
 
@@ -38,7 +39,15 @@ export default function ReviewPanel() {
               </button>
             ))}
           </div>
-          {pending.map((a) => (a.kind === "command" ? <BashApproval key={a.id} approval={a} /> : <ChangeReview key={a.id} approval={a} layout={layout} />))}
+          {pending.map((a) =>
+            a.kind === "change" ? (
+              <ChangeReview key={a.id} approval={a} layout={layout} />
+            ) : a.tool === "budget" ? (
+              <BudgetApproval key={a.id} approval={a} />
+            ) : (
+              <BashApproval key={a.id} approval={a} />
+            ),
+          )}
         </>
       ) : (
         <p className="empty">Proposed changes and commands wait here for your decision.</p>
