@@ -64,8 +64,10 @@ $(LOCKSTAMP): frontend/package-lock.json frontend/package.json
 FRONTEND_SRC := $(shell find frontend/src frontend/wailsjs frontend/public -type f 2>/dev/null) \
                 frontend/index.html frontend/vite.config.ts frontend/tsconfig.json frontend/package.json
 frontend: frontend/dist/index.html
+# Only Vite here: type checking is its own step (make tsc), so a type error
+# does not hide the results of the Go checks.
 frontend/dist/index.html: $(LOCKSTAMP) $(FRONTEND_SRC)
-	cd frontend && npm run --silent build
+	cd frontend && npx vite build --logLevel warn
 	touch $@
 
 # --- build and run ----------------------------------------------------------
@@ -82,8 +84,9 @@ run: build
 dev: deps-run node-modules
 	$(WAILS) dev -m -nosyncgomod -ldflags "$(LDFLAGS)"
 
+# Generation runs the app's main(): give it a throw-away PILOT_HOME.
 bindings: frontend
-	$(WAILS) generate module $(WAILSFLAGS) -tags $(TAGS)
+	home=$$(mktemp -d); PILOT_HOME=$$home $(WAILS) generate module $(WAILSFLAGS) -tags $(TAGS); rm -rf "$$home"
 
 clean:
 	rm -rf build/bin build/e2e-artifacts build/bench frontend/dist frontend/package.json.md5
@@ -104,17 +107,20 @@ vet: frontend
 tidy-check:
 	@go mod tidy -diff || { echo "go.mod/go.sum are not tidy: run 'go mod tidy' and commit the result"; exit 1; }
 
-# Regenerates the bindings, compares them with the work tree, and puts the
-# work tree back as it was.
+# Regenerates the bindings, compares them with the work tree, and always puts
+# the work tree back as it was (mtimes too, so the frontend is not rebuilt).
 bindings-check: frontend
-	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	@tmp=$$(mktemp -d); \
 	cp -a frontend/wailsjs "$$tmp/before"; \
-	$(WAILS) generate module -tags $(TAGS) >"$$tmp/log" 2>&1 || { cat "$$tmp/log"; rm -rf frontend/wailsjs; cp -a "$$tmp/before" frontend/wailsjs; exit 1; }; \
+	restore() { rm -rf frontend/wailsjs; cp -a "$$tmp/before" frontend/wailsjs; rm -rf "$$tmp"; }; \
+	if ! PILOT_HOME="$$tmp/home" $(WAILS) generate module $(WAILSFLAGS) -tags $(TAGS) >"$$tmp/log" 2>&1; then \
+		cat "$$tmp/log"; restore; echo "bindings: wails generate module failed"; exit 1; \
+	fi; \
 	if ! diff -ruN "$$tmp/before" frontend/wailsjs >"$$tmp/diff"; then \
-		rm -rf frontend/wailsjs; cp -a "$$tmp/before" frontend/wailsjs; \
-		head -n 80 "$$tmp/diff"; \
+		head -n 80 "$$tmp/diff"; restore; \
 		echo "frontend/wailsjs is stale: run 'make bindings' and commit the result"; exit 1; \
-	fi; echo "bindings are up to date"
+	fi; \
+	restore; echo "bindings are up to date"
 
 go-test: frontend
 	go test -race -tags $(TAGS) ./...

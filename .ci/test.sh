@@ -3,6 +3,7 @@
 # always ends with a summary table (step, status, seconds).
 #
 # Each step is a make target that can also be run alone (`make vet`).
+# KEEP_GOING=1 runs every step even after a failure (for a local overview).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +23,7 @@ steps=(
 
 names=() statuses=() secs=()
 failed=""
+failures=()
 start_all=$(date +%s)
 
 for entry in "${steps[@]}"; do
@@ -40,7 +42,8 @@ for entry in "${steps[@]}"; do
 		statuses+=("ok")
 	else
 		statuses+=("FAILED")
-		failed=$name
+		failures+=("$name")
+		[[ -n "${KEEP_GOING:-}" ]] || failed=$name
 	fi
 	secs+=("$(($(date +%s) - t0))")
 done
@@ -53,8 +56,8 @@ for i in "${!names[@]}"; do
 done
 printf '%-26s %-8s %8s\n' "total" "" "$total"
 
-if [[ -n "$failed" ]]; then
-	echo "make test: FAILED at step '$failed'"
+if ((${#failures[@]})); then
+	echo "make test: FAILED at step '${failures[0]}'$( ((${#failures[@]} > 1)) && printf ' (failed: %s)' "$(IFS=,; echo "${failures[*]}")")"
 	exit 1
 fi
 echo "make test: all ${#names[@]} steps ok in ${total}s"

@@ -268,7 +268,7 @@ async function main() {
 
   let t0 = Date.now();
   if (opts.frontendBuild) {
-    await run("npm", ["run", "--silent", "build"], { cwd: frontendDir });
+    await run("npx", ["vite", "build", "--logLevel", "warn"], { cwd: frontendDir });
     console.log(`e2e: frontend built (${ms(t0)})`);
   }
   if (!existsSync(join(frontendDir, "dist/index.html"))) {
