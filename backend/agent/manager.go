@@ -98,7 +98,11 @@ type Options struct {
 	BudgetTokens  int           // tokens per session before the turn pauses and asks (0: none)
 	BudgetUSD     float64       // dollars per session when the session sets none (0: none)
 	Env           []string      // environment of run_bash before secrets are stripped (nil: os.Environ())
-	Now           func() time.Time
+	// Titles asks the model for a short title after a session's first turn
+	// (until then, and when that fails, the title is the first line of the
+	// first message).
+	Titles bool
+	Now    func() time.Time
 }
 
 // Manager runs the agent of every session. Safe for concurrent use.

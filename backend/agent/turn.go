@@ -59,8 +59,9 @@ func (l *live) run(ctx context.Context, user []llm.ContentBlock) {
 	if err := l.m.st.SetState(bg, l.id, saved); err != nil {
 		l.m.log.Warn("saving session state", "session", l.id, "err", err)
 	}
+	untitled := false
 	if sess, err := l.m.st.Session(bg, l.id); err == nil {
-		if sess.Title == "" {
+		if untitled = sess.Title == ""; untitled {
 			if sess.Title, err = l.m.st.AutoTitle(bg, l.id, nil); err != nil {
 				l.m.log.Warn("session title", "session", l.id, "err", err)
 			}
@@ -69,6 +70,9 @@ func (l *live) run(ctx context.Context, user []llm.ContentBlock) {
 	}
 	l.setState(state)
 	l.send(events.AgentTurnDone, func(q events.Seq) any { return events.TurnDonePayload{Seq: q, Reason: reason} })
+	if untitled && l.m.opt.Titles && reason != ReasonError {
+		l.modelTitle()
+	}
 }
 
 // turn prepares the turn and runs its loop; it returns why it ended.

@@ -80,7 +80,7 @@ func (w *Workspace) NewSession(ctx context.Context, projectID int64) (events.Ses
 		return events.SessionSummary{}, err
 	}
 	s, err := w.store.CreateSession(ctx, store.NewSession{
-		ProjectID: projectID, Title: "New session",
+		ProjectID: projectID,
 		Provider: r.Provider.Value, Model: r.Model.Value,
 		ApprovalMode: r.ApprovalMode.Value, BudgetUSD: r.BudgetUSD,
 	})

@@ -120,6 +120,14 @@ func TestWindowFlow(t *testing.T) {
 	if err != nil || len(entries) != 1 || !entries[0].Changed {
 		t.Fatalf("ListDir = %+v, %v: want notes.txt marked changed", entries, err)
 	}
+	// After the first turn the model names the session.
+	titled := ev.wait(t, func(e any) bool {
+		p, ok := e.(events.SessionPayload)
+		return ok && strings.HasPrefix(p.Session.Title, "About ")
+	}).(events.SessionPayload)
+	if titled.Session.Title != "About Capitalise two and eleven in" || srv.TitleRequests() != 1 {
+		t.Errorf("title %q after %d title requests", titled.Session.Title, srv.TitleRequests())
+	}
 	d, err := w.GetSession(ctx, s.ID)
 	if err != nil {
 		t.Fatal(err)

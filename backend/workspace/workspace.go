@@ -51,7 +51,9 @@ func Open(ctx context.Context, o Options) (*Workspace, error) {
 		return nil, err
 	}
 	w := &Workspace{home: o.Home, log: o.Log, getenv: o.Getenv, store: st, emit: events.Discard{}}
-	w.agent = agent.NewManager(agent.Deps{Store: st, Emitter: w, Provider: w.providerFor, Options: o.Agent, Log: o.Log})
+	opts := o.Agent
+	opts.Titles = true // the window names sessions with the model's help
+	w.agent = agent.NewManager(agent.Deps{Store: st, Emitter: w, Provider: w.providerFor, Options: opts, Log: o.Log})
 	if dir := o.Getenv("PILOT_PROJECT"); dir != "" {
 		if _, err := w.OpenProject(ctx, dir); err != nil {
 			w.log.Warn("PILOT_PROJECT not opened", "err", err)

@@ -35,6 +35,12 @@
 // turns are served in order. When no turn is left the server answers 400
 // with a message naming the request, which the client shows as an error.
 //
+// A request whose last user text starts with TitlePrefix (Pilot naming a
+// session after its first turn) is answered "About <first words of the
+// user's message>" without using a turn, and is counted by TitleRequests
+// instead of being logged, so a script is the same whether the client asks
+// for titles or not.
+//
 // # Script format (JSON)
 //
 //	{

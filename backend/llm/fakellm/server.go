@@ -19,6 +19,7 @@ type Server struct {
 	script   Script
 	used     []bool
 	requests []Request
+	titles   int
 
 	srv *http.Server
 	url string
@@ -86,6 +87,10 @@ func (s *Server) next(r Request) (Turn, Request, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r.Turn = -1
+	if strings.HasPrefix(r.LastUserText, TitlePrefix) {
+		s.titles++
+		return Turn{Text: titleFor(r.LastUserText)}, r, true
+	}
 	for i := range s.script.Turns {
 		t := &s.script.Turns[i]
 		if s.used[i] || !t.matches(r) {
@@ -98,6 +103,33 @@ func (s *Server) next(r Request) (Turn, Request, bool) {
 	}
 	s.requests = append(s.requests, r)
 	return Turn{}, r, false
+}
+
+// TitlePrefix starts the prompt Pilot sends to name a session. Such a
+// request is answered with the first words of the conversation's user text,
+// uses up no turn of the script and is not in the request log (see
+// TitleRequests), so scripts stay the same whether a client asks for titles
+// or not.
+const TitlePrefix = "Write a title"
+
+// TitleRequests counts the title requests answered.
+func (s *Server) TitleRequests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.titles
+}
+
+// titleFor makes a title of the first words after "User: " in a title prompt.
+func titleFor(prompt string) string {
+	_, user, _ := strings.Cut(prompt, "User: ")
+	words := strings.Fields(user)
+	if len(words) > 5 {
+		words = words[:5]
+	}
+	if len(words) == 0 {
+		return "Untitled"
+	}
+	return "About " + strings.Join(words, " ")
 }
 
 func (s *Server) authorized(h http.Header) bool {
