@@ -81,7 +81,7 @@ func (w *Workspace) NewSession(ctx context.Context, projectID int64) (events.Ses
 	}
 	s, err := w.store.CreateSession(ctx, store.NewSession{
 		ProjectID: projectID,
-		Provider: r.Provider.Value, Model: r.Model.Value,
+		Provider:  r.Provider.Value, Model: r.Model.Value,
 		ApprovalMode: r.ApprovalMode.Value, BudgetUSD: r.BudgetUSD,
 	})
 	if err != nil {
