@@ -26,7 +26,7 @@ const (
 	benchSessions    = 1000
 	benchMessages    = 200
 	benchLargest     = 2000
-	benchDataVersion = 2
+	benchDataVersion = 3
 )
 
 var bench struct {
@@ -116,8 +116,8 @@ func (g textGen) text(n int) string {
 
 // generateHistory writes the history in one transaction with prepared
 // statements, through the same schema and triggers as the app. It returns
-// the bytes of text written: text blocks, tool inputs, tool outputs (once,
-// though stored both in the tool call and in its tool_result block) and
+// the bytes of text written: text blocks, tool inputs, tool outputs (held
+// by the tool_result block, the tool call links to it) and
 // changed paths.
 func generateHistory(path string) (int64, error) {
 	ctx := context.Background()

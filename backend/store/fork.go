@@ -40,13 +40,17 @@ func (s *Store) Fork(ctx context.Context, sessionID, atMessageID int64) (Session
 			SELECT ?1, seq, role, content, input_tokens, output_tokens,
 				cache_read_tokens, cache_write_tokens, state, created_at
 			FROM messages WHERE session_id = ?2 AND seq <= ?3 ORDER BY seq`,
+			// An output held by a result message stays there when that
+			// message is copied too, and is copied out of it when not.
 			`INSERT INTO tool_calls (session_id, message_id, tool_use_id, name, input, output, status,
-				approval, feedback, started_at, finished_at)
-			SELECT ?1, nm.id, t.tool_use_id, t.name, t.input, t.output, t.status,
-				t.approval, t.feedback, t.started_at, t.finished_at
-			FROM tool_calls t
+				approval, feedback, started_at, finished_at, result_message_id)
+			SELECT ?1, nm.id, t.tool_use_id, t.name, t.input, iif(nr.id IS NULL, t.output, ''), t.status,
+				t.approval, t.feedback, t.started_at, t.finished_at, nr.id
+			FROM tool_call_rows t
 			JOIN messages om ON om.id = t.message_id
 			JOIN messages nm ON nm.session_id = ?1 AND nm.seq = om.seq
+			LEFT JOIN messages orr ON orr.id = t.result_message_id
+			LEFT JOIN messages nr ON nr.session_id = ?1 AND nr.seq = orr.seq
 			WHERE t.session_id = ?2 AND om.seq <= ?3 ORDER BY t.id`,
 			`INSERT INTO changes (tool_call_id, path, old_hash, new_hash, hunks, user_edited, applied, created_at)
 			SELECT nt.id, c.path, c.old_hash, c.new_hash, c.hunks, c.user_edited, c.applied, c.created_at

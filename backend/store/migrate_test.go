@@ -17,7 +17,9 @@ import (
 // the same values, that Open accepts it, and that its text is searchable.
 //
 // When a migration is added, add testdata/seed_vN.sql for the version
-// before it. A migration that rewrites data on purpose adjusts this test.
+// before it. A migration that rewrites data on purpose adjusts this test:
+// a table whose stored form changes is compared through the view that
+// reads it (logicalViews).
 func TestMigrationsKeepData(t *testing.T) {
 	t.Parallel()
 	ms, err := migrations()
@@ -79,6 +81,10 @@ func TestMigrationsKeepData(t *testing.T) {
 	}
 }
 
+// logicalViews: tables read through a view once it exists. Since 0002 a
+// tool call's output may be held by its result message.
+var logicalViews = map[string]string{"tool_calls": "tool_call_rows"}
+
 type tableRows struct {
 	cols []string
 	rows [][]any
@@ -121,7 +127,17 @@ func snapshot(t *testing.T, db *sql.DB, like map[string]tableRows) map[string]ta
 			}
 			cs.Close()
 		}
-		r, err := db.Query(`SELECT ` + strings.Join(cols, ", ") + ` FROM ` + table + ` ORDER BY rowid`)
+		src, order := table, "rowid"
+		if v, ok := logicalViews[table]; ok {
+			var n int
+			if err := db.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE type = 'view' AND name = ?`, v).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			if n > 0 {
+				src, order = v, "id"
+			}
+		}
+		r, err := db.Query(`SELECT ` + strings.Join(cols, ", ") + ` FROM ` + src + ` ORDER BY ` + order)
 		if err != nil {
 			t.Fatalf("%s: %v", table, err)
 		}

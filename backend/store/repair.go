@@ -80,7 +80,7 @@ func (s *Store) repair(ctx context.Context, tx *sql.Tx, sessionID int64) (bool, 
 		n += k
 	}
 	res, err := tx.ExecContext(ctx, `UPDATE tool_calls SET status = 'cancelled', output = ?,
-		finished_at = MAX(started_at, ?)
+		finished_at = MAX(started_at, ?), result_message_id = NULL
 		WHERE session_id = ? AND status IN ('running', 'awaiting_approval')`,
 		InterruptedToolResult, now, sessionID)
 	if err != nil {
@@ -125,7 +125,7 @@ func (s *Store) closeToolUses(ctx context.Context, tx *sql.Tx, sessionID int64) 
 		r := llm.ContentBlock{Type: llm.BlockToolResult, ToolUseID: b.ID, Content: InterruptedToolResult, IsError: true}
 		var status ToolStatus
 		var output string
-		err := tx.QueryRowContext(ctx, `SELECT status, output FROM tool_calls WHERE session_id = ? AND tool_use_id = ?`,
+		err := tx.QueryRowContext(ctx, `SELECT status, output FROM tool_call_rows WHERE session_id = ? AND tool_use_id = ?`,
 			sessionID, b.ID).Scan(&status, &output)
 		switch {
 		case err == sql.ErrNoRows:

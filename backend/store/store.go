@@ -51,6 +51,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	q.Set("_txlock", "immediate")
 	q.Set("_cache_size", "-32000") // KiB: big transactions (import, fork) stay in memory
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?"
+	if err := create(dsn + "_busy_timeout=" + fmt.Sprint(busyTimeout.Milliseconds())); err != nil {
+		return nil, fmt.Errorf("create %s: %w", path, err)
+	}
 	w, err := sql.Open("sqlite3", dsn+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -77,6 +80,28 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("repair %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// pageSize is the page size of a new database. Rows of long messages fill
+// 16 KiB pages far better than the default 4 KiB (about 12% of the file).
+// It is fixed when the file is created: WAL mode cannot change it.
+const pageSize = 16384
+
+// create sets the page size of a database that has no tables yet, before
+// WAL mode is set, which would fix the default. An existing database is
+// left alone.
+func create(dsn string) error {
+	db, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM sqlite_schema`).Scan(&n); err != nil || n > 0 {
+		return err
+	}
+	_, err = db.Exec(fmt.Sprintf(`PRAGMA page_size = %d; PRAGMA journal_mode = WAL`, pageSize))
+	return err
 }
 
 // Close optimises the query planner statistics and closes the database.

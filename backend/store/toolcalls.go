@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"pilot/backend/llm"
 )
 
 // ToolStatus is a tool call's state; the values are the UI's data-status.
@@ -54,6 +56,8 @@ type ToolCall struct {
 	FinishedAt time.Time `json:"finishedAt,omitzero"`
 }
 
+// toolCallCols are read from tool_call_rows, which resolves the output of
+// a call whose result message holds it (see migration 0002).
 const toolCallCols = `id, session_id, message_id, tool_use_id, name, input, output, status,
 	approval, feedback, started_at, finished_at`
 
@@ -105,7 +109,7 @@ func insertToolCall(ctx context.Context, tx *sql.Tx, c ToolCall) (ToolCall, erro
 	return scanToolCall(tx.QueryRowContext(ctx, `
 		INSERT INTO tool_calls (session_id, message_id, tool_use_id, name, input, output, status,
 			approval, feedback, started_at, finished_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING `+toolCallCols,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING `+toolCallCols, // output not yet linked
 		c.SessionID, c.MessageID, c.ToolUseID, c.Name, string(c.Input), c.Output, string(c.Status),
 		string(c.Approval), c.Feedback, millis(c.StartedAt), finished))
 }
@@ -125,7 +129,8 @@ func (s *Store) FinishToolCall(ctx context.Context, id int64, status ToolStatus,
 	if !status.finished() {
 		return fmt.Errorf("%w: %s is not a final status", ErrInvalid, status)
 	}
-	return s.updateToolCall(ctx, id, `status = ?, output = ?, finished_at = MAX(started_at, ?)`,
+	return s.updateToolCall(ctx, id, `status = ?, output = ?, finished_at = MAX(started_at, ?),
+		result_message_id = NULL`,
 		string(status), output, millis(s.now()))
 }
 
@@ -150,7 +155,7 @@ func (s *Store) ToolCalls(ctx context.Context, sessionID int64) ([]ToolCall, err
 }
 
 func listToolCalls(ctx context.Context, q querier, sessionID int64) ([]ToolCall, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+toolCallCols+` FROM tool_calls WHERE session_id = ? ORDER BY id`, sessionID)
+	rows, err := q.QueryContext(ctx, `SELECT `+toolCallCols+` FROM tool_call_rows WHERE session_id = ? ORDER BY id`, sessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -160,6 +165,50 @@ func listToolCalls(ctx context.Context, q querier, sessionID int64) ([]ToolCall,
 		c, err := scanToolCall(rows)
 		if err != nil {
 			return nil, err
+		}
+		cs = append(cs, c)
+	}
+	return cs, rows.Err()
+}
+
+// listToolCallsOf is listToolCalls for a caller holding the session's
+// messages: the outputs their tool_result blocks hold are taken from
+// there rather than parsed again in SQL.
+func listToolCallsOf(ctx context.Context, q querier, sessionID int64, ms []Message) ([]ToolCall, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+toolCallCols+`, result_message_id FROM tool_calls
+		WHERE session_id = ? ORDER BY id`, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	byID := make(map[int64]*Message, len(ms))
+	for i := range ms {
+		byID[ms[i].ID] = &ms[i]
+	}
+	var cs []ToolCall
+	for rows.Next() {
+		var c ToolCall
+		var input string
+		var started int64
+		var finished, result sql.NullInt64
+		err := rows.Scan(&c.ID, &c.SessionID, &c.MessageID, &c.ToolUseID, &c.Name, &input, &c.Output,
+			&c.Status, &c.Approval, &c.Feedback, &started, &finished, &result)
+		if err != nil {
+			return nil, err
+		}
+		c.Input = json.RawMessage(input)
+		c.StartedAt, c.FinishedAt = fromMillis(started), nullMillis(finished)
+		if result.Valid {
+			m := byID[result.Int64]
+			if m == nil {
+				return nil, fmt.Errorf("tool call %d: result message %d not in session %d", c.ID, result.Int64, sessionID)
+			}
+			for _, b := range m.Content {
+				if b.Type == llm.BlockToolResult && b.ToolUseID == c.ToolUseID {
+					c.Output = b.Content
+					break
+				}
+			}
 		}
 		cs = append(cs, c)
 	}

@@ -33,7 +33,7 @@ func (s *Store) Transcript(ctx context.Context, sessionID int64) (Transcript, er
 	if t.Messages, err = listMessages(ctx, tx, sessionID); err != nil {
 		return Transcript{}, err
 	}
-	if t.ToolCalls, err = listToolCalls(ctx, tx, sessionID); err != nil {
+	if t.ToolCalls, err = listToolCallsOf(ctx, tx, sessionID, t.Messages); err != nil {
 		return Transcript{}, err
 	}
 	if t.Changes, err = listChanges(ctx, tx, sessionID); err != nil {
