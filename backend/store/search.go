@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -66,33 +68,103 @@ func (s *Store) Search(ctx context.Context, projectID int64, query string, limit
 	return hits[:min(len(hits), limit)], nil
 }
 
-// searchMessages ranks the project's matching messages inside the index:
-// the project column narrows the match, so no join runs per hit.
+// rankCandidates bounds the work of ranking a word found almost
+// everywhere: of more matching messages, the newest ones are ranked.
+const rankCandidates = 1000
+
+// searchMessages ranks the project's matching messages inside the index
+// (the project column narrows the match, so no join runs per hit). The
+// last word is first taken whole: when that finds enough messages, they
+// are the results; otherwise words starting with it count too. Matching
+// a prefix merges the lists of every word it starts, which for a common
+// word costs more than the rest of the search together.
 func (s *Store) searchMessages(ctx context.Context, projectID int64, match string, limit int) ([]SearchHit, error) {
-	q := fmt.Sprintf(`{text tool_input tool_output} : (%s) AND project : "p%d"`, match, projectID)
-	rows, err := s.r.QueryContext(ctx, `
-		SELECT m.session_id, s.title, h.id, h.score, h.text, h.output, h.input
-		FROM (SELECT rowid AS id, bm25(messages_fts, 1, 1, 1, 0) AS score,
-				coalesce(snippet(messages_fts, 0, ?2, ?3, ?4, ?5), '') AS text,
-				coalesce(snippet(messages_fts, 2, ?2, ?3, ?4, ?5), '') AS output,
-				coalesce(snippet(messages_fts, 1, ?2, ?3, ?4, ?5), '') AS input
-			FROM messages_fts WHERE messages_fts MATCH ?1 ORDER BY score LIMIT ?6) AS h
-		JOIN messages m ON m.id = h.id
-		JOIN sessions s ON s.id = m.session_id
-		ORDER BY h.score`,
-		q, MarkOpen, MarkClose, Ellipsis, snippetTokens, limit)
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var hits []SearchHit
+	defer tx.Rollback()
+	if exact := strings.TrimSuffix(match, "*"); exact != match {
+		hits, n, err := rankMessages(ctx, tx, projectID, exact, limit)
+		if err != nil || n >= limit {
+			return hits, err
+		}
+	}
+	hits, _, err := rankMessages(ctx, tx, projectID, match, limit)
+	return hits, err
+}
+
+// rankMessages returns the best hits and how many candidates it ranked:
+// bm25 over the newest rankCandidates matches, then snippets and the
+// message each hit belongs to for the best limit only.
+func rankMessages(ctx context.Context, tx *sql.Tx, projectID int64, match string, limit int) ([]SearchHit, int, error) {
+	q := fmt.Sprintf(`{text tool_input tool_output} : (%s) AND project : "p%d"`, match, projectID)
+	rows, err := tx.QueryContext(ctx, `SELECT rowid, bm25(messages_fts, 1, 1, 1, 0) FROM messages_fts
+		WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT ?`, q, rankCandidates)
+	if err != nil {
+		return nil, 0, err
+	}
+	type cand struct {
+		id    int64
+		score float64
+	}
+	var cands []cand
 	for rows.Next() {
+		var c cand
+		if err := rows.Scan(&c.id, &c.score); err != nil {
+			rows.Close()
+			return nil, 0, err
+		}
+		cands = append(cands, c)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(cands) == 0 {
+		return nil, 0, err
+	}
+	n := len(cands)
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score < cands[j].score })
+	cands = cands[:min(n, limit)]
+	ids := make([]int64, len(cands))
+	lo, hi := cands[0].id, cands[0].id
+	for i, c := range cands {
+		ids[i] = c.id
+		lo, hi = min(lo, c.id), max(hi, c.id)
+	}
+	idList, _ := json.Marshal(ids)
+	// The rowid range bounds the scan; +rowid keeps the IN list out of
+	// the index, which would set the query up once per id.
+	rows, err = tx.QueryContext(ctx, `
+		SELECT h.id, m.session_id, s.title, h.text, h.output, h.input,
+			coalesce(iif(h.output <> '' AND instr(h.output, ?2) > 0, coalesce(
+				(SELECT t.message_id FROM json_each(m.content) AS b
+				   JOIN tool_calls AS t ON t.session_id = m.session_id AND t.tool_use_id = b.value ->> 'tool_use_id'
+				  WHERE b.value ->> 'type' = 'tool_result' LIMIT 1),
+				(SELECT p.id FROM messages AS p WHERE p.session_id = m.session_id AND p.seq < m.seq
+				    AND p.role = 'assistant' ORDER BY p.seq DESC LIMIT 1)), NULL), m.id)
+		FROM (SELECT rowid AS id,
+				coalesce(snippet(messages_fts, 0, ?2, ?3, ?4, ?5), '') AS text,
+				coalesce(snippet(messages_fts, 2, ?2, ?3, ?4, ?5), '') AS output,
+				coalesce(snippet(messages_fts, 1, ?2, ?3, ?4, ?5), '') AS input
+			FROM messages_fts WHERE messages_fts MATCH ?1 AND rowid BETWEEN ?6 AND ?7
+				AND +rowid IN (SELECT value FROM json_each(?8))) AS h
+		JOIN messages m ON m.id = h.id
+		JOIN sessions s ON s.id = m.session_id`,
+		q, MarkOpen, MarkClose, Ellipsis, snippetTokens, lo, hi, string(idList))
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	byID := map[int64]SearchHit{}
+	for rows.Next() {
+		var id int64
 		var h SearchHit
 		var text, output, input string
-		if err := rows.Scan(&h.SessionID, &h.SessionTitle, &h.MessageID, &h.Score, &text, &output, &input); err != nil {
-			return nil, err
+		if err := rows.Scan(&id, &h.SessionID, &h.SessionTitle, &text, &output, &input, &h.MessageID); err != nil {
+			return nil, 0, err
 		}
-		// A column without a match gives its first words unmarked.
+		// A column without a match gives its first words unmarked. A
+		// tool's input and output belong to the assistant message that
+		// asked for it: the window shows tool calls under it.
 		switch {
 		case strings.Contains(text, MarkOpen):
 			h.Kind, h.Snippet = HitMessage, text
@@ -101,9 +173,22 @@ func (s *Store) searchMessages(ctx context.Context, projectID int64, match strin
 		default:
 			h.Kind, h.Snippet = HitToolInput, input
 		}
-		hits = append(hits, h)
+		if h.Kind != HitToolOutput {
+			h.MessageID = id
+		}
+		byID[id] = h
 	}
-	return hits, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	hits := make([]SearchHit, 0, len(cands))
+	for _, c := range cands {
+		if h, ok := byID[c.id]; ok {
+			h.Score = c.score
+			hits = append(hits, h)
+		}
+	}
+	return hits, n, nil
 }
 
 func (s *Store) searchPaths(ctx context.Context, projectID int64, match string, limit int) ([]SearchHit, error) {

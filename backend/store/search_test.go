@@ -112,3 +112,55 @@ func TestSearch(t *testing.T) {
 	}
 	checkIntegrity(t, s)
 }
+
+// TestSearchToolHitsNameAssistantMessage: hits in a tool's input or output
+// carry the assistant message that asked for the tool.
+func TestSearchToolHitsNameAssistantMessage(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	p, x := newSession(t, s, "/proj")
+	assistant, _, _ := seedConversation(t, s, x)
+	for _, tc := range []struct {
+		query string
+		kind  HitKind
+	}{{"quokka", HitToolOutput}, {"old_text", HitToolInput}, {"tokenizer", HitMessage}} {
+		hits := must[[]SearchHit](t)(s.Search(ctx, p.ID, tc.query, 10))
+		if len(hits) != 1 || hits[0].Kind != tc.kind || hits[0].MessageID != assistant.ID {
+			t.Errorf("search %q: %+v, want one %s hit on message %d", tc.query, hits, tc.kind, assistant.ID)
+		}
+	}
+}
+
+// TestSearchCommonWord: more matches than are ranked, and a last word
+// found whole as well as the start of longer words.
+func TestSearchCommonWord(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	p, x := newSession(t, s, "/proj")
+	for i := range rankCandidates + 10 {
+		text := "common filler"
+		if i == 3 {
+			text = "common common common rare"
+		}
+		must[Message](t)(s.AppendMessage(ctx, x.ID, user(text), llm.Usage{}))
+	}
+	must[Message](t)(s.AppendMessage(ctx, x.ID, user("commonplace words"), llm.Usage{}))
+	hits := must[[]SearchHit](t)(s.Search(ctx, p.ID, "common", 5))
+	if len(hits) != 5 {
+		t.Fatalf("%d hits", len(hits))
+	}
+	for _, h := range hits {
+		if h.Snippet == "" || h.SessionID != x.ID {
+			t.Errorf("hit %+v", h)
+		}
+	}
+	// Whole-word matches fill the page; a prefix finds the longer word.
+	if hits := must[[]SearchHit](t)(s.Search(ctx, p.ID, "commonp", 5)); len(hits) != 1 {
+		t.Errorf("commonp: %+v", hits)
+	}
+	if hits := must[[]SearchHit](t)(s.Search(ctx, p.ID, "rare com", 5)); len(hits) != 1 {
+		t.Errorf("rare com: %+v", hits)
+	}
+}
