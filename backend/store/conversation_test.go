@@ -255,3 +255,39 @@ func TestProjectDeleteKeepsIndex(t *testing.T) {
 	}
 	checkIntegrity(t, s)
 }
+
+func TestDeleteProject(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	p, x := newSession(t, s, "/proj")
+	seedConversation(t, s, x)
+	if _, err := s.AddRule(ctx, Rule{ProjectID: p.ID, Tool: "run_bash", Pattern: "make *", Effect: Allow}); err != nil {
+		t.Fatal(err)
+	}
+	q, other := newSession(t, s, "/other")
+	seedConversation(t, s, other)
+	if err := s.DeleteProject(ctx, p.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteProject(ctx, p.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("second delete: %v", err)
+	}
+	if _, err := s.Session(ctx, x.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("session of the deleted project: %v", err)
+	}
+	var rules int
+	if err := s.r.QueryRow(`SELECT count(*) FROM permission_rules`).Scan(&rules); err != nil || rules != 0 {
+		t.Errorf("%d rules left (%v)", rules, err)
+	}
+	for _, table := range []string{"messages", "tool_calls", "changes"} {
+		var n int
+		if err := s.r.QueryRow(`SELECT count(*) FROM ` + table).Scan(&n); err != nil || n == 0 {
+			t.Errorf("%s: %d rows (%v): the other project's rows must stay", table, n, err)
+		}
+	}
+	if hits := must[[]SearchHit](t)(s.Search(ctx, q.ID, "quokka", 10)); len(hits) != 1 {
+		t.Errorf("other project's search: %+v", hits)
+	}
+	checkIntegrity(t, s)
+}

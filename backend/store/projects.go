@@ -100,3 +100,15 @@ func (s *Store) projectWhere(ctx context.Context, where string, arg any) (Projec
 	}
 	return p, err
 }
+
+// DeleteProject removes a project with its sessions (and everything under
+// them) and its permission rules. The directory itself is not touched.
+func (s *Store) DeleteProject(ctx context.Context, id int64) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		return affected(tx.ExecContext(ctx, `DELETE FROM projects WHERE id = ?`, id))
+	})
+	if errors.Is(err, ErrNotFound) {
+		return fmt.Errorf("project %d: %w", id, ErrNotFound)
+	}
+	return err
+}
