@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"runtime"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"pilot/backend/llm"
 )
@@ -50,7 +52,7 @@ func scanMessage(row interface{ Scan(...any) error }) (Message, error) {
 	if err != nil {
 		return Message{}, err
 	}
-	if err := json.Unmarshal(content, &m.Content); err != nil {
+	if err := decodeBlocks(content, &m.Content); err != nil {
 		return Message{}, fmt.Errorf("message %d content: %w", m.ID, err)
 	}
 	m.CreatedAt = fromMillis(created)
@@ -147,7 +149,7 @@ func decodeContents(ms []Message, contents [][]byte) error {
 		wg.Go(func() {
 			defer func() { <-sem }()
 			for i := c * chunk; i < min(len(ms), (c+1)*chunk); i++ {
-				if err := json.Unmarshal(contents[i], &ms[i].Content); err != nil {
+				if err := decodeBlocks(contents[i], &ms[i].Content); err != nil {
 					errs[c] = fmt.Errorf("message %d content: %w", ms[i].ID, err)
 					return
 				}
@@ -156,4 +158,38 @@ func decodeContents(ms []Message, contents [][]byte) error {
 	}
 	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// textOnlyOpen and textOnlyClose frame the stored form of a message that is
+// one text block, the most common kind.
+const (
+	textOnlyOpen  = `[{"type":"text","text":"`
+	textOnlyClose = `"}]`
+)
+
+// decodeBlocks unmarshals stored content. A single text block whose text
+// needs no JSON escape is taken as it is, without the JSON decoder: the
+// same result, several times faster.
+func decodeBlocks(content []byte, out *[]llm.ContentBlock) error {
+	if bytes.HasPrefix(content, []byte(textOnlyOpen)) && bytes.HasSuffix(content, []byte(textOnlyClose)) &&
+		len(content) >= len(textOnlyOpen)+len(textOnlyClose) {
+		text := content[len(textOnlyOpen) : len(content)-len(textOnlyClose)]
+		if plainJSONString(text) {
+			*out = []llm.ContentBlock{{Type: llm.BlockText, Text: string(text)}}
+			return nil
+		}
+	}
+	return json.Unmarshal(content, out)
+}
+
+// plainJSONString reports whether b, put between quotes, is a JSON string
+// that means exactly its bytes: valid UTF-8 with no quote, backslash or
+// control character.
+func plainJSONString(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return utf8.Valid(b)
 }
