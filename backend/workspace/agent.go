@@ -113,6 +113,9 @@ func (w *Workspace) GetSession(ctx context.Context, id int64) (events.SessionDet
 	if err != nil {
 		return events.SessionDetail{}, err
 	}
+	if pending == nil {
+		pending = []events.Approval{} // "pending": [], never null: the window reads .length
+	}
 	d := events.SessionDetail{
 		Seq:       lv.Seq,
 		Session:   view.Session(t.Session),

@@ -122,6 +122,7 @@ func (s *Server) TitleRequests() int {
 // titleFor makes a title of the first words after "User: " in a title prompt.
 func titleFor(prompt string) string {
 	_, user, _ := strings.Cut(prompt, "User: ")
+	user, _, _ = strings.Cut(user, "\n\nAssistant:") // the user's words only, not the answer's label
 	words := strings.Fields(user)
 	if len(words) > 5 {
 		words = words[:5]
