@@ -157,4 +157,18 @@ describe("diff review", () => {
     fireEvent.click(within(card).getByTestId("bash-approve"));
     await waitFor(() => expect(b.callsOf("decideCommand")).toEqual([["c1", { approve: true, feedback: "", alwaysAllow: true }]]));
   });
+
+  it("asks whether a turn may go past the budget, and stopping tells the model why", async () => {
+    const b = new FakeBackend();
+    b.details[1] = detail(1, { pending: [{ id: "b1", kind: "command", toolCallId: "", tool: "budget", command: "Continue past the session budget ($1.00) for another budget's worth?" }] });
+    renderApp(b);
+    fireEvent.click(await screen.findByText("Session 1"));
+    const card = await screen.findByTestId("budget-approval");
+    expect(card.textContent).toContain("$1.00");
+    expect(screen.queryByTestId("bash-approval")).toBeNull();
+    fireEvent.click(within(card).getByTestId("budget-stop"));
+    await waitFor(() =>
+      expect(b.callsOf("decideCommand")).toEqual([["b1", { approve: false, feedback: "The user stopped the turn at the session budget.", alwaysAllow: false }]]),
+    );
+  });
 });
