@@ -1,6 +1,7 @@
 import { memo, useContext, useMemo, type MouseEvent } from "react";
 import { BackendContext } from "../../lib/backend";
 import { renderMarkdown, splitBlocks } from "../../lib/markdown";
+import { useAdaptiveText } from "../../lib/useAdaptiveText";
 
 const Chunk = memo(function Chunk({ src }: { src: string }) {
   const html = useMemo(() => renderMarkdown(src), [src]);
@@ -33,7 +34,8 @@ function onClick(e: MouseEvent<HTMLDivElement>, openExternal: (url: string) => v
  * a message streams only its last chunk changes, so only that one is parsed.
  */
 export default function Markdown({ text }: { text: string }) {
-  const chunks = useMemo(() => splitBlocks(text), [text]);
+  const shown = useAdaptiveText(text);
+  const chunks = useMemo(() => splitBlocks(shown), [shown]);
   const backend = useContext(BackendContext);
   const open = (url: string) => void backend?.openExternal(url).catch((err: unknown) => console.error(err));
   return (
