@@ -171,6 +171,14 @@ func (t *turn) runOne(ctx context.Context, r *toolRun, exec func(context.Context
 // runRead runs a read-only call (or an unknown tool, which the registry
 // answers with the list of real tools).
 func (t *turn) runRead(ctx context.Context, r *toolRun) {
+	if res, ok := t.execute(ctx, r); ok {
+		r.out = outcome{text: res.Output, isError: res.IsError, status: statusOf(res.IsError)}
+	}
+}
+
+// execute runs the tool; when it fails (or is cancelled) it records that
+// outcome in r and reports false.
+func (t *turn) execute(ctx context.Context, r *toolRun) (tools.Result, bool) {
 	res, err := t.l.registry.Execute(ctx, r.use.Name, r.use.Input)
 	switch {
 	case err != nil && ctx.Err() != nil:
@@ -178,8 +186,9 @@ func (t *turn) runRead(ctx context.Context, r *toolRun) {
 	case err != nil:
 		r.out = outcome{text: "The tool failed: " + err.Error(), isError: true, status: store.ToolError}
 	default:
-		r.out = outcome{text: res.Output, isError: res.IsError, status: statusOf(res.IsError)}
+		return res, true
 	}
+	return res, false
 }
 
 func statusOf(isError bool) store.ToolStatus {

@@ -14,12 +14,9 @@ import (
 // runChange runs a change-making call: the tool builds its proposal, the
 // policy or the user decides, and only then is anything applied.
 func (t *turn) runChange(ctx context.Context, r *toolRun) {
-	res, err := t.l.registry.Execute(ctx, r.use.Name, r.use.Input)
+	res, ok := t.execute(ctx, r)
 	switch {
-	case err != nil && ctx.Err() != nil:
-		r.out = cancelled(true)
-	case err != nil:
-		r.out = outcome{text: "The tool failed: " + err.Error(), isError: true, status: store.ToolError}
+	case !ok:
 	case res.IsError || res.Proposal == nil:
 		r.out = outcome{text: res.Output, isError: res.IsError, status: statusOf(res.IsError)}
 	case res.Proposal.Command != nil:
