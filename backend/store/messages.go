@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -10,7 +9,6 @@ import (
 	"runtime"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"pilot/backend/llm"
 )
@@ -44,7 +42,7 @@ const messageCols = `id, session_id, seq, role, content,
 
 func scanMessage(row interface{ Scan(...any) error }) (Message, error) {
 	var m Message
-	var content []byte
+	var content string
 	var created int64
 	err := row.Scan(&m.ID, &m.SessionID, &m.Seq, &m.Role, &content,
 		&m.Usage.InputTokens, &m.Usage.OutputTokens, &m.Usage.CacheReadTokens, &m.Usage.CacheWriteTokens,
@@ -115,10 +113,10 @@ func listMessages(ctx context.Context, q querier, sessionID int64) ([]Message, e
 	}
 	defer rows.Close()
 	var ms []Message
-	var contents [][]byte
+	var contents []string
 	for rows.Next() {
 		var m Message
-		var content []byte
+		var content string // database/sql hands over the driver's string without a copy
 		var created int64
 		err := rows.Scan(&m.ID, &m.SessionID, &m.Seq, &m.Role, &content,
 			&m.Usage.InputTokens, &m.Usage.OutputTokens, &m.Usage.CacheReadTokens, &m.Usage.CacheWriteTokens,
@@ -139,7 +137,7 @@ func listMessages(ctx context.Context, q querier, sessionID int64) ([]Message, e
 // decodeContents unmarshals the messages' blocks, on every CPU when there
 // are many: JSON decoding is most of the time it takes to open a long
 // session.
-func decodeContents(ms []Message, contents [][]byte) error {
+func decodeContents(ms []Message, contents []string) error {
 	const chunk = 128
 	errs := make([]error, (len(ms)+chunk-1)/chunk)
 	var wg sync.WaitGroup
@@ -158,38 +156,4 @@ func decodeContents(ms []Message, contents [][]byte) error {
 	}
 	wg.Wait()
 	return errors.Join(errs...)
-}
-
-// textOnlyOpen and textOnlyClose frame the stored form of a message that is
-// one text block, the most common kind.
-const (
-	textOnlyOpen  = `[{"type":"text","text":"`
-	textOnlyClose = `"}]`
-)
-
-// decodeBlocks unmarshals stored content. A single text block whose text
-// needs no JSON escape is taken as it is, without the JSON decoder: the
-// same result, several times faster.
-func decodeBlocks(content []byte, out *[]llm.ContentBlock) error {
-	if bytes.HasPrefix(content, []byte(textOnlyOpen)) && bytes.HasSuffix(content, []byte(textOnlyClose)) &&
-		len(content) >= len(textOnlyOpen)+len(textOnlyClose) {
-		text := content[len(textOnlyOpen) : len(content)-len(textOnlyClose)]
-		if plainJSONString(text) {
-			*out = []llm.ContentBlock{{Type: llm.BlockText, Text: string(text)}}
-			return nil
-		}
-	}
-	return json.Unmarshal(content, out)
-}
-
-// plainJSONString reports whether b, put between quotes, is a JSON string
-// that means exactly its bytes: valid UTF-8 with no quote, backslash or
-// control character.
-func plainJSONString(b []byte) bool {
-	for _, c := range b {
-		if c < 0x20 || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return utf8.Valid(b)
 }
