@@ -62,7 +62,7 @@ if ((${#missing[@]} == 0)); then
 	exit 0
 fi
 
-echo "deps: installing missing packages: ${missing[*]}"
+echo "deps: missing packages: ${missing[*]}"
 if [[ $(id -u) -eq 0 ]]; then
 	sudo=()
 elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
