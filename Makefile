@@ -73,9 +73,15 @@ frontend/dist/index.html: $(LOCKSTAMP) $(FRONTEND_SRC)
 # --- build and run ----------------------------------------------------------
 
 # -s: the frontend was just built; -skipbindings: bindings are committed
-# (`make bindings`); -m/-nosyncgomod: a build never edits go.mod.
+# (`make bindings`); -m/-nosyncgomod: a build never edits go.mod. wails build
+# still rewrites frontend/wailsjs/runtime (same content, other file modes),
+# so the committed bindings are put back as they were afterwards.
 build: deps-run frontend
-	$(WAILS) build $(WAILSFLAGS) -s -skipbindings -m -nosyncgomod -ldflags "$(LDFLAGS)"
+	@tmp=$$(mktemp -d); cp -a frontend/wailsjs "$$tmp/"; \
+	restore() { rm -rf frontend/wailsjs; cp -a "$$tmp/wailsjs" frontend/wailsjs; rm -rf "$$tmp"; }; \
+	echo '$(WAILS) build $(WAILSFLAGS) -s -skipbindings -m -nosyncgomod -ldflags "$(LDFLAGS)"'; \
+	if ! $(WAILS) build $(WAILSFLAGS) -s -skipbindings -m -nosyncgomod -ldflags "$(LDFLAGS)"; then restore; exit 1; fi; \
+	restore
 	@./build/bin/pilot version
 
 run: build
