@@ -55,7 +55,7 @@ func cases() []benchCase {
 	}
 }
 
-func bench(dir string, runs int, outFile string) error {
+func bench(dir string, runs int) error {
 	if dir == "" {
 		goroot, err := exec.Command("go", "env", "GOROOT").Output()
 		if err != nil {
@@ -92,9 +92,6 @@ func bench(dir string, runs int, outFile string) error {
 	}
 	b.WriteString("\nReference commands: `rg --hidden --no-require-git -c [-g GLOB] -e PATTERN DIR` and `fdfind --hidden --case-sensitive -t f -g GLOB DIR` (fd 8.6 has no --no-require-git, so outside a git repository it reads no .gitignore; the match counts show whether that changed the result); Pilot: `toolbench grep|glob DIR PATTERN [FILE_PATTERN]` (the registry's tools, whole process).\n")
 	fmt.Print(b.String())
-	if outFile != "" {
-		return os.WriteFile(outFile, []byte(b.String()), 0o644)
-	}
 	return nil
 }
 

@@ -4,7 +4,7 @@
 //
 //	toolbench grep ROOT PATTERN [FILE_PATTERN]   run Pilot's grep tool once
 //	toolbench glob ROOT PATTERN                  run Pilot's glob tool once
-//	toolbench [-runs 5] [-dir DIR] [-o FILE]     benchmark, markdown table
+//	toolbench [-runs 5] [-dir DIR]               benchmark, markdown table on stdout
 //
 // The benchmark default folder is $(go env GOROOT)/src. rg and fd run with
 // --hidden --no-require-git so that, like Pilot, they search hidden files
@@ -30,9 +30,8 @@ func main() {
 	}
 	runs := flag.Int("runs", 5, "timed runs per command (the median is reported)")
 	dir := flag.String("dir", "", "folder to search (default: $(go env GOROOT)/src)")
-	out := flag.String("o", "", "also write the markdown report to this file")
 	flag.Parse()
-	if err := bench(*dir, *runs, *out); err != nil {
+	if err := bench(*dir, *runs); err != nil {
 		fmt.Fprintln(os.Stderr, "toolbench:", err)
 		os.Exit(1)
 	}
