@@ -184,7 +184,9 @@ func (a *App) ListModels(provider, baseURL, apiKey string) ([]string, error) {
 }
 
 // ListRules returns the project's permission rules.
-func (a *App) ListRules(projectID int64) ([]events.Rule, error) { return a.ws.ListRules(a.ctx, projectID) }
+func (a *App) ListRules(projectID int64) ([]events.Rule, error) {
+	return a.ws.ListRules(a.ctx, projectID)
+}
 
 // AddRule stores a permission rule for the project.
 func (a *App) AddRule(projectID int64, tool, pattern, effect string) (events.Rule, error) {

@@ -47,7 +47,7 @@ END;
 
 -- A deleted session takes its tool calls first, so no output is copied
 -- back only to be deleted.
-DROP TRIGGER sessions_delete_messages;
+DROP TRIGGER IF EXISTS sessions_delete_messages;
 CREATE TRIGGER sessions_delete_messages BEFORE DELETE ON sessions BEGIN
     DELETE FROM tool_calls WHERE session_id = old.id;
     DELETE FROM messages WHERE session_id = old.id;
