@@ -19,6 +19,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
 	"pilot/backend/cli"
+	"pilot/backend/config"
 	"pilot/backend/logging"
 	"pilot/backend/paths"
 	"pilot/backend/workspace"
@@ -53,7 +54,7 @@ func runWindow(started time.Time) error {
 	if err := paths.Ensure(home); err != nil {
 		return err
 	}
-	logger, closer, err := logging.Open(paths.LogDir(home), slog.LevelInfo, nil)
+	logger, closer, err := logging.Open(paths.LogDir(home), slog.LevelInfo, config.LogRedactor(os.Getenv))
 	if err != nil {
 		return err
 	}

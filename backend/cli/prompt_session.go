@@ -38,7 +38,7 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 		return nil, err
 	}
 	h := &headless{}
-	log, closer, err := logging.Open(paths.LogDir(home), slog.LevelInfo, nil)
+	log, closer, err := logging.Open(paths.LogDir(home), slog.LevelInfo, config.LogRedactor(tio.Getenv))
 	if err != nil {
 		log = slog.New(slog.DiscardHandler)
 	} else {

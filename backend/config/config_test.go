@@ -266,3 +266,18 @@ func TestLLMConfig(t *testing.T) {
 		t.Errorf("%+v", c)
 	}
 }
+
+func TestLogRedactor(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"OPENAI_API_KEY": "local-server-key-1234567"}
+	redact := LogRedactor(func(k string) string { return env[k] })
+	tests := []struct{ in, gone string }{
+		{"calling with local-server-key-1234567 failed", "local-server-key-1234567"},
+		{"401 for sk-ant-api03-abcdefghijklmnop", "abcdefghijklmnop"},
+	}
+	for _, tc := range tests {
+		if got := redact(tc.in); strings.Contains(got, tc.gone) {
+			t.Errorf("redact(%q) = %q: the key is still there", tc.in, got)
+		}
+	}
+}

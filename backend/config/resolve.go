@@ -227,3 +227,10 @@ func (r Resolved) Redact(s string) string { return secret.Redact(s, r.APIKey.Val
 // Redact removes the given secrets and anything shaped like an API key
 // (sk-..., sk-ant-..., bearer tokens) from s.
 func Redact(s string, secrets ...string) string { return secret.Redact(s, secrets...) }
+
+// LogRedactor is what every log line goes through: the API keys of the
+// environment, and anything shaped like a key, are removed.
+func LogRedactor(env func(string) string) func(string) string {
+	keys := []string{env("ANTHROPIC_API_KEY"), env("OPENAI_API_KEY"), env("TS_AGENT_API_KEY")}
+	return func(s string) string { return secret.Redact(s, keys...) }
+}
