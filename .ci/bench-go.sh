@@ -43,8 +43,11 @@ go test -tags "${TAGS:-webkit2_41,sqlite_fts5}" -run '^$' -bench "$regexp" -benc
 					for (a = 1; a <= c; a++) v[a] = vals[key, a] + 0
 					for (a = 1; a <= c; a++) for (b = a + 1; b <= c; b++) if (v[b] < v[a]) { t = v[a]; v[a] = v[b]; v[b] = t }
 					med = (c % 2) ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2
+					unit = us[j]
+					if (unit == "ns/op" && med >= 1e6) { med /= 1e6; unit = "ms/op" }
+					else if (unit == "ns/op" && med >= 1e3) { med /= 1e3; unit = "µs/op" }
 					f = (med >= 1000) ? "%.0f %s" : "%.3g %s"
-					line = line (line == "" ? "" : ", ") sprintf(f, med, us[j])
+					line = line (line == "" ? "" : ", ") sprintf(f, med, unit)
 				}
 				printf "| %s | %s |\n", name, line
 			}
