@@ -144,6 +144,7 @@ e2e: deps-test frontend
 # Production smoke test: the real binary opens a non-blank window.
 smoke: deps-test build
 	frontend/e2e/smoke-prod.sh
+	frontend/e2e/screens-prod.sh
 
 # --- benchmarks -------------------------------------------------------------
 # Each area adds its command here; results are written into docs/BENCHMARKS.md.

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# Screens of the production build: the real window (make build) under Xvfb,
+# driven like a person would with the mouse and keyboard (xdotool), against
+# the scripted fake LLM server. It opens a project, sends a prompt, reviews
+# the proposed diff and approves it, searches the history and opens
+# Settings, checks what each step must have done (the file on disk, the
+# requests the model got) and saves a screenshot of each screen:
+#
+#   build/e2e-artifacts/screens/{empty,reviewing,chatting,history,settings}.png
+#
+# Positions are in window coordinates of the 1280x820 window main.go opens;
+# the layout is fixed at that size. Kills everything it started on any exit.
+#
+#   frontend/e2e/screens-prod.sh [BINARY]     (default build/bin/pilot)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+bin=${1:-build/bin/pilot}
+out=build/e2e-artifacts/screens
+timeout_s=${PILOT_SCREENS_TIMEOUT:-60}
+IM_IMPORT=/usr/bin/import
+IM_IDENTIFY=/usr/bin/identify
+[[ -x "$bin" ]] || {
+	echo "screens: $bin not found; run make build" >&2
+	exit 1
+}
+mkdir -p "$out" build/bin
+rm -f "$out"/*.png
+go build -o build/bin/fakellm ./backend/llm/fakellm/cmd/fakellm
+
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null || true; done
+	sleep 0.5
+	for p in "${pids[@]}"; do kill -KILL -- "-$p" 2>/dev/null || true; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+fail() {
+	echo "screens: $*" >&2
+	tail -n 30 "$tmp/app.log" >&2 2>/dev/null || true
+	"$IM_IMPORT" -window root "$out/failure.png" 2>/dev/null || true
+	exit 1
+}
+
+# until CMD...: retry for timeout_s seconds.
+until_ok() {
+	local deadline=$((SECONDS + timeout_s))
+	until "$@"; do
+		((SECONDS < deadline)) || fail "timed out waiting for: $*"
+		sleep 0.2
+	done
+}
+
+# --- a project and a model ----------------------------------------------------
+project=$tmp/demo
+mkdir -p "$project/src"
+printf '# Demo\n\nA tiny project.\n' >"$project/README.md"
+cat >"$project/src/main.go" <<'GO'
+package main
+
+import "fmt"
+
+func greet(name string) string {
+	return "Hello, " + name
+}
+
+func main() {
+	fmt.Println(greet("world"))
+}
+GO
+cat >"$tmp/script.json" <<'JSON'
+{"turns":[
+ {"text":"I'll look at how the greeting is built first.","toolCalls":[{"name":"read_file","input":{"path":"src/main.go"}}]},
+ {"text":"The greeting lives in `greet`. I'll make it friendlier.","toolCalls":[{"name":"patch_file","input":{"path":"src/main.go","old_text":"\treturn \"Hello, \" + name\n","new_text":"\treturn \"Hello, \" + name + \"! Nice to see you.\"\n"}}]},
+ {"text":"Done. `greet` now returns a friendlier sentence:\n\n```go\nfunc greet(name string) string {\n\treturn \"Hello, \" + name + \"! Nice to see you.\"\n}\n```\n\nRun `go run ./src` to see it."}
+]}
+JSON
+setsid build/bin/fakellm -script "$tmp/script.json" -addr 127.0.0.1:0 >"$tmp/fake.log" 2>&1 &
+pids+=($!)
+until_ok grep -q '^listening on ' "$tmp/fake.log"
+llm=$(sed -n 's/^listening on //p' "$tmp/fake.log" | head -n1)
+# requests_at_least N: the model has been called N times.
+requests_at_least() {
+	local n
+	n=$(curl -fsS "$llm/_fakellm/requests" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).length))') || return 1
+	((n >= $1))
+}
+
+# --- the window -----------------------------------------------------------------
+[[ -d /tmp/.X11-unix ]] || mkdir -m 1777 /tmp/.X11-unix
+setsid Xvfb -displayfd 3 -screen 0 1400x900x24 -nolisten tcp -noreset 3>"$tmp/display" >"$tmp/xvfb.log" 2>&1 &
+pids+=($!)
+until_ok test -s "$tmp/display"
+export DISPLAY=":$(head -n1 "$tmp/display")"
+home=$tmp/home
+PILOT_HOME=$home PILOT_PROJECT=$project ANTHROPIC_API_KEY=sk-ant-screens ANTHROPIC_BASE_URL=$llm NO_AT_BRIDGE=1 \
+	setsid "$bin" >"$tmp/app.log" 2>&1 &
+pids+=($!)
+until_ok grep -q '"msg":"frontend ready"' "$home/logs/pilot.log"
+wid=$(xdotool search --onlyvisible --name '^Pilot$' | head -n1)
+[[ -n "$wid" ]] || fail "no window named Pilot"
+
+# Move first and let WebKit see the pointer there, then press.
+click() {
+	xdotool mousemove --window "$wid" "$1" "$2"
+	sleep 0.3
+	xdotool click 1
+	sleep 0.3
+}
+shot() {
+	sleep "${2:-1}"
+	"$IM_IMPORT" -window "$wid" "$out/$1.png" || fail "could not capture $1"
+	local colours
+	colours=$("$IM_IDENTIFY" -format '%k' "$out/$1.png")
+	((colours >= 16)) || fail "$1.png looks blank ($colours colours)"
+	echo "screens: $out/$1.png ($colours colours)"
+}
+
+shot empty 1
+
+# The prompt box is at the bottom of the chat column.
+click 491 736
+xdotool type --delay 10 "Make the greeting friendlier"
+xdotool key Return
+until_ok requests_at_least 2
+shot reviewing 1.5
+grep -q 'Nice to see you' "$project/src/main.go" && fail "the file changed before it was approved"
+
+# "Approve all" at the top of the review panel.
+click 877 175
+until_ok grep -q 'Nice to see you' "$project/src/main.go"
+until_ok requests_at_least 3
+shot chatting 1.5
+
+# Search the history from the sidebar.
+click 129 231
+xdotool type --delay 10 "friendlier"
+shot history 1.5
+
+# Settings, in the status bar.
+xdotool key Escape
+click 1185 806
+shot settings 1
+echo "screens: ok"
