@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -110,13 +109,7 @@ func (s *Store) SetChangeApplied(ctx context.Context, id int64, applied bool, ne
 }
 
 func (s *Store) updateChange(ctx context.Context, id int64, set string, args ...any) error {
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		return affected(tx.ExecContext(ctx, `UPDATE changes SET `+set+` WHERE id = ?`, append(args, id)...))
-	})
-	if errors.Is(err, ErrNotFound) {
-		return fmt.Errorf("change %d: %w", id, ErrNotFound)
-	}
-	return constraint(err)
+	return s.updateRow(ctx, "changes", "change", id, set, args...)
 }
 
 // Changes returns the changes proposed in a session, oldest first.

@@ -140,11 +140,17 @@ func (s *Store) SetToolApproval(ctx context.Context, id int64, a Approval, feedb
 }
 
 func (s *Store) updateToolCall(ctx context.Context, id int64, set string, args ...any) error {
+	return s.updateRow(ctx, "tool_calls", "tool call", id, set, args...)
+}
+
+// updateRow sets columns of the row id of table (set is "col = ?, ...",
+// filled from args); what names the row in a not-found error.
+func (s *Store) updateRow(ctx context.Context, table, what string, id int64, set string, args ...any) error {
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		return affected(tx.ExecContext(ctx, `UPDATE tool_calls SET `+set+` WHERE id = ?`, append(args, id)...))
+		return affected(tx.ExecContext(ctx, `UPDATE `+table+` SET `+set+` WHERE id = ?`, append(args, id)...))
 	})
 	if errors.Is(err, ErrNotFound) {
-		return fmt.Errorf("tool call %d: %w", id, ErrNotFound)
+		return fmt.Errorf("%s %d: %w", what, id, ErrNotFound)
 	}
 	return constraint(err)
 }
