@@ -80,7 +80,21 @@ func runWindow(started time.Time) error {
 		Linux: &linux.Options{
 			Icon:             icon,
 			ProgramName:      "pilot",
-			WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand,
+			WebviewGpuPolicy: gpuPolicy(os.Getenv("PILOT_WEBVIEW_GPU")),
 		},
 	})
+}
+
+// gpuPolicy is WebKitGTK's hardware acceleration: never by default (like
+// Wails' own default: the page is text, software rendering draws it well,
+// and it saves about 70 MiB in the web process and the blank windows some
+// GL drivers give); PILOT_WEBVIEW_GPU=ondemand or always turns it on.
+func gpuPolicy(v string) linux.WebviewGpuPolicy {
+	switch v {
+	case "ondemand":
+		return linux.WebviewGpuPolicyOnDemand
+	case "always":
+		return linux.WebviewGpuPolicyAlways
+	}
+	return linux.WebviewGpuPolicyNever
 }
