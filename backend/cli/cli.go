@@ -29,7 +29,7 @@ Usage:
                                 one headless turn: the answer on stdout, tools on stderr
   pilot repl [--project DIR] [--resume ID] [--approve MODE] [--provider P] [--model M]
                                 a conversation in the terminal
-  pilot sessions list|show|search|export ...
+  pilot sessions list|show|search|export|import ...
                                 past sessions (pilot sessions help)
   pilot version                 print version, commit and Wails version
   pilot help                    this text

@@ -21,6 +21,7 @@ const sessionsUsage = `usage:
   pilot sessions show ID [--json]
   pilot sessions search QUERY [--project DIR] [--json]
   pilot sessions export ID --format md|json
+  pilot sessions import FILE [--project DIR] [--json]
 `
 
 // Exit codes of `pilot sessions`.
@@ -98,7 +99,7 @@ func Sessions(ctx context.Context, st *store.Store, args []string, stdout, stder
 		fmt.Fprintf(stderr, "pilot sessions: %v\n%s", err, sessionsUsage)
 		return exitUsage
 	}
-	want := map[string]int{"list": 0, "show": 1, "search": 1, "export": 1}
+	want := map[string]int{"list": 0, "show": 1, "search": 1, "export": 1, "import": 1}
 	n, known := want[a.cmd]
 	switch {
 	case a.cmd == "help":
@@ -134,6 +135,8 @@ func Sessions(ctx context.Context, st *store.Store, args []string, stdout, stder
 		err = searchSessions(ctx, st, a, stdout)
 	case "show":
 		err = showSession(ctx, st, id, a.json, stdout)
+	case "import":
+		err = importFile(ctx, st, a, stdout)
 	case "export":
 		if a.format == "md" {
 			err = st.WriteMarkdown(ctx, id, stdout)
