@@ -151,6 +151,7 @@ smoke: deps-test build
 
 bench: deps-bench build
 	.ci/bench-startup.sh
+	.ci/bench-memory.sh
 	.ci/bench-go.sh llm ./backend/llm
 	go run ./backend/tools/cmd/toolbench -runs 5 | .ci/bench-section.sh tools
 	.ci/bench-go.sh store ./backend/store . 2s

@@ -89,7 +89,7 @@ function SessionItem({ s, active }: Props) {
               {"{}"}
             </button>
             <button type="button" className="icon" aria-label="Delete session" title="Delete" onClick={() => setMode("confirm_delete")}>
-              🗑
+              ✕
             </button>
           </div>
         )
