@@ -89,12 +89,17 @@ func runWindow(started time.Time) error {
 // Wails' own default: the page is text, software rendering draws it well,
 // and it saves about 70 MiB in the web process and the blank windows some
 // GL drivers give); PILOT_WEBVIEW_GPU=ondemand or always turns it on.
+//
+// Wails v2.16 hands the value to WebKit with two of them swapped (window.c
+// maps WebviewGpuPolicyOnDemand to WEBKIT_HARDWARE_ACCELERATION_POLICY_ALWAYS
+// and WebviewGpuPolicyAlways to ..._ON_DEMAND), so each is asked for by the
+// other's name.
 func gpuPolicy(v string) linux.WebviewGpuPolicy {
 	switch v {
 	case "ondemand":
-		return linux.WebviewGpuPolicyOnDemand
-	case "always":
 		return linux.WebviewGpuPolicyAlways
+	case "always":
+		return linux.WebviewGpuPolicyOnDemand
 	}
 	return linux.WebviewGpuPolicyNever
 }

@@ -1,14 +1,21 @@
-// Writes two session exports for .ci/bench-memory.sh: a long one
-// (N messages: prompts, Markdown answers with code, read_file calls and
-// their results) and a short one, in the format of
-// `pilot sessions export ID --format json`.
+// Writes the data of .ci/bench-memory.sh into DIR:
+//   long.json, short.json  two session exports in the format of
+//                          `pilot sessions export ID --format json`: N
+//                          messages (prompts, Markdown answers with code,
+//                          read_file calls and their results) and 20
+//   diffs.json             a fakellm script: BATCHES prompts, each answered
+//                          by PER patch_file calls (one line of target.txt
+//                          each, so no two calls are the same) and a text
+//   target.txt             the file those calls patch ("line I: old")
 //
-//   node .ci/bench-memory-data.mjs DIR [N]
+//   node .ci/bench-memory-data.mjs DIR [N] [BATCHES] [PER]
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-const [dir, nArg] = process.argv.slice(2);
+const [dir, nArg, batchesArg, perArg] = process.argv.slice(2);
 const n = Number(nArg || 2000);
+const batches = Number(batchesArg || 5);
+const per = Number(perArg || 40);
 const usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 const at = (i) => new Date(Date.UTC(2026, 10, 1) + i * 1000).toISOString();
 
@@ -49,3 +56,19 @@ function session(title, count, updated) {
 
 writeFileSync(join(dir, "long.json"), JSON.stringify(session(`Long session (${n} messages)`, n, "2026-11-20T10:00:00Z")));
 writeFileSync(join(dir, "short.json"), JSON.stringify(session("Short session", 20, "2026-11-20T09:00:00Z")));
+
+const turns = [];
+const lines = [];
+for (let b = 0; b < batches; b++) {
+  for (let j = 0; j < per; j++) {
+    const i = b * per + j;
+    lines.push(`line ${i}: old`);
+    turns.push({
+      text: `Changing line ${i}.`,
+      toolCalls: [{ name: "patch_file", input: { path: "target.txt", old_text: `line ${i}: old\n`, new_text: `line ${i}: new\n` } }],
+    });
+  }
+  turns.push({ text: `Batch ${b} done: ${per} lines changed.` });
+}
+writeFileSync(join(dir, "diffs.json"), JSON.stringify({ turns }));
+writeFileSync(join(dir, "target.txt"), lines.join("\n") + "\n");
