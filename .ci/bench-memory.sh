@@ -147,12 +147,13 @@ at() { awk -F'\t' -v ph="$1" -v st="$2" -v c="$3" 'NR > 1 && $1 == ph && $2 == s
 row() { echo "| $1 | $(mib "$(at "$2" "$3" 4)") MiB | $(mib "$(at "$2" "$3" 5)") MiB | $(mib "$(at "$2" "$3" 6)") MiB | $(mib "$(at "$2" "$3" 7)") MiB |$4"; }
 ratio() { ((have_baseline)) && awk -v a="$(at idle "$1" 5)" -v b="$(at idle baseline 5)" 'BEGIN { printf " %.2f×", a / b }'; }
 growth() { awk -v a="$(at sessions "$1" 5)" -v b="$(at sessions "$2" 5)" 'BEGIN { printf "%+.0f", (b - a) / 1024 }'; }
-# halves -> "median PSS (KiB) of the first half of the switches, of the second"
+# halves COLUMN -> the median (KiB) over the first half of the switches, over the second
 halves() {
 	local h=$((switches / 2))
+	local range
 	for range in "1 $h" "$((h + 1)) $switches"; do
-		awk -F'\t' -v r="$range" 'BEGIN { split(r, b, " ") }
-			NR > 1 && $1 == "sessions" && $2 ~ /^switch-/ && substr($2, 8) + 0 >= b[1] && substr($2, 8) + 0 <= b[2] { print $5 }' "$tsv" | median
+		awk -F'\t' -v r="$range" -v c="$1" 'BEGIN { split(r, b, " ") }
+			NR > 1 && $1 == "sessions" && $2 ~ /^switch-/ && substr($2, 8) + 0 >= b[1] && substr($2, 8) + 0 <= b[2] { print $c }' "$tsv" | median
 	done | xargs
 }
 commit=$(git rev-parse --short=12 HEAD)
@@ -178,9 +179,12 @@ dirty=$(git diff --quiet HEAD -- . 2>/dev/null || echo " (work tree had uncommit
 	((batches % 2 == 0)) || row "— after $((batches * per)) diffs reviewed and approved" diffs $((batches * per)) " |"
 	echo
 	echo "Switching: PSS $(growth opened switch-1) MiB from the opened session to the first switch back,"
-	read -r first second <<<"$(halves)"
-	echo "$(growth switch-1 "switch-$switches") MiB from the first to switch $switches. Median PSS of switches 1-$((switches / 2)): $(mib "$first") MiB,"
-	echo "of switches $((switches / 2 + 1))-$switches: $(mib "$second") MiB (single samples swing by the JavaScript heap's collections)."
+	read -r rss1 rss2 <<<"$(halves 4)"
+	read -r pss1 pss2 <<<"$(halves 5)"
+	echo "$(growth switch-1 "switch-$switches") MiB from the first to switch $switches. Median RSS / PSS of switches 1-$((switches / 2)):"
+	echo "$(mib "$rss1") / $(mib "$pss1") MiB; of switches $((switches / 2 + 1))-$switches: $(mib "$rss2") / $(mib "$pss2") MiB. Single samples swing with"
+	echo "the JavaScript heap's collections, and PSS also with other processes mapping the same libraries"
+	echo "(RSS does not), so judge growth by RSS."
 	echo
 	echo "Raw samples: \`build/bench/memory-runs.tsv\` (not committed)."
 } | .ci/bench-section.sh memory
