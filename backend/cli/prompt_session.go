@@ -51,7 +51,7 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 	}
 	h.st = st
 	h.closers = append(h.closers, st)
-	env := overlay(tio.Getenv, a.provider, a.model)
+	env := config.Choose(tio.Getenv, a.provider, a.model)
 	if err := h.session(ctx, a, home, env); err != nil {
 		h.close()
 		return nil, err
@@ -126,26 +126,12 @@ func providerFor(st *store.Store, home string, getenv func(string) string, a run
 		if err != nil {
 			return nil, err
 		}
-		env := overlay(overlay(getenv, s.Provider, s.Model), a.provider, a.model)
+		env := config.Choose(config.Choose(getenv, s.Provider, s.Model), a.provider, a.model)
 		r, err := config.Resolve(home, p.Path, env)
 		if err != nil {
 			return nil, err
 		}
 		return llm.New(r.LLM())
-	}
-}
-
-// overlay returns getenv with provider and model, when set, in place of
-// PILOT_PROVIDER and PILOT_MODEL.
-func overlay(getenv func(string) string, provider, model string) func(string) string {
-	return func(k string) string {
-		switch {
-		case k == "PILOT_PROVIDER" && provider != "":
-			return provider
-		case k == "PILOT_MODEL" && model != "":
-			return model
-		}
-		return getenv(k)
 	}
 }
 

@@ -281,3 +281,22 @@ func TestLogRedactor(t *testing.T) {
 		}
 	}
 }
+
+func TestChooseKeepsASessionsProvider(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	if err := SaveSettings(home, Settings{Provider: "anthropic", Model: "claude-sonnet-4-5"}); err != nil {
+		t.Fatal(err)
+	}
+	env := func(k string) string { return map[string]string{"OPENAI_BASE_URL": "http://localhost:11434/v1"}[k] }
+	r, err := Resolve(home, t.TempDir(), Choose(env, "openai", "qwen3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Provider.Value != "openai" || r.Model.Value != "qwen3" || r.BaseURL.Value != "http://localhost:11434/v1" {
+		t.Fatalf("resolved %s %s %s; want the session's openai qwen3 on its server", r.Provider.Value, r.Model.Value, r.BaseURL.Value)
+	}
+	if r, _ := Resolve(home, t.TempDir(), Choose(env, "", "")); r.Provider.Value != "anthropic" {
+		t.Fatalf("with nothing chosen the saved provider should hold, got %s", r.Provider.Value)
+	}
+}

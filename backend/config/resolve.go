@@ -234,3 +234,18 @@ func LogRedactor(env func(string) string) func(string) string {
 	keys := []string{env("ANTHROPIC_API_KEY"), env("OPENAI_API_KEY"), env("TS_AGENT_API_KEY")}
 	return func(s string) string { return secret.Redact(s, keys...) }
 }
+
+// Choose returns env with provider and model, when set, in place of
+// PILOT_PROVIDER and PILOT_MODEL: how a session keeps the provider and
+// model it was created with, and how --provider and --model win.
+func Choose(env func(string) string, provider, model string) func(string) string {
+	return func(k string) string {
+		switch {
+		case k == "PILOT_PROVIDER" && provider != "":
+			return provider
+		case k == "PILOT_MODEL" && model != "":
+			return model
+		}
+		return env(k)
+	}
+}

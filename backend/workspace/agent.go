@@ -51,21 +51,17 @@ func (w *Workspace) projectRoot(ctx context.Context, projectID int64) (*projectR
 
 // providerFor builds the model client of a session: the configuration in
 // force for its project, with the provider and model the session was
-// created with.
+// created with (as `pilot -p --resume` does).
 func (w *Workspace) providerFor(ctx context.Context, s store.Session) (llm.Provider, error) {
 	p, err := w.project(ctx, s.ProjectID)
 	if err != nil {
 		return nil, err
 	}
-	r, err := config.Resolve(w.home, p.Path, w.getenv)
+	r, err := config.Resolve(w.home, p.Path, config.Choose(w.getenv, s.Provider, s.Model))
 	if err != nil {
 		return nil, err
 	}
-	cfg := r.LLM()
-	if s.Provider == cfg.Provider && s.Model != "" {
-		cfg.Model = s.Model
-	}
-	return llm.New(cfg)
+	return llm.New(r.LLM())
 }
 
 // NewSession starts an empty session in the project with the provider,
