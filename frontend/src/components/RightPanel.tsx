@@ -9,7 +9,7 @@ export default function RightPanel() {
   const pendingCount = useApp((s) => s.session?.pending.length ?? 0);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.key === "ArrowRight" || e.key === "ArrowLeft") c.setPanelTab(tab === "review" ? "files" : "review");
+    if (e.key === "ArrowRight" || e.key === "ArrowLeft") c.layout.showPanel(tab === "review" ? "files" : "review");
   };
 
   return (
@@ -24,7 +24,7 @@ export default function RightPanel() {
           tabIndex={tab === "review" ? 0 : -1}
           className={`tab${tab === "review" ? " active" : ""}`}
           data-testid="tab-review"
-          onClick={() => c.setPanelTab("review")}
+          onClick={() => c.layout.showPanel("review")}
         >
           Review
           {pendingCount > 0 && <span className="count" aria-label={`${pendingCount} waiting`}>{pendingCount}</span>}
@@ -38,7 +38,7 @@ export default function RightPanel() {
           tabIndex={tab === "files" ? 0 : -1}
           className={`tab${tab === "files" ? " active" : ""}`}
           data-testid="tab-files"
-          onClick={() => c.setPanelTab("files")}
+          onClick={() => c.layout.showPanel("files")}
         >
           Files
         </button>

@@ -7,6 +7,18 @@ import type { SessionView } from "./sessionState";
 export type LoadStatus = "idle" | "loading" | "ready" | "failed";
 export type PanelTab = "review" | "files";
 export type Dialog = "none" | "settings" | "about";
+/** What fills a narrow window (under 960 CSS px: 200% scaling of a laptop screen). */
+export type MainView = "chat" | "panel";
+
+export interface Layout {
+  /** One column: chat or panel at a time, the sidebar a drawer. */
+  narrow: boolean;
+  view: MainView;
+  /** Wide windows: the sidebar is shown (else a slim rail). */
+  sidebar: boolean;
+  /** Narrow windows: the sidebar drawer is open. */
+  drawer: boolean;
+}
 
 export interface Prompt {
   text: string;
@@ -18,6 +30,8 @@ export interface AppState {
   project: Project | null;
   sessions: SessionSummary[];
   sessionsStatus: LoadStatus;
+  /** The store has older sessions than the list holds. */
+  sessionsMore: boolean;
   session: SessionView | null;
   settings: SettingsView | null;
   settingsStatus: LoadStatus;
@@ -27,6 +41,7 @@ export interface AppState {
   lastPrompt: Record<number, Prompt>;
   reviews: Record<string, ReviewState>;
   panelTab: PanelTab;
+  layout: Layout;
   /** Bumped when project files may have changed (refreshes the file tree). */
   filesVersion: number;
   dialog: Dialog;
@@ -39,6 +54,7 @@ export const initialState: AppState = {
   project: null,
   sessions: [],
   sessionsStatus: "idle",
+  sessionsMore: false,
   session: null,
   settings: null,
   settingsStatus: "idle",
@@ -46,6 +62,7 @@ export const initialState: AppState = {
   lastPrompt: {},
   reviews: {},
   panelTab: "review",
+  layout: { narrow: false, view: "chat", sidebar: true, drawer: false },
   filesVersion: 0,
   dialog: "none",
   appError: null,

@@ -1,26 +1,49 @@
 // The window's actions: every call to the backend and every event goes
 // through here and lands in the store.
-import type { Backend, ExportFormat } from "../lib/backend";
+import type { Backend } from "../lib/backend";
 import type { EventMap } from "../lib/events";
 import { errorText } from "../lib/format";
 import type { Approval, SettingsInput, SettingsView } from "../lib/types";
-import { initialState, sortProjects, sortSessions, type AppState, type PanelTab, type Prompt, type Dialog } from "./appState";
-import { buildDecision, loadingReview, readyReview, type DecisionMode, type ReviewState } from "./review";
+import type { ActionContext } from "./actions";
+import { initialState, sortProjects, type AppState, type Dialog } from "./appState";
+import { ApprovalActions } from "./approvals";
+import { ChatActions } from "./chat";
+import { LayoutActions, rememberedSidebar } from "./layout";
 import { SeqGate } from "./seqGate";
+import { mergeSessions, SessionListActions } from "./sessionList";
 import { applyEvent, emptySession, sessionFromDetail, type SessionEvent } from "./sessionState";
 import { Store } from "./store";
 
-const PAGE = 200;
+function localStore(): Storage | undefined {
+  try {
+    return globalThis.localStorage;
+  } catch {
+    return undefined;
+  }
+}
 
-export class AppController {
-  readonly store = new Store<AppState>(initialState);
+export class AppController implements ActionContext {
+  readonly store: Store<AppState>;
+  readonly approvals: ApprovalActions;
+  readonly chat: ChatActions;
+  readonly sessions: SessionListActions;
+  readonly layout: LayoutActions;
   private gate = new SeqGate<SessionEvent>((evs) => this.applyBatch(evs));
   /** Events of the session being loaded wait here until its snapshot arrives. */
   private held: SessionEvent[] | null = null;
   private openToken = 0;
   private loaded = false;
 
-  constructor(readonly backend: Backend) {}
+  constructor(
+    readonly backend: Backend,
+    storage: Storage | undefined = localStore(),
+  ) {
+    this.store = new Store<AppState>({ ...initialState, layout: { ...initialState.layout, sidebar: rememberedSidebar(storage) } });
+    this.approvals = new ApprovalActions(this);
+    this.chat = new ChatActions(this, () => this.newSession());
+    this.sessions = new SessionListActions(this, (id) => this.openSession(id));
+    this.layout = new LayoutActions(this, storage);
+  }
 
   get state(): AppState {
     return this.store.getState();
@@ -91,25 +114,26 @@ export class AppController {
           const changed = outcome === "approved" || outcome === "partial" || outcome === "edited";
           return { ...st, reviews, filesVersion: changed ? st.filesVersion + 1 : st.filesVersion };
         });
+        this.layout.settled();
         break;
       }
       case "agent:turn_done":
-        this.sendQueued(ev.payload.sessionId);
+        this.chat.sendQueued(ev.payload.sessionId);
         break;
       default:
     }
   }
 
   private onApproval(a: Approval) {
-    this.set((st) => ({ ...st, panelTab: "review" }));
-    if (a.kind === "change") void this.loadChange(a.id);
+    this.layout.showPanel("review");
+    if (a.kind === "change") void this.approvals.loadChange(a.id);
   }
 
   private onSessionUpdated(p: EventMap["session:updated"]) {
     const sum = p.session;
     this.set((st) => {
       const inProject = st.project && sum.projectId === st.project.id;
-      const sessions = inProject ? sortSessions([sum, ...st.sessions.filter((x) => x.id !== sum.id)]) : st.sessions;
+      const sessions = inProject ? mergeSessions(st.sessions, [sum]) : st.sessions;
       const session = st.session && st.session.id === sum.id ? { ...st.session, summary: sum } : st.session;
       return { ...st, sessions, session };
     });
@@ -137,15 +161,11 @@ export class AppController {
     this.set((st) => ({ ...st, dialog }));
   }
 
-  setPanelTab(panelTab: PanelTab) {
-    this.set((st) => ({ ...st, panelTab }));
-  }
-
   dismissAppError() {
     this.set((st) => ({ ...st, appError: null }));
   }
 
-  private fail(what: string, err: unknown) {
+  fail(what: string, err: unknown) {
     this.set((st) => ({ ...st, appError: `${what}: ${errorText(err)}` }));
   }
 
@@ -180,12 +200,13 @@ export class AppController {
         projects: sortProjects([project, ...st.projects.filter((p) => p.id !== project.id)]),
         sessions: [],
         sessionsStatus: "loading",
+        sessionsMore: false,
         session: null,
         reviews: {},
         filesVersion: st.filesVersion + 1,
         appError: null,
       }));
-      await this.loadSessions();
+      await this.sessions.load();
       return true;
     } catch (err) {
       this.fail(`Could not open ${path}`, err);
@@ -195,30 +216,19 @@ export class AppController {
 
   // ---- sessions -----------------------------------------------------
 
-  async loadSessions(): Promise<void> {
-    const project = this.state.project;
-    if (!project) return;
-    try {
-      const list = await this.backend.listSessions(project.id, PAGE, 0);
-      if (this.state.project?.id !== project.id) return;
-      this.set((st) => ({ ...st, sessions: sortSessions(list), sessionsStatus: "ready" }));
-    } catch (err) {
-      this.set((st) => ({ ...st, sessionsStatus: "failed" }));
-      this.fail("Could not list sessions", err);
-    }
-  }
-
   async newSession(): Promise<number | null> {
     const project = this.state.project;
     if (!project) return null;
     try {
       const sum = await this.backend.newSession(project.id);
-      this.set((st) => ({ ...st, sessions: sortSessions([sum, ...st.sessions.filter((x) => x.id !== sum.id)]) }));
+      this.set((st) => ({ ...st, sessions: mergeSessions(st.sessions, [sum]) }));
       // Where the new session's seq starts is the backend's business: settle on the first events.
       this.gate.reset(null);
       this.held = null;
       this.openToken++;
       this.set((st) => ({ ...st, session: { ...emptySession(sum.id, sum), status: "ready" }, reviews: {} }));
+      this.layout.closeDrawer();
+      this.layout.showChat();
       return sum.id;
     } catch (err) {
       this.fail("Could not start a session", err);
@@ -228,9 +238,11 @@ export class AppController {
 
   async openSession(id: number, focusMessageId: number | null = null): Promise<void> {
     const token = ++this.openToken;
+    this.layout.closeDrawer();
     const cur = this.state.session;
     if (cur && cur.id === id && cur.status === "ready") {
       if (focusMessageId !== null) this.set((st) => (st.session ? { ...st, session: { ...st.session, focusMessageId } } : st));
+      if (focusMessageId !== null || !cur.pending.length) this.layout.showChat();
       return;
     }
     const summary = this.state.sessions.find((x) => x.id === id) ?? null;
@@ -245,8 +257,9 @@ export class AppController {
       // The snapshot holds every event up to detail.seq: the gate applies only later ones.
       this.gate.reset(detail.seq);
       this.set((st) => ({ ...st, session: sessionFromDetail(detail, focusMessageId) }));
-      for (const a of detail.pending) if (a.kind === "change") void this.loadChange(a.id);
-      if (detail.pending.length) this.setPanelTab("review");
+      for (const a of detail.pending) if (a.kind === "change") void this.approvals.loadChange(a.id);
+      if (detail.pending.length) this.layout.showPanel("review");
+      if (!detail.pending.length || focusMessageId !== null) this.layout.showChat();
       for (const ev of held.sort((a, b) => a.payload.seq - b.payload.seq)) this.gate.push(ev);
     } catch (err) {
       if (token !== this.openToken) return;
@@ -261,199 +274,4 @@ export class AppController {
   clearFocus() {
     this.set((st) => (st.session && st.session.focusMessageId !== null ? { ...st, session: { ...st.session, focusMessageId: null } } : st));
   }
-
-  async renameSession(id: number, title: string): Promise<void> {
-    const t = title.trim();
-    if (!t) return;
-    try {
-      await this.backend.renameSession(id, t);
-      this.set((st) => ({
-        ...st,
-        sessions: st.sessions.map((x) => (x.id === id ? { ...x, title: t } : x)),
-        session: st.session?.id === id && st.session.summary ? { ...st.session, summary: { ...st.session.summary, title: t } } : st.session,
-      }));
-    } catch (err) {
-      this.fail("Could not rename the session", err);
-    }
-  }
-
-  async deleteSession(id: number): Promise<void> {
-    try {
-      await this.backend.deleteSession(id);
-      this.set((st) => ({
-        ...st,
-        sessions: st.sessions.filter((x) => x.id !== id),
-        session: st.session?.id === id ? null : st.session,
-      }));
-    } catch (err) {
-      this.fail("Could not delete the session", err);
-    }
-  }
-
-  async forkSession(messageId: number): Promise<void> {
-    const s = this.state.session;
-    if (!s) return;
-    try {
-      const sum = await this.backend.forkSession(s.id, messageId);
-      this.set((st) => ({ ...st, sessions: sortSessions([sum, ...st.sessions.filter((x) => x.id !== sum.id)]) }));
-      await this.openSession(sum.id);
-    } catch (err) {
-      this.fail("Could not fork the session", err);
-    }
-  }
-
-  async exportSession(id: number, format: ExportFormat): Promise<string> {
-    try {
-      return await this.backend.saveSessionExport(id, format);
-    } catch (err) {
-      this.fail("Could not export the session", err);
-      return "";
-    }
-  }
-
-  // ---- chat ---------------------------------------------------------
-
-  /** Sends now, or queues when a turn runs. Creates a session when none is open. */
-  async submitPrompt(prompt: Prompt): Promise<void> {
-    let s = this.state.session;
-    if (!s) {
-      const id = await this.newSession();
-      if (id === null) return;
-      s = this.state.session;
-      if (!s) return;
-    }
-    if (s.turn !== "idle") {
-      const sid = s.id;
-      this.set((st) => ({ ...st, queued: { ...st.queued, [sid]: prompt } }));
-      return;
-    }
-    await this.send(s.id, prompt);
-  }
-
-  unqueue(sessionId: number): Prompt | null {
-    const q = this.state.queued[sessionId] ?? null;
-    this.set((st) => {
-      if (!(sessionId in st.queued)) return st;
-      const queued = { ...st.queued };
-      delete queued[sessionId];
-      return { ...st, queued };
-    });
-    return q;
-  }
-
-  private sendQueued(sessionId: number) {
-    const q = this.unqueue(sessionId);
-    if (q) void this.send(sessionId, q);
-  }
-
-  private patchSession(id: number, patch: (s: NonNullable<AppState["session"]>) => NonNullable<AppState["session"]>) {
-    this.set((st) => (st.session && st.session.id === id ? { ...st, session: patch(st.session) } : st));
-  }
-
-  private async send(sessionId: number, prompt: Prompt): Promise<void> {
-    this.set((st) => ({ ...st, lastPrompt: { ...st.lastPrompt, [sessionId]: prompt } }));
-    this.patchSession(sessionId, (s) => ({ ...s, turn: "sending", error: null }));
-    try {
-      await this.backend.sendMessage(sessionId, prompt.text, prompt.attachments);
-      this.patchSession(sessionId, (s) => (s.turn === "sending" ? { ...s, turn: "running" } : s));
-    } catch (err) {
-      this.patchSession(sessionId, (s) => ({
-        ...s,
-        turn: "idle",
-        error: { kind: "send", message: `The message was not sent: ${errorText(err)}`, retryable: true },
-      }));
-    }
-  }
-
-  /** Resends the last prompt of the open session. */
-  async retry(): Promise<void> {
-    const s = this.state.session;
-    if (!s || s.turn !== "idle") return;
-    const prompt = this.state.lastPrompt[s.id] ?? lastUserPrompt(s);
-    if (prompt) await this.send(s.id, prompt);
-  }
-
-  async cancel(): Promise<void> {
-    const s = this.state.session;
-    if (!s) return;
-    this.unqueue(s.id);
-    try {
-      await this.backend.cancelTurn(s.id);
-    } catch (err) {
-      this.fail("Could not stop the turn", err);
-    }
-  }
-
-  async compact(): Promise<void> {
-    const s = this.state.session;
-    if (!s) return;
-    try {
-      await this.backend.compactNow(s.id);
-    } catch (err) {
-      this.fail("Could not compact the conversation", err);
-    }
-  }
-
-  // ---- approvals ----------------------------------------------------
-
-  private setReview(id: string, update: (r: ReviewState) => ReviewState) {
-    this.set((st) => {
-      const r = st.reviews[id];
-      return r ? { ...st, reviews: { ...st.reviews, [id]: update(r) } } : st;
-    });
-  }
-
-  updateReview(id: string, update: (r: ReviewState) => ReviewState) {
-    this.setReview(id, update);
-  }
-
-  async loadChange(approvalId: string): Promise<void> {
-    if (this.state.reviews[approvalId]) return;
-    this.set((st) => ({ ...st, reviews: { ...st.reviews, [approvalId]: loadingReview(approvalId) } }));
-    try {
-      const change = await this.backend.getChange(approvalId);
-      this.setReview(approvalId, () => readyReview(change));
-    } catch (err) {
-      this.setReview(approvalId, (r) => ({ ...r, phase: "load_failed", error: errorText(err) }));
-    }
-  }
-
-  async submitChange(approvalId: string, mode: DecisionMode): Promise<void> {
-    const r = this.state.reviews[approvalId];
-    if (!r || !r.change || r.phase === "submitting" || r.phase === "submitted") return;
-    const decision = buildDecision(r, mode);
-    this.setReview(approvalId, (x) => ({
-      ...x,
-      phase: "submitting",
-      error: null,
-      decisions:
-        mode === "as_decided"
-          ? x.decisions
-          : x.decisions.map((row) => row.map(() => (mode === "approve_all" ? "approved" : "rejected"))),
-    }));
-    try {
-      await this.backend.decideChange(approvalId, decision);
-      this.setReview(approvalId, (x) => ({ ...x, phase: "submitted" }));
-    } catch (err) {
-      this.setReview(approvalId, (x) => ({ ...x, phase: "submit_failed", error: errorText(err) }));
-    }
-  }
-
-  async decideCommand(approvalId: string, approve: boolean, feedback: string, alwaysAllow: boolean): Promise<void> {
-    try {
-      await this.backend.decideCommand(approvalId, { approve, feedback: approve ? "" : feedback.trim(), alwaysAllow: approve && alwaysAllow });
-    } catch (err) {
-      this.fail("Could not send the decision", err);
-    }
-  }
-}
-
-export function lastUserPrompt(s: NonNullable<AppState["session"]>): Prompt | null {
-  for (let i = s.messageIds.length - 1; i >= 0; i--) {
-    const m = s.messages[s.messageIds[i]!];
-    if (m?.role !== "user") continue;
-    const text = m.blocks.filter((b) => b.type === "text").map((b) => b.text ?? "").join("\n");
-    if (text) return { text, attachments: [] };
-  }
-  return null;
 }

@@ -17,7 +17,7 @@ export default function ChatView() {
   useEffect(() => {
     if (turn === "idle" || dialog !== "none") return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape" && !e.defaultPrevented) void c.cancel();
+      if (e.key === "Escape" && !e.defaultPrevented) void c.chat.cancel();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
@@ -28,7 +28,7 @@ export default function ChatView() {
       <header className="chat-head">
         <h1 className="chat-title">{hasSession ? title || "New session" : "New session"}</h1>
         {hasSession && (
-          <button type="button" className="small" data-testid="compact-now" disabled={turn !== "idle"} onClick={() => void c.compact()} title="Summarise older messages to free context">
+          <button type="button" className="small" data-testid="compact-now" disabled={turn !== "idle"} onClick={() => void c.chat.compact()} title="Summarise older messages to free context">
             Compact now
           </button>
         )}

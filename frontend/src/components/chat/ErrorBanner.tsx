@@ -31,7 +31,7 @@ export default function ErrorBanner() {
       {error && (
         <div className="error-banner" role="alert" data-testid="error-banner" data-kind={error.kind}>
           <span className="error-text">{error.message}</span>
-          <button type="button" className="small" onClick={() => void c.retry()} disabled={turn !== "idle"}>
+          <button type="button" className="small" onClick={() => void c.chat.retry()} disabled={turn !== "idle"}>
             Retry
           </button>
         </div>

@@ -82,7 +82,7 @@ function MessageRow({ id, highlighted }: { id: number; highlighted: boolean }) {
             data-testid="message-fork"
             aria-label="Fork the session from this message"
             title="Fork from here"
-            onClick={() => void c.forkSession(m.id)}
+            onClick={() => void c.sessions.fork(m.id)}
           >
             ⑂
           </button>

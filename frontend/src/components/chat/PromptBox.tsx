@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState, type KeyboardEvent } from "react";
 import { useApp, useController } from "../../state/context";
-import { lastUserPrompt } from "../../state/controller";
+import { lastUserPrompt } from "../../state/chat";
 import FilePicker from "./FilePicker";
 
 const mentionRe = /(^|\s)@([^\s@]*)$/;
@@ -45,7 +45,7 @@ export default function PromptBox() {
   const submit = () => {
     const t = text.trim();
     if (!t) return;
-    void c.submitPrompt({ text: t, attachments });
+    void c.chat.submitPrompt({ text: t, attachments });
     setText("");
     setAttachments([]);
     setMention(null);
@@ -103,7 +103,7 @@ export default function PromptBox() {
             type="button"
             className="small"
             onClick={() => {
-              const q = sessionId !== null ? c.unqueue(sessionId) : null;
+              const q = sessionId !== null ? c.chat.unqueue(sessionId) : null;
               if (q && !text) {
                 setText(q.text);
                 setAttachments(q.attachments);
@@ -149,7 +149,7 @@ export default function PromptBox() {
         />
         <div className="prompt-actions">
           {running && (
-            <button type="button" className="danger-outline" data-testid="chat-cancel" onClick={() => void c.cancel()} title="Stop (Esc)">
+            <button type="button" className="danger-outline" data-testid="chat-cancel" onClick={() => void c.chat.cancel()} title="Stop (Esc)">
               ■ Stop
             </button>
           )}

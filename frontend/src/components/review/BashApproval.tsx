@@ -11,7 +11,7 @@ export default function BashApproval({ approval }: { approval: Approval }) {
 
   const decide = async (approve: boolean) => {
     setSent(approve ? "approve" : "reject");
-    await c.decideCommand(approval.id, approve, feedback, always);
+    await c.approvals.decideCommand(approval.id, approve, feedback, always);
   };
 
   return (

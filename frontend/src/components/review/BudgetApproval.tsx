@@ -8,7 +8,7 @@ export default function BudgetApproval({ approval }: { approval: Approval }) {
   const [sent, setSent] = useState<"no" | "continue" | "stop">("no");
   const decide = async (go: boolean) => {
     setSent(go ? "continue" : "stop");
-    await c.decideCommand(approval.id, go, go ? "" : "The user stopped the turn at the session budget.", false);
+    await c.approvals.decideCommand(approval.id, go, go ? "" : "The user stopped the turn at the session budget.", false);
   };
   return (
     <div className="review-card bash-card" data-testid="budget-approval" data-approval-id={approval.id}>

@@ -28,9 +28,9 @@ export default function ChangeReview({ approval, layout }: Props) {
 
   const update = useCallback(
     (fn: (x: ReviewState) => ReviewState) => {
-      c.updateReview(id, fn);
+      c.approvals.update(id, fn);
       const after = c.state.reviews[id];
-      if (after && after.phase === "deciding" && allDecided(after)) void c.submitChange(id, "as_decided");
+      if (after && after.phase === "deciding" && allDecided(after)) void c.approvals.submitChange(id, "as_decided");
     },
     [c, id],
   );
@@ -76,7 +76,7 @@ export default function ChangeReview({ approval, layout }: Props) {
       move(-1);
     } else if (k === "a") {
       e.preventDefault();
-      void c.submitChange(id, "approve_all");
+      void c.approvals.submitChange(id, "approve_all");
     }
   };
 
@@ -103,10 +103,10 @@ export default function ChangeReview({ approval, layout }: Props) {
               : `${decided} of ${total} hunks decided — applied automatically when every hunk is decided`}
         </div>
         <div className="review-actions">
-          <button type="button" className="primary" data-testid="diff-approve-all" disabled={locked} onClick={() => void c.submitChange(id, "approve_all")}>
+          <button type="button" className="primary" data-testid="diff-approve-all" disabled={locked} onClick={() => void c.approvals.submitChange(id, "approve_all")}>
             ✓ Approve all
           </button>
-          <button type="button" className="danger-outline" data-testid="diff-reject-all" disabled={locked} onClick={() => void c.submitChange(id, "reject_all")}>
+          <button type="button" className="danger-outline" data-testid="diff-reject-all" disabled={locked} onClick={() => void c.approvals.submitChange(id, "reject_all")}>
             ✕ Reject all
           </button>
           <button
@@ -114,7 +114,7 @@ export default function ChangeReview({ approval, layout }: Props) {
             data-testid="diff-apply"
             disabled={locked || !anyDecided}
             title="Apply the hunks approved so far; undecided hunks are rejected"
-            onClick={() => void c.submitChange(id, "as_decided")}
+            onClick={() => void c.approvals.submitChange(id, "as_decided")}
           >
             Apply decided
           </button>
@@ -130,7 +130,7 @@ export default function ChangeReview({ approval, layout }: Props) {
             placeholder="e.g. keep the old function name"
             onChange={(e) => {
               const feedback = e.target.value;
-              c.updateReview(id, (x) => ({ ...x, feedback }));
+              c.approvals.update(id, (x) => ({ ...x, feedback }));
             }}
           />
         </label>

@@ -23,11 +23,11 @@ function SessionItem({ s, active }: Props) {
 
   const commitRename = async () => {
     setMode("view");
-    if (title.trim() && title.trim() !== s.title) await c.renameSession(s.id, title);
+    if (title.trim() && title.trim() !== s.title) await c.sessions.rename(s.id, title);
   };
 
   const doExport = async (format: "md" | "json") => {
-    const path = await c.exportSession(s.id, format);
+    const path = await c.sessions.exportTo(s.id, format);
     setNote(path ? `Saved to ${path}` : "");
     if (path) setTimeout(() => setNote(""), 4000);
   };
@@ -69,7 +69,7 @@ function SessionItem({ s, active }: Props) {
       {mode === "confirm_delete" ? (
         <div className="confirm" role="alertdialog" aria-label="Delete this session?">
           <span>Delete?</span>
-          <button type="button" className="small danger" autoFocus onClick={() => void c.deleteSession(s.id)}>
+          <button type="button" className="small danger" autoFocus onClick={() => void c.sessions.remove(s.id)}>
             Delete
           </button>
           <button type="button" className="small" onClick={() => setMode("view")}>

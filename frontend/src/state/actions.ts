@@ -1,0 +1,12 @@
+// What every group of actions shares: the store, the backend, and the one
+// way a failure outside any session reaches the window.
+import type { Backend } from "../lib/backend";
+import type { AppState } from "./appState";
+import type { Store } from "./store";
+
+export interface ActionContext {
+  readonly store: Store<AppState>;
+  readonly backend: Backend;
+  /** Shows "what: reason" in the window's error banner. */
+  fail(what: string, err: unknown): void;
+}

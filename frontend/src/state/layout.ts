@@ -1,0 +1,71 @@
+// How the window is laid out: three columns when wide; when narrow (200%
+// scaling, a small window) one view at a time (chat, or review and files)
+// with the sidebar as a drawer. The agent asking for approval brings the
+// review forward; the last decision takes a narrow window back to the chat.
+import type { ActionContext } from "./actions";
+import type { Layout, PanelTab } from "./appState";
+
+/** Where the wide sidebar's shown/hidden choice is remembered. */
+export const SIDEBAR_KEY = "pilot.sidebar";
+
+/** The remembered wide-sidebar choice (shown unless hidden before). */
+export function rememberedSidebar(storage: Pick<Storage, "getItem"> | undefined): boolean {
+  try {
+    return storage?.getItem(SIDEBAR_KEY) !== "hidden";
+  } catch {
+    return true; // storage can be disabled; the default is fine
+  }
+}
+
+export class LayoutActions {
+  constructor(
+    private readonly ctx: ActionContext,
+    private readonly storage: Pick<Storage, "setItem"> | undefined,
+  ) {}
+
+  private patch(p: Partial<Layout>) {
+    this.ctx.store.setState((st) => {
+      const next = { ...st.layout, ...p };
+      const same = (Object.keys(p) as (keyof Layout)[]).every((k) => st.layout[k] === next[k]);
+      return same ? st : { ...st, layout: next };
+    });
+  }
+
+  setNarrow(narrow: boolean) {
+    this.patch(narrow ? { narrow } : { narrow, drawer: false });
+  }
+
+  showChat() {
+    this.patch({ view: "chat" });
+  }
+
+  /** Shows a panel tab (and, in a narrow window, the panel). */
+  showPanel(tab: PanelTab) {
+    this.ctx.store.setState((st) => ({ ...st, panelTab: tab, layout: { ...st.layout, view: "panel" } }));
+  }
+
+  /** Ctrl+B and the sidebar buttons: the drawer when narrow, else the column. */
+  toggleSidebar() {
+    const l = this.ctx.store.getState().layout;
+    if (l.narrow) {
+      this.patch({ drawer: !l.drawer });
+      return;
+    }
+    this.patch({ sidebar: !l.sidebar });
+    try {
+      this.storage?.setItem(SIDEBAR_KEY, l.sidebar ? "hidden" : "shown");
+    } catch {
+      // not remembered; the window still works
+    }
+  }
+
+  closeDrawer() {
+    this.patch({ drawer: false });
+  }
+
+  /** After an approval is settled: a narrow window with nothing left to review goes back to the chat. */
+  settled() {
+    const st = this.ctx.store.getState();
+    if (st.layout.narrow && st.layout.view === "panel" && st.panelTab === "review" && (st.session?.pending.length ?? 0) === 0) this.showChat();
+  }
+}

@@ -1,0 +1,116 @@
+// The project's session list: pages of it, newest first, and what the
+// sidebar does to one session (rename, delete, fork, export).
+import type { ExportFormat } from "../lib/backend";
+import type { SessionSummary } from "../lib/types";
+import type { ActionContext } from "./actions";
+import { sortSessions } from "./appState";
+
+/** Sessions fetched per page. */
+export const SESSION_PAGE = 200;
+
+/** Adds sessions to a list, each id once, newest first. */
+export function mergeSessions(list: SessionSummary[], more: SessionSummary[]): SessionSummary[] {
+  const ids = new Set(more.map((s) => s.id));
+  return sortSessions([...more, ...list.filter((s) => !ids.has(s.id))]);
+}
+
+export class SessionListActions {
+  constructor(
+    private readonly ctx: ActionContext,
+    /** Opens a session in the chat (a fork opens the new one). */
+    private readonly open: (id: number) => Promise<void>,
+  ) {}
+
+  private get state() {
+    return this.ctx.store.getState();
+  }
+
+  private set: ActionContext["store"]["setState"] = (u) => this.ctx.store.setState(u);
+
+  /** Loads the first page of the open project's sessions. */
+  async load(): Promise<void> {
+    await this.fetch(true);
+  }
+
+  /**
+   * Loads the next page. The list mirrors the top of the store's order (new
+   * and updated sessions arrive as session:updated and move to the top there
+   * too), so its length is the offset of the next page.
+   */
+  async loadMore(): Promise<void> {
+    const st = this.state;
+    if (!st.sessionsMore || st.sessionsStatus === "loading") return;
+    await this.fetch(false);
+  }
+
+  private async fetch(first: boolean): Promise<void> {
+    const project = this.state.project;
+    if (!project) return;
+    const offset = first ? 0 : this.state.sessions.length;
+    this.set((st) => ({ ...st, sessionsStatus: "loading" }));
+    try {
+      const page = await this.ctx.backend.listSessions(project.id, SESSION_PAGE, offset);
+      if (this.state.project?.id !== project.id) return;
+      this.set((st) => ({
+        ...st,
+        sessions: first ? sortSessions(page) : mergeSessions(st.sessions, page),
+        sessionsStatus: "ready",
+        sessionsMore: page.length === SESSION_PAGE,
+      }));
+    } catch (err) {
+      this.set((st) => ({ ...st, sessionsStatus: "failed" }));
+      this.ctx.fail("Could not list sessions", err);
+    }
+  }
+
+  async rename(id: number, title: string): Promise<void> {
+    const t = title.trim();
+    if (!t) return;
+    try {
+      await this.ctx.backend.renameSession(id, t);
+      this.set((st) => ({
+        ...st,
+        sessions: st.sessions.map((x) => (x.id === id ? { ...x, title: t } : x)),
+        session: st.session?.id === id && st.session.summary ? { ...st.session, summary: { ...st.session.summary, title: t } } : st.session,
+      }));
+    } catch (err) {
+      this.ctx.fail("Could not rename the session", err);
+    }
+  }
+
+  async remove(id: number): Promise<void> {
+    try {
+      await this.ctx.backend.deleteSession(id);
+      this.set((st) => ({
+        ...st,
+        sessions: st.sessions.filter((x) => x.id !== id),
+        session: st.session?.id === id ? null : st.session,
+      }));
+    } catch (err) {
+      this.ctx.fail("Could not delete the session", err);
+    }
+  }
+
+  /** Forks the open session from one of its messages and opens the fork. */
+  async fork(messageId: number): Promise<void> {
+    const s = this.state.session;
+    if (!s) return;
+    try {
+      const sum = await this.ctx.backend.forkSession(s.id, messageId);
+      this.set((st) => ({ ...st, sessions: mergeSessions(st.sessions, [sum]) }));
+      await this.open(sum.id);
+    } catch (err) {
+      this.ctx.fail("Could not fork the session", err);
+    }
+  }
+
+  /** Saves an export through the native dialog; "" when cancelled or failed. */
+  async exportTo(id: number, format: ExportFormat): Promise<string> {
+    try {
+      return await this.ctx.backend.saveSessionExport(id, format);
+    } catch (err) {
+      this.ctx.fail("Could not export the session", err);
+      return "";
+    }
+  }
+}
