@@ -12,5 +12,8 @@ export default defineConfig({
     globals: true,
     include: ["src/**/*.test.{ts,tsx}"],
     setupFiles: ["src/test/setup.ts"],
+    // The window's style sheet reaches tests that import it (?raw): which
+    // view a narrow window hides is CSS.
+    css: { include: [/styles\.css/] },
   },
 });

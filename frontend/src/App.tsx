@@ -9,6 +9,8 @@ import Sidebar from "./components/sidebar/Sidebar";
 import ChatView from "./components/chat/ChatView";
 import Onboarding from "./components/chat/Onboarding";
 import RightPanel from "./components/RightPanel";
+import ViewBar from "./components/ViewBar";
+import { useMediaQuery } from "./lib/useMediaQuery";
 import SettingsDialog from "./components/settings/SettingsDialog";
 
 function Centre() {
@@ -18,7 +20,7 @@ function Centre() {
   if (onboarding) return <Onboarding />;
   if (!project)
     return (
-      <main className="chat" aria-label="Chat">
+      <main id="chat" className="chat" aria-label="Chat">
         <div className="welcome">
           <h1>Pilot</h1>
           <p>A coding agent that proposes every change as a diff you approve, hunk by hunk.</p>
@@ -39,6 +41,46 @@ function Dialogs() {
   return null;
 }
 
+/** Under this width (CSS px) the window shows one view at a time: 200% scaling of a 1280 px window is 640. */
+export const NARROW_QUERY = "(max-width: 959px)";
+
+function Shell({ ready }: { ready: AppReadyPayload | null }) {
+  const c = useController();
+  const narrow = useMediaQuery(NARROW_QUERY);
+  const layout = useApp((s) => s.layout);
+
+  useEffect(() => c.layout.setNarrow(narrow), [c, narrow]);
+
+  // Ctrl+B (Cmd+B) shows or hides the projects and sessions, as in editors.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === "b") {
+        e.preventDefault();
+        c.layout.toggleSidebar();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [c]);
+
+  return (
+    <div
+      className="app"
+      data-ready={ready ? "true" : "false"}
+      data-layout={layout.narrow ? "narrow" : "wide"}
+      data-view={layout.view}
+      data-sidebar={layout.narrow ? (layout.drawer ? "drawer" : "hidden") : layout.sidebar ? "shown" : "rail"}
+    >
+      {layout.narrow && <ViewBar />}
+      <Sidebar />
+      <Centre />
+      <RightPanel />
+      <StatusBar ready={ready} />
+      <Dialogs />
+    </div>
+  );
+}
+
 export default function App() {
   const backend = useBackend();
   const controller = useMemo(() => new AppController(backend), [backend]);
@@ -54,13 +96,7 @@ export default function App() {
 
   return (
     <ControllerContext.Provider value={controller}>
-      <div className="app" data-ready={ready ? "true" : "false"}>
-        <Sidebar />
-        <Centre />
-        <RightPanel />
-        <StatusBar ready={ready} />
-        <Dialogs />
-      </div>
+      <Shell ready={ready} />
     </ControllerContext.Provider>
   );
 }

@@ -3,7 +3,7 @@
 // with the sidebar as a drawer. The agent asking for approval brings the
 // review forward; the last decision takes a narrow window back to the chat.
 import type { ActionContext } from "./actions";
-import type { Layout, PanelTab } from "./appState";
+import type { AppState, Layout, PanelTab } from "./appState";
 
 /** Where the wide sidebar's shown/hidden choice is remembered. */
 export const SIDEBAR_KEY = "pilot.sidebar";
@@ -16,6 +16,12 @@ export function rememberedSidebar(storage: Pick<Storage, "getItem"> | undefined)
     return true; // storage can be disabled; the default is fine
   }
 }
+
+/** The chat is on screen (always when wide). */
+export const chatShown = (st: AppState): boolean => !st.layout.narrow || st.layout.view === "chat";
+
+/** A panel tab is on screen. */
+export const panelShown = (st: AppState, tab: PanelTab): boolean => st.panelTab === tab && (!st.layout.narrow || st.layout.view === "panel");
 
 export class LayoutActions {
   constructor(

@@ -131,7 +131,9 @@ export class FakeBackend implements Backend {
   }
   async listSessions(projectId: number, limit: number, offset: number): Promise<SessionSummary[]> {
     this.record("listSessions", projectId, limit, offset);
-    return this.sessions;
+    // The store's order: last updated first, then newest id.
+    const sorted = this.sessions.slice().sort((a, b) => b.updatedAt - a.updatedAt || b.id - a.id);
+    return sorted.slice(offset, offset + limit);
   }
   async getSession(sessionId: number): Promise<SessionDetail> {
     this.record("getSession", sessionId);

@@ -71,3 +71,13 @@ if (!navigator.clipboard) {
     value: { writeText: () => Promise.resolve() },
   });
 }
+
+// jsdom lays nothing out: an element has one client rect unless it or an
+// ancestor is hidden (the `hidden` attribute or display: none, from a style
+// sheet a test loaded too).
+Element.prototype.getClientRects = function getClientRects(this: Element) {
+  for (let e: Element | null = this; e; e = e.parentElement) {
+    if (e.hasAttribute("hidden") || getComputedStyle(e).display === "none") return [] as unknown as DOMRectList;
+  }
+  return [new DOMRect(0, 0, 10, 10)] as unknown as DOMRectList;
+};

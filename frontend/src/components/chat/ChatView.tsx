@@ -24,7 +24,7 @@ export default function ChatView() {
   }, [c, turn, dialog]);
 
   return (
-    <main className="chat" aria-label="Chat">
+    <main id="chat" className="chat" aria-label="Chat">
       <header className="chat-head">
         <h1 className="chat-title">{hasSession ? title || "New session" : "New session"}</h1>
         {hasSession && (

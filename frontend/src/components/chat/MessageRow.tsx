@@ -1,6 +1,7 @@
 import { memo, useState } from "react";
 import type { Message } from "../../lib/types";
 import { useApp, useController } from "../../state/context";
+import Icon from "../Icon";
 import Markdown from "./Markdown";
 import ToolCallCard from "./ToolCallCard";
 
@@ -74,7 +75,7 @@ function MessageRow({ id, highlighted }: { id: number; highlighted: boolean }) {
       {m.state !== "streaming" && (
         <div className="message-actions">
           <button type="button" className="icon" aria-label="Copy message" title="Copy" onClick={copy}>
-            {copied ? "✓" : "⧉"}
+            <Icon name={copied ? "check" : "copy"} />
           </button>
           <button
             type="button"
@@ -84,7 +85,7 @@ function MessageRow({ id, highlighted }: { id: number; highlighted: boolean }) {
             title="Fork from here"
             onClick={() => void c.sessions.fork(m.id)}
           >
-            ⑂
+            <Icon name="fork" />
           </button>
         </div>
       )}

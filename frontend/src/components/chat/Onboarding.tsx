@@ -4,7 +4,7 @@ import { useController } from "../../state/context";
 export default function Onboarding() {
   const c = useController();
   return (
-    <main className="chat" aria-label="Welcome">
+    <main id="chat" className="chat" aria-label="Welcome">
       <div className="onboarding" data-testid="onboarding">
         <h1>Welcome to Pilot</h1>
         <p>Pilot needs a language model to talk to. Pick one of these, then you are ready:</p>

@@ -1,5 +1,7 @@
 import { useCallback, useRef, useState, type KeyboardEvent } from "react";
+import { useReclaimFocus } from "../../lib/focus";
 import { useApp, useController } from "../../state/context";
+import { chatShown } from "../../state/layout";
 import { lastUserPrompt } from "../../state/chat";
 import FilePicker from "./FilePicker";
 
@@ -18,6 +20,7 @@ export default function PromptBox() {
   const results = useRef<string[]>([]);
   const ref = useRef<HTMLTextAreaElement>(null);
   const running = turn !== "idle";
+  useReclaimFocus(ref, useApp(chatShown));
 
   const onResults = useCallback((r: string[]) => {
     results.current = r;

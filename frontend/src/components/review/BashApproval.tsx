@@ -1,6 +1,8 @@
-import { useState } from "react";
+import { useRef, useState } from "react";
+import { useReclaimFocus } from "../../lib/focus";
 import type { Approval } from "../../lib/types";
-import { useController } from "../../state/context";
+import { useApp, useController } from "../../state/context";
+import { panelShown } from "../../state/layout";
 
 /** A command waiting for approval: what, where, how long. */
 export default function BashApproval({ approval }: { approval: Approval }) {
@@ -8,6 +10,8 @@ export default function BashApproval({ approval }: { approval: Approval }) {
   const [always, setAlways] = useState(false);
   const [feedback, setFeedback] = useState("");
   const [sent, setSent] = useState<"no" | "approve" | "reject">("no");
+  const card = useRef<HTMLDivElement>(null);
+  useReclaimFocus(card, useApp((s) => panelShown(s, "review")));
 
   const decide = async (approve: boolean) => {
     setSent(approve ? "approve" : "reject");
@@ -15,7 +19,7 @@ export default function BashApproval({ approval }: { approval: Approval }) {
   };
 
   return (
-    <div className="review-card bash-card" data-testid="bash-approval" data-approval-id={approval.id}>
+    <div ref={card} tabIndex={-1} className="review-card bash-card" data-testid="bash-approval" data-approval-id={approval.id}>
       <header className="review-title">
         <strong>Run a command?</strong>
       </header>

@@ -1,6 +1,8 @@
-import { useCallback, useMemo, useState, type KeyboardEvent } from "react";
+import { useCallback, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { useReclaimFocus } from "../../lib/focus";
 import type { Approval } from "../../lib/types";
 import { useApp, useController } from "../../state/context";
+import { panelShown } from "../../state/layout";
 import { allDecided, countDecided, setHunk, type HunkDecision, type ReviewState } from "../../state/review";
 import type { DiffLayout } from "./DiffHunk";
 import DiffView from "./DiffView";
@@ -16,6 +18,9 @@ export default function ChangeReview({ approval, layout }: Props) {
   const r = useApp((s) => s.reviews[approval.id]);
   const [focus, setFocus] = useState<{ file: number; hunk: number }>({ file: 0, hunk: 0 });
   const id = approval.id;
+  const card = useRef<HTMLDivElement>(null);
+  const shown = useApp((s) => panelShown(s, "review"));
+  useReclaimFocus(card, shown && r?.phase === "deciding");
 
   // Flattened (file, hunk) positions for j/k.
   const positions = useMemo(() => {
@@ -83,6 +88,7 @@ export default function ChangeReview({ approval, layout }: Props) {
   const anyDecided = decided > 0;
   return (
     <div
+      ref={card}
       className="review-card"
       data-testid="change-review"
       data-approval-id={id}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { SearchHit } from "../../lib/types";
 import { sanitizeSnippet } from "../../lib/sanitize";
 import { errorText } from "../../lib/format";
@@ -19,11 +19,33 @@ const kindLabel: Record<SearchHit["kind"], string> = {
   path: "path",
 };
 
+/** "Show older sessions": a button that also fires when it scrolls into view. */
+function MoreSessions() {
+  const c = useController();
+  const loading = useApp((s) => s.sessionsStatus === "loading");
+  const ref = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof IntersectionObserver === "undefined") return;
+    const io = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) void c.sessions.loadMore();
+    });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [c]);
+  return (
+    <button type="button" ref={ref} className="small more" data-testid="session-more" disabled={loading} onClick={() => void c.sessions.loadMore()}>
+      {loading ? "Loading…" : "Show older sessions"}
+    </button>
+  );
+}
+
 export default function SessionSection() {
   const c = useController();
   const project = useApp((s) => s.project);
   const sessions = useApp((s) => s.sessions);
   const status = useApp((s) => s.sessionsStatus);
+  const more = useApp((s) => s.sessionsMore);
   const openId = useApp((s) => s.session?.id ?? null);
   const [query, setQuery] = useState("");
   const debounced = useDebounced(query.trim(), 250);
@@ -93,6 +115,7 @@ export default function SessionSection() {
               <SessionItem key={s.id} s={s} active={s.id === openId} />
             ))}
           </ul>
+          {more && <MoreSessions />}
         </div>
       )}
     </section>

@@ -1,0 +1,68 @@
+// The top bar of a narrow window: the sidebar drawer's button and one tab
+// each for the chat, the review and the file tree (one shows at a time).
+import type { KeyboardEvent } from "react";
+import { useApp, useController } from "../state/context";
+
+type View = "chat" | "review" | "files";
+
+export default function ViewBar() {
+  const c = useController();
+  const view = useApp((s) => s.layout.view);
+  const tab = useApp((s) => s.panelTab);
+  const drawer = useApp((s) => s.layout.drawer);
+  const pending = useApp((s) => s.session?.pending.length ?? 0);
+  const current: View = view === "chat" ? "chat" : tab;
+
+  const show = (v: View) => (v === "chat" ? c.layout.showChat() : c.layout.showPanel(v));
+  const order: View[] = ["chat", "review", "files"];
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
+    if (!step) return;
+    const next = order[(order.indexOf(current) + step + order.length) % order.length]!;
+    show(next);
+    document.getElementById(`view-${next}`)?.focus();
+  };
+
+  const tabButton = (v: View, label: string, controls: string) => (
+    <button
+      type="button"
+      role="tab"
+      id={`view-${v}`}
+      data-testid={`view-${v}`}
+      aria-selected={current === v}
+      aria-controls={controls}
+      tabIndex={current === v ? 0 : -1}
+      className={`tab${current === v ? " active" : ""}`}
+      onClick={() => show(v)}
+    >
+      {label}
+      {v === "review" && pending > 0 && (
+        <span className="count" aria-label={`${pending} waiting`}>
+          {pending}
+        </span>
+      )}
+    </button>
+  );
+
+  return (
+    <nav className="viewbar" aria-label="Views">
+      <button
+        type="button"
+        className="icon-button"
+        data-testid="sidebar-toggle"
+        aria-expanded={drawer}
+        aria-controls="sidebar"
+        title="Projects and sessions (Ctrl+B)"
+        onClick={() => c.layout.toggleSidebar()}
+      >
+        <span aria-hidden="true">☰</span>
+        <span className="sr-only">Projects and sessions</span>
+      </button>
+      <div className="viewbar-tabs" role="tablist" aria-label="View" onKeyDown={onKeyDown}>
+        {tabButton("chat", "Chat", "chat")}
+        {tabButton("review", "Review", "tabpanel-review")}
+        {tabButton("files", "Files", "tabpanel-files")}
+      </div>
+    </nav>
+  );
+}
