@@ -38,6 +38,11 @@ func (a *App) startup(ctx context.Context) {
 	a.ws.SetEmitter(wailsbridge.NewEmitter(ctx))
 }
 
+// domReady runs once the page has loaded in the window.
+func (a *App) domReady(ctx context.Context) {
+	wailsbridge.KeepOnScreen(ctx, a.log)
+}
+
 func (a *App) shutdown(context.Context) {
 	a.ws.Close()
 	a.log.Info("window closed")

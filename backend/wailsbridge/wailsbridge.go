@@ -1,5 +1,6 @@
 // Package wailsbridge is the one place in backend/ that imports the Wails
-// runtime: it delivers backend events to the window.
+// runtime: it delivers backend events to the window and keeps the window
+// on the screen.
 package wailsbridge
 
 import (

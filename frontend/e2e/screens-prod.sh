@@ -8,8 +8,17 @@
 #
 #   build/e2e-artifacts/screens/{empty,reviewing,chatting,history,settings}.png
 #
-# Positions are in window coordinates of the 1280x820 window main.go opens;
-# the layout is fixed at that size. Kills everything it started on any exit.
+# Then it starts the window again at 200% scaling (GDK_SCALE=2) on a
+# 2560x1600 screen (a HiDPI laptop: 1280x800 logical pixels, less than the
+# window's default height), checks the window opened wholly on the screen,
+# narrows it to half the screen (640 logical pixels: one view at a time),
+# asks for another change and approves it from the keyboard:
+#
+#   build/e2e-artifacts/screens/{scaled,scaled-narrow-review,scaled-narrow-chat}.png
+#
+# Positions are in window coordinates of the 1280x820 window main.go opens
+# (physical pixels at 200%); the layout is fixed at that size. Kills
+# everything it started on any exit.
 #
 #   frontend/e2e/screens-prod.sh [BINARY]     (default build/bin/pilot)
 set -euo pipefail
@@ -77,7 +86,10 @@ cat >"$tmp/script.json" <<'JSON'
 {"turns":[
  {"text":"I'll look at how the greeting is built first.","toolCalls":[{"name":"read_file","input":{"path":"src/main.go"}}]},
  {"text":"The greeting lives in `greet`. I'll make it friendlier.","toolCalls":[{"name":"patch_file","input":{"path":"src/main.go","old_text":"\treturn \"Hello, \" + name\n","new_text":"\treturn \"Hello, \" + name + \"! Nice to see you.\"\n"}}]},
- {"text":"Done. `greet` now returns a friendlier sentence:\n\n```go\nfunc greet(name string) string {\n\treturn \"Hello, \" + name + \"! Nice to see you.\"\n}\n```\n\nRun `go run ./src` to see it."}
+ {"text":"Done. `greet` now returns a friendlier sentence:\n\n```go\nfunc greet(name string) string {\n\treturn \"Hello, \" + name + \"! Nice to see you.\"\n}\n```\n\nRun `go run ./src` to see it."},
+ {"text":"I'll read the README first.","toolCalls":[{"name":"read_file","input":{"path":"README.md"}}]},
+ {"text":"Adding the farewell at the end.","toolCalls":[{"name":"patch_file","input":{"path":"README.md","old_text":"A tiny project.\n","new_text":"A tiny project.\n\nGoodbye for now!\n"}}]},
+ {"text":"Done: the README now ends with a farewell."}
 ]}
 JSON
 setsid build/bin/fakellm -script "$tmp/script.json" -addr 127.0.0.1:0 >"$tmp/fake.log" 2>&1 &
@@ -87,7 +99,7 @@ llm=$(sed -n 's/^listening on //p' "$tmp/fake.log" | head -n1)
 # requests_at_least N: the model has been called N times.
 requests_at_least() {
 	local n
-	n=$(curl -fsS "$llm/_fakellm/requests" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).length))') || return 1
+	n=$(curl -fsS "$llm/_fakellm/requests" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log((JSON.parse(s) ?? []).length))') || return 1
 	((n >= $1))
 }
 
@@ -101,7 +113,7 @@ home=$tmp/home
 PILOT_HOME=$home PILOT_PROJECT=$project ANTHROPIC_API_KEY=sk-ant-screens ANTHROPIC_BASE_URL=$llm NO_AT_BRIDGE=1 \
 	setsid "$bin" >"$tmp/app.log" 2>&1 &
 pids+=($!)
-until_ok grep -q '"msg":"frontend ready"' "$home/logs/pilot.log"
+until_ok grep -qs '"msg":"frontend ready"' "$home/logs/pilot.log"
 wid=$(xdotool search --onlyvisible --name '^Pilot$' | head -n1)
 [[ -n "$wid" ]] || fail "no window named Pilot"
 
@@ -146,4 +158,41 @@ shot history 1.5
 xdotool key Escape
 click 1185 806
 shot settings 1
+
+# --- 200% scaling -----------------------------------------------------------------
+kill -TERM -- "-${pids[-1]}"
+until_ok bash -c "! kill -0 ${pids[-1]} 2>/dev/null"
+setsid Xvfb -displayfd 3 -screen 0 2560x1600x24 -nolisten tcp -noreset 3>"$tmp/display2" >"$tmp/xvfb2.log" 2>&1 &
+pids+=($!)
+until_ok test -s "$tmp/display2"
+export DISPLAY=":$(head -n1 "$tmp/display2")"
+PILOT_HOME=$home PILOT_PROJECT=$project ANTHROPIC_API_KEY=sk-ant-screens ANTHROPIC_BASE_URL=$llm NO_AT_BRIDGE=1 GDK_SCALE=2 \
+	setsid "$bin" >>"$tmp/app.log" 2>&1 &
+pids+=($!)
+ready_twice() { (($(grep -c '"msg":"frontend ready"' "$home/logs/pilot.log") >= 2)); }
+until_ok ready_twice
+wid=$(xdotool search --onlyvisible --name '^Pilot$' | head -n1)
+[[ -n "$wid" ]] || fail "no window named Pilot at 200%"
+# Wholly on the 2560x1600 screen (Wails centres it at 2560x1640 first).
+sleep 1
+eval "$(xdotool getwindowgeometry --shell "$wid")"
+((X >= 0 && Y >= 0 && X + WIDTH <= 2560 && Y + HEIGHT <= 1600)) || fail "at 200% the window is off the screen: ${WIDTH}x${HEIGHT} at $X,$Y"
+shot scaled 1
+
+# Half the screen wide: 640 logical pixels, one view at a time.
+xdotool windowsize "$wid" 1280 1600
+xdotool windowmove "$wid" 0 0
+sleep 1
+# The prompt box, above the status bar.
+click 640 1420
+xdotool type --delay 10 "Add a farewell to the README"
+xdotool key Return
+until_ok requests_at_least 5
+shot scaled-narrow-review 1.5
+grep -q 'Goodbye' "$project/README.md" && fail "the README changed before it was approved"
+# The review took the focus when it replaced the chat: "a" approves it all.
+xdotool key a
+until_ok grep -q 'Goodbye for now' "$project/README.md"
+until_ok requests_at_least 6
+shot scaled-narrow-chat 1.5
 echo "screens: ok"
