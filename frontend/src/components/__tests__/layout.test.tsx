@@ -82,7 +82,7 @@ describe("narrow window (200% scaling)", () => {
     fireEvent.click(toggle);
     expect(toggle.getAttribute("aria-expanded")).toBe("true");
     const list = await screen.findByTestId("session-list");
-    await waitFor(() => expect(document.getElementById("sidebar")!.contains(document.activeElement)).toBe(true));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId("session-search")));
     fireEvent.keyDown(list, { key: "Escape" });
     expect(screen.queryByTestId("session-list")).toBeNull();
     expect(document.activeElement).toBe(toggle);

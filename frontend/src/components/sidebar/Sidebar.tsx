@@ -41,7 +41,9 @@ export default function Sidebar() {
   useEffect(() => {
     if (!narrow || !drawer) return;
     const back = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    ref.current?.querySelector<HTMLElement>("input, button:not([data-testid=drawer-close])")?.focus();
+    // The session search when a project is open (finding a session is what the drawer is for), else the path field.
+    const el = ref.current;
+    (el?.querySelector<HTMLElement>("[data-testid=session-search]") ?? el?.querySelector<HTMLElement>("input"))?.focus();
     return () => {
       if (back?.isConnected) back.focus();
     };
