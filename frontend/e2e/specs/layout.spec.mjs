@@ -153,6 +153,11 @@ export const tests = [
       await page.click("[data-testid=view-files]");
       await page.locator("[data-testid=file-tree] [data-testid=file-tree-item][data-path='notes.txt'][data-changed=true]").waitFor({ timeout: 10_000 });
       await noSidewaysScroll(page);
+
+      // Settings is taller than the window: it scrolls under its buttons, which stay in view.
+      await page.click("[data-testid=settings-open]");
+      await inViewport(page, "[data-testid=settings-save]", "Save in Settings");
+      assert.ok(await page.locator(".modal").evaluate((m) => m.scrollHeight > m.clientHeight), "the dialog scrolls");
       assert.deepEqual(await appConsoleErrors(ctx), []);
     },
   },
