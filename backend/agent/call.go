@@ -35,7 +35,12 @@ func (a *assembler) last(t llm.BlockType) (*llm.ContentBlock, *strings.Builder) 
 	if n := len(a.blocks); n > 0 && a.blocks[n-1].Type == t {
 		return &a.blocks[n-1], a.bufs[n-1]
 	}
-	a.blocks = append(a.blocks, llm.ContentBlock{Type: t})
+	return a.add(llm.ContentBlock{Type: t})
+}
+
+// add appends a block and returns it with its builder.
+func (a *assembler) add(b llm.ContentBlock) (*llm.ContentBlock, *strings.Builder) {
+	a.blocks = append(a.blocks, b)
 	a.bufs = append(a.bufs, &strings.Builder{})
 	return &a.blocks[len(a.blocks)-1], a.bufs[len(a.bufs)-1]
 }
@@ -58,9 +63,8 @@ func (a *assembler) tool(id, name string) *llm.ContentBlock {
 			return &a.blocks[i]
 		}
 	}
-	a.blocks = append(a.blocks, llm.ContentBlock{Type: llm.BlockToolUse, ID: id, Name: name})
-	a.bufs = append(a.bufs, &strings.Builder{})
-	return &a.blocks[len(a.blocks)-1]
+	b, _ := a.add(llm.ContentBlock{Type: llm.BlockToolUse, ID: id, Name: name})
+	return b
 }
 
 // done records a finished tool call; unusable input becomes {} in the
@@ -136,6 +140,8 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 			if ev.Text != "" {
 				l.m.out.text(l.id, stream.MessageID(), "", ev.Text)
 			}
+		case llm.EventRedactedThinking:
+			a.add(llm.ContentBlock{Type: llm.BlockRedactedThinking, Data: ev.Text})
 		case llm.EventToolStart:
 			a.tool(ev.ToolID, ev.ToolName)
 		case llm.EventToolDone:

@@ -105,6 +105,7 @@ type anthropicBlock struct {
 	Text         *string         `json:"text,omitempty"`
 	Thinking     *string         `json:"thinking,omitempty"`
 	Signature    string          `json:"signature,omitempty"`
+	Data         string          `json:"data,omitempty"`
 	ID           string          `json:"id,omitempty"`
 	Name         string          `json:"name,omitempty"`
 	Input        json.RawMessage `json:"input,omitempty"`
@@ -163,20 +164,23 @@ func (a *Anthropic) body(req Request, stream bool) ([]byte, error) {
 		return nil, errors.New("llm: a request needs at least one message")
 	}
 	last := out.Messages[len(out.Messages)-1].Content
-	if lb := &last[len(last)-1]; lb.Type != BlockThinking {
+	if lb := &last[len(last)-1]; lb.Type != BlockThinking && lb.Type != BlockRedactedThinking {
 		lb.CacheControl = ephemeral
 	}
 	return json.Marshal(out)
 }
 
 // anthropicWireBlock converts a block; ok is false for blocks the API would
-// reject (empty text, thinking without a signature).
+// reject (empty text, thinking without a signature, redacted thinking
+// without data). Thinking blocks go back exactly as they came, in place.
 func anthropicWireBlock(b ContentBlock) (anthropicBlock, bool) {
 	switch b.Type {
 	case BlockText:
 		return anthropicBlock{Type: BlockText, Text: &b.Text}, b.Text != ""
 	case BlockThinking:
 		return anthropicBlock{Type: BlockThinking, Thinking: &b.Thinking, Signature: b.Signature}, b.Signature != ""
+	case BlockRedactedThinking:
+		return anthropicBlock{Type: BlockRedactedThinking, Data: b.Data}, b.Data != ""
 	case BlockToolUse:
 		input := b.Input
 		if fixed, err := toolInput(input); err != nil {

@@ -18,6 +18,7 @@ type anthropicEvent struct {
 		Name     string `json:"name"`
 		Text     string `json:"text"`
 		Thinking string `json:"thinking"`
+		Data     string `json:"data"`
 	} `json:"content_block"`
 	Delta *struct {
 		Type        string `json:"type"`
@@ -164,6 +165,10 @@ func (p *anthropicParser) blockStart(ev anthropicEvent) bool {
 	case "thinking":
 		if cb.Thinking != "" {
 			return p.emit(Event{Type: EventThinkingDelta, Text: cb.Thinking})
+		}
+	case "redacted_thinking":
+		if cb.Data != "" { // the whole block is in its start; no deltas follow
+			return p.emit(Event{Type: EventRedactedThinking, Text: cb.Data})
 		}
 	case "tool_use", "server_tool_use":
 		p.tools[ev.Index] = &pendingTool{id: cb.ID, name: cb.Name}

@@ -106,6 +106,8 @@ func describe(ev Event) string {
 			return "signature " + ev.Signature
 		}
 		return "thinking " + ev.Text
+	case EventRedactedThinking:
+		return "redacted " + ev.Text
 	case EventToolStart:
 		return fmt.Sprintf("tool_start %s %s", ev.ToolID, ev.ToolName)
 	case EventToolDelta:

@@ -17,23 +17,26 @@ const (
 type BlockType string
 
 const (
-	BlockText       BlockType = "text"
-	BlockThinking   BlockType = "thinking"
-	BlockToolUse    BlockType = "tool_use"
-	BlockToolResult BlockType = "tool_result"
+	BlockText             BlockType = "text"
+	BlockThinking         BlockType = "thinking"
+	BlockRedactedThinking BlockType = "redacted_thinking"
+	BlockToolUse          BlockType = "tool_use"
+	BlockToolResult       BlockType = "tool_result"
 )
 
 // ContentBlock is one part of a message. Which fields are set depends on Type:
 //
 //	text:        Text
-//	thinking:    Thinking, Signature (sent back unchanged in tool loops)
-//	tool_use:    ID, Name, Input (complete JSON object)
-//	tool_result: ToolUseID, Content, IsError
+//	thinking:          Thinking, Signature (sent back unchanged in tool loops)
+//	redacted_thinking: Data (Anthropic's encrypted thinking, sent back unchanged)
+//	tool_use:          ID, Name, Input (complete JSON object)
+//	tool_result:       ToolUseID, Content, IsError
 type ContentBlock struct {
 	Type      BlockType       `json:"type"`
 	Text      string          `json:"text,omitempty"`
 	Thinking  string          `json:"thinking,omitempty"`
 	Signature string          `json:"signature,omitempty"`
+	Data      string          `json:"data,omitempty"`
 	ID        string          `json:"id,omitempty"`
 	Name      string          `json:"name,omitempty"`
 	Input     json.RawMessage `json:"input,omitempty"`

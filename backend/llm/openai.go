@@ -145,10 +145,11 @@ func (o *OpenAI) body(req Request) ([]byte, error) {
 }
 
 // openaiMessages converts one message. An assistant message becomes one
-// message with its text and tool_calls (thinking is dropped: chat
-// completions has no way to send it back). A user message becomes one
-// "tool" message per tool_result, first, as the API requires them right
-// after the assistant's tool_calls, then one user message with the text.
+// message with its text and tool_calls (thinking and redacted thinking are
+// dropped: chat completions has no way to send them back). A user message
+// becomes one "tool" message per tool_result, first, as the API requires
+// them right after the assistant's tool_calls, then one user message with
+// the text.
 func openaiMessages(m Message) []openaiMessage {
 	var text []string
 	if m.Role == RoleAssistant {

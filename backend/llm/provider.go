@@ -26,19 +26,21 @@ const (
 	StopSequence  StopReason = "stop_sequence"
 )
 
-// EventType names a streamed event.
+// EventType names a streamed event. The types up to EventToolDone carry
+// parts of the answer; the others do not.
 type EventType int
 
 const (
-	EventTextDelta     EventType = iota + 1 // Text
-	EventThinkingDelta                      // Text (thinking), Signature when it arrives
-	EventToolStart                          // ToolID, ToolName
-	EventToolDelta                          // ToolID, Text (a JSON fragment)
-	EventToolDone                           // ToolID, ToolName, Input (complete JSON object); see Event.Err
-	EventUsage                              // Usage (cumulative for the call)
-	EventRetry                              // Retry (the request is retried after a failure)
-	EventStop                               // Stop
-	EventError                              // Err (typed *llm.Error where known); last event
+	EventTextDelta        EventType = iota + 1 // Text
+	EventThinkingDelta                         // Text (thinking), Signature when it arrives
+	EventRedactedThinking                      // Text: the data of a whole redacted_thinking block
+	EventToolStart                             // ToolID, ToolName
+	EventToolDelta                             // ToolID, Text (a JSON fragment)
+	EventToolDone                              // ToolID, ToolName, Input (complete JSON object); see Event.Err
+	EventUsage                                 // Usage (cumulative for the call)
+	EventRetry                                 // Retry (the request is retried after a failure)
+	EventStop                                  // Stop
+	EventError                                 // Err (typed *llm.Error where known); last event
 )
 
 // RetryInfo tells the UI that a call is retried.

@@ -24,8 +24,9 @@ func fixtureNames(t testing.TB) []string {
 
 // FuzzStreamParsers feeds arbitrary bodies to both stream parsers and checks
 // the invariants the agent loop relies on: no panic; an answer ends with
-// exactly one EventStop or an error; tool calls are started before they
-// finish; a finished tool's input is a JSON object unless Err says it is not.
+// exactly one EventStop or an error; redacted thinking carries its data;
+// tool calls are started before they finish; a finished tool's input is a
+// JSON object unless Err says it is not.
 func FuzzStreamParsers(f *testing.F) {
 	for _, name := range fixtureNames(f) {
 		f.Add(readFixture(f, name))
@@ -45,6 +46,10 @@ func FuzzStreamParsers(f *testing.F) {
 					stops++
 					if i != len(events)-1 {
 						t.Fatalf("%s: events after stop", name)
+					}
+				case EventRedactedThinking:
+					if ev.Text == "" {
+						t.Fatalf("%s: redacted thinking without data", name)
 					}
 				case EventToolStart:
 					started[ev.ToolID] = true

@@ -38,6 +38,12 @@ func TestFixtures(t *testing.T) {
 			"thinking The user wants 27 * 453.", "thinking  That is 12231.",
 			"signature EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds",
 			"text 27 * 453 = 12231", "usage in=12 out=58 cr=4096 cw=2048", "stop end_turn"}},
+		{"anthropic_redacted_thinking.sse", ProviderAnthropic, []string{
+			"thinking I should read go.mod first.", "signature EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds",
+			"redacted " + redactedData,
+			"tool_start toolu_01Redact read_file", `tool_delta toolu_01Redact {"path": "go.mod"}`,
+			`tool_done toolu_01Redact read_file {"path": "go.mod"}`,
+			"usage in=310 out=96 cr=0 cw=0", "stop tool_use"}},
 		{"anthropic_two_tools.sse", ProviderAnthropic, []string{
 			"tool_start toolu_A read_file", `tool_delta toolu_A {"path": "ma`, `tool_delta toolu_A in.go"}`,
 			`tool_done toolu_A read_file {"path": "main.go"}`,

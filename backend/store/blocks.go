@@ -32,6 +32,7 @@ var blockStrings = []struct {
 	{"text", func(b *llm.ContentBlock) *string { return &b.Text }},
 	{"thinking", func(b *llm.ContentBlock) *string { return &b.Thinking }},
 	{"signature", func(b *llm.ContentBlock) *string { return &b.Signature }},
+	{"data", func(b *llm.ContentBlock) *string { return &b.Data }},
 	{"id", func(b *llm.ContentBlock) *string { return &b.ID }},
 	{"name", func(b *llm.ContentBlock) *string { return &b.Name }},
 	{"tool_use_id", func(b *llm.ContentBlock) *string { return &b.ToolUseID }},

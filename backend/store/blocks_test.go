@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"math/rand/v2"
 	"reflect"
@@ -35,6 +36,7 @@ func TestDecodeBlocks(t *testing.T) {
 		`[{"type":"tool_result","tool_use_id":"t","content":"out","is_error":true}]`,
 		`[{"type":"tool_result","tool_use_id":"t","content":"out","is_error":false}]`,
 		`[{"type":"thinking","thinking":"hm","signature":"c2ln"},{"type":"text","text":"ok"}]`,
+		`[{"type":"thinking","thinking":"hm","signature":"c2ln"},{"type":"redacted_thinking","data":"EmwK/a+b=="},{"type":"tool_use","id":"t","name":"n","input":{}}]`,
 		`[{"type":"text","text":"x"}, {"type":"text","text":"y"}]`,
 		`[{"type":"text","extra":1}]`,
 		`[{"text":"x","type":"text"}]`,
@@ -52,8 +54,8 @@ func TestDecodeBlocks(t *testing.T) {
 	for range 2000 {
 		var bs []llm.ContentBlock
 		for range r.IntN(4) {
-			b := llm.ContentBlock{Type: []llm.BlockType{llm.BlockText, llm.BlockThinking, llm.BlockToolUse, llm.BlockToolResult}[r.IntN(4)],
-				Text: pick(), Thinking: pick(), Signature: pick(), ID: pick(), Name: pick(), ToolUseID: pick(), Content: pick(), IsError: r.IntN(2) == 0}
+			b := llm.ContentBlock{Type: []llm.BlockType{llm.BlockText, llm.BlockThinking, llm.BlockRedactedThinking, llm.BlockToolUse, llm.BlockToolResult}[r.IntN(5)],
+				Text: pick(), Thinking: pick(), Signature: pick(), Data: pick(), ID: pick(), Name: pick(), ToolUseID: pick(), Content: pick(), IsError: r.IntN(2) == 0}
 			if r.IntN(2) == 0 {
 				in, _ := json.Marshal(map[string]any{"path": pick(), "n": r.IntN(9), "list": []string{pick()}})
 				b.Input = in
@@ -65,5 +67,35 @@ func TestDecodeBlocks(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkDecode(t, in)
+	}
+}
+
+// TestRedactedThinkingSurvivesReopen: a redacted_thinking block is read
+// back from the database file exactly as written, in its place, after the
+// store is closed and opened again.
+func TestRedactedThinkingSurvivesReopen(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, path := newStore(t)
+	_, x := newSession(t, s, "/proj")
+	blocks := []llm.ContentBlock{
+		{Type: llm.BlockThinking, Thinking: "Read go.mod first.", Signature: "EqQBCgIYAhIM"},
+		{Type: llm.BlockRedactedThinking, Data: "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfW+8=="},
+		toolUse("toolu_1", "read_file", `{"path":"go.mod"}`),
+	}
+	must[Message](t)(s.AppendMessage(ctx, x.ID, user("Which Go version?"), llm.Usage{}))
+	stream := must[*Stream](t)(s.BeginStream(ctx, x.ID))
+	must[Message](t)(stream.Finish(blocks, llm.Usage{}))
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { again.Close() })
+	ms := must[[]Message](t)(again.Messages(ctx, x.ID))
+	if len(ms) != 2 || !reflect.DeepEqual(ms[1].Content, blocks) {
+		t.Fatalf("read back %+v", ms)
 	}
 }

@@ -53,11 +53,14 @@ func Block(b llm.ContentBlock) events.Block {
 	return v
 }
 
-// Message is a stored message.
+// Message is a stored message. Redacted thinking is left out: it is
+// encrypted, there is nothing to show.
 func Message(m store.Message) events.Message {
-	v := events.Message{ID: m.ID, Role: string(m.Role), State: string(m.State), CreatedAt: Millis(m.CreatedAt), Blocks: make([]events.Block, len(m.Content))}
-	for i, b := range m.Content {
-		v.Blocks[i] = Block(b)
+	v := events.Message{ID: m.ID, Role: string(m.Role), State: string(m.State), CreatedAt: Millis(m.CreatedAt), Blocks: make([]events.Block, 0, len(m.Content))}
+	for _, b := range m.Content {
+		if b.Type != llm.BlockRedactedThinking {
+			v.Blocks = append(v.Blocks, Block(b))
+		}
 	}
 	return v
 }
