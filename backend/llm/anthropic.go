@@ -21,7 +21,7 @@ type Anthropic struct {
 // https://api.anthropic.com). Use New to build one from a Config.
 func NewAnthropic(cfg Config) *Anthropic {
 	key := cfg.APIKey
-	ep := newEndpoint("anthropic", cfg.BaseURL, key, anthropicKeyHint, cfg.HTTPClient, cfg.Retry, func(h http.Header) {
+	ep := newEndpoint("anthropic", anthropicKeyHint, cfg, DefaultAnthropicIdle, func(h http.Header) {
 		h.Set("x-api-key", key)
 		h.Set("anthropic-version", AnthropicVersion)
 	})

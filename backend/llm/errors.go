@@ -24,6 +24,7 @@ const (
 	KindNetwork         Kind = "network"          // the host could not be reached
 	KindCancelled       Kind = "cancelled"        // the caller cancelled the context
 	KindStreamCut       Kind = "stream_cut"       // the answer broke off in the middle
+	KindStalled         Kind = "stalled"          // the server sent nothing for the idle timeout
 	KindInvalidResponse Kind = "invalid_response" // the server sent something we cannot read
 )
 
@@ -43,6 +44,7 @@ var (
 	ErrNetwork          = errors.New("llm: network error")
 	ErrCancelled        = errors.New("llm: cancelled")
 	ErrStreamCut        = errors.New("llm: stream cut")
+	ErrStalled          = errors.New("llm: stream went silent")
 	ErrInvalidResponse  = errors.New("llm: invalid response")
 	ErrInvalidToolInput = errors.New("llm: tool input is not a JSON object")
 )
@@ -60,6 +62,7 @@ var kindSentinel = map[Kind]error{
 	KindNetwork:         ErrNetwork,
 	KindCancelled:       ErrCancelled,
 	KindStreamCut:       ErrStreamCut,
+	KindStalled:         ErrStalled,
 	KindInvalidResponse: ErrInvalidResponse,
 }
 
@@ -91,7 +94,7 @@ func (e *Error) Is(target error) bool { return kindSentinel[e.Kind] == target }
 // Retryable reports whether the same request may succeed later.
 func (e *Error) Retryable() bool {
 	switch e.Kind {
-	case KindRateLimit, KindOverloaded, KindServer, KindNetwork:
+	case KindRateLimit, KindOverloaded, KindServer, KindNetwork, KindStalled:
 		return true
 	}
 	return false
@@ -159,6 +162,15 @@ func (e *Error) Human() string {
 			fmt.Fprintf(&b, " (%v)", e.Err)
 		}
 		b.WriteString("; try again.")
+	case KindStalled:
+		fmt.Fprintf(&b, "%s went silent", upperFirst(svc))
+		if e.Partial {
+			b.WriteString(" in the middle of the answer")
+		}
+		if e.Err != nil {
+			fmt.Fprintf(&b, " (%v)", e.Err)
+		}
+		b.WriteString(e.gaveUp("try again, or check the network connection"))
 	default:
 		fmt.Fprintf(&b, "%s sent an answer Pilot could not read%s", upperFirst(svc), e.detail())
 		if e.Err != nil && e.Message == "" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // Provider names.
@@ -25,6 +26,12 @@ type Config struct {
 	// must not have a Timeout: answers stream for minutes.
 	HTTPClient *http.Client
 	Retry      RetryPolicy
+	// StreamIdleTimeout is the longest the server may send nothing: while
+	// the response headers are awaited, and between bytes of the answer
+	// (SSE comments and pings count). Then the call fails with
+	// KindStalled, and is retried if no part of the answer had arrived.
+	// 0: DefaultAnthropicIdle or DefaultOpenAIIdle; negative: no limit.
+	StreamIdleTimeout time.Duration
 }
 
 // Preset is a known server with its base URL.

@@ -23,7 +23,7 @@ const openaiKeyHint = "the OPENAI_API_KEY environment variable or Settings"
 // as local servers expect. Use New to build one from a Config.
 func NewOpenAI(cfg Config) *OpenAI {
 	key := cfg.APIKey
-	ep := newEndpoint("openai", cfg.BaseURL, key, openaiKeyHint, cfg.HTTPClient, cfg.Retry, func(h http.Header) {
+	ep := newEndpoint("openai", openaiKeyHint, cfg, DefaultOpenAIIdle, func(h http.Header) {
 		if key != "" {
 			h.Set("Authorization", "Bearer "+key)
 		}

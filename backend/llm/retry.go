@@ -10,9 +10,10 @@ import (
 	"time"
 )
 
-// RetryPolicy says how failed calls are retried. Only failures before the
-// first byte of an answer are retried: HTTP 429, 500, 502, 503, 504, 529 and
-// connection errors. The zero value is the default policy.
+// RetryPolicy says how failed calls are retried. Only failures before any
+// part of an answer arrived are retried: HTTP 429, 500, 502, 503, 504, 529,
+// connection errors, and a server that went silent (see
+// Config.StreamIdleTimeout). The zero value is the default policy.
 type RetryPolicy struct {
 	// MaxRetries is the number of retries after the first attempt; 0 means
 	// 3, a negative value means none.
@@ -132,6 +133,8 @@ func retryReason(e *Error) string {
 		return "overloaded"
 	case KindNetwork:
 		return "connection failed"
+	case KindStalled:
+		return fmt.Sprint(e.Err) // "nothing arrived for 90 s"
 	}
 	return fmt.Sprintf("server error %d", e.Status)
 }

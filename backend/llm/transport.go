@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"pilot/backend/config/secret"
 )
@@ -23,19 +24,26 @@ type endpoint struct {
 	keyHint  string
 	client   *http.Client
 	retry    RetryPolicy
+	idle     time.Duration // the longest silence accepted; <= 0: no limit
 	auth     func(h http.Header)
 }
 
-func newEndpoint(provider, base, key, keyHint string, client *http.Client, retry RetryPolicy, auth func(http.Header)) endpoint {
-	base = strings.TrimRight(base, "/")
+// newEndpoint builds the endpoint of cfg; idle is the provider's default
+// for cfg.StreamIdleTimeout.
+func newEndpoint(provider, keyHint string, cfg Config, idle time.Duration, auth func(http.Header)) endpoint {
+	base := strings.TrimRight(cfg.BaseURL, "/")
 	host := base
 	if u, err := url.Parse(base); err == nil && u.Host != "" {
 		host = u.Host
 	}
+	client := cfg.HTTPClient
 	if client == nil {
 		client = http.DefaultClient
 	}
-	return endpoint{provider: provider, base: base, host: host, key: key, keyHint: keyHint, client: client, retry: retry, auth: auth}
+	if cfg.StreamIdleTimeout != 0 {
+		idle = cfg.StreamIdleTimeout
+	}
+	return endpoint{provider: provider, base: base, host: host, key: cfg.APIKey, keyHint: keyHint, client: client, retry: cfg.Retry, idle: idle, auth: auth}
 }
 
 // fill completes an error with what the endpoint knows.
@@ -49,40 +57,61 @@ func (c *endpoint) fill(e *Error) *Error {
 // response or an *Error. emit, when not nil, receives EventRetry before each
 // sleep; it returns false when the consumer is gone.
 func (c *endpoint) send(ctx context.Context, method, path string, body []byte, emit func(Event) bool) (*http.Response, error) {
+	var resp *http.Response
+	if e := c.retrying(ctx, emit, func() (*Error, bool) {
+		var e *Error
+		resp, e = c.once(ctx, method, path, body)
+		return e, e != nil && e.Retryable()
+	}); e != nil {
+		return nil, e
+	}
+	return resp, nil
+}
+
+// retrying calls try until it succeeds, fails with again false, or the
+// policy's retries are used up. It waits the server's retry-after or the
+// policy's backoff between attempts, announced with EventRetry to emit
+// (when not nil).
+func (c *endpoint) retrying(ctx context.Context, emit func(Event) bool, try func() (e *Error, again bool)) *Error {
 	maxRetries := c.retry.maxRetries()
 	for attempt := 1; ; attempt++ {
-		resp, e := c.once(ctx, method, path, body)
+		e, again := try()
 		if e == nil {
-			return resp, nil
+			return nil
 		}
 		e.Attempts = attempt
-		if !e.Retryable() || attempt > maxRetries || ctx.Err() != nil {
-			return nil, e
+		if !again || attempt > maxRetries || ctx.Err() != nil {
+			return e
 		}
 		delay := e.RetryAfter
 		if delay > c.retry.maxRetryAfter() {
-			return nil, e
+			return e
 		}
 		if delay <= 0 {
 			delay = c.retry.backoff(attempt)
 		}
 		info := &RetryInfo{Attempt: attempt, Delay: delay.Milliseconds(), Reason: retryReason(e)}
 		if emit != nil && !emit(Event{Type: EventRetry, Retry: info}) {
-			return nil, c.cancelled(ctx.Err())
+			return c.cancelled(ctx.Err())
 		}
 		if err := c.retry.sleep(ctx, delay); err != nil {
-			return nil, c.cancelled(err)
+			return c.cancelled(err)
 		}
 	}
 }
 
+// once makes one request. The response's body is read under the idle
+// watch: a silent server fails the request with KindStalled, before the
+// headers or in the middle of the body.
 func (c *endpoint) once(ctx context.Context, method, path string, body []byte) (*http.Response, *Error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
+	w := startWatch(ctx, c.idle)
+	req, err := http.NewRequestWithContext(w.ctx, method, c.base+path, rd)
 	if err != nil {
+		w.end()
 		return nil, c.fill(&Error{Kind: KindBadRequest, Message: "invalid base URL " + c.base, Err: err})
 	}
 	if body != nil {
@@ -92,8 +121,13 @@ func (c *endpoint) once(ctx context.Context, method, path string, body []byte) (
 	c.auth(req.Header)
 	resp, err := c.client.Do(req)
 	if err != nil {
-		if ctx.Err() != nil {
+		stalled := w.stalled()
+		w.end()
+		switch {
+		case ctx.Err() != nil:
 			return nil, c.cancelled(ctx.Err())
+		case stalled != nil:
+			return nil, c.fill(stalled)
 		}
 		var ue *url.Error
 		if errors.As(err, &ue) {
@@ -101,6 +135,8 @@ func (c *endpoint) once(ctx context.Context, method, path string, body []byte) (
 		}
 		return nil, c.fill(&Error{Kind: KindNetwork, Err: err})
 	}
+	w.pause()
+	resp.Body = &watchedBody{ReadCloser: resp.Body, w: w}
 	if resp.StatusCode/100 == 2 {
 		return resp, nil
 	}
@@ -180,7 +216,9 @@ type streamParser func(body io.Reader, emit func(Event) bool) error
 
 // stream posts body to path and runs parse over the answer in a goroutine.
 // The channel closes after EventStop or EventError; when ctx is cancelled
-// the body is closed at once and the channel closes soon after.
+// the body is closed at once and the channel closes soon after. A stream
+// that goes silent before any part of the answer was emitted is retried
+// like a failed connection; after that, its error has Partial set.
 func (c *endpoint) stream(ctx context.Context, path string, body []byte, parse streamParser) <-chan Event {
 	ch := make(chan Event, 64)
 	go func() {
@@ -197,18 +235,23 @@ func (c *endpoint) stream(ctx context.Context, path string, body []byte, parse s
 				return false
 			}
 		}
-		resp, err := c.send(ctx, http.MethodPost, path, body, emit)
-		switch {
-		case err != nil:
-		case strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json"):
-			err = c.notAStream(resp)
-		default:
-			stop := context.AfterFunc(ctx, func() { resp.Body.Close() })
-			err = parse(resp.Body, emit)
-			stop()
-			resp.Body.Close()
-		}
-		if err == nil {
+		e := c.retrying(ctx, emit, func() (*Error, bool) {
+			resp, e := c.once(ctx, http.MethodPost, path, body)
+			if e != nil {
+				return e, e.Retryable()
+			}
+			err := c.read(ctx, resp, parse, emit)
+			switch {
+			case err == nil:
+				return nil, false
+			case ctx.Err() != nil:
+				return c.cancelled(ctx.Err()), false
+			}
+			e = c.asError(err)
+			e.Partial = partial
+			return e, e.Kind == KindStalled && !partial
+		})
+		if e == nil {
 			return
 		}
 		if ctx.Err() != nil {
@@ -218,11 +261,20 @@ func (c *endpoint) stream(ctx context.Context, path string, body []byte, parse s
 			}
 			return
 		}
-		e := c.asError(err)
-		e.Partial = partial
 		ch <- Event{Type: EventError, Err: e}
 	}()
 	return ch
+}
+
+// read parses a 2xx answer, closing its body when ctx is cancelled.
+func (c *endpoint) read(ctx context.Context, resp *http.Response, parse streamParser, emit func(Event) bool) error {
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		return c.notAStream(resp)
+	}
+	stop := context.AfterFunc(ctx, func() { resp.Body.Close() })
+	defer stop()
+	defer resp.Body.Close()
+	return parse(resp.Body, emit)
 }
 
 // notAStream reads a 2xx JSON answer to a streamed request: an error some
