@@ -92,6 +92,7 @@ type setup struct {
 	mode  string
 	files map[string]string
 	opt   Options
+	idle  time.Duration // the provider's StreamIdleTimeout (0: its default)
 }
 
 func newHarness(t testing.TB, format string, script fakellm.Script, s setup) *harness {
@@ -126,6 +127,7 @@ func newHarness(t testing.TB, format string, script fakellm.Script, s setup) *ha
 		base = srv.OpenAIBaseURL()
 	}
 	rec := newRecorder()
+	idle := s.idle
 	opt := s.opt
 	if opt.BatchInterval == 0 {
 		opt.BatchInterval = 5 * time.Millisecond
@@ -136,7 +138,7 @@ func newHarness(t testing.TB, format string, script fakellm.Script, s setup) *ha
 		Options: opt,
 		Provider: func(_ context.Context, s store.Session) (llm.Provider, error) {
 			return llm.New(llm.Config{Provider: s.Provider, Model: s.Model, BaseURL: base, APIKey: "sk-test",
-				Retry: llm.RetryPolicy{BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond}})
+				Retry: llm.RetryPolicy{BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond}, StreamIdleTimeout: idle})
 		},
 	})
 	h := &harness{t: t, format: format, dir: dir, srv: srv, st: st, rec: rec, m: m, sess: sess}

@@ -73,6 +73,7 @@
 //	        "retryAfter": "2",          // retry-after header
 //	        "delayMs": 0,               // pause before each event
 //	        "cutAfterEvents": 0,        // abort the connection after N events
+//	        "stallAfterEvents": 0,      // after N events send nothing, keeping the connection open
 //	        "errorAfterEvents": 0,      // send an error event after N events, then end
 //	        "errorType": "overloaded_error",
 //	        "errorMessage": "Overloaded"
@@ -82,8 +83,8 @@
 //	}
 //
 // A status fault uses up its turn, so "429 then an answer" is two turns.
-// cutAfterEvents and errorAfterEvents count the events of the generated
-// stream (message_start and ping included for Anthropic, the role chunk for
-// OpenAI) and do nothing if the answer has fewer events. Without "usage",
+// cutAfterEvents, stallAfterEvents and errorAfterEvents count the events of
+// the generated stream (message_start and ping included for Anthropic, the
+// role chunk for OpenAI) and do nothing if the answer has fewer events. Without "usage",
 // tokens are estimated at four bytes each.
 package fakellm

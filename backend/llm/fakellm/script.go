@@ -88,6 +88,9 @@ type Fault struct {
 	DelayMs int `json:"delayMs,omitempty"`
 	// CutAfterEvents aborts the connection after this many events.
 	CutAfterEvents int `json:"cutAfterEvents,omitempty"`
+	// StallAfterEvents sends nothing more after this many events, keeping
+	// the connection open until the client gives up (a silent server).
+	StallAfterEvents int `json:"stallAfterEvents,omitempty"`
 	// ErrorAfterEvents sends an error event (Anthropic `event: error`, an
 	// OpenAI error chunk) after this many events and ends the stream;
 	// ErrorType (default overloaded_error) and ErrorMessage describe it.

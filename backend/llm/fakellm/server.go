@@ -286,6 +286,11 @@ func stream(w http.ResponseWriter, r *http.Request, frames func(yield func([]byt
 			_ = rc.Flush()
 			panic(http.ErrAbortHandler) // closes the connection without ending the response
 		}
+		if f.StallAfterEvents > 0 && n == f.StallAfterEvents {
+			_ = rc.Flush()
+			<-r.Context().Done() // the client gave up, or the server is closing
+			return
+		}
 		if f.ErrorAfterEvents > 0 && n == f.ErrorAfterEvents {
 			_, _ = w.Write(errorFrame(format, f))
 			_ = rc.Flush()

@@ -214,6 +214,32 @@ func TestFaults(t *testing.T) {
 	}
 }
 
+// TestStallFault: a stall after a few words keeps the connection open and
+// silent until the client's idle timeout gives up.
+func TestStallFault(t *testing.T) {
+	t.Parallel()
+	for _, kind := range []string{llm.ProviderAnthropic, llm.ProviderOpenAI} {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{{Text: "one two three four five", Fault: &fakellm.Fault{StallAfterEvents: 5}}}})
+			defer srv.Close()
+			base := srv.URL()
+			if kind == llm.ProviderOpenAI {
+				base = srv.OpenAIBaseURL()
+			}
+			p, err := llm.New(llm.Config{Provider: kind, BaseURL: base, APIKey: key, Model: "claude-sonnet-4-5", Retry: fast, StreamIdleTimeout: 200 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := run(t, p, userSays("hello"))
+			var e *llm.Error
+			if !errors.As(a.err, &e) || e.Kind != llm.KindStalled || !e.Partial || a.text == "" || strings.Contains(a.text, "five") {
+				t.Errorf("%+v", a)
+			}
+		})
+	}
+}
+
 func TestFixtureReplayIsByteForByte(t *testing.T) {
 	t.Parallel()
 	want, err := os.ReadFile("../testdata/anthropic_tool_use.sse")

@@ -1,0 +1,69 @@
+package agent
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"pilot/backend/events"
+	"pilot/backend/llm"
+	"pilot/backend/llm/fakellm"
+	"pilot/backend/store"
+)
+
+// TestSilentStream: a server that goes silent before answering is retried;
+// one that goes silent in the middle of the answer ends the turn with a
+// retryable error, keeping the partial answer, and the next turn works.
+func TestSilentStream(t *testing.T) {
+	t.Parallel()
+	for _, format := range formats {
+		t.Run(format+"/before the answer", func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, format, fakellm.Script{Turns: []fakellm.Turn{
+				{Text: "never", Fault: &fakellm.Fault{StallAfterEvents: 1}},
+				{Text: "Here I am."},
+			}}, setup{idle: 200 * time.Millisecond})
+			if r := h.turn("Hello"); r != ReasonEndTurn {
+				t.Fatalf("reason %s; errors %v", r, h.rec.events(events.AgentError))
+			}
+			if n := h.rec.notices("retry"); len(n) != 1 || !strings.Contains(n[0], "nothing arrived for 200 ms") {
+				t.Errorf("retry notices %v", n)
+			}
+			ms := h.messages()
+			if len(ms) != 2 || ms[1].Content[0].Text != "Here I am." {
+				t.Errorf("messages %+v", ms)
+			}
+		})
+		t.Run(format+"/in the middle of the answer", func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, format, fakellm.Script{Turns: []fakellm.Turn{
+				{Text: "one two three four five", Fault: &fakellm.Fault{StallAfterEvents: 5}},
+				{Text: "Back."},
+			}}, setup{idle: 200 * time.Millisecond})
+			if r := h.turn("Count"); r != ReasonError {
+				t.Fatalf("reason %s", r)
+			}
+			errs := h.rec.events(events.AgentError)
+			if len(errs) != 1 {
+				t.Fatalf("errors %+v", errs)
+			}
+			e := errs[0].(events.ErrorPayload)
+			if e.Kind != string(llm.KindStalled) || !e.Retryable ||
+				!strings.Contains(e.Message, "went silent in the middle of the answer (nothing arrived for 200 ms)") ||
+				!strings.HasSuffix(e.Message, "The partial answer was kept.") {
+				t.Errorf("error %+v", e)
+			}
+			ms := h.messages()
+			last := ms[len(ms)-1]
+			if last.State != store.MessageInterrupted || !strings.HasPrefix(last.Content[0].Text, "one two") || strings.Contains(last.Content[0].Text, "five") {
+				t.Errorf("partial answer %+v", last)
+			}
+			if len(h.srv.Requests()) != 1 {
+				t.Errorf("a partial answer was retried: %d calls", len(h.srv.Requests()))
+			}
+			if r := h.turn("Again"); r != ReasonEndTurn {
+				t.Fatalf("after the stall: %s", r)
+			}
+		})
+	}
+}
