@@ -27,6 +27,7 @@ type Export struct {
 	Project  string          `json:"project"` // path of the project it came from
 	Session  ExportSession   `json:"session"`
 	Messages []ExportMessage `json:"messages"`
+	Summary  *ExportSummary  `json:"summary,omitempty"` // absent in exports made before summaries were kept
 }
 
 // ExportSession is a session's own fields.
@@ -51,6 +52,14 @@ type ExportMessage struct {
 	State     MessageState       `json:"state"`
 	CreatedAt time.Time          `json:"createdAt"`
 	ToolCalls []ExportToolCall   `json:"toolCalls,omitempty"`
+}
+
+// ExportSummary is the session's latest compaction; Keep is the index in
+// Messages of the first message kept as it is.
+type ExportSummary struct {
+	Text      string    `json:"text"`
+	Keep      int       `json:"keep"`
+	CreatedAt time.Time `json:"createdAt"`
 }
 
 // ExportToolCall is a tool call with the changes it proposed.
@@ -104,11 +113,14 @@ func (t Transcript) Export() Export {
 			Changes: changes[c.ID],
 		})
 	}
-	for _, m := range t.Messages {
+	for i, m := range t.Messages {
 		e.Messages = append(e.Messages, ExportMessage{
 			Role: m.Role, Content: m.Content, Usage: m.Usage, State: m.State, CreatedAt: m.CreatedAt,
 			ToolCalls: calls[m.ID],
 		})
+		if t.Summary != nil && t.Summary.KeepID == m.ID {
+			e.Summary = &ExportSummary{Text: t.Summary.Text, Keep: i, CreatedAt: t.Summary.CreatedAt}
+		}
 	}
 	return e
 }
@@ -161,6 +173,7 @@ func importSession(ctx context.Context, tx *sql.Tx, projectID int64, e Export) (
 	if err != nil {
 		return 0, err
 	}
+	ids := make([]int64, len(e.Messages))
 	for seq, m := range e.Messages {
 		content, err := encodeBlocks(m.Content)
 		if err != nil {
@@ -176,6 +189,7 @@ func importSession(ctx context.Context, tx *sql.Tx, projectID int64, e Export) (
 		if err != nil {
 			return 0, err
 		}
+		ids[seq] = mid
 		for _, c := range m.ToolCalls {
 			tc, err := insertToolCall(ctx, tx, ToolCall{
 				SessionID: id, MessageID: mid, ToolUseID: c.ToolUseID, Name: c.Name, Input: c.Input,
@@ -194,6 +208,16 @@ func importSession(ctx context.Context, tx *sql.Tx, projectID int64, e Export) (
 					return 0, err
 				}
 			}
+		}
+	}
+	if x := e.Summary; x != nil {
+		if x.Keep < 0 || x.Keep >= len(ids) {
+			return 0, fmt.Errorf("%w: the summary keeps message %d of %d", ErrInvalid, x.Keep, len(ids))
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO session_summaries (session_id, text, keep_message_id, created_at)
+			VALUES (?, ?, ?, ?)`, id, x.Text, ids[x.Keep], millis(x.CreatedAt))
+		if err != nil {
+			return 0, err
 		}
 	}
 	return id, nil

@@ -12,7 +12,8 @@ import (
 // session's messages up to and including atMessageID, with their tool calls
 // and changes. The fork starts with no usage and is repaired, so forking
 // at an assistant message that asked for tools gives those tools' recorded
-// results. Its title is the parent's with " (fork)".
+// results. Its title is the parent's with " (fork)". The parent's summary
+// is copied when the message it keeps is in the fork.
 func (s *Store) Fork(ctx context.Context, sessionID, atMessageID int64) (Session, error) {
 	now := millis(s.now())
 	var fork Session
@@ -58,6 +59,18 @@ func (s *Store) Fork(ctx context.Context, sessionID, atMessageID int64) (Session
 			JOIN tool_calls ot ON ot.id = c.tool_call_id
 			JOIN tool_calls nt ON nt.session_id = ?1 AND nt.tool_use_id = ot.tool_use_id
 			WHERE ot.session_id = ?2 ORDER BY c.id`,
+			// The copies have new ids and the same seq, so the summary's
+			// kept message is found by its seq. The summary goes along
+			// only when that message is in the fork: then the fork holds
+			// every message it stands for. Kept from later on, it also
+			// stands for turns the fork does not have, so the fork has
+			// none and compacts again when it needs to.
+			`INSERT INTO session_summaries (session_id, text, keep_message_id, created_at)
+			SELECT ?1, x.text, nm.id, x.created_at
+			FROM session_summaries x
+			JOIN messages om ON om.id = x.keep_message_id
+			JOIN messages nm ON nm.session_id = ?1 AND nm.seq = om.seq
+			WHERE x.session_id = ?2 AND om.seq <= ?3`,
 		}
 		for _, q := range steps {
 			args := []any{fork.ID, sessionID, atSeq}

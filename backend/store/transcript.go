@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 )
 
 // Transcript is a whole session: what the window shows when it opens one,
@@ -13,6 +14,7 @@ type Transcript struct {
 	Messages  []Message  `json:"messages"`
 	ToolCalls []ToolCall `json:"toolCalls"`
 	Changes   []Change   `json:"changes"`
+	Summary   *Summary   `json:"summary,omitempty"` // the latest compaction, if any
 }
 
 // Transcript reads a session with every message, tool call and change, as
@@ -37,6 +39,12 @@ func (s *Store) Transcript(ctx context.Context, sessionID int64) (Transcript, er
 		return Transcript{}, err
 	}
 	if t.Changes, err = listChanges(ctx, tx, sessionID); err != nil {
+		return Transcript{}, err
+	}
+	switch sum, err := getSummary(ctx, tx, sessionID); {
+	case err == nil:
+		t.Summary = &sum
+	case !errors.Is(err, ErrNotFound):
 		return Transcript{}, err
 	}
 	return t, nil
