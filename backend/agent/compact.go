@@ -94,9 +94,15 @@ func (t *turn) compact(ctx context.Context, why string, forced bool) error {
 	if strings.TrimSpace(text) == "" {
 		return errors.New("compacting the conversation: the model returned an empty summary")
 	}
+	sum := &summary{text: strings.TrimSpace(text), keep: t.history[cut].ID}
 	l.mu.Lock()
-	l.summary = &summary{text: strings.TrimSpace(text), keep: t.history[cut].ID}
+	l.summary = sum
 	l.mu.Unlock()
+	// Saved, a restarted Pilot sends the same request; unsaved, the
+	// summary still serves until then.
+	if _, err := l.m.st.SaveSummary(context.WithoutCancel(ctx), l.id, sum.text, sum.keep); err != nil {
+		l.m.log.Warn("saving the summary", "session", l.id, "err", err)
+	}
 	l.notice("compacted", fmt.Sprintf("%s: %d older messages were summarised.", why, cut-start), 0)
 	return nil
 }

@@ -81,6 +81,10 @@ type harness struct {
 	t      testing.TB
 	format string
 	dir    string
+	path   string // the database file
+	base   string // the fake server's URL for format
+	opt    Options
+	idle   time.Duration
 	srv    *fakellm.Server
 	st     *store.Store
 	rec    *recorder
@@ -107,47 +111,63 @@ func newHarness(t testing.TB, format string, script fakellm.Script, s setup) *ha
 			t.Fatal(err)
 		}
 	}
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "pilot.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	srv := fakellm.New(script)
-	proj, err := st.TouchProject(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	model := llm.DefaultModel(format)
-	sess, err := st.CreateSession(ctx, store.NewSession{ProjectID: proj.ID, Provider: format, Model: model, ApprovalMode: s.mode})
-	if err != nil {
-		t.Fatal(err)
-	}
 	base := srv.URL()
 	if format == llm.ProviderOpenAI {
 		base = srv.OpenAIBaseURL()
 	}
-	rec := newRecorder()
-	idle := s.idle
 	opt := s.opt
 	if opt.BatchInterval == 0 {
 		opt.BatchInterval = 5 * time.Millisecond
 	}
-	m := NewManager(Deps{
+	h := &harness{t: t, format: format, dir: dir, path: filepath.Join(t.TempDir(), "pilot.db"), base: base, opt: opt, idle: s.idle, srv: srv}
+	h.open()
+	t.Cleanup(func() {
+		h.m.Close()
+		srv.Close()
+		h.st.Close()
+	})
+	ctx := context.Background()
+	proj, err := h.st.TouchProject(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.sess, err = h.st.CreateSession(ctx, store.NewSession{ProjectID: proj.ID, Provider: format, Model: llm.DefaultModel(format), ApprovalMode: s.mode})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// open opens the database and a Manager on it, with a new recorder.
+func (h *harness) open() {
+	h.t.Helper()
+	st, err := store.Open(context.Background(), h.path)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.st, h.rec = st, newRecorder()
+	h.m = NewManager(Deps{
 		Store:   st,
-		Emitter: rec,
-		Options: opt,
+		Emitter: h.rec,
+		Options: h.opt,
 		Provider: func(_ context.Context, s store.Session) (llm.Provider, error) {
-			return llm.New(llm.Config{Provider: s.Provider, Model: s.Model, BaseURL: base, APIKey: "sk-test",
-				Retry: llm.RetryPolicy{BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond}, StreamIdleTimeout: idle})
+			return llm.New(llm.Config{Provider: s.Provider, Model: s.Model, BaseURL: h.base, APIKey: "sk-test",
+				Retry:             llm.RetryPolicy{BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond},
+				StreamIdleTimeout: h.idle})
 		},
 	})
-	h := &harness{t: t, format: format, dir: dir, srv: srv, st: st, rec: rec, m: m, sess: sess}
-	t.Cleanup(func() {
-		m.Close()
-		srv.Close()
-		st.Close()
-	})
-	return h
+}
+
+// restart closes the Manager and the database and opens them again, as
+// when Pilot starts again.
+func (h *harness) restart() {
+	h.t.Helper()
+	h.m.Close()
+	if err := h.st.Close(); err != nil {
+		h.t.Fatal(err)
+	}
+	h.open()
 }
 
 // turn sends text and waits for the turn to end; it returns the reason.

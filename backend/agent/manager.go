@@ -40,9 +40,9 @@
 // decisions. A cancelled answer is kept as interrupted and the history is
 // repaired before the next turn, so it is always valid to continue.
 //
-// A compaction's summary lives in the Manager's memory: the store keeps
-// the whole history, and after a restart a long session is summarised
-// again when it next reaches the threshold.
+// The store keeps the whole history and, beside it, the latest
+// compaction's summary with the first message it keeps, which a session
+// loads again after a restart.
 package agent
 
 import (
@@ -328,6 +328,12 @@ func (m *Manager) live(ctx context.Context, sessionID int64) (*live, error) {
 		calib:    1,
 	}
 	l.machine.state = Idle
+	switch sum, err := m.st.Summary(ctx, sessionID); {
+	case err == nil:
+		l.summary = &summary{text: sum.Text, keep: sum.KeepID}
+	case !errors.Is(err, store.ErrNotFound):
+		return nil, fmt.Errorf("summary of session %d: %w", sessionID, err)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if other := m.lives[sessionID]; other != nil {
