@@ -52,9 +52,15 @@ func migrations() ([]migration, error) {
 	return ms, nil
 }
 
+// vacuumFree is the share of free pages above which a migration is
+// followed by VACUUM.
+const vacuumFree = 0.10
+
 // migrate brings db to version target (0: the latest). Each migration runs
 // in its own transaction together with the PRAGMA user_version that records
-// it, so a crash leaves the database at a whole version.
+// it, so a crash leaves the database at a whole version. When migrations
+// ran and left many pages free (0002 empties the tool outputs version 1
+// stored twice), the file is rewritten without them.
 func migrate(ctx context.Context, db *sql.DB, target int) error {
 	ms, err := migrations()
 	if err != nil {
@@ -86,6 +92,26 @@ func migrate(ctx context.Context, db *sql.DB, target int) error {
 		if err := tx.Commit(); err != nil {
 			return fmt.Errorf("%s: %w", m.Name, err)
 		}
+	}
+	if current >= target {
+		return nil
+	}
+	return vacuumIfFree(ctx, db)
+}
+
+// vacuumIfFree runs VACUUM when more than vacuumFree of the pages are
+// free. It runs outside any transaction and takes about as long as
+// writing the whole database once. A VACUUM that fails (no room for its
+// temporary copy) leaves the database as it was, only bigger than it
+// needs to be, so its error does not stop Pilot from opening it.
+func vacuumIfFree(ctx context.Context, db *sql.DB) error {
+	var free, pages int
+	if err := db.QueryRowContext(ctx, `SELECT f.freelist_count, p.page_count
+		FROM pragma_freelist_count AS f, pragma_page_count AS p`).Scan(&free, &pages); err != nil {
+		return err
+	}
+	if float64(free) > vacuumFree*float64(pages) {
+		_, _ = db.ExecContext(ctx, "VACUUM")
 	}
 	return nil
 }

@@ -3,12 +3,15 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"pilot/backend/llm"
 )
 
 // TestMigrationsKeepData builds a database at every schema version, fills
@@ -157,4 +160,115 @@ func snapshot(t *testing.T, db *sql.DB, like map[string]tableRows) map[string]ta
 		out[table] = tr
 	}
 	return out
+}
+
+// TestMigrationVacuums: a database whose migration leaves many pages free
+// is rewritten without them; one that needs no migration is left alone,
+// however many pages it has free.
+func TestMigrationVacuums(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		version int  // schema version the database is made at (0: the latest)
+		drop    bool // delete the first session, freeing its pages
+		shrinks bool
+	}{
+		// Version 1 stored every tool output twice; 0002 empties one copy.
+		{"v1 with tool outputs stored twice", 1, false, true},
+		{"v2 with a deleted session", 2, true, true},
+		{"latest with a deleted session", 0, true, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			path := filepath.Join(t.TempDir(), "pilot.db")
+			db, err := sql.Open("sqlite3", "file:"+path+"?_foreign_keys=on&_journal_mode=WAL")
+			if err != nil {
+				t.Fatal(err)
+			}
+			db.SetMaxOpenConns(1)
+			defer db.Close()
+			if err := migrate(ctx, db, tc.version); err != nil {
+				t.Fatal(err)
+			}
+			fillToolOutputs(t, db)
+			if tc.drop {
+				if _, err := db.Exec(`DELETE FROM sessions WHERE id = 1`); err != nil {
+					t.Fatal(err)
+				}
+			}
+			free := func(db *sql.DB) (free, pages int) {
+				t.Helper()
+				if err := db.QueryRow(`SELECT f.freelist_count, p.page_count FROM pragma_freelist_count AS f,
+					pragma_page_count AS p`).Scan(&free, &pages); err != nil {
+					t.Fatal(err)
+				}
+				return free, pages
+			}
+			before, pages := free(db)
+			db.Close()
+			size := fileSize(t, path)
+
+			s, err := Open(ctx, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkIntegrity(t, s)
+			after, _ := free(s.r)
+			s.Close()
+			shrunk := fileSize(t, path) < size
+			if shrunk != tc.shrinks {
+				t.Errorf("file %d -> %d bytes (free pages %d of %d -> %d), want shrinking %v",
+					size, fileSize(t, path), before, pages, after, tc.shrinks)
+			}
+			if tc.shrinks && after != 0 {
+				t.Errorf("%d pages still free after VACUUM", after)
+			}
+			if !tc.shrinks && after < pages/10 {
+				t.Errorf("free pages %d -> %d: vacuumed without a migration", before, after)
+			}
+		})
+	}
+}
+
+// fillToolOutputs writes two sessions of tool calls with long outputs, each
+// output in its tool call and in the tool_result block of the next message,
+// through SQL that every schema version takes.
+func fillToolOutputs(t *testing.T, db *sql.DB) {
+	t.Helper()
+	if _, err := db.Exec(`INSERT INTO projects (id, path, name, created_at, last_opened) VALUES (1, '/p', 'p', 1, 1);
+		INSERT INTO sessions (id, project_id, created_at, updated_at) VALUES (1, 1, 1, 1), (2, 1, 1, 1)`); err != nil {
+		t.Fatal(err)
+	}
+	for sid := 1; sid <= 2; sid++ {
+		for i := range 60 {
+			id := fmt.Sprintf("toolu_%d", i)
+			out := strings.Repeat(fmt.Sprintf("line %d of output %d of session %d\n", i, i, sid), 200)
+			use, _ := json.Marshal([]llm.ContentBlock{toolUse(id, "read_file", `{"path":"a.go"}`)})
+			res, _ := json.Marshal([]llm.ContentBlock{toolResult(id, out)})
+			var mid int64
+			if err := db.QueryRow(`INSERT INTO messages (session_id, seq, role, content, created_at)
+				VALUES (?, ?, 'assistant', ?, 1) RETURNING id`, sid, 2*i, string(use)).Scan(&mid); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Exec(`INSERT INTO tool_calls (session_id, message_id, tool_use_id, name, output, status, started_at)
+				VALUES (?, ?, ?, 'read_file', ?, 'done', 1)`, sid, mid, id, out); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Exec(`INSERT INTO messages (session_id, seq, role, content, created_at)
+				VALUES (?, ?, 'user', ?, 1)`, sid, 2*i+1, string(res)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func fileSize(t *testing.T, path string) int64 {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
 }
