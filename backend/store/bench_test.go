@@ -257,7 +257,7 @@ func BenchmarkSearch(b *testing.B) {
 	for _, rank := range []int{2, 50, 1000} {
 		word := words[rank]
 		var docs int
-		if err := s.r.QueryRow(`SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?`, ftsQuery(word)).Scan(&docs); err != nil {
+		if err := s.r.QueryRow(`SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?`, ftsMatch([]string{word}, true, false)).Scan(&docs); err != nil {
 			b.Fatal(err)
 		}
 		b.Run(fmt.Sprintf("rank%d_in_%d_messages", rank, docs), func(b *testing.B) {

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Snippet markers: a match in SearchHit.Snippet is wrapped in « and », and
@@ -48,18 +49,18 @@ const snippetTokens = 16
 // the start of a word), best first. Any text is a valid query: quotes,
 // operators and punctuation are not syntax, they separate words.
 func (s *Store) Search(ctx context.Context, projectID int64, query string, limit int) ([]SearchHit, error) {
-	match := ftsQuery(query)
-	if match == "" {
+	words := searchWords(query)
+	if len(words) == 0 {
 		return nil, nil
 	}
 	if limit <= 0 {
 		limit = 20
 	}
-	hits, err := s.searchMessages(ctx, projectID, match, limit)
+	hits, err := s.searchMessages(ctx, projectID, words, limit)
 	if err != nil {
 		return nil, err
 	}
-	paths, err := s.searchPaths(ctx, projectID, match, limit)
+	paths, err := s.searchPaths(ctx, projectID, ftsMatch(words, true, false), limit)
 	if err != nil {
 		return nil, err
 	}
@@ -78,19 +79,17 @@ const rankCandidates = 1000
 // are the results; otherwise words starting with it count too. Matching
 // a prefix merges the lists of every word it starts, which for a common
 // word costs more than the rest of the search together.
-func (s *Store) searchMessages(ctx context.Context, projectID int64, match string, limit int) ([]SearchHit, error) {
+func (s *Store) searchMessages(ctx context.Context, projectID int64, words []string, limit int) ([]SearchHit, error) {
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	if exact := strings.TrimSuffix(match, "*"); exact != match {
-		hits, n, err := rankMessages(ctx, tx, projectID, exact, limit)
-		if err != nil || n >= limit {
-			return hits, err
-		}
+	hits, n, err := rankMessages(ctx, tx, projectID, ftsMatch(words, false, true), limit)
+	if err != nil || n >= limit {
+		return hits, err
 	}
-	hits, _, err := rankMessages(ctx, tx, projectID, match, limit)
+	hits, _, err = rankMessages(ctx, tx, projectID, ftsMatch(words, true, true), limit)
 	return hits, err
 }
 
@@ -98,7 +97,7 @@ func (s *Store) searchMessages(ctx context.Context, projectID int64, match strin
 // bm25 over the newest rankCandidates matches, then snippets and the
 // message each hit belongs to for the best limit only.
 func rankMessages(ctx context.Context, tx *sql.Tx, projectID int64, match string, limit int) ([]SearchHit, int, error) {
-	q := fmt.Sprintf(`{text tool_input tool_output} : (%s) AND project : "p%d"`, match, projectID)
+	q := fmt.Sprintf(`(%s) AND project : "p%d"`, match, projectID)
 	rows, err := tx.QueryContext(ctx, `SELECT rowid, bm25(messages_fts, 1, 1, 1, 0) FROM messages_fts
 		WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT ?`, q, rankCandidates)
 	if err != nil {
@@ -217,22 +216,58 @@ func (s *Store) searchPaths(ctx context.Context, projectID int64, match string, 
 	return hits, rows.Err()
 }
 
-// ftsQuery turns what a user typed into an FTS5 query that cannot be a
-// syntax error: every whitespace-separated word becomes a quoted string (so
-// AND, NEAR, -, *, : and column names mean nothing; "main.go" is the phrase
-// main go), they are ANDed, and the last one is prefix matched so results
-// come while typing. Words without a letter or digit are dropped, as the
-// tokenizer would drop them. Empty when nothing is left.
-func ftsQuery(q string) string {
-	var terms []string
+// searchWords splits what a user typed at white space, dropping the words
+// without a letter or digit, as the tokenizer would.
+func searchWords(q string) []string {
+	var words []string
 	for _, w := range strings.Fields(q) {
-		if strings.IndexFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
-			continue
+		if strings.IndexFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			words = append(words, w)
 		}
-		terms = append(terms, `"`+strings.ReplaceAll(w, `"`, `""`)+`"`)
 	}
-	if len(terms) == 0 {
-		return ""
+	return words
+}
+
+// ftsMatch turns words into an FTS5 query that cannot be a syntax error:
+// every word becomes a quoted string (so AND, NEAR, -, *, : and column
+// names mean nothing; "main.go" is the phrase main go), they are ANDed,
+// and with prefix the last one is prefix matched so results come while
+// typing. With inText, a word that could match the project column is kept
+// out of it (see projectWord).
+func ftsMatch(words []string, prefix, inText bool) string {
+	terms := make([]string, len(words))
+	for i, w := range words {
+		last := prefix && i == len(words)-1
+		terms[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
+		if last {
+			terms[i] += "*"
+		}
+		if inText && projectWord(w, last) {
+			terms[i] = "{text tool_input tool_output} : " + terms[i]
+		}
 	}
-	return strings.Join(terms, " ") + "*"
+	return strings.Join(terms, " ")
+}
+
+// projectWord reports whether word could match the one token of the
+// project column, p<project id> (or start it, for a prefix). Only such a
+// word needs a column filter: ranking computes how many messages hold
+// each word, and under a filter FTS5 reads every position list of the
+// word to do so, which doubles the cost of a word found in most messages.
+// Without the filter the matches and scores are the same, since the word
+// is never in the project column. The tokenizer keeps runs of letters
+// and digits and folds case; a word with other than ASCII in it is
+// filtered, as folding may turn it into ASCII.
+func projectWord(word string, prefix bool) bool {
+	if strings.IndexFunc(word, func(r rune) bool { return r >= utf8.RuneSelf }) >= 0 {
+		return true
+	}
+	tokens := strings.FieldsFunc(strings.ToLower(word), func(r rune) bool {
+		return (r < 'a' || r > 'z') && (r < '0' || r > '9')
+	})
+	if len(tokens) != 1 || !strings.HasPrefix(tokens[0], "p") {
+		return false
+	}
+	digits := tokens[0][1:]
+	return strings.Trim(digits, "0123456789") == "" && (prefix || digits != "")
 }

@@ -2,28 +2,44 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
 	"pilot/backend/llm"
 )
 
-func TestFTSQuery(t *testing.T) {
+func TestFTSMatch(t *testing.T) {
 	t.Parallel()
-	tests := []struct{ in, want string }{
-		{"", ""},
-		{"   ", ""},
-		{"- * : ( ) \"", ""},
-		{"lexer", `"lexer"*`},
-		{"fix lexer", `"fix" "lexer"*`},
-		{`say "hi"`, `"say" """hi"""*`},
-		{"main.go", `"main.go"*`},
-		{"-v NOT x:y", `"-v" "NOT" "x:y"*`},
-		{"AND OR NEAR(a b)", `"AND" "OR" "NEAR(a" "b)"*`},
+	tests := []struct {
+		in             string
+		prefix, inText bool
+		want           string
+	}{
+		{"", true, false, ""},
+		{"   ", true, false, ""},
+		{"- * : ( ) \"", true, false, ""},
+		{"lexer", true, false, `"lexer"*`},
+		{"lexer", false, false, `"lexer"`},
+		{"fix lexer", true, false, `"fix" "lexer"*`},
+		{`say "hi"`, true, false, `"say" """hi"""*`},
+		{"main.go", true, false, `"main.go"*`},
+		{"-v NOT x:y", true, false, `"-v" "NOT" "x:y"*`},
+		{"AND OR NEAR(a b)", true, false, `"AND" "OR" "NEAR(a" "b)"*`},
+		// Only a word that could be the project column's token p<id> is
+		// kept to the message columns.
+		{"lexer p12", true, true, `"lexer" {text tool_input tool_output} : "p12"*`},
+		{"P12 lexer", true, true, `{text tool_input tool_output} : "P12" "lexer"*`},
+		{"(p12)", false, true, `{text tool_input tool_output} : "(p12)"`},
+		{"p", true, true, `{text tool_input tool_output} : "p"*`},
+		{"p", false, true, `"p"`},
+		{"p1x p-1 p.go", true, true, `"p1x" "p-1" "p.go"*`},
+		{"pä1", false, true, `{text tool_input tool_output} : "pä1"`},
+		{"parser", true, true, `"parser"*`},
 	}
 	for _, tc := range tests {
-		if got := ftsQuery(tc.in); got != tc.want {
-			t.Errorf("ftsQuery(%q) = %s, want %s", tc.in, got, tc.want)
+		if got := ftsMatch(searchWords(tc.in), tc.prefix, tc.inText); got != tc.want {
+			t.Errorf("ftsMatch(%q, %v, %v) = %s, want %s", tc.in, tc.prefix, tc.inText, got, tc.want)
 		}
 	}
 }
@@ -162,5 +178,34 @@ func TestSearchCommonWord(t *testing.T) {
 	}
 	if hits := must[[]SearchHit](t)(s.Search(ctx, p.ID, "rare com", 5)); len(hits) != 1 {
 		t.Errorf("rare com: %+v", hits)
+	}
+}
+
+// TestSearchProjectWord: a word that is also the token of a project in the
+// index (p<id>) finds only the text that holds it, whole or as a prefix.
+func TestSearchProjectWord(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	p, x := newSession(t, s, "/proj")
+	q, _ := newSession(t, s, "/other")
+	mine := fmt.Sprintf("p%d", p.ID)
+	must[Message](t)(s.AppendMessage(ctx, x.ID, user("nothing to see"), llm.Usage{}))
+	must[Message](t)(s.AppendMessage(ctx, x.ID, user("the "+mine+" notes"), llm.Usage{}))
+	tests := []struct {
+		query string
+		hits  int
+	}{
+		{mine, 1},
+		{strings.ToUpper(mine), 1},
+		{"p", 1},
+		{"notes " + mine, 1},
+		{fmt.Sprintf("p%d", q.ID), 0},
+		{"nothing p", 0},
+	}
+	for _, tc := range tests {
+		if hits := must[[]SearchHit](t)(s.Search(ctx, p.ID, tc.query, 10)); len(hits) != tc.hits {
+			t.Errorf("Search(%q): %d hits, want %d: %+v", tc.query, len(hits), tc.hits, hits)
+		}
 	}
 }
