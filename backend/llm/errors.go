@@ -118,7 +118,7 @@ func (e *Error) service() string {
 func (e *Error) Human() string {
 	svc := e.service()
 	var b strings.Builder
-	if e.Kind == KindAuth && e.Status == 0 {
+	if e.Kind == KindAuth && e.Status == 0 && e.Type == "" {
 		return fmt.Sprintf("%s needs an API key and none is set; set it with %s.", upperFirst(svc), e.KeyHint)
 	}
 	switch e.Kind {
@@ -139,7 +139,11 @@ func (e *Error) Human() string {
 	case KindTooLarge:
 		fmt.Fprintf(&b, "The request is too large for %s (%s)%s; remove big files or tool outputs from the conversation.", svc, e.statusText(), e.detail())
 	case KindRateLimit:
-		fmt.Fprintf(&b, "%s is rate limiting requests (429)%s", upperFirst(svc), e.detail())
+		code := "429"
+		if e.Status != 429 && e.Type != "" { // reported inside a stream: say what it said
+			code = e.Type
+		}
+		fmt.Fprintf(&b, "%s is rate limiting requests (%s)%s", upperFirst(svc), code, e.detail())
 		b.WriteString(e.gaveUp("wait a minute and try again, or check your plan's rate limits"))
 	case KindOverloaded, KindServer:
 		fmt.Fprintf(&b, "%s is having trouble (%s)%s", upperFirst(svc), e.statusText(), e.detail())

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
+	"strings"
 )
 
 // openaiChunk is one chat.completion.chunk (or a mid-stream error).
@@ -85,6 +87,8 @@ func (p *openaiParser) handle(data []byte) error {
 		e := &Error{Kind: KindServer, Type: typ, Message: msg}
 		if k, ok := kindForType(typ); ok {
 			e.Kind = k
+		} else if code := statusCode(c.Error); code != 0 {
+			e.Kind = kindForStatus(code)
 		}
 		if looksLikeContextTooLong(msg) {
 			e.Kind = KindContextTooLong
@@ -142,6 +146,23 @@ func (p *openaiParser) handle(data []byte) error {
 		}
 	}
 	return nil
+}
+
+// statusCode returns the code of an error chunk when it is an HTTP status,
+// as vLLM ("code": 400) and LiteLLM ("code": "429") send it; 0 otherwise.
+// It decides whether an error of a type Pilot does not know is retried.
+func statusCode(raw json.RawMessage) int {
+	var obj struct {
+		Code json.RawMessage `json:"code"`
+	}
+	if json.Unmarshal(raw, &obj) != nil {
+		return 0
+	}
+	n, err := strconv.Atoi(strings.Trim(string(obj.Code), `"`))
+	if err != nil || n < 400 || n > 599 {
+		return 0
+	}
+	return n
 }
 
 // toolKey finds which call a fragment belongs to. Servers that omit index

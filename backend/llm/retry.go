@@ -12,8 +12,9 @@ import (
 
 // RetryPolicy says how failed calls are retried. Only failures before any
 // part of an answer arrived are retried: HTTP 429, 500, 502, 503, 504, 529,
-// connection errors, and a server that went silent (see
-// Config.StreamIdleTimeout). The zero value is the default policy.
+// the same errors reported inside a stream (overloaded_error, api_error,
+// rate_limit_error...), connection errors, and a server that went silent
+// (see Config.StreamIdleTimeout). The zero value is the default policy.
 type RetryPolicy struct {
 	// MaxRetries is the number of retries after the first attempt; 0 means
 	// 3, a negative value means none.
@@ -135,6 +136,9 @@ func retryReason(e *Error) string {
 		return "connection failed"
 	case KindStalled:
 		return fmt.Sprint(e.Err) // "nothing arrived for 90 s"
+	}
+	if e.Status < 500 { // reported inside a 2xx answer
+		return "server error"
 	}
 	return fmt.Sprintf("server error %d", e.Status)
 }

@@ -217,8 +217,11 @@ type streamParser func(body io.Reader, emit func(Event) bool) error
 // stream posts body to path and runs parse over the answer in a goroutine.
 // The channel closes after EventStop or EventError; when ctx is cancelled
 // the body is closed at once and the channel closes soon after. A stream
-// that goes silent before any part of the answer was emitted is retried
-// like a failed connection; after that, its error has Partial set.
+// that fails before any part of the answer was emitted is retried as the
+// same failure before the stream would be: one that goes silent like a
+// failed connection, an error the provider reports in it (Anthropic's
+// `event: error`, an OpenAI error chunk) like the HTTP status of its type.
+// After that, its error has Partial set and is not retried.
 func (c *endpoint) stream(ctx context.Context, path string, body []byte, parse streamParser) <-chan Event {
 	ch := make(chan Event, 64)
 	go func() {
@@ -249,7 +252,12 @@ func (c *endpoint) stream(ctx context.Context, path string, body []byte, parse s
 			}
 			e = c.asError(err)
 			e.Partial = partial
-			return e, e.Kind == KindStalled && !partial
+			if e.Retryable() && e.Kind != KindStalled {
+				// the provider reported it: the answer's retry-after, if
+				// it sent one, is as good as an error status's
+				e.RetryAfter = retryAfter(resp.Header, c.retry.now())
+			}
+			return e, e.Retryable() && !partial
 		})
 		if e == nil {
 			return
