@@ -67,3 +67,79 @@ func TestSilentStream(t *testing.T) {
 		})
 	}
 }
+
+// TestErrorEventInStream: an error the provider reports inside the stream
+// before any part of the answer (Anthropic's `event: error`, an OpenAI error
+// chunk) is retried with a notice like the same HTTP status; one that is
+// not retryable, or comes after part of the answer, ends the turn.
+func TestErrorEventInStream(t *testing.T) {
+	t.Parallel()
+	for _, format := range formats {
+		t.Run(format+"/overloaded before the answer", func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, format, fakellm.Script{Turns: []fakellm.Turn{
+				{Text: "never", Fault: &fakellm.Fault{ErrorAfterEvents: 1}},
+				{Text: "Here I am."},
+			}}, setup{})
+			if r := h.turn("Hello"); r != ReasonEndTurn {
+				t.Fatalf("reason %s; errors %v", r, h.rec.events(events.AgentError))
+			}
+			if n := h.rec.notices("retry"); len(n) != 1 || !strings.Contains(n[0], "(overloaded)") {
+				t.Errorf("retry notices %v", n)
+			}
+			ms := h.messages()
+			if len(ms) != 2 || len(ms[1].Content) != 1 || ms[1].Content[0].Text != "Here I am." {
+				t.Errorf("messages %+v", ms)
+			}
+			if n := len(h.srv.Requests()); n != 2 {
+				t.Errorf("%d calls, want 2", n)
+			}
+		})
+		t.Run(format+"/not retryable before the answer", func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, format, fakellm.Script{Turns: []fakellm.Turn{
+				{Text: "never", Fault: &fakellm.Fault{ErrorAfterEvents: 1, ErrorType: "permission_error", ErrorMessage: "not allowed"}},
+				{Text: "Here I am."},
+			}}, setup{})
+			if r := h.turn("Hello"); r != ReasonError {
+				t.Fatalf("reason %s", r)
+			}
+			errs := h.rec.events(events.AgentError)
+			if len(errs) != 1 {
+				t.Fatalf("errors %+v", errs)
+			}
+			if e := errs[0].(events.ErrorPayload); e.Kind != string(llm.KindPermission) || e.Retryable ||
+				!strings.Contains(e.Message, "refused the request (permission_error): not allowed;") {
+				t.Errorf("error %+v", e)
+			}
+			if n := len(h.srv.Requests()); n != 1 {
+				t.Errorf("%d calls, want 1", n)
+			}
+		})
+		t.Run(format+"/overloaded in the middle of the answer", func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, format, fakellm.Script{Turns: []fakellm.Turn{
+				{Text: "one two three four five", Fault: &fakellm.Fault{ErrorAfterEvents: 5}},
+				{Text: "Back."},
+			}}, setup{})
+			if r := h.turn("Count"); r != ReasonError {
+				t.Fatalf("reason %s", r)
+			}
+			errs := h.rec.events(events.AgentError)
+			if len(errs) != 1 {
+				t.Fatalf("errors %+v", errs)
+			}
+			if e := errs[0].(events.ErrorPayload); e.Kind != string(llm.KindOverloaded) || !e.Retryable ||
+				!strings.HasSuffix(e.Message, "The partial answer was kept.") {
+				t.Errorf("error %+v", e)
+			}
+			ms := h.messages()
+			if last := ms[len(ms)-1]; last.State != store.MessageInterrupted || !strings.HasPrefix(last.Content[0].Text, "one two") {
+				t.Errorf("partial answer %+v", last)
+			}
+			if n := len(h.srv.Requests()); n != 1 || len(h.rec.notices("retry")) != 0 {
+				t.Errorf("a partial answer was retried: %d calls", n)
+			}
+		})
+	}
+}
