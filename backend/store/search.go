@@ -94,12 +94,15 @@ func (s *Store) searchMessages(ctx context.Context, projectID int64, words []str
 }
 
 // rankMessages returns the best hits and how many candidates it ranked:
-// bm25 over the newest rankCandidates matches, then snippets and the
-// message each hit belongs to for the best limit only.
+// bm25 over the newest rankCandidates matches (ties: the newest first),
+// sorted inside SQLite so only the best limit come back, then snippets
+// and the message each hit belongs to for those only.
 func rankMessages(ctx context.Context, tx *sql.Tx, projectID int64, match string, limit int) ([]SearchHit, int, error) {
 	q := fmt.Sprintf(`(%s) AND project : "p%d"`, match, projectID)
-	rows, err := tx.QueryContext(ctx, `SELECT rowid, bm25(messages_fts, 1, 1, 1, 0) FROM messages_fts
-		WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT ?`, q, rankCandidates)
+	rows, err := tx.QueryContext(ctx, `SELECT id, score, count(*) OVER () FROM (
+			SELECT rowid AS id, bm25(messages_fts, 1, 1, 1, 0) AS score FROM messages_fts
+			WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT ?)
+		ORDER BY score, id DESC LIMIT ?`, q, rankCandidates, limit)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -108,9 +111,10 @@ func rankMessages(ctx context.Context, tx *sql.Tx, projectID int64, match string
 		score float64
 	}
 	var cands []cand
+	var n int
 	for rows.Next() {
 		var c cand
-		if err := rows.Scan(&c.id, &c.score); err != nil {
+		if err := rows.Scan(&c.id, &c.score, &n); err != nil {
 			rows.Close()
 			return nil, 0, err
 		}
@@ -120,9 +124,6 @@ func rankMessages(ctx context.Context, tx *sql.Tx, projectID int64, match string
 	if err := rows.Err(); err != nil || len(cands) == 0 {
 		return nil, 0, err
 	}
-	n := len(cands)
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score < cands[j].score })
-	cands = cands[:min(n, limit)]
 	ids := make([]int64, len(cands))
 	lo, hi := cands[0].id, cands[0].id
 	for i, c := range cands {
