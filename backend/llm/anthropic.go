@@ -10,6 +10,16 @@ import (
 // AnthropicVersion is the anthropic-version header sent with every request.
 const AnthropicVersion = "2023-06-01"
 
+// Extended thinking.
+const (
+	// MinThinkingBudget is the smallest budget_tokens Anthropic accepts.
+	MinThinkingBudget = 1024
+	// InterleavedThinkingBeta is the anthropic-beta header of a request
+	// that thinks: Claude 4 models then think between tool calls too (the
+	// Anthropic API ignores it for models without interleaved thinking).
+	InterleavedThinkingBeta = "interleaved-thinking-2025-05-14"
+)
+
 // Anthropic is a client of the Anthropic Messages API.
 type Anthropic struct {
 	ep        endpoint
@@ -40,7 +50,14 @@ func (a *Anthropic) Stream(ctx context.Context, req Request) (<-chan Event, erro
 	if err != nil {
 		return nil, err
 	}
-	return a.ep.stream(ctx, "/v1/messages", body, parseAnthropic), nil
+	ep := a.ep
+	if req.ThinkingBudget > 0 {
+		ep.auth = func(h http.Header) {
+			a.ep.auth(h)
+			h.Set("anthropic-beta", InterleavedThinkingBeta)
+		}
+	}
+	return ep.stream(ctx, "/v1/messages", body, parseAnthropic), nil
 }
 
 // Complete makes a short call and returns the answer's text. It streams
@@ -136,9 +153,7 @@ func (a *Anthropic) body(req Request, stream bool) ([]byte, error) {
 	if req.ThinkingBudget > 0 {
 		out.Thinking = &anthropicThinking{Type: "enabled", BudgetTokens: req.ThinkingBudget}
 		out.Temperature = nil // extended thinking requires the default temperature
-		if out.MaxTokens <= req.ThinkingBudget {
-			out.MaxTokens = req.ThinkingBudget + 4096
-		}
+		out.MaxTokens = thinkingMaxTokens(out.MaxTokens, req.ThinkingBudget, model)
 	}
 	if req.System != "" {
 		out.System = []anthropicBlock{{Type: BlockText, Text: &req.System, CacheControl: ephemeral}}
@@ -209,6 +224,18 @@ func firstNonEmpty(s ...string) string {
 		}
 	}
 	return ""
+}
+
+// thinkingMaxTokens is max_tokens of a call that thinks: max_tokens
+// counts the thinking too, so the answer keeps its limit on top of the
+// budget, within the model's output limit when the model is known. (The
+// budget is below that limit: config.CheckThinking.)
+func thinkingMaxTokens(answer, budget int, model string) int {
+	n := answer + budget
+	if m, ok := LookupModel(model); ok {
+		n = min(n, m.MaxOutput)
+	}
+	return n
 }
 
 // maxTokens picks the request's limit, then the client's, then a default

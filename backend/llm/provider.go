@@ -11,7 +11,8 @@ type Request struct {
 	MaxTokens   int
 	Temperature *float64
 	// ThinkingBudget enables Anthropic's extended thinking with this many
-	// tokens (0: off). Other providers ignore it.
+	// tokens (0: off), interleaved with tool calls; the answer keeps
+	// MaxTokens on top of it. Other providers ignore it.
 	ThinkingBudget int
 }
 

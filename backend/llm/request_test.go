@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -95,16 +96,52 @@ func TestAnthropicRequest(t *testing.T) {
 	}
 }
 
+// TestAnthropicThinkingRequest: a request that thinks sends the budget,
+// no temperature, no tool_choice (auto), the interleaved-thinking beta, and
+// max_tokens with the answer's limit on top of the budget, within the
+// model's output limit; one that does not think sends none of it.
 func TestAnthropicThinkingRequest(t *testing.T) {
 	t.Parallel()
-	srv, last := captureServer(t, "anthropic_thinking.sse")
 	temp := 0.2
-	req := simpleRequest
-	req.ThinkingBudget, req.MaxTokens, req.Temperature = 2048, 1024, &temp
-	drain(t, newProvider(t, ProviderAnthropic, srv.URL, RetryPolicy{}), req)
-	c := last()
-	if jsonOf(c.body["thinking"]) != `{"budget_tokens":2048,"type":"enabled"}` || c.body["temperature"] != nil || c.body["max_tokens"].(float64) <= 2048 {
-		t.Errorf("thinking request: %v", c.body)
+	tests := []struct {
+		name              string
+		model             string
+		budget, maxTokens int
+		wantMax           float64
+	}{
+		{"off", "", 0, 1024, 1024},
+		{"unknown model", "", 2048, 1024, 3072},
+		{"within the model's limit", "claude-sonnet-4-5", 16384, 8192, 24576},
+		{"capped at the model's limit", "claude-opus-4-1", 31999, 8192, 32000},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv, last := captureServer(t, "anthropic_thinking.sse")
+			req := toolLoop
+			req.Model, req.ThinkingBudget, req.MaxTokens, req.Temperature = tt.model, tt.budget, tt.maxTokens, &temp
+			drain(t, newProvider(t, ProviderAnthropic, srv.URL, RetryPolicy{}), req)
+			c := last()
+			if got := c.body["max_tokens"].(float64); got != tt.wantMax {
+				t.Errorf("max_tokens %v, want %v", got, tt.wantMax)
+			}
+			if _, ok := c.body["tool_choice"]; ok {
+				t.Errorf("tool_choice sent: %v", c.body["tool_choice"])
+			}
+			beta, thinking := c.header.Get("anthropic-beta"), jsonOf(c.body["thinking"])
+			if tt.budget == 0 {
+				if beta != "" || c.body["thinking"] != nil || c.body["temperature"] != 0.2 {
+					t.Errorf("without thinking: beta %q, thinking %s, temperature %v", beta, thinking, c.body["temperature"])
+				}
+				return
+			}
+			if want := `{"budget_tokens":` + strconv.Itoa(tt.budget) + `,"type":"enabled"}`; thinking != want {
+				t.Errorf("thinking %s, want %s", thinking, want)
+			}
+			if beta != InterleavedThinkingBeta || c.body["temperature"] != nil {
+				t.Errorf("anthropic-beta %q, temperature %v", beta, c.body["temperature"])
+			}
+		})
 	}
 }
 
