@@ -43,6 +43,7 @@ type Resolved struct {
 	APIKey       Value[string] `json:"-"` // never serialised; see MaskedKey
 	MaxTokens    Value[int]    `json:"maxTokens"`
 	ApprovalMode Value[string] `json:"approvalMode"`
+	Thinking     Value[int]    `json:"thinking"` // extended-thinking budget, 0: off; the calls use ThinkingBudget()
 	BudgetTokens int64         `json:"budgetTokens"`
 	BudgetUSD    float64       `json:"budgetUsd"`
 	// Settings is the saved file as read, for the Settings form.
@@ -55,7 +56,8 @@ type Resolved struct {
 // Resolve computes the configuration from env (usually os.Getenv), the
 // .env file (ENV_PATH, or projectDir/.env), and the files in home. Errors
 // in saved files become Warnings; the error result is for settings that
-// make no sense in the environment (an unknown PILOT_PROVIDER).
+// make no sense in the environment (an unknown PILOT_PROVIDER, a
+// PILOT_THINKING_BUDGET that is not a valid budget).
 func Resolve(home, projectDir string, env func(string) string) (Resolved, error) {
 	var r Resolved
 	s, err := LoadSettings(home)
@@ -120,6 +122,9 @@ func Resolve(home, projectDir string, env func(string) string) (Resolved, error)
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s has the unknown approval mode %q; using %q", filepath.Join(home, SettingsFile), s.ApprovalMode, ApproveAsk))
 		}
 		r.ApprovalMode = Value[string]{Value: ApproveAsk, Source: SourceDefault}
+	}
+	if r.Thinking, err = resolveThinking(env, s.ThinkingBudget, p, r.Model.Value, home, &r.Warnings); err != nil {
+		return r, err
 	}
 	return r, nil
 }

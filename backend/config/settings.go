@@ -36,13 +36,14 @@ var ErrCorrupt = errors.New("config: file is not valid JSON")
 // Settings is what the Settings screen saves. Zero fields mean "not set".
 // API keys are not here: they live in keys.json (see SaveKey).
 type Settings struct {
-	Provider     string            `json:"provider,omitempty"`     // "anthropic" or "openai"
-	Model        string            `json:"model,omitempty"`        // model of Provider
-	BaseURLs     map[string]string `json:"baseUrls,omitempty"`     // provider → base URL
-	MaxTokens    int               `json:"maxTokens,omitempty"`    // answer limit per call
-	ApprovalMode string            `json:"approvalMode,omitempty"` // ask, edits, all, none
-	BudgetTokens int64             `json:"budgetTokens,omitempty"` // per session, 0: none
-	BudgetUSD    float64           `json:"budgetUsd,omitempty"`    // per session, 0: none
+	Provider       string            `json:"provider,omitempty"`       // "anthropic" or "openai"
+	Model          string            `json:"model,omitempty"`          // model of Provider
+	BaseURLs       map[string]string `json:"baseUrls,omitempty"`       // provider → base URL
+	MaxTokens      int               `json:"maxTokens,omitempty"`      // answer limit per call
+	ApprovalMode   string            `json:"approvalMode,omitempty"`   // ask, edits, all, none
+	ThinkingBudget int               `json:"thinkingBudget,omitempty"` // extended thinking per call (Anthropic), 0: off
+	BudgetTokens   int64             `json:"budgetTokens,omitempty"`   // per session, 0: none
+	BudgetUSD      float64           `json:"budgetUsd,omitempty"`      // per session, 0: none
 }
 
 // CorruptFileError says which file could not be read and what to do.
