@@ -109,7 +109,7 @@ func BenchmarkStreamEvents(b *testing.B) {
 		b.Run(src, func(b *testing.B) {
 			h := newHarness(b, "anthropic", fakellm.Script{Turns: []fakellm.Turn{{Repeat: true, StreamTokens: words}}}, setup{opt: Options{BatchInterval: DefaultBatchInterval}})
 			if src == "in-process" {
-				h.m.provider = func(context.Context, store.Session) (llm.Provider, error) { return burst{words}, nil }
+				h.m.provider = func(context.Context, store.Session) (Model, error) { return Model{Provider: burst{words}}, nil }
 			}
 			c := &counter{done: make(chan string, 1)}
 			h.m.out.emit = c

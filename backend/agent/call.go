@@ -286,5 +286,8 @@ func (t *turn) request() llm.Request {
 		Messages:  t.l.view(t.history),
 		Tools:     t.defs,
 		MaxTokens: t.l.m.opt.MaxTokens,
+		// Thinking requires the default temperature and tool_choice auto:
+		// the request sets neither.
+		ThinkingBudget: t.thinking,
 	}
 }

@@ -151,12 +151,18 @@ func (h *harness) open() {
 		Store:   st,
 		Emitter: h.rec,
 		Options: h.opt,
-		Provider: func(_ context.Context, s store.Session) (llm.Provider, error) {
-			return llm.New(llm.Config{Provider: s.Provider, Model: s.Model, BaseURL: h.base, APIKey: "sk-test",
-				Retry:             llm.RetryPolicy{BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond},
-				StreamIdleTimeout: h.idle})
+		Provider: func(_ context.Context, s store.Session) (Model, error) {
+			p, err := h.client(s)
+			return Model{Provider: p}, err
 		},
 	})
+}
+
+// client is the model client of a session: the fake server in its format.
+func (h *harness) client(s store.Session) (llm.Provider, error) {
+	return llm.New(llm.Config{Provider: s.Provider, Model: s.Model, BaseURL: h.base, APIKey: "sk-test",
+		Retry:             llm.RetryPolicy{BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond},
+		StreamIdleTimeout: h.idle})
 }
 
 // restart closes the Manager and the database and opens them again, as

@@ -83,9 +83,18 @@ type Deps struct {
 	Emitter events.Emitter
 	// Provider returns the model client for a session (its Provider and
 	// Model fields name what the session was created with).
-	Provider func(ctx context.Context, s store.Session) (llm.Provider, error)
+	Provider func(ctx context.Context, s store.Session) (Model, error)
 	Options  Options
 	Log      *slog.Logger // nil: discard
+}
+
+// Model is a session's model client and how its turns call it.
+type Model struct {
+	llm.Provider
+	// ThinkingBudget turns on extended thinking in the calls of a turn
+	// (not in titles or summaries): tokens per call, 0: off. It is read
+	// when a turn starts and holds for the whole turn.
+	ThinkingBudget int
 }
 
 // Options tunes the loop; zero values mean the defaults.
@@ -108,7 +117,7 @@ type Options struct {
 // Manager runs the agent of every session. Safe for concurrent use.
 type Manager struct {
 	st       *store.Store
-	provider func(context.Context, store.Session) (llm.Provider, error)
+	provider func(context.Context, store.Session) (Model, error)
 	opt      Options
 	log      *slog.Logger
 	out      *outbox

@@ -28,6 +28,7 @@ type turn struct {
 	l        *live
 	sess     store.Session
 	p        llm.Provider
+	thinking int    // extended-thinking budget of each call, 0: off
 	model    string // sent with each request ("" for the provider's default)
 	priced   string // the model the prices and the window are looked up for
 	window   int
@@ -129,7 +130,7 @@ func (l *live) load(ctx context.Context) (*turn, error) {
 		window = llm.ContextWindow(model)
 	}
 	return &turn{
-		l: l, sess: sess, p: p, model: sess.Model, priced: model, window: window,
+		l: l, sess: sess, p: p.Provider, thinking: p.ThinkingBudget, model: sess.Model, priced: model, window: window,
 		system:  SystemPrompt(ctx, l.root.Dir(), l.m.opt.Now()),
 		defs:    l.registry.Defs(),
 		mode:    l.approvalMode(sess),

@@ -119,19 +119,21 @@ func (h *headless) session(ctx context.Context, a runArgs, home string, env func
 
 // providerFor builds a session's model client from the configuration in
 // force: the --provider and --model flags, else the session's own
-// provider and model, else the environment and the saved settings.
-func providerFor(st *store.Store, home string, getenv func(string) string, a runArgs) func(context.Context, store.Session) (llm.Provider, error) {
-	return func(ctx context.Context, s store.Session) (llm.Provider, error) {
+// provider and model, else the environment and the saved settings (the
+// thinking budget too, as in the window).
+func providerFor(st *store.Store, home string, getenv func(string) string, a runArgs) func(context.Context, store.Session) (agent.Model, error) {
+	return func(ctx context.Context, s store.Session) (agent.Model, error) {
 		p, err := st.Project(ctx, s.ProjectID)
 		if err != nil {
-			return nil, err
+			return agent.Model{}, err
 		}
 		env := config.Choose(config.Choose(getenv, s.Provider, s.Model), a.provider, a.model)
 		r, err := config.Resolve(home, p.Path, env)
 		if err != nil {
-			return nil, err
+			return agent.Model{}, err
 		}
-		return llm.New(r.LLM())
+		prov, err := llm.New(r.LLM())
+		return agent.Model{Provider: prov, ThinkingBudget: r.ThinkingBudget()}, err
 	}
 }
 

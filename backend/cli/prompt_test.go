@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -211,5 +212,41 @@ func TestParseRunArgs(t *testing.T) {
 	}
 	if a, err := parseRunArgs(nil, false); err != nil || a.approve != permission.ModeAsk {
 		t.Errorf("repl defaults %+v %v", a, err)
+	}
+}
+
+// TestPromptThinking: `pilot -p` thinks with PILOT_THINKING_BUDGET on
+// Anthropic, sends nothing new to an OpenAI-compatible server, and stops
+// with a one-line reason when the budget is not one.
+func TestPromptThinking(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		format, budget, sent, err string
+	}{
+		{"anthropic", "4096", "map[budget_tokens:4096 type:enabled]", ""},
+		{"openai", "4096", "<nil>", ""},
+		{"anthropic", "16k", "", `pilot: config: PILOT_THINKING_BUDGET="16k" is not a number of tokens: use 0 (off) or a budget of at least 1024, e.g. 16384` + "\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.format+"/"+c.budget, func(t *testing.T) {
+			t.Parallel()
+			srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{{Text: "Hello."}}})
+			defer srv.Close()
+			env := fakeEnv(t, srv, c.format)
+			env["PILOT_THINKING_BUDGET"] = c.budget
+			r := runCLI(t, env, "", "-p", "Hi", "--project", tempProject(t, nil))
+			if c.err != "" {
+				if r.code == 0 || r.stderr != c.err || len(srv.Requests()) != 0 {
+					t.Fatalf("exit %d, stderr %q, %d requests", r.code, r.stderr, len(srv.Requests()))
+				}
+				return
+			}
+			if r.code != 0 || r.stdout != "Hello.\n" {
+				t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+			}
+			if got := fmt.Sprint(srv.Requests()[0].Body["thinking"]); got != c.sent {
+				t.Errorf("thinking sent %s, want %s", got, c.sent)
+			}
+		})
 	}
 }

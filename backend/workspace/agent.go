@@ -52,16 +52,17 @@ func (w *Workspace) projectRoot(ctx context.Context, projectID int64) (*projectR
 // providerFor builds the model client of a session: the configuration in
 // force for its project, with the provider and model the session was
 // created with (as `pilot -p --resume` does).
-func (w *Workspace) providerFor(ctx context.Context, s store.Session) (llm.Provider, error) {
+func (w *Workspace) providerFor(ctx context.Context, s store.Session) (agent.Model, error) {
 	p, err := w.project(ctx, s.ProjectID)
 	if err != nil {
-		return nil, err
+		return agent.Model{}, err
 	}
 	r, err := config.Resolve(w.home, p.Path, config.Choose(w.getenv, s.Provider, s.Model))
 	if err != nil {
-		return nil, err
+		return agent.Model{}, err
 	}
-	return llm.New(r.LLM())
+	prov, err := llm.New(r.LLM())
+	return agent.Model{Provider: prov, ThinkingBudget: r.ThinkingBudget()}, err
 }
 
 // NewSession starts an empty session in the project with the provider,
