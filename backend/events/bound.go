@@ -129,6 +129,7 @@ type SettingsView struct {
 	HasKey          bool              `json:"hasKey"`
 	KeyHint         string            `json:"keyHint"` // e.g. "sk-…9f3a"
 	ApprovalMode    string            `json:"approvalMode"`
+	ThinkingBudget  int               `json:"thinkingBudget"` // extended thinking, Anthropic only; 0: off
 	BudgetTokens    int               `json:"budgetTokens"`
 	BudgetUSD       float64           `json:"budgetUsd"`
 	Source          map[string]string `json:"source"`
@@ -152,12 +153,13 @@ type Preset struct {
 // SettingsInput is what the Settings form saves. An empty APIKey keeps the
 // saved key; ClearKey removes it.
 type SettingsInput struct {
-	Provider     string  `json:"provider"`
-	Model        string  `json:"model"`
-	BaseURL      string  `json:"baseUrl"`
-	APIKey       string  `json:"apiKey"`
-	ClearKey     bool    `json:"clearKey"`
-	ApprovalMode string  `json:"approvalMode"`
-	BudgetTokens int     `json:"budgetTokens"`
-	BudgetUSD    float64 `json:"budgetUsd"`
+	Provider       string  `json:"provider"`
+	Model          string  `json:"model"`
+	BaseURL        string  `json:"baseUrl"`
+	APIKey         string  `json:"apiKey"`
+	ClearKey       bool    `json:"clearKey"`
+	ApprovalMode   string  `json:"approvalMode"`
+	ThinkingBudget int     `json:"thinkingBudget"` // tokens, 0: off; at least 1024 otherwise
+	BudgetTokens   int     `json:"budgetTokens"`
+	BudgetUSD      float64 `json:"budgetUsd"`
 }

@@ -29,27 +29,28 @@ func (w *Workspace) GetSettings() (events.SettingsView, error) {
 func settingsView(r config.Resolved) events.SettingsView {
 	key := r.MaskedKey()
 	v := events.SettingsView{
-		Provider:     r.Provider.Value,
-		Model:        r.Model.Value,
-		BaseURL:      r.BaseURL.Value,
-		HasKey:       r.APIKey.Value != "",
-		KeyHint:      key.Value,
-		ApprovalMode: r.ApprovalMode.Value,
-		BudgetTokens: int(r.BudgetTokens),
-		BudgetUSD:    r.BudgetUSD,
-		Source:       map[string]string{},
-		SourceFrom:   map[string]string{},
-		Warnings:     append([]string{}, r.Warnings...),
+		Provider:       r.Provider.Value,
+		Model:          r.Model.Value,
+		BaseURL:        r.BaseURL.Value,
+		HasKey:         r.APIKey.Value != "",
+		KeyHint:        key.Value,
+		ApprovalMode:   r.ApprovalMode.Value,
+		ThinkingBudget: r.Thinking.Value,
+		BudgetTokens:   int(r.BudgetTokens),
+		BudgetUSD:      r.BudgetUSD,
+		Source:         map[string]string{},
+		SourceFrom:     map[string]string{},
+		Warnings:       append([]string{}, r.Warnings...),
 	}
 	for name, src := range map[string]config.Source{
 		"provider": r.Provider.Source, "model": r.Model.Source, "baseUrl": r.BaseURL.Source,
-		"apiKey": key.Source, "approvalMode": r.ApprovalMode.Source,
+		"apiKey": key.Source, "approvalMode": r.ApprovalMode.Source, "thinkingBudget": r.Thinking.Source,
 	} {
 		v.Source[name] = string(src)
 	}
 	for name, from := range map[string]string{
 		"provider": r.Provider.From, "model": r.Model.From, "baseUrl": r.BaseURL.From,
-		"apiKey": key.From, "approvalMode": r.ApprovalMode.From,
+		"apiKey": key.From, "approvalMode": r.ApprovalMode.From, "thinkingBudget": r.Thinking.From,
 	} {
 		if from != "" {
 			v.SourceFrom[name] = from
@@ -102,6 +103,7 @@ func (w *Workspace) SaveSettings(in events.SettingsInput) (events.SettingsView, 
 		delete(cur.BaseURLs, in.Provider)
 	}
 	cur.ApprovalMode = in.ApprovalMode
+	cur.ThinkingBudget = in.ThinkingBudget
 	cur.BudgetTokens = int64(in.BudgetTokens)
 	cur.BudgetUSD = in.BudgetUSD
 	if err := config.SaveSettings(w.home, cur); err != nil {
@@ -140,6 +142,17 @@ func validateSettings(in events.SettingsInput) error {
 	case "", config.ApproveAsk, config.ApproveEdits, config.ApproveAll:
 	default:
 		return fmt.Errorf("unknown approval mode %q: choose ask, edits or all", in.ApprovalMode)
+	}
+	// Only Anthropic thinks with a budget; for other providers the saved
+	// budget waits, checked against no model.
+	model := ""
+	if in.Provider == llm.ProviderAnthropic {
+		if model = strings.TrimSpace(in.Model); model == "" {
+			model = llm.DefaultModel(in.Provider)
+		}
+	}
+	if err := config.CheckThinking(in.ThinkingBudget, model); err != nil {
+		return fmt.Errorf("extended thinking: %w", err)
 	}
 	if in.BudgetTokens < 0 || in.BudgetUSD < 0 {
 		return fmt.Errorf("a budget cannot be negative; 0 means no budget")

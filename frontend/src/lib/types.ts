@@ -196,6 +196,8 @@ export interface SettingsView {
   hasKey: boolean;
   keyHint: string;
   approvalMode: ApprovalMode;
+  /** Extended thinking (Anthropic only): tokens per model call, 0 for off. */
+  thinkingBudget: number;
   budgetTokens: number;
   budgetUsd: number;
   source: Record<string, ValueSource>;
@@ -214,6 +216,8 @@ export interface SettingsInput {
   apiKey: string;
   clearKey: boolean;
   approvalMode: ApprovalMode;
+  /** Tokens, 0 for off; at least 1024 otherwise. */
+  thinkingBudget: number;
   budgetTokens: number;
   budgetUsd: number;
 }

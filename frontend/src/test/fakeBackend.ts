@@ -51,6 +51,7 @@ export const defaultSettings: SettingsView = {
   hasKey: true,
   keyHint: "sk-…9f3a",
   approvalMode: "ask",
+  thinkingBudget: 0,
   budgetTokens: 0,
   budgetUsd: 0,
   source: {},
@@ -212,7 +213,8 @@ export class FakeBackend implements Backend {
   }
   async saveSettings(input: SettingsInput): Promise<SettingsView> {
     this.record("saveSettings", input);
-    this.settings = { ...this.settings, provider: input.provider, model: input.model, baseUrl: input.baseUrl, needsOnboarding: false };
+    const { provider, model, baseUrl, thinkingBudget } = input;
+    this.settings = { ...this.settings, provider, model, baseUrl, thinkingBudget, needsOnboarding: false };
     return this.settings;
   }
   async listModels(provider: string, baseUrl: string, apiKey: string): Promise<string[]> {

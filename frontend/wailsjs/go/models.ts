@@ -558,6 +558,7 @@ export namespace events {
 	    apiKey: string;
 	    clearKey: boolean;
 	    approvalMode: string;
+	    thinkingBudget: number;
 	    budgetTokens: number;
 	    budgetUsd: number;
 	
@@ -573,6 +574,7 @@ export namespace events {
 	        this.apiKey = source["apiKey"];
 	        this.clearKey = source["clearKey"];
 	        this.approvalMode = source["approvalMode"];
+	        this.thinkingBudget = source["thinkingBudget"];
 	        this.budgetTokens = source["budgetTokens"];
 	        this.budgetUsd = source["budgetUsd"];
 	    }
@@ -584,6 +586,7 @@ export namespace events {
 	    hasKey: boolean;
 	    keyHint: string;
 	    approvalMode: string;
+	    thinkingBudget: number;
 	    budgetTokens: number;
 	    budgetUsd: number;
 	    source: Record<string, string>;
@@ -604,6 +607,7 @@ export namespace events {
 	        this.hasKey = source["hasKey"];
 	        this.keyHint = source["keyHint"];
 	        this.approvalMode = source["approvalMode"];
+	        this.thinkingBudget = source["thinkingBudget"];
 	        this.budgetTokens = source["budgetTokens"];
 	        this.budgetUsd = source["budgetUsd"];
 	        this.source = source["source"];

@@ -56,10 +56,44 @@ describe("settings", () => {
       apiKey: "",
       clearKey: false,
       approvalMode: "edits",
+      thinkingBudget: 0,
       budgetTokens: 0,
       budgetUsd: 0,
     });
     await waitFor(() => expect(screen.queryByTestId("settings-save")).toBeNull());
+  });
+
+  it("saves the extended thinking budget chosen for Anthropic", async () => {
+    const b = await open();
+    const thinking = screen.getByTestId("settings-thinking") as HTMLSelectElement;
+    expect(thinking.value).toBe("0");
+    expect([...thinking.options].map((o) => o.text)).toEqual(["Off", "4k tokens", "16k tokens", "32k tokens"]);
+    fireEvent.change(thinking, { target: { value: "16384" } });
+    fireEvent.click(screen.getByTestId("settings-save"));
+    await waitFor(() => expect(b.callsOf("saveSettings")).toHaveLength(1));
+    expect(b.callsOf("saveSettings")[0]![0]).toMatchObject({ provider: "anthropic", thinkingBudget: 16384 });
+    expect(b.settings.thinkingBudget).toBe(16384);
+  });
+
+  it("hides extended thinking for other providers and keeps the saved budget", async () => {
+    const b = new FakeBackend();
+    b.settings = { ...defaultSettings, thinkingBudget: 4096 };
+    await open(b);
+    expect((screen.getByTestId("settings-thinking") as HTMLSelectElement).value).toBe("4096");
+    fireEvent.change(screen.getByTestId("settings-provider"), { target: { value: "openai" } });
+    expect(screen.queryByTestId("settings-thinking")).toBeNull();
+    fireEvent.click(screen.getByTestId("settings-save"));
+    await waitFor(() => expect(b.callsOf("saveSettings")).toHaveLength(1));
+    expect(b.callsOf("saveSettings")[0]![0]).toMatchObject({ provider: "openai", thinkingBudget: 4096 });
+  });
+
+  it("says when PILOT_THINKING_BUDGET overrides the budget, and shows one that is not a preset", async () => {
+    const b = new FakeBackend();
+    b.settings = { ...defaultSettings, thinkingBudget: 10000, source: { thinkingBudget: "env" }, sourceFrom: { thinkingBudget: "PILOT_THINKING_BUDGET" } };
+    await open(b);
+    const thinking = screen.getByTestId("settings-thinking") as HTMLSelectElement;
+    expect(thinking.selectedOptions[0]!.text).toBe("10,000 tokens");
+    expect(screen.getByTestId("settings-thinkingBudget-source").textContent).toContain("PILOT_THINKING_BUDGET");
   });
 
   it("says when the environment overrides the key, and offers server models", async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { formFromView, toInput, validate, type SettingsForm } from "../settings/validate";
+import { formFromView, thinkingOptions, toInput, validate, type SettingsForm } from "../settings/validate";
 import { defaultSettings } from "../../test/fakeBackend";
 
-const base: SettingsForm = { provider: "anthropic", model: "m", baseUrl: "", apiKey: "", clearKey: false, approvalMode: "ask", budgetTokens: "", budgetUsd: "" };
+const base: SettingsForm = { provider: "anthropic", model: "m", baseUrl: "", apiKey: "", clearKey: false, approvalMode: "ask", thinking: "0", budgetTokens: "", budgetUsd: "" };
 
 describe("settings validation", () => {
   it("accepts http(s) URLs only", () => {
@@ -21,9 +21,19 @@ describe("settings validation", () => {
     expect(validate({ ...base, budgetUsd: "abc" }).budgetUsd).toBeDefined();
     expect(validate({ ...base, budgetTokens: "100000", budgetUsd: "2.50" })).toEqual({});
   });
+  it("takes a thinking budget of 0 (off) or at least 1024 tokens, for Anthropic only", () => {
+    for (const ok of ["0", "1024", "16384", "100000"]) expect(validate({ ...base, thinking: ok })).toEqual({});
+    for (const bad of ["1023", "-1", "1.5", "16k"]) expect(validate({ ...base, thinking: bad }).thinking).toMatch(/0 \(off\) or at least 1024/);
+    expect(validate({ ...base, provider: "openai", thinking: "500" })).toEqual({});
+  });
+  it("offers the presets, and a budget in force that is none of them", () => {
+    expect(thinkingOptions("16384").map((o) => o.label)).toEqual(["Off", "4k tokens", "16k tokens", "32k tokens"]);
+    expect(thinkingOptions("10000").at(-1)).toEqual({ value: 10000, label: "10,000 tokens" });
+  });
   it("maps the form to SettingsInput", () => {
     const f = formFromView({ ...defaultSettings, provider: "openai", baseUrl: "http://localhost:11434/v1" });
     expect(f.provider).toBe("compatible");
+    expect(f.thinking).toBe("0");
     expect(toInput({ ...f, budgetUsd: "3" })).toEqual({
       provider: "openai",
       model: "claude-sonnet-4-5",
@@ -31,6 +41,7 @@ describe("settings validation", () => {
       apiKey: "",
       clearKey: false,
       approvalMode: "ask",
+      thinkingBudget: 0,
       budgetTokens: 0,
       budgetUsd: 3,
     });

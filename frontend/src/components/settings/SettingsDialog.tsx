@@ -5,7 +5,7 @@ import { useDebounced } from "../../lib/useDebounced";
 import { useApp, useController } from "../../state/context";
 import Modal from "../Modal";
 import RulesEditor from "./RulesEditor";
-import { backendProvider, compatiblePresets, defaultUrlFor, formFromView, isHttpUrl, toInput, validate, type FormErrors, type ProviderChoice, type SettingsForm } from "./validate";
+import { backendProvider, compatiblePresets, defaultUrlFor, formFromView, isHttpUrl, thinkingOptions, toInput, validate, type FormErrors, type ProviderChoice, type SettingsForm } from "./validate";
 
 const modes: { value: ApprovalMode; label: string; hint: string }[] = [
   { value: "ask", label: "Ask", hint: "every change and command waits for you" },
@@ -169,6 +169,28 @@ function Form({ view }: { view: SettingsView }) {
         {models.length > 0 && <span className="hint">{models.length} models offered by the server.</span>}
         <Override view={view} field="model" />
       </label>
+
+      {f.provider === "anthropic" && (
+        <label className="field">
+          <span>Extended thinking</span>
+          <select
+            data-testid="settings-thinking"
+            value={f.thinking}
+            aria-invalid={!!errors.thinking}
+            aria-describedby={errors.thinking ? "err-thinking" : undefined}
+            onChange={(e) => set("thinking", e.target.value)}
+          >
+            {thinkingOptions(f.thinking).map((o) => (
+              <option key={o.value} value={String(o.value)}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+          <span className="hint">Claude thinks before it answers and between tool calls, up to this many tokens per call, billed as output.</span>
+          {err("thinking")}
+          <Override view={view} field="thinkingBudget" />
+        </label>
+      )}
 
       <label className="field">
         <span>API key</span>

@@ -9,8 +9,32 @@ export interface SettingsForm {
   apiKey: string;
   clearKey: boolean;
   approvalMode: ApprovalMode;
+  /** Extended thinking budget in tokens, "0" for off (Anthropic only). */
+  thinking: string;
   budgetTokens: string;
   budgetUsd: string;
+}
+
+/** Anthropic's smallest thinking budget. */
+export const MIN_THINKING = 1024;
+
+/**
+ * The budgets the Settings dialog offers. 32k is 31,999 tokens: a budget
+ * must stay below what the model writes per answer, 32,000 for Claude Opus 4
+ * and 4.1.
+ */
+export const thinkingPresets: { value: number; label: string }[] = [
+  { value: 0, label: "Off" },
+  { value: 4096, label: "4k tokens" },
+  { value: 16384, label: "16k tokens" },
+  { value: 31999, label: "32k tokens" },
+];
+
+/** The presets, and the budget in force when it is none of them (set in settings.json or the environment). */
+export function thinkingOptions(current: string): { value: number; label: string }[] {
+  const n = Number(current);
+  if (!Number.isSafeInteger(n) || thinkingPresets.some((p) => p.value === n)) return thinkingPresets;
+  return [...thinkingPresets, { value: n, label: `${n.toLocaleString("en-US")} tokens` }];
 }
 
 export type FormErrors = Partial<Record<keyof SettingsForm, string>>;
@@ -40,6 +64,7 @@ export function formFromView(v: SettingsView): SettingsForm {
     apiKey: "",
     clearKey: false,
     approvalMode: v.approvalMode,
+    thinking: String(v.thinkingBudget),
     budgetTokens: v.budgetTokens ? String(v.budgetTokens) : "",
     budgetUsd: v.budgetUsd ? String(v.budgetUsd) : "",
   };
@@ -67,6 +92,10 @@ export function validate(f: SettingsForm): FormErrors {
   } else if (f.provider === "compatible") {
     e.baseUrl = "An OpenAI-compatible server needs its base URL; pick a preset or type one.";
   }
+  // Only Anthropic thinks with a budget; other providers keep the saved one.
+  const thinking = Number(f.thinking);
+  if (f.provider === "anthropic" && (!Number.isSafeInteger(thinking) || (thinking !== 0 && thinking < MIN_THINKING)))
+    e.thinking = `The thinking budget must be 0 (off) or at least ${MIN_THINKING} tokens.`;
   const tok = f.budgetTokens.trim();
   if (tok && !(/^\d+$/.test(tok) && Number.isSafeInteger(Number(tok)))) e.budgetTokens = "The token budget must be a whole number, 0 or more (empty for none).";
   const usd = f.budgetUsd.trim();
@@ -83,6 +112,7 @@ export function toInput(f: SettingsForm): SettingsInput {
     apiKey: f.clearKey ? "" : f.apiKey.trim(),
     clearKey: f.clearKey,
     approvalMode: f.approvalMode,
+    thinkingBudget: Number(f.thinking) || 0,
     budgetTokens: f.budgetTokens.trim() ? Number(f.budgetTokens.trim()) : 0,
     budgetUsd: f.budgetUsd.trim() ? Number(f.budgetUsd.trim()) : 0,
   };
