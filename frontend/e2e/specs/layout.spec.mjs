@@ -70,13 +70,16 @@ async function tabRound(page) {
 
 /**
  * Every visible, enabled control that takes the focus (buttons, fields,
- * links, the selected tab of each tab list) by its label.
+ * links, the selected tab of each tab list) by its label. With a modal
+ * dialog open, only its own (the dialog keeps the focus in); of a radio
+ * group, the checked one (arrow keys move within the group).
  */
 const focusableControls = (page) =>
   page.evaluate(() =>
-    [...document.querySelectorAll("button, input, textarea, select, a[href], [tabindex]")]
+    [...(document.querySelector("[aria-modal=true]") ?? document).querySelectorAll("button, input, textarea, select, a[href], [tabindex]")]
       .filter((el) => {
         if (el.closest("[hidden], [inert]") || el.disabled || el.tabIndex < 0) return false;
+        if (el.type === "radio" && !el.checked && document.querySelector(`input[type=radio][name="${el.name}"]:checked`)) return false;
         const r = el.getBoundingClientRect();
         return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden";
       })
@@ -248,19 +251,30 @@ export const tests = [
     manualStart: true,
     async fn(ctx) {
       const { page } = ctx;
-      await startChat(ctx, { turns: [{ text: "An answer with `code`." }] });
-      await send(ctx, "hello");
-      await page.locator(sel.assistant, { hasText: "An answer" }).waitFor({ timeout: 30_000 });
-      await waitTurnDone(ctx);
-      await assertKeyboardReach(page, "wide");
+      await startChat(ctx, editScript, { "notes.txt": "one\ntwo\nthree\n" });
+      await send(ctx, "capitalise two");
+      await page.locator(`${sel.diffView}[data-path="notes.txt"]`).waitFor({ state: "visible", timeout: 30_000 });
+      await assertKeyboardReach(page, "wide, reviewing a change");
       await page.setViewportSize(narrow);
       await page.locator(".app[data-layout=narrow]").waitFor();
+      await assertKeyboardReach(page, "narrow, reviewing a change");
+      await page.locator("[data-testid=change-review]").focus();
+      await page.keyboard.press("a");
+      await page.locator(sel.assistant, { hasText: "Changed the second line." }).waitFor({ timeout: 30_000 });
+      await waitTurnDone(ctx);
       await assertKeyboardReach(page, "narrow, chat");
       await page.click("[data-testid=view-files]");
       await assertKeyboardReach(page, "narrow, files");
       await page.click("[data-testid=sidebar-toggle]");
       await page.locator("[data-testid=session-list]").waitFor();
       await assertKeyboardReach(page, "narrow, drawer");
+      await page.keyboard.press("Escape");
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.locator(".app[data-layout=wide]").waitFor();
+      await assertKeyboardReach(page, "wide, chat");
+      await page.click("[data-testid=settings-open]");
+      await page.locator("[data-testid=settings-save]").waitFor();
+      await assertKeyboardReach(page, "wide, Settings");
     },
   },
 ];
