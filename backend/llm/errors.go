@@ -161,11 +161,16 @@ func (e *Error) Human() string {
 	case KindCancelled:
 		b.WriteString("The request was cancelled.")
 	case KindStreamCut:
-		fmt.Fprintf(&b, "The connection to %s broke off in the middle of the answer", svc)
+		fmt.Fprintf(&b, "The connection to %s broke off", svc)
+		if e.Partial {
+			b.WriteString(" in the middle of the answer")
+		} else {
+			b.WriteString(" before the answer began")
+		}
 		if e.Err != nil {
 			fmt.Fprintf(&b, " (%v)", e.Err)
 		}
-		b.WriteString("; try again.")
+		b.WriteString(e.gaveUp("try again, or check the network connection"))
 	case KindStalled:
 		fmt.Fprintf(&b, "%s went silent", upperFirst(svc))
 		if e.Partial {

@@ -25,7 +25,7 @@ func TestErrorHuman(t *testing.T) {
 		{&Error{Kind: KindNetwork, Provider: "openai", Host: "localhost:1234", Err: errors.New("dial tcp: connection refused"), Attempts: 4},
 			"Could not reach localhost:1234 (dial tcp: connection refused) and still failed after 3 retries; check the network connection and the base URL in Settings."},
 		{&Error{Kind: KindStreamCut, Provider: "anthropic", Err: errors.New("unexpected EOF"), Partial: true},
-			"The connection to Anthropic broke off in the middle of the answer (unexpected EOF); try again. The partial answer was kept."},
+			"The connection to Anthropic broke off in the middle of the answer (unexpected EOF); try again, or check the network connection. The partial answer was kept."},
 		{&Error{Kind: KindOverloaded, Provider: "anthropic", Type: "overloaded_error", Message: "Overloaded", Partial: true},
 			"Anthropic is having trouble (overloaded_error): Overloaded; try again in a few minutes. The partial answer was kept."},
 		{&Error{Kind: KindStalled, Provider: "anthropic", Err: silence(90 * time.Second), Partial: true, Attempts: 1},

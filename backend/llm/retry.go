@@ -136,6 +136,8 @@ func retryReason(e *Error) string {
 		return "connection failed"
 	case KindStalled:
 		return fmt.Sprint(e.Err) // "nothing arrived for 90 s"
+	case KindStreamCut:
+		return "connection broke off"
 	}
 	if e.Status < 500 { // reported inside a 2xx answer
 		return "server error"

@@ -29,7 +29,8 @@ const (
 
 // TestInStreamErrorRetries: an error the provider reports inside the stream
 // before any part of the answer is retried like the same error as an HTTP
-// status; after part of the answer it ends the call, the partial kept.
+// status, and a stream that breaks off then like a failed connection; after
+// part of the answer either ends the call, the partial kept.
 func TestInStreamErrorRetries(t *testing.T) {
 	t.Parallel()
 	sse := map[string]string{"Content-Type": "text/event-stream"}
@@ -109,6 +110,20 @@ func TestInStreamErrorRetries(t *testing.T) {
 			[]reply{stream(openaiHel + openaiServerError), okOpenAI}, 1, nil,
 			[]string{"text Hel", "error server partial=true"},
 			[]string{"is having trouble (server_error): The server had an error", "The partial answer was kept."}},
+		{"anthropic stream cut before any content then an answer", ProviderAnthropic,
+			[]reply{stream(anthropicStart + anthropicPing), okAnthropic}, 2,
+			[]time.Duration{750 * time.Millisecond}, retried("retrying in 750 ms (connection broke off)", anthropicEvents), nil},
+		{"openai stream cut before any content then an answer", ProviderOpenAI,
+			[]reply{stream(""), okOpenAI}, 2,
+			nil, retried("retrying in 750 ms (connection broke off)", openaiEvents), nil},
+		{"stream cut before any content every time", ProviderAnthropic,
+			[]reply{stream(anthropicStart)}, 4, nil,
+			[]string{"retry retrying in 750 ms (connection broke off)", "retry retrying in 2 s (connection broke off)", "retry retrying in 3 s (connection broke off)", "error stream_cut partial=false"},
+			[]string{"broke off before the answer began (unexpected EOF) and still failed after 3 retries; try again, or check the network connection."}},
+		{"stream cut after part of the answer is not retried", ProviderOpenAI,
+			[]reply{stream(openaiHel), okOpenAI}, 1, nil,
+			[]string{"text Hel", "error stream_cut partial=true"},
+			[]string{"broke off in the middle of the answer (unexpected EOF); try again, or check the network connection. The partial answer was kept."}},
 		{"openai error after a tool call began", ProviderOpenAI,
 			[]reply{stream("data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"function\":{\"name\":\"read_file\",\"arguments\":\"\"}}]}}]}\n\n" + openaiServerError), okOpenAI}, 1, nil,
 			[]string{"tool_start call_1 read_file", "error server partial=true"}, nil},

@@ -218,8 +218,8 @@ type streamParser func(body io.Reader, emit func(Event) bool) error
 // The channel closes after EventStop or EventError; when ctx is cancelled
 // the body is closed at once and the channel closes soon after. A stream
 // that fails before any part of the answer was emitted is retried as the
-// same failure before the stream would be: one that goes silent like a
-// failed connection, an error the provider reports in it (Anthropic's
+// same failure before the stream would be: one that goes silent or breaks
+// off like a failed connection, an error the provider reports in it (Anthropic's
 // `event: error`, an OpenAI error chunk) like the HTTP status of its type.
 // After that, its error has Partial set and is not retried.
 func (c *endpoint) stream(ctx context.Context, path string, body []byte, parse streamParser) <-chan Event {
@@ -257,7 +257,9 @@ func (c *endpoint) stream(ctx context.Context, path string, body []byte, parse s
 				// it sent one, is as good as an error status's
 				e.RetryAfter = retryAfter(resp.Header, c.retry.now())
 			}
-			return e, e.Retryable() && !partial
+			// A stream that broke off before any part of the answer lost
+			// nothing: it is retried like a failed connection.
+			return e, !partial && (e.Retryable() || e.Kind == KindStreamCut)
 		})
 		if e == nil {
 			return
