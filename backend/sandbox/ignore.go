@@ -14,17 +14,16 @@ var ignoreFiles = [...]string{".gitignore", ".pilotignore"}
 
 // rule is one line of an ignore file.
 type rule struct {
-	segs     []string // '/'-separated pattern; "**" segments match any depth
-	negate   bool     // "!pattern": re-include
-	dirOnly  bool     // "pattern/": folders only
-	anchored bool     // contains a '/': relative to the file's folder, else matched against the name
+	segs     []glob // the '/'-separated pattern; "**" segments match any depth
+	negate   bool   // "!pattern": re-include
+	dirOnly  bool   // "pattern/": folders only
+	anchored bool   // contains a '/': relative to the file's folder, else matched against the name
 }
 
-// ruleSet is the rules of one ignore file, which apply below base.
+// ruleSet is the rules of one ignore file, which apply in its folder.
 type ruleSet struct {
-	base     string // '/'-separated folder relative to the root, "" for the root
-	rules    []rule
-	anchored bool // some rule is anchored
+	prefix string // the folder relative to the root with a trailing '/', "" for the root
+	rules  []rule
 }
 
 // matcher is the ignore rules in force in one folder, shallowest first.
@@ -35,7 +34,10 @@ type matcher struct {
 
 // parseRules reads gitignore syntax.
 func parseRules(base string, data []byte) *ruleSet {
-	rs := &ruleSet{base: base}
+	rs := &ruleSet{}
+	if base != "" {
+		rs.prefix = base + "/"
+	}
 	for _, line := range bytes.Split(data, []byte("\n")) {
 		s := strings.TrimSuffix(string(line), "\r")
 		if s == "" || s[0] == '#' {
@@ -62,11 +64,12 @@ func parseRules(base string, data []byte) *ruleSet {
 		}
 		if strings.Contains(s, "/") {
 			r.anchored = true
-			rs.anchored = true
 			s = strings.TrimLeft(s, "/")
 		}
 		s = strings.ReplaceAll(s, "[!", "[^")
-		r.segs = strings.Split(s, "/")
+		for _, seg := range strings.Split(s, "/") {
+			r.segs = append(r.segs, compileGlob(seg))
+		}
 		rs.rules = append(rs.rules, r)
 	}
 	return rs
@@ -83,18 +86,12 @@ func (m *matcher) with(rs *ruleSet) *matcher {
 }
 
 // ignored reports whether the entry rel ('/'-separated, relative to the
-// root) named name is ignored. The last matching rule decides.
+// root, made of non-empty names) named name is ignored. The last matching
+// rule decides.
 func (m *matcher) ignored(rel, name string, isDir bool) bool {
 	for i := len(m.sets) - 1; i >= 0; i-- {
 		rs := m.sets[i]
-		var segs []string
-		if rs.anchored {
-			sub := rel
-			if rs.base != "" {
-				sub = strings.TrimPrefix(rel, rs.base+"/")
-			}
-			segs = strings.Split(sub, "/")
-		}
+		sub := strings.TrimPrefix(rel, rs.prefix)
 		for j := len(rs.rules) - 1; j >= 0; j-- {
 			r := &rs.rules[j]
 			if r.dirOnly && !isDir {
@@ -102,9 +99,9 @@ func (m *matcher) ignored(rel, name string, isDir bool) bool {
 			}
 			var hit bool
 			if r.anchored {
-				hit = matchSegs(r.segs, segs)
+				hit = matchSegs(r.segs, sub)
 			} else {
-				hit = matchSeg(r.segs[0], name)
+				hit = r.segs[0].match(name)
 			}
 			if hit {
 				return !r.negate
@@ -114,37 +111,44 @@ func (m *matcher) ignored(rel, name string, isDir bool) bool {
 	return false
 }
 
-// matchSegs matches path segments against pattern segments, where "**"
-// stands for any number of segments (at the end: at least one).
-func matchSegs(pat, segs []string) bool {
+// matchSegs matches the '/'-separated names of p ("" when none are left)
+// against pattern segments, where "**" stands for any number of names (at
+// the end: at least one).
+func matchSegs(pat []glob, p string) bool {
 	for len(pat) > 0 {
-		if pat[0] == "**" {
+		if pat[0].kind == globAnyDepth {
 			pat = pat[1:]
 			if len(pat) == 0 {
-				return len(segs) > 0
+				return p != ""
 			}
-			for i := 0; i <= len(segs); i++ {
-				if matchSegs(pat, segs[i:]) {
+			for {
+				if matchSegs(pat, p) {
 					return true
 				}
+				if p == "" {
+					return false
+				}
+				_, p = cutName(p)
 			}
+		}
+		if p == "" {
 			return false
 		}
-		if len(segs) == 0 || !matchSeg(pat[0], segs[0]) {
+		name, rest := cutName(p)
+		if !pat[0].match(name) {
 			return false
 		}
-		pat, segs = pat[1:], segs[1:]
+		pat, p = pat[1:], rest
 	}
-	return len(segs) == 0
+	return p == ""
 }
 
-// matchSeg matches one name against one pattern segment (*, ?, [...], \x).
-func matchSeg(pat, name string) bool {
-	if !strings.ContainsAny(pat, "*?[\\") {
-		return pat == name
+// cutName splits the first name off p.
+func cutName(p string) (name, rest string) {
+	if i := strings.IndexByte(p, '/'); i >= 0 {
+		return p[:i], p[i+1:]
 	}
-	ok, err := path.Match(pat, name)
-	return err == nil && ok
+	return p, ""
 }
 
 // readRules reads the ignore files named in names found in the folder abs
@@ -169,7 +173,6 @@ func readRules(m *matcher, abs, rel string, has func(name string) bool) *matcher
 			continue
 		}
 		all.rules = append(all.rules, rs.rules...)
-		all.anchored = all.anchored || rs.anchored
 	}
 	return m.with(all)
 }
