@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -45,7 +46,7 @@ func (r *Root) ListDir(p string) (Listing, error) {
 		return Listing{}, &PathError{Path: p, Err: ErrInvalid,
 			Msg: fmt.Sprintf("%q is a file, not a folder. Call read_file to read it, or list_files on its folder.", p)}
 	}
-	ents, err := os.ReadDir(dir.Abs)
+	ents, err := readDir(dir.Abs)
 	if err != nil {
 		return Listing{}, fmt.Errorf("sandbox: list %s: %w", dir.Rel, err)
 	}
@@ -55,29 +56,45 @@ func (r *Root) ListDir(p string) (Listing, error) {
 	if dir.Rel == "." {
 		prefix = ""
 	}
+	shown := ents[:0]
 	for _, e := range ents {
 		name := e.Name()
-		rel := prefix + name
-		if (e.IsDir() && name == ".git") || m.ignored(rel, name, e.IsDir()) {
+		if (e.IsDir() && name == ".git") || m.ignored(prefix+name, name, e.IsDir()) {
 			l.Ignored++
 			continue
 		}
+		shown = append(shown, e)
+	}
+	l.Entries = make([]DirEntry, len(shown))
+	gone := make([]bool, len(shown))
+	inParallel(len(shown), func(i int) {
+		e := shown[i]
+		name := e.Name()
+		rel := prefix + name
 		d := DirEntry{Name: name, Path: rel, IsDir: e.IsDir(), IsLink: e.Type()&fs.ModeSymlink != 0}
 		info, err := e.Info()
 		if err != nil {
-			continue // removed meanwhile
+			gone[i] = true // removed meanwhile
+			return
 		}
 		d.Size, d.ModTime = info.Size(), info.ModTime()
 		if d.IsLink {
-			d.Target, _ = os.Readlink(filepath.Join(dir.Abs, name))
+			d.Target, _ = os.Readlink(joinName(dir.Abs, name))
 			if to, err := r.Resolve(rel); err == nil {
 				if st, err := os.Stat(to.Abs); err == nil {
 					d.IsDir, d.Size = st.IsDir(), st.Size()
 				}
 			}
 		}
-		l.Entries = append(l.Entries, d)
+		l.Entries[i] = d
+	})
+	kept := l.Entries[:0]
+	for i, d := range l.Entries {
+		if !gone[i] {
+			kept = append(kept, d)
+		}
 	}
+	l.Entries = kept
 	slices.SortFunc(l.Entries, func(a, b DirEntry) int {
 		if a.IsDir != b.IsDir {
 			if a.IsDir {
@@ -88,4 +105,42 @@ func (r *Root) ListDir(p string) (Listing, error) {
 		return strings.Compare(a.Name, b.Name)
 	})
 	return l, nil
+}
+
+// readDir reads a folder's entries in the order the file system keeps them
+// (os.ReadDir sorts them, and ListDir sorts again its own way).
+func readDir(abs string) ([]fs.DirEntry, error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
+}
+
+// parallelMin is the number of entries from which ListDir stats them on
+// every CPU: a stat is a system call, about 3 µs on the benchmark machine,
+// so 300 ms one after the other for a folder of 100,000 files.
+const parallelMin = 1024
+
+// inParallel calls fn(i) for every i below n: in this goroutine when n is
+// small, else in contiguous chunks on GOMAXPROCS goroutines.
+func inParallel(n int, fn func(i int)) {
+	workers := runtime.GOMAXPROCS(0)
+	if n < parallelMin || workers == 1 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	chunk := (n + workers - 1) / workers
+	var wg sync.WaitGroup
+	for lo := 0; lo < n; lo += chunk {
+		wg.Go(func() {
+			for i := lo; i < min(n, lo+chunk); i++ {
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
 }

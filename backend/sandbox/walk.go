@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 )
 
@@ -117,11 +118,20 @@ func (w *walker) readDir(j dirJob) {
 		if m.ignored(rel, name, isDir) {
 			continue
 		}
-		abs := filepath.Join(j.abs, name)
+		abs := joinName(j.abs, name)
 		if isDir {
 			w.push(dirJob{abs: abs, rel: rel, m: m})
 			continue
 		}
 		w.fn(Entry{Rel: rel, Abs: abs, Name: name, Type: e.Type()})
 	}
+}
+
+// joinName is filepath.Join for a clean folder and a name read from it,
+// without Join's cleaning, which a walk would pay for every file.
+func joinName(dir, name string) string {
+	if strings.HasSuffix(dir, string(filepath.Separator)) {
+		return dir + name
+	}
+	return dir + string(filepath.Separator) + name
 }

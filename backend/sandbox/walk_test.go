@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -153,5 +154,56 @@ func TestWalkCancel(t *testing.T) {
 	p, _ := r.Resolve(".")
 	if err := r.Walk(ctx, p, func(Entry) {}); err == nil {
 		t.Fatal("cancelled walk returned nil")
+	}
+}
+
+// TestListDirBig lists a folder big enough to be read on every CPU.
+func TestListDirBig(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{".gitignore": "*.log\n", "zdir/x": "", "adir/": ""}
+	var want []string
+	for i := range parallelMin + 500 {
+		name := fmt.Sprintf("f%05d.txt", i)
+		files[name] = strings.Repeat("x", i%7)
+		want = append(want, name)
+		files[fmt.Sprintf("f%05d.log", i)] = ""
+	}
+	r := tree(t, files)
+	if err := os.Symlink("zdir", filepath.Join(r.Dir(), "link")); err != nil {
+		t.Fatal(err)
+	}
+	want = append([]string{"adir", "link", "zdir", ".gitignore"}, want...)
+	l, err := r.ListDir("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range l.Entries {
+		names = append(names, e.Name)
+		if n, ok := strings.CutPrefix(e.Name, "f"); ok {
+			var i int
+			fmt.Sscanf(n, "%05d", &i)
+			if e.Size != int64(i%7) || e.Path != e.Name || e.IsDir || e.ModTime.IsZero() {
+				t.Fatalf("entry %+v", e)
+			}
+		}
+	}
+	if !slices.Equal(names, want) {
+		t.Errorf("%d entries, want %d: %q...", len(names), len(want), names[:min(8, len(names))])
+	}
+	if l.Ignored != parallelMin+500 {
+		t.Errorf("ignored = %d, want %d", l.Ignored, parallelMin+500)
+	}
+	if e := l.Entries[1]; !e.IsLink || !e.IsDir || e.Target != "zdir" {
+		t.Errorf("link entry %+v", e)
+	}
+}
+
+func TestJoinName(t *testing.T) {
+	t.Parallel()
+	for _, tt := range [][3]string{{"/", "a", "/a"}, {"/x", "a", "/x/a"}, {"/x/y", ".a", "/x/y/.a"}} {
+		if got := joinName(tt[0], tt[1]); got != tt[2] || got != filepath.Join(tt[0], tt[1]) {
+			t.Errorf("joinName(%q, %q) = %q, want %q", tt[0], tt[1], got, tt[2])
+		}
 	}
 }
