@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -120,35 +121,48 @@ func (w *Workspace) FindFiles(ctx context.Context, projectID int64, query string
 		return nil, err
 	}
 	q := strings.ToLower(query)
-	type match struct {
-		path  string
-		score int
-	}
 	var (
-		mu    sync.Mutex
-		found []match
+		mu   sync.Mutex
+		best []fileMatch // the limit best so far, best first
 	)
 	err = pr.root.Walk(ctx, start, func(e sandbox.Entry) {
-		if s, ok := fuzzyScore(strings.ToLower(e.Rel), q); ok {
-			mu.Lock()
-			found = append(found, match{e.Rel, s})
-			mu.Unlock()
+		s, ok := fuzzyScore(strings.ToLower(e.Rel), q)
+		if !ok {
+			return
+		}
+		m := fileMatch{e.Rel, s}
+		mu.Lock()
+		defer mu.Unlock()
+		if len(best) == limit && !m.before(best[limit-1]) {
+			return
+		}
+		i := sort.Search(len(best), func(i int) bool { return m.before(best[i]) })
+		if best = slices.Insert(best, i, m); len(best) > limit {
+			best = best[:limit]
 		}
 	})
 	if err != nil {
 		return nil, err
 	}
-	sort.Slice(found, func(i, j int) bool {
-		if found[i].score != found[j].score {
-			return found[i].score > found[j].score
-		}
-		return found[i].path < found[j].path
-	})
-	out := make([]string, 0, min(limit, len(found)))
-	for _, m := range found[:min(limit, len(found))] {
-		out = append(out, m.path)
+	out := make([]string, len(best))
+	for i, m := range best {
+		out[i] = m.path
 	}
 	return out, nil
+}
+
+// fileMatch is a path FindFiles matched, with its score.
+type fileMatch struct {
+	path  string
+	score int
+}
+
+// before orders matches: higher scores first, then by path.
+func (m fileMatch) before(o fileMatch) bool {
+	if m.score != o.score {
+		return m.score > o.score
+	}
+	return m.path < o.path
 }
 
 // fuzzyScore matches q's characters in order in path.
