@@ -154,6 +154,7 @@ bench: deps-bench build
 	.ci/bench-memory.sh
 	.ci/bench-go.sh llm ./backend/llm
 	go run ./backend/tools/cmd/toolbench -runs 5 | .ci/bench-section.sh tools
+	.ci/bench-go.sh files ./backend/workspace
 	.ci/bench-go.sh store ./backend/store . 2s
 	.ci/bench-go.sh agent ./backend/agent
 	node frontend/e2e/bench-stream.mjs --no-frontend-build --runs 3 | .ci/bench-section.sh stream

@@ -32,7 +32,7 @@ func (r *recorder) names() []string {
 	return append([]string(nil), r.events...)
 }
 
-func newWorkspace(t *testing.T, env map[string]string) *Workspace {
+func newWorkspace(t testing.TB, env map[string]string) *Workspace {
 	t.Helper()
 	home := t.TempDir()
 	w, err := Open(context.Background(), Options{
