@@ -89,10 +89,7 @@ func drain(t testing.TB, p Provider, req Request) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []string
-	for ev := range ch {
-		out = append(out, describe(ev))
-	}
+	out, _ := events(ch)
 	return out
 }
 
@@ -140,4 +137,13 @@ func diffLines(t *testing.T, got, want []string) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("events:\ngot:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
+}
+
+// events reads a stream to its end: every event described, and the last one.
+func events(ch <-chan Event) (got []string, last Event) {
+	for ev := range ch {
+		got = append(got, describe(ev))
+		last = ev
+	}
+	return got, last
 }

@@ -117,12 +117,7 @@ func TestStreamIdleTimeout(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []string
-			var last Event
-			for ev := range ch {
-				got = append(got, describe(ev))
-				last = ev
-			}
+			got, last := events(ch)
 			elapsed := time.Since(start)
 			diffLines(t, got, tt.want)
 			if int(n.Load()) != tt.attempts {

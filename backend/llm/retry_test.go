@@ -101,12 +101,7 @@ func TestRetriesAndErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []string
-			var last Event
-			for ev := range ch {
-				got = append(got, describe(ev))
-				last = ev
-			}
+			got, last := events(ch)
 			diffLines(t, got, tt.want)
 			if int(n.Load()) != tt.attempts {
 				t.Errorf("attempts = %d, want %d", n.Load(), tt.attempts)
