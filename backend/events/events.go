@@ -46,6 +46,9 @@ const (
 	AgentTurnDone = "agent:turn_done"
 	// SessionUpdated: a session's title, counters or state changed.
 	SessionUpdated = "session:updated"
+	// LedgerUpdated: a session's change ledger changed (a change or command
+	// was recorded, or the user reverted or rewound files).
+	LedgerUpdated = "ledger:updated"
 )
 
 // AppReadyPayload says how long the app took to become usable.

@@ -40,6 +40,11 @@ type ToolCall struct {
 	ApprovalID string          `json:"approvalId,omitempty"`
 	StartedAt  int64           `json:"startedAt"`
 	FinishedAt int64           `json:"finishedAt,omitempty"`
+	// Change is what became of a file change (write_file, patch_file,
+	// multi_patch) once decided.
+	Change *ChangeSummary `json:"change,omitempty"`
+	// Effects lists the files an approved command changed.
+	Effects *CommandEffects `json:"effects,omitempty"`
 }
 
 // Approval is a decision the user owes. Kind is change or command.

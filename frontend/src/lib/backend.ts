@@ -6,6 +6,12 @@ import { createContext, useContext } from "react";
 import type { AppReadyPayload, EventMap, EventName } from "./events";
 import type {
   ChangeDecision,
+  ChangeDetail,
+  FileDiff,
+  Ledger,
+  RestoreInput,
+  RestoreResult,
+  RewindMode,
   ChangeView,
   CommandDecision,
   FileEntry,
@@ -65,6 +71,19 @@ export interface Backend {
   getChange(approvalId: string): Promise<ChangeView>;
   decideChange(approvalId: string, decision: ChangeDecision): Promise<void>;
   decideCommand(approvalId: string, decision: CommandDecision): Promise<void>;
+
+  // the change ledger
+  getLedger(sessionId: number): Promise<Ledger>;
+  /** Cumulative diff of one file: before the session's first change to it → the file now. */
+  getFileDiff(sessionId: number, path: string): Promise<FileDiff>;
+  /** What one checkpoint did to one file: before → after. */
+  getCheckpointDiff(checkpointId: number, path: string): Promise<FileDiff>;
+  /** A file change's card expanded (by the model's tool_use id). */
+  getChangeDetail(sessionId: number, toolCallId: string): Promise<ChangeDetail>;
+  revertCheckpoint(checkpointId: number, input: RestoreInput): Promise<RestoreResult>;
+  revertFile(sessionId: number, path: string, input: RestoreInput): Promise<RestoreResult>;
+  /** Restore files and/or the conversation to just before the user message messageId. */
+  rewind(sessionId: number, messageId: number, mode: RewindMode, input: RestoreInput): Promise<RestoreResult>;
 
   // files
   listDir(projectId: number, dir: string): Promise<FileEntry[]>;

@@ -64,6 +64,9 @@ export interface ErrorPayload extends Seq {
 export interface TurnDonePayload extends Seq {
   reason: TurnEndReason;
 }
+export interface LedgerUpdatedPayload {
+  sessionId: number;
+}
 export interface SessionPayload {
   session: SessionSummary;
 }
@@ -82,6 +85,7 @@ export interface EventMap {
   "agent:error": ErrorPayload;
   "agent:turn_done": TurnDonePayload;
   "session:updated": SessionPayload;
+  "ledger:updated": LedgerUpdatedPayload;
 }
 
 export type EventName = keyof EventMap;

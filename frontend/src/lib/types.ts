@@ -45,6 +45,10 @@ export interface ToolCall {
   approvalId?: string;
   startedAt: number;
   finishedAt?: number;
+  /** What became of a file change once decided. */
+  change?: ChangeSummary;
+  /** The files an approved command changed. */
+  effects?: CommandEffects;
 }
 
 export interface Approval {
@@ -200,6 +204,10 @@ export interface SettingsView {
   thinkingBudget: number;
   budgetTokens: number;
   budgetUsd: number;
+  /** Checkpoint content kept per project, in MiB; the oldest sessions' content goes first. */
+  checkpointRetentionMb: number;
+  /** Bytes of checkpoint content the open project uses now (0 with no project). */
+  checkpointUsageBytes: number;
   source: Record<string, ValueSource>;
   /** The environment variable or file a value was read from. */
   sourceFrom: Record<string, string>;
@@ -220,4 +228,114 @@ export interface SettingsInput {
   thinkingBudget: number;
   budgetTokens: number;
   budgetUsd: number;
+  checkpointRetentionMb: number;
+}
+
+// The change ledger (backend/events/ledger.go).
+
+export type LedgerOp = "created" | "modified" | "deleted";
+export type CheckpointKind = "edit" | "command" | "revert" | "rewind";
+export type RewindMode = "code" | "both" | "conversation";
+export type Resolution = "mine" | "checkpoint";
+export type HunkDecisionState = "approved" | "rejected" | "pending";
+
+export interface FileEffect {
+  path: string;
+  op: LedgerOp;
+  /** false: the content was not stored (over the size limit, or removed by retention); not revertable. */
+  kept: boolean;
+  why?: string;
+}
+
+export interface Checkpoint {
+  id: number;
+  kind: CheckpointKind;
+  toolCallId?: string;
+  messageId: number;
+  label: string;
+  note?: string;
+  omitted?: number;
+  files: FileEffect[];
+  undone: boolean;
+  createdAt: number;
+}
+
+export interface LedgerFile {
+  path: string;
+  /** Net effect from before the session to now; "" when back to how it was. */
+  kind: LedgerOp | "";
+  checkpoints: number[];
+  revertable: boolean;
+}
+
+export interface Ledger {
+  sessionId: number;
+  files: LedgerFile[];
+  checkpoints: Checkpoint[];
+}
+
+export interface FileDiff {
+  path: string;
+  oldExists: boolean;
+  newExists: boolean;
+  oldText: string;
+  newText: string;
+  binary: boolean;
+  missing?: string;
+  hunks: Hunk[];
+}
+
+export interface AppliedFile {
+  path: string;
+  op: LedgerOp;
+  decisions: HunkDecisionState[];
+  applied: number;
+  total: number;
+  edited: boolean;
+  written: boolean;
+}
+
+export interface ChangeSummary {
+  checkpointId?: number;
+  applied: number;
+  total: number;
+  edited: boolean;
+  files: AppliedFile[];
+  undone: boolean;
+}
+
+export interface CommandEffects {
+  checkpointId: number;
+  files: FileEffect[];
+  omitted?: number;
+  note?: string;
+  undone: boolean;
+}
+
+export interface ChangeDetail {
+  summary: ChangeSummary;
+  proposed: FileChange[];
+  applied: FileDiff[];
+}
+
+export interface Conflict {
+  path: string;
+  /** oldText: what Pilot last wrote; newText: the file on disk now. */
+  mine: FileDiff;
+  /** newText: the version the restore would write. */
+  checkpoint: FileDiff;
+}
+
+export interface RestoreInput {
+  resolutions: Record<string, Resolution>;
+}
+
+export interface RestoreResult {
+  done: boolean;
+  conflicts: Conflict[];
+  restored: FileEffect[];
+  kept: string[];
+  checkpointId: number;
+  sessionId: number;
+  message: string;
 }

@@ -1,0 +1,169 @@
+package events
+
+// The change ledger as the window shows it: what each change and command
+// did to the project's files, and the results of reverting or rewinding.
+// Mirrored in frontend/src/lib/types.ts.
+
+// Ledger op of a file effect.
+const (
+	OpCreated  = "created"
+	OpModified = "modified"
+	OpDeleted  = "deleted"
+)
+
+// Checkpoint kinds.
+const (
+	CheckpointEdit    = "edit"    // an approved write_file, patch_file or multi_patch
+	CheckpointCommand = "command" // an approved run_bash
+	CheckpointRevert  = "revert"  // the user reverted a change or a file
+	CheckpointRewind  = "rewind"  // the user rewound the session's files
+)
+
+// Restore modes of Rewind.
+const (
+	RewindCode         = "code"
+	RewindBoth         = "both"
+	RewindConversation = "conversation"
+)
+
+// Conflict resolutions: keep what is on disk, or take the checkpoint's version.
+const (
+	ResolveMine       = "mine"
+	ResolveCheckpoint = "checkpoint"
+)
+
+// FileEffect is what one checkpoint did to one file. Kept is false when
+// its content was not stored (over the size limit, or removed by the
+// retention setting): such an effect is listed but cannot be reverted.
+type FileEffect struct {
+	Path string `json:"path"`
+	Op   string `json:"op"` // created, modified, deleted
+	Kept bool   `json:"kept"`
+	// Why is set when Kept is false: "over 8 MiB, not kept", "removed to stay under the retention limit".
+	Why string `json:"why,omitempty"`
+}
+
+// Checkpoint is one recorded step of a session: the files an approved
+// change or command touched, or a revert or rewind.
+type Checkpoint struct {
+	ID         int64  `json:"id"`
+	Kind       string `json:"kind"`                 // edit, command, revert, rewind
+	ToolCallID string `json:"toolCallId,omitempty"` // the model's tool_use id (edit, command)
+	MessageID  int64  `json:"messageId"`            // the session's latest message when it was taken
+	Label      string `json:"label"`                // "→ Editing main.go", "$ make gen", "Reverted main.go", "Rewound to message 3"
+	// Note tells the limits hit, in a sentence ("12 files changed; only the first 1,000 are listed").
+	Note      string       `json:"note,omitempty"`
+	Omitted   int          `json:"omitted,omitempty"` // files changed but not listed (over the per-command limit)
+	Files     []FileEffect `json:"files"`
+	Undone    bool         `json:"undone"` // a later revert or rewind undid all of it
+	CreatedAt int64        `json:"createdAt"`
+}
+
+// LedgerFile is one file a session changed: its net effect from before the
+// session to now, and the checkpoints that touched it, oldest first.
+type LedgerFile struct {
+	Path string `json:"path"`
+	// Kind is the net effect: created, modified or deleted ("" when the
+	// file is back to what it was before the session).
+	Kind        string  `json:"kind"`
+	Checkpoints []int64 `json:"checkpoints"`
+	Revertable  bool    `json:"revertable"` // every content needed to restore it is kept
+}
+
+// Ledger is everything a session changed.
+type Ledger struct {
+	SessionID   int64        `json:"sessionId"`
+	Files       []LedgerFile `json:"files"`
+	Checkpoints []Checkpoint `json:"checkpoints"`
+}
+
+// FileDiff is the diff between two states of one file. A side whose
+// content is not available has Missing set and no text.
+type FileDiff struct {
+	Path      string `json:"path"`
+	OldExists bool   `json:"oldExists"`
+	NewExists bool   `json:"newExists"`
+	OldText   string `json:"oldText"`
+	NewText   string `json:"newText"`
+	Binary    bool   `json:"binary"`
+	Missing   string `json:"missing,omitempty"`
+	Hunks     []Hunk `json:"hunks"`
+}
+
+// AppliedFile is one file of a change as decided: the proposed hunks with
+// the user's decision on each, and the diff that was written.
+type AppliedFile struct {
+	Path      string   `json:"path"`
+	Op        string   `json:"op"`        // created or modified
+	Decisions []string `json:"decisions"` // per proposed hunk: approved, rejected, pending
+	Applied   int      `json:"applied"`   // hunks approved
+	Total     int      `json:"total"`
+	Edited    bool     `json:"edited"` // the user wrote over the proposal
+	Written   bool     `json:"written"`
+}
+
+// ChangeSummary is what became of a file change, shown on its card.
+type ChangeSummary struct {
+	CheckpointID int64         `json:"checkpointId,omitempty"` // 0 when nothing was written
+	Applied      int           `json:"applied"`                // hunks applied, all files
+	Total        int           `json:"total"`
+	Edited       bool          `json:"edited"`
+	Files        []AppliedFile `json:"files"`
+	Undone       bool          `json:"undone"`
+}
+
+// CommandEffects is what an approved command did to the project's files.
+type CommandEffects struct {
+	CheckpointID int64        `json:"checkpointId"`
+	Files        []FileEffect `json:"files"`
+	Omitted      int          `json:"omitted,omitempty"`
+	Note         string       `json:"note,omitempty"`
+	Undone       bool         `json:"undone"`
+}
+
+// ChangeDetail is a change's card expanded: each file's proposed hunks
+// with their decisions, and the diff that was applied.
+type ChangeDetail struct {
+	Summary ChangeSummary `json:"summary"`
+	// Proposed holds the hunks as proposed, one entry per file of Summary.Files.
+	Proposed []FileChange `json:"proposed"`
+	// Applied holds the diff written, one entry per file of Summary.Files
+	// (empty hunks when nothing was written).
+	Applied []FileDiff `json:"applied"`
+}
+
+// Conflict is a file that changed outside Pilot since its checkpoint:
+// restoring it would overwrite that. Mine is the file on disk now;
+// Checkpoint is the version the restore would write.
+type Conflict struct {
+	Path       string   `json:"path"`
+	Mine       FileDiff `json:"mine"` // OldText: what Pilot last wrote; NewText: the disk now
+	Checkpoint FileDiff `json:"checkpoint"`
+}
+
+// RestoreInput is how a revert or rewind resolves conflicts: path → mine
+// or checkpoint. A conflict left unresolved stops the restore before
+// anything is written.
+type RestoreInput struct {
+	Resolutions map[string]string `json:"resolutions"`
+}
+
+// RestoreResult says what a revert or rewind did. When Conflicts is not
+// empty nothing was written: resolve them and call again.
+type RestoreResult struct {
+	Done         bool         `json:"done"`
+	Conflicts    []Conflict   `json:"conflicts"`
+	Restored     []FileEffect `json:"restored"`
+	Kept         []string     `json:"kept"`         // conflicts resolved as mine: left as they are
+	CheckpointID int64        `json:"checkpointId"` // the revert's own checkpoint (undo it to undo the revert)
+	// SessionID is the session to show afterwards: the fork when the
+	// conversation was rewound, else the same session.
+	SessionID int64  `json:"sessionId"`
+	Message   string `json:"message"` // one sentence for the user
+}
+
+// LedgerUpdatedPayload says a session's ledger changed (a change or
+// command was recorded, or something was reverted).
+type LedgerUpdatedPayload struct {
+	SessionID int64 `json:"sessionId"`
+}
