@@ -6,15 +6,16 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"pilot/backend/sandbox"
 	"strings"
 )
 
-// applyFiles writes approved file changes, all or nothing. final overrides
-// the content of a change by its Path. First every file is checked (path
+// applyFiles writes approved file changes, all or nothing. opts.Final
+// overrides the content of a change by its Path. First every file is checked (path
 // still resolves to the same place, content unchanged since the proposal);
 // then each is written atomically; if a write fails, the files already
 // written are put back and the folders created for them removed.
-func applyFiles(d Deps, changes []FileChange, final map[string]string, note string) (Result, error) {
+func applyFiles(d Deps, changes []FileChange, opts ApplyOptions, note string) (Result, error) {
 	for _, c := range changes {
 		rp, err := d.Root.ResolveWrite(c.Path)
 		if err != nil {
@@ -41,7 +42,7 @@ func applyFiles(d Deps, changes []FileChange, final map[string]string, note stri
 		for i := len(written) - 1; i >= 0; i-- {
 			w := written[i]
 			if w.c.Existed {
-				_ = writeAtomic(w.c.Abs, []byte(w.c.OldContent), w.c.Mode)
+				_ = sandbox.WriteAtomic(w.c.Abs, []byte(w.c.OldContent), w.c.Mode)
 			} else {
 				_ = os.Remove(w.c.Abs)
 			}
@@ -52,14 +53,14 @@ func applyFiles(d Deps, changes []FileChange, final map[string]string, note stri
 	}
 	var b strings.Builder
 	for _, c := range changes {
-		content, edited := final[c.Path]
-		edited = edited && content != c.NewContent
-		if !edited {
+		content, ok := opts.Final[c.Path]
+		if !ok {
 			content = c.NewContent
 		}
-		dirs, err := mkdirs(filepath.Dir(c.Abs))
+		edited := opts.Edited[c.Path] && content != c.NewContent
+		dirs, err := sandbox.MkdirAll(filepath.Dir(c.Abs))
 		if err == nil {
-			err = writeAtomic(c.Abs, []byte(content), c.Mode)
+			err = sandbox.WriteAtomic(c.Abs, []byte(content), c.Mode)
 		}
 		if err != nil {
 			for j := len(dirs) - 1; j >= 0; j-- {
@@ -84,66 +85,4 @@ func applyFiles(d Deps, changes []FileChange, final map[string]string, note stri
 		b.WriteString(note)
 	}
 	return Result{Output: strings.TrimRight(b.String(), "\n")}, nil
-}
-
-// mkdirs creates dir and its missing parents, returning the folders it
-// created, outermost first.
-func mkdirs(dir string) ([]string, error) {
-	var missing []string
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(d); err == nil || d == filepath.Dir(d) {
-			break
-		}
-		missing = append(missing, d)
-	}
-	var created []string
-	for i := len(missing) - 1; i >= 0; i-- {
-		if err := os.Mkdir(missing[i], 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-			return created, err
-		}
-		created = append(created, missing[i])
-	}
-	return created, nil
-}
-
-// writeAtomic replaces the file at abs with data: a temporary file in the
-// same folder is written, given mode, synced and renamed over abs, and the
-// folder is synced, so a crash leaves either the old or the new file.
-func writeAtomic(abs string, data []byte, mode fs.FileMode) (err error) {
-	dir := filepath.Dir(abs)
-	base := filepath.Base(abs)
-	if len(base) > 100 {
-		base = base[:100]
-	}
-	f, err := os.CreateTemp(dir, "."+base+".pilot-*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(mode.Perm()); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, abs); err != nil {
-		return err
-	}
-	if df, derr := os.Open(dir); derr == nil {
-		_ = df.Sync()
-		df.Close()
-	}
-	return nil
 }

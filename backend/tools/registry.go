@@ -126,6 +126,9 @@ type ApplyOptions struct {
 	// Final holds the content to write for a FileChange.Path instead of its
 	// NewContent: the user's edits, or only the approved hunks.
 	Final map[string]string
+	// Edited names the paths whose Final text the user wrote (rather than
+	// a subset of the proposal's hunks): only those are reported as edited.
+	Edited map[string]bool
 	// OnOutput, when set, receives run_bash output as it arrives, from one
 	// goroutine at a time.
 	OnOutput func(chunk string)
@@ -148,7 +151,7 @@ func (r *Registry) Apply(ctx context.Context, p *Proposal, opts ApplyOptions) (R
 		}
 		return res, err
 	case len(p.Files) > 0:
-		return applyFiles(r.deps, p.Files, opts.Final, p.Note)
+		return applyFiles(r.deps, p.Files, opts, p.Note)
 	}
 	return Result{}, fmt.Errorf("tools: Apply: empty proposal from %s", p.Tool)
 }

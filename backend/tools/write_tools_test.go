@@ -148,13 +148,27 @@ func TestApply(t *testing.T) {
 	// Final contents from the user replace the proposal's.
 	writeTestFile(t, filepath.Join(f.dir, "b.txt"), "b\n")
 	res = f.call("multi_patch", edits)
-	out, err = f.reg.Apply(context.Background(), res.Proposal, ApplyOptions{Final: map[string]string{"b.txt": "user's b\n"}})
+	out, err = f.reg.Apply(context.Background(), res.Proposal, ApplyOptions{Final: map[string]string{"b.txt": "user's b\n"}, Edited: map[string]bool{"b.txt": true}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	expect(t, out, false, "Updated a.txt", "The user edited the change")
+
 	if f.read("a.txt") != "A\n" || f.read("b.txt") != "user's b\n" {
 		t.Errorf("a %q b %q", f.read("a.txt"), f.read("b.txt"))
+	}
+
+	// A final text that is only some of the hunks is not an edit: the
+	// result must not say the user edited anything.
+	writeTestFile(t, filepath.Join(f.dir, "a.txt"), "a\n")
+	writeTestFile(t, filepath.Join(f.dir, "b.txt"), "b\n")
+	res = f.call("multi_patch", edits)
+	out, err = f.reg.Apply(context.Background(), res.Proposal, ApplyOptions{Final: map[string]string{"b.txt": "b\n"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.Output, "edited") {
+		t.Errorf("a partial apply claims an edit:\n%s", out.Output)
 	}
 
 	// A write failure rolls back the files already written.
