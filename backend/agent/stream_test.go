@@ -39,7 +39,7 @@ func TestSilentStream(t *testing.T) {
 			h := newHarness(t, format, fakellm.Script{Turns: []fakellm.Turn{
 				{Text: "one two three four five", Fault: &fakellm.Fault{StallAfterEvents: 5}},
 				{Text: "Back."},
-			}}, setup{idle: 200 * time.Millisecond})
+			}}, setup{idle: 2 * time.Second}) // long enough that a loaded machine never stalls before the fault
 			if r := h.turn("Count"); r != ReasonError {
 				t.Fatalf("reason %s", r)
 			}
@@ -49,7 +49,7 @@ func TestSilentStream(t *testing.T) {
 			}
 			e := errs[0].(events.ErrorPayload)
 			if e.Kind != string(llm.KindStalled) || !e.Retryable ||
-				!strings.Contains(e.Message, "went silent in the middle of the answer (nothing arrived for 200 ms)") ||
+				!strings.Contains(e.Message, "went silent in the middle of the answer (nothing arrived for 2 s)") ||
 				!strings.HasSuffix(e.Message, "The partial answer was kept.") {
 				t.Errorf("error %+v", e)
 			}
