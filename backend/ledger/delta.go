@@ -43,7 +43,7 @@ func makeDelta(base, target []byte) []byte {
 	n := len(base) / deltaBlock
 	size := 1 << bits.Len(uint(2*n))
 	mask := uint64(size - 1)
-	table := make([]int32, size) // offset+1 of a base block; 0: empty
+	table := make([]int32, size)  // offset+1 of a base block; 0: empty
 	for i := n - 1; i >= 0; i-- { // backwards: the first block wins a slot
 		off := i * deltaBlock
 		table[blockHash(base[off:])&mask] = int32(off + 1)
