@@ -4,15 +4,56 @@ package ledger
 
 import (
 	"io/fs"
-	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
-// inodeCtime returns what a file's stat says beyond size, time and mode: its
-// inode number and change time, so that a file replaced by another (mv) or
-// changed with its mtime put back is still seen as changed.
-func inodeCtime(fi fs.FileInfo) (ino uint64, ctime int64) {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return st.Ino, st.Ctim.Sec*1e9 + st.Ctim.Nsec
+// statter lstats the files of one scan relative to the project folder,
+// opened once: the kernel then resolves only the project-relative part of
+// each path, and nothing is allocated per file. On a 100,000-file tree the
+// lstats are most of a scan.
+type statter struct {
+	fd int
+}
+
+func openStatter(dir string) (*statter, error) {
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
-	return 0, 0
+	return &statter{fd: fd}, nil
+}
+
+func (s *statter) close() { unix.Close(s.fd) }
+
+// lstat returns the stat part of the entry of the file rel (abs is the same
+// file, for other systems); ok is false when it is gone or is neither a
+// regular file nor a symbolic link.
+func (s *statter) lstat(rel, abs string) (ent entry, ok bool) {
+	var st unix.Stat_t
+	for {
+		err := unix.Fstatat(s.fd, rel, &st, unix.AT_SYMLINK_NOFOLLOW)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return entry{}, false
+		}
+		break
+	}
+	mode := fs.FileMode(st.Mode & 0o777)
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFREG:
+	case unix.S_IFLNK:
+		mode |= fs.ModeSymlink
+	default:
+		return entry{}, false
+	}
+	return entry{
+		size:  st.Size,
+		mtime: st.Mtim.Sec*1e9 + st.Mtim.Nsec,
+		ctime: st.Ctim.Sec*1e9 + st.Ctim.Nsec,
+		ino:   st.Ino,
+		mode:  mode,
+	}, true
 }

@@ -2,7 +2,26 @@
 
 package ledger
 
-import "io/fs"
+import (
+	"io/fs"
+	"os"
+)
 
-// inodeCtime is not read outside Linux: size, mtime and mode decide.
-func inodeCtime(fs.FileInfo) (ino uint64, ctime int64) { return 0, 0 }
+// statter lstats the files of one scan (by absolute path here; see
+// stat_linux.go).
+type statter struct{}
+
+func openStatter(string) (*statter, error) { return &statter{}, nil }
+
+func (*statter) close() {}
+
+// lstat returns the stat part of the entry of the file at abs; ok is false
+// when it is gone or is neither a regular file nor a symbolic link. Inode
+// and change time are not read outside Linux: size, mtime and mode decide.
+func (*statter) lstat(rel, abs string) (ent entry, ok bool) {
+	fi, err := os.Lstat(abs)
+	if err != nil || (!fi.Mode().IsRegular() && fi.Mode()&fs.ModeSymlink == 0) {
+		return entry{}, false
+	}
+	return entry{size: fi.Size(), mtime: fi.ModTime().UnixNano(), mode: modeOf(fi)}, true
+}

@@ -72,8 +72,15 @@ type project struct {
 	cur  *manifest  // last scan; nil until loaded
 }
 
-// NewTrees keeps the manifests in dir and the content in blobs.
+// NewTrees keeps the manifests in dir and the content in blobs. A limit
+// that is zero or negative is taken from DefaultLimits.
 func NewTrees(blobs *Blobs, dir string, limits Limits) *Trees {
+	if limits.MaxFileBytes <= 0 {
+		limits.MaxFileBytes = DefaultLimits.MaxFileBytes
+	}
+	if limits.MaxFiles <= 0 {
+		limits.MaxFiles = DefaultLimits.MaxFiles
+	}
 	return &Trees{blobs: blobs, dir: dir, limits: limits, projects: map[string]*project{}}
 }
 
@@ -134,7 +141,7 @@ func (s *Snapshot) After(ctx context.Context) (effects []Effect, omitted int, er
 		return nil, 0, fmt.Errorf("ledger: save the scan of %s: %w", s.root.Dir(), err)
 	}
 	effects = diff(s.before, m)
-	if max := s.t.limits.MaxFiles; max >= 0 && len(effects) > max {
+	if max := s.t.limits.MaxFiles; len(effects) > max {
 		omitted = len(effects) - max
 		effects = effects[:max:max]
 	}
@@ -184,13 +191,18 @@ func (t *Trees) scan(ctx context.Context, root *sandbox.Root, prev *manifest) (*
 	}
 	m := &manifest{root: root.Dir(), scanned: time.Now().UnixNano(), files: make(map[string]entry, len(prev.files)+16)}
 	trusted := prev.scanned - racyMargin
+	st, err := openStatter(root.Dir())
+	if err != nil {
+		return nil, err
+	}
+	defer st.close()
 	var mu sync.Mutex
 	var firstErr error
 	werr := root.Walk(ctx, start, func(e sandbox.Entry) {
 		if e.Type&^fs.ModeSymlink != 0 {
 			return // devices, sockets, pipes: not project files
 		}
-		ent, ok, err := t.stat(e, prev, trusted)
+		ent, ok, err := t.stat(st, e, prev, trusted)
 		mu.Lock()
 		defer mu.Unlock()
 		if err != nil && firstErr == nil {
@@ -211,16 +223,11 @@ func (t *Trees) scan(ctx context.Context, root *sandbox.Root, prev *manifest) (*
 
 // stat returns the entry of one file found by the walk; ok is false when
 // the file is gone or not a regular file or a link.
-func (t *Trees) stat(e sandbox.Entry, prev *manifest, trusted int64) (entry, bool, error) {
-	fi, err := os.Lstat(e.Abs)
-	if err != nil {
-		return entry{}, false, nil // removed meanwhile
+func (t *Trees) stat(st *statter, e sandbox.Entry, prev *manifest, trusted int64) (entry, bool, error) {
+	ent, ok := st.lstat(e.Rel, e.Abs)
+	if !ok {
+		return entry{}, false, nil // removed meanwhile, or not a file
 	}
-	if !fi.Mode().IsRegular() && fi.Mode()&fs.ModeSymlink == 0 {
-		return entry{}, false, nil
-	}
-	ent := entry{size: fi.Size(), mtime: fi.ModTime().UnixNano(), mode: modeOf(fi)}
-	ent.ino, ent.ctime = inodeCtime(fi)
 	old, had := prev.files[e.Rel]
 	if had && old.sameStat(ent) && old.mtime < trusted {
 		ent.hash, ent.kept = old.hash, old.kept
@@ -230,7 +237,7 @@ func (t *Trees) stat(e sandbox.Entry, prev *manifest, trusted int64) (entry, boo
 	if had && old.kept {
 		base = hex.EncodeToString(old.hash[:])
 	}
-	if err := t.read(e.Abs, fi, &ent, base); err != nil {
+	if err := t.read(e.Abs, &ent, base); err != nil {
 		return entry{}, false, err
 	}
 	return ent, true, nil
@@ -239,8 +246,8 @@ func (t *Trees) stat(e sandbox.Entry, prev *manifest, trusted int64) (entry, boo
 // read fills in the hash of the file at abs, storing its content when it
 // is within the limit. A file that cannot be read gets a hash made from
 // its stat, so that it is still listed and a change of its stat is seen.
-func (t *Trees) read(abs string, fi fs.FileInfo, ent *entry, base string) error {
-	if fi.Mode()&fs.ModeSymlink != 0 {
+func (t *Trees) read(abs string, ent *entry, base string) error {
+	if ent.mode&fs.ModeSymlink != 0 {
 		target, err := os.Readlink(abs)
 		if err != nil {
 			ent.hash = statHash(ent)
@@ -248,7 +255,7 @@ func (t *Trees) read(abs string, fi fs.FileInfo, ent *entry, base string) error 
 		}
 		return t.keep([]byte(target), ent, base)
 	}
-	if fi.Size() > t.limits.MaxFileBytes {
+	if ent.size > t.limits.MaxFileBytes {
 		f, err := os.Open(abs)
 		if err != nil {
 			ent.hash = statHash(ent)
