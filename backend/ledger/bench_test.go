@@ -136,6 +136,7 @@ func BenchmarkCommandCheckpoint(b *testing.B) {
 			}
 			usage, _ := blobs.Usage()
 			manifests := dirSize(filepath.Join(home, "trees"))
+			blocks := diskBlocks(home)
 			// Let the files written just before the baseline age past the
 			// racily-clean margin, and rescan them once.
 			time.Sleep(time.Duration(racyMargin) + 100*time.Millisecond)
@@ -151,6 +152,7 @@ func BenchmarkCommandCheckpoint(b *testing.B) {
 			// ResetTimer drops metrics reported before it.
 			b.ReportMetric(float64(baseline.Milliseconds()), "baseline-ms")
 			b.ReportMetric(float64(usage)/1e6, "store-MB")
+			b.ReportMetric(float64(blocks)/1e6, "disk-MB")
 			b.ReportMetric(float64(dirSize(dir))/1e6, "tree-MB")
 			b.ReportMetric(float64(manifests)/1e6, "manifest-MB")
 		})
@@ -188,7 +190,7 @@ func BenchmarkShadowGit(b *testing.B) {
 			start := time.Now()
 			checkpoint()
 			baseline := time.Since(start)
-			store := dirSize(gitDir)
+			store, blocks := dirSize(gitDir), diskBlocks(gitDir)
 			time.Sleep(time.Duration(racyMargin) + 100*time.Millisecond)
 			checkpoint()
 			b.ResetTimer()
@@ -203,6 +205,7 @@ func BenchmarkShadowGit(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/op")
 			b.ReportMetric(float64(baseline.Milliseconds()), "baseline-ms")
 			b.ReportMetric(float64(store)/1e6, "store-MB")
+			b.ReportMetric(float64(blocks)/1e6, "disk-MB")
 		})
 	}
 }
