@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"bytes"
-	"compress/flate"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -439,94 +438,4 @@ func (b *Blobs) Sweep(live map[string]bool) (freed int64, err error) {
 	})
 	b.cache.clear()
 	return freed, err
-}
-
-// flateWriters are reused: a flate.Writer allocates about 1 MB.
-var flateWriters = sync.Pool{New: func() any {
-	w, _ := flate.NewWriter(nil, flate.BestSpeed)
-	return w
-}}
-
-func compress(data []byte) ([]byte, error) {
-	var buf bytes.Buffer
-	buf.Grow(len(data)/3 + 64)
-	w := flateWriters.Get().(*flate.Writer)
-	defer flateWriters.Put(w)
-	w.Reset(&buf)
-	if _, err := w.Write(data); err != nil {
-		return nil, err
-	}
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-// decompress inflates an object's payload; a full object must come out at
-// its recorded size.
-func decompress(payload []byte, h header) ([]byte, error) {
-	r := flate.NewReader(bytes.NewReader(payload))
-	defer r.Close()
-	var buf bytes.Buffer
-	if h.kind == kindFull && h.size < 1<<31 {
-		buf.Grow(int(h.size))
-	}
-	limit := h.size + 1
-	if h.kind == kindDelta {
-		limit = 2*h.size + 1<<20 // operations are never much longer than the content
-	}
-	if _, err := io.Copy(&buf, io.LimitReader(r, limit)); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
-	}
-	if h.kind == kindFull && int64(buf.Len()) != h.size {
-		return nil, ErrCorrupt
-	}
-	return buf.Bytes(), nil
-}
-
-// contentCache keeps the most recently stored or read contents, up to max
-// bytes in all, so that storing the next version of a file does not rebuild
-// the previous one through its chain of deltas.
-type contentCache struct {
-	mu    sync.Mutex
-	max   int
-	used  int
-	order []string
-	data  map[string][]byte
-}
-
-func (c *contentCache) get(hash string) ([]byte, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	d, ok := c.data[hash]
-	return d, ok
-}
-
-func (c *contentCache) put(hash string, data []byte) {
-	if len(data) > c.max/4 {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.data == nil {
-		c.data = map[string][]byte{}
-	}
-	if _, ok := c.data[hash]; ok {
-		return
-	}
-	c.data[hash] = data
-	c.order = append(c.order, hash)
-	c.used += len(data)
-	for c.used > c.max && len(c.order) > 0 {
-		old := c.order[0]
-		c.order = c.order[1:]
-		c.used -= len(c.data[old])
-		delete(c.data, old)
-	}
-}
-
-func (c *contentCache) clear() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.data, c.order, c.used = nil, nil, 0
 }

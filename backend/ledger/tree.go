@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -14,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"pilot/backend/sandbox"
@@ -255,31 +257,39 @@ func (t *Trees) read(abs string, ent *entry, base string) error {
 		}
 		return t.keep([]byte(target), ent, base)
 	}
-	if ent.size > t.limits.MaxFileBytes {
-		f, err := os.Open(abs)
-		if err != nil {
-			ent.hash = statHash(ent)
-			return nil
-		}
-		defer f.Close()
-		h := sha256.New()
-		if _, err := io.Copy(h, f); err != nil {
-			ent.hash = statHash(ent)
-			return nil
-		}
-		h.Sum(ent.hash[:0])
-		return nil
-	}
-	data, err := os.ReadFile(abs)
+	// O_NONBLOCK: a file replaced by a named pipe since the lstat must not
+	// block the scan; reads of a regular file are not affected.
+	f, err := os.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		ent.hash = statHash(ent)
 		return nil
 	}
-	if int64(len(data)) > t.limits.MaxFileBytes { // grew since the lstat
-		ent.hash = sha256.Sum256(data)
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		ent.hash = statHash(ent)
 		return nil
 	}
-	return t.keep(data, ent, base)
+	limit := t.limits.MaxFileBytes
+	var buf bytes.Buffer
+	if ent.size <= limit {
+		buf.Grow(int(ent.size) + 512)
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
+		ent.hash = statHash(ent)
+		return nil
+	}
+	if int64(buf.Len()) <= limit {
+		return t.keep(buf.Bytes(), ent, base)
+	}
+	// Over the limit: hashed as it streams by, not kept.
+	h := sha256.New()
+	h.Write(buf.Bytes())
+	if _, err := io.Copy(h, f); err != nil {
+		ent.hash = statHash(ent)
+		return nil
+	}
+	h.Sum(ent.hash[:0])
+	return nil
 }
 
 // keep stores data and records it in ent.
