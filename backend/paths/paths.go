@@ -33,3 +33,7 @@ func LogDir(home string) string { return filepath.Join(home, "logs") }
 
 // DB is the path of the session database.
 func DB(home string) string { return filepath.Join(home, "pilot.db") }
+
+// Checkpoints is the folder of the change ledger: stored file content
+// (blobs) and the per-project scan manifests (trees). Never inside a project.
+func Checkpoints(home string) string { return filepath.Join(home, "checkpoints") }

@@ -49,3 +49,10 @@ func TestEnsureCreatesLogDir(t *testing.T) {
 		t.Fatal("Ensure on an unwritable path succeeded")
 	}
 }
+
+func TestCheckpoints(t *testing.T) {
+	t.Parallel()
+	if got, want := Checkpoints("/h"), filepath.Join("/h", "checkpoints"); got != want {
+		t.Errorf("Checkpoints = %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,359 @@
+package ledger
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"pilot/backend/sandbox"
+)
+
+// Limits bound what a command's checkpoint keeps.
+type Limits struct {
+	MaxFileBytes int64 // larger files are listed but their content is not kept (Kept=false)
+	MaxFiles     int   // most effects reported per command; the rest are counted as omitted
+}
+
+// DefaultLimits are the limits Pilot runs with.
+var DefaultLimits = Limits{MaxFileBytes: 4 << 20, MaxFiles: 2000}
+
+// Op is what a command did to a file.
+type Op string
+
+// The effects a command can have on a file.
+const (
+	Created  Op = "created"
+	Modified Op = "modified"
+	Deleted  Op = "deleted"
+)
+
+// Effect is one file a command changed.
+type Effect struct {
+	Path          string // project-relative, '/'-separated
+	Op            Op
+	Before, After FileState
+}
+
+// racyMargin: a file whose mtime is this close to (or after) the start of
+// the scan that hashed it may have changed again within the file system's
+// timestamp granularity without its stat changing, so it is hashed again
+// at the next scan ("racily clean", as git calls it). Timestamps come from
+// a coarse clock that can lag the real one, hence a generous margin.
+const racyMargin = int64(2 * time.Second)
+
+// Trees scans projects and keeps, per project, the last scan (a manifest
+// of every file's stat and hash) in its folder under PILOT_HOME, so that a
+// scan only reads and stores the files whose stat changed. It is safe for
+// concurrent use; scans of one project run one at a time.
+type Trees struct {
+	blobs  *Blobs
+	dir    string
+	limits Limits
+
+	mu       sync.Mutex
+	projects map[string]*project // by absolute project folder
+}
+
+// project is the state of one project folder.
+type project struct {
+	mu   sync.Mutex // held for a whole scan
+	path string     // of its manifest file
+	cur  *manifest  // last scan; nil until loaded
+}
+
+// NewTrees keeps the manifests in dir and the content in blobs. A limit
+// that is zero or negative is taken from DefaultLimits.
+func NewTrees(blobs *Blobs, dir string, limits Limits) *Trees {
+	if limits.MaxFileBytes <= 0 {
+		limits.MaxFileBytes = DefaultLimits.MaxFileBytes
+	}
+	if limits.MaxFiles <= 0 {
+		limits.MaxFiles = DefaultLimits.MaxFiles
+	}
+	return &Trees{blobs: blobs, dir: dir, limits: limits, projects: map[string]*project{}}
+}
+
+// Limits returns the limits t was made with.
+func (t *Trees) Limits() Limits { return t.limits }
+
+func (t *Trees) project(root string) *project {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	p := t.projects[root]
+	if p == nil {
+		p = &project{path: filepath.Join(t.dir, Hash([]byte(root))[:32]+".manifest")}
+		t.projects[root] = p
+	}
+	return p
+}
+
+// Snapshot is a project scanned before a command; After finds what the
+// command changed.
+type Snapshot struct {
+	t      *Trees
+	p      *project
+	root   *sandbox.Root
+	before *manifest
+}
+
+// Before scans the project: every file the ignore rules let through is
+// lstat'ed (symbolic links are never followed), and the content of each
+// file that is new or changed since the last scan of this project is
+// stored in the blob store. The first scan of a project stores everything.
+func (t *Trees) Before(ctx context.Context, root *sandbox.Root) (*Snapshot, error) {
+	p := t.project(root.Dir())
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cur == nil {
+		p.cur = loadManifest(p.path, root.Dir())
+	}
+	m, err := t.scan(ctx, root, p.cur)
+	if err != nil {
+		return nil, err
+	}
+	p.cur = m
+	return &Snapshot{t: t, p: p, root: root, before: m}, nil
+}
+
+// After scans the project again, stores the content of what changed,
+// persists the scan and returns the effects since Before, sorted by path:
+// at most Limits.MaxFiles of them, omitted counting the rest.
+func (s *Snapshot) After(ctx context.Context) (effects []Effect, omitted int, err error) {
+	s.p.mu.Lock()
+	defer s.p.mu.Unlock()
+	m, err := s.t.scan(ctx, s.root, s.p.cur)
+	if err != nil {
+		return nil, 0, err
+	}
+	s.p.cur = m
+	if err := m.save(s.p.path); err != nil {
+		return nil, 0, fmt.Errorf("ledger: save the scan of %s: %w", s.root.Dir(), err)
+	}
+	effects = diff(s.before, m)
+	if max := s.t.limits.MaxFiles; len(effects) > max {
+		omitted = len(effects) - max
+		effects = effects[:max:max]
+	}
+	return effects, omitted, nil
+}
+
+// diff lists what changed from a to b, sorted by path.
+func diff(a, b *manifest) []Effect {
+	var out []Effect
+	for rel, eb := range b.files {
+		ea, ok := a.files[rel]
+		switch {
+		case !ok:
+			out = append(out, Effect{Path: rel, Op: Created, After: eb.state()})
+		case ea.hash != eb.hash || ea.mode != eb.mode:
+			out = append(out, Effect{Path: rel, Op: Modified, Before: ea.state(), After: eb.state()})
+		}
+	}
+	if len(b.files)-countCreated(out) != len(a.files) {
+		for rel, ea := range a.files {
+			if _, ok := b.files[rel]; !ok {
+				out = append(out, Effect{Path: rel, Op: Deleted, Before: ea.state()})
+			}
+		}
+	}
+	slices.SortFunc(out, func(x, y Effect) int { return strings.Compare(x.Path, y.Path) })
+	return out
+}
+
+func countCreated(effects []Effect) int {
+	n := 0
+	for _, e := range effects {
+		if e.Op == Created {
+			n++
+		}
+	}
+	return n
+}
+
+// scan walks the project and returns its manifest: entries of prev are
+// reused for files whose stat did not change (and that were not racily
+// clean); the others are read, hashed and stored.
+func (t *Trees) scan(ctx context.Context, root *sandbox.Root, prev *manifest) (*manifest, error) {
+	start, err := root.Resolve("")
+	if err != nil {
+		return nil, err
+	}
+	m := &manifest{root: root.Dir(), scanned: time.Now().UnixNano(), files: make(map[string]entry, len(prev.files)+16)}
+	trusted := prev.scanned - racyMargin
+	st, err := openStatter(root.Dir())
+	if err != nil {
+		return nil, err
+	}
+	defer st.close()
+	var mu sync.Mutex
+	var firstErr error
+	werr := root.Walk(ctx, start, func(e sandbox.Entry) {
+		if e.Type&^fs.ModeSymlink != 0 {
+			return // devices, sockets, pipes: not project files
+		}
+		ent, ok, err := t.stat(st, e, prev, trusted)
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		if ok {
+			m.files[e.Rel] = ent
+		}
+	})
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if werr != nil {
+		return nil, werr
+	}
+	return m, nil
+}
+
+// stat returns the entry of one file found by the walk; ok is false when
+// the file is gone or not a regular file or a link.
+func (t *Trees) stat(st *statter, e sandbox.Entry, prev *manifest, trusted int64) (entry, bool, error) {
+	ent, ok := st.lstat(e.Rel, e.Abs)
+	if !ok {
+		return entry{}, false, nil // removed meanwhile, or not a file
+	}
+	old, had := prev.files[e.Rel]
+	if had && old.sameStat(ent) && old.mtime < trusted {
+		ent.hash, ent.kept = old.hash, old.kept
+		return ent, true, nil
+	}
+	base := ""
+	if had && old.kept {
+		base = hex.EncodeToString(old.hash[:])
+	}
+	if err := t.read(e.Abs, &ent, base); err != nil {
+		return entry{}, false, err
+	}
+	return ent, true, nil
+}
+
+// read fills in the hash of the file at abs, storing its content when it
+// is within the limit. A file that cannot be read gets a hash made from
+// its stat, so that it is still listed and a change of its stat is seen.
+func (t *Trees) read(abs string, ent *entry, base string) error {
+	if ent.mode&fs.ModeSymlink != 0 {
+		target, err := os.Readlink(abs)
+		if err != nil {
+			ent.hash = statHash(ent)
+			return nil
+		}
+		return t.keep([]byte(target), ent, base)
+	}
+	// O_NONBLOCK: a file replaced by a named pipe since the lstat must not
+	// block the scan; reads of a regular file are not affected.
+	f, err := os.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		ent.hash = statHash(ent)
+		return nil
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		ent.hash = statHash(ent)
+		return nil
+	}
+	limit := t.limits.MaxFileBytes
+	var buf bytes.Buffer
+	if ent.size <= limit {
+		buf.Grow(int(ent.size) + 512)
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
+		ent.hash = statHash(ent)
+		return nil
+	}
+	if int64(buf.Len()) <= limit {
+		return t.keep(buf.Bytes(), ent, base)
+	}
+	// Over the limit: hashed as it streams by, not kept.
+	h := sha256.New()
+	h.Write(buf.Bytes())
+	if _, err := io.Copy(h, f); err != nil {
+		ent.hash = statHash(ent)
+		return nil
+	}
+	h.Sum(ent.hash[:0])
+	return nil
+}
+
+// keep stores data and records it in ent.
+func (t *Trees) keep(data []byte, ent *entry, base string) error {
+	ent.hash = sha256.Sum256(data)
+	ent.kept = true
+	if base == hex.EncodeToString(ent.hash[:]) {
+		return nil // same content, already stored
+	}
+	if _, err := t.blobs.Put(data, base); err != nil {
+		return err
+	}
+	return nil
+}
+
+// statHash stands for the content of a file that could not be read.
+func statHash(ent *entry) [32]byte {
+	var b []byte
+	b = append(b, "unreadable\x00"...)
+	b = binary.AppendVarint(b, ent.size)
+	b = binary.AppendVarint(b, ent.mtime)
+	b = binary.AppendVarint(b, ent.ctime)
+	return sha256.Sum256(b)
+}
+
+// Live returns every hash that the kept content of the projects' last
+// scans (persisted, and in memory) refers to: what Blobs.Sweep must keep
+// for them.
+func (t *Trees) Live() (map[string]bool, error) {
+	live := map[string]bool{}
+	add := func(m *manifest) {
+		for _, e := range m.files {
+			if e.kept {
+				live[hex.EncodeToString(e.hash[:])] = true
+			}
+		}
+	}
+	ents, err := os.ReadDir(t.dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("ledger: trees: %w", err)
+	}
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".manifest") && !strings.HasPrefix(e.Name(), ".") {
+			data, err := os.ReadFile(filepath.Join(t.dir, e.Name()))
+			if err != nil {
+				continue
+			}
+			if m, err := unmarshalManifest(data); err == nil {
+				add(m)
+			}
+		}
+	}
+	t.mu.Lock()
+	projects := make([]*project, 0, len(t.projects))
+	for _, p := range t.projects {
+		projects = append(projects, p)
+	}
+	t.mu.Unlock()
+	for _, p := range projects {
+		p.mu.Lock()
+		if p.cur != nil {
+			add(p.cur)
+		}
+		p.mu.Unlock()
+	}
+	return live, nil
+}
