@@ -151,10 +151,13 @@ type RestoreInput struct {
 // RestoreResult says what a revert or rewind did. When Conflicts is not
 // empty nothing was written: resolve them and call again.
 type RestoreResult struct {
-	Done         bool         `json:"done"`
-	Conflicts    []Conflict   `json:"conflicts"`
-	Restored     []FileEffect `json:"restored"`
-	Kept         []string     `json:"kept"`         // conflicts resolved as mine: left as they are
+	Done      bool         `json:"done"`
+	Conflicts []Conflict   `json:"conflicts"`
+	Restored  []FileEffect `json:"restored"`
+	Kept      []string     `json:"kept"` // conflicts resolved as mine: left as they are
+	// Missing lists files that could not be restored: their earlier
+	// content was not kept (Why says why).
+	Missing      []FileEffect `json:"missing"`
 	CheckpointID int64        `json:"checkpointId"` // the revert's own checkpoint (undo it to undo the revert)
 	// SessionID is the session to show afterwards: the fork when the
 	// conversation was rewound, else the same session.

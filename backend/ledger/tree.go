@@ -142,7 +142,7 @@ func (s *Snapshot) After(ctx context.Context) (effects []Effect, omitted int, er
 	if err := m.save(s.p.path); err != nil {
 		return nil, 0, fmt.Errorf("ledger: save the scan of %s: %w", s.root.Dir(), err)
 	}
-	effects = diff(s.before, m)
+	effects = compare(s.before, m)
 	if max := s.t.limits.MaxFiles; len(effects) > max {
 		omitted = len(effects) - max
 		effects = effects[:max:max]
@@ -150,8 +150,8 @@ func (s *Snapshot) After(ctx context.Context) (effects []Effect, omitted int, er
 	return effects, omitted, nil
 }
 
-// diff lists what changed from a to b, sorted by path.
-func diff(a, b *manifest) []Effect {
+// compare lists what changed from a to b, sorted by path.
+func compare(a, b *manifest) []Effect {
 	var out []Effect
 	for rel, eb := range b.files {
 		ea, ok := a.files[rel]

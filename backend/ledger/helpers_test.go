@@ -1,0 +1,169 @@
+package ledger
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"pilot/backend/events"
+	"pilot/backend/llm"
+	"pilot/backend/sandbox"
+	"pilot/backend/store"
+)
+
+// fixture is a project folder with a session, a store and a ledger, all
+// real, under t.TempDir().
+type fixture struct {
+	t    testing.TB
+	ctx  context.Context
+	dir  string
+	home string
+	st   *store.Store
+	lg   *Ledger
+	root *sandbox.Root
+	sess store.Session
+}
+
+func newFixture(t testing.TB, files map[string]string) *fixture {
+	t.Helper()
+	base := t.TempDir()
+	f := &fixture{t: t, ctx: context.Background(), dir: filepath.Join(base, "project"), home: filepath.Join(base, "home")}
+	f.write(files)
+	if err := os.MkdirAll(f.dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	if err = os.MkdirAll(f.home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if f.st, err = store.Open(f.ctx, filepath.Join(f.home, "pilot.db")); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.st.Close() })
+	f.open()
+	if f.root, err = sandbox.New(f.dir); err != nil {
+		t.Fatal(err)
+	}
+	p, err := f.st.TouchProject(f.ctx, f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.sess, err = f.st.CreateSession(f.ctx, store.NewSession{ProjectID: p.ID}); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// open (re)opens the ledger, as a restarted Pilot does.
+func (f *fixture) open() {
+	lg, err := Open(filepath.Join(f.home, "checkpoints"), f.st, Limits{MaxFileBytes: 64 << 10, MaxFiles: 50}, nil)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.lg = lg
+}
+
+func (f *fixture) write(files map[string]string) {
+	f.t.Helper()
+	for rel, text := range files {
+		abs := filepath.Join(f.dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			f.t.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
+			f.t.Fatal(err)
+		}
+	}
+}
+
+func (f *fixture) read(rel string) string {
+	b, err := os.ReadFile(filepath.Join(f.dir, filepath.FromSlash(rel)))
+	if err != nil {
+		return "<" + err.Error() + ">"
+	}
+	return string(b)
+}
+
+// say appends a user message and returns its id.
+func (f *fixture) say(text string) int64 {
+	f.t.Helper()
+	m, err := f.st.AppendMessage(f.ctx, f.sess.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock(text)}}, llm.Usage{})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return m.ID
+}
+
+// edit does what the agent does for an approved change: checkpoint, write,
+// settle.
+func (f *fixture) edit(rel, text string) store.Checkpoint {
+	f.t.Helper()
+	abs := filepath.Join(f.dir, filepath.FromSlash(rel))
+	before, old, err := ReadState(abs)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	cp, err := f.lg.BeginEdit(f.ctx, f.sess.ID, 0, "→ Editing "+rel, []EditFile{{Path: rel, Before: before, Old: old, New: []byte(text), Mode: 0o644}})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if _, err := sandbox.MkdirAll(filepath.Dir(abs)); err != nil {
+		f.t.Fatal(err)
+	}
+	if err := sandbox.WriteAtomic(abs, []byte(text), 0o644); err != nil {
+		f.t.Fatal(err)
+	}
+	if _, err := f.lg.Settle(f.ctx, cp, f.root); err != nil {
+		f.t.Fatal(err)
+	}
+	cp, err = f.st.Checkpoint(f.ctx, cp.ID)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return cp
+}
+
+// tree hashes every file of the project with its mode (symlinks by their
+// target), and lists every folder: two equal trees are byte-identical.
+func (f *fixture) tree() string {
+	f.t.Helper()
+	var lines []string
+	err := filepath.WalkDir(f.dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(f.dir, p)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		switch {
+		case fi.IsDir():
+			lines = append(lines, "d "+rel+" "+fi.Mode().String())
+		case fi.Mode()&fs.ModeSymlink != 0:
+			t, _ := os.Readlink(p)
+			lines = append(lines, "l "+rel+" -> "+t)
+		default:
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			h := sha256.Sum256(b)
+			lines = append(lines, "f "+rel+" "+fi.Mode().String()+" "+hex.EncodeToString(h[:8]))
+		}
+		return nil
+	})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+func none() events.RestoreInput { return events.RestoreInput{Resolutions: map[string]string{}} }

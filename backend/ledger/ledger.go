@@ -1,0 +1,174 @@
+package ledger
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"path/filepath"
+	"sync"
+
+	"pilot/backend/sandbox"
+	"pilot/backend/store"
+)
+
+// Ledger records checkpoints in the store with their content in Blobs,
+// and restores them. Safe for concurrent use.
+type Ledger struct {
+	st    *store.Store
+	blobs *Blobs
+	trees *Trees
+	log   *slog.Logger
+
+	mu       sync.Mutex
+	projects map[string]*sync.Mutex // one restore per project folder at a time
+
+	// gc: content stored but not yet referenced by a checkpoint is held
+	// with RLock until it is; Sweep takes Lock, so it never removes it.
+	gc sync.RWMutex
+}
+
+// Open opens the ledger of a data directory: blobs and tree manifests
+// under dir (paths.Checkpoints), records in st.
+func Open(dir string, st *store.Store, limits Limits, log *slog.Logger) (*Ledger, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	b, err := OpenBlobs(filepath.Join(dir, "blobs"))
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint store %s: %w", dir, err)
+	}
+	return &Ledger{st: st, blobs: b, trees: NewTrees(b, filepath.Join(dir, "trees"), limits), log: log,
+		projects: map[string]*sync.Mutex{}}, nil
+}
+
+// Blobs is the content store.
+func (l *Ledger) Blobs() *Blobs { return l.blobs }
+
+// Limits are the limits of what a command's checkpoint keeps.
+func (l *Ledger) Limits() Limits { return l.trees.Limits() }
+
+// lock serialises work on one project folder.
+func (l *Ledger) lock(dir string) func() {
+	l.mu.Lock()
+	m := l.projects[dir]
+	if m == nil {
+		m = &sync.Mutex{}
+		l.projects[dir] = m
+	}
+	l.mu.Unlock()
+	m.Lock()
+	return m.Unlock
+}
+
+// side turns a file state into its stored form.
+func side(s FileState) store.FileSide {
+	return store.FileSide{Hash: s.Hash, Mode: uint32(s.Mode), Size: s.Size, Kept: s.Kept || s.Hash == ""}
+}
+
+// stateOf is the inverse of side.
+func stateOf(s store.FileSide) FileState {
+	return FileState{Hash: s.Hash, Mode: fs.FileMode(s.Mode), Size: s.Size, Kept: s.Kept}
+}
+
+// EditFile is one file of an approved change: its content before and the
+// content to be written.
+type EditFile struct {
+	Path   string // project-relative
+	Before FileState
+	Old    []byte // content before (nil when the file does not exist)
+	New    []byte
+	Mode   fs.FileMode // of the file written
+}
+
+// BeginEdit stores the content before and after of each file of an
+// approved change and records a pending checkpoint, before anything is
+// written. Call Settle once the files are written (or failed to be).
+func (l *Ledger) BeginEdit(ctx context.Context, sessionID, toolCallID int64, label string, files []EditFile) (store.Checkpoint, error) {
+	l.gc.RLock()
+	defer l.gc.RUnlock()
+	cp := store.Checkpoint{SessionID: sessionID, ToolCallID: toolCallID, Kind: store.CheckpointEdit, Label: label}
+	for _, f := range files {
+		before := f.Before
+		if before.Exists() {
+			if _, err := l.blobs.Put(f.Old, ""); err != nil {
+				return store.Checkpoint{}, fmt.Errorf("keeping %s before the change: %w", f.Path, err)
+			}
+			before.Kept = true
+		}
+		h, err := l.blobs.Put(f.New, before.Hash)
+		if err != nil {
+			return store.Checkpoint{}, fmt.Errorf("keeping %s after the change: %w", f.Path, err)
+		}
+		after := FileState{Hash: h, Mode: f.Mode.Perm(), Size: int64(len(f.New)), Kept: true}
+		if before.Same(after) {
+			continue
+		}
+		cp.Files = append(cp.Files, store.FileEvent{Path: f.Path, Before: side(before), After: side(after)})
+	}
+	if len(cp.Files) == 0 {
+		return store.Checkpoint{}, nil
+	}
+	return l.st.BeginCheckpoint(ctx, cp)
+}
+
+// Settle finishes a pending checkpoint by looking at the files: an event
+// whose file holds its after state happened; one whose file still holds
+// its before state did not and is dropped; a file holding neither (changed
+// again meanwhile) keeps its event. Temporary files an interrupted write
+// left next to them are removed. It reports whether the checkpoint remains.
+func (l *Ledger) Settle(ctx context.Context, cp store.Checkpoint, root *sandbox.Root) (bool, error) {
+	if cp.ID == 0 {
+		return false, nil
+	}
+	var drop []int64
+	for _, e := range cp.Files {
+		abs := filepath.Join(root.Dir(), filepath.FromSlash(e.Path))
+		sandbox.RemoveTemps(abs)
+		cur, _, err := ReadState(abs)
+		if err != nil {
+			l.log.Warn("settling a checkpoint", "path", e.Path, "err", err)
+			continue
+		}
+		if !cur.Same(stateOf(e.After)) && cur.Same(stateOf(e.Before)) {
+			drop = append(drop, e.ID)
+		}
+	}
+	return l.st.FinishCheckpoint(ctx, cp.ID, drop)
+}
+
+// Repair settles the checkpoints a crash left pending (Pilot killed while
+// a change, a revert or a rewind was being written). Call it at start-up,
+// before any turn runs.
+func (l *Ledger) Repair(ctx context.Context) error {
+	cps, err := l.st.PendingCheckpoints(ctx)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, cp := range cps {
+		root, err := l.rootOf(ctx, cp.SessionID)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if _, err := l.Settle(ctx, cp, root); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// rootOf opens the project folder of a session.
+func (l *Ledger) rootOf(ctx context.Context, sessionID int64) (*sandbox.Root, error) {
+	sess, err := l.st.Session(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	proj, err := l.st.Project(ctx, sess.ProjectID)
+	if err != nil {
+		return nil, err
+	}
+	return sandbox.New(proj.Path)
+}

@@ -1,0 +1,347 @@
+package ledger
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"pilot/backend/sandbox"
+	"pilot/backend/store"
+)
+
+// Resolutions of a conflict (events.ResolveMine, events.ResolveCheckpoint).
+const (
+	ResolveMine       = "mine"
+	ResolveCheckpoint = "checkpoint"
+)
+
+var (
+	// ErrNothing: the checkpoint, file or message has nothing to restore.
+	ErrNothing = errors.New("nothing to restore")
+)
+
+// target is one file a revert or rewind puts back.
+type target struct {
+	path   string
+	want   store.FileSide // what to write (Hash "": remove the file)
+	expect store.FileSide // what Pilot last wrote there
+	merged []byte         // want's content when it was computed (a revert under later changes)
+	// clash: the revert could not be merged with later changes to the
+	// file, so it is always shown as a conflict.
+	clash  string
+	undoes []int64
+}
+
+// Conflict is a file that changed since Pilot last wrote it (or whose
+// revert clashes with later changes): restoring it would overwrite that.
+type Conflict struct {
+	Path   string
+	Reason string
+	// Expect is what Pilot last wrote, Disk what is there now, Want what
+	// the restore would write; contents nil when absent or not kept.
+	Expect, Disk, Want          FileState
+	ExpectData, DiskData, Wants []byte
+}
+
+// Result is what a restore did, or would do.
+type Result struct {
+	Conflicts  []Conflict        // unresolved: nothing was written
+	Restored   []store.FileEvent // written
+	Kept       []string          // conflicts resolved as "mine": left alone
+	Missing    []store.FileEvent // not restorable: content not kept (Why says why)
+	Checkpoint store.Checkpoint  // the restore's own checkpoint (zero when nothing was written)
+}
+
+// history is each path's events in a session's done checkpoints, oldest first.
+func history(cps []store.Checkpoint) map[string][]store.FileEvent {
+	h := map[string][]store.FileEvent{}
+	for _, c := range cps {
+		if !c.Done {
+			continue
+		}
+		for _, e := range c.Files {
+			h[e.Path] = append(h[e.Path], e)
+		}
+	}
+	return h
+}
+
+// RevertCheckpoint undoes one checkpoint: each file it touched goes back
+// to what it was before. A file changed again later (by another change or
+// command) has the checkpoint's own change taken out of it when that
+// merges cleanly, and is shown as a conflict when not.
+func (l *Ledger) RevertCheckpoint(ctx context.Context, id int64, res map[string]string) (Result, error) {
+	l.gc.RLock()
+	defer l.gc.RUnlock()
+	cp, err := l.st.Checkpoint(ctx, id)
+	if err != nil {
+		return Result{}, err
+	}
+	cps, err := l.st.Checkpoints(ctx, cp.SessionID)
+	if err != nil {
+		return Result{}, err
+	}
+	h := history(cps)
+	var ts []target
+	for _, e := range cp.Files {
+		evs := h[e.Path]
+		if len(evs) == 0 {
+			continue
+		}
+		last := evs[len(evs)-1]
+		t := target{path: e.Path, want: e.Before, expect: last.After, undoes: []int64{e.ID}}
+		if last.ID != e.ID {
+			t.merged, t.clash = l.unapply(e, last.After)
+			if t.merged != nil {
+				h, err := l.blobs.Put(t.merged, last.After.Hash)
+				if err != nil {
+					return Result{}, err
+				}
+				t.want = store.FileSide{Hash: h, Mode: last.After.Mode, Size: int64(len(t.merged)), Kept: true}
+			}
+		}
+		ts = append(ts, t)
+	}
+	label := "Reverted: " + strings.TrimPrefix(cp.Label, "→ ")
+	return l.restore(ctx, cp.SessionID, store.CheckpointRevert, label, ts, res)
+}
+
+// unapply takes the change of event e out of the file's later content
+// (a three-way merge of before ← after onto current). It returns the
+// merged content, or why it cannot.
+func (l *Ledger) unapply(e store.FileEvent, current store.FileSide) ([]byte, string) {
+	const why = "changed again after this change; taking this change out of it clashes with the later edits"
+	if !e.Before.Kept || !e.After.Kept || !current.Kept || e.Before.Hash == "" || e.After.Hash == "" || current.Hash == "" {
+		return nil, why
+	}
+	before, err1 := l.blobs.Get(e.Before.Hash)
+	after, err2 := l.blobs.Get(e.After.Hash)
+	cur, err3 := l.blobs.Get(current.Hash)
+	if err1 != nil || err2 != nil || err3 != nil {
+		return nil, why
+	}
+	merged, ok := merge3(string(after), string(before), string(cur))
+	if !ok {
+		return nil, why
+	}
+	return []byte(merged), ""
+}
+
+// RevertFile puts one file back to what it was before the session first
+// changed it.
+func (l *Ledger) RevertFile(ctx context.Context, sessionID int64, rel string, res map[string]string) (Result, error) {
+	l.gc.RLock()
+	defer l.gc.RUnlock()
+	cps, err := l.st.Checkpoints(ctx, sessionID)
+	if err != nil {
+		return Result{}, err
+	}
+	evs := history(cps)[rel]
+	if len(evs) == 0 {
+		return Result{}, fmt.Errorf("%s: this session did not change it: %w", rel, ErrNothing)
+	}
+	t := target{path: rel, want: evs[0].Before, expect: evs[len(evs)-1].After}
+	for _, e := range evs {
+		if e.UndoneBy == 0 {
+			t.undoes = append(t.undoes, e.ID)
+		}
+	}
+	return l.restore(ctx, sessionID, store.CheckpointRevert, "Reverted "+rel+" to before the session", []target{t}, res)
+}
+
+// Rewind puts every file the session changed from the user message
+// messageID on back to what it was just before that message.
+func (l *Ledger) Rewind(ctx context.Context, sessionID, messageID int64, label string, res map[string]string) (Result, error) {
+	l.gc.RLock()
+	defer l.gc.RUnlock()
+	cps, err := l.st.Checkpoints(ctx, sessionID)
+	if err != nil {
+		return Result{}, err
+	}
+	h := history(cps)
+	byPath := map[string]*target{}
+	var order []string
+	for _, c := range cps {
+		if !c.Done || c.MessageID < messageID {
+			continue
+		}
+		for _, e := range c.Files {
+			t := byPath[e.Path]
+			if t == nil {
+				evs := h[e.Path]
+				t = &target{path: e.Path, want: e.Before, expect: evs[len(evs)-1].After}
+				byPath[e.Path] = t
+				order = append(order, e.Path)
+			}
+			if e.UndoneBy == 0 {
+				t.undoes = append(t.undoes, e.ID)
+			}
+		}
+	}
+	ts := make([]target, 0, len(order))
+	for _, p := range order {
+		ts = append(ts, *byPath[p])
+	}
+	return l.restore(ctx, sessionID, store.CheckpointRewind, label, ts, res)
+}
+
+// restore checks every target against the disk, returns the conflicts
+// that have no resolution without writing anything, and otherwise writes
+// the targets as one checkpoint: pending before the first write, settled
+// after the last, so a crash in between is repaired at the next start.
+func (l *Ledger) restore(ctx context.Context, sessionID int64, kind store.CheckpointKind, label string, ts []target, res map[string]string) (Result, error) {
+	root, err := l.rootOf(ctx, sessionID)
+	if err != nil {
+		return Result{}, err
+	}
+	defer l.lock(root.Dir())()
+	sort.Slice(ts, func(i, j int) bool { return ts[i].path < ts[j].path })
+
+	var out Result
+	cp := store.Checkpoint{SessionID: sessionID, Kind: kind, Label: label}
+	type write struct {
+		abs  string
+		want store.FileSide
+		data []byte
+	}
+	var writes []write
+	for _, t := range ts {
+		abs, err := l.place(root, t.path)
+		if err != nil {
+			out.Missing = append(out.Missing, store.FileEvent{Path: t.path, Why: err.Error()})
+			continue
+		}
+		disk, diskData, err := ReadState(abs)
+		if err != nil {
+			out.Missing = append(out.Missing, store.FileEvent{Path: t.path, Why: "cannot be read: " + err.Error()})
+			continue
+		}
+		want := stateOf(t.want)
+		if disk.Same(want) {
+			continue // already as it should be
+		}
+		var data []byte
+		if want.Exists() {
+			data = t.merged
+			if data == nil && t.want.Kept {
+				data, err = l.blobs.Get(want.Hash)
+			}
+			if data == nil || err != nil {
+				out.Missing = append(out.Missing, store.FileEvent{Path: t.path, Why: "its earlier content was not kept (over the size limit, or removed to stay under the retention limit)"})
+				continue
+			}
+		}
+		if t.clash != "" || !disk.Same(stateOf(t.expect)) {
+			switch res[t.path] {
+			case ResolveMine:
+				out.Kept = append(out.Kept, t.path)
+				continue
+			case ResolveCheckpoint:
+			default:
+				c := Conflict{Path: t.path, Reason: t.clash, Expect: stateOf(t.expect), Disk: disk, Want: want, DiskData: diskData, Wants: data}
+				if c.Reason == "" {
+					c.Reason = "changed outside Pilot since Pilot last wrote it"
+				}
+				if t.expect.Kept && t.expect.Hash != "" {
+					c.ExpectData, _ = l.blobs.Get(t.expect.Hash)
+				}
+				out.Conflicts = append(out.Conflicts, c)
+				continue
+			}
+		}
+		before := disk
+		if disk.Exists() {
+			if _, err := l.blobs.Put(diskData, t.expect.Hash); err != nil {
+				return Result{}, fmt.Errorf("keeping %s before restoring it: %w", t.path, err)
+			}
+			before.Kept = true
+		}
+		cp.Files = append(cp.Files, store.FileEvent{Path: t.path, Before: side(before), After: t.want, Undoes: t.undoes})
+		writes = append(writes, write{abs: abs, want: t.want, data: data})
+	}
+	if len(out.Conflicts) > 0 || len(writes) == 0 {
+		return out, nil
+	}
+	cp, err = l.st.BeginCheckpoint(ctx, cp)
+	if err != nil {
+		return Result{}, err
+	}
+	var werr error
+	for _, w := range writes {
+		if err := put(root, w.abs, w.want, w.data); err != nil {
+			werr = fmt.Errorf("restoring %s: %w", w.abs, err)
+			break
+		}
+	}
+	if _, err := l.Settle(context.WithoutCancel(ctx), cp, root); err != nil {
+		return Result{}, errors.Join(werr, err)
+	}
+	if werr != nil {
+		return Result{}, werr
+	}
+	cp, err = l.st.Checkpoint(ctx, cp.ID)
+	if err != nil {
+		return Result{}, err
+	}
+	out.Checkpoint = cp
+	out.Restored = cp.Files
+	return out, nil
+}
+
+// place is where rel lives on disk: its folder resolved inside the root
+// with no symbolic link on the way (so a restore never writes through a
+// link, inside the project or out of it); the file itself is not followed.
+func (l *Ledger) place(root *sandbox.Root, rel string) (string, error) {
+	dir := path.Dir(rel)
+	if dir == "." {
+		return filepath.Join(root.Dir(), filepath.FromSlash(rel)), nil
+	}
+	p, err := root.ResolveWrite(dir)
+	if err != nil {
+		return "", err
+	}
+	if p.Rel != dir {
+		return "", fmt.Errorf("its folder %s is now a symbolic link (to %s); nothing was written through it", dir, p.Rel)
+	}
+	return filepath.Join(p.Abs, path.Base(rel)), nil
+}
+
+// put makes abs hold want: removes it, or writes the content (a file with
+// its mode, or a symbolic link) atomically.
+func put(root *sandbox.Root, abs string, want store.FileSide, data []byte) error {
+	if want.Hash == "" {
+		if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		removeEmptyDirs(root.Dir(), filepath.Dir(abs))
+		return nil
+	}
+	if _, err := sandbox.MkdirAll(filepath.Dir(abs)); err != nil {
+		return err
+	}
+	mode := fs.FileMode(want.Mode)
+	if mode&fs.ModeSymlink != 0 {
+		return sandbox.SymlinkAtomic(string(data), abs)
+	}
+	if fi, err := os.Lstat(abs); err == nil && fi.IsDir() {
+		return fmt.Errorf("a folder now stands where the file was; move it away and try again")
+	}
+	return sandbox.WriteAtomic(abs, data, mode)
+}
+
+// removeEmptyDirs removes dir and its parents up to (not including) top
+// while they are empty: the folders a created file needed.
+func removeEmptyDirs(top, dir string) {
+	for dir != top && strings.HasPrefix(dir, top+string(filepath.Separator)) {
+		if os.Remove(dir) != nil {
+			return
+		}
+		dir = filepath.Dir(dir)
+	}
+}

@@ -1,0 +1,239 @@
+package ledger
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"pilot/backend/diff"
+	"pilot/backend/events"
+	"pilot/backend/store"
+)
+
+// RevertCheckpointFor reverts one checkpoint and tells the session's model
+// on its next turn.
+func (l *Ledger) RevertCheckpointFor(ctx context.Context, id int64, in events.RestoreInput) (events.RestoreResult, error) {
+	cp, err := l.st.Checkpoint(ctx, id)
+	if err != nil {
+		return events.RestoreResult{}, err
+	}
+	r, err := l.RevertCheckpoint(ctx, id, in.Resolutions)
+	if err != nil {
+		return events.RestoreResult{}, err
+	}
+	what := strings.TrimPrefix(cp.Label, "→ ")
+	return l.finish(ctx, cp.SessionID, cp.SessionID, r, "Reverted "+what, "the user reverted your earlier step ("+what+")")
+}
+
+// RevertFileFor puts one file back to before the session changed it.
+func (l *Ledger) RevertFileFor(ctx context.Context, sessionID int64, rel string, in events.RestoreInput) (events.RestoreResult, error) {
+	r, err := l.RevertFile(ctx, sessionID, rel, in.Resolutions)
+	if err != nil {
+		return events.RestoreResult{}, err
+	}
+	return l.finish(ctx, sessionID, sessionID, r, "Reverted "+rel, "the user reverted "+rel+" to how it was before this session")
+}
+
+// RewindSession restores the project's files (mode code), the
+// conversation (conversation: a fork that ends just before the message),
+// or both, to just before the user message messageID. Files are restored
+// first: when they conflict, nothing is done and the conflicts come back.
+func (l *Ledger) RewindSession(ctx context.Context, sessionID, messageID int64, mode string, in events.RestoreInput) (events.RestoreResult, error) {
+	if mode != events.RewindCode && mode != events.RewindBoth && mode != events.RewindConversation {
+		return events.RestoreResult{}, fmt.Errorf("rewind mode %q: use code, conversation or both: %w", mode, store.ErrInvalid)
+	}
+	prev, err := l.st.LastMessageBefore(ctx, sessionID, messageID)
+	if err != nil {
+		return events.RestoreResult{}, err
+	}
+	snippet, err := l.st.MessageSnippet(ctx, messageID)
+	if err != nil {
+		return events.RestoreResult{}, err
+	}
+	where := fmt.Sprintf("before “%s”", snippet)
+	var r Result
+	if mode != events.RewindConversation {
+		r, err = l.Rewind(ctx, sessionID, messageID, "Rewound files to "+where, in.Resolutions)
+		if err != nil {
+			return events.RestoreResult{}, err
+		}
+		if len(r.Conflicts) > 0 {
+			return l.result(sessionID, r), nil
+		}
+	}
+	target := sessionID
+	if mode != events.RewindCode {
+		fork, err := l.forkBefore(ctx, sessionID, prev)
+		if err != nil {
+			return events.RestoreResult{}, err
+		}
+		target = fork.ID
+	}
+	if mode == events.RewindConversation {
+		return l.conversationOnly(ctx, sessionID, messageID, target, where)
+	}
+	text := "Rewound files to " + where
+	if mode == events.RewindBoth {
+		text = "Rewound files and conversation to " + where + "; the earlier conversation is kept as it was"
+	}
+	return l.finish(ctx, sessionID, target, r, text, "the user rewound the project's files to how they were "+where)
+}
+
+// forkBefore is a new session holding the conversation up to message prev
+// (a new empty session when prev is 0).
+func (l *Ledger) forkBefore(ctx context.Context, sessionID, prev int64) (store.Session, error) {
+	if prev != 0 {
+		return l.st.Fork(ctx, sessionID, prev)
+	}
+	s, err := l.st.Session(ctx, sessionID)
+	if err != nil {
+		return store.Session{}, err
+	}
+	return l.st.CreateSession(ctx, store.NewSession{ProjectID: s.ProjectID, Title: s.Title + " (rewound)",
+		Provider: s.Provider, Model: s.Model, ApprovalMode: s.ApprovalMode, BudgetUSD: s.BudgetUSD})
+}
+
+// conversationOnly tells the fork's model that the files still hold what
+// the rest of the old conversation changed.
+func (l *Ledger) conversationOnly(ctx context.Context, sessionID, messageID, fork int64, where string) (events.RestoreResult, error) {
+	cps, err := l.st.Checkpoints(ctx, sessionID)
+	if err != nil {
+		return events.RestoreResult{}, err
+	}
+	seen := map[string]bool{}
+	var files []string
+	for _, c := range cps {
+		if !c.Done || c.MessageID < messageID {
+			continue
+		}
+		for _, e := range c.Files {
+			if !seen[e.Path] {
+				seen[e.Path] = true
+				files = append(files, e.Path)
+			}
+		}
+	}
+	if len(files) > 0 {
+		note := "[Pilot] The conversation was rewound, but the project's files were not: " + strings.Join(files, ", ") +
+			" still hold changes made later in the earlier conversation. Read them before relying on what they contain."
+		if err := l.st.AddPendingNote(ctx, fork, note); err != nil {
+			return events.RestoreResult{}, err
+		}
+	}
+	return events.RestoreResult{Done: true, Conflicts: []events.Conflict{}, Restored: []events.FileEffect{}, Kept: []string{}, Missing: []events.FileEffect{},
+		SessionID: fork, Message: "Rewound the conversation to " + where + "; the files were left as they are."}, nil
+}
+
+// finish turns a restore into its result, and notes for the model of
+// noteSession what was restored.
+func (l *Ledger) finish(ctx context.Context, sessionID, noteSession int64, r Result, done, told string) (events.RestoreResult, error) {
+	res := l.result(sessionID, r)
+	res.SessionID = noteSession
+	if len(r.Conflicts) > 0 {
+		return res, nil
+	}
+	var parts []string
+	for _, e := range r.Restored {
+		parts = append(parts, e.Path+" ("+restoredHow(e)+")")
+	}
+	switch {
+	case len(r.Restored) == 0 && len(r.Missing) == 0 && len(r.Kept) == 0:
+		res.Message = "Nothing to restore: the files are already as they were."
+	default:
+		res.Message = fmt.Sprintf("%s: %d %s restored", done, len(r.Restored), plural(len(r.Restored), "file", "files"))
+		if len(r.Kept) > 0 {
+			res.Message += fmt.Sprintf(", %d kept as you have %s", len(r.Kept), plural(len(r.Kept), "it", "them"))
+		}
+		if len(r.Missing) > 0 {
+			res.Message += fmt.Sprintf("; %d could not be restored (%s)", len(r.Missing), r.Missing[0].Why)
+		}
+		res.Message += "."
+	}
+	if len(parts) > 0 {
+		note := "[Pilot] Since your last turn " + told + ": " + strings.Join(parts, ", ") + ". Read these files again before changing them."
+		if err := l.st.AddPendingNote(ctx, noteSession, note); err != nil {
+			return events.RestoreResult{}, err
+		}
+	}
+	return res, nil
+}
+
+func restoredHow(e store.FileEvent) string {
+	switch {
+	case e.After.Hash == "":
+		return "removed"
+	case e.Before.Hash == "":
+		return "recreated"
+	}
+	return "restored"
+}
+
+// result converts a restore's outcome into the window's view.
+func (l *Ledger) result(sessionID int64, r Result) events.RestoreResult {
+	res := events.RestoreResult{Done: len(r.Conflicts) == 0, Conflicts: []events.Conflict{}, Restored: []events.FileEffect{},
+		Kept: orStrings(r.Kept), Missing: []events.FileEffect{}, CheckpointID: r.Checkpoint.ID, SessionID: sessionID}
+	for _, c := range r.Conflicts {
+		res.Conflicts = append(res.Conflicts, conflictView(c))
+	}
+	for _, e := range r.Restored {
+		res.Restored = append(res.Restored, effectView(e))
+	}
+	for _, e := range r.Missing {
+		res.Missing = append(res.Missing, events.FileEffect{Path: e.Path, Why: e.Why})
+	}
+	if len(r.Conflicts) > 0 {
+		res.Message = fmt.Sprintf("%d %s changed outside Pilot since Pilot last wrote %s: choose for each whether to keep your version or take the checkpoint's. Nothing was restored yet.",
+			len(r.Conflicts), plural(len(r.Conflicts), "file", "files"), plural(len(r.Conflicts), "it", "them"))
+	}
+	return res
+}
+
+func orStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// conflictView shows both versions of a conflicting file: mine (what Pilot
+// last wrote → the disk now) and the checkpoint's (the disk now → what the
+// restore would write).
+func conflictView(c Conflict) events.Conflict {
+	return events.Conflict{
+		Path:       c.Path,
+		Mine:       textDiff(c.Path, c.Expect, c.ExpectData, c.Disk, c.DiskData),
+		Checkpoint: textDiff(c.Path, c.Disk, c.DiskData, c.Want, c.Wants),
+	}
+}
+
+func textDiff(rel string, a FileState, ad []byte, b FileState, bd []byte) events.FileDiff {
+	d := events.FileDiff{Path: rel, OldExists: a.Exists(), NewExists: b.Exists(), Hunks: []events.Hunk{}}
+	switch {
+	case isBinary(ad) || isBinary(bd):
+		d.Binary = true
+	case (a.Exists() && ad == nil) || (b.Exists() && bd == nil):
+		d.Missing = "content not kept"
+	case len(ad) > maxDiffText || len(bd) > maxDiffText:
+		d.Missing = "too large to show as a diff (over " + FormatSize(maxDiffText) + ")"
+	default:
+		d.OldText, d.NewText = string(ad), string(bd)
+		if a.Mode&fs.ModeSymlink != 0 {
+			d.OldText = "→ " + d.OldText
+		}
+		if b.Mode&fs.ModeSymlink != 0 {
+			d.NewText = "→ " + d.NewText
+		}
+		d.Hunks = diff.Compute(d.OldText, d.NewText).Hunks()
+	}
+	return d
+}
+
+func isBinary(b []byte) bool {
+	for _, c := range b[:min(len(b), 8000)] {
+		if c == 0 {
+			return true
+		}
+	}
+	return false
+}
