@@ -71,6 +71,26 @@ func TestPartialHunks(t *testing.T) {
 			if len(done) != 1 || done[0].(events.ApprovalDonePayload).Outcome != "partial" {
 				t.Errorf("approval done %+v", done)
 			}
+			if strings.Contains(res[0].Content, "edited") {
+				t.Errorf("the model is told the user edited a change they only partly approved:\n%s", res[0].Content)
+			}
+			// The card says what was applied, and the ledger can undo it.
+			tools := h.rec.events(events.AgentTool)
+			card := tools[len(tools)-1].(events.ToolPayload).Call
+			if card.Change == nil || card.Change.Applied != 2 || card.Change.Total != 3 || card.Change.Edited || card.Change.CheckpointID == 0 ||
+				strings.Join(card.Change.Files[0].Decisions, ",") != "approved,rejected,approved" {
+				t.Fatalf("card %+v", card.Change)
+			}
+			detail, err := h.lg.ChangeDetail(t.Context(), h.sess.ID, "mp")
+			if err != nil || len(detail.Applied) != 1 || len(detail.Applied[0].Hunks) != 2 || len(detail.Proposed[0].Hunks) != 3 {
+				t.Fatalf("detail %+v %v", detail, err)
+			}
+			if _, err := h.lg.RevertCheckpointFor(t.Context(), card.Change.CheckpointID, events.RestoreInput{}); err != nil {
+				t.Fatal(err)
+			}
+			if got := h.read("f.txt"); got != numbered(40) {
+				t.Errorf("after revert:\n%s", got)
+			}
 		})
 	}
 }

@@ -164,6 +164,7 @@ func (t *turn) runOne(ctx context.Context, r *toolRun, exec func(context.Context
 	}
 	r.view.Status, r.view.Output, r.view.IsError = string(r.out.status), r.out.text, r.out.isError
 	r.view.FinishedAt = l.m.opt.Now().UnixMilli()
+	t.cards(bg, r)
 	l.emitTool(r.view)
 	return nil
 }

@@ -104,7 +104,10 @@ func (t *turn) runCommand(ctx context.Context, r *toolRun, p *tools.Proposal) {
 		r.out.feedback = ans.Command.Feedback
 	}
 	t.running(ctx, r)
+	bg := context.WithoutCancel(ctx)
+	cp := t.beforeCommand(bg)
 	res, err := l.registry.Apply(ctx, p, tools.ApplyOptions{OnOutput: func(chunk string) { l.m.out.output(l.id, r.use.ID, chunk) }})
+	t.afterCommand(bg, r, cp, p.Command.Command)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		text := cancelled(true).text

@@ -88,11 +88,12 @@ func (t *turn) runFiles(ctx context.Context, r *toolRun, p *tools.Proposal) {
 		t.decide(bg, plans)
 		summary := describe(plans, dec.Feedback)
 		writes := &tools.Proposal{Tool: p.Tool, Note: p.Note}
-		final := map[string]string{}
+		opts := tools.ApplyOptions{Final: map[string]string{}, Edited: map[string]bool{}}
 		for _, f := range plans {
 			if f.write {
 				writes.Files = append(writes.Files, f.change)
-				final[f.change.Path] = f.final
+				opts.Final[f.change.Path] = f.final
+				opts.Edited[f.change.Path] = f.edited != nil
 			}
 		}
 		if len(writes.Files) == 0 {
@@ -102,7 +103,14 @@ func (t *turn) runFiles(ctx context.Context, r *toolRun, p *tools.Proposal) {
 		stale := staleFiles(plans)
 		if len(stale) == 0 {
 			t.running(ctx, r)
-			res, err := l.registry.Apply(ctx, writes, tools.ApplyOptions{Final: final})
+			cp, err := t.checkpointEdit(bg, r, plans)
+			if err != nil {
+				r.out = outcome{text: "Not applied: Pilot could not keep a copy of the files to undo this change (" + err.Error() + "). Nothing was written.", isError: true, status: store.ToolError, approval: state}
+				l.m.log.Error("recording a checkpoint", "session", l.id, "err", err)
+				return
+			}
+			res, err := l.registry.Apply(ctx, writes, opts)
+			t.settle(bg, cp)
 			if err != nil {
 				r.out = outcome{text: "The change could not be written: " + err.Error(), isError: true, status: store.ToolError, approval: state}
 				return

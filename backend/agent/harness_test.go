@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"pilot/backend/events"
+	"pilot/backend/ledger"
 	"pilot/backend/llm"
 	"pilot/backend/llm/fakellm"
 	"pilot/backend/store"
@@ -87,6 +88,7 @@ type harness struct {
 	idle   time.Duration
 	srv    *fakellm.Server
 	st     *store.Store
+	lg     *ledger.Ledger
 	rec    *recorder
 	m      *Manager
 	sess   store.Session
@@ -146,11 +148,16 @@ func (h *harness) open() {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	h.st, h.rec = st, newRecorder()
+	lg, err := ledger.Open(filepath.Join(filepath.Dir(h.path), "checkpoints"), st, ledger.DefaultLimits, nil)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.st, h.lg, h.rec = st, lg, newRecorder()
 	h.m = NewManager(Deps{
 		Store:   st,
 		Emitter: h.rec,
 		Options: h.opt,
+		Ledger:  lg,
 		Provider: func(_ context.Context, s store.Session) (Model, error) {
 			p, err := h.client(s)
 			return Model{Provider: p}, err

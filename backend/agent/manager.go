@@ -55,6 +55,7 @@ import (
 
 	"pilot/backend/approval"
 	"pilot/backend/events"
+	"pilot/backend/ledger"
 	"pilot/backend/llm"
 	"pilot/backend/permission"
 	"pilot/backend/sandbox"
@@ -86,6 +87,9 @@ type Deps struct {
 	Provider func(ctx context.Context, s store.Session) (Model, error)
 	Options  Options
 	Log      *slog.Logger // nil: discard
+	// Ledger records a checkpoint of every approved change and command so
+	// the user can see and undo them; nil records none.
+	Ledger *ledger.Ledger
 }
 
 // Model is a session's model client and how its turns call it.
@@ -122,6 +126,7 @@ type Manager struct {
 	log      *slog.Logger
 	out      *outbox
 	broker   *approval.Broker
+	ledger   *ledger.Ledger
 
 	base   context.Context
 	stop   context.CancelFunc
@@ -151,7 +156,7 @@ func NewManager(d Deps) *Manager {
 	if emit == nil {
 		emit = events.Discard{}
 	}
-	m := &Manager{st: d.Store, provider: d.Provider, opt: o, log: log, out: newOutbox(emit, o.BatchInterval), lives: map[int64]*live{}}
+	m := &Manager{st: d.Store, provider: d.Provider, opt: o, log: log, out: newOutbox(emit, o.BatchInterval), lives: map[int64]*live{}, ledger: d.Ledger}
 	m.base, m.stop = context.WithCancel(context.Background())
 	m.broker = approval.New(notifier{m})
 	return m

@@ -95,8 +95,20 @@ func (l *live) prepare(ctx context.Context, user []llm.ContentBlock) (*turn, err
 	if _, err := st.Repair(ctx, l.id); err != nil {
 		return nil, fmt.Errorf("repairing the session: %w", err)
 	}
+	note, err := st.TakePendingNote(ctx, l.id)
+	if err != nil {
+		return nil, fmt.Errorf("reading the session: %w", err)
+	}
+	if note != "" {
+		// What the user undid since the model's last turn: the model must
+		// not assume its earlier changes are still there.
+		user = append(user[:len(user):len(user)], llm.ContentBlock{Type: llm.BlockText, Text: note})
+	}
 	msg, err := st.AppendMessage(ctx, l.id, llm.Message{Role: llm.RoleUser, Content: user}, llm.Usage{})
 	if err != nil {
+		if note != "" {
+			_ = st.AddPendingNote(ctx, l.id, note)
+		}
 		return nil, fmt.Errorf("saving your message: %w", err)
 	}
 	l.emitMessage(msg)

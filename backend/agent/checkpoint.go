@@ -1,0 +1,93 @@
+package agent
+
+import (
+	"context"
+
+	"pilot/backend/events"
+	"pilot/backend/ledger"
+	"pilot/backend/store"
+)
+
+// checkpointEdit keeps the content before and after of each file an
+// approved change is about to write, as a pending checkpoint.
+func (t *turn) checkpointEdit(ctx context.Context, r *toolRun, plans []*filePlan) (store.Checkpoint, error) {
+	lg := t.l.m.ledger
+	if lg == nil {
+		return store.Checkpoint{}, nil
+	}
+	var files []ledger.EditFile
+	for _, f := range plans {
+		if !f.write {
+			continue
+		}
+		ef := ledger.EditFile{Path: f.change.Path, New: []byte(f.final), Mode: f.change.Mode}
+		if f.change.Existed {
+			ef.Old = []byte(f.change.OldContent)
+			ef.Before = ledger.FileState{Hash: ledger.Hash(ef.Old), Mode: f.change.Mode.Perm(), Size: int64(len(ef.Old))}
+		}
+		files = append(files, ef)
+	}
+	return lg.BeginEdit(ctx, t.l.id, r.rec.ID, r.view.Label, files)
+}
+
+// settle finishes a checkpoint by looking at what was written.
+func (t *turn) settle(ctx context.Context, cp store.Checkpoint) {
+	lg := t.l.m.ledger
+	if lg == nil || cp.ID == 0 {
+		return
+	}
+	kept, err := lg.Settle(ctx, cp, t.l.root)
+	if err != nil {
+		t.l.m.log.Error("settling a checkpoint", "session", t.l.id, "checkpoint", cp.ID, "err", err)
+		return
+	}
+	if kept {
+		t.l.m.out.global(events.LedgerUpdated, events.LedgerUpdatedPayload{SessionID: t.l.id})
+	}
+}
+
+// beforeCommand scans the project before an approved command runs. A scan
+// that fails does not stop the command; the card says its effects were
+// not recorded.
+func (t *turn) beforeCommand(ctx context.Context) *ledger.Command {
+	lg := t.l.m.ledger
+	if lg == nil {
+		return nil
+	}
+	c, err := lg.BeforeCommand(ctx, t.l.root)
+	if err != nil {
+		t.l.m.log.Error("checkpoint before a command", "session", t.l.id, "err", err)
+		t.l.notice("limit", "Pilot could not take a checkpoint before this command ("+err.Error()+"): what it changes is not recorded and cannot be undone from Pilot.", 0)
+	}
+	return c
+}
+
+// afterCommand records what the command changed.
+func (t *turn) afterCommand(ctx context.Context, r *toolRun, c *ledger.Command, command string) {
+	if c == nil {
+		return
+	}
+	cp, err := c.Finish(ctx, t.l.id, r.rec.ID, "$ "+command)
+	if err != nil {
+		t.l.m.log.Error("checkpoint after a command", "session", t.l.id, "err", err)
+		t.l.notice("limit", "Pilot could not record what this command changed ("+err.Error()+"); it cannot be undone from Pilot.", 0)
+		return
+	}
+	if cp.ID != 0 {
+		t.l.m.out.global(events.LedgerUpdated, events.LedgerUpdatedPayload{SessionID: t.l.id})
+	}
+}
+
+// cards fills the ledger's part of a change-making call's card.
+func (t *turn) cards(ctx context.Context, r *toolRun) {
+	lg := t.l.m.ledger
+	if lg == nil || r.concurrent() {
+		return
+	}
+	cards, err := lg.Cards(ctx, t.l.id)
+	if err != nil {
+		t.l.m.log.Warn("reading the ledger", "session", t.l.id, "err", err)
+		return
+	}
+	cards.Fill(&r.view)
+}
