@@ -160,6 +160,41 @@ func (a *App) DecideCommand(approvalID string, decision events.CommandDecision) 
 	return a.ws.DecideCommand(approvalID, decision)
 }
 
+// GetLedger returns everything a session changed.
+func (a *App) GetLedger(sessionID int64) (events.Ledger, error) {
+	return a.ws.GetLedger(a.ctx, sessionID)
+}
+
+// GetFileDiff is a file's cumulative diff over a session.
+func (a *App) GetFileDiff(sessionID int64, path string) (events.FileDiff, error) {
+	return a.ws.GetFileDiff(a.ctx, sessionID, path)
+}
+
+// GetCheckpointDiff is what one checkpoint did to one file.
+func (a *App) GetCheckpointDiff(checkpointID int64, path string) (events.FileDiff, error) {
+	return a.ws.GetCheckpointDiff(a.ctx, checkpointID, path)
+}
+
+// GetChangeDetail is a file change's card expanded.
+func (a *App) GetChangeDetail(sessionID int64, toolCallID string) (events.ChangeDetail, error) {
+	return a.ws.GetChangeDetail(a.ctx, sessionID, toolCallID)
+}
+
+// RevertCheckpoint undoes one change or command.
+func (a *App) RevertCheckpoint(checkpointID int64, input events.RestoreInput) (events.RestoreResult, error) {
+	return a.ws.RevertCheckpoint(a.ctx, checkpointID, input)
+}
+
+// RevertFile puts one file back to before the session changed it.
+func (a *App) RevertFile(sessionID int64, path string, input events.RestoreInput) (events.RestoreResult, error) {
+	return a.ws.RevertFile(a.ctx, sessionID, path, input)
+}
+
+// Rewind restores files and/or the conversation to just before a user message.
+func (a *App) Rewind(sessionID, messageID int64, mode string, input events.RestoreInput) (events.RestoreResult, error) {
+	return a.ws.Rewind(a.ctx, sessionID, messageID, mode, input)
+}
+
 // ListDir lists one folder of the project for the file tree.
 func (a *App) ListDir(projectID int64, dir string) ([]events.FileEntry, error) {
 	return a.ws.ListDir(a.ctx, projectID, dir)

@@ -44,6 +44,23 @@ type Settings struct {
 	ThinkingBudget int               `json:"thinkingBudget,omitempty"` // extended thinking per call (Anthropic), 0: off
 	BudgetTokens   int64             `json:"budgetTokens,omitempty"`   // per session, 0: none
 	BudgetUSD      float64           `json:"budgetUsd,omitempty"`      // per session, 0: none
+	// CheckpointRetentionMB caps the checkpoint content kept per project
+	// (MiB); 0: DefaultRetentionMB.
+	CheckpointRetentionMB int `json:"checkpointRetentionMb,omitempty"`
+}
+
+// Checkpoint retention per project, in MiB.
+const (
+	DefaultRetentionMB = 2048
+	MinRetentionMB     = 10
+)
+
+// RetentionMB is the checkpoint retention in force.
+func (s Settings) RetentionMB() int {
+	if s.CheckpointRetentionMB <= 0 {
+		return DefaultRetentionMB
+	}
+	return s.CheckpointRetentionMB
 }
 
 // CorruptFileError says which file could not be read and what to do.

@@ -123,20 +123,24 @@ type Rule struct {
 // the variable or file, so the form can say "OPENAI_BASE_URL overrides
 // this". Warnings are problems with saved files, one sentence each.
 type SettingsView struct {
-	Provider        string            `json:"provider"`
-	Model           string            `json:"model"`
-	BaseURL         string            `json:"baseUrl"`
-	HasKey          bool              `json:"hasKey"`
-	KeyHint         string            `json:"keyHint"` // e.g. "sk-…9f3a"
-	ApprovalMode    string            `json:"approvalMode"`
-	ThinkingBudget  int               `json:"thinkingBudget"` // extended thinking, Anthropic only; 0: off
-	BudgetTokens    int               `json:"budgetTokens"`
-	BudgetUSD       float64           `json:"budgetUsd"`
-	Source          map[string]string `json:"source"`
-	SourceFrom      map[string]string `json:"sourceFrom"`
-	Presets         []Preset          `json:"presets"`
-	Warnings        []string          `json:"warnings"`
-	NeedsOnboarding bool              `json:"needsOnboarding"`
+	Provider       string  `json:"provider"`
+	Model          string  `json:"model"`
+	BaseURL        string  `json:"baseUrl"`
+	HasKey         bool    `json:"hasKey"`
+	KeyHint        string  `json:"keyHint"` // e.g. "sk-…9f3a"
+	ApprovalMode   string  `json:"approvalMode"`
+	ThinkingBudget int     `json:"thinkingBudget"` // extended thinking, Anthropic only; 0: off
+	BudgetTokens   int     `json:"budgetTokens"`
+	BudgetUSD      float64 `json:"budgetUsd"`
+	// CheckpointRetentionMB caps the checkpoint content kept per project.
+	CheckpointRetentionMB int `json:"checkpointRetentionMb"`
+	// CheckpointUsageBytes is what the open project's checkpoints take now.
+	CheckpointUsageBytes int64             `json:"checkpointUsageBytes"`
+	Source               map[string]string `json:"source"`
+	SourceFrom           map[string]string `json:"sourceFrom"`
+	Presets              []Preset          `json:"presets"`
+	Warnings             []string          `json:"warnings"`
+	NeedsOnboarding      bool              `json:"needsOnboarding"`
 }
 
 // Preset is a known server: choosing it fills provider, base URL and,
@@ -162,4 +166,6 @@ type SettingsInput struct {
 	ThinkingBudget int     `json:"thinkingBudget"` // tokens, 0: off; at least 1024 otherwise
 	BudgetTokens   int     `json:"budgetTokens"`
 	BudgetUSD      float64 `json:"budgetUsd"`
+	// CheckpointRetentionMB: MiB of checkpoint content kept per project (at least 10).
+	CheckpointRetentionMB int `json:"checkpointRetentionMb"`
 }

@@ -125,8 +125,13 @@ func (w *Workspace) GetSession(ctx context.Context, id int64) (events.SessionDet
 	for i, m := range t.Messages {
 		d.Messages[i] = view.Message(m)
 	}
+	cards, err := w.ledger.Cards(ctx, id)
+	if err != nil {
+		return events.SessionDetail{}, err
+	}
 	for i, c := range t.ToolCalls {
 		d.ToolCalls[i] = view.ToolCall(c, pr.registry.Label(c.Name, c.Input))
+		cards.Fill(&d.ToolCalls[i])
 	}
 	mergeLive(&d, lv)
 	w.setActive(id)

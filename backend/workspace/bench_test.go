@@ -138,9 +138,9 @@ func benchProject(b *testing.B, tree string) (*Workspace, int64) {
 		b.Fatal(err)
 	}
 	w.changes.active = 1
-	w.changes.changed = map[int64]map[string]struct{}{1: {}}
+	w.changes.changed = map[string]struct{}{}
 	for i := range 100 {
-		w.changes.changed[1][fmt.Sprintf("flat/file%06d.txt", i*1000)] = struct{}{}
+		w.changes.changed[fmt.Sprintf("flat/file%06d.txt", i*1000)] = struct{}{}
 	}
 	return w, p.ID
 }

@@ -23,24 +23,33 @@ func (w *Workspace) GetSettings() (events.SettingsView, error) {
 	if err != nil {
 		return events.SettingsView{}, err
 	}
-	return settingsView(r), nil
+	v := settingsView(r)
+	if dir := w.currentProject(); dir != "" {
+		if p, err := w.store.ProjectByPath(context.Background(), dir); err == nil {
+			if v.CheckpointUsageBytes, err = w.ledger.Usage(context.Background(), p.ID); err != nil {
+				w.log.Warn("measuring checkpoint space", "err", err)
+			}
+		}
+	}
+	return v, nil
 }
 
 func settingsView(r config.Resolved) events.SettingsView {
 	key := r.MaskedKey()
 	v := events.SettingsView{
-		Provider:       r.Provider.Value,
-		Model:          r.Model.Value,
-		BaseURL:        r.BaseURL.Value,
-		HasKey:         r.APIKey.Value != "",
-		KeyHint:        key.Value,
-		ApprovalMode:   r.ApprovalMode.Value,
-		ThinkingBudget: r.Thinking.Value,
-		BudgetTokens:   int(r.BudgetTokens),
-		BudgetUSD:      r.BudgetUSD,
-		Source:         map[string]string{},
-		SourceFrom:     map[string]string{},
-		Warnings:       append([]string{}, r.Warnings...),
+		Provider:              r.Provider.Value,
+		Model:                 r.Model.Value,
+		BaseURL:               r.BaseURL.Value,
+		HasKey:                r.APIKey.Value != "",
+		KeyHint:               key.Value,
+		ApprovalMode:          r.ApprovalMode.Value,
+		ThinkingBudget:        r.Thinking.Value,
+		BudgetTokens:          int(r.BudgetTokens),
+		BudgetUSD:             r.BudgetUSD,
+		CheckpointRetentionMB: r.Settings.RetentionMB(),
+		Source:                map[string]string{},
+		SourceFrom:            map[string]string{},
+		Warnings:              append([]string{}, r.Warnings...),
 	}
 	for name, src := range map[string]config.Source{
 		"provider": r.Provider.Source, "model": r.Model.Source, "baseUrl": r.BaseURL.Source,
@@ -106,9 +115,13 @@ func (w *Workspace) SaveSettings(in events.SettingsInput) (events.SettingsView, 
 	cur.ThinkingBudget = in.ThinkingBudget
 	cur.BudgetTokens = int64(in.BudgetTokens)
 	cur.BudgetUSD = in.BudgetUSD
+	if in.CheckpointRetentionMB != 0 { // 0: not on the form; keep what is saved
+		cur.CheckpointRetentionMB = in.CheckpointRetentionMB
+	}
 	if err := config.SaveSettings(w.home, cur); err != nil {
 		return events.SettingsView{}, err
 	}
+	w.enforceRetention(w.currentProject())
 	switch {
 	case in.ClearKey:
 		err = config.SaveKey(w.home, in.Provider, "")
@@ -127,6 +140,9 @@ func isCorrupt(err error) bool {
 }
 
 func validateSettings(in events.SettingsInput) error {
+	if in.CheckpointRetentionMB != 0 && in.CheckpointRetentionMB < config.MinRetentionMB {
+		return fmt.Errorf("keep at least %d MiB of checkpoints per project (%d was given): with less, most changes could no longer be undone", config.MinRetentionMB, in.CheckpointRetentionMB)
+	}
 	switch in.Provider {
 	case llm.ProviderAnthropic, llm.ProviderOpenAI:
 	default:

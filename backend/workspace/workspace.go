@@ -10,6 +10,7 @@ import (
 
 	"pilot/backend/agent"
 	"pilot/backend/events"
+	"pilot/backend/ledger"
 	"pilot/backend/paths"
 	"pilot/backend/store"
 )
@@ -22,6 +23,7 @@ type Workspace struct {
 	getenv func(string) string
 	store  *store.Store
 	agent  *agent.Manager
+	ledger *ledger.Ledger
 	roots  roots
 
 	mu         sync.RWMutex
@@ -50,10 +52,18 @@ func Open(ctx context.Context, o Options) (*Workspace, error) {
 		st.Close()
 		return nil, err
 	}
-	w := &Workspace{home: o.Home, log: o.Log, getenv: o.Getenv, store: st, emit: events.Discard{}}
+	lg, err := ledger.Open(paths.Checkpoints(o.Home), st, ledger.DefaultLimits, o.Log)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	if err := lg.Repair(ctx); err != nil {
+		o.Log.Error("settling checkpoints left pending by a crash", "err", err)
+	}
+	w := &Workspace{home: o.Home, log: o.Log, getenv: o.Getenv, store: st, ledger: lg, emit: events.Discard{}}
 	opts := o.Agent
 	opts.Titles = true // the window names sessions with the model's help
-	w.agent = agent.NewManager(agent.Deps{Store: st, Emitter: w, Provider: w.providerFor, Options: opts, Log: o.Log})
+	w.agent = agent.NewManager(agent.Deps{Store: st, Emitter: w, Provider: w.providerFor, Options: opts, Log: o.Log, Ledger: lg})
 	if dir := o.Getenv("PILOT_PROJECT"); dir != "" {
 		if _, err := w.OpenProject(ctx, dir); err != nil {
 			w.log.Warn("PILOT_PROJECT not opened", "err", err)
@@ -77,13 +87,23 @@ func (w *Workspace) SetEmitter(e events.Emitter) {
 	w.mu.Unlock()
 }
 
-// Emit sends one event to the frontend, noting on the way which files
-// approved changes touched.
+// Emit sends one event to the frontend; a change to the active session's
+// ledger refreshes the files the tree marks first.
 func (w *Workspace) Emit(name string, payload any) {
-	w.mu.Lock()
-	w.changes.observe(name, payload)
+	if _, ok := payload.(events.TurnDonePayload); ok {
+		go w.enforceRetention(w.currentProject()) // off the event path: it stats stored objects
+	}
+	if p, ok := payload.(events.LedgerUpdatedPayload); ok {
+		w.mu.RLock()
+		active := w.changes.active
+		w.mu.RUnlock()
+		if p.SessionID == active {
+			w.refreshChanged(active)
+		}
+	}
+	w.mu.RLock()
 	e := w.emit
-	w.mu.Unlock()
+	w.mu.RUnlock()
 	e.Emit(name, payload)
 }
 

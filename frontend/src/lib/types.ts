@@ -335,6 +335,8 @@ export interface RestoreResult {
   conflicts: Conflict[];
   restored: FileEffect[];
   kept: string[];
+  /** Files that could not be restored: their earlier content was not kept (why says why). */
+  missing: FileEffect[];
   checkpointId: number;
   sessionId: number;
   message: string;
