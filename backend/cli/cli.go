@@ -29,8 +29,13 @@ Usage:
                                 one headless turn: the answer on stdout, tools on stderr
   pilot repl [--project DIR] [--resume ID] [--approve MODE] [--provider P] [--model M]
                                 a conversation in the terminal
-  pilot sessions list|show|search|export|import ...
+  pilot sessions list|show|search|export|import|changes ...
                                 past sessions (pilot sessions help)
+  pilot sessions changes ID [--json]
+                                what the session changed: every file each change or command
+                                created, modified or deleted, in order
+  pilot rewind SESSION --to MESSAGE_ID [--code|--conversation|--both] [--force]
+                                restore files and/or the conversation to just before a message
   pilot version                 print version, commit and Wails version
   pilot help                    this text
 `
@@ -43,7 +48,7 @@ func Wants(args []string) bool {
 		return false
 	}
 	switch args[0] {
-	case "version", "--version", "help", "--help", "-h", "-p", "--prompt", "repl", "sessions":
+	case "version", "--version", "help", "--help", "-h", "-p", "--prompt", "repl", "sessions", "rewind":
 		return true
 	}
 	return strings.HasPrefix(args[0], "-p=") || strings.HasPrefix(args[0], "--prompt=")
@@ -61,6 +66,8 @@ func Run(ctx context.Context, args []string, tio IO) int {
 		return Repl(ctx, args[1:], tio)
 	case "sessions":
 		return runSessions(ctx, args[1:], tio)
+	case "rewind":
+		return runRewind(ctx, args[1:], tio)
 	case "version", "--version":
 		fmt.Fprint(tio.Stdout, version.Get().String())
 		return 0
@@ -88,5 +95,10 @@ func runSessions(ctx context.Context, args []string, tio IO) int {
 		return exitFailure
 	}
 	defer st.Close()
-	return Sessions(ctx, st, args, tio.Stdout, tio.Stderr)
+	lg, err := openLedger(ctx, home, st, nil)
+	if err != nil {
+		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
+		return exitFailure
+	}
+	return Sessions(ctx, st, lg, args, tio.Stdout, tio.Stderr)
 }

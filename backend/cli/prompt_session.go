@@ -57,11 +57,17 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 		return nil, err
 	}
 	h.term = newTerminal(tio, a.json, a.approve)
+	lg, err := openLedger(ctx, home, st, log)
+	if err != nil {
+		h.close()
+		return nil, err
+	}
 	h.m = agent.NewManager(agent.Deps{
 		Store:    st,
 		Emitter:  h.term,
 		Provider: providerFor(st, home, tio.Getenv, a),
 		Log:      log,
+		Ledger:   lg,
 	})
 	h.term.answer = h.m
 	if err := h.m.SetApprovalMode(ctx, h.sess.ID, string(a.approve)); err != nil {

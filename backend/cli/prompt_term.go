@@ -128,9 +128,38 @@ func (t *terminal) tool(c events.ToolCall) {
 		return
 	}
 	if t.json {
-		t.line(map[string]any{"type": "tool_result", "id": c.ID, "name": c.Name, "status": c.Status, "isError": c.IsError, "output": c.Output})
-	} else if c.Status == "rejected" || c.Status == "cancelled" {
+		line := map[string]any{"type": "tool_result", "id": c.ID, "name": c.Name, "status": c.Status, "isError": c.IsError, "output": c.Output}
+		if c.Change != nil {
+			line["change"] = c.Change
+		}
+		if c.Effects != nil {
+			line["effects"] = c.Effects
+		}
+		t.line(line)
+		return
+	}
+	if c.Status == "rejected" || c.Status == "cancelled" {
 		fmt.Fprintf(t.tio.Stderr, "  (%s)\n", c.Status)
+	}
+	if ch := c.Change; ch != nil && (ch.Applied < ch.Total || ch.Edited) && ch.CheckpointID != 0 {
+		how := fmt.Sprintf("applied %d of %d hunks", ch.Applied, ch.Total)
+		if ch.Edited {
+			how = "applied as you edited it"
+		}
+		fmt.Fprintf(t.tio.Stderr, "  (%s)\n", how)
+	}
+	if e := c.Effects; e != nil {
+		const shown = 20
+		for i, f := range e.Files {
+			if i == shown {
+				fmt.Fprintf(t.tio.Stderr, "  ... and %d more (pilot sessions changes lists them all)\n", len(e.Files)-shown)
+				break
+			}
+			fmt.Fprintf(t.tio.Stderr, "  %s %s\n", f.Op, f.Path)
+		}
+		if e.Note != "" {
+			fmt.Fprintf(t.tio.Stderr, "  %s\n", e.Note)
+		}
 	}
 }
 

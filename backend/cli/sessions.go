@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"pilot/backend/ledger"
 	"pilot/backend/llm"
 	"pilot/backend/store"
 )
@@ -22,6 +23,7 @@ const sessionsUsage = `usage:
   pilot sessions search QUERY [--project DIR] [--json]
   pilot sessions export ID --format md|json
   pilot sessions import FILE [--project DIR] [--json]
+  pilot sessions changes ID [--json]
 `
 
 // Exit codes of `pilot sessions`.
@@ -93,13 +95,13 @@ func parseSessionArgs(args []string) (sessionArgs, error) {
 
 // Sessions runs `pilot sessions ...` (args without "sessions") against st
 // and returns the exit code: 0 done, 1 failed, 2 wrong usage.
-func Sessions(ctx context.Context, st *store.Store, args []string, stdout, stderr io.Writer) int {
+func Sessions(ctx context.Context, st *store.Store, lg *ledger.Ledger, args []string, stdout, stderr io.Writer) int {
 	a, err := parseSessionArgs(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "pilot sessions: %v\n%s", err, sessionsUsage)
 		return exitUsage
 	}
-	want := map[string]int{"list": 0, "show": 1, "search": 1, "export": 1, "import": 1}
+	want := map[string]int{"list": 0, "show": 1, "search": 1, "export": 1, "import": 1, "changes": 1}
 	n, known := want[a.cmd]
 	switch {
 	case a.cmd == "help":
@@ -118,7 +120,7 @@ func Sessions(ctx context.Context, st *store.Store, args []string, stdout, stder
 		return exitUsage
 	}
 	var id int64
-	if a.cmd == "show" || a.cmd == "export" {
+	if a.cmd == "show" || a.cmd == "export" || a.cmd == "changes" {
 		if id, err = strconv.ParseInt(a.pos[0], 10, 64); err != nil || id <= 0 {
 			fmt.Fprintf(stderr, "pilot sessions %s: %q is not a session id (a number, see `pilot sessions list`)\n", a.cmd, a.pos[0])
 			return exitUsage
@@ -137,6 +139,10 @@ func Sessions(ctx context.Context, st *store.Store, args []string, stdout, stder
 		err = showSession(ctx, st, id, a.json, stdout)
 	case "import":
 		err = importFile(ctx, st, a, stdout)
+	case "changes":
+		if _, err = st.Session(ctx, id); err == nil {
+			err = showChanges(ctx, lg, id, a.json, stdout)
+		}
 	case "export":
 		if a.format == "md" {
 			err = st.WriteMarkdown(ctx, id, stdout)
@@ -252,7 +258,7 @@ func showSession(ctx context.Context, st *store.Store, id int64, asJSON bool, st
 		if m.State != store.MessageComplete {
 			state = " (" + string(m.State) + ")"
 		}
-		fmt.Fprintf(stdout, "\n[%d] %s%s:\n", m.Seq, m.Role, state)
+		fmt.Fprintf(stdout, "\n[%d] %s%s: (message %d)\n", m.Seq, m.Role, state, m.ID)
 		for _, b := range m.Content {
 			showBlock(stdout, b, calls)
 		}

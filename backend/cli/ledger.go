@@ -1,0 +1,255 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"pilot/backend/events"
+	"pilot/backend/ledger"
+	"pilot/backend/paths"
+	"pilot/backend/store"
+)
+
+const rewindUsage = `usage:
+  pilot rewind SESSION --to MESSAGE_ID [--code|--conversation|--both] [--force] [--json]
+
+Restores the project's files (--code, the default), the conversation
+(--conversation: a new session that ends just before the message) or both
+to just before the user message MESSAGE_ID (see pilot sessions show SESSION).
+A file changed outside Pilot since Pilot last wrote it is listed and left
+alone unless --force is given; the exit code is 0 only when everything
+asked was restored.
+`
+
+// openLedger opens the change ledger of home and settles what a crash
+// left pending.
+func openLedger(ctx context.Context, home string, st *store.Store, log *slog.Logger) (*ledger.Ledger, error) {
+	lg, err := ledger.Open(paths.Checkpoints(home), st, ledger.DefaultLimits, log)
+	if err != nil {
+		return nil, err
+	}
+	if err := lg.Repair(ctx); err != nil && log != nil {
+		log.Error("settling checkpoints left pending by a crash", "err", err)
+	}
+	return lg, nil
+}
+
+// showChanges prints a session's ledger: each checkpoint with the files it
+// created, modified or deleted, oldest first.
+func showChanges(ctx context.Context, lg *ledger.Ledger, id int64, asJSON bool, stdout io.Writer) error {
+	v, err := lg.View(ctx, id)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		return enc.Encode(v)
+	}
+	if len(v.Checkpoints) == 0 {
+		fmt.Fprintf(stdout, "Session %d changed no files.\n", id)
+		return nil
+	}
+	for _, c := range v.Checkpoints {
+		undone := ""
+		if c.Undone {
+			undone = "  (undone)"
+		}
+		fmt.Fprintf(stdout, "#%d  %s  %s  %s%s\n", c.ID, time.UnixMilli(c.CreatedAt).Format("2006-01-02 15:04"), c.Kind, c.Label, undone)
+		for _, f := range c.Files {
+			line := fmt.Sprintf("    %-8s %s", f.Op, f.Path)
+			if !f.Kept {
+				line += "  [not revertable: " + f.Why + "]"
+			}
+			fmt.Fprintln(stdout, line)
+		}
+		if c.Note != "" {
+			fmt.Fprintln(stdout, "    note: "+c.Note)
+		}
+	}
+	fmt.Fprintf(stdout, "\nNet effect of the session on %d %s:\n", len(v.Files), plural(len(v.Files), "file", "files"))
+	for _, f := range v.Files {
+		kind := f.Kind
+		if kind == "" {
+			kind = "restored"
+		}
+		fmt.Fprintf(stdout, "    %-8s %s\n", kind, f.Path)
+	}
+	return nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// rewindArgs is a parsed `pilot rewind` command line.
+type rewindArgs struct {
+	session, message int64
+	mode             string
+	force, json      bool
+}
+
+func parseRewindArgs(args []string) (rewindArgs, error) {
+	fs := flag.NewFlagSet("rewind", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	to := fs.String("to", "", "")
+	code := fs.Bool("code", false, "")
+	conv := fs.Bool("conversation", false, "")
+	both := fs.Bool("both", false, "")
+	a := rewindArgs{}
+	fs.BoolVar(&a.force, "force", false, "")
+	fs.BoolVar(&a.json, "json", false, "")
+	// Flags may follow the session id.
+	var pos []string
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			return a, err
+		}
+		args = fs.Args()
+		if len(args) > 0 {
+			pos = append(pos, args[0])
+			args = args[1:]
+		}
+	}
+	if len(pos) != 1 {
+		return a, fmt.Errorf("expected one SESSION id, got %d", len(pos))
+	}
+	var err error
+	if a.session, err = strconv.ParseInt(pos[0], 10, 64); err != nil || a.session <= 0 {
+		return a, fmt.Errorf("%q is not a session id (a number, see `pilot sessions list`)", pos[0])
+	}
+	if a.message, err = strconv.ParseInt(*to, 10, 64); err != nil || a.message <= 0 {
+		return a, errors.New("--to MESSAGE_ID is required: the id of a user message (see `pilot sessions show SESSION`)")
+	}
+	n := 0
+	a.mode = events.RewindCode
+	for _, m := range []struct {
+		on   bool
+		mode string
+	}{{*code, events.RewindCode}, {*conv, events.RewindConversation}, {*both, events.RewindBoth}} {
+		if m.on {
+			n++
+			a.mode = m.mode
+		}
+	}
+	if n > 1 {
+		return a, errors.New("choose one of --code, --conversation and --both")
+	}
+	return a, nil
+}
+
+// runRewind opens PILOT_HOME and runs `pilot rewind`.
+func runRewind(ctx context.Context, args []string, tio IO) int {
+	for _, a := range args {
+		if a == "-h" || a == "--help" || a == "help" {
+			fmt.Fprint(tio.Stdout, rewindUsage)
+			return exitOK
+		}
+	}
+	a, err := parseRewindArgs(args)
+	if err != nil {
+		fmt.Fprintf(tio.Stderr, "pilot rewind: %v\n%s", err, rewindUsage)
+		return exitUsage
+	}
+	home, err := paths.Home(tio.Getenv)
+	if err == nil {
+		err = paths.Ensure(home)
+	}
+	if err != nil {
+		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
+		return exitFailure
+	}
+	st, err := store.Open(ctx, paths.DB(home))
+	if err != nil {
+		fmt.Fprintf(tio.Stderr, "pilot: opening the session database: %v\n", err)
+		return exitFailure
+	}
+	defer st.Close()
+	lg, err := openLedger(ctx, home, st, nil)
+	if err != nil {
+		fmt.Fprintf(tio.Stderr, "pilot rewind: %v\n", err)
+		return exitFailure
+	}
+	return Rewind(ctx, lg, a, tio.Stdout, tio.Stderr)
+}
+
+// Rewind restores a session to just before a user message and prints what
+// it did; conflicts are listed and refused unless a.force.
+func Rewind(ctx context.Context, lg *ledger.Ledger, a rewindArgs, stdout, stderr io.Writer) int {
+	in := events.RestoreInput{Resolutions: map[string]string{}}
+	res, err := lg.RewindSession(ctx, a.session, a.message, a.mode, in)
+	if err == nil && len(res.Conflicts) > 0 && a.force {
+		for _, c := range res.Conflicts {
+			in.Resolutions[c.Path] = events.ResolveCheckpoint
+		}
+		res, err = lg.RewindSession(ctx, a.session, a.message, a.mode, in)
+	}
+	if err != nil {
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			fmt.Fprintf(stderr, "pilot rewind: %v: check the ids with `pilot sessions show %d`\n", err, a.session)
+		case errors.Is(err, store.ErrInvalid):
+			fmt.Fprintf(stderr, "pilot rewind: %v: --to takes the id of a user message (see `pilot sessions show %d`)\n", err, a.session)
+		default:
+			fmt.Fprintf(stderr, "pilot rewind: %v\n", err)
+		}
+		return exitFailure
+	}
+	if a.json {
+		_ = json.NewEncoder(stdout).Encode(res)
+	} else {
+		printRestore(stdout, res)
+	}
+	if len(res.Conflicts) > 0 {
+		fmt.Fprintf(stderr, "pilot rewind: %d %s changed outside Pilot since Pilot last wrote %s: nothing was restored. Run again with --force to overwrite (the current versions are kept in the ledger and can be restored).\n",
+			len(res.Conflicts), plural(len(res.Conflicts), "file", "files"), plural(len(res.Conflicts), "it", "them"))
+		return exitFailure
+	}
+	if len(res.Missing) > 0 {
+		fmt.Fprintf(stderr, "pilot rewind: %d %s could not be restored: their earlier content was not kept\n", len(res.Missing), plural(len(res.Missing), "file", "files"))
+		return exitFailure
+	}
+	return exitOK
+}
+
+func printRestore(w io.Writer, res events.RestoreResult) {
+	for _, c := range res.Conflicts {
+		fmt.Fprintf(w, "conflict  %s  (changed outside Pilot)\n", c.Path)
+	}
+	for _, f := range res.Restored {
+		fmt.Fprintf(w, "%-9s %s\n", restoredVerb(f.Op), f.Path)
+	}
+	for _, p := range res.Kept {
+		fmt.Fprintf(w, "kept      %s\n", p)
+	}
+	for _, f := range res.Missing {
+		fmt.Fprintf(w, "missing   %s  (%s)\n", f.Path, f.Why)
+	}
+	if res.Message != "" {
+		fmt.Fprintln(w, res.Message)
+	}
+	if res.SessionID != 0 {
+		fmt.Fprintf(w, "Continue with: pilot repl --resume %d\n", res.SessionID)
+	}
+}
+
+// restoredVerb says what a restore did to a file, from the op of its own
+// checkpoint event.
+func restoredVerb(op string) string {
+	switch op {
+	case events.OpCreated:
+		return "recreated"
+	case events.OpDeleted:
+		return "removed"
+	}
+	return "restored"
+}
