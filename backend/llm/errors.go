@@ -79,7 +79,13 @@ type Error struct {
 	Attempts   int           // requests made, retries included
 	KeyHint    string        // where the key for this provider is set
 	Partial    bool          // part of the answer arrived (and was delivered) before the failure
-	Err        error         // the underlying cause, if any
+	// PartialText: some text of the answer arrived; the agent keeps it. A
+	// failure after only thinking or a tool call has no partial answer to
+	// speak of.
+	PartialText bool
+	Err         error // the underlying cause, if any
+
+	retryOnce bool // retried once although not Retryable (Groq's tool_use_failed)
 }
 
 // Error returns the same sentence as Human.
@@ -123,21 +129,26 @@ func (e *Error) Human() string {
 	}
 	switch e.Kind {
 	case KindAuth:
-		fmt.Fprintf(&b, "%s rejected the API key (%s)%s. Check the key", upperFirst(svc), e.statusText(), e.detail())
+		fmt.Fprintf(&b, "%s rejected the API key%s%s. Check the key", upperFirst(svc), e.paren(), e.detail())
 		if e.KeyHint != "" {
 			fmt.Fprintf(&b, ": it is set with %s", e.KeyHint)
 		}
 		b.WriteString(".")
 	case KindPermission:
-		fmt.Fprintf(&b, "%s refused the request (%s)%s; the key works but is not allowed to do this, check its permissions and the model name.", upperFirst(svc), e.statusText(), e.detail())
+		fmt.Fprintf(&b, "%s refused the request%s%s; the key works but is not allowed to do this, check its permissions and the model name.", upperFirst(svc), e.paren(), e.detail())
 	case KindNotFound:
 		fmt.Fprintf(&b, "%s answered 404%s; check the model name and the base URL in Settings.", upperFirst(svc), e.detail())
 	case KindBadRequest:
-		fmt.Fprintf(&b, "%s rejected the request (%s)%s.", upperFirst(svc), e.statusText(), e.detail())
+		if e.Type == codeToolUseFailed {
+			fmt.Fprintf(&b, "The model at %s wrote a tool call the server could not read (%s)%s", e.hostOrService(), e.Type, e.detail())
+			b.WriteString(e.gaveUp("try again, or choose another model"))
+			break
+		}
+		fmt.Fprintf(&b, "%s rejected the request%s%s.", upperFirst(svc), e.paren(), e.detail())
 	case KindContextTooLong:
 		fmt.Fprintf(&b, "The conversation is too long for the model's context window%s; compact it or start a new session.", e.detail())
 	case KindTooLarge:
-		fmt.Fprintf(&b, "The request is too large for %s (%s)%s; remove big files or tool outputs from the conversation.", svc, e.statusText(), e.detail())
+		fmt.Fprintf(&b, "The request is too large for %s%s%s; remove big files or tool outputs from the conversation.", svc, e.paren(), e.detail())
 	case KindRateLimit:
 		code := "429"
 		if e.Status != 429 && e.Type != "" { // reported inside a stream: say what it said
@@ -146,7 +157,7 @@ func (e *Error) Human() string {
 		fmt.Fprintf(&b, "%s is rate limiting requests (%s)%s", upperFirst(svc), code, e.detail())
 		b.WriteString(e.gaveUp("wait a minute and try again, or check your plan's rate limits"))
 	case KindOverloaded, KindServer:
-		fmt.Fprintf(&b, "%s is having trouble (%s)%s", upperFirst(svc), e.statusText(), e.detail())
+		fmt.Fprintf(&b, "%s is having trouble%s%s", upperFirst(svc), e.paren(), e.detail())
 		b.WriteString(e.gaveUp("try again in a few minutes"))
 	case KindNetwork:
 		host := e.Host
@@ -187,10 +198,27 @@ func (e *Error) Human() string {
 		}
 		b.WriteString(".")
 	}
-	if e.Partial {
+	if e.PartialText {
 		b.WriteString(" The partial answer was kept.")
 	}
 	return b.String()
+}
+
+// hostOrService names the server by its host when there is one.
+func (e *Error) hostOrService() string {
+	if e.Host != "" {
+		return e.Host
+	}
+	return e.service()
+}
+
+// paren is " (status text)", or nothing when there is neither a status
+// nor a type.
+func (e *Error) paren() string {
+	if e.Status == 0 && e.Type == "" {
+		return ""
+	}
+	return " (" + e.statusText() + ")"
 }
 
 // gaveUp ends a sentence about a retryable failure with the retry outcome.
