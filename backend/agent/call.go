@@ -133,6 +133,14 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 			}
 		case llm.EventThinkingDelta:
 			b, buf := a.last(llm.BlockThinking)
+			if ev.Field != b.Field || ev.Origin != b.Origin {
+				// An OpenAI-compatible server's reasoning keeps the field it
+				// came in and its host: the client sends it back there only.
+				if buf.Len() > 0 || b.Signature != "" {
+					b, buf = a.add(llm.ContentBlock{Type: llm.BlockThinking})
+				}
+				b.Field, b.Origin = ev.Field, ev.Origin
+			}
 			buf.WriteString(ev.Text)
 			if ev.Signature != "" {
 				b.Signature = ev.Signature

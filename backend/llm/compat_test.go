@@ -13,7 +13,8 @@ import (
 // recorded traffic, or the documented shape, named at its case; the
 // recordings are in testdata (see its README).
 
-// thinkingEvents runs a call and returns its events and the last one.
+// thinkingEvents runs a call and returns its events with the field and the
+// origin of thinking deltas.
 func thinkingEvents(t *testing.T, p Provider, req Request) (got []string, last Event) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -24,6 +25,9 @@ func thinkingEvents(t *testing.T, p Provider, req Request) (got []string, last E
 	}
 	for ev := range ch {
 		s := describe(ev)
+		if ev.Type == EventThinkingDelta && ev.Field != "" {
+			s += " [" + ev.Field + " from " + ev.Origin + "]"
+		}
 		got = append(got, s)
 		last = ev
 	}
@@ -83,6 +87,102 @@ func TestContentParts(t *testing.T) {
 				t.Errorf("contentParts(%s)[%d] = %+v, want %+v", tt.raw, i, got[i], tt.want[i])
 			}
 		}
+	}
+}
+
+// TestDeepSeekReasoningStream: DeepSeek's thinking mode streams
+// reasoning_content before a tool call; each thinking delta says the field
+// and the host it came from. An excerpt (the first reasoning chunks, the
+// whole tool call, the last chunk; lines unchanged) of the recording in
+// vercel/ai packages/deepseek/src/chat/__fixtures__/deepseek-tool-call.chunks.txt.
+func TestDeepSeekReasoningStream(t *testing.T) {
+	t.Parallel()
+	srv := replayServer(t, readFixture(t, "openai_deepseek_thinking_tool.sse"))
+	host := hostOf(t, srv.URL)
+	got, _ := thinkingEvents(t, newProvider(t, ProviderOpenAI, srv.URL, RetryPolicy{}), simpleRequest)
+	id := "call_00_IhCAliIHtM9gKpgfqbBV9873"
+	want := []string{
+		"thinking The [reasoning_content from " + host + "]",
+		"thinking  user [reasoning_content from " + host + "]",
+		"thinking  asks [reasoning_content from " + host + "]",
+		"tool_start " + id + " weather",
+	}
+	for _, a := range []string{`{`, `"`, `location`, `"`, `: `, `"`, `San`, ` Francisco`, `"`, `}`} {
+		want = append(want, "tool_delta "+id+" "+a)
+	}
+	want = append(want, `tool_done `+id+` weather {"location": "San Francisco"}`,
+		"usage in=118 out=61 cr=256 cw=0", "stop tool_use")
+	diffLines(t, got, want)
+}
+
+// TestReasoningSentBack: the thinking of an assistant message goes back to
+// the host it came from, in the field it came in, and nowhere else (see
+// reasoningBack). DeepSeek answers 400 "The reasoning_content in the
+// thinking mode must be passed back to the API" without it after a tool
+// call; Mistral answers 422 extra_forbidden, and OpenAI's own API never
+// sent the field, so neither receives it.
+func TestReasoningSentBack(t *testing.T) {
+	t.Parallel()
+	srv, last := captureServer(t, "openai_comments_crlf.sse")
+	host := hostOf(t, srv.URL)
+	conversation := func(blocks ...ContentBlock) Request {
+		call := ContentBlock{Type: BlockToolUse, ID: "call_1", Name: "weather", Input: json.RawMessage(`{"location":"San Francisco"}`)}
+		return Request{Messages: []Message{
+			{Role: RoleUser, Content: []ContentBlock{TextBlock("Weather in SF?")}},
+			{Role: RoleAssistant, Content: append(blocks, call)},
+			{Role: RoleUser, Content: []ContentBlock{{Type: BlockToolResult, ToolUseID: "call_1", Content: "sunny"}}},
+			{Role: RoleAssistant, Content: []ContentBlock{TextBlock("It is sunny.")}},
+			{Role: RoleUser, Content: []ContentBlock{TextBlock("And tomorrow?")}},
+		}}
+	}
+	thinking := func(text, field, origin string) ContentBlock {
+		return ContentBlock{Type: BlockThinking, Thinking: text, Field: field, Origin: origin}
+	}
+	tests := []struct {
+		name string
+		req  Request
+		// the reasoning fields of the two assistant messages, as JSON ("-": absent)
+		want [2][2]string
+	}{
+		{"deepseek's reasoning_content goes back, empty on a turn without it",
+			conversation(thinking("The user asks", FieldReasoningContent, host), thinking(" about the weather.", FieldReasoningContent, host)),
+			[2][2]string{{`"The user asks about the weather."`, "-"}, {`""`, "-"}}},
+		{"reasoning goes back as reasoning",
+			conversation(thinking("We need", FieldReasoning, host)),
+			[2][2]string{{"-", `"We need"`}, {"-", `""`}}},
+		{"another host's thinking is not sent",
+			conversation(thinking("The user asks", FieldReasoningContent, "api.deepseek.com")),
+			[2][2]string{{"-", "-"}, {"-", "-"}}},
+		{"Anthropic's signed thinking is not sent",
+			conversation(ContentBlock{Type: BlockThinking, Thinking: "I should look.", Signature: "sig=="}),
+			[2][2]string{{"-", "-"}, {"-", "-"}}},
+		{"Magistral's thinking (no field) is not sent",
+			conversation(ContentBlock{Type: BlockThinking, Thinking: "The user is asking"}),
+			[2][2]string{{"-", "-"}, {"-", "-"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			drain(t, newProvider(t, ProviderOpenAI, srv.URL, RetryPolicy{}), tt.req)
+			msgs, _ := last().body["messages"].([]any)
+			var got [2][2]string
+			n := 0
+			for _, m := range msgs {
+				mm := m.(map[string]any)
+				if mm["role"] != "assistant" || n > 1 {
+					continue
+				}
+				for i, f := range []string{FieldReasoningContent, FieldReasoning} {
+					got[n][i] = "-"
+					if v, ok := mm[f]; ok {
+						got[n][i] = jsonOf(v)
+					}
+				}
+				n++
+			}
+			if got != tt.want {
+				t.Errorf("reasoning fields = %v, want %v\nmessages: %s", got, tt.want, jsonOf(msgs))
+			}
+		})
 	}
 }
 
@@ -192,8 +292,8 @@ func TestErrorAfterReasoning(t *testing.T) {
 	host := hostOf(t, srv.URL)
 	got, last := thinkingEvents(t, newProvider(t, ProviderOpenAI, srv.URL, (&noSleep{}).policy()), simpleRequest)
 	diffLines(t, got, []string{
-		"thinking We need",
-		"thinking  to respond to a greeting. The user",
+		"thinking We need [reasoning from " + host + "]",
+		"thinking  to respond to a greeting. The user [reasoning from " + host + "]",
 		"error bad_request partial=true",
 	})
 	want := "The model server at " + host + " rejected the request (400): Token limit reached."

@@ -44,6 +44,7 @@ type openaiChunk struct {
 // openaiParser assembles events of one answer.
 type openaiParser struct {
 	emit     func(Event) bool
+	origin   string // host of the server, set on thinking deltas (Event.Origin)
 	tools    map[int]*pendingTool
 	last     int // key of the last tool call, for servers that omit index
 	usage    *Usage
@@ -57,7 +58,13 @@ type openaiParser struct {
 // last chunk with empty choices, and EventStop follow at [DONE] or at the
 // end of the body. A body that ends before finish_reason and [DONE] was cut.
 func parseOpenAI(body io.Reader, emit func(Event) bool) error {
-	p := &openaiParser{emit: emit, tools: map[int]*pendingTool{}, last: -1}
+	return parseOpenAIFrom("", body, emit)
+}
+
+// parseOpenAIFrom is parseOpenAI for the server at host origin, which
+// thinking deltas carry (Event.Origin).
+func parseOpenAIFrom(origin string, body io.Reader, emit func(Event) bool) error {
+	p := &openaiParser{emit: emit, origin: origin, tools: map[int]*pendingTool{}, last: -1}
 	r := NewSSEReader(body)
 	for {
 		sse, err := r.Next()
@@ -141,15 +148,16 @@ func (p *openaiParser) handle(data []byte) error {
 	return nil
 }
 
-// thinking emits the reasoning of a delta. A server that fills both
-// fields with the same text (vLLM while it renamed reasoning_content to
-// reasoning) is heard once.
+// thinking emits the reasoning of a delta with the field it came in, which
+// is the field it is sent back in (see openaiMessages). A server that
+// fills both fields with the same text (vLLM while it renamed
+// reasoning_content to reasoning) is heard once.
 func (p *openaiParser) thinking(content, reasoning string) error {
-	for _, f := range []struct{ name, text string }{{"reasoning_content", content}, {"reasoning", reasoning}} {
-		if f.text == "" || (f.name == "reasoning" && reasoning == content) {
+	for _, f := range []struct{ name, text string }{{FieldReasoningContent, content}, {FieldReasoning, reasoning}} {
+		if f.text == "" || (f.name == FieldReasoning && reasoning == content) {
 			continue
 		}
-		if !p.emit(Event{Type: EventThinkingDelta, Text: f.text}) {
+		if !p.emit(Event{Type: EventThinkingDelta, Text: f.text, Field: f.name, Origin: p.origin}) {
 			return ErrCancelled
 		}
 	}
