@@ -354,3 +354,26 @@ func TestGroqToolUseFailed(t *testing.T) {
 		})
 	}
 }
+
+// TestRefusalExplained: Anthropic's refusal ends the stream normally, with
+// stop_details on message_delta; EventStop carries the explanation, and
+// the error the agent reports says it (see testdata/anthropic_refusal.sse).
+func TestRefusalExplained(t *testing.T) {
+	t.Parallel()
+	srv := replayServer(t, readFixture(t, "anthropic_refusal.sse"))
+	_, last := thinkingEvents(t, newProvider(t, ProviderAnthropic, srv.URL, RetryPolicy{}), simpleRequest)
+	why := "This request was declined because it could enable cyber harm."
+	if last.Type != EventStop || last.Stop != StopRefusal || last.Text != why {
+		t.Fatalf("last event %+v", last)
+	}
+	want := "The model declined to answer this request: This request was declined because it could enable cyber harm. Asking again in this session will likely be declined too: rephrase the request in a new session."
+	if got := Refusal(last.Text).Error(); got != want {
+		t.Errorf("sentence %q\nwant     %q", got, want)
+	}
+	if got := RefusalNote(last.Text); got != "The model declined to answer this request (stop reason: refusal): "+why {
+		t.Errorf("note %q", got)
+	}
+	if got := Refusal("").Error(); !strings.HasPrefix(got, "The model declined to answer this request. Asking again") {
+		t.Errorf("sentence without explanation %q", got)
+	}
+}

@@ -26,6 +26,7 @@ const (
 	KindStreamCut       Kind = "stream_cut"       // the answer broke off in the middle
 	KindStalled         Kind = "stalled"          // the server sent nothing for the idle timeout
 	KindInvalidResponse Kind = "invalid_response" // the server sent something we cannot read
+	KindRefusal         Kind = "refusal"          // the model declined to answer (stop reason refusal); see Refusal
 )
 
 // Sentinels for errors.Is. An *Error matches the sentinel of its Kind;
@@ -46,6 +47,7 @@ var (
 	ErrStreamCut        = errors.New("llm: stream cut")
 	ErrStalled          = errors.New("llm: stream went silent")
 	ErrInvalidResponse  = errors.New("llm: invalid response")
+	ErrRefused          = errors.New("llm: the model declined to answer")
 	ErrInvalidToolInput = errors.New("llm: tool input is not a JSON object")
 )
 
@@ -64,6 +66,25 @@ var kindSentinel = map[Kind]error{
 	KindStreamCut:       ErrStreamCut,
 	KindStalled:         ErrStalled,
 	KindInvalidResponse: ErrInvalidResponse,
+	KindRefusal:         ErrRefused,
+}
+
+// Refusal is the error of an answer that ended with StopRefusal (Anthropic's
+// stop_reason "refusal", an OpenAI-compatible server's finish_reason
+// "content_filter"): the call succeeded, but the user gets no answer and
+// must be told. why is the provider's explanation, if it gave one.
+func Refusal(why string) *Error {
+	return &Error{Kind: KindRefusal, Message: why}
+}
+
+// RefusalNote is the sentence kept in the session in place of, or after,
+// the refused answer.
+func RefusalNote(why string) string {
+	s := "The model declined to answer this request (stop reason: refusal)"
+	if why = strings.TrimRight(why, ". "); why != "" {
+		s += ": " + why
+	}
+	return s + "."
 }
 
 // Error is a failed model call. Its Error text is one human sentence that
@@ -171,6 +192,9 @@ func (e *Error) Human() string {
 		b.WriteString(e.gaveUp("check the network connection and the base URL in Settings"))
 	case KindCancelled:
 		b.WriteString("The request was cancelled.")
+	case KindRefusal:
+		// Anthropic: the same context is refused again; it must be reset.
+		fmt.Fprintf(&b, "The model declined to answer this request%s. Asking again in this session will likely be declined too: rephrase the request in a new session.", e.detail())
 	case KindStreamCut:
 		fmt.Fprintf(&b, "The connection to %s broke off", svc)
 		if e.Partial {

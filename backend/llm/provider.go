@@ -40,7 +40,7 @@ const (
 	EventToolDone                              // ToolID, ToolName, Input (complete JSON object); see Event.Err
 	EventUsage                                 // Usage (cumulative for the call)
 	EventRetry                                 // Retry (the request is retried after a failure)
-	EventStop                                  // Stop
+	EventStop                                  // Stop; Text: the provider's explanation of a refusal, if it gave one
 	EventError                                 // Err (typed *llm.Error where known); last event
 )
 
