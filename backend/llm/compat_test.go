@@ -310,7 +310,9 @@ func TestErrorAfterReasoning(t *testing.T) {
 // same request usually works the second time: it is retried once. The
 // error object is Groq's as LiteLLM relayed it in huggingface/smolagents
 // issue #1119 (also groq/groq-typescript issue #28); the role chunk before
-// it is a chat.completion.chunk as every server sends it first.
+// it is a chat.completion.chunk as every server sends it first. The
+// "event: error" form is the body of notnotnotnoone/flexrouter's test
+// test_stream_chat_raises_on_inband_error_event ("Groq (live-verified)").
 func TestGroqToolUseFailed(t *testing.T) {
 	t.Parallel()
 	const failed = `{"error":{"message":"Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details.","type":"invalid_request_error","code":"tool_use_failed","failed_generation":"web_search{\"query\": \"SPFMV and SPCSV in the Pearl Of Africa 2016\", \"filter_year\": 2016}\u003c/function\u003e"}}`
@@ -318,6 +320,7 @@ func TestGroqToolUseFailed(t *testing.T) {
 	sse := map[string]string{"Content-Type": "text/event-stream"}
 	midStream := reply{200, sse, "data: " + role + "\n\ndata: " + failed + "\n\n"}
 	asStatus := reply{400, map[string]string{"Content-Type": "application/json"}, failed}
+	asEvent := reply{200, sse, "event: error\n" + `data: {"error":{"message":"Failed to call a function.","type":"invalid_request_error","code":"tool_use_failed","status_code":400}}` + "\n\n"}
 	ok := reply{200, sse, string(readFixture(t, "openai_comments_crlf.sse"))}
 	answer := []string{"text Hello", "text , world", "usage in=12 out=3 cr=8 cw=0", "stop end_turn"}
 	retry := "retry retrying in 750 ms (the model wrote a malformed tool call)"
@@ -331,6 +334,7 @@ func TestGroqToolUseFailed(t *testing.T) {
 	}{
 		{"in the stream, then an answer", []reply{midStream, ok}, 2, append([]string{retry}, answer...), ""},
 		{"in the stream twice", []reply{midStream, midStream, ok}, 2, []string{retry, "error bad_request partial=false"}, sentence},
+		{"as event: error, then an answer", []reply{asEvent, ok}, 2, append([]string{retry}, answer...), ""},
 		{"as a 400, then an answer", []reply{asStatus, ok}, 2, append([]string{retry}, answer...), ""},
 		{"as a 400 twice", []reply{asStatus, asStatus, ok}, 2, []string{retry, "error bad_request partial=false"}, sentence},
 		{"after part of the answer: not retried", []reply{{200, sse, openaiHel + "data: " + failed + "\n\n"}, ok}, 1, []string{"text Hel", "error bad_request partial=true"}, "The partial answer was kept."},
