@@ -19,6 +19,7 @@ type answer struct {
 	bad   map[string]string  // tool_use id -> why its input is unusable
 	usage llm.Usage
 	stop  llm.StopReason
+	why   string // the provider's explanation of a refusal
 }
 
 // assembler builds an answer's content blocks from stream events.
@@ -116,6 +117,7 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 		a     assembler
 		usage llm.Usage
 		stop  llm.StopReason
+		why   string
 		fail  error
 	)
 	for ev := range ch {
@@ -133,6 +135,14 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 			}
 		case llm.EventThinkingDelta:
 			b, buf := a.last(llm.BlockThinking)
+			if ev.Field != b.Field || ev.Origin != b.Origin {
+				// An OpenAI-compatible server's reasoning keeps the field it
+				// came in and its host: the client sends it back there only.
+				if buf.Len() > 0 || b.Signature != "" {
+					b, buf = a.add(llm.ContentBlock{Type: llm.BlockThinking})
+				}
+				b.Field, b.Origin = ev.Field, ev.Origin
+			}
 			buf.WriteString(ev.Text)
 			if ev.Signature != "" {
 				b.Signature = ev.Signature
@@ -153,7 +163,7 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 				l.notice("retry", fmt.Sprintf("Retrying in %s (%s).", (time.Duration(r.Delay)*time.Millisecond).Round(100*time.Millisecond), r.Reason), r.Delay)
 			}
 		case llm.EventStop:
-			stop = ev.Stop
+			stop, why = ev.Stop, ev.Text
 		case llm.EventError:
 			fail = ev.Err
 		}
@@ -179,6 +189,13 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 			blocks = append(blocks, b)
 		}
 	}
+	if stop == llm.StopRefusal {
+		// The refusal is kept in the session, after what arrived of the
+		// answer: a refused answer is often empty, and would otherwise
+		// leave no trace in the history or the window. The loop reports
+		// it as the turn's error.
+		blocks = append(blocks, llm.TextBlock(llm.RefusalNote(why)))
+	}
 	t.uniqueIDs(blocks, a.bad)
 	if len(blocks) == 0 {
 		_ = stream.Interrupt() // an empty answer is removed: providers refuse it
@@ -190,7 +207,7 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 	}
 	t.history = append(t.history, msg)
 	l.emitMessage(msg)
-	ans := answer{msg: msg, bad: a.bad, usage: usage, stop: stop}
+	ans := answer{msg: msg, bad: a.bad, usage: usage, stop: stop, why: why}
 	for _, b := range msg.Content {
 		if b.Type == llm.BlockToolUse {
 			ans.uses = append(ans.uses, b)

@@ -60,6 +60,45 @@ func TestRedactedThinkingGoesBack(t *testing.T) {
 	}
 }
 
+// TestDeepSeekReasoningGoesBack: the reasoning_content DeepSeek's thinking
+// mode streams before a tool call is stored with its field and host, and
+// sent back on the assistant message of the next call (without it DeepSeek
+// answers 400 "The reasoning_content in the thinking mode must be passed
+// back to the API"). The answer is DeepSeek's recording (see
+// llm/testdata/README.md).
+func TestDeepSeekReasoningGoesBack(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, llm.ProviderOpenAI, fakellm.Script{Turns: []fakellm.Turn{
+		{Fixture: "../llm/testdata/openai_deepseek_thinking_tool.sse"},
+		{Text: "Sunny.", When: &fakellm.When{HasToolResult: true}},
+	}}, setup{})
+	if r := h.turn("Weather in San Francisco?"); r != ReasonEndTurn {
+		t.Fatalf("reason %s; errors %v", r, h.rec.events(events.AgentError))
+	}
+	ms := h.messages()
+	stored := ms[1].Content
+	if len(stored) != 2 || stored[0].Type != llm.BlockThinking || stored[0].Thinking != "The user asks" ||
+		stored[0].Field != llm.FieldReasoningContent || stored[0].Origin == "" || stored[1].Type != llm.BlockToolUse {
+		t.Fatalf("stored answer %+v", stored)
+	}
+	reqs := h.srv.Requests()
+	if len(reqs) < 2 {
+		t.Fatalf("%d model calls", len(reqs))
+	}
+	var assistant map[string]any
+	for _, m := range reqs[1].Body["messages"].([]any) {
+		if m := m.(map[string]any); m["role"] == "assistant" {
+			assistant = m
+		}
+	}
+	if assistant["reasoning_content"] != "The user asks" || assistant["tool_calls"] == nil {
+		t.Errorf("assistant message sent back: %v", assistant)
+	}
+	if _, ok := assistant["reasoning"]; ok {
+		t.Errorf("reasoning sent in a field it did not come in: %v", assistant)
+	}
+}
+
 // logged is a model client that logs the requests it is called with.
 type logged struct {
 	llm.Provider

@@ -188,6 +188,12 @@ func (t *turn) loop(ctx context.Context) string {
 			l.emitError(err)
 			return ReasonError
 		}
+		if ans.stop == llm.StopRefusal {
+			// Not a silent end: the user is told, in the window and by
+			// pilot -p's exit status; no tool call of the answer is run.
+			l.emitError(llm.Refusal(ans.why))
+			return ReasonError
+		}
 		if len(ans.uses) == 0 {
 			if ans.stop == llm.StopMaxTokens {
 				l.notice("limit", "The answer reached the model's output limit and was cut.", 0)

@@ -250,3 +250,17 @@ func TestPromptThinking(t *testing.T) {
 		})
 	}
 }
+
+// TestPromptRefusal: a refused answer (Anthropic's stop_reason "refusal",
+// documented shape in llm/testdata/anthropic_refusal.sse) is not a
+// success: pilot -p exits 1 with one sentence that says so and why.
+func TestPromptRefusal(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{{Fixture: "../llm/testdata/anthropic_refusal.sse"}}})
+	defer srv.Close()
+	r := runCLI(t, fakeEnv(t, srv, "anthropic"), "", "-p", "Do the forbidden thing", "--project", tempProject(t, nil))
+	want := "pilot: The model declined to answer this request: This request was declined because it could enable cyber harm. Asking again in this session will likely be declined too: rephrase the request in a new session (session 1)\n"
+	if r.code != 1 || r.stderr != want || strings.TrimSpace(r.stdout) != "" {
+		t.Errorf("exit %d\nstdout %q\nstderr %q\nwant   %q", r.code, r.stdout, r.stderr, want)
+	}
+}

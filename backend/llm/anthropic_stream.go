@@ -27,6 +27,12 @@ type anthropicEvent struct {
 		Thinking    string `json:"thinking"`
 		Signature   string `json:"signature"`
 		StopReason  string `json:"stop_reason"`
+		// StopDetails comes with stop_reason "refusal": why the request
+		// was declined.
+		StopDetails *struct {
+			Category    string `json:"category"`
+			Explanation string `json:"explanation"`
+		} `json:"stop_details"`
 	} `json:"delta"`
 	Usage *anthropicUsage `json:"usage"`
 	Error *struct {
@@ -71,6 +77,7 @@ type anthropicParser struct {
 	tools map[int]*pendingTool
 	usage Usage
 	stop  StopReason
+	why   string // stop_details.explanation of a refusal
 }
 
 // parseAnthropic reads a Messages API stream. It emits EventUsage at
@@ -122,6 +129,9 @@ func (p *anthropicParser) handle(sse SSEEvent) (done bool, err error) {
 		if ev.Delta != nil && ev.Delta.StopReason != "" {
 			p.stop = StopReason(ev.Delta.StopReason)
 		}
+		if ev.Delta != nil && ev.Delta.StopDetails != nil {
+			p.why = ev.Delta.StopDetails.Explanation
+		}
 		if ev.Usage != nil {
 			p.usage.mergeAnthropic(*ev.Usage)
 		}
@@ -130,7 +140,7 @@ func (p *anthropicParser) handle(sse SSEEvent) (done bool, err error) {
 		if p.stop == "" {
 			p.stop = StopEndTurn
 		}
-		p.emit(Event{Type: EventStop, Stop: p.stop})
+		p.emit(Event{Type: EventStop, Stop: p.stop, Text: p.why})
 		return true, nil
 	case "error":
 		e := &Error{Kind: KindServer, Type: "error"}

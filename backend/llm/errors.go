@@ -26,6 +26,7 @@ const (
 	KindStreamCut       Kind = "stream_cut"       // the answer broke off in the middle
 	KindStalled         Kind = "stalled"          // the server sent nothing for the idle timeout
 	KindInvalidResponse Kind = "invalid_response" // the server sent something we cannot read
+	KindRefusal         Kind = "refusal"          // the model declined to answer (stop reason refusal); see Refusal
 )
 
 // Sentinels for errors.Is. An *Error matches the sentinel of its Kind;
@@ -46,6 +47,7 @@ var (
 	ErrStreamCut        = errors.New("llm: stream cut")
 	ErrStalled          = errors.New("llm: stream went silent")
 	ErrInvalidResponse  = errors.New("llm: invalid response")
+	ErrRefused          = errors.New("llm: the model declined to answer")
 	ErrInvalidToolInput = errors.New("llm: tool input is not a JSON object")
 )
 
@@ -64,6 +66,25 @@ var kindSentinel = map[Kind]error{
 	KindStreamCut:       ErrStreamCut,
 	KindStalled:         ErrStalled,
 	KindInvalidResponse: ErrInvalidResponse,
+	KindRefusal:         ErrRefused,
+}
+
+// Refusal is the error of an answer that ended with StopRefusal (Anthropic's
+// stop_reason "refusal", an OpenAI-compatible server's finish_reason
+// "content_filter"): the call succeeded, but the user gets no answer and
+// must be told. why is the provider's explanation, if it gave one.
+func Refusal(why string) *Error {
+	return &Error{Kind: KindRefusal, Message: why}
+}
+
+// RefusalNote is the sentence kept in the session in place of, or after,
+// the refused answer.
+func RefusalNote(why string) string {
+	s := "The model declined to answer this request (stop reason: refusal)"
+	if why = strings.TrimRight(why, ". "); why != "" {
+		s += ": " + why
+	}
+	return s + "."
 }
 
 // Error is a failed model call. Its Error text is one human sentence that
@@ -79,7 +100,13 @@ type Error struct {
 	Attempts   int           // requests made, retries included
 	KeyHint    string        // where the key for this provider is set
 	Partial    bool          // part of the answer arrived (and was delivered) before the failure
-	Err        error         // the underlying cause, if any
+	// PartialText: some text of the answer arrived; the agent keeps it. A
+	// failure after only thinking or a tool call has no partial answer to
+	// speak of.
+	PartialText bool
+	Err         error // the underlying cause, if any
+
+	retryOnce bool // retried once although not Retryable (Groq's tool_use_failed)
 }
 
 // Error returns the same sentence as Human.
@@ -123,21 +150,26 @@ func (e *Error) Human() string {
 	}
 	switch e.Kind {
 	case KindAuth:
-		fmt.Fprintf(&b, "%s rejected the API key (%s)%s. Check the key", upperFirst(svc), e.statusText(), e.detail())
+		fmt.Fprintf(&b, "%s rejected the API key%s%s. Check the key", upperFirst(svc), e.paren(), e.detail())
 		if e.KeyHint != "" {
 			fmt.Fprintf(&b, ": it is set with %s", e.KeyHint)
 		}
 		b.WriteString(".")
 	case KindPermission:
-		fmt.Fprintf(&b, "%s refused the request (%s)%s; the key works but is not allowed to do this, check its permissions and the model name.", upperFirst(svc), e.statusText(), e.detail())
+		fmt.Fprintf(&b, "%s refused the request%s%s; the key works but is not allowed to do this, check its permissions and the model name.", upperFirst(svc), e.paren(), e.detail())
 	case KindNotFound:
 		fmt.Fprintf(&b, "%s answered 404%s; check the model name and the base URL in Settings.", upperFirst(svc), e.detail())
 	case KindBadRequest:
-		fmt.Fprintf(&b, "%s rejected the request (%s)%s.", upperFirst(svc), e.statusText(), e.detail())
+		if e.Type == codeToolUseFailed {
+			fmt.Fprintf(&b, "The model at %s wrote a tool call the server could not read (%s)%s", e.hostOrService(), e.Type, e.detail())
+			b.WriteString(e.gaveUp("try again, or choose another model"))
+			break
+		}
+		fmt.Fprintf(&b, "%s rejected the request%s%s.", upperFirst(svc), e.paren(), e.detail())
 	case KindContextTooLong:
 		fmt.Fprintf(&b, "The conversation is too long for the model's context window%s; compact it or start a new session.", e.detail())
 	case KindTooLarge:
-		fmt.Fprintf(&b, "The request is too large for %s (%s)%s; remove big files or tool outputs from the conversation.", svc, e.statusText(), e.detail())
+		fmt.Fprintf(&b, "The request is too large for %s%s%s; remove big files or tool outputs from the conversation.", svc, e.paren(), e.detail())
 	case KindRateLimit:
 		code := "429"
 		if e.Status != 429 && e.Type != "" { // reported inside a stream: say what it said
@@ -146,7 +178,7 @@ func (e *Error) Human() string {
 		fmt.Fprintf(&b, "%s is rate limiting requests (%s)%s", upperFirst(svc), code, e.detail())
 		b.WriteString(e.gaveUp("wait a minute and try again, or check your plan's rate limits"))
 	case KindOverloaded, KindServer:
-		fmt.Fprintf(&b, "%s is having trouble (%s)%s", upperFirst(svc), e.statusText(), e.detail())
+		fmt.Fprintf(&b, "%s is having trouble%s%s", upperFirst(svc), e.paren(), e.detail())
 		b.WriteString(e.gaveUp("try again in a few minutes"))
 	case KindNetwork:
 		host := e.Host
@@ -160,6 +192,9 @@ func (e *Error) Human() string {
 		b.WriteString(e.gaveUp("check the network connection and the base URL in Settings"))
 	case KindCancelled:
 		b.WriteString("The request was cancelled.")
+	case KindRefusal:
+		// Anthropic: the same context is refused again; it must be reset.
+		fmt.Fprintf(&b, "The model declined to answer this request%s. Asking again in this session will likely be declined too: rephrase the request in a new session.", e.detail())
 	case KindStreamCut:
 		fmt.Fprintf(&b, "The connection to %s broke off", svc)
 		if e.Partial {
@@ -187,10 +222,27 @@ func (e *Error) Human() string {
 		}
 		b.WriteString(".")
 	}
-	if e.Partial {
+	if e.PartialText {
 		b.WriteString(" The partial answer was kept.")
 	}
 	return b.String()
+}
+
+// hostOrService names the server by its host when there is one.
+func (e *Error) hostOrService() string {
+	if e.Host != "" {
+		return e.Host
+	}
+	return e.service()
+}
+
+// paren is " (status text)", or nothing when there is neither a status
+// nor a type.
+func (e *Error) paren() string {
+	if e.Status == 0 && e.Type == "" {
+		return ""
+	}
+	return " (" + e.statusText() + ")"
 }
 
 // gaveUp ends a sentence about a retryable failure with the retry outcome.

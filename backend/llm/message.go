@@ -27,7 +27,9 @@ const (
 // ContentBlock is one part of a message. Which fields are set depends on Type:
 //
 //	text:        Text
-//	thinking:          Thinking, Signature (sent back unchanged in tool loops)
+//	thinking:          Thinking, Signature (sent back unchanged in tool loops);
+//	                   Field, Origin for an OpenAI-compatible server's reasoning
+//	                   (sent back in that field to that host only)
 //	redacted_thinking: Data (Anthropic's encrypted thinking, sent back unchanged)
 //	tool_use:          ID, Name, Input (complete JSON object)
 //	tool_result:       ToolUseID, Content, IsError
@@ -36,6 +38,8 @@ type ContentBlock struct {
 	Text      string          `json:"text,omitempty"`
 	Thinking  string          `json:"thinking,omitempty"`
 	Signature string          `json:"signature,omitempty"`
+	Field     string          `json:"field,omitempty"`
+	Origin    string          `json:"origin,omitempty"`
 	Data      string          `json:"data,omitempty"`
 	ID        string          `json:"id,omitempty"`
 	Name      string          `json:"name,omitempty"`
@@ -44,6 +48,13 @@ type ContentBlock struct {
 	Content   string          `json:"content,omitempty"`
 	IsError   bool            `json:"is_error,omitempty"`
 }
+
+// The fields OpenAI-compatible servers stream thinking in, and take it
+// back in (ContentBlock.Field).
+const (
+	FieldReasoningContent = "reasoning_content" // DeepSeek, vLLM, Kimi, MiMo...
+	FieldReasoning        = "reasoning"         // OpenRouter, Ollama, vLLM
+)
 
 // Message is one turn of the conversation as the providers need it.
 type Message struct {

@@ -127,10 +127,11 @@ func Cost(model string, u Usage) (usd float64, known bool) {
 	if write == 0 {
 		write = m.Input
 	}
-	usd = float64(u.InputTokens)*m.Input +
-		float64(u.OutputTokens)*m.Output +
-		float64(u.CacheReadTokens)*m.CacheRead +
-		float64(u.CacheWriteTokens)*write
+	n := func(tokens int) float64 { return float64(max(0, tokens)) } // never less than nothing
+	usd = n(u.InputTokens)*m.Input +
+		n(u.OutputTokens)*m.Output +
+		n(u.CacheReadTokens)*m.CacheRead +
+		n(u.CacheWriteTokens)*write
 	return usd / 1e6, true
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"strings"
 )
@@ -41,7 +42,10 @@ func (o *OpenAI) Stream(ctx context.Context, req Request) (<-chan Event, error) 
 	if err != nil {
 		return nil, err
 	}
-	return o.ep.stream(ctx, "/chat/completions", body, parseOpenAI), nil
+	host := o.ep.host
+	return o.ep.stream(ctx, "/chat/completions", body, func(r io.Reader, emit func(Event) bool) error {
+		return parseOpenAIFrom(host, r, emit)
+	}), nil
 }
 
 // Complete makes a short call and returns the answer's text. It streams
@@ -85,10 +89,14 @@ type openaiRequest struct {
 }
 
 type openaiMessage struct {
-	Role       string           `json:"role"`
-	Content    *string          `json:"content"`
-	ToolCalls  []openaiToolCall `json:"tool_calls,omitempty"`
-	ToolCallID string           `json:"tool_call_id,omitempty"`
+	Role    string  `json:"role"`
+	Content *string `json:"content"`
+	// The assistant's thinking, sent back to the server it came from in the
+	// field it came in; see reasoningBack.
+	ReasoningContent *string          `json:"reasoning_content,omitempty"`
+	Reasoning        *string          `json:"reasoning,omitempty"`
+	ToolCalls        []openaiToolCall `json:"tool_calls,omitempty"`
+	ToolCallID       string           `json:"tool_call_id,omitempty"`
 }
 
 type openaiToolCall struct {
@@ -128,8 +136,9 @@ func (o *OpenAI) body(req Request) ([]byte, error) {
 	if req.System != "" {
 		out.Messages = append(out.Messages, openaiMessage{Role: "system", Content: &req.System})
 	}
+	back := reasoningBack(req.Messages, o.ep.host)
 	for _, m := range req.Messages {
-		out.Messages = append(out.Messages, openaiMessages(m)...)
+		out.Messages = append(out.Messages, openaiMessages(m, o.ep.host, back)...)
 	}
 	if len(out.Messages) == 0 {
 		return nil, errors.New("llm: a request needs at least one message")
@@ -144,18 +153,61 @@ func (o *OpenAI) body(req Request) ([]byte, error) {
 	return json.Marshal(out)
 }
 
+// reasoningBack returns the fields (FieldReasoningContent, FieldReasoning)
+// the server at host streamed thinking in, in this conversation.
+//
+// Sending thinking back is a rule of some servers and an error for others:
+// DeepSeek's thinking mode answers 400 "The reasoning_content in the
+// thinking mode must be passed back to the API" (or "Missing
+// reasoning_content field in the assistant message") when an assistant
+// message with tool_calls comes back without it, and Xiaomi's MiMo does the
+// same; but strict servers refuse fields they do not know (Mistral answers
+// 422 extra_forbidden for any extra field of a message, StepFun
+// "Unrecognized chat message"), and DeepSeek's older deepseek-reasoner
+// answered 400 to any reasoning_content in the input. So Pilot sends a
+// thinking back only to the host it came from (ContentBlock.Origin) and
+// only in the field it came in (ContentBlock.Field): a server that never
+// sent the field never receives it, OpenAI's own API included. To a host
+// that did, every assistant message carries the field, empty where no
+// thinking arrived (DeepSeek sometimes skips it in a tool-call turn, and
+// then wants the field anyway); DeepSeek ignores it on turns without tool
+// calls.
+func reasoningBack(msgs []Message, host string) map[string]bool {
+	var back map[string]bool
+	for _, m := range msgs {
+		for _, b := range m.Content {
+			if b.Type == BlockThinking && b.Field != "" && b.Origin == host {
+				if back == nil {
+					back = map[string]bool{}
+				}
+				back[b.Field] = true
+			}
+		}
+	}
+	return back
+}
+
 // openaiMessages converts one message. An assistant message becomes one
-// message with its text and tool_calls (thinking and redacted thinking are
-// dropped: chat completions has no way to send them back). A user message
+// message with its text and tool_calls, and its thinking in the fields of
+// back (see reasoningBack); other thinking and redacted thinking are
+// dropped: chat completions has no way to send them back. A user message
 // becomes one "tool" message per tool_result, first, as the API requires
 // them right after the assistant's tool_calls, then one user message with
 // the text.
-func openaiMessages(m Message) []openaiMessage {
+func openaiMessages(m Message, host string, back map[string]bool) []openaiMessage {
 	var text []string
 	if m.Role == RoleAssistant {
 		msg := openaiMessage{Role: "assistant"}
+		thinking := map[string]*strings.Builder{}
+		for f := range back {
+			thinking[f] = &strings.Builder{}
+		}
 		for _, b := range m.Content {
 			switch b.Type {
+			case BlockThinking:
+				if w := thinking[b.Field]; w != nil && b.Origin == host {
+					w.WriteString(b.Thinking)
+				}
 			case BlockText:
 				text = append(text, b.Text)
 			case BlockToolUse:
@@ -171,6 +223,14 @@ func openaiMessages(m Message) []openaiMessage {
 		}
 		if s := strings.Join(text, "\n\n"); s != "" || len(msg.ToolCalls) == 0 {
 			msg.Content = &s
+		}
+		if w := thinking[FieldReasoningContent]; w != nil {
+			s := w.String()
+			msg.ReasoningContent = &s
+		}
+		if w := thinking[FieldReasoning]; w != nil {
+			s := w.String()
+			msg.Reasoning = &s
 		}
 		return []openaiMessage{msg}
 	}

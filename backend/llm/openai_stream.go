@@ -15,9 +15,11 @@ import (
 type openaiChunk struct {
 	Choices []struct {
 		Delta struct {
-			Content          *string `json:"content"`
-			ReasoningContent string  `json:"reasoning_content"` // DeepSeek, vLLM
-			Reasoning        string  `json:"reasoning"`         // OpenRouter, Ollama
+			// Content is a string, or (Mistral's Magistral) an array of
+			// typed parts; see contentParts.
+			Content          json.RawMessage `json:"content"`
+			ReasoningContent string          `json:"reasoning_content"` // DeepSeek, vLLM
+			Reasoning        string          `json:"reasoning"`         // OpenRouter, Ollama
 			ToolCalls        []struct {
 				Index    *int   `json:"index"`
 				ID       string `json:"id"`
@@ -42,6 +44,7 @@ type openaiChunk struct {
 // openaiParser assembles events of one answer.
 type openaiParser struct {
 	emit     func(Event) bool
+	origin   string // host of the server, set on thinking deltas (Event.Origin)
 	tools    map[int]*pendingTool
 	last     int // key of the last tool call, for servers that omit index
 	usage    *Usage
@@ -55,7 +58,13 @@ type openaiParser struct {
 // last chunk with empty choices, and EventStop follow at [DONE] or at the
 // end of the body. A body that ends before finish_reason and [DONE] was cut.
 func parseOpenAI(body io.Reader, emit func(Event) bool) error {
-	p := &openaiParser{emit: emit, tools: map[int]*pendingTool{}, last: -1}
+	return parseOpenAIFrom("", body, emit)
+}
+
+// parseOpenAIFrom is parseOpenAI for the server at host origin, which
+// thinking deltas carry (Event.Origin).
+func parseOpenAIFrom(origin string, body io.Reader, emit func(Event) bool) error {
+	p := &openaiParser{emit: emit, origin: origin, tools: map[int]*pendingTool{}, last: -1}
 	r := NewSSEReader(body)
 	for {
 		sse, err := r.Next()
@@ -83,35 +92,26 @@ func (p *openaiParser) handle(data []byte) error {
 		return &Error{Kind: KindInvalidResponse, Message: "bad JSON in a stream chunk: " + truncate(string(data), 200), Err: err}
 	}
 	if len(c.Error) > 0 && !bytes.Equal(c.Error, []byte("null")) {
-		typ, msg := parseErrorBody(append(append([]byte(`{"error":`), c.Error...), '}'))
-		e := &Error{Kind: KindServer, Type: typ, Message: msg}
-		if k, ok := kindForType(typ); ok {
-			e.Kind = k
-		} else if code := statusCode(c.Error); code != 0 {
-			e.Kind = kindForStatus(code)
-		}
-		if looksLikeContextTooLong(msg) {
-			e.Kind = KindContextTooLong
-		}
-		return e
+		return chunkError(c.Error)
 	}
 	if c.Usage != nil {
-		u := Usage{InputTokens: c.Usage.PromptTokens, OutputTokens: c.Usage.CompletionTokens}
-		if d := c.Usage.PromptTokensDetails; d != nil && d.CachedTokens <= u.InputTokens {
-			u.InputTokens -= d.CachedTokens // like Anthropic: input_tokens excludes cache reads
-			u.CacheReadTokens = d.CachedTokens
-		}
-		p.usage = &u
+		p.usage = openaiUsage(c.Usage.PromptTokens, c.Usage.CompletionTokens, c.Usage.PromptTokensDetails)
 	}
 	for _, ch := range c.Choices {
 		d := ch.Delta
-		if s := d.ReasoningContent + d.Reasoning; s != "" {
-			if !p.emit(Event{Type: EventThinkingDelta, Text: s}) {
-				return ErrCancelled
-			}
+		if err := p.thinking(d.ReasoningContent, d.Reasoning); err != nil {
+			return err
 		}
-		if d.Content != nil && *d.Content != "" {
-			if !p.emit(Event{Type: EventTextDelta, Text: *d.Content}) {
+		parts, err := contentParts(d.Content)
+		if err != nil {
+			return &Error{Kind: KindInvalidResponse, Message: "bad content in a stream chunk: " + truncate(string(data), 200), Err: err}
+		}
+		for _, part := range parts {
+			ev := Event{Type: EventTextDelta, Text: part.text}
+			if part.thinking {
+				ev.Type = EventThinkingDelta
+			}
+			if part.text != "" && !p.emit(ev) {
 				return ErrCancelled
 			}
 		}
@@ -148,6 +148,136 @@ func (p *openaiParser) handle(data []byte) error {
 	return nil
 }
 
+// thinking emits the reasoning of a delta with the field it came in, which
+// is the field it is sent back in (see openaiMessages). A server that
+// fills both fields with the same text (vLLM while it renamed
+// reasoning_content to reasoning) is heard once.
+func (p *openaiParser) thinking(content, reasoning string) error {
+	for _, f := range []struct{ name, text string }{{FieldReasoningContent, content}, {FieldReasoning, reasoning}} {
+		if f.text == "" || (f.name == FieldReasoning && reasoning == content) {
+			continue
+		}
+		if !p.emit(Event{Type: EventThinkingDelta, Text: f.text, Field: f.name, Origin: p.origin}) {
+			return ErrCancelled
+		}
+	}
+	return nil
+}
+
+// contentPart is a piece of a delta's content: answer text or thinking.
+type contentPart struct {
+	text     string
+	thinking bool
+}
+
+// contentParts reads a delta's content: null, a string, or an array of
+// typed parts as Mistral's Magistral models stream it,
+// [{"type":"thinking","thinking":[{"type":"text","text":"..."}]}] then
+// [{"type":"text","text":"..."}] (and later plain strings). Parts of other
+// types (references...) carry no text for the answer and are skipped.
+func contentParts(raw json.RawMessage) ([]contentPart, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return nil, nil
+	}
+	if raw[0] == '"' {
+		var s string
+		err := json.Unmarshal(raw, &s)
+		return []contentPart{{text: s}}, err
+	}
+	var parts []struct {
+		Type     string          `json:"type"`
+		Text     string          `json:"text"`
+		Thinking json.RawMessage `json:"thinking"`
+	}
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return nil, err
+	}
+	var out []contentPart
+	for _, part := range parts {
+		switch part.Type {
+		case "text":
+			out = append(out, contentPart{text: part.Text})
+		case "thinking":
+			inner, err := contentParts(part.Thinking)
+			if err != nil {
+				return nil, err
+			}
+			for _, in := range inner {
+				out = append(out, contentPart{text: in.text, thinking: true})
+			}
+		}
+	}
+	return out, nil
+}
+
+// openaiUsage converts a usage chunk. OpenAI's prompt_tokens includes
+// cached_tokens, which Pilot counts apart (like Anthropic's input_tokens,
+// InputTokens excludes cache reads). Some proxies in front of Anthropic
+// report prompt_tokens without the cache reads, as Anthropic does: cached
+// tokens above prompt_tokens can only mean that, so both numbers are kept
+// as they are. No count comes out negative.
+func openaiUsage(prompt, completion int, details *struct {
+	CachedTokens int `json:"cached_tokens"`
+}) *Usage {
+	u := Usage{InputTokens: max(0, prompt), OutputTokens: max(0, completion)}
+	if details != nil && details.CachedTokens > 0 {
+		u.CacheReadTokens = details.CachedTokens
+		if details.CachedTokens <= u.InputTokens {
+			u.InputTokens -= details.CachedTokens
+		}
+	}
+	return &u
+}
+
+// chunkError reads the error object of an error chunk. The server's own
+// type, else its code (OpenRouter's "code": 400, Groq's "tool_use_failed"),
+// is kept for the sentence, and a code that is an HTTP status decides the
+// kind when the type does not.
+func chunkError(raw json.RawMessage) *Error {
+	typ, msg := parseErrorBody(append(append([]byte(`{"error":`), raw...), '}'))
+	code := errorCode(raw)
+	e := &Error{Kind: KindServer, Type: typ, Message: msg}
+	if typ == "" || code == codeToolUseFailed {
+		e.Type = code
+	}
+	if k, ok := kindForType(typ); ok {
+		e.Kind = k
+	} else if status := statusCode(raw); status != 0 {
+		e.Kind = kindForStatus(status)
+	}
+	if code == codeToolUseFailed {
+		// Groq: the model wrote a tool call its parser could not read. The
+		// same request usually succeeds on a second try.
+		e.Kind, e.retryOnce = KindBadRequest, true
+	}
+	if looksLikeContextTooLong(msg) {
+		e.Kind = KindContextTooLong
+	}
+	return e
+}
+
+// codeToolUseFailed is Groq's error code for a malformed tool call.
+const codeToolUseFailed = "tool_use_failed"
+
+// errorCode returns an error object's code, a string or a number, as text.
+func errorCode(raw json.RawMessage) string {
+	var obj struct {
+		Code json.RawMessage `json:"code"`
+	}
+	if json.Unmarshal(raw, &obj) != nil || len(obj.Code) == 0 || bytes.Equal(obj.Code, []byte("null")) {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(obj.Code, &s) == nil {
+		if s == "None" { // LiteLLM prints Python's None
+			return ""
+		}
+		return s
+	}
+	return string(obj.Code)
+}
+
 // statusCode returns the code of an error chunk when it is an HTTP status,
 // as vLLM ("code": 400) and LiteLLM ("code": "429") send it; 0 otherwise.
 // It decides whether an error of a type Pilot does not know is retried.
@@ -165,18 +295,23 @@ func statusCode(raw json.RawMessage) int {
 	return n
 }
 
-// toolKey finds which call a fragment belongs to. Servers that omit index
-// start a new call with an id and continue the last one without.
+// toolKey finds which call an entry of a delta's tool_calls belongs to.
+// An entry continues the current call only when it has the call's index,
+// or has no index and an empty or the same id, and is the first entry of
+// its delta: a second entry of the same tool_calls array is always another
+// call. Gemini's OpenAI-compatible endpoint sends whole calls without
+// index; proxies in front of it send them with id "".
 func (p *openaiParser) toolKey(index *int, id string, pos int) int {
 	if index != nil {
 		p.last = *index
 		return *index
 	}
-	if id != "" || p.last < 0 {
-		p.last = len(p.tools) + pos
-		for p.tools[p.last] != nil {
-			p.last++
-		}
+	if cur := p.tools[p.last]; p.last >= 0 && cur != nil && pos == 0 && (id == "" || id == cur.id) {
+		return p.last
+	}
+	p.last = len(p.tools)
+	for p.tools[p.last] != nil {
+		p.last++
 	}
 	return p.last
 }

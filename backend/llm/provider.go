@@ -33,14 +33,14 @@ type EventType int
 
 const (
 	EventTextDelta        EventType = iota + 1 // Text
-	EventThinkingDelta                         // Text (thinking), Signature when it arrives
+	EventThinkingDelta                         // Text (thinking), Signature when it arrives; Field, Origin (OpenAI-compatible servers)
 	EventRedactedThinking                      // Text: the data of a whole redacted_thinking block
 	EventToolStart                             // ToolID, ToolName
 	EventToolDelta                             // ToolID, Text (a JSON fragment)
 	EventToolDone                              // ToolID, ToolName, Input (complete JSON object); see Event.Err
 	EventUsage                                 // Usage (cumulative for the call)
 	EventRetry                                 // Retry (the request is retried after a failure)
-	EventStop                                  // Stop
+	EventStop                                  // Stop; Text: the provider's explanation of a refusal, if it gave one
 	EventError                                 // Err (typed *llm.Error where known); last event
 )
 
@@ -63,13 +63,18 @@ type Event struct {
 	Type      EventType
 	Text      string
 	Signature string
-	ToolID    string
-	ToolName  string
-	Input     []byte
-	Usage     Usage
-	Stop      StopReason
-	Retry     *RetryInfo
-	Err       error
+	// Field and Origin are set on thinking deltas of OpenAI-compatible
+	// servers: the field the thinking came in (FieldReasoningContent or
+	// FieldReasoning) and the host of the server; see ContentBlock.
+	Field    string
+	Origin   string
+	ToolID   string
+	ToolName string
+	Input    []byte
+	Usage    Usage
+	Stop     StopReason
+	Retry    *RetryInfo
+	Err      error
 }
 
 // Provider is a model service. Implementations are safe for concurrent use.

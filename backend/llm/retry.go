@@ -14,7 +14,8 @@ import (
 // part of an answer arrived are retried: HTTP 429, 500, 502, 503, 504, 529,
 // the same errors reported inside a stream (overloaded_error, api_error,
 // rate_limit_error...), connection errors, and a server that went silent
-// (see Config.StreamIdleTimeout). The zero value is the default policy.
+// (see Config.StreamIdleTimeout). Groq's tool_use_failed (the model wrote a
+// malformed tool call) is retried once, within these retries. The zero value is the default policy.
 type RetryPolicy struct {
 	// MaxRetries is the number of retries after the first attempt; 0 means
 	// 3, a negative value means none.
@@ -138,6 +139,9 @@ func retryReason(e *Error) string {
 		return fmt.Sprint(e.Err) // "nothing arrived for 90 s"
 	case KindStreamCut:
 		return "connection broke off"
+	}
+	if e.Type == codeToolUseFailed {
+		return "the model wrote a malformed tool call"
 	}
 	if e.Status < 500 { // reported inside a 2xx answer
 		return "server error"

@@ -58,6 +58,7 @@ func TestFixtures(t *testing.T) {
 			"tool_start toolu_D run_bash", `tool_delta toolu_D {"command": "ls -la"`, `tool_delta toolu_D , "timeout_seconds": }`,
 			`tool_done toolu_D run_bash {"command": "ls -la", "timeout_seconds": } (invalid)`,
 			"usage in=40 out=12 cr=0 cw=0", "stop tool_use"}},
+		{"anthropic_refusal.sse", ProviderAnthropic, []string{"usage in=24 out=1 cr=0 cw=0", "stop refusal"}},
 		{"anthropic_comments_crlf.sse", ProviderAnthropic, []string{"text Hi", "usage in=5 out=2 cr=0 cw=0", "stop end_turn"}},
 		{"openai_ollama_one_chunk.sse", ProviderOpenAI, []string{
 			"tool_start call_x8m2kq1v read_file", `tool_delta call_x8m2kq1v {"path":"go.mod"}`,

@@ -150,13 +150,20 @@ func (c *endpoint) once(ctx context.Context, method, path string, body []byte) (
 	if (kind == KindBadRequest || kind == KindTooLarge) && looksLikeContextTooLong(msg) {
 		kind = KindContextTooLong
 	}
-	return nil, c.fill(&Error{
+	e := &Error{
 		Kind:       kind,
 		Status:     resp.StatusCode,
 		Type:       typ,
 		Message:    msg,
 		RetryAfter: retryAfter(resp.Header, c.retry.now()),
-	})
+	}
+	var env struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(raw, &env) == nil && errorCode(env.Error) == codeToolUseFailed && kind == KindBadRequest {
+		e.Type, e.retryOnce = codeToolUseFailed, true // as in a stream: see chunkError
+	}
+	return nil, c.fill(e)
 }
 
 func (c *endpoint) cancelled(cause error) *Error {
@@ -226,10 +233,21 @@ func (c *endpoint) stream(ctx context.Context, path string, body []byte, parse s
 	ch := make(chan Event, 64)
 	go func() {
 		defer close(ch)
-		partial := false
+		partial, text := false, false
+		once := false // the one retry of a retryOnce error was used
+		again := func(e *Error) bool {
+			if e.retryOnce && !once {
+				once = true
+				return true
+			}
+			return e.Retryable()
+		}
 		emit := func(ev Event) bool {
 			if ev.Type <= EventToolDone {
 				partial = true
+			}
+			if ev.Type == EventTextDelta && ev.Text != "" {
+				text = true
 			}
 			select {
 			case ch <- ev:
@@ -241,7 +259,7 @@ func (c *endpoint) stream(ctx context.Context, path string, body []byte, parse s
 		e := c.retrying(ctx, emit, func() (*Error, bool) {
 			resp, e := c.once(ctx, http.MethodPost, path, body)
 			if e != nil {
-				return e, e.Retryable()
+				return e, again(e)
 			}
 			err := c.read(ctx, resp, parse, emit)
 			switch {
@@ -251,7 +269,7 @@ func (c *endpoint) stream(ctx context.Context, path string, body []byte, parse s
 				return c.cancelled(ctx.Err()), false
 			}
 			e = c.asError(err)
-			e.Partial = partial
+			e.Partial, e.PartialText = partial, text
 			if e.Retryable() && e.Kind != KindStalled {
 				// the provider reported it: the answer's retry-after, if
 				// it sent one, is as good as an error status's
@@ -259,7 +277,7 @@ func (c *endpoint) stream(ctx context.Context, path string, body []byte, parse s
 			}
 			// A stream that broke off before any part of the answer lost
 			// nothing: it is retried like a failed connection.
-			return e, !partial && (e.Retryable() || e.Kind == KindStreamCut)
+			return e, !partial && (again(e) || e.Kind == KindStreamCut)
 		})
 		if e == nil {
 			return

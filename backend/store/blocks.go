@@ -32,6 +32,8 @@ var blockStrings = []struct {
 	{"text", func(b *llm.ContentBlock) *string { return &b.Text }},
 	{"thinking", func(b *llm.ContentBlock) *string { return &b.Thinking }},
 	{"signature", func(b *llm.ContentBlock) *string { return &b.Signature }},
+	{"field", func(b *llm.ContentBlock) *string { return &b.Field }},
+	{"origin", func(b *llm.ContentBlock) *string { return &b.Origin }},
 	{"data", func(b *llm.ContentBlock) *string { return &b.Data }},
 	{"id", func(b *llm.ContentBlock) *string { return &b.ID }},
 	{"name", func(b *llm.ContentBlock) *string { return &b.Name }},

@@ -36,6 +36,8 @@ func TestDecodeBlocks(t *testing.T) {
 		`[{"type":"tool_result","tool_use_id":"t","content":"out","is_error":true}]`,
 		`[{"type":"tool_result","tool_use_id":"t","content":"out","is_error":false}]`,
 		`[{"type":"thinking","thinking":"hm","signature":"c2ln"},{"type":"text","text":"ok"}]`,
+		`[{"type":"thinking","thinking":"The user asks","field":"reasoning_content","origin":"api.deepseek.com"},{"type":"tool_use","id":"t","name":"n","input":{}}]`,
+		`[{"type":"thinking","thinking":"We need","origin":"openrouter.ai","field":"reasoning"}]`,
 		`[{"type":"thinking","thinking":"hm","signature":"c2ln"},{"type":"redacted_thinking","data":"EmwK/a+b=="},{"type":"tool_use","id":"t","name":"n","input":{}}]`,
 		`[{"type":"text","text":"x"}, {"type":"text","text":"y"}]`,
 		`[{"type":"text","extra":1}]`,
@@ -55,7 +57,7 @@ func TestDecodeBlocks(t *testing.T) {
 		var bs []llm.ContentBlock
 		for range r.IntN(4) {
 			b := llm.ContentBlock{Type: []llm.BlockType{llm.BlockText, llm.BlockThinking, llm.BlockRedactedThinking, llm.BlockToolUse, llm.BlockToolResult}[r.IntN(5)],
-				Text: pick(), Thinking: pick(), Signature: pick(), Data: pick(), ID: pick(), Name: pick(), ToolUseID: pick(), Content: pick(), IsError: r.IntN(2) == 0}
+				Text: pick(), Thinking: pick(), Signature: pick(), Field: pick(), Origin: pick(), Data: pick(), ID: pick(), Name: pick(), ToolUseID: pick(), Content: pick(), IsError: r.IntN(2) == 0}
 			if r.IntN(2) == 0 {
 				in, _ := json.Marshal(map[string]any{"path": pick(), "n": r.IntN(9), "list": []string{pick()}})
 				b.Input = in
@@ -67,6 +69,43 @@ func TestDecodeBlocks(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkDecode(t, in)
+	}
+}
+
+// TestReasoningFieldSurvivesReopen: the thinking of an OpenAI-compatible
+// server keeps the field it came in and its host through the database, as
+// the OpenAI client needs them to send it back (DeepSeek's thinking mode
+// answers 400 without it after a tool call), and the fast scanner reads it.
+func TestReasoningFieldSurvivesReopen(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, path := newStore(t)
+	_, x := newSession(t, s, "/proj")
+	blocks := []llm.ContentBlock{
+		{Type: llm.BlockThinking, Thinking: "The user asks about the weather in San Francisco.", Field: llm.FieldReasoningContent, Origin: "api.deepseek.com"},
+		toolUse("call_00_IhCAliIHtM9gKpgfqbBV9873", "weather", `{"location":"San Francisco"}`),
+	}
+	must[Message](t)(s.AppendMessage(ctx, x.ID, user("Weather in SF?"), llm.Usage{}))
+	stream := must[*Stream](t)(s.BeginStream(ctx, x.ID))
+	must[Message](t)(stream.Finish(blocks, llm.Usage{}))
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { again.Close() })
+	ms := must[[]Message](t)(again.Messages(ctx, x.ID))
+	if len(ms) != 2 || !reflect.DeepEqual(ms[1].Content, blocks) {
+		t.Fatalf("read back %+v", ms)
+	}
+	stored, err := encodeBlocks(blocks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := scanBlocks(stored); !ok {
+		t.Errorf("the fast scanner gave up on %s", stored)
 	}
 }
 
