@@ -59,6 +59,7 @@ describe("settings", () => {
       thinkingBudget: 0,
       budgetTokens: 0,
       budgetUsd: 0,
+      checkpointRetentionMb: 512,
     });
     await waitFor(() => expect(screen.queryByTestId("settings-save")).toBeNull());
   });
