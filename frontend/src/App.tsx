@@ -12,6 +12,7 @@ import RightPanel from "./components/RightPanel";
 import ViewBar from "./components/ViewBar";
 import { useMediaQuery } from "./lib/useMediaQuery";
 import SettingsDialog from "./components/settings/SettingsDialog";
+import RestoreDialogs from "./components/changes/RestoreDialogs";
 
 function Centre() {
   const onboarding = useApp((s) => s.settings?.needsOnboarding ?? false);
@@ -48,6 +49,7 @@ function Shell({ ready }: { ready: AppReadyPayload | null }) {
   const c = useController();
   const narrow = useMediaQuery(NARROW_QUERY);
   const layout = useApp((s) => s.layout);
+  const changeWaits = useApp((s) => s.session?.pending.some((a) => a.kind === "change") ?? false);
 
   useEffect(() => c.layout.setNarrow(narrow), [c, narrow]);
 
@@ -70,6 +72,8 @@ function Shell({ ready }: { ready: AppReadyPayload | null }) {
       data-layout={layout.narrow ? "narrow" : "wide"}
       data-view={layout.view}
       data-sidebar={layout.narrow ? (layout.drawer ? "drawer" : "hidden") : layout.sidebar ? "shown" : "rail"}
+      data-review={changeWaits ? "pending" : undefined}
+      data-focus={changeWaits && layout.focusReview && !layout.narrow ? "review" : undefined}
     >
       {layout.narrow && <ViewBar />}
       <Sidebar />
@@ -77,6 +81,7 @@ function Shell({ ready }: { ready: AppReadyPayload | null }) {
       <RightPanel />
       <StatusBar ready={ready} />
       <Dialogs />
+      <RestoreDialogs />
     </div>
   );
 }

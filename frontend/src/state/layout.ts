@@ -65,6 +65,11 @@ export class LayoutActions {
     }
   }
 
+  /** A waiting change in the whole window (wide windows), or back to the three columns. */
+  toggleFocusReview() {
+    this.patch({ focusReview: !this.ctx.store.getState().layout.focusReview });
+  }
+
   closeDrawer() {
     this.patch({ drawer: false });
   }
@@ -72,6 +77,8 @@ export class LayoutActions {
   /** After an approval is settled: a narrow window with nothing left to review goes back to the chat. */
   settled() {
     const st = this.ctx.store.getState();
-    if (st.layout.narrow && st.layout.view === "panel" && st.panelTab === "review" && (st.session?.pending.length ?? 0) === 0) this.showChat();
+    const left = st.session?.pending ?? [];
+    if (st.layout.narrow && st.layout.view === "panel" && st.panelTab === "review" && left.length === 0) this.showChat();
+    if (st.layout.focusReview && !left.some((a) => a.kind === "change")) this.patch({ focusReview: false });
   }
 }
