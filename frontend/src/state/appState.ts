@@ -17,8 +17,14 @@ export interface Layout {
   view: MainView;
   /** Wide windows: the sidebar is shown (else a slim rail). */
   sidebar: boolean;
-  /** Wide windows: a waiting change takes the whole window (chat and sidebar hidden). */
-  focusReview: boolean;
+  /** Wide windows too narrow for a side-by-side review beside the chat (see CRAMPED_QUERY in App.tsx). */
+  cramped: boolean;
+  /**
+   * Whether a waiting change takes the whole window (chat and sidebar
+   * hidden): "auto" does when the window is cramped; the user's f or button
+   * says on or off until the changes are settled.
+   */
+  reviewFocus: "auto" | "on" | "off";
   /** Narrow windows: the sidebar drawer is open. */
   drawer: boolean;
 }
@@ -77,7 +83,7 @@ export const initialState: AppState = {
   changesPath: null,
   notice: null,
   panelTab: "review",
-  layout: { narrow: false, view: "chat", sidebar: true, drawer: false, focusReview: false },
+  layout: { narrow: false, view: "chat", sidebar: true, drawer: false, cramped: false, reviewFocus: "auto" },
   filesVersion: 0,
   dialog: "none",
   appError: null,

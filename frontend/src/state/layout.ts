@@ -2,6 +2,8 @@
 // scaling, a small window) one view at a time (chat, or review and files)
 // with the sidebar as a drawer. The agent asking for approval brings the
 // review forward; the last decision takes a narrow window back to the chat.
+// A wide window too cramped for a side-by-side diff beside the chat gives a
+// waiting change the whole window in the same way (f toggles it).
 import type { ActionContext } from "./actions";
 import type { AppState, Layout, PanelTab } from "./appState";
 
@@ -19,6 +21,13 @@ export function rememberedSidebar(storage: Pick<Storage, "getItem"> | undefined)
 
 /** The chat is on screen (always when wide). */
 export const chatShown = (st: AppState): boolean => !st.layout.narrow || st.layout.view === "chat";
+
+/** A change waits and has the whole window (wide windows only). */
+export const reviewFocused = (st: AppState): boolean => {
+  const l = st.layout;
+  if (l.narrow || !st.session?.pending.some((a) => a.kind === "change")) return false;
+  return l.reviewFocus === "on" || (l.reviewFocus === "auto" && l.cramped);
+};
 
 /** A panel tab is on screen. */
 export const panelShown = (st: AppState, tab: PanelTab): boolean => st.panelTab === tab && (!st.layout.narrow || st.layout.view === "panel");
@@ -65,9 +74,13 @@ export class LayoutActions {
     }
   }
 
+  setCramped(cramped: boolean) {
+    this.patch({ cramped });
+  }
+
   /** A waiting change in the whole window (wide windows), or back to the three columns. */
   toggleFocusReview() {
-    this.patch({ focusReview: !this.ctx.store.getState().layout.focusReview });
+    this.patch({ reviewFocus: reviewFocused(this.ctx.store.getState()) ? "off" : "on" });
   }
 
   closeDrawer() {
@@ -79,6 +92,6 @@ export class LayoutActions {
     const st = this.ctx.store.getState();
     const left = st.session?.pending ?? [];
     if (st.layout.narrow && st.layout.view === "panel" && st.panelTab === "review" && left.length === 0) this.showChat();
-    if (st.layout.focusReview && !left.some((a) => a.kind === "change")) this.patch({ focusReview: false });
+    if (!left.some((a) => a.kind === "change")) this.patch({ reviewFocus: "auto" });
   }
 }

@@ -1,6 +1,7 @@
 import { useRef, useState } from "react";
 import { useDiffLayout } from "../../lib/useDiffLayout";
 import { useApp, useController } from "../../state/context";
+import { reviewFocused } from "../../state/layout";
 import BashApproval from "./BashApproval";
 import BudgetApproval from "./BudgetApproval";
 import ChangeReview from "./ChangeReview";
@@ -12,7 +13,7 @@ export default function ReviewPanel() {
   const c = useController();
   const pending = useApp((s) => s.session?.pending);
   const narrow = useApp((s) => s.layout.narrow);
-  const focused = useApp((s) => s.layout.focusReview);
+  const focused = useApp(reviewFocused);
   const ref = useRef<HTMLDivElement>(null);
   const auto = useDiffLayout(ref);
   const [choice, setChoice] = useState<LayoutChoice>("auto");
