@@ -114,7 +114,8 @@ describe("command card", () => {
     ]);
     expect(files[3]!.getAttribute("data-kept")).toBe("false");
     expect(files[3]!.textContent).toContain("over 8 MiB, not kept");
-    expect(within(c).getByTestId("effects-note").textContent).toContain("and 1,234 more not listed".replace("and", "And"));
+    expect(within(c).getByTestId("effects-omitted").textContent).toBe("…and 1,234 more not listed");
+    expect(within(c).getByTestId("effects-note").textContent).toBe("1,237 files changed; only the first 3 are listed.");
 
     fireEvent.click(within(files[1]!).getByRole("button", { name: "go.sum" }));
     const diff = await within(c).findByTestId("file-diff");

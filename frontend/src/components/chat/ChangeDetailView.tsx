@@ -5,6 +5,7 @@ import type { ChangeDetail, ChangeSummary } from "../../lib/types";
 import { useDiffLayout } from "../../lib/useDiffLayout";
 import { useApp, useController } from "../../state/context";
 import FileDiffView, { ReadonlyHunk } from "../review/FileDiffView";
+import LayoutToggle, { type LayoutChoice } from "../review/LayoutToggle";
 
 type State = { status: "loading" } | { status: "ready"; detail: ChangeDetail } | { status: "failed"; error: string };
 
@@ -16,7 +17,9 @@ type State = { status: "loading" } | { status: "ready"; detail: ChangeDetail } |
 export default function ChangeDetailView({ callId, summary }: { callId: string; summary: ChangeSummary }) {
   const c = useController();
   const ref = useRef<HTMLDivElement>(null);
-  const layout = useDiffLayout(ref);
+  const auto = useDiffLayout(ref);
+  const [choice, setChoice] = useState<LayoutChoice>("auto");
+  const layout = choice === "auto" ? auto : choice;
   const sessionId = useApp((s) => s.session?.id ?? 0);
   const [st, setSt] = useState<State>({ status: "loading" });
 
@@ -35,6 +38,7 @@ export default function ChangeDetailView({ callId, summary }: { callId: string; 
 
   return (
     <div className="change-detail" ref={ref} data-testid="change-detail">
+      <LayoutToggle choice={choice} auto={auto} onChange={setChoice} />
       {st.status === "loading" && <p className="empty">Loading what was applied…</p>}
       {st.status === "failed" && <p className="error">Could not load the change: {st.error}</p>}
       {st.status === "ready" &&

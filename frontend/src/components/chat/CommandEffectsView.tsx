@@ -57,12 +57,15 @@ export default function CommandEffectsView({ effects, undone }: { effects: Comma
             {!f.kept && <span className="muted small-text"> — {f.why || "content not kept"}; cannot be reverted</span>}
           </li>
         ))}
+        {(effects.omitted ?? 0) > 0 && (
+          <li className="muted" data-testid="effects-omitted">
+            …and {effects.omitted!.toLocaleString("en-US")} more not listed
+          </li>
+        )}
       </ul>
-      {(effects.note || (effects.omitted ?? 0) > 0) && (
+      {effects.note && (
         <p className="effects-note" data-testid="effects-note">
           {effects.note}
-          {effects.note && effects.omitted ? " " : ""}
-          {effects.omitted ? `And ${effects.omitted.toLocaleString("en-US")} more not listed.` : ""}
         </p>
       )}
       {shown?.status === "loading" && <p className="empty">Loading the diff…</p>}
