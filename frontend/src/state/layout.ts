@@ -19,8 +19,6 @@ export function rememberedSidebar(storage: Pick<Storage, "getItem"> | undefined)
   }
 }
 
-/** The chat is on screen (always when wide). */
-export const chatShown = (st: AppState): boolean => !st.layout.narrow || st.layout.view === "chat";
 
 /** A change waits and has the whole window (wide windows only). */
 export const reviewFocused = (st: AppState): boolean => {
@@ -28,6 +26,9 @@ export const reviewFocused = (st: AppState): boolean => {
   if (l.narrow || !st.session?.pending.some((a) => a.kind === "change")) return false;
   return l.reviewFocus === "on" || (l.reviewFocus === "auto" && l.cramped);
 };
+
+/** The chat is on screen (when wide, unless a waiting change has the whole window). */
+export const chatShown = (st: AppState): boolean => (st.layout.narrow ? st.layout.view === "chat" : !reviewFocused(st));
 
 /** A panel tab is on screen. */
 export const panelShown = (st: AppState, tab: PanelTab): boolean => st.panelTab === tab && (!st.layout.narrow || st.layout.view === "panel");

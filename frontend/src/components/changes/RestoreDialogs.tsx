@@ -1,6 +1,6 @@
 // The dialogs of undoing: the rewind menu of a user message, and the
 // conflicts a revert or rewind met (files changed outside Pilot since).
-import type { Conflict, Resolution, RewindMode } from "../../lib/types";
+import type { Conflict, FileDiff, Resolution, RewindMode } from "../../lib/types";
 import { useApp, useController } from "../../state/context";
 import type { RestoreFlow } from "../../state/ledger";
 import Modal from "../Modal";
@@ -37,11 +37,20 @@ function RewindMenu({ running }: { running: boolean }) {
   );
 }
 
-function Version({ title, text, exists }: { title: string; text: string; exists: boolean }) {
+/** One side of a conflict: the text of the version, or why it is not shown. */
+function Version({ title, diff }: { title: string; diff: FileDiff }) {
   return (
     <div className="version">
       <div className="version-title">{title}</div>
-      {exists ? <pre className="version-text">{text || "(empty)"}</pre> : <p className="empty">No file: it is deleted.</p>}
+      {diff.missing ? (
+        <p className="empty">{diff.missing}</p>
+      ) : !diff.newExists ? (
+        <p className="empty">No file: it is deleted.</p>
+      ) : diff.binary ? (
+        <p className="empty">Binary file, not shown.</p>
+      ) : (
+        <pre className="version-text">{diff.newText || "(empty)"}</pre>
+      )}
     </div>
   );
 }
@@ -69,8 +78,8 @@ function ConflictRow({ conflict, resolution }: { conflict: Conflict; resolution:
         </button>
       </header>
       <div className="versions">
-        <Version title="Yours, on disk" text={conflict.mine.newText} exists={conflict.mine.newExists} />
-        <Version title="Checkpoint" text={conflict.checkpoint.newText} exists={conflict.checkpoint.newExists} />
+        <Version title="Yours, on disk" diff={conflict.mine} />
+        <Version title="Checkpoint" diff={conflict.checkpoint} />
       </div>
     </section>
   );

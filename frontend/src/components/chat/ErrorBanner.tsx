@@ -25,6 +25,7 @@ export default function ErrorBanner() {
   const turn = useApp((s) => s.session?.turn ?? "idle");
   const appError = useApp((s) => s.appError);
   const notice = useApp((s) => s.notice);
+  const restoring = useApp((s) => s.restore.phase === "running");
 
   return (
     <>
@@ -35,6 +36,12 @@ export default function ErrorBanner() {
           <button type="button" className="small" onClick={() => void c.chat.retry()} disabled={turn !== "idle"}>
             Retry
           </button>
+        </div>
+      )}
+      {restoring && (
+        <div className="retry-banner" role="status" data-testid="restoring">
+          <span className="spinner" aria-hidden="true" />
+          Restoring files…
         </div>
       )}
       {notice && (

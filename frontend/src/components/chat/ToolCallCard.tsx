@@ -30,7 +30,7 @@ export const FILE_TOOLS = new Set(["write_file", "patch_file", "multi_patch"]);
 export function changeText(ch: ChangeSummary, undone: boolean): string {
   if (undone) return "reverted";
   if (ch.edited) return "edited by you";
-  if (ch.applied === 0) return "rejected";
+  if (ch.applied === 0 && ch.total > 0) return "rejected";
   if (ch.applied < ch.total) return `applied ${ch.applied} of ${ch.total} hunks`;
   return "applied";
 }
