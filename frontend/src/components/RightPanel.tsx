@@ -7,7 +7,7 @@ import FilesPanel from "./files/FilesPanel";
 import ReviewPanel from "./review/ReviewPanel";
 
 /** The panel's tabs, in order (the arrow keys move along it). */
-export const panelTabs: PanelTab[] = ["review", "changes", "files"];
+const panelTabs: PanelTab[] = ["review", "changes", "files"];
 
 export default function RightPanel() {
   const c = useController();

@@ -24,10 +24,10 @@ const statusIcon: Record<ToolStatus, string> = {
 };
 
 /** The tools whose calls are file changes reviewed hunk by hunk. */
-export const FILE_TOOLS = new Set(["write_file", "patch_file", "multi_patch"]);
+const FILE_TOOLS = new Set(["write_file", "patch_file", "multi_patch"]);
 
 /** What became of a decided change, in a few words. */
-export function changeText(ch: ChangeSummary, undone: boolean): string {
+function changeText(ch: ChangeSummary, undone: boolean): string {
   if (undone) return "reverted";
   if (ch.edited) return "edited by you";
   if (ch.applied === 0 && ch.total > 0) return "rejected";
