@@ -11,7 +11,9 @@ import Onboarding from "./components/chat/Onboarding";
 import RightPanel from "./components/RightPanel";
 import ViewBar from "./components/ViewBar";
 import { useMediaQuery } from "./lib/useMediaQuery";
+import { reviewFocused } from "./state/layout";
 import SettingsDialog from "./components/settings/SettingsDialog";
+import RestoreDialogs from "./components/changes/RestoreDialogs";
 
 function Centre() {
   const onboarding = useApp((s) => s.settings?.needsOnboarding ?? false);
@@ -44,12 +46,24 @@ function Dialogs() {
 /** Under this width (CSS px) the window shows one view at a time: 200% scaling of a 1280 px window is 640. */
 export const NARROW_QUERY = "(max-width: 959px)";
 
+/**
+ * Under this width a waiting change takes the whole window: a side-by-side
+ * diff needs two columns of 80 characters (about 1,160 px of 12 px
+ * monospace, plus the panel's padding), and beside the sidebar (260 px) and
+ * the chat (360 px at least) the panel gets 66% at most.
+ */
+export const CRAMPED_QUERY = "(max-width: 1819px)";
+
 function Shell({ ready }: { ready: AppReadyPayload | null }) {
   const c = useController();
   const narrow = useMediaQuery(NARROW_QUERY);
+  const cramped = useMediaQuery(CRAMPED_QUERY);
   const layout = useApp((s) => s.layout);
+  const changeWaits = useApp((s) => s.session?.pending.some((a) => a.kind === "change") ?? false);
+  const focused = useApp(reviewFocused);
 
   useEffect(() => c.layout.setNarrow(narrow), [c, narrow]);
+  useEffect(() => c.layout.setCramped(cramped), [c, cramped]);
 
   // Ctrl+B (Cmd+B) shows or hides the projects and sessions, as in editors.
   useEffect(() => {
@@ -70,6 +84,8 @@ function Shell({ ready }: { ready: AppReadyPayload | null }) {
       data-layout={layout.narrow ? "narrow" : "wide"}
       data-view={layout.view}
       data-sidebar={layout.narrow ? (layout.drawer ? "drawer" : "hidden") : layout.sidebar ? "shown" : "rail"}
+      data-review={changeWaits ? "pending" : undefined}
+      data-focus={focused ? "review" : undefined}
     >
       {layout.narrow && <ViewBar />}
       <Sidebar />
@@ -77,6 +93,7 @@ function Shell({ ready }: { ready: AppReadyPayload | null }) {
       <RightPanel />
       <StatusBar ready={ready} />
       <Dialogs />
+      <RestoreDialogs />
     </div>
   );
 }

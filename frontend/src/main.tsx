@@ -4,6 +4,7 @@ import App from "./App";
 import { BackendContext } from "./lib/backend";
 import { wailsBackend } from "./lib/wailsBackend";
 import "./styles.css";
+import "./ledger.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");

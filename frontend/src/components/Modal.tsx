@@ -6,12 +6,14 @@ interface Props {
   children: ReactNode;
   testId?: string;
   wide?: boolean;
+  /** More classes for the dialog box. */
+  className?: string;
 }
 
 const focusable = 'button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** A modal dialog: Esc closes, Tab stays inside, focus returns on close. */
-export default function Modal({ title, onClose, children, testId, wide }: Props) {
+export default function Modal({ title, onClose, children, testId, wide, className }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const prev = document.activeElement as HTMLElement | null;
@@ -42,7 +44,7 @@ export default function Modal({ title, onClose, children, testId, wide }: Props)
 
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div ref={ref} className={`modal${wide ? " wide" : ""}`} role="dialog" aria-modal="true" aria-label={title} data-testid={testId} onKeyDown={onKeyDown}>
+      <div ref={ref} className={`modal${wide ? " wide" : ""}${className ? ` ${className}` : ""}`} role="dialog" aria-modal="true" aria-label={title} data-testid={testId} onKeyDown={onKeyDown}>
         <h2>{title}</h2>
         {children}
       </div>

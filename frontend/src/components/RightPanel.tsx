@@ -1,50 +1,62 @@
 import type { KeyboardEvent } from "react";
+import type { PanelTab } from "../state/appState";
 import { useApp, useController } from "../state/context";
+import { changedCount } from "../state/ledger";
+import ChangesPanel from "./changes/ChangesPanel";
 import FilesPanel from "./files/FilesPanel";
 import ReviewPanel from "./review/ReviewPanel";
+
+/** The panel's tabs, in order (the arrow keys move along it). */
+const panelTabs: PanelTab[] = ["review", "changes", "files"];
 
 export default function RightPanel() {
   const c = useController();
   const tab = useApp((s) => s.panelTab);
   const pendingCount = useApp((s) => s.session?.pending.length ?? 0);
+  const changed = useApp(changedCount);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.key === "ArrowRight" || e.key === "ArrowLeft") c.layout.showPanel(tab === "review" ? "files" : "review");
+    const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
+    if (!step) return;
+    const next = panelTabs[(panelTabs.indexOf(tab) + step + panelTabs.length) % panelTabs.length]!;
+    c.layout.showPanel(next);
+    document.getElementById(`tab-${next}`)?.focus();
   };
 
+  const tabButton = (t: PanelTab, label: string, testId: string, count: number, countLabel: string, title?: string) => (
+    <button
+      type="button"
+      role="tab"
+      id={`tab-${t}`}
+      aria-selected={tab === t}
+      aria-controls={`tabpanel-${t}`}
+      tabIndex={tab === t ? 0 : -1}
+      className={`tab${tab === t ? " active" : ""}`}
+      data-testid={testId}
+      title={title}
+      onClick={() => c.layout.showPanel(t)}
+    >
+      {label}
+      {count > 0 && (
+        <span className={`count${t === "changes" ? " neutral" : ""}`} aria-label={countLabel}>
+          {count}
+        </span>
+      )}
+    </button>
+  );
+
   return (
-    <aside className="panel" aria-label="Review and files">
+    <aside className="panel" aria-label="Review, changes and files">
       <div className="panel-tabs" role="tablist" aria-label="Panel" onKeyDown={onKeyDown}>
-        <button
-          type="button"
-          role="tab"
-          id="tab-review"
-          aria-selected={tab === "review"}
-          aria-controls="tabpanel-review"
-          tabIndex={tab === "review" ? 0 : -1}
-          className={`tab${tab === "review" ? " active" : ""}`}
-          data-testid="tab-review"
-          onClick={() => c.layout.showPanel("review")}
-        >
-          Review
-          {pendingCount > 0 && <span className="count" aria-label={`${pendingCount} waiting`}>{pendingCount}</span>}
-        </button>
-        <button
-          type="button"
-          role="tab"
-          id="tab-files"
-          aria-selected={tab === "files"}
-          aria-controls="tabpanel-files"
-          tabIndex={tab === "files" ? 0 : -1}
-          className={`tab${tab === "files" ? " active" : ""}`}
-          data-testid="tab-files"
-          onClick={() => c.layout.showPanel("files")}
-        >
-          Files
-        </button>
+        {tabButton("review", "Review", "tab-review", pendingCount, `${pendingCount} waiting`)}
+        {tabButton("changes", "Changes", "changes-open", changed, `${changed} files changed`, "Everything this session changed, and undo")}
+        {tabButton("files", "Files", "tab-files", 0, "")}
       </div>
       <div role="tabpanel" id="tabpanel-review" aria-labelledby="tab-review" className="tabpanel" hidden={tab !== "review"}>
         <ReviewPanel />
+      </div>
+      <div role="tabpanel" id="tabpanel-changes" aria-labelledby="tab-changes" className="tabpanel" hidden={tab !== "changes"}>
+        {tab === "changes" && <ChangesPanel />}
       </div>
       <div role="tabpanel" id="tabpanel-files" aria-labelledby="tab-files" className="tabpanel" hidden={tab !== "files"}>
         <FilesPanel />

@@ -1,9 +1,12 @@
 // The top bar of a narrow window: the sidebar drawer's button and one tab
-// each for the chat, the review and the file tree (one shows at a time).
+// each for the chat, the review, the session's changes and the file tree
+// (one shows at a time).
 import type { KeyboardEvent } from "react";
+import type { PanelTab } from "../state/appState";
 import { useApp, useController } from "../state/context";
+import { changedCount } from "../state/ledger";
 
-type View = "chat" | "review" | "files";
+type View = "chat" | PanelTab;
 
 export default function ViewBar() {
   const c = useController();
@@ -11,10 +14,11 @@ export default function ViewBar() {
   const tab = useApp((s) => s.panelTab);
   const drawer = useApp((s) => s.layout.drawer);
   const pending = useApp((s) => s.session?.pending.length ?? 0);
+  const changed = useApp(changedCount);
   const current: View = view === "chat" ? "chat" : tab;
 
   const show = (v: View) => (v === "chat" ? c.layout.showChat() : c.layout.showPanel(v));
-  const order: View[] = ["chat", "review", "files"];
+  const order: View[] = ["chat", "review", "changes", "files"];
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
     if (!step) return;
@@ -41,6 +45,11 @@ export default function ViewBar() {
           {pending}
         </span>
       )}
+      {v === "changes" && changed > 0 && (
+        <span className="count neutral" aria-label={`${changed} files changed`}>
+          {changed}
+        </span>
+      )}
     </button>
   );
 
@@ -61,6 +70,7 @@ export default function ViewBar() {
       <div className="viewbar-tabs" role="tablist" aria-label="View" onKeyDown={onKeyDown}>
         {tabButton("chat", "Chat", "chat")}
         {tabButton("review", "Review", "tabpanel-review")}
+        {tabButton("changes", "Changes", "tabpanel-changes")}
         {tabButton("files", "Files", "tabpanel-files")}
       </div>
     </nav>

@@ -136,3 +136,16 @@ export function unifiedRows(hunk: Hunk, lang: string): UnifiedRow[] {
     html: lineHtml(l.text, lang, spans.get(l)),
   }));
 }
+
+/** Characters each side of a side-by-side diff needs before it is the default. */
+export const SPLIT_CHARS = 80;
+
+/**
+ * Side by side when the diff area has room for two columns of SPLIT_CHARS
+ * characters of code (charWidth: the diff font's character width in px),
+ * unified below that. The line-number gutters are not counted: they are
+ * what "about" 80 characters leaves room for, and long lines wrap.
+ */
+export function chooseLayout(width: number, charWidth: number): "split" | "unified" {
+  return width >= 2 * SPLIT_CHARS * charWidth ? "split" : "unified";
+}

@@ -35,3 +35,8 @@ export function errorText(err: unknown): string {
   if (typeof err === "string") return err;
   return String(err);
 }
+
+/** Bytes in MiB with one decimal: "12.3 MiB". */
+export function formatMib(n: number): string {
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}

@@ -6,7 +6,11 @@ import { events as wire } from "../../wailsjs/go/models";
 import { EventsOn } from "../../wailsjs/runtime/runtime";
 import type { Backend } from "./backend";
 import type {
+  ChangeDetail,
   ChangeView,
+  FileDiff,
+  Ledger,
+  RestoreResult,
   FileEntry,
   FilePreview,
   Project,
@@ -44,6 +48,14 @@ export const wailsBackend: Backend = {
   getChange: async (approvalId) => (await App.GetChange(approvalId)) as ChangeView,
   decideChange: (approvalId, d) => App.DecideChange(approvalId, wire.ChangeDecision.createFrom(d)),
   decideCommand: (approvalId, d) => App.DecideCommand(approvalId, wire.CommandDecision.createFrom(d)),
+
+  getLedger: async (sessionId) => (await App.GetLedger(sessionId)) as Ledger,
+  getFileDiff: async (sessionId, path) => (await App.GetFileDiff(sessionId, path)) as FileDiff,
+  getCheckpointDiff: async (checkpointId, path) => (await App.GetCheckpointDiff(checkpointId, path)) as FileDiff,
+  getChangeDetail: async (sessionId, toolCallId) => (await App.GetChangeDetail(sessionId, toolCallId)) as ChangeDetail,
+  revertCheckpoint: async (checkpointId, input) => (await App.RevertCheckpoint(checkpointId, wire.RestoreInput.createFrom(input))) as RestoreResult,
+  revertFile: async (sessionId, path, input) => (await App.RevertFile(sessionId, path, wire.RestoreInput.createFrom(input))) as RestoreResult,
+  rewind: async (sessionId, messageId, mode, input) => (await App.Rewind(sessionId, messageId, mode, wire.RestoreInput.createFrom(input))) as RestoreResult,
 
   listDir: (projectId, dir): Promise<FileEntry[]> => App.ListDir(projectId, dir),
   readProjectFile: (projectId, path): Promise<FilePreview> => App.ReadProjectFile(projectId, path),

@@ -1,11 +1,12 @@
 // The whole window's state. Explicit unions for every status; the open
 // session lives in `session` (see sessionState.ts).
 import type { Project, SessionSummary, SettingsView } from "../lib/types";
+import { idleRestore, noLedger, type LedgerState, type RestoreFlow } from "./ledger";
 import type { ReviewState } from "./review";
 import type { SessionView } from "./sessionState";
 
 export type LoadStatus = "idle" | "loading" | "ready" | "failed";
-export type PanelTab = "review" | "files";
+export type PanelTab = "review" | "files" | "changes";
 export type Dialog = "none" | "settings" | "about";
 /** What fills a narrow window (under 960 CSS px: 200% scaling of a laptop screen). */
 export type MainView = "chat" | "panel";
@@ -16,6 +17,14 @@ export interface Layout {
   view: MainView;
   /** Wide windows: the sidebar is shown (else a slim rail). */
   sidebar: boolean;
+  /** Wide windows too narrow for a side-by-side review beside the chat (see CRAMPED_QUERY in App.tsx). */
+  cramped: boolean;
+  /**
+   * Whether a waiting change takes the whole window (chat and sidebar
+   * hidden): "auto" does when the window is cramped; the user's f or button
+   * says on or off until the changes are settled.
+   */
+  reviewFocus: "auto" | "on" | "off";
   /** Narrow windows: the sidebar drawer is open. */
   drawer: boolean;
 }
@@ -40,6 +49,14 @@ export interface AppState {
   /** The last prompt sent per session (retry and Up recall). */
   lastPrompt: Record<number, Prompt>;
   reviews: Record<string, ReviewState>;
+  /** The open session's change ledger. */
+  ledger: LedgerState;
+  /** A revert or rewind under way: choosing, running, or resolving conflicts. */
+  restore: RestoreFlow;
+  /** The file shown in the Changes view (null: the list). */
+  changesPath: string | null;
+  /** One sentence for the user after something finished (a revert, a rewind). */
+  notice: string | null;
   panelTab: PanelTab;
   layout: Layout;
   /** Bumped when project files may have changed (refreshes the file tree). */
@@ -61,8 +78,12 @@ export const initialState: AppState = {
   queued: {},
   lastPrompt: {},
   reviews: {},
+  ledger: noLedger,
+  restore: idleRestore,
+  changesPath: null,
+  notice: null,
   panelTab: "review",
-  layout: { narrow: false, view: "chat", sidebar: true, drawer: false },
+  layout: { narrow: false, view: "chat", sidebar: true, drawer: false, cramped: false, reviewFocus: "auto" },
   filesVersion: 0,
   dialog: "none",
   appError: null,

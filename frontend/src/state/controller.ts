@@ -9,6 +9,7 @@ import { initialState, sortProjects, type AppState, type Dialog } from "./appSta
 import { ApprovalActions } from "./approvals";
 import { ChatActions } from "./chat";
 import { LayoutActions, rememberedSidebar } from "./layout";
+import { LedgerActions, noLedger } from "./ledger";
 import { SeqGate } from "./seqGate";
 import { mergeSessions, SessionListActions } from "./sessionList";
 import { applyEvent, emptySession, sessionFromDetail, type SessionEvent } from "./sessionState";
@@ -28,6 +29,7 @@ export class AppController implements ActionContext {
   readonly chat: ChatActions;
   readonly sessions: SessionListActions;
   readonly layout: LayoutActions;
+  readonly ledger: LedgerActions;
   private gate = new SeqGate<SessionEvent>((evs) => this.applyBatch(evs));
   /** Events of the session being loaded wait here until its snapshot arrives. */
   private held: SessionEvent[] | null = null;
@@ -43,6 +45,7 @@ export class AppController implements ActionContext {
     this.chat = new ChatActions(this, () => this.newSession());
     this.sessions = new SessionListActions(this, (id) => this.openSession(id));
     this.layout = new LayoutActions(this, storage);
+    this.ledger = new LedgerActions(this, (id) => this.openSession(id));
   }
 
   get state(): AppState {
@@ -69,6 +72,7 @@ export class AppController implements ActionContext {
       b.on("agent:error", (payload) => this.route({ name: "agent:error", payload })),
       b.on("agent:turn_done", (payload) => this.route({ name: "agent:turn_done", payload })),
       b.on("session:updated", (p) => this.onSessionUpdated(p)),
+      b.on("ledger:updated", (p) => this.ledger.updated(p.sessionId)),
     ];
     if (!this.loaded) {
       this.loaded = true;
@@ -203,6 +207,9 @@ export class AppController implements ActionContext {
         sessionsMore: false,
         session: null,
         reviews: {},
+        ledger: noLedger,
+        changesPath: null,
+        notice: null,
         filesVersion: st.filesVersion + 1,
         appError: null,
       }));
@@ -227,6 +234,7 @@ export class AppController implements ActionContext {
       this.held = null;
       this.openToken++;
       this.set((st) => ({ ...st, session: { ...emptySession(sum.id, sum), status: "ready" }, reviews: {} }));
+      this.ledger.reset(sum.id);
       this.layout.closeDrawer();
       this.layout.showChat();
       return sum.id;
@@ -249,6 +257,7 @@ export class AppController implements ActionContext {
     this.held = [];
     this.gate.reset(null);
     this.set((st) => ({ ...st, session: emptySession(id, summary), reviews: {} }));
+    this.ledger.reset(null);
     try {
       const detail = await this.backend.getSession(id);
       if (token !== this.openToken) return;
@@ -257,6 +266,7 @@ export class AppController implements ActionContext {
       // The snapshot holds every event up to detail.seq: the gate applies only later ones.
       this.gate.reset(detail.seq);
       this.set((st) => ({ ...st, session: sessionFromDetail(detail, focusMessageId) }));
+      void this.ledger.load(id);
       for (const a of detail.pending) if (a.kind === "change") void this.approvals.loadChange(a.id);
       if (detail.pending.length) this.layout.showPanel("review");
       if (!detail.pending.length || focusMessageId !== null) this.layout.showChat();

@@ -2,6 +2,8 @@
 // scaling, a small window) one view at a time (chat, or review and files)
 // with the sidebar as a drawer. The agent asking for approval brings the
 // review forward; the last decision takes a narrow window back to the chat.
+// A wide window too cramped for a side-by-side diff beside the chat gives a
+// waiting change the whole window in the same way (f toggles it).
 import type { ActionContext } from "./actions";
 import type { AppState, Layout, PanelTab } from "./appState";
 
@@ -17,8 +19,16 @@ export function rememberedSidebar(storage: Pick<Storage, "getItem"> | undefined)
   }
 }
 
-/** The chat is on screen (always when wide). */
-export const chatShown = (st: AppState): boolean => !st.layout.narrow || st.layout.view === "chat";
+
+/** A change waits and has the whole window (wide windows only). */
+export const reviewFocused = (st: AppState): boolean => {
+  const l = st.layout;
+  if (l.narrow || !st.session?.pending.some((a) => a.kind === "change")) return false;
+  return l.reviewFocus === "on" || (l.reviewFocus === "auto" && l.cramped);
+};
+
+/** The chat is on screen (when wide, unless a waiting change has the whole window). */
+export const chatShown = (st: AppState): boolean => (st.layout.narrow ? st.layout.view === "chat" : !reviewFocused(st));
 
 /** A panel tab is on screen. */
 export const panelShown = (st: AppState, tab: PanelTab): boolean => st.panelTab === tab && (!st.layout.narrow || st.layout.view === "panel");
@@ -65,6 +75,15 @@ export class LayoutActions {
     }
   }
 
+  setCramped(cramped: boolean) {
+    this.patch({ cramped });
+  }
+
+  /** A waiting change in the whole window (wide windows), or back to the three columns. */
+  toggleFocusReview() {
+    this.patch({ reviewFocus: reviewFocused(this.ctx.store.getState()) ? "off" : "on" });
+  }
+
   closeDrawer() {
     this.patch({ drawer: false });
   }
@@ -72,6 +91,8 @@ export class LayoutActions {
   /** After an approval is settled: a narrow window with nothing left to review goes back to the chat. */
   settled() {
     const st = this.ctx.store.getState();
-    if (st.layout.narrow && st.layout.view === "panel" && st.panelTab === "review" && (st.session?.pending.length ?? 0) === 0) this.showChat();
+    const left = st.session?.pending ?? [];
+    if (st.layout.narrow && st.layout.view === "panel" && st.panelTab === "review" && left.length === 0) this.showChat();
+    if (!left.some((a) => a.kind === "change")) this.patch({ reviewFocus: "auto" });
   }
 }

@@ -4,8 +4,8 @@
 import type { EventMap } from "../lib/events";
 import type { AgentState, Approval, Message, SessionDetail, SessionSummary, ToolCall, Usage } from "../lib/types";
 
-/** The session events, as a union discriminated by name. */
-export type SessionEventName = Exclude<keyof EventMap, "app:ready" | "session:updated">;
+/** The session events (those with a seq), as a union discriminated by name. */
+export type SessionEventName = Exclude<keyof EventMap, "app:ready" | "session:updated" | "ledger:updated">;
 export type SessionEvent = { [K in SessionEventName]: { name: K; payload: EventMap[K] } }[SessionEventName];
 
 /** Whether the window considers a turn to be under way. */

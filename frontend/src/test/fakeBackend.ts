@@ -4,11 +4,17 @@ import type { Backend, ExportFormat, VersionInfo } from "../lib/backend";
 import type { AppReadyPayload, EventMap, EventName } from "../lib/events";
 import type {
   ChangeDecision,
+  ChangeDetail,
   ChangeView,
   CommandDecision,
   FileEntry,
+  FileDiff,
   FilePreview,
+  Ledger,
   Project,
+  RestoreInput,
+  RestoreResult,
+  RewindMode,
   Rule,
   SearchHit,
   SessionDetail,
@@ -17,6 +23,7 @@ import type {
   SettingsView,
   Usage,
 } from "../lib/types";
+import { FakeLedger } from "./fakeLedger";
 
 export interface Call {
   method: keyof Backend;
@@ -54,6 +61,8 @@ export const defaultSettings: SettingsView = {
   thinkingBudget: 0,
   budgetTokens: 0,
   budgetUsd: 0,
+  checkpointRetentionMb: 512,
+  checkpointUsageBytes: 12_897_485,
   source: {},
   sourceFrom: {},
   warnings: [],
@@ -82,6 +91,14 @@ export class FakeBackend implements Backend {
   rules: Rule[] = [];
   /** When set, getSession waits for this promise before answering. */
   gate: Promise<void> | null = null;
+  /** Checkpoints per session; reverts and rewinds write to `files`. */
+  ledger = new FakeLedger(() => this.files, (from, id) => {
+    const s = summary(id, { title: `Fork of session ${from}` });
+    this.sessions.push(s);
+    this.details[id] = detail(id, { session: s });
+  });
+  /** When set, the next restore (revert or rewind) fails with it. */
+  restoreError: Error | null = null;
 
   private record(method: keyof Backend, ...args: unknown[]) {
     this.calls.push({ method, args });
@@ -194,6 +211,40 @@ export class FakeBackend implements Backend {
   async decideCommand(approvalId: string, decision: CommandDecision): Promise<void> {
     this.record("decideCommand", approvalId, decision);
   }
+  async getLedger(sessionId: number): Promise<Ledger> {
+    this.record("getLedger", sessionId);
+    return this.ledger.ledger(sessionId);
+  }
+  async getFileDiff(sessionId: number, path: string): Promise<FileDiff> {
+    this.record("getFileDiff", sessionId, path);
+    return this.ledger.fileDiff(sessionId, path);
+  }
+  async getCheckpointDiff(checkpointId: number, path: string): Promise<FileDiff> {
+    this.record("getCheckpointDiff", checkpointId, path);
+    return this.ledger.checkpointDiff(checkpointId, path);
+  }
+  async getChangeDetail(sessionId: number, toolCallId: string): Promise<ChangeDetail> {
+    this.record("getChangeDetail", sessionId, toolCallId);
+    return this.ledger.changeDetail(toolCallId);
+  }
+  private restored(sessionId: number, run: () => RestoreResult): RestoreResult {
+    if (this.restoreError) throw this.restoreError;
+    const r = run();
+    if (r.done) this.emit("ledger:updated", { sessionId });
+    return r;
+  }
+  async revertCheckpoint(checkpointId: number, input: RestoreInput): Promise<RestoreResult> {
+    this.record("revertCheckpoint", checkpointId, input);
+    return this.restored(this.ledger.sessionOf(checkpointId), () => this.ledger.revertCheckpoint(checkpointId, input));
+  }
+  async revertFile(sessionId: number, path: string, input: RestoreInput): Promise<RestoreResult> {
+    this.record("revertFile", sessionId, path, input);
+    return this.restored(sessionId, () => this.ledger.revertFile(sessionId, path, input));
+  }
+  async rewind(sessionId: number, messageId: number, mode: RewindMode, input: RestoreInput): Promise<RestoreResult> {
+    this.record("rewind", sessionId, messageId, mode, input);
+    return this.restored(sessionId, () => this.ledger.rewind(sessionId, messageId, mode, input));
+  }
   async listDir(projectId: number, dir: string): Promise<FileEntry[]> {
     this.record("listDir", projectId, dir);
     return this.dirs[dir] ?? [];
@@ -213,8 +264,8 @@ export class FakeBackend implements Backend {
   }
   async saveSettings(input: SettingsInput): Promise<SettingsView> {
     this.record("saveSettings", input);
-    const { provider, model, baseUrl, thinkingBudget } = input;
-    this.settings = { ...this.settings, provider, model, baseUrl, thinkingBudget, needsOnboarding: false };
+    const { provider, model, baseUrl, thinkingBudget, checkpointRetentionMb } = input;
+    this.settings = { ...this.settings, provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, needsOnboarding: false };
     return this.settings;
   }
   async listModels(provider: string, baseUrl: string, apiKey: string): Promise<string[]> {

@@ -208,6 +208,392 @@ export namespace events {
 		    return a;
 		}
 	}
+	export class FileEffect {
+	    path: string;
+	    op: string;
+	    kept: boolean;
+	    why?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new FileEffect(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.op = source["op"];
+	        this.kept = source["kept"];
+	        this.why = source["why"];
+	    }
+	}
+	export class AppliedFile {
+	    path: string;
+	    op: string;
+	    decisions: string[];
+	    applied: number;
+	    total: number;
+	    edited: boolean;
+	    written: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new AppliedFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.op = source["op"];
+	        this.decisions = source["decisions"];
+	        this.applied = source["applied"];
+	        this.total = source["total"];
+	        this.edited = source["edited"];
+	        this.written = source["written"];
+	    }
+	}
+	export class ChangeSummary {
+	    checkpointId?: number;
+	    applied: number;
+	    total: number;
+	    edited: boolean;
+	    files: AppliedFile[];
+	    undone: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ChangeSummary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.checkpointId = source["checkpointId"];
+	        this.applied = source["applied"];
+	        this.total = source["total"];
+	        this.edited = source["edited"];
+	        this.files = this.convertValues(source["files"], AppliedFile);
+	        this.undone = source["undone"];
+	    }
+
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class FileDiff {
+	    path: string;
+	    oldExists: boolean;
+	    newExists: boolean;
+	    oldText: string;
+	    newText: string;
+	    binary: boolean;
+	    missing?: string;
+	    hunks: Hunk[];
+	
+	    static createFrom(source: any = {}) {
+	        return new FileDiff(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.oldExists = source["oldExists"];
+	        this.newExists = source["newExists"];
+	        this.oldText = source["oldText"];
+	        this.newText = source["newText"];
+	        this.binary = source["binary"];
+	        this.missing = source["missing"];
+	        this.hunks = this.convertValues(source["hunks"], Hunk);
+	    }
+
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ChangeDetail {
+	    summary: ChangeSummary;
+	    proposed: FileChange[];
+	    applied: FileDiff[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ChangeDetail(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.summary = this.convertValues(source["summary"], ChangeSummary);
+	        this.proposed = this.convertValues(source["proposed"], FileChange);
+	        this.applied = this.convertValues(source["applied"], FileDiff);
+	    }
+
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Checkpoint {
+	    id: number;
+	    kind: string;
+	    toolCallId?: string;
+	    messageId: number;
+	    label: string;
+	    note?: string;
+	    omitted?: number;
+	    files: FileEffect[];
+	    undone: boolean;
+	    createdAt: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Checkpoint(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.kind = source["kind"];
+	        this.toolCallId = source["toolCallId"];
+	        this.messageId = source["messageId"];
+	        this.label = source["label"];
+	        this.note = source["note"];
+	        this.omitted = source["omitted"];
+	        this.files = this.convertValues(source["files"], FileEffect);
+	        this.undone = source["undone"];
+	        this.createdAt = source["createdAt"];
+	    }
+
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class CommandEffects {
+	    checkpointId: number;
+	    files: FileEffect[];
+	    omitted?: number;
+	    note?: string;
+	    undone: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new CommandEffects(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.checkpointId = source["checkpointId"];
+	        this.files = this.convertValues(source["files"], FileEffect);
+	        this.omitted = source["omitted"];
+	        this.note = source["note"];
+	        this.undone = source["undone"];
+	    }
+
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Conflict {
+	    path: string;
+	    mine: FileDiff;
+	    checkpoint: FileDiff;
+	
+	    static createFrom(source: any = {}) {
+	        return new Conflict(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.mine = this.convertValues(source["mine"], FileDiff);
+	        this.checkpoint = this.convertValues(source["checkpoint"], FileDiff);
+	    }
+
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class LedgerFile {
+	    path: string;
+	    kind: string;
+	    checkpoints: number[];
+	    revertable: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new LedgerFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.kind = source["kind"];
+	        this.checkpoints = source["checkpoints"];
+	        this.revertable = source["revertable"];
+	    }
+	}
+	export class Ledger {
+	    sessionId: number;
+	    files: LedgerFile[];
+	    checkpoints: Checkpoint[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Ledger(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.files = this.convertValues(source["files"], LedgerFile);
+	        this.checkpoints = this.convertValues(source["checkpoints"], Checkpoint);
+	    }
+
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class RestoreInput {
+	    resolutions: Record<string, string>;
+	
+	    static createFrom(source: any = {}) {
+	        return new RestoreInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resolutions = source["resolutions"];
+	    }
+	}
+	export class RestoreResult {
+	    done: boolean;
+	    conflicts: Conflict[];
+	    restored: FileEffect[];
+	    kept: string[];
+	    checkpointId: number;
+	    sessionId: number;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RestoreResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.done = source["done"];
+	        this.conflicts = this.convertValues(source["conflicts"], Conflict);
+	        this.restored = this.convertValues(source["restored"], FileEffect);
+	        this.kept = source["kept"];
+	        this.checkpointId = source["checkpointId"];
+	        this.sessionId = source["sessionId"];
+	        this.message = source["message"];
+	    }
+
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ChangeView {
 	    approvalId: string;
 	    tool: string;
@@ -458,6 +844,8 @@ export namespace events {
 	    approvalId?: string;
 	    startedAt: number;
 	    finishedAt?: number;
+	    change?: ChangeSummary;
+	    effects?: CommandEffects;
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolCall(source);
@@ -476,7 +864,27 @@ export namespace events {
 	        this.approvalId = source["approvalId"];
 	        this.startedAt = source["startedAt"];
 	        this.finishedAt = source["finishedAt"];
+	        this.change = this.convertValues(source["change"], ChangeSummary);
+	        this.effects = this.convertValues(source["effects"], CommandEffects);
 	    }
+
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class SessionSummary {
 	    id: number;
@@ -561,6 +969,7 @@ export namespace events {
 	    thinkingBudget: number;
 	    budgetTokens: number;
 	    budgetUsd: number;
+	    checkpointRetentionMb: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new SettingsInput(source);
@@ -577,6 +986,7 @@ export namespace events {
 	        this.thinkingBudget = source["thinkingBudget"];
 	        this.budgetTokens = source["budgetTokens"];
 	        this.budgetUsd = source["budgetUsd"];
+	        this.checkpointRetentionMb = source["checkpointRetentionMb"];
 	    }
 	}
 	export class SettingsView {
@@ -589,6 +999,8 @@ export namespace events {
 	    thinkingBudget: number;
 	    budgetTokens: number;
 	    budgetUsd: number;
+	    checkpointRetentionMb: number;
+	    checkpointUsageBytes: number;
 	    source: Record<string, string>;
 	    sourceFrom: Record<string, string>;
 	    presets: Preset[];
@@ -610,6 +1022,8 @@ export namespace events {
 	        this.thinkingBudget = source["thinkingBudget"];
 	        this.budgetTokens = source["budgetTokens"];
 	        this.budgetUsd = source["budgetUsd"];
+	        this.checkpointRetentionMb = source["checkpointRetentionMb"];
+	        this.checkpointUsageBytes = source["checkpointUsageBytes"];
 	        this.source = source["source"];
 	        this.sourceFrom = source["sourceFrom"];
 	        this.presets = this.convertValues(source["presets"], Preset);

@@ -59,8 +59,25 @@ describe("settings", () => {
       thinkingBudget: 0,
       budgetTokens: 0,
       budgetUsd: 0,
+      checkpointRetentionMb: 512,
     });
     await waitFor(() => expect(screen.queryByTestId("settings-save")).toBeNull());
+  });
+
+  it("keeps at least 10 MiB of checkpoints and shows the space the project uses", async () => {
+    const b = await open();
+    expect(screen.getByTestId("settings-retention-usage").textContent).toContain("12.3 MiB used by this project");
+    const retention = screen.getByTestId("settings-retention") as HTMLInputElement;
+    expect(retention.value).toBe("512");
+    fireEvent.change(retention, { target: { value: "5" } });
+    fireEvent.click(screen.getByTestId("settings-save"));
+    expect((await screen.findByRole("alert")).textContent).toContain("at least 10 MiB");
+    expect(retention.getAttribute("aria-invalid")).toBe("true");
+    expect(b.callsOf("saveSettings")).toHaveLength(0);
+    fireEvent.change(retention, { target: { value: "2048" } });
+    fireEvent.click(screen.getByTestId("settings-save"));
+    await waitFor(() => expect(b.callsOf("saveSettings")).toHaveLength(1));
+    expect(b.callsOf("saveSettings")[0]![0]).toMatchObject({ checkpointRetentionMb: 2048 });
   });
 
   it("saves the extended thinking budget chosen for Anthropic", async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formFromView, thinkingOptions, toInput, validate, type SettingsForm } from "../settings/validate";
 import { defaultSettings } from "../../test/fakeBackend";
 
-const base: SettingsForm = { provider: "anthropic", model: "m", baseUrl: "", apiKey: "", clearKey: false, approvalMode: "ask", thinking: "0", budgetTokens: "", budgetUsd: "" };
+const base: SettingsForm = { provider: "anthropic", model: "m", baseUrl: "", apiKey: "", clearKey: false, approvalMode: "ask", thinking: "0", budgetTokens: "", budgetUsd: "", retentionMb: "512" };
 
 describe("settings validation", () => {
   it("accepts http(s) URLs only", () => {
@@ -44,6 +44,11 @@ describe("settings validation", () => {
       thinkingBudget: 0,
       budgetTokens: 0,
       budgetUsd: 3,
+      checkpointRetentionMb: 512,
     });
+  });
+  it("keeps at least 10 MiB of checkpoints, in whole MiB", () => {
+    for (const ok of ["10", "512", "20480"]) expect(validate({ ...base, retentionMb: ok })).toEqual({});
+    for (const bad of ["9", "0", "", "-10", "1.5", "lots"]) expect(validate({ ...base, retentionMb: bad }).retentionMb).toMatch(/at least 10 MiB/);
   });
 });

@@ -17,13 +17,15 @@ function Countdown({ until, text }: { until: number; text: string }) {
   );
 }
 
-/** The session's error (with Retry), the retry countdown, or a failed call. */
+/** The session's error (with Retry), the retry countdown, a failed call, or what a revert or rewind did. */
 export default function ErrorBanner() {
   const c = useController();
   const error = useApp((s) => s.session?.error ?? null);
   const retry = useApp((s) => s.session?.retry ?? null);
   const turn = useApp((s) => s.session?.turn ?? "idle");
   const appError = useApp((s) => s.appError);
+  const notice = useApp((s) => s.notice);
+  const restoring = useApp((s) => s.restore.phase === "running");
 
   return (
     <>
@@ -33,6 +35,20 @@ export default function ErrorBanner() {
           <span className="error-text">{error.message}</span>
           <button type="button" className="small" onClick={() => void c.chat.retry()} disabled={turn !== "idle"}>
             Retry
+          </button>
+        </div>
+      )}
+      {restoring && (
+        <div className="retry-banner" role="status" data-testid="restoring">
+          <span className="spinner" aria-hidden="true" />
+          Restoring files…
+        </div>
+      )}
+      {notice && (
+        <div className="notice-banner" role="status" data-testid="notice-banner">
+          <span className="error-text">{notice}</span>
+          <button type="button" className="small" onClick={() => c.ledger.dismissNotice()}>
+            Dismiss
           </button>
         </div>
       )}

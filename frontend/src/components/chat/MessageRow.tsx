@@ -24,6 +24,7 @@ function MessageRow({ id, highlighted }: { id: number; highlighted: boolean }) {
   const c = useController();
   const m = useApp((s) => s.session?.messages[id]);
   const toolIds = useApp((s) => s.session?.toolsByMessage[id] ?? noTools);
+  const busy = useApp((s) => (s.session?.turn ?? "idle") !== "idle");
   const [copied, setCopied] = useState(false);
   if (!m) return null;
 
@@ -87,6 +88,19 @@ function MessageRow({ id, highlighted }: { id: number; highlighted: boolean }) {
           >
             <Icon name="fork" />
           </button>
+          {m.role === "user" && (
+            <button
+              type="button"
+              className="icon"
+              data-testid="rewind"
+              aria-label="Rewind to before this message"
+              title={busy ? "Rewind to before this message (after the turn ends)" : "Rewind to before this message"}
+              disabled={busy}
+              onClick={() => c.ledger.chooseRewind(m.id)}
+            >
+              <Icon name="rewind" />
+            </button>
+          )}
         </div>
       )}
     </article>

@@ -1,6 +1,9 @@
 import { memo, useEffect, useRef, useState } from "react";
-import type { ToolStatus } from "../../lib/types";
-import { useApp } from "../../state/context";
+import type { ChangeSummary, CommandEffects, ToolCall, ToolStatus } from "../../lib/types";
+import { useApp, useController } from "../../state/context";
+import { checkpointUndone } from "../../state/ledger";
+import ChangeDetailView from "./ChangeDetailView";
+import CommandEffectsView from "./CommandEffectsView";
 
 const statusText: Record<ToolStatus, string> = {
   running: "running",
@@ -20,38 +23,104 @@ const statusIcon: Record<ToolStatus, string> = {
   cancelled: "–",
 };
 
+/** The tools whose calls are file changes reviewed hunk by hunk. */
+const FILE_TOOLS = new Set(["write_file", "patch_file", "multi_patch"]);
+
+/** What became of a decided change, in a few words. */
+function changeText(ch: ChangeSummary, undone: boolean): string {
+  if (undone) return "reverted";
+  if (ch.edited) return "edited by you";
+  if (ch.applied === 0 && ch.total > 0) return "rejected";
+  if (ch.applied < ch.total) return `applied ${ch.applied} of ${ch.total} hunks`;
+  return "applied";
+}
+
+function effectsText(e: CommandEffects, undone: boolean): string {
+  if (undone) return "done · reverted";
+  const n = e.files.length + (e.omitted ?? 0);
+  return n === 0 ? "done" : `done · ${n.toLocaleString("en-US")} file${n === 1 ? "" : "s"} changed`;
+}
+
+function Output({ call, live }: { call: ToolCall; live: boolean }) {
+  const ref = useRef<HTMLPreElement>(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (el && live) el.scrollTop = el.scrollHeight;
+  }, [call.output, live]);
+  return (
+    <pre ref={ref} className={`tool-output${call.isError ? " is-error" : ""}`} data-testid="tool-output">
+      {call.output || (call.status === "running" ? "Waiting for output…" : "(no output)")}
+    </pre>
+  );
+}
+
 function ToolCallCard({ id }: { id: string }) {
+  const c = useController();
   const call = useApp((s) => s.session?.toolCalls[id]);
+  const change = call && FILE_TOOLS.has(call.name) ? call.change : undefined;
+  const effects = call?.name === "run_bash" ? call.effects : undefined;
+  const checkpointId = change?.checkpointId ?? effects?.checkpointId;
+  const ledgerUndone = useApp((s) => checkpointUndone(s, checkpointId));
+  const undone = ledgerUndone || !!change?.undone || !!effects?.undone;
   const [open, setOpen] = useState<boolean | null>(null);
-  const outRef = useRef<HTMLPreElement>(null);
   const live = call?.name === "run_bash" && call.status === "running";
   // Live command output is open while it runs; everything else starts closed.
   const expanded = open ?? (live || call?.status === "error");
 
-  useEffect(() => {
-    const el = outRef.current;
-    if (el && live) el.scrollTop = el.scrollHeight;
-  }, [call?.output, live]);
-
   if (!call) return null;
   const label = call.label || `→ ${call.name}`;
   return (
-    <div className={`tool-card status-${call.status}`} data-testid="tool-call" data-tool={call.name} data-status={call.status}>
+    <div
+      className={`tool-card status-${call.status}${undone ? " undone" : ""}`}
+      data-testid="tool-call"
+      data-tool={call.name}
+      data-status={call.status}
+    >
       <button type="button" className="tool-head" aria-expanded={expanded} onClick={() => setOpen(!expanded)}>
         <span className={`tool-icon${call.status === "running" ? " spin" : ""}`} aria-hidden="true">
           {statusIcon[call.status]}
         </span>
         <span className="tool-label">{label}</span>
-        <span className="tool-status">{statusText[call.status]}</span>
+        {change ? (
+          <span
+            className={`tool-status change-status${change.applied < change.total && !change.edited ? " partial" : ""}`}
+            data-testid="change-summary"
+            data-applied={change.applied}
+            data-total={change.total}
+            data-undone={undone ? "true" : undefined}
+          >
+            {changeText(change, undone)}
+          </span>
+        ) : (
+          <span className="tool-status">{effects ? effectsText(effects, undone) : statusText[call.status]}</span>
+        )}
         <span className="chevron" aria-hidden="true">
           {expanded ? "▾" : "▸"}
         </span>
       </button>
-      {expanded && (
-        <pre ref={outRef} className={`tool-output${call.isError ? " is-error" : ""}`} data-testid="tool-output">
-          {call.output || (call.status === "running" ? "Waiting for output…" : "(no output)")}
-        </pre>
+      {expanded && change && (
+        <div className="tool-body">
+          <ChangeDetailView callId={call.id} summary={change} />
+          <div className="tool-actions">
+            {undone ? (
+              <span className="badge" data-testid="change-undone">reverted</span>
+            ) : (
+              change.checkpointId !== undefined &&
+              change.checkpointId > 0 && (
+                <button type="button" className="small" data-testid="change-revert" title="Put back the files as they were before this change" onClick={() => void c.ledger.revertCheckpoint(change.checkpointId!)}>
+                  ↶ Revert this change
+                </button>
+              )
+            )}
+          </div>
+          <details className="sent">
+            <summary>Sent to the model</summary>
+            <Output call={call} live={false} />
+          </details>
+        </div>
       )}
+      {expanded && !change && <Output call={call} live={live} />}
+      {expanded && effects && <CommandEffectsView effects={effects} undone={undone} />}
     </div>
   );
 }

@@ -18,7 +18,11 @@ function sortEntries(list: FileEntry[]): FileEntry[] {
 }
 
 /** Folders open lazily (listDir on expand); the visible rows are flattened and virtualised. */
-export default function FileTree({ onOpen }: { onOpen: (path: string) => void }) {
+/**
+ * onOpen opens a file; onDiff shows what the session changed in one (its
+ * changed mark, or the d key).
+ */
+export default function FileTree({ onOpen, onDiff }: { onOpen: (path: string) => void; onDiff: (path: string) => void }) {
   const c = useController();
   const project = useApp((s) => s.project);
   const version = useApp((s) => s.filesVersion);
@@ -115,6 +119,7 @@ export default function FileTree({ onOpen }: { onOpen: (path: string) => void })
     else if (ev.key === "ArrowRight" && r?.kind === "entry" && r.entry.isDir) toggle(r.entry, true);
     else if (ev.key === "ArrowLeft" && r?.kind === "entry" && r.entry.isDir && expanded.has(r.entry.path)) toggle(r.entry, false);
     else if (ev.key === "Enter" || ev.key === " ") activate(r);
+    else if (ev.key === "d" && r?.kind === "entry" && r.entry.changed && !r.entry.isDir) onDiff(r.entry.path);
     else return;
     ev.preventDefault();
     if (next !== active) {
@@ -131,7 +136,7 @@ export default function FileTree({ onOpen }: { onOpen: (path: string) => void })
       ref={scrollRef}
       data-testid="file-tree"
       role="tree"
-      aria-label="Project files"
+      aria-label="Project files (d shows a changed file's diff)"
       tabIndex={0}
       aria-activedescendant={rows[active]?.kind === "entry" ? `ft-${active}` : undefined}
       onKeyDown={onKeyDown}
@@ -173,11 +178,28 @@ export default function FileTree({ onOpen }: { onOpen: (path: string) => void })
               </span>
               <span className="tree-name">{e.name}</span>
               {e.isLink && <span className="muted"> ↪</span>}
-              {e.changed && (
-                <span className="changed-dot" title="Changed in this session" aria-label="changed">
-                  M
-                </span>
-              )}
+              {e.changed &&
+                (e.isDir ? (
+                  <span className="changed-dot" title="Holds files changed in this session" aria-label="changed">
+                    M
+                  </span>
+                ) : (
+                  <button
+                    type="button"
+                    className="changed-dot"
+                    data-testid="file-tree-diff"
+                    tabIndex={-1}
+                    title="Changed in this session: show the diff (d)"
+                    aria-label={`Show the changes to ${e.path}`}
+                    onClick={(ev) => {
+                      ev.stopPropagation();
+                      setActive(item.index);
+                      onDiff(e.path);
+                    }}
+                  >
+                    M
+                  </button>
+                ))}
             </div>
           );
         })}

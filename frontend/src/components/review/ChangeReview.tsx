@@ -82,6 +82,9 @@ export default function ChangeReview({ approval, layout }: Props) {
     } else if (k === "a") {
       e.preventDefault();
       void c.approvals.submitChange(id, "approve_all");
+    } else if (k === "f" && !c.state.layout.narrow) {
+      e.preventDefault();
+      c.layout.toggleFocusReview();
     }
   };
 
@@ -95,7 +98,7 @@ export default function ChangeReview({ approval, layout }: Props) {
       data-phase={r.phase}
       tabIndex={0}
       onKeyDown={onKeyDown}
-      aria-label={`Proposed change by ${change.tool}. Keys: y approve hunk, n reject hunk, j and k move, a approve all.`}
+      aria-label={`Proposed change by ${change.tool}. Keys: y approve hunk, n reject hunk, j and k move, a approve all, f whole window.`}
     >
       <header className="review-head">
         <div className="review-title">
@@ -141,7 +144,7 @@ export default function ChangeReview({ approval, layout }: Props) {
           />
         </label>
         <p className="keys-hint" aria-hidden="true">
-          <kbd>y</kbd> approve · <kbd>n</kbd> reject · <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>a</kbd> approve all
+          <kbd>y</kbd> approve · <kbd>n</kbd> reject · <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>a</kbd> approve all · <kbd>f</kbd> whole window
         </p>
       </header>
       {change.files.map((f, fi) => (

@@ -1,9 +1,9 @@
-import { memo, useEffect, useMemo, useRef } from "react";
+import { memo, useEffect, useRef } from "react";
 import type { Hunk } from "../../lib/types";
-import { splitRows, unifiedRows } from "../../lib/diffLayout";
 import type { HunkDecision } from "../../state/review";
+import DiffTable, { type DiffLayout } from "./DiffTable";
 
-export type DiffLayout = "split" | "unified";
+export type { DiffLayout };
 
 interface Props {
   hunk: Hunk;
@@ -17,12 +17,8 @@ interface Props {
   onFocus: (index: number) => void;
 }
 
-const sign = { context: " ", add: "+", del: "−", empty: "" } as const;
-
 function DiffHunk({ hunk, index, lang, layout, decision, focused, locked, onDecide, onFocus }: Props) {
   const ref = useRef<HTMLDivElement>(null);
-  const split = useMemo(() => (layout === "split" ? splitRows(hunk, lang) : null), [hunk, lang, layout]);
-  const unified = useMemo(() => (layout === "unified" ? unifiedRows(hunk, lang) : null), [hunk, lang, layout]);
 
   useEffect(() => {
     if (focused) ref.current?.scrollIntoView({ block: "nearest" });
@@ -77,34 +73,7 @@ function DiffHunk({ hunk, index, lang, layout, decision, focused, locked, onDeci
           ✕ Reject
         </button>
       </div>
-      <table className={`diff-table ${layout}`}>
-        <tbody>
-          {split?.map((r, i) => (
-            <tr key={i}>
-              <td className={`ln ${r.left.kind}`}>{r.left.no ?? ""}</td>
-              <td className={`code ${r.left.kind}`}>
-                <span className="sign" aria-hidden="true">{sign[r.left.kind]}</span>
-                <span dangerouslySetInnerHTML={{ __html: r.left.html }} />
-              </td>
-              <td className={`ln ${r.right.kind}`}>{r.right.no ?? ""}</td>
-              <td className={`code ${r.right.kind}`}>
-                <span className="sign" aria-hidden="true">{sign[r.right.kind]}</span>
-                <span dangerouslySetInnerHTML={{ __html: r.right.html }} />
-              </td>
-            </tr>
-          ))}
-          {unified?.map((r, i) => (
-            <tr key={i}>
-              <td className={`ln ${r.kind}`}>{r.oldNo ?? ""}</td>
-              <td className={`ln ${r.kind}`}>{r.newNo ?? ""}</td>
-              <td className={`code ${r.kind}`}>
-                <span className="sign" aria-hidden="true">{sign[r.kind]}</span>
-                <span dangerouslySetInnerHTML={{ __html: r.html }} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DiffTable hunk={hunk} lang={lang} layout={layout} />
     </div>
   );
 }

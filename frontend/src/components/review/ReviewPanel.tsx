@@ -1,43 +1,43 @@
-import { useEffect, useRef, useState } from "react";
-import { useApp } from "../../state/context";
+import { useRef, useState } from "react";
+import { useDiffLayout } from "../../lib/useDiffLayout";
+import { useApp, useController } from "../../state/context";
+import { reviewFocused } from "../../state/layout";
 import BashApproval from "./BashApproval";
 import BudgetApproval from "./BudgetApproval";
 import ChangeReview from "./ChangeReview";
 import type { DiffLayout } from "./DiffHunk";
-
-const NARROW = 640;
-type LayoutChoice = "auto" | DiffLayout;
+import LayoutToggle, { type LayoutChoice } from "./LayoutToggle";
 
 /** Everything waiting for the user's decision in the open session. */
 export default function ReviewPanel() {
+  const c = useController();
   const pending = useApp((s) => s.session?.pending);
+  const narrow = useApp((s) => s.layout.narrow);
+  const focused = useApp(reviewFocused);
   const ref = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(1000);
+  const auto = useDiffLayout(ref);
   const [choice, setChoice] = useState<LayoutChoice>("auto");
-
-  useEffect(() => {
-    const el = ref.current;
-    if (!el || typeof ResizeObserver === "undefined") return;
-    const ro = new ResizeObserver((entries) => {
-      const w = entries[0]?.contentRect.width;
-      if (w) setWidth(w);
-    });
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
-
-  const layout: DiffLayout = choice === "auto" ? (width < NARROW ? "unified" : "split") : choice;
+  const layout: DiffLayout = choice === "auto" ? auto : choice;
+  const anyChange = pending?.some((a) => a.kind === "change") ?? false;
 
   return (
     <div className="review-panel" ref={ref} data-layout={layout}>
       {pending && pending.length > 0 ? (
         <>
-          <div className="layout-toggle" role="radiogroup" aria-label="Diff layout">
-            {(["auto", "split", "unified"] as const).map((k) => (
-              <button key={k} type="button" role="radio" aria-checked={choice === k} className={`seg${choice === k ? " on" : ""}`} onClick={() => setChoice(k)}>
-                {k === "auto" ? `Auto (${width < NARROW ? "unified" : "split"})` : k === "split" ? "Side by side" : "Unified"}
+          <div className="review-tools">
+            {anyChange && !narrow && (
+              <button
+                type="button"
+                className="small"
+                data-testid="review-focus"
+                aria-pressed={focused}
+                title={focused ? "Show the chat and the sidebar again (f)" : "Review in the whole window, side by side (f)"}
+                onClick={() => c.layout.toggleFocusReview()}
+              >
+                {focused ? "⤡ Show chat" : "⤢ Whole window"}
               </button>
-            ))}
+            )}
+            <LayoutToggle choice={choice} auto={auto} onChange={setChoice} />
           </div>
           {pending.map((a) =>
             a.kind === "change" ? (

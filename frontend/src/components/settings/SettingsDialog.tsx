@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import type { ApprovalMode, SettingsView } from "../../lib/types";
-import { errorText } from "../../lib/format";
+import { errorText, formatMib } from "../../lib/format";
 import { useDebounced } from "../../lib/useDebounced";
 import { useApp, useController } from "../../state/context";
 import Modal from "../Modal";
@@ -239,6 +239,26 @@ function Form({ view }: { view: SettingsView }) {
         {err("budgetTokens")}
         {err("budgetUsd")}
       </fieldset>
+
+      <label className="field">
+        <span>Checkpoints</span>
+        <span className="retention">
+          <input
+            data-testid="settings-retention"
+            inputMode="numeric"
+            value={f.retentionMb}
+            aria-invalid={!!errors.retentionMb}
+            aria-describedby={errors.retentionMb ? "err-retentionMb" : "retention-hint"}
+            onChange={(e) => set("retentionMb", e.target.value)}
+          />{" "}
+          MiB kept per project
+        </span>
+        <span className="hint" id="retention-hint" data-testid="settings-retention-usage">
+          {project ? `${formatMib(view.checkpointUsageBytes)} used by this project. ` : ""}
+          The content of changed files, so changes can be shown and undone; the oldest sessions' content goes first.
+        </span>
+        {err("retentionMb")}
+      </label>
 
       {project && <RulesEditor projectId={project.id} projectName={project.name || project.path} />}
 

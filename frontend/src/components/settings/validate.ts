@@ -13,7 +13,12 @@ export interface SettingsForm {
   thinking: string;
   budgetTokens: string;
   budgetUsd: string;
+  /** Checkpoint content kept per project, in MiB. */
+  retentionMb: string;
 }
+
+/** The least checkpoint content a project may keep: below it, undo would forget too soon. */
+export const MIN_RETENTION_MB = 10;
 
 /** Anthropic's smallest thinking budget. */
 export const MIN_THINKING = 1024;
@@ -67,6 +72,7 @@ export function formFromView(v: SettingsView): SettingsForm {
     thinking: String(v.thinkingBudget),
     budgetTokens: v.budgetTokens ? String(v.budgetTokens) : "",
     budgetUsd: v.budgetUsd ? String(v.budgetUsd) : "",
+    retentionMb: String(v.checkpointRetentionMb),
   };
 }
 
@@ -100,6 +106,9 @@ export function validate(f: SettingsForm): FormErrors {
   if (tok && !(/^\d+$/.test(tok) && Number.isSafeInteger(Number(tok)))) e.budgetTokens = "The token budget must be a whole number, 0 or more (empty for none).";
   const usd = f.budgetUsd.trim();
   if (usd && !(Number.isFinite(Number(usd)) && Number(usd) >= 0)) e.budgetUsd = "The dollar budget must be a number, 0 or more (empty for none).";
+  const mb = f.retentionMb.trim();
+  if (!(/^\d+$/.test(mb) && Number.isSafeInteger(Number(mb)) && Number(mb) >= MIN_RETENTION_MB))
+    e.retentionMb = `Keep at least ${MIN_RETENTION_MB} MiB of checkpoints per project (a whole number of MiB).`;
   if (f.model.trim().length > 200) e.model = "That model id is too long.";
   return e;
 }
@@ -115,5 +124,6 @@ export function toInput(f: SettingsForm): SettingsInput {
     thinkingBudget: Number(f.thinking) || 0,
     budgetTokens: f.budgetTokens.trim() ? Number(f.budgetTokens.trim()) : 0,
     budgetUsd: f.budgetUsd.trim() ? Number(f.budgetUsd.trim()) : 0,
+    checkpointRetentionMb: Number(f.retentionMb.trim()),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changedSpan, markRange, splitRows, unifiedRows } from "../diffLayout";
+import { changedSpan, chooseLayout, markRange, SPLIT_CHARS, splitRows, unifiedRows } from "../diffLayout";
 import type { Hunk } from "../types";
 
 const hunk: Hunk = {
@@ -51,5 +51,17 @@ describe("rows", () => {
     const rows = unifiedRows(hunk, "go");
     expect(rows.map((r) => r.kind)).toEqual(["context", "del", "add", "add", "context"]);
     expect(rows[0]!.html).toContain('<span class="hljs-keyword">package</span>');
+  });
+});
+
+describe("chooseLayout", () => {
+  it("is side by side when two columns of 80 characters fit, unified below", () => {
+    expect(SPLIT_CHARS).toBe(80);
+    expect(chooseLayout(2 * 80 * 7.2, 7.2)).toBe("split");
+    expect(chooseLayout(1400, 7.2)).toBe("split");
+    expect(chooseLayout(2 * 80 * 7.2 - 1, 7.2)).toBe("unified");
+    expect(chooseLayout(760, 7.2)).toBe("unified");
+    // A smaller font fits more.
+    expect(chooseLayout(1000, 6)).toBe("split");
   });
 });

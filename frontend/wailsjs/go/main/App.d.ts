@@ -27,6 +27,14 @@ export function FrontendReady():Promise<events.AppReadyPayload>;
 
 export function GetChange(arg1:string):Promise<events.ChangeView>;
 
+export function GetChangeDetail(arg1:number,arg2:string):Promise<events.ChangeDetail>;
+
+export function GetCheckpointDiff(arg1:number,arg2:string):Promise<events.FileDiff>;
+
+export function GetFileDiff(arg1:number,arg2:string):Promise<events.FileDiff>;
+
+export function GetLedger(arg1:number):Promise<events.Ledger>;
+
 export function GetSession(arg1:number):Promise<events.SessionDetail>;
 
 export function GetSettings():Promise<events.SettingsView>;
@@ -52,6 +60,12 @@ export function PickProjectFolder():Promise<string>;
 export function ReadProjectFile(arg1:number,arg2:string):Promise<events.FilePreview>;
 
 export function RenameSession(arg1:number,arg2:string):Promise<void>;
+
+export function RevertCheckpoint(arg1:number,arg2:events.RestoreInput):Promise<events.RestoreResult>;
+
+export function RevertFile(arg1:number,arg2:string,arg3:events.RestoreInput):Promise<events.RestoreResult>;
+
+export function Rewind(arg1:number,arg2:number,arg3:string,arg4:events.RestoreInput):Promise<events.RestoreResult>;
 
 export function SaveSessionExport(arg1:number,arg2:string):Promise<string>;
 

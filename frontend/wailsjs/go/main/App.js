@@ -50,6 +50,22 @@ export function GetChange(arg1) {
   return window['go']['main']['App']['GetChange'](arg1);
 }
 
+export function GetChangeDetail(arg1, arg2) {
+  return window['go']['main']['App']['GetChangeDetail'](arg1, arg2);
+}
+
+export function GetCheckpointDiff(arg1, arg2) {
+  return window['go']['main']['App']['GetCheckpointDiff'](arg1, arg2);
+}
+
+export function GetFileDiff(arg1, arg2) {
+  return window['go']['main']['App']['GetFileDiff'](arg1, arg2);
+}
+
+export function GetLedger(arg1) {
+  return window['go']['main']['App']['GetLedger'](arg1);
+}
+
 export function GetSession(arg1) {
   return window['go']['main']['App']['GetSession'](arg1);
 }
@@ -100,6 +116,18 @@ export function ReadProjectFile(arg1, arg2) {
 
 export function RenameSession(arg1, arg2) {
   return window['go']['main']['App']['RenameSession'](arg1, arg2);
+}
+
+export function RevertCheckpoint(arg1, arg2) {
+  return window['go']['main']['App']['RevertCheckpoint'](arg1, arg2);
+}
+
+export function RevertFile(arg1, arg2, arg3) {
+  return window['go']['main']['App']['RevertFile'](arg1, arg2, arg3);
+}
+
+export function Rewind(arg1, arg2, arg3, arg4) {
+  return window['go']['main']['App']['Rewind'](arg1, arg2, arg3, arg4);
 }
 
 export function SaveSessionExport(arg1, arg2) {

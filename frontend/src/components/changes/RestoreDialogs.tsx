@@ -1,0 +1,116 @@
+// The dialogs of undoing: the rewind menu of a user message, and the
+// conflicts a revert or rewind met (files changed outside Pilot since).
+import type { Conflict, FileDiff, Resolution, RewindMode } from "../../lib/types";
+import { useApp, useController } from "../../state/context";
+import type { RestoreFlow } from "../../state/ledger";
+import Modal from "../Modal";
+
+const choices: { mode: RewindMode; label: string; hint: string }[] = [
+  { mode: "code", label: "Restore code only", hint: "The files go back to how they were before this message; the conversation stays as it is." },
+  {
+    mode: "both",
+    label: "Restore code and conversation",
+    hint: "The files go back, and the conversation continues in a fork from before this message. This branch stays in the session list.",
+  },
+  { mode: "conversation", label: "Restore conversation only", hint: "The conversation continues in a fork from before this message; the files stay as they are." },
+];
+
+function RewindMenu({ running }: { running: boolean }) {
+  const c = useController();
+  return (
+    <Modal title="Rewind to before this message" onClose={() => c.ledger.cancel()} testId="rewind-menu">
+      <div className="rewind-choices">
+        {choices.map((ch) => (
+          <button key={ch.mode} type="button" className="rewind-choice" data-testid={`rewind-${ch.mode}`} disabled={running} onClick={() => void c.ledger.rewind(ch.mode)}>
+            <strong>{ch.label}</strong>
+            <span className="muted">{ch.hint}</span>
+          </button>
+        ))}
+      </div>
+      <div className="modal-actions">
+        {running && <span className="muted" role="status">Rewinding…</span>}
+        <button type="button" onClick={() => c.ledger.cancel()} disabled={running}>
+          Cancel
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+/** One side of a conflict: the text of the version, or why it is not shown. */
+function Version({ title, diff }: { title: string; diff: FileDiff }) {
+  return (
+    <div className="version">
+      <div className="version-title">{title}</div>
+      {diff.missing ? (
+        <p className="empty">{diff.missing}</p>
+      ) : !diff.newExists ? (
+        <p className="empty">No file: it is deleted.</p>
+      ) : diff.binary ? (
+        <p className="empty">Binary file, not shown.</p>
+      ) : (
+        <pre className="version-text">{diff.newText || "(empty)"}</pre>
+      )}
+    </div>
+  );
+}
+
+function ConflictRow({ conflict, resolution }: { conflict: Conflict; resolution: Resolution | undefined }) {
+  const c = useController();
+  const pick = (r: Resolution) => void c.ledger.resolve(conflict.path, r);
+  return (
+    <section className="conflict" data-testid="rewind-conflict" data-path={conflict.path} data-resolution={resolution} aria-label={`Conflict in ${conflict.path}`}>
+      <header className="conflict-head">
+        <span className="diff-path" title={conflict.path}>
+          {conflict.path}
+        </span>
+        <button type="button" className={`small${resolution === "mine" ? " primary" : ""}`} data-testid="rewind-keep-mine" aria-pressed={resolution === "mine"} onClick={() => pick("mine")}>
+          Keep mine
+        </button>
+        <button
+          type="button"
+          className={`small${resolution === "checkpoint" ? " primary" : ""}`}
+          data-testid="rewind-take-checkpoint"
+          aria-pressed={resolution === "checkpoint"}
+          onClick={() => pick("checkpoint")}
+        >
+          Take the checkpoint
+        </button>
+      </header>
+      <div className="versions">
+        <Version title="Yours, on disk" diff={conflict.mine} />
+        <Version title="Checkpoint" diff={conflict.checkpoint} />
+      </div>
+    </section>
+  );
+}
+
+function Conflicts({ flow }: { flow: Extract<RestoreFlow, { phase: "conflicts" }> }) {
+  const c = useController();
+  const n = flow.conflicts.length;
+  return (
+    <Modal title={n === 1 ? "A file changed outside Pilot" : `${n} files changed outside Pilot`} onClose={() => c.ledger.cancel()} testId="restore-conflicts" wide className="conflicts">
+      <p className="muted">
+        Since Pilot last wrote {n === 1 ? "this file" : "these files"}, something else changed {n === 1 ? "it" : "them"}. Choose which version to keep; nothing is written until every
+        file is decided.
+      </p>
+      {flow.conflicts.map((cf) => (
+        <ConflictRow key={cf.path} conflict={cf} resolution={flow.resolutions[cf.path]} />
+      ))}
+      <div className="modal-actions">
+        <button type="button" onClick={() => c.ledger.cancel()}>
+          Cancel
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+/** Whichever dialog the restore under way needs. */
+export default function RestoreDialogs() {
+  const flow = useApp((s) => s.restore);
+  if (flow.phase === "choosing") return <RewindMenu running={false} />;
+  if (flow.phase === "running" && flow.request.kind === "rewind" && Object.keys(flow.resolutions).length === 0) return <RewindMenu running />;
+  if (flow.phase === "conflicts") return <Conflicts flow={flow} />;
+  return null;
+}

@@ -1,0 +1,76 @@
+import { useEffect, useRef, useState } from "react";
+import { errorText } from "../../lib/format";
+import type { CommandEffects, FileDiff } from "../../lib/types";
+import { useDiffLayout } from "../../lib/useDiffLayout";
+import { useController } from "../../state/context";
+import FileDiffView from "../review/FileDiffView";
+
+type Shown = { status: "loading"; path: string } | { status: "ready"; diff: FileDiff } | { status: "failed"; path: string; error: string };
+
+/** The files an approved command changed; one's diff on click. */
+export default function CommandEffectsView({ effects, undone }: { effects: CommandEffects; undone: boolean }) {
+  const c = useController();
+  const ref = useRef<HTMLDivElement>(null);
+  const layout = useDiffLayout(ref);
+  const [shown, setShown] = useState<Shown | null>(null);
+  const token = useRef(0);
+
+  const show = (path: string) => {
+    if (shown && ("path" in shown ? shown.path : shown.diff.path) === path) {
+      setShown(null);
+      return;
+    }
+    const t = ++token.current;
+    setShown({ status: "loading", path });
+    c.backend
+      .getCheckpointDiff(effects.checkpointId, path)
+      .then((diff) => t === token.current && setShown({ status: "ready", diff }))
+      .catch((err: unknown) => t === token.current && setShown({ status: "failed", path, error: errorText(err) }));
+  };
+  useEffect(() => () => void token.current++, []);
+
+  const open = shown ? ("path" in shown ? shown.path : shown.diff.path) : null;
+  const revertable = effects.files.some((f) => f.kept);
+  return (
+    <div className="command-effects" ref={ref} data-testid="command-effects">
+      <div className="effects-head">
+        <span>
+          {effects.files.length === 0 && !effects.omitted ? "No files changed." : "Files this command changed:"}
+        </span>
+        {undone ? (
+          <span className="badge" data-testid="change-undone">reverted</span>
+        ) : (
+          revertable && (
+            <button type="button" className="small" data-testid="change-revert" title="Put back the files as they were before the command" onClick={() => void c.ledger.revertCheckpoint(effects.checkpointId)}>
+              ↶ Revert this command
+            </button>
+          )
+        )}
+      </div>
+      <ul className="effect-list">
+        {effects.files.map((f) => (
+          <li key={f.path} data-testid="effect-file" data-path={f.path} data-op={f.op} data-kept={f.kept ? "true" : "false"}>
+            <button type="button" className="effect-path link" aria-expanded={open === f.path} title={`Show what the command did to ${f.path}`} onClick={() => show(f.path)}>
+              {f.path}
+            </button>
+            <span className={`badge op-${f.op}`}>{f.op}</span>
+            {!f.kept && <span className="muted small-text"> — {f.why || "content not kept"}; cannot be reverted</span>}
+          </li>
+        ))}
+        {(effects.omitted ?? 0) > 0 && (
+          <li className="muted" data-testid="effects-omitted">
+            …and {effects.omitted!.toLocaleString("en-US")} more not listed
+          </li>
+        )}
+      </ul>
+      {effects.note && (
+        <p className="effects-note" data-testid="effects-note">
+          {effects.note}
+        </p>
+      )}
+      {shown?.status === "loading" && <p className="empty">Loading the diff…</p>}
+      {shown?.status === "failed" && <p className="error">Could not load the diff of {shown.path}: {shown.error}</p>}
+      {shown?.status === "ready" && <FileDiffView diff={shown.diff} layout={layout} />}
+    </div>
+  );
+}
