@@ -194,7 +194,7 @@ export class FakeLedger {
       const lastWritten = [...this.of(sessionId)].reverse().find((c) => path in c.contents)!.contents[path]!.after;
       conflicts.push({ path, mine: diffOf(path, lastWritten, this.now(path)), checkpoint: diffOf(path, this.now(path), target) });
     }
-    const base = { restored: [], kept: [], checkpointId: 0, sessionId };
+    const base = { restored: [], kept: [], missing: [], checkpointId: 0, sessionId };
     if (conflicts.length) return { ...base, done: false, conflicts, message: `${conflicts.length} file(s) changed outside Pilot.` };
     const kept = Object.keys(targets).filter((p) => input.resolutions[p] === "mine");
     const step: Step = { kind, messageId, label, files: {} };
@@ -205,7 +205,7 @@ export class FakeLedger {
     }
     for (const c of undo) c.undone = true;
     const cp = this.record(sessionId, step);
-    return { done: true, conflicts: [], restored: cp.files, kept, checkpointId: cp.id, sessionId, message: `${label}: ${cp.files.length} file(s) restored.` };
+    return { done: true, conflicts: [], restored: cp.files, kept, missing: [], checkpointId: cp.id, sessionId, message: `${label}: ${cp.files.length} file(s) restored.` };
   }
 
   revertCheckpoint(id: number, input: RestoreInput): RestoreResult {
@@ -223,7 +223,7 @@ export class FakeLedger {
   }
 
   rewind(sessionId: number, messageId: number, mode: RewindMode, input: RestoreInput): RestoreResult {
-    let result: RestoreResult = { done: true, conflicts: [], restored: [], kept: [], checkpointId: 0, sessionId, message: "" };
+    let result: RestoreResult = { done: true, conflicts: [], restored: [], kept: [], missing: [], checkpointId: 0, sessionId, message: "" };
     if (mode !== "conversation") {
       const later = this.of(sessionId).filter((c) => c.messageId >= messageId && !c.undone);
       const targets: Record<string, Content> = {};

@@ -12,6 +12,30 @@ export namespace events {
 	        this.startupMs = source["startupMs"];
 	    }
 	}
+	export class AppliedFile {
+	    path: string;
+	    op: string;
+	    decisions: string[];
+	    applied: number;
+	    total: number;
+	    edited: boolean;
+	    written: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new AppliedFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.op = source["op"];
+	        this.decisions = source["decisions"];
+	        this.applied = source["applied"];
+	        this.total = source["total"];
+	        this.edited = source["edited"];
+	        this.written = source["written"];
+	    }
+	}
 	export class Approval {
 	    id: string;
 	    kind: string;
@@ -92,6 +116,50 @@ export namespace events {
 	        this.files = this.convertValues(source["files"], FileDecision);
 	        this.feedback = source["feedback"];
 	        this.alwaysAllow = source["alwaysAllow"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class FileDiff {
+	    path: string;
+	    oldExists: boolean;
+	    newExists: boolean;
+	    oldText: string;
+	    newText: string;
+	    binary: boolean;
+	    missing?: string;
+	    hunks: Hunk[];
+	
+	    static createFrom(source: any = {}) {
+	        return new FileDiff(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.oldExists = source["oldExists"];
+	        this.newExists = source["newExists"];
+	        this.oldText = source["oldText"];
+	        this.newText = source["newText"];
+	        this.binary = source["binary"];
+	        this.missing = source["missing"];
+	        this.hunks = this.convertValues(source["hunks"], Hunk);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -208,48 +276,6 @@ export namespace events {
 		    return a;
 		}
 	}
-	export class FileEffect {
-	    path: string;
-	    op: string;
-	    kept: boolean;
-	    why?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new FileEffect(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.path = source["path"];
-	        this.op = source["op"];
-	        this.kept = source["kept"];
-	        this.why = source["why"];
-	    }
-	}
-	export class AppliedFile {
-	    path: string;
-	    op: string;
-	    decisions: string[];
-	    applied: number;
-	    total: number;
-	    edited: boolean;
-	    written: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new AppliedFile(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.path = source["path"];
-	        this.op = source["op"];
-	        this.decisions = source["decisions"];
-	        this.applied = source["applied"];
-	        this.total = source["total"];
-	        this.edited = source["edited"];
-	        this.written = source["written"];
-	    }
-	}
 	export class ChangeSummary {
 	    checkpointId?: number;
 	    applied: number;
@@ -271,51 +297,7 @@ export namespace events {
 	        this.files = this.convertValues(source["files"], AppliedFile);
 	        this.undone = source["undone"];
 	    }
-
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class FileDiff {
-	    path: string;
-	    oldExists: boolean;
-	    newExists: boolean;
-	    oldText: string;
-	    newText: string;
-	    binary: boolean;
-	    missing?: string;
-	    hunks: Hunk[];
 	
-	    static createFrom(source: any = {}) {
-	        return new FileDiff(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.path = source["path"];
-	        this.oldExists = source["oldExists"];
-	        this.newExists = source["newExists"];
-	        this.oldText = source["oldText"];
-	        this.newText = source["newText"];
-	        this.binary = source["binary"];
-	        this.missing = source["missing"];
-	        this.hunks = this.convertValues(source["hunks"], Hunk);
-	    }
-
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
 		    if (!a) {
 		        return a;
@@ -349,7 +331,7 @@ export namespace events {
 	        this.proposed = this.convertValues(source["proposed"], FileChange);
 	        this.applied = this.convertValues(source["applied"], FileDiff);
 	    }
-
+	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
 		    if (!a) {
 		        return a;
@@ -367,6 +349,59 @@ export namespace events {
 		    }
 		    return a;
 		}
+	}
+	
+	export class ChangeView {
+	    approvalId: string;
+	    tool: string;
+	    files: FileChange[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ChangeView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.approvalId = source["approvalId"];
+	        this.tool = source["tool"];
+	        this.files = this.convertValues(source["files"], FileChange);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class FileEffect {
+	    path: string;
+	    op: string;
+	    kept: boolean;
+	    why?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new FileEffect(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.op = source["op"];
+	        this.kept = source["kept"];
+	        this.why = source["why"];
+	    }
 	}
 	export class Checkpoint {
 	    id: number;
@@ -396,218 +431,6 @@ export namespace events {
 	        this.files = this.convertValues(source["files"], FileEffect);
 	        this.undone = source["undone"];
 	        this.createdAt = source["createdAt"];
-	    }
-
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class CommandEffects {
-	    checkpointId: number;
-	    files: FileEffect[];
-	    omitted?: number;
-	    note?: string;
-	    undone: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new CommandEffects(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.checkpointId = source["checkpointId"];
-	        this.files = this.convertValues(source["files"], FileEffect);
-	        this.omitted = source["omitted"];
-	        this.note = source["note"];
-	        this.undone = source["undone"];
-	    }
-
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class Conflict {
-	    path: string;
-	    mine: FileDiff;
-	    checkpoint: FileDiff;
-	
-	    static createFrom(source: any = {}) {
-	        return new Conflict(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.path = source["path"];
-	        this.mine = this.convertValues(source["mine"], FileDiff);
-	        this.checkpoint = this.convertValues(source["checkpoint"], FileDiff);
-	    }
-
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class LedgerFile {
-	    path: string;
-	    kind: string;
-	    checkpoints: number[];
-	    revertable: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new LedgerFile(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.path = source["path"];
-	        this.kind = source["kind"];
-	        this.checkpoints = source["checkpoints"];
-	        this.revertable = source["revertable"];
-	    }
-	}
-	export class Ledger {
-	    sessionId: number;
-	    files: LedgerFile[];
-	    checkpoints: Checkpoint[];
-	
-	    static createFrom(source: any = {}) {
-	        return new Ledger(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.sessionId = source["sessionId"];
-	        this.files = this.convertValues(source["files"], LedgerFile);
-	        this.checkpoints = this.convertValues(source["checkpoints"], Checkpoint);
-	    }
-
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class RestoreInput {
-	    resolutions: Record<string, string>;
-	
-	    static createFrom(source: any = {}) {
-	        return new RestoreInput(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.resolutions = source["resolutions"];
-	    }
-	}
-	export class RestoreResult {
-	    done: boolean;
-	    conflicts: Conflict[];
-	    restored: FileEffect[];
-	    kept: string[];
-	    checkpointId: number;
-	    sessionId: number;
-	    message: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new RestoreResult(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.done = source["done"];
-	        this.conflicts = this.convertValues(source["conflicts"], Conflict);
-	        this.restored = this.convertValues(source["restored"], FileEffect);
-	        this.kept = source["kept"];
-	        this.checkpointId = source["checkpointId"];
-	        this.sessionId = source["sessionId"];
-	        this.message = source["message"];
-	    }
-
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class ChangeView {
-	    approvalId: string;
-	    tool: string;
-	    files: FileChange[];
-	
-	    static createFrom(source: any = {}) {
-	        return new ChangeView(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.approvalId = source["approvalId"];
-	        this.tool = source["tool"];
-	        this.files = this.convertValues(source["files"], FileChange);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -644,6 +467,80 @@ export namespace events {
 	        this.alwaysAllow = source["alwaysAllow"];
 	    }
 	}
+	export class CommandEffects {
+	    checkpointId: number;
+	    files: FileEffect[];
+	    omitted?: number;
+	    note?: string;
+	    undone: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new CommandEffects(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.checkpointId = source["checkpointId"];
+	        this.files = this.convertValues(source["files"], FileEffect);
+	        this.omitted = source["omitted"];
+	        this.note = source["note"];
+	        this.undone = source["undone"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Conflict {
+	    path: string;
+	    mine: FileDiff;
+	    checkpoint: FileDiff;
+	
+	    static createFrom(source: any = {}) {
+	        return new Conflict(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.mine = this.convertValues(source["mine"], FileDiff);
+	        this.checkpoint = this.convertValues(source["checkpoint"], FileDiff);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
 	
 	
 	
@@ -688,6 +585,59 @@ export namespace events {
 	        this.truncated = source["truncated"];
 	        this.size = source["size"];
 	    }
+	}
+	
+	export class LedgerFile {
+	    path: string;
+	    kind: string;
+	    checkpoints: number[];
+	    revertable: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new LedgerFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.kind = source["kind"];
+	        this.checkpoints = source["checkpoints"];
+	        this.revertable = source["revertable"];
+	    }
+	}
+	export class Ledger {
+	    sessionId: number;
+	    files: LedgerFile[];
+	    checkpoints: Checkpoint[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Ledger(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.files = this.convertValues(source["files"], LedgerFile);
+	        this.checkpoints = this.convertValues(source["checkpoints"], Checkpoint);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	
 	export class Message {
@@ -767,6 +717,62 @@ export namespace events {
 	        this.name = source["name"];
 	        this.lastOpened = source["lastOpened"];
 	    }
+	}
+	export class RestoreInput {
+	    resolutions: Record<string, string>;
+	
+	    static createFrom(source: any = {}) {
+	        return new RestoreInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resolutions = source["resolutions"];
+	    }
+	}
+	export class RestoreResult {
+	    done: boolean;
+	    conflicts: Conflict[];
+	    restored: FileEffect[];
+	    kept: string[];
+	    missing: FileEffect[];
+	    checkpointId: number;
+	    sessionId: number;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RestoreResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.done = source["done"];
+	        this.conflicts = this.convertValues(source["conflicts"], Conflict);
+	        this.restored = this.convertValues(source["restored"], FileEffect);
+	        this.kept = source["kept"];
+	        this.missing = this.convertValues(source["missing"], FileEffect);
+	        this.checkpointId = source["checkpointId"];
+	        this.sessionId = source["sessionId"];
+	        this.message = source["message"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Rule {
 	    id: number;
@@ -867,7 +873,7 @@ export namespace events {
 	        this.change = this.convertValues(source["change"], ChangeSummary);
 	        this.effects = this.convertValues(source["effects"], CommandEffects);
 	    }
-
+	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
 		    if (!a) {
 		        return a;
