@@ -7,6 +7,9 @@ import ToolCallCard from "./ToolCallCard";
 
 const noTools: string[] = [];
 
+/** How a note Pilot added to the user's message for the model starts (files the user reverted since). */
+const pilotNote = "[Pilot] ";
+
 function textOf(m: Message): string {
   return m.blocks
     .filter((b) => b.type === "text")
@@ -50,7 +53,7 @@ function MessageRow({ id, highlighted }: { id: number; highlighted: boolean }) {
         {m.role === "user"
           ? m.blocks.map((b, i) =>
               b.type === "text" && b.text ? (
-                <p key={i} className="user-text">
+                <p key={i} className={b.text.startsWith(pilotNote) ? "user-text pilot-note" : "user-text"}>
                   {b.text}
                 </p>
               ) : null,
