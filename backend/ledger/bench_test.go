@@ -148,7 +148,8 @@ func BenchmarkCommandCheckpoint(b *testing.B) {
 					b.Fatalf("%d effects, want 1: %+v", len(effects), effects)
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/op")
+			b.StopTimer()
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "ms/op")
 			// ResetTimer drops metrics reported before it.
 			b.ReportMetric(float64(baseline.Milliseconds()), "baseline-ms")
 			b.ReportMetric(float64(usage)/1e6, "store-MB")
@@ -202,7 +203,8 @@ func BenchmarkShadowGit(b *testing.B) {
 					b.Fatal("git saw no change")
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/op")
+			b.StopTimer()
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "ms/op")
 			b.ReportMetric(float64(baseline.Milliseconds()), "baseline-ms")
 			b.ReportMetric(float64(store)/1e6, "store-MB")
 			b.ReportMetric(float64(blocks)/1e6, "disk-MB")
