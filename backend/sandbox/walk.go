@@ -3,7 +3,6 @@ package sandbox
 import (
 	"context"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -90,12 +89,10 @@ func (w *walker) run() {
 }
 
 func (w *walker) readDir(j dirJob) {
-	f, err := os.Open(j.abs)
-	if err != nil {
+	ents, err := readDir(j.abs)
+	if err != nil && len(ents) == 0 {
 		return
 	}
-	ents, _ := f.ReadDir(-1)
-	f.Close()
 	m := readRules(j.m, j.abs, j.rel, func(name string) bool {
 		for _, e := range ents {
 			if e.Name() == name {
