@@ -157,4 +157,5 @@ bench: deps-bench build
 	.ci/bench-go.sh files ./backend/workspace
 	.ci/bench-go.sh store ./backend/store . 2s
 	.ci/bench-go.sh agent ./backend/agent
+	.ci/bench-go.sh ledger ./backend/ledger . 5x
 	node frontend/e2e/bench-stream.mjs --no-frontend-build --runs 3 | .ci/bench-section.sh stream
