@@ -33,8 +33,9 @@ const (
 )
 
 // FileEffect is what one checkpoint did to one file. Kept is false when
-// its content was not stored (over the size limit, or removed by the
-// retention setting): such an effect is listed but cannot be reverted.
+// the content from before was not stored (over the size limit, or removed
+// by the retention setting): such an effect is listed but cannot be
+// reverted. Why, when set, says what is not kept.
 type FileEffect struct {
 	Path string `json:"path"`
 	Op   string `json:"op"` // created, modified, deleted

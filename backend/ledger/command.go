@@ -38,11 +38,17 @@ func (c *Command) Finish(ctx context.Context, sessionID, toolCallID int64, label
 	}
 	lim := c.l.trees.Limits()
 	cp := store.Checkpoint{SessionID: sessionID, ToolCallID: toolCallID, Kind: store.CheckpointCommand, Label: label, Omitted: omitted}
-	big := 0
+	big, stuck := 0, 0
+	over := "over " + FormatSize(lim.MaxFileBytes)
 	for _, e := range effects {
 		ev := store.FileEvent{Path: e.Path, Before: side(e.Before), After: side(e.After)}
-		if !ev.Before.Kept || !ev.After.Kept {
-			ev.Why = "over " + FormatSize(lim.MaxFileBytes) + ", content not kept"
+		switch {
+		case !ev.Before.Kept:
+			ev.Why = over + ": its content from before the command was not kept, so it cannot be reverted"
+			big++
+			stuck++
+		case !ev.After.Kept:
+			ev.Why = over + ": the command's version is not kept, so its diff cannot be shown"
 			big++
 		}
 		cp.Files = append(cp.Files, ev)
@@ -52,7 +58,11 @@ func (c *Command) Finish(ctx context.Context, sessionID, toolCallID int64, label
 		notes = append(notes, fmt.Sprintf("The command changed %d files; only the first %d are recorded and can be reverted.", len(effects)+omitted, len(effects)))
 	}
 	if big > 0 {
-		notes = append(notes, fmt.Sprintf("%d %s over %s: listed, but their content is not kept and they cannot be reverted.", big, plural(big, "file", "files"), FormatSize(lim.MaxFileBytes)))
+		n := fmt.Sprintf("%d %s %s: listed, but the content is not kept", big, plural(big, "file is", "files are"), over)
+		if stuck > 0 {
+			n += fmt.Sprintf("; %d of them cannot be reverted", stuck)
+		}
+		notes = append(notes, n+".")
 	}
 	cp.Note = strings.Join(notes, " ")
 	cp, err = c.l.st.BeginCheckpoint(ctx, cp)

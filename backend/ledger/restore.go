@@ -96,7 +96,9 @@ func (l *Ledger) RevertCheckpoint(ctx context.Context, id int64, res map[string]
 		}
 		last := evs[len(evs)-1]
 		t := target{path: e.Path, want: e.Before, expect: last.After, undoes: []int64{e.ID}}
-		if last.ID != e.ID {
+		// Changed again since (and not back to what this checkpoint left):
+		// take out only this checkpoint's own change.
+		if last.ID != e.ID && !stateOf(last.After).Same(stateOf(e.After)) {
 			t.merged, t.clash = l.unapply(e, last.After)
 			if t.merged != nil {
 				h, err := l.blobs.Put(t.merged, last.After.Hash)

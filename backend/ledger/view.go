@@ -24,8 +24,10 @@ func OpOf(e store.FileEvent) string {
 	return events.OpModified
 }
 
+// effectView shows one event; Kept says whether it can be reverted: the
+// content from before is kept (or there was no file).
 func effectView(e store.FileEvent) events.FileEffect {
-	return events.FileEffect{Path: e.Path, Op: OpOf(e), Kept: e.Before.Kept && e.After.Kept, Why: e.Why}
+	return events.FileEffect{Path: e.Path, Op: OpOf(e), Kept: e.Before.Kept || e.Before.Hash == "", Why: e.Why}
 }
 
 // CheckpointView is a checkpoint as the window lists it.
