@@ -27,35 +27,32 @@ export async function docShot(page, name) {
   await page.screenshot({ path });
 }
 
-/** How many tool cards have reached a final state (done, rejected, error). */
-async function decidedCards(page) {
-  return page.locator(`${sel.toolCall}[data-status=done], ${sel.toolCall}[data-status=rejected], ${sel.toolCall}[data-status=error]`).count();
-}
-
 /**
  * Waits for the next file change waiting for review (of `path`), approves
- * every hunk, and waits until its card is decided.
+ * every hunk, and waits until its review is gone (decided). Tool cards are
+ * not waited on: while a change waits, a cramped window gives the review
+ * the whole window and the chat is not rendered.
  */
 export async function approveChange(ctx, path) {
   const { page } = ctx;
-  const before = await decidedCards(page);
   await waitState(ctx, "awaiting_approval");
-  const review = page.locator(`${sel.review}[data-phase=deciding]`, { has: page.locator(`${sel.diffView}[data-path="${path}"]`) });
+  const review = page.locator(`${sel.review}[data-phase=deciding]`, { has: page.locator(`${sel.diffView}[data-path="${path}"]`) }).first();
   await review.waitFor({ state: "visible", timeout: 30_000 });
+  const id = await review.getAttribute("data-approval-id");
   await review.locator("[data-testid=diff-approve-all]").click();
-  await ctx.waitFor(async () => (await decidedCards(page)) > before, { message: `the change to ${path} is decided` });
+  await page.locator(`${sel.review}[data-approval-id="${id}"]`).waitFor({ state: "detached", timeout: 30_000 });
 }
 
-/** Waits for the next command waiting for approval, checks it is `command`, approves it, and waits until it ran. */
+/** Waits for the next command waiting for approval, checks it is `command`, approves it, and waits until its approval is gone. */
 export async function approveCommand(ctx, command) {
   const { page } = ctx;
-  const before = await decidedCards(page);
-  const card = page.locator("[data-testid=bash-approval]");
+  const card = page.locator("[data-testid=bash-approval]").first();
   await card.waitFor({ state: "visible", timeout: 30_000 });
   // The card shows the command after a "$ " prompt.
   assert.equal((await card.locator("[data-testid=bash-command]").innerText()).trim().replace(/^\$ /, ""), command);
+  const id = await card.getAttribute("data-approval-id");
   await card.locator("[data-testid=bash-approve]").click();
-  await ctx.waitFor(async () => (await decidedCards(page)) > before, { message: `the command ran: ${command}` });
+  await page.locator(`[data-testid=bash-approval][data-approval-id="${id}"]`).waitFor({ state: "detached", timeout: 30_000 });
 }
 
 /** Opens the Changes view (the list of files) and waits until it is loaded. */
