@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"os"
+	"path"
 	"path/filepath"
 	"sync"
 
@@ -89,6 +91,10 @@ func (l *Ledger) BeginEdit(ctx context.Context, sessionID, toolCallID int64, lab
 	l.gc.RLock()
 	defer l.gc.RUnlock()
 	cp := store.Checkpoint{SessionID: sessionID, ToolCallID: toolCallID, Kind: store.CheckpointEdit, Label: label}
+	var rootDir string
+	if root, err := l.rootOf(ctx, sessionID); err == nil {
+		rootDir = root.Dir()
+	}
 	for _, f := range files {
 		before := f.Before
 		if before.Exists() {
@@ -105,12 +111,31 @@ func (l *Ledger) BeginEdit(ctx context.Context, sessionID, toolCallID int64, lab
 		if before.Same(after) {
 			continue
 		}
-		cp.Files = append(cp.Files, store.FileEvent{Path: f.Path, Before: side(before), After: side(after)})
+		ev := store.FileEvent{Path: f.Path, Before: side(before), After: side(after)}
+		if !before.Exists() && rootDir != "" {
+			ev.MadeDirs = missingDirs(rootDir, f.Path)
+		}
+		cp.Files = append(cp.Files, ev)
 	}
 	if len(cp.Files) == 0 {
 		return store.Checkpoint{}, nil
 	}
 	return l.st.BeginCheckpoint(ctx, cp)
+}
+
+// missingDirs returns the folders of rel (outermost first) that do not
+// exist under root yet: the ones writing rel will make. It is never nil, so
+// that the event records them as known.
+func missingDirs(root, rel string) []string {
+	out := []string{}
+	for dir := path.Dir(rel); dir != "." && dir != "/"; dir = path.Dir(dir) {
+		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(dir))); errors.Is(err, fs.ErrNotExist) {
+			out = append([]string{dir}, out...)
+		} else {
+			break // it exists, and so do its parents
+		}
+	}
+	return out
 }
 
 // Settle finishes a pending checkpoint by looking at the files: an event

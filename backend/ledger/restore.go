@@ -36,6 +36,9 @@ type target struct {
 	// file, so it is always shown as a conflict.
 	clash  string
 	undoes []int64
+	// madeDirs: when want removes the file, the folders its creation made
+	// (removed too when empty); nil when not known.
+	madeDirs []string
 }
 
 // Conflict is a file that changed since Pilot last wrote it (or whose
@@ -96,6 +99,7 @@ func (l *Ledger) RevertCheckpoint(ctx context.Context, id int64, res map[string]
 		}
 		last := evs[len(evs)-1]
 		t := target{path: e.Path, want: e.Before, expect: last.After, undoes: []int64{e.ID}}
+		t.madeDirs = e.MadeDirs
 		// Changed again since (and not back to what this checkpoint left):
 		// take out only this checkpoint's own change.
 		if last.ID != e.ID && !stateOf(last.After).Same(stateOf(e.After)) {
@@ -148,7 +152,7 @@ func (l *Ledger) RevertFile(ctx context.Context, sessionID int64, rel string, re
 	if len(evs) == 0 {
 		return Result{}, fmt.Errorf("%s: this session did not change it: %w", rel, ErrNothing)
 	}
-	t := target{path: rel, want: evs[0].Before, expect: evs[len(evs)-1].After}
+	t := target{path: rel, want: evs[0].Before, expect: evs[len(evs)-1].After, madeDirs: evs[0].MadeDirs}
 	for _, e := range evs {
 		if e.UndoneBy == 0 {
 			t.undoes = append(t.undoes, e.ID)
@@ -177,7 +181,7 @@ func (l *Ledger) Rewind(ctx context.Context, sessionID, messageID int64, label s
 			t := byPath[e.Path]
 			if t == nil {
 				evs := h[e.Path]
-				t = &target{path: e.Path, want: e.Before, expect: evs[len(evs)-1].After}
+				t = &target{path: e.Path, want: e.Before, expect: evs[len(evs)-1].After, madeDirs: e.MadeDirs}
 				byPath[e.Path] = t
 				order = append(order, e.Path)
 			}
@@ -211,6 +215,7 @@ func (l *Ledger) restore(ctx context.Context, sessionID int64, kind store.Checkp
 		abs  string
 		want store.FileSide
 		data []byte
+		dirs []string
 	}
 	var writes []write
 	for _, t := range ts {
@@ -265,7 +270,7 @@ func (l *Ledger) restore(ctx context.Context, sessionID int64, kind store.Checkp
 			before.Kept = true
 		}
 		cp.Files = append(cp.Files, store.FileEvent{Path: t.path, Before: side(before), After: t.want, Undoes: t.undoes})
-		writes = append(writes, write{abs: abs, want: t.want, data: data})
+		writes = append(writes, write{abs: abs, want: t.want, data: data, dirs: t.madeDirs})
 	}
 	if len(out.Conflicts) > 0 || len(writes) == 0 {
 		return out, nil
@@ -276,7 +281,7 @@ func (l *Ledger) restore(ctx context.Context, sessionID int64, kind store.Checkp
 	}
 	var werr error
 	for _, w := range writes {
-		if err := put(root, w.abs, w.want, w.data); err != nil {
+		if err := put(root, w.abs, w.want, w.data, w.dirs); err != nil {
 			werr = fmt.Errorf("restoring %s: %w", w.abs, err)
 			break
 		}
@@ -315,13 +320,27 @@ func (l *Ledger) place(root *sandbox.Root, rel string) (string, error) {
 }
 
 // put makes abs hold want: removes it, or writes the content (a file with
-// its mode, or a symbolic link) atomically.
-func put(root *sandbox.Root, abs string, want store.FileSide, data []byte) error {
+// its mode, or a symbolic link) atomically. A removed file takes with it
+// the folders its creation made (madeDirs) once they are empty; when those
+// are not known (nil), every folder it leaves empty.
+func put(root *sandbox.Root, abs string, want store.FileSide, data []byte, madeDirs []string) error {
 	if want.Hash == "" {
 		if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		removeEmptyDirs(root.Dir(), filepath.Dir(abs))
+		if madeDirs == nil {
+			removeEmptyDirs(root.Dir(), filepath.Dir(abs))
+			return nil
+		}
+		for i := len(madeDirs) - 1; i >= 0; i-- {
+			dir := filepath.Join(root.Dir(), filepath.FromSlash(madeDirs[i]))
+			if !strings.HasPrefix(dir, root.Dir()+string(filepath.Separator)) {
+				break
+			}
+			if err := os.Remove(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				break // not empty: its parents are not empty either
+			}
+		}
 		return nil
 	}
 	if _, err := sandbox.MkdirAll(filepath.Dir(abs)); err != nil {

@@ -184,3 +184,49 @@ func TestRestoreNeverFollowsSymlinks(t *testing.T) {
 		t.Fatalf("a restore wrote outside the project: %v", ents)
 	}
 }
+
+// TestRestoreKeepsFoldersTheProjectHad: undoing the creation of a file
+// removes the folders made for it, and leaves a folder the project already
+// had, even an empty one (a rewind, a revert of the change, and a revert of
+// the file).
+func TestRestoreKeepsFoldersTheProjectHad(t *testing.T) {
+	t.Parallel()
+	for _, how := range []string{"rewind", "checkpoint", "file"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t, map[string]string{"keep.txt": "keep\n"})
+			if err := os.MkdirAll(filepath.Join(f.dir, "empty", "inner"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			before := f.tree()
+			first := f.say("write notes")
+			cp := f.edit("empty/inner/note.txt", "note\n")
+			if got := cp.Files[0].MadeDirs; got == nil || len(got) != 0 {
+				t.Fatalf("made dirs of a file in existing folders: %#v", got)
+			}
+			cp2 := f.edit("empty/new/deep/made.txt", "made\n")
+			if got := strings.Join(cp2.Files[0].MadeDirs, ","); got != "empty/new,empty/new/deep" {
+				t.Fatalf("made dirs %q", got)
+			}
+			var err error
+			switch how {
+			case "rewind":
+				_, err = f.lg.RewindSession(f.ctx, f.sess.ID, first, events.RewindCode, none())
+			case "checkpoint":
+				if _, err = f.lg.RevertCheckpointFor(f.ctx, cp.ID, none()); err == nil {
+					_, err = f.lg.RevertCheckpointFor(f.ctx, cp2.ID, none())
+				}
+			case "file":
+				if _, err = f.lg.RevertFileFor(f.ctx, f.sess.ID, "empty/inner/note.txt", none()); err == nil {
+					_, err = f.lg.RevertFileFor(f.ctx, f.sess.ID, "empty/new/deep/made.txt", none())
+				}
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := f.tree(); got != before {
+				t.Fatalf("tree after the %s:\n%s\nwant:\n%s", how, got, before)
+			}
+		})
+	}
+}

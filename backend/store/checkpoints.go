@@ -41,6 +41,9 @@ type FileEvent struct {
 	Why          string   `json:"why,omitempty"` // why some content is not kept
 	Undoes       []int64  `json:"undoes,omitempty"`
 	UndoneBy     int64    `json:"undoneBy,omitempty"`
+	// MadeDirs are the folders (project-relative, '/'-separated, outermost
+	// first) that creating the file made. nil: not known; empty: none.
+	MadeDirs []string `json:"madeDirs,omitempty"`
 }
 
 // Checkpoint is one step of the ledger with its file events.
@@ -88,10 +91,10 @@ func (s *Store) BeginCheckpoint(ctx context.Context, c Checkpoint) (Checkpoint, 
 			}
 			err = tx.QueryRowContext(ctx, `
 				INSERT INTO file_events (checkpoint_id, path, before_hash, before_mode, before_size, before_kept,
-					after_hash, after_mode, after_size, after_kept, why, undoes)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+					after_hash, after_mode, after_size, after_kept, why, undoes, made_dirs)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 				c.ID, f.Path, f.Before.Hash, f.Before.Mode, f.Before.Size, f.Before.Kept,
-				f.After.Hash, f.After.Mode, f.After.Size, f.After.Kept, f.Why, string(undoes)).Scan(&f.ID)
+				f.After.Hash, f.After.Mode, f.After.Size, f.After.Kept, f.Why, string(undoes), madeDirsColumn(f.MadeDirs)).Scan(&f.ID)
 			if err != nil {
 				return fmt.Errorf("file event %s: %w", f.Path, err)
 			}
@@ -216,14 +219,30 @@ func (s *Store) checkpoints(ctx context.Context, where string, args ...any) ([]C
 }
 
 const fileEventCols = `e.id, e.checkpoint_id, e.path, e.before_hash, e.before_mode, e.before_size, e.before_kept,
-	e.after_hash, e.after_mode, e.after_size, e.after_kept, e.why, e.undoes, coalesce(e.undone_by, 0)`
+	e.after_hash, e.after_mode, e.after_size, e.after_kept, e.why, e.undoes, coalesce(e.undone_by, 0), e.made_dirs`
+
+// madeDirsColumn is FileEvent.MadeDirs as stored: NULL when not known,
+// else the folders one per line.
+func madeDirsColumn(dirs []string) any {
+	if dirs == nil {
+		return nil
+	}
+	return strings.Join(dirs, "\n")
+}
 
 func scanFileEvent(row interface{ Scan(...any) error }) (FileEvent, error) {
 	var f FileEvent
 	var undoes string
+	var dirs sql.NullString
 	if err := row.Scan(&f.ID, &f.CheckpointID, &f.Path, &f.Before.Hash, &f.Before.Mode, &f.Before.Size, &f.Before.Kept,
-		&f.After.Hash, &f.After.Mode, &f.After.Size, &f.After.Kept, &f.Why, &undoes, &f.UndoneBy); err != nil {
+		&f.After.Hash, &f.After.Mode, &f.After.Size, &f.After.Kept, &f.Why, &undoes, &f.UndoneBy, &dirs); err != nil {
 		return FileEvent{}, err
+	}
+	if dirs.Valid {
+		f.MadeDirs = []string{}
+		if dirs.String != "" {
+			f.MadeDirs = strings.Split(dirs.String, "\n")
+		}
 	}
 	if err := json.Unmarshal([]byte(undoes), &f.Undoes); err != nil {
 		return FileEvent{}, fmt.Errorf("file event %d undoes: %w", f.ID, err)
