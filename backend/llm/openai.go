@@ -15,6 +15,7 @@ type OpenAI struct {
 	ep        endpoint
 	model     string
 	maxTokens int
+	quirks    Quirks
 }
 
 const openaiKeyHint = "the OPENAI_API_KEY environment variable or Settings"
@@ -24,12 +25,16 @@ const openaiKeyHint = "the OPENAI_API_KEY environment variable or Settings"
 // as local servers expect. Use New to build one from a Config.
 func NewOpenAI(cfg Config) *OpenAI {
 	key := cfg.APIKey
-	ep := newEndpoint("openai", openaiKeyHint, cfg, DefaultOpenAIIdle, func(h http.Header) {
+	q := quirksFor(cfg.Provider, cfg.BaseURL)
+	ep := newEndpoint("openai", KeyHint(cfg.Provider), cfg, DefaultOpenAIIdle, func(h http.Header) {
 		if key != "" {
 			h.Set("Authorization", "Bearer "+key)
 		}
+		for k, v := range q.Headers {
+			h.Set(k, v)
+		}
 	})
-	return &OpenAI{ep: ep, model: cfg.Model, maxTokens: cfg.MaxTokens}
+	return &OpenAI{ep: ep, model: cfg.Model, maxTokens: cfg.MaxTokens, quirks: q}
 }
 
 // Name returns "openai".
@@ -123,20 +128,25 @@ func (o *OpenAI) body(req Request) ([]byte, error) {
 		return nil, errors.New("llm: no model set for the OpenAI-compatible server; choose one in Settings or set PILOT_MODEL")
 	}
 	out := openaiRequest{Model: model, Temperature: req.Temperature, Stream: true}
-	out.StreamOptions = &struct {
-		IncludeUsage bool `json:"include_usage"`
-	}{true}
+	if !o.quirks.NoStreamOptions {
+		out.StreamOptions = &struct {
+			IncludeUsage bool `json:"include_usage"`
+		}{true}
+	}
 	n := maxTokens(req.MaxTokens, o.maxTokens, model)
 	if reasoningModel(model) {
-		out.MaxCompletionTokens = n
 		out.Temperature = nil
-	} else {
+	}
+	switch field := o.quirks.MaxTokensField; {
+	case field == "max_completion_tokens", field == "" && reasoningModel(model):
+		out.MaxCompletionTokens = n
+	default:
 		out.MaxTokens = n
 	}
 	if req.System != "" {
 		out.Messages = append(out.Messages, openaiMessage{Role: "system", Content: &req.System})
 	}
-	back := reasoningBack(req.Messages, o.ep.host)
+	back := o.reasoningBack(req.Messages)
 	for _, m := range req.Messages {
 		out.Messages = append(out.Messages, openaiMessages(m, o.ep.host, back)...)
 	}
@@ -173,7 +183,24 @@ func (o *OpenAI) body(req Request) ([]byte, error) {
 // then wants the field anyway); DeepSeek ignores it on turns without tool
 // calls.
 func reasoningBack(msgs []Message, host string) map[string]bool {
+	return reasoningBackWith(Quirks{}, msgs, host)
+}
+
+// reasoningBack is reasoningBack of the client's server and quirks: a
+// strict server gets none; one whose quirks say it wants its field back
+// gets it on every assistant message.
+func (o *OpenAI) reasoningBack(msgs []Message) map[string]bool {
+	return reasoningBackWith(o.quirks, msgs, o.ep.host)
+}
+
+func reasoningBackWith(q Quirks, msgs []Message, host string) map[string]bool {
+	if q.StrictMessages {
+		return nil
+	}
 	var back map[string]bool
+	if q.ReasoningBack && q.ReasoningField != "" {
+		back = map[string]bool{q.ReasoningField: true}
+	}
 	for _, m := range msgs {
 		for _, b := range m.Content {
 			if b.Type == BlockThinking && b.Field != "" && b.Origin == host {
