@@ -16,6 +16,7 @@ type OpenAI struct {
 	model     string
 	maxTokens int
 	quirks    Quirks
+	generic   bool // the "openai" choice: any server, maybe Ollama
 }
 
 const openaiKeyHint = "the OPENAI_API_KEY environment variable or Settings"
@@ -34,7 +35,7 @@ func NewOpenAI(cfg Config) *OpenAI {
 			h.Set(k, v)
 		}
 	})
-	return &OpenAI{ep: ep, model: cfg.Model, maxTokens: cfg.MaxTokens, quirks: q}
+	return &OpenAI{ep: ep, model: cfg.Model, maxTokens: cfg.MaxTokens, quirks: q, generic: Protocol(cfg.Provider) != ProviderAnthropic && strings.EqualFold(cfg.Provider, ProviderOpenAI)}
 }
 
 // Name returns "openai".
@@ -63,19 +64,47 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (string, Usage, erro
 	return collect(ch)
 }
 
-// Models lists the server's models (GET {base}/models).
+// Models lists the server's models (GET {base}/models). Where that is
+// absent (404) and the server may be Ollama (its preset, or the generic
+// choice), the list is Ollama's own GET /api/tags at the server's root.
 func (o *OpenAI) Models(ctx context.Context) ([]ModelInfo, error) {
 	var list struct {
 		Data []struct {
 			ID string `json:"id"`
 		} `json:"data"`
 	}
-	if err := o.ep.getJSON(ctx, "/models", &list); err != nil {
+	err := o.ep.getJSON(ctx, "/models", &list)
+	var e *Error
+	if errors.As(err, &e) && e.Kind == KindNotFound && (o.quirks.OllamaTags || o.generic) {
+		return o.ollamaTags(ctx, err)
+	}
+	if err != nil {
 		return nil, err
 	}
 	out := make([]ModelInfo, 0, len(list.Data))
 	for _, m := range list.Data {
 		out = append(out, modelInfo(m.ID, ""))
+	}
+	return out, nil
+}
+
+// ollamaTags lists the models of an Ollama server (GET /api/tags); first
+// is the error of /models, returned when this fails too.
+func (o *OpenAI) ollamaTags(ctx context.Context, first error) ([]ModelInfo, error) {
+	var tags struct {
+		Models []struct {
+			Name  string `json:"name"`
+			Model string `json:"model"`
+		} `json:"models"`
+	}
+	ep := o.ep
+	ep.base = strings.TrimSuffix(ep.base, "/v1")
+	if err := ep.getJSON(ctx, "/api/tags", &tags); err != nil {
+		return nil, first
+	}
+	out := make([]ModelInfo, 0, len(tags.Models))
+	for _, m := range tags.Models {
+		out = append(out, modelInfo(firstNonEmpty(m.Model, m.Name), ""))
 	}
 	return out, nil
 }

@@ -1,7 +1,11 @@
 package llm
 
 import (
+	"context"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -147,5 +151,61 @@ func TestKeyHintNamesThePresetsVariable(t *testing.T) {
 		if got := KeyHint(id); got != want {
 			t.Errorf("KeyHint(%s) = %q, want %q", id, got, want)
 		}
+	}
+}
+
+// TestModelLists: /v1/models where the server has it; Ollama's /api/tags
+// where it does not; a refused key and an unreachable server say so.
+func TestModelLists(t *testing.T) {
+	t.Parallel()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/v1/models", func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer good-key-0123456789" {
+			w.WriteHeader(401)
+			_, _ = w.Write([]byte(`{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}`))
+			return
+		}
+		_, _ = w.Write([]byte(`{"object":"list","data":[{"id":"deepseek-chat","object":"model"},{"id":"deepseek-reasoner","object":"model"}]}`))
+	})
+	hosted := httptest.NewServer(mux)
+	t.Cleanup(hosted.Close)
+	// An older Ollama: no /v1/models, only its own API.
+	ollama := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/api/tags" {
+			http.NotFound(w, r)
+			return
+		}
+		_, _ = w.Write([]byte(`{"models":[{"name":"qwen2.5-coder:7b","model":"qwen2.5-coder:7b","size":4683087332},{"name":"llava:13b","model":"llava:13b"}]}`))
+	}))
+	t.Cleanup(ollama.Close)
+	dead := httptest.NewServer(http.NotFoundHandler())
+	deadURL := dead.URL
+	dead.Close()
+
+	ids := func(ms []ModelInfo) string {
+		var s []string
+		for _, m := range ms {
+			s = append(s, m.ID)
+		}
+		return strings.Join(s, ",")
+	}
+	ctx := context.Background()
+	got, err := ListModels(ctx, Config{Provider: "deepseek", BaseURL: hosted.URL + "/v1", APIKey: "good-key-0123456789"})
+	if err != nil || ids(got) != "deepseek-chat,deepseek-reasoner" {
+		t.Errorf("hosted: %s, %v", ids(got), err)
+	}
+	for _, id := range []string{"ollama", "openai"} {
+		got, err = ListModels(ctx, Config{Provider: id, BaseURL: ollama.URL + "/v1"})
+		if err != nil || ids(got) != "qwen2.5-coder:7b,llava:13b" {
+			t.Errorf("%s via /api/tags: %s, %v", id, ids(got), err)
+		}
+	}
+	_, err = ListModels(ctx, Config{Provider: "deepseek", BaseURL: hosted.URL + "/v1", APIKey: "wrong-key-0123456789"})
+	if err == nil || !strings.Contains(err.Error(), "rejected the API key") || !strings.Contains(err.Error(), "DEEPSEEK_API_KEY") {
+		t.Errorf("refused key: %v", err)
+	}
+	_, err = ListModels(ctx, Config{Provider: "lmstudio", BaseURL: deadURL + "/v1", Retry: RetryPolicy{MaxRetries: -1}})
+	if err == nil || !strings.Contains(err.Error(), "Could not reach") || !strings.Contains(err.Error(), "base URL") {
+		t.Errorf("unreachable: %v", err)
 	}
 }

@@ -184,13 +184,23 @@ export interface Rule {
   effect: RuleEffect;
 }
 
+/** A known server; its id is the provider saved. */
 export interface Preset {
   id: string;
   name: string;
+  /** The protocol it speaks: "anthropic" or "openai". */
   provider: string;
   baseUrl: string;
   needsKey: boolean;
   model?: string;
+  local: boolean;
+  /** The environment variable its key is read from. */
+  keyEnv?: string;
+  /** Where its key is now: "env" (keyEnv is set), "settings" (saved here), or absent. */
+  keySource?: "env" | "settings";
+  /** The key, masked. */
+  keyHint?: string;
+  savedBaseUrl?: string;
 }
 
 export interface SettingsView {

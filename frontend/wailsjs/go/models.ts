@@ -685,6 +685,11 @@ export namespace events {
 	    baseUrl: string;
 	    needsKey: boolean;
 	    model?: string;
+	    local: boolean;
+	    keyEnv?: string;
+	    keySource?: string;
+	    keyHint?: string;
+	    savedBaseUrl?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Preset(source);
@@ -698,6 +703,11 @@ export namespace events {
 	        this.baseUrl = source["baseUrl"];
 	        this.needsKey = source["needsKey"];
 	        this.model = source["model"];
+	        this.local = source["local"];
+	        this.keyEnv = source["keyEnv"];
+	        this.keySource = source["keySource"];
+	        this.keyHint = source["keyHint"];
+	        this.savedBaseUrl = source["savedBaseUrl"];
 	    }
 	}
 	export class Project {
