@@ -196,8 +196,8 @@ export interface Preset {
   local: boolean;
   /** The environment variable its key is read from. */
   keyEnv?: string;
-  /** Where its key is now: "env" (keyEnv is set), "settings" (saved here), or absent. */
-  keySource?: "env" | "settings";
+  /** Where its key is now: "env" (keyEnv is set), "dotenv" (TS_AGENT_API_KEY in a .env), "settings" (saved here), or absent. */
+  keySource?: "env" | "dotenv" | "settings";
   /** The key, masked. */
   keyHint?: string;
   savedBaseUrl?: string;
