@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -16,7 +17,8 @@ type OpenAI struct {
 	model     string
 	maxTokens int
 	quirks    Quirks
-	generic   bool // the "openai" choice: any server, maybe Ollama
+	generic   bool   // the "openai" choice: any server, maybe Ollama
+	preset    string // the preset id it was built for
 }
 
 const openaiKeyHint = "the OPENAI_API_KEY environment variable or Settings"
@@ -35,7 +37,8 @@ func NewOpenAI(cfg Config) *OpenAI {
 			h.Set(k, v)
 		}
 	})
-	return &OpenAI{ep: ep, model: cfg.Model, maxTokens: cfg.MaxTokens, quirks: q, generic: Protocol(cfg.Provider) != ProviderAnthropic && strings.EqualFold(cfg.Provider, ProviderOpenAI)}
+	return &OpenAI{ep: ep, model: cfg.Model, maxTokens: cfg.MaxTokens, quirks: q, preset: cfg.Provider,
+		generic: strings.EqualFold(cfg.Provider, ProviderOpenAI)}
 }
 
 // Name returns "openai".
@@ -49,7 +52,11 @@ func (o *OpenAI) Stream(ctx context.Context, req Request) (<-chan Event, error) 
 		return nil, err
 	}
 	host := o.ep.host
-	return o.ep.stream(ctx, "/chat/completions", body, func(r io.Reader, emit func(Event) bool) error {
+	ep := o.ep
+	if withImages(req.Messages) {
+		ep.explain = imageRefusal(firstNonEmpty(req.Model, o.model))
+	}
+	return ep.stream(ctx, "/chat/completions", body, func(r io.Reader, emit func(Event) bool) error {
 		return parseOpenAIFrom(host, r, emit)
 	}), nil
 }
@@ -123,14 +130,33 @@ type openaiRequest struct {
 }
 
 type openaiMessage struct {
-	Role    string  `json:"role"`
-	Content *string `json:"content"`
+	Role string `json:"role"`
+	// Content is *string (nil: null), or []openaiPart for a user message
+	// with images.
+	Content any `json:"content"`
 	// The assistant's thinking, sent back to the server it came from in the
 	// field it came in; see reasoningBack.
 	ReasoningContent *string          `json:"reasoning_content,omitempty"`
 	Reasoning        *string          `json:"reasoning,omitempty"`
 	ToolCalls        []openaiToolCall `json:"tool_calls,omitempty"`
 	ToolCallID       string           `json:"tool_call_id,omitempty"`
+}
+
+// openaiPart is a part of a user message's content: text, or an image as
+// a data URL (https://platform.openai.com/docs/guides/images-vision).
+type openaiPart struct {
+	Type     string `json:"type"` // "text" or "image_url"
+	Text     string `json:"text,omitempty"`
+	ImageURL *struct {
+		URL string `json:"url"`
+	} `json:"image_url,omitempty"`
+}
+
+func imagePart(b ContentBlock) openaiPart {
+	p := openaiPart{Type: "image_url", ImageURL: &struct {
+		URL string `json:"url"`
+	}{dataURL(b)}}
+	return p
 }
 
 type openaiToolCall struct {
@@ -175,8 +201,12 @@ func (o *OpenAI) body(req Request) ([]byte, error) {
 	if req.System != "" {
 		out.Messages = append(out.Messages, openaiMessage{Role: "system", Content: &req.System})
 	}
-	back := o.reasoningBack(req.Messages)
-	for _, m := range req.Messages {
+	msgs, err := prepareImages(o.preset, model, req.Messages)
+	if err != nil {
+		return nil, err
+	}
+	back := o.reasoningBack(msgs)
+	for _, m := range msgs {
 		out.Messages = append(out.Messages, openaiMessages(m, o.ep.host, back)...)
 	}
 	if len(out.Messages) == 0 {
@@ -291,19 +321,37 @@ func openaiMessages(m Message, host string, back map[string]bool) []openaiMessag
 		return []openaiMessage{msg}
 	}
 	var out []openaiMessage
+	var parts []openaiPart // images: from tool results first, then the user's
 	for _, b := range m.Content {
 		switch b.Type {
 		case BlockText:
 			text = append(text, b.Text)
+		case BlockImage:
+			parts = append(parts, imagePart(b))
 		case BlockToolResult:
 			content := b.Content
 			if b.IsError && !strings.HasPrefix(strings.ToLower(content), "error") {
 				content = "Error: " + content
 			}
+			if len(b.Images) > 0 {
+				// A tool message carries text only: the images follow in
+				// the user message, named.
+				content += fmt.Sprintf("\n[%d image(s) follow in the next user message]", len(b.Images))
+				parts = append(parts, openaiPart{Type: "text", Text: fmt.Sprintf("The image(s) returned by tool call %s:", b.ToolUseID)})
+				for _, img := range b.Images {
+					parts = append(parts, imagePart(img))
+				}
+			}
 			out = append(out, openaiMessage{Role: "tool", ToolCallID: b.ToolUseID, Content: &content})
 		}
 	}
-	if len(text) > 0 {
+	switch {
+	case len(parts) > 0:
+		if len(text) > 0 {
+			parts = append([]openaiPart{{Type: "text", Text: strings.Join(text, "\n\n")}}, parts...)
+		}
+		out = append(out, openaiMessage{Role: "user", Content: parts})
+	case len(text) > 0:
 		s := strings.Join(text, "\n\n")
 		out = append(out, openaiMessage{Role: "user", Content: &s})
 	}
