@@ -23,6 +23,7 @@ type Ledger struct {
 
 	mu       sync.Mutex
 	projects map[string]*sync.Mutex // one restore per project folder at a time
+	pinned   map[string]int         // images stored, not yet in a message (PutImage)
 
 	// gc: content stored but not yet referenced by a checkpoint is held
 	// with RLock until it is; Sweep takes Lock, so it never removes it.
