@@ -178,3 +178,18 @@ type SettingsInput struct {
 	// CheckpointRetentionMB: MiB of checkpoint content kept per project (at least 10).
 	CheckpointRetentionMB int `json:"checkpointRetentionMb"`
 }
+
+// ImageInput is an image the user attached to a prompt: its media type
+// and its bytes in base64.
+type ImageInput struct {
+	MediaType string `json:"mediaType"`
+	Data      string `json:"data"`
+}
+
+// ImageView is a stored image, fetched by hash: a data: URL the window
+// shows as it is.
+type ImageView struct {
+	Hash      string `json:"hash"`
+	MediaType string `json:"mediaType"`
+	DataURL   string `json:"dataUrl"`
+}

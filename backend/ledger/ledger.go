@@ -31,7 +31,8 @@ type Ledger struct {
 }
 
 // Open opens the ledger of a data directory: blobs and tree manifests
-// under dir (paths.Checkpoints), records in st.
+// under dir (paths.Checkpoints), records in st. It is also where st keeps
+// messages' images (store.SetImages).
 func Open(dir string, st *store.Store, limits Limits, log *slog.Logger) (*Ledger, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -40,8 +41,12 @@ func Open(dir string, st *store.Store, limits Limits, log *slog.Logger) (*Ledger
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint store %s: %w", dir, err)
 	}
-	return &Ledger{st: st, blobs: b, trees: NewTrees(b, filepath.Join(dir, "trees"), limits), log: log,
-		projects: map[string]*sync.Mutex{}}, nil
+	l := &Ledger{st: st, blobs: b, trees: NewTrees(b, filepath.Join(dir, "trees"), limits), log: log,
+		projects: map[string]*sync.Mutex{}}
+	if st != nil {
+		st.SetImages(l) // messages' images live in the blobs too
+	}
+	return l, nil
 }
 
 // Blobs is the content store.
