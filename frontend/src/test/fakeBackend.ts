@@ -3,6 +3,8 @@
 import type { Backend, ExportFormat, VersionInfo } from "../lib/backend";
 import type { AppReadyPayload, EventMap, EventName } from "../lib/events";
 import type {
+  ImageInput,
+  ImageView,
   ChangeDecision,
   ChangeDetail,
   ChangeView,
@@ -194,8 +196,16 @@ export class FakeBackend implements Backend {
     this.record("searchSessions", projectId, query);
     return this.hits;
   }
-  async sendMessage(sessionId: number, text: string, attachments: string[]): Promise<void> {
-    this.record("sendMessage", sessionId, text, attachments);
+  /** Images getImage serves, by hash. */
+  images: Record<string, ImageView> = {};
+  async getImage(hash: string): Promise<ImageView> {
+    this.record("getImage", hash);
+    const v = this.images[hash];
+    if (!v) throw new Error(`no image ${hash}`);
+    return v;
+  }
+  async sendMessage(sessionId: number, text: string, attachments: string[], images: ImageInput[] = []): Promise<void> {
+    this.record("sendMessage", sessionId, text, attachments, images);
   }
   async cancelTurn(sessionId: number): Promise<void> {
     this.record("cancelTurn", sessionId);
