@@ -205,7 +205,7 @@ export class FakeBackend implements Backend {
     return v;
   }
   async sendMessage(sessionId: number, text: string, attachments: string[], images: ImageInput[] = []): Promise<void> {
-    this.record("sendMessage", sessionId, text, attachments, images);
+    this.record("sendMessage", sessionId, text, attachments, ...(images.length > 0 ? [images] : []));
   }
   async cancelTurn(sessionId: number): Promise<void> {
     this.record("cancelTurn", sessionId);
