@@ -94,6 +94,10 @@ describe("settings", () => {
     const note = await screen.findByTestId("settings-models-error", undefined, { timeout: 3000 });
     expect(note.textContent).toContain("Could not reach localhost:11434");
     expect(note.textContent).toContain("You can still type a model id.");
+    // Another server: the first one's failure is not shown for it.
+    fireEvent.change(screen.getByTestId("settings-provider"), { target: { value: "lmstudio" } });
+    expect(screen.queryByTestId("settings-models-error")).toBeNull();
+    fireEvent.change(screen.getByTestId("settings-provider"), { target: { value: "ollama" } });
     fireEvent.change(screen.getByTestId("settings-model"), { target: { value: "my-own:latest" } });
     fireEvent.click(screen.getByTestId("settings-save"));
     await waitFor(() => expect(b.callsOf("saveSettings")).toHaveLength(1));

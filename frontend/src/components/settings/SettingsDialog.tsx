@@ -20,7 +20,9 @@ function Form({ view }: { view: SettingsView }) {
   const [f, setF] = useState<SettingsForm>(() => formFromView(view));
   const [errors, setErrors] = useState<FormErrors>({});
   const [saveState, setSaveState] = useState<{ s: "idle" | "saving" | "saved" } | { s: "failed"; error: string }>({ s: "idle" });
-  const [models, setModels] = useState<{ s: "idle" | "loading" } | { s: "ok"; list: string[] } | { s: "failed"; error: string }>({ s: "idle" });
+  // The model list of one query (provider, base URL, key); shown only
+  // while the form still asks that, so a stale answer never shows.
+  const [listed, setListed] = useState<{ q: string } & ({ s: "idle" | "loading" } | { s: "ok"; list: string[] } | { s: "failed"; error: string })>({ q: "", s: "idle" });
   const set = <K extends keyof SettingsForm>(k: K, val: SettingsForm[K]) => {
     setF((x) => ({ ...x, [k]: val }));
     setErrors((e) => ({ ...e, [k]: undefined }));
@@ -31,23 +33,25 @@ function Form({ view }: { view: SettingsView }) {
 
   // The chosen server's models: asked again (debounced) when the provider,
   // base URL or typed key changes; a model not listed can still be typed.
-  const modelQuery = useDebounced(`${f.provider}\n${f.baseUrl}\n${f.apiKey}`, 400);
+  const query = `${f.provider}\n${f.baseUrl}\n${f.apiKey}`;
+  const modelQuery = useDebounced(query, 400);
   useEffect(() => {
     const [p = "", url = "", key = ""] = modelQuery.split("\n");
     if (url ? !isHttpUrl(url) : p === COMPATIBLE) {
-      setModels({ s: "idle" });
+      setListed({ q: modelQuery, s: "idle" });
       return;
     }
     let live = true;
-    setModels({ s: "loading" });
+    setListed({ q: modelQuery, s: "loading" });
     c.backend
       .listModels(backendProvider(p), url, key)
-      .then((list) => live && setModels({ s: "ok", list }))
-      .catch((err: unknown) => live && setModels({ s: "failed", error: errorText(err) }));
+      .then((list) => live && setListed({ q: modelQuery, s: "ok", list }))
+      .catch((err: unknown) => live && setListed({ q: modelQuery, s: "failed", error: errorText(err) }));
     return () => {
       live = false;
     };
   }, [c, modelQuery]);
+  const models = listed.q === query ? listed : { q: query, s: "loading" as const };
   const modelList = models.s === "ok" ? models.list : [];
 
   const submit = async (e: FormEvent) => {
