@@ -37,7 +37,7 @@ func TestPromptProviderPreset(t *testing.T) {
 			}
 			reqs := srv.Requests()
 			last := reqs[len(reqs)-1]
-			if last.Path != "/v1/chat/completions" || last.Model != "deepseek-chat" || last.Body["max_tokens"] == nil {
+			if last.Path != "/v1/chat/completions" || last.Model != "deepseek-v4-flash" || last.Body["max_tokens"] == nil {
 				t.Errorf("request %s model %q body %v", last.Path, last.Model, last.Body)
 			}
 		})

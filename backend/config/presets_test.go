@@ -17,7 +17,7 @@ func TestResolvePreset(t *testing.T) {
 		want  [4]string // provider, base URL, model, "key source from"
 	}{
 		{"deepseek from its env key", nil, Settings{}, map[string]string{"PILOT_PROVIDER": "deepseek", "DEEPSEEK_API_KEY": "ds-key-0123456789", "OPENAI_API_KEY": "sk-not-this-one-000000"},
-			[4]string{"deepseek", "https://api.deepseek.com", "deepseek-chat", "ds-key-0123456789 env DEEPSEEK_API_KEY"}},
+			[4]string{"deepseek", "https://api.deepseek.com", "deepseek-v4-flash", "ds-key-0123456789 env DEEPSEEK_API_KEY"}},
 		{"a saved key belongs to its preset", map[string]string{"openrouter": "or-saved-0123456789", "openai": "sk-openai-saved-000000"}, Settings{}, map[string]string{"PILOT_PROVIDER": "OpenRouter"},
 			[4]string{"openrouter", "https://openrouter.ai/api/v1", "anthropic/claude-sonnet-4.5", "or-saved-0123456789 settings "}},
 		{"a local preset needs no key and has no default model", nil, Settings{}, map[string]string{"PILOT_PROVIDER": "ollama"},

@@ -41,18 +41,15 @@ func ImageBlock(mediaType, hash string, data []byte) ContentBlock {
 var textOnly = []string{
 	"deepseek-chat", "deepseek-reasoner", "deepseek-coder", "deepseek-v3", "deepseek-r1",
 	"gpt-3-5", "o1-mini", "o3-mini", "gpt-oss",
-	"codestral", "devstral", "mistral-large", "ministral", "magistral", "open-mistral",
+	"codestral", "open-mistral",
 	"grok-3", "grok-code",
-	"qwen2-5-coder", "qwen3-coder", "qwen3:", "qwen3-", "llama3:", "llama3-", "llama-3-1", "llama-3-3", "codellama",
+	"qwen2-5-coder", "qwen3-coder", "llama-3-1", "llama-3-3", "codellama",
 }
 
-// TakesImages reports whether model, on the server of preset provider,
-// may take images: false when the preset says none of its models do or
-// the model is known to be text-only; true otherwise (unknown: try).
+// TakesImages reports whether model may take images: false when it is
+// known to be text-only; true otherwise (unknown: try). provider is kept
+// for a per-server rule.
 func TakesImages(provider, model string) bool {
-	if p, ok := LookupPreset(provider); ok && p.Quirks.NoImages {
-		return false
-	}
 	n := normalizeModel(model)
 	for _, t := range textOnly {
 		if strings.HasPrefix(n, t) {

@@ -112,13 +112,11 @@ func TestTextOnlyModels(t *testing.T) {
 	if s := string(body); strings.Contains(s, "image_url") || !strings.Contains(s, "takes no images, so it was not sent") {
 		t.Errorf("body %s", s)
 	}
-	for model, want := range map[string]bool{"gpt-4.1": true, "claude-sonnet-4-5": true, "o3-mini": false, "qwen3-coder:30b": false, "llava:13b": true, "some-new-model": true} {
+	for model, want := range map[string]bool{"gpt-4.1": true, "claude-sonnet-4-5": true, "o3-mini": false, "qwen3-coder:30b": false, "llava:13b": true,
+		"qwen3-vl:8b": true, "llama3.2-vision": true, "mistral-large-latest": true, "some-new-model": true, "deepseek-v4-flash": true} {
 		if got := TakesImages(ProviderOpenAI, model); got != want {
 			t.Errorf("TakesImages(%s) = %v", model, got)
 		}
-	}
-	if TakesImages("deepseek", "anything") {
-		t.Error("DeepSeek's API takes no images")
 	}
 }
 

@@ -33,9 +33,6 @@ type Quirks struct {
 	// OllamaTags: when {base}/models is absent, the model list is Ollama's
 	// GET /api/tags at the server's root.
 	OllamaTags bool `json:"ollamaTags,omitempty"`
-	// NoImages: no model of the server takes images (the request is
-	// refused before it is sent, with a sentence saying so).
-	NoImages bool `json:"noImages,omitempty"`
 	// Headers are sent with every request.
 	Headers map[string]string `json:"headers,omitempty"`
 }
@@ -71,11 +68,11 @@ var presets = []Preset{
 	{ID: "openrouter", Name: "OpenRouter", Provider: ProviderOpenAI, BaseURL: "https://openrouter.ai/api/v1",
 		KeyEnv: "OPENROUTER_API_KEY", NeedsKey: true, Model: "anthropic/claude-sonnet-4.5",
 		Quirks: Quirks{MaxTokensField: "max_tokens", ReasoningField: FieldReasoning,
-			Headers: map[string]string{"HTTP-Referer": "https://github.com/pilot-agent/pilot", "X-Title": "Pilot"}},
+			Headers: map[string]string{"X-Title": "Pilot"}},
 		Docs: "https://openrouter.ai/docs/api-reference/overview"},
 	{ID: "deepseek", Name: "DeepSeek", Provider: ProviderOpenAI, BaseURL: "https://api.deepseek.com",
-		KeyEnv: "DEEPSEEK_API_KEY", NeedsKey: true, Model: "deepseek-chat",
-		Quirks: Quirks{MaxTokensField: "max_tokens", ReasoningField: FieldReasoningContent, ReasoningBack: true, NoImages: true},
+		KeyEnv: "DEEPSEEK_API_KEY", NeedsKey: true, Model: "deepseek-v4-flash",
+		Quirks: Quirks{MaxTokensField: "max_tokens", ReasoningField: FieldReasoningContent, ReasoningBack: true},
 		Docs:   "https://api-docs.deepseek.com/guides/thinking_mode"},
 	{ID: "mistral", Name: "Mistral", Provider: ProviderOpenAI, BaseURL: "https://api.mistral.ai/v1",
 		KeyEnv: "MISTRAL_API_KEY", NeedsKey: true, Model: "devstral-medium-latest",
@@ -86,7 +83,7 @@ var presets = []Preset{
 		Quirks: Quirks{MaxTokensField: "max_completion_tokens", ReasoningField: FieldReasoning},
 		Docs:   "https://console.groq.com/docs/api-reference#chat-create"},
 	{ID: "gemini", Name: "Gemini", Provider: ProviderOpenAI, BaseURL: "https://generativelanguage.googleapis.com/v1beta/openai",
-		KeyEnv: "GEMINI_API_KEY", NeedsKey: true, Model: "gemini-2.5-pro",
+		KeyEnv: "GEMINI_API_KEY", NeedsKey: true, Model: "gemini-flash-latest",
 		Quirks: Quirks{MaxTokensField: "max_tokens"},
 		Docs:   "https://ai.google.dev/gemini-api/docs/openai"},
 	{ID: "xai", Name: "xAI", Provider: ProviderOpenAI, BaseURL: "https://api.x.ai/v1",

@@ -165,7 +165,7 @@ func TestModelLists(t *testing.T) {
 			_, _ = w.Write([]byte(`{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}`))
 			return
 		}
-		_, _ = w.Write([]byte(`{"object":"list","data":[{"id":"deepseek-chat","object":"model"},{"id":"deepseek-reasoner","object":"model"}]}`))
+		_, _ = w.Write([]byte(`{"object":"list","data":[{"id":"deepseek-v4-flash","object":"model"},{"id":"deepseek-v4-pro","object":"model"}]}`))
 	})
 	hosted := httptest.NewServer(mux)
 	t.Cleanup(hosted.Close)
@@ -191,7 +191,7 @@ func TestModelLists(t *testing.T) {
 	}
 	ctx := context.Background()
 	got, err := ListModels(ctx, Config{Provider: "deepseek", BaseURL: hosted.URL + "/v1", APIKey: "good-key-0123456789"})
-	if err != nil || ids(got) != "deepseek-chat,deepseek-reasoner" {
+	if err != nil || ids(got) != "deepseek-v4-flash,deepseek-v4-pro" {
 		t.Errorf("hosted: %s, %v", ids(got), err)
 	}
 	for _, id := range []string{"ollama", "openai"} {

@@ -71,7 +71,7 @@ export const defaultSettings: SettingsView = {
   presets: [
     { id: "anthropic", name: "Anthropic", provider: "anthropic", baseUrl: "https://api.anthropic.com", needsKey: true, model: "claude-sonnet-4-5", local: false, keyEnv: "ANTHROPIC_API_KEY", keySource: "settings", keyHint: "sk-…9f3a" },
     { id: "openai", name: "OpenAI", provider: "openai", baseUrl: "https://api.openai.com/v1", needsKey: true, model: "gpt-5", local: false, keyEnv: "OPENAI_API_KEY" },
-    { id: "deepseek", name: "DeepSeek", provider: "openai", baseUrl: "https://api.deepseek.com", needsKey: true, model: "deepseek-chat", local: false, keyEnv: "DEEPSEEK_API_KEY", keySource: "env", keyHint: "sk-…0042" },
+    { id: "deepseek", name: "DeepSeek", provider: "openai", baseUrl: "https://api.deepseek.com", needsKey: true, model: "deepseek-v4-flash", local: false, keyEnv: "DEEPSEEK_API_KEY", keySource: "env", keyHint: "sk-…0042" },
     { id: "mistral", name: "Mistral", provider: "openai", baseUrl: "https://api.mistral.ai/v1", needsKey: true, model: "devstral-medium-latest", local: false, keyEnv: "MISTRAL_API_KEY", keySource: "settings", keyHint: "mi-…beef", savedBaseUrl: "https://proxy.example/mistral/v1" },
     { id: "ollama", name: "Ollama", provider: "openai", baseUrl: "http://localhost:11434/v1", needsKey: false, local: true },
     { id: "lmstudio", name: "LM Studio", provider: "openai", baseUrl: "http://localhost:1234/v1", needsKey: false, local: true },

@@ -70,7 +70,7 @@ describe("settings", () => {
     expect(options).toEqual(["anthropic", "openai", "deepseek", "mistral", "ollama", "lmstudio", "compatible"]);
     fireEvent.change(screen.getByTestId("settings-provider"), { target: { value: "deepseek" } });
     expect(screen.getByTestId("settings-key-env").textContent).toBe("DEEPSEEK_API_KEY provides the key (sk-…0042); it overrides a key saved here.");
-    expect((screen.getByTestId("settings-model") as HTMLInputElement).value).toBe("deepseek-chat");
+    expect((screen.getByTestId("settings-model") as HTMLInputElement).value).toBe("deepseek-v4-flash");
     fireEvent.change(screen.getByTestId("settings-provider"), { target: { value: "mistral" } });
     expect((screen.getByTestId("settings-base-url") as HTMLInputElement).value).toBe("https://proxy.example/mistral/v1");
     expect((screen.getByTestId("settings-api-key") as HTMLInputElement).placeholder).toContain("saved (mi-…beef)");
