@@ -153,10 +153,9 @@ type openaiPart struct {
 }
 
 func imagePart(b ContentBlock) openaiPart {
-	p := openaiPart{Type: "image_url", ImageURL: &struct {
+	return openaiPart{Type: "image_url", ImageURL: &struct {
 		URL string `json:"url"`
 	}{dataURL(b)}}
-	return p
 }
 
 type openaiToolCall struct {
@@ -180,7 +179,11 @@ type openaiTool struct {
 func (o *OpenAI) body(req Request) ([]byte, error) {
 	model := firstNonEmpty(req.Model, o.model)
 	if model == "" {
-		return nil, errors.New("llm: no model set for the OpenAI-compatible server; choose one in Settings or set PILOT_MODEL")
+		name := presetName(o.preset)
+		if o.generic || name == "" {
+			name = "the OpenAI-compatible server"
+		}
+		return nil, fmt.Errorf("llm: no model set for %s; choose one of the server's models in Settings, or pass --model (PILOT_MODEL)", name)
 	}
 	out := openaiRequest{Model: model, Temperature: req.Temperature, Stream: true}
 	if !o.quirks.NoStreamOptions {

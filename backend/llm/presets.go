@@ -172,3 +172,9 @@ func KeyHint(id string) string {
 	}
 	return "the " + p.KeyEnv + " environment variable or Settings"
 }
+
+// presetName is the display name of a preset ("" for an unknown id).
+func presetName(id string) string {
+	p, _ := LookupPreset(id)
+	return p.Name
+}

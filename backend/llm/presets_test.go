@@ -209,3 +209,12 @@ func TestModelLists(t *testing.T) {
 		t.Errorf("unreachable: %v", err)
 	}
 }
+
+func TestNoModelSaysWhatToDo(t *testing.T) {
+	t.Parallel()
+	o := NewOpenAI(Config{Provider: "ollama", BaseURL: "http://localhost:11434/v1"})
+	_, err := o.body(simpleRequest)
+	if err == nil || !strings.Contains(err.Error(), "no model set for Ollama") || !strings.Contains(err.Error(), "--model") {
+		t.Errorf("err = %v", err)
+	}
+}
