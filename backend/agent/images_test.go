@@ -93,3 +93,18 @@ func TestTextOnlyModelRefusesImages(t *testing.T) {
 		t.Error("not an image, accepted")
 	}
 }
+
+// TestEstimateCountsImages: an image counts as an image's tokens in the
+// context estimate, not as its (absent) bytes.
+func TestEstimateCountsImages(t *testing.T) {
+	t.Parallel()
+	img := llm.ImageBlock("image/png", "h", nil)
+	msgs := []llm.Message{{Role: llm.RoleUser, Content: []llm.ContentBlock{img,
+		{Type: llm.BlockToolResult, ToolUseID: "t", Images: []llm.ContentBlock{img}}}}}
+	if got := estimate(msgs) - estimate([]llm.Message{{Role: llm.RoleUser, Content: []llm.ContentBlock{{Type: llm.BlockImage}, {Type: llm.BlockToolResult, ToolUseID: "t"}}}}); got != imageTokens {
+		t.Errorf("the tool result's image adds %d tokens, want %d", got, imageTokens)
+	}
+	if got := estimate(msgs); got < 2*imageTokens {
+		t.Errorf("two images estimated at %d tokens", got)
+	}
+}
