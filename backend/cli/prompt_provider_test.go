@@ -42,8 +42,19 @@ func TestPromptProviderPreset(t *testing.T) {
 			}
 		})
 	}
+	// --model beats the preset's default.
+	srv := fakellm.New(fakellm.Script{APIKey: "ds-key-0123456789", Turns: []fakellm.Turn{{Text: "Pro here.", Repeat: true}}})
+	defer srv.Close()
+	home := t.TempDir()
+	if err := config.SaveSettings(home, config.Settings{BaseURLs: map[string]string{"deepseek": srv.OpenAIBaseURL()}}); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, map[string]string{"PILOT_HOME": home, "DEEPSEEK_API_KEY": "ds-key-0123456789"}, "", "-p", "hi", "--project", tempProject(t, nil), "--provider", "deepseek", "--model", "deepseek-v4-pro")
+	if reqs := srv.Requests(); r.code != 0 || len(reqs) == 0 || reqs[len(reqs)-1].Model != "deepseek-v4-pro" {
+		t.Errorf("--model: exit %d, %s", r.code, r.stderr)
+	}
 	// An unknown provider names the ones there are.
-	r := runCLI(t, map[string]string{"PILOT_HOME": t.TempDir()}, "", "-p", "hi", "--project", tempProject(t, nil), "--provider", "cohere")
+	r = runCLI(t, map[string]string{"PILOT_HOME": t.TempDir()}, "", "-p", "hi", "--project", tempProject(t, nil), "--provider", "cohere")
 	if r.code == 0 || !strings.Contains(r.stderr, "deepseek") || !strings.Contains(r.stderr, "ollama") {
 		t.Errorf("unknown provider: exit %d, %s", r.code, r.stderr)
 	}
