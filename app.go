@@ -139,6 +139,15 @@ func (a *App) SendMessage(sessionID int64, text string, attachments []string) er
 	return a.ws.SendMessage(a.ctx, sessionID, text, attachments)
 }
 
+// SendMessageWithImages starts a turn with the user's text, attached
+// files and pasted or dropped images.
+func (a *App) SendMessageWithImages(sessionID int64, text string, attachments []string, images []events.ImageInput) error {
+	return a.ws.SendMessageWithImages(a.ctx, sessionID, text, attachments, images)
+}
+
+// GetImage returns a message's image by its hash.
+func (a *App) GetImage(hash string) (events.ImageView, error) { return a.ws.GetImage(hash) }
+
 // CancelTurn stops the session's running turn.
 func (a *App) CancelTurn(sessionID int64) error { return a.ws.CancelTurn(sessionID) }
 

@@ -295,12 +295,18 @@ func (t *turn) account(ctx context.Context, u llm.Usage, estimated int) {
 	l.send(events.AgentUsage, func(q events.Seq) any { return events.UsagePayload{Seq: q, Usage: v} })
 }
 
-// request builds the next model call from the history as it fits.
+// request builds the next model call from the history as it fits, with
+// the images' bytes read from the blob store.
 func (t *turn) request() llm.Request {
+	return t.requestOf(t.l.m.fillImages(t.l.view(t.history)))
+}
+
+// requestOf is the model call with msgs.
+func (t *turn) requestOf(msgs []llm.Message) llm.Request {
 	return llm.Request{
 		Model:     t.model,
 		System:    t.system,
-		Messages:  t.l.view(t.history),
+		Messages:  msgs,
 		Tools:     t.defs,
 		MaxTokens: t.l.m.opt.MaxTokens,
 		// Thinking requires the default temperature and tool_choice auto:

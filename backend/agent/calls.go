@@ -31,6 +31,8 @@ type outcome struct {
 	status   store.ToolStatus
 	approval store.Approval
 	feedback string
+	images   []llm.ContentBlock // images the tool returned, stored (toolImages)
+	release  []func()           // unpin them once the results are saved
 }
 
 func cancelled(started bool) outcome {
@@ -174,6 +176,7 @@ func (t *turn) runOne(ctx context.Context, r *toolRun, exec func(context.Context
 func (t *turn) runRead(ctx context.Context, r *toolRun) {
 	if res, ok := t.execute(ctx, r); ok {
 		r.out = outcome{text: res.Output, isError: res.IsError, status: statusOf(res.IsError)}
+		t.toolImages(res, &r.out)
 	}
 }
 
@@ -204,7 +207,12 @@ func statusOf(isError bool) store.ToolStatus {
 func (t *turn) commitResults(ctx context.Context, runs []*toolRun) error {
 	blocks := make([]llm.ContentBlock, len(runs))
 	for i, r := range runs {
-		blocks[i] = llm.ContentBlock{Type: llm.BlockToolResult, ToolUseID: r.use.ID, Content: r.out.text, IsError: r.out.isError}
+		blocks[i] = llm.ContentBlock{Type: llm.BlockToolResult, ToolUseID: r.use.ID, Content: r.out.text, IsError: r.out.isError, Images: r.out.images}
+		defer func() {
+			for _, release := range r.out.release {
+				release()
+			}
+		}()
 	}
 	msg, err := t.l.m.st.AppendMessage(context.WithoutCancel(ctx), t.l.id, llm.Message{Role: llm.RoleUser, Content: blocks}, llm.Usage{})
 	if err != nil {

@@ -76,14 +76,23 @@ func (l *live) view(history []store.Message) []llm.Message {
 
 // estimate counts the characters of messages in tokens.
 func estimate(msgs []llm.Message) int {
-	n := 0
+	n, images := 0, 0
 	for _, m := range msgs {
 		for _, b := range m.Content {
 			n += len(b.Text) + len(b.Thinking) + len(b.Input) + len(b.Content) + len(b.Name) + 16
+			images += len(b.Images)
+			if b.Type == llm.BlockImage {
+				images++
+			}
 		}
 	}
-	return n / charsPerToken
+	return n/charsPerToken + images*imageTokens
 }
+
+// imageTokens is what an image is counted as: Anthropic's estimate for a
+// 1092x1092 image, (w*h)/750 ≈ 1,600 tokens, the size it scales larger
+// ones down to (https://docs.anthropic.com/en/docs/build-with-claude/vision).
+const imageTokens = 1600
 
 func estimateRequest(r llm.Request) int {
 	n := estimate(r.Messages) + len(r.System)/charsPerToken
@@ -99,7 +108,7 @@ func (t *turn) contextTokens() int {
 	t.l.mu.Lock()
 	calib := t.l.calib
 	t.l.mu.Unlock()
-	return int(float64(estimateRequest(t.request())) * calib)
+	return int(float64(estimateRequest(t.requestOf(t.l.view(t.history)))) * calib) // images counted, not read
 }
 
 // fit makes the next request fit the window: elision first, then a

@@ -125,7 +125,7 @@ func (l *live) addRules(ctx context.Context, rs []permission.Rule) {
 
 // userBlocks makes the content of a user message: the text, then each
 // attached file as a text block.
-func (l *live) userBlocks(text string, attachments []string) ([]llm.ContentBlock, error) {
+func (l *live) userBlocks(text string, attachments []string, images bool) ([]llm.ContentBlock, error) {
 	var blocks []llm.ContentBlock
 	if strings.TrimSpace(text) != "" {
 		blocks = append(blocks, llm.TextBlock(text))
@@ -148,7 +148,7 @@ func (l *live) userBlocks(text string, attachments []string) ([]llm.ContentBlock
 		l.reads.MarkRead(p.Abs)
 		blocks = append(blocks, llm.TextBlock(fmt.Sprintf("<attached_file path=%q>\n%s\n</attached_file>", p.Rel, b)))
 	}
-	if len(blocks) == 0 {
+	if len(blocks) == 0 && !images {
 		return nil, ErrEmpty
 	}
 	return blocks, nil

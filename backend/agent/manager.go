@@ -179,20 +179,33 @@ func (n notifier) Done(session int64, id, outcome string) {
 // project) and returns at once; the turn reports through events. It fails
 // when the session does not exist or already runs a turn.
 func (m *Manager) Send(ctx context.Context, sessionID int64, text string, attachments []string) error {
+	return m.SendImages(ctx, sessionID, text, attachments, nil)
+}
+
+// SendImages is Send with images the user attached (pasted or dropped);
+// a model known to take no images refuses them before anything is saved.
+func (m *Manager) SendImages(ctx context.Context, sessionID int64, text string, attachments []string, images []Image) error {
 	l, err := m.live(ctx, sessionID)
 	if err != nil {
 		return err
 	}
-	blocks, err := l.userBlocks(text, attachments)
+	blocks, err := l.userBlocks(text, attachments, len(images) > 0)
 	if err != nil {
 		return err
 	}
+	imgs, release, err := m.userImages(ctx, sessionID, images)
+	if err != nil {
+		return err
+	}
+	blocks = append(blocks, imgs...)
 	tctx, err := m.begin(l)
 	if err != nil {
+		release()
 		return err
 	}
 	go func() {
 		defer m.turns.Done()
+		defer release() // the message is saved (or the turn failed) by now
 		l.run(tctx, blocks)
 	}()
 	return nil

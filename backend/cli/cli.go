@@ -37,6 +37,13 @@ Usage:
   pilot rewind SESSION --to MESSAGE_ID [--code|--conversation|--both] [--force]
                                 restore files and/or the conversation to just before a message
   pilot version                 print version, commit and Wails version
+
+--provider (or PILOT_PROVIDER): anthropic (ANTHROPIC_API_KEY); openai (any OpenAI-compatible server:
+OPENAI_BASE_URL, OPENAI_API_KEY); or a known server, each with its own key variable:
+openrouter (OPENROUTER_API_KEY), deepseek (DEEPSEEK_API_KEY), mistral (MISTRAL_API_KEY),
+groq (GROQ_API_KEY), gemini (GEMINI_API_KEY), xai (XAI_API_KEY), and local servers
+ollama, lmstudio, llamacpp (LLAMA_API_KEY), vllm (VLLM_API_KEY); their base URLs are
+changed in Settings.
   pilot help                    this text
 `
 

@@ -288,6 +288,11 @@ func showBlock(w io.Writer, b llm.ContentBlock, calls map[string]store.ToolCall)
 			mark = "← error:"
 		}
 		fmt.Fprintln(w, indent(mark+" "+b.Content))
+		for _, img := range b.Images {
+			showBlock(w, img, calls)
+		}
+	case llm.BlockImage:
+		fmt.Fprintf(w, "  [image %s, sha256 %s]\n", b.MediaType, b.Hash)
 	}
 }
 

@@ -142,3 +142,22 @@ func TestSessionsDefaultProject(t *testing.T) {
 		t.Errorf("stdout:\n%s", out.String())
 	}
 }
+
+// TestSessionsShowImages: sessions show names a message's images (and a
+// tool result's) by media type and hash.
+func TestSessionsShowImages(t *testing.T) {
+	t.Parallel()
+	st, _, id := sessionsDB(t)
+	img := llm.ImageBlock("image/png", "ab12cd", nil)
+	msg := llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock("and this?"), img}}
+	if _, err := st.AppendMessage(context.Background(), id, msg, llm.Usage{}); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := Sessions(context.Background(), st, nil, []string{"show", jsonInt(id)}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "[image image/png, sha256 ab12cd]") {
+		t.Errorf("show:\n%s", out.String())
+	}
+}

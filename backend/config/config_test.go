@@ -111,11 +111,11 @@ func TestResolveEnvPath(t *testing.T) {
 
 func TestResolveBadProvider(t *testing.T) {
 	t.Parallel()
-	if _, err := Resolve(t.TempDir(), "", envOf(map[string]string{"PILOT_PROVIDER": "gemini"})); err == nil || !strings.Contains(err.Error(), "PILOT_PROVIDER") {
+	if _, err := Resolve(t.TempDir(), "", envOf(map[string]string{"PILOT_PROVIDER": "cohere"})); err == nil || !strings.Contains(err.Error(), "PILOT_PROVIDER") {
 		t.Errorf("err = %v", err)
 	}
 	home := t.TempDir()
-	if err := SaveSettings(home, Settings{Provider: "gemini", ApprovalMode: "yolo"}); err != nil {
+	if err := SaveSettings(home, Settings{Provider: "cohere", ApprovalMode: "yolo"}); err != nil {
 		t.Fatal(err)
 	}
 	r, err := Resolve(home, "", envOf(nil))

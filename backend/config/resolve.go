@@ -79,7 +79,7 @@ func Resolve(home, projectDir string, env func(string) string) (Resolved, error)
 	r.Provider = pick(env, "PILOT_PROVIDER", savedProvider, llm.ProviderAnthropic)
 	r.Provider.Value = strings.ToLower(strings.TrimSpace(r.Provider.Value))
 	if !validProvider(r.Provider.Value) {
-		return r, fmt.Errorf("config: PILOT_PROVIDER=%q is not a provider: use %q or %q (any OpenAI-compatible server)", r.Provider.Value, llm.ProviderAnthropic, llm.ProviderOpenAI)
+		return r, fmt.Errorf("config: PILOT_PROVIDER=%q is not a provider: use one of %s (openai: any OpenAI-compatible server, with OPENAI_BASE_URL)", r.Provider.Value, strings.Join(llm.PresetIDs(), ", "))
 	}
 	p := r.Provider.Value
 
@@ -88,24 +88,23 @@ func Resolve(home, projectDir string, env func(string) string) (Resolved, error)
 	if firstNonEmpty(s.Provider, llm.ProviderAnthropic) == p {
 		savedModel = s.Model
 	}
-	baseEnv, keyEnv := "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY"
-	if p == llm.ProviderOpenAI {
-		baseEnv, keyEnv = "OPENAI_BASE_URL", "OPENAI_API_KEY"
-	}
-	r.BaseURL = pick(env, baseEnv, s.BaseURLs[p], llm.DefaultBaseURL(p))
+	// Each preset reads its own key variable (DEEPSEEK_API_KEY...); only
+	// anthropic and openai have a base URL variable.
+	preset, _ := llm.LookupPreset(p)
+	r.BaseURL = pick(env, preset.BaseEnv, s.BaseURLs[p], llm.DefaultBaseURL(p))
 	r.BaseURL.Value = strings.TrimRight(strings.TrimSpace(r.BaseURL.Value), "/")
 	if p == llm.ProviderAnthropic {
 		r.BaseURL.Value = strings.TrimSuffix(r.BaseURL.Value, "/v1") // documented without /v1; tolerate it
 	}
-	// Any Anthropic endpoint (a proxy too) serves Anthropic's models; an
-	// OpenAI-compatible server elsewhere than OpenAI has its own.
+	// A named service at any URL (a proxy too) serves its models; the
+	// generic OpenAI-compatible choice elsewhere than OpenAI has its own.
 	defaultModel := ""
-	if p == llm.ProviderAnthropic || r.BaseURL.Value == llm.DefaultBaseURL(p) {
+	if p != llm.ProviderOpenAI || r.BaseURL.Value == strings.TrimRight(llm.DefaultBaseURL(p), "/") {
 		defaultModel = llm.DefaultModel(p)
 	}
 	r.Model = pick(env, "PILOT_MODEL", savedModel, defaultModel)
 
-	r.APIKey = pick(env, keyEnv, keys[p], "")
+	r.APIKey = pick(env, preset.KeyEnv, keys[p], "")
 	if p == llm.ProviderAnthropic && r.APIKey.Source != SourceEnv {
 		if v, ok := tsAgentKey(projectDir, env, &r.Warnings); ok {
 			r.APIKey = v
@@ -132,7 +131,7 @@ func Resolve(home, projectDir string, env func(string) string) (Resolved, error)
 // pick returns the environment variable if set, else the saved value if
 // set, else the default.
 func pick(env func(string) string, name, saved, def string) Value[string] {
-	if v := strings.TrimSpace(env(name)); v != "" {
+	if v := strings.TrimSpace(env(name)); name != "" && v != "" {
 		return Value[string]{Value: v, Source: SourceEnv, From: name}
 	}
 	if saved != "" {
@@ -195,7 +194,10 @@ func parseDotEnv(text string) map[string]string {
 	return out
 }
 
-func validProvider(p string) bool { return p == llm.ProviderAnthropic || p == llm.ProviderOpenAI }
+func validProvider(p string) bool {
+	_, ok := llm.LookupPreset(p)
+	return ok
+}
 
 func firstNonEmpty(s ...string) string {
 	for _, v := range s {
@@ -236,7 +238,12 @@ func Redact(s string, secrets ...string) string { return secret.Redact(s, secret
 // LogRedactor is what every log line goes through: the API keys of the
 // environment, and anything shaped like a key, are removed.
 func LogRedactor(env func(string) string) func(string) string {
-	keys := []string{env("ANTHROPIC_API_KEY"), env("OPENAI_API_KEY"), env("TS_AGENT_API_KEY")}
+	keys := []string{env("TS_AGENT_API_KEY")}
+	for _, p := range llm.Presets() {
+		if p.KeyEnv != "" {
+			keys = append(keys, env(p.KeyEnv))
+		}
+	}
 	return func(s string) string { return secret.Redact(s, keys...) }
 }
 

@@ -143,15 +143,24 @@ type SettingsView struct {
 	NeedsOnboarding      bool              `json:"needsOnboarding"`
 }
 
-// Preset is a known server: choosing it fills provider, base URL and,
-// when it has one, a model.
+// Preset is a known server: choosing it (its ID is the provider saved)
+// fills the base URL and, when it has one, a model. Provider is the
+// protocol it speaks (anthropic or openai). KeyEnv is the environment
+// variable its key is read from; KeySource says where its key is now
+// ("env": KeyEnv is set, "settings": saved here, "": none) and KeyHint
+// shows it masked. SavedBaseURL is the base URL saved for it, if any.
 type Preset struct {
-	ID       string `json:"id"`
-	Name     string `json:"name"`
-	Provider string `json:"provider"`
-	BaseURL  string `json:"baseUrl"`
-	NeedsKey bool   `json:"needsKey"`
-	Model    string `json:"model,omitempty"`
+	ID           string `json:"id"`
+	Name         string `json:"name"`
+	Provider     string `json:"provider"`
+	BaseURL      string `json:"baseUrl"`
+	NeedsKey     bool   `json:"needsKey"`
+	Model        string `json:"model,omitempty"`
+	Local        bool   `json:"local"`
+	KeyEnv       string `json:"keyEnv,omitempty"`
+	KeySource    string `json:"keySource,omitempty"`
+	KeyHint      string `json:"keyHint,omitempty"`
+	SavedBaseURL string `json:"savedBaseUrl,omitempty"`
 }
 
 // SettingsInput is what the Settings form saves. An empty APIKey keeps the
@@ -168,4 +177,19 @@ type SettingsInput struct {
 	BudgetUSD      float64 `json:"budgetUsd"`
 	// CheckpointRetentionMB: MiB of checkpoint content kept per project (at least 10).
 	CheckpointRetentionMB int `json:"checkpointRetentionMb"`
+}
+
+// ImageInput is an image the user attached to a prompt: its media type
+// and its bytes in base64.
+type ImageInput struct {
+	MediaType string `json:"mediaType"`
+	Data      string `json:"data"`
+}
+
+// ImageView is a stored image, fetched by hash: a data: URL the window
+// shows as it is.
+type ImageView struct {
+	Hash      string `json:"hash"`
+	MediaType string `json:"mediaType"`
+	DataURL   string `json:"dataUrl"`
 }

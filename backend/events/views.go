@@ -7,13 +7,18 @@ import "encoding/json"
 
 // Block is one content block of a message as the window shows it.
 type Block struct {
-	Type      string          `json:"type"` // text, thinking, tool_use, tool_result
+	Type      string          `json:"type"` // text, thinking, tool_use, tool_result, image
 	Text      string          `json:"text,omitempty"`
 	ID        string          `json:"id,omitempty"`
 	Name      string          `json:"name,omitempty"`
 	Input     json.RawMessage `json:"input,omitempty" ts_type:"unknown"`
 	ToolUseID string          `json:"toolUseId,omitempty"`
 	IsError   bool            `json:"isError,omitempty"`
+	// An image: its hash (fetched with GetImage, never pushed inline) and
+	// media type. A tool result's images are in Images.
+	Hash      string  `json:"hash,omitempty"`
+	MediaType string  `json:"mediaType,omitempty"`
+	Images    []Block `json:"images,omitempty"`
 }
 
 // Message is one message of a session. State is complete, streaming or

@@ -25,6 +25,7 @@ type Ledger struct {
 
 	mu       sync.Mutex
 	projects map[string]*sync.Mutex // one restore per project folder at a time
+	pinned   map[string]int         // images stored, not yet in a message (PutImage)
 
 	// gc: content stored but not yet referenced by a checkpoint is held
 	// with RLock until it is; Sweep takes Lock, so it never removes it.
@@ -32,7 +33,8 @@ type Ledger struct {
 }
 
 // Open opens the ledger of a data directory: blobs and tree manifests
-// under dir (paths.Checkpoints), records in st.
+// under dir (paths.Checkpoints), records in st. It is also where st keeps
+// messages' images (store.SetImages).
 func Open(dir string, st *store.Store, limits Limits, log *slog.Logger) (*Ledger, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -41,8 +43,12 @@ func Open(dir string, st *store.Store, limits Limits, log *slog.Logger) (*Ledger
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint store %s: %w", dir, err)
 	}
-	return &Ledger{st: st, blobs: b, trees: NewTrees(b, filepath.Join(dir, "trees"), limits), log: log,
-		projects: map[string]*sync.Mutex{}}, nil
+	l := &Ledger{st: st, blobs: b, trees: NewTrees(b, filepath.Join(dir, "trees"), limits), log: log,
+		projects: map[string]*sync.Mutex{}}
+	if st != nil {
+		st.SetImages(l) // messages' images live in the blobs too
+	}
+	return l, nil
 }
 
 // Blobs is the content store.

@@ -95,8 +95,8 @@ func (l *Ledger) Enforce(ctx context.Context, projectID, limit int64) (int64, er
 	return l.Sweep(ctx)
 }
 
-// Sweep removes every stored object that no ledger entry and no project
-// manifest refers to.
+// Sweep removes every stored object that no ledger entry, no project
+// manifest and no message (an image) refers to.
 func (l *Ledger) Sweep(ctx context.Context) (int64, error) {
 	l.gc.Lock() // no edit or restore is between storing content and recording it
 	defer l.gc.Unlock()
@@ -111,5 +111,10 @@ func (l *Ledger) Sweep(ctx context.Context) (int64, error) {
 	for _, r := range refs {
 		live[r.Hash] = true
 	}
+	images, err := l.st.ImageHashes(ctx)
+	if err != nil {
+		return 0, err
+	}
+	l.liveImages(live, images)
 	return l.blobs.Sweep(live)
 }

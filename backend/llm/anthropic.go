@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -23,6 +24,7 @@ const (
 // Anthropic is a client of the Anthropic Messages API.
 type Anthropic struct {
 	ep        endpoint
+	preset    string
 	model     string
 	maxTokens int
 }
@@ -35,7 +37,7 @@ func NewAnthropic(cfg Config) *Anthropic {
 		h.Set("x-api-key", key)
 		h.Set("anthropic-version", AnthropicVersion)
 	})
-	return &Anthropic{ep: ep, model: cfg.Model, maxTokens: cfg.MaxTokens}
+	return &Anthropic{ep: ep, preset: cfg.Provider, model: cfg.Model, maxTokens: cfg.MaxTokens}
 }
 
 const anthropicKeyHint = "the ANTHROPIC_API_KEY environment variable, TS_AGENT_API_KEY in the project's .env, or Settings"
@@ -51,6 +53,9 @@ func (a *Anthropic) Stream(ctx context.Context, req Request) (<-chan Event, erro
 		return nil, err
 	}
 	ep := a.ep
+	if withImages(req.Messages) {
+		ep.explain = imageRefusal(firstNonEmpty(req.Model, a.model))
+	}
 	if req.ThinkingBudget > 0 {
 		ep.auth = func(h http.Header) {
 			a.ep.auth(h)
@@ -127,9 +132,17 @@ type anthropicBlock struct {
 	Name         string          `json:"name,omitempty"`
 	Input        json.RawMessage `json:"input,omitempty"`
 	ToolUseID    string          `json:"tool_use_id,omitempty"`
-	Content      *string         `json:"content,omitempty"`
+	Content      any             `json:"content,omitempty"` // *string, or []anthropicBlock of a tool result with images
 	IsError      bool            `json:"is_error,omitempty"`
+	Source       *anthropicImage `json:"source,omitempty"`
 	CacheControl *anthropicCache `json:"cache_control,omitempty"`
+}
+
+// anthropicImage is the source of an image block: its bytes in base64.
+type anthropicImage struct {
+	Type      string `json:"type"` // "base64"
+	MediaType string `json:"media_type"`
+	Data      string `json:"data"`
 }
 
 type anthropicTool struct {
@@ -164,7 +177,11 @@ func (a *Anthropic) body(req Request, stream bool) ([]byte, error) {
 	if n := len(out.Tools); n > 0 {
 		out.Tools[n-1].CacheControl = ephemeral
 	}
-	for _, m := range req.Messages {
+	msgs, err := prepareImages(a.preset, model, req.Messages)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range msgs {
 		wm := anthropicMessage{Role: m.Role}
 		for _, b := range m.Content {
 			if wb, ok := anthropicWireBlock(b); ok {
@@ -205,9 +222,27 @@ func anthropicWireBlock(b ContentBlock) (anthropicBlock, bool) {
 		}
 		return anthropicBlock{Type: BlockToolUse, ID: b.ID, Name: b.Name, Input: input}, true
 	case BlockToolResult:
-		return anthropicBlock{Type: BlockToolResult, ToolUseID: b.ToolUseID, Content: &b.Content, IsError: b.IsError}, true
+		if len(b.Images) == 0 {
+			return anthropicBlock{Type: BlockToolResult, ToolUseID: b.ToolUseID, Content: &b.Content, IsError: b.IsError}, true
+		}
+		parts := []anthropicBlock{}
+		if b.Content != "" {
+			parts = append(parts, anthropicBlock{Type: BlockText, Text: &b.Content})
+		}
+		for _, img := range b.Images {
+			parts = append(parts, anthropicImageBlock(img))
+		}
+		return anthropicBlock{Type: BlockToolResult, ToolUseID: b.ToolUseID, Content: parts, IsError: b.IsError}, true
+	case BlockImage:
+		return anthropicImageBlock(b), len(b.Bytes) > 0
 	}
 	return anthropicBlock{}, false
+}
+
+// anthropicImageBlock is an image block with a base64 source
+// (https://docs.anthropic.com/en/docs/build-with-claude/vision).
+func anthropicImageBlock(b ContentBlock) anthropicBlock {
+	return anthropicBlock{Type: BlockImage, Source: &anthropicImage{Type: "base64", MediaType: b.MediaType, Data: base64.StdEncoding.EncodeToString(b.Bytes)}}
 }
 
 func schemaOrEmpty(s json.RawMessage) json.RawMessage {

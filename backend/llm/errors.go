@@ -160,6 +160,9 @@ func (e *Error) Human() string {
 	case KindNotFound:
 		fmt.Fprintf(&b, "%s answered 404%s; check the model name and the base URL in Settings.", upperFirst(svc), e.detail())
 	case KindBadRequest:
+		if e.Type == typeImagesUnsupported { // refused before sending
+			return upperFirst(e.Message) + "."
+		}
 		if e.Type == codeToolUseFailed {
 			fmt.Fprintf(&b, "The model at %s wrote a tool call the server could not read (%s)%s", e.hostOrService(), e.Type, e.detail())
 			b.WriteString(e.gaveUp("try again, or choose another model"))

@@ -17,7 +17,10 @@ const (
 // Config is everything needed to build a Provider; config.Resolved.LLM()
 // produces it from the environment and the saved settings.
 type Config struct {
-	Provider  string // ProviderAnthropic or ProviderOpenAI
+	// Provider is a preset id (Presets): ProviderAnthropic, ProviderOpenAI
+	// (any OpenAI-compatible server), or a known server such as
+	// "deepseek", which speaks one of the two protocols.
+	Provider  string
 	Model     string // default model of requests that set none
 	BaseURL   string // empty: the provider's default
 	APIKey    string
@@ -34,42 +37,29 @@ type Config struct {
 	StreamIdleTimeout time.Duration
 }
 
-// Preset is a known server with its base URL.
-type Preset struct {
-	ID       string `json:"id"`
-	Name     string `json:"name"`
-	Provider string `json:"provider"`
-	BaseURL  string `json:"baseUrl"`
-	NeedsKey bool   `json:"needsKey"`
-	Model    string `json:"model,omitempty"` // a sensible default model, if any
-}
-
-// Presets returns the servers the Settings screen offers.
-func Presets() []Preset {
-	return []Preset{
-		{"anthropic", "Anthropic", ProviderAnthropic, "https://api.anthropic.com", true, DefaultAnthropicModel},
-		{"openai", "OpenAI", ProviderOpenAI, "https://api.openai.com/v1", true, DefaultOpenAIModel},
-		{"openrouter", "OpenRouter", ProviderOpenAI, "https://openrouter.ai/api/v1", true, "anthropic/claude-sonnet-4.5"},
-		{"ollama", "Ollama", ProviderOpenAI, "http://localhost:11434/v1", false, ""},
-		{"lmstudio", "LM Studio", ProviderOpenAI, "http://localhost:1234/v1", false, ""},
-		{"llamacpp", "llama.cpp server", ProviderOpenAI, "http://localhost:8080/v1", false, ""},
-	}
-}
-
-// DefaultBaseURL returns the official endpoint of a provider.
+// DefaultBaseURL returns the endpoint of a preset (Anthropic's for an
+// unknown one).
 func DefaultBaseURL(provider string) string {
-	if provider == ProviderOpenAI {
-		return "https://api.openai.com/v1"
+	if p, ok := LookupPreset(provider); ok {
+		return p.BaseURL
 	}
 	return "https://api.anthropic.com"
 }
 
-// DefaultModel returns the default model of a provider.
+// DefaultModel returns the default model of a preset: "" for a local
+// server (the user picks one of the models it has).
 func DefaultModel(provider string) string {
-	if provider == ProviderOpenAI {
-		return DefaultOpenAIModel
+	if p, ok := LookupPreset(provider); ok {
+		return p.Model
 	}
 	return DefaultAnthropicModel
+}
+
+// Protocol returns the protocol a preset speaks: ProviderAnthropic or
+// ProviderOpenAI ("" for an unknown id).
+func Protocol(provider string) string {
+	p, _ := LookupPreset(provider)
+	return p.Provider
 }
 
 // New builds the Provider of cfg. An Anthropic key is required; an
@@ -79,7 +69,7 @@ func New(cfg Config) (Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Provider == ProviderAnthropic {
+	if Protocol(cfg.Provider) == ProviderAnthropic {
 		return NewAnthropic(cfg), nil
 	}
 	return NewOpenAI(cfg), nil
@@ -91,7 +81,7 @@ func ListModels(ctx context.Context, cfg Config) ([]ModelInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Provider == ProviderAnthropic {
+	if Protocol(cfg.Provider) == ProviderAnthropic {
 		return NewAnthropic(cfg).Models(ctx)
 	}
 	return NewOpenAI(cfg).Models(ctx)
@@ -102,8 +92,8 @@ func (cfg Config) normalize() (Config, error) {
 	if cfg.Provider == "" {
 		cfg.Provider = ProviderAnthropic
 	}
-	if cfg.Provider != ProviderAnthropic && cfg.Provider != ProviderOpenAI {
-		return cfg, fmt.Errorf("llm: unknown provider %q: use %q or %q (any OpenAI-compatible server)", cfg.Provider, ProviderAnthropic, ProviderOpenAI)
+	if _, ok := LookupPreset(cfg.Provider); !ok {
+		return cfg, fmt.Errorf("llm: unknown provider %q: use one of %s (openai: any OpenAI-compatible server)", cfg.Provider, strings.Join(PresetIDs(), ", "))
 	}
 	cfg.BaseURL = strings.TrimRight(strings.TrimSpace(cfg.BaseURL), "/")
 	if cfg.BaseURL == "" {
@@ -115,7 +105,7 @@ func (cfg Config) normalize() (Config, error) {
 	if cfg.Model == "" && cfg.BaseURL == DefaultBaseURL(cfg.Provider) {
 		cfg.Model = DefaultModel(cfg.Provider)
 	}
-	if cfg.Provider == ProviderAnthropic {
+	if Protocol(cfg.Provider) == ProviderAnthropic {
 		cfg.BaseURL = strings.TrimSuffix(cfg.BaseURL, "/v1") // the client adds /v1
 		if cfg.APIKey == "" {
 			return cfg, &Error{Kind: KindAuth, Provider: cfg.Provider, Message: "no API key is set", KeyHint: anthropicKeyHint}

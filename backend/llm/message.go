@@ -22,6 +22,7 @@ const (
 	BlockRedactedThinking BlockType = "redacted_thinking"
 	BlockToolUse          BlockType = "tool_use"
 	BlockToolResult       BlockType = "tool_result"
+	BlockImage            BlockType = "image"
 )
 
 // ContentBlock is one part of a message. Which fields are set depends on Type:
@@ -32,7 +33,9 @@ const (
 //	                   (sent back in that field to that host only)
 //	redacted_thinking: Data (Anthropic's encrypted thinking, sent back unchanged)
 //	tool_use:          ID, Name, Input (complete JSON object)
-//	tool_result:       ToolUseID, Content, IsError
+//	tool_result:       ToolUseID, Content, IsError; Images the tool returned
+//	image:             MediaType, Hash (of the bytes in the ledger's blob
+//	                   store); Bytes filled before a request, never stored
 type ContentBlock struct {
 	Type      BlockType       `json:"type"`
 	Text      string          `json:"text,omitempty"`
@@ -47,6 +50,10 @@ type ContentBlock struct {
 	ToolUseID string          `json:"tool_use_id,omitempty"`
 	Content   string          `json:"content,omitempty"`
 	IsError   bool            `json:"is_error,omitempty"`
+	MediaType string          `json:"media_type,omitempty"`
+	Hash      string          `json:"hash,omitempty"`
+	Images    []ContentBlock  `json:"images,omitempty"`
+	Bytes     []byte          `json:"-"`
 }
 
 // The fields OpenAI-compatible servers stream thinking in, and take it

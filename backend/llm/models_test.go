@@ -59,6 +59,12 @@ func TestPresets(t *testing.T) {
 		"openrouter": "https://openrouter.ai/api/v1",
 		"openai":     "https://api.openai.com/v1",
 		"anthropic":  "https://api.anthropic.com",
+		"deepseek":   "https://api.deepseek.com",
+		"mistral":    "https://api.mistral.ai/v1",
+		"groq":       "https://api.groq.com/openai/v1",
+		"gemini":     "https://generativelanguage.googleapis.com/v1beta/openai",
+		"xai":        "https://api.x.ai/v1",
+		"vllm":       "http://localhost:8000/v1",
 	}
 	for _, p := range Presets() {
 		if want[p.ID] != p.BaseURL {

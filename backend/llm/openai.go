@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -15,6 +16,9 @@ type OpenAI struct {
 	ep        endpoint
 	model     string
 	maxTokens int
+	quirks    Quirks
+	generic   bool   // the "openai" choice: any server, maybe Ollama
+	preset    string // the preset id it was built for
 }
 
 const openaiKeyHint = "the OPENAI_API_KEY environment variable or Settings"
@@ -24,12 +28,17 @@ const openaiKeyHint = "the OPENAI_API_KEY environment variable or Settings"
 // as local servers expect. Use New to build one from a Config.
 func NewOpenAI(cfg Config) *OpenAI {
 	key := cfg.APIKey
-	ep := newEndpoint("openai", openaiKeyHint, cfg, DefaultOpenAIIdle, func(h http.Header) {
+	q := quirksFor(cfg.Provider, cfg.BaseURL)
+	ep := newEndpoint("openai", KeyHint(cfg.Provider), cfg, DefaultOpenAIIdle, func(h http.Header) {
 		if key != "" {
 			h.Set("Authorization", "Bearer "+key)
 		}
+		for k, v := range q.Headers {
+			h.Set(k, v)
+		}
 	})
-	return &OpenAI{ep: ep, model: cfg.Model, maxTokens: cfg.MaxTokens}
+	return &OpenAI{ep: ep, model: cfg.Model, maxTokens: cfg.MaxTokens, quirks: q, preset: cfg.Provider,
+		generic: strings.EqualFold(cfg.Provider, ProviderOpenAI)}
 }
 
 // Name returns "openai".
@@ -43,7 +52,11 @@ func (o *OpenAI) Stream(ctx context.Context, req Request) (<-chan Event, error) 
 		return nil, err
 	}
 	host := o.ep.host
-	return o.ep.stream(ctx, "/chat/completions", body, func(r io.Reader, emit func(Event) bool) error {
+	ep := o.ep
+	if withImages(req.Messages) {
+		ep.explain = imageRefusal(firstNonEmpty(req.Model, o.model))
+	}
+	return ep.stream(ctx, "/chat/completions", body, func(r io.Reader, emit func(Event) bool) error {
 		return parseOpenAIFrom(host, r, emit)
 	}), nil
 }
@@ -58,19 +71,47 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (string, Usage, erro
 	return collect(ch)
 }
 
-// Models lists the server's models (GET {base}/models).
+// Models lists the server's models (GET {base}/models). Where that is
+// absent (404) and the server may be Ollama (its preset, or the generic
+// choice), the list is Ollama's own GET /api/tags at the server's root.
 func (o *OpenAI) Models(ctx context.Context) ([]ModelInfo, error) {
 	var list struct {
 		Data []struct {
 			ID string `json:"id"`
 		} `json:"data"`
 	}
-	if err := o.ep.getJSON(ctx, "/models", &list); err != nil {
+	err := o.ep.getJSON(ctx, "/models", &list)
+	var e *Error
+	if errors.As(err, &e) && e.Kind == KindNotFound && (o.quirks.OllamaTags || o.generic) {
+		return o.ollamaTags(ctx, err)
+	}
+	if err != nil {
 		return nil, err
 	}
 	out := make([]ModelInfo, 0, len(list.Data))
 	for _, m := range list.Data {
 		out = append(out, modelInfo(m.ID, ""))
+	}
+	return out, nil
+}
+
+// ollamaTags lists the models of an Ollama server (GET /api/tags); first
+// is the error of /models, returned when this fails too.
+func (o *OpenAI) ollamaTags(ctx context.Context, first error) ([]ModelInfo, error) {
+	var tags struct {
+		Models []struct {
+			Name  string `json:"name"`
+			Model string `json:"model"`
+		} `json:"models"`
+	}
+	ep := o.ep
+	ep.base = strings.TrimSuffix(ep.base, "/v1")
+	if err := ep.getJSON(ctx, "/api/tags", &tags); err != nil {
+		return nil, first
+	}
+	out := make([]ModelInfo, 0, len(tags.Models))
+	for _, m := range tags.Models {
+		out = append(out, modelInfo(firstNonEmpty(m.Model, m.Name), ""))
 	}
 	return out, nil
 }
@@ -89,14 +130,32 @@ type openaiRequest struct {
 }
 
 type openaiMessage struct {
-	Role    string  `json:"role"`
-	Content *string `json:"content"`
+	Role string `json:"role"`
+	// Content is *string (nil: null), or []openaiPart for a user message
+	// with images.
+	Content any `json:"content"`
 	// The assistant's thinking, sent back to the server it came from in the
 	// field it came in; see reasoningBack.
 	ReasoningContent *string          `json:"reasoning_content,omitempty"`
 	Reasoning        *string          `json:"reasoning,omitempty"`
 	ToolCalls        []openaiToolCall `json:"tool_calls,omitempty"`
 	ToolCallID       string           `json:"tool_call_id,omitempty"`
+}
+
+// openaiPart is a part of a user message's content: text, or an image as
+// a data URL (https://platform.openai.com/docs/guides/images-vision).
+type openaiPart struct {
+	Type     string `json:"type"` // "text" or "image_url"
+	Text     string `json:"text,omitempty"`
+	ImageURL *struct {
+		URL string `json:"url"`
+	} `json:"image_url,omitempty"`
+}
+
+func imagePart(b ContentBlock) openaiPart {
+	return openaiPart{Type: "image_url", ImageURL: &struct {
+		URL string `json:"url"`
+	}{dataURL(b)}}
 }
 
 type openaiToolCall struct {
@@ -120,24 +179,37 @@ type openaiTool struct {
 func (o *OpenAI) body(req Request) ([]byte, error) {
 	model := firstNonEmpty(req.Model, o.model)
 	if model == "" {
-		return nil, errors.New("llm: no model set for the OpenAI-compatible server; choose one in Settings or set PILOT_MODEL")
+		name := presetName(o.preset)
+		if o.generic || name == "" {
+			name = "the OpenAI-compatible server"
+		}
+		return nil, fmt.Errorf("llm: no model set for %s; choose one of the server's models in Settings, or pass --model (PILOT_MODEL)", name)
 	}
 	out := openaiRequest{Model: model, Temperature: req.Temperature, Stream: true}
-	out.StreamOptions = &struct {
-		IncludeUsage bool `json:"include_usage"`
-	}{true}
+	if !o.quirks.NoStreamOptions {
+		out.StreamOptions = &struct {
+			IncludeUsage bool `json:"include_usage"`
+		}{true}
+	}
 	n := maxTokens(req.MaxTokens, o.maxTokens, model)
 	if reasoningModel(model) {
-		out.MaxCompletionTokens = n
 		out.Temperature = nil
-	} else {
+	}
+	switch field := o.quirks.MaxTokensField; {
+	case field == "max_completion_tokens", field == "" && reasoningModel(model):
+		out.MaxCompletionTokens = n
+	default:
 		out.MaxTokens = n
 	}
 	if req.System != "" {
 		out.Messages = append(out.Messages, openaiMessage{Role: "system", Content: &req.System})
 	}
-	back := reasoningBack(req.Messages, o.ep.host)
-	for _, m := range req.Messages {
+	msgs, err := prepareImages(o.preset, model, req.Messages)
+	if err != nil {
+		return nil, err
+	}
+	back := o.reasoningBack(msgs)
+	for _, m := range msgs {
 		out.Messages = append(out.Messages, openaiMessages(m, o.ep.host, back)...)
 	}
 	if len(out.Messages) == 0 {
@@ -173,7 +245,24 @@ func (o *OpenAI) body(req Request) ([]byte, error) {
 // then wants the field anyway); DeepSeek ignores it on turns without tool
 // calls.
 func reasoningBack(msgs []Message, host string) map[string]bool {
+	return reasoningBackWith(Quirks{}, msgs, host)
+}
+
+// reasoningBack is reasoningBack of the client's server and quirks: a
+// strict server gets none; one whose quirks say it wants its field back
+// gets it on every assistant message.
+func (o *OpenAI) reasoningBack(msgs []Message) map[string]bool {
+	return reasoningBackWith(o.quirks, msgs, o.ep.host)
+}
+
+func reasoningBackWith(q Quirks, msgs []Message, host string) map[string]bool {
+	if q.StrictMessages {
+		return nil
+	}
 	var back map[string]bool
+	if q.ReasoningBack && q.ReasoningField != "" {
+		back = map[string]bool{q.ReasoningField: true}
+	}
 	for _, m := range msgs {
 		for _, b := range m.Content {
 			if b.Type == BlockThinking && b.Field != "" && b.Origin == host {
@@ -235,19 +324,37 @@ func openaiMessages(m Message, host string, back map[string]bool) []openaiMessag
 		return []openaiMessage{msg}
 	}
 	var out []openaiMessage
+	var parts []openaiPart // images: from tool results first, then the user's
 	for _, b := range m.Content {
 		switch b.Type {
 		case BlockText:
 			text = append(text, b.Text)
+		case BlockImage:
+			parts = append(parts, imagePart(b))
 		case BlockToolResult:
 			content := b.Content
 			if b.IsError && !strings.HasPrefix(strings.ToLower(content), "error") {
 				content = "Error: " + content
 			}
+			if len(b.Images) > 0 {
+				// A tool message carries text only: the images follow in
+				// the user message, named.
+				content += fmt.Sprintf("\n[%d image(s) follow in the next user message]", len(b.Images))
+				parts = append(parts, openaiPart{Type: "text", Text: fmt.Sprintf("The image(s) returned by tool call %s:", b.ToolUseID)})
+				for _, img := range b.Images {
+					parts = append(parts, imagePart(img))
+				}
+			}
 			out = append(out, openaiMessage{Role: "tool", ToolCallID: b.ToolUseID, Content: &content})
 		}
 	}
-	if len(text) > 0 {
+	switch {
+	case len(parts) > 0:
+		if len(text) > 0 {
+			parts = append([]openaiPart{{Type: "text", Text: strings.Join(text, "\n\n")}}, parts...)
+		}
+		out = append(out, openaiMessage{Role: "user", Content: parts})
+	case len(text) > 0:
 		s := strings.Join(text, "\n\n")
 		out = append(out, openaiMessage{Role: "user", Content: &s})
 	}

@@ -203,7 +203,7 @@ func TestOpenAIRequestVariants(t *testing.T) {
 func TestNewValidates(t *testing.T) {
 	t.Parallel()
 	for _, cfg := range []Config{
-		{Provider: "gemini", APIKey: "k"},
+		{Provider: "cohere", APIKey: "k"},
 		{Provider: ProviderOpenAI, BaseURL: "localhost:11434/v1"},
 		{Provider: ProviderAnthropic},
 	} {

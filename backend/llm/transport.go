@@ -26,6 +26,9 @@ type endpoint struct {
 	retry    RetryPolicy
 	idle     time.Duration // the longest silence accepted; <= 0: no limit
 	auth     func(h http.Header)
+	// explain, when set, adds to an error what the request's content
+	// makes likely (imageRefusal).
+	explain func(*Error)
 }
 
 // newEndpoint builds the endpoint of cfg; idle is the provider's default
@@ -50,6 +53,9 @@ func newEndpoint(provider, keyHint string, cfg Config, idle time.Duration, auth 
 func (c *endpoint) fill(e *Error) *Error {
 	e.Provider, e.Host, e.KeyHint = c.provider, c.host, c.keyHint
 	e.Message = secret.Redact(e.Message, c.key)
+	if c.explain != nil {
+		c.explain(e)
+	}
 	return e
 }
 

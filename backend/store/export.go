@@ -131,6 +131,9 @@ func (s *Store) WriteJSON(ctx context.Context, sessionID int64, w io.Writer) err
 	if err != nil {
 		return err
 	}
+	for i := range t.Messages {
+		t.Messages[i].Content = s.exportImages(t.Messages[i].Content)
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(t.Export())
@@ -147,8 +150,13 @@ func (s *Store) Import(ctx context.Context, projectID int64, r io.Reader) (Sessi
 		return Session{}, fmt.Errorf("%w: export format %q version %d, want %q version %d",
 			ErrInvalid, e.Format, e.Version, ExportFormat, ExportVersion)
 	}
+	release, err := s.importImages(&e)
+	if err != nil {
+		return Session{}, err
+	}
+	defer release()
 	var id int64
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx *sql.Tx) error {
 		var err error
 		id, err = importSession(ctx, tx, projectID, e)
 		return err

@@ -20,6 +20,9 @@ func (s *Store) WriteMarkdown(ctx context.Context, sessionID int64, w io.Writer)
 	if err != nil {
 		return err
 	}
+	for i := range t.Messages {
+		t.Messages[i].Content = s.exportImages(t.Messages[i].Content)
+	}
 	_, err = io.WriteString(w, t.Markdown())
 	return err
 }
@@ -94,7 +97,22 @@ func writeBlock(b *strings.Builder, blk llm.ContentBlock, calls map[string]ToolC
 			label += " (error)"
 		}
 		fmt.Fprintf(b, "\n**%s**\n\n%s", label, fenced("", blk.Content))
+		for _, img := range blk.Images {
+			writeImage(b, img)
+		}
+	case llm.BlockImage:
+		writeImage(b, blk)
 	}
+}
+
+// writeImage writes an image as a data: URL when its bytes were read
+// (Store.exportImages), else a note with its hash.
+func writeImage(b *strings.Builder, img llm.ContentBlock) {
+	if img.Data == "" {
+		fmt.Fprintf(b, "\n*[image %s, sha256 %s: not stored any more]*\n", img.MediaType, img.Hash)
+		return
+	}
+	fmt.Fprintf(b, "\n![image %s](data:%s;base64,%s)\n", img.MediaType, img.MediaType, img.Data)
 }
 
 func writeChange(b *strings.Builder, c Change) {

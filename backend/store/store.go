@@ -38,6 +38,7 @@ type Store struct {
 	w   *sql.DB // one connection: the only writer
 	r   *sql.DB // readers
 	now func() time.Time
+	img ImageStore // where messages' images live (SetImages); nil: exports note them
 }
 
 // Open opens (creating if needed) the database at path, applies pending

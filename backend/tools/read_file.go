@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"pilot/backend/llm"
 	"pilot/backend/sandbox"
 )
 
@@ -76,6 +77,14 @@ func readFile(d Deps, p ReadFileParams) (Result, error) {
 	data, err := os.ReadFile(rp.Abs)
 	if err != nil {
 		return Result{}, fmt.Errorf("read_file: %w", err)
+	}
+	if mt, ok := llm.SniffImage(data); ok {
+		if len(data) > llm.MaxImageBytes {
+			return errorf("%q is an image (%s) of %s, larger than the %s a model takes. Ask the user for a smaller version, or use run_bash with a tool such as file or identify to inspect it.", p.Path, mt, formatSize(int64(len(data))), formatSize(llm.MaxImageBytes)), nil
+		}
+		d.Reads.MarkRead(rp.Abs)
+		return Result{Output: fmt.Sprintf("%s is an image (%s, %s); it is attached.", rp.Rel, mt, formatSize(int64(len(data)))),
+			Images: []Image{{MediaType: mt, Data: data}}}, nil
 	}
 	if isBinary(data) {
 		return errorf("%q is a binary file (%s, %s); read_file only shows text. Use run_bash with a suitable tool (file, xxd, unzip -l, ...) if you need to inspect it.", p.Path, contentType(data), formatSize(int64(len(data)))), nil

@@ -18,6 +18,16 @@ type Result struct {
 	Output   string    `json:"output"`
 	IsError  bool      `json:"isError"`
 	Proposal *Proposal `json:"proposal,omitempty"`
+	// Images are images the tool returns with Output (read_file of a PNG,
+	// JPEG, GIF or WebP): the agent stores them and sends them to the
+	// model as images.
+	Images []Image `json:"-"`
+}
+
+// Image is an image a tool returned.
+type Image struct {
+	MediaType string
+	Data      []byte
 }
 
 // errorf returns a Result that teaches the model about its mistake.

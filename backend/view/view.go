@@ -49,6 +49,11 @@ func Block(b llm.ContentBlock) events.Block {
 		v.ID, v.Name, v.Input = b.ID, b.Name, b.Input
 	case llm.BlockToolResult:
 		v.ToolUseID, v.Text, v.IsError = b.ToolUseID, b.Content, b.IsError
+		for _, img := range b.Images {
+			v.Images = append(v.Images, Block(img))
+		}
+	case llm.BlockImage:
+		v.Hash, v.MediaType = b.Hash, b.MediaType
 	}
 	return v
 }

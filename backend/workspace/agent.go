@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"sync"
 
@@ -198,6 +199,31 @@ func usageView(s store.Session, msgs []store.Message) events.Usage {
 func (w *Workspace) SendMessage(ctx context.Context, id int64, text string, attachments []string) error {
 	// The turn outlives the bound call that started it.
 	return w.agent.Send(context.WithoutCancel(ctx), id, text, attachments)
+}
+
+// SendMessageWithImages is SendMessage with images the user pasted or
+// dropped (base64); a model known to take no images refuses them with a
+// sentence, and nothing is saved.
+func (w *Workspace) SendMessageWithImages(ctx context.Context, id int64, text string, attachments []string, images []events.ImageInput) error {
+	imgs := make([]agent.Image, 0, len(images))
+	for i, in := range images {
+		data, err := base64.StdEncoding.DecodeString(in.Data)
+		if err != nil {
+			return fmt.Errorf("image %d of the message could not be read (bad base64): %w", i+1, err)
+		}
+		imgs = append(imgs, agent.Image{MediaType: in.MediaType, Data: data})
+	}
+	return w.agent.SendImages(context.WithoutCancel(ctx), id, text, attachments, imgs)
+}
+
+// GetImage returns a stored image (of a message) by its hash.
+func (w *Workspace) GetImage(hash string) (events.ImageView, error) {
+	data, mt, err := w.ledger.Image(hash)
+	if err != nil {
+		w.log.Warn("reading an image", "hash", hash, "err", err)
+		return events.ImageView{}, fmt.Errorf("the image %.12s… is not stored (it may have been removed with its session): %w", hash, err)
+	}
+	return events.ImageView{Hash: hash, MediaType: mt, DataURL: "data:" + mt + ";base64," + base64.StdEncoding.EncodeToString(data)}, nil
 }
 
 // CancelTurn stops the session's running turn, if any.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"pilot/backend/config"
+	"pilot/backend/config/secret"
 	"pilot/backend/events"
 	"pilot/backend/llm"
 )
@@ -24,6 +25,7 @@ func (w *Workspace) GetSettings() (events.SettingsView, error) {
 		return events.SettingsView{}, err
 	}
 	v := settingsView(r)
+	v.Presets = w.presetViews(r)
 	if dir := w.currentProject(); dir != "" {
 		if p, err := w.store.ProjectByPath(context.Background(), dir); err == nil {
 			if v.CheckpointUsageBytes, err = w.ledger.Usage(context.Background(), p.ID); err != nil {
@@ -65,21 +67,48 @@ func settingsView(r config.Resolved) events.SettingsView {
 			v.SourceFrom[name] = from
 		}
 	}
-	for _, p := range llm.Presets() {
-		v.Presets = append(v.Presets, events.Preset{ID: p.ID, Name: p.Name, Provider: p.Provider, BaseURL: p.BaseURL, NeedsKey: p.NeedsKey, Model: p.Model})
-	}
 	v.NeedsOnboarding = !v.HasKey && needsKey(v.Provider, v.BaseURL)
 	return v
+}
+
+// presetViews lists the presets with where each one's key is: its
+// environment variable, or saved in Settings (keys are kept per preset).
+func (w *Workspace) presetViews(r config.Resolved) []events.Preset {
+	keys, err := config.LoadKeys(w.home)
+	if err != nil {
+		w.log.Warn("reading saved keys", "err", err) // already a warning of r
+	}
+	var out []events.Preset
+	for _, p := range llm.Presets() {
+		v := events.Preset{ID: p.ID, Name: p.Name, Provider: p.Provider, BaseURL: p.BaseURL, NeedsKey: p.NeedsKey, Model: p.Model,
+			Local: p.Local, KeyEnv: p.KeyEnv, SavedBaseURL: r.Settings.BaseURLs[p.ID]}
+		key := ""
+		switch {
+		case p.KeyEnv != "" && strings.TrimSpace(w.getenv(p.KeyEnv)) != "":
+			v.KeySource, key = string(config.SourceEnv), strings.TrimSpace(w.getenv(p.KeyEnv))
+		case keys[p.ID] != "":
+			v.KeySource, key = string(config.SourceSettings), keys[p.ID]
+		}
+		if p.ID == r.Provider.Value && r.APIKey.Value != "" { // TS_AGENT_API_KEY in a .env too
+			v.KeySource, key = string(r.APIKey.Source), r.APIKey.Value
+		}
+		v.KeyHint = secret.Mask(key)
+		out = append(out, v)
+	}
+	return out
 }
 
 // needsKey says whether a server wants an API key: Anthropic and the
 // hosted OpenAI-compatible services do, local servers do not.
 func needsKey(provider, baseURL string) bool {
-	if provider == llm.ProviderAnthropic {
+	if p, ok := llm.LookupPreset(provider); ok && p.ID != llm.ProviderOpenAI {
+		return p.NeedsKey
+	}
+	if p, _ := llm.LookupPreset(llm.ProviderOpenAI); strings.TrimRight(p.BaseURL, "/") == strings.TrimRight(baseURL, "/") {
 		return true
 	}
 	for _, p := range llm.Presets() {
-		if p.Provider == provider && strings.TrimRight(p.BaseURL, "/") == strings.TrimRight(baseURL, "/") {
+		if strings.TrimRight(p.BaseURL, "/") == strings.TrimRight(baseURL, "/") {
 			return p.NeedsKey
 		}
 	}
@@ -143,10 +172,8 @@ func validateSettings(in events.SettingsInput) error {
 	if in.CheckpointRetentionMB != 0 && in.CheckpointRetentionMB < config.MinRetentionMB {
 		return fmt.Errorf("keep at least %d MiB of checkpoints per project (%d was given): with less, most changes could no longer be undone", config.MinRetentionMB, in.CheckpointRetentionMB)
 	}
-	switch in.Provider {
-	case llm.ProviderAnthropic, llm.ProviderOpenAI:
-	default:
-		return fmt.Errorf("unknown provider %q: choose anthropic or openai (any OpenAI-compatible server)", in.Provider)
+	if _, ok := llm.LookupPreset(in.Provider); !ok {
+		return fmt.Errorf("unknown provider %q: choose one of %s (openai: any OpenAI-compatible server)", in.Provider, strings.Join(llm.PresetIDs(), ", "))
 	}
 	if b := strings.TrimSpace(in.BaseURL); b != "" {
 		u, err := url.Parse(b)
@@ -162,7 +189,7 @@ func validateSettings(in events.SettingsInput) error {
 	// Only Anthropic thinks with a budget; for other providers the saved
 	// budget waits, checked against no model.
 	model := ""
-	if in.Provider == llm.ProviderAnthropic {
+	if llm.Protocol(in.Provider) == llm.ProviderAnthropic {
 		if model = strings.TrimSpace(in.Model); model == "" {
 			model = llm.DefaultModel(in.Provider)
 		}
@@ -177,7 +204,10 @@ func validateSettings(in events.SettingsInput) error {
 }
 
 // ListModels asks a server for its models. Empty arguments fall back to
-// the configuration in force.
+// the configuration in force; another provider (a preset id) uses its own
+// key (its environment variable, else the one saved for it). The error is
+// one sentence saying whether the server could not be reached or refused
+// the key, and what to do.
 func (w *Workspace) ListModels(ctx context.Context, provider, baseURL, apiKey string) ([]string, error) {
 	r, err := w.resolve()
 	if err != nil {
@@ -186,7 +216,10 @@ func (w *Workspace) ListModels(ctx context.Context, provider, baseURL, apiKey st
 	cfg := r.LLM()
 	if provider != "" && provider != cfg.Provider {
 		cfg.Provider, cfg.BaseURL, cfg.APIKey = provider, "", ""
-		if keys, err := config.LoadKeys(w.home); err == nil {
+		if p, ok := llm.LookupPreset(provider); ok && p.KeyEnv != "" {
+			cfg.APIKey = strings.TrimSpace(w.getenv(p.KeyEnv))
+		}
+		if keys, err := config.LoadKeys(w.home); err == nil && cfg.APIKey == "" {
 			cfg.APIKey = keys[provider]
 		}
 	}
@@ -198,7 +231,9 @@ func (w *Workspace) ListModels(ctx context.Context, provider, baseURL, apiKey st
 	}
 	models, err := llm.ListModels(ctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("%s", r.Redact(err.Error()))
+		msg := config.Redact(r.Redact(err.Error()), cfg.APIKey)
+		w.log.Warn("listing models", "provider", cfg.Provider, "base", cfg.BaseURL, "err", msg)
+		return nil, fmt.Errorf("%s", msg)
 	}
 	out := make([]string, len(models))
 	for i, m := range models {

@@ -1,6 +1,9 @@
 package fakellm
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -22,15 +25,66 @@ type Request struct {
 	// ToolResults are the tool results of the last user message (OpenAI:
 	// the "tool" messages after the last assistant message).
 	ToolResults []ToolResult `json:"toolResults,omitempty"`
-	Tools       []string     `json:"tools,omitempty"` // names of the tools offered
-	Turn        int          `json:"turn"`            // index of the turn served, -1 for none
+	// Images are the images of the last user message: Anthropic image
+	// blocks, or OpenAI image_url parts (which carry a tool's images too).
+	Images []Image  `json:"images,omitempty"`
+	Tools  []string `json:"tools,omitempty"` // names of the tools offered
+	Turn   int      `json:"turn"`            // index of the turn served, -1 for none
 }
 
 // ToolResult is one tool result sent back to the model.
 type ToolResult struct {
-	ToolUseID string `json:"toolUseId"`
-	Content   string `json:"content"`
-	IsError   bool   `json:"isError,omitempty"`
+	ToolUseID string  `json:"toolUseId"`
+	Content   string  `json:"content"`
+	IsError   bool    `json:"isError,omitempty"`
+	Images    []Image `json:"images,omitempty"` // Anthropic: image blocks in the result's content
+}
+
+// Image is an image a request carried, decoded from its base64.
+type Image struct {
+	MediaType string `json:"mediaType"`
+	Size      int    `json:"size"`   // bytes
+	SHA256    string `json:"sha256"` // of the bytes, hex
+	Wire      string `json:"wire"`   // "image" (Anthropic block) or "image_url" (OpenAI part)
+}
+
+// decodeImage reads an image of either wire form; ok is false when it is
+// not one or its base64 does not decode.
+func decodeImage(b wireBlock) (Image, bool) {
+	var mt, data string
+	switch {
+	case b.Type == "image" && b.Source != nil && b.Source.Type == "base64":
+		mt, data = b.Source.MediaType, b.Source.Data
+	case b.Type == "image_url" && b.ImageURL != nil:
+		head, rest, ok := strings.Cut(strings.TrimPrefix(b.ImageURL.URL, "data:"), ";base64,")
+		if !ok {
+			return Image{}, false
+		}
+		mt, data = head, rest
+	default:
+		return Image{}, false
+	}
+	raw, err := base64.StdEncoding.DecodeString(data)
+	if err != nil {
+		return Image{}, false
+	}
+	sum := sha256.Sum256(raw)
+	return Image{MediaType: mt, Size: len(raw), SHA256: hex.EncodeToString(sum[:]), Wire: b.Type}, true
+}
+
+// contentImages are the images in content that is a list of blocks.
+func contentImages(raw json.RawMessage) []Image {
+	var blocks []wireBlock
+	if json.Unmarshal(raw, &blocks) != nil {
+		return nil
+	}
+	var out []Image
+	for _, b := range blocks {
+		if img, ok := decodeImage(b); ok {
+			out = append(out, img)
+		}
+	}
+	return out
 }
 
 // redactHeaders hides the keys of a request's headers.
@@ -59,6 +113,14 @@ type wireBlock struct {
 	ToolUseID string          `json:"tool_use_id"`
 	Content   json.RawMessage `json:"content"`
 	IsError   bool            `json:"is_error"`
+	Source    *struct {
+		Type      string `json:"type"`
+		MediaType string `json:"media_type"`
+		Data      string `json:"data"`
+	} `json:"source"`
+	ImageURL *struct {
+		URL string `json:"url"`
+	} `json:"image_url"`
 }
 
 // decode fills the summary fields from the raw body.
@@ -101,7 +163,11 @@ func (r *Request) decode(raw []byte) {
 			case "text":
 				text = append(text, bl.Text)
 			case "tool_result":
-				r.ToolResults = append(r.ToolResults, ToolResult{ToolUseID: bl.ToolUseID, Content: textOf(bl.Content), IsError: bl.IsError})
+				r.ToolResults = append(r.ToolResults, ToolResult{ToolUseID: bl.ToolUseID, Content: textOf(bl.Content), IsError: bl.IsError, Images: contentImages(bl.Content)})
+			case "image":
+				if img, ok := decodeImage(bl); ok {
+					r.Images = append(r.Images, img)
+				}
 			}
 		}
 		r.LastUserText = strings.Join(text, "\n")
@@ -126,6 +192,7 @@ func (r *Request) decodeOpenAI(msgs []wireMessage) {
 		case "user":
 			if r.LastUserText == "" {
 				r.LastUserText = textOf(m.Content)
+				r.Images = contentImages(m.Content)
 			}
 		}
 	}

@@ -5,6 +5,8 @@
 import { createContext, useContext } from "react";
 import type { AppReadyPayload, EventMap, EventName } from "./events";
 import type {
+  ImageInput,
+  ImageView,
   ChangeDecision,
   ChangeDetail,
   FileDiff,
@@ -63,7 +65,10 @@ export interface Backend {
   searchSessions(projectId: number, query: string): Promise<SearchHit[]>;
 
   // chat
-  sendMessage(sessionId: number, text: string, attachments: string[]): Promise<void>;
+  /** Starts a turn; images are pasted or dropped screenshots (sent with SendMessageWithImages). */
+  sendMessage(sessionId: number, text: string, attachments: string[], images?: ImageInput[]): Promise<void>;
+  /** A message's image by its hash. */
+  getImage(hash: string): Promise<ImageView>;
   cancelTurn(sessionId: number): Promise<void>;
   compactNow(sessionId: number): Promise<void>;
 

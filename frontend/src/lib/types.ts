@@ -4,7 +4,7 @@
 export type AgentState = "idle" | "streaming" | "awaiting_approval" | "tool_executing" | "error";
 export type ToolStatus = "running" | "awaiting_approval" | "done" | "error" | "rejected" | "cancelled";
 export type MessageState = "complete" | "streaming" | "interrupted";
-export type BlockType = "text" | "thinking" | "tool_use" | "tool_result";
+export type BlockType = "text" | "thinking" | "tool_use" | "tool_result" | "image";
 export type ApprovalKind = "change" | "command";
 export type ApprovalOutcome = "approved" | "partial" | "edited" | "rejected" | "withdrawn" | "cancelled";
 export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget" | "stale";
@@ -23,6 +23,24 @@ export interface Block {
   input?: unknown;
   toolUseId?: string;
   isError?: boolean;
+  /** An image: fetched by hash with getImage, never pushed inline. */
+  hash?: string;
+  mediaType?: string;
+  /** A tool result's images. */
+  images?: Block[];
+}
+
+/** An image attached to a prompt: its media type and its bytes in base64. */
+export interface ImageInput {
+  mediaType: string;
+  data: string;
+}
+
+/** A stored image, as a data: URL. */
+export interface ImageView {
+  hash: string;
+  mediaType: string;
+  dataUrl: string;
 }
 
 export interface Message {
@@ -184,13 +202,23 @@ export interface Rule {
   effect: RuleEffect;
 }
 
+/** A known server; its id is the provider saved. */
 export interface Preset {
   id: string;
   name: string;
+  /** The protocol it speaks: "anthropic" or "openai". */
   provider: string;
   baseUrl: string;
   needsKey: boolean;
   model?: string;
+  local: boolean;
+  /** The environment variable its key is read from. */
+  keyEnv?: string;
+  /** Where its key is now: "env" (keyEnv is set), "dotenv" (TS_AGENT_API_KEY in a .env), "settings" (saved here), or absent. */
+  keySource?: "env" | "dotenv" | "settings";
+  /** The key, masked. */
+  keyHint?: string;
+  savedBaseUrl?: string;
 }
 
 export interface SettingsView {

@@ -41,7 +41,9 @@ export const wailsBackend: Backend = {
   saveSessionExport: (id, format) => App.SaveSessionExport(id, format),
   searchSessions: async (projectId, query) => (await App.SearchSessions(projectId, query)) as SearchHit[],
 
-  sendMessage: (id, text, attachments) => App.SendMessage(id, text, attachments),
+  sendMessage: (id, text, attachments, images = []) =>
+    images.length > 0 ? App.SendMessageWithImages(id, text, attachments, images.map((i) => wire.ImageInput.createFrom(i))) : App.SendMessage(id, text, attachments),
+  getImage: (hash) => App.GetImage(hash),
   cancelTurn: (id) => App.CancelTurn(id),
   compactNow: (id) => App.CompactNow(id),
 

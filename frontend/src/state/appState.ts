@@ -1,6 +1,6 @@
 // The whole window's state. Explicit unions for every status; the open
 // session lives in `session` (see sessionState.ts).
-import type { Project, SessionSummary, SettingsView } from "../lib/types";
+import type { ImageInput, Project, SessionSummary, SettingsView } from "../lib/types";
 import { idleRestore, noLedger, type LedgerState, type RestoreFlow } from "./ledger";
 import type { ReviewState } from "./review";
 import type { SessionView } from "./sessionState";
@@ -32,6 +32,8 @@ export interface Layout {
 export interface Prompt {
   text: string;
   attachments: string[];
+  /** Pasted or dropped images. */
+  images?: ImageInput[];
 }
 
 export interface AppState {

@@ -58,7 +58,7 @@ export class ChatActions {
     this.ctx.store.setState((st) => ({ ...st, lastPrompt: { ...st.lastPrompt, [sessionId]: prompt } }));
     this.patchSession(sessionId, (s) => ({ ...s, turn: "sending", error: null }));
     try {
-      await this.ctx.backend.sendMessage(sessionId, prompt.text, prompt.attachments);
+      await this.ctx.backend.sendMessage(sessionId, prompt.text, prompt.attachments, prompt.images ?? []);
       this.patchSession(sessionId, (s) => (s.turn === "sending" ? { ...s, turn: "running" } : s));
     } catch (err) {
       this.patchSession(sessionId, (s) => ({

@@ -3,6 +3,8 @@
 import type { Backend, ExportFormat, VersionInfo } from "../lib/backend";
 import type { AppReadyPayload, EventMap, EventName } from "../lib/events";
 import type {
+  ImageInput,
+  ImageView,
   ChangeDecision,
   ChangeDetail,
   ChangeView,
@@ -67,10 +69,12 @@ export const defaultSettings: SettingsView = {
   sourceFrom: {},
   warnings: [],
   presets: [
-    { id: "anthropic", name: "Anthropic", provider: "anthropic", baseUrl: "https://api.anthropic.com", needsKey: true, model: "claude-sonnet-4-5" },
-    { id: "openai", name: "OpenAI", provider: "openai", baseUrl: "https://api.openai.com/v1", needsKey: true, model: "gpt-5" },
-    { id: "ollama", name: "Ollama", provider: "openai", baseUrl: "http://localhost:11434/v1", needsKey: false },
-    { id: "lmstudio", name: "LM Studio", provider: "openai", baseUrl: "http://localhost:1234/v1", needsKey: false },
+    { id: "anthropic", name: "Anthropic", provider: "anthropic", baseUrl: "https://api.anthropic.com", needsKey: true, model: "claude-sonnet-4-5", local: false, keyEnv: "ANTHROPIC_API_KEY", keySource: "settings", keyHint: "sk-…9f3a" },
+    { id: "openai", name: "OpenAI", provider: "openai", baseUrl: "https://api.openai.com/v1", needsKey: true, model: "gpt-5", local: false, keyEnv: "OPENAI_API_KEY" },
+    { id: "deepseek", name: "DeepSeek", provider: "openai", baseUrl: "https://api.deepseek.com", needsKey: true, model: "deepseek-v4-flash", local: false, keyEnv: "DEEPSEEK_API_KEY", keySource: "env", keyHint: "sk-…0042" },
+    { id: "mistral", name: "Mistral", provider: "openai", baseUrl: "https://api.mistral.ai/v1", needsKey: true, model: "devstral-medium-latest", local: false, keyEnv: "MISTRAL_API_KEY", keySource: "settings", keyHint: "mi-…beef", savedBaseUrl: "https://proxy.example/mistral/v1" },
+    { id: "ollama", name: "Ollama", provider: "openai", baseUrl: "http://localhost:11434/v1", needsKey: false, local: true },
+    { id: "lmstudio", name: "LM Studio", provider: "openai", baseUrl: "http://localhost:1234/v1", needsKey: false, local: true },
   ],
   needsOnboarding: false,
 };
@@ -88,6 +92,8 @@ export class FakeBackend implements Backend {
   files: Record<string, string> = {};
   hits: SearchHit[] = [];
   models: string[] = [];
+  /** When set, listModels fails with this message. */
+  modelsError = "";
   rules: Rule[] = [];
   /** When set, getSession waits for this promise before answering. */
   gate: Promise<void> | null = null;
@@ -190,8 +196,16 @@ export class FakeBackend implements Backend {
     this.record("searchSessions", projectId, query);
     return this.hits;
   }
-  async sendMessage(sessionId: number, text: string, attachments: string[]): Promise<void> {
-    this.record("sendMessage", sessionId, text, attachments);
+  /** Images getImage serves, by hash. */
+  images: Record<string, ImageView> = {};
+  async getImage(hash: string): Promise<ImageView> {
+    this.record("getImage", hash);
+    const v = this.images[hash];
+    if (!v) throw new Error(`no image ${hash}`);
+    return v;
+  }
+  async sendMessage(sessionId: number, text: string, attachments: string[], images: ImageInput[] = []): Promise<void> {
+    this.record("sendMessage", sessionId, text, attachments, ...(images.length > 0 ? [images] : []));
   }
   async cancelTurn(sessionId: number): Promise<void> {
     this.record("cancelTurn", sessionId);
@@ -270,6 +284,7 @@ export class FakeBackend implements Backend {
   }
   async listModels(provider: string, baseUrl: string, apiKey: string): Promise<string[]> {
     this.record("listModels", provider, baseUrl, apiKey);
+    if (this.modelsError) throw new Error(this.modelsError);
     return this.models;
   }
   async listRules(projectId: number): Promise<Rule[]> {

@@ -70,6 +70,9 @@ export namespace events {
 	    input?: unknown;
 	    toolUseId?: string;
 	    isError?: boolean;
+	    hash?: string;
+	    mediaType?: string;
+	    images?: Block[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Block(source);
@@ -84,7 +87,28 @@ export namespace events {
 	        this.input = source["input"];
 	        this.toolUseId = source["toolUseId"];
 	        this.isError = source["isError"];
+	        this.hash = source["hash"];
+	        this.mediaType = source["mediaType"];
+	        this.images = this.convertValues(source["images"], Block);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class FileDecision {
 	    path: string;
@@ -587,6 +611,36 @@ export namespace events {
 	    }
 	}
 	
+	export class ImageInput {
+	    mediaType: string;
+	    data: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ImageInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.mediaType = source["mediaType"];
+	        this.data = source["data"];
+	    }
+	}
+	export class ImageView {
+	    hash: string;
+	    mediaType: string;
+	    dataUrl: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ImageView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.hash = source["hash"];
+	        this.mediaType = source["mediaType"];
+	        this.dataUrl = source["dataUrl"];
+	    }
+	}
 	export class LedgerFile {
 	    path: string;
 	    kind: string;
@@ -685,6 +739,11 @@ export namespace events {
 	    baseUrl: string;
 	    needsKey: boolean;
 	    model?: string;
+	    local: boolean;
+	    keyEnv?: string;
+	    keySource?: string;
+	    keyHint?: string;
+	    savedBaseUrl?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Preset(source);
@@ -698,6 +757,11 @@ export namespace events {
 	        this.baseUrl = source["baseUrl"];
 	        this.needsKey = source["needsKey"];
 	        this.model = source["model"];
+	        this.local = source["local"];
+	        this.keyEnv = source["keyEnv"];
+	        this.keySource = source["keySource"];
+	        this.keyHint = source["keyHint"];
+	        this.savedBaseUrl = source["savedBaseUrl"];
 	    }
 	}
 	export class Project {

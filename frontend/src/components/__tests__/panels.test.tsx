@@ -37,20 +37,20 @@ describe("settings", () => {
     expect(screen.getByTestId("settings-base-url").getAttribute("aria-invalid")).toBe("true");
   });
 
-  it("fills the base URL from a preset and saves an OpenAI-compatible server", async () => {
+  it("saves a preset as the provider with its base URL", async () => {
     const b = await open();
     const key = screen.getByTestId("settings-api-key") as HTMLInputElement;
     expect(key.type).toBe("password");
     expect(key.placeholder).toContain("sk-…9f3a");
-    fireEvent.change(screen.getByTestId("settings-provider"), { target: { value: "compatible" } });
-    fireEvent.click(screen.getByRole("button", { name: "LM Studio" }));
+    fireEvent.change(screen.getByTestId("settings-provider"), { target: { value: "lmstudio" } });
     expect((screen.getByTestId("settings-base-url") as HTMLInputElement).value).toBe("http://localhost:1234/v1");
+    expect(screen.getByTestId("settings-key-var").textContent).toContain("usually needs no key");
     fireEvent.change(screen.getByTestId("settings-model"), { target: { value: "qwen" } });
     fireEvent.click(screen.getByTestId("settings-approval-edits"));
     fireEvent.click(screen.getByTestId("settings-save"));
     await waitFor(() => expect(b.callsOf("saveSettings")).toHaveLength(1));
     expect(b.callsOf("saveSettings")[0]![0]).toEqual({
-      provider: "openai",
+      provider: "lmstudio",
       model: "qwen",
       baseUrl: "http://localhost:1234/v1",
       apiKey: "",
@@ -62,6 +62,57 @@ describe("settings", () => {
       checkpointRetentionMb: 512,
     });
     await waitFor(() => expect(screen.queryByTestId("settings-save")).toBeNull());
+  });
+
+  it("lists every preset and says where each one's key comes from", async () => {
+    const b = await open();
+    const options = [...(screen.getByTestId("settings-provider") as HTMLSelectElement).options].map((o) => o.value);
+    expect(options).toEqual(["anthropic", "openai", "deepseek", "mistral", "ollama", "lmstudio", "compatible"]);
+    fireEvent.change(screen.getByTestId("settings-provider"), { target: { value: "deepseek" } });
+    expect(screen.getByTestId("settings-key-env").textContent).toBe("DEEPSEEK_API_KEY provides the key (sk-…0042); it overrides a key saved here.");
+    expect((screen.getByTestId("settings-model") as HTMLInputElement).value).toBe("deepseek-v4-flash");
+    fireEvent.change(screen.getByTestId("settings-provider"), { target: { value: "mistral" } });
+    expect((screen.getByTestId("settings-base-url") as HTMLInputElement).value).toBe("https://proxy.example/mistral/v1");
+    expect((screen.getByTestId("settings-api-key") as HTMLInputElement).placeholder).toContain("saved (mi-…beef)");
+    expect(screen.getByTestId("settings-key-var").textContent).toContain("MISTRAL_API_KEY");
+    fireEvent.change(screen.getByTestId("settings-provider"), { target: { value: "openai" } });
+    expect(screen.getByTestId("settings-key-var").textContent).toContain("OPENAI_API_KEY when it is set, else the key saved here (none is saved)");
+    // The preset's models are asked with its id; a typed key goes along.
+    fireEvent.change(screen.getByTestId("settings-provider"), { target: { value: "mistral" } });
+    fireEvent.change(screen.getByTestId("settings-api-key"), { target: { value: "typed-key" } });
+    await waitFor(() => expect(b.callsOf("listModels").at(-1)).toEqual(["mistral", "https://proxy.example/mistral/v1", "typed-key"]));
+    fireEvent.click(screen.getByTestId("settings-save"));
+    await waitFor(() => expect(b.callsOf("saveSettings")).toHaveLength(1));
+    expect(b.callsOf("saveSettings")[0]![0]).toMatchObject({ provider: "mistral", apiKey: "typed-key", baseUrl: "https://proxy.example/mistral/v1" });
+  });
+
+  it("says why the model list failed, and a model can still be typed", async () => {
+    const b = new FakeBackend();
+    b.modelsError = "Could not reach localhost:11434 (connection refused); check the network connection and the base URL in Settings.";
+    await open(b);
+    fireEvent.change(screen.getByTestId("settings-provider"), { target: { value: "ollama" } });
+    const note = await screen.findByTestId("settings-models-error", undefined, { timeout: 3000 });
+    expect(note.textContent).toContain("Could not reach localhost:11434");
+    expect(note.textContent).toContain("You can still type a model id.");
+    // Another server: the first one's failure is not shown for it.
+    fireEvent.change(screen.getByTestId("settings-provider"), { target: { value: "lmstudio" } });
+    expect(screen.queryByTestId("settings-models-error")).toBeNull();
+    fireEvent.change(screen.getByTestId("settings-provider"), { target: { value: "ollama" } });
+    fireEvent.change(screen.getByTestId("settings-model"), { target: { value: "my-own:latest" } });
+    fireEvent.click(screen.getByTestId("settings-save"));
+    await waitFor(() => expect(b.callsOf("saveSettings")).toHaveLength(1));
+    expect(b.callsOf("saveSettings")[0]![0]).toMatchObject({ provider: "ollama", model: "my-own:latest", baseUrl: "http://localhost:11434/v1" });
+  });
+
+  it("saves another OpenAI-compatible server as openai with its base URL", async () => {
+    const b = await open();
+    fireEvent.change(screen.getByTestId("settings-provider"), { target: { value: "compatible" } });
+    fireEvent.click(screen.getByTestId("settings-save"));
+    expect((await screen.findAllByRole("alert")).map((a) => a.textContent).join(" ")).toContain("needs its base URL");
+    fireEvent.change(screen.getByTestId("settings-base-url"), { target: { value: "http://gpu-box:9000/v1" } });
+    fireEvent.click(screen.getByTestId("settings-save"));
+    await waitFor(() => expect(b.callsOf("saveSettings")).toHaveLength(1));
+    expect(b.callsOf("saveSettings")[0]![0]).toMatchObject({ provider: "openai", baseUrl: "http://gpu-box:9000/v1" });
   });
 
   it("keeps at least 10 MiB of checkpoints and shows the space the project uses", async () => {

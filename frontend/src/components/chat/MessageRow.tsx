@@ -3,6 +3,7 @@ import type { Message } from "../../lib/types";
 import { useApp, useController } from "../../state/context";
 import Icon from "../Icon";
 import Markdown from "./Markdown";
+import MessageImage from "./MessageImage";
 import ToolCallCard from "./ToolCallCard";
 
 const noTools: string[] = [];
@@ -20,7 +21,7 @@ function textOf(m: Message): string {
 /** A message is shown unless it only carries tool results (those live in the cards). */
 export function isVisible(m: Message | undefined): boolean {
   if (!m) return false;
-  return m.role === "assistant" || m.blocks.some((b) => b.type === "text" && b.text);
+  return m.role === "assistant" || m.blocks.some((b) => (b.type === "text" && b.text) || (b.type === "image" && b.hash));
 }
 
 function MessageRow({ id, highlighted }: { id: number; highlighted: boolean }) {
@@ -56,6 +57,8 @@ function MessageRow({ id, highlighted }: { id: number; highlighted: boolean }) {
                 <p key={i} className={b.text.startsWith(pilotNote) ? "user-text pilot-note" : "user-text"}>
                   {b.text}
                 </p>
+              ) : b.type === "image" && b.hash ? (
+                <MessageImage key={i} block={b} />
               ) : null,
             )
           : m.blocks.map((b, i) => {

@@ -14,11 +14,12 @@ export default function Onboarding() {
             <code>ANTHROPIC_API_KEY</code> set.
           </li>
           <li>
-            <strong>A local or OpenAI-compatible server.</strong> Choose “OpenAI-compatible”, pick a preset such as Ollama (
-            <code>http://localhost:11434/v1</code>) — no key needed — and a model you have pulled.
+            <strong>A server on this machine.</strong> Choose Ollama (
+            <code>http://localhost:11434/v1</code>), LM Studio, llama.cpp or vLLM as the provider — no key needed — and a model you have pulled.
           </li>
           <li>
-            <strong>OpenAI.</strong> Paste an OpenAI API key, or set <code>OPENAI_API_KEY</code>.
+            <strong>OpenAI, OpenRouter, DeepSeek, Mistral, Groq, Gemini or xAI.</strong> Choose it and paste its key, or set its variable (
+            <code>OPENAI_API_KEY</code>, <code>DEEPSEEK_API_KEY</code>…).
           </li>
         </ol>
         <p className="muted">Keys are kept out of the session database, the logs and the commands the agent runs.</p>

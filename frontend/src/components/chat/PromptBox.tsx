@@ -1,5 +1,6 @@
-import { useCallback, useRef, useState, type KeyboardEvent } from "react";
+import { useCallback, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
 import { useReclaimFocus } from "../../lib/focus";
+import { imageFiles, readImage, type Attached } from "../../lib/images";
 import { useApp, useController } from "../../state/context";
 import { chatShown } from "../../state/layout";
 import { lastUserPrompt } from "../../state/chat";
@@ -15,6 +16,9 @@ export default function PromptBox() {
   const queued = useApp((s) => (sessionId !== null ? s.queued[sessionId] : undefined));
   const [text, setText] = useState("");
   const [attachments, setAttachments] = useState<string[]>([]);
+  const [images, setImages] = useState<Attached[]>([]);
+  const [imageError, setImageError] = useState("");
+  const [dragging, setDragging] = useState(false);
   const [mention, setMention] = useState<{ start: number; query: string } | null>(null);
   const [active, setActive] = useState(0);
   const results = useRef<string[]>([]);
@@ -45,12 +49,36 @@ export default function PromptBox() {
     requestAnimationFrame(() => el.setSelectionRange(pos, pos));
   };
 
+  /** Attaches the images of a paste or a drop; reports true when there were any. */
+  const attach = (dt: DataTransfer | null): boolean => {
+    const files = imageFiles(dt);
+    if (files.length === 0) return false;
+    setImageError("");
+    for (const f of files)
+      readImage(f).then(
+        (img) => setImages((x) => [...x, img]),
+        (err: unknown) => setImageError(err instanceof Error ? err.message : String(err)),
+      );
+    return true;
+  };
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    if (attach(e.clipboardData)) e.preventDefault(); // text pastes as usual
+  };
+  const onDrop = (e: DragEvent<HTMLDivElement>) => {
+    setDragging(false);
+    if (imageFiles(e.dataTransfer).length === 0) return;
+    e.preventDefault();
+    attach(e.dataTransfer);
+  };
+
   const submit = () => {
     const t = text.trim();
-    if (!t) return;
-    void c.chat.submitPrompt({ text: t, attachments });
+    if (!t && images.length === 0) return;
+    void c.chat.submitPrompt({ text: t, attachments, images: images.map(({ mediaType, data }) => ({ mediaType, data })) });
     setText("");
     setAttachments([]);
+    setImages([]);
+    setImageError("");
     setMention(null);
   };
 
@@ -97,7 +125,17 @@ export default function PromptBox() {
   };
 
   return (
-    <div className="prompt">
+    <div
+      className={`prompt${dragging ? " dragging" : ""}`}
+      onDragOver={(e) => {
+        if ([...e.dataTransfer.types].includes("Files")) {
+          e.preventDefault();
+          setDragging(true);
+        }
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+    >
       {queued && (
         <div className="queued" data-testid="queued" role="status">
           <span className="queued-label">Queued — sent when this turn ends:</span>
@@ -129,6 +167,23 @@ export default function PromptBox() {
           ))}
         </ul>
       )}
+      {images.length > 0 && (
+        <ul className="attachments image-attachments" aria-label="Attached images">
+          {images.map((img, i) => (
+            <li key={`${i}-${img.name}`} className="thumb">
+              <img data-testid="image-attachment" src={img.url} alt={img.name} title={img.name} />
+              <button type="button" className="icon" aria-label={`Remove ${img.name}`} onClick={() => setImages((x) => x.filter((_, j) => j !== i))}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {imageError && (
+        <p className="image-error" role="alert" data-testid="image-error">
+          {imageError}
+        </p>
+      )}
       <div className="prompt-box">
         {mention && project && (
           <FilePicker projectId={project.id} query={mention.query} active={active} onResults={onResults} onPick={pick} />
@@ -137,7 +192,7 @@ export default function PromptBox() {
           ref={ref}
           data-testid="chat-input"
           aria-label="Message"
-          placeholder={running ? "The agent is working — type to queue a message" : "Ask or describe a change…  (@ attaches a file)"}
+          placeholder={running ? "The agent is working — type to queue a message" : "Ask or describe a change…  (@ attaches a file; paste or drop a screenshot)"}
           value={text}
           rows={Math.min(10, Math.max(2, text.split("\n").length))}
           aria-expanded={mention ? true : undefined}
@@ -148,6 +203,7 @@ export default function PromptBox() {
             updateMention(e.target.value, e.target.selectionStart ?? e.target.value.length);
           }}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
           onBlur={() => setMention(null)}
         />
         <div className="prompt-actions">
@@ -156,7 +212,7 @@ export default function PromptBox() {
               ■ Stop
             </button>
           )}
-          <button type="button" className="primary" data-testid="chat-send" disabled={running || !text.trim()} onClick={submit}>
+          <button type="button" className="primary" data-testid="chat-send" disabled={running || (!text.trim() && images.length === 0)} onClick={submit}>
             Send
           </button>
         </div>

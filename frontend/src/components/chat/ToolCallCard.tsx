@@ -1,6 +1,8 @@
 import { memo, useEffect, useRef, useState } from "react";
-import type { ChangeSummary, CommandEffects, ToolCall, ToolStatus } from "../../lib/types";
+import type { Block, ChangeSummary, CommandEffects, ToolCall, ToolStatus } from "../../lib/types";
+import type { SessionView } from "../../state/sessionState";
 import { useApp, useController } from "../../state/context";
+import MessageImage from "./MessageImage";
 import { checkpointUndone } from "../../state/ledger";
 import ChangeDetailView from "./ChangeDetailView";
 import CommandEffectsView from "./CommandEffectsView";
@@ -54,9 +56,25 @@ function Output({ call, live }: { call: ToolCall; live: boolean }) {
   );
 }
 
+const noImages: Block[] = [];
+
+/**
+ * The images a tool returned (read_file of an image), from its tool_result
+ * block: looked up only for a call whose output says it returned one.
+ */
+function resultImages(s: SessionView | null | undefined, call: ToolCall | undefined): Block[] {
+  if (!s || !call || !call.output.includes(" is an image (")) return noImages;
+  for (let i = s.messageIds.length - 1; i >= 0; i--) {
+    const b = s.messages[s.messageIds[i]!]?.blocks.find((x) => x.type === "tool_result" && x.toolUseId === call.id);
+    if (b) return b.images ?? noImages;
+  }
+  return noImages;
+}
+
 function ToolCallCard({ id }: { id: string }) {
   const c = useController();
   const call = useApp((s) => s.session?.toolCalls[id]);
+  const images = useApp((s) => resultImages(s.session, s.session?.toolCalls[id]));
   const change = call && FILE_TOOLS.has(call.name) ? call.change : undefined;
   const effects = call?.name === "run_bash" ? call.effects : undefined;
   const checkpointId = change?.checkpointId ?? effects?.checkpointId;
@@ -120,6 +138,11 @@ function ToolCallCard({ id }: { id: string }) {
         </div>
       )}
       {expanded && !change && <Output call={call} live={live} />}
+      {images.length > 0 && (
+        <div className="tool-images">
+          {images.map((b, i) => (b.hash ? <MessageImage key={i} block={b} /> : null))}
+        </div>
+      )}
       {expanded && effects && <CommandEffectsView effects={effects} undone={undone} />}
     </div>
   );

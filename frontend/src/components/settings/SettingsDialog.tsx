@@ -5,7 +5,8 @@ import { useDebounced } from "../../lib/useDebounced";
 import { useApp, useController } from "../../state/context";
 import Modal from "../Modal";
 import RulesEditor from "./RulesEditor";
-import { backendProvider, compatiblePresets, defaultUrlFor, formFromView, isHttpUrl, thinkingOptions, toInput, validate, type FormErrors, type ProviderChoice, type SettingsForm } from "./validate";
+import ProviderField, { KeyField, Override } from "./ProviderField";
+import { backendProvider, COMPATIBLE, formFromView, isHttpUrl, presetOf, protocolOf, thinkingOptions, toInput, validate, type FormErrors, type ProviderChoice, type SettingsForm } from "./validate";
 
 const modes: { value: ApprovalMode; label: string; hint: string }[] = [
   { value: "ask", label: "Ask", hint: "every change and command waits for you" },
@@ -13,53 +14,49 @@ const modes: { value: ApprovalMode; label: string; hint: string }[] = [
   { value: "all", label: "All", hint: "everything runs without asking" },
 ];
 
-const envVar: Record<string, string> = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY", compatible: "OPENAI_API_KEY" };
-
-/** "Set by X, which overrides this field." when a value comes from outside Settings. */
-function Override({ view, field }: { view: SettingsView; field: string }) {
-  const src = view.source?.[field];
-  if (src !== "env" && src !== "dotenv") return null;
-  const from = view.sourceFrom?.[field];
-  return (
-    <span className="hint" data-testid={`settings-${field}-source`}>
-      {from ? <code>{from}</code> : src === "env" ? "The environment" : "A .env file"} sets this and overrides what you save here.
-    </span>
-  );
-}
-
 function Form({ view }: { view: SettingsView }) {
   const c = useController();
   const project = useApp((s) => s.project);
   const [f, setF] = useState<SettingsForm>(() => formFromView(view));
   const [errors, setErrors] = useState<FormErrors>({});
   const [saveState, setSaveState] = useState<{ s: "idle" | "saving" | "saved" } | { s: "failed"; error: string }>({ s: "idle" });
-  const [models, setModels] = useState<string[]>([]);
+  // The model list of one query (provider, base URL, key); shown only
+  // while the form still asks that, so a stale answer never shows.
+  const [listed, setListed] = useState<{ q: string } & ({ s: "idle" | "loading" } | { s: "ok"; list: string[] } | { s: "failed"; error: string })>({ q: "", s: "idle" });
   const set = <K extends keyof SettingsForm>(k: K, val: SettingsForm[K]) => {
     setF((x) => ({ ...x, [k]: val }));
     setErrors((e) => ({ ...e, [k]: undefined }));
   };
+  const presets = useMemo(() => view.presets ?? [], [view.presets]);
+  const preset = presetOf(f.provider, presets);
+  const protocol = protocolOf(f.provider, presets);
 
-  const modelQuery = useDebounced(`${f.provider}\n${f.baseUrl}\n${f.apiKey}`, 400);
+  // The chosen server's models: asked again (debounced) when the provider,
+  // base URL or typed key changes; a model not listed can still be typed.
+  const query = `${f.provider}\n${f.baseUrl}\n${f.apiKey}`;
+  const modelQuery = useDebounced(query, 400);
   useEffect(() => {
     const [p = "", url = "", key = ""] = modelQuery.split("\n");
-    if (url ? !isHttpUrl(url) : p === "compatible") return;
+    if (url ? !isHttpUrl(url) : p === COMPATIBLE) {
+      setListed({ q: modelQuery, s: "idle" });
+      return;
+    }
     let live = true;
+    setListed({ q: modelQuery, s: "loading" });
     c.backend
-      .listModels(backendProvider(p as ProviderChoice), url, key)
-      .then((m) => live && setModels(m))
-      .catch(() => live && setModels([]));
+      .listModels(backendProvider(p), url, key)
+      .then((list) => live && setListed({ q: modelQuery, s: "ok", list }))
+      .catch((err: unknown) => live && setListed({ q: modelQuery, s: "failed", error: errorText(err) }));
     return () => {
       live = false;
     };
   }, [c, modelQuery]);
-
-  const keySrc = view.source?.apiKey;
-  const keyEnv = keySrc === "env" || keySrc === "dotenv";
-  const keySaved = view.hasKey && !f.clearKey;
+  const models = listed.q === query ? listed : { q: query, s: "loading" as const };
+  const modelList = models.s === "ok" ? models.list : [];
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const errs = validate(f);
+    const errs = validate(f, presets);
     setErrors(errs);
     if (Object.values(errs).some(Boolean)) return;
     setSaveState({ s: "saving" });
@@ -72,7 +69,6 @@ function Form({ view }: { view: SettingsView }) {
     }
   };
 
-  const presets = useMemo(() => compatiblePresets(view.presets ?? []), [view.presets]);
   const err = (k: keyof SettingsForm) =>
     errors[k] ? (
       <span className="field-error" id={`err-${k}`} role="alert">
@@ -87,50 +83,15 @@ function Form({ view }: { view: SettingsView }) {
           {w}
         </p>
       ))}
-      <label className="field">
-        <span>Provider</span>
-        <select
-          data-testid="settings-provider"
-          value={f.provider}
-          onChange={(e) => {
-            const p = e.target.value as ProviderChoice;
-            set("provider", p);
-            // Move the base URL along unless the user typed one of their own.
-            const known = !f.baseUrl || (view.presets ?? []).some((x) => x.baseUrl === f.baseUrl);
-            if (known) set("baseUrl", defaultUrlFor(p, view.presets ?? []));
-          }}
-          autoFocus
-        >
-          <option value="anthropic">Anthropic</option>
-          <option value="openai">OpenAI</option>
-          <option value="compatible">OpenAI-compatible (Ollama, LM Studio, llama.cpp, OpenRouter…)</option>
-        </select>
-        <Override view={view} field="provider" />
-      </label>
-
-      {f.provider === "compatible" && presets.length > 0 && (
-        <div className="field">
-          <span>Presets</span>
-          <div className="presets" role="group" aria-label="Server presets">
-            {presets.map((p) => (
-              <button
-                key={p.name}
-                type="button"
-                className={`seg${f.baseUrl === p.baseUrl ? " on" : ""}`}
-                aria-pressed={f.baseUrl === p.baseUrl}
-                data-testid="settings-preset"
-                onClick={() => {
-                  set("baseUrl", p.baseUrl);
-                  if (p.model && !f.model.trim()) set("model", p.model);
-                }}
-                title={p.baseUrl}
-              >
-                {p.name}
-              </button>
-            ))}
-          </div>
-        </div>
-      )}
+      <ProviderField
+        view={view}
+        presets={presets}
+        value={f.provider}
+        onChange={(p: ProviderChoice, baseUrl: string, model: string) => {
+          setF((x) => ({ ...x, provider: p, baseUrl, model, apiKey: "", clearKey: false }));
+          setErrors({});
+        }}
+      />
 
       <label className="field">
         <span>Base URL</span>
@@ -138,7 +99,7 @@ function Form({ view }: { view: SettingsView }) {
           data-testid="settings-base-url"
           type="url"
           value={f.baseUrl}
-          placeholder={f.provider === "anthropic" ? "default: https://api.anthropic.com" : f.provider === "openai" ? "default: https://api.openai.com/v1" : "http://localhost:11434/v1"}
+          placeholder={preset ? `default: ${preset.baseUrl}` : "e.g. http://localhost:11434/v1"}
           aria-invalid={!!errors.baseUrl}
           aria-describedby={errors.baseUrl ? "err-baseUrl" : undefined}
           spellCheck={false}
@@ -155,22 +116,32 @@ function Form({ view }: { view: SettingsView }) {
           type="text"
           list="model-options"
           value={f.model}
-          placeholder={f.provider === "anthropic" ? "e.g. claude-sonnet-4-5" : "e.g. qwen2.5-coder:7b"}
+          placeholder={preset?.model ? `e.g. ${preset.model}` : "e.g. qwen2.5-coder:7b"}
           aria-invalid={!!errors.model}
           spellCheck={false}
           onChange={(e) => set("model", e.target.value)}
         />
         <datalist id="model-options">
-          {models.map((m) => (
+          {modelList.map((m) => (
             <option key={m} value={m} />
           ))}
         </datalist>
         {err("model")}
-        {models.length > 0 && <span className="hint">{models.length} models offered by the server.</span>}
+        {models.s === "loading" && <span className="hint">Asking the server for its models…</span>}
+        {models.s === "ok" && (
+          <span className="hint" data-testid="settings-models">
+            {models.list.length > 0 ? `${models.list.length} models offered by the server; one not listed can be typed.` : "The server lists no models; type the model's id."}
+          </span>
+        )}
+        {models.s === "failed" && (
+          <span className="field-error" role="note" data-testid="settings-models-error">
+            Could not list the models: {models.error} You can still type a model id.
+          </span>
+        )}
         <Override view={view} field="model" />
       </label>
 
-      {f.provider === "anthropic" && (
+      {protocol === "anthropic" && (
         <label className="field">
           <span>Extended thinking</span>
           <select
@@ -192,29 +163,7 @@ function Form({ view }: { view: SettingsView }) {
         </label>
       )}
 
-      <label className="field">
-        <span>API key</span>
-        <input
-          data-testid="settings-api-key"
-          type="password"
-          autoComplete="off"
-          value={f.apiKey}
-          disabled={f.clearKey}
-          placeholder={keySaved ? `saved (${view.keyHint}) — type to replace` : f.provider === "compatible" ? "often not needed for local servers" : "paste your key"}
-          onChange={(e) => set("apiKey", e.target.value)}
-        />
-        {keyEnv && (
-          <span className="hint" data-testid="settings-key-env">
-            <code>{view.sourceFrom?.apiKey || envVar[f.provider]}</code> provides the key{view.keyHint ? ` (${view.keyHint})` : ""}; it overrides a key saved here.
-          </span>
-        )}
-        {view.hasKey && !keyEnv && (
-          <label className="check">
-            <input type="checkbox" checked={f.clearKey} onChange={(e) => set("clearKey", e.target.checked)} />
-            Remove the saved key
-          </label>
-        )}
-      </label>
+      <KeyField view={view} choice={f.provider} preset={preset} apiKey={f.apiKey} clearKey={f.clearKey} onKey={(k) => set("apiKey", k)} onClear={(v) => set("clearKey", v)} />
 
       <fieldset className="field">
         <legend>Approval</legend>

@@ -1,6 +1,13 @@
 import type { ApprovalMode, Preset, SettingsInput, SettingsView } from "../../lib/types";
 
-export type ProviderChoice = "anthropic" | "openai" | "compatible";
+/**
+ * A preset's id ("anthropic", "openai", "deepseek", "ollama"…), or
+ * "compatible": any other OpenAI-compatible server, saved as "openai" with
+ * its base URL.
+ */
+export type ProviderChoice = string;
+
+export const COMPATIBLE = "compatible";
 
 export interface SettingsForm {
   provider: ProviderChoice;
@@ -46,24 +53,26 @@ export type FormErrors = Partial<Record<keyof SettingsForm, string>>;
 
 const OPENAI_URL = /^https:\/\/api\.openai\.com(\/|$)/;
 
-/** Presets of OpenAI-compatible servers other than OpenAI itself. */
-export function compatiblePresets(presets: Preset[]): Preset[] {
-  return presets.filter((p) => p.provider === "openai" && p.id !== "openai" && !OPENAI_URL.test(p.baseUrl));
+/** The preset of a choice ("compatible" has none). */
+export function presetOf(choice: ProviderChoice, presets: Preset[]): Preset | undefined {
+  return choice === COMPATIBLE ? undefined : presets.find((p) => p.id === choice);
 }
 
-/** The base URL to show after switching to a provider choice. */
+/** The protocol a choice speaks: "anthropic" or "openai". */
+export function protocolOf(choice: ProviderChoice, presets: Preset[]): string {
+  return presetOf(choice, presets)?.provider ?? (choice === "anthropic" ? "anthropic" : "openai");
+}
+
+/** The base URL to show after switching to a choice: the one saved for it, else its own. */
 export function defaultUrlFor(choice: ProviderChoice, presets: Preset[]): string {
-  if (choice === "compatible") {
-    const list = compatiblePresets(presets);
-    return (list.find((p) => p.id === "ollama") ?? list[0])?.baseUrl ?? "";
-  }
-  return presets.find((p) => p.id === choice)?.baseUrl ?? "";
+  const p = presetOf(choice, presets);
+  return p ? (p.savedBaseUrl ?? p.baseUrl) : "";
 }
 
 export function formFromView(v: SettingsView): SettingsForm {
   const compatible = v.provider === "openai" && v.baseUrl !== "" && !OPENAI_URL.test(v.baseUrl);
   return {
-    provider: v.provider === "anthropic" ? "anthropic" : compatible ? "compatible" : "openai",
+    provider: compatible ? COMPATIBLE : v.provider,
     model: v.model,
     baseUrl: v.baseUrl,
     apiKey: "",
@@ -76,9 +85,9 @@ export function formFromView(v: SettingsView): SettingsForm {
   };
 }
 
-/** The backend's provider for a choice: OpenAI-compatible servers use the openai client. */
+/** The provider the backend saves for a choice: another OpenAI-compatible server is "openai". */
 export function backendProvider(p: ProviderChoice): string {
-  return p === "anthropic" ? "anthropic" : "openai";
+  return p === COMPATIBLE ? "openai" : p;
 }
 
 export function isHttpUrl(s: string): boolean {
@@ -90,17 +99,17 @@ export function isHttpUrl(s: string): boolean {
   }
 }
 
-export function validate(f: SettingsForm): FormErrors {
+export function validate(f: SettingsForm, presets: Preset[] = []): FormErrors {
   const e: FormErrors = {};
   const url = f.baseUrl.trim();
   if (url) {
     if (!isHttpUrl(url)) e.baseUrl = "The base URL must start with http:// or https://, e.g. http://localhost:11434/v1.";
-  } else if (f.provider === "compatible") {
+  } else if (f.provider === COMPATIBLE) {
     e.baseUrl = "An OpenAI-compatible server needs its base URL; pick a preset or type one.";
   }
   // Only Anthropic thinks with a budget; other providers keep the saved one.
   const thinking = Number(f.thinking);
-  if (f.provider === "anthropic" && (!Number.isSafeInteger(thinking) || (thinking !== 0 && thinking < MIN_THINKING)))
+  if (protocolOf(f.provider, presets) === "anthropic" && (!Number.isSafeInteger(thinking) || (thinking !== 0 && thinking < MIN_THINKING)))
     e.thinking = `The thinking budget must be 0 (off) or at least ${MIN_THINKING} tokens.`;
   const tok = f.budgetTokens.trim();
   if (tok && !(/^\d+$/.test(tok) && Number.isSafeInteger(Number(tok)))) e.budgetTokens = "The token budget must be a whole number, 0 or more (empty for none).";

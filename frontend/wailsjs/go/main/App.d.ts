@@ -33,6 +33,8 @@ export function GetCheckpointDiff(arg1:number,arg2:string):Promise<events.FileDi
 
 export function GetFileDiff(arg1:number,arg2:string):Promise<events.FileDiff>;
 
+export function GetImage(arg1:string):Promise<events.ImageView>;
+
 export function GetLedger(arg1:number):Promise<events.Ledger>;
 
 export function GetSession(arg1:number):Promise<events.SessionDetail>;
@@ -74,5 +76,7 @@ export function SaveSettings(arg1:events.SettingsInput):Promise<events.SettingsV
 export function SearchSessions(arg1:number,arg2:string):Promise<Array<events.SearchHit>>;
 
 export function SendMessage(arg1:number,arg2:string,arg3:Array<string>):Promise<void>;
+
+export function SendMessageWithImages(arg1:number,arg2:string,arg3:Array<string>,arg4:Array<events.ImageInput>):Promise<void>;
 
 export function Version():Promise<version.Info>;

@@ -62,6 +62,10 @@ export function GetFileDiff(arg1, arg2) {
   return window['go']['main']['App']['GetFileDiff'](arg1, arg2);
 }
 
+export function GetImage(arg1) {
+  return window['go']['main']['App']['GetImage'](arg1);
+}
+
 export function GetLedger(arg1) {
   return window['go']['main']['App']['GetLedger'](arg1);
 }
@@ -144,6 +148,10 @@ export function SearchSessions(arg1, arg2) {
 
 export function SendMessage(arg1, arg2, arg3) {
   return window['go']['main']['App']['SendMessage'](arg1, arg2, arg3);
+}
+
+export function SendMessageWithImages(arg1, arg2, arg3, arg4) {
+  return window['go']['main']['App']['SendMessageWithImages'](arg1, arg2, arg3, arg4);
 }
 
 export function Version() {
