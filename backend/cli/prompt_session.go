@@ -24,6 +24,7 @@ type headless struct {
 	term    *terminal
 	sess    store.Session
 	project string
+	args    *runArgs // the flags in force (the REPL's /model changes the model)
 	closers []io.Closer
 }
 
@@ -37,7 +38,7 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 	if err := paths.Ensure(home); err != nil {
 		return nil, err
 	}
-	h := &headless{}
+	h := &headless{args: &a}
 	log, closer, err := logging.Open(paths.LogDir(home), slog.LevelInfo, config.LogRedactor(tio.Getenv))
 	if err != nil {
 		log = slog.New(slog.DiscardHandler)
@@ -65,7 +66,7 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 	h.m = agent.NewManager(agent.Deps{
 		Store:    st,
 		Emitter:  h.term,
-		Provider: providerFor(st, home, tio.Getenv, a),
+		Provider: providerFor(st, home, tio.Getenv, h.args),
 		Log:      log,
 		Ledger:   lg,
 	})
@@ -127,7 +128,7 @@ func (h *headless) session(ctx context.Context, a runArgs, home string, env func
 // force: the --provider and --model flags, else the session's own
 // provider and model, else the environment and the saved settings (the
 // thinking budget too, as in the window).
-func providerFor(st *store.Store, home string, getenv func(string) string, a runArgs) func(context.Context, store.Session) (agent.Model, error) {
+func providerFor(st *store.Store, home string, getenv func(string) string, a *runArgs) func(context.Context, store.Session) (agent.Model, error) {
 	return func(ctx context.Context, s store.Session) (agent.Model, error) {
 		p, err := st.Project(ctx, s.ProjectID)
 		if err != nil {

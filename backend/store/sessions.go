@@ -142,6 +142,11 @@ func (s *Store) Rename(ctx context.Context, id int64, title string) error {
 	return s.updateSession(ctx, id, `title = ?`, title)
 }
 
+// SetModel sets the model a session's next turns use.
+func (s *Store) SetModel(ctx context.Context, id int64, model string) error {
+	return s.updateSession(ctx, id, `model = ?`, model)
+}
+
 // SetState records where the session's agent loop stands. The loop sets
 // SessionRunning when a turn starts and SessionIdle (or SessionError) when
 // it ends; a session left running by a crash is repaired at the next Open.

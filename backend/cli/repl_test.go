@@ -1,0 +1,45 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"pilot/backend/llm/fakellm"
+)
+
+func TestReplSlashCommands(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{
+		{Text: "Hello there.", Repeat: true, When: &fakellm.When{LastUserContains: "hi"}},
+	}})
+	defer srv.Close()
+	dir := tempProject(t, nil)
+	env := fakeEnv(t, srv, "openai")
+	in := strings.Join([]string{"/help", "/bogus", "hi", "/model", "/model other-model", "/model",
+		"/clear", "/sessions", "/resume 1", "/resume 999", "/resume x", "/compact", "/exit", "hi"}, "\n") + "\n"
+	r := runCLI(t, env, in, "repl", "--project", dir)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		"Commands:\n  /help ", "/resume ID", // /help
+		"/bogus is not a command.\nCommands:", // unknown: refused with the list
+		"Session 1 uses gpt-4.1 (openai).", "Session 1 now uses other-model.", "Session 1 uses other-model (openai).",
+		"New session 2.",
+		"ID  ", // /sessions' table
+		"Resumed session 1: ", "(other-model)",
+		"there is no session 999", "/resume needs a session id",
+		"too short to compact",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	// The slash lines never reach the model; /exit ends before the last "hi".
+	if got := strings.Count(r.stdout, "Hello there."); got != 1 {
+		t.Errorf("answers %d, want 1: %q", got, r.stdout)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d requests, want 1", n)
+	}
+}
