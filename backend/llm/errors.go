@@ -98,6 +98,7 @@ type Error struct {
 	Message    string        // the provider's message, secrets redacted
 	RetryAfter time.Duration // what the server asked us to wait, if it said
 	Attempts   int           // requests made, retries included
+	RequestID  string        // the id the server gave the request (request-id, x-request-id), for its support
 	KeyHint    string        // where the key for this provider is set
 	Partial    bool          // part of the answer arrived (and was delivered) before the failure
 	// PartialText: some text of the answer arrived; the agent keeps it. A

@@ -156,6 +156,7 @@ func (c *endpoint) once(ctx context.Context, method, path string, body []byte) (
 		Type:       typ,
 		Message:    msg,
 		RetryAfter: retryAfter(resp.Header, c.retry.now()),
+		RequestID:  RequestID(resp.Header),
 	}
 	var env struct {
 		Error json.RawMessage `json:"error"`
@@ -270,6 +271,9 @@ func (c *endpoint) stream(ctx context.Context, path string, body []byte, parse s
 			}
 			e = c.asError(err)
 			e.Partial, e.PartialText = partial, text
+			if e.RequestID == "" {
+				e.RequestID = RequestID(resp.Header)
+			}
 			if e.Retryable() && e.Kind != KindStalled {
 				// the provider reported it: the answer's retry-after, if
 				// it sent one, is as good as an error status's
@@ -305,13 +309,24 @@ func (c *endpoint) read(ctx context.Context, resp *http.Response, parse streamPa
 	return parse(resp.Body, emit)
 }
 
+// RequestID is the id a provider gave a request: Anthropic's request-id,
+// OpenAI's (and most compatible servers') x-request-id.
+func RequestID(h http.Header) string {
+	for _, k := range []string{"request-id", "x-request-id"} {
+		if v := h.Get(k); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
 // notAStream reads a 2xx JSON answer to a streamed request: an error some
 // proxies send with status 200, or a server that ignored "stream": true.
 func (c *endpoint) notAStream(resp *http.Response) error {
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	typ, msg := parseErrorBody(raw)
-	e := &Error{Kind: KindInvalidResponse, Status: resp.StatusCode, Type: typ, Message: msg}
+	e := &Error{Kind: KindInvalidResponse, Status: resp.StatusCode, Type: typ, Message: msg, RequestID: RequestID(resp.Header)}
 	if k, ok := kindForType(typ); ok {
 		e.Kind = k
 	} else if msg == "" {
