@@ -300,7 +300,7 @@ func (t *turn) request() llm.Request {
 	return llm.Request{
 		Model:     t.model,
 		System:    t.system,
-		Messages:  t.l.view(t.history),
+		Messages:  t.l.view(t.history, t.window),
 		Tools:     t.defs,
 		MaxTokens: t.l.m.opt.MaxTokens,
 		// Thinking requires the default temperature and tool_choice auto:

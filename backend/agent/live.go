@@ -75,13 +75,14 @@ func (l *live) emitTool(c events.ToolCall) {
 	l.send(events.AgentTool, func(q events.Seq) any { return events.ToolPayload{Seq: q, Call: c} })
 }
 
-// emitError reports a failure as one human sentence.
+// emitError reports a failure as one human sentence, and logs it.
 func (l *live) emitError(err error) {
 	kind, msg, retry := "internal", err.Error(), false
 	var le *llm.Error
 	if errors.As(err, &le) {
 		kind, msg, retry = string(le.Kind), le.Human(), le.Retryable()
 	}
+	l.m.logError("turn failed", l.id, err)
 	l.send(events.AgentError, func(q events.Seq) any {
 		return events.ErrorPayload{Seq: q, Kind: kind, Message: msg, Retryable: retry}
 	})
