@@ -139,6 +139,15 @@ func (a *App) SendMessage(sessionID int64, text string, attachments []string) er
 	return a.ws.SendMessage(a.ctx, sessionID, text, attachments)
 }
 
+// RetryTurn runs the session's failed turn again, without adding the
+// user's message again.
+func (a *App) RetryTurn(sessionID int64) error { return a.ws.RetryTurn(a.ctx, sessionID) }
+
+// ReportError logs an error the window shows (the log redacts keys).
+func (a *App) ReportError(where string, sessionID int64, message string) {
+	a.ws.ReportError(where, sessionID, message)
+}
+
 // CancelTurn stops the session's running turn.
 func (a *App) CancelTurn(sessionID int64) error { return a.ws.CancelTurn(sessionID) }
 

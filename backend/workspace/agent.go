@@ -200,6 +200,19 @@ func (w *Workspace) SendMessage(ctx context.Context, id int64, text string, atta
 	return w.agent.Send(context.WithoutCancel(ctx), id, text, attachments)
 }
 
+// RetryTurn runs the session's failed turn again from where it failed,
+// without adding the user's message again.
+func (w *Workspace) RetryTurn(ctx context.Context, id int64) error {
+	return w.agent.Retry(context.WithoutCancel(ctx), id)
+}
+
+// ReportError logs an error the window shows the user (what failed, in
+// which view, for which session; 0: none). Errors of a turn are logged by
+// the agent with the provider's details and are not reported again.
+func (w *Workspace) ReportError(where string, sessionID int64, message string) {
+	w.log.Warn("error shown", "view", where, "session", sessionID, "message", message)
+}
+
 // CancelTurn stops the session's running turn, if any.
 func (w *Workspace) CancelTurn(id int64) error {
 	w.agent.Cancel(id)
