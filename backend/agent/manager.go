@@ -193,7 +193,7 @@ func (m *Manager) Send(ctx context.Context, sessionID int64, text string, attach
 	if err != nil {
 		return err
 	}
-	if err := m.checkSize(ctx, sessionID, blocks); err != nil {
+	if err := m.precheck(ctx, sessionID, blocks); err != nil {
 		return err
 	}
 	tctx, err := m.begin(l)
@@ -283,6 +283,20 @@ func (m *Manager) Cancel(sessionID int64) {
 	if cancel != nil {
 		cancel()
 	}
+}
+
+// Running reports whether a turn (or a compaction) of the session runs
+// or is starting.
+func (m *Manager) Running(sessionID int64) bool {
+	m.mu.Lock()
+	l := m.lives[sessionID]
+	m.mu.Unlock()
+	if l == nil {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.cancel != nil
 }
 
 // State returns the session's state (idle for a session with no turn yet).

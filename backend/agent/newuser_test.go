@@ -11,6 +11,7 @@ import (
 	"pilot/backend/events"
 	"pilot/backend/llm"
 	"pilot/backend/llm/fakellm"
+	"pilot/backend/store"
 )
 
 // A message that alone would not fit in the window is refused before it
@@ -34,7 +35,7 @@ func TestSendRefusesAMessageBiggerThanTheWindow(t *testing.T) {
 		t.Errorf("%d requests, want none", n)
 	}
 	// Half the window is still accepted.
-	if err := h.m.checkSize(context.Background(), h.sess.ID, []llm.ContentBlock{llm.TextBlock(strings.Repeat("x", 390000))}); err != nil {
+	if err := checkSize([]llm.ContentBlock{llm.TextBlock(strings.Repeat("x", 390000))}, 200000); err != nil {
 		t.Errorf("a message under half the window: %v", err)
 	}
 }
@@ -180,5 +181,22 @@ func TestSentinelsAreSentences(t *testing.T) {
 		if strings.Contains(s, "agent:") || s[0] < 'A' || s[0] > 'Z' || !strings.HasSuffix(s, ".") {
 			t.Errorf("%q is not a sentence for the user", s)
 		}
+	}
+}
+
+// A session whose client cannot be made (no API key) refuses the message
+// before saving it: the session stays empty.
+func TestSendWithoutAKeyLeavesTheSessionEmpty(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, llm.ProviderAnthropic, fakellm.Script{}, setup{})
+	h.m.provider = func(context.Context, store.Session) (Model, error) {
+		return Model{}, &llm.Error{Kind: llm.KindAuth, Provider: "anthropic", KeyHint: "ANTHROPIC_API_KEY"}
+	}
+	err := h.m.Send(context.Background(), h.sess.ID, "hello", nil)
+	if err == nil || !strings.Contains(err.Error(), "needs an API key") {
+		t.Fatalf("Send: %v", err)
+	}
+	if n := len(h.messages()); n != 0 {
+		t.Errorf("%d messages saved, want none", n)
 	}
 }

@@ -42,22 +42,34 @@ func kTokens(n int) string {
 	return fmt.Sprint(n)
 }
 
-// checkSize refuses blocks that alone would not fit in the session's
-// window.
-func (m *Manager) checkSize(ctx context.Context, sessionID int64, blocks []llm.ContentBlock) error {
-	tokens := estimate([]llm.Message{{Role: llm.RoleUser, Content: blocks}})
+// precheck refuses, before anything is saved, a message that cannot be
+// sent: the session's model client cannot be made (no API key), or the
+// blocks alone would not fit in the model's window. A refused first
+// message leaves the session empty (see Workspace.dropEmpty).
+func (m *Manager) precheck(ctx context.Context, sessionID int64, blocks []llm.ContentBlock) error {
+	sess, err := m.st.Session(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	p, err := m.provider(ctx, sess)
+	if err != nil {
+		return err
+	}
 	window := m.opt.ContextWindow
 	if window <= 0 {
-		sess, err := m.st.Session(ctx, sessionID)
-		if err != nil {
-			return err
-		}
 		model := sess.Model
 		if model == "" {
-			model = llm.DefaultModel(sess.Provider)
+			model = llm.DefaultModel(p.Name())
 		}
 		window = llm.ContextWindow(model)
 	}
+	return checkSize(blocks, window)
+}
+
+// checkSize refuses blocks that alone take more than maxMessageShare of
+// the window.
+func checkSize(blocks []llm.ContentBlock, window int) error {
+	tokens := estimate([]llm.Message{{Role: llm.RoleUser, Content: blocks}})
 	if tokens > int(maxMessageShare*float64(window)) {
 		return &MessageTooLargeError{Tokens: tokens, Window: window}
 	}

@@ -147,8 +147,23 @@ func providerFor(st *store.Store, home string, getenv func(string) string, a *ru
 func (h *headless) close() {
 	if h.m != nil {
 		h.m.Close()
+		h.dropIfEmpty(h.sess.ID)
 	}
 	for i := len(h.closers) - 1; i >= 0; i-- {
 		h.closers[i].Close()
+	}
+}
+
+// dropIfEmpty deletes a session of this run that holds no message (its
+// first message was refused, or the REPL left it unused): a session is
+// kept only once something was written in it.
+func (h *headless) dropIfEmpty(id int64) {
+	if id == 0 || id == h.args.resume {
+		return
+	}
+	ctx := context.Background()
+	msgs, err := h.st.Messages(ctx, id)
+	if err == nil && len(msgs) == 0 {
+		_ = h.st.DeleteSession(ctx, id)
 	}
 }

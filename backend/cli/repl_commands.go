@@ -78,6 +78,7 @@ func (h *headless) clear(ctx context.Context, tio IO) error {
 	if err := h.m.SetApprovalMode(ctx, s.ID, string(h.args.approve)); err != nil {
 		return err
 	}
+	h.dropIfEmpty(h.sess.ID)
 	h.sess = s
 	fmt.Fprintf(tio.Stderr, "New session %d.\n", s.ID)
 	return nil
@@ -117,6 +118,9 @@ func (h *headless) resume(ctx context.Context, arg string, tio IO) error {
 	}
 	if err := h.m.SetApprovalMode(ctx, s.ID, string(h.args.approve)); err != nil {
 		return err
+	}
+	if s.ID != h.sess.ID {
+		h.dropIfEmpty(h.sess.ID)
 	}
 	h.sess, h.args.model = s, ""
 	fmt.Fprintf(tio.Stderr, "Resumed session %d: %s (%s).\n", s.ID, orUntitled(s.Title), s.Model)

@@ -43,3 +43,32 @@ func TestReplSlashCommands(t *testing.T) {
 		t.Errorf("%d requests, want 1", n)
 	}
 }
+
+// A run whose first message is refused (no API key, a message too big)
+// leaves no empty session behind.
+func TestRefusedFirstMessageLeavesNoSession(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(fakellm.Script{})
+	defer srv.Close()
+	dir := tempProject(t, nil)
+	env := fakeEnv(t, srv, "anthropic")
+	delete(env, "ANTHROPIC_API_KEY")
+	r := runCLI(t, env, "", "-p", "hello", "--project", dir)
+	if r.code != 1 || !strings.Contains(r.stderr, "needs an API key") {
+		t.Fatalf("no key: exit %d %q", r.code, r.stderr)
+	}
+	env["ANTHROPIC_API_KEY"] = "sk-test"
+	r = runCLI(t, env, "", "-p", strings.Repeat("x", 1_000_000), "--project", dir)
+	if r.code != 1 || !strings.Contains(r.stderr, "This message is about 250k tokens") || strings.Contains(r.stderr, "agent:") {
+		t.Fatalf("too big: exit %d %q", r.code, r.stderr)
+	}
+	if r := runCLI(t, env, "/exit\n", "repl", "--project", dir); r.code != 0 {
+		t.Fatalf("repl: %d %q", r.code, r.stderr)
+	}
+	if r := runCLI(t, env, "", "sessions", "list", "--project", dir); !strings.Contains(r.stdout, "No sessions yet") {
+		t.Errorf("sessions left behind:\n%s", r.stdout)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests reached the model", n)
+	}
+}

@@ -137,6 +137,33 @@ func (s *Store) Sessions(ctx context.Context, projectID int64, limit, offset int
 	return xs, rows.Err()
 }
 
+// EmptySessions returns the ids of sessions that hold no message, of one
+// project (projectID 0: of every project), created before createdBefore
+// (zero: whenever).
+func (s *Store) EmptySessions(ctx context.Context, projectID int64, createdBefore time.Time) ([]int64, error) {
+	before := int64(1<<62 - 1)
+	if !createdBefore.IsZero() {
+		before = millis(createdBefore)
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT id FROM sessions
+		WHERE (? = 0 OR project_id = ?) AND created_at < ?
+		AND NOT EXISTS (SELECT 1 FROM messages WHERE messages.session_id = sessions.id)`,
+		projectID, projectID, before)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
 // Rename sets a session's title.
 func (s *Store) Rename(ctx context.Context, id int64, title string) error {
 	return s.updateSession(ctx, id, `title = ?`, title)

@@ -76,6 +76,7 @@ func (w *Workspace) NewSession(ctx context.Context, projectID int64) (events.Ses
 	if err != nil {
 		return events.SessionSummary{}, err
 	}
+	w.dropEmpty(ctx, 0)
 	s, err := w.store.CreateSession(ctx, store.NewSession{
 		ProjectID: projectID,
 		Provider:  r.Provider.Value, Model: r.Model.Value,
@@ -84,6 +85,7 @@ func (w *Workspace) NewSession(ctx context.Context, projectID int64) (events.Ses
 	if err != nil {
 		return events.SessionSummary{}, err
 	}
+	w.created(s.ID)
 	w.setActive(s.ID)
 	return view.Session(s), nil
 }
@@ -98,6 +100,7 @@ func (w *Workspace) GetSession(ctx context.Context, id int64) (events.SessionDet
 		pending []events.Approval
 		state   string
 	)
+	w.dropEmpty(ctx, id)
 	lv, err := w.agent.Snapshot(id, func() (err error) {
 		t, err = w.store.Transcript(ctx, id)
 		pending, state = w.agent.Pending(id), string(w.agent.State(id))
