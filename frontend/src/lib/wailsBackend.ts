@@ -44,6 +44,8 @@ export const wailsBackend: Backend = {
   sendMessage: (id, text, attachments) => App.SendMessage(id, text, attachments),
   cancelTurn: (id) => App.CancelTurn(id),
   compactNow: (id) => App.CompactNow(id),
+  retryTurn: (id) => App.RetryTurn(id),
+  reportError: (where, id, message) => App.ReportError(where, id, message),
 
   getChange: async (approvalId) => (await App.GetChange(approvalId)) as ChangeView,
   decideChange: (approvalId, d) => App.DecideChange(approvalId, wire.ChangeDecision.createFrom(d)),

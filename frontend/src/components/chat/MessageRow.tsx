@@ -2,6 +2,7 @@ import { memo, useState } from "react";
 import type { Message } from "../../lib/types";
 import { useApp, useController } from "../../state/context";
 import Icon from "../Icon";
+import LongText from "./LongText";
 import Markdown from "./Markdown";
 import ToolCallCard from "./ToolCallCard";
 
@@ -53,9 +54,7 @@ function MessageRow({ id, highlighted }: { id: number; highlighted: boolean }) {
         {m.role === "user"
           ? m.blocks.map((b, i) =>
               b.type === "text" && b.text ? (
-                <p key={i} className={b.text.startsWith(pilotNote) ? "user-text pilot-note" : "user-text"}>
-                  {b.text}
-                </p>
+                <LongText key={i} text={b.text} className={b.text.startsWith(pilotNote) ? "user-text pilot-note" : "user-text"} />
               ) : null,
             )
           : m.blocks.map((b, i) => {

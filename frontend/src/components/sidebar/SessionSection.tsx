@@ -73,7 +73,16 @@ export default function SessionSection() {
     <section className="sidebar-section grow sessions" aria-labelledby="sessions-h">
       <div className="section-head">
         <h2 id="sessions-h">Sessions</h2>
-        <button type="button" className="small" data-testid="session-new" onClick={() => void c.newSession()}>
+        <button
+          type="button"
+          className="small"
+          data-testid="session-new"
+          onClick={() => {
+            // The new session must show: a search left on would hide the list.
+            setQuery("");
+            void c.newSession();
+          }}
+        >
           + New
         </button>
       </div>

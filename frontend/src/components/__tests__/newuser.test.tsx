@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { renderApp } from "../../test/render";
+import { detail, FakeBackend } from "../../test/fakeBackend";
+import type { Message } from "../../lib/types";
+
+const user = (id: number, text: string): Message => ({ id, role: "user", blocks: [{ type: "text", text }], state: "complete", createdAt: id });
+
+describe("what a new user trips over", () => {
+  it("shows a failure to open a folder on the first screen, and logs it", async () => {
+    const b = new FakeBackend();
+    b.projects = [];
+    b.openProject = async (path) => {
+      b.calls.push({ method: "openProject", args: [path] });
+      throw new Error(`${path} does not exist: check the path, or create the folder first`);
+    };
+    renderApp(b);
+    fireEvent.change(await screen.findByTestId("project-path"), { target: { value: "/no/such/folder" } });
+    fireEvent.submit(screen.getByTestId("project-path").closest("form")!);
+    const banner = await screen.findByTestId("error-banner");
+    expect(banner.textContent).toContain("/no/such/folder does not exist");
+    expect(b.callsOf("reportError")[0]?.[0]).toBe("start");
+    fireEvent.click(within(banner).getByRole("button", { name: "Dismiss" }));
+    expect(screen.queryByTestId("error-banner")).toBeNull();
+  });
+
+  it("folds a long pasted message, with Show all", async () => {
+    const b = new FakeBackend();
+    const pasted = Array.from({ length: 500 }, (_, i) => `line ${i + 1} of the pasted file`).join("\n");
+    b.details[1] = detail(1, { messages: [user(1, pasted)] });
+    renderApp(b);
+    fireEvent.click(await screen.findByText("Session 1"));
+    const msg = await screen.findByTestId("message");
+    expect(msg.textContent).toContain("line 20 of");
+    expect(msg.textContent).not.toContain("line 500 of");
+    const more = within(msg).getByTestId("message-expand");
+    expect(more.textContent).toMatch(/Show all \(500 lines/);
+    fireEvent.click(more);
+    expect(msg.textContent).toContain("line 500 of");
+    expect(within(msg).getByTestId("message-expand").textContent).toBe("Show less");
+  });
+
+  it("+ New clears the session search so the new session shows", async () => {
+    const b = new FakeBackend();
+    renderApp(b);
+    await screen.findByText("Session 1");
+    fireEvent.change(screen.getByTestId("session-search"), { target: { value: "nothing matches" } });
+    await waitFor(() => expect(screen.queryByTestId("session-list")).toBeNull());
+    fireEvent.click(screen.getByTestId("session-new"));
+    const list = await screen.findByTestId("session-list");
+    await waitFor(() => expect(within(list).getAllByTestId("session-item")).toHaveLength(2));
+    expect((screen.getByTestId("session-search") as HTMLInputElement).value).toBe("");
+  });
+
+  it("drops a session left empty from the list", async () => {
+    const b = new FakeBackend();
+    renderApp(b);
+    await screen.findByText("Session 1");
+    fireEvent.click(screen.getByTestId("session-new"));
+    await waitFor(() => expect(screen.getAllByTestId("session-item")).toHaveLength(2));
+    await act(async () => {});
+    fireEvent.click(screen.getByText("Session 1"));
+    await waitFor(() => expect(screen.getAllByTestId("session-item")).toHaveLength(1));
+    expect(screen.getByTestId("session-item").getAttribute("data-session-id")).toBe("1");
+  });
+});
