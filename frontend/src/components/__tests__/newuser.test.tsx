@@ -63,4 +63,19 @@ describe("what a new user trips over", () => {
     await waitFor(() => expect(screen.getAllByTestId("session-item")).toHaveLength(1));
     expect(screen.getByTestId("session-item").getAttribute("data-session-id")).toBe("1");
   });
+
+  it("counts a retry down once, with its reason, and the status bar says it waits", async () => {
+    const b = new FakeBackend();
+    renderApp(b);
+    fireEvent.click(await screen.findByText("Session 1"));
+    await screen.findByTestId("chat-input");
+    await act(async () => {});
+    act(() => {
+      b.emit("agent:state", { sessionId: 1, seq: 1, state: "streaming" });
+      b.emit("agent:notice", { sessionId: 1, seq: 2, kind: "retry", text: "Retrying in 2.1s (connection failed).", retryInMs: 2100, reason: "connection failed" });
+    });
+    const countdown = await screen.findByTestId("retry-countdown");
+    expect(countdown.textContent).toBe("Retrying in 3 s (connection failed)…");
+    expect(screen.getByTestId("agent-state").textContent).toBe("Waiting to retry…");
+  });
 });

@@ -11,8 +11,8 @@ function Countdown({ until, text }: { until: number; text: string }) {
   return (
     <div className="retry-banner" role="status" data-testid="retry-countdown">
       <span className="spinner" aria-hidden="true" />
-      {text ? `${text} ` : ""}
-      {secs > 0 ? `Retrying in ${secs} s…` : "Retrying…"}
+      {secs > 0 ? `Retrying in ${secs} s` : "Retrying"}
+      {text ? ` (${text})…` : "…"}
     </div>
   );
 }
