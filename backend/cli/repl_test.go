@@ -72,3 +72,18 @@ func TestRefusedFirstMessageLeavesNoSession(t *testing.T) {
 		t.Errorf("%d requests reached the model", n)
 	}
 }
+
+// A base URL set by an environment variable is named in the error, not
+// Settings.
+func TestHeadlessErrorNamesTheBaseURLVariable(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(fakellm.Script{})
+	url := srv.OpenAIBaseURL()
+	srv.Close() // connection refused
+	env := fakeEnv(t, srv, "openai")
+	env["OPENAI_BASE_URL"] = url
+	r := runCLI(t, env, "", "-p", "hello", "--project", tempProject(t, nil))
+	if r.code != 1 || !strings.Contains(r.stderr, "the base URL in the OPENAI_BASE_URL environment variable") || strings.Contains(r.stderr, "in Settings") {
+		t.Errorf("exit %d %q", r.code, r.stderr)
+	}
+}

@@ -212,9 +212,21 @@ func (r Resolved) LLM() llm.Config {
 		Provider:  r.Provider.Value,
 		Model:     r.Model.Value,
 		BaseURL:   r.BaseURL.Value,
+		URLHint:   r.urlHint(),
 		APIKey:    r.APIKey.Value,
 		MaxTokens: r.MaxTokens.Value,
 	}
+}
+
+// urlHint names where the base URL comes from when it is not Settings.
+func (r Resolved) urlHint() string {
+	switch {
+	case r.BaseURL.Source == SourceEnv && r.BaseURL.From != "":
+		return "the base URL in the " + r.BaseURL.From + " environment variable"
+	case r.BaseURL.Source == SourceDotEnv:
+		return "the base URL in " + firstNonEmpty(r.BaseURL.From, "the project's .env")
+	}
+	return ""
 }
 
 // MaskedKey is the API key's origin with the key masked ("sk-ant-…3f9a"),

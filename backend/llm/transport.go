@@ -22,6 +22,7 @@ type endpoint struct {
 	host     string
 	key      string
 	keyHint  string
+	urlHint  string
 	client   *http.Client
 	retry    RetryPolicy
 	idle     time.Duration // the longest silence accepted; <= 0: no limit
@@ -43,12 +44,12 @@ func newEndpoint(provider, keyHint string, cfg Config, idle time.Duration, auth 
 	if cfg.StreamIdleTimeout != 0 {
 		idle = cfg.StreamIdleTimeout
 	}
-	return endpoint{provider: provider, base: base, host: host, key: cfg.APIKey, keyHint: keyHint, client: client, retry: cfg.Retry, idle: idle, auth: auth}
+	return endpoint{provider: provider, base: base, host: host, key: cfg.APIKey, keyHint: keyHint, urlHint: cfg.URLHint, client: client, retry: cfg.Retry, idle: idle, auth: auth}
 }
 
 // fill completes an error with what the endpoint knows.
 func (c *endpoint) fill(e *Error) *Error {
-	e.Provider, e.Host, e.KeyHint = c.provider, c.host, c.keyHint
+	e.Provider, e.Host, e.KeyHint, e.URLHint = c.provider, c.host, c.keyHint, c.urlHint
 	e.Message = secret.Redact(e.Message, c.key)
 	return e
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { renderApp } from "../../test/render";
-import { detail, FakeBackend } from "../../test/fakeBackend";
+import { defaultSettings, detail, FakeBackend } from "../../test/fakeBackend";
 import type { Message } from "../../lib/types";
 
 const user = (id: number, text: string): Message => ({ id, role: "user", blocks: [{ type: "text", text }], state: "complete", createdAt: id });
@@ -77,5 +77,25 @@ describe("what a new user trips over", () => {
     const countdown = await screen.findByTestId("retry-countdown");
     expect(countdown.textContent).toBe("Retrying in 3 s (connection failed)…");
     expect(screen.getByTestId("agent-state").textContent).toBe("Waiting to retry…");
+  });
+
+  it("Settings says where each value comes from, and nests no form", async () => {
+    const b = new FakeBackend();
+    b.settings = {
+      ...defaultSettings,
+      hasKey: true,
+      keyHint: "sk-ant-…abcd",
+      source: { apiKey: "env", model: "settings", baseUrl: "default", provider: "env" },
+      sourceFrom: { apiKey: "ANTHROPIC_API_KEY", provider: "PILOT_PROVIDER" },
+    };
+    renderApp(b);
+    fireEvent.click(await screen.findByTestId("settings-open"));
+    const key = (await screen.findByTestId("settings-api-key")) as HTMLInputElement;
+    expect(key.placeholder).toContain("from ANTHROPIC_API_KEY (sk-ant-…abcd)");
+    expect(key.placeholder).not.toMatch(/^saved/);
+    expect(screen.getByTestId("settings-model-source").textContent).toBe("Saved here.");
+    expect(screen.getByTestId("settings-baseUrl-source").textContent).toMatch(/^Default/);
+    expect(screen.getByTestId("settings-provider-source").textContent).toContain("PILOT_PROVIDER");
+    expect(document.querySelectorAll("form form")).toHaveLength(0);
   });
 });

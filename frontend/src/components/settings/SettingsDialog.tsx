@@ -15,9 +15,15 @@ const modes: { value: ApprovalMode; label: string; hint: string }[] = [
 
 const envVar: Record<string, string> = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY", compatible: "OPENAI_API_KEY" };
 
-/** "Set by X, which overrides this field." when a value comes from outside Settings. */
+/** Where a value comes from: "Set by X, which overrides this field.", "Saved here." or "Default.". */
 function Override({ view, field }: { view: SettingsView; field: string }) {
   const src = view.source?.[field];
+  if (src === "settings" || src === "default")
+    return (
+      <span className="hint source" data-testid={`settings-${field}-source`}>
+        {src === "settings" ? "Saved here." : "Default: nothing set it."}
+      </span>
+    );
   if (src !== "env" && src !== "dotenv") return null;
   const from = view.sourceFrom?.[field];
   return (
@@ -200,7 +206,15 @@ function Form({ view }: { view: SettingsView }) {
           autoComplete="off"
           value={f.apiKey}
           disabled={f.clearKey}
-          placeholder={keySaved ? `saved (${view.keyHint}) — type to replace` : f.provider === "compatible" ? "often not needed for local servers" : "paste your key"}
+          placeholder={
+            keyEnv
+              ? `from ${view.sourceFrom?.apiKey || envVar[f.provider]} (${view.keyHint}); a key typed here is saved for when it is not set`
+              : keySaved
+                ? `saved (${view.keyHint}) — type to replace`
+                : f.provider === "compatible"
+                  ? "often not needed for local servers"
+                  : "paste your key"
+          }
           onChange={(e) => set("apiKey", e.target.value)}
         />
         {keyEnv && (
