@@ -160,7 +160,7 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 			usage = ev.Usage
 		case llm.EventRetry:
 			if r := ev.Retry; r != nil {
-				text := fmt.Sprintf("Retrying in %s (%s).", (time.Duration(r.Delay)*time.Millisecond).Round(100*time.Millisecond), r.Reason)
+				text := fmt.Sprintf("Retrying in %s (%s).", (time.Duration(r.Delay) * time.Millisecond).Round(100*time.Millisecond), r.Reason)
 				l.send(events.AgentNotice, func(q events.Seq) any {
 					return events.NoticePayload{Seq: q, Kind: "retry", Text: text, RetryInMs: r.Delay, Reason: r.Reason}
 				})

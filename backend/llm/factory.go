@@ -17,12 +17,12 @@ const (
 // Config is everything needed to build a Provider; config.Resolved.LLM()
 // produces it from the environment and the saved settings.
 type Config struct {
-	Provider  string // ProviderAnthropic or ProviderOpenAI
-	Model     string // default model of requests that set none
-	BaseURL   string // empty: the provider's default
+	Provider string // ProviderAnthropic or ProviderOpenAI
+	Model    string // default model of requests that set none
+	BaseURL  string // empty: the provider's default
 	// URLHint says where BaseURL is set, for error sentences ("the
 	// OPENAI_BASE_URL environment variable"); empty: Settings.
-	URLHint string
+	URLHint   string
 	APIKey    string
 	MaxTokens int // default answer limit of requests that set none
 	// HTTPClient is used for every call (default http.DefaultClient). It
