@@ -17,12 +17,9 @@ const (
 // Config is everything needed to build a Provider; config.Resolved.LLM()
 // produces it from the environment and the saved settings.
 type Config struct {
-	Provider string // ProviderAnthropic or ProviderOpenAI
-	Model    string // default model of requests that set none
-	BaseURL  string // empty: the provider's default
-	// URLHint says where BaseURL is set, for error sentences ("the
-	// OPENAI_BASE_URL environment variable"); empty: Settings.
-	URLHint   string
+	Provider  string // ProviderAnthropic or ProviderOpenAI
+	Model     string // default model of requests that set none
+	BaseURL   string // empty: the provider's default
 	APIKey    string
 	MaxTokens int // default answer limit of requests that set none
 	// HTTPClient is used for every call (default http.DefaultClient). It
@@ -35,6 +32,9 @@ type Config struct {
 	// KindStalled, and is retried if no part of the answer had arrived.
 	// 0: DefaultAnthropicIdle or DefaultOpenAIIdle; negative: no limit.
 	StreamIdleTimeout time.Duration
+	// URLHint says where BaseURL is set, for error sentences ("the base
+	// URL in the OPENAI_BASE_URL environment variable"); empty: Settings.
+	URLHint string
 }
 
 // Preset is a known server with its base URL.
