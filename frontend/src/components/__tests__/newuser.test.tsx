@@ -98,4 +98,31 @@ describe("what a new user trips over", () => {
     expect(screen.getByTestId("settings-provider-source").textContent).toContain("PILOT_PROVIDER");
     expect(document.querySelectorAll("form form")).toHaveLength(0);
   });
+
+  it("shows no ↓ Latest when the whole chat fits", async () => {
+    const b = new FakeBackend();
+    b.details[1] = detail(1, { messages: [user(1, "where is the quokka?")] });
+    b.hits = [{ sessionId: 1, sessionTitle: "Session 1", messageId: 1, kind: "message", snippet: "where is the «quokka»?" }];
+    renderApp(b);
+    await screen.findByText("Session 1");
+    fireEvent.change(screen.getByTestId("session-search"), { target: { value: "quokka" } });
+    fireEvent.click(within(await screen.findByTestId("search-hit")).getByRole("button"));
+    await screen.findByTestId("message");
+    await act(async () => {});
+    expect(screen.queryByText("↓ Latest")).toBeNull();
+  });
+
+  it("names the session hover icons and gives them tooltips", async () => {
+    renderApp(new FakeBackend());
+    const item = (await screen.findByText("Session 1")).closest("[data-testid=session-item]") as HTMLElement;
+    for (const [name, tip] of [
+      ["Rename session", "Rename this session"],
+      ["Export as Markdown", "Export this session as Markdown (.md)"],
+      ["Export as JSON", "Export this session as JSON"],
+      ["Delete session", "Delete this session"],
+    ] as const) {
+      const button = within(item).getByRole("button", { name });
+      expect(button.getAttribute("title")).toContain(tip);
+    }
+  });
 });
