@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"log/slog"
+	"os"
+	"os/signal"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
@@ -36,6 +39,21 @@ func NewApp(ws *workspace.Workspace, log *slog.Logger, started time.Time) *App {
 func (a *App) startup(ctx context.Context) {
 	a.ctx = ctx
 	a.ws.SetEmitter(wailsbridge.NewEmitter(ctx))
+	a.quitOnSignal(ctx)
+}
+
+// quitOnSignal closes the window cleanly on Ctrl+C or SIGTERM, quietly.
+// Wails' own handler prints "Ctrl+C detected. Shutting down..." to the
+// terminal for either, SIGTERM included; it is replaced by one log line.
+func (a *App) quitOnSignal(ctx context.Context) {
+	signal.Reset(os.Interrupt, syscall.SIGTERM)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-ch
+		a.log.Info("closing the window", "signal", s.String())
+		runtime.Quit(ctx)
+	}()
 }
 
 // domReady runs once the page has loaded in the window.

@@ -99,4 +99,18 @@ export const tests = [
       assert.equal(await page.locator("[data-testid=session-item]").count(), 2, "the session with a message and the new one");
     },
   },
+  {
+    name: "the terminal stays quiet on SIGTERM",
+    async fn(ctx) {
+      const { page } = ctx;
+      await page.locator("[data-testid=project-path]").waitFor();
+      const proc = ctx.app.proc;
+      await ctx.stopApp(); // SIGTERM to the app's process group
+      const out = proc.output();
+      assert.doesNotMatch(out, /Ctrl\+C detected/, out);
+      // WebKit's "Overriding existing handler for signal 10" is dropped by `make run` (see the Makefile).
+      assert.match(ctx.pilotLog(), /"closing the window".*"signal":"terminated"/, "the stop is logged instead");
+      assert.match(ctx.pilotLog(), /"window closed"/, "and the shutdown ran");
+    },
+  },
 ];
