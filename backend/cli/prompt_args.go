@@ -74,7 +74,7 @@ func parseRunArgs(args []string, withPrompt bool) (runArgs, error) {
 		case "model":
 			a.model = value
 		default:
-			return a, fmt.Errorf("unknown flag %s", arg)
+			return a, fmt.Errorf("unknown flag %s (pilot help lists the flags)", arg)
 		}
 	}
 	if withPrompt && strings.TrimSpace(a.prompt) == "" {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -82,8 +83,11 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 func (h *headless) session(ctx context.Context, a runArgs, home string, env func(string) string) error {
 	if a.resume != 0 {
 		s, err := h.st.Session(ctx, a.resume)
+		if errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("there is no session %d; pilot sessions list shows a project's sessions", a.resume)
+		}
 		if err != nil {
-			return fmt.Errorf("session %d: %w", a.resume, err)
+			return err
 		}
 		p, err := h.st.Project(ctx, s.ProjectID)
 		if err != nil {

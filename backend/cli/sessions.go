@@ -47,7 +47,7 @@ type sessionArgs struct {
 func parseSessionArgs(args []string) (sessionArgs, error) {
 	var a sessionArgs
 	if len(args) == 0 {
-		return a, errors.New("missing subcommand")
+		return a, errors.New("missing subcommand: list, show, search, export, import or changes (pilot help)")
 	}
 	a.cmd = args[0]
 	if a.cmd == "-h" || a.cmd == "--help" {
@@ -87,7 +87,7 @@ func parseSessionArgs(args []string) (sessionArgs, error) {
 		case "h", "help":
 			a.cmd = "help"
 		default:
-			return a, fmt.Errorf("unknown flag %s", arg)
+			return a, fmt.Errorf("unknown flag %s (pilot help lists the flags)", arg)
 		}
 	}
 	return a, nil

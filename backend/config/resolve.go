@@ -79,7 +79,7 @@ func Resolve(home, projectDir string, env func(string) string) (Resolved, error)
 	r.Provider = pick(env, "PILOT_PROVIDER", savedProvider, llm.ProviderAnthropic)
 	r.Provider.Value = strings.ToLower(strings.TrimSpace(r.Provider.Value))
 	if !validProvider(r.Provider.Value) {
-		return r, fmt.Errorf("config: PILOT_PROVIDER=%q is not a provider: use %q or %q (any OpenAI-compatible server)", r.Provider.Value, llm.ProviderAnthropic, llm.ProviderOpenAI)
+		return r, fmt.Errorf("PILOT_PROVIDER=%q is not a provider: use %q or %q (any OpenAI-compatible server)", r.Provider.Value, llm.ProviderAnthropic, llm.ProviderOpenAI)
 	}
 	p := r.Provider.Value
 
