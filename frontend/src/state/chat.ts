@@ -115,7 +115,7 @@ export class ChatActions {
     try {
       await this.ctx.backend.compactNow(s.id);
     } catch (err) {
-      this.ctx.fail("Could not compact the conversation", err);
+      this.ctx.fail("", err); // the backend's sentences say what failed and what to do
     }
   }
 }

@@ -170,7 +170,7 @@ export class AppController implements ActionContext {
   }
 
   fail(what: string, err: unknown) {
-    const message = `${what}: ${errorText(err)}`;
+    const message = what ? `${what}: ${errorText(err)}` : errorText(err);
     this.set((st) => ({ ...st, appError: message }));
     this.report(this.state.project ? "window" : "start", this.state.session?.id ?? 0, message);
   }

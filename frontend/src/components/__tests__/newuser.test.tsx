@@ -125,4 +125,16 @@ describe("what a new user trips over", () => {
       expect(button.getAttribute("title")).toContain(tip);
     }
   });
+
+  it("logs an error shown inside a panel (a failed search)", async () => {
+    const b = new FakeBackend();
+    b.searchSessions = async () => {
+      throw new Error("the search index is damaged");
+    };
+    renderApp(b);
+    await screen.findByText("Session 1");
+    fireEvent.change(screen.getByTestId("session-search"), { target: { value: "quokka" } });
+    expect((await screen.findByText(/Search failed/)).textContent).toContain("the search index is damaged");
+    await waitFor(() => expect(b.callsOf("reportError")).toEqual([["sessions", 0, "Search failed: the search index is damaged"]]));
+  });
 });

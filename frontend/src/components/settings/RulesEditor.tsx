@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import type { Rule, RuleEffect } from "../../lib/types";
 import { errorText } from "../../lib/format";
+import { useReportError } from "../../lib/useReportError";
 import { useController } from "../../state/context";
 
 const TOOLS = ["edits", "write_file", "patch_file", "multi_patch", "run_bash", "read_file", "list_files", "glob", "grep"];
@@ -9,6 +10,7 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
   const c = useController();
   const [rules, setRules] = useState<Rule[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  useReportError("settings", error);
   const [tool, setTool] = useState("run_bash");
   const [pattern, setPattern] = useState("");
   const [effect, setEffect] = useState<RuleEffect>("allow");

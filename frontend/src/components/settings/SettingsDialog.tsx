@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import type { ApprovalMode, SettingsView } from "../../lib/types";
 import { errorText, formatMib } from "../../lib/format";
 import { useDebounced } from "../../lib/useDebounced";
+import { useReportError } from "../../lib/useReportError";
 import { useApp, useController } from "../../state/context";
 import Modal from "../Modal";
 import RulesEditor from "./RulesEditor";
@@ -58,6 +59,8 @@ function Form({ view }: { view: SettingsView }) {
       live = false;
     };
   }, [c, modelQuery]);
+
+  useReportError("settings", saveState.s === "failed" ? `Could not save: ${saveState.error}` : null);
 
   const keySrc = view.source?.apiKey;
   const keyEnv = keySrc === "env" || keySrc === "dotenv";
@@ -294,6 +297,7 @@ export default function SettingsDialog() {
   const view = useApp((s) => s.settings);
   const status = useApp((s) => s.settingsStatus);
   const first = useRef(true);
+  useReportError("settings", !view && status === "failed" ? "Could not read the settings." : null);
   useEffect(() => {
     if (first.current && !view) void c.loadSettings();
     first.current = false;

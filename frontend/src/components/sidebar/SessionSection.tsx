@@ -3,6 +3,7 @@ import type { SearchHit } from "../../lib/types";
 import { sanitizeSnippet } from "../../lib/sanitize";
 import { errorText } from "../../lib/format";
 import { useDebounced } from "../../lib/useDebounced";
+import { useReportError } from "../../lib/useReportError";
 import { useApp, useController } from "../../state/context";
 import SessionItem from "./SessionItem";
 
@@ -50,6 +51,7 @@ export default function SessionSection() {
   const [query, setQuery] = useState("");
   const debounced = useDebounced(query.trim(), 250);
   const [search, setSearch] = useState<Search>({ status: "idle" });
+  useReportError("sessions", search.status === "failed" ? `Search failed: ${search.error}` : null);
 
   useEffect(() => {
     if (!project || !debounced) {
