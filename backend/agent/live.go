@@ -144,7 +144,7 @@ func (l *live) userBlocks(text string, attachments []string) ([]llm.ContentBlock
 			return nil, fmt.Errorf("attachment %s is %d KB; attach files up to %d KB or ask the agent to read it", a, len(b)>>10, maxAttachment>>10)
 		}
 		if !utf8.Valid(b) {
-			return nil, fmt.Errorf("attachment %s is not a text file", a)
+			return nil, fmt.Errorf("attachment %s is not a text file: attach text files only, or ask the agent to read it", a)
 		}
 		l.reads.MarkRead(p.Abs)
 		blocks = append(blocks, llm.TextBlock(fmt.Sprintf("<attached_file path=%q>\n%s\n</attached_file>", p.Rel, b)))

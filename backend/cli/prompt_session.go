@@ -108,7 +108,7 @@ func (h *headless) session(ctx context.Context, a runArgs, home string, env func
 		return err
 	}
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return fmt.Errorf("the project folder %s does not exist", abs)
+		return fmt.Errorf("the project folder %s does not exist: check --project or PILOT_PROJECT", abs)
 	}
 	r, err := config.Resolve(home, abs, env)
 	if err != nil {
