@@ -25,6 +25,9 @@ COMMIT     ?= $(or $(shell git rev-parse --short=12 HEAD 2>/dev/null),unknown)
 LDFLAGS    := -X pilot/backend/version.Version=$(VERSION) -X pilot/backend/version.Commit=$(COMMIT)
 NPM_CI     := npm ci --no-audit --no-fund $(if $(CI),--loglevel=error --progress=false)
 LOCKSTAMP  := frontend/node_modules/.package-lock.json
+# The wails CLI ends every command with a sponsorship banner; the terminal
+# stays quiet unless something is wrong.
+QUIET_WAILS := sed -u -e '/consider sponsoring the project/d' -e '/github.com\/sponsors\/leaanthony/d'
 
 .PHONY: help deps deps-run deps-test deps-bench node-modules frontend \
         run build dev bindings clean \
@@ -80,19 +83,22 @@ build: deps-run frontend
 	@tmp=$$(mktemp -d); cp -a frontend/wailsjs "$$tmp/"; \
 	restore() { rm -rf frontend/wailsjs; cp -a "$$tmp/wailsjs" frontend/wailsjs; rm -rf "$$tmp"; }; \
 	echo '$(WAILS) build $(WAILSFLAGS) -s -skipbindings -m -nosyncgomod -ldflags "$(LDFLAGS)"'; \
-	if ! $(WAILS) build $(WAILSFLAGS) -s -skipbindings -m -nosyncgomod -ldflags "$(LDFLAGS)"; then restore; exit 1; fi; \
+	if ! $(WAILS) build $(WAILSFLAGS) -s -skipbindings -m -nosyncgomod -ldflags "$(LDFLAGS)" 2>&1 | $(QUIET_WAILS); then restore; exit 1; fi; \
 	restore
 	@./build/bin/pilot version
 
+# WebKit's JavaScriptCore prints one harmless line at start (it takes
+# SIGUSR1, for which the Go runtime always has a handler, for its garbage
+# collector); it is dropped here, everything else on stderr passes.
 run: build
-	./build/bin/pilot
+	./build/bin/pilot 2> >(sed -u '/^Overriding existing handler for signal 10\. Set JSC_SIGNAL_FOR_GC/d' >&2)
 
 dev: deps-run node-modules
-	$(WAILS) dev -m -nosyncgomod -ldflags "$(LDFLAGS)"
+	$(WAILS) dev -m -nosyncgomod -ldflags "$(LDFLAGS)" 2>&1 | $(QUIET_WAILS)
 
 # Generation runs the app's main(): give it a throw-away PILOT_HOME.
 bindings: frontend
-	home=$$(mktemp -d); PILOT_HOME=$$home $(WAILS) generate module $(WAILSFLAGS) -tags $(TAGS); rm -rf "$$home"
+	home=$$(mktemp -d); PILOT_HOME=$$home $(WAILS) generate module $(WAILSFLAGS) -tags $(TAGS) 2>&1 | $(QUIET_WAILS); rm -rf "$$home"
 
 clean:
 	rm -rf build/bin build/e2e-artifacts build/bench frontend/dist frontend/package.json.md5

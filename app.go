@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"log/slog"
+	"os"
+	"os/signal"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
@@ -36,6 +39,21 @@ func NewApp(ws *workspace.Workspace, log *slog.Logger, started time.Time) *App {
 func (a *App) startup(ctx context.Context) {
 	a.ctx = ctx
 	a.ws.SetEmitter(wailsbridge.NewEmitter(ctx))
+	a.quitOnSignal(ctx)
+}
+
+// quitOnSignal closes the window cleanly on Ctrl+C or SIGTERM, quietly.
+// Wails' own handler prints "Ctrl+C detected. Shutting down..." to the
+// terminal for either, SIGTERM included; it is replaced by one log line.
+func (a *App) quitOnSignal(ctx context.Context) {
+	signal.Reset(os.Interrupt, syscall.SIGTERM)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-ch
+		a.log.Info("closing the window", "signal", s.String())
+		runtime.Quit(ctx)
+	}()
 }
 
 // domReady runs once the page has loaded in the window.
@@ -147,6 +165,15 @@ func (a *App) SendMessageWithImages(sessionID int64, text string, attachments []
 
 // GetImage returns a message's image by its hash.
 func (a *App) GetImage(hash string) (events.ImageView, error) { return a.ws.GetImage(hash) }
+
+// RetryTurn runs the session's failed turn again, without adding the
+// user's message again.
+func (a *App) RetryTurn(sessionID int64) error { return a.ws.RetryTurn(a.ctx, sessionID) }
+
+// ReportError logs an error the window shows (the log redacts keys).
+func (a *App) ReportError(where string, sessionID int64, message string) {
+	a.ws.ReportError(where, sessionID, message)
+}
 
 // CancelTurn stops the session's running turn.
 func (a *App) CancelTurn(sessionID int64) error { return a.ws.CancelTurn(sessionID) }

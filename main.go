@@ -40,6 +40,10 @@ func main() {
 		stop()
 		os.Exit(code)
 	}
+	if noDisplay() {
+		fmt.Fprintln(os.Stderr, "pilot: there is no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not set). Run `pilot help` for what works in a terminal.")
+		os.Exit(1)
+	}
 	if err := runWindow(started); err != nil {
 		fmt.Fprintln(os.Stderr, "pilot:", err)
 		os.Exit(1)

@@ -160,7 +160,10 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 			usage = ev.Usage
 		case llm.EventRetry:
 			if r := ev.Retry; r != nil {
-				l.notice("retry", fmt.Sprintf("Retrying in %s (%s).", (time.Duration(r.Delay)*time.Millisecond).Round(100*time.Millisecond), r.Reason), r.Delay)
+				text := fmt.Sprintf("Retrying in %s (%s).", (time.Duration(r.Delay) * time.Millisecond).Round(100*time.Millisecond), r.Reason)
+				l.send(events.AgentNotice, func(q events.Seq) any {
+					return events.NoticePayload{Seq: q, Kind: "retry", Text: text, RetryInMs: r.Delay, Reason: r.Reason}
+				})
 			}
 		case llm.EventStop:
 			stop, why = ev.Stop, ev.Text
@@ -298,7 +301,7 @@ func (t *turn) account(ctx context.Context, u llm.Usage, estimated int) {
 // request builds the next model call from the history as it fits, with
 // the images' bytes read from the blob store.
 func (t *turn) request() llm.Request {
-	return t.requestOf(t.l.m.fillImages(t.l.view(t.history)))
+	return t.requestOf(t.l.m.fillImages(t.l.view(t.history, t.window)))
 }
 
 // requestOf is the model call with msgs.

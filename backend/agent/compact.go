@@ -50,6 +50,9 @@ func (m *Manager) CompactNow(ctx context.Context, sessionID int64) error {
 	l.cancel = nil
 	l.mu.Unlock()
 	l.setState(Idle)
+	if err != nil {
+		m.logError("compaction failed", sessionID, err)
+	}
 	return err
 }
 
@@ -88,11 +91,11 @@ func (t *turn) compact(ctx context.Context, why string, forced bool) error {
 	}
 	text, u, err := t.p.Complete(ctx, req)
 	if err != nil {
-		return fmt.Errorf("compacting the conversation: %w", err)
+		return fmt.Errorf("Compacting the conversation failed: %w", err)
 	}
 	t.account(context.WithoutCancel(ctx), u, 0)
 	if strings.TrimSpace(text) == "" {
-		return errors.New("compacting the conversation: the model returned an empty summary")
+		return errors.New("Compacting the conversation failed: the model returned an empty summary. Try again, or start a new session.")
 	}
 	sum := &summary{text: strings.TrimSpace(text), keep: t.history[cut].ID}
 	l.mu.Lock()

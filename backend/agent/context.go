@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"pilot/backend/llm"
@@ -34,10 +35,12 @@ type summary struct {
 }
 
 // view returns the history as it is sent: the summary in place of the
-// turns it covers, elided outputs replaced, consecutive messages of the
-// same role merged (an interrupted answer that was removed leaves two user
-// messages in a row).
-func (l *live) view(history []store.Message) []llm.Message {
+// turns it covers, elided outputs replaced, oversized content cut (see
+// elideOversized; window is the model's, in tokens), consecutive messages
+// of the same role merged (an interrupted answer that was removed leaves
+// two user messages in a row).
+func (l *live) view(history []store.Message, window int) []llm.Message {
+	limit := int(maxBlockShare * float64(window) * charsPerToken)
 	l.mu.Lock()
 	sum, elided := l.summary, l.elided
 	l.mu.Unlock()
@@ -57,13 +60,13 @@ func (l *live) view(history []store.Message) []llm.Message {
 	}
 	for _, m := range msgs {
 		lm := m.LLM()
-		if len(elided) > 0 {
-			lm.Content = append([]llm.ContentBlock(nil), lm.Content...)
-			for j, b := range lm.Content {
-				if b.Type == llm.BlockToolResult && elided[b.ToolUseID] {
-					lm.Content[j].Content = fmt.Sprintf(elidedOutput, len(b.Content))
-				}
+		lm.Content = append([]llm.ContentBlock(nil), lm.Content...)
+		for j, b := range lm.Content {
+			if b.Type == llm.BlockToolResult && elided[b.ToolUseID] {
+				lm.Content[j].Content = fmt.Sprintf(elidedOutput, len(b.Content))
+				continue
 			}
+			lm.Content[j] = elideOversized(b, limit)
 		}
 		if n := len(out); n > 0 && out[n-1].Role == lm.Role {
 			out[n-1].Content = append(append([]llm.ContentBlock(nil), out[n-1].Content...), lm.Content...)
@@ -108,7 +111,7 @@ func (t *turn) contextTokens() int {
 	t.l.mu.Lock()
 	calib := t.l.calib
 	t.l.mu.Unlock()
-	return int(float64(estimateRequest(t.requestOf(t.l.view(t.history)))) * calib) // images counted, not read
+	return int(float64(estimateRequest(t.requestOf(t.l.view(t.history, t.window)))) * calib) // images counted, not read
 }
 
 // fit makes the next request fit the window: elision first, then a
@@ -132,7 +135,14 @@ func (t *turn) fit(ctx context.Context) error {
 			return nil
 		}
 	}
-	return t.compact(ctx, "The conversation neared the model's context window", false)
+	err := t.compact(ctx, "The conversation neared the model's context window", false)
+	if errors.Is(err, ErrNothingToCompact) {
+		// Nothing older to summarise: the request is sent as it is
+		// (oversized content is already cut) and the model's answer says
+		// whether it fits.
+		return nil
+	}
+	return err
 }
 
 // elide drops the outputs of the oldest tool calls until the request is

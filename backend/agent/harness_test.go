@@ -1,7 +1,9 @@
 package agent
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,6 +92,7 @@ type harness struct {
 	st     *store.Store
 	lg     *ledger.Ledger
 	rec    *recorder
+	logs   *syncBuffer // the Manager's log, as text lines
 	m      *Manager
 	sess   store.Session
 }
@@ -153,9 +156,13 @@ func (h *harness) open() {
 		h.t.Fatal(err)
 	}
 	h.st, h.lg, h.rec = st, lg, newRecorder()
+	if h.logs == nil {
+		h.logs = &syncBuffer{}
+	}
 	h.m = NewManager(Deps{
 		Store:   st,
 		Emitter: h.rec,
+		Log:     slog.New(slog.NewTextHandler(h.logs, nil)),
 		Options: h.opt,
 		Ledger:  lg,
 		Provider: func(_ context.Context, s store.Session) (Model, error) {
@@ -309,4 +316,22 @@ func fileExists(h *harness, name string) (os.FileInfo, error) {
 // storeSession is a new session like h's, for benchmarks that need many.
 func storeSession(h *harness) store.NewSession {
 	return store.NewSession{ProjectID: h.sess.ProjectID, Provider: h.sess.Provider, Model: h.sess.Model, ApprovalMode: h.sess.ApprovalMode}
+}
+
+// syncBuffer is a bytes.Buffer safe for a logger and a test at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -75,13 +75,14 @@ func (l *live) emitTool(c events.ToolCall) {
 	l.send(events.AgentTool, func(q events.Seq) any { return events.ToolPayload{Seq: q, Call: c} })
 }
 
-// emitError reports a failure as one human sentence.
+// emitError reports a failure as one human sentence, and logs it.
 func (l *live) emitError(err error) {
 	kind, msg, retry := "internal", err.Error(), false
 	var le *llm.Error
 	if errors.As(err, &le) {
 		kind, msg, retry = string(le.Kind), le.Human(), le.Retryable()
 	}
+	l.m.logError("turn failed", l.id, err)
 	l.send(events.AgentError, func(q events.Seq) any {
 		return events.ErrorPayload{Seq: q, Kind: kind, Message: msg, Retryable: retry}
 	})
@@ -143,7 +144,7 @@ func (l *live) userBlocks(text string, attachments []string, images bool) ([]llm
 			return nil, fmt.Errorf("attachment %s is %d KB; attach files up to %d KB or ask the agent to read it", a, len(b)>>10, maxAttachment>>10)
 		}
 		if !utf8.Valid(b) {
-			return nil, fmt.Errorf("attachment %s is not a text file", a)
+			return nil, fmt.Errorf("attachment %s is not a text file: attach text files only, or ask the agent to read it", a)
 		}
 		l.reads.MarkRead(p.Abs)
 		blocks = append(blocks, llm.TextBlock(fmt.Sprintf("<attached_file path=%q>\n%s\n</attached_file>", p.Rel, b)))

@@ -9,6 +9,7 @@
 //
 //	m := agent.NewManager(agent.Deps{Store: st, Emitter: e, Provider: newProvider})
 //	m.Send(ctx, sessionID, text, attachments) // starts a turn in the background; ErrBusy if one runs
+//	m.Retry(ctx, sessionID)                   // runs a failed turn again, without adding the message again
 //	m.Cancel(sessionID)                       // stops the turn: stream, command, pending approvals
 //	m.CompactNow(ctx, sessionID)              // summarise older turns now (or before the next call)
 //	m.State(sessionID)                        // idle, streaming, awaiting_approval, tool_executing, error
@@ -70,12 +71,17 @@ const (
 )
 
 var (
-	// ErrBusy: the session already runs a turn.
-	ErrBusy = errors.New("agent: a turn is already running in this session")
+	// ErrBusy: the session already runs a turn. The sentinels' texts
+	// reach the user as they are: sentences, no package prefix.
+	ErrBusy = errors.New("A turn is already running in this session; wait for it to finish or stop it first.")
 	// ErrEmpty: a message with no text and no attachment.
-	ErrEmpty = errors.New("agent: nothing to send")
+	ErrEmpty = errors.New("There is nothing to send: type a message or attach a file.")
 	// ErrNothingToCompact: the history is too short to summarise.
-	ErrNothingToCompact = errors.New("agent: the conversation is too short to compact")
+	ErrNothingToCompact = errors.New("The conversation is too short to compact yet; there are no older turns to summarise.")
+	// ErrNothingToRetry: the session's last turn did not fail.
+	ErrNothingToRetry = errors.New("There is nothing to retry: the last turn did not fail. Send a new message instead.")
+	// ErrShuttingDown: Pilot is closing.
+	ErrShuttingDown = errors.New("Pilot is closing; the message was not sent.")
 )
 
 // Deps is what a Manager works with.
@@ -198,6 +204,10 @@ func (m *Manager) SendImages(ctx context.Context, sessionID int64, text string, 
 		return err
 	}
 	blocks = append(blocks, imgs...)
+	if err := m.precheck(ctx, sessionID, blocks); err != nil {
+		release()
+		return err
+	}
 	tctx, err := m.begin(l)
 	if err != nil {
 		release()
@@ -211,12 +221,55 @@ func (m *Manager) SendImages(ctx context.Context, sessionID int64, text string, 
 	return nil
 }
 
+// Retry runs the session's failed turn again from where it failed: the
+// saved history, which ends with the user's message or the last tool
+// results, is sent again; nothing is added to it. It fails with
+// ErrNothingToRetry when the history ends with an answer.
+func (m *Manager) Retry(ctx context.Context, sessionID int64) error {
+	l, err := m.live(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	tctx, err := m.begin(l)
+	if err != nil {
+		return err
+	}
+	if err := m.retryable(ctx, sessionID); err != nil {
+		l.mu.Lock()
+		l.cancel()
+		l.cancel = nil
+		l.mu.Unlock()
+		m.turns.Done()
+		return err
+	}
+	go func() {
+		defer m.turns.Done()
+		l.run(tctx, nil)
+	}()
+	return nil
+}
+
+// retryable reports whether the session's history waits for the model.
+func (m *Manager) retryable(ctx context.Context, sessionID int64) error {
+	if _, err := m.st.Repair(ctx, sessionID); err != nil {
+		return fmt.Errorf("repairing the session: %w", err)
+	}
+	msgs, err := m.st.Messages(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	if len(msgs) == 0 || msgs[len(msgs)-1].Role != llm.RoleUser {
+		return ErrNothingToRetry
+	}
+	return nil
+}
+
 // begin marks l running and returns the turn's context.
 func (m *Manager) begin(l *live) (context.Context, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
-		return nil, errors.New("agent: shutting down")
+		return nil, ErrShuttingDown
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -244,6 +297,20 @@ func (m *Manager) Cancel(sessionID int64) {
 	if cancel != nil {
 		cancel()
 	}
+}
+
+// Running reports whether a turn (or a compaction) of the session runs
+// or is starting.
+func (m *Manager) Running(sessionID int64) bool {
+	m.mu.Lock()
+	l := m.lives[sessionID]
+	m.mu.Unlock()
+	if l == nil {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.cancel != nil
 }
 
 // State returns the session's state (idle for a session with no turn yet).

@@ -89,11 +89,17 @@ func (l *live) turn(ctx context.Context, user []llm.ContentBlock) string {
 }
 
 // prepare repairs the history, commits the user's message and loads the
-// turn.
+// turn. Without a message (Retry) the saved history is sent as it is.
 func (l *live) prepare(ctx context.Context, user []llm.ContentBlock) (*turn, error) {
 	st := l.m.st
 	if _, err := st.Repair(ctx, l.id); err != nil {
 		return nil, fmt.Errorf("repairing the session: %w", err)
+	}
+	if user == nil {
+		if err := st.SetState(ctx, l.id, store.SessionRunning); err != nil {
+			return nil, err
+		}
+		return l.load(ctx)
 	}
 	note, err := st.TakePendingNote(ctx, l.id)
 	if err != nil {

@@ -47,18 +47,39 @@ changed in Settings.
   pilot help                    this text
 `
 
+// windowFlags are the flags the window itself reads: Wails' dev and
+// binding-generation flags (each takes a value). `wails dev` and
+// `wails generate module` start the binary with them.
+var windowFlags = map[string]bool{
+	"assetdir": true, "devserver": true, "frontenddevserverurl": true, "loglevel": true,
+	"tsprefix": true, "tssuffix": true, "tsoutputtype": true,
+}
+
 // Wants reports whether args ask for a headless command rather than the
-// window. The window's own flags (Wails' -assetdir, -devserver, ...) are
-// not commands.
+// window: anything but no arguments or only the window's own flags (Wails'
+// -assetdir, -devserver, ...). An unknown word or option is a command too,
+// so that Run refuses it with the usage instead of opening a window.
 func Wants(args []string) bool {
-	if len(args) == 0 {
-		return false
+	return !windowArgs(args)
+}
+
+// windowArgs reports whether args are empty or only window flags, as
+// `-flag value`, `-flag=value`, `--flag value` or `--flag=value`.
+func windowArgs(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") {
+			return false
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !windowFlags[name] {
+			return false
+		}
+		if !hasValue {
+			i++ // the flag's value
+		}
 	}
-	switch args[0] {
-	case "version", "--version", "help", "--help", "-h", "-p", "--prompt", "repl", "sessions", "rewind":
-		return true
-	}
-	return strings.HasPrefix(args[0], "-p=") || strings.HasPrefix(args[0], "--prompt=")
+	return true
 }
 
 // Run executes a headless command and returns the process exit code.
@@ -82,8 +103,12 @@ func Run(ctx context.Context, args []string, tio IO) int {
 		fmt.Fprint(tio.Stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(tio.Stderr, "pilot: unknown command %q; run `pilot help` for the list\n", args[0])
-	return 2
+	what := "command"
+	if strings.HasPrefix(args[0], "-") {
+		what = "option"
+	}
+	fmt.Fprintf(tio.Stderr, "pilot: unknown %s %q.\n\n%s", what, args[0], usage)
+	return exitUsage
 }
 
 // runSessions opens the database under PILOT_HOME for `pilot sessions`.

@@ -17,6 +17,11 @@ func TestWants(t *testing.T) {
 		{[]string{"-assetdir", "frontend/dist", "-devserver", "127.0.0.1:3000"}, false},
 		{[]string{"version"}, true},
 		{[]string{"--help"}, true},
+		{[]string{"-assetdir=frontend/dist", "--devserver", "x", "-loglevel", "Error"}, false},
+		{[]string{"-tsprefix", "", "-tssuffix", "", "-tsoutputtype", "classes"}, false},
+		{[]string{"nosuchcommand"}, true},
+		{[]string{"--nosuchoption"}, true},
+		{[]string{"-assetdir", "frontend/dist", "extra"}, true},
 	}
 	for _, tc := range tests {
 		if got := Wants(tc.args); got != tc.want {
@@ -35,7 +40,9 @@ func TestRun(t *testing.T) {
 	}{
 		{[]string{"version"}, 0, "commit:", ""},
 		{[]string{"help"}, 0, "pilot version", ""},
-		{[]string{"frobnicate"}, 2, "", "unknown command"},
+		{[]string{"frobnicate"}, 2, "", "unknown command \"frobnicate\""},
+		{[]string{"nosuchcommand"}, 2, "", "Usage:\n  pilot "},
+		{[]string{"--bogus"}, 2, "", "unknown option \"--bogus\""},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

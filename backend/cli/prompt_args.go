@@ -33,7 +33,10 @@ func parseRunArgs(args []string, withPrompt bool) (runArgs, error) {
 				a.prompt, seenPrompt = arg, true
 				continue
 			}
-			return a, fmt.Errorf("unexpected argument %q", arg)
+			if withPrompt {
+				return a, fmt.Errorf("unexpected argument %q: put the whole prompt in quotes, pilot -p \"...\"", arg)
+			}
+			return a, fmt.Errorf("unexpected argument %q (pilot help lists the flags)", arg)
 		}
 		if name == "json" {
 			if hasValue {
@@ -74,7 +77,7 @@ func parseRunArgs(args []string, withPrompt bool) (runArgs, error) {
 		case "model":
 			a.model = value
 		default:
-			return a, fmt.Errorf("unknown flag %s", arg)
+			return a, fmt.Errorf("unknown flag %s (pilot help lists the flags)", arg)
 		}
 	}
 	if withPrompt && strings.TrimSpace(a.prompt) == "" {

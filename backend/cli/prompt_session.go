@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -24,6 +25,7 @@ type headless struct {
 	term    *terminal
 	sess    store.Session
 	project string
+	args    *runArgs // the flags in force (the REPL's /model changes the model)
 	closers []io.Closer
 }
 
@@ -37,7 +39,7 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 	if err := paths.Ensure(home); err != nil {
 		return nil, err
 	}
-	h := &headless{}
+	h := &headless{args: &a}
 	log, closer, err := logging.Open(paths.LogDir(home), slog.LevelInfo, config.LogRedactor(tio.Getenv))
 	if err != nil {
 		log = slog.New(slog.DiscardHandler)
@@ -65,7 +67,7 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 	h.m = agent.NewManager(agent.Deps{
 		Store:    st,
 		Emitter:  h.term,
-		Provider: providerFor(st, home, tio.Getenv, a),
+		Provider: providerFor(st, home, tio.Getenv, h.args),
 		Log:      log,
 		Ledger:   lg,
 	})
@@ -81,8 +83,11 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 func (h *headless) session(ctx context.Context, a runArgs, home string, env func(string) string) error {
 	if a.resume != 0 {
 		s, err := h.st.Session(ctx, a.resume)
+		if errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("there is no session %d; pilot sessions list shows a project's sessions", a.resume)
+		}
 		if err != nil {
-			return fmt.Errorf("session %d: %w", a.resume, err)
+			return err
 		}
 		p, err := h.st.Project(ctx, s.ProjectID)
 		if err != nil {
@@ -103,7 +108,7 @@ func (h *headless) session(ctx context.Context, a runArgs, home string, env func
 		return err
 	}
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return fmt.Errorf("the project folder %s does not exist", abs)
+		return fmt.Errorf("the project folder %s does not exist: check --project or PILOT_PROJECT", abs)
 	}
 	r, err := config.Resolve(home, abs, env)
 	if err != nil {
@@ -127,7 +132,7 @@ func (h *headless) session(ctx context.Context, a runArgs, home string, env func
 // force: the --provider and --model flags, else the session's own
 // provider and model, else the environment and the saved settings (the
 // thinking budget too, as in the window).
-func providerFor(st *store.Store, home string, getenv func(string) string, a runArgs) func(context.Context, store.Session) (agent.Model, error) {
+func providerFor(st *store.Store, home string, getenv func(string) string, a *runArgs) func(context.Context, store.Session) (agent.Model, error) {
 	return func(ctx context.Context, s store.Session) (agent.Model, error) {
 		p, err := st.Project(ctx, s.ProjectID)
 		if err != nil {
@@ -146,8 +151,23 @@ func providerFor(st *store.Store, home string, getenv func(string) string, a run
 func (h *headless) close() {
 	if h.m != nil {
 		h.m.Close()
+		h.dropIfEmpty(h.sess.ID)
 	}
 	for i := len(h.closers) - 1; i >= 0; i-- {
 		h.closers[i].Close()
+	}
+}
+
+// dropIfEmpty deletes a session of this run that holds no message (its
+// first message was refused, or the REPL left it unused): a session is
+// kept only once something was written in it.
+func (h *headless) dropIfEmpty(id int64) {
+	if id == 0 || id == h.args.resume {
+		return
+	}
+	ctx := context.Background()
+	msgs, err := h.st.Messages(ctx, id)
+	if err == nil && len(msgs) == 0 {
+		_ = h.st.DeleteSession(ctx, id)
 	}
 }

@@ -225,7 +225,7 @@ func TestPromptThinking(t *testing.T) {
 	}{
 		{"anthropic", "4096", "map[budget_tokens:4096 type:enabled]", ""},
 		{"openai", "4096", "<nil>", ""},
-		{"anthropic", "16k", "", `pilot: config: PILOT_THINKING_BUDGET="16k" is not a number of tokens: use 0 (off) or a budget of at least 1024, e.g. 16384` + "\n"},
+		{"anthropic", "16k", "", `pilot: PILOT_THINKING_BUDGET="16k" is not a number of tokens: use 0 (off) or a budget of at least 1024, e.g. 16384` + "\n"},
 	}
 	for _, c := range cases {
 		t.Run(c.format+"/"+c.budget, func(t *testing.T) {

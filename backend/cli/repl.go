@@ -34,7 +34,7 @@ func Repl(ctx context.Context, args []string, tio IO) int {
 		return exitFailure
 	}
 	defer h.close()
-	fmt.Fprintf(tio.Stderr, "Pilot in %s, session %d (%s). Type exit or press Ctrl+D to leave; Ctrl+C stops an answer.\n", h.project, h.sess.ID, h.sess.Model)
+	fmt.Fprintf(tio.Stderr, "Pilot in %s, session %d (%s). Type /help for commands, /exit or Ctrl+D to leave; Ctrl+C stops an answer.\n", h.project, h.sess.ID, h.sess.Model)
 
 	lines := make(chan string)
 	readErr := make(chan error, 1)
@@ -70,7 +70,7 @@ func Repl(ctx context.Context, args []string, tio IO) int {
 				if s == syscall.SIGTERM {
 					return exitOK
 				}
-				fmt.Fprint(tio.Stderr, "\n(type exit or press Ctrl+D to leave)\nYou: ")
+				fmt.Fprint(tio.Stderr, "\n(type /exit or press Ctrl+D to leave)\nYou: ")
 			}
 		}
 		text := strings.TrimSpace(line)
@@ -79,6 +79,12 @@ func Repl(ctx context.Context, args []string, tio IO) int {
 			continue
 		case "exit", "quit":
 			return exitOK
+		}
+		if strings.HasPrefix(text, "/") {
+			if h.command(base, text, tio) {
+				return exitOK
+			}
+			continue
 		}
 		if code, done := h.replTurn(base, text, sig, tio); done {
 			return code

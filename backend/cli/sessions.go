@@ -47,7 +47,7 @@ type sessionArgs struct {
 func parseSessionArgs(args []string) (sessionArgs, error) {
 	var a sessionArgs
 	if len(args) == 0 {
-		return a, errors.New("missing subcommand")
+		return a, errors.New("missing subcommand: list, show, search, export, import or changes (pilot help)")
 	}
 	a.cmd = args[0]
 	if a.cmd == "-h" || a.cmd == "--help" {
@@ -87,7 +87,7 @@ func parseSessionArgs(args []string) (sessionArgs, error) {
 		case "h", "help":
 			a.cmd = "help"
 		default:
-			return a, fmt.Errorf("unknown flag %s", arg)
+			return a, fmt.Errorf("unknown flag %s (pilot help lists the flags)", arg)
 		}
 	}
 	return a, nil
@@ -227,11 +227,49 @@ func searchSessions(ctx context.Context, st *store.Store, a sessionArgs, stdout 
 		fmt.Fprintf(stdout, "No matches for %q in %s.\n", a.pos[0], p.Path)
 		return nil
 	}
+	return printHits(ctx, st, hits, stdout)
+}
+
+// printHits prints hits grouped by session (the session of the best hit
+// first): the session's id, title and date, then each hit with the
+// message's position in the session, as a person counts it.
+func printHits(ctx context.Context, st *store.Store, hits []store.SearchHit, stdout io.Writer) error {
+	var order []int64
+	bySession := map[int64][]store.SearchHit{}
 	for _, h := range hits {
-		fmt.Fprintf(stdout, "%d  %s  [%s, message %d]\n    %s\n", h.SessionID, orUntitled(h.SessionTitle), h.Kind, h.MessageID,
-			strings.Join(strings.Fields(h.Snippet), " "))
+		if _, ok := bySession[h.SessionID]; !ok {
+			order = append(order, h.SessionID)
+		}
+		bySession[h.SessionID] = append(bySession[h.SessionID], h)
+	}
+	for i, id := range order {
+		s, err := st.Session(ctx, id)
+		if err != nil {
+			return err
+		}
+		msgs, err := st.Messages(ctx, id)
+		if err != nil {
+			return err
+		}
+		pos := make(map[int64]int, len(msgs))
+		for j, m := range msgs {
+			pos[m.ID] = j + 1
+		}
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		fmt.Fprintf(stdout, "Session %d · %s · %s\n", s.ID, orUntitled(s.Title), s.UpdatedAt.Local().Format("2006-01-02 15:04"))
+		for _, h := range bySession[id] {
+			fmt.Fprintf(stdout, "  message %d of %d (%s): %s\n", pos[h.MessageID], len(msgs), hitKindText(h.Kind),
+				strings.Join(strings.Fields(h.Snippet), " "))
+		}
 	}
 	return nil
+}
+
+// hitKindText says where in a message a hit is.
+func hitKindText(k store.HitKind) string {
+	return strings.ReplaceAll(string(k), "_", " ")
 }
 
 func showSession(ctx context.Context, st *store.Store, id int64, asJSON bool, stdout io.Writer) error {

@@ -64,7 +64,7 @@ func TestSessionsCommand(t *testing.T) {
 		{name: "list never opened json", args: []string{"list", "--project", never, "--json"}},
 		{name: "show", args: []string{"show", sid("ID")}, stdout: []string{"Session", "Fix the lexer", "[0] user:", "quokka", "→ read_file", "← package lexer"}},
 		{name: "show json", args: []string{"show", sid("ID"), "--json"}, stdout: []string{`"messages":[`, `"toolCalls"`}, jsonFields: []string{"session", "messages", "project"}},
-		{name: "search", args: []string{"search", "quokka", "--project", dir}, stdout: []string{"Fix the lexer", "[message", "«quokka»"}},
+		{name: "search", args: []string{"search", "quokka", "--project", dir}, stdout: []string{"Session 1 · Fix the lexer · 20", "  message 1 of 3 (message): ", "«quokka»"}},
 		{name: "search words unquoted", args: []string{"search", "--project", dir, "lexer", "drop"}, stdout: []string{"«lexer» «drop»"}},
 		{name: "search json", args: []string{"search", "package", "--json", "--project", dir}, stdout: []string{`"kind":"tool_output"`}, jsonFields: []string{"sessionId", "messageId", "kind", "snippet"}},
 		{name: "search syntax is text", args: []string{"search", `"quo* -AND (`, "--project", dir}, stdout: []string{"No matches"}},
@@ -159,5 +159,46 @@ func TestSessionsShowImages(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "[image image/png, sha256 ab12cd]") {
 		t.Errorf("show:\n%s", out.String())
+	}
+}
+
+// Hits are grouped by session, each with its title and date, and numbered
+// by their position in the session rather than by global message ids.
+func TestSearchGroupsHitsBySession(t *testing.T) {
+	t.Parallel()
+	st, _, first := sessionsDB(t)
+	ctx := context.Background()
+	s1, _ := st.Session(ctx, first)
+	second, err := st.CreateSession(ctx, store.NewSession{ProjectID: s1.ProjectID, Title: "Second look", Provider: "anthropic", Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := st.AppendMessage(ctx, second.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock("the quokka again")}}, llm.Usage{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, _ := st.Messages(ctx, first)
+	hits := []store.SearchHit{
+		{SessionID: first, MessageID: msgs[0].ID, Kind: store.HitMessage, Snippet: "drop «quokka»"},
+		{SessionID: second.ID, MessageID: m.ID, Kind: store.HitMessage, Snippet: "the «quokka» again"},
+		{SessionID: first, MessageID: msgs[2].ID, Kind: store.HitToolOutput, Snippet: "package «lexer»"},
+	}
+	var out bytes.Buffer
+	if err := printHits(ctx, st, hits, &out); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	want := "Session 1 · Fix the lexer · DATE\n" +
+		"  message 1 of 3 (message): drop «quokka»\n" +
+		"  message 3 of 3 (tool output): package «lexer»\n" +
+		"\nSession 2 · Second look · DATE\n" +
+		"  message 1 of 1 (message): the «quokka» again\n"
+	date := s1.UpdatedAt.Local().Format("2006-01-02 15:04")
+	got = strings.ReplaceAll(got, date, "DATE")
+	if s2, _ := st.Session(ctx, second.ID); s2.UpdatedAt.Local().Format("2006-01-02 15:04") != date {
+		got = strings.ReplaceAll(got, s2.UpdatedAt.Local().Format("2006-01-02 15:04"), "DATE")
+	}
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }

@@ -56,7 +56,7 @@ func fixMode(path string) error {
 	}
 	if info.Mode().Perm()&0o077 != 0 {
 		if err := os.Chmod(path, 0o600); err != nil {
-			return fmt.Errorf("config: %s is readable by other users and could not be made private: %w", path, err)
+			return fmt.Errorf("%s is readable by other users and could not be made private: %w", path, err)
 		}
 	}
 	return nil

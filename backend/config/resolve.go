@@ -79,7 +79,7 @@ func Resolve(home, projectDir string, env func(string) string) (Resolved, error)
 	r.Provider = pick(env, "PILOT_PROVIDER", savedProvider, llm.ProviderAnthropic)
 	r.Provider.Value = strings.ToLower(strings.TrimSpace(r.Provider.Value))
 	if !validProvider(r.Provider.Value) {
-		return r, fmt.Errorf("config: PILOT_PROVIDER=%q is not a provider: use one of %s (openai: any OpenAI-compatible server, with OPENAI_BASE_URL)", r.Provider.Value, strings.Join(llm.PresetIDs(), ", "))
+		return r, fmt.Errorf("PILOT_PROVIDER=%q is not a provider: use one of %s (openai: any OpenAI-compatible server, with OPENAI_BASE_URL)", r.Provider.Value, strings.Join(llm.PresetIDs(), ", "))
 	}
 	p := r.Provider.Value
 
@@ -214,9 +214,21 @@ func (r Resolved) LLM() llm.Config {
 		Provider:  r.Provider.Value,
 		Model:     r.Model.Value,
 		BaseURL:   r.BaseURL.Value,
+		URLHint:   r.urlHint(),
 		APIKey:    r.APIKey.Value,
 		MaxTokens: r.MaxTokens.Value,
 	}
+}
+
+// urlHint names where the base URL comes from when it is not Settings.
+func (r Resolved) urlHint() string {
+	switch {
+	case r.BaseURL.Source == SourceEnv && r.BaseURL.From != "":
+		return "the base URL in the " + r.BaseURL.From + " environment variable"
+	case r.BaseURL.Source == SourceDotEnv:
+		return "the base URL in " + firstNonEmpty(r.BaseURL.From, "the project's .env")
+	}
+	return ""
 }
 
 // MaskedKey is the API key's origin with the key masked ("sk-ant-…3f9a"),

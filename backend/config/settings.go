@@ -31,7 +31,7 @@ const (
 
 // ErrCorrupt is matched by the error of a settings or keys file that cannot
 // be read as JSON.
-var ErrCorrupt = errors.New("config: file is not valid JSON")
+var ErrCorrupt = errors.New("the file is not valid JSON")
 
 // Settings is what the Settings screen saves. Zero fields mean "not set".
 // API keys are not here: they live in keys.json (see SaveKey).
@@ -102,7 +102,7 @@ func readJSON(path string, v any) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("config: cannot read %s: %w", path, err)
+		return fmt.Errorf("cannot read %s: %w", path, err)
 	}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil
@@ -124,17 +124,17 @@ func writeJSON(path string, v any, mode os.FileMode) error {
 	raw = append(raw, '\n')
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("config: cannot create %s: %w", dir, err)
+		return fmt.Errorf("cannot create %s: %w", dir, err)
 	}
 	if old, err := os.ReadFile(path); err == nil && len(bytes.TrimSpace(old)) > 0 && !json.Valid(old) {
 		bad := path + ".bad-" + time.Now().Format("20060102-150405")
 		if err := os.Rename(path, bad); err != nil {
-			return fmt.Errorf("config: %s is corrupt and could not be moved aside: %w", path, err)
+			return fmt.Errorf("%s is corrupt and could not be moved aside: %w", path, err)
 		}
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("config: cannot write in %s: %w", dir, err)
+		return fmt.Errorf("cannot write in %s: %w", dir, err)
 	}
 	defer os.Remove(tmp.Name()) // after a successful rename this finds nothing
 	if err := tmp.Chmod(mode); err != nil {
@@ -143,7 +143,7 @@ func writeJSON(path string, v any, mode os.FileMode) error {
 	}
 	if _, err := tmp.Write(raw); err != nil {
 		tmp.Close()
-		return fmt.Errorf("config: cannot write %s: %w", path, err)
+		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
@@ -153,7 +153,7 @@ func writeJSON(path string, v any, mode os.FileMode) error {
 		return err
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("config: cannot replace %s: %w", path, err)
+		return fmt.Errorf("cannot replace %s: %w", path, err)
 	}
 	return nil
 }

@@ -40,10 +40,10 @@ func resolveThinking(env func(string) string, saved int, provider, model, home s
 	if raw := strings.TrimSpace(env(thinkingEnv)); raw != "" {
 		budget, err := strconv.Atoi(raw)
 		if err != nil {
-			return Value[int]{}, fmt.Errorf("config: %s=%q is not a number of tokens: use 0 (off) or a budget of at least %d, e.g. 16384", thinkingEnv, raw, llm.MinThinkingBudget)
+			return Value[int]{}, fmt.Errorf("%s=%q is not a number of tokens: use 0 (off) or a budget of at least %d, e.g. 16384", thinkingEnv, raw, llm.MinThinkingBudget)
 		}
 		if err := CheckThinking(budget, model); err != nil {
-			return Value[int]{}, fmt.Errorf("config: %s=%d: %w", thinkingEnv, budget, err)
+			return Value[int]{}, fmt.Errorf("%s=%d: %w", thinkingEnv, budget, err)
 		}
 		return Value[int]{Value: budget, Source: SourceEnv, From: thinkingEnv}, nil
 	}

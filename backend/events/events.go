@@ -126,6 +126,9 @@ type NoticePayload struct {
 	Kind      string `json:"kind"`
 	Text      string `json:"text"`
 	RetryInMs int64  `json:"retryInMs,omitempty"`
+	// Reason is why a retry waits ("connection failed"), without the
+	// delay: the window counts the delay down itself.
+	Reason string `json:"reason,omitempty"`
 }
 
 // ErrorPayload carries a failure as a human sentence. Kind comes from the

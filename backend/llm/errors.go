@@ -98,7 +98,9 @@ type Error struct {
 	Message    string        // the provider's message, secrets redacted
 	RetryAfter time.Duration // what the server asked us to wait, if it said
 	Attempts   int           // requests made, retries included
+	RequestID  string        // the id the server gave the request (request-id, x-request-id), for its support
 	KeyHint    string        // where the key for this provider is set
+	URLHint    string        // where the base URL is set ("": Settings)
 	Partial    bool          // part of the answer arrived (and was delivered) before the failure
 	// PartialText: some text of the answer arrived; the agent keeps it. A
 	// failure after only thinking or a tool call has no partial answer to
@@ -158,7 +160,7 @@ func (e *Error) Human() string {
 	case KindPermission:
 		fmt.Fprintf(&b, "%s refused the request%s%s; the key works but is not allowed to do this, check its permissions and the model name.", upperFirst(svc), e.paren(), e.detail())
 	case KindNotFound:
-		fmt.Fprintf(&b, "%s answered 404%s; check the model name and the base URL in Settings.", upperFirst(svc), e.detail())
+		fmt.Fprintf(&b, "%s answered 404%s; check the model name and %s.", upperFirst(svc), e.detail(), e.urlHint())
 	case KindBadRequest:
 		if e.Type == typeImagesUnsupported { // refused before sending
 			return upperFirst(e.Message) + "."
@@ -192,7 +194,7 @@ func (e *Error) Human() string {
 		if e.Err != nil {
 			fmt.Fprintf(&b, " (%v)", e.Err)
 		}
-		b.WriteString(e.gaveUp("check the network connection and the base URL in Settings"))
+		b.WriteString(e.gaveUp("check the network connection and " + e.urlHint()))
 	case KindCancelled:
 		b.WriteString("The request was cancelled.")
 	case KindRefusal:
@@ -229,6 +231,14 @@ func (e *Error) Human() string {
 		b.WriteString(" The partial answer was kept.")
 	}
 	return b.String()
+}
+
+// urlHint names where the base URL is set.
+func (e *Error) urlHint() string {
+	if e.URLHint != "" {
+		return e.URLHint
+	}
+	return "the base URL in Settings"
 }
 
 // hostOrService names the server by its host when there is one.

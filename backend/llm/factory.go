@@ -35,6 +35,9 @@ type Config struct {
 	// KindStalled, and is retried if no part of the answer had arrived.
 	// 0: DefaultAnthropicIdle or DefaultOpenAIIdle; negative: no limit.
 	StreamIdleTimeout time.Duration
+	// URLHint says where BaseURL is set, for error sentences ("the base
+	// URL in the OPENAI_BASE_URL environment variable"); empty: Settings.
+	URLHint string
 }
 
 // DefaultBaseURL returns the endpoint of a preset (Anthropic's for an

@@ -22,6 +22,7 @@ type endpoint struct {
 	host     string
 	key      string
 	keyHint  string
+	urlHint  string
 	client   *http.Client
 	retry    RetryPolicy
 	idle     time.Duration // the longest silence accepted; <= 0: no limit
@@ -46,12 +47,12 @@ func newEndpoint(provider, keyHint string, cfg Config, idle time.Duration, auth 
 	if cfg.StreamIdleTimeout != 0 {
 		idle = cfg.StreamIdleTimeout
 	}
-	return endpoint{provider: provider, base: base, host: host, key: cfg.APIKey, keyHint: keyHint, client: client, retry: cfg.Retry, idle: idle, auth: auth}
+	return endpoint{provider: provider, base: base, host: host, key: cfg.APIKey, keyHint: keyHint, urlHint: cfg.URLHint, client: client, retry: cfg.Retry, idle: idle, auth: auth}
 }
 
 // fill completes an error with what the endpoint knows.
 func (c *endpoint) fill(e *Error) *Error {
-	e.Provider, e.Host, e.KeyHint = c.provider, c.host, c.keyHint
+	e.Provider, e.Host, e.KeyHint, e.URLHint = c.provider, c.host, c.keyHint, c.urlHint
 	e.Message = secret.Redact(e.Message, c.key)
 	if c.explain != nil {
 		c.explain(e)
@@ -162,6 +163,7 @@ func (c *endpoint) once(ctx context.Context, method, path string, body []byte) (
 		Type:       typ,
 		Message:    msg,
 		RetryAfter: retryAfter(resp.Header, c.retry.now()),
+		RequestID:  RequestID(resp.Header),
 	}
 	var env struct {
 		Error json.RawMessage `json:"error"`
@@ -276,6 +278,9 @@ func (c *endpoint) stream(ctx context.Context, path string, body []byte, parse s
 			}
 			e = c.asError(err)
 			e.Partial, e.PartialText = partial, text
+			if e.RequestID == "" {
+				e.RequestID = RequestID(resp.Header)
+			}
 			if e.Retryable() && e.Kind != KindStalled {
 				// the provider reported it: the answer's retry-after, if
 				// it sent one, is as good as an error status's
@@ -311,13 +316,24 @@ func (c *endpoint) read(ctx context.Context, resp *http.Response, parse streamPa
 	return parse(resp.Body, emit)
 }
 
+// RequestID is the id a provider gave a request: Anthropic's request-id,
+// OpenAI's (and most compatible servers') x-request-id.
+func RequestID(h http.Header) string {
+	for _, k := range []string{"request-id", "x-request-id"} {
+		if v := h.Get(k); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
 // notAStream reads a 2xx JSON answer to a streamed request: an error some
 // proxies send with status 200, or a server that ignored "stream": true.
 func (c *endpoint) notAStream(resp *http.Response) error {
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	typ, msg := parseErrorBody(raw)
-	e := &Error{Kind: KindInvalidResponse, Status: resp.StatusCode, Type: typ, Message: msg}
+	e := &Error{Kind: KindInvalidResponse, Status: resp.StatusCode, Type: typ, Message: msg, RequestID: RequestID(resp.Header)}
 	if k, ok := kindForType(typ); ok {
 		e.Kind = k
 	} else if msg == "" {

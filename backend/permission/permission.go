@@ -60,7 +60,7 @@ const (
 )
 
 // ErrInvalidRule is returned by Validate.
-var ErrInvalidRule = errors.New("permission: invalid rule")
+var ErrInvalidRule = errors.New("the rule is not valid")
 
 // Rule allows or denies calls of Tool whose subject matches Pattern.
 type Rule struct {

@@ -88,7 +88,7 @@ func TestMarkdown(t *testing.T) {
 		"**Tool call** `patch_file` — done, approved",
 		"```json\n{\n  \"path\": \"internal/lexer.go\",",
 		"Change to `internal/lexer.go` (applied)",
-		"```diff\n@@ -1 +1 @@ hunk 0: approved\n-a\n+b\n```",
+		"```diff\n@@ -1 +1 @@ hunk 1: approved\n-a\n+b\n```", // numbered from 1, like the tool results
 		"Edited by the user to:\n\n```\npackage lexer\n```",
 		"**Tool result**\n\n```\npatched internal/lexer.go: quokka\n```",
 		"show me ```code``` fences",

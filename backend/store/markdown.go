@@ -123,7 +123,7 @@ func writeChange(b *strings.Builder, c Change) {
 	fmt.Fprintf(b, "\nChange to `%s` (%s)\n\n", c.Path, state)
 	var diff strings.Builder
 	for i, h := range c.Hunks {
-		fmt.Fprintf(&diff, "%s hunk %d: %s\n%s", h.Header, i, h.Decision, h.Text)
+		fmt.Fprintf(&diff, "%s hunk %d: %s\n%s", h.Header, i+1, h.Decision, h.Text) // from 1, as the tool results say
 		if !strings.HasSuffix(h.Text, "\n") {
 			diff.WriteByte('\n')
 		}

@@ -137,9 +137,41 @@ func (s *Store) Sessions(ctx context.Context, projectID int64, limit, offset int
 	return xs, rows.Err()
 }
 
+// EmptySessions returns the ids of sessions that hold no message, of one
+// project (projectID 0: of every project), created before createdBefore
+// (zero: whenever).
+func (s *Store) EmptySessions(ctx context.Context, projectID int64, createdBefore time.Time) ([]int64, error) {
+	before := int64(1<<62 - 1)
+	if !createdBefore.IsZero() {
+		before = millis(createdBefore)
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT id FROM sessions
+		WHERE (? = 0 OR project_id = ?) AND created_at < ?
+		AND NOT EXISTS (SELECT 1 FROM messages WHERE messages.session_id = sessions.id)`,
+		projectID, projectID, before)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
 // Rename sets a session's title.
 func (s *Store) Rename(ctx context.Context, id int64, title string) error {
 	return s.updateSession(ctx, id, `title = ?`, title)
+}
+
+// SetModel sets the model a session's next turns use.
+func (s *Store) SetModel(ctx context.Context, id int64, model string) error {
+	return s.updateSession(ctx, id, `model = ?`, model)
 }
 
 // SetState records where the session's agent loop stands. The loop sets

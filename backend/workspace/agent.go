@@ -77,6 +77,7 @@ func (w *Workspace) NewSession(ctx context.Context, projectID int64) (events.Ses
 	if err != nil {
 		return events.SessionSummary{}, err
 	}
+	w.dropEmpty(ctx, 0)
 	s, err := w.store.CreateSession(ctx, store.NewSession{
 		ProjectID: projectID,
 		Provider:  r.Provider.Value, Model: r.Model.Value,
@@ -85,6 +86,7 @@ func (w *Workspace) NewSession(ctx context.Context, projectID int64) (events.Ses
 	if err != nil {
 		return events.SessionSummary{}, err
 	}
+	w.created(s.ID)
 	w.setActive(s.ID)
 	return view.Session(s), nil
 }
@@ -99,6 +101,7 @@ func (w *Workspace) GetSession(ctx context.Context, id int64) (events.SessionDet
 		pending []events.Approval
 		state   string
 	)
+	w.dropEmpty(ctx, id)
 	lv, err := w.agent.Snapshot(id, func() (err error) {
 		t, err = w.store.Transcript(ctx, id)
 		pending, state = w.agent.Pending(id), string(w.agent.State(id))
@@ -224,6 +227,19 @@ func (w *Workspace) GetImage(hash string) (events.ImageView, error) {
 		return events.ImageView{}, fmt.Errorf("the image %.12s… is not stored (it may have been removed with its session): %w", hash, err)
 	}
 	return events.ImageView{Hash: hash, MediaType: mt, DataURL: "data:" + mt + ";base64," + base64.StdEncoding.EncodeToString(data)}, nil
+}
+
+// RetryTurn runs the session's failed turn again from where it failed,
+// without adding the user's message again.
+func (w *Workspace) RetryTurn(ctx context.Context, id int64) error {
+	return w.agent.Retry(context.WithoutCancel(ctx), id)
+}
+
+// ReportError logs an error the window shows the user (what failed, in
+// which view, for which session; 0: none). Errors of a turn are logged by
+// the agent with the provider's details and are not reported again.
+func (w *Workspace) ReportError(where string, sessionID int64, message string) {
+	w.log.Warn("error shown", "view", where, "session", sessionID, "message", message)
 }
 
 // CancelTurn stops the session's running turn, if any.

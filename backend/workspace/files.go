@@ -70,7 +70,7 @@ func (w *Workspace) ReadProjectFile(ctx context.Context, projectID int64, path s
 		return events.FilePreview{}, err
 	}
 	if st.IsDir() {
-		return events.FilePreview{}, fmt.Errorf("%s is a folder", p.Rel)
+		return events.FilePreview{}, fmt.Errorf("%s is a folder: open a file inside it", p.Rel)
 	}
 	buf, err := io.ReadAll(io.LimitReader(f, previewLimit))
 	if err != nil {

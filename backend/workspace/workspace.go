@@ -30,6 +30,7 @@ type Workspace struct {
 	emit       events.Emitter
 	projectDir string // the folder opened last: its .env applies to Settings
 	changes    changeLog
+	fresh      map[int64]bool // sessions created here, possibly still empty (see dropEmpty)
 }
 
 // Options configures Open.
@@ -64,6 +65,7 @@ func Open(ctx context.Context, o Options) (*Workspace, error) {
 	opts := o.Agent
 	opts.Titles = true // the window names sessions with the model's help
 	w.agent = agent.NewManager(agent.Deps{Store: st, Emitter: w, Provider: w.providerFor, Options: opts, Log: o.Log, Ledger: lg})
+	w.dropLeftovers(ctx)
 	if dir := o.Getenv("PILOT_PROJECT"); dir != "" {
 		if _, err := w.OpenProject(ctx, dir); err != nil {
 			w.log.Warn("PILOT_PROJECT not opened", "err", err)

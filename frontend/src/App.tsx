@@ -4,6 +4,7 @@ import type { AppReadyPayload } from "./lib/events";
 import { AppController } from "./state/controller";
 import { ControllerContext, useApp, useController } from "./state/context";
 import AboutDialog from "./components/AboutDialog";
+import AppErrorBanner from "./components/AppErrorBanner";
 import StatusBar from "./components/StatusBar";
 import Sidebar from "./components/sidebar/Sidebar";
 import ChatView from "./components/chat/ChatView";
@@ -94,6 +95,7 @@ function Shell({ ready }: { ready: AppReadyPayload | null }) {
       <StatusBar ready={ready} />
       <Dialogs />
       <RestoreDialogs />
+      <AppErrorBanner />
     </div>
   );
 }

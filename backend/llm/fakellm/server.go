@@ -140,6 +140,9 @@ func (s *Server) authorized(h http.Header) bool {
 	return key == "" || h.Get("X-Api-Key") == key || h.Get("Authorization") == "Bearer "+key
 }
 
+// requestIDHeader is where each provider sends a request's id.
+var requestIDHeader = map[string]string{"anthropic": "request-id", "openai": "x-request-id"}
+
 // model serves POST /v1/messages and /chat/completions.
 func (s *Server) model(format string) http.HandlerFunc {
 	return func(w http.ResponseWriter, hr *http.Request) {
@@ -149,6 +152,10 @@ func (s *Server) model(format string) http.HandlerFunc {
 		}
 		req := Request{Time: time.Now(), Method: hr.Method, Path: hr.URL.Path, Format: format, Header: redactHeaders(hr.Header)}
 		req.decode(raw)
+		// Every answer names its request, as the real servers do.
+		s.mu.Lock()
+		w.Header().Set(requestIDHeader[format], fmt.Sprintf("req_fake_%d", len(s.requests)+1))
+		s.mu.Unlock()
 		if !s.authorized(hr.Header) {
 			req.Turn = -1
 			s.mu.Lock()

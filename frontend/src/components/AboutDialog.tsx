@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useBackend, type VersionInfo } from "../lib/backend";
+import { useReportError } from "../lib/useReportError";
 
 interface Props {
   onClose: () => void;
@@ -9,6 +10,7 @@ export default function AboutDialog({ onClose }: Props) {
   const backend = useBackend();
   const [info, setInfo] = useState<VersionInfo | null>(null);
   const [error, setError] = useState<string | null>(null);
+  useReportError("about", error && `Could not read the version: ${error}`);
   const closeRef = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {

@@ -18,6 +18,7 @@ const stateText: Record<AgentState, string> = {
 export default function StatusBar({ ready }: Props) {
   const c = useController();
   const state = useApp((s) => s.session?.agentState ?? "idle");
+  const retrying = useApp((s) => s.session?.retry != null);
   const usage = useApp((s) => s.session?.usage ?? null);
   const summary = useApp((s) => s.session?.summary ?? null);
   const settings = useApp((s) => s.settings);
@@ -33,7 +34,7 @@ export default function StatusBar({ ready }: Props) {
       </span>
       <span data-testid="agent-state" data-state={state} className={`state state-${state}`} role="status">
         <span className="dot" aria-hidden="true" />
-        {stateText[state]}
+        {retrying && state === "streaming" ? "Waiting to retry…" : stateText[state]}
       </span>
       <span data-testid="usage" className="usage" title={usage ? `in ${usage.inputTokens}, out ${usage.outputTokens}, cache read ${usage.cacheReadTokens}, cache write ${usage.cacheWriteTokens}` : undefined}>
         {formatTokens(tokens)} tokens

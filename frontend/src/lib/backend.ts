@@ -71,6 +71,10 @@ export interface Backend {
   getImage(hash: string): Promise<ImageView>;
   cancelTurn(sessionId: number): Promise<void>;
   compactNow(sessionId: number): Promise<void>;
+  /** Runs the session's failed turn again from where it failed; the user's message is not added again. */
+  retryTurn(sessionId: number): Promise<void>;
+  /** Writes an error the window shows to the log (where: the view; sessionId 0: none). */
+  reportError(where: string, sessionId: number, message: string): Promise<void>;
 
   // approvals
   getChange(approvalId: string): Promise<ChangeView>;

@@ -55,6 +55,7 @@ export interface NoticePayload extends Seq {
   kind: NoticeKind;
   text: string;
   retryInMs?: number;
+  reason?: string;
 }
 export interface ErrorPayload extends Seq {
   kind: string;

@@ -46,6 +46,8 @@ export const wailsBackend: Backend = {
   getImage: (hash) => App.GetImage(hash),
   cancelTurn: (id) => App.CancelTurn(id),
   compactNow: (id) => App.CompactNow(id),
+  retryTurn: (id) => App.RetryTurn(id),
+  reportError: (where, id, message) => App.ReportError(where, id, message),
 
   getChange: async (approvalId) => (await App.GetChange(approvalId)) as ChangeView,
   decideChange: (approvalId, d) => App.DecideChange(approvalId, wire.ChangeDecision.createFrom(d)),

@@ -61,20 +61,41 @@ export class ChatActions {
       await this.ctx.backend.sendMessage(sessionId, prompt.text, prompt.attachments, prompt.images ?? []);
       this.patchSession(sessionId, (s) => (s.turn === "sending" ? { ...s, turn: "running" } : s));
     } catch (err) {
-      this.patchSession(sessionId, (s) => ({
-        ...s,
-        turn: "idle",
-        error: { kind: "send", message: `The message was not sent: ${errorText(err)}`, retryable: true },
-      }));
+      this.showSendError(sessionId, `The message was not sent: ${errorText(err)}`);
     }
   }
 
-  /** Resends the last prompt of the open session. */
+  private showSendError(sessionId: number, message: string) {
+    this.patchSession(sessionId, (s) => ({ ...s, turn: "idle", error: { kind: "send", message, retryable: true } }));
+    this.ctx.report("chat", sessionId, message);
+  }
+
+  /**
+   * Retry: a message that never reached the backend is sent again; a turn
+   * that failed is run again from where it failed, so the user's message is
+   * never added twice.
+   */
   async retry(): Promise<void> {
     const s = this.state.session;
     if (!s || s.turn !== "idle") return;
-    const prompt = this.state.lastPrompt[s.id] ?? lastUserPrompt(s);
-    if (prompt) await this.send(s.id, prompt);
+    if (s.error?.kind === "send") {
+      const prompt = this.state.lastPrompt[s.id] ?? lastUserPrompt(s);
+      if (prompt) await this.send(s.id, prompt);
+      return;
+    }
+    const sessionId = s.id;
+    this.patchSession(sessionId, (x) => ({ ...x, turn: "sending", error: null }));
+    try {
+      await this.ctx.backend.retryTurn(sessionId);
+      this.patchSession(sessionId, (x) => (x.turn === "sending" ? { ...x, turn: "running" } : x));
+    } catch (err) {
+      this.patchSession(sessionId, (x) => ({
+        ...x,
+        turn: "idle",
+        error: { kind: "retry", message: `Could not retry: ${errorText(err)}`, retryable: false },
+      }));
+      this.ctx.report("chat", sessionId, `Could not retry: ${errorText(err)}`);
+    }
   }
 
   async cancel(): Promise<void> {
@@ -94,7 +115,7 @@ export class ChatActions {
     try {
       await this.ctx.backend.compactNow(s.id);
     } catch (err) {
-      this.ctx.fail("Could not compact the conversation", err);
+      this.ctx.fail("", err); // the backend's sentences say what failed and what to do
     }
   }
 }

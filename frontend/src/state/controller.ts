@@ -12,7 +12,7 @@ import { LayoutActions, rememberedSidebar } from "./layout";
 import { LedgerActions, noLedger } from "./ledger";
 import { SeqGate } from "./seqGate";
 import { mergeSessions, SessionListActions } from "./sessionList";
-import { applyEvent, emptySession, sessionFromDetail, type SessionEvent } from "./sessionState";
+import { applyEvent, emptySession, sessionFromDetail, type SessionEvent, type SessionView } from "./sessionState";
 import { Store } from "./store";
 
 function localStore(): Storage | undefined {
@@ -170,7 +170,14 @@ export class AppController implements ActionContext {
   }
 
   fail(what: string, err: unknown) {
-    this.set((st) => ({ ...st, appError: `${what}: ${errorText(err)}` }));
+    const message = what ? `${what}: ${errorText(err)}` : errorText(err);
+    this.set((st) => ({ ...st, appError: message }));
+    this.report(this.state.project ? "window" : "start", this.state.session?.id ?? 0, message);
+  }
+
+  /** Writes an error the window shows to the log; a failure to log is only a console line. */
+  report(where: string, sessionId: number, message: string) {
+    this.backend.reportError(where, sessionId, message).catch((err: unknown) => console.warn("could not log an error", err));
   }
 
   // ---- projects -----------------------------------------------------
@@ -228,6 +235,7 @@ export class AppController implements ActionContext {
     if (!project) return null;
     try {
       const sum = await this.backend.newSession(project.id);
+      this.forgetIfEmpty(this.state.session, sum.id);
       this.set((st) => ({ ...st, sessions: mergeSessions(st.sessions, [sum]) }));
       // Where the new session's seq starts is the backend's business: settle on the first events.
       this.gate.reset(null);
@@ -253,6 +261,7 @@ export class AppController implements ActionContext {
       if (focusMessageId !== null || !cur.pending.length) this.layout.showChat();
       return;
     }
+    this.forgetIfEmpty(cur, id);
     const summary = this.state.sessions.find((x) => x.id === id) ?? null;
     this.held = [];
     this.gate.reset(null);
@@ -279,6 +288,16 @@ export class AppController implements ActionContext {
         session: st.session ? { ...st.session, status: "failed", loadError: errorText(err) } : st.session,
       }));
     }
+  }
+
+  /**
+   * Takes a session the user leaves without a message in it out of the list:
+   * the backend deletes it at the same moment (see ARCHITECTURE.md, "A session
+   * is kept once something is written in it").
+   */
+  private forgetIfEmpty(left: SessionView | null, next: number) {
+    if (!left || left.id === next || left.status !== "ready" || left.messageIds.length > 0 || left.turn !== "idle") return;
+    this.set((st) => ({ ...st, sessions: st.sessions.filter((x) => x.id !== left.id) }));
   }
 
   clearFocus() {

@@ -22,6 +22,7 @@ export interface SessionError {
 }
 
 export interface RetryCountdown {
+  /** Why the call is retried ("connection failed"); the window counts the delay down. */
   text: string;
   until: number; // ms timestamp
 }
@@ -179,7 +180,7 @@ export function applyEvent(s: SessionView, ev: SessionEvent, now: number = Date.
       return { ...s, usage: ev.payload.usage };
     case "agent:notice": {
       const p = ev.payload;
-      const retry = p.kind === "retry" ? { text: p.text, until: now + (p.retryInMs ?? 0) } : s.retry;
+      const retry = p.kind === "retry" ? { text: p.reason ?? "", until: now + (p.retryInMs ?? 0) } : s.retry;
       const notice: TimelineNotice = {
         kind: "notice",
         id: `n${++noticeSeq}`,

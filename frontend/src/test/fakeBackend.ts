@@ -213,6 +213,12 @@ export class FakeBackend implements Backend {
   async compactNow(sessionId: number): Promise<void> {
     this.record("compactNow", sessionId);
   }
+  async retryTurn(sessionId: number): Promise<void> {
+    this.record("retryTurn", sessionId);
+  }
+  async reportError(where: string, sessionId: number, message: string): Promise<void> {
+    this.record("reportError", where, sessionId, message);
+  }
   async getChange(approvalId: string): Promise<ChangeView> {
     this.record("getChange", approvalId);
     const c = this.changes[approvalId];

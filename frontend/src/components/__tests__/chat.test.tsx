@@ -71,7 +71,7 @@ describe("chat", () => {
     expect(card.getAttribute("data-status")).toBe("done");
   });
 
-  it("shows an error with a retry that resends the last prompt", async () => {
+  it("shows an error with a retry that re-runs the failed turn without sending the prompt again", async () => {
     const b = new FakeBackend();
     b.details[1] = detail(1, { messages: [user(1, "fix the bug")] });
     await openSession(b);
@@ -79,7 +79,28 @@ describe("chat", () => {
     const banner = await screen.findByTestId("error-banner");
     expect(banner.textContent).toContain("could not be reached");
     fireEvent.click(screen.getByRole("button", { name: "Retry" }));
-    await waitFor(() => expect(b.callsOf("sendMessage")).toEqual([[1, "fix the bug", []]]));
+    await waitFor(() => expect(b.callsOf("retryTurn")).toEqual([[1]]));
+    expect(b.callsOf("sendMessage")).toEqual([]);
+  });
+
+  it("retries a message the backend refused by sending it again, and logs the error", async () => {
+    const b = new FakeBackend();
+    b.details[1] = detail(1, { messages: [] });
+    await openSession(b);
+    let refuse = true;
+    b.sendMessage = async (id, text, att) => {
+      b.calls.push({ method: "sendMessage", args: [id, text, att] });
+      if (refuse) throw new Error("Pilot is closing; the message was not sent.");
+    };
+    fireEvent.change(screen.getByTestId("chat-input"), { target: { value: "hello" } });
+    fireEvent.click(screen.getByTestId("chat-send"));
+    const banner = await screen.findByTestId("error-banner");
+    expect(banner.textContent).toContain("The message was not sent: Pilot is closing");
+    await waitFor(() => expect(b.callsOf("reportError")).toEqual([["chat", 1, "The message was not sent: Pilot is closing; the message was not sent."]]));
+    refuse = false;
+    fireEvent.click(screen.getByRole("button", { name: "Retry" }));
+    await waitFor(() => expect(b.callsOf("sendMessage").length).toBe(2));
+    expect(b.callsOf("retryTurn")).toEqual([]);
   });
 
   it("queues a message typed while a turn runs and sends it when the turn ends", async () => {

@@ -11,19 +11,22 @@ function Countdown({ until, text }: { until: number; text: string }) {
   return (
     <div className="retry-banner" role="status" data-testid="retry-countdown">
       <span className="spinner" aria-hidden="true" />
-      {text ? `${text} ` : ""}
-      {secs > 0 ? `Retrying in ${secs} s…` : "Retrying…"}
+      {secs > 0 ? `Retrying in ${secs} s` : "Retrying"}
+      {text ? ` (${text})…` : "…"}
     </div>
   );
 }
 
-/** The session's error (with Retry), the retry countdown, a failed call, or what a revert or rewind did. */
+/**
+ * The session's error (with Retry), the retry countdown, or what a revert or
+ * rewind did, above the prompt. A failed call outside the session is shown by
+ * AppErrorBanner, in every view.
+ */
 export default function ErrorBanner() {
   const c = useController();
   const error = useApp((s) => s.session?.error ?? null);
   const retry = useApp((s) => s.session?.retry ?? null);
   const turn = useApp((s) => s.session?.turn ?? "idle");
-  const appError = useApp((s) => s.appError);
   const notice = useApp((s) => s.notice);
   const restoring = useApp((s) => s.restore.phase === "running");
 
@@ -48,14 +51,6 @@ export default function ErrorBanner() {
         <div className="notice-banner" role="status" data-testid="notice-banner">
           <span className="error-text">{notice}</span>
           <button type="button" className="small" onClick={() => c.ledger.dismissNotice()}>
-            Dismiss
-          </button>
-        </div>
-      )}
-      {!error && appError && (
-        <div className="error-banner" role="alert" data-testid="error-banner" data-kind="app">
-          <span className="error-text">{appError}</span>
-          <button type="button" className="small" onClick={() => c.dismissAppError()}>
             Dismiss
           </button>
         </div>

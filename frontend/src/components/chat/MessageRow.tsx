@@ -2,6 +2,7 @@ import { memo, useState } from "react";
 import type { Message } from "../../lib/types";
 import { useApp, useController } from "../../state/context";
 import Icon from "../Icon";
+import LongText from "./LongText";
 import Markdown from "./Markdown";
 import MessageImage from "./MessageImage";
 import ToolCallCard from "./ToolCallCard";
@@ -54,9 +55,7 @@ function MessageRow({ id, highlighted }: { id: number; highlighted: boolean }) {
         {m.role === "user"
           ? m.blocks.map((b, i) =>
               b.type === "text" && b.text ? (
-                <p key={i} className={b.text.startsWith(pilotNote) ? "user-text pilot-note" : "user-text"}>
-                  {b.text}
-                </p>
+                <LongText key={i} text={b.text} className={b.text.startsWith(pilotNote) ? "user-text pilot-note" : "user-text"} />
               ) : b.type === "image" && b.hash ? (
                 <MessageImage key={i} block={b} />
               ) : null,

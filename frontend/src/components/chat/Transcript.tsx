@@ -77,6 +77,17 @@ export default function Transcript() {
     return () => clearTimeout(t);
   }, [focusId, rows, v, c]);
 
+  // "↓ Latest" only when there is somewhere to scroll: a chat that fits
+  // (or shrank to fit) is at its end.
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el || atBottom) return;
+    if (el.scrollHeight - el.clientHeight < BOTTOM_SLACK) {
+      stick.current = true;
+      setAtBottom(true);
+    }
+  }, [total, rows.length, atBottom]);
+
   const onScroll = () => {
     const el = scrollRef.current;
     if (!el) return;

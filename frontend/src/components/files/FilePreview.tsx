@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from "react";
 import type { FilePreview as Preview } from "../../lib/types";
 import { errorText, formatBytes } from "../../lib/format";
 import { highlight, langForPath } from "../../lib/highlight";
+import { useReportError } from "../../lib/useReportError";
 import { useApp, useController } from "../../state/context";
 
 type State = { status: "loading" } | { status: "ready"; file: Preview } | { status: "failed"; error: string };
@@ -26,6 +27,8 @@ export default function FilePreview({ path, onClose }: { path: string; onClose: 
       live = false;
     };
   }, [c, project, path, version]);
+
+  useReportError("files", st.status === "failed" ? `Could not read the file: ${st.error}` : null);
 
   const html = useMemo(() => {
     if (st.status !== "ready" || st.file.binary) return "";

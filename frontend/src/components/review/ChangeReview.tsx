@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { useReclaimFocus } from "../../lib/focus";
+import { useReportError } from "../../lib/useReportError";
 import type { Approval } from "../../lib/types";
 import { useApp, useController } from "../../state/context";
 import { panelShown } from "../../state/layout";
@@ -41,6 +42,11 @@ export default function ChangeReview({ approval, layout }: Props) {
   );
 
   const decide = useCallback((file: number, hunk: number, d: HunkDecision) => update((x) => setHunk(x, file, hunk, d)), [update]);
+
+  useReportError(
+    "review",
+    r?.phase === "load_failed" ? `Could not load the proposed change: ${r.error}` : r?.phase === "submit_failed" ? `The decision was not sent: ${r.error}` : null,
+  );
 
   if (!r || r.phase === "loading") {
     return (

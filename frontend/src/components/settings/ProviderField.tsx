@@ -1,9 +1,15 @@
 import type { Preset, SettingsView } from "../../lib/types";
 import { backendProvider, COMPATIBLE, defaultUrlFor, formFromView, presetOf, type ProviderChoice } from "./validate";
 
-/** "Set by X, which overrides this field." when a value comes from outside Settings. */
+/** Where a value comes from: "Set by X, which overrides this field.", "Saved here." or "Default.". */
 export function Override({ view, field }: { view: SettingsView; field: string }) {
   const src = view.source?.[field];
+  if (src === "settings" || src === "default")
+    return (
+      <span className="hint source" data-testid={`settings-${field}-source`}>
+        {src === "settings" ? "Saved here." : "Default: nothing set it."}
+      </span>
+    );
   if (src !== "env" && src !== "dotenv") return null;
   const from = view.sourceFrom?.[field];
   return (
@@ -118,7 +124,15 @@ export function KeyField({
         autoComplete="off"
         value={apiKey}
         disabled={clearKey}
-        placeholder={saved ? `saved (${hint}) — type to replace` : keyPreset?.needsKey === false || choice === COMPATIBLE ? "often not needed for local servers" : "paste your key"}
+        placeholder={
+          fromEnv
+            ? `from ${from} (${hint}); a key typed here is saved for when it is not set`
+            : saved
+              ? `saved (${hint}) — type to replace`
+              : keyPreset?.needsKey === false || choice === COMPATIBLE
+                ? "often not needed for local servers"
+                : "paste your key"
+        }
         onChange={(e) => onKey(e.target.value)}
       />
       {fromEnv ? (

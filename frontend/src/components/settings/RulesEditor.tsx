@@ -1,6 +1,7 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useState } from "react";
 import type { Rule, RuleEffect } from "../../lib/types";
 import { errorText } from "../../lib/format";
+import { useReportError } from "../../lib/useReportError";
 import { useController } from "../../state/context";
 
 const TOOLS = ["edits", "write_file", "patch_file", "multi_patch", "run_bash", "read_file", "list_files", "glob", "grep"];
@@ -9,6 +10,7 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
   const c = useController();
   const [rules, setRules] = useState<Rule[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  useReportError("settings", error);
   const [tool, setTool] = useState("run_bash");
   const [pattern, setPattern] = useState("");
   const [effect, setEffect] = useState<RuleEffect>("allow");
@@ -24,8 +26,7 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
     };
   }, [c, projectId]);
 
-  const add = async (e: FormEvent) => {
-    e.preventDefault();
+  const add = async () => {
     if (!pattern.trim()) return;
     try {
       const r = await c.backend.addRule(projectId, tool, pattern.trim(), effect);
@@ -69,7 +70,8 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
           ))}
         </ul>
       )}
-      <form className="rule-form" onSubmit={add}>
+      {/* Not a <form>: the rules sit inside the Settings form, and forms do not nest. Enter in the pattern adds the rule. */}
+      <div className="rule-form" role="group" aria-label="Add a rule">
         <select aria-label="Tool" value={tool} onChange={(e) => setTool(e.target.value)}>
           {TOOLS.map((t) => (
             <option key={t} value={t}>
@@ -77,15 +79,25 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
             </option>
           ))}
         </select>
-        <input aria-label="Pattern" placeholder="pattern, e.g. src/**" value={pattern} onChange={(e) => setPattern(e.target.value)} />
+        <input
+          aria-label="Pattern"
+          placeholder="pattern, e.g. src/**"
+          value={pattern}
+          onChange={(e) => setPattern(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key !== "Enter") return;
+            e.preventDefault(); // not the Settings form's submit
+            void add();
+          }}
+        />
         <select aria-label="Effect" value={effect} onChange={(e) => setEffect(e.target.value === "deny" ? "deny" : "allow")}>
           <option value="allow">allow</option>
           <option value="deny">deny</option>
         </select>
-        <button type="submit" className="small" disabled={!pattern.trim()}>
+        <button type="button" className="small" disabled={!pattern.trim()} onClick={() => void add()}>
           Add rule
         </button>
-      </form>
+      </div>
     </fieldset>
   );
 }

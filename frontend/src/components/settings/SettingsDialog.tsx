@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import type { ApprovalMode, SettingsView } from "../../lib/types";
 import { errorText, formatMib } from "../../lib/format";
 import { useDebounced } from "../../lib/useDebounced";
+import { useReportError } from "../../lib/useReportError";
 import { useApp, useController } from "../../state/context";
 import Modal from "../Modal";
 import RulesEditor from "./RulesEditor";
@@ -53,6 +54,8 @@ function Form({ view }: { view: SettingsView }) {
   }, [c, modelQuery]);
   const models = listed.q === query ? listed : { q: query, s: "loading" as const };
   const modelList = models.s === "ok" ? models.list : [];
+
+  useReportError("settings", saveState.s === "failed" ? `Could not save: ${saveState.error}` : null);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -229,6 +232,7 @@ export default function SettingsDialog() {
   const view = useApp((s) => s.settings);
   const status = useApp((s) => s.settingsStatus);
   const first = useRef(true);
+  useReportError("settings", !view && status === "failed" ? "Could not read the settings." : null);
   useEffect(() => {
     if (first.current && !view) void c.loadSettings();
     first.current = false;

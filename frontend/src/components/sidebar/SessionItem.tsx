@@ -79,17 +79,17 @@ function SessionItem({ s, active }: Props) {
       ) : (
         mode === "view" && (
           <div className="item-actions">
-            <button type="button" className="icon" aria-label="Rename session" title="Rename" onClick={() => { setTitle(s.title); setMode("rename"); }}>
-              ✎
+            <button type="button" className="icon" aria-label="Rename session" title="Rename this session" onClick={() => { setTitle(s.title); setMode("rename"); }}>
+              <span aria-hidden="true">✎</span>
             </button>
-            <button type="button" className="icon" aria-label="Export as Markdown" title="Export Markdown" onClick={() => void doExport("md")}>
-              MD
+            <button type="button" className="icon" aria-label="Export as Markdown" title="Export this session as Markdown (.md)" onClick={() => void doExport("md")}>
+              <span aria-hidden="true">MD</span>
             </button>
-            <button type="button" className="icon" aria-label="Export as JSON" title="Export JSON" onClick={() => void doExport("json")}>
-              {"{}"}
+            <button type="button" className="icon" aria-label="Export as JSON" title="Export this session as JSON (pilot sessions import reads it)" onClick={() => void doExport("json")}>
+              <span aria-hidden="true">{"{}"}</span>
             </button>
-            <button type="button" className="icon" aria-label="Delete session" title="Delete" onClick={() => setMode("confirm_delete")}>
-              ✕
+            <button type="button" className="icon" aria-label="Delete session" title="Delete this session" onClick={() => setMode("confirm_delete")}>
+              <span aria-hidden="true">✕</span>
             </button>
           </div>
         )

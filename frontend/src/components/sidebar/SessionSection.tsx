@@ -3,6 +3,7 @@ import type { SearchHit } from "../../lib/types";
 import { sanitizeSnippet } from "../../lib/sanitize";
 import { errorText } from "../../lib/format";
 import { useDebounced } from "../../lib/useDebounced";
+import { useReportError } from "../../lib/useReportError";
 import { useApp, useController } from "../../state/context";
 import SessionItem from "./SessionItem";
 
@@ -50,6 +51,7 @@ export default function SessionSection() {
   const [query, setQuery] = useState("");
   const debounced = useDebounced(query.trim(), 250);
   const [search, setSearch] = useState<Search>({ status: "idle" });
+  useReportError("sessions", search.status === "failed" ? `Search failed: ${search.error}` : null);
 
   useEffect(() => {
     if (!project || !debounced) {
@@ -73,7 +75,16 @@ export default function SessionSection() {
     <section className="sidebar-section grow sessions" aria-labelledby="sessions-h">
       <div className="section-head">
         <h2 id="sessions-h">Sessions</h2>
-        <button type="button" className="small" data-testid="session-new" onClick={() => void c.newSession()}>
+        <button
+          type="button"
+          className="small"
+          data-testid="session-new"
+          onClick={() => {
+            // The new session must show: a search left on would hide the list.
+            setQuery("");
+            void c.newSession();
+          }}
+        >
           + New
         </button>
       </div>

@@ -63,6 +63,10 @@ export function ReadProjectFile(arg1:number,arg2:string):Promise<events.FilePrev
 
 export function RenameSession(arg1:number,arg2:string):Promise<void>;
 
+export function ReportError(arg1:string,arg2:number,arg3:string):Promise<void>;
+
+export function RetryTurn(arg1:number):Promise<void>;
+
 export function RevertCheckpoint(arg1:number,arg2:events.RestoreInput):Promise<events.RestoreResult>;
 
 export function RevertFile(arg1:number,arg2:string,arg3:events.RestoreInput):Promise<events.RestoreResult>;

@@ -122,6 +122,14 @@ export function RenameSession(arg1, arg2) {
   return window['go']['main']['App']['RenameSession'](arg1, arg2);
 }
 
+export function ReportError(arg1, arg2, arg3) {
+  return window['go']['main']['App']['ReportError'](arg1, arg2, arg3);
+}
+
+export function RetryTurn(arg1) {
+  return window['go']['main']['App']['RetryTurn'](arg1);
+}
+
 export function RevertCheckpoint(arg1, arg2) {
   return window['go']['main']['App']['RevertCheckpoint'](arg1, arg2);
 }

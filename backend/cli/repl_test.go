@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"pilot/backend/llm/fakellm"
+)
+
+func TestReplSlashCommands(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{
+		{Text: "Hello there.", Repeat: true, When: &fakellm.When{LastUserContains: "hi"}},
+	}})
+	defer srv.Close()
+	dir := tempProject(t, nil)
+	env := fakeEnv(t, srv, "openai")
+	in := strings.Join([]string{"/help", "/bogus", "hi", "/model", "/model other-model", "/model",
+		"/clear", "/sessions", "/resume 1", "/resume 999", "/resume x", "/compact", "/exit", "hi"}, "\n") + "\n"
+	r := runCLI(t, env, in, "repl", "--project", dir)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		"Commands:\n  /help ", "/resume ID", // /help
+		"/bogus is not a command.\nCommands:", // unknown: refused with the list
+		"Session 1 uses gpt-4.1 (openai).", "Session 1 now uses other-model.", "Session 1 uses other-model (openai).",
+		"New session 2.",
+		"ID  ", // /sessions' table
+		"Resumed session 1: ", "(other-model)",
+		"there is no session 999", "/resume needs a session id",
+		"too short to compact",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	// The slash lines never reach the model; /exit ends before the last "hi".
+	if got := strings.Count(r.stdout, "Hello there."); got != 1 {
+		t.Errorf("answers %d, want 1: %q", got, r.stdout)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d requests, want 1", n)
+	}
+}
+
+// A run whose first message is refused (no API key, a message too big)
+// leaves no empty session behind.
+func TestRefusedFirstMessageLeavesNoSession(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(fakellm.Script{})
+	defer srv.Close()
+	dir := tempProject(t, nil)
+	env := fakeEnv(t, srv, "anthropic")
+	delete(env, "ANTHROPIC_API_KEY")
+	r := runCLI(t, env, "", "-p", "hello", "--project", dir)
+	if r.code != 1 || !strings.Contains(r.stderr, "needs an API key") {
+		t.Fatalf("no key: exit %d %q", r.code, r.stderr)
+	}
+	env["ANTHROPIC_API_KEY"] = "sk-test"
+	r = runCLI(t, env, "", "-p", strings.Repeat("x", 1_000_000), "--project", dir)
+	if r.code != 1 || !strings.Contains(r.stderr, "This message is about 250k tokens") || strings.Contains(r.stderr, "agent:") {
+		t.Fatalf("too big: exit %d %q", r.code, r.stderr)
+	}
+	if r := runCLI(t, env, "/exit\n", "repl", "--project", dir); r.code != 0 {
+		t.Fatalf("repl: %d %q", r.code, r.stderr)
+	}
+	if r := runCLI(t, env, "", "sessions", "list", "--project", dir); !strings.Contains(r.stdout, "No sessions yet") {
+		t.Errorf("sessions left behind:\n%s", r.stdout)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests reached the model", n)
+	}
+}
+
+// A base URL set by an environment variable is named in the error, not
+// Settings.
+func TestHeadlessErrorNamesTheBaseURLVariable(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(fakellm.Script{})
+	url := srv.OpenAIBaseURL()
+	srv.Close() // connection refused
+	env := fakeEnv(t, srv, "openai")
+	env["OPENAI_BASE_URL"] = url
+	r := runCLI(t, env, "", "-p", "hello", "--project", tempProject(t, nil))
+	if r.code != 1 || !strings.Contains(r.stderr, "the base URL in the OPENAI_BASE_URL environment variable") || strings.Contains(r.stderr, "in Settings") {
+		t.Errorf("exit %d %q", r.code, r.stderr)
+	}
+}
