@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"pilot/backend/ledger"
 	"pilot/backend/paths"
 	"pilot/backend/store"
 	"pilot/backend/version"
@@ -113,6 +114,14 @@ func Run(ctx context.Context, args []string, tio IO) int {
 
 // runSessions opens the database under PILOT_HOME for `pilot sessions`.
 func runSessions(ctx context.Context, args []string, tio IO) int {
+	return withHome(ctx, tio, func(st *store.Store, lg *ledger.Ledger) int {
+		return Sessions(ctx, st, lg, args, tio.Stdout, tio.Stderr)
+	})
+}
+
+// withHome opens the database and the change ledger under PILOT_HOME for a
+// headless command, runs it and closes them; it returns the exit code.
+func withHome(ctx context.Context, tio IO, run func(*store.Store, *ledger.Ledger) int) int {
 	home, err := paths.Home(tio.Getenv)
 	if err == nil {
 		err = paths.Ensure(home)
@@ -129,8 +138,8 @@ func runSessions(ctx context.Context, args []string, tio IO) int {
 	defer st.Close()
 	lg, err := openLedger(ctx, home, st, nil)
 	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
+		fmt.Fprintf(tio.Stderr, "pilot: opening the change ledger under %s: %v\n", home, err)
 		return exitFailure
 	}
-	return Sessions(ctx, st, lg, args, tio.Stdout, tio.Stderr)
+	return run(st, lg)
 }

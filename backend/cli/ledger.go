@@ -160,26 +160,9 @@ func runRewind(ctx context.Context, args []string, tio IO) int {
 		fmt.Fprintf(tio.Stderr, "pilot rewind: %v\n%s", err, rewindUsage)
 		return exitUsage
 	}
-	home, err := paths.Home(tio.Getenv)
-	if err == nil {
-		err = paths.Ensure(home)
-	}
-	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
-		return exitFailure
-	}
-	st, err := store.Open(ctx, paths.DB(home))
-	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot: opening the session database: %v\n", err)
-		return exitFailure
-	}
-	defer st.Close()
-	lg, err := openLedger(ctx, home, st, nil)
-	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot rewind: %v\n", err)
-		return exitFailure
-	}
-	return Rewind(ctx, lg, a, tio.Stdout, tio.Stderr)
+	return withHome(ctx, tio, func(_ *store.Store, lg *ledger.Ledger) int {
+		return Rewind(ctx, lg, a, tio.Stdout, tio.Stderr)
+	})
 }
 
 // Rewind restores a session to just before a user message and prints what

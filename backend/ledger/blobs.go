@@ -250,12 +250,20 @@ func (b *Blobs) deltaAgainst(base string, content []byte) (header, []byte) {
 
 // write puts the object at its final name through a temporary file in the
 // same folder.
-func (b *Blobs) write(hash string, hdr, payload []byte) (err error) {
-	dir := filepath.Join(b.dir, hash[:2])
+func (b *Blobs) write(hash string, hdr, payload []byte) error {
+	return writeRenamed(b.path(hash), ".tmp-"+hash[:12]+"-*", append(hdr, payload...))
+}
+
+// writeRenamed writes data to path through a temporary file (named by
+// pattern, in the same folder, created 0700 when missing) and a rename, so
+// path never holds a partial write. Nothing is synced: a torn object or
+// manifest is detected when read (length, hash, CRC) and written again.
+func writeRenamed(path, pattern string, data []byte) (err error) {
+	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, ".tmp-"+hash[:12]+"-*")
+	f, err := os.CreateTemp(dir, pattern)
 	if err != nil {
 		return err
 	}
@@ -266,13 +274,13 @@ func (b *Blobs) write(hash string, hdr, payload []byte) (err error) {
 			os.Remove(tmp)
 		}
 	}()
-	if _, err = f.Write(append(hdr, payload...)); err != nil {
+	if _, err = f.Write(data); err != nil {
 		return err
 	}
 	if err = f.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp, b.path(hash))
+	return os.Rename(tmp, path)
 }
 
 // Get returns the content with this hash, verified against it:

@@ -160,27 +160,6 @@ func loadManifest(path, root string) *manifest {
 }
 
 // save writes the manifest at path through a temporary file and a rename.
-func (m *manifest) save(path string) (err error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(m.marshal()); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+func (m *manifest) save(path string) error {
+	return writeRenamed(path, ".tmp-"+filepath.Base(path)+"-*", m.marshal())
 }
