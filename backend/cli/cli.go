@@ -37,6 +37,8 @@ Usage:
                                 created, modified or deleted, in order
   pilot rewind SESSION --to MESSAGE_ID [--code|--conversation|--both] [--force]
                                 restore files and/or the conversation to just before a message
+  pilot models [--provider P] [--project DIR] [--json]
+                                the models the configured server offers
   pilot version                 print version, commit and Wails version
 
 --provider (or PILOT_PROVIDER): anthropic (ANTHROPIC_API_KEY); openai (any OpenAI-compatible server:
@@ -97,6 +99,8 @@ func Run(ctx context.Context, args []string, tio IO) int {
 		return runSessions(ctx, args[1:], tio)
 	case "rewind":
 		return runRewind(ctx, args[1:], tio)
+	case "models":
+		return Models(ctx, args[1:], tio)
 	case "version", "--version":
 		fmt.Fprint(tio.Stdout, version.Get().String())
 		return 0
