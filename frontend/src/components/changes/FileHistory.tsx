@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { useReportError } from "../../lib/useReportError";
 import { errorText, relativeTime } from "../../lib/format";
 import type { Checkpoint, CheckpointKind, FileDiff, Ledger, LedgerFile } from "../../lib/types";
 import { useDiffLayout } from "../../lib/useDiffLayout";
@@ -58,6 +59,7 @@ export default function FileHistory({ file, ledger }: { file: LedgerFile; ledger
   const [choice, setChoice] = useState<LayoutChoice>("auto");
   const [shown, setShown] = useState<Shown>({ kind: "file" });
   const [st, setSt] = useState<DiffState>({ status: "loading" });
+  useReportError("changes", st.status === "failed" ? `Could not load the diff: ${st.error}` : null);
   const path = file.path;
 
   // Loads again when the ledger changes (a revert, a new step).

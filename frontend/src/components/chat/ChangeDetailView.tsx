@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { useReportError } from "../../lib/useReportError";
 import { errorText } from "../../lib/format";
 import { langForPath } from "../../lib/highlight";
 import type { ChangeDetail, ChangeSummary } from "../../lib/types";
@@ -22,6 +23,7 @@ export default function ChangeDetailView({ callId, summary }: { callId: string; 
   const layout = choice === "auto" ? auto : choice;
   const sessionId = useApp((s) => s.session?.id ?? 0);
   const [st, setSt] = useState<State>({ status: "loading" });
+  useReportError("change card", st.status === "failed" ? `Could not load the change: ${st.error}` : null);
 
   // The summary changes when the change is reverted: fetch again then.
   useEffect(() => {

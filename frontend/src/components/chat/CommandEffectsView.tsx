@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { useReportError } from "../../lib/useReportError";
 import { errorText } from "../../lib/format";
 import type { CommandEffects, FileDiff } from "../../lib/types";
 import { useDiffLayout } from "../../lib/useDiffLayout";
@@ -13,6 +14,7 @@ export default function CommandEffectsView({ effects, undone }: { effects: Comma
   const ref = useRef<HTMLDivElement>(null);
   const layout = useDiffLayout(ref);
   const [shown, setShown] = useState<Shown | null>(null);
+  useReportError("command card", shown?.status === "failed" ? `Could not load the diff of ${shown.path}: ${shown.error}` : null);
   const token = useRef(0);
 
   const show = (path: string) => {
