@@ -1,0 +1,76 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The test binary is also the stdio MCP server the tests start: with
+// PILOT_MCP_TEST_SERVER=1 it serves newTestServer on stdin/stdout.
+func TestMain(m *testing.M) {
+	if os.Getenv("PILOT_MCP_TEST_SERVER") == "1" {
+		if os.Getenv("PILOT_MCP_TEST_HANG_START") == "1" {
+			time.Sleep(time.Hour)
+		}
+		fmt.Fprintln(os.Stderr, "test server up")
+		if err := newTestServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+			fmt.Fprintln(os.Stderr, "test server:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+type echoIn struct {
+	Text string `json:"text" jsonschema:"what to echo"`
+}
+
+type none struct{}
+
+// tinyPNG is a 1x1 PNG.
+var tinyPNG = []byte{0x89, 'P', 'N', 'G', 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 'I', 'H', 'D', 'R', 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1f, 0x15, 0xc4, 0x89}
+
+func text(s string) *sdk.CallToolResult {
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
+}
+
+func newTestServer() *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "pilot-test", Version: "1"}, nil)
+	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: "Echo the text."}, func(ctx context.Context, _ *sdk.CallToolRequest, in echoIn) (*sdk.CallToolResult, any, error) {
+		env := os.Getenv("PILOT_MCP_TEST_SHOW")
+		return text("echo: " + in.Text + env), nil, nil
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "env", Description: "The environment."}, func(ctx context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+		return text(fmt.Sprint(os.Environ())), nil, nil
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "image", Description: "A picture."}, func(ctx context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "a dot"}, &sdk.ImageContent{MIMEType: "image/png", Data: tinyPNG}}}, nil, nil
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "fail", Description: "Always fails."}, func(ctx context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+		return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: "no such record"}}}, nil, nil
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "crash", Description: "Exits mid-call."}, func(ctx context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+		os.Exit(3)
+		return nil, nil, nil
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "hang", Description: "Never answers."}, func(ctx context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+		<-ctx.Done()
+		if f := os.Getenv("PILOT_MCP_TEST_CANCELLED"); f != "" {
+			_ = os.WriteFile(f, []byte("cancelled"), 0o644)
+		}
+		return nil, nil, ctx.Err()
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "grow", Description: "Adds the tool 'extra'."}, func(ctx context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+		sdk.AddTool(s, &sdk.Tool{Name: "extra", Description: "Added later."}, func(ctx context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+			return text("extra"), nil, nil
+		})
+		return text("grown"), nil, nil
+	})
+	return s
+}
