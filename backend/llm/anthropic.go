@@ -127,9 +127,22 @@ type anthropicBlock struct {
 	Name         string          `json:"name,omitempty"`
 	Input        json.RawMessage `json:"input,omitempty"`
 	ToolUseID    string          `json:"tool_use_id,omitempty"`
-	Content      *string         `json:"content,omitempty"`
+	Content      any             `json:"content,omitempty"` // *string, or []anthropicPart with images
 	IsError      bool            `json:"is_error,omitempty"`
 	CacheControl *anthropicCache `json:"cache_control,omitempty"`
+}
+
+// anthropicPart is a text or image inside a tool_result's content.
+type anthropicPart struct {
+	Type   string           `json:"type"`
+	Text   string           `json:"text,omitempty"`
+	Source *anthropicSource `json:"source,omitempty"`
+}
+
+type anthropicSource struct {
+	Type      string `json:"type"` // base64
+	MediaType string `json:"media_type"`
+	Data      string `json:"data"`
 }
 
 type anthropicTool struct {
@@ -205,7 +218,18 @@ func anthropicWireBlock(b ContentBlock) (anthropicBlock, bool) {
 		}
 		return anthropicBlock{Type: BlockToolUse, ID: b.ID, Name: b.Name, Input: input}, true
 	case BlockToolResult:
-		return anthropicBlock{Type: BlockToolResult, ToolUseID: b.ToolUseID, Content: &b.Content, IsError: b.IsError}, true
+		wb := anthropicBlock{Type: BlockToolResult, ToolUseID: b.ToolUseID, Content: &b.Content, IsError: b.IsError}
+		if len(b.Images) > 0 {
+			parts := []anthropicPart{}
+			if b.Content != "" {
+				parts = append(parts, anthropicPart{Type: "text", Text: b.Content})
+			}
+			for _, im := range b.Images {
+				parts = append(parts, anthropicPart{Type: "image", Source: &anthropicSource{Type: "base64", MediaType: im.MediaType, Data: im.Data}})
+			}
+			wb.Content = parts
+		}
+		return wb, true
 	}
 	return anthropicBlock{}, false
 }

@@ -32,7 +32,7 @@ const (
 //	                   (sent back in that field to that host only)
 //	redacted_thinking: Data (Anthropic's encrypted thinking, sent back unchanged)
 //	tool_use:          ID, Name, Input (complete JSON object)
-//	tool_result:       ToolUseID, Content, IsError
+//	tool_result:       ToolUseID, Content, IsError, Images (an MCP tool's images)
 type ContentBlock struct {
 	Type      BlockType       `json:"type"`
 	Text      string          `json:"text,omitempty"`
@@ -47,6 +47,15 @@ type ContentBlock struct {
 	ToolUseID string          `json:"tool_use_id,omitempty"`
 	Content   string          `json:"content,omitempty"`
 	IsError   bool            `json:"is_error,omitempty"`
+	Images    []Image         `json:"images,omitempty"`
+}
+
+// Image is an image in a tool result: Anthropic gets it inside the
+// tool_result, OpenAI-compatible servers (whose tool messages carry only
+// text) in a user message right after the tool messages.
+type Image struct {
+	MediaType string `json:"mediaType"`
+	Data      string `json:"data"` // base64
 }
 
 // The fields OpenAI-compatible servers stream thinking in, and take it

@@ -89,8 +89,8 @@ type openaiRequest struct {
 }
 
 type openaiMessage struct {
-	Role    string  `json:"role"`
-	Content *string `json:"content"`
+	Role    string `json:"role"`
+	Content any    `json:"content"` // *string, or []openaiPart for images
 	// The assistant's thinking, sent back to the server it came from in the
 	// field it came in; see reasoningBack.
 	ReasoningContent *string          `json:"reasoning_content,omitempty"`
@@ -235,11 +235,17 @@ func openaiMessages(m Message, host string, back map[string]bool) []openaiMessag
 		return []openaiMessage{msg}
 	}
 	var out []openaiMessage
+	var images []openaiPart
 	for _, b := range m.Content {
 		switch b.Type {
 		case BlockText:
 			text = append(text, b.Text)
 		case BlockToolResult:
+			for _, im := range b.Images {
+				p := openaiPart{Type: "image_url"}
+				p.ImageURL = &openaiImageURL{URL: "data:" + im.MediaType + ";base64," + im.Data}
+				images = append(images, p)
+			}
 			content := b.Content
 			if b.IsError && !strings.HasPrefix(strings.ToLower(content), "error") {
 				content = "Error: " + content
@@ -247,11 +253,26 @@ func openaiMessages(m Message, host string, back map[string]bool) []openaiMessag
 			out = append(out, openaiMessage{Role: "tool", ToolCallID: b.ToolUseID, Content: &content})
 		}
 	}
+	if len(images) > 0 {
+		parts := append([]openaiPart{{Type: "text", Text: "The images the tool results above returned:"}}, images...)
+		out = append(out, openaiMessage{Role: "user", Content: parts})
+	}
 	if len(text) > 0 {
 		s := strings.Join(text, "\n\n")
 		out = append(out, openaiMessage{Role: "user", Content: &s})
 	}
 	return out
+}
+
+// openaiPart is a part of a user message's content.
+type openaiPart struct {
+	Type     string          `json:"type"` // text, image_url
+	Text     string          `json:"text,omitempty"`
+	ImageURL *openaiImageURL `json:"image_url,omitempty"`
+}
+
+type openaiImageURL struct {
+	URL string `json:"url"`
 }
 
 // reasoningModel reports whether an OpenAI model takes
