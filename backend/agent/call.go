@@ -301,7 +301,7 @@ func (t *turn) request() llm.Request {
 		Model:     t.model,
 		System:    t.system,
 		Messages:  t.l.view(t.history),
-		Tools:     t.defs,
+		Tools:     t.l.registry.Defs(), // read again: MCP servers come and go
 		MaxTokens: t.l.m.opt.MaxTokens,
 		// Thinking requires the default temperature and tool_choice auto:
 		// the request sets neither.

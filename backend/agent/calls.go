@@ -31,6 +31,7 @@ type outcome struct {
 	status   store.ToolStatus
 	approval store.Approval
 	feedback string
+	images   []llm.Image // an MCP tool's images, for the model
 }
 
 func cancelled(started bool) outcome {
@@ -204,7 +205,7 @@ func statusOf(isError bool) store.ToolStatus {
 func (t *turn) commitResults(ctx context.Context, runs []*toolRun) error {
 	blocks := make([]llm.ContentBlock, len(runs))
 	for i, r := range runs {
-		blocks[i] = llm.ContentBlock{Type: llm.BlockToolResult, ToolUseID: r.use.ID, Content: r.out.text, IsError: r.out.isError}
+		blocks[i] = llm.ContentBlock{Type: llm.BlockToolResult, ToolUseID: r.use.ID, Content: r.out.text, IsError: r.out.isError, Images: r.out.images}
 	}
 	msg, err := t.l.m.st.AppendMessage(context.WithoutCancel(ctx), t.l.id, llm.Message{Role: llm.RoleUser, Content: blocks}, llm.Usage{})
 	if err != nil {

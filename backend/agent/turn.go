@@ -33,7 +33,6 @@ type turn struct {
 	priced   string // the model the prices and the window are looked up for
 	window   int
 	system   string
-	defs     []llm.ToolDef
 	mode     permission.Mode
 	history  []store.Message
 	guardKey string
@@ -144,7 +143,6 @@ func (l *live) load(ctx context.Context) (*turn, error) {
 	return &turn{
 		l: l, sess: sess, p: p.Provider, thinking: p.ThinkingBudget, model: sess.Model, priced: model, window: window,
 		system:  SystemPrompt(ctx, l.root.Dir(), l.m.opt.Now()),
-		defs:    l.registry.Defs(),
 		mode:    l.approvalMode(sess),
 		history: history,
 	}, nil

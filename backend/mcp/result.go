@@ -6,14 +6,13 @@ import (
 	"fmt"
 	"strings"
 
+	"pilot/backend/llm"
+
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Image is an image a tool returned.
-type Image struct {
-	MediaType string `json:"mediaType"`
-	Data      string `json:"data"` // base64
-}
+type Image = llm.Image
 
 // Result is a tool call's outcome: text for the model, images, and
 // whether the server called it an error (the model's to handle).

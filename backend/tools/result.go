@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"time"
+
+	"pilot/backend/mcp"
 )
 
 // Result is what a tool call produced.
@@ -18,6 +20,8 @@ type Result struct {
 	Output   string    `json:"output"`
 	IsError  bool      `json:"isError"`
 	Proposal *Proposal `json:"proposal,omitempty"`
+	// Images an MCP tool returned, sent to the model as images.
+	Images []mcp.Image `json:"images,omitempty"`
 }
 
 // errorf returns a Result that teaches the model about its mistake.
@@ -26,12 +30,14 @@ func errorf(format string, args ...any) Result {
 }
 
 // Proposal is a change waiting for approval: file changes (write_file and
-// patch_file carry one, multi_patch one per file) or a command (run_bash).
+// patch_file carry one, multi_patch one per file), a command (run_bash), or
+// an MCP tool call.
 type Proposal struct {
 	Tool    string       `json:"tool"`
 	Note    string       `json:"note,omitempty"` // for the model, added to the Apply result (warnings)
 	Files   []FileChange `json:"files,omitempty"`
 	Command *Command     `json:"command,omitempty"`
+	MCP     *MCPCall     `json:"mcp,omitempty"`
 }
 
 // FileChange is a proposed new content for one file.

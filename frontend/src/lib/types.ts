@@ -60,6 +60,10 @@ export interface Approval {
   command?: string;
   cwd?: string;
   timeoutSeconds?: number;
+  /** An MCP tool call: the server, its own name of the tool, the arguments (JSON). */
+  server?: string;
+  mcpTool?: string;
+  arguments?: string;
 }
 
 export interface Usage {

@@ -1,0 +1,61 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+
+	"pilot/backend/approval"
+	"pilot/backend/events"
+	"pilot/backend/permission"
+	"pilot/backend/store"
+	"pilot/backend/tools"
+)
+
+// runMCP asks for (or applies the policy to) an MCP tool call and makes
+// it. A server that fails, times out or answers isError gives the model
+// an error result; the turn goes on.
+func (t *turn) runMCP(ctx context.Context, r *toolRun, p *tools.Proposal) {
+	l := t.l
+	c := p.MCP
+	req := permission.Request{Tool: r.use.Name, Server: c.Server, MCPTool: c.Tool}
+	d := t.permit(ctx, req)
+	state := store.ApprovalAuto
+	switch d.Verdict {
+	case permission.Refuse:
+		r.out = t.refused(d)
+		return
+	case permission.AskUser:
+		id := approval.NewID()
+		t.awaiting(ctx, r, id)
+		ans, err := l.m.broker.AskCommand(ctx, l.id, events.Approval{
+			ID: id, ToolCallID: r.use.ID, Tool: r.use.Name,
+			Command: fmt.Sprintf("MCP %s: %s %s", c.Server, c.Tool, c.Arguments),
+			Server:  c.Server, McpTool: c.Tool, Arguments: string(c.Arguments),
+		})
+		if err != nil {
+			r.out = cancelled(false)
+			return
+		}
+		if !ans.Command.Approve {
+			r.out = outcome{text: "The user rejected this MCP tool call; it was not made." + said(ans.Command.Feedback), isError: true,
+				status: store.ToolRejected, approval: store.ApprovalRejected, feedback: ans.Command.Feedback}
+			return
+		}
+		if ans.Command.AlwaysAllow {
+			l.addRules(context.WithoutCancel(ctx), permission.AlwaysAllow(req))
+		}
+		state = store.ApprovalApproved
+		r.out.feedback = ans.Command.Feedback
+	}
+	t.running(ctx, r)
+	res, err := l.registry.Apply(ctx, p, tools.ApplyOptions{})
+	switch {
+	case err != nil && ctx.Err() != nil:
+		r.out = outcome{text: cancelled(true).text, isError: true, status: store.ToolCancelled, approval: state}
+	case err != nil:
+		r.out = outcome{text: "The MCP call failed: " + err.Error(), isError: true, status: store.ToolError, approval: state}
+	default:
+		r.out = outcome{text: res.Output + said(r.out.feedback), isError: res.IsError, status: statusOf(res.IsError),
+			approval: state, feedback: r.out.feedback, images: res.Images}
+	}
+}
