@@ -36,6 +36,8 @@ Usage:
                                 created, modified or deleted, in order
   pilot rewind SESSION --to MESSAGE_ID [--code|--conversation|--both] [--force]
                                 restore files and/or the conversation to just before a message
+  pilot mcp list|get NAME|add NAME ...|remove NAME|trust [--scope user|project]
+                                MCP servers (pilot mcp help)
   pilot version                 print version, commit and Wails version
   pilot help                    this text
 `
@@ -48,7 +50,7 @@ func Wants(args []string) bool {
 		return false
 	}
 	switch args[0] {
-	case "version", "--version", "help", "--help", "-h", "-p", "--prompt", "repl", "sessions", "rewind":
+	case "version", "--version", "help", "--help", "-h", "-p", "--prompt", "repl", "sessions", "rewind", "mcp":
 		return true
 	}
 	return strings.HasPrefix(args[0], "-p=") || strings.HasPrefix(args[0], "--prompt=")
@@ -68,6 +70,8 @@ func Run(ctx context.Context, args []string, tio IO) int {
 		return runSessions(ctx, args[1:], tio)
 	case "rewind":
 		return runRewind(ctx, args[1:], tio)
+	case "mcp":
+		return runMCP(ctx, args[1:], tio)
 	case "version", "--version":
 		fmt.Fprint(tio.Stdout, version.Get().String())
 		return 0

@@ -14,6 +14,7 @@ import (
 	"pilot/backend/logging"
 	"pilot/backend/paths"
 	"pilot/backend/store"
+	"pilot/backend/tools"
 )
 
 // headless is one terminal run of the agent: the database, a Manager whose
@@ -62,12 +63,15 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 		h.close()
 		return nil, err
 	}
+	hub := startMCP(ctx, home, h.project, log, tio)
+	h.closers = append(h.closers, closerFunc(hub.Close))
 	h.m = agent.NewManager(agent.Deps{
 		Store:    st,
 		Emitter:  h.term,
 		Provider: providerFor(st, home, tio.Getenv, a),
 		Log:      log,
 		Ledger:   lg,
+		MCP:      func(string) tools.MCP { return hub },
 	})
 	h.term.answer = h.m
 	if err := h.m.SetApprovalMode(ctx, h.sess.ID, string(a.approve)); err != nil {

@@ -47,6 +47,8 @@ type Settings struct {
 	// CheckpointRetentionMB caps the checkpoint content kept per project
 	// (MiB); 0: DefaultRetentionMB.
 	CheckpointRetentionMB int `json:"checkpointRetentionMb,omitempty"`
+	// MCPTimeoutSeconds caps each MCP tool call; 0: 60 s.
+	MCPTimeoutSeconds int `json:"mcpTimeoutSeconds,omitempty"`
 }
 
 // Checkpoint retention per project, in MiB.

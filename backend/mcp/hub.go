@@ -92,6 +92,7 @@ type Hub struct {
 	set     Set
 	trusted bool
 	closed  bool
+	loadErr string // why the configuration could not be read, "" when it could
 }
 
 // Open reads the configuration of project ("" for the user's servers only)
@@ -112,6 +113,12 @@ func (h *Hub) Project() string { return h.project }
 // stopped, new or changed ones started.
 func (h *Hub) Reload() error {
 	set, err := Load(h.opt.Home, h.project)
+	h.mu.Lock()
+	h.loadErr = ""
+	if err != nil {
+		h.loadErr = err.Error()
+	}
+	h.mu.Unlock()
 	if err != nil {
 		h.log.Warn("mcp: reading configuration", "err", err)
 		return err
@@ -201,6 +208,14 @@ func (h *Hub) Trust(hash string) error {
 		return fmt.Errorf("saving the trust: %w", err)
 	}
 	return h.Reload()
+}
+
+// ConfigError is why the configuration could not be read ("" when it
+// could): the servers of a broken file are not started.
+func (h *Hub) ConfigError() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.loadErr
 }
 
 // Status lists every configured server by name.
