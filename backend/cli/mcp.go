@@ -261,18 +261,7 @@ func firstLineOf(s string) string {
 	return s
 }
 
-// scopePath is the file of a scope.
-func scopePath(home, project, scope string) string {
-	if scope == mcp.ScopeProject {
-		return mcp.ProjectPath(project)
-	}
-	return mcp.UserPath(home)
-}
-
 func mcpAdd(home, project string, a mcpArgs, tio IO) error {
-	if err := mcp.ValidName(a.name); err != nil {
-		return err
-	}
 	var s mcp.Server
 	switch {
 	case a.url != "" && len(a.command) > 0:
@@ -311,34 +300,10 @@ func mcpAdd(home, project string, a mcpArgs, tio IO) error {
 	if scope == "" {
 		scope = mcp.ScopeUser
 	}
-	path := scopePath(home, project, scope)
-	wasTrusted := false
-	if scope == mcp.ScopeProject {
-		_, raw, err := mcp.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		wasTrusted, _ = mcp.Trusted(home, project, mcp.Hash(raw))
-		wasTrusted = wasTrusted || raw == nil
-	}
-	f, _, err := mcp.ReadFile(path)
+	path := mcp.ScopePath(home, project, scope)
+	replaced, err := mcp.Put(home, project, scope, a.name, s)
 	if err != nil {
 		return err
-	}
-	_, replaced := f.Servers[a.name]
-	f.Servers[a.name] = s
-	if err := mcp.WriteFile(path, f); err != nil {
-		return err
-	}
-	if wasTrusted {
-		// The user wrote this change: a file they trusted stays trusted.
-		_, raw, err := mcp.ReadFile(path)
-		if err == nil {
-			err = mcp.Trust(home, project, mcp.Hash(raw))
-		}
-		if err != nil {
-			return fmt.Errorf("saving the trust: %w", err)
-		}
 	}
 	verb := "Added"
 	if replaced {
@@ -355,7 +320,7 @@ func mcpRemove(home, project string, a mcpArgs, tio IO) error {
 	}
 	var found []string
 	for _, sc := range scopes {
-		f, _, err := mcp.ReadFile(scopePath(home, project, sc))
+		f, _, err := mcp.ReadFile(mcp.ScopePath(home, project, sc))
 		if err != nil {
 			return err
 		}
@@ -369,20 +334,9 @@ func mcpRemove(home, project string, a mcpArgs, tio IO) error {
 	case 2:
 		return fmt.Errorf("%q is in both the user and the project configuration; say which with --scope user or --scope project", a.name)
 	}
-	path := scopePath(home, project, found[0])
-	f, raw, err := mcp.ReadFile(path)
-	if err != nil {
+	path := mcp.ScopePath(home, project, found[0])
+	if err := mcp.Remove(home, project, found[0], a.name); err != nil {
 		return err
-	}
-	trusted, _ := mcp.Trusted(home, project, mcp.Hash(raw))
-	delete(f.Servers, a.name)
-	if err := mcp.WriteFile(path, f); err != nil {
-		return err
-	}
-	if found[0] == mcp.ScopeProject && trusted {
-		if _, raw, err := mcp.ReadFile(path); err == nil {
-			_ = mcp.Trust(home, project, mcp.Hash(raw))
-		}
 	}
 	fmt.Fprintf(tio.Stdout, "Removed the %s server %s from %s\n", found[0], a.name, path)
 	return nil

@@ -13,13 +13,15 @@ import (
 	"testing"
 	"time"
 
+	"pilot/backend/mcp/mcptest"
+
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // selfServer configures the test binary as a stdio server.
 func selfServer(t *testing.T, env map[string]string) Server {
 	t.Helper()
-	exe, err := os.Executable()
+	exe, args, err := mcptest.Command()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +29,7 @@ func selfServer(t *testing.T, env map[string]string) Server {
 	for k, v := range env {
 		e[k] = v
 	}
-	return Server{Command: exe, Args: []string{"-test.run=^$"}, Env: e}
+	return Server{Command: exe, Args: args, Env: e}
 }
 
 func writeUser(t *testing.T, home string, servers map[string]Server) {
@@ -292,7 +294,7 @@ func TestToolListChanged(t *testing.T) {
 }
 
 func TestStreamableHTTPAndSSEFallback(t *testing.T) {
-	srv := newTestServer()
+	srv := mcptest.New()
 	var gotHeader string
 	streamable := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil)
 	sse := sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return srv }, nil)

@@ -94,3 +94,12 @@ func cleanProject(p string) string {
 	}
 	return filepath.Clean(p)
 }
+
+// WasTrusted reports whether some version of the project's .mcp.json was
+// trusted (so a prompt can say the file changed).
+func WasTrusted(home, project string) bool {
+	trustMu.Lock()
+	defer trustMu.Unlock()
+	doc, err := readTrust(home)
+	return err == nil && doc.Projects[cleanProject(project)] != ""
+}

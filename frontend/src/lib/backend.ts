@@ -16,6 +16,10 @@ import type {
   CommandDecision,
   FileEntry,
   FilePreview,
+  McpScope,
+  McpServerInput,
+  McpServers,
+  McpTrustPrompt,
   Project,
   Rule,
   SearchHit,
@@ -98,6 +102,14 @@ export interface Backend {
   listRules(projectId: number): Promise<Rule[]>;
   addRule(projectId: number, tool: string, pattern: string, effect: string): Promise<Rule>;
   deleteRule(ruleId: number): Promise<void>;
+
+  // MCP servers of the open project
+  mcpServers(): Promise<McpServers>;
+  mcpTrustPrompt(): Promise<McpTrustPrompt>;
+  mcpTrust(hash: string): Promise<void>;
+  mcpSaveServer(input: McpServerInput): Promise<void>;
+  mcpRemoveServer(scope: McpScope, name: string): Promise<void>;
+  mcpSetDisabled(scope: McpScope, name: string, disabled: boolean): Promise<void>;
 }
 
 export const BackendContext = createContext<Backend | null>(null);

@@ -67,6 +67,9 @@ export interface TurnDonePayload extends Seq {
 export interface LedgerUpdatedPayload {
   sessionId: number;
 }
+export interface McpUpdatedPayload {
+  project: string;
+}
 export interface SessionPayload {
   session: SessionSummary;
 }
@@ -86,6 +89,7 @@ export interface EventMap {
   "agent:turn_done": TurnDonePayload;
   "session:updated": SessionPayload;
   "ledger:updated": LedgerUpdatedPayload;
+  "mcp:updated": McpUpdatedPayload;
 }
 
 export type EventName = keyof EventMap;

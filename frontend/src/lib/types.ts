@@ -345,3 +345,59 @@ export interface RestoreResult {
   sessionId: number;
   message: string;
 }
+
+export type McpState = "starting" | "ready" | "failed" | "disabled";
+export type McpScope = "user" | "project";
+
+export interface McpTool {
+  name: string;
+  tool: string;
+  description: string;
+}
+
+/** A configured MCP server: its configuration as written and its state. */
+export interface McpServer {
+  name: string;
+  scope: McpScope;
+  transport: "stdio" | "http" | "sse";
+  display: string;
+  state: McpState;
+  error: string;
+  tools: McpTool[];
+  stderr: string[];
+  restarts: number;
+  command: string;
+  args: string[] | null;
+  env: Record<string, string> | null;
+  cwd: string;
+  url: string;
+  headers: Record<string, string> | null;
+  disabled: boolean;
+}
+
+export interface McpServers {
+  project: string;
+  configError: string;
+  servers: McpServer[];
+}
+
+export interface McpServerInput {
+  scope: McpScope;
+  name: string;
+  type: "stdio" | "http" | "sse";
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  url: string;
+  headers: Record<string, string>;
+}
+
+export interface McpTrustPrompt {
+  needed: boolean;
+  project: string;
+  path: string;
+  hash: string;
+  servers: { name: string; display: string }[];
+  changed: boolean;
+}

@@ -15,6 +15,10 @@ import type {
   RestoreInput,
   RestoreResult,
   RewindMode,
+  McpScope,
+  McpServerInput,
+  McpServers,
+  McpTrustPrompt,
   Rule,
   SearchHit,
   SessionDetail,
@@ -282,5 +286,29 @@ export class FakeBackend implements Backend {
   }
   async deleteRule(ruleId: number): Promise<void> {
     this.record("deleteRule", ruleId);
+  }
+
+  mcp: McpServers = { project: "/p", configError: "", servers: [] };
+  trust: McpTrustPrompt = { needed: false, project: "/p", path: "/p/.mcp.json", hash: "", servers: [], changed: false };
+  async mcpServers(): Promise<McpServers> {
+    this.record("mcpServers");
+    return this.mcp;
+  }
+  async mcpTrustPrompt(): Promise<McpTrustPrompt> {
+    this.record("mcpTrustPrompt");
+    return this.trust;
+  }
+  async mcpTrust(hash: string): Promise<void> {
+    this.record("mcpTrust", hash);
+    this.trust = { ...this.trust, needed: false };
+  }
+  async mcpSaveServer(input: McpServerInput): Promise<void> {
+    this.record("mcpSaveServer", input);
+  }
+  async mcpRemoveServer(scope: McpScope, name: string): Promise<void> {
+    this.record("mcpRemoveServer", scope, name);
+  }
+  async mcpSetDisabled(scope: McpScope, name: string, disabled: boolean): Promise<void> {
+    this.record("mcpSetDisabled", scope, name, disabled);
   }
 }

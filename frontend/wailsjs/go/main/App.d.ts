@@ -49,6 +49,18 @@ export function ListRules(arg1:number):Promise<Array<events.Rule>>;
 
 export function ListSessions(arg1:number,arg2:number,arg3:number):Promise<Array<events.SessionSummary>>;
 
+export function MCPRemoveServer(arg1:string,arg2:string):Promise<void>;
+
+export function MCPSaveServer(arg1:events.MCPServerInput):Promise<void>;
+
+export function MCPServers():Promise<events.MCPServers>;
+
+export function MCPSetDisabled(arg1:string,arg2:string,arg3:boolean):Promise<void>;
+
+export function MCPTrust(arg1:string):Promise<void>;
+
+export function MCPTrustPrompt():Promise<events.MCPTrustPrompt>;
+
 export function NewSession(arg1:number):Promise<events.SessionSummary>;
 
 export function OpenExternal(arg1:string):Promise<void>;
