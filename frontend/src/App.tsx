@@ -13,6 +13,7 @@ import ViewBar from "./components/ViewBar";
 import { useMediaQuery } from "./lib/useMediaQuery";
 import { reviewFocused } from "./state/layout";
 import SettingsDialog from "./components/settings/SettingsDialog";
+import McpTrust from "./components/mcp/McpTrust";
 import RestoreDialogs from "./components/changes/RestoreDialogs";
 
 function Centre() {
@@ -94,6 +95,7 @@ function Shell({ ready }: { ready: AppReadyPayload | null }) {
       <StatusBar ready={ready} />
       <Dialogs />
       <RestoreDialogs />
+      <McpTrust />
     </div>
   );
 }

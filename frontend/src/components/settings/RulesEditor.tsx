@@ -28,7 +28,7 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
     e.preventDefault();
     if (!pattern.trim()) return;
     try {
-      const r = await c.backend.addRule(projectId, tool, pattern.trim(), effect);
+      const r = await c.backend.addRule(projectId, tool.trim(), pattern.trim(), effect);
       setRules((x) => [...(x ?? []), r]);
       setPattern("");
       setError(null);
@@ -50,7 +50,8 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
     <fieldset className="rules" data-testid="settings-rules">
       <legend>Permission rules for {projectName}</legend>
       <p className="muted small-text">
-        A rule allows or denies a tool on paths (or commands) matching a pattern like <code>src/**/*.ts</code> or <code>go test *</code>.
+        A rule allows or denies a tool on paths (or commands) matching a pattern like <code>src/**/*.ts</code> or <code>go test *</code>; an MCP tool is{" "}
+        <code>mcp__server__tool</code> with <code>*</code>, or <code>mcp__server</code> with a pattern on its tool names.
       </p>
       {error && <p className="error">{error}</p>}
       {rules === null && !error && <p className="empty">Loading rules…</p>}
@@ -70,19 +71,18 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
         </ul>
       )}
       <form className="rule-form" onSubmit={add}>
-        <select aria-label="Tool" value={tool} onChange={(e) => setTool(e.target.value)}>
+        <input aria-label="Tool" list="rule-tools" className="rule-tool" value={tool} onChange={(e) => setTool(e.target.value)} />
+        <datalist id="rule-tools">
           {TOOLS.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
+            <option key={t} value={t} />
           ))}
-        </select>
+        </datalist>
         <input aria-label="Pattern" placeholder="pattern, e.g. src/**" value={pattern} onChange={(e) => setPattern(e.target.value)} />
         <select aria-label="Effect" value={effect} onChange={(e) => setEffect(e.target.value === "deny" ? "deny" : "allow")}>
           <option value="allow">allow</option>
           <option value="deny">deny</option>
         </select>
-        <button type="submit" className="small" disabled={!pattern.trim()}>
+        <button type="submit" className="small" disabled={!pattern.trim() || !tool.trim()}>
           Add rule
         </button>
       </form>

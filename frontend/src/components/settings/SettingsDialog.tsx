@@ -4,6 +4,7 @@ import { errorText, formatMib } from "../../lib/format";
 import { useDebounced } from "../../lib/useDebounced";
 import { useApp, useController } from "../../state/context";
 import Modal from "../Modal";
+import McpServersEditor from "./McpServersEditor";
 import RulesEditor from "./RulesEditor";
 import { backendProvider, compatiblePresets, defaultUrlFor, formFromView, isHttpUrl, thinkingOptions, toInput, validate, type FormErrors, type ProviderChoice, type SettingsForm } from "./validate";
 
@@ -261,6 +262,7 @@ function Form({ view }: { view: SettingsView }) {
       </label>
 
       {project && <RulesEditor projectId={project.id} projectName={project.name || project.path} />}
+      {project && <McpServersEditor />}
 
       {saveState.s === "failed" && <p className="error">Could not save: {saveState.error}</p>}
       <div className="modal-actions">
