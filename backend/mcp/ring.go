@@ -36,7 +36,7 @@ func (r *ring) Write(p []byte) (int, error) {
 func (r *ring) last() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out := append([]string(nil), r.lines...)
+	out := append([]string{}, r.lines...)
 	if r.part != "" {
 		out = append(out, r.part)
 	}

@@ -76,8 +76,8 @@ func TestMCPTrustServersAndReaping(t *testing.T) {
 	if err != nil || !p.Needed || len(p.Servers) != 1 || !strings.Contains(p.Servers[0].Display, exe) {
 		t.Fatalf("trust prompt %+v %v", p, err)
 	}
-	if s := waitServer(t, w, "t", "disabled"); !strings.Contains(s.Error, "trust") {
-		t.Fatalf("untrusted server %+v", s)
+	if s := waitServer(t, w, "t", "disabled"); !strings.Contains(s.Error, "trust") || s.Stderr == nil || s.Tools == nil {
+		t.Fatalf("untrusted server %+v (lists must be [] for the window, not null)", s)
 	}
 	if len(childPIDs()) != 0 {
 		t.Fatalf("an untrusted .mcp.json started %v", childPIDs())
