@@ -255,3 +255,6 @@ func (a *App) MCPRemoveServer(scope, name string) error { return a.ws.MCPRemoveS
 func (a *App) MCPSetDisabled(scope, name string, disabled bool) error {
 	return a.ws.MCPSetDisabled(scope, name, disabled)
 }
+
+// ListSlashCommands lists the open project's custom commands and MCP prompts.
+func (a *App) ListSlashCommands() ([]events.SlashCommand, error) { return a.ws.ListSlashCommands() }

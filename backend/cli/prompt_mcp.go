@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"pilot/backend/commands"
 	"pilot/backend/mcp"
 	"pilot/backend/version"
 )
@@ -36,4 +37,15 @@ func startMCP(ctx context.Context, home, project string, log *slog.Logger, tio I
 		}
 	}
 	return hub
+}
+
+// expand turns "/name args" into the custom command's (or MCP prompt's)
+// text; other text is sent as it is.
+func (h *headless) expand(ctx context.Context, text string) (string, error) {
+	var src commands.PromptSource
+	if h.hub != nil {
+		src = h.hub
+	}
+	out, _, err := commands.ExpandPrompt(ctx, h.home, h.project, text, src)
+	return out, err
 }

@@ -12,6 +12,7 @@ import (
 	"pilot/backend/config"
 	"pilot/backend/llm"
 	"pilot/backend/logging"
+	"pilot/backend/mcp"
 	"pilot/backend/paths"
 	"pilot/backend/store"
 	"pilot/backend/tools"
@@ -25,6 +26,8 @@ type headless struct {
 	term    *terminal
 	sess    store.Session
 	project string
+	home    string
+	hub     *mcp.Hub
 	closers []io.Closer
 }
 
@@ -65,6 +68,7 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 	}
 	hub := startMCP(ctx, home, h.project, log, tio)
 	h.closers = append(h.closers, closerFunc(hub.Close))
+	h.home, h.hub = home, hub
 	h.m = agent.NewManager(agent.Deps{
 		Store:    st,
 		Emitter:  h.term,

@@ -330,3 +330,19 @@ func TestStreamableHTTPAndSSEFallback(t *testing.T) {
 		t.Fatalf("image over http: %+v %v", res, err)
 	}
 }
+
+func TestPrompts(t *testing.T) {
+	home := t.TempDir()
+	writeUser(t, home, map[string]Server{"t": selfServer(t, nil)})
+	h, _ := Open("", testOptions(home))
+	defer h.Close()
+	waitState(t, h, "t", Ready)
+	ps := h.Prompts()
+	if len(ps) != 1 || ps[0].Name != "mcp__t__review" || strings.Join(ps[0].Args, ",") != "file,focus" {
+		t.Fatalf("prompts %+v", ps)
+	}
+	text, err := h.GetPrompt(context.Background(), "mcp__t__review", []string{"main.go", "data", "races"})
+	if err != nil || text != "Review main.go for data races." {
+		t.Fatalf("prompt: %q %v", text, err)
+	}
+}

@@ -57,6 +57,7 @@ type server struct {
 	state    State
 	err      string
 	tools    []ToolInfo
+	prompts  []PromptInfo
 	sess     *sdk.ClientSession
 	restarts int
 
@@ -141,7 +142,8 @@ func (s *server) session(ctx context.Context) error {
 		s.h.log.Warn("mcp: unset variables expanded to empty", "server", s.entry.Name, "vars", missing)
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "pilot", Version: o.Version}, &sdk.ClientOptions{
-		ToolListChangedHandler: func(_ context.Context, req *sdk.ToolListChangedRequest) { go s.refresh(ctx, req.Session) },
+		ToolListChangedHandler:   func(_ context.Context, req *sdk.ToolListChangedRequest) { go s.refresh(ctx, req.Session) },
+		PromptListChangedHandler: func(_ context.Context, req *sdk.PromptListChangedRequest) { go s.refreshPrompts(ctx, req.Session) },
 	})
 	sctx, cancel := context.WithTimeout(ctx, o.StartTimeout)
 	defer cancel()
@@ -185,6 +187,13 @@ func (s *server) session(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("listing tools: %v", err)
 	}
+	prompts, err := listPrompts(sctx, s.entry.Name, sess)
+	if err != nil {
+		s.h.log.Warn("mcp: listing prompts", "server", s.entry.Name, "err", err)
+	}
+	s.mu.Lock()
+	s.prompts = prompts
+	s.mu.Unlock()
 	s.set(Ready, "", sess, tools)
 	ended := make(chan error, 1)
 	go func() { ended <- sess.Wait() }()

@@ -14,7 +14,17 @@ import (
 	"pilot/backend/events"
 	"pilot/backend/mcp"
 	"pilot/backend/mcp/mcptest"
+	"pilot/backend/store"
 )
+
+func mustProject(t *testing.T, w *Workspace, dir string) int64 {
+	t.Helper()
+	p, err := w.store.TouchProject(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.ID
+}
 
 func waitServer(t *testing.T, w *Workspace, name, state string) events.MCPServer {
 	t.Helper()
@@ -91,6 +101,26 @@ func TestMCPTrustServersAndReaping(t *testing.T) {
 	}
 	if p, _ := w.MCPTrustPrompt(); p.Needed {
 		t.Fatal("still asks after trust")
+	}
+	// The / picker lists custom commands and the server's prompts.
+	os.MkdirAll(filepath.Join(dir, ".claude", "commands"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".claude", "commands", "fix.md"), []byte("Fix $ARGUMENTS"), 0o644)
+	cmds, err := w.ListSlashCommands()
+	var names []string
+	for _, c := range cmds {
+		names = append(names, c.Name+"/"+c.Source)
+	}
+	if err != nil || strings.Join(names, ",") != "fix/project-claude,mcp__t__review/mcp" {
+		t.Fatalf("slash commands %v %v", names, err)
+	}
+	sess, err := w.store.CreateSession(context.Background(), store.NewSession{ProjectID: mustProject(t, w, dir), Provider: "anthropic"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for in, want := range map[string]string{"/fix the bug": "Fix the bug", "/mcp__t__review a.go leaks": "Review a.go for leaks.", "plain": "plain"} {
+		if got, err := w.expandCommand(context.Background(), sess.ID, in); err != nil || got != want {
+			t.Fatalf("expand %q: %q %v", in, got, err)
+		}
 	}
 	// Disable stops it; a user server can be added and removed.
 	if err := w.MCPSetDisabled("project", "t", true); err != nil {

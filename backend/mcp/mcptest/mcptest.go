@@ -87,5 +87,10 @@ func New() *sdk.Server {
 		})
 		return text("grown"), nil, nil
 	})
+	s.AddPrompt(&sdk.Prompt{Name: "review", Description: "Review a file.", Arguments: []*sdk.PromptArgument{{Name: "file"}, {Name: "focus"}}},
+		func(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+			a := req.Params.Arguments
+			return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{{Role: "user", Content: &sdk.TextContent{Text: "Review " + a["file"] + " for " + a["focus"] + "."}}}}, nil
+		})
 	return s
 }

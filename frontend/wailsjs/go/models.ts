@@ -1255,6 +1255,24 @@ export namespace events {
 		    return a;
 		}
 	}
+	export class SlashCommand {
+	    name: string;
+	    description: string;
+	    argumentHint: string;
+	    source: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SlashCommand(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.argumentHint = source["argumentHint"];
+	        this.source = source["source"];
+	    }
+	}
 	
 
 }

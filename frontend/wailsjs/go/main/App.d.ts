@@ -49,6 +49,8 @@ export function ListRules(arg1:number):Promise<Array<events.Rule>>;
 
 export function ListSessions(arg1:number,arg2:number,arg3:number):Promise<Array<events.SessionSummary>>;
 
+export function ListSlashCommands():Promise<Array<events.SlashCommand>>;
+
 export function MCPRemoveServer(arg1:string,arg2:string):Promise<void>;
 
 export function MCPSaveServer(arg1:events.MCPServerInput):Promise<void>;

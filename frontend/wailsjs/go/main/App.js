@@ -94,6 +94,10 @@ export function ListSessions(arg1, arg2, arg3) {
   return window['go']['main']['App']['ListSessions'](arg1, arg2, arg3);
 }
 
+export function ListSlashCommands() {
+  return window['go']['main']['App']['ListSlashCommands']();
+}
+
 export function MCPRemoveServer(arg1, arg2) {
   return window['go']['main']['App']['MCPRemoveServer'](arg1, arg2);
 }
