@@ -27,6 +27,7 @@ import type {
   SessionSummary,
   SettingsInput,
   SettingsView,
+  SlashCommand,
 } from "./types";
 
 export interface VersionInfo {
@@ -110,6 +111,9 @@ export interface Backend {
   mcpSaveServer(input: McpServerInput): Promise<void>;
   mcpRemoveServer(scope: McpScope, name: string): Promise<void>;
   mcpSetDisabled(scope: McpScope, name: string, disabled: boolean): Promise<void>;
+
+  /** Custom slash commands and MCP prompts of the open project, by name. */
+  listSlashCommands(): Promise<SlashCommand[]>;
 }
 
 export const BackendContext = createContext<Backend | null>(null);

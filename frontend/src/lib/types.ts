@@ -401,3 +401,11 @@ export interface McpTrustPrompt {
   servers: { name: string; display: string }[];
   changed: boolean;
 }
+
+/** A command of the / picker: a custom command, an MCP prompt, or built in. */
+export interface SlashCommand {
+  name: string;
+  description: string;
+  argumentHint: string;
+  source: "builtin" | "project" | "project-claude" | "user" | "mcp";
+}

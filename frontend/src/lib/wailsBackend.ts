@@ -21,6 +21,7 @@ import type {
   SessionDetail,
   SessionSummary,
   SettingsView,
+  SlashCommand,
 } from "./types";
 
 export const wailsBackend: Backend = {
@@ -76,4 +77,6 @@ export const wailsBackend: Backend = {
   mcpSaveServer: (input) => App.MCPSaveServer(wire.MCPServerInput.createFrom(input)),
   mcpRemoveServer: (scope, name) => App.MCPRemoveServer(scope, name),
   mcpSetDisabled: (scope, name, disabled) => App.MCPSetDisabled(scope, name, disabled),
+
+  listSlashCommands: async () => (await App.ListSlashCommands()) as SlashCommand[],
 };

@@ -20,6 +20,7 @@ import type {
   McpServers,
   McpTrustPrompt,
   Rule,
+  SlashCommand,
   SearchHit,
   SessionDetail,
   SessionSummary,
@@ -307,6 +308,11 @@ export class FakeBackend implements Backend {
   }
   async mcpRemoveServer(scope: McpScope, name: string): Promise<void> {
     this.record("mcpRemoveServer", scope, name);
+  }
+  slash: SlashCommand[] = [];
+  async listSlashCommands(): Promise<SlashCommand[]> {
+    this.record("listSlashCommands");
+    return this.slash;
   }
   async mcpSetDisabled(scope: McpScope, name: string, disabled: boolean): Promise<void> {
     this.record("mcpSetDisabled", scope, name, disabled);
