@@ -258,3 +258,8 @@ func (a *App) MCPSetDisabled(scope, name string, disabled bool) error {
 
 // ListSlashCommands lists the open project's custom commands and MCP prompts.
 func (a *App) ListSlashCommands() ([]events.SlashCommand, error) { return a.ws.ListSlashCommands() }
+
+// FindMCPResources lists the open project's MCP resources for the @ picker.
+func (a *App) FindMCPResources(query string, limit int) ([]events.MCPResource, error) {
+	return a.ws.FindMCPResources(query, limit)
+}

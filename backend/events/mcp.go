@@ -75,3 +75,13 @@ type MCPTrustServer struct {
 	Name    string `json:"name"`
 	Display string `json:"display"`
 }
+
+// MCPResource is a resource an MCP server offers, attachable with @ as
+// "mcp:<server>:<uri>".
+type MCPResource struct {
+	Server      string `json:"server"`
+	URI         string `json:"uri"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	MIMEType    string `json:"mimeType"`
+}

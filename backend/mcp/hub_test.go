@@ -346,3 +346,22 @@ func TestPrompts(t *testing.T) {
 		t.Fatalf("prompt: %q %v", text, err)
 	}
 }
+
+func TestResources(t *testing.T) {
+	home := t.TempDir()
+	writeUser(t, home, map[string]Server{"t": selfServer(t, nil)})
+	h, _ := Open("", testOptions(home))
+	defer h.Close()
+	waitState(t, h, "t", Ready)
+	rs := h.FindResources("todo", 10)
+	if len(rs) != 1 || rs[0].URI != "test://notes/todo" || rs[0].Server != "t" {
+		t.Fatalf("resources %+v", rs)
+	}
+	if len(h.FindResources("nothing-like-it", 10)) != 0 {
+		t.Fatal("query ignored")
+	}
+	text, err := h.ReadResource(context.Background(), "t", "test://notes/todo")
+	if err != nil || text != "- write the docs" {
+		t.Fatalf("read: %q %v", text, err)
+	}
+}

@@ -53,13 +53,14 @@ type server struct {
 	h      *Hub
 	stderr ring
 
-	mu       sync.Mutex
-	state    State
-	err      string
-	tools    []ToolInfo
-	prompts  []PromptInfo
-	sess     *sdk.ClientSession
-	restarts int
+	mu        sync.Mutex
+	state     State
+	err       string
+	tools     []ToolInfo
+	prompts   []PromptInfo
+	resources []ResourceInfo
+	sess      *sdk.ClientSession
+	restarts  int
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -144,6 +145,9 @@ func (s *server) session(ctx context.Context) error {
 	client := sdk.NewClient(&sdk.Implementation{Name: "pilot", Version: o.Version}, &sdk.ClientOptions{
 		ToolListChangedHandler:   func(_ context.Context, req *sdk.ToolListChangedRequest) { go s.refresh(ctx, req.Session) },
 		PromptListChangedHandler: func(_ context.Context, req *sdk.PromptListChangedRequest) { go s.refreshPrompts(ctx, req.Session) },
+		ResourceListChangedHandler: func(_ context.Context, req *sdk.ResourceListChangedRequest) {
+			go s.refreshResources(ctx, req.Session)
+		},
 	})
 	sctx, cancel := context.WithTimeout(ctx, o.StartTimeout)
 	defer cancel()
@@ -191,8 +195,12 @@ func (s *server) session(ctx context.Context) error {
 	if err != nil {
 		s.h.log.Warn("mcp: listing prompts", "server", s.entry.Name, "err", err)
 	}
+	resources, err := listResources(sctx, s.entry.Name, sess)
+	if err != nil {
+		s.h.log.Warn("mcp: listing resources", "server", s.entry.Name, "err", err)
+	}
 	s.mu.Lock()
-	s.prompts = prompts
+	s.prompts, s.resources = prompts, resources
 	s.mu.Unlock()
 	s.set(Ready, "", sess, tools)
 	ended := make(chan error, 1)

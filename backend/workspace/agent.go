@@ -201,6 +201,9 @@ func (w *Workspace) SendMessage(ctx context.Context, id int64, text string, atta
 	if err != nil {
 		return err
 	}
+	if text, attachments, err = w.withResources(ctx, id, text, attachments); err != nil {
+		return err
+	}
 	// The turn outlives the bound call that started it.
 	return w.agent.Send(context.WithoutCancel(ctx), id, text, attachments)
 }

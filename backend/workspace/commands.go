@@ -28,12 +28,23 @@ func (w *Workspace) ListSlashCommands() ([]events.SlashCommand, error) {
 	return out, nil
 }
 
-// expandCommand turns "/name args" into its command's text for the
-// session's project.
-func (w *Workspace) expandCommand(ctx context.Context, sessionID int64, text string) (string, error) {
-	if _, _, ok := commands.Split(text); !ok {
-		return text, nil
+// withResources inlines the MCP resources attached to a message.
+func (w *Workspace) withResources(ctx context.Context, sessionID int64, text string, attachments []string) (string, []string, error) {
+	has := false
+	for _, a := range attachments {
+		has = has || strings.HasPrefix(a, MCPResourcePrefix)
 	}
+	if !has {
+		return text, attachments, nil
+	}
+	dir, err := w.sessionProject(ctx, sessionID)
+	if err != nil {
+		return "", nil, err
+	}
+	return w.inlineResources(ctx, dir, text, attachments)
+}
+
+func (w *Workspace) sessionProject(ctx context.Context, sessionID int64) (string, error) {
 	s, err := w.store.Session(ctx, sessionID)
 	if err != nil {
 		return "", err
@@ -42,6 +53,19 @@ func (w *Workspace) expandCommand(ctx context.Context, sessionID int64, text str
 	if err != nil {
 		return "", err
 	}
-	out, _, err := commands.ExpandPrompt(ctx, w.home, p.Path, text, w.mcp.For(p.Path))
+	return p.Path, nil
+}
+
+// expandCommand turns "/name args" into its command's text for the
+// session's project.
+func (w *Workspace) expandCommand(ctx context.Context, sessionID int64, text string) (string, error) {
+	if _, _, ok := commands.Split(text); !ok {
+		return text, nil
+	}
+	dir, err := w.sessionProject(ctx, sessionID)
+	if err != nil {
+		return "", err
+	}
+	out, _, err := commands.ExpandPrompt(ctx, w.home, dir, text, w.mcp.For(dir))
 	return out, err
 }

@@ -154,3 +154,46 @@ func (w *Workspace) mcpReload() error {
 	w.Emit(events.MCPUpdated, events.MCPUpdatedPayload{Project: w.currentProject()})
 	return err
 }
+
+// MCPResourcePrefix starts an attachment that names an MCP resource:
+// "mcp:<server>:<uri>".
+const MCPResourcePrefix = "mcp:"
+
+// FindMCPResources lists the open project's MCP resources matching query,
+// for the @ picker.
+func (w *Workspace) FindMCPResources(query string, limit int) ([]events.MCPResource, error) {
+	dir := w.currentProject()
+	if dir == "" {
+		return []events.MCPResource{}, nil
+	}
+	out := []events.MCPResource{}
+	for _, r := range w.mcp.For(dir).FindResources(query, limit) {
+		out = append(out, events.MCPResource{Server: r.Server, URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType})
+	}
+	return out, nil
+}
+
+// inlineResources reads the attached MCP resources of a message into its
+// text and returns the remaining (file) attachments.
+func (w *Workspace) inlineResources(ctx context.Context, project, text string, attachments []string) (string, []string, error) {
+	files := make([]string, 0, len(attachments))
+	var b strings.Builder
+	b.WriteString(text)
+	for _, a := range attachments {
+		rest, ok := strings.CutPrefix(a, MCPResourcePrefix)
+		if !ok {
+			files = append(files, a)
+			continue
+		}
+		server, uri, ok := strings.Cut(rest, ":")
+		if !ok {
+			return "", nil, fmt.Errorf("attachment %q: an MCP resource is mcp:<server>:<uri>", a)
+		}
+		content, err := w.mcp.For(project).ReadResource(ctx, server, uri)
+		if err != nil {
+			return "", nil, fmt.Errorf("attaching %s: %w", uri, err)
+		}
+		fmt.Fprintf(&b, "\n\n<resource server=%q uri=%q>\n%s\n</resource>", server, uri, content)
+	}
+	return b.String(), files, nil
+}

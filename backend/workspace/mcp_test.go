@@ -117,6 +117,14 @@ func TestMCPTrustServersAndReaping(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	res, err := w.FindMCPResources("todo", 5)
+	if err != nil || len(res) != 1 || res[0].URI != "test://notes/todo" {
+		t.Fatalf("resources %+v %v", res, err)
+	}
+	text, files, err := w.withResources(context.Background(), sess.ID, "see", []string{"a.go", "mcp:t:test://notes/todo"})
+	if err != nil || strings.Join(files, ",") != "a.go" || !strings.Contains(text, "see\n\n<resource server=\"t\" uri=\"test://notes/todo\">\n- write the docs\n</resource>") {
+		t.Fatalf("inlined %q %v %v", text, files, err)
+	}
 	for in, want := range map[string]string{"/fix the bug": "Fix the bug", "/mcp__t__review a.go leaks": "Review a.go for leaks.", "plain": "plain"} {
 		if got, err := w.expandCommand(context.Background(), sess.ID, in); err != nil || got != want {
 			t.Fatalf("expand %q: %q %v", in, got, err)

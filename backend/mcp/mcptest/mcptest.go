@@ -87,6 +87,10 @@ func New() *sdk.Server {
 		})
 		return text("grown"), nil, nil
 	})
+	s.AddResource(&sdk.Resource{URI: "test://notes/todo", Name: "todo", MIMEType: "text/plain"},
+		func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: "- write the docs"}}}, nil
+		})
 	s.AddPrompt(&sdk.Prompt{Name: "review", Description: "Review a file.", Arguments: []*sdk.PromptArgument{{Name: "file"}, {Name: "focus"}}},
 		func(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
 			a := req.Params.Arguments

@@ -16,6 +16,7 @@ import type {
   CommandDecision,
   FileEntry,
   FilePreview,
+  McpResource,
   McpScope,
   McpServerInput,
   McpServers,
@@ -114,6 +115,8 @@ export interface Backend {
 
   /** Custom slash commands and MCP prompts of the open project, by name. */
   listSlashCommands(): Promise<SlashCommand[]>;
+  /** MCP resources of the open project for the @ picker. */
+  findMcpResources(query: string, limit: number): Promise<McpResource[]>;
 }
 
 export const BackendContext = createContext<Backend | null>(null);

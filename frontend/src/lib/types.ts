@@ -409,3 +409,12 @@ export interface SlashCommand {
   argumentHint: string;
   source: "builtin" | "project" | "project-claude" | "user" | "mcp";
 }
+
+/** An MCP server's resource, attached with @ as "mcp:<server>:<uri>". */
+export interface McpResource {
+  server: string;
+  uri: string;
+  name: string;
+  description: string;
+  mimeType: string;
+}

@@ -13,6 +13,7 @@ import type {
   RestoreResult,
   FileEntry,
   FilePreview,
+  McpResource,
   McpServers,
   McpTrustPrompt,
   Project,
@@ -79,4 +80,5 @@ export const wailsBackend: Backend = {
   mcpSetDisabled: (scope, name, disabled) => App.MCPSetDisabled(scope, name, disabled),
 
   listSlashCommands: async () => (await App.ListSlashCommands()) as SlashCommand[],
+  findMcpResources: (query, limit): Promise<McpResource[]> => App.FindMCPResources(query, limit),
 };

@@ -15,6 +15,7 @@ import type {
   RestoreInput,
   RestoreResult,
   RewindMode,
+  McpResource,
   McpScope,
   McpServerInput,
   McpServers,
@@ -310,6 +311,11 @@ export class FakeBackend implements Backend {
     this.record("mcpRemoveServer", scope, name);
   }
   slash: SlashCommand[] = [];
+  resources: McpResource[] = [];
+  async findMcpResources(query: string, limit: number): Promise<McpResource[]> {
+    this.record("findMcpResources", query, limit);
+    return this.resources.filter((r) => `${r.server}:${r.name} ${r.uri}`.includes(query)).slice(0, limit);
+  }
   async listSlashCommands(): Promise<SlashCommand[]> {
     this.record("listSlashCommands");
     return this.slash;

@@ -646,6 +646,26 @@ export namespace events {
 		}
 	}
 	
+	export class MCPResource {
+	    server: string;
+	    uri: string;
+	    name: string;
+	    description: string;
+	    mimeType: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPResource(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.server = source["server"];
+	        this.uri = source["uri"];
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.mimeType = source["mimeType"];
+	    }
+	}
 	export class MCPTool {
 	    name: string;
 	    tool: string;

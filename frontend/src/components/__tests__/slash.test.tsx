@@ -54,3 +54,21 @@ describe("the / picker", () => {
     expect(matchCommands([{ name: "new", description: "mine", argumentHint: "", source: "user" }], "").map((c) => `${c.name}/${c.source}`)).toEqual(["compact/builtin", "new/builtin"]);
   });
 });
+
+describe("MCP resources in the @ picker", () => {
+  it("lists matching resources after the files and attaches one", async () => {
+    const b = new FakeBackend();
+    b.files = { "notes.md": "# n" };
+    b.resources = [{ server: "everything", uri: "demo://resource/static/document/architecture.md", name: "architecture.md", description: "", mimeType: "text/markdown" }];
+    const input = await openSession(b);
+    fireEvent.change(input, { target: { value: "read @", selectionStart: 6 } });
+    await waitFor(() => expect(screen.getAllByTestId("file-picker-item").map((i) => i.getAttribute("data-kind"))).toEqual([null, "mcp-resource"]));
+    fireEvent.change(input, { target: { value: "read @arch", selectionStart: 10 } });
+    await waitFor(() => expect(screen.getAllByTestId("file-picker-item").map((i) => i.getAttribute("data-kind"))).toEqual(["mcp-resource"]));
+    fireEvent.keyDown(input, { key: "Enter" });
+    const ref = "mcp:everything:demo://resource/static/document/architecture.md";
+    expect(screen.getByTestId("attachment").textContent).toContain(ref);
+    fireEvent.keyDown(input, { key: "Enter" });
+    await waitFor(() => expect(b.callsOf("sendMessage")).toEqual([[1, `read @${ref}`, [ref]]]));
+  });
+});

@@ -21,6 +21,8 @@ export function ExportSession(arg1:number,arg2:string):Promise<string>;
 
 export function FindFiles(arg1:number,arg2:string,arg3:number):Promise<Array<string>>;
 
+export function FindMCPResources(arg1:string,arg2:number):Promise<Array<events.MCPResource>>;
+
 export function ForkSession(arg1:number,arg2:number):Promise<events.SessionSummary>;
 
 export function FrontendReady():Promise<events.AppReadyPayload>;

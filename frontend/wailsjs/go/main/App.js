@@ -38,6 +38,10 @@ export function FindFiles(arg1, arg2, arg3) {
   return window['go']['main']['App']['FindFiles'](arg1, arg2, arg3);
 }
 
+export function FindMCPResources(arg1, arg2) {
+  return window['go']['main']['App']['FindMCPResources'](arg1, arg2);
+}
+
 export function ForkSession(arg1, arg2) {
   return window['go']['main']['App']['ForkSession'](arg1, arg2);
 }
