@@ -365,3 +365,24 @@ func TestResources(t *testing.T) {
 		t.Fatalf("read: %q %v", text, err)
 	}
 }
+
+func TestHTTPServerGoneRestarts(t *testing.T) {
+	srv := mcptest.New()
+	h0 := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil)
+	ts := httptest.NewServer(h0)
+	home := t.TempDir()
+	writeUser(t, home, map[string]Server{"web": {Type: "http", URL: ts.URL}})
+	h, _ := Open("", testOptions(home))
+	defer h.Close()
+	waitState(t, h, "web", Ready)
+	ts.CloseClientConnections()
+	ts.Close()
+	_, err := h.Call(context.Background(), "mcp__web__echo", json.RawMessage(`{"text":"x"}`))
+	if err == nil {
+		t.Fatal("a call to a server that is gone succeeded")
+	}
+	st := waitState(t, h, "web", Failed)
+	if len(h.Tools()) != 0 {
+		t.Fatalf("a gone server keeps its tools: %+v", st)
+	}
+}
