@@ -103,6 +103,7 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 	l := t.l
 	bg := context.WithoutCancel(ctx)
 	req := t.request()
+	t.noticeMCP(req.Tools)
 	est := estimateRequest(req)
 	stream, err := l.m.st.BeginStream(bg, l.id)
 	if err != nil {

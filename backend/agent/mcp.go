@@ -3,9 +3,12 @@ package agent
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strings"
 
 	"pilot/backend/approval"
 	"pilot/backend/events"
+	"pilot/backend/llm"
 	"pilot/backend/permission"
 	"pilot/backend/store"
 	"pilot/backend/tools"
@@ -58,4 +61,44 @@ func (t *turn) runMCP(ctx context.Context, r *toolRun, p *tools.Proposal) {
 		r.out = outcome{text: res.Output + said(r.out.feedback), isError: res.IsError, status: statusOf(res.IsError),
 			approval: state, feedback: r.out.feedback, images: res.Images}
 	}
+}
+
+// noticeMCP tells the user when an MCP server's tools stop being offered
+// during a turn (the server failed, crashed or hung and is restarting) and
+// when they are back.
+func (t *turn) noticeMCP(defs []llm.ToolDef) {
+	now := map[string]bool{}
+	for _, d := range defs {
+		if rest, ok := strings.CutPrefix(d.Name, permission.MCPPrefix); ok {
+			if server, _, ok := strings.Cut(rest, "__"); ok {
+				now[server] = true
+			}
+		}
+	}
+	if t.mcpSeen != nil {
+		var gone, back []string
+		for s := range t.mcpSeen {
+			if !now[s] {
+				gone = append(gone, s)
+			}
+		}
+		for s := range now {
+			if !t.mcpSeen[s] && t.mcpLost[s] {
+				back = append(back, s)
+			}
+		}
+		sort.Strings(gone)
+		sort.Strings(back)
+		for _, s := range gone {
+			t.mcpLost[s] = true
+			t.l.notice("mcp", fmt.Sprintf("The MCP server %q is not available: its tools are not offered until it has restarted (Settings shows why).", s), 0)
+		}
+		for _, s := range back {
+			delete(t.mcpLost, s)
+			t.l.notice("mcp", fmt.Sprintf("The MCP server %q is back: its tools are offered again.", s), 0)
+		}
+	} else {
+		t.mcpLost = map[string]bool{}
+	}
+	t.mcpSeen = now
 }

@@ -20,9 +20,15 @@ import (
 type fakeMCP struct {
 	mu    sync.Mutex
 	calls []string
+	down  bool // the server crashed: no tools
 }
 
 func (f *fakeMCP) Tools() []mcp.ToolInfo {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.down {
+		return nil
+	}
 	return []mcp.ToolInfo{
 		{Name: "mcp__t__echo", Server: "t", Tool: "echo", Description: "Echo.", Schema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}}}`)},
 		{Name: "mcp__t__shot", Server: "t", Tool: "shot", Description: "A picture.", Schema: json.RawMessage(`{"type":"object"}`)},
@@ -45,6 +51,9 @@ func (f *fakeMCP) Call(_ context.Context, name string, args json.RawMessage) (mc
 	case "mcp__t__fail":
 		return mcp.Result{Text: "no such record", IsError: true}, nil
 	}
+	f.mu.Lock()
+	f.down = true
+	f.mu.Unlock()
 	return mcp.Result{}, errors.New("the server exited (exit status 3)")
 }
 
@@ -104,6 +113,13 @@ func TestMCPToolsAskedAndAnswered(t *testing.T) {
 			}
 			if len(images) != 1 || images[0].MediaType != "image/png" {
 				t.Errorf("stored images %+v", images)
+			}
+			// The crashed server's tools are gone from the next call, with a notice.
+			if offered := h.srv.Requests()[1].Tools; slices.Contains(offered, "mcp__t__echo") {
+				t.Errorf("a crashed server's tools were still offered: %v", offered)
+			}
+			if n := h.rec.notices("mcp"); len(n) != 1 || !strings.Contains(n[0], `"t" is not available`) {
+				t.Errorf("notices %v", n)
 			}
 			rules, _ := h.st.Rules(t.Context(), h.sess.ProjectID)
 			if len(rules) != 1 || rules[0].Tool != "mcp__t__echo" || rules[0].Pattern != "*" {

@@ -25,6 +25,8 @@ const (
 
 // turn is one running turn of a session.
 type turn struct {
+	mcpSeen  map[string]bool // MCP servers whose tools the last model call offered
+	mcpLost  map[string]bool // of those, the ones gone since
 	l        *live
 	sess     store.Session
 	p        llm.Provider
