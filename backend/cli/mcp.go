@@ -245,6 +245,12 @@ func mcpGet(ctx context.Context, home, project string, a mcpArgs, tio IO) error 
 		for _, t := range s.Tools {
 			fmt.Fprintf(w, "    %s  %s\n", t.Name, firstLineOf(t.Description))
 		}
+		if len(s.Prompts) > 0 {
+			fmt.Fprintf(w, "  prompts (%d), as slash commands:\n", len(s.Prompts))
+			for _, p := range s.Prompts {
+				fmt.Fprintf(w, "    /%s %s  %s\n", p.Name, strings.Join(p.Args, " "), firstLineOf(p.Description))
+			}
+		}
 		if len(s.Stderr) > 0 {
 			fmt.Fprintf(w, "  last stderr lines:\n")
 			for _, l := range s.Stderr {

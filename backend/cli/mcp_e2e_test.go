@@ -60,6 +60,7 @@ func TestHeadlessMCPWithServerEverything(t *testing.T) {
 			{ID: "env", Name: "mcp__everything__get-env", Input: []byte(`{}`)},
 		}, Repeat: true, When: &fakellm.When{LastUserContains: "Add"}},
 		{Text: "Done.", Repeat: true, When: &fakellm.When{HasToolResult: true}},
+		{Text: "Sunny.", Repeat: true, When: &fakellm.When{LastUserContains: "weather"}},
 	}})
 	defer srv.Close()
 	home := t.TempDir()
@@ -126,6 +127,18 @@ func TestHeadlessMCPWithServerEverything(t *testing.T) {
 	}
 	if !strings.Contains(stdout, `"type":"tool_result"`) {
 		t.Errorf("json output:\n%s", stdout)
+	}
+
+	// An MCP prompt is a slash command.
+	if out, _, _ := run("mcp", "get", "everything", "--project", dir); !strings.Contains(out, "/mcp__everything__args-prompt city state") {
+		t.Errorf("mcp get lists no prompts:\n%s", out)
+	}
+	before = len(srv.Requests())
+	if _, stderr, err = run("-p", "/mcp__everything__args-prompt Paris France", "--project", dir, "--approve", "none"); err != nil {
+		t.Fatalf("MCP prompt: %v\n%s", err, stderr)
+	}
+	if got := srv.Requests()[before].LastUserText; got != "What's weather in Paris, France?" {
+		t.Errorf("the MCP prompt sent %q", got)
 	}
 
 	// --approve none refuses MCP calls.

@@ -35,16 +35,17 @@ type ToolInfo struct {
 
 // Status is what Settings and `pilot mcp list` show of a server.
 type Status struct {
-	Name      string     `json:"name"`
-	Scope     string     `json:"scope"`
-	Transport string     `json:"transport"`
-	Display   string     `json:"display"` // the command it runs or the URL
-	State     State      `json:"state"`
-	Error     string     `json:"error,omitempty"`
-	Tools     []ToolInfo `json:"tools"`
-	Stderr    []string   `json:"stderr"`
-	Restarts  int        `json:"restarts"`
-	Server    Server     `json:"server"`
+	Name      string       `json:"name"`
+	Scope     string       `json:"scope"`
+	Transport string       `json:"transport"`
+	Display   string       `json:"display"` // the command it runs or the URL
+	State     State        `json:"state"`
+	Error     string       `json:"error,omitempty"`
+	Tools     []ToolInfo   `json:"tools"`
+	Prompts   []PromptInfo `json:"prompts"`
+	Stderr    []string     `json:"stderr"`
+	Restarts  int          `json:"restarts"`
+	Server    Server       `json:"server"`
 }
 
 // server supervises one configured server.
@@ -72,7 +73,7 @@ func (s *server) status() Status {
 	return Status{
 		Name: s.entry.Name, Scope: s.entry.Scope, Transport: s.entry.Server.Transport(),
 		Display: Display(s.entry.Server, EnvLookup), State: s.state, Error: s.err,
-		Tools: append([]ToolInfo{}, s.tools...), Stderr: s.stderr.last(), Restarts: s.restarts, Server: s.entry.Server,
+		Tools: append([]ToolInfo{}, s.tools...), Prompts: append([]PromptInfo{}, s.prompts...), Stderr: s.stderr.last(), Restarts: s.restarts, Server: s.entry.Server,
 	}
 }
 
