@@ -51,6 +51,20 @@ type Settings struct {
 	MCPTimeoutSeconds int `json:"mcpTimeoutSeconds,omitempty"`
 }
 
+// MCP call timeout, in seconds.
+const (
+	DefaultMCPTimeoutSeconds = 60
+	MaxMCPTimeoutSeconds     = 3600
+)
+
+// MCPTimeout is the MCP call timeout in force, in seconds.
+func (s Settings) MCPTimeout() int {
+	if s.MCPTimeoutSeconds <= 0 {
+		return DefaultMCPTimeoutSeconds
+	}
+	return s.MCPTimeoutSeconds
+}
+
 // Checkpoint retention per project, in MiB.
 const (
 	DefaultRetentionMB = 2048

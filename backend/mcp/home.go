@@ -50,6 +50,20 @@ func (p *Pool) For(project string) *Hub {
 	return h
 }
 
+// SetCallTimeout changes the call timeout of every hub, and of those
+// opened later.
+func (p *Pool) SetCallTimeout(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.opt.CallTimeout = d
+	for _, h := range p.hubs {
+		h.SetCallTimeout(d)
+	}
+}
+
 // CloseProject stops the servers of one project (the project was closed).
 func (p *Pool) CloseProject(project string) {
 	key := cleanProject(project)

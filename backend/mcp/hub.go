@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -87,6 +88,8 @@ type Hub struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
+	timeout atomic.Int64 // the call timeout in force (nanoseconds)
+
 	mu      sync.Mutex
 	servers map[string]*server
 	set     Set
@@ -102,6 +105,7 @@ type Hub struct {
 func Open(project string, opt Options) (*Hub, error) {
 	opt = opt.withDefaults()
 	h := &Hub{project: project, opt: opt, log: opt.Log, servers: map[string]*server{}}
+	h.timeout.Store(int64(opt.CallTimeout))
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	return h, h.Reload()
 }
@@ -295,7 +299,7 @@ func (s *server) call(ctx context.Context, tool string, args json.RawMessage) (R
 	if sess == nil || state != Ready {
 		return Result{}, fmt.Errorf("%w: %s is %s %s", ErrNotReady, s.entry.Name, state, why)
 	}
-	timeout := s.h.opt.CallTimeout
+	timeout := time.Duration(s.h.timeout.Load())
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var a any = map[string]any{}
@@ -312,6 +316,13 @@ func (s *server) call(ctx context.Context, tool string, args json.RawMessage) (R
 		return Result{}, fmt.Errorf("%w after %s (server %s, tool %s); the server was told to cancel", ErrTimeout, timeout, s.entry.Name, tool)
 	}
 	return Result{}, fmt.Errorf("server %s, tool %s: %v", s.entry.Name, tool, err)
+}
+
+// SetCallTimeout changes the timeout of the calls made from now on.
+func (h *Hub) SetCallTimeout(d time.Duration) {
+	if d > 0 {
+		h.timeout.Store(int64(d))
+	}
 }
 
 // changed tells OnChange.

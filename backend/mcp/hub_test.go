@@ -386,3 +386,17 @@ func TestHTTPServerGoneRestarts(t *testing.T) {
 		t.Fatalf("a gone server keeps its tools: %+v", st)
 	}
 }
+
+func TestSetCallTimeout(t *testing.T) {
+	home := t.TempDir()
+	writeUser(t, home, map[string]Server{"t": selfServer(t, nil)})
+	p := NewPool(testOptions(home))
+	defer p.Close()
+	h := p.For(t.TempDir())
+	waitState(t, h, "t", Ready)
+	p.SetCallTimeout(200 * time.Millisecond)
+	began := time.Now()
+	if _, err := h.Call(context.Background(), "mcp__t__hang", nil); !errors.Is(err, ErrTimeout) || time.Since(began) > 3*time.Second {
+		t.Fatalf("the new timeout did not apply: %v after %s", err, time.Since(began))
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -100,7 +101,7 @@ func (h *Hub) GetPrompt(ctx context.Context, name string, words []string) (strin
 	srv.mu.Lock()
 	sess := srv.sess
 	srv.mu.Unlock()
-	cctx, cancel := context.WithTimeout(ctx, h.opt.CallTimeout)
+	cctx, cancel := context.WithTimeout(ctx, time.Duration(h.timeout.Load()))
 	defer cancel()
 	res, err := sess.GetPrompt(cctx, &sdk.GetPromptParams{Name: info.Prompt, Arguments: args})
 	if err != nil {

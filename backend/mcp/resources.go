@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -94,7 +95,7 @@ func (h *Hub) ReadResource(ctx context.Context, server, uri string) (string, err
 	if sess == nil || state != Ready {
 		return "", fmt.Errorf("%w: %s is %s", ErrNotReady, server, state)
 	}
-	cctx, cancel := context.WithTimeout(ctx, h.opt.CallTimeout)
+	cctx, cancel := context.WithTimeout(ctx, time.Duration(h.timeout.Load()))
 	defer cancel()
 	res, err := sess.ReadResource(cctx, &sdk.ReadResourceParams{URI: uri})
 	if err != nil {

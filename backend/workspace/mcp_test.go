@@ -166,3 +166,23 @@ func TestMCPTrustServersAndReaping(t *testing.T) {
 }
 
 func discardLog() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+func TestMCPTimeoutSetting(t *testing.T) {
+	t.Parallel()
+	w := newWorkspace(t, nil)
+	in := events.SettingsInput{Provider: "anthropic", ApprovalMode: "ask"}
+	if v, err := w.GetSettings(); err != nil || v.MCPTimeoutSeconds != 60 {
+		t.Fatalf("default %d %v", v.MCPTimeoutSeconds, err)
+	}
+	in.MCPTimeoutSeconds = 5000
+	if _, err := w.SaveSettings(in); err == nil || !strings.Contains(err.Error(), "1 to 3600") {
+		t.Fatalf("5000 s accepted: %v", err)
+	}
+	in.MCPTimeoutSeconds = 15
+	if v, err := w.SaveSettings(in); err != nil || v.MCPTimeoutSeconds != 15 {
+		t.Fatalf("saved %d %v", v.MCPTimeoutSeconds, err)
+	}
+	if o := mcp.HomeOptions(w.home, "", nil); o.CallTimeout != 15*time.Second {
+		t.Fatalf("a restart would use %s", o.CallTimeout)
+	}
+}

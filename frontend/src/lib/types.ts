@@ -210,6 +210,8 @@ export interface SettingsView {
   budgetUsd: number;
   /** Checkpoint content kept per project, in MiB; the oldest sessions' content goes first. */
   checkpointRetentionMb: number;
+  /** Seconds before an MCP tool call is given up (and the server told to cancel). */
+  mcpTimeoutSeconds: number;
   /** Bytes of checkpoint content the open project uses now (0 with no project). */
   checkpointUsageBytes: number;
   source: Record<string, ValueSource>;
@@ -233,6 +235,8 @@ export interface SettingsInput {
   budgetTokens: number;
   budgetUsd: number;
   checkpointRetentionMb: number;
+  /** 1-3600 seconds. */
+  mcpTimeoutSeconds: number;
 }
 
 // The change ledger (backend/events/ledger.go).

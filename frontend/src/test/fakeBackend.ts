@@ -68,6 +68,7 @@ export const defaultSettings: SettingsView = {
   budgetTokens: 0,
   budgetUsd: 0,
   checkpointRetentionMb: 512,
+  mcpTimeoutSeconds: 60,
   checkpointUsageBytes: 12_897_485,
   source: {},
   sourceFrom: {},
@@ -270,8 +271,8 @@ export class FakeBackend implements Backend {
   }
   async saveSettings(input: SettingsInput): Promise<SettingsView> {
     this.record("saveSettings", input);
-    const { provider, model, baseUrl, thinkingBudget, checkpointRetentionMb } = input;
-    this.settings = { ...this.settings, provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, needsOnboarding: false };
+    const { provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds } = input;
+    this.settings = { ...this.settings, provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds, needsOnboarding: false };
     return this.settings;
   }
   async listModels(provider: string, baseUrl: string, apiKey: string): Promise<string[]> {

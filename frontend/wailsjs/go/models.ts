@@ -1196,6 +1196,7 @@ export namespace events {
 	    budgetTokens: number;
 	    budgetUsd: number;
 	    checkpointRetentionMb: number;
+	    mcpTimeoutSeconds: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new SettingsInput(source);
@@ -1213,6 +1214,7 @@ export namespace events {
 	        this.budgetTokens = source["budgetTokens"];
 	        this.budgetUsd = source["budgetUsd"];
 	        this.checkpointRetentionMb = source["checkpointRetentionMb"];
+	        this.mcpTimeoutSeconds = source["mcpTimeoutSeconds"];
 	    }
 	}
 	export class SettingsView {
@@ -1226,6 +1228,7 @@ export namespace events {
 	    budgetTokens: number;
 	    budgetUsd: number;
 	    checkpointRetentionMb: number;
+	    mcpTimeoutSeconds: number;
 	    checkpointUsageBytes: number;
 	    source: Record<string, string>;
 	    sourceFrom: Record<string, string>;
@@ -1249,6 +1252,7 @@ export namespace events {
 	        this.budgetTokens = source["budgetTokens"];
 	        this.budgetUsd = source["budgetUsd"];
 	        this.checkpointRetentionMb = source["checkpointRetentionMb"];
+	        this.mcpTimeoutSeconds = source["mcpTimeoutSeconds"];
 	        this.checkpointUsageBytes = source["checkpointUsageBytes"];
 	        this.source = source["source"];
 	        this.sourceFrom = source["sourceFrom"];
