@@ -73,4 +73,36 @@ export const tests = [
       assert.match(await out.innerText(), /5/);
     },
   },
+  {
+    name: "a custom command is picked with / and expanded by the backend",
+    manualStart: true,
+    async fn(ctx) {
+      const { page } = ctx;
+      const llm = await ctx.startFakeLLM(
+        await scriptFile(ctx, { turns: [{ when: { lastUserContains: "Review main.go for races" }, text: "Reviewed it." }] }),
+      );
+      const project = await ctx.projectDir({
+        "main.go": "package main\n",
+        ".pilot/commands/review.md": "---\ndescription: Review a file\nargument-hint: FILE FOCUS\n---\nReview $1 for $2.\n",
+      });
+      await ctx.startApp({ env: { ...llm.env, PILOT_PROVIDER: "anthropic", PILOT_PROJECT: project } });
+      await openProject(ctx, project);
+      await startSession(ctx);
+      await page.fill(sel.input, "/");
+      await page.locator("[data-testid=slash-picker]").waitFor();
+      await page.locator("[data-testid=slash-item][data-name=review]").waitFor();
+      const names = await page.locator("[data-testid=slash-item]").evaluateAll((els) => els.map((e) => e.getAttribute("data-name")));
+      assert.deepEqual(names.slice(0, 2), ["compact", "new"], `built-in commands first: ${names}`);
+      await page.fill(sel.input, "/rev");
+      await page.locator("[data-testid=slash-item][data-name=review]").waitFor();
+      await page.press(sel.input, "Enter");
+      assert.equal(await page.inputValue(sel.input), "/review ");
+      await page.type(sel.input, "main.go races");
+      await page.press(sel.input, "Enter");
+      await page.locator(sel.assistant, { hasText: "Reviewed it." }).waitFor({ timeout: 30_000 });
+      await waitTurnDone(ctx);
+      const reqs = await waitRequests(ctx, llm, 1);
+      assert.match(reqs[0].lastUserText, /^Review main\.go for races\.$/m);
+    },
+  },
 ];
