@@ -52,12 +52,15 @@ func (w *Workspace) mcpHub() (*mcp.Hub, string, error) {
 	return w.mcp.For(dir), dir, nil
 }
 
-// MCPServers lists the servers of the open project with their state.
+// MCPServers lists the servers of the open project with their state,
+// after reading the configuration again (a file edited by hand takes
+// effect; a changed .mcp.json stops its servers until trusted again).
 func (w *Workspace) MCPServers() (events.MCPServers, error) {
 	h, dir, err := w.mcpHub()
 	if err != nil {
 		return events.MCPServers{}, err
 	}
+	_ = h.Reload() // a broken file is reported as ConfigError
 	out := events.MCPServers{Project: dir, ConfigError: h.ConfigError(), Servers: []events.MCPServer{}}
 	for _, s := range h.Status() {
 		v := events.MCPServer{
@@ -80,6 +83,7 @@ func (w *Workspace) MCPTrustPrompt() (events.MCPTrustPrompt, error) {
 	if err != nil {
 		return events.MCPTrustPrompt{}, err
 	}
+	_ = h.Reload() // the file may have changed since the project was opened
 	need, set := h.NeedsTrust()
 	p := events.MCPTrustPrompt{Needed: need, Project: dir, Path: mcp.ProjectPath(dir), Hash: set.ProjectHash, Servers: []events.MCPTrustServer{}}
 	for _, e := range set.Entries {

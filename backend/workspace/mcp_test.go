@@ -155,6 +155,13 @@ func TestMCPTrustServersAndReaping(t *testing.T) {
 	if len(childPIDs()) == 0 {
 		t.Fatal("no server process is running")
 	}
+	// The file changed by hand while the project is open: asked again, its server stopped.
+	b, _ := os.ReadFile(mcp.ProjectPath(dir))
+	os.WriteFile(mcp.ProjectPath(dir), append(b, ' '), 0o644)
+	if p, _ := w.MCPTrustPrompt(); !p.Needed || !p.Changed {
+		t.Fatalf("a changed .mcp.json was not asked about again: %+v", p)
+	}
+	waitServer(t, w, "t", "disabled")
 	w.Close()
 	deadline := time.Now().Add(5 * time.Second)
 	for len(childPIDs()) > 0 && time.Now().Before(deadline) {

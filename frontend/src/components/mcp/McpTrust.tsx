@@ -26,7 +26,12 @@ export default function McpTrust() {
   useEffect(() => {
     if (!project) return;
     check();
-    return c.backend.on("mcp:updated", check);
+    window.addEventListener("focus", check); // the file may have been edited meanwhile
+    const off = c.backend.on("mcp:updated", check);
+    return () => {
+      window.removeEventListener("focus", check);
+      off();
+    };
   }, [c, project, check]);
 
   if (!prompt || dismissed === prompt.hash) return null;
