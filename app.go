@@ -271,3 +271,31 @@ func (a *App) AddRule(projectID int64, tool, pattern, effect string) (events.Rul
 
 // DeleteRule removes a permission rule.
 func (a *App) DeleteRule(ruleID int64) error { return a.ws.DeleteRule(a.ctx, ruleID) }
+
+// MCPServers lists the MCP servers of the open project with their state.
+func (a *App) MCPServers() (events.MCPServers, error) { return a.ws.MCPServers() }
+
+// MCPTrustPrompt says whether the open project's .mcp.json waits for trust.
+func (a *App) MCPTrustPrompt() (events.MCPTrustPrompt, error) { return a.ws.MCPTrustPrompt() }
+
+// MCPTrust trusts the open project's .mcp.json as shown and starts its servers.
+func (a *App) MCPTrust(hash string) error { return a.ws.MCPTrust(hash) }
+
+// MCPSaveServer adds or replaces an MCP server.
+func (a *App) MCPSaveServer(in events.MCPServerInput) error { return a.ws.MCPSaveServer(in) }
+
+// MCPRemoveServer removes an MCP server from its scope's file.
+func (a *App) MCPRemoveServer(scope, name string) error { return a.ws.MCPRemoveServer(scope, name) }
+
+// MCPSetDisabled turns an MCP server off or on.
+func (a *App) MCPSetDisabled(scope, name string, disabled bool) error {
+	return a.ws.MCPSetDisabled(scope, name, disabled)
+}
+
+// ListSlashCommands lists the open project's custom commands and MCP prompts.
+func (a *App) ListSlashCommands() ([]events.SlashCommand, error) { return a.ws.ListSlashCommands() }
+
+// FindMCPResources lists the open project's MCP resources for the @ picker.
+func (a *App) FindMCPResources(query string, limit int) ([]events.MCPResource, error) {
+	return a.ws.FindMCPResources(query, limit)
+}

@@ -103,6 +103,7 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 	l := t.l
 	bg := context.WithoutCancel(ctx)
 	req := t.request()
+	t.noticeMCP(req.Tools)
 	est := estimateRequest(req)
 	stream, err := l.m.st.BeginStream(bg, l.id)
 	if err != nil {
@@ -310,7 +311,7 @@ func (t *turn) requestOf(msgs []llm.Message) llm.Request {
 		Model:     t.model,
 		System:    t.system,
 		Messages:  msgs,
-		Tools:     t.defs,
+		Tools:     t.l.registry.Defs(), // read again: MCP servers come and go
 		MaxTokens: t.l.m.opt.MaxTokens,
 		// Thinking requires the default temperature and tool_choice auto:
 		// the request sets neither.

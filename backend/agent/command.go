@@ -21,6 +21,8 @@ func (t *turn) runChange(ctx context.Context, r *toolRun) {
 		r.out = outcome{text: res.Output, isError: res.IsError, status: statusOf(res.IsError)}
 	case res.Proposal.Command != nil:
 		t.runCommand(ctx, r, res.Proposal)
+	case res.Proposal.MCP != nil:
+		t.runMCP(ctx, r, res.Proposal)
 	default:
 		t.runFiles(ctx, r, res.Proposal)
 	}

@@ -16,6 +16,7 @@ import (
 	"pilot/backend/llm"
 	"pilot/backend/llm/fakellm"
 	"pilot/backend/store"
+	"pilot/backend/tools"
 )
 
 // formats are the two wire formats the agent tests run against.
@@ -95,6 +96,7 @@ type harness struct {
 	logs   *syncBuffer // the Manager's log, as text lines
 	m      *Manager
 	sess   store.Session
+	mcp    tools.MCP
 }
 
 type setup struct {
@@ -102,6 +104,7 @@ type setup struct {
 	files map[string]string
 	opt   Options
 	idle  time.Duration // the provider's StreamIdleTimeout (0: its default)
+	mcp   tools.MCP     // MCP servers of the project (nil: none)
 }
 
 func newHarness(t testing.TB, format string, script fakellm.Script, s setup) *harness {
@@ -125,7 +128,7 @@ func newHarness(t testing.TB, format string, script fakellm.Script, s setup) *ha
 	if opt.BatchInterval == 0 {
 		opt.BatchInterval = 5 * time.Millisecond
 	}
-	h := &harness{t: t, format: format, dir: dir, path: filepath.Join(t.TempDir(), "pilot.db"), base: base, opt: opt, idle: s.idle, srv: srv}
+	h := &harness{t: t, format: format, dir: dir, path: filepath.Join(t.TempDir(), "pilot.db"), base: base, opt: opt, idle: s.idle, srv: srv, mcp: s.mcp}
 	h.open()
 	t.Cleanup(func() {
 		h.m.Close()
@@ -165,6 +168,9 @@ func (h *harness) open() {
 		Log:     slog.New(slog.NewTextHandler(h.logs, nil)),
 		Options: h.opt,
 		Ledger:  lg,
+		MCP: func(string) tools.MCP {
+			return h.mcp
+		},
 		Provider: func(_ context.Context, s store.Session) (Model, error) {
 			p, err := h.client(s)
 			return Model{Provider: p}, err

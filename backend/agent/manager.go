@@ -96,6 +96,9 @@ type Deps struct {
 	// Ledger records a checkpoint of every approved change and command so
 	// the user can see and undo them; nil records none.
 	Ledger *ledger.Ledger
+	// MCP returns the MCP servers of a project folder (nil, or a nil
+	// result: none). Their tools are offered beside the built-in ones.
+	MCP func(projectDir string) tools.MCP
 }
 
 // Model is a session's model client and how its turns call it.
@@ -133,6 +136,7 @@ type Manager struct {
 	out      *outbox
 	broker   *approval.Broker
 	ledger   *ledger.Ledger
+	mcp      func(string) tools.MCP
 
 	base   context.Context
 	stop   context.CancelFunc
@@ -162,7 +166,7 @@ func NewManager(d Deps) *Manager {
 	if emit == nil {
 		emit = events.Discard{}
 	}
-	m := &Manager{st: d.Store, provider: d.Provider, opt: o, log: log, out: newOutbox(emit, o.BatchInterval), lives: map[int64]*live{}, ledger: d.Ledger}
+	m := &Manager{st: d.Store, provider: d.Provider, opt: o, log: log, out: newOutbox(emit, o.BatchInterval), lives: map[int64]*live{}, ledger: d.Ledger, mcp: d.MCP}
 	m.base, m.stop = context.WithCancel(context.Background())
 	m.broker = approval.New(notifier{m})
 	return m
@@ -412,13 +416,17 @@ func (m *Manager) live(ctx context.Context, sessionID int64) (*live, error) {
 		return nil, fmt.Errorf("project folder %s: %w", proj.Path, err)
 	}
 	reads := tools.NewReadTracker()
+	var servers tools.MCP
+	if m.mcp != nil {
+		servers = m.mcp(root.Dir())
+	}
 	l = &live{
 		id:       sessionID,
 		m:        m,
 		project:  proj,
 		root:     root,
 		reads:    reads,
-		registry: tools.New(tools.Deps{Root: root, Reads: reads, Env: m.opt.Env}),
+		registry: tools.New(tools.Deps{Root: root, Reads: reads, Env: m.opt.Env, MCP: servers}),
 		calib:    1,
 	}
 	l.machine.state = Idle

@@ -25,6 +25,8 @@ const (
 
 // turn is one running turn of a session.
 type turn struct {
+	mcpSeen  map[string]bool // MCP servers whose tools the last model call offered
+	mcpLost  map[string]bool // of those, the ones gone since
 	l        *live
 	sess     store.Session
 	p        llm.Provider
@@ -33,7 +35,6 @@ type turn struct {
 	priced   string // the model the prices and the window are looked up for
 	window   int
 	system   string
-	defs     []llm.ToolDef
 	mode     permission.Mode
 	history  []store.Message
 	guardKey string
@@ -150,7 +151,6 @@ func (l *live) load(ctx context.Context) (*turn, error) {
 	return &turn{
 		l: l, sess: sess, p: p.Provider, thinking: p.ThinkingBudget, model: sess.Model, priced: model, window: window,
 		system:  SystemPrompt(ctx, l.root.Dir(), l.m.opt.Now()),
-		defs:    l.registry.Defs(),
 		mode:    l.approvalMode(sess),
 		history: history,
 	}, nil

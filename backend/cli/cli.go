@@ -39,6 +39,8 @@ Usage:
                                 restore files and/or the conversation to just before a message
   pilot models [--provider P] [--project DIR] [--json]
                                 the models the configured server offers
+  pilot mcp list|get NAME|add NAME ...|remove NAME|trust [--scope user|project]
+                                MCP servers (pilot mcp help)
   pilot version                 print version, commit and Wails version
 
 --provider (or PILOT_PROVIDER): anthropic (ANTHROPIC_API_KEY); openai (any OpenAI-compatible server:
@@ -101,6 +103,8 @@ func Run(ctx context.Context, args []string, tio IO) int {
 		return runRewind(ctx, args[1:], tio)
 	case "models":
 		return Models(ctx, args[1:], tio)
+	case "mcp":
+		return runMCP(ctx, args[1:], tio)
 	case "version", "--version":
 		fmt.Fprint(tio.Stdout, version.Get().String())
 		return 0

@@ -41,6 +41,10 @@ func Prompt(ctx context.Context, args []string, tio IO) int {
 // turn sends text and waits for the end of the turn; a cancelled ctx
 // cancels the turn.
 func (h *headless) turn(ctx context.Context, text string) (string, error) {
+	text, err := h.expand(ctx, text)
+	if err != nil {
+		return "", err
+	}
 	if err := h.m.Send(context.WithoutCancel(ctx), h.sess.ID, text, nil); err != nil {
 		return "", err
 	}

@@ -13,8 +13,10 @@ import (
 	"pilot/backend/config"
 	"pilot/backend/llm"
 	"pilot/backend/logging"
+	"pilot/backend/mcp"
 	"pilot/backend/paths"
 	"pilot/backend/store"
+	"pilot/backend/tools"
 )
 
 // headless is one terminal run of the agent: the database, a Manager whose
@@ -26,6 +28,8 @@ type headless struct {
 	sess    store.Session
 	project string
 	args    *runArgs // the flags in force (the REPL's /model changes the model)
+	home    string
+	hub     *mcp.Hub
 	closers []io.Closer
 }
 
@@ -64,12 +68,16 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 		h.close()
 		return nil, err
 	}
+	hub := startMCP(ctx, home, h.project, log, tio)
+	h.closers = append(h.closers, closerFunc(hub.Close))
+	h.home, h.hub = home, hub
 	h.m = agent.NewManager(agent.Deps{
 		Store:    st,
 		Emitter:  h.term,
 		Provider: providerFor(st, home, tio.Getenv, h.args),
 		Log:      log,
 		Ledger:   lg,
+		MCP:      func(string) tools.MCP { return hub },
 	})
 	h.term.answer = h.m
 	if err := h.m.SetApprovalMode(ctx, h.sess.ID, string(a.approve)); err != nil {

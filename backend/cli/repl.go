@@ -95,6 +95,11 @@ func Repl(ctx context.Context, args []string, tio IO) int {
 // replTurn runs one turn; Ctrl+C cancels it, SIGTERM cancels it and ends
 // the REPL.
 func (h *headless) replTurn(ctx context.Context, text string, sig <-chan os.Signal, tio IO) (int, bool) {
+	text, err := h.expand(ctx, text)
+	if err != nil {
+		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
+		return 0, false
+	}
 	if err := h.m.Send(ctx, h.sess.ID, text, nil); err != nil {
 		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
 		return 0, false

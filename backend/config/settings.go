@@ -47,6 +47,22 @@ type Settings struct {
 	// CheckpointRetentionMB caps the checkpoint content kept per project
 	// (MiB); 0: DefaultRetentionMB.
 	CheckpointRetentionMB int `json:"checkpointRetentionMb,omitempty"`
+	// MCPTimeoutSeconds caps each MCP tool call; 0: 60 s.
+	MCPTimeoutSeconds int `json:"mcpTimeoutSeconds,omitempty"`
+}
+
+// MCP call timeout, in seconds.
+const (
+	DefaultMCPTimeoutSeconds = 60
+	MaxMCPTimeoutSeconds     = 3600
+)
+
+// MCPTimeout is the MCP call timeout in force, in seconds.
+func (s Settings) MCPTimeout() int {
+	if s.MCPTimeoutSeconds <= 0 {
+		return DefaultMCPTimeoutSeconds
+	}
+	return s.MCPTimeoutSeconds
 }
 
 // Checkpoint retention per project, in MiB.

@@ -134,6 +134,8 @@ type SettingsView struct {
 	BudgetUSD      float64 `json:"budgetUsd"`
 	// CheckpointRetentionMB caps the checkpoint content kept per project.
 	CheckpointRetentionMB int `json:"checkpointRetentionMb"`
+	// MCPTimeoutSeconds caps each MCP tool call.
+	MCPTimeoutSeconds int `json:"mcpTimeoutSeconds"`
 	// CheckpointUsageBytes is what the open project's checkpoints take now.
 	CheckpointUsageBytes int64             `json:"checkpointUsageBytes"`
 	Source               map[string]string `json:"source"`
@@ -177,6 +179,8 @@ type SettingsInput struct {
 	BudgetUSD      float64 `json:"budgetUsd"`
 	// CheckpointRetentionMB: MiB of checkpoint content kept per project (at least 10).
 	CheckpointRetentionMB int `json:"checkpointRetentionMb"`
+	// MCPTimeoutSeconds: seconds before an MCP tool call is given up (1-3600; 0: keep).
+	MCPTimeoutSeconds int `json:"mcpTimeoutSeconds"`
 }
 
 // ImageInput is an image the user attached to a prompt: its media type

@@ -62,6 +62,11 @@ type Approval struct {
 	Command        string   `json:"command,omitempty"`
 	Cwd            string   `json:"cwd,omitempty"`
 	TimeoutSeconds int      `json:"timeoutSeconds,omitempty"`
+	// An MCP tool call: the server, its own name of the tool, and the
+	// arguments (JSON) the model gave.
+	Server    string `json:"server,omitempty"`
+	McpTool   string `json:"mcpTool,omitempty"`
+	Arguments string `json:"arguments,omitempty"`
 }
 
 // Usage is a session's token totals, cost and context use.

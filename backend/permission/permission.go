@@ -13,8 +13,11 @@
 //
 // Rules are per project: a tool name (or Edits for every file-changing
 // tool) and a doublestar pattern matched against the command of run_bash
-// or against each project-relative path of a file change. The store keeps
-// them; this package only matches.
+// or against each project-relative path of a file change. An MCP tool
+// (mcp__<server>__<tool>) is judged like a command: a rule names the tool
+// with the pattern "*", or the server (mcp__<server>) with a pattern on the
+// server's tool names; the edits mode asks. The store keeps them; this
+// package only matches.
 package permission
 
 import (
@@ -72,14 +75,22 @@ type Rule struct {
 // String renders a rule as people read it: `allow run_bash "go test *"`.
 func (r Rule) String() string { return fmt.Sprintf("%s %s %q", r.Effect, r.Tool, r.Pattern) }
 
+// MCPPrefix starts the name of every MCP tool.
+const MCPPrefix = "mcp__"
+
 // Request is a tool call to judge. Command is set for run_bash, Paths
-// (project-relative, '/'-separated) for file changes.
+// (project-relative, '/'-separated) for file changes, Server and MCPTool
+// (the server's own name of the tool) for an MCP tool.
 type Request struct {
 	Tool     string
 	ReadOnly bool
 	Command  string
 	Paths    []string
+	Server   string
+	MCPTool  string
 }
+
+func (r Request) isMCP() bool { return r.Server != "" }
 
 // Decision is Check's answer; Rule is the rule that decided, if one did.
 type Decision struct {
@@ -129,7 +140,7 @@ func Check(mode Mode, rules []Rule, req Request) Decision {
 	if r := allowedBy(rules, req); r != nil {
 		return Decision{Verdict: Run, Rule: r, Reason: "allowed by the rule " + r.String()}
 	}
-	isCommand := req.Tool == BashTool
+	isCommand := req.Tool == BashTool || req.isMCP()
 	switch mode {
 	case ModeAll:
 		return Decision{Verdict: Run, Reason: "approval mode all"}
@@ -150,6 +161,9 @@ func AlwaysAllow(req Request) []Rule {
 	if req.Tool == BashTool {
 		return []Rule{{Tool: BashTool, Pattern: Escape(strings.TrimSpace(req.Command)), Effect: Allow}}
 	}
+	if req.isMCP() {
+		return []Rule{{Tool: req.Tool, Pattern: "*", Effect: Allow}}
+	}
 	out := make([]Rule, 0, len(req.Paths))
 	for _, p := range req.Paths {
 		out = append(out, Rule{Tool: Edits, Pattern: Escape(p), Effect: Allow})
@@ -162,7 +176,16 @@ func applies(r Rule, req Request) bool {
 	if r.Tool == req.Tool {
 		return true
 	}
+	if req.isMCP() {
+		return r.Tool == MCPPrefix+req.Server
+	}
 	return r.Tool == Edits && req.Tool != BashTool && !req.ReadOnly
+}
+
+// mcpMatch matches an MCP rule: "*" on the tool's own rule, or a pattern
+// on the server's tool names on the server's rule.
+func mcpMatch(r Rule, req Request) bool {
+	return matchCommand(r.Pattern, req.MCPTool)
 }
 
 // denies reports whether the deny rule r matches req: the command or any of
@@ -170,6 +193,9 @@ func applies(r Rule, req Request) bool {
 func denies(r Rule, req Request) bool {
 	if !applies(r, req) {
 		return false
+	}
+	if req.isMCP() {
+		return mcpMatch(r, req)
 	}
 	if req.Tool == BashTool {
 		if matchCommand(r.Pattern, req.Command) {
@@ -194,6 +220,14 @@ func denies(r Rule, req Request) bool {
 // must have every part allowed, and one with command substitution is never
 // allowed by a rule; a change must have every path allowed.
 func allowedBy(rules []Rule, req Request) *Rule {
+	if req.isMCP() {
+		for i := range rules {
+			if rules[i].Effect == Allow && applies(rules[i], req) && mcpMatch(rules[i], req) {
+				return &rules[i]
+			}
+		}
+		return nil
+	}
 	var subjects []string
 	match := matchPath
 	if req.Tool == BashTool {

@@ -117,3 +117,42 @@ func TestSplitCommand(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+func TestCheckMCP(t *testing.T) {
+	t.Parallel()
+	call := func(server, tool string) Request {
+		return Request{Tool: MCPPrefix + server + "__" + tool, Server: server, MCPTool: tool}
+	}
+	rules := []Rule{
+		{Tool: "mcp__gh__list_issues", Pattern: "*", Effect: Allow},
+		{Tool: "mcp__fs", Pattern: "read_*", Effect: Allow},
+		{Tool: "mcp__fs", Pattern: "read_secret", Effect: Deny},
+		{Tool: Edits, Pattern: "**", Effect: Allow},
+		{Tool: BashTool, Pattern: "*", Effect: Allow},
+	}
+	cases := []struct {
+		name string
+		mode Mode
+		req  Request
+		want Verdict
+	}{
+		{"asks by default", ModeAsk, call("gh", "create_issue"), AskUser},
+		{"edits mode asks", ModeEdits, call("gh", "create_issue"), AskUser},
+		{"all runs", ModeAll, call("gh", "create_issue"), Run},
+		{"none refuses", ModeNone, call("gh", "create_issue"), Refuse},
+		{"tool rule allows", ModeAsk, call("gh", "list_issues"), Run},
+		{"tool rule allows under none", ModeNone, call("gh", "list_issues"), Run},
+		{"server rule allows", ModeAsk, call("fs", "read_file"), Run},
+		{"server rule pattern", ModeAsk, call("fs", "write_file"), AskUser},
+		{"deny beats allow", ModeAll, call("fs", "read_secret"), Refuse},
+		{"edits and bash rules do not apply", ModeAsk, call("other", "x"), AskUser},
+	}
+	for _, c := range cases {
+		if got := Check(c.mode, rules, c.req).Verdict; got != c.want {
+			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+		}
+	}
+	if got := AlwaysAllow(call("gh", "create_issue")); !reflect.DeepEqual(got, []Rule{{Tool: "mcp__gh__create_issue", Pattern: "*", Effect: Allow}}) {
+		t.Errorf("always allow: %v", got)
+	}
+}

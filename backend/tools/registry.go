@@ -21,6 +21,7 @@ type Deps struct {
 	Root  *sandbox.Root // the project; every path is resolved inside it
 	Reads *ReadTracker  // files read in this session; nil: a fresh tracker
 	Env   []string      // environment for run_bash before stripping secrets; nil: os.Environ()
+	MCP   MCP           // the project's MCP servers; nil: none
 }
 
 // ReadTracker remembers which files the agent has read in a session, so
@@ -77,13 +78,21 @@ func New(deps Deps) *Registry {
 	return r
 }
 
-// Tools returns the tools in registry order.
-func (r *Registry) Tools() []Tool { return r.tools }
+// Tools returns the tools in registry order: the eight built-in ones,
+// then the MCP tools of the servers that are ready now.
+func (r *Registry) Tools() []Tool {
+	mcpTools := r.mcpTools()
+	if len(mcpTools) == 0 {
+		return r.tools
+	}
+	return append(append(make([]Tool, 0, len(r.tools)+len(mcpTools)), r.tools...), mcpTools...)
+}
 
 // Defs returns the definitions sent to the model, in registry order.
 func (r *Registry) Defs() []llm.ToolDef {
-	defs := make([]llm.ToolDef, len(r.tools))
-	for i, t := range r.tools {
+	all := r.Tools()
+	defs := make([]llm.ToolDef, len(all))
+	for i, t := range all {
 		defs[i] = llm.ToolDef{Name: t.Name(), Description: t.Description(), InputSchema: t.Schema()}
 	}
 	return defs
@@ -91,7 +100,7 @@ func (r *Registry) Defs() []llm.ToolDef {
 
 // Get returns the tool called name.
 func (r *Registry) Get(name string) (Tool, bool) {
-	for _, t := range r.tools {
+	for _, t := range r.Tools() {
 		if t.Name() == name {
 			return t, true
 		}
@@ -112,8 +121,9 @@ func (r *Registry) Label(name string, input json.RawMessage) string {
 func (r *Registry) Execute(ctx context.Context, name string, input json.RawMessage) (Result, error) {
 	t, ok := r.Get(name)
 	if !ok {
-		names := make([]string, len(r.tools))
-		for i, t := range r.tools {
+		all := r.Tools()
+		names := make([]string, len(all))
+		for i, t := range all {
 			names[i] = t.Name()
 		}
 		return errorf("There is no tool called %q. The tools are: %s.", name, strings.Join(names, ", ")), nil
@@ -144,6 +154,8 @@ func (r *Registry) Apply(ctx context.Context, p *Proposal, opts ApplyOptions) (R
 	switch {
 	case p == nil:
 		return Result{}, errors.New("tools: Apply: nil proposal")
+	case p.MCP != nil:
+		return r.callMCP(ctx, p.MCP)
 	case p.Command != nil:
 		res, err := runCommand(ctx, *p.Command, r.deps.Env, opts.OnOutput)
 		if p.Note != "" {

@@ -36,12 +36,14 @@ func errorf(format string, args ...any) Result {
 }
 
 // Proposal is a change waiting for approval: file changes (write_file and
-// patch_file carry one, multi_patch one per file) or a command (run_bash).
+// patch_file carry one, multi_patch one per file), a command (run_bash), or
+// an MCP tool call.
 type Proposal struct {
 	Tool    string       `json:"tool"`
 	Note    string       `json:"note,omitempty"` // for the model, added to the Apply result (warnings)
 	Files   []FileChange `json:"files,omitempty"`
 	Command *Command     `json:"command,omitempty"`
+	MCP     *MCPCall     `json:"mcp,omitempty"`
 }
 
 // FileChange is a proposed new content for one file.

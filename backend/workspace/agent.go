@@ -198,8 +198,16 @@ func usageView(s store.Session, msgs []store.Message) events.Usage {
 	return u
 }
 
-// SendMessage starts a turn with the user's text and attached files.
+// SendMessage starts a turn with the user's text and attached files;
+// "/name args" is first expanded into its custom command or MCP prompt.
 func (w *Workspace) SendMessage(ctx context.Context, id int64, text string, attachments []string) error {
+	text, err := w.expandCommand(ctx, id, text)
+	if err != nil {
+		return err
+	}
+	if text, attachments, err = w.withResources(ctx, id, text, attachments); err != nil {
+		return err
+	}
 	// The turn outlives the bound call that started it.
 	return w.agent.Send(context.WithoutCancel(ctx), id, text, attachments)
 }

@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"pilot/backend/mcp/mcptest"
+
 	"context"
 	"fmt"
 	"os"
@@ -40,6 +42,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	mcptest.MaybeServe() // the MCP tests start this binary as their server
 	code := m.Run()
 	if benchTree.dir != "" {
 		os.RemoveAll(benchTree.dir)

@@ -36,8 +36,10 @@ func (w *Workspace) OpenProject(ctx context.Context, path string) (events.Projec
 		return events.Project{}, err
 	}
 	w.mu.Lock()
+	prev := w.projectDir
 	w.projectDir = p.Path
 	w.mu.Unlock()
+	w.openMCP(prev, p.Path)
 	return view.Project(p), nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"time"
 
 	"pilot/backend/config"
 	"pilot/backend/config/secret"
@@ -49,6 +50,7 @@ func settingsView(r config.Resolved) events.SettingsView {
 		BudgetTokens:          int(r.BudgetTokens),
 		BudgetUSD:             r.BudgetUSD,
 		CheckpointRetentionMB: r.Settings.RetentionMB(),
+		MCPTimeoutSeconds:     r.Settings.MCPTimeout(),
 		Source:                map[string]string{},
 		SourceFrom:            map[string]string{},
 		Warnings:              append([]string{}, r.Warnings...),
@@ -147,9 +149,13 @@ func (w *Workspace) SaveSettings(in events.SettingsInput) (events.SettingsView, 
 	if in.CheckpointRetentionMB != 0 { // 0: not on the form; keep what is saved
 		cur.CheckpointRetentionMB = in.CheckpointRetentionMB
 	}
+	if in.MCPTimeoutSeconds != 0 {
+		cur.MCPTimeoutSeconds = in.MCPTimeoutSeconds
+	}
 	if err := config.SaveSettings(w.home, cur); err != nil {
 		return events.SettingsView{}, err
 	}
+	w.mcp.SetCallTimeout(time.Duration(cur.MCPTimeout()) * time.Second)
 	w.enforceRetention(w.currentProject())
 	switch {
 	case in.ClearKey:
@@ -171,6 +177,9 @@ func isCorrupt(err error) bool {
 func validateSettings(in events.SettingsInput) error {
 	if in.CheckpointRetentionMB != 0 && in.CheckpointRetentionMB < config.MinRetentionMB {
 		return fmt.Errorf("keep at least %d MiB of checkpoints per project (%d was given): with less, most changes could no longer be undone", config.MinRetentionMB, in.CheckpointRetentionMB)
+	}
+	if in.MCPTimeoutSeconds < 0 || in.MCPTimeoutSeconds > config.MaxMCPTimeoutSeconds {
+		return fmt.Errorf("the MCP call timeout must be 1 to %d seconds (%d was given)", config.MaxMCPTimeoutSeconds, in.MCPTimeoutSeconds)
 	}
 	if _, ok := llm.LookupPreset(in.Provider); !ok {
 		return fmt.Errorf("unknown provider %q: choose one of %s (openai: any OpenAI-compatible server)", in.Provider, strings.Join(llm.PresetIDs(), ", "))

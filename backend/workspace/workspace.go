@@ -11,8 +11,10 @@ import (
 	"pilot/backend/agent"
 	"pilot/backend/events"
 	"pilot/backend/ledger"
+	"pilot/backend/mcp"
 	"pilot/backend/paths"
 	"pilot/backend/store"
+	"pilot/backend/version"
 )
 
 // Workspace ties the store, the settings and the agent together for one
@@ -25,6 +27,7 @@ type Workspace struct {
 	agent  *agent.Manager
 	ledger *ledger.Ledger
 	roots  roots
+	mcp    *mcp.Pool
 
 	mu         sync.RWMutex
 	emit       events.Emitter
@@ -62,9 +65,12 @@ func Open(ctx context.Context, o Options) (*Workspace, error) {
 		o.Log.Error("settling checkpoints left pending by a crash", "err", err)
 	}
 	w := &Workspace{home: o.Home, log: o.Log, getenv: o.Getenv, store: st, ledger: lg, emit: events.Discard{}}
+	mo := mcp.HomeOptions(o.Home, version.Get().Version, o.Log)
+	mo.OnChange = w.mcpChanged
+	w.mcp = mcp.NewPool(mo)
 	opts := o.Agent
 	opts.Titles = true // the window names sessions with the model's help
-	w.agent = agent.NewManager(agent.Deps{Store: st, Emitter: w, Provider: w.providerFor, Options: opts, Log: o.Log, Ledger: lg})
+	w.agent = agent.NewManager(agent.Deps{Store: st, Emitter: w, Provider: w.providerFor, Options: opts, Log: o.Log, Ledger: lg, MCP: w.mcpFor})
 	w.dropLeftovers(ctx)
 	if dir := o.Getenv("PILOT_PROJECT"); dir != "" {
 		if _, err := w.OpenProject(ctx, dir); err != nil {
@@ -109,9 +115,11 @@ func (w *Workspace) Emit(name string, payload any) {
 	e.Emit(name, payload)
 }
 
-// Close stops running turns and closes the database.
+// Close stops running turns and the MCP servers (their processes
+// reaped), and closes the database.
 func (w *Workspace) Close() {
 	w.agent.Close()
+	w.mcp.Close()
 	if err := w.store.Close(); err != nil {
 		w.log.Error("closing the database", "err", err)
 	}

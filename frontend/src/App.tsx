@@ -14,6 +14,7 @@ import ViewBar from "./components/ViewBar";
 import { useMediaQuery } from "./lib/useMediaQuery";
 import { reviewFocused } from "./state/layout";
 import SettingsDialog from "./components/settings/SettingsDialog";
+import McpTrust from "./components/mcp/McpTrust";
 import RestoreDialogs from "./components/changes/RestoreDialogs";
 
 function Centre() {
@@ -96,6 +97,7 @@ function Shell({ ready }: { ready: AppReadyPayload | null }) {
       <Dialogs />
       <RestoreDialogs />
       <AppErrorBanner />
+      <McpTrust />
     </div>
   );
 }

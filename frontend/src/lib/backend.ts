@@ -18,6 +18,11 @@ import type {
   CommandDecision,
   FileEntry,
   FilePreview,
+  McpResource,
+  McpScope,
+  McpServerInput,
+  McpServers,
+  McpTrustPrompt,
   Project,
   Rule,
   SearchHit,
@@ -25,6 +30,7 @@ import type {
   SessionSummary,
   SettingsInput,
   SettingsView,
+  SlashCommand,
 } from "./types";
 
 export interface VersionInfo {
@@ -107,6 +113,19 @@ export interface Backend {
   listRules(projectId: number): Promise<Rule[]>;
   addRule(projectId: number, tool: string, pattern: string, effect: string): Promise<Rule>;
   deleteRule(ruleId: number): Promise<void>;
+
+  // MCP servers of the open project
+  mcpServers(): Promise<McpServers>;
+  mcpTrustPrompt(): Promise<McpTrustPrompt>;
+  mcpTrust(hash: string): Promise<void>;
+  mcpSaveServer(input: McpServerInput): Promise<void>;
+  mcpRemoveServer(scope: McpScope, name: string): Promise<void>;
+  mcpSetDisabled(scope: McpScope, name: string, disabled: boolean): Promise<void>;
+
+  /** Custom slash commands and MCP prompts of the open project, by name. */
+  listSlashCommands(): Promise<SlashCommand[]>;
+  /** MCP resources of the open project for the @ picker. */
+  findMcpResources(query: string, limit: number): Promise<McpResource[]>;
 }
 
 export const BackendContext = createContext<Backend | null>(null);

@@ -68,6 +68,9 @@ export interface TurnDonePayload extends Seq {
 export interface LedgerUpdatedPayload {
   sessionId: number;
 }
+export interface McpUpdatedPayload {
+  project: string;
+}
 export interface SessionPayload {
   session: SessionSummary;
 }
@@ -87,6 +90,7 @@ export interface EventMap {
   "agent:turn_done": TurnDonePayload;
   "session:updated": SessionPayload;
   "ledger:updated": LedgerUpdatedPayload;
+  "mcp:updated": McpUpdatedPayload;
 }
 
 export type EventName = keyof EventMap;

@@ -7,7 +7,7 @@ export type MessageState = "complete" | "streaming" | "interrupted";
 export type BlockType = "text" | "thinking" | "tool_use" | "tool_result" | "image";
 export type ApprovalKind = "change" | "command";
 export type ApprovalOutcome = "approved" | "partial" | "edited" | "rejected" | "withdrawn" | "cancelled";
-export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget" | "stale";
+export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget" | "stale" | "mcp";
 export type TurnEndReason = "end_turn" | "cancelled" | "error" | "limit" | "loop_guard" | "budget" | "max_tokens";
 export type DiffLineKind = "context" | "add" | "del";
 export type SearchHitKind = "message" | "tool_input" | "tool_output" | "path";
@@ -78,6 +78,10 @@ export interface Approval {
   command?: string;
   cwd?: string;
   timeoutSeconds?: number;
+  /** An MCP tool call: the server, its own name of the tool, the arguments (JSON). */
+  server?: string;
+  mcpTool?: string;
+  arguments?: string;
 }
 
 export interface Usage {
@@ -234,6 +238,8 @@ export interface SettingsView {
   budgetUsd: number;
   /** Checkpoint content kept per project, in MiB; the oldest sessions' content goes first. */
   checkpointRetentionMb: number;
+  /** Seconds before an MCP tool call is given up (and the server told to cancel). */
+  mcpTimeoutSeconds: number;
   /** Bytes of checkpoint content the open project uses now (0 with no project). */
   checkpointUsageBytes: number;
   source: Record<string, ValueSource>;
@@ -257,6 +263,8 @@ export interface SettingsInput {
   budgetTokens: number;
   budgetUsd: number;
   checkpointRetentionMb: number;
+  /** 1-3600 seconds. */
+  mcpTimeoutSeconds: number;
 }
 
 // The change ledger (backend/events/ledger.go).
@@ -368,4 +376,77 @@ export interface RestoreResult {
   checkpointId: number;
   sessionId: number;
   message: string;
+}
+
+export type McpState = "starting" | "ready" | "failed" | "disabled";
+export type McpScope = "user" | "project";
+
+export interface McpTool {
+  name: string;
+  tool: string;
+  description: string;
+}
+
+/** A configured MCP server: its configuration as written and its state. */
+export interface McpServer {
+  name: string;
+  scope: McpScope;
+  transport: "stdio" | "http" | "sse";
+  display: string;
+  state: McpState;
+  error: string;
+  tools: McpTool[];
+  stderr: string[];
+  restarts: number;
+  command: string;
+  args: string[] | null;
+  env: Record<string, string> | null;
+  cwd: string;
+  url: string;
+  headers: Record<string, string> | null;
+  disabled: boolean;
+}
+
+export interface McpServers {
+  project: string;
+  configError: string;
+  servers: McpServer[];
+}
+
+export interface McpServerInput {
+  scope: McpScope;
+  name: string;
+  type: "stdio" | "http" | "sse";
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  url: string;
+  headers: Record<string, string>;
+}
+
+export interface McpTrustPrompt {
+  needed: boolean;
+  project: string;
+  path: string;
+  hash: string;
+  servers: { name: string; display: string }[];
+  changed: boolean;
+}
+
+/** A command of the / picker: a custom command, an MCP prompt, or built in. */
+export interface SlashCommand {
+  name: string;
+  description: string;
+  argumentHint: string;
+  source: "builtin" | "project" | "project-claude" | "user" | "mcp";
+}
+
+/** An MCP server's resource, attached with @ as "mcp:<server>:<uri>". */
+export interface McpResource {
+  server: string;
+  uri: string;
+  name: string;
+  description: string;
+  mimeType: string;
 }

@@ -13,12 +13,16 @@ import type {
   RestoreResult,
   FileEntry,
   FilePreview,
+  McpResource,
+  McpServers,
+  McpTrustPrompt,
   Project,
   Rule,
   SearchHit,
   SessionDetail,
   SessionSummary,
   SettingsView,
+  SlashCommand,
 } from "./types";
 
 export const wailsBackend: Backend = {
@@ -71,4 +75,14 @@ export const wailsBackend: Backend = {
   listRules: async (projectId) => (await App.ListRules(projectId)) as Rule[],
   addRule: async (projectId, tool, pattern, effect) => (await App.AddRule(projectId, tool, pattern, effect)) as Rule,
   deleteRule: (id) => App.DeleteRule(id),
+
+  mcpServers: async () => (await App.MCPServers()) as McpServers,
+  mcpTrustPrompt: async () => (await App.MCPTrustPrompt()) as McpTrustPrompt,
+  mcpTrust: (hash) => App.MCPTrust(hash),
+  mcpSaveServer: (input) => App.MCPSaveServer(wire.MCPServerInput.createFrom(input)),
+  mcpRemoveServer: (scope, name) => App.MCPRemoveServer(scope, name),
+  mcpSetDisabled: (scope, name, disabled) => App.MCPSetDisabled(scope, name, disabled),
+
+  listSlashCommands: async () => (await App.ListSlashCommands()) as SlashCommand[],
+  findMcpResources: (query, limit): Promise<McpResource[]> => App.FindMCPResources(query, limit),
 };

@@ -17,7 +17,13 @@ import type {
   RestoreInput,
   RestoreResult,
   RewindMode,
+  McpResource,
+  McpScope,
+  McpServerInput,
+  McpServers,
+  McpTrustPrompt,
   Rule,
+  SlashCommand,
   SearchHit,
   SessionDetail,
   SessionSummary,
@@ -64,6 +70,7 @@ export const defaultSettings: SettingsView = {
   budgetTokens: 0,
   budgetUsd: 0,
   checkpointRetentionMb: 512,
+  mcpTimeoutSeconds: 60,
   checkpointUsageBytes: 12_897_485,
   source: {},
   sourceFrom: {},
@@ -284,8 +291,8 @@ export class FakeBackend implements Backend {
   }
   async saveSettings(input: SettingsInput): Promise<SettingsView> {
     this.record("saveSettings", input);
-    const { provider, model, baseUrl, thinkingBudget, checkpointRetentionMb } = input;
-    this.settings = { ...this.settings, provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, needsOnboarding: false };
+    const { provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds } = input;
+    this.settings = { ...this.settings, provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds, needsOnboarding: false };
     return this.settings;
   }
   async listModels(provider: string, baseUrl: string, apiKey: string): Promise<string[]> {
@@ -303,5 +310,39 @@ export class FakeBackend implements Backend {
   }
   async deleteRule(ruleId: number): Promise<void> {
     this.record("deleteRule", ruleId);
+  }
+
+  mcp: McpServers = { project: "/p", configError: "", servers: [] };
+  trust: McpTrustPrompt = { needed: false, project: "/p", path: "/p/.mcp.json", hash: "", servers: [], changed: false };
+  async mcpServers(): Promise<McpServers> {
+    this.record("mcpServers");
+    return this.mcp;
+  }
+  async mcpTrustPrompt(): Promise<McpTrustPrompt> {
+    this.record("mcpTrustPrompt");
+    return this.trust;
+  }
+  async mcpTrust(hash: string): Promise<void> {
+    this.record("mcpTrust", hash);
+    this.trust = { ...this.trust, needed: false };
+  }
+  async mcpSaveServer(input: McpServerInput): Promise<void> {
+    this.record("mcpSaveServer", input);
+  }
+  async mcpRemoveServer(scope: McpScope, name: string): Promise<void> {
+    this.record("mcpRemoveServer", scope, name);
+  }
+  slash: SlashCommand[] = [];
+  resources: McpResource[] = [];
+  async findMcpResources(query: string, limit: number): Promise<McpResource[]> {
+    this.record("findMcpResources", query, limit);
+    return this.resources.filter((r) => `${r.server}:${r.name} ${r.uri}`.includes(query)).slice(0, limit);
+  }
+  async listSlashCommands(): Promise<SlashCommand[]> {
+    this.record("listSlashCommands");
+    return this.slash;
+  }
+  async mcpSetDisabled(scope: McpScope, name: string, disabled: boolean): Promise<void> {
+    this.record("mcpSetDisabled", scope, name, disabled);
   }
 }

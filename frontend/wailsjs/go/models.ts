@@ -45,6 +45,9 @@ export namespace events {
 	    command?: string;
 	    cwd?: string;
 	    timeoutSeconds?: number;
+	    server?: string;
+	    mcpTool?: string;
+	    arguments?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Approval(source);
@@ -60,6 +63,9 @@ export namespace events {
 	        this.command = source["command"];
 	        this.cwd = source["cwd"];
 	        this.timeoutSeconds = source["timeoutSeconds"];
+	        this.server = source["server"];
+	        this.mcpTool = source["mcpTool"];
+	        this.arguments = source["arguments"];
 	    }
 	}
 	export class Block {
@@ -694,6 +700,220 @@ export namespace events {
 		}
 	}
 	
+	export class MCPResource {
+	    server: string;
+	    uri: string;
+	    name: string;
+	    description: string;
+	    mimeType: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPResource(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.server = source["server"];
+	        this.uri = source["uri"];
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.mimeType = source["mimeType"];
+	    }
+	}
+	export class MCPTool {
+	    name: string;
+	    tool: string;
+	    description: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPTool(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.tool = source["tool"];
+	        this.description = source["description"];
+	    }
+	}
+	export class MCPServer {
+	    name: string;
+	    scope: string;
+	    transport: string;
+	    display: string;
+	    state: string;
+	    error: string;
+	    tools: MCPTool[];
+	    stderr: string[];
+	    restarts: number;
+	    command: string;
+	    args: string[];
+	    env: Record<string, string>;
+	    cwd: string;
+	    url: string;
+	    headers: Record<string, string>;
+	    disabled: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPServer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.scope = source["scope"];
+	        this.transport = source["transport"];
+	        this.display = source["display"];
+	        this.state = source["state"];
+	        this.error = source["error"];
+	        this.tools = this.convertValues(source["tools"], MCPTool);
+	        this.stderr = source["stderr"];
+	        this.restarts = source["restarts"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.env = source["env"];
+	        this.cwd = source["cwd"];
+	        this.url = source["url"];
+	        this.headers = source["headers"];
+	        this.disabled = source["disabled"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class MCPServerInput {
+	    scope: string;
+	    name: string;
+	    type: string;
+	    command: string;
+	    args: string[];
+	    env: Record<string, string>;
+	    cwd: string;
+	    url: string;
+	    headers: Record<string, string>;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPServerInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scope = source["scope"];
+	        this.name = source["name"];
+	        this.type = source["type"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.env = source["env"];
+	        this.cwd = source["cwd"];
+	        this.url = source["url"];
+	        this.headers = source["headers"];
+	    }
+	}
+	export class MCPServers {
+	    project: string;
+	    configError: string;
+	    servers: MCPServer[];
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPServers(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.project = source["project"];
+	        this.configError = source["configError"];
+	        this.servers = this.convertValues(source["servers"], MCPServer);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class MCPTrustServer {
+	    name: string;
+	    display: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPTrustServer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.display = source["display"];
+	    }
+	}
+	export class MCPTrustPrompt {
+	    needed: boolean;
+	    project: string;
+	    path: string;
+	    hash: string;
+	    servers: MCPTrustServer[];
+	    changed: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPTrustPrompt(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.needed = source["needed"];
+	        this.project = source["project"];
+	        this.path = source["path"];
+	        this.hash = source["hash"];
+	        this.servers = this.convertValues(source["servers"], MCPTrustServer);
+	        this.changed = source["changed"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class Message {
 	    id: number;
 	    role: string;
@@ -1040,6 +1260,7 @@ export namespace events {
 	    budgetTokens: number;
 	    budgetUsd: number;
 	    checkpointRetentionMb: number;
+	    mcpTimeoutSeconds: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new SettingsInput(source);
@@ -1057,6 +1278,7 @@ export namespace events {
 	        this.budgetTokens = source["budgetTokens"];
 	        this.budgetUsd = source["budgetUsd"];
 	        this.checkpointRetentionMb = source["checkpointRetentionMb"];
+	        this.mcpTimeoutSeconds = source["mcpTimeoutSeconds"];
 	    }
 	}
 	export class SettingsView {
@@ -1070,6 +1292,7 @@ export namespace events {
 	    budgetTokens: number;
 	    budgetUsd: number;
 	    checkpointRetentionMb: number;
+	    mcpTimeoutSeconds: number;
 	    checkpointUsageBytes: number;
 	    source: Record<string, string>;
 	    sourceFrom: Record<string, string>;
@@ -1093,6 +1316,7 @@ export namespace events {
 	        this.budgetTokens = source["budgetTokens"];
 	        this.budgetUsd = source["budgetUsd"];
 	        this.checkpointRetentionMb = source["checkpointRetentionMb"];
+	        this.mcpTimeoutSeconds = source["mcpTimeoutSeconds"];
 	        this.checkpointUsageBytes = source["checkpointUsageBytes"];
 	        this.source = source["source"];
 	        this.sourceFrom = source["sourceFrom"];
@@ -1118,6 +1342,24 @@ export namespace events {
 		    }
 		    return a;
 		}
+	}
+	export class SlashCommand {
+	    name: string;
+	    description: string;
+	    argumentHint: string;
+	    source: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SlashCommand(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.argumentHint = source["argumentHint"];
+	        this.source = source["source"];
+	    }
 	}
 	
 

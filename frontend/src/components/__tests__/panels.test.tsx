@@ -60,6 +60,7 @@ describe("settings", () => {
       budgetTokens: 0,
       budgetUsd: 0,
       checkpointRetentionMb: 512,
+      mcpTimeoutSeconds: 60,
     });
     await waitFor(() => expect(screen.queryByTestId("settings-save")).toBeNull());
   });
@@ -129,6 +130,20 @@ describe("settings", () => {
     fireEvent.click(screen.getByTestId("settings-save"));
     await waitFor(() => expect(b.callsOf("saveSettings")).toHaveLength(1));
     expect(b.callsOf("saveSettings")[0]![0]).toMatchObject({ checkpointRetentionMb: 2048 });
+  });
+
+  it("saves the MCP call timeout, 1 to 3600 seconds", async () => {
+    const b = await open();
+    const timeout = screen.getByTestId("settings-mcp-timeout") as HTMLInputElement;
+    expect(timeout.value).toBe("60");
+    fireEvent.change(timeout, { target: { value: "0" } });
+    fireEvent.click(screen.getByTestId("settings-save"));
+    expect((await screen.findByRole("alert")).textContent).toContain("1 to 3600 seconds");
+    expect(b.callsOf("saveSettings")).toHaveLength(0);
+    fireEvent.change(timeout, { target: { value: "15" } });
+    fireEvent.click(screen.getByTestId("settings-save"));
+    await waitFor(() => expect(b.callsOf("saveSettings")).toHaveLength(1));
+    expect(b.callsOf("saveSettings")[0]![0]).toMatchObject({ mcpTimeoutSeconds: 15 });
   });
 
   it("saves the extended thinking budget chosen for Anthropic", async () => {

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { useController } from "../../state/context";
 import { useDebounced } from "../../lib/useDebounced";
+import type { McpResource } from "../../lib/types";
 
 interface Props {
   projectId: number;
@@ -10,26 +11,26 @@ interface Props {
   onPick: (path: string) => void;
 }
 
-/** The @ file picker: fuzzy matches from findFiles, best first. */
+/** "mcp:<server>:<uri>": the attachment that names an MCP resource. */
+export const resourceRef = (r: McpResource) => `mcp:${r.server}:${r.uri}`;
+
+/** The @ file picker: fuzzy matches from findFiles, best first, then the MCP resources that match. */
 export default function FilePicker({ projectId, query, active, onResults, onPick }: Props) {
   const c = useController();
   const q = useDebounced(query, 80);
   const [paths, setPaths] = useState<string[] | null>(null);
+  const [resources, setResources] = useState<McpResource[]>([]);
 
   useEffect(() => {
     let live = true;
-    c.backend
-      .findFiles(projectId, q, 12)
-      .then((r) => {
+    Promise.all([c.backend.findFiles(projectId, q, 12).catch(() => [] as string[]), c.backend.findMcpResources(q, 8).catch(() => [] as McpResource[])]).then(
+      ([files, res]) => {
         if (!live) return;
-        setPaths(r);
-        onResults(r);
-      })
-      .catch(() => {
-        if (!live) return;
-        setPaths([]);
-        onResults([]);
-      });
+        setPaths(files);
+        setResources(res);
+        onResults([...files, ...res.map(resourceRef)]);
+      },
+    );
     return () => {
       live = false;
     };
@@ -38,7 +39,7 @@ export default function FilePicker({ projectId, query, active, onResults, onPick
   return (
     <div className="file-picker" role="listbox" id="file-picker" aria-label="Attach a file" data-testid="file-picker">
       {paths === null && <div className="picker-empty">Searching…</div>}
-      {paths?.length === 0 && <div className="picker-empty">No file matches “{query}”.</div>}
+      {paths?.length === 0 && resources.length === 0 && <div className="picker-empty">No file matches “{query}”.</div>}
       {paths?.map((p, i) => {
         const slash = p.lastIndexOf("/");
         return (
@@ -56,6 +57,29 @@ export default function FilePicker({ projectId, query, active, onResults, onPick
           >
             <span className="picker-name">{p.slice(slash + 1)}</span>
             {slash > 0 && <span className="picker-dir">{p.slice(0, slash)}</span>}
+          </div>
+        );
+      })}
+      {resources.map((r, j) => {
+        const i = (paths?.length ?? 0) + j;
+        return (
+          <div
+            key={resourceRef(r)}
+            id={`pick-${i}`}
+            role="option"
+            aria-selected={i === active}
+            className={`picker-item${i === active ? " active" : ""}`}
+            data-testid="file-picker-item"
+            data-kind="mcp-resource"
+            onMouseDown={(e) => {
+              e.preventDefault();
+              onPick(resourceRef(r));
+            }}
+          >
+            <span className="picker-name">{r.name || r.uri}</span>
+            <span className="picker-dir">
+              MCP {r.server} · {r.uri}
+            </span>
           </div>
         );
       })}

@@ -5,8 +5,11 @@ import { useApp, useController } from "../../state/context";
 import { chatShown } from "../../state/layout";
 import { lastUserPrompt } from "../../state/chat";
 import FilePicker from "./FilePicker";
+import SlashPicker, { builtinCommands, matchCommands } from "./SlashPicker";
+import type { SlashCommand } from "../../lib/types";
 
 const mentionRe = /(^|\s)@([^\s@]*)$/;
+const slashRe = /^\/(\S*)$/;
 
 export default function PromptBox() {
   const c = useController();
@@ -22,6 +25,9 @@ export default function PromptBox() {
   const [mention, setMention] = useState<{ start: number; query: string } | null>(null);
   const [active, setActive] = useState(0);
   const results = useRef<string[]>([]);
+  const [slash, setSlash] = useState<string | null>(null);
+  const [custom, setCustom] = useState<SlashCommand[] | null>(null);
+  const slashItems = slash === null || custom === null ? null : matchCommands(custom, slash);
   const ref = useRef<HTMLTextAreaElement>(null);
   const running = turn !== "idle";
   useReclaimFocus(ref, useApp(chatShown));
@@ -30,6 +36,42 @@ export default function PromptBox() {
     results.current = r;
     setActive(0);
   }, []);
+
+  const updateSlash = (value: string, caret: number) => {
+    const m = slashRe.exec(value.slice(0, caret));
+    if (!m) {
+      setSlash(null);
+      return;
+    }
+    if (slash === null) {
+      setCustom(null);
+      setActive(0);
+      c.backend
+        .listSlashCommands()
+        .then(setCustom)
+        .catch(() => setCustom([]));
+    }
+    setSlash(m[1] ?? "");
+  };
+
+  /** Runs a built-in command; false when text is not one. */
+  const runBuiltin = (name: string): boolean => {
+    if (name === "compact") void c.chat.compact();
+    else if (name === "new") void c.newSession();
+    else return false;
+    setText("");
+    setSlash(null);
+    return true;
+  };
+
+  const pickCommand = (cmd: SlashCommand) => {
+    if (cmd.source === "builtin" && runBuiltin(cmd.name)) return;
+    const next = `/${cmd.name} `;
+    setText(next);
+    setSlash(null);
+    const el = ref.current;
+    if (el) requestAnimationFrame(() => el.setSelectionRange(next.length, next.length));
+  };
 
   const updateMention = (value: string, caret: number) => {
     const m = mentionRe.exec(value.slice(0, caret));
@@ -74,6 +116,8 @@ export default function PromptBox() {
   const submit = () => {
     const t = text.trim();
     if (!t && images.length === 0) return;
+    const only = /^\/(\S+)$/.exec(t);
+    if (images.length === 0 && only && builtinCommands.some((b) => b.name === only[1]) && runBuiltin(only[1]!)) return;
     void c.chat.submitPrompt({ text: t, attachments, images: images.map(({ mediaType, data }) => ({ mediaType, data })) });
     setText("");
     setAttachments([]);
@@ -84,6 +128,30 @@ export default function PromptBox() {
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.nativeEvent.isComposing) return;
+    if (slash !== null && slashItems) {
+      const n = slashItems.length;
+      if (e.key === "ArrowDown" && n) {
+        e.preventDefault();
+        setActive((a) => (a + 1) % n);
+        return;
+      }
+      if (e.key === "ArrowUp" && n) {
+        e.preventDefault();
+        setActive((a) => (a - 1 + n) % n);
+        return;
+      }
+      if ((e.key === "Enter" || e.key === "Tab") && n) {
+        e.preventDefault();
+        pickCommand(slashItems[Math.min(active, n - 1)]!);
+        return;
+      }
+      if (e.key === "Escape") {
+        e.preventDefault();
+        e.stopPropagation();
+        setSlash(null);
+        return;
+      }
+    }
     if (mention) {
       const n = results.current.length;
       if (e.key === "ArrowDown" && n) {
@@ -185,6 +253,7 @@ export default function PromptBox() {
         </p>
       )}
       <div className="prompt-box">
+        {slash !== null && <SlashPicker items={slashItems} query={slash} active={active} onPick={pickCommand} />}
         {mention && project && (
           <FilePicker projectId={project.id} query={mention.query} active={active} onResults={onResults} onPick={pick} />
         )}
@@ -192,19 +261,24 @@ export default function PromptBox() {
           ref={ref}
           data-testid="chat-input"
           aria-label="Message"
-          placeholder={running ? "The agent is working — type to queue a message" : "Ask or describe a change…  (@ attaches a file; paste or drop a screenshot)"}
+          placeholder={running ? "The agent is working — type to queue a message" : "Ask or describe a change…  (@ attaches a file, / runs a command; paste or drop a screenshot)"}
           value={text}
           rows={Math.min(10, Math.max(2, text.split("\n").length))}
-          aria-expanded={mention ? true : undefined}
-          aria-controls={mention ? "file-picker" : undefined}
-          aria-activedescendant={mention ? `pick-${active}` : undefined}
+          aria-expanded={mention || slash !== null ? true : undefined}
+          aria-controls={slash !== null ? "slash-picker" : mention ? "file-picker" : undefined}
+          aria-activedescendant={slash !== null ? `slash-${active}` : mention ? `pick-${active}` : undefined}
           onChange={(e) => {
             setText(e.target.value);
-            updateMention(e.target.value, e.target.selectionStart ?? e.target.value.length);
+            const caret = e.target.selectionStart ?? e.target.value.length;
+            updateMention(e.target.value, caret);
+            updateSlash(e.target.value, caret);
           }}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
-          onBlur={() => setMention(null)}
+          onBlur={() => {
+            setMention(null);
+            setSlash(null);
+          }}
         />
         <div className="prompt-actions">
           {running && (

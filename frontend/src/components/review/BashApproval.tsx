@@ -18,24 +18,41 @@ export default function BashApproval({ approval }: { approval: Approval }) {
     await c.approvals.decideCommand(approval.id, approve, feedback, always);
   };
 
+  const mcp = !!approval.server;
   return (
-    <div ref={card} tabIndex={-1} className="review-card bash-card" data-testid="bash-approval" data-approval-id={approval.id}>
+    <div ref={card} tabIndex={-1} className="review-card bash-card" data-testid="bash-approval" data-approval-id={approval.id} data-kind={mcp ? "mcp" : "command"}>
       <header className="review-title">
-        <strong>Run a command?</strong>
+        <strong>{mcp ? "Call an MCP tool?" : "Run a command?"}</strong>
       </header>
-      <pre className="command" data-testid="bash-command">
-        <span aria-hidden="true">$ </span>
-        {approval.command}
-      </pre>
-      <dl className="command-meta">
-        <dt>in</dt>
-        <dd data-testid="bash-cwd">{approval.cwd || "project folder"}</dd>
-        <dt>timeout</dt>
-        <dd data-testid="bash-timeout">{approval.timeoutSeconds ? `${approval.timeoutSeconds} s` : "default"}</dd>
-      </dl>
+      {mcp ? (
+        <>
+          <dl className="command-meta">
+            <dt>server</dt>
+            <dd data-testid="mcp-approval-server">{approval.server}</dd>
+            <dt>tool</dt>
+            <dd data-testid="mcp-approval-tool">{approval.mcpTool}</dd>
+          </dl>
+          <pre className="command" data-testid="mcp-approval-arguments">
+            {prettyJSON(approval.arguments ?? "")}
+          </pre>
+        </>
+      ) : (
+        <>
+          <pre className="command" data-testid="bash-command">
+            <span aria-hidden="true">$ </span>
+            {approval.command}
+          </pre>
+          <dl className="command-meta">
+            <dt>in</dt>
+            <dd data-testid="bash-cwd">{approval.cwd || "project folder"}</dd>
+            <dt>timeout</dt>
+            <dd data-testid="bash-timeout">{approval.timeoutSeconds ? `${approval.timeoutSeconds} s` : "default"}</dd>
+          </dl>
+        </>
+      )}
       <label className="check">
         <input type="checkbox" data-testid="bash-always" checked={always} onChange={(e) => setAlways(e.target.checked)} disabled={sent !== "no"} />
-        Always allow this command in this project
+        {mcp ? `Always allow ${approval.server}'s tool ${approval.mcpTool ?? ""} in this project` : "Always allow this command in this project"}
       </label>
       <label className="feedback">
         <span>Reason, if you reject (sent to the model)</span>
@@ -43,13 +60,22 @@ export default function BashApproval({ approval }: { approval: Approval }) {
       </label>
       <div className="review-actions">
         <button type="button" className="primary" data-testid="bash-approve" disabled={sent !== "no"} onClick={() => void decide(true)}>
-          ▶ Run
+          {mcp ? "▶ Call" : "▶ Run"}
         </button>
         <button type="button" className="danger-outline" data-testid="bash-reject" disabled={sent !== "no"} onClick={() => void decide(false)}>
           ✕ Reject
         </button>
-        {sent !== "no" && <span className="muted" role="status">{sent === "approve" ? "Approved — running…" : "Rejected."}</span>}
+        {sent !== "no" && <span className="muted" role="status">{sent === "approve" ? (mcp ? "Approved — calling…" : "Approved — running…") : "Rejected."}</span>}
       </div>
     </div>
   );
+}
+
+/** The arguments indented for reading; text that is not JSON as it came. */
+function prettyJSON(s: string): string {
+  try {
+    return JSON.stringify(JSON.parse(s), null, 2);
+  } catch {
+    return s;
+  }
 }

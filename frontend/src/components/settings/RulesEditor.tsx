@@ -29,7 +29,7 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
   const add = async () => {
     if (!pattern.trim()) return;
     try {
-      const r = await c.backend.addRule(projectId, tool, pattern.trim(), effect);
+      const r = await c.backend.addRule(projectId, tool.trim(), pattern.trim(), effect);
       setRules((x) => [...(x ?? []), r]);
       setPattern("");
       setError(null);
@@ -51,7 +51,8 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
     <fieldset className="rules" data-testid="settings-rules">
       <legend>Permission rules for {projectName}</legend>
       <p className="muted small-text">
-        A rule allows or denies a tool on paths (or commands) matching a pattern like <code>src/**/*.ts</code> or <code>go test *</code>.
+        A rule allows or denies a tool on paths (or commands) matching a pattern like <code>src/**/*.ts</code> or <code>go test *</code>; an MCP tool is{" "}
+        <code>mcp__server__tool</code> with <code>*</code>, or <code>mcp__server</code> with a pattern on its tool names.
       </p>
       {error && <p className="error">{error}</p>}
       {rules === null && !error && <p className="empty">Loading rules…</p>}
@@ -72,13 +73,12 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
       )}
       {/* Not a <form>: the rules sit inside the Settings form, and forms do not nest. Enter in the pattern adds the rule. */}
       <div className="rule-form" role="group" aria-label="Add a rule">
-        <select aria-label="Tool" value={tool} onChange={(e) => setTool(e.target.value)}>
+        <input aria-label="Tool" list="rule-tools" className="rule-tool" value={tool} onChange={(e) => setTool(e.target.value)} />
+        <datalist id="rule-tools">
           {TOOLS.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
+            <option key={t} value={t} />
           ))}
-        </select>
+        </datalist>
         <input
           aria-label="Pattern"
           placeholder="pattern, e.g. src/**"
@@ -94,7 +94,7 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
           <option value="allow">allow</option>
           <option value="deny">deny</option>
         </select>
-        <button type="button" className="small" disabled={!pattern.trim()} onClick={() => void add()}>
+        <button type="button" className="small" disabled={!pattern.trim() || !tool.trim()} onClick={() => void add()}>
           Add rule
         </button>
       </div>

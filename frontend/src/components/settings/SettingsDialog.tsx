@@ -5,6 +5,7 @@ import { useDebounced } from "../../lib/useDebounced";
 import { useReportError } from "../../lib/useReportError";
 import { useApp, useController } from "../../state/context";
 import Modal from "../Modal";
+import McpServersEditor from "./McpServersEditor";
 import RulesEditor from "./RulesEditor";
 import ProviderField, { KeyField, Override } from "./ProviderField";
 import { backendProvider, COMPATIBLE, formFromView, isHttpUrl, presetOf, protocolOf, thinkingOptions, toInput, validate, type FormErrors, type ProviderChoice, type SettingsForm } from "./validate";
@@ -212,7 +213,27 @@ function Form({ view }: { view: SettingsView }) {
         {err("retentionMb")}
       </label>
 
+      <label className="field">
+        <span>MCP tool calls</span>
+        <span className="retention">
+          <input
+            data-testid="settings-mcp-timeout"
+            inputMode="numeric"
+            value={f.mcpTimeout}
+            aria-invalid={!!errors.mcpTimeout}
+            aria-describedby={errors.mcpTimeout ? "err-mcpTimeout" : "mcp-timeout-hint"}
+            onChange={(e) => set("mcpTimeout", e.target.value)}
+          />{" "}
+          seconds at most
+        </span>
+        <span className="hint" id="mcp-timeout-hint">
+          After this, the call is given up (the server is told to cancel) and the model hears that it timed out.
+        </span>
+        {err("mcpTimeout")}
+      </label>
+
       {project && <RulesEditor projectId={project.id} projectName={project.name || project.path} />}
+      {project && <McpServersEditor />}
 
       {saveState.s === "failed" && <p className="error">Could not save: {saveState.error}</p>}
       <div className="modal-actions">

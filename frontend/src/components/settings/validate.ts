@@ -22,6 +22,7 @@ export interface SettingsForm {
   budgetUsd: string;
   /** Checkpoint content kept per project, in MiB. */
   retentionMb: string;
+  mcpTimeout: string;
 }
 
 /** The least checkpoint content a project may keep: below it, undo would forget too soon. */
@@ -82,6 +83,7 @@ export function formFromView(v: SettingsView): SettingsForm {
     budgetTokens: v.budgetTokens ? String(v.budgetTokens) : "",
     budgetUsd: v.budgetUsd ? String(v.budgetUsd) : "",
     retentionMb: String(v.checkpointRetentionMb),
+    mcpTimeout: String(v.mcpTimeoutSeconds || 60),
   };
 }
 
@@ -118,6 +120,8 @@ export function validate(f: SettingsForm, presets: Preset[] = []): FormErrors {
   const mb = f.retentionMb.trim();
   if (!(/^\d+$/.test(mb) && Number.isSafeInteger(Number(mb)) && Number(mb) >= MIN_RETENTION_MB))
     e.retentionMb = `Keep at least ${MIN_RETENTION_MB} MiB of checkpoints per project (a whole number of MiB).`;
+  const t = f.mcpTimeout.trim();
+  if (!(/^\d+$/.test(t) && Number(t) >= 1 && Number(t) <= 3600)) e.mcpTimeout = "The MCP call timeout must be 1 to 3600 seconds.";
   if (f.model.trim().length > 200) e.model = "That model id is too long.";
   return e;
 }
@@ -134,5 +138,6 @@ export function toInput(f: SettingsForm): SettingsInput {
     budgetTokens: f.budgetTokens.trim() ? Number(f.budgetTokens.trim()) : 0,
     budgetUsd: f.budgetUsd.trim() ? Number(f.budgetUsd.trim()) : 0,
     checkpointRetentionMb: Number(f.retentionMb.trim()),
+    mcpTimeoutSeconds: Number(f.mcpTimeout.trim()),
   };
 }

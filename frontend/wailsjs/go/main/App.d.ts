@@ -21,6 +21,8 @@ export function ExportSession(arg1:number,arg2:string):Promise<string>;
 
 export function FindFiles(arg1:number,arg2:string,arg3:number):Promise<Array<string>>;
 
+export function FindMCPResources(arg1:string,arg2:number):Promise<Array<events.MCPResource>>;
+
 export function ForkSession(arg1:number,arg2:number):Promise<events.SessionSummary>;
 
 export function FrontendReady():Promise<events.AppReadyPayload>;
@@ -50,6 +52,20 @@ export function ListProjects():Promise<Array<events.Project>>;
 export function ListRules(arg1:number):Promise<Array<events.Rule>>;
 
 export function ListSessions(arg1:number,arg2:number,arg3:number):Promise<Array<events.SessionSummary>>;
+
+export function ListSlashCommands():Promise<Array<events.SlashCommand>>;
+
+export function MCPRemoveServer(arg1:string,arg2:string):Promise<void>;
+
+export function MCPSaveServer(arg1:events.MCPServerInput):Promise<void>;
+
+export function MCPServers():Promise<events.MCPServers>;
+
+export function MCPSetDisabled(arg1:string,arg2:string,arg3:boolean):Promise<void>;
+
+export function MCPTrust(arg1:string):Promise<void>;
+
+export function MCPTrustPrompt():Promise<events.MCPTrustPrompt>;
 
 export function NewSession(arg1:number):Promise<events.SessionSummary>;
 

@@ -38,6 +38,10 @@ export function FindFiles(arg1, arg2, arg3) {
   return window['go']['main']['App']['FindFiles'](arg1, arg2, arg3);
 }
 
+export function FindMCPResources(arg1, arg2) {
+  return window['go']['main']['App']['FindMCPResources'](arg1, arg2);
+}
+
 export function ForkSession(arg1, arg2) {
   return window['go']['main']['App']['ForkSession'](arg1, arg2);
 }
@@ -96,6 +100,34 @@ export function ListRules(arg1) {
 
 export function ListSessions(arg1, arg2, arg3) {
   return window['go']['main']['App']['ListSessions'](arg1, arg2, arg3);
+}
+
+export function ListSlashCommands() {
+  return window['go']['main']['App']['ListSlashCommands']();
+}
+
+export function MCPRemoveServer(arg1, arg2) {
+  return window['go']['main']['App']['MCPRemoveServer'](arg1, arg2);
+}
+
+export function MCPSaveServer(arg1) {
+  return window['go']['main']['App']['MCPSaveServer'](arg1);
+}
+
+export function MCPServers() {
+  return window['go']['main']['App']['MCPServers']();
+}
+
+export function MCPSetDisabled(arg1, arg2, arg3) {
+  return window['go']['main']['App']['MCPSetDisabled'](arg1, arg2, arg3);
+}
+
+export function MCPTrust(arg1) {
+  return window['go']['main']['App']['MCPTrust'](arg1);
+}
+
+export function MCPTrustPrompt() {
+  return window['go']['main']['App']['MCPTrustPrompt']();
 }
 
 export function NewSession(arg1) {

@@ -1,0 +1,280 @@
+// Package commands finds custom slash commands, Markdown prompt files in
+// the project's .pilot/commands/ and .claude/commands/ (Claude Code's
+// folder) and in PILOT_HOME/commands/, and expands "/name args" into the
+// prompt they hold: $ARGUMENTS is everything after the name, $1 ... $9 the
+// arguments one by one (quotes group words).
+//
+// A file a/b.md is the command "a:b". An optional front matter between
+// "---" lines may set description and argument-hint; without one, the
+// description is the file's first line of text.
+package commands
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Sources, in the order a name is looked up.
+const (
+	SourcePilot  = "project"        // .pilot/commands
+	SourceClaude = "project-claude" // .claude/commands
+	SourceUser   = "user"           // PILOT_HOME/commands
+)
+
+// maxFile caps a command file; a bigger one is skipped.
+const maxFile = 256 << 10
+
+// Command is one slash command.
+type Command struct {
+	Name         string `json:"name"`
+	Description  string `json:"description"`
+	ArgumentHint string `json:"argumentHint"`
+	Source       string `json:"source"`
+	Path         string `json:"path"`
+	Body         string `json:"-"`
+}
+
+// ErrUnknown is matched by the error of a /name that names no command.
+var ErrUnknown = errors.New("commands: unknown command")
+
+// Dirs are the folders searched, first wins.
+func Dirs(home, project string) [][2]string {
+	var out [][2]string
+	if project != "" {
+		out = append(out, [2]string{filepath.Join(project, ".pilot", "commands"), SourcePilot},
+			[2]string{filepath.Join(project, ".claude", "commands"), SourceClaude})
+	}
+	if home != "" {
+		out = append(out, [2]string{filepath.Join(home, "commands"), SourceUser})
+	}
+	return out
+}
+
+// List finds every command, sorted by name; a name found in several
+// folders is the first folder's.
+func List(home, project string) ([]Command, error) {
+	seen := map[string]bool{}
+	var out []Command
+	var errs []error
+	for _, d := range Dirs(home, project) {
+		cmds, err := scan(d[0], d[1])
+		if err != nil {
+			errs = append(errs, err)
+		}
+		for _, c := range cmds {
+			if !seen[c.Name] {
+				seen[c.Name] = true
+				out = append(out, c)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, errors.Join(errs...)
+}
+
+var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:-]*$`)
+
+func scan(dir, source string) ([]Command, error) {
+	var out []Command
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(d.Name(), ".md") {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, path)
+		name := strings.ReplaceAll(strings.TrimSuffix(filepath.ToSlash(rel), ".md"), "/", ":")
+		if !validName.MatchString(name) {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil || info.Size() > maxFile {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil
+		}
+		c := parse(string(b))
+		c.Name, c.Source, c.Path = name, source, path
+		out = append(out, c)
+		return nil
+	})
+	if err != nil {
+		return out, fmt.Errorf("reading %s: %w", dir, err)
+	}
+	return out, nil
+}
+
+// parse reads the front matter and the body.
+func parse(text string) Command {
+	var c Command
+	text = strings.TrimPrefix(strings.ReplaceAll(text, "\r\n", "\n"), "\ufeff")
+	if rest, ok := strings.CutPrefix(text, "---\n"); ok {
+		if fm, body, ok := strings.Cut(rest, "\n---"); ok {
+			for _, line := range strings.Split(fm, "\n") {
+				k, v, ok := strings.Cut(line, ":")
+				if !ok {
+					continue
+				}
+				v = strings.Trim(strings.TrimSpace(v), `"'`)
+				switch strings.TrimSpace(k) {
+				case "description":
+					c.Description = v
+				case "argument-hint":
+					c.ArgumentHint = v
+				}
+			}
+			text = strings.TrimPrefix(body, "\n")
+			if i := strings.IndexByte(text, '\n'); i >= 0 && strings.TrimSpace(text[:i]) == "" {
+				text = text[i+1:]
+			}
+		}
+	}
+	c.Body = text
+	if c.Description == "" {
+		sc := bufio.NewScanner(strings.NewReader(text))
+		for sc.Scan() {
+			if l := strings.TrimSpace(strings.TrimLeft(sc.Text(), "# ")); l != "" {
+				c.Description = l
+				break
+			}
+		}
+	}
+	if len(c.Description) > 120 {
+		c.Description = c.Description[:117] + "..."
+	}
+	return c
+}
+
+// Split reads "/name rest" into the name and the arguments; ok is false
+// for text that is not a slash command.
+func Split(text string) (name, args string, ok bool) {
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, "/") || strings.HasPrefix(t, "//") {
+		return "", "", false
+	}
+	name, args, _ = strings.Cut(t[1:], " ")
+	if !validName.MatchString(name) {
+		return "", "", false
+	}
+	return name, strings.TrimSpace(args), true
+}
+
+// Find returns the command called name.
+func Find(home, project, name string) (Command, error) {
+	cmds, _ := List(home, project)
+	for _, c := range cmds {
+		if c.Name == name {
+			return c, nil
+		}
+	}
+	return Command{}, fmt.Errorf("%w: /%s (commands are Markdown files in .pilot/commands/, .claude/commands/ or %s)", ErrUnknown, name, filepath.Join(home, "commands"))
+}
+
+// Expand fills a command's body with its arguments: $ARGUMENTS, then
+// $1 ... $9 (missing ones become empty).
+func Expand(body, args string) string {
+	words := Words(args)
+	var b strings.Builder
+	for i := 0; i < len(body); i++ {
+		if body[i] != '$' {
+			b.WriteByte(body[i])
+			continue
+		}
+		if strings.HasPrefix(body[i:], "$ARGUMENTS") {
+			b.WriteString(args)
+			i += len("$ARGUMENTS") - 1
+			continue
+		}
+		if i+1 < len(body) && body[i+1] >= '1' && body[i+1] <= '9' && (i+2 >= len(body) || body[i+2] < '0' || body[i+2] > '9') {
+			if n := int(body[i+1] - '1'); n < len(words) {
+				b.WriteString(words[n])
+			}
+			i++
+			continue
+		}
+		b.WriteByte('$')
+	}
+	return b.String()
+}
+
+// Words splits arguments at spaces; "double" or 'single' quotes group.
+func Words(s string) []string {
+	var out []string
+	var cur strings.Builder
+	in, quote, any := false, byte(0), false
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case quote != 0 && ch == quote:
+			quote = 0
+		case quote != 0:
+			cur.WriteByte(ch)
+		case ch == '"' || ch == '\'':
+			quote, in, any = ch, true, true
+		case ch == ' ' || ch == '\t' || ch == '\n':
+			if in {
+				out = append(out, cur.String())
+				cur.Reset()
+				in = false
+			}
+		default:
+			cur.WriteByte(ch)
+			in, any = true, true
+		}
+	}
+	if in || (any && cur.Len() > 0) {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// ExpandText expands text when it is "/name args" naming a custom
+// command; other text comes back unchanged with ok false.
+func ExpandText(home, project, text string) (string, bool, error) {
+	name, args, ok := Split(text)
+	if !ok {
+		return text, false, nil
+	}
+	c, err := Find(home, project, name)
+	if err != nil {
+		return text, false, err
+	}
+	return Expand(c.Body, args), true, nil
+}
+
+// PromptSource gets an MCP server's prompt (an *mcp.Hub).
+type PromptSource interface {
+	GetPrompt(ctx context.Context, name string, words []string) (string, error)
+}
+
+// ExpandPrompt expands text when it is "/name args": an MCP prompt
+// (/mcp__server__prompt) through mcp, else a custom command. Other text
+// comes back unchanged with ok false; an unknown name is an error.
+func ExpandPrompt(ctx context.Context, home, project, text string, mcp PromptSource) (string, bool, error) {
+	name, args, ok := Split(text)
+	if !ok {
+		return text, false, nil
+	}
+	if strings.HasPrefix(name, "mcp__") && mcp != nil {
+		out, err := mcp.GetPrompt(ctx, name, Words(args))
+		if err != nil {
+			return text, false, err
+		}
+		return out, true, nil
+	}
+	return ExpandText(home, project, text)
+}

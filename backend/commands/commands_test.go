@@ -1,0 +1,82 @@
+package commands
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDiscovery(t *testing.T) {
+	t.Parallel()
+	home, proj := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(proj, ".pilot/commands/review.md"), "---\ndescription: Review a file\nargument-hint: FILE\n---\n\nReview $1 for $2.\n")
+	write(t, filepath.Join(proj, ".claude/commands/review.md"), "shadowed by .pilot")
+	write(t, filepath.Join(proj, ".claude/commands/git/commit.md"), "# Commit the work\nWrite a commit message: $ARGUMENTS")
+	write(t, filepath.Join(home, "commands/explain.md"), "Explain $ARGUMENTS simply.")
+	write(t, filepath.Join(home, "commands/notes.txt"), "not a command")
+	cmds, err := List(home, proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Command{}
+	var names []string
+	for _, c := range cmds {
+		got[c.Name] = c
+		names = append(names, c.Name)
+	}
+	if !reflect.DeepEqual(names, []string{"explain", "git:commit", "review"}) {
+		t.Fatalf("names %v", names)
+	}
+	if c := got["review"]; c.Source != SourcePilot || c.Description != "Review a file" || c.ArgumentHint != "FILE" || c.Body != "Review $1 for $2.\n" {
+		t.Errorf("review %+v", c)
+	}
+	if c := got["git:commit"]; c.Source != SourceClaude || c.Description != "Commit the work" {
+		t.Errorf("git:commit %+v", c)
+	}
+	if got["explain"].Source != SourceUser {
+		t.Errorf("explain %+v", got["explain"])
+	}
+	out, ok, err := ExpandText(home, proj, `/review "main.go" 'bugs and races'`)
+	if err != nil || !ok || out != "Review main.go for bugs and races.\n" {
+		t.Errorf("expand: %q %v %v", out, ok, err)
+	}
+	if _, _, err := ExpandText(home, proj, "/nope x"); !errors.Is(err, ErrUnknown) {
+		t.Errorf("unknown: %v", err)
+	}
+	if out, ok, _ := ExpandText(home, proj, "not /a command"); ok || out != "not /a command" {
+		t.Errorf("plain text changed: %q", out)
+	}
+	if out, ok, _ := ExpandText(home, proj, "/usr/bin/env is a path"); ok || out != "/usr/bin/env is a path" {
+		t.Errorf("a path was taken for a command: %q", out)
+	}
+}
+
+func TestExpand(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ body, args, want string }{
+		{"Fix $ARGUMENTS now", "the bug in x", "Fix the bug in x now"},
+		{"$1-$2-$3", "a b", "a-b-"},
+		{"cost $5 and $10 and $", "x", "cost  and $10 and $"},
+		{"$9", "1 2 3 4 5 6 7 8 nine", "nine"},
+		{"no args", "", "no args"},
+	} {
+		if got := Expand(c.body, c.args); got != c.want {
+			t.Errorf("Expand(%q, %q) = %q, want %q", c.body, c.args, got, c.want)
+		}
+	}
+	if w := Words(`a "b c" 'd' ""`); !reflect.DeepEqual(w, []string{"a", "b c", "d", ""}) {
+		t.Errorf("words %q", w)
+	}
+}

@@ -1,0 +1,87 @@
+package events
+
+// MCPUpdated: an MCP server of the open project changed state or tools, or
+// the configuration changed; the window reads MCPServers again. No seq.
+const MCPUpdated = "mcp:updated"
+
+// MCPUpdatedPayload names the project whose servers changed.
+type MCPUpdatedPayload struct {
+	Project string `json:"project"`
+}
+
+// MCPTool is one tool of a server.
+type MCPTool struct {
+	Name        string `json:"name"` // mcp__<server>__<tool>
+	Tool        string `json:"tool"`
+	Description string `json:"description"`
+}
+
+// MCPServer is a configured server, its configuration as written and its
+// state: starting, ready, failed (Error says why), disabled.
+type MCPServer struct {
+	Name      string            `json:"name"`
+	Scope     string            `json:"scope"` // user or project
+	Transport string            `json:"transport"`
+	Display   string            `json:"display"` // the command it runs, or its URL
+	State     string            `json:"state"`
+	Error     string            `json:"error"`
+	Tools     []MCPTool         `json:"tools"`
+	Stderr    []string          `json:"stderr"`
+	Restarts  int               `json:"restarts"`
+	Command   string            `json:"command"`
+	Args      []string          `json:"args"`
+	Env       map[string]string `json:"env"`
+	Cwd       string            `json:"cwd"`
+	URL       string            `json:"url"`
+	Headers   map[string]string `json:"headers"`
+	Disabled  bool              `json:"disabled"`
+}
+
+// MCPServers is the servers of the open project, and why its
+// configuration could not be read, if it could not.
+type MCPServers struct {
+	Project     string      `json:"project"`
+	ConfigError string      `json:"configError"`
+	Servers     []MCPServer `json:"servers"`
+}
+
+// MCPServerInput adds or replaces a server. Type is stdio, http or sse.
+type MCPServerInput struct {
+	Scope   string            `json:"scope"`
+	Name    string            `json:"name"`
+	Type    string            `json:"type"`
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env"`
+	Cwd     string            `json:"cwd"`
+	URL     string            `json:"url"`
+	Headers map[string]string `json:"headers"`
+}
+
+// MCPTrustPrompt is what the trust prompt shows: the project's .mcp.json
+// and the exact command (or URL) of each server it would start. Needed
+// is false when there is nothing to trust.
+type MCPTrustPrompt struct {
+	Needed  bool             `json:"needed"`
+	Project string           `json:"project"`
+	Path    string           `json:"path"`
+	Hash    string           `json:"hash"`
+	Servers []MCPTrustServer `json:"servers"`
+	Changed bool             `json:"changed"` // an earlier version was trusted
+}
+
+// MCPTrustServer is one server of the trust prompt.
+type MCPTrustServer struct {
+	Name    string `json:"name"`
+	Display string `json:"display"`
+}
+
+// MCPResource is a resource an MCP server offers, attachable with @ as
+// "mcp:<server>:<uri>".
+type MCPResource struct {
+	Server      string `json:"server"`
+	URI         string `json:"uri"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	MIMEType    string `json:"mimeType"`
+}

@@ -1,0 +1,100 @@
+// Package mcptest is an MCP server for tests, built with the official SDK:
+// a test binary calls MaybeServe first thing in TestMain, and Config
+// returns the configuration that starts that binary again as the server.
+package mcptest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MaybeServe serves the test server on stdin/stdout and exits when the
+// process was started by Config (PILOT_MCP_TEST_SERVER=1); otherwise it
+// returns at once.
+func MaybeServe() {
+	if os.Getenv("PILOT_MCP_TEST_SERVER") == "1" {
+		if os.Getenv("PILOT_MCP_TEST_HANG_START") == "1" {
+			time.Sleep(time.Hour)
+		}
+		fmt.Fprintln(os.Stderr, "test server up")
+		if err := New().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+			fmt.Fprintln(os.Stderr, "test server:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+}
+
+// Command is the command and arguments that start this test binary again;
+// with PILOT_MCP_TEST_SERVER=1 in its environment (and MaybeServe in
+// TestMain) it is the server. PILOT_MCP_TEST_HANG_START=1 makes it hang
+// before it answers; PILOT_MCP_TEST_CANCELLED=FILE makes "hang" write FILE
+// when it is cancelled.
+func Command() (string, []string, error) {
+	exe, err := os.Executable()
+	return exe, []string{"-test.run=^$"}, err
+}
+
+type echoIn struct {
+	Text string `json:"text" jsonschema:"what to echo"`
+}
+
+type none struct{}
+
+// TinyPNG is the image the "image" tool returns.
+var TinyPNG = []byte{0x89, 'P', 'N', 'G', 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 'I', 'H', 'D', 'R', 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1f, 0x15, 0xc4, 0x89}
+
+func text(s string) *sdk.CallToolResult {
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
+}
+
+// New returns the server: echo, env, image, fail (isError), crash (exits
+// mid-call), hang (until cancelled), grow (adds the tool "extra" and so
+// sends notifications/tools/list_changed).
+func New() *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "pilot-test", Version: "1"}, nil)
+	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: "Echo the text."}, func(ctx context.Context, _ *sdk.CallToolRequest, in echoIn) (*sdk.CallToolResult, any, error) {
+		env := os.Getenv("PILOT_MCP_TEST_SHOW")
+		return text("echo: " + in.Text + env), nil, nil
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "env", Description: "The environment."}, func(ctx context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+		return text(fmt.Sprint(os.Environ())), nil, nil
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "image", Description: "A picture."}, func(ctx context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "a dot"}, &sdk.ImageContent{MIMEType: "image/png", Data: TinyPNG}}}, nil, nil
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "fail", Description: "Always fails."}, func(ctx context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+		return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: "no such record"}}}, nil, nil
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "crash", Description: "Exits mid-call."}, func(ctx context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+		os.Exit(3)
+		return nil, nil, nil
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "hang", Description: "Never answers."}, func(ctx context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+		<-ctx.Done()
+		if f := os.Getenv("PILOT_MCP_TEST_CANCELLED"); f != "" {
+			_ = os.WriteFile(f, []byte("cancelled"), 0o644)
+		}
+		return nil, nil, ctx.Err()
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "grow", Description: "Adds the tool 'extra'."}, func(ctx context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+		sdk.AddTool(s, &sdk.Tool{Name: "extra", Description: "Added later."}, func(ctx context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+			return text("extra"), nil, nil
+		})
+		return text("grown"), nil, nil
+	})
+	s.AddResource(&sdk.Resource{URI: "test://notes/todo", Name: "todo", MIMEType: "text/plain"},
+		func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: "- write the docs"}}}, nil
+		})
+	s.AddPrompt(&sdk.Prompt{Name: "review", Description: "Review a file.", Arguments: []*sdk.PromptArgument{{Name: "file"}, {Name: "focus"}}},
+		func(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+			a := req.Params.Arguments
+			return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{{Role: "user", Content: &sdk.TextContent{Text: "Review " + a["file"] + " for " + a["focus"] + "."}}}}, nil
+		})
+	return s
+}

@@ -1,0 +1,106 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// proc is a stdio server's process. Pilot starts and reaps it itself
+// (rather than through the SDK's CommandTransport) so that the whole
+// process group is killed: servers started through npx or a shell leave
+// their real server as a grandchild.
+type proc struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout io.ReadCloser
+	exited chan struct{} // closed once Wait has returned
+	err    error         // Wait's error, set before exited is closed
+	once   sync.Once
+}
+
+// startProc starts the server with its own process group.
+func startProc(s Server, env []string, dir string, stderr io.Writer) (*proc, error) {
+	cmd := exec.Command(s.Command, s.Args...)
+	cmd.Env, cmd.Dir, cmd.Stderr = env, dir, stderr
+	cmd.SysProcAttr = procAttr()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	p := &proc{cmd: cmd, stdin: stdin, stdout: stdout, exited: make(chan struct{})}
+	go func() {
+		p.err = cmd.Wait()
+		// A grandchild holding the group may outlive the leader: end it.
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+// Reader and Writer for the SDK's IOTransport. Closing them is left to
+// stop: the SDK closes the connection when a session ends.
+func (p *proc) reader() io.ReadCloser  { return p.stdout }
+func (p *proc) writer() io.WriteCloser { return p.stdin }
+
+// exitErr describes how the process ended, once it has.
+func (p *proc) exitErr() error {
+	select {
+	case <-p.exited:
+	default:
+		return nil
+	}
+	if p.err == nil {
+		return errors.New("the server exited")
+	}
+	return fmt.Errorf("the server exited (%v)", p.err)
+}
+
+// stop ends the process as the MCP spec asks (close its stdin, wait,
+// SIGTERM, SIGKILL), then kills what is left of its group, and returns
+// once it has been reaped.
+func (p *proc) stop(grace time.Duration) {
+	p.once.Do(func() {
+		_ = p.stdin.Close()
+		wait := func(d time.Duration) bool {
+			t := time.NewTimer(d)
+			defer t.Stop()
+			select {
+			case <-p.exited:
+				return true
+			case <-t.C:
+				return false
+			}
+		}
+		if wait(grace) {
+			return
+		}
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGTERM)
+		if wait(grace) {
+			return
+		}
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		<-p.exited
+	})
+	<-p.exited
+}
+
+// waitCtx waits for the process to exit or ctx to end.
+func (p *proc) waitCtx(ctx context.Context) {
+	select {
+	case <-p.exited:
+	case <-ctx.Done():
+	}
+}

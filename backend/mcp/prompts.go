@@ -1,0 +1,122 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// PromptInfo is a server's prompt, offered as the slash command
+// /mcp__<server>__<prompt>; its arguments are given in order.
+type PromptInfo struct {
+	Name        string   `json:"name"` // mcp__<server>__<prompt>
+	Server      string   `json:"server"`
+	Prompt      string   `json:"prompt"`
+	Description string   `json:"description"`
+	Args        []string `json:"args"`
+}
+
+func listPrompts(ctx context.Context, server string, sess *sdk.ClientSession) ([]PromptInfo, error) {
+	if r := sess.InitializeResult(); r == nil || r.Capabilities == nil || r.Capabilities.Prompts == nil {
+		return nil, nil
+	}
+	var out []PromptInfo
+	for p, err := range sess.Prompts(ctx, nil) {
+		if err != nil {
+			return nil, err
+		}
+		pi := PromptInfo{Name: ToolName(server, p.Name), Server: server, Prompt: p.Name, Description: p.Description}
+		for _, a := range p.Arguments {
+			pi.Args = append(pi.Args, a.Name)
+		}
+		out = append(out, pi)
+	}
+	return out, nil
+}
+
+// refreshPrompts lists the prompts again after notifications/prompts/list_changed.
+func (s *server) refreshPrompts(ctx context.Context, sess *sdk.ClientSession) {
+	lctx, cancel := context.WithTimeout(ctx, s.h.opt.StartTimeout)
+	defer cancel()
+	prompts, err := listPrompts(lctx, s.entry.Name, sess)
+	if err != nil {
+		s.h.log.Warn("mcp: listing prompts after list_changed", "server", s.entry.Name, "err", err)
+		return
+	}
+	s.mu.Lock()
+	if s.sess == sess {
+		s.prompts = prompts
+	}
+	s.mu.Unlock()
+}
+
+// Prompts lists the prompts of the servers that are ready.
+func (h *Hub) Prompts() []PromptInfo {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []PromptInfo
+	for _, s := range h.servers {
+		s.mu.Lock()
+		if s.state == Ready {
+			out = append(out, s.prompts...)
+		}
+		s.mu.Unlock()
+	}
+	return out
+}
+
+// GetPrompt gets a prompt by its slash-command name with the words of
+// args as its arguments, in order (the last takes the rest), and returns
+// its messages' text.
+func (h *Hub) GetPrompt(ctx context.Context, name string, words []string) (string, error) {
+	var srv *server
+	var info PromptInfo
+	h.mu.Lock()
+	for _, s := range h.servers {
+		s.mu.Lock()
+		for _, p := range s.prompts {
+			if p.Name == name && s.state == Ready {
+				srv, info = s, p
+			}
+		}
+		s.mu.Unlock()
+	}
+	h.mu.Unlock()
+	if srv == nil {
+		return "", fmt.Errorf("%w: no ready server has the prompt %s", ErrNotReady, name)
+	}
+	args := map[string]string{}
+	for i, a := range info.Args {
+		switch {
+		case i >= len(words):
+		case i == len(info.Args)-1:
+			args[a] = strings.Join(words[i:], " ")
+		default:
+			args[a] = words[i]
+		}
+	}
+	srv.mu.Lock()
+	sess := srv.sess
+	srv.mu.Unlock()
+	cctx, cancel := context.WithTimeout(ctx, time.Duration(h.timeout.Load()))
+	defer cancel()
+	res, err := sess.GetPrompt(cctx, &sdk.GetPromptParams{Name: info.Prompt, Arguments: args})
+	if err != nil {
+		return "", fmt.Errorf("prompt %s of %s: %v", info.Prompt, info.Server, err)
+	}
+	var parts []string
+	for _, m := range res.Messages {
+		switch c := m.Content.(type) {
+		case *sdk.TextContent:
+			parts = append(parts, c.Text)
+		case *sdk.EmbeddedResource:
+			if c.Resource != nil && c.Resource.Text != "" {
+				parts = append(parts, c.Resource.Text)
+			}
+		}
+	}
+	return strings.Join(parts, "\n\n"), nil
+}

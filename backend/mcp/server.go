@@ -1,0 +1,307 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// State is where a server is.
+type State string
+
+const (
+	Starting State = "starting"
+	Ready    State = "ready"
+	Failed   State = "failed"
+	Disabled State = "disabled"
+)
+
+// ToolInfo is one tool of a server as the model sees it.
+type ToolInfo struct {
+	Name        string          `json:"name"` // mcp__<server>__<tool>
+	Server      string          `json:"server"`
+	Tool        string          `json:"tool"` // the server's own name
+	Description string          `json:"description"`
+	Schema      json.RawMessage `json:"schema"`
+}
+
+// Status is what Settings and `pilot mcp list` show of a server.
+type Status struct {
+	Name      string       `json:"name"`
+	Scope     string       `json:"scope"`
+	Transport string       `json:"transport"`
+	Display   string       `json:"display"` // the command it runs or the URL
+	State     State        `json:"state"`
+	Error     string       `json:"error,omitempty"`
+	Tools     []ToolInfo   `json:"tools"`
+	Prompts   []PromptInfo `json:"prompts"`
+	Stderr    []string     `json:"stderr"`
+	Restarts  int          `json:"restarts"`
+	Server    Server       `json:"server"`
+}
+
+// server supervises one configured server.
+type server struct {
+	entry  Entry
+	h      *Hub
+	stderr ring
+
+	mu        sync.Mutex
+	state     State
+	err       string
+	tools     []ToolInfo
+	prompts   []PromptInfo
+	resources []ResourceInfo
+	sess      *sdk.ClientSession
+	restarts  int
+
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+func (s *server) status() Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return Status{
+		Name: s.entry.Name, Scope: s.entry.Scope, Transport: s.entry.Server.Transport(),
+		Display: Display(s.entry.Server, EnvLookup), State: s.state, Error: s.err,
+		Tools: append([]ToolInfo{}, s.tools...), Prompts: append([]PromptInfo{}, s.prompts...), Stderr: s.stderr.last(), Restarts: s.restarts, Server: s.entry.Server,
+	}
+}
+
+func (s *server) set(state State, err string, sess *sdk.ClientSession, tools []ToolInfo) {
+	s.mu.Lock()
+	s.state, s.err, s.sess, s.tools = state, err, sess, tools
+	s.mu.Unlock()
+	s.h.changed(s)
+}
+
+// start runs the supervisor until stop.
+func (s *server) start(parent context.Context) {
+	ctx, cancel := context.WithCancel(parent)
+	s.cancel, s.done = cancel, make(chan struct{})
+	go s.run(ctx)
+}
+
+// stop ends the supervisor and the server, and waits for both.
+func (s *server) stop() {
+	if s.cancel == nil {
+		return
+	}
+	s.cancel()
+	<-s.done
+}
+
+// run starts the server, and again with backoff whenever it fails, until
+// ctx ends.
+func (s *server) run(ctx context.Context) {
+	defer close(s.done)
+	o := s.h.opt
+	backoff := o.Backoff
+	for {
+		s.set(Starting, "", nil, nil)
+		began := time.Now()
+		err := s.session(ctx)
+		if ctx.Err() != nil {
+			s.set(Disabled, "stopped", nil, nil)
+			return
+		}
+		msg := err.Error()
+		s.h.log.Warn("mcp server failed", "server", s.entry.Name, "err", msg)
+		if time.Since(began) > 2*time.Minute {
+			backoff = o.Backoff
+		}
+		s.set(Failed, fmt.Sprintf("%s; retrying in %s", msg, backoff.Round(time.Second)), nil, nil)
+		t := time.NewTimer(backoff)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			s.set(Disabled, "stopped", nil, nil)
+			return
+		case <-t.C:
+		}
+		backoff = min(backoff*2, o.MaxBackoff)
+		s.mu.Lock()
+		s.restarts++
+		s.mu.Unlock()
+	}
+}
+
+// session runs the server once: connect, list tools, serve until the
+// connection ends or ctx does; it always leaves no process behind.
+func (s *server) session(ctx context.Context) error {
+	o := s.h.opt
+	x, missing := expand(s.entry.Server, EnvLookup)
+	if len(missing) > 0 {
+		s.h.log.Warn("mcp: unset variables expanded to empty", "server", s.entry.Name, "vars", missing)
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "pilot", Version: o.Version}, &sdk.ClientOptions{
+		ToolListChangedHandler:   func(_ context.Context, req *sdk.ToolListChangedRequest) { go s.refresh(ctx, req.Session) },
+		PromptListChangedHandler: func(_ context.Context, req *sdk.PromptListChangedRequest) { go s.refreshPrompts(ctx, req.Session) },
+		ResourceListChangedHandler: func(_ context.Context, req *sdk.ResourceListChangedRequest) {
+			go s.refreshResources(ctx, req.Session)
+		},
+	})
+	sctx, cancel := context.WithTimeout(ctx, o.StartTimeout)
+	defer cancel()
+	var (
+		sess *sdk.ClientSession
+		p    *proc
+		err  error
+	)
+	switch x.Transport() {
+	case TypeStdio:
+		p, err = startProc(x, childEnv(o.Env, x.Env, o.Secrets), s.dir(x.Cwd), &s.stderr)
+		if err != nil {
+			return fmt.Errorf("could not start %q: %v; check the command and that it is installed", x.Command, err)
+		}
+		defer p.stop(o.Grace)
+		sess, err = client.Connect(sctx, &sdk.IOTransport{Reader: p.reader(), Writer: p.writer()}, nil)
+		if err != nil && p.exitErr() != nil {
+			err = p.exitErr()
+		}
+	case TypeHTTP:
+		hc := &http.Client{Transport: headerTransport{x.Headers}}
+		sess, err = client.Connect(sctx, &sdk.StreamableClientTransport{Endpoint: x.URL, HTTPClient: hc, MaxRetries: 2}, nil)
+		if err != nil && ctx.Err() == nil {
+			// Servers older than the 2025-03-26 spec speak HTTP+SSE.
+			if old, err2 := client.Connect(sctx, &sdk.SSEClientTransport{Endpoint: x.URL, HTTPClient: hc}, nil); err2 == nil {
+				sess, err = old, nil
+			}
+		}
+	case TypeSSE:
+		hc := &http.Client{Transport: headerTransport{x.Headers}}
+		sess, err = client.Connect(sctx, &sdk.SSEClientTransport{Endpoint: x.URL, HTTPClient: hc}, nil)
+	}
+	if err != nil {
+		if sctx.Err() != nil && ctx.Err() == nil {
+			return fmt.Errorf("no answer to initialize within %s", o.StartTimeout)
+		}
+		return fmt.Errorf("could not connect: %v", err)
+	}
+	defer sess.Close()
+	tools, err := listTools(sctx, s.entry.Name, sess)
+	if err != nil {
+		return fmt.Errorf("listing tools: %v", err)
+	}
+	prompts, err := listPrompts(sctx, s.entry.Name, sess)
+	if err != nil {
+		s.h.log.Warn("mcp: listing prompts", "server", s.entry.Name, "err", err)
+	}
+	resources, err := listResources(sctx, s.entry.Name, sess)
+	if err != nil {
+		s.h.log.Warn("mcp: listing resources", "server", s.entry.Name, "err", err)
+	}
+	s.mu.Lock()
+	s.prompts, s.resources = prompts, resources
+	s.mu.Unlock()
+	s.set(Ready, "", sess, tools)
+	ended := make(chan error, 1)
+	go func() { ended <- sess.Wait() }()
+	var exited <-chan struct{}
+	if p != nil {
+		exited = p.exited
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case err := <-ended:
+		if p != nil {
+			p.waitCtx(timeoutCtx(ctx, o.Grace))
+			if e := p.exitErr(); e != nil {
+				return e
+			}
+		}
+		if err == nil {
+			err = errors.New("the connection closed")
+		}
+		return fmt.Errorf("the connection ended: %v", err)
+	case <-exited:
+		return p.exitErr()
+	}
+}
+
+// dir is the working directory of a stdio server: its cwd (relative to
+// the project), else the project.
+func (s *server) dir(cwd string) string {
+	switch {
+	case cwd == "":
+		return s.h.project
+	case strings.HasPrefix(cwd, "/") || s.h.project == "":
+		return cwd
+	}
+	return s.h.project + "/" + cwd
+}
+
+// refresh lists the tools again after notifications/tools/list_changed.
+func (s *server) refresh(ctx context.Context, sess *sdk.ClientSession) {
+	lctx, cancel := context.WithTimeout(ctx, s.h.opt.StartTimeout)
+	defer cancel()
+	tools, err := listTools(lctx, s.entry.Name, sess)
+	if err != nil {
+		s.h.log.Warn("mcp: listing tools after list_changed", "server", s.entry.Name, "err", err)
+		return
+	}
+	s.mu.Lock()
+	if s.sess != sess {
+		s.mu.Unlock()
+		return
+	}
+	s.tools = tools
+	s.mu.Unlock()
+	s.h.changed(s)
+}
+
+func listTools(ctx context.Context, server string, sess *sdk.ClientSession) ([]ToolInfo, error) {
+	var out []ToolInfo
+	for t, err := range sess.Tools(ctx, nil) {
+		if err != nil {
+			return nil, err
+		}
+		schema, err := json.Marshal(t.InputSchema)
+		if err != nil || string(schema) == "null" {
+			schema = json.RawMessage(`{"type":"object"}`)
+		}
+		out = append(out, ToolInfo{Name: ToolName(server, t.Name), Server: server, Tool: t.Name, Description: t.Description, Schema: schema})
+	}
+	return out, nil
+}
+
+var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9_-]`)
+
+// ToolName is the name the model sees: mcp__<server>__<tool>, with
+// characters the providers refuse replaced by '_', at most 64 long.
+func ToolName(server, tool string) string {
+	n := "mcp__" + server + "__" + unsafeChars.ReplaceAllString(tool, "_")
+	if len(n) > 64 {
+		n = n[:64]
+	}
+	return n
+}
+
+// headerTransport adds the configured headers to every request.
+type headerTransport struct{ h map[string]string }
+
+func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if len(t.h) > 0 {
+		r = r.Clone(r.Context())
+		for k, v := range t.h {
+			r.Header.Set(k, v)
+		}
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func timeoutCtx(parent context.Context, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(parent, d)
+	go func() { <-ctx.Done(); cancel() }()
+	return ctx
+}

@@ -1,0 +1,108 @@
+// MCP in the real window with a real third-party server
+// (@modelcontextprotocol/server-everything from npm, installed once into a
+// cache folder): the trust prompt, the server in Settings, an approved tool
+// call and its result in the transcript.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openProject, scriptFile, send, sel, startSession, waitRequests, waitTurnDone } from "./helpers.mjs";
+
+function everythingServer() {
+  const cache = join(tmpdir(), "pilot-npm-cache");
+  const bin = join(cache, "node_modules", ".bin", "mcp-server-everything");
+  if (!existsSync(bin)) {
+    execFileSync("npm", ["install", "--prefix", cache, "--no-audit", "--no-fund", "@modelcontextprotocol/server-everything"], { stdio: "inherit" });
+  }
+  return bin;
+}
+
+export const tests = [
+  {
+    name: "a project's server is trusted, shown in Settings, and its tool approved and called",
+    manualStart: true,
+    timeout: 180_000,
+    async fn(ctx) {
+      const { page } = ctx;
+      const server = everythingServer();
+      const llm = await ctx.startFakeLLM(
+        await scriptFile(ctx, {
+          turns: [
+            { when: { lastUserContains: "add two and three" }, toolCalls: [{ name: "mcp__everything__get-sum", input: { a: 2, b: 3 } }] },
+            { when: { hasToolResult: true }, text: "The sum is five." },
+          ],
+        }),
+      );
+      const project = await ctx.projectDir({ ".mcp.json": JSON.stringify({ mcpServers: { everything: { command: server } } }) });
+      await ctx.startApp({ env: { ...llm.env, PILOT_PROVIDER: "anthropic", PILOT_PROJECT: project } });
+
+      // Nothing runs before the user trusts the file; the prompt shows the exact command.
+      const trust = page.locator("[data-testid=mcp-trust]");
+      await trust.waitFor({ state: "visible", timeout: 30_000 });
+      assert.match(await trust.innerText(), new RegExp(server.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+      await page.click("[data-testid=mcp-trust-accept]");
+      await trust.waitFor({ state: "detached" });
+
+      await openProject(ctx, project);
+      await page.click("[data-testid=settings-open]");
+      const item = page.locator("[data-testid=mcp-server][data-name=everything]");
+      await page.locator("[data-testid=mcp-server][data-name=everything][data-state=ready]").waitFor({ timeout: 60_000 });
+      assert.match(await item.innerText(), /tools/);
+      await page.keyboard.press("Escape");
+      await page.locator("[data-testid=settings-dialog]").waitFor({ state: "detached" });
+
+      await startSession(ctx);
+      await send(ctx, "add two and three");
+      const approval = page.locator("[data-testid=bash-approval]");
+      await approval.waitFor({ state: "visible", timeout: 30_000 });
+      assert.equal((await approval.locator("[data-testid=mcp-approval-server]").innerText()).trim(), "everything");
+      assert.equal((await approval.locator("[data-testid=mcp-approval-tool]").innerText()).trim(), "get-sum");
+      assert.match(await approval.locator("[data-testid=mcp-approval-arguments]").innerText(), /"a": 2/);
+      await approval.locator("[data-testid=bash-approve]").click();
+
+      const card = page.locator(`${sel.toolCall}[data-tool="mcp__everything__get-sum"][data-status=done]`);
+      await card.waitFor({ timeout: 30_000 });
+      await page.locator(sel.assistant, { hasText: "The sum is five." }).waitFor();
+      await waitTurnDone(ctx);
+      const reqs = await waitRequests(ctx, llm, 2);
+      const result = reqs[1].toolResults?.[0];
+      assert.ok(result && /5/.test(result.content), `the server's answer went back to the model: ${JSON.stringify(result)}`);
+      const out = card.locator("[data-testid=tool-output]");
+      if ((await out.count()) === 0) await card.locator(".tool-head").click();
+      assert.match(await out.innerText(), /5/);
+    },
+  },
+  {
+    name: "a custom command is picked with / and expanded by the backend",
+    manualStart: true,
+    async fn(ctx) {
+      const { page } = ctx;
+      const llm = await ctx.startFakeLLM(
+        await scriptFile(ctx, { turns: [{ when: { lastUserContains: "Review main.go for races" }, text: "Reviewed it." }] }),
+      );
+      const project = await ctx.projectDir({
+        "main.go": "package main\n",
+        ".pilot/commands/review.md": "---\ndescription: Review a file\nargument-hint: FILE FOCUS\n---\nReview $1 for $2.\n",
+      });
+      await ctx.startApp({ env: { ...llm.env, PILOT_PROVIDER: "anthropic", PILOT_PROJECT: project } });
+      await openProject(ctx, project);
+      await startSession(ctx);
+      await page.fill(sel.input, "/");
+      await page.locator("[data-testid=slash-picker]").waitFor();
+      await page.locator("[data-testid=slash-item][data-name=review]").waitFor();
+      const names = await page.locator("[data-testid=slash-item]").evaluateAll((els) => els.map((e) => e.getAttribute("data-name")));
+      assert.deepEqual(names.slice(0, 2), ["compact", "new"], `built-in commands first: ${names}`);
+      await page.fill(sel.input, "/rev");
+      await page.locator("[data-testid=slash-item][data-name=review]").waitFor();
+      await page.press(sel.input, "Enter");
+      assert.equal(await page.inputValue(sel.input), "/review ");
+      await page.type(sel.input, "main.go races");
+      await page.press(sel.input, "Enter");
+      await page.locator(sel.assistant, { hasText: "Reviewed it." }).waitFor({ timeout: 30_000 });
+      await waitTurnDone(ctx);
+      const reqs = await waitRequests(ctx, llm, 1);
+      assert.match(reqs[0].lastUserText, /^Review main\.go for races\.$/m);
+    },
+  },
+];

@@ -1,0 +1,63 @@
+import type { SlashCommand } from "../../lib/types";
+
+/** Commands Pilot runs itself; they come first in the picker. */
+export const builtinCommands: SlashCommand[] = [
+  { name: "compact", description: "Summarise the older part of this conversation now", argumentHint: "", source: "builtin" },
+  { name: "new", description: "Start a new session", argumentHint: "", source: "builtin" },
+];
+
+const sourceLabel: Record<SlashCommand["source"], string> = {
+  builtin: "built in",
+  project: ".pilot/commands",
+  "project-claude": ".claude/commands",
+  user: "yours",
+  mcp: "MCP prompt",
+};
+
+/** The commands matching query: built-in ones first (by prefix), then the others (by part of the name). */
+export function matchCommands(custom: SlashCommand[], query: string): SlashCommand[] {
+  const q = query.toLowerCase();
+  const builtins = builtinCommands.filter((c) => c.name.startsWith(q));
+  const rest = custom.filter((c) => !builtinCommands.some((b) => b.name === c.name) && c.name.toLowerCase().includes(q));
+  return [...builtins, ...rest];
+}
+
+interface Props {
+  items: SlashCommand[] | null;
+  query: string;
+  active: number;
+  onPick: (c: SlashCommand) => void;
+}
+
+/** The / command picker of the prompt box. */
+export default function SlashPicker({ items, query, active, onPick }: Props) {
+  return (
+    <div className="file-picker" role="listbox" id="slash-picker" aria-label="Commands" data-testid="slash-picker">
+      {items === null && <div className="picker-empty">Loading commands…</div>}
+      {items?.length === 0 && <div className="picker-empty">No command matches “/{query}”. Commands are Markdown files in .pilot/commands/.</div>}
+      {items?.map((c, i) => (
+        <div
+          key={`${c.source}/${c.name}`}
+          id={`slash-${i}`}
+          role="option"
+          aria-selected={i === active}
+          className={`picker-item${i === active ? " active" : ""}`}
+          data-testid="slash-item"
+          data-name={c.name}
+          onMouseDown={(e) => {
+            e.preventDefault();
+            onPick(c);
+          }}
+        >
+          <span className="picker-name">
+            /{c.name}
+            {c.argumentHint ? ` ${c.argumentHint}` : ""}
+          </span>
+          <span className="picker-dir">
+            {c.description} · {sourceLabel[c.source]}
+          </span>
+        </div>
+      ))}
+    </div>
+  );
+}
