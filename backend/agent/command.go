@@ -77,33 +77,10 @@ func (t *turn) running(ctx context.Context, r *toolRun) {
 func (t *turn) runCommand(ctx context.Context, r *toolRun, p *tools.Proposal) {
 	l := t.l
 	req := permission.Request{Tool: r.use.Name, Command: p.Command.Command}
-	d := t.permit(ctx, req)
-	state := store.ApprovalAuto
-	switch d.Verdict {
-	case permission.Refuse:
-		r.out = t.refused(d)
+	state, ok := t.askRun(ctx, r, req, events.Approval{Command: p.Command.Command,
+		Cwd: p.Command.Dir, TimeoutSeconds: int(p.Command.Timeout.Seconds())}, "The user rejected this command; it was not run.")
+	if !ok {
 		return
-	case permission.AskUser:
-		id := approval.NewID()
-		t.awaiting(ctx, r, id)
-		ans, err := l.m.broker.AskCommand(ctx, l.id, events.Approval{
-			ID: id, ToolCallID: r.use.ID, Tool: r.use.Name, Command: p.Command.Command,
-			Cwd: p.Command.Dir, TimeoutSeconds: int(p.Command.Timeout.Seconds()),
-		})
-		if err != nil {
-			r.out = cancelled(false)
-			return
-		}
-		if !ans.Command.Approve {
-			r.out = outcome{text: "The user rejected this command; it was not run." + said(ans.Command.Feedback), isError: true,
-				status: store.ToolRejected, approval: store.ApprovalRejected, feedback: ans.Command.Feedback}
-			return
-		}
-		if ans.Command.AlwaysAllow {
-			l.addRules(context.WithoutCancel(ctx), permission.AlwaysAllow(req))
-		}
-		state = store.ApprovalApproved
-		r.out.feedback = ans.Command.Feedback
 	}
 	t.running(ctx, r)
 	bg := context.WithoutCancel(ctx)
@@ -122,6 +99,39 @@ func (t *turn) runCommand(ctx context.Context, r *toolRun, p *tools.Proposal) {
 	default:
 		r.out = outcome{text: res.Output + said(r.out.feedback), isError: res.IsError, status: statusOf(res.IsError), approval: state, feedback: r.out.feedback}
 	}
+}
+
+// askRun applies the policy to a command-like call (run_bash, an MCP
+// tool) and asks the user where it says so, with a as the approval shown.
+// It reports the approval state and whether to run; when not, r.out says
+// why (refused, rejected with rejected and the feedback, or cancelled).
+func (t *turn) askRun(ctx context.Context, r *toolRun, req permission.Request, a events.Approval, rejected string) (store.Approval, bool) {
+	l := t.l
+	d := t.permit(ctx, req)
+	switch d.Verdict {
+	case permission.Refuse:
+		r.out = t.refused(d)
+		return "", false
+	case permission.Run:
+		return store.ApprovalAuto, true
+	}
+	a.ID, a.ToolCallID, a.Tool = approval.NewID(), r.use.ID, r.use.Name
+	t.awaiting(ctx, r, a.ID)
+	ans, err := l.m.broker.AskCommand(ctx, l.id, a)
+	if err != nil {
+		r.out = cancelled(false)
+		return "", false
+	}
+	if !ans.Command.Approve {
+		r.out = outcome{text: rejected + said(ans.Command.Feedback), isError: true,
+			status: store.ToolRejected, approval: store.ApprovalRejected, feedback: ans.Command.Feedback}
+		return "", false
+	}
+	if ans.Command.AlwaysAllow {
+		l.addRules(context.WithoutCancel(ctx), permission.AlwaysAllow(req))
+	}
+	r.out.feedback = ans.Command.Feedback
+	return store.ApprovalApproved, true
 }
 
 // said renders the user's feedback for the model.

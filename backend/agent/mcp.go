@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"pilot/backend/approval"
 	"pilot/backend/events"
 	"pilot/backend/llm"
 	"pilot/backend/permission"
@@ -21,34 +20,12 @@ func (t *turn) runMCP(ctx context.Context, r *toolRun, p *tools.Proposal) {
 	l := t.l
 	c := p.MCP
 	req := permission.Request{Tool: r.use.Name, Server: c.Server, MCPTool: c.Tool}
-	d := t.permit(ctx, req)
-	state := store.ApprovalAuto
-	switch d.Verdict {
-	case permission.Refuse:
-		r.out = t.refused(d)
+	state, ok := t.askRun(ctx, r, req, events.Approval{
+		Command: fmt.Sprintf("MCP %s: %s %s", c.Server, c.Tool, c.Arguments),
+		Server:  c.Server, McpTool: c.Tool, Arguments: string(c.Arguments),
+	}, "The user rejected this MCP tool call; it was not made.")
+	if !ok {
 		return
-	case permission.AskUser:
-		id := approval.NewID()
-		t.awaiting(ctx, r, id)
-		ans, err := l.m.broker.AskCommand(ctx, l.id, events.Approval{
-			ID: id, ToolCallID: r.use.ID, Tool: r.use.Name,
-			Command: fmt.Sprintf("MCP %s: %s %s", c.Server, c.Tool, c.Arguments),
-			Server:  c.Server, McpTool: c.Tool, Arguments: string(c.Arguments),
-		})
-		if err != nil {
-			r.out = cancelled(false)
-			return
-		}
-		if !ans.Command.Approve {
-			r.out = outcome{text: "The user rejected this MCP tool call; it was not made." + said(ans.Command.Feedback), isError: true,
-				status: store.ToolRejected, approval: store.ApprovalRejected, feedback: ans.Command.Feedback}
-			return
-		}
-		if ans.Command.AlwaysAllow {
-			l.addRules(context.WithoutCancel(ctx), permission.AlwaysAllow(req))
-		}
-		state = store.ApprovalApproved
-		r.out.feedback = ans.Command.Feedback
 	}
 	t.running(ctx, r)
 	res, err := l.registry.Apply(ctx, p, tools.ApplyOptions{})
