@@ -149,5 +149,6 @@ func withHome(ctx context.Context, tio IO, run func(*store.Store, *ledger.Ledger
 		fmt.Fprintf(tio.Stderr, "pilot: opening the change ledger under %s: %v\n", home, err)
 		return exitFailure
 	}
+	defer lg.Close()
 	return run(st, lg)
 }

@@ -68,6 +68,7 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 		h.close()
 		return nil, err
 	}
+	h.closers = append(h.closers, closerFunc(lg.Close))
 	hub := startMCP(ctx, home, h.project, log, tio)
 	h.closers = append(h.closers, closerFunc(hub.Close))
 	h.home, h.hub = home, hub

@@ -119,6 +119,7 @@ func (w *Workspace) Emit(name string, payload any) {
 // reaped), and closes the database.
 func (w *Workspace) Close() {
 	w.agent.Close()
+	w.ledger.Close()
 	w.mcp.Close()
 	if err := w.store.Close(); err != nil {
 		w.log.Error("closing the database", "err", err)
