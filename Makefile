@@ -158,6 +158,7 @@ smoke: deps-test build
 bench: deps-bench build
 	.ci/bench-startup.sh
 	.ci/bench-memory.sh
+	.ci/bench-mcp.sh
 	.ci/bench-go.sh llm ./backend/llm
 	go run ./backend/tools/cmd/toolbench -runs 5 | .ci/bench-section.sh tools
 	.ci/bench-go.sh files ./backend/workspace

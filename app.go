@@ -75,6 +75,7 @@ func (a *App) FrontendReady() events.AppReadyPayload {
 	a.readyOnce.Do(func() {
 		a.ready = events.AppReadyPayload{StartupMs: time.Since(a.started).Milliseconds()}
 		a.log.Info("frontend ready", "startupMs", a.ready.StartupMs)
+		a.ws.WindowReady()
 	})
 	a.ws.Emit(events.AppReady, a.ready)
 	return a.ready

@@ -73,7 +73,10 @@ func Open(ctx context.Context, o Options) (*Workspace, error) {
 	w.agent = agent.NewManager(agent.Deps{Store: st, Emitter: w, Provider: w.providerFor, Options: opts, Log: o.Log, Ledger: lg, MCP: w.mcpFor})
 	w.dropLeftovers(ctx)
 	if dir := o.Getenv("PILOT_PROJECT"); dir != "" {
-		if _, err := w.OpenProject(ctx, dir); err != nil {
+		// Its MCP servers start once the window is up (WindowReady): five
+		// node servers starting with the window held its first call back
+		// by seconds on two cores.
+		if _, err := w.openProject(ctx, dir, false); err != nil {
 			w.log.Warn("PILOT_PROJECT not opened", "err", err)
 		}
 	} else if ps, err := st.Projects(ctx); err == nil && len(ps) > 0 {
