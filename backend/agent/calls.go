@@ -15,14 +15,14 @@ import (
 
 // toolRun is one tool call of an answer and what came of it.
 type toolRun struct {
-	use  llm.ContentBlock
-	msg  int64      // the assistant message that asked for it
-	tool tools.Tool // nil for a tool the registry does not know
-	skip string     // not run: this is its (error) result
-	refuse string   // not run: the mode refuses it (planGate); this is its result
-	rec  store.ToolCall
-	view events.ToolCall
-	out  outcome
+	use    llm.ContentBlock
+	msg    int64      // the assistant message that asked for it
+	tool   tools.Tool // nil for a tool the registry does not know
+	skip   string     // not run: this is its (error) result
+	refuse string     // not run: the mode refuses it (planGate); this is its result
+	rec    store.ToolCall
+	view   events.ToolCall
+	out    outcome
 }
 
 // outcome is what a tool call produced, for the model and the store.
