@@ -26,19 +26,8 @@ func TestPlanFlow(t *testing.T) {
 			When: &fakellm.When{LastUserContains: "I approve this plan"}},
 		{Text: "Written.", When: &fakellm.When{HasToolResult: true}},
 	}})
-	t.Cleanup(srv.Close)
-	w := newWorkspace(t, map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test", "ANTHROPIC_BASE_URL": srv.URL()})
-	ev := newWaiter()
-	w.SetEmitter(ev)
+	w, ev, _, s := openChat(t, srv, dir)
 	ctx := context.Background()
-	p, err := w.OpenProject(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := w.NewSession(ctx, p.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if v, err := w.SetSessionMode(ctx, s.ID, "plan"); err != nil || v.ApprovalMode != "plan" {
 		t.Fatalf("SetSessionMode: %+v %v", v, err)
 	}
