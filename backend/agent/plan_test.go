@@ -15,12 +15,15 @@ import (
 )
 
 // attempts are the change-making calls a model sends in plan mode anyway,
-// each of which would leave a trace on disk if it ran.
+// each of which would leave a trace on disk, in a shell or at an MCP
+// server if it ran; the last one only reads.
 var attempts = []fakellm.ToolCall{
 	toolCall("w1", "write_file", `{"path":"evil.txt","content":"written"}`),
 	toolCall("p1", "patch_file", `{"path":"main.go","old_text":"package main","new_text":"package evil"}`),
 	toolCall("m1", "multi_patch", `{"edits":[{"path":"main.go","old_text":"package main","new_text":"package multi"}]}`),
 	toolCall("b1", "run_bash", `{"command":"touch ran.txt; echo ran > ran2.txt"}`),
+	toolCall("o1", "write_file", `{"path":"../outside.txt","content":"escaped"}`),
+	toolCall("e1", "mcp__t__echo", `{"text":"hi"}`),
 	toolCall("r1", "read_file", `{"path":"main.go"}`),
 }
 
@@ -34,11 +37,12 @@ func TestPlanModeRefusesChanges(t *testing.T) {
 	for _, format := range formats {
 		t.Run(format, func(t *testing.T) {
 			t.Parallel()
+			servers := &fakeMCP{}
 			h := newHarness(t, format, fakellm.Script{Turns: []fakellm.Turn{
 				{Text: "Let me try anyway.", ToolCalls: attempts},
 				{ToolCalls: []fakellm.ToolCall{toolCall("plan1", "present_plan", `{"plan":"# Goal\nRename the package.","steps":["Patch main.go","Run go build"]}`)},
 					When: &fakellm.When{HasToolResult: true}},
-			}}, setup{mode: "plan", files: map[string]string{"main.go": "package main\n"}})
+			}}, setup{mode: "plan", files: map[string]string{"main.go": "package main\n"}, mcp: servers})
 			ctx := context.Background()
 			for _, r := range []store.Rule{
 				{ProjectID: h.sess.ProjectID, Tool: permission.BashTool, Pattern: "*", Effect: store.Allow},
@@ -52,10 +56,13 @@ func TestPlanModeRefusesChanges(t *testing.T) {
 			if r := h.turn("Plan a rename of the package"); r != ReasonPlan {
 				t.Fatalf("reason %s, want %s", r, ReasonPlan)
 			}
-			for _, name := range []string{"evil.txt", "ran.txt", "ran2.txt"} {
+			for _, name := range []string{"evil.txt", "ran.txt", "ran2.txt", "../outside.txt"} {
 				if _, err := fileExists(h, name); !os.IsNotExist(err) {
 					t.Errorf("%s exists (%v): a refused call reached the disk or a shell", name, err)
 				}
+			}
+			if len(servers.calls) != 0 {
+				t.Errorf("MCP calls in plan mode: %v", servers.calls)
 			}
 			if got := h.read("main.go"); got != "package main\n" {
 				t.Errorf("main.go = %q", got)
@@ -70,7 +77,7 @@ func TestPlanModeRefusesChanges(t *testing.T) {
 			if len(reqs) != 2 {
 				t.Fatalf("%d model calls, want 2", len(reqs))
 			}
-			for _, tool := range []string{"write_file", "patch_file", "multi_patch", "run_bash"} {
+			for _, tool := range []string{"write_file", "patch_file", "multi_patch", "run_bash", "mcp__t__echo"} {
 				if slices.Contains(reqs[0].Tools, tool) {
 					t.Errorf("%s offered in plan mode: %v", tool, reqs[0].Tools)
 				}
@@ -87,13 +94,13 @@ func TestPlanModeRefusesChanges(t *testing.T) {
 			if len(res) != len(attempts) {
 				t.Fatalf("results %+v", res)
 			}
-			for i, r := range res[:4] {
+			for i, r := range res[:6] {
 				if !failed(r) || !strings.Contains(r.Content, "plan mode") || !strings.Contains(r.Content, "nothing was changed or run") {
 					t.Errorf("result of %s: %+v", attempts[i].Name, r)
 				}
 			}
-			if failed(res[4]) || !strings.Contains(res[4].Content, "package main") {
-				t.Errorf("read_file in plan mode: %+v", res[4])
+			if read := res[len(res)-1]; failed(read) || !strings.Contains(read.Content, "package main") {
+				t.Errorf("read_file in plan mode: %+v", read)
 			}
 			calls, err := h.st.ToolCalls(ctx, h.sess.ID)
 			if err != nil {
