@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { docShot } from "./ledger-helpers.mjs";
 import { modelRequests, openProject, sel, send, startChat, waitDiff, waitTurnDone, wideWindow } from "./helpers.mjs";
 
 const plan = (text, steps) => ({ name: "present_plan", input: { plan: text, steps } });
@@ -76,6 +77,8 @@ export const tests = [
       assert.equal(await mode(page), "plan");
       const second = cards.nth(1);
       assert.match(await second.innerText(), /Second plan/);
+      await second.scrollIntoViewIfNeeded();
+      await docShot(page, "plan-card.png");
 
       // Approve into ask: the mode switches and the edit waits for review.
       await second.locator("[data-testid=plan-approve-mode]").selectOption("ask");
@@ -86,6 +89,7 @@ export const tests = [
       assert.equal(readFileSync(join(project, "notes.txt"), "utf8"), "status: draft\n", "nothing written before the review");
       await page.locator("[data-testid=todo-list]").waitFor();
       assert.deepEqual(await todoStates(page), ["Patch notes.txt:in_progress", "Check the result:pending"]);
+      await docShot(page, "plan-tasks.png");
       const work = await ctx.waitFor(async () => (await modelRequests(llm)).find((r) => /I approve this plan/.test(r.lastUserText ?? "")), {
         message: "the work turn at the fake LLM",
       });
