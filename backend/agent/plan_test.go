@@ -177,3 +177,44 @@ func TestPlanApproved(t *testing.T) {
 // failed reports whether the model was told a call failed: Anthropic's
 // is_error, or the "Error: " OpenAI-compatible tool messages start with.
 func failed(r fakellm.ToolResult) bool { return r.IsError || strings.HasPrefix(r.Content, "Error: ") }
+
+// TestPlanModeMidTurn: a mode switched while a turn runs holds from the
+// turn's next model call: the switch to plan takes the change-making tools
+// away and refuses what the model still sends.
+func TestPlanModeMidTurn(t *testing.T) {
+	t.Parallel()
+	var h *harness
+	switched := make(chan struct{})
+	h = newHarness(t, llm.ProviderAnthropic, fakellm.Script{Turns: []fakellm.Turn{
+		{ToolCalls: []fakellm.ToolCall{toolCall("w1", "write_file", `{"path":"a.txt","content":"a"}`)}, When: &fakellm.When{LastUserContains: "Write"}},
+		{ToolCalls: []fakellm.ToolCall{toolCall("w2", "write_file", `{"path":"b.txt","content":"b"}`)}, Match: func(r fakellm.Request) bool {
+			// The user picks plan while this call streams.
+			if len(r.ToolResults) == 1 && r.ToolResults[0].ToolUseID == "w1" {
+				if err := h.m.SetApprovalMode(context.Background(), h.sess.ID, "plan"); err != nil {
+					t.Error(err)
+				}
+				close(switched)
+				return true
+			}
+			return false
+		}},
+		{ToolCalls: []fakellm.ToolCall{toolCall("w3", "write_file", `{"path":"c.txt","content":"c"}`)}, When: &fakellm.When{ToolResultContains: "b.txt"}},
+		{Text: "Stopping.", When: &fakellm.When{ToolResultContains: "plan mode"}},
+	}}, setup{mode: "all"})
+	if r := h.turn("Write three files"); r != ReasonEndTurn {
+		t.Fatalf("reason %s", r)
+	}
+	<-switched
+	for name, want := range map[string]bool{"a.txt": true, "b.txt": true, "c.txt": false} {
+		if _, err := fileExists(h, name); (err == nil) != want {
+			t.Errorf("%s exists: %v, want %v", name, err == nil, want)
+		}
+	}
+	reqs := h.srv.Requests()
+	if len(reqs) != 4 || !slices.Contains(reqs[1].Tools, "write_file") || slices.Contains(reqs[2].Tools, "write_file") {
+		t.Fatalf("tools per call: %v / %v", reqs[1].Tools, reqs[2].Tools)
+	}
+	if res := h.results(3); !failed(res[0]) || !strings.Contains(res[0].Content, "plan mode") {
+		t.Errorf("c.txt result %+v", res)
+	}
+}
