@@ -113,6 +113,8 @@ export class FakeBackend implements Backend {
   });
   /** When set, approvePlan fails with this message. */
   approvePlanError = "";
+  /** When set, setSessionMode fails with this message. */
+  setModeError = "";
   /** When set, the next restore (revert or rewind) fails with it. */
   restoreError: Error | null = null;
 
@@ -225,6 +227,7 @@ export class FakeBackend implements Backend {
   }
   async setSessionMode(sessionId: number, mode: SessionMode): Promise<SessionSummary> {
     this.record("setSessionMode", sessionId, mode);
+    if (this.setModeError) throw new Error(this.setModeError);
     const d = this.details[sessionId];
     const s = { ...(d?.session ?? summary(sessionId)), approvalMode: mode };
     if (d) this.details[sessionId] = { ...d, session: s };

@@ -43,6 +43,17 @@ describe("plan mode", () => {
     expect(b.callsOf("setSessionMode")).toEqual([[1, "edits"], [1, "plan"], [1, "ask"], [1, "none"]]);
   });
 
+  it("says when the mode could not be changed, and keeps showing the mode in force", async () => {
+    const b = new FakeBackend();
+    b.setModeError = "session 1: not found";
+    await open(b);
+    fireEvent.keyDown(screen.getByTestId("chat-input"), { key: "Tab", shiftKey: true });
+    await waitFor(() => expect(screen.getAllByTestId("error-banner").some((e) => e.getAttribute("data-kind") === "app")).toBe(true));
+    const banner = screen.getAllByTestId("error-banner").find((e) => e.getAttribute("data-kind") === "app")!;
+    expect(banner.textContent).toContain("Could not change the mode: session 1: not found");
+    expect(screen.getByTestId("mode-select").getAttribute("data-mode")).toBe("ask");
+  });
+
   it("shows a presented plan and approves it, as written, into the chosen mode", async () => {
     const b = inPlan();
     await open(b);
