@@ -167,6 +167,17 @@ func (a *App) SendMessageWithImages(sessionID int64, text string, attachments []
 // GetImage returns a message's image by its hash.
 func (a *App) GetImage(hash string) (events.ImageView, error) { return a.ws.GetImage(hash) }
 
+// SetSessionMode sets a session's mode: plan, ask, edits, all or none.
+func (a *App) SetSessionMode(sessionID int64, mode string) (events.SessionSummary, error) {
+	return a.ws.SetSessionMode(a.ctx, sessionID, mode)
+}
+
+// ApprovePlan leaves plan mode for mode (edits or ask) and starts the work
+// with the plan as the first message.
+func (a *App) ApprovePlan(sessionID int64, mode, plan string) (events.SessionSummary, error) {
+	return a.ws.ApprovePlan(a.ctx, sessionID, mode, plan)
+}
+
 // RetryTurn runs the session's failed turn again, without adding the
 // user's message again.
 func (a *App) RetryTurn(sessionID int64) error { return a.ws.RetryTurn(a.ctx, sessionID) }

@@ -25,7 +25,7 @@ const usage = `Pilot, a desktop coding agent.
 
 Usage:
   pilot                         open the window
-  pilot -p "PROMPT" [--project DIR] [--resume ID] [--approve ask|edits|all|none]
+  pilot -p "PROMPT" [--project DIR] [--resume ID] [--approve plan|ask|edits|all|none]
            [--provider P] [--model M] [--json]
                                 one headless turn: the answer on stdout, tools on stderr
   pilot repl [--project DIR] [--resume ID] [--approve MODE] [--provider P] [--model M]

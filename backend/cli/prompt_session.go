@@ -63,6 +63,7 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 		return nil, err
 	}
 	h.term = newTerminal(tio, a.json, a.approve)
+	h.loadTodos(ctx)
 	lg, err := openLedger(ctx, home, st, log)
 	if err != nil {
 		h.close()

@@ -6,6 +6,7 @@ import MessageImage from "./MessageImage";
 import { checkpointUndone } from "../../state/ledger";
 import ChangeDetailView from "./ChangeDetailView";
 import CommandEffectsView from "./CommandEffectsView";
+import PlanCard from "../plan/PlanCard";
 
 const statusText: Record<ToolStatus, string> = {
   running: "running",
@@ -90,6 +91,7 @@ function ToolCallCard({ id }: { id: string }) {
   const expanded = open ?? (live || call?.status === "error");
 
   if (!call) return null;
+  if (call.name === "present_plan" && call.status === "done") return <PlanCard call={call} />;
   const label = call.label || `→ ${call.name}`;
   return (
     <div
