@@ -100,15 +100,19 @@ func (t *Trees) scanFull(ctx context.Context, root *sandbox.Root, p *project) (*
 		}
 	}
 	w := p.w
-	var dir func(sandbox.Entry) bool
-	if w != nil {
-		dir = func(e sandbox.Entry) bool {
-			w.add(e.Abs, e.Rel)
-			return true
-		}
-	}
 	prev := p.cur
-	m := &manifest{root: root.Dir(), scanned: time.Now().UnixNano(), files: make(map[string]entry, len(prev.files)+16)}
+	m := &manifest{root: root.Dir(), scanned: time.Now().UnixNano(), files: make(map[string]entry, len(prev.files)+16),
+		dirs: make(map[string]bool, len(prev.dirs))}
+	var mu sync.Mutex
+	dir := func(e sandbox.Entry) bool {
+		if w != nil {
+			w.add(e.Abs, e.Rel)
+		}
+		mu.Lock()
+		m.dirs[e.Rel] = true
+		mu.Unlock()
+		return true
+	}
 	if err := t.walk(ctx, root, []sandbox.Path{start}, dir, prev, m, nil); err != nil {
 		p.stopWatching(nil)
 		return nil, err
@@ -127,16 +131,21 @@ func (t *Trees) scanFull(ctx context.Context, root *sandbox.Root, p *project) (*
 // folders found in them (watching them first).
 func (t *Trees) scanPart(ctx context.Context, root *sandbox.Root, p *project, c changes) (*manifest, error) {
 	prev, w := p.cur, p.w
-	m := &manifest{root: root.Dir(), scanned: time.Now().UnixNano(), files: maps.Clone(prev.files)}
+	m := &manifest{root: root.Dir(), scanned: time.Now().UnixNano(), files: maps.Clone(prev.files), dirs: maps.Clone(prev.dirs)}
+	for _, g := range c.gone {
+		delete(m.dirs, g)
+	}
 	if len(c.gone) > 0 {
-		for rel := range m.files {
+		below := func(rel string) bool {
 			for _, g := range c.gone {
 				if strings.HasPrefix(rel, g+"/") {
-					delete(m.files, rel)
-					break
+					return true
 				}
 			}
+			return false
 		}
+		maps.DeleteFunc(m.files, func(rel string, _ entry) bool { return below(rel) })
+		maps.DeleteFunc(m.dirs, func(rel string, _ bool) bool { return below(rel) })
 	}
 	var starts []sandbox.Path
 	for d := range c.dirty {
@@ -151,11 +160,15 @@ func (t *Trees) scanPart(ctx context.Context, root *sandbox.Root, p *project, c 
 		starts = append(starts, sp)
 	}
 	seen := map[string]bool{}
+	var mu sync.Mutex
 	dir := func(e sandbox.Entry) bool {
 		if w.watching(e.Rel) {
 			return false // known: its own events say when it changes
 		}
 		w.add(e.Abs, e.Rel)
+		mu.Lock()
+		m.dirs[e.Rel] = true
+		mu.Unlock()
 		return true
 	}
 	if err := t.walk(ctx, root, starts, dir, prev, m, seen); err != nil {

@@ -162,8 +162,12 @@ func TestWatchedScansMatchFullScans(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if want := files(fullScan(t, dir)); !maps.Equal(files(s.before), want) {
+				full := fullScan(t, dir)
+				if want := files(full); !maps.Equal(files(s.before), want) {
 					t.Fatalf("before command %d, after %q:\nwatched %v\n   full %v", cmd, log, files(s.before), want)
+				}
+				if !maps.Equal(s.before.dirs, full.dirs) {
+					t.Fatalf("before command %d, after %q: folders\nwatched %v\n   full %v", cmd, log, s.before.dirs, full.dirs)
 				}
 				for range 1 + o.r.IntN(4) {
 					log = append(log, o.step())
@@ -172,8 +176,12 @@ func TestWatchedScansMatchFullScans(t *testing.T) {
 					t.Fatal(err)
 				}
 				p := trees.project(root.Dir())
-				if want := files(fullScan(t, dir)); !maps.Equal(files(p.cur), want) {
+				full = fullScan(t, dir)
+				if want := files(full); !maps.Equal(files(p.cur), want) {
 					t.Fatalf("after command %d, after %q:\nwatched %v\n   full %v", cmd, log, files(p.cur), want)
+				}
+				if !maps.Equal(p.cur.dirs, full.dirs) {
+					t.Fatalf("after command %d, after %q: folders\nwatched %v\n   full %v", cmd, log, p.cur.dirs, full.dirs)
 				}
 				// A change outside any command, seen by the next Before.
 				if o.r.IntN(3) == 0 {

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -47,6 +48,9 @@ type Effect struct {
 	Path          string // project-relative, '/'-separated
 	Op            Op
 	Before, After FileState
+	// MadeDirs, for a created file, are the folders on its path that were
+	// not there before the command, outermost first; nil when not known.
+	MadeDirs []string
 }
 
 // racyMargin: a file whose mtime is this close to (or after) the start of
@@ -186,7 +190,7 @@ func compare(a, b *manifest) []Effect {
 		ea, ok := a.files[rel]
 		switch {
 		case !ok:
-			out = append(out, Effect{Path: rel, Op: Created, After: eb.state()})
+			out = append(out, Effect{Path: rel, Op: Created, After: eb.state(), MadeDirs: a.madeDirs(rel)})
 		case ea.hash != eb.hash || ea.mode != eb.mode:
 			out = append(out, Effect{Path: rel, Op: Modified, Before: ea.state(), After: eb.state()})
 		}
@@ -199,6 +203,19 @@ func compare(a, b *manifest) []Effect {
 		}
 	}
 	slices.SortFunc(out, func(x, y Effect) int { return strings.Compare(x.Path, y.Path) })
+	return out
+}
+
+// madeDirs returns the folders on rel's path that m did not have,
+// outermost first; nil when m does not know its folders.
+func (m *manifest) madeDirs(rel string) []string {
+	if m.dirs == nil {
+		return nil
+	}
+	out := []string{}
+	for dir := path.Dir(rel); dir != "." && !m.dirs[dir]; dir = path.Dir(dir) {
+		out = append([]string{dir}, out...)
+	}
 	return out
 }
 
