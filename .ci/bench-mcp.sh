@@ -26,12 +26,8 @@ servers=5
 	echo "bench-mcp: $bin missing; run make build" >&2
 	exit 1
 }
-tmp=$(mktemp -d)
 # shellcheck source=.ci/bench-memory-lib.sh
-source .ci/bench-memory-lib.sh
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+source .ci/bench-memory-lib.sh # makes $tmp, removed on exit
 mkdir -p build/bench
 
 npm_dir=$PWD/build/bench/npm
