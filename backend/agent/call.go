@@ -275,15 +275,30 @@ func (t *turn) reload(ctx context.Context, id int64) {
 // and emits the session's totals.
 func (t *turn) account(ctx context.Context, u llm.Usage, estimated int) {
 	l := t.l
-	cost, known := llm.Cost(t.priced, u)
-	if err := l.m.st.UpdateUsage(ctx, l.id, u, cost); err != nil {
-		l.m.log.Warn("saving usage", "session", l.id, "err", err)
-	}
 	prompt := u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens
 	if prompt > 0 && estimated > 0 {
 		l.mu.Lock()
 		l.calib = min(4, max(0.25, float64(prompt)/float64(estimated)))
 		l.mu.Unlock()
+	}
+	t.own.mu.Lock()
+	t.own.context = prompt + u.OutputTokens
+	t.own.mu.Unlock()
+	t.spend(ctx, u, true)
+}
+
+// spend adds a call's usage and cost (the main agent's or a helper's) to
+// the session and emits the totals with the main agent's context use.
+func (t *turn) spend(ctx context.Context, u llm.Usage, main bool) {
+	l := t.l
+	if !main && u == (llm.Usage{}) {
+		return
+	}
+	cost, known := llm.Cost(t.priced, u)
+	t.own.mu.Lock()
+	defer t.own.mu.Unlock()
+	if err := l.m.st.UpdateUsage(ctx, l.id, u, cost); err != nil {
+		l.m.log.Warn("saving usage", "session", l.id, "err", err)
 	}
 	sess, err := l.m.st.Session(ctx, l.id)
 	if err != nil {
@@ -294,7 +309,7 @@ func (t *turn) account(ctx context.Context, u llm.Usage, estimated int) {
 		InputTokens: sess.Usage.InputTokens, OutputTokens: sess.Usage.OutputTokens,
 		CacheReadTokens: sess.Usage.CacheReadTokens, CacheWriteTokens: sess.Usage.CacheWriteTokens,
 		CostUSD: sess.CostUSD, CostKnown: known,
-		ContextTokens: prompt + u.OutputTokens, ContextWindow: t.window,
+		ContextTokens: t.own.context, ContextWindow: t.window,
 	}
 	l.send(events.AgentUsage, func(q events.Seq) any { return events.UsagePayload{Seq: q, Usage: v} })
 }

@@ -120,6 +120,7 @@ type Options struct {
 	BudgetTokens  int           // tokens per session before the turn pauses and asks (0: none)
 	BudgetUSD     float64       // dollars per session when the session sets none (0: none)
 	Env           []string      // environment of run_bash before secrets are stripped (nil: os.Environ())
+	Helpers       int           // helpers (task calls) of a turn running at once (DefaultHelpers)
 	// Titles asks the model for a short title after a session's first turn
 	// (until then, and when that fails, the title is the first line of the
 	// first message).

@@ -40,6 +40,7 @@ type turn struct {
 	guardKey string
 	guardN   int
 	retried  bool // a context-too-long answer was already compacted and retried
+	own      ownState
 }
 
 // run executes a turn and reports its end.

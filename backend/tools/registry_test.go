@@ -23,6 +23,8 @@ var contract = []struct {
 	{"patch_file", []string{"path", "old_text", "new_text", "replace_all?"}, false},
 	{"multi_patch", []string{"edits"}, false},
 	{"run_bash", []string{"command", "timeout_seconds?"}, false},
+	{"task", []string{"description", "prompt"}, true},
+	{"web_fetch", []string{"url", "prompt?"}, true},
 }
 
 func TestRegistryMatchesContract(t *testing.T) {
