@@ -39,7 +39,9 @@ func (t *turn) runFetch(ctx context.Context, r *toolRun) {
 	host := strings.ToLower(u.Hostname())
 	req := permission.Request{Tool: tools.WebFetchTool, Host: host}
 	ruled := t.permit(ctx, req)
-	byRule := ruled.Verdict == permission.Run && ruled.Rule != nil
+	opt := l.m.opt.WebFetch
+	byRule := ruled.Verdict == permission.Run && ruled.Rule != nil ||
+		opt.AllowPrivate != nil && opt.AllowPrivate(host)
 	private, err := webfetch.Private(ctx, host)
 	switch {
 	case err != nil:
@@ -66,7 +68,8 @@ func (t *turn) runFetch(ctx context.Context, r *toolRun) {
 		}
 	}
 	feedback := r.out.feedback
-	page, err := webfetch.Fetch(ctx, u, webfetch.Options{AllowPrivate: func(h string) bool { return byRule && strings.EqualFold(h, host) }})
+	opt.AllowPrivate = func(h string) bool { return byRule && strings.EqualFold(h, host) }
+	page, err := webfetch.Fetch(ctx, u, opt)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		r.out = outcome{text: cancelled(true).text, isError: true, status: store.ToolCancelled, approval: state}
@@ -103,7 +106,7 @@ func (t *turn) pageResult(ctx context.Context, page webfetch.Page, prompt string
 	}
 	fmt.Fprintf(&head, "URL: %s (%s, %s", page.URL, page.ContentType, sizeText(page.Bytes))
 	if page.Cut {
-		fmt.Fprintf(&head, ", cut at %s", sizeText(webfetch.DefaultMaxBytes))
+		head.WriteString(", cut: the page is longer")
 	}
 	head.WriteString(")\n")
 	if page.Status >= 400 {

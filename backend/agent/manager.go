@@ -62,6 +62,7 @@ import (
 	"pilot/backend/sandbox"
 	"pilot/backend/store"
 	"pilot/backend/tools"
+	"pilot/backend/webfetch"
 )
 
 // Defaults of Options.
@@ -121,6 +122,9 @@ type Options struct {
 	BudgetUSD     float64       // dollars per session when the session sets none (0: none)
 	Env           []string      // environment of run_bash before secrets are stripped (nil: os.Environ())
 	Helpers       int           // helpers (task calls) of a turn running at once (DefaultHelpers)
+	// WebFetch are web_fetch's limits; its AllowPrivate lets hosts reach
+	// private addresses beyond those the project's rules allow (tests).
+	WebFetch webfetch.Options
 	// Titles asks the model for a short title after a session's first turn
 	// (until then, and when that fails, the title is the first line of the
 	// first message).
