@@ -80,7 +80,9 @@ func TestWebFetch(t *testing.T) {
 				{Match: asksAbout, When: &fakellm.When{LastUserContains: "burrowing"}, Text: "Gophers dig."},
 			}
 			if tc.twice {
-				turns = append(turns, fakellm.Turn{Match: func(r fakellm.Request) bool { return notAsking(r) && len(r.ToolResults) > 0 && r.ToolResults[0].ToolUseID == "f1" }, When: &fakellm.When{HasToolResult: true},
+				turns = append(turns, fakellm.Turn{Match: func(r fakellm.Request) bool {
+					return notAsking(r) && len(r.ToolResults) > 0 && r.ToolResults[0].ToolUseID == "f1"
+				}, When: &fakellm.When{HasToolResult: true},
 					ToolCalls: []fakellm.ToolCall{fetchCall("f2", web.URL+"/page2", "")}})
 			}
 			turns = append(turns, fakellm.Turn{Match: notAsking, When: &fakellm.When{HasToolResult: true}, Text: "Done."})
