@@ -39,6 +39,7 @@ var helperTools = map[string]bool{"list_files": true, "read_file": true, "glob":
 // ownState is what the calls the loop runs itself (task, web_fetch) share
 // within a turn.
 type ownState struct {
+	helpers int // at once (0: Options.Helpers, else DefaultHelpers)
 	once    sync.Once
 	slots   chan struct{} // one per helper allowed to run at once
 	mu      sync.Mutex    // the turn's usage (t.sess), updated by concurrent helpers
@@ -86,7 +87,10 @@ func (t *turn) runHelper(ctx context.Context, r *toolRun) {
 		return
 	}
 	t.own.once.Do(func() {
-		n := t.l.m.opt.Helpers
+		n := t.own.helpers
+		if n <= 0 {
+			n = t.l.m.opt.Helpers
+		}
 		if n <= 0 {
 			n = DefaultHelpers
 		}

@@ -109,6 +109,9 @@ type Model struct {
 	// (not in titles or summaries): tokens per call, 0: off. It is read
 	// when a turn starts and holds for the whole turn.
 	ThinkingBudget int
+	// Helpers is how many helpers (task calls) of a turn run at once,
+	// read when a turn starts; 0: Options.Helpers.
+	Helpers int
 }
 
 // Options tunes the loop; zero values mean the defaults.
