@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"pilot/backend/llm"
@@ -86,6 +87,9 @@ func TestHelperToolCalls(t *testing.T) {
 	}
 	check(tr.ToolCalls)
 	check(must[[]ToolCall](t)(s.ToolCalls(ctx, sess.ID)))
+	if md := tr.Markdown(); !strings.Contains(md, "The helper's tool calls:\n\n- `glob` `{}` — done\n\n```\nmain.go\n```") {
+		t.Fatalf("markdown export:\n%s", md)
+	}
 	fork := must[Session](t)(s.Fork(ctx, sess.ID, last.ID))
 	check(must[[]ToolCall](t)(s.ToolCalls(ctx, fork.ID)))
 }
