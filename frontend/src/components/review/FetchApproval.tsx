@@ -1,8 +1,5 @@
-import { useRef, useState } from "react";
-import { useReclaimFocus } from "../../lib/focus";
 import type { Approval } from "../../lib/types";
-import { useApp, useController } from "../../state/context";
-import { panelShown } from "../../state/layout";
+import { useCommandDecision } from "./useCommandDecision";
 
 /**
  * web_fetch asks to read a page from a host not allowed yet: allowing it
@@ -10,18 +7,8 @@ import { panelShown } from "../../state/layout";
  * adds a project rule for the host.
  */
 export default function FetchApproval({ approval }: { approval: Approval }) {
-  const c = useController();
-  const [always, setAlways] = useState(false);
-  const [feedback, setFeedback] = useState("");
-  const [sent, setSent] = useState<"no" | "approve" | "reject">("no");
-  const card = useRef<HTMLDivElement>(null);
-  useReclaimFocus(card, useApp((s) => panelShown(s, "review")));
+  const { always, setAlways, feedback, setFeedback, sent, card, decide } = useCommandDecision(approval);
   const url = (approval.command ?? "").replace(/^Fetch /, "");
-
-  const decide = async (approve: boolean) => {
-    setSent(approve ? "approve" : "reject");
-    await c.approvals.decideCommand(approval.id, approve, feedback, always);
-  };
 
   return (
     <div ref={card} tabIndex={-1} className="review-card bash-card" data-testid="fetch-approval" data-approval-id={approval.id} data-host={approval.host}>
