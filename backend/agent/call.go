@@ -58,6 +58,23 @@ func (a *assembler) finish() {
 	}
 }
 
+// thinking adds a thinking delta. An OpenAI-compatible server's reasoning
+// keeps the field it came in and its host: the client sends it back there
+// only.
+func (a *assembler) thinking(ev llm.Event) {
+	b, buf := a.last(llm.BlockThinking)
+	if ev.Field != b.Field || ev.Origin != b.Origin {
+		if buf.Len() > 0 || b.Signature != "" {
+			b, buf = a.add(llm.ContentBlock{Type: llm.BlockThinking})
+		}
+		b.Field, b.Origin = ev.Field, ev.Origin
+	}
+	buf.WriteString(ev.Text)
+	if ev.Signature != "" {
+		b.Signature = ev.Signature
+	}
+}
+
 func (a *assembler) tool(id, name string) *llm.ContentBlock {
 	for i := range a.blocks {
 		if a.blocks[i].Type == llm.BlockToolUse && a.blocks[i].ID == id {
@@ -135,19 +152,7 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 				l.m.log.Warn("saving streamed text", "session", l.id, "err", err)
 			}
 		case llm.EventThinkingDelta:
-			b, buf := a.last(llm.BlockThinking)
-			if ev.Field != b.Field || ev.Origin != b.Origin {
-				// An OpenAI-compatible server's reasoning keeps the field it
-				// came in and its host: the client sends it back there only.
-				if buf.Len() > 0 || b.Signature != "" {
-					b, buf = a.add(llm.ContentBlock{Type: llm.BlockThinking})
-				}
-				b.Field, b.Origin = ev.Field, ev.Origin
-			}
-			buf.WriteString(ev.Text)
-			if ev.Signature != "" {
-				b.Signature = ev.Signature
-			}
+			a.thinking(ev)
 			if ev.Text != "" {
 				l.m.out.text(l.id, stream.MessageID(), "", ev.Text)
 			}

@@ -193,6 +193,10 @@ func (h *helper) call(ctx context.Context, defs []llm.ToolDef) (llm.Message, llm
 		case llm.EventTextDelta:
 			_, buf := a.last(llm.BlockText)
 			buf.WriteString(ev.Text)
+		case llm.EventThinkingDelta: // sent back: some servers require it with tools
+			a.thinking(ev)
+		case llm.EventRedactedThinking:
+			a.add(llm.ContentBlock{Type: llm.BlockRedactedThinking, Data: ev.Text})
 		case llm.EventToolStart:
 			a.tool(ev.ToolID, ev.ToolName)
 		case llm.EventToolDone:
@@ -215,7 +219,7 @@ func (h *helper) call(ctx context.Context, defs []llm.ToolDef) (llm.Message, llm
 		if b.Type == llm.BlockToolUse && b.ID == "" {
 			b.ID = fmt.Sprintf("call_%d_%d", len(h.msgs), i)
 		}
-		if b.Type != llm.BlockText || b.Text != "" {
+		if (b.Type != llm.BlockText || b.Text != "") && (b.Type != llm.BlockThinking || b.Thinking != "" || b.Signature != "") {
 			blocks = append(blocks, b)
 		}
 	}
