@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -53,7 +54,7 @@ func (t *turn) runFetch(ctx context.Context, r *toolRun) {
 		return
 	}
 	state := store.ApprovalAuto
-	if !l.hostApproved(host) || ruled.Verdict == permission.Refuse {
+	if !t.hostApproved(ctx, host) || ruled.Verdict == permission.Refuse {
 		t.own.ask.Lock()
 		var ok bool
 		state, ok = t.askRun(ctx, r, req, events.Approval{Command: "Fetch " + u.String(), Host: host},
@@ -157,11 +158,35 @@ func cutUTF8(s string, n int) string {
 }
 
 // hostApproved reports whether the user allowed web_fetch on host in
-// this session.
-func (l *live) hostApproved(host string) bool {
+// this session: remembered, or (after a restart) an approved call of the
+// session's stored history.
+func (t *turn) hostApproved(ctx context.Context, host string) bool {
+	l := t.l
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.hosts[host]
+	ok := l.hosts[host]
+	l.mu.Unlock()
+	if ok {
+		return true
+	}
+	calls, err := l.m.st.ToolCalls(context.WithoutCancel(ctx), l.id)
+	if err != nil {
+		l.m.log.Warn("reading the session's web fetches", "session", l.id, "err", err)
+		return false
+	}
+	for _, c := range calls {
+		if c.Name != tools.WebFetchTool || c.Approval != store.ApprovalApproved {
+			continue
+		}
+		var in tools.WebFetchParams
+		if json.Unmarshal(c.Input, &in) != nil {
+			continue
+		}
+		if u, err := webfetch.Parse(in.URL); err == nil && strings.EqualFold(u.Hostname(), host) {
+			l.approveHost(host)
+			return true
+		}
+	}
+	return false
 }
 
 func (l *live) approveHost(host string) {

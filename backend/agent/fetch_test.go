@@ -155,3 +155,29 @@ func TestWebFetch(t *testing.T) {
 		})
 	}
 }
+
+// A host the user allowed in a session is not asked about again after a
+// restart: the approval is in the session's history.
+func TestWebFetchHostAfterRestart(t *testing.T) {
+	t.Parallel()
+	web, hits := pageServer(t)
+	h := newHarness(t, llm.ProviderAnthropic, fakellm.Script{Turns: []fakellm.Turn{
+		{When: &fakellm.When{LastUserContains: "first"}, ToolCalls: []fakellm.ToolCall{fetchCall("f1", web.URL+"/a", "")}},
+		{When: &fakellm.When{LastUserContains: "second"}, ToolCalls: []fakellm.ToolCall{fetchCall("f2", web.URL+"/b", "")}},
+		{When: &fakellm.When{HasToolResult: true}, Text: "Read.", Repeat: true},
+	}}, setup{mode: "ask", opt: Options{WebFetch: webfetch.Options{AllowPrivate: func(string) bool { return true }}}})
+	var asked atomic.Int32
+	approve := func(a events.Approval) {
+		asked.Add(1)
+		h.m.DecideCommand(a.ID, events.CommandDecision{Approve: true})
+	}
+	h.approveWith(approve)
+	if r := h.turn("first"); r != ReasonEndTurn || asked.Load() != 1 {
+		t.Fatalf("reason %s, asked %d", r, asked.Load())
+	}
+	h.restart()
+	h.approveWith(approve)
+	if r := h.turn("second"); r != ReasonEndTurn || asked.Load() != 1 || hits.Load() != 2 {
+		t.Fatalf("reason %s, asked %d, hits %d", r, asked.Load(), hits.Load())
+	}
+}
