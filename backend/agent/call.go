@@ -58,6 +58,23 @@ func (a *assembler) finish() {
 	}
 }
 
+// thinking adds a thinking delta. An OpenAI-compatible server's reasoning
+// keeps the field it came in and its host: the client sends it back there
+// only.
+func (a *assembler) thinking(ev llm.Event) {
+	b, buf := a.last(llm.BlockThinking)
+	if ev.Field != b.Field || ev.Origin != b.Origin {
+		if buf.Len() > 0 || b.Signature != "" {
+			b, buf = a.add(llm.ContentBlock{Type: llm.BlockThinking})
+		}
+		b.Field, b.Origin = ev.Field, ev.Origin
+	}
+	buf.WriteString(ev.Text)
+	if ev.Signature != "" {
+		b.Signature = ev.Signature
+	}
+}
+
 func (a *assembler) tool(id, name string) *llm.ContentBlock {
 	for i := range a.blocks {
 		if a.blocks[i].Type == llm.BlockToolUse && a.blocks[i].ID == id {
@@ -135,19 +152,7 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 				l.m.log.Warn("saving streamed text", "session", l.id, "err", err)
 			}
 		case llm.EventThinkingDelta:
-			b, buf := a.last(llm.BlockThinking)
-			if ev.Field != b.Field || ev.Origin != b.Origin {
-				// An OpenAI-compatible server's reasoning keeps the field it
-				// came in and its host: the client sends it back there only.
-				if buf.Len() > 0 || b.Signature != "" {
-					b, buf = a.add(llm.ContentBlock{Type: llm.BlockThinking})
-				}
-				b.Field, b.Origin = ev.Field, ev.Origin
-			}
-			buf.WriteString(ev.Text)
-			if ev.Signature != "" {
-				b.Signature = ev.Signature
-			}
+			a.thinking(ev)
 			if ev.Text != "" {
 				l.m.out.text(l.id, stream.MessageID(), "", ev.Text)
 			}
@@ -275,15 +280,30 @@ func (t *turn) reload(ctx context.Context, id int64) {
 // and emits the session's totals.
 func (t *turn) account(ctx context.Context, u llm.Usage, estimated int) {
 	l := t.l
-	cost, known := llm.Cost(t.priced, u)
-	if err := l.m.st.UpdateUsage(ctx, l.id, u, cost); err != nil {
-		l.m.log.Warn("saving usage", "session", l.id, "err", err)
-	}
 	prompt := u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens
 	if prompt > 0 && estimated > 0 {
 		l.mu.Lock()
 		l.calib = min(4, max(0.25, float64(prompt)/float64(estimated)))
 		l.mu.Unlock()
+	}
+	t.own.mu.Lock()
+	t.own.context = prompt + u.OutputTokens
+	t.own.mu.Unlock()
+	t.spend(ctx, u, true)
+}
+
+// spend adds a call's usage and cost (the main agent's or a helper's) to
+// the session and emits the totals with the main agent's context use.
+func (t *turn) spend(ctx context.Context, u llm.Usage, main bool) {
+	l := t.l
+	if !main && u == (llm.Usage{}) {
+		return
+	}
+	cost, known := llm.Cost(t.priced, u)
+	t.own.mu.Lock()
+	defer t.own.mu.Unlock()
+	if err := l.m.st.UpdateUsage(ctx, l.id, u, cost); err != nil {
+		l.m.log.Warn("saving usage", "session", l.id, "err", err)
 	}
 	sess, err := l.m.st.Session(ctx, l.id)
 	if err != nil {
@@ -294,7 +314,7 @@ func (t *turn) account(ctx context.Context, u llm.Usage, estimated int) {
 		InputTokens: sess.Usage.InputTokens, OutputTokens: sess.Usage.OutputTokens,
 		CacheReadTokens: sess.Usage.CacheReadTokens, CacheWriteTokens: sess.Usage.CacheWriteTokens,
 		CostUSD: sess.CostUSD, CostKnown: known,
-		ContextTokens: prompt + u.OutputTokens, ContextWindow: t.window,
+		ContextTokens: t.own.context, ContextWindow: t.window,
 	}
 	l.send(events.AgentUsage, func(q events.Seq) any { return events.UsagePayload{Seq: q, Usage: v} })
 }

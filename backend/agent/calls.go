@@ -186,6 +186,9 @@ func (t *turn) runOne(ctx context.Context, r *toolRun, exec func(context.Context
 // runRead runs a read-only call (or an unknown tool, which the registry
 // answers with the list of real tools).
 func (t *turn) runRead(ctx context.Context, r *toolRun) {
+	if t.runOwn(ctx, r) { // task, web_fetch (helper.go, fetch.go)
+		return
+	}
 	if res, ok := t.execute(ctx, r); ok {
 		r.out = outcome{text: res.Output, isError: res.IsError, status: statusOf(res.IsError)}
 		t.toolImages(res, &r.out)

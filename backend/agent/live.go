@@ -39,6 +39,7 @@ type live struct {
 	elided  map[string]bool    // tool_use ids whose output is elided from requests
 	calib   float64            // provider tokens per estimated token
 	raised  budgetRaise        // how far the user let the budget go
+	hosts   map[string]bool    // hosts the user let web_fetch read in this session
 }
 
 // setState moves the machine and emits the new state. An invalid move is

@@ -63,6 +63,7 @@ import (
 	"pilot/backend/sandbox"
 	"pilot/backend/store"
 	"pilot/backend/tools"
+	"pilot/backend/webfetch"
 )
 
 // Defaults of Options.
@@ -109,6 +110,9 @@ type Model struct {
 	// (not in titles or summaries): tokens per call, 0: off. It is read
 	// when a turn starts and holds for the whole turn.
 	ThinkingBudget int
+	// Helpers is how many helpers (task calls) of a turn run at once,
+	// read when a turn starts; 0: Options.Helpers.
+	Helpers int
 }
 
 // Options tunes the loop; zero values mean the defaults.
@@ -121,6 +125,10 @@ type Options struct {
 	BudgetTokens  int           // tokens per session before the turn pauses and asks (0: none)
 	BudgetUSD     float64       // dollars per session when the session sets none (0: none)
 	Env           []string      // environment of run_bash before secrets are stripped (nil: os.Environ())
+	Helpers       int           // helpers (task calls) of a turn running at once (DefaultHelpers)
+	// WebFetch are web_fetch's limits; its AllowPrivate lets hosts reach
+	// private addresses beyond those the project's rules allow (tests).
+	WebFetch webfetch.Options
 	// Titles asks the model for a short title after a session's first turn
 	// (until then, and when that fails, the title is the first line of the
 	// first message).

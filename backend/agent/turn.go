@@ -40,6 +40,7 @@ type turn struct {
 	guardKey string
 	guardN   int
 	retried  bool // a context-too-long answer was already compacted and retried
+	own      ownState
 }
 
 // run executes a turn and reports its end.
@@ -152,6 +153,7 @@ func (l *live) load(ctx context.Context) (*turn, error) {
 		l: l, sess: sess, p: p.Provider, thinking: p.ThinkingBudget, model: sess.Model, priced: model, window: window,
 		system:  SystemPrompt(ctx, l.root.Dir(), l.m.opt.Now()),
 		mode:    l.approvalMode(sess),
+		own:     ownState{helpers: p.Helpers},
 		history: history,
 	}, nil
 }

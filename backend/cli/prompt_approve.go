@@ -33,7 +33,7 @@ func (t *terminal) decide(a events.Approval) {
 		if yes {
 			decision = "approved"
 		}
-		t.line(map[string]any{"type": "approval", "id": a.ID, "kind": a.Kind, "tool": a.Tool, "paths": a.Paths, "command": a.Command, "server": a.Server, "mcpTool": a.McpTool, "arguments": a.Arguments, "decision": decision})
+		t.line(map[string]any{"type": "approval", "id": a.ID, "kind": a.Kind, "tool": a.Tool, "paths": a.Paths, "command": a.Command, "server": a.Server, "mcpTool": a.McpTool, "arguments": a.Arguments, "host": a.Host, "decision": decision})
 	}
 	t.mu.Unlock()
 	if a.Kind == "command" {
@@ -59,6 +59,8 @@ func question(a events.Approval) string {
 	switch {
 	case a.Tool == agent.BudgetTool:
 		return a.Command + " [y/N] "
+	case a.Host != "":
+		return fmt.Sprintf("%s (allows %s for this session)? [y]es / [n]o / [a]lways allow the host ", a.Command, a.Host)
 	case a.Server != "":
 		return fmt.Sprintf("Call the tool %q of the MCP server %q with %s? [y]es / [n]o / [a]lways ", a.McpTool, a.Server, a.Arguments)
 	case a.Kind == "command":

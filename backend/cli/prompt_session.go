@@ -154,7 +154,7 @@ func providerFor(st *store.Store, home string, getenv func(string) string, a *ru
 			return agent.Model{}, err
 		}
 		prov, err := llm.New(r.LLM())
-		return agent.Model{Provider: prov, ThinkingBudget: r.ThinkingBudget()}, err
+		return agent.Model{Provider: prov, ThinkingBudget: r.ThinkingBudget(), Helpers: r.Settings.Helpers()}, err
 	}
 }
 

@@ -119,12 +119,19 @@ func (t *terminal) tool(c events.ToolCall) {
 	if !t.shown[c.ID] {
 		t.shown[c.ID] = true
 		if t.json {
-			t.line(map[string]any{"type": "tool_call", "id": c.ID, "name": c.Name, "label": c.Label, "input": c.Input})
+			line := map[string]any{"type": "tool_call", "id": c.ID, "name": c.Name, "label": c.Label, "input": c.Input}
+			if c.ParentID != "" {
+				line["parentId"] = c.ParentID // a helper's call, under its task call
+			}
+			t.line(line)
 		} else {
 			t.endLine()
 			label := c.Label
 			if !strings.HasPrefix(label, "→") {
 				label = "→ " + label
+			}
+			if c.ParentID != "" {
+				label = "  " + label // a helper's call, under its task
 			}
 			fmt.Fprintln(t.tio.Stderr, label)
 		}

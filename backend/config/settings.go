@@ -49,6 +49,23 @@ type Settings struct {
 	CheckpointRetentionMB int `json:"checkpointRetentionMb,omitempty"`
 	// MCPTimeoutSeconds caps each MCP tool call; 0: 60 s.
 	MCPTimeoutSeconds int `json:"mcpTimeoutSeconds,omitempty"`
+	// HelperConcurrency is how many helpers (task calls) of a turn run at
+	// once; 0: DefaultHelperConcurrency.
+	HelperConcurrency int `json:"helperConcurrency,omitempty"`
+}
+
+// Helpers running at once.
+const (
+	DefaultHelperConcurrency = 3
+	MaxHelperConcurrency     = 8
+)
+
+// Helpers is the helper concurrency in force.
+func (s Settings) Helpers() int {
+	if s.HelperConcurrency <= 0 {
+		return DefaultHelperConcurrency
+	}
+	return min(s.HelperConcurrency, MaxHelperConcurrency)
 }
 
 // MCP call timeout, in seconds.

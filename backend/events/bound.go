@@ -138,6 +138,8 @@ type SettingsView struct {
 	CheckpointRetentionMB int `json:"checkpointRetentionMb"`
 	// MCPTimeoutSeconds caps each MCP tool call.
 	MCPTimeoutSeconds int `json:"mcpTimeoutSeconds"`
+	// HelperConcurrency is how many helpers of a turn run at once.
+	HelperConcurrency int `json:"helperConcurrency"`
 	// CheckpointUsageBytes is what the open project's checkpoints take now.
 	CheckpointUsageBytes int64             `json:"checkpointUsageBytes"`
 	Source               map[string]string `json:"source"`
@@ -183,6 +185,8 @@ type SettingsInput struct {
 	CheckpointRetentionMB int `json:"checkpointRetentionMb"`
 	// MCPTimeoutSeconds: seconds before an MCP tool call is given up (1-3600; 0: keep).
 	MCPTimeoutSeconds int `json:"mcpTimeoutSeconds"`
+	// HelperConcurrency: helpers of a turn running at once (1-8; 0: keep).
+	HelperConcurrency int `json:"helperConcurrency"`
 }
 
 // ImageInput is an image the user attached to a prompt: its media type

@@ -34,8 +34,11 @@ type Message struct {
 // ToolCall is one tool call card. Status is running, awaiting_approval,
 // done, error, rejected or cancelled.
 type ToolCall struct {
-	ID         string          `json:"id"` // the model's tool_use id
-	MessageID  int64           `json:"messageId"`
+	ID        string `json:"id"` // the model's tool_use id
+	MessageID int64  `json:"messageId"`
+	// ParentID is the id of the task call whose helper made this call
+	// ("" for the main agent's calls); the card is shown under it.
+	ParentID   string          `json:"parentId,omitempty"`
 	Name       string          `json:"name"`
 	Label      string          `json:"label"`
 	Input      json.RawMessage `json:"input" ts_type:"unknown"`
@@ -67,6 +70,9 @@ type Approval struct {
 	Server    string `json:"server,omitempty"`
 	McpTool   string `json:"mcpTool,omitempty"`
 	Arguments string `json:"arguments,omitempty"`
+	// Host is the host a web_fetch call asks to read (Command is
+	// "Fetch URL"); approving it allows the host for the session.
+	Host string `json:"host,omitempty"`
 }
 
 // Usage is a session's token totals, cost and context use.

@@ -25,6 +25,13 @@ func matchCommand(pattern, command string) bool {
 	return err == nil && ok
 }
 
+// matchHost matches a host name, case folded: "*.example.org" matches
+// every subdomain, "example.org" only itself.
+func matchHost(pattern, host string) bool {
+	ok, err := doublestar.Match(strings.ToLower(strings.TrimSpace(pattern)), strings.ToLower(host))
+	return err == nil && ok && host != ""
+}
+
 func validPattern(p string) bool { return doublestar.ValidatePattern(p) }
 
 // splitCommand cuts a command line at ;, &, |, and newlines (not at the

@@ -11,15 +11,17 @@
 //     none refuses every change and command (headless runs with no one to
 //     ask), plan refuses every change and command even where a rule
 //     allows it (the agent looks and proposes a plan; the loop refuses
-//     such calls before they are built).
+//     such calls before they are built); web_fetch, which changes
+//     nothing, is asked for in plan mode as in ask.
 //
 // Rules are per project: a tool name (or Edits for every file-changing
 // tool) and a doublestar pattern matched against the command of run_bash
 // or against each project-relative path of a file change. An MCP tool
 // (mcp__<server>__<tool>) is judged like a command: a rule names the tool
 // with the pattern "*", or the server (mcp__<server>) with a pattern on the
-// server's tool names; the edits mode asks. The store keeps them; this
-// package only matches.
+// server's tool names; the edits mode asks. web_fetch is judged like a
+// command too, with rules on the host it reads (a doublestar pattern such
+// as "*.github.com"). The store keeps them; this package only matches.
 package permission
 
 import (
@@ -58,6 +60,9 @@ const Edits = "edits"
 // BashTool is the tool whose rules match commands rather than paths.
 const BashTool = "run_bash"
 
+// WebFetchTool is the tool whose rules match host names.
+const WebFetchTool = "web_fetch"
+
 // Verdict is the outcome of Check.
 type Verdict int
 
@@ -88,7 +93,7 @@ const MCPPrefix = "mcp__"
 
 // Request is a tool call to judge. Command is set for run_bash, Paths
 // (project-relative, '/'-separated) for file changes, Server and MCPTool
-// (the server's own name of the tool) for an MCP tool.
+// (the server's own name of the tool) for an MCP tool, Host for web_fetch.
 type Request struct {
 	Tool     string
 	ReadOnly bool
@@ -96,6 +101,7 @@ type Request struct {
 	Paths    []string
 	Server   string
 	MCPTool  string
+	Host     string
 }
 
 func (r Request) isMCP() bool { return r.Server != "" }
@@ -145,13 +151,13 @@ func Check(mode Mode, rules []Rule, req Request) Decision {
 	if req.ReadOnly {
 		return Decision{Verdict: Run, Reason: "read-only"}
 	}
-	if mode == ModePlan {
+	if mode == ModePlan && req.Tool != WebFetchTool {
 		return Decision{Verdict: Refuse, Reason: PlanRefusal}
 	}
 	if r := allowedBy(rules, req); r != nil {
 		return Decision{Verdict: Run, Rule: r, Reason: "allowed by the rule " + r.String()}
 	}
-	isCommand := req.Tool == BashTool || req.isMCP()
+	isCommand := req.Tool == BashTool || req.isMCP() || req.Tool == WebFetchTool
 	switch mode {
 	case ModeAll:
 		return Decision{Verdict: Run, Reason: "approval mode all"}
@@ -175,6 +181,9 @@ func AlwaysAllow(req Request) []Rule {
 	if req.isMCP() {
 		return []Rule{{Tool: req.Tool, Pattern: "*", Effect: Allow}}
 	}
+	if req.Tool == WebFetchTool {
+		return []Rule{{Tool: WebFetchTool, Pattern: Escape(strings.ToLower(req.Host)), Effect: Allow}}
+	}
 	out := make([]Rule, 0, len(req.Paths))
 	for _, p := range req.Paths {
 		out = append(out, Rule{Tool: Edits, Pattern: Escape(p), Effect: Allow})
@@ -190,7 +199,7 @@ func applies(r Rule, req Request) bool {
 	if req.isMCP() {
 		return r.Tool == MCPPrefix+req.Server
 	}
-	return r.Tool == Edits && req.Tool != BashTool && !req.ReadOnly
+	return r.Tool == Edits && req.Tool != BashTool && req.Tool != WebFetchTool && !req.ReadOnly
 }
 
 // mcpMatch matches an MCP rule: "*" on the tool's own rule, or a pattern
@@ -207,6 +216,9 @@ func denies(r Rule, req Request) bool {
 	}
 	if req.isMCP() {
 		return mcpMatch(r, req)
+	}
+	if req.Tool == WebFetchTool {
+		return matchHost(r.Pattern, req.Host)
 	}
 	if req.Tool == BashTool {
 		if matchCommand(r.Pattern, req.Command) {
@@ -241,12 +253,15 @@ func allowedBy(rules []Rule, req Request) *Rule {
 	}
 	var subjects []string
 	match := matchPath
-	if req.Tool == BashTool {
+	switch req.Tool {
+	case WebFetchTool:
+		subjects, match = []string{req.Host}, matchHost
+	case BashTool:
 		if strings.Contains(req.Command, "$(") || strings.Contains(req.Command, "`") {
 			return nil
 		}
 		subjects, match = splitCommand(req.Command), matchCommand
-	} else {
+	default:
 		subjects = req.Paths
 	}
 	if len(subjects) == 0 {

@@ -66,7 +66,7 @@ func checkIntegrity(t testing.TB, s *Store) {
 	if err := s.r.QueryRow("PRAGMA integrity_check").Scan(&res); err != nil || res != "ok" {
 		t.Fatalf("integrity_check: %q %v", res, err)
 	}
-	for _, fts := range []string{"messages_fts", "changes_fts"} {
+	for _, fts := range []string{"messages_fts", "changes_fts", "web_pages_fts"} {
 		if _, err := s.w.Exec(fmt.Sprintf("INSERT INTO %s (%s, rank) VALUES ('integrity-check', 1)", fts, fts)); err != nil {
 			t.Fatalf("%s integrity-check: %v", fts, err)
 		}

@@ -51,8 +51,12 @@ func (t Transcript) Markdown() string {
 		fmt.Fprintf(&b, "\n## Task list (%d of %d done)\n\n%s", done, total, todo.Markdown(todos))
 	}
 	calls := map[string]ToolCall{}
+	helpers := map[string][]ToolCall{} // a task call's helper's calls
 	for _, c := range t.ToolCalls {
 		calls[c.ToolUseID] = c
+		if c.ParentToolUseID != "" {
+			helpers[c.ParentToolUseID] = append(helpers[c.ParentToolUseID], c)
+		}
 	}
 	changes := map[int64][]Change{}
 	for _, c := range t.Changes {
@@ -69,6 +73,9 @@ func (t Transcript) Markdown() string {
 		fmt.Fprintf(&b, "\n## %s\n", role)
 		for _, blk := range m.Content {
 			writeBlock(&b, blk, calls, changes)
+			if blk.Type == llm.BlockToolUse {
+				writeHelperCalls(&b, helpers[blk.ID])
+			}
 		}
 	}
 	return b.String()
@@ -107,6 +114,22 @@ func writeBlock(b *strings.Builder, blk llm.ContentBlock, calls map[string]ToolC
 		}
 	case llm.BlockImage:
 		writeImage(b, blk)
+	}
+}
+
+// writeHelperCalls lists the calls a task call's helper made.
+func writeHelperCalls(b *strings.Builder, cs []ToolCall) {
+	if len(cs) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\nThe helper's tool calls:\n")
+	for _, c := range cs {
+		var in bytes.Buffer
+		if json.Compact(&in, c.Input) != nil {
+			in.Reset()
+			in.Write(c.Input)
+		}
+		fmt.Fprintf(b, "\n- `%s` `%s` — %s\n\n%s", c.Name, in.String(), c.Status, fenced("", c.Output))
 	}
 }
 

@@ -28,6 +28,7 @@ const (
 	HitToolInput  HitKind = "tool_input"  // the input of a tool_use block
 	HitToolOutput HitKind = "tool_output" // the content of a tool_result block
 	HitPath       HitKind = "path"        // the path of a proposed change
+	HitWebPage    HitKind = "web_page"    // a page web_fetch read
 )
 
 // SearchHit is one search result. MessageID is the message that matched or,
@@ -64,9 +65,29 @@ func (s *Store) Search(ctx context.Context, projectID int64, query string, limit
 	if err != nil {
 		return nil, err
 	}
-	hits = append(hits, paths...)
+	pages, err := s.searchPages(ctx, projectID, ftsMatch(words, true, false), limit)
+	if err != nil {
+		return nil, err
+	}
+	hits = append(append(hits, paths...), dedupePages(hits, pages)...)
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score < hits[j].Score })
 	return hits[:min(len(hits), limit)], nil
+}
+
+// dedupePages drops a page hit when a message hit already points at the
+// same message: a page sent whole is also in its tool result.
+func dedupePages(hits, pages []SearchHit) []SearchHit {
+	seen := map[int64]bool{}
+	for _, h := range hits {
+		seen[h.MessageID] = true
+	}
+	out := pages[:0]
+	for _, p := range pages {
+		if !seen[p.MessageID] {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // rankCandidates bounds the work of ranking a word found almost

@@ -54,12 +54,15 @@ type ToolCall struct {
 	Feedback   string    `json:"feedback,omitempty"`
 	StartedAt  time.Time `json:"startedAt"`
 	FinishedAt time.Time `json:"finishedAt,omitzero"`
+	// ParentToolUseID names the task call of the helper that made this
+	// call ("" for the main agent's calls).
+	ParentToolUseID string `json:"parentToolUseId,omitempty"`
 }
 
 // toolCallCols are read from tool_call_rows, which resolves the output of
 // a call whose result message holds it (see migration 0002).
 const toolCallCols = `id, session_id, message_id, tool_use_id, name, input, output, status,
-	approval, feedback, started_at, finished_at`
+	approval, feedback, started_at, finished_at, parent_tool_use_id`
 
 func scanToolCall(row interface{ Scan(...any) error }) (ToolCall, error) {
 	var c ToolCall
@@ -67,7 +70,7 @@ func scanToolCall(row interface{ Scan(...any) error }) (ToolCall, error) {
 	var started int64
 	var finished sql.NullInt64
 	err := row.Scan(&c.ID, &c.SessionID, &c.MessageID, &c.ToolUseID, &c.Name, &input, &c.Output,
-		&c.Status, &c.Approval, &c.Feedback, &started, &finished)
+		&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID)
 	if err != nil {
 		return ToolCall{}, err
 	}
@@ -108,10 +111,10 @@ func insertToolCall(ctx context.Context, tx *sql.Tx, c ToolCall) (ToolCall, erro
 	}
 	return scanToolCall(tx.QueryRowContext(ctx, `
 		INSERT INTO tool_calls (session_id, message_id, tool_use_id, name, input, output, status,
-			approval, feedback, started_at, finished_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING `+toolCallCols, // output not yet linked
+			approval, feedback, started_at, finished_at, parent_tool_use_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING `+toolCallCols, // output not yet linked
 		c.SessionID, c.MessageID, c.ToolUseID, c.Name, string(c.Input), c.Output, string(c.Status),
-		string(c.Approval), c.Feedback, millis(c.StartedAt), finished))
+		string(c.Approval), c.Feedback, millis(c.StartedAt), finished, c.ParentToolUseID))
 }
 
 // SetToolStatus moves a tool call to a status that is not final
@@ -198,7 +201,7 @@ func listToolCallsOf(ctx context.Context, q querier, sessionID int64, ms []Messa
 		var started int64
 		var finished, result sql.NullInt64
 		err := rows.Scan(&c.ID, &c.SessionID, &c.MessageID, &c.ToolUseID, &c.Name, &input, &c.Output,
-			&c.Status, &c.Approval, &c.Feedback, &started, &finished, &result)
+			&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &result)
 		if err != nil {
 			return nil, err
 		}

@@ -57,7 +57,8 @@ type Registry struct {
 
 // New builds the tools for a project and a session: list_files,
 // read_file, glob, grep, write_file, patch_file, multi_patch, run_bash,
-// then the session's own todo_write and present_plan.
+// then the session's own todo_write and present_plan, and the definitions
+// of task and web_fetch, which the loop runs.
 func New(deps Deps) *Registry {
 	if deps.Reads == nil {
 		deps.Reads = NewReadTracker()
@@ -77,6 +78,8 @@ func New(deps Deps) *Registry {
 		newRunBash(deps),
 		newTodoWrite(),
 		newPresentPlan(),
+		newTask(),
+		newWebFetch(),
 	}
 	return r
 }

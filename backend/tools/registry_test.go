@@ -25,6 +25,8 @@ var contract = []struct {
 	{"run_bash", []string{"command", "timeout_seconds?"}, false},
 	{"todo_write", []string{"todos"}, true},
 	{"present_plan", []string{"plan", "steps"}, true},
+	{"task", []string{"description", "prompt"}, true},
+	{"web_fetch", []string{"url", "prompt?"}, true},
 }
 
 func TestRegistryMatchesContract(t *testing.T) {

@@ -73,7 +73,7 @@ func Message(m store.Message) events.Message {
 // ToolCall is a stored tool call's card; label is its progress line.
 func ToolCall(c store.ToolCall, label string) events.ToolCall {
 	return events.ToolCall{
-		ID: c.ToolUseID, MessageID: c.MessageID, Name: c.Name, Label: label, Input: c.Input,
+		ID: c.ToolUseID, MessageID: c.MessageID, ParentID: c.ParentToolUseID, Name: c.Name, Label: label, Input: c.Input,
 		Status: string(c.Status), Output: c.Output, IsError: c.Status == store.ToolError,
 		StartedAt: Millis(c.StartedAt), FinishedAt: Millis(c.FinishedAt),
 	}

@@ -63,7 +63,7 @@ func (w *Workspace) providerFor(ctx context.Context, s store.Session) (agent.Mod
 		return agent.Model{}, err
 	}
 	prov, err := llm.New(r.LLM())
-	return agent.Model{Provider: prov, ThinkingBudget: r.ThinkingBudget()}, err
+	return agent.Model{Provider: prov, ThinkingBudget: r.ThinkingBudget(), Helpers: r.Settings.Helpers()}, err
 }
 
 // NewSession starts an empty session in the project with the provider,

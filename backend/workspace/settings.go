@@ -51,6 +51,7 @@ func settingsView(r config.Resolved) events.SettingsView {
 		BudgetUSD:             r.BudgetUSD,
 		CheckpointRetentionMB: r.Settings.RetentionMB(),
 		MCPTimeoutSeconds:     r.Settings.MCPTimeout(),
+		HelperConcurrency:     r.Settings.Helpers(),
 		Source:                map[string]string{},
 		SourceFrom:            map[string]string{},
 		Warnings:              append([]string{}, r.Warnings...),
@@ -152,6 +153,9 @@ func (w *Workspace) SaveSettings(in events.SettingsInput) (events.SettingsView, 
 	if in.MCPTimeoutSeconds != 0 {
 		cur.MCPTimeoutSeconds = in.MCPTimeoutSeconds
 	}
+	if in.HelperConcurrency != 0 {
+		cur.HelperConcurrency = in.HelperConcurrency
+	}
 	if err := config.SaveSettings(w.home, cur); err != nil {
 		return events.SettingsView{}, err
 	}
@@ -180,6 +184,9 @@ func validateSettings(in events.SettingsInput) error {
 	}
 	if in.MCPTimeoutSeconds < 0 || in.MCPTimeoutSeconds > config.MaxMCPTimeoutSeconds {
 		return fmt.Errorf("the MCP call timeout must be 1 to %d seconds (%d was given)", config.MaxMCPTimeoutSeconds, in.MCPTimeoutSeconds)
+	}
+	if in.HelperConcurrency < 0 || in.HelperConcurrency > config.MaxHelperConcurrency {
+		return fmt.Errorf("helpers at once must be 1 to %d (%d was given)", config.MaxHelperConcurrency, in.HelperConcurrency)
 	}
 	if _, ok := llm.LookupPreset(in.Provider); !ok {
 		return fmt.Errorf("unknown provider %q: choose one of %s (openai: any OpenAI-compatible server)", in.Provider, strings.Join(llm.PresetIDs(), ", "))

@@ -6,6 +6,7 @@ import { wailsBackend } from "./lib/wailsBackend";
 import "./styles.css";
 import "./ledger.css";
 import "./plan.css";
+import "./helpers.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");

@@ -63,6 +63,8 @@ export interface Message {
 export interface ToolCall {
   id: string;
   messageId: number;
+  /** The task call whose helper made this call; shown nested under its card. */
+  parentId?: string;
   name: string;
   label: string;
   input: unknown;
@@ -91,6 +93,8 @@ export interface Approval {
   server?: string;
   mcpTool?: string;
   arguments?: string;
+  /** web_fetch: the host to allow (command is "Fetch URL"). */
+  host?: string;
 }
 
 export interface Usage {
@@ -253,6 +257,7 @@ export interface SettingsView {
   checkpointRetentionMb: number;
   /** Seconds before an MCP tool call is given up (and the server told to cancel). */
   mcpTimeoutSeconds: number;
+  helperConcurrency: number;
   /** Bytes of checkpoint content the open project uses now (0 with no project). */
   checkpointUsageBytes: number;
   source: Record<string, ValueSource>;
@@ -278,6 +283,7 @@ export interface SettingsInput {
   checkpointRetentionMb: number;
   /** 1-3600 seconds. */
   mcpTimeoutSeconds: number;
+  helperConcurrency: number;
 }
 
 // The change ledger (backend/events/ledger.go).

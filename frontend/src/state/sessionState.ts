@@ -35,8 +35,10 @@ export interface SessionView {
   messageIds: number[];
   messages: Record<number, Message>;
   toolCalls: Record<string, ToolCall>;
-  /** Tool call ids per message, in creation order. */
+  /** Tool call ids per message, in creation order (helpers' calls are not here). */
   toolsByMessage: Record<number, string[]>;
+  /** The calls of each task call's helper, by the task call's id, in creation order. */
+  toolsByParent: Record<string, string[]>;
   pending: Approval[];
   usage: Usage | null;
   agentState: AgentState;
@@ -60,6 +62,7 @@ export function emptySession(id: number, summary: SessionSummary | null = null):
     messages: {},
     toolCalls: {},
     toolsByMessage: {},
+    toolsByParent: {},
     pending: [],
     usage: null,
     agentState: "idle",
@@ -82,8 +85,12 @@ export function sessionFromDetail(d: SessionDetail, focusMessageId: number | nul
   }
   const toolCalls: Record<string, ToolCall> = {};
   const toolsByMessage: Record<number, string[]> = {};
+  const toolsByParent: Record<string, string[]> = {};
   for (const c of d.toolCalls) {
-    if (!(c.id in toolCalls)) (toolsByMessage[c.messageId] ??= []).push(c.id);
+    if (!(c.id in toolCalls)) {
+      if (c.parentId) (toolsByParent[c.parentId] ??= []).push(c.id);
+      else (toolsByMessage[c.messageId] ??= []).push(c.id);
+    }
     toolCalls[c.id] = c;
   }
   const running = d.state !== "idle" && d.state !== "error";
@@ -94,6 +101,7 @@ export function sessionFromDetail(d: SessionDetail, focusMessageId: number | nul
     messages,
     toolCalls,
     toolsByMessage,
+    toolsByParent,
     pending: d.pending,
     usage: d.usage,
     agentState: d.state,
@@ -158,6 +166,14 @@ export function applyEvent(s: SessionView, ev: SessionEvent, now: number = Date.
       // Keep live output streamed so far when the update carries none.
       const prev = s.toolCalls[c.id];
       const call = prev && !c.output && prev.output ? { ...c, output: prev.output } : c;
+      if (c.parentId) {
+        const p = c.parentId;
+        return {
+          ...s,
+          toolCalls: { ...s.toolCalls, [c.id]: call },
+          toolsByParent: known ? s.toolsByParent : { ...s.toolsByParent, [p]: [...(s.toolsByParent[p] ?? []), c.id] },
+        };
+      }
       return {
         ...s,
         toolCalls: { ...s.toolCalls, [c.id]: call },

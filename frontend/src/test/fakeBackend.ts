@@ -72,6 +72,7 @@ export const defaultSettings: SettingsView = {
   budgetUsd: 0,
   checkpointRetentionMb: 512,
   mcpTimeoutSeconds: 60,
+  helperConcurrency: 3,
   checkpointUsageBytes: 12_897_485,
   source: {},
   sourceFrom: {},
@@ -309,8 +310,8 @@ export class FakeBackend implements Backend {
   }
   async saveSettings(input: SettingsInput): Promise<SettingsView> {
     this.record("saveSettings", input);
-    const { provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds } = input;
-    this.settings = { ...this.settings, provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds, needsOnboarding: false };
+    const { provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds, helperConcurrency } = input;
+    this.settings = { ...this.settings, provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds, helperConcurrency, needsOnboarding: false };
     return this.settings;
   }
   async listModels(provider: string, baseUrl: string, apiKey: string): Promise<string[]> {

@@ -48,6 +48,7 @@ export namespace events {
 	    server?: string;
 	    mcpTool?: string;
 	    arguments?: string;
+	    host?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Approval(source);
@@ -66,6 +67,7 @@ export namespace events {
 	        this.server = source["server"];
 	        this.mcpTool = source["mcpTool"];
 	        this.arguments = source["arguments"];
+	        this.host = source["host"];
 	    }
 	}
 	export class Block {
@@ -1139,6 +1141,7 @@ export namespace events {
 	export class ToolCall {
 	    id: string;
 	    messageId: number;
+	    parentId?: string;
 	    name: string;
 	    label: string;
 	    input: unknown;
@@ -1159,6 +1162,7 @@ export namespace events {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.id = source["id"];
 	        this.messageId = source["messageId"];
+	        this.parentId = source["parentId"];
 	        this.name = source["name"];
 	        this.label = source["label"];
 	        this.input = source["input"];
@@ -1279,6 +1283,7 @@ export namespace events {
 	    budgetUsd: number;
 	    checkpointRetentionMb: number;
 	    mcpTimeoutSeconds: number;
+	    helperConcurrency: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new SettingsInput(source);
@@ -1297,6 +1302,7 @@ export namespace events {
 	        this.budgetUsd = source["budgetUsd"];
 	        this.checkpointRetentionMb = source["checkpointRetentionMb"];
 	        this.mcpTimeoutSeconds = source["mcpTimeoutSeconds"];
+	        this.helperConcurrency = source["helperConcurrency"];
 	    }
 	}
 	export class SettingsView {
@@ -1311,6 +1317,7 @@ export namespace events {
 	    budgetUsd: number;
 	    checkpointRetentionMb: number;
 	    mcpTimeoutSeconds: number;
+	    helperConcurrency: number;
 	    checkpointUsageBytes: number;
 	    source: Record<string, string>;
 	    sourceFrom: Record<string, string>;
@@ -1335,6 +1342,7 @@ export namespace events {
 	        this.budgetUsd = source["budgetUsd"];
 	        this.checkpointRetentionMb = source["checkpointRetentionMb"];
 	        this.mcpTimeoutSeconds = source["mcpTimeoutSeconds"];
+	        this.helperConcurrency = source["helperConcurrency"];
 	        this.checkpointUsageBytes = source["checkpointUsageBytes"];
 	        this.source = source["source"];
 	        this.sourceFrom = source["sourceFrom"];

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formFromView, thinkingOptions, toInput, validate, type SettingsForm } from "../settings/validate";
 import { defaultSettings } from "../../test/fakeBackend";
 
-const base: SettingsForm = { provider: "anthropic", model: "m", baseUrl: "", apiKey: "", clearKey: false, approvalMode: "ask", thinking: "0", budgetTokens: "", budgetUsd: "", retentionMb: "512", mcpTimeout: "60" };
+const base: SettingsForm = { provider: "anthropic", model: "m", baseUrl: "", apiKey: "", clearKey: false, approvalMode: "ask", thinking: "0", budgetTokens: "", budgetUsd: "", retentionMb: "512", mcpTimeout: "60", helpers: "3" };
 
 describe("settings validation", () => {
   it("accepts http(s) URLs only", () => {
@@ -10,6 +10,12 @@ describe("settings validation", () => {
     expect(validate({ ...base, baseUrl: "https://api.example.com" })).toEqual({});
     expect(validate({ ...base, baseUrl: "ftp://x" }).baseUrl).toMatch(/http/);
     expect(validate({ ...base, baseUrl: "localhost:11434" }).baseUrl).toMatch(/http/);
+  });
+  it("takes 1 to 8 helpers at once", () => {
+    expect(validate({ ...base, helpers: "1" }).helpers).toBeUndefined();
+    expect(validate({ ...base, helpers: "8" }).helpers).toBeUndefined();
+    for (const bad of ["0", "9", "", "2.5", "x"]) expect(validate({ ...base, helpers: bad }).helpers).toMatch(/1 to 8/);
+    expect(toInput({ ...base, helpers: "5" }).helperConcurrency).toBe(5);
   });
   it("needs a base URL for an OpenAI-compatible server", () => {
     expect(validate({ ...base, provider: "compatible" }).baseUrl).toBeDefined();
@@ -46,6 +52,7 @@ describe("settings validation", () => {
       budgetUsd: 3,
       checkpointRetentionMb: 512,
       mcpTimeoutSeconds: 60,
+      helperConcurrency: 3,
     });
   });
   it("keeps at least 10 MiB of checkpoints, in whole MiB", () => {

@@ -7,6 +7,7 @@ import { checkpointUndone } from "../../state/ledger";
 import ChangeDetailView from "./ChangeDetailView";
 import CommandEffectsView from "./CommandEffectsView";
 import PlanCard from "../plan/PlanCard";
+import HelperCalls, { callCountText, useHelperCallCount } from "./HelperCalls";
 
 const statusText: Record<ToolStatus, string> = {
   running: "running",
@@ -85,6 +86,8 @@ function ToolCallCard({ id }: { id: string }) {
   const checkpointId = change?.checkpointId ?? effects?.checkpointId;
   const ledgerUndone = useApp((s) => checkpointUndone(s, checkpointId));
   const undone = ledgerUndone || !!change?.undone || !!effects?.undone;
+  const helperCalls = useHelperCallCount(id);
+  const task = call?.name === "task";
   const [open, setOpen] = useState<boolean | null>(null);
   const live = call?.name === "run_bash" && call.status === "running";
   // Live command output is open while it runs; everything else starts closed.
@@ -99,6 +102,7 @@ function ToolCallCard({ id }: { id: string }) {
       data-testid="tool-call"
       data-tool={call.name}
       data-status={call.status}
+      data-parent-id={call.parentId}
     >
       <button type="button" className="tool-head" aria-expanded={expanded} onClick={() => setOpen(!expanded)}>
         <span className={`tool-icon${call.status === "running" ? " spin" : ""}`} aria-hidden="true">
@@ -116,7 +120,10 @@ function ToolCallCard({ id }: { id: string }) {
             {changeText(change, undone)}
           </span>
         ) : (
-          <span className="tool-status">{effects ? effectsText(effects, undone) : statusText[call.status]}</span>
+          <span className="tool-status" data-testid={task ? "helper-status" : undefined} data-calls={task ? helperCalls : undefined}>
+            {effects ? effectsText(effects, undone) : statusText[call.status]}
+            {task && ` · ${callCountText(helperCalls)}`}
+          </span>
         )}
         <span className="chevron" aria-hidden="true">
           {expanded ? "▾" : "▸"}
@@ -143,6 +150,7 @@ function ToolCallCard({ id }: { id: string }) {
           </details>
         </div>
       )}
+      {expanded && task && <HelperCalls taskId={call.id} card={(cid) => <ToolCallCard id={cid} />} />}
       {expanded && !change && <Output call={call} live={live} />}
       {images.length > 0 && (
         <div className="tool-images">

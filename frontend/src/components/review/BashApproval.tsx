@@ -1,22 +1,9 @@
-import { useRef, useState } from "react";
-import { useReclaimFocus } from "../../lib/focus";
 import type { Approval } from "../../lib/types";
-import { useApp, useController } from "../../state/context";
-import { panelShown } from "../../state/layout";
+import { useCommandDecision } from "./useCommandDecision";
 
 /** A command waiting for approval: what, where, how long. */
 export default function BashApproval({ approval }: { approval: Approval }) {
-  const c = useController();
-  const [always, setAlways] = useState(false);
-  const [feedback, setFeedback] = useState("");
-  const [sent, setSent] = useState<"no" | "approve" | "reject">("no");
-  const card = useRef<HTMLDivElement>(null);
-  useReclaimFocus(card, useApp((s) => panelShown(s, "review")));
-
-  const decide = async (approve: boolean) => {
-    setSent(approve ? "approve" : "reject");
-    await c.approvals.decideCommand(approval.id, approve, feedback, always);
-  };
+  const { always, setAlways, feedback, setFeedback, sent, card, decide } = useCommandDecision(approval);
 
   const mcp = !!approval.server;
   return (

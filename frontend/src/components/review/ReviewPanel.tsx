@@ -4,6 +4,7 @@ import { useApp, useController } from "../../state/context";
 import { reviewFocused } from "../../state/layout";
 import BashApproval from "./BashApproval";
 import BudgetApproval from "./BudgetApproval";
+import FetchApproval from "./FetchApproval";
 import ChangeReview from "./ChangeReview";
 import type { DiffLayout } from "./DiffHunk";
 import LayoutToggle, { type LayoutChoice } from "./LayoutToggle";
@@ -44,6 +45,8 @@ export default function ReviewPanel() {
               <ChangeReview key={a.id} approval={a} layout={layout} />
             ) : a.tool === "budget" ? (
               <BudgetApproval key={a.id} approval={a} />
+            ) : a.tool === "web_fetch" ? (
+              <FetchApproval key={a.id} approval={a} />
             ) : (
               <BashApproval key={a.id} approval={a} />
             ),

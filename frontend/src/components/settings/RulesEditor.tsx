@@ -4,7 +4,7 @@ import { errorText } from "../../lib/format";
 import { useReportError } from "../../lib/useReportError";
 import { useController } from "../../state/context";
 
-const TOOLS = ["edits", "write_file", "patch_file", "multi_patch", "run_bash", "read_file", "list_files", "glob", "grep"];
+const TOOLS = ["edits", "write_file", "patch_file", "multi_patch", "run_bash", "web_fetch", "read_file", "list_files", "glob", "grep"];
 
 export default function RulesEditor({ projectId, projectName }: { projectId: number; projectName: string }) {
   const c = useController();
@@ -52,7 +52,8 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
       <legend>Permission rules for {projectName}</legend>
       <p className="muted small-text">
         A rule allows or denies a tool on paths (or commands) matching a pattern like <code>src/**/*.ts</code> or <code>go test *</code>; an MCP tool is{" "}
-        <code>mcp__server__tool</code> with <code>*</code>, or <code>mcp__server</code> with a pattern on its tool names.
+        <code>mcp__server__tool</code> with <code>*</code>, or <code>mcp__server</code> with a pattern on its tool names; <code>web_fetch</code> takes a host such as{" "}
+        <code>*.github.com</code> (a private or local address is fetched only with such a rule).
       </p>
       {error && <p className="error">{error}</p>}
       {rules === null && !error && <p className="empty">Loading rules…</p>}

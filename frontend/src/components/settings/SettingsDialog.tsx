@@ -232,6 +232,25 @@ function Form({ view }: { view: SettingsView }) {
         {err("mcpTimeout")}
       </label>
 
+      <label className="field">
+        <span>Helpers</span>
+        <span className="retention">
+          <input
+            data-testid="settings-helpers"
+            inputMode="numeric"
+            value={f.helpers}
+            aria-invalid={!!errors.helpers}
+            aria-describedby={errors.helpers ? "err-helpers" : "helpers-hint"}
+            onChange={(e) => set("helpers", e.target.value)}
+          />{" "}
+          at once
+        </span>
+        <span className="hint" id="helpers-hint">
+          Read-only helper agents the model starts with the task tool to search widely; more at once finish sooner and spend the same tokens faster.
+        </span>
+        {err("helpers")}
+      </label>
+
       {project && <RulesEditor projectId={project.id} projectName={project.name || project.path} />}
       {project && <McpServersEditor />}
 

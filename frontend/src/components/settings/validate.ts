@@ -23,6 +23,8 @@ export interface SettingsForm {
   /** Checkpoint content kept per project, in MiB. */
   retentionMb: string;
   mcpTimeout: string;
+  /** Helpers (task calls) of a turn running at once. */
+  helpers: string;
 }
 
 /** The least checkpoint content a project may keep: below it, undo would forget too soon. */
@@ -84,6 +86,7 @@ export function formFromView(v: SettingsView): SettingsForm {
     budgetUsd: v.budgetUsd ? String(v.budgetUsd) : "",
     retentionMb: String(v.checkpointRetentionMb),
     mcpTimeout: String(v.mcpTimeoutSeconds || 60),
+    helpers: String(v.helperConcurrency || 3),
   };
 }
 
@@ -122,6 +125,8 @@ export function validate(f: SettingsForm, presets: Preset[] = []): FormErrors {
     e.retentionMb = `Keep at least ${MIN_RETENTION_MB} MiB of checkpoints per project (a whole number of MiB).`;
   const t = f.mcpTimeout.trim();
   if (!(/^\d+$/.test(t) && Number(t) >= 1 && Number(t) <= 3600)) e.mcpTimeout = "The MCP call timeout must be 1 to 3600 seconds.";
+  const hc = f.helpers.trim();
+  if (!(/^\d+$/.test(hc) && Number(hc) >= 1 && Number(hc) <= 8)) e.helpers = "Helpers at once must be 1 to 8.";
   if (f.model.trim().length > 200) e.model = "That model id is too long.";
   return e;
 }
@@ -139,5 +144,6 @@ export function toInput(f: SettingsForm): SettingsInput {
     budgetUsd: f.budgetUsd.trim() ? Number(f.budgetUsd.trim()) : 0,
     checkpointRetentionMb: Number(f.retentionMb.trim()),
     mcpTimeoutSeconds: Number(f.mcpTimeout.trim()),
+    helperConcurrency: Number(f.helpers.trim()),
   };
 }

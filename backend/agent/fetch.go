@@ -1,0 +1,199 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"pilot/backend/events"
+	"pilot/backend/llm"
+	"pilot/backend/permission"
+	"pilot/backend/store"
+	"pilot/backend/tools"
+	"pilot/backend/webfetch"
+)
+
+// fetchResultChars cuts the page sent to the model without a prompt.
+const fetchResultChars = 100_000
+
+const fetchSystem = "You answer a question about a web page the user's coding agent fetched. Answer from the page only, concisely, quoting the exact code, commands, versions or wording that matter. Say so when the page does not answer it."
+
+// runFetch runs a web_fetch call: the host is judged by the rules and the
+// session's mode (asked the first time in a session), a private address
+// needs a rule, and the page (stored for search) or the model's answer
+// about it is the result.
+func (t *turn) runFetch(ctx context.Context, r *toolRun) {
+	l := t.l
+	p, bad := tools.Params[tools.WebFetchParams](r.tool, r.use.Input)
+	if bad != nil {
+		r.out = outcome{text: bad.Output, isError: true, status: store.ToolError}
+		return
+	}
+	u, err := webfetch.Parse(p.URL)
+	if err != nil {
+		r.out = outcome{text: "Not fetched: " + err.Error() + ".", isError: true, status: store.ToolError}
+		return
+	}
+	host := strings.ToLower(u.Hostname())
+	req := permission.Request{Tool: tools.WebFetchTool, Host: host}
+	ruled := t.permit(ctx, req)
+	opt := l.m.opt.WebFetch
+	byRule := ruled.Verdict == permission.Run && ruled.Rule != nil ||
+		opt.AllowPrivate != nil && opt.AllowPrivate(host)
+	private, err := webfetch.Private(ctx, host)
+	switch {
+	case err != nil:
+		r.out = outcome{text: "Not fetched: " + err.Error() + ".", isError: true, status: store.ToolError}
+		return
+	case private && !byRule && ruled.Verdict != permission.Refuse:
+		r.out = outcome{text: fmt.Sprintf("Not fetched: %s is a private or loopback address. Pilot fetches those only from hosts a project rule allows (the user can add \"allow web_fetch %s\" in Settings → Permission rules).", host, host),
+			isError: true, status: store.ToolRejected, approval: store.ApprovalRejected}
+		return
+	}
+	state := store.ApprovalAuto
+	if !t.hostApproved(ctx, host) || ruled.Verdict == permission.Refuse {
+		t.own.ask.Lock()
+		var ok bool
+		state, ok = t.askRun(ctx, r, req, events.Approval{Command: "Fetch " + u.String(), Host: host},
+			fmt.Sprintf("The user did not allow fetching from %s; nothing was fetched. Do not fetch from that host again unless the user asks.", host))
+		t.own.ask.Unlock()
+		if !ok {
+			return
+		}
+		if state == store.ApprovalApproved {
+			l.approveHost(host)
+			t.running(ctx, r)
+		}
+	}
+	feedback := r.out.feedback
+	opt.AllowPrivate = func(h string) bool { return byRule && strings.EqualFold(h, host) }
+	page, err := webfetch.Fetch(ctx, u, opt)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		r.out = outcome{text: cancelled(true).text, isError: true, status: store.ToolCancelled, approval: state}
+		return
+	case errors.Is(err, webfetch.ErrPrivate):
+		r.out = outcome{text: fmt.Sprintf("Not fetched: %s led to a private or loopback address (%v), which needs a project rule for the host.", host, err), isError: true, status: store.ToolError, approval: state}
+		return
+	case err != nil:
+		r.out = outcome{text: fmt.Sprintf("Could not fetch %s: %v.", u, err), isError: true, status: store.ToolError, approval: state}
+		return
+	case page.RedirectTo != "":
+		r.out = outcome{text: fmt.Sprintf("%s redirects to %s, on another host; the redirect was not followed. Call web_fetch with that URL to read it (the user may be asked to allow that host).", u, page.RedirectTo), status: store.ToolDone, approval: state}
+		return
+	}
+	if _, err := l.m.st.AddWebPage(context.WithoutCancel(ctx), store.WebPage{SessionID: l.id, ToolCallID: r.rec.ID, MessageID: r.msg,
+		URL: page.URL, Title: page.Title, Markdown: page.Markdown}); err != nil {
+		l.m.log.Warn("saving a fetched page", "session", l.id, "err", err)
+	}
+	text, isErr := t.pageResult(ctx, page, p.Prompt)
+	status := statusOf(isErr)
+	if ctx.Err() != nil {
+		status, isErr = store.ToolCancelled, true
+		text = cancelled(true).text
+	}
+	r.out = outcome{text: text + said(feedback), isError: isErr, status: status, approval: state, feedback: feedback}
+}
+
+// pageResult is what the model is sent about a page: the page, or the
+// model's answer to prompt from it.
+func (t *turn) pageResult(ctx context.Context, page webfetch.Page, prompt string) (string, bool) {
+	var head strings.Builder
+	if page.Title != "" {
+		fmt.Fprintf(&head, "# %s\n", page.Title)
+	}
+	fmt.Fprintf(&head, "URL: %s (%s, %s", page.URL, page.ContentType, sizeText(page.Bytes))
+	if page.Cut {
+		head.WriteString(", cut: the page is longer")
+	}
+	head.WriteString(")\n")
+	if page.Status >= 400 {
+		fmt.Fprintf(&head, "The server answered %d %s.\n", page.Status, http.StatusText(page.Status))
+	}
+	isErr := page.Status >= 400
+	body := page.Markdown
+	if strings.TrimSpace(body) == "" {
+		return head.String() + "\n(The page has no readable text.)", isErr
+	}
+	if strings.TrimSpace(prompt) == "" || isErr {
+		if len(body) > fetchResultChars {
+			body = cutUTF8(body, fetchResultChars) + fmt.Sprintf("\n\n[... cut: the page is %d characters; call web_fetch with a prompt to ask about the rest]", len(page.Markdown))
+		}
+		return head.String() + "\n" + body, isErr
+	}
+	limit := max(20_000, t.window*2) // about half the model's window
+	if len(body) > limit {
+		body = cutUTF8(body, limit) + "\n[... cut]"
+	}
+	answer, usage, err := t.p.Complete(ctx, llm.Request{Model: t.model, System: fetchSystem, MaxTokens: t.l.m.opt.MaxTokens,
+		Messages: []llm.Message{{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock(
+			fmt.Sprintf("<page url=%q>\n%s\n</page>\n\n%s", page.URL, body, prompt))}}}})
+	t.spend(context.WithoutCancel(ctx), usage, false)
+	if err != nil {
+		return head.String() + "\nThe page was fetched, but asking the model about it failed: " + humanError(err) + ". Call web_fetch without a prompt to read the page itself.", true
+	}
+	return head.String() + "\nAnswer to \"" + strings.TrimSpace(prompt) + "\" from the page:\n\n" + strings.TrimSpace(answer), false
+}
+
+// sizeText is a byte count as people read it.
+func sizeText(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KB", float64(n)/1024)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+}
+
+// cutUTF8 cuts s to at most n bytes at a character boundary.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "")
+}
+
+// hostApproved reports whether the user allowed web_fetch on host in
+// this session: remembered, or (after a restart) an approved call of the
+// session's stored history.
+func (t *turn) hostApproved(ctx context.Context, host string) bool {
+	l := t.l
+	l.mu.Lock()
+	ok := l.hosts[host]
+	l.mu.Unlock()
+	if ok {
+		return true
+	}
+	calls, err := l.m.st.ToolCalls(context.WithoutCancel(ctx), l.id)
+	if err != nil {
+		l.m.log.Warn("reading the session's web fetches", "session", l.id, "err", err)
+		return false
+	}
+	for _, c := range calls {
+		if c.Name != tools.WebFetchTool || c.Approval != store.ApprovalApproved {
+			continue
+		}
+		var in tools.WebFetchParams
+		if json.Unmarshal(c.Input, &in) != nil {
+			continue
+		}
+		if u, err := webfetch.Parse(in.URL); err == nil && strings.EqualFold(u.Hostname(), host) {
+			l.approveHost(host)
+			return true
+		}
+	}
+	return false
+}
+
+func (l *live) approveHost(host string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.hosts == nil {
+		l.hosts = map[string]bool{}
+	}
+	l.hosts[host] = true
+}

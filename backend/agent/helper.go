@@ -1,0 +1,296 @@
+package agent
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"text/template"
+
+	"pilot/backend/events"
+	"pilot/backend/llm"
+	"pilot/backend/store"
+	"pilot/backend/tools"
+)
+
+// Limits of a helper (the task tool).
+const (
+	// DefaultHelpers is how many helpers of a turn run at once.
+	DefaultHelpers = 3
+	// HelperMaxTools is the number of tool calls a helper may make; then
+	// it is asked for its answer without tools.
+	HelperMaxTools = 30
+	// helperResultChars cuts what one of a helper's tool calls sends
+	// back, so that its context holds its whole search.
+	helperResultChars = 20_000
+)
+
+//go:embed helper.md
+var helperText string
+
+var helperTemplate = template.Must(template.New("helper").Parse(helperText))
+
+// helperTools are the tools a helper has: the read-only ones that need
+// no one's approval.
+var helperTools = map[string]bool{"list_files": true, "read_file": true, "glob": true, "grep": true}
+
+// ownState is what the calls the loop runs itself (task, web_fetch) share
+// within a turn.
+type ownState struct {
+	helpers int // at once (0: Options.Helpers, else DefaultHelpers)
+	once    sync.Once
+	slots   chan struct{} // one per helper allowed to run at once
+	mu      sync.Mutex    // the turn's usage (t.sess), updated by concurrent helpers
+	context int           // tokens of the main agent's last call
+	ask     sync.Mutex    // one web_fetch approval at a time
+}
+
+// runOwn runs the calls the loop handles itself; it reports whether r
+// was one of them.
+func (t *turn) runOwn(ctx context.Context, r *toolRun) bool {
+	switch {
+	case r.tool == nil:
+		return false
+	case r.use.Name == tools.TaskTool:
+		t.runHelper(ctx, r)
+	case r.use.Name == tools.WebFetchTool:
+		t.runFetch(ctx, r)
+	default:
+		return false
+	}
+	return true
+}
+
+// helper is one running helper: its own conversation with the model.
+type helper struct {
+	t      *turn
+	parent *toolRun
+	defs   []llm.ToolDef
+	system string
+	msgs   []llm.Message
+	calls  int // tool calls made
+}
+
+// runHelper runs a task call: a helper agent with its own context and the
+// read-only tools answers the prompt, and its answer is the result. Its
+// tool calls are stored and shown under the task's card.
+func (t *turn) runHelper(ctx context.Context, r *toolRun) {
+	p, bad := tools.Params[tools.TaskParams](r.tool, r.use.Input)
+	if bad != nil {
+		r.out = outcome{text: bad.Output, isError: true, status: store.ToolError}
+		return
+	}
+	if strings.TrimSpace(p.Prompt) == "" {
+		r.out = outcome{text: "The task's prompt is empty: say what the helper should find and report.", isError: true, status: store.ToolError}
+		return
+	}
+	t.own.once.Do(func() {
+		n := t.own.helpers
+		if n <= 0 {
+			n = t.l.m.opt.Helpers
+		}
+		if n <= 0 {
+			n = DefaultHelpers
+		}
+		t.own.slots = make(chan struct{}, n)
+	})
+	select {
+	case t.own.slots <- struct{}{}:
+		defer func() { <-t.own.slots }()
+	case <-ctx.Done():
+		r.out = cancelled(false)
+		return
+	}
+	h := &helper{t: t, parent: r, msgs: []llm.Message{{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock(p.Prompt)}}}}
+	var sys strings.Builder
+	if err := helperTemplate.Execute(&sys, promptData{Dir: t.l.root.Dir(), Date: t.l.m.opt.Now().Format("Monday 2 January 2006")}); err != nil {
+		panic(err) // the template is embedded and tested
+	}
+	h.system = sys.String()
+	for _, def := range t.l.registry.Defs() {
+		if helperTools[def.Name] {
+			h.defs = append(h.defs, def)
+		}
+	}
+	r.out = h.run(ctx)
+}
+
+// run is the helper's loop: call the model, run its tools, until it
+// answers without tools, reaches its limit, the session's budget, or the
+// turn is cancelled.
+func (h *helper) run(ctx context.Context) outcome {
+	t := h.t
+	for {
+		if ctx.Err() != nil {
+			return h.stopped(true)
+		}
+		if over := t.spending().over; over != "" {
+			return outcome{text: fmt.Sprintf("The helper stopped after %d tool calls: the session reached its budget (%s). Nothing more was searched.", h.calls, over),
+				isError: true, status: store.ToolError}
+		}
+		defs, limit := h.defs, h.calls >= HelperMaxTools
+		if limit {
+			defs = nil
+			h.msgs = append(h.msgs, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock(
+				fmt.Sprintf("You have used your %d tool calls. Answer now with what you found, and say what you could not check.", HelperMaxTools))}})
+		}
+		msg, usage, err := h.call(ctx, defs)
+		t.spend(context.WithoutCancel(ctx), usage, false)
+		if err != nil {
+			if ctx.Err() != nil {
+				return h.stopped(true)
+			}
+			t.l.m.logError("helper failed", t.l.id, err)
+			return outcome{text: fmt.Sprintf("The helper failed after %d tool calls: %s", h.calls, humanError(err)), isError: true, status: store.ToolError}
+		}
+		h.msgs = append(h.msgs, msg)
+		var uses []llm.ContentBlock
+		var text strings.Builder
+		for _, b := range msg.Content {
+			switch b.Type {
+			case llm.BlockToolUse:
+				uses = append(uses, b)
+			case llm.BlockText:
+				text.WriteString(b.Text)
+			}
+		}
+		if len(uses) == 0 || limit {
+			answer := strings.TrimSpace(text.String())
+			if answer == "" {
+				return outcome{text: fmt.Sprintf("The helper ended after %d tool calls without an answer.", h.calls), isError: true, status: store.ToolError}
+			}
+			return outcome{text: answer, status: store.ToolDone}
+		}
+		results := make([]llm.ContentBlock, len(uses))
+		for i, u := range uses {
+			results[i] = h.runTool(ctx, u)
+		}
+		h.msgs = append(h.msgs, llm.Message{Role: llm.RoleUser, Content: results})
+	}
+}
+
+// stopped is the outcome of a helper the user cancelled.
+func (h *helper) stopped(started bool) outcome {
+	o := cancelled(started)
+	o.text += fmt.Sprintf(" The helper had made %d tool calls.", h.calls)
+	return o
+}
+
+// call streams one answer of the helper's model.
+func (h *helper) call(ctx context.Context, defs []llm.ToolDef) (llm.Message, llm.Usage, error) {
+	t := h.t
+	ch, err := t.p.Stream(ctx, llm.Request{Model: t.model, System: h.system, Messages: h.msgs, Tools: defs, MaxTokens: t.l.m.opt.MaxTokens})
+	if err != nil {
+		return llm.Message{}, llm.Usage{}, err
+	}
+	var a assembler
+	var usage llm.Usage
+	var fail error
+	for ev := range ch {
+		switch ev.Type {
+		case llm.EventTextDelta:
+			_, buf := a.last(llm.BlockText)
+			buf.WriteString(ev.Text)
+		case llm.EventThinkingDelta: // sent back: some servers require it with tools
+			a.thinking(ev)
+		case llm.EventRedactedThinking:
+			a.add(llm.ContentBlock{Type: llm.BlockRedactedThinking, Data: ev.Text})
+		case llm.EventToolStart:
+			a.tool(ev.ToolID, ev.ToolName)
+		case llm.EventToolDone:
+			a.done(ev)
+		case llm.EventUsage:
+			usage = ev.Usage
+		case llm.EventError:
+			fail = ev.Err
+		}
+	}
+	if fail == nil {
+		fail = ctx.Err()
+	}
+	if fail != nil {
+		return llm.Message{}, usage, fail
+	}
+	a.finish()
+	blocks := a.blocks[:0]
+	for i, b := range a.blocks {
+		if b.Type == llm.BlockToolUse && b.ID == "" {
+			b.ID = fmt.Sprintf("call_%d_%d", len(h.msgs), i)
+		}
+		if (b.Type != llm.BlockText || b.Text != "") && (b.Type != llm.BlockThinking || b.Thinking != "" || b.Signature != "") {
+			blocks = append(blocks, b)
+		}
+	}
+	if len(blocks) == 0 {
+		blocks = append(blocks, llm.TextBlock(""))
+	}
+	return llm.Message{Role: llm.RoleAssistant, Content: blocks}, usage, nil
+}
+
+// runTool runs one of the helper's calls, stored and shown under the
+// task's card, and returns its result for the helper.
+func (h *helper) runTool(ctx context.Context, u llm.ContentBlock) llm.ContentBlock {
+	t, l := h.t, h.t.l
+	bg := context.WithoutCancel(ctx)
+	h.calls++
+	id := fmt.Sprintf("%s/%d", h.parent.use.ID, h.calls)
+	v := events.ToolCall{ID: id, MessageID: h.parent.msg, ParentID: h.parent.use.ID, Name: u.Name,
+		Label: l.registry.Label(u.Name, u.Input), Input: u.Input, Status: string(store.ToolRunning)}
+	rec, err := l.m.st.InsertToolCall(bg, store.ToolCall{SessionID: l.id, MessageID: h.parent.msg, ToolUseID: id,
+		Name: u.Name, Input: u.Input, ParentToolUseID: h.parent.use.ID})
+	if err != nil {
+		l.m.log.Warn("saving a helper's tool call", "session", l.id, "err", err)
+	}
+	v.StartedAt = rec.StartedAt.UnixMilli()
+	l.emitTool(v)
+	out := h.execute(ctx, u)
+	if rec.ID != 0 {
+		if err := l.m.st.FinishToolCall(bg, rec.ID, out.status, out.text); err != nil {
+			l.m.log.Warn("saving a helper's tool result", "session", l.id, "err", err)
+		}
+	}
+	v.Status, v.Output, v.IsError, v.FinishedAt = string(out.status), out.text, out.isError, t.l.m.opt.Now().UnixMilli()
+	l.emitTool(v)
+	text := out.text
+	if len(text) > helperResultChars {
+		text = text[:helperResultChars] + fmt.Sprintf("\n[... cut at %d characters: read a narrower range or search more precisely]", helperResultChars)
+	}
+	return llm.ContentBlock{Type: llm.BlockToolResult, ToolUseID: u.ID, Content: text, IsError: out.isError}
+}
+
+// execute runs a helper's call if it is one of its tools.
+func (h *helper) execute(ctx context.Context, u llm.ContentBlock) outcome {
+	if !helperTools[u.Name] {
+		names := make([]string, len(h.defs))
+		for i, d := range h.defs {
+			names[i] = d.Name
+		}
+		return outcome{text: fmt.Sprintf("A helper cannot call %s. Its tools are: %s.", u.Name, strings.Join(names, ", ")), isError: true, status: store.ToolError}
+	}
+	if ctx.Err() != nil {
+		return cancelled(false)
+	}
+	res, err := h.t.l.registry.Execute(ctx, u.Name, u.Input)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return cancelled(true)
+	case err != nil:
+		return outcome{text: "The tool failed: " + err.Error(), isError: true, status: store.ToolError}
+	}
+	text := res.Output
+	if len(res.Images) > 0 {
+		text += "\n(A helper is not shown images; the main agent can read this file itself.)"
+	}
+	return outcome{text: text, isError: res.IsError, status: statusOf(res.IsError)}
+}
+
+// humanError is an error as the user reads it.
+func humanError(err error) string {
+	var le *llm.Error
+	if errors.As(err, &le) {
+		return le.Human()
+	}
+	return err.Error()
+}

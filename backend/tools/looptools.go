@@ -1,0 +1,73 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"strings"
+)
+
+// Tools the agent loop runs itself, since they need the turn: task starts
+// a helper agent (the turn's model, budget and cancellation), web_fetch
+// asks the user per host and may ask the model about the page. The
+// registry holds their definitions, so they are offered and labelled like
+// the others; Params reads their input.
+const (
+	TaskTool     = "task"
+	WebFetchTool = "web_fetch"
+)
+
+//go:embed task.md
+var taskDesc string
+
+//go:embed web_fetch.md
+var webFetchDesc string
+
+// TaskParams is the input of task.
+type TaskParams struct {
+	Description string `json:"description" desc:"What the helper does, in 3 to 6 words (shown to the user on the card)."`
+	Prompt      string `json:"prompt" desc:"The helper's whole brief: what to find or answer, where to look, and what to report. It does not see this conversation."`
+}
+
+// WebFetchParams is the input of web_fetch.
+type WebFetchParams struct {
+	URL    string `json:"url" desc:"The page to fetch: an absolute http or https URL."`
+	Prompt string `json:"prompt,omitempty" desc:"A question about the page. When given, the model reads the page and you get its answer instead of the whole page."`
+}
+
+func newTask() Tool {
+	return newTool(TaskTool, taskDesc, true, func(p TaskParams) string {
+		return "→ Helper: " + truncate(strings.Join(strings.Fields(p.Description), " "), 80)
+	}, loopOnly[TaskParams](TaskTool))
+}
+
+func newWebFetch() Tool {
+	return newTool(WebFetchTool, webFetchDesc, true, func(p WebFetchParams) string {
+		return "→ Fetching " + truncate(strings.TrimSpace(p.URL), 120)
+	}, loopOnly[WebFetchParams](WebFetchTool))
+}
+
+// loopOnly is the Execute of a tool the loop runs: reached only when a
+// caller bypasses the loop (a helper's registry never offers them).
+func loopOnly[P any](name string) func(context.Context, P) (Result, error) {
+	return func(context.Context, P) (Result, error) {
+		return errorf("The %s tool is not available here.", name), nil
+	}
+}
+
+// Params reads and checks the input of a tool against its schema; a
+// mistake comes back as the Result to give the model.
+func Params[P any](t Tool, input json.RawMessage) (P, *Result) {
+	var zero P
+	tt, ok := t.(*typedTool[P])
+	if !ok {
+		r := errorf("tools: %s does not take %T", t.Name(), zero)
+		return zero, &r
+	}
+	p, err := tt.decode(input)
+	if err != nil {
+		r := errorf("Invalid input for %s: %v. The input schema is %s", t.Name(), err, tt.raw)
+		return zero, &r
+	}
+	return p, nil
+}

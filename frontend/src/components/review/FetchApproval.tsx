@@ -1,0 +1,41 @@
+import type { Approval } from "../../lib/types";
+import { useCommandDecision } from "./useCommandDecision";
+
+/**
+ * web_fetch asks to read a page from a host not allowed yet: allowing it
+ * lets the agent read that host for the rest of the session; "always"
+ * adds a project rule for the host.
+ */
+export default function FetchApproval({ approval }: { approval: Approval }) {
+  const { always, setAlways, feedback, setFeedback, sent, card, decide } = useCommandDecision(approval);
+  const url = (approval.command ?? "").replace(/^Fetch /, "");
+
+  return (
+    <div ref={card} tabIndex={-1} className="review-card bash-card" data-testid="fetch-approval" data-approval-id={approval.id} data-host={approval.host}>
+      <header className="review-title">
+        <strong>Read a web page from {approval.host}?</strong>
+      </header>
+      <pre className="command fetch-url" data-testid="fetch-url">
+        {url}
+      </pre>
+      <p className="hint">Allowing it lets the agent read pages from {approval.host} for the rest of this session.</p>
+      <label className="check">
+        <input type="checkbox" data-testid="fetch-always" checked={always} onChange={(e) => setAlways(e.target.checked)} disabled={sent !== "no"} />
+        Always allow {approval.host} in this project
+      </label>
+      <label className="feedback">
+        <span>Reason, if you refuse (sent to the model)</span>
+        <input type="text" data-testid="fetch-feedback" value={feedback} onChange={(e) => setFeedback(e.target.value)} disabled={sent !== "no"} />
+      </label>
+      <div className="review-actions">
+        <button type="button" className="primary" data-testid="fetch-approve" disabled={sent !== "no"} onClick={() => void decide(true)}>
+          ▶ Allow {approval.host}
+        </button>
+        <button type="button" className="danger-outline" data-testid="fetch-reject" disabled={sent !== "no"} onClick={() => void decide(false)}>
+          ✕ Refuse
+        </button>
+        {sent !== "no" && <span className="muted" role="status">{sent === "approve" ? "Allowed — fetching…" : "Refused."}</span>}
+      </div>
+    </div>
+  );
+}
