@@ -1,0 +1,10 @@
+//go:build !linux
+
+package wailsbridge
+
+// WatchFocus reports the window as focused: outside Linux Pilot does not
+// track the focus yet, so it never notifies.
+func WatchFocus(onChange func(active bool)) { onChange(true) }
+
+// MarkUrgent does nothing outside Linux.
+func MarkUrgent() {}
