@@ -6,12 +6,14 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"pilot/backend/events"
+	"pilot/backend/notify"
 	"pilot/backend/version"
 	"pilot/backend/wailsbridge"
 	"pilot/backend/workspace"
@@ -26,6 +28,10 @@ type App struct {
 	ws      *workspace.Workspace
 	log     *slog.Logger
 	started time.Time
+	notes   *notify.Notifier
+	// quitting: the window closes without asking (a signal, or the user
+	// confirmed closing with work in flight).
+	quitting atomic.Bool
 
 	readyOnce sync.Once
 	ready     events.AppReadyPayload
@@ -33,12 +39,20 @@ type App struct {
 
 // NewApp returns the bound application object.
 func NewApp(ws *workspace.Workspace, log *slog.Logger, started time.Time) *App {
-	return &App{ws: ws, log: log, started: started}
+	a := &App{ws: ws, log: log, started: started}
+	a.notes = notify.New(notify.Options{
+		Enabled:  ws.NotificationsOn,
+		Describe: func(id int64) string { return ws.SessionTitle(context.Background(), id) },
+		Open:     a.openSession,
+		Urgent:   wailsbridge.MarkUrgent,
+		Log:      log,
+	})
+	return a
 }
 
 func (a *App) startup(ctx context.Context) {
 	a.ctx = ctx
-	a.ws.SetEmitter(wailsbridge.NewEmitter(ctx))
+	a.ws.SetEmitter(a.notes.Wrap(wailsbridge.NewEmitter(ctx)))
 	a.quitOnSignal(ctx)
 }
 
@@ -52,6 +66,7 @@ func (a *App) quitOnSignal(ctx context.Context) {
 	go func() {
 		s := <-ch
 		a.log.Info("closing the window", "signal", s.String())
+		a.quitting.Store(true)
 		runtime.Quit(ctx)
 	}()
 }
@@ -59,10 +74,12 @@ func (a *App) quitOnSignal(ctx context.Context) {
 // domReady runs once the page has loaded in the window.
 func (a *App) domReady(ctx context.Context) {
 	wailsbridge.KeepOnScreen(ctx, a.log)
+	a.watchWindow()
 }
 
 func (a *App) shutdown(context.Context) {
 	a.ws.Close()
+	a.notes.Close()
 	a.log.Info("window closed")
 }
 

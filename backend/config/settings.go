@@ -49,6 +49,9 @@ type Settings struct {
 	CheckpointRetentionMB int `json:"checkpointRetentionMb,omitempty"`
 	// MCPTimeoutSeconds caps each MCP tool call; 0: 60 s.
 	MCPTimeoutSeconds int `json:"mcpTimeoutSeconds,omitempty"`
+	// NotificationsOff turns the desktop notifications off (they are on
+	// by default).
+	NotificationsOff bool `json:"notificationsOff,omitempty"`
 }
 
 // MCP call timeout, in seconds.

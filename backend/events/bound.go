@@ -136,6 +136,9 @@ type SettingsView struct {
 	CheckpointRetentionMB int `json:"checkpointRetentionMb"`
 	// MCPTimeoutSeconds caps each MCP tool call.
 	MCPTimeoutSeconds int `json:"mcpTimeoutSeconds"`
+	// Notifications: a desktop notification when an approval waits or a
+	// turn ends while the window is not in front.
+	Notifications bool `json:"notifications"`
 	// CheckpointUsageBytes is what the open project's checkpoints take now.
 	CheckpointUsageBytes int64             `json:"checkpointUsageBytes"`
 	Source               map[string]string `json:"source"`
@@ -181,6 +184,8 @@ type SettingsInput struct {
 	CheckpointRetentionMB int `json:"checkpointRetentionMb"`
 	// MCPTimeoutSeconds: seconds before an MCP tool call is given up (1-3600; 0: keep).
 	MCPTimeoutSeconds int `json:"mcpTimeoutSeconds"`
+	// Notifications turns desktop notifications on or off (absent: keep).
+	Notifications *bool `json:"notifications,omitempty"`
 }
 
 // ImageInput is an image the user attached to a prompt: its media type

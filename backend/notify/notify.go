@@ -28,7 +28,7 @@ const (
 
 // Options configures a Notifier.
 type Options struct {
-	// Connect opens the session bus (dbus.ConnectSessionBus in the window).
+	// Connect opens the bus; nil: the session bus.
 	Connect func() (*dbus.Conn, error)
 	// Enabled reads the Settings switch; nil: always on.
 	Enabled func() bool
@@ -178,7 +178,11 @@ func (n *Notifier) bus() (*dbus.Conn, error) {
 	if n.conn != nil || n.err != nil {
 		return n.conn, n.err
 	}
-	conn, err := n.o.Connect()
+	connect := n.o.Connect
+	if connect == nil {
+		connect = func() (*dbus.Conn, error) { return dbus.ConnectSessionBus() }
+	}
+	conn, err := connect()
 	if err == nil {
 		err = conn.AddMatchSignal(dbus.WithMatchInterface(iface), dbus.WithMatchObjectPath(busPath))
 	}

@@ -51,6 +51,7 @@ func settingsView(r config.Resolved) events.SettingsView {
 		BudgetUSD:             r.BudgetUSD,
 		CheckpointRetentionMB: r.Settings.RetentionMB(),
 		MCPTimeoutSeconds:     r.Settings.MCPTimeout(),
+		Notifications:         !r.Settings.NotificationsOff,
 		Source:                map[string]string{},
 		SourceFrom:            map[string]string{},
 		Warnings:              append([]string{}, r.Warnings...),
@@ -151,6 +152,9 @@ func (w *Workspace) SaveSettings(in events.SettingsInput) (events.SettingsView, 
 	}
 	if in.MCPTimeoutSeconds != 0 {
 		cur.MCPTimeoutSeconds = in.MCPTimeoutSeconds
+	}
+	if in.Notifications != nil {
+		cur.NotificationsOff = !*in.Notifications
 	}
 	if err := config.SaveSettings(w.home, cur); err != nil {
 		return events.SettingsView{}, err

@@ -240,6 +240,8 @@ export interface SettingsView {
   checkpointRetentionMb: number;
   /** Seconds before an MCP tool call is given up (and the server told to cancel). */
   mcpTimeoutSeconds: number;
+  /** Desktop notifications when an approval waits or a turn ends while the window is not in front. */
+  notifications: boolean;
   /** Bytes of checkpoint content the open project uses now (0 with no project). */
   checkpointUsageBytes: number;
   source: Record<string, ValueSource>;
@@ -265,6 +267,16 @@ export interface SettingsInput {
   checkpointRetentionMb: number;
   /** 1-3600 seconds. */
   mcpTimeoutSeconds: number;
+  /** Desktop notifications on or off (absent: keep). */
+  notifications?: boolean;
+}
+
+/** What closing the window would stop (app:confirm_quit). */
+export interface WorkInFlight {
+  /** Titles of the sessions whose turn runs. */
+  sessions: string[];
+  /** Approvals waiting among them. */
+  waiting: number;
 }
 
 // The change ledger (backend/events/ledger.go).

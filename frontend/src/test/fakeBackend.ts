@@ -71,6 +71,7 @@ export const defaultSettings: SettingsView = {
   budgetUsd: 0,
   checkpointRetentionMb: 512,
   mcpTimeoutSeconds: 60,
+  notifications: true,
   checkpointUsageBytes: 12_897_485,
   source: {},
   sourceFrom: {},
@@ -140,6 +141,9 @@ export class FakeBackend implements Backend {
 
   async openExternal(url: string): Promise<void> {
     this.record("openExternal", url);
+  }
+  async quitNow(): Promise<void> {
+    this.record("quitNow");
   }
   async version(): Promise<VersionInfo> {
     return { version: "0.0.0-test", commit: "abc", wails: "v2", go: "go1.24", os: "linux", arch: "amd64" };
@@ -292,7 +296,8 @@ export class FakeBackend implements Backend {
   async saveSettings(input: SettingsInput): Promise<SettingsView> {
     this.record("saveSettings", input);
     const { provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds } = input;
-    this.settings = { ...this.settings, provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds, needsOnboarding: false };
+    const notifications = input.notifications ?? this.settings.notifications;
+    this.settings = { ...this.settings, provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds, notifications, needsOnboarding: false };
     return this.settings;
   }
   async listModels(provider: string, baseUrl: string, apiKey: string): Promise<string[]> {

@@ -1261,6 +1261,7 @@ export namespace events {
 	    budgetUsd: number;
 	    checkpointRetentionMb: number;
 	    mcpTimeoutSeconds: number;
+	    notifications?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new SettingsInput(source);
@@ -1279,6 +1280,7 @@ export namespace events {
 	        this.budgetUsd = source["budgetUsd"];
 	        this.checkpointRetentionMb = source["checkpointRetentionMb"];
 	        this.mcpTimeoutSeconds = source["mcpTimeoutSeconds"];
+	        this.notifications = source["notifications"];
 	    }
 	}
 	export class SettingsView {
@@ -1293,6 +1295,7 @@ export namespace events {
 	    budgetUsd: number;
 	    checkpointRetentionMb: number;
 	    mcpTimeoutSeconds: number;
+	    notifications: boolean;
 	    checkpointUsageBytes: number;
 	    source: Record<string, string>;
 	    sourceFrom: Record<string, string>;
@@ -1317,6 +1320,7 @@ export namespace events {
 	        this.budgetUsd = source["budgetUsd"];
 	        this.checkpointRetentionMb = source["checkpointRetentionMb"];
 	        this.mcpTimeoutSeconds = source["mcpTimeoutSeconds"];
+	        this.notifications = source["notifications"];
 	        this.checkpointUsageBytes = source["checkpointUsageBytes"];
 	        this.source = source["source"];
 	        this.sourceFrom = source["sourceFrom"];

@@ -61,6 +61,7 @@ describe("settings", () => {
       budgetUsd: 0,
       checkpointRetentionMb: 512,
       mcpTimeoutSeconds: 60,
+      notifications: true,
     });
     await waitFor(() => expect(screen.queryByTestId("settings-save")).toBeNull());
   });

@@ -23,6 +23,8 @@ export interface SettingsForm {
   /** Checkpoint content kept per project, in MiB. */
   retentionMb: string;
   mcpTimeout: string;
+  /** Desktop notifications when an approval waits or a turn ends out of sight. */
+  notifications: boolean;
 }
 
 /** The least checkpoint content a project may keep: below it, undo would forget too soon. */
@@ -84,6 +86,7 @@ export function formFromView(v: SettingsView): SettingsForm {
     budgetUsd: v.budgetUsd ? String(v.budgetUsd) : "",
     retentionMb: String(v.checkpointRetentionMb),
     mcpTimeout: String(v.mcpTimeoutSeconds || 60),
+    notifications: v.notifications,
   };
 }
 
@@ -139,5 +142,6 @@ export function toInput(f: SettingsForm): SettingsInput {
     budgetUsd: f.budgetUsd.trim() ? Number(f.budgetUsd.trim()) : 0,
     checkpointRetentionMb: Number(f.retentionMb.trim()),
     mcpTimeoutSeconds: Number(f.mcpTimeout.trim()),
+    notifications: f.notifications,
   };
 }
