@@ -111,7 +111,10 @@ func TestQuitMidTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev.wait(t, func(e any) bool { s, ok := e.(events.StreamPayload); return ok && s.SessionID == talk.ID })
-	ev.wait(t, func(e any) bool { o, ok := e.(events.ToolOutputPayload); return ok && strings.Contains(o.Chunk, "started") })
+	ev.wait(t, func(e any) bool {
+		o, ok := e.(events.ToolOutputPayload)
+		return ok && strings.Contains(o.Chunk, "started")
+	})
 	if got := w.InFlight(ctx); len(got.Sessions) != 2 {
 		t.Fatalf("in flight = %+v, want both sessions", got)
 	}
