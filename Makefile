@@ -31,12 +31,12 @@ QUIET_WAILS := sed -u -e '/consider sponsoring the project/d' -e '/github.com\/s
 
 .PHONY: help deps deps-run deps-test deps-bench node-modules frontend \
         run build package dev bindings clean \
-        test check-gofmt vet tidy-check bindings-check go-test tsc vitest e2e smoke \
+        test check-gofmt vet tidy-check bindings-check go-test tsc vitest e2e smoke desktop \
         bench
 
 help:
 	@echo "make run        install missing packages, build, open the window"
-	@echo "make test       all checks (gofmt, vet, tidy, bindings, go test -race, tsc, vitest, e2e, smoke)"
+	@echo "make test       all checks (gofmt, vet, tidy, bindings, go test -race, tsc, vitest, e2e, smoke, desktop)"
 	@echo "make build      production binary build/bin/pilot (wails build)"
 	@echo "make package    .deb, .rpm and .tar.gz of it in build/bin/package (nfpm)"
 	@echo "make dev        wails dev: live-reloading window + Vite"
@@ -45,7 +45,7 @@ help:
 	@echo "make deps       install every system and npm package (run, test and bench)"
 	@echo "make frontend   build frontend/dist (main.go embeds it)"
 	@echo "make clean      remove build outputs"
-	@echo "single test steps: check-gofmt vet tidy-check bindings-check go-test tsc vitest e2e smoke"
+	@echo "single test steps: check-gofmt vet tidy-check bindings-check go-test tsc vitest e2e smoke desktop"
 
 # --- dependencies -----------------------------------------------------------
 
@@ -174,6 +174,11 @@ e2e: deps-test frontend
 smoke: deps-test build
 	frontend/e2e/smoke-prod.sh
 	frontend/e2e/screens-prod.sh
+
+# The packages, installed (dpkg -i, then removed) and run as a desktop app:
+# pilot DIR, one window, notifications on a private D-Bus session bus.
+desktop: deps-test package
+	frontend/e2e/desktop-prod.sh
 
 # --- benchmarks -------------------------------------------------------------
 # Each area adds its command here; results are written into docs/BENCHMARKS.md.

@@ -102,7 +102,7 @@ func runWindow(started time.Time, home, dir, instanceID string) error {
 		return err
 	}
 	defer closer.Close()
-	logger.Info("starting window", "home", home)
+	logger.Info("starting window", "home", home, "project", dir)
 
 	ws, err := workspace.Open(context.Background(), workspace.Options{Home: home, Log: logger, Getenv: os.Getenv, Project: dir})
 	if err != nil {
