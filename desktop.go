@@ -56,7 +56,7 @@ func (a *App) openSession(sessionID int64) {
 
 func (a *App) bringForward() {
 	runtime.WindowShow(a.ctx)
-	runtime.WindowUnminimise(a.ctx) // gtk_window_present: raised and focused
+	wailsbridge.Present()
 }
 
 // beforeClose runs when the window is asked to close (its close button,

@@ -5,6 +5,9 @@ package wailsbridge
 /*
 #cgo linux pkg-config: gtk+-3.0
 #include <gtk/gtk.h>
+#ifdef GDK_WINDOWING_X11
+#include <gdk/gdkx.h>
+#endif
 
 extern void pilotFocusChanged(int active);
 
@@ -50,6 +53,24 @@ static gboolean pilot_urgent(gpointer data) {
 	return G_SOURCE_REMOVE;
 }
 
+// Raise and focus the window with the X server's current time: GTK's
+// present without a time uses the last user event's, which the server
+// ignores once another client took the focus since (no window manager),
+// and a window manager may refuse as focus stealing. The user asked
+// (clicked a notification, launched Pilot), so now is the right time.
+static gboolean pilot_present(gpointer data) {
+	GtkWindow *w = pilot_find_main();
+	if (w == NULL) return G_SOURCE_REMOVE;
+	guint32 t = GDK_CURRENT_TIME;
+#ifdef GDK_WINDOWING_X11
+	GdkWindow *gw = gtk_widget_get_window(GTK_WIDGET(w));
+	if (gw != NULL && GDK_IS_X11_WINDOW(gw)) t = gdk_x11_get_server_time(gw);
+#endif
+	gtk_window_present_with_time(w, t);
+	return G_SOURCE_REMOVE;
+}
+
+static void pilot_present_main(void) { g_idle_add(pilot_present, NULL); }
 static void pilot_watch_focus(void) { g_idle_add(pilot_watch, NULL); }
 static void pilot_set_urgent(void) { g_idle_add(pilot_urgent, NULL); }
 */
@@ -72,6 +93,9 @@ func WatchFocus(onChange func(active bool)) {
 	focus.Unlock()
 	C.pilot_watch_focus()
 }
+
+// Present raises the window, unminimised, and gives it the focus.
+func Present() { C.pilot_present_main() }
 
 // MarkUrgent sets the window's urgency hint (the task bar flashes it)
 // unless it has the focus; WatchFocus clears it when the focus comes.

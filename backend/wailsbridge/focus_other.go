@@ -6,5 +6,8 @@ package wailsbridge
 // track the focus yet, so it never notifies.
 func WatchFocus(onChange func(active bool)) { onChange(true) }
 
+// Present does nothing outside Linux (Wails' WindowShow does it there).
+func Present() {}
+
 // MarkUrgent does nothing outside Linux.
 func MarkUrgent() {}
