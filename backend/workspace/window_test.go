@@ -17,8 +17,8 @@ import (
 	"pilot/backend/llm/fakellm"
 )
 
-// openAt opens a workspace on home (closed by the test itself).
-func openAt(t *testing.T, home string, env map[string]string) *Workspace {
+// openAt opens a workspace on home (closed by the caller).
+func openAt(t testing.TB, home string, env map[string]string) *Workspace {
 	t.Helper()
 	w, err := Open(context.Background(), Options{
 		Home:   home,

@@ -80,6 +80,8 @@ fail() {
 	exit 1
 }
 ok() { echo "desktop: ok: $*"; }
+# shellcheck source=lib/prod-lib.sh
+. frontend/e2e/lib/prod-lib.sh
 
 until_ok() {
 	local deadline=$((SECONDS + timeout_s))
@@ -156,11 +158,8 @@ done
 ok "icons in 8 hicolor sizes"
 
 # --- 4. pilot DIR under Xvfb ------------------------------------------------------------
-[[ -d /tmp/.X11-unix ]] || mkdir -m 1777 /tmp/.X11-unix
-setsid Xvfb -displayfd 3 -screen 0 1400x900x24 -nolisten tcp -noreset 3>"$tmp/display" >"$tmp/xvfb.log" 2>&1 &
-pids+=($!)
-until_ok test -s "$tmp/display"
-export DISPLAY=":$(head -n1 "$tmp/display")" NO_AT_BRIDGE=1
+start_xvfb
+export NO_AT_BRIDGE=1
 
 setsid build/bin/fakenotify >"$tmp/notes.jsonl" 2>"$tmp/fakenotify.err" &
 pids+=($!)
@@ -180,15 +179,7 @@ cat >"$tmp/script.json" <<'JSON'
  {"text":"Done: the README ends with a farewell."}
 ]}
 JSON
-setsid build/bin/fakellm -script "$tmp/script.json" -addr 127.0.0.1:0 >"$tmp/fake.log" 2>&1 &
-pids+=($!)
-until_ok grep -q '^listening on ' "$tmp/fake.log"
-llm=$(sed -n 's/^listening on //p' "$tmp/fake.log" | head -n1)
-requests_at_least() {
-	local n
-	n=$(curl -fsS "$llm/_fakellm/requests" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log((JSON.parse(s) ?? []).length))') || return 1
-	((n >= $1))
-}
+start_fakellm "$tmp/script.json"
 
 home=$tmp/home
 export PILOT_HOME=$home ANTHROPIC_API_KEY=sk-ant-desktop ANTHROPIC_BASE_URL=$llm
