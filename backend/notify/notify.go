@@ -122,10 +122,18 @@ func approvalText(a events.Approval) string {
 	return "A " + a.Tool + " call"
 }
 
+// post notifies unless the window has the focus or the switch is off
+// (both read as the event passes, for the few events that notify). The
+// rest (the session's title, the bus) runs off the event path: a slow
+// database or bus never holds an event up.
 func (n *Notifier) post(note Note) {
 	if n.focused.Load() || (n.o.Enabled != nil && !n.o.Enabled()) {
 		return
 	}
+	go n.deliver(note)
+}
+
+func (n *Notifier) deliver(note Note) {
 	if n.o.Urgent != nil {
 		n.o.Urgent()
 	}
@@ -138,7 +146,7 @@ func (n *Notifier) post(note Note) {
 			}
 		}
 	}
-	go n.send(note) // a slow bus never holds an event up
+	n.send(note)
 }
 
 func (n *Notifier) send(note Note) {
