@@ -218,6 +218,11 @@ ok "pilot other handed other/ to the running window and exited; one pilot proces
 second=$(cd "$work" && timeout 30 "$bin" demo 2>&1) || fail "the third launch failed: $second"
 until_ok grep -q "\"msg\":\"project opened from a second launch\",\"path\":\"$work/demo\"" "$home/logs/pilot.log"
 [[ $(pilots) == 1 ]] || fail "$(pilots) pilot processes after the third launch, want 1"
+# From the launcher without a file: the window only comes forward.
+second=$(cd / && timeout 30 "$bin" 2>&1) || fail "a launch without a folder failed: $second"
+[[ "$second" == "pilot: Pilot is already running; its window was brought forward" ]] || fail "a launch without a folder said: $second"
+[[ $(pilots) == 1 ]] || fail "$(pilots) pilot processes after a launch without a folder, want 1"
+ok "pilot demo and pilot (no folder) also went to the running window"
 
 # --- 6. notifications ---------------------------------------------------------------------
 click() {
