@@ -22,22 +22,14 @@ var commandWords = map[string]bool{
 	"repl": true, "sessions": true, "rewind": true, "models": true, "mcp": true, "version": true, "help": true,
 }
 
-// Wants reports whether args ask for a headless command rather than the
-// window: anything but no arguments, the window's own flags (Wails'
-// -assetdir, -devserver, ...) and folders to open. An unknown word or
-// option is a command too, so that Run refuses it with the usage instead
-// of opening a window.
-func Wants(args []string) bool {
-	_, ok := WindowFolder(args)
-	return !ok
-}
-
-// WindowFolder reports whether args open the window, and the folder they
-// name ("" for none): no arguments or only window flags, plus paths to
-// open (`pilot .`, `pilot ~/src/app`, the files the launcher passes for
-// `pilot %F`); the first path wins. A word that is no command and no path
-// (no `/`, not `.` or `..`, nothing of that name in the current folder)
-// is an unknown command, not a folder.
+// WindowFolder reports whether args open the window rather than run a
+// headless command, and the folder they name ("" for none): no arguments
+// or only the window's own flags (Wails' -assetdir, -devserver, ...), plus
+// paths to open (`pilot .`, `pilot ~/src/app`, the files the launcher
+// passes for `pilot %F`); the first path wins. A word that is no command
+// and no path (no `/`, not `.` or `..`, nothing of that name in the current
+// folder) is an unknown command, not a folder, so that Run refuses it with
+// the usage instead of opening a window; so is an unknown option.
 func WindowFolder(args []string) (folder string, ok bool) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
