@@ -150,12 +150,13 @@ grep -q '^Categories=.*Development;' "$entry" || fail "the entry is not in the D
 wmclass=$(sed -n 's/^StartupWMClass=//p' "$entry")
 [[ -n "$wmclass" ]] || fail "the entry has no StartupWMClass"
 ok "desktop-file-validate accepts the entry (Exec=pilot %F, Development, StartupWMClass=$wmclass)"
-for f in "${want_files[@]}"; do [[ -e "$root$f" ]] || fail "$root$f is missing"; done
+for f in "${want_files[@]}" /usr/share/doc/pilot/copyright; do [[ -e "$root$f" ]] || fail "$root$f is missing"; done
+cmp -s LICENSE "$root/usr/share/doc/pilot/copyright" || fail "the installed license is not LICENSE"
 for s in 16 24 32 48 64 128 256 512; do
 	size=$("$IM_IDENTIFY" -format '%wx%h' "$root/usr/share/icons/hicolor/${s}x${s}/apps/pilot.png")
 	[[ $size == "${s}x${s}" ]] || fail "the ${s}x${s} icon is $size"
 done
-ok "icons in 8 hicolor sizes"
+ok "icons in 8 hicolor sizes; the license in /usr/share/doc/pilot/copyright"
 
 # --- 4. pilot DIR under Xvfb ------------------------------------------------------------
 start_xvfb
