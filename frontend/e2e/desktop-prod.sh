@@ -83,14 +83,6 @@ ok() { echo "desktop: ok: $*"; }
 # shellcheck source=lib/prod-lib.sh
 . frontend/e2e/lib/prod-lib.sh
 
-until_ok() {
-	local deadline=$((SECONDS + timeout_s))
-	until "$@"; do
-		((SECONDS < deadline)) || fail "timed out waiting for: $*"
-		sleep 0.2
-	done
-}
-
 # --- 1. the .rpm and the .tar.gz ------------------------------------------------
 want_files=(/usr/bin/pilot /usr/share/applications/pilot.desktop)
 for s in 16 24 32 48 64 128 256 512; do want_files+=("/usr/share/icons/hicolor/${s}x${s}/apps/pilot.png"); done

@@ -59,15 +59,6 @@ fail() {
 # shellcheck source=lib/prod-lib.sh
 . frontend/e2e/lib/prod-lib.sh
 
-# until CMD...: retry for timeout_s seconds.
-until_ok() {
-	local deadline=$((SECONDS + timeout_s))
-	until "$@"; do
-		((SECONDS < deadline)) || fail "timed out waiting for: $*"
-		sleep 0.2
-	done
-}
-
 # --- a project and a model ----------------------------------------------------
 project=$tmp/demo
 mkdir -p "$project/src"

@@ -1,7 +1,16 @@
 # Helpers of the production tests (sourced by screens-prod.sh and
-# desktop-prod.sh, which define tmp, pids, fail and until_ok): an Xvfb
-# and the scripted fake LLM server, both in their own process group and
-# added to pids for the caller's cleanup.
+# desktop-prod.sh, which define tmp, pids, timeout_s and fail): waiting for
+# a state, an Xvfb and the scripted fake LLM server, both in their own
+# process group and added to pids for the caller's cleanup.
+
+# until_ok CMD...: retry CMD until it succeeds, for timeout_s seconds.
+until_ok() {
+	local deadline=$((SECONDS + timeout_s))
+	until "$@"; do
+		((SECONDS < deadline)) || fail "timed out waiting for: $*"
+		sleep 0.2
+	done
+}
 
 # start_xvfb: an Xvfb on a free display (it writes the number to fd 3);
 # exports DISPLAY.
