@@ -186,6 +186,7 @@ desktop: deps-test package
 bench: deps-bench build
 	.ci/bench-startup.sh
 	.ci/bench-memory.sh
+	.ci/bench-mcp.sh
 	.ci/bench-go.sh llm ./backend/llm
 	go run ./backend/tools/cmd/toolbench -runs 5 | .ci/bench-section.sh tools
 	.ci/bench-go.sh files ./backend/workspace

@@ -92,6 +92,7 @@ func (a *App) FrontendReady() events.AppReadyPayload {
 	a.readyOnce.Do(func() {
 		a.ready = events.AppReadyPayload{StartupMs: time.Since(a.started).Milliseconds()}
 		a.log.Info("frontend ready", "startupMs", a.ready.StartupMs)
+		a.ws.WindowReady()
 	})
 	a.ws.Emit(events.AppReady, a.ready)
 	return a.ready
@@ -182,6 +183,17 @@ func (a *App) SendMessageWithImages(sessionID int64, text string, attachments []
 
 // GetImage returns a message's image by its hash.
 func (a *App) GetImage(hash string) (events.ImageView, error) { return a.ws.GetImage(hash) }
+
+// SetSessionMode sets a session's mode: plan, ask, edits, all or none.
+func (a *App) SetSessionMode(sessionID int64, mode string) (events.SessionSummary, error) {
+	return a.ws.SetSessionMode(a.ctx, sessionID, mode)
+}
+
+// ApprovePlan leaves plan mode for mode (edits or ask) and starts the work
+// with the plan as the first message.
+func (a *App) ApprovePlan(sessionID int64, mode, plan string) (events.SessionSummary, error) {
+	return a.ws.ApprovePlan(a.ctx, sessionID, mode, plan)
+}
 
 // RetryTurn runs the session's failed turn again, without adding the
 // user's message again.

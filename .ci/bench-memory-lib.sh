@@ -1,8 +1,10 @@
-# Helpers of .ci/bench-memory.sh (sourced): an Xvfb, apps launched in their
+# Helpers of .ci/bench-memory.sh and .ci/bench-mcp.sh (sourced): a
+# temporary folder $tmp removed on exit, an Xvfb, apps launched in their
 # own process group, memory summed over a process tree, the window driven
 # with xdotool and the fake LLM server's request count. The tree and
 # smaps_rollup sums are those of .ci/bench-startup.sh.
 
+tmp=$(mktemp -d)
 pids=()
 cleanup() {
 	local p
@@ -11,6 +13,10 @@ cleanup() {
 	for p in "${pids[@]}"; do kill -KILL -- "-$p" 2>/dev/null || true; done
 	rm -rf "$tmp"
 }
+
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 fail() {
 	echo "bench-memory: $*" >&2

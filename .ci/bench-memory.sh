@@ -36,12 +36,8 @@ batches=5 per=40
 	echo "bench-memory: the binary must be named pilot (its window is found by that name)" >&2
 	exit 1
 }
-tmp=$(mktemp -d)
 # shellcheck source=.ci/bench-memory-lib.sh
-source .ci/bench-memory-lib.sh
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+source .ci/bench-memory-lib.sh # makes $tmp, removed on exit
 mkdir -p build/bench build/e2e-artifacts
 tsv=build/bench/memory-runs.tsv
 printf 'phase\tstep\trun\trss_kb\tpss_kb\tweb_pss_kb\tgo_pss_kb\n' >"$tsv"

@@ -309,9 +309,9 @@ func (t *turn) request() llm.Request {
 func (t *turn) requestOf(msgs []llm.Message) llm.Request {
 	return llm.Request{
 		Model:     t.model,
-		System:    t.system,
+		System:    t.systemPrompt(),
 		Messages:  msgs,
-		Tools:     t.l.registry.Defs(), // read again: MCP servers come and go
+		Tools:     t.defs(), // read again: MCP servers come and go, the mode may change
 		MaxTokens: t.l.m.opt.MaxTokens,
 		// Thinking requires the default temperature and tool_choice auto:
 		// the request sets neither.

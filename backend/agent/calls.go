@@ -15,13 +15,14 @@ import (
 
 // toolRun is one tool call of an answer and what came of it.
 type toolRun struct {
-	use  llm.ContentBlock
-	msg  int64      // the assistant message that asked for it
-	tool tools.Tool // nil for a tool the registry does not know
-	skip string     // not run: this is its (error) result
-	rec  store.ToolCall
-	view events.ToolCall
-	out  outcome
+	use    llm.ContentBlock
+	msg    int64      // the assistant message that asked for it
+	tool   tools.Tool // nil for a tool the registry does not know
+	skip   string     // not run: this is its (error) result
+	refuse string     // not run: the mode refuses it (planGate); this is its result
+	rec    store.ToolCall
+	view   events.ToolCall
+	out    outcome
 }
 
 // outcome is what a tool call produced, for the model and the store.
@@ -44,8 +45,10 @@ func cancelled(started bool) outcome {
 }
 
 // concurrent reports whether r may run alongside its neighbours: it only
-// reads (or will not run at all).
-func (r *toolRun) concurrent() bool { return r.skip != "" || r.tool == nil || r.tool.ReadOnly() }
+// reads and needs no order (or will not run at all).
+func (r *toolRun) concurrent() bool {
+	return r.skip != "" || r.refuse != "" || r.tool == nil || (r.tool.ReadOnly() && !tools.IsOrdered(r.tool))
+}
 
 // runTools runs the calls of an answer: consecutive read-only calls
 // together, each change-making call alone in the model's order. Every
@@ -66,6 +69,9 @@ func (t *turn) runTools(ctx context.Context, ans answer) (string, error) {
 		case t.guard(u):
 			stop = ReasonLoopGuard
 			r.skip = fmt.Sprintf("Not run: you made this same %s call %d times in a row, so the turn was stopped. Try a different approach, or ask the user.", u.Name, l.m.opt.LoopGuard)
+		}
+		if r.skip == "" {
+			r.refuse = t.planGate(r)
 		}
 		runs[i] = r
 	}
@@ -101,6 +107,9 @@ func (t *turn) runTools(ctx context.Context, ans answer) (string, error) {
 	}
 	if err := t.commitResults(ctx, runs); err != nil {
 		return "", err
+	}
+	if stop == "" && planned(runs) {
+		stop = ReasonPlan
 	}
 	if stop == ReasonLoopGuard {
 		l.notice("loop_guard", fmt.Sprintf("The agent called %s with the same input %d times in a row, so the turn was stopped.", runs[len(runs)-1].use.Name, l.m.opt.LoopGuard), 0)
@@ -148,6 +157,8 @@ func (t *turn) runOne(ctx context.Context, r *toolRun, exec func(context.Context
 	switch {
 	case r.skip != "":
 		r.out = outcome{text: r.skip, isError: true, status: store.ToolError}
+	case r.refuse != "":
+		r.out = refusedOutcome(r.refuse)
 	case ctx.Err() != nil:
 		r.out = cancelled(false)
 	default:
@@ -168,6 +179,7 @@ func (t *turn) runOne(ctx context.Context, r *toolRun, exec func(context.Context
 	r.view.FinishedAt = l.m.opt.Now().UnixMilli()
 	t.cards(bg, r)
 	l.emitTool(r.view)
+	t.afterSessionTool(r)
 	return nil
 }
 

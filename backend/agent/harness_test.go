@@ -132,6 +132,7 @@ func newHarness(t testing.TB, format string, script fakellm.Script, s setup) *ha
 	h.open()
 	t.Cleanup(func() {
 		h.m.Close()
+		h.lg.Close()
 		srv.Close()
 		h.st.Close()
 	})
@@ -190,6 +191,7 @@ func (h *harness) client(s store.Session) (llm.Provider, error) {
 func (h *harness) restart() {
 	h.t.Helper()
 	h.m.Close()
+	h.lg.Close()
 	if err := h.st.Close(); err != nil {
 		h.t.Fatal(err)
 	}

@@ -17,7 +17,7 @@
 //	m.Change(approvalID)                      // a pending change with its hunks
 //	m.DecideChange(approvalID, decision)      // approve all / some hunks / edited text / reject
 //	m.DecideCommand(approvalID, decision)     // approve or reject a command (or a budget raise)
-//	m.SetApprovalMode(sessionID, mode)        // ask, edits, all, none for this session from now on
+//	m.SetApprovalMode(sessionID, mode)        // plan, ask, edits, all, none for this session from its next model call
 //	m.Close()                                 // cancel every turn and wait for them
 //
 // # Events
@@ -28,9 +28,10 @@
 // (agent:tool) with live command output (agent:tool_output), approvals
 // (agent:approval, agent:approval_done), usage with the context use
 // (agent:usage), notices (retry, compacted, loop_guard, limit, budget),
-// errors as one human sentence (agent:error) and the end of each turn
-// (agent:turn_done). Each carries the session id and a per-session sequence
-// number; deltas are coalesced, every other event is delivered in order
+// errors as one human sentence (agent:error), the task list whenever
+// todo_write replaces it (agent:todos) and the end of each turn
+// (agent:turn_done; reason "plan" when a plan-mode turn presented its
+// plan). Each carries the session id and a per-session sequence number; deltas are coalesced, every other event is delivered in order
 // after the deltas before it and never dropped.
 //
 // # Persistence
@@ -367,9 +368,10 @@ func (m *Manager) DecideCommand(approvalID string, d events.CommandDecision) err
 	return m.broker.DecideCommand(approvalID, d)
 }
 
-// SetApprovalMode sets the session's approval mode (ask, edits, all,
-// none) for the turns that follow, in place of the one it was created
-// with.
+// SetApprovalMode sets the session's approval mode (plan, ask, edits,
+// all, none) in place of the one it was created with; a running turn
+// takes it from its next model call. It does not store it (the caller
+// does when the change is the user's, workspace.SetSessionMode).
 func (m *Manager) SetApprovalMode(ctx context.Context, sessionID int64, mode string) error {
 	pm, err := permission.ParseMode(mode)
 	if err != nil {

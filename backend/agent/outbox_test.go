@@ -88,7 +88,8 @@ func TestSystemPrompt(t *testing.T) {
 	hasGit := git.Run() == nil
 	p := SystemPrompt(t.Context(), dir, time.Date(2025, 3, 4, 0, 0, 0, 0, time.UTC))
 	for _, want := range []string{dir, "Tuesday 4 March 2025", "RE2", "Explore before editing", "minimal, targeted edits",
-		"# AGENTS.md", "Use tabs.", "# CLAUDE.md", "Be brief.", "# progress.md", "Step 3 of 5.", "`patch_file`", "`run_bash`"} {
+		"# AGENTS.md", "Use tabs.", "# CLAUDE.md", "Be brief.", "# progress.md", "Step 3 of 5.", "`patch_file`", "`run_bash`",
+		"`todo_write`: the task list the user watches. Use it for multi-step work", "Not for a one-line answer"} {
 		if !strings.Contains(p, want) {
 			t.Errorf("prompt lacks %q", want)
 		}

@@ -171,6 +171,7 @@ func (t *turn) loop(ctx context.Context) string {
 			return reason
 		}
 		l.setState(Streaming)
+		t.setMode()
 		if err := t.fit(ctx); err != nil {
 			if ctx.Err() != nil {
 				return ReasonCancelled

@@ -26,7 +26,7 @@ const usage = `Pilot, a desktop coding agent.
 Usage:
   pilot [DIR]                   open the window (on the folder DIR: pilot . opens this one);
                                 with a window already open, it comes forward on DIR instead
-  pilot -p "PROMPT" [--project DIR] [--resume ID] [--approve ask|edits|all|none]
+  pilot -p "PROMPT" [--project DIR] [--resume ID] [--approve plan|ask|edits|all|none]
            [--provider P] [--model M] [--json]
                                 one headless turn: the answer on stdout, tools on stderr
   pilot repl [--project DIR] [--resume ID] [--approve MODE] [--provider P] [--model M]
@@ -115,5 +115,6 @@ func withHome(ctx context.Context, tio IO, run func(*store.Store, *ledger.Ledger
 		fmt.Fprintf(tio.Stderr, "pilot: opening the change ledger under %s: %v\n", home, err)
 		return exitFailure
 	}
+	defer lg.Close()
 	return run(st, lg)
 }

@@ -15,7 +15,8 @@ const (
 
 // Prompt runs `pilot -p PROMPT [flags]`: one turn on the same agent as the
 // window, the answer streamed to stdout, a progress line per tool on
-// stderr. It returns 0 when the model finished its answer, 130 when
+// stderr. It returns 0 when the model finished its answer (or, with
+// --approve plan, presented its plan), 130 when
 // interrupted, and 1 (2 for a usage error) with a one-line reason
 // otherwise.
 func Prompt(ctx context.Context, args []string, tio IO) int {
@@ -62,6 +63,9 @@ func (h *headless) exit(reason string) int {
 	why := ""
 	switch reason {
 	case agent.ReasonEndTurn:
+		return exitOK
+	case agent.ReasonPlan:
+		h.planReady()
 		return exitOK
 	case agent.ReasonCancelled:
 		fmt.Fprintln(h.term.tio.Stderr, "pilot: cancelled")

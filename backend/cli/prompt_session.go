@@ -63,11 +63,13 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 		return nil, err
 	}
 	h.term = newTerminal(tio, a.json, a.approve)
+	h.loadTodos(ctx)
 	lg, err := openLedger(ctx, home, st, log)
 	if err != nil {
 		h.close()
 		return nil, err
 	}
+	h.closers = append(h.closers, closerFunc(lg.Close))
 	hub := startMCP(ctx, home, h.project, log, tio)
 	h.closers = append(h.closers, closerFunc(hub.Close))
 	h.home, h.hub = home, hub

@@ -11,6 +11,7 @@ import (
 
 	"pilot/backend/events"
 	"pilot/backend/permission"
+	"pilot/backend/todo"
 )
 
 // answerer is the part of the agent that takes the user's decisions.
@@ -37,6 +38,8 @@ type terminal struct {
 	shown     map[string]bool // tool calls already announced
 	midLine   bool            // stdout does not end with a newline
 	lastError string
+	todos     []todo.Item     // the task list as last printed
+	planned   map[string]bool // plans already printed
 	done      chan string
 	approvals chan events.Approval
 }
@@ -45,7 +48,7 @@ func newTerminal(tio IO, asJSON bool, mode permission.Mode) *terminal {
 	t := &terminal{
 		tio: tio, json: asJSON, mode: mode, interactive: isTerminal(tio.Stdin),
 		in: bufio.NewReader(tio.Stdin), enc: json.NewEncoder(tio.Stdout),
-		shown: map[string]bool{}, done: make(chan string, 1), approvals: make(chan events.Approval, 64),
+		shown: map[string]bool{}, planned: map[string]bool{}, done: make(chan string, 1), approvals: make(chan events.Approval, 64),
 	}
 	t.enc.SetEscapeHTML(false)
 	go t.approveLoop()
@@ -80,6 +83,9 @@ func (t *terminal) Emit(name string, payload any) {
 		t.midLine = !strings.HasSuffix(p.Text, "\n")
 	case events.ToolPayload:
 		t.tool(p.Call)
+		t.plan(p.Call)
+	case events.TodosPayload:
+		t.todoChanges(p.Todos)
 	case events.ApprovalPayload:
 		t.approvals <- p.Approval
 	case events.UsagePayload:

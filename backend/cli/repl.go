@@ -8,6 +8,8 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"pilot/backend/agent"
 )
 
 // Repl runs `pilot repl [--project DIR] [--resume ID] [flags]`: the
@@ -111,7 +113,11 @@ func (h *headless) replTurn(ctx context.Context, text string, sig <-chan os.Sign
 			if quit {
 				return exitOK, true
 			}
-			if reason != "end_turn" && reason != "cancelled" {
+			switch reason {
+			case agent.ReasonEndTurn, agent.ReasonCancelled:
+			case agent.ReasonPlan:
+				replPlanReady(tio)
+			default:
 				h.exit(reason)
 			}
 			fmt.Fprintln(tio.Stdout)

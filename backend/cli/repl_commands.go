@@ -16,6 +16,7 @@ var replCommands = []struct{ name, args, help string }{
 	{"/exit", "", "leave (Ctrl+D too)"},
 	{"/clear", "", "start a new session in this project"},
 	{"/model", "[ID]", "show the model, or switch this session to model ID"},
+	{"/mode", "[MODE]", "show the mode, or switch it: plan, ask, edits, all, none"},
 	{"/sessions", "", "this project's sessions, newest first"},
 	{"/resume", "ID", "continue session ID"},
 	{"/compact", "", "summarise the older turns to free the context window"},
@@ -47,6 +48,8 @@ func (h *headless) command(ctx context.Context, line string, tio IO) (exit bool)
 		err = h.clear(ctx, tio)
 	case "/model":
 		err = h.model(ctx, arg, tio)
+	case "/mode":
+		err = h.mode(ctx, arg, tio)
 	case "/sessions":
 		err = listSessions(ctx, h.st, sessionArgs{project: h.project}, tio.Stderr)
 	case "/resume":

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -85,5 +87,46 @@ func TestHeadlessErrorNamesTheBaseURLVariable(t *testing.T) {
 	r := runCLI(t, env, "", "-p", "hello", "--project", tempProject(t, nil))
 	if r.code != 1 || !strings.Contains(r.stderr, "the base URL in the OPENAI_BASE_URL environment variable") || strings.Contains(r.stderr, "in Settings") {
 		t.Errorf("exit %d %q", r.code, r.stderr)
+	}
+}
+
+// In the REPL, /mode switches the session into plan mode and out of it:
+// the plan turn ends with what to do next, and after /mode edits the
+// approved work runs.
+func TestReplPlanMode(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{
+		{ToolCalls: []fakellm.ToolCall{
+			{ID: "w1", Name: "write_file", Input: []byte(`{"path":"a.txt","content":"x"}`)},
+			{ID: "p1", Name: "present_plan", Input: []byte(`{"plan":"Write a.txt","steps":["Write it"]}`)},
+		}, When: &fakellm.When{LastUserContains: "plan"}},
+		{ToolCalls: []fakellm.ToolCall{{ID: "w2", Name: "write_file", Input: []byte(`{"path":"a.txt","content":"x"}`)}}, When: &fakellm.When{LastUserContains: "go ahead"}},
+		{Text: "Written.", When: &fakellm.When{HasToolResult: true}},
+	}})
+	defer srv.Close()
+	dir := tempProject(t, nil)
+	in := strings.Join([]string{"/mode", "/mode plan", "make a plan", "/mode sometimes", "/mode edits", "go ahead", "/exit"}, "\n") + "\n"
+	r := runCLI(t, fakeEnv(t, srv, "anthropic"), in, "repl", "--project", dir)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		"Session 1 is in ask mode.", "Session 1 is now in plan mode.",
+		"The plan is ready: answer with feedback",
+		`unknown approval mode "sometimes"`, "Session 1 is now in edits mode.",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if !strings.Contains(r.stdout, "Write a.txt\n\nSteps:\n1. Write it\n") || !strings.Contains(r.stdout, "Written.") {
+		t.Errorf("stdout %q", r.stdout)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "a.txt")); err != nil || string(b) != "x" {
+		t.Errorf("a.txt %q %v: want it written only after /mode edits", b, err)
+	}
+	results := srv.Requests()[1].ToolResults
+	if len(results) != 2 || !strings.Contains(results[0].Content, "plan mode") {
+		t.Errorf("plan-mode results %+v", results)
 	}
 }

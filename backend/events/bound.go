@@ -22,6 +22,8 @@ type SessionDetail struct {
 	Pending   []Approval     `json:"pending"`
 	Usage     Usage          `json:"usage"`
 	State     string         `json:"state"`
+	// Todos is the session's task list ([] when it has none).
+	Todos []TodoItem `json:"todos"`
 }
 
 // DiffLine is one line of a hunk. Kind is context, add or del.

@@ -42,7 +42,10 @@ const (
 	AgentNotice = "agent:notice"
 	// AgentError: the turn failed; the message is a human sentence.
 	AgentError = "agent:error"
-	// AgentTurnDone: the turn ended (answered, cancelled, failed, limited).
+	// AgentTodos: the session's task list was replaced (todo_write).
+	AgentTodos = "agent:todos"
+	// AgentTurnDone: the turn ended (answered, cancelled, failed, limited,
+	// or with a plan: reason "plan").
 	AgentTurnDone = "agent:turn_done"
 	// SessionUpdated: a session's title, counters or state changed.
 	SessionUpdated = "session:updated"
@@ -61,6 +64,19 @@ type AppReadyPayload struct {
 type Seq struct {
 	SessionID int64 `json:"sessionId"`
 	Seq       int64 `json:"seq"`
+}
+
+// TodoItem is one task of a session's list; Status is pending,
+// in_progress or done.
+type TodoItem struct {
+	Content string `json:"content"`
+	Status  string `json:"status"`
+}
+
+// TodosPayload carries the whole task list that replaced the previous one.
+type TodosPayload struct {
+	Seq
+	Todos []TodoItem `json:"todos"`
 }
 
 // StatePayload carries the agent state: idle, streaming,

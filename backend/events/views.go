@@ -93,4 +93,6 @@ type SessionSummary struct {
 	Tokens    int     `json:"tokens"`
 	CostUSD   float64 `json:"costUsd"`
 	State     string  `json:"state"`
+	// ApprovalMode is the session's mode: plan, ask, edits, all or none.
+	ApprovalMode string `json:"approvalMode"`
 }

@@ -3,12 +3,14 @@ package ledger
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -117,13 +119,20 @@ func dirSize(dir string) int64 {
 // changes one file, once the project's baseline is stored. The baseline
 // (the first Before, which stores every file) is reported as baseline-ms,
 // and the store's size after it as store-MB.
+//
+// The project's folders are watched (Linux), so a scan reads only the
+// folders with changes; the -full-scans runs show what a project that
+// cannot be watched pays (a network file system, or no inotify watch left).
 func BenchmarkCommandCheckpoint(b *testing.B) {
-	for _, name := range []string{"goroot", "100k"} {
+	for _, name := range []string{"goroot", "goroot-full-scans", "100k", "100k-full-scans"} {
 		b.Run(name, func(b *testing.B) {
-			dir := tree(b, name)
+			dir := tree(b, strings.TrimSuffix(name, "-full-scans"))
 			home := b.TempDir()
 			trees, blobs := newTestTrees(b, home, DefaultLimits)
 			root := openRoot(b, dir)
+			if strings.HasSuffix(name, "-full-scans") {
+				trees.project(root.Dir()).noWatch = errors.New("the benchmark scans everything")
+			}
 			ctx := context.Background()
 			start := time.Now()
 			s, err := trees.Before(ctx, root)
@@ -134,6 +143,7 @@ func BenchmarkCommandCheckpoint(b *testing.B) {
 			if _, _, err := s.After(ctx); err != nil {
 				b.Fatal(err)
 			}
+			trees.saves.Wait()
 			usage, _ := blobs.Usage()
 			manifests := dirSize(filepath.Join(home, "trees"))
 			blocks := diskBlocks(home)

@@ -41,7 +41,7 @@ func (c *Command) Finish(ctx context.Context, sessionID, toolCallID int64, label
 	big, stuck := 0, 0
 	over := "over " + FormatSize(lim.MaxFileBytes)
 	for _, e := range effects {
-		ev := store.FileEvent{Path: e.Path, Before: side(e.Before), After: side(e.After)}
+		ev := store.FileEvent{Path: e.Path, Before: side(e.Before), After: side(e.After), MadeDirs: e.MadeDirs}
 		switch {
 		case !ev.Before.Kept:
 			ev.Why = over + ": its content from before the command was not kept, so it cannot be reverted"

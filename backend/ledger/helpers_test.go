@@ -67,6 +67,7 @@ func (f *fixture) open() {
 		f.t.Fatal(err)
 	}
 	f.lg = lg
+	f.t.Cleanup(lg.Close)
 }
 
 func (f *fixture) write(files map[string]string) {
@@ -124,6 +125,25 @@ func (f *fixture) edit(rel, text string) store.Checkpoint {
 	}
 	cp, err = f.st.Checkpoint(f.ctx, cp.ID)
 	if err != nil {
+		f.t.Fatal(err)
+	}
+	return cp
+}
+
+// command does what the agent does around an approved command: scan
+// before, run it (fn), record what it changed.
+func (f *fixture) command(fn func()) store.Checkpoint {
+	f.t.Helper()
+	cmd, err := f.lg.BeforeCommand(f.ctx, f.root)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	fn()
+	cp, err := cmd.Finish(f.ctx, f.sess.ID, 0, "→ Running a command")
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if cp, err = f.st.Checkpoint(f.ctx, cp.ID); err != nil {
 		f.t.Fatal(err)
 	}
 	return cp

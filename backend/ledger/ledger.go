@@ -45,11 +45,15 @@ func Open(dir string, st *store.Store, limits Limits, log *slog.Logger) (*Ledger
 	}
 	l := &Ledger{st: st, blobs: b, trees: NewTrees(b, filepath.Join(dir, "trees"), limits), log: log,
 		projects: map[string]*sync.Mutex{}}
+	l.trees.log = log
 	if st != nil {
 		st.SetImages(l) // messages' images live in the blobs too
 	}
 	return l, nil
 }
+
+// Close stops watching the projects' folders for changes.
+func (l *Ledger) Close() { l.trees.Close() }
 
 // Blobs is the content store.
 func (l *Ledger) Blobs() *Blobs { return l.blobs }

@@ -34,6 +34,11 @@ type manifest struct {
 	root    string // absolute project folder
 	scanned int64  // Unix nanoseconds when the scan started
 	files   map[string]entry
+	// dirs are the folders the scan found (not the root), so that a file
+	// a command created can be undone without removing a folder that was
+	// there before. Not written to the manifest file: only scans made by
+	// this process are compared, and a loaded manifest has none (nil).
+	dirs map[string]bool
 }
 
 // A manifest file is "PLM1", then uvarint-prefixed fields: the root, the

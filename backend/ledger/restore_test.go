@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"pilot/backend/events"
+	"pilot/backend/store"
 )
 
 // TestRewindToFirstMessage: after edits that modify, create (in a new
@@ -188,11 +189,15 @@ func TestRestoreNeverFollowsSymlinks(t *testing.T) {
 // TestRestoreKeepsFoldersTheProjectHad: undoing the creation of a file
 // removes the folders made for it, and leaves a folder the project already
 // had, even an empty one (a rewind, a revert of the change, and a revert of
-// the file).
+// the file), whether an edit or a command created it.
 func TestRestoreKeepsFoldersTheProjectHad(t *testing.T) {
 	t.Parallel()
-	for _, how := range []string{"rewind", "checkpoint", "file"} {
-		t.Run(how, func(t *testing.T) {
+	for _, c := range []struct{ how, by string }{
+		{"rewind", "edit"}, {"checkpoint", "edit"}, {"file", "edit"},
+		{"rewind", "command"}, {"checkpoint", "command"}, {"file", "command"},
+	} {
+		how := c.how
+		t.Run(how+" "+c.by, func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t, map[string]string{"keep.txt": "keep\n"})
 			if err := os.MkdirAll(filepath.Join(f.dir, "empty", "inner"), 0o755); err != nil {
@@ -200,11 +205,17 @@ func TestRestoreKeepsFoldersTheProjectHad(t *testing.T) {
 			}
 			before := f.tree()
 			first := f.say("write notes")
-			cp := f.edit("empty/inner/note.txt", "note\n")
+			create := func(rel string) store.Checkpoint {
+				if c.by == "edit" {
+					return f.edit(rel, "made\n")
+				}
+				return f.command(func() { f.write(map[string]string{rel: "made\n"}) })
+			}
+			cp := create("empty/inner/note.txt")
 			if got := cp.Files[0].MadeDirs; got == nil || len(got) != 0 {
 				t.Fatalf("made dirs of a file in existing folders: %#v", got)
 			}
-			cp2 := f.edit("empty/new/deep/made.txt", "made\n")
+			cp2 := create("empty/new/deep/made.txt")
 			if got := strings.Join(cp2.Files[0].MadeDirs, ","); got != "empty/new,empty/new/deep" {
 				t.Fatalf("made dirs %q", got)
 			}

@@ -10,7 +10,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -45,6 +48,9 @@ type Effect struct {
 	Path          string // project-relative, '/'-separated
 	Op            Op
 	Before, After FileState
+	// MadeDirs, for a created file, are the folders on its path that were
+	// not there before the command, outermost first; nil when not known.
+	MadeDirs []string
 }
 
 // racyMargin: a file whose mtime is this close to (or after) the start of
@@ -62,6 +68,8 @@ type Trees struct {
 	blobs  *Blobs
 	dir    string
 	limits Limits
+	log    *slog.Logger
+	saves  sync.WaitGroup // manifests being written (saveLater)
 
 	mu       sync.Mutex
 	projects map[string]*project // by absolute project folder
@@ -72,7 +80,20 @@ type project struct {
 	mu   sync.Mutex // held for a whole scan
 	path string     // of its manifest file
 	cur  *manifest  // last scan; nil until loaded
+	sv   saver      // writes cur to path
+
+	// w watches the folders of the last full scan, so that the next scans
+	// read only the folders that changed; nil when there is none (not yet,
+	// or the project cannot be watched: noWatch says why).
+	w       *watcher
+	noWatch error
+	fullAt  time.Time // when the last full scan started
+	exclude int64     // .git/info/exclude's mtime at that scan
+	scans   scanCounts
 }
+
+// scanCounts count a project's scans by kind (for tests and benchmarks).
+type scanCounts struct{ full, partial, none int }
 
 // NewTrees keeps the manifests in dir and the content in blobs. A limit
 // that is zero or negative is taken from DefaultLimits.
@@ -83,7 +104,21 @@ func NewTrees(blobs *Blobs, dir string, limits Limits) *Trees {
 	if limits.MaxFiles <= 0 {
 		limits.MaxFiles = DefaultLimits.MaxFiles
 	}
-	return &Trees{blobs: blobs, dir: dir, limits: limits, projects: map[string]*project{}}
+	return &Trees{blobs: blobs, dir: dir, limits: limits, log: slog.New(slog.DiscardHandler), projects: map[string]*project{}}
+}
+
+// Close stops watching the projects' folders, and waits for their last
+// scans to be written.
+func (t *Trees) Close() {
+	defer t.saves.Wait()
+	t.mu.Lock()
+	projects := slices.Collect(maps.Values(t.projects))
+	t.mu.Unlock()
+	for _, p := range projects {
+		p.mu.Lock()
+		p.stopWatching(nil)
+		p.mu.Unlock()
+	}
 }
 
 // Limits returns the limits t was made with.
@@ -120,7 +155,7 @@ func (t *Trees) Before(ctx context.Context, root *sandbox.Root) (*Snapshot, erro
 	if p.cur == nil {
 		p.cur = loadManifest(p.path, root.Dir())
 	}
-	m, err := t.scan(ctx, root, p.cur)
+	m, err := t.scan(ctx, root, p)
 	if err != nil {
 		return nil, err
 	}
@@ -134,14 +169,12 @@ func (t *Trees) Before(ctx context.Context, root *sandbox.Root) (*Snapshot, erro
 func (s *Snapshot) After(ctx context.Context) (effects []Effect, omitted int, err error) {
 	s.p.mu.Lock()
 	defer s.p.mu.Unlock()
-	m, err := s.t.scan(ctx, s.root, s.p.cur)
+	m, err := s.t.scan(ctx, s.root, s.p)
 	if err != nil {
 		return nil, 0, err
 	}
 	s.p.cur = m
-	if err := m.save(s.p.path); err != nil {
-		return nil, 0, fmt.Errorf("ledger: save the scan of %s: %w", s.root.Dir(), err)
-	}
+	s.t.saveLater(s.p, m)
 	effects = compare(s.before, m)
 	if max := s.t.limits.MaxFiles; len(effects) > max {
 		omitted = len(effects) - max
@@ -157,7 +190,7 @@ func compare(a, b *manifest) []Effect {
 		ea, ok := a.files[rel]
 		switch {
 		case !ok:
-			out = append(out, Effect{Path: rel, Op: Created, After: eb.state()})
+			out = append(out, Effect{Path: rel, Op: Created, After: eb.state(), MadeDirs: a.madeDirs(rel)})
 		case ea.hash != eb.hash || ea.mode != eb.mode:
 			out = append(out, Effect{Path: rel, Op: Modified, Before: ea.state(), After: eb.state()})
 		}
@@ -173,6 +206,19 @@ func compare(a, b *manifest) []Effect {
 	return out
 }
 
+// madeDirs returns the folders on rel's path that m did not have,
+// outermost first; nil when m does not know its folders.
+func (m *manifest) madeDirs(rel string) []string {
+	if m.dirs == nil {
+		return nil
+	}
+	out := []string{}
+	for dir := path.Dir(rel); dir != "." && !m.dirs[dir]; dir = path.Dir(dir) {
+		out = append([]string{dir}, out...)
+	}
+	return out
+}
+
 func countCreated(effects []Effect) int {
 	n := 0
 	for _, e := range effects {
@@ -181,68 +227,6 @@ func countCreated(effects []Effect) int {
 		}
 	}
 	return n
-}
-
-// scan walks the project and returns its manifest: entries of prev are
-// reused for files whose stat did not change (and that were not racily
-// clean); the others are read, hashed and stored.
-func (t *Trees) scan(ctx context.Context, root *sandbox.Root, prev *manifest) (*manifest, error) {
-	start, err := root.Resolve("")
-	if err != nil {
-		return nil, err
-	}
-	m := &manifest{root: root.Dir(), scanned: time.Now().UnixNano(), files: make(map[string]entry, len(prev.files)+16)}
-	trusted := prev.scanned - racyMargin
-	st, err := openStatter(root.Dir())
-	if err != nil {
-		return nil, err
-	}
-	defer st.close()
-	var mu sync.Mutex
-	var firstErr error
-	werr := root.Walk(ctx, start, func(e sandbox.Entry) {
-		if e.Type&^fs.ModeSymlink != 0 {
-			return // devices, sockets, pipes: not project files
-		}
-		ent, ok, err := t.stat(st, e, prev, trusted)
-		mu.Lock()
-		defer mu.Unlock()
-		if err != nil && firstErr == nil {
-			firstErr = err
-		}
-		if ok {
-			m.files[e.Rel] = ent
-		}
-	})
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	if werr != nil {
-		return nil, werr
-	}
-	return m, nil
-}
-
-// stat returns the entry of one file found by the walk; ok is false when
-// the file is gone or not a regular file or a link.
-func (t *Trees) stat(st *statter, e sandbox.Entry, prev *manifest, trusted int64) (entry, bool, error) {
-	ent, ok := st.lstat(e.Rel, e.Abs)
-	if !ok {
-		return entry{}, false, nil // removed meanwhile, or not a file
-	}
-	old, had := prev.files[e.Rel]
-	if had && old.sameStat(ent) && old.mtime < trusted {
-		ent.hash, ent.kept = old.hash, old.kept
-		return ent, true, nil
-	}
-	base := ""
-	if had && old.kept {
-		base = hex.EncodeToString(old.hash[:])
-	}
-	if err := t.read(e.Abs, &ent, base); err != nil {
-		return entry{}, false, err
-	}
-	return ent, true, nil
 }
 
 // read fills in the hash of the file at abs, storing its content when it

@@ -35,7 +35,9 @@ func newTestTrees(t testing.TB, home string, limits Limits) (*Trees, *Blobs) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewTrees(b, filepath.Join(home, "trees"), limits), b
+	trees := NewTrees(b, filepath.Join(home, "trees"), limits)
+	t.Cleanup(trees.Close)
+	return trees, b
 }
 
 func openRoot(t testing.TB, dir string) *sandbox.Root {
@@ -189,6 +191,7 @@ func TestTreesRestart(t *testing.T) {
 	writeFiles(t, proj, map[string]string{"a.txt": "v1\n", "b.txt": "same\n"})
 	trees, _ := newTestTrees(t, home, DefaultLimits)
 	runCommand(t, trees, openRoot(t, proj), func() {})
+	trees.Close() // Pilot quits
 
 	writeFiles(t, proj, map[string]string{"a.txt": "v2, edited by the user\n"})
 
@@ -203,6 +206,7 @@ func TestTreesRestart(t *testing.T) {
 	if err != nil || string(got) != "v2, edited by the user\n" {
 		t.Errorf("Before content %q, %v; want the user's edit", got, err)
 	}
+	trees2.Close() // the last scan is written
 	live, err := trees2.Live()
 	if err != nil || !live[Hash([]byte("v3\n"))] || !live[Hash([]byte("same\n"))] || live[Hash([]byte("v1\n"))] {
 		t.Errorf("Live = %d hashes, %v; want the last scan's", len(live), err)

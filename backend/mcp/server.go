@@ -139,6 +139,7 @@ func (s *server) run(ctx context.Context) {
 // connection ends or ctx does; it always leaves no process behind.
 func (s *server) session(ctx context.Context) error {
 	o := s.h.opt
+	began := time.Now()
 	x, missing := expand(s.entry.Server, EnvLookup)
 	if len(missing) > 0 {
 		s.h.log.Warn("mcp: unset variables expanded to empty", "server", s.entry.Name, "vars", missing)
@@ -204,6 +205,7 @@ func (s *server) session(ctx context.Context) error {
 	s.prompts, s.resources = prompts, resources
 	s.mu.Unlock()
 	s.set(Ready, "", sess, tools)
+	s.h.log.Info("mcp server ready", "server", s.entry.Name, "tools", len(tools), "ms", time.Since(began).Milliseconds())
 	ended := make(chan error, 1)
 	go func() { ended <- sess.Wait() }()
 	var exited <-chan struct{}

@@ -9,7 +9,9 @@
 //  4. the session's mode: ask asks for every change and command, edits
 //     applies file changes and asks for commands, all runs everything,
 //     none refuses every change and command (headless runs with no one to
-//     ask).
+//     ask), plan refuses every change and command even where a rule
+//     allows it (the agent looks and proposes a plan; the loop refuses
+//     such calls before they are built).
 //
 // Rules are per project: a tool name (or Edits for every file-changing
 // tool) and a doublestar pattern matched against the command of run_bash
@@ -34,7 +36,13 @@ const (
 	ModeEdits Mode = "edits"
 	ModeAll   Mode = "all"
 	ModeNone  Mode = "none"
+	// ModePlan: read-only tools only; the turn ends with a plan.
+	ModePlan Mode = "plan"
 )
+
+// PlanRefusal is what the model reads when it calls a change-making tool
+// in plan mode.
+const PlanRefusal = "plan mode: only read-only tools run until the user approves a plan, so nothing was changed or run"
 
 // Effect is what a rule does.
 type Effect string
@@ -104,10 +112,10 @@ func ParseMode(s string) (Mode, error) {
 	switch m := Mode(strings.ToLower(strings.TrimSpace(s))); m {
 	case "":
 		return ModeAsk, nil
-	case ModeAsk, ModeEdits, ModeAll, ModeNone:
+	case ModeAsk, ModeEdits, ModeAll, ModeNone, ModePlan:
 		return m, nil
 	}
-	return "", fmt.Errorf("unknown approval mode %q: use ask, edits, all or none", s)
+	return "", fmt.Errorf("unknown approval mode %q: use plan, ask, edits, all or none", s)
 }
 
 // Validate checks a rule before it is stored.
@@ -136,6 +144,9 @@ func Check(mode Mode, rules []Rule, req Request) Decision {
 	}
 	if req.ReadOnly {
 		return Decision{Verdict: Run, Reason: "read-only"}
+	}
+	if mode == ModePlan {
+		return Decision{Verdict: Refuse, Reason: PlanRefusal}
 	}
 	if r := allowedBy(rules, req); r != nil {
 		return Decision{Verdict: Run, Rule: r, Reason: "allowed by the rule " + r.String()}

@@ -48,6 +48,12 @@ func TestCheck(t *testing.T) {
 		{"deny on write_file wins", ModeAsk, Request{Tool: "write_file", Paths: []string{"docs/secret/k.md"}}, Refuse},
 		{"deny on write_file not patch_file", ModeAsk, edit("docs/secret/k.md"), Run},
 		{"edits rule is not a command rule", ModeAsk, bash("docs/run.sh"), AskUser},
+		{"plan runs reads", ModePlan, Request{Tool: "grep", ReadOnly: true}, Run},
+		{"plan refuses an edit", ModePlan, edit("main.go"), Refuse},
+		{"plan refuses a command", ModePlan, bash("make"), Refuse},
+		{"plan refuses what an allow rule allows", ModePlan, bash("go test ./..."), Refuse},
+		{"plan refuses an allowed edit", ModePlan, edit("docs/a.md"), Refuse},
+		{"deny still names its rule in plan", ModePlan, bash("git push"), Refuse},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -90,7 +96,7 @@ func TestAlwaysAllowMatchesOnlyItself(t *testing.T) {
 
 func TestParseModeAndValidate(t *testing.T) {
 	t.Parallel()
-	for in, want := range map[string]Mode{"": ModeAsk, "ASK": ModeAsk, "edits": ModeEdits, "all": ModeAll, "none": ModeNone} {
+	for in, want := range map[string]Mode{"": ModeAsk, "ASK": ModeAsk, "edits": ModeEdits, "all": ModeAll, "none": ModeNone, "Plan": ModePlan} {
 		if got, err := ParseMode(in); err != nil || got != want {
 			t.Errorf("%q: %v %v", in, got, err)
 		}
@@ -142,6 +148,7 @@ func TestCheckMCP(t *testing.T) {
 		{"none refuses", ModeNone, call("gh", "create_issue"), Refuse},
 		{"tool rule allows", ModeAsk, call("gh", "list_issues"), Run},
 		{"tool rule allows under none", ModeNone, call("gh", "list_issues"), Run},
+		{"plan refuses an allowed tool", ModePlan, call("gh", "list_issues"), Refuse},
 		{"server rule allows", ModeAsk, call("fs", "read_file"), Run},
 		{"server rule pattern", ModeAsk, call("fs", "write_file"), AskUser},
 		{"deny beats allow", ModeAll, call("fs", "read_secret"), Refuse},

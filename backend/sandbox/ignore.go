@@ -203,3 +203,13 @@ func (r *Root) matcherFor(rel string) *matcher {
 	}
 	return m
 }
+
+// IsIgnoreFile reports whether a file of this name holds ignore rules.
+func IsIgnoreFile(name string) bool {
+	for _, n := range ignoreFiles {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}

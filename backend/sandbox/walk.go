@@ -31,9 +31,20 @@ type dirJob struct {
 // Walk stops early, returning ctx.Err(), when ctx is cancelled; folders that
 // cannot be read are skipped.
 func (r *Root) Walk(ctx context.Context, start Path, fn func(Entry)) error {
-	w := &walker{ctx: ctx, fn: fn}
+	return r.WalkFolders(ctx, []Path{start}, nil, fn)
+}
+
+// WalkFolders is Walk from several folders at once (each read with the
+// ignore rules in force there), that also shows the folders found below
+// them: dir, when not nil, gets each one (Type fs.ModeDir) before it is
+// read, and the folder is read only if dir returns true. dir is called
+// from several goroutines at once, like fn.
+func (r *Root) WalkFolders(ctx context.Context, starts []Path, dir func(Entry) bool, fn func(Entry)) error {
+	w := &walker{ctx: ctx, fn: fn, dir: dir}
 	w.cond = sync.NewCond(&w.mu)
-	w.push(dirJob{abs: start.Abs, rel: start.Rel, m: r.matcherFor(start.Rel)})
+	for _, start := range starts {
+		w.push(dirJob{abs: start.Abs, rel: start.Rel, m: r.matcherFor(start.Rel)})
+	}
 	n := 2 * runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
 	for range n {
@@ -46,6 +57,7 @@ func (r *Root) Walk(ctx context.Context, start Path, fn func(Entry)) error {
 type walker struct {
 	ctx     context.Context
 	fn      func(Entry)
+	dir     func(Entry) bool // nil: every folder is read
 	mu      sync.Mutex
 	cond    *sync.Cond
 	stack   []dirJob
@@ -117,7 +129,9 @@ func (w *walker) readDir(j dirJob) {
 		}
 		abs := joinName(j.abs, name)
 		if isDir {
-			w.push(dirJob{abs: abs, rel: rel, m: m})
+			if w.dir == nil || w.dir(Entry{Rel: rel, Abs: abs, Name: name, Type: fs.ModeDir}) {
+				w.push(dirJob{abs: abs, rel: rel, m: m})
+			}
 			continue
 		}
 		w.fn(Entry{Rel: rel, Abs: abs, Name: name, Type: e.Type()})

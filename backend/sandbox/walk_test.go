@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -205,5 +206,57 @@ func TestJoinName(t *testing.T) {
 		if got := joinName(tt[0], tt[1]); got != tt[2] || got != filepath.Join(tt[0], tt[1]) {
 			t.Errorf("joinName(%q, %q) = %q, want %q", tt[0], tt[1], got, tt[2])
 		}
+	}
+}
+
+func TestWalkFolders(t *testing.T) {
+	t.Parallel()
+	r := tree(t, map[string]string{
+		".gitignore":      "out/\n",
+		"top.txt":         "",
+		"a/1.txt":         "",
+		"a/b/2.txt":       "",
+		"a/b/c/3.txt":     "",
+		"a/skip/4.txt":    "",
+		"a/out/5.txt":     "", // ignored: neither the folder nor its file is seen
+		"d/6.txt":         "",
+		"d/.gitignore":    "*.gen\n",
+		"d/e/7.gen":       "", // d's rules apply when d/e is reached from a start in d
+		"d/e/8.txt":       "",
+		"untouched/9.txt": "",
+	})
+	var starts []Path
+	for _, s := range []string{"a", "d"} {
+		p, err := r.Resolve(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		starts = append(starts, p)
+	}
+	var mu sync.Mutex
+	var dirs, files []string
+	err := r.WalkFolders(context.Background(), starts, func(e Entry) bool {
+		if e.Type != fs.ModeDir {
+			t.Errorf("folder %s has type %v", e.Rel, e.Type)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		dirs = append(dirs, e.Rel)
+		return e.Name != "skip"
+	}, func(e Entry) {
+		mu.Lock()
+		files = append(files, e.Rel)
+		mu.Unlock()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(dirs)
+	slices.Sort(files)
+	if want := []string{"a/b", "a/b/c", "a/skip", "d/e"}; !slices.Equal(dirs, want) {
+		t.Errorf("folders: got %q, want %q", dirs, want)
+	}
+	if want := []string{"a/1.txt", "a/b/2.txt", "a/b/c/3.txt", "d/.gitignore", "d/6.txt", "d/e/8.txt"}; !slices.Equal(files, want) {
+		t.Errorf("files: got %q, want %q", files, want)
 	}
 }

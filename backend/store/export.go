@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"pilot/backend/llm"
+	"pilot/backend/todo"
 )
 
 // ExportFormat and ExportVersion identify the JSON export.
@@ -28,6 +29,9 @@ type Export struct {
 	Session  ExportSession   `json:"session"`
 	Messages []ExportMessage `json:"messages"`
 	Summary  *ExportSummary  `json:"summary,omitempty"` // absent in exports made before summaries were kept
+	// Todos is the task list (Transcript.Todos): read from the tool calls,
+	// so an import ignores it and makes the same list again.
+	Todos []todo.Item `json:"todos,omitempty"`
 }
 
 // ExportSession is a session's own fields.
@@ -97,6 +101,7 @@ func (t Transcript) Export() Export {
 			Usage: x.Usage, CostUSD: x.CostUSD, State: x.State, ApprovalMode: x.ApprovalMode, BudgetUSD: x.BudgetUSD,
 		},
 		Messages: make([]ExportMessage, 0, len(t.Messages)),
+		Todos:    t.Todos(),
 	}
 	changes := map[int64][]ExportChange{}
 	for _, c := range t.Changes {
@@ -169,15 +174,16 @@ func (s *Store) Import(ctx context.Context, projectID int64, r io.Reader) (Sessi
 
 func importSession(ctx context.Context, tx *sql.Tx, projectID int64, e Export) (int64, error) {
 	x := e.Session
+	mode, plan := modeColumns(x.ApprovalMode, "")
 	var id int64
 	err := tx.QueryRowContext(ctx, `
 		INSERT INTO sessions (project_id, title, provider, model, created_at, updated_at,
 			input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, state,
-			approval_mode, budget_usd)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			approval_mode, plan_mode, budget_usd)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		projectID, x.Title, x.Provider, x.Model, millis(x.CreatedAt), millis(x.UpdatedAt),
 		x.Usage.InputTokens, x.Usage.OutputTokens, x.Usage.CacheReadTokens, x.Usage.CacheWriteTokens,
-		x.CostUSD, string(x.State), x.ApprovalMode, nullBudget(x.BudgetUSD)).Scan(&id)
+		x.CostUSD, string(x.State), mode, plan, nullBudget(x.BudgetUSD)).Scan(&id)
 	if err != nil {
 		return 0, err
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"pilot/backend/llm"
+	"pilot/backend/todo"
 )
 
 // WriteMarkdown writes a session as a Markdown document for people: the
@@ -44,6 +45,10 @@ func (t Transcript) Markdown() string {
 		u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, x.CostUSD)
 	if x.ParentSessionID != 0 {
 		fmt.Fprintf(&b, "- Forked from session %d at message %d\n", x.ParentSessionID, x.ParentMessageID)
+	}
+	if todos := t.Todos(); len(todos) > 0 {
+		done, total := todo.Count(todos)
+		fmt.Fprintf(&b, "\n## Task list (%d of %d done)\n\n%s", done, total, todo.Markdown(todos))
 	}
 	calls := map[string]ToolCall{}
 	for _, c := range t.ToolCalls {

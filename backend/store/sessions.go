@@ -37,7 +37,7 @@ type Session struct {
 	// fork was made from; 0 when not a fork (or the parent was deleted).
 	ParentSessionID int64 `json:"parentSessionId,omitempty"`
 	ParentMessageID int64 `json:"parentMessageId,omitempty"`
-	// ApprovalMode is ask, edits, all or none (see pilot --approve).
+	// ApprovalMode is plan, ask, edits, all or none (see pilot --approve).
 	ApprovalMode string `json:"approvalMode"`
 	// BudgetUSD caps the session's cost; 0 means no cap.
 	BudgetUSD float64 `json:"budgetUsd,omitempty"`
@@ -55,7 +55,27 @@ type NewSession struct {
 
 const sessionCols = `id, project_id, title, provider, model, created_at, updated_at,
 	input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, state,
-	parent_session_id, parent_message_id, approval_mode, budget_usd`
+	parent_session_id, parent_message_id,
+	CASE WHEN plan_mode = 1 THEN 'plan' ELSE approval_mode END, budget_usd`
+
+// PlanMode is the approval mode stored as sessions.plan_mode (migration
+// 0006); approval_mode then keeps the mode the session had before.
+const PlanMode = "plan"
+
+// modeColumns splits a mode into the approval_mode and plan_mode columns;
+// plan keeps prev (the stored approval_mode, "" for a new session: ask).
+func modeColumns(mode, prev string) (string, int) {
+	if mode == PlanMode {
+		if prev == "" || prev == PlanMode {
+			prev = "ask"
+		}
+		return prev, 1
+	}
+	if mode == "" {
+		mode = "ask"
+	}
+	return mode, 0
+}
 
 func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 	var x Session
@@ -83,16 +103,14 @@ func nullBudget(b float64) any {
 
 // CreateSession starts an empty session in a project.
 func (s *Store) CreateSession(ctx context.Context, n NewSession) (Session, error) {
-	if n.ApprovalMode == "" {
-		n.ApprovalMode = "ask"
-	}
+	mode, plan := modeColumns(n.ApprovalMode, "")
 	now := millis(s.now())
 	var x Session
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		row := tx.QueryRowContext(ctx, `
-			INSERT INTO sessions (project_id, title, provider, model, created_at, updated_at, approval_mode, budget_usd)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING `+sessionCols,
-			n.ProjectID, n.Title, n.Provider, n.Model, now, now, n.ApprovalMode, nullBudget(n.BudgetUSD))
+			INSERT INTO sessions (project_id, title, provider, model, created_at, updated_at, approval_mode, plan_mode, budget_usd)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING `+sessionCols,
+			n.ProjectID, n.Title, n.Provider, n.Model, now, now, mode, plan, nullBudget(n.BudgetUSD))
 		var err error
 		x, err = scanSession(row)
 		return err
@@ -187,6 +205,28 @@ func (s *Store) UpdateUsage(ctx context.Context, id int64, u llm.Usage, costUSD 
 		cache_read_tokens = cache_read_tokens + ?, cache_write_tokens = cache_write_tokens + ?,
 		cost_usd = cost_usd + ?`,
 		u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, costUSD)
+}
+
+// SetApprovalMode sets the session's mode (plan, ask, edits, all, none).
+// Plan keeps the mode the session had, for when it leaves plan mode. It
+// does not touch updated_at: switching modes is not activity that should
+// move the session up the list.
+func (s *Store) SetApprovalMode(ctx context.Context, id int64, mode string) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var prev string
+		if err := tx.QueryRowContext(ctx, `SELECT approval_mode FROM sessions WHERE id = ?`, id).Scan(&prev); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return ErrNotFound
+			}
+			return err
+		}
+		m, plan := modeColumns(mode, prev)
+		return affected(tx.ExecContext(ctx, `UPDATE sessions SET approval_mode = ?, plan_mode = ? WHERE id = ?`, m, plan, id))
+	})
+	if errors.Is(err, ErrNotFound) {
+		return fmt.Errorf("session %d: %w", id, ErrNotFound)
+	}
+	return constraint(err)
 }
 
 // updateSession sets columns of one session and bumps updated_at.

@@ -55,8 +55,9 @@ type Registry struct {
 	tools []Tool
 }
 
-// New builds the eight tools for a project and a session: list_files,
-// read_file, glob, grep, write_file, patch_file, multi_patch, run_bash.
+// New builds the tools for a project and a session: list_files,
+// read_file, glob, grep, write_file, patch_file, multi_patch, run_bash,
+// then the session's own todo_write and present_plan.
 func New(deps Deps) *Registry {
 	if deps.Reads == nil {
 		deps.Reads = NewReadTracker()
@@ -74,11 +75,13 @@ func New(deps Deps) *Registry {
 		newPatchFile(deps),
 		newMultiPatch(deps),
 		newRunBash(deps),
+		newTodoWrite(),
+		newPresentPlan(),
 	}
 	return r
 }
 
-// Tools returns the tools in registry order: the eight built-in ones,
+// Tools returns the tools in registry order: the built-in ones,
 // then the MCP tools of the servers that are ready now.
 func (r *Registry) Tools() []Tool {
 	mcpTools := r.mcpTools()

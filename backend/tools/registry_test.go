@@ -23,6 +23,8 @@ var contract = []struct {
 	{"patch_file", []string{"path", "old_text", "new_text", "replace_all?"}, false},
 	{"multi_patch", []string{"edits"}, false},
 	{"run_bash", []string{"command", "timeout_seconds?"}, false},
+	{"todo_write", []string{"todos"}, true},
+	{"present_plan", []string{"plan", "steps"}, true},
 }
 
 func TestRegistryMatchesContract(t *testing.T) {

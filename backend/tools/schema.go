@@ -16,6 +16,7 @@ type jsonSchema struct {
 	Properties           *properties `json:"properties,omitempty"`
 	Required             []string    `json:"required,omitempty"`
 	Items                *jsonSchema `json:"items,omitempty"`
+	Enum                 []string    `json:"enum,omitempty"`
 	AdditionalProperties *bool       `json:"additionalProperties,omitempty"`
 }
 
@@ -56,7 +57,8 @@ func (p *properties) get(name string) *jsonSchema {
 
 // schemaOf derives the JSON schema of a params struct from its fields:
 // the `json` tag gives the name, `omitempty` or a pointer type makes the
-// parameter optional, and the `desc` tag gives its description. It panics on
+// parameter optional, the `desc` tag gives its description and the `enum`
+// tag (comma-separated) the only values a string may take. It panics on
 // a type it cannot describe: params structs are fixed at compile time and a
 // test builds every tool's schema.
 func schemaOf(t reflect.Type) *jsonSchema {
@@ -92,6 +94,9 @@ func schemaOf(t reflect.Type) *jsonSchema {
 			}
 			fs := schemaOf(f.Type)
 			fs.Description = f.Tag.Get("desc")
+			if e := f.Tag.Get("enum"); e != "" {
+				fs.Enum = strings.Split(e, ",")
+			}
 			s.Properties.names = append(s.Properties.names, name)
 			s.Properties.schemas = append(s.Properties.schemas, fs)
 			if !strings.Contains(opts, "omitempty") && f.Type.Kind() != reflect.Pointer {
@@ -154,8 +159,12 @@ func (s *jsonSchema) check(v any, at string) error {
 			return fmt.Errorf("%q must be a number, got %s", name, jsonKind(v))
 		}
 	case "string":
-		if _, ok := v.(string); !ok {
+		str, ok := v.(string)
+		if !ok {
 			return fmt.Errorf("%q must be a string, got %s", name, jsonKind(v))
+		}
+		if len(s.Enum) > 0 && !slices.Contains(s.Enum, str) {
+			return fmt.Errorf("%q must be one of %s, got %s", name, strings.Join(s.Enum, ", "), jsonKind(v))
 		}
 	case "boolean":
 		if _, ok := v.(bool); !ok {

@@ -33,7 +33,7 @@ func Session(s store.Session) events.SessionSummary {
 		ID: s.ID, ProjectID: s.ProjectID, Title: s.Title, Provider: s.Provider, Model: s.Model,
 		CreatedAt: Millis(s.CreatedAt), UpdatedAt: Millis(s.UpdatedAt),
 		Tokens:  u.InputTokens + u.OutputTokens + u.CacheReadTokens + u.CacheWriteTokens,
-		CostUSD: s.CostUSD, State: string(s.State),
+		CostUSD: s.CostUSD, State: string(s.State), ApprovalMode: s.ApprovalMode,
 	}
 }
 

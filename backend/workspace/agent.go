@@ -125,6 +125,7 @@ func (w *Workspace) GetSession(ctx context.Context, id int64) (events.SessionDet
 		Pending:   pending,
 		Usage:     usageView(t.Session, t.Messages),
 		State:     state,
+		Todos:     view.Todos(t.Todos()),
 	}
 	for i, m := range t.Messages {
 		d.Messages[i] = view.Message(m)

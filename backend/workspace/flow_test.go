@@ -55,6 +55,26 @@ func (w *waiter) wait(t *testing.T, ok func(any) bool) any {
 	}
 }
 
+// openChat opens a workspace on the fake model srv (stopped after the
+// test), the project dir and a new session in it, as the window does.
+func openChat(t *testing.T, srv *fakellm.Server, dir string) (*Workspace, *waiter, events.Project, events.SessionSummary) {
+	t.Helper()
+	t.Cleanup(srv.Close)
+	w := newWorkspace(t, map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test", "ANTHROPIC_BASE_URL": srv.URL()})
+	ev := newWaiter()
+	w.SetEmitter(ev)
+	ctx := context.Background()
+	p, err := w.OpenProject(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := w.NewSession(ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, ev, p, s
+}
+
 // TestWindowFlow drives the workspace the way the window does: open a
 // project, start a session, send a prompt, review the proposed change,
 // approve one of two hunks, and find the result on disk, in the file tree
@@ -73,20 +93,8 @@ func TestWindowFlow(t *testing.T) {
 		{Text: "Now the edit.", ToolCalls: []fakellm.ToolCall{{Name: "write_file", Input: input}}},
 		{Text: "Done: the first change is in.", When: &fakellm.When{ToolResultContains: "hunk"}},
 	}})
-	t.Cleanup(srv.Close)
-
-	w := newWorkspace(t, map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test", "ANTHROPIC_BASE_URL": srv.URL()})
-	ev := newWaiter()
-	w.SetEmitter(ev)
+	w, ev, p, s := openChat(t, srv, dir)
 	ctx := context.Background()
-	p, err := w.OpenProject(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := w.NewSession(ctx, p.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if s.Provider != "anthropic" || s.Model == "" {
 		t.Fatalf("session %+v: want the provider and model in force", s)
 	}
@@ -216,19 +224,8 @@ func TestFilesPreviewAndFind(t *testing.T) {
 func TestSnapshotMidStream(t *testing.T) {
 	t.Parallel()
 	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{{StreamTokens: 400, Fault: &fakellm.Fault{DelayMs: 5}}}})
-	t.Cleanup(srv.Close)
-	w := newWorkspace(t, map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test", "ANTHROPIC_BASE_URL": srv.URL()})
-	ev := newWaiter()
-	w.SetEmitter(ev)
+	w, ev, _, s := openChat(t, srv, t.TempDir())
 	ctx := context.Background()
-	p, err := w.OpenProject(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := w.NewSession(ctx, p.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := w.SendMessage(ctx, s.ID, "talk", nil); err != nil {
 		t.Fatal(err)
 	}

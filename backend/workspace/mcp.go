@@ -44,6 +44,14 @@ func (w *Workspace) openMCP(prev, next string) {
 	w.mcp.For(next)
 }
 
+// WindowReady starts the MCP servers of the project the window opened on,
+// in the background, once the window has made its first call.
+func (w *Workspace) WindowReady() {
+	if dir := w.currentProject(); dir != "" {
+		w.mcp.For(dir)
+	}
+}
+
 func (w *Workspace) mcpHub() (*mcp.Hub, string, error) {
 	dir := w.currentProject()
 	if dir == "" {

@@ -172,6 +172,36 @@ func TestMCPTrustServersAndReaping(t *testing.T) {
 	}
 }
 
+// The servers of the project the window opens on (PILOT_PROJECT) start
+// only once the window has made its first call, so they never hold it back.
+func TestMCPStartsWhenTheWindowIsReady(t *testing.T) {
+	// Not parallel: it counts this process's children.
+	exe, args, err := mcptest.Command()
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, dir := t.TempDir(), t.TempDir()
+	if err := mcp.WriteFile(mcp.UserPath(home), mcp.File{Servers: map[string]mcp.Server{
+		"u": {Command: exe, Args: args, Env: map[string]string{"PILOT_MCP_TEST_SERVER": "1"}},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"PILOT_PROJECT": dir}
+	w, err := Open(context.Background(), Options{Home: home, Log: discardLog(), Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	time.Sleep(500 * time.Millisecond) // what a server would need to be started
+	if c := childPIDs(); len(c) != 0 {
+		t.Fatalf("servers started before the window was ready: %v", c)
+	}
+	w.WindowReady()
+	if s := waitServer(t, w, "u", "ready"); s.Scope != "user" || len(childPIDs()) != 1 {
+		t.Fatalf("server %+v, children %v", s, childPIDs())
+	}
+}
+
 func discardLog() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
 func TestMCPTimeoutSetting(t *testing.T) {

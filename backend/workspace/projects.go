@@ -27,6 +27,12 @@ func (w *Workspace) ListProjects(ctx context.Context) ([]events.Project, error) 
 // OpenProject remembers the folder at path and returns it. The path must
 // be an existing folder.
 func (w *Workspace) OpenProject(ctx context.Context, path string) (events.Project, error) {
+	return w.openProject(ctx, path, true)
+}
+
+// openProject opens the folder; its MCP servers start now if startMCP,
+// else when the window is ready (WindowReady).
+func (w *Workspace) openProject(ctx context.Context, path string, startMCP bool) (events.Project, error) {
 	abs, err := projectDir(path)
 	if err != nil {
 		return events.Project{}, err
@@ -39,7 +45,9 @@ func (w *Workspace) OpenProject(ctx context.Context, path string) (events.Projec
 	prev := w.projectDir
 	w.projectDir = p.Path
 	w.mu.Unlock()
-	w.openMCP(prev, p.Path)
+	if startMCP {
+		w.openMCP(prev, p.Path)
+	}
 	return view.Project(p), nil
 }
 

@@ -80,7 +80,10 @@ func Open(ctx context.Context, o Options) (*Workspace, error) {
 		dir, from = o.Getenv("PILOT_PROJECT"), "PILOT_PROJECT"
 	}
 	if dir != "" {
-		if _, err := w.OpenProject(ctx, dir); err != nil {
+		// Its MCP servers start once the window is up (WindowReady): five
+		// node servers starting with the window held its first call back
+		// by seconds on two cores.
+		if _, err := w.openProject(ctx, dir, false); err != nil {
 			w.log.Warn(from+" not opened", "err", err)
 		}
 	} else if ps, err := st.Projects(ctx); err == nil && len(ps) > 0 {
@@ -126,6 +129,7 @@ func (w *Workspace) Emit(name string, payload any) {
 // reaped), and closes the database.
 func (w *Workspace) Close() {
 	w.agent.Close()
+	w.ledger.Close()
 	w.mcp.Close()
 	if err := w.store.Close(); err != nil {
 		w.log.Error("closing the database", "err", err)

@@ -5,6 +5,7 @@ import { BackendContext } from "./lib/backend";
 import { wailsBackend } from "./lib/wailsBackend";
 import "./styles.css";
 import "./ledger.css";
+import "./plan.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");

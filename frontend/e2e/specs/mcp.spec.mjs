@@ -30,6 +30,8 @@ export const tests = [
         await scriptFile(ctx, {
           turns: [
             { when: { lastUserContains: "add two and three" }, toolCalls: [{ name: "mcp__everything__get-sum", input: { a: 2, b: 3 } }] },
+            { when: { lastUserContains: "tiny image" }, toolCalls: [{ name: "mcp__everything__get-tiny-image", input: {} }] },
+            { when: { toolResultContains: "attached]" }, text: "That is the tiny image." },
             { when: { hasToolResult: true }, text: "The sum is five." },
           ],
         }),
@@ -71,6 +73,23 @@ export const tests = [
       const out = card.locator("[data-testid=tool-output]");
       if ((await out.count()) === 0) await card.locator(".tool-head").click();
       assert.match(await out.innerText(), /5/);
+
+      // An image the tool returns goes to the model as an image and shows on its card.
+      await send(ctx, "show the tiny image");
+      await approval.waitFor({ state: "visible", timeout: 30_000 });
+      assert.equal((await approval.locator("[data-testid=mcp-approval-tool]").innerText()).trim(), "get-tiny-image");
+      await approval.locator("[data-testid=bash-approve]").click();
+      const imageCard = page.locator(`${sel.toolCall}[data-tool="mcp__everything__get-tiny-image"][data-status=done]`);
+      await imageCard.waitFor({ timeout: 30_000 });
+      await page.locator(sel.assistant, { hasText: "That is the tiny image." }).waitFor();
+      await waitTurnDone(ctx);
+      const imageReq = (await waitRequests(ctx, llm, 4))[3];
+      const imageResult = imageReq.toolResults?.[0];
+      assert.equal(imageResult?.images?.[0]?.mediaType, "image/png", `the image went to the model: ${JSON.stringify(imageResult)}`);
+      if ((await imageCard.locator("[data-testid=tool-output]").count()) === 0) await imageCard.locator(".tool-head").click();
+      const shown = imageCard.locator("[data-testid=image-attachment]");
+      await shown.waitFor({ timeout: 10_000 });
+      assert.match((await shown.getAttribute("src")) ?? "", /^data:image\/png;base64,/);
     },
   },
   {

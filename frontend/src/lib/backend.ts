@@ -27,6 +27,7 @@ import type {
   Rule,
   SearchHit,
   SessionDetail,
+  SessionMode,
   SessionSummary,
   SettingsInput,
   SettingsView,
@@ -79,6 +80,10 @@ export interface Backend {
   getImage(hash: string): Promise<ImageView>;
   cancelTurn(sessionId: number): Promise<void>;
   compactNow(sessionId: number): Promise<void>;
+  /** Sets the session's mode (plan, ask, edits, all, none); a running turn takes it from its next model call. */
+  setSessionMode(sessionId: number, mode: SessionMode): Promise<SessionSummary>;
+  /** Leaves plan mode for mode (edits or ask) and starts the work with the plan as the first message. */
+  approvePlan(sessionId: number, mode: SessionMode, plan: string): Promise<SessionSummary>;
   /** Runs the session's failed turn again from where it failed; the user's message is not added again. */
   retryTurn(sessionId: number): Promise<void>;
   /** Writes an error the window shows to the log (where: the view; sessionId 0: none). */

@@ -8,6 +8,7 @@ import type {
   Message,
   NoticeKind,
   SessionSummary,
+  TodoItem,
   ToolCall,
   TurnEndReason,
   Usage,
@@ -75,6 +76,10 @@ export interface ErrorPayload extends Seq {
   message: string;
   retryable: boolean;
 }
+/** The task list that replaced the previous one (todo_write). */
+export interface TodosPayload extends Seq {
+  todos: TodoItem[];
+}
 export interface TurnDonePayload extends Seq {
   reason: TurnEndReason;
 }
@@ -103,6 +108,7 @@ export interface EventMap {
   "agent:usage": UsagePayload;
   "agent:notice": NoticePayload;
   "agent:error": ErrorPayload;
+  "agent:todos": TodosPayload;
   "agent:turn_done": TurnDonePayload;
   "session:updated": SessionPayload;
   "ledger:updated": LedgerUpdatedPayload;

@@ -8,11 +8,20 @@ export type BlockType = "text" | "thinking" | "tool_use" | "tool_result" | "imag
 export type ApprovalKind = "change" | "command";
 export type ApprovalOutcome = "approved" | "partial" | "edited" | "rejected" | "withdrawn" | "cancelled";
 export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget" | "stale" | "mcp";
-export type TurnEndReason = "end_turn" | "cancelled" | "error" | "limit" | "loop_guard" | "budget" | "max_tokens";
+export type TurnEndReason = "end_turn" | "cancelled" | "error" | "limit" | "loop_guard" | "budget" | "max_tokens" | "plan";
 export type DiffLineKind = "context" | "add" | "del";
 export type SearchHitKind = "message" | "tool_input" | "tool_output" | "path";
 export type RuleEffect = "allow" | "deny";
 export type ApprovalMode = "ask" | "edits" | "all";
+/** A session's mode: plan (read-only tools, the turn ends with a plan) or an approval mode. */
+export type SessionMode = "plan" | "ask" | "edits" | "all" | "none";
+export type TodoStatus = "pending" | "in_progress" | "done";
+
+/** One task of the session's list (todo_write). */
+export interface TodoItem {
+  content: string;
+  status: TodoStatus;
+}
 export type ValueSource = "env" | "dotenv" | "settings" | "default";
 
 export interface Block {
@@ -106,6 +115,8 @@ export interface SessionSummary {
   tokens: number;
   costUsd: number;
   state: string;
+  /** The session's mode (SessionMode; a string as the bindings type it). */
+  approvalMode: string;
 }
 
 export interface Project {
@@ -124,6 +135,8 @@ export interface SessionDetail {
   pending: Approval[];
   usage: Usage;
   state: AgentState;
+  /** The session's task list ([] when it has none). */
+  todos: TodoItem[];
 }
 
 export interface DiffLine {

@@ -51,6 +51,8 @@ export const wailsBackend: Backend = {
   getImage: (hash) => App.GetImage(hash),
   cancelTurn: (id) => App.CancelTurn(id),
   compactNow: (id) => App.CompactNow(id),
+  setSessionMode: (id, mode): Promise<SessionSummary> => App.SetSessionMode(id, mode),
+  approvePlan: (id, mode, plan): Promise<SessionSummary> => App.ApprovePlan(id, mode, plan),
   retryTurn: (id) => App.RetryTurn(id),
   reportError: (where, id, message) => App.ReportError(where, id, message),
 

@@ -12,6 +12,7 @@ import { DesktopActions } from "./desktop";
 import { LayoutActions, rememberedSidebar } from "./layout";
 import { LedgerActions, noLedger } from "./ledger";
 import { SeqGate } from "./seqGate";
+import { PlanActions } from "./plan";
 import { mergeSessions, SessionListActions } from "./sessionList";
 import { applyEvent, emptySession, sessionFromDetail, type SessionEvent, type SessionView } from "./sessionState";
 import { Store } from "./store";
@@ -31,6 +32,7 @@ export class AppController implements ActionContext {
   readonly sessions: SessionListActions;
   readonly layout: LayoutActions;
   readonly ledger: LedgerActions;
+  readonly plan: PlanActions;
   readonly desktop: DesktopActions;
   private gate = new SeqGate<SessionEvent>((evs) => this.applyBatch(evs));
   /** Events of the session being loaded wait here until its snapshot arrives. */
@@ -48,6 +50,7 @@ export class AppController implements ActionContext {
     this.sessions = new SessionListActions(this, (id) => this.openSession(id));
     this.layout = new LayoutActions(this, storage);
     this.ledger = new LedgerActions(this, (id) => this.openSession(id));
+    this.plan = new PlanActions(this, () => this.newSession(), (p) => this.chat.submitPrompt(p));
     this.desktop = new DesktopActions(this, (path) => this.openProject(path), (id) => this.openSession(id));
   }
 
@@ -73,6 +76,7 @@ export class AppController implements ActionContext {
       b.on("agent:usage", (payload) => this.route({ name: "agent:usage", payload })),
       b.on("agent:notice", (payload) => this.route({ name: "agent:notice", payload })),
       b.on("agent:error", (payload) => this.route({ name: "agent:error", payload })),
+      b.on("agent:todos", (payload) => this.route({ name: "agent:todos", payload })),
       b.on("agent:turn_done", (payload) => this.route({ name: "agent:turn_done", payload })),
       b.on("session:updated", (p) => this.onSessionUpdated(p)),
       b.on("ledger:updated", (p) => this.ledger.updated(p.sessionId)),

@@ -2,7 +2,7 @@
 // applies one backend event to it. Everything here is a plain value; the
 // store (./store.ts) owns ordering and subscriptions.
 import type { EventMap } from "../lib/events";
-import type { AgentState, Approval, Message, SessionDetail, SessionSummary, ToolCall, Usage } from "../lib/types";
+import type { AgentState, Approval, Message, SessionDetail, SessionSummary, TodoItem, ToolCall, Usage } from "../lib/types";
 
 /** The session events (those with a seq), as a union discriminated by name. */
 export type SessionEventName = Exclude<keyof EventMap, `app:${string}` | "session:updated" | "ledger:updated" | "mcp:updated">;
@@ -46,6 +46,8 @@ export interface SessionView {
   notices: TimelineNotice[];
   /** The id of the message the user asked to see (search hit), scrolled into view once. */
   focusMessageId: number | null;
+  /** The task list the agent keeps (todo_write), shown above the prompt box. */
+  todos: TodoItem[];
 }
 
 export function emptySession(id: number, summary: SessionSummary | null = null): SessionView {
@@ -66,6 +68,7 @@ export function emptySession(id: number, summary: SessionSummary | null = null):
     retry: null,
     notices: [],
     focusMessageId: null,
+    todos: [],
   };
 }
 
@@ -96,6 +99,7 @@ export function sessionFromDetail(d: SessionDetail, focusMessageId: number | nul
     agentState: d.state,
     turn: running ? "running" : "idle",
     focusMessageId,
+    todos: d.todos ?? [],
   };
 }
 
@@ -178,6 +182,8 @@ export function applyEvent(s: SessionView, ev: SessionEvent, now: number = Date.
     }
     case "agent:usage":
       return { ...s, usage: ev.payload.usage };
+    case "agent:todos":
+      return { ...s, todos: ev.payload.todos };
     case "agent:notice": {
       const p = ev.payload;
       const retry = p.kind === "retry" ? { text: p.reason ?? "", until: now + (p.retryInMs ?? 0) } : s.retry;
@@ -204,10 +210,11 @@ export function applyEvent(s: SessionView, ev: SessionEvent, now: number = Date.
       let messages = s.messages;
       for (const id of s.messageIds.slice(-3)) {
         const m = messages[id];
-        if (m && m.state === "streaming") messages = { ...messages, [id]: { ...m, state: reason === "end_turn" ? "complete" : "interrupted" } };
+        if (m && m.state === "streaming") messages = { ...messages, [id]: { ...m, state: reason === "end_turn" || reason === "plan" ? "complete" : "interrupted" } };
       }
+      // A plan shows as its card; an answer or a failure needs no notice.
       const notices: TimelineNotice[] =
-        reason === "end_turn" || reason === "error"
+        reason === "end_turn" || reason === "error" || reason === "plan"
           ? s.notices
           : [...s.notices, { kind: "turn_end", id: `t${++noticeSeq}`, reason, afterMessageId: lastMessageId(s), at: now }];
       return { ...s, messages, notices, turn: "idle", retry: null, agentState: s.agentState === "error" ? "error" : "idle" };

@@ -26,6 +26,7 @@ import type {
   SlashCommand,
   SearchHit,
   SessionDetail,
+  SessionMode,
   SessionSummary,
   SettingsInput,
   SettingsView,
@@ -52,11 +53,11 @@ export const zeroUsage: Usage = {
 };
 
 export function summary(id: number, over: Partial<SessionSummary> = {}): SessionSummary {
-  return { id, projectId: 1, title: `Session ${id}`, provider: "anthropic", model: "claude", createdAt: 1000 * id, updatedAt: 1000 * id, tokens: 0, costUsd: 0, state: "idle", ...over };
+  return { id, projectId: 1, title: `Session ${id}`, provider: "anthropic", model: "claude", createdAt: 1000 * id, updatedAt: 1000 * id, tokens: 0, costUsd: 0, state: "idle", approvalMode: "ask", ...over };
 }
 
 export function detail(id: number, over: Partial<SessionDetail> = {}): SessionDetail {
-  return { seq: 0, session: summary(id), messages: [], toolCalls: [], pending: [], usage: zeroUsage, state: "idle", ...over };
+  return { seq: 0, session: summary(id), messages: [], toolCalls: [], pending: [], usage: zeroUsage, state: "idle", todos: [], ...over };
 }
 
 export const defaultSettings: SettingsView = {
@@ -111,6 +112,10 @@ export class FakeBackend implements Backend {
     this.sessions.push(s);
     this.details[id] = detail(id, { session: s });
   });
+  /** When set, approvePlan fails with this message. */
+  approvePlanError = "";
+  /** When set, setSessionMode fails with this message. */
+  setModeError = "";
   /** When set, the next restore (revert or rewind) fails with it. */
   restoreError: Error | null = null;
 
@@ -223,6 +228,19 @@ export class FakeBackend implements Backend {
   }
   async compactNow(sessionId: number): Promise<void> {
     this.record("compactNow", sessionId);
+  }
+  async setSessionMode(sessionId: number, mode: SessionMode): Promise<SessionSummary> {
+    this.record("setSessionMode", sessionId, mode);
+    if (this.setModeError) throw new Error(this.setModeError);
+    const d = this.details[sessionId];
+    const s = { ...(d?.session ?? summary(sessionId)), approvalMode: mode };
+    if (d) this.details[sessionId] = { ...d, session: s };
+    return s;
+  }
+  async approvePlan(sessionId: number, mode: SessionMode, plan: string): Promise<SessionSummary> {
+    this.record("approvePlan", sessionId, mode, plan);
+    if (this.approvePlanError) throw new Error(this.approvePlanError);
+    return this.setSessionMode(sessionId, mode);
   }
   async retryTurn(sessionId: number): Promise<void> {
     this.record("retryTurn", sessionId);

@@ -1096,6 +1096,20 @@ export namespace events {
 	        this.snippet = source["snippet"];
 	    }
 	}
+	export class TodoItem {
+	    content: string;
+	    status: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new TodoItem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.content = source["content"];
+	        this.status = source["status"];
+	    }
+	}
 	export class Usage {
 	    inputTokens: number;
 	    outputTokens: number;
@@ -1187,6 +1201,7 @@ export namespace events {
 	    tokens: number;
 	    costUsd: number;
 	    state: string;
+	    approvalMode: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new SessionSummary(source);
@@ -1204,6 +1219,7 @@ export namespace events {
 	        this.tokens = source["tokens"];
 	        this.costUsd = source["costUsd"];
 	        this.state = source["state"];
+	        this.approvalMode = source["approvalMode"];
 	    }
 	}
 	export class SessionDetail {
@@ -1214,6 +1230,7 @@ export namespace events {
 	    pending: Approval[];
 	    usage: Usage;
 	    state: string;
+	    todos: TodoItem[];
 	
 	    static createFrom(source: any = {}) {
 	        return new SessionDetail(source);
@@ -1228,6 +1245,7 @@ export namespace events {
 	        this.pending = this.convertValues(source["pending"], Approval);
 	        this.usage = this.convertValues(source["usage"], Usage);
 	        this.state = source["state"];
+	        this.todos = this.convertValues(source["todos"], TodoItem);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1365,6 +1383,7 @@ export namespace events {
 	        this.source = source["source"];
 	    }
 	}
+	
 	
 
 }

@@ -57,16 +57,18 @@ describe("images in the prompt", () => {
     expect(b.callsOf("getImage")).toEqual([["abc123"]]);
   });
 
-  it("shows the image read_file returned in its tool card", async () => {
+  it.each([
+    ["read_file", "ui.png is an image (image/png, 70 bytes); it is attached."],
+    ["mcp__everything__get-tiny-image", "This is a tiny image:\n[image image/png, 70 bytes, attached]\nThe image above is the MCP tiny image."],
+  ])("shows the image %s returned in its tool card", async (name, output) => {
     const b = new FakeBackend();
-    const output = "ui.png is an image (image/png, 70 bytes); it is attached.";
     b.details[1] = detail(1, {
       messages: [
         { id: 3, role: "user", state: "complete", createdAt: 3, blocks: [{ type: "text", text: "look at ui.png" }] },
-        { id: 4, role: "assistant", state: "complete", createdAt: 4, blocks: [{ type: "tool_use", id: "r1", name: "read_file", input: { path: "ui.png" } }] },
+        { id: 4, role: "assistant", state: "complete", createdAt: 4, blocks: [{ type: "tool_use", id: "r1", name, input: { path: "ui.png" } }] },
         { id: 5, role: "user", state: "complete", createdAt: 5, blocks: [{ type: "tool_result", toolUseId: "r1", text: output, images: [{ type: "image", hash: "def456", mediaType: "image/png" }] }] },
       ],
-      toolCalls: [{ id: "r1", messageId: 4, name: "read_file", label: "→ Reading file: ui.png", input: { path: "ui.png" }, status: "done", output, isError: false, startedAt: 4 }],
+      toolCalls: [{ id: "r1", messageId: 4, name, label: "→ Reading file: ui.png", input: { path: "ui.png" }, status: "done", output, isError: false, startedAt: 4 }],
     });
     b.images.def456 = { hash: "def456", mediaType: "image/png", dataUrl: `data:image/png;base64,${pngB64}` };
     await openSession(b);

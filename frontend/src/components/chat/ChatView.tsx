@@ -3,6 +3,7 @@ import { useApp, useController } from "../../state/context";
 import ErrorBanner from "./ErrorBanner";
 import PromptBox from "./PromptBox";
 import Transcript from "./Transcript";
+import TodoList from "../plan/TodoList";
 
 export default function ChatView() {
   const c = useController();
@@ -45,6 +46,7 @@ export default function ChatView() {
         <Transcript />
       )}
       <ErrorBanner />
+      <TodoList />
       <PromptBox />
     </main>
   );

@@ -5,6 +5,7 @@ import { useApp, useController } from "../../state/context";
 import { chatShown } from "../../state/layout";
 import { lastUserPrompt } from "../../state/chat";
 import FilePicker from "./FilePicker";
+import ModeSelect from "../plan/ModeSelect";
 import SlashPicker, { builtinCommands, matchCommands } from "./SlashPicker";
 import type { SlashCommand } from "../../lib/types";
 
@@ -128,6 +129,11 @@ export default function PromptBox() {
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.nativeEvent.isComposing) return;
+    if (e.key === "Tab" && e.shiftKey && !e.ctrlKey && !e.altKey && !e.metaKey) {
+      e.preventDefault();
+      void c.plan.cycle();
+      return;
+    }
     if (slash !== null && slashItems) {
       const n = slashItems.length;
       if (e.key === "ArrowDown" && n) {
@@ -281,6 +287,7 @@ export default function PromptBox() {
           }}
         />
         <div className="prompt-actions">
+          <ModeSelect />
           {running && (
             <button type="button" className="danger-outline" data-testid="chat-cancel" onClick={() => void c.chat.cancel()} title="Stop (Esc)">
               ■ Stop

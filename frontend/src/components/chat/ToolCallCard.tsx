@@ -6,6 +6,7 @@ import MessageImage from "./MessageImage";
 import { checkpointUndone } from "../../state/ledger";
 import ChangeDetailView from "./ChangeDetailView";
 import CommandEffectsView from "./CommandEffectsView";
+import PlanCard from "../plan/PlanCard";
 
 const statusText: Record<ToolStatus, string> = {
   running: "running",
@@ -58,12 +59,16 @@ function Output({ call, live }: { call: ToolCall; live: boolean }) {
 
 const noImages: Block[] = [];
 
+/** Outputs that say images came with them: read_file's, an MCP tool's. */
+const saysImage = /( is an image \(|^\[image [^\]\n]*, attached\]$)/m;
+
 /**
- * The images a tool returned (read_file of an image), from its tool_result
- * block: looked up only for a call whose output says it returned one.
+ * The images a tool returned (read_file of an image, an MCP tool's
+ * images), from its tool_result block: looked up only for a call whose
+ * output says it returned one.
  */
 function resultImages(s: SessionView | null | undefined, call: ToolCall | undefined): Block[] {
-  if (!s || !call || !call.output.includes(" is an image (")) return noImages;
+  if (!s || !call || !saysImage.test(call.output)) return noImages;
   for (let i = s.messageIds.length - 1; i >= 0; i--) {
     const b = s.messages[s.messageIds[i]!]?.blocks.find((x) => x.type === "tool_result" && x.toolUseId === call.id);
     if (b) return b.images ?? noImages;
@@ -86,6 +91,7 @@ function ToolCallCard({ id }: { id: string }) {
   const expanded = open ?? (live || call?.status === "error");
 
   if (!call) return null;
+  if (call.name === "present_plan" && call.status === "done") return <PlanCard call={call} />;
   const label = call.label || `→ ${call.name}`;
   return (
     <div

@@ -5,6 +5,8 @@ import {version} from '../models';
 
 export function AddRule(arg1:number,arg2:string,arg3:string,arg4:string):Promise<events.Rule>;
 
+export function ApprovePlan(arg1:number,arg2:string,arg3:string):Promise<events.SessionSummary>;
+
 export function CancelTurn(arg1:number):Promise<void>;
 
 export function CompactNow(arg1:number):Promise<void>;
@@ -100,5 +102,7 @@ export function SearchSessions(arg1:number,arg2:string):Promise<Array<events.Sea
 export function SendMessage(arg1:number,arg2:string,arg3:Array<string>):Promise<void>;
 
 export function SendMessageWithImages(arg1:number,arg2:string,arg3:Array<string>,arg4:Array<events.ImageInput>):Promise<void>;
+
+export function SetSessionMode(arg1:number,arg2:string):Promise<events.SessionSummary>;
 
 export function Version():Promise<version.Info>;

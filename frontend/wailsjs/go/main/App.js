@@ -6,6 +6,10 @@ export function AddRule(arg1, arg2, arg3, arg4) {
   return window['go']['main']['App']['AddRule'](arg1, arg2, arg3, arg4);
 }
 
+export function ApprovePlan(arg1, arg2, arg3) {
+  return window['go']['main']['App']['ApprovePlan'](arg1, arg2, arg3);
+}
+
 export function CancelTurn(arg1) {
   return window['go']['main']['App']['CancelTurn'](arg1);
 }
@@ -196,6 +200,10 @@ export function SendMessage(arg1, arg2, arg3) {
 
 export function SendMessageWithImages(arg1, arg2, arg3, arg4) {
   return window['go']['main']['App']['SendMessageWithImages'](arg1, arg2, arg3, arg4);
+}
+
+export function SetSessionMode(arg1, arg2) {
+  return window['go']['main']['App']['SetSessionMode'](arg1, arg2);
 }
 
 export function Version() {

@@ -1,0 +1,93 @@
+package agent
+
+import (
+	_ "embed"
+
+	"pilot/backend/events"
+	"pilot/backend/llm"
+	"pilot/backend/permission"
+	"pilot/backend/store"
+	"pilot/backend/todo"
+	"pilot/backend/tools"
+	"pilot/backend/view"
+)
+
+// ReasonPlan: the turn ended with a plan for the user (present_plan).
+const ReasonPlan = "plan"
+
+//go:embed plan.md
+var planPrompt string
+
+// defs are the tools offered to the model under the turn's mode: in plan
+// mode the read-only ones (present_plan among them), else every tool but
+// present_plan.
+func (t *turn) defs() []llm.ToolDef {
+	all := t.l.registry.Tools()
+	defs := make([]llm.ToolDef, 0, len(all))
+	for _, tool := range all {
+		plan := t.mode == permission.ModePlan
+		if (plan && !tool.ReadOnly()) || (!plan && tool.Name() == tools.PresentPlanName) {
+			continue
+		}
+		defs = append(defs, llm.ToolDef{Name: tool.Name(), Description: tool.Description(), InputSchema: tool.Schema()})
+	}
+	return defs
+}
+
+// systemPrompt is the turn's system prompt under its mode.
+func (t *turn) systemPrompt() string {
+	if t.mode == permission.ModePlan {
+		return t.system + planPrompt
+	}
+	return t.system
+}
+
+// setMode takes the session's mode in force now: a mode switched during
+// a turn holds from its next model call.
+func (t *turn) setMode() { t.mode = t.l.approvalMode(t.sess) }
+
+// planGate refuses, before anything is built, a call the mode does not
+// allow: a change-making tool in plan mode (whatever the model sends and
+// whatever the rules allow), or present_plan outside plan mode. It
+// reports the refusal for the model, or "".
+func (t *turn) planGate(r *toolRun) string {
+	plan := t.mode == permission.ModePlan
+	switch {
+	case r.tool == nil:
+		return ""
+	case plan && !r.tool.ReadOnly():
+		return "Not run: " + permission.PlanRefusal + ". Keep to the read-only tools and end your turn with present_plan."
+	case !plan && r.tool.Name() == tools.PresentPlanName:
+		return "Not run: present_plan is only for plan mode, and this session is in " + string(t.mode) + " mode. Go ahead with the work; changes and commands are approved as the mode says."
+	}
+	return ""
+}
+
+// refusedOutcome is the outcome of a call planGate refused.
+func refusedOutcome(text string) outcome {
+	return outcome{text: text, isError: true, status: store.ToolRejected, approval: store.ApprovalRejected}
+}
+
+// afterSessionTool publishes what a session tool changed: a new task
+// list (agent:todos).
+func (t *turn) afterSessionTool(r *toolRun) {
+	if r.use.Name != todo.ToolName || r.out.status != store.ToolDone {
+		return
+	}
+	items, err := todo.Parse(r.use.Input)
+	if err != nil {
+		return
+	}
+	v := view.Todos(items)
+	t.l.send(events.AgentTodos, func(q events.Seq) any { return events.TodosPayload{Seq: q, Todos: v} })
+}
+
+// planned reports whether the answer's runs presented a plan.
+func planned(runs []*toolRun) bool {
+	for _, r := range runs {
+		if r.use.Name == tools.PresentPlanName && r.out.status == store.ToolDone {
+			return true
+		}
+	}
+	return false
+}

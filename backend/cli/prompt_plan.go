@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"pilot/backend/events"
+	"pilot/backend/todo"
+	"pilot/backend/tools"
+)
+
+// loadTodos starts the terminal from the resumed session's task list, so
+// that the first change is told as a change.
+func (h *headless) loadTodos(ctx context.Context) {
+	if h.args.resume == 0 {
+		return
+	}
+	if tr, err := h.st.Transcript(ctx, h.sess.ID); err == nil {
+		h.term.todos = tr.Todos()
+	}
+}
+
+// todoChanges prints what changed in the task list: one "→" progress
+// line per task added, started, done, reopened or removed (with --json,
+// the whole list); t.mu is held.
+func (t *terminal) todoChanges(list []events.TodoItem) {
+	next := make([]todo.Item, len(list))
+	for i, it := range list {
+		next[i] = todo.Item{Content: it.Content, Status: todo.Status(it.Status)}
+	}
+	prev := t.todos
+	t.todos = next
+	if t.json {
+		t.line(map[string]any{"type": "todos", "todos": list})
+		return
+	}
+	t.endLine()
+	for _, line := range todo.Changes(prev, next) {
+		fmt.Fprintln(t.tio.Stderr, "→ "+line)
+	}
+}
+
+// plan prints a presented plan on stdout, where the answer goes; t.mu is
+// held.
+func (t *terminal) plan(c events.ToolCall) {
+	if t.json || c.Name != tools.PresentPlanName || c.Status != "done" || t.planned[c.ID] {
+		return
+	}
+	var p tools.PresentPlanParams
+	if json.Unmarshal(c.Input, &p) != nil {
+		return
+	}
+	t.planned[c.ID] = true
+	t.endLine()
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%s\n\nSteps:\n", strings.TrimSpace(p.Plan))
+	for i, s := range p.Steps {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, s)
+	}
+	fmt.Fprint(t.tio.Stdout, b.String())
+}
+
+// planReady tells how to carry out the plan of a plan-mode run.
+func (h *headless) planReady() {
+	fmt.Fprintf(h.term.tio.Stderr, "pilot: the plan is ready (session %d). To carry it out: pilot -p \"I approve the plan: carry it out\" --resume %d --approve edits (or ask)\n", h.sess.ID, h.sess.ID)
+}

@@ -1,0 +1,35 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"pilot/backend/permission"
+)
+
+// mode shows the session's mode, or switches it (and the mode of the
+// sessions /clear starts) to arg.
+func (h *headless) mode(ctx context.Context, arg string, tio IO) error {
+	if arg == "" {
+		fmt.Fprintf(tio.Stderr, "Session %d is in %s mode. /mode plan|ask|edits|all|none switches it.\n", h.sess.ID, h.args.approve)
+		return nil
+	}
+	m, err := permission.ParseMode(arg)
+	if err != nil {
+		return err
+	}
+	if err := h.st.SetApprovalMode(ctx, h.sess.ID, string(m)); err != nil {
+		return err
+	}
+	if err := h.m.SetApprovalMode(ctx, h.sess.ID, string(m)); err != nil {
+		return err
+	}
+	h.args.approve = m
+	fmt.Fprintf(tio.Stderr, "Session %d is now in %s mode.\n", h.sess.ID, m)
+	return nil
+}
+
+// replPlanReady tells the REPL user what to do with a presented plan.
+func replPlanReady(tio IO) {
+	fmt.Fprintln(tio.Stderr, "The plan is ready: answer with feedback to keep planning, or /mode edits (or ask) and tell the agent to carry it out.")
+}

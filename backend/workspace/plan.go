@@ -1,0 +1,77 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"pilot/backend/agent"
+	"pilot/backend/events"
+	"pilot/backend/permission"
+	"pilot/backend/view"
+)
+
+// modeWords says what each mode a plan can be approved into (ask, edits)
+// lets through.
+var modeWords = map[permission.Mode]string{
+	permission.ModeAsk:   "every change and command is shown to the user for approval",
+	permission.ModeEdits: "file changes are applied, commands are shown for approval",
+}
+
+// SetSessionMode sets a session's mode (plan, ask, edits, all, none) and
+// stores it; a running turn takes it from its next model call.
+func (w *Workspace) SetSessionMode(ctx context.Context, id int64, mode string) (events.SessionSummary, error) {
+	pm, err := permission.ParseMode(mode)
+	if err != nil {
+		return events.SessionSummary{}, err
+	}
+	if err := w.store.SetApprovalMode(ctx, id, string(pm)); err != nil {
+		return events.SessionSummary{}, fmt.Errorf("the mode could not be saved: %w", err)
+	}
+	if err := w.agent.SetApprovalMode(ctx, id, string(pm)); err != nil {
+		return events.SessionSummary{}, err
+	}
+	s, err := w.store.Session(ctx, id)
+	if err != nil {
+		return events.SessionSummary{}, err
+	}
+	return view.Session(s), nil
+}
+
+// ApprovePlan leaves plan mode for mode and starts the work: the plan as
+// the user approved it (perhaps edited) is the first message of the new
+// turn. When the turn cannot start, the session stays in plan mode.
+func (w *Workspace) ApprovePlan(ctx context.Context, id int64, mode, plan string) (events.SessionSummary, error) {
+	pm, err := permission.ParseMode(mode)
+	if err != nil {
+		return events.SessionSummary{}, err
+	}
+	words, ok := modeWords[pm]
+	if !ok {
+		return events.SessionSummary{}, errors.New("Choose the mode to carry out the plan in: edits or ask.")
+	}
+	if strings.TrimSpace(plan) == "" {
+		return events.SessionSummary{}, errors.New("The plan is empty: write the plan to approve, or keep planning.")
+	}
+	if w.agent.Running(id) {
+		return events.SessionSummary{}, agent.ErrBusy
+	}
+	s, err := w.store.Session(ctx, id)
+	if err != nil {
+		return events.SessionSummary{}, err
+	}
+	prev := s.ApprovalMode
+	v, err := w.SetSessionMode(ctx, id, string(pm))
+	if err != nil {
+		return events.SessionSummary{}, err
+	}
+	text := fmt.Sprintf("I approve this plan. Carry it out now, in %s mode (%s).\n\n%s", pm, words, strings.TrimSpace(plan))
+	if err := w.agent.Send(context.WithoutCancel(ctx), id, text, nil); err != nil {
+		if _, rerr := w.SetSessionMode(ctx, id, prev); rerr != nil {
+			w.log.Warn("restoring the mode after a plan could not start", "session", id, "err", rerr)
+		}
+		return events.SessionSummary{}, err
+	}
+	return v, nil
+}

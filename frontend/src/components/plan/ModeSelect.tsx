@@ -1,0 +1,45 @@
+import type { SessionMode } from "../../lib/types";
+import { useApp, useController } from "../../state/context";
+import { MODES, toMode } from "../../state/plan";
+
+export const modeLabel: Record<SessionMode, string> = {
+  plan: "Plan",
+  ask: "Ask",
+  edits: "Edits",
+  all: "All",
+  none: "None",
+};
+
+const modeHint: Record<SessionMode, string> = {
+  plan: "Plan: the agent only reads and ends with a plan for you to approve; nothing is changed or run.",
+  ask: "Ask: every change and command waits for your approval.",
+  edits: "Edits: file changes are applied (and can be reverted); commands wait for your approval.",
+  all: "All: changes and commands run without asking.",
+  none: "None: every change and command is refused; the agent only reads and answers.",
+};
+
+/** The session's mode; Shift+Tab in the prompt box cycles ask → edits → plan. */
+export default function ModeSelect() {
+  const c = useController();
+  const mode = useApp((s) => toMode(s.session?.summary?.approvalMode));
+  const hasProject = useApp((s) => s.project !== null);
+  return (
+    <label className={`mode-select mode-${mode}`} title={`${modeHint[mode]} Shift+Tab in the message box cycles Ask → Edits → Plan.`}>
+      <span className="sr-only">Mode</span>
+      <select
+        data-testid="mode-select"
+        data-mode={mode}
+        aria-label="Mode"
+        value={mode}
+        disabled={!hasProject}
+        onChange={(e) => void c.plan.setMode(toMode(e.target.value))}
+      >
+        {MODES.map((m) => (
+          <option key={m} value={m}>
+            {modeLabel[m]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,126 @@
+import { useState } from "react";
+import type { SessionMode, ToolCall } from "../../lib/types";
+import { useApp, useController } from "../../state/context";
+import type { SessionView } from "../../state/sessionState";
+import { toMode, WORK_MODES } from "../../state/plan";
+import Markdown from "../chat/Markdown";
+import { modeLabel } from "./ModeSelect";
+
+interface PlanInput {
+  plan: string;
+  steps: string[];
+}
+
+function planOf(input: unknown): PlanInput {
+  const x = (input ?? {}) as { plan?: unknown; steps?: unknown };
+  return {
+    plan: typeof x.plan === "string" ? x.plan : "",
+    steps: Array.isArray(x.steps) ? x.steps.filter((s): s is string => typeof s === "string") : [],
+  };
+}
+
+/** The plan as the message that starts the work: its Markdown, then its steps. */
+export function planText(p: PlanInput): string {
+  const steps = p.steps.map((s, i) => `${i + 1}. ${s}`).join("\n");
+  return steps ? `${p.plan.trim()}\n\n## Steps\n${steps}` : p.plan.trim();
+}
+
+/** Whether the user wrote a message after the one holding the plan (approved it, or asked for more). */
+function answered(s: SessionView | null | undefined, messageId: number): boolean {
+  if (!s) return false;
+  const at = s.messageIds.indexOf(messageId);
+  if (at < 0) return false;
+  return s.messageIds.slice(at + 1).some((id) => {
+    const m = s.messages[id];
+    return m?.role === "user" && m.blocks.some((b) => b.type === "text" && !!b.text);
+  });
+}
+
+/** A presented plan: approve it into edits or ask (as written or edited), or keep planning with feedback. */
+export default function PlanCard({ call }: { call: ToolCall }) {
+  const c = useController();
+  const p = planOf(call.input);
+  const sessionId = useApp((s) => s.session?.id ?? 0);
+  const isAnswered = useApp((s) => answered(s.session, call.messageId));
+  const idle = useApp((s) => (s.session?.turn ?? "idle") === "idle");
+  const inPlan = useApp((s) => toMode(s.session?.summary?.approvalMode) === "plan");
+  const [target, setTarget] = useState<SessionMode>(() => c.plan.workMode(sessionId));
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(() => planText(p));
+  const [feedback, setFeedback] = useState("");
+  const open = !isAnswered && inPlan;
+  const state = isAnswered ? "answered" : open ? "open" : "left";
+
+  return (
+    <section className="plan-card" data-testid="plan-card" data-state={state} aria-label="Plan">
+      <header className="plan-head">
+        <span className="plan-title">Plan</span>
+        <span className="plan-status">
+          {state === "answered" ? "answered below" : state === "left" ? "not approved: the session left plan mode" : "waiting for you"}
+        </span>
+      </header>
+      {editing && open ? (
+        <textarea
+          className="plan-edit"
+          data-testid="plan-edit"
+          aria-label="The plan to approve"
+          value={draft}
+          rows={Math.min(24, Math.max(6, draft.split("\n").length + 1))}
+          onChange={(e) => setDraft(e.target.value)}
+        />
+      ) : (
+        <div className="plan-body">
+          <Markdown text={p.plan} />
+          {p.steps.length > 0 && (
+            <ol className="plan-steps" data-testid="plan-steps">
+              {p.steps.map((s, i) => (
+                <li key={i}>{s}</li>
+              ))}
+            </ol>
+          )}
+        </div>
+      )}
+      {open && (
+        <div className="plan-actions">
+          <div className="plan-approve-row">
+            <button type="button" className="primary" data-testid="plan-approve" disabled={!idle || !draft.trim()} onClick={() => void c.plan.approve(target, draft)}>
+              Approve plan and switch to {modeLabel[target].toLowerCase()}
+            </button>
+            <select data-testid="plan-approve-mode" aria-label="Mode to carry out the plan in" value={target} onChange={(e) => setTarget(toMode(e.target.value))}>
+              {WORK_MODES.map((m) => (
+                <option key={m} value={m}>
+                  {m === "edits" ? "edits (changes applied, commands asked)" : "ask (every change and command asked)"}
+                </option>
+              ))}
+            </select>
+            <button type="button" className="small" data-testid="plan-edit-toggle" aria-pressed={editing} onClick={() => setEditing(!editing)}>
+              {editing ? "Show the plan" : "Edit the plan"}
+            </button>
+          </div>
+          <div className="plan-keep-row">
+            <textarea
+              data-testid="plan-feedback"
+              aria-label="What should change in the plan"
+              placeholder="What should change in the plan?"
+              rows={2}
+              value={feedback}
+              onChange={(e) => setFeedback(e.target.value)}
+            />
+            <button
+              type="button"
+              data-testid="plan-keep"
+              disabled={!idle || !feedback.trim()}
+              title={feedback.trim() ? "Send the feedback; the agent revises the plan" : "Write what should change first"}
+              onClick={() => {
+                void c.plan.keepPlanning(feedback);
+                setFeedback("");
+              }}
+            >
+              Keep planning
+            </button>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+import { useState } from "react";
+import type { TodoStatus } from "../../lib/types";
+import { useApp } from "../../state/context";
+
+const icon: Record<TodoStatus, string> = { pending: "○", in_progress: "◐", done: "✓" };
+const said: Record<TodoStatus, string> = { pending: "to do", in_progress: "in progress", done: "done" };
+
+/** The agent's task list, live above the prompt box. */
+export default function TodoList() {
+  const todos = useApp((s) => s.session?.todos);
+  const [folded, setFolded] = useState(false);
+  if (!todos || todos.length === 0) return null;
+  const done = todos.filter((t) => t.status === "done").length;
+  const current = todos.find((t) => t.status === "in_progress");
+  return (
+    <section className="todo-list" data-testid="todo-list" aria-label="Tasks">
+      <button type="button" className="todo-head" aria-expanded={!folded} onClick={() => setFolded(!folded)}>
+        <span className="todo-title">
+          Tasks {done}/{todos.length}
+        </span>
+        {folded && current && <span className="todo-current">{current.content}</span>}
+        <span className="chevron" aria-hidden="true">
+          {folded ? "▸" : "▾"}
+        </span>
+      </button>
+      {!folded && (
+        <ol className="todo-items">
+          {todos.map((t, i) => (
+            <li key={i} className={`todo-item todo-${t.status}`} data-testid="todo-item" data-status={t.status}>
+              <span className="todo-icon" aria-hidden="true">
+                {icon[t.status]}
+              </span>
+              <span className="todo-content">{t.content}</span>
+              <span className="sr-only"> ({said[t.status]})</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
