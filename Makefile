@@ -30,21 +30,22 @@ LOCKSTAMP  := frontend/node_modules/.package-lock.json
 QUIET_WAILS := sed -u -e '/consider sponsoring the project/d' -e '/github.com\/sponsors\/leaanthony/d'
 
 .PHONY: help deps deps-run deps-test deps-bench node-modules frontend \
-        run build dev bindings clean \
-        test check-gofmt vet tidy-check bindings-check go-test tsc vitest e2e smoke \
+        run build package dev bindings clean \
+        test check-gofmt vet tidy-check bindings-check go-test tsc vitest e2e smoke desktop \
         bench
 
 help:
 	@echo "make run        install missing packages, build, open the window"
-	@echo "make test       all checks (gofmt, vet, tidy, bindings, go test -race, tsc, vitest, e2e, smoke)"
+	@echo "make test       all checks (gofmt, vet, tidy, bindings, go test -race, tsc, vitest, e2e, smoke, desktop)"
 	@echo "make build      production binary build/bin/pilot (wails build)"
+	@echo "make package    .deb, .rpm and .tar.gz of it in build/bin/package (nfpm)"
 	@echo "make dev        wails dev: live-reloading window + Vite"
 	@echo "make bench      benchmarks; results go to docs/BENCHMARKS.md"
 	@echo "make bindings   regenerate frontend/wailsjs from the bound Go methods"
 	@echo "make deps       install every system and npm package (run, test and bench)"
 	@echo "make frontend   build frontend/dist (main.go embeds it)"
 	@echo "make clean      remove build outputs"
-	@echo "single test steps: check-gofmt vet tidy-check bindings-check go-test tsc vitest e2e smoke"
+	@echo "single test steps: check-gofmt vet tidy-check bindings-check go-test tsc vitest e2e smoke desktop"
 
 # --- dependencies -----------------------------------------------------------
 
@@ -86,6 +87,28 @@ build: deps-run frontend
 	if ! $(WAILS) build $(WAILSFLAGS) -s -skipbindings -m -nosyncgomod -ldflags "$(LDFLAGS)" 2>&1 | $(QUIET_WAILS); then restore; exit 1; fi; \
 	restore
 	@./build/bin/pilot version
+
+# The Linux packages of the production binary: a .deb and a .rpm (nfpm,
+# build/linux/nfpm.yaml) and a .tar.gz of the same files laid out for
+# `tar -C ~/.local --strip-components=1 -xzf`. The version is the one
+# `pilot version` prints (VERSION above, given to the binary with -ldflags).
+# build/linux/nfpm.yaml names this folder too (the icons).
+PKG_DIR := build/bin/package
+PKG_TAR := pilot-$(VERSION)-linux-amd64
+package: build
+	@rm -rf $(PKG_DIR); mkdir -p $(PKG_DIR)
+	@go run ./backend/packaging/cmd/iconset -src build/appicon.png -out $(PKG_DIR)/icons
+	@for p in deb rpm; do \
+		PILOT_VERSION=$(VERSION) go tool nfpm package --config build/linux/nfpm.yaml --packager $$p --target $(PKG_DIR)/ | sed 's/^using /package: /'; \
+	done
+	@t=$(PKG_DIR)/$(PKG_TAR); mkdir -p $$t/bin $$t/share/applications $$t/share/doc/pilot; \
+	install -m 0755 build/bin/pilot $$t/bin/pilot; \
+	install -m 0644 build/linux/pilot.desktop $$t/share/applications/pilot.desktop; \
+	install -m 0644 LICENSE $$t/share/doc/pilot/LICENSE; \
+	cp -r $(PKG_DIR)/icons $$t/share/icons; \
+	tar -C $(PKG_DIR) --owner=0 --group=0 -czf $(PKG_DIR)/$(PKG_TAR).tar.gz $(PKG_TAR); \
+	rm -rf $$t
+	@cd $(PKG_DIR) && for f in *.deb *.rpm *.tar.gz; do printf 'package: %s (%s bytes)\n' "$$f" "$$(stat -c %s "$$f")"; done
 
 # WebKit's JavaScriptCore prints one harmless line at start (it takes
 # SIGUSR1, for which the Go runtime always has a handler, for its garbage
@@ -151,6 +174,11 @@ e2e: deps-test frontend
 smoke: deps-test build
 	frontend/e2e/smoke-prod.sh
 	frontend/e2e/screens-prod.sh
+
+# The packages, installed (dpkg -i, then removed) and run as a desktop app:
+# pilot DIR, one window, notifications on a private D-Bus session bus.
+desktop: deps-test package
+	frontend/e2e/desktop-prod.sh
 
 # --- benchmarks -------------------------------------------------------------
 # Each area adds its command here; results are written into docs/BENCHMARKS.md.

@@ -1,11 +1,12 @@
-// Pilot: a desktop coding agent. With no arguments it opens the window;
-// `pilot version`, `pilot -p`, `pilot repl` and `pilot sessions` run
-// headless on the same backend (see backend/cli).
+// Pilot: a desktop coding agent. With no arguments, or a folder (`pilot .`),
+// it opens the window; `pilot version`, `pilot -p`, `pilot repl` and
+// `pilot sessions` run headless on the same backend (see backend/cli).
 package main
 
 import (
 	"context"
 	"embed"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -22,6 +23,7 @@ import (
 	"pilot/backend/config"
 	"pilot/backend/logging"
 	"pilot/backend/paths"
+	"pilot/backend/wailsbridge"
 	"pilot/backend/workspace"
 )
 
@@ -34,27 +36,64 @@ var icon []byte
 func main() {
 	started := time.Now()
 	args := os.Args[1:]
-	if cli.Wants(args) {
+	folder, window := cli.WindowFolder(args)
+	if !window {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		code := cli.Run(ctx, args, cli.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv})
 		stop()
 		os.Exit(code)
 	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "pilot: cannot read the current folder:", err)
+		os.Exit(1)
+	}
+	dir := ""
+	if folder != "" {
+		if dir, err = cli.ResolveFolder(folder, cwd); err != nil {
+			fmt.Fprintln(os.Stderr, "pilot:", err)
+			os.Exit(2)
+		}
+	}
 	if noDisplay() {
 		fmt.Fprintln(os.Stderr, "pilot: there is no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not set). Run `pilot help` for what works in a terminal.")
 		os.Exit(1)
 	}
-	if err := runWindow(started); err != nil {
+	home, err := paths.Home(os.Getenv)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "pilot:", err)
+		os.Exit(1)
+	}
+	id := wailsbridge.InstanceID(home)
+	if code := handOver(id, args, cwd, dir); code >= 0 {
+		os.Exit(code)
+	}
+	if err := runWindow(started, home, dir, id); err != nil {
 		fmt.Fprintln(os.Stderr, "pilot:", err)
 		os.Exit(1)
 	}
 }
 
-func runWindow(started time.Time) error {
-	home, err := paths.Home(os.Getenv)
-	if err != nil {
-		return err
+// handOver gives the launch to the window already running on this
+// PILOT_HOME, if there is one, before anything opens the database: one
+// process per database. It returns the exit code, or -1 to open the window.
+func handOver(id string, args []string, cwd, dir string) int {
+	err := wailsbridge.Forward(id, wailsbridge.Launch{Args: args, WorkingDirectory: cwd})
+	switch {
+	case errors.Is(err, wailsbridge.ErrNoInstance):
+		return -1
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "pilot: a Pilot window is already open on this data folder but did not answer (%v). Close it, or start with another PILOT_HOME.\n", err)
+		return 1
+	case dir != "":
+		fmt.Printf("pilot: opened %s in the Pilot window already running\n", dir)
+	default:
+		fmt.Println("pilot: Pilot is already running; its window was brought forward")
 	}
+	return 0
+}
+
+func runWindow(started time.Time, home, dir, instanceID string) error {
 	if err := paths.Ensure(home); err != nil {
 		return err
 	}
@@ -63,9 +102,9 @@ func runWindow(started time.Time) error {
 		return err
 	}
 	defer closer.Close()
-	logger.Info("starting window", "home", home)
+	logger.Info("starting window", "home", home, "project", dir)
 
-	ws, err := workspace.Open(context.Background(), workspace.Options{Home: home, Log: logger, Getenv: os.Getenv})
+	ws, err := workspace.Open(context.Background(), workspace.Options{Home: home, Log: logger, Getenv: os.Getenv, Project: dir})
 	if err != nil {
 		return err
 	}
@@ -81,7 +120,11 @@ func runWindow(started time.Time) error {
 		OnStartup:        app.startup,
 		OnDomReady:       app.domReady,
 		OnShutdown:       app.shutdown,
+		OnBeforeClose:    app.beforeClose,
 		Bind:             []any{app},
+		// One window per PILOT_HOME: a launch that races past handOver is
+		// handed over by Wails (it exits with status 1 after sending).
+		SingleInstanceLock: &options.SingleInstanceLock{UniqueId: instanceID, OnSecondInstanceLaunch: app.secondLaunch},
 		Linux: &linux.Options{
 			Icon:             icon,
 			ProgramName:      "pilot",

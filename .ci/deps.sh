@@ -2,7 +2,8 @@
 # Checks, then installs, what Pilot needs on Debian 12 / Ubuntu 24.04.
 #
 #   .ci/deps.sh run    build and run the app (compiler, GTK, WebKitGTK 4.1)
-#   .ci/deps.sh test   + Xvfb, Chromium, X utilities, ImageMagick
+#   .ci/deps.sh test   + Xvfb, Chromium, X utilities, ImageMagick, a D-Bus
+#                      daemon, desktop-file-validate, rpm (to list the .rpm)
 #   .ci/deps.sh bench  + ripgrep, fd-find, hyperfine
 #
 # Groups add up (test implies run; bench implies test). It is idempotent: a
@@ -14,7 +15,7 @@ set -euo pipefail
 group=${1:-run}
 
 run_pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev)
-test_pkgs=(xvfb chromium x11-apps x11-utils xdotool imagemagick)
+test_pkgs=(xvfb chromium x11-apps x11-utils xdotool imagemagick dbus-daemon desktop-file-utils rpm)
 bench_pkgs=(ripgrep fd-find hyperfine)
 
 case "$group" in

@@ -19,6 +19,7 @@ steps=(
 	"vitest:vitest"
 	"e2e (dev + Playwright):e2e"
 	"smoke (production):smoke"
+	"packages + desktop:desktop"
 )
 
 names=() statuses=() secs=()

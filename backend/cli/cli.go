@@ -24,7 +24,8 @@ type IO struct {
 const usage = `Pilot, a desktop coding agent.
 
 Usage:
-  pilot                         open the window
+  pilot [DIR]                   open the window (on the folder DIR: pilot . opens this one);
+                                with a window already open, it comes forward on DIR instead
   pilot -p "PROMPT" [--project DIR] [--resume ID] [--approve plan|ask|edits|all|none]
            [--provider P] [--model M] [--json]
                                 one headless turn: the answer on stdout, tools on stderr
@@ -51,41 +52,6 @@ ollama, lmstudio, llamacpp (LLAMA_API_KEY), vllm (VLLM_API_KEY); their base URLs
 changed in Settings.
   pilot help                    this text
 `
-
-// windowFlags are the flags the window itself reads: Wails' dev and
-// binding-generation flags (each takes a value). `wails dev` and
-// `wails generate module` start the binary with them.
-var windowFlags = map[string]bool{
-	"assetdir": true, "devserver": true, "frontenddevserverurl": true, "loglevel": true,
-	"tsprefix": true, "tssuffix": true, "tsoutputtype": true,
-}
-
-// Wants reports whether args ask for a headless command rather than the
-// window: anything but no arguments or only the window's own flags (Wails'
-// -assetdir, -devserver, ...). An unknown word or option is a command too,
-// so that Run refuses it with the usage instead of opening a window.
-func Wants(args []string) bool {
-	return !windowArgs(args)
-}
-
-// windowArgs reports whether args are empty or only window flags, as
-// `-flag value`, `-flag=value`, `--flag value` or `--flag=value`.
-func windowArgs(args []string) bool {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if !strings.HasPrefix(a, "-") {
-			return false
-		}
-		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !windowFlags[name] {
-			return false
-		}
-		if !hasValue {
-			i++ // the flag's value
-		}
-	}
-	return true
-}
 
 // Run executes a headless command and returns the process exit code.
 func Run(ctx context.Context, args []string, tio IO) int {

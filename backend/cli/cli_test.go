@@ -7,11 +7,11 @@ import (
 	"testing"
 )
 
-func TestWants(t *testing.T) {
+func TestWindowOrCommand(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		args []string
-		want bool
+		args    []string
+		command bool // a headless command (else the window)
 	}{
 		{nil, false},
 		{[]string{"-assetdir", "frontend/dist", "-devserver", "127.0.0.1:3000"}, false},
@@ -24,8 +24,8 @@ func TestWants(t *testing.T) {
 		{[]string{"-assetdir", "frontend/dist", "extra"}, true},
 	}
 	for _, tc := range tests {
-		if got := Wants(tc.args); got != tc.want {
-			t.Errorf("Wants(%q) = %v, want %v", tc.args, got, tc.want)
+		if _, window := WindowFolder(tc.args); window == tc.command {
+			t.Errorf("WindowFolder(%q) opens the window: %v, want %v", tc.args, window, !tc.command)
 		}
 	}
 }

@@ -52,6 +52,9 @@ type Settings struct {
 	// HelperConcurrency is how many helpers (task calls) of a turn run at
 	// once; 0: DefaultHelperConcurrency.
 	HelperConcurrency int `json:"helperConcurrency,omitempty"`
+	// NotificationsOff turns the desktop notifications off (they are on
+	// by default).
+	NotificationsOff bool `json:"notificationsOff,omitempty"`
 }
 
 // Helpers running at once.

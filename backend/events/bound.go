@@ -140,6 +140,9 @@ type SettingsView struct {
 	MCPTimeoutSeconds int `json:"mcpTimeoutSeconds"`
 	// HelperConcurrency is how many helpers of a turn run at once.
 	HelperConcurrency int `json:"helperConcurrency"`
+	// Notifications: a desktop notification when an approval waits or a
+	// turn ends while the window is not in front.
+	Notifications bool `json:"notifications"`
 	// CheckpointUsageBytes is what the open project's checkpoints take now.
 	CheckpointUsageBytes int64             `json:"checkpointUsageBytes"`
 	Source               map[string]string `json:"source"`
@@ -187,6 +190,8 @@ type SettingsInput struct {
 	MCPTimeoutSeconds int `json:"mcpTimeoutSeconds"`
 	// HelperConcurrency: helpers of a turn running at once (1-8; 0: keep).
 	HelperConcurrency int `json:"helperConcurrency"`
+	// Notifications turns desktop notifications on or off (absent: keep).
+	Notifications *bool `json:"notifications,omitempty"`
 }
 
 // ImageInput is an image the user attached to a prompt: its media type

@@ -52,6 +52,7 @@ func settingsView(r config.Resolved) events.SettingsView {
 		CheckpointRetentionMB: r.Settings.RetentionMB(),
 		MCPTimeoutSeconds:     r.Settings.MCPTimeout(),
 		HelperConcurrency:     r.Settings.Helpers(),
+		Notifications:         !r.Settings.NotificationsOff,
 		Source:                map[string]string{},
 		SourceFrom:            map[string]string{},
 		Warnings:              append([]string{}, r.Warnings...),
@@ -155,6 +156,9 @@ func (w *Workspace) SaveSettings(in events.SettingsInput) (events.SettingsView, 
 	}
 	if in.HelperConcurrency != 0 {
 		cur.HelperConcurrency = in.HelperConcurrency
+	}
+	if in.Notifications != nil {
+		cur.NotificationsOff = !*in.Notifications
 	}
 	if err := config.SaveSettings(w.home, cur); err != nil {
 		return events.SettingsView{}, err

@@ -43,6 +43,9 @@ type Options struct {
 	Getenv func(string) string
 	// Agent tunes the loop (tests shorten it); zero values are the defaults.
 	Agent agent.Options
+	// Project is the folder to open at start (`pilot DIR`); empty:
+	// PILOT_PROJECT, else the project opened last.
+	Project string
 }
 
 // Open opens the workspace of a data directory: its database (created or
@@ -72,12 +75,16 @@ func Open(ctx context.Context, o Options) (*Workspace, error) {
 	opts.Titles = true // the window names sessions with the model's help
 	w.agent = agent.NewManager(agent.Deps{Store: st, Emitter: w, Provider: w.providerFor, Options: opts, Log: o.Log, Ledger: lg, MCP: w.mcpFor})
 	w.dropLeftovers(ctx)
-	if dir := o.Getenv("PILOT_PROJECT"); dir != "" {
+	dir, from := o.Project, "the folder given"
+	if dir == "" {
+		dir, from = o.Getenv("PILOT_PROJECT"), "PILOT_PROJECT"
+	}
+	if dir != "" {
 		// Its MCP servers start once the window is up (WindowReady): five
 		// node servers starting with the window held its first call back
 		// by seconds on two cores.
 		if _, err := w.openProject(ctx, dir, false); err != nil {
-			w.log.Warn("PILOT_PROJECT not opened", "err", err)
+			w.log.Warn(from+" not opened", "err", err)
 		}
 	} else if ps, err := st.Projects(ctx); err == nil && len(ps) > 0 {
 		w.projectDir = ps[0].Path

@@ -2,8 +2,6 @@ package workspace
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,15 +32,7 @@ func (r *recorder) names() []string {
 
 func newWorkspace(t testing.TB, env map[string]string) *Workspace {
 	t.Helper()
-	home := t.TempDir()
-	w, err := Open(context.Background(), Options{
-		Home:   home,
-		Log:    slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Getenv: func(k string) string { return env[k] },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := openAt(t, t.TempDir(), env)
 	t.Cleanup(w.Close)
 	return w
 }

@@ -56,14 +56,8 @@ fail() {
 	exit 1
 }
 
-# until CMD...: retry for timeout_s seconds.
-until_ok() {
-	local deadline=$((SECONDS + timeout_s))
-	until "$@"; do
-		((SECONDS < deadline)) || fail "timed out waiting for: $*"
-		sleep 0.2
-	done
-}
+# shellcheck source=lib/prod-lib.sh
+. frontend/e2e/lib/prod-lib.sh
 
 # --- a project and a model ----------------------------------------------------
 project=$tmp/demo
@@ -92,23 +86,10 @@ cat >"$tmp/script.json" <<'JSON'
  {"text":"Done: the README now ends with a farewell."}
 ]}
 JSON
-setsid build/bin/fakellm -script "$tmp/script.json" -addr 127.0.0.1:0 >"$tmp/fake.log" 2>&1 &
-pids+=($!)
-until_ok grep -q '^listening on ' "$tmp/fake.log"
-llm=$(sed -n 's/^listening on //p' "$tmp/fake.log" | head -n1)
-# requests_at_least N: the model has been called N times.
-requests_at_least() {
-	local n
-	n=$(curl -fsS "$llm/_fakellm/requests" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log((JSON.parse(s) ?? []).length))') || return 1
-	((n >= $1))
-}
+start_fakellm "$tmp/script.json"
 
 # --- the window -----------------------------------------------------------------
-[[ -d /tmp/.X11-unix ]] || mkdir -m 1777 /tmp/.X11-unix
-setsid Xvfb -displayfd 3 -screen 0 1400x900x24 -nolisten tcp -noreset 3>"$tmp/display" >"$tmp/xvfb.log" 2>&1 &
-pids+=($!)
-until_ok test -s "$tmp/display"
-export DISPLAY=":$(head -n1 "$tmp/display")"
+start_xvfb
 home=$tmp/home
 PILOT_HOME=$home PILOT_PROJECT=$project ANTHROPIC_API_KEY=sk-ant-screens ANTHROPIC_BASE_URL=$llm NO_AT_BRIDGE=1 \
 	setsid "$bin" >"$tmp/app.log" 2>&1 &

@@ -5,6 +5,7 @@ import { AppController } from "./state/controller";
 import { ControllerContext, useApp, useController } from "./state/context";
 import AboutDialog from "./components/AboutDialog";
 import AppErrorBanner from "./components/AppErrorBanner";
+import QuitDialog from "./components/QuitDialog";
 import StatusBar from "./components/StatusBar";
 import Sidebar from "./components/sidebar/Sidebar";
 import ChatView from "./components/chat/ChatView";
@@ -98,6 +99,7 @@ function Shell({ ready }: { ready: AppReadyPayload | null }) {
       <RestoreDialogs />
       <AppErrorBanner />
       <McpTrust />
+      <QuitDialog />
     </div>
   );
 }

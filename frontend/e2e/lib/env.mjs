@@ -122,6 +122,9 @@ export function baseAppEnv() {
     if (/^(PILOT_|ANTHROPIC_|OPENAI_|TS_AGENT_)/.test(k) || k === "ENV_PATH") delete env[k];
   }
   env.NO_AT_BRIDGE = "1"; // no accessibility bus under Xvfb
+  // No session bus: no desktop notifications from the tests, and each
+  // test's window is alone (the production test gives it a private bus).
+  env.DBUS_SESSION_BUS_ADDRESS = "disabled:";
   env.GDK_BACKEND = "x11";
   return env;
 }

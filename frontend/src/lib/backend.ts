@@ -52,6 +52,8 @@ export interface Backend {
   on<K extends EventName>(name: K, cb: (payload: EventMap[K]) => void): () => void;
   /** Opens an http(s) link in the user's browser. */
   openExternal(url: string): Promise<void>;
+  /** Closes the window although work is in flight (after app:confirm_quit). */
+  quitNow(): Promise<void>;
 
   // projects
   listProjects(): Promise<Project[]>;

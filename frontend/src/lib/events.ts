@@ -12,10 +12,23 @@ import type {
   ToolCall,
   TurnEndReason,
   Usage,
+  WorkInFlight,
 } from "./types";
 
 export interface AppReadyPayload {
   startupMs: number;
+}
+
+/** A second launch (`pilot DIR`) opened a folder, or could not (error). */
+export interface OpenProjectPayload {
+  path: string;
+  error?: string;
+}
+
+/** A notification of this session was clicked. */
+export interface OpenSessionPayload {
+  projectPath: string;
+  sessionId: number;
 }
 
 /** Every session event carries its session and a per-session sequence number. */
@@ -82,6 +95,9 @@ export interface SessionPayload {
 
 export interface EventMap {
   "app:ready": AppReadyPayload;
+  "app:open_project": OpenProjectPayload;
+  "app:open_session": OpenSessionPayload;
+  "app:confirm_quit": WorkInFlight;
   "agent:state": StatePayload;
   "agent:stream": StreamPayload;
   "agent:message": MessagePayload;

@@ -258,6 +258,8 @@ export interface SettingsView {
   /** Seconds before an MCP tool call is given up (and the server told to cancel). */
   mcpTimeoutSeconds: number;
   helperConcurrency: number;
+  /** Desktop notifications when an approval waits or a turn ends while the window is not in front. */
+  notifications: boolean;
   /** Bytes of checkpoint content the open project uses now (0 with no project). */
   checkpointUsageBytes: number;
   source: Record<string, ValueSource>;
@@ -284,6 +286,16 @@ export interface SettingsInput {
   /** 1-3600 seconds. */
   mcpTimeoutSeconds: number;
   helperConcurrency: number;
+  /** Desktop notifications on or off (absent: keep). */
+  notifications?: boolean;
+}
+
+/** What closing the window would stop (app:confirm_quit). */
+export interface WorkInFlight {
+  /** Titles of the sessions whose turn runs. */
+  sessions: string[];
+  /** Approvals waiting among them. */
+  waiting: number;
 }
 
 // The change ledger (backend/events/ledger.go).

@@ -30,6 +30,7 @@ export const wailsBackend: Backend = {
   frontendReady: () => App.FrontendReady(),
   on: (name, cb) => EventsOn(name, cb),
   openExternal: (url) => App.OpenExternal(url),
+  quitNow: () => App.QuitNow(),
 
   listProjects: (): Promise<Project[]> => App.ListProjects(),
   openProject: (path): Promise<Project> => App.OpenProject(path),

@@ -1,6 +1,6 @@
 // The whole window's state. Explicit unions for every status; the open
 // session lives in `session` (see sessionState.ts).
-import type { ImageInput, Project, SessionSummary, SettingsView } from "../lib/types";
+import type { ImageInput, Project, SessionSummary, SettingsView, WorkInFlight } from "../lib/types";
 import { idleRestore, noLedger, type LedgerState, type RestoreFlow } from "./ledger";
 import type { ReviewState } from "./review";
 import type { SessionView } from "./sessionState";
@@ -64,6 +64,8 @@ export interface AppState {
   /** Bumped when project files may have changed (refreshes the file tree). */
   filesVersion: number;
   dialog: Dialog;
+  /** Closing the window waits for the user: what it would stop (null: not asked). */
+  quit: WorkInFlight | null;
   /** A failure of a bound call outside any session (shown in the error banner). */
   appError: string | null;
 }
@@ -88,6 +90,7 @@ export const initialState: AppState = {
   layout: { narrow: false, view: "chat", sidebar: true, drawer: false, cramped: false, reviewFocus: "auto" },
   filesVersion: 0,
   dialog: "none",
+  quit: null,
   appError: null,
 };
 

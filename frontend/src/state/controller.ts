@@ -8,6 +8,7 @@ import type { ActionContext } from "./actions";
 import { initialState, sortProjects, type AppState, type Dialog } from "./appState";
 import { ApprovalActions } from "./approvals";
 import { ChatActions } from "./chat";
+import { DesktopActions } from "./desktop";
 import { LayoutActions, rememberedSidebar } from "./layout";
 import { LedgerActions, noLedger } from "./ledger";
 import { SeqGate } from "./seqGate";
@@ -32,6 +33,7 @@ export class AppController implements ActionContext {
   readonly layout: LayoutActions;
   readonly ledger: LedgerActions;
   readonly plan: PlanActions;
+  readonly desktop: DesktopActions;
   private gate = new SeqGate<SessionEvent>((evs) => this.applyBatch(evs));
   /** Events of the session being loaded wait here until its snapshot arrives. */
   private held: SessionEvent[] | null = null;
@@ -49,6 +51,7 @@ export class AppController implements ActionContext {
     this.layout = new LayoutActions(this, storage);
     this.ledger = new LedgerActions(this, (id) => this.openSession(id));
     this.plan = new PlanActions(this, () => this.newSession(), (p) => this.chat.submitPrompt(p));
+    this.desktop = new DesktopActions(this, (path) => this.openProject(path), (id) => this.openSession(id));
   }
 
   get state(): AppState {
@@ -77,6 +80,9 @@ export class AppController implements ActionContext {
       b.on("agent:turn_done", (payload) => this.route({ name: "agent:turn_done", payload })),
       b.on("session:updated", (p) => this.onSessionUpdated(p)),
       b.on("ledger:updated", (p) => this.ledger.updated(p.sessionId)),
+      b.on("app:open_project", (p) => void this.desktop.openProject(p)),
+      b.on("app:open_session", (p) => void this.desktop.openSession(p)),
+      b.on("app:confirm_quit", (p) => this.desktop.askQuit(p)),
     ];
     if (!this.loaded) {
       this.loaded = true;

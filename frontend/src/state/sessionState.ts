@@ -5,7 +5,7 @@ import type { EventMap } from "../lib/events";
 import type { AgentState, Approval, Message, SessionDetail, SessionSummary, TodoItem, ToolCall, Usage } from "../lib/types";
 
 /** The session events (those with a seq), as a union discriminated by name. */
-export type SessionEventName = Exclude<keyof EventMap, "app:ready" | "session:updated" | "ledger:updated" | "mcp:updated">;
+export type SessionEventName = Exclude<keyof EventMap, `app:${string}` | "session:updated" | "ledger:updated" | "mcp:updated">;
 export type SessionEvent = { [K in SessionEventName]: { name: K; payload: EventMap[K] } }[SessionEventName];
 
 /** Whether the window considers a turn to be under way. */

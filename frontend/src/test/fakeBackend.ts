@@ -73,6 +73,7 @@ export const defaultSettings: SettingsView = {
   checkpointRetentionMb: 512,
   mcpTimeoutSeconds: 60,
   helperConcurrency: 3,
+  notifications: true,
   checkpointUsageBytes: 12_897_485,
   source: {},
   sourceFrom: {},
@@ -146,6 +147,9 @@ export class FakeBackend implements Backend {
 
   async openExternal(url: string): Promise<void> {
     this.record("openExternal", url);
+  }
+  async quitNow(): Promise<void> {
+    this.record("quitNow");
   }
   async version(): Promise<VersionInfo> {
     return { version: "0.0.0-test", commit: "abc", wails: "v2", go: "go1.24", os: "linux", arch: "amd64" };
@@ -311,7 +315,8 @@ export class FakeBackend implements Backend {
   async saveSettings(input: SettingsInput): Promise<SettingsView> {
     this.record("saveSettings", input);
     const { provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds, helperConcurrency } = input;
-    this.settings = { ...this.settings, provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds, helperConcurrency, needsOnboarding: false };
+    const notifications = input.notifications ?? this.settings.notifications;
+    this.settings = { ...this.settings, provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds, helperConcurrency, notifications, needsOnboarding: false };
     return this.settings;
   }
   async listModels(provider: string, baseUrl: string, apiKey: string): Promise<string[]> {

@@ -1284,6 +1284,7 @@ export namespace events {
 	    checkpointRetentionMb: number;
 	    mcpTimeoutSeconds: number;
 	    helperConcurrency: number;
+	    notifications?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new SettingsInput(source);
@@ -1303,6 +1304,7 @@ export namespace events {
 	        this.checkpointRetentionMb = source["checkpointRetentionMb"];
 	        this.mcpTimeoutSeconds = source["mcpTimeoutSeconds"];
 	        this.helperConcurrency = source["helperConcurrency"];
+	        this.notifications = source["notifications"];
 	    }
 	}
 	export class SettingsView {
@@ -1318,6 +1320,7 @@ export namespace events {
 	    checkpointRetentionMb: number;
 	    mcpTimeoutSeconds: number;
 	    helperConcurrency: number;
+	    notifications: boolean;
 	    checkpointUsageBytes: number;
 	    source: Record<string, string>;
 	    sourceFrom: Record<string, string>;
@@ -1343,6 +1346,7 @@ export namespace events {
 	        this.checkpointRetentionMb = source["checkpointRetentionMb"];
 	        this.mcpTimeoutSeconds = source["mcpTimeoutSeconds"];
 	        this.helperConcurrency = source["helperConcurrency"];
+	        this.notifications = source["notifications"];
 	        this.checkpointUsageBytes = source["checkpointUsageBytes"];
 	        this.source = source["source"];
 	        this.sourceFrom = source["sourceFrom"];

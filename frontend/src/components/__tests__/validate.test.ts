@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formFromView, thinkingOptions, toInput, validate, type SettingsForm } from "../settings/validate";
 import { defaultSettings } from "../../test/fakeBackend";
 
-const base: SettingsForm = { provider: "anthropic", model: "m", baseUrl: "", apiKey: "", clearKey: false, approvalMode: "ask", thinking: "0", budgetTokens: "", budgetUsd: "", retentionMb: "512", mcpTimeout: "60", helpers: "3" };
+const base: SettingsForm = { provider: "anthropic", model: "m", baseUrl: "", apiKey: "", clearKey: false, approvalMode: "ask", thinking: "0", budgetTokens: "", budgetUsd: "", retentionMb: "512", mcpTimeout: "60", helpers: "3", notifications: true };
 
 describe("settings validation", () => {
   it("accepts http(s) URLs only", () => {
@@ -53,6 +53,7 @@ describe("settings validation", () => {
       checkpointRetentionMb: 512,
       mcpTimeoutSeconds: 60,
       helperConcurrency: 3,
+      notifications: true,
     });
   });
   it("keeps at least 10 MiB of checkpoints, in whole MiB", () => {

@@ -250,6 +250,13 @@ function Form({ view }: { view: SettingsView }) {
         </span>
         {err("helpers")}
       </label>
+      <label className="field check">
+        <span>Notifications</span>
+        <span>
+          <input type="checkbox" data-testid="settings-notifications" checked={f.notifications} onChange={(e) => set("notifications", e.target.checked)} /> Tell me when a change or command
+          waits for approval, or a turn ends, while the window is not in front
+        </span>
+      </label>
 
       {project && <RulesEditor projectId={project.id} projectName={project.name || project.path} />}
       {project && <McpServersEditor />}

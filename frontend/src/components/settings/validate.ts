@@ -25,6 +25,8 @@ export interface SettingsForm {
   mcpTimeout: string;
   /** Helpers (task calls) of a turn running at once. */
   helpers: string;
+  /** Desktop notifications when an approval waits or a turn ends out of sight. */
+  notifications: boolean;
 }
 
 /** The least checkpoint content a project may keep: below it, undo would forget too soon. */
@@ -87,6 +89,7 @@ export function formFromView(v: SettingsView): SettingsForm {
     retentionMb: String(v.checkpointRetentionMb),
     mcpTimeout: String(v.mcpTimeoutSeconds || 60),
     helpers: String(v.helperConcurrency || 3),
+    notifications: v.notifications,
   };
 }
 
@@ -145,5 +148,6 @@ export function toInput(f: SettingsForm): SettingsInput {
     checkpointRetentionMb: Number(f.retentionMb.trim()),
     mcpTimeoutSeconds: Number(f.mcpTimeout.trim()),
     helperConcurrency: Number(f.helpers.trim()),
+    notifications: f.notifications,
   };
 }

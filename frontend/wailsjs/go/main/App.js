@@ -150,6 +150,10 @@ export function PickProjectFolder() {
   return window['go']['main']['App']['PickProjectFolder']();
 }
 
+export function QuitNow() {
+  return window['go']['main']['App']['QuitNow']();
+}
+
 export function ReadProjectFile(arg1, arg2) {
   return window['go']['main']['App']['ReadProjectFile'](arg1, arg2);
 }

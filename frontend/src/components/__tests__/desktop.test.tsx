@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { renderApp } from "../../test/render";
+import { FakeBackend, summary } from "../../test/fakeBackend";
+
+async function started(b = new FakeBackend()) {
+  renderApp(b);
+  await screen.findAllByTestId("session-item");
+  return b;
+}
+
+describe("a second launch (pilot DIR)", () => {
+  it("shows the folder the backend opened", async () => {
+    const b = await started();
+    b.projects.push({ id: 2, path: "/home/u/other", name: "other", lastOpened: 20 });
+    act(() => b.emit("app:open_project", { path: "/home/u/other" }));
+    await waitFor(() => expect(b.callsOf("openProject").map((c) => c[0])).toContain("/home/u/other"));
+    await waitFor(() => expect(screen.getAllByTestId("project-item")[0]!.getAttribute("data-path")).toBe("/home/u/other"));
+  });
+
+  it("says why a folder could not be opened", async () => {
+    const b = await started();
+    act(() => b.emit("app:open_project", { path: "nope", error: "Could not open nope: there is no folder /tmp/nope: check the path" }));
+    expect((await screen.findByTestId("error-banner")).textContent).toContain("there is no folder /tmp/nope");
+    expect(b.callsOf("openProject").map((c) => c[0])).not.toContain("nope");
+  });
+});
+
+describe("a clicked notification", () => {
+  it("opens the session's project, then the session", async () => {
+    const b = await started();
+    b.projects.push({ id: 2, path: "/home/u/other", name: "other", lastOpened: 20 });
+    b.sessions.push(summary(42));
+    act(() => b.emit("app:open_session", { projectPath: "/home/u/other", sessionId: 42 }));
+    await waitFor(() => expect(b.callsOf("getSession").map((c) => c[0])).toContain(42));
+    expect(b.callsOf("openProject").map((c) => c[0])).toContain("/home/u/other");
+  });
+});
+
+describe("closing with work in flight", () => {
+  it("asks, keeps working on no, and quits on yes", async () => {
+    const b = await started();
+    act(() => b.emit("app:confirm_quit", { sessions: ["Fix the greeting"], waiting: 1 }));
+    const dialog = await screen.findByTestId("quit-confirm");
+    expect(dialog.textContent).toContain("A turn is still running and an approval waits for you");
+    expect(within(dialog).getByText("Fix the greeting")).toBeTruthy();
+    fireEvent.click(screen.getByTestId("quit-cancel"));
+    await waitFor(() => expect(screen.queryByTestId("quit-confirm")).toBeNull());
+    expect(b.callsOf("quitNow")).toHaveLength(0);
+
+    act(() => b.emit("app:confirm_quit", { sessions: ["One", "Two"], waiting: 0 }));
+    expect((await screen.findByTestId("quit-confirm")).textContent).toContain("2 turns are still running:");
+    fireEvent.click(screen.getByTestId("quit-now"));
+    await waitFor(() => expect(b.callsOf("quitNow")).toHaveLength(1));
+  });
+});
+
+describe("the notifications switch", () => {
+  it("saves notifications off", async () => {
+    const b = await started();
+    fireEvent.click(screen.getByTestId("settings-open"));
+    const box = (await screen.findByTestId("settings-notifications")) as HTMLInputElement;
+    expect(box.checked).toBe(true);
+    fireEvent.click(box);
+    fireEvent.click(screen.getByTestId("settings-save"));
+    await waitFor(() => expect(b.callsOf("saveSettings")).toHaveLength(1));
+    expect(b.callsOf("saveSettings")[0]![0]).toMatchObject({ notifications: false });
+    expect(b.settings.notifications).toBe(false);
+  });
+});
