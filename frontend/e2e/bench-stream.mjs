@@ -39,7 +39,7 @@
 // shows every run and the median of the runs.
 import { chromium } from "playwright-core";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort, run, startDevApp, startServer, startXvfb, waitFor } from "./lib/env.mjs";
@@ -52,7 +52,7 @@ const fakeLLMBinary = join(repoRoot, "build/bin/fakellm");
 const logsDir = join(repoRoot, "build/e2e-artifacts/bench-stream");
 
 const argv = process.argv.slice(2);
-const opt = { runs: 3, tokens: 20_000, frontendBuild: true, goBuild: true, json: false };
+const opt = { runs: 3, tokens: 20_000, frontendBuild: true, goBuild: true, json: false, profile: false };
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   if (a === "--runs") opt.runs = Number(argv[++i]);
@@ -60,8 +60,10 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === "--no-frontend-build") opt.frontendBuild = false;
   else if (a === "--no-go-build") opt.goBuild = false;
   else if (a === "--json") opt.json = true;
+  else if (a === "--profile") opt.profile = true;
+  else if (a === "--trace") opt.trace = true;
   else {
-    console.error("usage: node frontend/e2e/bench-stream.mjs [--runs N] [--tokens N] [--no-frontend-build] [--no-go-build] [--json]");
+    console.error("usage: node frontend/e2e/bench-stream.mjs [--runs N] [--tokens N] [--no-frontend-build] [--no-go-build] [--json] [--profile] [--trace]");
     process.exit(2);
   }
 }
@@ -135,7 +137,45 @@ const median = (xs) => {
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
+const fmtLoad = (l) => l.map((x) => x.toFixed(2)).join(" ");
 const f1 = (x) => (x === null || Number.isNaN(x) ? "—" : x.toFixed(1));
+
+/** Prints the functions with the most self time in a CDP CPU profile. */
+function printProfile(run, profile) {
+  const self = new Map();
+  const dt = new Map(profile.nodes.map((n) => [n.id, 0]));
+  for (let k = 0; k < profile.samples.length; k++) dt.set(profile.samples[k], dt.get(profile.samples[k]) + (profile.timeDeltas[k] ?? 0));
+  let total = 0;
+  for (const n of profile.nodes) {
+    const f = n.callFrame;
+    const key = `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}:${f.lineNumber + 1}`;
+    const us = dt.get(n.id);
+    total += us;
+    self.set(key, (self.get(key) ?? 0) + us);
+  }
+  const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 25);
+  console.error(`bench-stream: run ${run} profile, ${(total / 1000).toFixed(0)} ms sampled, top self time:`);
+  for (const [k, us] of top) console.error(`  ${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`);
+}
+
+/** Prints the main thread's trace events with the most self time (a rough split of "(program)"). */
+function printTrace(run, trace) {
+  const evs = trace.traceEvents ?? trace;
+  const main = evs.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain");
+  const mine = evs.filter((e) => main && e.pid === main.pid && e.tid === main.tid && e.ph === "X" && e.dur).sort((a, b) => a.ts - b.ts);
+  // Self time: an event's duration minus that of its direct children.
+  const self = new Map();
+  const stack = [];
+  for (const e of mine) {
+    while (stack.length && stack.at(-1).ts + stack.at(-1).dur <= e.ts) stack.pop();
+    const parent = stack.at(-1);
+    if (parent) self.set(parent.name, (self.get(parent.name) ?? 0) - e.dur);
+    self.set(e.name, (self.get(e.name) ?? 0) + e.dur);
+    stack.push(e);
+  }
+  console.error(`bench-stream: run ${run} trace, main thread self time:`);
+  for (const [k, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.error(`  ${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`);
+}
 
 async function oneRun(i, { browser, display, fakeURL, tmp }) {
   const proxy = await startServer("bench-proxy", process.execPath, ["-e", proxySource, fakeURL], {
@@ -166,6 +206,13 @@ async function oneRun(i, { browser, display, fakeURL, tmp }) {
     await page.fill("[data-testid=chat-input]", "stream please");
 
     await page.evaluate(installProbe);
+    const cdp = opt.profile ? await context.newCDPSession(page) : null;
+    if (opt.trace) await browser.startTracing(page, { categories: ["devtools.timeline", "blink", "disabled-by-default-devtools.timeline"] });
+    if (cdp) {
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+      await cdp.send("Profiler.start");
+    }
     await page.evaluate(() => {
       window.__bench.sentAt = performance.timeOrigin + performance.now();
       document.querySelector("[data-testid=chat-send]").click();
@@ -189,6 +236,8 @@ async function oneRun(i, { browser, display, fakeURL, tmp }) {
       const words = (msg?.innerText ?? "").trim().split(/\s+/).length;
       return { ...p, words };
     });
+    if (cdp) printProfile(i, (await cdp.send("Profiler.stop")).profile);
+    if (opt.trace) printTrace(i, JSON.parse((await browser.stopTracing()).toString()));
     const streams = await (await fetch(`${proxy.url}/_bench/streams`)).json();
     const s = streams.find((x) => x.path.startsWith("/v1/messages"));
     if (!s) throw new Error("no /v1/messages stream went through the proxy");
@@ -255,6 +304,7 @@ async function main() {
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
     });
 
+    const loadBefore = loadavg();
     const results = [];
     for (let i = 1; i <= opt.runs; i++) {
       const r = await oneRun(i, { browser, display: xvfb.display, fakeURL: fake.url, tmp });
@@ -273,11 +323,12 @@ async function main() {
       ["sendToLastPaintMs", "send → last token on screen (ms)"],
     ];
     if (opt.json) {
-      console.log(JSON.stringify({ tokens: opt.tokens, runs: results, median: Object.fromEntries(cols.map(([k]) => [k, median(results.map((r) => r[k]))])) }));
+      console.log(JSON.stringify({ tokens: opt.tokens, load: [loadBefore, loadavg()], runs: results, median: Object.fromEntries(cols.map(([k]) => [k, median(results.map((r) => r[k]))])) }));
     } else {
       const head = ["", ...results.map((_, i) => `run ${i + 1}`), `**median of ${results.length}**`];
       const lines = [
-        `Streaming ${opt.tokens.toLocaleString("en")} tokens (${results[0].bytes.toLocaleString("en")} bytes of SSE), Chromium ${browser.version()}, ${new Date().toISOString().slice(0, 10)}`,
+        `Streaming ${opt.tokens.toLocaleString("en")} tokens (${results[0].bytes.toLocaleString("en")} bytes of SSE), Chromium ${browser.version()}, ${new Date().toISOString().slice(0, 10)}.`,
+        `Load average before/after: ${fmtLoad(loadBefore)} / ${fmtLoad(loadavg())} (2 cores: above 2, other work shares the CPUs).`,
         "",
         `| ${head.join(" | ")} |`,
         `|${head.map((_, i) => (i ? "---:" : "---")).join("|")}|`,
