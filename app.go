@@ -232,7 +232,7 @@ func (a *App) Rewind(sessionID, messageID int64, mode string, input events.Resto
 }
 
 // ListDir lists one folder of the project for the file tree.
-func (a *App) ListDir(projectID int64, dir string) ([]events.FileEntry, error) {
+func (a *App) ListDir(projectID int64, dir string) (events.DirListing, error) {
 	return a.ws.ListDir(a.ctx, projectID, dir)
 }
 

@@ -90,14 +90,16 @@ type SearchHit struct {
 	Snippet      string `json:"snippet"`
 }
 
-// FileEntry is one row of the file tree.
-type FileEntry struct {
-	Path    string `json:"path"` // relative, '/'-separated
-	Name    string `json:"name"`
-	IsDir   bool   `json:"isDir"`
-	IsLink  bool   `json:"isLink"`
-	Size    int64  `json:"size"`
-	Changed bool   `json:"changed"`
+// DirListing is one folder of the file tree. It is compact because a
+// folder may hold 100,000 files: names only (the tree shows no sizes), in
+// the order shown (folders, then files, each by name); links and the files
+// the active session changed are subsets of those names.
+type DirListing struct {
+	Dir     string   `json:"dir"` // relative, '/'-separated, "" for the root
+	Dirs    []string `json:"dirs"`
+	Files   []string `json:"files"`
+	Links   []string `json:"links"`
+	Changed []string `json:"changed"`
 }
 
 // FilePreview is a read-only view of a project file.

@@ -33,6 +33,17 @@ type Listing struct {
 // entries the ignore rules hide. A link to a folder counts as a folder. The
 // error is a *PathError when p is outside the root, missing or not a folder.
 func (r *Root) ListDir(p string) (Listing, error) {
+	return r.list(p, true)
+}
+
+// ListNames is ListDir without sizes and times: only links are looked at
+// (to tell a link to a folder), so it costs one getdents64 pass instead of
+// one lstat per entry (about 3 µs each: 300 ms for 100,000 files).
+func (r *Root) ListNames(p string) (Listing, error) {
+	return r.list(p, false)
+}
+
+func (r *Root) list(p string, stat bool) (Listing, error) {
 	dir, err := r.Resolve(p)
 	if err != nil {
 		return Listing{}, err
@@ -72,12 +83,14 @@ func (r *Root) ListDir(p string) (Listing, error) {
 		name := e.Name()
 		rel := prefix + name
 		d := DirEntry{Name: name, Path: rel, IsDir: e.IsDir(), IsLink: e.Type()&fs.ModeSymlink != 0}
-		info, err := e.Info()
-		if err != nil {
-			gone[i] = true // removed meanwhile
-			return
+		if stat {
+			info, err := e.Info()
+			if err != nil {
+				gone[i] = true // removed meanwhile
+				return
+			}
+			d.Size, d.ModTime = info.Size(), info.ModTime()
 		}
-		d.Size, d.ModTime = info.Size(), info.ModTime()
 		if d.IsLink {
 			d.Target, _ = os.Readlink(joinName(dir.Abs, name))
 			if to, err := r.Resolve(rel); err == nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -116,9 +117,9 @@ func TestWindowFlow(t *testing.T) {
 		t.Error("a second decision was accepted")
 	}
 
-	entries, err := w.ListDir(ctx, p.ID, "")
-	if err != nil || len(entries) != 1 || !entries[0].Changed {
-		t.Fatalf("ListDir = %+v, %v: want notes.txt marked changed", entries, err)
+	listing, err := w.ListDir(ctx, p.ID, "")
+	if err != nil || !slices.Equal(listing.Files, []string{"notes.txt"}) || !slices.Equal(listing.Changed, []string{"notes.txt"}) {
+		t.Fatalf("ListDir = %+v, %v: want notes.txt marked changed", listing, err)
 	}
 	// After the first turn the model names the session.
 	titled := ev.wait(t, func(e any) bool {

@@ -16,7 +16,7 @@ import type {
   RewindMode,
   ChangeView,
   CommandDecision,
-  FileEntry,
+  DirListing,
   FilePreview,
   McpResource,
   McpScope,
@@ -101,7 +101,7 @@ export interface Backend {
   rewind(sessionId: number, messageId: number, mode: RewindMode, input: RestoreInput): Promise<RestoreResult>;
 
   // files
-  listDir(projectId: number, dir: string): Promise<FileEntry[]>;
+  listDir(projectId: number, dir: string): Promise<DirListing>;
   readProjectFile(projectId: number, path: string): Promise<FilePreview>;
   /** Fuzzy file search for the @ picker: relative paths, best first. */
   findFiles(projectId: number, query: string, limit: number): Promise<string[]>;

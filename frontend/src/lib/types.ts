@@ -182,12 +182,21 @@ export interface SearchHit {
   snippet: string;
 }
 
+/** One folder as ListDir sends it: names only; links and changed files are subsets of the names. */
+export interface DirListing {
+  dir: string;
+  dirs: string[];
+  files: string[];
+  links: string[];
+  changed: string[];
+}
+
+/** One row of the file tree, made from a DirListing (lib/fileListing.ts). */
 export interface FileEntry {
   path: string;
   name: string;
   isDir: boolean;
   isLink: boolean;
-  size: number;
   changed: boolean;
 }
 

@@ -9,6 +9,7 @@ import type {
   ChangeDetail,
   ChangeView,
   CommandDecision,
+  DirListing,
   FileEntry,
   FileDiff,
   FilePreview,
@@ -31,6 +32,7 @@ import type {
   SettingsView,
   Usage,
 } from "../lib/types";
+import { listingOf } from "../lib/fileListing";
 import { FakeLedger } from "./fakeLedger";
 
 export interface Call {
@@ -272,9 +274,9 @@ export class FakeBackend implements Backend {
     this.record("rewind", sessionId, messageId, mode, input);
     return this.restored(sessionId, () => this.ledger.rewind(sessionId, messageId, mode, input));
   }
-  async listDir(projectId: number, dir: string): Promise<FileEntry[]> {
+  async listDir(projectId: number, dir: string): Promise<DirListing> {
     this.record("listDir", projectId, dir);
-    return this.dirs[dir] ?? [];
+    return listingOf(dir, this.dirs[dir] ?? []);
   }
   async readProjectFile(projectId: number, path: string): Promise<FilePreview> {
     this.record("readProjectFile", projectId, path);

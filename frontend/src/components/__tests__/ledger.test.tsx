@@ -159,7 +159,7 @@ describe("changes view", () => {
 
   it("opens a changed file's diff from the mark in the file tree", async () => {
     const b = backend();
-    b.dirs[""] = [{ path: "main.go", name: "main.go", isDir: false, isLink: false, size: 10, changed: true }];
+    b.dirs[""] = [{ path: "main.go", name: "main.go", isDir: false, isLink: false, changed: true }];
     await open(b);
     fireEvent.click(screen.getByTestId("tab-files"));
     fireEvent.click(await screen.findByTestId("file-tree-diff"));
