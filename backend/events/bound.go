@@ -92,8 +92,8 @@ type SearchHit struct {
 
 // DirListing is one folder of the file tree. It is compact because a
 // folder may hold 100,000 files: names only (the tree shows no sizes), in
-// the order shown (folders, then files, each by name); links and the files
-// the active session changed are subsets of those names.
+// no order (the window sorts them in the user's language's order); links
+// and the files the active session changed are subsets of those names.
 type DirListing struct {
 	Dir     string   `json:"dir"` // relative, '/'-separated, "" for the root
 	Dirs    []string `json:"dirs"`

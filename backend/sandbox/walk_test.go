@@ -127,6 +127,9 @@ func TestListDir(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if !c.sizes {
+			sortListing(l.Entries) // ListNames does not sort
+		}
 		var names []string
 		for _, e := range l.Entries {
 			names = append(names, e.Name)
