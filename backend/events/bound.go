@@ -46,8 +46,7 @@ type Hunk struct {
 type FileChange struct {
 	Path    string `json:"path"`
 	IsNew   bool   `json:"isNew"`
-	OldText string `json:"oldText"`
-	NewText string `json:"newText"`
+	NewText string `json:"newText"` // what the model proposes, the start of an edit
 	Hunks   []Hunk `json:"hunks"`
 }
 

@@ -37,13 +37,13 @@
 // Both clocks are the same machine's wall clock, so (a) is last paint stamp
 // minus last byte stamp. Each run uses a fresh app, home and page; the table
 // shows every run and the median of the runs.
-import { chromium } from "playwright-core";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort, run, startDevApp, startServer, startXvfb, waitFor } from "./lib/env.mjs";
-import { killAllSync, liveGroups, stopGroup } from "./lib/procs.mjs";
+import { f1, median, printProfile, printTrace, proxySource, runsTable, withBench } from "./lib/bench.mjs";
+import { freePort, startDevApp, startServer } from "./lib/env.mjs";
+import { killAllSync } from "./lib/procs.mjs";
 
 const e2eDir = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(e2eDir, "../..");
@@ -67,38 +67,6 @@ for (let i = 0; i < argv.length; i++) {
     process.exit(2);
   }
 }
-
-// A pass-through proxy that stamps the first and last byte of each streamed answer.
-const proxySource = `
-const http = require("node:http");
-const { performance } = require("node:perf_hooks");
-const upstream = new URL(process.argv[1]);
-const now = () => performance.timeOrigin + performance.now();
-const streams = [];
-const srv = http.createServer((req, res) => {
-  if (req.url === "/_bench/streams") {
-    res.setHeader("content-type", "application/json");
-    return res.end(JSON.stringify(streams));
-  }
-  const rec = { method: req.method, path: req.url, start: now(), firstByte: 0, lastByte: 0, bytes: 0, chunks: 0 };
-  const up = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } }, (ur) => {
-    res.writeHead(ur.statusCode, ur.headers);
-    res.flushHeaders();
-    ur.on("data", (chunk) => {
-      res.write(chunk);
-      const t = now();
-      if (!rec.firstByte) rec.firstByte = t;
-      rec.lastByte = t;
-      rec.bytes += chunk.length;
-      rec.chunks++;
-    });
-    ur.on("end", () => { res.end(); rec.end = now(); if (req.method === "POST") streams.push(rec); });
-  });
-  up.on("error", (e) => { res.statusCode = 502; res.end(String(e)); });
-  req.pipe(up);
-});
-srv.listen(0, "127.0.0.1", () => console.log("listening on http://127.0.0.1:" + srv.address().port));
-`;
 
 // Installed in the page before the prompt is sent.
 function installProbe() {
@@ -130,51 +98,6 @@ function installProbe() {
     if (p.running) requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
-}
-
-const median = (xs) => {
-  const s = xs.slice().sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const fmtLoad = (l) => l.map((x) => x.toFixed(2)).join(" ");
-const f1 = (x) => (x === null || Number.isNaN(x) ? "—" : x.toFixed(1));
-
-/** Prints the functions with the most self time in a CDP CPU profile. */
-function printProfile(run, profile) {
-  const self = new Map();
-  const dt = new Map(profile.nodes.map((n) => [n.id, 0]));
-  for (let k = 0; k < profile.samples.length; k++) dt.set(profile.samples[k], dt.get(profile.samples[k]) + (profile.timeDeltas[k] ?? 0));
-  let total = 0;
-  for (const n of profile.nodes) {
-    const f = n.callFrame;
-    const key = `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}:${f.lineNumber + 1}`;
-    const us = dt.get(n.id);
-    total += us;
-    self.set(key, (self.get(key) ?? 0) + us);
-  }
-  const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 25);
-  console.error(`bench-stream: run ${run} profile, ${(total / 1000).toFixed(0)} ms sampled, top self time:`);
-  for (const [k, us] of top) console.error(`  ${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`);
-}
-
-/** Prints the main thread's trace events with the most self time (a rough split of "(program)"). */
-function printTrace(run, trace) {
-  const evs = trace.traceEvents ?? trace;
-  const main = evs.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain");
-  const mine = evs.filter((e) => main && e.pid === main.pid && e.tid === main.tid && e.ph === "X" && e.dur).sort((a, b) => a.ts - b.ts);
-  // Self time: an event's duration minus that of its direct children.
-  const self = new Map();
-  const stack = [];
-  for (const e of mine) {
-    while (stack.length && stack.at(-1).ts + stack.at(-1).dur <= e.ts) stack.pop();
-    const parent = stack.at(-1);
-    if (parent) self.set(parent.name, (self.get(parent.name) ?? 0) - e.dur);
-    self.set(e.name, (self.get(e.name) ?? 0) + e.dur);
-    stack.push(e);
-  }
-  console.error(`bench-stream: run ${run} trace, main thread self time:`);
-  for (const [k, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.error(`  ${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`);
 }
 
 async function oneRun(i, { browser, display, fakeURL, tmp }) {
@@ -269,45 +192,16 @@ async function oneRun(i, { browser, display, fakeURL, tmp }) {
 }
 
 async function main() {
-  rmSync(logsDir, { recursive: true, force: true });
-  mkdirSync(logsDir, { recursive: true });
-  const tmp = mkdtempSync(join(tmpdir(), "pilot-bench-stream-"));
-  let browser = null;
-  const cleanup = async () => {
-    await browser?.close().catch(() => {});
-    for (const { pgid } of liveGroups()) await stopGroup({ pid: pgid }, 1500);
-    killAllSync();
-    rmSync(tmp, { recursive: true, force: true });
-  };
-  process.on("exit", killAllSync);
-  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(sig, () => cleanup().then(() => process.exit(130)));
-
-  try {
-    if (opt.frontendBuild) await run("npx", ["vite", "build", "--logLevel", "warn"], { cwd: join(repoRoot, "frontend") });
-    if (opt.goBuild) {
-      await run("go", ["build", "-tags", "dev,webkit2_41,sqlite_fts5", "-o", devBinary, "."], { cwd: repoRoot });
-    }
-    await run("go", ["build", "-o", fakeLLMBinary, "./backend/llm/fakellm/cmd/fakellm"], { cwd: repoRoot });
-
+  await withBench({ name: "bench-stream", repoRoot, logsDir, frontendBuild: opt.frontendBuild, goBuild: opt.goBuild }, async ({ browser, display, tmp }) => {
     const script = join(tmp, "stream.json");
     writeFileSync(script, JSON.stringify({ turns: [{ text: "Start ", streamTokens: opt.tokens, repeat: true }] }));
     const fake = await startServer("fakellm", fakeLLMBinary, ["-script", script, "-addr", "127.0.0.1:0"], {
       logFile: join(logsDir, "fakellm.log"),
     });
-    const xvfb = await startXvfb({ logFile: join(logsDir, "xvfb.log") });
-    browser = await chromium.launch({
-      executablePath: process.env.PILOT_E2E_CHROMIUM || "/usr/bin/chromium",
-      headless: true,
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
-    });
-
     const loadBefore = loadavg();
     const results = [];
     for (let i = 1; i <= opt.runs; i++) {
-      const r = await oneRun(i, { browser, display: xvfb.display, fakeURL: fake.url, tmp });
+      const r = await oneRun(i, { browser, display, fakeURL: fake.url, tmp });
       results.push(r);
       console.error(`bench-stream: run ${i}/${opt.runs}: lag ${f1(r.lagMs)} ms, longest task ${f1(r.longestTaskMs)} ms`);
     }
@@ -315,7 +209,7 @@ async function main() {
     const cols = [
       ["lagMs", "last byte → last token on screen (ms)"],
       ["longestTaskMs", "longest main-thread task while streaming (ms)"],
-      ["longTasks", "long tasks (≥ 50 ms)"],
+      ["longTasks", "long tasks (≥ 50 ms)", (x) => String(Math.round(x))],
       ["longTaskTotalMs", "time in long tasks (ms)"],
       ["maxFrameGapMs", "longest gap between frames (ms)"],
       ["streamMs", "server stream, first → last byte (ms)"],
@@ -325,23 +219,10 @@ async function main() {
     if (opt.json) {
       console.log(JSON.stringify({ tokens: opt.tokens, load: [loadBefore, loadavg()], runs: results, median: Object.fromEntries(cols.map(([k]) => [k, median(results.map((r) => r[k]))])) }));
     } else {
-      const head = ["", ...results.map((_, i) => `run ${i + 1}`), `**median of ${results.length}**`];
-      const lines = [
-        `Streaming ${opt.tokens.toLocaleString("en")} tokens (${results[0].bytes.toLocaleString("en")} bytes of SSE), Chromium ${browser.version()}, ${new Date().toISOString().slice(0, 10)}.`,
-        `Load average before/after: ${fmtLoad(loadBefore)} / ${fmtLoad(loadavg())} (2 cores: above 2, other work shares the CPUs).`,
-        "",
-        `| ${head.join(" | ")} |`,
-        `|${head.map((_, i) => (i ? "---:" : "---")).join("|")}|`,
-        ...cols.map(([k, label]) => {
-          const fmt = k === "longTasks" ? (x) => String(Math.round(x)) : f1;
-          return `| ${label} | ${results.map((r) => fmt(r[k])).join(" | ")} | **${fmt(median(results.map((r) => r[k])))}** |`;
-        }),
-      ];
-      console.log(lines.join("\n"));
+      const title = `Streaming ${opt.tokens.toLocaleString("en")} tokens (${results[0].bytes.toLocaleString("en")} bytes of SSE), Chromium ${browser.version()}, ${new Date().toISOString().slice(0, 10)}.`;
+      console.log(runsTable(title, cols, results, loadBefore));
     }
-  } finally {
-    await cleanup();
-  }
+  });
 }
 
 main().catch((err) => {

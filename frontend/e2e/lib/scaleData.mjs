@@ -1,7 +1,7 @@
 // Data of the work at scale, shared by specs/scale.spec.mjs (correctness)
 // and bench-scale.mjs (timings): a 2,000-message session, a 20,000-line
 // file with a 200-hunk change, and a long Markdown answer.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "./env.mjs";
 
@@ -87,4 +87,13 @@ export function longAnswer() {
     .join("")
     .replace(/\s+/g, "");
   return { md, plain };
+}
+
+/** The name of the i-th file of a flat folder. */
+export const flatName = (i) => `file${String(i).padStart(6, "0")}.txt`;
+
+/** Creates n empty files named name(i) in dir (open + close: the fastest way from Node). */
+export function emptyFiles(dir, n, name) {
+  mkdirSync(dir, { recursive: true });
+  for (let i = 0; i < n; i++) closeSync(openSync(join(dir, name(i)), "w"));
 }

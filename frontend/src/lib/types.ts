@@ -145,7 +145,6 @@ export interface Hunk {
 export interface FileChange {
   path: string;
   isNew: boolean;
-  oldText: string;
   newText: string;
   hunks: Hunk[];
 }

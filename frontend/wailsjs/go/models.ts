@@ -271,7 +271,6 @@ export namespace events {
 	export class FileChange {
 	    path: string;
 	    isNew: boolean;
-	    oldText: string;
 	    newText: string;
 	    hunks: Hunk[];
 	
@@ -283,7 +282,6 @@ export namespace events {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.path = source["path"];
 	        this.isNew = source["isNew"];
-	        this.oldText = source["oldText"];
 	        this.newText = source["newText"];
 	        this.hunks = this.convertValues(source["hunks"], Hunk);
 	    }

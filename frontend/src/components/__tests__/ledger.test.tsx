@@ -11,7 +11,6 @@ const after = "package main\n\nfunc a() int { return 2 }\n\nfunc b() {}\n";
 const proposed: FileChange = {
   path: "main.go",
   isNew: false,
-  oldText: before,
   newText: "package main\n\nfunc a() int { return 2 }\n\nfunc b() { c() }\n",
   hunks: [
     { index: 0, oldStart: 3, oldLines: 1, newStart: 3, newLines: 1, lines: [{ kind: "del", text: "func a() int { return 1 }", oldNo: 3 }, { kind: "add", text: "func a() int { return 2 }", newNo: 3 }] },

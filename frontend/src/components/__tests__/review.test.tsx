@@ -13,7 +13,6 @@ const change: ChangeView = {
     {
       path: "main.go",
       isNew: false,
-      oldText: "package main\n\nfunc a() int { return 1 }\n\nfunc b() {}\n",
       newText: "package main\n\nfunc a() int { return 2 }\n\nfunc b() { c() }\n",
       hunks: [
         {
@@ -74,7 +73,7 @@ describe("diff review", () => {
     await setup({
       approvalId: "ap1",
       tool: "write_file",
-      files: [{ path: "new.ts", isNew: true, oldText: "", newText: "a\nb\n", hunks: [{ index: 0, oldStart: 0, oldLines: 0, newStart: 1, newLines: 2, lines: [{ kind: "add", text: "a", newNo: 1 }, { kind: "add", text: "b", newNo: 2 }] }] }],
+      files: [{ path: "new.ts", isNew: true, newText: "a\nb\n", hunks: [{ index: 0, oldStart: 0, oldLines: 0, newStart: 1, newLines: 2, lines: [{ kind: "add", text: "a", newNo: 1 }, { kind: "add", text: "b", newNo: 2 }] }] }],
     });
     expect(screen.getByText("new file")).toBeTruthy();
     const hunk = screen.getByTestId("diff-hunk");
