@@ -138,6 +138,7 @@ func (w *Workspace) GetSession(ctx context.Context, id int64) (events.SessionDet
 		cards.Fill(&d.ToolCalls[i])
 	}
 	mergeLive(&d, lv)
+	leaveOutUnshown(&d)
 	w.setActive(id)
 	return d, nil
 }
@@ -280,4 +281,24 @@ func (w *Workspace) DecideCommand(approvalID string, d events.CommandDecision) e
 		return fmt.Errorf("this command is no longer waiting for a decision: %w", err)
 	}
 	return nil
+}
+
+// leaveOutUnshown drops what the window never shows from a session it
+// opens: tools' inputs (a card shows its label, built here from the input,
+// and its output) and the text of tool results (the same output, kept on
+// the card; a result's images stay). For a long session that is most of its
+// size: a write_file's whole content, every file read twice.
+func leaveOutUnshown(d *events.SessionDetail) {
+	for i := range d.Messages {
+		for j := range d.Messages[i].Blocks {
+			b := &d.Messages[i].Blocks[j]
+			b.Input = nil
+			if b.Type == "tool_result" {
+				b.Text = ""
+			}
+		}
+	}
+	for i := range d.ToolCalls {
+		d.ToolCalls[i].Input = nil
+	}
 }
