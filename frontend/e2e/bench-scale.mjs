@@ -29,18 +29,13 @@
 // median, and the load average before and after.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { printProfile, printTrace, proxySource, runsTable, withBench } from "./lib/bench.mjs";
-import { freePort, startDevApp, startServer } from "./lib/env.mjs";
+import { join } from "node:path";
+import { benchPaths, openBenchApp, printProfile, printTrace, proxySource, runsTable, withBench } from "./lib/bench.mjs";
+import { startServer } from "./lib/env.mjs";
 import { killAllSync } from "./lib/procs.mjs";
 import { bigEdit, bigEditScript, emptyFiles, flatName, importLongSession, lastMessageText } from "./lib/scaleData.mjs";
 
-const e2eDir = dirname(fileURLToPath(import.meta.url));
-const repoRoot = resolve(e2eDir, "../..");
-const devBinary = join(repoRoot, "build/bin/pilot-dev");
-const fakeLLMBinary = join(repoRoot, "build/bin/fakellm");
-const logsDir = join(repoRoot, "build/e2e-artifacts/bench-scale");
+const { repoRoot, devBinary, fakeLLMBinary, logsDir } = benchPaths("bench-scale");
 const FLAT = 100_000;
 const SCROLL_STEP = 300;
 const KEYS = 5;
@@ -123,23 +118,7 @@ function markReviewScroller() {
 }
 
 async function openApp(browser, { display, home, project, env, name, i }) {
-  const app = await startDevApp({
-    binary: devBinary,
-    repoRoot,
-    display,
-    port: await freePort(),
-    home,
-    env: { PILOT_PROVIDER: "anthropic", ANTHROPIC_API_KEY: "bench-key", PILOT_PROJECT: project, ...env },
-    logFile: join(logsDir, `${name}${i}.log`),
-  });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(60_000);
-  await page.goto(app.baseURL, { waitUntil: "load" });
-  const item = page.locator(`[data-testid=project-item][data-path="${project}"]`);
-  await item.waitFor({ state: "visible" });
-  if ((await item.locator("button[aria-current=true]").count()) === 0) await item.locator("button").click();
-  await page.locator("[data-testid=session-new]").waitFor();
+  const { page, close } = await openBenchApp(browser, { display, home, project, env, logFile: join(logsDir, `${name}${i}.log`) });
   return {
     page,
     async traced(part, fn) {
@@ -156,10 +135,7 @@ async function openApp(browser, { display, home, project, env, name, i }) {
         printProfile(i, (await cdp.send("Profiler.stop")).profile);
       }
     },
-    async close() {
-      await context.close().catch(() => {});
-      await app.stop();
-    },
+    close,
   };
 }
 

@@ -39,17 +39,12 @@
 // shows every run and the median of the runs.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { f1, median, printProfile, printTrace, proxySource, runsTable, withBench } from "./lib/bench.mjs";
-import { freePort, startDevApp, startServer } from "./lib/env.mjs";
+import { join } from "node:path";
+import { benchPaths, f1, median, openBenchApp, printProfile, printTrace, proxySource, runsTable, withBench } from "./lib/bench.mjs";
+import { startServer } from "./lib/env.mjs";
 import { killAllSync } from "./lib/procs.mjs";
 
-const e2eDir = dirname(fileURLToPath(import.meta.url));
-const repoRoot = resolve(e2eDir, "../..");
-const devBinary = join(repoRoot, "build/bin/pilot-dev");
-const fakeLLMBinary = join(repoRoot, "build/bin/fakellm");
-const logsDir = join(repoRoot, "build/e2e-artifacts/bench-stream");
+const { repoRoot, fakeLLMBinary, logsDir } = benchPaths("bench-stream");
 
 const argv = process.argv.slice(2);
 const opt = { runs: 3, tokens: 20_000, frontendBuild: true, goBuild: true, json: false, profile: false };
@@ -107,29 +102,14 @@ async function oneRun(i, { browser, display, fakeURL, tmp }) {
   const project = mkdtempSync(join(tmp, "project-"));
   writeFileSync(join(project, "README.md"), "# bench\n");
   const home = mkdtempSync(join(tmp, "home-"));
-  const app = await startDevApp({
-    binary: devBinary,
-    repoRoot,
-    display,
-    port: await freePort(),
-    home,
-    env: { ANTHROPIC_BASE_URL: proxy.url, ANTHROPIC_API_KEY: "bench-key", PILOT_PROVIDER: "anthropic", PILOT_PROJECT: project },
-    logFile: join(logsDir, `app${i}.log`),
-  });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(60_000);
+  const { page, close } = await openBenchApp(browser, { display, home, project, env: { ANTHROPIC_BASE_URL: proxy.url }, logFile: join(logsDir, `app${i}.log`) });
   try {
-    await page.goto(app.baseURL, { waitUntil: "load" });
-    const item = page.locator(`[data-testid=project-item][data-path="${project}"]`);
-    await item.waitFor({ state: "visible" });
-    if ((await item.locator("button[aria-current=true]").count()) === 0) await item.locator("button").click();
     await page.click("[data-testid=session-new]");
     await page.locator("[data-testid=session-item] button[aria-current=true]").waitFor();
     await page.fill("[data-testid=chat-input]", "stream please");
 
     await page.evaluate(installProbe);
-    const cdp = opt.profile ? await context.newCDPSession(page) : null;
+    const cdp = opt.profile ? await page.context().newCDPSession(page) : null;
     if (opt.trace) await browser.startTracing(page, { categories: ["devtools.timeline", "blink", "disabled-by-default-devtools.timeline"] });
     if (cdp) {
       await cdp.send("Profiler.enable");
@@ -183,8 +163,7 @@ async function oneRun(i, { browser, display, fakeURL, tmp }) {
       words: probe.words,
     };
   } finally {
-    await context.close().catch(() => {});
-    await app.stop();
+    await close();
     await proxy.stop();
     rmSync(home, { recursive: true, force: true });
     rmSync(project, { recursive: true, force: true });

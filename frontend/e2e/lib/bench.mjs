@@ -4,9 +4,20 @@
 import { chromium } from "playwright-core";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
-import { run, startXvfb } from "./env.mjs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { freePort, run, startDevApp, startXvfb } from "./env.mjs";
 import { killAllSync, liveGroups, stopGroup } from "./procs.mjs";
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** Where a benchmark finds the repository, the binaries it runs, and where it writes its logs. */
+export const benchPaths = (name) => ({
+  repoRoot,
+  devBinary: join(repoRoot, "build/bin/pilot-dev"),
+  fakeLLMBinary: join(repoRoot, "build/bin/fakellm"),
+  logsDir: join(repoRoot, "build/e2e-artifacts", name),
+});
 
 export const median = (xs) => {
   const s = xs.filter((x) => x !== null && !Number.isNaN(x)).sort((a, b) => a - b);
@@ -141,4 +152,40 @@ export function printTrace(run, trace) {
   }
   console.error(`bench: run ${run} trace, main thread self time:`);
   for (const [k, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.error(`  ${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`);
+}
+
+/**
+ * Starts the dev app on home and project (a dummy Anthropic key, so that
+ * the window shows sessions), opens it in a new 1280×800 page, and waits
+ * until project is the open project. close() stops both.
+ */
+export async function openBenchApp(browser, { display, home, project, env = {}, logFile }) {
+  const { repoRoot, devBinary } = benchPaths("");
+  const app = await startDevApp({
+    binary: devBinary,
+    repoRoot,
+    display,
+    port: await freePort(),
+    home,
+    env: { PILOT_PROVIDER: "anthropic", ANTHROPIC_API_KEY: "bench-key", PILOT_PROJECT: project, ...env },
+    logFile,
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const close = async () => {
+    await context.close().catch(() => {});
+    await app.stop();
+  };
+  try {
+    const page = await context.newPage();
+    page.setDefaultTimeout(60_000);
+    await page.goto(app.baseURL, { waitUntil: "load" });
+    const item = page.locator(`[data-testid=project-item][data-path="${project}"]`);
+    await item.waitFor({ state: "visible" });
+    if ((await item.locator("button[aria-current=true]").count()) === 0) await item.locator("button").click();
+    await page.locator("[data-testid=session-new]").waitFor();
+    return { page, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
 }
