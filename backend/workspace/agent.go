@@ -284,21 +284,12 @@ func (w *Workspace) DecideCommand(approvalID string, d events.CommandDecision) e
 }
 
 // leaveOutUnshown drops what the window never shows from a session it
-// opens: tools' inputs (a card shows its label, built here from the input,
-// and its output) and the text of tool results (the same output, kept on
-// the card; a result's images stay). For a long session that is most of its
-// size: a write_file's whole content, every file read twice.
+// opens (see view.WindowMessage).
 func leaveOutUnshown(d *events.SessionDetail) {
 	for i := range d.Messages {
-		for j := range d.Messages[i].Blocks {
-			b := &d.Messages[i].Blocks[j]
-			b.Input = nil
-			if b.Type == "tool_result" {
-				b.Text = ""
-			}
-		}
+		d.Messages[i] = view.WindowMessage(d.Messages[i])
 	}
 	for i := range d.ToolCalls {
-		d.ToolCalls[i].Input = nil
+		d.ToolCalls[i] = view.WindowToolCall(d.ToolCalls[i])
 	}
 }

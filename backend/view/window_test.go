@@ -1,0 +1,56 @@
+package view
+
+import (
+	"encoding/json"
+	"testing"
+
+	"pilot/backend/events"
+)
+
+func TestForWindow(t *testing.T) {
+	t.Parallel()
+	input := json.RawMessage(`{"path":"a.go","content":"big"}`)
+	msg := events.Message{ID: 1, Blocks: []events.Block{
+		{Type: "text", Text: "Writing."},
+		{Type: "tool_use", ID: "t1", Name: "write_file", Input: input},
+		{Type: "tool_result", ToolUseID: "t1", Text: "wrote a.go", Images: []events.Block{{Type: "image", Hash: "h"}}},
+	}}
+	call := events.ToolCall{ID: "t1", Name: "write_file", Label: "→ Writing file: a.go", Input: input, Output: "wrote a.go"}
+	// What the terminal gets is not touched (checked once every subtest ran).
+	t.Cleanup(func() {
+		if msg.Blocks[1].Input == nil || msg.Blocks[2].Text == "" || call.Input == nil {
+			t.Error("ForWindow changed its argument")
+		}
+	})
+	for _, c := range []struct {
+		name    string
+		payload any
+		check   func(t *testing.T, got any)
+	}{
+		{"message", events.MessagePayload{Message: msg}, func(t *testing.T, got any) {
+			m := got.(events.MessagePayload).Message
+			if m.Blocks[0].Text != "Writing." || m.Blocks[1].Input != nil || m.Blocks[1].Name != "write_file" {
+				t.Errorf("blocks %+v", m.Blocks)
+			}
+			if r := m.Blocks[2]; r.Text != "" || r.ToolUseID != "t1" || len(r.Images) != 1 {
+				t.Errorf("tool result %+v: text left out, id and images kept", r)
+			}
+		}},
+		{"tool call", events.ToolPayload{Call: call}, func(t *testing.T, got any) {
+			c := got.(events.ToolPayload).Call
+			if c.Input != nil || c.Label != call.Label || c.Output != call.Output {
+				t.Errorf("call %+v", c)
+			}
+		}},
+		{"other", events.ToolOutputPayload{ToolCallID: "t1", Chunk: "x"}, func(t *testing.T, got any) {
+			if got.(events.ToolOutputPayload).Chunk != "x" {
+				t.Errorf("changed: %+v", got)
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			c.check(t, ForWindow(c.payload))
+		})
+	}
+}
