@@ -186,6 +186,11 @@ func (a *App) GetChange(approvalID string) (events.ChangeView, error) {
 	return a.ws.GetChange(approvalID)
 }
 
+// ProposedText is the text a pending change proposes for one file (an edit starts from it).
+func (a *App) ProposedText(approvalID, path string) (string, error) {
+	return a.ws.ProposedText(approvalID, path)
+}
+
 // DecideChange answers a pending change.
 func (a *App) DecideChange(approvalID string, decision events.ChangeDecision) error {
 	return a.ws.DecideChange(approvalID, decision)

@@ -44,9 +44,13 @@ type Hunk struct {
 
 // FileChange is one file of a proposed change.
 type FileChange struct {
-	Path    string `json:"path"`
-	IsNew   bool   `json:"isNew"`
-	NewText string `json:"newText"` // what the model proposes, the start of an edit
+	Path  string `json:"path"`
+	IsNew bool   `json:"isNew"`
+	// NewText is what the model proposes (the terminal's editor starts
+	// from it). The window fetches it only when the user edits
+	// (ProposedText): for a big file it is most of the view.
+	NewText string `json:"-"`
+	Emptied bool   `json:"emptied"` // the proposal leaves the file empty
 	Hunks   []Hunk `json:"hunks"`
 }
 

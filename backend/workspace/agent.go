@@ -267,6 +267,21 @@ func (w *Workspace) GetChange(approvalID string) (events.ChangeView, error) {
 	return w.agent.Change(approvalID)
 }
 
+// ProposedText is the text a pending change proposes for one of its files
+// (the start of the user's edit).
+func (w *Workspace) ProposedText(approvalID, path string) (string, error) {
+	v, err := w.agent.Change(approvalID)
+	if err != nil {
+		return "", fmt.Errorf("this change is no longer waiting for a decision: %w", err)
+	}
+	for _, f := range v.Files {
+		if f.Path == path {
+			return f.NewText, nil
+		}
+	}
+	return "", fmt.Errorf("the change proposes nothing for %s", path)
+}
+
 // DecideChange answers a pending change.
 func (w *Workspace) DecideChange(approvalID string, d events.ChangeDecision) error {
 	if err := w.agent.DecideChange(approvalID, d); err != nil {

@@ -102,6 +102,13 @@ func TestWindowFlow(t *testing.T) {
 	if len(change.Files) != 1 || len(change.Files[0].Hunks) != 2 {
 		t.Fatalf("change %+v: want one file with two hunks", change)
 	}
+	// The window fetches the proposed text only to edit it.
+	if text, err := w.ProposedText(a.Approval.ID, "notes.txt"); err != nil || text != change.Files[0].NewText || !strings.Contains(text, "TWO") {
+		t.Errorf("ProposedText = %q, %v; want the proposed text", text, err)
+	}
+	if _, err := w.ProposedText(a.Approval.ID, "other.txt"); err == nil {
+		t.Error("ProposedText of a file the change does not touch succeeded")
+	}
 	if err := w.DecideChange(a.Approval.ID, events.ChangeDecision{
 		Files: []events.FileDecision{{Path: "notes.txt", Hunks: []bool{true, false}}}, Feedback: "leave eleven alone",
 	}); err != nil {
@@ -115,6 +122,9 @@ func TestWindowFlow(t *testing.T) {
 	}
 	if err := w.DecideChange(a.Approval.ID, events.ChangeDecision{}); err == nil {
 		t.Error("a second decision was accepted")
+	}
+	if _, err := w.ProposedText(a.Approval.ID, "notes.txt"); err == nil {
+		t.Error("ProposedText of a decided change succeeded")
 	}
 
 	listing, err := w.ListDir(ctx, p.ID, "")

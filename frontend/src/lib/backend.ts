@@ -84,6 +84,8 @@ export interface Backend {
 
   // approvals
   getChange(approvalId: string): Promise<ChangeView>;
+  /** The text a pending change proposes for one file: where an edit starts. */
+  proposedText(approvalId: string, path: string): Promise<string>;
   decideChange(approvalId: string, decision: ChangeDecision): Promise<void>;
   decideCommand(approvalId: string, decision: CommandDecision): Promise<void>;
 

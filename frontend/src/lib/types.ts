@@ -145,7 +145,8 @@ export interface Hunk {
 export interface FileChange {
   path: string;
   isNew: boolean;
-  newText: string;
+  /** The proposal leaves the file empty. Its text is fetched only to edit it (proposedText). */
+  emptied: boolean;
   hunks: Hunk[];
 }
 

@@ -54,6 +54,7 @@ export const wailsBackend: Backend = {
   reportError: (where, id, message) => App.ReportError(where, id, message),
 
   getChange: async (approvalId) => (await App.GetChange(approvalId)) as ChangeView,
+  proposedText: (approvalId, path) => App.ProposedText(approvalId, path),
   decideChange: (approvalId, d) => App.DecideChange(approvalId, wire.ChangeDecision.createFrom(d)),
   decideCommand: (approvalId, d) => App.DecideCommand(approvalId, wire.CommandDecision.createFrom(d)),
 

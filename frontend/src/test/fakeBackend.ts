@@ -96,6 +96,8 @@ export class FakeBackend implements Backend {
   sessions: SessionSummary[] = [summary(1)];
   details: Record<number, SessionDetail> = { 1: detail(1) };
   changes: Record<string, ChangeView> = {};
+  /** Proposed texts by approval id and path ("ap1:main.go"). */
+  proposed: Record<string, string> = {};
   settings: SettingsView = { ...defaultSettings };
   dirs: Record<string, FileEntry[]> = {};
   files: Record<string, string> = {};
@@ -233,6 +235,12 @@ export class FakeBackend implements Backend {
     const c = this.changes[approvalId];
     if (!c) throw new Error("no such change");
     return c;
+  }
+  async proposedText(approvalId: string, path: string): Promise<string> {
+    this.record("proposedText", approvalId, path);
+    const t = this.proposed[`${approvalId}:${path}`];
+    if (t === undefined) throw new Error("this change is no longer waiting for a decision");
+    return t;
   }
   async decideChange(approvalId: string, decision: ChangeDecision): Promise<void> {
     this.record("decideChange", approvalId, decision);

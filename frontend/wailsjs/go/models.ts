@@ -271,7 +271,7 @@ export namespace events {
 	export class FileChange {
 	    path: string;
 	    isNew: boolean;
-	    newText: string;
+	    emptied: boolean;
 	    hunks: Hunk[];
 	
 	    static createFrom(source: any = {}) {
@@ -282,7 +282,7 @@ export namespace events {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.path = source["path"];
 	        this.isNew = source["isNew"];
-	        this.newText = source["newText"];
+	        this.emptied = source["emptied"];
 	        this.hunks = this.convertValues(source["hunks"], Hunk);
 	    }
 	

@@ -75,6 +75,8 @@ export function OpenProject(arg1:string):Promise<events.Project>;
 
 export function PickProjectFolder():Promise<string>;
 
+export function ProposedText(arg1:string,arg2:string):Promise<string>;
+
 export function ReadProjectFile(arg1:number,arg2:string):Promise<events.FilePreview>;
 
 export function RenameSession(arg1:number,arg2:string):Promise<void>;

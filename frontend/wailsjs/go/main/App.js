@@ -146,6 +146,10 @@ export function PickProjectFolder() {
   return window['go']['main']['App']['PickProjectFolder']();
 }
 
+export function ProposedText(arg1, arg2) {
+  return window['go']['main']['App']['ProposedText'](arg1, arg2);
+}
+
 export function ReadProjectFile(arg1, arg2) {
   return window['go']['main']['App']['ReadProjectFile'](arg1, arg2);
 }
