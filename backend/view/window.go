@@ -2,19 +2,22 @@ package view
 
 import "pilot/backend/events"
 
-// The window never shows a tool's input (a card shows its label, built
-// from the input in Go, and its output) nor the text of a tool result (the
-// same output, on the card; a result's images are shown and kept). For a
-// large change or a long session that is most of what would cross the
-// bridge: a write_file's whole content twice (the message and the card),
-// every file read twice. The terminal's events keep both.
+// WindowInputMax is the largest tool input the window is sent. Cards read
+// small inputs (a plan's steps); a larger one is a file's content
+// (write_file of a big file), which no card shows and which would cross the
+// bridge twice (the message and the card) before its review. The text of a
+// tool result is never sent: the card has the same output, and a result's
+// images are kept.
+const WindowInputMax = 16 << 10
 
-// WindowMessage is m without tools' inputs and tool results' text; m is
-// not changed.
+// WindowMessage is m without tool inputs over WindowInputMax and without
+// tool results' text; m is not changed.
 func WindowMessage(m events.Message) events.Message {
 	blocks := make([]events.Block, len(m.Blocks))
 	for i, b := range m.Blocks {
-		b.Input = nil
+		if len(b.Input) > WindowInputMax {
+			b.Input = nil
+		}
 		if b.Type == "tool_result" {
 			b.Text = ""
 		}
@@ -24,9 +27,11 @@ func WindowMessage(m events.Message) events.Message {
 	return m
 }
 
-// WindowToolCall is c without its input.
+// WindowToolCall is c without its input if that is over WindowInputMax.
 func WindowToolCall(c events.ToolCall) events.ToolCall {
-	c.Input = nil
+	if len(c.Input) > WindowInputMax {
+		c.Input = nil
+	}
 	return c
 }
 

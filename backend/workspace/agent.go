@@ -299,7 +299,7 @@ func (w *Workspace) DecideCommand(approvalID string, d events.CommandDecision) e
 }
 
 // leaveOutUnshown drops what the window never shows from a session it
-// opens (see view.WindowMessage).
+// opens: big tool inputs and tool results' text (see view.WindowMessage).
 func leaveOutUnshown(d *events.SessionDetail) {
 	for i := range d.Messages {
 		d.Messages[i] = view.WindowMessage(d.Messages[i])
