@@ -218,6 +218,11 @@ func (a *App) GetChange(approvalID string) (events.ChangeView, error) {
 	return a.ws.GetChange(approvalID)
 }
 
+// ProposedText is the text a pending change proposes for one file (an edit starts from it).
+func (a *App) ProposedText(approvalID, path string) (string, error) {
+	return a.ws.ProposedText(approvalID, path)
+}
+
 // DecideChange answers a pending change.
 func (a *App) DecideChange(approvalID string, decision events.ChangeDecision) error {
 	return a.ws.DecideChange(approvalID, decision)
@@ -264,7 +269,7 @@ func (a *App) Rewind(sessionID, messageID int64, mode string, input events.Resto
 }
 
 // ListDir lists one folder of the project for the file tree.
-func (a *App) ListDir(projectID int64, dir string) ([]events.FileEntry, error) {
+func (a *App) ListDir(projectID int64, dir string) (events.DirListing, error) {
 	return a.ws.ListDir(a.ctx, projectID, dir)
 }
 

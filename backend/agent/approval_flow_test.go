@@ -170,8 +170,8 @@ func TestStaleProposalIsShownAgain(t *testing.T) {
 		case 1:
 			_ = os.WriteFile(filepath.Join(h.dir, "f.txt"), []byte("a0\nb\nc\n"), 0o644)
 		case 2:
-			if v.Files[0].OldText != "a0\nb\nc\n" || v.Files[0].NewText != "a0\nB\nc\n" {
-				t.Errorf("shown again as %+v", v.Files[0])
+			if f := v.Files[0]; f.NewText != "a0\nB\nc\n" || len(f.Hunks) != 1 || len(f.Hunks[0].Lines) == 0 || f.Hunks[0].Lines[0].Text != "a0" {
+				t.Errorf("shown again as %+v, want re-diffed against the file now (a0 as context)", v.Files[0])
 			}
 		}
 		h.m.DecideChange(a.ID, allHunks(v, true))

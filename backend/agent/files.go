@@ -166,7 +166,7 @@ func (t *turn) record(ctx context.Context, r *toolRun, p *tools.Proposal) ([]*fi
 	for i, c := range p.Files {
 		d := diff.Compute(c.OldContent, c.NewContent)
 		f := &filePlan{change: c, diff: d, view: events.FileChange{
-			Path: c.Path, IsNew: !c.Existed, OldText: c.OldContent, NewText: c.NewContent, Hunks: d.Hunks(),
+			Path: c.Path, IsNew: !c.Existed, NewText: c.NewContent, Emptied: c.NewContent == "", Hunks: d.Hunks(),
 		}}
 		oldHash := ""
 		if c.Existed {

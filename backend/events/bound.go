@@ -46,10 +46,13 @@ type Hunk struct {
 
 // FileChange is one file of a proposed change.
 type FileChange struct {
-	Path    string `json:"path"`
-	IsNew   bool   `json:"isNew"`
-	OldText string `json:"oldText"`
-	NewText string `json:"newText"`
+	Path  string `json:"path"`
+	IsNew bool   `json:"isNew"`
+	// NewText is what the model proposes (the terminal's editor starts
+	// from it). The window fetches it only when the user edits
+	// (ProposedText): for a big file it is most of the view.
+	NewText string `json:"-"`
+	Emptied bool   `json:"emptied"` // the proposal leaves the file empty
 	Hunks   []Hunk `json:"hunks"`
 }
 
@@ -92,14 +95,16 @@ type SearchHit struct {
 	Snippet      string `json:"snippet"`
 }
 
-// FileEntry is one row of the file tree.
-type FileEntry struct {
-	Path    string `json:"path"` // relative, '/'-separated
-	Name    string `json:"name"`
-	IsDir   bool   `json:"isDir"`
-	IsLink  bool   `json:"isLink"`
-	Size    int64  `json:"size"`
-	Changed bool   `json:"changed"`
+// DirListing is one folder of the file tree. It is compact because a
+// folder may hold 100,000 files: names only (the tree shows no sizes), in
+// no order (the window sorts them in the user's language's order); links
+// and the files the active session changed are subsets of those names.
+type DirListing struct {
+	Dir     string   `json:"dir"` // relative, '/'-separated, "" for the root
+	Dirs    []string `json:"dirs"`
+	Files   []string `json:"files"`
+	Links   []string `json:"links"`
+	Changed []string `json:"changed"`
 }
 
 // FilePreview is a read-only view of a project file.

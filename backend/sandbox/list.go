@@ -33,6 +33,20 @@ type Listing struct {
 // entries the ignore rules hide. A link to a folder counts as a folder. The
 // error is a *PathError when p is outside the root, missing or not a folder.
 func (r *Root) ListDir(p string) (Listing, error) {
+	return r.list(p, true)
+}
+
+// ListNames is ListDir without sizes and times, in no order: only links
+// are looked at (to tell a link to a folder), so it costs one getdents64
+// pass instead of one lstat per entry (about 3 µs each: 300 ms for 100,000
+// files), and the caller sorts as it shows them (the window does, in the
+// user's language's order).
+func (r *Root) ListNames(p string) (Listing, error) {
+	return r.list(p, false)
+}
+
+// list lists p; full adds sizes and times and sorts the entries.
+func (r *Root) list(p string, full bool) (Listing, error) {
 	dir, err := r.Resolve(p)
 	if err != nil {
 		return Listing{}, err
@@ -72,12 +86,14 @@ func (r *Root) ListDir(p string) (Listing, error) {
 		name := e.Name()
 		rel := prefix + name
 		d := DirEntry{Name: name, Path: rel, IsDir: e.IsDir(), IsLink: e.Type()&fs.ModeSymlink != 0}
-		info, err := e.Info()
-		if err != nil {
-			gone[i] = true // removed meanwhile
-			return
+		if full {
+			info, err := e.Info()
+			if err != nil {
+				gone[i] = true // removed meanwhile
+				return
+			}
+			d.Size, d.ModTime = info.Size(), info.ModTime()
 		}
-		d.Size, d.ModTime = info.Size(), info.ModTime()
 		if d.IsLink {
 			d.Target, _ = os.Readlink(joinName(dir.Abs, name))
 			if to, err := r.Resolve(rel); err == nil {
@@ -95,7 +111,16 @@ func (r *Root) ListDir(p string) (Listing, error) {
 		}
 	}
 	l.Entries = kept
-	slices.SortFunc(l.Entries, func(a, b DirEntry) int {
+	if !full {
+		return l, nil
+	}
+	sortListing(l.Entries)
+	return l, nil
+}
+
+// sortListing puts folders first, then files, each by name.
+func sortListing(entries []DirEntry) {
+	slices.SortFunc(entries, func(a, b DirEntry) int {
 		if a.IsDir != b.IsDir {
 			if a.IsDir {
 				return -1
@@ -104,7 +129,6 @@ func (r *Root) ListDir(p string) (Listing, error) {
 		}
 		return strings.Compare(a.Name, b.Name)
 	})
-	return l, nil
 }
 
 // parallelMin is the number of entries from which ListDir stats them on

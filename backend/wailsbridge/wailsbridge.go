@@ -7,6 +7,8 @@ import (
 	"context"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"pilot/backend/view"
 )
 
 // Emitter sends events through the Wails runtime of ctx (the context Wails
@@ -18,7 +20,8 @@ type Emitter struct {
 // NewEmitter returns an Emitter bound to the Wails context.
 func NewEmitter(ctx context.Context) Emitter { return Emitter{ctx: ctx} }
 
-// Emit sends one event to the frontend.
+// Emit sends one event to the frontend, without what the window never
+// shows (view.ForWindow).
 func (e Emitter) Emit(name string, payload any) {
-	runtime.EventsEmit(e.ctx, name, payload)
+	runtime.EventsEmit(e.ctx, name, view.ForWindow(payload))
 }

@@ -139,6 +139,7 @@ func (w *Workspace) GetSession(ctx context.Context, id int64) (events.SessionDet
 		cards.Fill(&d.ToolCalls[i])
 	}
 	mergeLive(&d, lv)
+	leaveOutUnshown(&d)
 	w.setActive(id)
 	return d, nil
 }
@@ -267,6 +268,21 @@ func (w *Workspace) GetChange(approvalID string) (events.ChangeView, error) {
 	return w.agent.Change(approvalID)
 }
 
+// ProposedText is the text a pending change proposes for one of its files
+// (the start of the user's edit).
+func (w *Workspace) ProposedText(approvalID, path string) (string, error) {
+	v, err := w.agent.Change(approvalID)
+	if err != nil {
+		return "", fmt.Errorf("this change is no longer waiting for a decision: %w", err)
+	}
+	for _, f := range v.Files {
+		if f.Path == path {
+			return f.NewText, nil
+		}
+	}
+	return "", fmt.Errorf("the change proposes nothing for %s", path)
+}
+
 // DecideChange answers a pending change.
 func (w *Workspace) DecideChange(approvalID string, d events.ChangeDecision) error {
 	if err := w.agent.DecideChange(approvalID, d); err != nil {
@@ -281,4 +297,15 @@ func (w *Workspace) DecideCommand(approvalID string, d events.CommandDecision) e
 		return fmt.Errorf("this command is no longer waiting for a decision: %w", err)
 	}
 	return nil
+}
+
+// leaveOutUnshown drops what the window never shows from a session it
+// opens: big tool inputs and tool results' text (see view.WindowMessage).
+func leaveOutUnshown(d *events.SessionDetail) {
+	for i := range d.Messages {
+		d.Messages[i] = view.WindowMessage(d.Messages[i])
+	}
+	for i := range d.ToolCalls {
+		d.ToolCalls[i] = view.WindowToolCall(d.ToolCalls[i])
+	}
 }

@@ -166,7 +166,7 @@ func BenchmarkListDir(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				n = len(l)
+				n = len(l.Dirs) + len(l.Files)
 			}
 			b.ReportMetric(float64(n), "entries")
 		})

@@ -31,19 +31,32 @@ const previewLimit = 512 << 10
 
 // ListDir lists one folder of the project for the file tree, without what
 // the project ignores, marking the files the active session changed.
-func (w *Workspace) ListDir(ctx context.Context, projectID int64, dir string) ([]events.FileEntry, error) {
+func (w *Workspace) ListDir(ctx context.Context, projectID int64, dir string) (events.DirListing, error) {
 	pr, err := w.projectRoot(ctx, projectID)
 	if err != nil {
-		return nil, err
+		return events.DirListing{}, err
 	}
-	l, err := pr.root.ListDir(dir)
+	l, err := pr.root.ListNames(dir)
 	if err != nil {
-		return nil, err
+		return events.DirListing{}, err
 	}
-	out := make([]events.FileEntry, len(l.Entries))
+	out := events.DirListing{Dir: l.Dir.Rel, Dirs: []string{}, Files: []string{}, Links: []string{}, Changed: []string{}}
+	if out.Dir == "." {
+		out.Dir = ""
+	}
 	w.mu.RLock()
-	for i, e := range l.Entries {
-		out[i] = events.FileEntry{Path: e.Path, Name: e.Name, IsDir: e.IsDir, IsLink: e.IsLink, Size: e.Size, Changed: w.changes.isChanged(e.Path)}
+	for _, e := range l.Entries {
+		if e.IsDir {
+			out.Dirs = append(out.Dirs, e.Name)
+		} else {
+			out.Files = append(out.Files, e.Name)
+		}
+		if e.IsLink {
+			out.Links = append(out.Links, e.Name)
+		}
+		if w.changes.isChanged(e.Path) {
+			out.Changed = append(out.Changed, e.Name)
+		}
 	}
 	w.mu.RUnlock()
 	return out, nil

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -109,6 +110,13 @@ func TestWindowFlow(t *testing.T) {
 	if len(change.Files) != 1 || len(change.Files[0].Hunks) != 2 {
 		t.Fatalf("change %+v: want one file with two hunks", change)
 	}
+	// The window fetches the proposed text only to edit it.
+	if text, err := w.ProposedText(a.Approval.ID, "notes.txt"); err != nil || text != change.Files[0].NewText || !strings.Contains(text, "TWO") {
+		t.Errorf("ProposedText = %q, %v; want the proposed text", text, err)
+	}
+	if _, err := w.ProposedText(a.Approval.ID, "other.txt"); err == nil {
+		t.Error("ProposedText of a file the change does not touch succeeded")
+	}
 	if err := w.DecideChange(a.Approval.ID, events.ChangeDecision{
 		Files: []events.FileDecision{{Path: "notes.txt", Hunks: []bool{true, false}}}, Feedback: "leave eleven alone",
 	}); err != nil {
@@ -123,10 +131,13 @@ func TestWindowFlow(t *testing.T) {
 	if err := w.DecideChange(a.Approval.ID, events.ChangeDecision{}); err == nil {
 		t.Error("a second decision was accepted")
 	}
+	if _, err := w.ProposedText(a.Approval.ID, "notes.txt"); err == nil {
+		t.Error("ProposedText of a decided change succeeded")
+	}
 
-	entries, err := w.ListDir(ctx, p.ID, "")
-	if err != nil || len(entries) != 1 || !entries[0].Changed {
-		t.Fatalf("ListDir = %+v, %v: want notes.txt marked changed", entries, err)
+	listing, err := w.ListDir(ctx, p.ID, "")
+	if err != nil || !slices.Equal(listing.Files, []string{"notes.txt"}) || !slices.Equal(listing.Changed, []string{"notes.txt"}) {
+		t.Fatalf("ListDir = %+v, %v: want notes.txt marked changed", listing, err)
 	}
 	// After the first turn the model names the session.
 	titled := ev.wait(t, func(e any) bool {
@@ -145,6 +156,20 @@ func TestWindowFlow(t *testing.T) {
 	}
 	if len(d.ToolCalls) != 2 || d.ToolCalls[0].Label != "→ Reading file: notes.txt" || d.ToolCalls[1].Status != "done" {
 		t.Errorf("tool calls %+v", d.ToolCalls)
+	}
+	// Tool results' text is not sent (the card has the output); small
+	// inputs are (cards may read them; view.WindowInputMax).
+	for _, c := range d.ToolCalls {
+		if c.Input == nil || c.Output == "" {
+			t.Errorf("tool call %s sent with input %s, output %q", c.ID, c.Input, c.Output)
+		}
+	}
+	for _, m := range d.Messages {
+		for _, b := range m.Blocks {
+			if b.Type == "tool_result" && b.Text != "" {
+				t.Errorf("message %d: tool result sent with its text %q", m.ID, b.Text)
+			}
+		}
 	}
 	last := d.Messages[len(d.Messages)-1]
 	if last.Role != "assistant" || !strings.Contains(last.Blocks[0].Text, "first change is in") {

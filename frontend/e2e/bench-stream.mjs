@@ -37,22 +37,17 @@
 // Both clocks are the same machine's wall clock, so (a) is last paint stamp
 // minus last byte stamp. Each run uses a fresh app, home and page; the table
 // shows every run and the median of the runs.
-import { chromium } from "playwright-core";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { freePort, run, startDevApp, startServer, startXvfb, waitFor } from "./lib/env.mjs";
-import { killAllSync, liveGroups, stopGroup } from "./lib/procs.mjs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import { benchPaths, f1, median, openBenchApp, printProfile, printTrace, proxySource, runsTable, withBench } from "./lib/bench.mjs";
+import { startServer } from "./lib/env.mjs";
+import { killAllSync } from "./lib/procs.mjs";
 
-const e2eDir = dirname(fileURLToPath(import.meta.url));
-const repoRoot = resolve(e2eDir, "../..");
-const devBinary = join(repoRoot, "build/bin/pilot-dev");
-const fakeLLMBinary = join(repoRoot, "build/bin/fakellm");
-const logsDir = join(repoRoot, "build/e2e-artifacts/bench-stream");
+const { repoRoot, fakeLLMBinary, logsDir } = benchPaths("bench-stream");
 
 const argv = process.argv.slice(2);
-const opt = { runs: 3, tokens: 20_000, frontendBuild: true, goBuild: true, json: false };
+const opt = { runs: 3, tokens: 20_000, frontendBuild: true, goBuild: true, json: false, profile: false };
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   if (a === "--runs") opt.runs = Number(argv[++i]);
@@ -60,43 +55,13 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === "--no-frontend-build") opt.frontendBuild = false;
   else if (a === "--no-go-build") opt.goBuild = false;
   else if (a === "--json") opt.json = true;
+  else if (a === "--profile") opt.profile = true;
+  else if (a === "--trace") opt.trace = true;
   else {
-    console.error("usage: node frontend/e2e/bench-stream.mjs [--runs N] [--tokens N] [--no-frontend-build] [--no-go-build] [--json]");
+    console.error("usage: node frontend/e2e/bench-stream.mjs [--runs N] [--tokens N] [--no-frontend-build] [--no-go-build] [--json] [--profile] [--trace]");
     process.exit(2);
   }
 }
-
-// A pass-through proxy that stamps the first and last byte of each streamed answer.
-const proxySource = `
-const http = require("node:http");
-const { performance } = require("node:perf_hooks");
-const upstream = new URL(process.argv[1]);
-const now = () => performance.timeOrigin + performance.now();
-const streams = [];
-const srv = http.createServer((req, res) => {
-  if (req.url === "/_bench/streams") {
-    res.setHeader("content-type", "application/json");
-    return res.end(JSON.stringify(streams));
-  }
-  const rec = { method: req.method, path: req.url, start: now(), firstByte: 0, lastByte: 0, bytes: 0, chunks: 0 };
-  const up = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } }, (ur) => {
-    res.writeHead(ur.statusCode, ur.headers);
-    res.flushHeaders();
-    ur.on("data", (chunk) => {
-      res.write(chunk);
-      const t = now();
-      if (!rec.firstByte) rec.firstByte = t;
-      rec.lastByte = t;
-      rec.bytes += chunk.length;
-      rec.chunks++;
-    });
-    ur.on("end", () => { res.end(); rec.end = now(); if (req.method === "POST") streams.push(rec); });
-  });
-  up.on("error", (e) => { res.statusCode = 502; res.end(String(e)); });
-  req.pipe(up);
-});
-srv.listen(0, "127.0.0.1", () => console.log("listening on http://127.0.0.1:" + srv.address().port));
-`;
 
 // Installed in the page before the prompt is sent.
 function installProbe() {
@@ -130,13 +95,6 @@ function installProbe() {
   requestAnimationFrame(frame);
 }
 
-const median = (xs) => {
-  const s = xs.slice().sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const f1 = (x) => (x === null || Number.isNaN(x) ? "—" : x.toFixed(1));
-
 async function oneRun(i, { browser, display, fakeURL, tmp }) {
   const proxy = await startServer("bench-proxy", process.execPath, ["-e", proxySource, fakeURL], {
     logFile: join(logsDir, `proxy${i}.log`),
@@ -144,28 +102,20 @@ async function oneRun(i, { browser, display, fakeURL, tmp }) {
   const project = mkdtempSync(join(tmp, "project-"));
   writeFileSync(join(project, "README.md"), "# bench\n");
   const home = mkdtempSync(join(tmp, "home-"));
-  const app = await startDevApp({
-    binary: devBinary,
-    repoRoot,
-    display,
-    port: await freePort(),
-    home,
-    env: { ANTHROPIC_BASE_URL: proxy.url, ANTHROPIC_API_KEY: "bench-key", PILOT_PROVIDER: "anthropic", PILOT_PROJECT: project },
-    logFile: join(logsDir, `app${i}.log`),
-  });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(60_000);
+  const { page, close } = await openBenchApp(browser, { display, home, project, env: { ANTHROPIC_BASE_URL: proxy.url }, logFile: join(logsDir, `app${i}.log`) });
   try {
-    await page.goto(app.baseURL, { waitUntil: "load" });
-    const item = page.locator(`[data-testid=project-item][data-path="${project}"]`);
-    await item.waitFor({ state: "visible" });
-    if ((await item.locator("button[aria-current=true]").count()) === 0) await item.locator("button").click();
     await page.click("[data-testid=session-new]");
     await page.locator("[data-testid=session-item] button[aria-current=true]").waitFor();
     await page.fill("[data-testid=chat-input]", "stream please");
 
     await page.evaluate(installProbe);
+    const cdp = opt.profile ? await page.context().newCDPSession(page) : null;
+    if (opt.trace) await browser.startTracing(page, { categories: ["devtools.timeline", "blink", "disabled-by-default-devtools.timeline"] });
+    if (cdp) {
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+      await cdp.send("Profiler.start");
+    }
     await page.evaluate(() => {
       window.__bench.sentAt = performance.timeOrigin + performance.now();
       document.querySelector("[data-testid=chat-send]").click();
@@ -189,6 +139,8 @@ async function oneRun(i, { browser, display, fakeURL, tmp }) {
       const words = (msg?.innerText ?? "").trim().split(/\s+/).length;
       return { ...p, words };
     });
+    if (cdp) printProfile(i, (await cdp.send("Profiler.stop")).profile);
+    if (opt.trace) printTrace(i, JSON.parse((await browser.stopTracing()).toString()));
     const streams = await (await fetch(`${proxy.url}/_bench/streams`)).json();
     const s = streams.find((x) => x.path.startsWith("/v1/messages"));
     if (!s) throw new Error("no /v1/messages stream went through the proxy");
@@ -211,8 +163,7 @@ async function oneRun(i, { browser, display, fakeURL, tmp }) {
       words: probe.words,
     };
   } finally {
-    await context.close().catch(() => {});
-    await app.stop();
+    await close();
     await proxy.stop();
     rmSync(home, { recursive: true, force: true });
     rmSync(project, { recursive: true, force: true });
@@ -220,44 +171,16 @@ async function oneRun(i, { browser, display, fakeURL, tmp }) {
 }
 
 async function main() {
-  rmSync(logsDir, { recursive: true, force: true });
-  mkdirSync(logsDir, { recursive: true });
-  const tmp = mkdtempSync(join(tmpdir(), "pilot-bench-stream-"));
-  let browser = null;
-  const cleanup = async () => {
-    await browser?.close().catch(() => {});
-    for (const { pgid } of liveGroups()) await stopGroup({ pid: pgid }, 1500);
-    killAllSync();
-    rmSync(tmp, { recursive: true, force: true });
-  };
-  process.on("exit", killAllSync);
-  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(sig, () => cleanup().then(() => process.exit(130)));
-
-  try {
-    if (opt.frontendBuild) await run("npx", ["vite", "build", "--logLevel", "warn"], { cwd: join(repoRoot, "frontend") });
-    if (opt.goBuild) {
-      await run("go", ["build", "-tags", "dev,webkit2_41,sqlite_fts5", "-o", devBinary, "."], { cwd: repoRoot });
-    }
-    await run("go", ["build", "-o", fakeLLMBinary, "./backend/llm/fakellm/cmd/fakellm"], { cwd: repoRoot });
-
+  await withBench({ name: "bench-stream", repoRoot, logsDir, frontendBuild: opt.frontendBuild, goBuild: opt.goBuild }, async ({ browser, display, tmp }) => {
     const script = join(tmp, "stream.json");
     writeFileSync(script, JSON.stringify({ turns: [{ text: "Start ", streamTokens: opt.tokens, repeat: true }] }));
     const fake = await startServer("fakellm", fakeLLMBinary, ["-script", script, "-addr", "127.0.0.1:0"], {
       logFile: join(logsDir, "fakellm.log"),
     });
-    const xvfb = await startXvfb({ logFile: join(logsDir, "xvfb.log") });
-    browser = await chromium.launch({
-      executablePath: process.env.PILOT_E2E_CHROMIUM || "/usr/bin/chromium",
-      headless: true,
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
-    });
-
+    const loadBefore = loadavg();
     const results = [];
     for (let i = 1; i <= opt.runs; i++) {
-      const r = await oneRun(i, { browser, display: xvfb.display, fakeURL: fake.url, tmp });
+      const r = await oneRun(i, { browser, display, fakeURL: fake.url, tmp });
       results.push(r);
       console.error(`bench-stream: run ${i}/${opt.runs}: lag ${f1(r.lagMs)} ms, longest task ${f1(r.longestTaskMs)} ms`);
     }
@@ -265,7 +188,7 @@ async function main() {
     const cols = [
       ["lagMs", "last byte → last token on screen (ms)"],
       ["longestTaskMs", "longest main-thread task while streaming (ms)"],
-      ["longTasks", "long tasks (≥ 50 ms)"],
+      ["longTasks", "long tasks (≥ 50 ms)", (x) => String(Math.round(x))],
       ["longTaskTotalMs", "time in long tasks (ms)"],
       ["maxFrameGapMs", "longest gap between frames (ms)"],
       ["streamMs", "server stream, first → last byte (ms)"],
@@ -273,24 +196,12 @@ async function main() {
       ["sendToLastPaintMs", "send → last token on screen (ms)"],
     ];
     if (opt.json) {
-      console.log(JSON.stringify({ tokens: opt.tokens, runs: results, median: Object.fromEntries(cols.map(([k]) => [k, median(results.map((r) => r[k]))])) }));
+      console.log(JSON.stringify({ tokens: opt.tokens, load: [loadBefore, loadavg()], runs: results, median: Object.fromEntries(cols.map(([k]) => [k, median(results.map((r) => r[k]))])) }));
     } else {
-      const head = ["", ...results.map((_, i) => `run ${i + 1}`), `**median of ${results.length}**`];
-      const lines = [
-        `Streaming ${opt.tokens.toLocaleString("en")} tokens (${results[0].bytes.toLocaleString("en")} bytes of SSE), Chromium ${browser.version()}, ${new Date().toISOString().slice(0, 10)}`,
-        "",
-        `| ${head.join(" | ")} |`,
-        `|${head.map((_, i) => (i ? "---:" : "---")).join("|")}|`,
-        ...cols.map(([k, label]) => {
-          const fmt = k === "longTasks" ? (x) => String(Math.round(x)) : f1;
-          return `| ${label} | ${results.map((r) => fmt(r[k])).join(" | ")} | **${fmt(median(results.map((r) => r[k])))}** |`;
-        }),
-      ];
-      console.log(lines.join("\n"));
+      const title = `Streaming ${opt.tokens.toLocaleString("en")} tokens (${results[0].bytes.toLocaleString("en")} bytes of SSE), Chromium ${browser.version()}, ${new Date().toISOString().slice(0, 10)}.`;
+      console.log(runsTable(title, cols, results, loadBefore));
     }
-  } finally {
-    await cleanup();
-  }
+  });
 }
 
 main().catch((err) => {

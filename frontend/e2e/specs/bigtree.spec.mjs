@@ -4,8 +4,9 @@
 // it prints are the figures in docs/BENCHMARKS.md (files section); the
 // bounds asserted here are only a sanity check.
 import assert from "node:assert/strict";
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { emptyFiles, flatName } from "../lib/scaleData.mjs";
 import { openProject, scriptFile, sel, startSession } from "./helpers.mjs";
 
 const FLAT = 100_000;
@@ -13,13 +14,6 @@ const DEEP = "src/billing/ledger/internal/reconcile/statement_exporter.go";
 const QUERY = "ledgstmtexp";
 const tree = "[data-testid=file-tree]";
 const row = (path) => `${tree} [data-testid=file-tree-item][data-path="${path}"]`;
-const flatName = (i) => `file${String(i).padStart(6, "0")}.txt`;
-
-/** Creates n empty files named name(i) in dir (open + close: the fastest way from Node). */
-function emptyFiles(dir, n, name) {
-  mkdirSync(dir, { recursive: true });
-  for (let i = 0; i < n; i++) closeSync(openSync(join(dir, name(i)), "w"));
-}
 
 /**
  * Fills dir with flat/ (100,000 files), src/ (1,000 files four levels down

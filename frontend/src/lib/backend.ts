@@ -16,7 +16,7 @@ import type {
   RewindMode,
   ChangeView,
   CommandDecision,
-  FileEntry,
+  DirListing,
   FilePreview,
   McpResource,
   McpScope,
@@ -91,6 +91,8 @@ export interface Backend {
 
   // approvals
   getChange(approvalId: string): Promise<ChangeView>;
+  /** The text a pending change proposes for one file: where an edit starts. */
+  proposedText(approvalId: string, path: string): Promise<string>;
   decideChange(approvalId: string, decision: ChangeDecision): Promise<void>;
   decideCommand(approvalId: string, decision: CommandDecision): Promise<void>;
 
@@ -108,7 +110,7 @@ export interface Backend {
   rewind(sessionId: number, messageId: number, mode: RewindMode, input: RestoreInput): Promise<RestoreResult>;
 
   // files
-  listDir(projectId: number, dir: string): Promise<FileEntry[]>;
+  listDir(projectId: number, dir: string): Promise<DirListing>;
   readProjectFile(projectId: number, path: string): Promise<FilePreview>;
   /** Fuzzy file search for the @ picker: relative paths, best first. */
   findFiles(projectId: number, query: string, limit: number): Promise<string[]>;

@@ -1,9 +1,9 @@
-// Markdown to safe HTML. A streaming message is split into top-level blocks
-// (blank-line separated, outside code fences) so that only the last, still
-// growing block is parsed again when a delta arrives; finished blocks are
-// memoised by their source text.
+// Markdown to safe HTML. A streaming message is split into pieces
+// (blockStream.ts, paragraphStream.ts) so that only the last, still growing
+// piece is parsed again when a delta arrives; finished pieces are memoised.
 import { Marked, type Tokens } from "marked";
 import { escapeHtml, highlight, knownLanguage } from "./highlight";
+import { hasOpenDelimiter } from "./paragraphStream";
 import { sanitizeMarkdown } from "./sanitize";
 
 const marked = new Marked({
@@ -28,46 +28,16 @@ export function renderMarkdown(src: string): string {
   return sanitizeMarkdown(html);
 }
 
-const fenceRe = /^ {0,3}(`{3,}|~{3,})/;
+/** One paragraph's inline Markdown (a segment of a long paragraph) to safe HTML, without the <p>. */
+export function renderInline(src: string): string {
+  return sanitizeMarkdown(marked.parseInline(src, { async: false }));
+}
 
 /**
- * Splits Markdown into top-level chunks at blank lines outside fenced code.
- * A blank line followed by an indented line (list continuation, indented
- * code) does not split. Joining the chunks with "\n\n" gives back the text
- * up to whitespace.
+ * Whether a segment of a paragraph, parsed alone, matched every emphasis
+ * delimiter it holds (ParagraphStream's check before it cuts there). The
+ * HTML is only inspected, never shown, so it is not sanitised.
  */
-export function splitBlocks(src: string): string[] {
-  const lines = src.split("\n");
-  const out: string[] = [];
-  let cur: string[] = [];
-  let fence: string | null = null;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? "";
-    const m = fenceRe.exec(line);
-    if (fence) {
-      cur.push(line);
-      if (m && m[1] && m[1][0] === fence[0] && m[1].length >= fence.length && line.trim() === m[1]) fence = null;
-      continue;
-    }
-    if (m && m[1]) {
-      fence = m[1];
-      cur.push(line);
-      continue;
-    }
-    if (line.trim() === "") {
-      const next = lines[i + 1];
-      if (next !== undefined && /^\s+\S/.test(next) && cur.length > 0) {
-        cur.push(line);
-        continue;
-      }
-      if (cur.length > 0) {
-        out.push(cur.join("\n"));
-        cur = [];
-      }
-      continue;
-    }
-    cur.push(line);
-  }
-  if (cur.length > 0) out.push(cur.join("\n"));
-  return out;
+export function segmentClosed(segment: string): boolean {
+  return !hasOpenDelimiter(marked.parseInline(segment, { async: false }).replace(/<[^>]*>/g, ""));
 }

@@ -162,8 +162,8 @@ export interface Hunk {
 export interface FileChange {
   path: string;
   isNew: boolean;
-  oldText: string;
-  newText: string;
+  /** The proposal leaves the file empty. Its text is fetched only to edit it (proposedText). */
+  emptied: boolean;
   hunks: Hunk[];
 }
 
@@ -199,12 +199,21 @@ export interface SearchHit {
   snippet: string;
 }
 
+/** One folder as ListDir sends it: names only; links and changed files are subsets of the names. */
+export interface DirListing {
+  dir: string;
+  dirs: string[];
+  files: string[];
+  links: string[];
+  changed: string[];
+}
+
+/** One row of the file tree, made from a DirListing (lib/fileListing.ts). */
 export interface FileEntry {
   path: string;
   name: string;
   isDir: boolean;
   isLink: boolean;
-  size: number;
   changed: boolean;
 }
 

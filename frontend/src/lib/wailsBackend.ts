@@ -11,7 +11,7 @@ import type {
   FileDiff,
   Ledger,
   RestoreResult,
-  FileEntry,
+  DirListing,
   FilePreview,
   McpResource,
   McpServers,
@@ -57,6 +57,7 @@ export const wailsBackend: Backend = {
   reportError: (where, id, message) => App.ReportError(where, id, message),
 
   getChange: async (approvalId) => (await App.GetChange(approvalId)) as ChangeView,
+  proposedText: (approvalId, path) => App.ProposedText(approvalId, path),
   decideChange: (approvalId, d) => App.DecideChange(approvalId, wire.ChangeDecision.createFrom(d)),
   decideCommand: (approvalId, d) => App.DecideCommand(approvalId, wire.CommandDecision.createFrom(d)),
 
@@ -68,7 +69,7 @@ export const wailsBackend: Backend = {
   revertFile: async (sessionId, path, input) => (await App.RevertFile(sessionId, path, wire.RestoreInput.createFrom(input))) as RestoreResult,
   rewind: async (sessionId, messageId, mode, input) => (await App.Rewind(sessionId, messageId, mode, wire.RestoreInput.createFrom(input))) as RestoreResult,
 
-  listDir: (projectId, dir): Promise<FileEntry[]> => App.ListDir(projectId, dir),
+  listDir: async (projectId, dir): Promise<DirListing> => (await App.ListDir(projectId, dir)) as DirListing,
   readProjectFile: (projectId, path): Promise<FilePreview> => App.ReadProjectFile(projectId, path),
   findFiles: (projectId, query, limit) => App.FindFiles(projectId, query, limit),
 

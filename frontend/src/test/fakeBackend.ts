@@ -9,6 +9,7 @@ import type {
   ChangeDetail,
   ChangeView,
   CommandDecision,
+  DirListing,
   FileEntry,
   FileDiff,
   FilePreview,
@@ -32,6 +33,7 @@ import type {
   SettingsView,
   Usage,
 } from "../lib/types";
+import { listingOf } from "../lib/fileListing";
 import { FakeLedger } from "./fakeLedger";
 
 export interface Call {
@@ -97,6 +99,8 @@ export class FakeBackend implements Backend {
   sessions: SessionSummary[] = [summary(1)];
   details: Record<number, SessionDetail> = { 1: detail(1) };
   changes: Record<string, ChangeView> = {};
+  /** Proposed texts by approval id and path ("ap1:main.go"). */
+  proposed: Record<string, string> = {};
   settings: SettingsView = { ...defaultSettings };
   dirs: Record<string, FileEntry[]> = {};
   files: Record<string, string> = {};
@@ -255,6 +259,12 @@ export class FakeBackend implements Backend {
     if (!c) throw new Error("no such change");
     return c;
   }
+  async proposedText(approvalId: string, path: string): Promise<string> {
+    this.record("proposedText", approvalId, path);
+    const t = this.proposed[`${approvalId}:${path}`];
+    if (t === undefined) throw new Error("this change is no longer waiting for a decision");
+    return t;
+  }
   async decideChange(approvalId: string, decision: ChangeDecision): Promise<void> {
     this.record("decideChange", approvalId, decision);
   }
@@ -295,9 +305,9 @@ export class FakeBackend implements Backend {
     this.record("rewind", sessionId, messageId, mode, input);
     return this.restored(sessionId, () => this.ledger.rewind(sessionId, messageId, mode, input));
   }
-  async listDir(projectId: number, dir: string): Promise<FileEntry[]> {
+  async listDir(projectId: number, dir: string): Promise<DirListing> {
     this.record("listDir", projectId, dir);
-    return this.dirs[dir] ?? [];
+    return listingOf(dir, this.dirs[dir] ?? []);
   }
   async readProjectFile(projectId: number, path: string): Promise<FilePreview> {
     this.record("readProjectFile", projectId, path);

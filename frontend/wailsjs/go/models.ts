@@ -273,8 +273,7 @@ export namespace events {
 	export class FileChange {
 	    path: string;
 	    isNew: boolean;
-	    oldText: string;
-	    newText: string;
+	    emptied: boolean;
 	    hunks: Hunk[];
 	
 	    static createFrom(source: any = {}) {
@@ -285,8 +284,7 @@ export namespace events {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.path = source["path"];
 	        this.isNew = source["isNew"];
-	        this.oldText = source["oldText"];
-	        this.newText = source["newText"];
+	        this.emptied = source["emptied"];
 	        this.hunks = this.convertValues(source["hunks"], Hunk);
 	    }
 	
@@ -572,32 +570,30 @@ export namespace events {
 		}
 	}
 	
-	
-	
-	
-	
-	export class FileEntry {
-	    path: string;
-	    name: string;
-	    isDir: boolean;
-	    isLink: boolean;
-	    size: number;
-	    changed: boolean;
+	export class DirListing {
+	    dir: string;
+	    dirs: string[];
+	    files: string[];
+	    links: string[];
+	    changed: string[];
 	
 	    static createFrom(source: any = {}) {
-	        return new FileEntry(source);
+	        return new DirListing(source);
 	    }
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.path = source["path"];
-	        this.name = source["name"];
-	        this.isDir = source["isDir"];
-	        this.isLink = source["isLink"];
-	        this.size = source["size"];
+	        this.dir = source["dir"];
+	        this.dirs = source["dirs"];
+	        this.files = source["files"];
+	        this.links = source["links"];
 	        this.changed = source["changed"];
 	    }
 	}
+	
+	
+	
+	
 	export class FilePreview {
 	    path: string;
 	    text: string;

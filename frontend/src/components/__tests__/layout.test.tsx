@@ -48,8 +48,7 @@ const proposal: ChangeView = {
     {
       path: "a.go",
       isNew: false,
-      oldText: "a\n",
-      newText: "b\n",
+      emptied: false,
       hunks: [{ index: 0, oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: [{ kind: "del", text: "a", oldNo: 1 }, { kind: "add", text: "b", newNo: 1 }] }],
     },
   ],

@@ -11,8 +11,7 @@ const after = "package main\n\nfunc a() int { return 2 }\n\nfunc b() {}\n";
 const proposed: FileChange = {
   path: "main.go",
   isNew: false,
-  oldText: before,
-  newText: "package main\n\nfunc a() int { return 2 }\n\nfunc b() { c() }\n",
+  emptied: false,
   hunks: [
     { index: 0, oldStart: 3, oldLines: 1, newStart: 3, newLines: 1, lines: [{ kind: "del", text: "func a() int { return 1 }", oldNo: 3 }, { kind: "add", text: "func a() int { return 2 }", newNo: 3 }] },
     { index: 1, oldStart: 5, oldLines: 1, newStart: 5, newLines: 1, lines: [{ kind: "del", text: "func b() {}", oldNo: 5 }, { kind: "add", text: "func b() { c() }", newNo: 5 }] },
@@ -159,7 +158,7 @@ describe("changes view", () => {
 
   it("opens a changed file's diff from the mark in the file tree", async () => {
     const b = backend();
-    b.dirs[""] = [{ path: "main.go", name: "main.go", isDir: false, isLink: false, size: 10, changed: true }];
+    b.dirs[""] = [{ path: "main.go", name: "main.go", isDir: false, isLink: false, changed: true }];
     await open(b);
     fireEvent.click(screen.getByTestId("tab-files"));
     fireEvent.click(await screen.findByTestId("file-tree-diff"));

@@ -4,7 +4,7 @@ import { renderApp } from "../../test/render";
 import { defaultSettings, detail, FakeBackend } from "../../test/fakeBackend";
 import type { FileEntry } from "../../lib/types";
 
-const entry = (path: string, isDir = false, changed = false): FileEntry => ({ path, name: path.split("/").pop()!, isDir, isLink: false, size: 10, changed });
+const entry = (path: string, isDir = false, changed = false): FileEntry => ({ path, name: path.split("/").pop()!, isDir, isLink: false, changed });
 
 describe("onboarding", () => {
   it("explains what to set instead of failing, and leads into Settings", async () => {

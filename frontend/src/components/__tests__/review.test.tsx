@@ -13,8 +13,7 @@ const change: ChangeView = {
     {
       path: "main.go",
       isNew: false,
-      oldText: "package main\n\nfunc a() int { return 1 }\n\nfunc b() {}\n",
-      newText: "package main\n\nfunc a() int { return 2 }\n\nfunc b() { c() }\n",
+      emptied: false,
       hunks: [
         {
           index: 0,
@@ -43,6 +42,16 @@ const change: ChangeView = {
     },
   ],
 };
+
+const proposedText = "package main\n\nfunc a() int { return 2 }\n\nfunc b() { c() }\n";
+
+it("says so when the proposed text cannot be fetched for editing, and keeps the review", async () => {
+  await setup();
+  fireEvent.click(screen.getByTestId("diff-edit"));
+  expect(await screen.findByText(/Could not open the proposed text for editing: this change is no longer waiting/)).toBeTruthy();
+  expect(screen.queryByTestId("diff-edit-text")).toBeNull();
+  expect(screen.getAllByTestId("diff-hunk")).toHaveLength(2);
+});
 
 async function setup(c: ChangeView = change) {
   const b = new FakeBackend();
@@ -74,7 +83,7 @@ describe("diff review", () => {
     await setup({
       approvalId: "ap1",
       tool: "write_file",
-      files: [{ path: "new.ts", isNew: true, oldText: "", newText: "a\nb\n", hunks: [{ index: 0, oldStart: 0, oldLines: 0, newStart: 1, newLines: 2, lines: [{ kind: "add", text: "a", newNo: 1 }, { kind: "add", text: "b", newNo: 2 }] }] }],
+      files: [{ path: "new.ts", isNew: true, emptied: false, hunks: [{ index: 0, oldStart: 0, oldLines: 0, newStart: 1, newLines: 2, lines: [{ kind: "add", text: "a", newNo: 1 }, { kind: "add", text: "b", newNo: 2 }] }] }],
     });
     expect(screen.getByText("new file")).toBeTruthy();
     const hunk = screen.getByTestId("diff-hunk");
@@ -112,11 +121,13 @@ describe("diff review", () => {
     expect(b.callsOf("decideChange")[0]![1]).toEqual({ files: [{ path: "main.go", hunks: [false, false] }], feedback: "use a map instead", alwaysAllow: false });
   });
 
-  it("approves an edited version", async () => {
+  it("approves an edited version, starting from the proposed text fetched for it", async () => {
     const b = await setup();
+    b.proposed["ap1:main.go"] = proposedText;
     fireEvent.click(screen.getByTestId("diff-edit"));
-    const editor = screen.getByTestId("diff-edit-text") as HTMLTextAreaElement;
-    expect(editor.value).toBe(change.files[0]!.newText);
+    const editor = (await screen.findByTestId("diff-edit-text")) as HTMLTextAreaElement;
+    expect(b.callsOf("proposedText")).toEqual([["ap1", "main.go"]]);
+    expect(editor.value).toBe(proposedText);
     fireEvent.change(editor, { target: { value: "package main\n// mine\n" } });
     fireEvent.click(screen.getByTestId("diff-edit-approve"));
     await waitFor(() => expect(b.callsOf("decideChange")).toHaveLength(1));

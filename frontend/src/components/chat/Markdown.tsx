@@ -1,10 +1,39 @@
-import { memo, useContext, useMemo, type MouseEvent } from "react";
+import { memo, useContext, useMemo, useRef, type MouseEvent } from "react";
 import { BackendContext } from "../../lib/backend";
-import { renderMarkdown, splitBlocks } from "../../lib/markdown";
-import { useAdaptiveText } from "../../lib/useAdaptiveText";
+import { BlockStream } from "../../lib/blockStream";
+import { renderInline, renderMarkdown, segmentClosed } from "../../lib/markdown";
+import { isPlainParagraph, ParagraphStream, SEGMENT_MIN } from "../../lib/paragraphStream";
+
+
+const Segment = memo(function Segment({ src }: { src: string }) {
+  const html = useMemo(() => renderInline(src), [src]);
+  return <p dangerouslySetInnerHTML={{ __html: html }} />;
+});
+
+/**
+ * A long plain paragraph, rendered segment by segment: while it streams
+ * only its last segment is parsed again. Each segment is a block of its own
+ * (margins only below the last) so that the browser lays out only the last
+ * one; a segment's last line may end short of the margin.
+ */
+function LongParagraph({ src }: { src: string }) {
+  const stream = useRef<ParagraphStream | null>(null);
+  stream.current ??= new ParagraphStream(segmentClosed);
+  const { done, open } = stream.current.update(src);
+  return (
+    <div className="md-chunk md-long" data-testid="md-long">
+      {done.map((s, i) => (
+        <Segment key={i} src={s} />
+      ))}
+      {open && <Segment key={done.length} src={open} />}
+    </div>
+  );
+}
 
 const Chunk = memo(function Chunk({ src }: { src: string }) {
-  const html = useMemo(() => renderMarkdown(src), [src]);
+  const long = src.length >= SEGMENT_MIN && isPlainParagraph(src);
+  const html = useMemo(() => (long ? "" : renderMarkdown(src)), [src, long]);
+  if (long) return <LongParagraph src={src} />;
   return <div className="md-chunk" dangerouslySetInnerHTML={{ __html: html }} />;
 });
 
@@ -30,19 +59,23 @@ function onClick(e: MouseEvent<HTMLDivElement>, openExternal: (url: string) => v
 }
 
 /**
- * Markdown rendered to sanitised HTML, one chunk per top-level block: while
- * a message streams only its last chunk changes, so only that one is parsed.
+ * Markdown rendered to sanitised HTML, one chunk per top-level block. The
+ * text is split incrementally (BlockStream): a delta costs the scan of what
+ * it added and the parse of the last, open chunk, whatever the length of
+ * the message; finished chunks keep their elements.
  */
 export default function Markdown({ text }: { text: string }) {
-  const shown = useAdaptiveText(text);
-  const chunks = useMemo(() => splitBlocks(shown), [shown]);
+  const stream = useRef<BlockStream | null>(null);
+  stream.current ??= new BlockStream();
+  const { done, open } = stream.current.update(text);
   const backend = useContext(BackendContext);
-  const open = (url: string) => void backend?.openExternal(url).catch((err: unknown) => console.error(err));
+  const openLink = (url: string) => void backend?.openExternal(url).catch((err: unknown) => console.error(err));
   return (
-    <div className="markdown" onClick={(e) => onClick(e, open)}>
-      {chunks.map((c, i) => (
+    <div className="markdown" onClick={(e) => onClick(e, openLink)}>
+      {done.map((c, i) => (
         <Chunk key={i} src={c} />
       ))}
+      {open && <Chunk key={done.length} src={open} />}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { FileEntry } from "../../lib/types";
+import { entriesOf } from "../../lib/fileListing";
 import { errorText } from "../../lib/format";
 import { useApp, useController } from "../../state/context";
 
@@ -13,9 +14,6 @@ type Row =
 
 const ROW = 24;
 
-function sortEntries(list: FileEntry[]): FileEntry[] {
-  return list.slice().sort((a, b) => (a.isDir === b.isDir ? a.name.localeCompare(b.name) : a.isDir ? -1 : 1));
-}
 
 /** Folders open lazily (listDir on expand); the visible rows are flattened and virtualised. */
 /**
@@ -38,7 +36,7 @@ export default function FileTree({ onOpen, onDiff }: { onOpen: (path: string) =>
       if (!project) return;
       if (!quiet) setDirs((d) => ({ ...d, [dir]: { status: "loading" } }));
       try {
-        const entries = sortEntries(await c.backend.listDir(project.id, dir));
+        const entries = entriesOf(await c.backend.listDir(project.id, dir));
         setDirs((d) => ({ ...d, [dir]: { status: "ready", entries } }));
       } catch (err) {
         setDirs((d) => ({ ...d, [dir]: { status: "failed", error: errorText(err) } }));

@@ -157,6 +157,7 @@ export default function ChangeReview({ approval, layout }: Props) {
         <DiffView
           key={f.path}
           file={f}
+          loadText={() => c.backend.proposedText(id, f.path)}
           decisions={r.decisions[fi] ?? []}
           edited={r.edited[fi] ?? null}
           layout={layout}

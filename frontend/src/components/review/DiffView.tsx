@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { errorText } from "../../lib/format";
 import type { FileChange } from "../../lib/types";
 import { langForPath } from "../../lib/highlight";
 import type { HunkDecision } from "../../state/review";
@@ -6,6 +7,8 @@ import DiffHunk, { type DiffLayout } from "./DiffHunk";
 
 interface Props {
   file: FileChange;
+  /** Fetches the proposed text (an edit starts from it). */
+  loadText: () => Promise<string>;
   decisions: HunkDecision[];
   edited: string | null;
   layout: DiffLayout;
@@ -24,11 +27,28 @@ function summary(file: FileChange): { adds: number; dels: number } {
 }
 
 /** One file of a proposed change: its hunks, or an editor on the proposed text. */
-export default function DiffView({ file, decisions, edited, layout, focusedHunk, locked, onDecide, onFocus, onEdit }: Props) {
+export default function DiffView({ file, loadText, decisions, edited, layout, focusedHunk, locked, onDecide, onFocus, onEdit }: Props) {
   const [editing, setEditing] = useState<string | null>(null);
+  const [opening, setOpening] = useState(false);
+  const [openError, setOpenError] = useState<string | null>(null);
   const lang = langForPath(file.path);
   const { adds, dels } = summary(file);
-  const deleted = !file.isNew && file.newText === "" && dels > 0 && adds === 0;
+  const deleted = !file.isNew && file.emptied && dels > 0 && adds === 0;
+  const startEdit = async () => {
+    if (edited !== null) {
+      setEditing(edited);
+      return;
+    }
+    setOpening(true);
+    setOpenError(null);
+    try {
+      setEditing(await loadText());
+    } catch (err) {
+      setOpenError(`Could not open the proposed text for editing: ${errorText(err)}`);
+    } finally {
+      setOpening(false);
+    }
+  };
 
   return (
     <section className="diff-view" data-testid="diff-view" data-path={file.path} aria-label={`Changes to ${file.path}`}>
@@ -46,14 +66,19 @@ export default function DiffView({ file, decisions, edited, layout, focusedHunk,
             type="button"
             className="small"
             data-testid="diff-edit"
-            disabled={locked}
-            onClick={() => setEditing(edited ?? file.newText)}
+            disabled={locked || opening}
+            onClick={() => void startEdit()}
             title="Edit the proposed text, then approve your version"
           >
             ✎ Edit
           </button>
         )}
       </header>
+      {openError && (
+        <p className="error" role="alert">
+          {openError}
+        </p>
+      )}
       {edited !== null && editing === null && (
         <p className="edited-note" role="status">
           Your edited version will be applied.{" "}

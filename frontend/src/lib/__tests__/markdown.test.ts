@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { renderMarkdown, splitBlocks } from "../markdown";
+import { splitBlocks } from "../blockStream";
+import { renderMarkdown } from "../markdown";
 import { sanitizeSnippet } from "../sanitize";
 
 describe("renderMarkdown", () => {

@@ -6,8 +6,8 @@ const change: ChangeView = {
   approvalId: "a1",
   tool: "multi_patch",
   files: [
-    { path: "a.go", isNew: false, oldText: "", newText: "A", hunks: [{ index: 0, oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: [] }, { index: 1, oldStart: 5, oldLines: 1, newStart: 5, newLines: 1, lines: [] }] },
-    { path: "b.go", isNew: true, oldText: "", newText: "B", hunks: [{ index: 0, oldStart: 0, oldLines: 0, newStart: 1, newLines: 1, lines: [] }] },
+    { path: "a.go", isNew: false, emptied: false, hunks: [{ index: 0, oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: [] }, { index: 1, oldStart: 5, oldLines: 1, newStart: 5, newLines: 1, lines: [] }] },
+    { path: "b.go", isNew: true, emptied: false, hunks: [{ index: 0, oldStart: 0, oldLines: 0, newStart: 1, newLines: 1, lines: [] }] },
   ],
 };
 

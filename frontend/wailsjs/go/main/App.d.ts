@@ -45,7 +45,7 @@ export function GetSession(arg1:number):Promise<events.SessionDetail>;
 
 export function GetSettings():Promise<events.SettingsView>;
 
-export function ListDir(arg1:number,arg2:string):Promise<Array<events.FileEntry>>;
+export function ListDir(arg1:number,arg2:string):Promise<events.DirListing>;
 
 export function ListModels(arg1:string,arg2:string,arg3:string):Promise<Array<string>>;
 
@@ -78,6 +78,7 @@ export function OpenProject(arg1:string):Promise<events.Project>;
 export function PickProjectFolder():Promise<string>;
 
 export function QuitNow():Promise<void>;
+export function ProposedText(arg1:string,arg2:string):Promise<string>;
 
 export function ReadProjectFile(arg1:number,arg2:string):Promise<events.FilePreview>;
 

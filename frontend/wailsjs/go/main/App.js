@@ -152,6 +152,8 @@ export function PickProjectFolder() {
 
 export function QuitNow() {
   return window['go']['main']['App']['QuitNow']();
+export function ProposedText(arg1, arg2) {
+  return window['go']['main']['App']['ProposedText'](arg1, arg2);
 }
 
 export function ReadProjectFile(arg1, arg2) {

@@ -1,0 +1,104 @@
+// The window at scale, what could break when it renders less: a long
+// streamed answer arrives whole and renders as it does when opened later; a
+// search hit deep in a 2,000-message (virtualised) session is scrolled to;
+// the keyboard reaches every hunk of a 200-hunk review. Timings are in
+// bench-scale.mjs and bench-stream.mjs, not here.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { bigEdit, bigEditScript, importLongSession, longAnswer } from "../lib/scaleData.mjs";
+import { openProject, sel, send, startChat, waitState, waitTurnDone } from "./helpers.mjs";
+
+/** The rendered Markdown of the last assistant message: its HTML and its text without whitespace. */
+async function lastAnswer(page) {
+  return page.locator(sel.assistant).last().locator(".markdown").evaluate((el) => ({ html: el.innerHTML, text: el.textContent.replace(/\s+/g, "") }));
+}
+
+export const tests = [
+  {
+    name: "a long answer streamed word by word is complete, and renders as it does when the session is opened again",
+    manualStart: true,
+    timeout: 180_000,
+    async fn(ctx) {
+      const { page } = ctx;
+      const answer = longAnswer();
+      const { sessionId } = await startChat(ctx, { turns: [{ text: answer.md }] });
+      await send(ctx, "write it all");
+      await page.locator(`${sel.assistant}[data-state=complete]`).waitFor({ timeout: 120_000 });
+      await waitTurnDone(ctx, 120_000);
+      const streamed = await lastAnswer(page);
+      assert.equal(streamed.text, answer.plain, "every word arrived, in order");
+      assert.ok((await page.locator(`${sel.assistant} [data-testid=md-long]`).count()) >= 2, "the long paragraphs were rendered in segments");
+
+      // Opened again, the message is rendered from its stored text at once.
+      await page.reload({ waitUntil: "load" });
+      const item = page.locator(`[data-testid=session-item][data-session-id="${sessionId}"] button.list-button`);
+      await item.click();
+      await page.locator(`${sel.assistant}[data-state=complete]`).waitFor();
+      const reopened = await lastAnswer(page);
+      assert.equal(reopened.text, answer.plain);
+      assert.equal(reopened.html, streamed.html, "the streamed rendering is the rendering of the whole text");
+    },
+  },
+  {
+    name: "a search hit deep in a 2,000-message session opens it scrolled to the hit",
+    manualStart: true,
+    timeout: 180_000,
+    async fn(ctx) {
+      const { page } = ctx;
+      const project = await ctx.projectDir({ "README.md": "# big\n" });
+      const binary = join(ctx.repoRoot, "build/bin/pilot-dev");
+      const titles = await importLongSession({ repoRoot: ctx.repoRoot, binary, home: ctx.pilotHome, project, tmp: project });
+      // A key (never used) so that the window shows sessions, not the first-run screen.
+      await ctx.startApp({ env: { PILOT_PROJECT: project, PILOT_PROVIDER: "anthropic", ANTHROPIC_API_KEY: "e2e-fake-key" } });
+      await openProject(ctx, project);
+
+      // handler123 is in the 493rd to 496th messages of 2,000 (search matches
+      // prefixes, and no handler1230 exists): far above the end the session opens at.
+      await page.fill("[data-testid=session-search]", "handler123");
+      const hit = page.locator("[data-testid=search-results] [data-testid=search-hit]", { hasText: titles.long }).first();
+      await hit.waitFor();
+      await hit.locator("button").click();
+      const target = page.locator(sel.message, { hasText: /\bhandler123\b/ }).first();
+      await target.waitFor({ timeout: 30_000 });
+      await page.waitForFunction(
+        () => {
+          const t = document.querySelector("[data-testid=transcript]");
+          const m = [...document.querySelectorAll("[data-testid=message]")].find((e) => /\bhandler123\b/.test(e.textContent));
+          if (!t || !m) return false;
+          const a = t.getBoundingClientRect();
+          const b = m.getBoundingClientRect();
+          return b.bottom > a.top && b.top < a.bottom;
+        },
+        null,
+        { timeout: 30_000 },
+      );
+      const rendered = await page.locator(sel.message).count();
+      assert.ok(rendered < 100, `the transcript is virtualised (${rendered} messages in the DOM)`);
+    },
+  },
+  {
+    name: "the keyboard reaches every hunk of a 200-hunk review of a 20,000-line file",
+    manualStart: true,
+    timeout: 240_000,
+    async fn(ctx) {
+      const { page } = ctx;
+      const edit = bigEdit();
+      const { project } = await startChat(ctx, bigEditScript(edit), { [edit.path]: edit.original });
+      await send(ctx, "update the table");
+      await waitState(ctx, "awaiting_approval", 60_000);
+      const review = page.locator(sel.review);
+      await review.waitFor({ timeout: 60_000 });
+      await page.locator(`${sel.review}[data-phase=deciding]`).waitFor({ timeout: 60_000 });
+      await review.focus();
+      for (let i = 0; i < edit.hunks; i++) {
+        await page.locator(`${sel.hunk}.focused[data-hunk-index="${i}"]`).waitFor({ state: "attached", timeout: 10_000 });
+        await page.keyboard.press("y");
+        if (i < edit.hunks - 1) await page.locator(`${sel.hunk}[data-hunk-index="${i}"][data-decision=approved]`).waitFor({ state: "attached" });
+      }
+      await page.locator(`${sel.assistant}`, { hasText: "The table is updated." }).waitFor({ timeout: 60_000 });
+      await waitTurnDone(ctx, 60_000);
+      assert.equal(readFileSync(join(project, edit.path), "utf8"), edit.proposed, "every hunk approved from the keyboard was applied");
+    },
+  },
+];
