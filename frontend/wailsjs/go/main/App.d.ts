@@ -77,8 +77,9 @@ export function OpenProject(arg1:string):Promise<events.Project>;
 
 export function PickProjectFolder():Promise<string>;
 
-export function QuitNow():Promise<void>;
 export function ProposedText(arg1:string,arg2:string):Promise<string>;
+
+export function QuitNow():Promise<void>;
 
 export function ReadProjectFile(arg1:number,arg2:string):Promise<events.FilePreview>;
 

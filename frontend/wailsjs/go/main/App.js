@@ -150,10 +150,12 @@ export function PickProjectFolder() {
   return window['go']['main']['App']['PickProjectFolder']();
 }
 
-export function QuitNow() {
-  return window['go']['main']['App']['QuitNow']();
 export function ProposedText(arg1, arg2) {
   return window['go']['main']['App']['ProposedText'](arg1, arg2);
+}
+
+export function QuitNow() {
+  return window['go']['main']['App']['QuitNow']();
 }
 
 export function ReadProjectFile(arg1, arg2) {
