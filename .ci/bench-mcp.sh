@@ -126,6 +126,11 @@ done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 at() { awk -F'\t' -v v="$1" -v c="$2" 'NR > 1 && $1 == v && $2 != 0 && $c != "-" { print $c }' "$tsv" | median; }
+# paired C: median over runs of (five - none) in column C, run by run
+paired() {
+	awk -F'\t' -v c="$1" 'NR > 1 && $2 != 0 { v[$1, $2] = $c } END { for (k in v) { split(k, p, SUBSEP); if (p[1] == "five" && (("none", p[2]) in v)) print v[k] - v["none", p[2]] } }' "$tsv" | sort -n |
+		awk '{ a[NR] = $1 } END { m = NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; printf "%+d", m }'
+}
 delta() { awk -v a="$(at five "$1")" -v b="$(at none "$1")" 'BEGIN { printf "%+d", a - b }'; }
 procs=$(awk -F'\t' 'NR > 1 && $1 == "five" && $2 != 0 { print $11; exit }' "$tsv" | tr ' ' '\n' | sort | uniq -c | awk '{ printf "%s%s×%s", sep, $1, $2; sep = ", " }')
 cat <<EOF | .ci/bench-section.sh mcp
@@ -138,7 +143,9 @@ Load average before/after: $load_before / $load_after.
 | figure | no MCP server | 5 stdio servers | difference |
 |---|---:|---:|---:|
 | \`startupMs\` (process start → the window's first bound call) | $(at none 3) ms | $(at five 3) ms | $(delta 3) ms |
+| \`startupMs\`, median of the differences run by run (the variants alternate) | | | $(paired 3) ms |
 | launch → \`frontend ready\` logged (wall time) | $(at none 4) ms | $(at five 4) ms | $(delta 4) ms |
+| the same, median of the differences run by run | | | $(paired 4) ms |
 | launch → all 5 servers ready (logged) | – | $(at five 5) ms | |
 | idle PSS of Pilot's processes (pilot + WebKit) | $(mib "$(at none 7)") MiB | $(mib "$(at five 7)") MiB | $(delta 7 | awk '{ printf "%+.0f", $1 / 1024 }') MiB |
 | idle RSS of Pilot's processes | $(mib "$(at none 6)") MiB | $(mib "$(at five 6)") MiB | |
