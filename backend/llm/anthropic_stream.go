@@ -99,6 +99,12 @@ func parseAnthropic(body io.Reader, emit func(Event) bool) error {
 }
 
 func (p *anthropicParser) handle(sse SSEEvent) (done bool, err error) {
+	if text, ok := anthropicTextDelta(sse.Data); ok {
+		if !p.emit(Event{Type: EventTextDelta, Text: text}) {
+			return true, ErrCancelled
+		}
+		return false, nil
+	}
 	var ev anthropicEvent
 	if err := json.Unmarshal(sse.Data, &ev); err != nil {
 		if sse.Unterminated {
