@@ -66,8 +66,19 @@ for (let i = 0; i < argv.length; i++) {
 // Installed in the page before the prompt is sent.
 function installProbe() {
   const now = () => performance.timeOrigin + performance.now();
-  const p = { sentAt: 0, firstPaint: 0, lastPaint: 0, lastMutation: 0, longtasks: [], frames: [], dirty: false, running: true };
+  const p = { sentAt: 0, firstPaint: 0, lastPaint: 0, lastMutation: 0, lastEvent: 0, events: 0, longtasks: [], frames: [], dirty: false, running: true };
   window.__bench = p;
+  // When the bridge hands the page a streamed delta (Wails' dev bridge calls
+  // window.wails.EventsNotify with each event's JSON), to split the lag into
+  // the Go side and the bridge, and the page's own work.
+  const notify = window.wails.EventsNotify;
+  window.wails.EventsNotify = (msg) => {
+    if (msg.startsWith('{"name":"agent:stream"')) {
+      p.lastEvent = now();
+      p.events++;
+    }
+    return notify(msg);
+  };
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) p.longtasks.push({ start: performance.timeOrigin + e.startTime, duration: e.duration });
   }).observe({ type: "longtask", buffered: false });
@@ -152,6 +163,8 @@ async function oneRun(i, { browser, display, fakeURL, tmp }) {
     for (let k = 1; k < frames.length; k++) maxGap = Math.max(maxGap, frames[k] - frames[k - 1]);
     return {
       lagMs: probe.lastPaint - s.lastByte,
+      eventLagMs: probe.lastEvent - s.lastByte,
+      streamEvents: probe.events,
       streamMs: s.lastByte - s.firstByte,
       firstByteToFirstPaintMs: probe.firstPaint - s.firstByte,
       sendToLastPaintMs: probe.lastPaint - probe.sentAt,
@@ -187,6 +200,8 @@ async function main() {
 
     const cols = [
       ["lagMs", "last byte → last token on screen (ms)"],
+      ["eventLagMs", "— of which: last byte → last streamed delta in the page (ms)"],
+      ["streamEvents", "— streamed-delta events the page got", (x) => String(Math.round(x))],
       ["longestTaskMs", "longest main-thread task while streaming (ms)"],
       ["longTasks", "long tasks (≥ 50 ms)", (x) => String(Math.round(x))],
       ["longTaskTotalMs", "time in long tasks (ms)"],
