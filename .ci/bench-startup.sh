@@ -97,7 +97,18 @@ tree_mem() {
 	echo "$rss $pss $n ${names%+}"
 }
 
-# one_run NAME BIN TITLE -> sets result="window_ms ready_ms startup_ms rss_kb pss_kb nprocs names"
+# "bin_kb anon_kb libs_kb": the PSS of process $1 split by what its pages
+# hold: its own executable file (code and read-only data, clean pages the
+# kernel can drop and re-read), anonymous memory (the Go heap and stacks,
+# C malloc of GTK, WebKit's UI side and SQLite) and shared libraries.
+split_mem() {
+	awk -v exe="$(readlink "/proc/$1/exe")" '
+		/^[0-9a-f]+-[0-9a-f]+ / { name = $6; kind = (name == exe) ? "bin" : (name == "" || name == "[heap]" || name ~ /^\[stack/) ? "anon" : (name ~ /\.so/) ? "libs" : "other"; next }
+		/^Pss:/ { t[kind] += $2 }
+		END { printf "%d %d %d\n", t["bin"], t["anon"], t["libs"] }' "/proc/$1/smaps"
+}
+
+# one_run NAME BIN TITLE -> sets result="window_ms ready_ms startup_ms bin_kb anon_kb libs_kb rss_kb pss_kb nprocs names"
 # (runs in this shell, not a subshell, so the EXIT trap sees app_pid).
 one_run() {
 	local name=$1 bin=$2 title=$3 home="$tmp/home-$RANDOM$RANDOM"
@@ -133,7 +144,7 @@ one_run() {
 	local wait_ms=$((idle_at - $(now_ms)))
 	((wait_ms > 0)) && sleep "$(awk -v m="$wait_ms" 'BEGIN { printf "%.3f", m / 1000 }')"
 	local mem
-	mem=$(tree_mem "$app_pid")
+	mem="$(split_mem "$app_pid") $(tree_mem "$app_pid")"
 	kill -TERM -- "-$app_pid" 2>/dev/null || true
 	for _ in $(seq 50); do kill -0 -- "-$app_pid" 2>/dev/null || break; sleep 0.1; done
 	kill -KILL -- "-$app_pid" 2>/dev/null || true
@@ -144,7 +155,7 @@ one_run() {
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR == 0) { print "-" } else if (NR % 2) { print a[(NR + 1) / 2] } else { print (a[NR / 2] + a[NR / 2 + 1]) / 2 } }'; }
 
 runs_tsv=$work/startup-runs.tsv
-printf 'app\trun\twindow_ms\tready_ms\tstartup_ms\trss_kb\tpss_kb\tnprocs\tprocesses\n' >"$runs_tsv"
+printf 'app\trun\twindow_ms\tready_ms\tstartup_ms\tbin_kb\tanon_kb\tlibs_kb\trss_kb\tpss_kb\tnprocs\tprocesses\n' >"$runs_tsv"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 result=""
 one_run pilot "$pilot_bin" Pilot # warm-up runs, not counted
@@ -152,20 +163,20 @@ one_run baseline "$baseline_bin" baseline
 for i in $(seq "$runs"); do
 	for app in pilot baseline; do
 		if [[ $app == pilot ]]; then one_run pilot "$pilot_bin" Pilot; else one_run baseline "$baseline_bin" baseline; fi
-		read -r w rd st rss pss n names <<<"$result"
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$app" "$i" "$w" "$rd" "$st" "$rss" "$pss" "$n" "$names" >>"$runs_tsv"
-		echo "bench: $app run $i: window ${w} ms, ready ${rd} ms, startupMs ${st}, RSS $((rss / 1024)) MiB, PSS $((pss / 1024)) MiB over $n processes ($names)"
+		read -r w rd st bin anon libs rss pss n names <<<"$result"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$app" "$i" "$w" "$rd" "$st" "$bin" "$anon" "$libs" "$rss" "$pss" "$n" "$names" >>"$runs_tsv"
+		echo "bench: $app run $i: window ${w} ms, ready ${rd} ms, startupMs ${st}, Go process PSS: executable $((bin / 1024)), anonymous $((anon / 1024)), libraries $((libs / 1024)) MiB; RSS $((rss / 1024)) MiB, PSS $((pss / 1024)) MiB over $n processes ($names)"
 	done
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 col() { awk -F'\t' -v app="$1" -v c="$2" 'NR > 1 && $1 == app { print $c }' "$runs_tsv" | median; }
 mib() { awk -v k="$1" 'BEGIN { if (k == "-") print "-"; else printf "%.0f", k / 1024 }'; }
-procs() { awk -F'\t' -v app="$1" 'NR > 1 && $1 == app { print $9; exit }' "$runs_tsv" | tr '+' '\n' | sed 's/=.*//' | sort | uniq -c | awk '{ printf "%s%s×%s", sep, $1, $2; sep = ", " }'; }
+procs() { awk -F'\t' -v app="$1" 'NR > 1 && $1 == app { print $12; exit }' "$runs_tsv" | tr '+' '\n' | sed 's/=.*//' | sort | uniq -c | awk '{ printf "%s%s×%s", sep, $1, $2; sep = ", " }'; }
 # median PSS of the processes whose comm starts with $2 (summed within a run)
 pss_of() {
 	awk -F'\t' -v app="$1" -v pre="$2" 'NR > 1 && $1 == app {
-		n = split($9, ps, "+"); t = 0
+		n = split($12, ps, "+"); t = 0
 		for (i = 1; i <= n; i++) { split(ps[i], kv, "="); if (index(kv[1], pre) == 1) t += kv[2] }
 		print t }' "$runs_tsv" | median
 }
@@ -187,9 +198,12 @@ warm-up run; the two apps alternate. Load average before/after: $load_before / $
 
 | figure | Pilot (\`build/bin/pilot\`) | empty \`wails init -t react-ts\` |
 |---|---:|---:|
-| idle RSS, sum over the process tree, ${idle_s} s after launch | $(mib "$(col pilot 6)") MiB | $(mib "$(col baseline 6)") MiB |
-| idle PSS, same processes | $(mib "$(col pilot 7)") MiB | $(mib "$(col baseline 7)") MiB |
+| idle RSS, sum over the process tree, ${idle_s} s after launch | $(mib "$(col pilot 9)") MiB | $(mib "$(col baseline 9)") MiB |
+| idle PSS, same processes | $(mib "$(col pilot 10)") MiB | $(mib "$(col baseline 10)") MiB |
 | — of which the Go process | $(mib "$(pss_of pilot pilot)") MiB | $(mib "$(pss_of baseline baseline)") MiB |
+| —— its executable's pages (code, read-only data) | $(mib "$(col pilot 6)") MiB | $(mib "$(col baseline 6)") MiB |
+| —— its anonymous memory (Go heap and stacks, C malloc) | $(mib "$(col pilot 7)") MiB | $(mib "$(col baseline 7)") MiB |
+| —— its shared libraries | $(mib "$(col pilot 8)") MiB | $(mib "$(col baseline 8)") MiB |
 | — of which WebKitWebProcess | $(mib "$(pss_of pilot WebKitWebProces)") MiB | $(mib "$(pss_of baseline WebKitWebProces)") MiB |
 | — of which WebKitNetworkProcess | $(mib "$(pss_of pilot WebKitNetworkPr)") MiB | $(mib "$(pss_of baseline WebKitNetworkPr)") MiB |
 | processes counted | $(procs pilot) | $(procs baseline) |
