@@ -88,6 +88,22 @@ func (a *assembler) tool(id, name string) *llm.ContentBlock {
 // done records a finished tool call; unusable input becomes {} in the
 // history (providers refuse anything else) and its reason is kept for the
 // tool result.
+// take adds what an answer's own events make of it: redacted thinking and
+// a tool call's start and end; false for any other event.
+func (a *assembler) take(ev llm.Event) bool {
+	switch ev.Type {
+	case llm.EventRedactedThinking:
+		a.add(llm.ContentBlock{Type: llm.BlockRedactedThinking, Data: ev.Text})
+	case llm.EventToolStart:
+		a.tool(ev.ToolID, ev.ToolName)
+	case llm.EventToolDone:
+		a.done(ev)
+	default:
+		return false
+	}
+	return true
+}
+
 func (a *assembler) done(ev llm.Event) {
 	b := a.tool(ev.ToolID, ev.ToolName)
 	if b.Name == "" {
@@ -139,6 +155,9 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 		fail  error
 	)
 	for ev := range ch {
+		if a.take(ev) {
+			continue
+		}
 		switch ev.Type {
 		case llm.EventTextDelta:
 			if ev.Text == "" {
@@ -156,12 +175,6 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 			if ev.Text != "" {
 				l.m.out.text(l.id, stream.MessageID(), "", ev.Text)
 			}
-		case llm.EventRedactedThinking:
-			a.add(llm.ContentBlock{Type: llm.BlockRedactedThinking, Data: ev.Text})
-		case llm.EventToolStart:
-			a.tool(ev.ToolID, ev.ToolName)
-		case llm.EventToolDone:
-			a.done(ev)
 		case llm.EventUsage:
 			usage = ev.Usage
 		case llm.EventRetry:

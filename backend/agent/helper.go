@@ -189,18 +189,15 @@ func (h *helper) call(ctx context.Context, defs []llm.ToolDef) (llm.Message, llm
 	var usage llm.Usage
 	var fail error
 	for ev := range ch {
+		if a.take(ev) {
+			continue
+		}
 		switch ev.Type {
 		case llm.EventTextDelta:
 			_, buf := a.last(llm.BlockText)
 			buf.WriteString(ev.Text)
 		case llm.EventThinkingDelta: // sent back: some servers require it with tools
 			a.thinking(ev)
-		case llm.EventRedactedThinking:
-			a.add(llm.ContentBlock{Type: llm.BlockRedactedThinking, Data: ev.Text})
-		case llm.EventToolStart:
-			a.tool(ev.ToolID, ev.ToolName)
-		case llm.EventToolDone:
-			a.done(ev)
 		case llm.EventUsage:
 			usage = ev.Usage
 		case llm.EventError:
