@@ -146,11 +146,11 @@ func (w *Workspace) listTree(pr *projectRoot, abs string, q events.DirPageQuery)
 	if err != nil {
 		return nil, err
 	}
-	l := &treeListing{rel: ls.Dir.Rel, mtime: mtime, listedAt: listedAt, links: map[string]bool{}}
+	l := &treeListing{rel: ls.Dir.Rel, mtime: mtime, listedAt: listedAt, links: map[string]bool{}, names: make([]string, 0, len(ls.Entries))}
 	if l.rel == "." {
 		l.rel = ""
 	}
-	var files []string
+	files := make([]string, 0, len(ls.Entries))
 	for _, e := range ls.Entries {
 		if e.IsDir {
 			l.names = append(l.names, e.Name)
