@@ -133,7 +133,8 @@ export default function FileTree({ onOpen, onDiff }: { onOpen: (path: string) =>
     else if (ev.key === "d" && r?.kind === "entry" && r.entry.changed && !r.entry.isDir) onDiff(r.entry.path);
     else return;
     ev.preventDefault();
-    if (next !== active) {
+    // A move brings the active row into view, also when it was scrolled away.
+    if (next !== active || ev.key === "Home" || ev.key === "End") {
       setActive(next);
       v.scrollToIndex(next, { align: "auto" });
     }
