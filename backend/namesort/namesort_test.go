@@ -13,12 +13,15 @@ import (
 	"golang.org/x/text/language"
 )
 
-// golden reads testdata/FILE: names in the order the window's
-// Intl.Collator gives them (frontend/src/lib/__tests__/treePages.test.ts
-// checks the same files against the browser engine's collator).
+// goldenDir holds names in the order the window's Intl.Collator gives
+// them (frontend/src/lib/__tests__/treePages.test.ts checks the same files
+// against the JavaScript engine's collator): the order Sort must give.
+const goldenDir = "../../frontend/src/lib/__tests__/collation/"
+
+// golden reads the names of goldenDir/FILE.
 func golden(t *testing.T, file string) []string {
 	t.Helper()
-	f, err := os.Open("testdata/" + file)
+	f, err := os.Open(goldenDir + file)
 	if err != nil {
 		t.Fatal(err)
 	}

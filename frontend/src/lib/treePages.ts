@@ -50,7 +50,7 @@ export function withPage(folder: Folder | undefined, p: DirPage): Folder {
 
 /**
  * The tree's rows, depth first: each folder's entries, an expanded
- * folder's rows after its entry. Pending rows of one folder share one
+ * folder's rows after its entry. The pending rows of a page share one
  * object, so a folder of 100,000 files costs an array of references.
  */
 export function flatten(dirs: Readonly<Record<string, DirState>>, expanded: ReadonlySet<string>): Row[] {

@@ -219,6 +219,8 @@ describe("file tree", () => {
     const tree = await screen.findByTestId("file-tree");
     await waitFor(() => expect(within(tree).getAllByTestId("file-tree-item").length).toBeGreaterThan(0));
     expect(within(tree).getAllByTestId("file-tree-item").length).toBeLessThan(80);
+    // Only the first page was asked for: the rows in view are in it.
+    expect(b.callsOf("listDir").map((a) => a[2])).toEqual([0]);
   });
 });
 
