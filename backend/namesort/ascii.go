@@ -1,8 +1,10 @@
 package namesort
 
 import (
+	"runtime"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"golang.org/x/text/collate"
 	"golang.org/x/text/language"
@@ -40,15 +42,18 @@ var asciiRanks = sync.OnceValue(func() (r struct{ primary, tertiary [128]byte })
 	return r
 })
 
-// sortASCII sorts printable ASCII names by the root collation.
+// sortASCII sorts printable ASCII names by the root collation. Each name
+// becomes one string: its primary ranks, 0, its tertiary ranks, 0, the name
+// (ranks are never 0, nor is a byte of the name), so that one comparison of
+// those strings compares by primary weights, then tertiary ones, then bytes.
 func sortASCII(names []string) {
 	r := asciiRanks()
 	size := 0
 	for _, n := range names {
-		size += 2*len(n) + 1
+		size += 3*len(n) + 2
 	}
-	buf := make([]byte, 0, size)
-	ks := make([]keyed, len(names))
+	buf := make([]byte, 0, size) // never grows: the keys point into it
+	ks := make([]string, len(names))
 	for i, n := range names {
 		start := len(buf)
 		for j := 0; j < len(n); j++ {
@@ -58,7 +63,41 @@ func sortASCII(names []string) {
 		for j := 0; j < len(n); j++ {
 			buf = append(buf, r.tertiary[n[j]])
 		}
-		ks[i] = keyed{key: buf[start:len(buf):len(buf)], name: n}
+		buf = append(buf, 0)
+		buf = append(buf, n...)
+		ks[i] = unsafe.String(unsafe.SliceData(buf[start:]), len(buf)-start)
 	}
-	sortKeyed(ks, names)
+	ks = sortStrings(ks)
+	// The names, out of the keys into a buffer of their own (the keys'
+	// buffer, three times as large, is not kept).
+	out := make([]byte, 0, (size-2*len(names))/3)
+	for i, k := range ks {
+		name := k[2*((len(k)-2)/3)+2:]
+		start := len(out)
+		out = append(out, name...)
+		names[i] = unsafe.String(unsafe.SliceData(out[start:]), len(name))
+	}
+}
+
+// sortStrings sorts ks, for many strings its two halves at once then
+// merged; it returns the sorted slice (ks or a new one).
+func sortStrings(ks []string) []string {
+	if len(ks) < chunkMin || runtime.GOMAXPROCS(0) == 1 {
+		slices.Sort(ks)
+		return ks
+	}
+	a, b := ks[:len(ks)/2], ks[len(ks)/2:]
+	var wg sync.WaitGroup
+	wg.Go(func() { slices.Sort(a) })
+	slices.Sort(b)
+	wg.Wait()
+	out := make([]string, 0, len(ks))
+	for len(a) > 0 && len(b) > 0 {
+		if b[0] < a[0] {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
