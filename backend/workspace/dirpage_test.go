@@ -41,6 +41,15 @@ func pagedProject(t *testing.T, files ...string) (*Workspace, int64, string) {
 	return w, p.ID, dir
 }
 
+// numbered is n paths dir/f0000.txt, dir/f0001.txt…
+func numbered(dir string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s/f%04d.txt", dir, i)
+	}
+	return out
+}
+
 // settle dates the folder's modification time a minute back, so that its
 // listing is trusted until the folder changes again (see racyWindow).
 func settle(t *testing.T, dir string) {
@@ -135,11 +144,7 @@ func TestListDirErrors(t *testing.T) {
 // asks for: the next page is from a new listing, with a new version.
 func TestListDirBetweenPages(t *testing.T) {
 	t.Parallel()
-	files := make([]string, 0, 2500)
-	for i := range 2500 {
-		files = append(files, fmt.Sprintf("big/f%04d.txt", i))
-	}
-	w, id, root := pagedProject(t, files...)
+	w, id, root := pagedProject(t, numbered("big", 2500)...)
 	big := filepath.Join(root, "big")
 	settle(t, big)
 	ctx := context.Background()
@@ -187,11 +192,7 @@ func TestListDirBetweenPages(t *testing.T) {
 // marks of the moment, deep in the folder.
 func TestListDirMarksAreCurrent(t *testing.T) {
 	t.Parallel()
-	files := make([]string, 0, 3000)
-	for i := range 3000 {
-		files = append(files, fmt.Sprintf("flat/f%04d.txt", i))
-	}
-	w, id, root := pagedProject(t, files...)
+	w, id, root := pagedProject(t, numbered("flat", 3000)...)
 	settle(t, filepath.Join(root, "flat"))
 	ctx := context.Background()
 	q := events.DirPageQuery{Dir: "flat", Limit: 10}
