@@ -146,25 +146,16 @@ func (w *Workspace) listTree(pr *projectRoot, abs string, q events.DirPageQuery)
 	if err != nil {
 		return nil, err
 	}
-	l := &treeListing{rel: ls.Dir.Rel, mtime: mtime, listedAt: listedAt, links: map[string]bool{}, names: make([]string, 0, len(ls.Entries))}
+	l := &treeListing{rel: ls.Dir.Rel, mtime: mtime, listedAt: listedAt, links: make(map[string]bool, len(ls.Links)), dirs: len(ls.Dirs)}
 	if l.rel == "." {
 		l.rel = ""
 	}
-	files := make([]string, 0, len(ls.Entries))
-	for _, e := range ls.Entries {
-		if e.IsDir {
-			l.names = append(l.names, e.Name)
-		} else {
-			files = append(files, e.Name)
-		}
-		if e.IsLink {
-			l.links[e.Name] = true
-		}
+	for _, n := range ls.Links {
+		l.links[n] = true
 	}
-	l.dirs = len(l.names)
-	namesort.Sort(l.names, q.Locale)
-	namesort.Sort(files, q.Locale)
-	l.names = append(l.names, files...)
+	namesort.Sort(ls.Dirs, q.Locale)
+	namesort.Sort(ls.Files, q.Locale)
+	l.names = append(ls.Dirs, ls.Files...)
 	return l, nil
 }
 
