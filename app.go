@@ -268,9 +268,9 @@ func (a *App) Rewind(sessionID, messageID int64, mode string, input events.Resto
 	return a.ws.Rewind(a.ctx, sessionID, messageID, mode, input)
 }
 
-// ListDir lists one folder of the project for the file tree.
-func (a *App) ListDir(projectID int64, dir string) (events.DirListing, error) {
-	return a.ws.ListDir(a.ctx, projectID, dir)
+// ListDir returns one page of a folder of the project for the file tree.
+func (a *App) ListDir(projectID int64, q events.DirPageQuery) (events.DirPage, error) {
+	return a.ws.ListDir(a.ctx, projectID, q)
 }
 
 // ReadProjectFile returns a read-only preview of a project file.

@@ -95,16 +95,40 @@ type SearchHit struct {
 	Snippet      string `json:"snippet"`
 }
 
-// DirListing is one folder of the file tree. It is compact because a
-// folder may hold 100,000 files: names only (the tree shows no sizes), in
-// no order (the window sorts them in the user's language's order); links
-// and the files the active session changed are subsets of those names.
-type DirListing struct {
-	Dir     string   `json:"dir"` // relative, '/'-separated, "" for the root
-	Dirs    []string `json:"dirs"`
-	Files   []string `json:"files"`
-	Links   []string `json:"links"`
-	Changed []string `json:"changed"`
+// DirPageQuery asks for one page of a folder of the file tree.
+type DirPageQuery struct {
+	Dir    string `json:"dir"`    // relative, '/'-separated, "" for the root
+	Locale string `json:"locale"` // the window's collation locale (BCP 47), for the order
+	Offset int    `json:"offset"` // the first entry wanted, from 0
+	Limit  int    `json:"limit"`  // entries wanted, 1 to DirPageMax
+	// Version is the listing the window's other pages of this folder come
+	// from, 0 for a fresh listing (expanding the folder, files changed).
+	Version int64 `json:"version"`
+}
+
+// DirPageMax is the most entries one DirPage carries.
+const DirPageMax = 1000
+
+// DirPage is a page of one folder of the file tree: folders first, then
+// files, each in the order of the query's locale (as the window's
+// Intl.Collator sorts), without what the project ignores. A folder may
+// hold 100,000 files, so the window asks for the pages it shows.
+type DirPage struct {
+	Dir string `json:"dir"` // relative, '/'-separated, "" for the root
+	// Version names the listing the page is from; pages of another version
+	// are from before or after a change to the folder.
+	Version int64       `json:"version"`
+	Total   int         `json:"total"`  // entries in the folder
+	Offset  int         `json:"offset"` // the index of Entries[0]
+	Entries []TreeEntry `json:"entries"`
+}
+
+// TreeEntry is one row of the file tree: a name and its marks.
+type TreeEntry struct {
+	Name    string `json:"name"`
+	Dir     bool   `json:"dir,omitempty"`     // a folder, or a link to one
+	Link    bool   `json:"link,omitempty"`    // a symbolic link
+	Changed bool   `json:"changed,omitempty"` // changed by the active session (a folder: holds such files)
 }
 
 // FilePreview is a read-only view of a project file.

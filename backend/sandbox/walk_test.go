@@ -116,44 +116,57 @@ func TestListDir(t *testing.T) {
 	if err := os.Symlink("/etc", filepath.Join(r.Dir(), "etc")); err != nil {
 		t.Fatal(err)
 	}
+	l, err := r.ListDir("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range l.Entries {
+		names = append(names, e.Name)
+	}
+	if want := []string{"adir", "link", "zdir", ".gitignore", "b.go", "etc"}; !slices.Equal(names, want) {
+		t.Errorf("entries %q, want %q", names, want)
+	}
+	if l.Ignored != 2 {
+		t.Errorf("ignored = %d, want 2 (.git, a.log)", l.Ignored)
+	}
+	if e := l.Entries[1]; !e.IsLink || !e.IsDir || e.Target != "adir" {
+		t.Errorf("link entry %+v", e)
+	}
+	if e := l.Entries[5]; !e.IsLink || e.IsDir {
+		t.Errorf("a link leading out is not followed: %+v", e)
+	}
+	if got := l.Entries[4].Size; got != int64(len("package b")) {
+		t.Errorf("size of b.go = %d", got)
+	}
+
+	// ListNames: the same entries by name, in no order; a link to a folder
+	// inside the root is a folder, one leading out is not followed.
+	n, err := r.ListNames("")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
-		name  string
-		list  func(string) (Listing, error)
-		sizes bool
+		what      string
+		got, want []string
 	}{
-		{"ListDir", r.ListDir, true},
-		{"ListNames", r.ListNames, false},
+		{"folders", n.Dirs, []string{"adir", "link", "zdir"}},
+		{"files", n.Files, []string{".gitignore", "b.go", "etc"}},
+		{"links", n.Links, []string{"etc", "link"}},
 	} {
-		l, err := c.list("")
-		if err != nil {
-			t.Fatal(err)
+		if got := slices.Sorted(slices.Values(c.got)); !slices.Equal(got, c.want) {
+			t.Errorf("ListNames %s = %q, want %q", c.what, got, c.want)
 		}
-		if !c.sizes {
-			sortListing(l.Entries) // ListNames does not sort
+	}
+	if n.Ignored != 2 || n.Dir.Rel != "." {
+		t.Errorf("ListNames: ignored %d, dir %+v", n.Ignored, n.Dir)
+	}
+	for _, bad := range []string{"b.go", "missing", "../"} {
+		if _, err := r.ListDir(bad); err == nil {
+			t.Errorf("ListDir(%q) succeeded", bad)
 		}
-		var names []string
-		for _, e := range l.Entries {
-			names = append(names, e.Name)
-		}
-		if want := []string{"adir", "link", "zdir", ".gitignore", "b.go", "etc"}; !slices.Equal(names, want) {
-			t.Errorf("%s: entries %q, want %q", c.name, names, want)
-		}
-		if l.Ignored != 2 {
-			t.Errorf("%s: ignored = %d, want 2 (.git, a.log)", c.name, l.Ignored)
-		}
-		if e := l.Entries[1]; !e.IsLink || !e.IsDir || e.Target != "adir" {
-			t.Errorf("%s: link entry %+v", c.name, e)
-		}
-		if e := l.Entries[5]; !e.IsLink || e.IsDir {
-			t.Errorf("%s: a link leading out is not followed: %+v", c.name, e)
-		}
-		if got := l.Entries[4].Size; (got == int64(len("package b"))) != c.sizes {
-			t.Errorf("%s: size of b.go = %d (sizes wanted: %v)", c.name, got, c.sizes)
-		}
-		for _, bad := range []string{"b.go", "missing", "../"} {
-			if _, err := c.list(bad); err == nil {
-				t.Errorf("%s(%q) succeeded", c.name, bad)
-			}
+		if _, err := r.ListNames(bad); err == nil {
+			t.Errorf("ListNames(%q) succeeded", bad)
 		}
 	}
 }

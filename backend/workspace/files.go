@@ -29,39 +29,6 @@ func CheckExternalURL(link string) error {
 // previewLimit caps a file preview; the rest is marked truncated.
 const previewLimit = 512 << 10
 
-// ListDir lists one folder of the project for the file tree, without what
-// the project ignores, marking the files the active session changed.
-func (w *Workspace) ListDir(ctx context.Context, projectID int64, dir string) (events.DirListing, error) {
-	pr, err := w.projectRoot(ctx, projectID)
-	if err != nil {
-		return events.DirListing{}, err
-	}
-	l, err := pr.root.ListNames(dir)
-	if err != nil {
-		return events.DirListing{}, err
-	}
-	out := events.DirListing{Dir: l.Dir.Rel, Dirs: []string{}, Files: []string{}, Links: []string{}, Changed: []string{}}
-	if out.Dir == "." {
-		out.Dir = ""
-	}
-	w.mu.RLock()
-	for _, e := range l.Entries {
-		if e.IsDir {
-			out.Dirs = append(out.Dirs, e.Name)
-		} else {
-			out.Files = append(out.Files, e.Name)
-		}
-		if e.IsLink {
-			out.Links = append(out.Links, e.Name)
-		}
-		if w.changes.isChanged(e.Path) {
-			out.Changed = append(out.Changed, e.Name)
-		}
-	}
-	w.mu.RUnlock()
-	return out, nil
-}
-
 // ReadProjectFile returns a read-only preview of a project file: its text
 // up to previewLimit, or a note that it is binary.
 func (w *Workspace) ReadProjectFile(ctx context.Context, projectID int64, path string) (events.FilePreview, error) {

@@ -135,8 +135,8 @@ func TestWindowFlow(t *testing.T) {
 		t.Error("ProposedText of a decided change succeeded")
 	}
 
-	listing, err := w.ListDir(ctx, p.ID, "")
-	if err != nil || !slices.Equal(listing.Files, []string{"notes.txt"}) || !slices.Equal(listing.Changed, []string{"notes.txt"}) {
+	listing, err := w.ListDir(ctx, p.ID, events.DirPageQuery{Limit: 10})
+	if err != nil || !slices.Equal(listing.Entries, []events.TreeEntry{{Name: "notes.txt", Changed: true}}) {
 		t.Fatalf("ListDir = %+v, %v: want notes.txt marked changed", listing, err)
 	}
 	// After the first turn the model names the session.

@@ -33,6 +33,7 @@ type Workspace struct {
 	emit       events.Emitter
 	projectDir string // the folder opened last: its .env applies to Settings
 	changes    changeLog
+	tree       treeListings   // the file tree's folders, kept for their next pages
 	fresh      map[int64]bool // sessions created here, possibly still empty (see dropEmpty)
 }
 

@@ -1,17 +1,20 @@
 // A project of 100,000 files: the file tree lists it lazily (the root at
-// once, a folder of 100,000 files virtualised), hides what .gitignore
-// ignores, and the @ picker finds a deep file by a fuzzy query. The times
+// once, a folder of 100,000 files in pages and virtualised: its last file
+// reached by scrolling and by keys, a change deep in it marked), hides what
+// .gitignore ignores, and the @ picker finds a deep file by a fuzzy query. The times
 // it prints are the figures in docs/BENCHMARKS.md (files section); the
 // bounds asserted here are only a sanity check.
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { emptyFiles, flatName } from "../lib/scaleData.mjs";
-import { openProject, scriptFile, sel, startSession } from "./helpers.mjs";
+import { openProject, scriptFile, sel, send, startSession, waitDiff, waitTurnDone } from "./helpers.mjs";
 
 const FLAT = 100_000;
 const DEEP = "src/billing/ledger/internal/reconcile/statement_exporter.go";
 const QUERY = "ledgstmtexp";
+/** A file deep in flat/ (its 500th page of 200) that the session changes. */
+const CHANGED = `flat/${flatName(FLAT - 10)}`;
 const tree = "[data-testid=file-tree]";
 const row = (path) => `${tree} [data-testid=file-tree-item][data-path="${path}"]`;
 
@@ -91,7 +94,14 @@ export const tests = [
         writeBigProject(big);
         const generated = Date.now() - t0;
 
-        const llm = await ctx.startFakeLLM(await scriptFile(ctx, { turns: [] }));
+        const script = {
+          turns: [
+            { when: { lastUserContains: "deep" }, toolCalls: [{ name: "read_file", input: { path: CHANGED } }] },
+            { when: { hasToolResult: true }, toolCalls: [{ name: "write_file", input: { path: CHANGED, content: "changed\n" } }] },
+            { when: { hasToolResult: true }, text: "Written." },
+          ],
+        };
+        const llm = await ctx.startFakeLLM(await scriptFile(ctx, script));
         await ctx.startApp({ env: { ...llm.env, PILOT_PROVIDER: "anthropic", PILOT_PROJECT: small } });
         await openProject(ctx, small);
         await page.click("[data-testid=tab-files]");
@@ -118,6 +128,20 @@ export const tests = [
         const view = await page.locator(tree).boundingBox();
         assert.ok(box && view && box.y >= view.y && box.y + box.height <= view.y + view.height + 1, "the last file is in view");
 
+        // By keys: Home, End (the root's last row, after flat/'s 100,000),
+        // then up past src/ and .gitignore to flat/'s last file.
+        const activePath = () => page.locator(`${tree} [aria-selected=true]`).getAttribute("data-path");
+        const expectActive = (path, why) => ctx.waitFor(async () => (await activePath()) === path, { message: `${why}: ${path} active` });
+        await page.focus(tree);
+        await page.keyboard.press("Home");
+        await expectActive("flat", "Home");
+        await page.keyboard.press("End");
+        await expectActive("README.md", "End");
+        for (const path of [".gitignore", "src", `flat/${flatName(FLAT - 1)}`, `flat/${flatName(FLAT - 2)}`]) {
+          await page.keyboard.press("ArrowUp");
+          await expectActive(path, "ArrowUp");
+        }
+
         // The @ picker: a fuzzy query finds the deep file first; Enter attaches it.
         await startSession(ctx);
         await page.fill(sel.input, `look at @${QUERY}`);
@@ -133,6 +157,20 @@ export const tests = [
         await page.press(sel.input, "Enter");
         await page.locator("[data-testid=attachment]", { hasText: DEEP }).waitFor();
         assert.equal(await page.inputValue(sel.input), `look at @${DEEP} `);
+
+        // An approved change to a file deep in flat/: marked when its page is in view.
+        await send(ctx, "change the deep flat file");
+        await waitDiff(ctx, CHANGED);
+        await page.click("[data-testid=diff-approve-all]");
+        await page.locator(sel.assistant, { hasText: "Written." }).waitFor({ timeout: 30_000 });
+        await waitTurnDone(ctx);
+        await page.click("[data-testid=tab-files]");
+        await page.locator(tree).waitFor({ state: "visible" });
+        // flat/ stays expanded (the tab was only hidden); its end is near the tree's.
+        await page.locator(tree).evaluate((t) => (t.scrollTop = t.scrollHeight));
+        await page.locator(`${row(CHANGED)}[data-changed="true"]`).waitFor({ timeout: 30_000 });
+        const marked = await page.locator(`${tree} [data-testid=file-tree-item][data-changed="true"]`).evaluateAll((els) => els.map((e) => e.getAttribute("data-path")));
+        assert.deepEqual(marked, [CHANGED], "only the changed file is marked");
 
         console.log(
           `    bigtree: generated ${FLAT + 2003} files in ${generated} ms; open → root rows ${openMs} ms; ` +

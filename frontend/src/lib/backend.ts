@@ -16,7 +16,8 @@ import type {
   RewindMode,
   ChangeView,
   CommandDecision,
-  DirListing,
+  DirPage,
+  DirPageQuery,
   FilePreview,
   McpResource,
   McpScope,
@@ -110,7 +111,8 @@ export interface Backend {
   rewind(sessionId: number, messageId: number, mode: RewindMode, input: RestoreInput): Promise<RestoreResult>;
 
   // files
-  listDir(projectId: number, dir: string): Promise<DirListing>;
+  /** One page of a folder for the file tree. */
+  listDir(projectId: number, q: DirPageQuery): Promise<DirPage>;
   readProjectFile(projectId: number, path: string): Promise<FilePreview>;
   /** Fuzzy file search for the @ picker: relative paths, best first. */
   findFiles(projectId: number, query: string, limit: number): Promise<string[]>;

@@ -199,16 +199,36 @@ export interface SearchHit {
   snippet: string;
 }
 
-/** One folder as ListDir sends it: names only; links and changed files are subsets of the names. */
-export interface DirListing {
+/** Asks ListDir for one page of a folder (backend/events DirPageQuery). */
+export interface DirPageQuery {
   dir: string;
-  dirs: string[];
-  files: string[];
-  links: string[];
-  changed: string[];
+  /** The collation locale the entries are ordered by (the window's Intl.Collator's). */
+  locale: string;
+  offset: number;
+  limit: number;
+  /** The listing the window's other pages of the folder come from; 0 lists it afresh. */
+  version: number;
 }
 
-/** One row of the file tree, made from a DirListing (lib/fileListing.ts). */
+/** One page of a folder: folders first, then files, each in the locale's order. */
+export interface DirPage {
+  dir: string;
+  /** Pages of another version are from before or after a change to the folder. */
+  version: number;
+  total: number;
+  offset: number;
+  entries: TreeEntry[];
+}
+
+/** One entry of a DirPage: a name and its marks (absent when false). */
+export interface TreeEntry {
+  name: string;
+  dir?: boolean;
+  link?: boolean;
+  changed?: boolean;
+}
+
+/** One row of the file tree, made from a TreeEntry (lib/treePages.ts). */
 export interface FileEntry {
   path: string;
   name: string;

@@ -11,7 +11,7 @@ import type {
   FileDiff,
   Ledger,
   RestoreResult,
-  DirListing,
+  DirPage,
   FilePreview,
   McpResource,
   McpServers,
@@ -69,7 +69,7 @@ export const wailsBackend: Backend = {
   revertFile: async (sessionId, path, input) => (await App.RevertFile(sessionId, path, wire.RestoreInput.createFrom(input))) as RestoreResult,
   rewind: async (sessionId, messageId, mode, input) => (await App.Rewind(sessionId, messageId, mode, wire.RestoreInput.createFrom(input))) as RestoreResult,
 
-  listDir: async (projectId, dir): Promise<DirListing> => (await App.ListDir(projectId, dir)) as DirListing,
+  listDir: async (projectId, q): Promise<DirPage> => (await App.ListDir(projectId, wire.DirPageQuery.createFrom(q))) as DirPage,
   readProjectFile: (projectId, path): Promise<FilePreview> => App.ReadProjectFile(projectId, path),
   findFiles: (projectId, query, limit) => App.FindFiles(projectId, query, limit),
 

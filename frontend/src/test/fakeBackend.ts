@@ -9,7 +9,8 @@ import type {
   ChangeDetail,
   ChangeView,
   CommandDecision,
-  DirListing,
+  DirPage,
+  DirPageQuery,
   FileEntry,
   FileDiff,
   FilePreview,
@@ -33,7 +34,6 @@ import type {
   SettingsView,
   Usage,
 } from "../lib/types";
-import { listingOf } from "../lib/fileListing";
 import { FakeLedger } from "./fakeLedger";
 
 export interface Call {
@@ -103,6 +103,8 @@ export class FakeBackend implements Backend {
   proposed: Record<string, string> = {};
   settings: SettingsView = { ...defaultSettings };
   dirs: Record<string, FileEntry[]> = {};
+  /** The version of every listing ListDir gives (bump it when dirs change). */
+  dirVersion = 1;
   files: Record<string, string> = {};
   hits: SearchHit[] = [];
   models: string[] = [];
@@ -305,9 +307,15 @@ export class FakeBackend implements Backend {
     this.record("rewind", sessionId, messageId, mode, input);
     return this.restored(sessionId, () => this.ledger.rewind(sessionId, messageId, mode, input));
   }
-  async listDir(projectId: number, dir: string): Promise<DirListing> {
-    this.record("listDir", projectId, dir);
-    return listingOf(dir, this.dirs[dir] ?? []);
+  async listDir(projectId: number, q: DirPageQuery): Promise<DirPage> {
+    this.record("listDir", projectId, q.dir, q.offset, q.version);
+    // As the backend: folders first, then files, each in the locale's order.
+    const collator = new Intl.Collator(q.locale);
+    const sorted = (this.dirs[q.dir] ?? []).slice().sort((a, b) => Number(b.isDir) - Number(a.isDir) || collator.compare(a.name, b.name));
+    const entries = sorted
+      .slice(q.offset, q.offset + q.limit)
+      .map((e) => ({ name: e.name, ...(e.isDir && { dir: true }), ...(e.isLink && { link: true }), ...(e.changed && { changed: true }) }));
+    return { dir: q.dir, version: this.dirVersion, total: sorted.length, offset: q.offset, entries };
   }
   async readProjectFile(projectId: number, path: string): Promise<FilePreview> {
     this.record("readProjectFile", projectId, path);

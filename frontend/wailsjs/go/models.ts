@@ -570,24 +570,80 @@ export namespace events {
 		}
 	}
 	
-	export class DirListing {
-	    dir: string;
-	    dirs: string[];
-	    files: string[];
-	    links: string[];
-	    changed: string[];
+	export class TreeEntry {
+	    name: string;
+	    dir?: boolean;
+	    link?: boolean;
+	    changed?: boolean;
 	
 	    static createFrom(source: any = {}) {
-	        return new DirListing(source);
+	        return new TreeEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.dir = source["dir"];
+	        this.link = source["link"];
+	        this.changed = source["changed"];
+	    }
+	}
+	export class DirPage {
+	    dir: string;
+	    version: number;
+	    total: number;
+	    offset: number;
+	    entries: TreeEntry[];
+	
+	    static createFrom(source: any = {}) {
+	        return new DirPage(source);
 	    }
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.dir = source["dir"];
-	        this.dirs = source["dirs"];
-	        this.files = source["files"];
-	        this.links = source["links"];
-	        this.changed = source["changed"];
+	        this.version = source["version"];
+	        this.total = source["total"];
+	        this.offset = source["offset"];
+	        this.entries = this.convertValues(source["entries"], TreeEntry);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class DirPageQuery {
+	    dir: string;
+	    locale: string;
+	    offset: number;
+	    limit: number;
+	    version: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new DirPageQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.dir = source["dir"];
+	        this.locale = source["locale"];
+	        this.offset = source["offset"];
+	        this.limit = source["limit"];
+	        this.version = source["version"];
 	    }
 	}
 	
@@ -1387,6 +1443,7 @@ export namespace events {
 	        this.source = source["source"];
 	    }
 	}
+	
 	
 	
 

@@ -219,6 +219,38 @@ describe("file tree", () => {
     const tree = await screen.findByTestId("file-tree");
     await waitFor(() => expect(within(tree).getAllByTestId("file-tree-item").length).toBeGreaterThan(0));
     expect(within(tree).getAllByTestId("file-tree-item").length).toBeLessThan(80);
+    // Only the first page was asked for: the rows in view are in it.
+    expect(b.callsOf("listDir").map((a) => a[2])).toEqual([0]);
+  });
+});
+
+describe("file tree pages", () => {
+  const files = (n: number) => Array.from({ length: n }, (_, i) => entry(`f${String(i).padStart(4, "0")}.txt`));
+
+  it("after an approved change asks again for the pages it has: marks are current, a changed folder starts again", async () => {
+    const b = new FakeBackend();
+    b.dirs = { "": files(1000) };
+    renderApp(b);
+    // Session 1 open: its approvals change files.
+    fireEvent.click(within(await screen.findByTestId("session-list")).getByText("Session 1"));
+    await waitFor(() => expect(b.callsOf("getSession")).toHaveLength(1));
+    fireEvent.click(await screen.findByTestId("tab-files"));
+    const tree = await screen.findByTestId("file-tree");
+    await waitFor(() => expect(tree.querySelector('[data-path="f0005.txt"]')).not.toBeNull());
+    expect(tree.querySelector("[data-changed]")).toBeNull();
+    const calls = b.callsOf("listDir").length;
+
+    // The same entries (same version), one now changed: the page is asked for again, marked.
+    b.dirs = { "": files(1000).map((e) => (e.name === "f0005.txt" ? { ...e, changed: true } : e)) };
+    act(() => b.emit("agent:approval_done", { sessionId: 1, seq: 2, approvalId: "ap1", outcome: "approved" }));
+    await waitFor(() => expect(tree.querySelector('[data-path="f0005.txt"]')?.getAttribute("data-changed")).toBe("true"));
+    expect(b.callsOf("listDir").slice(calls).map((a) => [a[1], a[2], a[3]])).toEqual([["", 0, 0]]);
+
+    // A new file sorts first and the listing has a new version: the rows start again from it.
+    b.dirs = { "": [entry("a-new.txt"), ...files(1000)] };
+    b.dirVersion = 2;
+    act(() => b.emit("agent:approval_done", { sessionId: 1, seq: 3, approvalId: "ap2", outcome: "approved" }));
+    await waitFor(() => expect(within(tree).getAllByTestId("file-tree-item")[0]!.getAttribute("data-path")).toBe("a-new.txt"));
   });
 });
 

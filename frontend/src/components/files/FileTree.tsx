@@ -1,24 +1,17 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { FileEntry } from "../../lib/types";
-import { entriesOf } from "../../lib/fileListing";
+import { collationLocale, flatten, PAGE, pendingPages, withPage, type DirState, type Row } from "../../lib/treePages";
 import { errorText } from "../../lib/format";
 import { useApp, useController } from "../../state/context";
 
-type DirState = { status: "loading" } | { status: "ready"; entries: FileEntry[] } | { status: "failed"; error: string };
-
-type Row =
-  | { kind: "entry"; entry: FileEntry; depth: number }
-  | { kind: "loading"; dir: string; depth: number }
-  | { kind: "failed"; dir: string; depth: number; error: string };
-
 const ROW = 24;
 
-
-/** Folders open lazily (listDir on expand); the visible rows are flattened and virtualised. */
 /**
- * onOpen opens a file; onDiff shows what the session changed in one (its
- * changed mark, or the d key).
+ * The project's files. Folders open lazily and are listed in pages (see
+ * lib/treePages.ts): the pages of the rows in view are asked for; the
+ * visible rows are flattened and virtualised. onOpen opens a file; onDiff
+ * shows what the session changed in one (its changed mark, or the d key).
  */
 export default function FileTree({ onOpen, onDiff }: { onOpen: (path: string) => void; onDiff: (path: string) => void }) {
   const c = useController();
@@ -30,19 +23,43 @@ export default function FileTree({ onOpen, onDiff }: { onOpen: (path: string) =>
   const scrollRef = useRef<HTMLDivElement>(null);
   const dirsRef = useRef(dirs);
   dirsRef.current = dirs;
+  const asked = useRef(new Set<string>());
+  const locale = useMemo(collationLocale, []);
 
-  const load = useCallback(
-    async (dir: string, quiet = false) => {
+  /** Asks for one page of dir (version 0: list the folder afresh) and merges it. */
+  const fetchPage = useCallback(
+    async (dir: string, page: number, version: number) => {
       if (!project) return;
-      if (!quiet) setDirs((d) => ({ ...d, [dir]: { status: "loading" } }));
+      const key = `${dir}\n${page}`;
+      asked.current.add(key);
       try {
-        const entries = entriesOf(await c.backend.listDir(project.id, dir));
-        setDirs((d) => ({ ...d, [dir]: { status: "ready", entries } }));
+        const p = await c.backend.listDir(project.id, { dir, locale, offset: page * PAGE, limit: PAGE, version });
+        setDirs((d) => {
+          const st = d[dir];
+          const folder = st?.status === "ready" ? st.folder : undefined;
+          return { ...d, [dir]: { status: "ready", folder: withPage(folder, p) } };
+        });
+        return p.version;
       } catch (err) {
         setDirs((d) => ({ ...d, [dir]: { status: "failed", error: errorText(err) } }));
+      } finally {
+        asked.current.delete(key);
       }
     },
-    [c, project],
+    [c, project, locale],
+  );
+
+  /** Lists dir afresh; quiet keeps its rows meanwhile and asks again for the pages it had. */
+  const load = useCallback(
+    async (dir: string, quiet = false) => {
+      const st = dirsRef.current[dir];
+      const had = st?.status === "ready" ? st.folder : undefined;
+      if (!quiet) setDirs((d) => ({ ...d, [dir]: { status: "loading" } }));
+      const now = await fetchPage(dir, 0, 0);
+      if (!quiet || !had || now !== had.version) return;
+      for (const page of had.pages.keys()) if (page !== 0) void fetchPage(dir, page, now);
+    },
+    [fetchPage],
   );
 
   // A new project starts from its root.
@@ -63,22 +80,7 @@ export default function FileTree({ onOpen, onDiff }: { onOpen: (path: string) =>
     for (const dir of Object.keys(dirsRef.current)) void load(dir, true);
   }, [version, load]);
 
-  const rows = useMemo<Row[]>(() => {
-    const out: Row[] = [];
-    const walk = (dir: string, depth: number) => {
-      const st = dirs[dir];
-      if (!st) return;
-      if (st.status === "loading") out.push({ kind: "loading", dir, depth });
-      else if (st.status === "failed") out.push({ kind: "failed", dir, depth, error: st.error });
-      else
-        for (const e of st.entries) {
-          out.push({ kind: "entry", entry: e, depth });
-          if (e.isDir && expanded.has(e.path)) walk(e.path, depth + 1);
-        }
-    };
-    walk("", 0);
-    return out;
-  }, [dirs, expanded]);
+  const rows = useMemo(() => flatten(dirs, expanded), [dirs, expanded]);
 
   const v = useVirtualizer({
     count: rows.length,
@@ -87,6 +89,17 @@ export default function FileTree({ onOpen, onDiff }: { onOpen: (path: string) =>
     overscan: 12,
     initialRect: { width: 300, height: 600 },
   });
+
+  // Ask for the pages of the rows in view (and the overscan).
+  const items = v.getVirtualItems();
+  const from = items[0]?.index ?? 0;
+  const to = items[items.length - 1]?.index ?? -1;
+  useEffect(() => {
+    for (const { dir, page } of pendingPages(rows, from, to)) {
+      const st = dirsRef.current[dir];
+      if (st?.status === "ready" && !asked.current.has(`${dir}\n${page}`)) void fetchPage(dir, page, st.folder.version);
+    }
+  }, [rows, from, to, fetchPage]);
 
   const toggle = (e: FileEntry, open?: boolean) => {
     const isOpen = expanded.has(e.path);
@@ -120,7 +133,8 @@ export default function FileTree({ onOpen, onDiff }: { onOpen: (path: string) =>
     else if (ev.key === "d" && r?.kind === "entry" && r.entry.changed && !r.entry.isDir) onDiff(r.entry.path);
     else return;
     ev.preventDefault();
-    if (next !== active) {
+    // A move brings the active row into view, also when it was scrolled away.
+    if (next !== active || ev.key === "Home" || ev.key === "End") {
       setActive(next);
       v.scrollToIndex(next, { align: "auto" });
     }
@@ -140,9 +154,11 @@ export default function FileTree({ onOpen, onDiff }: { onOpen: (path: string) =>
       onKeyDown={onKeyDown}
     >
       <div style={{ height: v.getTotalSize(), position: "relative" }}>
-        {v.getVirtualItems().map((item) => {
+        {items.map((item) => {
           const r = rows[item.index]!;
           const style = { transform: `translateY(${item.start}px)`, height: ROW, paddingLeft: 8 + r.depth * 14 };
+          if (r.kind === "pending")
+            return <div key={`pending:${r.dir}:${item.index - r.base}`} className="tree-row pending" style={style} aria-hidden="true" />;
           if (r.kind !== "entry")
             return (
               <div key={`${r.kind}:${r.dir}`} className={`tree-row ${r.kind}`} style={style}>

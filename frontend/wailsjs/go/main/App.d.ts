@@ -45,7 +45,7 @@ export function GetSession(arg1:number):Promise<events.SessionDetail>;
 
 export function GetSettings():Promise<events.SettingsView>;
 
-export function ListDir(arg1:number,arg2:string):Promise<events.DirListing>;
+export function ListDir(arg1:number,arg2:events.DirPageQuery):Promise<events.DirPage>;
 
 export function ListModels(arg1:string,arg2:string,arg3:string):Promise<Array<string>>;
 
