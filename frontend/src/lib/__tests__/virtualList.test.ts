@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import { HeightIndex } from "../virtualList";
+import { rowCount, rowsHtml, rowsHtmlOf, splitRows, unifiedRows } from "../diffLayout";
+import type { Hunk } from "../types";
+
+describe("HeightIndex", () => {
+  const tens = () => new HeightIndex(100, () => 10);
+
+  it("puts each item after the ones before it, estimated until measured", () => {
+    const h = new HeightIndex(4, (i) => (i + 1) * 10);
+    expect([0, 1, 2, 3, 4].map((i) => h.offset(i))).toEqual([0, 10, 30, 60, 100]);
+    expect(h.total()).toBe(100);
+    expect(h.isMeasured(1)).toBe(false);
+    expect(h.set(1, 25)).toBe(true);
+    expect(h.isMeasured(1)).toBe(true);
+    expect([0, 1, 2, 3, 4].map((i) => h.offset(i))).toEqual([0, 10, 35, 65, 105]);
+    expect(h.set(1, 25)).toBe(false);
+    expect(h.set(7, 25)).toBe(false);
+  });
+
+  it("finds the item at a distance", () => {
+    const h = tens();
+    expect(h.at(0)).toBe(0);
+    expect(h.at(9.9)).toBe(0);
+    expect(h.at(10)).toBe(1);
+    expect(h.at(995)).toBe(99);
+    expect(h.at(5000)).toBe(99);
+  });
+
+  const cases: { name: string; top: number; bottom: number; overscan: number; want: { first: number; last: number } | null }[] = [
+    { name: "the items in view", top: 100, bottom: 200, overscan: 0, want: { first: 10, last: 19 } },
+    { name: "a view cutting items in half", top: 105, bottom: 195, overscan: 0, want: { first: 10, last: 19 } },
+    { name: "with overscan each side", top: 100, bottom: 200, overscan: 30, want: { first: 7, last: 22 } },
+    { name: "clamped at the top", top: 0, bottom: 50, overscan: 30, want: { first: 0, last: 7 } },
+    { name: "clamped at the end", top: 950, bottom: 1050, overscan: 30, want: { first: 92, last: 99 } },
+    { name: "a view above the list", top: -500, bottom: -100, overscan: 30, want: null },
+    { name: "a view below the list", top: 1100, bottom: 1300, overscan: 30, want: null },
+    { name: "a view partly above the list", top: -100, bottom: 25, overscan: 0, want: { first: 0, last: 2 } },
+  ];
+  for (const c of cases) {
+    it(`range: ${c.name}`, () => {
+      expect(tens().range(c.top, c.bottom, c.overscan)).toEqual(c.want);
+    });
+  }
+
+  it("has no range in an empty list", () => {
+    expect(new HeightIndex(0, () => 10).range(0, 100, 10)).toBeNull();
+  });
+
+  it("follows measured heights in its range", () => {
+    const h = tens();
+    h.set(0, 500); // item 0 now fills the first 500 px
+    expect(h.range(100, 200, 0)).toEqual({ first: 0, last: 0 });
+    expect(h.range(500, 520, 0)).toEqual({ first: 1, last: 2 });
+  });
+
+  // The list starts 300 px into the scrolled content; the view is 100 px high.
+  const reveals: { name: string; item: number; scrollTop: number; want: number }[] = [
+    { name: "an item in view does not move it", item: 2, scrollTop: 300, want: 300 },
+    { name: "an item below comes in at the bottom", item: 20, scrollTop: 300, want: 300 + 210 - 100 },
+    { name: "an item above comes in at the top", item: 5, scrollTop: 700, want: 350 },
+    { name: "an item half out at the bottom", item: 9, scrollTop: 300, want: 300 },
+    { name: "an item half out at the top", item: 9, scrollTop: 395, want: 390 },
+  ];
+  for (const c of reveals) {
+    it(`reveal: ${c.name}`, () => {
+      expect(tens().reveal(c.item, 300, c.scrollTop, 100)).toBe(c.want);
+    });
+  }
+
+  it("reveals the top of an item higher than the view", () => {
+    const h = tens();
+    h.set(4, 400);
+    expect(h.reveal(4, 0, 0, 100)).toBe(40);
+    expect(h.reveal(4, 0, 500, 100)).toBe(40);
+  });
+});
+
+describe("rowCount", () => {
+  const hunk: Hunk = {
+    index: 0,
+    oldStart: 1,
+    oldLines: 4,
+    newStart: 1,
+    newLines: 3,
+    lines: [
+      { kind: "context", text: "a", oldNo: 1, newNo: 1 },
+      { kind: "del", text: "b", oldNo: 2 },
+      { kind: "del", text: "c", oldNo: 3 },
+      { kind: "add", text: "B", newNo: 2 },
+      { kind: "context", text: "d", oldNo: 4, newNo: 3 },
+    ],
+  };
+
+  it("counts the rows each layout renders", () => {
+    expect(rowCount(hunk, "split")).toBe(splitRows(hunk, "").length);
+    expect(rowCount(hunk, "split")).toBe(4);
+    expect(rowCount(hunk, "unified")).toBe(unifiedRows(hunk, "").length);
+    expect(rowCount(hunk, "unified")).toBe(5);
+    expect(rowsHtml(hunk, "", "split").split("<tr>")).toHaveLength(4 + 1);
+    expect(rowsHtml(hunk, "", "unified").split("<tr>")).toHaveLength(5 + 1);
+  });
+
+  it("keeps a hunk's rows per layout and language", () => {
+    const a = rowsHtmlOf(hunk, "", "split");
+    expect(rowsHtmlOf(hunk, "", "split")).toBe(a);
+    expect(rowsHtmlOf(hunk, "", "unified")).toBe(rowsHtml(hunk, "", "unified"));
+    expect(rowsHtmlOf(hunk, "go", "split")).toBe(rowsHtml(hunk, "go", "split"));
+  });
+});
