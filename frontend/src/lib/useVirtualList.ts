@@ -96,29 +96,26 @@ export function useVirtualList(
     };
   }, [listRef, update]);
 
-  // Rendered items report their heights; a change above the view moves
-  // the scroll area by as much, so what is in view stays where it is.
+  // Rendered items report their heights. The item at the top of the view
+  // keeps its place on screen: when heights above it change (measured, or
+  // estimated again), the scroll position moves by as much.
   const observer = useMemo(() => {
     if (typeof ResizeObserver === "undefined") return null;
     return new ResizeObserver((entries) => {
       const list = listRef.current;
       if (!list) return;
-      let changed = false;
-      let shift = 0;
       const v = viewOf(list, scroller.current);
+      const top = v.scrollTop - v.listTop;
+      const anchor = index.at(Math.max(0, top));
+      const before = index.offset(anchor);
+      let changed = false;
       for (const e of entries) {
         const el = e.target as HTMLElement;
-        if (!el.isConnected) continue;
-        const i = indexOfRef.current(el);
-        const was = index.height(i);
-        const top = index.offset(i);
-        if (index.set(i, el.offsetHeight)) {
-          changed = true;
-          if (v.listTop + top + was <= v.scrollTop) shift += index.height(i) - was;
-        }
+        if (el.isConnected && index.set(indexOfRef.current(el), el.offsetHeight)) changed = true;
       }
       if (!changed) return;
-      if (shift !== 0) scrollTo(scroller.current, v.scrollTop + shift);
+      const moved = index.offset(anchor) - before;
+      if (top > 0 && moved !== 0) scrollTo(scroller.current, v.scrollTop + moved);
       setVersion((x) => x + 1);
       update();
     });

@@ -1,8 +1,8 @@
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { errorText } from "../../lib/format";
 import type { FileChange } from "../../lib/types";
 import { langForPath } from "../../lib/highlight";
-import { rowCount } from "../../lib/diffLayout";
+import { rowCount, rowsHtmlOf } from "../../lib/diffLayout";
 import { useVirtualList } from "../../lib/useVirtualList";
 import type { HunkDecision } from "../../state/review";
 import DiffHunk, { type DiffLayout } from "./DiffHunk";
@@ -32,6 +32,28 @@ function summary(file: FileChange): { adds: number; dels: number } {
 const HEAD_PX = 29;
 const ROW_PX = 18;
 
+/** A slice of the main thread's time that leaves a frame room for scrolling, in ms. */
+const IDLE_SLICE_MS = 6;
+
+/**
+ * Builds the rows of every hunk a few at a time between frames, so that
+ * scrolling to a hunk only puts it in the DOM (highlighting is most of a
+ * hunk's cost).
+ */
+function usePrebuiltRows(file: FileChange, lang: string, layout: DiffLayout) {
+  useEffect(() => {
+    let next = 0;
+    let timer = 0;
+    const work = () => {
+      const until = performance.now() + IDLE_SLICE_MS;
+      while (next < file.hunks.length && performance.now() < until) rowsHtmlOf(file.hunks[next++]!, lang, layout);
+      if (next < file.hunks.length) timer = window.setTimeout(work, 16);
+    };
+    timer = window.setTimeout(work, 16);
+    return () => window.clearTimeout(timer);
+  }, [file, lang, layout]);
+}
+
 /** One file of a proposed change: its hunks (only those near the view are rendered), or an editor on the proposed text. */
 export default function DiffView({ file, loadText, decisions, edited, layout, focusedHunk, locked, onDecide, onFocus, onEdit }: Props) {
   const [editing, setEditing] = useState<string | null>(null);
@@ -41,6 +63,7 @@ export default function DiffView({ file, loadText, decisions, edited, layout, fo
   const { adds, dels } = summary(file);
   const deleted = !file.isNew && file.emptied && dels > 0 && adds === 0;
   const list = useRef<HTMLDivElement>(null);
+  usePrebuiltRows(file, lang, layout);
   const v = useVirtualList(
     list,
     file.hunks.length,

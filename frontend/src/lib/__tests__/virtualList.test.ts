@@ -5,17 +5,34 @@ import type { Hunk } from "../types";
 
 describe("HeightIndex", () => {
   const tens = () => new HeightIndex(100, () => 10);
+  /** 100 items of 10 px, all measured. */
+  const measuredTens = () => {
+    const h = tens();
+    for (let i = 0; i < h.count; i++) h.set(i, 10);
+    return h;
+  };
 
   it("puts each item after the ones before it, estimated until measured", () => {
     const h = new HeightIndex(4, (i) => (i + 1) * 10);
     expect([0, 1, 2, 3, 4].map((i) => h.offset(i))).toEqual([0, 10, 30, 60, 100]);
     expect(h.total()).toBe(100);
     expect(h.isMeasured(1)).toBe(false);
-    expect(h.set(1, 25)).toBe(true);
+    expect(h.set(1, 20)).toBe(true);
     expect(h.isMeasured(1)).toBe(true);
-    expect([0, 1, 2, 3, 4].map((i) => h.offset(i))).toEqual([0, 10, 35, 65, 105]);
-    expect(h.set(1, 25)).toBe(false);
+    expect([0, 1, 2, 3, 4].map((i) => h.offset(i))).toEqual([0, 10, 30, 60, 100]);
+    expect(h.set(1, 20)).toBe(false);
     expect(h.set(7, 25)).toBe(false);
+  });
+
+  it("estimates the items not measured yet with the estimates' mean error", () => {
+    const h = new HeightIndex(4, () => 10);
+    h.set(0, 16); // 6 more than estimated
+    expect([0, 1, 2, 3, 4].map((i) => h.offset(i))).toEqual([0, 16, 32, 48, 64]);
+    h.set(1, 12); // 2 more: the mean error is 4
+    expect([2, 3, 4].map((i) => h.offset(i))).toEqual([28, 42, 56]);
+    h.set(1, 16); // measured again: the mean error is 6 again
+    expect(h.total()).toBe(64);
+    expect(h.height(3)).toBe(16);
   });
 
   it("finds the item at a distance", () => {
@@ -48,7 +65,7 @@ describe("HeightIndex", () => {
   });
 
   it("follows measured heights in its range", () => {
-    const h = tens();
+    const h = measuredTens();
     h.set(0, 500); // item 0 now fills the first 500 px
     expect(h.range(100, 200, 0)).toEqual({ first: 0, last: 0 });
     expect(h.range(500, 520, 0)).toEqual({ first: 1, last: 2 });
@@ -69,7 +86,7 @@ describe("HeightIndex", () => {
   }
 
   it("reveals the top of an item higher than the view", () => {
-    const h = tens();
+    const h = measuredTens();
     h.set(4, 400);
     expect(h.reveal(4, 0, 0, 100)).toBe(40);
     expect(h.reveal(4, 0, 500, 100)).toBe(40);
