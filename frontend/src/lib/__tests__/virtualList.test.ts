@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { HeightIndex } from "../virtualList";
-import { rowCount, rowsHtml, rowsHtmlOf, splitRows, unifiedRows } from "../diffLayout";
-import type { Hunk } from "../types";
 
 describe("HeightIndex", () => {
   const tens = () => new HeightIndex(100, () => 10);
@@ -90,38 +88,5 @@ describe("HeightIndex", () => {
     h.set(4, 400);
     expect(h.reveal(4, 0, 0, 100)).toBe(40);
     expect(h.reveal(4, 0, 500, 100)).toBe(40);
-  });
-});
-
-describe("rowCount", () => {
-  const hunk: Hunk = {
-    index: 0,
-    oldStart: 1,
-    oldLines: 4,
-    newStart: 1,
-    newLines: 3,
-    lines: [
-      { kind: "context", text: "a", oldNo: 1, newNo: 1 },
-      { kind: "del", text: "b", oldNo: 2 },
-      { kind: "del", text: "c", oldNo: 3 },
-      { kind: "add", text: "B", newNo: 2 },
-      { kind: "context", text: "d", oldNo: 4, newNo: 3 },
-    ],
-  };
-
-  it("counts the rows each layout renders", () => {
-    expect(rowCount(hunk, "split")).toBe(splitRows(hunk, "").length);
-    expect(rowCount(hunk, "split")).toBe(4);
-    expect(rowCount(hunk, "unified")).toBe(unifiedRows(hunk, "").length);
-    expect(rowCount(hunk, "unified")).toBe(5);
-    expect(rowsHtml(hunk, "", "split").split("<tr>")).toHaveLength(4 + 1);
-    expect(rowsHtml(hunk, "", "unified").split("<tr>")).toHaveLength(5 + 1);
-  });
-
-  it("keeps a hunk's rows per layout and language", () => {
-    const a = rowsHtmlOf(hunk, "", "split");
-    expect(rowsHtmlOf(hunk, "", "split")).toBe(a);
-    expect(rowsHtmlOf(hunk, "", "unified")).toBe(rowsHtml(hunk, "", "unified"));
-    expect(rowsHtmlOf(hunk, "go", "split")).toBe(rowsHtml(hunk, "go", "split"));
   });
 });
