@@ -32,25 +32,37 @@ function summary(file: FileChange): { adds: number; dels: number } {
 const HEAD_PX = 29;
 const ROW_PX = 18;
 
-/** A slice of the main thread's time that leaves a frame room for scrolling, in ms. */
-const IDLE_SLICE_MS = 6;
+/** When the browser has no requestIdleCallback: a slice of the main thread that leaves a frame room, in ms. */
+const SLICE_MS = 4;
+
+/** Runs work(deadline) when the main thread is idle (between frames where requestIdleCallback is missing). */
+function whenIdle(work: (timeLeft: () => number) => void): () => void {
+  if (typeof window.requestIdleCallback === "function") {
+    const id = window.requestIdleCallback((d) => work(() => d.timeRemaining()));
+    return () => window.cancelIdleCallback(id);
+  }
+  const id = window.setTimeout(() => {
+    const until = performance.now() + SLICE_MS;
+    work(() => until - performance.now());
+  }, 16);
+  return () => window.clearTimeout(id);
+}
 
 /**
- * Builds the rows of every hunk a few at a time between frames, so that
- * scrolling to a hunk only puts it in the DOM (highlighting is most of a
- * hunk's cost).
+ * Builds the rows of every hunk a few at a time while the main thread is
+ * idle, so that scrolling to a hunk only puts it in the DOM (highlighting
+ * is most of a hunk's cost).
  */
 function usePrebuiltRows(file: FileChange, lang: string, layout: DiffLayout) {
   useEffect(() => {
     let next = 0;
-    let timer = 0;
-    const work = () => {
-      const until = performance.now() + IDLE_SLICE_MS;
-      while (next < file.hunks.length && performance.now() < until) rowsHtmlOf(file.hunks[next++]!, lang, layout);
-      if (next < file.hunks.length) timer = window.setTimeout(work, 16);
+    let cancel = () => {};
+    const work = (timeLeft: () => number) => {
+      while (next < file.hunks.length && timeLeft() > 1) rowsHtmlOf(file.hunks[next++]!, lang, layout);
+      if (next < file.hunks.length) cancel = whenIdle(work);
     };
-    timer = window.setTimeout(work, 16);
-    return () => window.clearTimeout(timer);
+    cancel = whenIdle(work);
+    return () => cancel();
   }, [file, lang, layout]);
 }
 
