@@ -172,18 +172,23 @@ export function rowsHtml(hunk: Hunk, lang: string, layout: "split" | "unified"):
     .join("");
 }
 
-// Built once per hunk, layout and language: a virtualised diff renders a
-// hunk again each time it comes back into view.
-const htmlCache = new WeakMap<Hunk, Map<string, string>>();
+// Built once per hunk, layout and language: a virtualised diff shows a
+// hunk again each time it comes back into view, and moving its rows back
+// into the page costs no parsing.
+const bodyCache = new WeakMap<Hunk, Map<string, HTMLTableSectionElement>>();
 
-/** rowsHtml, memoised per hunk. */
-export function rowsHtmlOf(hunk: Hunk, lang: string, layout: "split" | "unified"): string {
-  let byKey = htmlCache.get(hunk);
-  if (!byKey) htmlCache.set(hunk, (byKey = new Map()));
+/** A hunk's rows (rowsHtml) as a <tbody>, memoised per hunk: the element moves into the table that shows it. */
+export function rowsBodyOf(hunk: Hunk, lang: string, layout: "split" | "unified"): HTMLTableSectionElement {
+  let byKey = bodyCache.get(hunk);
+  if (!byKey) bodyCache.set(hunk, (byKey = new Map()));
   const key = `${layout} ${lang}`;
-  let html = byKey.get(key);
-  if (html === undefined) byKey.set(key, (html = rowsHtml(hunk, lang, layout)));
-  return html;
+  let body = byKey.get(key);
+  if (!body) {
+    body = document.createElement("tbody");
+    body.innerHTML = rowsHtml(hunk, lang, layout);
+    byKey.set(key, body);
+  }
+  return body;
 }
 
 /** Characters each side of a side-by-side diff needs before it is the default. */

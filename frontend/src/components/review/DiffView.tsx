@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { errorText } from "../../lib/format";
 import type { FileChange } from "../../lib/types";
 import { langForPath } from "../../lib/highlight";
-import { rowCount, rowsHtmlOf } from "../../lib/diffLayout";
+import { rowCount, rowsBodyOf } from "../../lib/diffLayout";
 import { useVirtualList } from "../../lib/useVirtualList";
 import type { HunkDecision } from "../../state/review";
 import DiffHunk, { type DiffLayout } from "./DiffHunk";
@@ -50,15 +50,15 @@ function whenIdle(work: (timeLeft: () => number) => void): () => void {
 
 /**
  * Builds the rows of every hunk a few at a time while the main thread is
- * idle, so that scrolling to a hunk only puts it in the DOM (highlighting
- * is most of a hunk's cost).
+ * idle, so that scrolling to a hunk only moves them into the page
+ * (highlighting and parsing are most of a hunk's cost).
  */
 function usePrebuiltRows(file: FileChange, lang: string, layout: DiffLayout) {
   useEffect(() => {
     let next = 0;
     let cancel = () => {};
     const work = (timeLeft: () => number) => {
-      while (next < file.hunks.length && timeLeft() > 1) rowsHtmlOf(file.hunks[next++]!, lang, layout);
+      while (next < file.hunks.length && timeLeft() > 1) rowsBodyOf(file.hunks[next++]!, lang, layout);
       if (next < file.hunks.length) cancel = whenIdle(work);
     };
     cancel = whenIdle(work);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changedSpan, chooseLayout, markRange, rowCount, rowsHtml, rowsHtmlOf, SPLIT_CHARS, splitRows, unifiedRows } from "../diffLayout";
+import { changedSpan, chooseLayout, markRange, rowCount, rowsBodyOf, rowsHtml, SPLIT_CHARS, splitRows, unifiedRows } from "../diffLayout";
 import type { Hunk } from "../types";
 
 const hunk: Hunk = {
@@ -77,9 +77,10 @@ describe("rowCount and rowsHtml", () => {
   });
 
   it("keeps a hunk's rows per layout and language", () => {
-    const a = rowsHtmlOf(hunk, "", "split");
-    expect(rowsHtmlOf(hunk, "", "split")).toBe(a);
-    expect(rowsHtmlOf(hunk, "", "unified")).toBe(rowsHtml(hunk, "", "unified"));
-    expect(rowsHtmlOf(hunk, "go", "split")).toBe(rowsHtml(hunk, "go", "split"));
+    const a = rowsBodyOf(hunk, "", "split");
+    expect(rowsBodyOf(hunk, "", "split")).toBe(a);
+    expect(a.innerHTML).toBe(rowsHtml(hunk, "", "split"));
+    expect(rowsBodyOf(hunk, "", "unified").innerHTML).toBe(rowsHtml(hunk, "", "unified"));
+    expect(rowsBodyOf(hunk, "go", "split").innerHTML).toBe(rowsHtml(hunk, "go", "split"));
   });
 });
