@@ -1,8 +1,13 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { HeightIndex } from "./virtualList";
 
-/** How far beyond the view items are rendered, in px. */
-const OVERSCAN = 600;
+/**
+ * How far beyond the view items are rendered, in px; the rendered items
+ * change only when the view comes within KEEP px of their edge, so that
+ * scrolling changes the DOM in one frame of several, not in every one.
+ */
+const OVERSCAN = 1200;
+const KEEP = 300;
 /** The view assumed before the scroll area is known. */
 const FIRST_VIEW = 1000;
 
@@ -75,8 +80,12 @@ export function useVirtualList(
     if (!list) return;
     const v = viewOf(list, scroller.current);
     const top = v.scrollTop - v.listTop;
-    const next = index.range(top, top + v.height, OVERSCAN);
-    setRange((r) => (r?.first === next?.first && r?.last === next?.last ? r : next));
+    const near = index.range(top, top + v.height, KEEP);
+    setRange((r) => {
+      if (r && near && r.first <= near.first && r.last >= near.last) return r;
+      const next = index.range(top, top + v.height, OVERSCAN);
+      return r?.first === next?.first && r?.last === next?.last ? r : next;
+    });
   }, [index, listRef]);
 
   // The scroll area: follow its scrolling and its size.
