@@ -191,7 +191,8 @@ bench: deps-bench build
 	go run ./backend/tools/cmd/toolbench -runs 5 | .ci/bench-section.sh tools
 	.ci/bench-go.sh files ./backend/workspace
 	.ci/bench-go.sh store ./backend/store . 2s
-	.ci/bench-go.sh agent ./backend/agent
+	.ci/bench-go.sh agent ./backend/agent 'ToolRoundTrip|StreamEvents'
+	.ci/bench-go.sh review ./backend/agent BigEdit 5x
 	.ci/bench-go.sh ledger ./backend/ledger . 5x
 	node frontend/e2e/bench-stream.mjs --no-frontend-build --runs 3 | .ci/bench-section.sh stream
 	node frontend/e2e/bench-stream.mjs --no-frontend-build --no-go-build --runs 3 --delay-ms 1 | .ci/bench-section.sh stream-paced

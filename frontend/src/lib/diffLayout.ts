@@ -137,6 +137,60 @@ export function unifiedRows(hunk: Hunk, lang: string): UnifiedRow[] {
   }));
 }
 
+/** The rows of a hunk in a layout (without highlighting it): what its height is estimated from. */
+export function rowCount(hunk: Hunk, layout: "split" | "unified"): number {
+  if (layout === "unified") return hunk.lines.length;
+  let n = 0;
+  pairRuns(hunk.lines, () => n++);
+  return n;
+}
+
+const sign = { context: " ", add: "+", del: "−", empty: "" } as const;
+
+function numberCell(kind: string, no: number | undefined): string {
+  return `<td class="ln ${kind}">${no ?? ""}</td>`;
+}
+
+function codeCell(kind: keyof typeof sign, html: string): string {
+  return `<td class="code ${kind}"><span class="sign" aria-hidden="true">${sign[kind]}</span><span>${html}</span></td>`;
+}
+
+/**
+ * A hunk's table rows as one HTML string: side by side (before | after,
+ * both halves of a line pair in one row so they stay aligned when lines
+ * wrap) or unified. The code is highlighted (escaped) HTML; one string per
+ * hunk is parsed once, where a cell each would start a parser each.
+ */
+export function rowsHtml(hunk: Hunk, lang: string, layout: "split" | "unified"): string {
+  if (layout === "split") {
+    return splitRows(hunk, lang)
+      .map((r) => `<tr>${numberCell(r.left.kind, r.left.no)}${codeCell(r.left.kind, r.left.html)}${numberCell(r.right.kind, r.right.no)}${codeCell(r.right.kind, r.right.html)}</tr>`)
+      .join("");
+  }
+  return unifiedRows(hunk, lang)
+    .map((r) => `<tr>${numberCell(r.kind, r.oldNo)}${numberCell(r.kind, r.newNo)}${codeCell(r.kind, r.html)}</tr>`)
+    .join("");
+}
+
+// Built once per hunk, layout and language: a virtualised diff shows a
+// hunk again each time it comes back into view, and moving its rows back
+// into the page costs no parsing.
+const bodyCache = new WeakMap<Hunk, Map<string, HTMLTableSectionElement>>();
+
+/** A hunk's rows (rowsHtml) as a <tbody>, memoised per hunk: the element moves into the table that shows it. */
+export function rowsBodyOf(hunk: Hunk, lang: string, layout: "split" | "unified"): HTMLTableSectionElement {
+  let byKey = bodyCache.get(hunk);
+  if (!byKey) bodyCache.set(hunk, (byKey = new Map()));
+  const key = `${layout} ${lang}`;
+  let body = byKey.get(key);
+  if (!body) {
+    body = document.createElement("tbody");
+    body.innerHTML = rowsHtml(hunk, lang, layout);
+    byKey.set(key, body);
+  }
+  return body;
+}
+
 /** Characters each side of a side-by-side diff needs before it is the default. */
 export const SPLIT_CHARS = 80;
 

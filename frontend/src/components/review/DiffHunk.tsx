@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef } from "react";
+import { memo, useCallback, useEffect, useRef, type RefCallback } from "react";
 import type { Hunk } from "../../lib/types";
 import type { HunkDecision } from "../../state/review";
 import DiffTable, { type DiffLayout } from "./DiffTable";
@@ -15,10 +15,19 @@ interface Props {
   locked: boolean;
   onDecide: (index: number, d: HunkDecision) => void;
   onFocus: (index: number) => void;
+  /** The virtualised list's measuring ref. */
+  ref?: RefCallback<HTMLDivElement>;
 }
 
-function DiffHunk({ hunk, index, lang, layout, decision, focused, locked, onDecide, onFocus }: Props) {
+function DiffHunk({ hunk, index, lang, layout, decision, focused, locked, onDecide, onFocus, ref: measure }: Props) {
   const ref = useRef<HTMLDivElement>(null);
+  const setRef = useCallback(
+    (el: HTMLDivElement | null) => {
+      ref.current = el;
+      return measure?.(el) ?? undefined;
+    },
+    [measure],
+  );
 
   useEffect(() => {
     if (focused) ref.current?.scrollIntoView({ block: "nearest" });
@@ -28,7 +37,7 @@ function DiffHunk({ hunk, index, lang, layout, decision, focused, locked, onDeci
 
   return (
     <div
-      ref={ref}
+      ref={setRef}
       className={`diff-hunk decision-${decision}${focused ? " focused" : ""}`}
       data-testid="diff-hunk"
       data-hunk-index={index}

@@ -1,48 +1,26 @@
-import { memo, useMemo } from "react";
+import { memo, useCallback } from "react";
 import type { Hunk } from "../../lib/types";
-import { splitRows, unifiedRows } from "../../lib/diffLayout";
+import { rowsBodyOf } from "../../lib/diffLayout";
 
 export type DiffLayout = "split" | "unified";
-
-const sign = { context: " ", add: "+", del: "−", empty: "" } as const;
 
 /**
  * A hunk's lines as a table: side by side (before | after, both halves of a
  * line pair in one row so they stay aligned when lines wrap) or unified.
+ * The rows are built once per hunk (rowsBodyOf: highlighted, escaped) and
+ * moved into the table each time it is shown.
  */
 function DiffTable({ hunk, lang, layout }: { hunk: Hunk; lang: string; layout: DiffLayout }) {
-  const split = useMemo(() => (layout === "split" ? splitRows(hunk, lang) : null), [hunk, lang, layout]);
-  const unified = useMemo(() => (layout === "unified" ? unifiedRows(hunk, lang) : null), [hunk, lang, layout]);
-  return (
-    <table className={`diff-table ${layout}`}>
-      <tbody>
-        {split?.map((r, i) => (
-          <tr key={i}>
-            <td className={`ln ${r.left.kind}`}>{r.left.no ?? ""}</td>
-            <td className={`code ${r.left.kind}`}>
-              <span className="sign" aria-hidden="true">{sign[r.left.kind]}</span>
-              <span dangerouslySetInnerHTML={{ __html: r.left.html }} />
-            </td>
-            <td className={`ln ${r.right.kind}`}>{r.right.no ?? ""}</td>
-            <td className={`code ${r.right.kind}`}>
-              <span className="sign" aria-hidden="true">{sign[r.right.kind]}</span>
-              <span dangerouslySetInnerHTML={{ __html: r.right.html }} />
-            </td>
-          </tr>
-        ))}
-        {unified?.map((r, i) => (
-          <tr key={i}>
-            <td className={`ln ${r.kind}`}>{r.oldNo ?? ""}</td>
-            <td className={`ln ${r.kind}`}>{r.newNo ?? ""}</td>
-            <td className={`code ${r.kind}`}>
-              <span className="sign" aria-hidden="true">{sign[r.kind]}</span>
-              <span dangerouslySetInnerHTML={{ __html: r.html }} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+  const fill = useCallback(
+    (table: HTMLTableElement | null) => {
+      if (!table) return;
+      const body = rowsBodyOf(hunk, lang, layout);
+      // The same hunk shown twice at once: the second table gets a copy.
+      table.replaceChildren(body.isConnected && body.parentElement !== table ? body.cloneNode(true) : body);
+    },
+    [hunk, lang, layout],
   );
+  return <table ref={fill} className={`diff-table ${layout}`} />;
 }
 
 export default memo(DiffTable);

@@ -1,7 +1,9 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { errorText } from "../../lib/format";
 import type { FileChange } from "../../lib/types";
 import { langForPath } from "../../lib/highlight";
+import { rowCount, rowsBodyOf } from "../../lib/diffLayout";
+import { useVirtualList } from "../../lib/useVirtualList";
 import type { HunkDecision } from "../../state/review";
 import DiffHunk, { type DiffLayout } from "./DiffHunk";
 
@@ -26,7 +28,45 @@ function summary(file: FileChange): { adds: number; dels: number } {
   return { adds, dels };
 }
 
-/** One file of a proposed change: its hunks, or an editor on the proposed text. */
+/** A hunk's height before it is measured: its head and its rows (see .hunk-head and .diff-table). */
+const HEAD_PX = 29;
+const ROW_PX = 18;
+
+/** When the browser has no requestIdleCallback: a slice of the main thread that leaves a frame room, in ms. */
+const SLICE_MS = 4;
+
+/** Runs work(deadline) when the main thread is idle (between frames where requestIdleCallback is missing). */
+function whenIdle(work: (timeLeft: () => number) => void): () => void {
+  if (typeof window.requestIdleCallback === "function") {
+    const id = window.requestIdleCallback((d) => work(() => d.timeRemaining()));
+    return () => window.cancelIdleCallback(id);
+  }
+  const id = window.setTimeout(() => {
+    const until = performance.now() + SLICE_MS;
+    work(() => until - performance.now());
+  }, 16);
+  return () => window.clearTimeout(id);
+}
+
+/**
+ * Builds the rows of every hunk a few at a time while the main thread is
+ * idle, so that scrolling to a hunk only moves them into the page
+ * (highlighting and parsing are most of a hunk's cost).
+ */
+function usePrebuiltRows(file: FileChange, lang: string, layout: DiffLayout) {
+  useEffect(() => {
+    let next = 0;
+    let cancel = () => {};
+    const work = (timeLeft: () => number) => {
+      while (next < file.hunks.length && timeLeft() > 1) rowsBodyOf(file.hunks[next++]!, lang, layout);
+      if (next < file.hunks.length) cancel = whenIdle(work);
+    };
+    cancel = whenIdle(work);
+    return () => cancel();
+  }, [file, lang, layout]);
+}
+
+/** One file of a proposed change: its hunks (only those near the view are rendered), or an editor on the proposed text. */
 export default function DiffView({ file, loadText, decisions, edited, layout, focusedHunk, locked, onDecide, onFocus, onEdit }: Props) {
   const [editing, setEditing] = useState<string | null>(null);
   const [opening, setOpening] = useState(false);
@@ -34,6 +74,16 @@ export default function DiffView({ file, loadText, decisions, edited, layout, fo
   const lang = langForPath(file.path);
   const { adds, dels } = summary(file);
   const deleted = !file.isNew && file.emptied && dels > 0 && adds === 0;
+  const list = useRef<HTMLDivElement>(null);
+  usePrebuiltRows(file, lang, layout);
+  const v = useVirtualList(
+    list,
+    file.hunks.length,
+    (i) => HEAD_PX + ROW_PX * rowCount(file.hunks[i]!, layout),
+    (el) => Number(el.dataset.hunkIndex),
+    `${layout} ${editing !== null}`,
+    focusedHunk,
+  );
   const startEdit = async () => {
     if (edited !== null) {
       setEditing(edited);
@@ -120,22 +170,25 @@ export default function DiffView({ file, loadText, decisions, edited, layout, fo
           </div>
         </div>
       ) : (
-        <div className={edited !== null ? "superseded" : undefined}>
+        <div ref={list} className={`diff-hunks${edited !== null ? " superseded" : ""}`}>
           {file.hunks.length === 0 && <p className="empty">No textual changes.</p>}
-          {file.hunks.map((h, i) => (
+          {v.before > 0 && <div className="diff-spacer" aria-hidden="true" style={{ height: v.before }} />}
+          {file.hunks.slice(v.first, v.last + 1).map((h, k) => (
             <DiffHunk
               key={h.index}
+              ref={v.measure}
               hunk={h}
-              index={i}
+              index={v.first + k}
               lang={lang}
               layout={layout}
-              decision={decisions[i] ?? "pending"}
-              focused={focusedHunk === i}
+              decision={decisions[v.first + k] ?? "pending"}
+              focused={focusedHunk === v.first + k}
               locked={locked || edited !== null}
               onDecide={onDecide}
               onFocus={onFocus}
             />
           ))}
+          {v.after > 0 && <div className="diff-spacer" aria-hidden="true" style={{ height: v.after }} />}
         </div>
       )}
     </section>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changedSpan, chooseLayout, markRange, SPLIT_CHARS, splitRows, unifiedRows } from "../diffLayout";
+import { changedSpan, chooseLayout, markRange, rowCount, rowsBodyOf, rowsHtml, SPLIT_CHARS, splitRows, unifiedRows } from "../diffLayout";
 import type { Hunk } from "../types";
 
 const hunk: Hunk = {
@@ -63,5 +63,24 @@ describe("chooseLayout", () => {
     expect(chooseLayout(760, 7.2)).toBe("unified");
     // A smaller font fits more.
     expect(chooseLayout(1000, 6)).toBe("split");
+  });
+});
+
+describe("rowCount and rowsHtml", () => {
+  it("counts the rows each layout renders, as rowsHtml renders them", () => {
+    expect(rowCount(hunk, "split")).toBe(splitRows(hunk, "").length);
+    expect(rowCount(hunk, "split")).toBe(4);
+    expect(rowCount(hunk, "unified")).toBe(unifiedRows(hunk, "").length);
+    expect(rowCount(hunk, "unified")).toBe(5);
+    expect(rowsHtml(hunk, "", "split").split("<tr>")).toHaveLength(4 + 1);
+    expect(rowsHtml(hunk, "", "unified").split("<tr>")).toHaveLength(5 + 1);
+  });
+
+  it("keeps a hunk's rows per layout and language", () => {
+    const a = rowsBodyOf(hunk, "", "split");
+    expect(rowsBodyOf(hunk, "", "split")).toBe(a);
+    expect(a.innerHTML).toBe(rowsHtml(hunk, "", "split"));
+    expect(rowsBodyOf(hunk, "", "unified").innerHTML).toBe(rowsHtml(hunk, "", "unified"));
+    expect(rowsBodyOf(hunk, "go", "split").innerHTML).toBe(rowsHtml(hunk, "go", "split"));
   });
 });
