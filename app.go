@@ -127,8 +127,14 @@ func (a *App) ListSessions(projectID int64, limit, offset int) ([]events.Session
 }
 
 // GetSession returns every message, tool call and pending approval.
-func (a *App) GetSession(sessionID int64) (events.SessionDetail, error) {
-	return a.ws.GetSession(a.ctx, sessionID)
+func (a *App) GetSession(sessionID, focusMessageID int64) (events.SessionDetail, error) {
+	return a.ws.GetSession(a.ctx, sessionID, focusMessageID)
+}
+
+// OlderMessages returns the page of a session's messages before message
+// before, reaching back at least to message from (0: one page).
+func (a *App) OlderMessages(sessionID, before, from int64) (events.MessagePage, error) {
+	return a.ws.OlderMessages(a.ctx, sessionID, before, from)
 }
 
 // NewSession starts an empty session in the project.

@@ -223,3 +223,23 @@ func listToolCallsOf(ctx context.Context, q querier, sessionID int64, ms []Messa
 	}
 	return cs, rows.Err()
 }
+
+// ToolUseIDs maps the session's tool calls' row ids to their tool_use ids
+// (without reading their inputs and outputs).
+func (s *Store) ToolUseIDs(ctx context.Context, sessionID int64) (map[int64]string, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, tool_use_id FROM tool_calls WHERE session_id = ?`, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var use string
+		if err := rows.Scan(&id, &use); err != nil {
+			return nil, err
+		}
+		out[id] = use
+	}
+	return out, rows.Err()
+}

@@ -14,7 +14,7 @@ import { LedgerActions, noLedger } from "./ledger";
 import { SeqGate } from "./seqGate";
 import { PlanActions } from "./plan";
 import { mergeSessions, SessionListActions } from "./sessionList";
-import { applyEvent, emptySession, sessionFromDetail, type SessionEvent, type SessionView } from "./sessionState";
+import { applyEvent, emptySession, prependPage, sessionFromDetail, type SessionEvent, type SessionView } from "./sessionState";
 import { Store } from "./store";
 
 function localStore(): Storage | undefined {
@@ -267,6 +267,8 @@ export class AppController implements ActionContext {
     this.layout.closeDrawer();
     const cur = this.state.session;
     if (cur && cur.id === id && cur.status === "ready") {
+      if (focusMessageId !== null && !(focusMessageId in cur.messages) && cur.hasOlder) await this.loadOlder(focusMessageId);
+      if (token !== this.openToken) return;
       if (focusMessageId !== null) this.set((st) => (st.session ? { ...st, session: { ...st.session, focusMessageId } } : st));
       if (focusMessageId !== null || !cur.pending.length) this.layout.showChat();
       return;
@@ -278,7 +280,7 @@ export class AppController implements ActionContext {
     this.set((st) => ({ ...st, session: emptySession(id, summary), reviews: {} }));
     this.ledger.reset(null);
     try {
-      const detail = await this.backend.getSession(id);
+      const detail = await this.backend.getSession(id, focusMessageId ?? 0);
       if (token !== this.openToken) return;
       const held = this.held ?? [];
       this.held = null;
@@ -297,6 +299,27 @@ export class AppController implements ActionContext {
         ...st,
         session: st.session ? { ...st.session, status: "failed", loadError: errorText(err) } : st.session,
       }));
+    }
+  }
+
+  /**
+   * Reads the page of messages before the first one loaded (reaching back
+   * to message `from` when given), once at a time; a failure shows where
+   * the older messages would be, with a retry.
+   */
+  async loadOlder(from = 0): Promise<void> {
+    const s = this.state.session;
+    if (!s || s.status !== "ready" || !s.hasOlder || s.older === "loading" || !s.messageIds.length) return;
+    const id = s.id;
+    const mine = (st: AppState) => st.session?.id === id && st.session.status === "ready";
+    this.set((st) => (mine(st) ? { ...st, session: { ...st.session!, older: "loading" } } : st));
+    try {
+      const page = await this.backend.olderMessages(id, s.messageIds[0]!, from);
+      this.set((st) => (mine(st) ? { ...st, session: prependPage(st.session!, page) } : st));
+    } catch (err) {
+      const message = `Could not read the earlier messages: ${errorText(err)}`;
+      this.report("window", id, message);
+      this.set((st) => (mine(st) ? { ...st, session: { ...st.session!, older: { error: message } } } : st));
     }
   }
 
