@@ -71,7 +71,11 @@ export default function Transcript() {
     const at = (key: string | null) => v.measurementsCache.find((m) => m.key === key)?.start;
     if (el && prev.key !== null && prev.key !== firstMessage) {
       const now = at(prev.key);
-      if (now !== undefined && now > prev.start) el.scrollTop += now - prev.start;
+      if (now !== undefined && now > prev.start) {
+        el.scrollTop += now - prev.start;
+        // The list renders the rows now in view before this frame is painted.
+        el.dispatchEvent(new Event("scroll"));
+      }
     }
     anchor.current = { key: firstMessage, start: at(firstMessage) ?? 0 };
   }, [firstMessage, v]);
