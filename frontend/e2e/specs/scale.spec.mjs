@@ -12,7 +12,8 @@ import { openProject, sel, send, startChat, waitState, waitTurnDone } from "./he
 /** Searches for word, opens its hit in the session titled title, and waits for the message in view, highlighted. */
 async function openHit(page, title, word) {
   await page.fill("[data-testid=session-search]", word);
-  const hit = page.locator("[data-testid=search-results] [data-testid=search-hit]", { hasText: title }).first();
+  // A hit of this search (the list of the last one may still be shown).
+  const hit = page.locator("[data-testid=search-results] [data-testid=search-hit]", { hasText: title }).filter({ hasText: word }).first();
   await hit.waitFor();
   await hit.locator("button").click();
   await page.waitForFunction(

@@ -36,6 +36,8 @@ export class AppController implements ActionContext {
   readonly desktop: DesktopActions;
   private gate = new SeqGate<SessionEvent>((evs) => this.applyBatch(evs));
   /** Events of the session being loaded wait here until its snapshot arrives. */
+  /** The read of older messages under way. */
+  private olderRead: { id: number; read: Promise<void> } | null = null;
   private held: SessionEvent[] | null = null;
   private openToken = 0;
   private loaded = false;
@@ -267,7 +269,7 @@ export class AppController implements ActionContext {
     this.layout.closeDrawer();
     const cur = this.state.session;
     if (cur && cur.id === id && cur.status === "ready") {
-      if (focusMessageId !== null && !(focusMessageId in cur.messages) && cur.hasOlder) await this.loadOlder(focusMessageId);
+      if (focusMessageId !== null) await this.loadOlder(focusMessageId);
       if (token !== this.openToken) return;
       if (focusMessageId !== null) this.set((st) => (st.session ? { ...st, session: { ...st.session, focusMessageId } } : st));
       if (focusMessageId !== null || !cur.pending.length) this.layout.showChat();
@@ -308,13 +310,29 @@ export class AppController implements ActionContext {
    * the older messages would be, with a retry.
    */
   async loadOlder(from = 0): Promise<void> {
+    // One read at a time; a read back to a message waits for the one under way.
+    const under = () => (this.olderRead && this.olderRead.id === this.state.session?.id ? this.olderRead.read : null);
+    for (let r = under(); r; r = under()) {
+      if (!from) return;
+      await r;
+    }
     const s = this.state.session;
-    if (!s || s.status !== "ready" || !s.hasOlder || s.older === "loading" || !s.messageIds.length) return;
+    if (!s || s.status !== "ready" || !s.hasOlder || !s.messageIds.length || (from && from in s.messages)) return;
+    const read = this.readOlder(s, from).finally(() => {
+      if (this.olderRead?.read === read) this.olderRead = null;
+    });
+    this.olderRead = { id: s.id, read };
+    return read;
+  }
+
+  private async readOlder(s: SessionView, from: number): Promise<void> {
     const id = s.id;
-    const mine = (st: AppState) => st.session?.id === id && st.session.status === "ready";
+    const first = s.messageIds[0]!;
+    // Still the session read from, with the same first message (not opened again since).
+    const mine = (st: AppState) => st.session?.id === id && st.session.status === "ready" && st.session.messageIds[0] === first;
     this.set((st) => (mine(st) ? { ...st, session: { ...st.session!, older: "loading" } } : st));
     try {
-      const page = await this.backend.olderMessages(id, s.messageIds[0]!, from);
+      const page = await this.backend.olderMessages(id, first, from);
       this.set((st) => (mine(st) ? { ...st, session: prependPage(st.session!, page) } : st));
     } catch (err) {
       const message = `Could not read the earlier messages: ${errorText(err)}`;

@@ -108,9 +108,12 @@ export default function Transcript() {
     v.scrollToIndex(idx, { align: "center" });
     setHitId(focusId);
     c.clearFocus();
+  }, [focusId, rows, v, c]);
+  useEffect(() => {
+    if (hitId === null) return;
     const t = setTimeout(() => setHitId(null), 2500);
     return () => clearTimeout(t);
-  }, [focusId, rows, v, c]);
+  }, [hitId]);
 
   // "↓ Latest" only when there is somewhere to scroll: a chat that fits
   // (or shrank to fit) is at its end.

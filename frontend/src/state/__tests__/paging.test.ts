@@ -86,6 +86,30 @@ describe("a session read in pages", () => {
     expect(s().focusMessageId).toBe(12);
   });
 
+  it("a read back to a hit waits for the page under way, then reads on to the hit", async () => {
+    const { b, c, s } = await opened(300, 100);
+    const page = c.loadOlder();
+    await c.openSession(1, 12);
+    await page;
+    expect(b.callsOf("olderMessages")).toEqual([
+      [1, 201, 0],
+      [1, 101, 12],
+    ]);
+    expect(s().messageIds[0]).toBe(1); // a page at least
+    expect(s().messageIds).toHaveLength(300);
+    expect(s().focusMessageId).toBe(12);
+  });
+
+  it("drops a page read for a session that was opened again since", async () => {
+    const { b, c, s } = await opened(300, 100);
+    const page = c.loadOlder();
+    c.store.setState((st) => ({ ...st, session: null }));
+    await c.openSession(1);
+    await page;
+    expect(b.callsOf("olderMessages")).toHaveLength(1);
+    expect(s().messageIds[0]).toBe(201);
+  });
+
   it("shows a failure to read older messages where they would be, and tries again", async () => {
     const { b, c, s } = await opened(20, 10);
     b.olderError = "database is locked";
