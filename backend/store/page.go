@@ -129,22 +129,8 @@ func pageStart(ctx context.Context, q querier, sessionID, end int64, pq PageQuer
 
 // pageToolCalls are the calls made in the messages from <= seq < to.
 func pageToolCalls(ctx context.Context, q querier, sessionID, from, to int64) ([]ToolCall, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+toolCallCols+` FROM tool_call_rows
-		WHERE session_id = ? AND message_id IN (SELECT id FROM messages WHERE session_id = ? AND seq >= ? AND seq < ?)
-		ORDER BY id`, sessionID, sessionID, from, to)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var cs []ToolCall
-	for rows.Next() {
-		c, err := scanToolCall(rows)
-		if err != nil {
-			return nil, err
-		}
-		cs = append(cs, c)
-	}
-	return cs, rows.Err()
+	return queryToolCalls(ctx, q, `WHERE session_id = ? AND message_id IN
+		(SELECT id FROM messages WHERE session_id = ? AND seq >= ? AND seq < ?) ORDER BY id`, sessionID, sessionID, from, to)
 }
 
 // latestTodos is the input of the session's latest todo_write call that

@@ -164,7 +164,12 @@ func (s *Store) ToolCalls(ctx context.Context, sessionID int64) ([]ToolCall, err
 }
 
 func listToolCalls(ctx context.Context, q querier, sessionID int64) ([]ToolCall, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+toolCallCols+` FROM tool_call_rows WHERE session_id = ? ORDER BY id`, sessionID)
+	return queryToolCalls(ctx, q, `WHERE session_id = ? ORDER BY id`, sessionID)
+}
+
+// queryToolCalls reads the tool calls of tool_call_rows that where picks.
+func queryToolCalls(ctx context.Context, q querier, where string, args ...any) ([]ToolCall, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+toolCallCols+` FROM tool_call_rows `+where, args...)
 	if err != nil {
 		return nil, err
 	}
