@@ -49,6 +49,13 @@ export default function Transcript() {
     return out;
   }, [messageIds, messages, notices, hasOlder, older]);
 
+  // A session opens at its end: scrolled there before the list (next)
+  // reads where it is, so that it never renders the top rows first.
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, []);
+
   const v = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
@@ -81,7 +88,7 @@ export default function Transcript() {
   }, [firstMessage, v]);
 
   // Near the top, read the older messages.
-  const firstInView = items[0]?.index ?? 0;
+  const firstInView = v.range?.startIndex ?? 0;
   useEffect(() => {
     if (hasOlder && older === "idle" && firstInView < OLDER_AHEAD) void c.loadOlder();
   }, [c, hasOlder, older, firstInView]);
