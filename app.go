@@ -126,7 +126,9 @@ func (a *App) ListSessions(projectID int64, limit, offset int) ([]events.Session
 	return a.ws.ListSessions(a.ctx, projectID, limit, offset)
 }
 
-// GetSession returns every message, tool call and pending approval.
+// GetSession returns a session's last page of messages (reaching back to
+// focusMessageId, a search hit, when not 0), its tool calls and pending
+// approvals.
 func (a *App) GetSession(sessionID, focusMessageID int64) (events.SessionDetail, error) {
 	return a.ws.GetSession(a.ctx, sessionID, focusMessageID)
 }
