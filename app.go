@@ -126,9 +126,17 @@ func (a *App) ListSessions(projectID int64, limit, offset int) ([]events.Session
 	return a.ws.ListSessions(a.ctx, projectID, limit, offset)
 }
 
-// GetSession returns every message, tool call and pending approval.
-func (a *App) GetSession(sessionID int64) (events.SessionDetail, error) {
-	return a.ws.GetSession(a.ctx, sessionID)
+// GetSession returns a session's last page of messages (reaching back to
+// focusMessageId, a search hit, when not 0), its tool calls and pending
+// approvals.
+func (a *App) GetSession(sessionID, focusMessageID int64) (events.SessionDetail, error) {
+	return a.ws.GetSession(a.ctx, sessionID, focusMessageID)
+}
+
+// OlderMessages returns the page of a session's messages before message
+// before, reaching back at least to message from (0: one page).
+func (a *App) OlderMessages(sessionID, before, from int64) (events.MessagePage, error) {
+	return a.ws.OlderMessages(a.ctx, sessionID, before, from)
 }
 
 // NewSession starts an empty session in the project.

@@ -24,6 +24,17 @@ type SessionDetail struct {
 	State     string         `json:"state"`
 	// Todos is the session's task list ([] when it has none).
 	Todos []TodoItem `json:"todos"`
+	// HasOlder is whether messages precede Messages (the session's last
+	// page): the window reads them with OlderMessages.
+	HasOlder bool `json:"hasOlder"`
+}
+
+// MessagePage is a run of a session's messages before those the window
+// has, with their tool calls.
+type MessagePage struct {
+	Messages  []Message  `json:"messages"`
+	ToolCalls []ToolCall `json:"toolCalls"`
+	HasOlder  bool       `json:"hasOlder"`
 }
 
 // DiffLine is one line of a hunk. Kind is context, add or del.

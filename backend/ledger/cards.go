@@ -24,13 +24,9 @@ func (c Cards) Fill(v *events.ToolCall) {
 
 // Cards reads what became of each file change and command of a session.
 func (l *Ledger) Cards(ctx context.Context, sessionID int64) (Cards, error) {
-	calls, err := l.st.ToolCalls(ctx, sessionID)
+	useID, err := l.st.ToolUseIDs(ctx, sessionID)
 	if err != nil {
 		return Cards{}, err
-	}
-	useID := map[int64]string{}
-	for _, c := range calls {
-		useID[c.ID] = c.ToolUseID
 	}
 	changes, err := l.st.Changes(ctx, sessionID)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"time"
@@ -107,7 +108,12 @@ func (s *Store) Messages(ctx context.Context, sessionID int64) ([]Message, error
 }
 
 func listMessages(ctx context.Context, q querier, sessionID int64) ([]Message, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+messageCols+` FROM messages WHERE session_id = ? ORDER BY seq`, sessionID)
+	return listMessagesBetween(ctx, q, sessionID, 0, math.MaxInt64)
+}
+
+// listMessagesBetween returns the session's messages with from <= seq < to, in order.
+func listMessagesBetween(ctx context.Context, q querier, sessionID, from, to int64) ([]Message, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+messageCols+` FROM messages WHERE session_id = ? AND seq >= ? AND seq < ? ORDER BY seq`, sessionID, from, to)
 	if err != nil {
 		return nil, err
 	}

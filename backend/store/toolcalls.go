@@ -164,7 +164,12 @@ func (s *Store) ToolCalls(ctx context.Context, sessionID int64) ([]ToolCall, err
 }
 
 func listToolCalls(ctx context.Context, q querier, sessionID int64) ([]ToolCall, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+toolCallCols+` FROM tool_call_rows WHERE session_id = ? ORDER BY id`, sessionID)
+	return queryToolCalls(ctx, q, `WHERE session_id = ? ORDER BY id`, sessionID)
+}
+
+// queryToolCalls reads the tool calls of tool_call_rows that where picks.
+func queryToolCalls(ctx context.Context, q querier, where string, args ...any) ([]ToolCall, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+toolCallCols+` FROM tool_call_rows `+where, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -222,4 +227,24 @@ func listToolCallsOf(ctx context.Context, q querier, sessionID int64, ms []Messa
 		cs = append(cs, c)
 	}
 	return cs, rows.Err()
+}
+
+// ToolUseIDs maps the session's tool calls' row ids to their tool_use ids
+// (without reading their inputs and outputs).
+func (s *Store) ToolUseIDs(ctx context.Context, sessionID int64) (map[int64]string, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, tool_use_id FROM tool_calls WHERE session_id = ?`, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var use string
+		if err := rows.Scan(&id, &use); err != nil {
+			return nil, err
+		}
+		out[id] = use
+	}
+	return out, rows.Err()
 }

@@ -91,59 +91,6 @@ func (w *Workspace) NewSession(ctx context.Context, projectID int64) (events.Ses
 	return view.Session(s), nil
 }
 
-// GetSession returns everything the chat shows for a session, and makes it
-// the active one (whose changed files the file tree marks). The snapshot is
-// read while the session's events are held back, so its Seq tells the
-// frontend exactly which events are already in it.
-func (w *Workspace) GetSession(ctx context.Context, id int64) (events.SessionDetail, error) {
-	var (
-		t       store.Transcript
-		pending []events.Approval
-		state   string
-	)
-	w.dropEmpty(ctx, id)
-	lv, err := w.agent.Snapshot(id, func() (err error) {
-		t, err = w.store.Transcript(ctx, id)
-		pending, state = w.agent.Pending(id), string(w.agent.State(id))
-		return err
-	})
-	if err != nil {
-		return events.SessionDetail{}, err
-	}
-	pr, err := w.projectRoot(ctx, t.Session.ProjectID)
-	if err != nil {
-		return events.SessionDetail{}, err
-	}
-	if pending == nil {
-		pending = []events.Approval{} // "pending": [], never null: the window reads .length
-	}
-	d := events.SessionDetail{
-		Seq:       lv.Seq,
-		Session:   view.Session(t.Session),
-		Messages:  make([]events.Message, len(t.Messages)),
-		ToolCalls: make([]events.ToolCall, len(t.ToolCalls)),
-		Pending:   pending,
-		Usage:     usageView(t.Session, t.Messages),
-		State:     state,
-		Todos:     view.Todos(t.Todos()),
-	}
-	for i, m := range t.Messages {
-		d.Messages[i] = view.Message(m)
-	}
-	cards, err := w.ledger.Cards(ctx, id)
-	if err != nil {
-		return events.SessionDetail{}, err
-	}
-	for i, c := range t.ToolCalls {
-		d.ToolCalls[i] = view.ToolCall(c, pr.registry.Label(c.Name, c.Input))
-		cards.Fill(&d.ToolCalls[i])
-	}
-	mergeLive(&d, lv)
-	leaveOutUnshown(&d)
-	w.setActive(id)
-	return d, nil
-}
-
 // mergeLive puts what the events carried beyond the store into a snapshot:
 // the streamed message's text (the store saves it debounced), running
 // commands' output (saved when they end) and which call each approval is for.
@@ -179,23 +126,18 @@ func mergeLive(d *events.SessionDetail, lv agent.Live) {
 	}
 }
 
-func usageView(s store.Session, msgs []store.Message) events.Usage {
+func usageView(s store.Session, last llm.Usage) events.Usage {
 	cost, known := llm.Cost(s.Model, s.Usage)
 	u := events.Usage{
 		InputTokens: s.Usage.InputTokens, OutputTokens: s.Usage.OutputTokens,
 		CacheReadTokens: s.Usage.CacheReadTokens, CacheWriteTokens: s.Usage.CacheWriteTokens,
 		CostUSD: s.CostUSD, CostKnown: known || s.CostUSD > 0,
 		ContextWindow: llm.ContextWindow(s.Model),
+		// The context in use is what the last model call read and wrote.
+		ContextTokens: last.InputTokens + last.CacheReadTokens + last.CacheWriteTokens + last.OutputTokens,
 	}
 	if u.CostUSD == 0 {
 		u.CostUSD = cost
-	}
-	// The context in use is what the last model call read and wrote.
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if mu := msgs[i].Usage; msgs[i].Role == llm.RoleAssistant && mu.InputTokens+mu.OutputTokens > 0 {
-			u.ContextTokens = mu.InputTokens + mu.CacheReadTokens + mu.CacheWriteTokens + mu.OutputTokens
-			break
-		}
 	}
 	return u
 }
@@ -297,15 +239,4 @@ func (w *Workspace) DecideCommand(approvalID string, d events.CommandDecision) e
 		return fmt.Errorf("this command is no longer waiting for a decision: %w", err)
 	}
 	return nil
-}
-
-// leaveOutUnshown drops what the window never shows from a session it
-// opens: big tool inputs and tool results' text (see view.WindowMessage).
-func leaveOutUnshown(d *events.SessionDetail) {
-	for i := range d.Messages {
-		d.Messages[i] = view.WindowMessage(d.Messages[i])
-	}
-	for i := range d.ToolCalls {
-		d.ToolCalls[i] = view.WindowToolCall(d.ToolCalls[i])
-	}
 }

@@ -35,7 +35,7 @@ func TestEmptySessionIsDroppedWhenLeft(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.GetSession(ctx, b.ID); err != nil { // leaves c, empty
+	if _, err := w.GetSession(ctx, b.ID, 0); err != nil { // leaves c, empty
 		t.Fatal(err)
 	}
 	list, err := w.ListSessions(ctx, p.ID, 0, 0)

@@ -147,7 +147,7 @@ func TestWindowFlow(t *testing.T) {
 	if titled.Session.Title != "About Capitalise two and eleven in" || srv.TitleRequests() != 1 {
 		t.Errorf("title %q after %d title requests", titled.Session.Title, srv.TitleRequests())
 	}
-	d, err := w.GetSession(ctx, s.ID)
+	d, err := w.GetSession(ctx, s.ID, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +255,7 @@ func TestSnapshotMidStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := ev.wait(t, func(e any) bool { _, ok := e.(events.StreamPayload); return ok }).(events.StreamPayload)
-	d, err := w.GetSession(ctx, s.ID)
+	d, err := w.GetSession(ctx, s.ID, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,7 @@ func TestPlanFlow(t *testing.T) {
 	if done.Reason != "plan" {
 		t.Fatalf("turn ended with %s", done.Reason)
 	}
-	d, err := w.GetSession(ctx, s.ID)
+	d, err := w.GetSession(ctx, s.ID, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

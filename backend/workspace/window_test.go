@@ -141,7 +141,7 @@ func TestQuitMidTurn(t *testing.T) {
 
 	w2 := openAt(t, home, env)
 	defer w2.Close()
-	d, err := w2.GetSession(ctx, talk.ID)
+	d, err := w2.GetSession(ctx, talk.ID, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestQuitMidTurn(t *testing.T) {
 	if saved != streamed.String() {
 		t.Fatalf("saved %d bytes of the %d streamed:\nsaved:    %.80q\nstreamed: %.80q", len(saved), streamed.Len(), saved, streamed.String())
 	}
-	r, err := w2.GetSession(ctx, run.ID)
+	r, err := w2.GetSession(ctx, run.ID, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,10 @@
 // * session: a 2,000-message session (imported with `pilot sessions import`,
 //   the data of the memory benchmark) opened from the sidebar while a short
 //   one is open: click → the frame in which its last message is in the DOM;
-//   then the transcript scrolled from its top to its end, 300 px a frame,
-//   counting frames over 34 ms (two frames at 60 Hz) and the longest gap;
+//   then the transcript scrolled up from its end to its first message (the
+//   window reads older pages on the way), and from its top to its end, 300
+//   px a frame, counting frames over 34 ms (two frames at 60 Hz) and the
+//   longest gap;
 // * review: the model proposes a new text of a 20,000-line file, 200 hunks
 //   (write_file, approval asked). From the last byte of that answer (a
 //   stamping proxy, as in bench-stream.mjs) to the frame in which the review
@@ -74,18 +76,25 @@ function frameWhen(page, act, found, arg) {
   );
 }
 
-/** In the page: scrolls the element matching selector from its top to its end, SCROLL_STEP px a frame; returns frame gaps. */
-function scrollThrough(page, selector) {
+/**
+ * In the page: scrolls the element matching selector from its top to its
+ * end, SCROLL_STEP px a frame (dir -1: from its end up to its top, until
+ * nothing older is read there); returns frame gaps.
+ */
+function scrollThrough(page, selector, dir = 1) {
   return page.evaluate(
-    ({ selector, step }) =>
+    ({ selector, step, dir }) =>
       new Promise((resolve) => {
         const el = document.querySelector(selector);
-        el.scrollTop = 0;
+        el.scrollTop = dir > 0 ? 0 : el.scrollHeight;
         const frames = [];
         let settled = 0;
         const tick = (t) => {
           frames.push(t);
-          const end = el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
+          const end =
+            dir > 0
+              ? el.scrollTop + el.clientHeight >= el.scrollHeight - 1
+              : el.scrollTop <= 0 && !document.querySelector("[data-testid=transcript-older]");
           // At the end for a few frames (row heights measured on the way may grow it).
           settled = end ? settled + 1 : 0;
           if (settled >= 5) {
@@ -99,13 +108,13 @@ function scrollThrough(page, selector) {
             resolve({ frames: frames.length, max, over, height: el.scrollHeight });
             return;
           }
-          el.scrollTop += step;
+          el.scrollTop += dir * step;
           requestAnimationFrame(tick);
         };
-        // Start after the jump to the top has been painted.
+        // Start after the jump has been painted.
         requestAnimationFrame(() => requestAnimationFrame(tick));
       }),
-    { selector, step: SCROLL_STEP },
+    { selector, step: SCROLL_STEP, dir },
   );
 }
 
@@ -156,8 +165,17 @@ async function sessionRun(i, { browser, display, tmp }) {
       (text) => [...document.querySelectorAll("[data-testid=message]")].some((m) => m.textContent.includes(text)),
       last,
     ));
+    // Up from the end to the first message: the older pages are read on the way.
+    const up = await scrollThrough(page, "[data-testid=transcript]", -1);
     const scroll = await scrollThrough(page, "[data-testid=transcript]");
-    return { openMs: open.at - open.t0, sessionFrames: scroll.frames, sessionOver: scroll.over, sessionMaxGap: scroll.max };
+    return {
+      openMs: open.at - open.t0,
+      sessionUpOver: up.over,
+      sessionUpMaxGap: up.max,
+      sessionFrames: scroll.frames,
+      sessionOver: scroll.over,
+      sessionMaxGap: scroll.max,
+    };
   } finally {
     await app.close();
     rmSync(home, { recursive: true, force: true });
@@ -273,7 +291,9 @@ async function main() {
       const n = (x) => String(Math.round(x));
       const rows = [
         ["openMs", "open a 2,000-message session: click → last message painted (ms)"],
-        ["sessionOver", `scroll it top to end (${SCROLL_STEP} px a frame): frames over 34 ms`, n],
+        ["sessionUpOver", `scroll it up from its end to its first message (${SCROLL_STEP} px a frame, older pages read on the way): frames over 34 ms`, n],
+        ["sessionUpMaxGap", "— longest gap between frames (ms)"],
+        ["sessionOver", `then scroll it top to end (${SCROLL_STEP} px a frame): frames over 34 ms`, n],
         ["sessionMaxGap", "— longest gap between frames (ms)"],
         ["sessionFrames", "— frames", n],
         ["reviewMs", "review of a 20,000-line file, 200 hunks: answer's last byte → review painted (ms)"],

@@ -9,6 +9,28 @@ import { join } from "node:path";
 import { bigEdit, bigEditScript, importLongSession, longAnswer } from "../lib/scaleData.mjs";
 import { openProject, sel, send, startChat, waitState, waitTurnDone } from "./helpers.mjs";
 
+/** Searches for word, opens its hit in the session titled title, and waits for the message in view, highlighted. */
+async function openHit(page, title, word) {
+  await page.fill("[data-testid=session-search]", word);
+  // A hit of this search (the list of the last one may still be shown).
+  const hit = page.locator("[data-testid=search-results] [data-testid=search-hit]", { hasText: title }).filter({ hasText: word }).first();
+  await hit.waitFor();
+  await hit.locator("button").click();
+  await page.waitForFunction(
+    (word) => {
+      const t = document.querySelector("[data-testid=transcript]");
+      const re = new RegExp(`\\b${word}\\b`);
+      const m = [...document.querySelectorAll("[data-testid=message].hit")].find((e) => re.test(e.textContent));
+      if (!t || !m) return false;
+      const a = t.getBoundingClientRect();
+      const b = m.getBoundingClientRect();
+      return b.bottom > a.top && b.top < a.bottom;
+    },
+    word,
+    { timeout: 30_000 },
+  );
+}
+
 /** The rendered Markdown of the last assistant message: its HTML and its text without whitespace. */
 async function lastAnswer(page) {
   return page.locator(sel.assistant).last().locator(".markdown").evaluate((el) => ({ html: el.innerHTML, text: el.textContent.replace(/\s+/g, "") }));
@@ -41,7 +63,7 @@ export const tests = [
     },
   },
   {
-    name: "a search hit deep in a 2,000-message session opens it scrolled to the hit",
+    name: "search hits deep in a 2,000-message session (the 495th message, the first) are scrolled to and highlighted",
     manualStart: true,
     timeout: 180_000,
     async fn(ctx) {
@@ -54,25 +76,12 @@ export const tests = [
       await openProject(ctx, project);
 
       // handler123 is in the 493rd to 496th messages of 2,000 (search matches
-      // prefixes, and no handler1230 exists): far above the end the session opens at.
-      await page.fill("[data-testid=session-search]", "handler123");
-      const hit = page.locator("[data-testid=search-results] [data-testid=search-hit]", { hasText: titles.long }).first();
-      await hit.waitFor();
-      await hit.locator("button").click();
-      const target = page.locator(sel.message, { hasText: /\bhandler123\b/ }).first();
-      await target.waitFor({ timeout: 30_000 });
-      await page.waitForFunction(
-        () => {
-          const t = document.querySelector("[data-testid=transcript]");
-          const m = [...document.querySelectorAll("[data-testid=message]")].find((e) => /\bhandler123\b/.test(e.textContent));
-          if (!t || !m) return false;
-          const a = t.getBoundingClientRect();
-          const b = m.getBoundingClientRect();
-          return b.bottom > a.top && b.top < a.bottom;
-        },
-        null,
-        { timeout: 30_000 },
-      );
+      // prefixes, and no handler1230 exists): far above the end the session
+      // opens at, so the session opens with the messages from it on.
+      await openHit(page, titles.long, "handler123");
+      // handler0 is in the first four messages: the open session reads back
+      // to it before scrolling there.
+      await openHit(page, titles.long, "handler0");
       const rendered = await page.locator(sel.message).count();
       assert.ok(rendered < 100, `the transcript is virtualised (${rendered} messages in the DOM)`);
     },

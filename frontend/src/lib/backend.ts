@@ -24,6 +24,7 @@ import type {
   McpServerInput,
   McpServers,
   McpTrustPrompt,
+  MessagePage,
   Project,
   Rule,
   SearchHit,
@@ -64,7 +65,10 @@ export interface Backend {
 
   // sessions
   listSessions(projectId: number, limit: number, offset: number): Promise<SessionSummary[]>;
-  getSession(sessionId: number): Promise<SessionDetail>;
+  /** The session's last page of messages, reaching back to focusMessageId (a search hit; 0: none). */
+  getSession(sessionId: number, focusMessageId: number): Promise<SessionDetail>;
+  /** The page of messages before message `before`, reaching back at least to message `from` (0: one page). */
+  olderMessages(sessionId: number, before: number, from: number): Promise<MessagePage>;
   newSession(projectId: number): Promise<SessionSummary>;
   renameSession(sessionId: number, title: string): Promise<void>;
   deleteSession(sessionId: number): Promise<void>;

@@ -141,6 +141,15 @@ export interface SessionDetail {
   state: AgentState;
   /** The session's task list ([] when it has none). */
   todos: TodoItem[];
+  /** Whether messages precede `messages` (the last page): read them with olderMessages. */
+  hasOlder: boolean;
+}
+
+/** A run of a session's messages before those the window has, with their tool calls. */
+export interface MessagePage {
+  messages: Message[];
+  toolCalls: ToolCall[];
+  hasOlder: boolean;
 }
 
 export interface DiffLine {

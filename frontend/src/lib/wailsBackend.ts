@@ -16,6 +16,7 @@ import type {
   McpResource,
   McpServers,
   McpTrustPrompt,
+  MessagePage,
   Project,
   Rule,
   SearchHit,
@@ -37,7 +38,8 @@ export const wailsBackend: Backend = {
   pickProjectFolder: () => App.PickProjectFolder(),
 
   listSessions: (projectId, limit, offset): Promise<SessionSummary[]> => App.ListSessions(projectId, limit, offset),
-  getSession: async (id) => (await App.GetSession(id)) as SessionDetail,
+  getSession: async (id, focus) => (await App.GetSession(id, focus)) as SessionDetail,
+  olderMessages: async (id, before, from) => (await App.OlderMessages(id, before, from)) as MessagePage,
   newSession: (projectId): Promise<SessionSummary> => App.NewSession(projectId),
   renameSession: (id, title) => App.RenameSession(id, title),
   deleteSession: (id) => App.DeleteSession(id),

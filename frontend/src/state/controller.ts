@@ -14,7 +14,7 @@ import { LedgerActions, noLedger } from "./ledger";
 import { SeqGate } from "./seqGate";
 import { PlanActions } from "./plan";
 import { mergeSessions, SessionListActions } from "./sessionList";
-import { applyEvent, emptySession, sessionFromDetail, type SessionEvent, type SessionView } from "./sessionState";
+import { applyEvent, emptySession, prependPage, sessionFromDetail, type SessionEvent, type SessionView } from "./sessionState";
 import { Store } from "./store";
 
 function localStore(): Storage | undefined {
@@ -36,6 +36,8 @@ export class AppController implements ActionContext {
   readonly desktop: DesktopActions;
   private gate = new SeqGate<SessionEvent>((evs) => this.applyBatch(evs));
   /** Events of the session being loaded wait here until its snapshot arrives. */
+  /** The read of older messages under way. */
+  private olderRead: { id: number; read: Promise<void> } | null = null;
   private held: SessionEvent[] | null = null;
   private openToken = 0;
   private loaded = false;
@@ -267,6 +269,8 @@ export class AppController implements ActionContext {
     this.layout.closeDrawer();
     const cur = this.state.session;
     if (cur && cur.id === id && cur.status === "ready") {
+      if (focusMessageId !== null) await this.loadOlder(focusMessageId);
+      if (token !== this.openToken) return;
       if (focusMessageId !== null) this.set((st) => (st.session ? { ...st, session: { ...st.session, focusMessageId } } : st));
       if (focusMessageId !== null || !cur.pending.length) this.layout.showChat();
       return;
@@ -278,7 +282,7 @@ export class AppController implements ActionContext {
     this.set((st) => ({ ...st, session: emptySession(id, summary), reviews: {} }));
     this.ledger.reset(null);
     try {
-      const detail = await this.backend.getSession(id);
+      const detail = await this.backend.getSession(id, focusMessageId ?? 0);
       if (token !== this.openToken) return;
       const held = this.held ?? [];
       this.held = null;
@@ -297,6 +301,43 @@ export class AppController implements ActionContext {
         ...st,
         session: st.session ? { ...st.session, status: "failed", loadError: errorText(err) } : st.session,
       }));
+    }
+  }
+
+  /**
+   * Reads the page of messages before the first one loaded (reaching back
+   * to message `from` when given), once at a time; a failure shows where
+   * the older messages would be, with a retry.
+   */
+  async loadOlder(from = 0): Promise<void> {
+    // One read at a time; a read back to a message waits for the one under way.
+    const under = () => (this.olderRead && this.olderRead.id === this.state.session?.id ? this.olderRead.read : null);
+    for (let r = under(); r; r = under()) {
+      if (!from) return;
+      await r;
+    }
+    const s = this.state.session;
+    if (!s || s.status !== "ready" || !s.hasOlder || !s.messageIds.length || (from && from in s.messages)) return;
+    const read = this.readOlder(s, from).finally(() => {
+      if (this.olderRead?.read === read) this.olderRead = null;
+    });
+    this.olderRead = { id: s.id, read };
+    return read;
+  }
+
+  private async readOlder(s: SessionView, from: number): Promise<void> {
+    const id = s.id;
+    const first = s.messageIds[0]!;
+    // Still the session read from, with the same first message (not opened again since).
+    const mine = (st: AppState) => st.session?.id === id && st.session.status === "ready" && st.session.messageIds[0] === first;
+    this.set((st) => (mine(st) ? { ...st, session: { ...st.session!, older: "loading" } } : st));
+    try {
+      const page = await this.backend.olderMessages(id, first, from);
+      this.set((st) => (mine(st) ? { ...st, session: prependPage(st.session!, page) } : st));
+    } catch (err) {
+      const message = `Could not read the earlier messages: ${errorText(err)}`;
+      this.report("window", id, message);
+      this.set((st) => (mine(st) ? { ...st, session: { ...st.session!, older: { error: message } } } : st));
     }
   }
 

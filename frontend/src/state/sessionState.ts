@@ -2,7 +2,7 @@
 // applies one backend event to it. Everything here is a plain value; the
 // store (./store.ts) owns ordering and subscriptions.
 import type { EventMap } from "../lib/events";
-import type { AgentState, Approval, Message, SessionDetail, SessionSummary, TodoItem, ToolCall, Usage } from "../lib/types";
+import type { AgentState, Approval, Message, MessagePage, SessionDetail, SessionSummary, TodoItem, ToolCall, Usage } from "../lib/types";
 
 /** The session events (those with a seq), as a union discriminated by name. */
 export type SessionEventName = Exclude<keyof EventMap, `app:${string}` | "session:updated" | "ledger:updated" | "mcp:updated">;
@@ -50,6 +50,10 @@ export interface SessionView {
   focusMessageId: number | null;
   /** The task list the agent keeps (todo_write), shown above the prompt box. */
   todos: TodoItem[];
+  /** Whether the session has messages before the first one loaded (read as the user scrolls up). */
+  hasOlder: boolean;
+  /** Older messages being read, or why reading them failed. */
+  older: "idle" | "loading" | { error: string };
 }
 
 export function emptySession(id: number, summary: SessionSummary | null = null): SessionView {
@@ -72,36 +76,17 @@ export function emptySession(id: number, summary: SessionSummary | null = null):
     notices: [],
     focusMessageId: null,
     todos: [],
+    hasOlder: false,
+    older: "idle",
   };
 }
 
 export function sessionFromDetail(d: SessionDetail, focusMessageId: number | null = null): SessionView {
   const s = emptySession(d.session.id, d.session);
-  const messages: Record<number, Message> = {};
-  const messageIds: number[] = [];
-  for (const m of d.messages) {
-    if (!(m.id in messages)) messageIds.push(m.id);
-    messages[m.id] = m;
-  }
-  const toolCalls: Record<string, ToolCall> = {};
-  const toolsByMessage: Record<number, string[]> = {};
-  const toolsByParent: Record<string, string[]> = {};
-  for (const c of d.toolCalls) {
-    if (!(c.id in toolCalls)) {
-      if (c.parentId) (toolsByParent[c.parentId] ??= []).push(c.id);
-      else (toolsByMessage[c.messageId] ??= []).push(c.id);
-    }
-    toolCalls[c.id] = c;
-  }
   const running = d.state !== "idle" && d.state !== "error";
   return {
-    ...s,
+    ...prependPage(s, d),
     status: "ready",
-    messageIds,
-    messages,
-    toolCalls,
-    toolsByMessage,
-    toolsByParent,
     pending: d.pending,
     usage: d.usage,
     agentState: d.state,
@@ -109,6 +94,34 @@ export function sessionFromDetail(d: SessionDetail, focusMessageId: number | nul
     focusMessageId,
     todos: d.todos ?? [],
   };
+}
+
+/**
+ * Puts a page of older messages before those loaded. What is loaded
+ * already (an event may have brought it) is kept as it is.
+ */
+export function prependPage(s: SessionView, page: MessagePage): SessionView {
+  const messages: Record<number, Message> = { ...s.messages };
+  const ids: number[] = [];
+  for (const m of page.messages) {
+    if (m.id in messages) continue;
+    ids.push(m.id);
+    messages[m.id] = m;
+  }
+  const toolCalls: Record<string, ToolCall> = { ...s.toolCalls };
+  const byMessage: Record<number, string[]> = {};
+  const byParent: Record<string, string[]> = {};
+  for (const c of page.toolCalls) {
+    if (c.id in toolCalls) continue;
+    toolCalls[c.id] = c;
+    if (c.parentId) (byParent[c.parentId] ??= []).push(c.id);
+    else (byMessage[c.messageId] ??= []).push(c.id);
+  }
+  const toolsByMessage = { ...s.toolsByMessage };
+  for (const [k, list] of Object.entries(byMessage)) toolsByMessage[Number(k)] = [...list, ...(toolsByMessage[Number(k)] ?? [])];
+  const toolsByParent = { ...s.toolsByParent };
+  for (const [k, list] of Object.entries(byParent)) toolsByParent[k] = [...list, ...(toolsByParent[k] ?? [])];
+  return { ...s, messages, messageIds: [...ids, ...s.messageIds], toolCalls, toolsByMessage, toolsByParent, hasOlder: page.hasOlder, older: "idle" };
 }
 
 function lastMessageId(s: SessionView): number | null {

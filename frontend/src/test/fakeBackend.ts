@@ -3,6 +3,7 @@
 import type { Backend, ExportFormat, VersionInfo } from "../lib/backend";
 import type { AppReadyPayload, EventMap, EventName } from "../lib/events";
 import type {
+  MessagePage,
   ImageInput,
   ImageView,
   ChangeDecision,
@@ -59,7 +60,7 @@ export function summary(id: number, over: Partial<SessionSummary> = {}): Session
 }
 
 export function detail(id: number, over: Partial<SessionDetail> = {}): SessionDetail {
-  return { seq: 0, session: summary(id), messages: [], toolCalls: [], pending: [], usage: zeroUsage, state: "idle", todos: [], ...over };
+  return { seq: 0, session: summary(id), messages: [], toolCalls: [], pending: [], usage: zeroUsage, state: "idle", todos: [], hasOlder: false, ...over };
 }
 
 export const defaultSettings: SettingsView = {
@@ -113,6 +114,10 @@ export class FakeBackend implements Backend {
   rules: Rule[] = [];
   /** When set, getSession waits for this promise before answering. */
   gate: Promise<void> | null = null;
+  /** How many messages getSession and olderMessages answer with (the backend's pages). */
+  pageSize = Infinity;
+  /** When set, olderMessages fails with this message. */
+  olderError = "";
   /** Checkpoints per session; reverts and rewinds write to `files`. */
   ledger = new FakeLedger(() => this.files, (from, id) => {
     const s = summary(id, { title: `Fork of session ${from}` });
@@ -182,12 +187,29 @@ export class FakeBackend implements Backend {
     const sorted = this.sessions.slice().sort((a, b) => b.updatedAt - a.updatedAt || b.id - a.id);
     return sorted.slice(offset, offset + limit);
   }
-  async getSession(sessionId: number): Promise<SessionDetail> {
-    this.record("getSession", sessionId);
+  async getSession(sessionId: number, focusMessageId: number): Promise<SessionDetail> {
+    this.record("getSession", sessionId, focusMessageId);
     if (this.gate) await this.gate;
     const d = this.details[sessionId];
     if (!d) throw new Error("no such session");
-    return d;
+    return { ...d, ...this.page(d, d.messages.length, focusMessageId) };
+  }
+  async olderMessages(sessionId: number, before: number, from: number): Promise<MessagePage> {
+    this.record("olderMessages", sessionId, before, from);
+    if (this.olderError) throw new Error(this.olderError);
+    const d = this.details[sessionId];
+    const end = d?.messages.findIndex((m) => m.id === before) ?? -1;
+    if (!d || end < 0) throw new Error("no such message");
+    return this.page(d, end, from);
+  }
+  /** The pageSize messages before index end, reaching back to message from. */
+  private page(d: SessionDetail, end: number, from: number): MessagePage {
+    let start = Math.max(0, end - this.pageSize);
+    const at = d.messages.findIndex((m) => m.id === from);
+    if (at >= 0) start = Math.min(start, at);
+    const messages = d.messages.slice(start, end);
+    const ids = new Set(messages.map((m) => m.id));
+    return { messages, toolCalls: d.toolCalls.filter((c) => ids.has(c.messageId)), hasOlder: start > 0 };
   }
   async newSession(projectId: number): Promise<SessionSummary> {
     this.record("newSession", projectId);

@@ -1006,6 +1006,96 @@ export namespace events {
 		    return a;
 		}
 	}
+	export class ToolCall {
+	    id: string;
+	    messageId: number;
+	    parentId?: string;
+	    name: string;
+	    label: string;
+	    input: unknown;
+	    status: string;
+	    output: string;
+	    isError: boolean;
+	    approvalId?: string;
+	    startedAt: number;
+	    finishedAt?: number;
+	    change?: ChangeSummary;
+	    effects?: CommandEffects;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolCall(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.messageId = source["messageId"];
+	        this.parentId = source["parentId"];
+	        this.name = source["name"];
+	        this.label = source["label"];
+	        this.input = source["input"];
+	        this.status = source["status"];
+	        this.output = source["output"];
+	        this.isError = source["isError"];
+	        this.approvalId = source["approvalId"];
+	        this.startedAt = source["startedAt"];
+	        this.finishedAt = source["finishedAt"];
+	        this.change = this.convertValues(source["change"], ChangeSummary);
+	        this.effects = this.convertValues(source["effects"], CommandEffects);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class MessagePage {
+	    messages: Message[];
+	    toolCalls: ToolCall[];
+	    hasOlder: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new MessagePage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.messages = this.convertValues(source["messages"], Message);
+	        this.toolCalls = this.convertValues(source["toolCalls"], ToolCall);
+	        this.hasOlder = source["hasOlder"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Preset {
 	    id: string;
 	    name: string;
@@ -1190,62 +1280,6 @@ export namespace events {
 	        this.contextWindow = source["contextWindow"];
 	    }
 	}
-	export class ToolCall {
-	    id: string;
-	    messageId: number;
-	    parentId?: string;
-	    name: string;
-	    label: string;
-	    input: unknown;
-	    status: string;
-	    output: string;
-	    isError: boolean;
-	    approvalId?: string;
-	    startedAt: number;
-	    finishedAt?: number;
-	    change?: ChangeSummary;
-	    effects?: CommandEffects;
-	
-	    static createFrom(source: any = {}) {
-	        return new ToolCall(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.messageId = source["messageId"];
-	        this.parentId = source["parentId"];
-	        this.name = source["name"];
-	        this.label = source["label"];
-	        this.input = source["input"];
-	        this.status = source["status"];
-	        this.output = source["output"];
-	        this.isError = source["isError"];
-	        this.approvalId = source["approvalId"];
-	        this.startedAt = source["startedAt"];
-	        this.finishedAt = source["finishedAt"];
-	        this.change = this.convertValues(source["change"], ChangeSummary);
-	        this.effects = this.convertValues(source["effects"], CommandEffects);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
 	export class SessionSummary {
 	    id: number;
 	    projectId: number;
@@ -1287,6 +1321,7 @@ export namespace events {
 	    usage: Usage;
 	    state: string;
 	    todos: TodoItem[];
+	    hasOlder: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new SessionDetail(source);
@@ -1302,6 +1337,7 @@ export namespace events {
 	        this.usage = this.convertValues(source["usage"], Usage);
 	        this.state = source["state"];
 	        this.todos = this.convertValues(source["todos"], TodoItem);
+	        this.hasOlder = source["hasOlder"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -89,7 +89,7 @@ describe("narrow window (200% scaling)", () => {
     fireEvent.click(toggle);
     fireEvent.click(within(await screen.findByTestId("session-list")).getByText("Session 2"));
     expect(screen.queryByTestId("session-list")).toBeNull();
-    await waitFor(() => expect(b.callsOf("getSession")).toEqual([[2]]));
+    await waitFor(() => expect(b.callsOf("getSession")).toEqual([[2, 0]]));
 
     fireEvent.click(screen.getByTestId("view-files"));
     expect(app().dataset.view).toBe("panel");

@@ -218,7 +218,7 @@ describe("rewind", () => {
     expect(within(menu).getByTestId("rewind-conversation").textContent).toContain("Restore conversation only");
     fireEvent.click(within(menu).getByTestId("rewind-both"));
     await waitFor(() => expect(b.callsOf("rewind")).toEqual([[1, 1, "both", { resolutions: {} }]]));
-    await waitFor(() => expect(b.callsOf("getSession")).toContainEqual([600]));
+    await waitFor(() => expect(b.callsOf("getSession")).toContainEqual([600, 0]));
     expect(await screen.findByText("Fork of session 1", { selector: "h1" })).toBeTruthy();
     expect(screen.queryByTestId("rewind-menu")).toBeNull();
     expect(b.files["main.go"]).toBe(before);
@@ -231,7 +231,7 @@ describe("rewind", () => {
     fireEvent.click(await screen.findByTestId("rewind-code"));
     await waitFor(() => expect(b.callsOf("rewind")).toEqual([[1, 1, "code", { resolutions: {} }]]));
     await waitFor(() => expect(b.callsOf("getLedger")).toHaveLength(3));
-    expect(b.callsOf("getSession")).toEqual([[1]]);
+    expect(b.callsOf("getSession")).toEqual([[1, 0]]);
     expect(b.files["go.sum"]).toBe("a\n");
   });
 });

@@ -270,7 +270,7 @@ describe("sessions", () => {
     expect(hit.querySelector("mark")?.textContent).toBe("needle");
     expect(hit.innerHTML).not.toContain("onerror");
     fireEvent.click(within(hit).getByRole("button"));
-    await waitFor(() => expect(b.callsOf("getSession")).toEqual([[2]]));
+    await waitFor(() => expect(b.callsOf("getSession")).toEqual([[2, 42]]));
     const msg = await screen.findByTestId("message");
     await waitFor(() => expect(msg.className).toContain("hit"));
   });

@@ -1,6 +1,7 @@
 import { memo, useContext, useMemo, useRef, type MouseEvent } from "react";
 import { BackendContext } from "../../lib/backend";
 import { BlockStream } from "../../lib/blockStream";
+import { HtmlCache } from "../../lib/htmlCache";
 import { renderInline, renderMarkdown, segmentClosed } from "../../lib/markdown";
 import { isPlainParagraph, ParagraphStream, SEGMENT_MIN } from "../../lib/paragraphStream";
 
@@ -30,9 +31,12 @@ function LongParagraph({ src }: { src: string }) {
   );
 }
 
+/** Chunks of the messages lately in view (about a hundred messages' worth). */
+const chunks = new HtmlCache(renderMarkdown, 1000);
+
 const Chunk = memo(function Chunk({ src }: { src: string }) {
   const long = src.length >= SEGMENT_MIN && isPlainParagraph(src);
-  const html = useMemo(() => (long ? "" : renderMarkdown(src)), [src, long]);
+  const html = useMemo(() => (long ? "" : chunks.get(src)), [src, long]);
   if (long) return <LongParagraph src={src} />;
   return <div className="md-chunk" dangerouslySetInnerHTML={{ __html: html }} />;
 });

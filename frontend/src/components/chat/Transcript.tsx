@@ -4,10 +4,14 @@ import { useApp, useController } from "../../state/context";
 import type { TimelineNotice } from "../../state/sessionState";
 import MessageRow, { isVisible } from "./MessageRow";
 import NoticeRow from "./NoticeRow";
+import OlderRow from "./OlderRow";
 
-type Row = { key: string; kind: "message"; id: number } | { key: string; kind: "notice"; notice: TimelineNotice };
+type Row = { key: string; kind: "message"; id: number } | { key: string; kind: "notice"; notice: TimelineNotice } | { key: string; kind: "older" };
 
 const BOTTOM_SLACK = 48;
+const ESTIMATE = 96;
+/** Older messages are read when the first row in view is this close to the top. */
+const OLDER_AHEAD = 10;
 
 /**
  * The session's messages as a virtualised list with measured row heights.
@@ -21,6 +25,8 @@ export default function Transcript() {
   const messages = useApp((s) => s.session?.messages);
   const notices = useApp((s) => s.session?.notices);
   const focusId = useApp((s) => s.session?.focusMessageId ?? null);
+  const hasOlder = useApp((s) => s.session?.hasOlder ?? false);
+  const older = useApp((s) => s.session?.older ?? "idle");
   const scrollRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const [atBottom, setAtBottom] = useState(true);
@@ -34,22 +40,58 @@ export default function Transcript() {
       list.push(n);
       byAfter.set(n.afterMessageId, list);
     }
+    if (hasOlder || older !== "idle") out.push({ key: "older", kind: "older" });
     for (const n of byAfter.get(null) ?? []) out.push({ key: n.id, kind: "notice", notice: n });
     for (const id of messageIds ?? []) {
       if (isVisible(messages?.[id])) out.push({ key: `m${id}`, kind: "message", id });
       for (const n of byAfter.get(id) ?? []) out.push({ key: n.id, kind: "notice", notice: n });
     }
     return out;
-  }, [messageIds, messages, notices]);
+  }, [messageIds, messages, notices, hasOlder, older]);
+
+  // A session opens at its end: scrolled there before the list (next)
+  // reads where it is, so that it never renders the top rows first.
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, []);
 
   const v = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 96,
+    estimateSize: () => ESTIMATE,
     overscan: 6,
     getItemKey: (i) => rows[i]?.key ?? i,
     initialRect: { width: 800, height: 600 },
+    // A session opens at its end: render the last rows first.
+    initialOffset: () => rows.length * ESTIMATE,
   });
+  const items = v.getVirtualItems();
+
+  // Older messages put before those in view leave the view where it was:
+  // the first message row keeps its place on screen.
+  const firstMessage = rows.find((r) => r.kind === "message")?.key ?? null;
+  const anchor = useRef<{ key: string | null; start: number }>({ key: null, start: 0 });
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    const prev = anchor.current;
+    const at = (key: string | null) => v.measurementsCache.find((m) => m.key === key)?.start;
+    if (el && prev.key !== null && prev.key !== firstMessage) {
+      const now = at(prev.key);
+      if (now !== undefined && now > prev.start) {
+        el.scrollTop += now - prev.start;
+        // The list renders the rows now in view before this frame is painted.
+        el.dispatchEvent(new Event("scroll"));
+      }
+    }
+    anchor.current = { key: firstMessage, start: at(firstMessage) ?? 0 };
+  }, [firstMessage, v]);
+
+  // Near the top, read the older messages.
+  const firstInView = v.range?.startIndex ?? 0;
+  useEffect(() => {
+    if (hasOlder && older === "idle" && firstInView < OLDER_AHEAD) void c.loadOlder();
+  }, [c, hasOlder, older, firstInView]);
 
   // A newly opened session starts at its end.
   useEffect(() => {
@@ -73,9 +115,12 @@ export default function Transcript() {
     v.scrollToIndex(idx, { align: "center" });
     setHitId(focusId);
     c.clearFocus();
+  }, [focusId, rows, v, c]);
+  useEffect(() => {
+    if (hitId === null) return;
     const t = setTimeout(() => setHitId(null), 2500);
     return () => clearTimeout(t);
-  }, [focusId, rows, v, c]);
+  }, [hitId]);
 
   // "↓ Latest" only when there is somewhere to scroll: a chat that fits
   // (or shrank to fit) is at its end.
@@ -117,7 +162,7 @@ export default function Transcript() {
           </div>
         ) : (
           <div className="virtual-inner" style={{ height: total }}>
-            {v.getVirtualItems().map((item) => {
+            {items.map((item) => {
               const row = rows[item.index]!;
               return (
                 <div
@@ -127,7 +172,13 @@ export default function Transcript() {
                   className="virtual-row"
                   style={{ transform: `translateY(${item.start}px)` }}
                 >
-                  {row.kind === "message" ? <MessageRow id={row.id} highlighted={row.id === hitId} /> : <NoticeRow notice={row.notice} />}
+                  {row.kind === "message" ? (
+                    <MessageRow id={row.id} highlighted={row.id === hitId} />
+                  ) : row.kind === "notice" ? (
+                    <NoticeRow notice={row.notice} />
+                  ) : (
+                    <OlderRow state={older} onRetry={() => void c.loadOlder()} />
+                  )}
                 </div>
               );
             })}

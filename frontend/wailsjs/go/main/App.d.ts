@@ -41,7 +41,7 @@ export function GetImage(arg1:string):Promise<events.ImageView>;
 
 export function GetLedger(arg1:number):Promise<events.Ledger>;
 
-export function GetSession(arg1:number):Promise<events.SessionDetail>;
+export function GetSession(arg1:number,arg2:number):Promise<events.SessionDetail>;
 
 export function GetSettings():Promise<events.SettingsView>;
 
@@ -70,6 +70,8 @@ export function MCPTrust(arg1:string):Promise<void>;
 export function MCPTrustPrompt():Promise<events.MCPTrustPrompt>;
 
 export function NewSession(arg1:number):Promise<events.SessionSummary>;
+
+export function OlderMessages(arg1:number,arg2:number,arg3:number):Promise<events.MessagePage>;
 
 export function OpenExternal(arg1:string):Promise<void>;
 

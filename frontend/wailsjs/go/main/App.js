@@ -78,8 +78,8 @@ export function GetLedger(arg1) {
   return window['go']['main']['App']['GetLedger'](arg1);
 }
 
-export function GetSession(arg1) {
-  return window['go']['main']['App']['GetSession'](arg1);
+export function GetSession(arg1, arg2) {
+  return window['go']['main']['App']['GetSession'](arg1, arg2);
 }
 
 export function GetSettings() {
@@ -136,6 +136,10 @@ export function MCPTrustPrompt() {
 
 export function NewSession(arg1) {
   return window['go']['main']['App']['NewSession'](arg1);
+}
+
+export function OlderMessages(arg1, arg2, arg3) {
+  return window['go']['main']['App']['OlderMessages'](arg1, arg2, arg3);
 }
 
 export function OpenExternal(arg1) {
