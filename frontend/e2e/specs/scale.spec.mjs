@@ -50,6 +50,21 @@ export const tests = [
       await waitTurnDone(ctx, 120_000);
       const streamed = await lastAnswer(page);
       assert.equal(streamed.text, answer.plain, "every word arrived, in order");
+      // The view followed the answer to its end: text that grew between the
+      // transcript's scroll to the end and its scroll event is not the user
+      // scrolling up.
+      const end = await page.locator("[data-testid=transcript]").evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+      assert.ok(end < 48, `the transcript is at its end after streaming (${end} px above it)`);
+      assert.equal(await page.locator(".jump-latest").count(), 0, "no “↓ Latest” button after following the stream");
+      // Scrolled up by the user, the view stays put and offers the way back.
+      await page.locator("[data-testid=transcript]").hover();
+      await page.mouse.wheel(0, -600);
+      await page.locator(".jump-latest").waitFor();
+      await page.locator(".jump-latest").click();
+      await page.waitForFunction(() => {
+        const el = document.querySelector("[data-testid=transcript]");
+        return el.scrollHeight - el.scrollTop - el.clientHeight < 48 && !document.querySelector(".jump-latest");
+      });
       assert.ok((await page.locator(`${sel.assistant} [data-testid=md-long]`).count()) >= 2, "the long paragraphs were rendered in segments");
 
       // Opened again, the message is rendered from its stored text at once.

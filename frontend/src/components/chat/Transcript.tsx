@@ -29,6 +29,8 @@ export default function Transcript() {
   const older = useApp((s) => s.session?.older ?? "idle");
   const scrollRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
+  // Where the view was put when it last followed the output to the end.
+  const pinned = useRef(0);
   const [atBottom, setAtBottom] = useState(true);
   const [hitId, setHitId] = useState<number | null>(null);
 
@@ -102,7 +104,10 @@ export default function Transcript() {
   const total = v.getTotalSize();
   useLayoutEffect(() => {
     const el = scrollRef.current;
-    if (el && stick.current && focusId === null) el.scrollTop = el.scrollHeight;
+    if (el && stick.current && focusId === null) {
+      el.scrollTop = el.scrollHeight;
+      pinned.current = el.scrollTop;
+    }
   }, [total, rows.length, focusId]);
 
   // Scroll to a search hit once, mark it for a moment.
@@ -136,7 +141,10 @@ export default function Transcript() {
   const onScroll = () => {
     const el = scrollRef.current;
     if (!el) return;
-    const bottom = el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK;
+    // While the view follows a streaming answer, the text may grow between
+    // the scroll to the end and this event: only a scroll above where the
+    // view was put is the user leaving the end.
+    const bottom = el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK || (stick.current && el.scrollTop >= pinned.current - 1);
     stick.current = bottom;
     if (bottom !== atBottom) setAtBottom(bottom);
   };
@@ -145,7 +153,10 @@ export default function Transcript() {
     stick.current = true;
     setAtBottom(true);
     const el = scrollRef.current;
-    if (el) el.scrollTop = el.scrollHeight;
+    if (el) {
+      el.scrollTop = el.scrollHeight;
+      pinned.current = el.scrollTop;
+    }
     if (rows.length) v.scrollToIndex(rows.length - 1, { align: "end" });
   };
 
