@@ -145,8 +145,12 @@ func (s *Store) WriteJSON(ctx context.Context, sessionID int64, w io.Writer) err
 }
 
 // Import reads an export written by WriteJSON and adds it to a project as
-// a new session, keeping its times, usage and states.
-func (s *Store) Import(ctx context.Context, projectID int64, r io.Reader) (Session, error) {
+// a new session, keeping its times, usage and states. An export carries no
+// authority: the session comes in at mode (the user's default approval
+// mode; "" is ask), never at the mode the file names, and its tool calls
+// are marked imported, so their approvals are history, never grants (see
+// ApprovedHere).
+func (s *Store) Import(ctx context.Context, projectID int64, r io.Reader, mode string) (Session, error) {
 	var e Export
 	if err := json.NewDecoder(r).Decode(&e); err != nil {
 		return Session{}, fmt.Errorf("%w: not a session export: %v", ErrInvalid, err)
@@ -163,7 +167,7 @@ func (s *Store) Import(ctx context.Context, projectID int64, r io.Reader) (Sessi
 	var id int64
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		var err error
-		id, err = importSession(ctx, tx, projectID, e)
+		id, err = importSession(ctx, tx, projectID, e, mode)
 		return err
 	})
 	if err != nil {
@@ -172,9 +176,9 @@ func (s *Store) Import(ctx context.Context, projectID int64, r io.Reader) (Sessi
 	return s.Session(ctx, id)
 }
 
-func importSession(ctx context.Context, tx *sql.Tx, projectID int64, e Export) (int64, error) {
+func importSession(ctx context.Context, tx *sql.Tx, projectID int64, e Export, mode string) (int64, error) {
 	x := e.Session
-	mode, plan := modeColumns(x.ApprovalMode, "")
+	mode, plan := modeColumns(mode, "")
 	var id int64
 	err := tx.QueryRowContext(ctx, `
 		INSERT INTO sessions (project_id, title, provider, model, created_at, updated_at,
@@ -223,6 +227,9 @@ func importSession(ctx context.Context, tx *sql.Tx, projectID int64, e Export) (
 				}
 			}
 		}
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE tool_calls SET imported = 1 WHERE session_id = ?`, id); err != nil {
+		return 0, err
 	}
 	if x := e.Summary; x != nil {
 		if x.Keep < 0 || x.Keep >= len(ids) {

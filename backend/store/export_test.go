@@ -32,7 +32,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if err := s.WriteJSON(ctx, x.ID, &first); err != nil {
 		t.Fatal(err)
 	}
-	imported := must[Session](t)(s.Import(ctx, p.ID, bytes.NewReader(first.Bytes())))
+	imported := must[Session](t)(s.Import(ctx, p.ID, bytes.NewReader(first.Bytes()), ""))
 	if imported.ID == x.ID {
 		t.Fatal("import reused the id")
 	}
@@ -60,7 +60,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	checkIntegrity(t, s)
 
 	for _, bad := range []string{"", "{", `{"format":"other","version":1}`, `{"format":"pilot-session","version":99}`} {
-		if _, err := s.Import(ctx, p.ID, strings.NewReader(bad)); !errors.Is(err, ErrInvalid) {
+		if _, err := s.Import(ctx, p.ID, strings.NewReader(bad), ""); !errors.Is(err, ErrInvalid) {
 			t.Errorf("Import(%q): err = %v, want ErrInvalid", bad, err)
 		}
 	}
