@@ -147,9 +147,10 @@ func (s *Store) WriteJSON(ctx context.Context, sessionID int64, w io.Writer) err
 // Import reads an export written by WriteJSON and adds it to a project as
 // a new session, keeping its times, usage and states. An export carries no
 // authority: the session comes in at mode (the user's default approval
-// mode; "" is ask), never at the mode the file names, and its tool calls
-// are marked imported, so their approvals are history, never grants (see
-// ApprovedHere).
+// mode; "" is ask), never at the mode the file names, under the user's own
+// budget (the file's is dropped), with no negative cost or token counts
+// (which would lift the budget), and its tool calls are marked imported,
+// so their approvals are history, never grants (see ApprovedHere).
 func (s *Store) Import(ctx context.Context, projectID int64, r io.Reader, mode string) (Session, error) {
 	var e Export
 	if err := json.NewDecoder(r).Decode(&e); err != nil {
@@ -178,6 +179,9 @@ func (s *Store) Import(ctx context.Context, projectID int64, r io.Reader, mode s
 
 func importSession(ctx context.Context, tx *sql.Tx, projectID int64, e Export, mode string) (int64, error) {
 	x := e.Session
+	if negative(x.Usage) || x.CostUSD < 0 {
+		return 0, fmt.Errorf("%w: the session's cost or token counts are negative", ErrInvalid)
+	}
 	mode, plan := modeColumns(mode, "")
 	var id int64
 	err := tx.QueryRowContext(ctx, `
@@ -187,12 +191,15 @@ func importSession(ctx context.Context, tx *sql.Tx, projectID int64, e Export, m
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		projectID, x.Title, x.Provider, x.Model, millis(x.CreatedAt), millis(x.UpdatedAt),
 		x.Usage.InputTokens, x.Usage.OutputTokens, x.Usage.CacheReadTokens, x.Usage.CacheWriteTokens,
-		x.CostUSD, string(x.State), mode, plan, nullBudget(x.BudgetUSD)).Scan(&id)
+		x.CostUSD, string(x.State), mode, plan, nil).Scan(&id) // the user's own budget applies, not the file's
 	if err != nil {
 		return 0, err
 	}
 	ids := make([]int64, len(e.Messages))
 	for seq, m := range e.Messages {
+		if negative(m.Usage) {
+			return 0, fmt.Errorf("%w: message %d has negative token counts", ErrInvalid, seq)
+		}
 		content, err := encodeBlocks(m.Content)
 		if err != nil {
 			return 0, err
@@ -242,4 +249,9 @@ func importSession(ctx context.Context, tx *sql.Tx, projectID int64, e Export, m
 		}
 	}
 	return id, nil
+}
+
+// negative reports whether a usage has a negative count.
+func negative(u llm.Usage) bool {
+	return u.InputTokens < 0 || u.OutputTokens < 0 || u.CacheReadTokens < 0 || u.CacheWriteTokens < 0
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -197,6 +198,26 @@ func TestImportCarriesNoAuthority(t *testing.T) {
 		if here := must[[]ToolCall](t)(s.ApprovedHere(ctx, fork.ID, "web_fetch")); len(here) != 1 || here[0].ToolUseID != "f2" {
 			t.Errorf("the fork's own approval: %+v", here)
 		}
+	}
+	// The file's budget does not come along, and negative costs, which
+	// would lift the budget, are refused.
+	var e map[string]any
+	if err := json.Unmarshal(doc.Bytes(), &e); err != nil {
+		t.Fatal(err)
+	}
+	e["session"].(map[string]any)["budgetUsd"] = 1e9
+	raised, _ := json.Marshal(e)
+	if imp := must[Session](t)(s.Import(ctx, p.ID, bytes.NewReader(raised), "ask")); imp.BudgetUSD != 0 {
+		t.Errorf("imported budget %v, want the user's own (0)", imp.BudgetUSD)
+	}
+	e["session"].(map[string]any)["costUsd"] = -1000
+	if _, err := s.Import(ctx, p.ID, bytes.NewReader(must[[]byte](t)(json.Marshal(e))), "ask"); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a negative cost was imported: %v", err)
+	}
+	e["session"].(map[string]any)["costUsd"] = 0
+	e["messages"].([]any)[0].(map[string]any)["usage"] = map[string]any{"inputTokens": -5000000}
+	if _, err := s.Import(ctx, p.ID, bytes.NewReader(must[[]byte](t)(json.Marshal(e))), "ask"); !errors.Is(err, ErrInvalid) {
+		t.Errorf("negative tokens were imported: %v", err)
 	}
 	// A local session's fork keeps its approvals.
 	ms := must[[]Message](t)(s.Messages(ctx, x.ID))
