@@ -46,7 +46,7 @@ func TestEnvAllowlist(t *testing.T) {
 		"PILOT_HOME=/p", "ANTHROPIC_BASE_URL=http://x", "OPENAI_BASE_URL=http://x", "AWS_REGION=eu",
 		"GOOGLE_APPLICATION_CREDENTIALS=/creds.json", "SSH_AUTH_SOCK=/run/ssh", "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/bus",
 		"GPG_AGENT_INFO=/run/gpg", "GIT_ASKPASS=/askpass", "BUNDLE_GITHUB__COM=user:tok", "DOCKER_HOST=unix:///var/run/docker.sock",
-		"KEEP=1",
+		"KEEP=1", "AWS_PROFILE=prod", "KUBECONFIG=/k", "GNUPGHOME=/g",
 		// Allowed families, secret names.
 		"CARGO_REGISTRY_TOKEN=t", "NPM_CONFIG__AUTHTOKEN=t", "NPM_CONFIG__AUTH=dXNlcjpwYXNz", "PIP_PASSWORD=p",
 		"POETRY_PYPI_TOKEN_PYPI=t", "UV_PUBLISH_TOKEN=t", "PYTHON_SECRET=s", "GOPRIVATE_KEY=k", "NODE_AUTH_TOKEN=t",

@@ -20,7 +20,8 @@
 //     LDFLAGS, PKG_CONFIG_PATH, CMAKE_*...), Rust (CARGO_*, RUSTUP_*, RUST*),
 //     Node (NVM_*, NODE_*, NPM_CONFIG_*, PNPM_HOME, YARN_*...), Python
 //     (VIRTUAL_ENV, PYENV_*, PYTHON*, PIP_*, CONDA_*, POETRY_*, UV_*), Java
-//     (JAVA_HOME, MAVEN_*, GRADLE_*...), Ruby, .NET, Perl, Nix and Homebrew.
+//     (JAVA_HOME, MAVEN_*, GRADLE_*...), Ruby, .NET, Perl, Nix and Homebrew;
+//   - Windows' and macOS's own (SYSTEMROOT, USERPROFILE, APPDATA...).
 //     A family is a prefix only where every name under it is a setting; where
 //     a prefix also names credentials (BUNDLE_<HOST>, GIT_ASKPASS,
 //     GOOGLE_APPLICATION_CREDENTIALS) only the exact names are listed.
@@ -51,7 +52,14 @@
 //     processes outside the command's process group. This is a hint, not a
 //     wall: a program can still find the bus at $XDG_RUNTIME_DIR/bus. Files
 //     and sockets are for the OS sandbox to close, not for the environment.
+//   - Cloud and cluster settings (AWS_*, GOOGLE_*, AZURE_*, KUBECONFIG,
+//     DOCKER_HOST) are not passed: they point a command at the user's
+//     accounts. A command that needs one is given it by the user (in the
+//     command, or in an MCP server's "env").
 //   - A proxy variable passes unless its URL carries a password.
+//   - HOME passes, so ~/.ssh, ~/.aws/credentials and the like stay
+//     readable by a child: the environment is not the wall for files, the
+//     OS sandbox is.
 //   - PWD is set to the child's own folder (exec.Cmd only does that with a
 //     nil Env), never copied from Pilot's.
 //   - The variables a configuration gives a server ("env" of an MCP server)

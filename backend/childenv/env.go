@@ -71,13 +71,9 @@ func containsAny(s string, keys []string) bool {
 // urlPassword finds a URL with a password in it: scheme://user:pass@host.
 var urlPassword = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^/\s@:]*:[^/\s@]*@`)
 
-// Passes reports whether the variable name=value of Pilot's environment
+// passes reports whether the variable name=value of Pilot's environment
 // may pass to a child: allowed by name, not a secret by name, not a key
-// variable, not a URL with a password, and holding no key Pilot holds.
-func Passes(name, value string) bool {
-	return passes(name, value, heldKeys(nil))
-}
-
+// variable, not a URL with a password, and holding none of keys.
 func passes(name, value string, keys []string) bool {
 	return Allowed(name) && !SecretName(name) && !KeyVar(name) &&
 		!urlPassword.MatchString(value) && !containsAny(value, keys)
@@ -85,7 +81,7 @@ func passes(name, value string, keys []string) bool {
 
 // Env returns the environment of a program Pilot starts in dir: the
 // variables of base (Pilot's own environment, usually os.Environ()) that
-// Passes lets through, PWD set to dir when dir is absolute, then own, the
+// the allowlist lets through and that neither name nor hold a secret, PWD set to dir when dir is absolute, then own, the
 // variables the program's configuration gives it, in sorted order. An own
 // value that contains a key Pilot holds is dropped; an own name replaces
 // the same name from base.

@@ -48,6 +48,12 @@ var allowed = setOf(
 	"PERL5LIB", "PERL_LOCAL_LIB_ROOT", "PERL_MB_OPT", "PERL_MM_OPT", "LUA_PATH", "LUA_CPATH",
 	"ASDF_DIR", "ASDF_DATA_DIR", "NIX_PATH", "NIX_PROFILES", "NIX_SSL_CERT_FILE",
 	"HOMEBREW_PREFIX", "HOMEBREW_CELLAR", "HOMEBREW_REPOSITORY",
+	// Windows: without SYSTEMROOT and the profile folders most programs fail to start.
+	"SYSTEMROOT", "SYSTEMDRIVE", "WINDIR", "COMSPEC", "PATHEXT", "OS", "USERPROFILE", "HOMEDRIVE", "HOMEPATH",
+	"APPDATA", "LOCALAPPDATA", "PROGRAMDATA", "PROGRAMFILES", "PROGRAMFILES(X86)", "PROGRAMW6432",
+	"COMMONPROGRAMFILES", "COMMONPROGRAMFILES(X86)", "NUMBER_OF_PROCESSORS", "PROCESSOR_ARCHITECTURE",
+	// macOS: the text encoding Core Foundation programs read.
+	"__CF_USER_TEXT_ENCODING",
 )
 
 // allowedPrefixes are families whose every name is a setting (upper case).
