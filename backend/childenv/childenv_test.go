@@ -106,7 +106,7 @@ func TestSecretName(t *testing.T) {
 
 func TestHoldsKey(t *testing.T) {
 	t.Parallel()
-	Hold("short", "", "held-for-holdskey-abcdef")
+	Hold("short", "", "ollama", "lm-studio", "held-for-holdskey-abcdef")
 	cases := []struct {
 		s    string
 		base []string
@@ -114,7 +114,8 @@ func TestHoldsKey(t *testing.T) {
 	}{
 		{"Bearer held-for-holdskey-abcdef", nil, true},
 		{"nothing here", nil, false},
-		{"a short word", nil, false}, // shorter than MinKeyLen: matched by name only
+		{"a short word", nil, false},         // shorter than MinKeyLen: matched by name only
+		{"/home/ada/ollama/bin", nil, false}, // a local server's placeholder key empties no PATH
 		{"x=from-base-env-key-999", []string{"MISTRAL_API_KEY=from-base-env-key-999"}, true},
 		{"x=from-base-env-key-999", []string{"NOT_A_PRESET=from-base-env-key-999"}, false},
 	}
@@ -131,5 +132,20 @@ func TestAllowedGoFamily(t *testing.T) {
 		if got := Allowed(name); got != want {
 			t.Errorf("Allowed(%s) = %v, want %v", name, got, want)
 		}
+	}
+}
+
+// BenchmarkEnv is the cost of one child's environment from a desktop
+// session's (about 60 variables), with keys held.
+func BenchmarkEnv(b *testing.B) {
+	Hold("bench-held-key-0123456789abcdef")
+	base := []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/home/ada", "LANG=en_US.UTF-8", "ANTHROPIC_API_KEY=sk-ant-0123456789abcdef"}
+	for i := range 56 {
+		base = append(base, "DESKTOP_VAR_"+strings.Repeat("X", i%7)+"="+strings.Repeat("v", 40))
+	}
+	own := map[string]string{"OWN": "1"}
+	b.ReportAllocs()
+	for b.Loop() {
+		Env(base, "/project", own)
 	}
 }

@@ -10,8 +10,11 @@ import (
 )
 
 // MinKeyLen is the shortest key looked for inside values; a shorter one is
-// kept from children by its variable's name only.
-const MinKeyLen = 6
+// kept from children by its variable's name only. Hosted providers' keys
+// are 30 to 200 characters; local servers take placeholders ("ollama",
+// "lm-studio") that would otherwise drop a PATH or refuse a server whose
+// arguments merely name the program.
+const MinKeyLen = 16
 
 var held struct {
 	mu   sync.RWMutex
@@ -43,7 +46,7 @@ func heldKeys(extra []string) []string {
 			keys = append(keys, v)
 		}
 	}
-	for _, name := range KeyVars() {
+	for _, name := range keyVars() {
 		add(os.Getenv(name))
 	}
 	for _, kv := range extra {
@@ -76,7 +79,7 @@ var urlPassword = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^/\s@:]*:[^/\s@
 // variable, not a URL with a password, and holding none of keys.
 func passes(name, value string, keys []string) bool {
 	return Allowed(name) && !SecretName(name) && !KeyVar(name) &&
-		!urlPassword.MatchString(value) && !containsAny(value, keys)
+		!(strings.Contains(value, "@") && urlPassword.MatchString(value)) && !containsAny(value, keys)
 }
 
 // Env returns the environment of a program Pilot starts in dir: the

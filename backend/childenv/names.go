@@ -3,6 +3,7 @@ package childenv
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"pilot/backend/llm"
 )
@@ -124,9 +125,8 @@ func SecretName(name string) bool {
 	return false
 }
 
-// KeyVars are the key variables of every provider preset and Pilot's own,
-// sorted.
-func KeyVars() []string {
+// keyVars are read from the presets once: the table does not change.
+var keyVars = sync.OnceValue(func() []string {
 	vars := slices.Clone(ownKeyVars)
 	for _, p := range llm.Presets() {
 		if p.KeyEnv != "" {
@@ -135,10 +135,14 @@ func KeyVars() []string {
 	}
 	slices.Sort(vars)
 	return slices.Compact(vars)
-}
+})
+
+// KeyVars are the key variables of every provider preset and Pilot's own,
+// sorted.
+func KeyVars() []string { return slices.Clone(keyVars()) }
 
 // KeyVar reports whether name is a key variable of a provider preset or
 // Pilot's own (case-insensitive).
 func KeyVar(name string) bool {
-	return slices.ContainsFunc(KeyVars(), func(v string) bool { return strings.EqualFold(v, name) })
+	return slices.ContainsFunc(keyVars(), func(v string) bool { return strings.EqualFold(v, name) })
 }
