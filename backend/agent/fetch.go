@@ -158,8 +158,9 @@ func cutUTF8(s string, n int) string {
 }
 
 // hostApproved reports whether the user allowed web_fetch on host in
-// this session: remembered, or (after a restart) an approved call of the
-// session's stored history.
+// this session: remembered, or (after a restart) a call of the session's
+// stored history the user approved on this machine. A call that came with
+// an imported session is history, never a grant.
 func (t *turn) hostApproved(ctx context.Context, host string) bool {
 	l := t.l
 	l.mu.Lock()
@@ -168,15 +169,12 @@ func (t *turn) hostApproved(ctx context.Context, host string) bool {
 	if ok {
 		return true
 	}
-	calls, err := l.m.st.ToolCalls(context.WithoutCancel(ctx), l.id)
+	calls, err := l.m.st.ApprovedHere(context.WithoutCancel(ctx), l.id, tools.WebFetchTool)
 	if err != nil {
 		l.m.log.Warn("reading the session's web fetches", "session", l.id, "err", err)
 		return false
 	}
 	for _, c := range calls {
-		if c.Name != tools.WebFetchTool || c.Approval != store.ApprovalApproved {
-			continue
-		}
 		var in tools.WebFetchParams
 		if json.Unmarshal(c.Input, &in) != nil {
 			continue

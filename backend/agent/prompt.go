@@ -12,6 +12,8 @@ import (
 	"strings"
 	"text/template"
 	"time"
+
+	"pilot/backend/childenv"
 )
 
 //go:embed system.md
@@ -75,8 +77,10 @@ func SystemPrompt(ctx context.Context, dir string, now time.Time) string {
 func gitStatus(ctx context.Context, dir string) string {
 	ctx, cancel := context.WithTimeout(ctx, gitStatusLimit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "status", "--short", "--branch")
+	// core.fsmonitor would run a command the repository's config names.
+	cmd := exec.CommandContext(ctx, "git", "-c", "core.fsmonitor=false", "status", "--short", "--branch")
 	cmd.Dir = dir
+	cmd.Env = childenv.Env(os.Environ(), dir, nil)
 	out, err := cmd.Output()
 	if err != nil {
 		return ""

@@ -88,8 +88,9 @@ func Run(ctx context.Context, args []string, tio IO) int {
 
 // runSessions opens the database under PILOT_HOME for `pilot sessions`.
 func runSessions(ctx context.Context, args []string, tio IO) int {
+	home, _ := paths.Home(tio.Getenv) // withHome reports an error in it
 	return withHome(ctx, tio, func(st *store.Store, lg *ledger.Ledger) int {
-		return Sessions(ctx, st, lg, args, tio.Stdout, tio.Stderr)
+		return Sessions(ctx, home, st, lg, args, tio.Stdout, tio.Stderr)
 	})
 }
 

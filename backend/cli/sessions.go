@@ -94,8 +94,9 @@ func parseSessionArgs(args []string) (sessionArgs, error) {
 }
 
 // Sessions runs `pilot sessions ...` (args without "sessions") against st
-// and returns the exit code: 0 done, 1 failed, 2 wrong usage.
-func Sessions(ctx context.Context, st *store.Store, lg *ledger.Ledger, args []string, stdout, stderr io.Writer) int {
+// (home is PILOT_HOME, for the settings an import reads) and returns the
+// exit code: 0 done, 1 failed, 2 wrong usage.
+func Sessions(ctx context.Context, home string, st *store.Store, lg *ledger.Ledger, args []string, stdout, stderr io.Writer) int {
 	a, err := parseSessionArgs(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "pilot sessions: %v\n%s", err, sessionsUsage)
@@ -138,7 +139,7 @@ func Sessions(ctx context.Context, st *store.Store, lg *ledger.Ledger, args []st
 	case "show":
 		err = showSession(ctx, st, id, a.json, stdout)
 	case "import":
-		err = importFile(ctx, st, a, stdout)
+		err = importFile(ctx, home, st, a, stdout)
 	case "changes":
 		if _, err = st.Session(ctx, id); err == nil {
 			err = showChanges(ctx, lg, id, a.json, stdout)

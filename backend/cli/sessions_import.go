@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"pilot/backend/config"
 	"pilot/backend/store"
 )
 
@@ -15,7 +16,11 @@ import (
 // the session of a JSON export (`pilot sessions export ID --format json`)
 // to the project at DIR (default: the current directory), which is
 // remembered as opened if it was not yet.
-func importFile(ctx context.Context, st *store.Store, a sessionArgs, stdout io.Writer) error {
+//
+// The session comes in at the user's default approval mode (Settings under
+// home, else ask), never at the mode the file names: an export carries no
+// authority.
+func importFile(ctx context.Context, home string, st *store.Store, a sessionArgs, stdout io.Writer) error {
 	dir := a.project
 	if dir == "" {
 		dir = "."
@@ -39,7 +44,7 @@ func importFile(ctx context.Context, st *store.Store, a sessionArgs, stdout io.W
 	if err != nil {
 		return err
 	}
-	x, err := st.Import(ctx, p.ID, f)
+	x, err := st.Import(ctx, p.ID, f, defaultMode(home))
 	if err != nil {
 		return err
 	}
@@ -48,4 +53,15 @@ func importFile(ctx context.Context, st *store.Store, a sessionArgs, stdout io.W
 	}
 	_, err = fmt.Fprintf(stdout, "Imported session %d (%s) into %s.\n", x.ID, orUntitled(x.Title), p.Path)
 	return err
+}
+
+// defaultMode is the approval mode Settings under home names, else ask.
+func defaultMode(home string) string {
+	if s, err := config.LoadSettings(home); err == nil {
+		switch s.ApprovalMode {
+		case config.ApproveAsk, config.ApproveEdits, config.ApproveAll, config.ApproveNone:
+			return s.ApprovalMode
+		}
+	}
+	return config.ApproveAsk
 }

@@ -17,7 +17,7 @@ func TestSessionsImport(t *testing.T) {
 	ctx := context.Background()
 	run := func(args ...string) (string, string, int) {
 		var out, errOut bytes.Buffer
-		code := Sessions(ctx, st, nil, args, &out, &errOut)
+		code := Sessions(ctx, t.TempDir(), st, nil, args, &out, &errOut)
 		return out.String(), errOut.String(), code
 	}
 	exported, stderr, code := run("export", jsonInt(id), "--format", "json")

@@ -89,7 +89,7 @@ func TestSessionsCommand(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			var out, errOut bytes.Buffer
-			code := Sessions(context.Background(), st, nil, tc.args, &out, &errOut)
+			code := Sessions(context.Background(), t.TempDir(), st, nil, tc.args, &out, &errOut)
 			if code != tc.code {
 				t.Errorf("exit %d, want %d; stderr %s", code, tc.code, errOut.String())
 			}
@@ -135,7 +135,7 @@ func TestSessionsDefaultProject(t *testing.T) {
 	st, dir, _ := sessionsDB(t)
 	t.Chdir(dir)
 	var out, errOut bytes.Buffer
-	if code := Sessions(context.Background(), st, nil, []string{"list"}, &out, &errOut); code != 0 {
+	if code := Sessions(context.Background(), t.TempDir(), st, nil, []string{"list"}, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	if !strings.Contains(out.String(), "Fix the lexer") {
@@ -154,7 +154,7 @@ func TestSessionsShowImages(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
-	if code := Sessions(context.Background(), st, nil, []string{"show", jsonInt(id)}, &out, &errb); code != 0 {
+	if code := Sessions(context.Background(), t.TempDir(), st, nil, []string{"show", jsonInt(id)}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	if !strings.Contains(out.String(), "[image image/png, sha256 ab12cd]") {

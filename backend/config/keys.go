@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+
+	"pilot/backend/childenv"
 )
 
 // Keys maps a provider name to its API key, as saved in <home>/keys.json
@@ -23,6 +25,9 @@ func LoadKeys(home string) (Keys, error) {
 	if err := readJSON(path, &k); err != nil {
 		return Keys{}, err
 	}
+	for _, v := range k {
+		childenv.Hold(v) // no program Pilot starts may get it
+	}
 	return k, nil
 }
 
@@ -37,6 +42,7 @@ func SaveKey(home, provider, key string) error {
 		delete(keys, provider)
 	} else {
 		keys[provider] = key
+		childenv.Hold(key)
 	}
 	path := filepath.Join(home, KeysFile)
 	if err := writeJSON(path, keys, 0o600); err != nil {

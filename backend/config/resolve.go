@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"pilot/backend/childenv"
 	"pilot/backend/config/secret"
 	"pilot/backend/llm"
 )
@@ -110,6 +111,8 @@ func Resolve(home, projectDir string, env func(string) string) (Resolved, error)
 			r.APIKey = v
 		}
 	}
+
+	childenv.Hold(r.APIKey.Value) // the key in use, wherever it came from
 
 	r.MaxTokens = Value[int]{Value: s.MaxTokens, Source: SourceSettings}
 	if s.MaxTokens <= 0 {

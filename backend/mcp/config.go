@@ -18,6 +18,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"pilot/backend/childenv"
 )
 
 // File names.
@@ -197,10 +199,16 @@ func Load(home, project string) (Set, error) {
 
 // Display is the one line that says what a server runs or where it
 // connects: the exact command the trust prompt shows, with ${VAR} in the
-// command, args, cwd and URL expanded. Environment values and headers are
-// shown as the file writes them (they often name secrets: ${GITHUB_TOKEN}).
+// command, args, cwd and URL expanded, except key and secret names, which
+// stay as written. Environment values and headers are shown as the file
+// writes them (they often name secrets: ${GITHUB_TOKEN}). A key Pilot
+// holds is never shown.
 func Display(s Server, lookup func(string) (string, bool)) string {
-	x := Expand(s, lookup)
+	return childenv.Redact(display(s, lookup))
+}
+
+func display(s Server, lookup func(string) (string, bool)) string {
+	x := Expand(s, displayLookup(lookup))
 	if x.Transport() != TypeStdio {
 		line := x.Transport() + " " + x.URL
 		keys := sortedKeys(s.Headers)

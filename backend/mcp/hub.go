@@ -14,6 +14,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"pilot/backend/childenv"
 )
 
 // Defaults of Options.
@@ -28,8 +30,8 @@ const (
 // Options of a Hub; zero values are the defaults.
 type Options struct {
 	Home         string        // PILOT_HOME: the user's mcp.json and the trust file
-	Env          []string      // base environment of stdio servers (nil: os.Environ()), scrubbed of Pilot's keys
-	Secrets      []string      // saved key values: a variable holding one is never passed
+	Env          []string      // base environment of stdio servers (nil: os.Environ()), through childenv.Env
+	Secrets      []string      // saved key values: held (childenv.Hold), so no server gets one
 	CallTimeout  time.Duration // per tool call
 	StartTimeout time.Duration // to connect and list tools
 	Backoff      time.Duration // first wait before a restart, doubled up to MaxBackoff
@@ -104,6 +106,7 @@ type Hub struct {
 // usable Hub.
 func Open(project string, opt Options) (*Hub, error) {
 	opt = opt.withDefaults()
+	childenv.Hold(opt.Secrets...)
 	h := &Hub{project: project, opt: opt, log: opt.Log, servers: map[string]*server{}}
 	h.timeout.Store(int64(opt.CallTimeout))
 	h.ctx, h.cancel = context.WithCancel(context.Background())

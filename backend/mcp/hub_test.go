@@ -149,32 +149,6 @@ func TestStdioServerToolsCallsAndReaping(t *testing.T) {
 	noChildren(t)
 }
 
-func TestProviderKeysNeverReachAServer(t *testing.T) {
-	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-secret")
-	t.Setenv("OPENAI_API_KEY", "sk-openai-secret")
-	t.Setenv("SAVED_ELSEWHERE", "saved-key-value")
-	home := t.TempDir()
-	srv := selfServer(t, map[string]string{"LEAK": "${ANTHROPIC_API_KEY}", "OK": "${HOME:-none}"})
-	writeUser(t, home, map[string]Server{"t": srv})
-	o := testOptions(home)
-	o.Secrets = []string{"saved-key-value"}
-	h, _ := Open("", o)
-	defer h.Close()
-	waitState(t, h, "t", Ready)
-	res, err := h.Call(context.Background(), "mcp__t__env", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, bad := range []string{"sk-ant-secret", "sk-openai-secret", "saved-key-value"} {
-		if strings.Contains(res.Text, bad) {
-			t.Errorf("%s reached the server: %s", bad, res.Text)
-		}
-	}
-	if !strings.Contains(res.Text, "OK="+os.Getenv("HOME")) {
-		t.Errorf("explicit env missing: %s", res.Text)
-	}
-}
-
 func TestCrashMidCallRestartsAndLeavesNothing(t *testing.T) {
 	home := t.TempDir()
 	writeUser(t, home, map[string]Server{"t": selfServer(t, nil)})

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"pilot/backend/childenv"
 )
 
 // State is where a server is.
@@ -116,6 +118,12 @@ func (s *server) run(ctx context.Context) {
 		}
 		msg := err.Error()
 		s.h.log.Warn("mcp server failed", "server", s.entry.Name, "err", msg)
+		if refused := (*RefusedError)(nil); errors.As(err, &refused) {
+			s.set(Failed, msg, nil, nil) // starting again would not change it
+			<-ctx.Done()
+			s.set(Disabled, "stopped", nil, nil)
+			return
+		}
 		if time.Since(began) > 2*time.Minute {
 			backoff = o.Backoff
 		}
@@ -140,7 +148,10 @@ func (s *server) run(ctx context.Context) {
 func (s *server) session(ctx context.Context) error {
 	o := s.h.opt
 	began := time.Now()
-	x, missing := expand(s.entry.Server, EnvLookup)
+	if err := Check(s.entry.Server, s.entry.Scope, EnvLookup, o.Env); err != nil {
+		return err
+	}
+	x, missing := expandAll(s.entry.Server, EnvLookup)
 	if len(missing) > 0 {
 		s.h.log.Warn("mcp: unset variables expanded to empty", "server", s.entry.Name, "vars", missing)
 	}
@@ -160,7 +171,8 @@ func (s *server) session(ctx context.Context) error {
 	)
 	switch x.Transport() {
 	case TypeStdio:
-		p, err = startProc(x, childEnv(o.Env, x.Env, o.Secrets), s.dir(x.Cwd), &s.stderr)
+		dir := s.dir(x.Cwd)
+		p, err = startProc(x, childenv.Env(o.Env, dir, x.Env), dir, &s.stderr)
 		if err != nil {
 			return fmt.Errorf("could not start %q: %v; check the command and that it is installed", x.Command, err)
 		}

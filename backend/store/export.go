@@ -145,8 +145,13 @@ func (s *Store) WriteJSON(ctx context.Context, sessionID int64, w io.Writer) err
 }
 
 // Import reads an export written by WriteJSON and adds it to a project as
-// a new session, keeping its times, usage and states.
-func (s *Store) Import(ctx context.Context, projectID int64, r io.Reader) (Session, error) {
+// a new session, keeping its times, usage and states. An export carries no
+// authority: the session comes in at mode (the user's default approval
+// mode; "" is ask), never at the mode the file names, under the user's own
+// budget (the file's is dropped), with no negative cost or token counts
+// (which would lift the budget), and its tool calls are marked imported,
+// so their approvals are history, never grants (see ApprovedHere).
+func (s *Store) Import(ctx context.Context, projectID int64, r io.Reader, mode string) (Session, error) {
 	var e Export
 	if err := json.NewDecoder(r).Decode(&e); err != nil {
 		return Session{}, fmt.Errorf("%w: not a session export: %v", ErrInvalid, err)
@@ -163,7 +168,7 @@ func (s *Store) Import(ctx context.Context, projectID int64, r io.Reader) (Sessi
 	var id int64
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		var err error
-		id, err = importSession(ctx, tx, projectID, e)
+		id, err = importSession(ctx, tx, projectID, e, mode)
 		return err
 	})
 	if err != nil {
@@ -172,9 +177,12 @@ func (s *Store) Import(ctx context.Context, projectID int64, r io.Reader) (Sessi
 	return s.Session(ctx, id)
 }
 
-func importSession(ctx context.Context, tx *sql.Tx, projectID int64, e Export) (int64, error) {
+func importSession(ctx context.Context, tx *sql.Tx, projectID int64, e Export, mode string) (int64, error) {
 	x := e.Session
-	mode, plan := modeColumns(x.ApprovalMode, "")
+	if negative(x.Usage) || x.CostUSD < 0 {
+		return 0, fmt.Errorf("%w: the session's cost or token counts are negative", ErrInvalid)
+	}
+	mode, plan := modeColumns(mode, "")
 	var id int64
 	err := tx.QueryRowContext(ctx, `
 		INSERT INTO sessions (project_id, title, provider, model, created_at, updated_at,
@@ -183,12 +191,15 @@ func importSession(ctx context.Context, tx *sql.Tx, projectID int64, e Export) (
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		projectID, x.Title, x.Provider, x.Model, millis(x.CreatedAt), millis(x.UpdatedAt),
 		x.Usage.InputTokens, x.Usage.OutputTokens, x.Usage.CacheReadTokens, x.Usage.CacheWriteTokens,
-		x.CostUSD, string(x.State), mode, plan, nullBudget(x.BudgetUSD)).Scan(&id)
+		x.CostUSD, string(x.State), mode, plan, nil).Scan(&id) // the user's own budget applies, not the file's
 	if err != nil {
 		return 0, err
 	}
 	ids := make([]int64, len(e.Messages))
 	for seq, m := range e.Messages {
+		if negative(m.Usage) {
+			return 0, fmt.Errorf("%w: message %d has negative token counts", ErrInvalid, seq)
+		}
 		content, err := encodeBlocks(m.Content)
 		if err != nil {
 			return 0, err
@@ -224,6 +235,9 @@ func importSession(ctx context.Context, tx *sql.Tx, projectID int64, e Export) (
 			}
 		}
 	}
+	if _, err := tx.ExecContext(ctx, `UPDATE tool_calls SET imported = 1 WHERE session_id = ?`, id); err != nil {
+		return 0, err
+	}
 	if x := e.Summary; x != nil {
 		if x.Keep < 0 || x.Keep >= len(ids) {
 			return 0, fmt.Errorf("%w: the summary keeps message %d of %d", ErrInvalid, x.Keep, len(ids))
@@ -235,4 +249,9 @@ func importSession(ctx context.Context, tx *sql.Tx, projectID int64, e Export) (
 		}
 	}
 	return id, nil
+}
+
+// negative reports whether a usage has a negative count.
+func negative(u llm.Usage) bool {
+	return u.InputTokens < 0 || u.OutputTokens < 0 || u.CacheReadTokens < 0 || u.CacheWriteTokens < 0
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -32,7 +33,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if err := s.WriteJSON(ctx, x.ID, &first); err != nil {
 		t.Fatal(err)
 	}
-	imported := must[Session](t)(s.Import(ctx, p.ID, bytes.NewReader(first.Bytes())))
+	imported := must[Session](t)(s.Import(ctx, p.ID, bytes.NewReader(first.Bytes()), ""))
 	if imported.ID == x.ID {
 		t.Fatal("import reused the id")
 	}
@@ -60,7 +61,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	checkIntegrity(t, s)
 
 	for _, bad := range []string{"", "{", `{"format":"other","version":1}`, `{"format":"pilot-session","version":99}`} {
-		if _, err := s.Import(ctx, p.ID, strings.NewReader(bad)); !errors.Is(err, ErrInvalid) {
+		if _, err := s.Import(ctx, p.ID, strings.NewReader(bad), ""); !errors.Is(err, ErrInvalid) {
 			t.Errorf("Import(%q): err = %v, want ErrInvalid", bad, err)
 		}
 	}
@@ -142,4 +143,87 @@ func TestAutoTitle(t *testing.T) {
 			}
 		})
 	}
+}
+
+// An export carries no authority: the session comes in at the mode the
+// importer gives (never the file's "all"), and its approved calls stay in
+// the history but are not ApprovedHere, in the import and in its forks.
+// Calls approved on this machine are.
+func TestImportCarriesNoAuthority(t *testing.T) {
+	t.Parallel()
+	s, _ := newStore(t)
+	ctx := context.Background()
+	p, x := newSession(t, s, "/proj")
+	must[Message](t)(s.AppendMessage(ctx, x.ID, user("fetch it"), llm.Usage{}))
+	fetch := func(sessionID int64, id string) {
+		m := must[Message](t)(s.AppendMessage(ctx, sessionID, llm.Message{Role: llm.RoleAssistant,
+			Content: []llm.ContentBlock{toolUse(id, "web_fetch", `{"url":"http://host.example/exfil"}`)}}, llm.Usage{}))
+		must[ToolCall](t)(s.InsertToolCall(ctx, ToolCall{SessionID: sessionID, MessageID: m.ID, ToolUseID: id, Name: "web_fetch",
+			Input: []byte(`{"url":"http://host.example/exfil"}`), Status: ToolDone, Approval: ApprovalApproved}))
+		must[Message](t)(s.AppendMessage(ctx, sessionID, llm.Message{Role: llm.RoleUser,
+			Content: []llm.ContentBlock{toolResult(id, "page")}}, llm.Usage{}))
+	}
+	fetch(x.ID, "f1")
+	if here := must[[]ToolCall](t)(s.ApprovedHere(ctx, x.ID, "web_fetch")); len(here) != 1 {
+		t.Fatalf("a call approved here: ApprovedHere = %+v", here)
+	}
+	if err := s.SetApprovalMode(ctx, x.ID, "all"); err != nil {
+		t.Fatal(err)
+	}
+	var doc bytes.Buffer
+	if err := s.WriteJSON(ctx, x.ID, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(doc.String(), `"approvalMode": "all"`) {
+		t.Fatalf("the export should say all:\n%s", doc.String())
+	}
+	for _, mode := range []string{"", "ask", "edits", "plan"} {
+		imp := must[Session](t)(s.Import(ctx, p.ID, bytes.NewReader(doc.Bytes()), mode))
+		if want := map[string]string{"": "ask"}[mode]; imp.ApprovalMode != mode && imp.ApprovalMode != want {
+			t.Errorf("Import at %q: mode %q", mode, imp.ApprovalMode)
+		}
+		calls := must[[]ToolCall](t)(s.ToolCalls(ctx, imp.ID))
+		if len(calls) != 1 || calls[0].Approval != ApprovalApproved {
+			t.Errorf("the history must show what happened: %+v", calls)
+		}
+		if here := must[[]ToolCall](t)(s.ApprovedHere(ctx, imp.ID, "web_fetch")); len(here) != 0 {
+			t.Errorf("an imported approval counts as one made here: %+v", here)
+		}
+		ms := must[[]Message](t)(s.Messages(ctx, imp.ID))
+		fork := must[Session](t)(s.Fork(ctx, imp.ID, ms[len(ms)-1].ID))
+		if here := must[[]ToolCall](t)(s.ApprovedHere(ctx, fork.ID, "web_fetch")); len(here) != 0 {
+			t.Errorf("a fork of an import counts its approvals: %+v", here)
+		}
+		fetch(fork.ID, "f2") // decided here, in the fork
+		if here := must[[]ToolCall](t)(s.ApprovedHere(ctx, fork.ID, "web_fetch")); len(here) != 1 || here[0].ToolUseID != "f2" {
+			t.Errorf("the fork's own approval: %+v", here)
+		}
+	}
+	// The file's budget does not come along, and negative costs, which
+	// would lift the budget, are refused.
+	var e map[string]any
+	if err := json.Unmarshal(doc.Bytes(), &e); err != nil {
+		t.Fatal(err)
+	}
+	e["session"].(map[string]any)["budgetUsd"] = 1e9
+	raised, _ := json.Marshal(e)
+	if imp := must[Session](t)(s.Import(ctx, p.ID, bytes.NewReader(raised), "ask")); imp.BudgetUSD != 0 {
+		t.Errorf("imported budget %v, want the user's own (0)", imp.BudgetUSD)
+	}
+	e["session"].(map[string]any)["costUsd"] = -1000
+	if _, err := s.Import(ctx, p.ID, bytes.NewReader(must[[]byte](t)(json.Marshal(e))), "ask"); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a negative cost was imported: %v", err)
+	}
+	e["session"].(map[string]any)["costUsd"] = 0
+	e["messages"].([]any)[0].(map[string]any)["usage"] = map[string]any{"inputTokens": -5000000}
+	if _, err := s.Import(ctx, p.ID, bytes.NewReader(must[[]byte](t)(json.Marshal(e))), "ask"); !errors.Is(err, ErrInvalid) {
+		t.Errorf("negative tokens were imported: %v", err)
+	}
+	// A local session's fork keeps its approvals.
+	ms := must[[]Message](t)(s.Messages(ctx, x.ID))
+	fork := must[Session](t)(s.Fork(ctx, x.ID, ms[len(ms)-1].ID))
+	if here := must[[]ToolCall](t)(s.ApprovedHere(ctx, fork.ID, "web_fetch")); len(here) != 1 {
+		t.Errorf("a local fork lost its approvals: %+v", here)
+	}
+	checkIntegrity(t, s)
 }

@@ -53,6 +53,9 @@ func (s *Store) Fork(ctx context.Context, sessionID, atMessageID int64) (Session
 			LEFT JOIN messages orr ON orr.id = t.result_message_id
 			LEFT JOIN messages nr ON nr.session_id = ?1 AND nr.seq = orr.seq
 			WHERE t.session_id = ?2 AND om.seq <= ?3 ORDER BY t.id`,
+			// A call imported into the parent stays imported in the fork.
+			`UPDATE tool_calls SET imported = 1 WHERE session_id = ?1 AND tool_use_id IN
+				(SELECT tool_use_id FROM tool_calls WHERE session_id = ?2 AND imported = 1)`,
 			`INSERT INTO changes (tool_call_id, path, old_hash, new_hash, hunks, user_edited, applied, created_at)
 			SELECT nt.id, c.path, c.old_hash, c.new_hash, c.hunks, c.user_edited, c.applied, c.created_at
 			FROM changes c

@@ -96,7 +96,7 @@ func TestImagesRoundTrip(t *testing.T) {
 	// Imported into a fresh image store, the images come back by hash.
 	other := &memImages{m: map[string][]byte{}}
 	s.SetImages(other)
-	imported, err := s.Import(ctx, p.ID, bytes.NewReader(js.Bytes()))
+	imported, err := s.Import(ctx, p.ID, bytes.NewReader(js.Bytes()), "")
 	if err != nil {
 		t.Fatal(err)
 	}

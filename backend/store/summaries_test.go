@@ -129,7 +129,7 @@ func TestExportImportSummary(t *testing.T) {
 	if !strings.Contains(first.String(), `"keep": 3`) {
 		t.Errorf("export has no summary keeping message 3:\n%s", first.String())
 	}
-	imported := must[Session](t)(s.Import(ctx, p.ID, bytes.NewReader(first.Bytes())))
+	imported := must[Session](t)(s.Import(ctx, p.ID, bytes.NewReader(first.Bytes()), ""))
 	var second bytes.Buffer
 	if err := s.WriteJSON(ctx, imported.ID, &second); err != nil {
 		t.Fatal(err)
@@ -144,7 +144,7 @@ func TestExportImportSummary(t *testing.T) {
 
 	for _, keep := range []string{`"keep": -1`, `"keep": 6`} {
 		bad := strings.Replace(first.String(), `"keep": 3`, keep, 1)
-		if _, err := s.Import(ctx, p.ID, strings.NewReader(bad)); !errors.Is(err, ErrInvalid) {
+		if _, err := s.Import(ctx, p.ID, strings.NewReader(bad), ""); !errors.Is(err, ErrInvalid) {
 			t.Errorf("import with %s: err = %v, want ErrInvalid", keep, err)
 		}
 	}

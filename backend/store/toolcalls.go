@@ -163,6 +163,14 @@ func (s *Store) ToolCalls(ctx context.Context, sessionID int64) ([]ToolCall, err
 	return listToolCalls(ctx, s.r, sessionID)
 }
 
+// ApprovedHere returns the tool calls named name of a session that the
+// user approved on this machine, oldest first: those that came with an
+// imported session (or its forks) are history, not approvals.
+func (s *Store) ApprovedHere(ctx context.Context, sessionID int64, name string) ([]ToolCall, error) {
+	return queryToolCalls(ctx, s.r, `WHERE session_id = ? AND name = ? AND approval = ? AND imported = 0 ORDER BY id`,
+		sessionID, name, string(ApprovalApproved))
+}
+
 func listToolCalls(ctx context.Context, q querier, sessionID int64) ([]ToolCall, error) {
 	return queryToolCalls(ctx, q, `WHERE session_id = ? ORDER BY id`, sessionID)
 }

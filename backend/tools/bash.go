@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"pilot/backend/childenv"
 )
 
 // Output kept from a command: its beginning and its end.
@@ -23,7 +25,7 @@ const pipeGrace = 2 * time.Second
 
 // runCommand runs an approved command: bash -c in its own process group,
 // stdin from /dev/null, stdout and stderr through one pipe (so they
-// interleave as written), secrets removed from the environment. On timeout
+// interleave as written), in the environment childenv.Env allows. On timeout
 // or cancellation, and after the command exits, the whole group is killed,
 // so background children cannot outlive it.
 func runCommand(ctx context.Context, c Command, env []string, onOutput func(string)) (Result, error) {
@@ -37,7 +39,7 @@ func runCommand(ctx context.Context, c Command, env []string, onOutput func(stri
 	defer pr.Close()
 	cmd := exec.Command("bash", "-c", c.Command)
 	cmd.Dir = c.Dir
-	cmd.Env = scrubEnv(env)
+	cmd.Env = childenv.Env(env, c.Dir, nil)
 	cmd.Stdout, cmd.Stderr = pw, pw
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
@@ -126,22 +128,6 @@ func explainExit(code int) string {
 		return fmt.Sprintf("[exit code %d]", code)
 	}
 	return fmt.Sprintf("[exit code %d: %s]", code, why)
-}
-
-// scrubEnv drops variables that hold credentials.
-func scrubEnv(env []string) []string {
-	out := make([]string, 0, len(env))
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		n := strings.ToUpper(name)
-		if strings.HasSuffix(n, "_API_KEY") || strings.HasSuffix(n, "_TOKEN") ||
-			strings.Contains(n, "SECRET") || strings.Contains(n, "PASSWORD") ||
-			strings.HasPrefix(n, "ANTHROPIC_") || strings.HasPrefix(n, "OPENAI_") {
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
 }
 
 // capture keeps the head and the tail of a stream, counts what falls in

@@ -20,7 +20,7 @@ var ErrUnknownTool = errors.New("tools: unknown tool")
 type Deps struct {
 	Root  *sandbox.Root // the project; every path is resolved inside it
 	Reads *ReadTracker  // files read in this session; nil: a fresh tracker
-	Env   []string      // environment for run_bash before stripping secrets; nil: os.Environ()
+	Env   []string      // Pilot's environment, which run_bash filters through childenv.Env; nil: os.Environ()
 	MCP   MCP           // the project's MCP servers; nil: none
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"pilot/backend/childenv"
 	"pilot/backend/sandbox"
 )
 
@@ -79,20 +80,35 @@ func TestRunBashStreamsOutput(t *testing.T) {
 	expect(t, res, false, "one\ntwo")
 }
 
+// A command gets the allowlisted environment: no preset's key variable,
+// no secret-shaped name, no value holding a key, as the command itself
+// and the kernel (/proc/$$/environ, /proc/$$/cmdline) see it.
 func TestRunBashEnvironment(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	root, _ := sandbox.New(dir)
-	env := []string{"PATH=" + os.Getenv("PATH"), "KEEP=1", "ANTHROPIC_API_KEY=a", "OPENAI_BASE_URL=b", "GITHUB_TOKEN=c", "MY_SECRET_X=d", "DB_PASSWORD=e", "TS_AGENT_API_KEY=f", "anthropic_x=g"}
+	env := []string{"PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "GOFLAGS=-mod=mod", "KEEP=1", "OPENAI_BASE_URL=b",
+		"GITHUB_TOKEN=gh-token-value", "MY_SECRET_X=secret-value", "DB_PASSWORD=password-value", "anthropic_x=g",
+		"SSH_AUTH_SOCK=/run/agent", "EDITOR=vi key-of-groq_api_key-0123456789"}
+	var keys []string
+	for _, v := range childenv.KeyVars() {
+		key := "key-of-" + strings.ToLower(v) + "-0123456789"
+		keys = append(keys, key)
+		env = append(env, v+"="+key)
+	}
 	f := &fixture{t: t, dir: dir, reg: New(Deps{Root: root, Env: env})}
-	res, err := runApproved(t, f, map[string]any{"command": "env | sort"}, nil)
+	res, err := runApproved(t, f, map[string]any{"command": "env | sort; echo ---; tr '\\0' '\\n' < /proc/$$/environ; echo ---; tr '\\0' ' ' < /proc/$$/cmdline"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	expect(t, res, false, "KEEP=1")
-	for _, bad := range []string{"ANTHROPIC", "OPENAI", "TOKEN", "SECRET", "PASSWORD", "API_KEY", "anthropic"} {
-		if strings.Contains(res.Output, bad) {
-			t.Errorf("%s reached the command:\n%s", bad, res.Output)
+	expect(t, res, false, "LANG=C.UTF-8", "GOFLAGS=-mod=mod", "PWD="+dir)
+	if strings.Count(res.Output, "LANG=C.UTF-8") != 2 {
+		t.Errorf("/proc/$$/environ not read:\n%s", res.Output)
+	}
+	bad := append([]string{"KEEP", "OPENAI", "TOKEN", "SECRET", "PASSWORD", "API_KEY", "anthropic", "SSH_AUTH_SOCK", "EDITOR", "-value"}, keys...)
+	for _, b := range bad {
+		if strings.Contains(res.Output, b) {
+			t.Errorf("%s reached the command:\n%s", b, res.Output)
 		}
 	}
 }
