@@ -31,7 +31,9 @@ func TestJudge(t *testing.T) {
 	}
 	read := func(tool string, paths ...string) Call { return Call{Tool: tool, ReadOnly: true, Paths: paths} }
 	bash := func(c string) Call { return Call{Tool: "run_bash", Command: c} }
-	fetch := func(h string, approved bool) Call { return Call{Tool: "web_fetch", ReadOnly: true, Host: h, HostApproved: approved} }
+	fetch := func(h string, approved bool) Call {
+		return Call{Tool: "web_fetch", ReadOnly: true, Host: h, HostApproved: approved}
+	}
 	cases := []struct {
 		name    string
 		mode    permission.Mode
