@@ -157,9 +157,9 @@ func always(req permission.Request) ([]permission.Rule, string) {
 		return rs, ""
 	}
 	if req.Tool == permission.BashTool {
-		return nil, "No rule can allow this command: it builds or hides code that runs (command substitution, eval, sh -c or the like), so it is asked every time."
+		return nil, "\"Always allow\" is not offered: no rule can allow this command, so it is asked every time (commands that build or hide code, such as command substitution, eval or sh -c, always are)."
 	}
-	return nil, "No rule can allow this call, so it is asked every time."
+	return nil, "\"Always allow\" is not offered: no rule can allow this call, so it is asked every time."
 }
 
 // refusal is the sentence the model reads for a refused call.
