@@ -31,8 +31,8 @@ type hiddenCode struct {
 
 var hiddenCodes = []hiddenCode{
 	{"cat a.txt <(touch M1)", "M1", true},
-	{"echo a >(touch M2)", "M2", true},
-	{"ls <(touch M3)", "M3", true},
+	{"cat <(touch M2)", "M2", true},
+	{"echo x | cat - <(touch M3)", "M3", true},
 	{"echo x > ../OUT4", "../OUT4", true},
 	{"cat a.txt 2>M5", "M5", true},
 	{"ls > M6", "M6", true},
@@ -84,7 +84,7 @@ func TestAllowRulesRunNoHiddenCode(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("A-CONTENT\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			addRules(t, home, dir, "cat *", "echo *", "ls *")
+			addRules(t, home, dir, [3]string{"allow", "run_bash", "cat *"}, [3]string{"allow", "run_bash", "echo *"}, [3]string{"allow", "run_bash", "ls *"})
 			cmd := command(t, srv, home, "-p", "Look at a.txt", "--project", dir, "--approve", mode)
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -124,9 +124,9 @@ func TestAllowRulesRunNoHiddenCode(t *testing.T) {
 	}
 }
 
-// addRules stores allow run_bash rules for the project at dir in the
-// database the binary opens under home.
-func addRules(t *testing.T, home, dir string, patterns ...string) {
+// addRules stores rules (effect, tool, pattern) for the project at dir in
+// the database the binary opens under home.
+func addRules(t *testing.T, home, dir string, rules ...[3]string) {
 	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, paths.DB(home))
@@ -138,8 +138,8 @@ func addRules(t *testing.T, home, dir string, patterns ...string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, pat := range patterns {
-		if _, err := st.AddRule(ctx, store.Rule{ProjectID: p.ID, Tool: "run_bash", Pattern: pat, Effect: store.Effect("allow")}); err != nil {
+	for _, r := range rules {
+		if _, err := st.AddRule(ctx, store.Rule{ProjectID: p.ID, Tool: r[1], Pattern: r[2], Effect: store.Effect(r[0])}); err != nil {
 			t.Fatal(err)
 		}
 	}
