@@ -265,3 +265,32 @@ func TestApprovalKindsAndAlwaysRules(t *testing.T) {
 		}
 	}
 }
+
+// A helper's reads pass the same gate: a deny rule on read_file keeps the
+// file from a helper too.
+func TestGateDeniesHelperReads(t *testing.T) {
+	t.Parallel()
+	in, _ := json.Marshal(map[string]string{"description": "look", "prompt": "HELPER-SECRET read secret.txt"})
+	h := newHarness(t, llm.ProviderAnthropic, fakellm.Script{Turns: []fakellm.Turn{
+		{Match: func(r fakellm.Request) bool { return !isHelper(r) && len(r.ToolResults) == 0 }, ToolCalls: []fakellm.ToolCall{{ID: "t1", Name: "task", Input: in}}},
+		{Match: helperOpening("HELPER-SECRET"), ToolCalls: []fakellm.ToolCall{toolCall("hr", "read_file", `{"path":"secret.txt"}`)}},
+		{Match: isHelper, When: &fakellm.When{HasToolResult: true}, Text: "Helper done."},
+		{Match: func(r fakellm.Request) bool { return !isHelper(r) }, When: &fakellm.When{HasToolResult: true}, Text: "Done."},
+	}}, setup{mode: "all", files: map[string]string{"secret.txt": "TOKEN=s3cret"}})
+	addRule(t, h, "deny", "read_file", "secret.txt")
+	if r := h.turn("delegate"); r != ReasonEndTurn {
+		t.Fatalf("reason %s", r)
+	}
+	var seen bool
+	for _, r := range h.srv.Requests() {
+		for _, tr := range r.ToolResults {
+			if strings.Contains(tr.Content, "s3cret") {
+				t.Fatalf("the helper read the denied file: %+v", tr)
+			}
+			seen = seen || tr.ToolUseID == "hr" && strings.Contains(tr.Content, "denied by the rule deny read_file")
+		}
+	}
+	if !seen {
+		t.Fatal("the helper's read was not refused by the rule")
+	}
+}
