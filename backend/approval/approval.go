@@ -1,8 +1,9 @@
-// Package approval holds the decisions the user owes. A change-making tool
-// call asks the Broker and blocks until the user answers, the turn is
-// cancelled, or the session's approvals are withdrawn. The first answer
-// wins; a later one finds nothing pending and changes nothing, so a double
-// click is harmless.
+// Package approval holds the decisions the user owes. A call the gate
+// (backend/gate) asks about asks the Broker with its kind (a file change
+// with its hunks, or a yes/no: command, MCP call, web fetch, budget...)
+// and blocks until the user answers, the turn is cancelled, or the
+// session's approvals are withdrawn. The first answer wins; a later one
+// finds nothing pending and changes nothing, so a double click is harmless.
 //
 // The Broker announces each pending approval and its end through a
 // Notifier (the agent turns them into events.AgentApproval and
