@@ -138,3 +138,26 @@ func BenchmarkGate(b *testing.B) {
 		}
 	}
 }
+
+// FuzzAlways: for any command, the rules "always allow" shows let that
+// command run next time, and a command offered none says why.
+func FuzzAlways(f *testing.F) {
+	for _, s := range []string{"make build", "go build ./... && go test ./...", "cat $(ls)", "echo `id`", "cd sub && make", "a | b; c & d\ne", "rm [x", "echo '*'"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		d := Judge(permission.ModeAsk, nil, Call{Tool: "run_bash", Command: cmd})
+		if d.Verdict != Ask {
+			t.Fatalf("%q: verdict %d without rules", cmd, d.Verdict)
+		}
+		if len(d.Always) == 0 {
+			if d.NoAlways == "" {
+				t.Fatalf("%q: no rules and no reason", cmd)
+			}
+			return
+		}
+		if again := Judge(permission.ModeAsk, d.Always, Call{Tool: "run_bash", Command: cmd}); again.Verdict != Run {
+			t.Fatalf("%q: the rules shown %q do not allow it", cmd, permission.RuleStrings(d.Always))
+		}
+	})
+}
