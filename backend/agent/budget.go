@@ -27,7 +27,7 @@ func (t *turn) checkBudget(ctx context.Context) string {
 	}
 	l.notice("budget", "The session reached its budget ("+sp.over+"). The turn is paused until you decide.", 0)
 	l.setState(AwaitingApproval)
-	d := t.judge(ctx, gate.Call{Tool: gate.BudgetTool})
+	d := t.judge(ctx, gate.Call{Budget: true})
 	ans, err := t.ask(ctx, nil, d, events.Approval{
 		Command: fmt.Sprintf("Continue past the session budget (%s) for another budget's worth?", sp.over),
 	})

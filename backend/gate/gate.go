@@ -35,10 +35,6 @@ const (
 	Ask
 )
 
-// BudgetTool names the budget question in a Call: whether the turn may go
-// past the session's budget. It is not a tool the model can call.
-const BudgetTool = "budget"
-
 // PresentPlanTool is plan mode's tool that ends a turn with a plan.
 const PresentPlanTool = "present_plan"
 
@@ -58,6 +54,9 @@ type Call struct {
 	Host    string // web_fetch: the host, lower case, from the parsed URL
 	// HostApproved: the user allowed Host earlier in this session.
 	HostApproved bool
+	// Budget: not a tool call but the loop's question whether the turn may
+	// go past the session's budget (Tool is empty).
+	Budget bool
 }
 
 // Decision is the gate's answer.
@@ -97,7 +96,7 @@ func Admit(mode permission.Mode, tool string, readOnly bool) string {
 // Judge decides c under the session's mode and the project's rules. It
 // does nothing but compute: no file, command, network or store is touched.
 func Judge(mode permission.Mode, rules []permission.Rule, c Call) Decision {
-	if c.Tool == BudgetTool {
+	if c.Budget {
 		return Decision{Verdict: Ask, Kind: events.ApprovalBudget, Reason: "the session reached its budget"}
 	}
 	req := permission.Request{Tool: c.Tool, ReadOnly: c.ReadOnly && c.Tool != permission.WebFetchTool,

@@ -66,7 +66,7 @@ func TestJudge(t *testing.T) {
 		{"a wildcard rule runs but opens no private address", permission.ModeAsk, fetch("a.example.org", false), Run, "", false},
 		{"a rule naming the host opens a private address", permission.ModeAsk, fetch("localhost", false), Run, "", true},
 		{"mode all fetches, no private address", permission.ModeAll, fetch("127.0.0.1", false), Run, "", false},
-		{"the budget asks, even in mode all", permission.ModeAll, Call{Tool: BudgetTool}, Ask, events.ApprovalBudget, false},
+		{"the budget asks, even in mode all", permission.ModeAll, Call{Budget: true}, Ask, events.ApprovalBudget, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
