@@ -194,6 +194,7 @@ bench: deps-bench build
 	.ci/bench-go.sh agent ./backend/agent 'ToolRoundTrip|StreamEvents'
 	.ci/bench-go.sh review ./backend/agent BigEdit 5x
 	.ci/bench-go.sh ledger ./backend/ledger . 5x
+	.ci/bench-go.sh gate ./backend/gate
 	node frontend/e2e/bench-stream.mjs --no-frontend-build --runs 3 | .ci/bench-section.sh stream
 	node frontend/e2e/bench-stream.mjs --no-frontend-build --no-go-build --runs 3 --delay-ms 1 | .ci/bench-section.sh stream-paced
 	node frontend/e2e/bench-scale.mjs --no-frontend-build --no-go-build --runs 3 | .ci/bench-section.sh scale

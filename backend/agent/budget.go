@@ -5,11 +5,8 @@ import (
 	"fmt"
 
 	"pilot/backend/events"
+	"pilot/backend/gate"
 )
-
-// BudgetTool is the Tool of the command approval that asks whether a turn
-// may go past the session's budget.
-const BudgetTool = "budget"
 
 // budgetRaise holds the limits the user let the session go to after it
 // reached its budget (0: the budget itself).
@@ -19,7 +16,8 @@ type budgetRaise struct {
 }
 
 // checkBudget pauses the turn when the session has spent its budget and
-// asks the user whether to go on for another budget's worth. It returns a
+// asks the user (an approval of the budget kind, through the gate) whether
+// to go on for another budget's worth. It returns a
 // reason to end the turn, or "".
 func (t *turn) checkBudget(ctx context.Context) string {
 	l := t.l
@@ -29,8 +27,8 @@ func (t *turn) checkBudget(ctx context.Context) string {
 	}
 	l.notice("budget", "The session reached its budget ("+sp.over+"). The turn is paused until you decide.", 0)
 	l.setState(AwaitingApproval)
-	ans, err := l.m.broker.AskCommand(ctx, l.id, events.Approval{
-		Tool:    BudgetTool,
+	d := t.judge(ctx, gate.Call{Budget: true})
+	ans, err := t.ask(ctx, nil, d, events.Approval{
 		Command: fmt.Sprintf("Continue past the session budget (%s) for another budget's worth?", sp.over),
 	})
 	if err != nil {

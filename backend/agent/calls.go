@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"pilot/backend/events"
+	"pilot/backend/gate"
 	"pilot/backend/llm"
 	"pilot/backend/store"
 	"pilot/backend/tools"
@@ -19,7 +20,7 @@ type toolRun struct {
 	msg    int64      // the assistant message that asked for it
 	tool   tools.Tool // nil for a tool the registry does not know
 	skip   string     // not run: this is its (error) result
-	refuse string     // not run: the mode refuses it (planGate); this is its result
+	refuse string     // not run: the mode refuses it (gate.Admit); this is its result
 	rec    store.ToolCall
 	view   events.ToolCall
 	out    outcome
@@ -70,8 +71,8 @@ func (t *turn) runTools(ctx context.Context, ans answer) (string, error) {
 			stop = ReasonLoopGuard
 			r.skip = fmt.Sprintf("Not run: you made this same %s call %d times in a row, so the turn was stopped. Try a different approach, or ask the user.", u.Name, l.m.opt.LoopGuard)
 		}
-		if r.skip == "" {
-			r.refuse = t.planGate(r)
+		if r.skip == "" && r.tool != nil {
+			r.refuse = gate.Admit(t.mode, r.tool.Name(), r.tool.ReadOnly())
 		}
 		runs[i] = r
 	}
@@ -183,11 +184,18 @@ func (t *turn) runOne(ctx context.Context, r *toolRun, exec func(context.Context
 	return nil
 }
 
-// runRead runs a read-only call (or an unknown tool, which the registry
-// answers with the list of real tools).
+// runRead runs a read-only call once the gate lets it (deny rules on read
+// tools refuse it), or an unknown tool, which the registry answers with the
+// list of real tools.
 func (t *turn) runRead(ctx context.Context, r *toolRun) {
-	if t.runOwn(ctx, r) { // task, web_fetch (helper.go, fetch.go)
+	if t.runOwn(ctx, r) { // task, web_fetch (helper.go, fetch.go) judge their own calls
 		return
+	}
+	if r.tool != nil {
+		if d := t.judge(ctx, t.readCall(r.use.Name, r.use.Input)); d.Verdict != gate.Run {
+			r.out = refusedBy(d)
+			return
+		}
 	}
 	if res, ok := t.execute(ctx, r); ok {
 		r.out = outcome{text: res.Output, isError: res.IsError, status: statusOf(res.IsError)}

@@ -4,15 +4,15 @@ import (
 	"context"
 	"strings"
 
-	"pilot/backend/approval"
 	"pilot/backend/events"
-	"pilot/backend/permission"
+	"pilot/backend/gate"
 	"pilot/backend/store"
 	"pilot/backend/tools"
 )
 
-// runChange runs a change-making call: the tool builds its proposal, the
-// policy or the user decides, and only then is anything applied.
+// runChange runs a change-making call: the tool builds its proposal (which
+// has no effect), the gate or the user decides, and only then is anything
+// applied.
 func (t *turn) runChange(ctx context.Context, r *toolRun) {
 	res, ok := t.execute(ctx, r)
 	switch {
@@ -26,25 +26,6 @@ func (t *turn) runChange(ctx context.Context, r *toolRun) {
 	default:
 		t.runFiles(ctx, r, res.Proposal)
 	}
-}
-
-// permit judges a request under the session's mode and the project's
-// rules. Rules that cannot be read count as none: the user is asked.
-func (t *turn) permit(ctx context.Context, req permission.Request) permission.Decision {
-	rules, err := t.l.rules(context.WithoutCancel(ctx))
-	if err != nil {
-		t.l.m.log.Warn("reading permission rules", "err", err)
-	}
-	return permission.Check(t.mode, rules, req)
-}
-
-// refused is the outcome of a call the policy refused.
-func (t *turn) refused(d permission.Decision) outcome {
-	text := "Not done: " + d.Reason + "."
-	if t.mode == permission.ModeNone && d.Rule == nil {
-		text += " No one can approve changes or commands in this run: describe what you would change or run instead, and the user can do it."
-	}
-	return outcome{text: text, isError: true, status: store.ToolRejected, approval: store.ApprovalRejected}
 }
 
 // awaiting shows the call as waiting for the user's decision.
@@ -72,12 +53,11 @@ func (t *turn) running(ctx context.Context, r *toolRun) {
 	l.emitTool(r.view)
 }
 
-// runCommand asks for (or applies the policy to) a command and runs it,
-// streaming its output.
+// runCommand passes a command through the gate (asking the user where it
+// says so) and runs it, streaming its output.
 func (t *turn) runCommand(ctx context.Context, r *toolRun, p *tools.Proposal) {
 	l := t.l
-	req := permission.Request{Tool: r.use.Name, Command: p.Command.Command}
-	state, ok := t.askRun(ctx, r, req, events.Approval{Command: p.Command.Command,
+	state, ok := t.permitted(ctx, r, gate.Call{Tool: r.use.Name, Command: p.Command.Command}, events.Approval{Command: p.Command.Command,
 		Cwd: p.Command.Dir, TimeoutSeconds: int(p.Command.Timeout.Seconds())}, "The user rejected this command; it was not run.")
 	if !ok {
 		return
@@ -99,39 +79,6 @@ func (t *turn) runCommand(ctx context.Context, r *toolRun, p *tools.Proposal) {
 	default:
 		r.out = outcome{text: res.Output + said(r.out.feedback), isError: res.IsError, status: statusOf(res.IsError), approval: state, feedback: r.out.feedback}
 	}
-}
-
-// askRun applies the policy to a command-like call (run_bash, an MCP
-// tool) and asks the user where it says so, with a as the approval shown.
-// It reports the approval state and whether to run; when not, r.out says
-// why (refused, rejected with rejected and the feedback, or cancelled).
-func (t *turn) askRun(ctx context.Context, r *toolRun, req permission.Request, a events.Approval, rejected string) (store.Approval, bool) {
-	l := t.l
-	d := t.permit(ctx, req)
-	switch d.Verdict {
-	case permission.Refuse:
-		r.out = t.refused(d)
-		return "", false
-	case permission.Run:
-		return store.ApprovalAuto, true
-	}
-	a.ID, a.ToolCallID, a.Tool = approval.NewID(), r.use.ID, r.use.Name
-	t.awaiting(ctx, r, a.ID)
-	ans, err := l.m.broker.AskCommand(ctx, l.id, a)
-	if err != nil {
-		r.out = cancelled(false)
-		return "", false
-	}
-	if !ans.Command.Approve {
-		r.out = outcome{text: rejected + said(ans.Command.Feedback), isError: true,
-			status: store.ToolRejected, approval: store.ApprovalRejected, feedback: ans.Command.Feedback}
-		return "", false
-	}
-	if ans.Command.AlwaysAllow {
-		l.addRules(context.WithoutCancel(ctx), permission.AlwaysAllow(req))
-	}
-	r.out.feedback = ans.Command.Feedback
-	return store.ApprovalApproved, true
 }
 
 // said renders the user's feedback for the model.

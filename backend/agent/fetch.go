@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"pilot/backend/events"
+	"pilot/backend/gate"
 	"pilot/backend/llm"
-	"pilot/backend/permission"
 	"pilot/backend/store"
 	"pilot/backend/tools"
 	"pilot/backend/webfetch"
@@ -21,10 +21,12 @@ const fetchResultChars = 100_000
 
 const fetchSystem = "You answer a question about a web page the user's coding agent fetched. Answer from the page only, concisely, quoting the exact code, commands, versions or wording that matter. Say so when the page does not answer it."
 
-// runFetch runs a web_fetch call: the host is judged by the rules and the
-// session's mode (asked the first time in a session), a private address
-// needs a rule, and the page (stored for search) or the model's answer
-// about it is the result.
+// runFetch runs a web_fetch call. The URL is parsed (no lookup), the gate
+// judges the host (rules, mode, the session's earlier yes, or the user),
+// and only after a yes is the host resolved and connected to. A private,
+// loopback or link-local address is opened only for a host a project rule
+// names exactly. The page (stored for search) or the model's answer about
+// it is the result.
 func (t *turn) runFetch(ctx context.Context, r *toolRun) {
 	l := t.l
 	p, bad := tools.Params[tools.WebFetchParams](r.tool, r.use.Input)
@@ -38,45 +40,41 @@ func (t *turn) runFetch(ctx context.Context, r *toolRun) {
 		return
 	}
 	host := strings.ToLower(u.Hostname())
-	req := permission.Request{Tool: tools.WebFetchTool, Host: host}
-	ruled := t.permit(ctx, req)
+	t.own.ask.Lock() // one approval at a time: a second call to the host finds the first one's yes
+	d := t.judge(ctx, gate.Call{Tool: tools.WebFetchTool, ReadOnly: true, Host: host, HostApproved: t.hostApproved(ctx, host)})
 	opt := l.m.opt.WebFetch
-	byRule := ruled.Verdict == permission.Run && ruled.Rule != nil ||
-		opt.AllowPrivate != nil && opt.AllowPrivate(host)
-	private, err := webfetch.Private(ctx, host)
-	switch {
-	case err != nil:
-		r.out = outcome{text: "Not fetched: " + err.Error() + ".", isError: true, status: store.ToolError}
-		return
-	case private && !byRule && ruled.Verdict != permission.Refuse:
-		r.out = outcome{text: fmt.Sprintf("Not fetched: %s is a private or loopback address. Pilot fetches those only from hosts a project rule allows (the user can add \"allow web_fetch %s\" in Settings → Permission rules).", host, host),
-			isError: true, status: store.ToolRejected, approval: store.ApprovalRejected}
-		return
-	}
+	private := d.Private || opt.AllowPrivate != nil && opt.AllowPrivate(host)
 	state := store.ApprovalAuto
-	if !t.hostApproved(ctx, host) || ruled.Verdict == permission.Refuse {
-		t.own.ask.Lock()
+	switch {
+	case d.Verdict == gate.Refuse:
+		t.own.ask.Unlock()
+		r.out = refusedBy(d)
+		return
+	case webfetch.PrivateName(host) && !private:
+		t.own.ask.Unlock()
+		r.out = outcome{text: privateRefusal(host, ""), isError: true, status: store.ToolRejected, approval: store.ApprovalRejected}
+		return
+	case d.Verdict == gate.Ask:
 		var ok bool
-		state, ok = t.askRun(ctx, r, req, events.Approval{Command: "Fetch " + u.String(), Host: host},
-			fmt.Sprintf("The user did not allow fetching from %s; nothing was fetched. Do not fetch from that host again unless the user asks.", host))
+		state, ok = t.askFetch(ctx, r, d, u.String(), host)
 		t.own.ask.Unlock()
 		if !ok {
 			return
 		}
-		if state == store.ApprovalApproved {
-			l.approveHost(host)
-			t.running(ctx, r)
-		}
+		l.approveHost(host)
+		t.running(ctx, r)
+	default:
+		t.own.ask.Unlock()
 	}
 	feedback := r.out.feedback
-	opt.AllowPrivate = func(h string) bool { return byRule && strings.EqualFold(h, host) }
+	opt.AllowPrivate = func(h string) bool { return private && strings.EqualFold(h, host) }
 	page, err := webfetch.Fetch(ctx, u, opt)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		r.out = outcome{text: cancelled(true).text, isError: true, status: store.ToolCancelled, approval: state}
 		return
 	case errors.Is(err, webfetch.ErrPrivate):
-		r.out = outcome{text: fmt.Sprintf("Not fetched: %s led to a private or loopback address (%v), which needs a project rule for the host.", host, err), isError: true, status: store.ToolError, approval: state}
+		r.out = outcome{text: privateRefusal(host, err.Error()), isError: true, status: store.ToolError, approval: state}
 		return
 	case err != nil:
 		r.out = outcome{text: fmt.Sprintf("Could not fetch %s: %v.", u, err), isError: true, status: store.ToolError, approval: state}
@@ -96,6 +94,33 @@ func (t *turn) runFetch(ctx context.Context, r *toolRun) {
 		text = cancelled(true).text
 	}
 	r.out = outcome{text: text + said(feedback), isError: isErr, status: status, approval: state, feedback: feedback}
+}
+
+// askFetch asks the user whether web_fetch may read host in this session.
+func (t *turn) askFetch(ctx context.Context, r *toolRun, d gate.Decision, url, host string) (store.Approval, bool) {
+	ans, err := t.ask(ctx, r, d, events.Approval{Command: "Fetch " + url, Host: host})
+	switch {
+	case err != nil:
+		r.out = cancelled(false)
+		return "", false
+	case !ans.Command.Approve:
+		r.out = outcome{text: fmt.Sprintf("The user did not allow fetching from %s; nothing was fetched. Do not fetch from that host again unless the user asks.", host) + said(ans.Command.Feedback),
+			isError: true, status: store.ToolRejected, approval: store.ApprovalRejected, feedback: ans.Command.Feedback}
+		return "", false
+	}
+	t.always(ctx, d, ans.Command.AlwaysAllow)
+	r.out.feedback = ans.Command.Feedback
+	return store.ApprovalApproved, true
+}
+
+// privateRefusal tells the model that host is (or led to) an address
+// inside the user's network, and which rule would open it.
+func privateRefusal(host, detail string) string {
+	what := "is a private, loopback or link-local address"
+	if detail != "" {
+		what = "led to a private, loopback or link-local address (" + detail + ")"
+	}
+	return fmt.Sprintf("Not fetched: %s %s. Pilot opens those only for a host that a project rule names exactly: the user can add the rule `allow web_fetch %q` in Settings → Permission rules (or `pilot rules add`); neither `allow web_fetch *` nor a one-time yes opens it.", host, what, host)
 }
 
 // pageResult is what the model is sent about a page: the page, or the

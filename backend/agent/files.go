@@ -13,6 +13,7 @@ import (
 	"pilot/backend/approval"
 	"pilot/backend/diff"
 	"pilot/backend/events"
+	"pilot/backend/gate"
 	"pilot/backend/permission"
 	"pilot/backend/store"
 	"pilot/backend/tools"
@@ -52,34 +53,32 @@ func (t *turn) runFiles(ctx context.Context, r *toolRun, p *tools.Proposal) {
 			r.out = outcome{text: "The change could not be recorded: " + err.Error(), isError: true, status: store.ToolError}
 			return
 		}
-		req := permission.Request{Tool: r.use.Name}
+		c := gate.Call{Tool: r.use.Name}
 		for _, f := range plans {
-			req.Paths = append(req.Paths, f.change.Path)
+			c.Paths = append(c.Paths, f.change.Path)
 		}
-		d := t.permit(ctx, req)
-		if attempt > 0 && d.Verdict == permission.Run {
-			d.Verdict = permission.AskUser // a stale change is always shown again
+		d := t.judge(ctx, c)
+		if attempt > 0 && d.Verdict == gate.Run {
+			d = gate.Judge(permission.ModeAsk, nil, c) // a stale change is always shown again
 		}
 		var dec events.ChangeDecision
 		state := store.ApprovalAuto
 		switch d.Verdict {
-		case permission.Refuse:
-			r.out = t.refused(d)
+		case gate.Refuse:
+			r.out = refusedBy(d)
 			t.decide(bg, plans)
 			return
-		case permission.Run:
+		case gate.Run:
 			dec = approveAll(plans)
-		case permission.AskUser:
-			ans, err := t.askChange(ctx, r, p, plans)
+		case gate.Ask:
+			ans, err := t.askChange(ctx, r, p, plans, d)
 			if err != nil {
 				r.out = cancelled(false)
 				t.decide(bg, plans)
 				return
 			}
 			dec, state = *ans.Change, approvalState(ans.Outcome)
-			if dec.AlwaysAllow {
-				l.addRules(bg, permission.AlwaysAllow(req))
-			}
+			t.always(bg, d, dec.AlwaysAllow)
 		}
 		if err := plan(plans, dec); err != nil {
 			r.out = outcome{text: "The decision could not be applied: " + err.Error(), isError: true, status: store.ToolError}
@@ -148,13 +147,18 @@ func (t *turn) runFiles(ctx context.Context, r *toolRun, p *tools.Proposal) {
 	}
 }
 
-// askChange shows the change to the user and waits for the decision.
-func (t *turn) askChange(ctx context.Context, r *toolRun, p *tools.Proposal, plans []*filePlan) (approval.Answer, error) {
+// askChange shows the change to the user, with the rules "always allow"
+// would add, and waits for the decision.
+func (t *turn) askChange(ctx context.Context, r *toolRun, p *tools.Proposal, plans []*filePlan, d gate.Decision) (approval.Answer, error) {
 	view := events.ChangeView{Tool: p.Tool}
 	a := events.Approval{ID: approval.NewID(), ToolCallID: r.use.ID, Tool: r.use.Name}
 	for _, f := range plans {
 		view.Files = append(view.Files, f.view)
 		a.Paths = append(a.Paths, f.change.Path)
+	}
+	a.AlwaysRules, a.NoAlways = permission.RuleStrings(d.Always), d.NoAlways
+	if len(a.AlwaysRules) == 0 {
+		a.AlwaysRules = nil
 	}
 	t.awaiting(ctx, r, a.ID)
 	return t.l.m.broker.AskChange(ctx, t.l.id, a, view)

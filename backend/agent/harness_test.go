@@ -237,7 +237,7 @@ func (h *harness) approveWith(decide func(a events.Approval)) {
 // approveAll approves every change and command.
 func (h *harness) approveAll() {
 	h.approveWith(func(a events.Approval) {
-		if a.Kind == "command" {
+		if a.Kind != events.ApprovalChange {
 			h.m.DecideCommand(a.ID, events.CommandDecision{Approve: true})
 			return
 		}

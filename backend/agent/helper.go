@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"pilot/backend/gate"
 	"strings"
 	"sync"
 	"text/template"
@@ -268,6 +269,9 @@ func (h *helper) execute(ctx context.Context, u llm.ContentBlock) outcome {
 	}
 	if ctx.Err() != nil {
 		return cancelled(false)
+	}
+	if d := h.t.judge(ctx, h.t.readCall(u.Name, u.Input)); d.Verdict != gate.Run {
+		return refusedBy(d)
 	}
 	res, err := h.t.l.registry.Execute(ctx, u.Name, u.Input)
 	switch {

@@ -255,7 +255,7 @@ func TestBudgetPause(t *testing.T) {
 			if r := h.turn("List"); r != want {
 				t.Fatalf("reason %s", r)
 			}
-			if len(asked) != 1 || asked[0].Tool != BudgetTool || !strings.Contains(asked[0].Command, "1100 tokens used, the limit is 1000") {
+			if len(asked) != 1 || asked[0].Kind != events.ApprovalBudget || !strings.Contains(asked[0].Command, "1100 tokens used, the limit is 1000") {
 				t.Errorf("asked %+v", asked)
 			}
 			if len(h.rec.notices("budget")) != 1 {

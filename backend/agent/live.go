@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"pilot/backend/events"
@@ -40,6 +41,8 @@ type live struct {
 	calib   float64            // provider tokens per estimated token
 	raised  budgetRaise        // how far the user let the budget go
 	hosts   map[string]bool    // hosts the user let web_fetch read in this session
+
+	ruled atomic.Pointer[[]permission.Rule] // the rules the gate read last (Withheld)
 }
 
 // setState moves the machine and emits the new state. An invalid move is

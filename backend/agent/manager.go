@@ -431,14 +431,14 @@ func (m *Manager) live(ctx context.Context, sessionID int64) (*live, error) {
 		servers = m.mcp(root.Dir())
 	}
 	l = &live{
-		id:       sessionID,
-		m:        m,
-		project:  proj,
-		root:     root,
-		reads:    reads,
-		registry: tools.New(tools.Deps{Root: root, Reads: reads, Env: m.opt.Env, MCP: servers}),
-		calib:    1,
+		id:      sessionID,
+		m:       m,
+		project: proj,
+		root:    root,
+		reads:   reads,
+		calib:   1,
 	}
+	l.registry = tools.New(tools.Deps{Root: root, Reads: reads, Env: m.opt.Env, MCP: servers, Withheld: l.withheld})
 	l.machine.state = Idle
 	switch sum, err := m.st.Summary(ctx, sessionID); {
 	case err == nil:

@@ -7,20 +7,20 @@ import (
 	"strings"
 
 	"pilot/backend/events"
+	"pilot/backend/gate"
 	"pilot/backend/llm"
 	"pilot/backend/permission"
 	"pilot/backend/store"
 	"pilot/backend/tools"
 )
 
-// runMCP asks for (or applies the policy to) an MCP tool call and makes
-// it. A server that fails, times out or answers isError gives the model
+// runMCP passes an MCP tool call through the gate (asking the user where
+// it says so) and makes it. A server that fails, times out or answers isError gives the model
 // an error result; the turn goes on.
 func (t *turn) runMCP(ctx context.Context, r *toolRun, p *tools.Proposal) {
 	l := t.l
 	c := p.MCP
-	req := permission.Request{Tool: r.use.Name, Server: c.Server, MCPTool: c.Tool}
-	state, ok := t.askRun(ctx, r, req, events.Approval{
+	state, ok := t.permitted(ctx, r, gate.Call{Tool: r.use.Name, Server: c.Server, MCPTool: c.Tool}, events.Approval{
 		Command: fmt.Sprintf("MCP %s: %s %s", c.Server, c.Tool, c.Arguments),
 		Server:  c.Server, McpTool: c.Tool, Arguments: string(c.Arguments),
 	}, "The user rejected this MCP tool call; it was not made.")

@@ -95,7 +95,7 @@ func TestMCPToolsAskedAndAnswered(t *testing.T) {
 			if offered := h.srv.Requests()[0].Tools; !slices.Contains(offered, "mcp__t__echo") || !slices.Contains(offered, "run_bash") {
 				t.Fatalf("offered %v", offered)
 			}
-			if len(asked) != 4 || asked[0].Server != "t" || asked[0].McpTool != "echo" || asked[0].Arguments != `{"text":"hi"}` || asked[0].Kind != "command" {
+			if len(asked) != 4 || asked[0].Server != "t" || asked[0].McpTool != "echo" || asked[0].Arguments != `{"text":"hi"}` || asked[0].Kind != events.ApprovalMCP || len(asked[0].AlwaysRules) != 1 || asked[0].AlwaysRules[0] != `allow mcp__t__echo "*"` {
 				t.Fatalf("asked %+v", asked)
 			}
 			res := h.results(1)

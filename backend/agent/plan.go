@@ -46,24 +46,7 @@ func (t *turn) systemPrompt() string {
 // a turn holds from its next model call.
 func (t *turn) setMode() { t.mode = t.l.approvalMode(t.sess) }
 
-// planGate refuses, before anything is built, a call the mode does not
-// allow: a change-making tool in plan mode (whatever the model sends and
-// whatever the rules allow), or present_plan outside plan mode. It
-// reports the refusal for the model, or "".
-func (t *turn) planGate(r *toolRun) string {
-	plan := t.mode == permission.ModePlan
-	switch {
-	case r.tool == nil:
-		return ""
-	case plan && !r.tool.ReadOnly():
-		return "Not run: " + permission.PlanRefusal + ". Keep to the read-only tools and end your turn with present_plan."
-	case !plan && r.tool.Name() == tools.PresentPlanName:
-		return "Not run: present_plan is only for plan mode, and this session is in " + string(t.mode) + " mode. Go ahead with the work; changes and commands are approved as the mode says."
-	}
-	return ""
-}
-
-// refusedOutcome is the outcome of a call planGate refused.
+// refusedOutcome is the outcome of a call the gate refused.
 func refusedOutcome(text string) outcome {
 	return outcome{text: text, isError: true, status: store.ToolRejected, approval: store.ApprovalRejected}
 }

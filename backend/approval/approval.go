@@ -1,8 +1,9 @@
-// Package approval holds the decisions the user owes. A change-making tool
-// call asks the Broker and blocks until the user answers, the turn is
-// cancelled, or the session's approvals are withdrawn. The first answer
-// wins; a later one finds nothing pending and changes nothing, so a double
-// click is harmless.
+// Package approval holds the decisions the user owes. A call the gate
+// (backend/gate) asks about asks the Broker with its kind (a file change
+// with its hunks, or a yes/no: command, MCP call, web fetch, budget...)
+// and blocks until the user answers, the turn is cancelled, or the
+// session's approvals are withdrawn. The first answer wins; a later one
+// finds nothing pending and changes nothing, so a double click is harmless.
 //
 // The Broker announces each pending approval and its end through a
 // Notifier (the agent turns them into events.AgentApproval and
@@ -21,12 +22,6 @@ import (
 	"pilot/backend/events"
 )
 
-// Kinds of approval.
-const (
-	KindChange  = "change"
-	KindCommand = "command"
-)
-
 // Outcomes reported to the Notifier.
 const (
 	Approved  = "approved"
@@ -41,7 +36,8 @@ var (
 	// ErrNotPending: no pending approval has that id (never asked, already
 	// decided, or withdrawn).
 	ErrNotPending = errors.New("approval: not pending")
-	// ErrWrongKind: a command answer to a change or the other way round.
+	// ErrWrongKind: a yes/no answer to a change or the other way round,
+	// or an Ask of the change kind.
 	ErrWrongKind = errors.New("approval: answer of the wrong kind")
 	// ErrBadDecision: the answer does not fit the change (unknown path,
 	// wrong number of hunks).
@@ -56,7 +52,8 @@ type Notifier interface {
 	Done(sessionID int64, approvalID, outcome string)
 }
 
-// Answer is the user's decision: Change for a change, Command for a command.
+// Answer is the user's decision: Change for a change, Command for every
+// other kind (a command, an MCP call, a web fetch, the budget...).
 type Answer struct {
 	Change  *events.ChangeDecision
 	Command *events.CommandDecision
@@ -90,13 +87,16 @@ func New(n Notifier) *Broker {
 // change; an empty a.ID gets a new id (see NewID), which change.ApprovalID
 // takes too.
 func (b *Broker) AskChange(ctx context.Context, sessionID int64, a events.Approval, change events.ChangeView) (Answer, error) {
-	a.Kind = KindChange
+	a.Kind = events.ApprovalChange
 	return b.ask(ctx, sessionID, a, &change)
 }
 
-// AskCommand announces a command and waits for the answer.
-func (b *Broker) AskCommand(ctx context.Context, sessionID int64, a events.Approval) (Answer, error) {
-	a.Kind = KindCommand
+// Ask announces a yes/no approval of a.Kind (any kind but change, which
+// has hunks: AskChange) and waits for the answer (DecideCommand).
+func (b *Broker) Ask(ctx context.Context, sessionID int64, a events.Approval) (Answer, error) {
+	if a.Kind == "" || a.Kind == events.ApprovalChange {
+		return Answer{}, fmt.Errorf("%w: Ask needs a yes/no kind, not %q", ErrWrongKind, a.Kind)
+	}
 	return b.ask(ctx, sessionID, a, nil)
 }
 
@@ -158,15 +158,15 @@ func (b *Broker) remove(id string) {
 
 // DecideChange answers a pending change.
 func (b *Broker) DecideChange(id string, d events.ChangeDecision) error {
-	return b.decide(id, KindChange, func(p *pending) (Answer, error) {
+	return b.decide(id, true, func(p *pending) (Answer, error) {
 		outcome, err := check(*p.change, d)
 		return Answer{Change: &d, Outcome: outcome}, err
 	})
 }
 
-// DecideCommand answers a pending command.
+// DecideCommand answers a pending yes/no approval of any kind but change.
 func (b *Broker) DecideCommand(id string, d events.CommandDecision) error {
-	return b.decide(id, KindCommand, func(*pending) (Answer, error) {
+	return b.decide(id, false, func(*pending) (Answer, error) {
 		outcome := Rejected
 		if d.Approve {
 			outcome = Approved
@@ -175,14 +175,14 @@ func (b *Broker) DecideCommand(id string, d events.CommandDecision) error {
 	})
 }
 
-func (b *Broker) decide(id, kind string, build func(*pending) (Answer, error)) error {
+func (b *Broker) decide(id string, change bool, build func(*pending) (Answer, error)) error {
 	b.mu.Lock()
 	p, ok := b.pending[id]
 	if !ok {
 		b.mu.Unlock()
 		return fmt.Errorf("%w: %s", ErrNotPending, id)
 	}
-	if p.approval.Kind != kind {
+	if (p.approval.Kind == events.ApprovalChange) != change {
 		b.mu.Unlock()
 		return fmt.Errorf("%w: %s is a %s", ErrWrongKind, id, p.approval.Kind)
 	}
@@ -240,7 +240,7 @@ func (b *Broker) Change(id string) (events.ChangeView, error) {
 		return events.ChangeView{}, fmt.Errorf("%w: %s", ErrNotPending, id)
 	}
 	if p.change == nil {
-		return events.ChangeView{}, fmt.Errorf("%w: %s is a command", ErrWrongKind, id)
+		return events.ChangeView{}, fmt.Errorf("%w: %s is a %s, not a change", ErrWrongKind, id, p.approval.Kind)
 	}
 	return *p.change, nil
 }

@@ -55,7 +55,7 @@ func askAsync(ctx context.Context, b *Broker, session int64, cmd bool) chan resu
 	go func() {
 		var r result
 		if cmd {
-			r.ans, r.err = b.AskCommand(ctx, session, events.Approval{Tool: "run_bash", Command: "ls"})
+			r.ans, r.err = b.Ask(ctx, session, events.Approval{Kind: events.ApprovalCommand, Tool: "run_bash", Command: "ls"})
 		} else {
 			r.ans, r.err = b.AskChange(ctx, session, events.Approval{Tool: "multi_patch"}, change())
 		}
@@ -70,7 +70,7 @@ func TestFirstAnswerWins(t *testing.T) {
 	b := New(rec)
 	res := askAsync(context.Background(), b, 1, true)
 	a := <-rec.ready
-	if a.Kind != KindCommand || a.ID == "" {
+	if a.Kind != events.ApprovalCommand || a.ID == "" {
 		t.Fatalf("%+v", a)
 	}
 	if got := b.Pending(1); len(got) != 1 || got[0].ID != a.ID {
@@ -221,5 +221,40 @@ func TestRaces(t *testing.T) {
 	}
 	if d := rec.doneList(); len(d) != 200 {
 		t.Errorf("%d done notifications for 200 approvals", len(d))
+	}
+}
+
+// TestKinds: every yes/no kind is asked with its own kind and answered
+// with DecideCommand; a change cannot be asked through Ask, and a yes/no
+// answer never decides a change.
+func TestKinds(t *testing.T) {
+	t.Parallel()
+	for _, kind := range []string{events.ApprovalCommand, events.ApprovalMCP, events.ApprovalFetch, events.ApprovalBudget, events.ApprovalPlan, events.ApprovalOutsideSandbox} {
+		rec := newRecord()
+		b := New(rec)
+		done := make(chan Answer, 1)
+		go func() {
+			ans, _ := b.Ask(context.Background(), 1, events.Approval{Kind: kind})
+			done <- ans
+		}()
+		a := <-rec.ready
+		if a.Kind != kind {
+			t.Fatalf("asked %q, announced %q", kind, a.Kind)
+		}
+		if err := b.DecideChange(a.ID, events.ChangeDecision{}); !errors.Is(err, ErrWrongKind) {
+			t.Errorf("%s: a change decision was accepted: %v", kind, err)
+		}
+		if err := b.DecideCommand(a.ID, events.CommandDecision{Approve: true}); err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		if ans := <-done; ans.Command == nil || !ans.Command.Approve || ans.Outcome != Approved {
+			t.Errorf("%s: answer %+v", kind, ans)
+		}
+	}
+	b := New(newRecord())
+	for _, kind := range []string{"", events.ApprovalChange} {
+		if _, err := b.Ask(context.Background(), 1, events.Approval{Kind: kind}); !errors.Is(err, ErrWrongKind) {
+			t.Errorf("Ask of kind %q: %v", kind, err)
+		}
 	}
 }

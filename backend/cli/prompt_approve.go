@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"pilot/backend/agent"
 	"pilot/backend/events"
 )
 
@@ -25,7 +24,13 @@ func (t *terminal) decide(a events.Approval) {
 	if t.interactive {
 		feedback = ""
 		t.describe(a)
-		yes, always, feedback = t.ask(question(a), a.Tool != agent.BudgetTool)
+		offer := len(a.AlwaysRules) > 0
+		if offer {
+			fmt.Fprintf(t.tio.Stderr, "[a]lways adds: %s\n", strings.Join(a.AlwaysRules, "; "))
+		} else if a.NoAlways != "" {
+			fmt.Fprintln(t.tio.Stderr, a.NoAlways)
+		}
+		yes, always, feedback = t.ask(question(a, offer), offer)
 	}
 	t.mu.Lock()
 	if t.json {
@@ -33,10 +38,10 @@ func (t *terminal) decide(a events.Approval) {
 		if yes {
 			decision = "approved"
 		}
-		t.line(map[string]any{"type": "approval", "id": a.ID, "kind": a.Kind, "tool": a.Tool, "paths": a.Paths, "command": a.Command, "server": a.Server, "mcpTool": a.McpTool, "arguments": a.Arguments, "host": a.Host, "decision": decision})
+		t.line(map[string]any{"type": "approval", "id": a.ID, "kind": a.Kind, "tool": a.Tool, "paths": a.Paths, "command": a.Command, "server": a.Server, "mcpTool": a.McpTool, "arguments": a.Arguments, "host": a.Host, "alwaysRules": a.AlwaysRules, "decision": decision})
 	}
 	t.mu.Unlock()
-	if a.Kind == "command" {
+	if a.Kind != events.ApprovalChange {
 		t.answer.DecideCommand(a.ID, events.CommandDecision{Approve: yes, AlwaysAllow: always, Feedback: feedback})
 		return
 	}
@@ -55,23 +60,29 @@ func (t *terminal) decide(a events.Approval) {
 	t.answer.DecideChange(a.ID, d)
 }
 
-func question(a events.Approval) string {
-	switch {
-	case a.Tool == agent.BudgetTool:
-		return a.Command + " [y/N] "
-	case a.Host != "":
-		return fmt.Sprintf("%s (allows %s for this session)? [y]es / [n]o / [a]lways allow the host ", a.Command, a.Host)
-	case a.Server != "":
-		return fmt.Sprintf("Call the tool %q of the MCP server %q with %s? [y]es / [n]o / [a]lways ", a.McpTool, a.Server, a.Arguments)
-	case a.Kind == "command":
-		return fmt.Sprintf("Run `%s`? [y]es / [n]o / [a]lways ", a.Command)
+// question asks about a by its kind; always says whether [a]lways is
+// offered.
+func question(a events.Approval, always bool) string {
+	opts := "[y]es / [n]o"
+	if always {
+		opts += " / [a]lways"
 	}
-	return fmt.Sprintf("Apply this change to %s? [y]es / [n]o / [a]lways ", strings.Join(a.Paths, ", "))
+	switch a.Kind {
+	case events.ApprovalBudget:
+		return a.Command + " [y/N] "
+	case events.ApprovalFetch:
+		return fmt.Sprintf("%s (allows %s for this session)? %s ", a.Command, a.Host, opts)
+	case events.ApprovalMCP:
+		return fmt.Sprintf("Call the tool %q of the MCP server %q with %s? %s ", a.McpTool, a.Server, a.Arguments, opts)
+	case events.ApprovalChange:
+		return fmt.Sprintf("Apply this change to %s? %s ", strings.Join(a.Paths, ", "), opts)
+	}
+	return fmt.Sprintf("Run `%s`? %s ", a.Command, opts)
 }
 
 // describe shows a change's diff on stderr.
 func (t *terminal) describe(a events.Approval) {
-	if a.Kind != "change" {
+	if a.Kind != events.ApprovalChange {
 		return
 	}
 	v, err := t.answer.Change(a.ID)

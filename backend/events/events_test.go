@@ -51,3 +51,22 @@ func TestFrontendMirrorsEventNames(t *testing.T) {
 		t.Fatal("no event constants found")
 	}
 }
+
+// TestFrontendMirrorsApprovalKinds: every approval kind is in the
+// frontend's ApprovalKind, which the review panel switches on.
+func TestFrontendMirrorsApprovalKinds(t *testing.T) {
+	t.Parallel()
+	ts, err := os.ReadFile("../../frontend/src/lib/types.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, line, ok := strings.Cut(string(ts), "export type ApprovalKind =")
+	if line, _, _ = strings.Cut(line, ";"); !ok {
+		t.Fatal("no ApprovalKind in frontend/src/lib/types.ts")
+	}
+	for _, k := range []string{ApprovalChange, ApprovalCommand, ApprovalMCP, ApprovalFetch, ApprovalBudget, ApprovalPlan, ApprovalOutsideSandbox} {
+		if !strings.Contains(line, strconv.Quote(k)) {
+			t.Errorf("approval kind %q is not in the frontend's ApprovalKind", k)
+		}
+	}
+}

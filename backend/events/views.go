@@ -55,7 +55,30 @@ type ToolCall struct {
 	Effects *CommandEffects `json:"effects,omitempty"`
 }
 
-// Approval is a decision the user owes. Kind is change or command.
+// Kinds of approval (Approval.Kind): what the user is asked to decide.
+// The frontend switches on them (frontend/src/lib/types.ts mirrors them).
+const (
+	// ApprovalChange: a file change (write_file, patch_file, multi_patch),
+	// its hunks fetched with GetChange, answered with DecideChange.
+	ApprovalChange = "change"
+	// ApprovalCommand: a run_bash command.
+	ApprovalCommand = "command"
+	// ApprovalMCP: a call of an MCP server's tool.
+	ApprovalMCP = "mcp"
+	// ApprovalFetch: a web_fetch of a host not yet allowed.
+	ApprovalFetch = "fetch"
+	// ApprovalBudget: whether a turn may go past the session's budget.
+	ApprovalBudget = "budget"
+	// ApprovalPlan: a plan presented in plan mode (reserved: a plan is
+	// answered in the chat today).
+	ApprovalPlan = "plan"
+	// ApprovalOutsideSandbox: a command that needs more than the OS
+	// sandbox allows (reserved for the sandbox of run_bash).
+	ApprovalOutsideSandbox = "outside_sandbox"
+)
+
+// Approval is a decision the user owes. Kind is one of the Approval*
+// kinds; every kind but change is answered with DecideCommand.
 type Approval struct {
 	ID             string   `json:"id"`
 	Kind           string   `json:"kind"`
@@ -73,6 +96,13 @@ type Approval struct {
 	// Host is the host a web_fetch call asks to read (Command is
 	// "Fetch URL"); approving it allows the host for the session.
 	Host string `json:"host,omitempty"`
+	// AlwaysRules are the rules "always allow" would add, shown before
+	// the user chooses; empty when NoAlways is set or the kind offers no
+	// "always allow" (budget).
+	AlwaysRules []string `json:"alwaysRules,omitempty"`
+	// NoAlways says why "always allow" is not offered for this call (a
+	// command no rule can ever allow); "" when it is or the kind has none.
+	NoAlways string `json:"noAlways,omitempty"`
 }
 
 // Usage is a session's token totals, cost and context use.

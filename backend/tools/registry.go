@@ -22,6 +22,10 @@ type Deps struct {
 	Reads *ReadTracker  // files read in this session; nil: a fresh tracker
 	Env   []string      // Pilot's environment, which run_bash filters through childenv.Env; nil: os.Environ()
 	MCP   MCP           // the project's MCP servers; nil: none
+	// Withheld reports whether a listing of tool (list_files, glob, grep)
+	// leaves out the project-relative path rel (a deny rule names it).
+	// nil: nothing withheld
+	Withheld func(tool, rel string) bool
 }
 
 // ReadTracker remembers which files the agent has read in a session, so

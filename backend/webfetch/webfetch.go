@@ -52,6 +52,9 @@ type Options struct {
 	// AllowPrivate reports whether a host (name or address, no port) may
 	// be reached on a private or loopback address. nil: never.
 	AllowPrivate func(host string) bool
+	// Resolver resolves host names when the fetch dials (nil:
+	// net.DefaultResolver). Nothing is resolved before Fetch is called.
+	Resolver *net.Resolver
 }
 
 // Page is what a fetch read.
@@ -88,22 +91,16 @@ func Parse(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-// Private reports whether host names a private, loopback, link-local or
-// unspecified address, or resolves to one.
-func Private(ctx context.Context, host string) (bool, error) {
-	if a, err := netip.ParseAddr(host); err == nil {
-		return blocked(a), nil
+// PrivateName reports whether host is, without any lookup, a private,
+// loopback, link-local or unspecified address, or localhost: an address
+// literal or a name that needs no DNS. A name that resolves to such an
+// address is refused when it is dialled instead.
+func PrivateName(host string) bool {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if a, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
+		return blocked(a)
 	}
-	addrs, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
-	if err != nil {
-		return false, fmt.Errorf("the host %s could not be resolved: %v", host, err)
-	}
-	for _, a := range addrs {
-		if blocked(a) {
-			return true, nil
-		}
-	}
-	return false, nil
+	return host == "localhost" || strings.HasSuffix(host, ".localhost")
 }
 
 // blocked reports whether a is not a public address.
@@ -129,7 +126,7 @@ func Fetch(ctx context.Context, u *url.URL, o Options) (Page, error) {
 	defer cancel()
 	var crossHost string
 	client := &http.Client{
-		Transport: transport(o.AllowPrivate),
+		Transport: transport(o.AllowPrivate, o.Resolver),
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
 				return fmt.Errorf("a redirect to %s, which is not http or https", req.URL.Redacted())
@@ -215,7 +212,7 @@ func decode(body []byte, media, cs string) string {
 
 // transport dials only public addresses, or private ones of the hosts
 // allow accepts, and uses no proxy.
-func transport(allow func(string) bool) *http.Transport {
+func transport(allow func(string) bool, resolver *net.Resolver) *http.Transport {
 	return &http.Transport{
 		Proxy: nil,
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -224,7 +221,7 @@ func transport(allow func(string) bool) *http.Transport {
 				return nil, err
 			}
 			private := allow != nil && allow(host)
-			d := &net.Dialer{Timeout: 10 * time.Second, Control: func(_, address string, _ syscall.RawConn) error {
+			d := &net.Dialer{Timeout: 10 * time.Second, Resolver: resolver, Control: func(_, address string, _ syscall.RawConn) error {
 				ap, err := netip.ParseAddrPort(address)
 				if err != nil {
 					return err

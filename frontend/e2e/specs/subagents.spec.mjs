@@ -86,7 +86,7 @@ export const tests = [
         const script = {
           turns: [
             { when: { lastUserContains: "Read the page" }, toolCalls: [{ id: "f1", name: "web_fetch", input: { url } }], repeat: true },
-            { when: { toolResultContains: "private or loopback" }, text: "The host is not allowed.", repeat: true },
+            { when: { toolResultContains: "private, loopback or link-local" }, text: "The host is not allowed.", repeat: true },
             { when: { toolResultContains: "Rottnest" }, text: "Quokkas smile.", repeat: true },
           ],
         };

@@ -5,7 +5,12 @@ export type AgentState = "idle" | "streaming" | "awaiting_approval" | "tool_exec
 export type ToolStatus = "running" | "awaiting_approval" | "done" | "error" | "rejected" | "cancelled";
 export type MessageState = "complete" | "streaming" | "interrupted";
 export type BlockType = "text" | "thinking" | "tool_use" | "tool_result" | "image";
-export type ApprovalKind = "change" | "command";
+/**
+ * What an approval asks (backend/events/views.go's Approval* constants):
+ * a file change (hunks, decideChange) or a yes/no of its kind (decideCommand).
+ * plan and outside_sandbox are reserved for the plan card and the OS sandbox.
+ */
+export type ApprovalKind = "change" | "command" | "mcp" | "fetch" | "budget" | "plan" | "outside_sandbox";
 export type ApprovalOutcome = "approved" | "partial" | "edited" | "rejected" | "withdrawn" | "cancelled";
 export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget" | "stale" | "mcp";
 export type TurnEndReason = "end_turn" | "cancelled" | "error" | "limit" | "loop_guard" | "budget" | "max_tokens" | "plan";
@@ -95,6 +100,10 @@ export interface Approval {
   arguments?: string;
   /** web_fetch: the host to allow (command is "Fetch URL"). */
   host?: string;
+  /** The rules "always allow" adds, shown before the user chooses. */
+  alwaysRules?: string[];
+  /** Set when "always allow" is not offered (no rule can allow the call): why. */
+  noAlways?: string;
 }
 
 export interface Usage {

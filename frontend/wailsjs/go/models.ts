@@ -49,6 +49,8 @@ export namespace events {
 	    mcpTool?: string;
 	    arguments?: string;
 	    host?: string;
+	    alwaysRules?: string[];
+	    noAlways?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Approval(source);
@@ -68,6 +70,8 @@ export namespace events {
 	        this.mcpTool = source["mcpTool"];
 	        this.arguments = source["arguments"];
 	        this.host = source["host"];
+	        this.alwaysRules = source["alwaysRules"];
+	        this.noAlways = source["noAlways"];
 	    }
 	}
 	export class Block {

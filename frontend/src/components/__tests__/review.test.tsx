@@ -169,9 +169,38 @@ describe("diff review", () => {
     await waitFor(() => expect(b.callsOf("decideCommand")).toEqual([["c1", { approve: true, feedback: "", alwaysAllow: true }]]));
   });
 
+  it("does not offer always allow for a command no rule can allow, and says why", async () => {
+    const b = new FakeBackend();
+    const why = '"Always allow" is not offered: no rule can allow this command, so it is asked every time.';
+    b.details[1] = detail(1, { pending: [{ id: "c2", kind: "command", toolCallId: "t3", tool: "run_bash", command: "cat $(ls)", noAlways: why }] });
+    renderApp(b);
+    fireEvent.click(await screen.findByText("Session 1"));
+    const card = await screen.findByTestId("bash-approval");
+    expect(within(card).queryByTestId("bash-always")).toBeNull();
+    expect(within(card).getByTestId("bash-no-always").textContent).toBe(why);
+    fireEvent.click(within(card).getByTestId("bash-approve"));
+    await waitFor(() => expect(b.callsOf("decideCommand")).toEqual([["c2", { approve: true, feedback: "", alwaysAllow: false }]]));
+  });
+
+  it("chooses the card by the approval's kind, not by its tool name", async () => {
+    const b = new FakeBackend();
+    b.details[1] = detail(1, {
+      pending: [
+        { id: "f1", kind: "fetch", toolCallId: "t4", tool: "web_fetch", command: "Fetch https://go.dev/", host: "go.dev" },
+        { id: "b2", kind: "budget", toolCallId: "", tool: "web_fetch", command: "Continue past the session budget?" },
+        { id: "m2", kind: "mcp", toolCallId: "t5", tool: "mcp__s__t", command: "MCP s: t {}", server: "s", mcpTool: "t", arguments: "{}" },
+      ],
+    });
+    renderApp(b);
+    fireEvent.click(await screen.findByText("Session 1"));
+    expect((await screen.findByTestId("fetch-approval")).getAttribute("data-approval-id")).toBe("f1");
+    expect(screen.getByTestId("budget-approval").getAttribute("data-approval-id")).toBe("b2");
+    expect(screen.getByTestId("bash-approval").getAttribute("data-kind")).toBe("mcp");
+  });
+
   it("asks whether a turn may go past the budget, and stopping tells the model why", async () => {
     const b = new FakeBackend();
-    b.details[1] = detail(1, { pending: [{ id: "b1", kind: "command", toolCallId: "", tool: "budget", command: "Continue past the session budget ($1.00) for another budget's worth?" }] });
+    b.details[1] = detail(1, { pending: [{ id: "b1", kind: "budget", toolCallId: "", tool: "", command: "Continue past the session budget ($1.00) for another budget's worth?" }] });
     renderApp(b);
     fireEvent.click(await screen.findByText("Session 1"));
     const card = await screen.findByTestId("budget-approval");

@@ -5,7 +5,7 @@ import { useCommandDecision } from "./useCommandDecision";
 export default function BashApproval({ approval }: { approval: Approval }) {
   const { always, setAlways, feedback, setFeedback, sent, card, decide } = useCommandDecision(approval);
 
-  const mcp = !!approval.server;
+  const mcp = approval.kind === "mcp";
   return (
     <div ref={card} tabIndex={-1} className="review-card bash-card" data-testid="bash-approval" data-approval-id={approval.id} data-kind={mcp ? "mcp" : "command"}>
       <header className="review-title">
@@ -37,10 +37,16 @@ export default function BashApproval({ approval }: { approval: Approval }) {
           </dl>
         </>
       )}
-      <label className="check">
-        <input type="checkbox" data-testid="bash-always" checked={always} onChange={(e) => setAlways(e.target.checked)} disabled={sent !== "no"} />
-        {mcp ? `Always allow ${approval.server}'s tool ${approval.mcpTool ?? ""} in this project` : "Always allow this command in this project"}
-      </label>
+      {approval.noAlways ? (
+        <p className="hint" data-testid="bash-no-always">
+          {approval.noAlways}
+        </p>
+      ) : (
+        <label className="check">
+          <input type="checkbox" data-testid="bash-always" checked={always} onChange={(e) => setAlways(e.target.checked)} disabled={sent !== "no"} />
+          {mcp ? `Always allow ${approval.server}'s tool ${approval.mcpTool ?? ""} in this project` : "Always allow this command in this project"}
+        </label>
+      )}
       <label className="feedback">
         <span>Reason, if you reject (sent to the model)</span>
         <input type="text" data-testid="bash-feedback" value={feedback} onChange={(e) => setFeedback(e.target.value)} disabled={sent !== "no"} />

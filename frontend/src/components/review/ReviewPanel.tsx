@@ -40,17 +40,18 @@ export default function ReviewPanel() {
             )}
             <LayoutToggle choice={choice} auto={auto} onChange={setChoice} />
           </div>
-          {pending.map((a) =>
-            a.kind === "change" ? (
-              <ChangeReview key={a.id} approval={a} layout={layout} />
-            ) : a.tool === "budget" ? (
-              <BudgetApproval key={a.id} approval={a} />
-            ) : a.tool === "web_fetch" ? (
-              <FetchApproval key={a.id} approval={a} />
-            ) : (
-              <BashApproval key={a.id} approval={a} />
-            ),
-          )}
+          {pending.map((a) => {
+            switch (a.kind) {
+              case "change":
+                return <ChangeReview key={a.id} approval={a} layout={layout} />;
+              case "budget":
+                return <BudgetApproval key={a.id} approval={a} />;
+              case "fetch":
+                return <FetchApproval key={a.id} approval={a} />;
+              default: // command, mcp (and a command outside the sandbox, later)
+                return <BashApproval key={a.id} approval={a} />;
+            }
+          })}
         </>
       ) : (
         <p className="empty">Proposed changes and commands wait here for your decision.</p>

@@ -1,0 +1,126 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"pilot/backend/approval"
+	"pilot/backend/events"
+	"pilot/backend/gate"
+	"pilot/backend/permission"
+	"pilot/backend/store"
+)
+
+// judge decides a call through the gate under the session's mode and the
+// project's rules, read now. Rules that cannot be read count as none: a
+// call no rule allows asks. The rules read are also the ones listings
+// withhold by (tools.Deps.Withheld).
+func (t *turn) judge(ctx context.Context, c gate.Call) gate.Decision {
+	rules, err := t.l.rules(context.WithoutCancel(ctx))
+	if err != nil {
+		t.l.m.log.Warn("reading permission rules", "err", err)
+	}
+	t.l.ruled.Store(&rules)
+	return gate.Judge(t.mode, rules, c)
+}
+
+// withheld is tools.Deps.Withheld: a listing of tool leaves out rel when a
+// deny rule on tool matches it (the rules the gate read last).
+func (l *live) withheld(tool, rel string) bool {
+	rules := l.ruled.Load()
+	return rules != nil && permission.Withholds(*rules, tool, rel)
+}
+
+// refusedBy is the outcome of a call the gate refused.
+func refusedBy(d gate.Decision) outcome { return refusedOutcome(d.Reason) }
+
+// ask shows a as an approval of the decision's kind, with the rules
+// "always allow" would add, and waits for the user's answer.
+func (t *turn) ask(ctx context.Context, r *toolRun, d gate.Decision, a events.Approval) (approval.Answer, error) {
+	a.Kind = d.Kind
+	if a.ID == "" {
+		a.ID = approval.NewID()
+	}
+	if r != nil {
+		a.ToolCallID, a.Tool = r.use.ID, r.use.Name
+		t.awaiting(ctx, r, a.ID)
+	}
+	a.AlwaysRules, a.NoAlways = permission.RuleStrings(d.Always), d.NoAlways
+	if len(a.AlwaysRules) == 0 {
+		a.AlwaysRules = nil
+	}
+	return t.l.m.broker.Ask(ctx, t.l.id, a)
+}
+
+// always stores the rules the card showed, when the user chose "always
+// allow" and the card offered it.
+func (t *turn) always(ctx context.Context, d gate.Decision, chosen bool) {
+	if chosen && len(d.Always) > 0 {
+		t.l.addRules(context.WithoutCancel(ctx), d.Always)
+	}
+}
+
+// permitted passes a command-like call (run_bash, an MCP tool) through the
+// gate and asks the user where it says so, with a as the approval shown.
+// It reports the approval state and whether to run; when not, r.out says
+// why (refused, rejected with rejected and the feedback, or cancelled).
+func (t *turn) permitted(ctx context.Context, r *toolRun, c gate.Call, a events.Approval, rejected string) (store.Approval, bool) {
+	d := t.judge(ctx, c)
+	switch d.Verdict {
+	case gate.Refuse:
+		r.out = refusedBy(d)
+		return "", false
+	case gate.Run:
+		return store.ApprovalAuto, true
+	}
+	ans, err := t.ask(ctx, r, d, a)
+	if err != nil {
+		r.out = cancelled(false)
+		return "", false
+	}
+	if !ans.Command.Approve {
+		r.out = outcome{text: rejected + said(ans.Command.Feedback), isError: true,
+			status: store.ToolRejected, approval: store.ApprovalRejected, feedback: ans.Command.Feedback}
+		return "", false
+	}
+	t.always(ctx, d, ans.Command.AlwaysAllow)
+	r.out.feedback = ans.Command.Feedback
+	return store.ApprovalApproved, true
+}
+
+// readCall describes a read-only call for the gate: the file or folder it
+// reads (its "path" input; "." when it has none), project-relative. A path
+// that reaches through a link inside the project is given as the link's
+// target too, so a deny rule on either path matches.
+func (t *turn) readCall(name string, input json.RawMessage) gate.Call {
+	c := gate.Call{Tool: name, ReadOnly: true}
+	var in struct {
+		Path string `json:"path"`
+	}
+	_ = json.Unmarshal(input, &in) // a bad input is the tool's to report
+	dir := t.l.root.Dir()
+	p := strings.TrimSpace(in.Path)
+	if filepath.IsAbs(p) {
+		if rel, err := filepath.Rel(dir, p); err == nil {
+			p = rel
+		}
+	}
+	rel := path.Clean(filepath.ToSlash(p))
+	if rel == "" {
+		rel = "."
+	}
+	c.Paths = []string{rel}
+	if real, err := filepath.EvalSymlinks(filepath.Join(dir, filepath.FromSlash(rel))); err == nil {
+		if top, err := filepath.EvalSymlinks(dir); err == nil {
+			if r, err := filepath.Rel(top, real); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+				if r = filepath.ToSlash(r); r != rel {
+					c.Paths = append(c.Paths, r)
+				}
+			}
+		}
+	}
+	return c
+}

@@ -1,0 +1,171 @@
+// Package gate decides every tool call the agent makes, read-only ones
+// included, before the call has any effect: before a file is read or
+// written, a command runs, an MCP server is called, or a host name is
+// resolved. The loop describes the call (Call); the gate answers run,
+// refuse (with the sentence for the model) or ask the user with a typed
+// approval kind (Decision).
+//
+// The order is fixed: deny rules, then the mode, then allow rules, then
+// asking. The matching of rules against commands, paths and hosts is
+// permission.Check's; the gate adds what is not a rule: plan mode's
+// refusals, the kind of approval to ask, the rules "always allow" would
+// add, the session's earlier yes to a web_fetch host, and whether a
+// private address may be opened (only by a rule that names the host).
+//
+// The OS sandbox of run_bash (a later issue) fits as one more verdict: a
+// command the sandbox confines runs sandboxed, and one that needs more
+// than the sandbox allows asks with the kind
+// events.ApprovalOutsideSandbox.
+package gate
+
+import (
+	"pilot/backend/events"
+	"pilot/backend/permission"
+)
+
+// Verdict is what becomes of a call.
+type Verdict int
+
+const (
+	// Run: the call goes ahead without asking.
+	Run Verdict = iota + 1
+	// Refuse: the call is not made; Decision.Reason says why.
+	Refuse
+	// Ask: the user decides, through an approval of Decision.Kind.
+	Ask
+)
+
+// PresentPlanTool is plan mode's tool that ends a turn with a plan.
+const PresentPlanTool = "present_plan"
+
+// Call describes what a tool call would do, built from its input before it
+// has any effect.
+type Call struct {
+	Tool     string
+	ReadOnly bool
+	// Paths are project-relative, '/'-separated: the files a change
+	// writes, or the file or folder a read-only call reads ("." for the
+	// project). A path reached through a link inside the project is given
+	// both ways, so a deny rule on either matches.
+	Paths   []string
+	Command string // run_bash
+	Server  string // an MCP call: the server
+	MCPTool string // and the server's own name of the tool
+	Host    string // web_fetch: the host, lower case, from the parsed URL
+	// HostApproved: the user allowed Host earlier in this session.
+	HostApproved bool
+	// Budget: not a tool call but the loop's question whether the turn may
+	// go past the session's budget (Tool is empty).
+	Budget bool
+}
+
+// Decision is the gate's answer.
+type Decision struct {
+	Verdict Verdict
+	// Reason is the full sentence the model reads when the call is
+	// refused, and why it runs or asks otherwise.
+	Reason string
+	// Rule is the rule that decided, if one did.
+	Rule *permission.Rule
+	// Kind is the approval to ask (events.Approval*), set with Ask.
+	Kind string
+	// Always are the rules "always allow" adds, shown on the card: set
+	// only when they would let this very call run next time. NoAlways
+	// says why "always allow" is not offered when the kind has it.
+	Always   []permission.Rule
+	NoAlways string
+	// Private: a web_fetch may open a private, loopback or link-local
+	// address, because a rule names the host without wildcards.
+	Private bool
+}
+
+// Admit refuses, before a call is even built, what the mode never allows
+// whatever its arguments: a change-making tool in plan mode, and
+// present_plan outside it. It returns the sentence for the model, or "".
+func Admit(mode permission.Mode, tool string, readOnly bool) string {
+	plan := mode == permission.ModePlan
+	switch {
+	case plan && !readOnly:
+		return "Not run: " + permission.PlanRefusal + ". Keep to the read-only tools and end your turn with present_plan."
+	case !plan && tool == PresentPlanTool:
+		return "Not run: present_plan is only for plan mode, and this session is in " + string(mode) + " mode. Go ahead with the work; changes and commands are approved as the mode says."
+	}
+	return ""
+}
+
+// Judge decides c under the session's mode and the project's rules. It
+// does nothing but compute: no file, command, network or store is touched.
+func Judge(mode permission.Mode, rules []permission.Rule, c Call) Decision {
+	if c.Budget {
+		return Decision{Verdict: Ask, Kind: events.ApprovalBudget, Reason: "the session reached its budget"}
+	}
+	req := permission.Request{Tool: c.Tool, ReadOnly: c.ReadOnly && c.Tool != permission.WebFetchTool,
+		Command: c.Command, Paths: c.Paths, Server: c.Server, MCPTool: c.MCPTool, Host: c.Host}
+	d := permission.Check(mode, rules, req)
+	denied := d.Verdict == permission.Refuse && d.Rule != nil && d.Rule.Effect == permission.Deny
+	if why := Admit(mode, c.Tool, c.ReadOnly); why != "" && !denied {
+		return Decision{Verdict: Refuse, Reason: why}
+	}
+	out := Decision{Rule: d.Rule, Reason: d.Reason}
+	switch d.Verdict {
+	case permission.Refuse:
+		out.Verdict, out.Reason = Refuse, refusal(mode, d)
+		return out
+	case permission.Run:
+		out.Verdict = Run
+	default:
+		out.Verdict = Ask
+		if c.Tool == permission.WebFetchTool && c.HostApproved {
+			out.Verdict, out.Reason = Run, "the user allowed "+c.Host+" earlier in this session"
+		}
+	}
+	if c.Tool == permission.WebFetchTool {
+		for i := range rules {
+			if permission.NamesHost(rules[i], c.Host) {
+				out.Private = true
+				break
+			}
+		}
+	}
+	if out.Verdict == Ask {
+		out.Kind = kind(c)
+		out.Always, out.NoAlways = always(req)
+	}
+	return out
+}
+
+// kind is the approval a call asks with.
+func kind(c Call) string {
+	switch {
+	case c.Server != "":
+		return events.ApprovalMCP
+	case c.Tool == permission.WebFetchTool:
+		return events.ApprovalFetch
+	case c.Tool == permission.BashTool:
+		return events.ApprovalCommand
+	}
+	return events.ApprovalChange
+}
+
+// always returns the rules "always allow" adds for req, or why it is not
+// offered: the rules must let this very call run by themselves, or
+// storing them would only ask again next time.
+func always(req permission.Request) ([]permission.Rule, string) {
+	rs := permission.AlwaysAllow(req)
+	if len(rs) > 0 && permission.Check(permission.ModeAsk, rs, req).Verdict == permission.Run {
+		return rs, ""
+	}
+	if req.Tool == permission.BashTool {
+		return nil, "\"Always allow\" is not offered: no rule can allow this command, so it is asked every time (commands that build or hide code, such as command substitution, eval or sh -c, always are)."
+	}
+	return nil, "\"Always allow\" is not offered: no rule can allow this call, so it is asked every time."
+}
+
+// refusal is the sentence the model reads for a refused call.
+func refusal(mode permission.Mode, d permission.Decision) string {
+	text := "Not done: " + d.Reason + "."
+	if mode == permission.ModeNone && d.Rule == nil {
+		text += " No one can approve changes or commands in this run: describe what you would change or run instead, and the user can do it."
+	}
+	return text
+}
