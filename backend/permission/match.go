@@ -17,12 +17,41 @@ func matchPath(pattern, path string) bool {
 	return err == nil && ok
 }
 
-// matchCommand matches a whole command line, spaces trimmed.
+// matchCommand matches a command, spaces around both trimmed.
 func matchCommand(pattern, command string) bool {
+	return matchExact(pattern, strings.TrimSpace(command))
+}
+
+func matchExact(pattern, command string) bool {
 	p := strings.ReplaceAll(strings.TrimSpace(pattern), "/", slash)
-	c := strings.ReplaceAll(strings.TrimSpace(command), "/", slash)
-	ok, err := doublestar.Match(p, c)
+	ok, err := doublestar.Match(p, strings.ReplaceAll(command, "/", slash))
 	return err == nil && ok
+}
+
+// matchAllow matches an allow rule against a part of a command: its
+// canonical text, its source text, or, when it writes no file, the same
+// without its redirections. A part that writes through a redirection
+// needs a pattern that holds one.
+func matchAllow(pattern string, p part) bool {
+	if len(p.writes) > 0 && !strings.Contains(pattern, ">") {
+		return false
+	}
+	if matchCommand(pattern, p.text) || matchCommand(pattern, p.raw) {
+		return true
+	}
+	return len(p.writes) == 0 && matchCommand(pattern, p.plain)
+}
+
+// matchDeny matches a deny rule against a part of a command in every
+// rendering it has; a trailing space lets "rm *" match a bare rm.
+func matchDeny(pattern string, p part) bool {
+	for _, s := range append([]string{p.text, p.raw}, p.deny...) {
+		s = strings.TrimSpace(s)
+		if matchExact(pattern, s) || matchExact(pattern, s+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // matchHost matches a host name, case folded: "*.example.org" matches
@@ -32,34 +61,15 @@ func matchHost(pattern, host string) bool {
 	return err == nil && ok && host != ""
 }
 
-func validPattern(p string) bool { return doublestar.ValidatePattern(p) }
-
-// splitCommand cuts a command line at ;, &, |, and newlines (not at the
-// & of a redirection like 2>&1 or &>). Quotes are not honoured, which only
-// makes the parts smaller: an allow rule must then match more parts, and a
-// deny rule gets more chances to match.
-func splitCommand(cmd string) []string {
-	var out []string
-	start := 0
-	cut := func(end int) {
-		if p := strings.TrimSpace(cmd[start:end]); p != "" {
-			out = append(out, p)
-		}
-		start = end + 1
+// NamesHost reports whether r is an allow rule for web_fetch that names
+// host itself, without wildcards (case folded, a trailing dot ignored):
+// only such a rule opens a private or loopback address.
+func NamesHost(r Rule, host string) bool {
+	p := strings.TrimSpace(r.Pattern)
+	if r.Effect != Allow || r.Tool != WebFetchTool || host == "" || strings.ContainsAny(p, `*?[]{}\`) {
+		return false
 	}
-	for i := 0; i < len(cmd); i++ {
-		switch cmd[i] {
-		case ';', '|', '\n', '\r':
-			cut(i)
-		case '&':
-			redirect := (i > 0 && (cmd[i-1] == '>' || cmd[i-1] == '<')) || (i+1 < len(cmd) && cmd[i+1] == '>')
-			if !redirect {
-				cut(i)
-			}
-		}
-	}
-	cut(len(cmd))
-	return out
+	return strings.EqualFold(strings.TrimSuffix(p, "."), strings.TrimSuffix(host, "."))
 }
 
 // Escape quotes the pattern characters of s so that it matches itself only.

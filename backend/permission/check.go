@@ -1,0 +1,229 @@
+package permission
+
+import "strings"
+
+// Check judges req under mode and the project's rules, in the order the
+// package documentation gives.
+func Check(mode Mode, rules []Rule, req Request) Decision {
+	var sh *analysis
+	var d Decision
+	if req.Tool == BashTool {
+		sh = analyse(req.Command)
+		d.Parts, d.Dynamic = sh.allowForms(), sh.dynamic != ""
+	}
+	decide := func(v Verdict, r *Rule, reason string) Decision {
+		d.Verdict, d.Rule, d.Reason = v, r, reason
+		return d
+	}
+	if r, reason := denied(rules, req, sh); r != nil {
+		return decide(Refuse, r, reason)
+	}
+	if req.ReadOnly {
+		return decide(Run, nil, "read-only")
+	}
+	isCommand := req.Tool == BashTool || req.isMCP() || req.Tool == WebFetchTool
+	switch mode {
+	case ModePlan:
+		if req.Tool != WebFetchTool {
+			return decide(Refuse, nil, PlanRefusal)
+		}
+	case ModeNone:
+		return decide(Refuse, nil, "approval mode none: changes and commands are refused")
+	case ModeAll:
+		return decide(Run, nil, "approval mode all")
+	}
+	r, why := allowedBy(rules, req, sh)
+	if r != nil {
+		return decide(Run, r, "allowed by the rule "+r.String())
+	}
+	if mode == ModeEdits && !isCommand {
+		return decide(Run, nil, "approval mode edits")
+	}
+	if mode == "" {
+		mode = ModeAsk
+	}
+	reason := "approval mode " + string(mode)
+	if why != "" {
+		reason += ": " + why
+	}
+	return decide(AskUser, nil, reason)
+}
+
+// AlwaysAllow returns the rules that "always allow this" adds for req,
+// each escaped to match its subject only: for run_bash one per distinct
+// simple command, as Check will judge it next time (none when no rule can
+// allow the command); the exact host for web_fetch; the tool for an MCP
+// tool; one per path for a file change.
+func AlwaysAllow(req Request) []Rule {
+	switch {
+	case req.Tool == BashTool:
+		sh := analyse(req.Command)
+		if sh.dynamic != "" {
+			return nil
+		}
+		var out []Rule
+		for _, f := range sh.allowForms() {
+			out = append(out, Rule{Tool: BashTool, Pattern: Escape(f), Effect: Allow})
+		}
+		return out
+	case req.isMCP():
+		return []Rule{{Tool: req.Tool, Pattern: "*", Effect: Allow}}
+	case req.Tool == WebFetchTool:
+		return []Rule{{Tool: WebFetchTool, Pattern: Escape(strings.ToLower(req.Host)), Effect: Allow}}
+	}
+	out := make([]Rule, 0, len(req.Paths))
+	for _, p := range req.Paths {
+		out = append(out, Rule{Tool: Edits, Pattern: Escape(p), Effect: Allow})
+	}
+	return out
+}
+
+// RuleStrings renders rules as people read them, for an approval card.
+func RuleStrings(rs []Rule) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = r.String()
+	}
+	return out
+}
+
+// Withholds reports whether a deny rule for tool matches the
+// project-relative path rel: a listing of tool leaves rel out.
+func Withholds(rules []Rule, tool, rel string) bool {
+	for _, r := range rules {
+		if r.Effect == Deny && r.Tool == tool && matchPath(r.Pattern, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// allowForms are a command's distinct parts as allow rules match them.
+func (a *analysis) allowForms() []string {
+	var out []string
+	seen := make(map[string]bool, len(a.parts))
+	for _, p := range a.parts {
+		if f := p.allowForm(); !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// applies reports whether a rule is about req's tool.
+func applies(r Rule, req Request) bool {
+	if r.Tool == req.Tool {
+		return true
+	}
+	if req.isMCP() {
+		return r.Tool == MCPPrefix+req.Server
+	}
+	return r.Tool == Edits && req.Tool != BashTool && req.Tool != WebFetchTool && !req.ReadOnly
+}
+
+// denied returns the deny rule that refuses req, and why. A command is
+// refused when a rule matches the whole line or any of its parts, or,
+// failing that, when a run_bash deny rule exists and the command's code
+// cannot be seen.
+func denied(rules []Rule, req Request, sh *analysis) (*Rule, string) {
+	var doubt *Rule
+	for i := range rules {
+		r := &rules[i]
+		if r.Effect != Deny || !applies(*r, req) {
+			continue
+		}
+		if denies(*r, req, sh) {
+			return r, "denied by the rule " + r.String()
+		}
+		if doubt == nil && sh != nil && sh.opaque != "" {
+			doubt = r
+		}
+	}
+	if doubt != nil {
+		return doubt, "refused: this command cannot be read for certain, as " + sh.opaque + ", so the rule " + doubt.String() + " may match it"
+	}
+	return nil, ""
+}
+
+// denies reports whether the deny rule r matches req.
+func denies(r Rule, req Request, sh *analysis) bool {
+	switch {
+	case req.isMCP():
+		return matchCommand(r.Pattern, req.MCPTool)
+	case req.Tool == WebFetchTool:
+		return matchHost(r.Pattern, req.Host)
+	case sh != nil:
+		if matchCommand(r.Pattern, req.Command) {
+			return true
+		}
+		for _, p := range sh.parts {
+			if matchDeny(r.Pattern, p) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range req.Paths {
+		if matchPath(r.Pattern, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// allowedBy returns the allow rule that lets req run, or nil and, for a
+// command, why none does. A command needs every part allowed, a change
+// every path.
+func allowedBy(rules []Rule, req Request, sh *analysis) (*Rule, string) {
+	find := func(match func(Rule) bool) *Rule {
+		for i := range rules {
+			if rules[i].Effect == Allow && applies(rules[i], req) && match(rules[i]) {
+				return &rules[i]
+			}
+		}
+		return nil
+	}
+	switch {
+	case req.isMCP():
+		return find(func(r Rule) bool { return matchCommand(r.Pattern, req.MCPTool) }), ""
+	case req.Tool == WebFetchTool:
+		return find(func(r Rule) bool { return matchHost(r.Pattern, req.Host) }), ""
+	case sh != nil:
+		return allowedCommand(find, sh)
+	}
+	var first *Rule
+	for _, p := range req.Paths {
+		hit := find(func(r Rule) bool { return matchPath(r.Pattern, p) })
+		if hit == nil {
+			return nil, ""
+		}
+		if first == nil {
+			first = hit
+		}
+	}
+	return first, ""
+}
+
+func allowedCommand(find func(func(Rule) bool) *Rule, sh *analysis) (*Rule, string) {
+	if sh.dynamic != "" {
+		return nil, "no rule can allow this command, as " + sh.dynamic
+	}
+	var first *Rule
+	for _, p := range sh.parts {
+		hit := find(func(r Rule) bool { return matchAllow(r.Pattern, p) })
+		if hit == nil {
+			if len(p.writes) > 0 && find(func(r Rule) bool { return matchCommand(r.Pattern, p.plain) }) != nil {
+				return nil, p.text + " writes to " + p.writes[0] + " through a redirection, and no rule names that redirection"
+			}
+			return nil, "no rule allows " + p.allowForm()
+		}
+		if first == nil {
+			first = hit
+		}
+	}
+	if first == nil {
+		return nil, "the command runs nothing a rule can name"
+	}
+	return first, ""
+}
