@@ -9,6 +9,7 @@ func Check(mode Mode, rules []Rule, req Request) Decision {
 	var d Decision
 	if req.Tool == BashTool {
 		sh = analyse(req.Command)
+		sh.compile(rules)
 		d.Parts, d.Dynamic = sh.allowForms(), sh.dynamic != ""
 	}
 	decide := func(v Verdict, r *Rule, reason string) Decision {
@@ -133,7 +134,7 @@ func denied(rules []Rule, req Request, sh *analysis) (*Rule, string) {
 		if r.Effect != Deny || !applies(*r, req) {
 			continue
 		}
-		if denies(*r, req, sh) {
+		if denies(rules, i, req, sh) {
 			return r, "denied by the rule " + r.String()
 		}
 		if doubt == nil && sh != nil && sh.opaque != "" {
@@ -146,23 +147,16 @@ func denied(rules []Rule, req Request, sh *analysis) (*Rule, string) {
 	return nil, ""
 }
 
-// denies reports whether the deny rule r matches req.
-func denies(r Rule, req Request, sh *analysis) bool {
+// denies reports whether the deny rule rules[i] matches req.
+func denies(rules []Rule, i int, req Request, sh *analysis) bool {
+	r := rules[i]
 	switch {
 	case req.isMCP():
 		return matchCommand(r.Pattern, req.MCPTool)
 	case req.Tool == WebFetchTool:
 		return matchHost(r.Pattern, req.Host)
 	case sh != nil:
-		if matchCommand(r.Pattern, req.Command) {
-			return true
-		}
-		for _, p := range sh.parts {
-			if matchDeny(r.Pattern, p) {
-				return true
-			}
-		}
-		return false
+		return sh.pats[i].match(sh.line) || sh.pats[i].matchParts(sh)
 	}
 	for _, p := range req.Paths {
 		if matchPath(r.Pattern, p) {
@@ -176,9 +170,9 @@ func denies(r Rule, req Request, sh *analysis) bool {
 // command, why none does. A command needs every part allowed, a change
 // every path.
 func allowedBy(rules []Rule, req Request, sh *analysis) (*Rule, string) {
-	find := func(match func(Rule) bool) *Rule {
+	find := func(match func(i int) bool) *Rule {
 		for i := range rules {
-			if rules[i].Effect == Allow && applies(rules[i], req) && match(rules[i]) {
+			if rules[i].Effect == Allow && applies(rules[i], req) && match(i) {
 				return &rules[i]
 			}
 		}
@@ -186,15 +180,15 @@ func allowedBy(rules []Rule, req Request, sh *analysis) (*Rule, string) {
 	}
 	switch {
 	case req.isMCP():
-		return find(func(r Rule) bool { return matchCommand(r.Pattern, req.MCPTool) }), ""
+		return find(func(i int) bool { return matchCommand(rules[i].Pattern, req.MCPTool) }), ""
 	case req.Tool == WebFetchTool:
-		return find(func(r Rule) bool { return matchHost(r.Pattern, req.Host) }), ""
+		return find(func(i int) bool { return matchHost(rules[i].Pattern, req.Host) }), ""
 	case sh != nil:
 		return allowedCommand(find, sh)
 	}
 	var first *Rule
 	for _, p := range req.Paths {
-		hit := find(func(r Rule) bool { return matchPath(r.Pattern, p) })
+		hit := find(func(i int) bool { return matchPath(rules[i].Pattern, p) })
 		if hit == nil {
 			return nil, ""
 		}
@@ -205,15 +199,16 @@ func allowedBy(rules []Rule, req Request, sh *analysis) (*Rule, string) {
 	return first, ""
 }
 
-func allowedCommand(find func(func(Rule) bool) *Rule, sh *analysis) (*Rule, string) {
+func allowedCommand(find func(func(int) bool) *Rule, sh *analysis) (*Rule, string) {
 	if sh.dynamic != "" {
 		return nil, "no rule can allow this command, as " + sh.dynamic
 	}
 	var first *Rule
-	for _, p := range sh.parts {
-		hit := find(func(r Rule) bool { return matchAllow(r.Pattern, p) })
+	for i := range sh.parts {
+		p := &sh.parts[i]
+		hit := find(func(r int) bool { return sh.pats[r].matchAllow(p) })
 		if hit == nil {
-			if len(p.writes) > 0 && find(func(r Rule) bool { return matchCommand(r.Pattern, p.plain) }) != nil {
+			if len(p.writes) > 0 && find(func(r int) bool { return sh.pats[r].match(subject(p.plain)) }) != nil {
 				return nil, p.text + " writes to " + p.writes[0] + " through a redirection, and no rule names that redirection"
 			}
 			return nil, "no rule allows " + p.allowForm()

@@ -2,6 +2,8 @@ package permission
 
 import (
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -19,36 +21,94 @@ func matchPath(pattern, path string) bool {
 
 // matchCommand matches a command, spaces around both trimmed.
 func matchCommand(pattern, command string) bool {
-	return matchExact(pattern, strings.TrimSpace(command))
+	return compileCommand(pattern).match(subject(command))
 }
 
-func matchExact(pattern, command string) bool {
-	p := strings.ReplaceAll(strings.TrimSpace(pattern), "/", slash)
-	ok, err := doublestar.Match(p, strings.ReplaceAll(command, "/", slash))
-	return err == nil && ok
+// subject is a command as command patterns match it.
+func subject(command string) string {
+	return strings.ReplaceAll(strings.TrimSpace(command), "/", slash)
+}
+
+// cmdPattern is a command pattern made ready to match many subjects.
+type cmdPattern struct {
+	pat, prefix string
+	// bare is the pattern without a trailing " *", so that a deny rule
+	// "rm *" also matches a bare rm ("" when there is none).
+	bare, barePrefix string
+	ok               bool
+}
+
+// compiled keeps made patterns: a project's rules are the same from one
+// call to the next. It is emptied when it grows past maxCompiled.
+var (
+	compiled  sync.Map // pattern -> *cmdPattern
+	nCompiled atomic.Int64
+)
+
+const maxCompiled = 4096
+
+func compileCommand(pattern string) *cmdPattern {
+	if c, ok := compiled.Load(pattern); ok {
+		return c.(*cmdPattern)
+	}
+	c := makeCommand(pattern)
+	if nCompiled.Add(1) > maxCompiled {
+		compiled.Clear()
+		nCompiled.Store(0)
+	}
+	compiled.Store(pattern, c)
+	return c
+}
+
+func makeCommand(pattern string) *cmdPattern {
+	p := subject(pattern)
+	c := &cmdPattern{pat: p, prefix: literalPrefix(p), ok: doublestar.ValidatePattern(p)}
+	if b, ok := strings.CutSuffix(p, " *"); ok {
+		c.bare, c.barePrefix = b, literalPrefix(b)
+	}
+	return c
+}
+
+// literalPrefix is the text a pattern's subjects all start with.
+func literalPrefix(p string) string {
+	if i := strings.IndexAny(p, `*?[{\`); i >= 0 {
+		return p[:i]
+	}
+	return p
+}
+
+// match matches a subject made by subject().
+func (c *cmdPattern) match(s string) bool {
+	return c.ok && strings.HasPrefix(s, c.prefix) && doublestar.MatchUnvalidated(c.pat, s)
+}
+
+func (c *cmdPattern) matchDeny(s string) bool {
+	return c.match(s) || (c.ok && c.bare != "" && strings.HasPrefix(s, c.barePrefix) && doublestar.MatchUnvalidated(c.bare, s))
 }
 
 // matchAllow matches an allow rule against a part of a command: its
 // canonical text, its source text, or, when it writes no file, the same
 // without its redirections. A part that writes through a redirection
 // needs a pattern that holds one.
-func matchAllow(pattern string, p part) bool {
-	if len(p.writes) > 0 && !strings.Contains(pattern, ">") {
+func (c *cmdPattern) matchAllow(p *part) bool {
+	if len(p.writes) > 0 && !strings.Contains(c.pat, ">") {
 		return false
 	}
-	if matchCommand(pattern, p.text) || matchCommand(pattern, p.raw) {
-		return true
+	for _, s := range p.allowSubjects() {
+		if c.match(s) {
+			return true
+		}
 	}
-	return len(p.writes) == 0 && matchCommand(pattern, p.plain)
+	return false
 }
 
-// matchDeny matches a deny rule against a part of a command in every
-// rendering it has; a trailing space lets "rm *" match a bare rm.
-func matchDeny(pattern string, p part) bool {
-	for _, s := range append([]string{p.text, p.raw}, p.deny...) {
-		s = strings.TrimSpace(s)
-		if matchExact(pattern, s) || matchExact(pattern, s+" ") {
-			return true
+// matchParts matches a deny rule against every rendering of every part.
+func (c *cmdPattern) matchParts(a *analysis) bool {
+	for i := range a.parts {
+		for _, s := range a.parts[i].denySubjects() {
+			if c.matchDeny(s) {
+				return true
+			}
 		}
 	}
 	return false
@@ -75,12 +135,12 @@ func NamesHost(r Rule, host string) bool {
 // Escape quotes the pattern characters of s so that it matches itself only.
 func Escape(s string) string {
 	var b strings.Builder
-	for _, r := range s {
-		switch r {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
 		case '*', '?', '[', ']', '{', '}', '\\':
 			b.WriteByte('\\')
 		}
-		b.WriteRune(r)
+		b.WriteByte(s[i])
 	}
 	return b.String()
 }

@@ -3,6 +3,7 @@ package permission
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -31,12 +32,45 @@ type part struct {
 	raw    string   // the source text
 	deny   []string // what a deny rule is also matched against
 	writes []string // the files it writes through redirections
+
+	allowS, denyS []string // the above as patterns match them, once
+}
+
+// allowSubjects are what an allow rule is matched against.
+func (p *part) allowSubjects() []string {
+	if p.allowS == nil {
+		forms := []string{p.text, p.raw}
+		if len(p.writes) == 0 {
+			forms = append(forms, p.plain)
+		}
+		p.allowS = subjects(forms)
+	}
+	return p.allowS
+}
+
+// denySubjects are what a deny rule is matched against.
+func (p *part) denySubjects() []string {
+	if p.denyS == nil {
+		p.denyS = subjects(append([]string{p.text, p.raw}, p.deny...))
+	}
+	return p.denyS
+}
+
+// subjects makes distinct subjects of forms.
+func subjects(forms []string) []string {
+	out := make([]string, 0, len(forms))
+	for _, f := range forms {
+		if s := subject(f); !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // allowForm is what an allow rule must match, and what "always allow"
 // stores: a command that writes through a redirection keeps it.
 func (p part) allowForm() string {
-	if len(p.writes) > 0 {
+	if len(p.writes) > 0 || p.plain == "" {
 		return p.text
 	}
 	return p.plain
@@ -47,6 +81,19 @@ type analysis struct {
 	parts   []part
 	dynamic string // why no rule may allow the line; "" when one may
 	opaque  string // why a deny rule cannot rule it out; "" when it can
+
+	line string       // the whole line as a subject
+	pats []*cmdPattern // the run_bash rules' patterns, by rule index (nil for others)
+}
+
+// compile makes the patterns of the rules about run_bash ready.
+func (a *analysis) compile(rules []Rule) {
+	a.pats = make([]*cmdPattern, len(rules))
+	for i, r := range rules {
+		if r.Tool == BashTool {
+			a.pats[i] = compileCommand(r.Pattern)
+		}
+	}
 }
 
 func (a *analysis) setDynamic(why string) {
@@ -69,7 +116,7 @@ var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant
 
 // analyse parses a run_bash command line.
 func analyse(cmd string) *analysis {
-	a := &analysis{}
+	a := &analysis{line: subject(cmd), parts: make([]part, 0, 8)}
 	a.parse(cmd, 0)
 	return a
 }
@@ -279,7 +326,11 @@ func (w *walker) inner(ws []word) {
 	w.command(ws)
 }
 
-func (w *walker) add(p part) { w.a.parts = append(w.a.parts, p) }
+func (w *walker) add(p part) {
+	if p.text != "" {
+		w.a.parts = append(w.a.parts, p)
+	}
+}
 
 // command looks at a command's name: wrappers, shells and eval.
 func (w *walker) command(ws []word) {
@@ -290,6 +341,9 @@ func (w *walker) command(ws []word) {
 	}
 	if cw.glob {
 		w.a.setOpaque("its command name " + cw.raw + " is a pattern the shell expands")
+		return
+	}
+	if cw.value == "" {
 		return
 	}
 	name := path.Base(cw.value)
@@ -457,7 +511,8 @@ func (w *walker) find(ws []word) {
 
 // denyForms are the renderings of a command a deny rule is matched
 // against besides its text: the unquoted words, and the same with the
-// command's leading folder taken off (/bin/rm is rm).
+// command's leading folder taken off and its name in lower case (/bin/rm
+// and, on a case-insensitive disk, RM are rm).
 func denyForms(ws []word) []string {
 	vals := make([]string, len(ws))
 	for i, a := range ws {
@@ -467,9 +522,11 @@ func denyForms(ws []word) []string {
 		}
 	}
 	out := []string{strings.Join(vals, " "), canonOf(ws)}
-	if len(ws) > 0 && ws[0].literal && strings.Contains(ws[0].value, "/") {
-		vals[0] = path.Base(ws[0].value)
-		out = append(out, strings.Join(vals, " "))
+	if len(ws) > 0 && ws[0].literal {
+		if name := strings.ToLower(path.Base(ws[0].value)); name != ws[0].value {
+			vals[0] = name
+			out = append(out, strings.Join(vals, " "))
+		}
 	}
 	return out
 }
