@@ -82,7 +82,7 @@ type analysis struct {
 	dynamic string // why no rule may allow the line; "" when one may
 	opaque  string // why a deny rule cannot rule it out; "" when it can
 
-	line string       // the whole line as a subject
+	line string        // the whole line as a subject
 	pats []*cmdPattern // the run_bash rules' patterns, by rule index (nil for others)
 }
 

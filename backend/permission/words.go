@@ -3,6 +3,7 @@ package permission
 import (
 	"strconv"
 	"strings"
+	"unicode"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -57,7 +58,7 @@ func (w *walker) word(x *syntax.Word) word {
 	}
 	out.value = b.String()
 	out.canon = out.value
-	if !plain {
+	if !plain || strings.ContainsFunc(out.value, func(r rune) bool { return unicode.IsSpace(r) || !unicode.IsPrint(r) }) {
 		if q, err := syntax.Quote(out.value, syntax.LangBash); err == nil {
 			out.canon = q
 		}

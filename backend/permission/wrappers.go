@@ -73,7 +73,8 @@ var shells = map[string]bool{
 // or the next word), long the long ones (--name value; --name=value is
 // always one word). "--" ends the options; a word that is not literal
 // ends them too, so that it is judged as the command.
-func skipOpts(ws []word, i int, short string, long ...string) int {
+func skipOpts(ws []word, i int, short string, long ...string) (next int) {
+	defer func() { next = min(next, len(ws)) }() // a value the words lack
 	for i < len(ws) {
 		a := ws[i]
 		v := a.value
