@@ -191,6 +191,11 @@ func (w *walker) evaluated(n syntax.Node) {
 	})
 }
 
+// isStream reports a file name that is a stream, not a script on disk.
+func isStream(name string) bool {
+	return strings.HasPrefix(name, "/dev/") || strings.HasPrefix(name, "/proc/")
+}
+
 func hidesCode(v string) bool { return strings.Contains(v, "$(") || strings.Contains(v, "`") }
 
 // stmt records the simple command of a statement, or refuses rules for a
@@ -365,6 +370,8 @@ func (w *walker) command(ws []word) {
 	case "source", ".":
 		if len(ws) > 1 && !ws[1].literal {
 			w.a.setOpaque(name + " reads code from " + ws[1].raw + ", a file named only when it runs")
+		} else if len(ws) > 1 && isStream(ws[1].value) {
+			w.a.setOpaque(name + " reads code from " + ws[1].value + ", a stream")
 		}
 	case "trap":
 		w.trap(ws[1:])
@@ -447,6 +454,10 @@ func (w *walker) shell(name string, ws []word) {
 		}
 		if hasC {
 			w.code(name+" -c runs a string as code", ws[i:i+1])
+			return
+		}
+		if isStream(v) {
+			w.a.setOpaque(name + " reads its commands from " + v + ", a stream")
 			return
 		}
 		if !stdin {

@@ -105,6 +105,28 @@ var rmSpellings = []struct {
 	{"xargs sh -c 'rm $1'", true},
 	{"find . -exec sh -c 'rm \"$1\"' _ {} \\;", true},
 	{"watch rm x", true},
+	// added after the old matcher was measured
+	{"r\\\nm x", true},
+	{"rm${IFS}x", true},
+	{"$\"rm\" x", true},
+	{"'r'm x", true},
+	{"\\r\\m x", true},
+	{"nohup -- rm x", true},
+	{"timeout --signal=KILL 5 rm x", true},
+	{"sudo -- rm x", true},
+	{"command -- rm x", true},
+	{"coproc NAME { rm x; }", true},
+	{"select v in a; do rm x; done", true},
+	{"time { rm x; }", true},
+	{"(( 1 )) && rm x", false},
+	{"let x=1; rm x", false},
+	{"rm x # a comment", false},
+	{"# a comment\nrm x", false},
+	{". /dev/stdin <<< 'rm x'", true},
+	{"bash /dev/stdin <<< 'rm x'", true},
+	{"command eval 'rm x'", true},
+	{"RM x", true},
+	{"cat x > >(rm x)", true},
 }
 
 func TestDenyRmSpellings(t *testing.T) {
