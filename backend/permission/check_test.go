@@ -227,8 +227,13 @@ func TestAlwaysAllowCompound(t *testing.T) {
 			}
 		}
 	}
+	// A here-document's body is part of its command.
+	rules := AlwaysAllow(bash("python3 <<EOF\nprint(1)\nEOF"))
+	if d := Check(ModeAsk, rules, bash("python3 <<EOF\nimport os; os.remove('x')\nEOF")); d.Verdict != AskUser {
+		t.Errorf("a rule for one here-document allowed another: %v %+v", RuleStrings(rules), d)
+	}
 	// An exact part does not allow a neighbour.
-	rules := AlwaysAllow(bash("go build ./... && go test ./..."))
+	rules = AlwaysAllow(bash("go build ./... && go test ./..."))
 	if d := Check(ModeAsk, rules, bash("go build ./... && go test -exec rm ./...")); d.Verdict != AskUser {
 		t.Errorf("a changed part was allowed: %+v", d)
 	}

@@ -27,7 +27,7 @@ import (
 // part is one simple command as rules judge it.
 type part struct {
 	text   string   // canonical: assignments, words, redirections
-	plain  string   // canonical without redirections
+	plain  string   // canonical without the redirections that neither feed nor write (2>&1, 2>/dev/null)
 	raw    string   // the source text
 	deny   []string // what a deny rule is also matched against
 	writes []string // the files it writes through redirections
@@ -206,18 +206,21 @@ func (w *walker) stmt(s *syntax.Stmt) {
 		w.call(c, rd)
 	case *syntax.DeclClause:
 		raw := w.slice(c)
-		w.add(part{text: joinNonEmpty(raw, rd.text), plain: raw, raw: w.slice(s), deny: []string{raw}, writes: rd.writes})
+		w.add(part{text: joinNonEmpty(raw, rd.text), plain: joinNonEmpty(raw, rd.input), raw: w.slice(s), deny: []string{raw}, writes: rd.writes})
 		for _, as := range c.Args {
-			if as.Value != nil && hidesCode(w.word(as.Value).value) && strings.Contains(w.word(as.Value).value, "[") {
+			if as.Value == nil {
+				continue
+			}
+			if v := w.word(as.Value).value; hidesCode(v) && strings.Contains(v, "[") {
 				w.a.setOpaque("it assigns a string that holds a command to be evaluated (" + w.slice(as) + ")")
 			}
 		}
 	case *syntax.LetClause:
 		raw := w.slice(c)
-		w.add(part{text: joinNonEmpty(raw, rd.text), plain: raw, raw: w.slice(s), deny: []string{raw}, writes: rd.writes})
+		w.add(part{text: joinNonEmpty(raw, rd.text), plain: joinNonEmpty(raw, rd.input), raw: w.slice(s), deny: []string{raw}, writes: rd.writes})
 	case nil:
 		if rd.text != "" {
-			w.add(part{text: rd.text, raw: w.slice(s), deny: []string{rd.text}, writes: rd.writes})
+			w.add(part{text: rd.text, plain: rd.input, raw: w.slice(s), deny: []string{rd.text}, writes: rd.writes})
 		}
 	default:
 		if len(rd.writes) > 0 {
@@ -229,8 +232,9 @@ func (w *walker) stmt(s *syntax.Stmt) {
 // redirections is the canonical text of a statement's redirections and
 // the files they write.
 type redirections struct {
-	text   string
-	writes []string
+	text   string   // all of them
+	input  string   // those that feed the command (<, <<, <<<): they stay in its plain text
+	writes []string // the files written
 }
 
 // harmless are files a redirection may write without being judged.
@@ -238,7 +242,7 @@ var harmless = map[string]bool{"/dev/null": true, "/dev/stdout": true, "/dev/std
 
 func (w *walker) redirs(rs []*syntax.Redirect) redirections {
 	var out redirections
-	var texts []string
+	var texts, inputs []string
 	for _, r := range rs {
 		op := r.Op.String()
 		n := ""
@@ -253,7 +257,17 @@ func (w *walker) redirs(rs []*syntax.Redirect) redirections {
 		if r.Op == syntax.DplIn || r.Op == syntax.DplOut {
 			sep = ""
 		}
-		texts = append(texts, n+op+sep+target.canon)
+		text := n + op + sep + target.canon
+		if r.Hdoc != nil {
+			// The body is part of the command: a rule for one here-document
+			// must not allow another.
+			text += "\n" + w.slice(r.Hdoc)
+		}
+		texts = append(texts, text)
+		switch r.Op {
+		case syntax.RdrIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+			inputs = append(inputs, text)
+		}
 		if !writes(r.Op, target) {
 			continue
 		}
@@ -266,7 +280,7 @@ func (w *walker) redirs(rs []*syntax.Redirect) redirections {
 			out.writes = append(out.writes, target.value)
 		}
 	}
-	out.text = strings.Join(texts, " ")
+	out.text, out.input = strings.Join(texts, " "), strings.Join(inputs, " ")
 	return out
 }
 
@@ -293,17 +307,16 @@ func (w *walker) call(c *syntax.CallExpr, rd redirections) {
 	for i, a := range c.Args {
 		ws[i] = w.word(a)
 	}
-	prefix := strings.Join(assigns, " ")
-	plain := joinNonEmpty(prefix, canonOf(ws))
+	words := joinNonEmpty(strings.Join(assigns, " "), canonOf(ws))
 	p := part{
-		text:   joinNonEmpty(plain, rd.text),
-		plain:  plain,
+		text:   joinNonEmpty(words, rd.text),
+		plain:  joinNonEmpty(words, rd.input),
 		raw:    w.spanOf(c, rd),
 		writes: rd.writes,
 	}
 	p.deny = denyForms(ws)
 	if len(ws) == 0 {
-		p.deny = []string{plain}
+		p.deny = []string{words}
 	}
 	w.add(p)
 	if len(ws) > 0 {
