@@ -1,6 +1,9 @@
 package permission
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Check judges req under mode and the project's rules, in the order the
 // package documentation gives.
@@ -101,11 +104,9 @@ func Withholds(rules []Rule, tool, rel string) bool {
 
 // allowForms are a command's distinct parts as allow rules match them.
 func (a *analysis) allowForms() []string {
-	var out []string
-	seen := make(map[string]bool, len(a.parts))
+	out := make([]string, 0, len(a.parts))
 	for _, p := range a.parts {
-		if f := p.allowForm(); !seen[f] {
-			seen[f] = true
+		if f := p.allowForm(); !slices.Contains(out, f) {
 			out = append(out, f)
 		}
 	}

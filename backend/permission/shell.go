@@ -30,6 +30,7 @@ type part struct {
 	plain  string   // canonical without the redirections that neither feed nor write (2>&1, 2>/dev/null)
 	raw    string   // the source text
 	deny   []string // what a deny rule is also matched against
+	words  []word   // the words, for the rest of what a deny rule matches
 	writes []string // the files it writes through redirections
 
 	allowS, denyS []string // the above as patterns match them, once
@@ -50,7 +51,11 @@ func (p *part) allowSubjects() []string {
 // denySubjects are what a deny rule is matched against.
 func (p *part) denySubjects() []string {
 	if p.denyS == nil {
-		p.denyS = subjects(append([]string{p.text, p.raw}, p.deny...))
+		forms := append([]string{p.text, p.raw}, p.deny...)
+		if p.words != nil {
+			forms = append(forms, denyForms(p.words)...)
+		}
+		p.denyS = subjects(forms)
 	}
 	return p.denyS
 }
@@ -58,7 +63,10 @@ func (p *part) denySubjects() []string {
 // subjects makes distinct subjects of forms.
 func subjects(forms []string) []string {
 	out := make([]string, 0, len(forms))
-	for _, f := range forms {
+	for i, f := range forms {
+		if slices.Contains(forms[:i], f) {
+			continue
+		}
 		if s := subject(f); !slices.Contains(out, s) {
 			out = append(out, s)
 		}
@@ -314,7 +322,7 @@ func (w *walker) call(c *syntax.CallExpr, rd redirections) {
 		raw:    w.spanOf(c, rd),
 		writes: rd.writes,
 	}
-	p.deny = denyForms(ws)
+	p.words = ws
 	if len(ws) == 0 {
 		p.deny = []string{words}
 	}
@@ -339,7 +347,7 @@ func (w *walker) inner(ws []word) {
 		return
 	}
 	c := canonOf(ws)
-	w.add(part{text: c, plain: c, raw: rawOf(ws), deny: denyForms(ws)})
+	w.add(part{text: c, plain: c, raw: rawOf(ws), words: ws})
 	w.command(ws)
 }
 
@@ -361,7 +369,7 @@ func denyForms(ws []word) []string {
 			vals[i] = a.raw
 		}
 	}
-	out := []string{strings.Join(vals, " "), canonOf(ws)}
+	out := []string{strings.Join(vals, " ")}
 	if len(ws) > 0 && ws[0].literal {
 		if name := strings.ToLower(path.Base(ws[0].value)); name != ws[0].value {
 			vals[0] = name

@@ -21,6 +21,13 @@ type word struct {
 // in it is expanded at run time.
 func (w *walker) word(x *syntax.Word) word {
 	out := word{raw: w.slice(x), literal: true}
+	if len(x.Parts) == 1 {
+		// The common case, a bare word: nothing to take off.
+		if l, ok := x.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, "\\*?[]{},") && printable(l.Value) {
+			out.value, out.canon = l.Value, l.Value
+			return out
+		}
+	}
 	var b strings.Builder
 	plain := true
 	for _, p := range x.Parts {
@@ -58,12 +65,17 @@ func (w *walker) word(x *syntax.Word) word {
 	}
 	out.value = b.String()
 	out.canon = out.value
-	if !plain || strings.ContainsFunc(out.value, func(r rune) bool { return unicode.IsSpace(r) || !unicode.IsPrint(r) }) {
+	if !plain || !printable(out.value) {
 		if q, err := syntax.Quote(out.value, syntax.LangBash); err == nil {
 			out.canon = q
 		}
 	}
 	return out
+}
+
+// printable reports a word that needs no quotes for its odd characters.
+func printable(s string) bool {
+	return !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || !unicode.IsPrint(r) })
 }
 
 // unescape takes the backslashes off an unquoted or double-quoted
