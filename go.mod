@@ -13,6 +13,7 @@ require (
 	github.com/mattn/go-sqlite3 v1.14.53
 	github.com/sergi/go-diff v1.4.0
 	github.com/wailsapp/wails/v2 v2.16.0
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require github.com/JohannesKaufmann/dom v0.3.1 // indirect
@@ -156,8 +157,8 @@ require (
 	golang.org/x/mod v0.37.0 // indirect
 	golang.org/x/net v0.56.0
 	golang.org/x/sync v0.21.0 // indirect
-	golang.org/x/sys v0.46.0
-	golang.org/x/term v0.44.0 // indirect
+	golang.org/x/sys v0.47.0
+	golang.org/x/term v0.45.0 // indirect
 	golang.org/x/text v0.39.0
 	golang.org/x/tools v0.47.0 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect

@@ -186,15 +186,11 @@ func TestApprovalKindsAndAlwaysRules(t *testing.T) {
 		id, input string
 		kind      string
 		always    []string
-		// needsParser: the rules come from the shell parser's split of a
-		// compound command (branch "shell"); today's AlwaysAllow stores
-		// the whole line, which cannot match, so nothing is offered.
-		needsParser bool
 	}{
-		{"c1", `{"command":"make build"}`, events.ApprovalCommand, []string{`allow run_bash "make build"`}, false},
-		{"c2", `{"command":"cat $(ls)"}`, events.ApprovalCommand, nil, false},
-		{"c3", `{"command":"go build ./... && go test ./..."}`, events.ApprovalCommand, []string{`allow run_bash "go build ./..."`, `allow run_bash "go test ./..."`}, true},
-		{"w1", `{"path":"new.txt","content":"x\n"}`, events.ApprovalChange, []string{`allow edits "new.txt"`}, false},
+		{"c1", `{"command":"make build"}`, events.ApprovalCommand, []string{`allow run_bash "make build"`}},
+		{"c2", `{"command":"cat $(ls)"}`, events.ApprovalCommand, nil},
+		{"c3", `{"command":"go build ./... && go test ./..."}`, events.ApprovalCommand, []string{`allow run_bash "go build ./..."`, `allow run_bash "go test ./..."`}},
+		{"w1", `{"path":"new.txt","content":"x\n"}`, events.ApprovalChange, []string{`allow edits "new.txt"`}},
 	}
 	var calls []fakellm.ToolCall
 	for _, c := range cases {
@@ -235,7 +231,7 @@ func TestApprovalKindsAndAlwaysRules(t *testing.T) {
 		if (len(a.AlwaysRules) == 0) != (a.NoAlways != "") {
 			t.Errorf("%s: always %q with noAlways %q", c.id, a.AlwaysRules, a.NoAlways)
 		}
-		if !c.needsParser && strings.Join(a.AlwaysRules, "|") != strings.Join(c.always, "|") {
+		if strings.Join(a.AlwaysRules, "|") != strings.Join(c.always, "|") {
 			t.Errorf("%s: always %q, want %q", c.id, a.AlwaysRules, c.always)
 		}
 		shown = append(shown, a.AlwaysRules...)

@@ -284,7 +284,8 @@ func TestPermissionRules(t *testing.T) {
 		asked   bool
 		ran     bool
 	}{
-		{"allow rule skips the question", "ask", []store.Rule{{Tool: "run_bash", Pattern: "echo *", Effect: store.Allow}}, "echo hi > out.txt", false, true},
+		{"allow rule skips the question", "ask", []store.Rule{{Tool: "run_bash", Pattern: "echo * > out.txt", Effect: store.Allow}}, "echo hi > out.txt", false, true},
+		{"a rule that does not name the redirection asks", "ask", []store.Rule{{Tool: "run_bash", Pattern: "echo *", Effect: store.Allow}}, "echo hi > out.txt", true, true},
 		{"no rule asks", "ask", nil, "echo hi > out.txt", true, true},
 		{"deny rule refuses in mode all", "all", []store.Rule{{Tool: "run_bash", Pattern: "echo *", Effect: store.Deny}}, "echo hi > out.txt", false, false},
 		{"deny beats allow", "ask", []store.Rule{

@@ -3,25 +3,49 @@
 //
 // The answer comes from, in order:
 //
-//  1. a matching deny rule refuses the call (deny beats allow);
+//  1. a matching deny rule refuses the call, read-only calls included
+//     (deny beats everything);
 //  2. a read-only tool runs;
-//  3. a matching allow rule lets the call run;
-//  4. the session's mode: ask asks for every change and command, edits
-//     applies file changes and asks for commands, all runs everything,
-//     none refuses every change and command (headless runs with no one to
-//     ask), plan refuses every change and command even where a rule
-//     allows it (the agent looks and proposes a plan; the loop refuses
-//     such calls before they are built); web_fetch, which changes
-//     nothing, is asked for in plan mode as in ask.
+//  3. the session's mode: plan refuses every change and command (the
+//     agent looks and proposes a plan; web_fetch, which changes nothing,
+//     goes on to the rules and is asked for), none refuses every change,
+//     command, MCP call and fetch (headless runs with no one to ask;
+//     allow rules do not override it), all runs everything;
+//  4. a matching allow rule lets the call run;
+//  5. the edits mode applies file changes;
+//  6. everything else is asked.
 //
 // Rules are per project: a tool name (or Edits for every file-changing
-// tool) and a doublestar pattern matched against the command of run_bash
-// or against each project-relative path of a file change. An MCP tool
+// tool) and a doublestar pattern. A file tool's rule is matched against
+// each project-relative path of the call: the paths a change writes, the
+// file read_file reads, the folder list_files, glob and grep look in. An
+// Edits rule applies to changes only, never to reads; Withholds lets the
+// listing tools hide the paths a deny rule covers. An MCP tool
 // (mcp__<server>__<tool>) is judged like a command: a rule names the tool
-// with the pattern "*", or the server (mcp__<server>) with a pattern on the
-// server's tool names; the edits mode asks. web_fetch is judged like a
-// command too, with rules on the host it reads (a doublestar pattern such
-// as "*.github.com"). The store keeps them; this package only matches.
+// with the pattern "*", or the server (mcp__<server>) with a pattern on
+// the server's tool names; the edits mode asks. web_fetch is judged like
+// a command too, with rules on the host it reads (a doublestar pattern
+// such as "*.github.com"); NamesHost tells whether a rule names a host
+// without wildcards, as a private address needs.
+//
+// A run_bash command is judged by its bash syntax tree (see shell.go):
+// every simple command in it is a part, and an allow rule must match
+// every part; a deny rule refuses the command when it matches any part.
+// A command name with a folder (/bin/rm) is matched as written by allow
+// rules, so "rm *" does not allow /tmp/x/rm and "./gradlew *" keeps
+// working, and also without its folder by deny rules, so "rm *" refuses
+// /bin/rm. Wrappers (env, sudo, nice, timeout, xargs, find -exec, ...)
+// are looked through: the wrapper's whole line and the command it runs
+// are both parts. A command that writes a file through a redirection
+// (>, >>, >|, &>, <>; not 2>&1 nor /dev/null) is allowed only by a rule
+// whose pattern holds the redirection ('>'); its target is judged as
+// part of the command's text, never against file rules: the command
+// sandbox, not the rules, confines what a command writes. A command the
+// parser cannot read, or one that builds code when it runs (eval, sh -c,
+// a variable as the command name, ...), is never allowed by a rule, and
+// when its code cannot be seen at all every deny rule on run_bash
+// refuses it. The store keeps rules; this package only validates and
+// matches them.
 package permission
 
 import (
@@ -75,7 +99,7 @@ const (
 	Refuse
 )
 
-// ErrInvalidRule is returned by Validate.
+// ErrInvalidRule is what every error of Validate wraps (errors.Is).
 var ErrInvalidRule = errors.New("the rule is not valid")
 
 // Rule allows or denies calls of Tool whose subject matches Pattern.
@@ -91,9 +115,11 @@ func (r Rule) String() string { return fmt.Sprintf("%s %s %q", r.Effect, r.Tool,
 // MCPPrefix starts the name of every MCP tool.
 const MCPPrefix = "mcp__"
 
-// Request is a tool call to judge. Command is set for run_bash, Paths
-// (project-relative, '/'-separated) for file changes, Server and MCPTool
-// (the server's own name of the tool) for an MCP tool, Host for web_fetch.
+// Request is a tool call to judge. Command is set for run_bash; Paths
+// (project-relative, '/'-separated) for a file tool: the files a change
+// writes, the file read_file reads, the folder list_files, glob or grep
+// looks in; Server and MCPTool (the server's own name of the tool) for an
+// MCP tool; Host for web_fetch.
 type Request struct {
 	Tool     string
 	ReadOnly bool
@@ -107,10 +133,16 @@ type Request struct {
 func (r Request) isMCP() bool { return r.Server != "" }
 
 // Decision is Check's answer; Rule is the rule that decided, if one did.
+// For run_bash, Parts are the simple commands the line runs, as allow
+// rules match them, and Dynamic says that no rule can allow the line (it
+// builds code at run time, writes through a redirection of a compound
+// command, or cannot be parsed): it is asked, or runs by its mode.
 type Decision struct {
 	Verdict Verdict
 	Rule    *Rule
 	Reason  string
+	Parts   []string
+	Dynamic bool
 }
 
 // ParseMode reads a mode; "" is ask.
@@ -122,166 +154,4 @@ func ParseMode(s string) (Mode, error) {
 		return m, nil
 	}
 	return "", fmt.Errorf("unknown approval mode %q: use plan, ask, edits, all or none", s)
-}
-
-// Validate checks a rule before it is stored.
-func Validate(r Rule) error {
-	if r.Effect != Allow && r.Effect != Deny {
-		return fmt.Errorf("%w: effect %q is neither allow nor deny", ErrInvalidRule, r.Effect)
-	}
-	if strings.TrimSpace(r.Tool) == "" {
-		return fmt.Errorf("%w: no tool", ErrInvalidRule)
-	}
-	if strings.TrimSpace(r.Pattern) == "" {
-		return fmt.Errorf("%w: no pattern", ErrInvalidRule)
-	}
-	if !validPattern(r.Pattern) {
-		return fmt.Errorf("%w: %q is not a valid pattern", ErrInvalidRule, r.Pattern)
-	}
-	return nil
-}
-
-// Check judges req under mode and the project's rules.
-func Check(mode Mode, rules []Rule, req Request) Decision {
-	for i := range rules {
-		if rules[i].Effect == Deny && denies(rules[i], req) {
-			return Decision{Verdict: Refuse, Rule: &rules[i], Reason: "denied by the rule " + rules[i].String()}
-		}
-	}
-	if req.ReadOnly {
-		return Decision{Verdict: Run, Reason: "read-only"}
-	}
-	if mode == ModePlan && req.Tool != WebFetchTool {
-		return Decision{Verdict: Refuse, Reason: PlanRefusal}
-	}
-	if r := allowedBy(rules, req); r != nil {
-		return Decision{Verdict: Run, Rule: r, Reason: "allowed by the rule " + r.String()}
-	}
-	isCommand := req.Tool == BashTool || req.isMCP() || req.Tool == WebFetchTool
-	switch mode {
-	case ModeAll:
-		return Decision{Verdict: Run, Reason: "approval mode all"}
-	case ModeEdits:
-		if !isCommand {
-			return Decision{Verdict: Run, Reason: "approval mode edits"}
-		}
-	case ModeNone:
-		return Decision{Verdict: Refuse, Reason: "approval mode none: changes and commands are refused"}
-	}
-	return Decision{Verdict: AskUser, Reason: "approval mode " + string(mode)}
-}
-
-// AlwaysAllow returns the rule that "always allow this" adds for req: the
-// exact command for run_bash, the exact path for a one-file change. A
-// change of several files gets one rule per path.
-func AlwaysAllow(req Request) []Rule {
-	if req.Tool == BashTool {
-		return []Rule{{Tool: BashTool, Pattern: Escape(strings.TrimSpace(req.Command)), Effect: Allow}}
-	}
-	if req.isMCP() {
-		return []Rule{{Tool: req.Tool, Pattern: "*", Effect: Allow}}
-	}
-	if req.Tool == WebFetchTool {
-		return []Rule{{Tool: WebFetchTool, Pattern: Escape(strings.ToLower(req.Host)), Effect: Allow}}
-	}
-	out := make([]Rule, 0, len(req.Paths))
-	for _, p := range req.Paths {
-		out = append(out, Rule{Tool: Edits, Pattern: Escape(p), Effect: Allow})
-	}
-	return out
-}
-
-// applies reports whether a rule is about req's tool.
-func applies(r Rule, req Request) bool {
-	if r.Tool == req.Tool {
-		return true
-	}
-	if req.isMCP() {
-		return r.Tool == MCPPrefix+req.Server
-	}
-	return r.Tool == Edits && req.Tool != BashTool && req.Tool != WebFetchTool && !req.ReadOnly
-}
-
-// mcpMatch matches an MCP rule: "*" on the tool's own rule, or a pattern
-// on the server's tool names on the server's rule.
-func mcpMatch(r Rule, req Request) bool {
-	return matchCommand(r.Pattern, req.MCPTool)
-}
-
-// denies reports whether the deny rule r matches req: the command or any of
-// its parts, or any path.
-func denies(r Rule, req Request) bool {
-	if !applies(r, req) {
-		return false
-	}
-	if req.isMCP() {
-		return mcpMatch(r, req)
-	}
-	if req.Tool == WebFetchTool {
-		return matchHost(r.Pattern, req.Host)
-	}
-	if req.Tool == BashTool {
-		if matchCommand(r.Pattern, req.Command) {
-			return true
-		}
-		for _, part := range splitCommand(req.Command) {
-			if matchCommand(r.Pattern, part) {
-				return true
-			}
-		}
-		return false
-	}
-	for _, p := range req.Paths {
-		if matchPath(r.Pattern, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// allowedBy returns the allow rule that lets req run, or nil. A command
-// must have every part allowed, and one with command substitution is never
-// allowed by a rule; a change must have every path allowed.
-func allowedBy(rules []Rule, req Request) *Rule {
-	if req.isMCP() {
-		for i := range rules {
-			if rules[i].Effect == Allow && applies(rules[i], req) && mcpMatch(rules[i], req) {
-				return &rules[i]
-			}
-		}
-		return nil
-	}
-	var subjects []string
-	match := matchPath
-	switch req.Tool {
-	case WebFetchTool:
-		subjects, match = []string{req.Host}, matchHost
-	case BashTool:
-		if strings.Contains(req.Command, "$(") || strings.Contains(req.Command, "`") {
-			return nil
-		}
-		subjects, match = splitCommand(req.Command), matchCommand
-	default:
-		subjects = req.Paths
-	}
-	if len(subjects) == 0 {
-		return nil
-	}
-	var first *Rule
-	for _, s := range subjects {
-		var hit *Rule
-		for i := range rules {
-			if rules[i].Effect == Allow && applies(rules[i], req) && match(rules[i].Pattern, s) {
-				hit = &rules[i]
-				break
-			}
-		}
-		if hit == nil {
-			return nil
-		}
-		if first == nil {
-			first = hit
-		}
-	}
-	return first
 }
