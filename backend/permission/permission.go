@@ -124,23 +124,6 @@ func ParseMode(s string) (Mode, error) {
 	return "", fmt.Errorf("unknown approval mode %q: use plan, ask, edits, all or none", s)
 }
 
-// Validate checks a rule before it is stored.
-func Validate(r Rule) error {
-	if r.Effect != Allow && r.Effect != Deny {
-		return fmt.Errorf("%w: effect %q is neither allow nor deny", ErrInvalidRule, r.Effect)
-	}
-	if strings.TrimSpace(r.Tool) == "" {
-		return fmt.Errorf("%w: no tool", ErrInvalidRule)
-	}
-	if strings.TrimSpace(r.Pattern) == "" {
-		return fmt.Errorf("%w: no pattern", ErrInvalidRule)
-	}
-	if !validPattern(r.Pattern) {
-		return fmt.Errorf("%w: %q is not a valid pattern", ErrInvalidRule, r.Pattern)
-	}
-	return nil
-}
-
 // Check judges req under mode and the project's rules.
 func Check(mode Mode, rules []Rule, req Request) Decision {
 	for i := range rules {

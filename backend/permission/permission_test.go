@@ -106,11 +106,11 @@ func TestParseModeAndValidate(t *testing.T) {
 	}
 	bad := []Rule{{Tool: "x", Pattern: "a", Effect: "maybe"}, {Pattern: "a", Effect: Allow}, {Tool: "x", Effect: Allow}, {Tool: "x", Pattern: "a[", Effect: Deny}}
 	for _, r := range bad {
-		if Validate(r) == nil {
+		if Validate(r, Known([]string{"x"}, nil)) == nil {
 			t.Errorf("%+v accepted", r)
 		}
 	}
-	if err := Validate(Rule{Tool: Edits, Pattern: "docs/**", Effect: Allow}); err != nil {
+	if err := Validate(Rule{Tool: Edits, Pattern: "docs/**", Effect: Allow}, Known(nil, nil)); err != nil {
 		t.Error(err)
 	}
 }
