@@ -116,6 +116,7 @@ func (t *turn) askRun(ctx context.Context, r *toolRun, req permission.Request, a
 		return store.ApprovalAuto, true
 	}
 	a.ID, a.ToolCallID, a.Tool = approval.NewID(), r.use.ID, r.use.Name
+	a.AlwaysRules = permission.RuleStrings(permission.AlwaysAllow(req))
 	t.awaiting(ctx, r, a.ID)
 	ans, err := l.m.broker.AskCommand(ctx, l.id, a)
 	if err != nil {

@@ -72,7 +72,8 @@ type Approval struct {
 	Arguments string `json:"arguments,omitempty"`
 	// Host is the host a web_fetch call asks to read (Command is
 	// "Fetch URL"); approving it allows the host for the session.
-	Host string `json:"host,omitempty"`
+	Host        string   `json:"host,omitempty"`
+	AlwaysRules []string `json:"alwaysRules,omitempty"`
 }
 
 // Usage is a session's token totals, cost and context use.
