@@ -89,19 +89,20 @@ func List(ctx context.Context, st *store.Store, projectID int64, known func(stri
 	return out, nil
 }
 
-// Remove deletes the project's rule id; a rule of another project is not
-// touched, and both it and an unknown id are reported as not found.
-func Remove(ctx context.Context, st *store.Store, projectID, id int64) error {
+// Remove deletes the project's rule id and returns it; a rule of another
+// project is not touched, and both it and an unknown id are reported as
+// not found.
+func Remove(ctx context.Context, st *store.Store, projectID, id int64) (store.Rule, error) {
 	rs, err := st.Rules(ctx, projectID)
 	if err != nil {
-		return err
+		return store.Rule{}, err
 	}
 	for _, r := range rs {
 		if r.ID == id {
-			return st.DeleteRule(ctx, id)
+			return r, st.DeleteRule(ctx, id)
 		}
 	}
-	return fmt.Errorf("this project has no rule %d: %w", id, store.ErrNotFound)
+	return store.Rule{}, fmt.Errorf("this project has no rule %d: %w", id, store.ErrNotFound)
 }
 
 // Of is the permission rule a stored rule holds.

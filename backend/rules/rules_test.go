@@ -176,14 +176,14 @@ func TestRemoveOnlyTheProjectsRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Remove(ctx, f.st, f.project.ID, theirs.ID); !errors.Is(err, store.ErrNotFound) {
+	if _, err := Remove(ctx, f.st, f.project.ID, theirs.ID); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("removing another project's rule: %v", err)
 	}
-	if err := Remove(ctx, f.st, f.project.ID, 999); !errors.Is(err, store.ErrNotFound) {
+	if _, err := Remove(ctx, f.st, f.project.ID, 999); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("removing an unknown rule: %v", err)
 	}
-	if err := Remove(ctx, f.st, other.ID, theirs.ID); err != nil {
-		t.Error(err)
+	if got, err := Remove(ctx, f.st, other.ID, theirs.ID); err != nil || got != theirs {
+		t.Errorf("removed %+v, %v", got, err)
 	}
 	if rs, _ := f.st.Rules(ctx, other.ID); len(rs) != 0 {
 		t.Errorf("left %v", rs)
