@@ -7,7 +7,7 @@ export type MessageState = "complete" | "streaming" | "interrupted";
 export type BlockType = "text" | "thinking" | "tool_use" | "tool_result" | "image";
 export type ApprovalKind = "change" | "command";
 export type ApprovalOutcome = "approved" | "partial" | "edited" | "rejected" | "withdrawn" | "cancelled";
-export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget" | "stale" | "mcp";
+export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget" | "stale" | "mcp" | "rule";
 export type TurnEndReason = "end_turn" | "cancelled" | "error" | "limit" | "loop_guard" | "budget" | "max_tokens" | "plan";
 export type DiffLineKind = "context" | "add" | "del";
 export type SearchHitKind = "message" | "tool_input" | "tool_output" | "path";
@@ -95,6 +95,8 @@ export interface Approval {
   arguments?: string;
   /** web_fetch: the host to allow (command is "Fetch URL"). */
   host?: string;
+  /** The rules "always allow" adds, as people read them (`allow run_bash "go test ./..."`); absent: it is not offered. */
+  alwaysRules?: string[];
 }
 
 export interface Usage {
@@ -259,6 +261,8 @@ export interface Rule {
   tool: string;
   pattern: string;
   effect: RuleEffect;
+  /** Why the rule can never match, in a sentence; "" when it is valid. */
+  invalid: string;
 }
 
 /** A known server; its id is the provider saved. */

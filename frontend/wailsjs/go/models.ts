@@ -49,6 +49,7 @@ export namespace events {
 	    mcpTool?: string;
 	    arguments?: string;
 	    host?: string;
+	    alwaysRules?: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Approval(source);
@@ -68,6 +69,7 @@ export namespace events {
 	        this.mcpTool = source["mcpTool"];
 	        this.arguments = source["arguments"];
 	        this.host = source["host"];
+	        this.alwaysRules = source["alwaysRules"];
 	    }
 	}
 	export class Block {
@@ -1207,6 +1209,7 @@ export namespace events {
 	    tool: string;
 	    pattern: string;
 	    effect: string;
+	    invalid: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Rule(source);
@@ -1218,6 +1221,7 @@ export namespace events {
 	        this.tool = source["tool"];
 	        this.pattern = source["pattern"];
 	        this.effect = source["effect"];
+	        this.invalid = source["invalid"];
 	    }
 	}
 	export class SearchHit {
