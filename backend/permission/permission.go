@@ -154,26 +154,6 @@ func Check(mode Mode, rules []Rule, req Request) Decision {
 	return Decision{Verdict: AskUser, Reason: "approval mode " + string(mode)}
 }
 
-// AlwaysAllow returns the rule that "always allow this" adds for req: the
-// exact command for run_bash, the exact path for a one-file change. A
-// change of several files gets one rule per path.
-func AlwaysAllow(req Request) []Rule {
-	if req.Tool == BashTool {
-		return []Rule{{Tool: BashTool, Pattern: Escape(strings.TrimSpace(req.Command)), Effect: Allow}}
-	}
-	if req.isMCP() {
-		return []Rule{{Tool: req.Tool, Pattern: "*", Effect: Allow}}
-	}
-	if req.Tool == WebFetchTool {
-		return []Rule{{Tool: WebFetchTool, Pattern: Escape(strings.ToLower(req.Host)), Effect: Allow}}
-	}
-	out := make([]Rule, 0, len(req.Paths))
-	for _, p := range req.Paths {
-		out = append(out, Rule{Tool: Edits, Pattern: Escape(p), Effect: Allow})
-	}
-	return out
-}
-
 // applies reports whether a rule is about req's tool.
 func applies(r Rule, req Request) bool {
 	if r.Tool == req.Tool {

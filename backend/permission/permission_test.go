@@ -163,3 +163,20 @@ func TestCheckMCP(t *testing.T) {
 		t.Errorf("always allow: %v", got)
 	}
 }
+
+// "Always allow" on a compound command adds a rule per part, so the same
+// command runs next time (the old AlwaysAllow stored the whole line as one
+// rule, which the matcher, needing every part allowed, never used).
+func TestAlwaysAllowCompoundCommandMatchesNextTime(t *testing.T) {
+	t.Parallel()
+	for _, cmd := range []string{"go build ./... && go test ./...", "cd sub && make", "make; make"} {
+		req := Request{Tool: BashTool, Command: cmd}
+		rs := AlwaysAllow(req)
+		if len(rs) < 1 || Check(ModeAsk, rs, req).Verdict != Run {
+			t.Errorf("%q: rules %v do not allow it", cmd, RuleStrings(rs))
+		}
+	}
+	if got := RuleStrings(AlwaysAllow(Request{Tool: BashTool, Command: "go build ./... && go test ./..."})); !reflect.DeepEqual(got, []string{`allow run_bash "go build ./..."`, `allow run_bash "go test ./..."`}) {
+		t.Errorf("rules %q", got)
+	}
+}

@@ -1,8 +1,9 @@
 package permission
 
-// A stand-in for the "shell" branch's Validate, Known and RuleStrings, with
-// the same signatures, so that the rules work can be built and tested on
-// its own; the shell branch's versions replace this file at merge.
+// A stand-in for the "shell" branch's Validate, Known, AlwaysAllow and
+// RuleStrings, with the same signatures, so that the rules work can be
+// built and tested on its own; the shell branch's versions replace this
+// file at merge.
 
 import (
 	"fmt"
@@ -73,6 +74,37 @@ func RuleStrings(rs []Rule) []string {
 	out := make([]string, len(rs))
 	for i, r := range rs {
 		out[i] = r.String()
+	}
+	return out
+}
+
+// AlwaysAllow returns the rules that "always allow this" adds for req: one
+// per part of a command (the parts the matcher needs allowed), none for a
+// command with command substitution (no rule can allow it); the MCP tool;
+// the host of web_fetch; one per path of a file change.
+func AlwaysAllow(req Request) []Rule {
+	switch {
+	case req.Tool == BashTool:
+		if strings.Contains(req.Command, "$(") || strings.Contains(req.Command, "`") {
+			return nil
+		}
+		var out []Rule
+		seen := map[string]bool{}
+		for _, part := range splitCommand(req.Command) {
+			if !seen[part] {
+				seen[part] = true
+				out = append(out, Rule{Tool: BashTool, Pattern: Escape(part), Effect: Allow})
+			}
+		}
+		return out
+	case req.isMCP():
+		return []Rule{{Tool: req.Tool, Pattern: "*", Effect: Allow}}
+	case req.Tool == WebFetchTool:
+		return []Rule{{Tool: WebFetchTool, Pattern: Escape(strings.ToLower(req.Host)), Effect: Allow}}
+	}
+	out := make([]Rule, 0, len(req.Paths))
+	for _, p := range req.Paths {
+		out = append(out, Rule{Tool: Edits, Pattern: Escape(p), Effect: Allow})
 	}
 	return out
 }
