@@ -111,6 +111,10 @@ func TestRulesListAddRemove(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(`{"mcpServers":{"fs":{"command":"fs-server"}}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A folder named like the command does not make it open the window.
+	if err := os.Mkdir(filepath.Join(dir, "rules"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	link := filepath.Join(t.TempDir(), "link")
 	if err := os.Symlink(dir, link); err != nil {
 		t.Fatal(err)
