@@ -73,7 +73,7 @@ describe("always allow on an approval card", () => {
     fireEvent.click(await screen.findByText("Session 1"));
     const card = await screen.findByTestId("bash-approval");
     const shown = within(card).getByTestId("always-rules");
-    expect(shown.textContent).toBe(`Always allow adds 2 rules: ${rules.join(", ")}`);
+    expect(shown.textContent).toBe(`Always allow adds these 2 rules:${rules.join("")}`);
     expect(within(card).getAllByTestId("always-rule").map((r) => r.textContent)).toEqual(rules);
     fireEvent.click(within(card).getByTestId("bash-always"));
     fireEvent.click(within(card).getByTestId("bash-approve"));
@@ -107,7 +107,7 @@ describe("always allow on an approval card", () => {
     renderApp(b);
     fireEvent.click(await screen.findByText("Session 1"));
     const fetch = await screen.findByTestId("fetch-approval");
-    expect(within(fetch).getByTestId("always-rules").textContent).toBe('Always allow adds the rule allow web_fetch "go.dev"');
+    expect(within(fetch).getByTestId("always-rules").textContent).toBe('Always allow adds this rule:allow web_fetch "go.dev"');
     expect(within(fetch).getByTestId("fetch-always")).toBeTruthy();
   });
 });

@@ -1,4 +1,3 @@
-import { Fragment } from "react";
 import type { Approval } from "../../lib/types";
 
 /**
@@ -29,15 +28,16 @@ export default function AlwaysAllow({
         <input type="checkbox" data-testid={testId} checked={checked} onChange={(e) => onChange(e.target.checked)} disabled={disabled} />
         {label}
       </label>
-      <p className="always-rules" data-testid="always-rules" data-count={rules.length}>
-        {rules.length === 1 ? "Always allow adds the rule " : `Always allow adds ${rules.length} rules: `}
-        {rules.map((r, i) => (
-          <Fragment key={r}>
-            {i > 0 && ", "}
-            <code data-testid="always-rule">{r}</code>
-          </Fragment>
-        ))}
-      </p>
+      <div className="always-rules" data-testid="always-rules" data-count={rules.length}>
+        <span>{rules.length === 1 ? "Always allow adds this rule:" : `Always allow adds these ${rules.length} rules:`}</span>
+        <ul>
+          {rules.map((r) => (
+            <li key={r}>
+              <code data-testid="always-rule">{r}</code>
+            </li>
+          ))}
+        </ul>
+      </div>
     </div>
   );
 }
