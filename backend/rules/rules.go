@@ -11,7 +11,6 @@ package rules
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -123,10 +122,4 @@ func Sentence(err error) string {
 		s += "."
 	}
 	return s
-}
-
-// IsInvalid reports whether err is a rule refused by validation.
-func IsInvalid(err error) bool {
-	var inv *Invalid
-	return errors.As(err, &inv)
 }
