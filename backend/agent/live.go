@@ -13,6 +13,7 @@ import (
 	"pilot/backend/events"
 	"pilot/backend/llm"
 	"pilot/backend/permission"
+	"pilot/backend/rules"
 	"pilot/backend/sandbox"
 	"pilot/backend/store"
 	"pilot/backend/tools"
@@ -119,11 +120,24 @@ func (l *live) rules(ctx context.Context) ([]permission.Rule, error) {
 	return out, nil
 }
 
-// addRules stores rules made by "always allow this".
+// addRules stores rules made by "always allow this", validated like every
+// rule (the tools known are the session's); one that could never match is
+// not stored, and the user is told.
 func (l *live) addRules(ctx context.Context, rs []permission.Rule) {
+	var names []string
+	for _, t := range l.registry.Tools() {
+		names = append(names, t.Name())
+	}
+	known := permission.Known(names, nil)
 	for _, r := range rs {
-		if _, err := l.m.st.AddRule(ctx, store.Rule{ProjectID: l.project.ID, Tool: r.Tool, Pattern: r.Pattern, Effect: store.Effect(r.Effect)}); err != nil {
+		_, err := rules.Add(ctx, l.m.st, l.project.ID, r, known)
+		var inv *rules.Invalid
+		switch {
+		case errors.As(err, &inv):
+			l.notice("rule", fmt.Sprintf("\"Always allow\" did not store the rule %s: %s You will be asked again next time.", r, inv.Sentence), 0)
+		case err != nil:
 			l.m.log.Warn("saving permission rule", "rule", r.String(), "err", err)
+			l.notice("rule", fmt.Sprintf("\"Always allow\" could not store the rule %s (%v). You will be asked again next time.", r, err), 0)
 		}
 	}
 }

@@ -42,6 +42,9 @@ Usage:
                                 the models the configured server offers
   pilot mcp list|get NAME|add NAME ...|remove NAME|trust [--scope user|project]
                                 MCP servers (pilot mcp help)
+  pilot rules list|add allow|deny TOOL PATTERN|remove ID [--project DIR] [--json]
+                                the project's permission rules, invalid ones flagged;
+                                a bad rule is refused with exit 2 (pilot rules help)
   pilot version                 print version, commit and Wails version
 
 --provider (or PILOT_PROVIDER): anthropic (ANTHROPIC_API_KEY); openai (any OpenAI-compatible server:
@@ -71,6 +74,8 @@ func Run(ctx context.Context, args []string, tio IO) int {
 		return Models(ctx, args[1:], tio)
 	case "mcp":
 		return runMCP(ctx, args[1:], tio)
+	case "rules":
+		return runRules(ctx, args[1:], tio)
 	case "version", "--version":
 		fmt.Fprint(tio.Stdout, version.Get().String())
 		return 0

@@ -19,7 +19,7 @@ var windowFlags = map[string]bool{
 // commandWords are the first words Run knows: one of them is never a folder
 // (`pilot ./repl` opens a folder named repl).
 var commandWords = map[string]bool{
-	"repl": true, "sessions": true, "rewind": true, "models": true, "mcp": true, "version": true, "help": true,
+	"repl": true, "sessions": true, "rewind": true, "models": true, "mcp": true, "rules": true, "version": true, "help": true,
 }
 
 // WindowFolder reports whether args open the window rather than run a

@@ -152,12 +152,14 @@ type FilePreview struct {
 }
 
 // Rule is a per-project permission rule. Effect is allow or deny; Tool is
-// a tool name or "edits" for every file-changing tool.
+// a tool name or "edits" for every file-changing tool. Invalid is the
+// sentence that says why a stored rule can never match ("" when valid).
 type Rule struct {
 	ID      int64  `json:"id"`
 	Tool    string `json:"tool"`
 	Pattern string `json:"pattern"`
 	Effect  string `json:"effect"`
+	Invalid string `json:"invalid"`
 }
 
 // SettingsView is what the Settings screen shows. Source says where a

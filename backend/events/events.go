@@ -135,8 +135,9 @@ type UsagePayload struct {
 }
 
 // NoticePayload is an informational line in the chat. Kind is retry,
-// compacted, loop_guard, limit, budget or stale (a file changed on disk
-// after a proposal); RetryInMs is set for retry.
+// compacted, loop_guard, limit, budget, stale (a file changed on disk
+// after a proposal), mcp or rule ("always allow" did not store a rule);
+// RetryInMs is set for retry.
 type NoticePayload struct {
 	Seq
 	Kind      string `json:"kind"`

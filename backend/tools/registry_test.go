@@ -151,3 +151,16 @@ func TestLabels(t *testing.T) {
 		}
 	}
 }
+
+// Names, which needs no project, lists the tools a session's registry offers.
+func TestNamesAreTheRegistrysTools(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, nil)
+	var want []string
+	for _, d := range f.reg.Defs() {
+		want = append(want, d.Name)
+	}
+	if got := Names(); !slices.Equal(got, want) {
+		t.Errorf("Names() = %v, want %v", got, want)
+	}
+}

@@ -2,33 +2,42 @@ package workspace
 
 import (
 	"context"
-	"fmt"
 
 	"pilot/backend/events"
-	"pilot/backend/store"
+	"pilot/backend/permission"
+	"pilot/backend/rules"
 	"pilot/backend/view"
 )
 
-// ListRules returns the project's permission rules.
+// ListRules returns the project's permission rules; a rule that can never
+// match carries the sentence that says why.
 func (w *Workspace) ListRules(ctx context.Context, projectID int64) ([]events.Rule, error) {
-	rs, err := w.store.Rules(ctx, projectID)
+	p, err := w.project(ctx, projectID)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]events.Rule, len(rs))
-	for i, r := range rs {
-		out[i] = view.Rule(r)
+	ls, err := rules.List(ctx, w.store, p.ID, rules.Known(w.home, p.Path))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]events.Rule, len(ls))
+	for i, l := range ls {
+		out[i] = view.Rule(l.Rule)
+		out[i].Invalid = l.Invalid
 	}
 	return out, nil
 }
 
-// AddRule stores a permission rule for the project.
+// AddRule validates a permission rule and stores it for the project. A
+// rule that could never match (a bad pattern, an unknown tool, an empty
+// pattern) is refused with one sentence that names the problem, and
+// nothing is stored.
 func (w *Workspace) AddRule(ctx context.Context, projectID int64, tool, pattern, effect string) (events.Rule, error) {
-	e := store.Effect(effect)
-	if e != store.Allow && e != store.Deny {
-		return events.Rule{}, fmt.Errorf("a rule either allows or denies; got %q", effect)
+	p, err := w.project(ctx, projectID)
+	if err != nil {
+		return events.Rule{}, err
 	}
-	r, err := w.store.AddRule(ctx, store.Rule{ProjectID: projectID, Tool: tool, Pattern: pattern, Effect: e})
+	r, err := rules.Add(ctx, w.store, p.ID, permission.Rule{Tool: tool, Pattern: pattern, Effect: permission.Effect(effect)}, rules.Known(w.home, p.Path))
 	if err != nil {
 		return events.Rule{}, err
 	}

@@ -12,7 +12,7 @@ export type BlockType = "text" | "thinking" | "tool_use" | "tool_result" | "imag
  */
 export type ApprovalKind = "change" | "command" | "mcp" | "fetch" | "budget" | "plan" | "outside_sandbox";
 export type ApprovalOutcome = "approved" | "partial" | "edited" | "rejected" | "withdrawn" | "cancelled";
-export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget" | "stale" | "mcp";
+export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget" | "stale" | "mcp" | "rule";
 export type TurnEndReason = "end_turn" | "cancelled" | "error" | "limit" | "loop_guard" | "budget" | "max_tokens" | "plan";
 export type DiffLineKind = "context" | "add" | "del";
 export type SearchHitKind = "message" | "tool_input" | "tool_output" | "path";
@@ -268,6 +268,8 @@ export interface Rule {
   tool: string;
   pattern: string;
   effect: RuleEffect;
+  /** Why the rule can never match, in a sentence; "" when it is valid. */
+  invalid: string;
 }
 
 /** A known server; its id is the provider saved. */

@@ -368,9 +368,15 @@ export class FakeBackend implements Backend {
     this.record("listRules", projectId);
     return this.rules;
   }
+  /** What the backend's validation says of a rule: a sentence refuses it. */
+  refuseRule: (tool: string, pattern: string, effect: string) => string | null = () => null;
   async addRule(projectId: number, tool: string, pattern: string, effect: string): Promise<Rule> {
     this.record("addRule", projectId, tool, pattern, effect);
-    return { id: this.rules.length + 1, tool, pattern, effect: effect === "deny" ? "deny" : "allow" };
+    const refused = this.refuseRule(tool, pattern, effect);
+    if (refused) throw new Error(refused);
+    const r: Rule = { id: this.rules.length + 1, tool, pattern, effect: effect === "deny" ? "deny" : "allow", invalid: "" };
+    this.rules = [...this.rules, r];
+    return r;
   }
   async deleteRule(ruleId: number): Promise<void> {
     this.record("deleteRule", ruleId);

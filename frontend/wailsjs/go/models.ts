@@ -1211,6 +1211,7 @@ export namespace events {
 	    tool: string;
 	    pattern: string;
 	    effect: string;
+	    invalid: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Rule(source);
@@ -1222,6 +1223,7 @@ export namespace events {
 	        this.tool = source["tool"];
 	        this.pattern = source["pattern"];
 	        this.effect = source["effect"];
+	        this.invalid = source["invalid"];
 	    }
 	}
 	export class SearchHit {

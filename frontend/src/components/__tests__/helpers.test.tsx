@@ -57,7 +57,7 @@ describe("a web page waiting for approval", () => {
   it("names the host and the URL, and can allow the host always", async () => {
     const b = new FakeBackend();
     b.details[1] = detail(1, {
-      pending: [{ id: "w1", kind: "fetch", toolCallId: "f1", tool: "web_fetch", command: "Fetch https://go.dev/doc/", host: "go.dev" }],
+      pending: [{ id: "w1", kind: "fetch", toolCallId: "f1", tool: "web_fetch", command: "Fetch https://go.dev/doc/", host: "go.dev", alwaysRules: ['allow web_fetch "go.dev"'] }],
     });
     renderApp(b);
     fireEvent.click(await screen.findByText("Session 1"));

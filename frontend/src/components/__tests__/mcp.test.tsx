@@ -98,7 +98,7 @@ describe("an MCP tool call waiting for approval", () => {
   it("shows the server, the tool and the arguments, and can always allow the tool", async () => {
     const b = new FakeBackend();
     b.details[1] = detail(1, {
-      pending: [{ id: "m1", kind: "mcp", toolCallId: "t3", tool: "mcp__everything__get-sum", command: "MCP everything: get-sum {\"a\":2,\"b\":3}", server: "everything", mcpTool: "get-sum", arguments: '{"a":2,"b":3}' }],
+      pending: [{ id: "m1", kind: "mcp", toolCallId: "t3", tool: "mcp__everything__get-sum", command: "MCP everything: get-sum {\"a\":2,\"b\":3}", server: "everything", mcpTool: "get-sum", arguments: '{"a":2,"b":3}', alwaysRules: ['allow mcp__everything__get-sum "*"'] }],
     });
     renderApp(b);
     fireEvent.click(await screen.findByText("Session 1"));

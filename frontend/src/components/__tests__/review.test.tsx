@@ -157,7 +157,7 @@ describe("diff review", () => {
 
   it("asks about a command with cwd and timeout, and can always allow it", async () => {
     const b = new FakeBackend();
-    b.details[1] = detail(1, { pending: [{ id: "c1", kind: "command", toolCallId: "t2", tool: "run_bash", command: "go test ./...", cwd: "/home/u/proj", timeoutSeconds: 120 }] });
+    b.details[1] = detail(1, { pending: [{ id: "c1", kind: "command", toolCallId: "t2", tool: "run_bash", command: "go test ./...", cwd: "/home/u/proj", timeoutSeconds: 120, alwaysRules: ['allow run_bash "go test ./..."'] }] });
     renderApp(b);
     fireEvent.click(await screen.findByText("Session 1"));
     const card = await screen.findByTestId("bash-approval");

@@ -1,4 +1,5 @@
 import type { Approval } from "../../lib/types";
+import AlwaysAllow from "./AlwaysAllow";
 import { useCommandDecision } from "./useCommandDecision";
 
 /** A command waiting for approval: what, where, how long. */
@@ -42,10 +43,20 @@ export default function BashApproval({ approval }: { approval: Approval }) {
           {approval.noAlways}
         </p>
       ) : (
-        <label className="check">
-          <input type="checkbox" data-testid="bash-always" checked={always} onChange={(e) => setAlways(e.target.checked)} disabled={sent !== "no"} />
-          {mcp ? `Always allow ${approval.server}'s tool ${approval.mcpTool ?? ""} in this project` : "Always allow this command in this project"}
-        </label>
+        <AlwaysAllow
+          approval={approval}
+          testId="bash-always"
+          label={
+            mcp
+              ? `Always allow ${approval.server}'s tool ${approval.mcpTool ?? ""} in this project`
+              : (approval.alwaysRules?.length ?? 0) > 1
+                ? "Always allow each part of this command in this project"
+                : "Always allow this command in this project"
+          }
+          checked={always}
+          onChange={setAlways}
+          disabled={sent !== "no"}
+        />
       )}
       <label className="feedback">
         <span>Reason, if you reject (sent to the model)</span>

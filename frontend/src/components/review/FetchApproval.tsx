@@ -1,4 +1,5 @@
 import type { Approval } from "../../lib/types";
+import AlwaysAllow from "./AlwaysAllow";
 import { useCommandDecision } from "./useCommandDecision";
 
 /**
@@ -19,10 +20,14 @@ export default function FetchApproval({ approval }: { approval: Approval }) {
         {url}
       </pre>
       <p className="hint">Allowing it lets the agent read pages from {approval.host} for the rest of this session.</p>
-      <label className="check">
-        <input type="checkbox" data-testid="fetch-always" checked={always} onChange={(e) => setAlways(e.target.checked)} disabled={sent !== "no"} />
-        Always allow {approval.host} in this project
-      </label>
+      <AlwaysAllow
+        approval={approval}
+        testId="fetch-always"
+        label={`Always allow ${approval.host ?? "this host"} in this project`}
+        checked={always}
+        onChange={setAlways}
+        disabled={sent !== "no"}
+      />
       <label className="feedback">
         <span>Reason, if you refuse (sent to the model)</span>
         <input type="text" data-testid="fetch-feedback" value={feedback} onChange={(e) => setFeedback(e.target.value)} disabled={sent !== "no"} />

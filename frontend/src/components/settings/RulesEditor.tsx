@@ -14,6 +14,10 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
   const [tool, setTool] = useState("run_bash");
   const [pattern, setPattern] = useState("");
   const [effect, setEffect] = useState<RuleEffect>("allow");
+  // A rule the backend refuses (bad pattern, unknown tool, empty
+  // pattern): its sentence under the form, which keeps what the user
+  // typed so it can be corrected.
+  const [refused, setRefused] = useState<string | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -27,14 +31,14 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
   }, [c, projectId]);
 
   const add = async () => {
-    if (!pattern.trim()) return;
+    if (!pattern.trim() || !tool.trim()) return;
     try {
       const r = await c.backend.addRule(projectId, tool.trim(), pattern.trim(), effect);
-      setRules((x) => [...(x ?? []), r]);
+      setRules((x) => [...(x ?? []).filter((y) => y.id !== r.id), r]);
       setPattern("");
-      setError(null);
+      setRefused(null);
     } catch (err) {
-      setError(errorText(err));
+      setRefused(errorText(err));
     }
   };
 
@@ -61,20 +65,39 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
       {rules && rules.length > 0 && (
         <ul className="rule-list">
           {rules.map((r) => (
-            <li key={r.id} data-testid="rule-item">
-              <span className={`badge ${r.effect === "allow" ? "add" : "del"}`}>{r.effect}</span>
-              <code>{r.tool}</code>
-              <code className="grow">{r.pattern}</code>
-              <button type="button" className="icon" aria-label={`Remove rule ${r.tool} ${r.pattern}`} onClick={() => void remove(r.id)}>
-                ×
-              </button>
+            <li key={r.id} data-testid="rule-item" data-invalid={r.invalid ? "true" : "false"} className={r.invalid ? "invalid" : undefined}>
+              <div className="rule-row">
+                <span className={`badge ${r.effect === "allow" ? "add" : "del"}`}>{r.effect}</span>
+                <code>{r.tool}</code>
+                <code className="grow">{r.pattern}</code>
+                {r.invalid && <span className="badge invalid">⚠ never matches</span>}
+                <button type="button" className="icon" aria-label={`Remove rule ${r.tool} ${r.pattern}`} onClick={() => void remove(r.id)}>
+                  ×
+                </button>
+              </div>
+              {r.invalid && (
+                <p className="rule-problem" data-testid="rule-problem">
+                  {r.invalid} Remove it and add it again corrected.
+                </p>
+              )}
             </li>
           ))}
         </ul>
       )}
       {/* Not a <form>: the rules sit inside the Settings form, and forms do not nest. Enter in the pattern adds the rule. */}
       <div className="rule-form" role="group" aria-label="Add a rule">
-        <input aria-label="Tool" list="rule-tools" className="rule-tool" value={tool} onChange={(e) => setTool(e.target.value)} />
+        <input
+          aria-label="Tool"
+          list="rule-tools"
+          className="rule-tool"
+          value={tool}
+          aria-invalid={refused ? true : undefined}
+          aria-describedby={refused ? "rule-error" : undefined}
+          onChange={(e) => {
+            setTool(e.target.value);
+            setRefused(null);
+          }}
+        />
         <datalist id="rule-tools">
           {TOOLS.map((t) => (
             <option key={t} value={t} />
@@ -84,14 +107,26 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
           aria-label="Pattern"
           placeholder="pattern, e.g. src/**"
           value={pattern}
-          onChange={(e) => setPattern(e.target.value)}
+          aria-invalid={refused ? true : undefined}
+          aria-describedby={refused ? "rule-error" : undefined}
+          onChange={(e) => {
+            setPattern(e.target.value);
+            setRefused(null);
+          }}
           onKeyDown={(e) => {
             if (e.key !== "Enter") return;
             e.preventDefault(); // not the Settings form's submit
             void add();
           }}
         />
-        <select aria-label="Effect" value={effect} onChange={(e) => setEffect(e.target.value === "deny" ? "deny" : "allow")}>
+        <select
+          aria-label="Effect"
+          value={effect}
+          onChange={(e) => {
+            setEffect(e.target.value === "deny" ? "deny" : "allow");
+            setRefused(null);
+          }}
+        >
           <option value="allow">allow</option>
           <option value="deny">deny</option>
         </select>
@@ -99,6 +134,11 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
           Add rule
         </button>
       </div>
+      {refused && (
+        <p className="field-error" id="rule-error" data-testid="rule-error" role="alert">
+          {refused}
+        </p>
+      )}
     </fieldset>
   );
 }

@@ -1,0 +1,250 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"pilot/backend/ledger"
+	"pilot/backend/paths"
+	"pilot/backend/permission"
+	"pilot/backend/rules"
+	"pilot/backend/store"
+)
+
+const rulesUsage = `usage:
+  pilot rules list [--project DIR] [--json]
+  pilot rules add allow|deny TOOL PATTERN [--project DIR] [--json]
+  pilot rules remove ID [--project DIR] [--json]
+
+A rule allows or denies calls of TOOL whose subject matches PATTERN, in the
+project at DIR (--project, else PILOT_PROJECT, else the current folder).
+TOOL is a tool (run_bash, write_file, read_file, web_fetch, ...), edits
+for every file-changing tool, or mcp__SERVER or mcp__SERVER__TOOL of a
+configured MCP server. PATTERN is matched against the command of
+run_bash, each path of a file tool, the host of web_fetch, or the tool
+names of mcp__SERVER: "go test *", "src/**", "*.github.com".
+A bad pattern, an unknown tool or an empty pattern is refused (exit 2);
+list flags stored rules that cannot match as written.
+`
+
+// RuleLine is one rule as pilot rules prints it with --json. Reason is
+// the sentence that says why an invalid rule cannot match.
+type RuleLine struct {
+	ID      int64  `json:"id"`
+	Effect  string `json:"effect"`
+	Tool    string `json:"tool"`
+	Pattern string `json:"pattern"`
+	Invalid bool   `json:"invalid"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+type rulesArgs struct {
+	cmd, project string
+	json         bool
+	pos          []string
+}
+
+func parseRulesArgs(args []string) (rulesArgs, error) {
+	a := rulesArgs{cmd: args[0]}
+	rest := args[1:]
+	for i := 0; i < len(rest); i++ {
+		arg := rest[i]
+		name, value, hasValue := strings.Cut(arg, "=")
+		switch {
+		case arg == "--":
+			a.pos = append(a.pos, rest[i+1:]...)
+			i = len(rest)
+		case name == "--project":
+			if !hasValue {
+				if i+1 >= len(rest) {
+					return a, errors.New("--project needs a folder")
+				}
+				i++
+				value = rest[i]
+			}
+			a.project = value
+		case arg == "--json":
+			a.json = true
+		case strings.HasPrefix(arg, "-") && len(arg) > 1:
+			return a, fmt.Errorf("unknown option %s", arg)
+		default:
+			a.pos = append(a.pos, arg)
+		}
+	}
+	want := map[string]int{"list": 0, "add": 3, "remove": 1}
+	n, ok := want[a.cmd]
+	switch {
+	case !ok:
+		return a, fmt.Errorf("unknown command %q", a.cmd)
+	case len(a.pos) != n && a.cmd == "add":
+		return a, errors.New("add takes allow or deny, a tool and a pattern (quote a pattern with spaces)")
+	case len(a.pos) != n:
+		return a, fmt.Errorf("%s takes %d argument(s), got %d", a.cmd, n, len(a.pos))
+	}
+	return a, nil
+}
+
+// runRules runs `pilot rules ...`.
+func runRules(ctx context.Context, args []string, tio IO) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "--help" || args[0] == "-h" {
+		fmt.Fprint(tio.Stdout, rulesUsage)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	a, err := parseRulesArgs(args)
+	if err != nil {
+		fmt.Fprintf(tio.Stderr, "pilot rules: %v\n%s", err, rulesUsage)
+		return exitUsage
+	}
+	var id int64
+	if a.cmd == "remove" {
+		if id, err = strconv.ParseInt(a.pos[0], 10, 64); err != nil || id <= 0 {
+			fmt.Fprintf(tio.Stderr, "pilot rules remove: %q is not a rule id; pilot rules list shows them\n%s", a.pos[0], rulesUsage)
+			return exitUsage
+		}
+	}
+	dir, err := mcpProject(a.project, tio.Getenv)
+	if err == nil {
+		dir, err = filepath.EvalSymlinks(dir) // the form the window opens projects by
+	}
+	if err != nil {
+		fmt.Fprintf(tio.Stderr, "pilot rules: %v\n", err)
+		return exitFailure
+	}
+	home, err := paths.Home(tio.Getenv)
+	if err != nil {
+		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
+		return exitFailure
+	}
+	return withHome(ctx, tio, func(st *store.Store, _ *ledger.Ledger) int {
+		p, err := st.ProjectByPath(ctx, dir)
+		opened := err == nil
+		if errors.Is(err, store.ErrNotFound) {
+			err = nil
+		}
+		if err != nil {
+			fmt.Fprintf(tio.Stderr, "pilot rules %s: %v\n", a.cmd, err)
+			return exitFailure
+		}
+		switch a.cmd {
+		case "list":
+			return listRules(ctx, st, p, opened, rules.Known(home, dir), dir, a.json, tio)
+		case "add":
+			if !opened {
+				if p, err = st.TouchProject(ctx, dir); err != nil {
+					fmt.Fprintf(tio.Stderr, "pilot rules add: %v\n", err)
+					return exitFailure
+				}
+			}
+			return addRule(ctx, st, p, rules.Known(home, dir), a, tio)
+		}
+		if !opened {
+			fmt.Fprintf(tio.Stderr, "pilot rules remove: %s has not been opened in Pilot, so it has no rule %d.\n", dir, id)
+			return exitFailure
+		}
+		return removeRule(ctx, st, p, id, a.json, tio)
+	})
+}
+
+func listRules(ctx context.Context, st *store.Store, p store.Project, opened bool, known func(string) bool, dir string, asJSON bool, tio IO) int {
+	var ls []rules.Listed
+	if opened {
+		var err error
+		if ls, err = rules.List(ctx, st, p.ID, known); err != nil {
+			fmt.Fprintf(tio.Stderr, "pilot rules list: %v\n", err)
+			return exitFailure
+		}
+	}
+	if asJSON {
+		lines := make([]RuleLine, len(ls))
+		for i, l := range ls {
+			lines[i] = ruleLine(l)
+		}
+		if err := jsonLines(tio.Stdout, lines); err != nil {
+			fmt.Fprintf(tio.Stderr, "pilot rules list: %v\n", err)
+			return exitFailure
+		}
+		return exitOK
+	}
+	if len(ls) == 0 {
+		fmt.Fprintf(tio.Stdout, "No rules in %s: every change and command is asked for (pilot rules add adds one).\n", dir)
+		return exitOK
+	}
+	var table bytes.Buffer
+	tw := tabwriter.NewWriter(&table, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tEFFECT\tTOOL\tPATTERN\t")
+	invalid := 0
+	for _, l := range ls {
+		flag := ""
+		if l.Invalid != "" {
+			invalid++
+			flag = "INVALID: " + l.Invalid
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%q\t%s\n", l.ID, l.Effect, l.Tool, l.Pattern, flag)
+	}
+	if err := tw.Flush(); err != nil {
+		return exitFailure
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(table.String(), "\n"), "\n") {
+		fmt.Fprintln(tio.Stdout, strings.TrimRight(line, " "))
+	}
+	if invalid > 0 {
+		fmt.Fprintf(tio.Stdout, "%d of %d rules cannot match as written: remove them (pilot rules remove ID) and add them again corrected.\n", invalid, len(ls))
+	}
+	return exitOK
+}
+
+func addRule(ctx context.Context, st *store.Store, p store.Project, known func(string) bool, a rulesArgs, tio IO) int {
+	r := permission.Rule{Effect: permission.Effect(a.pos[0]), Tool: a.pos[1], Pattern: a.pos[2]}
+	stored, err := rules.Add(ctx, st, p.ID, r, known)
+	var inv *rules.Invalid
+	switch {
+	case errors.As(err, &inv):
+		fmt.Fprintf(tio.Stderr, "pilot rules add: %s\n", inv.Sentence)
+		return exitUsage
+	case err != nil:
+		fmt.Fprintf(tio.Stderr, "pilot rules add: %v\n", err)
+		return exitFailure
+	}
+	return printRule(tio.Stdout, "Added", rules.Listed{Rule: stored}, p.Path, a.json)
+}
+
+func removeRule(ctx context.Context, st *store.Store, p store.Project, id int64, asJSON bool, tio IO) int {
+	r, err := rules.Remove(ctx, st, p.ID, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		fmt.Fprintf(tio.Stderr, "pilot rules remove: %s has no rule %d; pilot rules list shows its rules.\n", p.Path, id)
+		return exitFailure
+	case err != nil:
+		fmt.Fprintf(tio.Stderr, "pilot rules remove: %v\n", err)
+		return exitFailure
+	}
+	return printRule(tio.Stdout, "Removed", rules.Listed{Rule: r}, p.Path, asJSON)
+}
+
+func printRule(w io.Writer, verb string, l rules.Listed, project string, asJSON bool) int {
+	var err error
+	if asJSON {
+		err = json.NewEncoder(w).Encode(ruleLine(l))
+	} else {
+		_, err = fmt.Fprintf(w, "%s rule %d in %s: %s\n", verb, l.ID, project, rules.Of(l.Rule))
+	}
+	if err != nil {
+		return exitFailure
+	}
+	return exitOK
+}
+
+func ruleLine(l rules.Listed) RuleLine {
+	return RuleLine{ID: l.ID, Effect: string(l.Effect), Tool: l.Tool, Pattern: l.Pattern, Invalid: l.Invalid != "", Reason: l.Invalid}
+}
