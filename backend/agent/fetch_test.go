@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -21,12 +22,20 @@ import (
 // pageServer is a local web server; hits counts the requests it served.
 func pageServer(t *testing.T) (*httptest.Server, *atomic.Int32) {
 	t.Helper()
+	return pageServerWith(t, nil)
+}
+
+// pageServerWith is pageServer with connState set before it starts.
+func pageServerWith(t *testing.T, connState func(net.Conn, http.ConnState)) (*httptest.Server, *atomic.Int32) {
+	t.Helper()
 	var hits atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprintf(w, `<html><head><title>Gopher facts</title></head><body><h1>Gophers</h1><p>Gophers are <b>burrowing</b> rodents (%s).</p></body></html>`, r.URL.Path)
 	}))
+	srv.Config.ConnState = connState
+	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv, &hits
 }

