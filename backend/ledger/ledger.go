@@ -174,8 +174,10 @@ func (l *Ledger) Settle(ctx context.Context, cp store.Checkpoint, root *sandbox.
 }
 
 // Repair settles the checkpoints a crash left pending (Pilot killed while
-// a change, a revert or a rewind was being written). Call it at start-up,
-// before any turn runs.
+// a change, a revert or a rewind was being written). An approved change
+// cut short between two files is completed or undone first (recover.go),
+// and its tool call's result says which. Call it at start-up, after the
+// store's RepairAll and before any turn runs.
 func (l *Ledger) Repair(ctx context.Context) error {
 	cps, err := l.st.PendingCheckpoints(ctx)
 	if err != nil {
@@ -186,6 +188,14 @@ func (l *Ledger) Repair(ctx context.Context) error {
 		root, err := l.rootOf(ctx, cp.SessionID)
 		if err != nil {
 			errs = append(errs, err)
+			continue
+		}
+		if cp.Kind == store.CheckpointEdit {
+			r, err := l.recoverEdit(ctx, cp, root)
+			if err != nil {
+				errs = append(errs, err)
+			}
+			l.log.Info("a change a crash interrupted", "checkpoint", cp.ID, "outcome", r.Outcome, "others", r.Others, "failed", r.Failed)
 			continue
 		}
 		if _, err := l.Settle(ctx, cp, root); err != nil {
