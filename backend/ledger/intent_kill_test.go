@@ -103,11 +103,15 @@ func TestIntentKillChild(t *testing.T) {
 		if err != nil {
 			die(err)
 		}
+		fmt.Fprintln(out, "begin", round)
+		out.Flush()
+		start := time.Now()
 		res, err = reg.Apply(ctx, res.Proposal, tools.ApplyOptions{})
+		took := time.Since(start)
 		if _, serr := lg.Settle(ctx, cp, root); err != nil || serr != nil || res.IsError {
 			die(fmt.Errorf("apply: %v %v %s", err, serr, res.Output))
 		}
-		fmt.Fprintln(out, "round", round)
+		fmt.Fprintln(out, "round", round, took.Microseconds())
 		out.Flush()
 	}
 }
@@ -142,19 +146,30 @@ func TestKillDuringMultiPatch(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		// The child has done at least one change: the kill lands at a
-		// random point of a later one.
+		// The child reports how long its last write loop took (Apply) and
+		// when the next one is about to start; the kill lands at a
+		// random point of about that length from there.
 		lines := bufio.NewScanner(stdout)
-		for lines.Scan() && !strings.HasPrefix(lines.Text(), "round") {
-			if strings.HasPrefix(lines.Text(), "error") {
+		loop := 0
+		for lines.Scan() {
+			f := strings.Fields(lines.Text())
+			switch {
+			case len(f) > 0 && f[0] == "error":
 				t.Fatalf("child: %s", lines.Text())
+			case len(f) == 3 && f[0] == "round":
+				loop, _ = strconv.Atoi(f[2])
+				continue
+			case len(f) == 2 && f[0] == "begin" && loop > 0:
+			default:
+				continue
 			}
+			break
 		}
 		go func() {
 			for lines.Scan() {
 			}
 		}()
-		time.Sleep(time.Duration(rand.IntN(60_000)) * time.Microsecond) // where the kill lands, not a wait for anything
+		time.Sleep(time.Duration(rand.IntN(loop*3/2+1)) * time.Microsecond) // where the kill lands, not a wait for anything
 		_ = cmd.Process.Signal(syscall.SIGKILL)
 		_ = cmd.Wait()
 
