@@ -110,18 +110,62 @@ func (a *assembler) done(ev llm.Event) {
 		b.Name = ev.ToolName
 	}
 	input := json.RawMessage(ev.Input)
-	if ev.Err != nil || !json.Valid(input) || !isObject(input) {
+	reason := ""
+	switch {
+	case ev.Err != nil:
+		reason = ev.Err.Error()
+	case !json.Valid(input) || !isObject(input):
+		reason = "the tool input is not a JSON object"
+	case jsonDepth(input) > maxInputDepth:
+		reason = fmt.Sprintf("the tool input is nested more than %d levels deep", maxInputDepth)
+	}
+	if b.Name == "" {
+		// The store and the providers need a name; the result tells
+		// the model what was wrong.
+		b.Name = unnamedTool
+		reason = noToolName
+	}
+	if reason != "" {
 		if a.bad == nil {
 			a.bad = map[string]string{}
-		}
-		reason := "the tool input is not a JSON object"
-		if ev.Err != nil {
-			reason = ev.Err.Error()
 		}
 		a.bad[ev.ToolID] = reason
 		input = json.RawMessage("{}")
 	}
 	b.Input = input
+}
+
+const (
+	// maxInputDepth bounds the nesting of a tool input: no tool's schema
+	// comes near it, and SQLite's JSON functions refuse more than 1000.
+	maxInputDepth = 64
+	// unnamedTool stands for the name of a call that named no tool.
+	unnamedTool = "unnamed_tool"
+	// noToolName is the reason given for such a call.
+	noToolName = "the call named no tool"
+)
+
+// jsonDepth is how deeply objects and arrays nest in valid JSON.
+func jsonDepth(b []byte) int {
+	depth, most, inString, escaped := 0, 0, false, false
+	for _, c := range b {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case inString:
+			inString = c != '"'
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+			most = max(most, depth)
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return most
 }
 
 func isObject(b []byte) bool {

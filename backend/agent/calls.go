@@ -62,14 +62,18 @@ func (t *turn) runTools(ctx context.Context, ans answer) (string, error) {
 	for i, u := range ans.uses {
 		r := &toolRun{use: u, msg: ans.msg.ID}
 		r.tool, _ = l.registry.Get(u.Name)
+		// Malformed calls count for the loop guard too: the same one
+		// repeated stops the turn like any other repetition.
 		switch why, bad := ans.bad[u.ID]; {
-		case bad:
-			r.skip = fmt.Sprintf("Not run: the input of this %s call could not be used (%s). Call it again with a complete JSON object as input.", u.Name, why)
 		case stop != "":
 			r.skip = "Not run: the turn was stopped by the loop guard."
 		case t.guard(u):
 			stop = ReasonLoopGuard
 			r.skip = fmt.Sprintf("Not run: you made this same %s call %d times in a row, so the turn was stopped. Try a different approach, or ask the user.", u.Name, l.m.opt.LoopGuard)
+		case bad && why == noToolName:
+			r.skip = "Not run: this call named no tool. Call one of the tools you were given by its name."
+		case bad:
+			r.skip = fmt.Sprintf("Not run: the input of this %s call could not be used (%s). Call it again with a complete JSON object as input.", u.Name, why)
 		}
 		if r.skip == "" && r.tool != nil {
 			r.refuse = gate.Admit(t.mode, r.tool.Name(), r.tool.ReadOnly())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"pilot/backend/agent"
 )
@@ -54,9 +55,30 @@ func (h *headless) turn(ctx context.Context, text string) (string, error) {
 		return r, nil
 	case <-ctx.Done():
 		h.m.Cancel(h.sess.ID)
-		return <-h.term.done, nil
+	}
+	// Every state of a turn ends at once when cancelled; a call stuck
+	// in something that cannot be interrupted (a read the kernel does
+	// not give back) does not hold the exit: after stopGrace the session
+	// is saved as interrupted, its stuck call marked so, and Pilot exits.
+	stop := time.NewTimer(stopGrace)
+	defer stop.Stop()
+	select {
+	case r := <-h.term.done:
+		return r, nil
+	case <-stop.C:
+		if _, err := h.st.Repair(context.WithoutCancel(ctx), h.sess.ID); err != nil {
+			return "", fmt.Errorf("cancelled, but the turn did not stop and the session could not be saved: %w", err)
+		}
+		h.abandoned = true
+		return reasonAbandoned, nil
 	}
 }
+
+// stopGrace is how long a cancelled turn of `pilot -p` may take to stop.
+const stopGrace = 800 * time.Millisecond
+
+// reasonAbandoned: the turn did not stop within stopGrace once cancelled.
+const reasonAbandoned = "abandoned"
 
 // exit prints why a turn did not succeed and returns the exit code.
 func (h *headless) exit(reason string) int {
@@ -69,6 +91,9 @@ func (h *headless) exit(reason string) int {
 		return exitOK
 	case agent.ReasonCancelled:
 		fmt.Fprintln(h.term.tio.Stderr, "pilot: cancelled")
+		return exitCancelled
+	case reasonAbandoned:
+		fmt.Fprintf(h.term.tio.Stderr, "pilot: cancelled; a tool call did not stop in time, so it was left behind and marked interrupted (session %d)\n", h.sess.ID)
 		return exitCancelled
 	case agent.ReasonError:
 		why = h.term.failure()

@@ -111,6 +111,10 @@ type ChangeSummary struct {
 	Edited       bool          `json:"edited"`
 	Files        []AppliedFile `json:"files"`
 	Undone       bool          `json:"undone"`
+	// Recovery is set when a crash interrupted the change's writing and
+	// the next start finished it: "completed on restart", "undone on
+	// restart" or "not applied".
+	Recovery string `json:"recovery,omitempty"`
 }
 
 // CommandEffects is what an approved command did to the project's files.

@@ -36,10 +36,14 @@ func (l *Ledger) Cards(ctx context.Context, sessionID int64) (Cards, error) {
 	if err != nil {
 		return Cards{}, err
 	}
+	crashes, err := l.st.CrashRecoveries(ctx, sessionID)
+	if err != nil {
+		return Cards{}, err
+	}
 	out := Cards{Changes: map[string]*events.ChangeSummary{}, Effects: map[string]*events.CommandEffects{}}
 	for _, files := range latestAttempt(changes) {
 		id := useID[files[0].ToolCallID]
-		s := &events.ChangeSummary{Files: []events.AppliedFile{}}
+		s := &events.ChangeSummary{Files: []events.AppliedFile{}, Recovery: crashes[id]}
 		for _, c := range files {
 			f := appliedFile(c)
 			s.Files = append(s.Files, f)

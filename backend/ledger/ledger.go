@@ -96,7 +96,8 @@ type EditFile struct {
 
 // BeginEdit stores the content before and after of each file of an
 // approved change and records a pending checkpoint, before anything is
-// written. Call Settle once the files are written (or failed to be).
+// written: the change's intent, synced to disk, which Repair completes or
+// undoes after a crash (recover.go). Call Settle once the files are written (or failed to be).
 func (l *Ledger) BeginEdit(ctx context.Context, sessionID, toolCallID int64, label string, files []EditFile) (store.Checkpoint, error) {
 	l.gc.RLock()
 	defer l.gc.RUnlock()
@@ -105,6 +106,7 @@ func (l *Ledger) BeginEdit(ctx context.Context, sessionID, toolCallID int64, lab
 	if root, err := l.rootOf(ctx, sessionID); err == nil {
 		rootDir = root.Dir()
 	}
+	var kept []string
 	for _, f := range files {
 		before := f.Before
 		if before.Exists() {
@@ -112,11 +114,13 @@ func (l *Ledger) BeginEdit(ctx context.Context, sessionID, toolCallID int64, lab
 				return store.Checkpoint{}, fmt.Errorf("keeping %s before the change: %w", f.Path, err)
 			}
 			before.Kept = true
+			kept = append(kept, before.Hash)
 		}
 		h, err := l.blobs.Put(f.New, before.Hash)
 		if err != nil {
 			return store.Checkpoint{}, fmt.Errorf("keeping %s after the change: %w", f.Path, err)
 		}
+		kept = append(kept, h)
 		after := FileState{Hash: h, Mode: f.Mode.Perm(), Size: int64(len(f.New)), Kept: true}
 		if before.Same(after) {
 			continue
@@ -129,6 +133,12 @@ func (l *Ledger) BeginEdit(ctx context.Context, sessionID, toolCallID int64, lab
 	}
 	if len(cp.Files) == 0 {
 		return store.Checkpoint{}, nil
+	}
+	// The intent must survive whatever stops Pilot between two renames,
+	// a power loss included: the contents are synced, then the record
+	// (BeginCheckpoint commits durably).
+	if err := l.blobs.Sync(kept...); err != nil {
+		return store.Checkpoint{}, fmt.Errorf("keeping the files of the change: %w", err)
 	}
 	return l.st.BeginCheckpoint(ctx, cp)
 }
@@ -174,8 +184,10 @@ func (l *Ledger) Settle(ctx context.Context, cp store.Checkpoint, root *sandbox.
 }
 
 // Repair settles the checkpoints a crash left pending (Pilot killed while
-// a change, a revert or a rewind was being written). Call it at start-up,
-// before any turn runs.
+// a change, a revert or a rewind was being written). An approved change
+// cut short between two files is completed or undone first (recover.go),
+// and its tool call's result says which. Call it at start-up, after the
+// store's RepairAll and before any turn runs.
 func (l *Ledger) Repair(ctx context.Context) error {
 	cps, err := l.st.PendingCheckpoints(ctx)
 	if err != nil {
@@ -186,6 +198,14 @@ func (l *Ledger) Repair(ctx context.Context) error {
 		root, err := l.rootOf(ctx, cp.SessionID)
 		if err != nil {
 			errs = append(errs, err)
+			continue
+		}
+		if cp.Kind == store.CheckpointEdit {
+			r, err := l.recoverEdit(ctx, cp, root)
+			if err != nil {
+				errs = append(errs, err)
+			}
+			l.log.Info("a change a crash interrupted", "checkpoint", cp.ID, "outcome", r.Outcome, "others", r.Others, "failed", r.Failed)
 			continue
 		}
 		if _, err := l.Settle(ctx, cp, root); err != nil {

@@ -63,13 +63,14 @@ type Checkpoint struct {
 }
 
 // BeginCheckpoint records a checkpoint as pending, with its file events,
-// before any file is written. MessageID defaults to the session's latest
-// message. CreatedAt defaults to now.
+// before any file is written; the commit is synced to disk before it
+// returns. MessageID defaults to the session's latest message. CreatedAt
+// defaults to now.
 func (s *Store) BeginCheckpoint(ctx context.Context, c Checkpoint) (Checkpoint, error) {
 	if c.CreatedAt.IsZero() {
 		c.CreatedAt = s.now()
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.writeDurable(ctx, func(tx *sql.Tx) error {
 		if c.MessageID == 0 {
 			if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM messages WHERE session_id = ?`, c.SessionID).Scan(&c.MessageID); err != nil {
 				return err

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mattn/go-sqlite3"
@@ -39,6 +40,8 @@ type Store struct {
 	r   *sql.DB // readers
 	now func() time.Time
 	img ImageStore // where messages' images live (SetImages); nil: exports note them
+
+	durable sync.Mutex // writeDurable: one synchronous FULL transaction at a time
 }
 
 // Open opens (creating if needed) the database at path, applies pending
@@ -122,6 +125,19 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// writeDurable is write with the commit synced to disk before it returns
+// (synchronous FULL for this transaction; the store otherwise runs WAL at
+// NORMAL, whose commits a power loss may take back).
+func (s *Store) writeDurable(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	s.durable.Lock()
+	defer s.durable.Unlock()
+	if _, err := s.w.ExecContext(ctx, "PRAGMA synchronous = FULL"); err != nil {
+		return err
+	}
+	defer s.w.ExecContext(context.WithoutCancel(ctx), "PRAGMA synchronous = NORMAL")
+	return s.write(ctx, fn)
 }
 
 // querier is a *sql.DB or *sql.Tx.

@@ -33,7 +33,7 @@ func MaybeServe() {
 // with PILOT_MCP_TEST_SERVER=1 in its environment (and MaybeServe in
 // TestMain) it is the server. PILOT_MCP_TEST_HANG_START=1 makes it hang
 // before it answers; PILOT_MCP_TEST_CANCELLED=FILE makes "hang" write FILE
-// when it is cancelled.
+// when it is cancelled, and PILOT_MCP_TEST_STARTED=FILE when it starts.
 func Command() (string, []string, error) {
 	exe, err := os.Executable()
 	return exe, []string{"-test.run=^$"}, err
@@ -75,6 +75,9 @@ func New() *sdk.Server {
 		return nil, nil, nil
 	})
 	sdk.AddTool(s, &sdk.Tool{Name: "hang", Description: "Never answers."}, func(ctx context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+		if f := os.Getenv("PILOT_MCP_TEST_STARTED"); f != "" {
+			_ = os.WriteFile(f, []byte("started"), 0o644)
+		}
 		<-ctx.Done()
 		if f := os.Getenv("PILOT_MCP_TEST_CANCELLED"); f != "" {
 			_ = os.WriteFile(f, []byte("cancelled"), 0o644)

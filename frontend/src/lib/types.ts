@@ -418,6 +418,8 @@ export interface ChangeSummary {
   edited: boolean;
   files: AppliedFile[];
   undone: boolean;
+  /** A crash interrupted the writing: "completed on restart", "undone on restart" or "not applied". */
+  recovery?: string;
 }
 
 export interface CommandEffects {

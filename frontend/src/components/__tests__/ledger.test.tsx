@@ -235,3 +235,15 @@ describe("rewind", () => {
     expect(b.files["go.sum"]).toBe("a\n");
   });
 });
+
+describe("a change a crash interrupted", () => {
+  it("says on the card what the next start made of it", async () => {
+    const b = backend();
+    const t1 = b.details[1]!.toolCalls.find((c) => c.id === "t1")!;
+    t1.change = { ...t1.change!, recovery: "undone on restart" };
+    t1.output = "Interrupted by a crash; undone on restart. Pilot was stopped while it wrote this approved change.";
+    t1.status = "error";
+    await open(b);
+    expect(within(card("patch_file")).getByTestId("change-summary").textContent).toBe("interrupted by a crash; undone on restart");
+  });
+});

@@ -33,6 +33,7 @@ const FILE_TOOLS = new Set(["write_file", "patch_file", "multi_patch"]);
 /** What became of a decided change, in a few words. */
 function changeText(ch: ChangeSummary, undone: boolean): string {
   if (undone) return "reverted";
+  if (ch.recovery) return `interrupted by a crash; ${ch.recovery}`;
   if (ch.edited) return "edited by you";
   if (ch.applied === 0 && ch.total > 0) return "rejected";
   if (ch.applied < ch.total) return `applied ${ch.applied} of ${ch.total} hunks`;
