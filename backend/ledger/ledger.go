@@ -159,9 +159,8 @@ func (l *Ledger) Settle(ctx context.Context, cp store.Checkpoint, root *sandbox.
 	}
 	var drop []int64
 	for _, e := range cp.Files {
-		abs := filepath.Join(root.Dir(), filepath.FromSlash(e.Path))
-		sandbox.RemoveTemps(abs)
-		cur, _, err := ReadState(abs)
+		root.RemoveTemps(e.Path)
+		cur, _, err := ReadStateIn(root, e.Path)
 		if err != nil {
 			l.log.Warn("settling a checkpoint", "path", e.Path, "err", err)
 			continue

@@ -30,8 +30,11 @@ func labelWriteFile(p WriteFileParams) string {
 
 func writeFile(d Deps, p WriteFileParams) (Result, error) {
 	t, bad, err := loadTarget(d, p.Path, false)
-	if bad != nil || err != nil {
-		return *bad, err
+	if err != nil {
+		return Result{}, err
+	}
+	if bad != nil {
+		return *bad, nil
 	}
 	if !t.existed {
 		c := t.change(p.Content)
