@@ -232,6 +232,11 @@ func (r *Root) refusal(p, rel string, err error) error {
 			Msg: fmt.Sprintf("The path %q cannot be followed: a folder on its way is a file. Call list_files to see what is there.", p)}
 	case errors.Is(err, os.ErrClosed):
 		return err
+	case errors.Is(err, syscall.ENXIO), errors.Is(err, syscall.EOPNOTSUPP):
+		// A socket (or a device with nothing behind it) cannot be opened.
+		if fi, serr := r.root.Stat(rel); serr == nil && !fi.Mode().IsRegular() {
+			return NotRegular(p, fi.Mode())
+		}
 	}
 	if abs, via, werr := r.explain(rel); werr == nil && !r.contains(abs) {
 		if via != "" {
