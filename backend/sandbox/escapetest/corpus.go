@@ -235,3 +235,10 @@ func (l *Layout) GitSnap() string {
 func (l *Layout) Leaks(s string) bool {
 	return strings.Contains(s, l.Token) || strings.Contains(s, "line two of the canary") || strings.Contains(s, "root:x:0:0")
 }
+
+// LeaksToken is Leaks for text that also holds the calls themselves (a
+// transcript, a session database): the call inputs name the canary's
+// second line, never its random token.
+func (l *Layout) LeaksToken(s string) bool {
+	return strings.Contains(s, l.Token) || strings.Contains(s, "root:x:0:0")
+}
