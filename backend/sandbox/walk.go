@@ -29,6 +29,10 @@ func (e Entry) OpenFd() (int, error) { return openFileFd(e.dir, e.Name) }
 // only inside the walk's callback.
 func (e Entry) Lstat() (fs.FileInfo, error) { return lstatAt(e.dir, e.Name) }
 
+// Readlink reads the entry, a symbolic link, in the folder the walk has
+// open. It is valid only inside the walk's callback.
+func (e Entry) Readlink() (string, error) { return readlinkAt(e.dir, e.Name) }
+
 // dirJob is a folder waiting to be read: a start folder already open, or
 // the folder name inside an open parent.
 type dirJob struct {
