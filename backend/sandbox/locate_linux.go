@@ -6,12 +6,12 @@ import (
 	"strconv"
 )
 
-// locate asks the kernel where the file f, opened through the root, really
+// Locate asks the kernel where the file f, opened through the root, really
 // is (/proc/self/fd names the file behind a descriptor), so that a path
 // through links inside the project is known by its real place. If the
 // kernel cannot say (no /proc), or says somewhere unexpected, the path as
 // given (guess) is kept: f itself was opened beneath the root either way.
-func (r *Root) locate(f *os.File, guess Path) Path {
+func (r *Root) Locate(f *os.File, guess Path) Path {
 	sc, err := f.SyscallConn()
 	if err != nil {
 		return guess

@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 )
 
-// locate returns where the file f, opened through the root, is: the path
+// Locate returns where the file f, opened through the root, is: the path
 // given with its links resolved (f itself was opened beneath the root, so
 // this only names it).
-func (r *Root) locate(f *os.File, guess Path) Path {
+func (r *Root) Locate(f *os.File, guess Path) Path {
 	real, err := filepath.EvalSymlinks(guess.Abs)
 	if err != nil || !r.contains(real) {
 		return guess

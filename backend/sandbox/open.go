@@ -18,7 +18,8 @@ const readFlags = os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOCTTY
 
 // OpenRead opens p through the root for reading and returns the open file,
 // its information (fstat of what was opened, so nothing can be swapped in
-// between) and where it is. A folder is returned open like a file; the
+// between) and p as a Path (as given, cleaned: links on the way are not
+// named, which would cost a lookup in /proc per read). A folder is returned open like a file; the
 // caller says what it wants. Anything else that is not a regular file (a
 // FIFO, a socket, a device) is closed and refused with a *PathError
 // wrapping ErrNotRegular. A missing file is an fs.ErrNotExist error; a way
@@ -41,7 +42,7 @@ func (r *Root) OpenRead(p string) (*os.File, fs.FileInfo, Path, error) {
 		f.Close()
 		return nil, nil, lp, NotRegular(p, fi.Mode())
 	}
-	return f, fi, r.locate(f, lp), nil
+	return f, fi, lp, nil
 }
 
 // NotRegular is the refusal of a path that is not a regular file.

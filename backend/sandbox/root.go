@@ -172,7 +172,7 @@ func (r *Root) ResolveWrite(p string) (Path, error) {
 			}
 			return Path{}, r.refusal(p, lp.Rel, err)
 		}
-		where = r.locate(f, lp)
+		where = r.Locate(f, lp)
 		f.Close()
 	case err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
 		// The folder it goes in: opened through the root, located by the kernel.
@@ -188,7 +188,7 @@ func (r *Root) ResolveWrite(p string) (Path, error) {
 			}
 			return Path{}, r.refusal(p, lp.Rel, err)
 		}
-		d := r.locate(f, r.at(dir))
+		d := r.Locate(f, r.at(dir))
 		f.Close()
 		where = r.at(path.Join(d.Rel, base))
 	default:

@@ -45,7 +45,7 @@ func (r *Root) folder(dir string) (*os.Root, *os.File, error) {
 		sub.Close()
 		return nil, nil, err
 	}
-	if err := r.notGit(dir, r.locate(self, r.at(dir)).Rel); err != nil {
+	if err := r.notGit(dir, r.Locate(self, r.at(dir)).Rel); err != nil {
 		self.Close()
 		sub.Close()
 		return nil, nil, err

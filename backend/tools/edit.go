@@ -12,9 +12,10 @@ import (
 
 // editTarget is an existing text file loaded for editing.
 type editTarget struct {
-	path    sandbox.Path
-	data    []byte // the bytes on disk
-	text    string // decoded: no BOM, \n line ends
+	path    sandbox.Path // where the change lands (links followed)
+	given   sandbox.Path // the path as given, cleaned
+	data    []byte       // the bytes on disk
+	text    string       // decoded: no BOM, \n line ends
 	format  textFormat
 	mode    fs.FileMode
 	existed bool
@@ -29,7 +30,8 @@ func loadTarget(d Deps, p string, mustExist bool) (*editTarget, *Result, error) 
 		r, err := resolveErr(err)
 		return nil, &r, err
 	}
-	t := &editTarget{path: rp, mode: 0o644}
+	given, _ := d.Root.Resolve(p)
+	t := &editTarget{path: rp, given: given, mode: 0o644}
 	f, fi, _, err := d.Root.OpenRead(rp.Rel)
 	if f != nil {
 		defer f.Close()

@@ -63,9 +63,8 @@ func readFile(d Deps, p ReadFileParams) (Result, error) {
 		return resolveErr(err)
 	}
 	defer f.Close()
-	lp, _ := d.Root.Resolve(p.Path)
 	switch {
-	case d.withheld("read_file", lp.Rel, rp.Rel):
+	case d.Withheld != nil && d.withheld("read_file", rp.Rel, d.Root.Locate(f, rp).Rel):
 		return errorf("%q is withheld: a project rule denies read_file this path. Do not try to reach it another way; ask the user if you need what it holds.", p.Path), nil
 	case fi.IsDir():
 		return errorf("%q is a folder, not a file. Call list_files with path %q to see its files.", p.Path, rp.Rel), nil
