@@ -21,7 +21,7 @@ go test -c -tags "$tags" -o "$tmp/head.test" ./backend/tools
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 for _ in $(seq "$rounds"); do
 	for v in base head; do
-		"$tmp/$v.test" -test.run '^$' -test.bench 'Root(ReadFile|Grep)$' -test.benchtime 500ms |
+		"$tmp/$v.test" -test.run '^$' -test.bench 'Root(ReadFile|Grep)$' -test.benchtime 500ms -test.cpu 1 |
 			awk -v v="$v" '/^BenchmarkRoot/ { sub(/-[0-9]+$/, "", $1); print v, $1, $3 }' >>"$tmp/results"
 	done
 done
@@ -30,7 +30,8 @@ median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] 
 fastest() { sort -n | head -1; }
 echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, $(go env GOVERSION), load average $load_before before and $load_after after"
 echo "(other work was running on the machine). $rounds rounds, each running the old and the new"
-echo "benchmark one after the other (0.5 s each). Project: 1,500 files of 8 KB in 3 levels of"
+echo "benchmark one after the other (0.5 s each, GOMAXPROCS=1: grep's parallel walk on 2 shared"
+echo "cores measures the neighbours more than the code). Project: 1,500 files of 8 KB in 3 levels of"
 echo "folders; read_file reads one of them, grep searches all for a rare word. On a loaded machine"
 echo "the fastest round is the steadiest figure (load only ever adds time); the median is shown too."
 echo
