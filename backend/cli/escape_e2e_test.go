@@ -10,7 +10,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+
+	"golang.org/x/sys/unix"
 
 	"pilot/backend/llm/fakellm"
 	"pilot/backend/sandbox/escapetest"
@@ -52,7 +56,9 @@ func escapeCalls(l *escapetest.Layout) []fakellm.ToolCall {
 // binary under every approval mode, 45 calls per answer (the loop stops a
 // turn at 50), one pilot -p run per answer: no outside byte may reach
 // stdout, stderr or anything saved under the home folder (the session
-// database), and nothing outside the project (or in .git) may change.
+// database, the ledger's blobs), and nothing outside the project (or in
+// .git) may change, while a folder and a link to the outside swap places
+// all along and a new link is planted halfway.
 func TestHeadlessEscapeCorpus(t *testing.T) {
 	t.Parallel()
 	pilotBinary(t)
@@ -74,13 +80,36 @@ func TestHeadlessEscapeCorpus(t *testing.T) {
 			srv := fakellm.New(fakellm.Script{Turns: turns})
 			defer srv.Close()
 			home := t.TempDir()
-			before, err := l.Snap()
+			git := l.GitSnap()
+			var before escapetest.Snapshot
+			// During the runs, a folder and a link to the outside folder
+			// swap places over and over (renameat2 RENAME_EXCHANGE), and
+			// halfway a new link to the outside folder is planted.
+			swapD, swapX := filepath.Join(l.Proj, "swap.d"), filepath.Join(l.Proj, "swap.x")
+			if err := os.Symlink(l.Outside, swapX); err != nil {
+				t.Fatal(err)
+			}
+			before, err = l.Snap()
 			if err != nil {
 				t.Fatal(err)
 			}
-			git := l.GitSnap()
+			var stop atomic.Bool
+			var wg sync.WaitGroup
+			wg.Go(func() {
+				for !stop.Load() {
+					if err := unix.Renameat2(unix.AT_FDCWD, swapD, unix.AT_FDCWD, swapX, unix.RENAME_EXCHANGE); err != nil {
+						t.Errorf("exchange: %v", err)
+						return
+					}
+				}
+			})
 			var seen bytes.Buffer
 			for r := range runs {
+				if r == runs/2 {
+					if err := os.Symlink(l.Outside, filepath.Join(l.Proj, "planted")); err != nil {
+						t.Fatal(err)
+					}
+				}
 				args := []string{"-p", fmt.Sprintf("Look around, part %d", r), "--project", l.Proj, "--approve", mode}
 				if r%2 == 0 {
 					args = append(args, "--json")
@@ -96,6 +125,11 @@ func TestHeadlessEscapeCorpus(t *testing.T) {
 				}
 				seen.Write(stdout.Bytes())
 				seen.Write(stderr.Bytes())
+			}
+			stop.Store(true)
+			wg.Wait()
+			if fi, err := os.Lstat(swapD); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+				_ = unix.Renameat2(unix.AT_FDCWD, swapD, unix.AT_FDCWD, swapX, unix.RENAME_EXCHANGE)
 			}
 			if l.LeaksToken(seen.String()) {
 				i := strings.Index(seen.String(), l.Token)
