@@ -164,14 +164,10 @@ func (l *Layout) Paths() []string {
 	return out
 }
 
-// GitPaths reports whether p is one of the corpus' .git attempts, which
-// reach inside the project (a read may succeed; a write must not).
-func GitPaths(p string) bool { return strings.Contains(p, ".git") || strings.HasPrefix(p, "gitlink") }
-
 // Snapshot is the content of everything outside the project, to compare.
 type Snapshot map[string]string
 
-// Outside records every file and link below Base except the project.
+// Snap records every file, folder and link below Base except the project.
 func (l *Layout) Snap() (Snapshot, error) {
 	s := Snapshot{}
 	err := filepath.WalkDir(l.Base, func(p string, d fs.DirEntry, err error) error {
