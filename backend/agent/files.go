@@ -7,13 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 
 	"pilot/backend/approval"
 	"pilot/backend/diff"
 	"pilot/backend/events"
 	"pilot/backend/permission"
+	"pilot/backend/sandbox"
 	"pilot/backend/store"
 	"pilot/backend/tools"
 )
@@ -100,7 +100,7 @@ func (t *turn) runFiles(ctx context.Context, r *toolRun, p *tools.Proposal) {
 			r.out = outcome{text: summary + "\nNothing was written.", status: store.ToolRejected, approval: store.ApprovalRejected, feedback: dec.Feedback}
 			return
 		}
-		stale := staleFiles(plans)
+		stale := staleFiles(l.root, plans)
 		if len(stale) == 0 {
 			t.running(ctx, r)
 			cp, err := t.checkpointEdit(bg, r, plans)
@@ -120,7 +120,7 @@ func (t *turn) runFiles(ctx context.Context, r *toolRun, p *tools.Proposal) {
 				r.out = outcome{text: summary + "\n" + res.Output, status: store.ToolDone, approval: state, feedback: dec.Feedback}
 				return
 			}
-			stale = staleFiles(plans) // changed between the check and the write
+			stale = staleFiles(l.root, plans) // changed between the check and the write
 			if len(stale) == 0 {
 				r.out = outcome{text: res.Output, isError: true, status: store.ToolError, approval: state}
 				return
@@ -306,13 +306,15 @@ func describe(plans []*filePlan, feedback string) string {
 
 // staleFiles returns the files to write whose content on disk is no
 // longer what the proposal was made from.
-func staleFiles(plans []*filePlan) []string {
+// The files are read through the project's root: never through a link
+// out, never waiting on something that is not a regular file.
+func staleFiles(root *sandbox.Root, plans []*filePlan) []string {
 	var out []string
 	for _, f := range plans {
 		if !f.write {
 			continue
 		}
-		b, err := os.ReadFile(f.change.Abs)
+		b, err := root.ReadFile(f.change.Abs, 64<<20) // Abs is inside the root
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			if f.change.Existed {

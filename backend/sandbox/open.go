@@ -107,3 +107,18 @@ func (r *Root) Stat(p string) (fs.FileInfo, Path, error) {
 	}
 	return fi, lp, nil
 }
+
+// ReadFile reads the regular file p through the root (see OpenRead), at
+// most limit bytes (a longer file is an error wrapping ErrTooLarge).
+func (r *Root) ReadFile(p string, limit int64) ([]byte, error) {
+	f, fi, _, err := r.OpenRead(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi.IsDir() {
+		return nil, &PathError{Path: p, Err: ErrNotRegular,
+			Msg: fmt.Sprintf("%q is a folder, not a file.", p)}
+	}
+	return ReadAtMost(f, fi, limit)
+}

@@ -6,21 +6,11 @@ import (
 	"io/fs"
 	"path"
 	"strings"
-
-	"pilot/backend/sandbox"
 )
 
 // readCurrent reads the file rel through the root as it is now.
 func readCurrent(d Deps, rel string) ([]byte, error) {
-	f, fi, _, err := d.Root.OpenRead(rel)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi.IsDir() {
-		return nil, fmt.Errorf("%s is a folder now", rel)
-	}
-	return sandbox.ReadAtMost(f, fi, maxReadSize)
+	return d.Root.ReadFile(rel, maxReadSize)
 }
 
 // applyFiles writes approved file changes, all or nothing. opts.Final
