@@ -104,6 +104,7 @@ func (l *Ledger) BeginEdit(ctx context.Context, sessionID, toolCallID int64, lab
 	var rootDir string
 	if root, err := l.rootOf(ctx, sessionID); err == nil {
 		rootDir = root.Dir()
+		root.Close()
 	}
 	for _, f := range files {
 		before := f.Before
@@ -190,11 +191,12 @@ func (l *Ledger) Repair(ctx context.Context) error {
 		if _, err := l.Settle(ctx, cp, root); err != nil {
 			errs = append(errs, err)
 		}
+		root.Close()
 	}
 	return errors.Join(errs...)
 }
 
-// rootOf opens the project folder of a session.
+// rootOf opens the project folder of a session; the caller closes it.
 func (l *Ledger) rootOf(ctx context.Context, sessionID int64) (*sandbox.Root, error) {
 	sess, err := l.st.Session(ctx, sessionID)
 	if err != nil {

@@ -204,6 +204,7 @@ func (l *Ledger) restore(ctx context.Context, sessionID int64, kind store.Checkp
 	if err != nil {
 		return Result{}, err
 	}
+	defer root.Close()
 	defer l.lock(root.Dir())()
 	sort.Slice(ts, func(i, j int) bool { return ts[i].path < ts[j].path })
 

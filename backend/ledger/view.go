@@ -96,6 +96,7 @@ func (l *Ledger) FileDiff(ctx context.Context, sessionID int64, rel string) (eve
 	if err != nil {
 		return events.FileDiff{}, err
 	}
+	defer root.Close()
 	now, data, err := ReadStateIn(root, rel)
 	if err != nil {
 		return events.FileDiff{}, err
