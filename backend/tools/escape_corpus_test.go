@@ -207,3 +207,44 @@ func TestEscapeRace(t *testing.T) {
 	}
 	t.Logf("%d swaps", swaps.Load())
 }
+
+// TestRefusalMessages: a refused path is explained to the model as
+// before: which link led where, or that the path itself is outside, with
+// what to do instead.
+func TestRefusalMessages(t *testing.T) {
+	t.Parallel()
+	l, err := escapetest.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := corpusRegistry(t, l)
+	ctx := context.Background()
+	tests := []struct {
+		tool  string
+		input any
+		want  []string
+	}{
+		{"read_file", ReadFileParams{Path: "nope/../dirlink/SECRET"}, []string{`goes through the symbolic link "dirlink"`, l.Outside, "outside the project root " + l.Proj, "list_files"}},
+		{"read_file", ReadFileParams{Path: "a/b/out/SECRET"}, []string{`goes through the symbolic link "a/b/out"`, l.Outside}},
+		{"read_file", ReadFileParams{Path: "../outside/SECRET"}, []string{`The path "../outside/SECRET" is outside the project root`}},
+		{"list_files", ListFilesParams{Path: "rellink"}, []string{`goes through the symbolic link "rellink"`}},
+		{"grep", GrepParams{Pattern: "x", Path: "chain1"}, []string{`goes through the symbolic link "chain1"`}},
+		{"write_file", WriteFileParams{Path: "dirlink/NEWFILE", Content: "x"}, []string{`goes through the symbolic link "dirlink"`}},
+		{"write_file", WriteFileParams{Path: "gitlink/config", Content: "x"}, []string{"inside .git/", "run_bash with git commands"}},
+		{"read_file", ReadFileParams{Path: "loop1"}, []string{"too many symbolic links"}},
+		{"read_file", ReadFileParams{Path: "README.md/x"}, []string{"a folder on its way is a file"}},
+	}
+	for _, tt := range tests {
+		raw, _ := json.Marshal(tt.input)
+		res, err := reg.Execute(ctx, tt.tool, raw)
+		if err != nil || !res.IsError {
+			t.Errorf("%s %s: %+v, %v", tt.tool, raw, res, err)
+			continue
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(res.Output, w) {
+				t.Errorf("%s %s: %q lacks %q", tt.tool, raw, res.Output, w)
+			}
+		}
+	}
+}
