@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 
 	"pilot/backend/approval"
@@ -15,6 +14,7 @@ import (
 	"pilot/backend/events"
 	"pilot/backend/gate"
 	"pilot/backend/permission"
+	"pilot/backend/sandbox"
 	"pilot/backend/store"
 	"pilot/backend/tools"
 )
@@ -99,7 +99,7 @@ func (t *turn) runFiles(ctx context.Context, r *toolRun, p *tools.Proposal) {
 			r.out = outcome{text: summary + "\nNothing was written.", status: store.ToolRejected, approval: store.ApprovalRejected, feedback: dec.Feedback}
 			return
 		}
-		stale := staleFiles(plans)
+		stale := staleFiles(l.root, plans)
 		if len(stale) == 0 {
 			t.running(ctx, r)
 			cp, err := t.checkpointEdit(bg, r, plans)
@@ -119,7 +119,7 @@ func (t *turn) runFiles(ctx context.Context, r *toolRun, p *tools.Proposal) {
 				r.out = outcome{text: summary + "\n" + res.Output, status: store.ToolDone, approval: state, feedback: dec.Feedback}
 				return
 			}
-			stale = staleFiles(plans) // changed between the check and the write
+			stale = staleFiles(l.root, plans) // changed between the check and the write
 			if len(stale) == 0 {
 				r.out = outcome{text: res.Output, isError: true, status: store.ToolError, approval: state}
 				return
@@ -310,13 +310,15 @@ func describe(plans []*filePlan, feedback string) string {
 
 // staleFiles returns the files to write whose content on disk is no
 // longer what the proposal was made from.
-func staleFiles(plans []*filePlan) []string {
+// The files are read through the project's root: never through a link
+// out, never waiting on something that is not a regular file.
+func staleFiles(root *sandbox.Root, plans []*filePlan) []string {
 	var out []string
 	for _, f := range plans {
 		if !f.write {
 			continue
 		}
-		b, err := os.ReadFile(f.change.Abs)
+		b, err := root.ReadFile(f.change.Abs, 64<<20) // Abs is inside the root
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			if f.change.Existed {

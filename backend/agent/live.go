@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -150,11 +149,19 @@ func (l *live) userBlocks(text string, attachments []string, images bool) ([]llm
 		blocks = append(blocks, llm.TextBlock(text))
 	}
 	for _, a := range attachments {
-		p, err := l.root.Resolve(a)
+		f, fi, p, err := l.root.OpenRead(a)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("attachment %s: %w", a, err)
 		}
-		b, err := os.ReadFile(p.Abs)
+		if fi.IsDir() {
+			f.Close()
+			return nil, fmt.Errorf("attachment %s is a folder: attach files only", a)
+		}
+		b, err := sandbox.ReadAtMost(f, fi, maxAttachment)
+		f.Close()
+		if errors.Is(err, sandbox.ErrTooLarge) {
+			return nil, fmt.Errorf("attachment %s is larger than %d KB; attach files up to %d KB or ask the agent to read it", a, maxAttachment>>10, maxAttachment>>10)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("attachment %s: %w", a, err)
 		}

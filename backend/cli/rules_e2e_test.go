@@ -61,11 +61,11 @@ func TestRulesAddRefusesBadRules(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"deny", "run_bash", "rm [x"}, `the pattern "rm [x" is not valid`},
-		{[]string{"deny", "run_bash", "rm {a,b"}, `the pattern "rm {a,b" is not valid`},
-		{[]string{"deny", "bash", "rm *"}, `there is no tool "bash"; did you mean run_bash?`},
-		{[]string{"deny", "Run_Bash", "rm *"}, `did you mean run_bash?`},
-		{[]string{"deny", "run_bash", ""}, "the pattern is empty"},
+		{[]string{"deny", "run_bash", "rm [x"}, `The pattern "rm [x" of the rule cannot be read`},
+		{[]string{"deny", "run_bash", "rm {a,b"}, `The pattern "rm {a,b" of the rule cannot be read`},
+		{[]string{"deny", "bash", "rm *"}, `the tool "bash", which does not exist: write run_bash instead.`},
+		{[]string{"deny", "Run_Bash", "rm *"}, `write run_bash instead.`},
+		{[]string{"deny", "run_bash", ""}, "has an empty pattern"},
 		{[]string{"deny", "mcp__nowhere", "*"}, `"mcp__nowhere"`},
 		{[]string{"maybe", "run_bash", "ls"}, `"maybe" is neither`},
 	} {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -114,10 +115,10 @@ func (f *fixture) edit(rel, text string) store.Checkpoint {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	if _, err := sandbox.MkdirAll(filepath.Dir(abs)); err != nil {
+	if _, err := f.root.MkdirAll(path.Dir(rel)); err != nil {
 		f.t.Fatal(err)
 	}
-	if err := sandbox.WriteAtomic(abs, []byte(text), 0o644); err != nil {
+	if err := f.root.WriteAtomic(rel, []byte(text), 0o644); err != nil {
 		f.t.Fatal(err)
 	}
 	if _, err := f.lg.Settle(f.ctx, cp, f.root); err != nil {

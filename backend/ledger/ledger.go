@@ -105,6 +105,7 @@ func (l *Ledger) BeginEdit(ctx context.Context, sessionID, toolCallID int64, lab
 	var rootDir string
 	if root, err := l.rootOf(ctx, sessionID); err == nil {
 		rootDir = root.Dir()
+		root.Close()
 	}
 	var kept []string
 	for _, f := range files {
@@ -169,9 +170,8 @@ func (l *Ledger) Settle(ctx context.Context, cp store.Checkpoint, root *sandbox.
 	}
 	var drop []int64
 	for _, e := range cp.Files {
-		abs := filepath.Join(root.Dir(), filepath.FromSlash(e.Path))
-		sandbox.RemoveTemps(abs)
-		cur, _, err := ReadState(abs)
+		root.RemoveTemps(e.Path)
+		cur, _, err := ReadStateIn(root, e.Path)
 		if err != nil {
 			l.log.Warn("settling a checkpoint", "path", e.Path, "err", err)
 			continue
@@ -211,11 +211,12 @@ func (l *Ledger) Repair(ctx context.Context) error {
 		if _, err := l.Settle(ctx, cp, root); err != nil {
 			errs = append(errs, err)
 		}
+		root.Close()
 	}
 	return errors.Join(errs...)
 }
 
-// rootOf opens the project folder of a session.
+// rootOf opens the project folder of a session; the caller closes it.
 func (l *Ledger) rootOf(ctx context.Context, sessionID int64) (*sandbox.Root, error) {
 	sess, err := l.st.Session(ctx, sessionID)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"pilot/backend/sandbox"
@@ -72,7 +71,7 @@ func (r Recovery) Text() string {
 // fileNow is one file of an interrupted change as found on restart.
 type fileNow struct {
 	e   store.FileEvent
-	abs string
+	rel string // where it lands, relative to the project (Ledger.place)
 	cur FileState
 	err error
 }
@@ -89,10 +88,10 @@ func (l *Ledger) recoverEdit(ctx context.Context, cp store.Checkpoint, root *san
 	anyNew := false
 	for i, e := range cp.Files {
 		f := fileNow{e: e}
-		f.abs, f.err = l.place(root, e.Path)
+		f.rel, f.err = l.place(root, e.Path)
 		if f.err == nil {
-			sandbox.RemoveTemps(f.abs)
-			f.cur, _, f.err = ReadState(f.abs)
+			root.RemoveTemps(f.rel)
+			f.cur, _, f.err = ReadStateIn(root, f.rel)
 		}
 		if !f.isOld() && !f.isNew() {
 			r.Others = append(r.Others, e.Path)
@@ -110,7 +109,7 @@ func (l *Ledger) recoverEdit(ctx context.Context, cp store.Checkpoint, root *san
 			if f.isNew() {
 				continue
 			}
-			if err := l.putSide(root, f.abs, f.e.After, nil); err != nil {
+			if err := l.putSide(root, f.rel, f.e.After, nil); err != nil {
 				l.log.Warn("completing a change a crash interrupted; undoing it", "path", f.e.Path, "err", err)
 				r.Outcome = RecoveryUndone
 				break
@@ -121,10 +120,10 @@ func (l *Ledger) recoverEdit(ctx context.Context, cp store.Checkpoint, root *san
 	}
 	if r.Outcome == RecoveryUndone {
 		for _, f := range files {
-			if !f.isNew() && !(f.err == nil && l.holds(f.abs, f.e.After)) {
+			if !f.isNew() && !(f.err == nil && l.holds(root, f.rel, f.e.After)) {
 				continue
 			}
-			if err := l.putSide(root, f.abs, f.e.Before, f.e.MadeDirs); err != nil {
+			if err := l.putSide(root, f.rel, f.e.Before, f.e.MadeDirs); err != nil {
 				r.Failed = append(r.Failed, f.e.Path+" ("+err.Error()+")")
 			}
 		}
@@ -153,15 +152,15 @@ func (l *Ledger) recoverEdit(ctx context.Context, cp store.Checkpoint, root *san
 	return r, nil
 }
 
-// holds reports whether abs holds want now (after a completion wrote it).
-func (l *Ledger) holds(abs string, want store.FileSide) bool {
-	cur, _, err := ReadState(abs)
+// holds reports whether rel holds want now (after a completion wrote it).
+func (l *Ledger) holds(root *sandbox.Root, rel string, want store.FileSide) bool {
+	cur, _, err := ReadStateIn(root, rel)
 	return err == nil && cur.Same(stateOf(want))
 }
 
-// putSide makes abs hold a side of a file event, its content read from
-// the blobs.
-func (l *Ledger) putSide(root *sandbox.Root, abs string, want store.FileSide, madeDirs []string) error {
+// putSide makes rel hold a side of a file event, its content read from
+// the blobs, written through the root.
+func (l *Ledger) putSide(root *sandbox.Root, rel string, want store.FileSide, madeDirs []string) error {
 	var data []byte
 	if want.Hash != "" {
 		if !want.Kept {
@@ -172,8 +171,5 @@ func (l *Ledger) putSide(root *sandbox.Root, abs string, want store.FileSide, ma
 			return err
 		}
 	}
-	if !strings.HasPrefix(abs, root.Dir()+string(filepath.Separator)) {
-		return fmt.Errorf("%s is not inside the project", abs)
-	}
-	return put(root, abs, want, data, madeDirs)
+	return put(root, rel, want, data, madeDirs)
 }

@@ -3,6 +3,7 @@ package ledger
 import (
 	"encoding/json"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -39,12 +40,16 @@ func crashedChange(t *testing.T, f *fixture, change map[string]string, written .
 	if _, err := f.lg.BeginEdit(f.ctx, f.sess.ID, call.ID, "→ Patching", files); err != nil {
 		t.Fatal(err)
 	}
+	root, err := sandbox.New(f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
 	for _, rel := range written {
-		abs := filepath.Join(f.dir, filepath.FromSlash(rel))
-		if _, err := sandbox.MkdirAll(filepath.Dir(abs)); err != nil {
+		if _, err := root.MkdirAll(path.Dir(rel)); err != nil {
 			t.Fatal(err)
 		}
-		if err := sandbox.WriteAtomic(abs, []byte(change[rel]), 0o644); err != nil {
+		if err := root.WriteAtomic(rel, []byte(change[rel]), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -206,25 +204,26 @@ func (l *Ledger) restore(ctx context.Context, sessionID int64, kind store.Checkp
 	if err != nil {
 		return Result{}, err
 	}
+	defer root.Close()
 	defer l.lock(root.Dir())()
 	sort.Slice(ts, func(i, j int) bool { return ts[i].path < ts[j].path })
 
 	var out Result
 	cp := store.Checkpoint{SessionID: sessionID, Kind: kind, Label: label}
 	type write struct {
-		abs  string
+		rel  string // where it lands, relative to the root
 		want store.FileSide
 		data []byte
 		dirs []string
 	}
 	var writes []write
 	for _, t := range ts {
-		abs, err := l.place(root, t.path)
+		rel, err := l.place(root, t.path)
 		if err != nil {
 			out.Missing = append(out.Missing, store.FileEvent{Path: t.path, Why: err.Error()})
 			continue
 		}
-		disk, diskData, err := ReadState(abs)
+		disk, diskData, err := ReadStateIn(root, rel)
 		if err != nil {
 			out.Missing = append(out.Missing, store.FileEvent{Path: t.path, Why: "cannot be read: " + err.Error()})
 			continue
@@ -270,7 +269,7 @@ func (l *Ledger) restore(ctx context.Context, sessionID int64, kind store.Checkp
 			before.Kept = true
 		}
 		cp.Files = append(cp.Files, store.FileEvent{Path: t.path, Before: side(before), After: t.want, Undoes: t.undoes})
-		writes = append(writes, write{abs: abs, want: t.want, data: data, dirs: t.madeDirs})
+		writes = append(writes, write{rel: rel, want: t.want, data: data, dirs: t.madeDirs})
 	}
 	if len(out.Conflicts) > 0 || len(writes) == 0 {
 		return out, nil
@@ -281,8 +280,8 @@ func (l *Ledger) restore(ctx context.Context, sessionID int64, kind store.Checkp
 	}
 	var werr error
 	for _, w := range writes {
-		if err := put(root, w.abs, w.want, w.data, w.dirs); err != nil {
-			werr = fmt.Errorf("restoring %s: %w", w.abs, err)
+		if err := put(root, w.rel, w.want, w.data, w.dirs); err != nil {
+			werr = fmt.Errorf("restoring %s: %w", w.rel, err)
 			break
 		}
 	}
@@ -301,13 +300,14 @@ func (l *Ledger) restore(ctx context.Context, sessionID int64, kind store.Checkp
 	return out, nil
 }
 
-// place is where rel lives on disk: its folder resolved inside the root
-// with no symbolic link on the way (so a restore never writes through a
-// link, inside the project or out of it); the file itself is not followed.
+// place is where rel lives in the project, relative to its root: its
+// folder located through the root with no symbolic link on the way (so a
+// restore never writes through a link, inside the project or out of it);
+// the file itself is not followed.
 func (l *Ledger) place(root *sandbox.Root, rel string) (string, error) {
 	dir := path.Dir(rel)
 	if dir == "." {
-		return filepath.Join(root.Dir(), filepath.FromSlash(rel)), nil
+		return rel, nil
 	}
 	p, err := root.ResolveWrite(dir)
 	if err != nil {
@@ -316,53 +316,53 @@ func (l *Ledger) place(root *sandbox.Root, rel string) (string, error) {
 	if p.Rel != dir {
 		return "", fmt.Errorf("its folder %s is now a symbolic link (to %s); nothing was written through it", dir, p.Rel)
 	}
-	return filepath.Join(p.Abs, path.Base(rel)), nil
+	return path.Join(p.Rel, path.Base(rel)), nil
 }
 
-// put makes abs hold want: removes it, or writes the content (a file with
-// its mode, or a symbolic link) atomically. A removed file takes with it
-// the folders its creation made (madeDirs) once they are empty; when those
-// are not known (nil), every folder it leaves empty.
-func put(root *sandbox.Root, abs string, want store.FileSide, data []byte, madeDirs []string) error {
+// put makes rel hold want, through the root: removes it, or writes the
+// content (a file with its mode, or a symbolic link) atomically. A removed
+// file takes with it the folders its creation made (madeDirs) once they
+// are empty; when those are not known (nil), every folder it leaves empty.
+func put(root *sandbox.Root, rel string, want store.FileSide, data []byte, madeDirs []string) error {
 	if want.Hash == "" {
-		if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := root.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 		if madeDirs == nil {
-			removeEmptyDirs(root.Dir(), filepath.Dir(abs))
+			removeEmptyDirs(root, path.Dir(rel))
 			return nil
 		}
 		for i := len(madeDirs) - 1; i >= 0; i-- {
-			dir := filepath.Join(root.Dir(), filepath.FromSlash(madeDirs[i]))
-			if !strings.HasPrefix(dir, root.Dir()+string(filepath.Separator)) {
+			dir := path.Clean(madeDirs[i])
+			if dir == "." || dir == ".." || strings.HasPrefix(dir, "../") || path.IsAbs(dir) {
 				break
 			}
-			if err := os.Remove(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := root.Remove(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				break // not empty: its parents are not empty either
 			}
 		}
 		return nil
 	}
-	if _, err := sandbox.MkdirAll(filepath.Dir(abs)); err != nil {
+	if _, err := root.MkdirAll(path.Dir(rel)); err != nil {
 		return err
 	}
 	mode := fs.FileMode(want.Mode)
 	if mode&fs.ModeSymlink != 0 {
-		return sandbox.SymlinkAtomic(string(data), abs)
+		return root.SymlinkAtomic(string(data), rel)
 	}
-	if fi, err := os.Lstat(abs); err == nil && fi.IsDir() {
+	if fi, err := root.FS().Lstat(rel); err == nil && fi.IsDir() {
 		return fmt.Errorf("a folder now stands where the file was; move it away and try again")
 	}
-	return sandbox.WriteAtomic(abs, data, mode)
+	return root.WriteAtomic(rel, data, mode)
 }
 
 // removeEmptyDirs removes dir and its parents up to (not including) top
 // while they are empty: the folders a created file needed.
-func removeEmptyDirs(top, dir string) {
-	for dir != top && strings.HasPrefix(dir, top+string(filepath.Separator)) {
-		if os.Remove(dir) != nil {
+func removeEmptyDirs(root *sandbox.Root, dir string) {
+	for dir != "." && dir != "/" && dir != "" {
+		if root.Remove(dir) != nil {
 			return
 		}
-		dir = filepath.Dir(dir)
+		dir = path.Dir(dir)
 	}
 }

@@ -232,7 +232,7 @@ func (t *Trees) stat(st *statter, e sandbox.Entry, prev *manifest, trusted int64
 	if had && old.kept {
 		base = hex.EncodeToString(old.hash[:])
 	}
-	if err := t.read(e.Abs, &ent, base); err != nil {
+	if err := t.read(e, &ent, base); err != nil {
 		return entry{}, false, err
 	}
 	return ent, true, nil

@@ -13,8 +13,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
+
+	"pilot/backend/sandbox"
 )
 
 // FileState is what a path held at one moment. The zero value is a file
@@ -68,6 +71,43 @@ func ReadState(abs string) (FileState, []byte, error) {
 		}
 	default:
 		return FileState{}, nil, &fs.PathError{Op: "read", Path: abs, Err: errors.New("not a regular file or a symbolic link")}
+	}
+	return FileState{Hash: Hash(data), Mode: modeOf(fi), Size: int64(len(data))}, data, nil
+}
+
+// ReadStateIn is ReadState of the file rel of the project, through its
+// root: a link on the way never leads out of the project.
+func ReadStateIn(root *sandbox.Root, rel string) (FileState, []byte, error) {
+	fi, err := root.FS().Lstat(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return FileState{}, nil, nil
+	}
+	if err != nil {
+		return FileState{}, nil, err
+	}
+	var data []byte
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		t, err := root.FS().Readlink(rel)
+		if err != nil {
+			return FileState{}, nil, err
+		}
+		data = []byte(t)
+	case fi.Mode().IsRegular():
+		f, ofi, _, err := root.OpenRead(rel)
+		if err != nil {
+			return FileState{}, nil, err
+		}
+		defer f.Close()
+		if !ofi.Mode().IsRegular() {
+			return FileState{}, nil, &fs.PathError{Op: "read", Path: rel, Err: errors.New("changed while it was read")}
+		}
+		fi = ofi
+		if data, err = io.ReadAll(f); err != nil {
+			return FileState{}, nil, err
+		}
+	default:
+		return FileState{}, nil, &fs.PathError{Op: "read", Path: rel, Err: errors.New("not a regular file or a symbolic link")}
 	}
 	return FileState{Hash: Hash(data), Mode: modeOf(fi), Size: int64(len(data))}, data, nil
 }

@@ -18,7 +18,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"pilot/backend/sandbox"
@@ -232,22 +231,25 @@ func countCreated(effects []Effect) int {
 // read fills in the hash of the file at abs, storing its content when it
 // is within the limit. A file that cannot be read gets a hash made from
 // its stat, so that it is still listed and a change of its stat is seen.
-func (t *Trees) read(abs string, ent *entry, base string) error {
+func (t *Trees) read(e sandbox.Entry, ent *entry, base string) error {
 	if ent.mode&fs.ModeSymlink != 0 {
-		target, err := os.Readlink(abs)
+		target, err := e.Readlink()
 		if err != nil {
 			ent.hash = statHash(ent)
 			return nil
 		}
 		return t.keep([]byte(target), ent, base)
 	}
-	// O_NONBLOCK: a file replaced by a named pipe since the lstat must not
-	// block the scan; reads of a regular file are not affected.
-	f, err := os.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	// Opened by name in the folder the walk has open (never through a
+	// link, so a folder swapped for one cannot bring an outside file into
+	// the ledger), O_NONBLOCK: a file replaced by a named pipe since the
+	// lstat must not block the scan.
+	fd, err := e.OpenFd()
 	if err != nil {
 		ent.hash = statHash(ent)
 		return nil
 	}
+	f := os.NewFile(uintptr(fd), e.Rel)
 	defer f.Close()
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		ent.hash = statHash(ent)

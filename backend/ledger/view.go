@@ -3,7 +3,6 @@ package ledger
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"sort"
 
 	"pilot/backend/events"
@@ -97,7 +96,8 @@ func (l *Ledger) FileDiff(ctx context.Context, sessionID int64, rel string) (eve
 	if err != nil {
 		return events.FileDiff{}, err
 	}
-	now, data, err := ReadState(filepath.Join(root.Dir(), filepath.FromSlash(rel)))
+	defer root.Close()
+	now, data, err := ReadStateIn(root, rel)
 	if err != nil {
 		return events.FileDiff{}, err
 	}

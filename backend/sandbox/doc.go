@@ -1,15 +1,21 @@
 // Package sandbox confines file access to one project folder and knows which
 // files the project ignores.
 //
-// A Root is the project folder with its symbolic links resolved. Every path a
-// tool or the UI receives goes through Root.Resolve (reading) or
-// Root.ResolveWrite (changing): relative paths are taken from the root,
-// absolute paths are accepted only when they lie inside it, and `..` and
-// symbolic links are followed one component at a time the way the kernel
-// would, including links in parent folders and a not-yet-existing file below a
-// linked folder. A path that ends up outside the root is refused with a
-// *PathError whose message names the root and says what to do instead; the
-// tools hand that message to the model as a tool result.
+// A Root is the project folder with its symbolic links resolved, opened
+// once as an *os.Root. Every file and folder a tool or the UI touches is
+// opened through it (OpenRead, Stat, ListDir, Walk, MkdirAll, WriteAtomic,
+// SymlinkAtomic, Remove): the standard library opens one component at a
+// time relative to the folders already open, with O_NOFOLLOW, follows a
+// link only while it stays beneath the root (never an absolute one), and
+// restarts `..` from the root, so resolution and open are one step and a
+// folder swapped for a link between two calls leads nowhere. Resolve and
+// ResolveWrite only check and clean a path (ResolveWrite also asks the
+// kernel where the folder of a change really is, to refuse .git); a
+// refusal is a *PathError whose message names the root, the link that led
+// out (worded by a lexical walk after the root refused, never deciding)
+// and what to do instead; the tools hand it to the model as a tool result.
+// Reads open with O_NONBLOCK and refuse anything that is not a regular
+// file (a FIFO would wait forever); ReadAtMost bounds them.
 //
 // Ignore rules come from `.gitignore` files (nested ones apply to their own
 // folder and below, deeper files win), `.git/info/exclude` and `.pilotignore`

@@ -2,9 +2,7 @@ package sandbox
 
 import (
 	"bytes"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 )
 
@@ -151,9 +149,26 @@ func cutName(p string) (name, rest string) {
 	return p, ""
 }
 
-// readRules reads the ignore files named in names found in the folder abs
-// (relative path rel) and returns m extended by them.
-func readRules(m *matcher, abs, rel string, has func(name string) bool) *matcher {
+// maxIgnoreFile bounds the ignore files read.
+const maxIgnoreFile = 1 << 20
+
+// readSmall reads the regular file rel through the root, at most
+// maxIgnoreFile bytes.
+func (r *Root) readSmall(rel string) ([]byte, error) {
+	f, fi, _, err := r.OpenRead(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi.IsDir() {
+		return nil, ErrNotRegular
+	}
+	return ReadAtMost(f, fi, maxIgnoreFile)
+}
+
+// readRules reads the ignore files named in names found in the folder rel
+// and returns m extended by them.
+func (r *Root) readRules(m *matcher, rel string, has func(name string) bool) *matcher {
 	base := rel
 	if base == "." {
 		base = ""
@@ -163,7 +178,7 @@ func readRules(m *matcher, abs, rel string, has func(name string) bool) *matcher
 		if !has(name) {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(abs, name))
+		data, err := r.readSmall(path.Join(rel, name))
 		if err != nil {
 			continue // an unreadable ignore file ignores nothing
 		}
@@ -182,24 +197,23 @@ func readRules(m *matcher, abs, rel string, has func(name string) bool) *matcher
 // down to rel.
 func (r *Root) matcherFor(rel string) *matcher {
 	m := &matcher{}
-	if data, err := os.ReadFile(filepath.Join(r.dir, ".git", "info", "exclude")); err == nil {
+	if data, err := r.readSmall(".git/info/exclude"); err == nil {
 		m = m.with(parseRules("", data))
 	}
 	exists := func(dir string) func(string) bool {
 		return func(name string) bool {
-			_, err := os.Lstat(filepath.Join(dir, name))
+			_, err := r.root.Lstat(path.Join(dir, name))
 			return err == nil
 		}
 	}
-	m = readRules(m, r.dir, ".", exists(r.dir))
+	m = r.readRules(m, ".", exists("."))
 	if rel == "." || rel == "" {
 		return m
 	}
 	cur := ""
 	for _, c := range strings.Split(rel, "/") {
 		cur = path.Join(cur, c)
-		abs := filepath.Join(r.dir, filepath.FromSlash(cur))
-		m = readRules(m, abs, cur, exists(abs))
+		m = r.readRules(m, cur, exists(cur))
 	}
 	return m
 }

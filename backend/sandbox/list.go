@@ -1,9 +1,9 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"runtime"
 	"slices"
@@ -45,10 +45,11 @@ type Names struct {
 // 300 ms for 100,000 files), and the caller sorts as it shows them (the
 // file tree, in the window's language's order).
 func (r *Root) ListNames(p string) (Names, error) {
-	dir, ents, ignored, err := r.visible(p)
+	dir, h, ents, ignored, err := r.visible(p)
 	if err != nil {
 		return Names{}, err
 	}
+	closeFolder(h)
 	n := Names{Dir: dir, Ignored: ignored, Files: make([]string, 0, len(ents))}
 	for _, e := range ents {
 		name := e.Name()
@@ -67,36 +68,42 @@ func (r *Root) ListNames(p string) (Names, error) {
 }
 
 // linksToFolder reports whether the link name in dir leads to a folder
-// inside the root.
+// inside the root (followed through the root, so a link out is not).
 func (r *Root) linksToFolder(dir Path, name string) bool {
-	to, err := r.Resolve(path.Join(dir.Rel, name))
-	if err != nil {
-		return false
-	}
-	st, err := os.Stat(to.Abs)
+	st, err := r.root.Stat(path.Join(dir.Rel, name))
 	return err == nil && st.IsDir()
 }
 
-// visible reads the folder p (see Resolve) and returns the entries the
-// ignore rules do not hide, and how many they hide. The error is a
-// *PathError when p is outside the root, missing or not a folder.
-func (r *Root) visible(p string) (Path, []fs.DirEntry, int, error) {
+// visible opens the folder p through the root, reads it and returns the
+// entries the ignore rules do not hide, and how many they hide, with the
+// folder still open (the caller closes it). The error is a *PathError when
+// p is outside the root, missing or not a folder.
+func (r *Root) visible(p string) (Path, dirHandle, []fs.DirEntry, int, error) {
+	var none dirHandle
 	dir, err := r.Resolve(p)
 	if err != nil {
-		return Path{}, nil, 0, err
+		return Path{}, none, nil, 0, err
 	}
-	fi, err := os.Stat(dir.Abs)
+	h, err := r.openFolder(dir.Rel)
 	if err != nil {
-		return Path{}, nil, 0, &PathError{Path: p, Err: ErrInvalid,
+		if fi, serr := r.root.Stat(dir.Rel); serr == nil && !fi.IsDir() {
+			return Path{}, none, nil, 0, &PathError{Path: p, Err: ErrInvalid,
+				Msg: fmt.Sprintf("%q is a file, not a folder. Call read_file to read it, or list_files on its folder.", p)}
+		}
+		if rerr := r.refusal(p, dir.Rel, err); !errors.Is(rerr, fs.ErrNotExist) {
+			var pe *PathError
+			if errors.As(rerr, &pe) {
+				return Path{}, none, nil, 0, pe
+			}
+			return Path{}, none, nil, 0, fmt.Errorf("sandbox: list %s: %w", dir.Rel, err)
+		}
+		return Path{}, none, nil, 0, &PathError{Path: p, Err: ErrInvalid,
 			Msg: fmt.Sprintf("The folder %q does not exist in the project root %s. Call list_files with path \".\" to see what exists.", p, r.dir)}
 	}
-	if !fi.IsDir() {
-		return Path{}, nil, 0, &PathError{Path: p, Err: ErrInvalid,
-			Msg: fmt.Sprintf("%q is a file, not a folder. Call read_file to read it, or list_files on its folder.", p)}
-	}
-	ents, err := readDir(dir.Abs)
+	ents, err := readFolder(h)
 	if err != nil {
-		return Path{}, nil, 0, fmt.Errorf("sandbox: list %s: %w", dir.Rel, err)
+		closeFolder(h)
+		return Path{}, none, nil, 0, fmt.Errorf("sandbox: list %s: %w", dir.Rel, err)
 	}
 	m := r.matcherFor(dir.Rel)
 	prefix := dir.Rel + "/"
@@ -113,7 +120,7 @@ func (r *Root) visible(p string) (Path, []fs.DirEntry, int, error) {
 		}
 		shown = append(shown, e)
 	}
-	return dir, shown, ignored, nil
+	return dir, h, shown, ignored, nil
 }
 
 // ListDir lists the folder p (see Resolve) one level deep, without the
@@ -121,10 +128,11 @@ func (r *Root) visible(p string) (Path, []fs.DirEntry, int, error) {
 // as a folder. The error is a *PathError when p is outside the root,
 // missing or not a folder.
 func (r *Root) ListDir(p string) (Listing, error) {
-	dir, shown, ignored, err := r.visible(p)
+	dir, h, shown, ignored, err := r.visible(p)
 	if err != nil {
 		return Listing{}, err
 	}
+	defer closeFolder(h)
 	l := Listing{Dir: dir, Ignored: ignored}
 	prefix := dir.Rel + "/"
 	if dir.Rel == "." {
@@ -144,11 +152,9 @@ func (r *Root) ListDir(p string) (Listing, error) {
 		}
 		d.Size, d.ModTime = info.Size(), info.ModTime()
 		if d.IsLink {
-			d.Target, _ = os.Readlink(joinName(dir.Abs, name))
-			if to, err := r.Resolve(rel); err == nil {
-				if st, err := os.Stat(to.Abs); err == nil {
-					d.IsDir, d.Size = st.IsDir(), st.Size()
-				}
+			d.Target, _ = readlinkAt(h, name)
+			if st, err := r.root.Stat(rel); err == nil {
+				d.IsDir, d.Size = st.IsDir(), st.Size()
 			}
 		}
 		l.Entries[i] = d

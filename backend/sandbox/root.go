@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -12,9 +13,10 @@ import (
 
 // Sentinel errors wrapped by *PathError; test with errors.Is.
 var (
-	ErrOutside = errors.New("path is outside the project root")
-	ErrGitDir  = errors.New("path is inside .git")
-	ErrInvalid = errors.New("invalid path")
+	ErrOutside    = errors.New("path is outside the project root")
+	ErrGitDir     = errors.New("path is inside .git")
+	ErrInvalid    = errors.New("invalid path")
+	ErrNotRegular = errors.New("not a regular file")
 )
 
 const (
@@ -28,15 +30,20 @@ const (
 type PathError struct {
 	Path string // the path as given
 	Msg  string
-	Err  error // ErrOutside, ErrGitDir or ErrInvalid
+	Err  error // ErrOutside, ErrGitDir, ErrInvalid or ErrNotRegular
 }
 
 func (e *PathError) Error() string { return e.Msg }
 func (e *PathError) Unwrap() error { return e.Err }
 
-// Root is a project folder. Its methods are safe for concurrent use.
+// Root is a project folder, opened once as an *os.Root: every file and
+// folder below it is opened through that root, so the standard library
+// (component by component, with the kernel's O_NOFOLLOW opens relative to
+// the folders already opened) keeps every open, links included, beneath
+// it. Its methods are safe for concurrent use.
 type Root struct {
-	dir string // absolute, clean, symbolic links resolved
+	dir  string // absolute, clean, symbolic links resolved
+	root *os.Root
 }
 
 // New opens the project folder dir.
@@ -56,21 +63,36 @@ func New(dir string) (*Root, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("sandbox: project folder %s is not a directory", abs)
 	}
-	return &Root{dir: real}, nil
+	root, err := os.OpenRoot(real)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: project folder: %w", err)
+	}
+	return &Root{dir: real, root: root}, nil
 }
+
+// Close releases the project folder. Calls after Close fail with
+// os.ErrClosed; calls under way finish first.
+func (r *Root) Close() error { return r.root.Close() }
 
 // Dir returns the absolute project folder with symbolic links resolved.
 func (r *Root) Dir() string { return r.dir }
 
+// FS returns the *os.Root of the project folder, for code that opens files
+// of the project itself (the ledger, the window).
+func (r *Root) FS() *os.Root { return r.root }
+
 // Path is a location inside the root.
 type Path struct {
-	Abs string // absolute, symbolic links resolved
-	Rel string // relative to the root, '/'-separated; "." for the root itself
+	// Abs is the absolute location, for messages and as an identity key:
+	// never open it, open Rel through the root.
+	Abs string
+	Rel string // relative to the root, '/'-separated, clean; "." for the root itself
 }
 
-// Resolve maps p (relative to the root, or absolute inside it; "" means the
-// root) to its real location. The target need not exist, but every existing
-// component on the way is followed, symbolic links included.
+// Resolve checks p (relative to the root, or absolute inside it; "" means
+// the root) and cleans it. It does not touch the disk: where the path's
+// links lead is judged when it is opened through the root (OpenRead, ...),
+// which refuses any way out.
 func (r *Root) Resolve(p string) (Path, error) {
 	if strings.IndexByte(p, 0) >= 0 {
 		return Path{}, &PathError{Path: p, Err: ErrInvalid,
@@ -80,42 +102,163 @@ func (r *Root) Resolve(p string) (Path, error) {
 		return Path{}, &PathError{Path: p, Err: ErrInvalid,
 			Msg: fmt.Sprintf("The path is %d bytes long; paths are limited to %d bytes. Use a shorter path relative to the project root %s.", len(p), maxPathLen, r.dir)}
 	}
-	abs, via, err := r.walk(p)
-	if err != nil {
-		return Path{}, err
-	}
-	if !r.contains(abs) {
-		msg := fmt.Sprintf("The path %q is outside the project root %s. Tools can only reach files inside the project root: use a path relative to it (for example \"src/main.go\"), or call list_files to see what is there.", p, r.dir)
-		if via != "" {
-			msg = fmt.Sprintf("The path %q goes through the symbolic link %q, which leads to %s, outside the project root %s. Tools can only reach files inside the project root; use a path that stays inside it, or call list_files to see what is there.", p, via, abs, r.dir)
+	for _, c := range strings.Split(p, "/") {
+		if len(c) > maxNameLen {
+			return Path{}, &PathError{Path: p, Err: ErrInvalid,
+				Msg: fmt.Sprintf("The path %q has a component of %d bytes; file names are limited to %d bytes. Use a shorter path inside the project root %s.", p, len(c), maxNameLen, r.dir)}
 		}
-		return Path{}, &PathError{Path: p, Err: ErrOutside, Msg: msg}
 	}
-	rel, err := filepath.Rel(r.dir, abs)
-	if err != nil {
-		return Path{}, fmt.Errorf("sandbox: %w", err)
+	rel := p
+	if filepath.IsAbs(p) {
+		c := filepath.Clean(p)
+		switch {
+		case c == r.dir:
+			rel = "."
+		case strings.HasPrefix(c, r.dir+"/"):
+			rel = c[len(r.dir)+1:]
+		default:
+			return Path{}, r.outside(p)
+		}
 	}
-	return Path{Abs: abs, Rel: filepath.ToSlash(rel)}, nil
+	rel = path.Clean("./" + filepath.ToSlash(rel))
+	if rel == ".." || strings.HasPrefix(rel, "../") {
+		return Path{}, r.outside(p)
+	}
+	return r.at(rel), nil
+}
+
+// at is the Path of a clean relative path.
+func (r *Root) at(rel string) Path {
+	if rel == "." {
+		return Path{Abs: r.dir, Rel: "."}
+	}
+	return Path{Abs: joinName(r.dir, filepath.FromSlash(rel)), Rel: rel}
+}
+
+func (r *Root) outside(p string) error {
+	return &PathError{Path: p, Err: ErrOutside,
+		Msg: fmt.Sprintf("The path %q is outside the project root %s. Tools can only reach files inside the project root: use a path relative to it (for example \"src/main.go\"), or call list_files to see what is there.", p, r.dir)}
 }
 
 // ResolveWrite is Resolve for a path that is about to be changed: it also
-// refuses anything inside a .git folder, and the root itself.
+// refuses anything inside a .git folder (links to it included), the root
+// itself and a path whose folder or link leads out of the root. The Path
+// it returns is where the change will really land (a link at the end is
+// followed), as the kernel reports it for the folder opened through the
+// root.
 func (r *Root) ResolveWrite(p string) (Path, error) {
-	rp, err := r.Resolve(p)
+	lp, err := r.Resolve(p)
 	if err != nil {
 		return Path{}, err
 	}
-	if rp.Rel == "." {
+	if lp.Rel == "." {
 		return Path{}, &PathError{Path: p, Err: ErrInvalid,
 			Msg: fmt.Sprintf("The path %q is the project root %s itself, not a file. Give the path of a file inside it, for example \"notes.txt\".", p, r.dir)}
 	}
-	for _, c := range strings.Split(rp.Rel, "/") {
+	if err := r.notGit(p, lp.Rel); err != nil {
+		return Path{}, err
+	}
+	where := lp
+	fi, err := r.root.Lstat(lp.Rel)
+	switch {
+	case err == nil && fi.Mode()&fs.ModeSymlink != 0:
+		// A link at the end: the change lands where it leads.
+		f, err := r.root.OpenFile(lp.Rel, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				target, _ := r.root.Readlink(lp.Rel)
+				return Path{}, &PathError{Path: p, Err: ErrInvalid,
+					Msg: fmt.Sprintf("%q is a symbolic link to %q, which does not exist. Write to the path you mean directly, inside the project root %s.", p, target, r.dir)}
+			}
+			return Path{}, r.refusal(p, lp.Rel, err)
+		}
+		where = r.Locate(f, lp)
+		f.Close()
+	case err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		// The folder it goes in: opened through the root, located by the kernel.
+		dir, base := path.Split(lp.Rel)
+		dir = strings.TrimSuffix(dir, "/")
+		if dir == "" {
+			break
+		}
+		f, err := r.root.OpenFile(dir, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+				break // missing folders are created through the root
+			}
+			return Path{}, r.refusal(p, lp.Rel, err)
+		}
+		d := r.Locate(f, r.at(dir))
+		f.Close()
+		where = r.at(path.Join(d.Rel, base))
+	default:
+		return Path{}, r.refusal(p, lp.Rel, err)
+	}
+	if where.Rel == "." {
+		return Path{}, &PathError{Path: p, Err: ErrInvalid,
+			Msg: fmt.Sprintf("The path %q leads to the project root %s itself, not a file. Give the path of a file inside it.", p, r.dir)}
+	}
+	if err := r.notGit(p, where.Rel); err != nil {
+		return Path{}, err
+	}
+	return where, nil
+}
+
+// notGit refuses a path inside .git.
+func (r *Root) notGit(p, rel string) error {
+	for _, c := range strings.Split(rel, "/") {
 		if strings.EqualFold(c, ".git") {
-			return Path{}, &PathError{Path: p, Err: ErrGitDir,
-				Msg: fmt.Sprintf("The path %q is inside .git/ (git's own data, resolved to %s). File tools never change it; use run_bash with git commands (git commit, git config, ...) instead.", p, rp.Rel)}
+			return &PathError{Path: p, Err: ErrGitDir,
+				Msg: fmt.Sprintf("The path %q is inside .git/ (git's own data, resolved to %s). File tools never change it; use run_bash with git commands (git commit, git config, ...) instead.", p, rel)}
 		}
 	}
-	return rp, nil
+	return nil
+}
+
+// refusal words an error the root gave when opening rel (p as given):
+// a way out, a link loop or a file on the way become a *PathError for the
+// model; a missing file stays an fs.ErrNotExist error. The root has
+// already refused; the lexical walk in explain only finds which link
+// led out, for the message.
+func (r *Root) refusal(p, rel string, err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return err
+	case errors.Is(err, syscall.ELOOP):
+		return &PathError{Path: p, Err: ErrInvalid,
+			Msg: fmt.Sprintf("The path %q goes through too many symbolic links (a link loop?). Use list_files to look at the links on the way.", p)}
+	case errors.Is(err, syscall.ENOTDIR):
+		return &PathError{Path: p, Err: ErrInvalid,
+			Msg: fmt.Sprintf("The path %q cannot be followed: a folder on its way is a file. Call list_files to see what is there.", p)}
+	case errors.Is(err, os.ErrClosed):
+		return err
+	case errors.Is(err, syscall.ENXIO), errors.Is(err, syscall.EOPNOTSUPP):
+		// A socket (or a device with nothing behind it) cannot be opened.
+		if fi, serr := r.root.Stat(rel); serr == nil && !fi.Mode().IsRegular() {
+			return NotRegular(p, fi.Mode())
+		}
+	}
+	if abs, via, werr := r.explain(rel); werr == nil && !r.contains(abs) {
+		if via != "" {
+			return &PathError{Path: p, Err: ErrOutside,
+				Msg: fmt.Sprintf("The path %q goes through the symbolic link %q, which leads to %s, outside the project root %s. Tools can only reach files inside the project root; use a path that stays inside it, or call list_files to see what is there.", p, via, abs, r.dir)}
+		}
+		return r.outside(p)
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Err.Error() == "path escapes from parent" {
+		if abs, via, werr := r.explain(rel); werr == nil && via != "" {
+			to := abs
+			if r.contains(abs) {
+				to = r.at(filepath.ToSlash(strings.TrimPrefix(strings.TrimPrefix(abs, r.dir), "/"))).Rel
+			}
+			return &PathError{Path: p, Err: ErrOutside,
+				Msg: fmt.Sprintf("The path %q goes through the symbolic link %q, which names its target by an absolute path; the file tools follow links only where they stay inside the project root %s by a relative path. Use the path it leads to, %q, instead.", p, via, r.dir, to)}
+		}
+		return &PathError{Path: p, Err: ErrOutside,
+			Msg: fmt.Sprintf("The path %q leads outside the project root %s through a symbolic link (one that changed while it was followed). Tools can only reach files inside the project root; use a path that stays inside it, or call list_files to see what is there.", p, r.dir)}
+	}
+	return fmt.Errorf("%s: %w", p, err)
 }
 
 // contains reports whether the clean absolute path abs is the root or below it.
@@ -128,74 +271,4 @@ func (r *Root) contains(abs string) bool {
 		prefix += "/"
 	}
 	return strings.HasPrefix(abs, prefix)
-}
-
-// walk resolves p component by component like the kernel: `..` goes to the
-// parent of what has been resolved so far (symbolic links already followed),
-// and a symbolic link is replaced by its target. Components below the first
-// missing one are taken literally. via names the first link that was followed.
-func (r *Root) walk(p string) (abs, via string, err error) {
-	cur := r.dir
-	if filepath.IsAbs(p) {
-		cur = "/"
-	}
-	comps := strings.Split(p, "/")
-	links := 0
-	exists := true
-	for len(comps) > 0 {
-		c := comps[0]
-		comps = comps[1:]
-		switch c {
-		case "", ".":
-			continue
-		case "..":
-			cur = filepath.Dir(cur)
-			continue
-		}
-		if len(c) > maxNameLen {
-			return "", "", &PathError{Path: p, Err: ErrInvalid,
-				Msg: fmt.Sprintf("The path %q has a component of %d bytes; file names are limited to %d bytes. Use a shorter path inside the project root %s.", p, len(c), maxNameLen, r.dir)}
-		}
-		next := filepath.Join(cur, c)
-		if !exists {
-			cur = next
-			continue
-		}
-		fi, lerr := os.Lstat(next)
-		if lerr != nil {
-			if errors.Is(lerr, fs.ErrNotExist) || errors.Is(lerr, syscall.ENOTDIR) {
-				exists = false
-				cur = next
-				continue
-			}
-			return "", "", &PathError{Path: p, Err: ErrInvalid,
-				Msg: fmt.Sprintf("The path %q cannot be followed: %v. Check the path with list_files.", p, lerr)}
-		}
-		if fi.Mode()&fs.ModeSymlink == 0 {
-			cur = next
-			continue
-		}
-		links++
-		if links > maxLinks {
-			return "", "", &PathError{Path: p, Err: ErrInvalid,
-				Msg: fmt.Sprintf("The path %q goes through more than %d symbolic links (a link loop?). Use list_files to look at the links on the way.", p, maxLinks)}
-		}
-		target, rerr := os.Readlink(next)
-		if rerr != nil {
-			return "", "", &PathError{Path: p, Err: ErrInvalid,
-				Msg: fmt.Sprintf("The symbolic link %s cannot be read: %v.", next, rerr)}
-		}
-		if via == "" {
-			if rel, e := filepath.Rel(r.dir, next); e == nil {
-				via = filepath.ToSlash(rel)
-			} else {
-				via = next
-			}
-		}
-		if filepath.IsAbs(target) {
-			cur = "/"
-		}
-		comps = append(strings.Split(target, "/"), comps...)
-	}
-	return cur, via, nil
 }

@@ -7,20 +7,71 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Entry is a file found by Walk.
 type Entry struct {
 	Rel  string      // '/'-separated, relative to the root
-	Abs  string      // absolute
+	Abs  string      // absolute, for messages and watching: open the entry with OpenFd
 	Name string      // last element of Rel
 	Type fs.FileMode // type bits only (0 for a regular file, fs.ModeSymlink, ...)
+	dir  dirHandle   // its folder, open while the walk's callback runs
 }
 
-// dirJob is a folder waiting to be read.
+// OpenFd opens the entry for reading by its name in the folder the walk
+// has open, never following a link and never waiting (O_NONBLOCK): a
+// folder swapped for a link meanwhile cannot lead it elsewhere. It is valid
+// only inside the walk's callback; the caller closes the descriptor.
+func (e Entry) OpenFd() (int, error) { return openFileFd(e.dir, e.Name) }
+
+// Lstat is lstat of the entry in the folder the walk has open. It is valid
+// only inside the walk's callback.
+func (e Entry) Lstat() (fs.FileInfo, error) { return lstatAt(e.dir, e.Name) }
+
+// Readlink reads the entry, a symbolic link, in the folder the walk has
+// open. It is valid only inside the walk's callback.
+func (e Entry) Readlink() (string, error) { return readlinkAt(e.dir, e.Name) }
+
+// dirJob is a folder waiting to be read: a start folder already open, or
+// the folder name inside an open parent.
 type dirJob struct {
+	parent   *dirRef // nil for a start folder
+	h        dirHandle
+	name     string
 	abs, rel string
 	m        *matcher
+}
+
+// dirRef is an open folder shared by the jobs of its subfolders: it is
+// closed when the last of them has opened its own folder.
+type dirRef struct {
+	h    dirHandle
+	refs atomic.Int32
+}
+
+func (d *dirRef) release() {
+	if d.refs.Add(-1) == 0 {
+		closeFolder(d.h)
+	}
+}
+
+// open returns the job's folder, open.
+func (j dirJob) open() (dirHandle, error) {
+	if j.parent == nil {
+		return j.h, nil
+	}
+	defer j.parent.release()
+	return openChild(j.parent.h, j.name)
+}
+
+// drop gives up a job that will not be read.
+func (j dirJob) drop() {
+	if j.parent == nil {
+		closeFolder(j.h)
+	} else {
+		j.parent.release()
+	}
 }
 
 // Walk calls fn for every file (every entry that is not a folder: regular
@@ -29,7 +80,9 @@ type dirJob struct {
 // at once, in no particular order; it must be safe for concurrent use.
 // Symbolic links are reported, never followed. .git folders are skipped.
 // Walk stops early, returning ctx.Err(), when ctx is cancelled; folders that
-// cannot be read are skipped.
+// cannot be read are skipped. The start folder is opened through the root;
+// every folder below is opened by name in its parent, already open, without
+// following links, so nothing swapped in meanwhile leads the walk out.
 func (r *Root) Walk(ctx context.Context, start Path, fn func(Entry)) error {
 	return r.WalkFolders(ctx, []Path{start}, nil, fn)
 }
@@ -40,10 +93,14 @@ func (r *Root) Walk(ctx context.Context, start Path, fn func(Entry)) error {
 // read, and the folder is read only if dir returns true. dir is called
 // from several goroutines at once, like fn.
 func (r *Root) WalkFolders(ctx context.Context, starts []Path, dir func(Entry) bool, fn func(Entry)) error {
-	w := &walker{ctx: ctx, fn: fn, dir: dir}
+	w := &walker{r: r, ctx: ctx, fn: fn, dir: dir}
 	w.cond = sync.NewCond(&w.mu)
 	for _, start := range starts {
-		w.push(dirJob{abs: start.Abs, rel: start.Rel, m: r.matcherFor(start.Rel)})
+		h, err := r.openFolder(start.Rel)
+		if err != nil {
+			continue
+		}
+		w.push(dirJob{h: h, abs: start.Abs, rel: start.Rel, m: r.matcherFor(start.Rel)})
 	}
 	n := 2 * runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
@@ -55,6 +112,7 @@ func (r *Root) WalkFolders(ctx context.Context, starts []Path, dir func(Entry) b
 }
 
 type walker struct {
+	r       *Root
 	ctx     context.Context
 	fn      func(Entry)
 	dir     func(Entry) bool // nil: every folder is read
@@ -88,6 +146,8 @@ func (w *walker) run() {
 
 		if w.ctx.Err() == nil {
 			w.readDir(j)
+		} else {
+			j.drop()
 		}
 
 		w.mu.Lock()
@@ -101,11 +161,18 @@ func (w *walker) run() {
 }
 
 func (w *walker) readDir(j dirJob) {
-	ents, err := readDir(j.abs)
+	h, err := j.open()
+	if err != nil {
+		return
+	}
+	self := &dirRef{h: h}
+	self.refs.Store(1)
+	defer self.release()
+	ents, err := readFolder(h)
 	if err != nil && len(ents) == 0 {
 		return
 	}
-	m := readRules(j.m, j.abs, j.rel, func(name string) bool {
+	m := w.r.readRules(j.m, j.rel, func(name string) bool {
 		for _, e := range ents {
 			if e.Name() == name {
 				return true
@@ -129,12 +196,13 @@ func (w *walker) readDir(j dirJob) {
 		}
 		abs := joinName(j.abs, name)
 		if isDir {
-			if w.dir == nil || w.dir(Entry{Rel: rel, Abs: abs, Name: name, Type: fs.ModeDir}) {
-				w.push(dirJob{abs: abs, rel: rel, m: m})
+			if w.dir == nil || w.dir(Entry{Rel: rel, Abs: abs, Name: name, Type: fs.ModeDir, dir: h}) {
+				self.refs.Add(1)
+				w.push(dirJob{parent: self, name: name, abs: abs, rel: rel, m: m})
 			}
 			continue
 		}
-		w.fn(Entry{Rel: rel, Abs: abs, Name: name, Type: e.Type()})
+		w.fn(Entry{Rel: rel, Abs: abs, Name: name, Type: e.Type(), dir: h})
 	}
 }
 

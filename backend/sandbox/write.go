@@ -1,71 +1,123 @@
 package sandbox
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
+	"path"
 	"strings"
 )
 
-// tempPrefix is how the temporary file WriteAtomic writes next to abs
-// starts (a random part and ".tmp" follow): a crash can leave one behind,
-// and RemoveTemps cleans them up.
-func tempPrefix(abs string) string {
-	base := filepath.Base(abs)
+// tempPrefix is how the temporary file WriteAtomic writes next to the file
+// base starts (a random part and ".tmp" follow): a crash can leave one
+// behind, and RemoveTemps cleans them up.
+func tempPrefix(base string) string {
 	if len(base) > 100 {
 		base = base[:100]
 	}
 	return "." + base + ".pilot-"
 }
 
-// RemoveTemps removes the temporary files a crash during WriteAtomic(abs)
-// may have left next to abs.
-func RemoveTemps(abs string) {
-	dir := filepath.Dir(abs)
-	ents, _ := os.ReadDir(dir)
-	prefix := tempPrefix(abs)
+// splitRel splits a clean relative path into its folder ("." for the root)
+// and its name.
+func splitRel(rel string) (dir, base string) {
+	dir, base = path.Split(rel)
+	dir = strings.TrimSuffix(dir, "/")
+	if dir == "" {
+		dir = "."
+	}
+	return dir, base
+}
+
+// folder opens the folder dir (clean, relative) through the root for a
+// change: the *os.Root keeps every later step in that very folder, and the
+// folder, as the kernel places it, must not be inside .git.
+func (r *Root) folder(dir string) (*os.Root, *os.File, error) {
+	sub, err := r.root.OpenRoot(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	self, err := sub.Open(".")
+	if err != nil {
+		sub.Close()
+		return nil, nil, err
+	}
+	if err := r.notGit(dir, r.Locate(self, r.at(dir)).Rel); err != nil {
+		self.Close()
+		sub.Close()
+		return nil, nil, err
+	}
+	return sub, self, nil
+}
+
+// RemoveTemps removes the temporary files a crash during WriteAtomic(rel)
+// may have left next to rel.
+func (r *Root) RemoveTemps(rel string) {
+	dir, base := splitRel(rel)
+	sub, self, err := r.folder(dir)
+	if err != nil {
+		return
+	}
+	defer sub.Close()
+	defer self.Close()
+	ents, _ := self.ReadDir(-1)
+	prefix := tempPrefix(base)
 	for _, e := range ents {
 		if n := e.Name(); strings.HasPrefix(n, prefix) && strings.HasSuffix(n, ".tmp") && e.Type().IsRegular() {
-			_ = os.Remove(filepath.Join(dir, n))
+			_ = sub.Remove(n)
 		}
 	}
 }
 
-// MkdirAll creates dir and its missing parents, returning the folders it
-// created, outermost first.
-func MkdirAll(dir string) ([]string, error) {
-	var missing []string
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(d); err == nil || d == filepath.Dir(d) {
-			break
-		}
-		missing = append(missing, d)
+// MkdirAll creates the folder rel (clean, relative) and its missing parents
+// through the root, returning the folders it created, outermost first.
+func (r *Root) MkdirAll(rel string) ([]string, error) {
+	if rel == "." || rel == "" {
+		return nil, nil
 	}
 	var created []string
-	for i := len(missing) - 1; i >= 0; i-- {
-		if err := os.Mkdir(missing[i], 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-			return created, err
+	cur := ""
+	for _, c := range strings.Split(rel, "/") {
+		cur = path.Join(cur, c)
+		err := r.root.Mkdir(cur, 0o755)
+		switch {
+		case err == nil:
+			created = append(created, cur)
+		case errors.Is(err, fs.ErrExist):
+		default:
+			return created, r.refusal(cur, cur, err)
 		}
-		created = append(created, missing[i])
 	}
 	return created, nil
 }
 
-// WriteAtomic replaces the file at abs with data: a temporary file in the
-// same folder is written, given mode, synced and renamed over abs, and the
-// folder is synced, so a crash leaves either the old or the new file.
-func WriteAtomic(abs string, data []byte, mode fs.FileMode) (err error) {
-	dir := filepath.Dir(abs)
-	f, err := os.CreateTemp(dir, tempPrefix(abs)+"*.tmp")
+// Remove removes the file or empty folder rel through the root.
+func (r *Root) Remove(rel string) error { return r.root.Remove(rel) }
+
+// WriteAtomic replaces the file rel (clean, relative; see ResolveWrite)
+// with data: in its folder, opened once through the root, a temporary file
+// is written, given mode, synced and renamed over the name, and the folder
+// is synced, so a crash leaves either the old or the new file. A link at
+// rel is replaced, not followed.
+func (r *Root) WriteAtomic(rel string, data []byte, mode fs.FileMode) (err error) {
+	dir, base := splitRel(rel)
+	sub, self, err := r.folder(dir)
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
+	defer sub.Close()
+	defer self.Close()
+	f, tmp, err := createTemp(sub, base)
+	if err != nil {
+		return err
+	}
 	defer func() {
 		if err != nil {
 			f.Close()
-			os.Remove(tmp)
+			sub.Remove(tmp)
 		}
 	}()
 	if _, err = f.Write(data); err != nil {
@@ -80,33 +132,51 @@ func WriteAtomic(abs string, data []byte, mode fs.FileMode) (err error) {
 	if err = f.Close(); err != nil {
 		return err
 	}
-	if err = os.Rename(tmp, abs); err != nil {
+	if err = sub.Rename(tmp, base); err != nil {
 		return err
 	}
-	if df, derr := os.Open(dir); derr == nil {
-		_ = df.Sync()
-		df.Close()
-	}
+	_ = self.Sync()
 	return nil
 }
 
-// SymlinkAtomic makes abs a symbolic link to target, replacing whatever
-// file or link was there in one rename.
-func SymlinkAtomic(target, abs string) error {
-	f, err := os.CreateTemp(filepath.Dir(abs), tempPrefix(abs)+"*.tmp")
+// createTemp creates a new temporary file for base in the folder sub.
+func createTemp(sub *os.Root, base string) (*os.File, string, error) {
+	for range 100 {
+		b := make([]byte, 6)
+		_, _ = rand.Read(b)
+		name := tempPrefix(base) + hex.EncodeToString(b) + ".tmp"
+		f, err := sub.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, name, err
+	}
+	return nil, "", fmt.Errorf("sandbox: no free temporary name for %s", base)
+}
+
+// SymlinkAtomic makes rel a symbolic link to target, replacing whatever
+// file or link was there in one rename inside its folder.
+func (r *Root) SymlinkAtomic(target, rel string) error {
+	dir, base := splitRel(rel)
+	sub, self, err := r.folder(dir)
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
+	defer sub.Close()
+	defer self.Close()
+	f, tmp, err := createTemp(sub, base)
+	if err != nil {
+		return err
+	}
 	f.Close()
-	if err := os.Remove(tmp); err != nil {
+	if err := sub.Remove(tmp); err != nil {
 		return err
 	}
-	if err := os.Symlink(target, tmp); err != nil {
+	if err := sub.Symlink(target, tmp); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, abs); err != nil {
-		os.Remove(tmp)
+	if err := sub.Rename(tmp, base); err != nil {
+		sub.Remove(tmp)
 		return err
 	}
 	return nil

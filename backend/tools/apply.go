@@ -4,11 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
-	"pilot/backend/sandbox"
+	"path"
 	"strings"
 )
+
+// readCurrent reads the file rel through the root as it is now.
+func readCurrent(d Deps, rel string) ([]byte, error) {
+	return d.Root.ReadFile(rel, maxReadSize)
+}
 
 // applyFiles writes approved file changes, all or nothing. opts.Final
 // overrides the content of a change by its Path. First every file is checked (path
@@ -16,6 +19,7 @@ import (
 // then each is written atomically; if a write fails, the files already
 // written are put back and the folders created for them removed.
 func applyFiles(d Deps, changes []FileChange, opts ApplyOptions, note string) (Result, error) {
+	rels := map[string]string{} // where each change lands, relative to the root
 	for _, c := range changes {
 		rp, err := d.Root.ResolveWrite(c.Path)
 		if err != nil {
@@ -24,7 +28,8 @@ func applyFiles(d Deps, changes []FileChange, opts ApplyOptions, note string) (R
 		if rp.Abs != c.Abs {
 			return errorf("%s now leads to %s instead of %s (a symbolic link changed since the change was proposed), so nothing was written. Propose the change again.", c.Path, rp.Abs, c.Abs), nil
 		}
-		cur, err := os.ReadFile(c.Abs)
+		rels[c.Path] = rp.Rel
+		cur, err := readCurrent(d, rp.Rel)
 		exists := err == nil
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return Result{}, fmt.Errorf("apply %s: %w", c.Path, err)
@@ -42,12 +47,12 @@ func applyFiles(d Deps, changes []FileChange, opts ApplyOptions, note string) (R
 		for i := len(written) - 1; i >= 0; i-- {
 			w := written[i]
 			if w.c.Existed {
-				_ = sandbox.WriteAtomic(w.c.Abs, []byte(w.c.OldContent), w.c.Mode)
+				_ = d.Root.WriteAtomic(rels[w.c.Path], []byte(w.c.OldContent), w.c.Mode)
 			} else {
-				_ = os.Remove(w.c.Abs)
+				_ = d.Root.Remove(rels[w.c.Path])
 			}
 			for j := len(w.dirs) - 1; j >= 0; j-- {
-				_ = os.Remove(w.dirs[j])
+				_ = d.Root.Remove(w.dirs[j])
 			}
 		}
 	}
@@ -58,13 +63,13 @@ func applyFiles(d Deps, changes []FileChange, opts ApplyOptions, note string) (R
 			content = c.NewContent
 		}
 		edited := opts.Edited[c.Path] && content != c.NewContent
-		dirs, err := sandbox.MkdirAll(filepath.Dir(c.Abs))
+		dirs, err := d.Root.MkdirAll(path.Dir(rels[c.Path]))
 		if err == nil {
-			err = sandbox.WriteAtomic(c.Abs, []byte(content), c.Mode)
+			err = d.Root.WriteAtomic(rels[c.Path], []byte(content), c.Mode)
 		}
 		if err != nil {
 			for j := len(dirs) - 1; j >= 0; j-- {
-				_ = os.Remove(dirs[j])
+				_ = d.Root.Remove(dirs[j])
 			}
 			rollback()
 			return Result{}, fmt.Errorf("apply %s: %w (no file was changed)", c.Path, err)

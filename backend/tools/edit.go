@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 	"syscall"
 
@@ -13,9 +12,10 @@ import (
 
 // editTarget is an existing text file loaded for editing.
 type editTarget struct {
-	path    sandbox.Path
-	data    []byte // the bytes on disk
-	text    string // decoded: no BOM, \n line ends
+	path    sandbox.Path // where the change lands (links followed)
+	given   sandbox.Path // the path as given, cleaned
+	data    []byte       // the bytes on disk
+	text    string       // decoded: no BOM, \n line ends
 	format  textFormat
 	mode    fs.FileMode
 	existed bool
@@ -30,8 +30,12 @@ func loadTarget(d Deps, p string, mustExist bool) (*editTarget, *Result, error) 
 		r, err := resolveErr(err)
 		return nil, &r, err
 	}
-	t := &editTarget{path: rp, mode: 0o644}
-	fi, err := os.Stat(rp.Abs)
+	given, _ := d.Root.Resolve(p)
+	t := &editTarget{path: rp, given: given, mode: 0o644}
+	f, fi, _, err := d.Root.OpenRead(rp.Rel)
+	if f != nil {
+		defer f.Close()
+	}
 	switch {
 	case errors.Is(err, syscall.ENOTDIR):
 		r := errorf("%q cannot be a file: a folder on its way is a file. Call list_files to see what is there.", p)
@@ -43,7 +47,8 @@ func loadTarget(d Deps, p string, mustExist bool) (*editTarget, *Result, error) 
 		}
 		return t, nil, nil
 	case err != nil:
-		return nil, nil, fmt.Errorf("%s: %w", rp.Rel, err)
+		r, err := resolveErr(err)
+		return nil, &r, err
 	case fi.IsDir():
 		r := errorf("%q is a folder, not a file. Give the path of a file inside it; call list_files with path %q to see them.", p, rp.Rel)
 		return nil, &r, nil
@@ -51,7 +56,11 @@ func loadTarget(d Deps, p string, mustExist bool) (*editTarget, *Result, error) 
 		r := errorf("%q is not a regular file (%s); only regular files can be edited.", p, fi.Mode().Type())
 		return nil, &r, nil
 	}
-	data, err := os.ReadFile(rp.Abs)
+	data, err := sandbox.ReadAtMost(f, fi, maxReadSize)
+	if errors.Is(err, sandbox.ErrTooLarge) {
+		r := errorf("%q is larger than %s, too large to edit with the file tools. Use run_bash if you really need to change it.", p, formatSize(maxReadSize))
+		return nil, &r, nil
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", rp.Rel, err)
 	}

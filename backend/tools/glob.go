@@ -3,12 +3,14 @@ package tools
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -42,12 +44,11 @@ func labelGlob(p GlobParams) string {
 
 // searchDir resolves the folder a search starts in.
 func searchDir(d Deps, p string) (sandbox.Path, *Result, error) {
-	dir, err := d.Root.Resolve(p)
-	if err != nil {
+	fi, dir, err := d.Root.Stat(p)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		r, err := resolveErr(err)
 		return dir, &r, err
 	}
-	fi, err := os.Stat(dir.Abs)
 	if err != nil {
 		r := errorf("The folder %q does not exist in the project root %s. Call list_files to see what exists.", p, d.Root.Dir())
 		return dir, &r, nil
@@ -84,8 +85,11 @@ func runGlob(ctx context.Context, d Deps, p GlobParams) (Result, error) {
 		return errorf("The pattern %q is not a valid glob (check the brackets [] and braces {}). Examples: \"**/*.go\", \"src/**/*.{ts,tsx}\".", p.Pattern), nil
 	}
 	dir, bad, err := searchDir(d, p.Path)
-	if bad != nil || err != nil {
-		return *bad, err
+	if err != nil {
+		return Result{}, err
+	}
+	if bad != nil {
+		return *bad, nil
 	}
 	// Start below the pattern's literal folder prefix when there is one.
 	start := dir
@@ -97,12 +101,17 @@ func runGlob(ctx context.Context, d Deps, p GlobParams) (Result, error) {
 	var (
 		mu   sync.Mutex
 		hits []globHit
+		held atomic.Int64
 	)
 	err = d.Root.Walk(ctx, start, func(e sandbox.Entry) {
 		if !e.Type.IsRegular() || !doublestar.MatchUnvalidated(pattern, relTo(dir.Rel, e.Rel)) {
 			return
 		}
-		fi, err := os.Lstat(e.Abs)
+		if d.withheld("glob", e.Rel) {
+			held.Add(1)
+			return
+		}
+		fi, err := e.Lstat()
 		if err != nil {
 			return
 		}
@@ -118,6 +127,9 @@ func runGlob(ctx context.Context, d Deps, p GlobParams) (Result, error) {
 		msg := fmt.Sprintf("No files match '%s' in %s (ignored files are skipped).", p.Pattern, where)
 		if !strings.Contains(pattern, "/") {
 			msg += fmt.Sprintf(" The pattern only matches files directly in %s; use '**/%s' to search every folder below it.", where, pattern)
+		}
+		if n := held.Load(); n > 0 {
+			msg += "\n" + withheldNote(int(n))
 		}
 		return Result{Output: msg}, nil
 	}
@@ -136,6 +148,9 @@ func runGlob(ctx context.Context, d Deps, p GlobParams) (Result, error) {
 		}
 		b.WriteString(h.rel)
 		b.WriteByte('\n')
+	}
+	if n := held.Load(); n > 0 {
+		b.WriteString(withheldNote(int(n)))
 	}
 	return Result{Output: strings.TrimRight(b.String(), "\n")}, nil
 }

@@ -48,8 +48,11 @@ func runGrep(ctx context.Context, d Deps, p GrepParams) (Result, error) {
 		return errorf("file_pattern %q is not a valid glob (check the brackets [] and braces {}). Examples: \"*.go\", \"*.{ts,tsx}\", \"src/**/*.py\".", p.FilePattern), nil
 	}
 	dir, bad, err := searchDir(d, p.Path)
-	if bad != nil || err != nil {
-		return *bad, err
+	if err != nil {
+		return Result{}, err
+	}
+	if bad != nil {
+		return *bad, nil
 	}
 	s := &searcher{re: re, plan: planLiterals(p.Pattern), keep: func(sandbox.Entry) bool { return true }}
 	switch {
@@ -59,11 +62,19 @@ func runGrep(ctx context.Context, d Deps, p GrepParams) (Result, error) {
 	default:
 		s.keep = func(e sandbox.Entry) bool { return doublestar.MatchUnvalidated(fp, e.Name) }
 	}
-	files, err := s.search(ctx, d.Root, dir)
+	var withheld func(string) bool
+	if d.Withheld != nil {
+		withheld = func(rel string) bool { return d.Withheld("grep", rel) }
+	}
+	files, held, err := s.search(ctx, d.Root, dir, withheld)
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Output: formatGrep(p, displayDir(dir.Rel), files)}, nil
+	out := formatGrep(p, displayDir(dir.Rel), files)
+	if held > 0 {
+		out += "\n" + withheldNote(held)
+	}
+	return Result{Output: out}, nil
 }
 
 // formatGrep writes "path:line: text" lines grouped by file, at most

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"pilot/backend/sandbox"
@@ -39,13 +40,19 @@ type searcher struct {
 }
 
 // search walks from start and returns the files with matches, by path.
-func (s *searcher) search(ctx context.Context, root *sandbox.Root, start sandbox.Path) ([]grepFile, error) {
+// withheld, when not nil, leaves files out (counted in the int returned).
+func (s *searcher) search(ctx context.Context, root *sandbox.Root, start sandbox.Path, withheld func(rel string) bool) ([]grepFile, int, error) {
 	var (
 		mu    sync.Mutex
 		files []grepFile
+		held  atomic.Int64
 	)
 	err := root.Walk(ctx, start, func(e sandbox.Entry) {
 		if !e.Type.IsRegular() || !s.keep(e) {
+			return
+		}
+		if withheld != nil && withheld(e.Rel) {
+			held.Add(1)
 			return
 		}
 		if f := s.searchFile(e); f.count > 0 {
@@ -55,13 +62,13 @@ func (s *searcher) search(ctx context.Context, root *sandbox.Root, start sandbox
 		}
 	})
 	slices.SortFunc(files, func(a, b grepFile) int { return strings.Compare(a.rel, b.rel) })
-	return files, err
+	return files, int(held.Load()), err
 }
 
 // searchFile reads one file into a pooled buffer and searches it.
 func (s *searcher) searchFile(e sandbox.Entry) grepFile {
 	res := grepFile{rel: e.Rel}
-	fd, err := openRead(e.Abs)
+	fd, err := e.OpenFd()
 	if err != nil {
 		return res
 	}
@@ -78,18 +85,6 @@ func (s *searcher) searchFile(e sandbox.Entry) grepFile {
 	}
 	s.scan(data, &res)
 	return res
-}
-
-// openRead opens a file for reading with a plain open(2): os.Open would
-// also try to register the file with the network poller, a wasted system
-// call per file that grep pays thousands of times.
-func openRead(path string) (int, error) {
-	for {
-		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-		if err != syscall.EINTR {
-			return fd, err
-		}
-	}
 }
 
 // readAll reads the file fd into *bp, growing it as needed. It gives up (ok

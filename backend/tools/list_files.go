@@ -41,6 +41,16 @@ func listFiles(d Deps, p ListFilesParams) (Result, error) {
 		}
 		return Result{}, err
 	}
+	held := 0
+	kept := l.Entries[:0]
+	for _, e := range l.Entries {
+		if d.withheld("list_files", e.Path) {
+			held++
+			continue
+		}
+		kept = append(kept, e)
+	}
+	l.Entries = kept
 	var b strings.Builder
 	dirs := 0
 	for _, e := range l.Entries {
@@ -72,6 +82,9 @@ func listFiles(d Deps, p ListFilesParams) (Result, error) {
 	}
 	if l.Ignored > 0 {
 		fmt.Fprintf(&b, "(%s not shown: .git or ignored by .gitignore/.pilotignore; read_file still opens them by path)\n", plural(l.Ignored, "entry"))
+	}
+	if held > 0 {
+		b.WriteString(withheldNote(held) + "\n")
 	}
 	return Result{Output: strings.TrimRight(b.String(), "\n")}, nil
 }

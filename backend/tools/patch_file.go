@@ -28,8 +28,11 @@ func labelPatchFile(p PatchFileParams) string {
 
 func patchFile(d Deps, p PatchFileParams) (Result, error) {
 	t, bad, err := loadTarget(d, p.Path, true)
-	if bad != nil || err != nil {
-		return *bad, err
+	if err != nil {
+		return Result{}, err
+	}
+	if bad != nil {
+		return *bad, nil
 	}
 	text, msg := t.replaceOnce(t.text, p.OldText, p.NewText, p.ReplaceAll)
 	if msg != "" {

@@ -6,9 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
+	"slices"
 	"strings"
 
 	"pilot/backend/llm"
@@ -56,16 +55,17 @@ func resolveErr(err error) (Result, error) {
 }
 
 func readFile(d Deps, p ReadFileParams) (Result, error) {
-	rp, err := d.Root.Resolve(p.Path)
-	if err != nil {
-		return resolveErr(err)
-	}
-	fi, err := os.Stat(rp.Abs)
+	f, fi, rp, err := d.Root.OpenRead(p.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return errorf("%s", notFound(d, p.Path, rp)), nil
 	case err != nil:
-		return Result{}, fmt.Errorf("read_file: %w", err)
+		return resolveErr(err)
+	}
+	defer f.Close()
+	switch {
+	case d.Withheld != nil && d.withheld("read_file", rp.Rel, d.Root.Locate(f, rp).Rel):
+		return errorf("%q is withheld: a project rule denies read_file this path. Do not try to reach it another way; ask the user if you need what it holds.", p.Path), nil
 	case fi.IsDir():
 		return errorf("%q is a folder, not a file. Call list_files with path %q to see its files.", p.Path, rp.Rel), nil
 	case fi.Size() > maxReadSize:
@@ -74,7 +74,10 @@ func readFile(d Deps, p ReadFileParams) (Result, error) {
 	if p.StartLine < 0 || p.EndLine < 0 {
 		return errorf("start_line and end_line are 1-indexed line numbers and cannot be negative (got start_line=%d, end_line=%d).", p.StartLine, p.EndLine), nil
 	}
-	data, err := os.ReadFile(rp.Abs)
+	data, err := sandbox.ReadAtMost(f, fi, maxReadSize)
+	if errors.Is(err, sandbox.ErrTooLarge) {
+		return errorf("%q grew past %s while it was read, too large to read. Use grep to find the lines you need in it.", p.Path, formatSize(maxReadSize)), nil
+	}
 	if err != nil {
 		return Result{}, fmt.Errorf("read_file: %w", err)
 	}
@@ -90,7 +93,7 @@ func readFile(d Deps, p ReadFileParams) (Result, error) {
 		return errorf("%q is a binary file (%s, %s); read_file only shows text. Use run_bash with a suitable tool (file, xxd, unzip -l, ...) if you need to inspect it.", p.Path, contentType(data), formatSize(int64(len(data)))), nil
 	}
 	d.Reads.MarkRead(rp.Abs)
-	text, f := decodeText(data)
+	text, tf := decodeText(data)
 	if text == "" {
 		return Result{Output: fmt.Sprintf("(%s is empty)", rp.Rel)}, nil
 	}
@@ -124,12 +127,12 @@ func readFile(d Deps, p ReadFileParams) (Result, error) {
 	if end < len(lines) {
 		fmt.Fprintf(&b, "(Showing lines %d-%d of %d. Call read_file with start_line=%d to read more.)\n", start, end, len(lines), end+1)
 	}
-	if f.bom || f.crlf {
+	if tf.bom || tf.crlf {
 		var notes []string
-		if f.bom {
+		if tf.bom {
 			notes = append(notes, "starts with a UTF-8 byte order mark")
 		}
-		if f.crlf {
+		if tf.crlf {
 			notes = append(notes, "uses CRLF line endings")
 		}
 		fmt.Fprintf(&b, "(The file %s, not shown above; patch_file and write_file keep it that way.)\n", strings.Join(notes, " and "))
@@ -143,24 +146,25 @@ func isRuneStart(c byte) bool { return c&0xC0 != 0x80 }
 func notFound(d Deps, given string, rp sandbox.Path) string {
 	msg := fmt.Sprintf("The file %q does not exist in the project root %s.", given, d.Root.Dir())
 	dir, base := path.Split(rp.Rel)
-	ents, err := os.ReadDir(filepath.Dir(rp.Abs))
+	folder := strings.TrimSuffix(dir, "/")
+	if folder == "" {
+		folder = "."
+	}
+	names, err := d.Root.ListNames(folder)
 	if err != nil {
 		return msg + " Its folder does not exist either. Call list_files to see what exists, or glob with \"**/" + base + "\" to find it elsewhere."
 	}
 	stem := strings.ToLower(strings.TrimSuffix(base, path.Ext(base)))
 	var near []string
-	for _, e := range ents {
-		n := strings.ToLower(e.Name())
+	for _, name := range append(names.Dirs, names.Files...) {
+		n := strings.ToLower(name)
 		if n == strings.ToLower(base) || strings.TrimSuffix(n, path.Ext(n)) == stem {
-			near = append(near, dir+e.Name())
+			near = append(near, dir+name)
 		}
 	}
+	slices.Sort(near)
 	if len(near) > 0 {
 		return msg + " Did you mean " + strings.Join(near, ", ") + "?"
-	}
-	folder := strings.TrimSuffix(dir, "/")
-	if folder == "" {
-		folder = "."
 	}
 	return msg + fmt.Sprintf(" Call list_files with path %q to see its folder, or glob with \"**/%s\" to find it elsewhere.", folder, base)
 }

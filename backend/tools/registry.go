@@ -22,10 +22,29 @@ type Deps struct {
 	Reads *ReadTracker  // files read in this session; nil: a fresh tracker
 	Env   []string      // Pilot's environment, which run_bash filters through childenv.Env; nil: os.Environ()
 	MCP   MCP           // the project's MCP servers; nil: none
-	// Withheld reports whether a listing of tool (list_files, glob, grep)
-	// leaves out the project-relative path rel (a deny rule names it).
-	// nil: nothing withheld
+	// Withheld reports whether a project rule denies tool the path rel
+	// ('/'-separated, relative to the project root): read_file refuses it,
+	// list_files, glob and grep leave it out and say how many they left
+	// out. nil: nothing is withheld.
 	Withheld func(tool, rel string) bool
+}
+
+// withheld reports whether a project rule denies tool any of rels.
+func (d Deps) withheld(tool string, rels ...string) bool {
+	if d.Withheld == nil {
+		return false
+	}
+	for _, rel := range rels {
+		if d.Withheld(tool, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// withheldNote is the last line of a listing that left n entries out.
+func withheldNote(n int) string {
+	return fmt.Sprintf("(%s withheld by project rules that deny this tool those paths.)", plural(n, "entry"))
 }
 
 // ReadTracker remembers which files the agent has read in a session, so

@@ -30,8 +30,11 @@ func labelWriteFile(p WriteFileParams) string {
 
 func writeFile(d Deps, p WriteFileParams) (Result, error) {
 	t, bad, err := loadTarget(d, p.Path, false)
-	if bad != nil || err != nil {
-		return *bad, err
+	if err != nil {
+		return Result{}, err
+	}
+	if bad != nil {
+		return *bad, nil
 	}
 	if !t.existed {
 		c := t.change(p.Content)
@@ -40,7 +43,7 @@ func writeFile(d Deps, p WriteFileParams) (Result, error) {
 			Proposal: &Proposal{Tool: "write_file", Files: []FileChange{c}},
 		}, nil
 	}
-	if !d.Reads.HasRead(t.path.Abs) {
+	if !d.Reads.HasRead(t.path.Abs) && !d.Reads.HasRead(t.given.Abs) {
 		return errorf("%s already exists and you have not read it in this session, so it was not overwritten. Call read_file on %q first to see what it holds, then use patch_file for a change to part of it, or write_file again to replace it.", t.path.Rel, t.path.Rel), nil
 	}
 	text := t.format.normalize(p.Content)

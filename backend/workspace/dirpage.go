@@ -3,7 +3,6 @@ package workspace
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"sync"
 	"time"
@@ -122,12 +121,12 @@ func (w *Workspace) ListDir(ctx context.Context, projectID int64, q events.DirPa
 	k := listingKey{projectID, dir.Rel, q.Locale}
 	l := w.tree.get(k, q.Version)
 	if l != nil {
-		if fi, err := os.Stat(dir.Abs); err != nil || !fi.ModTime().Equal(l.mtime) || l.listedAt.Sub(l.mtime) < racyWindow {
+		if fi, _, err := pr.root.Stat(dir.Rel); err != nil || !fi.ModTime().Equal(l.mtime) || l.listedAt.Sub(l.mtime) < racyWindow {
 			l = nil
 		}
 	}
 	if l == nil {
-		if l, err = w.listTree(pr, dir.Abs, q); err != nil {
+		if l, err = w.listTree(pr, q); err != nil {
 			return events.DirPage{}, err
 		}
 		l = w.tree.put(k, l)
@@ -135,10 +134,10 @@ func (w *Workspace) ListDir(ctx context.Context, projectID int64, q events.DirPa
 	return w.page(l, q.Offset, q.Limit), nil
 }
 
-// listTree reads and sorts the folder q.Dir (at abs).
-func (w *Workspace) listTree(pr *projectRoot, abs string, q events.DirPageQuery) (*treeListing, error) {
+// listTree reads and sorts the folder q.Dir.
+func (w *Workspace) listTree(pr *projectRoot, q events.DirPageQuery) (*treeListing, error) {
 	var mtime time.Time
-	if fi, err := os.Stat(abs); err == nil {
+	if fi, _, err := pr.root.Stat(q.Dir); err == nil {
 		mtime = fi.ModTime()
 	}
 	listedAt := time.Now()

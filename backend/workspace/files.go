@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -36,19 +35,13 @@ func (w *Workspace) ReadProjectFile(ctx context.Context, projectID int64, path s
 	if err != nil {
 		return events.FilePreview{}, err
 	}
-	p, err := pr.root.Resolve(path)
+	// Opened through the project's root without waiting (a FIFO or a
+	// device is refused, never read); the read below is bounded.
+	f, st, p, err := pr.root.OpenRead(path)
 	if err != nil {
-		return events.FilePreview{}, err
-	}
-	f, err := os.Open(p.Abs)
-	if err != nil {
-		return events.FilePreview{}, fmt.Errorf("cannot open %s: %w", p.Rel, err)
+		return events.FilePreview{}, fmt.Errorf("cannot open %s: %w", path, err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return events.FilePreview{}, err
-	}
 	if st.IsDir() {
 		return events.FilePreview{}, fmt.Errorf("%s is a folder: open a file inside it", p.Rel)
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -200,6 +201,18 @@ func TestFilesPreviewAndFind(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A FIFO (a preview used to wait on it forever) and a link to an
+	// outside folder (reached through a missing folder and `..` before).
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("SECRET\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "out")); err != nil {
+		t.Fatal(err)
+	}
 	w := newWorkspace(t, nil)
 	ctx := context.Background()
 	p, err := w.OpenProject(ctx, dir)
@@ -228,6 +241,9 @@ func TestFilesPreviewAndFind(t *testing.T) {
 		{path: "ignored/x.go", text: "package x\n"},
 		{path: "../outside", wantErr: "outside"},
 		{path: "cmd", wantErr: "is a folder"},
+		{path: "pipe", wantErr: "named pipe (FIFO)"},
+		{path: "out/secret.txt", wantErr: "outside the project root"},
+		{path: "nope/../out/secret.txt", wantErr: "outside the project root"},
 	}
 	for _, tc := range tests {
 		v, err := w.ReadProjectFile(ctx, p.ID, tc.path)
