@@ -207,49 +207,32 @@ func checkSaved(t *testing.T, home string) {
 	}
 }
 
-// TestHeadlessInterruptStuckCall: a tool call stuck where cancelling
-// cannot reach it (read_file opening a FIFO with a writer that never
-// writes: the read waits in the kernel) does not hold `pilot -p` after
-// SIGINT: it exits 130 within about a second, with the session saved as
-// interrupted.
-func TestHeadlessInterruptStuckCall(t *testing.T) {
+// TestHeadlessInterruptOrphanHoldingOutput: a command whose child left
+// its process group (setsid) and keeps the output pipe open survives the
+// group's kill; SIGINT must still end `pilot -p` at once (the output is
+// not waited for), with the session saved as cancelled.
+func TestHeadlessInterruptOrphanHoldingOutput(t *testing.T) {
 	t.Parallel()
 	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{
-		{ToolCalls: []fakellm.ToolCall{{Name: "read_file", Input: []byte(`{"path":"pipe"}`)}}, When: &fakellm.When{LastUserContains: "pipe"}},
-		{Text: "Read.", Repeat: true, When: &fakellm.When{HasToolResult: true}},
+		{ToolCalls: []fakellm.ToolCall{{Name: "run_bash", Input: []byte(`{"command":"touch started; setsid sleep 1000.25 & wait"}`)}}, When: &fakellm.When{LastUserContains: "orphan"}},
+		{Text: "Ran.", Repeat: true, When: &fakellm.When{HasToolResult: true}},
 	}})
 	defer srv.Close()
 	home := t.TempDir()
 	dir := tempProject(t, map[string]string{"a.txt": "a\n"})
-	fifo := filepath.Join(dir, "pipe")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := command(t, srv, home, "-p", "read the pipe", "--project", dir, "--approve", "all")
+	cmd := command(t, srv, home, "-p", "start the orphan", "--project", dir, "--approve", "all")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = exec.Command("pkill", "-f", "sleep 1000.25").Run() })
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	// A writer can open the FIFO without blocking only once a reader has
-	// it open: then read_file is waiting for data that never comes.
-	writer := -1
-	until(t, "read_file waiting on the FIFO", func() bool {
-		select {
-		case err := <-exited:
-			t.Skipf("read_file no longer waits on a FIFO (exited %v: %s): the stuck state cannot be reached this way", err, stderr.String())
-		default:
-		}
-		fd, err := syscall.Open(fifo, syscall.O_WRONLY|syscall.O_NONBLOCK, 0)
-		if err != nil {
-			return false
-		}
-		writer = fd
-		return true
+	until(t, "the command started", func() bool {
+		_, err := os.Stat(filepath.Join(dir, "started"))
+		return err == nil
 	})
-	defer syscall.Close(writer)
 	start := time.Now()
 	_ = cmd.Process.Signal(syscall.SIGINT)
 	var err error
@@ -260,7 +243,7 @@ func TestHeadlessInterruptStuckCall(t *testing.T) {
 		t.Fatalf("still running 30 s after SIGINT\n%s", stderr.String())
 	}
 	took := time.Since(start)
-	t.Logf("stuck read_file: exited %v after SIGINT", took.Round(time.Millisecond))
+	t.Logf("a command's orphan holding the output: exited %v after SIGINT", took.Round(time.Millisecond))
 	var exit *exec.ExitError
 	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
 	if !errors.As(err, &exit) || exit.ExitCode() != 130 || !strings.HasPrefix(lines[len(lines)-1], "pilot: cancelled") {

@@ -23,6 +23,10 @@ const (
 // pipeGrace is how long output may still arrive after the group was killed.
 const pipeGrace = 2 * time.Second
 
+// cancelGrace replaces pipeGrace when the turn was cancelled: a process
+// that left the group and holds the pipe must not hold the stop.
+const cancelGrace = 100 * time.Millisecond
+
 // runCommand runs an approved command: bash -c in its own process group,
 // stdin from /dev/null, stdout and stderr through one pipe (so they
 // interleave as written), in the environment childenv.Env allows. On timeout
@@ -67,9 +71,13 @@ func runCommand(ctx context.Context, c Command, env []string, onOutput func(stri
 		waitErr = <-exited
 	}
 	killGroup() // background jobs still holding the pipe
+	grace := pipeGrace
+	if ctx.Err() != nil {
+		grace = cancelGrace // the user stopped the turn: do not keep them waiting
+	}
 	select {
 	case <-copied:
-	case <-time.After(pipeGrace):
+	case <-time.After(grace):
 		pr.Close() // a process that left the group (setsid) still holds it
 		<-copied
 	}
