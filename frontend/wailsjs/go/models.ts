@@ -317,6 +317,7 @@ export namespace events {
 	    edited: boolean;
 	    files: AppliedFile[];
 	    undone: boolean;
+	    recovery?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ChangeSummary(source);
@@ -330,6 +331,7 @@ export namespace events {
 	        this.edited = source["edited"];
 	        this.files = this.convertValues(source["files"], AppliedFile);
 	        this.undone = source["undone"];
+	        this.recovery = source["recovery"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
