@@ -38,12 +38,12 @@ func TestPartialHunks(t *testing.T) {
 				{Text: "Understood."},
 			}}, setup{files: map[string]string{"f.txt": numbered(40)}})
 			h.approveWith(func(a events.Approval) {
-				v, err := h.m.Change(a.ID)
+				v, err := h.m.Approvals().Change(a.ID)
 				if err != nil || len(v.Files) != 1 || len(v.Files[0].Hunks) != 3 {
 					t.Errorf("change %+v %v", v, err)
 					return
 				}
-				h.m.DecideChange(a.ID, events.ChangeDecision{Feedback: "keep line 20",
+				h.m.Approvals().DecideChange(a.ID, events.ChangeDecision{Feedback: "keep line 20",
 					Files: []events.FileDecision{{Path: "f.txt", Hunks: []bool{true, false, true}}}})
 			})
 			if r := h.turn("Spell out three lines"); r != ReasonEndTurn {
@@ -103,7 +103,7 @@ func TestEditBeforeApprove(t *testing.T) {
 	}}, setup{files: map[string]string{"f.txt": numbered(6)}})
 	edited := "line 1\nline 2\nTHREE (my way)\nline 4\nline 5\nline 6\n"
 	h.approveWith(func(a events.Approval) {
-		h.m.DecideChange(a.ID, events.ChangeDecision{Files: []events.FileDecision{{Path: "f.txt", EditedText: &edited}}})
+		h.m.Approvals().DecideChange(a.ID, events.ChangeDecision{Files: []events.FileDecision{{Path: "f.txt", EditedText: &edited}}})
 	})
 	if r := h.turn("Change line 3"); r != ReasonEndTurn {
 		t.Fatalf("reason %s", r)
@@ -131,10 +131,10 @@ func TestRejectWithFeedback(t *testing.T) {
 				{Text: "I will use tabs."},
 			}}, setup{files: map[string]string{"f.txt": numbered(6)}})
 			h.approveWith(func(a events.Approval) {
-				v, _ := h.m.Change(a.ID)
+				v, _ := h.m.Approvals().Change(a.ID)
 				d := allHunks(v, false)
 				d.Feedback = "use tabs"
-				h.m.DecideChange(a.ID, d)
+				h.m.Approvals().DecideChange(a.ID, d)
 			})
 			if r := h.turn("Change line 3"); r != ReasonEndTurn {
 				t.Fatalf("reason %s", r)
@@ -165,7 +165,7 @@ func TestStaleProposalIsShownAgain(t *testing.T) {
 	// to line 1. The approved change is then shown again against the
 	// current content instead of overwriting it.
 	h.approveWith(func(a events.Approval) {
-		v, _ := h.m.Change(a.ID)
+		v, _ := h.m.Approvals().Change(a.ID)
 		switch asked.Add(1) {
 		case 1:
 			_ = os.WriteFile(filepath.Join(h.dir, "f.txt"), []byte("a0\nb\nc\n"), 0o644)
@@ -174,7 +174,7 @@ func TestStaleProposalIsShownAgain(t *testing.T) {
 				t.Errorf("shown again as %+v, want re-diffed against the file now (a0 as context)", v.Files[0])
 			}
 		}
-		h.m.DecideChange(a.ID, allHunks(v, true))
+		h.m.Approvals().DecideChange(a.ID, allHunks(v, true))
 	})
 	if r := h.turn("Capitalise b"); r != ReasonEndTurn {
 		t.Fatalf("reason %s", r)
@@ -195,8 +195,8 @@ func TestStaleProposalThatNoLongerApplies(t *testing.T) {
 	}}, setup{files: map[string]string{"f.txt": "a\nb\nc\n"}})
 	h.approveWith(func(a events.Approval) {
 		_ = os.WriteFile(filepath.Join(h.dir, "f.txt"), []byte("a\nx\nc\n"), 0o644)
-		v, _ := h.m.Change(a.ID)
-		h.m.DecideChange(a.ID, allHunks(v, true))
+		v, _ := h.m.Approvals().Change(a.ID)
+		h.m.Approvals().DecideChange(a.ID, allHunks(v, true))
 	})
 	if r := h.turn("Capitalise b"); r != ReasonEndTurn {
 		t.Fatalf("reason %s", r)
@@ -217,22 +217,22 @@ func TestCancelDuringApproval(t *testing.T) {
 		{Text: "Fine.", When: &fakellm.When{LastUserContains: "never mind"}},
 	}}, setup{files: map[string]string{"f.txt": "a\nb\n"}})
 	h.approveWith(func(a events.Approval) {
-		if len(h.m.Pending(h.sess.ID)) != 1 || h.m.State(h.sess.ID) != AwaitingApproval {
-			t.Errorf("pending %v state %s", h.m.Pending(h.sess.ID), h.m.State(h.sess.ID))
+		if len(h.m.Approvals().Pending(h.sess.ID)) != 1 || h.m.State(h.sess.ID) != AwaitingApproval {
+			t.Errorf("pending %v state %s", h.m.Approvals().Pending(h.sess.ID), h.m.State(h.sess.ID))
 		}
 		h.m.Cancel(h.sess.ID)
 	})
 	if r := h.turn("Capitalise b"); r != ReasonCancelled {
 		t.Fatalf("reason %s", r)
 	}
-	if h.read("f.txt") != "a\nb\n" || len(h.m.Pending(h.sess.ID)) != 0 {
+	if h.read("f.txt") != "a\nb\n" || len(h.m.Approvals().Pending(h.sess.ID)) != 0 {
 		t.Error("file changed or approval left pending")
 	}
 	done := h.rec.events(events.AgentApprovalDone)
 	if len(done) != 1 || done[0].(events.ApprovalDonePayload).Outcome != "cancelled" {
 		t.Errorf("done %+v", done)
 	}
-	if err := h.m.DecideChange(h.rec.events(events.AgentApproval)[0].(events.ApprovalPayload).Approval.ID, events.ChangeDecision{}); err == nil {
+	if err := h.m.Approvals().DecideChange(h.rec.events(events.AgentApproval)[0].(events.ApprovalPayload).Approval.ID, events.ChangeDecision{}); err == nil {
 		t.Error("a decision after cancel was accepted")
 	}
 	ms := h.messages()

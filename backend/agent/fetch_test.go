@@ -119,7 +119,7 @@ func TestWebFetch(t *testing.T) {
 				asked = append(asked, a)
 				mu.Unlock()
 				if tc.decide != nil {
-					h.m.DecideCommand(a.ID, *tc.decide)
+					h.m.Approvals().DecideCommand(a.ID, *tc.decide)
 				}
 			})
 			if r := h.turn("read the gopher page"); r != ReasonEndTurn {
@@ -184,7 +184,7 @@ func TestWebFetchHostAfterRestart(t *testing.T) {
 	var asked atomic.Int32
 	approve := func(a events.Approval) {
 		asked.Add(1)
-		h.m.DecideCommand(a.ID, events.CommandDecision{Approve: true})
+		h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: true})
 	}
 	h.approveWith(approve)
 	if r := h.turn("first"); r != ReasonEndTurn || asked.Load() != 1 {

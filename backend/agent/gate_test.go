@@ -145,7 +145,7 @@ func TestWebFetchNothingBeforeApproval(t *testing.T) {
 				if lookups.Load() != 0 || conns.Load() != 0 {
 					t.Errorf("before the user answered: %d lookups, %d connections", lookups.Load(), conns.Load())
 				}
-				h.m.DecideCommand(a.ID, events.CommandDecision{Approve: false})
+				h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: false})
 			})
 			if r := h.turn("fetch"); r != ReasonEndTurn {
 				t.Fatalf("reason %s", r)
@@ -210,13 +210,13 @@ func TestApprovalKindsAndAlwaysRules(t *testing.T) {
 		asked[a.ToolCallID] = a
 		mu.Unlock()
 		if a.Kind == events.ApprovalChange {
-			v, _ := h.m.Change(a.ID)
+			v, _ := h.m.Approvals().Change(a.ID)
 			d := allHunks(v, true)
 			d.AlwaysAllow = true
-			h.m.DecideChange(a.ID, d)
+			h.m.Approvals().DecideChange(a.ID, d)
 			return
 		}
-		h.m.DecideCommand(a.ID, events.CommandDecision{Approve: true, AlwaysAllow: true})
+		h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: true, AlwaysAllow: true})
 	})
 	if r := h.turn("go"); r != ReasonEndTurn {
 		t.Fatalf("reason %s", r)

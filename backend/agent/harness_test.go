@@ -238,15 +238,15 @@ func (h *harness) approveWith(decide func(a events.Approval)) {
 func (h *harness) approveAll() {
 	h.approveWith(func(a events.Approval) {
 		if a.Kind != events.ApprovalChange {
-			h.m.DecideCommand(a.ID, events.CommandDecision{Approve: true})
+			h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: true})
 			return
 		}
-		v, err := h.m.Change(a.ID)
+		v, err := h.m.Approvals().Change(a.ID)
 		if err != nil {
 			h.t.Error(err)
 			return
 		}
-		h.m.DecideChange(a.ID, allHunks(v, true))
+		h.m.Approvals().DecideChange(a.ID, allHunks(v, true))
 	})
 }
 

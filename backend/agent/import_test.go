@@ -48,7 +48,7 @@ func TestImportedApprovalIsNotAGrant(t *testing.T) {
 				asked = append(asked, a)
 				ok := approve
 				mu.Unlock()
-				h.m.DecideCommand(a.ID, events.CommandDecision{Approve: ok})
+				h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: ok})
 			})
 			// On the machine that made it: the user approves the host once.
 			if r := h.turn("read the gopher page"); r != ReasonEndTurn {

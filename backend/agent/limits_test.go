@@ -246,7 +246,7 @@ func TestBudgetPause(t *testing.T) {
 			var asked []events.Approval
 			h.approveWith(func(a events.Approval) {
 				asked = append(asked, a)
-				h.m.DecideCommand(a.ID, events.CommandDecision{Approve: cont})
+				h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: cont})
 			})
 			want := ReasonBudget
 			if cont {
@@ -310,7 +310,7 @@ func TestPermissionRules(t *testing.T) {
 			asked := false
 			h.approveWith(func(a events.Approval) {
 				asked = true
-				h.m.DecideCommand(a.ID, events.CommandDecision{Approve: true})
+				h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: true})
 			})
 			if r := h.turn("Run"); r != ReasonEndTurn {
 				t.Fatalf("reason %s", r)
@@ -337,7 +337,7 @@ func TestAlwaysAllowAddsRule(t *testing.T) {
 	n := 0
 	h.approveWith(func(a events.Approval) {
 		n++
-		h.m.DecideCommand(a.ID, events.CommandDecision{Approve: true, AlwaysAllow: true})
+		h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: true, AlwaysAllow: true})
 	})
 	if r := h.turn("Run twice"); r != ReasonEndTurn {
 		t.Fatalf("reason %s", r)

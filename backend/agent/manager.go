@@ -15,8 +15,8 @@
 //	m.State(sessionID)                        // idle, streaming, awaiting_approval, tool_executing, error
 //	m.Pending(sessionID)                      // approvals waiting for the user
 //	m.Change(approvalID)                      // a pending change with its hunks
-//	m.DecideChange(approvalID, decision)      // approve all / some hunks / edited text / reject
-//	m.DecideCommand(approvalID, decision)     // approve or reject a command (or a budget raise)
+//	m.Approvals().DecideChange(approvalID, decision)  // approve all / some hunks / edited text / reject
+//	m.Approvals().DecideCommand(approvalID, decision) // approve or reject every other kind
 //	m.SetApprovalMode(sessionID, mode)        // plan, ask, edits, all, none for this session from its next model call
 //	m.Close()                                 // cancel every turn and wait for them
 //
@@ -356,25 +356,11 @@ func (m *Manager) Snapshot(sessionID int64, read func() error) (Live, error) {
 	return m.out.snapshot(sessionID, read)
 }
 
-// Pending lists the approvals the session waits for, oldest first.
-func (m *Manager) Pending(sessionID int64) []events.Approval { return m.broker.Pending(sessionID) }
-
-// Change returns a pending change with every file's hunks.
-func (m *Manager) Change(approvalID string) (events.ChangeView, error) {
-	return m.broker.Change(approvalID)
-}
-
-// DecideChange answers a pending change. A second answer to the same
-// approval returns an error wrapping approval.ErrNotPending and changes
-// nothing.
-func (m *Manager) DecideChange(approvalID string, d events.ChangeDecision) error {
-	return m.broker.DecideChange(approvalID, d)
-}
-
-// DecideCommand answers a pending command (or a budget question).
-func (m *Manager) DecideCommand(approvalID string, d events.CommandDecision) error {
-	return m.broker.DecideCommand(approvalID, d)
-}
+// Approvals is the broker of every session's pending approvals: the
+// window and the terminal read and answer them there (Pending, Change,
+// DecideChange, DecideCommand); a second answer to the same approval
+// returns an error wrapping approval.ErrNotPending and changes nothing.
+func (m *Manager) Approvals() *approval.Broker { return m.broker }
 
 // SetApprovalMode sets the session's approval mode (plan, ask, edits,
 // all, none) in place of the one it was created with; a running turn

@@ -87,7 +87,7 @@ func TestMCPToolsAskedAndAnswered(t *testing.T) {
 				mu.Lock()
 				asked = append(asked, a)
 				mu.Unlock()
-				h.m.DecideCommand(a.ID, events.CommandDecision{Approve: true, AlwaysAllow: a.McpTool == "echo"})
+				h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: true, AlwaysAllow: a.McpTool == "echo"})
 			})
 			if r := h.turn("use the tools"); r != ReasonEndTurn {
 				t.Fatalf("reason %s", r)
@@ -149,7 +149,7 @@ func TestMCPModes(t *testing.T) {
 			asked := 0
 			h.approveWith(func(a events.Approval) {
 				asked++
-				h.m.DecideCommand(a.ID, events.CommandDecision{Approve: false, Feedback: "not now"})
+				h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: false, Feedback: "not now"})
 			})
 			h.turn("go")
 			res := h.results(1)

@@ -148,12 +148,12 @@ func TestPlanApproved(t *testing.T) {
 	asked := make(chan events.Approval, 1)
 	h.approveWith(func(a events.Approval) {
 		asked <- a
-		v, err := h.m.Change(a.ID)
+		v, err := h.m.Approvals().Change(a.ID)
 		if err != nil {
 			t.Error(err)
 			return
 		}
-		h.m.DecideChange(a.ID, allHunks(v, true))
+		h.m.Approvals().DecideChange(a.ID, allHunks(v, true))
 	})
 	if r := h.turn("The user approved this plan:\n\nCreate notes.txt"); r != ReasonEndTurn {
 		t.Fatalf("work turn: %s", r)

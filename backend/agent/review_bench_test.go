@@ -123,7 +123,7 @@ func benchProposalPath(b *testing.B, original, proposed string) {
 	}
 	h.rec.mu.Unlock()
 	h.approveWith(func(a events.Approval) {
-		v, err := h.m.Change(a.ID)
+		v, err := h.m.Approvals().Change(a.ID)
 		if err != nil {
 			b.Error(err)
 			return
@@ -131,7 +131,7 @@ func benchProposalPath(b *testing.B, original, proposed string) {
 		if len(v.Files) != 1 || len(v.Files[0].Hunks) != 200 {
 			b.Errorf("the change has %d files", len(v.Files))
 		}
-		h.m.DecideChange(a.ID, allHunks(v, false))
+		h.m.Approvals().DecideChange(a.ID, allHunks(v, false))
 	})
 	ctx := context.Background()
 	var total time.Duration

@@ -27,7 +27,7 @@ func TestAlwaysAllowStoresOnlyValidRulesAndSaysSo(t *testing.T) {
 		srv.mu.Lock()
 		srv.down = true
 		srv.mu.Unlock()
-		h.m.DecideCommand(a.ID, events.CommandDecision{Approve: true, AlwaysAllow: true})
+		h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: true, AlwaysAllow: true})
 	})
 	if r := h.turn("echo"); r != ReasonEndTurn {
 		t.Fatalf("reason %s", r)

@@ -84,7 +84,7 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 		Ledger:   lg,
 		MCP:      func(string) tools.MCP { return hub },
 	})
-	h.term.answer = h.m
+	h.term.answer = h.m.Approvals()
 	if err := h.m.SetApprovalMode(ctx, h.sess.ID, string(a.approve)); err != nil {
 		h.close()
 		return nil, err

@@ -207,13 +207,13 @@ func (w *Workspace) CompactNow(ctx context.Context, id int64) error {
 
 // GetChange returns a pending change with every file's hunks.
 func (w *Workspace) GetChange(approvalID string) (events.ChangeView, error) {
-	return w.agent.Change(approvalID)
+	return w.agent.Approvals().Change(approvalID)
 }
 
 // ProposedText is the text a pending change proposes for one of its files
 // (the start of the user's edit).
 func (w *Workspace) ProposedText(approvalID, path string) (string, error) {
-	v, err := w.agent.Change(approvalID)
+	v, err := w.agent.Approvals().Change(approvalID)
 	if err != nil {
 		return "", fmt.Errorf("this change is no longer waiting for a decision: %w", err)
 	}
@@ -227,7 +227,7 @@ func (w *Workspace) ProposedText(approvalID, path string) (string, error) {
 
 // DecideChange answers a pending change.
 func (w *Workspace) DecideChange(approvalID string, d events.ChangeDecision) error {
-	if err := w.agent.DecideChange(approvalID, d); err != nil {
+	if err := w.agent.Approvals().DecideChange(approvalID, d); err != nil {
 		return fmt.Errorf("this change is no longer waiting for a decision: %w", err)
 	}
 	return nil
@@ -235,7 +235,7 @@ func (w *Workspace) DecideChange(approvalID string, d events.ChangeDecision) err
 
 // DecideCommand answers a pending command.
 func (w *Workspace) DecideCommand(approvalID string, d events.CommandDecision) error {
-	if err := w.agent.DecideCommand(approvalID, d); err != nil {
+	if err := w.agent.Approvals().DecideCommand(approvalID, d); err != nil {
 		return fmt.Errorf("this command is no longer waiting for a decision: %w", err)
 	}
 	return nil

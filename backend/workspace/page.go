@@ -36,7 +36,7 @@ func (w *Workspace) getSession(ctx context.Context, id, focus int64) (events.Ses
 	w.dropEmpty(ctx, id)
 	lv, err := w.agent.Snapshot(id, func() (err error) {
 		p, err = w.store.TranscriptPage(ctx, id, store.PageQuery{From: focus, Limit: PageSize})
-		pending, state = w.agent.Pending(id), string(w.agent.State(id))
+		pending, state = w.agent.Approvals().Pending(id), string(w.agent.State(id))
 		return err
 	})
 	if err != nil {
