@@ -150,13 +150,13 @@ func TestRulesListAddRemove(t *testing.T) {
 	r = pilotRules(t, home, dir, "list")
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
 	if r.code != 0 || len(lines) != 5 || !strings.HasPrefix(lines[0], "ID") ||
-		!strings.Contains(lines[3], `"rm [x"`) || !strings.Contains(lines[3], `INVALID: The rule is not valid: the pattern "rm [x" is not valid`) ||
+		!strings.Contains(lines[3], `"rm [x"`) || !strings.Contains(lines[3], `INVALID: The pattern "rm [x" of the rule cannot be read`) ||
 		strings.Contains(lines[1]+lines[2], "INVALID") || !strings.HasPrefix(lines[4], "1 of 3 rules cannot match") {
 		t.Fatalf("list: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = pilotRules(t, home, dir, "list", "--json")
 	ls := ruleLines(t, r.stdout)
-	if r.code != 0 || len(ls) != 3 || ls[0].Invalid || ls[1].Invalid || !ls[2].Invalid || ls[2].ID != 3 || !strings.Contains(ls[2].Reason, `"rm [x" is not valid`) {
+	if r.code != 0 || len(ls) != 3 || ls[0].Invalid || ls[1].Invalid || !ls[2].Invalid || ls[2].ID != 3 || !strings.Contains(ls[2].Reason, `"rm [x" of the rule cannot be read`) {
 		t.Fatalf("list --json: %+v, %s", ls, r.stderr)
 	}
 

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { renderApp } from "../../test/render";
 import { detail, FakeBackend } from "../../test/fakeBackend";
 
-const badPattern = 'The rule is not valid: the pattern "rm [x" is not valid (a [ or { is not closed, or a \\ ends it).';
+const badPattern = 'The pattern "rm [x" of the rule cannot be read, as a [ or { in it is not closed: close it, or escape it with a backslash (\\[ or \\{).';
 
 async function openSettings(b: FakeBackend) {
   renderApp(b);
