@@ -278,16 +278,21 @@ func toolOutput(t *testing.T, home string, id int64) string {
 }
 
 // renames reports the project's files renamed into place (the last step
-// of each file's atomic write), from the kernel (inotify).
+// of each file's atomic write), from the kernel (inotify). The inotify
+// descriptor is non-blocking and wrapped in an *os.File, so the runtime's
+// poller owns it: Close wakes the reader and the number is not reused
+// while a read is in flight (a raw descriptor closed under a blocked
+// read could be reused by the test's own file reads, and the stale read
+// would eat their bytes).
 type renames struct {
-	fd     int
+	f      *os.File
 	events chan struct{}
 }
 
 // watchRenames starts watching dir for files renamed into it.
 func watchRenames(t *testing.T, dir string) *renames {
 	t.Helper()
-	fd, err := syscall.InotifyInit1(syscall.IN_CLOEXEC)
+	fd, err := syscall.InotifyInit1(syscall.IN_CLOEXEC | syscall.IN_NONBLOCK)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,11 +300,11 @@ func watchRenames(t *testing.T, dir string) *renames {
 		syscall.Close(fd)
 		t.Fatal(err)
 	}
-	r := &renames{fd: fd, events: make(chan struct{}, 1)}
+	r := &renames{f: os.NewFile(uintptr(fd), "inotify"), events: make(chan struct{}, 1)}
 	go func() {
 		buf := make([]byte, 4096)
 		for {
-			n, err := syscall.Read(fd, buf)
+			n, err := r.f.Read(buf)
 			if err != nil || n <= 0 {
 				return
 			}
@@ -322,5 +327,5 @@ func (r *renames) wait(t *testing.T) {
 	}
 }
 
-// close ends the watch (and its reader, whose read then fails).
-func (r *renames) close() { syscall.Close(r.fd) }
+// close ends the watch; its reader's read then fails.
+func (r *renames) close() { r.f.Close() }
