@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/term"
+)
+
+// Stdin of `pilot -p`. The rule is the kernel's type of stdin, never a
+// guess about the data:
+//   - a terminal is never read for -p "PROMPT"; for -p - it is read to
+//     Ctrl+D, like cat;
+//   - anything else (a pipe, a file, /dev/null) is read to its end, like
+//     cat: a pipe whose writer never closes it is waited for, and after
+//     stdinHintAfter a line on stderr says what Pilot waits for and how
+//     not to (</dev/null). Waiting is right for a slow writer
+//     (`make 2>&1 | pilot -p "why"`); dropping its text would not be.
+//
+// What is read is capped at maxStdin: a regular file bigger than that is
+// refused from its size without reading it, and any other stdin is read
+// to maxStdin+1 bytes at most. Under the cap, the agent's window check
+// (a message may take half the model's window) decides, as for a prompt
+// typed in the window.
+const (
+	// maxStdin is twice the biggest window a known model has, in bytes
+	// (400k tokens at about 4 bytes a token is 1.6 MB), rounded up: a
+	// bigger input can never be sent, so it is not read into memory.
+	maxStdin = 4 << 20
+	// stdinHintAfter is how long a read of stdin goes on before Pilot
+	// says on stderr that it is waiting for stdin to close.
+	stdinHintAfter = 2 * time.Second
+)
+
+// errNoPrompt: pilot -p - found nothing on stdin.
+var errNoPrompt = errors.New(`pilot -p - reads the prompt from stdin, but stdin was empty, so no prompt was given: pipe one in (echo "what to do" | pilot -p -) or give it as an argument (pilot -p "what to do")`)
+
+// stdinTooBigError refuses stdin over maxStdin, with its size when known.
+type stdinTooBigError struct {
+	size int64 // bytes; 0 when only "more than maxStdin" is known
+}
+
+func (e *stdinTooBigError) Error() string {
+	size := fmt.Sprintf("more than %s", byteSize(maxStdin))
+	if e.size > 0 {
+		size = byteSize(e.size)
+	}
+	return fmt.Sprintf("the input on stdin is %s, more than Pilot reads from stdin (%s) and more than any model's context window takes in one message; name the file in the prompt instead (pilot -p \"summarise big.txt\") so the agent reads it with its tools, or pipe a part of it (head -c 400000 big.txt | pilot -p \"...\")",
+		size, byteSize(maxStdin))
+}
+
+// byteSize writes n bytes as "2.0 MiB (2097152 bytes)".
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB (%d bytes)", float64(n)/(1<<20), n)
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB (%d bytes)", float64(n)/(1<<10), n)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// isTTY reports whether r is a terminal (the kernel's isatty). Unlike
+// isTerminal it is false for /dev/null, a character device that is not
+// a terminal.
+func isTTY(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// promptText returns the text `pilot -p` sends: with -p - the whole of
+// stdin; else the prompt, then a blank line and the text piped to stdin
+// when there is some (a terminal is not read). piped is how many bytes
+// came from stdin.
+func promptText(ctx context.Context, prompt string, stdin io.Reader, stderr io.Writer) (text string, piped int, err error) {
+	dash := prompt == "-"
+	if stdin == nil || (!dash && isTTY(stdin)) {
+		if dash {
+			return "", 0, errNoPrompt
+		}
+		return prompt, 0, nil
+	}
+	in, err := readStdin(ctx, stdin, stderr, dash)
+	if err != nil {
+		return "", 0, err
+	}
+	in = strings.TrimRight(in, "\r\n")
+	if dash {
+		if strings.TrimSpace(in) == "" {
+			return "", 0, errNoPrompt
+		}
+		return in, len(in), nil
+	}
+	if strings.TrimSpace(in) == "" {
+		return prompt, 0, nil
+	}
+	return prompt + "\n\n" + in, len(in), nil
+}
+
+// readStdin reads r to its end, at most maxStdin bytes, and refuses what
+// is not UTF-8 text. A cancelled ctx (Ctrl+C) stops the wait.
+func readStdin(ctx context.Context, r io.Reader, stderr io.Writer, dash bool) (string, error) {
+	if f, ok := r.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > maxStdin {
+			return "", &stdinTooBigError{size: fi.Size()}
+		}
+	}
+	tty := isTTY(r)
+	if tty {
+		fmt.Fprintln(stderr, "pilot: type the prompt, then Ctrl+D on a line of its own.")
+	}
+	type result struct {
+		b   []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		b, err := io.ReadAll(io.LimitReader(r, maxStdin+1))
+		done <- result{b, err}
+	}()
+	hint := time.NewTimer(stdinHintAfter)
+	defer hint.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-hint.C:
+			if tty {
+				continue
+			}
+			what := "the piped text, sent after the prompt"
+			if dash {
+				what = "the prompt (pilot -p - reads stdin to its end)"
+			}
+			fmt.Fprintf(stderr, "pilot: waiting for stdin to close: it carries %s. If nothing is piped in, give stdin </dev/null.\n", what)
+		case res := <-done:
+			if res.err != nil {
+				return "", fmt.Errorf("reading stdin: %w", res.err)
+			}
+			if len(res.b) > maxStdin {
+				return "", &stdinTooBigError{}
+			}
+			if !utf8.Valid(res.b) {
+				return "", fmt.Errorf("the input on stdin (%s) is not UTF-8 text, so it cannot be sent to the model; pipe text, or name a file in the prompt so the agent reads it with its tools", byteSize(int64(len(res.b))))
+			}
+			return string(res.b), nil
+		}
+	}
+}
