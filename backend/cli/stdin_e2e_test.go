@@ -211,7 +211,7 @@ func TestStdinBinaryJSON(t *testing.T) {
 		t.Fatalf("exit %d and %d, sent %q and %q", arg.code, piped.code, arg.sent, piped.sent)
 	}
 	a, p := shape(arg.stdout), shape(piped.stdout)
-	if !slices.Equal(a, p) || len(a) == 0 || !strings.Contains(piped.stdout, `{"text":"OK.","type":"text"}`) {
+	if !slices.Equal(a, p) || len(a) == 0 || !strings.Contains(piped.stdout, `{"type":"text","text":"OK."}`) {
 		t.Errorf("--json lines differ:\nargument: %q\nstdin:    %q\n%s", a, p, piped.stdout)
 	}
 }
