@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"pilot/backend/llm/fakellm"
@@ -182,6 +183,30 @@ func TestStdinBinaryOpenPipe(t *testing.T) {
 	reqs := srv.Requests()
 	if len(reqs) != 1 || reqs[0].LastUserText != "x\n\nlate text" || stdout.String() != "OK.\n" {
 		t.Errorf("requests %+v, stdout %q", reqs, stdout.String())
+	}
+}
+
+// Ctrl+C while pilot -p waits for stdin ends it with 130; nothing is sent.
+func TestStdinBinaryOpenPipeInterrupt(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{{Text: "OK.", Repeat: true}}})
+	defer srv.Close()
+	cmd := command(t, srv, t.TempDir(), "-p", "-", "--project", t.TempDir())
+	in, _ := cmd.StdinPipe()
+	defer in.Close()
+	errPipe, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(errPipe)
+	waitFor(t, r, "it carries the prompt (pilot -p - reads stdin to its end)")
+	cmd.Process.Signal(syscall.SIGINT)
+	var rest bytes.Buffer
+	io.Copy(&rest, r)
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 130 || !strings.Contains(rest.String(), "pilot: cancelled while reading stdin") || len(srv.Requests()) != 0 {
+		t.Errorf("exit %v, stderr %q, %d requests", err, rest.String(), len(srv.Requests()))
 	}
 }
 
