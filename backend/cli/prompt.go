@@ -44,7 +44,7 @@ func Prompt(ctx context.Context, args []string, tio IO) int {
 	reason, err := h.turn(ctx, text)
 	var tooLarge *agent.MessageTooLargeError
 	if errors.As(err, &tooLarge) && piped > 0 {
-		err = fmt.Errorf("%w\nThe text piped to stdin was %s: in pilot -p, name the file in the prompt instead (pilot -p \"summarise big.txt\") so the agent reads it with its tools, or pipe a shorter part.", err, byteSize(int64(piped)))
+		err = pipedTooLarge(tooLarge, piped)
 	}
 	if err != nil {
 		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)

@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/term"
+
+	"pilot/backend/agent"
 )
 
 // Stdin of `pilot -p`. The rule is the kernel's type of stdin, never a
@@ -53,6 +55,22 @@ func (e *stdinTooBigError) Error() string {
 	}
 	return fmt.Sprintf("the input on stdin is %s, more than Pilot reads from stdin (%s) and more than any model's context window takes in one message; name the file in the prompt instead (pilot -p \"summarise big.txt\") so the agent reads it with its tools, or pipe a part of it (head -c 400000 big.txt | pilot -p \"...\")",
 		size, byteSize(maxStdin))
+}
+
+// pipedTooLarge says that the prompt with the piped text cannot fit in
+// the model's window, and what to do in a terminal (the window's advice,
+// to attach the file with @, does not apply to pilot -p).
+func pipedTooLarge(e *agent.MessageTooLargeError, piped int) error {
+	return fmt.Errorf("the prompt with the text piped to stdin (%s) is about %s tokens, too big for the model's %s-token context window (a message can take up to about %s); name the file in the prompt instead (pilot -p \"summarise big.txt\") so the agent reads it with its tools, or pipe a shorter part",
+		byteSize(int64(piped)), kTokens(e.Tokens), kTokens(e.Window), kTokens(e.Limit()))
+}
+
+// kTokens writes 250000 as "250k", as the agent's sentences do.
+func kTokens(n int) string {
+	if n >= 10000 {
+		return fmt.Sprintf("%dk", (n+500)/1000)
+	}
+	return fmt.Sprint(n)
 }
 
 // byteSize writes n bytes as "2.0 MiB (2097152 bytes)".

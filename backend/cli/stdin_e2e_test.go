@@ -124,9 +124,9 @@ func TestStdinBinaryTooBig(t *testing.T) {
 		err   []string
 	}{
 		{"2 MB file", func(t *testing.T) io.Reader { return fileOf(t, twoMB) }, 1,
-			[]string{"too big for the model's 200k-token context window", "The text piped to stdin was 2.0 MiB (2097152 bytes)", `pilot -p "summarise big.txt"`}},
+			[]string{"pilot: the prompt with the text piped to stdin (2.0 MiB (2097152 bytes)) is about 524k tokens, too big for the model's 200k-token context window (a message can take up to about 100k); name the file in the prompt instead (pilot -p \"summarise big.txt\") so the agent reads it with its tools, or pipe a shorter part\n"}},
 		{"2 MB pipe", func(*testing.T) io.Reader { return strings.NewReader(twoMB) }, 1,
-			[]string{"too big for the model's 200k-token context window", "2.0 MiB (2097152 bytes)"}},
+			[]string{"is about 524k tokens, too big for the model's 200k-token context window", "(2.0 MiB (2097152 bytes))"}},
 		{"file over the cap", func(t *testing.T) io.Reader { return fileOf(t, strings.Repeat("y", maxStdin+1)) }, 2,
 			[]string{"the input on stdin is 4.0 MiB (4194305 bytes), more than Pilot reads from stdin (4.0 MiB (4194304 bytes))"}},
 		{"pipe over the cap", func(*testing.T) io.Reader { return huge() }, 2,
