@@ -10,8 +10,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"golang.org/x/term"
-
 	"pilot/backend/agent"
 )
 
@@ -84,21 +82,13 @@ func byteSize(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// isTTY reports whether r is a terminal (the kernel's isatty). Unlike
-// isTerminal it is false for /dev/null, a character device that is not
-// a terminal.
-func isTTY(r io.Reader) bool {
-	f, ok := r.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
 // promptText returns the text `pilot -p` sends: with -p - the whole of
 // stdin; else the prompt, then a blank line and the text piped to stdin
 // when there is some (a terminal is not read). piped is how many bytes
 // came from stdin.
 func promptText(ctx context.Context, prompt string, stdin io.Reader, stderr io.Writer) (text string, piped int, err error) {
 	dash := prompt == "-"
-	if stdin == nil || (!dash && isTTY(stdin)) {
+	if stdin == nil || (!dash && isTerminal(stdin)) {
 		if dash {
 			return "", 0, errNoPrompt
 		}
@@ -129,7 +119,7 @@ func readStdin(ctx context.Context, r io.Reader, stderr io.Writer, dash bool) (s
 			return "", &stdinTooBigError{size: fi.Size()}
 		}
 	}
-	tty := isTTY(r)
+	tty := isTerminal(r)
 	if tty {
 		fmt.Fprintln(stderr, "pilot: type the prompt, then Ctrl+D on a line of its own.")
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"golang.org/x/term"
+
 	"pilot/backend/events"
 	"pilot/backend/permission"
 	"pilot/backend/todo"
@@ -55,14 +57,12 @@ func newTerminal(tio IO, asJSON bool, mode permission.Mode) *terminal {
 	return t
 }
 
-// isTerminal reports whether r is a character device (a terminal).
+// isTerminal reports whether r is a terminal (the kernel's isatty): a
+// character device that is not one, such as /dev/null, has nobody at it
+// to answer an approval.
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // Emit prints one event. It runs under the agent's event lock: anything

@@ -240,3 +240,38 @@ func TestStdinBinaryJSON(t *testing.T) {
 		t.Errorf("--json lines differ:\nargument: %q\nstdin:    %q\n%s", a, p, piped.stdout)
 	}
 }
+
+// With stdin on /dev/null (a character device, not a terminal) nobody can
+// approve: the change is refused as without a terminal, without a
+// question on stderr, and the model is told why. Before, /dev/null
+// counted as a terminal: the question was printed, read end of file, and
+// the model was told the user declined, which nobody did.
+func TestStdinBinaryDevNullApproval(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{
+		{ToolCalls: []fakellm.ToolCall{{ID: "p", Name: "patch_file", Input: []byte(`{"path":"notes.txt","old_text":"draft","new_text":"final"}`)}}},
+		{Text: "Left as it was."},
+	}})
+	defer srv.Close()
+	dir := tempProject(t, map[string]string{"notes.txt": "status: draft\n"})
+	cmd := command(t, srv, t.TempDir(), "-p", "Mark it final", "--project", dir, "--approve", "ask")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr // cmd.Stdin nil: /dev/null
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 || len(reqs[1].ToolResults) != 1 || !strings.Contains(reqs[1].ToolResults[0].Content, "nobody is at a terminal to approve it") {
+		var results []fakellm.ToolResult
+		for _, q := range reqs {
+			results = append(results, q.ToolResults...)
+		}
+		t.Fatalf("%d requests, tool results %+v", len(reqs), results)
+	}
+	if strings.Contains(stderr.String(), "[y]es") {
+		t.Errorf("a question was asked on stderr: %q", stderr.String())
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "notes.txt")); string(b) != "status: draft\n" {
+		t.Errorf("notes.txt = %q", b)
+	}
+}
