@@ -31,7 +31,7 @@ func Prompt(ctx context.Context, args []string, tio IO) int {
 		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
 		return exitUsage
 	}
-	text, piped, err := promptText(ctx, a.prompt, tio.Stdin, tio.Stderr)
+	in, err := promptText(ctx, a.prompt, tio.Stdin, tio.Stderr)
 	if err != nil {
 		return stdinFailed(ctx, err, tio)
 	}
@@ -41,10 +41,10 @@ func Prompt(ctx context.Context, args []string, tio IO) int {
 		return exitFailure
 	}
 	defer h.close()
-	reason, err := h.turn(ctx, text)
+	reason, err := h.turn(ctx, in)
 	var tooLarge *agent.MessageTooLargeError
-	if errors.As(err, &tooLarge) && piped > 0 {
-		err = pipedTooLarge(tooLarge, piped)
+	if errors.As(err, &tooLarge) && in.read > 0 {
+		err = pipedTooLarge(tooLarge, in.read)
 	}
 	if err != nil {
 		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
@@ -53,13 +53,16 @@ func Prompt(ctx context.Context, args []string, tio IO) int {
 	return h.exit(reason)
 }
 
-// turn sends text and waits for the end of the turn; a cancelled ctx
-// cancels the turn.
-func (h *headless) turn(ctx context.Context, text string) (string, error) {
-	text, err := h.expand(ctx, text)
+// turn sends the prompt (a custom command expanded), then the piped
+// text, and waits for the end of the turn; a cancelled ctx cancels the
+// turn.
+func (h *headless) turn(ctx context.Context, in stdinPrompt) (string, error) {
+	prompt, err := h.expand(ctx, in.prompt)
 	if err != nil {
 		return "", err
 	}
+	in.prompt = prompt
+	text := in.text()
 	if err := h.m.Send(context.WithoutCancel(ctx), h.sess.ID, text, nil); err != nil {
 		return "", err
 	}

@@ -58,9 +58,9 @@ func (e *stdinTooBigError) Error() string {
 // pipedTooLarge says that the prompt with the piped text cannot fit in
 // the model's window, and what to do in a terminal (the window's advice,
 // to attach the file with @, does not apply to pilot -p).
-func pipedTooLarge(e *agent.MessageTooLargeError, piped int) error {
+func pipedTooLarge(e *agent.MessageTooLargeError, read int) error {
 	return fmt.Errorf("the prompt with the text piped to stdin (%s) is about %s tokens, too big for the model's %s-token context window (a message can take up to about %s); name the file in the prompt instead (pilot -p \"summarise big.txt\") so the agent reads it with its tools, or pipe a shorter part",
-		byteSize(int64(piped)), kTokens(e.Tokens), kTokens(e.Window), kTokens(e.Limit()))
+		byteSize(int64(read)), kTokens(e.Tokens), kTokens(e.Window), kTokens(e.Limit()))
 }
 
 // kTokens writes 250000 as "250k", as the agent's sentences do.
@@ -82,33 +82,47 @@ func byteSize(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// promptText returns the text `pilot -p` sends: with -p - the whole of
-// stdin; else the prompt, then a blank line and the text piped to stdin
-// when there is some (a terminal is not read). piped is how many bytes
-// came from stdin.
-func promptText(ctx context.Context, prompt string, stdin io.Reader, stderr io.Writer) (text string, piped int, err error) {
+// stdinPrompt is what `pilot -p` sends: the prompt (with -p -, the whole
+// of stdin), which may call a custom command, then a blank line and the
+// text piped to stdin, if any, sent as it is.
+type stdinPrompt struct {
+	prompt, piped string
+	read          int // bytes that came from stdin
+}
+
+// text is the message as sent when the prompt is no command.
+func (p stdinPrompt) text() string {
+	if p.piped == "" {
+		return p.prompt
+	}
+	return p.prompt + "\n\n" + p.piped
+}
+
+// promptText reads what `pilot -p PROMPT` sends: with -p - the prompt is
+// stdin; else the prompt given and the text piped to stdin, if any (a
+// terminal is not read). Trailing line ends of stdin are dropped.
+func promptText(ctx context.Context, prompt string, stdin io.Reader, stderr io.Writer) (stdinPrompt, error) {
 	dash := prompt == "-"
 	if stdin == nil || (!dash && isTerminal(stdin)) {
 		if dash {
-			return "", 0, errNoPrompt
+			return stdinPrompt{}, errNoPrompt
 		}
-		return prompt, 0, nil
+		return stdinPrompt{prompt: prompt}, nil
 	}
 	in, err := readStdin(ctx, stdin, stderr, dash)
 	if err != nil {
-		return "", 0, err
+		return stdinPrompt{}, err
 	}
 	in = strings.TrimRight(in, "\r\n")
-	if dash {
-		if strings.TrimSpace(in) == "" {
-			return "", 0, errNoPrompt
-		}
-		return in, len(in), nil
+	switch {
+	case dash && strings.TrimSpace(in) == "":
+		return stdinPrompt{}, errNoPrompt
+	case dash:
+		return stdinPrompt{prompt: in, read: len(in)}, nil
+	case strings.TrimSpace(in) == "":
+		return stdinPrompt{prompt: prompt}, nil
 	}
-	if strings.TrimSpace(in) == "" {
-		return prompt, 0, nil
-	}
-	return prompt + "\n\n" + in, len(in), nil
+	return stdinPrompt{prompt: prompt, piped: in, read: len(in)}, nil
 }
 
 // readStdin reads r to its end, at most maxStdin bytes, and refuses what

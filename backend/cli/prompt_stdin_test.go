@@ -45,7 +45,8 @@ func TestPromptTextReaders(t *testing.T) {
 	}
 	for _, c := range cases {
 		var stderr strings.Builder
-		got, piped, err := promptText(t.Context(), c.prompt, strings.NewReader(c.in), &stderr)
+		p, err := promptText(t.Context(), c.prompt, strings.NewReader(c.in), &stderr)
+		got, piped := p.text(), p.read
 		if c.err != "" {
 			if err == nil || !strings.Contains(err.Error(), c.err) {
 				t.Errorf("%q < %.20q: err %v, want %q", c.prompt, c.in, err, c.err)
@@ -69,10 +70,11 @@ func FuzzPromptText(f *testing.F) {
 		f.Add("-", s)
 	}
 	f.Fuzz(func(t *testing.T, prompt, in string) {
-		got, piped, err := promptText(t.Context(), prompt, strings.NewReader(in), io.Discard)
+		p, err := promptText(t.Context(), prompt, strings.NewReader(in), io.Discard)
 		if err != nil {
 			return
 		}
+		got, piped := p.text(), p.read
 		trimmed := strings.TrimRight(in, "\r\n")
 		if !utf8.ValidString(in) {
 			t.Fatalf("%q was not refused", in)

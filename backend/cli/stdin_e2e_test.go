@@ -275,3 +275,29 @@ func TestStdinBinaryDevNullApproval(t *testing.T) {
 		t.Errorf("notes.txt = %q", b)
 	}
 }
+
+// A custom command in the prompt is expanded alone; the piped text comes
+// after its text, not inside its arguments.
+func TestStdinBinaryCommand(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{{Text: "OK.", Repeat: true}}})
+	defer srv.Close()
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, ".pilot", "commands"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".pilot", "commands", "review.md"), []byte("Review the diff below for $ARGUMENTS."), 0o644)
+	for _, prompt := range []string{"/review bugs", "/review"} {
+		cmd := command(t, srv, t.TempDir(), "-p", prompt, "--project", dir)
+		cmd.Stdin = strings.NewReader("-old\n+new\n")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", prompt, err, out)
+		}
+	}
+	var sent []string
+	for _, q := range srv.Requests() {
+		sent = append(sent, q.LastUserText)
+	}
+	want := []string{"Review the diff below for bugs.\n\n-old\n+new", "Review the diff below for .\n\n-old\n+new"}
+	if !slices.Equal(sent, want) {
+		t.Errorf("the model received %q, want %q", sent, want)
+	}
+}
