@@ -31,7 +31,12 @@ type MessageTooLargeError struct {
 
 func (e *MessageTooLargeError) Error() string {
 	return fmt.Sprintf("This message is about %s tokens, too big for the model's %s-token context window (a message can take up to about %s). Attach the file with @ instead of pasting it, or send a shorter part.",
-		kTokens(e.Tokens), kTokens(e.Window), kTokens(int(maxMessageShare*float64(e.Window))))
+		kTokens(e.Tokens), kTokens(e.Window), kTokens(e.Limit()))
+}
+
+// Limit is the most tokens a message can take in that window.
+func (e *MessageTooLargeError) Limit() int {
+	return int(maxMessageShare * float64(e.Window))
 }
 
 // kTokens writes 250000 as "250k".

@@ -28,7 +28,13 @@ Usage:
                                 with a window already open, it comes forward on DIR instead
   pilot -p "PROMPT" [--project DIR] [--resume ID] [--approve plan|ask|edits|all|none]
            [--provider P] [--model M] [--json]
-                                one headless turn: the answer on stdout, tools on stderr
+                                one headless turn: the answer on stdout, tools on stderr;
+                                --json prints one JSON object a line instead (README lists them)
+  pilot -p - [...]              the prompt is read from stdin: echo "what to do" | pilot -p -
+  CMD | pilot -p "PROMPT" [...] the piped text is sent after the prompt and a blank line;
+                                stdin that is a terminal is never read, anything else is read
+                                to its end like cat does (give </dev/null to send the prompt
+                                alone); more than 4 MiB on stdin is refused
   pilot repl [--project DIR] [--resume ID] [--approve MODE] [--provider P] [--model M]
                                 a conversation in the terminal
   pilot sessions list|show|search|export|import|changes ...

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -22,9 +23,17 @@ const (
 // otherwise.
 func Prompt(ctx context.Context, args []string, tio IO) int {
 	a, err := parseRunArgs(args, true)
+	if errors.Is(err, errHelp) {
+		fmt.Fprint(tio.Stdout, usage)
+		return exitOK
+	}
 	if err != nil {
 		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
 		return exitUsage
+	}
+	in, err := promptText(ctx, a.prompt, tio.Stdin, tio.Stderr)
+	if err != nil {
+		return stdinFailed(ctx, err, tio)
 	}
 	h, err := openHeadless(ctx, a, tio)
 	if err != nil {
@@ -32,7 +41,11 @@ func Prompt(ctx context.Context, args []string, tio IO) int {
 		return exitFailure
 	}
 	defer h.close()
-	reason, err := h.turn(ctx, a.prompt)
+	reason, err := h.turn(ctx, in)
+	var tooLarge *agent.MessageTooLargeError
+	if errors.As(err, &tooLarge) && in.read > 0 {
+		err = pipedTooLarge(tooLarge, in.read)
+	}
 	if err != nil {
 		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
 		return exitFailure
@@ -40,13 +53,16 @@ func Prompt(ctx context.Context, args []string, tio IO) int {
 	return h.exit(reason)
 }
 
-// turn sends text and waits for the end of the turn; a cancelled ctx
-// cancels the turn.
-func (h *headless) turn(ctx context.Context, text string) (string, error) {
-	text, err := h.expand(ctx, text)
+// turn sends the prompt (a custom command expanded), then the piped
+// text, and waits for the end of the turn; a cancelled ctx cancels the
+// turn.
+func (h *headless) turn(ctx context.Context, in stdinPrompt) (string, error) {
+	prompt, err := h.expand(ctx, in.prompt)
 	if err != nil {
 		return "", err
 	}
+	in.prompt = prompt
+	text := in.text()
 	if err := h.m.Send(context.WithoutCancel(ctx), h.sess.ID, text, nil); err != nil {
 		return "", err
 	}
@@ -79,6 +95,21 @@ const stopGrace = 800 * time.Millisecond
 
 // reasonAbandoned: the turn did not stop within stopGrace once cancelled.
 const reasonAbandoned = "abandoned"
+
+// stdinFailed reports a prompt that could not be read from stdin: exit 2
+// when none was given or it is too big, 130 when interrupted, else 1.
+func stdinFailed(ctx context.Context, err error, tio IO) int {
+	if ctx.Err() != nil {
+		fmt.Fprintln(tio.Stderr, "pilot: cancelled while reading stdin")
+		return exitCancelled
+	}
+	fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
+	var tooBig *stdinTooBigError
+	if errors.Is(err, errNoPrompt) || errors.As(err, &tooBig) {
+		return exitUsage
+	}
+	return exitFailure
+}
 
 // exit prints why a turn did not succeed and returns the exit code.
 func (h *headless) exit(reason string) int {

@@ -38,7 +38,8 @@ func (t *terminal) decide(a events.Approval) {
 		if yes {
 			decision = "approved"
 		}
-		t.line(map[string]any{"type": "approval", "id": a.ID, "kind": a.Kind, "tool": a.Tool, "paths": a.Paths, "command": a.Command, "server": a.Server, "mcpTool": a.McpTool, "arguments": a.Arguments, "host": a.Host, "alwaysRules": a.AlwaysRules, "decision": decision})
+		t.line(jsonApproval{Type: "approval", ID: a.ID, Kind: a.Kind, Tool: a.Tool, Paths: a.Paths, Command: a.Command, Server: a.Server,
+			McpTool: a.McpTool, Arguments: a.Arguments, Host: a.Host, AlwaysRules: a.AlwaysRules, Decision: decision})
 	}
 	t.mu.Unlock()
 	if a.Kind != events.ApprovalChange {

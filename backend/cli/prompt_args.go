@@ -20,6 +20,9 @@ type runArgs struct {
 	json     bool
 }
 
+// errHelp: the command line asks for the usage (--help or -h).
+var errHelp = errors.New("help")
+
 // parseRunArgs reads the flags of `pilot -p PROMPT` (withPrompt) or
 // `pilot repl`; --flag=value and --flag value both work.
 func parseRunArgs(args []string, withPrompt bool) (runArgs, error) {
@@ -37,6 +40,9 @@ func parseRunArgs(args []string, withPrompt bool) (runArgs, error) {
 				return a, fmt.Errorf("unexpected argument %q: put the whole prompt in quotes, pilot -p \"...\"", arg)
 			}
 			return a, fmt.Errorf("unexpected argument %q (pilot help lists the flags)", arg)
+		}
+		if arg == "--help" || arg == "-h" {
+			return a, errHelp
 		}
 		if name == "json" {
 			if hasValue {
@@ -56,6 +62,9 @@ func parseRunArgs(args []string, withPrompt bool) (runArgs, error) {
 		case "p", "prompt":
 			if !withPrompt {
 				return a, fmt.Errorf("%s is not a flag of pilot repl", arg)
+			}
+			if value == "--help" || value == "-h" {
+				return a, errHelp
 			}
 			a.prompt, seenPrompt = value, true
 		case "project":
@@ -81,7 +90,7 @@ func parseRunArgs(args []string, withPrompt bool) (runArgs, error) {
 		}
 	}
 	if withPrompt && strings.TrimSpace(a.prompt) == "" {
-		return a, errors.New(`-p needs a prompt: pilot -p "what to do"`)
+		return a, errors.New(`-p needs a prompt: pilot -p "what to do", or pilot -p - to read it from stdin`)
 	}
 	return a, nil
 }

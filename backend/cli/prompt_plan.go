@@ -33,7 +33,7 @@ func (t *terminal) todoChanges(list []events.TodoItem) {
 	prev := t.todos
 	t.todos = next
 	if t.json {
-		t.line(map[string]any{"type": "todos", "todos": list})
+		t.line(jsonTodos{Type: "todos", Todos: list})
 		return
 	}
 	t.endLine()

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"golang.org/x/term"
+
 	"pilot/backend/events"
 	"pilot/backend/permission"
 	"pilot/backend/todo"
@@ -55,14 +57,12 @@ func newTerminal(tio IO, asJSON bool, mode permission.Mode) *terminal {
 	return t
 }
 
-// isTerminal reports whether r is a character device (a terminal).
+// isTerminal reports whether r is a terminal (the kernel's isatty): a
+// character device that is not one, such as /dev/null, has nobody at it
+// to answer an approval.
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // Emit prints one event. It runs under the agent's event lock: anything
@@ -76,7 +76,7 @@ func (t *terminal) Emit(name string, payload any) {
 			return
 		}
 		if t.json {
-			t.line(map[string]any{"type": "text", "text": p.Text})
+			t.line(jsonText{Type: "text", Text: p.Text})
 			return
 		}
 		fmt.Fprint(t.tio.Stdout, p.Text)
@@ -90,11 +90,11 @@ func (t *terminal) Emit(name string, payload any) {
 		t.approvals <- p.Approval
 	case events.UsagePayload:
 		if t.json {
-			t.line(map[string]any{"type": "usage", "usage": p.Usage})
+			t.line(jsonUsage{Type: "usage", Usage: p.Usage})
 		}
 	case events.NoticePayload:
 		if t.json {
-			t.line(map[string]any{"type": "notice", "kind": p.Kind, "text": p.Text})
+			t.line(jsonNotice{Type: "notice", Kind: p.Kind, Text: p.Text})
 			return
 		}
 		t.endLine()
@@ -102,11 +102,11 @@ func (t *terminal) Emit(name string, payload any) {
 	case events.ErrorPayload:
 		t.lastError = p.Message
 		if t.json {
-			t.line(map[string]any{"type": "error", "kind": p.Kind, "message": p.Message})
+			t.line(jsonError{Type: "error", Kind: p.Kind, Message: p.Message})
 		}
 	case events.TurnDonePayload:
 		if t.json {
-			t.line(map[string]any{"type": "done", "reason": p.Reason, "sessionId": p.SessionID})
+			t.line(jsonDone{Type: "done", Reason: p.Reason, SessionID: p.SessionID})
 		} else {
 			t.endLine()
 		}
@@ -119,11 +119,7 @@ func (t *terminal) tool(c events.ToolCall) {
 	if !t.shown[c.ID] {
 		t.shown[c.ID] = true
 		if t.json {
-			line := map[string]any{"type": "tool_call", "id": c.ID, "name": c.Name, "label": c.Label, "input": c.Input}
-			if c.ParentID != "" {
-				line["parentId"] = c.ParentID // a helper's call, under its task call
-			}
-			t.line(line)
+			t.line(jsonToolCall{Type: "tool_call", ID: c.ID, Name: c.Name, Label: c.Label, Input: c.Input, ParentID: c.ParentID})
 		} else {
 			t.endLine()
 			label := c.Label
@@ -141,14 +137,7 @@ func (t *terminal) tool(c events.ToolCall) {
 		return
 	}
 	if t.json {
-		line := map[string]any{"type": "tool_result", "id": c.ID, "name": c.Name, "status": c.Status, "isError": c.IsError, "output": c.Output}
-		if c.Change != nil {
-			line["change"] = c.Change
-		}
-		if c.Effects != nil {
-			line["effects"] = c.Effects
-		}
-		t.line(line)
+		t.line(jsonToolResult{Type: "tool_result", ID: c.ID, Name: c.Name, Status: c.Status, IsError: c.IsError, Output: c.Output, Change: c.Change, Effects: c.Effects})
 		return
 	}
 	if c.Status == "rejected" || c.Status == "cancelled" {

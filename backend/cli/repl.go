@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,6 +19,10 @@ import (
 // cancels the running turn (at the prompt it only reminds how to leave).
 func Repl(ctx context.Context, args []string, tio IO) int {
 	a, err := parseRunArgs(args, false)
+	if errors.Is(err, errHelp) {
+		fmt.Fprint(tio.Stdout, usage)
+		return exitOK
+	}
 	if err != nil {
 		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
 		return exitUsage
