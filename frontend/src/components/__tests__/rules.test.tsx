@@ -85,7 +85,7 @@ describe("always allow on an approval card", () => {
     b.details[1] = detail(1, {
       pending: [
         { id: "c1", kind: "command", toolCallId: "t1", tool: "run_bash", command: 'eval "$X"' },
-        { id: "w1", kind: "command", toolCallId: "t2", tool: "web_fetch", command: "Fetch https://go.dev/", host: "go.dev", alwaysRules: [] },
+        { id: "w1", kind: "fetch", toolCallId: "t2", tool: "web_fetch", command: "Fetch https://go.dev/", host: "go.dev", alwaysRules: [] },
       ],
     });
     renderApp(b);
@@ -102,7 +102,7 @@ describe("always allow on an approval card", () => {
   it("shows the host rule a web fetch's always allow adds", async () => {
     const b = new FakeBackend();
     b.details[1] = detail(1, {
-      pending: [{ id: "w1", kind: "command", toolCallId: "t2", tool: "web_fetch", command: "Fetch https://go.dev/", host: "go.dev", alwaysRules: ['allow web_fetch "go.dev"'] }],
+      pending: [{ id: "w1", kind: "fetch", toolCallId: "t2", tool: "web_fetch", command: "Fetch https://go.dev/", host: "go.dev", alwaysRules: ['allow web_fetch "go.dev"'] }],
     });
     renderApp(b);
     fireEvent.click(await screen.findByText("Session 1"));
