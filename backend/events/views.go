@@ -7,8 +7,11 @@ import "encoding/json"
 
 // Block is one content block of a message as the window shows it.
 type Block struct {
-	Type      string          `json:"type"` // text, thinking, tool_use, tool_result, image
-	Text      string          `json:"text,omitempty"`
+	Type string `json:"type"` // text, thinking, tool_use, tool_result, image
+	Text string `json:"text,omitempty"`
+	// Command is a user's text block as typed ("/hello Ada") when Text is
+	// the slash command's expansion the model read.
+	Command   string          `json:"command,omitempty"`
 	ID        string          `json:"id,omitempty"`
 	Name      string          `json:"name,omitempty"`
 	Input     json.RawMessage `json:"input,omitempty" ts_type:"unknown"`

@@ -42,7 +42,7 @@ func Block(b llm.ContentBlock) events.Block {
 	v := events.Block{Type: string(b.Type)}
 	switch b.Type {
 	case llm.BlockText:
-		v.Text = b.Text
+		v.Text, v.Command = b.Text, b.Command
 	case llm.BlockThinking:
 		v.Text = b.Thinking
 	case llm.BlockToolUse:

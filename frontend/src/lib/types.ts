@@ -32,6 +32,8 @@ export type ValueSource = "env" | "dotenv" | "settings" | "default";
 export interface Block {
   type: BlockType;
   text?: string;
+  /** A user's text block as typed ("/hello Ada") when text is the slash command's expansion the model read. */
+  command?: string;
   id?: string;
   name?: string;
   input?: unknown;
