@@ -51,6 +51,11 @@ type ToolCall struct {
 	ApprovalID string          `json:"approvalId,omitempty"`
 	StartedAt  int64           `json:"startedAt"`
 	FinishedAt int64           `json:"finishedAt,omitempty"`
+	// RefusedBy says who refused a rejected call: user, plan (plan mode),
+	// mode (the approval mode) or rule (RefusedRule names the deny rule
+	// when one matched); "" when not refused or not known.
+	RefusedBy   string `json:"refusedBy,omitempty"`
+	RefusedRule string `json:"refusedRule,omitempty"`
 	// Change is what became of a file change (write_file, patch_file,
 	// multi_patch) once decided.
 	Change *ChangeSummary `json:"change,omitempty"`
