@@ -2,8 +2,8 @@ package agent
 
 import (
 	"context"
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"path"
 	"path/filepath"
 	"strings"
