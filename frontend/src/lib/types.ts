@@ -85,7 +85,13 @@ export interface ToolCall {
   change?: ChangeSummary;
   /** The files an approved command changed. */
   effects?: CommandEffects;
+  /** Who refused a rejected call: you, plan mode, the approval mode or a deny rule (absent when not known). */
+  refusedBy?: RefusedBy;
+  /** The deny rule that refused it, as "tool \"pattern\"" (refusedBy "rule"). */
+  refusedRule?: string;
 }
+
+export type RefusedBy = "user" | "plan" | "mode" | "rule";
 
 export interface Approval {
   id: string;

@@ -27,6 +27,26 @@ const statusIcon: Record<ToolStatus, string> = {
   cancelled: "–",
 };
 
+/**
+ * Who refused a rejected call, in a few words: a refusal nobody was asked
+ * about (plan mode, the approval mode, a deny rule) must not read like the
+ * user's own "no". Null when not rejected or not known (older sessions).
+ */
+export function refusalText(call: ToolCall): string | null {
+  if (call.status !== "rejected" || !call.refusedBy) return null;
+  switch (call.refusedBy) {
+    case "user":
+      return "rejected by you";
+    case "plan":
+      return "not run: plan mode";
+    case "mode":
+      return call.name === "present_plan" ? "not run: not in plan mode" : "not run: approval mode none";
+    case "rule":
+      return call.refusedRule ? `denied by rule ${call.refusedRule}` : "denied: no rule allows it";
+  }
+  return null;
+}
+
 /** The tools whose calls are file changes reviewed hunk by hunk. */
 const FILE_TOOLS = new Set(["write_file", "patch_file", "multi_patch"]);
 
@@ -97,12 +117,14 @@ function ToolCallCard({ id }: { id: string }) {
   if (!call) return null;
   if (call.name === "present_plan" && call.status === "done") return <PlanCard call={call} />;
   const label = call.label || `→ ${call.name}`;
+  const refusal = refusalText(call);
   return (
     <div
       className={`tool-card status-${call.status}${undone ? " undone" : ""}`}
       data-testid="tool-call"
       data-tool={call.name}
       data-status={call.status}
+      data-refused-by={call.status === "rejected" ? call.refusedBy : undefined}
       data-parent-id={call.parentId}
     >
       <button type="button" className="tool-head" aria-expanded={expanded} onClick={() => setOpen(!expanded)}>
@@ -110,7 +132,11 @@ function ToolCallCard({ id }: { id: string }) {
           {statusIcon[call.status]}
         </span>
         <span className="tool-label">{label}</span>
-        {change ? (
+        {refusal && (!change || call.refusedBy !== "user") ? (
+          <span className={`tool-status refusal refused-by-${call.refusedBy}`} data-testid="tool-refusal" title={call.output}>
+            {refusal}
+          </span>
+        ) : change ? (
           <span
             className={`tool-status change-status${change.applied < change.total && !change.edited ? " partial" : ""}`}
             data-testid="change-summary"
