@@ -60,6 +60,17 @@ function changeText(ch: ChangeSummary, undone: boolean): string {
   return "applied";
 }
 
+/**
+ * A file change's card label once decided: the size in its label is the
+ * model's proposal, so when only some hunks were written, or the user
+ * edited it, the label says so rather than pass it off as what was written
+ * (the Changes view gives the size written).
+ */
+export function decidedLabel(label: string, ch: ChangeSummary | undefined): string {
+  if (!ch || (ch.applied === ch.total && !ch.edited) || ch.applied === 0) return label;
+  return label.replace(/ \(([^()]*)\)$/, " (proposed: $1)");
+}
+
 function effectsText(e: CommandEffects, undone: boolean): string {
   if (undone) return "done · reverted";
   const n = e.files.length + (e.omitted ?? 0);
@@ -116,7 +127,7 @@ function ToolCallCard({ id }: { id: string }) {
 
   if (!call) return null;
   if (call.name === "present_plan" && call.status === "done") return <PlanCard call={call} />;
-  const label = call.label || `→ ${call.name}`;
+  const label = decidedLabel(call.label || `→ ${call.name}`, change);
   const refusal = refusalText(call);
   return (
     <div
