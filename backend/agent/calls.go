@@ -12,6 +12,7 @@ import (
 	"pilot/backend/llm"
 	"pilot/backend/store"
 	"pilot/backend/tools"
+	"pilot/backend/view"
 )
 
 // toolRun is one tool call of an answer and what came of it.
@@ -33,8 +34,10 @@ type outcome struct {
 	status   store.ToolStatus
 	approval store.Approval
 	feedback string
-	images   []llm.ContentBlock // images the tool returned, stored (toolImages)
-	release  []func()           // unpin them once the results are saved
+	// refusedBy says who refused a rejected call (store.Refused*).
+	refusedBy string
+	images    []llm.ContentBlock // images the tool returned, stored (toolImages)
+	release   []func()           // unpin them once the results are saved
 }
 
 func cancelled(started bool) outcome {
@@ -163,7 +166,7 @@ func (t *turn) runOne(ctx context.Context, r *toolRun, exec func(context.Context
 	case r.skip != "":
 		r.out = outcome{text: r.skip, isError: true, status: store.ToolError}
 	case r.refuse != "":
-		r.out = refusedOutcome(r.refuse)
+		r.out = refusedOutcome(r.refuse, admitRefuser(t.mode))
 	case ctx.Err() != nil:
 		r.out = cancelled(false)
 	default:
@@ -177,10 +180,16 @@ func (t *turn) runOne(ctx context.Context, r *toolRun, exec func(context.Context
 			return fmt.Errorf("saving the approval: %w", err)
 		}
 	}
+	if r.out.refusedBy != "" {
+		if err := l.m.st.SetToolRefusedBy(bg, rec.ID, r.out.refusedBy); err != nil {
+			return fmt.Errorf("saving who refused the call: %w", err)
+		}
+	}
 	if err := l.m.st.FinishToolCall(bg, rec.ID, r.out.status, r.out.text); err != nil {
 		return fmt.Errorf("saving the tool result: %w", err)
 	}
 	r.view.Status, r.view.Output, r.view.IsError = string(r.out.status), r.out.text, r.out.isError
+	r.view.RefusedBy, r.view.RefusedRule = view.Refuser(r.out.refusedBy)
 	r.view.FinishedAt = l.m.opt.Now().UnixMilli()
 	t.cards(bg, r)
 	l.emitTool(r.view)
@@ -197,7 +206,7 @@ func (t *turn) runRead(ctx context.Context, r *toolRun) {
 	}
 	if r.tool != nil {
 		if d := t.judge(ctx, t.readCall(r.use.Name, r.use.Input)); d.Verdict != gate.Run {
-			r.out = refusedBy(d)
+			r.out = refusedBy(t.mode, d)
 			return
 		}
 	}

@@ -2,7 +2,9 @@ package agent
 
 import (
 	"context"
+	"fmt"
 
+	"pilot/backend/diff"
 	"pilot/backend/events"
 	"pilot/backend/ledger"
 	"pilot/backend/store"
@@ -27,7 +29,36 @@ func (t *turn) checkpointEdit(ctx context.Context, r *toolRun, plans []*filePlan
 		}
 		files = append(files, ef)
 	}
-	return lg.BeginEdit(ctx, t.l.id, r.rec.ID, r.view.Label, files)
+	return lg.BeginEdit(ctx, t.l.id, r.rec.ID, stepLabel(files), files)
+}
+
+// stepLabel is the Changes view's label of an edit: what it changed in
+// its first file (the first changed line, before → after) and the size
+// written, from the content actually written (only the hunks the user
+// approved, as edited), not from the model's proposal; "and N more files"
+// for the others.
+func stepLabel(files []ledger.EditFile) string {
+	if len(files) == 0 {
+		return ""
+	}
+	f := files[0]
+	existed := f.Before.Exists()
+	label := "Changed " + f.Path
+	if !existed {
+		label = "Created " + f.Path
+	}
+	if g := diff.Gist(string(f.Old), string(f.New)); g != "" && existed {
+		label += ": " + g
+	}
+	label += " (" + diff.SizeChange(existed, len(f.Old), len(f.New)) + ")"
+	switch n := len(files) - 1; n {
+	case 0:
+	case 1:
+		label += " and 1 more file"
+	default:
+		label += fmt.Sprintf(" and %d more files", n)
+	}
+	return label
 }
 
 // settle finishes a checkpoint by looking at what was written.

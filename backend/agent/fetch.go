@@ -48,11 +48,11 @@ func (t *turn) runFetch(ctx context.Context, r *toolRun) {
 	switch {
 	case d.Verdict == gate.Refuse:
 		t.own.ask.Unlock()
-		r.out = refusedBy(d)
+		r.out = refusedBy(t.mode, d)
 		return
 	case webfetch.PrivateName(host) && !private:
 		t.own.ask.Unlock()
-		r.out = outcome{text: privateRefusal(host, ""), isError: true, status: store.ToolRejected, approval: store.ApprovalRejected}
+		r.out = outcome{text: privateRefusal(host, ""), isError: true, status: store.ToolRejected, approval: store.ApprovalRejected, refusedBy: store.RefusedRule}
 		return
 	case d.Verdict == gate.Ask:
 		var ok bool
@@ -105,7 +105,7 @@ func (t *turn) askFetch(ctx context.Context, r *toolRun, d gate.Decision, url, h
 		return "", false
 	case !ans.Command.Approve:
 		r.out = outcome{text: fmt.Sprintf("The user did not allow fetching from %s; nothing was fetched. Do not fetch from that host again unless the user asks.", host) + said(ans.Command.Feedback),
-			isError: true, status: store.ToolRejected, approval: store.ApprovalRejected, feedback: ans.Command.Feedback}
+			isError: true, status: store.ToolRejected, approval: store.ApprovalRejected, feedback: ans.Command.Feedback, refusedBy: store.RefusedUser}
 		return "", false
 	}
 	t.always(ctx, d, ans.Command.AlwaysAllow)

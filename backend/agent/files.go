@@ -65,7 +65,7 @@ func (t *turn) runFiles(ctx context.Context, r *toolRun, p *tools.Proposal) {
 		state := store.ApprovalAuto
 		switch d.Verdict {
 		case gate.Refuse:
-			r.out = refusedBy(d)
+			r.out = refusedBy(t.mode, d)
 			t.decide(bg, plans)
 			return
 		case gate.Run:
@@ -96,7 +96,7 @@ func (t *turn) runFiles(ctx context.Context, r *toolRun, p *tools.Proposal) {
 			}
 		}
 		if len(writes.Files) == 0 {
-			r.out = outcome{text: summary + "\nNothing was written.", status: store.ToolRejected, approval: store.ApprovalRejected, feedback: dec.Feedback}
+			r.out = outcome{text: summary + "\nNothing was written.", status: store.ToolRejected, approval: store.ApprovalRejected, feedback: dec.Feedback, refusedBy: store.RefusedUser}
 			return
 		}
 		stale := staleFiles(l.root, plans)

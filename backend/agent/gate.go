@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path"
 	"path/filepath"
 	"strings"
@@ -34,8 +35,15 @@ func (l *live) withheld(tool, rel string) bool {
 	return rules != nil && permission.Withholds(*rules, tool, rel)
 }
 
-// refusedBy is the outcome of a call the gate refused.
-func refusedBy(d gate.Decision) outcome { return refusedOutcome(d.Reason) }
+// refusedBy is the outcome of a call the gate refused under mode: by a
+// deny rule (named), or else by plan mode or the approval mode.
+func refusedBy(mode permission.Mode, d gate.Decision) outcome {
+	by := admitRefuser(mode)
+	if d.Rule != nil {
+		by = fmt.Sprintf("%s %s %q", store.RefusedRule, d.Rule.Tool, d.Rule.Pattern)
+	}
+	return refusedOutcome(d.Reason, by)
+}
 
 // ask shows a as an approval of the decision's kind, with the rules
 // "always allow" would add, and waits for the user's answer.
@@ -71,7 +79,7 @@ func (t *turn) permitted(ctx context.Context, r *toolRun, c gate.Call, a events.
 	d := t.judge(ctx, c)
 	switch d.Verdict {
 	case gate.Refuse:
-		r.out = refusedBy(d)
+		r.out = refusedBy(t.mode, d)
 		return "", false
 	case gate.Run:
 		return store.ApprovalAuto, true
@@ -83,7 +91,7 @@ func (t *turn) permitted(ctx context.Context, r *toolRun, c gate.Call, a events.
 	}
 	if !ans.Command.Approve {
 		r.out = outcome{text: rejected + said(ans.Command.Feedback), isError: true,
-			status: store.ToolRejected, approval: store.ApprovalRejected, feedback: ans.Command.Feedback}
+			status: store.ToolRejected, approval: store.ApprovalRejected, feedback: ans.Command.Feedback, refusedBy: store.RefusedUser}
 		return "", false
 	}
 	t.always(ctx, d, ans.Command.AlwaysAllow)

@@ -271,7 +271,7 @@ func (h *helper) execute(ctx context.Context, u llm.ContentBlock) outcome {
 		return cancelled(false)
 	}
 	if d := h.t.judge(ctx, h.t.readCall(u.Name, u.Input)); d.Verdict != gate.Run {
-		return refusedBy(d)
+		return refusedBy(h.t.mode, d)
 	}
 	res, err := h.t.l.registry.Execute(ctx, u.Name, u.Input)
 	switch {

@@ -198,12 +198,23 @@ func (n notifier) Done(session int64, id, outcome string) {
 // project) and returns at once; the turn reports through events. It fails
 // when the session does not exist or already runs a turn.
 func (m *Manager) Send(ctx context.Context, sessionID int64, text string, attachments []string) error {
-	return m.SendImages(ctx, sessionID, text, attachments, nil)
+	return m.send(ctx, sessionID, "", text, attachments, nil)
+}
+
+// SendCommand is Send for a slash command: typed is the user's message as
+// they wrote it ("/hello Ada"), text what it expanded to. The model reads
+// text; the message keeps typed beside it for the transcript.
+func (m *Manager) SendCommand(ctx context.Context, sessionID int64, typed, text string, attachments []string) error {
+	return m.send(ctx, sessionID, typed, text, attachments, nil)
 }
 
 // SendImages is Send with images the user attached (pasted or dropped);
 // a model known to take no images refuses them before anything is saved.
 func (m *Manager) SendImages(ctx context.Context, sessionID int64, text string, attachments []string, images []Image) error {
+	return m.send(ctx, sessionID, "", text, attachments, images)
+}
+
+func (m *Manager) send(ctx context.Context, sessionID int64, typed, text string, attachments []string, images []Image) error {
 	l, err := m.live(ctx, sessionID)
 	if err != nil {
 		return err
@@ -211,6 +222,9 @@ func (m *Manager) SendImages(ctx context.Context, sessionID int64, text string, 
 	blocks, err := l.userBlocks(text, attachments, len(images) > 0)
 	if err != nil {
 		return err
+	}
+	if typed != "" && typed != text && len(blocks) > 0 && blocks[0].Type == llm.BlockText && blocks[0].Text == text {
+		blocks[0].Command = typed
 	}
 	imgs, release, err := m.userImages(ctx, sessionID, images)
 	if err != nil {

@@ -7,8 +7,11 @@ import "encoding/json"
 
 // Block is one content block of a message as the window shows it.
 type Block struct {
-	Type      string          `json:"type"` // text, thinking, tool_use, tool_result, image
-	Text      string          `json:"text,omitempty"`
+	Type string `json:"type"` // text, thinking, tool_use, tool_result, image
+	Text string `json:"text,omitempty"`
+	// Command is a user's text block as typed ("/hello Ada") when Text is
+	// the slash command's expansion the model read.
+	Command   string          `json:"command,omitempty"`
 	ID        string          `json:"id,omitempty"`
 	Name      string          `json:"name,omitempty"`
 	Input     json.RawMessage `json:"input,omitempty" ts_type:"unknown"`
@@ -48,6 +51,11 @@ type ToolCall struct {
 	ApprovalID string          `json:"approvalId,omitempty"`
 	StartedAt  int64           `json:"startedAt"`
 	FinishedAt int64           `json:"finishedAt,omitempty"`
+	// RefusedBy says who refused a rejected call: user, plan (plan mode),
+	// mode (the approval mode) or rule (RefusedRule names the deny rule
+	// when one matched); "" when not refused or not known.
+	RefusedBy   string `json:"refusedBy,omitempty"`
+	RefusedRule string `json:"refusedRule,omitempty"`
 	// Change is what became of a file change (write_file, patch_file,
 	// multi_patch) once decided.
 	Change *ChangeSummary `json:"change,omitempty"`

@@ -37,8 +37,11 @@ const (
 //	image:             MediaType, Hash (of the bytes in the ledger's blob
 //	                   store); Bytes filled before a request, never stored
 type ContentBlock struct {
-	Type      BlockType       `json:"type"`
-	Text      string          `json:"text,omitempty"`
+	Type BlockType `json:"type"`
+	Text string    `json:"text,omitempty"`
+	// Command is the user's message as typed ("/hello Ada") when Text is
+	// the slash command it expanded to; providers never send it.
+	Command   string          `json:"command,omitempty"`
 	Thinking  string          `json:"thinking,omitempty"`
 	Signature string          `json:"signature,omitempty"`
 	Field     string          `json:"field,omitempty"`

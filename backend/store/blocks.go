@@ -30,6 +30,7 @@ var blockStrings = []struct {
 	field func(*llm.ContentBlock) *string
 }{
 	{"text", func(b *llm.ContentBlock) *string { return &b.Text }},
+	{"command", func(b *llm.ContentBlock) *string { return &b.Command }},
 	{"thinking", func(b *llm.ContentBlock) *string { return &b.Thinking }},
 	{"signature", func(b *llm.ContentBlock) *string { return &b.Signature }},
 	{"field", func(b *llm.ContentBlock) *string { return &b.Field }},

@@ -57,12 +57,25 @@ type ToolCall struct {
 	// ParentToolUseID names the task call of the helper that made this
 	// call ("" for the main agent's calls).
 	ParentToolUseID string `json:"parentToolUseId,omitempty"`
+	// RefusedBy says who refused a rejected call (SetToolRefusedBy):
+	// RefusedUser, RefusedPlan, RefusedMode, RefusedRule optionally
+	// followed by a space and the deny rule; "" when not refused or not
+	// known (calls stored before migration 0009).
+	RefusedBy string `json:"refusedBy,omitempty"`
 }
+
+// Who refused a call (ToolCall.RefusedBy).
+const (
+	RefusedUser = "user" // the user rejected it
+	RefusedPlan = "plan" // plan mode runs no change or command
+	RefusedMode = "mode" // the session's approval mode refused it
+	RefusedRule = "rule" // a deny rule (or the policy for private addresses)
+)
 
 // toolCallCols are read from tool_call_rows, which resolves the output of
 // a call whose result message holds it (see migration 0002).
 const toolCallCols = `id, session_id, message_id, tool_use_id, name, input, output, status,
-	approval, feedback, started_at, finished_at, parent_tool_use_id`
+	approval, feedback, started_at, finished_at, parent_tool_use_id, refused_by`
 
 func scanToolCall(row interface{ Scan(...any) error }) (ToolCall, error) {
 	var c ToolCall
@@ -70,7 +83,7 @@ func scanToolCall(row interface{ Scan(...any) error }) (ToolCall, error) {
 	var started int64
 	var finished sql.NullInt64
 	err := row.Scan(&c.ID, &c.SessionID, &c.MessageID, &c.ToolUseID, &c.Name, &input, &c.Output,
-		&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID)
+		&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy)
 	if err != nil {
 		return ToolCall{}, err
 	}
@@ -140,6 +153,11 @@ func (s *Store) FinishToolCall(ctx context.Context, id int64, status ToolStatus,
 // SetToolApproval records the approval decision and the user's feedback.
 func (s *Store) SetToolApproval(ctx context.Context, id int64, a Approval, feedback string) error {
 	return s.updateToolCall(ctx, id, `approval = ?, feedback = ?`, string(a), feedback)
+}
+
+// SetToolRefusedBy records who refused a call (ToolCall.RefusedBy).
+func (s *Store) SetToolRefusedBy(ctx context.Context, id int64, by string) error {
+	return s.updateToolCall(ctx, id, `refused_by = ?`, by)
 }
 
 func (s *Store) updateToolCall(ctx context.Context, id int64, set string, args ...any) error {
@@ -214,7 +232,7 @@ func listToolCallsOf(ctx context.Context, q querier, sessionID int64, ms []Messa
 		var started int64
 		var finished, result sql.NullInt64
 		err := rows.Scan(&c.ID, &c.SessionID, &c.MessageID, &c.ToolUseID, &c.Name, &input, &c.Output,
-			&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &result)
+			&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &result)
 		if err != nil {
 			return nil, err
 		}

@@ -38,9 +38,9 @@ func labelMultiPatch(p MultiPatchParams) string {
 		delta += len(e.NewText) - len(e.OldText)
 	}
 	if len(paths) == 1 {
-		return fmt.Sprintf("→ Patching file: %s (%s, %+d bytes)", paths[0], plural(len(p.Edits), "edit"), delta)
+		return fmt.Sprintf("→ Patching file: %s (%s, %s)", paths[0], plural(len(p.Edits), "edit"), sizeDelta(delta))
 	}
-	return fmt.Sprintf("→ Patching %s: %s (%s, %+d bytes)", plural(len(paths), "file"), strings.Join(paths, ", "), plural(len(p.Edits), "edit"), delta)
+	return fmt.Sprintf("→ Patching %s: %s (%s, %s)", plural(len(paths), "file"), strings.Join(paths, ", "), plural(len(p.Edits), "edit"), sizeDelta(delta))
 }
 
 func multiPatch(d Deps, p MultiPatchParams) (Result, error) {

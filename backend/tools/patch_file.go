@@ -4,6 +4,8 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+
+	"pilot/backend/diff"
 )
 
 //go:embed patch_file.md
@@ -23,7 +25,20 @@ func newPatchFile(d Deps) Tool {
 }
 
 func labelPatchFile(p PatchFileParams) string {
-	return fmt.Sprintf("→ Patching file: %s (%+d bytes)", p.Path, len(p.NewText)-len(p.OldText))
+	what := p.Path
+	if g := diff.Gist(p.OldText, p.NewText); g != "" {
+		what += ": " + g
+	}
+	return fmt.Sprintf("→ Patching file: %s (%s)", what, sizeDelta(len(p.NewText)-len(p.OldText)))
+}
+
+// sizeDelta says how many bytes a change adds or removes: "+12 bytes",
+// "-3 bytes", or "same size" (a same-length edit is not "+0 bytes").
+func sizeDelta(n int) string {
+	if n == 0 {
+		return "same size"
+	}
+	return fmt.Sprintf("%+d bytes", n)
 }
 
 func patchFile(d Deps, p PatchFileParams) (Result, error) {

@@ -141,7 +141,11 @@ func TestLabels(t *testing.T) {
 		{"grep", `{"pattern": "func main", "file_pattern": "*.go"}`, "→ Searching: 'func main' in . (*.go)"},
 		{"glob", `{"pattern": "**/*.go"}`, "→ Finding files: '**/*.go'"},
 		{"write_file", `{"path": "notes.txt", "content": "` + strings.Repeat("x", 1229) + `"}`, "→ Writing file: notes.txt (1.2 KB)"},
-		{"patch_file", `{"path": "main.go", "old_text": "a", "new_text": "` + strings.Repeat("b", 354) + `"}`, "→ Patching file: main.go (+353 bytes)"},
+		{"patch_file", `{"path": "main.go", "old_text": "a", "new_text": "` + strings.Repeat("b", 354) + `"}`, "→ Patching file: main.go: a → " + strings.Repeat("b", 39) + "… (+353 bytes)"},
+		// A same-length edit says what it changed and "same size", not "+0 bytes".
+		{"patch_file", `{"path": "a.txt", "old_text": "alpha\nbeta\n", "new_text": "alpha\nBETA\n"}`, "→ Patching file: a.txt: beta → BETA (same size)"},
+		{"patch_file", `{"path": "a.txt", "old_text": "x\n", "new_text": "x\ny\n"}`, "→ Patching file: a.txt: + y (+2 bytes)"},
+		{"multi_patch", `{"edits": [{"path": "a", "old_text": "x", "new_text": "y"}, {"path": "a", "old_text": "p", "new_text": "q"}]}`, "→ Patching file: a (2 edits, same size)"},
 		{"run_bash", `{"command": "go test ./..."}`, "→ Running bash: go test ./..."},
 		{"multi_patch", `{"edits": [{"path": "a", "old_text": "x", "new_text": "yy"}, {"path": "b", "old_text": "x", "new_text": "y"}]}`, "→ Patching 2 files: a, b (2 edits, +1 bytes)"},
 		{"read_file", `{broken`, "→ read_file"},

@@ -42,7 +42,7 @@ func Block(b llm.ContentBlock) events.Block {
 	v := events.Block{Type: string(b.Type)}
 	switch b.Type {
 	case llm.BlockText:
-		v.Text = b.Text
+		v.Text, v.Command = b.Text, b.Command
 	case llm.BlockThinking:
 		v.Text = b.Thinking
 	case llm.BlockToolUse:
@@ -72,11 +72,20 @@ func Message(m store.Message) events.Message {
 
 // ToolCall is a stored tool call's card; label is its progress line.
 func ToolCall(c store.ToolCall, label string) events.ToolCall {
+	by, rule := Refuser(c.RefusedBy)
 	return events.ToolCall{
 		ID: c.ToolUseID, MessageID: c.MessageID, ParentID: c.ParentToolUseID, Name: c.Name, Label: label, Input: c.Input,
 		Status: string(c.Status), Output: c.Output, IsError: c.Status == store.ToolError,
 		StartedAt: Millis(c.StartedAt), FinishedAt: Millis(c.FinishedAt),
+		RefusedBy: by, RefusedRule: rule,
 	}
+}
+
+// Refuser splits a stored store.ToolCall.RefusedBy into who refused and
+// the deny rule, if one is named ("rule Bash(rm *)" is rule, "Bash(rm *)").
+func Refuser(stored string) (by, rule string) {
+	by, rule, _ = strings.Cut(stored, " ")
+	return by, rule
 }
 
 // Rule is a permission rule.

@@ -145,15 +145,20 @@ func usageView(s store.Session, last llm.Usage) events.Usage {
 // SendMessage starts a turn with the user's text and attached files;
 // "/name args" is first expanded into its custom command or MCP prompt.
 func (w *Workspace) SendMessage(ctx context.Context, id int64, text string, attachments []string) error {
+	typed := text
 	text, err := w.expandCommand(ctx, id, text)
 	if err != nil {
 		return err
 	}
+	if text == typed {
+		typed = "" // not a command
+	}
 	if text, attachments, err = w.withResources(ctx, id, text, attachments); err != nil {
 		return err
 	}
-	// The turn outlives the bound call that started it.
-	return w.agent.Send(context.WithoutCancel(ctx), id, text, attachments)
+	// The turn outlives the bound call that started it. The message keeps
+	// what the user typed beside a command's expansion.
+	return w.agent.SendCommand(context.WithoutCancel(ctx), id, typed, text, attachments)
 }
 
 // SendMessageWithImages is SendMessage with images the user pasted or

@@ -32,6 +32,8 @@ export type ValueSource = "env" | "dotenv" | "settings" | "default";
 export interface Block {
   type: BlockType;
   text?: string;
+  /** A user's text block as typed ("/hello Ada") when text is the slash command's expansion the model read. */
+  command?: string;
   id?: string;
   name?: string;
   input?: unknown;
@@ -83,7 +85,13 @@ export interface ToolCall {
   change?: ChangeSummary;
   /** The files an approved command changed. */
   effects?: CommandEffects;
+  /** Who refused a rejected call: you, plan mode, the approval mode or a deny rule (absent when not known). */
+  refusedBy?: RefusedBy;
+  /** The deny rule that refused it, as "tool \"pattern\"" (refusedBy "rule"). */
+  refusedRule?: string;
 }
+
+export type RefusedBy = "user" | "plan" | "mode" | "rule";
 
 export interface Approval {
   id: string;

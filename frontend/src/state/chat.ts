@@ -125,7 +125,8 @@ export function lastUserPrompt(s: SessionView): Prompt | null {
   for (let i = s.messageIds.length - 1; i >= 0; i--) {
     const m = s.messages[s.messageIds[i]!];
     if (m?.role !== "user") continue;
-    const text = m.blocks.filter((b) => b.type === "text").map((b) => b.text ?? "").join("\n");
+    // A slash command is recalled as typed, not as its expansion.
+    const text = m.blocks.filter((b) => b.type === "text").map((b) => b.command ?? b.text ?? "").join("\n");
     if (text) return { text, attachments: [] };
   }
   return null;

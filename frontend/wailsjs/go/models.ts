@@ -77,6 +77,7 @@ export namespace events {
 	export class Block {
 	    type: string;
 	    text?: string;
+	    command?: string;
 	    id?: string;
 	    name?: string;
 	    input?: unknown;
@@ -94,6 +95,7 @@ export namespace events {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.type = source["type"];
 	        this.text = source["text"];
+	        this.command = source["command"];
 	        this.id = source["id"];
 	        this.name = source["name"];
 	        this.input = source["input"];
@@ -1025,6 +1027,8 @@ export namespace events {
 	    approvalId?: string;
 	    startedAt: number;
 	    finishedAt?: number;
+	    refusedBy?: string;
+	    refusedRule?: string;
 	    change?: ChangeSummary;
 	    effects?: CommandEffects;
 	
@@ -1046,6 +1050,8 @@ export namespace events {
 	        this.approvalId = source["approvalId"];
 	        this.startedAt = source["startedAt"];
 	        this.finishedAt = source["finishedAt"];
+	        this.refusedBy = source["refusedBy"];
+	        this.refusedRule = source["refusedRule"];
 	        this.change = this.convertValues(source["change"], ChangeSummary);
 	        this.effects = this.convertValues(source["effects"], CommandEffects);
 	    }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { renderApp } from "../../test/render";
-import { FakeBackend } from "../../test/fakeBackend";
+import { detail, FakeBackend } from "../../test/fakeBackend";
 import { matchCommands } from "../chat/SlashPicker";
 import type { SlashCommand } from "../../lib/types";
 
@@ -20,13 +20,13 @@ async function openSession(b: FakeBackend) {
 const names = () => screen.getAllByTestId("slash-item").map((i) => i.getAttribute("data-name"));
 
 describe("the / picker", () => {
-  it("lists built-in commands first, then the project's, and filters as you type", async () => {
+  it("lists the user's own commands first, then the built-in ones, and filters as you type", async () => {
     const b = new FakeBackend();
     b.slash = custom;
     const input = await openSession(b);
     fireEvent.change(input, { target: { value: "/", selectionStart: 1 } });
     await screen.findByTestId("slash-picker");
-    await waitFor(() => expect(names()).toEqual(["compact", "new", "review", "git:commit", "mcp__everything__args-prompt"]));
+    await waitFor(() => expect(names()).toEqual(["review", "git:commit", "mcp__everything__args-prompt", "compact", "new"]));
     fireEvent.change(input, { target: { value: "/rev", selectionStart: 4 } });
     await waitFor(() => expect(names()).toEqual(["review"]));
     fireEvent.keyDown(input, { key: "Enter" });
@@ -49,9 +49,30 @@ describe("the / picker", () => {
     expect(input.value).toBe("");
   });
 
-  it("matches built-ins by prefix and the rest by part of the name", () => {
+  it("matches built-ins by prefix and the rest by part of the name, prefix matches first", () => {
     expect(matchCommands(custom, "com").map((c) => c.name)).toEqual(["compact", "git:commit"]);
+    expect(matchCommands(custom, "").map((c) => c.name)).toEqual(["review", "git:commit", "mcp__everything__args-prompt", "compact", "new"]);
     expect(matchCommands([{ name: "new", description: "mine", argumentHint: "", source: "user" }], "").map((c) => `${c.name}/${c.source}`)).toEqual(["compact/builtin", "new/builtin"]);
+  });
+
+  // Old code: /compact was preselected, so "/" then Enter compacted a fresh session.
+  it("preselects nothing for a bare /, so Enter runs nothing the user did not choose", async () => {
+    const b = new FakeBackend();
+    const input = await openSession(b);
+    fireEvent.change(input, { target: { value: "/", selectionStart: 1 } });
+    await waitFor(() => expect(names()).toEqual(["compact", "new"]));
+    expect(screen.getAllByTestId("slash-item").filter((i) => i.getAttribute("aria-selected") === "true")).toEqual([]);
+    expect(input.getAttribute("aria-activedescendant")).toBeNull();
+    fireEvent.keyDown(input, { key: "Enter" });
+    expect(b.callsOf("compactNow")).toEqual([]);
+    expect(b.callsOf("sendMessage")).toEqual([]);
+    expect(input.value).toBe("/");
+    // An arrow chooses; typing preselects the first match.
+    fireEvent.keyDown(input, { key: "ArrowDown" });
+    expect(screen.getAllByTestId("slash-item")[0]!.getAttribute("aria-selected")).toBe("true");
+    fireEvent.change(input, { target: { value: "/n", selectionStart: 2 } });
+    await waitFor(() => expect(names()).toEqual(["new"]));
+    expect(screen.getAllByTestId("slash-item")[0]!.getAttribute("aria-selected")).toBe("true");
   });
 });
 
@@ -70,5 +91,69 @@ describe("MCP resources in the @ picker", () => {
     expect(screen.getByTestId("attachment").textContent).toContain(ref);
     fireEvent.keyDown(input, { key: "Enter" });
     await waitFor(() => expect(b.callsOf("sendMessage")).toEqual([[1, `read @${ref}`, [ref]]]));
+  });
+});
+
+/** Types ch where the caret is, as a browser does for a key. */
+function typeChar(input: HTMLTextAreaElement, ch: string) {
+  const start = input.selectionStart ?? input.value.length;
+  const end = input.selectionEnd ?? start;
+  const value = input.value.slice(0, start) + ch + input.value.slice(end);
+  fireEvent.change(input, { target: { value, selectionStart: start + 1, selectionEnd: start + 1 } });
+}
+
+const nextFrame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
+
+// Old code: the caret was moved to the end of the picked text one frame
+// later, back before what had been typed meanwhile: "/review daA".
+describe("typing right after a pick", () => {
+  it("keeps a fast typist's characters in order after a / pick", async () => {
+    const b = new FakeBackend();
+    b.slash = custom;
+    const input = await openSession(b);
+    fireEvent.change(input, { target: { value: "/rev", selectionStart: 4 } });
+    await waitFor(() => expect(names()).toEqual(["review"]));
+    fireEvent.keyDown(input, { key: "Enter" });
+    expect(input.value).toBe("/review ");
+    expect(input.selectionStart).toBe(8);
+    typeChar(input, "A");
+    await nextFrame();
+    typeChar(input, "d");
+    typeChar(input, "a");
+    expect(input.value).toBe("/review Ada");
+  });
+
+  it("keeps a fast typist's characters in order after an @ pick", async () => {
+    const b = new FakeBackend();
+    b.files = { "notes.md": "# n" };
+    const input = await openSession(b);
+    fireEvent.change(input, { target: { value: "read @no", selectionStart: 8 } });
+    await waitFor(() => expect(screen.getAllByTestId("file-picker-item")).toHaveLength(1));
+    fireEvent.keyDown(input, { key: "Enter" });
+    expect(input.value).toBe("read @notes.md ");
+    expect(input.selectionStart).toBe(15);
+    typeChar(input, "A");
+    await nextFrame();
+    typeChar(input, "d");
+    typeChar(input, "a");
+    expect(input.value).toBe("read @notes.md Ada");
+  });
+});
+
+describe("a slash command in the transcript", () => {
+  it("shows the message as typed, with the expansion folded, and recalls it as typed", async () => {
+    const b = new FakeBackend();
+    b.details[1] = detail(1, {
+      messages: [{ id: 1, role: "user", blocks: [{ type: "text", text: "Say hello to Ada in French.", command: "/hello Ada" }], state: "complete", createdAt: 1 }],
+    });
+    const input = await openSession(b);
+    const row = await screen.findByTestId("user-command");
+    expect(row.getAttribute("data-command")).toBe("/hello Ada");
+    expect(row.querySelector(".user-text")!.textContent).toBe("/hello Ada");
+    const exp = screen.getByTestId("command-expansion") as HTMLDetailsElement;
+    expect(exp.open).toBe(false);
+    expect(exp.textContent).toContain("Say hello to Ada in French.");
+    fireEvent.keyDown(input, { key: "ArrowUp" });
+    expect(input.value).toBe("/hello Ada");
   });
 });

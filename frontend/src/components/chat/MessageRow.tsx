@@ -54,7 +54,15 @@ function MessageRow({ id, highlighted }: { id: number; highlighted: boolean }) {
       <div className="message-body">
         {m.role === "user"
           ? m.blocks.map((b, i) =>
-              b.type === "text" && b.text ? (
+              b.type === "text" && b.text && b.command ? (
+                <div key={i} className="user-command" data-testid="user-command" data-command={b.command}>
+                  <LongText text={b.command} className="user-text" />
+                  <details className="command-expansion" data-testid="command-expansion">
+                    <summary>Expanded to the command's text</summary>
+                    <LongText text={b.text} className="user-text" />
+                  </details>
+                </div>
+              ) : b.type === "text" && b.text ? (
                 <LongText key={i} text={b.text} className={b.text.startsWith(pilotNote) ? "user-text pilot-note" : "user-text"} />
               ) : b.type === "image" && b.hash ? (
                 <MessageImage key={i} block={b} />

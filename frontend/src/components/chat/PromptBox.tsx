@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
+import { useCallback, useRef, useState, useLayoutEffect, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
 import { useReclaimFocus } from "../../lib/focus";
 import { imageFiles, readImage, type Attached } from "../../lib/images";
 import { useApp, useController } from "../../state/context";
@@ -30,6 +30,16 @@ export default function PromptBox() {
   const [custom, setCustom] = useState<SlashCommand[] | null>(null);
   const slashItems = slash === null || custom === null ? null : matchCommands(custom, slash);
   const ref = useRef<HTMLTextAreaElement>(null);
+  // Where a pick puts the caret: set in the same commit as the new text
+  // (a layout effect runs before the browser handles the next key), so
+  // what the user types next lands after the inserted text, in order.
+  const caretAt = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (caretAt.current === null || !el) return;
+    el.setSelectionRange(caretAt.current, caretAt.current);
+    caretAt.current = null;
+  });
   const running = turn !== "idle";
   useReclaimFocus(ref, useApp(chatShown));
 
@@ -44,9 +54,11 @@ export default function PromptBox() {
       setSlash(null);
       return;
     }
+    // A bare "/" preselects nothing, so Enter cannot run a command the
+    // user did not choose; the first match is preselected once they type.
+    if (m[1] !== slash) setActive(m[1] ? 0 : -1);
     if (slash === null) {
       setCustom(null);
-      setActive(0);
       c.backend
         .listSlashCommands()
         .then(setCustom)
@@ -70,8 +82,7 @@ export default function PromptBox() {
     const next = `/${cmd.name} `;
     setText(next);
     setSlash(null);
-    const el = ref.current;
-    if (el) requestAnimationFrame(() => el.setSelectionRange(next.length, next.length));
+    caretAt.current = next.length;
   };
 
   const updateMention = (value: string, caret: number) => {
@@ -88,8 +99,7 @@ export default function PromptBox() {
     setText(next);
     setAttachments((a) => (a.includes(path) ? a : [...a, path]));
     setMention(null);
-    const pos = mention.start + path.length + 2;
-    requestAnimationFrame(() => el.setSelectionRange(pos, pos));
+    caretAt.current = mention.start + path.length + 2;
   };
 
   /** Attaches the images of a paste or a drop; reports true when there were any. */
@@ -143,12 +153,12 @@ export default function PromptBox() {
       }
       if (e.key === "ArrowUp" && n) {
         e.preventDefault();
-        setActive((a) => (a - 1 + n) % n);
+        setActive((a) => (a < 0 ? n - 1 : (a - 1 + n) % n));
         return;
       }
       if ((e.key === "Enter" || e.key === "Tab") && n) {
         e.preventDefault();
-        pickCommand(slashItems[Math.min(active, n - 1)]!);
+        if (active >= 0) pickCommand(slashItems[Math.min(active, n - 1)]!);
         return;
       }
       if (e.key === "Escape") {
@@ -272,7 +282,7 @@ export default function PromptBox() {
           rows={Math.min(10, Math.max(2, text.split("\n").length))}
           aria-expanded={mention || slash !== null ? true : undefined}
           aria-controls={slash !== null ? "slash-picker" : mention ? "file-picker" : undefined}
-          aria-activedescendant={slash !== null ? `slash-${active}` : mention ? `pick-${active}` : undefined}
+          aria-activedescendant={slash !== null ? (active >= 0 ? `slash-${active}` : undefined) : mention ? `pick-${active}` : undefined}
           onChange={(e) => {
             setText(e.target.value);
             const caret = e.target.selectionStart ?? e.target.value.length;

@@ -1,6 +1,6 @@
 import type { SlashCommand } from "../../lib/types";
 
-/** Commands Pilot runs itself; they come first in the picker. */
+/** Commands Pilot runs itself; they come after the user's own in the picker. */
 export const builtinCommands: SlashCommand[] = [
   { name: "compact", description: "Summarise the older part of this conversation now", argumentHint: "", source: "builtin" },
   { name: "new", description: "Start a new session", argumentHint: "", source: "builtin" },
@@ -14,12 +14,19 @@ const sourceLabel: Record<SlashCommand["source"], string> = {
   mcp: "MCP prompt",
 };
 
-/** The commands matching query: built-in ones first (by prefix), then the others (by part of the name). */
+/**
+ * The commands matching query: those whose name starts with it first, then
+ * those containing it (built-ins match by prefix only); within each, the
+ * project's and the user's own commands come before the built-in ones, so a
+ * bare "/" lists what the user wrote first.
+ */
 export function matchCommands(custom: SlashCommand[], query: string): SlashCommand[] {
   const q = query.toLowerCase();
+  const own = custom.filter((c) => !builtinCommands.some((b) => b.name === c.name) && c.name.toLowerCase().includes(q));
   const builtins = builtinCommands.filter((c) => c.name.startsWith(q));
-  const rest = custom.filter((c) => !builtinCommands.some((b) => b.name === c.name) && c.name.toLowerCase().includes(q));
-  return [...builtins, ...rest];
+  const all = [...own, ...builtins];
+  const prefix = (c: SlashCommand) => c.name.toLowerCase().startsWith(q);
+  return [...all.filter(prefix), ...all.filter((c) => !prefix(c))];
 }
 
 interface Props {

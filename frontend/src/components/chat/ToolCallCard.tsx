@@ -27,6 +27,26 @@ const statusIcon: Record<ToolStatus, string> = {
   cancelled: "–",
 };
 
+/**
+ * Who refused a rejected call, in a few words: a refusal nobody was asked
+ * about (plan mode, the approval mode, a deny rule) must not read like the
+ * user's own "no". Null when not rejected or not known (older sessions).
+ */
+export function refusalText(call: ToolCall): string | null {
+  if (call.status !== "rejected" || !call.refusedBy) return null;
+  switch (call.refusedBy) {
+    case "user":
+      return "rejected by you";
+    case "plan":
+      return "not run: plan mode";
+    case "mode":
+      return call.name === "present_plan" ? "not run: not in plan mode" : "not run: approval mode none";
+    case "rule":
+      return call.refusedRule ? `denied by rule ${call.refusedRule}` : "denied: no rule allows it";
+  }
+  return null;
+}
+
 /** The tools whose calls are file changes reviewed hunk by hunk. */
 const FILE_TOOLS = new Set(["write_file", "patch_file", "multi_patch"]);
 
@@ -38,6 +58,17 @@ function changeText(ch: ChangeSummary, undone: boolean): string {
   if (ch.applied === 0 && ch.total > 0) return "rejected";
   if (ch.applied < ch.total) return `applied ${ch.applied} of ${ch.total} hunks`;
   return "applied";
+}
+
+/**
+ * A file change's card label once decided: the size in its label is the
+ * model's proposal, so when only some hunks were written, or the user
+ * edited it, the label says so rather than pass it off as what was written
+ * (the Changes view gives the size written).
+ */
+export function decidedLabel(label: string, ch: ChangeSummary | undefined): string {
+  if (!ch || (ch.applied === ch.total && !ch.edited) || ch.applied === 0) return label;
+  return label.replace(/ \(([^()]*)\)$/, " (proposed: $1)");
 }
 
 function effectsText(e: CommandEffects, undone: boolean): string {
@@ -96,13 +127,15 @@ function ToolCallCard({ id }: { id: string }) {
 
   if (!call) return null;
   if (call.name === "present_plan" && call.status === "done") return <PlanCard call={call} />;
-  const label = call.label || `→ ${call.name}`;
+  const label = decidedLabel(call.label || `→ ${call.name}`, change);
+  const refusal = refusalText(call);
   return (
     <div
       className={`tool-card status-${call.status}${undone ? " undone" : ""}`}
       data-testid="tool-call"
       data-tool={call.name}
       data-status={call.status}
+      data-refused-by={call.status === "rejected" ? call.refusedBy : undefined}
       data-parent-id={call.parentId}
     >
       <button type="button" className="tool-head" aria-expanded={expanded} onClick={() => setOpen(!expanded)}>
@@ -110,7 +143,11 @@ function ToolCallCard({ id }: { id: string }) {
           {statusIcon[call.status]}
         </span>
         <span className="tool-label">{label}</span>
-        {change ? (
+        {refusal && (!change || call.refusedBy !== "user") ? (
+          <span className={`tool-status refusal refused-by-${call.refusedBy}`} data-testid="tool-refusal" title={call.output}>
+            {refusal}
+          </span>
+        ) : change ? (
           <span
             className={`tool-status change-status${change.applied < change.total && !change.edited ? " partial" : ""}`}
             data-testid="change-summary"
