@@ -44,6 +44,9 @@ func (p *part) allowSubjects() []string {
 			forms = append(forms, p.plain)
 		}
 		p.allowS = subjects(forms)
+		if p.allowS == nil {
+			p.allowS = []string{}
+		}
 	}
 	return p.allowS
 }
@@ -56,6 +59,9 @@ func (p *part) denySubjects() []string {
 			forms = append(forms, denyForms(p.words)...)
 		}
 		p.denyS = subjects(forms)
+		if p.denyS == nil {
+			p.denyS = []string{}
+		}
 	}
 	return p.denyS
 }
@@ -121,11 +127,45 @@ const maxDepth = 5
 
 var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
 
+// parsed keeps the analyses of the latest command lines. The gate judges
+// a line up to three times a call (Check, AlwaysAllow, Check of those
+// rules), and models often run the same command again. A kept analysis is
+// never changed: its parts' subjects are worked out before it is kept,
+// and each caller gets its own copy to compile its rules into.
+var parsed = struct {
+	sync.Mutex
+	m     map[string]*analysis
+	order []string
+}{m: map[string]*analysis{}}
+
+// parsedMax is how many command lines parsed keeps.
+const parsedMax = 64
+
 // analyse parses a run_bash command line.
 func analyse(cmd string) *analysis {
-	a := &analysis{line: subject(cmd), parts: make([]part, 0, 8)}
-	a.parse(cmd, 0)
-	return a
+	parsed.Lock()
+	a, ok := parsed.m[cmd]
+	parsed.Unlock()
+	if !ok {
+		a = &analysis{line: subject(cmd), parts: make([]part, 0, 8)}
+		a.parse(cmd, 0)
+		for i := range a.parts {
+			a.parts[i].allowSubjects()
+			a.parts[i].denySubjects()
+		}
+		parsed.Lock()
+		if _, dup := parsed.m[cmd]; !dup {
+			if len(parsed.order) >= parsedMax {
+				delete(parsed.m, parsed.order[0])
+				parsed.order = parsed.order[1:]
+			}
+			parsed.m[cmd] = a
+			parsed.order = append(parsed.order, cmd)
+		}
+		parsed.Unlock()
+	}
+	c := *a
+	return &c
 }
 
 func (a *analysis) parse(src string, depth int) {
