@@ -15,7 +15,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"os"
 
 	"pilot/backend/sandbox"
 )
@@ -45,38 +44,11 @@ func Hash(content []byte) string {
 	return hex.EncodeToString(h[:])
 }
 
-// ReadState reads the file at abs without following a symbolic link: its
-// state and its content (the target for a link). A missing file is the
-// zero state with no error. Folders and other non-files are errors.
-func ReadState(abs string) (FileState, []byte, error) {
-	fi, err := os.Lstat(abs)
-	if errors.Is(err, fs.ErrNotExist) {
-		return FileState{}, nil, nil
-	}
-	if err != nil {
-		return FileState{}, nil, err
-	}
-	var data []byte
-	switch {
-	case fi.Mode()&fs.ModeSymlink != 0:
-		t, err := os.Readlink(abs)
-		if err != nil {
-			return FileState{}, nil, err
-		}
-		data = []byte(t)
-	case fi.Mode().IsRegular():
-		data, err = os.ReadFile(abs)
-		if err != nil {
-			return FileState{}, nil, err
-		}
-	default:
-		return FileState{}, nil, &fs.PathError{Op: "read", Path: abs, Err: errors.New("not a regular file or a symbolic link")}
-	}
-	return FileState{Hash: Hash(data), Mode: modeOf(fi), Size: int64(len(data))}, data, nil
-}
-
-// ReadStateIn is ReadState of the file rel of the project, through its
-// root: a link on the way never leads out of the project.
+// ReadStateIn reads the file rel of the project through its root without
+// following a symbolic link (a link on the way never leads out of the
+// project): its state and its content (the target for a link). A missing
+// file is the zero state with no error. Folders and other non-files are
+// errors.
 func ReadStateIn(root *sandbox.Root, rel string) (FileState, []byte, error) {
 	fi, err := root.FS().Lstat(rel)
 	if errors.Is(err, fs.ErrNotExist) {
