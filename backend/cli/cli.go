@@ -1,5 +1,5 @@
 // Package cli runs Pilot without a window: `pilot version`, `pilot -p`,
-// `pilot repl` and `pilot sessions ...` (see shared/UI-CONTRACT.md).
+// `pilot repl` and `pilot sessions ...` (the usage text below, and README).
 package cli
 
 import (

@@ -1,6 +1,6 @@
 // Package config holds Pilot's saved settings and API keys under PILOT_HOME
 // and resolves the configuration in force: the environment first (see
-// UI-CONTRACT.md), then the saved settings, then defaults, remembering where
+// README, "Configuration"), then the saved settings, then defaults, remembering where
 // each value came from.
 package config
 
@@ -21,7 +21,7 @@ const (
 	KeysFile     = "keys.json"
 )
 
-// Approval modes (see the --approve flag in UI-CONTRACT.md).
+// Approval modes (the --approve flag of `pilot -p`, see `pilot help`).
 const (
 	ApproveAsk   = "ask"
 	ApproveEdits = "edits"

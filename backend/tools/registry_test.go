@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// The contract's table (../shared/UI-CONTRACT.md): names, parameters,
+// The tools the model sees, as README and the system prompt name them: names, parameters,
 // optional ones marked with '?', in order.
 var contract = []struct {
 	name     string
