@@ -101,34 +101,26 @@ func (t *turn) permitted(ctx context.Context, r *toolRun, c gate.Call, a events.
 
 // readCall describes a read-only call for the gate: the file or folder it
 // reads (its "path" input; "." when it has none), project-relative. A path
-// that reaches through a link inside the project is given as the link's
-// target too, so a deny rule on either path matches.
+// that reaches through a link inside the project is given as the place
+// the kernel finds it at too (opened through the root), so a deny rule on
+// either path matches.
 func (t *turn) readCall(name string, input json.RawMessage) gate.Call {
 	c := gate.Call{Tool: name, ReadOnly: true}
 	var in struct {
 		Path string `json:"path"`
 	}
 	_ = json.Unmarshal(input, &in) // a bad input is the tool's to report
-	dir := t.l.root.Dir()
+	root := t.l.root
 	p := strings.TrimSpace(in.Path)
 	if filepath.IsAbs(p) {
-		if rel, err := filepath.Rel(dir, p); err == nil {
+		if rel, err := filepath.Rel(root.Dir(), p); err == nil {
 			p = rel
 		}
 	}
 	rel := path.Clean(filepath.ToSlash(p))
-	if rel == "" {
-		rel = "."
-	}
 	c.Paths = []string{rel}
-	if real, err := filepath.EvalSymlinks(filepath.Join(dir, filepath.FromSlash(rel))); err == nil {
-		if top, err := filepath.EvalSymlinks(dir); err == nil {
-			if r, err := filepath.Rel(top, real); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-				if r = filepath.ToSlash(r); r != rel {
-					c.Paths = append(c.Paths, r)
-				}
-			}
-		}
+	if w, ok := root.Where(rel); ok && w.Rel != rel {
+		c.Paths = append(c.Paths, w.Rel)
 	}
 	return c
 }

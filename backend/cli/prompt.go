@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"pilot/backend/agent"
 )
@@ -70,31 +69,14 @@ func (h *headless) turn(ctx context.Context, in stdinPrompt) (string, error) {
 	case r := <-h.term.done:
 		return r, nil
 	case <-ctx.Done():
+		// Every state of a turn ends at once when cancelled (streaming,
+		// commands, helpers, MCP calls, fetches, compaction: see
+		// interrupt_e2e_test.go); reads cannot block (non-regular files
+		// are refused).
 		h.m.Cancel(h.sess.ID)
-	}
-	// Every state of a turn ends at once when cancelled; a call stuck
-	// in something that cannot be interrupted (a read the kernel does
-	// not give back) does not hold the exit: after stopGrace the session
-	// is saved as interrupted, its stuck call marked so, and Pilot exits.
-	stop := time.NewTimer(stopGrace)
-	defer stop.Stop()
-	select {
-	case r := <-h.term.done:
-		return r, nil
-	case <-stop.C:
-		if _, err := h.st.Repair(context.WithoutCancel(ctx), h.sess.ID); err != nil {
-			return "", fmt.Errorf("cancelled, but the turn did not stop and the session could not be saved: %w", err)
-		}
-		h.abandoned = true
-		return reasonAbandoned, nil
+		return <-h.term.done, nil
 	}
 }
-
-// stopGrace is how long a cancelled turn of `pilot -p` may take to stop.
-const stopGrace = 800 * time.Millisecond
-
-// reasonAbandoned: the turn did not stop within stopGrace once cancelled.
-const reasonAbandoned = "abandoned"
 
 // stdinFailed reports a prompt that could not be read from stdin: exit 2
 // when none was given or it is too big, 130 when interrupted, else 1.
@@ -122,9 +104,6 @@ func (h *headless) exit(reason string) int {
 		return exitOK
 	case agent.ReasonCancelled:
 		fmt.Fprintln(h.term.tio.Stderr, "pilot: cancelled")
-		return exitCancelled
-	case reasonAbandoned:
-		fmt.Fprintf(h.term.tio.Stderr, "pilot: cancelled; a tool call did not stop in time, so it was left behind and marked interrupted (session %d)\n", h.sess.ID)
 		return exitCancelled
 	case agent.ReasonError:
 		why = h.term.failure()

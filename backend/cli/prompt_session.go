@@ -31,9 +31,6 @@ type headless struct {
 	home    string
 	hub     *mcp.Hub
 	closers []io.Closer
-	// abandoned: a cancelled turn did not stop in time and was left
-	// behind (prompt.go, stopGrace); close does not wait for it.
-	abandoned bool
 }
 
 // openHeadless opens the database under PILOT_HOME, resolves the project
@@ -163,9 +160,7 @@ func providerFor(st *store.Store, home string, getenv func(string) string, a *ru
 
 func (h *headless) close() {
 	if h.m != nil {
-		if !h.abandoned {
-			h.m.Close() // waits for the turn: not for one left behind stuck
-		}
+		h.m.Close() // waits for the turn
 		h.dropIfEmpty(h.sess.ID)
 	}
 	for i := len(h.closers) - 1; i >= 0; i-- {

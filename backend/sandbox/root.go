@@ -140,6 +140,23 @@ func (r *Root) outside(p string) error {
 		Msg: fmt.Sprintf("The path %q is outside the project root %s. Tools can only reach files inside the project root: use a path relative to it (for example \"src/main.go\"), or call list_files to see what is there.", p, r.dir)}
 }
 
+// Where is where p (relative to the root, or absolute inside it) really
+// is, as the kernel reports it for the file or folder opened through the
+// root: links inside the project followed. ok is false when p is outside
+// the root or cannot be opened (missing, or a link leading out).
+func (r *Root) Where(p string) (where Path, ok bool) {
+	lp, err := r.Resolve(p)
+	if err != nil {
+		return Path{}, false
+	}
+	f, err := r.root.OpenFile(lp.Rel, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return lp, false
+	}
+	defer f.Close()
+	return r.Locate(f, lp), true
+}
+
 // ResolveWrite is Resolve for a path that is about to be changed: it also
 // refuses anything inside a .git folder (links to it included), the root
 // itself and a path whose folder or link leads out of the root. The Path
