@@ -56,7 +56,8 @@ func (t *turn) runFetch(ctx context.Context, r *toolRun) {
 		return
 	case d.Verdict == gate.Ask:
 		var ok bool
-		state, ok = t.askFetch(ctx, r, d, u.String(), host)
+		state, ok = t.asked(ctx, r, d, events.Approval{Command: "Fetch " + u.String(), Host: host},
+			fmt.Sprintf("The user did not allow fetching from %s; nothing was fetched. Do not fetch from that host again unless the user asks.", host))
 		t.own.ask.Unlock()
 		if !ok {
 			return
@@ -94,23 +95,6 @@ func (t *turn) runFetch(ctx context.Context, r *toolRun) {
 		text = cancelled(true).text
 	}
 	r.out = outcome{text: text + said(feedback), isError: isErr, status: status, approval: state, feedback: feedback}
-}
-
-// askFetch asks the user whether web_fetch may read host in this session.
-func (t *turn) askFetch(ctx context.Context, r *toolRun, d gate.Decision, url, host string) (store.Approval, bool) {
-	ans, err := t.ask(ctx, r, d, events.Approval{Command: "Fetch " + url, Host: host})
-	switch {
-	case err != nil:
-		r.out = cancelled(false)
-		return "", false
-	case !ans.Command.Approve:
-		r.out = outcome{text: fmt.Sprintf("The user did not allow fetching from %s; nothing was fetched. Do not fetch from that host again unless the user asks.", host) + said(ans.Command.Feedback),
-			isError: true, status: store.ToolRejected, approval: store.ApprovalRejected, feedback: ans.Command.Feedback, refusedBy: store.RefusedUser}
-		return "", false
-	}
-	t.always(ctx, d, ans.Command.AlwaysAllow)
-	r.out.feedback = ans.Command.Feedback
-	return store.ApprovalApproved, true
 }
 
 // privateRefusal tells the model that host is (or led to) an address

@@ -84,6 +84,13 @@ func (t *turn) permitted(ctx context.Context, r *toolRun, c gate.Call, a events.
 	case gate.Run:
 		return store.ApprovalAuto, true
 	}
+	return t.asked(ctx, r, d, a, rejected)
+}
+
+// asked asks the user about a call the gate said to ask about, and
+// records the answer: rejected (with the user's feedback) in r.out, or
+// approved, storing the rules "always allow" showed when chosen.
+func (t *turn) asked(ctx context.Context, r *toolRun, d gate.Decision, a events.Approval, rejected string) (store.Approval, bool) {
 	ans, err := t.ask(ctx, r, d, a)
 	if err != nil {
 		r.out = cancelled(false)
