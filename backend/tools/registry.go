@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"pilot/backend/confine"
 	"strings"
 	"sync"
 
@@ -171,6 +172,10 @@ type ApplyOptions struct {
 	// OnOutput, when set, receives run_bash output as it arrives, from one
 	// goroutine at a time.
 	OnOutput func(chunk string)
+	// Sandbox, when set, is the session's pod a command runs in; nil runs
+	// it with the user's rights (mode all with sandbox: false, or no
+	// sandbox on this machine and the user said yes).
+	Sandbox *confine.Session
 }
 
 // Apply carries out an approved proposal: it writes the files (all or
