@@ -41,6 +41,7 @@ type live struct {
 	calib   float64            // provider tokens per estimated token
 	raised  budgetRaise        // how far the user let the budget go
 	hosts   map[string]bool    // hosts the user let web_fetch read in this session
+	pod     pod                // the session's OS sandbox for commands
 
 	ruled atomic.Pointer[[]permission.Rule] // the rules the gate read last (Withheld)
 }

@@ -129,6 +129,9 @@ type Options struct {
 	// WebFetch are web_fetch's limits; its AllowPrivate lets hosts reach
 	// private addresses beyond those the project's rules allow (tests).
 	WebFetch webfetch.Options
+	// Sandbox is how run_bash commands are confined (the zero value: the
+	// machine's sandbox, when it can start).
+	Sandbox Sandbox
 	// Titles asks the model for a short title after a session's first turn
 	// (until then, and when that fails, the title is the first line of the
 	// first message).
@@ -402,6 +405,15 @@ func (m *Manager) Close() {
 	m.mu.Unlock()
 	m.stop()
 	m.turns.Wait()
+	m.mu.Lock()
+	lives := make([]*live, 0, len(m.lives))
+	for _, l := range m.lives {
+		lives = append(lives, l)
+	}
+	m.mu.Unlock()
+	for _, l := range lives {
+		l.closeSandbox() // no pod is left behind
+	}
 	m.out.flush()
 }
 
