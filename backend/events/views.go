@@ -174,3 +174,17 @@ type SessionSummary struct {
 	// ApprovalMode is the session's mode: plan, ask, edits, all or none.
 	ApprovalMode string `json:"approvalMode"`
 }
+
+// SandboxStatus is the OS sandbox of commands as Settings shows it: ready
+// or why not (and what to install), what the machine offers, and the
+// extra paths the user asked to hide.
+type SandboxStatus struct {
+	Ready        bool   `json:"ready"`
+	Why          string `json:"why,omitempty"`
+	Bwrap        string `json:"bwrap,omitempty"`
+	BwrapVersion string `json:"bwrapVersion,omitempty"`
+	UserNS       string `json:"userNamespaces"`
+	LandlockABI  int    `json:"landlockAbi"`
+	// Hidden are the extra paths hidden from commands (Settings).
+	Hidden []string `json:"hidden"`
+}
