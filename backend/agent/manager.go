@@ -18,7 +18,8 @@
 //	m.Approvals().DecideChange(approvalID, decision)  // approve all / some hunks / edited text / reject
 //	m.Approvals().DecideCommand(approvalID, decision) // approve or reject every other kind
 //	m.SetApprovalMode(sessionID, mode)        // plan, ask, edits, all, none for this session from its next model call
-//	m.Close()                                 // cancel every turn and wait for them
+//	m.Release(sessionID)                      // end the session's sandbox (a deleted session)
+//	m.Close()                                 // cancel every turn, wait for them, end every sandbox
 //
 // # Events
 //

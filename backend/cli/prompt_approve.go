@@ -39,7 +39,7 @@ func (t *terminal) decide(a events.Approval) {
 			decision = "approved"
 		}
 		t.line(jsonApproval{Type: "approval", ID: a.ID, Kind: a.Kind, Tool: a.Tool, Paths: a.Paths, Command: a.Command, Server: a.Server,
-			McpTool: a.McpTool, Arguments: a.Arguments, Host: a.Host, AlwaysRules: a.AlwaysRules, Decision: decision})
+			McpTool: a.McpTool, Arguments: a.Arguments, Host: a.Host, Port: a.Port, Reason: a.Reason, AlwaysRules: a.AlwaysRules, Decision: decision})
 	}
 	t.mu.Unlock()
 	if a.Kind != events.ApprovalChange {
