@@ -312,7 +312,7 @@ func TestSandboxNetworkDecide(t *testing.T) {
 		mu.Lock()
 		asked = append(asked, a)
 		mu.Unlock()
-		h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: a.Host == "ok.example"})
+		h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: a.Host != "no.example", AlwaysAllow: a.Host == "ok.example"})
 	})
 	if err := h.m.Send(ctx, h.sess.ID, "Fetch things", nil); err != nil {
 		t.Fatal(err)
@@ -326,7 +326,13 @@ func TestSandboxNetworkDecide(t *testing.T) {
 		t.Errorf("an approved host was refused: %v", err)
 	}
 	if err := l.decideHost(ctx, "OK.example.", 443); err != nil {
-		t.Errorf("the host approved earlier was refused: %v", err)
+		t.Errorf("the host allowed always was refused: %v", err)
+	}
+	if err := l.decideHost(ctx, "once.example", 8080); err != nil {
+		t.Errorf("a host allowed once was refused: %v", err)
+	}
+	if err := l.decideHost(ctx, "once.example", 443); err != nil {
+		t.Errorf("the host allowed once earlier in the session was refused: %v", err)
 	}
 	if err := l.decideHost(ctx, "evil.example", 443); err == nil || !strings.Contains(err.Error(), "sandbox") || !strings.Contains(err.Error(), "evil.example") {
 		t.Errorf("a denied host: %v", err)
@@ -338,12 +344,24 @@ func TestSandboxNetworkDecide(t *testing.T) {
 	n := len(asked)
 	first := asked[0]
 	mu.Unlock()
-	if n != 2 {
-		t.Errorf("asked %d times, want ok.example once and no.example once", n)
+	if n != 3 {
+		t.Errorf("asked %d times, want ok.example, once.example and no.example once each", n)
 	}
 	if first.Kind != events.ApprovalNetwork || first.ToolCallID != "c1" || first.Host != "ok.example" || first.Port != 443 ||
 		!strings.Contains(first.Command, "while") || len(first.AlwaysRules) != 1 || first.AlwaysRules[0] != `allow network "ok.example"` {
 		t.Errorf("approval %+v", first)
+	}
+	// "Always" stored the rule the card showed.
+	rules, err := h.st.Rules(ctx, h.sess.ProjectID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range rules {
+		names = append(names, string(r.Effect)+" "+r.Tool+" "+r.Pattern)
+	}
+	if len(names) != 2 || names[1] != "allow network ok.example" {
+		t.Errorf("rules %q, want the deny rule and allow network ok.example", names)
 	}
 	if err := os.WriteFile(filepath.Join(h.dir, "release"), nil, 0o644); err != nil {
 		t.Fatal(err)
