@@ -299,6 +299,15 @@ func (a *App) SaveSettings(in events.SettingsInput) (events.SettingsView, error)
 	return a.ws.SaveSettings(in)
 }
 
+// SandboxStatus reports whether commands can run in the OS sandbox here,
+// why not, and the extra paths hidden from them.
+func (a *App) SandboxStatus() (events.SandboxStatus, error) { return a.ws.SandboxStatus() }
+
+// SetSandboxHidden saves the extra paths the sandbox hides from commands.
+func (a *App) SetSandboxHidden(paths []string) (events.SandboxStatus, error) {
+	return a.ws.SetSandboxHidden(paths)
+}
+
 // ListModels asks a server for its models.
 func (a *App) ListModels(provider, baseURL, apiKey string) ([]string, error) {
 	return a.ws.ListModels(a.ctx, provider, baseURL, apiKey)

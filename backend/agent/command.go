@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"pilot/backend/confine"
 	"pilot/backend/events"
 	"pilot/backend/gate"
 	"pilot/backend/store"
@@ -54,19 +55,62 @@ func (t *turn) running(ctx context.Context, r *toolRun) {
 }
 
 // runCommand passes a command through the gate (asking the user where it
-// says so) and runs it, streaming its output.
+// says so) and runs it, in the session's sandbox where the gate says so,
+// streaming its output. What the sandbox blocked is told after it.
 func (t *turn) runCommand(ctx context.Context, r *toolRun, p *tools.Proposal) {
 	l := t.l
-	state, ok := t.permitted(ctx, r, gate.Call{Tool: r.use.Name, Command: p.Command.Command}, events.Approval{Command: p.Command.Command,
-		Cwd: p.Command.Dir, TimeoutSeconds: int(p.Command.Timeout.Seconds())}, "The user rejected this command; it was not run.")
-	if !ok {
+	c := p.Command
+	status := l.m.opt.Sandbox.probe()
+	call := gate.Call{Tool: r.use.Name, Command: c.Command, SandboxReady: status.Ready, Unsandboxed: c.Outside, Reason: c.Reason}
+	a := events.Approval{Command: c.Command, Cwd: c.Dir, TimeoutSeconds: int(c.Timeout.Seconds()), Reason: c.Reason}
+	info := &events.SandboxInfo{Outside: c.Outside, Reason: c.Reason}
+	if !status.Ready && !c.Outside {
+		a.NoSandbox = "The sandbox cannot start on this machine, so this command would run with your full rights: " + status.Why
+		info.Unavailable = status.Why
+	}
+	rejected := "The user rejected this command; it was not run."
+	if c.Outside {
+		rejected = "The user did not let this command run outside the sandbox; it was not run. Run it in the sandbox (leave out sandbox: false), or do without it."
+	}
+	d := t.judge(ctx, call)
+	state := store.ApprovalAuto
+	switch d.Verdict {
+	case gate.Refuse:
+		r.out = refusedBy(t.mode, d)
 		return
+	case gate.Ask:
+		var ok bool
+		if state, ok = t.asked(ctx, r, d, a, rejected); !ok {
+			return
+		}
+	}
+	opt := tools.ApplyOptions{OnOutput: func(chunk string) { l.m.out.output(l.id, r.use.ID, chunk) }}
+	var run *sandboxRun
+	var policy confine.Policy
+	if d.Sandboxed {
+		sess, pol, err := l.sandbox()
+		if err != nil {
+			r.out = outcome{text: "The command was not run: " + err.Error() + ".", isError: true, status: store.ToolError, approval: state}
+			return
+		}
+		opt.Sandbox, policy, info.Sandboxed = sess, pol, true
+		run = t.startRun(ctx, r, c.Command)
 	}
 	t.running(ctx, r)
+	t.saveSandbox(ctx, r, info)
 	bg := context.WithoutCancel(ctx)
 	cp := t.beforeCommand(bg)
-	res, err := l.registry.Apply(ctx, p, tools.ApplyOptions{OnOutput: func(chunk string) { l.m.out.output(l.id, r.use.ID, chunk) }})
-	t.afterCommand(bg, r, cp, p.Command.Command)
+	res, err := l.registry.Apply(ctx, p, opt)
+	var blocked []string
+	if run != nil {
+		blocked = append(run.end(), explainBlocks(policy, c.Command, res.Output)...)
+	}
+	t.afterCommand(bg, r, cp, c.Command)
+	if len(blocked) > 0 {
+		info.Blocked = blocked
+		t.saveSandbox(ctx, r, info)
+		res.Output += "\n\n" + strings.Join(blocked, "\n")
+	}
 	switch {
 	case err != nil && ctx.Err() != nil:
 		text := cancelled(true).text

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"pilot/backend/events"
+	"pilot/backend/gate"
 	"pilot/backend/llm"
 	"pilot/backend/permission"
 	"pilot/backend/rules"
@@ -41,6 +42,7 @@ type live struct {
 	calib   float64            // provider tokens per estimated token
 	raised  budgetRaise        // how far the user let the budget go
 	hosts   map[string]bool    // hosts the user let web_fetch read in this session
+	pod     pod                // the session's OS sandbox for commands
 
 	ruled atomic.Pointer[[]permission.Rule] // the rules the gate read last (Withheld)
 }
@@ -127,7 +129,9 @@ func (l *live) addRules(ctx context.Context, rs []permission.Rule) {
 	for _, t := range l.registry.Tools() {
 		names = append(names, t.Name())
 	}
-	known := permission.Known(names, nil)
+	// A sandboxed command's connection is judged as the rule tool
+	// network (TODO(lead): drop once permission.Known knows it).
+	known := permission.Known(append(names, gate.NetworkTool), nil)
 	for _, r := range rs {
 		_, err := rules.Add(ctx, l.m.st, l.project.ID, r, known)
 		var inv *rules.Invalid

@@ -18,7 +18,8 @@
 //	m.Approvals().DecideChange(approvalID, decision)  // approve all / some hunks / edited text / reject
 //	m.Approvals().DecideCommand(approvalID, decision) // approve or reject every other kind
 //	m.SetApprovalMode(sessionID, mode)        // plan, ask, edits, all, none for this session from its next model call
-//	m.Close()                                 // cancel every turn and wait for them
+//	m.Release(sessionID)                      // end the session's sandbox (a deleted session)
+//	m.Close()                                 // cancel every turn, wait for them, end every sandbox
 //
 // # Events
 //
@@ -129,6 +130,9 @@ type Options struct {
 	// WebFetch are web_fetch's limits; its AllowPrivate lets hosts reach
 	// private addresses beyond those the project's rules allow (tests).
 	WebFetch webfetch.Options
+	// Sandbox is how run_bash commands are confined (the zero value: the
+	// machine's sandbox, when it can start).
+	Sandbox Sandbox
 	// Titles asks the model for a short title after a session's first turn
 	// (until then, and when that fails, the title is the first line of the
 	// first message).
@@ -402,6 +406,15 @@ func (m *Manager) Close() {
 	m.mu.Unlock()
 	m.stop()
 	m.turns.Wait()
+	m.mu.Lock()
+	lives := make([]*live, 0, len(m.lives))
+	for _, l := range m.lives {
+		lives = append(lives, l)
+	}
+	m.mu.Unlock()
+	for _, l := range lives {
+		l.closeSandbox() // no pod is left behind
+	}
 	m.out.flush()
 }
 

@@ -39,7 +39,7 @@ func (t *terminal) decide(a events.Approval) {
 			decision = "approved"
 		}
 		t.line(jsonApproval{Type: "approval", ID: a.ID, Kind: a.Kind, Tool: a.Tool, Paths: a.Paths, Command: a.Command, Server: a.Server,
-			McpTool: a.McpTool, Arguments: a.Arguments, Host: a.Host, AlwaysRules: a.AlwaysRules, Decision: decision})
+			McpTool: a.McpTool, Arguments: a.Arguments, Host: a.Host, Port: a.Port, Reason: a.Reason, AlwaysRules: a.AlwaysRules, Decision: decision})
 	}
 	t.mu.Unlock()
 	if a.Kind != events.ApprovalChange {
@@ -73,10 +73,17 @@ func question(a events.Approval, always bool) string {
 		return a.Command + " [y/N] "
 	case events.ApprovalFetch:
 		return fmt.Sprintf("%s (allows %s for this session)? %s ", a.Command, a.Host, opts)
+	case events.ApprovalOutsideSandbox:
+		return fmt.Sprintf("Run `%s` OUTSIDE the sandbox, with your full rights? The agent says: %s %s ", a.Command, a.Reason, opts)
+	case events.ApprovalNetwork:
+		return fmt.Sprintf("`%s` wants to reach %s:%d; allow %s for this session? %s ", a.Command, a.Host, a.Port, a.Host, opts)
 	case events.ApprovalMCP:
 		return fmt.Sprintf("Call the tool %q of the MCP server %q with %s? %s ", a.McpTool, a.Server, a.Arguments, opts)
 	case events.ApprovalChange:
 		return fmt.Sprintf("Apply this change to %s? %s ", strings.Join(a.Paths, ", "), opts)
+	}
+	if a.NoSandbox != "" {
+		return fmt.Sprintf("Run `%s` (not sandboxed: %s)? %s ", a.Command, a.NoSandbox, opts)
 	}
 	return fmt.Sprintf("Run `%s`? %s ", a.Command, opts)
 }

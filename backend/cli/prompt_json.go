@@ -79,6 +79,8 @@ type jsonApproval struct {
 	McpTool     string   `json:"mcpTool"`
 	Arguments   string   `json:"arguments"`
 	Host        string   `json:"host"`
+	Port        int      `json:"port,omitempty"`   // network: the port the command wants to reach
+	Reason      string   `json:"reason,omitempty"` // outside_sandbox: the model's reason
 	AlwaysRules []string `json:"alwaysRules"`
 	Decision    string   `json:"decision"` // "approved" or "rejected"
 }

@@ -80,6 +80,10 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 		Log:      log,
 		Ledger:   lg,
 		MCP:      func(string) tools.MCP { return hub },
+		Options: agent.Options{Sandbox: agent.Sandbox{PilotHome: home, Hidden: func() []string {
+			s, _ := config.LoadSettings(home) // a corrupt file was reported when the provider was chosen
+			return s.SandboxHidden
+		}}},
 	})
 	h.term.answer = h.m.Approvals()
 	if err := h.m.SetApprovalMode(ctx, h.sess.ID, string(a.approve)); err != nil {

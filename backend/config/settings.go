@@ -55,6 +55,9 @@ type Settings struct {
 	// NotificationsOff turns the desktop notifications off (they are on
 	// by default).
 	NotificationsOff bool `json:"notificationsOff,omitempty"`
+	// SandboxHidden are paths the sandbox hides from commands beside the
+	// secrets it always hides: absolute, or "~/" for the home folder.
+	SandboxHidden []string `json:"sandboxHidden,omitempty"`
 }
 
 // Helpers running at once.

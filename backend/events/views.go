@@ -61,6 +61,27 @@ type ToolCall struct {
 	Change *ChangeSummary `json:"change,omitempty"`
 	// Effects lists the files an approved command changed.
 	Effects *CommandEffects `json:"effects,omitempty"`
+	// Sandbox is how a run_bash command ran with respect to the OS
+	// sandbox; nil for other tools and commands not run.
+	Sandbox *SandboxInfo `json:"sandbox,omitempty"`
+}
+
+// SandboxInfo is how a command ran with respect to the OS sandbox, kept
+// with the call (tool_calls.sandbox) so the card shows it after a reload.
+type SandboxInfo struct {
+	// Sandboxed: it ran in the session's sandbox.
+	Sandboxed bool `json:"sandboxed"`
+	// Outside: the model asked to run it outside (sandbox: false), for
+	// Reason.
+	Outside bool   `json:"outside,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+	// Unavailable: the sandbox could not start on this machine, why and
+	// what to install (so it ran with the user's rights after a yes or in
+	// mode all).
+	Unavailable string `json:"unavailable,omitempty"`
+	// Blocked are sentences on what the sandbox blocked: a write to a
+	// read-only place, a hidden secret, a refused connection.
+	Blocked []string `json:"blocked,omitempty"`
 }
 
 // Kinds of approval (Approval.Kind): what the user is asked to decide.
@@ -80,9 +101,12 @@ const (
 	// ApprovalPlan: a plan presented in plan mode (reserved: a plan is
 	// answered in the chat today).
 	ApprovalPlan = "plan"
-	// ApprovalOutsideSandbox: a command that needs more than the OS
-	// sandbox allows (reserved for the sandbox of run_bash).
+	// ApprovalOutsideSandbox: a run_bash command asking to run outside
+	// the OS sandbox (sandbox: false), with the model's Reason.
 	ApprovalOutsideSandbox = "outside_sandbox"
+	// ApprovalNetwork: a sandboxed command's connection to a host not yet
+	// allowed (Host, Port; ToolCallID is the running command's).
+	ApprovalNetwork = "network"
 )
 
 // Approval is a decision the user owes. Kind is one of the Approval*
@@ -102,8 +126,18 @@ type Approval struct {
 	McpTool   string `json:"mcpTool,omitempty"`
 	Arguments string `json:"arguments,omitempty"`
 	// Host is the host a web_fetch call asks to read (Command is
-	// "Fetch URL"); approving it allows the host for the session.
+	// "Fetch URL"), or a sandboxed command's connection asks to reach
+	// (kind network, with Port; Command is the command); approving it
+	// allows the host for the session.
 	Host string `json:"host,omitempty"`
+	Port int    `json:"port,omitempty"`
+	// Reason is the model's sentence for running a command outside the
+	// sandbox (kind outside_sandbox).
+	Reason string `json:"reason,omitempty"`
+	// NoSandbox says why a command asked about would run outside the
+	// sandbox although the mode promised it: the sandbox cannot start on
+	// this machine (confine.Status.Why); "" when it would be sandboxed.
+	NoSandbox string `json:"noSandbox,omitempty"`
 	// AlwaysRules are the rules "always allow" would add, shown before
 	// the user chooses; empty when NoAlways is set or the kind offers no
 	// "always allow" (budget).
@@ -139,4 +173,18 @@ type SessionSummary struct {
 	State     string  `json:"state"`
 	// ApprovalMode is the session's mode: plan, ask, edits, all or none.
 	ApprovalMode string `json:"approvalMode"`
+}
+
+// SandboxStatus is the OS sandbox of commands as Settings shows it: ready
+// or why not (and what to install), what the machine offers, and the
+// extra paths the user asked to hide.
+type SandboxStatus struct {
+	Ready        bool   `json:"ready"`
+	Why          string `json:"why,omitempty"`
+	Bwrap        string `json:"bwrap,omitempty"`
+	BwrapVersion string `json:"bwrapVersion,omitempty"`
+	UserNS       string `json:"userNamespaces"`
+	LandlockABI  int    `json:"landlockAbi"`
+	// Hidden are the extra paths hidden from commands (Settings).
+	Hidden []string `json:"hidden"`
 }

@@ -12,10 +12,12 @@
 // add, the session's earlier yes to a web_fetch host, and whether a
 // private address may be opened (only by a rule that names the host).
 //
-// The OS sandbox of run_bash (a later issue) fits as one more verdict: a
-// command the sandbox confines runs sandboxed, and one that needs more
-// than the sandbox allows asks with the kind
-// events.ApprovalOutsideSandbox.
+// The OS sandbox of run_bash (backend/confine) is one more verdict: where
+// it can start, a command runs sandboxed (Decision.Sandboxed) without
+// asking in edits and all modes and after the user's yes in ask mode; one
+// that asks to run outside it (sandbox: false) asks every time but in mode
+// all, with the kind events.ApprovalOutsideSandbox. A sandboxed command's
+// connections are judged here too, by host (Call.Tool NetworkTool).
 package gate
 
 import (
@@ -57,6 +59,13 @@ type Call struct {
 	// Budget: not a tool call but the loop's question whether the turn may
 	// go past the session's budget (Tool is empty).
 	Budget bool
+	// SandboxReady: the session's sandbox can start on this machine
+	// (confine.Probe), so a command may run confined.
+	SandboxReady bool
+	// Unsandboxed: the command asks to run outside the sandbox (run_bash's
+	// sandbox: false), for Reason, the model's sentence.
+	Unsandboxed bool
+	Reason      string
 }
 
 // Decision is the gate's answer.
@@ -74,9 +83,13 @@ type Decision struct {
 	// says why "always allow" is not offered when the kind has it.
 	Always   []permission.Rule
 	NoAlways string
-	// Private: a web_fetch may open a private, loopback or link-local
-	// address, because a rule names the host without wildcards.
+	// Private: a web_fetch (or a sandboxed command's connection) may open
+	// a private, loopback or link-local address, because a rule names the
+	// host without wildcards.
 	Private bool
+	// Sandboxed: the command runs in the session's sandbox, at once
+	// (Run) or once the user says yes (Ask).
+	Sandboxed bool
 }
 
 // Admit refuses, before a call is even built, what the mode never allows
@@ -96,8 +109,13 @@ func Admit(mode permission.Mode, tool string, readOnly bool) string {
 // Judge decides c under the session's mode and the project's rules. It
 // does nothing but compute: no file, command, network or store is touched.
 func Judge(mode permission.Mode, rules []permission.Rule, c Call) Decision {
-	if c.Budget {
+	switch {
+	case c.Budget:
 		return Decision{Verdict: Ask, Kind: events.ApprovalBudget, Reason: "the session reached its budget"}
+	case c.Tool == NetworkTool:
+		return judgeNetwork(mode, rules, c)
+	case c.Tool == permission.BashTool && c.Unsandboxed:
+		return judgeOutside(mode, rules, c)
 	}
 	req := permission.Request{Tool: c.Tool, ReadOnly: c.ReadOnly && c.Tool != permission.WebFetchTool,
 		Command: c.Command, Paths: c.Paths, Server: c.Server, MCPTool: c.MCPTool, Host: c.Host}
@@ -130,6 +148,9 @@ func Judge(mode permission.Mode, rules []permission.Rule, c Call) Decision {
 	if out.Verdict == Ask {
 		out.Kind = kind(c)
 		out.Always, out.NoAlways = always(req)
+	}
+	if c.Tool == permission.BashTool && c.SandboxReady {
+		sandboxed(mode, &out)
 	}
 	return out
 }

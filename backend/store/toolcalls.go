@@ -62,6 +62,9 @@ type ToolCall struct {
 	// followed by a space and the deny rule; "" when not refused or not
 	// known (calls stored before migration 0009).
 	RefusedBy string `json:"refusedBy,omitempty"`
+	// Sandbox is how a command ran with respect to the OS sandbox, as
+	// JSON (events.SandboxInfo, SetToolSandbox); "" for other calls.
+	Sandbox string `json:"sandbox,omitempty"`
 }
 
 // Who refused a call (ToolCall.RefusedBy).
@@ -75,7 +78,7 @@ const (
 // toolCallCols are read from tool_call_rows, which resolves the output of
 // a call whose result message holds it (see migration 0002).
 const toolCallCols = `id, session_id, message_id, tool_use_id, name, input, output, status,
-	approval, feedback, started_at, finished_at, parent_tool_use_id, refused_by`
+	approval, feedback, started_at, finished_at, parent_tool_use_id, refused_by, sandbox`
 
 func scanToolCall(row interface{ Scan(...any) error }) (ToolCall, error) {
 	var c ToolCall
@@ -83,7 +86,7 @@ func scanToolCall(row interface{ Scan(...any) error }) (ToolCall, error) {
 	var started int64
 	var finished sql.NullInt64
 	err := row.Scan(&c.ID, &c.SessionID, &c.MessageID, &c.ToolUseID, &c.Name, &input, &c.Output,
-		&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy)
+		&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &c.Sandbox)
 	if err != nil {
 		return ToolCall{}, err
 	}
@@ -160,6 +163,12 @@ func (s *Store) SetToolRefusedBy(ctx context.Context, id int64, by string) error
 	return s.updateToolCall(ctx, id, `refused_by = ?`, by)
 }
 
+// SetToolSandbox records how a command ran with respect to the OS
+// sandbox (ToolCall.Sandbox, JSON).
+func (s *Store) SetToolSandbox(ctx context.Context, id int64, sandbox string) error {
+	return s.updateToolCall(ctx, id, `sandbox = ?`, sandbox)
+}
+
 func (s *Store) updateToolCall(ctx context.Context, id int64, set string, args ...any) error {
 	return s.updateRow(ctx, "tool_calls", "tool call", id, set, args...)
 }
@@ -232,7 +241,7 @@ func listToolCallsOf(ctx context.Context, q querier, sessionID int64, ms []Messa
 		var started int64
 		var finished, result sql.NullInt64
 		err := rows.Scan(&c.ID, &c.SessionID, &c.MessageID, &c.ToolUseID, &c.Name, &input, &c.Output,
-			&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &result)
+			&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &c.Sandbox, &result)
 		if err != nil {
 			return nil, err
 		}

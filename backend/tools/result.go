@@ -62,6 +62,10 @@ type Command struct {
 	Command string        `json:"command"`
 	Dir     string        `json:"dir"`     // the project root
 	Timeout time.Duration `json:"timeout"` // already clamped to MaxTimeout
+	// Outside: the model asked to run it outside the sandbox (sandbox:
+	// false), for Reason.
+	Outside bool   `json:"outside,omitempty"`
+	Reason  string `json:"reason,omitempty"`
 }
 
 // hashContent identifies a file content for staleness checks.

@@ -20,7 +20,12 @@ const (
 type RunBashParams struct {
 	Command        string `json:"command" desc:"Shell command, run with bash -c in the project root."`
 	TimeoutSeconds int    `json:"timeout_seconds,omitempty" desc:"Seconds before the command and everything it started are killed. Default: 120, at most 600."`
+	Sandbox        *bool  `json:"sandbox,omitempty" desc:"false runs the command outside the sandbox, with the user's full rights: the user is asked every time (except in mode all). Leave it out to run in the sandbox."`
+	Reason         string `json:"reason,omitempty" desc:"Required with sandbox: false: one sentence the user reads on why the command needs more than the sandbox allows."`
 }
+
+// outside reports whether p asks to run outside the sandbox.
+func (p RunBashParams) outside() bool { return p.Sandbox != nil && !*p.Sandbox }
 
 func newRunBash(d Deps) Tool {
 	return newTool("run_bash", runBashDesc, false, labelRunBash,
@@ -28,6 +33,9 @@ func newRunBash(d Deps) Tool {
 }
 
 func labelRunBash(p RunBashParams) string {
+	if p.outside() {
+		return "→ Running bash outside the sandbox: " + truncate(firstLine(p.Command), 120) + " (" + truncate(firstLine(p.Reason), 120) + ")"
+	}
 	return "→ Running bash: " + truncate(firstLine(p.Command), 120)
 }
 
@@ -38,7 +46,14 @@ func runBash(d Deps, p RunBashParams) (Result, error) {
 	if p.TimeoutSeconds < 0 {
 		return errorf("timeout_seconds=%d is negative. Leave it out for the default of %d s, or give up to %d.", p.TimeoutSeconds, int(defaultTimeout.Seconds()), int(maxTimeout.Seconds())), nil
 	}
-	c := &Command{Command: p.Command, Dir: d.Root.Dir(), Timeout: defaultTimeout}
+	reason := strings.TrimSpace(p.Reason)
+	if p.outside() && reason == "" {
+		return errorf("sandbox: false needs a reason: one sentence the user reads before letting the command run outside the sandbox with their full rights. Call run_bash again with reason set, or without sandbox: false to run it in the sandbox."), nil
+	}
+	c := &Command{Command: p.Command, Dir: d.Root.Dir(), Timeout: defaultTimeout, Outside: p.outside()}
+	if c.Outside {
+		c.Reason = reason
+	}
 	prop := &Proposal{Tool: "run_bash", Command: c}
 	if p.TimeoutSeconds > 0 {
 		c.Timeout = time.Duration(p.TimeoutSeconds) * time.Second
@@ -47,7 +62,11 @@ func runBash(d Deps, p RunBashParams) (Result, error) {
 		prop.Note = fmt.Sprintf("Note: timeout_seconds=%d was lowered to the maximum of %d.", p.TimeoutSeconds, int(maxTimeout.Seconds()))
 		c.Timeout = maxTimeout
 	}
-	out := fmt.Sprintf("Proposed: run %q in %s (timeout %d s).", truncate(p.Command, 200), c.Dir, int(c.Timeout.Seconds()))
+	where := ""
+	if c.Outside {
+		where = " outside the sandbox"
+	}
+	out := fmt.Sprintf("Proposed: run %q in %s%s (timeout %d s).", truncate(p.Command, 200), c.Dir, where, int(c.Timeout.Seconds()))
 	if prop.Note != "" {
 		out += " " + prop.Note
 	}

@@ -4,6 +4,7 @@
 package view
 
 import (
+	"encoding/json"
 	"html"
 	"strings"
 	"time"
@@ -77,8 +78,21 @@ func ToolCall(c store.ToolCall, label string) events.ToolCall {
 		ID: c.ToolUseID, MessageID: c.MessageID, ParentID: c.ParentToolUseID, Name: c.Name, Label: label, Input: c.Input,
 		Status: string(c.Status), Output: c.Output, IsError: c.Status == store.ToolError,
 		StartedAt: Millis(c.StartedAt), FinishedAt: Millis(c.FinishedAt),
-		RefusedBy: by, RefusedRule: rule,
+		RefusedBy: by, RefusedRule: rule, Sandbox: Sandbox(c.Sandbox),
 	}
+}
+
+// Sandbox reads a stored store.ToolCall.Sandbox; nil when there is none
+// (or it cannot be read: the card then shows no sandbox line).
+func Sandbox(stored string) *events.SandboxInfo {
+	if stored == "" {
+		return nil
+	}
+	var v events.SandboxInfo
+	if json.Unmarshal([]byte(stored), &v) != nil {
+		return nil
+	}
+	return &v
 }
 
 // Refuser splits a stored store.ToolCall.RefusedBy into who refused and

@@ -16,7 +16,7 @@ import (
 // lets through.
 var modeWords = map[permission.Mode]string{
 	permission.ModeAsk:   "every change and command is shown to the user for approval",
-	permission.ModeEdits: "file changes are applied, commands are shown for approval",
+	permission.ModeEdits: "file changes are applied, commands run in the sandbox without asking (or are shown for approval where it cannot start)",
 }
 
 // SetSessionMode sets a session's mode (plan, ask, edits, all, none) and

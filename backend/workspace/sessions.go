@@ -39,9 +39,10 @@ func (w *Workspace) RenameSession(ctx context.Context, id int64, title string) e
 }
 
 // DeleteSession removes a session and everything under it. A running turn
-// is cancelled first.
+// is cancelled first, and the session's sandbox ended.
 func (w *Workspace) DeleteSession(ctx context.Context, id int64) error {
 	_ = w.CancelTurn(id)
+	w.agent.Release(id)
 	return w.store.DeleteSession(ctx, id)
 }
 

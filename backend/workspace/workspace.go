@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"pilot/backend/agent"
+	"pilot/backend/confine"
 	"pilot/backend/events"
 	"pilot/backend/ledger"
 	"pilot/backend/mcp"
@@ -33,8 +34,9 @@ type Workspace struct {
 	emit       events.Emitter
 	projectDir string // the folder opened last: its .env applies to Settings
 	changes    changeLog
-	tree       treeListings   // the file tree's folders, kept for their next pages
-	fresh      map[int64]bool // sessions created here, possibly still empty (see dropEmpty)
+	tree       treeListings          // the file tree's folders, kept for their next pages
+	fresh      map[int64]bool        // sessions created here, possibly still empty (see dropEmpty)
+	probe      func() confine.Status // the sandbox's probe (Options.Agent.Sandbox.Probe; nil: confine.ProbeNow)
 }
 
 // Options configures Open.
@@ -74,6 +76,8 @@ func Open(ctx context.Context, o Options) (*Workspace, error) {
 	w.mcp = mcp.NewPool(mo)
 	opts := o.Agent
 	opts.Titles = true // the window names sessions with the model's help
+	opts.Sandbox = sandboxOptions(opts.Sandbox, o.Home)
+	w.probe = opts.Sandbox.Probe
 	w.agent = agent.NewManager(agent.Deps{Store: st, Emitter: w, Provider: w.providerFor, Options: opts, Log: o.Log, Ledger: lg, MCP: w.mcpFor})
 	w.dropLeftovers(ctx)
 	dir, from := o.Project, "the folder given"

@@ -7,6 +7,7 @@ import "./styles.css";
 import "./ledger.css";
 import "./plan.css";
 import "./helpers.css";
+import "./sandbox.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");

@@ -31,6 +31,7 @@ import type {
   SessionDetail,
   SessionMode,
   SessionSummary,
+  SandboxStatus,
   SettingsInput,
   SettingsView,
   SlashCommand,
@@ -125,6 +126,10 @@ export interface Backend {
   getSettings(): Promise<SettingsView>;
   saveSettings(input: SettingsInput): Promise<SettingsView>;
   listModels(provider: string, baseUrl: string, apiKey: string): Promise<string[]>;
+  /** Whether commands can run in the OS sandbox here (probed now), why not, and the extra hidden paths. */
+  sandboxStatus(): Promise<SandboxStatus>;
+  /** Saves the extra paths the sandbox hides (absolute or ~/); a bad one is refused with a sentence. */
+  setSandboxHidden(paths: string[]): Promise<SandboxStatus>;
   listRules(projectId: number): Promise<Rule[]>;
   addRule(projectId: number, tool: string, pattern: string, effect: string): Promise<Rule>;
   deleteRule(ruleId: number): Promise<void>;

@@ -8,9 +8,11 @@ export type BlockType = "text" | "thinking" | "tool_use" | "tool_result" | "imag
 /**
  * What an approval asks (backend/events/views.go's Approval* constants):
  * a file change (hunks, decideChange) or a yes/no of its kind (decideCommand).
- * plan and outside_sandbox are reserved for the plan card and the OS sandbox.
+ * plan is reserved for the plan card; outside_sandbox is a command asking to
+ * run outside the OS sandbox, network a sandboxed command's connection to a
+ * host not allowed yet.
  */
-export type ApprovalKind = "change" | "command" | "mcp" | "fetch" | "budget" | "plan" | "outside_sandbox";
+export type ApprovalKind = "change" | "command" | "mcp" | "fetch" | "budget" | "plan" | "outside_sandbox" | "network";
 export type ApprovalOutcome = "approved" | "partial" | "edited" | "rejected" | "withdrawn" | "cancelled";
 export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget" | "stale" | "mcp" | "rule";
 export type TurnEndReason = "end_turn" | "cancelled" | "error" | "limit" | "loop_guard" | "budget" | "max_tokens" | "plan";
@@ -89,6 +91,34 @@ export interface ToolCall {
   refusedBy?: RefusedBy;
   /** The deny rule that refused it, as "tool \"pattern\"" (refusedBy "rule"). */
   refusedRule?: string;
+  /** How a command ran with respect to the OS sandbox (run_bash only). */
+  sandbox?: SandboxInfo;
+}
+
+/** How a command ran with respect to the OS sandbox, kept with the call. */
+export interface SandboxInfo {
+  /** It ran in the session's sandbox. */
+  sandboxed: boolean;
+  /** The model asked to run it outside the sandbox (sandbox: false), for reason. */
+  outside?: boolean;
+  reason?: string;
+  /** The sandbox could not start on this machine: why, and what to install. */
+  unavailable?: string;
+  /** Sentences on what the sandbox blocked. */
+  blocked?: string[];
+}
+
+/** The OS sandbox as Settings shows it (SandboxStatus). */
+export interface SandboxStatus {
+  ready: boolean;
+  /** Not ready: why, and what to install or change. */
+  why?: string;
+  bwrap?: string;
+  bwrapVersion?: string;
+  userNamespaces: string;
+  landlockAbi: number;
+  /** The extra paths hidden from commands. */
+  hidden: string[];
 }
 
 export type RefusedBy = "user" | "plan" | "mode" | "rule";
@@ -106,8 +136,13 @@ export interface Approval {
   server?: string;
   mcpTool?: string;
   arguments?: string;
-  /** web_fetch: the host to allow (command is "Fetch URL"). */
+  /** web_fetch: the host to allow (command is "Fetch URL"); network: the host a sandboxed command wants to reach, with port. */
   host?: string;
+  port?: number;
+  /** outside_sandbox: the model's reason for running the command outside the sandbox. */
+  reason?: string;
+  /** Why the command would run outside the sandbox although the mode promised it: the sandbox cannot start here. */
+  noSandbox?: string;
   /** The rules "always allow" adds, shown before the user chooses. */
   alwaysRules?: string[];
   /** Set when "always allow" is not offered (no rule can allow the call): why. */

@@ -22,6 +22,7 @@ import type {
   SearchHit,
   SessionDetail,
   SessionSummary,
+  SandboxStatus,
   SettingsView,
   SlashCommand,
 } from "./types";
@@ -78,6 +79,8 @@ export const wailsBackend: Backend = {
   getSettings: async () => (await App.GetSettings()) as SettingsView,
   saveSettings: async (input) => (await App.SaveSettings(wire.SettingsInput.createFrom(input))) as SettingsView,
   listModels: (provider, baseUrl, apiKey) => App.ListModels(provider, baseUrl, apiKey),
+  sandboxStatus: async () => (await App.SandboxStatus()) as SandboxStatus,
+  setSandboxHidden: async (paths) => (await App.SetSandboxHidden(paths)) as SandboxStatus,
   listRules: async (projectId) => (await App.ListRules(projectId)) as Rule[],
   addRule: async (projectId, tool, pattern, effect) => (await App.AddRule(projectId, tool, pattern, effect)) as Rule,
   deleteRule: (id) => App.DeleteRule(id),

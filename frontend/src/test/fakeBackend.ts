@@ -31,6 +31,7 @@ import type {
   SessionDetail,
   SessionMode,
   SessionSummary,
+  SandboxStatus,
   SettingsInput,
   SettingsView,
   Usage,
@@ -103,6 +104,8 @@ export class FakeBackend implements Backend {
   /** Proposed texts by approval id and path ("ap1:main.go"). */
   proposed: Record<string, string> = {};
   settings: SettingsView = { ...defaultSettings };
+  /** The OS sandbox as sandboxStatus reports it; a test sets it. */
+  sandbox: SandboxStatus = { ready: true, userNamespaces: "available", landlockAbi: 4, bwrap: "/usr/bin/bwrap", bwrapVersion: "0.11.0", hidden: [] };
   dirs: Record<string, FileEntry[]> = {};
   /** The version of every listing ListDir gives (bump it when dirs change). */
   dirVersion = 1;
@@ -358,6 +361,18 @@ export class FakeBackend implements Backend {
     const notifications = input.notifications ?? this.settings.notifications;
     this.settings = { ...this.settings, provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds, helperConcurrency, notifications, needsOnboarding: false };
     return this.settings;
+  }
+  async sandboxStatus(): Promise<SandboxStatus> {
+    this.record("sandboxStatus");
+    return this.sandbox;
+  }
+  async setSandboxHidden(paths: string[]): Promise<SandboxStatus> {
+    this.record("setSandboxHidden", paths);
+    const clean = paths.map((p) => p.trim()).filter((p) => p !== "");
+    const bad = clean.find((p) => !p.startsWith("/") && !p.startsWith("~/"));
+    if (bad !== undefined) throw new Error(`the hidden path "${bad}" is neither absolute nor under ~/: write it as /abs/path or ~/folder`);
+    this.sandbox = { ...this.sandbox, hidden: clean };
+    return this.sandbox;
   }
   async listModels(provider: string, baseUrl: string, apiKey: string): Promise<string[]> {
     this.record("listModels", provider, baseUrl, apiKey);

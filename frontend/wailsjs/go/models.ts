@@ -49,6 +49,9 @@ export namespace events {
 	    mcpTool?: string;
 	    arguments?: string;
 	    host?: string;
+	    port?: number;
+	    reason?: string;
+	    noSandbox?: string;
 	    alwaysRules?: string[];
 	    noAlways?: string;
 	
@@ -70,6 +73,9 @@ export namespace events {
 	        this.mcpTool = source["mcpTool"];
 	        this.arguments = source["arguments"];
 	        this.host = source["host"];
+	        this.port = source["port"];
+	        this.reason = source["reason"];
+	        this.noSandbox = source["noSandbox"];
 	        this.alwaysRules = source["alwaysRules"];
 	        this.noAlways = source["noAlways"];
 	    }
@@ -1014,6 +1020,26 @@ export namespace events {
 		    return a;
 		}
 	}
+	export class SandboxInfo {
+	    sandboxed: boolean;
+	    outside?: boolean;
+	    reason?: string;
+	    unavailable?: string;
+	    blocked?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SandboxInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sandboxed = source["sandboxed"];
+	        this.outside = source["outside"];
+	        this.reason = source["reason"];
+	        this.unavailable = source["unavailable"];
+	        this.blocked = source["blocked"];
+	    }
+	}
 	export class ToolCall {
 	    id: string;
 	    messageId: number;
@@ -1031,6 +1057,7 @@ export namespace events {
 	    refusedRule?: string;
 	    change?: ChangeSummary;
 	    effects?: CommandEffects;
+	    sandbox?: SandboxInfo;
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolCall(source);
@@ -1054,6 +1081,7 @@ export namespace events {
 	        this.refusedRule = source["refusedRule"];
 	        this.change = this.convertValues(source["change"], ChangeSummary);
 	        this.effects = this.convertValues(source["effects"], CommandEffects);
+	        this.sandbox = this.convertValues(source["sandbox"], SandboxInfo);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1232,6 +1260,31 @@ export namespace events {
 	        this.pattern = source["pattern"];
 	        this.effect = source["effect"];
 	        this.invalid = source["invalid"];
+	    }
+	}
+	
+	export class SandboxStatus {
+	    ready: boolean;
+	    why?: string;
+	    bwrap?: string;
+	    bwrapVersion?: string;
+	    userNamespaces: string;
+	    landlockAbi: number;
+	    hidden: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SandboxStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ready = source["ready"];
+	        this.why = source["why"];
+	        this.bwrap = source["bwrap"];
+	        this.bwrapVersion = source["bwrapVersion"];
+	        this.userNamespaces = source["userNamespaces"];
+	        this.landlockAbi = source["landlockAbi"];
+	        this.hidden = source["hidden"];
 	    }
 	}
 	export class SearchHit {

@@ -1,5 +1,5 @@
 import { memo, useEffect, useRef, useState } from "react";
-import type { Block, ChangeSummary, CommandEffects, ToolCall, ToolStatus } from "../../lib/types";
+import type { Block, ChangeSummary, CommandEffects, SandboxInfo, ToolCall, ToolStatus } from "../../lib/types";
 import type { SessionView } from "../../state/sessionState";
 import { useApp, useController } from "../../state/context";
 import MessageImage from "./MessageImage";
@@ -109,6 +109,65 @@ function resultImages(s: SessionView | null | undefined, call: ToolCall | undefi
   return noImages;
 }
 
+/** How a command ran with respect to the OS sandbox, in a word. */
+function SandboxBadge({ info }: { info: SandboxInfo }) {
+  if (info.sandboxed) {
+    return (
+      <span className="badge sandbox-badge" data-testid="sandbox-badge" title="Ran in the sandbox: the project is writable, the rest read-only, secrets hidden, network only to hosts you allow">
+        sandboxed
+      </span>
+    );
+  }
+  if (info.outside) {
+    return (
+      <span className="badge sandbox-outside" data-testid="sandbox-badge" title={`Ran outside the sandbox, with your full rights. The agent's reason: ${info.reason ?? ""}`}>
+        outside the sandbox
+      </span>
+    );
+  }
+  if (info.unavailable) {
+    return (
+      <span className="badge sandbox-unavailable" data-testid="sandbox-badge" title={info.unavailable}>
+        not sandboxed
+      </span>
+    );
+  }
+  return null;
+}
+
+/**
+ * What the sandbox blocked, one sentence each, and why a command ran
+ * without it: shown on the card whether it is open or not, so a block is
+ * never hidden behind the output.
+ */
+function SandboxNotes({ info }: { info: SandboxInfo }) {
+  const blocked = info.blocked ?? [];
+  if (blocked.length === 0 && !info.unavailable && !info.outside) return null;
+  return (
+    <div className="sandbox-notes">
+      {info.outside && info.reason && (
+        <p className="muted small-text" data-testid="sandbox-outside-reason">
+          Ran outside the sandbox, with your full rights. The agent&apos;s reason: {info.reason}
+        </p>
+      )}
+      {!info.outside && info.unavailable && (
+        <p className="muted small-text" data-testid="sandbox-unavailable">
+          Not sandboxed: {info.unavailable}
+        </p>
+      )}
+      {blocked.length > 0 && (
+        <ul className="sandbox-blocks">
+          {blocked.map((b, i) => (
+            <li key={i} data-testid="sandbox-block">
+              {b}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 function ToolCallCard({ id }: { id: string }) {
   const c = useController();
   const call = useApp((s) => s.session?.toolCalls[id]);
@@ -129,6 +188,7 @@ function ToolCallCard({ id }: { id: string }) {
   if (call.name === "present_plan" && call.status === "done") return <PlanCard call={call} />;
   const label = decidedLabel(call.label || `→ ${call.name}`, change);
   const refusal = refusalText(call);
+  const sandbox = call.name === "run_bash" ? call.sandbox : undefined;
   return (
     <div
       className={`tool-card status-${call.status}${undone ? " undone" : ""}`}
@@ -137,12 +197,14 @@ function ToolCallCard({ id }: { id: string }) {
       data-status={call.status}
       data-refused-by={call.status === "rejected" ? call.refusedBy : undefined}
       data-parent-id={call.parentId}
+      data-sandboxed={sandbox?.sandboxed ? "true" : undefined}
     >
       <button type="button" className="tool-head" aria-expanded={expanded} onClick={() => setOpen(!expanded)}>
         <span className={`tool-icon${call.status === "running" ? " spin" : ""}`} aria-hidden="true">
           {statusIcon[call.status]}
         </span>
         <span className="tool-label">{label}</span>
+        {sandbox && <SandboxBadge info={sandbox} />}
         {refusal && (!change || call.refusedBy !== "user") ? (
           <span className={`tool-status refusal refused-by-${call.refusedBy}`} data-testid="tool-refusal" title={call.output}>
             {refusal}
@@ -167,6 +229,7 @@ function ToolCallCard({ id }: { id: string }) {
           {expanded ? "▾" : "▸"}
         </span>
       </button>
+      {sandbox && <SandboxNotes info={sandbox} />}
       {expanded && change && (
         <div className="tool-body">
           <ChangeDetailView callId={call.id} summary={change} />

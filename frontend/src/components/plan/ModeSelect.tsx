@@ -13,7 +13,7 @@ export const modeLabel: Record<SessionMode, string> = {
 const modeHint: Record<SessionMode, string> = {
   plan: "Plan: the agent only reads and ends with a plan for you to approve; nothing is changed or run.",
   ask: "Ask: every change and command waits for your approval.",
-  edits: "Edits: file changes are applied (and can be reverted); commands wait for your approval.",
+  edits: "Edits: file changes are applied (and can be reverted); commands run in the sandbox without asking, or wait for your approval where it cannot start.",
   all: "All: changes and commands run without asking.",
   none: "None: every change and command is refused; the agent only reads and answers.",
 };

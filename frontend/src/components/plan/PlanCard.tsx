@@ -89,7 +89,7 @@ export default function PlanCard({ call }: { call: ToolCall }) {
             <select data-testid="plan-approve-mode" aria-label="Mode to carry out the plan in" value={target} onChange={(e) => setTarget(toMode(e.target.value))}>
               {WORK_MODES.map((m) => (
                 <option key={m} value={m}>
-                  {m === "edits" ? "edits (changes applied, commands asked)" : "ask (every change and command asked)"}
+                  {m === "edits" ? "edits (changes applied, commands sandboxed)" : "ask (every change and command asked)"}
                 </option>
               ))}
             </select>

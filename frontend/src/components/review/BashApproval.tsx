@@ -2,16 +2,44 @@ import type { Approval } from "../../lib/types";
 import AlwaysAllow from "./AlwaysAllow";
 import { useCommandDecision } from "./useCommandDecision";
 
-/** A command waiting for approval: what, where, how long. */
+/**
+ * A command waiting for approval: what, where, how long. A command asking
+ * to run outside the OS sandbox (kind outside_sandbox) says so plainly,
+ * with the model's reason; one that would run outside it because the
+ * sandbox cannot start here says why.
+ */
 export default function BashApproval({ approval }: { approval: Approval }) {
   const { always, setAlways, feedback, setFeedback, sent, card, decide } = useCommandDecision(approval);
 
   const mcp = approval.kind === "mcp";
+  const outside = approval.kind === "outside_sandbox";
   return (
-    <div ref={card} tabIndex={-1} className="review-card bash-card" data-testid="bash-approval" data-approval-id={approval.id} data-kind={mcp ? "mcp" : "command"}>
+    <div
+      ref={card}
+      tabIndex={-1}
+      className={`review-card bash-card${outside ? " outside-sandbox" : ""}`}
+      data-testid="bash-approval"
+      data-approval-id={approval.id}
+      data-kind={mcp ? "mcp" : outside ? "outside_sandbox" : "command"}
+    >
       <header className="review-title">
-        <strong>{mcp ? "Call an MCP tool?" : "Run a command?"}</strong>
+        <strong>{mcp ? "Call an MCP tool?" : outside ? "Run a command outside the sandbox?" : "Run a command?"}</strong>
       </header>
+      {outside && (
+        <div className="sandbox-warning" data-testid="bash-outside">
+          <p>
+            <strong>This command runs with your full rights, outside the sandbox:</strong> it can write anywhere you can, read your secrets and reach any host.
+          </p>
+          <p>
+            The agent&apos;s reason: <q data-testid="bash-outside-reason">{approval.reason}</q>
+          </p>
+        </div>
+      )}
+      {!outside && approval.noSandbox && (
+        <p className="sandbox-warning" data-testid="bash-no-sandbox">
+          {approval.noSandbox}
+        </p>
+      )}
       {mcp ? (
         <>
           <dl className="command-meta">

@@ -5,6 +5,7 @@ import { reviewFocused } from "../../state/layout";
 import BashApproval from "./BashApproval";
 import BudgetApproval from "./BudgetApproval";
 import FetchApproval from "./FetchApproval";
+import NetworkApproval from "./NetworkApproval";
 import ChangeReview from "./ChangeReview";
 import type { DiffLayout } from "./DiffHunk";
 import LayoutToggle, { type LayoutChoice } from "./LayoutToggle";
@@ -48,7 +49,9 @@ export default function ReviewPanel() {
                 return <BudgetApproval key={a.id} approval={a} />;
               case "fetch":
                 return <FetchApproval key={a.id} approval={a} />;
-              default: // command, mcp (and a command outside the sandbox, later)
+              case "network":
+                return <NetworkApproval key={a.id} approval={a} />;
+              default: // command, mcp, a command outside the sandbox
                 return <BashApproval key={a.id} approval={a} />;
             }
           })}

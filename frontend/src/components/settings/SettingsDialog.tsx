@@ -7,12 +7,13 @@ import { useApp, useController } from "../../state/context";
 import Modal from "../Modal";
 import McpServersEditor from "./McpServersEditor";
 import RulesEditor from "./RulesEditor";
+import SandboxSettings from "./SandboxSettings";
 import ProviderField, { KeyField, Override } from "./ProviderField";
 import { backendProvider, COMPATIBLE, formFromView, isHttpUrl, presetOf, protocolOf, thinkingOptions, toInput, validate, type FormErrors, type ProviderChoice, type SettingsForm } from "./validate";
 
 const modes: { value: ApprovalMode; label: string; hint: string }[] = [
   { value: "ask", label: "Ask", hint: "every change and command waits for you" },
-  { value: "edits", label: "Edits", hint: "file changes are applied, commands are asked" },
+  { value: "edits", label: "Edits", hint: "file changes are applied, commands run in the sandbox (asked where it cannot start)" },
   { value: "all", label: "All", hint: "everything runs without asking" },
 ];
 
@@ -260,6 +261,7 @@ function Form({ view }: { view: SettingsView }) {
 
       {project && <RulesEditor projectId={project.id} projectName={project.name || project.path} />}
       {project && <McpServersEditor />}
+      <SandboxSettings />
 
       {saveState.s === "failed" && <p className="error">Could not save: {saveState.error}</p>}
       <div className="modal-actions">

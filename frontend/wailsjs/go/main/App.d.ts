@@ -97,6 +97,8 @@ export function RevertFile(arg1:number,arg2:string,arg3:events.RestoreInput):Pro
 
 export function Rewind(arg1:number,arg2:number,arg3:string,arg4:events.RestoreInput):Promise<events.RestoreResult>;
 
+export function SandboxStatus():Promise<events.SandboxStatus>;
+
 export function SaveSessionExport(arg1:number,arg2:string):Promise<string>;
 
 export function SaveSettings(arg1:events.SettingsInput):Promise<events.SettingsView>;
@@ -106,6 +108,8 @@ export function SearchSessions(arg1:number,arg2:string):Promise<Array<events.Sea
 export function SendMessage(arg1:number,arg2:string,arg3:Array<string>):Promise<void>;
 
 export function SendMessageWithImages(arg1:number,arg2:string,arg3:Array<string>,arg4:Array<events.ImageInput>):Promise<void>;
+
+export function SetSandboxHidden(arg1:Array<string>):Promise<events.SandboxStatus>;
 
 export function SetSessionMode(arg1:number,arg2:string):Promise<events.SessionSummary>;
 

@@ -190,6 +190,10 @@ export function Rewind(arg1, arg2, arg3, arg4) {
   return window['go']['main']['App']['Rewind'](arg1, arg2, arg3, arg4);
 }
 
+export function SandboxStatus() {
+  return window['go']['main']['App']['SandboxStatus']();
+}
+
 export function SaveSessionExport(arg1, arg2) {
   return window['go']['main']['App']['SaveSessionExport'](arg1, arg2);
 }
@@ -208,6 +212,10 @@ export function SendMessage(arg1, arg2, arg3) {
 
 export function SendMessageWithImages(arg1, arg2, arg3, arg4) {
   return window['go']['main']['App']['SendMessageWithImages'](arg1, arg2, arg3, arg4);
+}
+
+export function SetSandboxHidden(arg1) {
+  return window['go']['main']['App']['SetSandboxHidden'](arg1);
 }
 
 export function SetSessionMode(arg1, arg2) {

@@ -1,0 +1,110 @@
+package gate
+
+import (
+	"strings"
+
+	"pilot/backend/events"
+	"pilot/backend/permission"
+)
+
+// NetworkTool is the rule tool of a sandboxed command's connections
+// (`allow network HOST`).
+//
+// TODO(lead): permission.NetworkTool once the proxy's branch is merged;
+// then judgeNetwork asks permission.Check with that tool directly and
+// asWebFetch goes.
+const NetworkTool = "network"
+
+// NoAlwaysOutside is why "always allow" is not offered for a command
+// asking to run outside the sandbox.
+const NoAlwaysOutside = "\"Always allow\" is not offered: running a command outside the sandbox, with your full rights, is asked every time."
+
+// sandboxed turns a command's decision, where the sandbox can start, into
+// the sandbox's: it runs confined without asking in edits mode (a rule or
+// mode all already ran it), and asks in ask mode and then runs confined.
+func sandboxed(mode permission.Mode, d *Decision) {
+	switch d.Verdict {
+	case Refuse:
+		return
+	case Ask:
+		if mode == permission.ModeEdits {
+			d.Verdict, d.Kind, d.Always, d.NoAlways = Run, "", nil, ""
+			d.Reason = "approval mode edits: the command runs in the sandbox"
+		}
+	}
+	d.Sandboxed = true
+}
+
+// judgeOutside decides a command that asks to run outside the sandbox
+// (sandbox: false): deny rules and the modes that refuse commands first,
+// then mode all runs it; every other mode asks each time, allow rules
+// included, since a rule allows a command, not the user's full rights.
+func judgeOutside(mode permission.Mode, rules []permission.Rule, c Call) Decision {
+	if c.Reason == "" {
+		return Decision{Verdict: Refuse, Reason: "Not run: sandbox: false needs a reason, the sentence the user reads before letting the command run outside the sandbox. Call run_bash again with reason set, or without sandbox: false to run it in the sandbox."}
+	}
+	inner := c
+	inner.Unsandboxed, inner.SandboxReady = false, false
+	d := Judge(mode, rules, inner)
+	switch {
+	case d.Verdict == Refuse:
+		return d
+	case mode == permission.ModeAll:
+		return Decision{Verdict: Run, Reason: "approval mode all: the command runs outside the sandbox"}
+	case mode == permission.ModePlan:
+		return Decision{Verdict: Refuse, Reason: "Not run: plan mode runs only read-only commands, and only in the sandbox. Call run_bash without sandbox: false, or present your plan."}
+	}
+	return Decision{Verdict: Ask, Kind: events.ApprovalOutsideSandbox, NoAlways: NoAlwaysOutside,
+		Reason: "the command asks to run outside the sandbox: " + c.Reason}
+}
+
+// judgeNetwork decides a sandboxed command's connection to c.Host: a deny
+// rule refuses it, an allow rule, mode all or the user's earlier yes in
+// this session let it through, none refuses, and the rest asks; "always"
+// adds `allow network HOST`. A private address opens only for a rule that
+// names the host exactly, as for web_fetch.
+func judgeNetwork(mode permission.Mode, rules []permission.Rule, c Call) Decision {
+	fetch := asWebFetch(rules)
+	d := Judge(mode, fetch, Call{Tool: permission.WebFetchTool, Host: c.Host, HostApproved: c.HostApproved})
+	switch d.Verdict {
+	case Refuse:
+		d.Reason = "Not allowed: the connection to " + c.Host + " was refused by the sandbox: " + networkWords(d.Reason)
+	case Ask:
+		d.Kind = events.ApprovalNetwork
+		d.Always = fromWebFetch(d.Always)
+	}
+	if d.Rule != nil {
+		r := *d.Rule
+		r.Tool = NetworkTool
+		d.Rule = &r
+	}
+	return d
+}
+
+// networkWords rewords a web_fetch refusal for a connection.
+func networkWords(reason string) string {
+	return strings.ReplaceAll(strings.TrimPrefix(reason, "Not done: "), permission.WebFetchTool, NetworkTool)
+}
+
+// asWebFetch reads the network rules as web_fetch rules, whose host
+// matching permission.Check already has.
+func asWebFetch(rules []permission.Rule) []permission.Rule {
+	var out []permission.Rule
+	for _, r := range rules {
+		if r.Tool == NetworkTool {
+			r.Tool = permission.WebFetchTool
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// fromWebFetch turns rules made for web_fetch back into network rules.
+func fromWebFetch(rules []permission.Rule) []permission.Rule {
+	out := make([]permission.Rule, len(rules))
+	for i, r := range rules {
+		r.Tool = NetworkTool
+		out[i] = r
+	}
+	return out
+}

@@ -1,0 +1,40 @@
+import type { Approval } from "../../lib/types";
+import AlwaysAllow from "./AlwaysAllow";
+import { useCommandDecision } from "./useCommandDecision";
+
+/**
+ * A sandboxed command wants to reach a host not allowed yet, through
+ * Pilot's proxy: the command waits. Allowing it lets the session's
+ * commands reach that host for the rest of the session; "always" adds a
+ * project rule for the host.
+ */
+export default function NetworkApproval({ approval }: { approval: Approval }) {
+  const { always, setAlways, feedback, setFeedback, sent, card, decide } = useCommandDecision(approval);
+  const host = approval.host ?? "this host";
+  const where = approval.port ? `${host}:${approval.port}` : host;
+
+  return (
+    <div ref={card} tabIndex={-1} className="review-card bash-card" data-testid="network-approval" data-approval-id={approval.id} data-host={approval.host}>
+      <header className="review-title">
+        <strong>
+          <code data-testid="network-command">{approval.command}</code> wants to reach <span data-testid="network-host">{where}</span>
+        </strong>
+      </header>
+      <p className="hint">The command runs in the sandbox and waits for your answer. Allowing it lets this session&apos;s commands reach {host} until the session ends.</p>
+      <AlwaysAllow approval={approval} testId="network-always" label={`Always allow ${host} in this project`} checked={always} onChange={setAlways} disabled={sent !== "no"} />
+      <label className="feedback">
+        <span>Reason, if you refuse (sent to the model)</span>
+        <input type="text" data-testid="network-feedback" value={feedback} onChange={(e) => setFeedback(e.target.value)} disabled={sent !== "no"} />
+      </label>
+      <div className="review-actions">
+        <button type="button" className="primary" data-testid="network-approve" disabled={sent !== "no"} onClick={() => void decide(true)}>
+          ▶ Allow once
+        </button>
+        <button type="button" className="danger-outline" data-testid="network-reject" disabled={sent !== "no"} onClick={() => void decide(false)}>
+          ✕ Deny
+        </button>
+        {sent !== "no" && <span className="muted" role="status">{sent === "approve" ? "Allowed — connecting…" : "Denied."}</span>}
+      </div>
+    </div>
+  );
+}
