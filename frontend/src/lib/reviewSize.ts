@@ -2,7 +2,7 @@
 // line and how many lines it changes. The window gives the review that much
 // beside the chat, and the whole window only to a change too big and too
 // wide to read beside it (reviewPlacement in state/layout.ts).
-import type { ChangeView } from "./types";
+import type { ChangeView, Hunk } from "./types";
 import { GUTTER_CHARS, SPLIT_CHARS } from "./diffLayout";
 
 /** The diff font's character width (12 px monospace) used to size the review before it is drawn. */
@@ -22,18 +22,21 @@ export interface DiffSize {
 /** Tab stops count as four columns, as the diff table draws them. */
 const columns = (text: string) => text.length + 3 * (text.match(/\t/g)?.length ?? 0);
 
-/** The size of every loaded change together (changes still loading count as empty). */
-export function diffSize(changes: (ChangeView | null | undefined)[]): DiffSize {
+/** The size of some hunks together. */
+export function hunksSize(hunks: Iterable<Hunk>): DiffSize {
   let widest = 0;
   let changed = 0;
-  for (const ch of changes)
-    for (const f of ch?.files ?? [])
-      for (const h of f.hunks)
-        for (const l of h.lines) {
-          widest = Math.max(widest, columns(l.text));
-          if (l.kind !== "context") changed++;
-        }
+  for (const h of hunks)
+    for (const l of h.lines) {
+      widest = Math.max(widest, columns(l.text));
+      if (l.kind !== "context") changed++;
+    }
   return { cols: Math.max(MIN_COLUMNS, Math.min(SPLIT_CHARS, widest)), changed };
+}
+
+/** The size of every loaded change together (changes still loading count as empty). */
+export function diffSize(changes: (ChangeView | null | undefined)[]): DiffSize {
+  return hunksSize(changes.flatMap((ch) => ch?.files.flatMap((f) => f.hunks) ?? []));
 }
 
 /** The panel width (px) that shows the diff side by side without wrapping its lines (up to SPLIT_CHARS columns). */

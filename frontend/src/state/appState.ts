@@ -59,6 +59,8 @@ export interface AppState {
   changesPath: string | null;
   /** One sentence for the user after something finished (a revert, a rewind). */
   notice: string | null;
+  /** How the notice reads: a restore that changed files ("done"), or one that changed none ("unchanged"). */
+  noticeTone?: "done" | "unchanged";
   panelTab: PanelTab;
   layout: Layout;
   /** Bumped when project files may have changed (refreshes the file tree). */
