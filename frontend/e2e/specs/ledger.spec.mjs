@@ -203,10 +203,11 @@ export const tests = [
       await send(ctx, "reword the retry comment");
       const view = await waitDiff(ctx, "retry.go");
       assert.deepEqual(page.viewportSize(), { width: 1280, height: 820 });
-      // A two-line change stays beside the chat, unified in its column; the user can still ask for side by side.
+      // A two-line change stays beside the chat, unified in its column; Whole window gives it the room for side by side.
       assert.equal(await page.locator(".review-panel").getAttribute("data-layout"), "unified", "a small change beside the chat: unified");
-      await page.getByRole("radio", { name: "Side by side" }).click();
-      assert.equal(await page.locator(".review-panel").getAttribute("data-layout"), "split", "side by side when asked");
+      await page.click("[data-testid=review-focus]");
+      await page.locator(".app[data-focus=review]").waitFor();
+      await page.locator('.review-panel[data-layout="split"]').waitFor();
       const table = view.locator("table.diff-table.split").first();
       await table.waitFor();
 

@@ -9,8 +9,8 @@ import { GUTTER_CHARS, SPLIT_CHARS } from "./diffLayout";
 export const CHAR_PX = 7.2;
 /** The review panel's own padding, the card's border and padding, and a scroll bar, in px. */
 export const CHROME_PX = 60;
-/** Code columns a diff is given at least (short lines still get a readable column). */
-export const MIN_COLUMNS = 30;
+/** Code columns a diff is given at least: short lines still get a readable column, and two of them (706 px) do not fit a 640 px window. */
+export const MIN_COLUMNS = 40;
 
 export interface DiffSize {
   /** The code columns the diff wants per side: its widest line, between MIN_COLUMNS and SPLIT_CHARS (longer lines wrap). */

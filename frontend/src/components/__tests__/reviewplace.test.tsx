@@ -113,7 +113,7 @@ async function setup(width: number, change: ChangeView) {
 describe("the review takes room in proportion to its diff", () => {
   it("a one-line change at 1280 px stays beside the chat in a column as narrow as it needs", async () => {
     await setup(1280, oneLine);
-    await waitFor(() => expect(app().style.getPropertyValue("--review-width")).toBe("420px"));
+    await waitFor(() => expect(app().style.getPropertyValue("--review-width")).toBe("434px"));
     expect(app().dataset.focus).toBeUndefined();
     expect(screen.getByTestId("chat-input")).toBeTruthy();
     expect(screen.getByText(reason)).toBeTruthy(); // in the chat

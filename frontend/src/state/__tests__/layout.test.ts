@@ -51,11 +51,11 @@ function state(pending: Approval[], layout: Partial<AppState["layout"]>, change:
 describe("where a waiting change goes in a wide window", () => {
   it.each([
     // [window, sidebar shown, lines replaced, their width] → whole window?, panel px
-    { width: 1280, sidebar: true, lines: 1, cols: 4, whole: false, px: 420 }, // beta → BETA: unified beside the chat
+    { width: 1280, sidebar: true, lines: 1, cols: 4, whole: false, px: 434 }, // beta → BETA: unified beside the chat, (40 + 12) × 7.2 + 60
     { width: 1280, sidebar: true, lines: 10, cols: 100, whole: false, px: 722 }, // 20 changed lines: small, never the whole window (unified; the grid keeps the chat 360)
     { width: 1280, sidebar: true, lines: 11, cols: 100, whole: true, px: 1212 }, // 22 changed lines of 100 characters
-    { width: 1280, sidebar: true, lines: 30, cols: 30, whole: true, px: 622 }, // split (622) > 1280 − 260 − 480
-    { width: 1280, sidebar: false, lines: 30, cols: 30, whole: false, px: 622 }, // the rail leaves room: side by side beside the chat
+    { width: 1280, sidebar: true, lines: 30, cols: 30, whole: true, px: 766 }, // split 2 × (40 + 9) × 7.2 + 60 = 766 > 1280 − 260 − 480
+    { width: 1300, sidebar: false, lines: 30, cols: 30, whole: false, px: 766 }, // the rail leaves room: side by side beside the chat
     { width: 1600, sidebar: true, lines: 30, cols: 40, whole: false, px: 766 },
     { width: 1900, sidebar: true, lines: 30, cols: 100, whole: true, px: 1212 }, // two columns of 80 need 1212 > 1160
     { width: 1960, sidebar: true, lines: 30, cols: 100, whole: false, px: 1212 },
