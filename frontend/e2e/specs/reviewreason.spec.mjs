@@ -72,7 +72,10 @@ export const tests = [
       await noSidewaysScroll(page);
       await docShot(page, "review-beside-chat.png");
 
-      await view.locator("[data-testid=hunk-approve]").first().click();
+      // The review has the keyboard (the prompt lost it when the message went), as the
+      // production scripts expect: y approves the hunk.
+      await page.waitForFunction(() => document.activeElement?.getAttribute("data-testid") === "change-review", null, { timeout: 5000 });
+      await page.keyboard.press("y");
       await page.locator(sel.assistant, { hasText: "All done." }).waitFor({ timeout: 30_000 });
       await waitTurnDone(ctx);
       assert.equal(read(project, "a.txt"), "alpha\nBETA\ngamma\n");
