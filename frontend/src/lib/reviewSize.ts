@@ -34,9 +34,26 @@ export function hunksSize(hunks: Iterable<Hunk>): DiffSize {
   return { cols: Math.max(MIN_COLUMNS, Math.min(SPLIT_CHARS, widest)), changed };
 }
 
+/** Each loaded change's size, measured once (the layout's selectors ask on every store update). */
+const sizes = new WeakMap<ChangeView, DiffSize>();
+
+function changeSize(ch: ChangeView): DiffSize {
+  let s = sizes.get(ch);
+  if (!s) sizes.set(ch, (s = hunksSize(ch.files.flatMap((f) => f.hunks))));
+  return s;
+}
+
 /** The size of every loaded change together (changes still loading count as empty). */
 export function diffSize(changes: (ChangeView | null | undefined)[]): DiffSize {
-  return hunksSize(changes.flatMap((ch) => ch?.files.flatMap((f) => f.hunks) ?? []));
+  let cols = MIN_COLUMNS;
+  let changed = 0;
+  for (const ch of changes) {
+    if (!ch) continue;
+    const s = changeSize(ch);
+    cols = Math.max(cols, s.cols);
+    changed += s.changed;
+  }
+  return { cols, changed };
 }
 
 /** The panel width (px) that shows the diff side by side without wrapping its lines (up to SPLIT_CHARS columns). */
