@@ -23,7 +23,7 @@ func (l *Ledger) RevertCheckpointFor(ctx context.Context, id int64, in events.Re
 		return events.RestoreResult{}, err
 	}
 	what := strings.TrimPrefix(cp.Label, "→ ")
-	return l.finish(ctx, cp.SessionID, cp.SessionID, r, "Reverted "+what, "the user reverted your earlier step ("+what+")")
+	return l.finish(ctx, cp.SessionID, cp.SessionID, r, "Reverted "+what, "Nothing was reverted", "the user reverted your earlier step ("+what+")")
 }
 
 // RevertFileFor puts one file back to before the session changed it.
@@ -32,7 +32,7 @@ func (l *Ledger) RevertFileFor(ctx context.Context, sessionID int64, rel string,
 	if err != nil {
 		return events.RestoreResult{}, err
 	}
-	return l.finish(ctx, sessionID, sessionID, r, "Reverted "+rel, "the user reverted "+rel+" to how it was before this session")
+	return l.finish(ctx, sessionID, sessionID, r, "Reverted "+rel, "Nothing was reverted", "the user reverted "+rel+" to how it was before this session")
 }
 
 // RewindSession restores the project's files (mode code), the
@@ -73,11 +73,12 @@ func (l *Ledger) RewindSession(ctx context.Context, sessionID, messageID int64, 
 	if mode == events.RewindConversation {
 		return l.conversationOnly(ctx, sessionID, messageID, target, where)
 	}
-	text := "Rewound files to " + where
+	text, nothing := "Rewound files to "+where, "Nothing was rewound"
 	if mode == events.RewindBoth {
 		text = "Rewound files and conversation to " + where + "; the earlier conversation is kept as it was"
+		nothing = "Rewound the conversation to " + where + " (the earlier conversation is kept as it was); the files were not"
 	}
-	return l.finish(ctx, sessionID, target, r, text, "the user rewound the project's files to how they were "+where)
+	return l.finish(ctx, sessionID, target, r, text, nothing, "the user rewound the project's files to how they were "+where)
 }
 
 // forkBefore is a new session holding the conversation up to message prev
@@ -126,8 +127,10 @@ func (l *Ledger) conversationOnly(ctx context.Context, sessionID, messageID, for
 }
 
 // finish turns a restore into its result, and notes for the model of
-// noteSession what was restored.
-func (l *Ledger) finish(ctx context.Context, sessionID, noteSession int64, r Result, done, told string) (events.RestoreResult, error) {
+// noteSession what was restored. done opens the message of a restore that
+// wrote files; nothing opens it when the user kept their own version of
+// every file it would have written (then no file changed).
+func (l *Ledger) finish(ctx context.Context, sessionID, noteSession int64, r Result, done, nothing, told string) (events.RestoreResult, error) {
 	res := l.result(sessionID, r)
 	res.SessionID = noteSession
 	if len(r.Conflicts) > 0 {
@@ -140,6 +143,8 @@ func (l *Ledger) finish(ctx context.Context, sessionID, noteSession int64, r Res
 	switch {
 	case len(r.Restored) == 0 && len(r.Missing) == 0 && len(r.Kept) == 0:
 		res.Message = "Nothing to restore: the files are already as they were."
+	case len(r.Restored) == 0 && len(r.Missing) == 0:
+		res.Message = fmt.Sprintf("%s: you kept your own version of %s, so no file changed.", nothing, namedFiles(r.Kept))
 	default:
 		res.Message = fmt.Sprintf("%s: %d %s restored", done, len(r.Restored), plural(len(r.Restored), "file", "files"))
 		if len(r.Kept) > 0 {
@@ -157,6 +162,19 @@ func (l *Ledger) finish(ctx context.Context, sessionID, noteSession int64, r Res
 		}
 	}
 	return res, nil
+}
+
+// namedFiles is "a.txt", "2 files (a.txt, b.txt)", or "5 files (a.txt, b.txt, c.txt and 2 more)".
+func namedFiles(paths []string) string {
+	if len(paths) == 1 {
+		return paths[0]
+	}
+	shown := paths[:min(len(paths), 3)]
+	list := strings.Join(shown, ", ")
+	if more := len(paths) - len(shown); more > 0 {
+		list += fmt.Sprintf(" and %d more", more)
+	}
+	return fmt.Sprintf("%d files (%s)", len(paths), list)
 }
 
 func restoredHow(e store.FileEvent) string {
@@ -183,7 +201,7 @@ func (l *Ledger) result(sessionID int64, r Result) events.RestoreResult {
 		res.Missing = append(res.Missing, events.FileEffect{Path: e.Path, Why: e.Why})
 	}
 	if len(r.Conflicts) > 0 {
-		res.Message = fmt.Sprintf("%d %s changed outside Pilot since Pilot last wrote %s: choose for each whether to keep your version or take the checkpoint's. Nothing was restored yet.",
+		res.Message = fmt.Sprintf("%d %s changed outside Pilot since Pilot last wrote %s: choose for each whether to keep your version or go back to the earlier one. Nothing was restored yet.",
 			len(r.Conflicts), plural(len(r.Conflicts), "file", "files"), plural(len(r.Conflicts), "it", "them"))
 	}
 	return res

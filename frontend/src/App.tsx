@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useState, type CSSProperties } from "react";
 import { useBackend } from "./lib/backend";
 import type { AppReadyPayload } from "./lib/events";
 import { AppController } from "./state/controller";
@@ -13,7 +13,7 @@ import Onboarding from "./components/chat/Onboarding";
 import RightPanel from "./components/RightPanel";
 import ViewBar from "./components/ViewBar";
 import { useMediaQuery } from "./lib/useMediaQuery";
-import { reviewFocused } from "./state/layout";
+import { reviewFocused, reviewPlacement } from "./state/layout";
 import SettingsDialog from "./components/settings/SettingsDialog";
 import McpTrust from "./components/mcp/McpTrust";
 import RestoreDialogs from "./components/changes/RestoreDialogs";
@@ -49,24 +49,29 @@ function Dialogs() {
 /** Under this width (CSS px) the window shows one view at a time: 200% scaling of a 1280 px window is 640. */
 export const NARROW_QUERY = "(max-width: 959px)";
 
-/**
- * Under this width a waiting change takes the whole window: a side-by-side
- * diff needs two columns of 80 characters (about 1,160 px of 12 px
- * monospace, plus the panel's padding), and beside the sidebar (260 px) and
- * the chat (360 px at least) the panel gets 66% at most.
- */
-export const CRAMPED_QUERY = "(max-width: 1819px)";
+/** The window's width in CSS px, following resizes. */
+function useWindowWidth(): number {
+  const [width, setWidth] = useState(() => window.innerWidth);
+  useEffect(() => {
+    const on = () => setWidth(window.innerWidth);
+    window.addEventListener("resize", on);
+    return () => window.removeEventListener("resize", on);
+  }, []);
+  return width;
+}
 
 function Shell({ ready }: { ready: AppReadyPayload | null }) {
   const c = useController();
   const narrow = useMediaQuery(NARROW_QUERY);
-  const cramped = useMediaQuery(CRAMPED_QUERY);
+  const width = useWindowWidth();
   const layout = useApp((s) => s.layout);
   const changeWaits = useApp((s) => s.session?.pending.some((a) => a.kind === "change") ?? false);
   const focused = useApp(reviewFocused);
+  // A waiting change's panel is as wide as its diff needs (reviewPlacement).
+  const reviewPx = useApp((s) => reviewPlacement(s).panelPx);
 
   useEffect(() => c.layout.setNarrow(narrow), [c, narrow]);
-  useEffect(() => c.layout.setCramped(cramped), [c, cramped]);
+  useEffect(() => c.layout.setWidth(width), [c, width]);
 
   // Ctrl+B (Cmd+B) shows or hides the projects and sessions, as in editors.
   useEffect(() => {
@@ -89,6 +94,7 @@ function Shell({ ready }: { ready: AppReadyPayload | null }) {
       data-sidebar={layout.narrow ? (layout.drawer ? "drawer" : "hidden") : layout.sidebar ? "shown" : "rail"}
       data-review={changeWaits ? "pending" : undefined}
       data-focus={focused ? "review" : undefined}
+      style={changeWaits ? ({ "--review-width": `${reviewPx}px` } as CSSProperties) : undefined}
     >
       {layout.narrow && <ViewBar />}
       <Sidebar />

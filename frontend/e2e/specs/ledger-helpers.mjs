@@ -30,8 +30,8 @@ export async function docShot(page, name) {
 /**
  * Waits for the next file change waiting for review (of `path`), approves
  * every hunk, and waits until its review is gone (decided). Tool cards are
- * not waited on: while a change waits, a cramped window gives the review
- * the whole window and the chat is not rendered.
+ * not waited on: while a big change waits, the review may have the whole
+ * window and the chat is not rendered.
  */
 export async function approveChange(ctx, path) {
   const { page } = ctx;

@@ -182,7 +182,7 @@ export const tests = [
   },
 
   {
-    name: "in the default window a waiting change is side by side, long lines wrap between words, both sides aligned",
+    name: "in the default window a waiting change shown side by side wraps long lines between words, both sides aligned",
     manualStart: true,
     async fn(ctx) {
       const { page } = ctx;
@@ -203,7 +203,11 @@ export const tests = [
       await send(ctx, "reword the retry comment");
       const view = await waitDiff(ctx, "retry.go");
       assert.deepEqual(page.viewportSize(), { width: 1280, height: 820 });
-      assert.equal(await page.locator(".review-panel").getAttribute("data-layout"), "split", "side by side in the default window");
+      // A two-line change stays beside the chat, unified in its column; Whole window gives it the room for side by side.
+      assert.equal(await page.locator(".review-panel").getAttribute("data-layout"), "unified", "a small change beside the chat: unified");
+      await page.click("[data-testid=review-focus]");
+      await page.locator(".app[data-focus=review]").waitFor();
+      await page.locator('.review-panel[data-layout="split"]').waitFor();
       const table = view.locator("table.diff-table.split").first();
       await table.waitFor();
 

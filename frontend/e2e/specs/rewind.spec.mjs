@@ -1,11 +1,66 @@
 // Rewinding a session: the project tree back byte for byte, a file changed
-// outside Pilot meanwhile (keep mine / take the checkpoint), the ledger after
-// a restart of the app, and rewinding code and conversation (a fork).
+// outside Pilot meanwhile (keep my current file / use the version from
+// before the message, shown as a highlighted diff, 400 lines too, at
+// 1280×820 and at 200% scaling), a rewind where every file is kept, the
+// ledger after a restart of the app, and rewinding code and conversation.
 import assert from "node:assert/strict";
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { approveChange, approveCommand, changedFiles, defaultWindow, docShot, openChanges, rewindTo, treePicture, waitRestoreClosed } from "./ledger-helpers.mjs";
 import { openProject, sel, send, startChat, waitTurnDone } from "./helpers.mjs";
+
+const narrow = { width: 640, height: 410 };
+
+/** Nothing scrolls sideways. */
+async function noSidewaysScroll(page) {
+  const { sw, w } = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, w: window.innerWidth }));
+  assert.ok(sw <= w, `page width ${sw} within the viewport ${w}`);
+}
+
+/**
+ * A 400-line file Pilot edited in one place, then the user edited by hand
+ * in 40 places (every tenth line). Returns the project and the texts.
+ */
+async function longConflictSession(ctx) {
+  const original = Array.from({ length: 400 }, (_, i) => `const value${i + 1} = compute(${i + 1});`).join("\n") + "\n";
+  const script = {
+    turns: [
+      { toolCalls: [{ name: "read_file", input: { path: "values.ts" } }] },
+      { when: { hasToolResult: true }, toolCalls: [{ name: "patch_file", input: { path: "values.ts", old_text: "const value200 = compute(200);", new_text: "const value200 = compute(200) * 2;" } }] },
+      { when: { hasToolResult: true }, text: "Doubled value200." },
+    ],
+  };
+  const { project } = await startChat(ctx, script, { "values.ts": original });
+  await send(ctx, "double value200");
+  await approveChange(ctx, "values.ts");
+  await turnEnds(ctx, "Doubled value200.");
+  const byHand = read(project, "values.ts")
+    .split("\n")
+    .map((l, i) => ((i + 1) % 10 === 5 ? l.replace(/compute\((\d+)\)/, "computeByHand($1, { cached: true })") : l))
+    .join("\n");
+  writeFileSync(join(project, "values.ts"), byHand);
+  return { project, original, byHand };
+}
+
+/** The rewind's conflict of values.ts, checked as a highlighted, folded, virtualised diff. */
+async function longConflictShown(ctx) {
+  const { page } = ctx;
+  await rewindTo(ctx, "double value200", "code");
+  const conflict = page.locator('[data-testid=rewind-conflict][data-path="values.ts"]');
+  await conflict.waitFor({ state: "visible", timeout: 30_000 });
+  await conflict.locator("td.code.del mark.intra").first().waitFor();
+  // 41 lines differ (40 by hand, 1 by Pilot); near ones share a hunk.
+  const legend = await conflict.locator(".conflict-legend").innerText();
+  assert.match(legend, /− 41 lines only in yours/);
+  const places = Number(/(\d+) places differ; unchanged lines are folded/.exec(legend)?.[1]);
+  assert.ok(places >= 30, `the places that differ, each a hunk: ${legend}`);
+  const hunks = await conflict.locator("[data-testid=readonly-hunk]").count();
+  assert.ok(hunks >= 2 && hunks < places, `only the hunks near the view are drawn (${hunks} of ${places})`);
+  const rows = await conflict.locator("tr").count();
+  assert.ok(rows < 400, `the 400 lines are not all drawn (${rows} rows)`);
+  assert.match(await conflict.locator("td.code.del mark.intra").first().innerText(), /ByHand/, "the characters that differ are marked");
+  return conflict;
+}
 
 const read = (project, rel) => readFileSync(join(project, rel), "utf8");
 
@@ -46,11 +101,18 @@ async function conflictShown(ctx, project) {
   const conflict = page.locator('[data-testid=rewind-conflict][data-path="a.txt"]');
   await conflict.waitFor({ state: "visible", timeout: 30_000 });
   assert.equal(await page.locator("[data-testid=rewind-conflict]").count(), 1, "only a.txt was changed outside Pilot");
-  const versions = conflict.locator(".version");
-  assert.match(await versions.nth(0).innerText(), /Yours, on disk[\s\S]*mine, typed by hand/);
-  const checkpoint = await versions.nth(1).innerText();
-  assert.match(checkpoint, /Checkpoint[\s\S]*alpha\nbeta/);
-  assert.doesNotMatch(checkpoint, /by pilot|mine/, "the checkpoint is the file from before the message");
+  // The two versions as a highlighted diff: the user's file on the left, the one from before the message on the right.
+  await conflict.locator("[data-testid=conflict-diff] td.code.del").first().waitFor();
+  const dels = (await conflict.locator("td.code.del").allInnerTexts()).join("\n");
+  const adds = (await conflict.locator("td.code.add").allInnerTexts()).join("\n");
+  assert.match(dels, /alpha by pilot/);
+  assert.match(dels, /mine, typed by hand/);
+  assert.match(adds, /^\+?\s*alpha$/m, "the version from before the message");
+  assert.doesNotMatch(adds, /by pilot|mine/, "the earlier version is the file from before the message");
+  assert.match(await conflict.innerText(), /Yours, on disk now[\s\S]*Before this message/);
+  assert.equal(await conflict.locator("[data-testid=rewind-keep-mine]").innerText(), "Keep my current file");
+  assert.equal(await conflict.locator("[data-testid=rewind-take-checkpoint]").innerText(), "Use the version from before this message");
+  assert.doesNotMatch(await page.locator("[data-testid=restore-conflicts]").innerText(), /checkpoint/i, "no ledger jargon");
   // Nothing written while the user decides.
   assert.equal(read(project, "a.txt"), "alpha by pilot\nbeta\nmine, typed by hand\n");
   assert.equal(read(project, "b.txt"), "made by pilot\n", "no file is restored until every conflict is decided");
@@ -152,7 +214,6 @@ export const tests = [
       await defaultWindow(page);
       const project = await conflictSession(ctx);
       const conflict = await conflictShown(ctx, project);
-      await docShot(page, "ledger-rewind-conflict.png");
 
       await conflict.locator("[data-testid=rewind-keep-mine]").click();
       await waitRestoreClosed(ctx);
@@ -162,7 +223,7 @@ export const tests = [
   },
 
   {
-    name: "a file edited outside Pilot: Take the checkpoint restores the version from before the message",
+    name: "a file edited outside Pilot: Use the version from before this message restores it",
     manualStart: true,
     async fn(ctx) {
       const { page } = ctx;
@@ -173,6 +234,62 @@ export const tests = [
       await waitRestoreClosed(ctx);
       await ctx.waitFor(() => !existsSync(join(project, "b.txt")), { timeout: 10_000, message: "b.txt removed" });
       assert.equal(read(project, "a.txt"), "alpha\nbeta\n", "the checkpoint's version");
+    },
+  },
+
+  {
+    name: "1280×820: a 400-line file edited in 40 places shows as a highlighted diff; using the earlier version restores it",
+    manualStart: true,
+    async fn(ctx) {
+      const { page } = ctx;
+      await defaultWindow(page);
+      const { project, original, byHand } = await longConflictSession(ctx);
+      const conflict = await longConflictShown(ctx);
+      assert.equal(await conflict.locator("[data-testid=conflict-diff]").getAttribute("data-layout"), "split", "side by side in the default window");
+      await docShot(page, "ledger-rewind-conflict.png");
+      // The last place is reached by scrolling the diff; the hunks near it are drawn then.
+      const scroller = conflict.locator(".conflict-hunks");
+      await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+      await conflict.locator("td.code.del", { hasText: "computeByHand(395" }).waitFor();
+      assert.equal(read(project, "values.ts"), byHand, "nothing written while the user decides");
+
+      await conflict.locator("[data-testid=rewind-take-checkpoint]").click();
+      await waitRestoreClosed(ctx);
+      // The dialog closes when the restore starts; its notice says it ended.
+      const banner = page.locator("[data-testid=notice-banner]");
+      await banner.waitFor({ timeout: 30_000 });
+      assert.equal(read(project, "values.ts"), original, "the version from before the message");
+      assert.equal(await banner.getAttribute("data-tone"), "done");
+      assert.match(await banner.innerText(), /1 file restored/);
+    },
+  },
+
+  {
+    name: "200% scaling (640×410): the 400-line conflict is a unified highlighted diff that fits the window; keeping every file says nothing changed",
+    manualStart: true,
+    async fn(ctx) {
+      const { page } = ctx;
+      const { project, byHand } = await longConflictSession(ctx);
+      await page.setViewportSize(narrow);
+      await page.locator(".app[data-layout=narrow]").waitFor();
+      await page.click("[data-testid=view-chat]");
+      const conflict = await longConflictShown(ctx);
+      assert.equal(await conflict.locator("[data-testid=conflict-diff]").getAttribute("data-layout"), "unified", "one column at 640 px");
+      await noSidewaysScroll(page);
+      const keep = conflict.locator("[data-testid=rewind-keep-mine]");
+      await keep.scrollIntoViewIfNeeded();
+      const box = await keep.boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= narrow.width, `Keep my current file is in the window: ${JSON.stringify(box)}`);
+      await docShot(page, "scaled-narrow-rewind-conflict.png");
+
+      await keep.click();
+      await waitRestoreClosed(ctx);
+      const banner = page.locator("[data-testid=notice-banner]");
+      await banner.waitFor({ timeout: 30_000 });
+      assert.equal(read(project, "values.ts"), byHand, "the user's file stays");
+      assert.equal(await banner.getAttribute("data-tone"), "unchanged", "not a success banner");
+      assert.match(await banner.innerText(), /Nothing was rewound: you kept your own version of values\.ts, so no file changed\./);
+      assert.doesNotMatch(await banner.innerText(), /Rewound/);
     },
   },
 

@@ -17,9 +17,10 @@ function charWidth(el: HTMLElement): number {
 
 /**
  * Side by side or unified for the diffs inside ref, from its width (watched
- * with a ResizeObserver). Until the first measurement it is side by side.
+ * with a ResizeObserver) and the diff's widest line (cols, in characters).
+ * Until the first measurement it is side by side.
  */
-export function useDiffLayout(ref: RefObject<HTMLElement | null>): "split" | "unified" {
+export function useDiffLayout(ref: RefObject<HTMLElement | null>, cols?: number): "split" | "unified" {
   const [layout, setLayout] = useState<"split" | "unified">("split");
   useEffect(() => {
     const el = ref.current;
@@ -27,10 +28,10 @@ export function useDiffLayout(ref: RefObject<HTMLElement | null>): "split" | "un
     const cw = charWidth(el);
     const ro = new ResizeObserver((entries) => {
       const w = entries[0]?.contentRect.width;
-      if (w) setLayout(chooseLayout(w, cw));
+      if (w) setLayout(chooseLayout(w, cw, cols));
     });
     ro.observe(el);
     return () => ro.disconnect();
-  }, [ref]);
+  }, [ref, cols]);
   return layout;
 }

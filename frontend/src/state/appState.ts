@@ -17,12 +17,12 @@ export interface Layout {
   view: MainView;
   /** Wide windows: the sidebar is shown (else a slim rail). */
   sidebar: boolean;
-  /** Wide windows too narrow for a side-by-side review beside the chat (see CRAMPED_QUERY in App.tsx). */
-  cramped: boolean;
+  /** The window's width in CSS px (the review's place depends on it and on the diff: reviewPlacement in layout.ts). */
+  width: number;
   /**
    * Whether a waiting change takes the whole window (chat and sidebar
-   * hidden): "auto" does when the window is cramped; the user's f or button
-   * says on or off until the changes are settled.
+   * hidden): "auto" does when the diff needs it (reviewPlacement); the
+   * user's f or button says on or off until the changes are settled.
    */
   reviewFocus: "auto" | "on" | "off";
   /** Narrow windows: the sidebar drawer is open. */
@@ -59,6 +59,8 @@ export interface AppState {
   changesPath: string | null;
   /** One sentence for the user after something finished (a revert, a rewind). */
   notice: string | null;
+  /** How the notice reads: a restore that changed files ("done"), or one that changed none ("unchanged"). */
+  noticeTone?: "done" | "unchanged";
   panelTab: PanelTab;
   layout: Layout;
   /** Bumped when project files may have changed (refreshes the file tree). */
@@ -87,7 +89,7 @@ export const initialState: AppState = {
   changesPath: null,
   notice: null,
   panelTab: "review",
-  layout: { narrow: false, view: "chat", sidebar: true, drawer: false, cramped: false, reviewFocus: "auto" },
+  layout: { narrow: false, view: "chat", sidebar: true, drawer: false, width: 1280, reviewFocus: "auto" },
   filesVersion: 0,
   dialog: "none",
   quit: null,

@@ -2,7 +2,8 @@
 // view and the cards), and undoing: reverting a change, a command or a
 // file, and rewinding to before a user message. A restore that meets files
 // changed outside Pilot stops with conflicts; the user resolves each (keep
-// mine, or take the checkpoint's) and it runs again with the resolutions.
+// their file, or go back to the earlier version) and it runs again with the
+// resolutions.
 import { errorText } from "../lib/format";
 import type { Conflict, Ledger, Resolution, RestoreResult, RewindMode } from "../lib/types";
 import type { ActionContext } from "./actions";
@@ -176,7 +177,15 @@ export class LedgerActions {
       this.set((st) => ({ ...st, restore: { phase: "conflicts", request, conflicts, resolutions: kept } }));
       return;
     }
-    this.set((st) => ({ ...st, restore: idleRestore, notice: result.message || null, filesVersion: st.filesVersion + 1 }));
+    // A restore where the user kept every file changed nothing: not a success banner.
+    const changed = (result.restored?.length ?? 0) > 0 || (request.kind === "rewind" && request.mode !== "code");
+    this.set((st) => ({
+      ...st,
+      restore: idleRestore,
+      notice: result.message || null,
+      noticeTone: changed ? "done" : "unchanged",
+      filesVersion: st.filesVersion + 1,
+    }));
     if (result.sessionId && result.sessionId !== request.sessionId) {
       await this.open(result.sessionId);
       const sum = this.state.session?.id === result.sessionId ? this.state.session.summary : null;

@@ -205,7 +205,12 @@ export class FakeLedger {
     }
     for (const c of undo) c.undone = true;
     const cp = this.record(sessionId, step);
-    return { done: true, conflicts: [], restored: cp.files, kept, missing: [], checkpointId: cp.id, sessionId, message: `${label}: ${cp.files.length} file(s) restored.` };
+    // As the backend says it (ledger.finish): a restore where the user kept every file changed none.
+    const message =
+      cp.files.length === 0 && kept.length > 0
+        ? `Nothing was ${kind === "rewind" ? "rewound" : "reverted"}: you kept your own version of ${kept.join(", ")}, so no file changed.`
+        : `${label}: ${cp.files.length} file(s) restored.`;
+    return { done: true, conflicts: [], restored: cp.files, kept, missing: [], checkpointId: cp.id, sessionId, message };
   }
 
   revertCheckpoint(id: number, input: RestoreInput): RestoreResult {

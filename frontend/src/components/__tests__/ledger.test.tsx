@@ -196,6 +196,37 @@ describe("revert", () => {
     expect(b.files["gen/old.go"]).toBe("old\n");
   });
 
+  it("a revert where the user kept every file says nothing changed, not a success banner", async () => {
+    const b = await open();
+    b.ledger.changeOutside("go.sum", "a\nmine\n");
+    b.ledger.changeOutside("gen/new.go", "package gen // mine\n");
+    b.ledger.changeOutside("gen/old.go", "mine\n");
+    fireEvent.click(within(card("run_bash")).getByRole("button", { name: /make gen/ }));
+    fireEvent.click(within(card("run_bash")).getByTestId("change-revert"));
+    await waitFor(() => expect(screen.getAllByTestId("rewind-conflict")).toHaveLength(3));
+    for (const cf of screen.getAllByTestId("rewind-conflict")) {
+      const keep = within(cf).getByTestId("rewind-keep-mine");
+      expect(keep.textContent).toBe("Keep my current file");
+      fireEvent.click(keep);
+    }
+    const banner = await screen.findByTestId("notice-banner");
+    expect(banner.getAttribute("data-tone")).toBe("unchanged");
+    expect(banner.textContent).toContain("Nothing was reverted");
+    expect(banner.textContent).not.toMatch(/Reverted|restored/);
+    expect(b.files["go.sum"]).toBe("a\nmine\n");
+    expect(b.files["gen/new.go"]).toBe("package gen // mine\n");
+  });
+
+  it("a revert that restored files is a success banner", async () => {
+    const b = await open();
+    fireEvent.click(within(card("patch_file")).getByRole("button", { name: /Editing main.go/ }));
+    fireEvent.click(within(card("patch_file")).getByTestId("change-revert"));
+    const banner = await screen.findByTestId("notice-banner");
+    expect(banner.getAttribute("data-tone")).toBe("done");
+    expect(banner.textContent).toContain("1 file(s) restored");
+    expect(b.files["main.go"]).toBe(before);
+  });
+
   it("shows a failed revert in the error banner", async () => {
     const b = await open();
     b.restoreError = new Error("disk full");

@@ -1,9 +1,11 @@
 // The dialogs of undoing: the rewind menu of a user message, and the
-// conflicts a revert or rewind met (files changed outside Pilot since).
+// conflicts a revert or rewind met (files changed outside Pilot since):
+// each file's two versions as a highlighted diff, and a choice in words.
 import type { Conflict, FileDiff, Resolution, RewindMode } from "../../lib/types";
 import { useApp, useController } from "../../state/context";
-import type { RestoreFlow } from "../../state/ledger";
+import type { RestoreFlow, RestoreRequest } from "../../state/ledger";
 import Modal from "../Modal";
+import ConflictDiff from "./ConflictDiff";
 
 const choices: { mode: RewindMode; label: string; hint: string }[] = [
   { mode: "code", label: "Restore code only", hint: "The files go back to how they were before this message; the conversation stays as it is." },
@@ -37,15 +39,15 @@ function RewindMenu({ running }: { running: boolean }) {
   );
 }
 
-/** One side of a conflict: the text of the version, or why it is not shown. */
-function Version({ title, diff }: { title: string; diff: FileDiff }) {
+/** One side of a conflict as text, where it cannot be a diff (deleted, binary, not kept). */
+function Version({ title, diff, gone }: { title: string; diff: FileDiff; gone: string }) {
   return (
     <div className="version">
       <div className="version-title">{title}</div>
       {diff.missing ? (
         <p className="empty">{diff.missing}</p>
       ) : !diff.newExists ? (
-        <p className="empty">No file: it is deleted.</p>
+        <p className="empty">{gone}</p>
       ) : diff.binary ? (
         <p className="empty">Binary file, not shown.</p>
       ) : (
@@ -55,9 +57,21 @@ function Version({ title, diff }: { title: string; diff: FileDiff }) {
   );
 }
 
-function ConflictRow({ conflict, resolution }: { conflict: Conflict; resolution: Resolution | undefined }) {
+/** What the earlier version is, in the words of the restore the user asked for. */
+const earlier: Record<RestoreRequest["kind"], { title: string; use: string }> = {
+  rewind: { title: "Before this message", use: "Use the version from before this message" },
+  checkpoint: { title: "Before this change", use: "Use the version from before this change" },
+  file: { title: "Before this session", use: "Use the version from before this session" },
+};
+
+const MINE = "Yours, on disk now";
+
+function ConflictRow({ conflict, resolution, kind }: { conflict: Conflict; resolution: Resolution | undefined; kind: RestoreRequest["kind"] }) {
   const c = useController();
   const pick = (r: Resolution) => void c.ledger.resolve(conflict.path, r);
+  const then = earlier[kind];
+  const d = conflict.checkpoint; // the file on disk now → the earlier version
+  const asDiff = !d.missing && !d.binary && d.oldExists && d.newExists;
   return (
     <section className="conflict" data-testid="rewind-conflict" data-path={conflict.path} data-resolution={resolution} aria-label={`Conflict in ${conflict.path}`}>
       <header className="conflict-head">
@@ -65,7 +79,7 @@ function ConflictRow({ conflict, resolution }: { conflict: Conflict; resolution:
           {conflict.path}
         </span>
         <button type="button" className={`small${resolution === "mine" ? " primary" : ""}`} data-testid="rewind-keep-mine" aria-pressed={resolution === "mine"} onClick={() => pick("mine")}>
-          Keep mine
+          Keep my current file
         </button>
         <button
           type="button"
@@ -74,13 +88,21 @@ function ConflictRow({ conflict, resolution }: { conflict: Conflict; resolution:
           aria-pressed={resolution === "checkpoint"}
           onClick={() => pick("checkpoint")}
         >
-          Take the checkpoint
+          {then.use}
         </button>
       </header>
-      <div className="versions">
-        <Version title="Yours, on disk" diff={conflict.mine} />
-        <Version title="Checkpoint" diff={conflict.checkpoint} />
-      </div>
+      {asDiff ? (
+        d.hunks.length === 0 ? (
+          <p className="empty">The two versions are the same.</p>
+        ) : (
+          <ConflictDiff diff={d} mine={MINE} theirs={then.title} />
+        )
+      ) : (
+        <div className="versions">
+          <Version title={MINE} diff={conflict.mine} gone="No file: it is deleted on disk." />
+          <Version title={then.title} diff={conflict.checkpoint} gone="No file: going back deletes it." />
+        </div>
+      )}
     </section>
   );
 }
@@ -91,11 +113,11 @@ function Conflicts({ flow }: { flow: Extract<RestoreFlow, { phase: "conflicts" }
   return (
     <Modal title={n === 1 ? "A file changed outside Pilot" : `${n} files changed outside Pilot`} onClose={() => c.ledger.cancel()} testId="restore-conflicts" wide className="conflicts">
       <p className="muted">
-        Since Pilot last wrote {n === 1 ? "this file" : "these files"}, something else changed {n === 1 ? "it" : "them"}. Choose which version to keep; nothing is written until every
-        file is decided.
+        Since Pilot last wrote {n === 1 ? "this file" : "these files"}, something else changed {n === 1 ? "it" : "them"}: you, in an editor, or another program. For each
+        file, keep yours as it is now or go back to the earlier version; nothing is written until every file is decided.
       </p>
       {flow.conflicts.map((cf) => (
-        <ConflictRow key={cf.path} conflict={cf} resolution={flow.resolutions[cf.path]} />
+        <ConflictRow key={cf.path} conflict={cf} resolution={flow.resolutions[cf.path]} kind={flow.request.kind} />
       ))}
       <div className="modal-actions">
         <button type="button" onClick={() => c.ledger.cancel()}>

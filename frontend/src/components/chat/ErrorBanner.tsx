@@ -28,6 +28,7 @@ export default function ErrorBanner() {
   const retry = useApp((s) => s.session?.retry ?? null);
   const turn = useApp((s) => s.session?.turn ?? "idle");
   const notice = useApp((s) => s.notice);
+  const tone = useApp((s) => s.noticeTone ?? "done");
   const restoring = useApp((s) => s.restore.phase === "running");
 
   return (
@@ -48,7 +49,10 @@ export default function ErrorBanner() {
         </div>
       )}
       {notice && (
-        <div className="notice-banner" role="status" data-testid="notice-banner">
+        <div className="notice-banner" role="status" data-testid="notice-banner" data-tone={tone}>
+          <span className="notice-icon" aria-hidden="true">
+            {tone === "done" ? "✓" : "ℹ"}
+          </span>
           <span className="error-text">{notice}</span>
           <button type="button" className="small" onClick={() => c.ledger.dismissNotice()}>
             Dismiss

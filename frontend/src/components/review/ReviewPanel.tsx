@@ -1,7 +1,7 @@
 import { useRef, useState } from "react";
 import { useDiffLayout } from "../../lib/useDiffLayout";
 import { useApp, useController } from "../../state/context";
-import { reviewFocused } from "../../state/layout";
+import { chatShown, reviewFocused, reviewPlacement } from "../../state/layout";
 import BashApproval from "./BashApproval";
 import BudgetApproval from "./BudgetApproval";
 import FetchApproval from "./FetchApproval";
@@ -9,6 +9,7 @@ import NetworkApproval from "./NetworkApproval";
 import ChangeReview from "./ChangeReview";
 import type { DiffLayout } from "./DiffHunk";
 import LayoutToggle, { type LayoutChoice } from "./LayoutToggle";
+import ReviewReason from "./ReviewReason";
 
 /** Everything waiting for the user's decision in the open session. */
 export default function ReviewPanel() {
@@ -17,7 +18,10 @@ export default function ReviewPanel() {
   const narrow = useApp((s) => s.layout.narrow);
   const focused = useApp(reviewFocused);
   const ref = useRef<HTMLDivElement>(null);
-  const auto = useDiffLayout(ref);
+  // The chat is hidden (a narrow window's review view, or a big change in the whole window): the reason shows here.
+  const withReason = useApp((s) => !chatShown(s));
+  const cols = useApp((s) => reviewPlacement(s).size.cols);
+  const auto = useDiffLayout(ref, cols);
   const [choice, setChoice] = useState<LayoutChoice>("auto");
   const layout: DiffLayout = choice === "auto" ? auto : choice;
   const anyChange = pending?.some((a) => a.kind === "change") ?? false;
@@ -41,6 +45,7 @@ export default function ReviewPanel() {
             )}
             <LayoutToggle choice={choice} auto={auto} onChange={setChoice} />
           </div>
+          {withReason && <ReviewReason approval={pending[0]!} />}
           {pending.map((a) => {
             switch (a.kind) {
               case "change":
