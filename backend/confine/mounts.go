@@ -26,11 +26,12 @@ var replaced = []string{"/tmp", "/var/tmp", "/run", "/var/run", "/dev/shm"}
 
 // layout is what a pod's bwrap command line is built from.
 type layout struct {
-	policy  Policy
-	exe     string // Pilot's executable on the host
-	tmp     string // the private temporary folder (same path inside)
-	netDir  string // the proxy socket's folder on the host ("": no proxy)
-	hideFil string // an empty file, mode 0000, bound over hidden files
+	policy   Policy
+	exe      string // Pilot's executable on the host
+	tmp      string // the private temporary folder (same path inside)
+	netDir   string // the proxy socket's folder on the host ("": no proxy)
+	hideFil  string // an empty file, mode 0000, bound over hidden files
+	noUserNS bool   // bwrap has --disable-userns (0.8.0 and later)
 }
 
 // expand resolves "~/" against home and makes p absolute and real (a
@@ -85,12 +86,17 @@ func depth(p string) int { return strings.Count(filepath.Clean(p), "/") }
 // args builds bwrap's arguments for the pod.
 func (l layout) args(cfg string) []string {
 	a := []string{
-		"--unshare-all", "--die-with-parent", "--new-session", "--as-pid-1", "--cap-drop", "ALL",
+		"--unshare-all", "--unshare-user", "--die-with-parent", "--new-session", "--as-pid-1", "--cap-drop", "ALL",
+	}
+	if l.noUserNS {
+		a = append(a, "--disable-userns") // no nested user namespace, so no capabilities anywhere inside
+	}
+	a = append(a,
 		"--hostname", "pilot-sandbox",
 		"--ro-bind", "/", "/",
 		"--dev", "/dev",
 		"--proc", "/proc",
-	}
+	)
 	var readOnly []string
 	for _, d := range replaced {
 		if fi, err := os.Lstat(d); err != nil || !fi.IsDir() {
@@ -147,7 +153,7 @@ func (l layout) args(cfg string) []string {
 	}
 	a = append(a, "--ro-bind", l.exe, podExe)
 	if l.netDir != "" {
-		a = append(a, "--bind", l.netDir, podNetDir)
+		a = append(a, "--ro-bind", l.netDir, podNetDir) // a socket on a read-only mount still connects
 	}
 	for _, d := range readOnly {
 		a = append(a, "--remount-ro", d)

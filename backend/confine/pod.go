@@ -64,6 +64,10 @@ func runPod(arg string) int {
 	// Not dumpable: a command (same user) can neither trace the pod nor
 	// open its descriptors through /proc/1/fd.
 	_, _, _ = syscall.RawSyscall(syscall.SYS_PRCTL, syscall.PR_SET_DUMPABLE, 0, 0)
+	// A session keyring of its own: the keys of Pilot's session (inherited
+	// across exec) are not the commands'.
+	const keyctlJoinSessionKeyring = 1
+	_, _, _ = syscall.RawSyscall(syscall.SYS_KEYCTL, keyctlJoinSessionKeyring, 0, 0)
 	// As PID 1 the pod is sent only the signals it handles: catch the
 	// usual ones so that `kill 1` from a command does nothing (handled
 	// signals are reset at exec, so commands start with the defaults).

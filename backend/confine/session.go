@@ -172,7 +172,8 @@ func startPod(ctx context.Context, p Policy) (*pod1, error) {
 			pd.close()
 		}
 	}()
-	l := layout{policy: p, exe: exe, tmp: filepath.Join(dir, "tmp"), hideFil: filepath.Join(dir, "hidden")}
+	l := layout{policy: p, exe: exe, tmp: filepath.Join(dir, "tmp"), hideFil: filepath.Join(dir, "hidden"),
+		noUserNS: versionAtLeast(Probe().BwrapVersion, 0, 8)}
 	if err := os.Mkdir(l.tmp, 0o700); err != nil {
 		return nil, fmt.Errorf("confine: %w", err)
 	}
