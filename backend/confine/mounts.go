@@ -142,7 +142,11 @@ func (l layout) args(cfg string) []string {
 			continue // the user chose to work there: the project wins
 		}
 		if fi, err := os.Stat(h); err == nil && fi.IsDir() {
-			add(h, "--perms", "0000", "--tmpfs", h)
+			perms := "0000"
+			if under(p.Project, h) {
+				perms = "0111" // passable to the project, still empty and unlistable
+			}
+			add(h, "--perms", perms, "--tmpfs", h)
 		} else {
 			add(h, "--ro-bind", l.hideFil, h)
 		}
