@@ -37,6 +37,9 @@ type Policy struct {
 	// Proxy serves one connection a command opened to the proxy address
 	// set in its HTTP(S)_PROXY; nil: no network at all.
 	Proxy func(ctx context.Context, c net.Conn)
+	// NoLandlock leaves Landlock out (bubblewrap alone): for the benchmark
+	// and the escape corpus's weakened control.
+	NoLandlock bool
 }
 
 // Cmd is one command to run in the pod.

@@ -97,6 +97,13 @@ func (l layout) args(cfg string) []string {
 		"--dev", "/dev",
 		"--proc", "/proc",
 	)
+	if os.Geteuid() == 0 {
+		// bwrap 0.8 leaves /proc/sys writable when its folder is not
+		// (0555) though its files are (0644 root): for a root user, the
+		// host's sysctls. Bind it read-only (the host's view; Landlock,
+		// where the kernel has it, also refuses those writes).
+		a = append(a, "--ro-bind", "/proc/sys", "/proc/sys")
+	}
 	var readOnly []string
 	for _, d := range replaced {
 		if fi, err := os.Lstat(d); err != nil || !fi.IsDir() {

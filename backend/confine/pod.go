@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,9 +31,11 @@ func RunPodIfAsked() {
 
 // podConfig is what the pod is told on its command line.
 type podConfig struct {
-	Proxy string `json:"proxy,omitempty"` // the unix socket the bridge dials; "": no proxy
-	Tmp   string `json:"tmp"`             // the private temporary folder (TMPDIR)
-	Cache string `json:"cache,omitempty"` // XDG_CACHE_HOME; "": none
+	Project  string `json:"project"`
+	Landlock bool   `json:"landlock,omitempty"` // restrict the commands' writes with Landlock too
+	Proxy    string `json:"proxy,omitempty"`    // the unix socket the bridge dials; "": no proxy
+	Tmp      string `json:"tmp"`                // the private temporary folder (TMPDIR)
+	Cache    string `json:"cache,omitempty"`    // XDG_CACHE_HOME; "": none
 }
 
 // pod is the program that runs inside bwrap as PID 1 of the pod's PID
@@ -43,6 +46,8 @@ type pod struct {
 	port   int
 	conn   *net.UnixConn
 	devnul int
+
+	forks chan func() // run on the forking thread, the one Landlock restricts
 
 	mu    sync.Mutex
 	procs map[int]*podProc // by pid
@@ -61,6 +66,10 @@ func runPod(arg string) int {
 		fmt.Fprintln(os.Stderr, "pilot pod:", err)
 		return 2
 	}
+	// Descriptors Pilot inherited from whatever started it pass through
+	// bwrap: none may reach a command.
+	const sysCloseRange, closeRangeCloexec = 436, 4
+	_, _, _ = syscall.RawSyscall(sysCloseRange, 3, ^uintptr(0)>>32, closeRangeCloexec)
 	// Not dumpable: a command (same user) can neither trace the pod nor
 	// open its descriptors through /proc/1/fd.
 	_, _, _ = syscall.RawSyscall(syscall.SYS_PRCTL, syscall.PR_SET_DUMPABLE, 0, 0)
@@ -87,7 +96,11 @@ func runPod(arg string) int {
 		fmt.Fprintln(os.Stderr, "pilot pod:", err)
 		return 2
 	}
-	p := &pod{cfg: cfg, conn: conn, devnul: devnull, procs: map[int]*podProc{}, byID: map[uint64]*podProc{}}
+	p := &pod{cfg: cfg, conn: conn, devnul: devnull, forks: make(chan func()), procs: map[int]*podProc{}, byID: map[uint64]*podProc{}}
+	if err := p.startForker(); err != nil {
+		fmt.Fprintln(os.Stderr, "pilot pod:", err)
+		return 2
+	}
 	if cfg.Proxy != "" {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -144,12 +157,19 @@ func (p *pod) start(m message, fd int) {
 	prog := lookPath(m.Argv[0], env)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	pid, err := syscall.ForkExec(prog, m.Argv, &syscall.ProcAttr{
-		Dir:   m.Dir,
-		Env:   env,
-		Files: []uintptr{uintptr(p.devnul), uintptr(fd), uintptr(fd)},
-		Sys:   &syscall.SysProcAttr{Setpgid: true},
-	})
+	var pid int
+	var err error
+	done := make(chan struct{})
+	p.forks <- func() {
+		pid, err = syscall.ForkExec(prog, m.Argv, &syscall.ProcAttr{
+			Dir:   m.Dir,
+			Env:   env,
+			Files: []uintptr{uintptr(p.devnul), uintptr(fd), uintptr(fd)},
+			Sys:   &syscall.SysProcAttr{Setpgid: true},
+		})
+		close(done)
+	}
+	<-done
 	if err != nil {
 		_ = send(p.conn, message{Op: "error", ID: m.ID, Err: fmt.Sprintf("start %s in %s: %v", m.Argv[0], m.Dir, err)}, nil)
 		return
@@ -157,6 +177,35 @@ func (p *pod) start(m message, fd int) {
 	pr := &podProc{id: m.ID, pid: pid}
 	p.procs[pid], p.byID[m.ID] = pr, pr
 	_ = send(p.conn, message{Op: "started", ID: m.ID}, nil)
+}
+
+// startForker starts the goroutine that forks every command, locked to
+// its thread: Landlock and no_new_privs apply to a thread and what it
+// forks, so that thread alone restricts itself (the pod's other threads
+// need no file access beyond reading).
+func (p *pod) startForker() error {
+	ready := make(chan error)
+	go func() {
+		runtime.LockOSThread() // for good: the thread ends with the pod
+		var err error
+		if p.cfg.Landlock {
+			writable := []string{p.cfg.Project, p.cfg.Tmp, "/dev/shm"}
+			if p.cfg.Cache != "" {
+				writable = append(writable, p.cfg.Cache)
+			}
+			err = landlockWrites(LandlockABI(), writable, []string{"/dev"})
+		} else {
+			_, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0)
+			if errno != 0 {
+				err = errno
+			}
+		}
+		ready <- err
+		for f := range p.forks {
+			f()
+		}
+	}()
+	return <-ready
 }
 
 // kill kills a command's process group; after its exit it also forgets it.

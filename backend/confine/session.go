@@ -185,7 +185,7 @@ func startPod(ctx context.Context, p Policy) (*pod1, error) {
 			return nil, fmt.Errorf("confine: the cache folder: %w", err)
 		}
 	}
-	cfg := podConfig{Tmp: l.tmp, Cache: p.Cache}
+	cfg := podConfig{Project: p.Project, Tmp: l.tmp, Cache: p.Cache, Landlock: !p.NoLandlock && LandlockABI() > 0}
 	var proxyCtx context.Context
 	proxyCtx, pd.stop = context.WithCancel(context.Background())
 	if p.Proxy != nil {
@@ -206,6 +206,17 @@ func startPod(ctx context.Context, p Policy) (*pod1, error) {
 	}
 	pd.cmd = exec.Command(bwrap, l.args(string(cj))...)
 	pd.cmd.ExtraFiles = []*os.File{podEnd}
+	if filter := seccompFilter(); filter != nil {
+		f, err := seccompFile(dir, filter)
+		if err != nil {
+			podEnd.Close()
+			host.Close()
+			return nil, err
+		}
+		defer f.Close()
+		pd.cmd.ExtraFiles = append(pd.cmd.ExtraFiles, f) // fd 4
+		pd.cmd.Args = append(pd.cmd.Args[:1], append([]string{"--seccomp", "4"}, pd.cmd.Args[1:]...)...)
+	}
 	pd.cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
 	pd.cmd.Stderr = pd.stderr
 	err = pd.cmd.Start()
@@ -380,4 +391,14 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.b.String()
+}
+
+// seccompFile writes the filter to a file in the pod's folder and opens it
+// for bwrap to read.
+func seccompFile(dir string, filter []byte) (*os.File, error) {
+	p := filepath.Join(dir, "seccomp.bpf")
+	if err := os.WriteFile(p, filter, 0o600); err != nil {
+		return nil, fmt.Errorf("confine: %w", err)
+	}
+	return os.Open(p)
 }
