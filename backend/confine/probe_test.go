@@ -26,7 +26,8 @@ func TestProbe(t *testing.T) {
 	if st.LandlockABI < 0 {
 		t.Errorf("LandlockABI = %d", st.LandlockABI)
 	}
-	if Probe() != Probe() {
-		t.Error("Probe is not cached")
+	first := Probe()
+	if again := Probe(); again != first {
+		t.Errorf("Probe is not cached: %+v, then %+v", first, again)
 	}
 }
