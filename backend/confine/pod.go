@@ -251,7 +251,10 @@ func (p *pod) reap() {
 func (p *pod) env(base []string) []string {
 	set := map[string]string{"TMPDIR": p.cfg.Tmp, "PILOT_SANDBOX": "1"}
 	if p.cfg.Cache != "" {
-		set["XDG_CACHE_HOME"] = p.cfg.Cache
+		set["XDG_CACHE_HOME"] = p.cfg.Cache // go build, pip and most tools keep their caches there
+		if !hasVar(base, "npm_config_cache") {
+			set["npm_config_cache"] = p.cfg.Cache + "/npm" // npm's is ~/.npm otherwise, read-only here
+		}
 	}
 	if p.port != 0 {
 		u := "http://127.0.0.1:" + strconv.Itoa(p.port)
@@ -275,6 +278,15 @@ func (p *pod) env(base []string) []string {
 		env = append(env, k+"="+v)
 	}
 	return env
+}
+
+func hasVar(env []string, k string) bool {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, k+"=") {
+			return true
+		}
+	}
+	return false
 }
 
 func isProxyVar(k string) bool {

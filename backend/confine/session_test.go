@@ -165,8 +165,8 @@ func TestSessionNoProxyNoVariables(t *testing.T) {
 	proj, home := t.TempDir(), t.TempDir()
 	s := NewSession(Policy{Project: proj, Home: home, Cache: filepath.Join(t.TempDir(), "cache")})
 	defer s.Close()
-	out, _ := run(t, s, proj, append(baseEnv(home), "HTTPS_PROXY=http://corp:3128"), `env | grep -i _proxy; echo "cache=$XDG_CACHE_HOME"; touch "$XDG_CACHE_HOME/c" && echo cache-writable`)
-	if strings.Contains(strings.ToLower(out), "_proxy") || !strings.Contains(out, "cache-writable") {
+	out, _ := run(t, s, proj, append(baseEnv(home), "HTTPS_PROXY=http://corp:3128"), `env | grep -i _proxy; echo "cache=$XDG_CACHE_HOME"; touch "$XDG_CACHE_HOME/c" && echo cache-writable; mkdir -p "$npm_config_cache" && echo npm-cache-writable; go env GOCACHE`)
+	if strings.Contains(strings.ToLower(out), "_proxy") || !strings.Contains(out, "cache-writable") || !strings.Contains(out, "npm-cache-writable") || !strings.Contains(out, "cache/go-build") {
 		t.Fatalf("output: %s", out)
 	}
 }
