@@ -239,7 +239,10 @@ func startPod(ctx context.Context, p Policy) (*pod1, error) {
 	select {
 	case <-ready:
 	case <-pd.dead:
-		return nil, pd.why
+		if st := ProbeNow(); !st.Ready {
+			return nil, fmt.Errorf("the sandbox cannot start: %s", st.Why)
+		}
+		return nil, fmt.Errorf("the sandbox cannot start: %w", pd.why)
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}

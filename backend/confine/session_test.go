@@ -200,3 +200,17 @@ func TestSessionNesting(t *testing.T) {
 		t.Fatalf("a project in a hidden folder: %s", out)
 	}
 }
+
+// A pod that cannot start (here: a project that does not exist, so bwrap
+// cannot bind it) is an error that says the sandbox cannot start and why.
+func TestSessionCannotStart(t *testing.T) {
+	t.Parallel()
+	needSandbox(t)
+	missing := filepath.Join(t.TempDir(), "gone")
+	s := NewSession(Policy{Project: missing, Home: t.TempDir()})
+	defer s.Close()
+	_, err := s.Start(context.Background(), Cmd{Command: "true", Dir: missing, Output: os.Stdout})
+	if err == nil || !strings.Contains(err.Error(), "the sandbox cannot start") || !strings.Contains(err.Error(), missing) {
+		t.Fatalf("err = %v", err)
+	}
+}
