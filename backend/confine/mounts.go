@@ -150,8 +150,8 @@ func (l layout) args(cfg string) []string {
 		}
 		if fi, err := os.Stat(h); err == nil && fi.IsDir() {
 			perms := "0000"
-			if under(p.Project, h) {
-				perms = "0111" // passable to the project, still empty and unlistable
+			if under(p.Project, h) || (p.Cache != "" && under(p.Cache, h)) {
+				perms = "0111" // passable to the project or cache, still empty and unlistable
 			}
 			add(h, "--perms", perms, "--tmpfs", h)
 		} else {

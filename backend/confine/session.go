@@ -153,6 +153,9 @@ func startPod(ctx context.Context, p Policy) (*pod1, error) {
 	if p.Project == "" || !filepath.IsAbs(p.Project) {
 		return nil, fmt.Errorf("confine: the project %q is not an absolute path", p.Project)
 	}
+	if filepath.Clean(p.Project) == "/" {
+		return nil, errors.New("the sandbox cannot confine commands to a project at /: every file would be writable; open a folder as the project")
+	}
 	bwrap, err := exec.LookPath("bwrap")
 	if err != nil {
 		return nil, errors.New("the sandbox cannot start: bubblewrap (bwrap) is not installed; install the package bubblewrap")

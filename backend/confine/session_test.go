@@ -192,6 +192,13 @@ func TestSessionNesting(t *testing.T) {
 	if strings.Contains(out, "READ-PILOT-HOME") || strings.Contains(out, "WROTE-PILOT-HOME") || !strings.Contains(out, "ok") {
 		t.Fatalf("PILOT_HOME in the project: %s", out)
 	}
+	cache := filepath.Join(ph, "cache") // PILOT_HOME/cache: the cache reachable, the rest hidden
+	s3 := NewSession(Policy{Project: filepath.Join(home, ".config"), Home: home, PilotHome: ph, Cache: cache})
+	defer s3.Close()
+	out, _ = run(t, s3, filepath.Join(home, ".config"), baseEnv(home), `echo c > "$XDG_CACHE_HOME/f" && cat "$XDG_CACHE_HOME/f"; ls "$XDG_CACHE_HOME/.." && echo LISTED-PILOT-HOME`)
+	if !strings.Contains(out, "c\n") || strings.Contains(out, "LISTED-PILOT-HOME") {
+		t.Fatalf("a cache inside PILOT_HOME: %s", out)
+	}
 	inHidden := filepath.Join(home, ".config", "gh", "proj")
 	s2 := NewSession(Policy{Project: inHidden, Home: home})
 	defer s2.Close()
