@@ -50,6 +50,9 @@ func runCommand(ctx context.Context, c Command, env []string, onOutput func(stri
 	proc, err := startCommand(ctx, c, env, pw, sandbox)
 	pw.Close() // the children hold the only write ends now
 	if err != nil {
+		if ctx.Err() != nil { // stopped while the sandbox was starting
+			return Result{Output: "[cancelled by the user before the command started]", IsError: true}, ctx.Err()
+		}
 		return Result{}, err
 	}
 
