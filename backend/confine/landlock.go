@@ -29,6 +29,9 @@ const (
 	llRefer      = 1 << 13 // ABI 2
 	llTruncate   = 1 << 14 // ABI 3
 
+	llScopeAbstractUnix = 1 << 0 // ABI 6
+	llScopeSignal       = 1 << 1 // ABI 6
+
 	sysLandlockCreateRuleset = 444
 	sysLandlockAddRule       = 445
 	sysLandlockRestrictSelf  = 446
@@ -60,8 +63,16 @@ func landlockWrites(abi int, writable, devices []string) error {
 		return nil
 	}
 	handled := writeRights(abi)
-	attr := struct{ handledFS uint64 }{handled}
-	fd, _, errno := syscall.Syscall(sysLandlockCreateRuleset, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
+	// From ABI 6 the domain is also scoped: its processes signal, and
+	// connect to abstract unix sockets of, only processes of the domain
+	// (the PID and network namespaces already keep the host's away).
+	attr := struct{ handledFS, handledNet, scoped uint64 }{handledFS: handled}
+	size := unsafe.Sizeof(attr.handledFS)
+	if abi >= 6 {
+		attr.scoped = llScopeAbstractUnix | llScopeSignal
+		size = unsafe.Sizeof(attr)
+	}
+	fd, _, errno := syscall.Syscall(sysLandlockCreateRuleset, uintptr(unsafe.Pointer(&attr)), size, 0)
 	if errno != 0 {
 		return fmt.Errorf("landlock_create_ruleset: %w", errno)
 	}
