@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -222,17 +223,26 @@ func startPod(ctx context.Context, p Policy) (*pod1, error) {
 	}
 	pd.cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
 	pd.cmd.Stderr = pd.stderr
-	err = pd.cmd.Start()
+	// bwrap's --die-with-parent watches the thread that started it, not
+	// the process: start it from a thread kept for the pod's life, so that
+	// the runtime ending some other thread never kills the pod.
+	started := make(chan error)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with this goroutine, after bwrap
+		err := pd.cmd.Start()
+		started <- err
+		if err == nil {
+			_ = pd.cmd.Wait()
+			close(pd.exited)
+		}
+	}()
+	err = <-started
 	podEnd.Close()
 	if err != nil {
 		host.Close()
 		pd.cmd = nil
 		return nil, fmt.Errorf("the sandbox cannot start: %w", err)
 	}
-	go func() {
-		_ = pd.cmd.Wait()
-		close(pd.exited)
-	}()
 	if pd.conn, err = fileConn(host); err != nil {
 		return nil, err
 	}
