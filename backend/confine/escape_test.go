@@ -449,10 +449,12 @@ func (v *escapeVars) snapshot() string {
 			fmt.Fprintf(&b, "%s=%q/%v ", p, c, err != nil)
 		}
 	}
-	for _, d := range []string{filepath.Dir(v.proj), v.out, v.tout, v.ph, "/dev/shm"} {
+	for _, d := range []string{filepath.Dir(v.proj), v.out, v.tout, v.ph} {
 		ents, _ := os.ReadDir(d)
 		fmt.Fprintf(&b, "%s:%d ", d, len(ents))
 	}
+	_, err := os.Stat("/dev/shm/pilot-shm-" + v.rand) // the host's /dev/shm is shared: only this name
+	fmt.Fprintf(&b, "shm:%v", err == nil)
 	return b.String()
 }
 
