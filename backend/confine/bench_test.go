@@ -70,6 +70,9 @@ func median(ds []time.Duration) float64 {
 // medians and the overhead (the difference of the medians).
 func pair(b *testing.B, sandboxed func() time.Duration) {
 	var host, sb []time.Duration
+	for range 5 {
+		hostRun(b) // warm up
+	}
 	b.ResetTimer()
 	for range b.N {
 		host = append(host, hostRun(b))
@@ -89,7 +92,9 @@ func benchSession(b *testing.B, noLandlock bool) (*Session, string) {
 	dir := b.TempDir()
 	s := NewSession(Policy{Project: dir, Home: b.TempDir(), NoLandlock: noLandlock})
 	b.Cleanup(func() { s.Close() })
-	podRun(b, s, dir) // the pod's start is measured apart
+	for range 5 { // the pod's start is measured apart; the rest warms up
+		podRun(b, s, dir)
+	}
 	return s, dir
 }
 
@@ -103,6 +108,24 @@ func BenchmarkCommandInPod(b *testing.B) {
 func BenchmarkCommandInPodNoLandlock(b *testing.B) {
 	s, dir := benchSession(b, true)
 	pair(b, func() time.Duration { return podRun(b, s, dir) })
+}
+
+// Landlock's cost per command, head to head: a pod with it and one
+// without, alternating in the same loop.
+func BenchmarkLandlockPerCommand(b *testing.B) {
+	with, dir1 := benchSession(b, false)
+	without, dir2 := benchSession(b, true)
+	var ll, no []time.Duration
+	b.ResetTimer()
+	for range b.N {
+		ll = append(ll, podRun(b, with, dir1))
+		no = append(no, podRun(b, without, dir2))
+	}
+	b.StopTimer()
+	b.ReportMetric(median(ll), "landlock-ms")
+	b.ReportMetric(median(no), "without-ms")
+	b.ReportMetric(median(ll)-median(no), "cost-ms")
+	b.ReportMetric(0, "ns/op")
 }
 
 // A fresh bwrap per command, with the pod's mounts (the design not taken).
