@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -180,4 +181,27 @@ func TestRunBashSandboxTimeoutAndCancel(t *testing.T) {
 	}
 	// No sleep is left in the pod: the next command sees none.
 	expect(t, f.run("pgrep -x sleep || echo none"), false, "none")
+}
+
+// The pod killed under a running command: the result says the command did
+// not finish and why; the next command runs in a new pod.
+func TestRunBashSandboxPodDies(t *testing.T) {
+	t.Parallel()
+	f := newSandboxFixture(t)
+	expect(t, f.run("true"), false, "[exit code 0]")
+	pod := f.session.PodPID()
+	res := f.call("run_bash", map[string]any{"command": "echo up; sleep 600"})
+	out, err := f.reg.Apply(context.Background(), res.Proposal, ApplyOptions{Sandbox: f.session, OnOutput: func(s string) {
+		if strings.Contains(s, "up") {
+			_ = syscall.Kill(pod, syscall.SIGKILL)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expect(t, out, true, "up", "[the command did not finish: the sandbox's pod ended")
+	expect(t, f.run("echo again"), false, "again")
+	if f.session.PodPID() == pod {
+		t.Error("no new pod")
+	}
 }
