@@ -77,18 +77,23 @@ func userNSSentence(trial string) string {
 
 // userNSFix is what to change when bwrap cannot create its namespaces.
 func userNSFix() string {
-	root := os.Geteuid() == 0
+	return userNSFixFor(sysctl, exists("/proc/self/ns/user"), os.Geteuid() == 0)
+}
+
+// userNSFixFor decides from the kernel's settings (read), whether the
+// kernel has user namespaces at all, and whether Pilot runs as root.
+func userNSFixFor(read func(string) string, hasUserNS, root bool) string {
 	switch {
-	case !exists("/proc/self/ns/user"):
+	case !hasUserNS:
 		return "this kernel has no user namespaces (CONFIG_USER_NS is off); a kernel built with them is needed (every major distribution's since 2016)."
-	case sysctl("user.max_user_namespaces") == "0":
+	case read("user.max_user_namespaces") == "0":
 		return "user namespaces are switched off (user.max_user_namespaces = 0); run `sudo sysctl -w user.max_user_namespaces=15000` and put `user.max_user_namespaces=15000` in /etc/sysctl.d/60-userns.conf to keep it."
-	case !root && sysctl("kernel.unprivileged_userns_clone") == "0":
+	case !root && read("kernel.unprivileged_userns_clone") == "0":
 		return "unprivileged user namespaces are switched off (kernel.unprivileged_userns_clone = 0); run `sudo sysctl -w kernel.unprivileged_userns_clone=1` and put it in /etc/sysctl.d/60-userns.conf to keep it."
-	case !root && sysctl("kernel.apparmor_restrict_unprivileged_userns") == "1":
+	case !root && read("kernel.apparmor_restrict_unprivileged_userns") == "1":
 		return "AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns = 1, as on Ubuntu 23.10 and later); allow them for bwrap with a profile, /etc/apparmor.d/bwrap containing `abi <abi/4.0>, include <tunables/global> profile bwrap /usr/bin/bwrap flags=(unconfined) { userns, }`, then `sudo systemctl reload apparmor`."
 	}
-	return "bubblewrap's message above says what failed; check that user namespaces are allowed (sysctl user.max_user_namespaces) and that bwrap is not blocked by a security module."
+	return "bubblewrap's message says what failed; check that user namespaces are allowed (sysctl user.max_user_namespaces) and that no security module blocks bwrap."
 }
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
