@@ -20,6 +20,8 @@ var (
 	hostIn   = regexp.MustCompile(`(?i)(?:resolve host:?|connect to|lookup|getaddrinfo \w+|dial tcp)\s+'?\[?([A-Za-z0-9.:_-]*[A-Za-z0-9])\]?'?(?:\s+port\s+(\d+))?`)
 	noProc   = regexp.MustCompile(`(?i)no such process|\bESRCH\b`)
 	notPerm  = regexp.MustCompile(`(?i)operation not permitted|\bEPERM\b`)
+	chmodOut = regexp.MustCompile(`(?i)changing permissions of|chmod|install:`)
+	suidMode = regexp.MustCompile(`\b(chmod|install)\b.*(\s[ugoa]*[+=][rwxXt]*s|\s-m\s*[0-7]*[2467][0-7]{3}\b|\s[0-7]*[2467][0-7]{3}\b)`)
 	procVerb = regexp.MustCompile(`\b(kill|pkill|killall|strace|gdb|ltrace|ptrace|nsenter|renice|ionice|prlimit|taskset)\b`)
 )
 
@@ -76,6 +78,9 @@ func Explain(p Policy, command, output string) []string {
 			} else {
 				say(what + ": commands have no network but through Pilot's proxy; an allowed host is reached through HTTP(S)_PROXY (curl, pip, npm, go and git use it), and a server on the host is not reachable.")
 			}
+		}
+		if notPerm.MatchString(line) && chmodOut.MatchString(line) && suidMode.MatchString(command) {
+			say("The sandbox refuses the setuid and setgid bits: a file a command makes cannot be given its owner's rights, since it could run with them outside the sandbox.")
 		}
 		if !proc && (noProc.MatchString(line) || notPerm.MatchString(line)) && (procVerb.MatchString(line) || procVerb.MatchString(command)) {
 			proc = true

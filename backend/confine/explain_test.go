@@ -46,6 +46,9 @@ func TestExplain(t *testing.T) {
 		{"unreachable", p, "ping", "connect: Network is unreachable\n", []string{"failed in the sandbox"}},
 		{"kill", p, "kill -9 4242", "bash: line 1: kill: (4242) - No such process\n", []string{"The sandbox keeps commands away from processes outside it"}},
 		{"strace", p, "strace -p 1", "strace: attach: ptrace(PTRACE_SEIZE, 1): Operation not permitted\n", []string{"away from processes outside it"}},
+		{"setuid", p, "chmod u+s tool", "chmod: changing permissions of 'tool': Operation not permitted\n", []string{"The sandbox refuses the setuid and setgid bits"}},
+		{"setuid by number", p, "chmod 4755 tool", "chmod: changing permissions of 'tool': Operation not permitted\n", []string{"setuid and setgid"}},
+		{"an ordinary chmod refused", p, "chmod 755 /etc/x", "chmod: changing permissions of '/etc/x': Operation not permitted\n", nil},
 		{"not a process command", p, "rm x", "rm: cannot remove 'x': Operation not permitted\n", nil},
 		{"several", p, "x", "touch: cannot touch '/a': Read-only file system\ncat: " + home + "/.ssh/k: Permission denied\n", []string{"writing to /a", "~/.ssh is hidden"}},
 	}

@@ -111,6 +111,12 @@ func TestRunBashSandboxBlocks(t *testing.T) {
 		t.Errorf("%s was written from the sandbox: %v", outside, err)
 	}
 
+	res = f.run("cp /bin/true tool && chmod u+s tool")
+	expect(t, res, true, "The sandbox refuses the setuid and setgid bits")
+	if st, err := os.Stat(filepath.Join(f.dir, "tool")); err != nil || st.Mode()&os.ModeSetuid != 0 {
+		t.Errorf("the tool in the project: %v %v", st, err)
+	}
+
 	res = f.run("cat ~/.ssh/id_ed25519")
 	expect(t, res, true, "~/.ssh is hidden from commands by the sandbox")
 	if strings.Contains(res.Output, f.canary) {
