@@ -21,6 +21,7 @@ import (
 
 	"pilot/backend/cli"
 	"pilot/backend/config"
+	"pilot/backend/confine"
 	"pilot/backend/logging"
 	"pilot/backend/paths"
 	"pilot/backend/wailsbridge"
@@ -34,6 +35,7 @@ var assets embed.FS
 var icon []byte
 
 func main() {
+	confine.RunPodIfAsked() // a session's sandbox runs this executable as its pod
 	started := time.Now()
 	args := os.Args[1:]
 	folder, window := cli.WindowFolder(args)

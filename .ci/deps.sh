@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks, then installs, what Pilot needs on Debian 12 / Ubuntu 24.04.
 #
-#   .ci/deps.sh run    build and run the app (compiler, GTK, WebKitGTK 4.1)
+#   .ci/deps.sh run    build and run the app (compiler, GTK, WebKitGTK 4.1,
+#                      bubblewrap for the sandbox of commands)
 #   .ci/deps.sh test   + Xvfb, Chromium, X utilities, ImageMagick, a D-Bus
 #                      daemon, desktop-file-validate, rpm (to list the .rpm)
 #   .ci/deps.sh bench  + ripgrep, fd-find, hyperfine
@@ -14,7 +15,7 @@ set -euo pipefail
 
 group=${1:-run}
 
-run_pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev)
+run_pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev bubblewrap)
 test_pkgs=(xvfb chromium x11-apps x11-utils xdotool imagemagick dbus-daemon desktop-file-utils rpm)
 bench_pkgs=(ripgrep fd-find hyperfine)
 

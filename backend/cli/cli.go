@@ -51,6 +51,9 @@ Usage:
   pilot rules list|add allow|deny TOOL PATTERN|remove ID [--project DIR] [--json]
                                 the project's permission rules, invalid ones flagged;
                                 a bad rule is refused with exit 2 (pilot rules help)
+  pilot doctor [--json]         check the sandbox of commands (bubblewrap, user namespaces,
+                                Landlock, the proxy) and git and rg, a sentence each;
+                                exit 0 when everything needed is ready
   pilot version                 print version, commit and Wails version
 
 --provider (or PILOT_PROVIDER): anthropic (ANTHROPIC_API_KEY); openai (any OpenAI-compatible server:
@@ -82,6 +85,8 @@ func Run(ctx context.Context, args []string, tio IO) int {
 		return runMCP(ctx, args[1:], tio)
 	case "rules":
 		return runRules(ctx, args[1:], tio)
+	case "doctor":
+		return Doctor(ctx, args[1:], tio)
 	case "version", "--version":
 		fmt.Fprint(tio.Stdout, version.Get().String())
 		return 0

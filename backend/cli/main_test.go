@@ -4,10 +4,12 @@ import (
 	"os"
 	"testing"
 
+	"pilot/backend/confine"
 	"pilot/backend/mcp/mcptest"
 )
 
 func TestMain(m *testing.M) {
-	mcptest.MaybeServe() // the interrupt tests start this binary as an MCP server
+	confine.RunPodIfAsked() // pilot doctor's proxy check starts this binary as a pod
+	mcptest.MaybeServe()    // the interrupt tests start this binary as an MCP server
 	os.Exit(m.Run())
 }

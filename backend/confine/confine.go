@@ -7,13 +7,12 @@
 // only way out to the network is Pilot's filtering proxy (reached through
 // a unix socket bound into the pod).
 //
-// SKELETON: the types and signatures below are the contract between the
-// helpers building issue 23; the confine helper replaces the bodies.
+// How it is built (bwrap's arguments, the pod protocol, what the kernel
+// enforces) is in docs/ARCHITECTURE.md, "The sandbox of commands".
 package confine
 
 import (
 	"context"
-	"errors"
 	"net"
 	"os"
 )
@@ -28,13 +27,6 @@ type Status struct {
 	LandlockABI  int    `json:"landlockAbi"`    // 0: Landlock not available
 }
 
-// Probe reports whether commands can be sandboxed here (cached for the
-// process; ProbeNow probes again).
-func Probe() Status { return ProbeNow() }
-
-// ProbeNow probes the machine now.
-func ProbeNow() Status { return Status{Why: "not built yet"} }
-
 // Policy is what one session's pod may do.
 type Policy struct {
 	Project   string   // absolute real path of the project: writable
@@ -45,6 +37,9 @@ type Policy struct {
 	// Proxy serves one connection a command opened to the proxy address
 	// set in its HTTP(S)_PROXY; nil: no network at all.
 	Proxy func(ctx context.Context, c net.Conn)
+	// NoLandlock leaves Landlock out (bubblewrap alone): for the benchmark
+	// and the escape corpus's weakened control.
+	NoLandlock bool
 }
 
 // Cmd is one command to run in the pod.
@@ -54,32 +49,3 @@ type Cmd struct {
 	Env     []string // the allowlisted environment (childenv); the pod adds TMPDIR and the proxy variables
 	Output  *os.File // stdout and stderr; stdin is /dev/null
 }
-
-// Session is one session's pod.
-type Session struct{ p Policy }
-
-// NewSession prepares a pod; nothing starts before the first Start.
-func NewSession(p Policy) *Session { return &Session{p: p} }
-
-// Process is a command running in the pod.
-type Process struct{}
-
-// Start starts c in the pod, starting the pod first if needed.
-func (s *Session) Start(ctx context.Context, c Cmd) (*Process, error) {
-	return nil, errors.New("not built yet")
-}
-
-// Wait waits for the command and returns its exit code as a shell gives
-// it (128 + the signal when killed).
-func (p *Process) Wait() (int, error) { return -1, errors.New("not built yet") }
-
-// Kill kills the command's process group.
-func (p *Process) Kill() {}
-
-// Close stops the pod and every process in it and removes its temporary folder.
-func (s *Session) Close() error { return nil }
-
-// Explain returns a sentence for each thing the sandbox blocked that the
-// command's output shows (a read-only file system, a hidden secret, a
-// refused connection), naming the sandbox; none when nothing was blocked.
-func Explain(p Policy, command, output string) []string { return nil }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"pilot/backend/childenv"
+	"pilot/backend/confine"
 )
 
 // Output kept from a command: its beginning and its end.
@@ -32,7 +33,12 @@ const cancelGrace = 100 * time.Millisecond
 // interleave as written), in the environment childenv.Env allows. On timeout
 // or cancellation, and after the command exits, the whole group is killed,
 // so background children cannot outlive it.
-func runCommand(ctx context.Context, c Command, env []string, onOutput func(string)) (Result, error) {
+//
+// With sandbox set, the command runs in the session's pod (see package
+// confine) with the same pipe, capture, timeout and group kill, and what
+// the sandbox blocked, as its output shows, is said after the exit line and
+// listed in Result.Blocked.
+func runCommand(ctx context.Context, c Command, env []string, onOutput func(string), sandbox *confine.Session) (Result, error) {
 	runCtx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
 
@@ -41,18 +47,14 @@ func runCommand(ctx context.Context, c Command, env []string, onOutput func(stri
 		return Result{}, fmt.Errorf("run_bash: %w", err)
 	}
 	defer pr.Close()
-	cmd := exec.Command("bash", "-c", c.Command)
-	cmd.Dir = c.Dir
-	cmd.Env = childenv.Env(env, c.Dir, nil)
-	cmd.Stdout, cmd.Stderr = pw, pw
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		pw.Close()
-		return Result{}, fmt.Errorf("run_bash: start bash: %w", err)
-	}
+	proc, err := startCommand(ctx, c, env, pw, sandbox)
 	pw.Close() // the children hold the only write ends now
-	pgid := cmd.Process.Pid
-	killGroup := func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) }
+	if err != nil {
+		if ctx.Err() != nil { // stopped while the sandbox was starting
+			return Result{Output: "[cancelled by the user before the command started]", IsError: true}, ctx.Err()
+		}
+		return Result{}, err
+	}
 
 	out := &capture{onOutput: onOutput}
 	copied := make(chan struct{})
@@ -60,17 +62,24 @@ func runCommand(ctx context.Context, c Command, env []string, onOutput func(stri
 		_, _ = io.Copy(out, pr)
 		close(copied)
 	}()
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-
-	var waitErr error
-	select {
-	case waitErr = <-exited:
-	case <-runCtx.Done():
-		killGroup()
-		waitErr = <-exited
+	type exit struct {
+		code int
+		err  error
 	}
-	killGroup() // background jobs still holding the pipe
+	exited := make(chan exit, 1)
+	go func() {
+		code, err := proc.wait()
+		exited <- exit{code, err}
+	}()
+
+	var ended exit
+	select {
+	case ended = <-exited:
+	case <-runCtx.Done():
+		proc.kill()
+		ended = <-exited
+	}
+	proc.kill() // background jobs still holding the pipe
 	grace := pipeGrace
 	if ctx.Err() != nil {
 		grace = cancelGrace // the user stopped the turn: do not keep them waiting
@@ -98,14 +107,65 @@ func runCommand(ctx context.Context, c Command, env []string, onOutput func(stri
 	case errors.Is(runCtx.Err(), context.DeadlineExceeded):
 		fmt.Fprintf(&b, "[timed out after %d s: the command and every process it started were killed. For a slow command give timeout_seconds (at most %d); for a server or watcher, run it with a time limit instead of waiting for it to end]", int(c.Timeout.Seconds()), int(maxTimeout.Seconds()))
 		res.IsError = true
+	case ended.err != nil: // the sandbox's pod ended under the command
+		fmt.Fprintf(&b, "[the command did not finish: %v]", ended.err)
+		res.IsError = true
 	default:
-		code := exitCode(cmd.ProcessState, waitErr)
-		b.WriteString(explainExit(code))
-		res.IsError = code != 0
+		b.WriteString(explainExit(ended.code))
+		res.IsError = ended.code != 0
+	}
+	if sandbox != nil {
+		res.Blocked = confine.Explain(sandbox.Policy(), c.Command, out.String())
+		for _, s := range res.Blocked {
+			b.WriteString("\n[" + s + "]")
+		}
 	}
 	res.Output = b.String()
 	return res, nil
 }
+
+// process is a started command: bash on the host, or in the sandbox.
+type process interface {
+	wait() (int, error) // the exit code as a shell gives it
+	kill()              // SIGKILL to the command's process group
+}
+
+// startCommand starts bash -c in its own process group with stdin from
+// /dev/null and stdout and stderr into out: in the session's sandbox when
+// there is one, with the user's rights otherwise.
+func startCommand(ctx context.Context, c Command, env []string, out *os.File, sandbox *confine.Session) (process, error) {
+	childEnv := childenv.Env(env, c.Dir, nil)
+	if sandbox != nil {
+		p, err := sandbox.Start(ctx, confine.Cmd{Command: c.Command, Dir: c.Dir, Env: childEnv, Output: out})
+		if err != nil {
+			return nil, fmt.Errorf("run_bash: %w", err)
+		}
+		return sandboxed{p}, nil
+	}
+	cmd := exec.Command("bash", "-c", c.Command)
+	cmd.Dir = c.Dir
+	cmd.Env = childEnv
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("run_bash: start bash: %w", err)
+	}
+	return hostProcess{cmd}, nil
+}
+
+type hostProcess struct{ cmd *exec.Cmd }
+
+func (h hostProcess) wait() (int, error) {
+	err := h.cmd.Wait()
+	return exitCode(h.cmd.ProcessState, err), nil
+}
+
+func (h hostProcess) kill() { _ = syscall.Kill(-h.cmd.Process.Pid, syscall.SIGKILL) }
+
+type sandboxed struct{ p *confine.Process }
+
+func (s sandboxed) wait() (int, error) { return s.p.Wait() }
+func (s sandboxed) kill()              { s.p.Kill() }
 
 // exitCode is the shell's way of reporting a process end: the exit status,
 // or 128 + the signal that killed it.

@@ -191,7 +191,7 @@ func (r *Registry) Apply(ctx context.Context, p *Proposal, opts ApplyOptions) (R
 	case p.MCP != nil:
 		return r.callMCP(ctx, p.MCP)
 	case p.Command != nil:
-		res, err := runCommand(ctx, *p.Command, r.deps.Env, opts.OnOutput)
+		res, err := runCommand(ctx, *p.Command, r.deps.Env, opts.OnOutput, opts.Sandbox)
 		if p.Note != "" {
 			res.Output += "\n" + p.Note
 		}

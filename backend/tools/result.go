@@ -22,6 +22,10 @@ type Result struct {
 	// JPEG, GIF or WebP): the agent stores them and sends them to the
 	// model as images.
 	Images []Image `json:"-"`
+	// Blocked are the sentences saying what the sandbox blocked, as the
+	// command's output shows (also at the end of Output); the card shows
+	// them.
+	Blocked []string `json:"blocked,omitempty"`
 }
 
 // Image is an image a tool returned.

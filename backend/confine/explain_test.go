@@ -1,0 +1,91 @@
+package confine
+
+import (
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestExplain(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	os.MkdirAll(filepath.Join(home, ".ssh"), 0o700)
+	ph := filepath.Join(home, ".pilot")
+	os.MkdirAll(ph, 0o700)
+	p := Policy{Project: "/work/proj", Home: home, PilotHome: ph}
+	withProxy := p
+	withProxy.Proxy = func(context.Context, net.Conn) {}
+	tests := []struct {
+		name    string
+		p       Policy
+		command string
+		output  string
+		want    []string // one sentence each, by a part of it
+	}{
+		{"nothing blocked", p, "ls", "a.txt\nb.txt\n", nil},
+		{"an ordinary failure", p, "cat nope", "cat: nope: No such file or directory\n", nil},
+		{"a permission denied outside hidden paths", p, "cat /etc/shadow", "cat: /etc/shadow: Permission denied\n", nil},
+		{"bash redirect", p, "echo x >> ~/.bashrc", "bash: line 1: " + home + "/.bashrc: Read-only file system\n",
+			[]string{"The sandbox blocked writing to ~/.bashrc: commands may write only the project (/work/proj) and the temporary folder $TMPDIR; to write elsewhere, ask the user by running the command again with sandbox: false and a reason."}},
+		{"touch", p, "touch /etc/x", "touch: cannot touch '/etc/x': Read-only file system\n", []string{"The sandbox blocked writing to /etc/x:"}},
+		{"python", p, "python3 w.py", "OSError: [Errno 30] Read-only file system: '/usr/lib/x'\n", []string{"The sandbox blocked writing to /usr/lib/x:"}},
+		{"no path", p, "npm i -g x", "npm ERR! code EROFS\n", []string{"The sandbox blocked a write (read-only file system)"}},
+		{"twice the same", p, "x", "touch: cannot touch '/a': Read-only file system\ntouch: cannot touch '/a': Read-only file system\n", []string{"writing to /a:"}},
+		{"a secret", p, "cat ~/.ssh/id_rsa", "cat: " + home + "/.ssh/id_rsa: Permission denied\n", []string{"~/.ssh is hidden from commands by the sandbox"}},
+		{"ls a secret", p, "ls ~/.ssh", "ls: cannot open directory '" + home + "/.ssh': Permission denied\n", []string{"~/.ssh is hidden"}},
+		{"PILOT_HOME", p, "cat", "cat: " + ph + "/pilot.db: Permission denied\n", []string{"~/.pilot is hidden"}},
+		{"curl, no proxy", p, "curl https://example.com", "curl: (6) Could not resolve host: example.com\n",
+			[]string{"The connection to example.com failed in the sandbox: commands have no network in this session"}},
+		{"curl refused, proxy", withProxy, "curl http://127.0.0.1:8080", "curl: (7) Failed to connect to 127.0.0.1 port 8080 after 0 ms: Couldn't connect to server\n",
+			[]string{"The connection to 127.0.0.1:8080 failed in the sandbox: commands have no network but through Pilot's proxy; an allowed host is reached through HTTP(S)_PROXY"}},
+		{"bash /dev/tcp", p, "exec 3<>/dev/tcp/127.0.0.1/80", "bash: connect: Connection refused\nbash: line 1: /dev/tcp/127.0.0.1/80: Connection refused\n", []string{"A connection failed in the sandbox"}},
+		{"go", p, "go get x", "dial tcp: lookup proxy.golang.org on [::1]:53: read udp: connection refused\n", []string{"The connection to proxy.golang.org failed in the sandbox"}},
+		{"unreachable", p, "ping", "connect: Network is unreachable\n", []string{"failed in the sandbox"}},
+		{"kill", p, "kill -9 4242", "bash: line 1: kill: (4242) - No such process\n", []string{"The sandbox keeps commands away from processes outside it"}},
+		{"strace", p, "strace -p 1", "strace: attach: ptrace(PTRACE_SEIZE, 1): Operation not permitted\n", []string{"away from processes outside it"}},
+		{"setuid", p, "chmod u+s tool", "chmod: changing permissions of 'tool': Operation not permitted\n", []string{"The sandbox refuses the setuid and setgid bits"}},
+		{"setuid by number", p, "chmod 4755 tool", "chmod: changing permissions of 'tool': Operation not permitted\n", []string{"setuid and setgid"}},
+		{"an ordinary chmod refused", p, "chmod 755 /etc/x", "chmod: changing permissions of '/etc/x': Operation not permitted\n", nil},
+		{"not a process command", p, "rm x", "rm: cannot remove 'x': Operation not permitted\n", nil},
+		{"several", p, "x", "touch: cannot touch '/a': Read-only file system\ncat: " + home + "/.ssh/k: Permission denied\n", []string{"writing to /a", "~/.ssh is hidden"}},
+	}
+	for _, tc := range tests {
+		got := Explain(tc.p, tc.command, tc.output)
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: %d sentences, want %d: %q", tc.name, len(got), len(tc.want), got)
+			continue
+		}
+		for i, w := range tc.want {
+			if !strings.Contains(got[i], w) {
+				t.Errorf("%s: sentence %d = %q, want it to contain %q", tc.name, i, got[i], w)
+			}
+		}
+	}
+}
+
+// Whatever the output, Explain names the sandbox in every sentence, says
+// at most maxExplained, and says nothing when no line shows a block.
+func FuzzExplain(f *testing.F) {
+	for _, s := range []string{"", "Read-only file system", "cat: /root/.ssh/x: Permission denied", "Connection refused",
+		"kill: (1) - No such process", "'/x': Read-only file system\n'/y': Read-only file system", "\x00'/\xff': EROFS"} {
+		f.Add("kill 1", s)
+	}
+	p := Policy{Project: "/p", Home: "/root", PilotHome: "/root/.pilot"}
+	f.Fuzz(func(t *testing.T, command, output string) {
+		got := Explain(p, command, output)
+		if len(got) > maxExplained {
+			t.Fatalf("%d sentences", len(got))
+		}
+		for _, s := range got {
+			if !strings.Contains(s, "sandbox") || !strings.HasSuffix(s, ".") {
+				t.Fatalf("sentence %q", s)
+			}
+		}
+		if !erofs.MatchString(output) && !denied.MatchString(output) && !noNet.MatchString(output) && !noProc.MatchString(output) && !notPerm.MatchString(output) && len(got) > 0 {
+			t.Fatalf("sentences %q for an output that shows no block", got)
+		}
+	})
+}
