@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"pilot/backend/confine"
 	"pilot/backend/events"
 	"pilot/backend/gate"
 	"pilot/backend/store"
@@ -86,14 +85,13 @@ func (t *turn) runCommand(ctx context.Context, r *toolRun, p *tools.Proposal) {
 	}
 	opt := tools.ApplyOptions{OnOutput: func(chunk string) { l.m.out.output(l.id, r.use.ID, chunk) }}
 	var run *sandboxRun
-	var policy confine.Policy
 	if d.Sandboxed {
-		sess, pol, err := l.sandbox()
+		sess, err := l.sandbox()
 		if err != nil {
 			r.out = outcome{text: "The command was not run: " + err.Error() + ".", isError: true, status: store.ToolError, approval: state}
 			return
 		}
-		opt.Sandbox, policy, info.Sandboxed = sess, pol, true
+		opt.Sandbox, info.Sandboxed = sess, true
 		run = t.startRun(ctx, r, c.Command)
 	}
 	t.running(ctx, r)
@@ -101,15 +99,17 @@ func (t *turn) runCommand(ctx context.Context, r *toolRun, p *tools.Proposal) {
 	bg := context.WithoutCancel(ctx)
 	cp := t.beforeCommand(bg)
 	res, err := l.registry.Apply(ctx, p, opt)
-	var blocked []string
+	var refused []string // the proxy's refusals: the output does not hold them
 	if run != nil {
-		blocked = append(run.end(), explainBlocks(policy, c.Command, res.Output)...)
+		refused = run.end()
 	}
 	t.afterCommand(bg, r, cp, c.Command)
-	if len(blocked) > 0 {
+	if blocked := append(refused, res.Blocked...); len(blocked) > 0 {
 		info.Blocked = blocked
 		t.saveSandbox(ctx, r, info)
-		res.Output += "\n\n" + strings.Join(blocked, "\n")
+	}
+	if len(refused) > 0 {
+		res.Output += "\n\n" + strings.Join(refused, "\n")
 	}
 	switch {
 	case err != nil && ctx.Err() != nil:

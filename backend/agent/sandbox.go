@@ -74,15 +74,15 @@ func (s *sandboxRun) blocked(sentence string) {
 }
 
 // sandbox returns the session's pod, making it at the first call.
-func (l *live) sandbox() (*confine.Session, confine.Policy, error) {
+func (l *live) sandbox() (*confine.Session, error) {
 	p := &l.pod
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
-		return nil, confine.Policy{}, errors.New("the session's sandbox was closed")
+		return nil, errors.New("the session's sandbox was closed")
 	}
 	if p.sess != nil {
-		return p.sess, p.policy, nil
+		return p.sess, nil
 	}
 	o := l.m.opt.Sandbox
 	home := o.Home
@@ -113,7 +113,7 @@ func (l *live) sandbox() (*confine.Session, confine.Policy, error) {
 	} else {
 		p.sess = confine.NewSession(p.policy)
 	}
-	return p.sess, p.policy, nil
+	return p.sess, nil
 }
 
 // closeSandbox ends the session's pod and every process in it; a later
@@ -254,15 +254,6 @@ func hostPort(host string, port int) string {
 		return host
 	}
 	return host + ":" + strconv.Itoa(port)
-}
-
-// explainBlocks is what the sandbox blocked that a command's output
-// shows, in sentences naming the sandbox.
-//
-// TODO(lead): once tools/bash.go reports them (tools.Result.Blocked),
-// return those instead.
-func explainBlocks(policy confine.Policy, command, output string) []string {
-	return confine.Explain(policy, command, output)
 }
 
 // saveSandbox keeps how the command ran with its call and shows it on the
