@@ -277,7 +277,7 @@ export default function PromptBox() {
           ref={ref}
           data-testid="chat-input"
           aria-label="Message"
-          placeholder={running ? "The agent is working — type to queue a message" : "Ask or describe a change…  (@ attaches a file, / runs a command; paste or drop a screenshot)"}
+          placeholder={running ? "The agent is working — type to queue a message" : "Ask or describe a change (@ file, / command)"}
           value={text}
           rows={Math.min(10, Math.max(2, text.split("\n").length))}
           aria-expanded={mention || slash !== null ? true : undefined}

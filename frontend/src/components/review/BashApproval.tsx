@@ -1,12 +1,36 @@
+import { useEffect, useState } from "react";
 import type { Approval } from "../../lib/types";
+import { useController } from "../../state/context";
 import AlwaysAllow from "./AlwaysAllow";
 import { useCommandDecision } from "./useCommandDecision";
 
-/** A command waiting for approval: what, where, how long. */
+/** What the server says its tool does ("" until known, or when it says nothing). */
+function useMcpToolDescription(server: string | undefined, tool: string | undefined): string {
+  const c = useController();
+  const [text, setText] = useState("");
+  useEffect(() => {
+    if (!server || !tool) return;
+    let live = true;
+    c.backend
+      .mcpServers()
+      .then((l) => {
+        const t = l.servers.find((s) => s.name === server)?.tools.find((x) => x.tool === tool);
+        if (live) setText(t?.description.trim() ?? "");
+      })
+      .catch(() => {}); // the card still shows the server, tool and arguments
+    return () => {
+      live = false;
+    };
+  }, [c, server, tool]);
+  return text;
+}
+
+/** A command waiting for approval: what, where, how long; an MCP tool call: which tool of which server, what it does, with what. */
 export default function BashApproval({ approval }: { approval: Approval }) {
   const { always, setAlways, feedback, setFeedback, sent, card, decide } = useCommandDecision(approval);
 
   const mcp = approval.kind === "mcp";
+  const description = useMcpToolDescription(mcp ? approval.server : undefined, approval.mcpTool);
   return (
     <div ref={card} tabIndex={-1} className="review-card bash-card" data-testid="bash-approval" data-approval-id={approval.id} data-kind={mcp ? "mcp" : "command"}>
       <header className="review-title">
@@ -19,6 +43,14 @@ export default function BashApproval({ approval }: { approval: Approval }) {
             <dd data-testid="mcp-approval-server">{approval.server}</dd>
             <dt>tool</dt>
             <dd data-testid="mcp-approval-tool">{approval.mcpTool}</dd>
+            {description && (
+              <>
+                <dt>does</dt>
+                <dd data-testid="mcp-approval-description" className="mcp-description">
+                  {description}
+                </dd>
+              </>
+            )}
           </dl>
           <pre className="command" data-testid="mcp-approval-arguments">
             {prettyJSON(approval.arguments ?? "")}

@@ -38,7 +38,7 @@ export default function ReviewPanel() {
                 {focused ? "⤡ Show chat" : "⤢ Whole window"}
               </button>
             )}
-            <LayoutToggle choice={choice} auto={auto} onChange={setChoice} />
+            {anyChange && <LayoutToggle choice={choice} auto={auto} onChange={setChoice} />}
           </div>
           {pending.map((a) => {
             switch (a.kind) {

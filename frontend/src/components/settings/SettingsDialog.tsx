@@ -1,7 +1,11 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
-import type { ApprovalMode, SettingsView } from "../../lib/types";
+import type { SettingsView } from "../../lib/types";
 import { errorText, formatMib } from "../../lib/format";
 import { useDebounced } from "../../lib/useDebounced";
+import { MODES } from "../../state/plan";
+import { modeHint, modeLabel } from "../plan/ModeSelect";
+import AboutSection from "./AboutSection";
+import { Section, SettingsNav, type SectionId } from "./SettingsNav";
 import { useReportError } from "../../lib/useReportError";
 import { useApp, useController } from "../../state/context";
 import Modal from "../Modal";
@@ -10,15 +14,16 @@ import RulesEditor from "./RulesEditor";
 import ProviderField, { KeyField, Override } from "./ProviderField";
 import { backendProvider, COMPATIBLE, formFromView, isHttpUrl, presetOf, protocolOf, thinkingOptions, toInput, validate, type FormErrors, type ProviderChoice, type SettingsForm } from "./validate";
 
-const modes: { value: ApprovalMode; label: string; hint: string }[] = [
-  { value: "ask", label: "Ask", hint: "every change and command waits for you" },
-  { value: "edits", label: "Edits", hint: "file changes are applied, commands are asked" },
-  { value: "all", label: "All", hint: "everything runs without asking" },
-];
+/**
+ * The sections of the side index, in order. A section with nothing in it
+ * yet (sandbox: its settings mount there) has no entry.
+ */
+const SECTIONS: SectionId[] = ["provider", "approvals", "mcp", "notifications", "helpers", "about"];
 
 function Form({ view }: { view: SettingsView }) {
   const c = useController();
   const project = useApp((s) => s.project);
+  const scroller = useRef<HTMLDivElement>(null);
   const [f, setF] = useState<SettingsForm>(() => formFromView(view));
   const [errors, setErrors] = useState<FormErrors>({});
   const [saveState, setSaveState] = useState<{ s: "idle" | "saving" | "saved" } | { s: "failed"; error: string }>({ s: "idle" });
@@ -82,11 +87,15 @@ function Form({ view }: { view: SettingsView }) {
 
   return (
     <form className="settings-form" onSubmit={submit} noValidate>
+      <div className="settings-layout">
+      <SettingsNav sections={SECTIONS} scroller={scroller} />
+      <div className="settings-sections" ref={scroller}>
       {(view.warnings ?? []).map((w) => (
         <p key={w} className="warning" role="note">
           {w}
         </p>
       ))}
+      <Section id="provider">
       <ProviderField
         view={view}
         presets={presets}
@@ -134,7 +143,11 @@ function Form({ view }: { view: SettingsView }) {
         {models.s === "loading" && <span className="hint">Asking the server for its models…</span>}
         {models.s === "ok" && (
           <span className="hint" data-testid="settings-models">
-            {models.list.length > 0 ? `${models.list.length} models offered by the server; one not listed can be typed.` : "The server lists no models; type the model's id."}
+            {models.list.length === 1
+              ? "The server offers 1 model; one not listed can be typed."
+              : models.list.length > 0
+                ? `The server offers ${models.list.length} models; one not listed can be typed.`
+                : "The server lists no models; type the model's id."}
           </span>
         )}
         {models.s === "failed" && (
@@ -169,16 +182,6 @@ function Form({ view }: { view: SettingsView }) {
 
       <KeyField view={view} choice={f.provider} preset={preset} apiKey={f.apiKey} clearKey={f.clearKey} onKey={(k) => set("apiKey", k)} onClear={(v) => set("clearKey", v)} />
 
-      <fieldset className="field">
-        <legend>Approval</legend>
-        {modes.map((m) => (
-          <label key={m.value} className="radio">
-            <input type="radio" name="approval" value={m.value} checked={f.approvalMode === m.value} onChange={() => set("approvalMode", m.value)} data-testid={`settings-approval-${m.value}`} />
-            <strong>{m.label}</strong> <span className="muted">— {m.hint}</span>
-          </label>
-        ))}
-      </fieldset>
-
       <fieldset className="field budget">
         <legend>Budget per session (empty for none)</legend>
         <label>
@@ -191,6 +194,29 @@ function Form({ view }: { view: SettingsView }) {
         </label>
         {err("budgetTokens")}
         {err("budgetUsd")}
+      </fieldset>
+      </Section>
+
+      <Section id="approvals">
+      <fieldset className="field" data-testid="settings-default-mode">
+        <legend>Default mode</legend>
+        <p className="hint" id="default-mode-hint">
+          New sessions start in this mode; each session can change its own mode in the chat.
+        </p>
+        {MODES.map((m) => (
+          <label key={m} className="radio">
+            <input
+              type="radio"
+              name="approval"
+              value={m}
+              checked={f.approvalMode === m}
+              onChange={() => set("approvalMode", m)}
+              data-testid={`settings-approval-${m}`}
+              aria-describedby="default-mode-hint"
+            />
+            <strong>{modeLabel[m]}</strong> <span className="muted">— {modeHint[m].slice(modeLabel[m].length + 2)}</span>
+          </label>
+        ))}
       </fieldset>
 
       <label className="field">
@@ -213,6 +239,14 @@ function Form({ view }: { view: SettingsView }) {
         {err("retentionMb")}
       </label>
 
+      {project && <RulesEditor projectId={project.id} projectName={project.name || project.path} />}
+      </Section>
+
+      {/* The sandbox's settings mount here; then "sandbox" joins SECTIONS. */}
+      <Section id="sandbox" />
+
+      <Section id="mcp">
+      {project ? <McpServersEditor /> : <p className="muted">Open a project to see and add its MCP servers.</p>}
       <label className="field">
         <span>MCP tool calls</span>
         <span className="retention">
@@ -231,6 +265,18 @@ function Form({ view }: { view: SettingsView }) {
         </span>
         {err("mcpTimeout")}
       </label>
+      </Section>
+
+      <Section id="notifications">
+      <label className="check">
+        <span>
+          <input type="checkbox" data-testid="settings-notifications" checked={f.notifications} onChange={(e) => set("notifications", e.target.checked)} /> Tell me when a change or command
+          waits for approval, or a turn ends, while the window is not in front
+        </span>
+      </label>
+      </Section>
+
+      <Section id="helpers">
 
       <label className="field">
         <span>Helpers</span>
@@ -250,16 +296,13 @@ function Form({ view }: { view: SettingsView }) {
         </span>
         {err("helpers")}
       </label>
-      <label className="field check">
-        <span>Notifications</span>
-        <span>
-          <input type="checkbox" data-testid="settings-notifications" checked={f.notifications} onChange={(e) => set("notifications", e.target.checked)} /> Tell me when a change or command
-          waits for approval, or a turn ends, while the window is not in front
-        </span>
-      </label>
+      </Section>
 
-      {project && <RulesEditor projectId={project.id} projectName={project.name || project.path} />}
-      {project && <McpServersEditor />}
+      <Section id="about">
+        <AboutSection />
+      </Section>
+      </div>
+      </div>
 
       {saveState.s === "failed" && <p className="error">Could not save: {saveState.error}</p>}
       <div className="modal-actions">
@@ -286,7 +329,7 @@ export default function SettingsDialog() {
   }, [c, view]);
 
   return (
-    <Modal title="Settings" onClose={() => c.setDialog("none")} testId="settings-dialog" wide>
+    <Modal title="Settings" onClose={() => c.setDialog("none")} testId="settings-dialog" wide className="settings-modal">
       {view ? <Form view={view} /> : status === "failed" ? <p className="error">Could not read the settings.</p> : <p>Loading…</p>}
     </Modal>
   );
