@@ -65,7 +65,7 @@ export default function McpServersEditor() {
 
   return (
     <fieldset className="rules mcp" data-testid="settings-mcp">
-      <legend>MCP servers</legend>
+      <legend>Servers</legend>
       <p className="muted small-text">
         Tools from Model Context Protocol servers: yours (<code>mcp.json</code> in Pilot's data folder) and this project's <code>.mcp.json</code>. The model sees them as{" "}
         <code>mcp__server__tool</code>; each call is asked for like a command.

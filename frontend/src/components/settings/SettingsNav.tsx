@@ -38,7 +38,7 @@ export function SettingsNav({ sections, scroller }: { sections: SectionId[]; scr
 
   // The section in view: the last one whose heading is above the upper third.
   const track = useCallback(() => {
-    const box = scroller.current?.closest<HTMLElement>(".modal") ?? scroller.current;
+    const box = scroller.current;
     if (!box) return;
     const top = box.getBoundingClientRect().top + box.clientHeight / 3;
     let seen: SectionId | undefined;
@@ -49,7 +49,7 @@ export function SettingsNav({ sections, scroller }: { sections: SectionId[]; scr
     if (seen) setCurrent(seen);
   }, [scroller, sections]);
   useEffect(() => {
-    const box = scroller.current?.closest<HTMLElement>(".modal") ?? scroller.current;
+    const box = scroller.current;
     if (!box) return;
     box.addEventListener("scroll", track, { passive: true });
     return () => box.removeEventListener("scroll", track);
