@@ -36,11 +36,12 @@ export function Section({ id, children }: { id: SectionId; children?: ReactNode 
 export function SettingsNav({ sections, scroller }: { sections: SectionId[]; scroller: RefObject<HTMLElement | null> }) {
   const [current, setCurrent] = useState<SectionId>(sections[0] ?? "provider");
 
-  // The section in view: the last one whose heading is above the upper third.
+  // The section in view: the last one that starts at the top of the list
+  // or above it (where a click on its entry scrolls it to).
   const track = useCallback(() => {
     const box = scroller.current;
     if (!box) return;
-    const top = box.getBoundingClientRect().top + box.clientHeight / 3;
+    const top = box.getBoundingClientRect().top + 32;
     let seen: SectionId | undefined;
     for (const id of sections) {
       const el = document.getElementById(`settings-${id}`);

@@ -1,0 +1,112 @@
+// The whole window passes an accessibility check (issue 28): axe-core,
+// injected into the real window at 1280x820, finds no serious or critical
+// violation on the main screens (a new session, a change waiting for
+// review, a command waiting for approval, a chat with tool cards, the
+// Changes view, and Settings section by section), and every control shows
+// where the keyboard focus is. Every button has a name and text has AA
+// contrast: axe's button-name and color-contrast rules, among the others.
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { sel, send, startChat, waitState, waitTurnDone } from "./helpers.mjs";
+import { defaultWindow } from "./ledger-helpers.mjs";
+
+const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/** axe's serious and critical violations on the page as it is now, as readable lines. */
+async function axeViolations(page) {
+  if (!(await page.evaluate(() => typeof window.axe !== "undefined"))) await page.addScriptTag({ path: axePath });
+  const violations = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] }, resultTypes: ["violations"] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => `${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1).join(" ").trim()}`) }));
+  });
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+/** Controls in view whose look does not change when the keyboard focuses them. */
+async function unseenFocus(page) {
+  await page.keyboard.press("Shift"); // a key press: programmatic focus now counts as keyboard focus (:focus-visible)
+  return page.evaluate(() => {
+    const one = (el) => {
+      const s = getComputedStyle(el);
+      return [s.outlineStyle === "none" ? "" : `${s.outlineStyle} ${s.outlineWidth} ${s.outlineColor}`, s.boxShadow, s.borderColor, s.backgroundColor, s.textDecorationLine].join("|");
+    };
+    // The control's look and its box's (a text box may show focus on the frame around it: :focus-within).
+    const look = (el) => one(el) + "||" + (el.parentElement ? one(el.parentElement) : "");
+    const out = [];
+    const items = [...document.querySelectorAll("button:not([disabled]), a[href], input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex='-1'])")];
+    for (const el of items) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === "hidden") continue;
+      el.blur();
+      const before = look(el);
+      el.focus({ preventScroll: true });
+      if (document.activeElement !== el) continue;
+      const after = look(el);
+      el.blur();
+      if (before === after) out.push(`${el.tagName.toLowerCase()}${el.dataset.testid ? `[data-testid=${el.dataset.testid}]` : ""} "${(el.getAttribute("aria-label") || el.textContent || "").trim().slice(0, 40)}"`);
+    }
+    return out;
+  });
+}
+
+/** Checks the page as it is now; returns what it found, by screen. */
+async function check(page, screen, found) {
+  const v = await axeViolations(page);
+  const f = await unseenFocus(page);
+  for (const x of v) found.push(`${screen}: [${x.impact}] ${x.id} — ${x.help}\n    ${x.nodes.slice(0, 6).join("\n    ")}`);
+  if (f.length) found.push(`${screen}: no visible focus on ${f.length} control(s)\n    ${f.slice(0, 8).join("\n    ")}`);
+}
+
+export const tests = [
+  {
+    name: "at 1280x820 the main screens have no serious accessibility violation, and focus shows everywhere",
+    manualStart: true,
+    timeout: 180_000,
+    async fn(ctx) {
+      const { page } = ctx;
+      await defaultWindow(page);
+      const found = [];
+      await startChat(
+        ctx,
+        {
+          turns: [
+            { when: { lastUserContains: "tidy" }, text: "I will read the notes first.", toolCalls: [{ name: "read_file", input: { path: "notes.txt" } }] },
+            { when: { toolResultContains: "status: draft" }, toolCalls: [{ name: "patch_file", input: { path: "notes.txt", old_text: "status: draft", new_text: "status: done" } }] },
+            { when: { toolResultContains: "notes.txt" }, toolCalls: [{ name: "run_bash", input: { command: "echo checked" } }] },
+            { when: { hasToolResult: true }, text: "The notes say **done** now." },
+          ],
+        },
+        { "notes.txt": "status: draft\n" },
+      );
+      await check(page, "new session", found);
+
+      await send(ctx, "tidy the notes");
+      await page.locator(`${sel.review}[data-phase=deciding]`).waitFor({ timeout: 30_000 });
+      await check(page, "a change waiting for review", found);
+      await page.click("[data-testid=diff-approve-all]");
+
+      await page.locator("[data-testid=bash-approval]").waitFor({ timeout: 30_000 });
+      await check(page, "a command waiting for approval", found);
+      await page.click("[data-testid=bash-approve]");
+      await page.locator(sel.assistant, { hasText: "done now" }).waitFor({ timeout: 30_000 });
+      await waitTurnDone(ctx);
+      await waitState(ctx, "idle");
+      await check(page, "a chat with tool cards", found);
+
+      await page.click("[data-testid=changes-open]");
+      await page.locator("[data-testid=changes-view]").waitFor();
+      await check(page, "the Changes view", found);
+
+      await page.click("[data-testid=settings-open]");
+      const dialog = page.locator("[data-testid=settings-dialog]");
+      await dialog.waitFor();
+      for (const item of await dialog.locator("[data-testid=settings-nav-item]").all()) {
+        const id = await item.getAttribute("data-section");
+        await item.click();
+        await dialog.locator(`[data-testid=settings-nav-item][data-section="${id}"][aria-current=location]`).waitFor();
+        await check(page, `Settings › ${id}`, found);
+      }
+      assert.deepEqual(found, [], `accessibility problems:\n${found.join("\n")}`);
+    },
+  },
+];
