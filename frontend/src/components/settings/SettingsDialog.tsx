@@ -88,220 +88,220 @@ function Form({ view }: { view: SettingsView }) {
   return (
     <form className="settings-form" onSubmit={submit} noValidate>
       <div className="settings-layout">
-      <SettingsNav sections={SECTIONS} scroller={scroller} />
-      <div className="settings-sections" ref={scroller}>
-      {(view.warnings ?? []).map((w) => (
-        <p key={w} className="warning" role="note">
-          {w}
-        </p>
-      ))}
-      <Section id="provider">
-      <ProviderField
-        view={view}
-        presets={presets}
-        value={f.provider}
-        onChange={(p: ProviderChoice, baseUrl: string, model: string) => {
-          setF((x) => ({ ...x, provider: p, baseUrl, model, apiKey: "", clearKey: false }));
-          setErrors({});
-        }}
-      />
-
-      <label className="field">
-        <span>Base URL</span>
-        <input
-          data-testid="settings-base-url"
-          type="url"
-          value={f.baseUrl}
-          placeholder={preset ? `default: ${preset.baseUrl}` : "e.g. http://localhost:11434/v1"}
-          aria-invalid={!!errors.baseUrl}
-          aria-describedby={errors.baseUrl ? "err-baseUrl" : undefined}
-          spellCheck={false}
-          onChange={(e) => set("baseUrl", e.target.value)}
-        />
-        {err("baseUrl")}
-        <Override view={view} field="baseUrl" />
-      </label>
-
-      <label className="field">
-        <span>Model</span>
-        <input
-          data-testid="settings-model"
-          type="text"
-          list="model-options"
-          value={f.model}
-          placeholder={preset?.model ? `e.g. ${preset.model}` : "e.g. qwen2.5-coder:7b"}
-          aria-invalid={!!errors.model}
-          spellCheck={false}
-          onChange={(e) => set("model", e.target.value)}
-        />
-        <datalist id="model-options">
-          {modelList.map((m) => (
-            <option key={m} value={m} />
+        <SettingsNav sections={SECTIONS} scroller={scroller} />
+        <div className="settings-sections" ref={scroller}>
+          {(view.warnings ?? []).map((w) => (
+            <p key={w} className="warning" role="note">
+              {w}
+            </p>
           ))}
-        </datalist>
-        {err("model")}
-        {models.s === "loading" && <span className="hint">Asking the server for its models…</span>}
-        {models.s === "ok" && (
-          <span className="hint" data-testid="settings-models">
-            {models.list.length === 1
-              ? "The server offers 1 model; one not listed can be typed."
-              : models.list.length > 0
-                ? `The server offers ${models.list.length} models; one not listed can be typed.`
-                : "The server lists no models; type the model's id."}
-          </span>
-        )}
-        {models.s === "failed" && (
-          <span className="field-error" role="note" data-testid="settings-models-error">
-            Could not list the models: {models.error} You can still type a model id.
-          </span>
-        )}
-        <Override view={view} field="model" />
-      </label>
-
-      {protocol === "anthropic" && (
-        <label className="field">
-          <span>Extended thinking</span>
-          <select
-            data-testid="settings-thinking"
-            value={f.thinking}
-            aria-invalid={!!errors.thinking}
-            aria-describedby={errors.thinking ? "err-thinking" : undefined}
-            onChange={(e) => set("thinking", e.target.value)}
-          >
-            {thinkingOptions(f.thinking).map((o) => (
-              <option key={o.value} value={String(o.value)}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-          <span className="hint">Claude thinks before it answers and between tool calls, up to this many tokens per call, billed as output.</span>
-          {err("thinking")}
-          <Override view={view} field="thinkingBudget" />
-        </label>
-      )}
-
-      <KeyField view={view} choice={f.provider} preset={preset} apiKey={f.apiKey} clearKey={f.clearKey} onKey={(k) => set("apiKey", k)} onClear={(v) => set("clearKey", v)} />
-
-      <fieldset className="field budget">
-        <legend>Budget per session (empty for none)</legend>
-        <label>
-          <span>Tokens</span>
-          <input data-testid="settings-budget-tokens" inputMode="numeric" value={f.budgetTokens} aria-invalid={!!errors.budgetTokens} onChange={(e) => set("budgetTokens", e.target.value)} />
-        </label>
-        <label>
-          <span>Dollars</span>
-          <input data-testid="settings-budget-usd" inputMode="decimal" value={f.budgetUsd} aria-invalid={!!errors.budgetUsd} onChange={(e) => set("budgetUsd", e.target.value)} />
-        </label>
-        {err("budgetTokens")}
-        {err("budgetUsd")}
-      </fieldset>
-      </Section>
-
-      <Section id="approvals">
-      <fieldset className="field" data-testid="settings-default-mode">
-        <legend>Default mode</legend>
-        <p className="hint" id="default-mode-hint">
-          New sessions start in this mode; each session can change its own mode in the chat.
-        </p>
-        {MODES.map((m) => (
-          <label key={m} className="radio">
-            <input
-              type="radio"
-              name="approval"
-              value={m}
-              checked={f.approvalMode === m}
-              onChange={() => set("approvalMode", m)}
-              data-testid={`settings-approval-${m}`}
-              aria-describedby="default-mode-hint"
+          <Section id="provider">
+            <ProviderField
+              view={view}
+              presets={presets}
+              value={f.provider}
+              onChange={(p: ProviderChoice, baseUrl: string, model: string) => {
+                setF((x) => ({ ...x, provider: p, baseUrl, model, apiKey: "", clearKey: false }));
+                setErrors({});
+              }}
             />
-            <strong>{modeLabel[m]}</strong> <span className="muted">— {modeHint[m].slice(modeLabel[m].length + 2)}</span>
-          </label>
-        ))}
-      </fieldset>
 
-      <label className="field">
-        <span>Checkpoints</span>
-        <span className="retention">
-          <input
-            data-testid="settings-retention"
-            inputMode="numeric"
-            value={f.retentionMb}
-            aria-invalid={!!errors.retentionMb}
-            aria-describedby={errors.retentionMb ? "err-retentionMb" : "retention-hint"}
-            onChange={(e) => set("retentionMb", e.target.value)}
-          />{" "}
-          MiB kept per project
-        </span>
-        <span className="hint" id="retention-hint" data-testid="settings-retention-usage">
-          {project ? `${formatMib(view.checkpointUsageBytes)} used by this project. ` : ""}
-          The content of changed files, so changes can be shown and undone; the oldest sessions' content goes first.
-        </span>
-        {err("retentionMb")}
-      </label>
+            <label className="field">
+              <span>Base URL</span>
+              <input
+                data-testid="settings-base-url"
+                type="url"
+                value={f.baseUrl}
+                placeholder={preset ? `default: ${preset.baseUrl}` : "e.g. http://localhost:11434/v1"}
+                aria-invalid={!!errors.baseUrl}
+                aria-describedby={errors.baseUrl ? "err-baseUrl" : undefined}
+                spellCheck={false}
+                onChange={(e) => set("baseUrl", e.target.value)}
+              />
+              {err("baseUrl")}
+              <Override view={view} field="baseUrl" />
+            </label>
 
-      {project && <RulesEditor projectId={project.id} projectName={project.name || project.path} />}
-      </Section>
+            <label className="field">
+              <span>Model</span>
+              <input
+                data-testid="settings-model"
+                type="text"
+                list="model-options"
+                value={f.model}
+                placeholder={preset?.model ? `e.g. ${preset.model}` : "e.g. qwen2.5-coder:7b"}
+                aria-invalid={!!errors.model}
+                spellCheck={false}
+                onChange={(e) => set("model", e.target.value)}
+              />
+              <datalist id="model-options">
+                {modelList.map((m) => (
+                  <option key={m} value={m} />
+                ))}
+              </datalist>
+              {err("model")}
+              {models.s === "loading" && <span className="hint">Asking the server for its models…</span>}
+              {models.s === "ok" && (
+                <span className="hint" data-testid="settings-models">
+                  {models.list.length === 1
+                    ? "The server offers 1 model; one not listed can be typed."
+                    : models.list.length > 0
+                      ? `The server offers ${models.list.length} models; one not listed can be typed.`
+                      : "The server lists no models; type the model's id."}
+                </span>
+              )}
+              {models.s === "failed" && (
+                <span className="field-error" role="note" data-testid="settings-models-error">
+                  Could not list the models: {models.error} You can still type a model id.
+                </span>
+              )}
+              <Override view={view} field="model" />
+            </label>
 
-      {/* The sandbox's settings mount here; then "sandbox" joins SECTIONS. */}
-      <Section id="sandbox" />
+            {protocol === "anthropic" && (
+              <label className="field">
+                <span>Extended thinking</span>
+                <select
+                  data-testid="settings-thinking"
+                  value={f.thinking}
+                  aria-invalid={!!errors.thinking}
+                  aria-describedby={errors.thinking ? "err-thinking" : undefined}
+                  onChange={(e) => set("thinking", e.target.value)}
+                >
+                  {thinkingOptions(f.thinking).map((o) => (
+                    <option key={o.value} value={String(o.value)}>
+                      {o.label}
+                    </option>
+                  ))}
+                </select>
+                <span className="hint">Claude thinks before it answers and between tool calls, up to this many tokens per call, billed as output.</span>
+                {err("thinking")}
+                <Override view={view} field="thinkingBudget" />
+              </label>
+            )}
 
-      <Section id="mcp">
-      {project ? <McpServersEditor /> : <p className="muted">Open a project to see and add its MCP servers.</p>}
-      <label className="field">
-        <span>MCP tool calls</span>
-        <span className="retention">
-          <input
-            data-testid="settings-mcp-timeout"
-            inputMode="numeric"
-            value={f.mcpTimeout}
-            aria-invalid={!!errors.mcpTimeout}
-            aria-describedby={errors.mcpTimeout ? "err-mcpTimeout" : "mcp-timeout-hint"}
-            onChange={(e) => set("mcpTimeout", e.target.value)}
-          />{" "}
-          seconds at most
-        </span>
-        <span className="hint" id="mcp-timeout-hint">
-          After this, the call is given up (the server is told to cancel) and the model hears that it timed out.
-        </span>
-        {err("mcpTimeout")}
-      </label>
-      </Section>
+            <KeyField view={view} choice={f.provider} preset={preset} apiKey={f.apiKey} clearKey={f.clearKey} onKey={(k) => set("apiKey", k)} onClear={(v) => set("clearKey", v)} />
 
-      <Section id="notifications">
-      <label className="check">
-        <span>
-          <input type="checkbox" data-testid="settings-notifications" checked={f.notifications} onChange={(e) => set("notifications", e.target.checked)} /> Tell me when a change or command
-          waits for approval, or a turn ends, while the window is not in front
-        </span>
-      </label>
-      </Section>
+            <fieldset className="field budget">
+              <legend>Budget per session (empty for none)</legend>
+              <label>
+                <span>Tokens</span>
+                <input data-testid="settings-budget-tokens" inputMode="numeric" value={f.budgetTokens} aria-invalid={!!errors.budgetTokens} onChange={(e) => set("budgetTokens", e.target.value)} />
+              </label>
+              <label>
+                <span>Dollars</span>
+                <input data-testid="settings-budget-usd" inputMode="decimal" value={f.budgetUsd} aria-invalid={!!errors.budgetUsd} onChange={(e) => set("budgetUsd", e.target.value)} />
+              </label>
+              {err("budgetTokens")}
+              {err("budgetUsd")}
+            </fieldset>
+          </Section>
 
-      <Section id="helpers">
+          <Section id="approvals">
+            <fieldset className="field" data-testid="settings-default-mode">
+              <legend>Default mode</legend>
+              <p className="hint" id="default-mode-hint">
+                New sessions start in this mode; each session can change its own mode in the chat.
+              </p>
+              {MODES.map((m) => (
+                <label key={m} className="radio">
+                  <input
+                    type="radio"
+                    name="approval"
+                    value={m}
+                    checked={f.approvalMode === m}
+                    onChange={() => set("approvalMode", m)}
+                    data-testid={`settings-approval-${m}`}
+                    aria-describedby="default-mode-hint"
+                  />
+                  <strong>{modeLabel[m]}</strong> <span className="muted">— {modeHint[m].slice(modeLabel[m].length + 2)}</span>
+                </label>
+              ))}
+            </fieldset>
 
-      <label className="field">
-        <span>Helpers</span>
-        <span className="retention">
-          <input
-            data-testid="settings-helpers"
-            inputMode="numeric"
-            value={f.helpers}
-            aria-invalid={!!errors.helpers}
-            aria-describedby={errors.helpers ? "err-helpers" : "helpers-hint"}
-            onChange={(e) => set("helpers", e.target.value)}
-          />{" "}
-          at once
-        </span>
-        <span className="hint" id="helpers-hint">
-          Read-only helper agents the model starts with the task tool to search widely; more at once finish sooner and spend the same tokens faster.
-        </span>
-        {err("helpers")}
-      </label>
-      </Section>
+            <label className="field">
+              <span>Checkpoints</span>
+              <span className="retention">
+                <input
+                  data-testid="settings-retention"
+                  inputMode="numeric"
+                  value={f.retentionMb}
+                  aria-invalid={!!errors.retentionMb}
+                  aria-describedby={errors.retentionMb ? "err-retentionMb" : "retention-hint"}
+                  onChange={(e) => set("retentionMb", e.target.value)}
+                />{" "}
+                MiB kept per project
+              </span>
+              <span className="hint" id="retention-hint" data-testid="settings-retention-usage">
+                {project ? `${formatMib(view.checkpointUsageBytes)} used by this project. ` : ""}
+                The content of changed files, so changes can be shown and undone; the oldest sessions' content goes first.
+              </span>
+              {err("retentionMb")}
+            </label>
 
-      <Section id="about">
-        <AboutSection />
-      </Section>
-      </div>
+            {project && <RulesEditor projectId={project.id} projectName={project.name || project.path} />}
+          </Section>
+
+          {/* The sandbox's settings mount here; then "sandbox" joins SECTIONS. */}
+          <Section id="sandbox" />
+
+          <Section id="mcp">
+            {project ? <McpServersEditor /> : <p className="muted">Open a project to see and add its MCP servers.</p>}
+            <label className="field">
+              <span>MCP tool calls</span>
+              <span className="retention">
+                <input
+                  data-testid="settings-mcp-timeout"
+                  inputMode="numeric"
+                  value={f.mcpTimeout}
+                  aria-invalid={!!errors.mcpTimeout}
+                  aria-describedby={errors.mcpTimeout ? "err-mcpTimeout" : "mcp-timeout-hint"}
+                  onChange={(e) => set("mcpTimeout", e.target.value)}
+                />{" "}
+                seconds at most
+              </span>
+              <span className="hint" id="mcp-timeout-hint">
+                After this, the call is given up (the server is told to cancel) and the model hears that it timed out.
+              </span>
+              {err("mcpTimeout")}
+            </label>
+          </Section>
+
+          <Section id="notifications">
+            <label className="check">
+              <span>
+                <input type="checkbox" data-testid="settings-notifications" checked={f.notifications} onChange={(e) => set("notifications", e.target.checked)} /> Tell me when a change or command
+                waits for approval, or a turn ends, while the window is not in front
+              </span>
+            </label>
+          </Section>
+
+          <Section id="helpers">
+
+            <label className="field">
+              <span>Helpers</span>
+              <span className="retention">
+                <input
+                  data-testid="settings-helpers"
+                  inputMode="numeric"
+                  value={f.helpers}
+                  aria-invalid={!!errors.helpers}
+                  aria-describedby={errors.helpers ? "err-helpers" : "helpers-hint"}
+                  onChange={(e) => set("helpers", e.target.value)}
+                />{" "}
+                at once
+              </span>
+              <span className="hint" id="helpers-hint">
+                Read-only helper agents the model starts with the task tool to search widely; more at once finish sooner and spend the same tokens faster.
+              </span>
+              {err("helpers")}
+            </label>
+          </Section>
+
+          <Section id="about">
+            <AboutSection />
+          </Section>
+        </div>
       </div>
 
       {saveState.s === "failed" && <p className="error">Could not save: {saveState.error}</p>}
