@@ -58,9 +58,10 @@ async function check(page, screen, found) {
 }
 
 /** Opens the main screens one after another and checks each; narrow: at 200% scaling (640x410 CSS px). */
-async function walk(ctx, narrow) {
+async function walk(ctx, narrow, dark = false) {
   const { page, context } = ctx;
   await defaultWindow(page);
+  if (dark) await page.emulateMedia({ colorScheme: "dark" });
   const found = [];
   await startChat(
     ctx,
@@ -79,6 +80,7 @@ async function walk(ctx, narrow) {
     await cdp.send("Emulation.setDeviceMetricsOverride", { width: 640, height: 410, deviceScaleFactor: 2, mobile: false });
     await page.locator(".app[data-layout=narrow]").waitFor();
   }
+  if (dark) assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor), "rgb(24, 25, 28)", "the dark theme is on");
   await check(page, "new session", found);
 
   await send(ctx, "tidy the notes");
@@ -123,5 +125,11 @@ export const tests = [
     manualStart: true,
     timeout: 180_000,
     fn: (ctx) => walk(ctx, true),
+  },
+  {
+    name: "in the dark theme at 1280x820 the main screens have no serious accessibility violation, and focus shows everywhere",
+    manualStart: true,
+    timeout: 180_000,
+    fn: (ctx) => walk(ctx, false, true),
   },
 ];
