@@ -12,6 +12,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { check } from "./a11y-helpers.mjs";
 import { openProject } from "./helpers.mjs";
 import { defaultWindow, docShot } from "./ledger-helpers.mjs";
 
@@ -56,6 +57,8 @@ async function trustFromSettings(ctx, server) {
   const trust = page.locator("[data-testid=mcp-trust]");
   await trust.waitFor({ state: "visible" });
   assert.ok((await trust.innerText()).includes(server), "the same prompt, with the exact command");
+  const found = [];
+  await check(page, "the trust prompt over Settings", found);
   const accept = trust.locator("[data-testid=mcp-trust-accept]");
   assert.ok(await accept.isVisible(), "the accept button is in view");
   await accept.click();
@@ -64,6 +67,8 @@ async function trustFromSettings(ctx, server) {
   const notice = page.locator("[data-testid=mcp-started][data-state=ready]");
   await notice.waitFor({ timeout: 60_000 });
   assert.match(await notice.innerText(), /MCP: everything started with \d+ tools\./);
+  await check(page, "the started notice", found);
+  assert.deepEqual(found, [], `accessibility problems:\n${found.join("\n")}`);
   assert.equal(await dialog.locator("[data-testid=mcp-started]").count(), 0, "the notice is outside Settings");
   await dialog.locator("[data-testid=mcp-server][data-name=everything][data-state=ready]").waitFor({ timeout: 30_000 });
   assert.equal(await row.locator("[data-testid=mcp-server-trust]").count(), 0, "a trusted server has nothing left to trust");
