@@ -1,9 +1,9 @@
 // The whole window passes an accessibility check (issue 28): axe-core,
 // injected into the real window at 1280x820, at 200% scaling and in the
-// dark theme, finds no serious or critical violation on the main screens (a new session, a change waiting for
-// review, a command waiting for approval, a chat with tool cards, the
-// Changes view, and Settings section by section), and every control shows
-// where the keyboard focus is. Every button has a name and text has AA
+// dark theme, finds no serious or critical violation on the main screens
+// (a new session, a change waiting for review, a command waiting for
+// approval, a chat with tool cards, the Changes view, and Settings section
+// by section), and every control shows where the keyboard focus is. Every button has a name and text has AA
 // contrast: axe's button-name and color-contrast rules, among the others.
 import assert from "node:assert/strict";
 import { check } from "./a11y-helpers.mjs";
