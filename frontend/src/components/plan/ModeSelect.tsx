@@ -10,13 +10,16 @@ export const modeLabel: Record<SessionMode, string> = {
   none: "None",
 };
 
-export const modeHint: Record<SessionMode, string> = {
-  plan: "Plan: the agent only reads and ends with a plan for you to approve; nothing is changed or run.",
-  ask: "Ask: every change and command waits for your approval.",
-  edits: "Edits: file changes are applied (and can be reverted); commands wait for your approval.",
-  all: "All: changes and commands run without asking.",
-  none: "None: every change and command is refused; the agent only reads and answers.",
+/** What each mode lets through, in the words of the mode control and of Settings' default mode. */
+export const modeWhat: Record<SessionMode, string> = {
+  plan: "the agent only reads and ends with a plan for you to approve; nothing is changed or run.",
+  ask: "every change and command waits for your approval.",
+  edits: "file changes are applied (and can be reverted); commands wait for your approval.",
+  all: "changes and commands run without asking.",
+  none: "every change and command is refused; the agent only reads and answers.",
 };
+
+const modeHint = (m: SessionMode) => `${modeLabel[m]}: ${modeWhat[m]}`;
 
 /**
  * The open session's own mode; Shift+Tab in the prompt box cycles ask →
@@ -29,7 +32,7 @@ export default function ModeSelect() {
   return (
     <label
       className={`mode-select mode-${mode}`}
-      title={`This session's mode. ${modeHint[mode]} Shift+Tab in the message box cycles Ask → Edits → Plan. New sessions start in the default mode set in Settings › Approvals & rules.`}
+      title={`This session's mode. ${modeHint(mode)} Shift+Tab in the message box cycles Ask → Edits → Plan. New sessions start in the default mode set in Settings › Approvals & rules.`}
     >
       <span className="mode-select-label">This session:</span>
       <select

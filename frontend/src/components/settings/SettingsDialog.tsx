@@ -3,7 +3,7 @@ import type { SettingsView } from "../../lib/types";
 import { errorText, formatMib } from "../../lib/format";
 import { useDebounced } from "../../lib/useDebounced";
 import { MODES } from "../../state/plan";
-import { modeHint, modeLabel } from "../plan/ModeSelect";
+import { modeLabel, modeWhat } from "../plan/ModeSelect";
 import AboutSection from "./AboutSection";
 import { Section, SettingsNav, type SectionId } from "./SettingsNav";
 import { useReportError } from "../../lib/useReportError";
@@ -214,7 +214,7 @@ function Form({ view }: { view: SettingsView }) {
                     data-testid={`settings-approval-${m}`}
                     aria-describedby="default-mode-hint"
                   />
-                  <strong>{modeLabel[m]}</strong> <span className="muted">— {modeHint[m].slice(modeLabel[m].length + 2)}</span>
+                  <strong>{modeLabel[m]}</strong> <span className="muted">— {modeWhat[m]}</span>
                 </label>
               ))}
             </fieldset>
