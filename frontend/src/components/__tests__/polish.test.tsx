@@ -121,11 +121,17 @@ describe("MCP trust is recoverable (point 2)", () => {
     fireEvent.click(await within(row).findByTestId("mcp-server-trust"));
     const prompt = await screen.findByTestId("mcp-trust");
     expect(prompt.textContent).toContain("npx -y @modelcontextprotocol/server-filesystem .");
+    const asked = b.callsOf("mcpServers").length;
     fireEvent.click(within(prompt).getByTestId("mcp-trust-accept"));
     await waitFor(() => expect(b.callsOf("mcpTrust")).toEqual([["abc"]]));
 
     const notice = await screen.findByTestId("mcp-started");
     expect(screen.getByTestId("settings-dialog").contains(notice)).toBe(false);
+    // Until the hub takes the trust the server still reads off: that is starting, not a failure.
+    await waitFor(() => expect(b.callsOf("mcpServers").length).toBeGreaterThan(asked));
+    await act(async () => {});
+    expect(notice.getAttribute("data-state")).toBe("starting");
+    expect(notice.textContent).toContain("MCP: starting fs…");
     b.mcp = { ...b.mcp, servers: [mcpServer({})] };
     act(() => b.emit("mcp:updated", { project: "/p" }));
     await waitFor(() => expect(screen.getByTestId("mcp-started").textContent).toContain("MCP: fs started with 1 tool."));

@@ -84,7 +84,10 @@ export default function McpTrust() {
           if (!live) return;
           const outcomes = names.map((name): StartOutcome => {
             const s = l.servers.find((x) => x.scope === "project" && x.name === name);
-            return s ? { name, state: s.state, tools: s.tools.length, error: s.error } : { name, state: "failed", tools: 0, error: "it is no longer in .mcp.json" };
+            if (!s) return { name, state: "failed", tools: 0, error: "it is no longer in .mcp.json" };
+            // Off but not switched off by the user: the hub has not taken the trust yet.
+            const state = s.state === "disabled" && !s.disabled ? "starting" : s.state;
+            return { name, state, tools: s.tools.length, error: s.error };
           });
           setStarted((x) => (x && x.names === names ? { names, outcomes } : x));
         })
