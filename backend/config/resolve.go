@@ -119,7 +119,7 @@ func Resolve(home, projectDir string, env func(string) string) (Resolved, error)
 		r.MaxTokens = Value[int]{Value: llm.DefaultMaxTokens(r.Model.Value), Source: SourceDefault}
 	}
 	r.ApprovalMode = Value[string]{Value: s.ApprovalMode, Source: SourceSettings}
-	if !slices.Contains([]string{ApproveAsk, ApproveEdits, ApproveAll, ApproveNone}, s.ApprovalMode) {
+	if !slices.Contains([]string{ApproveAsk, ApproveEdits, ApproveAll, ApproveNone, ApprovePlan}, s.ApprovalMode) {
 		if s.ApprovalMode != "" {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s has the unknown approval mode %q; using %q", filepath.Join(home, SettingsFile), s.ApprovalMode, ApproveAsk))
 		}

@@ -22,11 +22,14 @@ const (
 )
 
 // Approval modes (the --approve flag of `pilot -p`, see `pilot help`).
+// ApprovePlan is only a default for the window's new sessions (the mode
+// control offers it too); `pilot -p` takes its mode from --approve.
 const (
 	ApproveAsk   = "ask"
 	ApproveEdits = "edits"
 	ApproveAll   = "all"
 	ApproveNone  = "none"
+	ApprovePlan  = "plan"
 )
 
 // ErrCorrupt is matched by the error of a settings or keys file that cannot
@@ -40,7 +43,7 @@ type Settings struct {
 	Model          string            `json:"model,omitempty"`          // model of Provider
 	BaseURLs       map[string]string `json:"baseUrls,omitempty"`       // provider → base URL
 	MaxTokens      int               `json:"maxTokens,omitempty"`      // answer limit per call
-	ApprovalMode   string            `json:"approvalMode,omitempty"`   // ask, edits, all, none
+	ApprovalMode   string            `json:"approvalMode,omitempty"`   // ask, edits, all, none, plan
 	ThinkingBudget int               `json:"thinkingBudget,omitempty"` // extended thinking per call (Anthropic), 0: off
 	BudgetTokens   int64             `json:"budgetTokens,omitempty"`   // per session, 0: none
 	BudgetUSD      float64           `json:"budgetUsd,omitempty"`      // per session, 0: none

@@ -39,9 +39,15 @@ func (w *Workspace) SetSessionMode(ctx context.Context, id int64, mode string) (
 	return view.Session(s), nil
 }
 
+// ApprovedLine is what the transcript shows of the message that starts a
+// plan's work (the plan itself is on its card just above); the model
+// reads the whole plan. %s is the mode.
+const ApprovedLine = "Plan approved — switching to %s"
+
 // ApprovePlan leaves plan mode for mode and starts the work: the plan as
 // the user approved it (perhaps edited) is the first message of the new
-// turn. When the turn cannot start, the session stays in plan mode.
+// turn, shown in the transcript as ApprovedLine. When the turn cannot
+// start, the session stays in plan mode.
 func (w *Workspace) ApprovePlan(ctx context.Context, id int64, mode, plan string) (events.SessionSummary, error) {
 	pm, err := permission.ParseMode(mode)
 	if err != nil {
@@ -67,7 +73,7 @@ func (w *Workspace) ApprovePlan(ctx context.Context, id int64, mode, plan string
 		return events.SessionSummary{}, err
 	}
 	text := fmt.Sprintf("I approve this plan. Carry it out now, in %s mode (%s).\n\n%s", pm, words, strings.TrimSpace(plan))
-	if err := w.agent.Send(context.WithoutCancel(ctx), id, text, nil); err != nil {
+	if err := w.agent.SendCommand(context.WithoutCancel(ctx), id, fmt.Sprintf(ApprovedLine, pm), text, nil); err != nil {
 		if _, rerr := w.SetSessionMode(ctx, id, prev); rerr != nil {
 			w.log.Warn("restoring the mode after a plan could not start", "session", id, "err", rerr)
 		}

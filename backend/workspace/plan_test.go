@@ -86,4 +86,40 @@ func TestPlanFlow(t *testing.T) {
 	if !strings.Contains(work.LastUserText, "in ask mode (every change and command is shown to the user for approval).\n\nCreate notes.txt\n\n1. Write notes.txt") {
 		t.Errorf("the work turn began with %q", work.LastUserText)
 	}
+	// The transcript shows the plan once (on its card): the message that
+	// started the work reads as one short line, its full text kept for the model.
+	d, err = w.GetSession(ctx, s.ID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shown []string
+	for _, m := range d.Messages {
+		if m.Role == "user" && len(m.Blocks) > 0 && m.Blocks[0].Type == "text" {
+			shown = append(shown, m.Blocks[0].Command)
+		}
+	}
+	if len(shown) != 2 || shown[0] != "" || shown[1] != "Plan approved — switching to ask" {
+		t.Errorf("the user messages show %q, want the request as typed and then %q", shown, "Plan approved — switching to ask")
+	}
+}
+
+// TestDefaultModeForNewSessions: the mode saved in Settings is the one a
+// new session starts in, every mode the session control offers included.
+func TestDefaultModeForNewSessions(t *testing.T) {
+	t.Parallel()
+	w, _, p, _ := openChat(t, fakellm.New(fakellm.Script{}), t.TempDir())
+	ctx := context.Background()
+	for _, mode := range []string{"plan", "none", "edits", "ask"} {
+		v, _ := w.GetSettings()
+		if _, err := w.SaveSettings(events.SettingsInput{Provider: v.Provider, ApprovalMode: mode}); err != nil {
+			t.Fatalf("saving %s: %v", mode, err)
+		}
+		s, err := w.NewSession(ctx, p.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.ApprovalMode != mode {
+			t.Errorf("default %s: the new session started in %s", mode, s.ApprovalMode)
+		}
+	}
 }

@@ -202,9 +202,9 @@ func validateSettings(in events.SettingsInput) error {
 		}
 	}
 	switch in.ApprovalMode {
-	case "", config.ApproveAsk, config.ApproveEdits, config.ApproveAll:
+	case "", config.ApproveAsk, config.ApproveEdits, config.ApproveAll, config.ApproveNone, config.ApprovePlan:
 	default:
-		return fmt.Errorf("unknown approval mode %q: choose ask, edits or all", in.ApprovalMode)
+		return fmt.Errorf("unknown approval mode %q: choose ask, edits, all, none or plan", in.ApprovalMode)
 	}
 	// Only Anthropic thinks with a budget; for other providers the saved
 	// budget waits, checked against no model.

@@ -61,6 +61,9 @@ export const tests = [
       assert.equal((await approval.locator("[data-testid=mcp-approval-server]").innerText()).trim(), "everything");
       assert.equal((await approval.locator("[data-testid=mcp-approval-tool]").innerText()).trim(), "get-sum");
       assert.match(await approval.locator("[data-testid=mcp-approval-arguments]").innerText(), /"a": 2/);
+      // The card says what the tool does, in the server's words.
+      assert.match(await approval.locator("[data-testid=mcp-approval-description]").innerText(), /sum/i);
+      assert.equal(await page.locator(".layout-toggle").count(), 0, "no diff-layout switch over an MCP call");
       await approval.locator("[data-testid=bash-approve]").click();
 
       const card = page.locator(`${sel.toolCall}[data-tool="mcp__everything__get-sum"][data-status=done]`);

@@ -82,7 +82,7 @@ export const tests = [
 
       // Approve into ask: the mode switches and the edit waits for review.
       await second.locator("[data-testid=plan-approve-mode]").selectOption("ask");
-      assert.equal(await second.locator("[data-testid=plan-approve]").innerText(), "Approve plan and switch to ask");
+      assert.equal(await second.locator("[data-testid=plan-approve]").getAttribute("aria-label"), "Approve the plan and continue in ask mode");
       await second.locator("[data-testid=plan-approve]").click();
       await ctx.waitFor(async () => (await mode(page)) === "ask", { message: "the mode switched to ask" });
       const view = await waitDiff(ctx, "notes.txt");

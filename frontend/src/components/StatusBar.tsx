@@ -2,6 +2,7 @@ import type { AppReadyPayload } from "../lib/events";
 import type { AgentState } from "../lib/types";
 import { formatCost, formatTokens } from "../lib/format";
 import { useApp, useController } from "../state/context";
+import { sessionTokens } from "../state/usage";
 
 interface Props {
   ready: AppReadyPayload | null;
@@ -24,7 +25,7 @@ export default function StatusBar({ ready }: Props) {
   const settings = useApp((s) => s.settings);
   const provider = summary?.provider || settings?.provider || "";
   const model = summary?.model || settings?.model || "";
-  const tokens = usage ? usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens : (summary?.tokens ?? 0);
+  const tokens = useApp((s) => sessionTokens(s, s.session?.id ?? 0, s.session?.summary?.tokens ?? 0));
   const ctx = usage && usage.contextWindow > 0 ? Math.min(100, Math.round((usage.contextTokens / usage.contextWindow) * 100)) : null;
 
   return (

@@ -19,7 +19,8 @@ export type TurnEndReason = "end_turn" | "cancelled" | "error" | "limit" | "loop
 export type DiffLineKind = "context" | "add" | "del";
 export type SearchHitKind = "message" | "tool_input" | "tool_output" | "path";
 export type RuleEffect = "allow" | "deny";
-export type ApprovalMode = "ask" | "edits" | "all";
+/** The default mode of new sessions (Settings): any mode the session control offers. */
+export type ApprovalMode = "plan" | "ask" | "edits" | "all" | "none";
 /** A session's mode: plan (read-only tools, the turn ends with a plan) or an approval mode. */
 export type SessionMode = "plan" | "ask" | "edits" | "all" | "none";
 export type TodoStatus = "pending" | "in_progress" | "done";

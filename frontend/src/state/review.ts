@@ -15,10 +15,12 @@ export interface ReviewState {
   /** The user's edited text per file, or null when not edited. */
   edited: (string | null)[];
   feedback: string;
+  /** "Always allow" ticked: the approval's rules (alwaysRules) are added with an approving decision. */
+  alwaysAllow: boolean;
 }
 
 export function loadingReview(approvalId: string): ReviewState {
-  return { approvalId, phase: "loading", error: null, change: null, decisions: [], edited: [], feedback: "" };
+  return { approvalId, phase: "loading", error: null, change: null, decisions: [], edited: [], feedback: "", alwaysAllow: false };
 }
 
 export function readyReview(change: ChangeView): ReviewState {
@@ -30,6 +32,7 @@ export function readyReview(change: ChangeView): ReviewState {
     decisions: change.files.map((f) => f.hunks.map((): HunkDecision => "pending")),
     edited: change.files.map(() => null),
     feedback: "",
+    alwaysAllow: false,
   };
 }
 
@@ -57,7 +60,8 @@ export type DecisionMode = "approve_all" | "reject_all" | "as_decided";
 /**
  * The payload for decideChange. as_decided sends each hunk's decision
  * (pending counts as rejected); an edited file is sent with its edited text
- * and every hunk approved, except under reject_all.
+ * and every hunk approved, except under reject_all. "Always allow" goes
+ * along only with a decision that approves something.
  */
 export function buildDecision(r: ReviewState, mode: DecisionMode): ChangeDecision {
   const files = (r.change?.files ?? []).map((f, i) => {
@@ -68,5 +72,6 @@ export function buildDecision(r: ReviewState, mode: DecisionMode): ChangeDecisio
     return { path: f.path, hunks: (r.decisions[i] ?? []).map((d) => d === "approved") };
   });
   const rejects = files.some((f) => f.hunks.some((h) => !h));
-  return { files, feedback: rejects ? r.feedback.trim() : "", alwaysAllow: false };
+  const approves = files.some((f) => f.hunks.some((h) => h));
+  return { files, feedback: rejects ? r.feedback.trim() : "", alwaysAllow: r.alwaysAllow && approves };
 }

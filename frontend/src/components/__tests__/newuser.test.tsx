@@ -94,7 +94,7 @@ describe("what a new user trips over", () => {
     expect(key.placeholder).toContain("from ANTHROPIC_API_KEY (sk-ant-…abcd)");
     expect(key.placeholder).not.toMatch(/^saved/);
     expect(screen.getByTestId("settings-model-source").textContent).toBe("Saved here.");
-    expect(screen.getByTestId("settings-baseUrl-source").textContent).toMatch(/^Default/);
+    expect(screen.getByTestId("settings-baseUrl-source").textContent).toMatch(/^Pilot's default/);
     expect(screen.getByTestId("settings-provider-source").textContent).toContain("PILOT_PROVIDER");
     expect(document.querySelectorAll("form form")).toHaveLength(0);
   });

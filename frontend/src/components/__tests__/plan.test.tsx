@@ -63,7 +63,7 @@ describe("plan mode", () => {
     expect(screen.getByTestId("plan-steps").textContent).toBe("Patch main.goRun go build");
     expect(screen.queryByTestId("tool-call")).toBeNull();
     fireEvent.change(screen.getByTestId("plan-approve-mode"), { target: { value: "edits" } });
-    expect(screen.getByTestId("plan-approve").textContent).toBe("Approve plan and switch to edits");
+    expect(screen.getByTestId("plan-approve").getAttribute("aria-label")).toBe("Approve the plan and continue in edits mode");
     fireEvent.click(screen.getByTestId("plan-approve"));
     await waitFor(() => expect(screen.getByTestId("mode-select").getAttribute("data-mode")).toBe("edits"));
     expect(b.callsOf("approvePlan")).toEqual([[1, "edits", "## Goal\nRename **the** package.\n\n## Steps\n1. Patch main.go\n2. Run go build"]]);
@@ -118,9 +118,11 @@ describe("task list", () => {
     b.details[1] = detail(1, { todos: [{ content: "Read the lexer", status: "in_progress" }, { content: "Fix the bug", status: "pending" }] });
     await open(b);
     const statuses = () => screen.getAllByTestId("todo-item").map((i) => `${i.textContent?.split(" (")[0]}:${i.getAttribute("data-status")}`);
-    expect(statuses()).toEqual(["◐Read the lexer:in_progress", "○Fix the bug:pending"]);
+    // Stored with the turn over: the task the agent was on is shown stopped.
+    expect(statuses()).toEqual(["◌Read the lexer:in_progress", "○Fix the bug:pending"]);
     expect(screen.getByTestId("todo-list").textContent).toContain("Tasks 0/2");
-    act(() => b.emit("agent:todos", { sessionId: 1, seq: 1, todos: [{ content: "Read the lexer", status: "done" }, { content: "Fix the bug", status: "in_progress" }] }));
+    act(() => b.emit("agent:state", { sessionId: 1, seq: 1, state: "streaming" }));
+    act(() => b.emit("agent:todos", { sessionId: 1, seq: 2, todos: [{ content: "Read the lexer", status: "done" }, { content: "Fix the bug", status: "in_progress" }] }));
     await waitFor(() => expect(statuses()).toEqual(["✓Read the lexer:done", "◐Fix the bug:in_progress"]));
     expect(screen.getByTestId("todo-list").textContent).toContain("Tasks 1/2");
   });

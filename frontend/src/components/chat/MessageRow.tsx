@@ -9,6 +9,9 @@ import ToolCallCard from "./ToolCallCard";
 
 const noTools: string[] = [];
 
+/** How the message that starts an approved plan's work reads in the transcript (the backend's workspace.ApprovedLine); the plan is on its card above. */
+const planApproved = "Plan approved — switching to ";
+
 /** How a note Pilot added to the user's message for the model starts (files the user reverted since). */
 const pilotNote = "[Pilot] ";
 
@@ -54,7 +57,11 @@ function MessageRow({ id, highlighted }: { id: number; highlighted: boolean }) {
       <div className="message-body">
         {m.role === "user"
           ? m.blocks.map((b, i) =>
-              b.type === "text" && b.text && b.command ? (
+              b.type === "text" && b.text && b.command?.startsWith(planApproved) ? (
+                <p key={i} className="user-text plan-approved" data-testid="plan-approved" title="The plan you approved, as shown on its card above, went to the model with this message">
+                  {b.command}
+                </p>
+              ) : b.type === "text" && b.text && b.command ? (
                 <div key={i} className="user-command" data-testid="user-command" data-command={b.command}>
                   <LongText text={b.command} className="user-text" />
                   <details className="command-expansion" data-testid="command-expansion">

@@ -277,9 +277,9 @@ export default function PromptBox() {
           ref={ref}
           data-testid="chat-input"
           aria-label="Message"
-          placeholder={running ? "The agent is working — type to queue a message" : "Ask or describe a change…  (@ attaches a file, / runs a command; paste or drop a screenshot)"}
+          placeholder={running ? "The agent is working — type to queue a message" : "Ask or describe a change (@ file, / command)"}
           value={text}
-          rows={Math.min(10, Math.max(2, text.split("\n").length))}
+          rows={Math.min(10, text.split("\n").length)}
           aria-expanded={mention || slash !== null ? true : undefined}
           aria-controls={slash !== null ? "slash-picker" : mention ? "file-picker" : undefined}
           aria-activedescendant={slash !== null ? (active >= 0 ? `slash-${active}` : undefined) : mention ? `pick-${active}` : undefined}

@@ -1,13 +1,44 @@
 import { useCallback, useEffect, useState } from "react";
-import type { McpTrustPrompt } from "../../lib/types";
+import type { McpServer, McpTrustPrompt } from "../../lib/types";
 import { errorText } from "../../lib/format";
 import { useApp, useController } from "../../state/context";
 import Modal from "../Modal";
 
+/** The event that brings the trust prompt back after "Not now" (Settings' "Trust and start…"). */
+const ASK = "pilot:mcp-trust";
+
+/** Shows the trust prompt again, as if the project had just been opened. */
+export function askMcpTrust(): void {
+  window.dispatchEvent(new Event(ASK));
+}
+
+/** What became of the servers started by "Trust and start": still starting, or each one's outcome. */
+export type StartOutcome = { name: string; state: McpServer["state"]; tools: number; error: string };
+
+/** The sentence saying how the trusted servers started, or null while any is still starting. */
+export function startedText(outcomes: StartOutcome[]): { text: string; failed: boolean } | null {
+  if (outcomes.length === 0 || outcomes.some((o) => o.state === "starting")) return null;
+  const parts = outcomes.map((o) =>
+    o.state === "ready"
+      ? `${o.name} started with ${o.tools === 1 ? "1 tool" : `${o.tools} tools`}`
+      : o.state === "failed"
+        ? `${o.name} did not start: ${o.error || "it failed"}`
+        : `${o.name} is off${o.error ? `: ${o.error}` : ""}`,
+  );
+  const failed = outcomes.some((o) => o.state !== "ready");
+  return {
+    text: `MCP: ${parts.join("; ")}.${failed ? " Settings › MCP servers shows its last lines of stderr; fix .mcp.json or the command, and it is started again." : ""}`,
+    failed,
+  };
+}
+
 /**
  * Asks once per version of a project's .mcp.json whether its servers may
  * start, showing the exact command (or URL) of each. Nothing of the file
- * runs before the user accepts.
+ * runs before the user accepts. "Not now" hides it until a later change to
+ * the file, or until Settings' "Trust and start…" on a server asks again.
+ * After "Trust and start", a notice above the status bar says how each
+ * server started.
  */
 export default function McpTrust() {
   const c = useController();
@@ -16,6 +47,7 @@ export default function McpTrust() {
   const [dismissed, setDismissed] = useState<string>("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [started, setStarted] = useState<{ names: string[]; outcomes: StartOutcome[] } | null>(null);
 
   const check = useCallback(() => {
     c.backend
@@ -26,21 +58,56 @@ export default function McpTrust() {
   useEffect(() => {
     if (!project) return;
     check();
+    const again = () => {
+      setDismissed("");
+      check();
+    };
     window.addEventListener("focus", check); // the file may have been edited meanwhile
+    window.addEventListener(ASK, again);
     const off = c.backend.on("mcp:updated", check);
     return () => {
       window.removeEventListener("focus", check);
+      window.removeEventListener(ASK, again);
       off();
     };
   }, [c, project, check]);
 
-  if (!prompt || dismissed === prompt.hash) return null;
-  const accept = async () => {
+  // The servers just trusted: followed until each one is ready or failed.
+  const names = started?.names;
+  useEffect(() => {
+    if (!names) return;
+    let live = true;
+    const look = () => {
+      c.backend
+        .mcpServers()
+        .then((l) => {
+          if (!live) return;
+          const outcomes = names.map((name): StartOutcome => {
+            const s = l.servers.find((x) => x.scope === "project" && x.name === name);
+            if (!s) return { name, state: "failed", tools: 0, error: "it is no longer in .mcp.json" };
+            // Off but not switched off by the user: the hub has not taken the trust yet.
+            const state = s.state === "disabled" && !s.disabled ? "starting" : s.state;
+            return { name, state, tools: s.tools.length, error: s.error };
+          });
+          setStarted((x) => (x && x.names === names ? { names, outcomes } : x));
+        })
+        .catch(() => {});
+    };
+    look();
+    const off = c.backend.on("mcp:updated", look);
+    return () => {
+      live = false;
+      off();
+    };
+  }, [c, names]);
+
+  const accept = async (p: McpTrustPrompt) => {
     setBusy(true);
     try {
-      await c.backend.mcpTrust(prompt.hash);
+      await c.backend.mcpTrust(p.hash);
       setPrompt(null);
       setError(null);
+      setStarted({ names: p.servers.map((s) => s.name), outcomes: [] });
     } catch (err) {
       setError(errorText(err));
       check();
@@ -48,32 +115,54 @@ export default function McpTrust() {
       setBusy(false);
     }
   };
+
+  const outcome = started ? startedText(started.outcomes) : null;
+  const notice = started && (
+    <div className={`mcp-started${outcome?.failed ? " failed" : ""}`} data-testid="mcp-started" data-state={outcome ? (outcome.failed ? "failed" : "ready") : "starting"} role="status">
+      <span>{outcome ? outcome.text : `MCP: starting ${started.names.join(", ")}…`}</span>
+      {outcome?.failed && (
+        <button type="button" className="small" onClick={() => c.setDialog("settings")}>
+          Open Settings
+        </button>
+      )}
+      <button type="button" className="icon" aria-label="Dismiss the MCP notice" onClick={() => setStarted(null)}>
+        ×
+      </button>
+    </div>
+  );
+
+  if (!prompt || dismissed === prompt.hash) return notice || null;
   return (
-    <Modal title="Start this project's MCP servers?" onClose={() => setDismissed(prompt.hash)} testId="mcp-trust" wide>
-      <p>
-        {prompt.changed ? "The project's " : "This project has a "}
-        <code>{prompt.path}</code>
-        {prompt.changed ? " changed since you trusted it. " : ". "}
-        Trusting it lets Pilot run these commands on your computer, with your user's rights, whenever this project is open:
-      </p>
-      <ul className="mcp-trust-list">
-        {prompt.servers.map((s) => (
-          <li key={s.name} data-testid="mcp-trust-server" data-name={s.name}>
-            <strong>{s.name}</strong>
-            <code>{s.display}</code>
-          </li>
-        ))}
-      </ul>
-      <p className="muted small-text">Not now: the servers stay off until you accept (Settings shows them); a later change to the file asks again.</p>
-      {error && <p className="error">Could not trust it: {error}</p>}
-      <div className="modal-actions">
-        <button type="button" onClick={() => setDismissed(prompt.hash)}>
-          Not now
-        </button>
-        <button type="button" className="primary" data-testid="mcp-trust-accept" disabled={busy} onClick={() => void accept()}>
-          Trust and start
-        </button>
-      </div>
-    </Modal>
+    <>
+      {notice}
+      <Modal title="Start this project's MCP servers?" onClose={() => setDismissed(prompt.hash)} testId="mcp-trust" wide>
+        <p>
+          {prompt.changed ? "The project's " : "This project has a "}
+          <code>{prompt.path}</code>
+          {prompt.changed ? " changed since you trusted it. " : ". "}
+          Trusting it lets Pilot run these commands on your computer, with your user's rights, whenever this project is open:
+        </p>
+        <ul className="mcp-trust-list">
+          {prompt.servers.map((s) => (
+            <li key={s.name} data-testid="mcp-trust-server" data-name={s.name}>
+              <strong>{s.name}</strong>
+              <code>{s.display}</code>
+            </li>
+          ))}
+        </ul>
+        <p className="muted small-text">
+          Not now: the servers stay off. Settings › MCP servers offers “Trust and start…” on each of them when you want them; a later change to the file asks again.
+        </p>
+        {error && <p className="error">Could not trust it: {error}</p>}
+        <div className="modal-actions">
+          <button type="button" data-testid="mcp-trust-later" onClick={() => setDismissed(prompt.hash)}>
+            Not now
+          </button>
+          <button type="button" className="primary" data-testid="mcp-trust-accept" disabled={busy} onClick={() => void accept(prompt)}>
+            Trust and start
+          </button>
+        </div>
+      </Modal>
+    </>
   );
 }

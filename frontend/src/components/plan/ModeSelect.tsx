@@ -10,26 +10,35 @@ export const modeLabel: Record<SessionMode, string> = {
   none: "None",
 };
 
-const modeHint: Record<SessionMode, string> = {
-  plan: "Plan: the agent only reads and ends with a plan for you to approve; nothing is changed or run.",
-  ask: "Ask: every change and command waits for your approval.",
-  edits: "Edits: file changes are applied (and can be reverted); commands run in the sandbox without asking, or wait for your approval where it cannot start.",
-  all: "All: changes and commands run without asking.",
-  none: "None: every change and command is refused; the agent only reads and answers.",
+/** What each mode lets through, in the words of the mode control and of Settings' default mode. */
+export const modeWhat: Record<SessionMode, string> = {
+  plan: "the agent only reads and ends with a plan for you to approve; nothing is changed or run.",
+  ask: "every change and command waits for your approval.",
+  edits: "file changes are applied (and can be reverted); commands run in the sandbox without asking, or wait for your approval where it cannot start.",
+  all: "changes and commands run without asking.",
+  none: "every change and command is refused; the agent only reads and answers.",
 };
 
-/** The session's mode; Shift+Tab in the prompt box cycles ask → edits → plan. */
+const modeHint = (m: SessionMode) => `${modeLabel[m]}: ${modeWhat[m]}`;
+
+/**
+ * The open session's own mode; Shift+Tab in the prompt box cycles ask →
+ * edits → plan. New sessions start in Settings' default mode.
+ */
 export default function ModeSelect() {
   const c = useController();
   const mode = useApp((s) => toMode(s.session?.summary?.approvalMode));
   const hasProject = useApp((s) => s.project !== null);
   return (
-    <label className={`mode-select mode-${mode}`} title={`${modeHint[mode]} Shift+Tab in the message box cycles Ask → Edits → Plan.`}>
-      <span className="sr-only">Mode</span>
+    <label
+      className={`mode-select mode-${mode}`}
+      title={`This session's mode. ${modeHint(mode)} Shift+Tab in the message box cycles Ask → Edits → Plan. New sessions start in the default mode set in Settings › Approvals & rules.`}
+    >
+      <span className="mode-select-label">This session:</span>
       <select
         data-testid="mode-select"
         data-mode={mode}
-        aria-label="Mode"
+        aria-label="This session's mode"
         value={mode}
         disabled={!hasProject}
         onChange={(e) => void c.plan.setMode(toMode(e.target.value))}

@@ -36,7 +36,11 @@ function answered(s: SessionView | null | undefined, messageId: number): boolean
   });
 }
 
-/** A presented plan: approve it into edits or ask (as written or edited), or keep planning with feedback. */
+/**
+ * A presented plan: approve it into edits or ask (as written or edited), or
+ * keep planning with feedback. The approval is one control, "Approve and
+ * continue in [mode ▾]", so the mode reads as part of its sentence.
+ */
 export default function PlanCard({ call }: { call: ToolCall }) {
   const c = useController();
   const p = planOf(call.input);
@@ -83,16 +87,31 @@ export default function PlanCard({ call }: { call: ToolCall }) {
       {open && (
         <div className="plan-actions">
           <div className="plan-approve-row">
-            <button type="button" className="primary" data-testid="plan-approve" disabled={!idle || !draft.trim()} onClick={() => void c.plan.approve(target, draft)}>
-              Approve plan and switch to {modeLabel[target].toLowerCase()}
-            </button>
-            <select data-testid="plan-approve-mode" aria-label="Mode to carry out the plan in" value={target} onChange={(e) => setTarget(toMode(e.target.value))}>
-              {WORK_MODES.map((m) => (
-                <option key={m} value={m}>
-                  {m === "edits" ? "edits (changes applied, commands sandboxed)" : "ask (every change and command asked)"}
-                </option>
-              ))}
-            </select>
+            <span className="plan-approve-split" role="group" aria-label="Approve the plan">
+              <button
+                type="button"
+                className="primary"
+                data-testid="plan-approve"
+                aria-label={`Approve the plan and continue in ${modeLabel[target].toLowerCase()} mode`}
+                disabled={!idle || !draft.trim()}
+                onClick={() => void c.plan.approve(target, draft)}
+              >
+                Approve and continue in
+              </button>
+              <select
+                data-testid="plan-approve-mode"
+                aria-label="Mode to continue in"
+                title={target === "edits" ? "Edits: file changes are applied, commands run in the sandbox" : "Ask: every change and command is asked"}
+                value={target}
+                onChange={(e) => setTarget(toMode(e.target.value))}
+              >
+                {WORK_MODES.map((m) => (
+                  <option key={m} value={m}>
+                    {modeLabel[m].toLowerCase()}
+                  </option>
+                ))}
+              </select>
+            </span>
             <button type="button" className="small" data-testid="plan-edit-toggle" aria-pressed={editing} onClick={() => setEditing(!editing)}>
               {editing ? "Show the plan" : "Edit the plan"}
             </button>

@@ -1,9 +1,33 @@
+import { useEffect, useState } from "react";
 import type { Approval } from "../../lib/types";
+import { useController } from "../../state/context";
 import AlwaysAllow from "./AlwaysAllow";
 import { useCommandDecision } from "./useCommandDecision";
 
+/** What the server says its tool does ("" until known, or when it says nothing). */
+function useMcpToolDescription(server: string | undefined, tool: string | undefined): string {
+  const c = useController();
+  const [text, setText] = useState("");
+  useEffect(() => {
+    if (!server || !tool) return;
+    let live = true;
+    c.backend
+      .mcpServers()
+      .then((l) => {
+        const t = l.servers.find((s) => s.name === server)?.tools.find((x) => x.tool === tool);
+        if (live) setText(t?.description.trim() ?? "");
+      })
+      .catch(() => {}); // the card still shows the server, tool and arguments
+    return () => {
+      live = false;
+    };
+  }, [c, server, tool]);
+  return text;
+}
+
 /**
- * A command waiting for approval: what, where, how long. A command asking
+ * A command waiting for approval: what, where, how long; an MCP tool call:
+ * which tool of which server, what it does, with what. A command asking
  * to run outside the OS sandbox (kind outside_sandbox) says so plainly,
  * with the model's reason; one that would run outside it because the
  * sandbox cannot start here says why.
@@ -13,6 +37,7 @@ export default function BashApproval({ approval }: { approval: Approval }) {
 
   const mcp = approval.kind === "mcp";
   const outside = approval.kind === "outside_sandbox";
+  const description = useMcpToolDescription(mcp ? approval.server : undefined, approval.mcpTool);
   return (
     <div
       ref={card}
@@ -47,6 +72,14 @@ export default function BashApproval({ approval }: { approval: Approval }) {
             <dd data-testid="mcp-approval-server">{approval.server}</dd>
             <dt>tool</dt>
             <dd data-testid="mcp-approval-tool">{approval.mcpTool}</dd>
+            {description && (
+              <>
+                <dt>does</dt>
+                <dd data-testid="mcp-approval-description" className="mcp-description">
+                  {description}
+                </dd>
+              </>
+            )}
           </dl>
           <pre className="command" data-testid="mcp-approval-arguments">
             {prettyJSON(approval.arguments ?? "")}

@@ -6,6 +6,7 @@ import { useApp, useController } from "../../state/context";
 import { panelShown } from "../../state/layout";
 import { allDecided, countDecided, setHunk, type HunkDecision, type ReviewState } from "../../state/review";
 import type { DiffLayout } from "./DiffHunk";
+import ChangeAlwaysAllow from "./ChangeAlwaysAllow";
 import DiffView from "./DiffView";
 
 interface Props {
@@ -149,6 +150,7 @@ export default function ChangeReview({ approval, layout }: Props) {
             }}
           />
         </label>
+        <ChangeAlwaysAllow approval={approval} locked={locked} />
         <p className="keys-hint" aria-hidden="true">
           <kbd>y</kbd> approve · <kbd>n</kbd> reject · <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>a</kbd> approve all · <kbd>f</kbd> whole window
         </p>

@@ -43,7 +43,7 @@ export default function ReviewPanel() {
                 {focused ? "⤡ Show chat" : "⤢ Whole window"}
               </button>
             )}
-            <LayoutToggle choice={choice} auto={auto} onChange={setChoice} />
+            {anyChange && <LayoutToggle choice={choice} auto={auto} onChange={setChoice} />}
           </div>
           {withReason && <ReviewReason approval={pending[0]!} />}
           {pending.map((a) => {

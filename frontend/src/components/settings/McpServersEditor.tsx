@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import type { McpServer, McpServers } from "../../lib/types";
 import { errorText } from "../../lib/format";
 import { useController } from "../../state/context";
+import { askMcpTrust } from "../mcp/McpTrust";
 import { emptyMcpForm, mcpFormFrom, mcpInput, type McpForm } from "./mcpForm";
 
 const stateLabel: Record<McpServer["state"], string> = { starting: "starting…", ready: "ready", failed: "failed", disabled: "off" };
@@ -13,8 +14,14 @@ export default function McpServersEditor() {
   const [error, setError] = useState<string | null>(null);
   const [form, setForm] = useState<McpForm | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
+  // The project's servers that wait for the user to trust its .mcp.json.
+  const [untrusted, setUntrusted] = useState<string[]>([]);
 
   const load = useCallback(() => {
+    c.backend
+      .mcpTrustPrompt()
+      .then((p) => setUntrusted(p.needed ? p.servers.map((s) => s.name) : []))
+      .catch(() => setUntrusted([]));
     c.backend
       .mcpServers()
       .then((l) => {
@@ -58,7 +65,7 @@ export default function McpServersEditor() {
 
   return (
     <fieldset className="rules mcp" data-testid="settings-mcp">
-      <legend>MCP servers</legend>
+      <legend>Servers</legend>
       <p className="muted small-text">
         Tools from Model Context Protocol servers: yours (<code>mcp.json</code> in Pilot's data folder) and this project's <code>.mcp.json</code>. The model sees them as{" "}
         <code>mcp__server__tool</code>; each call is asked for like a command.
@@ -78,7 +85,18 @@ export default function McpServersEditor() {
                   {stateLabel[s.state]}
                 </span>
                 <span className="grow" />
-                <button type="button" className="small" onClick={() => setForm(mcpFormFrom(s))}>
+                {s.scope === "project" && untrusted.includes(s.name) && (
+                  <button
+                    type="button"
+                    className="small primary"
+                    data-testid="mcp-server-trust"
+                    title="Shows the project's .mcp.json servers with their commands; nothing runs before you accept"
+                    onClick={askMcpTrust}
+                  >
+                    Trust and start…
+                  </button>
+                )}
+                <button type="button" className="small" aria-label={`Edit MCP server ${s.name}`} onClick={() => setForm(mcpFormFrom(s))}>
                   Edit
                 </button>
                 <button type="button" className="small" data-testid="mcp-server-toggle" onClick={() => void act(() => c.backend.mcpSetDisabled(s.scope, s.name, !s.disabled))}>

@@ -1,13 +1,13 @@
 import type { Preset, SettingsView } from "../../lib/types";
 import { backendProvider, COMPATIBLE, defaultUrlFor, formFromView, presetOf, type ProviderChoice } from "./validate";
 
-/** Where a value comes from: "Set by X, which overrides this field.", "Saved here." or "Default.". */
+/** Where a value comes from: "X sets this and overrides what you save here.", "Saved here." or Pilot's default. */
 export function Override({ view, field }: { view: SettingsView; field: string }) {
   const src = view.source?.[field];
   if (src === "settings" || src === "default")
     return (
       <span className="hint source" data-testid={`settings-${field}-source`}>
-        {src === "settings" ? "Saved here." : "Default: nothing set it."}
+        {src === "settings" ? "Saved here." : "Pilot's default: not set here or in the environment."}
       </span>
     );
   if (src !== "env" && src !== "dotenv") return null;

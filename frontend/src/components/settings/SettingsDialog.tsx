@@ -1,7 +1,11 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
-import type { ApprovalMode, SettingsView } from "../../lib/types";
+import type { SettingsView } from "../../lib/types";
 import { errorText, formatMib } from "../../lib/format";
 import { useDebounced } from "../../lib/useDebounced";
+import { MODES } from "../../state/plan";
+import { modeLabel, modeWhat } from "../plan/ModeSelect";
+import AboutSection from "./AboutSection";
+import { Section, SettingsNav, type SectionId } from "./SettingsNav";
 import { useReportError } from "../../lib/useReportError";
 import { useApp, useController } from "../../state/context";
 import Modal from "../Modal";
@@ -11,15 +15,15 @@ import SandboxSettings from "./SandboxSettings";
 import ProviderField, { KeyField, Override } from "./ProviderField";
 import { backendProvider, COMPATIBLE, formFromView, isHttpUrl, presetOf, protocolOf, thinkingOptions, toInput, validate, type FormErrors, type ProviderChoice, type SettingsForm } from "./validate";
 
-const modes: { value: ApprovalMode; label: string; hint: string }[] = [
-  { value: "ask", label: "Ask", hint: "every change and command waits for you" },
-  { value: "edits", label: "Edits", hint: "file changes are applied, commands run in the sandbox (asked where it cannot start)" },
-  { value: "all", label: "All", hint: "everything runs without asking" },
-];
+/**
+ * The sections of the side index, in order.
+ */
+const SECTIONS: SectionId[] = ["provider", "approvals", "sandbox", "mcp", "notifications", "helpers", "about"];
 
 function Form({ view }: { view: SettingsView }) {
   const c = useController();
   const project = useApp((s) => s.project);
+  const scroller = useRef<HTMLDivElement>(null);
   const [f, setF] = useState<SettingsForm>(() => formFromView(view));
   const [errors, setErrors] = useState<FormErrors>({});
   const [saveState, setSaveState] = useState<{ s: "idle" | "saving" | "saved" } | { s: "failed"; error: string }>({ s: "idle" });
@@ -83,185 +87,223 @@ function Form({ view }: { view: SettingsView }) {
 
   return (
     <form className="settings-form" onSubmit={submit} noValidate>
-      {(view.warnings ?? []).map((w) => (
-        <p key={w} className="warning" role="note">
-          {w}
-        </p>
-      ))}
-      <ProviderField
-        view={view}
-        presets={presets}
-        value={f.provider}
-        onChange={(p: ProviderChoice, baseUrl: string, model: string) => {
-          setF((x) => ({ ...x, provider: p, baseUrl, model, apiKey: "", clearKey: false }));
-          setErrors({});
-        }}
-      />
-
-      <label className="field">
-        <span>Base URL</span>
-        <input
-          data-testid="settings-base-url"
-          type="url"
-          value={f.baseUrl}
-          placeholder={preset ? `default: ${preset.baseUrl}` : "e.g. http://localhost:11434/v1"}
-          aria-invalid={!!errors.baseUrl}
-          aria-describedby={errors.baseUrl ? "err-baseUrl" : undefined}
-          spellCheck={false}
-          onChange={(e) => set("baseUrl", e.target.value)}
-        />
-        {err("baseUrl")}
-        <Override view={view} field="baseUrl" />
-      </label>
-
-      <label className="field">
-        <span>Model</span>
-        <input
-          data-testid="settings-model"
-          type="text"
-          list="model-options"
-          value={f.model}
-          placeholder={preset?.model ? `e.g. ${preset.model}` : "e.g. qwen2.5-coder:7b"}
-          aria-invalid={!!errors.model}
-          spellCheck={false}
-          onChange={(e) => set("model", e.target.value)}
-        />
-        <datalist id="model-options">
-          {modelList.map((m) => (
-            <option key={m} value={m} />
+      <div className="settings-layout">
+        <SettingsNav sections={SECTIONS} scroller={scroller} />
+        <div className="settings-sections" ref={scroller}>
+          {(view.warnings ?? []).map((w) => (
+            <p key={w} className="warning" role="note">
+              {w}
+            </p>
           ))}
-        </datalist>
-        {err("model")}
-        {models.s === "loading" && <span className="hint">Asking the server for its models…</span>}
-        {models.s === "ok" && (
-          <span className="hint" data-testid="settings-models">
-            {models.list.length > 0 ? `${models.list.length} models offered by the server; one not listed can be typed.` : "The server lists no models; type the model's id."}
-          </span>
-        )}
-        {models.s === "failed" && (
-          <span className="field-error" role="note" data-testid="settings-models-error">
-            Could not list the models: {models.error} You can still type a model id.
-          </span>
-        )}
-        <Override view={view} field="model" />
-      </label>
+          <Section id="provider">
+            <ProviderField
+              view={view}
+              presets={presets}
+              value={f.provider}
+              onChange={(p: ProviderChoice, baseUrl: string, model: string) => {
+                setF((x) => ({ ...x, provider: p, baseUrl, model, apiKey: "", clearKey: false }));
+                setErrors({});
+              }}
+            />
 
-      {protocol === "anthropic" && (
-        <label className="field">
-          <span>Extended thinking</span>
-          <select
-            data-testid="settings-thinking"
-            value={f.thinking}
-            aria-invalid={!!errors.thinking}
-            aria-describedby={errors.thinking ? "err-thinking" : undefined}
-            onChange={(e) => set("thinking", e.target.value)}
-          >
-            {thinkingOptions(f.thinking).map((o) => (
-              <option key={o.value} value={String(o.value)}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-          <span className="hint">Claude thinks before it answers and between tool calls, up to this many tokens per call, billed as output.</span>
-          {err("thinking")}
-          <Override view={view} field="thinkingBudget" />
-        </label>
-      )}
+            <label className="field">
+              <span>Base URL</span>
+              <input
+                data-testid="settings-base-url"
+                type="url"
+                value={f.baseUrl}
+                placeholder={preset ? `default: ${preset.baseUrl}` : "e.g. http://localhost:11434/v1"}
+                aria-invalid={!!errors.baseUrl}
+                aria-describedby={errors.baseUrl ? "err-baseUrl" : undefined}
+                spellCheck={false}
+                onChange={(e) => set("baseUrl", e.target.value)}
+              />
+              {err("baseUrl")}
+              <Override view={view} field="baseUrl" />
+            </label>
 
-      <KeyField view={view} choice={f.provider} preset={preset} apiKey={f.apiKey} clearKey={f.clearKey} onKey={(k) => set("apiKey", k)} onClear={(v) => set("clearKey", v)} />
+            <label className="field">
+              <span>Model</span>
+              <input
+                data-testid="settings-model"
+                type="text"
+                list="model-options"
+                value={f.model}
+                placeholder={preset?.model ? `e.g. ${preset.model}` : "e.g. qwen2.5-coder:7b"}
+                aria-invalid={!!errors.model}
+                spellCheck={false}
+                onChange={(e) => set("model", e.target.value)}
+              />
+              <datalist id="model-options">
+                {modelList.map((m) => (
+                  <option key={m} value={m} />
+                ))}
+              </datalist>
+              {err("model")}
+              {models.s === "loading" && <span className="hint">Asking the server for its models…</span>}
+              {models.s === "ok" && (
+                <span className="hint" data-testid="settings-models">
+                  {models.list.length === 1
+                    ? "The server offers 1 model; one not listed can be typed."
+                    : models.list.length > 0
+                      ? `The server offers ${models.list.length} models; one not listed can be typed.`
+                      : "The server lists no models; type the model's id."}
+                </span>
+              )}
+              {models.s === "failed" && (
+                <span className="field-error" role="note" data-testid="settings-models-error">
+                  Could not list the models: {models.error} You can still type a model id.
+                </span>
+              )}
+              <Override view={view} field="model" />
+            </label>
 
-      <fieldset className="field">
-        <legend>Approval</legend>
-        {modes.map((m) => (
-          <label key={m.value} className="radio">
-            <input type="radio" name="approval" value={m.value} checked={f.approvalMode === m.value} onChange={() => set("approvalMode", m.value)} data-testid={`settings-approval-${m.value}`} />
-            <strong>{m.label}</strong> <span className="muted">— {m.hint}</span>
-          </label>
-        ))}
-      </fieldset>
+            {protocol === "anthropic" && (
+              <label className="field">
+                <span>Extended thinking</span>
+                <select
+                  data-testid="settings-thinking"
+                  value={f.thinking}
+                  aria-invalid={!!errors.thinking}
+                  aria-describedby={errors.thinking ? "err-thinking" : undefined}
+                  onChange={(e) => set("thinking", e.target.value)}
+                >
+                  {thinkingOptions(f.thinking).map((o) => (
+                    <option key={o.value} value={String(o.value)}>
+                      {o.label}
+                    </option>
+                  ))}
+                </select>
+                <span className="hint">Claude thinks before it answers and between tool calls, up to this many tokens per call, billed as output.</span>
+                {err("thinking")}
+                <Override view={view} field="thinkingBudget" />
+              </label>
+            )}
 
-      <fieldset className="field budget">
-        <legend>Budget per session (empty for none)</legend>
-        <label>
-          <span>Tokens</span>
-          <input data-testid="settings-budget-tokens" inputMode="numeric" value={f.budgetTokens} aria-invalid={!!errors.budgetTokens} onChange={(e) => set("budgetTokens", e.target.value)} />
-        </label>
-        <label>
-          <span>Dollars</span>
-          <input data-testid="settings-budget-usd" inputMode="decimal" value={f.budgetUsd} aria-invalid={!!errors.budgetUsd} onChange={(e) => set("budgetUsd", e.target.value)} />
-        </label>
-        {err("budgetTokens")}
-        {err("budgetUsd")}
-      </fieldset>
+            <KeyField view={view} choice={f.provider} preset={preset} apiKey={f.apiKey} clearKey={f.clearKey} onKey={(k) => set("apiKey", k)} onClear={(v) => set("clearKey", v)} />
 
-      <label className="field">
-        <span>Checkpoints</span>
-        <span className="retention">
-          <input
-            data-testid="settings-retention"
-            inputMode="numeric"
-            value={f.retentionMb}
-            aria-invalid={!!errors.retentionMb}
-            aria-describedby={errors.retentionMb ? "err-retentionMb" : "retention-hint"}
-            onChange={(e) => set("retentionMb", e.target.value)}
-          />{" "}
-          MiB kept per project
-        </span>
-        <span className="hint" id="retention-hint" data-testid="settings-retention-usage">
-          {project ? `${formatMib(view.checkpointUsageBytes)} used by this project. ` : ""}
-          The content of changed files, so changes can be shown and undone; the oldest sessions' content goes first.
-        </span>
-        {err("retentionMb")}
-      </label>
+            <fieldset className="field budget">
+              <legend>Budget per session (empty for none)</legend>
+              <label>
+                <span>Tokens</span>
+                <input data-testid="settings-budget-tokens" inputMode="numeric" value={f.budgetTokens} aria-invalid={!!errors.budgetTokens} onChange={(e) => set("budgetTokens", e.target.value)} />
+              </label>
+              <label>
+                <span>Dollars</span>
+                <input data-testid="settings-budget-usd" inputMode="decimal" value={f.budgetUsd} aria-invalid={!!errors.budgetUsd} onChange={(e) => set("budgetUsd", e.target.value)} />
+              </label>
+              {err("budgetTokens")}
+              {err("budgetUsd")}
+            </fieldset>
+          </Section>
 
-      <label className="field">
-        <span>MCP tool calls</span>
-        <span className="retention">
-          <input
-            data-testid="settings-mcp-timeout"
-            inputMode="numeric"
-            value={f.mcpTimeout}
-            aria-invalid={!!errors.mcpTimeout}
-            aria-describedby={errors.mcpTimeout ? "err-mcpTimeout" : "mcp-timeout-hint"}
-            onChange={(e) => set("mcpTimeout", e.target.value)}
-          />{" "}
-          seconds at most
-        </span>
-        <span className="hint" id="mcp-timeout-hint">
-          After this, the call is given up (the server is told to cancel) and the model hears that it timed out.
-        </span>
-        {err("mcpTimeout")}
-      </label>
+          <Section id="approvals">
+            <fieldset className="field" data-testid="settings-default-mode">
+              <legend>Default mode</legend>
+              <p className="hint" id="default-mode-hint">
+                New sessions start in this mode; each session can change its own mode in the chat.
+              </p>
+              {MODES.map((m) => (
+                <label key={m} className="radio">
+                  <input
+                    type="radio"
+                    name="approval"
+                    value={m}
+                    checked={f.approvalMode === m}
+                    onChange={() => set("approvalMode", m)}
+                    data-testid={`settings-approval-${m}`}
+                    aria-describedby="default-mode-hint"
+                  />
+                  <strong>{modeLabel[m]}</strong> <span className="muted">— {modeWhat[m]}</span>
+                </label>
+              ))}
+            </fieldset>
 
-      <label className="field">
-        <span>Helpers</span>
-        <span className="retention">
-          <input
-            data-testid="settings-helpers"
-            inputMode="numeric"
-            value={f.helpers}
-            aria-invalid={!!errors.helpers}
-            aria-describedby={errors.helpers ? "err-helpers" : "helpers-hint"}
-            onChange={(e) => set("helpers", e.target.value)}
-          />{" "}
-          at once
-        </span>
-        <span className="hint" id="helpers-hint">
-          Read-only helper agents the model starts with the task tool to search widely; more at once finish sooner and spend the same tokens faster.
-        </span>
-        {err("helpers")}
-      </label>
-      <label className="field check">
-        <span>Notifications</span>
-        <span>
-          <input type="checkbox" data-testid="settings-notifications" checked={f.notifications} onChange={(e) => set("notifications", e.target.checked)} /> Tell me when a change or command
-          waits for approval, or a turn ends, while the window is not in front
-        </span>
-      </label>
+            <label className="field">
+              <span>Checkpoints</span>
+              <span className="retention">
+                <input
+                  data-testid="settings-retention"
+                  inputMode="numeric"
+                  value={f.retentionMb}
+                  aria-invalid={!!errors.retentionMb}
+                  aria-describedby={errors.retentionMb ? "err-retentionMb" : "retention-hint"}
+                  onChange={(e) => set("retentionMb", e.target.value)}
+                />{" "}
+                MiB kept per project
+              </span>
+              <span className="hint" id="retention-hint" data-testid="settings-retention-usage">
+                {project ? `${formatMib(view.checkpointUsageBytes)} used by this project. ` : ""}
+                The content of changed files, so changes can be shown and undone; the oldest sessions' content goes first.
+              </span>
+              {err("retentionMb")}
+            </label>
 
-      {project && <RulesEditor projectId={project.id} projectName={project.name || project.path} />}
-      {project && <McpServersEditor />}
-      <SandboxSettings />
+            {project && <RulesEditor projectId={project.id} projectName={project.name || project.path} />}
+          </Section>
+
+          <Section id="sandbox">
+            <SandboxSettings />
+          </Section>
+
+          <Section id="mcp">
+            {project ? <McpServersEditor /> : <p className="muted">Open a project to see and add its MCP servers.</p>}
+            <label className="field">
+              <span>MCP tool calls</span>
+              <span className="retention">
+                <input
+                  data-testid="settings-mcp-timeout"
+                  inputMode="numeric"
+                  value={f.mcpTimeout}
+                  aria-invalid={!!errors.mcpTimeout}
+                  aria-describedby={errors.mcpTimeout ? "err-mcpTimeout" : "mcp-timeout-hint"}
+                  onChange={(e) => set("mcpTimeout", e.target.value)}
+                />{" "}
+                seconds at most
+              </span>
+              <span className="hint" id="mcp-timeout-hint">
+                After this, the call is given up (the server is told to cancel) and the model hears that it timed out.
+              </span>
+              {err("mcpTimeout")}
+            </label>
+          </Section>
+
+          <Section id="notifications">
+            <label className="check">
+              <span>
+                <input type="checkbox" data-testid="settings-notifications" checked={f.notifications} onChange={(e) => set("notifications", e.target.checked)} /> Tell me when a change or command
+                waits for approval, or a turn ends, while the window is not in front
+              </span>
+            </label>
+          </Section>
+
+          <Section id="helpers">
+
+            <label className="field">
+              <span>Helpers</span>
+              <span className="retention">
+                <input
+                  data-testid="settings-helpers"
+                  inputMode="numeric"
+                  value={f.helpers}
+                  aria-invalid={!!errors.helpers}
+                  aria-describedby={errors.helpers ? "err-helpers" : "helpers-hint"}
+                  onChange={(e) => set("helpers", e.target.value)}
+                />{" "}
+                at once
+              </span>
+              <span className="hint" id="helpers-hint">
+                Read-only helper agents the model starts with the task tool to search widely; more at once finish sooner and spend the same tokens faster.
+              </span>
+              {err("helpers")}
+            </label>
+          </Section>
+
+          <Section id="about">
+            <AboutSection />
+          </Section>
+        </div>
+      </div>
 
       {saveState.s === "failed" && <p className="error">Could not save: {saveState.error}</p>}
       <div className="modal-actions">
@@ -288,7 +330,7 @@ export default function SettingsDialog() {
   }, [c, view]);
 
   return (
-    <Modal title="Settings" onClose={() => c.setDialog("none")} testId="settings-dialog" wide>
+    <Modal title="Settings" onClose={() => c.setDialog("none")} testId="settings-dialog" wide className="settings-modal">
       {view ? <Form view={view} /> : status === "failed" ? <p className="error">Could not read the settings.</p> : <p>Loading…</p>}
     </Modal>
   );

@@ -1,7 +1,8 @@
 import { memo, useEffect, useRef, useState } from "react";
 import type { SessionSummary } from "../../lib/types";
 import { formatCost, formatTokens, relativeTime } from "../../lib/format";
-import { useController } from "../../state/context";
+import { useApp, useController } from "../../state/context";
+import { sessionTokens } from "../../state/usage";
 
 interface Props {
   s: SessionSummary;
@@ -12,6 +13,7 @@ type Mode = "view" | "rename" | "confirm_delete";
 
 function SessionItem({ s, active }: Props) {
   const c = useController();
+  const tokens = useApp((st) => sessionTokens(st, s.id, s.tokens)); // the status bar's count for the open session
   const [mode, setMode] = useState<Mode>("view");
   const [title, setTitle] = useState(s.title);
   const [note, setNote] = useState("");
@@ -62,7 +64,7 @@ function SessionItem({ s, active }: Props) {
           <span className="item-sub">
             <time dateTime={new Date(s.updatedAt).toISOString()}>{relativeTime(s.updatedAt)}</time>
             {" · "}
-            {formatTokens(s.tokens)} tok{s.costUsd > 0 ? ` · ${formatCost(s.costUsd)}` : ""}
+            {formatTokens(tokens)} tok{s.costUsd > 0 ? ` · ${formatCost(s.costUsd)}` : ""}
           </span>
         </button>
       )}

@@ -1,0 +1,86 @@
+import { useCallback, useEffect, useState, type ReactNode, type RefObject } from "react";
+
+/**
+ * Settings' sections, in the order of the side index. The ids are the
+ * outside contract's data-section values.
+ */
+export type SectionId = "provider" | "approvals" | "sandbox" | "mcp" | "setup" | "languages" | "notifications" | "helpers" | "about";
+
+export const sectionTitle: Record<SectionId, string> = {
+  provider: "Provider & model",
+  approvals: "Approvals & rules",
+  sandbox: "Sandbox",
+  mcp: "MCP servers",
+  setup: "Setup",
+  languages: "Languages",
+  notifications: "Notifications",
+  helpers: "Helpers",
+  about: "About",
+};
+
+/** One section of Settings: its heading and what it holds (nothing shown while it holds nothing). */
+export function Section({ id, children }: { id: SectionId; children?: ReactNode }) {
+  if (children == null) return <section className="settings-section" id={`settings-${id}`} data-testid="settings-section" data-section={id} hidden />;
+  return (
+    <section className="settings-section" id={`settings-${id}`} data-testid="settings-section" data-section={id} aria-labelledby={`settings-${id}-title`}>
+      <h3 id={`settings-${id}-title`} tabIndex={-1}>{sectionTitle[id]}</h3>
+      {children}
+    </section>
+  );
+}
+
+/**
+ * The side index: one entry per section that has content, each scrolling
+ * its section into view; the entry of the section in view is marked.
+ */
+export function SettingsNav({ sections, scroller }: { sections: SectionId[]; scroller: RefObject<HTMLElement | null> }) {
+  const [current, setCurrent] = useState<SectionId>(sections[0] ?? "provider");
+
+  // The section in view: the last one that starts at the top of the list
+  // or above it (where a click on its entry scrolls it to).
+  const track = useCallback(() => {
+    const box = scroller.current;
+    if (!box) return;
+    const top = box.getBoundingClientRect().top + 32;
+    let seen: SectionId | undefined;
+    for (const id of sections) {
+      const el = document.getElementById(`settings-${id}`);
+      if (el && el.getBoundingClientRect().top <= top) seen = id;
+    }
+    if (seen) setCurrent(seen);
+  }, [scroller, sections]);
+  useEffect(() => {
+    const box = scroller.current;
+    if (!box) return;
+    box.addEventListener("scroll", track, { passive: true });
+    return () => box.removeEventListener("scroll", track);
+  }, [scroller, track]);
+
+  const go = (id: SectionId) => {
+    setCurrent(id);
+    const el = document.getElementById(`settings-${id}`);
+    el?.scrollIntoView?.({ block: "start" });
+    el?.querySelector<HTMLElement>("h3")?.focus({ preventScroll: true });
+  };
+
+  return (
+    <nav className="settings-nav" aria-label="Settings sections">
+      <ul>
+        {sections.map((id) => (
+          <li key={id}>
+            <button
+              type="button"
+              className={id === current ? "current" : undefined}
+              data-testid="settings-nav-item"
+              data-section={id}
+              aria-current={id === current ? "location" : undefined}
+              onClick={() => go(id)}
+            >
+              {sectionTitle[id]}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
