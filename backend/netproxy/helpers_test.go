@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -104,7 +105,7 @@ type policy struct {
 func (p *policy) decide(_ context.Context, host string, port int) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.asked = append(p.asked, fmt.Sprintf("%s:%d", host, port))
+	p.asked = append(p.asked, net.JoinHostPort(host, strconv.Itoa(port)))
 	if p.allow[host] || p.allow["*"] {
 		return nil
 	}
@@ -114,7 +115,7 @@ func (p *policy) decide(_ context.Context, host string, port int) error {
 func (p *policy) onRefuse(host string, port int, why string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.refused = append(p.refused, fmt.Sprintf("%s:%d: %s", host, port, why))
+	p.refused = append(p.refused, net.JoinHostPort(host, strconv.Itoa(port))+": "+why)
 }
 
 func (p *policy) askedHosts() []string {

@@ -225,7 +225,7 @@ func TestDecideSeesTheRealHost(t *testing.T) {
 			t.Errorf("%q: %d", raw, resp.StatusCode)
 		}
 	}
-	want := []string{"evil.test:80", "evil.test:8080", "xn--vil-9la.test:80", "2001:db8::1:443", "xn--bcher-kva.test:443"}
+	want := []string{"evil.test:80", "evil.test:8080", "xn--vil-9la.test:80", "[2001:db8::1]:443", "xn--bcher-kva.test:443"}
 	if got := pol.askedHosts(); !slices.Equal(got, want) {
 		t.Errorf("Decide saw %q, want %q", got, want)
 	}
