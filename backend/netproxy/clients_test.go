@@ -154,6 +154,14 @@ func TestCurl(t *testing.T) {
 	if err != nil || !strings.Contains(verbose, "Expect: 100-continue") {
 		t.Errorf("upload (%v): %s", err, verbose)
 	}
+	// A refused upload, its body sent without waiting: curl still reads
+	// the 403 and its sentence (the proxy does not reset the connection
+	// under the body).
+	out, _, err = curl(t, nil, "-H", "Expect:", "--data-binary", "@"+file, "-x", proxyURL, w.plainURL(t, "refused.test", "/sum"))
+	check("a refused upload", out, sentence+"\n")
+	if err != nil {
+		t.Error(err)
+	}
 	down := filepath.Join(t.TempDir(), "down")
 	if _, _, err := curl(t, nil, "-o", down, "-x", proxyURL, w.plainURL(t, "allowed.test", "/big")); err != nil {
 		t.Error(err)
@@ -172,7 +180,7 @@ func TestCurl(t *testing.T) {
 			t.Errorf("the proxy judged the redirect's host: %v", w.pol.askedHosts())
 		}
 	}
-	if r := w.pol.refusals(); len(r) != 2 || !strings.HasPrefix(r[0], "refused.test:") {
+	if r := w.pol.refusals(); len(r) != 3 || !strings.HasPrefix(r[0], "refused.test:") {
 		t.Errorf("OnRefuse got %q", r)
 	}
 	if n := w.dns.lookups.Load(); n == 0 {

@@ -163,13 +163,29 @@ func (s *session) serveOne() bool {
 	return s.forward(req, t)
 }
 
-// answer writes one of the proxy's own answers, a sentence, and leaves the
-// connection to be closed.
+// answer writes one of the proxy's own answers, a sentence, then ends
+// the connection gently: closing a socket with unread bytes (the body of
+// a refused upload) resets it, and the client may lose the answer before
+// reading it. So the proxy half-closes and reads on (at most lingerBytes)
+// until the client closes too.
 func (s *session) answer(status int, header, sentence string) {
 	w := bufio.NewWriter(s.client)
 	writeAnswer(w, status, header, sentence)
-	w.Flush()
+	if w.Flush() != nil {
+		return
+	}
+	if cw, ok := s.client.(interface{ CloseWrite() error }); ok && cw.CloseWrite() == nil {
+		s.client.SetReadDeadline(time.Now().Add(lingerTime))
+		io.CopyN(io.Discard, s.br, lingerBytes)
+	}
 }
+
+// How much of a refused request, and for how long, the proxy reads and
+// drops while the client takes its answer and closes.
+const (
+	lingerBytes = 64 << 20
+	lingerTime  = 2 * time.Second
+)
 
 // unlimited is the read limit outside a request's headers.
 const unlimited = 1<<63 - 1
