@@ -32,7 +32,7 @@ func (s *session) open(t target) (net.Conn, *failure) {
 	decide := p.Decide
 	if decide == nil {
 		decide = func(context.Context, string, int) error {
-			return errors.New("The sandbox's network proxy has no policy, so it refuses every host.")
+			return sentence("The sandbox's network proxy has no policy, so it refuses every host.")
 		}
 	}
 	if err := decide(s.ctx, t.host, t.port); err != nil {

@@ -1,7 +1,6 @@
 package netproxy
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -33,11 +32,11 @@ func parseTarget(req *http.Request) (target, error) {
 	u := req.URL
 	switch {
 	case u == nil || !u.IsAbs() || u.Host == "":
-		return target{}, fmt.Errorf("This is the sandbox's network proxy: it takes proxy requests only, an absolute URL (GET http://host/path) or CONNECT host:port, not %s %s. Set HTTP_PROXY and HTTPS_PROXY to reach a host through it.", req.Method, clip(req.RequestURI))
+		return target{}, sentencef("This is the sandbox's network proxy: it takes proxy requests only, an absolute URL (GET http://host/path) or CONNECT host:port, not %s %s. Set HTTP_PROXY and HTTPS_PROXY to reach a host through it.", req.Method, clip(req.RequestURI))
 	case u.Scheme == "https":
-		return target{}, errors.New("The sandbox's network proxy takes https only through CONNECT host:443 (what clients do with HTTPS_PROXY set), not as GET https://...")
+		return target{}, sentence("The sandbox's network proxy takes https only through CONNECT host:443 (what clients do with HTTPS_PROXY set), not as GET https://...")
 	case u.Scheme != "http":
-		return target{}, fmt.Errorf("The sandbox's network proxy forwards http URLs only, not %s: URLs; other protocols go through CONNECT host:port.", clip(u.Scheme))
+		return target{}, sentencef("The sandbox's network proxy forwards http URLs only, not %s: URLs; other protocols go through CONNECT host:port.", clip(u.Scheme))
 	}
 	host, err := canonHost(u.Hostname())
 	if err != nil {
@@ -56,7 +55,7 @@ func parseTarget(req *http.Request) (target, error) {
 func parseAuthority(a string) (target, error) {
 	h, p, err := net.SplitHostPort(a)
 	if err != nil {
-		return target{}, fmt.Errorf("The sandbox's network proxy could not read CONNECT's target %q: write it as host:port, such as example.com:443 or [2001:db8::1]:443.", clip(a))
+		return target{}, sentencef("The sandbox's network proxy could not read CONNECT's target %q: write it as host:port, such as example.com:443 or [2001:db8::1]:443.", clip(a))
 	}
 	host, err := canonHost(h)
 	if err != nil {
@@ -72,7 +71,7 @@ func parseAuthority(a string) (target, error) {
 func parsePort(p string) (int, error) {
 	n, err := strconv.Atoi(p)
 	if err != nil || n < 1 || n > 65535 || p[0] == '+' || p[0] == '-' {
-		return 0, fmt.Errorf("The sandbox's network proxy refused the port %q: a port is a number from 1 to 65535.", clip(p))
+		return 0, sentencef("The sandbox's network proxy refused the port %q: a port is a number from 1 to 65535.", clip(p))
 	}
 	return n, nil
 }
@@ -85,7 +84,7 @@ func parsePort(p string) (int, error) {
 // 0x7f000001), is an error.
 func canonHost(h string) (string, error) {
 	bad := func(why string) (string, error) {
-		return "", fmt.Errorf("The sandbox's network proxy refused the host %q: %s.", clip(h), why)
+		return "", sentencef("The sandbox's network proxy refused the host %q: %s.", clip(h), why)
 	}
 	if h == "" {
 		return bad("it is empty")
@@ -160,6 +159,14 @@ func ascii(s string) bool {
 	}
 	return true
 }
+
+// sentence is an error whose text is a full sentence for the client and
+// the model.
+type sentence string
+
+func (s sentence) Error() string { return string(s) }
+
+func sentencef(format string, a ...any) error { return sentence(fmt.Sprintf(format, a...)) }
 
 // clip shortens hostile input quoted in a sentence.
 func clip(s string) string {
