@@ -30,6 +30,7 @@ func (s *session) forward(req *http.Request, t target) bool {
 	up, fail := s.open(t)
 	if fail != nil {
 		s.fail(fail)
+		s.linger()
 		return false
 	}
 	defer s.release(up)

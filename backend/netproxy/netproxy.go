@@ -144,16 +144,19 @@ func (s *session) serveOne() bool {
 	case hitLimit:
 		s.answer(http.StatusRequestHeaderFieldsTooLarge, HeaderError,
 			"The sandbox's network proxy refused the request: its line and headers are longer than 64 KiB.")
+		s.linger()
 		return false
 	case errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) || s.ctx.Err() != nil:
 		return false
 	default:
 		s.answer(http.StatusBadRequest, HeaderError, "The sandbox's network proxy could not read the request: "+err.Error()+".")
+		s.linger()
 		return false
 	}
 	t, err := parseTarget(req)
 	if err != nil {
 		s.answer(http.StatusBadRequest, HeaderError, err.Error())
+		s.linger()
 		return false
 	}
 	if t.connect {
@@ -163,17 +166,20 @@ func (s *session) serveOne() bool {
 	return s.forward(req, t)
 }
 
-// answer writes one of the proxy's own answers, a sentence, then ends
-// the connection gently: closing a socket with unread bytes (the body of
-// a refused upload) resets it, and the client may lose the answer before
-// reading it. So the proxy half-closes and reads on (at most lingerBytes)
-// until the client closes too.
+// answer writes one of the proxy's own answers, a sentence.
 func (s *session) answer(status int, header, sentence string) {
 	w := bufio.NewWriter(s.client)
 	writeAnswer(w, status, header, sentence)
-	if w.Flush() != nil {
-		return
-	}
+	w.Flush()
+}
+
+// linger ends the connection gently after an answer given before the
+// request was read to its end: closing a socket with unread bytes (the
+// body of a refused upload) resets it, and the client may lose the answer
+// before reading it. So the proxy half-closes and reads on (at most
+// lingerBytes, for at most lingerTime) until the client closes too. No
+// other goroutine may be reading the client then.
+func (s *session) linger() {
 	if cw, ok := s.client.(interface{ CloseWrite() error }); ok && cw.CloseWrite() == nil {
 		s.client.SetReadDeadline(time.Now().Add(lingerTime))
 		io.CopyN(io.Discard, s.br, lingerBytes)

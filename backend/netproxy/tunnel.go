@@ -16,6 +16,7 @@ func (s *session) tunnel(t target) {
 	up, fail := s.open(t)
 	if fail != nil {
 		s.fail(fail)
+		s.linger()
 		return
 	}
 	defer s.release(up)
