@@ -6,12 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/textproto"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 )
@@ -54,7 +52,7 @@ func (s *session) forward(req *http.Request, t target) bool {
 		defer close(wrote)
 		out.Write(up) // an error shows as the response's, or as the body not read to its end
 	}()
-	keep := s.relay(bufio.NewReaderSize(up, MaxHeaderBytes), up, out, req, t)
+	keep := s.relay(bufio.NewReaderSize(up, MaxHeaderBytes), out, req, t)
 	s.release(up) // a write still under way ends now
 	if !keep || !body.done.Load() {
 		// The client's body was not read to its end (the host answered
@@ -97,7 +95,7 @@ func outgoing(req *http.Request, t target) *http.Request {
 // relay reads the host's answer and writes it to the client: interim 1xx
 // answers as they come, then the final one, its body streamed. It reports
 // whether the client connection can carry another request.
-func (s *session) relay(ubr *bufio.Reader, up net.Conn, out, req *http.Request, t target) bool {
+func (s *session) relay(ubr *bufio.Reader, out, req *http.Request, t target) bool {
 	for {
 		hop, err := connectionTokens(ubr)
 		var resp *http.Response
@@ -125,7 +123,7 @@ func (s *session) relay(ubr *bufio.Reader, up net.Conn, out, req *http.Request, 
 		for _, k := range hop {
 			resp.Header.Del(k)
 		}
-		return s.final(resp, req, ubr, up)
+		return s.final(resp, req)
 	}
 }
 
@@ -139,18 +137,15 @@ func (s *session) interim(resp *http.Response) bool {
 	return w.Flush() == nil
 }
 
-// final passes on the final answer; a body of unknown length is chunked
-// for a client that keeps its connection.
-func (s *session) final(resp *http.Response, req *http.Request, ubr *bufio.Reader, up net.Conn) bool {
+// final passes on the final answer, its body streamed; a body of unknown
+// length is chunked for a client that keeps its connection.
+func (s *session) final(resp *http.Response, req *http.Request) bool {
+	defer resp.Body.Close()
 	keep := req.ProtoAtLeast(1, 1) && !req.Close
 	stripHop(resp.Header)
-	bodied := req.Method != http.MethodHead && resp.StatusCode != http.StatusNoContent && resp.StatusCode != http.StatusNotModified
-	if bodied && resp.ContentLength > 0 && len(resp.TransferEncoding) == 0 {
-		return s.sized(resp, keep, ubr, up) && keep
-	}
-	defer resp.Body.Close()
 	resp.Proto, resp.ProtoMajor, resp.ProtoMinor = "HTTP/1.1", 1, 1
 	resp.Close = !keep
+	bodied := req.Method != http.MethodHead && resp.StatusCode != http.StatusNoContent && resp.StatusCode != http.StatusNotModified
 	if keep && bodied && resp.ContentLength < 0 && !slices.Contains(resp.TransferEncoding, "chunked") {
 		resp.TransferEncoding = []string{"chunked"}
 	}
@@ -160,35 +155,6 @@ func (s *session) final(resp *http.Response, req *http.Request, ubr *bufio.Reade
 		return false
 	}
 	return keep
-}
-
-// sized passes on an answer whose body has a known length: the header,
-// then the body straight from the host's connection (which serves this
-// answer only), which the kernel can splice. resp.Body is left unread.
-func (s *session) sized(resp *http.Response, keep bool, ubr *bufio.Reader, up net.Conn) bool {
-	w := bufio.NewWriter(s.client)
-	text := strings.TrimPrefix(resp.Status, strconv.Itoa(resp.StatusCode)+" ")
-	if text == "" || text == resp.Status {
-		text = http.StatusText(resp.StatusCode)
-	}
-	fmt.Fprintf(w, "HTTP/1.1 %03d %s\r\nContent-Length: %d\r\n", resp.StatusCode, text, resp.ContentLength)
-	if !keep {
-		w.WriteString("Connection: close\r\n")
-	}
-	resp.Header.Del("Content-Length")
-	resp.Header.Write(w)
-	w.WriteString("\r\n")
-	n := resp.ContentLength
-	if b := min(int64(ubr.Buffered()), n); b > 0 {
-		head, _ := ubr.Peek(int(b))
-		w.Write(head)
-		n -= b
-	}
-	if w.Flush() != nil {
-		return false
-	}
-	copied, err := io.Copy(s.client, io.LimitReader(up, n))
-	return err == nil && copied == n
 }
 
 // connectionTokens reads ahead, without consuming it, the header of the
