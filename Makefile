@@ -197,6 +197,7 @@ bench: deps-bench build
 	.ci/bench-go.sh ledger ./backend/ledger . 5x
 	.ci/bench-go.sh gate ./backend/gate
 	.ci/bench-go.sh sandbox ./backend/confine . 50x
+	.ci/bench-go.sh proxy ./backend/netproxy Download
 	node frontend/e2e/bench-stream.mjs --no-frontend-build --runs 3 | .ci/bench-section.sh stream
 	node frontend/e2e/bench-stream.mjs --no-frontend-build --no-go-build --runs 3 --delay-ms 1 | .ci/bench-section.sh stream-paced
 	node frontend/e2e/bench-scale.mjs --no-frontend-build --no-go-build --runs 3 | .ci/bench-section.sh scale

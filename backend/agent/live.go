@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"pilot/backend/events"
-	"pilot/backend/gate"
 	"pilot/backend/llm"
 	"pilot/backend/permission"
 	"pilot/backend/rules"
@@ -129,9 +128,7 @@ func (l *live) addRules(ctx context.Context, rs []permission.Rule) {
 	for _, t := range l.registry.Tools() {
 		names = append(names, t.Name())
 	}
-	// A sandboxed command's connection is judged as the rule tool
-	// network (TODO(lead): drop once permission.Known knows it).
-	known := permission.Known(append(names, gate.NetworkTool), nil)
+	known := permission.Known(names, nil)
 	for _, r := range rs {
 		_, err := rules.Add(ctx, l.m.st, l.project.ID, r, known)
 		var inv *rules.Invalid

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -70,7 +71,9 @@ type sandboxRun struct {
 func (s *sandboxRun) blocked(sentence string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.block = append(s.block, sentence)
+	if !slices.Contains(s.block, sentence) { // the proxy reports the refusals Decide made too
+		s.block = append(s.block, sentence)
+	}
 }
 
 // sandbox returns the session's pod, making it at the first call.
@@ -106,7 +109,7 @@ func (l *live) sandbox() (*confine.Session, error) {
 	if o.Hidden != nil {
 		hidden = o.Hidden()
 	}
-	proxy := &netproxy.Proxy{Decide: l.decideHost, Private: l.privateHost}
+	proxy := &netproxy.Proxy{Decide: l.decideHost, Private: l.privateHost, OnRefuse: l.refusedHost}
 	p.policy = confine.Policy{Project: l.root.Dir(), Home: home, PilotHome: o.PilotHome, Hidden: hidden, Cache: cache, Proxy: proxy.ServeConn}
 	if o.New != nil {
 		p.sess = o.New(p.policy)
@@ -198,6 +201,16 @@ func (l *live) decideHost(_ context.Context, host string, port int) error {
 	}
 	defer s.asking.Done()
 	return s.t.network(s, host, port)
+}
+
+// refusedHost is the proxy's OnRefuse: every refusal (a private address
+// no rule names, as well as Decide's) is told with the running command's
+// result and shown on its card.
+func (l *live) refusedHost(_ string, _ int, why string) {
+	if s := l.current(); s != nil {
+		s.blocked(why)
+		s.asking.Done()
+	}
 }
 
 // privateHost is the proxy's Private: a private, loopback or link-local

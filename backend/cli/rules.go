@@ -27,10 +27,16 @@ const rulesUsage = `usage:
 A rule allows or denies calls of TOOL whose subject matches PATTERN, in the
 project at DIR (--project, else PILOT_PROJECT, else the current folder).
 TOOL is a tool (run_bash, write_file, read_file, web_fetch, ...), edits
-for every file-changing tool, or mcp__SERVER or mcp__SERVER__TOOL of a
+for every file-changing tool, network for the hosts sandboxed commands
+reach through Pilot's proxy, or mcp__SERVER or mcp__SERVER__TOOL of a
 configured MCP server. PATTERN is matched against the command of
-run_bash, each path of a file tool, the host of web_fetch, or the tool
-names of mcp__SERVER: "go test *", "src/**", "*.github.com".
+run_bash, each path of a file tool, the host of web_fetch or network (a
+host alone, no scheme or port), or the tool names of mcp__SERVER:
+"go test *", "src/**", "*.github.com", "registry.npmjs.org".
+web_fetch and network rules are separate: allow web_fetch HOST does not
+let commands reach HOST, and allow network HOST does not let web_fetch
+read it. A private or loopback address (localhost, 10.x, 127.0.0.1)
+opens only for an allow rule naming that host exactly, without wildcards.
 A bad pattern, an unknown tool or an empty pattern is refused (exit 2);
 list flags stored rules that cannot match as written.
 `

@@ -52,6 +52,26 @@ func ruleLines(t *testing.T, out string) []RuleLine {
 	return ls
 }
 
+// network is a rule tool (the hosts sandboxed commands reach), apart from
+// web_fetch.
+func TestRulesAddNetwork(t *testing.T) {
+	t.Parallel()
+	home, dir := t.TempDir(), t.TempDir()
+	for _, args := range [][]string{{"allow", "network", "*.github.com"}, {"deny", "network", "*"}} {
+		if r := pilotRules(t, home, dir, append([]string{"add"}, args...)...); r.code != 0 {
+			t.Fatalf("rules add %q: exit %d, %q", args, r.code, r.stderr)
+		}
+	}
+	r := pilotRules(t, home, dir, "list", "--json")
+	ls := ruleLines(t, r.stdout)
+	if len(ls) != 2 || ls[0].Tool != "network" || ls[0].Invalid || ls[1].Tool != "network" || ls[1].Invalid {
+		t.Errorf("list: %+v (%s)", ls, r.stderr)
+	}
+	if r := pilotRules(t, home, dir, "--help"); !strings.Contains(r.stdout+r.stderr, "allow network HOST does not let web_fetch") {
+		t.Errorf("the usage does not say network and web_fetch rules are apart: %s", r.stdout+r.stderr)
+	}
+}
+
 // pilot rules add refuses every rule the issue lists as one that silently
 // does nothing, with exit 2 and the sentence, and stores nothing.
 func TestRulesAddRefusesBadRules(t *testing.T) {
@@ -68,6 +88,8 @@ func TestRulesAddRefusesBadRules(t *testing.T) {
 		{[]string{"deny", "run_bash", ""}, "has an empty pattern"},
 		{[]string{"deny", "mcp__nowhere", "*"}, `"mcp__nowhere"`},
 		{[]string{"maybe", "run_bash", "ls"}, `"maybe" is neither`},
+		{[]string{"allow", "network", "localhost:8080"}, "names a port, but a network rule names a host"},
+		{[]string{"allow", "network", "https://registry.npmjs.org/"}, "is a URL"},
 	} {
 		r := pilotRules(t, home, dir, append([]string{"add"}, c.args...)...)
 		if r.code != 2 || !strings.Contains(r.stderr, c.want) || strings.Contains(r.stderr, "usage:") || r.stdout != "" {

@@ -1,19 +1,13 @@
 package gate
 
 import (
-	"strings"
-
 	"pilot/backend/events"
 	"pilot/backend/permission"
 )
 
 // NetworkTool is the rule tool of a sandboxed command's connections
 // (`allow network HOST`).
-//
-// TODO(lead): permission.NetworkTool once the proxy's branch is merged;
-// then judgeNetwork asks permission.Check with that tool directly and
-// asWebFetch goes.
-const NetworkTool = "network"
+const NetworkTool = permission.NetworkTool
 
 // NoAlwaysOutside is why "always allow" is not offered for a command
 // asking to run outside the sandbox.
@@ -61,50 +55,30 @@ func judgeOutside(mode permission.Mode, rules []permission.Rule, c Call) Decisio
 // judgeNetwork decides a sandboxed command's connection to c.Host: a deny
 // rule refuses it, an allow rule, mode all or the user's earlier yes in
 // this session let it through, none refuses, and the rest asks; "always"
-// adds `allow network HOST`. A private address opens only for a rule that
-// names the host exactly, as for web_fetch.
+// adds `allow network HOST`. A private address opens only for a network
+// rule that names the host exactly, as for web_fetch (whose rules are
+// separate: they do not open commands' connections).
 func judgeNetwork(mode permission.Mode, rules []permission.Rule, c Call) Decision {
-	fetch := asWebFetch(rules)
-	d := Judge(mode, fetch, Call{Tool: permission.WebFetchTool, Host: c.Host, HostApproved: c.HostApproved})
-	switch d.Verdict {
-	case Refuse:
-		d.Reason = "Not allowed: the connection to " + c.Host + " was refused by the sandbox: " + networkWords(d.Reason)
-	case Ask:
-		d.Kind = events.ApprovalNetwork
-		d.Always = fromWebFetch(d.Always)
-	}
-	if d.Rule != nil {
-		r := *d.Rule
-		r.Tool = NetworkTool
-		d.Rule = &r
-	}
-	return d
-}
-
-// networkWords rewords a web_fetch refusal for a connection.
-func networkWords(reason string) string {
-	return strings.ReplaceAll(strings.TrimPrefix(reason, "Not done: "), permission.WebFetchTool, NetworkTool)
-}
-
-// asWebFetch reads the network rules as web_fetch rules, whose host
-// matching permission.Check already has.
-func asWebFetch(rules []permission.Rule) []permission.Rule {
-	var out []permission.Rule
-	for _, r := range rules {
-		if r.Tool == NetworkTool {
-			r.Tool = permission.WebFetchTool
-			out = append(out, r)
+	req := permission.Request{Tool: NetworkTool, Host: c.Host}
+	d := permission.Check(mode, rules, req)
+	out := Decision{Rule: d.Rule, Reason: d.Reason}
+	for i := range rules {
+		if permission.NamesHostFor(NetworkTool, rules[i], c.Host) {
+			out.Private = true
+			break
 		}
 	}
-	return out
-}
-
-// fromWebFetch turns rules made for web_fetch back into network rules.
-func fromWebFetch(rules []permission.Rule) []permission.Rule {
-	out := make([]permission.Rule, len(rules))
-	for i, r := range rules {
-		r.Tool = NetworkTool
-		out[i] = r
+	switch {
+	case d.Verdict == permission.Refuse:
+		out.Verdict = Refuse
+		out.Reason = "Not allowed: the sandbox refused the connection to " + c.Host + ": " + d.Reason + "."
+	case d.Verdict == permission.Run:
+		out.Verdict = Run
+	case c.HostApproved:
+		out.Verdict, out.Reason = Run, "the user allowed "+c.Host+" earlier in this session"
+	default:
+		out.Verdict, out.Kind = Ask, events.ApprovalNetwork
+		out.Always, out.NoAlways = always(req)
 	}
 	return out
 }

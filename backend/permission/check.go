@@ -22,13 +22,13 @@ func Check(mode Mode, rules []Rule, req Request) Decision {
 	if r, reason := denied(rules, req, sh); r != nil {
 		return decide(Refuse, r, reason)
 	}
-	if req.ReadOnly {
+	if req.ReadOnly && !hostTool(req.Tool) {
 		return decide(Run, nil, "read-only")
 	}
-	isCommand := req.Tool == BashTool || req.isMCP() || req.Tool == WebFetchTool
+	isCommand := req.Tool == BashTool || req.isMCP() || hostTool(req.Tool)
 	switch mode {
 	case ModePlan:
-		if req.Tool != WebFetchTool {
+		if !hostTool(req.Tool) {
 			return decide(Refuse, nil, PlanRefusal)
 		}
 	case ModeNone:
@@ -56,8 +56,8 @@ func Check(mode Mode, rules []Rule, req Request) Decision {
 // AlwaysAllow returns the rules that "always allow this" adds for req,
 // each escaped to match its subject only: for run_bash one per distinct
 // simple command, as Check will judge it next time (none when no rule can
-// allow the command); the exact host for web_fetch; the tool for an MCP
-// tool; one per path for a file change.
+// allow the command); the exact host for web_fetch and network; the tool
+// for an MCP tool; one per path for a file change.
 func AlwaysAllow(req Request) []Rule {
 	switch {
 	case req.Tool == BashTool:
@@ -72,8 +72,8 @@ func AlwaysAllow(req Request) []Rule {
 		return out
 	case req.isMCP():
 		return []Rule{{Tool: req.Tool, Pattern: "*", Effect: Allow}}
-	case req.Tool == WebFetchTool:
-		return []Rule{{Tool: WebFetchTool, Pattern: Escape(strings.ToLower(req.Host)), Effect: Allow}}
+	case hostTool(req.Tool):
+		return []Rule{{Tool: req.Tool, Pattern: Escape(strings.ToLower(req.Host)), Effect: Allow}}
 	}
 	out := make([]Rule, 0, len(req.Paths))
 	for _, p := range req.Paths {
@@ -121,7 +121,7 @@ func applies(r Rule, req Request) bool {
 	if req.isMCP() {
 		return r.Tool == MCPPrefix+req.Server
 	}
-	return r.Tool == Edits && req.Tool != BashTool && req.Tool != WebFetchTool && !req.ReadOnly
+	return r.Tool == Edits && req.Tool != BashTool && !hostTool(req.Tool) && !req.ReadOnly
 }
 
 // denied returns the deny rule that refuses req, and why. A command is
@@ -154,7 +154,7 @@ func denies(rules []Rule, i int, req Request, sh *analysis) bool {
 	switch {
 	case req.isMCP():
 		return matchCommand(r.Pattern, req.MCPTool)
-	case req.Tool == WebFetchTool:
+	case hostTool(req.Tool):
 		return matchHost(r.Pattern, req.Host)
 	case sh != nil:
 		return sh.pats[i].match(sh.line) || sh.pats[i].matchParts(sh)
@@ -182,7 +182,7 @@ func allowedBy(rules []Rule, req Request, sh *analysis) (*Rule, string) {
 	switch {
 	case req.isMCP():
 		return find(func(i int) bool { return matchCommand(rules[i].Pattern, req.MCPTool) }), ""
-	case req.Tool == WebFetchTool:
+	case hostTool(req.Tool):
 		return find(func(i int) bool { return matchHost(rules[i].Pattern, req.Host) }), ""
 	case sh != nil:
 		return allowedCommand(find, sh)

@@ -123,10 +123,16 @@ func matchHost(pattern, host string) bool {
 
 // NamesHost reports whether r is an allow rule for web_fetch that names
 // host itself, without wildcards (case folded, a trailing dot ignored):
-// only such a rule opens a private or loopback address.
-func NamesHost(r Rule, host string) bool {
+// only such a rule opens a private or loopback address to web_fetch.
+func NamesHost(r Rule, host string) bool { return NamesHostFor(WebFetchTool, r, host) }
+
+// NamesHostFor is NamesHost for the rules of tool, WebFetchTool or
+// NetworkTool: for a sandboxed command's connection, only an allow
+// network rule naming the host opens its private address; a web_fetch
+// rule does not, and a network rule does not for web_fetch.
+func NamesHostFor(tool string, r Rule, host string) bool {
 	p := strings.TrimSpace(r.Pattern)
-	if r.Effect != Allow || r.Tool != WebFetchTool || host == "" || strings.ContainsAny(p, `*?[]{}\`) {
+	if r.Effect != Allow || r.Tool != tool || !hostTool(tool) || host == "" || strings.ContainsAny(p, `*?[]{}\`) {
 		return false
 	}
 	return strings.EqualFold(strings.TrimSuffix(p, "."), strings.TrimSuffix(host, "."))

@@ -26,7 +26,11 @@
 // the server's tool names; the edits mode asks. web_fetch is judged like
 // a command too, with rules on the host it reads (a doublestar pattern
 // such as "*.github.com"); NamesHost tells whether a rule names a host
-// without wildcards, as a private address needs.
+// without wildcards, as a private address needs. A sandboxed command's
+// connection through the proxy is a request of NetworkTool, judged the
+// same way by the rules of network on its host: `allow network
+// registry.npmjs.org`, `deny network *`. web_fetch rules and network rules
+// are kept apart: neither opens the other's hosts.
 //
 // A run_bash command is judged by its bash syntax tree (see shell.go):
 // every simple command in it is a part, and an allow rule must match
@@ -87,6 +91,14 @@ const BashTool = "run_bash"
 // WebFetchTool is the tool whose rules match host names.
 const WebFetchTool = "web_fetch"
 
+// NetworkTool is the rule tool of a sandboxed command's connections
+// through the proxy; its patterns are host names, like web_fetch's, and
+// it is no tool the model calls.
+const NetworkTool = "network"
+
+// hostTool reports whether tool's rules match host names.
+func hostTool(tool string) bool { return tool == WebFetchTool || tool == NetworkTool }
+
 // Verdict is the outcome of Check.
 type Verdict int
 
@@ -119,7 +131,7 @@ const MCPPrefix = "mcp__"
 // (project-relative, '/'-separated) for a file tool: the files a change
 // writes, the file read_file reads, the folder list_files, glob or grep
 // looks in; Server and MCPTool (the server's own name of the tool) for an
-// MCP tool; Host for web_fetch.
+// MCP tool; Host for web_fetch and NetworkTool (lower case, no port).
 type Request struct {
 	Tool     string
 	ReadOnly bool

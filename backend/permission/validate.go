@@ -26,19 +26,42 @@ func Validate(r Rule, known func(tool string) bool) error {
 	}
 	tool := strings.TrimSpace(r.Tool)
 	if tool == "" {
-		return invalid("The rule names no tool: name one, such as run_bash, edits or read_file.")
+		return invalid("The rule names no tool: name one, such as run_bash, edits, read_file or network.")
 	}
 	if known != nil && !known(r.Tool) {
 		if s := suggest(r.Tool, known); s != "" {
 			return invalid("The rule names the tool %q, which does not exist: write %s instead.", r.Tool, s)
 		}
-		return invalid("The rule names the tool %q, which does not exist: use a tool's own name (such as run_bash, edits, read_file or mcp__<server>).", r.Tool)
+		return invalid("The rule names the tool %q, which does not exist: use a tool's own name (such as run_bash, edits, read_file or mcp__<server>), or network for the hosts sandboxed commands reach.", r.Tool)
 	}
 	if strings.TrimSpace(r.Pattern) == "" {
 		return invalid("The rule %s has an empty pattern, so it would match nothing: use \"*\" for every call, or a pattern such as \"go test *\".", r)
 	}
+	if r.Tool == NetworkTool {
+		if err := validHostPattern(r); err != nil {
+			return err
+		}
+	}
 	if !doublestar.ValidatePattern(r.Pattern) {
 		return invalid("The pattern %q of the rule cannot be read, as a [ or { in it is not closed: close it, or escape it with a backslash (\\[ or \\{).", r.Pattern)
+	}
+	return nil
+}
+
+// validHostPattern checks that a network rule's pattern is a host: a name
+// (wildcards allowed) or an address, with no scheme, port, path or user.
+func validHostPattern(r Rule) error {
+	p := strings.TrimSpace(r.Pattern)
+	alone := "write the host alone, such as registry.npmjs.org, *.github.com or 127.0.0.1"
+	switch {
+	case strings.Contains(p, "://"):
+		return invalid("The pattern %q of the rule is a URL, but a network rule names a host: %s.", r.Pattern, alone)
+	case strings.ContainsAny(p, "/@ \t"):
+		return invalid("The pattern %q of the rule is not a host name (it holds a '/', '@' or a space): %s.", r.Pattern, alone)
+	case strings.HasPrefix(p, "[") && strings.HasSuffix(p, "]") && strings.Contains(p, ":"):
+		return invalid("The pattern %q of the rule puts an IPv6 address in brackets, which a pattern reads as a set of characters: write it without them, such as ::1.", r.Pattern)
+	case strings.Count(p, ":") == 1:
+		return invalid("The pattern %q of the rule names a port, but a network rule names a host, all its ports included: %s.", r.Pattern, alone)
 	}
 	return nil
 }
@@ -51,6 +74,7 @@ var aliases = map[string]string{
 	"edit": Edits, "edits": Edits, "write": "write_file", "multiedit": "multi_patch", "patch": "patch_file",
 	"ls": "list_files", "list": "list_files", "fetch": WebFetchTool, "webfetch": WebFetchTool, "curl": WebFetchTool,
 	"todowrite": "todo_write", "todo": "todo_write", "agent": "task", "find": "glob", "search": "grep",
+	"net": NetworkTool, "internet": NetworkTool, "networking": NetworkTool, "host": NetworkTool, "hosts": NetworkTool,
 }
 
 // suggest returns a known tool that name most likely means: the same in
@@ -91,14 +115,15 @@ func snake(s string) string {
 }
 
 // Known returns the tool-name check for Validate: the registry's tools,
-// edits, and for each configured MCP server mcp__<server> and every
-// mcp__<server>__<tool>.
+// edits, network, and for each configured MCP server mcp__<server> and
+// every mcp__<server>__<tool>.
 func Known(tools []string, mcpServers []string) func(string) bool {
-	names := make(map[string]bool, len(tools)+1)
+	names := make(map[string]bool, len(tools)+2)
 	for _, t := range tools {
 		names[t] = true
 	}
 	names[Edits] = true
+	names[NetworkTool] = true
 	servers := make(map[string]bool, len(mcpServers))
 	for _, s := range mcpServers {
 		servers[s] = true

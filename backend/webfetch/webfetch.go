@@ -26,6 +26,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/net/html/charset"
+
+	"pilot/backend/hostaddr"
 )
 
 // Defaults of Options.
@@ -92,24 +94,10 @@ func Parse(raw string) (*url.URL, error) {
 }
 
 // PrivateName reports whether host is, without any lookup, a private,
-// loopback, link-local or unspecified address, or localhost: an address
-// literal or a name that needs no DNS. A name that resolves to such an
-// address is refused when it is dialled instead.
-func PrivateName(host string) bool {
-	host = strings.TrimSuffix(strings.ToLower(host), ".")
-	if a, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
-		return blocked(a)
-	}
-	return host == "localhost" || strings.HasSuffix(host, ".localhost")
-}
-
-// blocked reports whether a is not a public address.
-func blocked(a netip.Addr) bool {
-	a = a.Unmap()
-	return a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
-		a.IsUnspecified() || a.IsMulticast() || a.IsInterfaceLocalMulticast() ||
-		netip.MustParsePrefix("100.64.0.0/10").Contains(a) // carrier-grade NAT
-}
+// loopback, link-local or unspecified address, or localhost
+// (hostaddr.PrivateName). A name that resolves to such an address is
+// refused when it is dialled instead.
+func PrivateName(host string) bool { return hostaddr.PrivateName(host) }
 
 // Fetch reads u and returns the page.
 func Fetch(ctx context.Context, u *url.URL, o Options) (Page, error) {
@@ -226,7 +214,7 @@ func transport(allow func(string) bool, resolver *net.Resolver) *http.Transport 
 				if err != nil {
 					return err
 				}
-				if blocked(ap.Addr()) && !private {
+				if hostaddr.Blocked(ap.Addr()) && !private {
 					return fmt.Errorf("%w: %s is %s", ErrPrivate, host, ap.Addr())
 				}
 				return nil
