@@ -243,10 +243,14 @@ func (t *turn) network(s *sandboxRun, host string, port int) error {
 	r := s.r
 	before := r.out
 	_, ok := t.asked(s.ctx, r, d, events.Approval{Command: s.command, Host: host, Port: port}, "")
+	feedback := strings.TrimSpace(r.out.feedback)
 	r.out = before
 	t.running(context.WithoutCancel(s.ctx), r)
 	if !ok {
 		why := fmt.Sprintf("The sandbox refused the connection to %s: the user did not allow that host.", hostPort(host, port))
+		if feedback != "" {
+			why = fmt.Sprintf("The sandbox refused the connection to %s: it was not allowed (%s).", hostPort(host, port), feedback)
+		}
 		if s.ctx.Err() != nil {
 			why = fmt.Sprintf("The sandbox refused the connection to %s: the command ended before the user answered.", hostPort(host, port))
 		}

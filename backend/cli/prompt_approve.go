@@ -21,6 +21,12 @@ func (t *terminal) approveLoop() {
 // decide asks the user on the terminal, or refuses when there is none.
 func (t *terminal) decide(a events.Approval) {
 	yes, always, feedback := false, false, noTerminal
+	switch a.Kind {
+	case events.ApprovalNetwork:
+		feedback = "nobody is at a terminal to approve it (pilot runs without one); the user can allow the host with `pilot rules add allow network " + a.Host + "`"
+	case events.ApprovalOutsideSandbox:
+		feedback = "nobody is at a terminal to approve it (pilot runs without one); only --approve all runs commands outside the sandbox without asking"
+	}
 	if t.interactive {
 		feedback = ""
 		t.describe(a)
