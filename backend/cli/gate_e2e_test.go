@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"pilot/backend/confine"
 	"strings"
 	"testing"
 
@@ -56,7 +57,9 @@ var hiddenCodes = []hiddenCode{
 // Nothing runs but what a rule allows (the control: `cat a.txt` runs by
 // its rule under ask and edits), except under all, which runs everything
 // by design (there every hidden command does create its mark: the
-// commands are real attempts).
+// commands are real attempts). Where the OS sandbox can start, edits and
+// all run every command confined without asking: the marks inside the
+// project are made and the one outside it is blocked.
 func TestAllowRulesRunNoHiddenCode(t *testing.T) {
 	t.Parallel()
 	pilotBinary(t)
@@ -66,6 +69,7 @@ func TestAllowRulesRunNoHiddenCode(t *testing.T) {
 		calls = append(calls, fakellm.ToolCall{ID: fmt.Sprintf("h%d", i), Name: "run_bash", Input: in})
 	}
 	calls = append(calls, fakellm.ToolCall{ID: "control", Name: "run_bash", Input: []byte(`{"command":"cat a.txt"}`)})
+	sandboxed := confine.Probe().Ready
 	for _, mode := range []string{"none", "ask", "edits", "plan", "all"} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
@@ -104,7 +108,16 @@ func TestAllowRulesRunNoHiddenCode(t *testing.T) {
 			for i, h := range hiddenCodes {
 				_, err := os.Stat(filepath.Join(dir, h.mark))
 				created := err == nil
+				inside := !strings.HasPrefix(h.mark, "../")
 				switch {
+				case (mode == "edits" || mode == "all") && sandboxed && inside:
+					if !created {
+						t.Errorf("%q under %s: %s was not created in the sandbox: %s", h.command, mode, h.mark, results[fmt.Sprintf("h%d", i)].Content)
+					}
+				case (mode == "edits" || mode == "all") && sandboxed:
+					if created || !strings.Contains(results[fmt.Sprintf("h%d", i)].Content, "sandbox") {
+						t.Errorf("%q under %s: %s outside the project created %v, or the sandbox's block not told: %s", h.command, mode, h.mark, created, results[fmt.Sprintf("h%d", i)].Content)
+					}
 				case mode == "all":
 					if !created {
 						t.Errorf("%q under all: %s was not created (the command is not a real attempt?): %s", h.command, h.mark, results[fmt.Sprintf("h%d", i)].Content)

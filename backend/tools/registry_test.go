@@ -22,7 +22,7 @@ var contract = []struct {
 	{"write_file", []string{"path", "content"}, false},
 	{"patch_file", []string{"path", "old_text", "new_text", "replace_all?"}, false},
 	{"multi_patch", []string{"edits"}, false},
-	{"run_bash", []string{"command", "timeout_seconds?"}, false},
+	{"run_bash", []string{"command", "timeout_seconds?", "sandbox?", "reason?"}, false},
 	{"todo_write", []string{"todos"}, true},
 	{"present_plan", []string{"plan", "steps"}, true},
 	{"task", []string{"description", "prompt"}, true},

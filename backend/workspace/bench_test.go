@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"pilot/backend/confine"
 	"pilot/backend/events"
 	"pilot/backend/mcp/mcptest"
 
@@ -43,7 +44,8 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	mcptest.MaybeServe() // the MCP tests start this binary as their server
+	mcptest.MaybeServe()    // the MCP tests start this binary as their server
+	confine.RunPodIfAsked() // and the sandboxed commands' pods
 	code := m.Run()
 	if benchTree.dir != "" {
 		os.RemoveAll(benchTree.dir)

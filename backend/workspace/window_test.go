@@ -80,7 +80,10 @@ func TestQuitMidTurn(t *testing.T) {
 	t.Parallel()
 	pidFile := filepath.Join(t.TempDir(), "pids")
 	cmd := "echo $$ > " + pidFile + "; sleep 300 & echo $! >> " + pidFile + "; echo started; wait"
-	input, _ := json.Marshal(map[string]string{"command": cmd})
+	// Outside the sandbox (mode all runs it without asking): the pid file
+	// is outside the project, and the pids are the host's. The sandbox's
+	// own end at Close is confine's and agent's tests.
+	input, _ := json.Marshal(map[string]any{"command": cmd, "sandbox": false, "reason": "writes its pids outside the project"})
 	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{
 		{When: &fakellm.When{LastUserContains: "talk"}, StreamTokens: 2000, Fault: &fakellm.Fault{DelayMs: 5}},
 		{When: &fakellm.When{LastUserContains: "run"}, Text: "Running it.", ToolCalls: []fakellm.ToolCall{{Name: "run_bash", Input: input}}},
