@@ -13,8 +13,12 @@ const maxExplained = 6
 var (
 	// pathIn finds the paths a line of output names: quoted, or bare
 	// absolute ones (bash's "line 1: /x: ...").
-	pathIn   = regexp.MustCompile(`'(/[^']*)'|"(/[^"]*)"|‘(/[^’]*)’|(?:^|[\s:(\[])(/[^\s:'"()\[\]]*)`)
-	erofs    = regexp.MustCompile(`(?i)read-only file system|\bEROFS\b`)
+	pathIn = regexp.MustCompile(`'(/[^']*)'|"(/[^"]*)"|‘(/[^’]*)’|(?:^|[\s:(\[])(/[^\s:'"()\[\]]*)`)
+	erofs  = regexp.MustCompile(`(?i)read-only file system|\bEROFS\b`)
+	// relROFS finds a relative path a line says is on a read-only file
+	// system (bash's "line 1: ../x: Read-only file system", touch's
+	// "cannot touch '../x': Read-only file system").
+	relROFS  = regexp.MustCompile(`(?i)(?:'([^'/][^']*)'|([^\s:'"/][^\s:'"]*)):\s*read-only file system`)
 	denied   = regexp.MustCompile(`(?i)permission denied|\bEACCES\b`)
 	noNet    = regexp.MustCompile(`(?i)network is unreachable|\bENETUNREACH\b|could not resolve host|temporary failure in name resolution|name or service not known|\bEAI_AGAIN\b|no address associated with hostname|getaddrinfo|server misbehaving|no such host|connection refused|\bECONNREFUSED\b|couldn't connect to server|failed to connect to`)
 	hostIn   = regexp.MustCompile(`(?i)(?:resolve host:?|connect to|lookup|getaddrinfo \w+|dial tcp)\s+'?\[?([A-Za-z0-9.:_-]*[A-Za-z0-9])\]?'?(?:\s+port\s+(\d+))?`)
@@ -51,7 +55,11 @@ func Explain(p Policy, command, output string) []string {
 	for line := range strings.SplitSeq(output, "\n") {
 		switch {
 		case erofs.MatchString(line):
-			if path := firstPath(line); path != "" {
+			path := firstPath(line)
+			if m := relROFS.FindStringSubmatch(line); path == "" && m != nil && p.Project != "" {
+				path = filepath.Join(p.Project, m[1]+m[2]) // commands start in the project
+			}
+			if path != "" {
 				say(fmt.Sprintf("The sandbox blocked writing to %s: commands may write %s; to write elsewhere, ask the user by running the command again with sandbox: false and a reason.", short(path, p.Home), writable))
 			} else {
 				say(fmt.Sprintf("The sandbox blocked a write (read-only file system): commands may write %s; to write elsewhere, ask the user by running the command again with sandbox: false and a reason.", writable))

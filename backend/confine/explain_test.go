@@ -32,6 +32,8 @@ func TestExplain(t *testing.T) {
 			[]string{"The sandbox blocked writing to ~/.bashrc: commands may write only the project (/work/proj) and the temporary folder $TMPDIR; to write elsewhere, ask the user by running the command again with sandbox: false and a reason."}},
 		{"touch", p, "touch /etc/x", "touch: cannot touch '/etc/x': Read-only file system\n", []string{"The sandbox blocked writing to /etc/x:"}},
 		{"python", p, "python3 w.py", "OSError: [Errno 30] Read-only file system: '/usr/lib/x'\n", []string{"The sandbox blocked writing to /usr/lib/x:"}},
+		{"bash redirect, relative", p, "echo x > ../out.txt", "bash: line 1: ../out.txt: Read-only file system\n", []string{"The sandbox blocked writing to /work/out.txt:"}},
+		{"touch, relative", p, "touch ../b", "touch: cannot touch '../b': Read-only file system\n", []string{"The sandbox blocked writing to /work/b:"}},
 		{"no path", p, "npm i -g x", "npm ERR! code EROFS\n", []string{"The sandbox blocked a write (read-only file system)"}},
 		{"twice the same", p, "x", "touch: cannot touch '/a': Read-only file system\ntouch: cannot touch '/a': Read-only file system\n", []string{"writing to /a:"}},
 		{"a secret", p, "cat ~/.ssh/id_rsa", "cat: " + home + "/.ssh/id_rsa: Permission denied\n", []string{"~/.ssh is hidden from commands by the sandbox"}},
