@@ -4,7 +4,8 @@
 #   .ci/deps.sh run    build and run the app (compiler, GTK, WebKitGTK 4.1,
 #                      bubblewrap for the sandbox of commands)
 #   .ci/deps.sh test   + Xvfb, Chromium, X utilities, ImageMagick, a D-Bus
-#                      daemon, desktop-file-validate, rpm (to list the .rpm)
+#                      daemon, desktop-file-validate, rpm (to list the .rpm),
+#                      curl and python3 (real clients of the commands' proxy)
 #   .ci/deps.sh bench  + ripgrep, fd-find, hyperfine
 #
 # Groups add up (test implies run; bench implies test). It is idempotent: a
@@ -16,7 +17,7 @@ set -euo pipefail
 group=${1:-run}
 
 run_pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev bubblewrap)
-test_pkgs=(xvfb chromium x11-apps x11-utils xdotool imagemagick dbus-daemon desktop-file-utils rpm)
+test_pkgs=(xvfb chromium x11-apps x11-utils xdotool imagemagick dbus-daemon desktop-file-utils rpm curl python3)
 bench_pkgs=(ripgrep fd-find hyperfine)
 
 case "$group" in
