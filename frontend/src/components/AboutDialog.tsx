@@ -1,29 +1,16 @@
-import { useEffect, useRef, useState } from "react";
-import { useBackend, type VersionInfo } from "../lib/backend";
+import { useEffect, useRef } from "react";
 import { useReportError } from "../lib/useReportError";
+import { useVersion, VersionFacts } from "../lib/useVersion";
 
 interface Props {
   onClose: () => void;
 }
 
 export default function AboutDialog({ onClose }: Props) {
-  const backend = useBackend();
-  const [info, setInfo] = useState<VersionInfo | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { info, error } = useVersion();
   useReportError("about", error && `Could not read the version: ${error}`);
   const closeRef = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    let live = true;
-    backend
-      .version()
-      .then((v) => live && setInfo(v))
-      .catch((err: unknown) => live && setError(String(err)));
-    closeRef.current?.focus();
-    return () => {
-      live = false;
-    };
-  }, [backend]);
+  useEffect(() => closeRef.current?.focus(), []);
 
   return (
     <div className="modal-backdrop" onClick={onClose}>
@@ -40,16 +27,7 @@ export default function AboutDialog({ onClose }: Props) {
         {error && <p className="error">Could not read the version: {error}</p>}
         {info ? (
           <dl className="about-grid">
-            <dt>Version</dt>
-            <dd data-testid="about-version">{info.version}</dd>
-            <dt>Commit</dt>
-            <dd>{info.commit}</dd>
-            <dt>Wails</dt>
-            <dd data-testid="about-wails">{info.wails}</dd>
-            <dt>Go</dt>
-            <dd>
-              {info.go} {info.os}/{info.arch}
-            </dd>
+            <VersionFacts info={info} testIds />
           </dl>
         ) : (
           !error && <p>Loading…</p>
