@@ -48,7 +48,8 @@ export const tests = [
       const llm = await ctx.startFakeLLM(
         await scriptFile(ctx, {
           turns: [
-            { when: { lastUserContains: "run" }, text: "Running it.", toolCalls: [{ name: "run_bash", input: { command } }] },
+            // Outside the sandbox: the pid file is outside the project, and the pids must be the host's.
+            { when: { lastUserContains: "run" }, text: "Running it.", toolCalls: [{ name: "run_bash", input: { command, sandbox: false, reason: "writes its pids outside the project" } }] },
             { when: { lastUserContains: "talk" }, streamTokens: 4000, fault: { delayMs: 20 } },
           ],
         }),
