@@ -232,11 +232,13 @@ export const tests = [
       const { page } = ctx;
       await page.locator("[data-testid=sidebar-toggle]").waitFor();
       assert.equal((await layoutOf(page)).sidebar, "shown");
-      const chatBefore = (await page.locator("#chat").boundingBox()).width;
+      // The chat's element is replaced while the app loads (placeholder, then the session), so measure until one is there.
+      const chatWidth = () => ctx.waitFor(async () => (await page.locator("#chat").boundingBox())?.width, { message: "the chat's width" });
+      const chatBefore = await chatWidth();
       await page.keyboard.press("Control+b");
       await page.locator(".app[data-sidebar=rail]").waitFor();
-      const chatAfter = (await page.locator("#chat").boundingBox()).width;
-      assert.ok(chatAfter > chatBefore + 150, `the chat got the room: ${chatBefore} → ${chatAfter} px`);
+      // The chat gets the room (waited for: the columns may animate).
+      await ctx.waitFor(async () => (await chatWidth()) > chatBefore + 150, { message: `the chat growing from ${chatBefore} px by the sidebar's room` });
       await page.reload();
       await page.locator(".app[data-sidebar=rail]").waitFor();
       await page.click("[data-testid=sidebar-toggle]");
