@@ -24,6 +24,10 @@ func (t *terminal) decide(a events.Approval) {
 	switch a.Kind {
 	case events.ApprovalNetwork:
 		feedback = "nobody is at a terminal to approve it (pilot runs without one); the user can allow the host with `pilot rules add allow network " + a.Host + "`"
+	case events.ApprovalCommand:
+		if a.NoSandbox != "" { // asked only because the sandbox cannot start: say so, and what would help
+			feedback = "nobody is at a terminal to approve it (pilot runs without one), and it could not run in the sandbox. " + a.NoSandbox + " (--approve all runs commands without the sandbox.)"
+		}
 	case events.ApprovalOutsideSandbox:
 		feedback = "nobody is at a terminal to approve it (pilot runs without one); only --approve all runs commands outside the sandbox without asking"
 	}

@@ -241,3 +241,77 @@ func TestHeadlessSandboxNetwork(t *testing.T) {
 		t.Errorf("a host no rule allows was not refused with a sentence: %q", got)
 	}
 }
+
+// noBwrapPath is a PATH holding bash and the few programs the commands
+// below use, without bubblewrap: a machine where the sandbox cannot start.
+func noBwrapPath(t *testing.T) string {
+	t.Helper()
+	bin := t.TempDir()
+	for _, name := range []string{"bash", "touch", "cat", "git"} {
+		p, err := exec.LookPath(name)
+		if err != nil {
+			continue
+		}
+		if err := os.Symlink(p, filepath.Join(bin, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return bin
+}
+
+// Where the sandbox cannot start (no bubblewrap on PATH), pilot doctor
+// says why and what to install and exits 1; under edits a command is
+// asked as before the sandbox (refused headless, with the why), never run
+// unsandboxed silently; under all it runs with the user's rights, as
+// before.
+func TestHeadlessNoSandbox(t *testing.T) {
+	t.Parallel()
+	path := noBwrapPath(t)
+	doc := exec.Command(pilotBinary(t), "doctor")
+	doc.Env = []string{"PATH=" + path, "HOME=" + t.TempDir()}
+	out, _ := doc.CombinedOutput()
+	if doc.ProcessState.ExitCode() != 1 || !strings.Contains(string(out), "install the package bubblewrap") {
+		t.Errorf("pilot doctor without bubblewrap: exit %d\n%s", doc.ProcessState.ExitCode(), out)
+	}
+	for _, mode := range []string{"edits", "all"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			home := sandboxHome(t)
+			dir := tempProject(t, map[string]string{"a.txt": "A\n"})
+			srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{
+				{ToolCalls: []fakellm.ToolCall{bashCall("c", "touch made.txt")}, When: &fakellm.When{LastUserContains: "Try"}},
+				{Text: "Done.", Repeat: true, When: &fakellm.When{HasToolResult: true}},
+			}})
+			defer srv.Close()
+			data := filepath.Join(home, ".config", "pilot")
+			cmd := exec.Command(pilotBinary(t), "-p", "Try it", "--project", dir, "--approve", mode)
+			cmd.Env = []string{"PATH=" + path, "HOME=" + home, "PILOT_HOME=" + data,
+				"PILOT_PROVIDER=anthropic", "ANTHROPIC_BASE_URL=" + srv.URL(), "ANTHROPIC_API_KEY=sk-test"}
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("%v\n%s", err, stderr.String())
+			}
+			var result string
+			for _, r := range srv.Requests() {
+				for _, tr := range r.ToolResults {
+					result = tr.Content
+				}
+			}
+			_, err := os.Stat(filepath.Join(dir, "made.txt"))
+			switch mode {
+			case "edits":
+				if err == nil {
+					t.Errorf("under edits without a sandbox the command ran without a yes: %q", result)
+				}
+				if !strings.Contains(stderr.String()+result, "bubblewrap") {
+					t.Errorf("nothing says why the sandbox could not start:\nresult %q\nstderr %s", result, stderr.String())
+				}
+			case "all":
+				if err != nil {
+					t.Errorf("under all without a sandbox the command did not run: %q", result)
+				}
+			}
+		})
+	}
+}
