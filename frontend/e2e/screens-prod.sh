@@ -116,16 +116,19 @@ shot() {
 
 shot empty 1
 
-# The prompt box is at the bottom of the chat column.
-click 491 736
+# The prompt box's text line, at the bottom of the chat column (its
+# mode control and Send are on the row below).
+click 400 717
 xdotool type --delay 10 "Make the greeting friendlier"
 xdotool key Return
 until_ok requests_at_least 2
 shot reviewing 1.5
 grep -q 'Nice to see you' "$project/src/main.go" && fail "the file changed before it was approved"
 
-# At 1280x820 a waiting change takes the whole window (two columns of 80
-# characters need it) with the keyboard focus: "a" approves it all.
+# At 1280x820 a one-line change waits beside the chat while the prompt
+# keeps the keyboard (a person may be typing): click the review's card,
+# then "a" approves it all.
+click 930 105
 xdotool key a
 until_ok grep -q 'Nice to see you' "$project/src/main.go"
 until_ok requests_at_least 3
