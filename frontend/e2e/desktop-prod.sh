@@ -226,13 +226,15 @@ click() {
 }
 xdotool windowfocus --sync "$wid"
 until_ok test "$(xdotool getwindowfocus 2>/dev/null)" = "$wid"
-click 491 736 # the prompt box
+click 400 717 # the prompt box's text line
 xdotool type --delay 10 "Say hello in the README"
 xdotool key Return
 until_ok requests_at_least 1
-# The change comes with the focus on the review, where "a" approves it all
-# (until then an "a" lands in the prompt box, which the model ignores).
+# The one-line change waits beside the chat, the prompt box keeping the
+# keyboard: a click on the review's card, then "a" approves it all (until
+# the card is there the click lands on the empty panel).
 approve() {
+	click 930 105
 	xdotool key a
 	grep -q 'Hello!' "$work/demo/README.md"
 }
@@ -241,7 +243,7 @@ until_ok requests_at_least 2
 [[ $(notes) == 0 ]] || fail "notified while the window had the focus: $(cat "$tmp/notes.jsonl")"
 ok "no notification for an approval and a finished turn while the window has the focus"
 
-click 491 736
+click 400 717
 xdotool type --delay 10 "Add a farewell"
 xdotool key Return
 # Another window takes the focus before the (slow) answer proposes the change.
