@@ -88,6 +88,7 @@ func (t *turn) runCommand(ctx context.Context, r *toolRun, p *tools.Proposal) {
 	if d.Sandboxed {
 		sess, err := l.sandbox()
 		if err != nil {
+			l.m.log.Warn("the session's sandbox", "session", l.id, "err", err)
 			r.out = outcome{text: "The command was not run: " + err.Error() + ".", isError: true, status: store.ToolError, approval: state}
 			return
 		}
@@ -119,6 +120,7 @@ func (t *turn) runCommand(ctx context.Context, r *toolRun, p *tools.Proposal) {
 		}
 		r.out = outcome{text: text, isError: true, status: store.ToolCancelled, approval: state}
 	case err != nil:
+		l.m.log.Warn("running a command", "session", l.id, "sandboxed", d.Sandboxed, "err", err)
 		r.out = outcome{text: "The command could not be run: " + err.Error(), isError: true, status: store.ToolError, approval: state}
 	default:
 		r.out = outcome{text: res.Output + said(r.out.feedback), isError: res.IsError, status: statusOf(res.IsError), approval: state, feedback: r.out.feedback}

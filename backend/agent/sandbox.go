@@ -48,7 +48,6 @@ func (s Sandbox) probe() confine.Status {
 type pod struct {
 	mu     sync.Mutex
 	sess   *confine.Session
-	policy confine.Policy
 	closed bool
 	run    *sandboxRun     // the command running in it, if any
 	hosts  map[string]bool // hosts the user let commands reach in this session
@@ -110,11 +109,11 @@ func (l *live) sandbox() (*confine.Session, error) {
 		hidden = o.Hidden()
 	}
 	proxy := &netproxy.Proxy{Decide: l.decideHost, Private: l.privateHost, OnRefuse: l.refusedHost}
-	p.policy = confine.Policy{Project: l.root.Dir(), Home: home, PilotHome: o.PilotHome, Hidden: hidden, Cache: cache, Proxy: proxy.ServeConn}
+	policy := confine.Policy{Project: l.root.Dir(), Home: home, PilotHome: o.PilotHome, Hidden: hidden, Cache: cache, Proxy: proxy.ServeConn}
 	if o.New != nil {
-		p.sess = o.New(p.policy)
+		p.sess = o.New(policy)
 	} else {
-		p.sess = confine.NewSession(p.policy)
+		p.sess = confine.NewSession(policy)
 	}
 	return p.sess, nil
 }
