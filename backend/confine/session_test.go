@@ -103,11 +103,18 @@ func TestSessionCloseLeavesNothing(t *testing.T) {
 	mark := fmt.Sprint(600 + time.Now().UnixNano()%100000)
 	// A background job started by a command outlives it only if it leaves
 	// the group; this one does.
-	out, code := run(t, s, proj, baseEnv(home), "setsid sleep "+mark+" >/dev/null 2>&1 & echo $TMPDIR")
+	// It says it is ready once setsid has made it leave the group (before
+	// that, the group kill at the command's end would take it along).
+	out, code := run(t, s, proj, baseEnv(home), `setsid bash -c 'touch "$TMPDIR/ready"; exec sleep `+mark+`' >/dev/null 2>&1 & while [ ! -e "$TMPDIR/ready" ]; do sleep 0.01; done; echo $TMPDIR`)
 	if code != 0 {
 		t.Fatal(out)
 	}
 	tmp := strings.TrimSpace(out)
+	// Wait until it has become the sleep (a condition, bounded for a
+	// broken pod).
+	for deadline := time.Now().Add(30 * time.Second); len(procsWith(t, "sleep\x00"+mark)) != 1 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if len(procsWith(t, "sleep\x00"+mark)) != 1 {
 		t.Fatalf("the background sleep is not running: %v", procsWith(t, "sleep\x00"+mark))
 	}
