@@ -15,10 +15,10 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"pilot/backend/cli"
-	"pilot/backend/events"
 	"pilot/backend/notify"
 	"pilot/backend/version"
 	"pilot/backend/wailsbridge"
+	"pilot/backend/wire"
 	"pilot/backend/workspace"
 )
 
@@ -37,7 +37,7 @@ type App struct {
 	quitting atomic.Bool
 
 	readyOnce sync.Once
-	ready     events.AppReadyPayload
+	ready     wire.AppReadyPayload
 }
 
 // NewApp returns the bound application object.
@@ -91,13 +91,13 @@ func (a *App) Version() version.Info { return version.Get() }
 
 // FrontendReady is the frontend's first call once its event listeners are
 // in place. It records the start-up time and answers with an AppReady event.
-func (a *App) FrontendReady() events.AppReadyPayload {
+func (a *App) FrontendReady() wire.AppReadyPayload {
 	a.readyOnce.Do(func() {
-		a.ready = events.AppReadyPayload{StartupMs: time.Since(a.started).Milliseconds()}
+		a.ready = wire.AppReadyPayload{StartupMs: time.Since(a.started).Milliseconds()}
 		a.log.Info("frontend ready", "startupMs", a.ready.StartupMs)
 		a.ws.WindowReady()
 	})
-	a.ws.Emit(events.AppReady, a.ready)
+	a.ws.Emit(wire.AppReady, a.ready)
 	return a.ready
 }
 
@@ -111,10 +111,10 @@ func (a *App) OpenExternal(link string) error {
 }
 
 // ListProjects returns known projects, most recently opened first.
-func (a *App) ListProjects() ([]events.Project, error) { return a.ws.ListProjects(a.ctx) }
+func (a *App) ListProjects() ([]wire.Project, error) { return a.ws.ListProjects(a.ctx) }
 
 // OpenProject opens (and remembers) the folder at path.
-func (a *App) OpenProject(path string) (events.Project, error) { return a.ws.OpenProject(a.ctx, path) }
+func (a *App) OpenProject(path string) (wire.Project, error) { return a.ws.OpenProject(a.ctx, path) }
 
 // PickProjectFolder shows the native folder picker; "" when cancelled.
 func (a *App) PickProjectFolder() (string, error) {
@@ -122,25 +122,25 @@ func (a *App) PickProjectFolder() (string, error) {
 }
 
 // ListSessions returns a page of the project's sessions, newest first.
-func (a *App) ListSessions(projectID int64, limit, offset int) ([]events.SessionSummary, error) {
+func (a *App) ListSessions(projectID int64, limit, offset int) ([]wire.SessionSummary, error) {
 	return a.ws.ListSessions(a.ctx, projectID, limit, offset)
 }
 
 // GetSession returns a session's last page of messages (reaching back to
 // focusMessageId, a search hit, when not 0), its tool calls and pending
 // approvals.
-func (a *App) GetSession(sessionID, focusMessageID int64) (events.SessionDetail, error) {
+func (a *App) GetSession(sessionID, focusMessageID int64) (wire.SessionDetail, error) {
 	return a.ws.GetSession(a.ctx, sessionID, focusMessageID)
 }
 
 // OlderMessages returns the page of a session's messages before message
 // before, reaching back at least to message from (0: one page).
-func (a *App) OlderMessages(sessionID, before, from int64) (events.MessagePage, error) {
+func (a *App) OlderMessages(sessionID, before, from int64) (wire.MessagePage, error) {
 	return a.ws.OlderMessages(a.ctx, sessionID, before, from)
 }
 
 // NewSession starts an empty session in the project.
-func (a *App) NewSession(projectID int64) (events.SessionSummary, error) {
+func (a *App) NewSession(projectID int64) (wire.SessionSummary, error) {
 	return a.ws.NewSession(a.ctx, projectID)
 }
 
@@ -153,7 +153,7 @@ func (a *App) RenameSession(sessionID int64, title string) error {
 func (a *App) DeleteSession(sessionID int64) error { return a.ws.DeleteSession(a.ctx, sessionID) }
 
 // ForkSession copies a session up to and including messageID.
-func (a *App) ForkSession(sessionID, messageID int64) (events.SessionSummary, error) {
+func (a *App) ForkSession(sessionID, messageID int64) (wire.SessionSummary, error) {
 	return a.ws.ForkSession(a.ctx, sessionID, messageID)
 }
 
@@ -177,7 +177,7 @@ func (a *App) SaveSessionExport(sessionID int64, format string) (string, error) 
 }
 
 // SearchSessions runs a full-text search over the project's sessions.
-func (a *App) SearchSessions(projectID int64, query string) ([]events.SearchHit, error) {
+func (a *App) SearchSessions(projectID int64, query string) ([]wire.SearchHit, error) {
 	return a.ws.SearchSessions(a.ctx, projectID, query)
 }
 
@@ -188,21 +188,21 @@ func (a *App) SendMessage(sessionID int64, text string, attachments []string) er
 
 // SendMessageWithImages starts a turn with the user's text, attached
 // files and pasted or dropped images.
-func (a *App) SendMessageWithImages(sessionID int64, text string, attachments []string, images []events.ImageInput) error {
+func (a *App) SendMessageWithImages(sessionID int64, text string, attachments []string, images []wire.ImageInput) error {
 	return a.ws.SendMessageWithImages(a.ctx, sessionID, text, attachments, images)
 }
 
 // GetImage returns a message's image by its hash.
-func (a *App) GetImage(hash string) (events.ImageView, error) { return a.ws.GetImage(hash) }
+func (a *App) GetImage(hash string) (wire.ImageView, error) { return a.ws.GetImage(hash) }
 
 // SetSessionMode sets a session's mode: plan, ask, edits, all or none.
-func (a *App) SetSessionMode(sessionID int64, mode string) (events.SessionSummary, error) {
+func (a *App) SetSessionMode(sessionID int64, mode string) (wire.SessionSummary, error) {
 	return a.ws.SetSessionMode(a.ctx, sessionID, mode)
 }
 
 // ApprovePlan leaves plan mode for mode (edits or ask) and starts the work
 // with the plan as the first message.
-func (a *App) ApprovePlan(sessionID int64, mode, plan string) (events.SessionSummary, error) {
+func (a *App) ApprovePlan(sessionID int64, mode, plan string) (wire.SessionSummary, error) {
 	return a.ws.ApprovePlan(a.ctx, sessionID, mode, plan)
 }
 
@@ -222,7 +222,7 @@ func (a *App) CancelTurn(sessionID int64) error { return a.ws.CancelTurn(session
 func (a *App) CompactNow(sessionID int64) error { return a.ws.CompactNow(a.ctx, sessionID) }
 
 // GetChange returns a pending change with every file's hunks.
-func (a *App) GetChange(approvalID string) (events.ChangeView, error) {
+func (a *App) GetChange(approvalID string) (wire.ChangeView, error) {
 	return a.ws.GetChange(approvalID)
 }
 
@@ -232,57 +232,57 @@ func (a *App) ProposedText(approvalID, path string) (string, error) {
 }
 
 // DecideChange answers a pending change.
-func (a *App) DecideChange(approvalID string, decision events.ChangeDecision) error {
+func (a *App) DecideChange(approvalID string, decision wire.ChangeDecision) error {
 	return a.ws.DecideChange(approvalID, decision)
 }
 
 // DecideCommand answers a pending command.
-func (a *App) DecideCommand(approvalID string, decision events.CommandDecision) error {
+func (a *App) DecideCommand(approvalID string, decision wire.CommandDecision) error {
 	return a.ws.DecideCommand(approvalID, decision)
 }
 
 // GetLedger returns everything a session changed.
-func (a *App) GetLedger(sessionID int64) (events.Ledger, error) {
+func (a *App) GetLedger(sessionID int64) (wire.Ledger, error) {
 	return a.ws.GetLedger(a.ctx, sessionID)
 }
 
 // GetFileDiff is a file's cumulative diff over a session.
-func (a *App) GetFileDiff(sessionID int64, path string) (events.FileDiff, error) {
+func (a *App) GetFileDiff(sessionID int64, path string) (wire.FileDiff, error) {
 	return a.ws.GetFileDiff(a.ctx, sessionID, path)
 }
 
 // GetCheckpointDiff is what one checkpoint did to one file.
-func (a *App) GetCheckpointDiff(checkpointID int64, path string) (events.FileDiff, error) {
+func (a *App) GetCheckpointDiff(checkpointID int64, path string) (wire.FileDiff, error) {
 	return a.ws.GetCheckpointDiff(a.ctx, checkpointID, path)
 }
 
 // GetChangeDetail is a file change's card expanded.
-func (a *App) GetChangeDetail(sessionID int64, toolCallID string) (events.ChangeDetail, error) {
+func (a *App) GetChangeDetail(sessionID int64, toolCallID string) (wire.ChangeDetail, error) {
 	return a.ws.GetChangeDetail(a.ctx, sessionID, toolCallID)
 }
 
 // RevertCheckpoint undoes one change or command.
-func (a *App) RevertCheckpoint(checkpointID int64, input events.RestoreInput) (events.RestoreResult, error) {
+func (a *App) RevertCheckpoint(checkpointID int64, input wire.RestoreInput) (wire.RestoreResult, error) {
 	return a.ws.RevertCheckpoint(a.ctx, checkpointID, input)
 }
 
 // RevertFile puts one file back to before the session changed it.
-func (a *App) RevertFile(sessionID int64, path string, input events.RestoreInput) (events.RestoreResult, error) {
+func (a *App) RevertFile(sessionID int64, path string, input wire.RestoreInput) (wire.RestoreResult, error) {
 	return a.ws.RevertFile(a.ctx, sessionID, path, input)
 }
 
 // Rewind restores files and/or the conversation to just before a user message.
-func (a *App) Rewind(sessionID, messageID int64, mode string, input events.RestoreInput) (events.RestoreResult, error) {
+func (a *App) Rewind(sessionID, messageID int64, mode string, input wire.RestoreInput) (wire.RestoreResult, error) {
 	return a.ws.Rewind(a.ctx, sessionID, messageID, mode, input)
 }
 
 // ListDir returns one page of a folder of the project for the file tree.
-func (a *App) ListDir(projectID int64, q events.DirPageQuery) (events.DirPage, error) {
+func (a *App) ListDir(projectID int64, q wire.DirPageQuery) (wire.DirPage, error) {
 	return a.ws.ListDir(a.ctx, projectID, q)
 }
 
 // ReadProjectFile returns a read-only preview of a project file.
-func (a *App) ReadProjectFile(projectID int64, path string) (events.FilePreview, error) {
+func (a *App) ReadProjectFile(projectID int64, path string) (wire.FilePreview, error) {
 	return a.ws.ReadProjectFile(a.ctx, projectID, path)
 }
 
@@ -292,19 +292,19 @@ func (a *App) FindFiles(projectID int64, query string, limit int) ([]string, err
 }
 
 // GetSettings returns the effective settings and where each value comes from.
-func (a *App) GetSettings() (events.SettingsView, error) { return a.ws.GetSettings() }
+func (a *App) GetSettings() (wire.SettingsView, error) { return a.ws.GetSettings() }
 
 // SaveSettings stores the settings form.
-func (a *App) SaveSettings(in events.SettingsInput) (events.SettingsView, error) {
+func (a *App) SaveSettings(in wire.SettingsInput) (wire.SettingsView, error) {
 	return a.ws.SaveSettings(in)
 }
 
 // SandboxStatus reports whether commands can run in the OS sandbox here,
 // why not, and the extra paths hidden from them.
-func (a *App) SandboxStatus() (events.SandboxStatus, error) { return a.ws.SandboxStatus() }
+func (a *App) SandboxStatus() (wire.SandboxStatus, error) { return a.ws.SandboxStatus() }
 
 // SetSandboxHidden saves the extra paths the sandbox hides from commands.
-func (a *App) SetSandboxHidden(paths []string) (events.SandboxStatus, error) {
+func (a *App) SetSandboxHidden(paths []string) (wire.SandboxStatus, error) {
 	return a.ws.SetSandboxHidden(paths)
 }
 
@@ -314,12 +314,12 @@ func (a *App) ListModels(provider, baseURL, apiKey string) ([]string, error) {
 }
 
 // ListRules returns the project's permission rules.
-func (a *App) ListRules(projectID int64) ([]events.Rule, error) {
+func (a *App) ListRules(projectID int64) ([]wire.Rule, error) {
 	return a.ws.ListRules(a.ctx, projectID)
 }
 
 // AddRule stores a permission rule for the project.
-func (a *App) AddRule(projectID int64, tool, pattern, effect string) (events.Rule, error) {
+func (a *App) AddRule(projectID int64, tool, pattern, effect string) (wire.Rule, error) {
 	return a.ws.AddRule(a.ctx, projectID, tool, pattern, effect)
 }
 
@@ -327,16 +327,16 @@ func (a *App) AddRule(projectID int64, tool, pattern, effect string) (events.Rul
 func (a *App) DeleteRule(ruleID int64) error { return a.ws.DeleteRule(a.ctx, ruleID) }
 
 // MCPServers lists the MCP servers of the open project with their state.
-func (a *App) MCPServers() (events.MCPServers, error) { return a.ws.MCPServers() }
+func (a *App) MCPServers() (wire.MCPServers, error) { return a.ws.MCPServers() }
 
 // MCPTrustPrompt says whether the open project's .mcp.json waits for trust.
-func (a *App) MCPTrustPrompt() (events.MCPTrustPrompt, error) { return a.ws.MCPTrustPrompt() }
+func (a *App) MCPTrustPrompt() (wire.MCPTrustPrompt, error) { return a.ws.MCPTrustPrompt() }
 
 // MCPTrust trusts the open project's .mcp.json as shown and starts its servers.
 func (a *App) MCPTrust(hash string) error { return a.ws.MCPTrust(hash) }
 
 // MCPSaveServer adds or replaces an MCP server.
-func (a *App) MCPSaveServer(in events.MCPServerInput) error { return a.ws.MCPSaveServer(in) }
+func (a *App) MCPSaveServer(in wire.MCPServerInput) error { return a.ws.MCPSaveServer(in) }
 
 // MCPRemoveServer removes an MCP server from its scope's file.
 func (a *App) MCPRemoveServer(scope, name string) error { return a.ws.MCPRemoveServer(scope, name) }
@@ -347,10 +347,10 @@ func (a *App) MCPSetDisabled(scope, name string, disabled bool) error {
 }
 
 // ListSlashCommands lists the open project's custom commands and MCP prompts.
-func (a *App) ListSlashCommands() ([]events.SlashCommand, error) { return a.ws.ListSlashCommands() }
+func (a *App) ListSlashCommands() ([]wire.SlashCommand, error) { return a.ws.ListSlashCommands() }
 
 // FindMCPResources lists the open project's MCP resources for the @ picker.
-func (a *App) FindMCPResources(query string, limit int) ([]events.MCPResource, error) {
+func (a *App) FindMCPResources(query string, limit int) ([]wire.MCPResource, error) {
 	return a.ws.FindMCPResources(query, limit)
 }
 
@@ -375,11 +375,11 @@ func (a *App) openFolder(folder, cwd string) {
 	}
 	if err != nil {
 		a.log.Warn("folder from a second launch not opened", "folder", folder, "err", err)
-		a.ws.Emit(events.AppOpenProject, events.OpenProjectPayload{Path: folder, Error: fmt.Sprintf("Could not open %s: %v", folder, err)})
+		a.ws.Emit(wire.AppOpenProject, wire.OpenProjectPayload{Path: folder, Error: fmt.Sprintf("Could not open %s: %v", folder, err)})
 		return
 	}
 	a.log.Info("project opened from a second launch", "path", dir)
-	a.ws.Emit(events.AppOpenProject, events.OpenProjectPayload{Path: dir})
+	a.ws.Emit(wire.AppOpenProject, wire.OpenProjectPayload{Path: dir})
 }
 
 // openSession brings the window forward on a session (a notification was
@@ -392,7 +392,7 @@ func (a *App) openSession(sessionID int64) {
 		return
 	}
 	a.log.Info("session opened from a notification", "session", sessionID)
-	a.ws.Emit(events.AppOpenSession, events.OpenSessionPayload{ProjectPath: dir, SessionID: sessionID})
+	a.ws.Emit(wire.AppOpenSession, wire.OpenSessionPayload{ProjectPath: dir, SessionID: sessionID})
 	a.bringForward()
 }
 
@@ -414,7 +414,7 @@ func (a *App) beforeClose(ctx context.Context) (prevent bool) {
 		return false
 	}
 	a.log.Info("close asked with work in flight", "sessions", len(work.Sessions), "waiting", work.Waiting)
-	a.ws.Emit(events.AppConfirmQuit, work)
+	a.ws.Emit(wire.AppConfirmQuit, work)
 	a.bringForward()
 	return true
 }

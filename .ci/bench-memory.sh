@@ -50,7 +50,7 @@ sample() {
 }
 
 node .ci/bench-memory-data.mjs "$tmp" 2000 "$batches" "$per"
-go build -o "$tmp/fakellm" ./backend/llm/fakellm/cmd/fakellm
+go build -o "$tmp/fakellm" ./backend/internal/fakellm/cmd/fakellm
 start_xvfb
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/events"
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 func numbered(n int) string {
@@ -37,14 +37,14 @@ func TestPartialHunks(t *testing.T) {
 					{"path":"f.txt","old_text":"line 35\n","new_text":"thirty-five\n"}]}`)}},
 				{Text: "Understood."},
 			}}, setup{files: map[string]string{"f.txt": numbered(40)}})
-			h.approveWith(func(a events.Approval) {
+			h.approveWith(func(a wire.Approval) {
 				v, err := h.m.Approvals().Change(a.ID)
 				if err != nil || len(v.Files) != 1 || len(v.Files[0].Hunks) != 3 {
 					t.Errorf("change %+v %v", v, err)
 					return
 				}
-				h.m.Approvals().DecideChange(a.ID, events.ChangeDecision{Feedback: "keep line 20",
-					Files: []events.FileDecision{{Path: "f.txt", Hunks: []bool{true, false, true}}}})
+				h.m.Approvals().DecideChange(a.ID, wire.ChangeDecision{Feedback: "keep line 20",
+					Files: []wire.FileDecision{{Path: "f.txt", Hunks: []bool{true, false, true}}}})
 			})
 			if r := h.turn("Spell out three lines"); r != ReasonEndTurn {
 				t.Fatalf("reason %s", r)
@@ -67,16 +67,16 @@ func TestPartialHunks(t *testing.T) {
 			if calls[0].Approval != store.ApprovalPartial || calls[0].Feedback != "keep line 20" {
 				t.Errorf("call %+v", calls[0])
 			}
-			done := h.rec.events(events.AgentApprovalDone)
-			if len(done) != 1 || done[0].(events.ApprovalDonePayload).Outcome != "partial" {
+			done := h.rec.events(wire.AgentApprovalDone)
+			if len(done) != 1 || done[0].(wire.ApprovalDonePayload).Outcome != "partial" {
 				t.Errorf("approval done %+v", done)
 			}
 			if strings.Contains(res[0].Content, "edited") {
 				t.Errorf("the model is told the user edited a change they only partly approved:\n%s", res[0].Content)
 			}
 			// The card says what was applied, and the ledger can undo it.
-			tools := h.rec.events(events.AgentTool)
-			card := tools[len(tools)-1].(events.ToolPayload).Call
+			tools := h.rec.events(wire.AgentTool)
+			card := tools[len(tools)-1].(wire.ToolPayload).Call
 			if card.Change == nil || card.Change.Applied != 2 || card.Change.Total != 3 || card.Change.Edited || card.Change.CheckpointID == 0 ||
 				strings.Join(card.Change.Files[0].Decisions, ",") != "approved,rejected,approved" {
 				t.Fatalf("card %+v", card.Change)
@@ -85,7 +85,7 @@ func TestPartialHunks(t *testing.T) {
 			if err != nil || len(detail.Applied) != 1 || len(detail.Applied[0].Hunks) != 2 || len(detail.Proposed[0].Hunks) != 3 {
 				t.Fatalf("detail %+v %v", detail, err)
 			}
-			if _, err := h.lg.RevertCheckpointFor(t.Context(), card.Change.CheckpointID, events.RestoreInput{}); err != nil {
+			if _, err := h.lg.RevertCheckpointFor(t.Context(), card.Change.CheckpointID, wire.RestoreInput{}); err != nil {
 				t.Fatal(err)
 			}
 			if got := h.read("f.txt"); got != numbered(40) {
@@ -102,8 +102,8 @@ func TestEditBeforeApprove(t *testing.T) {
 		{Text: "Noted."},
 	}}, setup{files: map[string]string{"f.txt": numbered(6)}})
 	edited := "line 1\nline 2\nTHREE (my way)\nline 4\nline 5\nline 6\n"
-	h.approveWith(func(a events.Approval) {
-		h.m.Approvals().DecideChange(a.ID, events.ChangeDecision{Files: []events.FileDecision{{Path: "f.txt", EditedText: &edited}}})
+	h.approveWith(func(a wire.Approval) {
+		h.m.Approvals().DecideChange(a.ID, wire.ChangeDecision{Files: []wire.FileDecision{{Path: "f.txt", EditedText: &edited}}})
 	})
 	if r := h.turn("Change line 3"); r != ReasonEndTurn {
 		t.Fatalf("reason %s", r)
@@ -130,7 +130,7 @@ func TestRejectWithFeedback(t *testing.T) {
 				{ToolCalls: []fakellm.ToolCall{toolCall("p1", "patch_file", `{"path":"f.txt","old_text":"line 3","new_text":"three"}`)}},
 				{Text: "I will use tabs."},
 			}}, setup{files: map[string]string{"f.txt": numbered(6)}})
-			h.approveWith(func(a events.Approval) {
+			h.approveWith(func(a wire.Approval) {
 				v, _ := h.m.Approvals().Change(a.ID)
 				d := allHunks(v, false)
 				d.Feedback = "use tabs"
@@ -164,7 +164,7 @@ func TestStaleProposalIsShownAgain(t *testing.T) {
 	// While the first approval is open, an editor saves the user's change
 	// to line 1. The approved change is then shown again against the
 	// current content instead of overwriting it.
-	h.approveWith(func(a events.Approval) {
+	h.approveWith(func(a wire.Approval) {
 		v, _ := h.m.Approvals().Change(a.ID)
 		switch asked.Add(1) {
 		case 1:
@@ -193,7 +193,7 @@ func TestStaleProposalThatNoLongerApplies(t *testing.T) {
 		{ToolCalls: []fakellm.ToolCall{toolCall("p1", "patch_file", `{"path":"f.txt","old_text":"b\n","new_text":"B\n"}`)}},
 		{Text: "I will read it again."},
 	}}, setup{files: map[string]string{"f.txt": "a\nb\nc\n"}})
-	h.approveWith(func(a events.Approval) {
+	h.approveWith(func(a wire.Approval) {
 		_ = os.WriteFile(filepath.Join(h.dir, "f.txt"), []byte("a\nx\nc\n"), 0o644)
 		v, _ := h.m.Approvals().Change(a.ID)
 		h.m.Approvals().DecideChange(a.ID, allHunks(v, true))
@@ -216,7 +216,7 @@ func TestCancelDuringApproval(t *testing.T) {
 		{ToolCalls: []fakellm.ToolCall{toolCall("p1", "patch_file", `{"path":"f.txt","old_text":"b","new_text":"B"}`), toolCall("p2", "list_files", `{}`)}},
 		{Text: "Fine.", When: &fakellm.When{LastUserContains: "never mind"}},
 	}}, setup{files: map[string]string{"f.txt": "a\nb\n"}})
-	h.approveWith(func(a events.Approval) {
+	h.approveWith(func(a wire.Approval) {
 		if len(h.m.Approvals().Pending(h.sess.ID)) != 1 || h.m.State(h.sess.ID) != AwaitingApproval {
 			t.Errorf("pending %v state %s", h.m.Approvals().Pending(h.sess.ID), h.m.State(h.sess.ID))
 		}
@@ -228,11 +228,11 @@ func TestCancelDuringApproval(t *testing.T) {
 	if h.read("f.txt") != "a\nb\n" || len(h.m.Approvals().Pending(h.sess.ID)) != 0 {
 		t.Error("file changed or approval left pending")
 	}
-	done := h.rec.events(events.AgentApprovalDone)
-	if len(done) != 1 || done[0].(events.ApprovalDonePayload).Outcome != "cancelled" {
+	done := h.rec.events(wire.AgentApprovalDone)
+	if len(done) != 1 || done[0].(wire.ApprovalDonePayload).Outcome != "cancelled" {
 		t.Errorf("done %+v", done)
 	}
-	if err := h.m.Approvals().DecideChange(h.rec.events(events.AgentApproval)[0].(events.ApprovalPayload).Approval.ID, events.ChangeDecision{}); err == nil {
+	if err := h.m.Approvals().DecideChange(h.rec.events(wire.AgentApproval)[0].(wire.ApprovalPayload).Approval.ID, wire.ChangeDecision{}); err == nil {
 		t.Error("a decision after cancel was accepted")
 	}
 	ms := h.messages()
@@ -258,7 +258,7 @@ func TestCancelDuringStreaming(t *testing.T) {
 			}}, setup{})
 			var once atomic.Bool
 			h.rec.onEvent = func(name string, p any) {
-				if name == events.AgentStream && once.CompareAndSwap(false, true) {
+				if name == wire.AgentStream && once.CompareAndSwap(false, true) {
 					go h.m.Cancel(h.sess.ID)
 				}
 			}
@@ -293,7 +293,7 @@ func TestCancelDuringCommand(t *testing.T) {
 	}}, setup{mode: "all"})
 	var once atomic.Bool
 	h.rec.onEvent = func(name string, p any) {
-		if op, ok := p.(events.ToolOutputPayload); ok && strings.Contains(op.Chunk, "started") && once.CompareAndSwap(false, true) {
+		if op, ok := p.(wire.ToolOutputPayload); ok && strings.Contains(op.Chunk, "started") && once.CompareAndSwap(false, true) {
 			go h.m.Cancel(h.sess.ID)
 		}
 	}

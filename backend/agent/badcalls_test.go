@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/events"
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
+	"pilot/backend/wire"
 )
 
 // TestLoopGuardCountsMalformedCalls: the same malformed call repeated is
@@ -53,14 +53,14 @@ func TestHostileToolCalls(t *testing.T) {
 					{Text: "Second turn works."},
 				}}, setup{files: map[string]string{"f.txt": "x\n"}})
 				if r := h.turn("Go"); r != ReasonEndTurn {
-					t.Fatalf("reason %s; errors %+v", r, h.rec.events(events.AgentError))
+					t.Fatalf("reason %s; errors %+v", r, h.rec.events(wire.AgentError))
 				}
 				res := h.results(1)
 				if len(res) != 1 || !wireError(format, res[0]) || !strings.Contains(res[0].Content, tc.says) {
 					t.Fatalf("results %+v", res)
 				}
 				if r := h.turn("Again"); r != ReasonEndTurn {
-					t.Fatalf("second turn: reason %s; errors %+v", r, h.rec.events(events.AgentError))
+					t.Fatalf("second turn: reason %s; errors %+v", r, h.rec.events(wire.AgentError))
 				}
 				checkPairs(t, h.messages())
 			})

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/events"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
-	"pilot/backend/llm/fakellm"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // roundTrips is the number of tool round trips per benchmarked turn.
@@ -64,10 +64,10 @@ type counter struct {
 
 func (c *counter) Emit(name string, p any) {
 	c.total.Add(1)
-	if name == events.AgentStream {
+	if name == wire.AgentStream {
 		c.stream.Add(1)
 	}
-	if d, ok := p.(events.TurnDonePayload); ok {
+	if d, ok := p.(wire.TurnDonePayload); ok {
 		c.done <- d.Reason
 	}
 }

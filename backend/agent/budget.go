@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"pilot/backend/events"
 	"pilot/backend/gate"
+	"pilot/backend/wire"
 )
 
 // budgetRaise holds the limits the user let the session go to after it
@@ -28,7 +28,7 @@ func (t *turn) checkBudget(ctx context.Context) string {
 	l.notice("budget", "The session reached its budget ("+sp.over+"). The turn is paused until you decide.", 0)
 	l.setState(AwaitingApproval)
 	d := t.judge(ctx, gate.Call{Budget: true})
-	ans, err := t.ask(ctx, nil, d, events.Approval{
+	ans, err := t.ask(ctx, nil, d, wire.Approval{
 		Command: fmt.Sprintf("Continue past the session budget (%s) for another budget's worth?", sp.over),
 	})
 	if err != nil {

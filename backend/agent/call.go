@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"pilot/backend/events"
 	"pilot/backend/llm"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // answer is one committed model answer.
@@ -224,8 +224,8 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 		case llm.EventRetry:
 			if r := ev.Retry; r != nil {
 				text := fmt.Sprintf("Retrying in %s (%s).", (time.Duration(r.Delay) * time.Millisecond).Round(100*time.Millisecond), r.Reason)
-				l.send(events.AgentNotice, func(q events.Seq) any {
-					return events.NoticePayload{Seq: q, Kind: "retry", Text: text, RetryInMs: r.Delay, Reason: r.Reason}
+				l.send(wire.AgentNotice, func(q wire.Seq) any {
+					return wire.NoticePayload{Seq: q, Kind: "retry", Text: text, RetryInMs: r.Delay, Reason: r.Reason}
 				})
 			}
 		case llm.EventStop:
@@ -367,13 +367,13 @@ func (t *turn) spend(ctx context.Context, u llm.Usage, main bool) {
 		return
 	}
 	t.sess.Usage, t.sess.CostUSD = sess.Usage, sess.CostUSD
-	v := events.Usage{
+	v := wire.Usage{
 		InputTokens: sess.Usage.InputTokens, OutputTokens: sess.Usage.OutputTokens,
 		CacheReadTokens: sess.Usage.CacheReadTokens, CacheWriteTokens: sess.Usage.CacheWriteTokens,
 		CostUSD: sess.CostUSD, CostKnown: known,
 		ContextTokens: t.own.context, ContextWindow: t.window,
 	}
-	l.send(events.AgentUsage, func(q events.Seq) any { return events.UsagePayload{Seq: q, Usage: v} })
+	l.send(wire.AgentUsage, func(q wire.Seq) any { return wire.UsagePayload{Seq: q, Usage: v} })
 }
 
 // request builds the next model call from the history as it fits, with

@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"sync"
 
-	"pilot/backend/events"
 	"pilot/backend/gate"
 	"pilot/backend/llm"
 	"pilot/backend/store"
 	"pilot/backend/tools"
 	"pilot/backend/view"
+	"pilot/backend/wire"
 )
 
 // toolRun is one tool call of an answer and what came of it.
@@ -23,7 +23,7 @@ type toolRun struct {
 	skip   string     // not run: this is its (error) result
 	refuse string     // not run: the mode refuses it (gate.Admit); this is its result
 	rec    store.ToolCall
-	view   events.ToolCall
+	view   wire.ToolCall
 	out    outcome
 }
 
@@ -157,7 +157,7 @@ func (t *turn) runOne(ctx context.Context, r *toolRun, exec func(context.Context
 		return fmt.Errorf("saving the tool call: %w", err)
 	}
 	r.rec = rec
-	r.view = events.ToolCall{
+	r.view = wire.ToolCall{
 		ID: r.use.ID, MessageID: rec.MessageID, Name: r.use.Name, Label: l.registry.Label(r.use.Name, r.use.Input),
 		Input: r.use.Input, Status: string(store.ToolRunning), StartedAt: rec.StartedAt.UnixMilli(),
 	}

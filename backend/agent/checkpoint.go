@@ -5,9 +5,9 @@ import (
 	"fmt"
 
 	"pilot/backend/diff"
-	"pilot/backend/events"
 	"pilot/backend/ledger"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // checkpointEdit keeps the content before and after of each file an
@@ -73,7 +73,7 @@ func (t *turn) settle(ctx context.Context, cp store.Checkpoint) {
 		return
 	}
 	if kept {
-		t.l.m.out.global(events.LedgerUpdated, events.LedgerUpdatedPayload{SessionID: t.l.id})
+		t.l.m.out.global(wire.LedgerUpdated, wire.LedgerUpdatedPayload{SessionID: t.l.id})
 	}
 }
 
@@ -105,7 +105,7 @@ func (t *turn) afterCommand(ctx context.Context, r *toolRun, c *ledger.Command, 
 		return
 	}
 	if cp.ID != 0 {
-		t.l.m.out.global(events.LedgerUpdated, events.LedgerUpdatedPayload{SessionID: t.l.id})
+		t.l.m.out.global(wire.LedgerUpdated, wire.LedgerUpdatedPayload{SessionID: t.l.id})
 	}
 }
 

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/events"
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
+	"pilot/backend/wire"
 )
 
 // TestCommandEffectsOnCard: an approved command's card lists what it
@@ -25,8 +25,8 @@ func TestCommandEffectsOnCard(t *testing.T) {
 	if r := h.turn("tidy"); r != ReasonEndTurn {
 		t.Fatalf("reason %s", r)
 	}
-	tools := h.rec.events(events.AgentTool)
-	card := tools[len(tools)-1].(events.ToolPayload).Call
+	tools := h.rec.events(wire.AgentTool)
+	card := tools[len(tools)-1].(wire.ToolPayload).Call
 	if card.Effects == nil {
 		t.Fatal("the command's card has no effects")
 	}
@@ -52,7 +52,7 @@ func TestCommandEffectsOnCard(t *testing.T) {
 	if len(h.read("big.bin")) != len(big) {
 		t.Fatal("big.bin was not written by the command")
 	}
-	res, err := h.lg.RevertCheckpointFor(t.Context(), card.Effects.CheckpointID, events.RestoreInput{})
+	res, err := h.lg.RevertCheckpointFor(t.Context(), card.Effects.CheckpointID, wire.RestoreInput{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,13 +63,13 @@ func TestCommandEffectsOnCard(t *testing.T) {
 		t.Error("big.bin, created by the command, is still there")
 	}
 	// The revert kept the big file it removed: undoing it brings it back.
-	if _, err := h.lg.RevertCheckpointFor(t.Context(), res.CheckpointID, events.RestoreInput{}); err != nil {
+	if _, err := h.lg.RevertCheckpointFor(t.Context(), res.CheckpointID, wire.RestoreInput{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(h.read("big.bin")) != len(big) {
 		t.Error("undoing the revert did not bring big.bin back")
 	}
-	if _, err := h.lg.RevertCheckpointFor(t.Context(), card.Effects.CheckpointID, events.RestoreInput{}); err != nil {
+	if _, err := h.lg.RevertCheckpointFor(t.Context(), card.Effects.CheckpointID, wire.RestoreInput{}); err != nil {
 		t.Fatal(err)
 	}
 	if h.read("a.txt") != "one\n" || h.read("gone.txt") != "bye\n" {

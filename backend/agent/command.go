@@ -4,10 +4,10 @@ import (
 	"context"
 	"strings"
 
-	"pilot/backend/events"
 	"pilot/backend/gate"
 	"pilot/backend/store"
 	"pilot/backend/tools"
+	"pilot/backend/wire"
 )
 
 // runChange runs a change-making call: the tool builds its proposal (which
@@ -61,8 +61,8 @@ func (t *turn) runCommand(ctx context.Context, r *toolRun, p *tools.Proposal) {
 	c := p.Command
 	status := l.m.opt.Sandbox.probe()
 	call := gate.Call{Tool: r.use.Name, Command: c.Command, SandboxReady: status.Ready, Unsandboxed: c.Outside, Reason: c.Reason}
-	a := events.Approval{Command: c.Command, Cwd: c.Dir, TimeoutSeconds: int(c.Timeout.Seconds()), Reason: c.Reason}
-	info := &events.SandboxInfo{Outside: c.Outside, Reason: c.Reason}
+	a := wire.Approval{Command: c.Command, Cwd: c.Dir, TimeoutSeconds: int(c.Timeout.Seconds()), Reason: c.Reason}
+	info := &wire.SandboxInfo{Outside: c.Outside, Reason: c.Reason}
 	if !status.Ready && !c.Outside {
 		a.NoSandbox = "The sandbox cannot start on this machine, so this command would run with your full rights: " + status.Why
 		info.Unavailable = status.Why

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/events"
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
+	"pilot/backend/wire"
 )
 
 // TestSummaryAfterRestart: a session compacted before Pilot restarts sends
@@ -54,7 +54,7 @@ func TestSummaryAfterRestart(t *testing.T) {
 				}
 				h.restart()
 				if r := h.turn("ask delta"); r != ReasonEndTurn {
-					t.Fatalf("ask delta: %s %+v", r, h.rec.events(events.AgentError))
+					t.Fatalf("ask delta: %s %+v", r, h.rec.events(wire.AgentError))
 				}
 				after := h.srv.Requests()[before:]
 				if lost {

@@ -8,12 +8,12 @@ import (
 	"net/http"
 	"strings"
 
-	"pilot/backend/events"
 	"pilot/backend/gate"
 	"pilot/backend/llm"
 	"pilot/backend/store"
 	"pilot/backend/tools"
 	"pilot/backend/webfetch"
+	"pilot/backend/wire"
 )
 
 // fetchResultChars cuts the page sent to the model without a prompt.
@@ -56,7 +56,7 @@ func (t *turn) runFetch(ctx context.Context, r *toolRun) {
 		return
 	case d.Verdict == gate.Ask:
 		var ok bool
-		state, ok = t.asked(ctx, r, d, events.Approval{Command: "Fetch " + u.String(), Host: host},
+		state, ok = t.asked(ctx, r, d, wire.Approval{Command: "Fetch " + u.String(), Host: host},
 			fmt.Sprintf("The user did not allow fetching from %s; nothing was fetched. Do not fetch from that host again unless the user asks.", host))
 		t.own.ask.Unlock()
 		if !ok {

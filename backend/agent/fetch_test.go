@@ -12,11 +12,11 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"pilot/backend/events"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
-	"pilot/backend/llm/fakellm"
 	"pilot/backend/store"
 	"pilot/backend/webfetch"
+	"pilot/backend/wire"
 )
 
 // pageServer is a local web server; hits counts the requests it served.
@@ -56,7 +56,7 @@ func TestWebFetch(t *testing.T) {
 		public   bool   // treat the test server's loopback address as public
 		prompt   string
 		twice    bool // a second fetch from the same host
-		decide   *events.CommandDecision
+		decide   *wire.CommandDecision
 		asked    int
 		hits     int32
 		want     []string // in the first result
@@ -74,13 +74,13 @@ func TestWebFetch(t *testing.T) {
 			want: []string{"names exactly", `allow web_fetch "127.0.0.1"`, "neither `allow web_fetch *` nor a one-time yes"}},
 		{name: "a wildcard naming the address opens nothing either", mode: "ask", rule: "127.0.0.*", hits: 0, rejected: true,
 			want: []string{"private, loopback or link-local address"}},
-		{name: "a one-time yes opens no loopback address", mode: "ask", decide: &events.CommandDecision{Approve: true}, hits: 0, rejected: true,
+		{name: "a one-time yes opens no loopback address", mode: "ask", decide: &wire.CommandDecision{Approve: true}, hits: 0, rejected: true,
 			want: []string{"names exactly"}},
-		{name: "asked once per host", mode: "ask", public: true, twice: true, decide: &events.CommandDecision{Approve: true},
+		{name: "asked once per host", mode: "ask", public: true, twice: true, decide: &wire.CommandDecision{Approve: true},
 			asked: 1, hits: 2, stored: 2, want: []string{"**burrowing** rodents (/page1)"}},
-		{name: "always allow adds the host rule", mode: "ask", public: true, decide: &events.CommandDecision{Approve: true, AlwaysAllow: true},
+		{name: "always allow adds the host rule", mode: "ask", public: true, decide: &wire.CommandDecision{Approve: true, AlwaysAllow: true},
 			asked: 1, hits: 1, stored: 1, ruleMade: true, want: []string{"# Gophers"}},
-		{name: "refused host is not fetched", mode: "ask", public: true, decide: &events.CommandDecision{Approve: false, Feedback: "not that site"},
+		{name: "refused host is not fetched", mode: "ask", public: true, decide: &wire.CommandDecision{Approve: false, Feedback: "not that site"},
 			asked: 1, hits: 0, rejected: true, want: []string{"did not allow fetching from 127.0.0.1", "not that site"}},
 		{name: "mode none refuses", mode: "none", public: true, hits: 0, rejected: true, want: []string{"Not done"}},
 		{name: "a prompt is answered from the page", mode: "ask", rule: "127.0.0.1", prompt: "what digs?", hits: 1, stored: 1,
@@ -113,8 +113,8 @@ func TestWebFetch(t *testing.T) {
 				}
 			}
 			var mu sync.Mutex
-			var asked []events.Approval
-			h.approveWith(func(a events.Approval) {
+			var asked []wire.Approval
+			h.approveWith(func(a wire.Approval) {
 				mu.Lock()
 				asked = append(asked, a)
 				mu.Unlock()
@@ -123,7 +123,7 @@ func TestWebFetch(t *testing.T) {
 				}
 			})
 			if r := h.turn("read the gopher page"); r != ReasonEndTurn {
-				t.Fatalf("reason %s; errors %v", r, h.rec.events(events.AgentError))
+				t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
 			}
 			if len(asked) != tc.asked || (tc.asked > 0 && (asked[0].Host != "127.0.0.1" || asked[0].Command != "Fetch "+web.URL+"/page1")) {
 				t.Fatalf("asked %+v", asked)
@@ -182,9 +182,9 @@ func TestWebFetchHostAfterRestart(t *testing.T) {
 		{When: &fakellm.When{HasToolResult: true}, Text: "Read.", Repeat: true},
 	}}, setup{mode: "ask", opt: Options{WebFetch: webfetch.Options{AllowPrivate: func(string) bool { return true }}}})
 	var asked atomic.Int32
-	approve := func(a events.Approval) {
+	approve := func(a wire.Approval) {
 		asked.Add(1)
-		h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: true})
+		h.m.Approvals().DecideCommand(a.ID, wire.CommandDecision{Approve: true})
 	}
 	h.approveWith(approve)
 	if r := h.turn("first"); r != ReasonEndTurn || asked.Load() != 1 {

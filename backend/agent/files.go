@@ -11,12 +11,12 @@ import (
 
 	"pilot/backend/approval"
 	"pilot/backend/diff"
-	"pilot/backend/events"
 	"pilot/backend/gate"
 	"pilot/backend/permission"
 	"pilot/backend/sandbox"
 	"pilot/backend/store"
 	"pilot/backend/tools"
+	"pilot/backend/wire"
 )
 
 const (
@@ -31,7 +31,7 @@ const (
 // filePlan is one file of a change and what the decision makes of it.
 type filePlan struct {
 	change   tools.FileChange
-	view     events.FileChange
+	view     wire.FileChange
 	diff     *diff.Diff
 	id       int64   // the store's change row
 	approved []bool  // per hunk; nil when the user edited the text
@@ -61,7 +61,7 @@ func (t *turn) runFiles(ctx context.Context, r *toolRun, p *tools.Proposal) {
 		if attempt > 0 && d.Verdict == gate.Run {
 			d = gate.Judge(permission.ModeAsk, nil, c) // a stale change is always shown again
 		}
-		var dec events.ChangeDecision
+		var dec wire.ChangeDecision
 		state := store.ApprovalAuto
 		switch d.Verdict {
 		case gate.Refuse:
@@ -150,8 +150,8 @@ func (t *turn) runFiles(ctx context.Context, r *toolRun, p *tools.Proposal) {
 // askChange shows the change to the user, with the rules "always allow"
 // would add, and waits for the decision.
 func (t *turn) askChange(ctx context.Context, r *toolRun, p *tools.Proposal, plans []*filePlan, d gate.Decision) (approval.Answer, error) {
-	view := events.ChangeView{Tool: p.Tool}
-	a := events.Approval{ID: approval.NewID(), ToolCallID: r.use.ID, Tool: r.use.Name}
+	view := wire.ChangeView{Tool: p.Tool}
+	a := wire.Approval{ID: approval.NewID(), ToolCallID: r.use.ID, Tool: r.use.Name}
 	for _, f := range plans {
 		view.Files = append(view.Files, f.view)
 		a.Paths = append(a.Paths, f.change.Path)
@@ -169,7 +169,7 @@ func (t *turn) record(ctx context.Context, r *toolRun, p *tools.Proposal) ([]*fi
 	plans := make([]*filePlan, len(p.Files))
 	for i, c := range p.Files {
 		d := diff.Compute(c.OldContent, c.NewContent)
-		f := &filePlan{change: c, diff: d, view: events.FileChange{
+		f := &filePlan{change: c, diff: d, view: wire.FileChange{
 			Path: c.Path, IsNew: !c.Existed, NewText: c.NewContent, Emptied: c.NewContent == "", Hunks: d.Hunks(),
 		}}
 		oldHash := ""
@@ -220,14 +220,14 @@ func (t *turn) applied(ctx context.Context, plans []*filePlan) {
 }
 
 // approveAll is the decision of a change the policy lets through.
-func approveAll(plans []*filePlan) events.ChangeDecision {
-	var d events.ChangeDecision
+func approveAll(plans []*filePlan) wire.ChangeDecision {
+	var d wire.ChangeDecision
 	for _, f := range plans {
 		hunks := make([]bool, f.diff.Len())
 		for i := range hunks {
 			hunks[i] = true
 		}
-		d.Files = append(d.Files, events.FileDecision{Path: f.change.Path, Hunks: hunks})
+		d.Files = append(d.Files, wire.FileDecision{Path: f.change.Path, Hunks: hunks})
 	}
 	return d
 }
@@ -244,8 +244,8 @@ func approvalState(outcome string) store.Approval {
 
 // plan works out each file's final text from the decision. A file the
 // decision leaves out is rejected.
-func plan(plans []*filePlan, dec events.ChangeDecision) error {
-	byPath := map[string]events.FileDecision{}
+func plan(plans []*filePlan, dec wire.ChangeDecision) error {
+	byPath := map[string]wire.FileDecision{}
 	for _, fd := range dec.Files {
 		byPath[fd.Path] = fd
 	}

@@ -9,10 +9,10 @@ import (
 	"strings"
 
 	"pilot/backend/approval"
-	"pilot/backend/events"
 	"pilot/backend/gate"
 	"pilot/backend/permission"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // judge decides a call through the gate under the session's mode and the
@@ -47,7 +47,7 @@ func refusedBy(mode permission.Mode, d gate.Decision) outcome {
 
 // ask shows a as an approval of the decision's kind, with the rules
 // "always allow" would add, and waits for the user's answer.
-func (t *turn) ask(ctx context.Context, r *toolRun, d gate.Decision, a events.Approval) (approval.Answer, error) {
+func (t *turn) ask(ctx context.Context, r *toolRun, d gate.Decision, a wire.Approval) (approval.Answer, error) {
 	a.Kind = d.Kind
 	if a.ID == "" {
 		a.ID = approval.NewID()
@@ -75,7 +75,7 @@ func (t *turn) always(ctx context.Context, d gate.Decision, chosen bool) {
 // gate and asks the user where it says so, with a as the approval shown.
 // It reports the approval state and whether to run; when not, r.out says
 // why (refused, rejected with rejected and the feedback, or cancelled).
-func (t *turn) permitted(ctx context.Context, r *toolRun, c gate.Call, a events.Approval, rejected string) (store.Approval, bool) {
+func (t *turn) permitted(ctx context.Context, r *toolRun, c gate.Call, a wire.Approval, rejected string) (store.Approval, bool) {
 	d := t.judge(ctx, c)
 	switch d.Verdict {
 	case gate.Refuse:
@@ -90,7 +90,7 @@ func (t *turn) permitted(ctx context.Context, r *toolRun, c gate.Call, a events.
 // asked asks the user about a call the gate said to ask about, and
 // records the answer: rejected (with the user's feedback) in r.out, or
 // approved, storing the rules "always allow" showed when chosen.
-func (t *turn) asked(ctx context.Context, r *toolRun, d gate.Decision, a events.Approval, rejected string) (store.Approval, bool) {
+func (t *turn) asked(ctx context.Context, r *toolRun, d gate.Decision, a wire.Approval, rejected string) (store.Approval, bool) {
 	ans, err := t.ask(ctx, r, d, a)
 	if err != nil {
 		r.out = cancelled(false)

@@ -13,12 +13,12 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"pilot/backend/events"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
-	"pilot/backend/llm/fakellm"
 	"pilot/backend/permission"
 	"pilot/backend/store"
 	"pilot/backend/webfetch"
+	"pilot/backend/wire"
 )
 
 // addRule stores a project rule for h's session.
@@ -137,15 +137,15 @@ func TestWebFetchNothingBeforeApproval(t *testing.T) {
 				addRule(t, h, "deny", "web_fetch", "*")
 			}
 			var mu sync.Mutex
-			var asked []events.Approval
-			h.approveWith(func(a events.Approval) {
+			var asked []wire.Approval
+			h.approveWith(func(a wire.Approval) {
 				mu.Lock()
 				asked = append(asked, a)
 				mu.Unlock()
 				if lookups.Load() != 0 || conns.Load() != 0 {
 					t.Errorf("before the user answered: %d lookups, %d connections", lookups.Load(), conns.Load())
 				}
-				h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: false})
+				h.m.Approvals().DecideCommand(a.ID, wire.CommandDecision{Approve: false})
 			})
 			if r := h.turn("fetch"); r != ReasonEndTurn {
 				t.Fatalf("reason %s", r)
@@ -163,7 +163,7 @@ func TestWebFetchNothingBeforeApproval(t *testing.T) {
 				t.Fatalf("asked %+v", asked)
 			}
 			for _, a := range asked {
-				if a.Kind != events.ApprovalFetch || a.Tool != "web_fetch" {
+				if a.Kind != wire.ApprovalFetch || a.Tool != "web_fetch" {
 					t.Errorf("approval %+v", a)
 				}
 			}
@@ -186,15 +186,15 @@ func TestApprovalKindsAndAlwaysRules(t *testing.T) {
 		kind      string
 		always    []string
 	}{
-		{"c1", `{"command":"make build"}`, events.ApprovalCommand, []string{`allow run_bash "make build"`}},
-		{"c2", `{"command":"eval \"$CMD\""}`, events.ApprovalCommand, nil},
-		{"c3", `{"command":"go build ./... && go test ./..."}`, events.ApprovalCommand, []string{`allow run_bash "go build ./..."`, `allow run_bash "go test ./..."`}},
-		{"w1", `{"path":"new.txt","content":"x\n"}`, events.ApprovalChange, []string{`allow edits "new.txt"`}},
+		{"c1", `{"command":"make build"}`, wire.ApprovalCommand, []string{`allow run_bash "make build"`}},
+		{"c2", `{"command":"eval \"$CMD\""}`, wire.ApprovalCommand, nil},
+		{"c3", `{"command":"go build ./... && go test ./..."}`, wire.ApprovalCommand, []string{`allow run_bash "go build ./..."`, `allow run_bash "go test ./..."`}},
+		{"w1", `{"path":"new.txt","content":"x\n"}`, wire.ApprovalChange, []string{`allow edits "new.txt"`}},
 	}
 	var calls []fakellm.ToolCall
 	for _, c := range cases {
 		name := "run_bash"
-		if c.kind == events.ApprovalChange {
+		if c.kind == wire.ApprovalChange {
 			name = "write_file"
 		}
 		calls = append(calls, toolCall(c.id, name, c.input))
@@ -204,19 +204,19 @@ func TestApprovalKindsAndAlwaysRules(t *testing.T) {
 		{When: &fakellm.When{HasToolResult: true}, Text: "Done."},
 	}}, setup{mode: "ask"})
 	var mu sync.Mutex
-	asked := map[string]events.Approval{}
-	h.approveWith(func(a events.Approval) {
+	asked := map[string]wire.Approval{}
+	h.approveWith(func(a wire.Approval) {
 		mu.Lock()
 		asked[a.ToolCallID] = a
 		mu.Unlock()
-		if a.Kind == events.ApprovalChange {
+		if a.Kind == wire.ApprovalChange {
 			v, _ := h.m.Approvals().Change(a.ID)
 			d := allHunks(v, true)
 			d.AlwaysAllow = true
 			h.m.Approvals().DecideChange(a.ID, d)
 			return
 		}
-		h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: true, AlwaysAllow: true})
+		h.m.Approvals().DecideCommand(a.ID, wire.CommandDecision{Approve: true, AlwaysAllow: true})
 	})
 	if r := h.turn("go"); r != ReasonEndTurn {
 		t.Fatalf("reason %s", r)
@@ -250,7 +250,7 @@ func TestApprovalKindsAndAlwaysRules(t *testing.T) {
 		t.Fatalf("stored rules %q, the cards showed %q", got, shown)
 	}
 	for _, c := range cases {
-		if len(asked[c.id].AlwaysRules) == 0 || c.kind != events.ApprovalCommand {
+		if len(asked[c.id].AlwaysRules) == 0 || c.kind != wire.ApprovalCommand {
 			continue
 		}
 		var in struct{ Command string }

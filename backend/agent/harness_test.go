@@ -11,24 +11,24 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/events"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/ledger"
 	"pilot/backend/llm"
-	"pilot/backend/llm/fakellm"
 	"pilot/backend/store"
 	"pilot/backend/tools"
+	"pilot/backend/wire"
 )
 
 // formats are the two wire formats the agent tests run against.
 var formats = []string{llm.ProviderAnthropic, llm.ProviderOpenAI}
 
-// recorder is an events.Emitter that keeps every event and lets a test
+// recorder is an wire.Emitter that keeps every event and lets a test
 // react to approvals and wait for the end of a turn.
 type recorder struct {
 	mu        sync.Mutex
 	all       []recorded
 	turnDone  chan string
-	onApprove func(events.Approval)
+	onApprove func(wire.Approval)
 	onEvent   func(name string, payload any)
 }
 
@@ -48,11 +48,11 @@ func (r *recorder) Emit(name string, payload any) {
 		onEv(name, payload)
 	}
 	switch p := payload.(type) {
-	case events.ApprovalPayload:
+	case wire.ApprovalPayload:
 		if on != nil {
 			go on(p.Approval)
 		}
-	case events.TurnDonePayload:
+	case wire.TurnDonePayload:
 		r.turnDone <- p.Reason
 	}
 }
@@ -71,8 +71,8 @@ func (r *recorder) events(name string) []any {
 
 func (r *recorder) notices(kind string) []string {
 	var out []string
-	for _, p := range r.events(events.AgentNotice) {
-		if n := p.(events.NoticePayload); n.Kind == kind {
+	for _, p := range r.events(wire.AgentNotice) {
+		if n := p.(wire.NoticePayload); n.Kind == kind {
 			out = append(out, n.Text)
 		}
 	}
@@ -228,7 +228,7 @@ func (h *harness) read(name string) string {
 }
 
 // approveWith answers every approval with decide.
-func (h *harness) approveWith(decide func(a events.Approval)) {
+func (h *harness) approveWith(decide func(a wire.Approval)) {
 	h.rec.mu.Lock()
 	h.rec.onApprove = decide
 	h.rec.mu.Unlock()
@@ -236,9 +236,9 @@ func (h *harness) approveWith(decide func(a events.Approval)) {
 
 // approveAll approves every change and command.
 func (h *harness) approveAll() {
-	h.approveWith(func(a events.Approval) {
-		if a.Kind != events.ApprovalChange {
-			h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: true})
+	h.approveWith(func(a wire.Approval) {
+		if a.Kind != wire.ApprovalChange {
+			h.m.Approvals().DecideCommand(a.ID, wire.CommandDecision{Approve: true})
 			return
 		}
 		v, err := h.m.Approvals().Change(a.ID)
@@ -250,14 +250,14 @@ func (h *harness) approveAll() {
 	})
 }
 
-func allHunks(v events.ChangeView, ok bool) events.ChangeDecision {
-	var d events.ChangeDecision
+func allHunks(v wire.ChangeView, ok bool) wire.ChangeDecision {
+	var d wire.ChangeDecision
 	for _, f := range v.Files {
 		hs := make([]bool, len(f.Hunks))
 		for i := range hs {
 			hs[i] = ok
 		}
-		d.Files = append(d.Files, events.FileDecision{Path: f.Path, Hunks: hs})
+		d.Files = append(d.Files, wire.FileDecision{Path: f.Path, Hunks: hs})
 	}
 	return d
 }

@@ -10,10 +10,10 @@ import (
 	"sync"
 	"text/template"
 
-	"pilot/backend/events"
 	"pilot/backend/llm"
 	"pilot/backend/store"
 	"pilot/backend/tools"
+	"pilot/backend/wire"
 )
 
 // Limits of a helper (the task tool).
@@ -234,7 +234,7 @@ func (h *helper) runTool(ctx context.Context, u llm.ContentBlock) llm.ContentBlo
 	bg := context.WithoutCancel(ctx)
 	h.calls++
 	id := fmt.Sprintf("%s/%d", h.parent.use.ID, h.calls)
-	v := events.ToolCall{ID: id, MessageID: h.parent.msg, ParentID: h.parent.use.ID, Name: u.Name,
+	v := wire.ToolCall{ID: id, MessageID: h.parent.msg, ParentID: h.parent.use.ID, Name: u.Name,
 		Label: l.registry.Label(u.Name, u.Input), Input: u.Input, Status: string(store.ToolRunning)}
 	rec, err := l.m.st.InsertToolCall(bg, store.ToolCall{SessionID: l.id, MessageID: h.parent.msg, ToolUseID: id,
 		Name: u.Name, Input: u.Input, ParentToolUseID: h.parent.use.ID})

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/events"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
-	"pilot/backend/llm/fakellm"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // isHelper reports whether a request is a helper's (its system prompt).
@@ -77,7 +77,7 @@ func TestHelpers(t *testing.T) {
 			slow := &fakellm.Fault{DelayMs: 20}
 			h := newHarness(t, format, twoHelpers(map[string]*fakellm.Fault{"alpha1": slow, "beta1": slow}), setup{mode: "ask", files: helperFiles})
 			if r := h.turn("survey the project"); r != ReasonEndTurn {
-				t.Fatalf("reason %s; errors %v", r, h.rec.events(events.AgentError))
+				t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
 			}
 			reqs := h.srv.Requests()
 			if len(reqs) != 6 {
@@ -121,8 +121,8 @@ func TestHelpers(t *testing.T) {
 			}
 			checkCalls()
 			nested := 0
-			for _, p := range h.rec.events(events.AgentTool) {
-				if c := p.(events.ToolPayload).Call; c.ParentID != "" {
+			for _, p := range h.rec.events(wire.AgentTool) {
+				if c := p.(wire.ToolPayload).Call; c.ParentID != "" {
 					nested++
 					if c.MessageID != h.messages()[1].ID || !strings.HasPrefix(c.ID, c.ParentID+"/") {
 						t.Fatalf("nested card %+v", c)

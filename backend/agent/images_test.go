@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
-	"pilot/backend/llm/fakellm"
 	"pilot/backend/store"
 )
 

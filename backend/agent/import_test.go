@@ -8,11 +8,11 @@ import (
 	"sync"
 	"testing"
 
-	"pilot/backend/events"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
-	"pilot/backend/llm/fakellm"
 	"pilot/backend/store"
 	"pilot/backend/webfetch"
+	"pilot/backend/wire"
 )
 
 // An imported session's approvals are history, never grants: a web_fetch
@@ -41,14 +41,14 @@ func TestImportedApprovalIsNotAGrant(t *testing.T) {
 			opt := Options{WebFetch: webfetch.Options{AllowPrivate: func(string) bool { return true }}}
 			h := newHarness(t, llm.ProviderAnthropic, script, setup{mode: "ask", opt: opt})
 			var mu sync.Mutex
-			var asked []events.Approval
+			var asked []wire.Approval
 			approve := true
-			h.approveWith(func(a events.Approval) {
+			h.approveWith(func(a wire.Approval) {
 				mu.Lock()
 				asked = append(asked, a)
 				ok := approve
 				mu.Unlock()
-				h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: ok})
+				h.m.Approvals().DecideCommand(a.ID, wire.CommandDecision{Approve: ok})
 			})
 			// On the machine that made it: the user approves the host once.
 			if r := h.turn("read the gopher page"); r != ReasonEndTurn {

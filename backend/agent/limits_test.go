@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/events"
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 func TestFiftyCallLimit(t *testing.T) {
@@ -36,7 +36,7 @@ func TestLoopGuard(t *testing.T) {
 		{Repeat: true, ToolCalls: []fakellm.ToolCall{{Name: "read_file", Input: []byte(`{"path":"f.txt"}`)}}},
 	}}, setup{files: map[string]string{"f.txt": "x\n"}})
 	if r := h.turn("Read"); r != ReasonLoopGuard {
-		t.Fatalf("reason %s: %+v", r, h.rec.events(events.AgentError))
+		t.Fatalf("reason %s: %+v", r, h.rec.events(wire.AgentError))
 	}
 	if n := len(h.srv.Requests()); n != 3 {
 		t.Errorf("%d model calls", n)
@@ -66,7 +66,7 @@ func TestInvalidInputAndUnknownTool(t *testing.T) {
 				{Text: "Sorry.", When: &fakellm.When{HasToolResult: true}},
 			}}, setup{files: map[string]string{"f.txt": "content\n"}})
 			if r := h.turn("Go"); r != ReasonEndTurn {
-				t.Fatalf("reason %s; errors %+v", r, h.rec.events(events.AgentError))
+				t.Fatalf("reason %s; errors %+v", r, h.rec.events(wire.AgentError))
 			}
 			res := h.results(1)
 			if len(res) != 3 || res[0].ToolUseID != "bad" || res[1].ToolUseID != "unk" || res[2].ToolUseID != "ok" {
@@ -118,11 +118,11 @@ func TestProviderErrorIsHuman(t *testing.T) {
 	if r := h.turn("Hello"); r != ReasonError {
 		t.Fatalf("reason %s", r)
 	}
-	errs := h.rec.events(events.AgentError)
+	errs := h.rec.events(wire.AgentError)
 	if len(errs) != 1 {
 		t.Fatalf("errors %+v", errs)
 	}
-	e := errs[0].(events.ErrorPayload)
+	e := errs[0].(wire.ErrorPayload)
 	if e.Kind != "auth" || !strings.Contains(e.Message, "key") || e.Retryable {
 		t.Errorf("error %+v", e)
 	}
@@ -151,7 +151,7 @@ func TestContextTooLongThenCompaction(t *testing.T) {
 		t.Fatalf("first turn %s", r)
 	}
 	if r := h.turn("And now?"); r != ReasonEndTurn {
-		t.Fatalf("second turn %s; errors %+v", r, h.rec.events(events.AgentError))
+		t.Fatalf("second turn %s; errors %+v", r, h.rec.events(wire.AgentError))
 	}
 	reqs := h.srv.Requests()
 	if len(reqs) != 5 || !isSummary(reqs[3]) {
@@ -186,7 +186,7 @@ func TestElisionNearTheWindow(t *testing.T) {
 	}
 	h := newHarness(t, "anthropic", fakellm.Script{Turns: turns}, setup{files: files, opt: Options{ContextWindow: 10000}})
 	if r := h.turn("Read the four files"); r != ReasonEndTurn {
-		t.Fatalf("reason %s; %+v", r, h.rec.events(events.AgentError))
+		t.Fatalf("reason %s; %+v", r, h.rec.events(wire.AgentError))
 	}
 	reqs := h.srv.Requests()
 	last := fmt.Sprint(reqs[len(reqs)-1].Body)
@@ -243,10 +243,10 @@ func TestBudgetPause(t *testing.T) {
 				{ToolCalls: []fakellm.ToolCall{toolCall("r1", "list_files", `{}`)}, Usage: &fakellm.Usage{InputTokens: 900, OutputTokens: 200}},
 				{Text: "Done.", Usage: &fakellm.Usage{InputTokens: 10, OutputTokens: 5}},
 			}}, setup{opt: Options{BudgetTokens: 1000}})
-			var asked []events.Approval
-			h.approveWith(func(a events.Approval) {
+			var asked []wire.Approval
+			h.approveWith(func(a wire.Approval) {
 				asked = append(asked, a)
-				h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: cont})
+				h.m.Approvals().DecideCommand(a.ID, wire.CommandDecision{Approve: cont})
 			})
 			want := ReasonBudget
 			if cont {
@@ -255,7 +255,7 @@ func TestBudgetPause(t *testing.T) {
 			if r := h.turn("List"); r != want {
 				t.Fatalf("reason %s", r)
 			}
-			if len(asked) != 1 || asked[0].Kind != events.ApprovalBudget || !strings.Contains(asked[0].Command, "1100 tokens used, the limit is 1000") {
+			if len(asked) != 1 || asked[0].Kind != wire.ApprovalBudget || !strings.Contains(asked[0].Command, "1100 tokens used, the limit is 1000") {
 				t.Errorf("asked %+v", asked)
 			}
 			if len(h.rec.notices("budget")) != 1 {
@@ -265,8 +265,8 @@ func TestBudgetPause(t *testing.T) {
 			if s.Usage.InputTokens < 900 || (cont && s.Usage.InputTokens != 910) {
 				t.Errorf("usage %+v", s.Usage)
 			}
-			u := h.rec.events(events.AgentUsage)
-			if last := u[len(u)-1].(events.UsagePayload).Usage; last.InputTokens != s.Usage.InputTokens || !last.CostKnown || last.CostUSD <= 0 {
+			u := h.rec.events(wire.AgentUsage)
+			if last := u[len(u)-1].(wire.UsagePayload).Usage; last.InputTokens != s.Usage.InputTokens || !last.CostKnown || last.CostUSD <= 0 {
 				t.Errorf("usage event %+v", last)
 			}
 			checkPairs(t, h.messages())
@@ -308,9 +308,9 @@ func TestPermissionRules(t *testing.T) {
 				}
 			}
 			asked := false
-			h.approveWith(func(a events.Approval) {
+			h.approveWith(func(a wire.Approval) {
 				asked = true
-				h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: true})
+				h.m.Approvals().DecideCommand(a.ID, wire.CommandDecision{Approve: true})
 			})
 			if r := h.turn("Run"); r != ReasonEndTurn {
 				t.Fatalf("reason %s", r)
@@ -335,9 +335,9 @@ func TestAlwaysAllowAddsRule(t *testing.T) {
 		{Text: "ok"},
 	}}, setup{})
 	n := 0
-	h.approveWith(func(a events.Approval) {
+	h.approveWith(func(a wire.Approval) {
 		n++
-		h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: true, AlwaysAllow: true})
+		h.m.Approvals().DecideCommand(a.ID, wire.CommandDecision{Approve: true, AlwaysAllow: true})
 	})
 	if r := h.turn("Run twice"); r != ReasonEndTurn {
 		t.Fatalf("reason %s", r)

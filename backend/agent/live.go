@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
-	"pilot/backend/events"
 	"pilot/backend/llm"
 	"pilot/backend/permission"
 	"pilot/backend/rules"
@@ -17,6 +16,7 @@ import (
 	"pilot/backend/store"
 	"pilot/backend/tools"
 	"pilot/backend/view"
+	"pilot/backend/wire"
 )
 
 // maxAttachment is the largest file attached to a message.
@@ -60,24 +60,24 @@ func (l *live) setState(s State) {
 	if prev == s {
 		return
 	}
-	l.send(events.AgentState, func(q events.Seq) any { return events.StatePayload{Seq: q, State: string(s)} })
+	l.send(wire.AgentState, func(q wire.Seq) any { return wire.StatePayload{Seq: q, State: string(s)} })
 }
 
-func (l *live) send(name string, build func(events.Seq) any) { l.m.out.send(l.id, name, build) }
+func (l *live) send(name string, build func(wire.Seq) any) { l.m.out.send(l.id, name, build) }
 
 func (l *live) notice(kind, text string, retryMs int64) {
-	l.send(events.AgentNotice, func(q events.Seq) any {
-		return events.NoticePayload{Seq: q, Kind: kind, Text: text, RetryInMs: retryMs}
+	l.send(wire.AgentNotice, func(q wire.Seq) any {
+		return wire.NoticePayload{Seq: q, Kind: kind, Text: text, RetryInMs: retryMs}
 	})
 }
 
 func (l *live) emitMessage(msg store.Message) {
 	v := view.Message(msg)
-	l.send(events.AgentMessage, func(q events.Seq) any { return events.MessagePayload{Seq: q, Message: v} })
+	l.send(wire.AgentMessage, func(q wire.Seq) any { return wire.MessagePayload{Seq: q, Message: v} })
 }
 
-func (l *live) emitTool(c events.ToolCall) {
-	l.send(events.AgentTool, func(q events.Seq) any { return events.ToolPayload{Seq: q, Call: c} })
+func (l *live) emitTool(c wire.ToolCall) {
+	l.send(wire.AgentTool, func(q wire.Seq) any { return wire.ToolPayload{Seq: q, Call: c} })
 }
 
 // emitError reports a failure as one human sentence, and logs it.
@@ -88,8 +88,8 @@ func (l *live) emitError(err error) {
 		kind, msg, retry = string(le.Kind), le.Human(), le.Retryable()
 	}
 	l.m.logError("turn failed", l.id, err)
-	l.send(events.AgentError, func(q events.Seq) any {
-		return events.ErrorPayload{Seq: q, Kind: kind, Message: msg, Retryable: retry}
+	l.send(wire.AgentError, func(q wire.Seq) any {
+		return wire.ErrorPayload{Seq: q, Kind: kind, Message: msg, Retryable: retry}
 	})
 }
 

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/events"
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 const mainGo = "package main\n\nfunc main() {\n\tprintln(\"hello\")\n}\n"
@@ -25,7 +25,7 @@ func TestReadExploreEdit(t *testing.T) {
 			}}, setup{files: map[string]string{"main.go": mainGo}})
 			h.approveAll()
 			if r := h.turn("Make it greet the world"); r != ReasonEndTurn {
-				t.Fatalf("reason %s; errors %v", r, h.rec.events(events.AgentError))
+				t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
 			}
 			if got := h.read("main.go"); got != strings.Replace(mainGo, "hello", "hello, world", 1) {
 				t.Errorf("main.go:\n%s", got)
@@ -77,34 +77,34 @@ func checkEvents(t *testing.T, h *harness) {
 	state := Idle
 	streamed := map[int64]string{}
 	for _, e := range all {
-		var seq events.Seq
+		var seq wire.Seq
 		switch p := e.payload.(type) {
-		case events.StatePayload:
+		case wire.StatePayload:
 			seq = p.Seq
 			if !CanTransition(state, State(p.State)) {
 				t.Errorf("state %s -> %s", state, p.State)
 			}
 			state = State(p.State)
-		case events.StreamPayload:
+		case wire.StreamPayload:
 			seq = p.Seq
 			streamed[p.MessageID] += p.Text
-		case events.MessagePayload:
+		case wire.MessagePayload:
 			seq = p.Seq
 			if p.Message.Role == "assistant" && p.Message.Blocks[0].Type == "text" && streamed[p.Message.ID] != p.Message.Blocks[0].Text {
 				t.Errorf("streamed %q, committed %q", streamed[p.Message.ID], p.Message.Blocks[0].Text)
 			}
-		case events.ToolPayload:
+		case wire.ToolPayload:
 			seq = p.Seq
-		case events.UsagePayload:
+		case wire.UsagePayload:
 			seq = p.Seq
 			if p.Usage.ContextWindow == 0 || p.Usage.ContextTokens == 0 {
 				t.Errorf("usage without context: %+v", p.Usage)
 			}
-		case events.TurnDonePayload:
+		case wire.TurnDonePayload:
 			seq = p.Seq
-		case events.ApprovalPayload:
+		case wire.ApprovalPayload:
 			seq = p.Seq
-		case events.ApprovalDonePayload:
+		case wire.ApprovalDonePayload:
 			seq = p.Seq
 		default:
 			continue

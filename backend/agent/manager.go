@@ -3,7 +3,7 @@
 // permission policy says so), sends the results back, and repeats until the
 // model answers without tools, the user cancels, or a limit is reached.
 // The window (through backend/workspace) and the headless CLI run the same
-// Manager; only the events.Emitter they inject differs.
+// Manager; only the wire.Emitter they inject differs.
 //
 // # API
 //
@@ -23,7 +23,7 @@
 //
 // # Events
 //
-// Everything a frontend shows arrives as events (backend/events): the
+// Everything a frontend shows arrives as events (backend/wire): the
 // state (agent:state), streamed text in batches of DefaultBatchInterval
 // (agent:stream), committed messages (agent:message), tool cards
 // (agent:tool) with live command output (agent:tool_output), approvals
@@ -57,7 +57,6 @@ import (
 	"time"
 
 	"pilot/backend/approval"
-	"pilot/backend/events"
 	"pilot/backend/ledger"
 	"pilot/backend/llm"
 	"pilot/backend/permission"
@@ -65,6 +64,7 @@ import (
 	"pilot/backend/store"
 	"pilot/backend/tools"
 	"pilot/backend/webfetch"
+	"pilot/backend/wire"
 )
 
 // Defaults of Options.
@@ -90,7 +90,7 @@ var (
 // Deps is what a Manager works with.
 type Deps struct {
 	Store   *store.Store
-	Emitter events.Emitter
+	Emitter wire.Emitter
 	// Provider returns the model client for a session (its Provider and
 	// Model fields name what the session was created with).
 	Provider func(ctx context.Context, s store.Session) (Model, error)
@@ -177,7 +177,7 @@ func NewManager(d Deps) *Manager {
 	}
 	emit := d.Emitter
 	if emit == nil {
-		emit = events.Discard{}
+		emit = wire.Discard{}
 	}
 	m := &Manager{st: d.Store, provider: d.Provider, opt: o, log: log, out: newOutbox(emit, o.BatchInterval), lives: map[int64]*live{}, ledger: d.Ledger, mcp: d.MCP}
 	m.base, m.stop = context.WithCancel(context.Background())
@@ -188,13 +188,13 @@ func NewManager(d Deps) *Manager {
 // notifier turns the broker's announcements into events.
 type notifier struct{ m *Manager }
 
-func (n notifier) Asked(session int64, a events.Approval) {
-	n.m.out.send(session, events.AgentApproval, func(s events.Seq) any { return events.ApprovalPayload{Seq: s, Approval: a} })
+func (n notifier) Asked(session int64, a wire.Approval) {
+	n.m.out.send(session, wire.AgentApproval, func(s wire.Seq) any { return wire.ApprovalPayload{Seq: s, Approval: a} })
 }
 
 func (n notifier) Done(session int64, id, outcome string) {
-	n.m.out.send(session, events.AgentApprovalDone, func(s events.Seq) any {
-		return events.ApprovalDonePayload{Seq: s, ApprovalID: id, Outcome: outcome}
+	n.m.out.send(session, wire.AgentApprovalDone, func(s wire.Seq) any {
+		return wire.ApprovalDonePayload{Seq: s, ApprovalID: id, Outcome: outcome}
 	})
 }
 

@@ -6,12 +6,12 @@ import (
 	"sort"
 	"strings"
 
-	"pilot/backend/events"
 	"pilot/backend/gate"
 	"pilot/backend/llm"
 	"pilot/backend/permission"
 	"pilot/backend/store"
 	"pilot/backend/tools"
+	"pilot/backend/wire"
 )
 
 // runMCP passes an MCP tool call through the gate (asking the user where
@@ -20,7 +20,7 @@ import (
 func (t *turn) runMCP(ctx context.Context, r *toolRun, p *tools.Proposal) {
 	l := t.l
 	c := p.MCP
-	state, ok := t.permitted(ctx, r, gate.Call{Tool: r.use.Name, Server: c.Server, MCPTool: c.Tool}, events.Approval{
+	state, ok := t.permitted(ctx, r, gate.Call{Tool: r.use.Name, Server: c.Server, MCPTool: c.Tool}, wire.Approval{
 		Command: fmt.Sprintf("MCP %s: %s %s", c.Server, c.Tool, c.Arguments),
 		Server:  c.Server, McpTool: c.Tool, Arguments: string(c.Arguments),
 	}, "The user rejected this MCP tool call; it was not made.")

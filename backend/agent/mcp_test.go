@@ -12,11 +12,11 @@ import (
 	"sync"
 	"testing"
 
-	"pilot/backend/events"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
-	"pilot/backend/llm/fakellm"
 	"pilot/backend/mcp"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // fakeMCP is a project's MCP servers as the agent sees them.
@@ -81,13 +81,13 @@ func TestMCPToolsAskedAndAnswered(t *testing.T) {
 				}},
 				{Text: "Done."},
 			}}, setup{mcp: srv})
-			var asked []events.Approval
+			var asked []wire.Approval
 			var mu sync.Mutex
-			h.approveWith(func(a events.Approval) {
+			h.approveWith(func(a wire.Approval) {
 				mu.Lock()
 				asked = append(asked, a)
 				mu.Unlock()
-				h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: true, AlwaysAllow: a.McpTool == "echo"})
+				h.m.Approvals().DecideCommand(a.ID, wire.CommandDecision{Approve: true, AlwaysAllow: a.McpTool == "echo"})
 			})
 			if r := h.turn("use the tools"); r != ReasonEndTurn {
 				t.Fatalf("reason %s", r)
@@ -95,7 +95,7 @@ func TestMCPToolsAskedAndAnswered(t *testing.T) {
 			if offered := h.srv.Requests()[0].Tools; !slices.Contains(offered, "mcp__t__echo") || !slices.Contains(offered, "run_bash") {
 				t.Fatalf("offered %v", offered)
 			}
-			if len(asked) != 4 || asked[0].Server != "t" || asked[0].McpTool != "echo" || asked[0].Arguments != `{"text":"hi"}` || asked[0].Kind != events.ApprovalMCP || len(asked[0].AlwaysRules) != 1 || asked[0].AlwaysRules[0] != `allow mcp__t__echo "*"` {
+			if len(asked) != 4 || asked[0].Server != "t" || asked[0].McpTool != "echo" || asked[0].Arguments != `{"text":"hi"}` || asked[0].Kind != wire.ApprovalMCP || len(asked[0].AlwaysRules) != 1 || asked[0].AlwaysRules[0] != `allow mcp__t__echo "*"` {
 				t.Fatalf("asked %+v", asked)
 			}
 			res := h.results(1)
@@ -147,9 +147,9 @@ func TestMCPModes(t *testing.T) {
 				{Text: "Done."},
 			}}, setup{mode: mode, mcp: srv})
 			asked := 0
-			h.approveWith(func(a events.Approval) {
+			h.approveWith(func(a wire.Approval) {
 				asked++
-				h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: false, Feedback: "not now"})
+				h.m.Approvals().DecideCommand(a.ID, wire.CommandDecision{Approve: false, Feedback: "not now"})
 			})
 			h.turn("go")
 			res := h.results(1)

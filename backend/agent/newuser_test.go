@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/events"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
-	"pilot/backend/llm/fakellm"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // A message that alone would not fit in the window is refused before it
@@ -56,10 +56,10 @@ func TestOversizedToolInputIsElidedFromRequests(t *testing.T) {
 				{Text: "Still here.", When: &fakellm.When{LastUserContains: "next"}},
 			}}, setup{mode: "all", opt: Options{ContextWindow: 40000}})
 			if r := h.turn("write the big file"); r != ReasonEndTurn {
-				t.Fatalf("first turn: %s %+v", r, h.rec.events(events.AgentError))
+				t.Fatalf("first turn: %s %+v", r, h.rec.events(wire.AgentError))
 			}
 			if r := h.turn("next question"); r != ReasonEndTurn {
-				t.Fatalf("second turn: %s %+v", r, h.rec.events(events.AgentError))
+				t.Fatalf("second turn: %s %+v", r, h.rec.events(wire.AgentError))
 			}
 			if got := h.read("big.txt"); got != big {
 				t.Fatalf("file has %d characters, want %d", len(got), len(big))
@@ -106,7 +106,7 @@ func TestRetryRunsTheFailedTurnWithoutRepeatingTheMessage(t *testing.T) {
 				t.Fatal(err)
 			}
 			if r := h.wait(); r != ReasonEndTurn {
-				t.Fatalf("retry: %s %+v", r, h.rec.events(events.AgentError))
+				t.Fatalf("retry: %s %+v", r, h.rec.events(wire.AgentError))
 			}
 			users := 0
 			for _, m := range h.messages() {

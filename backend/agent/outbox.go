@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"pilot/backend/events"
+	"pilot/backend/wire"
 )
 
 // DefaultBatchInterval is how long text deltas and command output are
@@ -18,7 +18,7 @@ const DefaultBatchInterval = 33 * time.Millisecond
 // pending deltas, and never dropped. All emission happens under one lock,
 // so sequence numbers reach the emitter in order.
 type outbox struct {
-	emit     events.Emitter
+	emit     wire.Emitter
 	interval time.Duration
 
 	mu      sync.Mutex
@@ -55,13 +55,13 @@ func (o *outbox) settle(session int64, payload any) {
 		return
 	}
 	switch p := payload.(type) {
-	case events.MessagePayload:
+	case wire.MessagePayload:
 		if p.Message.ID == f.messageID {
 			f.messageID = 0
 			f.text.Reset()
 			f.thinking.Reset()
 		}
-	case events.ToolPayload:
+	case wire.ToolPayload:
 		if p.Call.Status != "running" && p.Call.Status != "awaiting_approval" {
 			delete(f.output, p.Call.ID)
 		}
@@ -81,7 +81,7 @@ type outputChunk struct {
 	chunk      []byte
 }
 
-func newOutbox(e events.Emitter, interval time.Duration) *outbox {
+func newOutbox(e wire.Emitter, interval time.Duration) *outbox {
 	if interval <= 0 {
 		interval = DefaultBatchInterval
 	}
@@ -89,9 +89,9 @@ func newOutbox(e events.Emitter, interval time.Duration) *outbox {
 }
 
 // next returns the session's next sequence number; o.mu is held.
-func (o *outbox) next(session int64) events.Seq {
+func (o *outbox) next(session int64) wire.Seq {
 	o.seq[session]++
-	return events.Seq{SessionID: session, Seq: o.seq[session]}
+	return wire.Seq{SessionID: session, Seq: o.seq[session]}
 }
 
 // gather returns the session's pending deltas, creating them; o.mu is held.
@@ -136,7 +136,7 @@ func (o *outbox) output(session int64, toolCallID, chunk string) {
 
 // send emits a terminal event after the session's pending deltas. build
 // receives the event's sequence number.
-func (o *outbox) send(session int64, name string, build func(events.Seq) any) {
+func (o *outbox) send(session int64, name string, build func(wire.Seq) any) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.flushSession(session)
@@ -213,7 +213,7 @@ func (o *outbox) flushSession(session int64) {
 		}
 		f.text.Write(d.text)
 		f.thinking.Write(d.thinking)
-		o.emit.Emit(events.AgentStream, events.StreamPayload{Seq: o.next(session), MessageID: d.messageID, Text: string(d.text), Thinking: string(d.thinking)})
+		o.emit.Emit(wire.AgentStream, wire.StreamPayload{Seq: o.next(session), MessageID: d.messageID, Text: string(d.text), Thinking: string(d.thinking)})
 	}
 	for _, c := range d.output {
 		b := f.output[c.toolCallID]
@@ -222,6 +222,6 @@ func (o *outbox) flushSession(session int64) {
 			f.output[c.toolCallID] = b
 		}
 		b.Write(c.chunk)
-		o.emit.Emit(events.AgentToolOutput, events.ToolOutputPayload{Seq: o.next(session), ToolCallID: c.toolCallID, Chunk: string(c.chunk)})
+		o.emit.Emit(wire.AgentToolOutput, wire.ToolOutputPayload{Seq: o.next(session), ToolCallID: c.toolCallID, Chunk: string(c.chunk)})
 	}
 }

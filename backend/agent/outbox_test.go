@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/events"
+	"pilot/backend/wire"
 )
 
 type sink struct {
@@ -39,14 +39,14 @@ func TestOutboxCoalescesAndOrders(t *testing.T) {
 	}
 	o.output(1, "tool", "x")
 	o.output(1, "tool", "y")
-	o.send(1, events.AgentTurnDone, func(q events.Seq) any { return events.TurnDonePayload{Seq: q, Reason: "end_turn"} })
+	o.send(1, wire.AgentTurnDone, func(q wire.Seq) any { return wire.TurnDonePayload{Seq: q, Reason: "end_turn"} })
 	got := s.list()
 	if len(got) != 3 {
 		t.Fatalf("%d events: %+v", len(got), got)
 	}
-	st := got[0].payload.(events.StreamPayload)
-	out := got[1].payload.(events.ToolOutputPayload)
-	done := got[2].payload.(events.TurnDonePayload)
+	st := got[0].payload.(wire.StreamPayload)
+	out := got[1].payload.(wire.ToolOutputPayload)
+	done := got[2].payload.(wire.TurnDonePayload)
 	if st.Text != strings.Repeat("a", 100) || st.MessageID != 7 || st.Seq.Seq != 1 || st.SessionID != 1 {
 		t.Errorf("stream %+v", st)
 	}
@@ -54,7 +54,7 @@ func TestOutboxCoalescesAndOrders(t *testing.T) {
 		t.Errorf("output %+v done %+v", out, done)
 	}
 	o.flush()
-	if got = s.list(); len(got) != 4 || got[3].payload.(events.StreamPayload).Seq != (events.Seq{SessionID: 2, Seq: 1}) {
+	if got = s.list(); len(got) != 4 || got[3].payload.(wire.StreamPayload).Seq != (wire.Seq{SessionID: 2, Seq: 1}) {
 		t.Errorf("session 2: %+v", got[3:])
 	}
 }
@@ -70,7 +70,7 @@ func TestOutboxTimerFlushesAndNewMessageSplits(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	got := s.list()
-	if len(got) != 2 || got[0].payload.(events.StreamPayload).Text != "one" || got[1].payload.(events.StreamPayload).MessageID != 2 {
+	if len(got) != 2 || got[0].payload.(wire.StreamPayload).Text != "one" || got[1].payload.(wire.StreamPayload).MessageID != 2 {
 		t.Errorf("%+v", got)
 	}
 }
@@ -118,7 +118,7 @@ func TestOutboxSnapshotCarriesInflightWork(t *testing.T) {
 	lv, err := o.snapshot(1, func() error {
 		emittedDuringRead = len(s.list())
 		go func() {
-			o.send(1, events.AgentState, func(q events.Seq) any { return events.StatePayload{Seq: q, State: "idle"} })
+			o.send(1, wire.AgentState, func(q wire.Seq) any { return wire.StatePayload{Seq: q, State: "idle"} })
 			close(sent)
 		}()
 		time.Sleep(20 * time.Millisecond) // the send above must wait for the snapshot
@@ -137,9 +137,9 @@ func TestOutboxSnapshotCarriesInflightWork(t *testing.T) {
 
 	<-sent
 	// Once the message and the call are committed, nothing is in flight.
-	o.send(1, events.AgentMessage, func(q events.Seq) any { return events.MessagePayload{Seq: q, Message: events.Message{ID: 7}} })
-	o.send(1, events.AgentTool, func(q events.Seq) any {
-		return events.ToolPayload{Seq: q, Call: events.ToolCall{ID: "call-1", Status: "done"}}
+	o.send(1, wire.AgentMessage, func(q wire.Seq) any { return wire.MessagePayload{Seq: q, Message: wire.Message{ID: 7}} })
+	o.send(1, wire.AgentTool, func(q wire.Seq) any {
+		return wire.ToolPayload{Seq: q, Call: wire.ToolCall{ID: "call-1", Status: "done"}}
 	})
 	lv, _ = o.snapshot(1, func() error { return nil })
 	if lv.MessageID != 0 || lv.Text != "" || len(lv.Output) != 0 || lv.Seq != 6 {

@@ -3,13 +3,13 @@ package agent
 import (
 	_ "embed"
 
-	"pilot/backend/events"
 	"pilot/backend/llm"
 	"pilot/backend/permission"
 	"pilot/backend/store"
 	"pilot/backend/todo"
 	"pilot/backend/tools"
 	"pilot/backend/view"
+	"pilot/backend/wire"
 )
 
 // ReasonPlan: the turn ended with a plan for the user (present_plan).
@@ -72,7 +72,7 @@ func (t *turn) afterSessionTool(r *toolRun) {
 		return
 	}
 	v := view.Todos(items)
-	t.l.send(events.AgentTodos, func(q events.Seq) any { return events.TodosPayload{Seq: q, Todos: v} })
+	t.l.send(wire.AgentTodos, func(q wire.Seq) any { return wire.TodosPayload{Seq: q, Todos: v} })
 }
 
 // planned reports whether the answer's runs presented a plan.

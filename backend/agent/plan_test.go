@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/events"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
-	"pilot/backend/llm/fakellm"
 	"pilot/backend/permission"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // attempts are the change-making calls a model sends in plan mode anyway,
@@ -52,7 +52,7 @@ func TestPlanModeRefusesChanges(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			h.approveWith(func(a events.Approval) { t.Errorf("asked in plan mode: %+v", a) })
+			h.approveWith(func(a wire.Approval) { t.Errorf("asked in plan mode: %+v", a) })
 			if r := h.turn("Plan a rename of the package"); r != ReasonPlan {
 				t.Fatalf("reason %s, want %s", r, ReasonPlan)
 			}
@@ -116,7 +116,7 @@ func TestPlanModeRefusesChanges(t *testing.T) {
 					t.Errorf("%s is %s, want %s", name, statuses[name], want)
 				}
 			}
-			if n := len(h.rec.events(events.AgentApproval)); n != 0 {
+			if n := len(h.rec.events(wire.AgentApproval)); n != 0 {
 				t.Errorf("%d approvals asked", n)
 			}
 			checkPairs(t, h.messages())
@@ -145,8 +145,8 @@ func TestPlanApproved(t *testing.T) {
 	if err := h.m.SetApprovalMode(context.Background(), h.sess.ID, "ask"); err != nil {
 		t.Fatal(err)
 	}
-	asked := make(chan events.Approval, 1)
-	h.approveWith(func(a events.Approval) {
+	asked := make(chan wire.Approval, 1)
+	h.approveWith(func(a wire.Approval) {
 		asked <- a
 		v, err := h.m.Approvals().Change(a.ID)
 		if err != nil {

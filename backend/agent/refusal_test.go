@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/events"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
-	"pilot/backend/llm/fakellm"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // TestRefusalIsReported: an answer that ends with stop_reason "refusal"
@@ -48,11 +48,11 @@ func TestRefusalIsReported(t *testing.T) {
 			if r := h.turn("Do the forbidden thing"); r != ReasonError {
 				t.Fatalf("reason %s, want %s", r, ReasonError)
 			}
-			errs := h.rec.events(events.AgentError)
+			errs := h.rec.events(wire.AgentError)
 			if len(errs) != 1 {
 				t.Fatalf("errors %v", errs)
 			}
-			e := errs[0].(events.ErrorPayload)
+			e := errs[0].(wire.ErrorPayload)
 			if e.Kind != string(llm.KindRefusal) || !strings.Contains(e.Message, tt.msg) || e.Retryable {
 				t.Errorf("error %+v, want kind refusal with %q", e, tt.msg)
 			}
@@ -73,7 +73,7 @@ func TestRefusalIsReported(t *testing.T) {
 			}
 			// The session goes on; the next call carries the kept refusal.
 			if r := h.turn("Then something else"); r != ReasonEndTurn {
-				t.Fatalf("next turn: %s; errors %v", r, h.rec.events(events.AgentError))
+				t.Fatalf("next turn: %s; errors %v", r, h.rec.events(wire.AgentError))
 			}
 			reqs := h.srv.Requests()
 			if body, _ := json.Marshal(reqs[len(reqs)-1].Body); !strings.Contains(string(body), "stop reason: refusal") {

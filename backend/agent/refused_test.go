@@ -4,11 +4,11 @@ import (
 	"context"
 	"testing"
 
-	"pilot/backend/events"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
-	"pilot/backend/llm/fakellm"
 	"pilot/backend/permission"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // TestRefusedBy: a rejected call records who refused it, stored and on
@@ -45,11 +45,11 @@ func TestRefusedBy(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			h.approveWith(func(a events.Approval) {
+			h.approveWith(func(a wire.Approval) {
 				if !c.reject {
 					t.Errorf("asked: %+v", a)
 				}
-				h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: false})
+				h.m.Approvals().DecideCommand(a.ID, wire.CommandDecision{Approve: false})
 			})
 			h.turn("go")
 			calls, err := h.st.ToolCalls(ctx, h.sess.ID)
@@ -63,9 +63,9 @@ func TestRefusedBy(t *testing.T) {
 			if got := calls[0]; got.Status != store.ToolRejected || got.RefusedBy != want {
 				t.Errorf("stored %s refused by %q, want rejected by %q", got.Status, got.RefusedBy, want)
 			}
-			var last events.ToolCall
-			for _, e := range h.rec.events(events.AgentTool) {
-				last = e.(events.ToolPayload).Call
+			var last wire.ToolCall
+			for _, e := range h.rec.events(wire.AgentTool) {
+				last = e.(wire.ToolPayload).Call
 			}
 			if last.Status != "rejected" || last.RefusedBy != c.by || last.RefusedRule != c.rule {
 				t.Errorf("card %s refusedBy %q rule %q, want rejected, %q, %q", last.Status, last.RefusedBy, last.RefusedRule, c.by, c.rule)

@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"pilot/backend/diff"
-	"pilot/backend/events"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
-	"pilot/backend/llm/fakellm"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // bigEdit is the review benchmark's change (frontend/e2e/lib/scaleData.mjs
@@ -86,7 +86,7 @@ func BenchmarkBigEdit(b *testing.B) {
 		}
 	})
 	b.Run("payload", func(b *testing.B) {
-		view := events.ChangeView{ApprovalID: "a", Tool: "write_file", Files: []events.FileChange{{Path: "table.go", NewText: proposed, Hunks: diff.Compute(original, proposed).Hunks()}}}
+		view := wire.ChangeView{ApprovalID: "a", Tool: "write_file", Files: []wire.FileChange{{Path: "table.go", NewText: proposed, Hunks: diff.Compute(original, proposed).Hunks()}}}
 		var size int
 		for b.Loop() {
 			out, err := json.Marshal(view)
@@ -117,12 +117,12 @@ func benchProposalPath(b *testing.B, original, proposed string) {
 	asked := make(chan time.Time, 1)
 	h.rec.mu.Lock()
 	h.rec.onEvent = func(name string, p any) {
-		if name == events.AgentApproval {
+		if name == wire.AgentApproval {
 			asked <- time.Now()
 		}
 	}
 	h.rec.mu.Unlock()
-	h.approveWith(func(a events.Approval) {
+	h.approveWith(func(a wire.Approval) {
 		v, err := h.m.Approvals().Change(a.ID)
 		if err != nil {
 			b.Error(err)

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/events"
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
+	"pilot/backend/wire"
 )
 
 // "Always allow" shows the rules it adds on the approval, and a rule that
@@ -21,13 +21,13 @@ func TestAlwaysAllowStoresOnlyValidRulesAndSaysSo(t *testing.T) {
 		{ToolCalls: []fakellm.ToolCall{toolCall("a", "mcp__t__echo", `{"text": "hi"}`)}},
 		{Text: "Done."},
 	}}, setup{mcp: srv})
-	var asked []events.Approval
-	h.approveWith(func(a events.Approval) {
+	var asked []wire.Approval
+	h.approveWith(func(a wire.Approval) {
 		asked = append(asked, a)
 		srv.mu.Lock()
 		srv.down = true
 		srv.mu.Unlock()
-		h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: true, AlwaysAllow: true})
+		h.m.Approvals().DecideCommand(a.ID, wire.CommandDecision{Approve: true, AlwaysAllow: true})
 	})
 	if r := h.turn("echo"); r != ReasonEndTurn {
 		t.Fatalf("reason %s", r)

@@ -13,9 +13,9 @@ import (
 	"sync"
 
 	"pilot/backend/confine"
-	"pilot/backend/events"
 	"pilot/backend/gate"
 	"pilot/backend/netproxy"
+	"pilot/backend/wire"
 )
 
 // Sandbox is how run_bash commands are confined (Options.Sandbox). The
@@ -241,7 +241,7 @@ func (t *turn) network(s *sandboxRun, host string, port int) error {
 	}
 	r := s.r
 	before := r.out
-	_, ok := t.asked(s.ctx, r, d, events.Approval{Command: s.command, Host: host, Port: port}, "")
+	_, ok := t.asked(s.ctx, r, d, wire.Approval{Command: s.command, Host: host, Port: port}, "")
 	feedback := strings.TrimSpace(r.out.feedback)
 	r.out = before
 	t.running(context.WithoutCancel(s.ctx), r)
@@ -274,7 +274,7 @@ func hostPort(host string, port int) string {
 
 // saveSandbox keeps how the command ran with its call and shows it on the
 // card.
-func (t *turn) saveSandbox(ctx context.Context, r *toolRun, info *events.SandboxInfo) {
+func (t *turn) saveSandbox(ctx context.Context, r *toolRun, info *wire.SandboxInfo) {
 	b, err := json.Marshal(info)
 	if err == nil {
 		err = t.l.m.st.SetToolSandbox(context.WithoutCancel(ctx), r.rec.ID, string(b))

@@ -11,10 +11,10 @@ import (
 	"testing"
 
 	"pilot/backend/confine"
-	"pilot/backend/events"
 	"pilot/backend/gate"
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // unavailable is the Status.Why the tests' machine without a sandbox gives.
@@ -64,10 +64,10 @@ func (f *fakeBox) counts() (made, closed int) {
 }
 
 // lastCard is the last card shown for the call id.
-func lastCard(h *harness, id string) events.ToolCall {
-	var c events.ToolCall
-	for _, p := range h.rec.events(events.AgentTool) {
-		if v := p.(events.ToolPayload).Call; v.ID == id {
+func lastCard(h *harness, id string) wire.ToolCall {
+	var c wire.ToolCall
+	for _, p := range h.rec.events(wire.AgentTool) {
+		if v := p.(wire.ToolPayload).Call; v.ID == id {
 			c = v
 		}
 	}
@@ -75,7 +75,7 @@ func lastCard(h *harness, id string) events.ToolCall {
 }
 
 // storedSandbox is the sandbox info stored with the session's call id.
-func storedSandbox(t *testing.T, h *harness, id string) events.SandboxInfo {
+func storedSandbox(t *testing.T, h *harness, id string) wire.SandboxInfo {
 	t.Helper()
 	calls, err := h.st.ToolCalls(t.Context(), h.sess.ID)
 	if err != nil {
@@ -83,7 +83,7 @@ func storedSandbox(t *testing.T, h *harness, id string) events.SandboxInfo {
 	}
 	for _, c := range calls {
 		if c.ToolUseID == id {
-			var v events.SandboxInfo
+			var v wire.SandboxInfo
 			if c.Sandbox != "" {
 				if err := json.Unmarshal([]byte(c.Sandbox), &v); err != nil {
 					t.Fatal(err)
@@ -93,7 +93,7 @@ func storedSandbox(t *testing.T, h *harness, id string) events.SandboxInfo {
 		}
 	}
 	t.Fatalf("no call %s", id)
-	return events.SandboxInfo{}
+	return wire.SandboxInfo{}
 }
 
 // In edits mode, where the sandbox can start, a command runs in the
@@ -108,9 +108,9 @@ func TestSandboxEditsRunsWithoutAsking(t *testing.T) {
 		{ToolCalls: []fakellm.ToolCall{toolCall("c2", "run_bash", `{"command":"echo two >> made.txt"}`)}},
 		{Text: "Done."},
 	}}, setup{mode: "edits", opt: Options{Sandbox: box.options(t, true)}})
-	h.approveWith(func(a events.Approval) {
+	h.approveWith(func(a wire.Approval) {
 		t.Errorf("asked %s about %q in edits mode with the sandbox ready", a.Kind, a.Command)
-		h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{})
+		h.m.Approvals().DecideCommand(a.ID, wire.CommandDecision{})
 	})
 	if r := h.turn("Make the file"); r != ReasonEndTurn {
 		t.Fatalf("reason %s", r)
@@ -181,13 +181,13 @@ func TestSandboxOutsideAsks(t *testing.T) {
 		{ToolCalls: []fakellm.ToolCall{toolCall("c1", "run_bash", `{"command":"echo x > out.txt","sandbox":false,"reason":"It writes the user's global config."}`)}},
 		{Text: "Understood."},
 	}}, setup{mode: "edits", opt: Options{Sandbox: box.options(t, true)}})
-	var asked []events.Approval
+	var asked []wire.Approval
 	var mu sync.Mutex
-	h.approveWith(func(a events.Approval) {
+	h.approveWith(func(a wire.Approval) {
 		mu.Lock()
 		asked = append(asked, a)
 		mu.Unlock()
-		h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: false, Feedback: "not now"})
+		h.m.Approvals().DecideCommand(a.ID, wire.CommandDecision{Approve: false, Feedback: "not now"})
 	})
 	if r := h.turn("Configure it"); r != ReasonEndTurn {
 		t.Fatalf("reason %s", r)
@@ -196,7 +196,7 @@ func TestSandboxOutsideAsks(t *testing.T) {
 		t.Fatalf("asked %d times", len(asked))
 	}
 	a := asked[0]
-	if a.Kind != events.ApprovalOutsideSandbox || a.Reason != "It writes the user's global config." || len(a.AlwaysRules) != 0 ||
+	if a.Kind != wire.ApprovalOutsideSandbox || a.Reason != "It writes the user's global config." || len(a.AlwaysRules) != 0 ||
 		a.NoAlways != gate.NoAlwaysOutside || a.ToolCallID != "c1" || a.Command != "echo x > out.txt" {
 		t.Errorf("approval %+v", a)
 	}
@@ -220,9 +220,9 @@ func TestSandboxOutsideNeedsReason(t *testing.T) {
 		{ToolCalls: []fakellm.ToolCall{toolCall("c1", "run_bash", `{"command":"echo x > out.txt","sandbox":false}`)}},
 		{Text: "Understood."},
 	}}, setup{mode: "all", opt: Options{Sandbox: box.options(t, true)}})
-	h.approveWith(func(a events.Approval) {
+	h.approveWith(func(a wire.Approval) {
 		t.Errorf("asked %+v", a)
-		h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{})
+		h.m.Approvals().DecideCommand(a.ID, wire.CommandDecision{})
 	})
 	if r := h.turn("Configure it"); r != ReasonEndTurn {
 		t.Fatalf("reason %s", r)
@@ -248,13 +248,13 @@ func TestSandboxNotReady(t *testing.T) {
 				{ToolCalls: []fakellm.ToolCall{toolCall("c1", "run_bash", `{"command":"echo x > out.txt"}`)}},
 				{Text: "Done."},
 			}}, setup{mode: mode, opt: Options{Sandbox: box.options(t, false)}})
-			var asked []events.Approval
+			var asked []wire.Approval
 			var mu sync.Mutex
-			h.approveWith(func(a events.Approval) {
+			h.approveWith(func(a wire.Approval) {
 				mu.Lock()
 				asked = append(asked, a)
 				mu.Unlock()
-				h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: true})
+				h.m.Approvals().DecideCommand(a.ID, wire.CommandDecision{Approve: true})
 			})
 			if r := h.turn("Run it"); r != ReasonEndTurn {
 				t.Fatalf("reason %s", r)
@@ -266,7 +266,7 @@ func TestSandboxNotReady(t *testing.T) {
 			if len(asked) != wantAsked {
 				t.Fatalf("asked %d times", len(asked))
 			}
-			if wantAsked == 1 && (asked[0].Kind != events.ApprovalCommand || !strings.Contains(asked[0].NoSandbox, unavailable)) {
+			if wantAsked == 1 && (asked[0].Kind != wire.ApprovalCommand || !strings.Contains(asked[0].NoSandbox, unavailable)) {
 				t.Errorf("approval %+v", asked[0])
 			}
 			if got := h.read("out.txt"); got != "x\n" {
@@ -301,18 +301,18 @@ func TestSandboxNetworkDecide(t *testing.T) {
 	var once sync.Once
 	h.rec.mu.Lock()
 	h.rec.onEvent = func(name string, p any) {
-		if tp, ok := p.(events.ToolPayload); ok && tp.Call.ID == "c1" && tp.Call.Status == string(store.ToolRunning) && tp.Call.Sandbox != nil && tp.Call.Sandbox.Sandboxed {
+		if tp, ok := p.(wire.ToolPayload); ok && tp.Call.ID == "c1" && tp.Call.Status == string(store.ToolRunning) && tp.Call.Sandbox != nil && tp.Call.Sandbox.Sandboxed {
 			once.Do(func() { close(running) })
 		}
 	}
 	h.rec.mu.Unlock()
-	var asked []events.Approval
+	var asked []wire.Approval
 	var mu sync.Mutex
-	h.approveWith(func(a events.Approval) {
+	h.approveWith(func(a wire.Approval) {
 		mu.Lock()
 		asked = append(asked, a)
 		mu.Unlock()
-		h.m.Approvals().DecideCommand(a.ID, events.CommandDecision{Approve: a.Host != "no.example", AlwaysAllow: a.Host == "ok.example"})
+		h.m.Approvals().DecideCommand(a.ID, wire.CommandDecision{Approve: a.Host != "no.example", AlwaysAllow: a.Host == "ok.example"})
 	})
 	if err := h.m.Send(ctx, h.sess.ID, "Fetch things", nil); err != nil {
 		t.Fatal(err)
@@ -347,7 +347,7 @@ func TestSandboxNetworkDecide(t *testing.T) {
 	if n != 3 {
 		t.Errorf("asked %d times, want ok.example, once.example and no.example once each", n)
 	}
-	if first.Kind != events.ApprovalNetwork || first.ToolCallID != "c1" || first.Host != "ok.example" || first.Port != 443 ||
+	if first.Kind != wire.ApprovalNetwork || first.ToolCallID != "c1" || first.Host != "ok.example" || first.Port != 443 ||
 		!strings.Contains(first.Command, "while") || len(first.AlwaysRules) != 1 || first.AlwaysRules[0] != `allow network "ok.example"` {
 		t.Errorf("approval %+v", first)
 	}

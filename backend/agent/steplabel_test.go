@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"pilot/backend/events"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/wire"
 )
 
 // TestStepLabels: the Changes view's label of each step says what it
@@ -27,7 +27,7 @@ func TestStepLabels(t *testing.T) {
 		}},
 		{Text: "Done.", When: &fakellm.When{HasToolResult: true}},
 	}}, setup{files: map[string]string{"a.txt": "alpha\nbeta\n", "long.txt": numbered(40)}})
-	h.approveWith(func(a events.Approval) {
+	h.approveWith(func(a wire.Approval) {
 		v, err := h.m.Approvals().Change(a.ID)
 		if err != nil {
 			t.Errorf("change %v", err)

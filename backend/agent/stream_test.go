@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/events"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
-	"pilot/backend/llm/fakellm"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // TestSilentStream: a server that goes silent before answering is retried;
@@ -24,7 +24,7 @@ func TestSilentStream(t *testing.T) {
 				{Text: "Here I am."},
 			}}, setup{idle: 200 * time.Millisecond})
 			if r := h.turn("Hello"); r != ReasonEndTurn {
-				t.Fatalf("reason %s; errors %v", r, h.rec.events(events.AgentError))
+				t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
 			}
 			if n := h.rec.notices("retry"); len(n) != 1 || !strings.Contains(n[0], "nothing arrived for 200 ms") {
 				t.Errorf("retry notices %v", n)
@@ -43,11 +43,11 @@ func TestSilentStream(t *testing.T) {
 			if r := h.turn("Count"); r != ReasonError {
 				t.Fatalf("reason %s", r)
 			}
-			errs := h.rec.events(events.AgentError)
+			errs := h.rec.events(wire.AgentError)
 			if len(errs) != 1 {
 				t.Fatalf("errors %+v", errs)
 			}
-			e := errs[0].(events.ErrorPayload)
+			e := errs[0].(wire.ErrorPayload)
 			if e.Kind != string(llm.KindStalled) || !e.Retryable ||
 				!strings.Contains(e.Message, "went silent in the middle of the answer (nothing arrived for 2 s)") ||
 				!strings.HasSuffix(e.Message, "The partial answer was kept.") {
@@ -82,7 +82,7 @@ func TestErrorEventInStream(t *testing.T) {
 				{Text: "Here I am."},
 			}}, setup{})
 			if r := h.turn("Hello"); r != ReasonEndTurn {
-				t.Fatalf("reason %s; errors %v", r, h.rec.events(events.AgentError))
+				t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
 			}
 			if n := h.rec.notices("retry"); len(n) != 1 || !strings.Contains(n[0], "(overloaded)") {
 				t.Errorf("retry notices %v", n)
@@ -104,11 +104,11 @@ func TestErrorEventInStream(t *testing.T) {
 			if r := h.turn("Hello"); r != ReasonError {
 				t.Fatalf("reason %s", r)
 			}
-			errs := h.rec.events(events.AgentError)
+			errs := h.rec.events(wire.AgentError)
 			if len(errs) != 1 {
 				t.Fatalf("errors %+v", errs)
 			}
-			if e := errs[0].(events.ErrorPayload); e.Kind != string(llm.KindPermission) || e.Retryable ||
+			if e := errs[0].(wire.ErrorPayload); e.Kind != string(llm.KindPermission) || e.Retryable ||
 				!strings.Contains(e.Message, "refused the request (permission_error): not allowed;") {
 				t.Errorf("error %+v", e)
 			}
@@ -125,11 +125,11 @@ func TestErrorEventInStream(t *testing.T) {
 			if r := h.turn("Count"); r != ReasonError {
 				t.Fatalf("reason %s", r)
 			}
-			errs := h.rec.events(events.AgentError)
+			errs := h.rec.events(wire.AgentError)
 			if len(errs) != 1 {
 				t.Fatalf("errors %+v", errs)
 			}
-			if e := errs[0].(events.ErrorPayload); e.Kind != string(llm.KindOverloaded) || !e.Retryable ||
+			if e := errs[0].(wire.ErrorPayload); e.Kind != string(llm.KindOverloaded) || !e.Retryable ||
 				!strings.HasSuffix(e.Message, "The partial answer was kept.") {
 				t.Errorf("error %+v", e)
 			}

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/events"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
-	"pilot/backend/llm/fakellm"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // TestRedactedThinkingGoesBack: the thinking and redacted_thinking blocks
@@ -26,7 +26,7 @@ func TestRedactedThinkingGoesBack(t *testing.T) {
 		{Text: "Go 1.26.", When: &fakellm.When{HasToolResult: true}},
 	}}, setup{files: map[string]string{"go.mod": "module x\n\ngo 1.26\n"}})
 	if r := h.turn("Which Go version?"); r != ReasonEndTurn {
-		t.Fatalf("reason %s; errors %v", r, h.rec.events(events.AgentError))
+		t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
 	}
 	ms := h.messages()
 	checkPairs(t, ms)
@@ -51,8 +51,8 @@ func TestRedactedThinkingGoesBack(t *testing.T) {
 	if strings.Join(got, ",") != "thinking,redacted_thinking,tool_use" {
 		t.Errorf("blocks sent back: %v", got)
 	}
-	for _, p := range h.rec.events(events.AgentMessage) {
-		for _, b := range p.(events.MessagePayload).Message.Blocks {
+	for _, p := range h.rec.events(wire.AgentMessage) {
+		for _, b := range p.(wire.MessagePayload).Message.Blocks {
 			if b.Type == string(llm.BlockRedactedThinking) {
 				t.Errorf("the window was sent a redacted block: %+v", b)
 			}
@@ -73,7 +73,7 @@ func TestDeepSeekReasoningGoesBack(t *testing.T) {
 		{Text: "Sunny.", When: &fakellm.When{HasToolResult: true}},
 	}}, setup{})
 	if r := h.turn("Weather in San Francisco?"); r != ReasonEndTurn {
-		t.Fatalf("reason %s; errors %v", r, h.rec.events(events.AgentError))
+		t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
 	}
 	ms := h.messages()
 	stored := ms[1].Content
@@ -149,7 +149,7 @@ func TestThinkingBudget(t *testing.T) {
 				return Model{Provider: logged{p, log}, ThinkingBudget: budget}, err
 			}
 			if r := h.turn("Which Go version?"); r != ReasonEndTurn {
-				t.Fatalf("reason %s; errors %v", r, h.rec.events(events.AgentError))
+				t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
 			}
 			for deadline := time.Now().Add(10 * time.Second); h.srv.TitleRequests() == 0; time.Sleep(5 * time.Millisecond) {
 				if time.Now().After(deadline) {

@@ -4,9 +4,9 @@ import (
 	"context"
 	"time"
 
-	"pilot/backend/events"
 	"pilot/backend/llm"
 	"pilot/backend/view"
+	"pilot/backend/wire"
 )
 
 // titleTimeout bounds the model call that names a session.
@@ -51,6 +51,6 @@ func (l *live) modelTitle() {
 		return
 	}
 	if sess, err = l.m.st.Session(ctx, l.id); err == nil {
-		l.m.out.global(events.SessionUpdated, events.SessionPayload{Session: view.Session(sess)})
+		l.m.out.global(wire.SessionUpdated, wire.SessionPayload{Session: view.Session(sess)})
 	}
 }

@@ -5,10 +5,10 @@ import (
 	"reflect"
 	"testing"
 
-	"pilot/backend/events"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
-	"pilot/backend/llm/fakellm"
 	"pilot/backend/todo"
+	"pilot/backend/wire"
 )
 
 // TestTodoWrite: each todo_write that passes its checks replaces the list
@@ -29,11 +29,11 @@ func TestTodoWrite(t *testing.T) {
 	if r := h.turn("Fix the lexer bug"); r != ReasonEndTurn {
 		t.Fatalf("reason %s", r)
 	}
-	var got [][]events.TodoItem
-	for _, p := range h.rec.events(events.AgentTodos) {
-		got = append(got, p.(events.TodosPayload).Todos)
+	var got [][]wire.TodoItem
+	for _, p := range h.rec.events(wire.AgentTodos) {
+		got = append(got, p.(wire.TodosPayload).Todos)
 	}
-	want := [][]events.TodoItem{
+	want := [][]wire.TodoItem{
 		{{Content: "Read the lexer", Status: "in_progress"}, {Content: "Fix the bug", Status: "pending"}},
 		{{Content: "Read the lexer", Status: "done"}, {Content: "Fix the bug", Status: "in_progress"}},
 	}

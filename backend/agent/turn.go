@@ -5,14 +5,14 @@ import (
 	"errors"
 	"fmt"
 
-	"pilot/backend/events"
 	"pilot/backend/llm"
 	"pilot/backend/permission"
 	"pilot/backend/store"
 	"pilot/backend/view"
+	"pilot/backend/wire"
 )
 
-// Reasons a turn ends (events.TurnDonePayload.Reason).
+// Reasons a turn ends (wire.TurnDonePayload.Reason).
 const (
 	ReasonEndTurn   = "end_turn"
 	ReasonCancelled = "cancelled"
@@ -69,10 +69,10 @@ func (l *live) run(ctx context.Context, user []llm.ContentBlock) {
 				l.m.log.Warn("session title", "session", l.id, "err", err)
 			}
 		}
-		l.m.out.global(events.SessionUpdated, events.SessionPayload{Session: view.Session(sess)})
+		l.m.out.global(wire.SessionUpdated, wire.SessionPayload{Session: view.Session(sess)})
 	}
 	l.setState(state)
-	l.send(events.AgentTurnDone, func(q events.Seq) any { return events.TurnDonePayload{Seq: q, Reason: reason} })
+	l.send(wire.AgentTurnDone, func(q wire.Seq) any { return wire.TurnDonePayload{Seq: q, Reason: reason} })
 	if untitled && l.m.opt.Titles && reason != ReasonError {
 		l.modelTitle()
 	}

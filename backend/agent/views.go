@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"strings"
 
-	"pilot/backend/events"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // storeHunks converts hunks to the store's unified form, all pending.
-func storeHunks(hs []events.Hunk) []store.Hunk {
+func storeHunks(hs []wire.Hunk) []store.Hunk {
 	out := make([]store.Hunk, len(hs))
 	for i, h := range hs {
 		var b strings.Builder

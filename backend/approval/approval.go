@@ -6,8 +6,8 @@
 // finds nothing pending and changes nothing, so a double click is harmless.
 //
 // The Broker announces each pending approval and its end through a
-// Notifier (the agent turns them into events.AgentApproval and
-// events.AgentApprovalDone, which are never dropped). A frontend fetches a
+// Notifier (the agent turns them into wire.AgentApproval and
+// wire.AgentApprovalDone, which are never dropped). A frontend fetches a
 // change's hunks with Change.
 package approval
 
@@ -19,7 +19,7 @@ import (
 	"fmt"
 	"sync"
 
-	"pilot/backend/events"
+	"pilot/backend/wire"
 )
 
 // Outcomes reported to the Notifier.
@@ -48,22 +48,22 @@ var (
 
 // Notifier hears about approvals as they start and end.
 type Notifier interface {
-	Asked(sessionID int64, a events.Approval)
+	Asked(sessionID int64, a wire.Approval)
 	Done(sessionID int64, approvalID, outcome string)
 }
 
 // Answer is the user's decision: Change for a change, Command for every
 // other kind (a command, an MCP call, a web fetch, the budget...).
 type Answer struct {
-	Change  *events.ChangeDecision
-	Command *events.CommandDecision
+	Change  *wire.ChangeDecision
+	Command *wire.CommandDecision
 	Outcome string
 }
 
 type pending struct {
 	session  int64
-	approval events.Approval
-	change   *events.ChangeView
+	approval wire.Approval
+	change   *wire.ChangeView
 	answer   chan Answer   // buffered 1: receives the winning answer
 	withdraw chan struct{} // closed by Withdraw
 }
@@ -86,21 +86,21 @@ func New(n Notifier) *Broker {
 // AskChange announces a change and waits for the answer. a.Kind is set to
 // change; an empty a.ID gets a new id (see NewID), which change.ApprovalID
 // takes too.
-func (b *Broker) AskChange(ctx context.Context, sessionID int64, a events.Approval, change events.ChangeView) (Answer, error) {
-	a.Kind = events.ApprovalChange
+func (b *Broker) AskChange(ctx context.Context, sessionID int64, a wire.Approval, change wire.ChangeView) (Answer, error) {
+	a.Kind = wire.ApprovalChange
 	return b.ask(ctx, sessionID, a, &change)
 }
 
 // Ask announces a yes/no approval of a.Kind (any kind but change, which
 // has hunks: AskChange) and waits for the answer (DecideCommand).
-func (b *Broker) Ask(ctx context.Context, sessionID int64, a events.Approval) (Answer, error) {
-	if a.Kind == "" || a.Kind == events.ApprovalChange {
+func (b *Broker) Ask(ctx context.Context, sessionID int64, a wire.Approval) (Answer, error) {
+	if a.Kind == "" || a.Kind == wire.ApprovalChange {
 		return Answer{}, fmt.Errorf("%w: Ask needs a yes/no kind, not %q", ErrWrongKind, a.Kind)
 	}
 	return b.ask(ctx, sessionID, a, nil)
 }
 
-func (b *Broker) ask(ctx context.Context, sessionID int64, a events.Approval, change *events.ChangeView) (Answer, error) {
+func (b *Broker) ask(ctx context.Context, sessionID int64, a wire.Approval, change *wire.ChangeView) (Answer, error) {
 	if a.ID == "" {
 		a.ID = NewID()
 	}
@@ -157,7 +157,7 @@ func (b *Broker) remove(id string) {
 }
 
 // DecideChange answers a pending change.
-func (b *Broker) DecideChange(id string, d events.ChangeDecision) error {
+func (b *Broker) DecideChange(id string, d wire.ChangeDecision) error {
 	return b.decide(id, true, func(p *pending) (Answer, error) {
 		outcome, err := check(*p.change, d)
 		return Answer{Change: &d, Outcome: outcome}, err
@@ -165,7 +165,7 @@ func (b *Broker) DecideChange(id string, d events.ChangeDecision) error {
 }
 
 // DecideCommand answers a pending yes/no approval of any kind but change.
-func (b *Broker) DecideCommand(id string, d events.CommandDecision) error {
+func (b *Broker) DecideCommand(id string, d wire.CommandDecision) error {
 	return b.decide(id, false, func(*pending) (Answer, error) {
 		outcome := Rejected
 		if d.Approve {
@@ -182,7 +182,7 @@ func (b *Broker) decide(id string, change bool, build func(*pending) (Answer, er
 		b.mu.Unlock()
 		return fmt.Errorf("%w: %s", ErrNotPending, id)
 	}
-	if (p.approval.Kind == events.ApprovalChange) != change {
+	if (p.approval.Kind == wire.ApprovalChange) != change {
 		b.mu.Unlock()
 		return fmt.Errorf("%w: %s is a %s", ErrWrongKind, id, p.approval.Kind)
 	}
@@ -219,10 +219,10 @@ func (b *Broker) Withdraw(sessionID int64) {
 }
 
 // Pending lists a session's pending approvals in the order they were asked.
-func (b *Broker) Pending(sessionID int64) []events.Approval {
+func (b *Broker) Pending(sessionID int64) []wire.Approval {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	var out []events.Approval
+	var out []wire.Approval
 	for _, id := range b.order {
 		if p := b.pending[id]; p.session == sessionID {
 			out = append(out, p.approval)
@@ -232,15 +232,15 @@ func (b *Broker) Pending(sessionID int64) []events.Approval {
 }
 
 // Change returns a pending change with its hunks.
-func (b *Broker) Change(id string) (events.ChangeView, error) {
+func (b *Broker) Change(id string) (wire.ChangeView, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	p, ok := b.pending[id]
 	if !ok {
-		return events.ChangeView{}, fmt.Errorf("%w: %s", ErrNotPending, id)
+		return wire.ChangeView{}, fmt.Errorf("%w: %s", ErrNotPending, id)
 	}
 	if p.change == nil {
-		return events.ChangeView{}, fmt.Errorf("%w: %s is a %s, not a change", ErrWrongKind, id, p.approval.Kind)
+		return wire.ChangeView{}, fmt.Errorf("%w: %s is a %s, not a change", ErrWrongKind, id, p.approval.Kind)
 	}
 	return *p.change, nil
 }

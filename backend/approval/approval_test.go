@@ -7,19 +7,19 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/events"
+	"pilot/backend/wire"
 )
 
 type record struct {
 	mu    sync.Mutex
-	asked []events.Approval
+	asked []wire.Approval
 	done  []string // id:outcome
-	ready chan events.Approval
+	ready chan wire.Approval
 }
 
-func newRecord() *record { return &record{ready: make(chan events.Approval, 16)} }
+func newRecord() *record { return &record{ready: make(chan wire.Approval, 16)} }
 
-func (r *record) Asked(_ int64, a events.Approval) {
+func (r *record) Asked(_ int64, a wire.Approval) {
 	r.mu.Lock()
 	r.asked = append(r.asked, a)
 	r.mu.Unlock()
@@ -38,10 +38,10 @@ func (r *record) doneList() []string {
 	return append([]string(nil), r.done...)
 }
 
-func change() events.ChangeView {
-	return events.ChangeView{Tool: "multi_patch", Files: []events.FileChange{
-		{Path: "a.go", Hunks: make([]events.Hunk, 3)},
-		{Path: "b.go", Hunks: make([]events.Hunk, 1)},
+func change() wire.ChangeView {
+	return wire.ChangeView{Tool: "multi_patch", Files: []wire.FileChange{
+		{Path: "a.go", Hunks: make([]wire.Hunk, 3)},
+		{Path: "b.go", Hunks: make([]wire.Hunk, 1)},
 	}}
 }
 
@@ -55,9 +55,9 @@ func askAsync(ctx context.Context, b *Broker, session int64, cmd bool) chan resu
 	go func() {
 		var r result
 		if cmd {
-			r.ans, r.err = b.Ask(ctx, session, events.Approval{Kind: events.ApprovalCommand, Tool: "run_bash", Command: "ls"})
+			r.ans, r.err = b.Ask(ctx, session, wire.Approval{Kind: wire.ApprovalCommand, Tool: "run_bash", Command: "ls"})
 		} else {
-			r.ans, r.err = b.AskChange(ctx, session, events.Approval{Tool: "multi_patch"}, change())
+			r.ans, r.err = b.AskChange(ctx, session, wire.Approval{Tool: "multi_patch"}, change())
 		}
 		out <- r
 	}()
@@ -70,7 +70,7 @@ func TestFirstAnswerWins(t *testing.T) {
 	b := New(rec)
 	res := askAsync(context.Background(), b, 1, true)
 	a := <-rec.ready
-	if a.Kind != events.ApprovalCommand || a.ID == "" {
+	if a.Kind != wire.ApprovalCommand || a.ID == "" {
 		t.Fatalf("%+v", a)
 	}
 	if got := b.Pending(1); len(got) != 1 || got[0].ID != a.ID {
@@ -82,7 +82,7 @@ func TestFirstAnswerWins(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = b.DecideCommand(a.ID, events.CommandDecision{Approve: i%2 == 0})
+			errs[i] = b.DecideCommand(a.ID, wire.CommandDecision{Approve: i%2 == 0})
 		}()
 	}
 	wg.Wait()
@@ -113,18 +113,18 @@ func TestChangeDecisions(t *testing.T) {
 	t.Parallel()
 	edited := "x"
 	cases := []struct {
-		d       events.ChangeDecision
+		d       wire.ChangeDecision
 		outcome string
 		err     error
 	}{
-		{events.ChangeDecision{Files: []events.FileDecision{{Path: "a.go", Hunks: []bool{true, true, true}}, {Path: "b.go", Hunks: []bool{true}}}}, Approved, nil},
-		{events.ChangeDecision{Files: []events.FileDecision{{Path: "a.go", Hunks: []bool{true, false, true}}, {Path: "b.go", Hunks: []bool{true}}}}, Partial, nil},
-		{events.ChangeDecision{Files: []events.FileDecision{{Path: "a.go", Hunks: []bool{true, true, true}}}}, Partial, nil},
-		{events.ChangeDecision{Feedback: "no"}, Rejected, nil},
-		{events.ChangeDecision{Files: []events.FileDecision{{Path: "a.go", EditedText: &edited}}}, Edited, nil},
-		{events.ChangeDecision{Files: []events.FileDecision{{Path: "c.go", Hunks: []bool{true}}}}, "", ErrBadDecision},
-		{events.ChangeDecision{Files: []events.FileDecision{{Path: "a.go", Hunks: []bool{true}}}}, "", ErrBadDecision},
-		{events.ChangeDecision{Files: []events.FileDecision{{Path: "b.go", Hunks: []bool{true}}, {Path: "b.go", Hunks: []bool{true}}}}, "", ErrBadDecision},
+		{wire.ChangeDecision{Files: []wire.FileDecision{{Path: "a.go", Hunks: []bool{true, true, true}}, {Path: "b.go", Hunks: []bool{true}}}}, Approved, nil},
+		{wire.ChangeDecision{Files: []wire.FileDecision{{Path: "a.go", Hunks: []bool{true, false, true}}, {Path: "b.go", Hunks: []bool{true}}}}, Partial, nil},
+		{wire.ChangeDecision{Files: []wire.FileDecision{{Path: "a.go", Hunks: []bool{true, true, true}}}}, Partial, nil},
+		{wire.ChangeDecision{Feedback: "no"}, Rejected, nil},
+		{wire.ChangeDecision{Files: []wire.FileDecision{{Path: "a.go", EditedText: &edited}}}, Edited, nil},
+		{wire.ChangeDecision{Files: []wire.FileDecision{{Path: "c.go", Hunks: []bool{true}}}}, "", ErrBadDecision},
+		{wire.ChangeDecision{Files: []wire.FileDecision{{Path: "a.go", Hunks: []bool{true}}}}, "", ErrBadDecision},
+		{wire.ChangeDecision{Files: []wire.FileDecision{{Path: "b.go", Hunks: []bool{true}}, {Path: "b.go", Hunks: []bool{true}}}}, "", ErrBadDecision},
 	}
 	for i, c := range cases {
 		rec := newRecord()
@@ -134,7 +134,7 @@ func TestChangeDecisions(t *testing.T) {
 		if v, err := b.Change(a.ID); err != nil || v.ApprovalID != a.ID || len(v.Files) != 2 {
 			t.Fatalf("change view %+v %v", v, err)
 		}
-		if err := b.DecideCommand(a.ID, events.CommandDecision{}); !errors.Is(err, ErrWrongKind) {
+		if err := b.DecideCommand(a.ID, wire.CommandDecision{}); !errors.Is(err, ErrWrongKind) {
 			t.Errorf("wrong kind accepted: %v", err)
 		}
 		err := b.DecideChange(a.ID, c.d)
@@ -171,7 +171,7 @@ func TestCancelAndWithdraw(t *testing.T) {
 	if r := <-res; !errors.Is(r.err, context.Canceled) {
 		t.Fatalf("%+v", r)
 	}
-	if err := b.DecideChange(a.ID, events.ChangeDecision{}); !errors.Is(err, ErrNotPending) {
+	if err := b.DecideChange(a.ID, wire.ChangeDecision{}); !errors.Is(err, ErrNotPending) {
 		t.Errorf("late answer: %v", err)
 	}
 	if _, err := b.Change(a.ID); !errors.Is(err, ErrNotPending) {
@@ -204,13 +204,13 @@ func TestCancelAndWithdraw(t *testing.T) {
 func TestRaces(t *testing.T) {
 	t.Parallel()
 	rec := newRecord()
-	rec.ready = make(chan events.Approval, 1000)
+	rec.ready = make(chan wire.Approval, 1000)
 	b := New(rec)
 	for i := 0; i < 200; i++ {
 		ctx, cancel := context.WithCancel(context.Background())
 		res := askAsync(ctx, b, 3, true)
 		a := <-rec.ready
-		go b.DecideCommand(a.ID, events.CommandDecision{Approve: true})
+		go b.DecideCommand(a.ID, wire.CommandDecision{Approve: true})
 		go cancel()
 		go b.Withdraw(3)
 		select {
@@ -229,22 +229,22 @@ func TestRaces(t *testing.T) {
 // answer never decides a change.
 func TestKinds(t *testing.T) {
 	t.Parallel()
-	for _, kind := range []string{events.ApprovalCommand, events.ApprovalMCP, events.ApprovalFetch, events.ApprovalBudget, events.ApprovalPlan, events.ApprovalOutsideSandbox} {
+	for _, kind := range []string{wire.ApprovalCommand, wire.ApprovalMCP, wire.ApprovalFetch, wire.ApprovalBudget, wire.ApprovalPlan, wire.ApprovalOutsideSandbox} {
 		rec := newRecord()
 		b := New(rec)
 		done := make(chan Answer, 1)
 		go func() {
-			ans, _ := b.Ask(context.Background(), 1, events.Approval{Kind: kind})
+			ans, _ := b.Ask(context.Background(), 1, wire.Approval{Kind: kind})
 			done <- ans
 		}()
 		a := <-rec.ready
 		if a.Kind != kind {
 			t.Fatalf("asked %q, announced %q", kind, a.Kind)
 		}
-		if err := b.DecideChange(a.ID, events.ChangeDecision{}); !errors.Is(err, ErrWrongKind) {
+		if err := b.DecideChange(a.ID, wire.ChangeDecision{}); !errors.Is(err, ErrWrongKind) {
 			t.Errorf("%s: a change decision was accepted: %v", kind, err)
 		}
-		if err := b.DecideCommand(a.ID, events.CommandDecision{Approve: true}); err != nil {
+		if err := b.DecideCommand(a.ID, wire.CommandDecision{Approve: true}); err != nil {
 			t.Fatalf("%s: %v", kind, err)
 		}
 		if ans := <-done; ans.Command == nil || !ans.Command.Approve || ans.Outcome != Approved {
@@ -252,8 +252,8 @@ func TestKinds(t *testing.T) {
 		}
 	}
 	b := New(newRecord())
-	for _, kind := range []string{"", events.ApprovalChange} {
-		if _, err := b.Ask(context.Background(), 1, events.Approval{Kind: kind}); !errors.Is(err, ErrWrongKind) {
+	for _, kind := range []string{"", wire.ApprovalChange} {
+		if _, err := b.Ask(context.Background(), 1, wire.Approval{Kind: kind}); !errors.Is(err, ErrWrongKind) {
 			t.Errorf("Ask of kind %q: %v", kind, err)
 		}
 	}

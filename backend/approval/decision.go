@@ -3,15 +3,15 @@ package approval
 import (
 	"fmt"
 
-	"pilot/backend/events"
+	"pilot/backend/wire"
 )
 
 // check validates a change decision against the change and returns its
 // outcome: edited when any file was edited, approved when every hunk of
 // every file is approved, rejected when none is, partial otherwise. A file
 // the decision leaves out is rejected.
-func check(c events.ChangeView, d events.ChangeDecision) (string, error) {
-	byPath := map[string]events.FileChange{}
+func check(c wire.ChangeView, d wire.ChangeDecision) (string, error) {
+	byPath := map[string]wire.FileChange{}
 	for _, f := range c.Files {
 		byPath[f.Path] = f
 	}

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"pilot/backend/childenv"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
-	"pilot/backend/llm/fakellm"
 	"pilot/backend/mcp"
 	"pilot/backend/store"
 )

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
 )
 
 func TestHeadlessSlashCommand(t *testing.T) {

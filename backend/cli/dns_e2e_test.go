@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
 )
 
 // dnsCounter is a DNS server on a loopback address that answers every

@@ -16,7 +16,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/sandbox/escapetest"
 )
 

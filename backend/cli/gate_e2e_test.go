@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/paths"
 	"pilot/backend/store"
 )

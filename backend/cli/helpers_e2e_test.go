@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
 )
 
 // pilot -p with two helpers: the task calls and, indented under them,

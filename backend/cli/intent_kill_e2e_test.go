@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/paths"
 )
 

@@ -11,10 +11,10 @@ import (
 	"strconv"
 	"time"
 
-	"pilot/backend/events"
 	"pilot/backend/ledger"
 	"pilot/backend/paths"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 const rewindUsage = `usage:
@@ -131,11 +131,11 @@ func parseRewindArgs(args []string) (rewindArgs, error) {
 		return a, errors.New("--to MESSAGE_ID is required: the id of a user message (see `pilot sessions show SESSION`)")
 	}
 	n := 0
-	a.mode = events.RewindCode
+	a.mode = wire.RewindCode
 	for _, m := range []struct {
 		on   bool
 		mode string
-	}{{*code, events.RewindCode}, {*conv, events.RewindConversation}, {*both, events.RewindBoth}} {
+	}{{*code, wire.RewindCode}, {*conv, wire.RewindConversation}, {*both, wire.RewindBoth}} {
 		if m.on {
 			n++
 			a.mode = m.mode
@@ -168,11 +168,11 @@ func runRewind(ctx context.Context, args []string, tio IO) int {
 // Rewind restores a session to just before a user message and prints what
 // it did; conflicts are listed and refused unless a.force.
 func Rewind(ctx context.Context, lg *ledger.Ledger, a rewindArgs, stdout, stderr io.Writer) int {
-	in := events.RestoreInput{Resolutions: map[string]string{}}
+	in := wire.RestoreInput{Resolutions: map[string]string{}}
 	res, err := lg.RewindSession(ctx, a.session, a.message, a.mode, in)
 	if err == nil && len(res.Conflicts) > 0 && a.force {
 		for _, c := range res.Conflicts {
-			in.Resolutions[c.Path] = events.ResolveCheckpoint
+			in.Resolutions[c.Path] = wire.ResolveCheckpoint
 		}
 		res, err = lg.RewindSession(ctx, a.session, a.message, a.mode, in)
 	}
@@ -204,7 +204,7 @@ func Rewind(ctx context.Context, lg *ledger.Ledger, a rewindArgs, stdout, stderr
 	return exitOK
 }
 
-func printRestore(w io.Writer, res events.RestoreResult) {
+func printRestore(w io.Writer, res wire.RestoreResult) {
 	for _, c := range res.Conflicts {
 		fmt.Fprintf(w, "conflict  %s  (changed outside Pilot)\n", c.Path)
 	}
@@ -229,9 +229,9 @@ func printRestore(w io.Writer, res events.RestoreResult) {
 // checkpoint event.
 func restoredVerb(op string) string {
 	switch op {
-	case events.OpCreated:
+	case wire.OpCreated:
 		return "recreated"
-	case events.OpDeleted:
+	case wire.OpDeleted:
 		return "removed"
 	}
 	return "restored"

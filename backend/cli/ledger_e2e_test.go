@@ -14,8 +14,8 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/events"
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
+	"pilot/backend/wire"
 )
 
 // treeHash lists every file and folder of dir with its mode and content
@@ -103,7 +103,7 @@ func TestHeadlessLedgerAndRewind(t *testing.T) {
 		}
 	}
 	js, _, _ := run("sessions", "changes", id, "--json")
-	var lv events.Ledger
+	var lv wire.Ledger
 	if err := json.Unmarshal([]byte(js), &lv); err != nil || len(lv.Checkpoints) != 2 {
 		t.Fatalf("sessions changes --json: %v\n%s", err, js)
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"pilot/backend/confine"
-	"pilot/backend/mcp/mcptest"
+	"pilot/backend/internal/mcptest"
 )
 
 func TestMain(m *testing.M) {

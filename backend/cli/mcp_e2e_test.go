@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
 )
 
 // everythingServer installs @modelcontextprotocol/server-everything from

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
 )
 
 // TestModelsCommand: pilot models lists the configured server's models,

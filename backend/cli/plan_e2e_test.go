@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
 )
 
 // TestHeadlessPlan: `pilot -p --approve plan` against a model that tries

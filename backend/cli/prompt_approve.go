@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"pilot/backend/events"
+	"pilot/backend/wire"
 )
 
 // noTerminal is the feedback the model gets when nobody can approve.
@@ -19,16 +19,16 @@ func (t *terminal) approveLoop() {
 }
 
 // decide asks the user on the terminal, or refuses when there is none.
-func (t *terminal) decide(a events.Approval) {
+func (t *terminal) decide(a wire.Approval) {
 	yes, always, feedback := false, false, noTerminal
 	switch a.Kind {
-	case events.ApprovalNetwork:
+	case wire.ApprovalNetwork:
 		feedback = "nobody is at a terminal to approve it (pilot runs without one); the user can allow the host with `pilot rules add allow network " + a.Host + "`"
-	case events.ApprovalCommand:
+	case wire.ApprovalCommand:
 		if a.NoSandbox != "" { // asked only because the sandbox cannot start: say so, and what would help
 			feedback = "nobody is at a terminal to approve it (pilot runs without one), and it could not run in the sandbox. " + a.NoSandbox + " (--approve all runs commands without the sandbox.)"
 		}
-	case events.ApprovalOutsideSandbox:
+	case wire.ApprovalOutsideSandbox:
 		feedback = "nobody is at a terminal to approve it (pilot runs without one); only --approve all runs commands outside the sandbox without asking"
 	}
 	if t.interactive {
@@ -52,44 +52,44 @@ func (t *terminal) decide(a events.Approval) {
 			McpTool: a.McpTool, Arguments: a.Arguments, Host: a.Host, Port: a.Port, Reason: a.Reason, AlwaysRules: a.AlwaysRules, Decision: decision})
 	}
 	t.mu.Unlock()
-	if a.Kind != events.ApprovalChange {
-		t.answer.DecideCommand(a.ID, events.CommandDecision{Approve: yes, AlwaysAllow: always, Feedback: feedback})
+	if a.Kind != wire.ApprovalChange {
+		t.answer.DecideCommand(a.ID, wire.CommandDecision{Approve: yes, AlwaysAllow: always, Feedback: feedback})
 		return
 	}
 	v, err := t.answer.Change(a.ID)
 	if err != nil {
 		return // withdrawn meanwhile
 	}
-	d := events.ChangeDecision{Feedback: feedback, AlwaysAllow: always}
+	d := wire.ChangeDecision{Feedback: feedback, AlwaysAllow: always}
 	for _, f := range v.Files {
 		hunks := make([]bool, len(f.Hunks))
 		for i := range hunks {
 			hunks[i] = yes
 		}
-		d.Files = append(d.Files, events.FileDecision{Path: f.Path, Hunks: hunks})
+		d.Files = append(d.Files, wire.FileDecision{Path: f.Path, Hunks: hunks})
 	}
 	t.answer.DecideChange(a.ID, d)
 }
 
 // question asks about a by its kind; always says whether [a]lways is
 // offered.
-func question(a events.Approval, always bool) string {
+func question(a wire.Approval, always bool) string {
 	opts := "[y]es / [n]o"
 	if always {
 		opts += " / [a]lways"
 	}
 	switch a.Kind {
-	case events.ApprovalBudget:
+	case wire.ApprovalBudget:
 		return a.Command + " [y/N] "
-	case events.ApprovalFetch:
+	case wire.ApprovalFetch:
 		return fmt.Sprintf("%s (allows %s for this session)? %s ", a.Command, a.Host, opts)
-	case events.ApprovalOutsideSandbox:
+	case wire.ApprovalOutsideSandbox:
 		return fmt.Sprintf("Run `%s` OUTSIDE the sandbox, with your full rights? The agent says: %s %s ", a.Command, a.Reason, opts)
-	case events.ApprovalNetwork:
+	case wire.ApprovalNetwork:
 		return fmt.Sprintf("`%s` wants to reach %s:%d; allow %s for this session? %s ", a.Command, a.Host, a.Port, a.Host, opts)
-	case events.ApprovalMCP:
+	case wire.ApprovalMCP:
 		return fmt.Sprintf("Call the tool %q of the MCP server %q with %s? %s ", a.McpTool, a.Server, a.Arguments, opts)
-	case events.ApprovalChange:
+	case wire.ApprovalChange:
 		return fmt.Sprintf("Apply this change to %s? %s ", strings.Join(a.Paths, ", "), opts)
 	}
 	if a.NoSandbox != "" {
@@ -99,8 +99,8 @@ func question(a events.Approval, always bool) string {
 }
 
 // describe shows a change's diff on stderr.
-func (t *terminal) describe(a events.Approval) {
-	if a.Kind != events.ApprovalChange {
+func (t *terminal) describe(a wire.Approval) {
+	if a.Kind != wire.ApprovalChange {
 		return
 	}
 	v, err := t.answer.Change(a.ID)

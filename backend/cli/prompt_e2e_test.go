@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
 )
 
 var (

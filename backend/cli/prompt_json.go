@@ -3,7 +3,7 @@ package cli
 import (
 	"encoding/json"
 
-	"pilot/backend/events"
+	"pilot/backend/wire"
 )
 
 // The lines of `pilot -p --json` and `pilot repl --json`: one JSON object
@@ -19,8 +19,8 @@ type jsonText struct {
 
 // jsonUsage is the tokens and cost after a model call.
 type jsonUsage struct {
-	Type  string       `json:"type"` // "usage"
-	Usage events.Usage `json:"usage"`
+	Type  string     `json:"type"` // "usage"
+	Usage wire.Usage `json:"usage"`
 }
 
 // jsonNotice is something the agent did on its own (a compaction, a retry).
@@ -56,14 +56,14 @@ type jsonToolCall struct {
 
 // jsonToolResult is how a tool call ended.
 type jsonToolResult struct {
-	Type    string                 `json:"type"` // "tool_result"
-	ID      string                 `json:"id"`
-	Name    string                 `json:"name"`
-	Status  string                 `json:"status"`
-	IsError bool                   `json:"isError"`
-	Output  string                 `json:"output"`
-	Change  *events.ChangeSummary  `json:"change,omitempty"`  // a file change, once decided
-	Effects *events.CommandEffects `json:"effects,omitempty"` // files an approved command changed
+	Type    string               `json:"type"` // "tool_result"
+	ID      string               `json:"id"`
+	Name    string               `json:"name"`
+	Status  string               `json:"status"`
+	IsError bool                 `json:"isError"`
+	Output  string               `json:"output"`
+	Change  *wire.ChangeSummary  `json:"change,omitempty"`  // a file change, once decided
+	Effects *wire.CommandEffects `json:"effects,omitempty"` // files an approved command changed
 }
 
 // jsonApproval is a question the run answered (headless, without a
@@ -87,6 +87,6 @@ type jsonApproval struct {
 
 // jsonTodos is the whole task list after it changed.
 type jsonTodos struct {
-	Type  string            `json:"type"` // "todos"
-	Todos []events.TodoItem `json:"todos"`
+	Type  string          `json:"type"` // "todos"
+	Todos []wire.TodoItem `json:"todos"`
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
 )
 
 // jsonFields is the documented shape of each --json line (README, "The

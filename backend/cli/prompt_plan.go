@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"pilot/backend/events"
 	"pilot/backend/todo"
 	"pilot/backend/tools"
+	"pilot/backend/wire"
 )
 
 // loadTodos starts the terminal from the resumed session's task list, so
@@ -25,7 +25,7 @@ func (h *headless) loadTodos(ctx context.Context) {
 // todoChanges prints what changed in the task list: one "→" progress
 // line per task added, started, done, reopened or removed (with --json,
 // the whole list); t.mu is held.
-func (t *terminal) todoChanges(list []events.TodoItem) {
+func (t *terminal) todoChanges(list []wire.TodoItem) {
 	next := make([]todo.Item, len(list))
 	for i, it := range list {
 		next[i] = todo.Item{Content: it.Content, Status: todo.Status(it.Status)}
@@ -44,7 +44,7 @@ func (t *terminal) todoChanges(list []events.TodoItem) {
 
 // plan prints a presented plan on stdout, where the answer goes; t.mu is
 // held.
-func (t *terminal) plan(c events.ToolCall) {
+func (t *terminal) plan(c wire.ToolCall) {
 	if t.json || c.Name != tools.PresentPlanName || c.Status != "done" || t.planned[c.ID] {
 		return
 	}

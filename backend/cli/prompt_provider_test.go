@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"pilot/backend/config"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
-	"pilot/backend/llm/fakellm"
 )
 
 // TestPromptProviderPreset: --provider (and PILOT_PROVIDER) name a preset:

@@ -11,19 +11,19 @@ import (
 
 	"golang.org/x/term"
 
-	"pilot/backend/events"
 	"pilot/backend/permission"
 	"pilot/backend/todo"
+	"pilot/backend/wire"
 )
 
 // answerer is the part of the agent that takes the user's decisions.
 type answerer interface {
-	Change(approvalID string) (events.ChangeView, error)
-	DecideChange(approvalID string, d events.ChangeDecision) error
-	DecideCommand(approvalID string, d events.CommandDecision) error
+	Change(approvalID string) (wire.ChangeView, error)
+	DecideChange(approvalID string, d wire.ChangeDecision) error
+	DecideCommand(approvalID string, d wire.CommandDecision) error
 }
 
-// terminal is the events.Emitter of a headless run: assistant text to
+// terminal is the wire.Emitter of a headless run: assistant text to
 // stdout, one "→ label" line per tool call on stderr, or with --json one
 // JSON object per line on stdout. Approvals are answered by a prompt on
 // the terminal, or refused when there is none.
@@ -43,14 +43,14 @@ type terminal struct {
 	todos     []todo.Item     // the task list as last printed
 	planned   map[string]bool // plans already printed
 	done      chan string
-	approvals chan events.Approval
+	approvals chan wire.Approval
 }
 
 func newTerminal(tio IO, asJSON bool, mode permission.Mode) *terminal {
 	t := &terminal{
 		tio: tio, json: asJSON, mode: mode, interactive: isTerminal(tio.Stdin),
 		in: bufio.NewReader(tio.Stdin), enc: json.NewEncoder(tio.Stdout),
-		shown: map[string]bool{}, planned: map[string]bool{}, done: make(chan string, 1), approvals: make(chan events.Approval, 64),
+		shown: map[string]bool{}, planned: map[string]bool{}, done: make(chan string, 1), approvals: make(chan wire.Approval, 64),
 	}
 	t.enc.SetEscapeHTML(false)
 	go t.approveLoop()
@@ -71,7 +71,7 @@ func (t *terminal) Emit(name string, payload any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch p := payload.(type) {
-	case events.StreamPayload:
+	case wire.StreamPayload:
 		if p.Text == "" {
 			return
 		}
@@ -81,30 +81,30 @@ func (t *terminal) Emit(name string, payload any) {
 		}
 		fmt.Fprint(t.tio.Stdout, p.Text)
 		t.midLine = !strings.HasSuffix(p.Text, "\n")
-	case events.ToolPayload:
+	case wire.ToolPayload:
 		t.tool(p.Call)
 		t.plan(p.Call)
-	case events.TodosPayload:
+	case wire.TodosPayload:
 		t.todoChanges(p.Todos)
-	case events.ApprovalPayload:
+	case wire.ApprovalPayload:
 		t.approvals <- p.Approval
-	case events.UsagePayload:
+	case wire.UsagePayload:
 		if t.json {
 			t.line(jsonUsage{Type: "usage", Usage: p.Usage})
 		}
-	case events.NoticePayload:
+	case wire.NoticePayload:
 		if t.json {
 			t.line(jsonNotice{Type: "notice", Kind: p.Kind, Text: p.Text})
 			return
 		}
 		t.endLine()
 		fmt.Fprintf(t.tio.Stderr, "· %s\n", p.Text)
-	case events.ErrorPayload:
+	case wire.ErrorPayload:
 		t.lastError = p.Message
 		if t.json {
 			t.line(jsonError{Type: "error", Kind: p.Kind, Message: p.Message})
 		}
-	case events.TurnDonePayload:
+	case wire.TurnDonePayload:
 		if t.json {
 			t.line(jsonDone{Type: "done", Reason: p.Reason, SessionID: p.SessionID})
 		} else {
@@ -115,7 +115,7 @@ func (t *terminal) Emit(name string, payload any) {
 }
 
 // tool announces a call once and, with --json, reports its result.
-func (t *terminal) tool(c events.ToolCall) {
+func (t *terminal) tool(c wire.ToolCall) {
 	if !t.shown[c.ID] {
 		t.shown[c.ID] = true
 		if t.json {

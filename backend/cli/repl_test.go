@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
 )
 
 func TestReplSlashCommands(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 	"testing"
 
 	"pilot/backend/confine"
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
 )
 
 func bashCall(id, command string, extra ...any) fakellm.ToolCall {

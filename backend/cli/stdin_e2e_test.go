@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"testing"
 
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
 )
 
 // stdinRun is one run of the real binary with a given stdin.

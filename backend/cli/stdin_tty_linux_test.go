@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
 )
 
 // openPTY returns a new pseudo-terminal's controller and its terminal.

@@ -5,14 +5,14 @@ import (
 	"strconv"
 	"strings"
 
-	"pilot/backend/events"
+	"pilot/backend/wire"
 )
 
 // Describe tells the model what became of a change's hunks, e.g.
 // "applied hunks 1 and 3 of 3; rejected hunk 2 (lines 40-52): use a map".
 // Hunks are numbered from 1 as people count them; line ranges are those of
 // the file before the change. feedback, when set, closes the sentence.
-func Describe(hunks []events.Hunk, approved []bool, feedback string) string {
+func Describe(hunks []wire.Hunk, approved []bool, feedback string) string {
 	var yes, no []int
 	for i := range hunks {
 		if i < len(approved) && approved[i] {
@@ -49,7 +49,7 @@ func Describe(hunks []events.Hunk, approved []bool, feedback string) string {
 
 // Lines describes where a hunk sits in the old file: "lines 40-52",
 // "line 7", or "after line 12" for a pure insertion.
-func Lines(h events.Hunk) string {
+func Lines(h wire.Hunk) string {
 	switch h.OldLines {
 	case 0:
 		if h.OldStart == 0 {
@@ -63,7 +63,7 @@ func Lines(h events.Hunk) string {
 }
 
 // numbered lists hunk numbers: "hunk 2 (lines 40-52)" or "hunks 1 and 3".
-func numbered(idx []int, hunks []events.Hunk, where bool) string {
+func numbered(idx []int, hunks []wire.Hunk, where bool) string {
 	items := make([]string, len(idx))
 	for k, i := range idx {
 		items[k] = strconv.Itoa(i + 1)

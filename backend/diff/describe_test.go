@@ -3,18 +3,18 @@ package diff
 import (
 	"testing"
 
-	"pilot/backend/events"
+	"pilot/backend/wire"
 )
 
 func TestDescribe(t *testing.T) {
 	t.Parallel()
-	hs := []events.Hunk{
+	hs := []wire.Hunk{
 		{OldStart: 3, OldLines: 5},
 		{OldStart: 40, OldLines: 13},
 		{OldStart: 80, OldLines: 0},
 	}
 	cases := []struct {
-		hunks    []events.Hunk
+		hunks    []wire.Hunk
 		approved []bool
 		feedback string
 		want     string
@@ -26,17 +26,17 @@ func TestDescribe(t *testing.T) {
 		{hs[:1], []bool{true}, "", "applied hunk 1 of 1"},
 		{hs[:1], []bool{false}, "no", "rejected hunk 1 of 1 (lines 3-7): no"},
 		{nil, nil, "", "nothing to change: the proposed text equals the file"},
-		{[]events.Hunk{{OldStart: 0, OldLines: 0}, {OldStart: 9, OldLines: 1}}, []bool{false, false}, "", "rejected all 2 hunks"},
+		{[]wire.Hunk{{OldStart: 0, OldLines: 0}, {OldStart: 9, OldLines: 1}}, []bool{false, false}, "", "rejected all 2 hunks"},
 	}
 	for _, c := range cases {
 		if got := Describe(c.hunks, c.approved, c.feedback); got != c.want {
 			t.Errorf("got  %q\nwant %q", got, c.want)
 		}
 	}
-	if got := Lines(events.Hunk{OldStart: 0}); got != "at the start of the file" {
+	if got := Lines(wire.Hunk{OldStart: 0}); got != "at the start of the file" {
 		t.Error(got)
 	}
-	if got := Lines(events.Hunk{OldStart: 9, OldLines: 1}); got != "line 9" {
+	if got := Lines(wire.Hunk{OldStart: 9, OldLines: 1}); got != "line 9" {
 		t.Error(got)
 	}
 }

@@ -14,7 +14,7 @@ import (
 
 	"github.com/sergi/go-diff/diffmatchpatch"
 
-	"pilot/backend/events"
+	"pilot/backend/wire"
 )
 
 // Context is the number of unchanged lines shown around each change.
@@ -31,7 +31,7 @@ type Diff struct {
 
 // hunk is one reviewable piece: old lines [from, to) are replaced by repl.
 type hunk struct {
-	view     events.Hunk
+	view     wire.Hunk
 	from, to int
 	repl     []string
 }
@@ -50,8 +50,8 @@ func Compute(oldText, newText string) *Diff {
 }
 
 // Hunks returns the hunks for display, indexed from 0.
-func (d *Diff) Hunks() []events.Hunk {
-	out := make([]events.Hunk, len(d.hunks))
+func (d *Diff) Hunks() []wire.Hunk {
+	out := make([]wire.Hunk, len(d.hunks))
 	for i, h := range d.hunks {
 		out[i] = h.view
 	}
@@ -162,10 +162,10 @@ func group(ops []op) []hunk {
 // newBase new lines.
 func build(index int, ops []op, oldBase, newBase int) hunk {
 	h := hunk{from: oldBase}
-	v := events.Hunk{Index: index}
+	v := wire.Hunk{Index: index}
 	o, n := oldBase, newBase
 	for _, x := range ops {
-		dl := events.DiffLine{Kind: x.kind, Text: strings.TrimSuffix(strings.TrimSuffix(x.line, "\n"), "\r")}
+		dl := wire.DiffLine{Kind: x.kind, Text: strings.TrimSuffix(strings.TrimSuffix(x.line, "\n"), "\r")}
 		if x.kind != "add" {
 			o++
 			v.OldLines++

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/events"
+	"pilot/backend/wire"
 )
 
 func numberedLines(n int) []string {
@@ -177,7 +177,7 @@ func trueN(n int) []bool {
 	return b
 }
 
-func contextCount(ls []events.DiffLine) int {
+func contextCount(ls []wire.DiffLine) int {
 	n := 0
 	for _, l := range ls {
 		if l.Kind == "context" {

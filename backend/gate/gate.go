@@ -16,13 +16,13 @@
 // it can start, a command runs sandboxed (Decision.Sandboxed) without
 // asking in edits and all modes and after the user's yes in ask mode; one
 // that asks to run outside it (sandbox: false) asks every time but in mode
-// all, with the kind events.ApprovalOutsideSandbox. A sandboxed command's
+// all, with the kind wire.ApprovalOutsideSandbox. A sandboxed command's
 // connections are judged here too, by host (Call.Tool NetworkTool).
 package gate
 
 import (
-	"pilot/backend/events"
 	"pilot/backend/permission"
+	"pilot/backend/wire"
 )
 
 // Verdict is what becomes of a call.
@@ -76,7 +76,7 @@ type Decision struct {
 	Reason string
 	// Rule is the rule that decided, if one did.
 	Rule *permission.Rule
-	// Kind is the approval to ask (events.Approval*), set with Ask.
+	// Kind is the approval to ask (wire.Approval*), set with Ask.
 	Kind string
 	// Always are the rules "always allow" adds, shown on the card: set
 	// only when they would let this very call run next time. NoAlways
@@ -111,7 +111,7 @@ func Admit(mode permission.Mode, tool string, readOnly bool) string {
 func Judge(mode permission.Mode, rules []permission.Rule, c Call) Decision {
 	switch {
 	case c.Budget:
-		return Decision{Verdict: Ask, Kind: events.ApprovalBudget, Reason: "the session reached its budget"}
+		return Decision{Verdict: Ask, Kind: wire.ApprovalBudget, Reason: "the session reached its budget"}
 	case c.Tool == NetworkTool:
 		return judgeNetwork(mode, rules, c)
 	case c.Tool == permission.BashTool && c.Unsandboxed:
@@ -159,13 +159,13 @@ func Judge(mode permission.Mode, rules []permission.Rule, c Call) Decision {
 func kind(c Call) string {
 	switch {
 	case c.Server != "":
-		return events.ApprovalMCP
+		return wire.ApprovalMCP
 	case c.Tool == permission.WebFetchTool:
-		return events.ApprovalFetch
+		return wire.ApprovalFetch
 	case c.Tool == permission.BashTool:
-		return events.ApprovalCommand
+		return wire.ApprovalCommand
 	}
-	return events.ApprovalChange
+	return wire.ApprovalChange
 }
 
 // always returns the rules "always allow" adds for req, or why it is not

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/events"
 	"pilot/backend/permission"
+	"pilot/backend/wire"
 )
 
 func rule(effect permission.Effect, tool, pattern string) permission.Rule {
@@ -52,22 +52,22 @@ func TestJudge(t *testing.T) {
 		{"plan mode refuses an allowed command", permission.ModePlan, bash("go test ./..."), Refuse, "", false},
 		{"present_plan outside plan mode is refused", permission.ModeAsk, Call{Tool: PresentPlanTool, ReadOnly: true}, Refuse, "", false},
 		{"present_plan in plan mode runs", permission.ModePlan, Call{Tool: PresentPlanTool, ReadOnly: true}, Run, "", false},
-		{"ask asks a change", permission.ModeAsk, Call{Tool: "patch_file", Paths: []string{"a.go"}}, Ask, events.ApprovalChange, false},
+		{"ask asks a change", permission.ModeAsk, Call{Tool: "patch_file", Paths: []string{"a.go"}}, Ask, wire.ApprovalChange, false},
 		{"edits runs a change", permission.ModeEdits, Call{Tool: "patch_file", Paths: []string{"a.go"}}, Run, "", false},
-		{"ask asks a command", permission.ModeAsk, bash("make"), Ask, events.ApprovalCommand, false},
+		{"ask asks a command", permission.ModeAsk, bash("make"), Ask, wire.ApprovalCommand, false},
 		{"an allow rule runs a command", permission.ModeAsk, bash("go test ./..."), Run, "", false},
 		{"none refuses a command", permission.ModeNone, bash("make"), Refuse, "", false},
-		{"an MCP call asks with its kind", permission.ModeEdits, Call{Tool: "mcp__srv__other", Server: "srv", MCPTool: "other"}, Ask, events.ApprovalMCP, false},
+		{"an MCP call asks with its kind", permission.ModeEdits, Call{Tool: "mcp__srv__other", Server: "srv", MCPTool: "other"}, Ask, wire.ApprovalMCP, false},
 		{"an MCP rule runs", permission.ModeAsk, Call{Tool: "mcp__srv__echo", Server: "srv", MCPTool: "echo"}, Run, "", false},
-		{"a new host asks with the fetch kind", permission.ModeAsk, fetch("example.com", false), Ask, events.ApprovalFetch, false},
-		{"a host asked in plan mode", permission.ModePlan, fetch("example.com", false), Ask, events.ApprovalFetch, false},
+		{"a new host asks with the fetch kind", permission.ModeAsk, fetch("example.com", false), Ask, wire.ApprovalFetch, false},
+		{"a host asked in plan mode", permission.ModePlan, fetch("example.com", false), Ask, wire.ApprovalFetch, false},
 		{"a host approved in the session runs", permission.ModeAsk, fetch("example.com", true), Run, "", false},
 		{"none refuses a host approved earlier", permission.ModeNone, fetch("example.com", true), Refuse, "", false},
 		{"deny beats a host approved earlier", permission.ModeAll, fetch("evil.example", true), Refuse, "", false},
 		{"a wildcard rule runs but opens no private address", permission.ModeAsk, fetch("a.example.org", false), Run, "", false},
 		{"a rule naming the host opens a private address", permission.ModeAsk, fetch("localhost", false), Run, "", true},
 		{"mode all fetches, no private address", permission.ModeAll, fetch("127.0.0.1", false), Run, "", false},
-		{"the budget asks, even in mode all", permission.ModeAll, Call{Budget: true}, Ask, events.ApprovalBudget, false},
+		{"the budget asks, even in mode all", permission.ModeAll, Call{Budget: true}, Ask, wire.ApprovalBudget, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,8 +1,8 @@
 package gate
 
 import (
-	"pilot/backend/events"
 	"pilot/backend/permission"
+	"pilot/backend/wire"
 )
 
 // NetworkTool is the rule tool of a sandboxed command's connections
@@ -48,7 +48,7 @@ func judgeOutside(mode permission.Mode, rules []permission.Rule, c Call) Decisio
 	case mode == permission.ModePlan:
 		return Decision{Verdict: Refuse, Reason: "Not run: plan mode runs only read-only commands, and only in the sandbox. Call run_bash without sandbox: false, or present your plan."}
 	}
-	return Decision{Verdict: Ask, Kind: events.ApprovalOutsideSandbox, NoAlways: NoAlwaysOutside,
+	return Decision{Verdict: Ask, Kind: wire.ApprovalOutsideSandbox, NoAlways: NoAlwaysOutside,
 		Reason: "the command asks to run outside the sandbox: " + c.Reason}
 }
 
@@ -77,7 +77,7 @@ func judgeNetwork(mode permission.Mode, rules []permission.Rule, c Call) Decisio
 	case c.HostApproved:
 		out.Verdict, out.Reason = Run, "the user allowed "+c.Host+" earlier in this session"
 	default:
-		out.Verdict, out.Kind = Ask, events.ApprovalNetwork
+		out.Verdict, out.Kind = Ask, wire.ApprovalNetwork
 		out.Always, out.NoAlways = always(req)
 	}
 	return out

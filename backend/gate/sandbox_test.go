@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/events"
 	"pilot/backend/permission"
+	"pilot/backend/wire"
 )
 
 // TestJudgeSandbox is the matrix of run_bash under the OS sandbox: every
@@ -18,7 +18,7 @@ func TestJudgeSandbox(t *testing.T) {
 	}
 	const (
 		plan, ask, edits, all, none = permission.ModePlan, permission.ModeAsk, permission.ModeEdits, permission.ModeAll, permission.ModeNone
-		command, outside            = events.ApprovalCommand, events.ApprovalOutsideSandbox
+		command, outside            = wire.ApprovalCommand, wire.ApprovalOutsideSandbox
 	)
 	ready := func(cmd string) Call { return Call{Tool: "run_bash", Command: cmd, SandboxReady: true} }
 	notReady := func(cmd string) Call { return Call{Tool: "run_bash", Command: cmd} }
@@ -107,9 +107,9 @@ func TestJudgeNetwork(t *testing.T) {
 		{"an allow rule runs", permission.ModeAsk, net("a.example.org", false), Run, "", false},
 		{"mode all runs", permission.ModeAll, net("example.com", false), Run, "", false},
 		{"an earlier yes runs", permission.ModeEdits, net("example.com", true), Run, "", false},
-		{"a new host asks in edits", permission.ModeEdits, net("example.com", false), Ask, events.ApprovalNetwork, false},
-		{"a new host asks in ask", permission.ModeAsk, net("example.com", false), Ask, events.ApprovalNetwork, false},
-		{"a web_fetch rule does not open the network", permission.ModeEdits, net("fetch-only.example", false), Ask, events.ApprovalNetwork, false},
+		{"a new host asks in edits", permission.ModeEdits, net("example.com", false), Ask, wire.ApprovalNetwork, false},
+		{"a new host asks in ask", permission.ModeAsk, net("example.com", false), Ask, wire.ApprovalNetwork, false},
+		{"a web_fetch rule does not open the network", permission.ModeEdits, net("fetch-only.example", false), Ask, wire.ApprovalNetwork, false},
 		{"none refuses", permission.ModeNone, net("example.com", false), Refuse, "", false},
 		{"a rule naming the host opens a private address", permission.ModeAsk, net("localhost", false), Run, "", true},
 		{"a wildcard opens no private address", permission.ModeAsk, net("x.example.org", false), Run, "", false},

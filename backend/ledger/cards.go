@@ -6,19 +6,19 @@ import (
 	"strconv"
 	"strings"
 
-	"pilot/backend/events"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // Cards are the ledger's part of a session's tool call cards, by the
 // model's tool_use id.
 type Cards struct {
-	Changes map[string]*events.ChangeSummary
-	Effects map[string]*events.CommandEffects
+	Changes map[string]*wire.ChangeSummary
+	Effects map[string]*wire.CommandEffects
 }
 
 // Fill sets the ledger's part on a card.
-func (c Cards) Fill(v *events.ToolCall) {
+func (c Cards) Fill(v *wire.ToolCall) {
 	v.Change, v.Effects = c.Changes[v.ID], c.Effects[v.ID]
 }
 
@@ -40,10 +40,10 @@ func (l *Ledger) Cards(ctx context.Context, sessionID int64) (Cards, error) {
 	if err != nil {
 		return Cards{}, err
 	}
-	out := Cards{Changes: map[string]*events.ChangeSummary{}, Effects: map[string]*events.CommandEffects{}}
+	out := Cards{Changes: map[string]*wire.ChangeSummary{}, Effects: map[string]*wire.CommandEffects{}}
 	for _, files := range latestAttempt(changes) {
 		id := useID[files[0].ToolCallID]
-		s := &events.ChangeSummary{Files: []events.AppliedFile{}, Recovery: crashes[id]}
+		s := &wire.ChangeSummary{Files: []wire.AppliedFile{}, Recovery: crashes[id]}
 		for _, c := range files {
 			f := appliedFile(c)
 			s.Files = append(s.Files, f)
@@ -66,7 +66,7 @@ func (l *Ledger) Cards(ctx context.Context, sessionID int64) (Cards, error) {
 				s.CheckpointID, s.Undone = cp.ID, v.Undone
 			}
 		case store.CheckpointCommand:
-			out.Effects[cp.ToolUseID] = &events.CommandEffects{CheckpointID: cp.ID, Files: v.Files, Omitted: cp.Omitted, Note: cp.Note, Undone: v.Undone}
+			out.Effects[cp.ToolUseID] = &wire.CommandEffects{CheckpointID: cp.ID, Files: v.Files, Omitted: cp.Omitted, Note: cp.Note, Undone: v.Undone}
 		}
 	}
 	return out, nil
@@ -113,11 +113,11 @@ func decided(cs []store.Change) bool {
 	return false
 }
 
-func appliedFile(c store.Change) events.AppliedFile {
-	f := events.AppliedFile{Path: c.Path, Op: events.OpModified, Total: len(c.Hunks), Edited: c.UserEdited != nil, Written: c.Applied,
+func appliedFile(c store.Change) wire.AppliedFile {
+	f := wire.AppliedFile{Path: c.Path, Op: wire.OpModified, Total: len(c.Hunks), Edited: c.UserEdited != nil, Written: c.Applied,
 		Decisions: make([]string, len(c.Hunks))}
 	if c.OldHash == "" {
-		f.Op = events.OpCreated
+		f.Op = wire.OpCreated
 	}
 	for i, h := range c.Hunks {
 		f.Decisions[i] = string(h.Decision)
@@ -129,22 +129,22 @@ func appliedFile(c store.Change) events.AppliedFile {
 }
 
 // ChangeDetail is a file change's card expanded.
-func (l *Ledger) ChangeDetail(ctx context.Context, sessionID int64, toolUseID string) (events.ChangeDetail, error) {
+func (l *Ledger) ChangeDetail(ctx context.Context, sessionID int64, toolUseID string) (wire.ChangeDetail, error) {
 	cards, err := l.Cards(ctx, sessionID)
 	if err != nil {
-		return events.ChangeDetail{}, err
+		return wire.ChangeDetail{}, err
 	}
 	s := cards.Changes[toolUseID]
 	if s == nil {
-		return events.ChangeDetail{}, fmt.Errorf("tool call %s made no decided file change: %w", toolUseID, ErrNothing)
+		return wire.ChangeDetail{}, fmt.Errorf("tool call %s made no decided file change: %w", toolUseID, ErrNothing)
 	}
 	changes, err := l.st.Changes(ctx, sessionID)
 	if err != nil {
-		return events.ChangeDetail{}, err
+		return wire.ChangeDetail{}, err
 	}
 	calls, err := l.st.ToolCalls(ctx, sessionID)
 	if err != nil {
-		return events.ChangeDetail{}, err
+		return wire.ChangeDetail{}, err
 	}
 	var rows []store.Change
 	for _, c := range calls {
@@ -157,10 +157,10 @@ func (l *Ledger) ChangeDetail(ctx context.Context, sessionID int64, toolUseID st
 			}
 		}
 	}
-	d := events.ChangeDetail{Summary: *s}
+	d := wire.ChangeDetail{Summary: *s}
 	for _, c := range rows {
-		d.Proposed = append(d.Proposed, events.FileChange{Path: c.Path, IsNew: c.OldHash == "", Hunks: parseHunks(c.Hunks)})
-		applied := events.FileDiff{Path: c.Path, Hunks: []events.Hunk{}}
+		d.Proposed = append(d.Proposed, wire.FileChange{Path: c.Path, IsNew: c.OldHash == "", Hunks: parseHunks(c.Hunks)})
+		applied := wire.FileDiff{Path: c.Path, Hunks: []wire.Hunk{}}
 		if s.CheckpointID != 0 {
 			if fd, err := l.CheckpointDiff(ctx, s.CheckpointID, c.Path); err == nil {
 				applied = fd
@@ -173,10 +173,10 @@ func (l *Ledger) ChangeDetail(ctx context.Context, sessionID int64, toolUseID st
 
 // parseHunks reads stored hunks ("@@ -a,b +c,d @@" and prefixed lines)
 // back into their view.
-func parseHunks(hs []store.Hunk) []events.Hunk {
-	out := make([]events.Hunk, 0, len(hs))
+func parseHunks(hs []store.Hunk) []wire.Hunk {
+	out := make([]wire.Hunk, 0, len(hs))
 	for i, h := range hs {
-		v := events.Hunk{Index: i, Lines: []events.DiffLine{}}
+		v := wire.Hunk{Index: i, Lines: []wire.DiffLine{}}
 		f := strings.FieldsFunc(h.Header, func(r rune) bool { return r == ' ' || r == ',' || r == '@' || r == '-' || r == '+' })
 		if len(f) == 4 {
 			v.OldStart, _ = strconv.Atoi(f[0])
@@ -189,7 +189,7 @@ func parseHunks(hs []store.Hunk) []events.Hunk {
 			if line == "" {
 				continue
 			}
-			l := events.DiffLine{Text: line[1:]}
+			l := wire.DiffLine{Text: line[1:]}
 			switch line[0] {
 			case '+':
 				l.Kind, l.NewNo = "add", newNo

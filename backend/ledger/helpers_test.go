@@ -12,10 +12,10 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/events"
 	"pilot/backend/llm"
 	"pilot/backend/sandbox"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // fixture is a project folder with a session, a store and a ledger, all
@@ -187,4 +187,4 @@ func (f *fixture) tree() string {
 	return strings.Join(lines, "\n")
 }
 
-func none() events.RestoreInput { return events.RestoreInput{Resolutions: map[string]string{}} }
+func none() wire.RestoreInput { return wire.RestoreInput{Resolutions: map[string]string{}} }

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/events"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // TestKeptEveryFileSaysNothingChanged: a restore where the user kept their
@@ -14,13 +14,13 @@ import (
 // "Reverted"; a restore that writes says how many files it restored.
 func TestKeptEveryFileSaysNothingChanged(t *testing.T) {
 	t.Parallel()
-	type restore func(f *fixture, msg int64, cp store.Checkpoint, in events.RestoreInput) (events.RestoreResult, error)
+	type restore func(f *fixture, msg int64, cp store.Checkpoint, in wire.RestoreInput) (wire.RestoreResult, error)
 	rewind := func(mode string) restore {
-		return func(f *fixture, msg int64, _ store.Checkpoint, in events.RestoreInput) (events.RestoreResult, error) {
+		return func(f *fixture, msg int64, _ store.Checkpoint, in wire.RestoreInput) (wire.RestoreResult, error) {
 			return f.lg.RewindSession(f.ctx, f.sess.ID, msg, mode, in)
 		}
 	}
-	revert := func(f *fixture, _ int64, cp store.Checkpoint, in events.RestoreInput) (events.RestoreResult, error) {
+	revert := func(f *fixture, _ int64, cp store.Checkpoint, in wire.RestoreInput) (wire.RestoreResult, error) {
 		return f.lg.RevertCheckpointFor(f.ctx, cp.ID, in)
 	}
 	cases := []struct {
@@ -32,13 +32,13 @@ func TestKeptEveryFileSaysNothingChanged(t *testing.T) {
 		notWant  string
 		restored int
 	}{
-		{"rewind, every file kept", rewind(events.RewindCode), []string{"a.txt", "b.txt"}, events.ResolveMine,
+		{"rewind, every file kept", rewind(wire.RewindCode), []string{"a.txt", "b.txt"}, wire.ResolveMine,
 			"Nothing was rewound: you kept your own version of 2 files (a.txt, b.txt), so no file changed.", "Rewound", 0},
-		{"rewind of code and conversation, every file kept", rewind(events.RewindBoth), []string{"a.txt", "b.txt"}, events.ResolveMine,
+		{"rewind of code and conversation, every file kept", rewind(wire.RewindBoth), []string{"a.txt", "b.txt"}, wire.ResolveMine,
 			"(the earlier conversation is kept as it was); the files were not: you kept your own version of 2 files (a.txt, b.txt), so no file changed.", "Rewound files", 0},
-		{"revert, the file kept", revert, []string{"a.txt"}, events.ResolveMine,
+		{"revert, the file kept", revert, []string{"a.txt"}, wire.ResolveMine,
 			"Nothing was reverted: you kept your own version of a.txt, so no file changed.", "Reverted", 0},
-		{"rewind, the earlier versions", rewind(events.RewindCode), []string{"a.txt", "b.txt"}, events.ResolveCheckpoint,
+		{"rewind, the earlier versions", rewind(wire.RewindCode), []string{"a.txt", "b.txt"}, wire.ResolveCheckpoint,
 			": 2 files restored.", "Nothing", 2},
 	}
 	for _, tc := range cases {
@@ -65,7 +65,7 @@ func TestKeptEveryFileSaysNothingChanged(t *testing.T) {
 			if !strings.Contains(res.Message, tc.want) || strings.Contains(res.Message, tc.notWant) || len(res.Restored) != tc.restored {
 				t.Fatalf("message %q (%d restored), want it to hold %q, not %q, %d restored", res.Message, len(res.Restored), tc.want, tc.notWant, tc.restored)
 			}
-			if tc.choice == events.ResolveMine && (f.read("a.txt") != "two, and my line\n" || f.read("b.txt") != "BEE, and mine\n") {
+			if tc.choice == wire.ResolveMine && (f.read("a.txt") != "two, and my line\n" || f.read("b.txt") != "BEE, and mine\n") {
 				t.Fatalf("a kept file changed: a %q b %q", f.read("a.txt"), f.read("b.txt"))
 			}
 		})

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/events"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 const killChildEnv = "PILOT_LEDGER_KILL_CHILD" // home|project|session|message
@@ -49,7 +49,7 @@ func TestKillChild(t *testing.T) {
 	}
 	out := bufio.NewWriter(os.Stdout)
 	for i := 0; ; i++ {
-		res, err := lg.RewindSession(ctx, sessionID, messageID, events.RewindCode, none())
+		res, err := lg.RewindSession(ctx, sessionID, messageID, wire.RewindCode, none())
 		if err == nil && res.CheckpointID != 0 {
 			_, err = lg.RevertCheckpointFor(ctx, res.CheckpointID, none())
 		}
@@ -145,7 +145,7 @@ func TestKillDuringRewind(t *testing.T) {
 					t.Fatalf("the ledger says %s was last written as %s, the disk holds %s", rel, evs[len(evs)-1].After.Hash[:8], disk.Hash)
 				}
 			}
-			res, err := f.lg.RewindSession(f.ctx, f.sess.ID, first, events.RewindCode, none())
+			res, err := f.lg.RewindSession(f.ctx, f.sess.ID, first, wire.RewindCode, none())
 			if err != nil || !res.Done {
 				t.Fatalf("rewind after the kill: %+v %v", res.Message, err)
 			}

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/events"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // TestRewindToFirstMessage: after edits that modify, create (in a new
@@ -25,7 +25,7 @@ func TestRewindToFirstMessage(t *testing.T) {
 	f.edit("main.go", "package main\n\nfunc main() { println(1) }\n")
 	after := f.tree()
 
-	res, err := f.lg.RewindSession(f.ctx, f.sess.ID, first, events.RewindCode, none())
+	res, err := f.lg.RewindSession(f.ctx, f.sess.ID, first, wire.RewindCode, none())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestRewindToFirstMessage(t *testing.T) {
 // version in the ledger, so that too can be undone.
 func TestConflictNeverOverwrites(t *testing.T) {
 	t.Parallel()
-	for _, choice := range []string{"", events.ResolveMine, events.ResolveCheckpoint} {
+	for _, choice := range []string{"", wire.ResolveMine, wire.ResolveCheckpoint} {
 		t.Run("resolution "+choice, func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t, map[string]string{"a.txt": "one\n", "b.txt": "bee\n"})
@@ -79,15 +79,15 @@ func TestConflictNeverOverwrites(t *testing.T) {
 			if choice == "" {
 				return
 			}
-			res, err = f.lg.RevertCheckpointFor(f.ctx, cpA.ID, events.RestoreInput{Resolutions: map[string]string{"a.txt": choice}})
+			res, err = f.lg.RevertCheckpointFor(f.ctx, cpA.ID, wire.RestoreInput{Resolutions: map[string]string{"a.txt": choice}})
 			if err != nil || !res.Done {
 				t.Fatalf("%+v %v", res, err)
 			}
-			want := map[string]string{events.ResolveMine: "two, and the user's line\n", events.ResolveCheckpoint: "one\n"}[choice]
+			want := map[string]string{wire.ResolveMine: "two, and the user's line\n", wire.ResolveCheckpoint: "one\n"}[choice]
 			if f.read("a.txt") != want || f.read("b.txt") != "BEE\n" {
 				t.Fatalf("a %q b %q", f.read("a.txt"), f.read("b.txt"))
 			}
-			if choice == events.ResolveCheckpoint {
+			if choice == wire.ResolveCheckpoint {
 				if _, err := f.lg.RevertCheckpointFor(f.ctx, res.CheckpointID, none()); err != nil {
 					t.Fatal(err)
 				}
@@ -146,7 +146,7 @@ func TestRevertFile(t *testing.T) {
 	for _, lf := range v.Files {
 		kinds[lf.Path] = lf.Kind
 	}
-	if kinds["a.txt"] != "" || kinds["b.txt"] != events.OpModified {
+	if kinds["a.txt"] != "" || kinds["b.txt"] != wire.OpModified {
 		t.Errorf("net effects %v", kinds)
 	}
 	undone := 0
@@ -222,7 +222,7 @@ func TestRestoreKeepsFoldersTheProjectHad(t *testing.T) {
 			var err error
 			switch how {
 			case "rewind":
-				_, err = f.lg.RewindSession(f.ctx, f.sess.ID, first, events.RewindCode, none())
+				_, err = f.lg.RewindSession(f.ctx, f.sess.ID, first, wire.RewindCode, none())
 			case "checkpoint":
 				if _, err = f.lg.RevertCheckpointFor(f.ctx, cp.ID, none()); err == nil {
 					_, err = f.lg.RevertCheckpointFor(f.ctx, cp2.ID, none())

@@ -7,30 +7,30 @@ import (
 	"strings"
 
 	"pilot/backend/diff"
-	"pilot/backend/events"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // RevertCheckpointFor reverts one checkpoint and tells the session's model
 // on its next turn.
-func (l *Ledger) RevertCheckpointFor(ctx context.Context, id int64, in events.RestoreInput) (events.RestoreResult, error) {
+func (l *Ledger) RevertCheckpointFor(ctx context.Context, id int64, in wire.RestoreInput) (wire.RestoreResult, error) {
 	cp, err := l.st.Checkpoint(ctx, id)
 	if err != nil {
-		return events.RestoreResult{}, err
+		return wire.RestoreResult{}, err
 	}
 	r, err := l.RevertCheckpoint(ctx, id, in.Resolutions)
 	if err != nil {
-		return events.RestoreResult{}, err
+		return wire.RestoreResult{}, err
 	}
 	what := strings.TrimPrefix(cp.Label, "→ ")
 	return l.finish(ctx, cp.SessionID, cp.SessionID, r, "Reverted "+what, "Nothing was reverted", "the user reverted your earlier step ("+what+")")
 }
 
 // RevertFileFor puts one file back to before the session changed it.
-func (l *Ledger) RevertFileFor(ctx context.Context, sessionID int64, rel string, in events.RestoreInput) (events.RestoreResult, error) {
+func (l *Ledger) RevertFileFor(ctx context.Context, sessionID int64, rel string, in wire.RestoreInput) (wire.RestoreResult, error) {
 	r, err := l.RevertFile(ctx, sessionID, rel, in.Resolutions)
 	if err != nil {
-		return events.RestoreResult{}, err
+		return wire.RestoreResult{}, err
 	}
 	return l.finish(ctx, sessionID, sessionID, r, "Reverted "+rel, "Nothing was reverted", "the user reverted "+rel+" to how it was before this session")
 }
@@ -39,42 +39,42 @@ func (l *Ledger) RevertFileFor(ctx context.Context, sessionID int64, rel string,
 // conversation (conversation: a fork that ends just before the message),
 // or both, to just before the user message messageID. Files are restored
 // first: when they conflict, nothing is done and the conflicts come back.
-func (l *Ledger) RewindSession(ctx context.Context, sessionID, messageID int64, mode string, in events.RestoreInput) (events.RestoreResult, error) {
-	if mode != events.RewindCode && mode != events.RewindBoth && mode != events.RewindConversation {
-		return events.RestoreResult{}, fmt.Errorf("rewind mode %q: use code, conversation or both: %w", mode, store.ErrInvalid)
+func (l *Ledger) RewindSession(ctx context.Context, sessionID, messageID int64, mode string, in wire.RestoreInput) (wire.RestoreResult, error) {
+	if mode != wire.RewindCode && mode != wire.RewindBoth && mode != wire.RewindConversation {
+		return wire.RestoreResult{}, fmt.Errorf("rewind mode %q: use code, conversation or both: %w", mode, store.ErrInvalid)
 	}
 	prev, err := l.st.LastMessageBefore(ctx, sessionID, messageID)
 	if err != nil {
-		return events.RestoreResult{}, err
+		return wire.RestoreResult{}, err
 	}
 	snippet, err := l.st.MessageSnippet(ctx, messageID)
 	if err != nil {
-		return events.RestoreResult{}, err
+		return wire.RestoreResult{}, err
 	}
 	where := fmt.Sprintf("before “%s”", snippet)
 	var r Result
-	if mode != events.RewindConversation {
+	if mode != wire.RewindConversation {
 		r, err = l.Rewind(ctx, sessionID, messageID, "Rewound files to "+where, in.Resolutions)
 		if err != nil {
-			return events.RestoreResult{}, err
+			return wire.RestoreResult{}, err
 		}
 		if len(r.Conflicts) > 0 {
 			return l.result(sessionID, r), nil
 		}
 	}
 	target := sessionID
-	if mode != events.RewindCode {
+	if mode != wire.RewindCode {
 		fork, err := l.forkBefore(ctx, sessionID, prev)
 		if err != nil {
-			return events.RestoreResult{}, err
+			return wire.RestoreResult{}, err
 		}
 		target = fork.ID
 	}
-	if mode == events.RewindConversation {
+	if mode == wire.RewindConversation {
 		return l.conversationOnly(ctx, sessionID, messageID, target, where)
 	}
 	text, nothing := "Rewound files to "+where, "Nothing was rewound"
-	if mode == events.RewindBoth {
+	if mode == wire.RewindBoth {
 		text = "Rewound files and conversation to " + where + "; the earlier conversation is kept as it was"
 		nothing = "Rewound the conversation to " + where + " (the earlier conversation is kept as it was); the files were not"
 	}
@@ -97,10 +97,10 @@ func (l *Ledger) forkBefore(ctx context.Context, sessionID, prev int64) (store.S
 
 // conversationOnly tells the fork's model that the files still hold what
 // the rest of the old conversation changed.
-func (l *Ledger) conversationOnly(ctx context.Context, sessionID, messageID, fork int64, where string) (events.RestoreResult, error) {
+func (l *Ledger) conversationOnly(ctx context.Context, sessionID, messageID, fork int64, where string) (wire.RestoreResult, error) {
 	cps, err := l.st.Checkpoints(ctx, sessionID)
 	if err != nil {
-		return events.RestoreResult{}, err
+		return wire.RestoreResult{}, err
 	}
 	seen := map[string]bool{}
 	var files []string
@@ -119,10 +119,10 @@ func (l *Ledger) conversationOnly(ctx context.Context, sessionID, messageID, for
 		note := "[Pilot] The conversation was rewound, but the project's files were not: " + strings.Join(files, ", ") +
 			" still hold changes made later in the earlier conversation. Read them before relying on what they contain."
 		if err := l.st.AddPendingNote(ctx, fork, note); err != nil {
-			return events.RestoreResult{}, err
+			return wire.RestoreResult{}, err
 		}
 	}
-	return events.RestoreResult{Done: true, Conflicts: []events.Conflict{}, Restored: []events.FileEffect{}, Kept: []string{}, Missing: []events.FileEffect{},
+	return wire.RestoreResult{Done: true, Conflicts: []wire.Conflict{}, Restored: []wire.FileEffect{}, Kept: []string{}, Missing: []wire.FileEffect{},
 		SessionID: fork, Message: "Rewound the conversation to " + where + "; the files were left as they are."}, nil
 }
 
@@ -130,7 +130,7 @@ func (l *Ledger) conversationOnly(ctx context.Context, sessionID, messageID, for
 // noteSession what was restored. done opens the message of a restore that
 // wrote files; nothing opens it when the user kept their own version of
 // every file it would have written (then no file changed).
-func (l *Ledger) finish(ctx context.Context, sessionID, noteSession int64, r Result, done, nothing, told string) (events.RestoreResult, error) {
+func (l *Ledger) finish(ctx context.Context, sessionID, noteSession int64, r Result, done, nothing, told string) (wire.RestoreResult, error) {
 	res := l.result(sessionID, r)
 	res.SessionID = noteSession
 	if len(r.Conflicts) > 0 {
@@ -158,7 +158,7 @@ func (l *Ledger) finish(ctx context.Context, sessionID, noteSession int64, r Res
 	if len(parts) > 0 {
 		note := "[Pilot] Since your last turn " + told + ": " + strings.Join(parts, ", ") + ". Read these files again before changing them."
 		if err := l.st.AddPendingNote(ctx, noteSession, note); err != nil {
-			return events.RestoreResult{}, err
+			return wire.RestoreResult{}, err
 		}
 	}
 	return res, nil
@@ -188,9 +188,9 @@ func restoredHow(e store.FileEvent) string {
 }
 
 // result converts a restore's outcome into the window's view.
-func (l *Ledger) result(sessionID int64, r Result) events.RestoreResult {
-	res := events.RestoreResult{Done: len(r.Conflicts) == 0, Conflicts: []events.Conflict{}, Restored: []events.FileEffect{},
-		Kept: orStrings(r.Kept), Missing: []events.FileEffect{}, CheckpointID: r.Checkpoint.ID, SessionID: sessionID}
+func (l *Ledger) result(sessionID int64, r Result) wire.RestoreResult {
+	res := wire.RestoreResult{Done: len(r.Conflicts) == 0, Conflicts: []wire.Conflict{}, Restored: []wire.FileEffect{},
+		Kept: orStrings(r.Kept), Missing: []wire.FileEffect{}, CheckpointID: r.Checkpoint.ID, SessionID: sessionID}
 	for _, c := range r.Conflicts {
 		res.Conflicts = append(res.Conflicts, conflictView(c))
 	}
@@ -198,7 +198,7 @@ func (l *Ledger) result(sessionID int64, r Result) events.RestoreResult {
 		res.Restored = append(res.Restored, effectView(e))
 	}
 	for _, e := range r.Missing {
-		res.Missing = append(res.Missing, events.FileEffect{Path: e.Path, Why: e.Why})
+		res.Missing = append(res.Missing, wire.FileEffect{Path: e.Path, Why: e.Why})
 	}
 	if len(r.Conflicts) > 0 {
 		res.Message = fmt.Sprintf("%d %s changed outside Pilot since Pilot last wrote %s: choose for each whether to keep your version or go back to the earlier one. Nothing was restored yet.",
@@ -217,16 +217,16 @@ func orStrings(s []string) []string {
 // conflictView shows both versions of a conflicting file: mine (what Pilot
 // last wrote → the disk now) and the checkpoint's (the disk now → what the
 // restore would write).
-func conflictView(c Conflict) events.Conflict {
-	return events.Conflict{
+func conflictView(c Conflict) wire.Conflict {
+	return wire.Conflict{
 		Path:       c.Path,
 		Mine:       textDiff(c.Path, c.Expect, c.ExpectData, c.Disk, c.DiskData),
 		Checkpoint: textDiff(c.Path, c.Disk, c.DiskData, c.Want, c.Wants),
 	}
 }
 
-func textDiff(rel string, a FileState, ad []byte, b FileState, bd []byte) events.FileDiff {
-	d := events.FileDiff{Path: rel, OldExists: a.Exists(), NewExists: b.Exists(), Hunks: []events.Hunk{}}
+func textDiff(rel string, a FileState, ad []byte, b FileState, bd []byte) wire.FileDiff {
+	d := wire.FileDiff{Path: rel, OldExists: a.Exists(), NewExists: b.Exists(), Hunks: []wire.Hunk{}}
 	switch {
 	case isBinary(ad) || isBinary(bd):
 		d.Binary = true

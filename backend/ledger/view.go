@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"sort"
 
-	"pilot/backend/events"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // maxDiffText is the largest file a diff shows as text.
@@ -16,23 +16,23 @@ const maxDiffText = 2 << 20
 func OpOf(e store.FileEvent) string {
 	switch {
 	case e.Before.Hash == "":
-		return events.OpCreated
+		return wire.OpCreated
 	case e.After.Hash == "":
-		return events.OpDeleted
+		return wire.OpDeleted
 	}
-	return events.OpModified
+	return wire.OpModified
 }
 
 // effectView shows one event; Kept says whether it can be reverted: the
 // content from before is kept (or there was no file).
-func effectView(e store.FileEvent) events.FileEffect {
-	return events.FileEffect{Path: e.Path, Op: OpOf(e), Kept: e.Before.Kept || e.Before.Hash == "", Why: e.Why}
+func effectView(e store.FileEvent) wire.FileEffect {
+	return wire.FileEffect{Path: e.Path, Op: OpOf(e), Kept: e.Before.Kept || e.Before.Hash == "", Why: e.Why}
 }
 
 // CheckpointView is a checkpoint as the window lists it.
-func CheckpointView(c store.Checkpoint) events.Checkpoint {
-	v := events.Checkpoint{ID: c.ID, Kind: string(c.Kind), ToolCallID: c.ToolUseID, MessageID: c.MessageID,
-		Label: c.Label, Note: c.Note, Omitted: c.Omitted, CreatedAt: c.CreatedAt.UnixMilli(), Files: []events.FileEffect{}}
+func CheckpointView(c store.Checkpoint) wire.Checkpoint {
+	v := wire.Checkpoint{ID: c.ID, Kind: string(c.Kind), ToolCallID: c.ToolUseID, MessageID: c.MessageID,
+		Label: c.Label, Note: c.Note, Omitted: c.Omitted, CreatedAt: c.CreatedAt.UnixMilli(), Files: []wire.FileEffect{}}
 	v.Undone = len(c.Files) > 0
 	for _, e := range c.Files {
 		v.Files = append(v.Files, effectView(e))
@@ -43,12 +43,12 @@ func CheckpointView(c store.Checkpoint) events.Checkpoint {
 
 // View is a session's ledger: every checkpoint, and every file with its
 // net effect from before the session to the ledger's last state.
-func (l *Ledger) View(ctx context.Context, sessionID int64) (events.Ledger, error) {
+func (l *Ledger) View(ctx context.Context, sessionID int64) (wire.Ledger, error) {
 	cps, err := l.st.Checkpoints(ctx, sessionID)
 	if err != nil {
-		return events.Ledger{}, err
+		return wire.Ledger{}, err
 	}
-	v := events.Ledger{SessionID: sessionID, Files: []events.LedgerFile{}, Checkpoints: []events.Checkpoint{}}
+	v := wire.Ledger{SessionID: sessionID, Files: []wire.LedgerFile{}, Checkpoints: []wire.Checkpoint{}}
 	for _, c := range cps {
 		if c.Done {
 			v.Checkpoints = append(v.Checkpoints, CheckpointView(c))
@@ -63,15 +63,15 @@ func (l *Ledger) View(ctx context.Context, sessionID int64) (events.Ledger, erro
 	for _, p := range paths {
 		evs := h[p]
 		first, last := evs[0].Before, evs[len(evs)-1].After
-		f := events.LedgerFile{Path: p, Revertable: first.Kept || first.Hash == ""}
+		f := wire.LedgerFile{Path: p, Revertable: first.Kept || first.Hash == ""}
 		switch {
 		case stateOf(first).Same(stateOf(last)):
 		case first.Hash == "":
-			f.Kind = events.OpCreated
+			f.Kind = wire.OpCreated
 		case last.Hash == "":
-			f.Kind = events.OpDeleted
+			f.Kind = wire.OpDeleted
 		default:
-			f.Kind = events.OpModified
+			f.Kind = wire.OpModified
 		}
 		for _, e := range evs {
 			f.Checkpoints = append(f.Checkpoints, e.CheckpointID)
@@ -83,45 +83,45 @@ func (l *Ledger) View(ctx context.Context, sessionID int64) (events.Ledger, erro
 
 // FileDiff is the cumulative diff of a file over a session: from before
 // the session first changed it to what is on disk now.
-func (l *Ledger) FileDiff(ctx context.Context, sessionID int64, rel string) (events.FileDiff, error) {
+func (l *Ledger) FileDiff(ctx context.Context, sessionID int64, rel string) (wire.FileDiff, error) {
 	cps, err := l.st.Checkpoints(ctx, sessionID)
 	if err != nil {
-		return events.FileDiff{}, err
+		return wire.FileDiff{}, err
 	}
 	evs := history(cps)[rel]
 	if len(evs) == 0 {
-		return events.FileDiff{}, fmt.Errorf("%s: this session did not change it: %w", rel, ErrNothing)
+		return wire.FileDiff{}, fmt.Errorf("%s: this session did not change it: %w", rel, ErrNothing)
 	}
 	root, err := l.rootOf(ctx, sessionID)
 	if err != nil {
-		return events.FileDiff{}, err
+		return wire.FileDiff{}, err
 	}
 	defer root.Close()
 	now, data, err := ReadStateIn(root, rel)
 	if err != nil {
-		return events.FileDiff{}, err
+		return wire.FileDiff{}, err
 	}
 	now.Kept = true
 	return l.diffOf(rel, evs[0].Before, now, data), nil
 }
 
 // CheckpointDiff is what one checkpoint did to one file.
-func (l *Ledger) CheckpointDiff(ctx context.Context, id int64, rel string) (events.FileDiff, error) {
+func (l *Ledger) CheckpointDiff(ctx context.Context, id int64, rel string) (wire.FileDiff, error) {
 	cp, err := l.st.Checkpoint(ctx, id)
 	if err != nil {
-		return events.FileDiff{}, err
+		return wire.FileDiff{}, err
 	}
 	for _, e := range cp.Files {
 		if e.Path == rel {
 			return l.diffOf(rel, e.Before, stateOf(e.After), nil), nil
 		}
 	}
-	return events.FileDiff{}, fmt.Errorf("%s is not in checkpoint %d: %w", rel, id, ErrNothing)
+	return wire.FileDiff{}, fmt.Errorf("%s is not in checkpoint %d: %w", rel, id, ErrNothing)
 }
 
 // diffOf builds the diff of two states; newData, when not nil, is the new
 // side's content (read from disk).
-func (l *Ledger) diffOf(rel string, old store.FileSide, nw FileState, newData []byte) events.FileDiff {
+func (l *Ledger) diffOf(rel string, old store.FileSide, nw FileState, newData []byte) wire.FileDiff {
 	oldData, why := l.content(stateOf(old))
 	if newData == nil {
 		var w string
@@ -129,7 +129,7 @@ func (l *Ledger) diffOf(rel string, old store.FileSide, nw FileState, newData []
 		why = firstOf(why, w)
 	}
 	if why != "" {
-		return events.FileDiff{Path: rel, OldExists: old.Hash != "", NewExists: nw.Exists(), Missing: why, Hunks: []events.Hunk{}}
+		return wire.FileDiff{Path: rel, OldExists: old.Hash != "", NewExists: nw.Exists(), Missing: why, Hunks: []wire.Hunk{}}
 	}
 	return textDiff(rel, stateOf(old), oldData, nw, newData)
 }

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/mcp/mcptest"
+	"pilot/backend/internal/mcptest"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"pilot/backend/mcp/mcptest"
+	"pilot/backend/internal/mcptest"
 )
 
 func TestMain(m *testing.M) {

@@ -14,7 +14,7 @@ import (
 	"github.com/godbus/dbus/v5"
 
 	"pilot/backend/agent"
-	"pilot/backend/events"
+	"pilot/backend/wire"
 )
 
 // The freedesktop notifications interface (Desktop Notifications
@@ -68,13 +68,13 @@ func (n *Notifier) SetFocused(focused bool) { n.focused.Store(focused) }
 
 // Wrap returns an emitter that passes every event on to next and
 // notifies on the ones that need the user.
-func (n *Notifier) Wrap(next events.Emitter) events.Emitter {
+func (n *Notifier) Wrap(next wire.Emitter) wire.Emitter {
 	return emitter{n: n, next: next}
 }
 
 type emitter struct {
 	n    *Notifier
-	next events.Emitter
+	next wire.Emitter
 }
 
 func (e emitter) Emit(name string, payload any) {
@@ -94,9 +94,9 @@ type Note struct {
 // waits, or a turn ended (not one the user cancelled: they were there).
 func noteFor(payload any) (Note, bool) {
 	switch p := payload.(type) {
-	case events.ApprovalPayload:
+	case wire.ApprovalPayload:
 		return Note{SessionID: p.SessionID, Summary: "Pilot is waiting for your approval", Body: approvalText(p.Approval)}, true
-	case events.TurnDonePayload:
+	case wire.TurnDonePayload:
 		switch p.Reason {
 		case agent.ReasonCancelled:
 			return Note{}, false
@@ -108,7 +108,7 @@ func noteFor(payload any) (Note, bool) {
 	return Note{}, false
 }
 
-func approvalText(a events.Approval) string {
+func approvalText(a wire.Approval) string {
 	switch {
 	case a.Server != "":
 		return fmt.Sprintf("Call %s on the MCP server %s", a.McpTool, a.Server)

@@ -10,9 +10,9 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
-	"pilot/backend/dbustest"
-	"pilot/backend/events"
+	"pilot/backend/internal/dbustest"
 	"pilot/backend/notify/notifytest"
+	"pilot/backend/wire"
 )
 
 type passed struct{ names []string }
@@ -24,7 +24,7 @@ type rig struct {
 	n       *Notifier
 	srv     *notifytest.Server
 	next    *passed
-	emit    events.Emitter
+	emit    wire.Emitter
 	opened  chan int64
 	urgent  atomic.Int32
 	enabled atomic.Bool
@@ -67,15 +67,15 @@ func (r *rig) waitFor(t *testing.T, n int) []notifytest.Notification {
 	}
 }
 
-func approval(session int64, a events.Approval) events.ApprovalPayload {
-	return events.ApprovalPayload{Seq: events.Seq{SessionID: session, Seq: 3}, Approval: a}
+func approval(session int64, a wire.Approval) wire.ApprovalPayload {
+	return wire.ApprovalPayload{Seq: wire.Seq{SessionID: session, Seq: 3}, Approval: a}
 }
 
 func TestNotifiesAPendingApprovalAndOpensItsSessionOnClick(t *testing.T) {
 	t.Parallel()
 	r := newRig(t)
 	r.n.SetFocused(false)
-	r.emit.Emit(events.AgentApproval, approval(7, events.Approval{ID: "a1", Kind: "change", Tool: "patch_file", Paths: []string{"src/main.go"}}))
+	r.emit.Emit(wire.AgentApproval, approval(7, wire.Approval{ID: "a1", Kind: "change", Tool: "patch_file", Paths: []string{"src/main.go"}}))
 	got := r.waitFor(t, 1)[0]
 	if got.Summary != "Pilot is waiting for your approval" || got.Body != "Fix the greeting: Change src/main.go" {
 		t.Fatalf("notification = %q / %q", got.Summary, got.Body)
@@ -83,7 +83,7 @@ func TestNotifiesAPendingApprovalAndOpensItsSessionOnClick(t *testing.T) {
 	if got.AppName != "Pilot" || got.Entry != "pilot" || got.Icon != "pilot" || strings.Join(got.Actions, ",") != "default,Open" {
 		t.Fatalf("notification = %+v", got)
 	}
-	if len(r.next.names) != 1 || r.next.names[0] != events.AgentApproval {
+	if len(r.next.names) != 1 || r.next.names[0] != wire.AgentApproval {
 		t.Fatalf("the window got %v", r.next.names)
 	}
 	if r.urgent.Load() != 1 {
@@ -105,19 +105,19 @@ func TestNotifiesAPendingApprovalAndOpensItsSessionOnClick(t *testing.T) {
 func TestNotifiesOnlyWhenTheWindowIsNotFocusedAndSwitchedOn(t *testing.T) {
 	t.Parallel()
 	r := newRig(t)
-	cmd := approval(2, events.Approval{ID: "c1", Kind: "command", Tool: "run_bash", Command: "go test ./..."})
+	cmd := approval(2, wire.Approval{ID: "c1", Kind: "command", Tool: "run_bash", Command: "go test ./..."})
 
 	r.n.SetFocused(true)
-	r.emit.Emit(events.AgentApproval, cmd)
-	r.emit.Emit(events.AgentTurnDone, events.TurnDonePayload{Seq: events.Seq{SessionID: 2}, Reason: "end_turn"})
+	r.emit.Emit(wire.AgentApproval, cmd)
+	r.emit.Emit(wire.AgentTurnDone, wire.TurnDonePayload{Seq: wire.Seq{SessionID: 2}, Reason: "end_turn"})
 	r.n.SetFocused(false)
 	r.enabled.Store(false)
-	r.emit.Emit(events.AgentApproval, cmd)
+	r.emit.Emit(wire.AgentApproval, cmd)
 	r.enabled.Store(true)
-	r.emit.Emit(events.AgentTurnDone, events.TurnDonePayload{Seq: events.Seq{SessionID: 2}, Reason: "cancelled"})
-	r.emit.Emit(events.AgentState, events.StatePayload{Seq: events.Seq{SessionID: 2}, State: "streaming"})
+	r.emit.Emit(wire.AgentTurnDone, wire.TurnDonePayload{Seq: wire.Seq{SessionID: 2}, Reason: "cancelled"})
+	r.emit.Emit(wire.AgentState, wire.StatePayload{Seq: wire.Seq{SessionID: 2}, State: "streaming"})
 	// The marker: the first notification the server may get.
-	r.emit.Emit(events.AgentTurnDone, events.TurnDonePayload{Seq: events.Seq{SessionID: 2}, Reason: "end_turn"})
+	r.emit.Emit(wire.AgentTurnDone, wire.TurnDonePayload{Seq: wire.Seq{SessionID: 2}, Reason: "end_turn"})
 	got := r.waitFor(t, 1)
 	time.Sleep(100 * time.Millisecond) // anything sent before the marker would be in by now
 	got = r.srv.Received()
@@ -135,13 +135,13 @@ func TestNotifiesOnlyWhenTheWindowIsNotFocusedAndSwitchedOn(t *testing.T) {
 func TestApprovalText(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		a    events.Approval
+		a    wire.Approval
 		want string
 	}{
-		{events.Approval{Tool: "run_bash", Command: "make test"}, "Run: make test"},
-		{events.Approval{Tool: "write_file", Paths: []string{"a.go"}}, "Change a.go"},
-		{events.Approval{Tool: "multi_patch", Paths: []string{"a.go", "b.go", "c.go"}}, "Change a.go and 2 more files"},
-		{events.Approval{Tool: "mcp__gh__issue", Server: "gh", McpTool: "issue"}, "Call issue on the MCP server gh"},
+		{wire.Approval{Tool: "run_bash", Command: "make test"}, "Run: make test"},
+		{wire.Approval{Tool: "write_file", Paths: []string{"a.go"}}, "Change a.go"},
+		{wire.Approval{Tool: "multi_patch", Paths: []string{"a.go", "b.go", "c.go"}}, "Change a.go and 2 more files"},
+		{wire.Approval{Tool: "mcp__gh__issue", Server: "gh", McpTool: "issue"}, "Call issue on the MCP server gh"},
 	}
 	for _, tc := range tests {
 		if got := approvalText(tc.a); got != tc.want {
@@ -158,8 +158,8 @@ func TestNoBusIsLoggedNotFatal(t *testing.T) {
 	})
 	p := &passed{}
 	e := n.Wrap(p)
-	e.Emit(events.AgentTurnDone, events.TurnDonePayload{Reason: "end_turn"})
-	e.Emit(events.AgentTurnDone, events.TurnDonePayload{Reason: "end_turn"})
+	e.Emit(wire.AgentTurnDone, wire.TurnDonePayload{Reason: "end_turn"})
+	e.Emit(wire.AgentTurnDone, wire.TurnDonePayload{Reason: "end_turn"})
 	if len(p.names) != 2 {
 		t.Fatalf("the window got %d events, want 2", len(p.names))
 	}

@@ -1,15 +1,15 @@
 package view
 
 import (
-	"pilot/backend/events"
 	"pilot/backend/todo"
+	"pilot/backend/wire"
 )
 
 // Todos is a task list as the frontends show it ([] for none).
-func Todos(items []todo.Item) []events.TodoItem {
-	out := make([]events.TodoItem, len(items))
+func Todos(items []todo.Item) []wire.TodoItem {
+	out := make([]wire.TodoItem, len(items))
 	for i, it := range items {
-		out[i] = events.TodoItem{Content: it.Content, Status: string(it.Status)}
+		out[i] = wire.TodoItem{Content: it.Content, Status: string(it.Status)}
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-// Package view turns stored records into the views of backend/events that
+// Package view turns stored records into the views of backend/wire that
 // the window renders. The agent (for events) and the workspace (for bound
 // methods) both use it, so a message looks the same either way.
 package view
@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"pilot/backend/events"
 	"pilot/backend/llm"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // Millis is t in Unix milliseconds; 0 for the zero time.
@@ -23,14 +23,14 @@ func Millis(t time.Time) int64 {
 }
 
 // Project is a project row.
-func Project(p store.Project) events.Project {
-	return events.Project{ID: p.ID, Path: p.Path, Name: p.Name, LastOpened: Millis(p.LastOpened)}
+func Project(p store.Project) wire.Project {
+	return wire.Project{ID: p.ID, Path: p.Path, Name: p.Name, LastOpened: Millis(p.LastOpened)}
 }
 
 // Session is a session's row in the list.
-func Session(s store.Session) events.SessionSummary {
+func Session(s store.Session) wire.SessionSummary {
 	u := s.Usage
-	return events.SessionSummary{
+	return wire.SessionSummary{
 		ID: s.ID, ProjectID: s.ProjectID, Title: s.Title, Provider: s.Provider, Model: s.Model,
 		CreatedAt: Millis(s.CreatedAt), UpdatedAt: Millis(s.UpdatedAt),
 		Tokens:  u.InputTokens + u.OutputTokens + u.CacheReadTokens + u.CacheWriteTokens,
@@ -39,8 +39,8 @@ func Session(s store.Session) events.SessionSummary {
 }
 
 // Block is one content block as the window shows it.
-func Block(b llm.ContentBlock) events.Block {
-	v := events.Block{Type: string(b.Type)}
+func Block(b llm.ContentBlock) wire.Block {
+	v := wire.Block{Type: string(b.Type)}
 	switch b.Type {
 	case llm.BlockText:
 		v.Text, v.Command = b.Text, b.Command
@@ -61,8 +61,8 @@ func Block(b llm.ContentBlock) events.Block {
 
 // Message is a stored message. Redacted thinking is left out: it is
 // encrypted, there is nothing to show.
-func Message(m store.Message) events.Message {
-	v := events.Message{ID: m.ID, Role: string(m.Role), State: string(m.State), CreatedAt: Millis(m.CreatedAt), Blocks: make([]events.Block, 0, len(m.Content))}
+func Message(m store.Message) wire.Message {
+	v := wire.Message{ID: m.ID, Role: string(m.Role), State: string(m.State), CreatedAt: Millis(m.CreatedAt), Blocks: make([]wire.Block, 0, len(m.Content))}
 	for _, b := range m.Content {
 		if b.Type != llm.BlockRedactedThinking {
 			v.Blocks = append(v.Blocks, Block(b))
@@ -72,9 +72,9 @@ func Message(m store.Message) events.Message {
 }
 
 // ToolCall is a stored tool call's card; label is its progress line.
-func ToolCall(c store.ToolCall, label string) events.ToolCall {
+func ToolCall(c store.ToolCall, label string) wire.ToolCall {
 	by, rule := Refuser(c.RefusedBy)
-	return events.ToolCall{
+	return wire.ToolCall{
 		ID: c.ToolUseID, MessageID: c.MessageID, ParentID: c.ParentToolUseID, Name: c.Name, Label: label, Input: c.Input,
 		Status: string(c.Status), Output: c.Output, IsError: c.Status == store.ToolError,
 		StartedAt: Millis(c.StartedAt), FinishedAt: Millis(c.FinishedAt),
@@ -84,11 +84,11 @@ func ToolCall(c store.ToolCall, label string) events.ToolCall {
 
 // Sandbox reads a stored store.ToolCall.Sandbox; nil when there is none
 // (or it cannot be read: the card then shows no sandbox line).
-func Sandbox(stored string) *events.SandboxInfo {
+func Sandbox(stored string) *wire.SandboxInfo {
 	if stored == "" {
 		return nil
 	}
-	var v events.SandboxInfo
+	var v wire.SandboxInfo
 	if json.Unmarshal([]byte(stored), &v) != nil {
 		return nil
 	}
@@ -103,15 +103,15 @@ func Refuser(stored string) (by, rule string) {
 }
 
 // Rule is a permission rule.
-func Rule(r store.Rule) events.Rule {
-	return events.Rule{ID: r.ID, Tool: r.Tool, Pattern: r.Pattern, Effect: string(r.Effect)}
+func Rule(r store.Rule) wire.Rule {
+	return wire.Rule{ID: r.ID, Tool: r.Tool, Pattern: r.Pattern, Effect: string(r.Effect)}
 }
 
 // SearchHit is a search result with its snippet as HTML: the text escaped
 // and the store's «match» markers turned into <mark>.
-func SearchHit(h store.SearchHit) events.SearchHit {
+func SearchHit(h store.SearchHit) wire.SearchHit {
 	s := html.EscapeString(h.Snippet)
 	s = strings.ReplaceAll(s, html.EscapeString(store.MarkOpen), "<mark>")
 	s = strings.ReplaceAll(s, html.EscapeString(store.MarkClose), "</mark>")
-	return events.SearchHit{SessionID: h.SessionID, SessionTitle: h.SessionTitle, MessageID: h.MessageID, Kind: string(h.Kind), Snippet: s}
+	return wire.SearchHit{SessionID: h.SessionID, SessionTitle: h.SessionTitle, MessageID: h.MessageID, Kind: string(h.Kind), Snippet: s}
 }

@@ -1,6 +1,6 @@
 package view
 
-import "pilot/backend/events"
+import "pilot/backend/wire"
 
 // WindowInputMax is the largest tool input the window is sent. Cards read
 // small inputs (a plan's steps); a larger one is a file's content
@@ -16,8 +16,8 @@ var shownInput = map[string]bool{"present_plan": true, "todo_write": true}
 
 // WindowMessage is m without tool inputs over WindowInputMax and without
 // tool results' text; m is not changed.
-func WindowMessage(m events.Message) events.Message {
-	blocks := make([]events.Block, len(m.Blocks))
+func WindowMessage(m wire.Message) wire.Message {
+	blocks := make([]wire.Block, len(m.Blocks))
 	for i, b := range m.Blocks {
 		if len(b.Input) > WindowInputMax && !shownInput[b.Name] {
 			b.Input = nil
@@ -33,7 +33,7 @@ func WindowMessage(m events.Message) events.Message {
 
 // WindowToolCall is c without its input if that is over WindowInputMax
 // (and its card does not show it).
-func WindowToolCall(c events.ToolCall) events.ToolCall {
+func WindowToolCall(c wire.ToolCall) wire.ToolCall {
 	if len(c.Input) > WindowInputMax && !shownInput[c.Name] {
 		c.Input = nil
 	}
@@ -44,10 +44,10 @@ func WindowToolCall(c events.ToolCall) events.ToolCall {
 // call without what the window never shows; any other payload unchanged.
 func ForWindow(payload any) any {
 	switch p := payload.(type) {
-	case events.MessagePayload:
+	case wire.MessagePayload:
 		p.Message = WindowMessage(p.Message)
 		return p
-	case events.ToolPayload:
+	case wire.ToolPayload:
 		p.Call = WindowToolCall(p.Call)
 		return p
 	}

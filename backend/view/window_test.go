@@ -5,20 +5,20 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/events"
+	"pilot/backend/wire"
 )
 
 func TestForWindow(t *testing.T) {
 	t.Parallel()
 	input := json.RawMessage(`{"path":"a.go","content":"` + strings.Repeat("x", WindowInputMax) + `"}`)
 	small := json.RawMessage(`{"steps":["read","change"]}`)
-	msg := events.Message{ID: 1, Blocks: []events.Block{
+	msg := wire.Message{ID: 1, Blocks: []wire.Block{
 		{Type: "text", Text: "Writing."},
 		{Type: "tool_use", ID: "t1", Name: "write_file", Input: input},
 		{Type: "tool_use", ID: "t2", Name: "plan", Input: small},
-		{Type: "tool_result", ToolUseID: "t1", Text: "wrote a.go", Images: []events.Block{{Type: "image", Hash: "h"}}},
+		{Type: "tool_result", ToolUseID: "t1", Text: "wrote a.go", Images: []wire.Block{{Type: "image", Hash: "h"}}},
 	}}
-	call := events.ToolCall{ID: "t1", Name: "write_file", Label: "→ Writing file: a.go", Input: input, Output: "wrote a.go"}
+	call := wire.ToolCall{ID: "t1", Name: "write_file", Label: "→ Writing file: a.go", Input: input, Output: "wrote a.go"}
 	// What the terminal gets is not touched (checked once every subtest ran).
 	t.Cleanup(func() {
 		if msg.Blocks[1].Input == nil || msg.Blocks[3].Text == "" || call.Input == nil {
@@ -30,8 +30,8 @@ func TestForWindow(t *testing.T) {
 		payload any
 		check   func(t *testing.T, got any)
 	}{
-		{"message", events.MessagePayload{Message: msg}, func(t *testing.T, got any) {
-			m := got.(events.MessagePayload).Message
+		{"message", wire.MessagePayload{Message: msg}, func(t *testing.T, got any) {
+			m := got.(wire.MessagePayload).Message
 			if m.Blocks[0].Text != "Writing." || m.Blocks[1].Input != nil || m.Blocks[1].Name != "write_file" {
 				t.Errorf("blocks %+v", m.Blocks)
 			}
@@ -42,29 +42,29 @@ func TestForWindow(t *testing.T) {
 				t.Errorf("tool result %+v: text left out, id and images kept", r)
 			}
 		}},
-		{"tool call", events.ToolPayload{Call: call}, func(t *testing.T, got any) {
-			c := got.(events.ToolPayload).Call
+		{"tool call", wire.ToolPayload{Call: call}, func(t *testing.T, got any) {
+			c := got.(wire.ToolPayload).Call
 			if c.Input != nil || c.Label != call.Label || c.Output != call.Output {
 				t.Errorf("call %+v", c)
 			}
 		}},
-		{"a big plan", events.ToolPayload{Call: events.ToolCall{ID: "p1", Name: "present_plan", Input: input}}, func(t *testing.T, got any) {
-			if c := got.(events.ToolPayload).Call; string(c.Input) != string(input) {
+		{"a big plan", wire.ToolPayload{Call: wire.ToolCall{ID: "p1", Name: "present_plan", Input: input}}, func(t *testing.T, got any) {
+			if c := got.(wire.ToolPayload).Call; string(c.Input) != string(input) {
 				t.Error("a plan's input (its card shows it) was left out")
 			}
 		}},
-		{"a long task list", events.MessagePayload{Message: events.Message{Blocks: []events.Block{{Type: "tool_use", Name: "todo_write", Input: input}}}}, func(t *testing.T, got any) {
-			if b := got.(events.MessagePayload).Message.Blocks[0]; string(b.Input) != string(input) {
+		{"a long task list", wire.MessagePayload{Message: wire.Message{Blocks: []wire.Block{{Type: "tool_use", Name: "todo_write", Input: input}}}}, func(t *testing.T, got any) {
+			if b := got.(wire.MessagePayload).Message.Blocks[0]; string(b.Input) != string(input) {
 				t.Error("a task list's input (the list shows it) was left out")
 			}
 		}},
-		{"small tool call", events.ToolPayload{Call: events.ToolCall{ID: "t2", Input: small}}, func(t *testing.T, got any) {
-			if c := got.(events.ToolPayload).Call; string(c.Input) != string(small) {
+		{"small tool call", wire.ToolPayload{Call: wire.ToolCall{ID: "t2", Input: small}}, func(t *testing.T, got any) {
+			if c := got.(wire.ToolPayload).Call; string(c.Input) != string(small) {
 				t.Errorf("call %+v: a small input is kept", c)
 			}
 		}},
-		{"other", events.ToolOutputPayload{ToolCallID: "t1", Chunk: "x"}, func(t *testing.T, got any) {
-			if got.(events.ToolOutputPayload).Chunk != "x" {
+		{"other", wire.ToolOutputPayload{ToolCallID: "t1", Chunk: "x"}, func(t *testing.T, got any) {
+			if got.(wire.ToolOutputPayload).Chunk != "x" {
 				t.Errorf("changed: %+v", got)
 			}
 		}},

@@ -9,7 +9,7 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
-	"pilot/backend/dbustest"
+	"pilot/backend/internal/dbustest"
 )
 
 func TestInstanceID(t *testing.T) {

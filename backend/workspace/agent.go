@@ -8,12 +8,12 @@ import (
 
 	"pilot/backend/agent"
 	"pilot/backend/config"
-	"pilot/backend/events"
 	"pilot/backend/llm"
 	"pilot/backend/sandbox"
 	"pilot/backend/store"
 	"pilot/backend/tools"
 	"pilot/backend/view"
+	"pilot/backend/wire"
 )
 
 // roots caches each project's sandbox root (and the tool registry that
@@ -68,14 +68,14 @@ func (w *Workspace) providerFor(ctx context.Context, s store.Session) (agent.Mod
 
 // NewSession starts an empty session in the project with the provider,
 // model, approval mode and budget in force.
-func (w *Workspace) NewSession(ctx context.Context, projectID int64) (events.SessionSummary, error) {
+func (w *Workspace) NewSession(ctx context.Context, projectID int64) (wire.SessionSummary, error) {
 	p, err := w.project(ctx, projectID)
 	if err != nil {
-		return events.SessionSummary{}, err
+		return wire.SessionSummary{}, err
 	}
 	r, err := config.Resolve(w.home, p.Path, w.getenv)
 	if err != nil {
-		return events.SessionSummary{}, err
+		return wire.SessionSummary{}, err
 	}
 	w.dropEmpty(ctx, 0)
 	s, err := w.store.CreateSession(ctx, store.NewSession{
@@ -84,7 +84,7 @@ func (w *Workspace) NewSession(ctx context.Context, projectID int64) (events.Ses
 		ApprovalMode: r.ApprovalMode.Value, BudgetUSD: r.BudgetUSD,
 	})
 	if err != nil {
-		return events.SessionSummary{}, err
+		return wire.SessionSummary{}, err
 	}
 	w.created(s.ID)
 	w.setActive(s.ID)
@@ -94,14 +94,14 @@ func (w *Workspace) NewSession(ctx context.Context, projectID int64) (events.Ses
 // mergeLive puts what the events carried beyond the store into a snapshot:
 // the streamed message's text (the store saves it debounced), running
 // commands' output (saved when they end) and which call each approval is for.
-func mergeLive(d *events.SessionDetail, lv agent.Live) {
+func mergeLive(d *wire.SessionDetail, lv agent.Live) {
 	if lv.MessageID != 0 {
-		var blocks []events.Block
+		var blocks []wire.Block
 		if lv.Thinking != "" {
-			blocks = append(blocks, events.Block{Type: "thinking", Text: lv.Thinking})
+			blocks = append(blocks, wire.Block{Type: "thinking", Text: lv.Thinking})
 		}
 		if lv.Text != "" {
-			blocks = append(blocks, events.Block{Type: "text", Text: lv.Text})
+			blocks = append(blocks, wire.Block{Type: "text", Text: lv.Text})
 		}
 		found := false
 		for i := range d.Messages {
@@ -110,7 +110,7 @@ func mergeLive(d *events.SessionDetail, lv agent.Live) {
 			}
 		}
 		if !found {
-			d.Messages = append(d.Messages, events.Message{ID: lv.MessageID, Role: "assistant", Blocks: blocks, State: "streaming"})
+			d.Messages = append(d.Messages, wire.Message{ID: lv.MessageID, Role: "assistant", Blocks: blocks, State: "streaming"})
 		}
 	}
 	for i := range d.ToolCalls {
@@ -126,9 +126,9 @@ func mergeLive(d *events.SessionDetail, lv agent.Live) {
 	}
 }
 
-func usageView(s store.Session, last llm.Usage) events.Usage {
+func usageView(s store.Session, last llm.Usage) wire.Usage {
 	cost, known := llm.Cost(s.Model, s.Usage)
-	u := events.Usage{
+	u := wire.Usage{
 		InputTokens: s.Usage.InputTokens, OutputTokens: s.Usage.OutputTokens,
 		CacheReadTokens: s.Usage.CacheReadTokens, CacheWriteTokens: s.Usage.CacheWriteTokens,
 		CostUSD: s.CostUSD, CostKnown: known || s.CostUSD > 0,
@@ -164,7 +164,7 @@ func (w *Workspace) SendMessage(ctx context.Context, id int64, text string, atta
 // SendMessageWithImages is SendMessage with images the user pasted or
 // dropped (base64); a model known to take no images refuses them with a
 // sentence, and nothing is saved.
-func (w *Workspace) SendMessageWithImages(ctx context.Context, id int64, text string, attachments []string, images []events.ImageInput) error {
+func (w *Workspace) SendMessageWithImages(ctx context.Context, id int64, text string, attachments []string, images []wire.ImageInput) error {
 	imgs := make([]agent.Image, 0, len(images))
 	for i, in := range images {
 		data, err := base64.StdEncoding.DecodeString(in.Data)
@@ -177,13 +177,13 @@ func (w *Workspace) SendMessageWithImages(ctx context.Context, id int64, text st
 }
 
 // GetImage returns a stored image (of a message) by its hash.
-func (w *Workspace) GetImage(hash string) (events.ImageView, error) {
+func (w *Workspace) GetImage(hash string) (wire.ImageView, error) {
 	data, mt, err := w.ledger.Image(hash)
 	if err != nil {
 		w.log.Warn("reading an image", "hash", hash, "err", err)
-		return events.ImageView{}, fmt.Errorf("the image %.12s… is not stored (it may have been removed with its session): %w", hash, err)
+		return wire.ImageView{}, fmt.Errorf("the image %.12s… is not stored (it may have been removed with its session): %w", hash, err)
 	}
-	return events.ImageView{Hash: hash, MediaType: mt, DataURL: "data:" + mt + ";base64," + base64.StdEncoding.EncodeToString(data)}, nil
+	return wire.ImageView{Hash: hash, MediaType: mt, DataURL: "data:" + mt + ";base64," + base64.StdEncoding.EncodeToString(data)}, nil
 }
 
 // RetryTurn runs the session's failed turn again from where it failed,
@@ -211,7 +211,7 @@ func (w *Workspace) CompactNow(ctx context.Context, id int64) error {
 }
 
 // GetChange returns a pending change with every file's hunks.
-func (w *Workspace) GetChange(approvalID string) (events.ChangeView, error) {
+func (w *Workspace) GetChange(approvalID string) (wire.ChangeView, error) {
 	return w.agent.Approvals().Change(approvalID)
 }
 
@@ -231,7 +231,7 @@ func (w *Workspace) ProposedText(approvalID, path string) (string, error) {
 }
 
 // DecideChange answers a pending change.
-func (w *Workspace) DecideChange(approvalID string, d events.ChangeDecision) error {
+func (w *Workspace) DecideChange(approvalID string, d wire.ChangeDecision) error {
 	if err := w.agent.Approvals().DecideChange(approvalID, d); err != nil {
 		return fmt.Errorf("this change is no longer waiting for a decision: %w", err)
 	}
@@ -239,7 +239,7 @@ func (w *Workspace) DecideChange(approvalID string, d events.ChangeDecision) err
 }
 
 // DecideCommand answers a pending command.
-func (w *Workspace) DecideCommand(approvalID string, d events.CommandDecision) error {
+func (w *Workspace) DecideCommand(approvalID string, d wire.CommandDecision) error {
 	if err := w.agent.Approvals().DecideCommand(approvalID, d); err != nil {
 		return fmt.Errorf("this command is no longer waiting for a decision: %w", err)
 	}

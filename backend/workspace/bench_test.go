@@ -2,8 +2,8 @@ package workspace
 
 import (
 	"pilot/backend/confine"
-	"pilot/backend/events"
-	"pilot/backend/mcp/mcptest"
+	"pilot/backend/internal/mcptest"
+	"pilot/backend/wire"
 
 	"context"
 	"fmt"
@@ -167,7 +167,7 @@ func BenchmarkListDir(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				l, err := w.ListDir(ctx, id, events.DirPageQuery{Dir: c.dir, Locale: "en-US", Limit: 200})
+				l, err := w.ListDir(ctx, id, wire.DirPageQuery{Dir: c.dir, Locale: "en-US", Limit: 200})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -3,7 +3,7 @@ package workspace
 import (
 	"context"
 
-	"pilot/backend/events"
+	"pilot/backend/wire"
 )
 
 // changeLog is the set of files the active session changed (from its
@@ -37,7 +37,7 @@ func (w *Workspace) refreshChanged(sessionID int64) {
 	}
 	set := map[string]struct{}{}
 	for _, f := range v.Files {
-		if f.Kind != "" && f.Kind != events.OpDeleted {
+		if f.Kind != "" && f.Kind != wire.OpDeleted {
 			set[f.Path] = struct{}{}
 		}
 	}

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/events"
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
+	"pilot/backend/wire"
 )
 
 // A slash command's message keeps what the user typed beside the expansion
@@ -30,7 +30,7 @@ func TestSlashCommandKeepsTypedText(t *testing.T) {
 	if err := w.SendMessage(ctx, s.ID, "/hello Ada", nil); err != nil {
 		t.Fatal(err)
 	}
-	ev.wait(t, func(e any) bool { d, ok := e.(events.TurnDonePayload); return ok && d.SessionID == s.ID })
+	ev.wait(t, func(e any) bool { d, ok := e.(wire.TurnDonePayload); return ok && d.SessionID == s.ID })
 	plain, err := w.NewSession(ctx, p.ID) // a new one: an empty session would be reused
 	if err != nil || plain.ID == s.ID {
 		t.Fatalf("second session %+v %v", plain, err)
@@ -38,7 +38,7 @@ func TestSlashCommandKeepsTypedText(t *testing.T) {
 	if err := w.SendMessage(ctx, plain.ID, "plain words", nil); err != nil {
 		t.Fatal(err)
 	}
-	ev.wait(t, func(e any) bool { d, ok := e.(events.TurnDonePayload); return ok && d.SessionID == plain.ID })
+	ev.wait(t, func(e any) bool { d, ok := e.(wire.TurnDonePayload); return ok && d.SessionID == plain.ID })
 	if got := srv.Requests()[0].LastUserText; got != "Say hello to Ada in French." {
 		t.Fatalf("the model read %q, want the expansion", got)
 	}

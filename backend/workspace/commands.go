@@ -5,24 +5,24 @@ import (
 	"strings"
 
 	"pilot/backend/commands"
-	"pilot/backend/events"
+	"pilot/backend/wire"
 )
 
 // ListSlashCommands lists the open project's custom commands and its MCP
 // servers' prompts, by name.
-func (w *Workspace) ListSlashCommands() ([]events.SlashCommand, error) {
+func (w *Workspace) ListSlashCommands() ([]wire.SlashCommand, error) {
 	dir := w.currentProject()
 	cmds, err := commands.List(w.home, dir)
 	if err != nil {
 		w.log.Warn("reading custom commands", "err", err)
 	}
-	out := make([]events.SlashCommand, 0, len(cmds))
+	out := make([]wire.SlashCommand, 0, len(cmds))
 	for _, c := range cmds {
-		out = append(out, events.SlashCommand{Name: c.Name, Description: c.Description, ArgumentHint: c.ArgumentHint, Source: c.Source})
+		out = append(out, wire.SlashCommand{Name: c.Name, Description: c.Description, ArgumentHint: c.ArgumentHint, Source: c.Source})
 	}
 	if dir != "" {
 		for _, p := range w.mcp.For(dir).Prompts() {
-			out = append(out, events.SlashCommand{Name: p.Name, Description: p.Description, ArgumentHint: strings.Join(p.Args, " "), Source: "mcp"})
+			out = append(out, wire.SlashCommand{Name: p.Name, Description: p.Description, ArgumentHint: strings.Join(p.Args, " "), Source: "mcp"})
 		}
 	}
 	return out, nil

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"pilot/backend/events"
 	"pilot/backend/namesort"
+	"pilot/backend/wire"
 )
 
 // The file tree lists a folder in pages (ListDir). The first page of a
@@ -106,17 +106,17 @@ func (t *treeListings) put(k listingKey, l *treeListing) *treeListing {
 // ListDir returns one page of a folder of the project for the file tree,
 // without what the project ignores, marking the files the active session
 // changed (marks are read for every page, so they are current).
-func (w *Workspace) ListDir(ctx context.Context, projectID int64, q events.DirPageQuery) (events.DirPage, error) {
-	if q.Offset < 0 || q.Limit < 1 || q.Limit > events.DirPageMax {
-		return events.DirPage{}, fmt.Errorf("a page of the file tree starts at 0 or later and holds 1 to %d entries (asked: offset %d, limit %d)", events.DirPageMax, q.Offset, q.Limit)
+func (w *Workspace) ListDir(ctx context.Context, projectID int64, q wire.DirPageQuery) (wire.DirPage, error) {
+	if q.Offset < 0 || q.Limit < 1 || q.Limit > wire.DirPageMax {
+		return wire.DirPage{}, fmt.Errorf("a page of the file tree starts at 0 or later and holds 1 to %d entries (asked: offset %d, limit %d)", wire.DirPageMax, q.Offset, q.Limit)
 	}
 	pr, err := w.projectRoot(ctx, projectID)
 	if err != nil {
-		return events.DirPage{}, err
+		return wire.DirPage{}, err
 	}
 	dir, err := pr.root.Resolve(q.Dir)
 	if err != nil {
-		return events.DirPage{}, err
+		return wire.DirPage{}, err
 	}
 	k := listingKey{projectID, dir.Rel, q.Locale}
 	l := w.tree.get(k, q.Version)
@@ -127,7 +127,7 @@ func (w *Workspace) ListDir(ctx context.Context, projectID int64, q events.DirPa
 	}
 	if l == nil {
 		if l, err = w.listTree(pr, q); err != nil {
-			return events.DirPage{}, err
+			return wire.DirPage{}, err
 		}
 		l = w.tree.put(k, l)
 	}
@@ -135,7 +135,7 @@ func (w *Workspace) ListDir(ctx context.Context, projectID int64, q events.DirPa
 }
 
 // listTree reads and sorts the folder q.Dir.
-func (w *Workspace) listTree(pr *projectRoot, q events.DirPageQuery) (*treeListing, error) {
+func (w *Workspace) listTree(pr *projectRoot, q wire.DirPageQuery) (*treeListing, error) {
 	var mtime time.Time
 	if fi, _, err := pr.root.Stat(q.Dir); err == nil {
 		mtime = fi.ModTime()
@@ -159,8 +159,8 @@ func (w *Workspace) listTree(pr *projectRoot, q events.DirPageQuery) (*treeListi
 }
 
 // page cuts entries [offset, offset+limit) out of l, with their marks.
-func (w *Workspace) page(l *treeListing, offset, limit int) events.DirPage {
-	p := events.DirPage{Dir: l.rel, Version: l.version, Total: len(l.names), Offset: offset, Entries: []events.TreeEntry{}}
+func (w *Workspace) page(l *treeListing, offset, limit int) wire.DirPage {
+	p := wire.DirPage{Dir: l.rel, Version: l.version, Total: len(l.names), Offset: offset, Entries: []wire.TreeEntry{}}
 	prefix := ""
 	if l.rel != "" {
 		prefix = l.rel + "/"
@@ -169,7 +169,7 @@ func (w *Workspace) page(l *treeListing, offset, limit int) events.DirPage {
 	defer w.mu.RUnlock()
 	for i := offset; i < min(len(l.names), offset+limit); i++ {
 		n := l.names[i]
-		p.Entries = append(p.Entries, events.TreeEntry{Name: n, Dir: i < l.dirs, Link: l.links[n], Changed: w.changes.isChanged(prefix + n)})
+		p.Entries = append(p.Entries, wire.TreeEntry{Name: n, Dir: i < l.dirs, Link: l.links[n], Changed: w.changes.isChanged(prefix + n)})
 	}
 	return p
 }

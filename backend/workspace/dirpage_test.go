@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/events"
+	"pilot/backend/wire"
 )
 
 // pagedProject opens a project with files (paths relative to its root;
@@ -60,7 +60,7 @@ func settle(t *testing.T, dir string) {
 	}
 }
 
-func names(p events.DirPage) []string {
+func names(p wire.DirPage) []string {
 	out := make([]string, len(p.Entries))
 	for i, e := range p.Entries {
 		out[i] = e.Name
@@ -88,16 +88,16 @@ func TestListDirPages(t *testing.T) {
 		{"first page", 0, 3, all[:3], ""},
 		{"middle page", 3, 3, all[3:6], ""},
 		{"last page, short", 6, 3, all[6:], ""},
-		{"all at once", 0, events.DirPageMax, all, ""},
+		{"all at once", 0, wire.DirPageMax, all, ""},
 		{"offset at the end", len(all), 5, []string{}, ""},
 		{"offset past the end", 100, 5, []string{}, ""},
 		{"negative offset", -1, 5, nil, "starts at 0 or later"},
 		{"no entries asked", 0, 0, nil, "1 to 1000"},
-		{"too many asked", 0, events.DirPageMax + 1, nil, "1 to 1000"},
+		{"too many asked", 0, wire.DirPageMax + 1, nil, "1 to 1000"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			p, err := w.ListDir(ctx, id, events.DirPageQuery{Locale: "en-US", Offset: c.offset, Limit: c.limit})
+			p, err := w.ListDir(ctx, id, wire.DirPageQuery{Locale: "en-US", Offset: c.offset, Limit: c.limit})
 			if c.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 					t.Fatalf("err %v, want %q", err, c.wantErr)
@@ -112,11 +112,11 @@ func TestListDirPages(t *testing.T) {
 			}
 		})
 	}
-	p, err := w.ListDir(ctx, id, events.DirPageQuery{Limit: 3})
+	p, err := w.ListDir(ctx, id, wire.DirPageQuery{Limit: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []events.TreeEntry{{Name: "link", Dir: true, Link: true}, {Name: "src", Dir: true}, {Name: "Zed", Dir: true}}
+	want := []wire.TreeEntry{{Name: "link", Dir: true, Link: true}, {Name: "src", Dir: true}, {Name: "Zed", Dir: true}}
 	if !slices.Equal(p.Entries, want) {
 		t.Errorf("marks = %+v, want %+v (ignored debug.log and .git left out)", p.Entries, want)
 	}
@@ -131,11 +131,11 @@ func TestListDirErrors(t *testing.T) {
 		{"f.txt", "is a file, not a folder"},
 		{"../outside", "outside"},
 	} {
-		if _, err := w.ListDir(ctx, id, events.DirPageQuery{Dir: c.dir, Limit: 10}); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := w.ListDir(ctx, id, wire.DirPageQuery{Dir: c.dir, Limit: 10}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("ListDir(%q) err %v, want %q", c.dir, err, c.want)
 		}
 	}
-	if _, err := w.ListDir(ctx, 9999, events.DirPageQuery{Limit: 10}); err == nil {
+	if _, err := w.ListDir(ctx, 9999, wire.DirPageQuery{Limit: 10}); err == nil {
 		t.Error("ListDir of an unknown project succeeded")
 	}
 }
@@ -148,7 +148,7 @@ func TestListDirBetweenPages(t *testing.T) {
 	big := filepath.Join(root, "big")
 	settle(t, big)
 	ctx := context.Background()
-	q := events.DirPageQuery{Dir: "big", Locale: "en", Limit: 1000}
+	q := wire.DirPageQuery{Dir: "big", Locale: "en", Limit: 1000}
 	first, err := w.ListDir(ctx, id, q)
 	if err != nil {
 		t.Fatal(err)
@@ -195,7 +195,7 @@ func TestListDirMarksAreCurrent(t *testing.T) {
 	w, id, root := pagedProject(t, numbered("flat", 3000)...)
 	settle(t, filepath.Join(root, "flat"))
 	ctx := context.Background()
-	q := events.DirPageQuery{Dir: "flat", Limit: 10}
+	q := wire.DirPageQuery{Dir: "flat", Limit: 10}
 	first, err := w.ListDir(ctx, id, q)
 	if err != nil {
 		t.Fatal(err)

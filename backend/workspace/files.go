@@ -12,8 +12,8 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"pilot/backend/events"
 	"pilot/backend/sandbox"
+	"pilot/backend/wire"
 )
 
 // CheckExternalURL accepts only http(s) links for opening in a browser.
@@ -30,26 +30,26 @@ const previewLimit = 512 << 10
 
 // ReadProjectFile returns a read-only preview of a project file: its text
 // up to previewLimit, or a note that it is binary.
-func (w *Workspace) ReadProjectFile(ctx context.Context, projectID int64, path string) (events.FilePreview, error) {
+func (w *Workspace) ReadProjectFile(ctx context.Context, projectID int64, path string) (wire.FilePreview, error) {
 	pr, err := w.projectRoot(ctx, projectID)
 	if err != nil {
-		return events.FilePreview{}, err
+		return wire.FilePreview{}, err
 	}
 	// Opened through the project's root without waiting (a FIFO or a
 	// device is refused, never read); the read below is bounded.
 	f, st, p, err := pr.root.OpenRead(path)
 	if err != nil {
-		return events.FilePreview{}, fmt.Errorf("cannot open %s: %w", path, err)
+		return wire.FilePreview{}, fmt.Errorf("cannot open %s: %w", path, err)
 	}
 	defer f.Close()
 	if st.IsDir() {
-		return events.FilePreview{}, fmt.Errorf("%s is a folder: open a file inside it", p.Rel)
+		return wire.FilePreview{}, fmt.Errorf("%s is a folder: open a file inside it", p.Rel)
 	}
 	buf, err := io.ReadAll(io.LimitReader(f, previewLimit))
 	if err != nil {
-		return events.FilePreview{}, err
+		return wire.FilePreview{}, err
 	}
-	v := events.FilePreview{Path: p.Rel, Size: st.Size(), Truncated: st.Size() > previewLimit}
+	v := wire.FilePreview{Path: p.Rel, Size: st.Size(), Truncated: st.Size() > previewLimit}
 	if isBinary(buf) {
 		v.Binary = true
 		return v, nil

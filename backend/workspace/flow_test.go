@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/events"
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
+	"pilot/backend/wire"
 )
 
 // waiter records events and lets a test wait for one.
@@ -59,7 +59,7 @@ func (w *waiter) wait(t *testing.T, ok func(any) bool) any {
 
 // openChat opens a workspace on the fake model srv (stopped after the
 // test), the project dir and a new session in it, as the window does.
-func openChat(t *testing.T, srv *fakellm.Server, dir string) (*Workspace, *waiter, events.Project, events.SessionSummary) {
+func openChat(t *testing.T, srv *fakellm.Server, dir string) (*Workspace, *waiter, wire.Project, wire.SessionSummary) {
 	t.Helper()
 	t.Cleanup(srv.Close)
 	w := newWorkspace(t, map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test", "ANTHROPIC_BASE_URL": srv.URL()})
@@ -103,7 +103,7 @@ func TestWindowFlow(t *testing.T) {
 	if err := w.SendMessage(ctx, s.ID, "Capitalise two and eleven in notes.txt", nil); err != nil {
 		t.Fatal(err)
 	}
-	a := ev.wait(t, func(e any) bool { _, ok := e.(events.ApprovalPayload); return ok }).(events.ApprovalPayload)
+	a := ev.wait(t, func(e any) bool { _, ok := e.(wire.ApprovalPayload); return ok }).(wire.ApprovalPayload)
 	change, err := w.GetChange(a.Approval.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -118,33 +118,33 @@ func TestWindowFlow(t *testing.T) {
 	if _, err := w.ProposedText(a.Approval.ID, "other.txt"); err == nil {
 		t.Error("ProposedText of a file the change does not touch succeeded")
 	}
-	if err := w.DecideChange(a.Approval.ID, events.ChangeDecision{
-		Files: []events.FileDecision{{Path: "notes.txt", Hunks: []bool{true, false}}}, Feedback: "leave eleven alone",
+	if err := w.DecideChange(a.Approval.ID, wire.ChangeDecision{
+		Files: []wire.FileDecision{{Path: "notes.txt", Hunks: []bool{true, false}}}, Feedback: "leave eleven alone",
 	}); err != nil {
 		t.Fatal(err)
 	}
-	ev.wait(t, func(e any) bool { _, ok := e.(events.TurnDonePayload); return ok })
+	ev.wait(t, func(e any) bool { _, ok := e.(wire.TurnDonePayload); return ok })
 
 	got, _ := os.ReadFile(filepath.Join(dir, "notes.txt"))
 	if want := strings.Replace(orig, "two\n", "TWO\n", 1); string(got) != want {
 		t.Fatalf("file now %q, want %q", got, want)
 	}
-	if err := w.DecideChange(a.Approval.ID, events.ChangeDecision{}); err == nil {
+	if err := w.DecideChange(a.Approval.ID, wire.ChangeDecision{}); err == nil {
 		t.Error("a second decision was accepted")
 	}
 	if _, err := w.ProposedText(a.Approval.ID, "notes.txt"); err == nil {
 		t.Error("ProposedText of a decided change succeeded")
 	}
 
-	listing, err := w.ListDir(ctx, p.ID, events.DirPageQuery{Limit: 10})
-	if err != nil || !slices.Equal(listing.Entries, []events.TreeEntry{{Name: "notes.txt", Changed: true}}) {
+	listing, err := w.ListDir(ctx, p.ID, wire.DirPageQuery{Limit: 10})
+	if err != nil || !slices.Equal(listing.Entries, []wire.TreeEntry{{Name: "notes.txt", Changed: true}}) {
 		t.Fatalf("ListDir = %+v, %v: want notes.txt marked changed", listing, err)
 	}
 	// After the first turn the model names the session.
 	titled := ev.wait(t, func(e any) bool {
-		p, ok := e.(events.SessionPayload)
+		p, ok := e.(wire.SessionPayload)
 		return ok && strings.HasPrefix(p.Session.Title, "About ")
-	}).(events.SessionPayload)
+	}).(wire.SessionPayload)
 	if titled.Session.Title != "About Capitalise two and eleven in" || srv.TitleRequests() != 1 {
 		t.Errorf("title %q after %d title requests", titled.Session.Title, srv.TitleRequests())
 	}
@@ -270,7 +270,7 @@ func TestSnapshotMidStream(t *testing.T) {
 	if err := w.SendMessage(ctx, s.ID, "talk", nil); err != nil {
 		t.Fatal(err)
 	}
-	first := ev.wait(t, func(e any) bool { _, ok := e.(events.StreamPayload); return ok }).(events.StreamPayload)
+	first := ev.wait(t, func(e any) bool { _, ok := e.(wire.StreamPayload); return ok }).(wire.StreamPayload)
 	d, err := w.GetSession(ctx, s.ID, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -283,7 +283,7 @@ func TestSnapshotMidStream(t *testing.T) {
 	var streamed strings.Builder
 	ev.mu.Lock()
 	for _, e := range ev.events {
-		if sp, ok := e.(events.StreamPayload); ok && sp.Seq.Seq <= d.Seq {
+		if sp, ok := e.(wire.StreamPayload); ok && sp.Seq.Seq <= d.Seq {
 			streamed.WriteString(sp.Text)
 		}
 	}

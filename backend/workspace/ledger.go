@@ -6,63 +6,63 @@ import (
 
 	"pilot/backend/agent"
 	"pilot/backend/config"
-	"pilot/backend/events"
 	"pilot/backend/view"
+	"pilot/backend/wire"
 )
 
 // ErrTurnRunning: files cannot be restored while the session's turn runs.
 var ErrTurnRunning = errors.New("the agent is still working in this session: stop it (Stop button or Esc) before reverting or rewinding")
 
 // GetLedger returns everything a session changed.
-func (w *Workspace) GetLedger(ctx context.Context, sessionID int64) (events.Ledger, error) {
+func (w *Workspace) GetLedger(ctx context.Context, sessionID int64) (wire.Ledger, error) {
 	return w.ledger.View(ctx, sessionID)
 }
 
 // GetFileDiff is a file's cumulative diff over a session.
-func (w *Workspace) GetFileDiff(ctx context.Context, sessionID int64, path string) (events.FileDiff, error) {
+func (w *Workspace) GetFileDiff(ctx context.Context, sessionID int64, path string) (wire.FileDiff, error) {
 	return w.ledger.FileDiff(ctx, sessionID, path)
 }
 
 // GetCheckpointDiff is what one checkpoint did to one file.
-func (w *Workspace) GetCheckpointDiff(ctx context.Context, checkpointID int64, path string) (events.FileDiff, error) {
+func (w *Workspace) GetCheckpointDiff(ctx context.Context, checkpointID int64, path string) (wire.FileDiff, error) {
 	return w.ledger.CheckpointDiff(ctx, checkpointID, path)
 }
 
 // GetChangeDetail is a file change's card expanded.
-func (w *Workspace) GetChangeDetail(ctx context.Context, sessionID int64, toolCallID string) (events.ChangeDetail, error) {
+func (w *Workspace) GetChangeDetail(ctx context.Context, sessionID int64, toolCallID string) (wire.ChangeDetail, error) {
 	return w.ledger.ChangeDetail(ctx, sessionID, toolCallID)
 }
 
 // RevertCheckpoint undoes one change or command.
-func (w *Workspace) RevertCheckpoint(ctx context.Context, checkpointID int64, in events.RestoreInput) (events.RestoreResult, error) {
+func (w *Workspace) RevertCheckpoint(ctx context.Context, checkpointID int64, in wire.RestoreInput) (wire.RestoreResult, error) {
 	cp, err := w.store.Checkpoint(ctx, checkpointID)
 	if err != nil {
-		return events.RestoreResult{}, err
+		return wire.RestoreResult{}, err
 	}
-	return w.restore(ctx, cp.SessionID, func() (events.RestoreResult, error) {
+	return w.restore(ctx, cp.SessionID, func() (wire.RestoreResult, error) {
 		return w.ledger.RevertCheckpointFor(ctx, checkpointID, in)
 	})
 }
 
 // RevertFile puts one file back to before the session changed it.
-func (w *Workspace) RevertFile(ctx context.Context, sessionID int64, path string, in events.RestoreInput) (events.RestoreResult, error) {
-	return w.restore(ctx, sessionID, func() (events.RestoreResult, error) {
+func (w *Workspace) RevertFile(ctx context.Context, sessionID int64, path string, in wire.RestoreInput) (wire.RestoreResult, error) {
+	return w.restore(ctx, sessionID, func() (wire.RestoreResult, error) {
 		return w.ledger.RevertFileFor(ctx, sessionID, path, in)
 	})
 }
 
 // Rewind restores files, conversation or both to just before a user message.
-func (w *Workspace) Rewind(ctx context.Context, sessionID, messageID int64, mode string, in events.RestoreInput) (events.RestoreResult, error) {
-	return w.restore(ctx, sessionID, func() (events.RestoreResult, error) {
+func (w *Workspace) Rewind(ctx context.Context, sessionID, messageID int64, mode string, in wire.RestoreInput) (wire.RestoreResult, error) {
+	return w.restore(ctx, sessionID, func() (wire.RestoreResult, error) {
 		return w.ledger.RewindSession(ctx, sessionID, messageID, mode, in)
 	})
 }
 
 // restore runs a revert or rewind of a session that is not running a turn,
 // then tells the window its ledger changed.
-func (w *Workspace) restore(ctx context.Context, sessionID int64, run func() (events.RestoreResult, error)) (events.RestoreResult, error) {
+func (w *Workspace) restore(ctx context.Context, sessionID int64, run func() (wire.RestoreResult, error)) (wire.RestoreResult, error) {
 	if s := w.agent.State(sessionID); s != agent.Idle && s != agent.Error {
-		return events.RestoreResult{}, ErrTurnRunning
+		return wire.RestoreResult{}, ErrTurnRunning
 	}
 	res, err := run()
 	if err != nil {
@@ -70,11 +70,11 @@ func (w *Workspace) restore(ctx context.Context, sessionID int64, run func() (ev
 		return res, err
 	}
 	if res.CheckpointID != 0 {
-		w.Emit(events.LedgerUpdated, events.LedgerUpdatedPayload{SessionID: sessionID})
+		w.Emit(wire.LedgerUpdated, wire.LedgerUpdatedPayload{SessionID: sessionID})
 	}
 	if res.SessionID != sessionID {
 		if s, err := w.store.Session(ctx, res.SessionID); err == nil {
-			w.Emit(events.SessionUpdated, events.SessionPayload{Session: view.Session(s)})
+			w.Emit(wire.SessionUpdated, wire.SessionPayload{Session: view.Session(s)})
 		}
 	}
 	return res, nil

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"strings"
 
-	"pilot/backend/events"
 	"pilot/backend/mcp"
 	"pilot/backend/tools"
+	"pilot/backend/wire"
 )
 
 // mcpSource is a project's MCP servers as a session sees them: looked up
@@ -32,7 +32,7 @@ func (w *Workspace) mcpChanged(st mcp.Status) {
 	if st.State == mcp.Failed {
 		w.log.Warn("mcp server failed", "server", st.Name, "err", st.Error)
 	}
-	w.Emit(events.MCPUpdated, events.MCPUpdatedPayload{Project: w.currentProject()})
+	w.Emit(wire.MCPUpdated, wire.MCPUpdatedPayload{Project: w.currentProject()})
 }
 
 // openMCP starts the servers of the project just opened and stops those of
@@ -63,21 +63,21 @@ func (w *Workspace) mcpHub() (*mcp.Hub, string, error) {
 // MCPServers lists the servers of the open project with their state,
 // after reading the configuration again (a file edited by hand takes
 // effect; a changed .mcp.json stops its servers until trusted again).
-func (w *Workspace) MCPServers() (events.MCPServers, error) {
+func (w *Workspace) MCPServers() (wire.MCPServers, error) {
 	h, dir, err := w.mcpHub()
 	if err != nil {
-		return events.MCPServers{}, err
+		return wire.MCPServers{}, err
 	}
 	_ = h.Reload() // a broken file is reported as ConfigError
-	out := events.MCPServers{Project: dir, ConfigError: h.ConfigError(), Servers: []events.MCPServer{}}
+	out := wire.MCPServers{Project: dir, ConfigError: h.ConfigError(), Servers: []wire.MCPServer{}}
 	for _, s := range h.Status() {
-		v := events.MCPServer{
+		v := wire.MCPServer{
 			Name: s.Name, Scope: s.Scope, Transport: s.Transport, Display: s.Display, State: string(s.State), Error: s.Error,
 			Stderr: s.Stderr, Restarts: s.Restarts, Command: s.Server.Command, Args: s.Server.Args, Env: s.Server.Env,
-			Cwd: s.Server.Cwd, URL: s.Server.URL, Headers: s.Server.Headers, Disabled: s.Server.Disabled, Tools: []events.MCPTool{},
+			Cwd: s.Server.Cwd, URL: s.Server.URL, Headers: s.Server.Headers, Disabled: s.Server.Disabled, Tools: []wire.MCPTool{},
 		}
 		for _, t := range s.Tools {
-			v.Tools = append(v.Tools, events.MCPTool{Name: t.Name, Tool: t.Tool, Description: t.Description})
+			v.Tools = append(v.Tools, wire.MCPTool{Name: t.Name, Tool: t.Tool, Description: t.Description})
 		}
 		out.Servers = append(out.Servers, v)
 	}
@@ -86,17 +86,17 @@ func (w *Workspace) MCPServers() (events.MCPServers, error) {
 
 // MCPTrustPrompt says whether the open project's .mcp.json waits for the
 // user's trust, with the exact commands it would run.
-func (w *Workspace) MCPTrustPrompt() (events.MCPTrustPrompt, error) {
+func (w *Workspace) MCPTrustPrompt() (wire.MCPTrustPrompt, error) {
 	h, dir, err := w.mcpHub()
 	if err != nil {
-		return events.MCPTrustPrompt{}, err
+		return wire.MCPTrustPrompt{}, err
 	}
 	_ = h.Reload() // the file may have changed since the project was opened
 	need, set := h.NeedsTrust()
-	p := events.MCPTrustPrompt{Needed: need, Project: dir, Path: mcp.ProjectPath(dir), Hash: set.ProjectHash, Servers: []events.MCPTrustServer{}}
+	p := wire.MCPTrustPrompt{Needed: need, Project: dir, Path: mcp.ProjectPath(dir), Hash: set.ProjectHash, Servers: []wire.MCPTrustServer{}}
 	for _, e := range set.Entries {
 		if e.Scope == mcp.ScopeProject {
-			p.Servers = append(p.Servers, events.MCPTrustServer{Name: e.Name, Display: mcp.Display(e.Server, mcp.EnvLookup)})
+			p.Servers = append(p.Servers, wire.MCPTrustServer{Name: e.Name, Display: mcp.Display(e.Server, mcp.EnvLookup)})
 		}
 	}
 	p.Changed = need && mcp.WasTrusted(w.home, dir)
@@ -113,12 +113,12 @@ func (w *Workspace) MCPTrust(hash string) error {
 	if err := h.Trust(hash); err != nil {
 		return err
 	}
-	w.Emit(events.MCPUpdated, events.MCPUpdatedPayload{Project: w.currentProject()})
+	w.Emit(wire.MCPUpdated, wire.MCPUpdatedPayload{Project: w.currentProject()})
 	return nil
 }
 
 // MCPSaveServer adds or replaces a server (user or project scope).
-func (w *Workspace) MCPSaveServer(in events.MCPServerInput) error {
+func (w *Workspace) MCPSaveServer(in wire.MCPServerInput) error {
 	_, dir, err := w.mcpHub()
 	if err != nil {
 		return err
@@ -163,7 +163,7 @@ func (w *Workspace) mcpReload() error {
 		return err
 	}
 	err = h.Reload()
-	w.Emit(events.MCPUpdated, events.MCPUpdatedPayload{Project: w.currentProject()})
+	w.Emit(wire.MCPUpdated, wire.MCPUpdatedPayload{Project: w.currentProject()})
 	return err
 }
 
@@ -173,14 +173,14 @@ const MCPResourcePrefix = "mcp:"
 
 // FindMCPResources lists the open project's MCP resources matching query,
 // for the @ picker.
-func (w *Workspace) FindMCPResources(query string, limit int) ([]events.MCPResource, error) {
+func (w *Workspace) FindMCPResources(query string, limit int) ([]wire.MCPResource, error) {
 	dir := w.currentProject()
 	if dir == "" {
-		return []events.MCPResource{}, nil
+		return []wire.MCPResource{}, nil
 	}
-	out := []events.MCPResource{}
+	out := []wire.MCPResource{}
 	for _, r := range w.mcp.For(dir).FindResources(query, limit) {
-		out = append(out, events.MCPResource{Server: r.Server, URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType})
+		out = append(out, wire.MCPResource{Server: r.Server, URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType})
 	}
 	return out, nil
 }

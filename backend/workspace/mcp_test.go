@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/events"
+	"pilot/backend/internal/mcptest"
 	"pilot/backend/mcp"
-	"pilot/backend/mcp/mcptest"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 func mustProject(t *testing.T, w *Workspace, dir string) int64 {
@@ -26,10 +26,10 @@ func mustProject(t *testing.T, w *Workspace, dir string) int64 {
 	return p.ID
 }
 
-func waitServer(t *testing.T, w *Workspace, name, state string) events.MCPServer {
+func waitServer(t *testing.T, w *Workspace, name, state string) wire.MCPServer {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
-	var last events.MCPServers
+	var last wire.MCPServers
 	for time.Now().Before(deadline) {
 		last, _ = w.MCPServers()
 		for _, s := range last.Servers {
@@ -40,7 +40,7 @@ func waitServer(t *testing.T, w *Workspace, name, state string) events.MCPServer
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Fatalf("%s never %s: %+v", name, state, last)
-	return events.MCPServer{}
+	return wire.MCPServer{}
 }
 
 // childPIDs lists the processes whose parent is this test process.
@@ -96,7 +96,7 @@ func TestMCPTrustServersAndReaping(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := waitServer(t, w, "t", "ready")
-	if len(s.Tools) == 0 || s.Scope != "project" || !slices.Contains(rec.names(), events.MCPUpdated) {
+	if len(s.Tools) == 0 || s.Scope != "project" || !slices.Contains(rec.names(), wire.MCPUpdated) {
 		t.Fatalf("ready server %+v, events %v", s, rec.names())
 	}
 	if p, _ := w.MCPTrustPrompt(); p.Needed {
@@ -142,11 +142,11 @@ func TestMCPTrustServersAndReaping(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitServer(t, w, "t", "ready")
-	if err := w.MCPSaveServer(events.MCPServerInput{Scope: "user", Name: "u", Type: "stdio", Command: exe, Args: args, Env: map[string]string{"PILOT_MCP_TEST_SERVER": "1"}}); err != nil {
+	if err := w.MCPSaveServer(wire.MCPServerInput{Scope: "user", Name: "u", Type: "stdio", Command: exe, Args: args, Env: map[string]string{"PILOT_MCP_TEST_SERVER": "1"}}); err != nil {
 		t.Fatal(err)
 	}
 	waitServer(t, w, "u", "ready")
-	if err := w.MCPSaveServer(events.MCPServerInput{Scope: "user", Name: "bad", Type: "http"}); err == nil || !strings.Contains(err.Error(), "url") {
+	if err := w.MCPSaveServer(wire.MCPServerInput{Scope: "user", Name: "bad", Type: "http"}); err == nil || !strings.Contains(err.Error(), "url") {
 		t.Fatalf("an http server without a url: %v", err)
 	}
 	if err := w.MCPRemoveServer("user", "u"); err != nil {
@@ -207,7 +207,7 @@ func discardLog() *slog.Logger { return slog.New(slog.DiscardHandler) }
 func TestMCPTimeoutSetting(t *testing.T) {
 	t.Parallel()
 	w := newWorkspace(t, nil)
-	in := events.SettingsInput{Provider: "anthropic", ApprovalMode: "ask"}
+	in := wire.SettingsInput{Provider: "anthropic", ApprovalMode: "ask"}
 	if v, err := w.GetSettings(); err != nil || v.MCPTimeoutSeconds != 60 {
 		t.Fatalf("default %d %v", v.MCPTimeoutSeconds, err)
 	}

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 
-	"pilot/backend/events"
 	"pilot/backend/store"
 	"pilot/backend/view"
+	"pilot/backend/wire"
 )
 
 // PageSize is how many messages the window reads at a time: the last ones
@@ -19,7 +19,7 @@ const PageSize = 100
 // tree marks). The snapshot is read while the session's events are held
 // back, so its Seq tells the frontend exactly which events are already in
 // it. A focus that is no longer in the session (rewound) is left out.
-func (w *Workspace) GetSession(ctx context.Context, id, focus int64) (events.SessionDetail, error) {
+func (w *Workspace) GetSession(ctx context.Context, id, focus int64) (wire.SessionDetail, error) {
 	d, err := w.getSession(ctx, id, focus)
 	if focus != 0 && errors.Is(err, store.ErrNotFound) {
 		d, err = w.getSession(ctx, id, 0)
@@ -27,10 +27,10 @@ func (w *Workspace) GetSession(ctx context.Context, id, focus int64) (events.Ses
 	return d, err
 }
 
-func (w *Workspace) getSession(ctx context.Context, id, focus int64) (events.SessionDetail, error) {
+func (w *Workspace) getSession(ctx context.Context, id, focus int64) (wire.SessionDetail, error) {
 	var (
 		p       store.Page
-		pending []events.Approval
+		pending []wire.Approval
 		state   string
 	)
 	w.dropEmpty(ctx, id)
@@ -40,12 +40,12 @@ func (w *Workspace) getSession(ctx context.Context, id, focus int64) (events.Ses
 		return err
 	})
 	if err != nil {
-		return events.SessionDetail{}, err
+		return wire.SessionDetail{}, err
 	}
 	if pending == nil {
-		pending = []events.Approval{} // "pending": [], never null: the window reads .length
+		pending = []wire.Approval{} // "pending": [], never null: the window reads .length
 	}
-	d := events.SessionDetail{
+	d := wire.SessionDetail{
 		Seq:      lv.Seq,
 		Session:  view.Session(p.Session),
 		Pending:  pending,
@@ -55,7 +55,7 @@ func (w *Workspace) getSession(ctx context.Context, id, focus int64) (events.Ses
 		HasOlder: p.HasOlder,
 	}
 	if d.Messages, d.ToolCalls, err = w.pageView(ctx, p); err != nil {
-		return events.SessionDetail{}, err
+		return wire.SessionDetail{}, err
 	}
 	mergeLive(&d, lv)
 	leaveOutUnshown(d.Messages, d.ToolCalls)
@@ -66,14 +66,14 @@ func (w *Workspace) getSession(ctx context.Context, id, focus int64) (events.Ses
 // OlderMessages returns the PageSize messages of a session before message
 // before, reaching back at least to message from (0: no such need), as
 // the window shows them.
-func (w *Workspace) OlderMessages(ctx context.Context, id, before, from int64) (events.MessagePage, error) {
+func (w *Workspace) OlderMessages(ctx context.Context, id, before, from int64) (wire.MessagePage, error) {
 	p, err := w.store.TranscriptPage(ctx, id, store.PageQuery{Before: before, From: from, Limit: PageSize})
 	if err != nil {
-		return events.MessagePage{}, err
+		return wire.MessagePage{}, err
 	}
-	out := events.MessagePage{HasOlder: p.HasOlder}
+	out := wire.MessagePage{HasOlder: p.HasOlder}
 	if out.Messages, out.ToolCalls, err = w.pageView(ctx, p); err != nil {
-		return events.MessagePage{}, err
+		return wire.MessagePage{}, err
 	}
 	leaveOutUnshown(out.Messages, out.ToolCalls)
 	return out, nil
@@ -81,7 +81,7 @@ func (w *Workspace) OlderMessages(ctx context.Context, id, before, from int64) (
 
 // pageView is a page's messages and tool calls as events, with the
 // ledger's part on the cards.
-func (w *Workspace) pageView(ctx context.Context, p store.Page) ([]events.Message, []events.ToolCall, error) {
+func (w *Workspace) pageView(ctx context.Context, p store.Page) ([]wire.Message, []wire.ToolCall, error) {
 	pr, err := w.projectRoot(ctx, p.Session.ProjectID)
 	if err != nil {
 		return nil, nil, err
@@ -90,11 +90,11 @@ func (w *Workspace) pageView(ctx context.Context, p store.Page) ([]events.Messag
 	if err != nil {
 		return nil, nil, err
 	}
-	msgs := make([]events.Message, len(p.Messages))
+	msgs := make([]wire.Message, len(p.Messages))
 	for i, m := range p.Messages {
 		msgs[i] = view.Message(m)
 	}
-	calls := make([]events.ToolCall, len(p.ToolCalls))
+	calls := make([]wire.ToolCall, len(p.ToolCalls))
 	for i, c := range p.ToolCalls {
 		calls[i] = view.ToolCall(c, pr.registry.Label(c.Name, c.Input))
 		cards.Fill(&calls[i])
@@ -104,7 +104,7 @@ func (w *Workspace) pageView(ctx context.Context, p store.Page) ([]events.Messag
 
 // leaveOutUnshown drops what the window never shows from what it reads of
 // a session: big tool inputs and tool results' text (see view.WindowMessage).
-func leaveOutUnshown(msgs []events.Message, calls []events.ToolCall) {
+func leaveOutUnshown(msgs []wire.Message, calls []wire.ToolCall) {
 	for i := range msgs {
 		msgs[i] = view.WindowMessage(msgs[i])
 	}

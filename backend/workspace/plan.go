@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"pilot/backend/agent"
-	"pilot/backend/events"
 	"pilot/backend/permission"
 	"pilot/backend/view"
+	"pilot/backend/wire"
 )
 
 // modeWords says what each mode a plan can be approved into (ask, edits)
@@ -21,20 +21,20 @@ var modeWords = map[permission.Mode]string{
 
 // SetSessionMode sets a session's mode (plan, ask, edits, all, none) and
 // stores it; a running turn takes it from its next model call.
-func (w *Workspace) SetSessionMode(ctx context.Context, id int64, mode string) (events.SessionSummary, error) {
+func (w *Workspace) SetSessionMode(ctx context.Context, id int64, mode string) (wire.SessionSummary, error) {
 	pm, err := permission.ParseMode(mode)
 	if err != nil {
-		return events.SessionSummary{}, err
+		return wire.SessionSummary{}, err
 	}
 	if err := w.store.SetApprovalMode(ctx, id, string(pm)); err != nil {
-		return events.SessionSummary{}, fmt.Errorf("the mode could not be saved: %w", err)
+		return wire.SessionSummary{}, fmt.Errorf("the mode could not be saved: %w", err)
 	}
 	if err := w.agent.SetApprovalMode(ctx, id, string(pm)); err != nil {
-		return events.SessionSummary{}, err
+		return wire.SessionSummary{}, err
 	}
 	s, err := w.store.Session(ctx, id)
 	if err != nil {
-		return events.SessionSummary{}, err
+		return wire.SessionSummary{}, err
 	}
 	return view.Session(s), nil
 }
@@ -48,36 +48,36 @@ const ApprovedLine = "Plan approved — switching to %s"
 // the user approved it (perhaps edited) is the first message of the new
 // turn, shown in the transcript as ApprovedLine. When the turn cannot
 // start, the session stays in plan mode.
-func (w *Workspace) ApprovePlan(ctx context.Context, id int64, mode, plan string) (events.SessionSummary, error) {
+func (w *Workspace) ApprovePlan(ctx context.Context, id int64, mode, plan string) (wire.SessionSummary, error) {
 	pm, err := permission.ParseMode(mode)
 	if err != nil {
-		return events.SessionSummary{}, err
+		return wire.SessionSummary{}, err
 	}
 	words, ok := modeWords[pm]
 	if !ok {
-		return events.SessionSummary{}, errors.New("Choose the mode to carry out the plan in: edits or ask.")
+		return wire.SessionSummary{}, errors.New("Choose the mode to carry out the plan in: edits or ask.")
 	}
 	if strings.TrimSpace(plan) == "" {
-		return events.SessionSummary{}, errors.New("The plan is empty: write the plan to approve, or keep planning.")
+		return wire.SessionSummary{}, errors.New("The plan is empty: write the plan to approve, or keep planning.")
 	}
 	if w.agent.Running(id) {
-		return events.SessionSummary{}, agent.ErrBusy
+		return wire.SessionSummary{}, agent.ErrBusy
 	}
 	s, err := w.store.Session(ctx, id)
 	if err != nil {
-		return events.SessionSummary{}, err
+		return wire.SessionSummary{}, err
 	}
 	prev := s.ApprovalMode
 	v, err := w.SetSessionMode(ctx, id, string(pm))
 	if err != nil {
-		return events.SessionSummary{}, err
+		return wire.SessionSummary{}, err
 	}
 	text := fmt.Sprintf("I approve this plan. Carry it out now, in %s mode (%s).\n\n%s", pm, words, strings.TrimSpace(plan))
 	if err := w.agent.SendCommand(context.WithoutCancel(ctx), id, fmt.Sprintf(ApprovedLine, pm), text, nil); err != nil {
 		if _, rerr := w.SetSessionMode(ctx, id, prev); rerr != nil {
 			w.log.Warn("restoring the mode after a plan could not start", "session", id, "err", rerr)
 		}
-		return events.SessionSummary{}, err
+		return wire.SessionSummary{}, err
 	}
 	return v, nil
 }

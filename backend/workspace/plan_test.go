@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/events"
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
+	"pilot/backend/wire"
 )
 
 // TestPlanFlow drives plan mode the way the window does: switch the
@@ -37,7 +37,7 @@ func TestPlanFlow(t *testing.T) {
 	if err := w.SendMessage(ctx, s.ID, "Plan a notes file", nil); err != nil {
 		t.Fatal(err)
 	}
-	done := ev.wait(t, func(e any) bool { _, ok := e.(events.TurnDonePayload); return ok }).(events.TurnDonePayload)
+	done := ev.wait(t, func(e any) bool { _, ok := e.(wire.TurnDonePayload); return ok }).(wire.TurnDonePayload)
 	if done.Reason != "plan" {
 		t.Fatalf("turn ended with %s", done.Reason)
 	}
@@ -45,7 +45,7 @@ func TestPlanFlow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Session.ApprovalMode != "plan" || len(d.Todos) != 1 || d.Todos[0] != (events.TodoItem{Content: "Write notes.txt", Status: "pending"}) {
+	if d.Session.ApprovalMode != "plan" || len(d.Todos) != 1 || d.Todos[0] != (wire.TodoItem{Content: "Write notes.txt", Status: "pending"}) {
 		t.Fatalf("reopened: mode %s, todos %+v", d.Session.ApprovalMode, d.Todos)
 	}
 	for _, bad := range []struct{ mode, plan, want string }{
@@ -61,17 +61,17 @@ func TestPlanFlow(t *testing.T) {
 	if err != nil || v.ApprovalMode != "ask" {
 		t.Fatalf("ApprovePlan: %+v %v", v, err)
 	}
-	a := ev.wait(t, func(e any) bool { _, ok := e.(events.ApprovalPayload); return ok }).(events.ApprovalPayload)
+	a := ev.wait(t, func(e any) bool { _, ok := e.(wire.ApprovalPayload); return ok }).(wire.ApprovalPayload)
 	if a.Approval.Tool != "write_file" {
 		t.Fatalf("asked about %+v", a.Approval)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "notes.txt")); !os.IsNotExist(err) {
 		t.Fatal("the edit was written before the review")
 	}
-	if err := w.DecideChange(a.Approval.ID, events.ChangeDecision{Files: []events.FileDecision{{Path: "notes.txt", Hunks: []bool{true}}}}); err != nil {
+	if err := w.DecideChange(a.Approval.ID, wire.ChangeDecision{Files: []wire.FileDecision{{Path: "notes.txt", Hunks: []bool{true}}}}); err != nil {
 		t.Fatal(err)
 	}
-	ev.wait(t, func(e any) bool { p, ok := e.(events.TurnDonePayload); return ok && p.Reason == "end_turn" })
+	ev.wait(t, func(e any) bool { p, ok := e.(wire.TurnDonePayload); return ok && p.Reason == "end_turn" })
 	if b, err := os.ReadFile(filepath.Join(dir, "notes.txt")); err != nil || string(b) != "hi\n" {
 		t.Errorf("notes.txt %q %v", b, err)
 	}
@@ -111,7 +111,7 @@ func TestDefaultModeForNewSessions(t *testing.T) {
 	ctx := context.Background()
 	for _, mode := range []string{"plan", "none", "edits", "ask"} {
 		v, _ := w.GetSettings()
-		if _, err := w.SaveSettings(events.SettingsInput{Provider: v.Provider, ApprovalMode: mode}); err != nil {
+		if _, err := w.SaveSettings(wire.SettingsInput{Provider: v.Provider, ApprovalMode: mode}); err != nil {
 			t.Fatalf("saving %s: %v", mode, err)
 		}
 		s, err := w.NewSession(ctx, p.ID)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/events"
+	"pilot/backend/wire"
 )
 
 // TestSettingsPresets: Settings saves a preset as the provider with its own
@@ -25,14 +25,14 @@ func TestSettingsPresets(t *testing.T) {
 	}))
 	defer srv.Close()
 	w := newWorkspace(t, map[string]string{"GROQ_API_KEY": "gsk_from_env_0123456789"})
-	v, err := w.SaveSettings(events.SettingsInput{Provider: "mistral", BaseURL: srv.URL + "/v1", APIKey: "mistral-saved-0123456789", ApprovalMode: "ask"})
+	v, err := w.SaveSettings(wire.SettingsInput{Provider: "mistral", BaseURL: srv.URL + "/v1", APIKey: "mistral-saved-0123456789", ApprovalMode: "ask"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if v.Provider != "mistral" || v.Model != "devstral-medium-latest" || !v.HasKey || v.BaseURL != srv.URL+"/v1" {
 		t.Errorf("view %+v", v)
 	}
-	byID := map[string]events.Preset{}
+	byID := map[string]wire.Preset{}
 	for _, p := range v.Presets {
 		byID[p.ID] = p
 	}
@@ -49,7 +49,7 @@ func TestSettingsPresets(t *testing.T) {
 		t.Errorf("ollama preset %+v", p)
 	}
 	// Saving another preset keeps mistral's key for when it comes back.
-	if _, err := w.SaveSettings(events.SettingsInput{Provider: "deepseek", APIKey: "ds-0123456789abcdef", ApprovalMode: "ask"}); err != nil {
+	if _, err := w.SaveSettings(wire.SettingsInput{Provider: "deepseek", APIKey: "ds-0123456789abcdef", ApprovalMode: "ask"}); err != nil {
 		t.Fatal(err)
 	}
 	models, err := w.ListModels(context.Background(), "mistral", srv.URL+"/v1", "")
@@ -60,7 +60,7 @@ func TestSettingsPresets(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "rejected the API key") || strings.Contains(err.Error(), "typed-wrong-key") {
 		t.Errorf("refused key: %v", err)
 	}
-	if _, err := w.SaveSettings(events.SettingsInput{Provider: "cohere", ApprovalMode: "ask"}); err == nil || !strings.Contains(err.Error(), "deepseek") {
+	if _, err := w.SaveSettings(wire.SettingsInput{Provider: "cohere", ApprovalMode: "ask"}); err == nil || !strings.Contains(err.Error(), "deepseek") {
 		t.Errorf("unknown provider: %v", err)
 	}
 }

@@ -6,18 +6,18 @@ import (
 	"os"
 	"path/filepath"
 
-	"pilot/backend/events"
 	"pilot/backend/store"
 	"pilot/backend/view"
+	"pilot/backend/wire"
 )
 
 // ListProjects returns known projects, most recently opened first.
-func (w *Workspace) ListProjects(ctx context.Context) ([]events.Project, error) {
+func (w *Workspace) ListProjects(ctx context.Context) ([]wire.Project, error) {
 	ps, err := w.store.Projects(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]events.Project, len(ps))
+	out := make([]wire.Project, len(ps))
 	for i, p := range ps {
 		out[i] = view.Project(p)
 	}
@@ -26,20 +26,20 @@ func (w *Workspace) ListProjects(ctx context.Context) ([]events.Project, error) 
 
 // OpenProject remembers the folder at path and returns it. The path must
 // be an existing folder.
-func (w *Workspace) OpenProject(ctx context.Context, path string) (events.Project, error) {
+func (w *Workspace) OpenProject(ctx context.Context, path string) (wire.Project, error) {
 	return w.openProject(ctx, path, true)
 }
 
 // openProject opens the folder; its MCP servers start now if startMCP,
 // else when the window is ready (WindowReady).
-func (w *Workspace) openProject(ctx context.Context, path string, startMCP bool) (events.Project, error) {
+func (w *Workspace) openProject(ctx context.Context, path string, startMCP bool) (wire.Project, error) {
 	abs, err := projectDir(path)
 	if err != nil {
-		return events.Project{}, err
+		return wire.Project{}, err
 	}
 	p, err := w.store.TouchProject(ctx, abs)
 	if err != nil {
-		return events.Project{}, err
+		return wire.Project{}, err
 	}
 	w.mu.Lock()
 	prev := w.projectDir

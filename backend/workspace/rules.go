@@ -3,15 +3,15 @@ package workspace
 import (
 	"context"
 
-	"pilot/backend/events"
 	"pilot/backend/permission"
 	"pilot/backend/rules"
 	"pilot/backend/view"
+	"pilot/backend/wire"
 )
 
 // ListRules returns the project's permission rules; a rule that can never
 // match carries the sentence that says why.
-func (w *Workspace) ListRules(ctx context.Context, projectID int64) ([]events.Rule, error) {
+func (w *Workspace) ListRules(ctx context.Context, projectID int64) ([]wire.Rule, error) {
 	p, err := w.project(ctx, projectID)
 	if err != nil {
 		return nil, err
@@ -20,7 +20,7 @@ func (w *Workspace) ListRules(ctx context.Context, projectID int64) ([]events.Ru
 	if err != nil {
 		return nil, err
 	}
-	out := make([]events.Rule, len(ls))
+	out := make([]wire.Rule, len(ls))
 	for i, l := range ls {
 		out[i] = view.Rule(l.Rule)
 		out[i].Invalid = l.Invalid
@@ -32,14 +32,14 @@ func (w *Workspace) ListRules(ctx context.Context, projectID int64) ([]events.Ru
 // rule that could never match (a bad pattern, an unknown tool, an empty
 // pattern) is refused with one sentence that names the problem, and
 // nothing is stored.
-func (w *Workspace) AddRule(ctx context.Context, projectID int64, tool, pattern, effect string) (events.Rule, error) {
+func (w *Workspace) AddRule(ctx context.Context, projectID int64, tool, pattern, effect string) (wire.Rule, error) {
 	p, err := w.project(ctx, projectID)
 	if err != nil {
-		return events.Rule{}, err
+		return wire.Rule{}, err
 	}
 	r, err := rules.Add(ctx, w.store, p.ID, permission.Rule{Tool: tool, Pattern: pattern, Effect: permission.Effect(effect)}, rules.Known(w.home, p.Path))
 	if err != nil {
-		return events.Rule{}, err
+		return wire.Rule{}, err
 	}
 	return view.Rule(r), nil
 }

@@ -4,7 +4,7 @@ import (
 	"pilot/backend/agent"
 	"pilot/backend/config"
 	"pilot/backend/confine"
-	"pilot/backend/events"
+	"pilot/backend/wire"
 )
 
 // sandboxOptions completes the agent's sandbox options: PILOT_HOME is
@@ -26,10 +26,10 @@ func sandboxOptions(o agent.Sandbox, home string) agent.Sandbox {
 // SandboxStatus reports whether commands can run in the OS sandbox here
 // (probed again now, so Settings shows the truth after an install), why
 // not, and the extra paths hidden from them.
-func (w *Workspace) SandboxStatus() (events.SandboxStatus, error) {
+func (w *Workspace) SandboxStatus() (wire.SandboxStatus, error) {
 	s, err := config.LoadSettings(w.home)
 	if err != nil && !isCorrupt(err) {
-		return events.SandboxStatus{}, err
+		return wire.SandboxStatus{}, err
 	}
 	var st confine.Status
 	if w.probe != nil {
@@ -41,24 +41,24 @@ func (w *Workspace) SandboxStatus() (events.SandboxStatus, error) {
 	if hidden == nil {
 		hidden = []string{}
 	}
-	return events.SandboxStatus{Ready: st.Ready, Why: st.Why, Bwrap: st.Bwrap, BwrapVersion: st.BwrapVersion,
+	return wire.SandboxStatus{Ready: st.Ready, Why: st.Why, Bwrap: st.Bwrap, BwrapVersion: st.BwrapVersion,
 		UserNS: st.UserNS, LandlockABI: st.LandlockABI, Hidden: hidden}, nil
 }
 
 // SetSandboxHidden validates and saves the extra paths the sandbox hides
 // (absolute or ~/); sessions whose sandbox has not started yet use them.
-func (w *Workspace) SetSandboxHidden(paths []string) (events.SandboxStatus, error) {
+func (w *Workspace) SetSandboxHidden(paths []string) (wire.SandboxStatus, error) {
 	clean, err := config.CleanSandboxHidden(paths)
 	if err != nil {
-		return events.SandboxStatus{}, err
+		return wire.SandboxStatus{}, err
 	}
 	cur, err := config.LoadSettings(w.home)
 	if err != nil && !isCorrupt(err) {
-		return events.SandboxStatus{}, err
+		return wire.SandboxStatus{}, err
 	}
 	cur.SandboxHidden = clean
 	if err := config.SaveSettings(w.home, cur); err != nil {
-		return events.SandboxStatus{}, err
+		return wire.SandboxStatus{}, err
 	}
 	return w.SandboxStatus()
 }

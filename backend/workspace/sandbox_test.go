@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"pilot/backend/config"
-	"pilot/backend/events"
+	"pilot/backend/wire"
 )
 
 // Settings' sandbox part: the state as probed, and the extra hidden paths
@@ -37,7 +37,7 @@ func TestSandboxSettings(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(s.SandboxHidden, want) {
 		t.Errorf("saved %q, %v", s.SandboxHidden, err)
 	}
-	if _, err := w.SaveSettings(events.SettingsInput{Provider: "anthropic", ApprovalMode: "edits"}); err != nil {
+	if _, err := w.SaveSettings(wire.SettingsInput{Provider: "anthropic", ApprovalMode: "edits"}); err != nil {
 		t.Fatal(err)
 	}
 	if s, _ := config.LoadSettings(w.home); !reflect.DeepEqual(s.SandboxHidden, want) {

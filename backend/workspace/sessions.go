@@ -8,17 +8,17 @@ import (
 	"regexp"
 	"strings"
 
-	"pilot/backend/events"
 	"pilot/backend/view"
+	"pilot/backend/wire"
 )
 
 // ListSessions returns a page of the project's sessions, newest first.
-func (w *Workspace) ListSessions(ctx context.Context, projectID int64, limit, offset int) ([]events.SessionSummary, error) {
+func (w *Workspace) ListSessions(ctx context.Context, projectID int64, limit, offset int) ([]wire.SessionSummary, error) {
 	ss, err := w.store.Sessions(ctx, projectID, limit, offset)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]events.SessionSummary, len(ss))
+	out := make([]wire.SessionSummary, len(ss))
 	for i, s := range ss {
 		out[i] = view.Session(s)
 	}
@@ -47,10 +47,10 @@ func (w *Workspace) DeleteSession(ctx context.Context, id int64) error {
 }
 
 // ForkSession copies a session up to and including messageID.
-func (w *Workspace) ForkSession(ctx context.Context, id, messageID int64) (events.SessionSummary, error) {
+func (w *Workspace) ForkSession(ctx context.Context, id, messageID int64) (wire.SessionSummary, error) {
 	s, err := w.store.Fork(ctx, id, messageID)
 	if err != nil {
-		return events.SessionSummary{}, err
+		return wire.SessionSummary{}, err
 	}
 	return view.Session(s), nil
 }
@@ -95,12 +95,12 @@ func (w *Workspace) WriteExport(ctx context.Context, id int64, format, path stri
 }
 
 // SearchSessions runs a full-text search over the project's sessions.
-func (w *Workspace) SearchSessions(ctx context.Context, projectID int64, query string) ([]events.SearchHit, error) {
+func (w *Workspace) SearchSessions(ctx context.Context, projectID int64, query string) ([]wire.SearchHit, error) {
 	hits, err := w.store.Search(ctx, projectID, query, 50)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]events.SearchHit, len(hits))
+	out := make([]wire.SearchHit, len(hits))
 	for i, h := range hits {
 		out[i] = view.SearchHit(h)
 	}
@@ -114,5 +114,5 @@ func (w *Workspace) sessionUpdated(ctx context.Context, id int64) {
 		w.log.Warn("session update not sent", "session", id, "err", err)
 		return
 	}
-	w.Emit(events.SessionUpdated, events.SessionPayload{Session: view.Session(s)})
+	w.Emit(wire.SessionUpdated, wire.SessionPayload{Session: view.Session(s)})
 }

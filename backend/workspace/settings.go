@@ -10,8 +10,8 @@ import (
 
 	"pilot/backend/config"
 	"pilot/backend/config/secret"
-	"pilot/backend/events"
 	"pilot/backend/llm"
+	"pilot/backend/wire"
 )
 
 // resolve computes the configuration in force for the current project.
@@ -20,10 +20,10 @@ func (w *Workspace) resolve() (config.Resolved, error) {
 }
 
 // GetSettings returns the effective settings and where each value comes from.
-func (w *Workspace) GetSettings() (events.SettingsView, error) {
+func (w *Workspace) GetSettings() (wire.SettingsView, error) {
 	r, err := w.resolve()
 	if err != nil {
-		return events.SettingsView{}, err
+		return wire.SettingsView{}, err
 	}
 	v := settingsView(r)
 	v.Presets = w.presetViews(r)
@@ -37,9 +37,9 @@ func (w *Workspace) GetSettings() (events.SettingsView, error) {
 	return v, nil
 }
 
-func settingsView(r config.Resolved) events.SettingsView {
+func settingsView(r config.Resolved) wire.SettingsView {
 	key := r.MaskedKey()
-	v := events.SettingsView{
+	v := wire.SettingsView{
 		Provider:              r.Provider.Value,
 		Model:                 r.Model.Value,
 		BaseURL:               r.BaseURL.Value,
@@ -77,14 +77,14 @@ func settingsView(r config.Resolved) events.SettingsView {
 
 // presetViews lists the presets with where each one's key is: its
 // environment variable, or saved in Settings (keys are kept per preset).
-func (w *Workspace) presetViews(r config.Resolved) []events.Preset {
+func (w *Workspace) presetViews(r config.Resolved) []wire.Preset {
 	keys, err := config.LoadKeys(w.home)
 	if err != nil {
 		w.log.Warn("reading saved keys", "err", err) // already a warning of r
 	}
-	var out []events.Preset
+	var out []wire.Preset
 	for _, p := range llm.Presets() {
-		v := events.Preset{ID: p.ID, Name: p.Name, Provider: p.Provider, BaseURL: p.BaseURL, NeedsKey: p.NeedsKey, Model: p.Model,
+		v := wire.Preset{ID: p.ID, Name: p.Name, Provider: p.Provider, BaseURL: p.BaseURL, NeedsKey: p.NeedsKey, Model: p.Model,
 			Local: p.Local, KeyEnv: p.KeyEnv, SavedBaseURL: r.Settings.BaseURLs[p.ID]}
 		key := ""
 		switch {
@@ -126,13 +126,13 @@ func needsKey(provider, baseURL string) bool {
 
 // SaveSettings validates and stores the settings form, then returns what is
 // now in force.
-func (w *Workspace) SaveSettings(in events.SettingsInput) (events.SettingsView, error) {
+func (w *Workspace) SaveSettings(in wire.SettingsInput) (wire.SettingsView, error) {
 	if err := validateSettings(in); err != nil {
-		return events.SettingsView{}, err
+		return wire.SettingsView{}, err
 	}
 	cur, err := config.LoadSettings(w.home)
 	if err != nil && !isCorrupt(err) {
-		return events.SettingsView{}, err
+		return wire.SettingsView{}, err
 	}
 	cur.Provider = in.Provider
 	cur.Model = strings.TrimSpace(in.Model)
@@ -161,7 +161,7 @@ func (w *Workspace) SaveSettings(in events.SettingsInput) (events.SettingsView, 
 		cur.NotificationsOff = !*in.Notifications
 	}
 	if err := config.SaveSettings(w.home, cur); err != nil {
-		return events.SettingsView{}, err
+		return wire.SettingsView{}, err
 	}
 	w.mcp.SetCallTimeout(time.Duration(cur.MCPTimeout()) * time.Second)
 	w.enforceRetention(w.currentProject())
@@ -172,7 +172,7 @@ func (w *Workspace) SaveSettings(in events.SettingsInput) (events.SettingsView, 
 		err = config.SaveKey(w.home, in.Provider, strings.TrimSpace(in.APIKey))
 	}
 	if err != nil {
-		return events.SettingsView{}, err
+		return wire.SettingsView{}, err
 	}
 	return w.GetSettings()
 }
@@ -182,7 +182,7 @@ func isCorrupt(err error) bool {
 	return ok
 }
 
-func validateSettings(in events.SettingsInput) error {
+func validateSettings(in wire.SettingsInput) error {
 	if in.CheckpointRetentionMB != 0 && in.CheckpointRetentionMB < config.MinRetentionMB {
 		return fmt.Errorf("keep at least %d MiB of checkpoints per project (%d was given): with less, most changes could no longer be undone", config.MinRetentionMB, in.CheckpointRetentionMB)
 	}

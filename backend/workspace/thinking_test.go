@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/events"
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/wire"
 )
 
 // TestThinkingSetting: the budget saved in Settings reaches the turn's
@@ -37,7 +37,7 @@ func TestThinkingSetting(t *testing.T) {
 			ev := newWaiter()
 			w.SetEmitter(ev)
 			ctx := context.Background()
-			in := events.SettingsInput{Provider: tt.provider, BaseURL: srv.URL(), APIKey: "sk-test", ApprovalMode: "ask", ThinkingBudget: 16384}
+			in := wire.SettingsInput{Provider: tt.provider, BaseURL: srv.URL(), APIKey: "sk-test", ApprovalMode: "ask", ThinkingBudget: 16384}
 			if tt.provider == llm.ProviderOpenAI {
 				in.BaseURL, in.Model = srv.OpenAIBaseURL(), "gpt-4.1"
 			}
@@ -59,7 +59,7 @@ func TestThinkingSetting(t *testing.T) {
 			if err := w.SendMessage(ctx, s.ID, "Hi", nil); err != nil {
 				t.Fatal(err)
 			}
-			ev.wait(t, func(e any) bool { _, ok := e.(events.TurnDonePayload); return ok })
+			ev.wait(t, func(e any) bool { _, ok := e.(wire.TurnDonePayload); return ok })
 			reqs := srv.Requests()
 			if len(reqs) != 1 {
 				t.Fatalf("%d requests", len(reqs))
@@ -90,7 +90,7 @@ func TestSaveThinkingChecks(t *testing.T) {
 		t.Run(fmt.Sprint(tt.provider, " ", tt.model, " ", tt.budget), func(t *testing.T) {
 			t.Parallel()
 			w := newWorkspace(t, nil)
-			_, err := w.SaveSettings(events.SettingsInput{Provider: tt.provider, Model: tt.model, ApprovalMode: "ask", ThinkingBudget: tt.budget})
+			_, err := w.SaveSettings(wire.SettingsInput{Provider: tt.provider, Model: tt.model, ApprovalMode: "ask", ThinkingBudget: tt.budget})
 			if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
 				t.Errorf("err %v, want %q", err, tt.err)
 			}

@@ -4,13 +4,13 @@ import (
 	"context"
 
 	"pilot/backend/config"
-	"pilot/backend/events"
+	"pilot/backend/wire"
 )
 
 // InFlight is the work closing the window would stop: running turns and
 // the approvals they wait for (nothing: it can close at once).
-func (w *Workspace) InFlight(ctx context.Context) events.WorkInFlight {
-	out := events.WorkInFlight{Sessions: []string{}}
+func (w *Workspace) InFlight(ctx context.Context) wire.WorkInFlight {
+	out := wire.WorkInFlight{Sessions: []string{}}
 	for _, f := range w.agent.InFlight() {
 		out.Waiting += f.Waiting
 		out.Sessions = append(out.Sessions, w.SessionTitle(ctx, f.SessionID))

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/events"
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
+	"pilot/backend/wire"
 )
 
 // openAt opens a workspace on home (closed by the caller).
@@ -57,7 +57,7 @@ func TestNotificationsSwitch(t *testing.T) {
 		t.Fatal("notifications are off by default")
 	}
 	v, _ := w.GetSettings()
-	in := events.SettingsInput{Provider: v.Provider, ApprovalMode: v.ApprovalMode}
+	in := wire.SettingsInput{Provider: v.Provider, ApprovalMode: v.ApprovalMode}
 	off := false
 	in.Notifications = &off
 	if v, err := w.SaveSettings(in); err != nil || v.Notifications {
@@ -113,9 +113,9 @@ func TestQuitMidTurn(t *testing.T) {
 	if err := w.SendMessage(ctx, run.ID, "run it", nil); err != nil {
 		t.Fatal(err)
 	}
-	ev.wait(t, func(e any) bool { s, ok := e.(events.StreamPayload); return ok && s.SessionID == talk.ID })
+	ev.wait(t, func(e any) bool { s, ok := e.(wire.StreamPayload); return ok && s.SessionID == talk.ID })
 	ev.wait(t, func(e any) bool {
-		o, ok := e.(events.ToolOutputPayload)
+		o, ok := e.(wire.ToolOutputPayload)
 		return ok && strings.Contains(o.Chunk, "started")
 	})
 	if got := w.InFlight(ctx); len(got.Sessions) != 2 {
@@ -128,7 +128,7 @@ func TestQuitMidTurn(t *testing.T) {
 	var streamed strings.Builder
 	ev.mu.Lock()
 	for _, e := range ev.events {
-		if s, ok := e.(events.StreamPayload); ok && s.SessionID == talk.ID {
+		if s, ok := e.(wire.StreamPayload); ok && s.SessionID == talk.ID {
 			streamed.WriteString(s.Text)
 		}
 	}

@@ -1,6 +1,6 @@
 // Package workspace is what the window's edge (app.go) calls: projects,
 // sessions, the agent, files and settings of one Pilot data directory,
-// returned as the views of backend/events.
+// returned as the views of backend/wire.
 package workspace
 
 import (
@@ -10,12 +10,12 @@ import (
 
 	"pilot/backend/agent"
 	"pilot/backend/confine"
-	"pilot/backend/events"
 	"pilot/backend/ledger"
 	"pilot/backend/mcp"
 	"pilot/backend/paths"
 	"pilot/backend/store"
 	"pilot/backend/version"
+	"pilot/backend/wire"
 )
 
 // Workspace ties the store, the settings and the agent together for one
@@ -31,7 +31,7 @@ type Workspace struct {
 	mcp    *mcp.Pool
 
 	mu         sync.RWMutex
-	emit       events.Emitter
+	emit       wire.Emitter
 	projectDir string // the folder opened last: its .env applies to Settings
 	changes    changeLog
 	tree       treeListings          // the file tree's folders, kept for their next pages
@@ -70,7 +70,7 @@ func Open(ctx context.Context, o Options) (*Workspace, error) {
 	if err := lg.Repair(ctx); err != nil {
 		o.Log.Error("settling checkpoints left pending by a crash", "err", err)
 	}
-	w := &Workspace{home: o.Home, log: o.Log, getenv: o.Getenv, store: st, ledger: lg, emit: events.Discard{}}
+	w := &Workspace{home: o.Home, log: o.Log, getenv: o.Getenv, store: st, ledger: lg, emit: wire.Discard{}}
 	mo := mcp.HomeOptions(o.Home, version.Get().Version, o.Log)
 	mo.OnChange = w.mcpChanged
 	w.mcp = mcp.NewPool(mo)
@@ -104,7 +104,7 @@ func (w *Workspace) currentProject() string {
 }
 
 // SetEmitter routes events to a frontend.
-func (w *Workspace) SetEmitter(e events.Emitter) {
+func (w *Workspace) SetEmitter(e wire.Emitter) {
 	w.mu.Lock()
 	w.emit = e
 	w.mu.Unlock()
@@ -113,10 +113,10 @@ func (w *Workspace) SetEmitter(e events.Emitter) {
 // Emit sends one event to the frontend; a change to the active session's
 // ledger refreshes the files the tree marks first.
 func (w *Workspace) Emit(name string, payload any) {
-	if _, ok := payload.(events.TurnDonePayload); ok {
+	if _, ok := payload.(wire.TurnDonePayload); ok {
 		go w.enforceRetention(w.currentProject()) // off the event path: it stats stored objects
 	}
-	if p, ok := payload.(events.LedgerUpdatedPayload); ok {
+	if p, ok := payload.(wire.LedgerUpdatedPayload); ok {
 		w.mu.RLock()
 		active := w.changes.active
 		w.mu.RUnlock()

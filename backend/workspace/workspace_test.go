@@ -8,9 +8,9 @@ import (
 	"sync"
 	"testing"
 
-	"pilot/backend/events"
 	"pilot/backend/llm"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 type recorder struct {
@@ -102,7 +102,7 @@ func TestSessionsSearchAndRules(t *testing.T) {
 	if err != nil || len(list) != 1 || list[0].Title != "Zebra hunt" {
 		t.Fatalf("ListSessions = %+v, %v", list, err)
 	}
-	if got := rec.names(); len(got) != 1 || got[0] != events.SessionUpdated {
+	if got := rec.names(); len(got) != 1 || got[0] != wire.SessionUpdated {
 		t.Errorf("events %v, want one session:updated", got)
 	}
 

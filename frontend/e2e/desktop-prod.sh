@@ -54,7 +54,7 @@ shopt -u nullglob
 deb=${debs[0]} rpm=${rpms[0]} tar=${tars[0]}
 mkdir -p "$out" build/bin
 rm -f "$out"/*.png
-go build -o build/bin/fakellm ./backend/llm/fakellm/cmd/fakellm
+go build -o build/bin/fakellm ./backend/internal/fakellm/cmd/fakellm
 go build -o build/bin/fakenotify ./backend/notify/notifytest/cmd/fakenotify
 
 tmp=$(mktemp -d)

@@ -95,7 +95,7 @@ async function parseVersion() {
 
 let fakeLLMBuilt = null;
 function buildFakeLLM() {
-  fakeLLMBuilt ??= run("go", ["build", "-o", fakeLLMBinary, "./backend/llm/fakellm/cmd/fakellm"], { cwd: repoRoot });
+  fakeLLMBuilt ??= run("go", ["build", "-o", fakeLLMBinary, "./backend/internal/fakellm/cmd/fakellm"], { cwd: repoRoot });
   return fakeLLMBuilt;
 }
 
@@ -205,7 +205,7 @@ async function runTest(specName, test, shared) {
     },
 
     /**
-     * Starts backend/llm/fakellm with a script (path relative to the repo
+     * Starts backend/internal/fakellm with a script (path relative to the repo
      * root, or absolute). Returns the server plus .env for startApp:
      * ANTHROPIC_BASE_URL=url, OPENAI_BASE_URL=url/v1, and dummy API keys.
      */

@@ -35,7 +35,7 @@ IM_IDENTIFY=/usr/bin/identify
 }
 mkdir -p "$out" build/bin
 rm -f "$out"/*.png
-go build -o build/bin/fakellm ./backend/llm/fakellm/cmd/fakellm
+go build -o build/bin/fakellm ./backend/internal/fakellm/cmd/fakellm
 
 tmp=$(mktemp -d)
 pids=()

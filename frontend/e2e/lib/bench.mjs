@@ -85,7 +85,7 @@ export async function withBench({ name, repoRoot, logsDir, frontendBuild, goBuil
   try {
     if (frontendBuild) await run("npx", ["vite", "build", "--logLevel", "warn"], { cwd: join(repoRoot, "frontend") });
     if (goBuild) await run("go", ["build", "-tags", "dev,webkit2_41,sqlite_fts5", "-o", join(repoRoot, "build/bin/pilot-dev"), "."], { cwd: repoRoot });
-    await run("go", ["build", "-o", join(repoRoot, "build/bin/fakellm"), "./backend/llm/fakellm/cmd/fakellm"], { cwd: repoRoot });
+    await run("go", ["build", "-o", join(repoRoot, "build/bin/fakellm"), "./backend/internal/fakellm/cmd/fakellm"], { cwd: repoRoot });
     const xvfb = await startXvfb({ logFile: join(logsDir, "xvfb.log") });
     browser = await chromium.launch({
       executablePath: process.env.PILOT_E2E_CHROMIUM || "/usr/bin/chromium",

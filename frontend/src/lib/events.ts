@@ -1,5 +1,5 @@
-// Mirrors backend/events/events.go: every event name the backend emits and
-// its payload. backend/events/events_test.go fails when a Go constant is
+// Mirrors backend/wire/events.go: every event name the backend emits and
+// its payload. backend/wire/events_test.go fails when a Go constant is
 // missing here.
 import type {
   AgentState,

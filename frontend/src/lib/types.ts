@@ -1,4 +1,4 @@
-// Mirrors backend/events/views.go and bound.go: what the window renders and
+// Mirrors backend/wire/views.go and bound.go: what the window renders and
 // what bound methods return or take.
 
 export type AgentState = "idle" | "streaming" | "awaiting_approval" | "tool_executing" | "error";
@@ -6,7 +6,7 @@ export type ToolStatus = "running" | "awaiting_approval" | "done" | "error" | "r
 export type MessageState = "complete" | "streaming" | "interrupted";
 export type BlockType = "text" | "thinking" | "tool_use" | "tool_result" | "image";
 /**
- * What an approval asks (backend/events/views.go's Approval* constants):
+ * What an approval asks (backend/wire/views.go's Approval* constants):
  * a file change (hunks, decideChange) or a yes/no of its kind (decideCommand).
  * plan is reserved for the plan card; outside_sandbox is a command asking to
  * run outside the OS sandbox, network a sandboxed command's connection to a
@@ -261,7 +261,7 @@ export interface SearchHit {
   snippet: string;
 }
 
-/** Asks ListDir for one page of a folder (backend/events DirPageQuery). */
+/** Asks ListDir for one page of a folder (backend/wire DirPageQuery). */
 export interface DirPageQuery {
   dir: string;
   /** The collation locale the entries are ordered by (the window's Intl.Collator's). */
@@ -391,7 +391,7 @@ export interface WorkInFlight {
   waiting: number;
 }
 
-// The change ledger (backend/events/ledger.go).
+// The change ledger (backend/wire/ledger.go).
 
 export type LedgerOp = "created" | "modified" | "deleted";
 export type CheckpointKind = "edit" | "command" | "revert" | "rewind";

@@ -2,7 +2,7 @@
 // from app.go (frontend/wailsjs). Go's string enums arrive as plain strings;
 // this is the one place where they are narrowed to the unions of ./types.
 import * as App from "../../wailsjs/go/main/App";
-import { events as wire } from "../../wailsjs/go/models";
+import { wire } from "../../wailsjs/go/models";
 import { EventsOn } from "../../wailsjs/runtime/runtime";
 import type { Backend } from "./backend";
 import type {

@@ -1,4 +1,31 @@
-export namespace events {
+export namespace version {
+	
+	export class Info {
+	    version: string;
+	    commit: string;
+	    wails: string;
+	    go: string;
+	    os: string;
+	    arch: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Info(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.version = source["version"];
+	        this.commit = source["commit"];
+	        this.wails = source["wails"];
+	        this.go = source["go"];
+	        this.os = source["os"];
+	        this.arch = source["arch"];
+	    }
+	}
+
+}
+
+export namespace wire {
 	
 	export class AppReadyPayload {
 	    startupMs: number;
@@ -1549,33 +1576,6 @@ export namespace events {
 	
 	
 	
-
-}
-
-export namespace version {
-	
-	export class Info {
-	    version: string;
-	    commit: string;
-	    wails: string;
-	    go: string;
-	    os: string;
-	    arch: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Info(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.version = source["version"];
-	        this.commit = source["commit"];
-	        this.wails = source["wails"];
-	        this.go = source["go"];
-	        this.os = source["os"];
-	        this.arch = source["arch"];
-	    }
-	}
 
 }
 

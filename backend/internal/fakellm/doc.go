@@ -22,7 +22,7 @@
 //
 // # As a program
 //
-//	go run ./backend/llm/fakellm/cmd/fakellm -script script.json -addr 127.0.0.1:0
+//	go run ./backend/internal/fakellm/cmd/fakellm -script script.json -addr 127.0.0.1:0
 //
 // prints "listening on http://127.0.0.1:PORT" as its first line on stdout
 // and serves until SIGINT or SIGTERM.

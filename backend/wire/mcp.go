@@ -1,4 +1,4 @@
-package events
+package wire
 
 // MCPUpdated: an MCP server of the open project changed state or tools, or
 // the configuration changed; the window reads MCPServers again. No seq.

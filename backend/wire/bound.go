@@ -1,4 +1,4 @@
-package events
+package wire
 
 // Types returned by or passed to bound methods (fetched, not pushed).
 // They mirror frontend/src/lib/types.ts.

@@ -1,4 +1,4 @@
-package events
+package wire
 
 // The change ledger as the window shows it: what each change and command
 // did to the project's files, and the results of reverting or rewinding.

@@ -1,6 +1,6 @@
-// Package events names every event the backend pushes to a frontend and
-// types its payload. frontend/src/lib/events.ts mirrors this file; a test
-// keeps the two in step.
+// Package wire is everything that crosses the bridge to a face: the events
+// the backend pushes, each with its typed payload, and the values bound
+// methods take and return.
 //
 // Two delivery classes: stream events (text deltas, command output) are
 // batched and may be coalesced; every other event is delivered in order and
@@ -8,7 +8,7 @@
 // per-session sequence number so a frontend can apply them in order. Big
 // things (files, diffs) are not pushed: a frontend fetches them through
 // bound methods by id.
-package events
+package wire
 
 // Emitter delivers an event to the frontend. The Wails adapter in
 // backend/wailsbridge is the only implementation that touches the runtime.

@@ -1,4 +1,4 @@
-package events
+package wire
 
 import (
 	"go/ast"

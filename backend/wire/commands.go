@@ -1,4 +1,4 @@
-package events
+package wire
 
 // SlashCommand is a command of the prompt box's / picker: a custom
 // command (a Markdown file) or an MCP server's prompt.

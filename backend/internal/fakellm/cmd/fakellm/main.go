@@ -2,7 +2,7 @@
 // formats) for end-to-end tests. The first line on stdout is
 // "listening on http://HOST:PORT"; it serves until interrupted.
 //
-//	go run ./backend/llm/fakellm/cmd/fakellm -script script.json -addr 127.0.0.1:0
+//	go run ./backend/internal/fakellm/cmd/fakellm -script script.json -addr 127.0.0.1:0
 //
 // See the fakellm package documentation for the script format.
 package main
@@ -14,7 +14,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"pilot/backend/llm/fakellm"
+	"pilot/backend/internal/fakellm"
 )
 
 func main() {

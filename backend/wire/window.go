@@ -1,4 +1,4 @@
-package events
+package wire
 
 // Events of the window itself (not of a session).
 const (

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
-	"pilot/backend/llm/fakellm"
 )
 
 const key = "sk-ant-fake-0123456789abcdef"
