@@ -16,19 +16,19 @@ import (
 
 	"pilot/backend/cli"
 	"pilot/backend/notify"
+	"pilot/backend/service"
 	"pilot/backend/version"
 	"pilot/backend/wailsbridge"
 	"pilot/backend/wire"
-	"pilot/backend/workspace"
 )
 
 // App is the thin edge the window calls: it converts arguments and calls
-// backend/workspace. Every exported method is bound into the frontend
+// backend/service. Every exported method is bound into the frontend
 // (frontend/wailsjs/go/main/App.d.ts, wrapped by
 // frontend/src/lib/wailsBackend.ts).
 type App struct {
 	ctx     context.Context
-	ws      *workspace.Workspace
+	ws      *service.Service
 	log     *slog.Logger
 	started time.Time
 	notes   *notify.Notifier
@@ -41,7 +41,7 @@ type App struct {
 }
 
 // NewApp returns the bound application object.
-func NewApp(ws *workspace.Workspace, log *slog.Logger, started time.Time) *App {
+func NewApp(ws *service.Service, log *slog.Logger, started time.Time) *App {
 	a := &App{ws: ws, log: log, started: started}
 	a.notes = notify.New(notify.Options{
 		Enabled:  ws.NotificationsOn,
@@ -103,7 +103,7 @@ func (a *App) FrontendReady() wire.AppReadyPayload {
 
 // OpenExternal opens an http(s) link from the chat in the user's browser.
 func (a *App) OpenExternal(link string) error {
-	if err := workspace.CheckExternalURL(link); err != nil {
+	if err := service.CheckExternalURL(link); err != nil {
 		return err
 	}
 	runtime.BrowserOpenURL(a.ctx, link)

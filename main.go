@@ -24,8 +24,8 @@ import (
 	"pilot/backend/confine"
 	"pilot/backend/logging"
 	"pilot/backend/paths"
+	"pilot/backend/service"
 	"pilot/backend/wailsbridge"
-	"pilot/backend/workspace"
 )
 
 //go:embed all:frontend/dist
@@ -106,7 +106,7 @@ func runWindow(started time.Time, home, dir, instanceID string) error {
 	defer closer.Close()
 	logger.Info("starting window", "home", home, "project", dir)
 
-	ws, err := workspace.Open(context.Background(), workspace.Options{Home: home, Log: logger, Getenv: os.Getenv, Project: dir})
+	ws, err := service.Open(context.Background(), service.Options{Home: home, Log: logger, Getenv: os.Getenv, Project: dir})
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,7 @@
 // model's answer, runs the tools it asks for (asking the user where the
 // permission policy says so), sends the results back, and repeats until the
 // model answers without tools, the user cancels, or a limit is reached.
-// The window (through backend/workspace) and the headless CLI run the same
+// The window (through backend/service) and the headless CLI run the same
 // Manager; only the wire.Emitter they inject differs.
 //
 // # API
@@ -383,7 +383,7 @@ func (m *Manager) Approvals() *approval.Broker { return m.broker }
 // SetApprovalMode sets the session's approval mode (plan, ask, edits,
 // all, none) in place of the one it was created with; a running turn
 // takes it from its next model call. It does not store it (the caller
-// does when the change is the user's, workspace.SetSessionMode).
+// does when the change is the user's, service.SetSessionMode).
 func (m *Manager) SetApprovalMode(ctx context.Context, sessionID int64, mode string) error {
 	pm, err := permission.ParseMode(mode)
 	if err != nil {

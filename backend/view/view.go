@@ -1,5 +1,5 @@
 // Package view turns stored records into the views of backend/wire that
-// the window renders. The agent (for events) and the workspace (for bound
+// the window renders. The agent (for events) and the service (for bound
 // methods) both use it, so a message looks the same either way.
 package view
 

@@ -3,7 +3,7 @@ package wire
 // Events of the window itself (not of a session).
 const (
 	// AppOpenProject: a second launch (`pilot DIR`, the launcher) asked the
-	// running window to open a folder; the workspace has opened it.
+	// running window to open a folder; the service has opened it.
 	AppOpenProject = "app:open_project"
 	// AppOpenSession: the user clicked the notification of a session.
 	AppOpenSession = "app:open_session"

@@ -1,0 +1,71 @@
+package service
+
+import (
+	"context"
+	"strings"
+
+	"pilot/backend/commands"
+	"pilot/backend/wire"
+)
+
+// ListSlashCommands lists the open project's custom commands and its MCP
+// servers' prompts, by name.
+func (w *Service) ListSlashCommands() ([]wire.SlashCommand, error) {
+	dir := w.currentProject()
+	cmds, err := commands.List(w.home, dir)
+	if err != nil {
+		w.log.Warn("reading custom commands", "err", err)
+	}
+	out := make([]wire.SlashCommand, 0, len(cmds))
+	for _, c := range cmds {
+		out = append(out, wire.SlashCommand{Name: c.Name, Description: c.Description, ArgumentHint: c.ArgumentHint, Source: c.Source})
+	}
+	if dir != "" {
+		for _, p := range w.mcp.For(dir).Prompts() {
+			out = append(out, wire.SlashCommand{Name: p.Name, Description: p.Description, ArgumentHint: strings.Join(p.Args, " "), Source: "mcp"})
+		}
+	}
+	return out, nil
+}
+
+// withResources inlines the MCP resources attached to a message.
+func (w *Service) withResources(ctx context.Context, sessionID int64, text string, attachments []string) (string, []string, error) {
+	has := false
+	for _, a := range attachments {
+		has = has || strings.HasPrefix(a, MCPResourcePrefix)
+	}
+	if !has {
+		return text, attachments, nil
+	}
+	dir, err := w.sessionProject(ctx, sessionID)
+	if err != nil {
+		return "", nil, err
+	}
+	return w.inlineResources(ctx, dir, text, attachments)
+}
+
+func (w *Service) sessionProject(ctx context.Context, sessionID int64) (string, error) {
+	s, err := w.store.Session(ctx, sessionID)
+	if err != nil {
+		return "", err
+	}
+	p, err := w.project(ctx, s.ProjectID)
+	if err != nil {
+		return "", err
+	}
+	return p.Path, nil
+}
+
+// expandCommand turns "/name args" into its command's text for the
+// session's project.
+func (w *Service) expandCommand(ctx context.Context, sessionID int64, text string) (string, error) {
+	if _, _, ok := commands.Split(text); !ok {
+		return text, nil
+	}
+	dir, err := w.sessionProject(ctx, sessionID)
+	if err != nil {
+		return "", err
+	}
+	out, _, err := commands.ExpandPrompt(ctx, w.home, dir, text, w.mcp.For(dir))
+	return out, err
+}

@@ -1,0 +1,114 @@
+package service
+
+import (
+	"context"
+	"errors"
+
+	"pilot/backend/store"
+	"pilot/backend/view"
+	"pilot/backend/wire"
+)
+
+// PageSize is how many messages the window reads at a time: the last ones
+// when it opens a session, older ones as the user scrolls up.
+const PageSize = 100
+
+// GetSession returns what the chat shows of a session when it opens: its
+// last PageSize messages, or from message focus (a search hit) on if that
+// is older, and makes it the active session (whose changed files the file
+// tree marks). The snapshot is read while the session's events are held
+// back, so its Seq tells the frontend exactly which events are already in
+// it. A focus that is no longer in the session (rewound) is left out.
+func (w *Service) GetSession(ctx context.Context, id, focus int64) (wire.SessionDetail, error) {
+	d, err := w.getSession(ctx, id, focus)
+	if focus != 0 && errors.Is(err, store.ErrNotFound) {
+		d, err = w.getSession(ctx, id, 0)
+	}
+	return d, err
+}
+
+func (w *Service) getSession(ctx context.Context, id, focus int64) (wire.SessionDetail, error) {
+	var (
+		p       store.Page
+		pending []wire.Approval
+		state   string
+	)
+	w.dropEmpty(ctx, id)
+	lv, err := w.agent.Snapshot(id, func() (err error) {
+		p, err = w.store.TranscriptPage(ctx, id, store.PageQuery{From: focus, Limit: PageSize})
+		pending, state = w.agent.Approvals().Pending(id), string(w.agent.State(id))
+		return err
+	})
+	if err != nil {
+		return wire.SessionDetail{}, err
+	}
+	if pending == nil {
+		pending = []wire.Approval{} // "pending": [], never null: the window reads .length
+	}
+	d := wire.SessionDetail{
+		Seq:      lv.Seq,
+		Session:  view.Session(p.Session),
+		Pending:  pending,
+		Usage:    usageView(p.Session, p.LastUsage),
+		State:    state,
+		Todos:    view.Todos(p.Todos),
+		HasOlder: p.HasOlder,
+	}
+	if d.Messages, d.ToolCalls, err = w.pageView(ctx, p); err != nil {
+		return wire.SessionDetail{}, err
+	}
+	mergeLive(&d, lv)
+	leaveOutUnshown(d.Messages, d.ToolCalls)
+	w.setActive(id)
+	return d, nil
+}
+
+// OlderMessages returns the PageSize messages of a session before message
+// before, reaching back at least to message from (0: no such need), as
+// the window shows them.
+func (w *Service) OlderMessages(ctx context.Context, id, before, from int64) (wire.MessagePage, error) {
+	p, err := w.store.TranscriptPage(ctx, id, store.PageQuery{Before: before, From: from, Limit: PageSize})
+	if err != nil {
+		return wire.MessagePage{}, err
+	}
+	out := wire.MessagePage{HasOlder: p.HasOlder}
+	if out.Messages, out.ToolCalls, err = w.pageView(ctx, p); err != nil {
+		return wire.MessagePage{}, err
+	}
+	leaveOutUnshown(out.Messages, out.ToolCalls)
+	return out, nil
+}
+
+// pageView is a page's messages and tool calls as events, with the
+// ledger's part on the cards.
+func (w *Service) pageView(ctx context.Context, p store.Page) ([]wire.Message, []wire.ToolCall, error) {
+	pr, err := w.projectRoot(ctx, p.Session.ProjectID)
+	if err != nil {
+		return nil, nil, err
+	}
+	cards, err := w.ledger.Cards(ctx, p.Session.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	msgs := make([]wire.Message, len(p.Messages))
+	for i, m := range p.Messages {
+		msgs[i] = view.Message(m)
+	}
+	calls := make([]wire.ToolCall, len(p.ToolCalls))
+	for i, c := range p.ToolCalls {
+		calls[i] = view.ToolCall(c, pr.registry.Label(c.Name, c.Input))
+		cards.Fill(&calls[i])
+	}
+	return msgs, calls, nil
+}
+
+// leaveOutUnshown drops what the window never shows from what it reads of
+// a session: big tool inputs and tool results' text (see view.WindowMessage).
+func leaveOutUnshown(msgs []wire.Message, calls []wire.ToolCall) {
+	for i := range msgs {
+		msgs[i] = view.WindowMessage(msgs[i])
+	}
+	for i := range calls {
+		calls[i] = view.WindowToolCall(calls[i])
+	}
+}

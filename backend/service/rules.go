@@ -1,0 +1,50 @@
+package service
+
+import (
+	"context"
+
+	"pilot/backend/permission"
+	"pilot/backend/rules"
+	"pilot/backend/view"
+	"pilot/backend/wire"
+)
+
+// ListRules returns the project's permission rules; a rule that can never
+// match carries the sentence that says why.
+func (w *Service) ListRules(ctx context.Context, projectID int64) ([]wire.Rule, error) {
+	p, err := w.project(ctx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	ls, err := rules.List(ctx, w.store, p.ID, rules.Known(w.home, p.Path))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]wire.Rule, len(ls))
+	for i, l := range ls {
+		out[i] = view.Rule(l.Rule)
+		out[i].Invalid = l.Invalid
+	}
+	return out, nil
+}
+
+// AddRule validates a permission rule and stores it for the project. A
+// rule that could never match (a bad pattern, an unknown tool, an empty
+// pattern) is refused with one sentence that names the problem, and
+// nothing is stored.
+func (w *Service) AddRule(ctx context.Context, projectID int64, tool, pattern, effect string) (wire.Rule, error) {
+	p, err := w.project(ctx, projectID)
+	if err != nil {
+		return wire.Rule{}, err
+	}
+	r, err := rules.Add(ctx, w.store, p.ID, permission.Rule{Tool: tool, Pattern: pattern, Effect: permission.Effect(effect)}, rules.Known(w.home, p.Path))
+	if err != nil {
+		return wire.Rule{}, err
+	}
+	return view.Rule(r), nil
+}
+
+// DeleteRule removes a permission rule.
+func (w *Service) DeleteRule(ctx context.Context, id int64) error {
+	return w.store.DeleteRule(ctx, id)
+}

@@ -1,0 +1,118 @@
+package service
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+
+	"pilot/backend/view"
+	"pilot/backend/wire"
+)
+
+// ListSessions returns a page of the project's sessions, newest first.
+func (w *Service) ListSessions(ctx context.Context, projectID int64, limit, offset int) ([]wire.SessionSummary, error) {
+	ss, err := w.store.Sessions(ctx, projectID, limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]wire.SessionSummary, len(ss))
+	for i, s := range ss {
+		out[i] = view.Session(s)
+	}
+	return out, nil
+}
+
+// RenameSession sets a session's title.
+func (w *Service) RenameSession(ctx context.Context, id int64, title string) error {
+	title = strings.TrimSpace(title)
+	if title == "" {
+		return fmt.Errorf("a session title cannot be empty")
+	}
+	if err := w.store.Rename(ctx, id, title); err != nil {
+		return err
+	}
+	w.sessionUpdated(ctx, id)
+	return nil
+}
+
+// DeleteSession removes a session and everything under it. A running turn
+// is cancelled first, and the session's sandbox ended.
+func (w *Service) DeleteSession(ctx context.Context, id int64) error {
+	_ = w.CancelTurn(id)
+	w.agent.Release(id)
+	return w.store.DeleteSession(ctx, id)
+}
+
+// ForkSession copies a session up to and including messageID.
+func (w *Service) ForkSession(ctx context.Context, id, messageID int64) (wire.SessionSummary, error) {
+	s, err := w.store.Fork(ctx, id, messageID)
+	if err != nil {
+		return wire.SessionSummary{}, err
+	}
+	return view.Session(s), nil
+}
+
+// ExportSession renders a session as Markdown ("md") or JSON ("json").
+func (w *Service) ExportSession(ctx context.Context, id int64, format string) (string, error) {
+	var buf bytes.Buffer
+	var err error
+	switch format {
+	case "md":
+		err = w.store.WriteMarkdown(ctx, id, &buf)
+	case "json":
+		err = w.store.WriteJSON(ctx, id, &buf)
+	default:
+		return "", fmt.Errorf("unknown export format %q: use md or json", format)
+	}
+	return buf.String(), err
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// ExportFileName suggests a file name for an export.
+func (w *Service) ExportFileName(ctx context.Context, id int64, format string) (string, error) {
+	s, err := w.store.Session(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	base := strings.Trim(unsafeName.ReplaceAllString(s.Title, "-"), "-")
+	if base == "" {
+		base = fmt.Sprintf("session-%d", id)
+	}
+	return base + "." + format, nil
+}
+
+// WriteExport writes an export to path.
+func (w *Service) WriteExport(ctx context.Context, id int64, format, path string) error {
+	text, err := w.ExportSession(ctx, id, format)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(text), 0o644)
+}
+
+// SearchSessions runs a full-text search over the project's sessions.
+func (w *Service) SearchSessions(ctx context.Context, projectID int64, query string) ([]wire.SearchHit, error) {
+	hits, err := w.store.Search(ctx, projectID, query, 50)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]wire.SearchHit, len(hits))
+	for i, h := range hits {
+		out[i] = view.SearchHit(h)
+	}
+	return out, nil
+}
+
+// sessionUpdated tells the window a session's summary changed.
+func (w *Service) sessionUpdated(ctx context.Context, id int64) {
+	s, err := w.store.Session(ctx, id)
+	if err != nil {
+		w.log.Warn("session update not sent", "session", id, "err", err)
+		return
+	}
+	w.Emit(wire.SessionUpdated, wire.SessionPayload{Session: view.Session(s)})
+}

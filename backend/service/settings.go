@@ -1,0 +1,264 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+
+	"pilot/backend/config"
+	"pilot/backend/config/secret"
+	"pilot/backend/llm"
+	"pilot/backend/wire"
+)
+
+// resolve computes the configuration in force for the current project.
+func (w *Service) resolve() (config.Resolved, error) {
+	return config.Resolve(w.home, w.currentProject(), w.getenv)
+}
+
+// GetSettings returns the effective settings and where each value comes from.
+func (w *Service) GetSettings() (wire.SettingsView, error) {
+	r, err := w.resolve()
+	if err != nil {
+		return wire.SettingsView{}, err
+	}
+	v := settingsView(r)
+	v.Presets = w.presetViews(r)
+	if dir := w.currentProject(); dir != "" {
+		if p, err := w.store.ProjectByPath(context.Background(), dir); err == nil {
+			if v.CheckpointUsageBytes, err = w.ledger.Usage(context.Background(), p.ID); err != nil {
+				w.log.Warn("measuring checkpoint space", "err", err)
+			}
+		}
+	}
+	return v, nil
+}
+
+func settingsView(r config.Resolved) wire.SettingsView {
+	key := r.MaskedKey()
+	v := wire.SettingsView{
+		Provider:              r.Provider.Value,
+		Model:                 r.Model.Value,
+		BaseURL:               r.BaseURL.Value,
+		HasKey:                r.APIKey.Value != "",
+		KeyHint:               key.Value,
+		ApprovalMode:          r.ApprovalMode.Value,
+		ThinkingBudget:        r.Thinking.Value,
+		BudgetTokens:          int(r.BudgetTokens),
+		BudgetUSD:             r.BudgetUSD,
+		CheckpointRetentionMB: r.Settings.RetentionMB(),
+		MCPTimeoutSeconds:     r.Settings.MCPTimeout(),
+		HelperConcurrency:     r.Settings.Helpers(),
+		Notifications:         !r.Settings.NotificationsOff,
+		Source:                map[string]string{},
+		SourceFrom:            map[string]string{},
+		Warnings:              append([]string{}, r.Warnings...),
+	}
+	for name, src := range map[string]config.Source{
+		"provider": r.Provider.Source, "model": r.Model.Source, "baseUrl": r.BaseURL.Source,
+		"apiKey": key.Source, "approvalMode": r.ApprovalMode.Source, "thinkingBudget": r.Thinking.Source,
+	} {
+		v.Source[name] = string(src)
+	}
+	for name, from := range map[string]string{
+		"provider": r.Provider.From, "model": r.Model.From, "baseUrl": r.BaseURL.From,
+		"apiKey": key.From, "approvalMode": r.ApprovalMode.From, "thinkingBudget": r.Thinking.From,
+	} {
+		if from != "" {
+			v.SourceFrom[name] = from
+		}
+	}
+	v.NeedsOnboarding = !v.HasKey && needsKey(v.Provider, v.BaseURL)
+	return v
+}
+
+// presetViews lists the presets with where each one's key is: its
+// environment variable, or saved in Settings (keys are kept per preset).
+func (w *Service) presetViews(r config.Resolved) []wire.Preset {
+	keys, err := config.LoadKeys(w.home)
+	if err != nil {
+		w.log.Warn("reading saved keys", "err", err) // already a warning of r
+	}
+	var out []wire.Preset
+	for _, p := range llm.Presets() {
+		v := wire.Preset{ID: p.ID, Name: p.Name, Provider: p.Provider, BaseURL: p.BaseURL, NeedsKey: p.NeedsKey, Model: p.Model,
+			Local: p.Local, KeyEnv: p.KeyEnv, SavedBaseURL: r.Settings.BaseURLs[p.ID]}
+		key := ""
+		switch {
+		case p.KeyEnv != "" && strings.TrimSpace(w.getenv(p.KeyEnv)) != "":
+			v.KeySource, key = string(config.SourceEnv), strings.TrimSpace(w.getenv(p.KeyEnv))
+		case keys[p.ID] != "":
+			v.KeySource, key = string(config.SourceSettings), keys[p.ID]
+		}
+		if p.ID == r.Provider.Value && r.APIKey.Value != "" { // TS_AGENT_API_KEY in a .env too
+			v.KeySource, key = string(r.APIKey.Source), r.APIKey.Value
+		}
+		v.KeyHint = secret.Mask(key)
+		out = append(out, v)
+	}
+	return out
+}
+
+// needsKey says whether a server wants an API key: Anthropic and the
+// hosted OpenAI-compatible services do, local servers do not.
+func needsKey(provider, baseURL string) bool {
+	if p, ok := llm.LookupPreset(provider); ok && p.ID != llm.ProviderOpenAI {
+		return p.NeedsKey
+	}
+	if p, _ := llm.LookupPreset(llm.ProviderOpenAI); strings.TrimRight(p.BaseURL, "/") == strings.TrimRight(baseURL, "/") {
+		return true
+	}
+	for _, p := range llm.Presets() {
+		if strings.TrimRight(p.BaseURL, "/") == strings.TrimRight(baseURL, "/") {
+			return p.NeedsKey
+		}
+	}
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return true
+	}
+	host := u.Hostname()
+	return host != "localhost" && host != "127.0.0.1" && host != "::1"
+}
+
+// SaveSettings validates and stores the settings form, then returns what is
+// now in force.
+func (w *Service) SaveSettings(in wire.SettingsInput) (wire.SettingsView, error) {
+	if err := validateSettings(in); err != nil {
+		return wire.SettingsView{}, err
+	}
+	cur, err := config.LoadSettings(w.home)
+	if err != nil && !isCorrupt(err) {
+		return wire.SettingsView{}, err
+	}
+	cur.Provider = in.Provider
+	cur.Model = strings.TrimSpace(in.Model)
+	if cur.BaseURLs == nil {
+		cur.BaseURLs = map[string]string{}
+	}
+	if b := strings.TrimSpace(in.BaseURL); b != "" {
+		cur.BaseURLs[in.Provider] = b
+	} else {
+		delete(cur.BaseURLs, in.Provider)
+	}
+	cur.ApprovalMode = in.ApprovalMode
+	cur.ThinkingBudget = in.ThinkingBudget
+	cur.BudgetTokens = int64(in.BudgetTokens)
+	cur.BudgetUSD = in.BudgetUSD
+	if in.CheckpointRetentionMB != 0 { // 0: not on the form; keep what is saved
+		cur.CheckpointRetentionMB = in.CheckpointRetentionMB
+	}
+	if in.MCPTimeoutSeconds != 0 {
+		cur.MCPTimeoutSeconds = in.MCPTimeoutSeconds
+	}
+	if in.HelperConcurrency != 0 {
+		cur.HelperConcurrency = in.HelperConcurrency
+	}
+	if in.Notifications != nil {
+		cur.NotificationsOff = !*in.Notifications
+	}
+	if err := config.SaveSettings(w.home, cur); err != nil {
+		return wire.SettingsView{}, err
+	}
+	w.mcp.SetCallTimeout(time.Duration(cur.MCPTimeout()) * time.Second)
+	w.enforceRetention(w.currentProject())
+	switch {
+	case in.ClearKey:
+		err = config.SaveKey(w.home, in.Provider, "")
+	case strings.TrimSpace(in.APIKey) != "":
+		err = config.SaveKey(w.home, in.Provider, strings.TrimSpace(in.APIKey))
+	}
+	if err != nil {
+		return wire.SettingsView{}, err
+	}
+	return w.GetSettings()
+}
+
+func isCorrupt(err error) bool {
+	_, ok := err.(*config.CorruptFileError)
+	return ok
+}
+
+func validateSettings(in wire.SettingsInput) error {
+	if in.CheckpointRetentionMB != 0 && in.CheckpointRetentionMB < config.MinRetentionMB {
+		return fmt.Errorf("keep at least %d MiB of checkpoints per project (%d was given): with less, most changes could no longer be undone", config.MinRetentionMB, in.CheckpointRetentionMB)
+	}
+	if in.MCPTimeoutSeconds < 0 || in.MCPTimeoutSeconds > config.MaxMCPTimeoutSeconds {
+		return fmt.Errorf("the MCP call timeout must be 1 to %d seconds (%d was given)", config.MaxMCPTimeoutSeconds, in.MCPTimeoutSeconds)
+	}
+	if in.HelperConcurrency < 0 || in.HelperConcurrency > config.MaxHelperConcurrency {
+		return fmt.Errorf("helpers at once must be 1 to %d (%d was given)", config.MaxHelperConcurrency, in.HelperConcurrency)
+	}
+	if _, ok := llm.LookupPreset(in.Provider); !ok {
+		return fmt.Errorf("unknown provider %q: choose one of %s (openai: any OpenAI-compatible server)", in.Provider, strings.Join(llm.PresetIDs(), ", "))
+	}
+	if b := strings.TrimSpace(in.BaseURL); b != "" {
+		u, err := url.Parse(b)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("the base URL %q is not an http(s) address, e.g. http://localhost:11434/v1", b)
+		}
+	}
+	switch in.ApprovalMode {
+	case "", config.ApproveAsk, config.ApproveEdits, config.ApproveAll, config.ApproveNone, config.ApprovePlan:
+	default:
+		return fmt.Errorf("unknown approval mode %q: choose ask, edits, all, none or plan", in.ApprovalMode)
+	}
+	// Only Anthropic thinks with a budget; for other providers the saved
+	// budget waits, checked against no model.
+	model := ""
+	if llm.Protocol(in.Provider) == llm.ProviderAnthropic {
+		if model = strings.TrimSpace(in.Model); model == "" {
+			model = llm.DefaultModel(in.Provider)
+		}
+	}
+	if err := config.CheckThinking(in.ThinkingBudget, model); err != nil {
+		return fmt.Errorf("extended thinking: %w", err)
+	}
+	if in.BudgetTokens < 0 || in.BudgetUSD < 0 {
+		return fmt.Errorf("a budget cannot be negative; 0 means no budget")
+	}
+	return nil
+}
+
+// ListModels asks a server for its models. Empty arguments fall back to
+// the configuration in force; another provider (a preset id) uses its own
+// key (its environment variable, else the one saved for it). The error is
+// one sentence saying whether the server could not be reached or refused
+// the key, and what to do.
+func (w *Service) ListModels(ctx context.Context, provider, baseURL, apiKey string) ([]string, error) {
+	r, err := w.resolve()
+	if err != nil {
+		return nil, err
+	}
+	cfg := r.LLM()
+	if provider != "" && provider != cfg.Provider {
+		cfg.Provider, cfg.BaseURL, cfg.APIKey = provider, "", ""
+		if p, ok := llm.LookupPreset(provider); ok && p.KeyEnv != "" {
+			cfg.APIKey = strings.TrimSpace(w.getenv(p.KeyEnv))
+		}
+		if keys, err := config.LoadKeys(w.home); err == nil && cfg.APIKey == "" {
+			cfg.APIKey = keys[provider]
+		}
+	}
+	if baseURL != "" {
+		cfg.BaseURL = baseURL
+	}
+	if apiKey != "" {
+		cfg.APIKey = apiKey
+	}
+	models, err := llm.ListModels(ctx, cfg)
+	if err != nil {
+		msg := config.Redact(r.Redact(err.Error()), cfg.APIKey)
+		w.log.Warn("listing models", "provider", cfg.Provider, "base", cfg.BaseURL, "err", msg)
+		return nil, fmt.Errorf("%s", msg)
+	}
+	out := make([]string, len(models))
+	for i, m := range models {
+		out[i] = m.ID
+	}
+	sort.Strings(out)
+	return out, nil
+}

@@ -1,0 +1,51 @@
+package service
+
+import (
+	"context"
+
+	"pilot/backend/config"
+	"pilot/backend/wire"
+)
+
+// InFlight is the work closing the window would stop: running turns and
+// the approvals they wait for (nothing: it can close at once).
+func (w *Service) InFlight(ctx context.Context) wire.WorkInFlight {
+	out := wire.WorkInFlight{Sessions: []string{}}
+	for _, f := range w.agent.InFlight() {
+		out.Waiting += f.Waiting
+		out.Sessions = append(out.Sessions, w.SessionTitle(ctx, f.SessionID))
+	}
+	return out
+}
+
+// SessionTitle is a session's title for a notification or a question
+// ("" when it cannot be read).
+func (w *Service) SessionTitle(ctx context.Context, id int64) string {
+	s, err := w.store.Session(ctx, id)
+	if err != nil {
+		return ""
+	}
+	return s.Title
+}
+
+// SessionProject is the folder of a session's project.
+func (w *Service) SessionProject(ctx context.Context, id int64) (string, error) {
+	s, err := w.store.Session(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	p, err := w.store.Project(ctx, s.ProjectID)
+	if err != nil {
+		return "", err
+	}
+	return p.Path, nil
+}
+
+// NotificationsOn reads the Settings switch of desktop notifications.
+func (w *Service) NotificationsOn() bool {
+	s, err := config.LoadSettings(w.home)
+	if err != nil && !isCorrupt(err) {
+		w.log.Warn("reading the settings for notifications", "err", err)
+	}
+	return !s.NotificationsOff
+}
