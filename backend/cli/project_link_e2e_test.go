@@ -49,3 +49,20 @@ func TestHeadlessLinkAndRealPathAreOneProject(t *testing.T) {
 		t.Errorf("sessions list --project REAL lists %d sessions, want both (through the link and the real path):\n%s", len(ids), out)
 	}
 }
+
+// --project wins over PILOT_PROJECT, which is then left alone: the run
+// does not register it as a project.
+func TestHeadlessProjectFlagLeavesPilotProjectAlone(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{{Text: "Hello.", Repeat: true}}})
+	defer srv.Close()
+	env := fakeEnv(t, srv, "anthropic")
+	other, dir := tempProject(t, nil), tempProject(t, nil)
+	env["PILOT_PROJECT"] = other
+	if r := runCLI(t, env, "", "-p", "hi", "--project", dir); r.code != 0 {
+		t.Fatalf("pilot -p: %d %s", r.code, r.stderr)
+	}
+	if r := runCLI(t, env, "", "sessions", "list", "--project", other); !strings.Contains(r.stdout, "has not been opened") {
+		t.Errorf("PILOT_PROJECT was opened although --project was given:\n%s%s", r.stdout, r.stderr)
+	}
+}

@@ -46,7 +46,7 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 		h.log = closer
 	}
 	h.term = newTerminal(tio, a.json, a.approve)
-	svc, err := service.Open(ctx, service.Options{Home: home, Log: log, Getenv: tio.Getenv, Emitter: h.term, Provider: a.provider, Model: a.model})
+	svc, err := service.Open(ctx, service.Options{Home: home, Log: log, Getenv: tio.Getenv, Headless: true, Emitter: h.term, Provider: a.provider, Model: a.model})
 	if err != nil {
 		h.close()
 		return nil, err

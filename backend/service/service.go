@@ -60,6 +60,10 @@ type Options struct {
 	// Project is the folder to open at start (`pilot DIR`); empty:
 	// PILOT_PROJECT, else the project opened last.
 	Project string
+	// Headless is a face without a window (`pilot -p`, `pilot repl`): no
+	// project is opened at start (the face opens its own, or resumes a
+	// session).
+	Headless bool
 	// Emitter is the face events go to until SetEmitter (nil: nowhere).
 	Emitter wire.Emitter
 	// Provider and Model are the face's choice for this run (the CLI's
@@ -107,6 +111,9 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	t = logStep(o.Log, "start the agent", t)
 	w.background(func() { w.startUp(context.WithoutCancel(ctx)) })
 	dir, from := o.Project, "the folder given"
+	if o.Headless {
+		return w, nil
+	}
 	if dir == "" {
 		dir, from = o.Getenv("PILOT_PROJECT"), "PILOT_PROJECT"
 	}
