@@ -14,7 +14,6 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"pilot/backend/cli"
 	"pilot/backend/notify"
 	"pilot/backend/service"
 	"pilot/backend/version"
@@ -362,14 +361,14 @@ func (a *App) FindMCPResources(query string, limit int) ([]wire.MCPResource, err
 // window runs: it opens DIR, if one was given, and comes forward.
 func (a *App) secondLaunch(l options.SecondInstanceData) {
 	a.log.Info("second launch handed over", "args", l.Args, "cwd", l.WorkingDirectory)
-	if folder, ok := cli.WindowFolder(l.Args); ok && folder != "" {
+	if folder, ok := service.WindowFolder(l.Args); ok && folder != "" {
 		a.openFolder(folder, l.WorkingDirectory)
 	}
 	a.bringForward()
 }
 
 func (a *App) openFolder(folder, cwd string) {
-	dir, err := cli.ResolveFolder(folder, cwd)
+	dir, err := service.ResolveFolder(folder, cwd)
 	if err == nil {
 		_, err = a.ws.OpenProject(a.ctx, dir)
 	}

@@ -38,7 +38,7 @@ func main() {
 	confine.RunPodIfAsked() // a session's sandbox runs this executable as its pod
 	started := time.Now()
 	args := os.Args[1:]
-	folder, window := cli.WindowFolder(args)
+	folder, window := service.WindowFolder(args)
 	if !window {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		code := cli.Run(ctx, args, cli.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv})
@@ -52,7 +52,7 @@ func main() {
 	}
 	dir := ""
 	if folder != "" {
-		if dir, err = cli.ResolveFolder(folder, cwd); err != nil {
+		if dir, err = service.ResolveFolder(folder, cwd); err != nil {
 			fmt.Fprintln(os.Stderr, "pilot:", err)
 			os.Exit(2)
 		}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"pilot/backend/service"
 )
 
 func TestWindowOrCommand(t *testing.T) {
@@ -24,8 +26,20 @@ func TestWindowOrCommand(t *testing.T) {
 		{[]string{"-assetdir", "frontend/dist", "extra"}, true},
 	}
 	for _, tc := range tests {
-		if _, window := WindowFolder(tc.args); window == tc.command {
+		if _, window := service.WindowFolder(tc.args); window == tc.command {
 			t.Errorf("WindowFolder(%q) opens the window: %v, want %v", tc.args, window, !tc.command)
+		}
+	}
+}
+
+// Every word the window takes for a command is one Run knows.
+func TestCommandWordsAreCommands(t *testing.T) {
+	t.Parallel()
+	for w := range service.CommandWords {
+		var out, errb bytes.Buffer
+		Run(context.Background(), []string{w, "--help"}, IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }})
+		if strings.Contains(errb.String(), "unknown command") {
+			t.Errorf("%s is no command of Run: %s", w, errb.String())
 		}
 	}
 }

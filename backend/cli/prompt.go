@@ -56,13 +56,16 @@ func Prompt(ctx context.Context, args []string, tio IO) int {
 // text, and waits for the end of the turn; a cancelled ctx cancels the
 // turn.
 func (h *headless) turn(ctx context.Context, in stdinPrompt) (string, error) {
-	prompt, err := h.expand(ctx, in.prompt)
+	prompt, err := h.svc.ExpandCommand(ctx, h.sess.ID, in.prompt)
 	if err != nil {
 		return "", err
 	}
+	typed := ""
+	if prompt != in.prompt && in.piped == "" {
+		typed = in.prompt // the transcript shows the command as typed
+	}
 	in.prompt = prompt
-	text := in.text()
-	if err := h.m.Send(context.WithoutCancel(ctx), h.sess.ID, text, nil); err != nil {
+	if err := h.svc.Send(ctx, h.sess.ID, typed, in.text()); err != nil {
 		return "", err
 	}
 	select {
@@ -73,7 +76,7 @@ func (h *headless) turn(ctx context.Context, in stdinPrompt) (string, error) {
 		// commands, helpers, MCP calls, fetches, compaction: see
 		// interrupt_e2e_test.go); reads cannot block (non-regular files
 		// are refused).
-		h.m.Cancel(h.sess.ID)
+		_ = h.svc.CancelTurn(h.sess.ID)
 		return <-h.term.done, nil
 	}
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -11,15 +10,12 @@ import (
 	"pilot/backend/wire"
 )
 
-// loadTodos starts the terminal from the resumed session's task list, so
+// setTodos starts the terminal from a resumed session's task list, so
 // that the first change is told as a change.
-func (h *headless) loadTodos(ctx context.Context) {
-	if h.args.resume == 0 {
-		return
-	}
-	if tr, err := h.st.Transcript(ctx, h.sess.ID); err == nil {
-		h.term.todos = tr.Todos()
-	}
+func (t *terminal) setTodos(list []todo.Item) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.todos = list
 }
 
 // todoChanges prints what changed in the task list: one "→" progress

@@ -16,9 +16,10 @@ import (
 	"pilot/backend/wire"
 )
 
-// answerer is the part of the agent that takes the user's decisions.
+// answerer takes the user's decisions: the service's approval methods,
+// which the window calls too.
 type answerer interface {
-	Change(approvalID string) (wire.ChangeView, error)
+	GetChange(approvalID string) (wire.ChangeView, error)
 	DecideChange(approvalID string, d wire.ChangeDecision) error
 	DecideCommand(approvalID string, d wire.CommandDecision) error
 }

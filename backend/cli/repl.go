@@ -102,12 +102,16 @@ func Repl(ctx context.Context, args []string, tio IO) int {
 // replTurn runs one turn; Ctrl+C cancels it, SIGTERM cancels it and ends
 // the REPL.
 func (h *headless) replTurn(ctx context.Context, text string, sig <-chan os.Signal, tio IO) (int, bool) {
-	text, err := h.expand(ctx, text)
+	typed := text
+	text, err := h.svc.ExpandCommand(ctx, h.sess.ID, text)
 	if err != nil {
 		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
 		return 0, false
 	}
-	if err := h.m.Send(ctx, h.sess.ID, text, nil); err != nil {
+	if text == typed {
+		typed = "" // not a command
+	}
+	if err := h.svc.Send(ctx, h.sess.ID, typed, text); err != nil {
 		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
 		return 0, false
 	}
@@ -129,7 +133,7 @@ func (h *headless) replTurn(ctx context.Context, text string, sig <-chan os.Sign
 			return 0, false
 		case s := <-sig:
 			quit = quit || s == syscall.SIGTERM
-			h.m.Cancel(h.sess.ID)
+			_ = h.svc.CancelTurn(h.sess.ID)
 		}
 	}
 }

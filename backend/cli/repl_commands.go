@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"pilot/backend/service"
 	"strconv"
 	"strings"
-
-	"pilot/backend/store"
+	"text/tabwriter"
+	"time"
 )
 
 // replCommands are the REPL's slash commands, in the order /help lists them.
@@ -51,11 +53,11 @@ func (h *headless) command(ctx context.Context, line string, tio IO) (exit bool)
 	case "/mode":
 		err = h.mode(ctx, arg, tio)
 	case "/sessions":
-		err = listSessions(ctx, h.st, sessionArgs{project: h.project}, tio.Stderr)
+		err = h.sessions(ctx, tio.Stderr)
 	case "/resume":
-		err = h.resume(ctx, arg, tio)
+		err = h.resumeCommand(ctx, arg, tio)
 	case "/compact":
-		err = h.m.CompactNow(ctx, h.sess.ID)
+		err = h.svc.CompactNow(ctx, h.sess.ID)
 		if err == nil {
 			fmt.Fprintf(tio.Stderr, "Compacted session %d: older turns are now a summary.\n", h.sess.ID)
 		}
@@ -69,19 +71,12 @@ func (h *headless) command(ctx context.Context, line string, tio IO) (exit bool)
 }
 
 // clear starts a new session in the project with the current one's
-// provider, model and approval mode.
+// provider, model and mode; the current one goes if nobody wrote in it.
 func (h *headless) clear(ctx context.Context, tio IO) error {
-	s, err := h.st.CreateSession(ctx, store.NewSession{
-		ProjectID: h.sess.ProjectID, Provider: h.sess.Provider, Model: h.sess.Model,
-		ApprovalMode: string(h.args.approve), BudgetUSD: h.sess.BudgetUSD,
-	})
+	s, err := h.svc.StartSession(ctx, h.sess.ProjectID, service.SessionStart{Mode: h.runMode, Provider: h.sess.Provider, Model: h.sess.Model})
 	if err != nil {
 		return err
 	}
-	if err := h.m.SetApprovalMode(ctx, s.ID, string(h.args.approve)); err != nil {
-		return err
-	}
-	h.dropIfEmpty(h.sess.ID)
 	h.sess = s
 	fmt.Fprintf(tio.Stderr, "New session %d.\n", s.ID)
 	return nil
@@ -90,42 +85,53 @@ func (h *headless) clear(ctx context.Context, tio IO) error {
 func (h *headless) model(ctx context.Context, id string, tio IO) error {
 	if id == "" {
 		model := h.sess.Model
-		if h.args.model != "" {
-			model = h.args.model
+		if h.runModel != "" {
+			model = h.runModel
 		}
 		fmt.Fprintf(tio.Stderr, "Session %d uses %s (%s). /model ID switches it.\n", h.sess.ID, model, h.sess.Provider)
 		return nil
 	}
-	if err := h.st.SetModel(ctx, h.sess.ID, id); err != nil {
+	s, err := h.svc.SetSessionModel(ctx, h.sess.ID, id)
+	if err != nil {
 		return err
 	}
-	h.sess.Model, h.args.model = id, id
+	h.sess, h.runModel = s, ""
 	fmt.Fprintf(tio.Stderr, "Session %d now uses %s.\n", h.sess.ID, id)
 	return nil
 }
 
-func (h *headless) resume(ctx context.Context, arg string, tio IO) error {
+func (h *headless) resumeCommand(ctx context.Context, arg string, tio IO) error {
 	id, err := strconv.ParseInt(arg, 10, 64)
 	if err != nil || id <= 0 {
 		return errors.New("/resume needs a session id; /sessions lists them")
 	}
-	s, err := h.st.Session(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
+	err = h.resume(ctx, id, h.sess.ProjectID)
+	if errors.Is(err, service.ErrNoSession) {
 		return fmt.Errorf("there is no session %d; /sessions lists this project's sessions", id)
 	}
 	if err != nil {
 		return err
 	}
-	if s.ProjectID != h.sess.ProjectID {
-		return fmt.Errorf("session %d belongs to another project; run pilot repl --resume %d there", id, id)
-	}
-	if err := h.m.SetApprovalMode(ctx, s.ID, string(h.args.approve)); err != nil {
+	h.runModel = ""
+	fmt.Fprintf(tio.Stderr, "Resumed session %d: %s (%s).\n", h.sess.ID, orUntitled(h.sess.Title), h.sess.Model)
+	return nil
+}
+
+// sessions lists the project's sessions, newest first, as a table.
+func (h *headless) sessions(ctx context.Context, out io.Writer) error {
+	xs, err := h.svc.ListSessions(ctx, h.sess.ProjectID, 0, 0)
+	if err != nil {
 		return err
 	}
-	if s.ID != h.sess.ID {
-		h.dropIfEmpty(h.sess.ID)
+	if len(xs) == 0 {
+		fmt.Fprintf(out, "No sessions yet in %s.\n", h.project)
+		return nil
 	}
-	h.sess, h.args.model = s, ""
-	fmt.Fprintf(tio.Stderr, "Resumed session %d: %s (%s).\n", s.ID, orUntitled(s.Title), s.Model)
-	return nil
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tUPDATED\tMODEL\tTOKENS\tCOST\tTITLE")
+	for _, x := range xs {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t$%.4f\t%s\n", x.ID, time.UnixMilli(x.UpdatedAt).Local().Format("2006-01-02 15:04"), x.Model,
+			x.Tokens, x.CostUSD, orUntitled(x.Title))
+	}
+	return tw.Flush()
 }

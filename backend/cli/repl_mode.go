@@ -11,21 +11,15 @@ import (
 // sessions /clear starts) to arg.
 func (h *headless) mode(ctx context.Context, arg string, tio IO) error {
 	if arg == "" {
-		fmt.Fprintf(tio.Stderr, "Session %d is in %s mode. /mode plan|ask|edits|all|none switches it.\n", h.sess.ID, h.args.approve)
+		fmt.Fprintf(tio.Stderr, "Session %d is in %s mode. /mode plan|ask|edits|all|none switches it.\n", h.sess.ID, h.runMode)
 		return nil
 	}
-	m, err := permission.ParseMode(arg)
+	s, err := h.svc.SetSessionMode(ctx, h.sess.ID, arg)
 	if err != nil {
 		return err
 	}
-	if err := h.st.SetApprovalMode(ctx, h.sess.ID, string(m)); err != nil {
-		return err
-	}
-	if err := h.m.SetApprovalMode(ctx, h.sess.ID, string(m)); err != nil {
-		return err
-	}
-	h.args.approve = m
-	fmt.Fprintf(tio.Stderr, "Session %d is now in %s mode.\n", h.sess.ID, m)
+	h.sess, h.runMode = s, permission.Mode(s.ApprovalMode)
+	fmt.Fprintf(tio.Stderr, "Session %d is now in %s mode.\n", h.sess.ID, h.runMode)
 	return nil
 }
 

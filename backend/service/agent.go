@@ -7,12 +7,10 @@ import (
 	"sync"
 
 	"pilot/backend/agent"
-	"pilot/backend/config"
 	"pilot/backend/llm"
 	"pilot/backend/sandbox"
 	"pilot/backend/store"
 	"pilot/backend/tools"
-	"pilot/backend/view"
 	"pilot/backend/wire"
 )
 
@@ -48,47 +46,6 @@ func (w *Service) projectRoot(ctx context.Context, projectID int64) (*projectRoo
 	}
 	w.roots.m[projectID] = pr
 	return pr, nil
-}
-
-// providerFor builds the model client of a session: the configuration in
-// force for its project, with the provider and model the session was
-// created with (as `pilot -p --resume` does).
-func (w *Service) providerFor(ctx context.Context, s store.Session) (agent.Model, error) {
-	p, err := w.project(ctx, s.ProjectID)
-	if err != nil {
-		return agent.Model{}, err
-	}
-	r, err := config.Resolve(w.home, p.Path, config.Choose(w.getenv, s.Provider, s.Model))
-	if err != nil {
-		return agent.Model{}, err
-	}
-	prov, err := llm.New(r.LLM())
-	return agent.Model{Provider: prov, ThinkingBudget: r.ThinkingBudget(), Helpers: r.Settings.Helpers()}, err
-}
-
-// NewSession starts an empty session in the project with the provider,
-// model, approval mode and budget in force.
-func (w *Service) NewSession(ctx context.Context, projectID int64) (wire.SessionSummary, error) {
-	p, err := w.project(ctx, projectID)
-	if err != nil {
-		return wire.SessionSummary{}, err
-	}
-	r, err := config.Resolve(w.home, p.Path, w.getenv)
-	if err != nil {
-		return wire.SessionSummary{}, err
-	}
-	w.dropEmpty(ctx, 0)
-	s, err := w.store.CreateSession(ctx, store.NewSession{
-		ProjectID: projectID,
-		Provider:  r.Provider.Value, Model: r.Model.Value,
-		ApprovalMode: r.ApprovalMode.Value, BudgetUSD: r.BudgetUSD,
-	})
-	if err != nil {
-		return wire.SessionSummary{}, err
-	}
-	w.created(s.ID)
-	w.setActive(s.ID)
-	return view.Session(s), nil
 }
 
 // mergeLive puts what the events carried beyond the store into a snapshot:
@@ -145,6 +102,9 @@ func usageView(s store.Session, last llm.Usage) wire.Usage {
 // SendMessage starts a turn with the user's text and attached files;
 // "/name args" is first expanded into its custom command or MCP prompt.
 func (w *Service) SendMessage(ctx context.Context, id int64, text string, attachments []string) error {
+	if err := w.waitStarted(ctx); err != nil {
+		return err
+	}
 	typed := text
 	text, err := w.expandCommand(ctx, id, text)
 	if err != nil {
@@ -165,6 +125,9 @@ func (w *Service) SendMessage(ctx context.Context, id int64, text string, attach
 // dropped (base64); a model known to take no images refuses them with a
 // sentence, and nothing is saved.
 func (w *Service) SendMessageWithImages(ctx context.Context, id int64, text string, attachments []string, images []wire.ImageInput) error {
+	if err := w.waitStarted(ctx); err != nil {
+		return err
+	}
 	imgs := make([]agent.Image, 0, len(images))
 	for i, in := range images {
 		data, err := base64.StdEncoding.DecodeString(in.Data)
@@ -189,6 +152,9 @@ func (w *Service) GetImage(hash string) (wire.ImageView, error) {
 // RetryTurn runs the session's failed turn again from where it failed,
 // without adding the user's message again.
 func (w *Service) RetryTurn(ctx context.Context, id int64) error {
+	if err := w.waitStarted(ctx); err != nil {
+		return err
+	}
 	return w.agent.Retry(context.WithoutCancel(ctx), id)
 }
 
@@ -207,6 +173,9 @@ func (w *Service) CancelTurn(id int64) error {
 
 // CompactNow summarises the session's older turns.
 func (w *Service) CompactNow(ctx context.Context, id int64) error {
+	if err := w.waitStarted(ctx); err != nil {
+		return err
+	}
 	return w.agent.CompactNow(ctx, id)
 }
 

@@ -15,26 +15,41 @@ var ErrTurnRunning = errors.New("the agent is still working in this session: sto
 
 // GetLedger returns everything a session changed.
 func (w *Service) GetLedger(ctx context.Context, sessionID int64) (wire.Ledger, error) {
+	if err := w.waitStarted(ctx); err != nil {
+		return wire.Ledger{}, err
+	}
 	return w.ledger.View(ctx, sessionID)
 }
 
 // GetFileDiff is a file's cumulative diff over a session.
 func (w *Service) GetFileDiff(ctx context.Context, sessionID int64, path string) (wire.FileDiff, error) {
+	if err := w.waitStarted(ctx); err != nil {
+		return wire.FileDiff{}, err
+	}
 	return w.ledger.FileDiff(ctx, sessionID, path)
 }
 
 // GetCheckpointDiff is what one checkpoint did to one file.
 func (w *Service) GetCheckpointDiff(ctx context.Context, checkpointID int64, path string) (wire.FileDiff, error) {
+	if err := w.waitStarted(ctx); err != nil {
+		return wire.FileDiff{}, err
+	}
 	return w.ledger.CheckpointDiff(ctx, checkpointID, path)
 }
 
 // GetChangeDetail is a file change's card expanded.
 func (w *Service) GetChangeDetail(ctx context.Context, sessionID int64, toolCallID string) (wire.ChangeDetail, error) {
+	if err := w.waitStarted(ctx); err != nil {
+		return wire.ChangeDetail{}, err
+	}
 	return w.ledger.ChangeDetail(ctx, sessionID, toolCallID)
 }
 
 // RevertCheckpoint undoes one change or command.
 func (w *Service) RevertCheckpoint(ctx context.Context, checkpointID int64, in wire.RestoreInput) (wire.RestoreResult, error) {
+	if err := w.waitStarted(ctx); err != nil {
+		return wire.RestoreResult{}, err
+	}
 	cp, err := w.store.Checkpoint(ctx, checkpointID)
 	if err != nil {
 		return wire.RestoreResult{}, err
@@ -46,6 +61,9 @@ func (w *Service) RevertCheckpoint(ctx context.Context, checkpointID int64, in w
 
 // RevertFile puts one file back to before the session changed it.
 func (w *Service) RevertFile(ctx context.Context, sessionID int64, path string, in wire.RestoreInput) (wire.RestoreResult, error) {
+	if err := w.waitStarted(ctx); err != nil {
+		return wire.RestoreResult{}, err
+	}
 	return w.restore(ctx, sessionID, func() (wire.RestoreResult, error) {
 		return w.ledger.RevertFileFor(ctx, sessionID, path, in)
 	})
@@ -53,6 +71,9 @@ func (w *Service) RevertFile(ctx context.Context, sessionID int64, path string, 
 
 // Rewind restores files, conversation or both to just before a user message.
 func (w *Service) Rewind(ctx context.Context, sessionID, messageID int64, mode string, in wire.RestoreInput) (wire.RestoreResult, error) {
+	if err := w.waitStarted(ctx); err != nil {
+		return wire.RestoreResult{}, err
+	}
 	return w.restore(ctx, sessionID, func() (wire.RestoreResult, error) {
 		return w.ledger.RewindSession(ctx, sessionID, messageID, mode, in)
 	})

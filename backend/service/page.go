@@ -20,6 +20,9 @@ const PageSize = 100
 // back, so its Seq tells the frontend exactly which events are already in
 // it. A focus that is no longer in the session (rewound) is left out.
 func (w *Service) GetSession(ctx context.Context, id, focus int64) (wire.SessionDetail, error) {
+	if err := w.waitStarted(ctx); err != nil {
+		return wire.SessionDetail{}, err
+	}
 	d, err := w.getSession(ctx, id, focus)
 	if focus != 0 && errors.Is(err, store.ErrNotFound) {
 		d, err = w.getSession(ctx, id, 0)
@@ -67,6 +70,9 @@ func (w *Service) getSession(ctx context.Context, id, focus int64) (wire.Session
 // before, reaching back at least to message from (0: no such need), as
 // the window shows them.
 func (w *Service) OlderMessages(ctx context.Context, id, before, from int64) (wire.MessagePage, error) {
+	if err := w.waitStarted(ctx); err != nil {
+		return wire.MessagePage{}, err
+	}
 	p, err := w.store.TranscriptPage(ctx, id, store.PageQuery{Before: before, From: from, Limit: PageSize})
 	if err != nil {
 		return wire.MessagePage{}, err

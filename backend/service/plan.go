@@ -22,6 +22,9 @@ var modeWords = map[permission.Mode]string{
 // SetSessionMode sets a session's mode (plan, ask, edits, all, none) and
 // stores it; a running turn takes it from its next model call.
 func (w *Service) SetSessionMode(ctx context.Context, id int64, mode string) (wire.SessionSummary, error) {
+	if err := w.waitStarted(ctx); err != nil {
+		return wire.SessionSummary{}, err
+	}
 	pm, err := permission.ParseMode(mode)
 	if err != nil {
 		return wire.SessionSummary{}, err
@@ -49,6 +52,9 @@ const ApprovedLine = "Plan approved — switching to %s"
 // turn, shown in the transcript as ApprovedLine. When the turn cannot
 // start, the session stays in plan mode.
 func (w *Service) ApprovePlan(ctx context.Context, id int64, mode, plan string) (wire.SessionSummary, error) {
+	if err := w.waitStarted(ctx); err != nil {
+		return wire.SessionSummary{}, err
+	}
 	pm, err := permission.ParseMode(mode)
 	if err != nil {
 		return wire.SessionSummary{}, err

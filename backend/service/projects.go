@@ -3,8 +3,6 @@ package service
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"pilot/backend/store"
 	"pilot/backend/view"
@@ -33,7 +31,7 @@ func (w *Service) OpenProject(ctx context.Context, path string) (wire.Project, e
 // openProject opens the folder; its MCP servers start now if startMCP,
 // else when the window is ready (WindowReady).
 func (w *Service) openProject(ctx context.Context, path string, startMCP bool) (wire.Project, error) {
-	abs, err := projectDir(path)
+	abs, err := ProjectPath(path)
 	if err != nil {
 		return wire.Project{}, err
 	}
@@ -49,31 +47,6 @@ func (w *Service) openProject(ctx context.Context, path string, startMCP bool) (
 		w.openMCP(prev, p.Path)
 	}
 	return view.Project(p), nil
-}
-
-// projectDir checks that path names a folder and returns its absolute,
-// link-free form.
-func projectDir(path string) (string, error) {
-	if path == "" {
-		return "", fmt.Errorf("no folder given: type the path of a project folder or pick one")
-	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", err
-	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
-	}
-	st, err := os.Stat(abs)
-	switch {
-	case os.IsNotExist(err):
-		return "", fmt.Errorf("%s does not exist: check the path, or create the folder first", abs)
-	case err != nil:
-		return "", fmt.Errorf("cannot open %s: %w", abs, err)
-	case !st.IsDir():
-		return "", fmt.Errorf("%s is a file, not a folder: open the folder that holds it", abs)
-	}
-	return abs, nil
 }
 
 func (w *Service) project(ctx context.Context, id int64) (store.Project, error) {

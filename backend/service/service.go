@@ -6,8 +6,10 @@ package service
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"pilot/backend/agent"
 	"pilot/backend/confine"
@@ -30,10 +32,18 @@ type Service struct {
 	ledger *ledger.Ledger
 	roots  roots
 	mcp    *mcp.Pool
+	subs   subscribers
+
+	// started is closed once the start-up work that the first paint does
+	// not need is done (startUp): what reads a session's state or runs a
+	// turn waits for it (waitStarted).
+	started chan struct{}
+	bg      sync.WaitGroup // work started in the background; Close waits for it
 
 	mu         sync.RWMutex
 	emit       wire.Emitter
 	projectDir string // the folder opened last: its .env applies to Settings
+	pin        pin    // the face's --provider and --model
 	changes    changeLog
 	tree       treeListings          // the file tree's folders, kept for their next pages
 	fresh      map[int64]bool        // sessions created here, possibly still empty (see dropEmpty)
@@ -50,38 +60,60 @@ type Options struct {
 	// Project is the folder to open at start (`pilot DIR`); empty:
 	// PILOT_PROJECT, else the project opened last.
 	Project string
+	// Headless is a face without a window (`pilot -p`, `pilot repl`): no
+	// project is opened at start (the face opens its own, or resumes a
+	// session).
+	Headless bool
+	// Emitter is the face events go to until SetEmitter (nil: nowhere).
+	Emitter wire.Emitter
+	// Provider and Model are the face's choice for this run (the CLI's
+	// --provider and --model): new sessions are created with them, and
+	// every model call uses them over a session's own.
+	Provider, Model string
 }
 
 // Open opens the service of a data directory: its database (created or
-// migrated) with interrupted sessions repaired, and the agent.
+// migrated), the change ledger and the agent. The start-up work the first
+// paint does not need (interrupted sessions repaired, pending checkpoints
+// settled, empty leftovers deleted) runs in the background; the methods
+// that depend on it wait for it. Each step is logged with its duration.
 func Open(ctx context.Context, o Options) (*Service, error) {
-	st, err := store.Open(ctx, paths.DB(o.Home))
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	t := time.Now()
+	st, err := store.OpenUnrepaired(ctx, paths.DB(o.Home))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("opening the session database: %w", err)
 	}
-	if err := st.RepairAll(ctx); err != nil {
-		st.Close()
-		return nil, err
-	}
+	t = logStep(o.Log, "open the database", t)
 	lg, err := ledger.Open(paths.Checkpoints(o.Home), st, ledger.DefaultLimits, o.Log)
 	if err != nil {
 		st.Close()
-		return nil, err
+		return nil, fmt.Errorf("opening the change ledger under %s: %w", o.Home, err)
 	}
-	if err := lg.Repair(ctx); err != nil {
-		o.Log.Error("settling checkpoints left pending by a crash", "err", err)
+	t = logStep(o.Log, "open the change ledger", t)
+	emit := o.Emitter
+	if emit == nil {
+		emit = wire.Discard{}
 	}
-	w := &Service{home: o.Home, log: o.Log, getenv: o.Getenv, store: st, ledger: lg, emit: wire.Discard{}}
+	w := &Service{home: o.Home, log: o.Log, getenv: o.Getenv, store: st, ledger: lg, emit: emit,
+		started: make(chan struct{}), pin: pin{provider: o.Provider, model: o.Model}}
+	w.subscribeOwn()
 	mo := mcp.HomeOptions(o.Home, version.Get().Version, o.Log)
 	mo.OnChange = w.mcpChanged
 	w.mcp = mcp.NewPool(mo)
 	opts := o.Agent
-	opts.Titles = true // the window names sessions with the model's help
+	opts.Titles = true // every face: see docs/ARCHITECTURE.md, "Session titles"
 	opts.Sandbox = sandboxOptions(opts.Sandbox, o.Home)
 	w.probe = opts.Sandbox.Probe
 	w.agent = agent.NewManager(agent.Deps{Store: st, Emitter: w, Provider: w.providerFor, Options: opts, Log: o.Log, Ledger: lg, MCP: w.mcpFor})
-	w.dropLeftovers(ctx)
+	t = logStep(o.Log, "start the agent", t)
+	w.background(func() { w.startUp(context.WithoutCancel(ctx)) })
 	dir, from := o.Project, "the folder given"
+	if o.Headless {
+		return w, nil
+	}
 	if dir == "" {
 		dir, from = o.Getenv("PILOT_PROJECT"), "PILOT_PROJECT"
 	}
@@ -95,6 +127,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	} else if ps, err := st.Projects(ctx); err == nil && len(ps) > 0 {
 		w.projectDir = ps[0].Path
 	}
+	logStep(o.Log, "open the project", t)
 	return w, nil
 }
 
@@ -111,20 +144,10 @@ func (w *Service) SetEmitter(e wire.Emitter) {
 	w.mu.Unlock()
 }
 
-// Emit sends one event to the frontend; a change to the active session's
-// ledger refreshes the files the tree marks first.
+// Emit sends one event to the face, after the service's own subscribers
+// (subscribeOwn) have seen it.
 func (w *Service) Emit(name string, payload any) {
-	if _, ok := payload.(wire.TurnDonePayload); ok {
-		go w.enforceRetention(w.currentProject()) // off the event path: it stats stored objects
-	}
-	if p, ok := payload.(wire.LedgerUpdatedPayload); ok {
-		w.mu.RLock()
-		active := w.changes.active
-		w.mu.RUnlock()
-		if p.SessionID == active {
-			w.refreshChanged(active)
-		}
-	}
+	w.subs.publish(name, payload)
 	w.mu.RLock()
 	e := w.emit
 	w.mu.RUnlock()
@@ -133,8 +156,13 @@ func (w *Service) Emit(name string, payload any) {
 
 // Close stops running turns and the MCP servers (their processes
 // reaped), and closes the database.
+// The sessions this service created and nobody wrote in are deleted (the
+// user left them).
 func (w *Service) Close() {
 	w.agent.Close()
+	<-w.started
+	w.dropEmpty(context.Background(), 0)
+	w.bg.Wait()
 	w.ledger.Close()
 	w.mcp.Close()
 	if err := w.store.Close(); err != nil {

@@ -14,6 +14,9 @@ import (
 
 // ListSessions returns a page of the project's sessions, newest first.
 func (w *Service) ListSessions(ctx context.Context, projectID int64, limit, offset int) ([]wire.SessionSummary, error) {
+	if err := w.waitStarted(ctx); err != nil {
+		return nil, err
+	}
 	ss, err := w.store.Sessions(ctx, projectID, limit, offset)
 	if err != nil {
 		return nil, err
@@ -27,6 +30,9 @@ func (w *Service) ListSessions(ctx context.Context, projectID int64, limit, offs
 
 // RenameSession sets a session's title.
 func (w *Service) RenameSession(ctx context.Context, id int64, title string) error {
+	if err := w.waitStarted(ctx); err != nil {
+		return err
+	}
 	title = strings.TrimSpace(title)
 	if title == "" {
 		return fmt.Errorf("a session title cannot be empty")
@@ -41,6 +47,9 @@ func (w *Service) RenameSession(ctx context.Context, id int64, title string) err
 // DeleteSession removes a session and everything under it. A running turn
 // is cancelled first, and the session's sandbox ended.
 func (w *Service) DeleteSession(ctx context.Context, id int64) error {
+	if err := w.waitStarted(ctx); err != nil {
+		return err
+	}
 	_ = w.CancelTurn(id)
 	w.agent.Release(id)
 	return w.store.DeleteSession(ctx, id)
@@ -48,6 +57,9 @@ func (w *Service) DeleteSession(ctx context.Context, id int64) error {
 
 // ForkSession copies a session up to and including messageID.
 func (w *Service) ForkSession(ctx context.Context, id, messageID int64) (wire.SessionSummary, error) {
+	if err := w.waitStarted(ctx); err != nil {
+		return wire.SessionSummary{}, err
+	}
 	s, err := w.store.Fork(ctx, id, messageID)
 	if err != nil {
 		return wire.SessionSummary{}, err
@@ -57,6 +69,9 @@ func (w *Service) ForkSession(ctx context.Context, id, messageID int64) (wire.Se
 
 // ExportSession renders a session as Markdown ("md") or JSON ("json").
 func (w *Service) ExportSession(ctx context.Context, id int64, format string) (string, error) {
+	if err := w.waitStarted(ctx); err != nil {
+		return "", err
+	}
 	var buf bytes.Buffer
 	var err error
 	switch format {
@@ -96,6 +111,9 @@ func (w *Service) WriteExport(ctx context.Context, id int64, format, path string
 
 // SearchSessions runs a full-text search over the project's sessions.
 func (w *Service) SearchSessions(ctx context.Context, projectID int64, query string) ([]wire.SearchHit, error) {
+	if err := w.waitStarted(ctx); err != nil {
+		return nil, err
+	}
 	hits, err := w.store.Search(ctx, projectID, query, 50)
 	if err != nil {
 		return nil, err

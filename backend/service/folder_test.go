@@ -1,4 +1,4 @@
-package cli
+package service
 
 import (
 	"os"
@@ -37,7 +37,10 @@ func TestWindowFolder(t *testing.T) {
 
 func TestResolveFolder(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
 	proj := filepath.Join(dir, "proj")
 	if err := os.MkdirAll(filepath.Join(proj, "src"), 0o755); err != nil {
 		t.Fatal(err)
@@ -45,14 +48,20 @@ func TestResolveFolder(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(proj, "src", "main.go"), []byte("package main\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(proj, link); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		arg, cwd, want, err string
 	}{
 		{".", proj, proj, ""},
+		{"link", dir, proj, ""}, // a link is its real folder: one project
+		{filepath.Join(link, "src"), "/", filepath.Join(proj, "src"), ""},
 		{"proj", dir, proj, ""},
 		{"../../proj/", filepath.Join(proj, "src"), proj, ""},
 		{filepath.Join(proj, "src", "main.go"), "/", filepath.Join(proj, "src"), ""},
-		{"missing", dir, "", "there is no folder " + filepath.Join(dir, "missing") + ": check the path"},
+		{"missing", dir, "", filepath.Join(dir, "missing") + " does not exist: check the path"},
 	}
 	for _, tc := range tests {
 		got, err := ResolveFolder(tc.arg, tc.cwd)

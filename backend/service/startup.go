@@ -1,0 +1,55 @@
+package service
+
+import (
+	"context"
+	"log/slog"
+	"time"
+)
+
+// startUp does the start-up work the first paint does not need, in order,
+// then closes w.started: sessions a crash left running are repaired (the
+// store's RepairAll, once), then the checkpoints it left pending are
+// settled (the ledger's Repair, which needs the sessions repaired), then
+// empty sessions left over are deleted. Nothing reads a session's state or
+// runs a turn before (waitStarted).
+func (w *Service) startUp(ctx context.Context) {
+	defer close(w.started)
+	t := time.Now()
+	if err := w.store.RepairAll(ctx); err != nil {
+		w.log.Error("repairing the sessions a crash left unfinished", "err", err)
+	}
+	t = logStep(w.log, "repair interrupted sessions", t)
+	if err := w.ledger.Repair(ctx); err != nil {
+		w.log.Error("settling checkpoints left pending by a crash", "err", err)
+	}
+	t = logStep(w.log, "settle pending checkpoints", t)
+	w.dropLeftovers(ctx)
+	logStep(w.log, "delete empty sessions left over", t)
+}
+
+// waitStarted waits for startUp (or for ctx to end).
+func (w *Service) waitStarted(ctx context.Context) error {
+	select {
+	case <-w.started:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// background runs f off the caller's path; Close waits for it.
+func (w *Service) background(f func()) {
+	w.bg.Add(1)
+	go func() {
+		defer w.bg.Done()
+		f()
+	}()
+}
+
+// logStep logs one start-up step with how long it took since t, and
+// returns the time it ended.
+func logStep(log *slog.Logger, step string, t time.Time) time.Time {
+	now := time.Now()
+	log.Info("start-up step", "step", step, "ms", float64(now.Sub(t).Microseconds())/1000)
+	return now
+}
