@@ -51,7 +51,7 @@ func (h *headless) command(ctx context.Context, line string, tio IO) (exit bool)
 	case "/mode":
 		err = h.mode(ctx, arg, tio)
 	case "/sessions":
-		err = listSessions(ctx, h.st, sessionArgs{project: h.project}, tio.Stderr)
+		err = replSessions(ctx, h.home, h.project, tio.Stderr)
 	case "/resume":
 		err = h.resume(ctx, arg, tio)
 	case "/compact":

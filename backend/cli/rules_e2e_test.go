@@ -14,6 +14,7 @@ import (
 
 	"pilot/backend/paths"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 type ran struct {
@@ -38,12 +39,12 @@ func pilotRules(t *testing.T, home, cwd string, args ...string) ran {
 	return ran{code: cmd.ProcessState.ExitCode(), stdout: stdout.String(), stderr: stderr.String()}
 }
 
-func ruleLines(t *testing.T, out string) []RuleLine {
+func ruleLines(t *testing.T, out string) []wire.RuleLine {
 	t.Helper()
-	var ls []RuleLine
+	var ls []wire.RuleLine
 	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
-		var l RuleLine
+		var l wire.RuleLine
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
 			t.Fatalf("line %q: %v", sc.Text(), err)
 		}
@@ -150,7 +151,7 @@ func TestRulesListAddRemove(t *testing.T) {
 		t.Fatalf("add: exit %d, %q %q", r.code, r.stdout, r.stderr)
 	}
 	r = pilotRules(t, home, dir, "add", "--json", "allow", "mcp__fs", "read*")
-	if ls := ruleLines(t, r.stdout); r.code != 0 || len(ls) != 1 || ls[0] != (RuleLine{ID: 2, Effect: "allow", Tool: "mcp__fs", Pattern: "read*"}) {
+	if ls := ruleLines(t, r.stdout); r.code != 0 || len(ls) != 1 || ls[0] != (wire.RuleLine{ID: 2, Effect: "allow", Tool: "mcp__fs", Pattern: "read*"}) {
 		t.Fatalf("add --json: exit %d, %q %q", r.code, r.stdout, r.stderr)
 	}
 

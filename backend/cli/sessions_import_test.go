@@ -13,11 +13,11 @@ import (
 // TestSessionsImport: an export imported into another project is a new
 // session there whose export is the same document but for the project.
 func TestSessionsImport(t *testing.T) {
-	st, dir, id := sessionsDB(t)
+	st, svc, dir, id := sessionsDB(t)
 	ctx := context.Background()
 	run := func(args ...string) (string, string, int) {
 		var out, errOut bytes.Buffer
-		code := Sessions(ctx, t.TempDir(), st, nil, args, &out, &errOut)
+		code := Sessions(ctx, svc, args, &out, &errOut)
 		return out.String(), errOut.String(), code
 	}
 	exported, stderr, code := run("export", jsonInt(id), "--format", "json")

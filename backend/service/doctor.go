@@ -10,8 +10,9 @@ import (
 // Doctor checks what Pilot relies on: the sandbox of commands and what it
 // needs (bubblewrap, user namespaces, Landlock, the proxy), git and rg.
 // The proxy check starts a real pod, so the running executable must call
-// confine.RunPodIfAsked first thing (main does).
-func (w *Service) Doctor(ctx context.Context) wire.DoctorReport {
+// confine.RunPodIfAsked first thing (main does). It needs no open
+// Service: a machine whose PILOT_HOME cannot be opened is checked too.
+func Doctor(ctx context.Context) wire.DoctorReport {
 	r := doctor.Run(ctx)
 	out := wire.DoctorReport{Ready: r.Ready}
 	if r.Checks != nil {
