@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -41,16 +39,7 @@ func pilotRules(t *testing.T, home, cwd string, args ...string) ran {
 
 func ruleLines(t *testing.T, out string) []wire.RuleLine {
 	t.Helper()
-	var ls []wire.RuleLine
-	sc := bufio.NewScanner(strings.NewReader(out))
-	for sc.Scan() {
-		var l wire.RuleLine
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			t.Fatalf("line %q: %v", sc.Text(), err)
-		}
-		ls = append(ls, l)
-	}
-	return ls
+	return decodeLines[wire.RuleLine](t, out)
 }
 
 // network is a rule tool (the hosts sandboxed commands reach), apart from

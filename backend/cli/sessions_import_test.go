@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"pilot/backend/wire"
 )
 
 // TestSessionsImport: an export imported into another project is a new
@@ -34,6 +36,9 @@ func TestSessionsImport(t *testing.T) {
 		t.Fatalf("import: exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 	out, _, _ = run("import", file, "--project", other, "--json")
+	if x := decodeStrict[wire.SessionRecord](t, out); x.Title != "Fix the lexer" {
+		t.Errorf("import --json: %+v", x)
+	}
 	if !strings.Contains(out, `"title":"Fix the lexer"`) {
 		t.Errorf("import --json: %s", out)
 	}

@@ -212,3 +212,31 @@ func TestSearchGroupsHitsBySession(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestSessionsJSONShapes: every --json output of pilot sessions decodes
+// strictly into its type in backend/wire/cli.go.
+func TestSessionsJSONShapes(t *testing.T) {
+	t.Parallel()
+	_, svc, dir, id := sessionsDB(t)
+	run := func(args ...string) string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		if code := Sessions(context.Background(), svc, args, &out, &errOut); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut.String())
+		}
+		return out.String()
+	}
+	if ss := decodeLines[wire.SessionRecord](t, run("list", "--project", dir, "--json")); len(ss) != 1 || ss[0].ID != id || ss[0].CreatedAt.IsZero() {
+		t.Errorf("list: %+v", ss)
+	}
+	if hs := decodeLines[wire.SearchRecord](t, run("search", "quokka", "--project", dir, "--json")); len(hs) != 1 || hs[0].Kind != "message" {
+		t.Errorf("search: %+v", hs)
+	}
+	tr := decodeStrict[wire.Transcript](t, run("show", jsonInt(id), "--json"))
+	if len(tr.Messages) != 3 || tr.Messages[1].Content[1].Type != "tool_use" || tr.Project.Path != dir {
+		t.Errorf("show: %+v", tr)
+	}
+	if lv := decodeStrict[wire.Ledger](t, run("changes", jsonInt(id), "--json")); lv.SessionID != id {
+		t.Errorf("changes: %+v", lv)
+	}
+}
