@@ -13,7 +13,10 @@ import (
 // confine.RunPodIfAsked first thing (main does). It needs no open
 // Service: a machine whose PILOT_HOME cannot be opened is checked too.
 func Doctor(ctx context.Context) wire.DoctorReport {
-	r := doctor.Run(ctx)
+	return doctorReport(doctor.Run(ctx))
+}
+
+func doctorReport(r doctor.Report) wire.DoctorReport {
 	out := wire.DoctorReport{Ready: r.Ready}
 	if r.Checks != nil {
 		out.Checks = make([]wire.DoctorCheck, len(r.Checks))

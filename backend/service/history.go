@@ -99,8 +99,7 @@ func (w *Service) SearchRecords(ctx context.Context, projectID int64, query stri
 	}
 	out := make([]wire.SearchRecord, len(hits))
 	for i, h := range hits {
-		out[i] = wire.SearchRecord{SessionID: h.SessionID, SessionTitle: h.SessionTitle, MessageID: h.MessageID,
-			Kind: string(h.Kind), Snippet: h.Snippet, Score: h.Score}
+		out[i] = searchRecord(h)
 	}
 	return out, nil
 }

@@ -18,6 +18,11 @@ func sessionRecord(s store.Session) wire.SessionRecord {
 	}
 }
 
+func searchRecord(h store.SearchHit) wire.SearchRecord {
+	return wire.SearchRecord{SessionID: h.SessionID, SessionTitle: h.SessionTitle, MessageID: h.MessageID,
+		Kind: string(h.Kind), Snippet: h.Snippet, Score: h.Score}
+}
+
 func tokenCount(u llm.Usage) wire.TokenCount {
 	return wire.TokenCount{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 		CacheReadTokens: u.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens}
