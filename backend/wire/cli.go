@@ -16,44 +16,44 @@ import (
 // assistant's answer as it streams.
 type TextLine struct {
 	Type string `json:"type"` // "text"
-	Text string `json:"text"`
+	Text string `json:"text"` // the next piece of the answer
 }
 
 // UsageLine is the tokens and cost after a model call.
 type UsageLine struct {
-	Type  string `json:"type"` // "usage"
-	Usage Usage  `json:"usage"`
+	Type  string `json:"type"`  // "usage"
+	Usage Usage  `json:"usage"` // the session's totals and context use so far
 }
 
 // NoticeLine is something the agent did on its own (a compaction, a
 // retry).
 type NoticeLine struct {
 	Type string `json:"type"` // "notice"
-	Kind string `json:"kind"`
-	Text string `json:"text"`
+	Kind string `json:"kind"` // compacted, budget, limit, loop_guard, mcp, rule, stale, ...
+	Text string `json:"text"` // a sentence
 }
 
 // ErrorLine is an error that ends the turn.
 type ErrorLine struct {
-	Type    string `json:"type"` // "error"
-	Kind    string `json:"kind"`
-	Message string `json:"message"`
+	Type    string `json:"type"`    // "error"
+	Kind    string `json:"kind"`    // what failed
+	Message string `json:"message"` // why the turn failed, a sentence
 }
 
 // DoneLine is the end of the turn, always the last line of a turn.
 type DoneLine struct {
-	Type      string `json:"type"` // "done"
-	Reason    string `json:"reason"`
-	SessionID int64  `json:"sessionId"`
+	Type      string `json:"type"`      // "done"
+	Reason    string `json:"reason"`    // end_turn, plan, cancelled, error, limit, loop_guard, budget, max_tokens
+	SessionID int64  `json:"sessionId"` // the session the turn is saved in
 }
 
 // ToolCallLine announces a tool call, once.
 type ToolCallLine struct {
-	Type     string          `json:"type"` // "tool_call"
-	ID       string          `json:"id"`
-	Name     string          `json:"name"`
-	Label    string          `json:"label"`
-	Input    json.RawMessage `json:"input"`
+	Type     string          `json:"type"`               // "tool_call"
+	ID       string          `json:"id"`                 // the model's tool_use id
+	Name     string          `json:"name"`               // the tool
+	Label    string          `json:"label"`              // the words of the → line on stderr
+	Input    json.RawMessage `json:"input"`              // the tool's JSON input
 	ParentID string          `json:"parentId,omitempty"` // a helper's call: the id of its task call
 }
 
@@ -62,9 +62,9 @@ type ToolResultLine struct {
 	Type    string          `json:"type"` // "tool_result"
 	ID      string          `json:"id"`
 	Name    string          `json:"name"`
-	Status  string          `json:"status"`
+	Status  string          `json:"status"` // done, error, rejected, cancelled, ...
 	IsError bool            `json:"isError"`
-	Output  string          `json:"output"`
+	Output  string          `json:"output"`            // what the model was told
 	Change  *ChangeSummary  `json:"change,omitempty"`  // a file change, once decided
 	Effects *CommandEffects `json:"effects,omitempty"` // files an approved command changed
 }
@@ -74,9 +74,9 @@ type ToolResultLine struct {
 type ApprovalLine struct {
 	Type        string   `json:"type"` // "approval"
 	ID          string   `json:"id"`
-	Kind        string   `json:"kind"`
+	Kind        string   `json:"kind"` // change, command, mcp, fetch, budget, plan, outside_sandbox, network
 	Tool        string   `json:"tool"`
-	Paths       []string `json:"paths"`
+	Paths       []string `json:"paths"` // the files a change writes
 	Command     string   `json:"command"`
 	Server      string   `json:"server"`
 	McpTool     string   `json:"mcpTool"`
@@ -84,8 +84,8 @@ type ApprovalLine struct {
 	Host        string   `json:"host"`
 	Port        int      `json:"port,omitempty"`   // network: the port the command wants to reach
 	Reason      string   `json:"reason,omitempty"` // outside_sandbox: the model's reason
-	AlwaysRules []string `json:"alwaysRules"`
-	Decision    string   `json:"decision"` // "approved" or "rejected"
+	AlwaysRules []string `json:"alwaysRules"`      // the rules "always allow" would add
+	Decision    string   `json:"decision"`         // "approved" or "rejected"
 }
 
 // TodosLine is the whole task list after it changed.
