@@ -8,9 +8,6 @@ import (
 	"io"
 	"strings"
 
-	"pilot/backend/ledger"
-	"pilot/backend/paths"
-	"pilot/backend/store"
 	"pilot/backend/version"
 )
 
@@ -100,38 +97,4 @@ func Run(ctx context.Context, args []string, tio IO) int {
 	}
 	fmt.Fprintf(tio.Stderr, "pilot: unknown %s %q.\n\n%s", what, args[0], usage)
 	return exitUsage
-}
-
-// runSessions opens the database under PILOT_HOME for `pilot sessions`.
-func runSessions(ctx context.Context, args []string, tio IO) int {
-	home, _ := paths.Home(tio.Getenv) // withHome reports an error in it
-	return withHome(ctx, tio, func(st *store.Store, lg *ledger.Ledger) int {
-		return Sessions(ctx, home, st, lg, args, tio.Stdout, tio.Stderr)
-	})
-}
-
-// withHome opens the database and the change ledger under PILOT_HOME for a
-// headless command, runs it and closes them; it returns the exit code.
-func withHome(ctx context.Context, tio IO, run func(*store.Store, *ledger.Ledger) int) int {
-	home, err := paths.Home(tio.Getenv)
-	if err == nil {
-		err = paths.Ensure(home)
-	}
-	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
-		return exitFailure
-	}
-	st, err := store.Open(ctx, paths.DB(home))
-	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot: opening the session database: %v\n", err)
-		return exitFailure
-	}
-	defer st.Close()
-	lg, err := openLedger(ctx, home, st, nil)
-	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot: opening the change ledger under %s: %v\n", home, err)
-		return exitFailure
-	}
-	defer lg.Close()
-	return run(st, lg)
 }

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"pilot/backend/doctor"
+	"pilot/backend/service"
 )
 
 // Doctor runs `pilot doctor [--json]`: a line for each thing Pilot relies
@@ -25,7 +25,7 @@ func Doctor(ctx context.Context, args []string, tio IO) int {
 			return exitUsage
 		}
 	}
-	r := doctor.Run(ctx)
+	r := service.Doctor(ctx)
 	if asJSON {
 		_ = json.NewEncoder(tio.Stdout).Encode(r)
 	} else {

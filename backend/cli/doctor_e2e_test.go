@@ -3,14 +3,13 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
 
-	"pilot/backend/doctor"
+	"pilot/backend/wire"
 )
 
 // pilot doctor --json through the real binary: main.go makes the binary a
@@ -25,10 +24,7 @@ func TestDoctorBinary(t *testing.T) {
 	if err != nil && !errors.As(err, &exit) {
 		t.Fatal(err)
 	}
-	var r doctor.Report
-	if err := json.Unmarshal(out, &r); err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
+	r := decodeStrict[wire.DoctorReport](t, string(out))
 	if r.Ready != (cmd.ProcessState.ExitCode() == 0) {
 		t.Fatalf("ready %v, exit %d", r.Ready, cmd.ProcessState.ExitCode())
 	}

@@ -7,13 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"strconv"
 	"time"
 
-	"pilot/backend/ledger"
-	"pilot/backend/paths"
-	"pilot/backend/store"
+	"pilot/backend/service"
 	"pilot/backend/wire"
 )
 
@@ -28,23 +25,10 @@ alone unless --force is given; the exit code is 0 only when everything
 asked was restored.
 `
 
-// openLedger opens the change ledger of home and settles what a crash
-// left pending.
-func openLedger(ctx context.Context, home string, st *store.Store, log *slog.Logger) (*ledger.Ledger, error) {
-	lg, err := ledger.Open(paths.Checkpoints(home), st, ledger.DefaultLimits, log)
-	if err != nil {
-		return nil, err
-	}
-	if err := lg.Repair(ctx); err != nil && log != nil {
-		log.Error("settling checkpoints left pending by a crash", "err", err)
-	}
-	return lg, nil
-}
-
 // showChanges prints a session's ledger: each checkpoint with the files it
 // created, modified or deleted, oldest first.
-func showChanges(ctx context.Context, lg *ledger.Ledger, id int64, asJSON bool, stdout io.Writer) error {
-	v, err := lg.View(ctx, id)
+func showChanges(ctx context.Context, svc *service.Service, id int64, asJSON bool, stdout io.Writer) error {
+	v, err := svc.GetLedger(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -160,27 +144,27 @@ func runRewind(ctx context.Context, args []string, tio IO) int {
 		fmt.Fprintf(tio.Stderr, "pilot rewind: %v\n%s", err, rewindUsage)
 		return exitUsage
 	}
-	return withHome(ctx, tio, func(_ *store.Store, lg *ledger.Ledger) int {
-		return Rewind(ctx, lg, a, tio.Stdout, tio.Stderr)
+	return withService(ctx, tio, func(svc *service.Service) int {
+		return Rewind(ctx, svc, a, tio.Stdout, tio.Stderr)
 	})
 }
 
 // Rewind restores a session to just before a user message and prints what
 // it did; conflicts are listed and refused unless a.force.
-func Rewind(ctx context.Context, lg *ledger.Ledger, a rewindArgs, stdout, stderr io.Writer) int {
+func Rewind(ctx context.Context, svc *service.Service, a rewindArgs, stdout, stderr io.Writer) int {
 	in := wire.RestoreInput{Resolutions: map[string]string{}}
-	res, err := lg.RewindSession(ctx, a.session, a.message, a.mode, in)
+	res, err := svc.Rewind(ctx, a.session, a.message, a.mode, in)
 	if err == nil && len(res.Conflicts) > 0 && a.force {
 		for _, c := range res.Conflicts {
 			in.Resolutions[c.Path] = wire.ResolveCheckpoint
 		}
-		res, err = lg.RewindSession(ctx, a.session, a.message, a.mode, in)
+		res, err = svc.Rewind(ctx, a.session, a.message, a.mode, in)
 	}
 	if err != nil {
 		switch {
-		case errors.Is(err, store.ErrNotFound):
+		case errors.Is(err, service.ErrNotFound):
 			fmt.Fprintf(stderr, "pilot rewind: %v: check the ids with `pilot sessions show %d`\n", err, a.session)
-		case errors.Is(err, store.ErrInvalid):
+		case errors.Is(err, service.ErrInvalid):
 			fmt.Fprintf(stderr, "pilot rewind: %v: --to takes the id of a user message (see `pilot sessions show %d`)\n", err, a.session)
 		default:
 			fmt.Fprintf(stderr, "pilot rewind: %v\n", err)

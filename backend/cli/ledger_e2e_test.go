@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -89,12 +88,11 @@ func TestHeadlessLedgerAndRewind(t *testing.T) {
 	}
 
 	list, _, _ := run("sessions", "list", "--project", dir, "--json")
-	var sess struct {
-		ID int64 `json:"id"`
+	ss := decodeLines[wire.SessionRecord](t, list)
+	if len(ss) == 0 || ss[0].ID == 0 {
+		t.Fatalf("sessions list: %s", list)
 	}
-	if err := json.Unmarshal([]byte(strings.SplitN(list, "\n", 2)[0]), &sess); err != nil || sess.ID == 0 {
-		t.Fatalf("sessions list: %v\n%s", err, list)
-	}
+	sess := ss[0]
 	id := fmt.Sprint(sess.ID)
 	text, errOut, code := run("sessions", "changes", id)
 	for _, want := range []string{"modified notes.txt", "modified a.txt", "deleted  gone.txt", "deleted  old.txt", "created  new.txt", "created  made/created.txt", "modified run.sh", "$ sed -i"} {
@@ -103,20 +101,14 @@ func TestHeadlessLedgerAndRewind(t *testing.T) {
 		}
 	}
 	js, _, _ := run("sessions", "changes", id, "--json")
-	var lv wire.Ledger
-	if err := json.Unmarshal([]byte(js), &lv); err != nil || len(lv.Checkpoints) != 2 {
-		t.Fatalf("sessions changes --json: %v\n%s", err, js)
+	if lv := decodeStrict[wire.Ledger](t, js); len(lv.Checkpoints) != 2 {
+		t.Fatalf("sessions changes --json: %s", js)
 	}
 
 	show, _, _ := run("sessions", "show", id, "--json")
-	var tr struct {
-		Messages []struct {
-			ID   int64  `json:"id"`
-			Role string `json:"role"`
-		} `json:"messages"`
-	}
+	tr := decodeStrict[wire.Transcript](t, show)
 	var first int64
-	if err := json.Unmarshal([]byte(show), &tr); err == nil && len(tr.Messages) > 0 && tr.Messages[0].Role == "user" {
+	if len(tr.Messages) > 0 && tr.Messages[0].Role == "user" {
 		first = tr.Messages[0].ID
 	}
 	if first == 0 {

@@ -9,11 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
-	"pilot/backend/mcp"
-	"pilot/backend/paths"
-	"pilot/backend/version"
+	"pilot/backend/service"
+	"pilot/backend/wire"
 )
 
 const mcpUsage = `usage:
@@ -91,7 +89,7 @@ func parseMCPArgs(args []string) (mcpArgs, error) {
 		}
 	}
 	switch a.scope {
-	case "", mcp.ScopeUser, mcp.ScopeProject:
+	case "", scopeUser, scopeProject:
 	default:
 		return a, fmt.Errorf("--scope must be user or project, not %q", a.scope)
 	}
@@ -112,56 +110,48 @@ func runMCP(ctx context.Context, args []string, tio IO) int {
 		fmt.Fprintf(tio.Stderr, "pilot mcp: %v\n%s", err, mcpUsage)
 		return 2
 	}
-	home, err := paths.Home(tio.Getenv)
-	if err == nil {
-		err = paths.Ensure(home)
-	}
-	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
-		return exitFailure
-	}
 	project, err := mcpProject(a.project, tio.Getenv)
 	if err != nil {
 		fmt.Fprintf(tio.Stderr, "pilot mcp: %v\n", err)
 		return exitFailure
 	}
-	needName := func() bool {
-		if a.name == "" {
-			fmt.Fprintf(tio.Stderr, "pilot mcp %s: name the server\n%s", args[0], mcpUsage)
-			return false
-		}
-		return true
+	if a.name == "" && (args[0] == "get" || args[0] == "add" || args[0] == "remove") {
+		fmt.Fprintf(tio.Stderr, "pilot mcp %s: name the server\n%s", args[0], mcpUsage)
+		return 2
 	}
 	switch args[0] {
-	case "list":
-		err = mcpList(ctx, home, project, a, tio)
-	case "get":
-		if !needName() {
-			return 2
-		}
-		err = mcpGet(ctx, home, project, a, tio)
-	case "add":
-		if !needName() {
-			return 2
-		}
-		err = mcpAdd(home, project, a, tio)
-	case "remove":
-		if !needName() {
-			return 2
-		}
-		err = mcpRemove(home, project, a, tio)
-	case "trust":
-		err = mcpTrust(home, project, a, tio)
+	case "list", "get", "add", "remove", "trust":
 	default:
 		fmt.Fprintf(tio.Stderr, "pilot mcp: unknown command %q\n%s", args[0], mcpUsage)
 		return 2
 	}
-	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot mcp %s: %v\n", args[0], err)
-		return exitFailure
-	}
-	return 0
+	return withService(ctx, tio, func(svc *service.Service) int {
+		switch args[0] {
+		case "list":
+			err = mcpList(ctx, svc, project, a, tio)
+		case "get":
+			err = mcpGet(ctx, svc, project, a, tio)
+		case "add":
+			err = mcpAdd(svc, project, a, tio)
+		case "remove":
+			err = mcpRemove(svc, project, a, tio)
+		case "trust":
+			err = mcpTrust(svc, project, a, tio)
+		}
+		if err != nil {
+			fmt.Fprintf(tio.Stderr, "pilot mcp %s: %v\n", args[0], err)
+			return exitFailure
+		}
+		return 0
+	})
 }
+
+// The scopes of a configured server: PILOT_HOME/mcp.json, or the
+// project's .mcp.json.
+const (
+	scopeUser    = "user"
+	scopeProject = "project"
+)
 
 func mcpProject(dir string, getenv func(string) string) (string, error) {
 	if dir == "" {
@@ -180,26 +170,11 @@ func mcpProject(dir string, getenv func(string) string) (string, error) {
 	return abs, nil
 }
 
-// openHub starts the servers and waits (at most their start timeout) until
-// none is still starting, so the states shown are real.
-func openHub(ctx context.Context, home, project string) (*mcp.Hub, error) {
-	h, err := mcp.Open(project, mcp.HomeOptions(home, version.Get().Version, nil))
-	if err != nil {
-		return h, err
-	}
-	wctx, cancel := context.WithTimeout(ctx, mcp.DefaultStartTimeout+time.Second)
-	defer cancel()
-	h.WaitReady(wctx)
-	return h, nil
-}
-
-func mcpList(ctx context.Context, home, project string, a mcpArgs, tio IO) error {
-	h, err := openHub(ctx, home, project)
-	defer h.Close()
+func mcpList(ctx context.Context, svc *service.Service, project string, a mcpArgs, tio IO) error {
+	st, needsTrust, err := svc.MCPStatusIn(ctx, project)
 	if err != nil {
 		return err
 	}
-	st := h.Status()
 	if a.json {
 		return jsonLines(tio.Stdout, st)
 	}
@@ -209,7 +184,7 @@ func mcpList(ctx context.Context, home, project string, a mcpArgs, tio IO) error
 	}
 	for _, s := range st {
 		line := fmt.Sprintf("%s\t%s\t%s\t%s", s.Name, s.Scope, s.State, s.Display)
-		if s.State == mcp.Ready {
+		if s.State == "ready" {
 			line += fmt.Sprintf("\t(%d tools)", len(s.Tools))
 		}
 		if s.Error != "" {
@@ -217,19 +192,18 @@ func mcpList(ctx context.Context, home, project string, a mcpArgs, tio IO) error
 		}
 		fmt.Fprintln(tio.Stdout, line)
 	}
-	if need, _ := h.NeedsTrust(); need {
+	if needsTrust {
 		fmt.Fprintf(tio.Stdout, "\nThe project's .mcp.json is not trusted: review and trust it with `pilot mcp trust --project %s`.\n", project)
 	}
 	return nil
 }
 
-func mcpGet(ctx context.Context, home, project string, a mcpArgs, tio IO) error {
-	h, err := openHub(ctx, home, project)
-	defer h.Close()
+func mcpGet(ctx context.Context, svc *service.Service, project string, a mcpArgs, tio IO) error {
+	st, _, err := svc.MCPStatusIn(ctx, project)
 	if err != nil {
 		return err
 	}
-	for _, s := range h.Status() {
+	for _, s := range st {
 		if s.Name != a.name {
 			continue
 		}
@@ -267,106 +241,79 @@ func firstLineOf(s string) string {
 	return s
 }
 
-func mcpAdd(home, project string, a mcpArgs, tio IO) error {
-	var s mcp.Server
+func mcpAdd(svc *service.Service, project string, a mcpArgs, tio IO) error {
+	in := wire.MCPServerInput{Scope: a.scope, Name: a.name}
 	switch {
 	case a.url != "" && len(a.command) > 0:
 		return errors.New("give either --url or a command after --, not both")
 	case a.url != "":
-		s = mcp.Server{Type: mcp.TypeHTTP, URL: a.url}
+		in.Type, in.URL = "http", a.url
 		if a.sse {
-			s.Type = mcp.TypeSSE
+			in.Type = "sse"
 		}
 		for _, hd := range a.headers {
 			k, v, ok := strings.Cut(hd, ":")
 			if !ok || strings.TrimSpace(k) == "" {
 				return fmt.Errorf("--header %q: write it as 'Name: value'", hd)
 			}
-			if s.Headers == nil {
-				s.Headers = map[string]string{}
+			if in.Headers == nil {
+				in.Headers = map[string]string{}
 			}
-			s.Headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			in.Headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
 		}
 	case len(a.command) > 0:
-		s = mcp.Server{Command: a.command[0], Args: a.command[1:]}
+		in.Command, in.Args = a.command[0], a.command[1:]
 		for _, kv := range a.env {
 			k, v, ok := strings.Cut(kv, "=")
 			if !ok || k == "" {
 				return fmt.Errorf("--env %q: write it as K=V", kv)
 			}
-			if s.Env == nil {
-				s.Env = map[string]string{}
+			if in.Env == nil {
+				in.Env = map[string]string{}
 			}
-			s.Env[k] = v
+			in.Env[k] = v
 		}
 	default:
 		return errors.New("give the server's command after -- (pilot mcp add NAME -- npx -y some-server) or --url URL")
 	}
-	scope := a.scope
-	if scope == "" {
-		scope = mcp.ScopeUser
-	}
-	path := mcp.ScopePath(home, project, scope)
-	replaced, err := mcp.Put(home, project, scope, a.name, s)
+	ch, err := svc.MCPSaveServerIn(project, in)
 	if err != nil {
 		return err
 	}
 	verb := "Added"
-	if replaced {
+	if ch.Replaced {
 		verb = "Replaced"
 	}
-	fmt.Fprintf(tio.Stdout, "%s the %s server %s in %s: %s\n", verb, scope, a.name, path, mcp.Display(s, mcp.EnvLookup))
+	fmt.Fprintf(tio.Stdout, "%s the %s server %s in %s: %s\n", verb, ch.Scope, ch.Name, ch.Path, ch.Display)
 	return nil
 }
 
-func mcpRemove(home, project string, a mcpArgs, tio IO) error {
-	scopes := []string{mcp.ScopeUser, mcp.ScopeProject}
-	if a.scope != "" {
-		scopes = []string{a.scope}
-	}
-	var found []string
-	for _, sc := range scopes {
-		f, _, err := mcp.ReadFile(mcp.ScopePath(home, project, sc))
-		if err != nil {
-			return err
-		}
-		if _, ok := f.Servers[a.name]; ok {
-			found = append(found, sc)
-		}
-	}
-	switch len(found) {
-	case 0:
-		return fmt.Errorf("no MCP server called %q in scope %s", a.name, strings.Join(scopes, " or "))
-	case 2:
-		return fmt.Errorf("%q is in both the user and the project configuration; say which with --scope user or --scope project", a.name)
-	}
-	path := mcp.ScopePath(home, project, found[0])
-	if err := mcp.Remove(home, project, found[0], a.name); err != nil {
-		return err
-	}
-	fmt.Fprintf(tio.Stdout, "Removed the %s server %s from %s\n", found[0], a.name, path)
-	return nil
-}
-
-func mcpTrust(home, project string, a mcpArgs, tio IO) error {
-	set, err := mcp.Load(home, project)
+func mcpRemove(svc *service.Service, project string, a mcpArgs, tio IO) error {
+	ch, err := svc.MCPRemoveServerIn(project, a.scope, a.name)
 	if err != nil {
 		return err
 	}
-	if set.ProjectHash == "" {
-		fmt.Fprintf(tio.Stdout, "%s has no %s: nothing to trust.\n", project, mcp.ProjectFile)
+	fmt.Fprintf(tio.Stdout, "Removed the %s server %s from %s\n", ch.Scope, ch.Name, ch.Path)
+	return nil
+}
+
+func mcpTrust(svc *service.Service, project string, a mcpArgs, tio IO) error {
+	p, err := svc.MCPTrustPromptIn(project)
+	if err != nil {
+		return err
+	}
+	if p.Hash == "" {
+		fmt.Fprintf(tio.Stdout, "%s has no %s: nothing to trust.\n", project, filepath.Base(p.Path))
 		return nil
 	}
-	if ok, _ := mcp.Trusted(home, project, set.ProjectHash); ok {
-		fmt.Fprintf(tio.Stdout, "%s is already trusted.\n", mcp.ProjectPath(project))
+	if !p.Needed {
+		fmt.Fprintf(tio.Stdout, "%s is already trusted.\n", p.Path)
 		return nil
 	}
 	w := tio.Stdout
-	fmt.Fprintf(w, "%s would start these MCP servers:\n", mcp.ProjectPath(project))
-	for _, e := range set.Entries {
-		if e.Scope == mcp.ScopeProject {
-			fmt.Fprintf(w, "  %s: %s\n", e.Name, mcp.Display(e.Server, mcp.EnvLookup))
-		}
+	fmt.Fprintf(w, "%s would start these MCP servers:\n", p.Path)
+	for _, s := range p.Servers {
+		fmt.Fprintf(w, "  %s: %s\n", s.Name, s.Display)
 	}
 	if !a.yes {
 		if !isTerminal(tio.Stdin) {
@@ -378,7 +325,7 @@ func mcpTrust(home, project string, a mcpArgs, tio IO) error {
 			return errors.New("not trusted; its servers stay off")
 		}
 	}
-	if err := mcp.Trust(home, project, set.ProjectHash); err != nil {
+	if err := svc.MCPTrustIn(project, p.Hash); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "Trusted. Its servers start in this project from now on (until the file changes).\n")

@@ -3,16 +3,14 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 
-	"pilot/backend/config"
-	"pilot/backend/llm"
-	"pilot/backend/paths"
+	"pilot/backend/service"
 )
 
 const modelsUsage = `usage:
@@ -41,41 +39,31 @@ func Models(ctx context.Context, args []string, tio IO) int {
 		fmt.Fprintf(tio.Stderr, "pilot models: %s\n%s", why, modelsUsage)
 		return exitUsage
 	}
-	home, err := paths.Home(tio.Getenv)
-	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
-		return exitFailure
-	}
 	dir := *project
 	if dir == "" {
 		dir, _ = os.Getwd()
 	}
 	dir, _ = filepath.Abs(dir)
-	r, err := config.Resolve(home, dir, config.Choose(tio.Getenv, *provider, ""))
-	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot models: %v\n", err)
-		return exitUsage
-	}
-	cfg := r.LLM()
-	ms, err := llm.ListModels(ctx, cfg)
-	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot models: %s\n", config.Redact(r.Redact(err.Error()), cfg.APIKey))
-		return exitFailure
-	}
-	ids := make([]string, len(ms))
-	for i, m := range ms {
-		ids[i] = m.ID
-	}
-	sort.Strings(ids)
-	if *asJSON {
-		_ = json.NewEncoder(tio.Stdout).Encode(map[string]any{"provider": cfg.Provider, "baseUrl": cfg.BaseURL, "models": ids})
+	return withService(ctx, tio, func(svc *service.Service) int {
+		ms, err := svc.ModelsIn(ctx, dir, *provider)
+		switch {
+		case errors.Is(err, service.ErrSettings):
+			fmt.Fprintf(tio.Stderr, "pilot models: %v\n", err)
+			return exitUsage
+		case err != nil:
+			fmt.Fprintf(tio.Stderr, "pilot models: %v\n", err)
+			return exitFailure
+		}
+		if *asJSON {
+			_ = json.NewEncoder(tio.Stdout).Encode(ms)
+			return exitOK
+		}
+		for _, id := range ms.Models {
+			fmt.Fprintln(tio.Stdout, id)
+		}
+		if len(ms.Models) == 0 {
+			fmt.Fprintf(tio.Stderr, "pilot models: %s answered with no models; load one on the server, or pass --model to pilot -p\n", ms.BaseURL)
+		}
 		return exitOK
-	}
-	for _, id := range ids {
-		fmt.Fprintln(tio.Stdout, id)
-	}
-	if len(ids) == 0 {
-		fmt.Fprintf(tio.Stderr, "pilot models: %s answered with no models; load one on the server, or pass --model to pilot -p\n", cfg.BaseURL)
-	}
-	return exitOK
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"pilot/backend/internal/fakellm"
+	"pilot/backend/wire"
 )
 
 // TestModelsCommand: pilot models lists the configured server's models,
@@ -29,6 +30,9 @@ func TestModelsCommand(t *testing.T) {
 	out2, _, code := run(map[string]string{"OPENAI_BASE_URL": srv.OpenAIBaseURL(), "OPENAI_API_KEY": "sk-test"}, "--provider", "openai", "--project", t.TempDir(), "--json")
 	if code != 0 || !strings.Contains(out2, `"models":[`) || !strings.Contains(out2, `"provider":"openai"`) {
 		t.Fatalf("--json: exit %d %s", code, out2)
+	}
+	if ms := decodeStrict[wire.ModelList](t, out2); ms.BaseURL != srv.OpenAIBaseURL() || len(ms.Models) == 0 {
+		t.Errorf("--json: %+v", ms)
 	}
 	_, errOut, code = run(map[string]string{"PILOT_PROVIDER": "openai", "OPENAI_BASE_URL": "http://127.0.0.1:1/v1", "OPENAI_API_KEY": "sk-secret-value"}, "--project", t.TempDir())
 	if code != 1 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || strings.Contains(errOut, "sk-secret-value") {

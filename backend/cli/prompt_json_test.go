@@ -2,28 +2,29 @@ package cli
 
 import (
 	"encoding/json"
-	"slices"
 	"strings"
 	"testing"
 
 	"pilot/backend/internal/fakellm"
+	"pilot/backend/wire"
 )
 
-// jsonFields is the documented shape of each --json line (README, "The
-// --json lines"): the fields always present, then those that may be.
-var jsonFields = map[string][2][]string{
-	"text":        {{"type", "text"}},
-	"usage":       {{"type", "usage"}},
-	"notice":      {{"type", "kind", "text"}},
-	"error":       {{"type", "kind", "message"}},
-	"done":        {{"type", "reason", "sessionId"}},
-	"tool_call":   {{"type", "id", "name", "label", "input"}, {"parentId"}},
-	"tool_result": {{"type", "id", "name", "status", "isError", "output"}, {"change", "effects"}},
-	"approval":    {{"type", "id", "kind", "tool", "paths", "command", "server", "mcpTool", "arguments", "host", "alwaysRules", "decision"}},
-	"todos":       {{"type", "todos"}},
+// jsonLineKinds decodes a --json line of each "type" strictly into its
+// struct of backend/wire/cli.go.
+var jsonLineKinds = map[string]func(*testing.T, string) any{
+	"text":        func(t *testing.T, l string) any { return decodeStrict[wire.TextLine](t, l) },
+	"usage":       func(t *testing.T, l string) any { return decodeStrict[wire.UsageLine](t, l) },
+	"notice":      func(t *testing.T, l string) any { return decodeStrict[wire.NoticeLine](t, l) },
+	"error":       func(t *testing.T, l string) any { return decodeStrict[wire.ErrorLine](t, l) },
+	"done":        func(t *testing.T, l string) any { return decodeStrict[wire.DoneLine](t, l) },
+	"tool_call":   func(t *testing.T, l string) any { return decodeStrict[wire.ToolCallLine](t, l) },
+	"tool_result": func(t *testing.T, l string) any { return decodeStrict[wire.ToolResultLine](t, l) },
+	"approval":    func(t *testing.T, l string) any { return decodeStrict[wire.ApprovalLine](t, l) },
+	"todos":       func(t *testing.T, l string) any { return decodeStrict[wire.TodosLine](t, l) },
 }
 
-// Every --json line has exactly its documented fields.
+// Every --json line decodes strictly into its struct: no field it does
+// not declare, none it always writes missing.
 func TestPromptJSONFields(t *testing.T) {
 	t.Parallel()
 	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{
@@ -39,28 +40,19 @@ func TestPromptJSONFields(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for line := range strings.Lines(r.stdout) {
-		var v map[string]json.RawMessage
-		if err := json.Unmarshal([]byte(line), &v); err != nil {
+		var head struct {
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal([]byte(line), &head); err != nil {
 			t.Fatalf("not JSON: %q", line)
 		}
-		var ty string
-		json.Unmarshal(v["type"], &ty)
-		seen[ty] = true
-		f, ok := jsonFields[ty]
+		seen[head.Type] = true
+		decode, ok := jsonLineKinds[head.Type]
 		if !ok {
-			t.Errorf("undocumented line type %q: %s", ty, line)
+			t.Errorf("undocumented line type %q: %s", head.Type, line)
 			continue
 		}
-		for _, k := range f[0] {
-			if _, ok := v[k]; !ok {
-				t.Errorf("%s line without %q: %s", ty, k, line)
-			}
-		}
-		for k := range v {
-			if !slices.Contains(f[0], k) && !slices.Contains(f[1], k) {
-				t.Errorf("%s line with an undocumented field %q: %s", ty, k, line)
-			}
-		}
+		decode(t, line)
 	}
 	for _, ty := range []string{"text", "usage", "done", "tool_call", "tool_result", "approval", "todos"} {
 		if !seen[ty] {

@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"pilot/backend/service"
 	"strconv"
 	"strings"
-	"text/tabwriter"
-	"time"
 )
 
 // replCommands are the REPL's slash commands, in the order /help lists them.
@@ -53,7 +50,7 @@ func (h *headless) command(ctx context.Context, line string, tio IO) (exit bool)
 	case "/mode":
 		err = h.mode(ctx, arg, tio)
 	case "/sessions":
-		err = h.sessions(ctx, tio.Stderr)
+		err = listSessions(ctx, h.svc, sessionArgs{project: h.project}, tio.Stderr)
 	case "/resume":
 		err = h.resumeCommand(ctx, arg, tio)
 	case "/compact":
@@ -115,23 +112,4 @@ func (h *headless) resumeCommand(ctx context.Context, arg string, tio IO) error 
 	h.runModel = ""
 	fmt.Fprintf(tio.Stderr, "Resumed session %d: %s (%s).\n", h.sess.ID, orUntitled(h.sess.Title), h.sess.Model)
 	return nil
-}
-
-// sessions lists the project's sessions, newest first, as a table.
-func (h *headless) sessions(ctx context.Context, out io.Writer) error {
-	xs, err := h.svc.ListSessions(ctx, h.sess.ProjectID, 0, 0)
-	if err != nil {
-		return err
-	}
-	if len(xs) == 0 {
-		fmt.Fprintf(out, "No sessions yet in %s.\n", h.project)
-		return nil
-	}
-	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tUPDATED\tMODEL\tTOKENS\tCOST\tTITLE")
-	for _, x := range xs {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t$%.4f\t%s\n", x.ID, time.UnixMilli(x.UpdatedAt).Local().Format("2006-01-02 15:04"), x.Model,
-			x.Tokens, x.CostUSD, orUntitled(x.Title))
-	}
-	return tw.Flush()
 }

@@ -12,11 +12,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"pilot/backend/ledger"
-	"pilot/backend/paths"
-	"pilot/backend/permission"
-	"pilot/backend/rules"
-	"pilot/backend/store"
+	"pilot/backend/service"
+	"pilot/backend/wire"
 )
 
 const rulesUsage = `usage:
@@ -40,17 +37,6 @@ opens only for an allow rule naming that host exactly, without wildcards.
 A bad pattern, an unknown tool or an empty pattern is refused (exit 2);
 list flags stored rules that cannot match as written.
 `
-
-// RuleLine is one rule as pilot rules prints it with --json. Reason is
-// the sentence that says why an invalid rule cannot match.
-type RuleLine struct {
-	ID      int64  `json:"id"`
-	Effect  string `json:"effect"`
-	Tool    string `json:"tool"`
-	Pattern string `json:"pattern"`
-	Invalid bool   `json:"invalid"`
-	Reason  string `json:"reason,omitempty"`
-}
 
 type rulesArgs struct {
 	cmd, project string
@@ -127,15 +113,10 @@ func runRules(ctx context.Context, args []string, tio IO) int {
 		fmt.Fprintf(tio.Stderr, "pilot rules: %v\n", err)
 		return exitFailure
 	}
-	home, err := paths.Home(tio.Getenv)
-	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
-		return exitFailure
-	}
-	return withHome(ctx, tio, func(st *store.Store, _ *ledger.Ledger) int {
-		p, err := st.ProjectByPath(ctx, dir)
+	return withService(ctx, tio, func(svc *service.Service) int {
+		p, err := svc.FindProject(ctx, dir)
 		opened := err == nil
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, service.ErrNotFound) {
 			err = nil
 		}
 		if err != nil {
@@ -144,35 +125,35 @@ func runRules(ctx context.Context, args []string, tio IO) int {
 		}
 		switch a.cmd {
 		case "list":
-			return listRules(ctx, st, p, opened, rules.Known(home, dir), dir, a.json, tio)
+			return listRules(ctx, svc, p, opened, dir, a.json, tio)
 		case "add":
 			if !opened {
-				if p, err = st.TouchProject(ctx, dir); err != nil {
+				if p, err = svc.AddProject(ctx, dir); err != nil {
 					fmt.Fprintf(tio.Stderr, "pilot rules add: %v\n", err)
 					return exitFailure
 				}
 			}
-			return addRule(ctx, st, p, rules.Known(home, dir), a, tio)
+			return addRule(ctx, svc, p, a, tio)
 		}
 		if !opened {
 			fmt.Fprintf(tio.Stderr, "pilot rules remove: %s has not been opened in Pilot, so it has no rule %d.\n", dir, id)
 			return exitFailure
 		}
-		return removeRule(ctx, st, p, id, a.json, tio)
+		return removeRule(ctx, svc, p, id, a.json, tio)
 	})
 }
 
-func listRules(ctx context.Context, st *store.Store, p store.Project, opened bool, known func(string) bool, dir string, asJSON bool, tio IO) int {
-	var ls []rules.Listed
+func listRules(ctx context.Context, svc *service.Service, p wire.Project, opened bool, dir string, asJSON bool, tio IO) int {
+	var ls []wire.Rule
 	if opened {
 		var err error
-		if ls, err = rules.List(ctx, st, p.ID, known); err != nil {
+		if ls, err = svc.ListRules(ctx, p.ID); err != nil {
 			fmt.Fprintf(tio.Stderr, "pilot rules list: %v\n", err)
 			return exitFailure
 		}
 	}
 	if asJSON {
-		lines := make([]RuleLine, len(ls))
+		lines := make([]wire.RuleLine, len(ls))
 		for i, l := range ls {
 			lines[i] = ruleLine(l)
 		}
@@ -210,10 +191,9 @@ func listRules(ctx context.Context, st *store.Store, p store.Project, opened boo
 	return exitOK
 }
 
-func addRule(ctx context.Context, st *store.Store, p store.Project, known func(string) bool, a rulesArgs, tio IO) int {
-	r := permission.Rule{Effect: permission.Effect(a.pos[0]), Tool: a.pos[1], Pattern: a.pos[2]}
-	stored, err := rules.Add(ctx, st, p.ID, r, known)
-	var inv *rules.Invalid
+func addRule(ctx context.Context, svc *service.Service, p wire.Project, a rulesArgs, tio IO) int {
+	stored, err := svc.AddRule(ctx, p.ID, a.pos[1], a.pos[2], a.pos[0])
+	var inv *service.InvalidRule
 	switch {
 	case errors.As(err, &inv):
 		fmt.Fprintf(tio.Stderr, "pilot rules add: %s\n", inv.Sentence)
@@ -222,28 +202,30 @@ func addRule(ctx context.Context, st *store.Store, p store.Project, known func(s
 		fmt.Fprintf(tio.Stderr, "pilot rules add: %v\n", err)
 		return exitFailure
 	}
-	return printRule(tio.Stdout, "Added", rules.Listed{Rule: stored}, p.Path, a.json)
+	return printRule(tio.Stdout, "Added", stored, p.Path, a.json)
 }
 
-func removeRule(ctx context.Context, st *store.Store, p store.Project, id int64, asJSON bool, tio IO) int {
-	r, err := rules.Remove(ctx, st, p.ID, id)
+func removeRule(ctx context.Context, svc *service.Service, p wire.Project, id int64, asJSON bool, tio IO) int {
+	r, err := svc.RemoveRule(ctx, p.ID, id)
 	switch {
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, service.ErrNotFound):
 		fmt.Fprintf(tio.Stderr, "pilot rules remove: %s has no rule %d; pilot rules list shows its rules.\n", p.Path, id)
 		return exitFailure
 	case err != nil:
 		fmt.Fprintf(tio.Stderr, "pilot rules remove: %v\n", err)
 		return exitFailure
 	}
-	return printRule(tio.Stdout, "Removed", rules.Listed{Rule: r}, p.Path, asJSON)
+	return printRule(tio.Stdout, "Removed", r, p.Path, asJSON)
 }
 
-func printRule(w io.Writer, verb string, l rules.Listed, project string, asJSON bool) int {
+// printRule says what was done to rule r, as a sentence or a RuleLine;
+// the rule reads as the permission check names it: allow run_bash "go test *".
+func printRule(w io.Writer, verb string, r wire.Rule, project string, asJSON bool) int {
 	var err error
 	if asJSON {
-		err = json.NewEncoder(w).Encode(ruleLine(l))
+		err = json.NewEncoder(w).Encode(ruleLine(r))
 	} else {
-		_, err = fmt.Fprintf(w, "%s rule %d in %s: %s\n", verb, l.ID, project, rules.Of(l.Rule))
+		_, err = fmt.Fprintf(w, "%s rule %d in %s: %s %s %q\n", verb, r.ID, project, r.Effect, r.Tool, r.Pattern)
 	}
 	if err != nil {
 		return exitFailure
@@ -251,6 +233,6 @@ func printRule(w io.Writer, verb string, l rules.Listed, project string, asJSON 
 	return exitOK
 }
 
-func ruleLine(l rules.Listed) RuleLine {
-	return RuleLine{ID: l.ID, Effect: string(l.Effect), Tool: l.Tool, Pattern: l.Pattern, Invalid: l.Invalid != "", Reason: l.Invalid}
+func ruleLine(r wire.Rule) wire.RuleLine {
+	return wire.RuleLine{ID: r.ID, Effect: r.Effect, Tool: r.Tool, Pattern: r.Pattern, Invalid: r.Invalid != "", Reason: r.Invalid}
 }

@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -14,6 +12,7 @@ import (
 
 	"pilot/backend/paths"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 type ran struct {
@@ -38,18 +37,9 @@ func pilotRules(t *testing.T, home, cwd string, args ...string) ran {
 	return ran{code: cmd.ProcessState.ExitCode(), stdout: stdout.String(), stderr: stderr.String()}
 }
 
-func ruleLines(t *testing.T, out string) []RuleLine {
+func ruleLines(t *testing.T, out string) []wire.RuleLine {
 	t.Helper()
-	var ls []RuleLine
-	sc := bufio.NewScanner(strings.NewReader(out))
-	for sc.Scan() {
-		var l RuleLine
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			t.Fatalf("line %q: %v", sc.Text(), err)
-		}
-		ls = append(ls, l)
-	}
-	return ls
+	return decodeLines[wire.RuleLine](t, out)
 }
 
 // network is a rule tool (the hosts sandboxed commands reach), apart from
@@ -150,7 +140,7 @@ func TestRulesListAddRemove(t *testing.T) {
 		t.Fatalf("add: exit %d, %q %q", r.code, r.stdout, r.stderr)
 	}
 	r = pilotRules(t, home, dir, "add", "--json", "allow", "mcp__fs", "read*")
-	if ls := ruleLines(t, r.stdout); r.code != 0 || len(ls) != 1 || ls[0] != (RuleLine{ID: 2, Effect: "allow", Tool: "mcp__fs", Pattern: "read*"}) {
+	if ls := ruleLines(t, r.stdout); r.code != 0 || len(ls) != 1 || ls[0] != (wire.RuleLine{ID: 2, Effect: "allow", Tool: "mcp__fs", Pattern: "read*"}) {
 		t.Fatalf("add --json: exit %d, %q %q", r.code, r.stdout, r.stderr)
 	}
 

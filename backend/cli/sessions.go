@@ -12,9 +12,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"pilot/backend/ledger"
-	"pilot/backend/llm"
-	"pilot/backend/store"
+	"pilot/backend/service"
+	"pilot/backend/wire"
 )
 
 const sessionsUsage = `usage:
@@ -93,10 +92,16 @@ func parseSessionArgs(args []string) (sessionArgs, error) {
 	return a, nil
 }
 
-// Sessions runs `pilot sessions ...` (args without "sessions") against st
-// (home is PILOT_HOME, for the settings an import reads) and returns the
-// exit code: 0 done, 1 failed, 2 wrong usage.
-func Sessions(ctx context.Context, home string, st *store.Store, lg *ledger.Ledger, args []string, stdout, stderr io.Writer) int {
+// runSessions opens PILOT_HOME's service and runs `pilot sessions`.
+func runSessions(ctx context.Context, args []string, tio IO) int {
+	return withService(ctx, tio, func(svc *service.Service) int {
+		return Sessions(ctx, svc, args, tio.Stdout, tio.Stderr)
+	})
+}
+
+// Sessions runs `pilot sessions ...` (args without "sessions") against
+// svc and returns the exit code: 0 done, 1 failed, 2 wrong usage.
+func Sessions(ctx context.Context, svc *service.Service, args []string, stdout, stderr io.Writer) int {
 	a, err := parseSessionArgs(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "pilot sessions: %v\n%s", err, sessionsUsage)
@@ -133,26 +138,25 @@ func Sessions(ctx context.Context, home string, st *store.Store, lg *ledger.Ledg
 	}
 	switch a.cmd {
 	case "list":
-		err = listSessions(ctx, st, a, stdout)
+		err = listSessions(ctx, svc, a, stdout)
 	case "search":
-		err = searchSessions(ctx, st, a, stdout)
+		err = searchSessions(ctx, svc, a, stdout)
 	case "show":
-		err = showSession(ctx, st, id, a.json, stdout)
+		err = showSession(ctx, svc, id, a.json, stdout)
 	case "import":
-		err = importFile(ctx, home, st, a, stdout)
+		err = importFile(ctx, svc, a, stdout)
 	case "changes":
-		if _, err = st.Session(ctx, id); err == nil {
-			err = showChanges(ctx, lg, id, a.json, stdout)
+		if _, err = svc.SessionRecord(ctx, id); err == nil {
+			err = showChanges(ctx, svc, id, a.json, stdout)
 		}
 	case "export":
-		if a.format == "md" {
-			err = st.WriteMarkdown(ctx, id, stdout)
-		} else {
-			err = st.WriteJSON(ctx, id, stdout)
+		var text string
+		if text, err = svc.ExportSession(ctx, id, a.format); err == nil {
+			_, err = io.WriteString(stdout, text)
 		}
 	}
 	if err != nil {
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, service.ErrNotFound) {
 			fmt.Fprintf(stderr, "pilot sessions %s: no session %d\n", a.cmd, id)
 		} else {
 			fmt.Fprintf(stderr, "pilot sessions %s: %v\n", a.cmd, err)
@@ -164,34 +168,31 @@ func Sessions(ctx context.Context, home string, st *store.Store, lg *ledger.Ledg
 
 // project finds the project of --project (default: the current directory).
 // ok is false, with a friendly line printed, when it was never opened.
-func project(ctx context.Context, st *store.Store, a sessionArgs, stdout io.Writer) (store.Project, bool, error) {
+func project(ctx context.Context, svc *service.Service, a sessionArgs, stdout io.Writer) (wire.Project, bool, error) {
 	dir := a.project
 	if dir == "" {
 		dir = "."
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return store.Project{}, false, err
+		return wire.Project{}, false, err
 	}
-	p, err := st.ProjectByPath(ctx, abs)
-	if resolved, rerr := filepath.EvalSymlinks(abs); errors.Is(err, store.ErrNotFound) && rerr == nil && resolved != abs {
-		p, err = st.ProjectByPath(ctx, resolved) // opened through its real path
-	}
-	if errors.Is(err, store.ErrNotFound) {
+	p, err := svc.FindProject(ctx, abs)
+	if errors.Is(err, service.ErrNotFound) {
 		if !a.json {
 			fmt.Fprintf(stdout, "No sessions: %s has not been opened in Pilot yet.\n", abs)
 		}
-		return store.Project{}, false, nil
+		return wire.Project{}, false, nil
 	}
 	return p, err == nil, err
 }
 
-func listSessions(ctx context.Context, st *store.Store, a sessionArgs, stdout io.Writer) error {
-	p, ok, err := project(ctx, st, a, stdout)
+func listSessions(ctx context.Context, svc *service.Service, a sessionArgs, stdout io.Writer) error {
+	p, ok, err := project(ctx, svc, a, stdout)
 	if !ok || err != nil {
 		return err
 	}
-	xs, err := st.Sessions(ctx, p.ID, 0, 0)
+	xs, err := svc.SessionRecords(ctx, p.ID)
 	if err != nil {
 		return err
 	}
@@ -212,12 +213,12 @@ func listSessions(ctx context.Context, st *store.Store, a sessionArgs, stdout io
 	return tw.Flush()
 }
 
-func searchSessions(ctx context.Context, st *store.Store, a sessionArgs, stdout io.Writer) error {
-	p, ok, err := project(ctx, st, a, stdout)
+func searchSessions(ctx context.Context, svc *service.Service, a sessionArgs, stdout io.Writer) error {
+	p, ok, err := project(ctx, svc, a, stdout)
 	if !ok || err != nil {
 		return err
 	}
-	hits, err := st.Search(ctx, p.ID, a.pos[0], 50)
+	hits, err := svc.SearchRecords(ctx, p.ID, a.pos[0])
 	if err != nil {
 		return err
 	}
@@ -228,15 +229,15 @@ func searchSessions(ctx context.Context, st *store.Store, a sessionArgs, stdout 
 		fmt.Fprintf(stdout, "No matches for %q in %s.\n", a.pos[0], p.Path)
 		return nil
 	}
-	return printHits(ctx, st, hits, stdout)
+	return printHits(ctx, svc, hits, stdout)
 }
 
 // printHits prints hits grouped by session (the session of the best hit
 // first): the session's id, title and date, then each hit with the
 // message's position in the session, as a person counts it.
-func printHits(ctx context.Context, st *store.Store, hits []store.SearchHit, stdout io.Writer) error {
+func printHits(ctx context.Context, svc *service.Service, hits []wire.SearchRecord, stdout io.Writer) error {
 	var order []int64
-	bySession := map[int64][]store.SearchHit{}
+	bySession := map[int64][]wire.SearchRecord{}
 	for _, h := range hits {
 		if _, ok := bySession[h.SessionID]; !ok {
 			order = append(order, h.SessionID)
@@ -244,17 +245,17 @@ func printHits(ctx context.Context, st *store.Store, hits []store.SearchHit, std
 		bySession[h.SessionID] = append(bySession[h.SessionID], h)
 	}
 	for i, id := range order {
-		s, err := st.Session(ctx, id)
+		s, err := svc.SessionRecord(ctx, id)
 		if err != nil {
 			return err
 		}
-		msgs, err := st.Messages(ctx, id)
+		msgs, err := svc.SessionMessageIDs(ctx, id)
 		if err != nil {
 			return err
 		}
 		pos := make(map[int64]int, len(msgs))
 		for j, m := range msgs {
-			pos[m.ID] = j + 1
+			pos[m] = j + 1
 		}
 		if i > 0 {
 			fmt.Fprintln(stdout)
@@ -269,12 +270,12 @@ func printHits(ctx context.Context, st *store.Store, hits []store.SearchHit, std
 }
 
 // hitKindText says where in a message a hit is.
-func hitKindText(k store.HitKind) string {
-	return strings.ReplaceAll(string(k), "_", " ")
+func hitKindText(k string) string {
+	return strings.ReplaceAll(k, "_", " ")
 }
 
-func showSession(ctx context.Context, st *store.Store, id int64, asJSON bool, stdout io.Writer) error {
-	t, err := st.Transcript(ctx, id)
+func showSession(ctx context.Context, svc *service.Service, id int64, asJSON bool, stdout io.Writer) error {
+	t, err := svc.SessionTranscript(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -288,14 +289,14 @@ func showSession(ctx context.Context, st *store.Store, id int64, asJSON bool, st
 	u := x.Usage
 	fmt.Fprintf(stdout, "Tokens %d in, %d out, %d cache read, %d cache write · $%.4f\n",
 		u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, x.CostUSD)
-	calls := map[string]store.ToolCall{}
+	calls := map[string]wire.CallRecord{}
 	for _, c := range t.ToolCalls {
 		calls[c.ToolUseID] = c
 	}
 	for _, m := range t.Messages {
 		state := ""
-		if m.State != store.MessageComplete {
-			state = " (" + string(m.State) + ")"
+		if m.State != messageComplete {
+			state = " (" + m.State + ")"
 		}
 		fmt.Fprintf(stdout, "\n[%d] %s%s: (message %d)\n", m.Seq, m.Role, state, m.ID)
 		for _, b := range m.Content {
@@ -305,23 +306,35 @@ func showSession(ctx context.Context, st *store.Store, id int64, asJSON bool, st
 	return nil
 }
 
-func showBlock(w io.Writer, b llm.ContentBlock, calls map[string]store.ToolCall) {
+// What showSession tells apart in a transcript (wire.ContentBlock.Type,
+// MessageRecord.State, CallRecord.Approval).
+const (
+	blockText        = "text"
+	blockThinking    = "thinking"
+	blockToolUse     = "tool_use"
+	blockToolResult  = "tool_result"
+	blockImage       = "image"
+	messageComplete  = "complete"
+	approvalNotAsked = "none"
+)
+
+func showBlock(w io.Writer, b wire.ContentBlock, calls map[string]wire.CallRecord) {
 	switch b.Type {
-	case llm.BlockText:
+	case blockText:
 		fmt.Fprintln(w, indent(b.Text))
-	case llm.BlockThinking:
+	case blockThinking:
 		fmt.Fprintln(w, indent("(thinking) "+b.Thinking))
-	case llm.BlockToolUse:
+	case blockToolUse:
 		status := ""
 		if c, ok := calls[b.ID]; ok {
-			status = " [" + string(c.Status)
-			if c.Approval != store.ApprovalNone {
-				status += ", " + string(c.Approval)
+			status = " [" + c.Status
+			if c.Approval != approvalNotAsked {
+				status += ", " + c.Approval
 			}
 			status += "]"
 		}
 		fmt.Fprintf(w, "  → %s %s%s\n", b.Name, b.Input, status)
-	case llm.BlockToolResult:
+	case blockToolResult:
 		mark := "←"
 		if b.IsError {
 			mark = "← error:"
@@ -330,7 +343,7 @@ func showBlock(w io.Writer, b llm.ContentBlock, calls map[string]store.ToolCall)
 		for _, img := range b.Images {
 			showBlock(w, img, calls)
 		}
-	case llm.BlockImage:
+	case blockImage:
 		fmt.Fprintf(w, "  [image %s, sha256 %s]\n", b.MediaType, b.Hash)
 	}
 }

@@ -8,16 +8,18 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"pilot/backend/wire"
 )
 
 // TestSessionsImport: an export imported into another project is a new
 // session there whose export is the same document but for the project.
 func TestSessionsImport(t *testing.T) {
-	st, dir, id := sessionsDB(t)
+	st, svc, dir, id := sessionsDB(t)
 	ctx := context.Background()
 	run := func(args ...string) (string, string, int) {
 		var out, errOut bytes.Buffer
-		code := Sessions(ctx, t.TempDir(), st, nil, args, &out, &errOut)
+		code := Sessions(ctx, svc, args, &out, &errOut)
 		return out.String(), errOut.String(), code
 	}
 	exported, stderr, code := run("export", jsonInt(id), "--format", "json")
@@ -34,6 +36,9 @@ func TestSessionsImport(t *testing.T) {
 		t.Fatalf("import: exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 	out, _, _ = run("import", file, "--project", other, "--json")
+	if x := decodeStrict[wire.SessionRecord](t, out); x.Title != "Fix the lexer" {
+		t.Errorf("import --json: %+v", x)
+	}
 	if !strings.Contains(out, `"title":"Fix the lexer"`) {
 		t.Errorf("import --json: %s", out)
 	}

@@ -4,23 +4,33 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"path/filepath"
+	"log/slog"
 	"strings"
 	"testing"
 
 	"pilot/backend/llm"
+	"pilot/backend/paths"
+	"pilot/backend/service"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
-// sessionsDB makes a real database with one project holding a session.
-func sessionsDB(t *testing.T) (st *store.Store, dir string, sessionID int64) {
+// sessionsDB makes a real database under a PILOT_HOME with one project
+// holding a session, and the service of that home the commands run on.
+func sessionsDB(t *testing.T) (st *store.Store, svc *service.Service, dir string, sessionID int64) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "pilot.db"))
+	home := t.TempDir()
+	st, err := store.Open(ctx, paths.DB(home))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	svc, err = service.Open(ctx, service.Options{Home: home, Log: slog.New(slog.DiscardHandler), Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(svc.Close)
 	dir = t.TempDir()
 	p, err := st.TouchProject(ctx, dir)
 	if err != nil {
@@ -42,12 +52,12 @@ func sessionsDB(t *testing.T) (st *store.Store, dir string, sessionID int64) {
 			t.Fatal(err)
 		}
 	}
-	return st, dir, x.ID
+	return st, svc, dir, x.ID
 }
 
 func TestSessionsCommand(t *testing.T) {
 	t.Parallel()
-	st, dir, id := sessionsDB(t)
+	_, svc, dir, id := sessionsDB(t)
 	sid := func(s string) string { return strings.ReplaceAll(s, "ID", jsonInt(id)) }
 	never := t.TempDir()
 	tests := []struct {
@@ -89,7 +99,7 @@ func TestSessionsCommand(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			var out, errOut bytes.Buffer
-			code := Sessions(context.Background(), t.TempDir(), st, nil, tc.args, &out, &errOut)
+			code := Sessions(context.Background(), svc, tc.args, &out, &errOut)
 			if code != tc.code {
 				t.Errorf("exit %d, want %d; stderr %s", code, tc.code, errOut.String())
 			}
@@ -132,10 +142,10 @@ func jsonInt(n int64) string {
 
 // TestSessionsDefaultProject: without --project, the current directory.
 func TestSessionsDefaultProject(t *testing.T) {
-	st, dir, _ := sessionsDB(t)
+	_, svc, dir, _ := sessionsDB(t)
 	t.Chdir(dir)
 	var out, errOut bytes.Buffer
-	if code := Sessions(context.Background(), t.TempDir(), st, nil, []string{"list"}, &out, &errOut); code != 0 {
+	if code := Sessions(context.Background(), svc, []string{"list"}, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	if !strings.Contains(out.String(), "Fix the lexer") {
@@ -147,14 +157,14 @@ func TestSessionsDefaultProject(t *testing.T) {
 // tool result's) by media type and hash.
 func TestSessionsShowImages(t *testing.T) {
 	t.Parallel()
-	st, _, id := sessionsDB(t)
+	st, svc, _, id := sessionsDB(t)
 	img := llm.ImageBlock("image/png", "ab12cd", nil)
 	msg := llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock("and this?"), img}}
 	if _, err := st.AppendMessage(context.Background(), id, msg, llm.Usage{}); err != nil {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
-	if code := Sessions(context.Background(), t.TempDir(), st, nil, []string{"show", jsonInt(id)}, &out, &errb); code != 0 {
+	if code := Sessions(context.Background(), svc, []string{"show", jsonInt(id)}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	if !strings.Contains(out.String(), "[image image/png, sha256 ab12cd]") {
@@ -166,7 +176,7 @@ func TestSessionsShowImages(t *testing.T) {
 // by their position in the session rather than by global message ids.
 func TestSearchGroupsHitsBySession(t *testing.T) {
 	t.Parallel()
-	st, _, first := sessionsDB(t)
+	st, svc, _, first := sessionsDB(t)
 	ctx := context.Background()
 	s1, _ := st.Session(ctx, first)
 	second, err := st.CreateSession(ctx, store.NewSession{ProjectID: s1.ProjectID, Title: "Second look", Provider: "anthropic", Model: "m"})
@@ -178,13 +188,13 @@ func TestSearchGroupsHitsBySession(t *testing.T) {
 		t.Fatal(err)
 	}
 	msgs, _ := st.Messages(ctx, first)
-	hits := []store.SearchHit{
-		{SessionID: first, MessageID: msgs[0].ID, Kind: store.HitMessage, Snippet: "drop «quokka»"},
-		{SessionID: second.ID, MessageID: m.ID, Kind: store.HitMessage, Snippet: "the «quokka» again"},
-		{SessionID: first, MessageID: msgs[2].ID, Kind: store.HitToolOutput, Snippet: "package «lexer»"},
+	hits := []wire.SearchRecord{
+		{SessionID: first, MessageID: msgs[0].ID, Kind: string(store.HitMessage), Snippet: "drop «quokka»"},
+		{SessionID: second.ID, MessageID: m.ID, Kind: string(store.HitMessage), Snippet: "the «quokka» again"},
+		{SessionID: first, MessageID: msgs[2].ID, Kind: string(store.HitToolOutput), Snippet: "package «lexer»"},
 	}
 	var out bytes.Buffer
-	if err := printHits(ctx, st, hits, &out); err != nil {
+	if err := printHits(ctx, svc, hits, &out); err != nil {
 		t.Fatal(err)
 	}
 	got := out.String()
@@ -200,5 +210,33 @@ func TestSearchGroupsHitsBySession(t *testing.T) {
 	}
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestSessionsJSONShapes: every --json output of pilot sessions decodes
+// strictly into its type in backend/wire/cli.go.
+func TestSessionsJSONShapes(t *testing.T) {
+	t.Parallel()
+	_, svc, dir, id := sessionsDB(t)
+	run := func(args ...string) string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		if code := Sessions(context.Background(), svc, args, &out, &errOut); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut.String())
+		}
+		return out.String()
+	}
+	if ss := decodeLines[wire.SessionRecord](t, run("list", "--project", dir, "--json")); len(ss) != 1 || ss[0].ID != id || ss[0].CreatedAt.IsZero() {
+		t.Errorf("list: %+v", ss)
+	}
+	if hs := decodeLines[wire.SearchRecord](t, run("search", "quokka", "--project", dir, "--json")); len(hs) != 1 || hs[0].Kind != "message" {
+		t.Errorf("search: %+v", hs)
+	}
+	tr := decodeStrict[wire.Transcript](t, run("show", jsonInt(id), "--json"))
+	if len(tr.Messages) != 3 || tr.Messages[1].Content[1].Type != "tool_use" || tr.Project.Path != dir {
+		t.Errorf("show: %+v", tr)
+	}
+	if lv := decodeStrict[wire.Ledger](t, run("changes", jsonInt(id), "--json")); lv.SessionID != id {
+		t.Errorf("changes: %+v", lv)
 	}
 }

@@ -123,11 +123,7 @@ func (w *Service) MCPSaveServer(in wire.MCPServerInput) error {
 	if err != nil {
 		return err
 	}
-	s := mcp.Server{Type: in.Type, Command: strings.TrimSpace(in.Command), Args: in.Args, Env: in.Env, Cwd: in.Cwd, URL: strings.TrimSpace(in.URL), Headers: in.Headers}
-	if in.Type == mcp.TypeStdio {
-		s.Type = ""
-	}
-	if _, err := mcp.Put(w.home, dir, in.Scope, strings.TrimSpace(in.Name), s); err != nil {
+	if _, err := w.MCPSaveServerIn(dir, in); err != nil {
 		return fmt.Errorf("saving the MCP server: %w", err)
 	}
 	return w.mcpReload()

@@ -1,0 +1,145 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"pilot/backend/mcp"
+	"pilot/backend/version"
+	"pilot/backend/wire"
+)
+
+// MCP servers of a folder named by the caller (pilot mcp --project DIR),
+// read and changed without opening it as a project: nothing is started
+// but what MCPStatusIn starts for a look, and stops again.
+
+// MCPStatusIn starts the servers configured for the folder dir, waits (at
+// most their start timeout) until none is still starting, so the states
+// are real, and stops them again. needsTrust is whether the folder's
+// .mcp.json waits for the user's trust (its servers are not started). A
+// configuration file that cannot be read is an error.
+func (w *Service) MCPStatusIn(ctx context.Context, dir string) (servers []wire.MCPStatus, needsTrust bool, err error) {
+	h, err := mcp.Open(dir, mcp.HomeOptions(w.home, version.Get().Version, w.log))
+	defer h.Close()
+	if err != nil {
+		return nil, false, err
+	}
+	wctx, cancel := context.WithTimeout(ctx, mcp.DefaultStartTimeout+time.Second)
+	defer cancel()
+	h.WaitReady(wctx)
+	st := h.Status()
+	servers = make([]wire.MCPStatus, len(st))
+	for i, s := range st {
+		servers[i] = mcpStatus(s)
+	}
+	needsTrust, _ = h.NeedsTrust()
+	return servers, needsTrust, nil
+}
+
+func mcpStatus(s mcp.Status) wire.MCPStatus {
+	out := wire.MCPStatus{Name: s.Name, Scope: s.Scope, Transport: s.Transport, Display: s.Display, State: string(s.State),
+		Error: s.Error, Stderr: s.Stderr, Restarts: s.Restarts, Server: wire.MCPServerSettings{
+			Type: s.Server.Type, Command: s.Server.Command, Args: s.Server.Args, Env: s.Server.Env, Cwd: s.Server.Cwd,
+			URL: s.Server.URL, Headers: s.Server.Headers, Disabled: s.Server.Disabled,
+		}}
+	if s.Tools != nil {
+		out.Tools = make([]wire.MCPToolInfo, len(s.Tools))
+	}
+	for i, t := range s.Tools {
+		out.Tools[i] = wire.MCPToolInfo{Name: t.Name, Server: t.Server, Tool: t.Tool, Description: t.Description, Schema: t.Schema}
+	}
+	if s.Prompts != nil {
+		out.Prompts = make([]wire.MCPPromptInfo, len(s.Prompts))
+	}
+	for i, p := range s.Prompts {
+		out.Prompts[i] = wire.MCPPromptInfo{Name: p.Name, Server: p.Server, Prompt: p.Prompt, Description: p.Description, Args: p.Args}
+	}
+	return out
+}
+
+// MCPSaveServerIn adds or replaces a server in the user's mcp.json (scope
+// user, the default) or the .mcp.json of the folder dir (scope project),
+// as MCPSaveServer does for the open project.
+func (w *Service) MCPSaveServerIn(dir string, in wire.MCPServerInput) (wire.MCPConfigChange, error) {
+	scope := in.Scope
+	if scope == "" {
+		scope = mcp.ScopeUser
+	}
+	s := mcp.Server{Type: in.Type, Command: strings.TrimSpace(in.Command), Args: in.Args, Env: in.Env, Cwd: in.Cwd, URL: strings.TrimSpace(in.URL), Headers: in.Headers}
+	if in.Type == mcp.TypeStdio {
+		s.Type = ""
+	}
+	name := strings.TrimSpace(in.Name)
+	ch := wire.MCPConfigChange{Name: name, Scope: scope, Path: mcp.ScopePath(w.home, dir, scope), Display: mcp.Display(s, mcp.EnvLookup)}
+	replaced, err := mcp.Put(w.home, dir, scope, name, s)
+	if err != nil {
+		return wire.MCPConfigChange{}, err
+	}
+	ch.Replaced = replaced
+	return ch, nil
+}
+
+// MCPRemoveServerIn removes the server name from the scope given, or,
+// when scope is "", from the one scope (user, or the project at dir) that
+// has it; a name in both must be told apart with a scope.
+func (w *Service) MCPRemoveServerIn(dir, scope, name string) (wire.MCPConfigChange, error) {
+	scopes := []string{mcp.ScopeUser, mcp.ScopeProject}
+	if scope != "" {
+		scopes = []string{scope}
+	}
+	var found []string
+	for _, sc := range scopes {
+		f, _, err := mcp.ReadFile(mcp.ScopePath(w.home, dir, sc))
+		if err != nil {
+			return wire.MCPConfigChange{}, err
+		}
+		if _, ok := f.Servers[name]; ok {
+			found = append(found, sc)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return wire.MCPConfigChange{}, fmt.Errorf("no MCP server called %q in scope %s", name, strings.Join(scopes, " or "))
+	case 2:
+		return wire.MCPConfigChange{}, fmt.Errorf("%q is in both the user and the project configuration; say which with --scope user or --scope project", name)
+	}
+	ch := wire.MCPConfigChange{Name: name, Scope: found[0], Path: mcp.ScopePath(w.home, dir, found[0])}
+	if err := mcp.Remove(w.home, dir, found[0], name); err != nil {
+		return wire.MCPConfigChange{}, err
+	}
+	return ch, nil
+}
+
+// MCPTrustPromptIn is the trust prompt of the folder dir's .mcp.json: the
+// servers it would start with their exact commands. Hash is "" when the
+// folder has no .mcp.json; Needed is false when there is nothing to trust
+// or the file is trusted as it is.
+func (w *Service) MCPTrustPromptIn(dir string) (wire.MCPTrustPrompt, error) {
+	set, err := mcp.Load(w.home, dir)
+	if err != nil {
+		return wire.MCPTrustPrompt{}, err
+	}
+	p := wire.MCPTrustPrompt{Project: dir, Path: mcp.ProjectPath(dir), Hash: set.ProjectHash, Servers: []wire.MCPTrustServer{}}
+	if set.ProjectHash == "" {
+		return p, nil
+	}
+	if ok, _ := mcp.Trusted(w.home, dir, set.ProjectHash); ok {
+		return p, nil
+	}
+	p.Needed = true
+	for _, e := range set.Entries {
+		if e.Scope == mcp.ScopeProject {
+			p.Servers = append(p.Servers, wire.MCPTrustServer{Name: e.Name, Display: mcp.Display(e.Server, mcp.EnvLookup)})
+		}
+	}
+	p.Changed = mcp.WasTrusted(w.home, dir)
+	return p, nil
+}
+
+// MCPTrustIn trusts the folder dir's .mcp.json as shown (hash): its
+// servers start in that project from then on, until the file changes.
+func (w *Service) MCPTrustIn(dir, hash string) error {
+	return mcp.Trust(w.home, dir, hash)
+}

@@ -1,0 +1,88 @@
+package service
+
+import (
+	"pilot/backend/llm"
+	"pilot/backend/store"
+	"pilot/backend/wire"
+)
+
+// The stored records as the command line prints them with --json
+// (backend/wire/cli.go): every stored field, as stored.
+
+func sessionRecord(s store.Session) wire.SessionRecord {
+	return wire.SessionRecord{
+		ID: s.ID, ProjectID: s.ProjectID, Title: s.Title, Provider: s.Provider, Model: s.Model,
+		CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt, Usage: tokenCount(s.Usage), CostUSD: s.CostUSD,
+		State: string(s.State), ParentSessionID: s.ParentSessionID, ParentMessageID: s.ParentMessageID,
+		ApprovalMode: s.ApprovalMode, BudgetUSD: s.BudgetUSD,
+	}
+}
+
+func searchRecord(h store.SearchHit) wire.SearchRecord {
+	return wire.SearchRecord{SessionID: h.SessionID, SessionTitle: h.SessionTitle, MessageID: h.MessageID,
+		Kind: string(h.Kind), Snippet: h.Snippet, Score: h.Score}
+}
+
+func tokenCount(u llm.Usage) wire.TokenCount {
+	return wire.TokenCount{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+		CacheReadTokens: u.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens}
+}
+
+func transcript(t store.Transcript) wire.Transcript {
+	p := t.Project
+	out := wire.Transcript{
+		Project:   wire.ProjectRecord{ID: p.ID, Path: p.Path, Name: p.Name, CreatedAt: p.CreatedAt, LastOpened: p.LastOpened},
+		Session:   sessionRecord(t.Session),
+		Messages:  make([]wire.MessageRecord, len(t.Messages)),
+		ToolCalls: make([]wire.CallRecord, len(t.ToolCalls)),
+		Changes:   make([]wire.ChangeRecord, len(t.Changes)),
+	}
+	if t.Messages == nil {
+		out.Messages = nil
+	}
+	if t.ToolCalls == nil {
+		out.ToolCalls = nil
+	}
+	if t.Changes == nil {
+		out.Changes = nil
+	}
+	for i, m := range t.Messages {
+		out.Messages[i] = wire.MessageRecord{ID: m.ID, SessionID: m.SessionID, Seq: m.Seq, Role: string(m.Role),
+			Content: contentBlocks(m.Content), Usage: tokenCount(m.Usage), State: string(m.State), CreatedAt: m.CreatedAt}
+	}
+	for i, c := range t.ToolCalls {
+		out.ToolCalls[i] = wire.CallRecord{ID: c.ID, SessionID: c.SessionID, MessageID: c.MessageID, ToolUseID: c.ToolUseID,
+			Name: c.Name, Input: c.Input, Output: c.Output, Status: string(c.Status), Approval: string(c.Approval),
+			Feedback: c.Feedback, StartedAt: c.StartedAt, FinishedAt: c.FinishedAt, ParentToolUseID: c.ParentToolUseID,
+			RefusedBy: c.RefusedBy, Sandbox: c.Sandbox}
+	}
+	for i, c := range t.Changes {
+		var hunks []wire.HunkRecord
+		if c.Hunks != nil {
+			hunks = make([]wire.HunkRecord, len(c.Hunks))
+		}
+		for j, h := range c.Hunks {
+			hunks[j] = wire.HunkRecord{Header: h.Header, Text: h.Text, Decision: string(h.Decision)}
+		}
+		out.Changes[i] = wire.ChangeRecord{ID: c.ID, ToolCallID: c.ToolCallID, Path: c.Path, OldHash: c.OldHash,
+			NewHash: c.NewHash, Hunks: hunks, UserEdited: c.UserEdited, Applied: c.Applied, CreatedAt: c.CreatedAt}
+	}
+	if s := t.Summary; s != nil {
+		out.Summary = &wire.SummaryRecord{SessionID: s.SessionID, Text: s.Text, KeepID: s.KeepID, CreatedAt: s.CreatedAt}
+	}
+	return out
+}
+
+func contentBlocks(bs []llm.ContentBlock) []wire.ContentBlock {
+	if bs == nil {
+		return nil
+	}
+	out := make([]wire.ContentBlock, len(bs))
+	for i, b := range bs {
+		out[i] = wire.ContentBlock{Type: string(b.Type), Text: b.Text, Command: b.Command, Thinking: b.Thinking,
+			Signature: b.Signature, Field: b.Field, Origin: b.Origin, Data: b.Data, ID: b.ID, Name: b.Name,
+			Input: b.Input, ToolUseID: b.ToolUseID, Content: b.Content, IsError: b.IsError, MediaType: b.MediaType,
+			Hash: b.Hash, Images: contentBlocks(b.Images)}
+	}
+	return out
+}
