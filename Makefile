@@ -159,7 +159,7 @@ deadcode: frontend
 # Which package may import which (backend/internal/archtest), and the
 # frontend's import graph: no circle, no import up a layer
 # (frontend/scripts/imports.mjs).
-boundaries:
+boundaries: node-modules
 	go test -tags $(TAGS) -count=1 ./backend/internal/archtest
 	node --test frontend/scripts/
 
