@@ -31,12 +31,12 @@ QUIET_WAILS := sed -u -e '/consider sponsoring the project/d' -e '/github.com\/s
 
 .PHONY: help deps deps-run deps-test deps-bench node-modules frontend \
         run build package dev bindings clean \
-        test check-gofmt vet staticcheck deadcode boundaries tidy-check bindings-check go-test tsc vitest e2e smoke desktop \
+        test check-gofmt vet staticcheck deadcode boundaries docs-check tidy-check bindings-check go-test tsc vitest e2e smoke desktop \
         bench
 
 help:
 	@echo "make run        install missing packages, build, open the window"
-	@echo "make test       all checks (gofmt, vet, staticcheck, deadcode, boundaries, tidy, bindings, go test -race, tsc, vitest, e2e, smoke, desktop)"
+	@echo "make test       all checks (gofmt, vet, staticcheck, deadcode, boundaries, docs, tidy, bindings, go test -race, tsc, vitest, e2e, smoke, desktop)"
 	@echo "make build      production binary build/bin/pilot (wails build)"
 	@echo "make package    .deb, .rpm and .tar.gz of it in build/bin/package (nfpm)"
 	@echo "make dev        wails dev: live-reloading window + Vite"
@@ -45,7 +45,7 @@ help:
 	@echo "make deps       install every system and npm package (run, test and bench)"
 	@echo "make frontend   build frontend/dist (main.go embeds it)"
 	@echo "make clean      remove build outputs"
-	@echo "single test steps: check-gofmt vet staticcheck deadcode boundaries tidy-check bindings-check go-test tsc vitest e2e smoke desktop"
+	@echo "single test steps: check-gofmt vet staticcheck deadcode boundaries docs-check tidy-check bindings-check go-test tsc vitest e2e smoke desktop"
 
 # --- dependencies -----------------------------------------------------------
 
@@ -161,7 +161,13 @@ deadcode: frontend
 # (frontend/scripts/imports.mjs).
 boundaries: node-modules
 	go test -tags $(TAGS) -count=1 ./backend/internal/archtest
-	node --test frontend/scripts/
+	node --test frontend/scripts/imports.test.mjs
+
+# docs/CLI.md against the code: flags, environment variables and tools
+# (backend/internal/docstest), the window's test ids (testids.test.mjs).
+docs-check: node-modules
+	go test -tags $(TAGS) -count=1 ./backend/internal/docstest
+	node --test frontend/scripts/testids.test.mjs
 
 tidy-check:
 	@go mod tidy -diff || { echo "go.mod/go.sum are not tidy: run 'go mod tidy' and commit the result"; exit 1; }

@@ -15,6 +15,7 @@ steps=(
 	"staticcheck:staticcheck"
 	"deadcode:deadcode"
 	"import boundaries:boundaries"
+	"docs/CLI.md true:docs-check"
 	"go mod tidy:tidy-check"
 	"bindings fresh:bindings-check"
 	"go test -race:go-test"
