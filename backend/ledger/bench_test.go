@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,7 +21,6 @@ import (
 type benchTree struct {
 	once sync.Once
 	dir  string // the project
-	home string // the ledger's (or the shadow repository's) folder
 	err  error
 	skip string
 }
@@ -55,7 +53,12 @@ func tree(b *testing.B, name string) string {
 		bt.dir = filepath.Join(benchDir, name)
 		switch name {
 		case "goroot":
-			src := filepath.Join(runtime.GOROOT(), "src")
+			root, err := exec.Command("go", "env", "GOROOT").Output()
+			if err != nil {
+				bt.skip = fmt.Sprintf("go env GOROOT: %v", err)
+				return
+			}
+			src := filepath.Join(strings.TrimSpace(string(root)), "src")
 			if _, err := os.Stat(src); err != nil {
 				bt.skip = "no GOROOT/src on this machine"
 				return

@@ -118,9 +118,9 @@ func TestNotifiesOnlyWhenTheWindowIsNotFocusedAndSwitchedOn(t *testing.T) {
 	r.emit.Emit(wire.AgentState, wire.StatePayload{Seq: wire.Seq{SessionID: 2}, State: "streaming"})
 	// The marker: the first notification the server may get.
 	r.emit.Emit(wire.AgentTurnDone, wire.TurnDonePayload{Seq: wire.Seq{SessionID: 2}, Reason: "end_turn"})
-	got := r.waitFor(t, 1)
+	r.waitFor(t, 1)
 	time.Sleep(100 * time.Millisecond) // anything sent before the marker would be in by now
-	got = r.srv.Received()
+	got := r.srv.Received()
 	if len(got) != 1 || got[0].Summary != "Pilot has finished" || got[0].Body != "" {
 		t.Fatalf("the server got %+v, want only the finished turn", got)
 	}

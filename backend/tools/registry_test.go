@@ -49,7 +49,6 @@ func TestRegistryMatchesContract(t *testing.T) {
 		if err := json.Unmarshal(d.InputSchema, &s); err != nil {
 			t.Fatal(err)
 		}
-		var got []string
 		for _, p := range c.params {
 			name, optional := strings.CutSuffix(p, "?")
 			prop, ok := s.Properties[name]
@@ -59,7 +58,6 @@ func TestRegistryMatchesContract(t *testing.T) {
 			if slices.Contains(s.Required, name) == optional {
 				t.Errorf("%s: %s required = %v", c.name, name, !optional)
 			}
-			got = append(got, name)
 		}
 		if len(s.Properties) != len(c.params) {
 			t.Errorf("%s: schema has %d properties, contract %d", c.name, len(s.Properties), len(c.params))

@@ -2,7 +2,8 @@ import { useCallback, useEffect, useState, type ReactNode, type RefObject } from
 
 /**
  * Settings' sections, in the order of the side index. The ids are the
- * outside contract's data-section values.
+ * data-section values of settings-nav-item and settings-section, which
+ * tests outside this repository use (docs/CLI.md): never rename one.
  */
 export type SectionId = "provider" | "approvals" | "sandbox" | "mcp" | "setup" | "languages" | "notifications" | "helpers" | "about";
 

@@ -1,0 +1,129 @@
+// Package archtest checks which package of the module may import which:
+// the two faces (the window and the CLI) stand on the service and the wire
+// types and not on each other, nothing under the faces imports the service,
+// and no package imports one from a higher layer. It has only tests;
+// `make boundaries` runs them. This file holds the tables; check_test.go the
+// check.
+package archtest
+
+// The layers, low to high. A package may import packages of its own layer
+// and of the layers below it, never above.
+const (
+	leafLayer    = iota // utilities that know nothing of Pilot's domain
+	domainLayer         // settings, store, ledger, tools, MCP, rules, views
+	agentLayer          // the agent loop
+	serviceLayer        // the application both faces call, and its window-side helpers
+	faceLayer           // the faces (window, CLI) and the other main packages
+)
+
+var layerNames = [...]string{"a leaf utility", "a domain", "an agent", "a service", "a face"}
+
+// layers places every package of the module. A package that is not here
+// fails the check: say where a new package belongs when you add it.
+var layers = map[string]int{
+	"pilot/backend/approval":                         domainLayer,
+	"pilot/backend/childenv":                         leafLayer,
+	"pilot/backend/commands":                         leafLayer,
+	"pilot/backend/config":                           domainLayer,
+	"pilot/backend/config/secret":                    domainLayer,
+	"pilot/backend/confine":                          leafLayer,
+	"pilot/backend/diff":                             leafLayer,
+	"pilot/backend/doctor":                           domainLayer,
+	"pilot/backend/gate":                             domainLayer,
+	"pilot/backend/hostaddr":                         leafLayer,
+	"pilot/backend/ledger":                           domainLayer,
+	"pilot/backend/llm":                              leafLayer,
+	"pilot/backend/logging":                          leafLayer,
+	"pilot/backend/mcp":                              domainLayer,
+	"pilot/backend/namesort":                         leafLayer,
+	"pilot/backend/netproxy":                         domainLayer,
+	"pilot/backend/packaging":                        leafLayer,
+	"pilot/backend/paths":                            leafLayer,
+	"pilot/backend/permission":                       leafLayer,
+	"pilot/backend/rules":                            domainLayer,
+	"pilot/backend/sandbox":                          leafLayer,
+	"pilot/backend/store":                            domainLayer,
+	"pilot/backend/todo":                             leafLayer,
+	"pilot/backend/tools":                            domainLayer,
+	"pilot/backend/version":                          leafLayer,
+	"pilot/backend/view":                             domainLayer,
+	"pilot/backend/webfetch":                         domainLayer,
+	"pilot/backend/wire":                             leafLayer,
+	"pilot/backend/agent":                            agentLayer,
+	"pilot/backend/service":                          serviceLayer,
+	"pilot/backend/notify":                           serviceLayer, // the window's desktop notifications, fed by the agent's events
+	"pilot/backend/wailsbridge":                      serviceLayer, // the window's adapter to the Wails runtime
+	"pilot":                                          faceLayer,    // the window (app.go) and the entry (main.go)
+	"pilot/backend/cli":                              faceLayer,
+	"pilot/backend/internal/dbustest":                leafLayer, // test helpers
+	"pilot/backend/internal/fakellm":                 leafLayer,
+	"pilot/backend/internal/mcptest":                 leafLayer,
+	"pilot/backend/notify/notifytest":                leafLayer,
+	"pilot/backend/sandbox/escapetest":               leafLayer,
+	"pilot/backend/internal/fakellm/cmd/fakellm":     faceLayer, // main packages of their own
+	"pilot/backend/notify/notifytest/cmd/fakenotify": faceLayer,
+	"pilot/backend/packaging/cmd/iconset":            faceLayer,
+	"pilot/backend/tools/cmd/toolbench":              faceLayer,
+}
+
+// The faces: the window is the files of package main but main.go (main.go
+// is the entry that picks a face, so it may import both); the CLI is
+// backend/cli and everything under it.
+const (
+	windowPkg   = "pilot"
+	windowEntry = "main.go"
+	cliPkg      = "pilot/backend/cli"
+	servicePkg  = "pilot/backend/service"
+	wirePkg     = "pilot/backend/wire"
+)
+
+// windowOnly are the packages that belong to the window: the CLI imports
+// none of them.
+var windowOnly = map[string]bool{
+	windowPkg:                   true,
+	"pilot/backend/wailsbridge": true,
+}
+
+// faceAllowed is all a face imports from the module besides the service
+// and the wire types.
+var faceAllowed = map[string]map[string]string{
+	"window": {
+		"pilot/backend/version":     "the build's version and commit, which the About box shows",
+		"pilot/backend/wailsbridge": "the window's own adapter to the Wails runtime (events, focus, screen)",
+	},
+	"cli": {
+		"pilot/backend/version": "the build's version and commit, which `pilot version` prints",
+	},
+}
+
+// faceImportsToRemove are today's imports of the faces that break the rules
+// above; the work on issue 24 moves them onto the service. Shrink this
+// table as they go: an entry that is no longer needed fails the check.
+var faceImportsToRemove = map[string]map[string]string{
+	"window": {
+		"pilot/backend/cli":    "app.go asks the CLI how to read a second instance's arguments",
+		"pilot/backend/notify": "app.go wires desktop notifications itself",
+	},
+	"cli": {
+		"pilot/backend/agent":      "the headless run and the REPL drive the agent themselves",
+		"pilot/backend/commands":   "the headless run lists the slash commands itself",
+		"pilot/backend/config":     "the CLI reads the settings itself",
+		"pilot/backend/doctor":     "pilot doctor runs its probes itself",
+		"pilot/backend/ledger":     "the CLI opens the ledger itself",
+		"pilot/backend/llm":        "the CLI picks the provider itself",
+		"pilot/backend/logging":    "the headless run opens its log itself",
+		"pilot/backend/mcp":        "the CLI starts MCP servers itself",
+		"pilot/backend/paths":      "the CLI finds Pilot's folders itself",
+		"pilot/backend/permission": "the CLI parses modes and rules itself",
+		"pilot/backend/rules":      "pilot rules edits the rules itself",
+		"pilot/backend/store":      "the CLI reads and writes the store itself",
+		"pilot/backend/todo":       "the CLI prints the to-do list from the store's type",
+		"pilot/backend/tools":      "the CLI builds the tool registry itself",
+	},
+}
+
+// upwardExceptions are known imports up a layer, each being fixed on
+// issue 24. An entry that is no longer needed fails the check.
+var upwardExceptions = map[edge]string{
+	{"pilot/backend/llm", "pilot/backend/config/secret"}: "llm reads API keys from the settings' secret store",
+}
