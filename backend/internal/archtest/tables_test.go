@@ -101,22 +101,14 @@ var faceAllowed = map[string]map[string]string{
 // table as they go: an entry that is no longer needed fails the check.
 var faceImportsToRemove = map[string]map[string]string{
 	"window": {
-		"pilot/backend/cli":    "app.go asks the CLI how to read a second instance's arguments",
 		"pilot/backend/notify": "app.go wires desktop notifications itself",
 	},
 	"cli": {
 		"pilot/backend/agent":      "the headless run and the REPL drive the agent themselves",
-		"pilot/backend/commands":   "the headless run lists the slash commands itself",
 		"pilot/backend/config":     "the CLI reads the settings itself",
-		"pilot/backend/doctor":     "pilot doctor runs its probes itself",
-		"pilot/backend/ledger":     "the CLI opens the ledger itself",
-		"pilot/backend/llm":        "the CLI picks the provider itself",
 		"pilot/backend/logging":    "the headless run opens its log itself",
-		"pilot/backend/mcp":        "the CLI starts MCP servers itself",
 		"pilot/backend/paths":      "the CLI finds Pilot's folders itself",
 		"pilot/backend/permission": "the CLI parses modes and rules itself",
-		"pilot/backend/rules":      "pilot rules edits the rules itself",
-		"pilot/backend/store":      "the CLI reads and writes the store itself",
 		"pilot/backend/todo":       "the CLI prints the to-do list from the store's type",
 		"pilot/backend/tools":      "the CLI builds the tool registry itself",
 	},
