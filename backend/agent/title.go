@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"pilot/backend/llm"
-	"pilot/backend/view"
+	"pilot/backend/present"
 	"pilot/backend/wire"
 )
 
@@ -51,6 +51,6 @@ func (l *live) modelTitle() {
 		return
 	}
 	if sess, err = l.m.st.Session(ctx, l.id); err == nil {
-		l.m.out.global(wire.SessionUpdated, wire.SessionPayload{Session: view.Session(sess)})
+		l.m.out.global(wire.SessionUpdated, wire.SessionPayload{Session: present.Session(sess)})
 	}
 }

@@ -7,8 +7,8 @@ import (
 
 	"pilot/backend/llm"
 	"pilot/backend/permission"
+	"pilot/backend/present"
 	"pilot/backend/store"
-	"pilot/backend/view"
 	"pilot/backend/wire"
 )
 
@@ -69,7 +69,7 @@ func (l *live) run(ctx context.Context, user []llm.ContentBlock) {
 				l.m.log.Warn("session title", "session", l.id, "err", err)
 			}
 		}
-		l.m.out.global(wire.SessionUpdated, wire.SessionPayload{Session: view.Session(sess)})
+		l.m.out.global(wire.SessionUpdated, wire.SessionPayload{Session: present.Session(sess)})
 	}
 	l.setState(state)
 	l.send(wire.AgentTurnDone, func(q wire.Seq) any { return wire.TurnDonePayload{Seq: q, Reason: reason} })

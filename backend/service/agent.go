@@ -9,10 +9,10 @@ import (
 	"pilot/backend/agent"
 	"pilot/backend/config"
 	"pilot/backend/llm"
+	"pilot/backend/present"
 	"pilot/backend/sandbox"
 	"pilot/backend/store"
 	"pilot/backend/tools"
-	"pilot/backend/view"
 	"pilot/backend/wire"
 )
 
@@ -88,7 +88,7 @@ func (w *Service) NewSession(ctx context.Context, projectID int64) (wire.Session
 	}
 	w.created(s.ID)
 	w.setActive(s.ID)
-	return view.Session(s), nil
+	return present.Session(s), nil
 }
 
 // mergeLive puts what the events carried beyond the store into a snapshot:

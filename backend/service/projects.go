@@ -6,8 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"pilot/backend/present"
 	"pilot/backend/store"
-	"pilot/backend/view"
 	"pilot/backend/wire"
 )
 
@@ -19,7 +19,7 @@ func (w *Service) ListProjects(ctx context.Context) ([]wire.Project, error) {
 	}
 	out := make([]wire.Project, len(ps))
 	for i, p := range ps {
-		out[i] = view.Project(p)
+		out[i] = present.Project(p)
 	}
 	return out, nil
 }
@@ -48,7 +48,7 @@ func (w *Service) openProject(ctx context.Context, path string, startMCP bool) (
 	if startMCP {
 		w.openMCP(prev, p.Path)
 	}
-	return view.Project(p), nil
+	return present.Project(p), nil
 }
 
 // projectDir checks that path names a folder and returns its absolute,

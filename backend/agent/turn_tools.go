@@ -9,9 +9,9 @@ import (
 
 	"pilot/backend/gate"
 	"pilot/backend/llm"
+	"pilot/backend/present"
 	"pilot/backend/store"
 	"pilot/backend/tools"
-	"pilot/backend/view"
 	"pilot/backend/wire"
 )
 
@@ -189,7 +189,7 @@ func (t *turn) runOne(ctx context.Context, r *toolRun, exec func(context.Context
 		return fmt.Errorf("saving the tool result: %w", err)
 	}
 	r.view.Status, r.view.Output, r.view.IsError = string(r.out.status), r.out.text, r.out.isError
-	r.view.RefusedBy, r.view.RefusedRule = view.Refuser(r.out.refusedBy)
+	r.view.RefusedBy, r.view.RefusedRule = present.Refuser(r.out.refusedBy)
 	r.view.FinishedAt = l.m.opt.Now().UnixMilli()
 	t.cards(bg, r)
 	l.emitTool(r.view)

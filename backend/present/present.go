@@ -1,7 +1,7 @@
-// Package view turns stored records into the views of backend/wire that
+// Package present turns stored records into the values of backend/wire that
 // the window renders. The agent (for events) and the service (for bound
 // methods) both use it, so a message looks the same either way.
-package view
+package present
 
 import (
 	"encoding/json"
