@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"pilot/backend/llm"
 	"pilot/backend/store"
@@ -168,4 +169,206 @@ func (t *turn) elide(target int) int {
 		}
 	}
 	return n
+}
+
+const (
+	summaryMaxTokens = 2048
+	// maxRenderedOutput caps each tool output shown to the summariser.
+	maxRenderedOutput = 1500
+)
+
+const summarySystem = `You compact the history of a coding session between a user and a coding agent so the agent can continue the work with less context. Write a dense summary in Markdown: the user's goals and constraints, decisions made, files read and changed (with paths and what changed), commands run and their outcome, changes the user rejected and why, open problems and next steps. Keep exact names, paths, identifiers and error messages. Do not add anything that is not in the history.`
+
+// CompactNow summarises the session's older turns. While a turn runs, the
+// compaction happens before its next model call; otherwise it happens now
+// and returns when done.
+func (m *Manager) CompactNow(ctx context.Context, sessionID int64) error {
+	l, err := m.live(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	tctx, err := m.begin(l)
+	if errors.Is(err, ErrBusy) {
+		l.mu.Lock()
+		l.compact = true
+		l.mu.Unlock()
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer m.turns.Done()
+	stop := context.AfterFunc(ctx, func() { m.Cancel(sessionID) })
+	defer stop()
+
+	l.setState(Streaming)
+	t, err := l.load(context.WithoutCancel(tctx))
+	if err == nil {
+		err = t.compact(tctx, "Compacted as you asked", true)
+	}
+	l.mu.Lock()
+	l.cancel()
+	l.cancel = nil
+	l.mu.Unlock()
+	l.setState(Idle)
+	if err != nil {
+		m.logError("compaction failed", sessionID, err)
+	}
+	return err
+}
+
+// compact summarises the turns between the first user message and the
+// recent ones with the model.
+func (t *turn) compact(ctx context.Context, why string, forced bool) error {
+	l := t.l
+	start := 1
+	l.mu.Lock()
+	prev := l.summary
+	l.mu.Unlock()
+	if prev != nil {
+		for i, m := range t.history {
+			if m.ID == prev.keep {
+				start = i
+			}
+		}
+	}
+	cut := t.cutPoint(start, forced)
+	if cut <= start {
+		return ErrNothingToCompact
+	}
+	var b strings.Builder
+	if prev != nil {
+		b.WriteString("## Summary of the earlier part\n\n" + prev.text + "\n\n## What followed\n\n")
+	}
+	renderHistory(&b, t.history[start:cut], int(keepRecent*float64(t.window))*charsPerToken)
+	first := t.history[0].LLM()
+	req := llm.Request{
+		Model:     t.model,
+		System:    summarySystem,
+		MaxTokens: summaryMaxTokens,
+		Messages: []llm.Message{{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock(
+			"The session began with this request from the user:\n\n" + textOf(first) +
+				"\n\nSummarise this part of the session that followed:\n\n" + b.String())}}},
+	}
+	text, u, err := t.p.Complete(ctx, req)
+	if err != nil {
+		return fmt.Errorf("Compacting the conversation failed: %w", err)
+	}
+	t.account(context.WithoutCancel(ctx), u, 0)
+	if strings.TrimSpace(text) == "" {
+		return errors.New("Compacting the conversation failed: the model returned an empty summary. Try again, or start a new session.")
+	}
+	sum := &summary{text: strings.TrimSpace(text), keep: t.history[cut].ID}
+	l.mu.Lock()
+	l.summary = sum
+	l.mu.Unlock()
+	// Saved, a restarted Pilot sends the same request; unsaved, the
+	// summary still serves until then.
+	if _, err := l.m.st.SaveSummary(context.WithoutCancel(ctx), l.id, sum.text, sum.keep); err != nil {
+		l.m.log.Warn("saving the summary", "session", l.id, "err", err)
+	}
+	l.notice("compacted", fmt.Sprintf("%s: %d older messages were summarised.", why, cut-start), 0)
+	return nil
+}
+
+// cutPoint returns the index of the first message kept verbatim: the
+// recent messages that fit in keepRecent of the window, starting at an
+// assistant message or a user message that is not tool results, so no
+// tool_use loses its result. When even the last turn is bigger than that,
+// only the last boundary is kept. A forced compaction (asked for, or after
+// the provider said the context is too long) keeps only the last
+// exchange.
+func (t *turn) cutPoint(start int, forced bool) int {
+	budget := int(keepRecent * float64(t.window))
+	h := t.history
+	boundary := func(i int) bool {
+		if h[i].Role == llm.RoleAssistant {
+			return true
+		}
+		for _, b := range h[i].Content {
+			if b.Type == llm.BlockToolResult {
+				return false
+			}
+		}
+		return true
+	}
+	last := -1
+	for i := len(h) - 1; i > start; i-- {
+		if boundary(i) {
+			last = i
+			break
+		}
+	}
+	if last < 0 {
+		return start
+	}
+	if forced {
+		for i := len(h) - 1; i > start; i-- {
+			if h[i].Role == llm.RoleUser && boundary(i) {
+				return i
+			}
+		}
+		return last
+	}
+	used, cut := 0, last
+	for i := len(h) - 1; i > start; i-- {
+		used += estimate([]llm.Message{h[i].LLM()})
+		if used > budget {
+			break
+		}
+		if boundary(i) {
+			cut = i
+		}
+	}
+	return cut
+}
+
+// renderHistory writes messages as a plain transcript for the
+// summariser, at most limit characters (the oldest are dropped first).
+func renderHistory(b *strings.Builder, msgs []store.Message, limit int) {
+	var parts []string
+	for _, m := range msgs {
+		var p strings.Builder
+		for _, c := range m.Content {
+			switch c.Type {
+			case llm.BlockText:
+				fmt.Fprintf(&p, "**%s:** %s\n\n", m.Role, c.Text)
+			case llm.BlockToolUse:
+				fmt.Fprintf(&p, "**tool call** %s %s\n\n", c.Name, c.Input)
+			case llm.BlockToolResult:
+				out := c.Content
+				if len(out) > maxRenderedOutput {
+					out = out[:maxRenderedOutput] + fmt.Sprintf("\n[... %d more characters]", len(c.Content)-maxRenderedOutput)
+				}
+				label := "tool result"
+				if c.IsError {
+					label = "tool result (error)"
+				}
+				fmt.Fprintf(&p, "**%s:**\n%s\n\n", label, out)
+			}
+		}
+		parts = append(parts, p.String())
+	}
+	total := 0
+	from := len(parts)
+	for from > 0 && total+len(parts[from-1]) <= limit {
+		from--
+		total += len(parts[from])
+	}
+	if from > 0 {
+		fmt.Fprintf(b, "[%d older messages left out]\n\n", from)
+	}
+	for _, p := range parts[from:] {
+		b.WriteString(p)
+	}
+}
+
+func textOf(m llm.Message) string {
+	var parts []string
+	for _, b := range m.Content {
+		if b.Type == llm.BlockText {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
 }
