@@ -33,9 +33,6 @@ type Value[T any] struct {
 	From   string `json:"from,omitempty"`
 }
 
-// Overridden reports whether the environment beats what Settings would save.
-func (v Value[T]) Overridden() bool { return v.Source == SourceEnv || v.Source == SourceDotEnv }
-
 // Resolved is the configuration in force.
 type Resolved struct {
 	Provider     Value[string] `json:"provider"`
