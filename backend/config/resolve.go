@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"pilot/backend/childenv"
-	"pilot/backend/config/secret"
 	"pilot/backend/llm"
+	"pilot/backend/secret"
 )
 
 // Source says where a resolved value came from.

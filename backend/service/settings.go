@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"pilot/backend/config"
-	"pilot/backend/config/secret"
 	"pilot/backend/llm"
+	"pilot/backend/secret"
 	"pilot/backend/wire"
 )
 
