@@ -81,7 +81,7 @@ func (l *live) run(ctx context.Context, user []llm.ContentBlock) {
 	untitled := false
 	if sess, err := l.m.st.Session(bg, l.id); err == nil {
 		if untitled = sess.Title == ""; untitled {
-			if sess.Title, err = l.m.st.AutoTitle(bg, l.id, nil); err != nil {
+			if sess.Title, err = autoTitle(bg, l.m.st, l.id, nil); err != nil {
 				l.m.log.Warn("session title", "session", l.id, "err", err)
 			}
 		}
