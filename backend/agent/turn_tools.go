@@ -162,10 +162,7 @@ func (t *turn) runOne(ctx context.Context, r *toolRun, exec func(context.Context
 		return fmt.Errorf("saving the tool call: %w", err)
 	}
 	r.rec = rec
-	r.view = wire.ToolCall{
-		ID: r.use.ID, MessageID: rec.MessageID, Name: r.use.Name, Label: l.registry.Label(r.use.Name, r.use.Input),
-		Input: r.use.Input, Status: string(store.ToolRunning), StartedAt: rec.StartedAt.UnixMilli(),
-	}
+	r.view = present.ToolCall(rec, l.registry.Label(r.use.Name, r.use.Input))
 	l.emitTool(r.view)
 	switch {
 	case r.skip != "":
@@ -193,9 +190,7 @@ func (t *turn) runOne(ctx context.Context, r *toolRun, exec func(context.Context
 	if err := l.m.st.FinishToolCall(bg, rec.ID, r.out.status, r.out.text); err != nil {
 		return fmt.Errorf("saving the tool result: %w", err)
 	}
-	r.view.Status, r.view.Output, r.view.IsError = string(r.out.status), r.out.text, r.out.isError
-	r.view.RefusedBy, r.view.RefusedRule = present.Refuser(r.out.refusedBy)
-	r.view.FinishedAt = l.m.opt.Now().UnixMilli()
+	present.End(&r.view, r.out.status, r.out.text, r.out.isError, r.out.refusedBy, l.m.opt.Now())
 	t.cards(bg, r)
 	l.emitTool(r.view)
 	t.afterSessionTool(r)
