@@ -201,7 +201,7 @@ func (t *turn) runOne(ctx context.Context, r *toolRun, exec func(context.Context
 // tools refuse it), or an unknown tool, which the registry answers with the
 // list of real tools.
 func (t *turn) runRead(ctx context.Context, r *toolRun) {
-	if t.runOwn(ctx, r) { // task, web_fetch (helper.go, fetch.go) judge their own calls
+	if t.runOwn(ctx, r) { // task, web_fetch (helper.go, turn_remote.go) judge their own calls
 		return
 	}
 	if r.tool != nil {
