@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"pilot/backend/gate"
+	"pilot/backend/present"
 	"strings"
 	"sync"
 	"text/template"
@@ -13,7 +14,6 @@ import (
 	"pilot/backend/llm"
 	"pilot/backend/store"
 	"pilot/backend/tools"
-	"pilot/backend/wire"
 )
 
 // Limits of a helper (the task tool).
@@ -234,14 +234,14 @@ func (h *helper) runTool(ctx context.Context, u llm.ContentBlock) llm.ContentBlo
 	bg := context.WithoutCancel(ctx)
 	h.calls++
 	id := fmt.Sprintf("%s/%d", h.parent.use.ID, h.calls)
-	v := wire.ToolCall{ID: id, MessageID: h.parent.msg, ParentID: h.parent.use.ID, Name: u.Name,
-		Label: l.registry.Label(u.Name, u.Input), Input: u.Input, Status: string(store.ToolRunning)}
-	rec, err := l.m.st.InsertToolCall(bg, store.ToolCall{SessionID: l.id, MessageID: h.parent.msg, ToolUseID: id,
-		Name: u.Name, Input: u.Input, ParentToolUseID: h.parent.use.ID})
+	c := store.ToolCall{SessionID: l.id, MessageID: h.parent.msg, ToolUseID: id,
+		Name: u.Name, Input: u.Input, ParentToolUseID: h.parent.use.ID, Status: store.ToolRunning}
+	rec, err := l.m.st.InsertToolCall(bg, c)
 	if err != nil {
 		l.m.log.Warn("saving a helper's tool call", "session", l.id, "err", err)
+		rec = c // the card is shown all the same
 	}
-	v.StartedAt = rec.StartedAt.UnixMilli()
+	v := present.ToolCall(rec, l.registry.Label(u.Name, u.Input))
 	l.emitTool(v)
 	out := h.execute(ctx, u)
 	if rec.ID != 0 {
@@ -249,7 +249,7 @@ func (h *helper) runTool(ctx context.Context, u llm.ContentBlock) llm.ContentBlo
 			l.m.log.Warn("saving a helper's tool result", "session", l.id, "err", err)
 		}
 	}
-	v.Status, v.Output, v.IsError, v.FinishedAt = string(out.status), out.text, out.isError, t.l.m.opt.Now().UnixMilli()
+	present.End(&v, out.status, out.text, out.isError, "", t.l.m.opt.Now())
 	l.emitTool(v)
 	text := out.text
 	if len(text) > helperResultChars {

@@ -11,11 +11,11 @@ import (
 
 	"pilot/backend/llm"
 	"pilot/backend/permission"
+	"pilot/backend/present"
 	"pilot/backend/rules"
 	"pilot/backend/sandbox"
 	"pilot/backend/store"
 	"pilot/backend/tools"
-	"pilot/backend/view"
 	"pilot/backend/wire"
 )
 
@@ -72,7 +72,7 @@ func (l *live) notice(kind, text string, retryMs int64) {
 }
 
 func (l *live) emitMessage(msg store.Message) {
-	v := view.Message(msg)
+	v := present.Message(msg)
 	l.send(wire.AgentMessage, func(q wire.Seq) any { return wire.MessagePayload{Seq: q, Message: v} })
 }
 

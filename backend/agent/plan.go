@@ -5,10 +5,10 @@ import (
 
 	"pilot/backend/llm"
 	"pilot/backend/permission"
+	"pilot/backend/present"
 	"pilot/backend/store"
 	"pilot/backend/todo"
 	"pilot/backend/tools"
-	"pilot/backend/view"
 	"pilot/backend/wire"
 )
 
@@ -71,7 +71,7 @@ func (t *turn) afterSessionTool(r *toolRun) {
 	if err != nil {
 		return
 	}
-	v := view.Todos(items)
+	v := present.Todos(items)
 	t.l.send(wire.AgentTodos, func(q wire.Seq) any { return wire.TodosPayload{Seq: q, Todos: v} })
 }
 

@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 
+	"pilot/backend/gate"
 	"pilot/backend/llm"
 	"pilot/backend/permission"
+	"pilot/backend/present"
 	"pilot/backend/store"
-	"pilot/backend/view"
 	"pilot/backend/wire"
 )
 
@@ -23,7 +24,22 @@ const (
 	ReasonMaxTokens = "max_tokens"
 )
 
-// turn is one running turn of a session.
+// turn is one running turn of a session. Its methods are grouped by job:
+//
+//   - turn.go: the loop (prepare, call the model, run its tools, repeat)
+//     and the budget check between calls;
+//   - turn_model.go: one model call, its stream assembled into an answer,
+//     and the usage it cost;
+//   - turn_context.go: fitting the history to the context window, and
+//     compaction;
+//   - turn_tools.go: dispatching the answer's tool calls, and the gate and
+//     approvals each call passes;
+//   - turn_files.go: file edits, reviewed as changes (checkpoint.go records
+//     them in the ledger);
+//   - turn_command.go: shell commands, and the OS sandbox they run in;
+//   - turn_remote.go: calls served outside the project: web_fetch and MCP;
+//   - plan.go, helper.go, images.go: plan mode, the task tool's helper, and
+//     images in results.
 type turn struct {
 	mcpSeen  map[string]bool // MCP servers whose tools the last model call offered
 	mcpLost  map[string]bool // of those, the ones gone since
@@ -65,11 +81,11 @@ func (l *live) run(ctx context.Context, user []llm.ContentBlock) {
 	untitled := false
 	if sess, err := l.m.st.Session(bg, l.id); err == nil {
 		if untitled = sess.Title == ""; untitled {
-			if sess.Title, err = l.m.st.AutoTitle(bg, l.id, nil); err != nil {
+			if sess.Title, err = autoTitle(bg, l.m.st, l.id, nil); err != nil {
 				l.m.log.Warn("session title", "session", l.id, "err", err)
 			}
 		}
-		l.m.out.global(wire.SessionUpdated, wire.SessionPayload{Session: view.Session(sess)})
+		l.m.out.global(wire.SessionUpdated, wire.SessionPayload{Session: present.Session(sess)})
 	}
 	l.setState(state)
 	l.send(wire.AgentTurnDone, func(q wire.Seq) any { return wire.TurnDonePayload{Seq: q, Reason: reason} })
@@ -219,4 +235,77 @@ func (t *turn) loop(ctx context.Context) string {
 			return stop
 		}
 	}
+}
+
+// budgetRaise holds the limits the user let the session go to after it
+// reached its budget (0: the budget itself).
+type budgetRaise struct {
+	usd    float64
+	tokens int
+}
+
+// checkBudget pauses the turn when the session has spent its budget and
+// asks the user (an approval of the budget kind, through the gate) whether
+// to go on for another budget's worth. It returns a
+// reason to end the turn, or "".
+func (t *turn) checkBudget(ctx context.Context) string {
+	l := t.l
+	sp := t.spending()
+	if sp.over == "" {
+		return ""
+	}
+	l.notice("budget", "The session reached its budget ("+sp.over+"). The turn is paused until you decide.", 0)
+	l.setState(AwaitingApproval)
+	d := t.judge(ctx, gate.Call{Budget: true})
+	ans, err := t.ask(ctx, nil, d, wire.Approval{
+		Command: fmt.Sprintf("Continue past the session budget (%s) for another budget's worth?", sp.over),
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return ReasonCancelled
+		}
+		return ReasonBudget
+	}
+	if !ans.Command.Approve {
+		return ReasonBudget
+	}
+	l.mu.Lock()
+	l.raised = budgetRaise{usd: sp.usd + sp.usdBudget, tokens: sp.tokens + sp.tokBudget}
+	l.mu.Unlock()
+	l.setState(Streaming)
+	return ""
+}
+
+// spent is what the session has used against its budget.
+type spent struct {
+	usd, usdBudget    float64
+	tokens, tokBudget int
+	over              string // "" while under the budget (or the raised limit)
+}
+
+// spending reads the session's use against its budget and the limit the
+// user raised it to.
+func (t *turn) spending() spent {
+	l := t.l
+	t.own.mu.Lock()
+	u, cost, sessBudget := t.sess.Usage, t.sess.CostUSD, t.sess.BudgetUSD
+	t.own.mu.Unlock()
+	sp := spent{usd: cost, tokens: u.InputTokens + u.OutputTokens + u.CacheReadTokens + u.CacheWriteTokens}
+	usdBudget := sessBudget
+	if usdBudget <= 0 {
+		usdBudget = l.m.opt.BudgetUSD
+	}
+	tokBudget := l.m.opt.BudgetTokens
+	sp.usdBudget, sp.tokBudget = usdBudget, tokBudget
+	l.mu.Lock()
+	raised := l.raised
+	l.mu.Unlock()
+	limitUSD, limitTok := max(usdBudget, raised.usd), max(tokBudget, raised.tokens)
+	switch {
+	case usdBudget > 0 && sp.usd >= limitUSD:
+		sp.over = fmt.Sprintf("$%.2f spent, the limit is $%.2f", sp.usd, limitUSD)
+	case tokBudget > 0 && sp.tokens >= limitTok:
+		sp.over = fmt.Sprintf("%d tokens used, the limit is %d", sp.tokens, limitTok)
+	}
+	return sp
 }

@@ -1,8 +1,8 @@
 // Package approval holds the decisions the user owes. A call the gate
 // (backend/gate) asks about asks the Broker with its kind (a file change
 // with its hunks, or a yes/no: command, MCP call, web fetch, budget...)
-// and blocks until the user answers, the turn is cancelled, or the
-// session's approvals are withdrawn. The first answer wins; a later one
+// and blocks until the user answers or the turn is cancelled. The first
+// answer wins; a later one
 // finds nothing pending and changes nothing, so a double click is harmless.
 //
 // The Broker announces each pending approval and its end through a
@@ -28,13 +28,12 @@ const (
 	Partial   = "partial"
 	Edited    = "edited"
 	Rejected  = "rejected"
-	Withdrawn = "withdrawn"
 	Cancelled = "cancelled"
 )
 
 var (
 	// ErrNotPending: no pending approval has that id (never asked, already
-	// decided, or withdrawn).
+	// decided, or cancelled).
 	ErrNotPending = errors.New("approval: not pending")
 	// ErrWrongKind: a yes/no answer to a change or the other way round,
 	// or an Ask of the change kind.
@@ -42,8 +41,6 @@ var (
 	// ErrBadDecision: the answer does not fit the change (unknown path,
 	// wrong number of hunks).
 	ErrBadDecision = errors.New("approval: decision does not fit the change")
-	// ErrWithdrawn: Withdraw ended the wait.
-	ErrWithdrawn = errors.New("approval: withdrawn")
 )
 
 // Notifier hears about approvals as they start and end.
@@ -64,8 +61,7 @@ type pending struct {
 	session  int64
 	approval wire.Approval
 	change   *wire.ChangeView
-	answer   chan Answer   // buffered 1: receives the winning answer
-	withdraw chan struct{} // closed by Withdraw
+	answer   chan Answer // buffered 1: receives the winning answer
 }
 
 // Broker keeps the pending approvals of every session. Safe for concurrent
@@ -107,7 +103,7 @@ func (b *Broker) ask(ctx context.Context, sessionID int64, a wire.Approval, chan
 	if change != nil {
 		change.ApprovalID = a.ID
 	}
-	p := &pending{session: sessionID, approval: a, change: change, answer: make(chan Answer, 1), withdraw: make(chan struct{})}
+	p := &pending{session: sessionID, approval: a, change: change, answer: make(chan Answer, 1)}
 	b.mu.Lock()
 	b.pending[a.ID] = p
 	b.order = append(b.order, a.ID)
@@ -122,15 +118,8 @@ func (b *Broker) ask(ctx context.Context, sessionID int64, a wire.Approval, chan
 			b.notify.Done(p.session, p.approval.ID, Cancelled)
 			return Answer{}, ctx.Err()
 		}
-		// An answer or a withdrawal won the race and is already on its way.
-		select {
-		case ans := <-p.answer:
-			return ans, nil
-		case <-p.withdraw:
-			return Answer{}, ErrWithdrawn
-		}
-	case <-p.withdraw:
-		return Answer{}, ErrWithdrawn
+		// An answer won the race and is already on its way.
+		return <-p.answer, nil
 	}
 }
 
@@ -198,24 +187,6 @@ func (b *Broker) decide(id string, change bool, build func(*pending) (Answer, er
 	b.notify.Done(p.session, id, ans.Outcome)
 	p.answer <- ans
 	return nil
-}
-
-// Withdraw ends every pending approval of a session with the outcome
-// withdrawn; their waiters get ErrWithdrawn.
-func (b *Broker) Withdraw(sessionID int64) {
-	b.mu.Lock()
-	var gone []*pending
-	for _, id := range append([]string(nil), b.order...) {
-		if p := b.pending[id]; p.session == sessionID {
-			b.remove(id)
-			gone = append(gone, p)
-		}
-	}
-	b.mu.Unlock()
-	for _, p := range gone {
-		b.notify.Done(p.session, p.approval.ID, Withdrawn)
-		close(p.withdraw)
-	}
 }
 
 // Pending lists a session's pending approvals in the order they were asked.

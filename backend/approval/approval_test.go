@@ -129,7 +129,8 @@ func TestChangeDecisions(t *testing.T) {
 	for i, c := range cases {
 		rec := newRecord()
 		b := New(rec)
-		res := askAsync(context.Background(), b, 7, false)
+		ctx, cancel := context.WithCancel(context.Background())
+		res := askAsync(ctx, b, 7, false)
 		a := <-rec.ready
 		if v, err := b.Change(a.ID); err != nil || v.ApprovalID != a.ID || len(v.Files) != 2 {
 			t.Fatalf("change view %+v %v", v, err)
@@ -142,12 +143,13 @@ func TestChangeDecisions(t *testing.T) {
 			if !errors.Is(err, c.err) {
 				t.Errorf("case %d: %v", i, err)
 			}
-			b.Withdraw(7) // still pending after a bad decision
-			if r := <-res; !errors.Is(r.err, ErrWithdrawn) {
+			cancel() // still pending after a bad decision: the cancel ends it
+			if r := <-res; !errors.Is(r.err, context.Canceled) {
 				t.Errorf("case %d: %+v", i, r)
 			}
 			continue
 		}
+		cancel()
 		r := <-res
 		if err != nil || r.err != nil || r.ans.Outcome != c.outcome || r.ans.Change == nil {
 			t.Errorf("case %d: %v %+v", i, err, r)
@@ -158,7 +160,7 @@ func TestChangeDecisions(t *testing.T) {
 	}
 }
 
-func TestCancelAndWithdraw(t *testing.T) {
+func TestCancel(t *testing.T) {
 	t.Parallel()
 	rec := newRecord()
 	b := New(rec)
@@ -180,26 +182,22 @@ func TestCancelAndWithdraw(t *testing.T) {
 	if _, err := b.Change(oa.ID); !errors.Is(err, ErrWrongKind) {
 		t.Error(err)
 	}
-	b.Withdraw(1) // nothing of session 1 left; session 2 untouched
-	if len(b.Pending(2)) != 1 {
-		t.Fatal("other session's approval gone")
+	if len(b.Pending(1)) != 0 || len(b.Pending(2)) != 1 {
+		t.Fatal("the cancel ended another session's approval, or left its own")
 	}
-	b.Withdraw(2)
-	select {
-	case r := <-other:
-		if !errors.Is(r.err, ErrWithdrawn) {
-			t.Errorf("%+v", r)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("withdraw did not wake the waiter")
+	if err := b.DecideCommand(oa.ID, wire.CommandDecision{}); err != nil {
+		t.Fatal(err)
 	}
-	want := []string{a.ID + ":" + Cancelled, oa.ID + ":" + Withdrawn}
+	if r := <-other; r.err != nil || r.ans.Outcome != Rejected {
+		t.Errorf("%+v", r)
+	}
+	want := []string{a.ID + ":" + Cancelled, oa.ID + ":" + Rejected}
 	if d := rec.doneList(); len(d) != 2 || d[0] != want[0] || d[1] != want[1] {
 		t.Errorf("done %v want %v", d, want)
 	}
 }
 
-// TestRaces hammers answer, cancel and withdraw at once: every waiter
+// TestRaces hammers answer and cancel at once: every waiter
 // returns, and each approval ends exactly once.
 func TestRaces(t *testing.T) {
 	t.Parallel()
@@ -212,7 +210,6 @@ func TestRaces(t *testing.T) {
 		a := <-rec.ready
 		go b.DecideCommand(a.ID, wire.CommandDecision{Approve: true})
 		go cancel()
-		go b.Withdraw(3)
 		select {
 		case <-res:
 		case <-time.After(5 * time.Second):

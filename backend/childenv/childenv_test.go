@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"pilot/backend/internal/keyvars"
 	"pilot/backend/llm"
 )
 
@@ -12,7 +13,7 @@ import (
 // the presets (a preset added later is covered without touching this list).
 func TestKeyVarsCoverEveryPreset(t *testing.T) {
 	t.Parallel()
-	vars := KeyVars()
+	vars := keyVars()
 	for _, p := range llm.Presets() {
 		if p.KeyEnv != "" && !slices.Contains(vars, p.KeyEnv) {
 			t.Errorf("preset %s: %s is not a key variable", p.ID, p.KeyEnv)
@@ -22,6 +23,9 @@ func TestKeyVarsCoverEveryPreset(t *testing.T) {
 		if !KeyVar(name) {
 			t.Errorf("KeyVar(%s) = false", name)
 		}
+	}
+	if !slices.Equal(vars, keyvars.All()) {
+		t.Errorf("the tests' key variables %v are not childenv's %v", keyvars.All(), vars)
 	}
 	if KeyVar("PATH") || KeyVar("GITHUB_TOKEN") {
 		t.Error("PATH or GITHUB_TOKEN taken for a provider key variable")
@@ -38,7 +42,7 @@ func TestEnvAllowlist(t *testing.T) {
 		"VIRTUAL_ENV=/venv", "PYTHONPATH=/py", "JAVA_HOME=/jdk", "HTTPS_PROXY=http://proxy:3128", "no_proxy=localhost",
 		"PWD=/where/pilot/runs",
 	}
-	for _, v := range KeyVars() {
+	for _, v := range keyVars() {
 		base = append(base, v+"=key-of-"+strings.ToLower(v)+"-0123456789")
 	}
 	dropped := []string{
@@ -63,7 +67,7 @@ func TestEnvAllowlist(t *testing.T) {
 			t.Errorf("%s passed", kv)
 		}
 	}
-	for _, v := range KeyVars() {
+	for _, v := range keyVars() {
 		for _, kv := range got {
 			if strings.HasPrefix(strings.ToUpper(kv), v+"=") || strings.Contains(kv, "key-of-") {
 				t.Errorf("%s reached the child as %s", v, kv)

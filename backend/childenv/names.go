@@ -137,10 +137,6 @@ var keyVars = sync.OnceValue(func() []string {
 	return slices.Compact(vars)
 })
 
-// KeyVars are the key variables of every provider preset and Pilot's own,
-// sorted.
-func KeyVars() []string { return slices.Clone(keyVars()) }
-
 // KeyVar reports whether name is a key variable of a provider preset or
 // Pilot's own (case-insensitive).
 func KeyVar(name string) bool {

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/childenv"
 	"pilot/backend/internal/fakellm"
+	"pilot/backend/internal/keyvars"
 	"pilot/backend/llm"
 	"pilot/backend/mcp"
 	"pilot/backend/store"
@@ -60,7 +60,7 @@ func keyedEnv(cmd *exec.Cmd) map[string]string {
 			env = append(env, kv)
 		}
 	}
-	for _, v := range childenv.KeyVars() {
+	for _, v := range keyvars.All() {
 		keys[v] = "key-of-" + strings.ToLower(v) + "-0123456789"
 		env = append(env, v+"="+keys[v])
 	}

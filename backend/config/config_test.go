@@ -100,7 +100,7 @@ func TestResolveEnvPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.APIKey.Value != "from-env-path-000000" || r.APIKey.Source != SourceDotEnv || r.APIKey.From != envFile || !r.APIKey.Overridden() {
+	if r.APIKey.Value != "from-env-path-000000" || r.APIKey.Source != SourceDotEnv || r.APIKey.From != envFile {
 		t.Errorf("key = %+v", r.APIKey)
 	}
 	r, _ = Resolve(home, project, envOf(map[string]string{"ENV_PATH": filepath.Join(other, "missing.env")}))

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"pilot/backend/childenv"
-	"pilot/backend/config/secret"
 	"pilot/backend/llm"
+	"pilot/backend/secret"
 )
 
 // Source says where a resolved value came from.
@@ -32,9 +32,6 @@ type Value[T any] struct {
 	Source Source `json:"source"`
 	From   string `json:"from,omitempty"`
 }
-
-// Overridden reports whether the environment beats what Settings would save.
-func (v Value[T]) Overridden() bool { return v.Source == SourceEnv || v.Source == SourceDotEnv }
 
 // Resolved is the configuration in force.
 type Resolved struct {

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"pilot/backend/sandbox"
 	"strings"
 	"sync"
 )
@@ -251,36 +252,24 @@ func (b *Blobs) deltaAgainst(base string, content []byte) (header, []byte) {
 // write puts the object at its final name through a temporary file in the
 // same folder.
 func (b *Blobs) write(hash string, hdr, payload []byte) error {
-	return writeRenamed(b.path(hash), ".tmp-"+hash[:12]+"-*", append(hdr, payload...))
+	return writeRenamed(b.path(hash), append(hdr, payload...))
 }
 
-// writeRenamed writes data to path through a temporary file (named by
-// pattern, in the same folder, created 0700 when missing) and a rename, so
-// path never holds a partial write. Nothing is synced: a torn object or
-// manifest is detected when read (length, hash, CRC) and written again.
-func writeRenamed(path, pattern string, data []byte) (err error) {
+// writeRenamed writes data to path through a temporary file in the same
+// folder (created 0700 when missing) and a rename, so path never holds a
+// partial write. Nothing is synced: a torn object or manifest is detected
+// when read (length, hash, CRC) and written again.
+func writeRenamed(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, pattern)
+	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	defer root.Close()
+	return sandbox.ReplaceFile(root, filepath.Base(path), data, 0o600, true)
 }
 
 // Get returns the content with this hash, verified against it:

@@ -7,7 +7,6 @@ import (
 	"hash/crc32"
 	"io/fs"
 	"os"
-	"path/filepath"
 )
 
 // entry is one file of a scan: its stat (to tell whether it changed) and
@@ -166,5 +165,5 @@ func loadManifest(path, root string) *manifest {
 
 // save writes the manifest at path through a temporary file and a rename.
 func (m *manifest) save(path string) error {
-	return writeRenamed(path, ".tmp-"+filepath.Base(path)+"-*", m.marshal())
+	return writeRenamed(path, m.marshal())
 }

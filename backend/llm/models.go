@@ -87,9 +87,6 @@ func LookupModel(id string) (Model, bool) {
 	return m, ok
 }
 
-// Models returns a copy of the model table.
-func Models() []Model { return append([]Model(nil), models...) }
-
 // ContextWindow returns the model's context window in tokens: from the
 // table, 200k for other Claude models, DefaultContextWindow for other
 // OpenAI models, and LocalContextWindow for everything else.

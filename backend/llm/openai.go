@@ -226,7 +226,7 @@ func (o *OpenAI) body(req Request) ([]byte, error) {
 }
 
 // reasoningBack returns the fields (FieldReasoningContent, FieldReasoning)
-// the server at host streamed thinking in, in this conversation.
+// the client's server streamed thinking in, in this conversation.
 //
 // Sending thinking back is a rule of some servers and an error for others:
 // DeepSeek's thinking mode answers 400 "The reasoning_content in the
@@ -244,13 +244,9 @@ func (o *OpenAI) body(req Request) ([]byte, error) {
 // thinking arrived (DeepSeek sometimes skips it in a tool-call turn, and
 // then wants the field anyway); DeepSeek ignores it on turns without tool
 // calls.
-func reasoningBack(msgs []Message, host string) map[string]bool {
-	return reasoningBackWith(Quirks{}, msgs, host)
-}
-
-// reasoningBack is reasoningBack of the client's server and quirks: a
-// strict server gets none; one whose quirks say it wants its field back
-// gets it on every assistant message.
+//
+// A strict server (the client's quirks) gets none; one whose quirks say it
+// wants its field back gets it on every assistant message.
 func (o *OpenAI) reasoningBack(msgs []Message) map[string]bool {
 	return reasoningBackWith(o.quirks, msgs, o.ep.host)
 }

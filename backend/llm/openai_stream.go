@@ -53,16 +53,11 @@ type openaiParser struct {
 	hadTools bool // some tool call was closed
 }
 
-// parseOpenAI reads a chat completions stream. Tool calls are closed
+// parseOpenAIFrom reads a chat completions stream from the server at host
+// origin, which thinking deltas carry (Event.Origin). Tool calls are closed
 // (EventToolDone) when finish_reason arrives; usage, which OpenAI sends in a
 // last chunk with empty choices, and EventStop follow at [DONE] or at the
 // end of the body. A body that ends before finish_reason and [DONE] was cut.
-func parseOpenAI(body io.Reader, emit func(Event) bool) error {
-	return parseOpenAIFrom("", body, emit)
-}
-
-// parseOpenAIFrom is parseOpenAI for the server at host origin, which
-// thinking deltas carry (Event.Origin).
 func parseOpenAIFrom(origin string, body io.Reader, emit func(Event) bool) error {
 	p := &openaiParser{emit: emit, origin: origin, tools: map[int]*pendingTool{}, last: -1}
 	r := NewSSEReader(body)

@@ -48,9 +48,6 @@ func NewSSEReader(r io.Reader) *SSEReader {
 	return &SSEReader{r: bufio.NewReaderSize(r, 64<<10), limit: DefaultSSELimit}
 }
 
-// SetLimit changes the largest accepted line or event, in bytes.
-func (s *SSEReader) SetLimit(n int) { s.limit = n }
-
 // Next returns the next event. It returns io.EOF at the end of the stream,
 // ErrSSELineTooLong for oversized input, or the reader's error.
 func (s *SSEReader) Next() (SSEEvent, error) {

@@ -84,7 +84,7 @@ func TestSSEReaderLimit(t *testing.T) {
 		strings.Repeat("data: "+strings.Repeat("x", 100)+"\n", 20) + "\n",
 	} {
 		r := NewSSEReader(strings.NewReader(in))
-		r.SetLimit(1000)
+		r.limit = 1000
 		if _, err := r.Next(); !errors.Is(err, ErrSSELineTooLong) {
 			t.Errorf("err = %v, want ErrSSELineTooLong", err)
 		}

@@ -3,6 +3,7 @@ package llm
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -32,7 +33,7 @@ func FuzzStreamParsers(f *testing.F) {
 		f.Add(readFixture(f, name))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		for name, parse := range map[string]streamParser{"anthropic": parseAnthropic, "openai": parseOpenAI} {
+		for name, parse := range map[string]streamParser{"anthropic": parseAnthropic, "openai": func(body io.Reader, emit func(Event) bool) error { return parseOpenAIFrom("", body, emit) }} {
 			var events []Event
 			err := parse(bytes.NewReader(body), func(ev Event) bool {
 				events = append(events, ev)

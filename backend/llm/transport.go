@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"pilot/backend/config/secret"
+	"pilot/backend/secret"
 )
 
 // endpoint is what both clients share: the HTTP client, retries, and turning

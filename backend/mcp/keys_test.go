@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"pilot/backend/internal/keyvars"
 	"strings"
 	"testing"
-
-	"pilot/backend/childenv"
 )
 
 // procOf reads /proc/PID/environ and /proc/PID/cmdline of a running
@@ -32,7 +31,7 @@ func procOf(t *testing.T, pid string) (environ, cmdline string) {
 // file is refused too, while the user's own file may pass one.
 func TestNoKeyReachesAServer(t *testing.T) {
 	keys := map[string]string{}
-	for _, v := range childenv.KeyVars() {
+	for _, v := range keyvars.All() {
 		keys[v] = "key-of-" + strings.ToLower(v) + "-0123456789"
 		t.Setenv(v, keys[v])
 	}

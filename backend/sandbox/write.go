@@ -102,7 +102,7 @@ func (r *Root) Remove(rel string) error { return r.root.Remove(rel) }
 // is written, given mode, synced and renamed over the name, and the folder
 // is synced, so a crash leaves either the old or the new file. A link at
 // rel is replaced, not followed.
-func (r *Root) WriteAtomic(rel string, data []byte, mode fs.FileMode) (err error) {
+func (r *Root) WriteAtomic(rel string, data []byte, mode fs.FileMode) error {
 	dir, base := splitRel(rel)
 	sub, self, err := r.folder(dir)
 	if err != nil {
@@ -110,14 +110,29 @@ func (r *Root) WriteAtomic(rel string, data []byte, mode fs.FileMode) (err error
 	}
 	defer sub.Close()
 	defer self.Close()
-	f, tmp, err := createTemp(sub, base)
+	if err := ReplaceFile(sub, base, data, mode, false); err != nil {
+		return err
+	}
+	_ = self.Sync()
+	return nil
+}
+
+// ReplaceFile replaces the file name in the folder dir with data: a
+// temporary file is written next to it (see RemoveTemps), given mode and
+// renamed over name, so name never holds a partial write and a link at
+// name is replaced, not followed. The file is synced before the rename;
+// the caller syncs the folder when a crash must leave the old or the new
+// file (WriteAtomic does), or leaves both unsynced with lazy, when a torn
+// file is detected where it is read (the ledger's objects).
+func ReplaceFile(dir *os.Root, name string, data []byte, mode fs.FileMode, lazy bool) (err error) {
+	f, tmp, err := createTemp(dir, name)
 	if err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil {
 			f.Close()
-			sub.Remove(tmp)
+			dir.Remove(tmp)
 		}
 	}()
 	if _, err = f.Write(data); err != nil {
@@ -126,17 +141,15 @@ func (r *Root) WriteAtomic(rel string, data []byte, mode fs.FileMode) (err error
 	if err = f.Chmod(mode.Perm()); err != nil {
 		return err
 	}
-	if err = f.Sync(); err != nil {
-		return err
+	if !lazy {
+		if err = f.Sync(); err != nil {
+			return err
+		}
 	}
 	if err = f.Close(); err != nil {
 		return err
 	}
-	if err = sub.Rename(tmp, base); err != nil {
-		return err
-	}
-	_ = self.Sync()
-	return nil
+	return dir.Rename(tmp, name)
 }
 
 // createTemp creates a new temporary file for base in the folder sub.

@@ -159,7 +159,7 @@ func TestWindowFlow(t *testing.T) {
 		t.Errorf("tool calls %+v", d.ToolCalls)
 	}
 	// Tool results' text is not sent (the card has the output); small
-	// inputs are (cards may read them; view.WindowInputMax).
+	// inputs are (cards may read them; present.WindowInputMax).
 	for _, c := range d.ToolCalls {
 		if c.Input == nil || c.Output == "" {
 			t.Errorf("tool call %s sent with input %s, output %q", c.ID, c.Input, c.Output)

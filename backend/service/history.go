@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 
 	"pilot/backend/config"
+	"pilot/backend/present"
 	"pilot/backend/store"
-	"pilot/backend/view"
 	"pilot/backend/wire"
 )
 
@@ -33,7 +33,7 @@ func (w *Service) FindProject(ctx context.Context, dir string) (wire.Project, er
 	if err != nil {
 		return wire.Project{}, err
 	}
-	return view.Project(p), nil
+	return present.Project(p), nil
 }
 
 // AddProject remembers the folder dir as opened, as the window opens it
@@ -48,7 +48,7 @@ func (w *Service) AddProject(ctx context.Context, dir string) (wire.Project, err
 	if err != nil {
 		return wire.Project{}, err
 	}
-	return view.Project(p), nil
+	return present.Project(p), nil
 }
 
 // SessionRecords returns every session of a project, newest first, with
@@ -143,7 +143,7 @@ func (w *Service) ImportSession(ctx context.Context, dir, file string) (wire.Ses
 	if err != nil {
 		return wire.SessionRecord{}, wire.Project{}, err
 	}
-	return sessionRecord(s), view.Project(p), nil
+	return sessionRecord(s), present.Project(p), nil
 }
 
 // defaultMode is the approval mode Settings names, else ask.

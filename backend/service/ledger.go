@@ -6,7 +6,7 @@ import (
 
 	"pilot/backend/agent"
 	"pilot/backend/config"
-	"pilot/backend/view"
+	"pilot/backend/present"
 	"pilot/backend/wire"
 )
 
@@ -95,7 +95,7 @@ func (w *Service) restore(ctx context.Context, sessionID int64, run func() (wire
 	}
 	if res.SessionID != sessionID {
 		if s, err := w.store.Session(ctx, res.SessionID); err == nil {
-			w.Emit(wire.SessionUpdated, wire.SessionPayload{Session: view.Session(s)})
+			w.Emit(wire.SessionUpdated, wire.SessionPayload{Session: present.Session(s)})
 		}
 	}
 	return res, nil

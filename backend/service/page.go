@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"pilot/backend/present"
 	"pilot/backend/store"
-	"pilot/backend/view"
 	"pilot/backend/wire"
 )
 
@@ -50,11 +50,11 @@ func (w *Service) getSession(ctx context.Context, id, focus int64) (wire.Session
 	}
 	d := wire.SessionDetail{
 		Seq:      lv.Seq,
-		Session:  view.Session(p.Session),
+		Session:  present.Session(p.Session),
 		Pending:  pending,
 		Usage:    usageView(p.Session, p.LastUsage),
 		State:    state,
-		Todos:    view.Todos(p.Todos),
+		Todos:    present.Todos(p.Todos),
 		HasOlder: p.HasOlder,
 	}
 	if d.Messages, d.ToolCalls, err = w.pageView(ctx, p); err != nil {
@@ -98,23 +98,23 @@ func (w *Service) pageView(ctx context.Context, p store.Page) ([]wire.Message, [
 	}
 	msgs := make([]wire.Message, len(p.Messages))
 	for i, m := range p.Messages {
-		msgs[i] = view.Message(m)
+		msgs[i] = present.Message(m)
 	}
 	calls := make([]wire.ToolCall, len(p.ToolCalls))
 	for i, c := range p.ToolCalls {
-		calls[i] = view.ToolCall(c, pr.registry.Label(c.Name, c.Input))
+		calls[i] = present.ToolCall(c, pr.registry.Label(c.Name, c.Input))
 		cards.Fill(&calls[i])
 	}
 	return msgs, calls, nil
 }
 
 // leaveOutUnshown drops what the window never shows from what it reads of
-// a session: big tool inputs and tool results' text (see view.WindowMessage).
+// a session: big tool inputs and tool results' text (see present.WindowMessage).
 func leaveOutUnshown(msgs []wire.Message, calls []wire.ToolCall) {
 	for i := range msgs {
-		msgs[i] = view.WindowMessage(msgs[i])
+		msgs[i] = present.WindowMessage(msgs[i])
 	}
 	for i := range calls {
-		calls[i] = view.WindowToolCall(calls[i])
+		calls[i] = present.WindowToolCall(calls[i])
 	}
 }

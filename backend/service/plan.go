@@ -8,7 +8,7 @@ import (
 
 	"pilot/backend/agent"
 	"pilot/backend/permission"
-	"pilot/backend/view"
+	"pilot/backend/present"
 	"pilot/backend/wire"
 )
 
@@ -39,7 +39,7 @@ func (w *Service) SetSessionMode(ctx context.Context, id int64, mode string) (wi
 	if err != nil {
 		return wire.SessionSummary{}, err
 	}
-	return view.Session(s), nil
+	return present.Session(s), nil
 }
 
 // ApprovedLine is what the transcript shows of the message that starts a

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"pilot/backend/present"
 	"pilot/backend/store"
-	"pilot/backend/view"
 	"pilot/backend/wire"
 )
 
@@ -17,7 +17,7 @@ func (w *Service) ListProjects(ctx context.Context) ([]wire.Project, error) {
 	}
 	out := make([]wire.Project, len(ps))
 	for i, p := range ps {
-		out[i] = view.Project(p)
+		out[i] = present.Project(p)
 	}
 	return out, nil
 }
@@ -46,7 +46,7 @@ func (w *Service) openProject(ctx context.Context, path string, startMCP bool) (
 	if startMCP {
 		w.openMCP(prev, p.Path)
 	}
-	return view.Project(p), nil
+	return present.Project(p), nil
 }
 
 func (w *Service) project(ctx context.Context, id int64) (store.Project, error) {

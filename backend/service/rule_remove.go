@@ -3,8 +3,8 @@ package service
 import (
 	"context"
 
+	"pilot/backend/present"
 	"pilot/backend/rules"
-	"pilot/backend/view"
 	"pilot/backend/wire"
 )
 
@@ -16,5 +16,5 @@ func (w *Service) RemoveRule(ctx context.Context, projectID, id int64) (wire.Rul
 	if err != nil {
 		return wire.Rule{}, err
 	}
-	return view.Rule(r), nil
+	return present.Rule(r), nil
 }

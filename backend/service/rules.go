@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"pilot/backend/permission"
+	"pilot/backend/present"
 	"pilot/backend/rules"
-	"pilot/backend/view"
 	"pilot/backend/wire"
 )
 
@@ -22,7 +22,7 @@ func (w *Service) ListRules(ctx context.Context, projectID int64) ([]wire.Rule, 
 	}
 	out := make([]wire.Rule, len(ls))
 	for i, l := range ls {
-		out[i] = view.Rule(l.Rule)
+		out[i] = present.Rule(l.Rule)
 		out[i].Invalid = l.Invalid
 	}
 	return out, nil
@@ -41,7 +41,7 @@ func (w *Service) AddRule(ctx context.Context, projectID int64, tool, pattern, e
 	if err != nil {
 		return wire.Rule{}, err
 	}
-	return view.Rule(r), nil
+	return present.Rule(r), nil
 }
 
 // DeleteRule removes a permission rule.

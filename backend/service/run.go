@@ -11,9 +11,9 @@ import (
 	"pilot/backend/llm"
 	"pilot/backend/mcp"
 	"pilot/backend/permission"
+	"pilot/backend/present"
 	"pilot/backend/store"
 	"pilot/backend/todo"
-	"pilot/backend/view"
 	"pilot/backend/wire"
 )
 
@@ -93,7 +93,7 @@ func (w *Service) StartSession(ctx context.Context, projectID int64, o SessionSt
 	}
 	w.created(s.ID)
 	w.setActive(s.ID)
-	return view.Session(s), nil
+	return present.Session(s), nil
 }
 
 // ResumeSession returns a session to continue, with its project, and
@@ -116,7 +116,7 @@ func (w *Service) ResumeSession(ctx context.Context, id int64) (wire.SessionSumm
 		return wire.SessionSummary{}, wire.Project{}, err
 	}
 	w.setActive(id)
-	return view.Session(s), view.Project(p), nil
+	return present.Session(s), present.Project(p), nil
 }
 
 // SessionTodos is a session's task list as its last todo_write left it.
@@ -144,7 +144,7 @@ func (w *Service) SetSessionModel(ctx context.Context, id int64, model string) (
 	if err != nil {
 		return wire.SessionSummary{}, err
 	}
-	return view.Session(s), nil
+	return present.Session(s), nil
 }
 
 // ExpandCommand turns "/name args" into its custom command's (or MCP

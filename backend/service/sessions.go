@@ -8,7 +8,7 @@ import (
 	"regexp"
 	"strings"
 
-	"pilot/backend/view"
+	"pilot/backend/present"
 	"pilot/backend/wire"
 )
 
@@ -23,7 +23,7 @@ func (w *Service) ListSessions(ctx context.Context, projectID int64, limit, offs
 	}
 	out := make([]wire.SessionSummary, len(ss))
 	for i, s := range ss {
-		out[i] = view.Session(s)
+		out[i] = present.Session(s)
 	}
 	return out, nil
 }
@@ -64,7 +64,7 @@ func (w *Service) ForkSession(ctx context.Context, id, messageID int64) (wire.Se
 	if err != nil {
 		return wire.SessionSummary{}, err
 	}
-	return view.Session(s), nil
+	return present.Session(s), nil
 }
 
 // ExportSession renders a session as Markdown ("md") or JSON ("json").
@@ -120,7 +120,7 @@ func (w *Service) SearchSessions(ctx context.Context, projectID int64, query str
 	}
 	out := make([]wire.SearchHit, len(hits))
 	for i, h := range hits {
-		out[i] = view.SearchHit(h)
+		out[i] = present.SearchHit(h)
 	}
 	return out, nil
 }
@@ -132,5 +132,5 @@ func (w *Service) sessionUpdated(ctx context.Context, id int64) {
 		w.log.Warn("session update not sent", "session", id, "err", err)
 		return
 	}
-	w.Emit(wire.SessionUpdated, wire.SessionPayload{Session: view.Session(s)})
+	w.Emit(wire.SessionUpdated, wire.SessionPayload{Session: present.Session(s)})
 }

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"pilot/backend/config"
-	"pilot/backend/config/secret"
 	"pilot/backend/llm"
+	"pilot/backend/secret"
 	"pilot/backend/wire"
 )
 
@@ -127,39 +127,14 @@ func needsKey(provider, baseURL string) bool {
 // SaveSettings validates and stores the settings form, then returns what is
 // now in force.
 func (w *Service) SaveSettings(in wire.SettingsInput) (wire.SettingsView, error) {
-	if err := validateSettings(in); err != nil {
+	if err := config.CheckForm(in); err != nil {
 		return wire.SettingsView{}, err
 	}
 	cur, err := config.LoadSettings(w.home)
 	if err != nil && !isCorrupt(err) {
 		return wire.SettingsView{}, err
 	}
-	cur.Provider = in.Provider
-	cur.Model = strings.TrimSpace(in.Model)
-	if cur.BaseURLs == nil {
-		cur.BaseURLs = map[string]string{}
-	}
-	if b := strings.TrimSpace(in.BaseURL); b != "" {
-		cur.BaseURLs[in.Provider] = b
-	} else {
-		delete(cur.BaseURLs, in.Provider)
-	}
-	cur.ApprovalMode = in.ApprovalMode
-	cur.ThinkingBudget = in.ThinkingBudget
-	cur.BudgetTokens = int64(in.BudgetTokens)
-	cur.BudgetUSD = in.BudgetUSD
-	if in.CheckpointRetentionMB != 0 { // 0: not on the form; keep what is saved
-		cur.CheckpointRetentionMB = in.CheckpointRetentionMB
-	}
-	if in.MCPTimeoutSeconds != 0 {
-		cur.MCPTimeoutSeconds = in.MCPTimeoutSeconds
-	}
-	if in.HelperConcurrency != 0 {
-		cur.HelperConcurrency = in.HelperConcurrency
-	}
-	if in.Notifications != nil {
-		cur.NotificationsOff = !*in.Notifications
-	}
+	cur.Apply(in)
 	if err := config.SaveSettings(w.home, cur); err != nil {
 		return wire.SettingsView{}, err
 	}
@@ -180,47 +155,6 @@ func (w *Service) SaveSettings(in wire.SettingsInput) (wire.SettingsView, error)
 func isCorrupt(err error) bool {
 	_, ok := err.(*config.CorruptFileError)
 	return ok
-}
-
-func validateSettings(in wire.SettingsInput) error {
-	if in.CheckpointRetentionMB != 0 && in.CheckpointRetentionMB < config.MinRetentionMB {
-		return fmt.Errorf("keep at least %d MiB of checkpoints per project (%d was given): with less, most changes could no longer be undone", config.MinRetentionMB, in.CheckpointRetentionMB)
-	}
-	if in.MCPTimeoutSeconds < 0 || in.MCPTimeoutSeconds > config.MaxMCPTimeoutSeconds {
-		return fmt.Errorf("the MCP call timeout must be 1 to %d seconds (%d was given)", config.MaxMCPTimeoutSeconds, in.MCPTimeoutSeconds)
-	}
-	if in.HelperConcurrency < 0 || in.HelperConcurrency > config.MaxHelperConcurrency {
-		return fmt.Errorf("helpers at once must be 1 to %d (%d was given)", config.MaxHelperConcurrency, in.HelperConcurrency)
-	}
-	if _, ok := llm.LookupPreset(in.Provider); !ok {
-		return fmt.Errorf("unknown provider %q: choose one of %s (openai: any OpenAI-compatible server)", in.Provider, strings.Join(llm.PresetIDs(), ", "))
-	}
-	if b := strings.TrimSpace(in.BaseURL); b != "" {
-		u, err := url.Parse(b)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("the base URL %q is not an http(s) address, e.g. http://localhost:11434/v1", b)
-		}
-	}
-	switch in.ApprovalMode {
-	case "", config.ApproveAsk, config.ApproveEdits, config.ApproveAll, config.ApproveNone, config.ApprovePlan:
-	default:
-		return fmt.Errorf("unknown approval mode %q: choose ask, edits, all, none or plan", in.ApprovalMode)
-	}
-	// Only Anthropic thinks with a budget; for other providers the saved
-	// budget waits, checked against no model.
-	model := ""
-	if llm.Protocol(in.Provider) == llm.ProviderAnthropic {
-		if model = strings.TrimSpace(in.Model); model == "" {
-			model = llm.DefaultModel(in.Provider)
-		}
-	}
-	if err := config.CheckThinking(in.ThinkingBudget, model); err != nil {
-		return fmt.Errorf("extended thinking: %w", err)
-	}
-	if in.BudgetTokens < 0 || in.BudgetUSD < 0 {
-		return fmt.Errorf("a budget cannot be negative; 0 means no budget")
-	}
-	return nil
 }
 
 // ListModels asks a server for its models. Empty arguments fall back to

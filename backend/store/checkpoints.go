@@ -382,3 +382,14 @@ func (s *Store) MessageSnippet(ctx context.Context, id int64) (string, error) {
 	}
 	return line, nil
 }
+
+// messageText joins a message's text blocks.
+func messageText(blocks []llm.ContentBlock) string {
+	var parts []string
+	for _, b := range blocks {
+		if b.Type == llm.BlockText && strings.TrimSpace(b.Text) != "" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}

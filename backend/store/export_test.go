@@ -103,48 +103,6 @@ func TestMarkdown(t *testing.T) {
 	}
 }
 
-func TestAutoTitle(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	long := strings.Repeat("word ", 30)
-	tests := []struct {
-		name     string
-		first    string
-		complete func(ctx context.Context, prompt string) (string, error)
-		want     string
-	}{
-		{"model title", "Fix the lexer", func(_ context.Context, prompt string) (string, error) {
-			if !strings.Contains(prompt, "User: Fix the lexer") || !strings.Contains(prompt, "Assistant: On it.") {
-				return "", errors.New("bad prompt: " + prompt)
-			}
-			return "  \"Lexer escape fix.\"\nextra", nil
-		}, "Lexer escape fix"},
-		{"model fails", "Fix the lexer\nmore detail", func(context.Context, string) (string, error) {
-			return "", errors.New("offline")
-		}, "Fix the lexer"},
-		{"model answers nothing", "Fix the lexer", func(context.Context, string) (string, error) { return " \n ", nil }, "Fix the lexer"},
-		{"no model", "# Refactor config loading", nil, "Refactor config loading"},
-		{"long first line", long, nil, strings.TrimSpace(strings.Repeat("word ", 11)) + "…"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			s, _ := newStore(t)
-			_, x := newSession(t, s, "/p")
-			must[Message](t)(s.AppendMessage(ctx, x.ID, user(tc.first), llm.Usage{}))
-			must[Message](t)(s.AppendMessage(ctx, x.ID, llm.Message{Role: llm.RoleAssistant,
-				Content: []llm.ContentBlock{llm.TextBlock("On it.")}}, llm.Usage{}))
-			got := must[string](t)(s.AutoTitle(ctx, x.ID, tc.complete))
-			if got != tc.want {
-				t.Errorf("title = %q, want %q", got, tc.want)
-			}
-			if saved := must[Session](t)(s.Session(ctx, x.ID)); saved.Title != tc.want {
-				t.Errorf("saved title = %q", saved.Title)
-			}
-		})
-	}
-}
-
 // An export carries no authority: the session comes in at the mode the
 // importer gives (never the file's "all"), and its approved calls stay in
 // the history but are not ApprovedHere, in the import and in its forks.

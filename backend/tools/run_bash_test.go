@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/childenv"
+	"pilot/backend/internal/keyvars"
 	"pilot/backend/sandbox"
 )
 
@@ -91,7 +91,7 @@ func TestRunBashEnvironment(t *testing.T) {
 		"GITHUB_TOKEN=gh-token-value", "MY_SECRET_X=secret-value", "DB_PASSWORD=password-value", "anthropic_x=g",
 		"SSH_AUTH_SOCK=/run/agent", "EDITOR=vi key-of-groq_api_key-0123456789"}
 	var keys []string
-	for _, v := range childenv.KeyVars() {
+	for _, v := range keyvars.All() {
 		key := "key-of-" + strings.ToLower(v) + "-0123456789"
 		keys = append(keys, key)
 		env = append(env, v+"="+key)

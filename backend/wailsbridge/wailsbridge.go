@@ -8,7 +8,7 @@ import (
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"pilot/backend/view"
+	"pilot/backend/present"
 )
 
 // Emitter sends events through the Wails runtime of ctx (the context Wails
@@ -21,7 +21,7 @@ type Emitter struct {
 func NewEmitter(ctx context.Context) Emitter { return Emitter{ctx: ctx} }
 
 // Emit sends one event to the frontend, without what the window never
-// shows (view.ForWindow).
+// shows (present.ForWindow).
 func (e Emitter) Emit(name string, payload any) {
-	runtime.EventsEmit(e.ctx, name, view.ForWindow(payload))
+	runtime.EventsEmit(e.ctx, name, present.ForWindow(payload))
 }

@@ -1,11 +1,12 @@
 // The whole window's state. Explicit unions for every status; the open
 // session lives in `session` (see sessionState.ts).
 import type { ImageInput, Project, SessionSummary, SettingsView, WorkInFlight } from "../lib/types";
-import { idleRestore, noLedger, type LedgerState, type RestoreFlow } from "./ledger";
+import { idleRestore, noLedger, type LedgerState, type RestoreFlow } from "./ledgerState";
+import type { LoadStatus } from "./loadStatus";
 import type { ReviewState } from "./review";
 import type { SessionView } from "./sessionState";
 
-export type LoadStatus = "idle" | "loading" | "ready" | "failed";
+export type { LoadStatus };
 export type PanelTab = "review" | "files" | "changes";
 export type Dialog = "none" | "settings" | "about";
 /** What fills a narrow window (under 960 CSS px: 200% scaling of a laptop screen). */

@@ -5,34 +5,11 @@
 // their file, or go back to the earlier version) and it runs again with the
 // resolutions.
 import { errorText } from "../lib/format";
-import type { Conflict, Ledger, Resolution, RestoreResult, RewindMode } from "../lib/types";
+import type { Resolution, RestoreResult, RewindMode } from "../lib/types";
 import type { ActionContext } from "./actions";
-import type { AppState, LoadStatus } from "./appState";
+import type { AppState } from "./appState";
+import { idleRestore, noLedger, type RestoreRequest } from "./ledgerState";
 import { mergeSessions } from "./sessionList";
-
-export interface LedgerState {
-  sessionId: number | null;
-  status: LoadStatus;
-  /** The last ledger loaded (kept while a refresh runs). */
-  ledger: Ledger | null;
-  error: string | null;
-}
-
-export const noLedger: LedgerState = { sessionId: null, status: "idle", ledger: null, error: null };
-
-export type RestoreRequest =
-  | { kind: "checkpoint"; sessionId: number; checkpointId: number }
-  | { kind: "file"; sessionId: number; path: string }
-  | { kind: "rewind"; sessionId: number; messageId: number; mode: RewindMode };
-
-export type RestoreFlow =
-  | { phase: "idle" }
-  /** The rewind menu is open for a user message. */
-  | { phase: "choosing"; sessionId: number; messageId: number }
-  | { phase: "running"; request: RestoreRequest; resolutions: Record<string, Resolution> }
-  | { phase: "conflicts"; request: RestoreRequest; conflicts: Conflict[]; resolutions: Record<string, Resolution> };
-
-export const idleRestore: RestoreFlow = { phase: "idle" };
 
 /** Whether a checkpoint was undone by a later revert or rewind, as the ledger last said. */
 export function checkpointUndone(st: AppState, id: number | undefined): boolean {

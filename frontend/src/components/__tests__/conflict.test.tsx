@@ -6,7 +6,7 @@ import { fireEvent, screen, within } from "@testing-library/react";
 import { renderWith } from "../../test/render";
 import RestoreDialogs from "../changes/RestoreDialogs";
 import type { Conflict, FileDiff, Hunk } from "../../lib/types";
-import type { RestoreRequest } from "../../state/ledger";
+import type { RestoreRequest } from "../../state/ledgerState";
 
 const lines = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i + 1));
 

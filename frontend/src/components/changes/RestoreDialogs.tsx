@@ -3,7 +3,7 @@
 // each file's two versions as a highlighted diff, and a choice in words.
 import type { Conflict, FileDiff, Resolution, RewindMode } from "../../lib/types";
 import { useApp, useController } from "../../state/context";
-import type { RestoreFlow, RestoreRequest } from "../../state/ledger";
+import type { RestoreFlow, RestoreRequest } from "../../state/ledgerState";
 import Modal from "../Modal";
 import ConflictDiff from "./ConflictDiff";
 

@@ -3,7 +3,7 @@ import type { Message } from "../../lib/types";
 import { useApp, useController } from "../../state/context";
 import Icon from "../Icon";
 import LongText from "./LongText";
-import Markdown from "./Markdown";
+import Markdown from "../Markdown";
 import MessageImage from "./MessageImage";
 import ToolCallCard from "./ToolCallCard";
 

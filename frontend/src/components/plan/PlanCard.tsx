@@ -3,7 +3,7 @@ import type { SessionMode, ToolCall } from "../../lib/types";
 import { useApp, useController } from "../../state/context";
 import type { SessionView } from "../../state/sessionState";
 import { toMode, WORK_MODES } from "../../state/plan";
-import Markdown from "../chat/Markdown";
+import Markdown from "../Markdown";
 import { modeLabel } from "./ModeSelect";
 
 interface PlanInput {

@@ -2,7 +2,7 @@ import type { Approval } from "../../lib/types";
 import { useApp, useController } from "../../state/context";
 import { reviewFocused } from "../../state/layout";
 import { agentReason, userRequest } from "../../state/reviewReason";
-import Markdown from "../chat/Markdown";
+import Markdown from "../Markdown";
 
 /**
  * Why the first waiting approval is asked for, where the chat is not in

@@ -1,7 +1,7 @@
-// Package view turns stored records into the views of backend/wire that
+// Package present turns stored records into the values of backend/wire that
 // the window renders. The agent (for events) and the service (for bound
 // methods) both use it, so a message looks the same either way.
-package view
+package present
 
 import (
 	"encoding/json"
@@ -71,15 +71,27 @@ func Message(m store.Message) wire.Message {
 	return v
 }
 
-// ToolCall is a stored tool call's card; label is its progress line.
+// ToolCall is a stored tool call's card; label is its progress line. It is
+// the one builder of cards: the service shows stored calls with it, and the
+// agent builds a live card with it from the row it has just inserted, then
+// writes the call's end onto it with End, so a card looks the same live
+// and after a reload.
 func ToolCall(c store.ToolCall, label string) wire.ToolCall {
-	by, rule := Refuser(c.RefusedBy)
-	return wire.ToolCall{
+	v := wire.ToolCall{
 		ID: c.ToolUseID, MessageID: c.MessageID, ParentID: c.ParentToolUseID, Name: c.Name, Label: label, Input: c.Input,
-		Status: string(c.Status), Output: c.Output, IsError: c.Status == store.ToolError,
-		StartedAt: Millis(c.StartedAt), FinishedAt: Millis(c.FinishedAt),
-		RefusedBy: by, RefusedRule: rule, Sandbox: Sandbox(c.Sandbox),
+		StartedAt: Millis(c.StartedAt), Sandbox: Sandbox(c.Sandbox),
 	}
+	End(&v, c.Status, c.Output, c.Status == store.ToolError, c.RefusedBy, c.FinishedAt)
+	return v
+}
+
+// End writes a call's end onto its card: its status, output, whether it
+// failed, who refused it (as stored in store.ToolCall.RefusedBy) and when
+// it finished (zero: not yet).
+func End(v *wire.ToolCall, status store.ToolStatus, output string, isError bool, refusedBy string, at time.Time) {
+	v.Status, v.Output, v.IsError = string(status), output, isError
+	v.RefusedBy, v.RefusedRule = refuser(refusedBy)
+	v.FinishedAt = Millis(at)
 }
 
 // Sandbox reads a stored store.ToolCall.Sandbox; nil when there is none
@@ -95,9 +107,9 @@ func Sandbox(stored string) *wire.SandboxInfo {
 	return &v
 }
 
-// Refuser splits a stored store.ToolCall.RefusedBy into who refused and
+// refuser splits a stored store.ToolCall.RefusedBy into who refused and
 // the deny rule, if one is named ("rule Bash(rm *)" is rule, "Bash(rm *)").
-func Refuser(stored string) (by, rule string) {
+func refuser(stored string) (by, rule string) {
 	by, rule, _ = strings.Cut(stored, " ")
 	return by, rule
 }

@@ -1,4 +1,4 @@
-package view
+package present
 
 import (
 	"pilot/backend/todo"

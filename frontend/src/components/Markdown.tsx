@@ -1,9 +1,9 @@
 import { memo, useContext, useMemo, useRef, type MouseEvent } from "react";
-import { BackendContext } from "../../lib/backend";
-import { BlockStream } from "../../lib/blockStream";
-import { HtmlCache } from "../../lib/htmlCache";
-import { renderInline, renderMarkdown, segmentClosed } from "../../lib/markdown";
-import { isPlainParagraph, ParagraphStream, SEGMENT_MIN } from "../../lib/paragraphStream";
+import { BackendContext } from "../lib/backend";
+import { BlockStream } from "../lib/blockStream";
+import { HtmlCache } from "../lib/htmlCache";
+import { renderInline, renderMarkdown, segmentClosed } from "../lib/markdown";
+import { isPlainParagraph, ParagraphStream, SEGMENT_MIN } from "../lib/paragraphStream";
 
 
 const Segment = memo(function Segment({ src }: { src: string }) {

@@ -1,4 +1,4 @@
-package view
+package present
 
 import (
 	"encoding/json"
