@@ -159,7 +159,7 @@ func (t *turn) runOne(ctx context.Context, r *toolRun, exec func(context.Context
 	r.rec = rec
 	r.view = wire.ToolCall{
 		ID: r.use.ID, MessageID: rec.MessageID, Name: r.use.Name, Label: l.registry.Label(r.use.Name, r.use.Input),
-		Input: r.use.Input, Status: string(store.ToolRunning), StartedAt: rec.StartedAt.UnixMilli(),
+		Input: r.use.Input, Status: wire.ToolStatus(store.ToolRunning), StartedAt: rec.StartedAt.UnixMilli(),
 	}
 	l.emitTool(r.view)
 	switch {
@@ -188,7 +188,7 @@ func (t *turn) runOne(ctx context.Context, r *toolRun, exec func(context.Context
 	if err := l.m.st.FinishToolCall(bg, rec.ID, r.out.status, r.out.text); err != nil {
 		return fmt.Errorf("saving the tool result: %w", err)
 	}
-	r.view.Status, r.view.Output, r.view.IsError = string(r.out.status), r.out.text, r.out.isError
+	r.view.Status, r.view.Output, r.view.IsError = wire.ToolStatus(r.out.status), r.out.text, r.out.isError
 	r.view.RefusedBy, r.view.RefusedRule = view.Refuser(r.out.refusedBy)
 	r.view.FinishedAt = l.m.opt.Now().UnixMilli()
 	t.cards(bg, r)

@@ -235,7 +235,7 @@ func (h *helper) runTool(ctx context.Context, u llm.ContentBlock) llm.ContentBlo
 	h.calls++
 	id := fmt.Sprintf("%s/%d", h.parent.use.ID, h.calls)
 	v := wire.ToolCall{ID: id, MessageID: h.parent.msg, ParentID: h.parent.use.ID, Name: u.Name,
-		Label: l.registry.Label(u.Name, u.Input), Input: u.Input, Status: string(store.ToolRunning)}
+		Label: l.registry.Label(u.Name, u.Input), Input: u.Input, Status: wire.ToolStatus(store.ToolRunning)}
 	rec, err := l.m.st.InsertToolCall(bg, store.ToolCall{SessionID: l.id, MessageID: h.parent.msg, ToolUseID: id,
 		Name: u.Name, Input: u.Input, ParentToolUseID: h.parent.use.ID})
 	if err != nil {
@@ -249,7 +249,7 @@ func (h *helper) runTool(ctx context.Context, u llm.ContentBlock) llm.ContentBlo
 			l.m.log.Warn("saving a helper's tool result", "session", l.id, "err", err)
 		}
 	}
-	v.Status, v.Output, v.IsError, v.FinishedAt = string(out.status), out.text, out.isError, t.l.m.opt.Now().UnixMilli()
+	v.Status, v.Output, v.IsError, v.FinishedAt = wire.ToolStatus(out.status), out.text, out.isError, t.l.m.opt.Now().UnixMilli()
 	l.emitTool(v)
 	text := out.text
 	if len(text) > helperResultChars {

@@ -54,7 +54,7 @@ func (w *Service) RevertFile(ctx context.Context, sessionID int64, path string, 
 // Rewind restores files, conversation or both to just before a user message.
 func (w *Service) Rewind(ctx context.Context, sessionID, messageID int64, mode string, in wire.RestoreInput) (wire.RestoreResult, error) {
 	return w.restore(ctx, sessionID, func() (wire.RestoreResult, error) {
-		return w.ledger.RewindSession(ctx, sessionID, messageID, mode, in)
+		return w.ledger.RewindSession(ctx, sessionID, messageID, wire.RewindMode(mode), in)
 	})
 }
 

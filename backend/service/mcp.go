@@ -72,7 +72,7 @@ func (w *Service) MCPServers() (wire.MCPServers, error) {
 	out := wire.MCPServers{Project: dir, ConfigError: h.ConfigError(), Servers: []wire.MCPServer{}}
 	for _, s := range h.Status() {
 		v := wire.MCPServer{
-			Name: s.Name, Scope: s.Scope, Transport: s.Transport, Display: s.Display, State: string(s.State), Error: s.Error,
+			Name: s.Name, Scope: wire.MCPScope(s.Scope), Transport: wire.MCPTransport(s.Transport), Display: s.Display, State: wire.MCPState(s.State), Error: s.Error,
 			Stderr: s.Stderr, Restarts: s.Restarts, Command: s.Server.Command, Args: s.Server.Args, Env: s.Server.Env,
 			Cwd: s.Server.Cwd, URL: s.Server.URL, Headers: s.Server.Headers, Disabled: s.Server.Disabled, Tools: []wire.MCPTool{},
 		}
@@ -123,11 +123,11 @@ func (w *Service) MCPSaveServer(in wire.MCPServerInput) error {
 	if err != nil {
 		return err
 	}
-	s := mcp.Server{Type: in.Type, Command: strings.TrimSpace(in.Command), Args: in.Args, Env: in.Env, Cwd: in.Cwd, URL: strings.TrimSpace(in.URL), Headers: in.Headers}
+	s := mcp.Server{Type: string(in.Type), Command: strings.TrimSpace(in.Command), Args: in.Args, Env: in.Env, Cwd: in.Cwd, URL: strings.TrimSpace(in.URL), Headers: in.Headers}
 	if in.Type == mcp.TypeStdio {
 		s.Type = ""
 	}
-	if _, err := mcp.Put(w.home, dir, in.Scope, strings.TrimSpace(in.Name), s); err != nil {
+	if _, err := mcp.Put(w.home, dir, string(in.Scope), strings.TrimSpace(in.Name), s); err != nil {
 		return fmt.Errorf("saving the MCP server: %w", err)
 	}
 	return w.mcpReload()

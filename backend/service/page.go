@@ -50,7 +50,7 @@ func (w *Service) getSession(ctx context.Context, id, focus int64) (wire.Session
 		Session:  view.Session(p.Session),
 		Pending:  pending,
 		Usage:    usageView(p.Session, p.LastUsage),
-		State:    state,
+		State:    wire.AgentStatus(state),
 		Todos:    view.Todos(p.Todos),
 		HasOlder: p.HasOlder,
 	}

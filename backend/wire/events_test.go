@@ -64,7 +64,7 @@ func TestFrontendMirrorsApprovalKinds(t *testing.T) {
 	if line, _, _ = strings.Cut(line, ";"); !ok {
 		t.Fatal("no ApprovalKind in frontend/src/lib/types.ts")
 	}
-	for _, k := range []string{ApprovalChange, ApprovalCommand, ApprovalMCP, ApprovalFetch, ApprovalBudget, ApprovalPlan, ApprovalOutsideSandbox, ApprovalNetwork} {
+	for _, k := range []string{string(ApprovalChange), string(ApprovalCommand), string(ApprovalMCP), string(ApprovalFetch), string(ApprovalBudget), string(ApprovalPlan), string(ApprovalOutsideSandbox), string(ApprovalNetwork)} {
 		if !strings.Contains(line, strconv.Quote(k)) {
 			t.Errorf("approval kind %q is not in the frontend's ApprovalKind", k)
 		}

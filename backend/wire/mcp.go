@@ -20,10 +20,10 @@ type MCPTool struct {
 // state: starting, ready, failed (Error says why), disabled.
 type MCPServer struct {
 	Name      string            `json:"name"`
-	Scope     string            `json:"scope"` // user or project
-	Transport string            `json:"transport"`
+	Scope     MCPScope          `json:"scope"`
+	Transport MCPTransport      `json:"transport"`
 	Display   string            `json:"display"` // the command it runs, or its URL
-	State     string            `json:"state"`
+	State     MCPState          `json:"state"`
 	Error     string            `json:"error"`
 	Tools     []MCPTool         `json:"tools"`
 	Stderr    []string          `json:"stderr"`
@@ -47,9 +47,9 @@ type MCPServers struct {
 
 // MCPServerInput adds or replaces a server. Type is stdio, http or sse.
 type MCPServerInput struct {
-	Scope   string            `json:"scope"`
+	Scope   MCPScope          `json:"scope"`
 	Name    string            `json:"name"`
-	Type    string            `json:"type"`
+	Type    MCPTransport      `json:"type"`
 	Command string            `json:"command"`
 	Args    []string          `json:"args"`
 	Env     map[string]string `json:"env"`
