@@ -54,6 +54,32 @@ const (
 	LedgerUpdated = "ledger:updated"
 )
 
+// Payloads maps every event name to its payload's type (a zero value of
+// it). The generator (backend/internal/wiregen) writes it as the window's
+// EventMap, so an event the frontend listens to always has the payload Go
+// sends.
+var Payloads = map[string]any{
+	AppReady:          AppReadyPayload{},
+	AppOpenProject:    OpenProjectPayload{},
+	AppOpenSession:    OpenSessionPayload{},
+	AppConfirmQuit:    WorkInFlight{},
+	AgentState:        StatePayload{},
+	AgentStream:       StreamPayload{},
+	AgentMessage:      MessagePayload{},
+	AgentTool:         ToolPayload{},
+	AgentToolOutput:   ToolOutputPayload{},
+	AgentApproval:     ApprovalPayload{},
+	AgentApprovalDone: ApprovalDonePayload{},
+	AgentUsage:        UsagePayload{},
+	AgentNotice:       NoticePayload{},
+	AgentError:        ErrorPayload{},
+	AgentTodos:        TodosPayload{},
+	AgentTurnDone:     TurnDonePayload{},
+	SessionUpdated:    SessionPayload{},
+	LedgerUpdated:     LedgerUpdatedPayload{},
+	MCPUpdated:        MCPUpdatedPayload{},
+}
+
 // AppReadyPayload says how long the app took to become usable.
 type AppReadyPayload struct {
 	// StartupMs is the time from process start to the frontend's first call.
