@@ -51,7 +51,7 @@ func load(dir string) (*wirePkg, error) {
 		return nil, fmt.Errorf("no Go files in %s", dir)
 	}
 	p.info = &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}, Types: map[ast.Expr]types.TypeAndValue{}}
-	conf := types.Config{Importer: importer.ForCompiler(p.fset, "source", nil)}
+	conf := types.Config{Importer: importer.Default()}
 	p.types, err = conf.Check(p.files[0].Name.Name, p.fset, p.files, p.info)
 	if err != nil {
 		return nil, fmt.Errorf("type-checking %s: %w", dir, err)

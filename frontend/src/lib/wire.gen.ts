@@ -811,11 +811,12 @@ export interface MCPServer {
   stderr: string[];
   restarts: number;
   command: string;
-  args: string[];
-  env: Record<string, string>;
+  /** Args, Env and Headers are null when the configuration has none. */
+  args: string[] | null;
+  env: Record<string, string> | null;
   cwd: string;
   url: string;
-  headers: Record<string, string>;
+  headers: Record<string, string> | null;
   disabled: boolean;
 }
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import type { SearchHit } from "../../lib/types";
+import type { SearchHit } from "../../lib/wire.gen";
 import { sanitizeSnippet } from "../../lib/sanitize";
 import { errorText } from "../../lib/format";
 import { useDebounced } from "../../lib/useDebounced";
