@@ -1,7 +1,6 @@
 package wire
 
 // Types returned by or passed to bound methods (fetched, not pushed).
-// They mirror frontend/src/lib/types.ts.
 
 // Project is a folder the user opened.
 type Project struct {

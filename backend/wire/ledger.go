@@ -2,7 +2,6 @@ package wire
 
 // The change ledger as the window shows it: what each change and command
 // did to the project's files, and the results of reverting or rewinding.
-// Mirrored in frontend/src/lib/types.ts.
 
 // FileEffect is what one checkpoint did to one file. Kept is false when
 // the content from before was not stored (over the size limit, or removed

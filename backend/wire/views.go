@@ -3,7 +3,7 @@ package wire
 import "encoding/json"
 
 // The views below are what a frontend renders; bound methods return them
-// too. They mirror frontend/src/lib/types.ts.
+// too. make bindings writes them into frontend/src/lib/wire.gen.ts.
 
 // Block is one content block of a message as the window shows it.
 type Block struct {
