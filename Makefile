@@ -153,7 +153,8 @@ tidy-check:
 bindings-check: frontend
 	@tmp=$$(mktemp -d); \
 	cp -a frontend/wailsjs "$$tmp/before"; \
-	restore() { rm -rf frontend/wailsjs; cp -a "$$tmp/before" frontend/wailsjs; rm -rf "$$tmp"; }; \
+	restore() { rm -rf frontend/wailsjs; cp -a "$$tmp/before" frontend/wailsjs; }; \
+	trap 'rm -rf "$$tmp"' EXIT; \
 	if ! PILOT_HOME="$$tmp/home" $(WAILS) generate module $(WAILSFLAGS) -tags $(TAGS) >"$$tmp/log" 2>&1; then \
 		cat "$$tmp/log"; restore; echo "bindings: wails generate module failed"; exit 1; \
 	fi; \
@@ -162,12 +163,12 @@ bindings-check: frontend
 		echo "frontend/wailsjs is stale: run 'make bindings' and commit the result"; exit 1; \
 	fi; \
 	restore; \
-	if ! $(WIREGEN) -o "$$tmp/wire.gen.ts"; then rm -rf "$$tmp"; echo "bindings: wiregen failed"; exit 1; fi; \
+	if ! $(WIREGEN) -o "$$tmp/wire.gen.ts"; then echo "bindings: wiregen failed"; exit 1; fi; \
 	if ! diff -u $(WIRE_TS) "$$tmp/wire.gen.ts" >"$$tmp/diff"; then \
-		head -n 80 "$$tmp/diff"; rm -rf "$$tmp"; \
+		head -n 80 "$$tmp/diff"; \
 		echo "$(WIRE_TS) is stale: run 'make bindings' and commit the result"; exit 1; \
 	fi; \
-	rm -rf "$$tmp"; echo "bindings are up to date"
+	echo "bindings are up to date"
 
 go-test: frontend
 	go test -race -tags $(TAGS) ./...
