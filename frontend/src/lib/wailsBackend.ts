@@ -30,11 +30,11 @@ import type {
 
 /**
  * Widened is T as Wails types it: every string union a plain string, the
- * rest the same shape. typed<T> accepts exactly that, so a binding whose
- * result differs from the generated contract in anything but an enum's
- * width (a field renamed, added or retyped in one generator and not the
- * other) fails to compile here; the enums are Go's named types, whose
- * values are the unions'.
+ * rest the same shape. typed<T> accepts a binding's result only when it has
+ * every field of the generated type with that type, unions widened (a field
+ * the contract has and the binding lacks, or types otherwise, fails to
+ * compile here). Narrowing the strings back to the unions is sound because
+ * both generators read the same Go fields, whose types are the named enums.
  */
 type Widened<T> = T extends string
   ? string
