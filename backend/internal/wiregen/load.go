@@ -60,12 +60,25 @@ func load(dir string) (*wirePkg, error) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.GenDecl:
-				if n.Tok == token.TYPE && len(n.Specs) == 1 && n.Doc != nil {
-					p.docs[n.Specs[0].(*ast.TypeSpec).Name.Pos()] = n.Doc.Text()
+				if len(n.Specs) == 1 && n.Doc != nil {
+					switch sp := n.Specs[0].(type) {
+					case *ast.TypeSpec:
+						p.docs[sp.Name.Pos()] = n.Doc.Text()
+					case *ast.ValueSpec:
+						p.docs[sp.Names[0].Pos()] = n.Doc.Text()
+					}
 				}
 			case *ast.TypeSpec:
 				if n.Doc != nil {
 					p.docs[n.Name.Pos()] = n.Doc.Text()
+				}
+			case *ast.ValueSpec:
+				doc := n.Doc
+				if doc == nil {
+					doc = n.Comment
+				}
+				if doc != nil {
+					p.docs[n.Names[0].Pos()] = doc.Text()
 				}
 			case *ast.Field:
 				doc := n.Doc

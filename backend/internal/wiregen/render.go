@@ -80,7 +80,9 @@ func render(p *wirePkg) ([]byte, error) {
 		if inMap[c.Name()] {
 			continue
 		}
-		fmt.Fprintf(&b, "\nexport const %s = %s;\n", c.Name(), c.Val().ExactString())
+		b.WriteString("\n")
+		r.doc(&b, "", c.Name())
+		fmt.Fprintf(&b, "export const %s = %s;\n", c.Name(), c.Val().ExactString())
 	}
 
 	b.WriteString("\n// Events: each name, and the payload it carries.\n\n")

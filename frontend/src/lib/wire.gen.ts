@@ -1103,28 +1103,63 @@ export interface WorkInFlight {
 
 // Constants.
 
+/** DirPageMax is the most entries one DirPage carries. */
 export const DirPageMax = 1000;
 
 // Events: each name, and the payload it carries.
 
+/** AppReady is emitted once the frontend has called FrontendReady. */
 export const AppReady = "app:ready";
+/**
+ * AppOpenProject: a second launch (`pilot DIR`, the launcher) asked the
+ * running window to open a folder; the service has opened it.
+ */
 export const AppOpenProject = "app:open_project";
+/** AppOpenSession: the user clicked the notification of a session. */
 export const AppOpenSession = "app:open_session";
+/** AppConfirmQuit: the window was asked to close while work is in flight. */
 export const AppConfirmQuit = "app:confirm_quit";
+/** AgentState: the session's agent changed state. */
 export const AgentState = "agent:state";
+/** AgentStream: batched text and thinking deltas of the message being streamed. */
 export const AgentStream = "agent:stream";
+/** AgentMessage: a message was committed (user, assistant or tool results). */
 export const AgentMessage = "agent:message";
+/** AgentTool: a tool call was created or changed status. */
 export const AgentTool = "agent:tool";
+/** AgentToolOutput: batched live output of a running command. */
 export const AgentToolOutput = "agent:tool_output";
+/** AgentApproval: a change or command waits for the user's decision. */
 export const AgentApproval = "agent:approval";
+/** AgentApprovalDone: a pending approval was decided, withdrawn or cancelled. */
 export const AgentApprovalDone = "agent:approval_done";
+/** AgentUsage: token use and cost of the session changed. */
 export const AgentUsage = "agent:usage";
+/**
+ * AgentNotice: something the user should know that is not an error
+ * (retrying, compacted, loop guard, limits, budget).
+ */
 export const AgentNotice = "agent:notice";
+/** AgentError: the turn failed; the message is a human sentence. */
 export const AgentError = "agent:error";
+/** AgentTodos: the session's task list was replaced (todo_write). */
 export const AgentTodos = "agent:todos";
+/**
+ * AgentTurnDone: the turn ended (answered, cancelled, failed, limited,
+ * or with a plan: reason "plan").
+ */
 export const AgentTurnDone = "agent:turn_done";
+/** SessionUpdated: a session's title, counters or state changed. */
 export const SessionUpdated = "session:updated";
+/**
+ * LedgerUpdated: a session's change ledger changed (a change or command
+ * was recorded, or the user reverted or rewound files).
+ */
 export const LedgerUpdated = "ledger:updated";
+/**
+ * MCPUpdated: an MCP server of the open project changed state or tools, or
+ * the configuration changed; the window reads MCPServers again. No seq.
+ */
 export const MCPUpdated = "mcp:updated";
 
 /** Every event the backend emits, by name, with the type of its payload (wire.Payloads). */
