@@ -236,6 +236,7 @@ const (
 	HitToolInput  SearchHitKind = "tool_input"
 	HitToolOutput SearchHitKind = "tool_output"
 	HitPath       SearchHitKind = "path"
+	HitWebPage    SearchHitKind = "web_page" // a page web_fetch read
 )
 
 // RuleEffect is what a permission rule does.

@@ -400,9 +400,9 @@ export type DiffLineKind = "context" | "add" | "del";
 export const DiffLineKindValues: readonly DiffLineKind[] = ["context", "add", "del"];
 
 /** SearchHitKind is where a search hit was found. */
-export type SearchHitKind = "message" | "tool_input" | "tool_output" | "path";
+export type SearchHitKind = "message" | "tool_input" | "tool_output" | "path" | "web_page";
 /** Every SearchHitKind. */
-export const SearchHitKindValues: readonly SearchHitKind[] = ["message", "tool_input", "tool_output", "path"];
+export const SearchHitKindValues: readonly SearchHitKind[] = ["message", "tool_input", "tool_output", "path", "web_page"];
 
 /** RuleEffect is what a permission rule does. */
 export type RuleEffect = "allow" | "deny";

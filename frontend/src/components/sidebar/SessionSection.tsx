@@ -18,6 +18,7 @@ const kindLabel: Record<SearchHit["kind"], string> = {
   tool_input: "tool input",
   tool_output: "tool output",
   path: "path",
+  web_page: "web page",
 };
 
 /** "Show older sessions": a button that also fires when it scrolls into view. */
