@@ -45,6 +45,7 @@ func TestDomainValuesFitWire(t *testing.T) {
 		{"pilot/backend/todo", "Status", "TodoStatus", nil},
 		{"pilot/backend/config", "Source", "ValueSource", nil},
 		{"pilot/backend/permission", "Mode", "ApprovalMode", nil},
+		{"pilot/backend/mcp", "State", "MCPState", nil},
 	} {
 		t.Run(c.pkg+"."+c.typ, func(t *testing.T) {
 			t.Parallel()
