@@ -41,7 +41,7 @@ help:
 	@echo "make package    .deb, .rpm and .tar.gz of it in build/bin/package (nfpm)"
 	@echo "make dev        wails dev: live-reloading window + Vite"
 	@echo "make bench      benchmarks; results go to docs/BENCHMARKS.md"
-	@echo "make bindings   regenerate frontend/wailsjs from the bound Go methods"
+	@echo "make bindings   regenerate frontend/wailsjs and frontend/src/lib/wire.gen.ts from Go"
 	@echo "make deps       install every system and npm package (run, test and bench)"
 	@echo "make frontend   build frontend/dist (main.go embeds it)"
 	@echo "make clean      remove build outputs"
@@ -120,8 +120,14 @@ dev: deps-run node-modules
 	$(WAILS) dev -m -nosyncgomod -ldflags "$(LDFLAGS)" 2>&1 | $(QUIET_WAILS)
 
 # Generation runs the app's main(): give it a throw-away PILOT_HOME.
+# Wails writes the bound methods and their models (frontend/wailsjs);
+# wiregen writes the wire contract (WIRE_TS: every payload, enum and event
+# of backend/wire).
+WIRE_TS := frontend/src/lib/wire.gen.ts
+WIREGEN := go run ./backend/internal/wiregen
 bindings: frontend
 	home=$$(mktemp -d); PILOT_HOME=$$home $(WAILS) generate module $(WAILSFLAGS) -tags $(TAGS) 2>&1 | $(QUIET_WAILS); rm -rf "$$home"
+	$(WIREGEN) -o $(WIRE_TS)
 
 clean:
 	rm -rf build/bin build/e2e-artifacts build/bench frontend/dist frontend/package.json.md5
@@ -177,7 +183,8 @@ tidy-check:
 bindings-check: frontend
 	@tmp=$$(mktemp -d); \
 	cp -a frontend/wailsjs "$$tmp/before"; \
-	restore() { rm -rf frontend/wailsjs; cp -a "$$tmp/before" frontend/wailsjs; rm -rf "$$tmp"; }; \
+	restore() { rm -rf frontend/wailsjs; cp -a "$$tmp/before" frontend/wailsjs; }; \
+	trap 'rm -rf "$$tmp"' EXIT; \
 	if ! PILOT_HOME="$$tmp/home" $(WAILS) generate module $(WAILSFLAGS) -tags $(TAGS) >"$$tmp/log" 2>&1; then \
 		cat "$$tmp/log"; restore; echo "bindings: wails generate module failed"; exit 1; \
 	fi; \
@@ -185,7 +192,13 @@ bindings-check: frontend
 		head -n 80 "$$tmp/diff"; restore; \
 		echo "frontend/wailsjs is stale: run 'make bindings' and commit the result"; exit 1; \
 	fi; \
-	restore; echo "bindings are up to date"
+	restore; \
+	if ! $(WIREGEN) -o "$$tmp/wire.gen.ts"; then echo "bindings: wiregen failed"; exit 1; fi; \
+	if ! diff -u $(WIRE_TS) "$$tmp/wire.gen.ts" >"$$tmp/diff"; then \
+		head -n 80 "$$tmp/diff"; \
+		echo "$(WIRE_TS) is stale: run 'make bindings' and commit the result"; exit 1; \
+	fi; \
+	echo "bindings are up to date"
 
 go-test: frontend
 	go test -race -tags $(TAGS) ./...

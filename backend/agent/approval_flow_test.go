@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -78,7 +79,7 @@ func TestPartialHunks(t *testing.T) {
 			tools := h.rec.events(wire.AgentTool)
 			card := tools[len(tools)-1].(wire.ToolPayload).Call
 			if card.Change == nil || card.Change.Applied != 2 || card.Change.Total != 3 || card.Change.Edited || card.Change.CheckpointID == 0 ||
-				strings.Join(card.Change.Files[0].Decisions, ",") != "approved,rejected,approved" {
+				!slices.Equal(card.Change.Files[0].Decisions, []wire.HunkDecision{wire.HunkApproved, wire.HunkRejected, wire.HunkApproved}) {
 				t.Fatalf("card %+v", card.Change)
 			}
 			detail, err := h.lg.ChangeDetail(t.Context(), h.sess.ID, "mp")

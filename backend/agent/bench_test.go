@@ -68,7 +68,7 @@ func (c *counter) Emit(name string, p any) {
 		c.stream.Add(1)
 	}
 	if d, ok := p.(wire.TurnDonePayload); ok {
-		c.done <- d.Reason
+		c.done <- string(d.Reason)
 	}
 }
 

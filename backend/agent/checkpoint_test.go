@@ -32,7 +32,7 @@ func TestCommandEffectsOnCard(t *testing.T) {
 	}
 	got := map[string]string{}
 	for _, f := range card.Effects.Files {
-		got[f.Path] = f.Op
+		got[f.Path] = string(f.Op)
 		if f.Path == "big.bin" && (!f.Kept || !strings.Contains(f.Why, "diff cannot be shown")) { // created: revertable
 			t.Errorf("big.bin over the limit: %+v", f)
 		}

@@ -183,13 +183,13 @@ func TestApprovalKindsAndAlwaysRules(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		id, input string
-		kind      string
+		kind      wire.ApprovalKind
 		always    []string
 	}{
-		{"c1", `{"command":"make build"}`, wire.ApprovalCommand, []string{`allow run_bash "make build"`}},
-		{"c2", `{"command":"eval \"$CMD\""}`, wire.ApprovalCommand, nil},
-		{"c3", `{"command":"go build ./... && go test ./..."}`, wire.ApprovalCommand, []string{`allow run_bash "go build ./..."`, `allow run_bash "go test ./..."`}},
-		{"w1", `{"path":"new.txt","content":"x\n"}`, wire.ApprovalChange, []string{`allow edits "new.txt"`}},
+		{"c1", `{"command":"make build"}`, wire.ApprovalKind(wire.ApprovalCommand), []string{`allow run_bash "make build"`}},
+		{"c2", `{"command":"eval \"$CMD\""}`, wire.ApprovalKind(wire.ApprovalCommand), nil},
+		{"c3", `{"command":"go build ./... && go test ./..."}`, wire.ApprovalKind(wire.ApprovalCommand), []string{`allow run_bash "go build ./..."`, `allow run_bash "go test ./..."`}},
+		{"w1", `{"path":"new.txt","content":"x\n"}`, wire.ApprovalKind(wire.ApprovalChange), []string{`allow edits "new.txt"`}},
 	}
 	var calls []fakellm.ToolCall
 	for _, c := range cases {

@@ -53,7 +53,7 @@ func (r *recorder) Emit(name string, payload any) {
 			go on(p.Approval)
 		}
 	case wire.TurnDonePayload:
-		r.turnDone <- p.Reason
+		r.turnDone <- string(p.Reason)
 	}
 }
 
@@ -69,7 +69,7 @@ func (r *recorder) events(name string) []any {
 	return out
 }
 
-func (r *recorder) notices(kind string) []string {
+func (r *recorder) notices(kind wire.NoticeKind) []string {
 	var out []string
 	for _, p := range r.events(wire.AgentNotice) {
 		if n := p.(wire.NoticePayload); n.Kind == kind {

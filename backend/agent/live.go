@@ -60,14 +60,14 @@ func (l *live) setState(s State) {
 	if prev == s {
 		return
 	}
-	l.send(wire.AgentState, func(q wire.Seq) any { return wire.StatePayload{Seq: q, State: string(s)} })
+	l.send(wire.AgentState, func(q wire.Seq) any { return wire.StatePayload{Seq: q, State: wire.AgentStatus(s)} })
 }
 
 func (l *live) send(name string, build func(wire.Seq) any) { l.m.out.send(l.id, name, build) }
 
 func (l *live) notice(kind, text string, retryMs int64) {
 	l.send(wire.AgentNotice, func(q wire.Seq) any {
-		return wire.NoticePayload{Seq: q, Kind: kind, Text: text, RetryInMs: retryMs}
+		return wire.NoticePayload{Seq: q, Kind: wire.NoticeKind(kind), Text: text, RetryInMs: retryMs}
 	})
 }
 
@@ -89,7 +89,7 @@ func (l *live) emitError(err error) {
 	}
 	l.m.logError("turn failed", l.id, err)
 	l.send(wire.AgentError, func(q wire.Seq) any {
-		return wire.ErrorPayload{Seq: q, Kind: kind, Message: msg, Retryable: retry}
+		return wire.ErrorPayload{Seq: q, Kind: wire.ErrorKind(kind), Message: msg, Retryable: retry}
 	})
 }
 

@@ -194,7 +194,7 @@ func (n notifier) Asked(session int64, a wire.Approval) {
 
 func (n notifier) Done(session int64, id, outcome string) {
 	n.m.out.send(session, wire.AgentApprovalDone, func(s wire.Seq) any {
-		return wire.ApprovalDonePayload{Seq: s, ApprovalID: id, Outcome: outcome}
+		return wire.ApprovalDonePayload{Seq: s, ApprovalID: id, Outcome: wire.ApprovalOutcome(outcome)}
 	})
 }
 

@@ -53,7 +53,7 @@ func TestRefusalIsReported(t *testing.T) {
 				t.Fatalf("errors %v", errs)
 			}
 			e := errs[0].(wire.ErrorPayload)
-			if e.Kind != string(llm.KindRefusal) || !strings.Contains(e.Message, tt.msg) || e.Retryable {
+			if e.Kind != wire.ErrorKind(llm.KindRefusal) || !strings.Contains(e.Message, tt.msg) || e.Retryable {
 				t.Errorf("error %+v, want kind refusal with %q", e, tt.msg)
 			}
 			sess, err := h.st.Session(t.Context(), h.sess.ID)

@@ -67,7 +67,7 @@ func TestRefusedBy(t *testing.T) {
 			for _, e := range h.rec.events(wire.AgentTool) {
 				last = e.(wire.ToolPayload).Call
 			}
-			if last.Status != "rejected" || last.RefusedBy != c.by || last.RefusedRule != c.rule {
+			if last.Status != "rejected" || string(last.RefusedBy) != c.by || last.RefusedRule != c.rule {
 				t.Errorf("card %s refusedBy %q rule %q, want rejected, %q, %q", last.Status, last.RefusedBy, last.RefusedRule, c.by, c.rule)
 			}
 		})

@@ -301,7 +301,7 @@ func TestSandboxNetworkDecide(t *testing.T) {
 	var once sync.Once
 	h.rec.mu.Lock()
 	h.rec.onEvent = func(name string, p any) {
-		if tp, ok := p.(wire.ToolPayload); ok && tp.Call.ID == "c1" && tp.Call.Status == string(store.ToolRunning) && tp.Call.Sandbox != nil && tp.Call.Sandbox.Sandboxed {
+		if tp, ok := p.(wire.ToolPayload); ok && tp.Call.ID == "c1" && tp.Call.Status == wire.ToolRunning && tp.Call.Sandbox != nil && tp.Call.Sandbox.Sandboxed {
 			once.Do(func() { close(running) })
 		}
 	}
@@ -376,7 +376,7 @@ func TestSandboxNetworkDecide(t *testing.T) {
 	if info := storedSandbox(t, h, "c1"); len(info.Blocked) != 2 {
 		t.Errorf("stored blocks %q", info.Blocked)
 	}
-	if card := lastCard(h, "c1"); card.Status != string(store.ToolDone) || card.Sandbox == nil || len(card.Sandbox.Blocked) != 2 {
+	if card := lastCard(h, "c1"); card.Status != wire.ToolDone || card.Sandbox == nil || len(card.Sandbox.Blocked) != 2 {
 		t.Errorf("card %+v", card)
 	}
 	if err := l.decideHost(ctx, "ok.example", 443); err == nil || !strings.Contains(err.Error(), "no command") {

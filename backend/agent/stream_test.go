@@ -48,7 +48,7 @@ func TestSilentStream(t *testing.T) {
 				t.Fatalf("errors %+v", errs)
 			}
 			e := errs[0].(wire.ErrorPayload)
-			if e.Kind != string(llm.KindStalled) || !e.Retryable ||
+			if e.Kind != wire.ErrorKind(llm.KindStalled) || !e.Retryable ||
 				!strings.Contains(e.Message, "went silent in the middle of the answer (nothing arrived for 2 s)") ||
 				!strings.HasSuffix(e.Message, "The partial answer was kept.") {
 				t.Errorf("error %+v", e)
@@ -108,7 +108,7 @@ func TestErrorEventInStream(t *testing.T) {
 			if len(errs) != 1 {
 				t.Fatalf("errors %+v", errs)
 			}
-			if e := errs[0].(wire.ErrorPayload); e.Kind != string(llm.KindPermission) || e.Retryable ||
+			if e := errs[0].(wire.ErrorPayload); e.Kind != wire.ErrorKind(llm.KindPermission) || e.Retryable ||
 				!strings.Contains(e.Message, "refused the request (permission_error): not allowed;") {
 				t.Errorf("error %+v", e)
 			}
@@ -129,7 +129,7 @@ func TestErrorEventInStream(t *testing.T) {
 			if len(errs) != 1 {
 				t.Fatalf("errors %+v", errs)
 			}
-			if e := errs[0].(wire.ErrorPayload); e.Kind != string(llm.KindOverloaded) || !e.Retryable ||
+			if e := errs[0].(wire.ErrorPayload); e.Kind != wire.ErrorKind(llm.KindOverloaded) || !e.Retryable ||
 				!strings.HasSuffix(e.Message, "The partial answer was kept.") {
 				t.Errorf("error %+v", e)
 			}

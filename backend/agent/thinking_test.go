@@ -53,7 +53,7 @@ func TestRedactedThinkingGoesBack(t *testing.T) {
 	}
 	for _, p := range h.rec.events(wire.AgentMessage) {
 		for _, b := range p.(wire.MessagePayload).Message.Blocks {
-			if b.Type == string(llm.BlockRedactedThinking) {
+			if b.Type == wire.BlockType(llm.BlockRedactedThinking) {
 				t.Errorf("the window was sent a redacted block: %+v", b)
 			}
 		}

@@ -88,7 +88,7 @@ func (l *live) run(ctx context.Context, user []llm.ContentBlock) {
 		l.m.out.global(wire.SessionUpdated, wire.SessionPayload{Session: present.Session(sess)})
 	}
 	l.setState(state)
-	l.send(wire.AgentTurnDone, func(q wire.Seq) any { return wire.TurnDonePayload{Seq: q, Reason: reason} })
+	l.send(wire.AgentTurnDone, func(q wire.Seq) any { return wire.TurnDonePayload{Seq: q, Reason: wire.TurnEndReason(reason)} })
 	if untitled && l.m.opt.Titles && reason != ReasonError {
 		l.modelTitle()
 	}

@@ -44,7 +44,7 @@ func (t *turn) awaiting(ctx context.Context, r *toolRun, approvalID string) {
 	if err := l.m.st.SetToolStatus(context.WithoutCancel(ctx), r.rec.ID, store.ToolAwaitingApproval); err != nil {
 		l.m.log.Warn("saving tool status", "err", err)
 	}
-	r.view.Status, r.view.ApprovalID = string(store.ToolAwaitingApproval), approvalID
+	r.view.Status, r.view.ApprovalID = wire.ToolStatus(store.ToolAwaitingApproval), approvalID
 	l.emitTool(r.view)
 	l.setState(AwaitingApproval)
 }
@@ -53,13 +53,13 @@ func (t *turn) awaiting(ctx context.Context, r *toolRun, approvalID string) {
 func (t *turn) running(ctx context.Context, r *toolRun) {
 	l := t.l
 	l.setState(ToolExecuting)
-	if r.view.Status == string(store.ToolRunning) {
+	if r.view.Status == wire.ToolRunning {
 		return
 	}
 	if err := l.m.st.SetToolStatus(context.WithoutCancel(ctx), r.rec.ID, store.ToolRunning); err != nil {
 		l.m.log.Warn("saving tool status", "err", err)
 	}
-	r.view.Status = string(store.ToolRunning)
+	r.view.Status = wire.ToolStatus(store.ToolRunning)
 	l.emitTool(r.view)
 }
 

@@ -226,7 +226,7 @@ func TestRaces(t *testing.T) {
 // answer never decides a change.
 func TestKinds(t *testing.T) {
 	t.Parallel()
-	for _, kind := range []string{wire.ApprovalCommand, wire.ApprovalMCP, wire.ApprovalFetch, wire.ApprovalBudget, wire.ApprovalPlan, wire.ApprovalOutsideSandbox} {
+	for _, kind := range []wire.ApprovalKind{wire.ApprovalCommand, wire.ApprovalMCP, wire.ApprovalFetch, wire.ApprovalBudget, wire.ApprovalPlan, wire.ApprovalOutsideSandbox} {
 		rec := newRecord()
 		b := New(rec)
 		done := make(chan Answer, 1)
@@ -249,8 +249,8 @@ func TestKinds(t *testing.T) {
 		}
 	}
 	b := New(newRecord())
-	for _, kind := range []string{"", wire.ApprovalChange} {
-		if _, err := b.Ask(context.Background(), 1, wire.Approval{Kind: kind}); !errors.Is(err, ErrWrongKind) {
+	for _, kind := range []string{"", string(wire.ApprovalChange)} {
+		if _, err := b.Ask(context.Background(), 1, wire.Approval{Kind: wire.ApprovalKind(kind)}); !errors.Is(err, ErrWrongKind) {
 			t.Errorf("Ask of kind %q: %v", kind, err)
 		}
 	}

@@ -78,7 +78,7 @@ func plural(n int, one, many string) string {
 // rewindArgs is a parsed `pilot rewind` command line.
 type rewindArgs struct {
 	session, message int64
-	mode             string
+	mode             wire.RewindMode
 	force, json      bool
 }
 
@@ -118,7 +118,7 @@ func parseRewindArgs(args []string) (rewindArgs, error) {
 	a.mode = wire.RewindCode
 	for _, m := range []struct {
 		on   bool
-		mode string
+		mode wire.RewindMode
 	}{{*code, wire.RewindCode}, {*conv, wire.RewindConversation}, {*both, wire.RewindBoth}} {
 		if m.on {
 			n++
@@ -152,13 +152,13 @@ func runRewind(ctx context.Context, args []string, tio IO) int {
 // Rewind restores a session to just before a user message and prints what
 // it did; conflicts are listed and refused unless a.force.
 func Rewind(ctx context.Context, svc *service.Service, a rewindArgs, stdout, stderr io.Writer) int {
-	in := wire.RestoreInput{Resolutions: map[string]string{}}
-	res, err := svc.Rewind(ctx, a.session, a.message, a.mode, in)
+	in := wire.RestoreInput{Resolutions: map[string]wire.Resolution{}}
+	res, err := svc.Rewind(ctx, a.session, a.message, string(a.mode), in)
 	if err == nil && len(res.Conflicts) > 0 && a.force {
 		for _, c := range res.Conflicts {
 			in.Resolutions[c.Path] = wire.ResolveCheckpoint
 		}
-		res, err = svc.Rewind(ctx, a.session, a.message, a.mode, in)
+		res, err = svc.Rewind(ctx, a.session, a.message, string(a.mode), in)
 	}
 	if err != nil {
 		switch {
@@ -193,7 +193,7 @@ func printRestore(w io.Writer, res wire.RestoreResult) {
 		fmt.Fprintf(w, "conflict  %s  (changed outside Pilot)\n", c.Path)
 	}
 	for _, f := range res.Restored {
-		fmt.Fprintf(w, "%-9s %s\n", restoredVerb(f.Op), f.Path)
+		fmt.Fprintf(w, "%-9s %s\n", restoredVerb(string(f.Op)), f.Path)
 	}
 	for _, p := range res.Kept {
 		fmt.Fprintf(w, "kept      %s\n", p)
@@ -212,7 +212,7 @@ func printRestore(w io.Writer, res wire.RestoreResult) {
 // restoredVerb says what a restore did to a file, from the op of its own
 // checkpoint event.
 func restoredVerb(op string) string {
-	switch op {
+	switch wire.LedgerOp(op) {
 	case wire.OpCreated:
 		return "recreated"
 	case wire.OpDeleted:

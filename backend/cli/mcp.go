@@ -242,7 +242,7 @@ func firstLineOf(s string) string {
 }
 
 func mcpAdd(svc *service.Service, project string, a mcpArgs, tio IO) error {
-	in := wire.MCPServerInput{Scope: a.scope, Name: a.name}
+	in := wire.MCPServerInput{Scope: wire.MCPScope(a.scope), Name: a.name}
 	switch {
 	case a.url != "" && len(a.command) > 0:
 		return errors.New("give either --url or a command after --, not both")

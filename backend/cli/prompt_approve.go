@@ -48,7 +48,7 @@ func (t *terminal) decide(a wire.Approval) {
 		if yes {
 			decision = "approved"
 		}
-		t.line(jsonApproval{Type: "approval", ID: a.ID, Kind: a.Kind, Tool: a.Tool, Paths: a.Paths, Command: a.Command, Server: a.Server,
+		t.line(jsonApproval{Type: "approval", ID: a.ID, Kind: string(a.Kind), Tool: a.Tool, Paths: a.Paths, Command: a.Command, Server: a.Server,
 			McpTool: a.McpTool, Arguments: a.Arguments, Host: a.Host, Port: a.Port, Reason: a.Reason, AlwaysRules: a.AlwaysRules, Decision: decision})
 	}
 	t.mu.Unlock()
@@ -119,7 +119,7 @@ func (t *terminal) describe(a wire.Approval) {
 		for _, h := range f.Hunks {
 			fmt.Fprintf(t.tio.Stderr, "@@ -%d,%d +%d,%d @@\n", h.OldStart, h.OldLines, h.NewStart, h.NewLines)
 			for _, l := range h.Lines {
-				fmt.Fprintf(t.tio.Stderr, "%s%s\n", marker(l.Kind), l.Text)
+				fmt.Fprintf(t.tio.Stderr, "%s%s\n", marker(string(l.Kind)), l.Text)
 			}
 		}
 	}

@@ -95,7 +95,7 @@ func (t *terminal) Emit(name string, payload any) {
 		}
 	case wire.NoticePayload:
 		if t.json {
-			t.line(jsonNotice{Type: "notice", Kind: p.Kind, Text: p.Text})
+			t.line(jsonNotice{Type: "notice", Kind: string(p.Kind), Text: p.Text})
 			return
 		}
 		t.endLine()
@@ -103,15 +103,15 @@ func (t *terminal) Emit(name string, payload any) {
 	case wire.ErrorPayload:
 		t.lastError = p.Message
 		if t.json {
-			t.line(jsonError{Type: "error", Kind: p.Kind, Message: p.Message})
+			t.line(jsonError{Type: "error", Kind: string(p.Kind), Message: p.Message})
 		}
 	case wire.TurnDonePayload:
 		if t.json {
-			t.line(jsonDone{Type: "done", Reason: p.Reason, SessionID: p.SessionID})
+			t.line(jsonDone{Type: "done", Reason: string(p.Reason), SessionID: p.SessionID})
 		} else {
 			t.endLine()
 		}
-		t.done <- p.Reason
+		t.done <- string(p.Reason)
 	}
 }
 
@@ -138,7 +138,7 @@ func (t *terminal) tool(c wire.ToolCall) {
 		return
 	}
 	if t.json {
-		t.line(jsonToolResult{Type: "tool_result", ID: c.ID, Name: c.Name, Status: c.Status, IsError: c.IsError, Output: c.Output, Change: c.Change, Effects: c.Effects})
+		t.line(jsonToolResult{Type: "tool_result", ID: c.ID, Name: c.Name, Status: string(c.Status), IsError: c.IsError, Output: c.Output, Change: c.Change, Effects: c.Effects})
 		return
 	}
 	if c.Status == "rejected" || c.Status == "cancelled" {

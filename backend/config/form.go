@@ -68,7 +68,7 @@ func (s *Settings) Apply(in wire.SettingsInput) {
 	} else {
 		delete(s.BaseURLs, in.Provider)
 	}
-	s.ApprovalMode = in.ApprovalMode
+	s.ApprovalMode = string(in.ApprovalMode)
 	s.ThinkingBudget = in.ThinkingBudget
 	s.BudgetTokens = int64(in.BudgetTokens)
 	s.BudgetUSD = in.BudgetUSD

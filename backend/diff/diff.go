@@ -38,7 +38,7 @@ type hunk struct {
 
 // op is one line of the line-level edit script.
 type op struct {
-	kind string // context, add or del
+	kind wire.DiffLineKind
 	line string
 }
 
@@ -107,7 +107,7 @@ func script(oldText, newText string) []op {
 	diffs := dmp.DiffCharsToLines(dmp.DiffMainRunes(a, b, false), lines)
 	var ops []op
 	for _, df := range diffs {
-		kind := "context"
+		kind := wire.LineContext
 		switch df.Type {
 		case diffmatchpatch.DiffDelete:
 			kind = "del"

@@ -77,7 +77,7 @@ type Decision struct {
 	// Rule is the rule that decided, if one did.
 	Rule *permission.Rule
 	// Kind is the approval to ask (wire.Approval*), set with Ask.
-	Kind string
+	Kind wire.ApprovalKind
 	// Always are the rules "always allow" adds, shown on the card: set
 	// only when they would let this very call run next time. NoAlways
 	// says why "always allow" is not offered when the kind has it.
@@ -156,7 +156,7 @@ func Judge(mode permission.Mode, rules []permission.Rule, c Call) Decision {
 }
 
 // kind is the approval a call asks with.
-func kind(c Call) string {
+func kind(c Call) wire.ApprovalKind {
 	switch {
 	case c.Server != "":
 		return wire.ApprovalMCP

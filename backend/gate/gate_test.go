@@ -40,7 +40,7 @@ func TestJudge(t *testing.T) {
 		mode    permission.Mode
 		call    Call
 		verdict Verdict
-		kind    string
+		kind    wire.ApprovalKind
 		private bool
 	}{
 		{"a deny rule on read_file denies", permission.ModeAll, read("read_file", ".env"), Refuse, "", false},

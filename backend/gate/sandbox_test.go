@@ -29,7 +29,7 @@ func TestJudgeSandbox(t *testing.T) {
 		mode      permission.Mode
 		call      Call
 		verdict   Verdict
-		kind      string
+		kind      wire.ApprovalKind
 		sandboxed bool
 	}{
 		// A deny rule refuses in every mode, sandboxed or not.
@@ -100,7 +100,7 @@ func TestJudgeNetwork(t *testing.T) {
 		mode    permission.Mode
 		call    Call
 		verdict Verdict
-		kind    string
+		kind    wire.ApprovalKind
 		private bool
 	}{
 		{"a deny rule refuses in all", permission.ModeAll, net("evil.example", true), Refuse, "", false},

@@ -115,12 +115,12 @@ func decided(cs []store.Change) bool {
 
 func appliedFile(c store.Change) wire.AppliedFile {
 	f := wire.AppliedFile{Path: c.Path, Op: wire.OpModified, Total: len(c.Hunks), Edited: c.UserEdited != nil, Written: c.Applied,
-		Decisions: make([]string, len(c.Hunks))}
+		Decisions: make([]wire.HunkDecision, len(c.Hunks))}
 	if c.OldHash == "" {
 		f.Op = wire.OpCreated
 	}
 	for i, h := range c.Hunks {
-		f.Decisions[i] = string(h.Decision)
+		f.Decisions[i] = wire.HunkDecision(h.Decision)
 		if h.Decision == store.HunkApproved {
 			f.Applied++
 		}

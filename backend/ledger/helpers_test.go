@@ -187,4 +187,4 @@ func (f *fixture) tree() string {
 	return strings.Join(lines, "\n")
 }
 
-func none() wire.RestoreInput { return wire.RestoreInput{Resolutions: map[string]string{}} }
+func none() wire.RestoreInput { return wire.RestoreInput{Resolutions: map[string]wire.Resolution{}} }

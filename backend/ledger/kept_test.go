@@ -15,9 +15,9 @@ import (
 func TestKeptEveryFileSaysNothingChanged(t *testing.T) {
 	t.Parallel()
 	type restore func(f *fixture, msg int64, cp store.Checkpoint, in wire.RestoreInput) (wire.RestoreResult, error)
-	rewind := func(mode string) restore {
+	rewind := func(mode wire.RewindMode) restore {
 		return func(f *fixture, msg int64, _ store.Checkpoint, in wire.RestoreInput) (wire.RestoreResult, error) {
-			return f.lg.RewindSession(f.ctx, f.sess.ID, msg, mode, in)
+			return f.lg.RewindSession(f.ctx, f.sess.ID, msg, wire.RewindMode(mode), in)
 		}
 	}
 	revert := func(f *fixture, _ int64, cp store.Checkpoint, in wire.RestoreInput) (wire.RestoreResult, error) {
@@ -27,7 +27,7 @@ func TestKeptEveryFileSaysNothingChanged(t *testing.T) {
 		name     string
 		restore  restore
 		conflict []string // the files the restore meets as conflicts
-		choice   string
+		choice   wire.Resolution
 		want     string
 		notWant  string
 		restored int

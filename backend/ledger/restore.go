@@ -11,9 +11,10 @@ import (
 
 	"pilot/backend/sandbox"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
-// Resolutions of a conflict (events.ResolveMine, events.ResolveCheckpoint).
+// Resolutions of a conflict (wire.ResolveMine, wire.ResolveCheckpoint).
 const (
 	ResolveMine       = "mine"
 	ResolveCheckpoint = "checkpoint"
@@ -77,7 +78,7 @@ func history(cps []store.Checkpoint) map[string][]store.FileEvent {
 // to what it was before. A file changed again later (by another change or
 // command) has the checkpoint's own change taken out of it when that
 // merges cleanly, and is shown as a conflict when not.
-func (l *Ledger) RevertCheckpoint(ctx context.Context, id int64, res map[string]string) (Result, error) {
+func (l *Ledger) RevertCheckpoint(ctx context.Context, id int64, res map[string]wire.Resolution) (Result, error) {
 	l.gc.RLock()
 	defer l.gc.RUnlock()
 	cp, err := l.st.Checkpoint(ctx, id)
@@ -139,7 +140,7 @@ func (l *Ledger) unapply(e store.FileEvent, current store.FileSide) ([]byte, str
 
 // RevertFile puts one file back to what it was before the session first
 // changed it.
-func (l *Ledger) RevertFile(ctx context.Context, sessionID int64, rel string, res map[string]string) (Result, error) {
+func (l *Ledger) RevertFile(ctx context.Context, sessionID int64, rel string, res map[string]wire.Resolution) (Result, error) {
 	l.gc.RLock()
 	defer l.gc.RUnlock()
 	cps, err := l.st.Checkpoints(ctx, sessionID)
@@ -161,7 +162,7 @@ func (l *Ledger) RevertFile(ctx context.Context, sessionID int64, rel string, re
 
 // Rewind puts every file the session changed from the user message
 // messageID on back to what it was just before that message.
-func (l *Ledger) Rewind(ctx context.Context, sessionID, messageID int64, label string, res map[string]string) (Result, error) {
+func (l *Ledger) Rewind(ctx context.Context, sessionID, messageID int64, label string, res map[string]wire.Resolution) (Result, error) {
 	l.gc.RLock()
 	defer l.gc.RUnlock()
 	cps, err := l.st.Checkpoints(ctx, sessionID)
@@ -199,7 +200,7 @@ func (l *Ledger) Rewind(ctx context.Context, sessionID, messageID int64, label s
 // that have no resolution without writing anything, and otherwise writes
 // the targets as one checkpoint: pending before the first write, settled
 // after the last, so a crash in between is repaired at the next start.
-func (l *Ledger) restore(ctx context.Context, sessionID int64, kind store.CheckpointKind, label string, ts []target, res map[string]string) (Result, error) {
+func (l *Ledger) restore(ctx context.Context, sessionID int64, kind store.CheckpointKind, label string, ts []target, res map[string]wire.Resolution) (Result, error) {
 	root, err := l.rootOf(ctx, sessionID)
 	if err != nil {
 		return Result{}, err

@@ -56,8 +56,8 @@ func TestRewindToFirstMessage(t *testing.T) {
 // version in the ledger, so that too can be undone.
 func TestConflictNeverOverwrites(t *testing.T) {
 	t.Parallel()
-	for _, choice := range []string{"", wire.ResolveMine, wire.ResolveCheckpoint} {
-		t.Run("resolution "+choice, func(t *testing.T) {
+	for _, choice := range []wire.Resolution{"", wire.ResolveMine, wire.ResolveCheckpoint} {
+		t.Run("resolution "+string(choice), func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t, map[string]string{"a.txt": "one\n", "b.txt": "bee\n"})
 			f.say("change both")
@@ -79,11 +79,11 @@ func TestConflictNeverOverwrites(t *testing.T) {
 			if choice == "" {
 				return
 			}
-			res, err = f.lg.RevertCheckpointFor(f.ctx, cpA.ID, wire.RestoreInput{Resolutions: map[string]string{"a.txt": choice}})
+			res, err = f.lg.RevertCheckpointFor(f.ctx, cpA.ID, wire.RestoreInput{Resolutions: map[string]wire.Resolution{"a.txt": choice}})
 			if err != nil || !res.Done {
 				t.Fatalf("%+v %v", res, err)
 			}
-			want := map[string]string{wire.ResolveMine: "two, and the user's line\n", wire.ResolveCheckpoint: "one\n"}[choice]
+			want := map[wire.Resolution]string{wire.ResolveMine: "two, and the user's line\n", wire.ResolveCheckpoint: "one\n"}[choice]
 			if f.read("a.txt") != want || f.read("b.txt") != "BEE\n" {
 				t.Fatalf("a %q b %q", f.read("a.txt"), f.read("b.txt"))
 			}
@@ -142,7 +142,7 @@ func TestRevertFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds := map[string]string{}
+	kinds := map[string]wire.LedgerOp{}
 	for _, lf := range v.Files {
 		kinds[lf.Path] = lf.Kind
 	}

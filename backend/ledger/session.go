@@ -39,7 +39,7 @@ func (l *Ledger) RevertFileFor(ctx context.Context, sessionID int64, rel string,
 // conversation (conversation: a fork that ends just before the message),
 // or both, to just before the user message messageID. Files are restored
 // first: when they conflict, nothing is done and the conflicts come back.
-func (l *Ledger) RewindSession(ctx context.Context, sessionID, messageID int64, mode string, in wire.RestoreInput) (wire.RestoreResult, error) {
+func (l *Ledger) RewindSession(ctx context.Context, sessionID, messageID int64, mode wire.RewindMode, in wire.RestoreInput) (wire.RestoreResult, error) {
 	if mode != wire.RewindCode && mode != wire.RewindBoth && mode != wire.RewindConversation {
 		return wire.RestoreResult{}, fmt.Errorf("rewind mode %q: use code, conversation or both: %w", mode, store.ErrInvalid)
 	}

@@ -16,22 +16,22 @@ const maxDiffText = 2 << 20
 func OpOf(e store.FileEvent) string {
 	switch {
 	case e.Before.Hash == "":
-		return wire.OpCreated
+		return string(wire.OpCreated)
 	case e.After.Hash == "":
-		return wire.OpDeleted
+		return string(wire.OpDeleted)
 	}
-	return wire.OpModified
+	return string(wire.OpModified)
 }
 
 // effectView shows one event; Kept says whether it can be reverted: the
 // content from before is kept (or there was no file).
 func effectView(e store.FileEvent) wire.FileEffect {
-	return wire.FileEffect{Path: e.Path, Op: OpOf(e), Kept: e.Before.Kept || e.Before.Hash == "", Why: e.Why}
+	return wire.FileEffect{Path: e.Path, Op: wire.LedgerOp(OpOf(e)), Kept: e.Before.Kept || e.Before.Hash == "", Why: e.Why}
 }
 
 // CheckpointView is a checkpoint as the window lists it.
 func CheckpointView(c store.Checkpoint) wire.Checkpoint {
-	v := wire.Checkpoint{ID: c.ID, Kind: string(c.Kind), ToolCallID: c.ToolUseID, MessageID: c.MessageID,
+	v := wire.Checkpoint{ID: c.ID, Kind: wire.CheckpointKind(c.Kind), ToolCallID: c.ToolUseID, MessageID: c.MessageID,
 		Label: c.Label, Note: c.Note, Omitted: c.Omitted, CreatedAt: c.CreatedAt.UnixMilli(), Files: []wire.FileEffect{}}
 	v.Undone = len(c.Files) > 0
 	for _, e := range c.Files {

@@ -34,13 +34,13 @@ func Session(s store.Session) wire.SessionSummary {
 		ID: s.ID, ProjectID: s.ProjectID, Title: s.Title, Provider: s.Provider, Model: s.Model,
 		CreatedAt: Millis(s.CreatedAt), UpdatedAt: Millis(s.UpdatedAt),
 		Tokens:  u.InputTokens + u.OutputTokens + u.CacheReadTokens + u.CacheWriteTokens,
-		CostUSD: s.CostUSD, State: string(s.State), ApprovalMode: s.ApprovalMode,
+		CostUSD: s.CostUSD, State: wire.SessionState(s.State), ApprovalMode: wire.ApprovalMode(s.ApprovalMode),
 	}
 }
 
 // Block is one content block as the window shows it.
 func Block(b llm.ContentBlock) wire.Block {
-	v := wire.Block{Type: string(b.Type)}
+	v := wire.Block{Type: wire.BlockType(b.Type)}
 	switch b.Type {
 	case llm.BlockText:
 		v.Text, v.Command = b.Text, b.Command
@@ -62,7 +62,7 @@ func Block(b llm.ContentBlock) wire.Block {
 // Message is a stored message. Redacted thinking is left out: it is
 // encrypted, there is nothing to show.
 func Message(m store.Message) wire.Message {
-	v := wire.Message{ID: m.ID, Role: string(m.Role), State: string(m.State), CreatedAt: Millis(m.CreatedAt), Blocks: make([]wire.Block, 0, len(m.Content))}
+	v := wire.Message{ID: m.ID, Role: wire.Role(m.Role), State: wire.MessageState(m.State), CreatedAt: Millis(m.CreatedAt), Blocks: make([]wire.Block, 0, len(m.Content))}
 	for _, b := range m.Content {
 		if b.Type != llm.BlockRedactedThinking {
 			v.Blocks = append(v.Blocks, Block(b))
@@ -89,7 +89,7 @@ func ToolCall(c store.ToolCall, label string) wire.ToolCall {
 // failed, who refused it (as stored in store.ToolCall.RefusedBy) and when
 // it finished (zero: not yet).
 func End(v *wire.ToolCall, status store.ToolStatus, output string, isError bool, refusedBy string, at time.Time) {
-	v.Status, v.Output, v.IsError = string(status), output, isError
+	v.Status, v.Output, v.IsError = wire.ToolStatus(status), output, isError
 	v.RefusedBy, v.RefusedRule = refuser(refusedBy)
 	v.FinishedAt = Millis(at)
 }
@@ -109,14 +109,14 @@ func Sandbox(stored string) *wire.SandboxInfo {
 
 // refuser splits a stored store.ToolCall.RefusedBy into who refused and
 // the deny rule, if one is named ("rule Bash(rm *)" is rule, "Bash(rm *)").
-func refuser(stored string) (by, rule string) {
-	by, rule, _ = strings.Cut(stored, " ")
-	return by, rule
+func refuser(stored string) (wire.RefusedBy, string) {
+	by, rule, _ := strings.Cut(stored, " ")
+	return wire.RefusedBy(by), rule
 }
 
 // Rule is a permission rule.
 func Rule(r store.Rule) wire.Rule {
-	return wire.Rule{ID: r.ID, Tool: r.Tool, Pattern: r.Pattern, Effect: string(r.Effect)}
+	return wire.Rule{ID: r.ID, Tool: r.Tool, Pattern: r.Pattern, Effect: wire.RuleEffect(r.Effect)}
 }
 
 // SearchHit is a search result with its snippet as HTML: the text escaped
@@ -125,5 +125,5 @@ func SearchHit(h store.SearchHit) wire.SearchHit {
 	s := html.EscapeString(h.Snippet)
 	s = strings.ReplaceAll(s, html.EscapeString(store.MarkOpen), "<mark>")
 	s = strings.ReplaceAll(s, html.EscapeString(store.MarkClose), "</mark>")
-	return wire.SearchHit{SessionID: h.SessionID, SessionTitle: h.SessionTitle, MessageID: h.MessageID, Kind: string(h.Kind), Snippet: s}
+	return wire.SearchHit{SessionID: h.SessionID, SessionTitle: h.SessionTitle, MessageID: h.MessageID, Kind: wire.SearchHitKind(h.Kind), Snippet: s}
 }

@@ -9,7 +9,7 @@ import (
 func Todos(items []todo.Item) []wire.TodoItem {
 	out := make([]wire.TodoItem, len(items))
 	for i, it := range items {
-		out[i] = wire.TodoItem{Content: it.Content, Status: string(it.Status)}
+		out[i] = wire.TodoItem{Content: it.Content, Status: wire.TodoStatus(it.Status)}
 	}
 	return out
 }

@@ -18,7 +18,7 @@ func (w *Service) ListSlashCommands() ([]wire.SlashCommand, error) {
 	}
 	out := make([]wire.SlashCommand, 0, len(cmds))
 	for _, c := range cmds {
-		out = append(out, wire.SlashCommand{Name: c.Name, Description: c.Description, ArgumentHint: c.ArgumentHint, Source: c.Source})
+		out = append(out, wire.SlashCommand{Name: c.Name, Description: c.Description, ArgumentHint: c.ArgumentHint, Source: wire.SlashSource(c.Source)})
 	}
 	if dir != "" {
 		for _, p := range w.mcp.For(dir).Prompts() {

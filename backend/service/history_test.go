@@ -164,5 +164,5 @@ func TestMCPConfigurationOfAFolder(t *testing.T) {
 }
 
 func wireInput(scope, name, command string) wire.MCPServerInput {
-	return wire.MCPServerInput{Scope: scope, Name: name, Type: "stdio", Command: command}
+	return wire.MCPServerInput{Scope: wire.MCPScope(scope), Name: name, Type: "stdio", Command: command}
 }

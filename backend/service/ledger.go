@@ -75,7 +75,7 @@ func (w *Service) Rewind(ctx context.Context, sessionID, messageID int64, mode s
 		return wire.RestoreResult{}, err
 	}
 	return w.restore(ctx, sessionID, func() (wire.RestoreResult, error) {
-		return w.ledger.RewindSession(ctx, sessionID, messageID, mode, in)
+		return w.ledger.RewindSession(ctx, sessionID, messageID, wire.RewindMode(mode), in)
 	})
 }
 

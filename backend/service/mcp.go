@@ -72,7 +72,7 @@ func (w *Service) MCPServers() (wire.MCPServers, error) {
 	out := wire.MCPServers{Project: dir, ConfigError: h.ConfigError(), Servers: []wire.MCPServer{}}
 	for _, s := range h.Status() {
 		v := wire.MCPServer{
-			Name: s.Name, Scope: s.Scope, Transport: s.Transport, Display: s.Display, State: string(s.State), Error: s.Error,
+			Name: s.Name, Scope: wire.MCPScope(s.Scope), Transport: wire.MCPTransport(s.Transport), Display: s.Display, State: wire.MCPState(s.State), Error: s.Error,
 			Stderr: s.Stderr, Restarts: s.Restarts, Command: s.Server.Command, Args: s.Server.Args, Env: s.Server.Env,
 			Cwd: s.Server.Cwd, URL: s.Server.URL, Headers: s.Server.Headers, Disabled: s.Server.Disabled, Tools: []wire.MCPTool{},
 		}

@@ -63,16 +63,16 @@ func mcpStatus(s mcp.Status) wire.MCPStatus {
 // user, the default) or the .mcp.json of the folder dir (scope project),
 // as MCPSaveServer does for the open project.
 func (w *Service) MCPSaveServerIn(dir string, in wire.MCPServerInput) (wire.MCPConfigChange, error) {
-	scope := in.Scope
+	scope := string(in.Scope)
 	if scope == "" {
 		scope = mcp.ScopeUser
 	}
-	s := mcp.Server{Type: in.Type, Command: strings.TrimSpace(in.Command), Args: in.Args, Env: in.Env, Cwd: in.Cwd, URL: strings.TrimSpace(in.URL), Headers: in.Headers}
+	s := mcp.Server{Type: string(in.Type), Command: strings.TrimSpace(in.Command), Args: in.Args, Env: in.Env, Cwd: in.Cwd, URL: strings.TrimSpace(in.URL), Headers: in.Headers}
 	if in.Type == mcp.TypeStdio {
 		s.Type = ""
 	}
 	name := strings.TrimSpace(in.Name)
-	ch := wire.MCPConfigChange{Name: name, Scope: scope, Path: mcp.ScopePath(w.home, dir, scope), Display: mcp.Display(s, mcp.EnvLookup)}
+	ch := wire.MCPConfigChange{Name: name, Scope: wire.MCPScope(scope), Path: mcp.ScopePath(w.home, dir, scope), Display: mcp.Display(s, mcp.EnvLookup)}
 	replaced, err := mcp.Put(w.home, dir, scope, name, s)
 	if err != nil {
 		return wire.MCPConfigChange{}, err
@@ -105,7 +105,7 @@ func (w *Service) MCPRemoveServerIn(dir, scope, name string) (wire.MCPConfigChan
 	case 2:
 		return wire.MCPConfigChange{}, fmt.Errorf("%q is in both the user and the project configuration; say which with --scope user or --scope project", name)
 	}
-	ch := wire.MCPConfigChange{Name: name, Scope: found[0], Path: mcp.ScopePath(w.home, dir, found[0])}
+	ch := wire.MCPConfigChange{Name: name, Scope: wire.MCPScope(found[0]), Path: mcp.ScopePath(w.home, dir, found[0])}
 	if err := mcp.Remove(w.home, dir, found[0], name); err != nil {
 		return wire.MCPConfigChange{}, err
 	}

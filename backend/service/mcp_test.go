@@ -26,7 +26,7 @@ func mustProject(t *testing.T, w *Service, dir string) int64 {
 	return p.ID
 }
 
-func waitServer(t *testing.T, w *Service, name, state string) wire.MCPServer {
+func waitServer(t *testing.T, w *Service, name string, state wire.MCPState) wire.MCPServer {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	var last wire.MCPServers
@@ -108,7 +108,7 @@ func TestMCPTrustServersAndReaping(t *testing.T) {
 	cmds, err := w.ListSlashCommands()
 	var names []string
 	for _, c := range cmds {
-		names = append(names, c.Name+"/"+c.Source)
+		names = append(names, c.Name+"/"+string(c.Source))
 	}
 	if err != nil || strings.Join(names, ",") != "fix/project-claude,mcp__t__review/mcp" {
 		t.Fatalf("slash commands %v %v", names, err)

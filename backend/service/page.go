@@ -53,7 +53,7 @@ func (w *Service) getSession(ctx context.Context, id, focus int64) (wire.Session
 		Session:  present.Session(p.Session),
 		Pending:  pending,
 		Usage:    usageView(p.Session, p.LastUsage),
-		State:    state,
+		State:    wire.AgentStatus(state),
 		Todos:    present.Todos(p.Todos),
 		HasOlder: p.HasOlder,
 	}

@@ -109,7 +109,7 @@ func TestDefaultModeForNewSessions(t *testing.T) {
 	t.Parallel()
 	w, _, p, _ := openChat(t, fakellm.New(fakellm.Script{}), t.TempDir())
 	ctx := context.Background()
-	for _, mode := range []string{"plan", "none", "edits", "ask"} {
+	for _, mode := range []wire.ApprovalMode{wire.ModePlan, wire.ModeNone, wire.ModeEdits, wire.ModeAsk} {
 		v, _ := w.GetSettings()
 		if _, err := w.SaveSettings(wire.SettingsInput{Provider: v.Provider, ApprovalMode: mode}); err != nil {
 			t.Fatalf("saving %s: %v", mode, err)

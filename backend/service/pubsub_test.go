@@ -13,8 +13,8 @@ func TestSubscribersByNameAndType(t *testing.T) {
 	t.Parallel()
 	var s subscribers
 	var got []string
-	subscribe(&s, wire.AgentTurnDone, func(p wire.TurnDonePayload) { got = append(got, "first "+p.Reason) })
-	subscribe(&s, wire.AgentTurnDone, func(p wire.TurnDonePayload) { got = append(got, "second "+p.Reason) })
+	subscribe(&s, wire.AgentTurnDone, func(p wire.TurnDonePayload) { got = append(got, "first "+string(p.Reason)) })
+	subscribe(&s, wire.AgentTurnDone, func(p wire.TurnDonePayload) { got = append(got, "second "+string(p.Reason)) })
 	subscribe(&s, wire.LedgerUpdated, func(wire.LedgerUpdatedPayload) { got = append(got, "ledger") })
 	s.publish(wire.AgentTurnDone, wire.TurnDonePayload{Reason: "end_turn"})
 	s.publish(wire.AgentTurnDone, wire.LedgerUpdatedPayload{}) // a payload of another type

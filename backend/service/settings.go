@@ -45,7 +45,7 @@ func settingsView(r config.Resolved) wire.SettingsView {
 		BaseURL:               r.BaseURL.Value,
 		HasKey:                r.APIKey.Value != "",
 		KeyHint:               key.Value,
-		ApprovalMode:          r.ApprovalMode.Value,
+		ApprovalMode:          wire.ApprovalMode(r.ApprovalMode.Value),
 		ThinkingBudget:        r.Thinking.Value,
 		BudgetTokens:          int(r.BudgetTokens),
 		BudgetUSD:             r.BudgetUSD,
@@ -53,7 +53,7 @@ func settingsView(r config.Resolved) wire.SettingsView {
 		MCPTimeoutSeconds:     r.Settings.MCPTimeout(),
 		HelperConcurrency:     r.Settings.Helpers(),
 		Notifications:         !r.Settings.NotificationsOff,
-		Source:                map[string]string{},
+		Source:                map[string]wire.ValueSource{},
 		SourceFrom:            map[string]string{},
 		Warnings:              append([]string{}, r.Warnings...),
 	}
@@ -61,7 +61,7 @@ func settingsView(r config.Resolved) wire.SettingsView {
 		"provider": r.Provider.Source, "model": r.Model.Source, "baseUrl": r.BaseURL.Source,
 		"apiKey": key.Source, "approvalMode": r.ApprovalMode.Source, "thinkingBudget": r.Thinking.Source,
 	} {
-		v.Source[name] = string(src)
+		v.Source[name] = wire.ValueSource(src)
 	}
 	for name, from := range map[string]string{
 		"provider": r.Provider.From, "model": r.Model.From, "baseUrl": r.BaseURL.From,
@@ -84,17 +84,17 @@ func (w *Service) presetViews(r config.Resolved) []wire.Preset {
 	}
 	var out []wire.Preset
 	for _, p := range llm.Presets() {
-		v := wire.Preset{ID: p.ID, Name: p.Name, Provider: p.Provider, BaseURL: p.BaseURL, NeedsKey: p.NeedsKey, Model: p.Model,
+		v := wire.Preset{ID: p.ID, Name: p.Name, Provider: wire.Protocol(p.Provider), BaseURL: p.BaseURL, NeedsKey: p.NeedsKey, Model: p.Model,
 			Local: p.Local, KeyEnv: p.KeyEnv, SavedBaseURL: r.Settings.BaseURLs[p.ID]}
 		key := ""
 		switch {
 		case p.KeyEnv != "" && strings.TrimSpace(w.getenv(p.KeyEnv)) != "":
-			v.KeySource, key = string(config.SourceEnv), strings.TrimSpace(w.getenv(p.KeyEnv))
+			v.KeySource, key = wire.KeySource(config.SourceEnv), strings.TrimSpace(w.getenv(p.KeyEnv))
 		case keys[p.ID] != "":
-			v.KeySource, key = string(config.SourceSettings), keys[p.ID]
+			v.KeySource, key = wire.KeySource(config.SourceSettings), keys[p.ID]
 		}
 		if p.ID == r.Provider.Value && r.APIKey.Value != "" { // TS_AGENT_API_KEY in a .env too
-			v.KeySource, key = string(r.APIKey.Source), r.APIKey.Value
+			v.KeySource, key = wire.KeySource(r.APIKey.Source), r.APIKey.Value
 		}
 		v.KeyHint = secret.Mask(key)
 		out = append(out, v)

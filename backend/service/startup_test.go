@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"pilot/backend/wire"
 	"strings"
 	"sync"
 	"testing"
@@ -65,7 +66,7 @@ func TestStartUpRepairsOnceBeforeSessionsAreListed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ss) != 1 || ss[0].State != string(store.SessionInterrupted) {
+	if len(ss) != 1 || ss[0].State != wire.SessionState(store.SessionInterrupted) {
 		t.Errorf("sessions right after Open: %+v, want the one session interrupted", ss)
 	}
 	out := logs.String()

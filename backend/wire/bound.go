@@ -1,7 +1,6 @@
 package wire
 
 // Types returned by or passed to bound methods (fetched, not pushed).
-// They mirror frontend/src/lib/types.ts.
 
 // Project is a folder the user opened.
 type Project struct {
@@ -21,7 +20,7 @@ type SessionDetail struct {
 	ToolCalls []ToolCall     `json:"toolCalls"`
 	Pending   []Approval     `json:"pending"`
 	Usage     Usage          `json:"usage"`
-	State     string         `json:"state"`
+	State     AgentStatus    `json:"state"`
 	// Todos is the session's task list ([] when it has none).
 	Todos []TodoItem `json:"todos"`
 	// HasOlder is whether messages precede Messages (the session's last
@@ -39,10 +38,10 @@ type MessagePage struct {
 
 // DiffLine is one line of a hunk. Kind is context, add or del.
 type DiffLine struct {
-	Kind  string `json:"kind"`
-	Text  string `json:"text"`
-	OldNo int    `json:"oldNo,omitempty"`
-	NewNo int    `json:"newNo,omitempty"`
+	Kind  DiffLineKind `json:"kind"`
+	Text  string       `json:"text"`
+	OldNo int          `json:"oldNo,omitempty"`
+	NewNo int          `json:"newNo,omitempty"`
 }
 
 // Hunk is one reviewable piece of a file change.
@@ -99,11 +98,11 @@ type CommandDecision struct {
 // SearchHit is one result of a search over past sessions. Snippet marks
 // matches with <mark>…</mark> around escaped text.
 type SearchHit struct {
-	SessionID    int64  `json:"sessionId"`
-	SessionTitle string `json:"sessionTitle"`
-	MessageID    int64  `json:"messageId"`
-	Kind         string `json:"kind"` // message, tool_input, tool_output, path
-	Snippet      string `json:"snippet"`
+	SessionID    int64         `json:"sessionId"`
+	SessionTitle string        `json:"sessionTitle"`
+	MessageID    int64         `json:"messageId"`
+	Kind         SearchHitKind `json:"kind"`
+	Snippet      string        `json:"snippet"`
 }
 
 // DirPageQuery asks for one page of a folder of the file tree.
@@ -155,11 +154,11 @@ type FilePreview struct {
 // a tool name or "edits" for every file-changing tool. Invalid is the
 // sentence that says why a stored rule can never match ("" when valid).
 type Rule struct {
-	ID      int64  `json:"id"`
-	Tool    string `json:"tool"`
-	Pattern string `json:"pattern"`
-	Effect  string `json:"effect"`
-	Invalid string `json:"invalid"`
+	ID      int64      `json:"id"`
+	Tool    string     `json:"tool"`
+	Pattern string     `json:"pattern"`
+	Effect  RuleEffect `json:"effect"`
+	Invalid string     `json:"invalid"`
 }
 
 // SettingsView is what the Settings screen shows. Source says where a
@@ -167,15 +166,15 @@ type Rule struct {
 // the variable or file, so the form can say "OPENAI_BASE_URL overrides
 // this". Warnings are problems with saved files, one sentence each.
 type SettingsView struct {
-	Provider       string  `json:"provider"`
-	Model          string  `json:"model"`
-	BaseURL        string  `json:"baseUrl"`
-	HasKey         bool    `json:"hasKey"`
-	KeyHint        string  `json:"keyHint"` // e.g. "sk-…9f3a"
-	ApprovalMode   string  `json:"approvalMode"`
-	ThinkingBudget int     `json:"thinkingBudget"` // extended thinking, Anthropic only; 0: off
-	BudgetTokens   int     `json:"budgetTokens"`
-	BudgetUSD      float64 `json:"budgetUsd"`
+	Provider       string       `json:"provider"`
+	Model          string       `json:"model"`
+	BaseURL        string       `json:"baseUrl"`
+	HasKey         bool         `json:"hasKey"`
+	KeyHint        string       `json:"keyHint"` // e.g. "sk-…9f3a"
+	ApprovalMode   ApprovalMode `json:"approvalMode"`
+	ThinkingBudget int          `json:"thinkingBudget"` // extended thinking, Anthropic only; 0: off
+	BudgetTokens   int          `json:"budgetTokens"`
+	BudgetUSD      float64      `json:"budgetUsd"`
 	// CheckpointRetentionMB caps the checkpoint content kept per project.
 	CheckpointRetentionMB int `json:"checkpointRetentionMb"`
 	// MCPTimeoutSeconds caps each MCP tool call.
@@ -186,12 +185,12 @@ type SettingsView struct {
 	// turn ends while the window is not in front.
 	Notifications bool `json:"notifications"`
 	// CheckpointUsageBytes is what the open project's checkpoints take now.
-	CheckpointUsageBytes int64             `json:"checkpointUsageBytes"`
-	Source               map[string]string `json:"source"`
-	SourceFrom           map[string]string `json:"sourceFrom"`
-	Presets              []Preset          `json:"presets"`
-	Warnings             []string          `json:"warnings"`
-	NeedsOnboarding      bool              `json:"needsOnboarding"`
+	CheckpointUsageBytes int64                  `json:"checkpointUsageBytes"`
+	Source               map[string]ValueSource `json:"source"`
+	SourceFrom           map[string]string      `json:"sourceFrom"`
+	Presets              []Preset               `json:"presets"`
+	Warnings             []string               `json:"warnings"`
+	NeedsOnboarding      bool                   `json:"needsOnboarding"`
 }
 
 // Preset is a known server: choosing it (its ID is the provider saved)
@@ -201,31 +200,31 @@ type SettingsView struct {
 // ("env": KeyEnv is set, "settings": saved here, "": none) and KeyHint
 // shows it masked. SavedBaseURL is the base URL saved for it, if any.
 type Preset struct {
-	ID           string `json:"id"`
-	Name         string `json:"name"`
-	Provider     string `json:"provider"`
-	BaseURL      string `json:"baseUrl"`
-	NeedsKey     bool   `json:"needsKey"`
-	Model        string `json:"model,omitempty"`
-	Local        bool   `json:"local"`
-	KeyEnv       string `json:"keyEnv,omitempty"`
-	KeySource    string `json:"keySource,omitempty"`
-	KeyHint      string `json:"keyHint,omitempty"`
-	SavedBaseURL string `json:"savedBaseUrl,omitempty"`
+	ID           string    `json:"id"`
+	Name         string    `json:"name"`
+	Provider     Protocol  `json:"provider"`
+	BaseURL      string    `json:"baseUrl"`
+	NeedsKey     bool      `json:"needsKey"`
+	Model        string    `json:"model,omitempty"`
+	Local        bool      `json:"local"`
+	KeyEnv       string    `json:"keyEnv,omitempty"`
+	KeySource    KeySource `json:"keySource,omitempty"`
+	KeyHint      string    `json:"keyHint,omitempty"`
+	SavedBaseURL string    `json:"savedBaseUrl,omitempty"`
 }
 
 // SettingsInput is what the Settings form saves. An empty APIKey keeps the
 // saved key; ClearKey removes it.
 type SettingsInput struct {
-	Provider       string  `json:"provider"`
-	Model          string  `json:"model"`
-	BaseURL        string  `json:"baseUrl"`
-	APIKey         string  `json:"apiKey"`
-	ClearKey       bool    `json:"clearKey"`
-	ApprovalMode   string  `json:"approvalMode"`
-	ThinkingBudget int     `json:"thinkingBudget"` // tokens, 0: off; at least 1024 otherwise
-	BudgetTokens   int     `json:"budgetTokens"`
-	BudgetUSD      float64 `json:"budgetUsd"`
+	Provider       string       `json:"provider"`
+	Model          string       `json:"model"`
+	BaseURL        string       `json:"baseUrl"`
+	APIKey         string       `json:"apiKey"`
+	ClearKey       bool         `json:"clearKey"`
+	ApprovalMode   ApprovalMode `json:"approvalMode"`
+	ThinkingBudget int          `json:"thinkingBudget"` // tokens, 0: off; at least 1024 otherwise
+	BudgetTokens   int          `json:"budgetTokens"`
+	BudgetUSD      float64      `json:"budgetUsd"`
 	// CheckpointRetentionMB: MiB of checkpoint content kept per project (at least 10).
 	CheckpointRetentionMB int `json:"checkpointRetentionMb"`
 	// MCPTimeoutSeconds: seconds before an MCP tool call is given up (1-3600; 0: keep).

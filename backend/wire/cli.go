@@ -242,12 +242,12 @@ type SummaryRecord struct {
 // RuleLine is one rule as `pilot rules list|add|remove --json` prints it.
 // Reason is the sentence that says why an invalid rule cannot match.
 type RuleLine struct {
-	ID      int64  `json:"id"`
-	Effect  string `json:"effect"`
-	Tool    string `json:"tool"`
-	Pattern string `json:"pattern"`
-	Invalid bool   `json:"invalid"`
-	Reason  string `json:"reason,omitempty"`
+	ID      int64      `json:"id"`
+	Effect  RuleEffect `json:"effect"`
+	Tool    string     `json:"tool"`
+	Pattern string     `json:"pattern"`
+	Invalid bool       `json:"invalid"`
+	Reason  string     `json:"reason,omitempty"`
 }
 
 // MCPStatus is a server as `pilot mcp list --json` (a line each) and

@@ -3,8 +3,8 @@ package wire
 // SlashCommand is a command of the prompt box's / picker: a custom
 // command (a Markdown file) or an MCP server's prompt.
 type SlashCommand struct {
-	Name         string `json:"name"`
-	Description  string `json:"description"`
-	ArgumentHint string `json:"argumentHint"`
-	Source       string `json:"source"` // project, project-claude, user, mcp
+	Name         string      `json:"name"`
+	Description  string      `json:"description"`
+	ArgumentHint string      `json:"argumentHint"`
+	Source       SlashSource `json:"source"`
 }

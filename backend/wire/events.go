@@ -54,6 +54,32 @@ const (
 	LedgerUpdated = "ledger:updated"
 )
 
+// Payloads maps every event name to its payload's type (a zero value of
+// it). The generator (backend/internal/wiregen) writes it as the window's
+// EventMap, so an event the frontend listens to always has the payload Go
+// sends.
+var Payloads = map[string]any{
+	AppReady:          AppReadyPayload{},
+	AppOpenProject:    OpenProjectPayload{},
+	AppOpenSession:    OpenSessionPayload{},
+	AppConfirmQuit:    WorkInFlight{},
+	AgentState:        StatePayload{},
+	AgentStream:       StreamPayload{},
+	AgentMessage:      MessagePayload{},
+	AgentTool:         ToolPayload{},
+	AgentToolOutput:   ToolOutputPayload{},
+	AgentApproval:     ApprovalPayload{},
+	AgentApprovalDone: ApprovalDonePayload{},
+	AgentUsage:        UsagePayload{},
+	AgentNotice:       NoticePayload{},
+	AgentError:        ErrorPayload{},
+	AgentTodos:        TodosPayload{},
+	AgentTurnDone:     TurnDonePayload{},
+	SessionUpdated:    SessionPayload{},
+	LedgerUpdated:     LedgerUpdatedPayload{},
+	MCPUpdated:        MCPUpdatedPayload{},
+}
+
 // AppReadyPayload says how long the app took to become usable.
 type AppReadyPayload struct {
 	// StartupMs is the time from process start to the frontend's first call.
@@ -69,8 +95,8 @@ type Seq struct {
 // TodoItem is one task of a session's list; Status is pending,
 // in_progress or done.
 type TodoItem struct {
-	Content string `json:"content"`
-	Status  string `json:"status"`
+	Content string     `json:"content"`
+	Status  TodoStatus `json:"status"`
 }
 
 // TodosPayload carries the whole task list that replaced the previous one.
@@ -83,7 +109,7 @@ type TodosPayload struct {
 // awaiting_approval, tool_executing or error.
 type StatePayload struct {
 	Seq
-	State string `json:"state"`
+	State AgentStatus `json:"state"`
 }
 
 // StreamPayload appends text to the message being streamed.
@@ -124,8 +150,8 @@ type ApprovalPayload struct {
 // approved, partial, edited, rejected, withdrawn or cancelled.
 type ApprovalDonePayload struct {
 	Seq
-	ApprovalID string `json:"approvalId"`
-	Outcome    string `json:"outcome"`
+	ApprovalID string          `json:"approvalId"`
+	Outcome    ApprovalOutcome `json:"outcome"`
 }
 
 // UsagePayload carries the session's totals and the context use.
@@ -140,9 +166,9 @@ type UsagePayload struct {
 // RetryInMs is set for retry.
 type NoticePayload struct {
 	Seq
-	Kind      string `json:"kind"`
-	Text      string `json:"text"`
-	RetryInMs int64  `json:"retryInMs,omitempty"`
+	Kind      NoticeKind `json:"kind"`
+	Text      string     `json:"text"`
+	RetryInMs int64      `json:"retryInMs,omitempty"`
 	// Reason is why a retry waits ("connection failed"), without the
 	// delay: the window counts the delay down itself.
 	Reason string `json:"reason,omitempty"`
@@ -152,16 +178,16 @@ type NoticePayload struct {
 // provider's typed errors (auth, rate_limit, network, ...) or "internal".
 type ErrorPayload struct {
 	Seq
-	Kind      string `json:"kind"`
-	Message   string `json:"message"`
-	Retryable bool   `json:"retryable"`
+	Kind      ErrorKind `json:"kind"`
+	Message   string    `json:"message"`
+	Retryable bool      `json:"retryable"`
 }
 
 // TurnDonePayload ends a turn. Reason is end_turn, cancelled, error,
 // limit, loop_guard, budget or max_tokens.
 type TurnDonePayload struct {
 	Seq
-	Reason string `json:"reason"`
+	Reason TurnEndReason `json:"reason"`
 }
 
 // SessionPayload carries a session's summary after a change.

@@ -2,44 +2,15 @@ package wire
 
 // The change ledger as the window shows it: what each change and command
 // did to the project's files, and the results of reverting or rewinding.
-// Mirrored in frontend/src/lib/types.ts.
-
-// Ledger op of a file effect.
-const (
-	OpCreated  = "created"
-	OpModified = "modified"
-	OpDeleted  = "deleted"
-)
-
-// Checkpoint kinds.
-const (
-	CheckpointEdit    = "edit"    // an approved write_file, patch_file or multi_patch
-	CheckpointCommand = "command" // an approved run_bash
-	CheckpointRevert  = "revert"  // the user reverted a change or a file
-	CheckpointRewind  = "rewind"  // the user rewound the session's files
-)
-
-// Restore modes of Rewind.
-const (
-	RewindCode         = "code"
-	RewindBoth         = "both"
-	RewindConversation = "conversation"
-)
-
-// Conflict resolutions: keep what is on disk, or take the checkpoint's version.
-const (
-	ResolveMine       = "mine"
-	ResolveCheckpoint = "checkpoint"
-)
 
 // FileEffect is what one checkpoint did to one file. Kept is false when
 // the content from before was not stored (over the size limit, or removed
 // by the retention setting): such an effect is listed but cannot be
 // reverted. Why, when set, says what is not kept.
 type FileEffect struct {
-	Path string `json:"path"`
-	Op   string `json:"op"` // created, modified, deleted
-	Kept bool   `json:"kept"`
+	Path string   `json:"path"`
+	Op   LedgerOp `json:"op"`
+	Kept bool     `json:"kept"`
 	// Why is set when Kept is false: "over 8 MiB, not kept", "removed to stay under the retention limit".
 	Why string `json:"why,omitempty"`
 }
@@ -47,11 +18,11 @@ type FileEffect struct {
 // Checkpoint is one recorded step of a session: the files an approved
 // change or command touched, or a revert or rewind.
 type Checkpoint struct {
-	ID         int64  `json:"id"`
-	Kind       string `json:"kind"`                 // edit, command, revert, rewind
-	ToolCallID string `json:"toolCallId,omitempty"` // the model's tool_use id (edit, command)
-	MessageID  int64  `json:"messageId"`            // the session's latest message when it was taken
-	Label      string `json:"label"`                // "→ Editing main.go", "$ make gen", "Reverted main.go", "Rewound to message 3"
+	ID         int64          `json:"id"`
+	Kind       CheckpointKind `json:"kind"`
+	ToolCallID string         `json:"toolCallId,omitempty"` // the model's tool_use id (edit, command)
+	MessageID  int64          `json:"messageId"`            // the session's latest message when it was taken
+	Label      string         `json:"label"`                // "→ Editing main.go", "$ make gen", "Reverted main.go", "Rewound to message 3"
 	// Note tells the limits hit, in a sentence ("12 files changed; only the first 1,000 are listed").
 	Note      string       `json:"note,omitempty"`
 	Omitted   int          `json:"omitted,omitempty"` // files changed but not listed (over the per-command limit)
@@ -66,9 +37,9 @@ type LedgerFile struct {
 	Path string `json:"path"`
 	// Kind is the net effect: created, modified or deleted ("" when the
 	// file is back to what it was before the session).
-	Kind        string  `json:"kind"`
-	Checkpoints []int64 `json:"checkpoints"`
-	Revertable  bool    `json:"revertable"` // every content needed to restore it is kept
+	Kind        LedgerOp `json:"kind"`
+	Checkpoints []int64  `json:"checkpoints"`
+	Revertable  bool     `json:"revertable"` // every content needed to restore it is kept
 }
 
 // Ledger is everything a session changed.
@@ -94,13 +65,13 @@ type FileDiff struct {
 // AppliedFile is one file of a change as decided: the proposed hunks with
 // the user's decision on each, and the diff that was written.
 type AppliedFile struct {
-	Path      string   `json:"path"`
-	Op        string   `json:"op"`        // created or modified
-	Decisions []string `json:"decisions"` // per proposed hunk: approved, rejected, pending
-	Applied   int      `json:"applied"`   // hunks approved
-	Total     int      `json:"total"`
-	Edited    bool     `json:"edited"` // the user wrote over the proposal
-	Written   bool     `json:"written"`
+	Path      string         `json:"path"`
+	Op        LedgerOp       `json:"op"`        // created or modified
+	Decisions []HunkDecision `json:"decisions"` // per proposed hunk
+	Applied   int            `json:"applied"`   // hunks approved
+	Total     int            `json:"total"`
+	Edited    bool           `json:"edited"` // the user wrote over the proposal
+	Written   bool           `json:"written"`
 }
 
 // ChangeSummary is what became of a file change, shown on its card.
@@ -150,7 +121,7 @@ type Conflict struct {
 // or checkpoint. A conflict left unresolved stops the restore before
 // anything is written.
 type RestoreInput struct {
-	Resolutions map[string]string `json:"resolutions"`
+	Resolutions map[string]Resolution `json:"resolutions"`
 }
 
 // RestoreResult says what a revert or rewind did. When Conflicts is not

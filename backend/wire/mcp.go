@@ -19,22 +19,23 @@ type MCPTool struct {
 // MCPServer is a configured server, its configuration as written and its
 // state: starting, ready, failed (Error says why), disabled.
 type MCPServer struct {
-	Name      string            `json:"name"`
-	Scope     string            `json:"scope"` // user or project
-	Transport string            `json:"transport"`
-	Display   string            `json:"display"` // the command it runs, or its URL
-	State     string            `json:"state"`
-	Error     string            `json:"error"`
-	Tools     []MCPTool         `json:"tools"`
-	Stderr    []string          `json:"stderr"`
-	Restarts  int               `json:"restarts"`
-	Command   string            `json:"command"`
-	Args      []string          `json:"args"`
-	Env       map[string]string `json:"env"`
-	Cwd       string            `json:"cwd"`
-	URL       string            `json:"url"`
-	Headers   map[string]string `json:"headers"`
-	Disabled  bool              `json:"disabled"`
+	Name      string       `json:"name"`
+	Scope     MCPScope     `json:"scope"`
+	Transport MCPTransport `json:"transport"`
+	Display   string       `json:"display"` // the command it runs, or its URL
+	State     MCPState     `json:"state"`
+	Error     string       `json:"error"`
+	Tools     []MCPTool    `json:"tools"`
+	Stderr    []string     `json:"stderr"`
+	Restarts  int          `json:"restarts"`
+	Command   string       `json:"command"`
+	// Args, Env and Headers are null when the configuration has none.
+	Args     []string          `json:"args" ts_type:"string[] | null"`
+	Env      map[string]string `json:"env" ts_type:"Record<string, string> | null"`
+	Cwd      string            `json:"cwd"`
+	URL      string            `json:"url"`
+	Headers  map[string]string `json:"headers" ts_type:"Record<string, string> | null"`
+	Disabled bool              `json:"disabled"`
 }
 
 // MCPServers is the servers of the open project, and why its
@@ -47,9 +48,9 @@ type MCPServers struct {
 
 // MCPServerInput adds or replaces a server. Type is stdio, http or sse.
 type MCPServerInput struct {
-	Scope   string            `json:"scope"`
+	Scope   MCPScope          `json:"scope"`
 	Name    string            `json:"name"`
-	Type    string            `json:"type"`
+	Type    MCPTransport      `json:"type"`
 	Command string            `json:"command"`
 	Args    []string          `json:"args"`
 	Env     map[string]string `json:"env"`

@@ -3,12 +3,12 @@ package wire
 import "encoding/json"
 
 // The views below are what a frontend renders; bound methods return them
-// too. They mirror frontend/src/lib/types.ts.
+// too. make bindings writes them into frontend/src/lib/wire.gen.ts.
 
 // Block is one content block of a message as the window shows it.
 type Block struct {
-	Type string `json:"type"` // text, thinking, tool_use, tool_result, image
-	Text string `json:"text,omitempty"`
+	Type BlockType `json:"type"`
+	Text string    `json:"text,omitempty"`
 	// Command is a user's text block as typed ("/hello Ada") when Text is
 	// the slash command's expansion the model read.
 	Command   string          `json:"command,omitempty"`
@@ -27,11 +27,11 @@ type Block struct {
 // Message is one message of a session. State is complete, streaming or
 // interrupted.
 type Message struct {
-	ID        int64   `json:"id"`
-	Role      string  `json:"role"`
-	Blocks    []Block `json:"blocks"`
-	State     string  `json:"state"`
-	CreatedAt int64   `json:"createdAt"` // unix milliseconds
+	ID        int64        `json:"id"`
+	Role      Role         `json:"role"`
+	Blocks    []Block      `json:"blocks"`
+	State     MessageState `json:"state"`
+	CreatedAt int64        `json:"createdAt"` // unix milliseconds
 }
 
 // ToolCall is one tool call card. Status is running, awaiting_approval,
@@ -45,7 +45,7 @@ type ToolCall struct {
 	Name       string          `json:"name"`
 	Label      string          `json:"label"`
 	Input      json.RawMessage `json:"input" ts_type:"unknown"`
-	Status     string          `json:"status"`
+	Status     ToolStatus      `json:"status"`
 	Output     string          `json:"output"`
 	IsError    bool            `json:"isError"`
 	ApprovalID string          `json:"approvalId,omitempty"`
@@ -54,8 +54,8 @@ type ToolCall struct {
 	// RefusedBy says who refused a rejected call: user, plan (plan mode),
 	// mode (the approval mode) or rule (RefusedRule names the deny rule
 	// when one matched); "" when not refused or not known.
-	RefusedBy   string `json:"refusedBy,omitempty"`
-	RefusedRule string `json:"refusedRule,omitempty"`
+	RefusedBy   RefusedBy `json:"refusedBy,omitempty"`
+	RefusedRule string    `json:"refusedRule,omitempty"`
 	// Change is what became of a file change (write_file, patch_file,
 	// multi_patch) once decided.
 	Change *ChangeSummary `json:"change,omitempty"`
@@ -84,42 +84,17 @@ type SandboxInfo struct {
 	Blocked []string `json:"blocked,omitempty"`
 }
 
-// Kinds of approval (Approval.Kind): what the user is asked to decide.
-// The frontend switches on them (frontend/src/lib/types.ts mirrors them).
-const (
-	// ApprovalChange: a file change (write_file, patch_file, multi_patch),
-	// its hunks fetched with GetChange, answered with DecideChange.
-	ApprovalChange = "change"
-	// ApprovalCommand: a run_bash command.
-	ApprovalCommand = "command"
-	// ApprovalMCP: a call of an MCP server's tool.
-	ApprovalMCP = "mcp"
-	// ApprovalFetch: a web_fetch of a host not yet allowed.
-	ApprovalFetch = "fetch"
-	// ApprovalBudget: whether a turn may go past the session's budget.
-	ApprovalBudget = "budget"
-	// ApprovalPlan: a plan presented in plan mode (reserved: a plan is
-	// answered in the chat today).
-	ApprovalPlan = "plan"
-	// ApprovalOutsideSandbox: a run_bash command asking to run outside
-	// the OS sandbox (sandbox: false), with the model's Reason.
-	ApprovalOutsideSandbox = "outside_sandbox"
-	// ApprovalNetwork: a sandboxed command's connection to a host not yet
-	// allowed (Host, Port; ToolCallID is the running command's).
-	ApprovalNetwork = "network"
-)
-
 // Approval is a decision the user owes. Kind is one of the Approval*
 // kinds; every kind but change is answered with DecideCommand.
 type Approval struct {
-	ID             string   `json:"id"`
-	Kind           string   `json:"kind"`
-	ToolCallID     string   `json:"toolCallId"`
-	Tool           string   `json:"tool"`
-	Paths          []string `json:"paths,omitempty"`
-	Command        string   `json:"command,omitempty"`
-	Cwd            string   `json:"cwd,omitempty"`
-	TimeoutSeconds int      `json:"timeoutSeconds,omitempty"`
+	ID             string       `json:"id"`
+	Kind           ApprovalKind `json:"kind"`
+	ToolCallID     string       `json:"toolCallId"`
+	Tool           string       `json:"tool"`
+	Paths          []string     `json:"paths,omitempty"`
+	Command        string       `json:"command,omitempty"`
+	Cwd            string       `json:"cwd,omitempty"`
+	TimeoutSeconds int          `json:"timeoutSeconds,omitempty"`
 	// An MCP tool call: the server, its own name of the tool, and the
 	// arguments (JSON) the model gave.
 	Server    string `json:"server,omitempty"`
@@ -161,18 +136,18 @@ type Usage struct {
 
 // SessionSummary is a row of the session list.
 type SessionSummary struct {
-	ID        int64   `json:"id"`
-	ProjectID int64   `json:"projectId"`
-	Title     string  `json:"title"`
-	Provider  string  `json:"provider"`
-	Model     string  `json:"model"`
-	CreatedAt int64   `json:"createdAt"`
-	UpdatedAt int64   `json:"updatedAt"`
-	Tokens    int     `json:"tokens"`
-	CostUSD   float64 `json:"costUsd"`
-	State     string  `json:"state"`
+	ID        int64        `json:"id"`
+	ProjectID int64        `json:"projectId"`
+	Title     string       `json:"title"`
+	Provider  string       `json:"provider"`
+	Model     string       `json:"model"`
+	CreatedAt int64        `json:"createdAt"`
+	UpdatedAt int64        `json:"updatedAt"`
+	Tokens    int          `json:"tokens"`
+	CostUSD   float64      `json:"costUsd"`
+	State     SessionState `json:"state"`
 	// ApprovalMode is the session's mode: plan, ask, edits, all or none.
-	ApprovalMode string `json:"approvalMode"`
+	ApprovalMode ApprovalMode `json:"approvalMode"`
 }
 
 // SandboxStatus is the OS sandbox of commands as Settings shows it: ready

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type CSSProperties } from "react";
 import { useBackend } from "./lib/backend";
-import type { AppReadyPayload } from "./lib/events";
+import type { AppReadyPayload } from "./lib/wire.gen";
 import { AppController } from "./state/controller";
 import { ControllerContext, useApp, useController } from "./state/context";
 import AboutDialog from "./components/AboutDialog";

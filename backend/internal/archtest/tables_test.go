@@ -62,6 +62,7 @@ var layers = map[string]int{
 	"pilot/backend/notify/notifytest":                leafLayer,
 	"pilot/backend/sandbox/escapetest":               leafLayer,
 	"pilot/backend/internal/fakellm/cmd/fakellm":     faceLayer, // main packages of their own
+	"pilot/backend/internal/wiregen":                 faceLayer, // the generator of wire.gen.ts
 	"pilot/backend/notify/notifytest/cmd/fakenotify": faceLayer,
 	"pilot/backend/packaging/cmd/iconset":            faceLayer,
 	"pilot/backend/tools/cmd/toolbench":              faceLayer,

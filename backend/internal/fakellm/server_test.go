@@ -242,7 +242,7 @@ func TestStallFault(t *testing.T) {
 
 func TestFixtureReplayIsByteForByte(t *testing.T) {
 	t.Parallel()
-	want, err := os.ReadFile("../testdata/anthropic_tool_use.sse")
+	want, err := os.ReadFile("../../llm/testdata/anthropic_tool_use.sse")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,5 @@
-import type { AppReadyPayload } from "../lib/events";
-import type { AgentState } from "../lib/types";
+import type { AppReadyPayload } from "../lib/wire.gen";
+import type { AgentStatus } from "../lib/wire.gen";
 import { formatCost, formatTokens } from "../lib/format";
 import { useApp, useController } from "../state/context";
 import { sessionTokens } from "../state/usage";
@@ -8,7 +8,7 @@ interface Props {
   ready: AppReadyPayload | null;
 }
 
-const stateText: Record<AgentState, string> = {
+const stateText: Record<AgentStatus, string> = {
   idle: "Idle",
   streaming: "Writing…",
   awaiting_approval: "Waiting for your approval",

@@ -3,39 +3,8 @@
 // and the window hands them wailsBackend (./wailsBackend.ts), a typed
 // adapter over the generated bindings in frontend/wailsjs.
 import { createContext, useContext } from "react";
-import type { AppReadyPayload, EventMap, EventName } from "./events";
-import type {
-  ImageInput,
-  ImageView,
-  ChangeDecision,
-  ChangeDetail,
-  FileDiff,
-  Ledger,
-  RestoreInput,
-  RestoreResult,
-  RewindMode,
-  ChangeView,
-  CommandDecision,
-  DirPage,
-  DirPageQuery,
-  FilePreview,
-  McpResource,
-  McpScope,
-  McpServerInput,
-  McpServers,
-  McpTrustPrompt,
-  MessagePage,
-  Project,
-  Rule,
-  SearchHit,
-  SessionDetail,
-  SessionMode,
-  SessionSummary,
-  SandboxStatus,
-  SettingsInput,
-  SettingsView,
-  SlashCommand,
-} from "./types";
+import type { AppReadyPayload, EventMap, EventName } from "./wire.gen";
+import type { ApprovalMode, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, DirPage, DirPageQuery, FileDiff, FilePreview, ImageInput, ImageView, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, SlashCommand } from "./wire.gen";
 
 export interface VersionInfo {
   version: string;
@@ -87,9 +56,9 @@ export interface Backend {
   cancelTurn(sessionId: number): Promise<void>;
   compactNow(sessionId: number): Promise<void>;
   /** Sets the session's mode (plan, ask, edits, all, none); a running turn takes it from its next model call. */
-  setSessionMode(sessionId: number, mode: SessionMode): Promise<SessionSummary>;
+  setSessionMode(sessionId: number, mode: ApprovalMode): Promise<SessionSummary>;
   /** Leaves plan mode for mode (edits or ask) and starts the work with the plan as the first message. */
-  approvePlan(sessionId: number, mode: SessionMode, plan: string): Promise<SessionSummary>;
+  approvePlan(sessionId: number, mode: ApprovalMode, plan: string): Promise<SessionSummary>;
   /** Runs the session's failed turn again from where it failed; the user's message is not added again. */
   retryTurn(sessionId: number): Promise<void>;
   /** Writes an error the window shows to the log (where: the view; sessionId 0: none). */
@@ -135,17 +104,17 @@ export interface Backend {
   deleteRule(ruleId: number): Promise<void>;
 
   // MCP servers of the open project
-  mcpServers(): Promise<McpServers>;
-  mcpTrustPrompt(): Promise<McpTrustPrompt>;
+  mcpServers(): Promise<MCPServers>;
+  mcpTrustPrompt(): Promise<MCPTrustPrompt>;
   mcpTrust(hash: string): Promise<void>;
-  mcpSaveServer(input: McpServerInput): Promise<void>;
-  mcpRemoveServer(scope: McpScope, name: string): Promise<void>;
-  mcpSetDisabled(scope: McpScope, name: string, disabled: boolean): Promise<void>;
+  mcpSaveServer(input: MCPServerInput): Promise<void>;
+  mcpRemoveServer(scope: MCPScope, name: string): Promise<void>;
+  mcpSetDisabled(scope: MCPScope, name: string, disabled: boolean): Promise<void>;
 
   /** Custom slash commands and MCP prompts of the open project, by name. */
   listSlashCommands(): Promise<SlashCommand[]>;
   /** MCP resources of the open project for the @ picker. */
-  findMcpResources(query: string, limit: number): Promise<McpResource[]>;
+  findMcpResources(query: string, limit: number): Promise<MCPResource[]>;
 }
 
 export const BackendContext = createContext<Backend | null>(null);

@@ -1,7 +1,7 @@
 // Turns a hunk's lines into rows for the side-by-side and unified views:
 // runs of deleted lines followed by added lines are paired, and each pair
 // gets the span where the two differ marked.
-import type { DiffLine, Hunk } from "./types";
+import type { DiffLine, Hunk } from "./wire.gen";
 import { highlight } from "./highlight";
 
 export interface Side {

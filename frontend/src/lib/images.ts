@@ -2,7 +2,7 @@
 // fetched by hash (the backend never pushes them inline).
 import { useEffect, useState } from "react";
 import type { Backend } from "./backend";
-import type { ImageInput } from "./types";
+import type { ImageInput } from "./wire.gen";
 
 /** The media types models take. */
 export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];

@@ -2,7 +2,7 @@
 // line and how many lines it changes. The window gives the review that much
 // beside the chat, and the whole window only to a change too big and too
 // wide to read beside it (reviewPlacement in state/layout.ts).
-import type { ChangeView, Hunk } from "./types";
+import type { ChangeView, Hunk } from "./wire.gen";
 import { GUTTER_CHARS, SPLIT_CHARS } from "./diffLayout";
 
 /** The diff font's character width (12 px monospace) used to size the review before it is drawn. */

@@ -1,4 +1,5 @@
-import type { DirPage, FileEntry } from "./types";
+import type { DirPage } from "./wire.gen";
+import type { FileEntry } from "./types";
 
 /**
  * The file tree lists a folder in pages (ListDir): the backend sorts the

@@ -1,6 +1,7 @@
 // The window's Backend: a typed adapter over the bindings Wails generates
-// from app.go (frontend/wailsjs). Go's string enums arrive as plain strings;
-// this is the one place where they are narrowed to the unions of ./types.
+// from app.go (frontend/wailsjs). Wails types Go's named string types as
+// plain strings; typed() below is the one place where its values take the
+// types of ./wire.gen.ts, the contract generated from the same Go.
 import * as App from "../../wailsjs/go/main/App";
 import { wire } from "../../wailsjs/go/models";
 import { EventsOn } from "../../wailsjs/runtime/runtime";
@@ -8,24 +9,45 @@ import type { Backend } from "./backend";
 import type {
   ChangeDetail,
   ChangeView,
-  FileDiff,
-  Ledger,
-  RestoreResult,
   DirPage,
+  FileDiff,
   FilePreview,
-  McpResource,
-  McpServers,
-  McpTrustPrompt,
+  Ledger,
+  MCPResource,
+  MCPServers,
+  MCPTrustPrompt,
   MessagePage,
   Project,
+  RestoreResult,
   Rule,
+  SandboxStatus,
   SearchHit,
   SessionDetail,
   SessionSummary,
-  SandboxStatus,
   SettingsView,
   SlashCommand,
-} from "./types";
+} from "./wire.gen";
+
+/**
+ * Widened is T as Wails types it: every string union a plain string, the
+ * rest the same shape. typed<T> accepts a binding's result only when it has
+ * every field of the generated type with that type, unions widened (a field
+ * the contract has and the binding lacks, or types otherwise, fails to
+ * compile here). Narrowing the strings back to the unions is sound because
+ * both generators read the same Go fields, whose types are the named enums.
+ */
+type Widened<T> = T extends string
+  ? string
+  : T extends readonly (infer U)[]
+    ? Widened<U>[]
+    : T extends object
+      ? { [K in keyof T]: Widened<T[K]> }
+      : T;
+
+function typed<T>(v: Widened<T>): T {
+  return v as T;
+}
+
 
 export const wailsBackend: Backend = {
   version: () => App.Version(),
@@ -34,64 +56,64 @@ export const wailsBackend: Backend = {
   openExternal: (url) => App.OpenExternal(url),
   quitNow: () => App.QuitNow(),
 
-  listProjects: (): Promise<Project[]> => App.ListProjects(),
-  openProject: (path): Promise<Project> => App.OpenProject(path),
+  listProjects: async () => typed<Project[]>(await App.ListProjects()),
+  openProject: async (path) => typed<Project>(await App.OpenProject(path)),
   pickProjectFolder: () => App.PickProjectFolder(),
 
-  listSessions: (projectId, limit, offset): Promise<SessionSummary[]> => App.ListSessions(projectId, limit, offset),
-  getSession: async (id, focus) => (await App.GetSession(id, focus)) as SessionDetail,
-  olderMessages: async (id, before, from) => (await App.OlderMessages(id, before, from)) as MessagePage,
-  newSession: (projectId): Promise<SessionSummary> => App.NewSession(projectId),
+  listSessions: async (projectId, limit, offset) => typed<SessionSummary[]>(await App.ListSessions(projectId, limit, offset)),
+  getSession: async (id, focus) => typed<SessionDetail>(await App.GetSession(id, focus)),
+  olderMessages: async (id, before, from) => typed<MessagePage>(await App.OlderMessages(id, before, from)),
+  newSession: async (projectId) => typed<SessionSummary>(await App.NewSession(projectId)),
   renameSession: (id, title) => App.RenameSession(id, title),
   deleteSession: (id) => App.DeleteSession(id),
-  forkSession: (id, messageId): Promise<SessionSummary> => App.ForkSession(id, messageId),
+  forkSession: async (id, messageId) => typed<SessionSummary>(await App.ForkSession(id, messageId)),
   exportSession: (id, format) => App.ExportSession(id, format),
   saveSessionExport: (id, format) => App.SaveSessionExport(id, format),
-  searchSessions: async (projectId, query) => (await App.SearchSessions(projectId, query)) as SearchHit[],
+  searchSessions: async (projectId, query) => typed<SearchHit[]>(await App.SearchSessions(projectId, query)),
 
   sendMessage: (id, text, attachments, images = []) =>
     images.length > 0 ? App.SendMessageWithImages(id, text, attachments, images.map((i) => wire.ImageInput.createFrom(i))) : App.SendMessage(id, text, attachments),
   getImage: (hash) => App.GetImage(hash),
   cancelTurn: (id) => App.CancelTurn(id),
   compactNow: (id) => App.CompactNow(id),
-  setSessionMode: (id, mode): Promise<SessionSummary> => App.SetSessionMode(id, mode),
-  approvePlan: (id, mode, plan): Promise<SessionSummary> => App.ApprovePlan(id, mode, plan),
+  setSessionMode: async (id, mode) => typed<SessionSummary>(await App.SetSessionMode(id, mode)),
+  approvePlan: async (id, mode, plan) => typed<SessionSummary>(await App.ApprovePlan(id, mode, plan)),
   retryTurn: (id) => App.RetryTurn(id),
   reportError: (where, id, message) => App.ReportError(where, id, message),
 
-  getChange: async (approvalId) => (await App.GetChange(approvalId)) as ChangeView,
+  getChange: async (approvalId) => typed<ChangeView>(await App.GetChange(approvalId)),
   proposedText: (approvalId, path) => App.ProposedText(approvalId, path),
   decideChange: (approvalId, d) => App.DecideChange(approvalId, wire.ChangeDecision.createFrom(d)),
   decideCommand: (approvalId, d) => App.DecideCommand(approvalId, wire.CommandDecision.createFrom(d)),
 
-  getLedger: async (sessionId) => (await App.GetLedger(sessionId)) as Ledger,
-  getFileDiff: async (sessionId, path) => (await App.GetFileDiff(sessionId, path)) as FileDiff,
-  getCheckpointDiff: async (checkpointId, path) => (await App.GetCheckpointDiff(checkpointId, path)) as FileDiff,
-  getChangeDetail: async (sessionId, toolCallId) => (await App.GetChangeDetail(sessionId, toolCallId)) as ChangeDetail,
-  revertCheckpoint: async (checkpointId, input) => (await App.RevertCheckpoint(checkpointId, wire.RestoreInput.createFrom(input))) as RestoreResult,
-  revertFile: async (sessionId, path, input) => (await App.RevertFile(sessionId, path, wire.RestoreInput.createFrom(input))) as RestoreResult,
-  rewind: async (sessionId, messageId, mode, input) => (await App.Rewind(sessionId, messageId, mode, wire.RestoreInput.createFrom(input))) as RestoreResult,
+  getLedger: async (sessionId) => typed<Ledger>(await App.GetLedger(sessionId)),
+  getFileDiff: async (sessionId, path) => typed<FileDiff>(await App.GetFileDiff(sessionId, path)),
+  getCheckpointDiff: async (checkpointId, path) => typed<FileDiff>(await App.GetCheckpointDiff(checkpointId, path)),
+  getChangeDetail: async (sessionId, toolCallId) => typed<ChangeDetail>(await App.GetChangeDetail(sessionId, toolCallId)),
+  revertCheckpoint: async (checkpointId, input) => typed<RestoreResult>(await App.RevertCheckpoint(checkpointId, wire.RestoreInput.createFrom(input))),
+  revertFile: async (sessionId, path, input) => typed<RestoreResult>(await App.RevertFile(sessionId, path, wire.RestoreInput.createFrom(input))),
+  rewind: async (sessionId, messageId, mode, input) => typed<RestoreResult>(await App.Rewind(sessionId, messageId, mode, wire.RestoreInput.createFrom(input))),
 
-  listDir: async (projectId, q): Promise<DirPage> => (await App.ListDir(projectId, wire.DirPageQuery.createFrom(q))) as DirPage,
-  readProjectFile: (projectId, path): Promise<FilePreview> => App.ReadProjectFile(projectId, path),
+  listDir: async (projectId, q) => typed<DirPage>(await App.ListDir(projectId, wire.DirPageQuery.createFrom(q))),
+  readProjectFile: async (projectId, path) => typed<FilePreview>(await App.ReadProjectFile(projectId, path)),
   findFiles: (projectId, query, limit) => App.FindFiles(projectId, query, limit),
 
-  getSettings: async () => (await App.GetSettings()) as SettingsView,
-  saveSettings: async (input) => (await App.SaveSettings(wire.SettingsInput.createFrom(input))) as SettingsView,
+  getSettings: async () => typed<SettingsView>(await App.GetSettings()),
+  saveSettings: async (input) => typed<SettingsView>(await App.SaveSettings(wire.SettingsInput.createFrom(input))),
   listModels: (provider, baseUrl, apiKey) => App.ListModels(provider, baseUrl, apiKey),
-  sandboxStatus: async () => (await App.SandboxStatus()) as SandboxStatus,
-  setSandboxHidden: async (paths) => (await App.SetSandboxHidden(paths)) as SandboxStatus,
-  listRules: async (projectId) => (await App.ListRules(projectId)) as Rule[],
-  addRule: async (projectId, tool, pattern, effect) => (await App.AddRule(projectId, tool, pattern, effect)) as Rule,
+  sandboxStatus: async () => typed<SandboxStatus>(await App.SandboxStatus()),
+  setSandboxHidden: async (paths) => typed<SandboxStatus>(await App.SetSandboxHidden(paths)),
+  listRules: async (projectId) => typed<Rule[]>(await App.ListRules(projectId)),
+  addRule: async (projectId, tool, pattern, effect) => typed<Rule>(await App.AddRule(projectId, tool, pattern, effect)),
   deleteRule: (id) => App.DeleteRule(id),
 
-  mcpServers: async () => (await App.MCPServers()) as McpServers,
-  mcpTrustPrompt: async () => (await App.MCPTrustPrompt()) as McpTrustPrompt,
+  mcpServers: async () => typed<MCPServers>(await App.MCPServers()),
+  mcpTrustPrompt: async () => typed<MCPTrustPrompt>(await App.MCPTrustPrompt()),
   mcpTrust: (hash) => App.MCPTrust(hash),
   mcpSaveServer: (input) => App.MCPSaveServer(wire.MCPServerInput.createFrom(input)),
   mcpRemoveServer: (scope, name) => App.MCPRemoveServer(scope, name),
   mcpSetDisabled: (scope, name, disabled) => App.MCPSetDisabled(scope, name, disabled),
 
-  listSlashCommands: async () => (await App.ListSlashCommands()) as SlashCommand[],
-  findMcpResources: (query, limit): Promise<McpResource[]> => App.FindMCPResources(query, limit),
+  listSlashCommands: async () => typed<SlashCommand[]>(await App.ListSlashCommands()),
+  findMcpResources: async (query, limit) => typed<MCPResource[]>(await App.FindMCPResources(query, limit)),
 };

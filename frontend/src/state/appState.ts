@@ -1,6 +1,6 @@
 // The whole window's state. Explicit unions for every status; the open
 // session lives in `session` (see sessionState.ts).
-import type { ImageInput, Project, SessionSummary, SettingsView, WorkInFlight } from "../lib/types";
+import type { ImageInput, Project, SessionSummary, SettingsView, WorkInFlight } from "../lib/wire.gen";
 import { idleRestore, noLedger, type LedgerState, type RestoreFlow } from "./ledgerState";
 import type { LoadStatus } from "./loadStatus";
 import type { ReviewState } from "./review";

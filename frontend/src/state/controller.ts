@@ -1,9 +1,9 @@
 // The window's actions: every call to the backend and every event goes
 // through here and lands in the store.
 import type { Backend } from "../lib/backend";
-import type { EventMap } from "../lib/events";
+import type { EventMap } from "../lib/wire.gen";
 import { errorText } from "../lib/format";
-import type { Approval, SettingsInput, SettingsView } from "../lib/types";
+import type { Approval, SettingsInput, SettingsView } from "../lib/wire.gen";
 import type { ActionContext } from "./actions";
 import { initialState, sortProjects, type AppState, type Dialog } from "./appState";
 import { ApprovalActions } from "./approvals";

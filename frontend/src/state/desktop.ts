@@ -1,8 +1,8 @@
 // The window as a desktop app: a folder handed over by a second launch
 // (`pilot DIR`), a clicked notification, and the question asked before
 // the window closes with work in flight.
-import type { OpenProjectPayload, OpenSessionPayload } from "../lib/events";
-import type { WorkInFlight } from "../lib/types";
+import type { OpenProjectPayload, OpenSessionPayload } from "../lib/wire.gen";
+import type { WorkInFlight } from "../lib/wire.gen";
 import type { ActionContext } from "./actions";
 
 export class DesktopActions {

@@ -5,7 +5,7 @@
 // their file, or go back to the earlier version) and it runs again with the
 // resolutions.
 import { errorText } from "../lib/format";
-import type { Resolution, RestoreResult, RewindMode } from "../lib/types";
+import type { Resolution, RestoreResult, RewindMode } from "../lib/wire.gen";
 import type { ActionContext } from "./actions";
 import type { AppState } from "./appState";
 import { idleRestore, noLedger, type RestoreRequest } from "./ledgerState";

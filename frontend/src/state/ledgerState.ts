@@ -1,7 +1,7 @@
 // The change ledger's state in the window: the open session's ledger as
 // last loaded, and where a restore (revert or rewind) stands. Data only;
 // ledger.ts loads it and runs the restores.
-import type { Conflict, Ledger, Resolution, RewindMode } from "../lib/types";
+import type { Conflict, Ledger, Resolution, RewindMode } from "../lib/wire.gen";
 import type { LoadStatus } from "./loadStatus";
 
 export interface LedgerState {

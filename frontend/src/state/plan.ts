@@ -2,32 +2,32 @@
 // Shift+Tab), approving a presented plan into edits or ask, and keeping
 // on planning with feedback.
 import { errorText } from "../lib/format";
-import type { SessionMode, SessionSummary } from "../lib/types";
+import type { ApprovalMode, SessionSummary } from "../lib/wire.gen";
 import type { ActionContext } from "./actions";
 import type { AppState, Prompt } from "./appState";
 import { mergeSessions } from "./sessionList";
 
-export const MODES: readonly SessionMode[] = ["ask", "edits", "all", "none", "plan"];
+export const MODES: readonly ApprovalMode[] = ["ask", "edits", "all", "none", "plan"];
 
 /** What Shift+Tab cycles through (all and none only from the menu: they are not everyday switches). */
-export const CYCLE: readonly SessionMode[] = ["ask", "edits", "plan"];
+export const CYCLE: readonly ApprovalMode[] = ["ask", "edits", "plan"];
 
 /** The modes a plan can be approved into. */
-export const WORK_MODES: readonly SessionMode[] = ["edits", "ask"];
+export const WORK_MODES: readonly ApprovalMode[] = ["edits", "ask"];
 
-export function toMode(s: string | undefined): SessionMode {
+export function toMode(s: string | undefined): ApprovalMode {
   return MODES.find((m) => m === s) ?? "ask";
 }
 
 /** The mode Shift+Tab moves to from mode. */
-export function nextMode(mode: SessionMode): SessionMode {
+export function nextMode(mode: ApprovalMode): ApprovalMode {
   const i = CYCLE.indexOf(mode);
   return CYCLE[(i + 1) % CYCLE.length]!;
 }
 
 export class PlanActions {
   /** The mode each session had before it entered plan mode, to approve a plan back into. */
-  private before: Record<number, SessionMode> = {};
+  private before: Record<number, ApprovalMode> = {};
 
   constructor(
     private readonly ctx: ActionContext,
@@ -41,12 +41,12 @@ export class PlanActions {
   }
 
   /** The open session's mode. */
-  mode(): SessionMode {
+  mode(): ApprovalMode {
     return toMode(this.state.session?.summary?.approvalMode);
   }
 
   /** The mode a plan of this session is approved into unless the user picks another. */
-  workMode(sessionId: number): SessionMode {
+  workMode(sessionId: number): ApprovalMode {
     const m = this.before[sessionId];
     return m && WORK_MODES.includes(m) ? m : "ask";
   }
@@ -60,7 +60,7 @@ export class PlanActions {
   }
 
   /** Sets the open session's mode (starting a session when none is open). */
-  async setMode(mode: SessionMode): Promise<void> {
+  async setMode(mode: ApprovalMode): Promise<void> {
     let id = this.state.session?.id ?? null;
     if (id === null) id = await this.newSession();
     if (id === null) return;
@@ -80,7 +80,7 @@ export class PlanActions {
   }
 
   /** Approves the plan (as the user left it) into mode and starts the work. */
-  async approve(mode: SessionMode, plan: string): Promise<void> {
+  async approve(mode: ApprovalMode, plan: string): Promise<void> {
     const s = this.state.session;
     if (!s || s.turn !== "idle") return;
     const id = s.id;

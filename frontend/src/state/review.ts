@@ -1,6 +1,6 @@
 // Review of a proposed change: each hunk's decision, edits, feedback, and
 // the exact ChangeDecision the backend receives.
-import type { ChangeDecision, ChangeView } from "../lib/types";
+import type { ChangeDecision, ChangeView } from "../lib/wire.gen";
 
 export type HunkDecision = "pending" | "approved" | "rejected";
 export type ReviewPhase = "loading" | "load_failed" | "deciding" | "submitting" | "submitted" | "submit_failed";

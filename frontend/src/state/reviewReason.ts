@@ -1,7 +1,7 @@
 // Why a waiting approval is asked for, in the conversation's own words: the
 // user's request that started the turn and the agent's latest words before
 // the call. Shown with the review where the chat is not in view.
-import type { Approval, Message } from "../lib/types";
+import type { Approval, Message } from "../lib/wire.gen";
 import type { AppState } from "./appState";
 
 /** A message's text as the user sees it (a slash command as typed). */

@@ -1,7 +1,7 @@
 // The project's session list: pages of it, newest first, and what the
 // sidebar does to one session (rename, delete, fork, export).
 import type { ExportFormat } from "../lib/backend";
-import type { SessionSummary } from "../lib/types";
+import type { SessionSummary } from "../lib/wire.gen";
 import type { ActionContext } from "./actions";
 import { sortSessions } from "./appState";
 

@@ -1,8 +1,8 @@
 // The open session as the window shows it, and the pure function that
 // applies one backend event to it. Everything here is a plain value; the
 // store (./store.ts) owns ordering and subscriptions.
-import type { EventMap } from "../lib/events";
-import type { AgentState, Approval, Message, MessagePage, SessionDetail, SessionSummary, TodoItem, ToolCall, Usage } from "../lib/types";
+import type { EventMap } from "../lib/wire.gen";
+import type { AgentStatus, Approval, Message, MessagePage, SessionDetail, SessionSummary, TodoItem, ToolCall, Usage } from "../lib/wire.gen";
 
 /** The session events (those with a seq), as a union discriminated by name. */
 export type SessionEventName = Exclude<keyof EventMap, `app:${string}` | "session:updated" | "ledger:updated" | "mcp:updated">;
@@ -41,7 +41,7 @@ export interface SessionView {
   toolsByParent: Record<string, string[]>;
   pending: Approval[];
   usage: Usage | null;
-  agentState: AgentState;
+  agentState: AgentStatus;
   turn: TurnPhase;
   error: SessionError | null;
   retry: RetryCountdown | null;

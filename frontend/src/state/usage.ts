@@ -1,7 +1,7 @@
 // How many tokens a session has used, as every part of the window shows
 // it: the open session's live count (agent:usage, during a turn too), else
 // the count stored with the session.
-import type { Usage } from "../lib/types";
+import type { Usage } from "../lib/wire.gen";
 import type { AppState } from "./appState";
 
 /** All the tokens of one usage report. */

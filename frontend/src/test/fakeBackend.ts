@@ -1,41 +1,9 @@
 // A Backend for component tests: canned answers, every call recorded, and
 // emit() to push events as the Go side would.
 import type { Backend, ExportFormat, VersionInfo } from "../lib/backend";
-import type { AppReadyPayload, EventMap, EventName } from "../lib/events";
-import type {
-  MessagePage,
-  ImageInput,
-  ImageView,
-  ChangeDecision,
-  ChangeDetail,
-  ChangeView,
-  CommandDecision,
-  DirPage,
-  DirPageQuery,
-  FileEntry,
-  FileDiff,
-  FilePreview,
-  Ledger,
-  Project,
-  RestoreInput,
-  RestoreResult,
-  RewindMode,
-  McpResource,
-  McpScope,
-  McpServerInput,
-  McpServers,
-  McpTrustPrompt,
-  Rule,
-  SlashCommand,
-  SearchHit,
-  SessionDetail,
-  SessionMode,
-  SessionSummary,
-  SandboxStatus,
-  SettingsInput,
-  SettingsView,
-  Usage,
-} from "../lib/types";
+import type { AppReadyPayload, EventMap, EventName } from "../lib/wire.gen";
+import type { ApprovalMode, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, DirPage, DirPageQuery, FileDiff, FilePreview, ImageInput, ImageView, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, SlashCommand, Usage } from "../lib/wire.gen";
+import type { FileEntry } from "../lib/types";
 import { FakeLedger } from "./fakeLedger";
 
 export interface Call {
@@ -261,7 +229,7 @@ export class FakeBackend implements Backend {
   async compactNow(sessionId: number): Promise<void> {
     this.record("compactNow", sessionId);
   }
-  async setSessionMode(sessionId: number, mode: SessionMode): Promise<SessionSummary> {
+  async setSessionMode(sessionId: number, mode: ApprovalMode): Promise<SessionSummary> {
     this.record("setSessionMode", sessionId, mode);
     if (this.setModeError) throw new Error(this.setModeError);
     const d = this.details[sessionId];
@@ -269,7 +237,7 @@ export class FakeBackend implements Backend {
     if (d) this.details[sessionId] = { ...d, session: s };
     return s;
   }
-  async approvePlan(sessionId: number, mode: SessionMode, plan: string): Promise<SessionSummary> {
+  async approvePlan(sessionId: number, mode: ApprovalMode, plan: string): Promise<SessionSummary> {
     this.record("approvePlan", sessionId, mode, plan);
     if (this.approvePlanError) throw new Error(this.approvePlanError);
     return this.setSessionMode(sessionId, mode);
@@ -397,13 +365,13 @@ export class FakeBackend implements Backend {
     this.record("deleteRule", ruleId);
   }
 
-  mcp: McpServers = { project: "/p", configError: "", servers: [] };
-  trust: McpTrustPrompt = { needed: false, project: "/p", path: "/p/.mcp.json", hash: "", servers: [], changed: false };
-  async mcpServers(): Promise<McpServers> {
+  mcp: MCPServers = { project: "/p", configError: "", servers: [] };
+  trust: MCPTrustPrompt = { needed: false, project: "/p", path: "/p/.mcp.json", hash: "", servers: [], changed: false };
+  async mcpServers(): Promise<MCPServers> {
     this.record("mcpServers");
     return this.mcp;
   }
-  async mcpTrustPrompt(): Promise<McpTrustPrompt> {
+  async mcpTrustPrompt(): Promise<MCPTrustPrompt> {
     this.record("mcpTrustPrompt");
     return this.trust;
   }
@@ -411,15 +379,15 @@ export class FakeBackend implements Backend {
     this.record("mcpTrust", hash);
     this.trust = { ...this.trust, needed: false };
   }
-  async mcpSaveServer(input: McpServerInput): Promise<void> {
+  async mcpSaveServer(input: MCPServerInput): Promise<void> {
     this.record("mcpSaveServer", input);
   }
-  async mcpRemoveServer(scope: McpScope, name: string): Promise<void> {
+  async mcpRemoveServer(scope: MCPScope, name: string): Promise<void> {
     this.record("mcpRemoveServer", scope, name);
   }
   slash: SlashCommand[] = [];
-  resources: McpResource[] = [];
-  async findMcpResources(query: string, limit: number): Promise<McpResource[]> {
+  resources: MCPResource[] = [];
+  async findMcpResources(query: string, limit: number): Promise<MCPResource[]> {
     this.record("findMcpResources", query, limit);
     return this.resources.filter((r) => `${r.server}:${r.name} ${r.uri}`.includes(query)).slice(0, limit);
   }
@@ -427,7 +395,7 @@ export class FakeBackend implements Backend {
     this.record("listSlashCommands");
     return this.slash;
   }
-  async mcpSetDisabled(scope: McpScope, name: string, disabled: boolean): Promise<void> {
+  async mcpSetDisabled(scope: MCPScope, name: string, disabled: boolean): Promise<void> {
     this.record("mcpSetDisabled", scope, name, disabled);
   }
 }

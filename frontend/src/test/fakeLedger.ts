@@ -1,21 +1,7 @@
 // The change ledger of the fake backend: checkpoints per session with the
 // content of every file before and after each, reverts and rewinds applied
 // to the fake's files, and conflicts for files a test changed "outside".
-import type {
-  ChangeDetail,
-  Checkpoint,
-  CheckpointKind,
-  Conflict,
-  FileDiff,
-  FileEffect,
-  Hunk,
-  Ledger,
-  LedgerFile,
-  LedgerOp,
-  RestoreInput,
-  RestoreResult,
-  RewindMode,
-} from "../lib/types";
+import type { ChangeDetail, Checkpoint, CheckpointKind, Conflict, FileDiff, FileEffect, Hunk, Ledger, LedgerFile, LedgerOp, RestoreInput, RestoreResult, RewindMode } from "../lib/wire.gen";
 
 /** A file's content at one moment; null when it does not exist. */
 export type Content = string | null;

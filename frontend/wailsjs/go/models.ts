@@ -842,11 +842,11 @@ export namespace wire {
 	    stderr: string[];
 	    restarts: number;
 	    command: string;
-	    args: string[];
-	    env: Record<string, string>;
+	    args: string[] | null;
+	    env: Record<string, string> | null;
 	    cwd: string;
 	    url: string;
-	    headers: Record<string, string>;
+	    headers: Record<string, string> | null;
 	    disabled: boolean;
 	
 	    static createFrom(source: any = {}) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { renderApp } from "../../test/render";
 import { detail, FakeBackend } from "../../test/fakeBackend";
-import type { Message } from "../../lib/types";
+import type { Message } from "../../lib/wire.gen";
 
 async function openSession(b = new FakeBackend()) {
   const r = renderApp(b);

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { fireEvent, screen, within } from "@testing-library/react";
 import { renderWith } from "../../test/render";
 import RestoreDialogs from "../changes/RestoreDialogs";
-import type { Conflict, FileDiff, Hunk } from "../../lib/types";
+import type { Conflict, FileDiff, Hunk } from "../../lib/wire.gen";
 import type { RestoreRequest } from "../../state/ledgerState";
 
 const lines = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i + 1));

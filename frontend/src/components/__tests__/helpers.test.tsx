@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { renderApp } from "../../test/render";
 import { detail, FakeBackend } from "../../test/fakeBackend";
-import type { ToolCall } from "../../lib/types";
+import type { ToolCall } from "../../lib/wire.gen";
 
 const call = (over: Partial<ToolCall>): ToolCall => ({
   id: "t1",

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { renderApp } from "../../test/render";
 import { detail, FakeBackend, summary } from "../../test/fakeBackend";
-import type { Approval, ChangeView } from "../../lib/types";
+import type { Approval, ChangeView } from "../../lib/wire.gen";
 import { SIDEBAR_KEY } from "../../state/layout";
 import css from "../../styles.css?raw";
 

@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from "@testing-library/react"
 import { renderApp } from "../../test/render";
 import { detail, FakeBackend } from "../../test/fakeBackend";
 import { diffOf } from "../../test/fakeLedger";
-import type { FileChange, Message, ToolCall } from "../../lib/types";
+import type { FileChange, Message, ToolCall } from "../../lib/wire.gen";
 
 const before = "package main\n\nfunc a() int { return 1 }\n\nfunc b() {}\n";
 const after = "package main\n\nfunc a() int { return 2 }\n\nfunc b() {}\n";

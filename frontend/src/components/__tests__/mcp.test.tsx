@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { renderApp, renderWith } from "../../test/render";
 import { detail, FakeBackend } from "../../test/fakeBackend";
-import type { McpServer } from "../../lib/types";
+import type { MCPServer } from "../../lib/wire.gen";
 import McpServersEditor from "../settings/McpServersEditor";
 import { mcpInput, emptyMcpForm } from "../settings/mcpForm";
 
-const server = (over: Partial<McpServer>): McpServer => ({
+const server = (over: Partial<MCPServer>): MCPServer => ({
   name: "fs",
   scope: "project",
   transport: "stdio",

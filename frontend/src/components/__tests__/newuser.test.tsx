@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { renderApp } from "../../test/render";
 import { defaultSettings, detail, FakeBackend } from "../../test/fakeBackend";
-import type { Message } from "../../lib/types";
+import type { Message } from "../../lib/wire.gen";
 
 const user = (id: number, text: string): Message => ({ id, role: "user", blocks: [{ type: "text", text }], state: "complete", createdAt: id });
 

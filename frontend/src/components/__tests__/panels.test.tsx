@@ -275,6 +275,15 @@ describe("sessions", () => {
     await waitFor(() => expect(msg.className).toContain("hit"));
   });
 
+  it("says a search hit in a fetched web page is one", async () => {
+    const b = new FakeBackend();
+    b.hits = [{ sessionId: 1, sessionTitle: "Session 1", messageId: 7, kind: "web_page", snippet: "the <mark>needle</mark>" }];
+    renderApp(b);
+    fireEvent.change(await screen.findByTestId("session-search"), { target: { value: "needle" } });
+    const hit = await screen.findByTestId("search-hit");
+    expect(hit.querySelector(".hit-kind")?.textContent).toBe("web page");
+  });
+
   it("renames inline, deletes after confirmation, exports", async () => {
     const b = new FakeBackend();
     renderApp(b);

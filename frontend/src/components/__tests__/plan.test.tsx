@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { renderApp } from "../../test/render";
 import { detail, FakeBackend, summary } from "../../test/fakeBackend";
-import type { Message, SessionDetail, ToolCall } from "../../lib/types";
+import type { Message, SessionDetail, ToolCall } from "../../lib/wire.gen";
 
 const planInput = { plan: "## Goal\nRename **the** package.", steps: ["Patch main.go", "Run go build"] };
 const planned: SessionDetail["messages"] = [

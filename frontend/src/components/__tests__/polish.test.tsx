@@ -6,7 +6,7 @@ import css from "../../styles.css?raw";
 import planCss from "../../plan.css?raw";
 import { renderApp } from "../../test/render";
 import { detail, FakeBackend, summary } from "../../test/fakeBackend";
-import type { Approval, ChangeView, McpServer, Message, ToolCall } from "../../lib/types";
+import type { Approval, ChangeView, MCPServer, Message, ToolCall } from "../../lib/wire.gen";
 
 const sheet = document.createElement("style");
 sheet.textContent = css + planCss;
@@ -27,7 +27,7 @@ async function openSettings(b = new FakeBackend()) {
   return b;
 }
 
-const mcpServer = (over: Partial<McpServer>): McpServer => ({
+const mcpServer = (over: Partial<MCPServer>): MCPServer => ({
   name: "fs",
   scope: "project",
   transport: "stdio",

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { renderApp } from "../../test/render";
 import { detail, FakeBackend } from "../../test/fakeBackend";
-import type { Approval, ChangeView } from "../../lib/types";
+import type { Approval, ChangeView } from "../../lib/wire.gen";
 
 const approval: Approval = { id: "ap1", kind: "change", toolCallId: "t1", tool: "patch_file", paths: ["main.go"] };
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { renderApp } from "../../test/render";
 import { detail, FakeBackend } from "../../test/fakeBackend";
-import type { Approval, ChangeView, Hunk, Message, ToolCall } from "../../lib/types";
+import type { Approval, ChangeView, Hunk, Message, ToolCall } from "../../lib/wire.gen";
 import css from "../../styles.css?raw";
 
 /** A window `width` CSS px wide: innerWidth and max-width media queries follow it. */

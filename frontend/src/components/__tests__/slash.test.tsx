@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { renderApp } from "../../test/render";
 import { detail, FakeBackend } from "../../test/fakeBackend";
 import { matchCommands } from "../chat/SlashPicker";
-import type { SlashCommand } from "../../lib/types";
+import type { SlashCommand } from "../../lib/wire.gen";
 
 const custom: SlashCommand[] = [
   { name: "review", description: "Review a file", argumentHint: "FILE", source: "project" },

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fireEvent, screen, within } from "@testing-library/react";
 import { renderApp } from "../../test/render";
 import { detail, FakeBackend } from "../../test/fakeBackend";
-import type { ChangeSummary, ToolCall } from "../../lib/types";
+import type { ChangeSummary, ToolCall } from "../../lib/wire.gen";
 import { decidedLabel } from "../chat/ToolCallCard";
 
 const summary = (applied: number, total: number, edited = false): ChangeSummary => ({ applied, total, edited, files: [], undone: false });

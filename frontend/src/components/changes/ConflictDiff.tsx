@@ -1,5 +1,5 @@
 import { useRef } from "react";
-import type { FileDiff } from "../../lib/types";
+import type { FileDiff } from "../../lib/wire.gen";
 import { langForPath } from "../../lib/highlight";
 import { rowCount } from "../../lib/diffLayout";
 import { hunksSize } from "../../lib/reviewSize";

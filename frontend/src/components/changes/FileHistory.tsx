@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useReportError } from "../../lib/useReportError";
 import { errorText, relativeTime } from "../../lib/format";
-import type { Checkpoint, CheckpointKind, FileDiff, Ledger, LedgerFile } from "../../lib/types";
+import type { Checkpoint, CheckpointKind, FileDiff, Ledger, LedgerFile } from "../../lib/wire.gen";
 import { useDiffLayout } from "../../lib/useDiffLayout";
 import { useApp, useController } from "../../state/context";
 import FileDiffView from "../review/FileDiffView";

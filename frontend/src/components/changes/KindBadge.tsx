@@ -1,4 +1,4 @@
-import type { LedgerFile } from "../../lib/types";
+import type { LedgerFile } from "../../lib/wire.gen";
 
 const kindText: Record<LedgerFile["kind"], string> = { created: "created", modified: "modified", deleted: "deleted", "": "unchanged" };
 

@@ -1,7 +1,7 @@
 // The dialogs of undoing: the rewind menu of a user message, and the
 // conflicts a revert or rewind met (files changed outside Pilot since):
 // each file's two versions as a highlighted diff, and a choice in words.
-import type { Conflict, FileDiff, Resolution, RewindMode } from "../../lib/types";
+import type { Conflict, FileDiff, Resolution, RewindMode } from "../../lib/wire.gen";
 import { useApp, useController } from "../../state/context";
 import type { RestoreFlow, RestoreRequest } from "../../state/ledgerState";
 import Modal from "../Modal";

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { useReportError } from "../../lib/useReportError";
 import { errorText } from "../../lib/format";
 import { langForPath } from "../../lib/highlight";
-import type { ChangeDetail, ChangeSummary } from "../../lib/types";
+import type { ChangeDetail, ChangeSummary } from "../../lib/wire.gen";
 import { useDiffLayout } from "../../lib/useDiffLayout";
 import { useApp, useController } from "../../state/context";
 import FileDiffView, { ReadonlyHunk } from "../review/FileDiffView";

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useReportError } from "../../lib/useReportError";
 import { errorText } from "../../lib/format";
-import type { CommandEffects, FileDiff } from "../../lib/types";
+import type { CommandEffects, FileDiff } from "../../lib/wire.gen";
 import { useDiffLayout } from "../../lib/useDiffLayout";
 import { useController } from "../../state/context";
 import FileDiffView from "../review/FileDiffView";

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useController } from "../../state/context";
 import { useDebounced } from "../../lib/useDebounced";
-import type { McpResource } from "../../lib/types";
+import type { MCPResource } from "../../lib/wire.gen";
 
 interface Props {
   projectId: number;
@@ -12,18 +12,18 @@ interface Props {
 }
 
 /** "mcp:<server>:<uri>": the attachment that names an MCP resource. */
-export const resourceRef = (r: McpResource) => `mcp:${r.server}:${r.uri}`;
+export const resourceRef = (r: MCPResource) => `mcp:${r.server}:${r.uri}`;
 
 /** The @ file picker: fuzzy matches from findFiles, best first, then the MCP resources that match. */
 export default function FilePicker({ projectId, query, active, onResults, onPick }: Props) {
   const c = useController();
   const q = useDebounced(query, 80);
   const [paths, setPaths] = useState<string[] | null>(null);
-  const [resources, setResources] = useState<McpResource[]>([]);
+  const [resources, setResources] = useState<MCPResource[]>([]);
 
   useEffect(() => {
     let live = true;
-    Promise.all([c.backend.findFiles(projectId, q, 12).catch(() => [] as string[]), c.backend.findMcpResources(q, 8).catch(() => [] as McpResource[])]).then(
+    Promise.all([c.backend.findFiles(projectId, q, 12).catch(() => [] as string[]), c.backend.findMcpResources(q, 8).catch(() => [] as MCPResource[])]).then(
       ([files, res]) => {
         if (!live) return;
         setPaths(files);

@@ -1,5 +1,5 @@
 import { useImage } from "../../lib/images";
-import type { Block } from "../../lib/types";
+import type { Block } from "../../lib/wire.gen";
 import { useController } from "../../state/context";
 
 /** An image of a message, fetched by its hash. */

@@ -1,5 +1,5 @@
 import { memo, useState } from "react";
-import type { Message } from "../../lib/types";
+import type { Message } from "../../lib/wire.gen";
 import { useApp, useController } from "../../state/context";
 import Icon from "../Icon";
 import LongText from "./LongText";

@@ -7,7 +7,8 @@ import { lastUserPrompt } from "../../state/chat";
 import FilePicker from "./FilePicker";
 import ModeSelect from "../plan/ModeSelect";
 import SlashPicker, { builtinCommands, matchCommands } from "./SlashPicker";
-import type { SlashCommand } from "../../lib/types";
+import type { PickerCommand } from "../../lib/types";
+import type { SlashCommand } from "../../lib/wire.gen";
 
 const mentionRe = /(^|\s)@([^\s@]*)$/;
 const slashRe = /^\/(\S*)$/;
@@ -77,7 +78,7 @@ export default function PromptBox() {
     return true;
   };
 
-  const pickCommand = (cmd: SlashCommand) => {
+  const pickCommand = (cmd: PickerCommand) => {
     if (cmd.source === "builtin" && runBuiltin(cmd.name)) return;
     const next = `/${cmd.name} `;
     setText(next);

@@ -1,12 +1,13 @@
-import type { SlashCommand } from "../../lib/types";
+import type { PickerCommand } from "../../lib/types";
+import type { SlashCommand } from "../../lib/wire.gen";
 
 /** Commands Pilot runs itself; they come after the user's own in the picker. */
-export const builtinCommands: SlashCommand[] = [
+export const builtinCommands: PickerCommand[] = [
   { name: "compact", description: "Summarise the older part of this conversation now", argumentHint: "", source: "builtin" },
   { name: "new", description: "Start a new session", argumentHint: "", source: "builtin" },
 ];
 
-const sourceLabel: Record<SlashCommand["source"], string> = {
+const sourceLabel: Record<PickerCommand["source"], string> = {
   builtin: "built in",
   project: ".pilot/commands",
   "project-claude": ".claude/commands",
@@ -20,20 +21,20 @@ const sourceLabel: Record<SlashCommand["source"], string> = {
  * project's and the user's own commands come before the built-in ones, so a
  * bare "/" lists what the user wrote first.
  */
-export function matchCommands(custom: SlashCommand[], query: string): SlashCommand[] {
+export function matchCommands(custom: SlashCommand[], query: string): PickerCommand[] {
   const q = query.toLowerCase();
   const own = custom.filter((c) => !builtinCommands.some((b) => b.name === c.name) && c.name.toLowerCase().includes(q));
   const builtins = builtinCommands.filter((c) => c.name.startsWith(q));
   const all = [...own, ...builtins];
-  const prefix = (c: SlashCommand) => c.name.toLowerCase().startsWith(q);
+  const prefix = (c: PickerCommand) => c.name.toLowerCase().startsWith(q);
   return [...all.filter(prefix), ...all.filter((c) => !prefix(c))];
 }
 
 interface Props {
-  items: SlashCommand[] | null;
+  items: PickerCommand[] | null;
   query: string;
   active: number;
-  onPick: (c: SlashCommand) => void;
+  onPick: (c: PickerCommand) => void;
 }
 
 /** The / command picker of the prompt box. */

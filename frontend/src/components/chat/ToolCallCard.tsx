@@ -1,5 +1,5 @@
 import { memo, useEffect, useRef, useState } from "react";
-import type { Block, ChangeSummary, CommandEffects, SandboxInfo, ToolCall, ToolStatus } from "../../lib/types";
+import type { Block, ChangeSummary, CommandEffects, SandboxInfo, ToolCall, ToolStatus } from "../../lib/wire.gen";
 import type { SessionView } from "../../state/sessionState";
 import { useApp, useController } from "../../state/context";
 import MessageImage from "./MessageImage";

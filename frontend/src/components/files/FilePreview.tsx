@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from "react";
-import type { FilePreview as Preview } from "../../lib/types";
+import type { FilePreview as Preview } from "../../lib/wire.gen";
 import { errorText, formatBytes } from "../../lib/format";
 import { highlight, langForPath } from "../../lib/highlight";
 import { useReportError } from "../../lib/useReportError";

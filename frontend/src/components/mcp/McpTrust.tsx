@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import type { McpServer, McpTrustPrompt } from "../../lib/types";
+import type { MCPServer, MCPTrustPrompt } from "../../lib/wire.gen";
 import { errorText } from "../../lib/format";
 import { useApp, useController } from "../../state/context";
 import Modal from "../Modal";
@@ -13,7 +13,7 @@ export function askMcpTrust(): void {
 }
 
 /** What became of the servers started by "Trust and start": still starting, or each one's outcome. */
-export type StartOutcome = { name: string; state: McpServer["state"]; tools: number; error: string };
+export type StartOutcome = { name: string; state: MCPServer["state"]; tools: number; error: string };
 
 /** The sentence saying how the trusted servers started, or null while any is still starting. */
 export function startedText(outcomes: StartOutcome[]): { text: string; failed: boolean } | null {
@@ -43,7 +43,7 @@ export function startedText(outcomes: StartOutcome[]): { text: string; failed: b
 export default function McpTrust() {
   const c = useController();
   const project = useApp((s) => s.project);
-  const [prompt, setPrompt] = useState<McpTrustPrompt | null>(null);
+  const [prompt, setPrompt] = useState<MCPTrustPrompt | null>(null);
   const [dismissed, setDismissed] = useState<string>("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -101,7 +101,7 @@ export default function McpTrust() {
     };
   }, [c, names]);
 
-  const accept = async (p: McpTrustPrompt) => {
+  const accept = async (p: MCPTrustPrompt) => {
     setBusy(true);
     try {
       await c.backend.mcpTrust(p.hash);

@@ -1,8 +1,8 @@
-import type { SessionMode } from "../../lib/types";
+import type { ApprovalMode } from "../../lib/wire.gen";
 import { useApp, useController } from "../../state/context";
 import { MODES, toMode } from "../../state/plan";
 
-export const modeLabel: Record<SessionMode, string> = {
+export const modeLabel: Record<ApprovalMode, string> = {
   plan: "Plan",
   ask: "Ask",
   edits: "Edits",
@@ -11,7 +11,7 @@ export const modeLabel: Record<SessionMode, string> = {
 };
 
 /** What each mode lets through, in the words of the mode control and of Settings' default mode. */
-export const modeWhat: Record<SessionMode, string> = {
+export const modeWhat: Record<ApprovalMode, string> = {
   plan: "the agent only reads and ends with a plan for you to approve; nothing is changed or run.",
   ask: "every change and command waits for your approval.",
   edits: "file changes are applied (and can be reverted); commands run in the sandbox without asking, or wait for your approval where it cannot start.",
@@ -19,7 +19,7 @@ export const modeWhat: Record<SessionMode, string> = {
   none: "every change and command is refused; the agent only reads and answers.",
 };
 
-const modeHint = (m: SessionMode) => `${modeLabel[m]}: ${modeWhat[m]}`;
+const modeHint = (m: ApprovalMode) => `${modeLabel[m]}: ${modeWhat[m]}`;
 
 /**
  * The open session's own mode; Shift+Tab in the prompt box cycles ask →

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { SessionMode, ToolCall } from "../../lib/types";
+import type { ApprovalMode, ToolCall } from "../../lib/wire.gen";
 import { useApp, useController } from "../../state/context";
 import type { SessionView } from "../../state/sessionState";
 import { toMode, WORK_MODES } from "../../state/plan";
@@ -48,7 +48,7 @@ export default function PlanCard({ call }: { call: ToolCall }) {
   const isAnswered = useApp((s) => answered(s.session, call.messageId));
   const idle = useApp((s) => (s.session?.turn ?? "idle") === "idle");
   const inPlan = useApp((s) => toMode(s.session?.summary?.approvalMode) === "plan");
-  const [target, setTarget] = useState<SessionMode>(() => c.plan.workMode(sessionId));
+  const [target, setTarget] = useState<ApprovalMode>(() => c.plan.workMode(sessionId));
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(() => planText(p));
   const [feedback, setFeedback] = useState("");

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { TodoStatus } from "../../lib/types";
+import type { TodoStatus } from "../../lib/wire.gen";
 import { useApp } from "../../state/context";
 
 const icon: Record<TodoStatus, string> = { pending: "○", in_progress: "◐", done: "✓" };

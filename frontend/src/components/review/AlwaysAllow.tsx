@@ -1,4 +1,4 @@
-import type { Approval } from "../../lib/types";
+import type { Approval } from "../../lib/wire.gen";
 
 /**
  * "Always allow" on a command-like card, with the rules it adds (one per

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { Approval } from "../../lib/types";
+import type { Approval } from "../../lib/wire.gen";
 import { useController } from "../../state/context";
 import AlwaysAllow from "./AlwaysAllow";
 import { useCommandDecision } from "./useCommandDecision";

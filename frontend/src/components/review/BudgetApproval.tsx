@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { Approval } from "../../lib/types";
+import type { Approval } from "../../lib/wire.gen";
 import { useController } from "../../state/context";
 
 /** The session reached its budget: the turn waits until the user lets it go on or stops it. */

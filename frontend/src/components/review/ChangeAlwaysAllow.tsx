@@ -1,4 +1,4 @@
-import type { Approval } from "../../lib/types";
+import type { Approval } from "../../lib/wire.gen";
 import { useApp, useController } from "../../state/context";
 import AlwaysAllow from "./AlwaysAllow";
 

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { useReclaimFocus } from "../../lib/focus";
 import { useReportError } from "../../lib/useReportError";
-import type { Approval } from "../../lib/types";
+import type { Approval } from "../../lib/wire.gen";
 import { useApp, useController } from "../../state/context";
 import { panelShown } from "../../state/layout";
 import { allDecided, countDecided, setHunk, type HunkDecision, type ReviewState } from "../../state/review";

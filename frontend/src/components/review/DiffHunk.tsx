@@ -1,5 +1,5 @@
 import { memo, useCallback, useEffect, useRef, type RefCallback } from "react";
-import type { Hunk } from "../../lib/types";
+import type { Hunk } from "../../lib/wire.gen";
 import type { HunkDecision } from "../../state/review";
 import DiffTable, { type DiffLayout } from "./DiffTable";
 

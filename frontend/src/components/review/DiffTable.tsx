@@ -1,5 +1,5 @@
 import { memo, useCallback } from "react";
-import type { Hunk } from "../../lib/types";
+import type { Hunk } from "../../lib/wire.gen";
 import { rowsBodyOf } from "../../lib/diffLayout";
 
 export type DiffLayout = "split" | "unified";

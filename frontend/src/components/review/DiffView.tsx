@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { errorText } from "../../lib/format";
-import type { FileChange } from "../../lib/types";
+import type { FileChange } from "../../lib/wire.gen";
 import { langForPath } from "../../lib/highlight";
 import { rowCount, rowsBodyOf } from "../../lib/diffLayout";
 import { useVirtualList } from "../../lib/useVirtualList";

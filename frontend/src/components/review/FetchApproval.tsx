@@ -1,4 +1,4 @@
-import type { Approval } from "../../lib/types";
+import type { Approval } from "../../lib/wire.gen";
 import AlwaysAllow from "./AlwaysAllow";
 import { useCommandDecision } from "./useCommandDecision";
 

@@ -1,6 +1,6 @@
 import { memo, type ReactNode } from "react";
 import { langForPath } from "../../lib/highlight";
-import type { FileDiff, Hunk } from "../../lib/types";
+import type { FileDiff, Hunk } from "../../lib/wire.gen";
 import DiffTable, { type DiffLayout } from "./DiffTable";
 
 /** How a hunk of a decided change ended: written, rejected (not written), or the user's own text. */

@@ -1,6 +1,6 @@
 import { useRef, useState } from "react";
 import { useReclaimFocus } from "../../lib/focus";
-import type { Approval } from "../../lib/types";
+import type { Approval } from "../../lib/wire.gen";
 import { useApp, useController } from "../../state/context";
 import { panelShown } from "../../state/layout";
 

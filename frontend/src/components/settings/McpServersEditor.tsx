@@ -1,16 +1,16 @@
 import { useCallback, useEffect, useState } from "react";
-import type { McpServer, McpServers } from "../../lib/types";
+import type { MCPServer, MCPServers } from "../../lib/wire.gen";
 import { errorText } from "../../lib/format";
 import { useController } from "../../state/context";
 import { askMcpTrust } from "../mcp/McpTrust";
 import { emptyMcpForm, mcpFormFrom, mcpInput, type McpForm } from "./mcpForm";
 
-const stateLabel: Record<McpServer["state"], string> = { starting: "starting…", ready: "ready", failed: "failed", disabled: "off" };
+const stateLabel: Record<MCPServer["state"], string> = { starting: "starting…", ready: "ready", failed: "failed", disabled: "off" };
 
 /** The MCP servers of the open project (its .mcp.json and the user's), their state, tools and stderr. */
 export default function McpServersEditor() {
   const c = useController();
-  const [list, setList] = useState<McpServers | null>(null);
+  const [list, setList] = useState<MCPServers | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [form, setForm] = useState<McpForm | null>(null);
   const [formError, setFormError] = useState<string | null>(null);

@@ -1,4 +1,4 @@
-import type { Preset, SettingsView } from "../../lib/types";
+import type { Preset, SettingsView } from "../../lib/wire.gen";
 import { backendProvider, COMPATIBLE, defaultUrlFor, formFromView, presetOf, type ProviderChoice } from "./validate";
 
 /** Where a value comes from: "X sets this and overrides what you save here.", "Saved here." or Pilot's default. */

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { Rule, RuleEffect } from "../../lib/types";
+import type { Rule, RuleEffect } from "../../lib/wire.gen";
 import { errorText } from "../../lib/format";
 import { useReportError } from "../../lib/useReportError";
 import { useController } from "../../state/context";

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { SandboxStatus } from "../../lib/types";
+import type { SandboxStatus } from "../../lib/wire.gen";
 import { errorText } from "../../lib/format";
 import { useController } from "../../state/context";
 

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
-import type { SettingsView } from "../../lib/types";
+import type { SettingsView } from "../../lib/wire.gen";
 import { errorText, formatMib } from "../../lib/format";
 import { useDebounced } from "../../lib/useDebounced";
 import { MODES } from "../../state/plan";

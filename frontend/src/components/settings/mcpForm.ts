@@ -1,8 +1,8 @@
-import type { McpScope, McpServer, McpServerInput } from "../../lib/types";
+import type { MCPScope, MCPServer, MCPServerInput } from "../../lib/wire.gen";
 
 /** The add/edit form of an MCP server, as the user types it. */
 export interface McpForm {
-  scope: McpScope;
+  scope: MCPScope;
   name: string;
   type: "stdio" | "http" | "sse";
   command: string;
@@ -18,7 +18,7 @@ export interface McpForm {
 
 export const emptyMcpForm: McpForm = { scope: "user", name: "", type: "stdio", command: "", args: "", env: "", cwd: "", url: "", headers: "" };
 
-export function mcpFormFrom(s: McpServer): McpForm {
+export function mcpFormFrom(s: MCPServer): McpForm {
   return {
     scope: s.scope,
     name: s.name,
@@ -49,7 +49,7 @@ function pairs(text: string, sep: string, what: string): Record<string, string> 
 }
 
 /** The input to save, or an error sentence saying what to fix. */
-export function mcpInput(f: McpForm): McpServerInput | string {
+export function mcpInput(f: McpForm): MCPServerInput | string {
   const name = f.name.trim();
   if (!/^[A-Za-z0-9_-]{1,40}$/.test(name) || name.includes("__")) return "Name: letters, digits, '-' and single '_' (at most 40).";
   try {

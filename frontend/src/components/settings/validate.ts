@@ -1,4 +1,4 @@
-import type { ApprovalMode, Preset, SettingsInput, SettingsView } from "../../lib/types";
+import type { ApprovalMode, Preset, SettingsInput, SettingsView } from "../../lib/wire.gen";
 
 /**
  * A preset's id ("anthropic", "openai", "deepseek", "ollama"…), or

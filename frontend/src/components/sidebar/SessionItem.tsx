@@ -1,5 +1,5 @@
 import { memo, useEffect, useRef, useState } from "react";
-import type { SessionSummary } from "../../lib/types";
+import type { SessionSummary } from "../../lib/wire.gen";
 import { formatCost, formatTokens, relativeTime } from "../../lib/format";
 import { useApp, useController } from "../../state/context";
 import { sessionTokens } from "../../state/usage";

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import type { SearchHit } from "../../lib/types";
+import type { SearchHit } from "../../lib/wire.gen";
 import { sanitizeSnippet } from "../../lib/sanitize";
 import { errorText } from "../../lib/format";
 import { useDebounced } from "../../lib/useDebounced";
@@ -18,6 +18,7 @@ const kindLabel: Record<SearchHit["kind"], string> = {
   tool_input: "tool input",
   tool_output: "tool output",
   path: "path",
+  web_page: "web page",
 };
 
 /** "Show older sessions": a button that also fires when it scrolls into view. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { changedSpan, chooseLayout, markRange, rowCount, rowsBodyOf, rowsHtml, SPLIT_CHARS, splitRows, unifiedRows } from "../diffLayout";
-import type { Hunk } from "../types";
+import type { Hunk } from "../wire.gen";
 
 const hunk: Hunk = {
   index: 0,

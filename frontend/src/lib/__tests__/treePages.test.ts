@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import en from "./collation/en.txt?raw";
 import ascii from "./collation/ascii.txt?raw";
 import sv from "./collation/sv.txt?raw";
-import type { DirPage, TreeEntry } from "../types";
+import type { DirPage, TreeEntry } from "../wire.gen";
 import { flatten, PAGE, pendingPages, withPage, type DirState, type Folder, type Row } from "../treePages";
 
 /** A page of dir with n files named from index offset (file000123.txt). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Approval, ChangeView } from "../../lib/types";
+import type { Approval, ChangeView } from "../../lib/wire.gen";
 import { FakeBackend } from "../../test/fakeBackend";
 import { initialState, type AppState } from "../appState";
 import { AppController } from "../controller";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Message, ToolCall } from "../../lib/types";
+import type { Message, ToolCall } from "../../lib/wire.gen";
 import { detail, FakeBackend } from "../../test/fakeBackend";
 import { AppController } from "../controller";
 import { applyEvent, emptySession, prependPage, sessionFromDetail } from "../sessionState";

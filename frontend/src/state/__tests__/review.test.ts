@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { allDecided, buildDecision, readyReview, setHunk } from "../review";
-import type { ChangeView } from "../../lib/types";
+import type { ChangeView } from "../../lib/wire.gen";
 
 const change: ChangeView = {
   approvalId: "a1",

@@ -1,0 +1,365 @@
+package wire
+
+// The closed sets of values that cross the bridge. Each is a named string
+// type with a constant per value; the generator (backend/wire/gen) writes
+// each as a TypeScript string union plus a list of its values, so a value
+// added or renamed here reaches the window's type checker. Packages below
+// keep their own typed values (agent.State, store.ToolStatus, ...) and
+// convert at the edge where they build a payload.
+
+// AgentStatus is where a session's agent stands (StatePayload,
+// SessionDetail).
+type AgentStatus string
+
+// Agent states.
+const (
+	StateIdle             AgentStatus = "idle"
+	StateStreaming        AgentStatus = "streaming"
+	StateAwaitingApproval AgentStatus = "awaiting_approval"
+	StateToolExecuting    AgentStatus = "tool_executing"
+	StateError            AgentStatus = "error"
+)
+
+// SessionState is a session's state as last saved (SessionSummary).
+type SessionState string
+
+// Session states.
+const (
+	SessionIdle        SessionState = "idle"        // no turn running
+	SessionRunning     SessionState = "running"     // a turn is running
+	SessionInterrupted SessionState = "interrupted" // a turn was cut off (crash, kill, cancel)
+	SessionError       SessionState = "error"       // the last turn failed
+)
+
+// TodoStatus is the state of one task of a session's list.
+type TodoStatus string
+
+// Task states.
+const (
+	TodoPending    TodoStatus = "pending"
+	TodoInProgress TodoStatus = "in_progress"
+	TodoDone       TodoStatus = "done"
+)
+
+// ApprovalOutcome is how a pending decision ended (ApprovalDonePayload).
+type ApprovalOutcome string
+
+// Approval outcomes.
+const (
+	OutcomeApproved  ApprovalOutcome = "approved"
+	OutcomePartial   ApprovalOutcome = "partial"
+	OutcomeEdited    ApprovalOutcome = "edited"
+	OutcomeRejected  ApprovalOutcome = "rejected"
+	OutcomeWithdrawn ApprovalOutcome = "withdrawn"
+	OutcomeCancelled ApprovalOutcome = "cancelled"
+)
+
+// NoticeKind is what an informational line in the chat is about
+// (NoticePayload).
+type NoticeKind string
+
+// Notice kinds.
+const (
+	NoticeRetry     NoticeKind = "retry"     // a model call is retried (RetryInMs, Reason)
+	NoticeCompacted NoticeKind = "compacted" // the conversation was compacted
+	NoticeLoopGuard NoticeKind = "loop_guard"
+	NoticeLimit     NoticeKind = "limit"
+	NoticeBudget    NoticeKind = "budget"
+	NoticeStale     NoticeKind = "stale" // a file changed on disk after a proposal
+	NoticeMCP       NoticeKind = "mcp"
+	NoticeRule      NoticeKind = "rule" // "always allow" did not store a rule
+)
+
+// ErrorKind classifies a failed turn (ErrorPayload): the provider's typed
+// errors (llm.Kind) or internal.
+type ErrorKind string
+
+// Error kinds: llm.Kind's values, and internal for everything else.
+const (
+	ErrorAuth            ErrorKind = "auth"
+	ErrorPermission      ErrorKind = "permission"
+	ErrorNotFound        ErrorKind = "not_found"
+	ErrorBadRequest      ErrorKind = "bad_request"
+	ErrorContextTooLong  ErrorKind = "context_too_long"
+	ErrorTooLarge        ErrorKind = "too_large"
+	ErrorRateLimit       ErrorKind = "rate_limit"
+	ErrorOverloaded      ErrorKind = "overloaded"
+	ErrorServer          ErrorKind = "server"
+	ErrorNetwork         ErrorKind = "network"
+	ErrorCancelled       ErrorKind = "cancelled"
+	ErrorStreamCut       ErrorKind = "stream_cut"
+	ErrorStalled         ErrorKind = "stalled"
+	ErrorInvalidResponse ErrorKind = "invalid_response"
+	ErrorRefusal         ErrorKind = "refusal"
+	ErrorInternal        ErrorKind = "internal"
+)
+
+// TurnEndReason is why a turn ended (TurnDonePayload).
+type TurnEndReason string
+
+// Turn end reasons.
+const (
+	EndTurn      TurnEndReason = "end_turn"
+	EndCancelled TurnEndReason = "cancelled"
+	EndError     TurnEndReason = "error"
+	EndLimit     TurnEndReason = "limit"
+	EndLoopGuard TurnEndReason = "loop_guard"
+	EndBudget    TurnEndReason = "budget"
+	EndMaxTokens TurnEndReason = "max_tokens"
+	EndPlan      TurnEndReason = "plan" // the turn ended with a plan (plan mode)
+)
+
+// BlockType is the kind of one content block of a message.
+type BlockType string
+
+// Block types.
+const (
+	BlockText       BlockType = "text"
+	BlockThinking   BlockType = "thinking"
+	BlockToolUse    BlockType = "tool_use"
+	BlockToolResult BlockType = "tool_result"
+	BlockImage      BlockType = "image"
+)
+
+// Role is who wrote a message.
+type Role string
+
+// Roles.
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+)
+
+// MessageState is whether a message is whole.
+type MessageState string
+
+// Message states.
+const (
+	MessageComplete    MessageState = "complete"
+	MessageStreaming   MessageState = "streaming"
+	MessageInterrupted MessageState = "interrupted"
+)
+
+// ToolStatus is the state of a tool call card.
+type ToolStatus string
+
+// Tool call states.
+const (
+	ToolRunning          ToolStatus = "running"
+	ToolAwaitingApproval ToolStatus = "awaiting_approval"
+	ToolDone             ToolStatus = "done"
+	ToolError            ToolStatus = "error"
+	ToolRejected         ToolStatus = "rejected"
+	ToolCancelled        ToolStatus = "cancelled"
+)
+
+// RefusedBy says who refused a rejected tool call ("" when not refused or
+// not known).
+type RefusedBy string
+
+// Who refused a call.
+const (
+	RefusedByUser RefusedBy = "user"
+	RefusedByPlan RefusedBy = "plan" // plan mode
+	RefusedByMode RefusedBy = "mode" // the approval mode
+	RefusedByRule RefusedBy = "rule" // a deny rule (ToolCall.RefusedRule)
+)
+
+// ApprovalKind is what the user is asked to decide (Approval.Kind).
+type ApprovalKind string
+
+// Kinds of approval. The review panel switches on them.
+const (
+	// ApprovalChange: a file change (write_file, patch_file, multi_patch),
+	// its hunks fetched with GetChange, answered with DecideChange.
+	ApprovalChange ApprovalKind = "change"
+	// ApprovalCommand: a run_bash command.
+	ApprovalCommand ApprovalKind = "command"
+	// ApprovalMCP: a call of an MCP server's tool.
+	ApprovalMCP ApprovalKind = "mcp"
+	// ApprovalFetch: a web_fetch of a host not yet allowed.
+	ApprovalFetch ApprovalKind = "fetch"
+	// ApprovalBudget: whether a turn may go past the session's budget.
+	ApprovalBudget ApprovalKind = "budget"
+	// ApprovalPlan: a plan presented in plan mode (reserved: a plan is
+	// answered in the chat today).
+	ApprovalPlan ApprovalKind = "plan"
+	// ApprovalOutsideSandbox: a run_bash command asking to run outside
+	// the OS sandbox (sandbox: false), with the model's Reason.
+	ApprovalOutsideSandbox ApprovalKind = "outside_sandbox"
+	// ApprovalNetwork: a sandboxed command's connection to a host not yet
+	// allowed (Host, Port; ToolCallID is the running command's).
+	ApprovalNetwork ApprovalKind = "network"
+)
+
+// ApprovalMode is a session's mode, and the default mode of new sessions
+// (Settings): plan (read-only tools, the turn ends with a plan) or how
+// much runs without asking.
+type ApprovalMode string
+
+// Modes.
+const (
+	ModePlan  ApprovalMode = "plan"
+	ModeAsk   ApprovalMode = "ask"
+	ModeEdits ApprovalMode = "edits"
+	ModeAll   ApprovalMode = "all"
+	ModeNone  ApprovalMode = "none"
+)
+
+// SlashSource is where a slash command comes from.
+type SlashSource string
+
+// Slash command sources.
+const (
+	SlashProject       SlashSource = "project"        // .pilot/commands
+	SlashProjectClaude SlashSource = "project-claude" // .claude/commands
+	SlashUser          SlashSource = "user"           // PILOT_HOME/commands
+	SlashMCP           SlashSource = "mcp"            // an MCP server's prompt
+)
+
+// DiffLineKind is the kind of one line of a hunk.
+type DiffLineKind string
+
+// Diff line kinds.
+const (
+	LineContext DiffLineKind = "context"
+	LineAdd     DiffLineKind = "add"
+	LineDel     DiffLineKind = "del"
+)
+
+// SearchHitKind is where a search hit was found.
+type SearchHitKind string
+
+// Search hit kinds.
+const (
+	HitMessage    SearchHitKind = "message"
+	HitToolInput  SearchHitKind = "tool_input"
+	HitToolOutput SearchHitKind = "tool_output"
+	HitPath       SearchHitKind = "path"
+	HitWebPage    SearchHitKind = "web_page" // a page web_fetch read
+)
+
+// RuleEffect is what a permission rule does.
+type RuleEffect string
+
+// Rule effects.
+const (
+	EffectAllow RuleEffect = "allow"
+	EffectDeny  RuleEffect = "deny"
+)
+
+// ValueSource is where a setting's value comes from (SettingsView.Source).
+type ValueSource string
+
+// Value sources.
+const (
+	SourceEnv      ValueSource = "env"
+	SourceDotEnv   ValueSource = "dotenv"
+	SourceSettings ValueSource = "settings"
+	SourceDefault  ValueSource = "default"
+)
+
+// KeySource is where a preset's key is read from now ("" when there is
+// none).
+type KeySource string
+
+// Key sources.
+const (
+	KeyFromEnv      KeySource = "env"      // Preset.KeyEnv is set
+	KeyFromDotEnv   KeySource = "dotenv"   // TS_AGENT_API_KEY in a .env file
+	KeyFromSettings KeySource = "settings" // saved in Settings
+)
+
+// Protocol is the API a provider speaks (Preset.Provider).
+type Protocol string
+
+// Protocols.
+const (
+	ProtocolAnthropic Protocol = "anthropic"
+	ProtocolOpenAI    Protocol = "openai"
+)
+
+// LedgerOp is what a checkpoint did to a file, or a file's net effect
+// over a session.
+type LedgerOp string
+
+// Ledger ops.
+const (
+	OpCreated  LedgerOp = "created"
+	OpModified LedgerOp = "modified"
+	OpDeleted  LedgerOp = "deleted"
+	// OpNone: LedgerFile.Kind of a file back to what it was before the
+	// session.
+	OpNone LedgerOp = ""
+)
+
+// CheckpointKind is what a checkpoint recorded.
+type CheckpointKind string
+
+// Checkpoint kinds.
+const (
+	CheckpointEdit    CheckpointKind = "edit"    // an approved write_file, patch_file or multi_patch
+	CheckpointCommand CheckpointKind = "command" // an approved run_bash
+	CheckpointRevert  CheckpointKind = "revert"  // the user reverted a change or a file
+	CheckpointRewind  CheckpointKind = "rewind"  // the user rewound the session's files
+)
+
+// RewindMode is what Rewind restores.
+type RewindMode string
+
+// Restore modes of Rewind.
+const (
+	RewindCode         RewindMode = "code"
+	RewindBoth         RewindMode = "both"
+	RewindConversation RewindMode = "conversation"
+)
+
+// Resolution resolves a conflict of a revert or rewind: keep what is on
+// disk, or take the checkpoint's version.
+type Resolution string
+
+// Conflict resolutions.
+const (
+	ResolveMine       Resolution = "mine"
+	ResolveCheckpoint Resolution = "checkpoint"
+)
+
+// HunkDecision is the user's decision on one proposed hunk.
+type HunkDecision string
+
+// Hunk decisions.
+const (
+	HunkApproved HunkDecision = "approved"
+	HunkRejected HunkDecision = "rejected"
+	HunkPending  HunkDecision = "pending"
+)
+
+// MCPScope is where an MCP server is configured.
+type MCPScope string
+
+// MCP scopes.
+const (
+	ScopeUser    MCPScope = "user"
+	ScopeProject MCPScope = "project"
+)
+
+// MCPTransport is how an MCP server is reached.
+type MCPTransport string
+
+// MCP transports.
+const (
+	TransportStdio MCPTransport = "stdio"
+	TransportHTTP  MCPTransport = "http"
+	TransportSSE   MCPTransport = "sse"
+)
+
+// MCPState is where an MCP server stands.
+type MCPState string
+
+// MCP server states.
+const (
+	MCPStarting MCPState = "starting"
+	MCPReady    MCPState = "ready"
+	MCPFailed   MCPState = "failed" // MCPServer.Error says why
+	MCPDisabled MCPState = "disabled"
+)
