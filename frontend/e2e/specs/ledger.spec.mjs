@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { approveChange, approveCommand, changedFiles, defaultWindow, docShot, openChanges } from "./ledger-helpers.mjs";
-import { sel, send, startChat, waitDiff, waitRequests, waitTurnDone } from "./helpers.mjs";
+import { domTexts, eventually, sel, send, startChat, waitDiff, waitRequests, waitTurnDone } from "./helpers.mjs";
 
 const lines = (n, f) => Array.from({ length: n }, (_, i) => f(i + 1)).join("\n") + "\n";
 const read = (project, rel) => readFileSync(join(project, rel), "utf8");
@@ -62,16 +62,17 @@ export const tests = [
       const applied = shown.nth(0);
       const rejected = shown.nth(1);
       assert.equal(await applied.getAttribute("data-tone"), null, "the written hunk has no rejection mark");
-      assert.match(await applied.innerText(), /line 3 changed/);
+      // Read-only hunks (content-visibility: auto): their DOM text, see domTexts.
+      assert.match(await applied.textContent(), /line 3 changed/);
       assert.equal(await rejected.getAttribute("data-tone"), "rejected");
-      assert.match(await rejected.locator(".hunk-note").innerText(), /rejected/i);
-      assert.match(await rejected.innerText(), /line 37 changed/);
+      assert.match(await rejected.locator(".hunk-note").textContent(), /rejected/i);
+      assert.match(await rejected.textContent(), /line 37 changed/);
       // Side by side: old | new in the same row.
       const row = applied.locator("table.diff-table.split tr", { has: page.locator("td.code.del") });
       const cells = row.locator("td.code");
       assert.equal(await cells.count(), 2);
-      assert.match(await cells.nth(0).innerText(), /line 3$/);
-      assert.match(await cells.nth(1).innerText(), /line 3 changed/);
+      assert.match(await cells.nth(0).textContent(), /line 3$/);
+      assert.match(await cells.nth(1).textContent(), /line 3 changed/);
       await detail.scrollIntoViewIfNeeded();
       await docShot(page, "ledger-partial-card.png");
 
@@ -119,17 +120,21 @@ export const tests = [
       await detail.waitFor();
       const diff = detail.locator('[data-testid=file-diff][data-path="rows.txt"]');
       await diff.waitFor();
-      const added = await diff.locator("td.code.add").allInnerTexts();
-      const removed = await diff.locator("td.code.del").allInnerTexts();
-      for (const want of ["row 2 first edit", "row 20 second edit", "row 31 from the command"]) {
-        assert.ok(added.some((t) => t.includes(want)), `cumulative diff adds "${want}": ${JSON.stringify(added)}`);
-      }
-      assert.ok(removed.some((t) => /row 2$/.test(t.trim())) && removed.some((t) => /row 20$/.test(t.trim())), `and removes the old rows: ${JSON.stringify(removed)}`);
+      // The code cells are read-only hunks' (content-visibility: auto): read their DOM text (domTexts).
+      await eventually(async () => {
+        const added = await domTexts(diff.locator("td.code.add"));
+        const removed = await domTexts(diff.locator("td.code.del"));
+        for (const want of ["row 2 first edit", "row 20 second edit", "row 31 from the command"]) {
+          assert.ok(added.some((t) => t.includes(want)), `cumulative diff adds "${want}": ${JSON.stringify(added)}`);
+        }
+        assert.ok(removed.some((t) => /row 2$/.test(t.trim())) && removed.some((t) => /row 20$/.test(t.trim())), `and removes the old rows: ${JSON.stringify(removed)}`);
+      });
 
       const steps = detail.locator("[data-testid=changes-step]");
-      assert.equal(await steps.count(), 3, "two edits and one command");
-      assert.deepEqual(await steps.evaluateAll((els) => els.map((e) => e.getAttribute("data-kind"))), ["edit", "edit", "command"]);
-      assert.match(await steps.nth(2).innerText(), /row 31 from the command|echo/);
+      await eventually(async () => {
+        assert.deepEqual(await steps.evaluateAll((els) => els.map((e) => e.getAttribute("data-kind"))), ["edit", "edit", "command"], "two edits and one command");
+      });
+      await eventually(async () => assert.match(await steps.nth(2).innerText(), /row 31 from the command|echo/));
       await docShot(page, "ledger-changes-view.png");
     },
   },

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { approveChange, approveCommand, changedFiles, defaultWindow, docShot, openChanges, rewindTo, treePicture, waitRestoreClosed } from "./ledger-helpers.mjs";
-import { openProject, sel, send, startChat, waitTurnDone } from "./helpers.mjs";
+import { domTexts, openProject, sel, send, startChat, waitTurnDone } from "./helpers.mjs";
 
 const narrow = { width: 640, height: 410 };
 
@@ -58,7 +58,8 @@ async function longConflictShown(ctx) {
   assert.ok(hunks >= 2 && hunks < places, `only the hunks near the view are drawn (${hunks} of ${places})`);
   const rows = await conflict.locator("tr").count();
   assert.ok(rows < 400, `the 400 lines are not all drawn (${rows} rows)`);
-  assert.match(await conflict.locator("td.code.del mark.intra").first().innerText(), /ByHand/, "the characters that differ are marked");
+  // Read-only hunks (content-visibility: auto): their DOM text, see domTexts.
+  assert.match(await conflict.locator("td.code.del mark.intra").first().textContent(), /ByHand/, "the characters that differ are marked");
   return conflict;
 }
 
@@ -103,8 +104,8 @@ async function conflictShown(ctx, project) {
   assert.equal(await page.locator("[data-testid=rewind-conflict]").count(), 1, "only a.txt was changed outside Pilot");
   // The two versions as a highlighted diff: the user's file on the left, the one from before the message on the right.
   await conflict.locator("[data-testid=conflict-diff] td.code.del").first().waitFor();
-  const dels = (await conflict.locator("td.code.del").allInnerTexts()).join("\n");
-  const adds = (await conflict.locator("td.code.add").allInnerTexts()).join("\n");
+  const dels = (await domTexts(conflict.locator("td.code.del"))).join("\n");
+  const adds = (await domTexts(conflict.locator("td.code.add"))).join("\n");
   assert.match(dels, /alpha by pilot/);
   assert.match(dels, /mine, typed by hand/);
   assert.match(adds, /^\+?\s*alpha$/m, "the version from before the message");
