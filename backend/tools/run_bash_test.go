@@ -129,11 +129,19 @@ func TestRunBashKillsGroup(t *testing.T) {
 	}
 	assertDead(t, pidFile)
 
+	// Cancelled once the command has started its job and said so (a file
+	// it makes then, not a guess at how long that takes on a busy machine).
 	ctx, cancel := context.WithCancel(context.Background())
-	prop := f.call("run_bash", map[string]any{"command": "sleep 30 & echo $! > bg.pid; echo started; sleep 30"}).Proposal
+	pidFile = f.dir + "/bg2.pid"
+	ready := f.dir + "/started"
+	prop := f.call("run_bash", map[string]any{"command": "sleep 30 & echo $! > bg2.pid; echo started; touch started; sleep 30"}).Proposal
 	go func() {
-		time.Sleep(300 * time.Millisecond)
-		cancel()
+		defer cancel()
+		for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if _, err := os.Stat(ready); err == nil {
+				return
+			}
+		}
 	}()
 	res, err = f.reg.Apply(ctx, prop, ApplyOptions{})
 	if err == nil {
@@ -141,9 +149,10 @@ func TestRunBashKillsGroup(t *testing.T) {
 	}
 	expect(t, res, true, "started", "cancelled by the user")
 	assertDead(t, pidFile)
+	pidFile = f.dir + "/bg3.pid"
 
 	// A finished command's leftover background job is killed too.
-	if _, err := runApproved(t, f, map[string]any{"command": "sleep 30 & echo $! > bg.pid"}, nil); err != nil {
+	if _, err := runApproved(t, f, map[string]any{"command": "sleep 30 & echo $! > bg3.pid"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	assertDead(t, pidFile)

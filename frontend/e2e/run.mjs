@@ -171,9 +171,14 @@ async function runTest(specName, test, shared) {
     async restartApp(o) {
       return ctx.startApp(o);
     },
-    async stopApp() {
-      await state.app?.stop();
+    /**
+     * Stops the app: SIGTERM to its process group, SIGKILL after graceMs
+     * (default 4000). Resolves with how it ended ({ code, signal, killed }).
+     */
+    async stopApp({ graceMs } = {}) {
+      const how = await state.app?.stop(graceMs);
       state.app = null;
+      return how ?? null;
     },
 
     /** A temp project folder with the given files ({ "src/a.go": "..." }); git: true runs git init + commit. */

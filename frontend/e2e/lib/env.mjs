@@ -160,7 +160,7 @@ export async function startDevApp({ binary, repoRoot, display, port, home, env, 
     await stopGroup(proc);
     throw new Error(`${err.message}\n--- pilot-dev output (last lines) ---\n${tail}`);
   }
-  return { proc, baseURL, home, env: fullEnv, stop: () => stopGroup(proc) };
+  return { proc, baseURL, home, env: fullEnv, stop: (graceMs) => stopGroup(proc, graceMs) };
 }
 
 export function readText(path) {

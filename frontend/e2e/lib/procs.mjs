@@ -39,6 +39,12 @@ export function spawnGroup(name, cmd, args, { cwd, env, logFile, stdio } = {}) {
       resolve(child.exitInfo);
     });
   });
+  // "close" comes after "exit" once stdout and stderr are drained: only
+  // then is output() everything the process wrote.
+  child.closed = new Promise((resolve) => {
+    child.on("close", resolve);
+    child.on("error", resolve);
+  });
   child.output = () => buf;
   child.closeLog = () => log?.end();
   child.label = name;
@@ -58,23 +64,35 @@ function groupAlive(pgid) {
   return killGroup(pgid, 0);
 }
 
-/** SIGTERM to the group, then SIGKILL after graceMs if anything is left. */
+/**
+ * SIGTERM to the group, then SIGKILL after graceMs if anything is left.
+ * Resolves once the group is gone and, for a child of spawnGroup, its output
+ * is drained, with how the leader ended ({ code, signal, killed }: killed
+ * when the SIGKILL was needed).
+ */
 export async function stopGroup(child, graceMs = 4000) {
   const pgid = child?.pid;
-  if (!pgid || !groups.has(pgid)) return;
+  if (!pgid || !groups.has(pgid)) return child?.exitInfo ?? null;
   killGroup(pgid, "SIGTERM");
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline && groupAlive(pgid)) {
     await new Promise((r) => setTimeout(r, 50));
   }
-  killGroup(pgid, "SIGKILL");
+  const killed = killGroup(pgid, "SIGKILL");
   // Wait briefly for the kernel to reap the group so ports and displays are free.
   const reapDeadline = Date.now() + 2000;
   while (Date.now() < reapDeadline && groupAlive(pgid)) {
     await new Promise((r) => setTimeout(r, 20));
   }
   groups.delete(pgid);
+  if (child.closed) {
+    // Bounded: a grandchild outside the group could hold the pipes open.
+    let timer;
+    await Promise.race([child.closed, new Promise((r) => (timer = setTimeout(r, 5000)))]);
+    clearTimeout(timer);
+  }
   child.closeLog?.();
+  return child.exitInfo ? { ...child.exitInfo, killed } : { code: null, signal: null, killed };
 }
 
 /** Last resort on exit: SIGKILL every group still tracked. */

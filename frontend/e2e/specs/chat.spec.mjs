@@ -1,7 +1,7 @@
 // The chat: a streamed answer, Stop in the middle of one, and a command the
 // user approves, against the real backend and the scripted fake LLM.
 import assert from "node:assert/strict";
-import { appConsoleErrors, sel, send, startChat, waitRequests, waitState, waitTurnDone } from "./helpers.mjs";
+import { appConsoleErrors, eventually, sel, send, startChat, waitRequests, waitState, waitTurnDone } from "./helpers.mjs";
 
 /**
  * Records, from inside the page, every agent-state value and every length
@@ -129,7 +129,7 @@ export const tests = [
       const cwd = (await approval.locator("[data-testid=bash-cwd]").innerText()).trim();
       assert.ok(cwd === project || cwd === "project folder" || cwd === ".", `working directory shown: ${cwd}`);
       const card = page.locator(`${sel.toolCall}[data-tool=run_bash]`);
-      assert.equal(await card.getAttribute("data-status"), "awaiting_approval");
+      await page.locator(`${sel.toolCall}[data-tool=run_bash][data-status=awaiting_approval]`).waitFor({ state: "attached" });
 
       await approval.locator("[data-testid=bash-approve]").click();
       await page.locator(`${sel.toolCall}[data-tool=run_bash][data-status=done]`).waitFor({ timeout: 30_000 });
@@ -140,9 +140,11 @@ export const tests = [
       // The output is in the card (open it if it is collapsed).
       const out = card.locator("[data-testid=tool-output]");
       if ((await out.count()) === 0) await card.locator(".tool-head").click();
-      const shown = await out.innerText();
-      assert.match(shown, /^\s*3\s*$/m, "wc's count");
-      assert.match(shown, /marker-42/, "the shell really ran it");
+      await eventually(async () => {
+        const shown = await out.innerText();
+        assert.match(shown, /^\s*3\s*$/m, "wc's count");
+        assert.match(shown, /marker-42/, "the shell really ran it");
+      });
 
       // And the model got the same output back.
       const reqs = await waitRequests(ctx, llm, 2);

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { openProject, scriptFile, send, sel, startSession, waitState } from "./helpers.mjs";
+import { eventually, openProject, scriptFile, sel, send, startSession, waitState } from "./helpers.mjs";
 
 /** Whether pid runs (a zombie runs no more). */
 function alive(pid) {
@@ -98,8 +98,12 @@ export const tests = [
       await ctx.startApp({ env: { ...llm.env, PILOT_PROVIDER: "anthropic", PILOT_PROJECT: project } });
       await openProject(ctx, project);
       await page.click(`[data-testid=session-item][data-session-id="${talkId}"] button`);
-      const saved = ((await page.locator(sel.assistant).last().textContent()) ?? "").trim();
-      assert.ok(saved.length >= seen.length && saved.startsWith(seen.slice(0, 200)), `saved text (${saved.length} chars) holds what was shown (${seen.length})`);
+      await page.locator(`[data-testid=session-item][data-session-id="${talkId}"] button[aria-current=true]`).waitFor();
+      // Read once the session's messages have replaced the list's first screen.
+      await eventually(async () => {
+        const saved = ((await page.locator(sel.assistant).last().textContent()) ?? "").trim();
+        assert.ok(saved.length >= seen.length && saved.startsWith(seen.slice(0, 200)), `saved text (${saved.length} chars) holds what was shown (${seen.length})`);
+      });
       await page.click(`[data-testid=session-item][data-session-id="${runId}"] button`);
       await page.locator(`${sel.toolCall}[data-tool=run_bash][data-status=cancelled]`).waitFor({ state: "visible" });
     },

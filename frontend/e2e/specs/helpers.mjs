@@ -110,6 +110,35 @@ export async function waitRequests(ctx, llm, n, timeout = 30_000) {
   );
 }
 
+/**
+ * Runs `check` (which asserts on what the page shows now) until it passes,
+ * and throws its last assertion error after `timeout`: an assertion on
+ * content that may still be filling in, made a wait on a condition.
+ * Only for what must come to hold; an absence is asserted once what
+ * proves the page is complete has been waited for.
+ */
+export async function eventually(check, { timeout = 15_000, interval = 100 } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+    }
+    await new Promise((r) => setTimeout(r, interval));
+  }
+}
+
+/**
+ * The text in the DOM of each element `locator` matches. Diff code cells
+ * are read this way: a read-only hunk has `content-visibility: auto`, and
+ * until Chromium has rendered it (a frame after it is attached, or never
+ * while it is off the screen) the innerText of its cells is "".
+ */
+export async function domTexts(locator) {
+  return locator.allTextContents();
+}
+
 /** Text of every assistant message, in order. */
 export async function assistantTexts(page) {
   return page.locator(sel.assistant).evaluateAll((els) => els.map((e) => e.innerText));

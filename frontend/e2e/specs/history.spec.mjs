@@ -2,7 +2,7 @@
 // message and tool card, and search finds a session by a tool's output.
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { openProject, sel, send, startChat, startSession, waitTurnDone } from "./helpers.mjs";
+import { eventually, openProject, sel, send, startChat, startSession, waitTurnDone } from "./helpers.mjs";
 
 /** What the transcript shows: every message (role, text) and every tool card (tool, status, label, output). */
 async function transcriptSnapshot(page) {
@@ -45,16 +45,25 @@ export const tests = [
       await page.locator(sel.assistant, { hasText: "You are welcome." }).waitFor({ timeout: 30_000 });
       await waitTurnDone(ctx);
 
-      const before = await transcriptSnapshot(page);
-      assert.deepEqual(
-        before.messages.map((m) => m.role),
-        ["user", "assistant", "assistant", "assistant", "user", "assistant"],
-        `messages before restart: ${JSON.stringify(before.messages)}`,
-      );
-      assert.deepEqual(before.tools.map((t) => [t.tool, t.status]), [["read_file", "done"], ["list_files", "done"]]);
-      assert.match(before.tools[0].output, /buy milk/);
+      // Taken once the opened cards show their output.
+      const before = await eventually(async () => {
+        const snap = await transcriptSnapshot(page);
+        assert.deepEqual(
+          snap.messages.map((m) => m.role),
+          ["user", "assistant", "assistant", "assistant", "user", "assistant"],
+          `messages before restart: ${JSON.stringify(snap.messages)}`,
+        );
+        assert.deepEqual(snap.tools.map((t) => [t.tool, t.status]), [["read_file", "done"], ["list_files", "done"]]);
+        assert.match(snap.tools[0].output, /buy milk/);
+        return snap;
+      });
 
-      const titleBefore = await page.locator(`[data-testid=session-item][data-session-id="${sessionId}"] .item-title`).innerText();
+      // The model names the session after its first turn, in the background
+      // (the fake LLM's titles start "About"): the title is read once it is
+      // that name, the one stored, not the first line shown until then.
+      const title = page.locator(`[data-testid=session-item][data-session-id="${sessionId}"] .item-title`, { hasText: /^About / });
+      await title.waitFor({ timeout: 30_000 });
+      const titleBefore = await title.innerText();
 
       // Same PILOT_HOME, same environment: a new process.
       const oldPid = ctx.app.proc.pid;
@@ -69,8 +78,7 @@ export const tests = [
       await item.locator("button[aria-current=true]").waitFor();
       await page.locator(sel.assistant, { hasText: "You are welcome." }).waitFor({ timeout: 30_000 });
 
-      const after = await transcriptSnapshot(page);
-      assert.deepEqual(after, before, "the reopened session shows the same messages and tool cards");
+      await eventually(async () => assert.deepEqual(await transcriptSnapshot(page), before, "the reopened session shows the same messages and tool cards"));
     },
   },
 
@@ -121,7 +129,7 @@ export const tests = [
       // The word really is in A's read_file output.
       const card = page.locator(`${sel.toolCall}[data-tool=read_file]`);
       await card.locator(".tool-head").click();
-      assert.ok((await card.locator("[data-testid=tool-output]").innerText()).includes(word));
+      await eventually(async () => assert.ok((await card.locator("[data-testid=tool-output]").innerText()).includes(word)));
     },
   },
 ];

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { appConsoleErrors, sel, send, startChat, waitRequests, waitTurnDone } from "./helpers.mjs";
+import { appConsoleErrors, eventually, sel, send, startChat, waitRequests, waitTurnDone } from "./helpers.mjs";
 
 const narrow = { width: 640, height: 410 };
 
@@ -14,17 +14,19 @@ const narrow = { width: 640, height: 410 };
 const layoutOf = (page) =>
   page.locator(".app").evaluate((el) => ({ layout: el.dataset.layout, view: el.dataset.view, sidebar: el.dataset.sidebar }));
 
-/** Asserts the element is visible and wholly inside the viewport. */
+/** Waits until the element is visible and wholly inside the viewport. */
 async function inViewport(page, selector, what) {
   const el = page.locator(selector).first();
-  assert.ok(await el.isVisible(), `${what} is visible`);
-  const box = await el.boundingBox();
-  const vp = page.viewportSize();
-  assert.ok(box, `${what} has a box`);
-  assert.ok(
-    box.x >= 0 && box.y >= 0 && box.x + box.width <= vp.width + 0.5 && box.y + box.height <= vp.height + 0.5,
-    `${what} inside the ${vp.width}×${vp.height} viewport: ${JSON.stringify(box)}`,
-  );
+  await eventually(async () => {
+    assert.ok(await el.isVisible(), `${what} is visible`);
+    const box = await el.boundingBox();
+    const vp = page.viewportSize();
+    assert.ok(box, `${what} has a box`);
+    assert.ok(
+      box.x >= 0 && box.y >= 0 && box.x + box.width <= vp.width + 0.5 && box.y + box.height <= vp.height + 0.5,
+      `${what} inside the ${vp.width}×${vp.height} viewport: ${JSON.stringify(box)}`,
+    );
+  });
 }
 
 /** Nothing scrolls sideways: the page is no wider than the viewport. */
@@ -127,11 +129,14 @@ export const tests = [
       await send(ctx, "capitalise two");
       const view = page.locator(`${sel.diffView}[data-path="notes.txt"]`);
       await view.waitFor({ state: "visible", timeout: 30_000 });
-      assert.equal((await layoutOf(page)).view, "panel", "the review came forward");
-      assert.equal(await page.locator("[data-testid=view-review]").getAttribute("aria-selected"), "true");
-      assert.match(await page.locator("[data-testid=view-review]").innerText(), /Review\s*1/, "the tab counts the waiting change");
+      await eventually(async () => {
+        assert.equal((await layoutOf(page)).view, "panel", "the review came forward");
+        assert.equal(await page.locator("[data-testid=view-review]").getAttribute("aria-selected"), "true");
+        assert.match(await page.locator("[data-testid=view-review]").innerText(), /Review\s*1/, "the tab counts the waiting change");
+        assert.equal(await page.locator(".review-panel").getAttribute("data-layout"), "unified", "narrow: the unified diff");
+      });
+      // Once the review has come forward (above), the chat is behind it.
       assert.equal(await page.locator(sel.input).isVisible(), false, "the chat is behind it");
-      assert.equal(await page.locator(".review-panel").getAttribute("data-layout"), "unified", "narrow: the unified diff");
       await page.screenshot({ path: join(ctx.artifactsDir, "narrow-review.png") });
       // The prompt the user sent from went out of view: the review has the focus, so its keys work.
       await page.waitForFunction(() => document.activeElement?.getAttribute("data-testid") === "change-review", null, { timeout: 5000 });
@@ -147,7 +152,7 @@ export const tests = [
 
       await page.locator(sel.assistant, { hasText: "Changed the second line." }).waitFor({ timeout: 30_000 });
       await waitTurnDone(ctx);
-      assert.equal((await layoutOf(page)).view, "chat", "back to the chat once nothing waits");
+      await eventually(async () => assert.equal((await layoutOf(page)).view, "chat", "back to the chat once nothing waits"));
       await page.waitForFunction(() => document.activeElement?.getAttribute("data-testid") === "chat-input", null, { timeout: 5000 });
       await page.screenshot({ path: join(ctx.artifactsDir, "narrow-chat.png") });
       assert.equal(readFileSync(join(project, "notes.txt"), "utf8"), "one\nTWO\nthree\n");
@@ -181,19 +186,20 @@ export const tests = [
       assert.equal(await toggle.getAttribute("aria-expanded"), "false");
       await toggle.click();
       await page.locator("[data-testid=session-list]").waitFor({ state: "visible" });
-      assert.equal((await layoutOf(page)).sidebar, "drawer");
-      assert.equal(await toggle.getAttribute("aria-expanded"), "true");
+      await eventually(async () => {
+        assert.equal((await layoutOf(page)).sidebar, "drawer");
+        assert.equal(await toggle.getAttribute("aria-expanded"), "true");
+      });
       await inViewport(page, "#sidebar", "the drawer");
       await inViewport(page, "[data-testid=session-new]", "New session");
       await page.screenshot({ path: join(ctx.artifactsDir, "narrow-drawer.png") });
-      assert.ok(
-        await page.evaluate(() => document.querySelector("#sidebar")?.contains(document.activeElement)),
-        "the focus moved into the drawer",
-      );
+      // The focus moves into the drawer.
+      await page.waitForFunction(() => document.querySelector("#sidebar")?.contains(document.activeElement), null, { timeout: 5000 });
 
       await page.keyboard.press("Escape");
       await page.locator("[data-testid=session-list]").waitFor({ state: "detached" });
-      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-testid")), "sidebar-toggle", "the focus went back");
+      // The focus goes back to the toggle.
+      await page.waitForFunction(() => document.activeElement?.getAttribute("data-testid") === "sidebar-toggle", null, { timeout: 5000 });
 
       // Ctrl+B opens it; the backdrop closes it.
       await page.keyboard.press("Control+b");
@@ -205,7 +211,7 @@ export const tests = [
       await toggle.click();
       await page.click("[data-testid=session-new]");
       await page.locator("[data-testid=session-list]").waitFor({ state: "detached" });
-      assert.equal(await page.locator(sel.message).count(), 0, "the new session is empty");
+      await eventually(async () => assert.equal(await page.locator(sel.message).count(), 0, "the new session is empty"));
       await send(ctx, "second session");
       await page.locator(sel.assistant, { hasText: "Second answer." }).waitFor({ timeout: 30_000 });
       await waitTurnDone(ctx);
@@ -222,7 +228,7 @@ export const tests = [
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.locator(".app[data-layout=wide]").waitFor();
       assert.equal(await page.locator("[data-testid=view-chat]").count(), 0, "no view bar");
-      for (const s of ["[data-testid=session-list]", sel.input, "[data-testid=tab-review]"]) assert.ok(await page.locator(s).isVisible(), `${s} shows`);
+      for (const s of ["[data-testid=session-list]", sel.input, "[data-testid=tab-review]"]) await page.locator(s).waitFor({ state: "visible" });
     },
   },
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { approveChange, approveCommand, changedFiles, defaultWindow, docShot, openChanges } from "./ledger-helpers.mjs";
-import { sel, send, startChat, waitDiff, waitRequests, waitTurnDone } from "./helpers.mjs";
+import { domTexts, eventually, sel, send, startChat, waitDiff, waitRequests, waitTurnDone } from "./helpers.mjs";
 
 const lines = (n, f) => Array.from({ length: n }, (_, i) => f(i + 1)).join("\n") + "\n";
 const read = (project, rel) => readFileSync(join(project, rel), "utf8");
@@ -43,9 +43,11 @@ export const tests = [
       // The card.
       const card = page.locator(`${sel.toolCall}[data-tool=write_file]`);
       const summary = card.locator("[data-testid=change-summary]");
-      assert.equal(await summary.getAttribute("data-applied"), "1");
-      assert.equal(await summary.getAttribute("data-total"), "2");
-      assert.equal((await summary.innerText()).trim(), "applied 1 of 2 hunks");
+      await eventually(async () => {
+        assert.equal(await summary.getAttribute("data-applied"), "1");
+        assert.equal(await summary.getAttribute("data-total"), "2");
+        assert.equal((await summary.innerText()).trim(), "applied 1 of 2 hunks");
+      });
 
       // Expanded: what was written, then the rejected hunk, marked.
       await card.locator(".tool-head").click();
@@ -58,20 +60,21 @@ export const tests = [
       }
       await detail.locator('[data-testid=file-diff][data-layout=split]').waitFor();
       const shown = detail.locator("[data-testid=readonly-hunk]");
-      assert.equal(await shown.count(), 2, "the applied hunk and the rejected one");
+      await eventually(async () => assert.equal(await shown.count(), 2, "the applied hunk and the rejected one"));
       const applied = shown.nth(0);
       const rejected = shown.nth(1);
       assert.equal(await applied.getAttribute("data-tone"), null, "the written hunk has no rejection mark");
-      assert.match(await applied.innerText(), /line 3 changed/);
+      // Read-only hunks (content-visibility: auto): their DOM text, see domTexts.
+      assert.match(await applied.textContent(), /line 3 changed/);
       assert.equal(await rejected.getAttribute("data-tone"), "rejected");
-      assert.match(await rejected.locator(".hunk-note").innerText(), /rejected/i);
-      assert.match(await rejected.innerText(), /line 37 changed/);
+      assert.match(await rejected.locator(".hunk-note").textContent(), /rejected/i);
+      assert.match(await rejected.textContent(), /line 37 changed/);
       // Side by side: old | new in the same row.
       const row = applied.locator("table.diff-table.split tr", { has: page.locator("td.code.del") });
       const cells = row.locator("td.code");
       assert.equal(await cells.count(), 2);
-      assert.match(await cells.nth(0).innerText(), /line 3$/);
-      assert.match(await cells.nth(1).innerText(), /line 3 changed/);
+      assert.match(await cells.nth(0).textContent(), /line 3$/);
+      assert.match(await cells.nth(1).textContent(), /line 3 changed/);
       await detail.scrollIntoViewIfNeeded();
       await docShot(page, "ledger-partial-card.png");
 
@@ -119,17 +122,21 @@ export const tests = [
       await detail.waitFor();
       const diff = detail.locator('[data-testid=file-diff][data-path="rows.txt"]');
       await diff.waitFor();
-      const added = await diff.locator("td.code.add").allInnerTexts();
-      const removed = await diff.locator("td.code.del").allInnerTexts();
-      for (const want of ["row 2 first edit", "row 20 second edit", "row 31 from the command"]) {
-        assert.ok(added.some((t) => t.includes(want)), `cumulative diff adds "${want}": ${JSON.stringify(added)}`);
-      }
-      assert.ok(removed.some((t) => /row 2$/.test(t.trim())) && removed.some((t) => /row 20$/.test(t.trim())), `and removes the old rows: ${JSON.stringify(removed)}`);
+      // The code cells are read-only hunks' (content-visibility: auto): read their DOM text (domTexts).
+      await eventually(async () => {
+        const added = await domTexts(diff.locator("td.code.add"));
+        const removed = await domTexts(diff.locator("td.code.del"));
+        for (const want of ["row 2 first edit", "row 20 second edit", "row 31 from the command"]) {
+          assert.ok(added.some((t) => t.includes(want)), `cumulative diff adds "${want}": ${JSON.stringify(added)}`);
+        }
+        assert.ok(removed.some((t) => /row 2$/.test(t.trim())) && removed.some((t) => /row 20$/.test(t.trim())), `and removes the old rows: ${JSON.stringify(removed)}`);
+      });
 
       const steps = detail.locator("[data-testid=changes-step]");
-      assert.equal(await steps.count(), 3, "two edits and one command");
-      assert.deepEqual(await steps.evaluateAll((els) => els.map((e) => e.getAttribute("data-kind"))), ["edit", "edit", "command"]);
-      assert.match(await steps.nth(2).innerText(), /row 31 from the command|echo/);
+      await eventually(async () => {
+        assert.deepEqual(await steps.evaluateAll((els) => els.map((e) => e.getAttribute("data-kind"))), ["edit", "edit", "command"], "two edits and one command");
+      });
+      await eventually(async () => assert.match(await steps.nth(2).innerText(), /row 31 from the command|echo/));
       await docShot(page, "ledger-changes-view.png");
     },
   },
@@ -163,9 +170,11 @@ export const tests = [
       await card.locator(".tool-head").click();
       const effects = card.locator("[data-testid=command-effects]");
       await effects.waitFor();
-      const listed = await effects.locator("[data-testid=effect-file]").evaluateAll((els) => els.map((e) => [e.getAttribute("data-path"), e.getAttribute("data-op")]));
-      assert.deepEqual(Object.fromEntries(listed), want, `the card lists every effect: ${JSON.stringify(listed)}`);
-      assert.equal(listed.length, 5);
+      await eventually(async () => {
+        const listed = await effects.locator("[data-testid=effect-file]").evaluateAll((els) => els.map((e) => [e.getAttribute("data-path"), e.getAttribute("data-op")]));
+        assert.deepEqual(Object.fromEntries(listed), want, `the card lists every effect: ${JSON.stringify(listed)}`);
+        assert.equal(listed.length, 5);
+      });
 
       await openChanges(ctx);
       assert.deepEqual(await changedFiles(ctx, 5), want);
@@ -211,56 +220,59 @@ export const tests = [
       const table = view.locator("table.diff-table.split").first();
       await table.waitFor();
 
-      const m = await table.evaluate((t) => {
-        const rows = [...t.querySelectorAll("tr")];
-        const misaligned = rows
-          .map((r, i) => {
-            const cells = r.querySelectorAll("td.code");
-            const a = cells[0].getBoundingClientRect();
-            const b = cells[1].getBoundingClientRect();
-            return { i, a: a.top, b: b.top, ah: a.height, bh: b.height };
-          })
-          .filter((x) => Math.abs(x.a - x.b) > 0.5 || Math.abs(x.ah - x.bh) > 0.5);
-        // Every word of the long lines: its boxes all sit on one line.
-        const broken = [];
-        let wrapped = 0;
-        for (const cell of t.querySelectorAll("td.code.del, td.code.add")) {
-          const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-          const lineHeight = parseFloat(getComputedStyle(cell).lineHeight) || 18;
-          if (cell.getBoundingClientRect().height > 1.5 * lineHeight) wrapped++;
-          for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-            for (const w of n.data.matchAll(/\S+/g)) {
-              const range = document.createRange();
-              range.setStart(n, w.index);
-              range.setEnd(n, w.index + w[0].length);
-              const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
-              if (tops.size > 1) broken.push(w[0]);
+      // Measured until it holds: the panel may still be settling into the whole window.
+      await eventually(async () => {
+        const m = await table.evaluate((t) => {
+          const rows = [...t.querySelectorAll("tr")];
+          const misaligned = rows
+            .map((r, i) => {
+              const cells = r.querySelectorAll("td.code");
+              const a = cells[0].getBoundingClientRect();
+              const b = cells[1].getBoundingClientRect();
+              return { i, a: a.top, b: b.top, ah: a.height, bh: b.height };
+            })
+            .filter((x) => Math.abs(x.a - x.b) > 0.5 || Math.abs(x.ah - x.bh) > 0.5);
+          // Every word of the long lines: its boxes all sit on one line.
+          const broken = [];
+          let wrapped = 0;
+          for (const cell of t.querySelectorAll("td.code.del, td.code.add")) {
+            const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+            const lineHeight = parseFloat(getComputedStyle(cell).lineHeight) || 18;
+            if (cell.getBoundingClientRect().height > 1.5 * lineHeight) wrapped++;
+            for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+              for (const w of n.data.matchAll(/\S+/g)) {
+                const range = document.createRange();
+                range.setStart(n, w.index);
+                range.setEnd(n, w.index + w[0].length);
+                const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+                if (tops.size > 1) broken.push(w[0]);
+              }
             }
           }
-        }
-        // "RFC 6585" is one phrase; the two words each stay whole.
-        const cell = t.querySelector("td.code.add");
-        const text = cell.textContent;
-        const rfc = [];
-        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-          for (const word of ["RFC", "6585"]) {
-            const i = n.data.indexOf(word);
-            if (i < 0) continue;
-            const range = document.createRange();
-            range.setStart(n, i);
-            range.setEnd(n, i + word.length);
-            rfc.push({ word, lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size });
+          // "RFC 6585" is one phrase; the two words each stay whole.
+          const cell = t.querySelector("td.code.add");
+          const text = cell.textContent;
+          const rfc = [];
+          const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+          for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            for (const word of ["RFC", "6585"]) {
+              const i = n.data.indexOf(word);
+              if (i < 0) continue;
+              const range = document.createRange();
+              range.setStart(n, i);
+              range.setEnd(n, i + word.length);
+              rfc.push({ word, lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size });
+            }
           }
-        }
-        return { rows: rows.length, misaligned, broken, wrapped, rfc, hasRfc: text.includes("RFC 6585") };
+          return { rows: rows.length, misaligned, broken, wrapped, rfc, hasRfc: text.includes("RFC 6585") };
+        });
+        assert.ok(m.hasRfc, "the long line is shown");
+        assert.ok(m.wrapped >= 2, `the long lines wrap on both sides (${m.wrapped} cells)`);
+        assert.deepEqual(m.broken, [], "no word is broken across lines");
+        assert.deepEqual(m.rfc.map((x) => [x.word, x.lines]), [["RFC", 1], ["6585", 1]]);
+        assert.ok(m.rows >= 3);
+        assert.deepEqual(m.misaligned, [], "left and right cell of each row start at the same top and have the same height");
       });
-      assert.ok(m.hasRfc, "the long line is shown");
-      assert.ok(m.wrapped >= 2, `the long lines wrap on both sides (${m.wrapped} cells)`);
-      assert.deepEqual(m.broken, [], "no word is broken across lines");
-      assert.deepEqual(m.rfc.map((x) => [x.word, x.lines]), [["RFC", 1], ["6585", 1]]);
-      assert.ok(m.rows >= 3);
-      assert.deepEqual(m.misaligned, [], "left and right cell of each row start at the same top and have the same height");
     },
   },
 ];

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openProject, scriptFile, send, sel, startSession, waitRequests, waitTurnDone } from "./helpers.mjs";
+import { eventually, openProject, scriptFile, sel, send, startSession, waitRequests, waitTurnDone } from "./helpers.mjs";
 
 function everythingServer() {
   const cache = join(tmpdir(), "pilot-npm-cache");
@@ -75,7 +75,7 @@ export const tests = [
       assert.ok(result && /5/.test(result.content), `the server's answer went back to the model: ${JSON.stringify(result)}`);
       const out = card.locator("[data-testid=tool-output]");
       if ((await out.count()) === 0) await card.locator(".tool-head").click();
-      assert.match(await out.innerText(), /5/);
+      await eventually(async () => assert.match(await out.innerText(), /5/));
 
       // An image the tool returns goes to the model as an image and shows on its card.
       await send(ctx, "show the tiny image");
@@ -92,7 +92,8 @@ export const tests = [
       if ((await imageCard.locator("[data-testid=tool-output]").count()) === 0) await imageCard.locator(".tool-head").click();
       const shown = imageCard.locator("[data-testid=image-attachment]");
       await shown.waitFor({ timeout: 10_000 });
-      assert.match((await shown.getAttribute("src")) ?? "", /^data:image\/png;base64,/);
+      // The image is fetched by its hash once the card shows it.
+      await eventually(async () => assert.match((await shown.getAttribute("src")) ?? "", /^data:image\/png;base64,/));
     },
   },
   {
@@ -119,7 +120,7 @@ export const tests = [
       await page.fill(sel.input, "/rev");
       await page.locator("[data-testid=slash-item][data-name=review]").waitFor();
       await page.press(sel.input, "Enter");
-      assert.equal(await page.inputValue(sel.input), "/review ");
+      await eventually(async () => assert.equal(await page.inputValue(sel.input), "/review "));
       await page.type(sel.input, "main.go races");
       await page.press(sel.input, "Enter");
       await page.locator(sel.assistant, { hasText: "Reviewed it." }).waitFor({ timeout: 30_000 });

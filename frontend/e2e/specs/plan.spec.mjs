@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { docShot } from "./ledger-helpers.mjs";
-import { modelRequests, openProject, sel, send, startChat, waitDiff, waitTurnDone, wideWindow } from "./helpers.mjs";
+import { eventually, modelRequests, openProject, sel, send, startChat, waitDiff, waitTurnDone, wideWindow } from "./helpers.mjs";
 
 const plan = (text, steps) => ({ name: "present_plan", input: { plan: text, steps } });
 const todos = (...items) => ({ name: "todo_write", input: { todos: items.map(([content, status]) => ({ content, status })) } });
@@ -62,7 +62,7 @@ export const tests = [
       await first.waitFor({ timeout: 30_000 });
       await waitTurnDone(ctx);
       assert.match(await first.innerText(), /First plan/);
-      assert.equal(await page.locator(`${sel.toolCall}[data-tool=write_file]`).getAttribute("data-status"), "rejected");
+      await page.locator(`${sel.toolCall}[data-tool=write_file][data-status=rejected]`).waitFor({ state: "attached" });
       assert.equal(existsSync(join(project, "evil.txt")), false, "a write in plan mode never reaches the disk");
       const offered = (await modelRequests(llm))[0].tools;
       assert.ok(offered.includes("present_plan") && !offered.includes("write_file") && !offered.includes("run_bash"), `plan mode offers ${offered}`);
@@ -73,8 +73,10 @@ export const tests = [
       const cards = page.locator("[data-testid=plan-card]");
       await ctx.waitFor(async () => (await cards.count()) === 2, { message: "a second plan" });
       await waitTurnDone(ctx);
-      assert.equal(await cards.nth(0).getAttribute("data-state"), "answered");
-      assert.equal(await mode(page), "plan");
+      await eventually(async () => {
+        assert.equal(await cards.nth(0).getAttribute("data-state"), "answered");
+        assert.equal(await mode(page), "plan");
+      });
       const second = cards.nth(1);
       assert.match(await second.innerText(), /Second plan/);
       await second.scrollIntoViewIfNeeded();
@@ -82,13 +84,13 @@ export const tests = [
 
       // Approve into ask: the mode switches and the edit waits for review.
       await second.locator("[data-testid=plan-approve-mode]").selectOption("ask");
-      assert.equal(await second.locator("[data-testid=plan-approve]").getAttribute("aria-label"), "Approve the plan and continue in ask mode");
+      await eventually(async () => assert.equal(await second.locator("[data-testid=plan-approve]").getAttribute("aria-label"), "Approve the plan and continue in ask mode"));
       await second.locator("[data-testid=plan-approve]").click();
       await ctx.waitFor(async () => (await mode(page)) === "ask", { message: "the mode switched to ask" });
       const view = await waitDiff(ctx, "notes.txt");
       assert.equal(readFileSync(join(project, "notes.txt"), "utf8"), "status: draft\n", "nothing written before the review");
       await page.locator("[data-testid=todo-list]").waitFor();
-      assert.deepEqual(await todoStates(page), ["Patch notes.txt:in_progress", "Check the result:pending"]);
+      await eventually(async () => assert.deepEqual(await todoStates(page), ["Patch notes.txt:in_progress", "Check the result:pending"]));
       await docShot(page, "plan-tasks.png");
       const work = await ctx.waitFor(async () => (await modelRequests(llm)).find((r) => /I approve this plan/.test(r.lastUserText ?? "")), {
         message: "the work turn at the fake LLM",
@@ -101,8 +103,10 @@ export const tests = [
       await page.locator(sel.assistant, { hasText: "The notes are final." }).waitFor({ timeout: 30_000 });
       await waitTurnDone(ctx);
       assert.equal(readFileSync(join(project, "notes.txt"), "utf8"), "status: final (24 Nov)\n");
-      assert.deepEqual(await todoStates(page), ["Patch notes.txt:done", "Check the result:done"]);
-      assert.equal(await second.getAttribute("data-state"), "answered");
+      await eventually(async () => {
+        assert.deepEqual(await todoStates(page), ["Patch notes.txt:done", "Check the result:done"]);
+        assert.equal(await second.getAttribute("data-state"), "answered");
+      });
 
       // A new process: the session keeps its list and its mode.
       await ctx.restartApp({ env: { ...llm.env, PILOT_PROVIDER: "anthropic", PILOT_PROJECT: project } });
@@ -112,9 +116,11 @@ export const tests = [
       await item.locator("button.list-button").click();
       await page.locator(sel.assistant, { hasText: "The notes are final." }).waitFor({ timeout: 30_000 });
       await page.locator("[data-testid=todo-list]").waitFor();
-      assert.deepEqual(await todoStates(page), ["Patch notes.txt:done", "Check the result:done"]);
-      assert.equal(await mode(page), "ask");
-      assert.equal(await page.locator("[data-testid=plan-card]").count(), 2);
+      await eventually(async () => {
+        assert.deepEqual(await todoStates(page), ["Patch notes.txt:done", "Check the result:done"]);
+        assert.equal(await mode(page), "ask");
+        assert.equal(await page.locator("[data-testid=plan-card]").count(), 2);
+      });
     },
   },
 ];

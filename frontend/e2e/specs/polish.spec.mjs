@@ -4,7 +4,7 @@
 // the user's message actions sit under the bubble, and a task left "in
 // progress" when the turn ended is shown stopped.
 import assert from "node:assert/strict";
-import { sel, send, startChat, waitTurnDone } from "./helpers.mjs";
+import { eventually, sel, send, startChat, waitTurnDone } from "./helpers.mjs";
 import { defaultWindow } from "./ledger-helpers.mjs";
 
 const todos = (...items) => ({ name: "todo_write", input: { todos: items.map(([content, status]) => ({ content, status })) } });
@@ -40,23 +40,28 @@ export const tests = [
       // During the first turn the sidebar and the status bar say the same count.
       await page.locator("[data-testid=usage]", { hasText: "11k tokens" }).waitFor({ timeout: 30_000 });
       const item = page.locator(`[data-testid=session-item][data-session-id="${sessionId}"] .item-sub`);
-      assert.match(await item.innerText(), /11k tok/);
+      // The list's line comes from its own reload: wait for it.
+      await eventually(async () => assert.match(await item.innerText(), /11k tok/));
       await approval.locator("[data-testid=bash-approve]").click();
       await page.locator(sel.assistant, { hasText: "I stop here." }).waitFor({ timeout: 30_000 });
       await waitTurnDone(ctx);
 
       // The turn is over: the task it left in progress reads stopped, not bold.
       const task = page.locator("[data-testid=todo-item]").first();
-      assert.equal(await task.getAttribute("data-stopped"), "true");
-      assert.match(await task.innerText(), /stopped when the turn ended/);
-      assert.ok(Number(await task.evaluate((e) => getComputedStyle(e).fontWeight)) < 600, "not bold");
+      await eventually(async () => {
+        assert.equal(await task.getAttribute("data-stopped"), "true");
+        assert.match(await task.innerText(), /stopped when the turn ended/);
+        assert.ok(Number(await task.evaluate((e) => getComputedStyle(e).fontWeight)) < 600, "not bold");
+      });
 
       // The user's message actions are under the bubble, not over its corner.
       const user = page.locator(sel.user).first();
       await user.hover();
-      const bubble = await user.locator(".message-body").boundingBox();
-      const actions = await user.locator(".message-actions").boundingBox();
-      assert.ok(bubble && actions && actions.y >= bubble.y + bubble.height, `actions ${JSON.stringify(actions)} below the bubble ${JSON.stringify(bubble)}`);
+      await eventually(async () => {
+        const bubble = await user.locator(".message-body").boundingBox();
+        const actions = await user.locator(".message-actions").boundingBox();
+        assert.ok(bubble && actions && actions.y >= bubble.y + bubble.height, `actions ${JSON.stringify(actions)} below the bubble ${JSON.stringify(bubble)}`);
+      });
     },
   },
 ];

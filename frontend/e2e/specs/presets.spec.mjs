@@ -2,7 +2,7 @@
 // (or why it cannot be listed), the key variable each preset reads, and a
 // saved preset that the next message goes to.
 import assert from "node:assert/strict";
-import { appConsoleErrors, modelRequests, openProject, scriptFile, sel, send, waitTurnDone } from "./helpers.mjs";
+import { appConsoleErrors, eventually, modelRequests, openProject, scriptFile, sel, send, waitTurnDone } from "./helpers.mjs";
 
 export const tests = [
   {
@@ -22,12 +22,14 @@ export const tests = [
 
       // DeepSeek's key comes from its own variable, and the form says so.
       await dialog.locator("[data-testid=settings-provider]").selectOption("deepseek");
-      assert.match(await dialog.locator("[data-testid=settings-key-env]").innerText(), /DEEPSEEK_API_KEY provides the key/);
-      assert.equal(await dialog.locator("[data-testid=settings-base-url]").inputValue(), "https://api.deepseek.com");
+      await eventually(async () => {
+        assert.match(await dialog.locator("[data-testid=settings-key-env]").innerText(), /DEEPSEEK_API_KEY provides the key/);
+        assert.equal(await dialog.locator("[data-testid=settings-base-url]").inputValue(), "https://api.deepseek.com");
+      });
 
       // A server that cannot be reached says so; a model can still be typed.
       await dialog.locator("[data-testid=settings-provider]").selectOption("ollama");
-      assert.equal(await dialog.locator("[data-testid=settings-base-url]").inputValue(), "http://localhost:11434/v1");
+      await eventually(async () => assert.equal(await dialog.locator("[data-testid=settings-base-url]").inputValue(), "http://localhost:11434/v1"));
       await dialog.locator("[data-testid=settings-base-url]").fill("http://127.0.0.1:9/v1");
       const failed = dialog.locator("[data-testid=settings-models-error]");
       await failed.waitFor({ state: "visible", timeout: 30_000 });
@@ -35,8 +37,10 @@ export const tests = [
 
       await dialog.locator("[data-testid=settings-base-url]").fill(`${llm.url}/v1`);
       await dialog.locator("[data-testid=settings-models]").waitFor({ state: "visible", timeout: 30_000 });
-      assert.match(await dialog.locator("[data-testid=settings-models]").innerText(), /^The server offers 2 models/);
-      assert.deepEqual(await dialog.locator("#model-options option").evaluateAll((os) => os.map((o) => o.value)), ["llava:13b", "qwen2.5-coder:7b"]);
+      await eventually(async () => {
+        assert.match(await dialog.locator("[data-testid=settings-models]").innerText(), /^The server offers 2 models/);
+        assert.deepEqual(await dialog.locator("#model-options option").evaluateAll((os) => os.map((o) => o.value)), ["llava:13b", "qwen2.5-coder:7b"]);
+      });
       await dialog.locator("[data-testid=settings-model]").fill("qwen2.5-coder:7b");
       await dialog.locator("[data-testid=settings-save]").click();
       await dialog.waitFor({ state: "detached" });
@@ -54,7 +58,8 @@ export const tests = [
       // Settings remembers the preset.
       await page.click("[data-testid=settings-open]");
       await dialog.waitFor({ state: "visible" });
-      assert.equal(await dialog.locator("[data-testid=settings-provider]").inputValue(), "ollama");
+      // The dialog shows before the saved settings are loaded into it.
+      await eventually(async () => assert.equal(await dialog.locator("[data-testid=settings-provider]").inputValue(), "ollama"));
       assert.deepEqual(await appConsoleErrors(ctx), []);
     },
   },

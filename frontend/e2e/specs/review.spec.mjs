@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { sel, send, startChat, waitDiff, waitRequests, waitState, waitTurnDone, wideWindow } from "./helpers.mjs";
+import { eventually, sel, send, startChat, waitDiff, waitRequests, waitState, waitTurnDone, wideWindow } from "./helpers.mjs";
 
 const lines = (n, f) => Array.from({ length: n }, (_, i) => f(i + 1)).join("\n") + "\n";
 
@@ -52,8 +52,11 @@ export const tests = [
 
       const view = await waitDiff(ctx, "main.go");
       await waitState(ctx, "awaiting_approval");
-      assert.equal(await page.locator("[data-testid=tab-review]").getAttribute("aria-selected"), "true", "the review tab comes forward");
-      assert.equal(await page.locator(".review-panel").getAttribute("data-layout"), "split", "wide window: side by side");
+      // The layout is chosen by measuring the room: wait for both to hold.
+      await eventually(async () => {
+        assert.equal(await page.locator("[data-testid=tab-review]").getAttribute("aria-selected"), "true", "the review tab comes forward");
+        assert.equal(await page.locator(".review-panel").getAttribute("data-layout"), "split", "wide window: side by side");
+      });
       const table = view.locator(".diff-table").first();
       assert.match((await table.getAttribute("class")) ?? "", /\bsplit\b/);
       // Old on the left, new on the right: the changed row has four cells.
@@ -72,7 +75,7 @@ export const tests = [
       await waitTurnDone(ctx);
 
       assert.equal(read(project, "main.go"), before.replace('"hello"', '"hello, world"'));
-      assert.equal(await page.locator(`${sel.toolCall}[data-tool=patch_file]`).getAttribute("data-status"), "done");
+      await page.locator(`${sel.toolCall}[data-tool=patch_file][data-status=done]`).waitFor({ state: "attached" });
       const r = await resultSent(ctx, llm);
       assert.equal(r.isError ?? false, false, `the model is told it worked: ${r.content}`);
     },
@@ -101,7 +104,7 @@ export const tests = [
       await waitTurnDone(ctx);
 
       assert.equal(read(project, "answer.ts"), before, "file unchanged");
-      assert.equal(await page.locator(`${sel.toolCall}[data-tool=write_file]`).getAttribute("data-status"), "rejected");
+      await page.locator(`${sel.toolCall}[data-tool=write_file][data-status=rejected]`).waitFor({ state: "attached" });
       const r = await resultSent(ctx, llm);
       assert.ok(r.content.includes(feedback), `the tool result carries the feedback: ${r.content}`);
       assert.match(r.content, /reject/i, "and says it was rejected");
@@ -123,7 +126,7 @@ export const tests = [
 
       const view = await waitDiff(ctx, "lines.txt");
       const hunks = view.locator(sel.hunk);
-      assert.equal(await hunks.count(), 2, "two far-apart edits, two hunks");
+      await eventually(async () => assert.equal(await hunks.count(), 2, "two far-apart edits, two hunks"));
       assert.match(await hunks.nth(0).innerText(), /line 3 changed/);
       assert.match(await hunks.nth(1).innerText(), /line 37 changed/);
 

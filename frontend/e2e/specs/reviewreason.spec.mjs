@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { defaultWindow, docShot } from "./ledger-helpers.mjs";
-import { sel, send, startChat, waitDiff, waitTurnDone } from "./helpers.mjs";
+import { eventually, sel, send, startChat, waitDiff, waitTurnDone } from "./helpers.mjs";
 
 const narrow = { width: 640, height: 410 };
 const read = (project, rel) => readFileSync(join(project, rel), "utf8");
@@ -27,15 +27,17 @@ const script = (path, call, because) => ({
 
 const oneLine = () => script("a.txt", { name: "patch_file", input: { path: "a.txt", old_text: "beta", new_text: "BETA" } }, reason);
 
-/** Asserts the element is visible and wholly inside the viewport. */
+/** Waits until the element is visible and wholly inside the viewport. */
 async function inViewport(page, locator, what) {
-  assert.ok(await locator.isVisible(), `${what} is visible`);
-  const box = await locator.boundingBox();
-  const vp = page.viewportSize();
-  assert.ok(
-    box && box.x >= 0 && box.y >= 0 && box.x + box.width <= vp.width + 0.5 && box.y + box.height <= vp.height + 0.5,
-    `${what} inside the ${vp.width}×${vp.height} viewport: ${JSON.stringify(box)}`,
-  );
+  await eventually(async () => {
+    assert.ok(await locator.isVisible(), `${what} is visible`);
+    const box = await locator.boundingBox();
+    const vp = page.viewportSize();
+    assert.ok(
+      box && box.x >= 0 && box.y >= 0 && box.x + box.width <= vp.width + 0.5 && box.y + box.height <= vp.height + 0.5,
+      `${what} inside the ${vp.width}×${vp.height} viewport: ${JSON.stringify(box)}`,
+    );
+  });
 }
 
 /** Nothing scrolls sideways. */
@@ -64,11 +66,14 @@ export const tests = [
       await inViewport(page, page.locator(sel.assistant, { hasText: "every other file uses BETA" }), "the agent's reason");
       await inViewport(page, view, "the diff");
       // The review is as wide as its diff needs: a narrow column, the chat keeps most of the room.
-      const panel = await page.locator(".panel").boundingBox();
-      const chat = await page.locator("#chat").boundingBox();
-      assert.ok(panel.width <= 460, `the review column is narrow: ${panel.width} px`);
-      assert.ok(chat.width >= 480, `the chat keeps its room: ${chat.width} px`);
-      assert.ok(chat.x + chat.width <= panel.x + 0.5, "side by side, not over each other");
+      // (Measured until it holds: the column is sized from the diff once it is laid out.)
+      await eventually(async () => {
+        const panel = await page.locator(".panel").boundingBox();
+        const chat = await page.locator("#chat").boundingBox();
+        assert.ok(panel.width <= 460, `the review column is narrow: ${panel.width} px`);
+        assert.ok(chat.width >= 480, `the chat keeps its room: ${chat.width} px`);
+        assert.ok(chat.x + chat.width <= panel.x + 0.5, "side by side, not over each other");
+      });
       await noSidewaysScroll(page);
       await docShot(page, "review-beside-chat.png");
 
@@ -107,7 +112,7 @@ export const tests = [
       assert.match(await why.innerText(), /You asked\s*rename the old settings/);
       assert.match(await why.innerText(), /Three groups of settings still carry the old name/);
       assert.match(await why.innerText(), /too big to read beside the chat/, "it says why the chat is hidden");
-      assert.equal(await page.locator(".review-panel").getAttribute("data-layout"), "split", "the whole width: side by side");
+      await eventually(async () => assert.equal(await page.locator(".review-panel").getAttribute("data-layout"), "split", "the whole width: side by side"));
       await docShot(page, "review-reason-pinned.png");
 
       // Scrolled down to the last hunk, the reason stays above it.

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { approveChange, approveCommand, changedFiles, defaultWindow, docShot, openChanges, rewindTo, treePicture, waitRestoreClosed } from "./ledger-helpers.mjs";
-import { openProject, sel, send, startChat, waitTurnDone } from "./helpers.mjs";
+import { domTexts, eventually, openProject, sel, send, startChat, waitTurnDone } from "./helpers.mjs";
 
 const narrow = { width: 640, height: 410 };
 
@@ -54,11 +54,15 @@ async function longConflictShown(ctx) {
   assert.match(legend, /− 41 lines only in yours/);
   const places = Number(/(\d+) places differ; unchanged lines are folded/.exec(legend)?.[1]);
   assert.ok(places >= 30, `the places that differ, each a hunk: ${legend}`);
-  const hunks = await conflict.locator("[data-testid=readonly-hunk]").count();
-  assert.ok(hunks >= 2 && hunks < places, `only the hunks near the view are drawn (${hunks} of ${places})`);
-  const rows = await conflict.locator("tr").count();
-  assert.ok(rows < 400, `the 400 lines are not all drawn (${rows} rows)`);
-  assert.match(await conflict.locator("td.code.del mark.intra").first().innerText(), /ByHand/, "the characters that differ are marked");
+  // The hunks near the view are drawn once their heights are measured: wait for that to hold.
+  await eventually(async () => {
+    const hunks = await conflict.locator("[data-testid=readonly-hunk]").count();
+    assert.ok(hunks >= 2 && hunks < places, `only the hunks near the view are drawn (${hunks} of ${places})`);
+    const rows = await conflict.locator("tr").count();
+    assert.ok(rows < 400, `the 400 lines are not all drawn (${rows} rows)`);
+  });
+  // Read-only hunks (content-visibility: auto): their DOM text, see domTexts.
+  assert.match(await conflict.locator("td.code.del mark.intra").first().textContent(), /ByHand/, "the characters that differ are marked");
   return conflict;
 }
 
@@ -103,8 +107,8 @@ async function conflictShown(ctx, project) {
   assert.equal(await page.locator("[data-testid=rewind-conflict]").count(), 1, "only a.txt was changed outside Pilot");
   // The two versions as a highlighted diff: the user's file on the left, the one from before the message on the right.
   await conflict.locator("[data-testid=conflict-diff] td.code.del").first().waitFor();
-  const dels = (await conflict.locator("td.code.del").allInnerTexts()).join("\n");
-  const adds = (await conflict.locator("td.code.add").allInnerTexts()).join("\n");
+  const dels = (await domTexts(conflict.locator("td.code.del"))).join("\n");
+  const adds = (await domTexts(conflict.locator("td.code.add"))).join("\n");
   assert.match(dels, /alpha by pilot/);
   assert.match(dels, /mine, typed by hand/);
   assert.match(adds, /^\+?\s*alpha$/m, "the version from before the message");
@@ -245,7 +249,8 @@ export const tests = [
       await defaultWindow(page);
       const { project, original, byHand } = await longConflictSession(ctx);
       const conflict = await longConflictShown(ctx);
-      assert.equal(await conflict.locator("[data-testid=conflict-diff]").getAttribute("data-layout"), "split", "side by side in the default window");
+      // The layout is chosen by measuring the room (two sides of 80 characters): wait for it.
+      await eventually(async () => assert.equal(await conflict.locator("[data-testid=conflict-diff]").getAttribute("data-layout"), "split", "side by side in the default window"));
       await docShot(page, "ledger-rewind-conflict.png");
       // The last place is reached by scrolling the diff; the hunks near it are drawn then.
       const scroller = conflict.locator(".conflict-hunks");
@@ -274,7 +279,7 @@ export const tests = [
       await page.locator(".app[data-layout=narrow]").waitFor();
       await page.click("[data-testid=view-chat]");
       const conflict = await longConflictShown(ctx);
-      assert.equal(await conflict.locator("[data-testid=conflict-diff]").getAttribute("data-layout"), "unified", "one column at 640 px");
+      await eventually(async () => assert.equal(await conflict.locator("[data-testid=conflict-diff]").getAttribute("data-layout"), "unified", "one column at 640 px"));
       await noSidewaysScroll(page);
       const keep = conflict.locator("[data-testid=rewind-keep-mine]");
       await keep.scrollIntoViewIfNeeded();

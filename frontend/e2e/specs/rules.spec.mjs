@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { send, sel, startChat, waitState, waitTurnDone } from "./helpers.mjs";
+import { eventually, sel, send, startChat, waitState, waitTurnDone } from "./helpers.mjs";
 import { defaultWindow, docShot } from "./ledger-helpers.mjs";
 
 /** Runs `pilot-dev rules ARGS` on the test's PILOT_HOME; returns stdout. */
@@ -112,7 +112,7 @@ export const tests = [
       await waitState(ctx, "awaiting_approval");
       const shown = card.locator("[data-testid=always-rules]");
       const want = ['allow run_bash "wc -l notes.txt"', 'allow run_bash "grep -n TODO notes.txt"'];
-      assert.deepEqual(await shown.locator("[data-testid=always-rule]").allInnerTexts(), want);
+      await eventually(async () => assert.deepEqual(await shown.locator("[data-testid=always-rule]").allInnerTexts(), want));
       assert.match(await shown.innerText(), /^Always allow adds these 2 rules:/);
       await docShot(page, "rules-always-allow.png");
 

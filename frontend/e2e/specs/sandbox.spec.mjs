@@ -64,9 +64,8 @@ export const tests = [
       await docShot(page, "sandbox-cards.png");
 
       await page.click("[data-testid=settings-open]");
-      const state = page.locator("[data-testid=sandbox-state]");
-      await state.waitFor({ timeout: 30_000 });
-      assert.equal(await state.getAttribute("data-state"), "ready");
+      // The state is checked when Settings opens: wait for the answer.
+      await page.locator('[data-testid=sandbox-state][data-state="ready"]').waitFor({ timeout: 30_000 });
       await page.locator('[data-testid=settings-nav-item][data-section="sandbox"]').click();
       await docShot(page, "sandbox-settings.png");
     },

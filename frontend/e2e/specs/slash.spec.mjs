@@ -5,7 +5,7 @@
 // At 1280×820 and at 200% scaling (a 640×410 CSS viewport, device pixel
 // ratio 2).
 import assert from "node:assert/strict";
-import { sel, startChat, waitRequests, waitTurnDone } from "./helpers.mjs";
+import { eventually, sel, startChat, waitRequests, waitTurnDone } from "./helpers.mjs";
 
 const files = {
   ".pilot/commands/hello.md": "---\ndescription: Greet someone\nargument-hint: NAME\n---\nSay hello to $ARGUMENTS, in French.\n",
@@ -22,7 +22,7 @@ async function typeHello(ctx, llm) {
   await page.locator('[data-testid=slash-item][data-name=hello][aria-selected="true"]').waitFor();
   await page.keyboard.press("Enter");
   await page.keyboard.type("Ada");
-  assert.equal(await page.inputValue(sel.input), "/hello Ada", "the argument typed at once is in order");
+  await eventually(async () => assert.equal(await page.inputValue(sel.input), "/hello Ada", "the argument typed at once is in order"));
   await page.keyboard.press("Enter");
   const [req] = await waitRequests(ctx, llm, 1);
   assert.equal(req.lastUserText.trim(), expansion, "the model read the expansion of /hello Ada");

@@ -4,7 +4,7 @@
 // added in Settings), found by searching the session.
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
-import { openProject, send, sel, startChat, waitTurnDone } from "./helpers.mjs";
+import { eventually, openProject, sel, send, startChat, waitTurnDone } from "./helpers.mjs";
 
 /** The cards of the task calls and, for each, the nested cards' [tool, status]. */
 async function helperCards(page) {
@@ -55,12 +55,13 @@ export const tests = [
       const top = await page.locator(`${sel.toolCall}:not([data-parent-id])`).evaluateAll((els) => els.map((e) => e.getAttribute("data-tool")));
       assert.deepEqual(top, ["task", "task"]);
       assert.equal(await page.locator("[data-testid=helper-calls]").count(), 0, "task cards start collapsed");
-      const before = await helperCards(page);
-      assert.deepEqual(before, [
+      const want = [
         { label: "→ Helper: find alpha", calls: [["read_file", "done", "t1"]], collapsed: true },
         { label: "→ Helper: find beta", calls: [["glob", "done", "t2"]], collapsed: true },
-      ]);
-      assert.match(await page.locator(`${sel.toolCall}[data-tool=task]`).first().locator("[data-testid=helper-status]").innerText(), /1 call/);
+      ];
+      await eventually(async () => assert.deepEqual(await helperCards(page), want));
+      const before = want;
+      await eventually(async () => assert.match(await page.locator(`${sel.toolCall}[data-tool=task]`).first().locator("[data-testid=helper-status]").innerText(), /1 call/));
 
       await ctx.restartApp({ env: { ...llm.env, PILOT_PROVIDER: "anthropic", PILOT_PROJECT: project } });
       await openProject(ctx, project);
@@ -68,7 +69,7 @@ export const tests = [
       await item.locator("button.list-button").click();
       await item.locator("button[aria-current=true]").waitFor();
       await page.locator(sel.assistant, { hasText: "Both helpers found their files." }).waitFor({ timeout: 30_000 });
-      assert.deepEqual(await helperCards(page), before, "the reopened session shows the same nested cards");
+      await eventually(async () => assert.deepEqual(await helperCards(page), before, "the reopened session shows the same nested cards"));
     },
   },
   {
@@ -114,7 +115,7 @@ export const tests = [
         await waitTurnDone(ctx);
         const card = page.locator(`${sel.toolCall}[data-tool=web_fetch][data-status=done]`);
         await card.locator(".tool-head").click();
-        assert.match(await card.locator("[data-testid=tool-output]").innerText(), /# Quokkas[\s\S]*Rottnest island/);
+        await eventually(async () => assert.match(await card.locator("[data-testid=tool-output]").innerText(), /# Quokkas[\s\S]*Rottnest island/));
 
         await page.fill("[data-testid=session-search]", "rottnest");
         await page.locator("[data-testid=search-hit]").first().waitFor({ timeout: 30_000 });
