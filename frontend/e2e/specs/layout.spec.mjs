@@ -14,10 +14,10 @@ const narrow = { width: 640, height: 410 };
 const layoutOf = (page) =>
   page.locator(".app").evaluate((el) => ({ layout: el.dataset.layout, view: el.dataset.view, sidebar: el.dataset.sidebar }));
 
-/** Asserts the element is visible and wholly inside the viewport. */
+/** Waits until the element is visible (a dialog may still be loading its part), and asserts it is wholly inside the viewport. */
 async function inViewport(page, selector, what) {
   const el = page.locator(selector).first();
-  assert.ok(await el.isVisible(), `${what} is visible`);
+  await el.waitFor({ state: "visible", timeout: 10_000 }).catch(() => assert.fail(`${what} is visible`));
   const box = await el.boundingBox();
   const vp = page.viewportSize();
   assert.ok(box, `${what} has a box`);
