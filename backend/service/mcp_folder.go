@@ -22,10 +22,11 @@ import (
 // configuration file that cannot be read is an error.
 func (w *Service) MCPStatusIn(ctx context.Context, dir string) (servers []wire.MCPStatus, needsTrust bool, err error) {
 	h, err := mcp.Open(dir, mcp.HomeOptions(w.home, version.Get().Version, w.log))
-	defer h.Close()
 	if err != nil {
+		h.Close() // Open returns its hub even when a configuration cannot be read
 		return nil, false, err
 	}
+	defer h.Close()
 	wctx, cancel := context.WithTimeout(ctx, mcp.DefaultStartTimeout+time.Second)
 	defer cancel()
 	h.WaitReady(wctx)

@@ -82,7 +82,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	t := time.Now()
-	st, err := store.OpenUnrepaired(ctx, paths.DB(o.Home))
+	st, err := store.Open(ctx, paths.DB(o.Home))
 	if err != nil {
 		return nil, fmt.Errorf("opening the session database: %w", err)
 	}

@@ -39,7 +39,7 @@ func TestStartUpRepairsOnceBeforeSessionsAreListed(t *testing.T) {
 	if err := paths.Ensure(home); err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.OpenUnrepaired(ctx, paths.DB(home))
+	st, err := store.Open(ctx, paths.DB(home))
 	if err != nil {
 		t.Fatal(err)
 	}

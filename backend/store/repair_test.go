@@ -112,10 +112,13 @@ func TestRepair(t *testing.T) {
 			if err := s.SetState(ctx, x.ID, SessionRunning); err != nil {
 				t.Fatal(err)
 			}
-			// Reopening repairs, as after a crash.
+			// Reopening and repairing, as the service does after a crash.
 			s.Close()
 			s2, err := Open(ctx, path)
 			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s2.RepairAll(ctx); err != nil {
 				t.Fatal(err)
 			}
 			defer s2.Close()

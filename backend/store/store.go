@@ -44,24 +44,11 @@ type Store struct {
 	durable sync.Mutex // writeDurable: one synchronous FULL transaction at a time
 }
 
-// Open opens (creating if needed) the database at path, applies pending
-// migrations and repairs sessions a crash left behind (see RepairAll).
+// Open opens (creating if needed) the database at path and applies pending
+// migrations. It does not repair what a crash left behind: the caller runs
+// RepairAll before any turn runs and before it shows a session's state (the
+// service does it off the window's first paint).
 func Open(ctx context.Context, path string) (*Store, error) {
-	s, err := OpenUnrepaired(ctx, path)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.RepairAll(ctx); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("repair %s: %w", path, err)
-	}
-	return s, nil
-}
-
-// OpenUnrepaired is Open without RepairAll: the caller runs RepairAll
-// before any turn runs and before it shows a session's state (the service
-// does it off the window's first paint).
-func OpenUnrepaired(ctx context.Context, path string) (*Store, error) {
 	q := url.Values{}
 	q.Set("_journal_mode", "WAL")
 	q.Set("_foreign_keys", "on")

@@ -1,22 +1,27 @@
-import { useEffect, useMemo, useState, type CSSProperties } from "react";
+import { Suspense, useEffect, useMemo, useState, type CSSProperties } from "react";
+import { later } from "./lib/later";
 import { useBackend } from "./lib/backend";
 import type { AppReadyPayload } from "./lib/wire.gen";
 import { AppController } from "./state/controller";
 import { ControllerContext, useApp, useController } from "./state/context";
-import AboutDialog from "./components/AboutDialog";
 import AppErrorBanner from "./components/AppErrorBanner";
 import QuitDialog from "./components/QuitDialog";
 import StatusBar from "./components/StatusBar";
 import Sidebar from "./components/sidebar/Sidebar";
-import ChatView from "./components/chat/ChatView";
 import Onboarding from "./components/chat/Onboarding";
 import RightPanel from "./components/RightPanel";
 import ViewBar from "./components/ViewBar";
 import { useMediaQuery } from "./lib/useMediaQuery";
 import { reviewFocused, reviewPlacement } from "./state/layout";
-import SettingsDialog from "./components/settings/SettingsDialog";
 import McpTrust from "./components/mcp/McpTrust";
 import RestoreDialogs from "./components/changes/RestoreDialogs";
+
+// What the first paint does not show loads when it is first shown: the
+// chat (Markdown, highlighting, the sanitizer), Settings and About. The
+// window's first call (FrontendReady) then waits for only the shell.
+const ChatView = later(() => import("./components/chat/ChatView"));
+const SettingsDialog = later(() => import("./components/settings/SettingsDialog"));
+const AboutDialog = later(() => import("./components/AboutDialog"));
 
 function Centre() {
   const onboarding = useApp((s) => s.settings?.needsOnboarding ?? false);
@@ -35,14 +40,28 @@ function Centre() {
         </div>
       </main>
     );
-  return <ChatView />;
+  return (
+    <Suspense fallback={<main id="chat" className="chat" aria-label="Chat" />}>
+      <ChatView />
+    </Suspense>
+  );
 }
 
 function Dialogs() {
   const c = useController();
   const dialog = useApp((s) => s.dialog);
-  if (dialog === "settings") return <SettingsDialog />;
-  if (dialog === "about") return <AboutDialog onClose={() => c.setDialog("none")} />;
+  if (dialog === "settings")
+    return (
+      <Suspense fallback={null}>
+        <SettingsDialog />
+      </Suspense>
+    );
+  if (dialog === "about")
+    return (
+      <Suspense fallback={null}>
+        <AboutDialog onClose={() => c.setDialog("none")} />
+      </Suspense>
+    );
   return null;
 }
 

@@ -1,10 +1,14 @@
-import type { KeyboardEvent } from "react";
+import { Suspense, type KeyboardEvent } from "react";
+import { later } from "../lib/later";
 import type { PanelTab } from "../state/appState";
 import { useApp, useController } from "../state/context";
 import { changedCount } from "../state/ledger";
-import ChangesPanel from "./changes/ChangesPanel";
-import FilesPanel from "./files/FilesPanel";
 import ReviewPanel from "./review/ReviewPanel";
+
+// Loaded after the first paint: the changes (shown only on their tab) bring
+// highlight.js with their diffs, the file tree the virtual list.
+const ChangesPanel = later(() => import("./changes/ChangesPanel"));
+const FilesPanel = later(() => import("./files/FilesPanel"));
 
 /** The panel's tabs, in order (the arrow keys move along it). */
 const panelTabs: PanelTab[] = ["review", "changes", "files"];
@@ -56,10 +60,16 @@ export default function RightPanel() {
         <ReviewPanel />
       </div>
       <div role="tabpanel" id="tabpanel-changes" aria-labelledby="tab-changes" className="tabpanel" hidden={tab !== "changes"}>
-        {tab === "changes" && <ChangesPanel />}
+        {tab === "changes" && (
+          <Suspense fallback={null}>
+            <ChangesPanel />
+          </Suspense>
+        )}
       </div>
       <div role="tabpanel" id="tabpanel-files" aria-labelledby="tab-files" className="tabpanel" hidden={tab !== "files"}>
-        <FilesPanel />
+        <Suspense fallback={null}>
+          <FilesPanel />
+        </Suspense>
       </div>
     </aside>
   );

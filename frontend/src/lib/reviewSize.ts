@@ -3,7 +3,7 @@
 // beside the chat, and the whole window only to a change too big and too
 // wide to read beside it (reviewPlacement in state/layout.ts).
 import type { ChangeView, Hunk } from "./wire.gen";
-import { GUTTER_CHARS, SPLIT_CHARS } from "./diffLayout";
+import { GUTTER_CHARS, SPLIT_CHARS } from "./diffFit";
 
 /** The diff font's character width (12 px monospace) used to size the review before it is drawn. */
 export const CHAR_PX = 7.2;

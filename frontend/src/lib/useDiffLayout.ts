@@ -1,5 +1,5 @@
 import { useEffect, useState, type RefObject } from "react";
-import { chooseLayout } from "./diffLayout";
+import { chooseLayout } from "./diffFit";
 
 /** The diff font's character width when it cannot be measured (12px monospace). */
 const FALLBACK_CHAR = 7.2;

@@ -6,6 +6,11 @@ import { BackendContext } from "../lib/backend";
 import { AppController } from "../state/controller";
 import { ControllerContext } from "../state/context";
 import { FakeBackend } from "./fakeBackend";
+import { allLoaded } from "../lib/later";
+
+// The parts the window loads when first shown are loaded before any test
+// renders: a test sees the window as a user does once they are there.
+await allLoaded();
 
 export function renderApp(backend = new FakeBackend()) {
   const utils = render(

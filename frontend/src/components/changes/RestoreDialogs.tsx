@@ -1,11 +1,15 @@
 // The dialogs of undoing: the rewind menu of a user message, and the
 // conflicts a revert or rewind met (files changed outside Pilot since):
 // each file's two versions as a highlighted diff, and a choice in words.
+import { Suspense } from "react";
+import { later } from "../../lib/later";
 import type { Conflict, FileDiff, Resolution, RewindMode } from "../../lib/wire.gen";
 import { useApp, useController } from "../../state/context";
 import type { RestoreFlow, RestoreRequest } from "../../state/ledgerState";
 import Modal from "../Modal";
-import ConflictDiff from "./ConflictDiff";
+
+// Loaded with the first conflict shown as a diff: it brings highlight.js.
+const ConflictDiff = later(() => import("./ConflictDiff"));
 
 const choices: { mode: RewindMode; label: string; hint: string }[] = [
   { mode: "code", label: "Restore code only", hint: "The files go back to how they were before this message; the conversation stays as it is." },
@@ -95,7 +99,9 @@ function ConflictRow({ conflict, resolution, kind }: { conflict: Conflict; resol
         d.hunks.length === 0 ? (
           <p className="empty">The two versions are the same.</p>
         ) : (
-          <ConflictDiff diff={d} mine={MINE} theirs={then.title} />
+          <Suspense fallback={null}>
+            <ConflictDiff diff={d} mine={MINE} theirs={then.title} />
+          </Suspense>
         )
       ) : (
         <div className="versions">

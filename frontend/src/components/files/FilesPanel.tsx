@@ -1,7 +1,10 @@
-import { useState } from "react";
+import { Suspense, useState } from "react";
+import { later } from "../../lib/later";
 import { useController } from "../../state/context";
-import FilePreview from "./FilePreview";
 import FileTree from "./FileTree";
+
+// Loaded when a file is first opened: it brings highlight.js.
+const FilePreview = later(() => import("./FilePreview"));
 
 export default function FilesPanel() {
   const c = useController();
@@ -11,7 +14,11 @@ export default function FilesPanel() {
       <div className="tree-wrap" hidden={open !== null}>
         <FileTree onOpen={setOpen} onDiff={(path) => c.ledger.showChanges(path)} />
       </div>
-      {open !== null && <FilePreview path={open} onClose={() => setOpen(null)} />}
+      {open !== null && (
+        <Suspense fallback={null}>
+          <FilePreview path={open} onClose={() => setOpen(null)} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,15 +1,19 @@
-import { useRef, useState } from "react";
+import { Suspense, useRef, useState } from "react";
+import { later } from "../../lib/later";
 import { useDiffLayout } from "../../lib/useDiffLayout";
 import { useApp, useController } from "../../state/context";
 import { chatShown, reviewFocused, reviewPlacement } from "../../state/layout";
-import BashApproval from "./BashApproval";
 import BudgetApproval from "./BudgetApproval";
 import FetchApproval from "./FetchApproval";
 import NetworkApproval from "./NetworkApproval";
-import ChangeReview from "./ChangeReview";
 import type { DiffLayout } from "./DiffHunk";
 import LayoutToggle, { type LayoutChoice } from "./LayoutToggle";
-import ReviewReason from "./ReviewReason";
+
+// Loaded with the first approval that needs them: diffs and the reason's
+// Markdown bring highlight.js, marked and DOMPurify.
+const BashApproval = later(() => import("./BashApproval"));
+const ChangeReview = later(() => import("./ChangeReview"));
+const ReviewReason = later(() => import("./ReviewReason"));
 
 /** Everything waiting for the user's decision in the open session. */
 export default function ReviewPanel() {
@@ -29,7 +33,7 @@ export default function ReviewPanel() {
   return (
     <div className="review-panel" ref={ref} data-layout={layout}>
       {pending && pending.length > 0 ? (
-        <>
+        <Suspense fallback={null}>
           <div className="review-tools">
             {anyChange && !narrow && (
               <button
@@ -60,7 +64,7 @@ export default function ReviewPanel() {
                 return <BashApproval key={a.id} approval={a} />;
             }
           })}
-        </>
+        </Suspense>
       ) : (
         <p className="empty">Proposed changes and commands wait here for your decision.</p>
       )}

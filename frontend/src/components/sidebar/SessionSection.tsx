@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from "react";
 import type { SearchHit } from "../../lib/wire.gen";
-import { sanitizeSnippet } from "../../lib/sanitize";
 import { errorText } from "../../lib/format";
 import { useDebounced } from "../../lib/useDebounced";
 import { useReportError } from "../../lib/useReportError";
@@ -10,7 +9,7 @@ import SessionItem from "./SessionItem";
 type Search =
   | { status: "idle" }
   | { status: "searching"; query: string }
-  | { status: "done"; query: string; hits: SearchHit[] }
+  | { status: "done"; query: string; hits: SearchHit[] } // each snippet already sanitized
   | { status: "failed"; query: string; error: string };
 
 const kindLabel: Record<SearchHit["kind"], string> = {
@@ -61,9 +60,9 @@ export default function SessionSection() {
     }
     let live = true;
     setSearch({ status: "searching", query: debounced });
-    c.backend
-      .searchSessions(project.id, debounced)
-      .then((hits) => live && setSearch({ status: "done", query: debounced, hits }))
+    // The sanitizer (DOMPurify) loads with the first search, not with the window.
+    Promise.all([c.backend.searchSessions(project.id, debounced), import("../../lib/sanitize")])
+      .then(([hits, { sanitizeSnippet }]) => live && setSearch({ status: "done", query: debounced, hits: hits.map((h) => ({ ...h, snippet: sanitizeSnippet(h.snippet) })) }))
       .catch((err: unknown) => live && setSearch({ status: "failed", query: debounced, error: errorText(err) }));
     return () => {
       live = false;
@@ -111,7 +110,7 @@ export default function SessionSection() {
                   <button type="button" className="list-button" onClick={() => void c.openSession(h.sessionId, h.messageId)}>
                     <span className="item-title">{h.sessionTitle || "Untitled session"}</span>
                     <span className="hit-kind">{kindLabel[h.kind]}</span>
-                    <span className="snippet" dangerouslySetInnerHTML={{ __html: sanitizeSnippet(h.snippet) }} />
+                    <span className="snippet" dangerouslySetInnerHTML={{ __html: h.snippet }} />
                   </button>
                 </li>
               ))}
