@@ -139,6 +139,9 @@ func TestKillAtRandomPoints(t *testing.T) {
 		if err != nil {
 			t.Fatalf("run %d: reopen: %v", run, err)
 		}
+		if err := s.RepairAll(ctx); err != nil { // as the service does after a crash
+			t.Fatalf("run %d: repair: %v", run, err)
+		}
 		checkIntegrity(t, s)
 		for kind, table := range map[string]string{"m": "messages", "t": "tool_calls"} {
 			for _, id := range committed[kind] {
