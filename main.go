@@ -8,7 +8,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -20,10 +19,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
 	"pilot/backend/cli"
-	"pilot/backend/config"
 	"pilot/backend/confine"
-	"pilot/backend/logging"
-	"pilot/backend/paths"
 	"pilot/backend/service"
 	"pilot/backend/wailsbridge"
 )
@@ -61,7 +57,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "pilot: there is no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not set). Run `pilot help` for what works in a terminal.")
 		os.Exit(1)
 	}
-	home, err := paths.Home(os.Getenv)
+	home, err := service.Home(os.Getenv)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "pilot:", err)
 		os.Exit(1)
@@ -96,10 +92,7 @@ func handOver(id string, args []string, cwd, dir string) int {
 }
 
 func runWindow(started time.Time, home, dir, instanceID string) error {
-	if err := paths.Ensure(home); err != nil {
-		return err
-	}
-	logger, closer, err := logging.Open(paths.LogDir(home), slog.LevelInfo, config.LogRedactor(os.Getenv))
+	logger, closer, err := service.OpenLog(home, os.Getenv)
 	if err != nil {
 		return err
 	}

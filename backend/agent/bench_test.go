@@ -59,7 +59,7 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 // counter counts events by name.
 type counter struct {
 	stream, total atomic.Int64
-	done          chan string
+	done          chan Reason
 }
 
 func (c *counter) Emit(name string, p any) {
@@ -68,7 +68,7 @@ func (c *counter) Emit(name string, p any) {
 		c.stream.Add(1)
 	}
 	if d, ok := p.(wire.TurnDonePayload); ok {
-		c.done <- string(d.Reason)
+		c.done <- Reason(d.Reason)
 	}
 }
 
@@ -111,7 +111,7 @@ func BenchmarkStreamEvents(b *testing.B) {
 			if src == "in-process" {
 				h.m.provider = func(context.Context, store.Session) (Model, error) { return Model{Provider: burst{words}}, nil }
 			}
-			c := &counter{done: make(chan string, 1)}
+			c := &counter{done: make(chan Reason, 1)}
 			h.m.out.emit = c
 			ctx := context.Background()
 			var elapsed time.Duration

@@ -27,7 +27,7 @@ var formats = []string{llm.ProviderAnthropic, llm.ProviderOpenAI}
 type recorder struct {
 	mu        sync.Mutex
 	all       []recorded
-	turnDone  chan string
+	turnDone  chan Reason
 	onApprove func(wire.Approval)
 	onEvent   func(name string, payload any)
 }
@@ -37,7 +37,7 @@ type recorded struct {
 	payload any
 }
 
-func newRecorder() *recorder { return &recorder{turnDone: make(chan string, 16)} }
+func newRecorder() *recorder { return &recorder{turnDone: make(chan Reason, 16)} }
 
 func (r *recorder) Emit(name string, payload any) {
 	r.mu.Lock()
@@ -53,7 +53,7 @@ func (r *recorder) Emit(name string, payload any) {
 			go on(p.Approval)
 		}
 	case wire.TurnDonePayload:
-		r.turnDone <- string(p.Reason)
+		r.turnDone <- Reason(p.Reason)
 	}
 }
 
@@ -199,7 +199,7 @@ func (h *harness) restart() {
 }
 
 // turn sends text and waits for the turn to end; it returns the reason.
-func (h *harness) turn(text string) string {
+func (h *harness) turn(text string) Reason {
 	h.t.Helper()
 	if err := h.m.Send(context.Background(), h.sess.ID, text, nil); err != nil {
 		h.t.Fatalf("send: %v", err)
@@ -207,7 +207,7 @@ func (h *harness) turn(text string) string {
 	return h.wait()
 }
 
-func (h *harness) wait() string {
+func (h *harness) wait() Reason {
 	h.t.Helper()
 	select {
 	case r := <-h.rec.turnDone:

@@ -13,7 +13,7 @@ import (
 )
 
 // ReasonPlan: the turn ended with a plan for the user (present_plan).
-const ReasonPlan = "plan"
+const ReasonPlan Reason = "plan"
 
 //go:embed plan.md
 var planPrompt string

@@ -13,15 +13,20 @@ import (
 	"pilot/backend/wire"
 )
 
-// Reasons a turn ends (wire.TurnDonePayload.Reason).
+// Reason is why a turn ended (wire.TurnDonePayload.Reason); every value
+// is a wire.TurnEndReason, which the faces compare (wiregen's
+// TestDomainValuesFitWire).
+type Reason string
+
+// Reasons a turn ends.
 const (
-	ReasonEndTurn   = "end_turn"
-	ReasonCancelled = "cancelled"
-	ReasonError     = "error"
-	ReasonLimit     = "limit"
-	ReasonLoopGuard = "loop_guard"
-	ReasonBudget    = "budget"
-	ReasonMaxTokens = "max_tokens"
+	ReasonEndTurn   Reason = "end_turn"
+	ReasonCancelled Reason = "cancelled"
+	ReasonError     Reason = "error"
+	ReasonLimit     Reason = "limit"
+	ReasonLoopGuard Reason = "loop_guard"
+	ReasonBudget    Reason = "budget"
+	ReasonMaxTokens Reason = "max_tokens"
 )
 
 // turn is one running turn of a session. Its methods are grouped by job:
@@ -95,7 +100,7 @@ func (l *live) run(ctx context.Context, user []llm.ContentBlock) {
 }
 
 // turn prepares the turn and runs its loop; it returns why it ended.
-func (l *live) turn(ctx context.Context, user []llm.ContentBlock) string {
+func (l *live) turn(ctx context.Context, user []llm.ContentBlock) Reason {
 	bg := context.WithoutCancel(ctx)
 	t, err := l.prepare(bg, user)
 	if err != nil {
@@ -175,7 +180,7 @@ func (l *live) load(ctx context.Context) (*turn, error) {
 }
 
 // loop calls the model and runs tools until the turn ends.
-func (t *turn) loop(ctx context.Context) string {
+func (t *turn) loop(ctx context.Context) Reason {
 	l := t.l
 	for calls := 0; ; calls++ {
 		if ctx.Err() != nil {
@@ -248,7 +253,7 @@ type budgetRaise struct {
 // asks the user (an approval of the budget kind, through the gate) whether
 // to go on for another budget's worth. It returns a
 // reason to end the turn, or "".
-func (t *turn) checkBudget(ctx context.Context) string {
+func (t *turn) checkBudget(ctx context.Context) Reason {
 	l := t.l
 	sp := t.spending()
 	if sp.over == "" {

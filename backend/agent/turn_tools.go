@@ -63,9 +63,9 @@ func (r *toolRun) concurrent() bool {
 // together, each change-making call alone in the model's order. Every
 // tool_use gets exactly one tool_result, in the same order, committed
 // before the next model call. It returns a reason to end the turn, or "".
-func (t *turn) runTools(ctx context.Context, ans answer) (string, error) {
+func (t *turn) runTools(ctx context.Context, ans answer) (Reason, error) {
 	l := t.l
-	var stop string
+	var stop Reason
 	runs := make([]*toolRun, len(ans.uses))
 	for i, u := range ans.uses {
 		r := &toolRun{use: u, msg: ans.msg.ID}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 
-	"pilot/backend/paths"
 	"pilot/backend/service"
 )
 
@@ -13,10 +12,7 @@ import (
 // subcommand (sessions, rewind, rules, mcp, doctor, models), runs it and
 // closes the service; it returns the exit code.
 func withService(ctx context.Context, tio IO, run func(*service.Service) int) int {
-	home, err := paths.Home(tio.Getenv)
-	if err == nil {
-		err = paths.Ensure(home)
-	}
+	home, err := service.Home(tio.Getenv)
 	if err != nil {
 		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
 		return exitFailure

@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"pilot/backend/agent"
+	"pilot/backend/service"
+	"pilot/backend/wire"
 )
 
 // Exit codes of `pilot -p` and `pilot repl`.
@@ -41,7 +42,7 @@ func Prompt(ctx context.Context, args []string, tio IO) int {
 	}
 	defer h.close()
 	reason, err := h.turn(ctx, in)
-	var tooLarge *agent.MessageTooLargeError
+	var tooLarge *service.MessageTooLargeError
 	if errors.As(err, &tooLarge) && in.read > 0 {
 		err = pipedTooLarge(tooLarge, in.read)
 	}
@@ -55,7 +56,7 @@ func Prompt(ctx context.Context, args []string, tio IO) int {
 // turn sends the prompt (a custom command expanded), then the piped
 // text, and waits for the end of the turn; a cancelled ctx cancels the
 // turn.
-func (h *headless) turn(ctx context.Context, in stdinPrompt) (string, error) {
+func (h *headless) turn(ctx context.Context, in stdinPrompt) (wire.TurnEndReason, error) {
 	prompt, err := h.svc.ExpandCommand(ctx, h.sess.ID, in.prompt)
 	if err != nil {
 		return "", err
@@ -97,30 +98,30 @@ func stdinFailed(ctx context.Context, err error, tio IO) int {
 }
 
 // exit prints why a turn did not succeed and returns the exit code.
-func (h *headless) exit(reason string) int {
+func (h *headless) exit(reason wire.TurnEndReason) int {
 	why := ""
 	switch reason {
-	case agent.ReasonEndTurn:
+	case wire.EndTurn:
 		return exitOK
-	case agent.ReasonPlan:
+	case wire.EndPlan:
 		h.planReady()
 		return exitOK
-	case agent.ReasonCancelled:
+	case wire.EndCancelled:
 		fmt.Fprintln(h.term.tio.Stderr, "pilot: cancelled")
 		return exitCancelled
-	case agent.ReasonError:
+	case wire.EndError:
 		why = h.term.failure()
-	case agent.ReasonLimit:
+	case wire.EndLimit:
 		why = "stopped at the limit of model calls in one turn"
-	case agent.ReasonLoopGuard:
+	case wire.EndLoopGuard:
 		why = "stopped: the agent repeated the same tool call"
-	case agent.ReasonBudget:
+	case wire.EndBudget:
 		why = "stopped: the session reached its budget"
-	case agent.ReasonMaxTokens:
+	case wire.EndMaxTokens:
 		why = "the answer was cut at the model's output limit"
 	}
 	if why == "" {
-		why = "the turn ended: " + reason
+		why = "the turn ended: " + string(reason)
 	}
 	fmt.Fprintf(h.term.tio.Stderr, "pilot: %s (session %d)\n", strings.TrimSuffix(why, "."), h.sess.ID)
 	return exitFailure

@@ -6,7 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"pilot/backend/permission"
+	"pilot/backend/service"
+	"pilot/backend/wire"
 )
 
 // runArgs is a parsed `pilot -p` or `pilot repl` command line.
@@ -14,7 +15,7 @@ type runArgs struct {
 	prompt   string
 	project  string
 	resume   int64
-	approve  permission.Mode
+	approve  wire.ApprovalMode
 	provider string
 	model    string
 	json     bool
@@ -26,7 +27,7 @@ var errHelp = errors.New("help")
 // parseRunArgs reads the flags of `pilot -p PROMPT` (withPrompt) or
 // `pilot repl`; --flag=value and --flag value both work.
 func parseRunArgs(args []string, withPrompt bool) (runArgs, error) {
-	a := runArgs{approve: permission.ModeAsk}
+	a := runArgs{approve: wire.ModeAsk}
 	seenPrompt := false
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
@@ -76,7 +77,7 @@ func parseRunArgs(args []string, withPrompt bool) (runArgs, error) {
 			}
 			a.resume = id
 		case "approve":
-			m, err := permission.ParseMode(value)
+			m, err := service.ParseMode(value)
 			if err != nil {
 				return a, err
 			}

@@ -1,18 +1,16 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
-	"pilot/backend/todo"
-	"pilot/backend/tools"
+	"pilot/backend/service"
 	"pilot/backend/wire"
 )
 
 // setTodos starts the terminal from a resumed session's task list, so
 // that the first change is told as a change.
-func (t *terminal) setTodos(list []todo.Item) {
+func (t *terminal) setTodos(list []wire.TodoItem) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.todos = list
@@ -22,18 +20,14 @@ func (t *terminal) setTodos(list []todo.Item) {
 // line per task added, started, done, reopened or removed (with --json,
 // the whole list); t.mu is held.
 func (t *terminal) todoChanges(list []wire.TodoItem) {
-	next := make([]todo.Item, len(list))
-	for i, it := range list {
-		next[i] = todo.Item{Content: it.Content, Status: todo.Status(it.Status)}
-	}
 	prev := t.todos
-	t.todos = next
+	t.todos = list
 	if t.json {
 		t.line(jsonTodos{Type: "todos", Todos: list})
 		return
 	}
 	t.endLine()
-	for _, line := range todo.Changes(prev, next) {
+	for _, line := range service.TodoChanges(prev, list) {
 		fmt.Fprintln(t.tio.Stderr, "→ "+line)
 	}
 }
@@ -41,18 +35,18 @@ func (t *terminal) todoChanges(list []wire.TodoItem) {
 // plan prints a presented plan on stdout, where the answer goes; t.mu is
 // held.
 func (t *terminal) plan(c wire.ToolCall) {
-	if t.json || c.Name != tools.PresentPlanName || c.Status != "done" || t.planned[c.ID] {
+	if t.json || t.planned[c.ID] {
 		return
 	}
-	var p tools.PresentPlanParams
-	if json.Unmarshal(c.Input, &p) != nil {
+	plan, steps, ok := service.PresentedPlan(c)
+	if !ok {
 		return
 	}
 	t.planned[c.ID] = true
 	t.endLine()
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n%s\n\nSteps:\n", strings.TrimSpace(p.Plan))
-	for i, s := range p.Steps {
+	fmt.Fprintf(&b, "\n%s\n\nSteps:\n", strings.TrimSpace(plan))
+	for i, s := range steps {
 		fmt.Fprintf(&b, "%d. %s\n", i+1, s)
 	}
 	fmt.Fprint(t.tio.Stdout, b.String())

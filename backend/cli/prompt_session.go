@@ -7,10 +7,6 @@ import (
 	"io"
 	"log/slog"
 
-	"pilot/backend/config"
-	"pilot/backend/logging"
-	"pilot/backend/paths"
-	"pilot/backend/permission"
 	"pilot/backend/service"
 	"pilot/backend/wire"
 )
@@ -22,8 +18,8 @@ type headless struct {
 	term     *terminal
 	sess     wire.SessionSummary
 	project  string
-	runMode  permission.Mode // the run's mode (--approve; the REPL's /mode changes it)
-	runModel string          // the model --model pinned ("" none; the REPL's /model replaces it)
+	runMode  wire.ApprovalMode // the run's mode (--approve; the REPL's /mode changes it)
+	runModel string            // the model --model pinned ("" none; the REPL's /model replaces it)
 	log      io.Closer
 }
 
@@ -31,15 +27,12 @@ type headless struct {
 // face and the flags' provider and model, opens the project and creates
 // the session (or resumes one), and starts the project's MCP servers.
 func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
-	home, err := paths.Home(tio.Getenv)
+	home, err := service.Home(tio.Getenv)
 	if err != nil {
 		return nil, err
 	}
-	if err := paths.Ensure(home); err != nil {
-		return nil, err
-	}
 	h := &headless{runMode: a.approve, runModel: a.model}
-	log, closer, err := logging.Open(paths.LogDir(home), slog.LevelInfo, config.LogRedactor(tio.Getenv))
+	log, closer, err := service.OpenLog(home, tio.Getenv)
 	if err != nil {
 		log = slog.New(slog.DiscardHandler)
 	} else {

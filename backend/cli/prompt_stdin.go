@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"pilot/backend/agent"
+	"pilot/backend/service"
 )
 
 // Stdin of `pilot -p`. The rule is the kernel's type of stdin, never a
@@ -58,7 +58,7 @@ func (e *stdinTooBigError) Error() string {
 // pipedTooLarge says that the prompt with the piped text cannot fit in
 // the model's window, and what to do in a terminal (the window's advice,
 // to attach the file with @, does not apply to pilot -p).
-func pipedTooLarge(e *agent.MessageTooLargeError, read int) error {
+func pipedTooLarge(e *service.MessageTooLargeError, read int) error {
 	return fmt.Errorf("the prompt with the text piped to stdin (%s) is about %s tokens, too big for the model's %s-token context window (a message can take up to about %s); name the file in the prompt instead (pilot -p \"summarise big.txt\") so the agent reads it with its tools, or pipe a shorter part",
 		byteSize(int64(read)), kTokens(e.Tokens), kTokens(e.Window), kTokens(e.Limit()))
 }

@@ -11,8 +11,6 @@ import (
 
 	"golang.org/x/term"
 
-	"pilot/backend/permission"
-	"pilot/backend/todo"
 	"pilot/backend/wire"
 )
 
@@ -31,7 +29,7 @@ type answerer interface {
 type terminal struct {
 	tio         IO
 	json        bool
-	mode        permission.Mode
+	mode        wire.ApprovalMode
 	interactive bool
 	in          *bufio.Reader
 	answer      answerer
@@ -41,17 +39,17 @@ type terminal struct {
 	shown     map[string]bool // tool calls already announced
 	midLine   bool            // stdout does not end with a newline
 	lastError string
-	todos     []todo.Item     // the task list as last printed
+	todos     []wire.TodoItem // the task list as last printed
 	planned   map[string]bool // plans already printed
-	done      chan string
+	done      chan wire.TurnEndReason
 	approvals chan wire.Approval
 }
 
-func newTerminal(tio IO, asJSON bool, mode permission.Mode) *terminal {
+func newTerminal(tio IO, asJSON bool, mode wire.ApprovalMode) *terminal {
 	t := &terminal{
 		tio: tio, json: asJSON, mode: mode, interactive: isTerminal(tio.Stdin),
 		in: bufio.NewReader(tio.Stdin), enc: json.NewEncoder(tio.Stdout),
-		shown: map[string]bool{}, planned: map[string]bool{}, done: make(chan string, 1), approvals: make(chan wire.Approval, 64),
+		shown: map[string]bool{}, planned: map[string]bool{}, done: make(chan wire.TurnEndReason, 1), approvals: make(chan wire.Approval, 64),
 	}
 	t.enc.SetEscapeHTML(false)
 	go t.approveLoop()
@@ -111,7 +109,7 @@ func (t *terminal) Emit(name string, payload any) {
 		} else {
 			t.endLine()
 		}
-		t.done <- string(p.Reason)
+		t.done <- p.Reason
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"pilot/backend/internal/fakellm"
-	"pilot/backend/permission"
+	"pilot/backend/wire"
 )
 
 // fakeEnv is the environment of a headless run against srv.
@@ -206,11 +206,11 @@ func TestReplInProcess(t *testing.T) {
 func TestParseRunArgs(t *testing.T) {
 	t.Parallel()
 	a, err := parseRunArgs([]string{"-p", "do it", "--project=/x", "--resume", "7", "--approve", "edits", "--provider", "openai", "--model=m", "--json"}, true)
-	want := runArgs{prompt: "do it", project: "/x", resume: 7, approve: permission.ModeEdits, provider: "openai", model: "m", json: true}
+	want := runArgs{prompt: "do it", project: "/x", resume: 7, approve: wire.ModeEdits, provider: "openai", model: "m", json: true}
 	if err != nil || a != want {
 		t.Errorf("%+v %v", a, err)
 	}
-	if a, err := parseRunArgs(nil, false); err != nil || a.approve != permission.ModeAsk {
+	if a, err := parseRunArgs(nil, false); err != nil || a.approve != wire.ModeAsk {
 		t.Errorf("repl defaults %+v %v", a, err)
 	}
 }

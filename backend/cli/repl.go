@@ -10,7 +10,7 @@ import (
 	"strings"
 	"syscall"
 
-	"pilot/backend/agent"
+	"pilot/backend/wire"
 )
 
 // Repl runs `pilot repl [--project DIR] [--resume ID] [flags]`: the
@@ -123,8 +123,8 @@ func (h *headless) replTurn(ctx context.Context, text string, sig <-chan os.Sign
 				return exitOK, true
 			}
 			switch reason {
-			case agent.ReasonEndTurn, agent.ReasonCancelled:
-			case agent.ReasonPlan:
+			case wire.EndTurn, wire.EndCancelled:
+			case wire.EndPlan:
 				replPlanReady(tio)
 			default:
 				h.exit(reason)

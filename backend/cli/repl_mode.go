@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-
-	"pilot/backend/permission"
 )
 
 // mode shows the session's mode, or switches it (and the mode of the
@@ -18,7 +16,7 @@ func (h *headless) mode(ctx context.Context, arg string, tio IO) error {
 	if err != nil {
 		return err
 	}
-	h.sess, h.runMode = s, permission.Mode(s.ApprovalMode)
+	h.sess, h.runMode = s, s.ApprovalMode
 	fmt.Fprintf(tio.Stderr, "Session %d is now in %s mode.\n", h.sess.ID, h.runMode)
 	return nil
 }

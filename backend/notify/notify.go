@@ -13,7 +13,6 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
-	"pilot/backend/agent"
 	"pilot/backend/wire"
 )
 
@@ -98,9 +97,9 @@ func noteFor(payload any) (Note, bool) {
 		return Note{SessionID: p.SessionID, Summary: "Pilot is waiting for your approval", Body: approvalText(p.Approval)}, true
 	case wire.TurnDonePayload:
 		switch p.Reason {
-		case agent.ReasonCancelled:
+		case wire.EndCancelled:
 			return Note{}, false
-		case agent.ReasonError:
+		case wire.EndError:
 			return Note{SessionID: p.SessionID, Summary: "Pilot stopped on an error"}, true
 		}
 		return Note{SessionID: p.SessionID, Summary: "Pilot has finished"}, true

@@ -10,10 +10,8 @@ import (
 	"pilot/backend/config"
 	"pilot/backend/llm"
 	"pilot/backend/mcp"
-	"pilot/backend/permission"
 	"pilot/backend/present"
 	"pilot/backend/store"
-	"pilot/backend/todo"
 	"pilot/backend/wire"
 )
 
@@ -48,7 +46,7 @@ func (w *Service) providerFor(ctx context.Context, s store.Session) (agent.Model
 // SessionStart is how a session starts; zero values take the
 // configuration in force (with the face's pinned provider and model).
 type SessionStart struct {
-	Mode            permission.Mode
+	Mode            wire.ApprovalMode
 	Provider, Model string
 }
 
@@ -120,7 +118,7 @@ func (w *Service) ResumeSession(ctx context.Context, id int64) (wire.SessionSumm
 }
 
 // SessionTodos is a session's task list as its last todo_write left it.
-func (w *Service) SessionTodos(ctx context.Context, id int64) ([]todo.Item, error) {
+func (w *Service) SessionTodos(ctx context.Context, id int64) ([]wire.TodoItem, error) {
 	if err := w.waitStarted(ctx); err != nil {
 		return nil, err
 	}
@@ -128,7 +126,7 @@ func (w *Service) SessionTodos(ctx context.Context, id int64) ([]todo.Item, erro
 	if err != nil {
 		return nil, err
 	}
-	return tr.Todos(), nil
+	return present.Todos(tr.Todos()), nil
 }
 
 // SetSessionModel switches a session to model (its provider stays); it

@@ -31,6 +31,7 @@ func TestDomainValuesFitWire(t *testing.T) {
 		except         []string // values the edge never sends, and why
 	}{
 		{"pilot/backend/agent", "State", "AgentStatus", nil},
+		{"pilot/backend/agent", "Reason", "TurnEndReason", nil},
 		{"pilot/backend/store", "SessionState", "SessionState", nil},
 		{"pilot/backend/store", "MessageState", "MessageState", nil},
 		{"pilot/backend/store", "ToolStatus", "ToolStatus", nil},
