@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -82,6 +83,10 @@ func TestCLIJSONDoc(t *testing.T) {
 // then every object they hold, from the types' JSON tags and the comments in backend/wire.
 func cliJSONDoc(t *testing.T) string {
 	docs := wireDocs(t)
+	wireEnums = map[string][]string{}
+	for name, d := range docs {
+		wireEnums[name] = d.values
+	}
 	var b strings.Builder
 	b.WriteString(`# The --json output
 
@@ -153,8 +158,14 @@ are one ` + "`pilot: ...`" + ` line on stderr, not JSON.
 	return strings.TrimRight(b.String(), "\n") + "\n"
 }
 
-// jsonKind names the JSON a Go type encodes to.
+// jsonKind names the JSON a Go type encodes to; a named string type of
+// backend/wire lists its values.
 func jsonKind(typ reflect.Type) string {
+	if typ.Kind() == reflect.String && typ.PkgPath() == reflect.TypeFor[wire.TextLine]().PkgPath() {
+		if vs := wireEnums[typ.Name()]; len(vs) > 0 {
+			return "string: `" + strings.Join(vs, "`, `") + "`"
+		}
+	}
 	switch {
 	case typ == reflect.TypeFor[json.RawMessage]():
 		return "any JSON"
@@ -184,6 +195,7 @@ func jsonKind(typ reflect.Type) string {
 type typeDoc struct {
 	doc    string
 	fields map[string]string
+	values []string // a named string type's constants, in their order
 }
 
 // wireDocs reads the comments of backend/wire's types.
@@ -228,9 +240,28 @@ func wireDocs(t *testing.T) map[string]typeDoc {
 				}
 			}
 		}
+		for _, c := range ty.Consts {
+			for _, spec := range c.Decl.Specs {
+				vs, ok := spec.(*ast.ValueSpec)
+				if !ok {
+					continue
+				}
+				for _, v := range vs.Values {
+					if lit, ok := v.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						if u, err := strconv.Unquote(lit.Value); err == nil && u != "" {
+							d.values = append(d.values, u)
+						}
+					}
+				}
+			}
+		}
 		out[ty.Name] = d
 	}
 	return out
 }
+
+// wireEnums holds the values of backend/wire's named string types, read
+// by cliJSONDoc before it writes a table.
+var wireEnums map[string][]string
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
