@@ -88,14 +88,25 @@ const focusableControls = (page) =>
       .map((el) => el.getAttribute("data-testid") || el.getAttribute("aria-label") || el.textContent?.trim().slice(0, 30) || el.tagName),
   );
 
+/**
+ * Every control is reached in one round of Tab, each with its ring. Waited
+ * for, round after round: after a change of layout the parts of the new
+ * one may still be loading (they load when first shown) or moving in, and
+ * a round taken then stops early.
+ */
 async function assertKeyboardReach(page, where) {
-  const stops = await tabRound(page);
-  const reached = new Set(stops.map((s) => s.key));
-  const missing = (await focusableControls(page)).filter((k) => !reached.has(k));
-  assert.deepEqual(missing, [], `${where}: every control reached with Tab (stops: ${stops.map((s) => s.key).join(", ")})`);
-  const noRing = stops.filter((s) => !s.ring).map((s) => s.key);
-  assert.deepEqual(noRing, [], `${where}: a visible focus ring on every stop`);
-  assert.ok(stops.length >= 5, `${where}: a real round of stops (${stops.length})`);
+  await eventually(
+    async () => {
+      const stops = await tabRound(page);
+      const reached = new Set(stops.map((s) => s.key));
+      const missing = (await focusableControls(page)).filter((k) => !reached.has(k));
+      assert.deepEqual(missing, [], `${where}: every control reached with Tab (stops: ${stops.map((s) => s.key).join(", ")})`);
+      const noRing = stops.filter((s) => !s.ring).map((s) => s.key);
+      assert.deepEqual(noRing, [], `${where}: a visible focus ring on every stop`);
+      assert.ok(stops.length >= 5, `${where}: a real round of stops (${stops.length}: ${stops.map((s) => s.key).join(", ")})`);
+    },
+    { timeout: 30_000, interval: 250 },
+  );
 }
 
 const editScript = {
@@ -265,6 +276,7 @@ export const tests = [
       await assertKeyboardReach(page, "wide, reviewing a change");
       await page.setViewportSize(narrow);
       await page.locator(".app[data-layout=narrow]").waitFor();
+      await page.locator(`${sel.diffView}[data-path="notes.txt"]`).waitFor({ state: "visible", timeout: 30_000 });
       await assertKeyboardReach(page, "narrow, reviewing a change");
       await page.locator("[data-testid=change-review]").focus();
       await page.keyboard.press("a");
