@@ -38,7 +38,10 @@ type Service struct {
 	// not need is done (startUp): what reads a session's state or runs a
 	// turn waits for it (waitStarted).
 	started chan struct{}
-	bg      sync.WaitGroup // work started in the background; Close waits for it
+	// repairErr is why the start-up repair failed (set before started
+	// closes): every call that waits for it returns it, so the face shows it.
+	repairErr error
+	bg        sync.WaitGroup // work started in the background; Close waits for it
 
 	mu         sync.RWMutex
 	emit       wire.Emitter

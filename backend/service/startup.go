@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 )
@@ -17,6 +18,7 @@ func (w *Service) startUp(ctx context.Context) {
 	t := time.Now()
 	if err := w.store.RepairAll(ctx); err != nil {
 		w.log.Error("repairing the sessions a crash left unfinished", "err", err)
+		w.repairErr = fmt.Errorf("the sessions a crash left unfinished could not be repaired (%w): check the log, and that the disk holding the data folder is writable", err)
 	}
 	t = logStep(w.log, "repair interrupted sessions", t)
 	if err := w.ledger.Repair(ctx); err != nil {
@@ -27,11 +29,12 @@ func (w *Service) startUp(ctx context.Context) {
 	logStep(w.log, "delete empty sessions left over", t)
 }
 
-// waitStarted waits for startUp (or for ctx to end).
+// waitStarted waits for startUp (or for ctx to end); a failed repair is
+// its error, as it was Open's before the repair left the start-up path.
 func (w *Service) waitStarted(ctx context.Context) error {
 	select {
 	case <-w.started:
-		return nil
+		return w.repairErr
 	case <-ctx.Done():
 		return ctx.Err()
 	}
