@@ -27,7 +27,10 @@ import (
 //go:embed all:frontend/dist
 var assets embed.FS
 
-//go:embed build/appicon.png
+// The window's own icon, small (backend/packaging.WindowIconSize): the
+// desktop entry and the icon theme carry the large ones.
+//
+//go:embed build/windowicon.png
 var icon []byte
 
 func main() {
@@ -99,11 +102,14 @@ func runWindow(started time.Time, home, dir, instanceID string) error {
 	defer closer.Close()
 	logger.Info("starting window", "home", home, "project", dir)
 
-	ws, err := service.Open(context.Background(), service.Options{Home: home, Log: logger, Getenv: os.Getenv, Project: dir})
-	if err != nil {
-		return err
-	}
-	app := NewApp(ws, logger, started)
+	svc := newOpening(context.Background(), service.Options{Home: home, Log: logger, Getenv: os.Getenv, Project: dir})
+	go func() {
+		if _, err := svc.opened(); err != nil && !errors.Is(err, errClosed) {
+			logger.Error("service not opened", "err", err)
+			fmt.Fprintln(os.Stderr, "pilot:", err)
+		}
+	}()
+	app := NewApp(svc, logger, started)
 	return wails.Run(&options.App{
 		Title:            "Pilot",
 		Width:            1280,

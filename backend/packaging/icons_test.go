@@ -35,6 +35,26 @@ func TestWriteIconSet(t *testing.T) {
 	}
 }
 
+// The window's icon is the app icon scaled, so the two never drift apart.
+func TestWindowIconIsTheAppIconScaled(t *testing.T) {
+	t.Parallel()
+	fresh := filepath.Join(t.TempDir(), "windowicon.png")
+	if err := WriteWindowIcon("../../build/appicon.png", fresh); err != nil {
+		t.Fatal(err)
+	}
+	got, want := decode(t, "../../build/windowicon.png"), decode(t, fresh)
+	if b := got.Bounds(); b.Dx() != WindowIconSize || b.Dy() != WindowIconSize {
+		t.Fatalf("build/windowicon.png is %dx%d, want %dx%d", b.Dx(), b.Dy(), WindowIconSize, WindowIconSize)
+	}
+	for y := 0; y < WindowIconSize; y++ {
+		for x := 0; x < WindowIconSize; x++ {
+			if color.NRGBAModel.Convert(got.At(x, y)) != color.NRGBAModel.Convert(want.At(x, y)) {
+				t.Fatalf("build/windowicon.png differs from build/appicon.png scaled at (%d,%d); run: go run ./backend/packaging/cmd/iconset -window build/windowicon.png", x, y)
+			}
+		}
+	}
+}
+
 func TestWriteIconSetRefusesBadSources(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()

@@ -11,3 +11,6 @@ func Present() {}
 
 // MarkUrgent does nothing outside Linux.
 func MarkUrgent() {}
+
+// WhenIdle runs fn in a goroutine at once outside Linux.
+func WhenIdle(fn func()) { go fn() }

@@ -5,6 +5,8 @@ import type { AppReadyPayload } from "./lib/wire.gen";
 import { AppController } from "./state/controller";
 import { ControllerContext, useApp, useController } from "./state/context";
 import AppErrorBanner from "./components/AppErrorBanner";
+import StartError from "./components/StartError";
+import { errorText } from "./lib/format";
 import QuitDialog from "./components/QuitDialog";
 import StatusBar from "./components/StatusBar";
 import Sidebar from "./components/sidebar/Sidebar";
@@ -133,15 +135,17 @@ export default function App() {
   const backend = useBackend();
   const controller = useMemo(() => new AppController(backend), [backend]);
   const [ready, setReady] = useState<AppReadyPayload | null>(null);
+  const [startError, setStartError] = useState<string | null>(null);
 
   useEffect(() => {
     const off = backend.on("app:ready", setReady);
-    backend.frontendReady().catch((err: unknown) => console.error("FrontendReady failed", err));
+    backend.frontendReady().catch((err: unknown) => setStartError(errorText(err)));
     return off;
   }, [backend]);
 
   useEffect(() => controller.start(), [controller]);
 
+  if (startError !== null) return <StartError message={startError} />;
   return (
     <ControllerContext.Provider value={controller}>
       <Shell ready={ready} />

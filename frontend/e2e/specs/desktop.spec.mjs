@@ -2,9 +2,10 @@
 // closing the window with turns in flight asks first; quitting keeps what
 // was streamed and ends the commands' processes. (A second launch, the
 // packages and notifications are proven on the production build by
-// frontend/e2e/desktop-prod.sh.)
+// frontend/e2e/desktop-prod.sh.) A data folder Pilot cannot open is said,
+// in the window, with Quit.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eventually, openProject, scriptFile, sel, send, startSession, waitState } from "./helpers.mjs";
 
@@ -106,6 +107,28 @@ export const tests = [
       });
       await page.click(`[data-testid=session-item][data-session-id="${runId}"] button`);
       await page.locator(`${sel.toolCall}[data-tool=run_bash][data-status=cancelled]`).waitFor({ state: "visible" });
+    },
+  },
+  {
+    name: "a data folder whose database is not one: the window says why and what to do, touches nothing, and quits",
+    manualStart: true,
+    async fn(ctx) {
+      const { page } = ctx;
+      const db = join(ctx.pilotHome, "pilot.db");
+      const junk = "this is not an SQLite database\n".repeat(200);
+      writeFileSync(db, junk);
+      await ctx.startApp();
+      const shown = page.locator("[data-testid=start-error]");
+      await shown.waitFor({ state: "visible", timeout: 30_000 });
+      const message = await page.locator("[data-testid=start-error-message]").innerText();
+      assert.match(message, /^Pilot could not open its data under .*: opening the session database: .*file is not a database/);
+      assert.match(message, /Close Pilot, then repair or move that folder, or start Pilot with another PILOT_HOME/);
+      assert.equal(await page.locator(".app").count(), 0, "nothing else of the window is shown");
+      await ctx.waitFor(() => /"service not opened".*file is not a database/.test(ctx.pilotLog()), { message: "the error in pilot.log" });
+      assert.match(ctx.appOutput(), /pilot: Pilot could not open its data under/);
+      assert.equal(readFileSync(db, "utf8"), junk, "the file is left as it was");
+      await page.click("[data-testid=start-error-quit]");
+      await ctx.waitFor(() => ctx.app.proc.exitCode !== null || !alive(ctx.app.proc.pid), { timeout: 30_000, message: "the app to exit" });
     },
   },
 ];

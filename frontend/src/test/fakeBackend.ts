@@ -97,6 +97,8 @@ export class FakeBackend implements Backend {
   });
   /** When set, approvePlan fails with this message. */
   approvePlanError = "";
+  /** When set, frontendReady fails with it (Pilot could not open its data). */
+  startError: Error | null = null;
   /** When set, setSessionMode fails with this message. */
   setModeError = "";
   /** When set, the next restore (revert or rewind) fails with it. */
@@ -138,6 +140,7 @@ export class FakeBackend implements Backend {
   }
   async frontendReady(): Promise<AppReadyPayload> {
     this.record("frontendReady");
+    if (this.startError) throw this.startError;
     return { startupMs: 5 };
   }
   async listProjects(): Promise<Project[]> {

@@ -26,6 +26,22 @@ describe("a second launch (pilot DIR)", () => {
   });
 });
 
+describe("a data folder Pilot cannot open", () => {
+  it("shows why with Quit, and nothing else of the window", async () => {
+    const b = new FakeBackend();
+    b.startError = new Error("Pilot could not open its data under /home/u/.pilot: opening the session database: file is not a database. Close Pilot, then repair or move that folder, or start Pilot with another PILOT_HOME");
+    renderApp(b);
+    const shown = await screen.findByTestId("start-error");
+    expect(shown.getAttribute("role")).toBe("alert");
+    expect(screen.getByTestId("start-error-message").textContent).toContain("file is not a database");
+    expect(screen.getByTestId("start-error-message").textContent).toContain("start Pilot with another PILOT_HOME");
+    expect(screen.queryByTestId("session-item")).toBeNull();
+    expect(document.querySelector(".app")).toBeNull();
+    fireEvent.click(screen.getByTestId("start-error-quit"));
+    await waitFor(() => expect(b.callsOf("quitNow")).toHaveLength(1));
+  });
+});
+
 describe("a clicked notification", () => {
   it("opens the session's project, then the session", async () => {
     const b = await started();
