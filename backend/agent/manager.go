@@ -434,9 +434,10 @@ func (m *Manager) live(ctx context.Context, sessionID int64) (*live, error) {
 	if err != nil {
 		return nil, fmt.Errorf("project of session %d: %w", sessionID, err)
 	}
-	root, err := sandbox.New(proj.Path)
+	dir := sess.Root(proj.Path) // its worktree, or the project folder
+	root, err := sandbox.New(dir)
 	if err != nil {
-		return nil, fmt.Errorf("project folder %s: %w", proj.Path, err)
+		return nil, fmt.Errorf("session folder %s: %w", dir, err)
 	}
 	reads := tools.NewReadTracker()
 	var servers tools.MCP

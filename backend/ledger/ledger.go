@@ -216,7 +216,8 @@ func (l *Ledger) Repair(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// rootOf opens the project folder of a session; the caller closes it.
+// rootOf opens the folder a session works in (its worktree, or the
+// project folder); the caller closes it.
 func (l *Ledger) rootOf(ctx context.Context, sessionID int64) (*sandbox.Root, error) {
 	sess, err := l.st.Session(ctx, sessionID)
 	if err != nil {
@@ -226,5 +227,5 @@ func (l *Ledger) rootOf(ctx context.Context, sessionID int64) (*sandbox.Root, er
 	if err != nil {
 		return nil, err
 	}
-	return sandbox.New(proj.Path)
+	return sandbox.New(sess.Root(proj.Path))
 }

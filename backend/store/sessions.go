@@ -41,6 +41,25 @@ type Session struct {
 	ApprovalMode string `json:"approvalMode"`
 	// BudgetUSD caps the session's cost; 0 means no cap.
 	BudgetUSD float64 `json:"budgetUsd,omitempty"`
+	// Worktree is set for a session that works in its own git worktree.
+	Worktree Worktree `json:"worktree"`
+}
+
+// Worktree is a session's own git worktree (migration 0011); zero for a
+// session in the project folder itself.
+type Worktree struct {
+	Path   string `json:"path"`   // absolute
+	Branch string `json:"branch"` // pilot/NAME
+	Base   string `json:"base"`   // the commit the branch was made from
+}
+
+// Root is the folder the session works in: its worktree, or the project
+// folder at projectPath.
+func (x Session) Root(projectPath string) string {
+	if x.Worktree.Path != "" {
+		return x.Worktree.Path
+	}
+	return projectPath
 }
 
 // NewSession is what Create needs. Empty ApprovalMode means "ask".
@@ -51,12 +70,14 @@ type NewSession struct {
 	Model        string
 	ApprovalMode string
 	BudgetUSD    float64
+	Worktree     Worktree
 }
 
 const sessionCols = `id, project_id, title, provider, model, created_at, updated_at,
 	input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, state,
 	parent_session_id, parent_message_id,
-	CASE WHEN plan_mode = 1 THEN 'plan' ELSE approval_mode END, budget_usd`
+	CASE WHEN plan_mode = 1 THEN 'plan' ELSE approval_mode END, budget_usd,
+	worktree, worktree_branch, worktree_base`
 
 // PlanMode is the approval mode stored as sessions.plan_mode (migration
 // 0006); approval_mode then keeps the mode the session had before.
@@ -84,7 +105,8 @@ func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 	var budget sql.NullFloat64
 	err := row.Scan(&x.ID, &x.ProjectID, &x.Title, &x.Provider, &x.Model, &created, &updated,
 		&x.Usage.InputTokens, &x.Usage.OutputTokens, &x.Usage.CacheReadTokens, &x.Usage.CacheWriteTokens,
-		&x.CostUSD, &x.State, &parentS, &parentM, &x.ApprovalMode, &budget)
+		&x.CostUSD, &x.State, &parentS, &parentM, &x.ApprovalMode, &budget,
+		&x.Worktree.Path, &x.Worktree.Branch, &x.Worktree.Base)
 	if err != nil {
 		return Session{}, err
 	}
@@ -108,9 +130,11 @@ func (s *Store) CreateSession(ctx context.Context, n NewSession) (Session, error
 	var x Session
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		row := tx.QueryRowContext(ctx, `
-			INSERT INTO sessions (project_id, title, provider, model, created_at, updated_at, approval_mode, plan_mode, budget_usd)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING `+sessionCols,
-			n.ProjectID, n.Title, n.Provider, n.Model, now, now, mode, plan, nullBudget(n.BudgetUSD))
+			INSERT INTO sessions (project_id, title, provider, model, created_at, updated_at, approval_mode, plan_mode, budget_usd,
+				worktree, worktree_branch, worktree_base)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING `+sessionCols,
+			n.ProjectID, n.Title, n.Provider, n.Model, now, now, mode, plan, nullBudget(n.BudgetUSD),
+			n.Worktree.Path, n.Worktree.Branch, n.Worktree.Base)
 		var err error
 		x, err = scanSession(row)
 		return err
