@@ -29,6 +29,7 @@ var layers = map[string]int{
 	"pilot/backend/confine":                          leafLayer,
 	"pilot/backend/diff":                             leafLayer,
 	"pilot/backend/doctor":                           domainLayer,
+	"pilot/backend/gitwt":                            domainLayer, // the user's git: worktrees, branches, diffs, commits
 	"pilot/backend/gate":                             domainLayer,
 	"pilot/backend/hostaddr":                         leafLayer,
 	"pilot/backend/ledger":                           domainLayer,

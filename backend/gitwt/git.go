@@ -1,0 +1,95 @@
+// Package gitwt is Pilot's use of the user's git: the `git` executable
+// found on PATH, run with the allowlisted environment (childenv), for
+// worktrees, branches, diffs and commits. It is the user's own git, with
+// their configuration and hooks, never a reimplementation of it.
+package gitwt
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"pilot/backend/childenv"
+)
+
+// MinVersion is the oldest git with `git worktree` (2.5).
+var MinVersion = [2]int{2, 5}
+
+// ErrNoGit: there is no git on PATH.
+var ErrNoGit = errors.New("git was not found on PATH: install git (on Debian or Ubuntu: sudo apt install git)")
+
+// Git is the git executable and its version.
+type Git struct {
+	Path    string
+	Version string // "2.39.5"
+}
+
+var versionRE = regexp.MustCompile(`git version (\d+)\.(\d+)(\.\d+)?`)
+
+// Find looks git up on PATH and checks that it has worktrees.
+func Find(ctx context.Context) (Git, error) {
+	p, err := exec.LookPath("git")
+	if err != nil {
+		return Git{}, ErrNoGit
+	}
+	g := Git{Path: p}
+	out, err := g.Run(ctx, "", "--version")
+	if err != nil {
+		return Git{}, fmt.Errorf("%s --version failed: %w", p, err)
+	}
+	m := versionRE.FindStringSubmatch(out)
+	if m == nil {
+		return Git{}, fmt.Errorf("%s --version printed %q, not a git version", p, strings.TrimSpace(out))
+	}
+	major, _ := strconv.Atoi(m[1])
+	minor, _ := strconv.Atoi(m[2])
+	g.Version = m[1] + "." + m[2] + m[3]
+	if major < MinVersion[0] || major == MinVersion[0] && minor < MinVersion[1] {
+		return g, fmt.Errorf("git %s at %s is older than %d.%d, which added worktrees: update git", g.Version, p, MinVersion[0], MinVersion[1])
+	}
+	return g, nil
+}
+
+// Run runs git in dir ("" for the current folder) and returns its
+// standard output. Its error carries git's own message (stderr).
+// Git never asks on a terminal (GIT_TERMINAL_PROMPT=0), reads no
+// fsmonitor, and speaks English (LC_ALL=C) so its output can be read.
+func (g Git) Run(ctx context.Context, dir string, args ...string) (string, error) {
+	return g.RunInput(ctx, dir, nil, args...)
+}
+
+// RunInput is Run with stdin.
+func (g Git) RunInput(ctx context.Context, dir string, stdin []byte, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, g.Path, append([]string{"-c", "core.fsmonitor=false"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = childenv.Env(os.Environ(), dir, map[string]string{"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"})
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return stdout.String(), fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
+	}
+	return stdout.String(), nil
+}
+
+// Toplevel returns the top folder of the git work tree dir is in, or a
+// sentence saying dir is not in one and how to start.
+func (g Git) Toplevel(ctx context.Context, dir string) (string, error) {
+	out, err := g.Run(ctx, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", fmt.Errorf("%s is not in a git repository, so it cannot have worktrees: run `git init` there and make a first commit", dir)
+	}
+	return strings.TrimSpace(out), nil
+}
