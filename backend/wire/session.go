@@ -148,6 +148,10 @@ type SessionSummary struct {
 	State     SessionState `json:"state"`
 	// ApprovalMode is the session's mode: plan, ask, edits, all or none.
 	ApprovalMode ApprovalMode `json:"approvalMode"`
+	// Branch (pilot/NAME) and Worktree (its folder) are set for a session
+	// that works in its own git worktree.
+	Branch   string `json:"branch,omitempty"`
+	Worktree string `json:"worktree,omitempty"`
 }
 
 // SandboxStatus is the OS sandbox of commands as Settings shows it: ready

@@ -981,6 +981,73 @@ export interface SessionPayload {
 }
 
 /**
+ * GitStatus is a folder's git state for the window's header: its branch
+ * and how many files have uncommitted changes. Repo is false, with Why,
+ * for a folder outside git or when git is missing.
+ */
+export interface GitStatus {
+  repo: boolean;
+  /** "" when HEAD is detached */
+  branch: string;
+  uncommitted: number;
+  why?: string;
+}
+
+/**
+ * BranchView is a worktree session's branch against the commit it was
+ * made from, for review: every file the branch changed, committed or not,
+ * with its hunks in the review's own form. Hunks are numbered across the
+ * files from 1 in the order shown: the numbers `pilot worktree merge
+ * --hunks` takes.
+ */
+export interface BranchView {
+  sessionId: number;
+  branch: string;
+  /** the base commit, abbreviated */
+  base: string;
+  worktree: string;
+  files: FileChange[];
+}
+
+/**
+ * BranchMerge asks to bring approved hunks of a branch into the project
+ * folder: Files[i].Hunks[j] approves hunk j of that file; a file not
+ * named is left out. Force merges over the user's own uncommitted changes
+ * where the hunks still apply.
+ */
+export interface BranchMerge {
+  files: FileDecision[];
+  force: boolean;
+}
+
+/**
+ * MergeResult is what a merge did: the files written in the project
+ * folder, the files it did not write and why, and the project-folder
+ * session whose Changes view holds the merge (so it can be undone).
+ */
+export interface MergeResult {
+  merged: string[];
+  conflicts: MergeConflict[];
+  sessionId: number;
+}
+
+/** MergeConflict is a file a merge did not write, and why. */
+export interface MergeConflict {
+  path: string;
+  why: string;
+}
+
+/**
+ * CommitResult is a commit made for a session: on its branch (a worktree
+ * session) or in the project folder (the files the session changed).
+ */
+export interface CommitResult {
+  /** abbreviated */
+  commit: string;
+  files: string[];
+}
+
+/**
  * FileEffect is what one checkpoint did to one file. Kept is false when
  * the content from before was not stored (over the size limit, or removed
  * by the retention setting): such an effect is listed but cannot be
@@ -1462,6 +1529,12 @@ export interface SessionSummary {
   state: SessionState;
   /** ApprovalMode is the session's mode: plan, ask, edits, all or none. */
   approvalMode: ApprovalMode;
+  /**
+   * Branch (pilot/NAME) and Worktree (its folder) are set for a session
+   * that works in its own git worktree.
+   */
+  branch?: string;
+  worktree?: string;
 }
 
 /**

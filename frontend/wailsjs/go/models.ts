@@ -1386,6 +1386,8 @@ export namespace wire {
 	    costUsd: number;
 	    state: string;
 	    approvalMode: string;
+	    branch?: string;
+	    worktree?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new SessionSummary(source);
@@ -1404,6 +1406,8 @@ export namespace wire {
 	        this.costUsd = source["costUsd"];
 	        this.state = source["state"];
 	        this.approvalMode = source["approvalMode"];
+	        this.branch = source["branch"];
+	        this.worktree = source["worktree"];
 	    }
 	}
 	export class SessionDetail {
