@@ -42,7 +42,7 @@ type Session struct {
 	// BudgetUSD caps the session's cost; 0 means no cap.
 	BudgetUSD float64 `json:"budgetUsd,omitempty"`
 	// Worktree is set for a session that works in its own git worktree.
-	Worktree Worktree `json:"worktree"`
+	Worktree Worktree `json:"worktree,omitzero"`
 }
 
 // Worktree is a session's own git worktree (migration 0011); zero for a

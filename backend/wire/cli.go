@@ -122,6 +122,16 @@ type SessionRecord struct {
 	ParentMessageID int64   `json:"parentMessageId,omitempty"`
 	ApprovalMode    string  `json:"approvalMode"`        // plan, ask, edits, all or none
 	BudgetUSD       float64 `json:"budgetUsd,omitempty"` // the session's cost cap; 0: none
+	// Worktree is present for a session that works in its own git worktree.
+	Worktree WorktreeRecord `json:"worktree,omitzero"`
+}
+
+// WorktreeRecord is a session's own git worktree: its folder, its branch
+// (pilot/NAME) and the commit the branch was made from.
+type WorktreeRecord struct {
+	Path   string `json:"path"`
+	Branch string `json:"branch"`
+	Base   string `json:"base"`
 }
 
 // SearchRecord is one hit of `pilot sessions search --json`, a line each,
