@@ -159,13 +159,13 @@ func branchDecisions(v wire.BranchView, hunks []int) (wire.BranchMerge, int) {
 	total := 0
 	for _, f := range v.Files {
 		d := wire.FileDecision{Path: f.Path, Hunks: make([]bool, len(f.Hunks))}
-		any := false
+		some := false
 		for i, h := range f.Hunks {
 			total++
 			d.Hunks[i] = hunks == nil || want[h.Index]
-			any = any || d.Hunks[i]
+			some = some || d.Hunks[i]
 		}
-		if any || len(f.Hunks) == 0 && hunks == nil {
+		if some || len(f.Hunks) == 0 && hunks == nil {
 			m.Files = append(m.Files, d)
 		}
 	}

@@ -82,11 +82,11 @@ func (w *Service) MergeBranch(ctx context.Context, sessionID int64, m wire.Branc
 		if len(d.Hunks) != f.d.Len() {
 			return wire.MergeResult{}, fmt.Errorf("%s has %d hunks on branch %s, and the decision names %d: read the branch again and decide on each hunk: %w", f.Path, f.d.Len(), b.sess.Worktree.Branch, len(d.Hunks), ErrInvalid)
 		}
-		all, any := true, false
+		all, some := true, false
 		for _, ok := range d.Hunks {
-			all, any = all && ok, any || ok
+			all, some = all && ok, some || ok
 		}
-		if !any {
+		if !some {
 			continue
 		}
 		text, err := f.d.Apply(d.Hunks)
@@ -185,6 +185,12 @@ func (w *Service) writeMerge(ctx context.Context, root *sandbox.Root, sessionID 
 	var werr error
 	var done []ledger.EditFile
 	for _, e := range edits {
+		// The file may have changed since it was read (an editor saved
+		// it): never write over that.
+		if cur, _, err := ledger.ReadStateIn(root, e.Path); err != nil || !cur.Same(e.Before) {
+			werr = fmt.Errorf("%s changed in the project folder while the merge was being written, so it was not overwritten", e.Path)
+			break
+		}
 		if werr = writeEdit(root, e.Path, e.Remove, e.New, e.Mode); werr != nil {
 			werr = fmt.Errorf("writing %s: %w", e.Path, werr)
 			break
