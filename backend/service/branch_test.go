@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -327,5 +328,28 @@ func TestDraftCommitMessageWithoutProvider(t *testing.T) {
 	_, err := f.w.DraftCommitMessage(context.Background(), f.sess)
 	if err == nil || !strings.Contains(err.Error(), "write the commit message yourself") {
 		t.Fatalf("drafting without a provider: %v", err)
+	}
+}
+
+// BenchmarkGetBranch200 reads a branch of 200 changed files (two hunks
+// each) for review.
+func BenchmarkGetBranch200(b *testing.B) {
+	files := map[string]string{}
+	for i := range 200 {
+		files[fmt.Sprintf("f%03d.txt", i)] = twelve
+	}
+	_, proj, wt, base := newRepoWithWorktree(b, files)
+	for i := range 200 {
+		put(b, filepath.Join(wt, fmt.Sprintf("f%03d.txt", i)), strings.Replace(strings.Replace(twelve, "two\n", "TWO\n", 1), "eleven\n", "ELEVEN\n", 1))
+	}
+	w := openAt(b, b.TempDir(), nil)
+	defer w.Close()
+	id := worktreeSessionIn(b, w, proj, wt, base)
+	ctx := context.Background()
+	for b.Loop() {
+		v, err := w.GetBranch(ctx, id)
+		if err != nil || len(v.Files) != 200 {
+			b.Fatal(len(v.Files), err)
+		}
 	}
 }

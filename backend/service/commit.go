@@ -32,9 +32,9 @@ type commitFiles struct {
 	text  string
 }
 
-// sessionChanges reads what a session changed: its branch's files (a
-// worktree session) or the files its ledger says it changed (a folder
-// session).
+// sessionChanges reads what a commit of the session would hold: its
+// worktree's uncommitted files (a worktree session) or the files its
+// ledger says it changed (a folder session).
 func (w *Service) sessionChanges(ctx context.Context, sess store.Session) (commitFiles, error) {
 	var out commitFiles
 	var b strings.Builder
@@ -63,7 +63,9 @@ func (w *Service) sessionChanges(ctx context.Context, sess store.Session) (commi
 		if err != nil {
 			return out, err
 		}
-		files, err := br.files(ctx)
+		// What a commit would hold: the worktree against its branch's
+		// last commit, not the whole branch.
+		files, err := br.git.BranchChanges(ctx, sess.Worktree.Path, "HEAD")
 		if err != nil {
 			return out, err
 		}
@@ -99,7 +101,7 @@ func (w *Service) sessionChanges(ctx context.Context, sess store.Session) (commi
 }
 
 // DraftCommitMessage asks the session's model for a commit message of
-// what the session changed. The call is bounded (draftTimeout) and ends
+// what CommitSession would commit. The call is bounded (draftTimeout) and ends
 // when ctx does; without a provider it says so and what to do.
 func (w *Service) DraftCommitMessage(ctx context.Context, sessionID int64) (string, error) {
 	if err := w.waitStarted(ctx); err != nil {
@@ -114,7 +116,7 @@ func (w *Service) DraftCommitMessage(ctx context.Context, sessionID int64) (stri
 		return "", err
 	}
 	if len(ch.names) == 0 {
-		return "", fmt.Errorf("session %d changed no file, so there is nothing to commit: %w", sessionID, ErrInvalid)
+		return "", fmt.Errorf("session %d has no change to commit: %w", sessionID, ErrInvalid)
 	}
 	p, err := w.providerFor(ctx, sess)
 	if err != nil {
