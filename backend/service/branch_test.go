@@ -326,7 +326,7 @@ func TestDraftCommitMessageWithoutProvider(t *testing.T) {
 	f := newBranchFixture(t, nil, map[string]string{"a.txt": "a\n"})
 	put(t, filepath.Join(f.wt, "a.txt"), "b\n")
 	_, err := f.w.DraftCommitMessage(context.Background(), f.sess)
-	if err == nil || !strings.Contains(err.Error(), "write the commit message yourself") {
+	if err == nil || !strings.Contains(err.Error(), "no model can draft the commit message, so write it yourself: Anthropic needs an API key") {
 		t.Fatalf("drafting without a provider: %v", err)
 	}
 }

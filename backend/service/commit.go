@@ -120,7 +120,7 @@ func (w *Service) DraftCommitMessage(ctx context.Context, sessionID int64) (stri
 	}
 	p, err := w.providerFor(ctx, sess)
 	if err != nil {
-		return "", fmt.Errorf("no model can draft the message (%v): write the commit message yourself, or configure a provider in Settings", err)
+		return "", fmt.Errorf("no model can draft the commit message, so write it yourself: %w", err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, draftTimeout)
 	defer cancel()
