@@ -353,3 +353,27 @@ func BenchmarkGetBranch200(b *testing.B) {
 		}
 	}
 }
+
+// TestDraftCommitMessageCancelled: a model that never answers does not
+// hold the draft: cancelling it returns at once, saying so.
+func TestDraftCommitMessageCancelled(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{{Text: "never sent", Fault: &fakellm.Fault{StallAfterEvents: 1}}}})
+	t.Cleanup(srv.Close)
+	f := newBranchFixture(t, map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test", "ANTHROPIC_BASE_URL": srv.URL()}, map[string]string{"a.txt": "a\n"})
+	put(t, filepath.Join(f.wt, "a.txt"), "b\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { _, err := f.w.DraftCommitMessage(ctx, f.sess); done <- err }()
+	for len(srv.Requests()) == 0 {
+		select {
+		case err := <-done:
+			t.Fatalf("the draft ended before the model was asked: %v", err)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	cancel()
+	if err := <-done; err == nil || !strings.Contains(err.Error(), "cancelled") {
+		t.Fatalf("a cancelled draft: %v", err)
+	}
+}

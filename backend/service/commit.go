@@ -131,6 +131,9 @@ func (w *Service) DraftCommitMessage(ctx context.Context, sessionID int64) (stri
 	text, used, err := p.Complete(ctx, llm.Request{Model: sess.Model, MaxTokens: 400,
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock(prompt + ch.text)}}}})
 	if err != nil {
+		if errors.Is(ctx.Err(), context.Canceled) {
+			return "", fmt.Errorf("drafting the commit message was cancelled: %w", ctx.Err())
+		}
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return "", fmt.Errorf("the model did not draft a message within %s: write it yourself, or try again", draftTimeout)
 		}
