@@ -50,7 +50,7 @@ func TestBranchChangesCommittedUncommittedUntracked(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	g, dir := repoForTest(t, map[string]string{
-		"a.txt": "a\n", "b.txt": "b\n", "gone.txt": "g\n", "same.txt": "s\n", ".gitignore": "*.log\n",
+		"a.txt": "a\n", "b.txt": "b\n", "gone.txt": "g\n", "same.txt": "s\n", ".gitignore": "*.log\n", "é dir/sp ace.txt": "x\n",
 	})
 	base, err := g.Run(ctx, dir, "rev-parse", "HEAD")
 	if err != nil {
@@ -62,6 +62,7 @@ func TestBranchChangesCommittedUncommittedUntracked(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFile(t, filepath.Join(dir, "b.txt"), "b uncommitted\n")
+	writeFile(t, filepath.Join(dir, "é dir/sp ace.txt"), "y\n")
 	writeFile(t, filepath.Join(dir, "sub/new.txt"), "untracked\n")
 	writeFile(t, filepath.Join(dir, "x.log"), "ignored\n")
 	if err := os.Remove(filepath.Join(dir, "gone.txt")); err != nil {
@@ -75,10 +76,13 @@ func TestBranchChangesCommittedUncommittedUntracked(t *testing.T) {
 	for _, f := range files {
 		got = append(got, f.Path)
 	}
-	if strings.Join(got, " ") != "a.txt b.txt gone.txt sub/new.txt" {
+	if strings.Join(got, " ") != "a.txt b.txt gone.txt sub/new.txt é dir/sp ace.txt" {
 		t.Fatalf("changed files = %v", got)
 	}
-	a, gone, nw := files[0], files[2], files[3]
+	a, gone, nw, odd := files[0], files[2], files[3], files[4]
+	if string(odd.Base) != "x\n" || string(odd.Now) != "y\n" {
+		t.Fatalf("a name with a space and an accent = %+v", odd)
+	}
 	if string(a.Base) != "a\n" || string(a.Now) != "a committed\n" || !a.InBase || !a.Exists {
 		t.Fatalf("a.txt = %+v", a)
 	}
