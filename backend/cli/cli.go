@@ -48,6 +48,10 @@ Usage:
   pilot rules list|add allow|deny TOOL PATTERN|remove ID [--project DIR] [--json]
                                 the project's permission rules, invalid ones flagged;
                                 a bad rule is refused with exit 2 (pilot rules help)
+  pilot worktree merge SESSION [--hunks all|N,...] [--force]
+                                bring a worktree session's branch (all hunks, or those numbered)
+                                into the project folder as one undoable change; exit 1 when your
+                                uncommitted changes conflict (nothing written without --force)
   pilot doctor [--json]         check the sandbox of commands (bubblewrap, user namespaces,
                                 Landlock, the proxy) and git and rg, a sentence each;
                                 exit 0 when everything needed is ready
@@ -84,6 +88,10 @@ func Run(ctx context.Context, args []string, tio IO) int {
 		return runRules(ctx, args[1:], tio)
 	case "doctor":
 		return Doctor(ctx, args[1:], tio)
+	case "worktree":
+		if len(args) > 1 && args[1] == "merge" {
+			return runWorktreeMerge(ctx, args[2:], tio)
+		}
 	case "version", "--version":
 		fmt.Fprint(tio.Stdout, version.Get().String())
 		return 0

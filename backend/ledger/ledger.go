@@ -92,6 +92,7 @@ type EditFile struct {
 	Old    []byte // content before (nil when the file does not exist)
 	New    []byte
 	Mode   fs.FileMode // of the file written
+	Remove bool        // the change deletes the file (New and Mode unused)
 }
 
 // BeginEdit stores the content before and after of each file of an
@@ -117,12 +118,15 @@ func (l *Ledger) BeginEdit(ctx context.Context, sessionID, toolCallID int64, lab
 			before.Kept = true
 			kept = append(kept, before.Hash)
 		}
-		h, err := l.blobs.Put(f.New, before.Hash)
-		if err != nil {
-			return store.Checkpoint{}, fmt.Errorf("keeping %s after the change: %w", f.Path, err)
+		var after FileState // none: the change deletes the file
+		if !f.Remove {
+			h, err := l.blobs.Put(f.New, before.Hash)
+			if err != nil {
+				return store.Checkpoint{}, fmt.Errorf("keeping %s after the change: %w", f.Path, err)
+			}
+			kept = append(kept, h)
+			after = FileState{Hash: h, Mode: f.Mode.Perm(), Size: int64(len(f.New)), Kept: true}
 		}
-		kept = append(kept, h)
-		after := FileState{Hash: h, Mode: f.Mode.Perm(), Size: int64(len(f.New)), Kept: true}
 		if before.Same(after) {
 			continue
 		}

@@ -179,7 +179,8 @@ func (s *Store) Sessions(ctx context.Context, projectID int64, limit, offset int
 	return xs, rows.Err()
 }
 
-// EmptySessions returns the ids of sessions that hold no message, of one
+// EmptySessions returns the ids of sessions that hold no message and no
+// checkpoint (a merge's session changed files without a message), of one
 // project (projectID 0: of every project), created before createdBefore
 // (zero: whenever).
 func (s *Store) EmptySessions(ctx context.Context, projectID int64, createdBefore time.Time) ([]int64, error) {
@@ -189,7 +190,8 @@ func (s *Store) EmptySessions(ctx context.Context, projectID int64, createdBefor
 	}
 	rows, err := s.r.QueryContext(ctx, `SELECT id FROM sessions
 		WHERE (? = 0 OR project_id = ?) AND created_at < ?
-		AND NOT EXISTS (SELECT 1 FROM messages WHERE messages.session_id = sessions.id)`,
+		AND NOT EXISTS (SELECT 1 FROM messages WHERE messages.session_id = sessions.id)
+		AND NOT EXISTS (SELECT 1 FROM checkpoints WHERE checkpoints.session_id = sessions.id)`,
 		projectID, projectID, before)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,173 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"pilot/backend/service"
+	"pilot/backend/wire"
+)
+
+const worktreeMergeUsage = `usage:
+  pilot worktree merge SESSION [--hunks all|N,...] [--force]
+
+Brings the branch of the worktree session SESSION into the project folder:
+every hunk (--hunks all, the default) or the hunks numbered N (numbered
+across the branch's files from 1, in path order, as the Branch view shows
+them). The merge is one change of a project-folder session ("Merge of
+branch pilot/NAME"), which can undo it. A file you changed in the project
+folder and did not commit stops the merge, and nothing is written, unless
+--force is given: then the branch's hunks are merged into it where they
+still apply, and it is left as it is where they do not.
+
+Exit codes: 0 merged, 1 conflicts refused (or the merge failed), 2 bad input.
+`
+
+// worktreeMergeArgs is a parsed `pilot worktree merge` command line.
+type worktreeMergeArgs struct {
+	session int64
+	hunks   []int // nil: all
+	force   bool
+}
+
+func parseWorktreeMergeArgs(args []string) (worktreeMergeArgs, error) {
+	fs := flag.NewFlagSet("worktree merge", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	hunks := fs.String("hunks", "all", "")
+	a := worktreeMergeArgs{}
+	fs.BoolVar(&a.force, "force", false, "")
+	var pos []string
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			return a, err
+		}
+		args = fs.Args()
+		if len(args) > 0 {
+			pos = append(pos, args[0])
+			args = args[1:]
+		}
+	}
+	if len(pos) != 1 {
+		return a, fmt.Errorf("expected one SESSION id, got %d", len(pos))
+	}
+	var err error
+	if a.session, err = strconv.ParseInt(pos[0], 10, 64); err != nil || a.session <= 0 {
+		return a, fmt.Errorf("%q is not a session id (a number, see `pilot worktree list`)", pos[0])
+	}
+	if *hunks == "all" {
+		return a, nil
+	}
+	for n := range strings.SplitSeq(*hunks, ",") {
+		i, err := strconv.Atoi(strings.TrimSpace(n))
+		if err != nil || i <= 0 {
+			return a, fmt.Errorf("--hunks takes all or hunk numbers separated by commas (1,3), not %q", *hunks)
+		}
+		a.hunks = append(a.hunks, i)
+	}
+	return a, nil
+}
+
+// runWorktreeMerge opens PILOT_HOME and runs `pilot worktree merge`.
+func runWorktreeMerge(ctx context.Context, args []string, tio IO) int {
+	for _, a := range args {
+		if a == "-h" || a == "--help" || a == "help" {
+			fmt.Fprint(tio.Stdout, worktreeMergeUsage)
+			return exitOK
+		}
+	}
+	a, err := parseWorktreeMergeArgs(args)
+	if err != nil {
+		fmt.Fprintf(tio.Stderr, "pilot worktree merge: %v\n%s", err, worktreeMergeUsage)
+		return exitUsage
+	}
+	return withService(ctx, tio, func(svc *service.Service) int {
+		return WorktreeMerge(ctx, svc, a, tio.Stdout, tio.Stderr)
+	})
+}
+
+// WorktreeMerge merges the hunks a asks for and says what it did.
+func WorktreeMerge(ctx context.Context, svc *service.Service, a worktreeMergeArgs, stdout, stderr io.Writer) int {
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "pilot worktree merge: %v\n", err)
+		if errors.Is(err, service.ErrNotFound) || errors.Is(err, service.ErrInvalid) {
+			return exitUsage
+		}
+		return exitFailure
+	}
+	v, err := svc.GetBranch(ctx, a.session)
+	if err != nil {
+		return fail(err)
+	}
+	m, total := branchDecisions(v, a.hunks)
+	for _, n := range a.hunks {
+		if n > total {
+			fmt.Fprintf(stderr, "pilot worktree merge: branch %s has %d %s, so there is no hunk %d: see them in the Branch view.\n", v.Branch, total, plural(total, "hunk", "hunks"), n)
+			return exitUsage
+		}
+	}
+	if len(m.Files) == 0 {
+		fmt.Fprintf(stdout, "Branch %s changes no file against its base %s: there is nothing to merge.\n", v.Branch, v.Base)
+		return exitOK
+	}
+	m.Force = a.force
+	res, err := svc.MergeBranch(ctx, a.session, m)
+	if err != nil {
+		return fail(err)
+	}
+	for _, c := range res.Conflicts {
+		fmt.Fprintf(stdout, "conflict  %s: %s\n", c.Path, c.Why)
+	}
+	for _, p := range res.Merged {
+		fmt.Fprintf(stdout, "merged    %s\n", p)
+	}
+	switch {
+	case len(res.Conflicts) > 0 && len(res.Merged) == 0:
+		fmt.Fprintf(stderr, "pilot worktree merge: %d %s of branch %s could not be merged, so nothing was written.", len(res.Conflicts), plural(len(res.Conflicts), "file", "files"), v.Branch)
+		if !a.force {
+			fmt.Fprint(stderr, " Commit or stash your changes and merge again, or run it again with --force to merge where the hunks still apply.")
+		}
+		fmt.Fprintln(stderr)
+		return exitFailure
+	case len(res.Conflicts) > 0:
+		fmt.Fprintf(stderr, "pilot worktree merge: %d %s merged and %d left as %s %s (listed above): merge %s by hand from %s. Session %d holds the merge: undo it from its Changes view.\n",
+			len(res.Merged), plural(len(res.Merged), "file", "files"), len(res.Conflicts), plural(len(res.Conflicts), "it", "they"), plural(len(res.Conflicts), "was", "were"),
+			plural(len(res.Conflicts), "it", "them"), v.Worktree, res.SessionID)
+		return exitFailure
+	case res.SessionID == 0:
+		fmt.Fprintf(stdout, "The project folder already holds %s of branch %s: nothing was written.\n", plural(len(res.Merged), "the file", "every file"), v.Branch)
+	default:
+		fmt.Fprintf(stdout, "Merged %d %s of branch %s into the project folder. Session %d holds the merge: see it with `pilot sessions changes %d`, undo it from its Changes view.\n",
+			len(res.Merged), plural(len(res.Merged), "file", "files"), v.Branch, res.SessionID, res.SessionID)
+	}
+	return exitOK
+}
+
+// branchDecisions approves the hunks numbered in hunks (nil: all) and
+// returns the decision and the branch's number of hunks. A file with no
+// approved hunk is left out.
+func branchDecisions(v wire.BranchView, hunks []int) (wire.BranchMerge, int) {
+	want := map[int]bool{}
+	for _, n := range hunks {
+		want[n] = true
+	}
+	var m wire.BranchMerge
+	total := 0
+	for _, f := range v.Files {
+		d := wire.FileDecision{Path: f.Path, Hunks: make([]bool, len(f.Hunks))}
+		some := false
+		for i, h := range f.Hunks {
+			total++
+			d.Hunks[i] = hunks == nil || want[h.Index]
+			some = some || d.Hunks[i]
+		}
+		if some || len(f.Hunks) == 0 && hunks == nil {
+			m.Files = append(m.Files, d)
+		}
+	}
+	return m, total
+}

@@ -1,0 +1,77 @@
+package gitwt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ErrNothingToCommit: the files to commit hold no change.
+var ErrNothingToCommit = errors.New("there is nothing to commit: the files hold no change against the last commit")
+
+// CommitAll commits everything in the work tree of dir (changed, deleted
+// and untracked files git does not ignore) on its branch, with message.
+// It returns the abbreviated commit and the files it holds.
+func (g Git) CommitAll(ctx context.Context, dir, message string) (string, []string, error) {
+	if _, err := g.Run(ctx, dir, "add", "-A", "--", "."); err != nil {
+		return "", nil, err
+	}
+	return g.commitStaged(ctx, dir, message, nil)
+}
+
+// CommitPaths commits the files paths (relative to dir) as they are in
+// dir's work tree, and nothing else the user staged, with message. A path
+// that is neither on disk nor tracked is left out.
+func (g Git) CommitPaths(ctx context.Context, dir, message string, paths []string) (string, []string, error) {
+	var add, gone []string
+	for _, p := range paths {
+		if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(p))); errors.Is(err, fs.ErrNotExist) {
+			gone = append(gone, p)
+		} else {
+			add = append(add, p)
+		}
+	}
+	if len(add) > 0 {
+		if _, err := g.Run(ctx, dir, append([]string{"add", "-A", "--"}, add...)...); err != nil {
+			return "", nil, err
+		}
+	}
+	if len(gone) > 0 {
+		if _, err := g.Run(ctx, dir, append([]string{"rm", "-q", "--cached", "--ignore-unmatch", "--"}, gone...)...); err != nil {
+			return "", nil, err
+		}
+	}
+	if len(paths) == 0 {
+		return "", nil, ErrNothingToCommit
+	}
+	return g.commitStaged(ctx, dir, message, paths)
+}
+
+// commitStaged commits what is staged, only of paths when given.
+func (g Git) commitStaged(ctx context.Context, dir, message string, paths []string) (string, []string, error) {
+	args := []string{"diff", "--cached", "--name-only", "--relative", "-z", "--"}
+	staged, err := g.Run(ctx, dir, append(args, paths...)...)
+	if err != nil {
+		return "", nil, err
+	}
+	files := splitZ(staged)
+	if len(files) == 0 {
+		return "", nil, ErrNothingToCommit
+	}
+	commit := []string{"commit", "-q", "-F", "-"}
+	if paths != nil {
+		commit = append(append(commit, "--"), files...)
+	}
+	if _, err := g.RunInput(ctx, dir, []byte(message), commit...); err != nil {
+		if strings.Contains(err.Error(), "user.email") || strings.Contains(err.Error(), "Author identity unknown") {
+			return "", nil, fmt.Errorf("git does not know who you are, so it made no commit: run git config --global user.name \"Your Name\" and git config --global user.email you@example.com, then commit again")
+		}
+		return "", nil, err
+	}
+	head, err := g.Run(ctx, dir, "rev-parse", "--short", "HEAD")
+	return strings.TrimSpace(head), files, err
+}

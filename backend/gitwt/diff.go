@@ -1,0 +1,153 @@
+package gitwt
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// BranchFile is one file a worktree's branch changed against its base
+// commit: its content there and in the worktree's folder now (committed
+// or not).
+type BranchFile struct {
+	Path   string // slash-separated, relative to the worktree's top
+	InBase bool   // the file is in the base commit
+	Base   []byte
+	Exists bool // the file is in the worktree now
+	Now    []byte
+	Mode   fs.FileMode // permission bits of the file now (0 when gone)
+	Binary bool        // either side holds a NUL byte: no text hunks
+}
+
+// BranchChanges lists the files of the working tree of dir that differ
+// from commit base: committed on the branch since, changed and not
+// committed, and untracked files git does not ignore. Sorted by path.
+// A change of mode alone is not listed.
+func (g Git) BranchChanges(ctx context.Context, dir, base string) ([]BranchFile, error) {
+	tracked, err := g.Run(ctx, dir, "diff", "--name-only", "-z", "--no-renames", base, "--")
+	if err != nil {
+		return nil, err
+	}
+	untracked, err := g.Run(ctx, dir, "ls-files", "--others", "--exclude-standard", "-z")
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var names []string
+	for _, p := range append(splitZ(tracked), splitZ(untracked)...) {
+		if !seen[p] {
+			seen[p] = true
+			names = append(names, p)
+		}
+	}
+	sort.Strings(names)
+	blobs, err := g.BlobsAt(ctx, dir, base, names)
+	if err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	var out []BranchFile
+	for _, p := range names {
+		f := BranchFile{Path: p}
+		f.Base, f.InBase = blobs[p]
+		if f.Now, f.Mode, f.Exists, err = readNow(root, p); err != nil {
+			return nil, fmt.Errorf("reading %s in the worktree: %w", p, err)
+		}
+		if f.InBase == f.Exists && bytes.Equal(f.Base, f.Now) {
+			continue
+		}
+		f.Binary = bytes.IndexByte(f.Base, 0) >= 0 || bytes.IndexByte(f.Now, 0) >= 0
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// readNow reads rel under root without following a symbolic link: a
+// link's content is its target.
+func readNow(root *os.Root, rel string) ([]byte, fs.FileMode, bool, error) {
+	rel = filepath.FromSlash(rel)
+	fi, err := root.Lstat(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, false, nil
+	}
+	if err != nil {
+		return nil, 0, false, err
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		t, err := root.Readlink(rel)
+		return []byte(t), fi.Mode().Perm() | fs.ModeSymlink, true, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, false, nil // a submodule's folder: not a file of the diff
+	}
+	data, err := root.ReadFile(rel)
+	return data, fi.Mode().Perm(), true, err
+}
+
+// BlobsAt reads the files paths (relative to the top of dir's work tree)
+// as they are in commit rev, in one `git cat-file --batch`. A path not in
+// rev is absent from the map.
+func (g Git) BlobsAt(ctx context.Context, dir, rev string, paths []string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	if len(paths) == 0 {
+		return out, nil
+	}
+	var in bytes.Buffer
+	for _, p := range paths {
+		if strings.ContainsAny(p, "\n") {
+			return nil, fmt.Errorf("the file name %q holds a line break, which git cat-file cannot be asked about", p)
+		}
+		fmt.Fprintf(&in, "%s:%s\n", rev, p)
+	}
+	raw, err := g.RunInput(ctx, dir, in.Bytes(), "cat-file", "--batch")
+	if err != nil {
+		return nil, err
+	}
+	r := bufio.NewReader(strings.NewReader(raw))
+	for _, p := range paths {
+		head, err := r.ReadString('\n')
+		if err != nil {
+			return nil, fmt.Errorf("git cat-file --batch ended early, at %s", p)
+		}
+		fields := strings.Fields(head)
+		if len(fields) != 3 {
+			continue // "<object> missing": not in rev
+		}
+		size, err := strconv.Atoi(fields[2])
+		if err != nil {
+			return nil, fmt.Errorf("git cat-file --batch printed %q", strings.TrimSpace(head))
+		}
+		data := make([]byte, size+1) // the content and its "\n"
+		if _, err := io.ReadFull(r, data); err != nil {
+			return nil, fmt.Errorf("git cat-file --batch ended early, in %s", p)
+		}
+		if fields[1] == "blob" {
+			out[p] = data[:size]
+		}
+	}
+	return out, nil
+}
+
+// splitZ splits git's NUL-terminated list.
+func splitZ(s string) []string {
+	var out []string
+	for p := range strings.SplitSeq(s, "\x00") {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,258 @@
+package service
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+
+	"pilot/backend/ledger"
+	"pilot/backend/present"
+	"pilot/backend/sandbox"
+	"pilot/backend/store"
+	"pilot/backend/wire"
+)
+
+// Merging a branch brings the hunks the user approved into the project
+// folder as one change of a project-folder session ("Merge of branch
+// pilot/NAME", made for it when there is none), written through the
+// ledger like an approved edit: the change's intent is recorded (synced)
+// before the first file is replaced, so a kill leaves the folder as it
+// was or, once the next start repaired it, fully merged; and the
+// session's Changes view can undo it.
+//
+// A file the user changed in the project folder and did not commit is a
+// conflict: without Force nothing at all is written, so the user's work
+// is never overwritten. With Force such a file is merged three-way (git
+// merge-file: the branch's approved change onto the file as it is) when
+// the hunks still apply, else it stays a conflict and the other files are
+// merged. A file that changed only by commits since the base is merged
+// three-way the same way, with or without Force.
+
+// mergeTitle is the title of the session that holds a branch's merges.
+func mergeTitle(branch string) string { return "Merge of branch " + branch }
+
+// mergePlan is one file a merge is about to write.
+type mergePlan struct {
+	edit ledger.EditFile
+	same bool // the folder already holds the result: nothing to write
+}
+
+// MergeBranch brings the approved hunks of a worktree session's branch
+// into the project folder.
+func (w *Service) MergeBranch(ctx context.Context, sessionID int64, m wire.BranchMerge) (wire.MergeResult, error) {
+	b, err := w.worktreeSession(ctx, sessionID)
+	if err != nil {
+		return wire.MergeResult{}, err
+	}
+	top, err := b.git.Toplevel(ctx, b.proj.Path)
+	if err != nil {
+		return wire.MergeResult{}, err
+	}
+	if !sameDir(top, b.proj.Path) {
+		return wire.MergeResult{}, fmt.Errorf("the project folder %s is inside the git repository %s, and Pilot merges a branch only into the top folder of a repository: open %s as the project and merge again: %w", b.proj.Path, top, top, ErrInvalid)
+	}
+	files, err := b.files(ctx)
+	if err != nil {
+		return wire.MergeResult{}, err
+	}
+	byPath := map[string]branchFile{}
+	for _, f := range files {
+		byPath[f.Path] = f
+	}
+	type want struct {
+		f      branchFile
+		result []byte
+		remove bool
+	}
+	var wants []want
+	var paths []string
+	res := wire.MergeResult{Merged: []string{}, Conflicts: []wire.MergeConflict{}}
+	for _, d := range m.Files {
+		f, ok := byPath[d.Path]
+		if !ok {
+			return wire.MergeResult{}, fmt.Errorf("%s is not a file branch %s changed (see its files with GetBranch or the Branch view): %w", d.Path, b.sess.Worktree.Branch, ErrInvalid)
+		}
+		if f.d == nil {
+			res.Conflicts = append(res.Conflicts, wire.MergeConflict{Path: f.Path, Why: fmt.Sprintf("%s is a binary file, which has no hunks to merge: copy it from the worktree %s by hand.", f.Path, b.sess.Worktree.Path)})
+			continue
+		}
+		if len(d.Hunks) != f.d.Len() {
+			return wire.MergeResult{}, fmt.Errorf("%s has %d hunks on branch %s, and the decision names %d: read the branch again and decide on each hunk: %w", f.Path, f.d.Len(), b.sess.Worktree.Branch, len(d.Hunks), ErrInvalid)
+		}
+		all, some := true, false
+		for _, ok := range d.Hunks {
+			all, some = all && ok, some || ok
+		}
+		if !some {
+			continue
+		}
+		text, err := f.d.Apply(d.Hunks)
+		if err != nil {
+			return wire.MergeResult{}, err
+		}
+		wants = append(wants, want{f: f, result: []byte(text), remove: !f.Exists && all})
+		paths = append(paths, f.Path)
+	}
+	heads, err := b.git.BlobsAt(ctx, b.proj.Path, "HEAD", paths)
+	if err != nil {
+		return wire.MergeResult{}, fmt.Errorf("reading the project's last commit: %w", err)
+	}
+	root, err := sandbox.New(b.proj.Path)
+	if err != nil {
+		return wire.MergeResult{}, err
+	}
+	defer root.Close()
+	var plans []mergePlan
+	conflict := func(p, why string) { res.Conflicts = append(res.Conflicts, wire.MergeConflict{Path: p, Why: why}) }
+	for _, x := range wants {
+		p := x.f.Path
+		cur, curData, err := ledger.ReadStateIn(root, p)
+		if err != nil {
+			conflict(p, fmt.Sprintf("%s could not be read in the project folder (%v), so it was not merged.", p, err))
+			continue
+		}
+		if cur.Mode&fs.ModeSymlink != 0 || x.f.Mode&fs.ModeSymlink != 0 {
+			conflict(p, fmt.Sprintf("%s is a symbolic link, which Pilot does not merge: make the link by hand.", p))
+			continue
+		}
+		head, inHead := heads[p]
+		if (cur.Exists() != inHead || !bytes.Equal(curData, head)) && !m.Force {
+			conflict(p, fmt.Sprintf("You changed %s in the project folder and have not committed it, so it was not merged and your change is kept. Commit or stash your change and merge again, or merge with force to merge the branch's hunks into it where they still apply.", p))
+			continue
+		}
+		plan := mergePlan{edit: ledger.EditFile{Path: p, Before: cur, Old: curData, Mode: x.f.Mode.Perm()}}
+		if cur.Exists() {
+			plan.edit.Mode = cur.Mode.Perm()
+		} else if plan.edit.Mode == 0 {
+			plan.edit.Mode = 0o644
+		}
+		switch {
+		case cur.Exists() == x.f.InBase && bytes.Equal(curData, x.f.Base):
+			plan.edit.New, plan.edit.Remove = x.result, x.remove
+		case !cur.Exists() || !x.f.InBase || x.remove:
+			conflict(p, fmt.Sprintf("%s was created or deleted in the project folder since branch %s was made, so the branch's change to it does not apply: merge it by hand from the worktree %s.", p, b.sess.Worktree.Branch, b.sess.Worktree.Path))
+			continue
+		default:
+			merged, clean, err := b.git.MergeFile(ctx, curData, x.f.Base, x.result)
+			if err != nil {
+				return wire.MergeResult{}, err
+			}
+			if !clean {
+				conflict(p, fmt.Sprintf("%s changed in the project folder since branch %s was made, and the approved hunks no longer apply to it where it changed, so it was not merged: merge it by hand from the worktree %s.", p, b.sess.Worktree.Branch, b.sess.Worktree.Path))
+				continue
+			}
+			plan.edit.New = merged
+		}
+		plan.same = !plan.edit.Remove && cur.Exists() && bytes.Equal(plan.edit.New, curData) || plan.edit.Remove && !cur.Exists()
+		plans = append(plans, plan)
+	}
+	if len(res.Conflicts) > 0 && !m.Force {
+		return res, nil
+	}
+	var edits []ledger.EditFile
+	for _, p := range plans {
+		res.Merged = append(res.Merged, p.edit.Path)
+		if !p.same {
+			edits = append(edits, p.edit)
+		}
+	}
+	if len(edits) == 0 {
+		return res, nil
+	}
+	sess, err := w.mergeSession(ctx, b)
+	if err != nil {
+		return wire.MergeResult{}, err
+	}
+	res.SessionID = sess
+	if err := w.writeMerge(ctx, root, sess, b.sess.Worktree.Branch, edits); err != nil {
+		return wire.MergeResult{}, err
+	}
+	return res, nil
+}
+
+// writeMerge writes the files of a merge through the ledger: intent
+// first, then each file atomically, then the checkpoint settled. A write
+// that fails puts the files already written back, and nothing is merged.
+func (w *Service) writeMerge(ctx context.Context, root *sandbox.Root, sessionID int64, branch string, edits []ledger.EditFile) error {
+	label := fmt.Sprintf("Merged %d %s from branch %s", len(edits), plural(len(edits), "file", "files"), branch)
+	cp, err := w.ledger.BeginEdit(ctx, sessionID, 0, label, edits)
+	if err != nil {
+		return fmt.Errorf("recording the merge before writing it (nothing was written): %w", err)
+	}
+	var werr error
+	var done []ledger.EditFile
+	for _, e := range edits {
+		// The file may have changed since it was read (an editor saved
+		// it): never write over that.
+		if cur, _, err := ledger.ReadStateIn(root, e.Path); err != nil || !cur.Same(e.Before) {
+			werr = fmt.Errorf("%s changed in the project folder while the merge was being written, so it was not overwritten", e.Path)
+			break
+		}
+		if werr = writeEdit(root, e.Path, e.Remove, e.New, e.Mode); werr != nil {
+			werr = fmt.Errorf("writing %s: %w", e.Path, werr)
+			break
+		}
+		done = append(done, e)
+	}
+	if werr != nil {
+		for i := len(done) - 1; i >= 0; i-- {
+			e := done[i]
+			_ = writeEdit(root, e.Path, !e.Before.Exists(), e.Old, e.Before.Mode.Perm())
+		}
+	}
+	if _, err := w.ledger.Settle(ctx, cp, root); err != nil {
+		w.log.Error("settling a merge's checkpoint", "session", sessionID, "checkpoint", cp.ID, "err", err)
+	}
+	w.Emit(wire.LedgerUpdated, wire.LedgerUpdatedPayload{SessionID: sessionID})
+	if werr != nil {
+		return fmt.Errorf("%w; the files already written were put back, so nothing was merged", werr)
+	}
+	return nil
+}
+
+// writeEdit makes rel hold data (atomically) or removes it.
+func writeEdit(root *sandbox.Root, rel string, remove bool, data []byte, mode fs.FileMode) error {
+	if remove {
+		if err := root.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	if _, err := root.MkdirAll(path.Dir(rel)); err != nil {
+		return err
+	}
+	return root.WriteAtomic(rel, data, mode)
+}
+
+// mergeSession is the project-folder session that holds the merges of a
+// branch: the one titled for it, or a new one.
+func (w *Service) mergeSession(ctx context.Context, b branchOf) (int64, error) {
+	title := mergeTitle(b.sess.Worktree.Branch)
+	ss, err := w.store.Sessions(ctx, b.proj.ID, 0, 0)
+	if err != nil {
+		return 0, err
+	}
+	for _, s := range ss {
+		if s.Title == title && s.Worktree.Path == "" {
+			return s.ID, nil
+		}
+	}
+	s, err := w.store.CreateSession(ctx, store.NewSession{ProjectID: b.proj.ID, Title: title,
+		Provider: b.sess.Provider, Model: b.sess.Model, ApprovalMode: b.sess.ApprovalMode})
+	if err != nil {
+		return 0, err
+	}
+	w.Emit(wire.SessionUpdated, wire.SessionPayload{Session: present.Session(s)})
+	return s.ID, nil
+}
+
+// plural is one or many by n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
