@@ -447,6 +447,18 @@ export interface SessionRecord {
   approvalMode: string;
   /** the session's cost cap; 0: none */
   budgetUsd?: number;
+  /** Worktree is present for a session that works in its own git worktree. */
+  worktree?: WorktreeRecord;
+}
+
+/**
+ * WorktreeRecord is a session's own git worktree: its folder, its branch
+ * (pilot/NAME) and the commit the branch was made from.
+ */
+export interface WorktreeRecord {
+  path: string;
+  branch: string;
+  base: string;
 }
 
 /**
