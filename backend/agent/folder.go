@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"pilot/backend/wire"
 )
 
 // maxDoing bounds the command quoted to the sessions that wait for it.
@@ -16,8 +18,9 @@ const maxDoing = 80
 // this process or another, changes files between this work's scans or
 // writes: each effect is recorded for the session that made it, and a
 // rewind of one never undoes another's. While it waits, the call's card
-// says for which session. It returns how long it waited; the error is
-// ctx's when the turn was stopped meanwhile.
+// and a notice (headless: a line on stderr) say for which session. It
+// returns how long it waited; the error is ctx's when the turn was
+// stopped meanwhile.
 func (t *turn) hold(ctx context.Context, r *toolRun, doing string) (release func(), waited time.Duration, err error) {
 	l := t.l
 	lg := l.m.ledger
@@ -29,7 +32,9 @@ func (t *turn) hold(ctx context.Context, r *toolRun, doing string) (release func
 	}
 	start := time.Now()
 	release, err = lg.Hold(ctx, l.root.Dir(), l.who(context.WithoutCancel(ctx))+" ("+doing+")", func(holder string) {
-		l.m.out.output(l.id, r.use.ID, waitSentence(holder))
+		w := waitSentence(holder)
+		l.m.out.output(l.id, r.use.ID, w+"\n")
+		l.notice(string(wire.NoticeWait), w, 0)
 	})
 	if err != nil {
 		return nil, 0, err
@@ -51,7 +56,7 @@ func waitSentence(holder string) string {
 	if holder == "" {
 		holder = "another session"
 	}
-	return "Waiting for " + holder + " to finish in this folder: the changes of two sessions in one folder are made one after the other, so that each is recorded and undone apart. This call goes on as soon as it is done.\n"
+	return "Waiting for " + holder + " to finish in this folder: the changes of two sessions in one folder are made one after the other, so that each is recorded and undone apart. This call goes on as soon as it is done."
 }
 
 // waitNote tells the model that its call waited for another session.
