@@ -145,6 +145,9 @@ func TestHeadlessSameFolderTwoProcesses(t *testing.T) {
 	if len(tr.Messages) == 0 {
 		t.Fatalf("no messages in\n%s", show)
 	}
+	if strings.Contains(show, "interrupted") {
+		t.Errorf("the second process's start-up took the first one's running session for one a crash left:\n%s", show)
+	}
 	if out, code := run("rewind", fmt.Sprint(a), "--to", fmt.Sprint(tr.Messages[0].ID)); code != 0 {
 		t.Fatalf("rewind the first session: exit %d\n%s", code, out)
 	}
