@@ -82,12 +82,7 @@ func (l *Ledger) Hold(ctx context.Context, dir, doing string, waiting func(holde
 			<-f.slot
 			return nil, err
 		}
-		// The holder is named in the file for other processes to tell;
-		// a failure to write it only leaves them saying less.
-		if file == nil {
-		} else if err := file.Truncate(0); err == nil {
-			_, _ = file.WriteAt([]byte(doing), 0)
-		}
+		nameHolder(file, doing)
 	}
 	var once sync.Once
 	return func() {
@@ -100,6 +95,17 @@ func (l *Ledger) Hold(ctx context.Context, dir, doing string, waiting func(holde
 			<-f.slot
 		})
 	}, nil
+}
+
+// nameHolder writes what holds the lock into its file, for the other
+// processes to tell; a failure only leaves them saying less.
+func nameHolder(file *os.File, doing string) {
+	if file == nil { // no lock file on this system
+		return
+	}
+	if err := file.Truncate(0); err == nil {
+		_, _ = file.WriteAt([]byte(doing), 0)
+	}
 }
 
 // readHolder reads what holds a folder's lock file, as its holder wrote it.
