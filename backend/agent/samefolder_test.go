@@ -170,3 +170,54 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// TestSameFolderWaitEndsWithStop: stopping a session whose command waits
+// for another session's command in the same folder ends the wait; its
+// command is not run, and the other one finishes as it would have.
+func TestSameFolderWaitEndsWithStop(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, llm.ProviderAnthropic, fakellm.Script{Turns: []fakellm.Turn{
+		{When: &fakellm.When{LastUserContains: "alpha"}, ToolCalls: []fakellm.ToolCall{toolCall("a1", "run_bash",
+			`{"command":"echo a1 > a.txt && while [ ! -e release.tmp ]; do sleep 0.02; done && echo a2 >> a.txt"}`)}},
+		{When: &fakellm.When{LastUserContains: "beta"}, ToolCalls: []fakellm.ToolCall{toolCall("b1", "run_bash", `{"command":"echo b > b.txt"}`)}},
+		{When: &fakellm.When{HasToolResult: true}, Text: "Done.", Repeat: true},
+	}}, setup{files: map[string]string{".gitignore": "*.tmp\n"}})
+	h.approveAll()
+	ctx := context.Background()
+	a := h.sess
+	b, err := h.st.CreateSession(ctx, store.NewSession{ProjectID: a.ProjectID, Provider: a.Provider, Model: a.Model})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.m.Send(ctx, a.ID, "alpha", nil); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "A's command to start", func() bool { _, err := os.Stat(filepath.Join(h.dir, "a.txt")); return err == nil })
+	if err := h.m.Send(ctx, b.ID, "beta", nil); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "B to wait", func() bool { return waitingFor(h, b.ID) != "" })
+	h.m.Cancel(b.ID)
+	if r := h.wait(); r != ReasonCancelled {
+		t.Fatalf("B's turn ended with %s, want cancelled", r)
+	}
+	calls, err := h.st.ToolCalls(ctx, b.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != 1 || calls[0].Status != store.ToolCancelled || !strings.HasPrefix(calls[0].Output, "Not run") {
+		t.Errorf("B's call after the stop: %+v", calls)
+	}
+	if err := os.WriteFile(filepath.Join(h.dir, "release.tmp"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := h.wait(); r != ReasonEndTurn {
+		t.Fatalf("A's turn ended with %s", r)
+	}
+	if _, err := fileExists(h, "b.txt"); err == nil {
+		t.Error("B's command ran although its turn was stopped while it waited")
+	}
+	if got := h.read("a.txt"); got != "a1\na2\n" {
+		t.Errorf("a.txt %q", got)
+	}
+}

@@ -65,3 +65,21 @@ func TestHold(t *testing.T) {
 		(<-got)()
 	}
 }
+
+// BenchmarkHold: taking and letting go of a free folder (the channel and
+// the flock'ed file), the cost every command and change pays.
+func BenchmarkHold(b *testing.B) {
+	l, err := Open(b.TempDir(), nil, DefaultLimits, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	dir := b.TempDir()
+	for b.Loop() {
+		release, err := l.Hold(context.Background(), dir, "session 1 (running make)", nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		release()
+	}
+}
