@@ -108,6 +108,18 @@ func (t *turn) runCommand(ctx context.Context, r *toolRun, p *tools.Proposal) {
 	t.running(ctx, r)
 	t.saveSandbox(ctx, r, info)
 	bg := context.WithoutCancel(ctx)
+	release, waited, err := t.hold(ctx, r, "running "+c.Command)
+	if err != nil {
+		if run != nil {
+			run.end()
+		}
+		r.out = cancelled(false)
+		if ctx.Err() == nil {
+			r.out = outcome{text: "The command was not run: Pilot could not take this folder for it (" + err.Error() + ").", isError: true, status: store.ToolError}
+		}
+		r.out.approval = state
+		return
+	}
 	cp := t.beforeCommand(bg)
 	res, err := l.registry.Apply(ctx, p, opt)
 	var refused []string // the proxy's refusals: the output does not hold them
@@ -115,6 +127,8 @@ func (t *turn) runCommand(ctx context.Context, r *toolRun, p *tools.Proposal) {
 		refused = run.end()
 	}
 	t.afterCommand(bg, r, cp, c.Command)
+	release()
+	res.Output += waitNote(waited)
 	if blocked := append(refused, res.Blocked...); len(blocked) > 0 {
 		info.Blocked = blocked
 		t.saveSandbox(ctx, r, info)

@@ -99,17 +99,28 @@ func (t *turn) runFiles(ctx context.Context, r *toolRun, p *tools.Proposal) {
 			r.out = outcome{text: summary + "\nNothing was written.", status: store.ToolRejected, approval: store.ApprovalRejected, feedback: dec.Feedback, refusedBy: store.RefusedUser}
 			return
 		}
+		release, _, err := t.hold(ctx, r, "writing "+writtenPaths(writes))
+		if err != nil {
+			r.out = cancelled(false)
+			if ctx.Err() == nil {
+				r.out = outcome{text: "Not applied: Pilot could not take this folder for the change (" + err.Error() + "). Nothing was written.", isError: true, status: store.ToolError}
+			}
+			r.out.approval = state
+			return
+		}
 		stale := staleFiles(l.root, plans)
 		if len(stale) == 0 {
 			t.running(ctx, r)
 			cp, err := t.checkpointEdit(bg, r, plans)
 			if err != nil {
+				release()
 				r.out = outcome{text: "Not applied: Pilot could not keep a copy of the files to undo this change (" + err.Error() + "). Nothing was written.", isError: true, status: store.ToolError, approval: state}
 				l.m.log.Error("recording a checkpoint", "session", l.id, "err", err)
 				return
 			}
 			res, err := l.registry.Apply(ctx, writes, opts)
 			t.settle(bg, cp)
+			release()
 			if err != nil {
 				r.out = outcome{text: "The change could not be written: " + err.Error(), isError: true, status: store.ToolError, approval: state}
 				return
@@ -124,6 +135,8 @@ func (t *turn) runFiles(ctx context.Context, r *toolRun, p *tools.Proposal) {
 				r.out = outcome{text: res.Output, isError: true, status: store.ToolError, approval: state}
 				return
 			}
+		} else {
+			release()
 		}
 		if attempt+1 >= maxStale {
 			r.out = outcome{text: fmt.Sprintf("Not applied: %s kept changing on disk while the change was reviewed. Read it again and propose the change anew.", strings.Join(stale, ", ")), isError: true, status: store.ToolError, approval: state}
@@ -336,4 +349,14 @@ func staleFiles(root *sandbox.Root, plans []*filePlan) []string {
 func hash(s string) string {
 	h := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(h[:])
+}
+
+// writtenPaths lists the files a change writes, for the sessions waiting
+// for it.
+func writtenPaths(p *tools.Proposal) string {
+	paths := make([]string, len(p.Files))
+	for i, f := range p.Files {
+		paths[i] = f.Path
+	}
+	return strings.Join(paths, ", ")
 }

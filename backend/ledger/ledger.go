@@ -23,9 +23,10 @@ type Ledger struct {
 	trees *Trees
 	log   *slog.Logger
 
-	mu       sync.Mutex
-	projects map[string]*sync.Mutex // one restore per project folder at a time
-	pinned   map[string]int         // images stored, not yet in a message (PutImage)
+	locks   string // the folder of the folders' lock files (Hold)
+	mu      sync.Mutex
+	folders map[string]*folder // by folder: one change-making work at a time (Hold)
+	pinned  map[string]int     // images stored, not yet in a message (PutImage)
 
 	// gc: content stored but not yet referenced by a checkpoint is held
 	// with RLock until it is; Sweep takes Lock, so it never removes it.
@@ -44,7 +45,7 @@ func Open(dir string, st *store.Store, limits Limits, log *slog.Logger) (*Ledger
 		return nil, fmt.Errorf("checkpoint store %s: %w", dir, err)
 	}
 	l := &Ledger{st: st, blobs: b, trees: NewTrees(b, filepath.Join(dir, "trees"), limits), log: log,
-		projects: map[string]*sync.Mutex{}}
+		locks: filepath.Join(dir, "locks"), folders: map[string]*folder{}}
 	l.trees.log = log
 	if st != nil {
 		st.SetImages(l) // messages' images live in the blobs too
@@ -60,19 +61,6 @@ func (l *Ledger) Blobs() *Blobs { return l.blobs }
 
 // Limits are the limits of what a command's checkpoint keeps.
 func (l *Ledger) Limits() Limits { return l.trees.Limits() }
-
-// lock serialises work on one project folder.
-func (l *Ledger) lock(dir string) func() {
-	l.mu.Lock()
-	m := l.projects[dir]
-	if m == nil {
-		m = &sync.Mutex{}
-		l.projects[dir] = m
-	}
-	l.mu.Unlock()
-	m.Lock()
-	return m.Unlock
-}
 
 // side turns a file state into its stored form.
 func side(s FileState) store.FileSide {

@@ -82,7 +82,11 @@ func (f fileNow) isNew() bool { return f.err == nil && f.cur.Same(stateOf(f.e.Af
 // recoverEdit completes or undoes an edit checkpoint a crash left
 // pending, settles it, and rewrites its tool call's result.
 func (l *Ledger) recoverEdit(ctx context.Context, cp store.Checkpoint, root *sandbox.Root) (Recovery, error) {
-	defer l.lock(root.Dir())()
+	release, err := l.Hold(ctx, root.Dir(), fmt.Sprintf("the repair of a change of session %d a crash interrupted", cp.SessionID), nil)
+	if err != nil {
+		return Recovery{}, err
+	}
+	defer release()
 	r := Recovery{CheckpointID: cp.ID, ToolCallID: cp.ToolCallID}
 	files := make([]fileNow, len(cp.Files))
 	anyNew := false

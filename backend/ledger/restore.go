@@ -206,7 +206,11 @@ func (l *Ledger) restore(ctx context.Context, sessionID int64, kind store.Checkp
 		return Result{}, err
 	}
 	defer root.Close()
-	defer l.lock(root.Dir())()
+	release, err := l.Hold(ctx, root.Dir(), fmt.Sprintf("a %s of session %d", kind, sessionID), nil)
+	if err != nil {
+		return Result{}, err
+	}
+	defer release()
 	sort.Slice(ts, func(i, j int) bool { return ts[i].path < ts[j].path })
 
 	var out Result

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 
@@ -42,6 +43,9 @@ type Service struct {
 	// closes): every call that waits for it returns it, so the face shows it.
 	repairErr error
 	bg        sync.WaitGroup // work started in the background; Close waits for it
+	// instance is this process's lock on the data folder (claimInstance);
+	// closing it at Close lets it go.
+	instance *os.File
 
 	mu         sync.RWMutex
 	emit       wire.Emitter
@@ -170,5 +174,8 @@ func (w *Service) Close() {
 	w.mcp.Close()
 	if err := w.store.Close(); err != nil {
 		w.log.Error("closing the database", "err", err)
+	}
+	if w.instance != nil {
+		w.instance.Close()
 	}
 }

@@ -12,10 +12,16 @@ import (
 // store's RepairAll, once), then the checkpoints it left pending are
 // settled (the ledger's Repair, which needs the sessions repaired), then
 // empty sessions left over are deleted. Nothing reads a session's state or
-// runs a turn before (waitStarted).
+// runs a turn before (waitStarted). All of it is skipped while another
+// Pilot process uses the same data folder (claimInstance).
 func (w *Service) startUp(ctx context.Context) {
 	defer close(w.started)
 	t := time.Now()
+	if !w.claimInstance() {
+		w.log.Info("another Pilot process uses this data folder: its sessions marked running may be its turns under way, so the start-up repair is left to a start with no other Pilot running")
+		return
+	}
+	defer w.shareInstance()
 	if err := w.store.RepairAll(ctx); err != nil {
 		w.log.Error("repairing the sessions a crash left unfinished", "err", err)
 		w.repairErr = fmt.Errorf("the sessions a crash left unfinished could not be repaired (%w): check the log, and that the disk holding the data folder is writable", err)

@@ -68,6 +68,7 @@ const (
 	NoticeStale     NoticeKind = "stale" // a file changed on disk after a proposal
 	NoticeMCP       NoticeKind = "mcp"
 	NoticeRule      NoticeKind = "rule" // "always allow" did not store a rule
+	NoticeWait      NoticeKind = "wait" // a call waits for another session's work in the same folder
 )
 
 // ErrorKind classifies a failed turn (ErrorPayload): the provider's typed

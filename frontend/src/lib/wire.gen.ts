@@ -730,9 +730,9 @@ export const ApprovalOutcomeValues: readonly ApprovalOutcome[] = ["approved", "p
  * NoticeKind is what an informational line in the chat is about
  * (NoticePayload).
  */
-export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget" | "stale" | "mcp" | "rule";
+export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget" | "stale" | "mcp" | "rule" | "wait";
 /** Every NoticeKind. */
-export const NoticeKindValues: readonly NoticeKind[] = ["retry", "compacted", "loop_guard", "limit", "budget", "stale", "mcp", "rule"];
+export const NoticeKindValues: readonly NoticeKind[] = ["retry", "compacted", "loop_guard", "limit", "budget", "stale", "mcp", "rule", "wait"];
 
 /**
  * ErrorKind classifies a failed turn (ErrorPayload): the provider's typed
