@@ -105,6 +105,14 @@ func (w *Service) MergeBranch(ctx context.Context, sessionID int64, m wire.Branc
 		return wire.MergeResult{}, err
 	}
 	defer root.Close()
+	// One piece of work at a time in the folder: a command of another
+	// session running there would otherwise count the merge's writes as
+	// its own effects (ledger.Hold).
+	release, err := w.ledger.Hold(ctx, root.Dir(), "merging branch "+b.sess.Worktree.Branch, nil)
+	if err != nil {
+		return wire.MergeResult{}, err
+	}
+	defer release()
 	var plans []mergePlan
 	conflict := func(p, why string) { res.Conflicts = append(res.Conflicts, wire.MergeConflict{Path: p, Why: why}) }
 	for _, x := range wants {
