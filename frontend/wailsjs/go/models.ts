@@ -173,64 +173,18 @@ export namespace wire {
 	        this.editedText = source["editedText"];
 	    }
 	}
-	export class ChangeDecision {
+	export class BranchMerge {
 	    files: FileDecision[];
-	    feedback: string;
-	    alwaysAllow: boolean;
+	    force: boolean;
 	
 	    static createFrom(source: any = {}) {
-	        return new ChangeDecision(source);
+	        return new BranchMerge(source);
 	    }
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.files = this.convertValues(source["files"], FileDecision);
-	        this.feedback = source["feedback"];
-	        this.alwaysAllow = source["alwaysAllow"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class FileDiff {
-	    path: string;
-	    oldExists: boolean;
-	    newExists: boolean;
-	    oldText: string;
-	    newText: string;
-	    binary: boolean;
-	    missing?: string;
-	    hunks: Hunk[];
-	
-	    static createFrom(source: any = {}) {
-	        return new FileDiff(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.path = source["path"];
-	        this.oldExists = source["oldExists"];
-	        this.newExists = source["newExists"];
-	        this.oldText = source["oldText"];
-	        this.newText = source["newText"];
-	        this.binary = source["binary"];
-	        this.missing = source["missing"];
-	        this.hunks = this.convertValues(source["hunks"], Hunk);
+	        this.force = source["force"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -324,6 +278,122 @@ export namespace wire {
 	        this.path = source["path"];
 	        this.isNew = source["isNew"];
 	        this.emptied = source["emptied"];
+	        this.hunks = this.convertValues(source["hunks"], Hunk);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class BranchView {
+	    sessionId: number;
+	    branch: string;
+	    base: string;
+	    worktree: string;
+	    files: FileChange[];
+	
+	    static createFrom(source: any = {}) {
+	        return new BranchView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.branch = source["branch"];
+	        this.base = source["base"];
+	        this.worktree = source["worktree"];
+	        this.files = this.convertValues(source["files"], FileChange);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ChangeDecision {
+	    files: FileDecision[];
+	    feedback: string;
+	    alwaysAllow: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ChangeDecision(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.files = this.convertValues(source["files"], FileDecision);
+	        this.feedback = source["feedback"];
+	        this.alwaysAllow = source["alwaysAllow"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class FileDiff {
+	    path: string;
+	    oldExists: boolean;
+	    newExists: boolean;
+	    oldText: string;
+	    newText: string;
+	    binary: boolean;
+	    missing?: string;
+	    hunks: Hunk[];
+	
+	    static createFrom(source: any = {}) {
+	        return new FileDiff(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.oldExists = source["oldExists"];
+	        this.newExists = source["newExists"];
+	        this.oldText = source["oldText"];
+	        this.newText = source["newText"];
+	        this.binary = source["binary"];
+	        this.missing = source["missing"];
 	        this.hunks = this.convertValues(source["hunks"], Hunk);
 	    }
 	
@@ -575,6 +645,20 @@ export namespace wire {
 		    }
 		    return a;
 		}
+	}
+	export class CommitResult {
+	    commit: string;
+	    files: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new CommitResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.commit = source["commit"];
+	        this.files = source["files"];
+	    }
 	}
 	export class Conflict {
 	    path: string;
@@ -1009,6 +1093,54 @@ export namespace wire {
 		}
 	}
 	
+	export class MergeConflict {
+	    path: string;
+	    why: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MergeConflict(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.why = source["why"];
+	    }
+	}
+	export class MergeResult {
+	    merged: string[];
+	    conflicts: MergeConflict[];
+	    sessionId: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new MergeResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.merged = source["merged"];
+	        this.conflicts = this.convertValues(source["conflicts"], MergeConflict);
+	        this.sessionId = source["sessionId"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Message {
 	    id: number;
 	    role: string;

@@ -9,6 +9,8 @@ export function ApprovePlan(arg1:number,arg2:string,arg3:string):Promise<wire.Se
 
 export function CancelTurn(arg1:number):Promise<void>;
 
+export function CommitSession(arg1:number,arg2:string):Promise<wire.CommitResult>;
+
 export function CompactNow(arg1:number):Promise<void>;
 
 export function DecideChange(arg1:string,arg2:wire.ChangeDecision):Promise<void>;
@@ -19,6 +21,10 @@ export function DeleteRule(arg1:number):Promise<void>;
 
 export function DeleteSession(arg1:number):Promise<void>;
 
+export function DiscardWorktree(arg1:number):Promise<void>;
+
+export function DraftCommitMessage(arg1:number):Promise<string>;
+
 export function ExportSession(arg1:number,arg2:string):Promise<string>;
 
 export function FindFiles(arg1:number,arg2:string,arg3:number):Promise<Array<string>>;
@@ -28,6 +34,8 @@ export function FindMCPResources(arg1:string,arg2:number):Promise<Array<wire.MCP
 export function ForkSession(arg1:number,arg2:number):Promise<wire.SessionSummary>;
 
 export function FrontendReady():Promise<wire.AppReadyPayload>;
+
+export function GetBranch(arg1:number):Promise<wire.BranchView>;
 
 export function GetChange(arg1:string):Promise<wire.ChangeView>;
 
@@ -69,7 +77,11 @@ export function MCPTrust(arg1:string):Promise<void>;
 
 export function MCPTrustPrompt():Promise<wire.MCPTrustPrompt>;
 
+export function MergeBranch(arg1:number,arg2:wire.BranchMerge):Promise<wire.MergeResult>;
+
 export function NewSession(arg1:number):Promise<wire.SessionSummary>;
+
+export function NewWorktreeSession(arg1:number,arg2:string):Promise<wire.SessionSummary>;
 
 export function OlderMessages(arg1:number,arg2:number,arg3:number):Promise<wire.MessagePage>;
 

@@ -14,6 +14,10 @@ export function CancelTurn(arg1) {
   return window['go']['main']['App']['CancelTurn'](arg1);
 }
 
+export function CommitSession(arg1, arg2) {
+  return window['go']['main']['App']['CommitSession'](arg1, arg2);
+}
+
 export function CompactNow(arg1) {
   return window['go']['main']['App']['CompactNow'](arg1);
 }
@@ -34,6 +38,14 @@ export function DeleteSession(arg1) {
   return window['go']['main']['App']['DeleteSession'](arg1);
 }
 
+export function DiscardWorktree(arg1) {
+  return window['go']['main']['App']['DiscardWorktree'](arg1);
+}
+
+export function DraftCommitMessage(arg1) {
+  return window['go']['main']['App']['DraftCommitMessage'](arg1);
+}
+
 export function ExportSession(arg1, arg2) {
   return window['go']['main']['App']['ExportSession'](arg1, arg2);
 }
@@ -52,6 +64,10 @@ export function ForkSession(arg1, arg2) {
 
 export function FrontendReady() {
   return window['go']['main']['App']['FrontendReady']();
+}
+
+export function GetBranch(arg1) {
+  return window['go']['main']['App']['GetBranch'](arg1);
 }
 
 export function GetChange(arg1) {
@@ -134,8 +150,16 @@ export function MCPTrustPrompt() {
   return window['go']['main']['App']['MCPTrustPrompt']();
 }
 
+export function MergeBranch(arg1, arg2) {
+  return window['go']['main']['App']['MergeBranch'](arg1, arg2);
+}
+
 export function NewSession(arg1) {
   return window['go']['main']['App']['NewSession'](arg1);
+}
+
+export function NewWorktreeSession(arg1, arg2) {
+  return window['go']['main']['App']['NewWorktreeSession'](arg1, arg2);
 }
 
 export function OlderMessages(arg1, arg2, arg3) {
