@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { rowCount } from "../../lib/diffLayout";
 import { errorText } from "../../lib/format";
+import { useVirtualList } from "../../lib/useVirtualList";
 import { useReportError } from "../../lib/useReportError";
-import type { BranchView, MergeResult } from "../../lib/wire.gen";
+import type { BranchView, FileChange, MergeResult } from "../../lib/wire.gen";
 import { decideAll, feedbackMessage, mergeOf, rejectedHunks, setDecision, tally, undecided } from "../../state/branch";
 import { useController } from "../../state/context";
 import type { HunkDecision } from "../../state/review";
@@ -21,6 +23,9 @@ interface Props {
   branch: string;
   worktree: string;
 }
+
+/** A file's height before it is measured: its header, and each hunk's head and rows (see DiffView). */
+const fileEstimate = (f: FileChange, layout: DiffLayout) => 34 + f.hunks.reduce((px, h) => px + 29 + 18 * rowCount(h, layout), 0);
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -43,6 +48,7 @@ export default function BranchReview({ sessionId, branch, worktree }: Props) {
   const [choice, setChoice] = useState<LayoutChoice>("split");
   const layout: DiffLayout = choice === "unified" ? "unified" : "split";
   const loads = useRef(0);
+  const filesRef = useRef<HTMLDivElement>(null);
 
   const reload = useCallback(async () => {
     const token = ++loads.current;
@@ -62,6 +68,15 @@ export default function BranchReview({ sessionId, branch, worktree }: Props) {
   }, [reload]);
 
   const view = load.status === "ready" ? load.view : null;
+  // Only the files near the view are rendered: a branch of hundreds of files paints as fast as a few.
+  const files = useVirtualList(
+    filesRef,
+    view?.files.length ?? 0,
+    (i) => fileEstimate(view!.files[i]!, layout),
+    (el) => Number(el.dataset.fileIndex),
+    `${layout} ${view === null}`,
+    view ? focus.file : null,
+  );
   const name = view?.branch || branch;
   const where = view?.worktree || worktree;
   const loadError = load.status === "failed" ? `Could not show the branch: ${load.error}` : null;
@@ -222,20 +237,28 @@ export default function BranchReview({ sessionId, branch, worktree }: Props) {
           The branch has no changes against {view.base} yet: nothing to merge.
         </p>
       ) : (
-        view?.files.map((f, fi) => (
-          <DiffView
-            key={f.path}
-            file={f}
-            decisions={decisions[fi] ?? []}
-            edited={null}
-            layout={layout}
-            focusedHunk={focus.file === fi ? focus.hunk : null}
-            locked={busy || merged.has(f.path)}
-            onDecide={(hunk, d) => decide(fi, hunk, d)}
-            onFocus={(hunk) => setFocus({ file: fi, hunk })}
-            onEdit={() => {}}
-          />
-        ))
+        <div ref={filesRef} className="branch-files">
+          {files.before > 0 && <div className="diff-spacer" aria-hidden="true" style={{ height: files.before }} />}
+          {view?.files.slice(files.first, files.last + 1).map((f, k) => {
+            const fi = files.first + k;
+            return (
+              <div key={f.path} ref={files.measure} data-file-index={fi}>
+                <DiffView
+                  file={f}
+                  decisions={decisions[fi] ?? []}
+                  edited={null}
+                  layout={layout}
+                  focusedHunk={focus.file === fi ? focus.hunk : null}
+                  locked={busy || merged.has(f.path)}
+                  onDecide={(hunk, d) => decide(fi, hunk, d)}
+                  onFocus={(hunk) => setFocus({ file: fi, hunk })}
+                  onEdit={() => {}}
+                />
+              </div>
+            );
+          })}
+          {files.after > 0 && <div className="diff-spacer" aria-hidden="true" style={{ height: files.after }} />}
+        </div>
       )}
       {dialog === "commit" && (
         <CommitDialog
