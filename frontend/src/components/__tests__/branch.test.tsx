@@ -82,6 +82,19 @@ describe("branch view", () => {
     expect(b.callsOf("sendMessage")).toHaveLength(0);
   });
 
+  it("opens the Changes view of the session that holds the merge, to undo it", async () => {
+    const b = worktreeBackend();
+    b.details[7] = detail(7, { session: summary(7, { title: "Merge of pilot/fix" }) });
+    await openBranch(b);
+    fireEvent.click(within(hunksOf("util.go")[0]!).getByTestId("hunk-approve"));
+    fireEvent.click(screen.getByTestId("branch-merge"));
+    fireEvent.click(await screen.findByTestId("branch-merge-changes"));
+    await waitFor(() => expect(b.callsOf("getSession").map((a) => a[0])).toContain(7));
+    expect(await screen.findByTestId("changes-view")).toBeTruthy();
+    await waitFor(() => expect(b.callsOf("getLedger").map((a) => a[0])).toContain(7));
+    expect(screen.queryByTestId("branch-view")).toBeNull();
+  });
+
   it("shows a file the user changed as refused with the backend's sentence, and forces only that file", async () => {
     const b = worktreeBackend();
     b.git.userChanged.add("util.go");

@@ -217,7 +217,14 @@ export default function BranchReview({ sessionId, branch, worktree }: Props) {
             {merge.error}
           </p>
         )}
-        {merge.status === "done" && <MergeOutcome result={merge.result} busy={busy} onForce={() => void doMerge(true)} />}
+        {merge.status === "done" && (
+          <MergeOutcome
+            result={merge.result}
+            busy={busy}
+            onForce={() => void doMerge(true)}
+            onOpenChanges={(id) => void c.openSession(id).then(() => c.ledger.showChanges(null))}
+          />
+        )}
         {notice && (
           <p className="notice-line" role="status" data-testid="branch-notice">
             {notice}

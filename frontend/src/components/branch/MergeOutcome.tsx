@@ -5,16 +5,23 @@ interface Props {
   busy: boolean;
   /** Merge the refused files anyway where their hunks still apply. */
   onForce: () => void;
+  /** Open the Changes view of the session that holds the merge (to undo it). */
+  onOpenChanges: (sessionId: number) => void;
 }
 
 /** What a merge did: the files written, and each file it refused with the backend's sentence. */
-export default function MergeOutcome({ result, busy, onForce }: Props) {
+export default function MergeOutcome({ result, busy, onForce, onOpenChanges }: Props) {
   const n = result.merged.length;
   return (
     <div className="merge-outcome" data-testid="branch-merge-result" data-merged={n} data-conflicts={result.conflicts.length}>
       {n > 0 ? (
         <p role="status">
-          Merged into your folder: {result.merged.join(", ")}. Undo it from the Changes view of the session that holds the merge.
+          Merged into your folder: {result.merged.join(", ")}. It is one change you can undo from the Changes view of the session that holds it.{" "}
+          {result.sessionId > 0 && (
+            <button type="button" className="small" data-testid="branch-merge-changes" onClick={() => onOpenChanges(result.sessionId)}>
+              Open its Changes
+            </button>
+          )}
         </p>
       ) : (
         <p role="status">Nothing was merged.</p>
