@@ -42,6 +42,12 @@ export function mergeOf(view: BranchView, decisions: HunkDecision[][], force: bo
   return { files, force };
 }
 
+/** Where a hunk is in the branch's version of its file. */
+function rangeOf(start: number, lines: number): string {
+  if (lines === 0) return `lines removed after line ${start}`;
+  return lines === 1 ? `line ${start}` : `lines ${start}–${start + lines - 1}`;
+}
+
 /** The rejected hunks as `pilot worktree merge --hunks` numbers them: across the files, from 1. */
 export function rejectedHunks(view: BranchView, decisions: HunkDecision[][]): { path: string; number: number; range: string }[] {
   const out: { path: string; number: number; range: string }[] = [];
@@ -49,7 +55,7 @@ export function rejectedHunks(view: BranchView, decisions: HunkDecision[][]): { 
   view.files.forEach((f, i) =>
     f.hunks.forEach((h, j) => {
       n++;
-      if (decisions[i]?.[j] === "rejected") out.push({ path: f.path, number: n, range: `lines ${h.newStart}–${h.newStart + Math.max(0, h.newLines - 1)}` });
+      if (decisions[i]?.[j] === "rejected") out.push({ path: f.path, number: n, range: rangeOf(h.newStart, h.newLines) });
     }),
   );
   return out;

@@ -121,7 +121,7 @@ describe("branch view", () => {
     await waitFor(() => expect(b.callsOf("sendMessage")).toHaveLength(1));
     const [sid, text] = b.callsOf("sendMessage")[0]!;
     expect(sid).toBe(1);
-    expect(text).toBe("I reviewed your branch pilot/fix and rejected this hunk:\n- main.go, hunk 2 (lines 20–20)\n\nb must not call c.");
+    expect(text).toBe("I reviewed your branch pilot/fix and rejected this hunk:\n- main.go, hunk 2 (line 20)\n\nb must not call c.");
     expect((await screen.findByTestId("branch-notice")).textContent).toContain("sent to the model");
   });
 
