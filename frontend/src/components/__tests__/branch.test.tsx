@@ -177,6 +177,42 @@ describe("branch view", () => {
   });
 });
 
+describe("branch view, moving around", () => {
+  it("decides hunks from the keyboard: n rejects, y approves, each moves on", async () => {
+    await openBranch();
+    const v = screen.getByTestId("branch-view");
+    v.focus();
+    fireEvent.keyDown(v, { key: "n" });
+    fireEvent.keyDown(v, { key: "y" });
+    fireEvent.keyDown(v, { key: "y" });
+    expect(hunksOf("main.go").map((h) => h.getAttribute("data-decision"))).toEqual(["rejected", "approved"]);
+    expect(hunksOf("util.go")[0]!.getAttribute("data-decision")).toBe("approved");
+    expect(screen.getByTestId("branch-merge").textContent).toBe("Merge 2 approved hunks");
+  });
+
+  it("shows the Review tab in place of Branch for a session without a worktree", async () => {
+    const b = worktreeBackend();
+    b.sessions.push(summary(2));
+    b.details[2] = detail(2);
+    await openBranch(b);
+    fireEvent.click(screen.getByText("Session 2"));
+    await waitFor(() => expect(screen.queryByTestId("branch-open")).toBeNull());
+    expect(screen.queryByTestId("branch-view")).toBeNull();
+    expect(screen.getByTestId("tab-review").getAttribute("aria-selected")).toBe("true");
+  });
+
+  it("says why the branch cannot be shown", async () => {
+    const b = worktreeBackend();
+    delete b.git.branches[1];
+    renderApp(b);
+    fireEvent.click(await screen.findByText("Session 1"));
+    fireEvent.click(await screen.findByTestId("branch-open"));
+    await waitFor(() => expect(screen.getByTestId("branch-view").getAttribute("data-status")).toBe("failed"));
+    expect(screen.getByTestId("branch-view").textContent).toContain("Could not show the branch: Session 1 has no worktree: it works in the project folder.");
+    await waitFor(() => expect(b.callsOf("reportError").some((a) => String(a[2]).startsWith("Could not show the branch"))).toBe(true));
+  });
+});
+
 describe("commit of a folder session", () => {
   it("commits the files the session changed from its Changes view", async () => {
     const b = new FakeBackend();
