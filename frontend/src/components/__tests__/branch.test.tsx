@@ -201,6 +201,18 @@ describe("branch view, moving around", () => {
     expect(screen.getByTestId("tab-review").getAttribute("aria-selected")).toBe("true");
   });
 
+  it("says when the session changed files since the branch was read, and reads it again on request", async () => {
+    const b = await openBranch();
+    expect(screen.queryByTestId("branch-stale")).toBeNull();
+    b.git.branches[1] = { ...view, files: [...view.files, changedFile("new.go", [["", "package x"]])] };
+    act(() => b.emit("ledger:updated", { sessionId: 1 }));
+    const stale = await screen.findByTestId("branch-stale");
+    expect(screen.getAllByTestId("diff-view")).toHaveLength(2);
+    fireEvent.click(within(stale).getByRole("button"));
+    await waitFor(() => expect(screen.getAllByTestId("diff-view")).toHaveLength(3));
+    expect(screen.queryByTestId("branch-stale")).toBeNull();
+  });
+
   it("says why the branch cannot be shown", async () => {
     const b = worktreeBackend();
     delete b.git.branches[1];

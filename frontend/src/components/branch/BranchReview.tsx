@@ -5,7 +5,7 @@ import { useVirtualList } from "../../lib/useVirtualList";
 import { useReportError } from "../../lib/useReportError";
 import type { BranchView, FileChange, MergeResult } from "../../lib/wire.gen";
 import { decideAll, feedbackMessage, mergeOf, rejectedHunks, setDecision, tally, undecided } from "../../state/branch";
-import { useController } from "../../state/context";
+import { useApp, useController } from "../../state/context";
 import type { HunkDecision } from "../../state/review";
 import ConfirmDialog from "../ConfirmDialog";
 import CommitDialog from "../git/CommitDialog";
@@ -48,21 +48,26 @@ export default function BranchReview({ sessionId, branch, worktree }: Props) {
   const [choice, setChoice] = useState<LayoutChoice>("split");
   const layout: DiffLayout = choice === "unified" ? "unified" : "split";
   const loads = useRef(0);
+  /** The open session's files version when the view was read: the session changed files since when it moves on. */
+  const [readAt, setReadAt] = useState<number | null>(null);
+  const filesVersion = useApp((s) => s.filesVersion);
   const filesRef = useRef<HTMLDivElement>(null);
 
   const reload = useCallback(async () => {
     const token = ++loads.current;
+    const version = c.state.filesVersion;
     setLoad({ status: "loading" });
     try {
       const view = await backend.getBranch(sessionId);
       if (token !== loads.current) return;
+      setReadAt(version);
       setLoad({ status: "ready", view });
       setDecisions(undecided(view));
       setMerged(new Set());
     } catch (err) {
       if (token === loads.current) setLoad({ status: "failed", error: errorText(err) });
     }
-  }, [backend, sessionId]);
+  }, [backend, c, sessionId]);
   useEffect(() => {
     void reload();
   }, [reload]);
@@ -211,6 +216,15 @@ export default function BranchReview({ sessionId, branch, worktree }: Props) {
               </div>
             )}
           </div>
+        )}
+        {readAt !== null && readAt !== filesVersion && !discarded && (
+          <p className="notice-line" role="status" data-testid="branch-stale">
+            The session has changed files since this view was read.{" "}
+            <button type="button" className="small" disabled={busy} onClick={() => void reload()}>
+              Read the branch again
+            </button>{" "}
+            (your decisions start over)
+          </p>
         )}
         {merge.status === "failed" && (
           <p className="error" role="alert">
