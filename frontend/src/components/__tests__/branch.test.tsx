@@ -122,7 +122,18 @@ describe("branch view", () => {
     const [sid, text] = b.callsOf("sendMessage")[0]!;
     expect(sid).toBe(1);
     expect(text).toBe("I reviewed your branch pilot/fix and rejected this hunk:\n- main.go, hunk 2 (line 20)\n\nb must not call c.");
-    expect((await screen.findByTestId("branch-notice")).textContent).toContain("sent to the model");
+    expect((await screen.findByTestId("branch-notice")).textContent).toBe("The rejected hunk went to the model as your message.");
+  });
+
+  it("queues the feedback behind a running turn, and says so", async () => {
+    const b = worktreeBackend();
+    b.details[1] = detail(1, { session: b.sessions[0]!, state: "streaming" });
+    await openBranch(b);
+    fireEvent.click(within(hunksOf("util.go")[0]!).getByTestId("hunk-reject"));
+    fireEvent.click(screen.getByTestId("branch-feedback"));
+    fireEvent.click(screen.getByTestId("branch-feedback-send"));
+    expect((await screen.findByTestId("branch-notice")).textContent).toBe("The rejected hunk will go to the model as your message when its running turn ends.");
+    expect(b.callsOf("sendMessage")).toHaveLength(0);
   });
 
   it("commits on the branch with the drafted message as the user edited it", async () => {

@@ -99,11 +99,17 @@ export default function BranchReview({ sessionId, branch, worktree }: Props) {
   const sendFeedback = async (v: BranchView) => {
     const text = feedbackMessage(v, decisions, note);
     try {
-      if (c.state.session?.id === sessionId) await c.chat.submitPrompt({ text, attachments: [] });
-      else await backend.sendMessage(sessionId, text, []);
+      const what = `The rejected ${rejected.length === 1 ? "hunk" : "hunks"}`;
+      if (c.state.session?.id === sessionId) {
+        await c.chat.submitPrompt({ text, attachments: [] });
+        const error = c.state.session?.error;
+        if (error?.kind === "send") return error.message;
+      } else await backend.sendMessage(sessionId, text, []);
       setFeedbackOn(false);
       setNote("");
-      return `The rejected ${rejected.length === 1 ? "hunk was" : "hunks were"} sent to the model as your message.`;
+      return sessionId in c.state.queued
+        ? `${what} will go to the model as your message when its running turn ends.`
+        : `${what} went to the model as your message.`;
     } catch (err) {
       return `The feedback was not sent: ${errorText(err)}`;
     }
