@@ -85,8 +85,6 @@ export interface Backend {
   rewind(sessionId: number, messageId: number, mode: RewindMode, input: RestoreInput): Promise<RestoreResult>;
 
   // git: a session's branch, and bringing its work home
-  /** Starts a session in a new git worktree on branch pilot/NAME; a bad or taken name is refused with a sentence. */
-  newWorktreeSession(projectId: number, name: string): Promise<SessionSummary>;
   /** Removes a worktree session's worktree and branch; the session stays as history. */
   discardWorktree(sessionId: number): Promise<void>;
   /** A worktree session's branch against its base: every file it changed, hunks numbered across files. */

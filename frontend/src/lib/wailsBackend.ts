@@ -97,7 +97,6 @@ export const wailsBackend: Backend = {
   revertFile: async (sessionId, path, input) => typed<RestoreResult>(await App.RevertFile(sessionId, path, wire.RestoreInput.createFrom(input))),
   rewind: async (sessionId, messageId, mode, input) => typed<RestoreResult>(await App.Rewind(sessionId, messageId, mode, wire.RestoreInput.createFrom(input))),
 
-  newWorktreeSession: async (projectId, name) => typed<SessionSummary>(await App.NewWorktreeSession(projectId, name)),
   discardWorktree: (id) => App.DiscardWorktree(id),
   getBranch: async (id) => typed<BranchView>(await App.GetBranch(id)),
   mergeBranch: async (id, m) => typed<MergeResult>(await App.MergeBranch(id, wire.BranchMerge.createFrom(m))),

@@ -404,12 +404,6 @@ export class FakeBackend implements Backend {
   async mcpSetDisabled(scope: MCPScope, name: string, disabled: boolean): Promise<void> {
     this.record("mcpSetDisabled", scope, name, disabled);
   }
-  async newWorktreeSession(projectId: number, name: string): Promise<SessionSummary> {
-    this.record("newWorktreeSession", projectId, name);
-    const s = summary(100 + this.calls.length, { projectId, branch: `pilot/${name}`, worktree: `/home/u/.pilot/worktrees/${projectId}/${name}` });
-    this.details[s.id] = detail(s.id, { session: s });
-    return s;
-  }
   async discardWorktree(sessionId: number): Promise<void> {
     this.record("discardWorktree", sessionId);
     this.git.branch(sessionId);
