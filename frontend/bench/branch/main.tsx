@@ -12,13 +12,31 @@ import "../../src/plan.css";
 import "../../src/helpers.css";
 import "../../src/sandbox.css";
 import "../../src/git.css";
+
 const b = new FakeBackend();
-const mk = (id: number, n: number) => ({ sessionId: id, branch: "pilot/x", base: "abc1234", worktree: "/w/x", files: Array.from({ length: n }, (_, i) => changedFile(`src/pkg${Math.floor(i / 10)}/file${i}.go`, [[`const a${i} = 1`, `const a${i} = 2`], [`func f${i}() {}`, `func f${i}() { g() }`], [`// old ${i}`, `// new ${i}`]])) });
-const s1 = summary(1, { title: "Big", branch: "pilot/x", worktree: "/w/x" });
-const s2 = summary(2, { title: "Small", branch: "pilot/y", worktree: "/w/y" });
+/** A branch of n files, three one-line hunks each. */
+const branchOf = (sessionId: number, n: number) => ({
+  sessionId,
+  branch: `pilot/b${sessionId}`,
+  base: "abc1234",
+  worktree: `/w/b${sessionId}`,
+  files: Array.from({ length: n }, (_, i) =>
+    changedFile(`src/pkg${Math.floor(i / 10)}/file${i}.go`, [
+      [`const a${i} = 1`, `const a${i} = 2`],
+      [`func f${i}() {}`, `func f${i}() { g() }`],
+      [`// old ${i}`, `// new ${i}`],
+    ]),
+  ),
+});
+const s1 = summary(1, { title: "Big", branch: "pilot/b1", worktree: "/w/b1" });
+const s2 = summary(2, { title: "Small", branch: "pilot/b2", worktree: "/w/b2" });
 b.sessions = [s1, s2];
 b.details[1] = detail(1, { session: s1 });
 b.details[2] = detail(2, { session: s2 });
-b.git.branches[1] = mk(1, 200);
-b.git.branches[2] = mk(2, 12);
-createRoot(document.getElementById("root")!).render(<BackendContext.Provider value={b}><App /></BackendContext.Provider>);
+b.git.branches[1] = branchOf(1, 200);
+b.git.branches[2] = branchOf(2, 12);
+createRoot(document.getElementById("root")!).render(
+  <BackendContext.Provider value={b}>
+    <App />
+  </BackendContext.Provider>,
+);
