@@ -419,6 +419,7 @@ export class FakeBackend implements Backend {
   }
   async draftCommitMessage(sessionId: number): Promise<string> {
     this.record("draftCommitMessage", sessionId);
+    if (this.git.draftGate) await this.git.draftGate;
     return this.git.draftMessage();
   }
   async commitSession(sessionId: number, message: string): Promise<CommitResult> {

@@ -33,6 +33,8 @@ export class FakeGit {
   /** What draftCommitMessage answers, or the sentence it fails with. */
   draft = "Add the branch's work";
   draftError = "";
+  /** When set, draftCommitMessage answers only once it resolves. */
+  draftGate: Promise<void> | null = null;
   /** When set, commitSession fails with it. */
   commitError = "";
   /** Files a folder session changed (what its commit stages), by session id. */

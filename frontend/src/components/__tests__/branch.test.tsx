@@ -149,6 +149,20 @@ describe("branch view", () => {
     expect(screen.getByTestId("branch-notice").textContent).toBe("Committed 1a2b3c4 on pilot/fix: 2 files.");
   });
 
+  it("keeps what the user typed when the draft arrives later", async () => {
+    const b = worktreeBackend();
+    let release = () => {};
+    b.git.draftGate = new Promise((ok) => (release = ok));
+    await openBranch(b);
+    fireEvent.click(screen.getByTestId("branch-commit"));
+    const box = (await screen.findByTestId("commit-message")) as HTMLTextAreaElement;
+    expect(box.getAttribute("aria-busy")).toBe("true");
+    fireEvent.change(box, { target: { value: "My own words" } });
+    await act(async () => release());
+    await waitFor(() => expect(box.getAttribute("aria-busy")).toBe("false"));
+    expect(box.value).toBe("My own words");
+  });
+
   it("says when no message could be drafted and lets the user write one", async () => {
     const b = worktreeBackend();
     b.git.draftError = "No model is set up: choose a provider in Settings.";
