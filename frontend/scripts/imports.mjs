@@ -20,10 +20,12 @@ export const areas = ["wailsjs", "lib", "state", "components", "app", "test"];
 // the circle rule keeps those apart.)
 export const featureOrder = [
   "review", // diffs and approvals, shown in the changes panel and the chat
+  "git", // a commit with a drafted message: from the Changes view and the Branch view
   "plan", // mode, to-do list, plan card
   "mcp",
   "files",
   "changes",
+  "branch", // a worktree session's branch: the review's diffs, merge, commit, discard
   "chat",
   "settings",
   "sidebar",

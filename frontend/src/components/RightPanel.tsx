@@ -3,21 +3,25 @@ import { later } from "../lib/later";
 import type { PanelTab } from "../state/appState";
 import { useApp, useController } from "../state/context";
 import { changedCount } from "../state/ledger";
+import { hasWorktree, shownTab } from "../state/layout";
 import ReviewPanel from "./review/ReviewPanel";
 
 // Loaded after the first paint: the changes (shown only on their tab) bring
 // highlight.js with their diffs, the file tree the virtual list.
 const ChangesPanel = later(() => import("./changes/ChangesPanel"));
 const FilesPanel = later(() => import("./files/FilesPanel"));
+const BranchPanel = later(() => import("./branch/BranchPanel"));
 
-/** The panel's tabs, in order (the arrow keys move along it). */
-const panelTabs: PanelTab[] = ["review", "changes", "files"];
+/** The panel's tabs, in order (the arrow keys move along it); Branch only for a worktree session. */
+const tabsOf = (worktree: boolean): PanelTab[] => (worktree ? ["review", "changes", "branch", "files"] : ["review", "changes", "files"]);
 
 export default function RightPanel() {
   const c = useController();
-  const tab = useApp((s) => s.panelTab);
+  const tab = useApp(shownTab);
   const pendingCount = useApp((s) => s.session?.pending.length ?? 0);
   const changed = useApp(changedCount);
+  const worktree = useApp(hasWorktree);
+  const panelTabs = tabsOf(worktree);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
@@ -54,6 +58,7 @@ export default function RightPanel() {
       <div className="panel-tabs" role="tablist" aria-label="Panel" onKeyDown={onKeyDown}>
         {tabButton("review", "Review", "tab-review", pendingCount, `${pendingCount} waiting`)}
         {tabButton("changes", "Changes", "changes-open", changed, `${changed} files changed`, "Everything this session changed, and undo")}
+        {worktree && tabButton("branch", "Branch", "branch-open", 0, "", "The session's branch against its base: review it hunk by hunk, then merge, commit or discard")}
         {tabButton("files", "Files", "tab-files", 0, "")}
       </div>
       <div role="tabpanel" id="tabpanel-review" aria-labelledby="tab-review" className="tabpanel" hidden={tab !== "review"}>
@@ -66,6 +71,15 @@ export default function RightPanel() {
           </Suspense>
         )}
       </div>
+      {worktree && (
+        <div role="tabpanel" id="tabpanel-branch" aria-labelledby="tab-branch" className="tabpanel" hidden={tab !== "branch"}>
+          {tab === "branch" && (
+            <Suspense fallback={null}>
+              <BranchPanel />
+            </Suspense>
+          )}
+        </div>
+      )}
       <div role="tabpanel" id="tabpanel-files" aria-labelledby="tab-files" className="tabpanel" hidden={tab !== "files"}>
         <Suspense fallback={null}>
           <FilesPanel />

@@ -5,20 +5,22 @@ import type { KeyboardEvent } from "react";
 import type { PanelTab } from "../state/appState";
 import { useApp, useController } from "../state/context";
 import { changedCount } from "../state/ledger";
+import { hasWorktree, shownTab } from "../state/layout";
 
 type View = "chat" | PanelTab;
 
 export default function ViewBar() {
   const c = useController();
   const view = useApp((s) => s.layout.view);
-  const tab = useApp((s) => s.panelTab);
+  const tab = useApp(shownTab);
   const drawer = useApp((s) => s.layout.drawer);
   const pending = useApp((s) => s.session?.pending.length ?? 0);
   const changed = useApp(changedCount);
+  const worktree = useApp(hasWorktree);
   const current: View = view === "chat" ? "chat" : tab;
 
   const show = (v: View) => (v === "chat" ? c.layout.showChat() : c.layout.showPanel(v));
-  const order: View[] = ["chat", "review", "changes", "files"];
+  const order: View[] = worktree ? ["chat", "review", "changes", "branch", "files"] : ["chat", "review", "changes", "files"];
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
     if (!step) return;
@@ -71,6 +73,7 @@ export default function ViewBar() {
         {tabButton("chat", "Chat", "chat")}
         {tabButton("review", "Review", "tabpanel-review")}
         {tabButton("changes", "Changes", "tabpanel-changes")}
+        {worktree && tabButton("branch", "Branch", "tabpanel-branch")}
         {tabButton("files", "Files", "tabpanel-files")}
       </div>
     </nav>

@@ -4,7 +4,7 @@
 // adapter over the generated bindings in frontend/wailsjs.
 import { createContext, useContext } from "react";
 import type { AppReadyPayload, EventMap, EventName } from "./wire.gen";
-import type { ApprovalMode, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, DirPage, DirPageQuery, FileDiff, FilePreview, ImageInput, ImageView, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, SlashCommand } from "./wire.gen";
+import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, ImageInput, ImageView, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, SlashCommand } from "./wire.gen";
 
 export interface VersionInfo {
   version: string;
@@ -83,6 +83,18 @@ export interface Backend {
   revertFile(sessionId: number, path: string, input: RestoreInput): Promise<RestoreResult>;
   /** Restore files and/or the conversation to just before the user message messageId. */
   rewind(sessionId: number, messageId: number, mode: RewindMode, input: RestoreInput): Promise<RestoreResult>;
+
+  // git: a session's branch, and bringing its work home
+  /** Removes a worktree session's worktree and branch; the session stays as history. */
+  discardWorktree(sessionId: number): Promise<void>;
+  /** A worktree session's branch against its base: every file it changed, hunks numbered across files. */
+  getBranch(sessionId: number): Promise<BranchView>;
+  /** Applies the approved hunks of the branch to the project folder as one undoable change. */
+  mergeBranch(sessionId: number, merge: BranchMerge): Promise<MergeResult>;
+  /** A commit message for the session's work, written by its model. */
+  draftCommitMessage(sessionId: number): Promise<string>;
+  /** Commits the session's work: its branch (worktree session) or the files it changed (folder session). */
+  commitSession(sessionId: number, message: string): Promise<CommitResult>;
 
   // files
   /** One page of a folder for the file tree. */

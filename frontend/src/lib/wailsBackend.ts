@@ -7,8 +7,10 @@ import { wire } from "../../wailsjs/go/models";
 import { EventsOn } from "../../wailsjs/runtime/runtime";
 import type { Backend } from "./backend";
 import type {
+  BranchView,
   ChangeDetail,
   ChangeView,
+  CommitResult,
   DirPage,
   FileDiff,
   FilePreview,
@@ -16,6 +18,7 @@ import type {
   MCPResource,
   MCPServers,
   MCPTrustPrompt,
+  MergeResult,
   MessagePage,
   Project,
   RestoreResult,
@@ -93,6 +96,12 @@ export const wailsBackend: Backend = {
   revertCheckpoint: async (checkpointId, input) => typed<RestoreResult>(await App.RevertCheckpoint(checkpointId, wire.RestoreInput.createFrom(input))),
   revertFile: async (sessionId, path, input) => typed<RestoreResult>(await App.RevertFile(sessionId, path, wire.RestoreInput.createFrom(input))),
   rewind: async (sessionId, messageId, mode, input) => typed<RestoreResult>(await App.Rewind(sessionId, messageId, mode, wire.RestoreInput.createFrom(input))),
+
+  discardWorktree: (id) => App.DiscardWorktree(id),
+  getBranch: async (id) => typed<BranchView>(await App.GetBranch(id)),
+  mergeBranch: async (id, m) => typed<MergeResult>(await App.MergeBranch(id, wire.BranchMerge.createFrom(m))),
+  draftCommitMessage: (id) => App.DraftCommitMessage(id),
+  commitSession: async (id, message) => typed<CommitResult>(await App.CommitSession(id, message)),
 
   listDir: async (projectId, q) => typed<DirPage>(await App.ListDir(projectId, wire.DirPageQuery.createFrom(q))),
   readProjectFile: async (projectId, path) => typed<FilePreview>(await App.ReadProjectFile(projectId, path)),

@@ -7,7 +7,8 @@ import type { ReviewState } from "./review";
 import type { SessionView } from "./sessionState";
 
 export type { LoadStatus };
-export type PanelTab = "review" | "files" | "changes";
+/** The right panel's tabs; "branch" only for a session in its own worktree. */
+export type PanelTab = "review" | "files" | "changes" | "branch";
 export type Dialog = "none" | "settings" | "about";
 /** What fills a narrow window (under 960 CSS px: 200% scaling of a laptop screen). */
 export type MainView = "chat" | "panel";

@@ -71,8 +71,14 @@ export const reviewFocused = (st: AppState): boolean => {
 /** The chat is on screen (when wide, unless a waiting change has the whole window). */
 export const chatShown = (st: AppState): boolean => (st.layout.narrow ? st.layout.view === "chat" : !reviewFocused(st));
 
+/** The open session works in its own git worktree (it has a Branch view). */
+export const hasWorktree = (st: AppState): boolean => !!(st.session?.summary?.worktree || st.session?.summary?.branch);
+
+/** The panel tab shown: the Review tab stands in for Branch when the open session has no worktree. */
+export const shownTab = (st: AppState): PanelTab => (st.panelTab === "branch" && !hasWorktree(st) ? "review" : st.panelTab);
+
 /** A panel tab is on screen. */
-export const panelShown = (st: AppState, tab: PanelTab): boolean => st.panelTab === tab && (!st.layout.narrow || st.layout.view === "panel");
+export const panelShown = (st: AppState, tab: PanelTab): boolean => shownTab(st) === tab && (!st.layout.narrow || st.layout.view === "panel");
 
 export class LayoutActions {
   constructor(

@@ -2,8 +2,9 @@
 // emit() to push events as the Go side would.
 import type { Backend, ExportFormat, VersionInfo } from "../lib/backend";
 import type { AppReadyPayload, EventMap, EventName } from "../lib/wire.gen";
-import type { ApprovalMode, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, DirPage, DirPageQuery, FileDiff, FilePreview, ImageInput, ImageView, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, SlashCommand, Usage } from "../lib/wire.gen";
+import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, ImageInput, ImageView, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, SlashCommand, Usage } from "../lib/wire.gen";
 import type { FileEntry } from "../lib/types";
+import { FakeGit } from "./fakeGit";
 import { FakeLedger } from "./fakeLedger";
 
 export interface Call {
@@ -95,6 +96,8 @@ export class FakeBackend implements Backend {
     this.sessions.push(s);
     this.details[id] = detail(id, { session: s });
   });
+  /** Worktree sessions' branches, merges and commits. */
+  git = new FakeGit();
   /** When set, approvePlan fails with this message. */
   approvePlanError = "";
   /** When set, frontendReady fails with it (Pilot could not open its data). */
@@ -400,5 +403,27 @@ export class FakeBackend implements Backend {
   }
   async mcpSetDisabled(scope: MCPScope, name: string, disabled: boolean): Promise<void> {
     this.record("mcpSetDisabled", scope, name, disabled);
+  }
+  async discardWorktree(sessionId: number): Promise<void> {
+    this.record("discardWorktree", sessionId);
+    this.git.branch(sessionId);
+    this.git.discarded.add(sessionId);
+  }
+  async getBranch(sessionId: number): Promise<BranchView> {
+    this.record("getBranch", sessionId);
+    return this.git.branch(sessionId);
+  }
+  async mergeBranch(sessionId: number, merge: BranchMerge): Promise<MergeResult> {
+    this.record("mergeBranch", sessionId, merge);
+    return this.git.merge(sessionId, merge);
+  }
+  async draftCommitMessage(sessionId: number): Promise<string> {
+    this.record("draftCommitMessage", sessionId);
+    if (this.git.draftGate) await this.git.draftGate;
+    return this.git.draftMessage();
+  }
+  async commitSession(sessionId: number, message: string): Promise<CommitResult> {
+    this.record("commitSession", sessionId, message);
+    return this.git.commit(sessionId, message);
   }
 }

@@ -1,4 +1,7 @@
+import { useState } from "react";
 import { useApp, useController } from "../../state/context";
+import { hasWorktree } from "../../state/layout";
+import CommitDialog from "../git/CommitDialog";
 import FileHistory from "./FileHistory";
 import KindBadge from "./KindBadge";
 
@@ -8,10 +11,14 @@ export default function ChangesPanel() {
   const sessionId = useApp((s) => s.session?.id ?? null);
   const { status, ledger, error } = useApp((s) => s.ledger);
   const path = useApp((s) => s.changesPath);
+  const worktree = useApp(hasWorktree);
+  const [committing, setCommitting] = useState(false);
+  const [committed, setCommitted] = useState<string | null>(null);
 
   if (sessionId === null) return <p className="empty pad">Open a session to see what it changed.</p>;
   const file = path === null ? undefined : ledger?.files.find((f) => f.path === path);
-  const changed = ledger?.files.filter((f) => f.kind !== "").length ?? 0;
+  const changedFiles = ledger?.files.filter((f) => f.kind !== "").map((f) => f.path) ?? [];
+  const changed = changedFiles.length;
 
   return (
     <div className="changes-panel" data-testid="changes-view" data-status={status}>
@@ -30,7 +37,29 @@ export default function ChangesPanel() {
           <>
             <p className="muted small-text pad">
               {changed} file{changed === 1 ? "" : "s"} changed by this session · {ledger.checkpoints.length} step{ledger.checkpoints.length === 1 ? "" : "s"}
+              {!worktree && changed > 0 && (
+                <>
+                  {" "}
+                  <button
+                    type="button"
+                    className="small"
+                    data-testid="changes-commit"
+                    title="Stage only the files this session changed and commit them in your repository"
+                    onClick={() => {
+                      setCommitted(null);
+                      setCommitting(true);
+                    }}
+                  >
+                    Commit…
+                  </button>
+                </>
+              )}
             </p>
+            {committed && (
+              <p className="notice-line pad" role="status" data-testid="changes-committed">
+                {committed}
+              </p>
+            )}
             <ul className="changes-list" aria-label="Changed files">
               {ledger.files.map((f) => (
                 <li key={f.path}>
@@ -55,6 +84,28 @@ export default function ChangesPanel() {
           </>
         )}
       </div>
+      {committing && (
+        <CommitDialog
+          sessionId={sessionId}
+          title="Commit this session's files"
+          onClose={() => setCommitting(false)}
+          onDone={(r) => {
+            setCommitting(false);
+            setCommitted(`Committed ${r.commit}: ${r.files.length} file${r.files.length === 1 ? "" : "s"} (${r.files.join(", ")}).`);
+          }}
+        >
+          <p>
+            Stages only the {changed === 1 ? "file" : `${changed} files`} this session changed and commits {changed === 1 ? "it" : "them"} in your repository; your other changes stay uncommitted.
+          </p>
+          <ul className="commit-files">
+            {changedFiles.map((p) => (
+              <li key={p}>
+                <code>{p}</code>
+              </li>
+            ))}
+          </ul>
+        </CommitDialog>
+      )}
       {path !== null && ledger && file && <FileHistory file={file} ledger={ledger} />}
       {path !== null && ledger && !file && (
         <div className="pad">

@@ -9,8 +9,8 @@ import DiffHunk, { type DiffLayout } from "./DiffHunk";
 
 interface Props {
   file: FileChange;
-  /** Fetches the proposed text (an edit starts from it). */
-  loadText: () => Promise<string>;
+  /** Fetches the proposed text (an edit starts from it); without it the file cannot be edited. */
+  loadText?: () => Promise<string>;
   decisions: HunkDecision[];
   edited: string | null;
   layout: DiffLayout;
@@ -89,6 +89,7 @@ export default function DiffView({ file, loadText, decisions, edited, layout, fo
       setEditing(edited);
       return;
     }
+    if (!loadText) return;
     setOpening(true);
     setOpenError(null);
     try {
@@ -111,7 +112,7 @@ export default function DiffView({ file, loadText, decisions, edited, layout, fo
         <span className="diff-counts">
           <span className="adds">+{adds}</span> <span className="dels">−{dels}</span>
         </span>
-        {editing === null && (
+        {editing === null && loadText && (
           <button
             type="button"
             className="small"
