@@ -8,6 +8,7 @@ import "./ledger.css";
 import "./plan.css";
 import "./helpers.css";
 import "./sandbox.css";
+import "./livestate.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
