@@ -201,3 +201,48 @@ describe("switching sessions", () => {
     expect(b.callsOf("getChange")).toHaveLength(1);
   });
 });
+
+describe("switching sessions keeps the conversation's place", () => {
+  const user = (id: number) => ({ id, role: "user" as const, blocks: [{ type: "text" as const, text: `prompt ${id}` }], state: "complete" as const, createdAt: id });
+  const shown = () => screen.getAllByTestId("message").map((m) => Number(m.getAttribute("data-message-id")));
+
+  async function longAndShort() {
+    const b = new FakeBackend();
+    b.sessions = [summary(1), summary(2)];
+    b.details[1] = detail(1, { messages: Array.from({ length: 60 }, (_, i) => user(i + 1)) });
+    b.details[2] = detail(2, { messages: [user(100)] });
+    renderApp(b);
+    await screen.findAllByTestId("session-item");
+    open(1);
+    await screen.findByText("prompt 60");
+    return b;
+  }
+
+  it("returns to where the user had scrolled up to", async () => {
+    await longAndShort();
+    const transcript = screen.getByTestId("transcript");
+    expect(Math.min(...shown())).toBeGreaterThan(40); // opened at its end
+    act(() => {
+      transcript.scrollTop = 0;
+      transcript.dispatchEvent(new Event("scroll"));
+    });
+    await waitFor(() => expect(shown()).toContain(1));
+
+    open(2);
+    await screen.findByText("prompt 100");
+    open(1);
+    await screen.findByText("prompt 1");
+    expect(shown()).toContain(1);
+    expect(screen.getByTestId("transcript").scrollTop).toBe(0);
+    expect(screen.queryByText("prompt 60")).toBeNull();
+  });
+
+  it("returns to the end when the user was following it", async () => {
+    await longAndShort();
+    open(2);
+    await screen.findByText("prompt 100");
+    open(1);
+    await screen.findByText("prompt 60");
+    expect(Math.min(...shown())).toBeGreaterThan(40);
+  });
+});
