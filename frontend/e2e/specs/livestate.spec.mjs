@@ -11,11 +11,15 @@ import { eventually, openProject, scriptFile, sel, send, startSession, waitDiff,
 /** Beta's answer: 60 words streamed 120 ms apart, long enough to be seen streaming beside alpha's wait. */
 const slow = Array.from({ length: 60 }, (_, i) => `word${i + 1}`).join(" ");
 
+/** Alpha rewrites a 300-line file in six places far apart: six hunks, a review that scrolls. */
+const before = Array.from({ length: 300 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+const after = before.replace(/^line (10|60|110|160|210|260)$/gm, "line $1 changed");
+
 const script = {
   turns: [
-    { when: { toolResultContains: "alpha-file" }, toolCalls: [{ name: "patch_file", input: { path: "a.txt", old_text: "alpha-file", new_text: "alpha-file changed" } }] },
+    { when: { toolResultContains: "line 299" }, toolCalls: [{ name: "write_file", input: { path: "long.txt", content: after } }] },
     { when: { hasToolResult: true }, text: "Alpha is done." },
-    { when: { lastUserContains: "alpha" }, toolCalls: [{ name: "read_file", input: { path: "a.txt" } }] },
+    { when: { lastUserContains: "alpha" }, toolCalls: [{ name: "read_file", input: { path: "long.txt" } }] },
     { when: { lastUserContains: "beta" }, text: `${slow} Beta is done.`, fault: { delayMs: 120 } },
   ],
 };
@@ -28,14 +32,14 @@ async function stateOf(page, id) {
 
 export const tests = [
   {
-    name: "two sessions run at once and the list shows both states live, each keeping its draft",
+    name: "two sessions run at once and the list shows both states live, each keeping its draft and its review",
     manualStart: true,
     timeout: 180_000,
     async fn(ctx) {
       const { page } = ctx;
       await wideWindow(page);
       const llm = await ctx.startFakeLLM(await scriptFile(ctx, script));
-      const project = await ctx.projectDir({ "a.txt": "alpha-file\n", "b.txt": "beta-file\n" }, { git: true });
+      const project = await ctx.projectDir({ "long.txt": before, "b.txt": "beta-file\n" }, { git: true });
       await ctx.startApp({ env: { ...llm.env, PILOT_PROVIDER: "anthropic", PILOT_PROJECT: project } });
       await openProject(ctx, project);
 
@@ -48,11 +52,16 @@ export const tests = [
       assert.ok(branch, "the header names the branch");
       const uncommitted = Number(await git.getAttribute("data-uncommitted"));
 
-      // Alpha proposes a change and waits for the user.
-      await send(ctx, "alpha: change a.txt");
-      await waitDiff(ctx, "a.txt");
+      // Alpha proposes a change and waits for the user, who scrolls down its review.
+      await send(ctx, "alpha: write long.txt");
+      await waitDiff(ctx, "long.txt");
       await eventually(async () => assert.equal(await stateOf(page, alpha), "waiting"));
       await page.fill(sel.input, "a draft left in alpha");
+      // The user goes down to the fifth hunk (j) before leaving.
+      const hunks = page.locator(sel.hunk);
+      await eventually(async () => assert.equal(await hunks.count() > 0, true));
+      for (let i = 0; i < 4; i++) await page.locator(sel.review).press("j");
+      await page.locator(`${sel.hunk}.focused[data-hunk-index="4"]`).waitFor({ state: "visible" });
 
       // Beta starts while alpha waits; its prompt box is its own.
       const beta = await startSession(ctx);
@@ -67,7 +76,7 @@ export const tests = [
       });
       const a = item(page, alpha);
       assert.equal(await a.locator("[data-testid=session-waiting]").innerText(), "1");
-      assert.match((await a.locator("button").first().getAttribute("title")) ?? "", /^Waiting for you to review a change to a\.txt\.$/);
+      assert.match((await a.locator("button").first().getAttribute("title")) ?? "", /^Waiting for you to review a change to long\.txt\.$/);
       assert.equal(await item(page, beta).locator("[data-testid=session-waiting]").count(), 0);
       assert.equal(await a.getAttribute("data-branch"), null, "a session in the project folder has no branch mark");
 
@@ -76,10 +85,17 @@ export const tests = [
       await eventually(async () => assert.equal(await stateOf(page, beta), "idle"));
       assert.equal(await stateOf(page, alpha), "waiting");
 
-      // Back in alpha: its draft and its review are there; approving lets it finish.
+      // Back in alpha: its draft and its review, where it was, are there; approving lets it finish.
       await a.locator("button").first().click();
-      const view = await waitDiff(ctx, "a.txt");
+      const view = await waitDiff(ctx, "long.txt");
       await eventually(async () => assert.equal(await page.inputValue(sel.input), "a draft left in alpha"));
+      // The review is at the hunk the user was at, in view.
+      await page.locator(`${sel.hunk}.focused[data-hunk-index="4"]`).waitFor({ state: "visible" });
+      await eventually(async () => {
+        const panel = await page.locator(".review-panel").boundingBox();
+        const hunk = await page.locator(`${sel.hunk}[data-hunk-index="4"]`).boundingBox();
+        assert.ok(panel && hunk && hunk.y < panel.y + panel.height && hunk.y + hunk.height > panel.y, "the fifth hunk is in the panel's view");
+      });
       await page.click("[data-testid=diff-approve-all]");
       await view.waitFor({ state: "detached", timeout: 30_000 });
       await page.locator(sel.assistant, { hasText: "Alpha is done." }).waitFor({ timeout: 30_000 });
@@ -87,7 +103,7 @@ export const tests = [
         assert.equal(await stateOf(page, alpha), "idle");
         assert.equal(await a.locator("[data-testid=session-waiting]").count(), 0);
       });
-      assert.equal(readFileSync(join(project, "a.txt"), "utf8"), "alpha-file changed\n");
+      assert.equal(readFileSync(join(project, "long.txt"), "utf8"), after);
 
       // The header counts the changed file.
       await eventually(async () => assert.equal(Number(await git.getAttribute("data-uncommitted")), uncommitted + 1));

@@ -169,7 +169,7 @@ describe("switching sessions", () => {
     await waitFor(() => expect(input().value).toBe("and the parser"));
   });
 
-  it("keeps a half-made review's decisions", async () => {
+  it("keeps a half-made review: its decisions and the hunk the user was at", async () => {
     const b = new FakeBackend();
     const a = change("ap1", "main.go");
     const view: ChangeView = {
@@ -192,12 +192,15 @@ describe("switching sessions", () => {
     await screen.findByTestId("diff-view");
     fireEvent.click(within(screen.getAllByTestId("diff-hunk")[0]!).getByTestId("hunk-reject"));
     expect(screen.getAllByTestId("diff-hunk")[0]!.getAttribute("data-decision")).toBe("rejected");
+    fireEvent.keyDown(screen.getByTestId("change-review"), { key: "j" }); // to the second hunk
+    expect(screen.getAllByTestId("diff-hunk")[1]!.className).toContain("focused");
 
     open(2);
     await waitFor(() => expect(screen.queryByTestId("diff-view")).toBeNull());
     open(1);
     await screen.findByTestId("diff-view");
     expect(screen.getAllByTestId("diff-hunk").map((h) => h.getAttribute("data-decision"))).toEqual(["rejected", "pending"]);
+    expect(screen.getAllByTestId("diff-hunk").map((h) => h.className.includes("focused"))).toEqual([false, true]);
     expect(b.callsOf("getChange")).toHaveLength(1);
   });
 });
