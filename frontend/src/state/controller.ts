@@ -54,7 +54,11 @@ export class AppController implements ActionContext {
     this.store = new Store<AppState>({ ...initialState, layout: { ...initialState.layout, sidebar: rememberedSidebar(storage) } });
     this.approvals = new ApprovalActions(this);
     this.chat = new ChatActions(this, () => this.newSession());
-    this.sessions = new SessionListActions(this, (id) => this.openSession(id));
+    this.sessions = new SessionListActions(
+      this,
+      (id) => this.openSession(id),
+      (id) => this.memory.forget(id),
+    );
     this.layout = new LayoutActions(this, storage);
     this.ledger = new LedgerActions(this, (id) => this.openSession(id));
     this.plan = new PlanActions(this, () => this.newSession(), (p) => this.chat.submitPrompt(p));
