@@ -81,10 +81,12 @@ function SessionItem({ s, active }: Props) {
               </span>
             )}
           </span>
-          <span className="sr-only">
-            {sentence}
-            {changes > 0 ? ` ${changes === 1 ? "One change waits" : `${changes} changes wait`} for your review.` : ""}
-          </span>
+          {state !== "idle" && (
+            <span className="sr-only">
+              {sentence}
+              {changes > 0 ? ` ${changes === 1 ? "One change waits" : `${changes} changes wait`} for your review.` : ""}
+            </span>
+          )}
           {s.branch && (
             <span className="item-branch" title={s.worktree ? `A worktree session on the branch ${s.branch}, in ${s.worktree}` : `On the branch ${s.branch}`}>
               ⎇ {s.branch}
