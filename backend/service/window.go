@@ -18,14 +18,23 @@ func (w *Service) InFlight(ctx context.Context) wire.WorkInFlight {
 	return out
 }
 
-// SessionTitle is a session's title for a notification or a question
-// ("" when it cannot be read).
+// SessionTitle names a session for a notification or a question: its
+// title ("Untitled session" before it has one, as the session list says),
+// and the branch of a worktree session, "Fix the parser (pilot/parser)".
+// "" when the session cannot be read.
 func (w *Service) SessionTitle(ctx context.Context, id int64) string {
 	s, err := w.store.Session(ctx, id)
 	if err != nil {
 		return ""
 	}
-	return s.Title
+	name := s.Title
+	if name == "" {
+		name = "Untitled session"
+	}
+	if s.Worktree.Branch != "" {
+		name += " (" + s.Worktree.Branch + ")"
+	}
+	return name
 }
 
 // SessionProject is the folder of a session's project.

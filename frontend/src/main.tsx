@@ -9,6 +9,7 @@ import "./plan.css";
 import "./helpers.css";
 import "./sandbox.css";
 import "./git.css";
+import "./livestate.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");

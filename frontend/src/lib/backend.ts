@@ -4,7 +4,7 @@
 // adapter over the generated bindings in frontend/wailsjs.
 import { createContext, useContext } from "react";
 import type { AppReadyPayload, EventMap, EventName } from "./wire.gen";
-import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, ImageInput, ImageView, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, SlashCommand } from "./wire.gen";
+import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, SlashCommand } from "./wire.gen";
 
 export interface VersionInfo {
   version: string;
@@ -32,6 +32,8 @@ export interface Backend {
   openProject(path: string): Promise<Project>;
   /** Native folder picker; resolves to "" when the user cancels. */
   pickProjectFolder(): Promise<string>;
+  /** The project folder's branch and count of uncommitted paths (repo false, with why, outside git). */
+  gitStatus(projectId: number): Promise<GitStatus>;
 
   // sessions
   listSessions(projectId: number, limit: number, offset: number): Promise<SessionSummary[]>;

@@ -14,6 +14,7 @@ import type {
   DirPage,
   FileDiff,
   FilePreview,
+  GitStatus,
   Ledger,
   MCPResource,
   MCPServers,
@@ -63,6 +64,7 @@ export const wailsBackend: Backend = {
   openProject: async (path) => typed<Project>(await App.OpenProject(path)),
   pickProjectFolder: () => App.PickProjectFolder(),
 
+  gitStatus: async (projectId) => typed<GitStatus>(await App.GitStatus(projectId)),
   listSessions: async (projectId, limit, offset) => typed<SessionSummary[]>(await App.ListSessions(projectId, limit, offset)),
   getSession: async (id, focus) => typed<SessionDetail>(await App.GetSession(id, focus)),
   olderMessages: async (id, before, from) => typed<MessagePage>(await App.OlderMessages(id, before, from)),

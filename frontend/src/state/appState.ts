@@ -1,7 +1,8 @@
 // The whole window's state. Explicit unions for every status; the open
 // session lives in `session` (see sessionState.ts).
-import type { ImageInput, Project, SessionSummary, SettingsView, WorkInFlight } from "../lib/wire.gen";
+import type { GitStatus, ImageInput, Project, SessionSummary, SettingsView, WorkInFlight } from "../lib/wire.gen";
 import { idleRestore, noLedger, type LedgerState, type RestoreFlow } from "./ledgerState";
+import type { LiveSessions } from "./liveSessions";
 import type { LoadStatus } from "./loadStatus";
 import type { ReviewState } from "./review";
 import type { SessionView } from "./sessionState";
@@ -46,6 +47,10 @@ export interface AppState {
   /** The store has older sessions than the list holds. */
   sessionsMore: boolean;
   session: SessionView | null;
+  /** Every session's live state (agent state, what waits), from the events of all sessions. */
+  live: LiveSessions;
+  /** The open project folder's git state for the header (null: not read yet). */
+  git: GitStatus | null;
   settings: SettingsView | null;
   settingsStatus: LoadStatus;
   /** A prompt typed while a turn ran, sent when it ends (per session). */
@@ -81,6 +86,8 @@ export const initialState: AppState = {
   sessionsStatus: "idle",
   sessionsMore: false,
   session: null,
+  live: {},
+  git: null,
   settings: null,
   settingsStatus: "idle",
   queued: {},

@@ -14,8 +14,10 @@ import { LedgerActions } from "./ledger";
 import { noLedger } from "./ledgerState";
 import { SeqGate } from "./seqGate";
 import { PlanActions } from "./plan";
+import { applyLive } from "./liveSessions";
 import { mergeSessions, SessionListActions } from "./sessionList";
 import { applyEvent, emptySession, prependPage, sessionFromDetail, type SessionEvent, type SessionView } from "./sessionState";
+import { SessionMemory } from "./sessionMemory";
 import { Store } from "./store";
 
 function localStore(): Storage | undefined {
@@ -35,6 +37,8 @@ export class AppController implements ActionContext {
   readonly ledger: LedgerActions;
   readonly plan: PlanActions;
   readonly desktop: DesktopActions;
+  /** Each session's draft and scroll place while another one is shown. */
+  readonly memory = new SessionMemory();
   private gate = new SeqGate<SessionEvent>((evs) => this.applyBatch(evs));
   /** Events of the session being loaded wait here until its snapshot arrives. */
   /** The read of older messages under way. */
@@ -50,7 +54,11 @@ export class AppController implements ActionContext {
     this.store = new Store<AppState>({ ...initialState, layout: { ...initialState.layout, sidebar: rememberedSidebar(storage) } });
     this.approvals = new ApprovalActions(this);
     this.chat = new ChatActions(this, () => this.newSession());
-    this.sessions = new SessionListActions(this, (id) => this.openSession(id));
+    this.sessions = new SessionListActions(
+      this,
+      (id) => this.openSession(id),
+      (id) => this.memory.forget(id),
+    );
     this.layout = new LayoutActions(this, storage);
     this.ledger = new LedgerActions(this, (id) => this.openSession(id));
     this.plan = new PlanActions(this, () => this.newSession(), (p) => this.chat.submitPrompt(p));
@@ -101,10 +109,64 @@ export class AppController implements ActionContext {
   // ---- events -------------------------------------------------------
 
   private route(ev: SessionEvent) {
+    this.trackLive(ev);
     const s = this.state.session;
     if (!s || ev.payload.sessionId !== s.id) return; // not the open session
     if (this.held) this.held.push(ev);
     else this.gate.push(ev);
+  }
+
+  /** Keeps every session's live state (the list shows it), open or not. */
+  private trackLive(ev: SessionEvent) {
+    this.set((st) => {
+      const live = applyLive(st.live, ev);
+      return live === st.live ? st : { ...st, live };
+    });
+    if (ev.name === "agent:turn_done" || (ev.name === "agent:approval_done" && ev.payload.outcome !== "rejected")) this.refreshGit();
+    if (ev.name === "agent:approval_done") {
+      // A review kept while its session was not open (see openSession) ends with its approval.
+      const id = ev.payload.approvalId;
+      this.set((st) => {
+        if (!(id in st.reviews)) return st;
+        const reviews = { ...st.reviews };
+        delete reviews[id];
+        return { ...st, reviews };
+      });
+    }
+  }
+
+  // ---- git ----------------------------------------------------------
+
+  private gitRead: Promise<void> | null = null;
+  private gitAgain = false;
+
+  /**
+   * Reads the open project's git state for the header (after a turn, a
+   * change applied, on focus); one read at a time, one more after it when
+   * asked again meanwhile.
+   */
+  refreshGit(): void {
+    if (this.gitRead) {
+      this.gitAgain = true;
+      return;
+    }
+    const project = this.state.project;
+    if (!project) return;
+    this.gitRead = this.backend
+      .gitStatus(project.id)
+      .then((git) => this.set((st) => (st.project?.id === project.id ? { ...st, git } : st)))
+      .catch((err: unknown) => {
+        const why = `Could not read the git status: ${errorText(err)}`;
+        this.report("window", 0, why);
+        this.set((st) => (st.project?.id === project.id ? { ...st, git: { repo: false, branch: "", uncommitted: 0, why } } : st));
+      })
+      .finally(() => {
+        this.gitRead = null;
+        if (this.gitAgain) {
+          this.gitAgain = false;
+          this.refreshGit();
+        }
+      });
   }
 
   private applyBatch(evs: SessionEvent[]) {
@@ -226,6 +288,7 @@ export class AppController implements ActionContext {
         sessionsStatus: "loading",
         sessionsMore: false,
         session: null,
+        git: st.project?.id === project.id ? st.git : null,
         reviews: {},
         ledger: noLedger,
         changesPath: null,
@@ -233,6 +296,7 @@ export class AppController implements ActionContext {
         filesVersion: st.filesVersion + 1,
         appError: null,
       }));
+      this.refreshGit();
       await this.sessions.load();
       return true;
     } catch (err) {
@@ -254,7 +318,7 @@ export class AppController implements ActionContext {
       this.gate.reset(null);
       this.held = null;
       this.openToken++;
-      this.set((st) => ({ ...st, session: { ...emptySession(sum.id, sum), status: "ready" }, reviews: {} }));
+      this.set((st) => ({ ...st, session: { ...emptySession(sum.id, sum), status: "ready" } }));
       this.ledger.reset(sum.id);
       this.layout.closeDrawer();
       this.layout.showChat();
@@ -280,7 +344,8 @@ export class AppController implements ActionContext {
     const summary = this.state.sessions.find((x) => x.id === id) ?? null;
     this.held = [];
     this.gate.reset(null);
-    this.set((st) => ({ ...st, session: emptySession(id, summary), reviews: {} }));
+    // Reviews are kept by approval id: a change half-decided in a session left is as it was on return.
+    this.set((st) => ({ ...st, session: emptySession(id, summary) }));
     this.ledger.reset(null);
     try {
       const detail = await this.backend.getSession(id, focusMessageId ?? 0);
@@ -289,7 +354,7 @@ export class AppController implements ActionContext {
       this.held = null;
       // The snapshot holds every event up to detail.seq: the gate applies only later ones.
       this.gate.reset(detail.seq);
-      this.set((st) => ({ ...st, session: sessionFromDetail(detail, focusMessageId) }));
+      this.set((st) => ({ ...st, session: sessionFromDetail(detail, focusMessageId), live: { ...st.live, [id]: { agent: detail.state, waiting: detail.pending } } }));
       void this.ledger.load(id);
       for (const a of detail.pending) if (a.kind === "change") void this.approvals.loadChange(a.id);
       if (detail.pending.length) this.layout.showPanel("review");

@@ -17,6 +17,8 @@ export interface ReviewState {
   feedback: string;
   /** "Always allow" ticked: the approval's rules (alwaysRules) are added with an approving decision. */
   alwaysAllow: boolean;
+  /** The hunk the user is at (j/k, a click); kept with the review when the user switches sessions. */
+  focus?: { file: number; hunk: number };
 }
 
 export function loadingReview(approvalId: string): ReviewState {

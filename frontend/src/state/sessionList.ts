@@ -19,6 +19,8 @@ export class SessionListActions {
     private readonly ctx: ActionContext,
     /** Opens a session in the chat (a fork opens the new one). */
     private readonly open: (id: number) => Promise<void>,
+    /** Forgets what the window kept of a deleted session (its draft, its place). */
+    private readonly forget: (id: number) => void = () => {},
   ) {}
 
   private get state() {
@@ -81,11 +83,12 @@ export class SessionListActions {
   async remove(id: number): Promise<void> {
     try {
       await this.ctx.backend.deleteSession(id);
-      this.set((st) => ({
-        ...st,
-        sessions: st.sessions.filter((x) => x.id !== id),
-        session: st.session?.id === id ? null : st.session,
-      }));
+      this.set((st) => {
+        const live = { ...st.live };
+        delete live[id];
+        return { ...st, live, sessions: st.sessions.filter((x) => x.id !== id), session: st.session?.id === id ? null : st.session };
+      });
+      this.forget(id);
     } catch (err) {
       this.ctx.fail("Could not delete the session", err);
     }

@@ -2,7 +2,7 @@
 // emit() to push events as the Go side would.
 import type { Backend, ExportFormat, VersionInfo } from "../lib/backend";
 import type { AppReadyPayload, EventMap, EventName } from "../lib/wire.gen";
-import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, ImageInput, ImageView, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, SlashCommand, Usage } from "../lib/wire.gen";
+import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, SlashCommand, Usage } from "../lib/wire.gen";
 import type { FileEntry } from "../lib/types";
 import { FakeGit } from "./fakeGit";
 import { FakeLedger } from "./fakeLedger";
@@ -104,6 +104,10 @@ export class FakeBackend implements Backend {
   startError: Error | null = null;
   /** When set, setSessionMode fails with this message. */
   setModeError = "";
+  /** What gitStatus answers; a test sets it. */
+  gitStatusAnswer: GitStatus = { repo: true, branch: "main", uncommitted: 0 };
+  /** When set, gitStatus fails with this message. */
+  gitError = "";
   /** When set, the next restore (revert or rewind) fails with it. */
   restoreError: Error | null = null;
 
@@ -157,6 +161,11 @@ export class FakeBackend implements Backend {
   async pickProjectFolder(): Promise<string> {
     this.record("pickProjectFolder");
     return "";
+  }
+  async gitStatus(projectId: number): Promise<GitStatus> {
+    this.record("gitStatus", projectId);
+    if (this.gitError) throw new Error(this.gitError);
+    return this.gitStatusAnswer;
   }
   async listSessions(projectId: number, limit: number, offset: number): Promise<SessionSummary[]> {
     this.record("listSessions", projectId, limit, offset);

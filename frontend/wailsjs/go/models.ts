@@ -795,6 +795,24 @@ export namespace wire {
 	        this.size = source["size"];
 	    }
 	}
+	export class GitStatus {
+	    repo: boolean;
+	    branch: string;
+	    uncommitted: number;
+	    why?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new GitStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.repo = source["repo"];
+	        this.branch = source["branch"];
+	        this.uncommitted = source["uncommitted"];
+	        this.why = source["why"];
+	    }
+	}
 	
 	export class ImageInput {
 	    mediaType: string;

@@ -4,6 +4,7 @@ import ErrorBanner from "./ErrorBanner";
 import PromptBox from "./PromptBox";
 import Transcript from "./Transcript";
 import TodoList from "../plan/TodoList";
+import GitStatusBadge from "../GitStatusBadge";
 
 export default function ChatView() {
   const c = useController();
@@ -28,6 +29,7 @@ export default function ChatView() {
     <main id="chat" className="chat" aria-label="Chat">
       <header className="chat-head">
         <h1 className="chat-title">{hasSession ? title || "New session" : "New session"}</h1>
+        <GitStatusBadge />
         {hasSession && (
           <button type="button" className="small" data-testid="compact-now" disabled={turn !== "idle"} onClick={() => void c.chat.compact()} title="Summarise older messages to free context">
             Compact now

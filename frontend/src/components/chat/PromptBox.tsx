@@ -41,6 +41,22 @@ export default function PromptBox() {
     el.setSelectionRange(caretAt.current, caretAt.current);
     caretAt.current = null;
   });
+  // Each session keeps its own draft: left in one, found again on return.
+  // What was typed before any session existed stays, for the session it starts.
+  const draft = useRef({ text, attachments, images });
+  draft.current = { text, attachments, images };
+  const shown = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (sessionId === null) return;
+    const d = c.memory.draft(sessionId);
+    if (d || shown.current !== null) {
+      setText(d?.text ?? "");
+      setAttachments(d?.attachments ?? []);
+      setImages(d?.images ?? []);
+    }
+    shown.current = sessionId;
+    return () => c.memory.keepDraft(sessionId, draft.current);
+  }, [c, sessionId]);
   const running = turn !== "idle";
   useReclaimFocus(ref, useApp(chatShown));
 

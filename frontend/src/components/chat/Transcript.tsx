@@ -89,6 +89,29 @@ export default function Transcript() {
     anchor.current = { key: firstMessage, start: at(firstMessage) ?? 0 };
   }, [firstMessage, v]);
 
+  // A session the user comes back to opens where they left it, unless it
+  // followed the end (or a search hit asks for a message).
+  const restored = useRef(false);
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (sessionId === null || !el) return;
+    const at = c.memory.place(sessionId);
+    const idx = at && !at.stick && focusId === null ? rows.findIndex((r) => r.key === at.key) : -1;
+    if (at && idx >= 0) {
+      restored.current = true;
+      stick.current = false;
+      setAtBottom(false);
+      const [start] = v.getOffsetForIndex(idx, "start") ?? [0];
+      v.scrollToOffset(start + at.offset);
+    }
+    return () => {
+      const top = el.scrollTop;
+      const first = v.getVirtualItems().find((i) => i.end > top);
+      c.memory.keepPlace(sessionId, { stick: stick.current, key: first ? String(first.key) : "", offset: first ? top - first.start : 0 });
+    };
+    // Once per session shown: rows and focus are read as they are then.
+  }, [c, sessionId, v]);
+
   // Near the top, read the older messages.
   const firstInView = v.range?.startIndex ?? 0;
   useEffect(() => {
@@ -97,6 +120,10 @@ export default function Transcript() {
 
   // A newly opened session starts at its end.
   useEffect(() => {
+    if (restored.current) {
+      restored.current = false;
+      return;
+    }
     stick.current = true;
     setAtBottom(true);
   }, [sessionId]);

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { useCallback, useMemo, useRef, type KeyboardEvent } from "react";
 import { useReclaimFocus } from "../../lib/focus";
 import { useReportError } from "../../lib/useReportError";
 import type { Approval } from "../../lib/wire.gen";
@@ -14,12 +14,16 @@ interface Props {
   layout: DiffLayout;
 }
 
+const firstHunk = { file: 0, hunk: 0 };
+
 /** A proposed change: every file's diff, per-hunk decisions, edit, feedback. */
 export default function ChangeReview({ approval, layout }: Props) {
   const c = useController();
   const r = useApp((s) => s.reviews[approval.id]);
-  const [focus, setFocus] = useState<{ file: number; hunk: number }>({ file: 0, hunk: 0 });
   const id = approval.id;
+  // The hunk the user is at lives with the review, so a session left and opened again is at the same hunk.
+  const focus = r?.focus ?? firstHunk;
+  const setFocus = useCallback((f: { file: number; hunk: number }) => c.approvals.update(id, (x) => ({ ...x, focus: f })), [c, id]);
   const card = useRef<HTMLDivElement>(null);
   const shown = useApp((s) => panelShown(s, "review"));
   useReclaimFocus(card, shown && r?.phase === "deciding");

@@ -3,6 +3,7 @@ import type { SessionSummary } from "../../lib/wire.gen";
 import { formatCost, formatTokens, relativeTime } from "../../lib/format";
 import { useApp, useController } from "../../state/context";
 import { sessionTokens } from "../../state/usage";
+import { changesWaiting, listState, stateSentence } from "../../state/liveSessions";
 
 interface Props {
   s: SessionSummary;
@@ -14,6 +15,10 @@ type Mode = "view" | "rename" | "confirm_delete";
 function SessionItem({ s, active }: Props) {
   const c = useController();
   const tokens = useApp((st) => sessionTokens(st, s.id, s.tokens)); // the status bar's count for the open session
+  const live = useApp((st) => st.live[s.id]);
+  const state = listState(s, live);
+  const changes = changesWaiting(live);
+  const sentence = stateSentence(state, live);
   const [mode, setMode] = useState<Mode>("view");
   const [title, setTitle] = useState(s.title);
   const [note, setNote] = useState("");
@@ -35,7 +40,13 @@ function SessionItem({ s, active }: Props) {
   };
 
   return (
-    <li data-testid="session-item" data-session-id={s.id} className={`session-item${active ? " active" : ""}`}>
+    <li
+      data-testid="session-item"
+      data-session-id={s.id}
+      data-state={state}
+      data-branch={s.branch || undefined}
+      className={`session-item state-${state}${active ? " active" : ""}`}
+    >
       {mode === "rename" ? (
         <input
           ref={inputRef}
@@ -59,8 +70,28 @@ function SessionItem({ s, active }: Props) {
           aria-current={active ? "true" : undefined}
           onClick={() => void c.openSession(s.id)}
           onDoubleClick={() => setMode("rename")}
+          title={sentence}
         >
-          <span className="item-title">{s.title || "Untitled session"}</span>
+          <span className="item-head">
+            <span className="session-state" aria-hidden="true" />
+            <span className="item-title">{s.title || "Untitled session"}</span>
+            {changes > 0 && (
+              <span className="session-waiting" data-testid="session-waiting" aria-hidden="true">
+                {changes}
+              </span>
+            )}
+          </span>
+          {state !== "idle" && (
+            <span className="sr-only">
+              {sentence}
+              {changes > 0 ? ` ${changes === 1 ? "One change waits" : `${changes} changes wait`} for your review.` : ""}
+            </span>
+          )}
+          {s.branch && (
+            <span className="item-branch" title={s.worktree ? `A worktree session on the branch ${s.branch}, in ${s.worktree}` : `On the branch ${s.branch}`}>
+              ⎇ {s.branch}
+            </span>
+          )}
           <span className="item-sub">
             <time dateTime={new Date(s.updatedAt).toISOString()}>{relativeTime(s.updatedAt)}</time>
             {" · "}

@@ -51,6 +51,8 @@ export function GetSession(arg1:number,arg2:number):Promise<wire.SessionDetail>;
 
 export function GetSettings():Promise<wire.SettingsView>;
 
+export function GitStatus(arg1:number):Promise<wire.GitStatus>;
+
 export function ListDir(arg1:number,arg2:wire.DirPageQuery):Promise<wire.DirPage>;
 
 export function ListModels(arg1:string,arg2:string,arg3:string):Promise<Array<string>>;

@@ -1,0 +1,34 @@
+package service
+
+import (
+	"context"
+
+	"pilot/backend/gitwt"
+	"pilot/backend/wire"
+)
+
+// GitStatus is the project folder's git state for the window's header:
+// its branch and how many paths have uncommitted changes. A folder outside
+// git, or a machine without a usable git, is not an error: Repo is false
+// and Why says so in a sentence.
+func (w *Service) GitStatus(ctx context.Context, projectID int64) (wire.GitStatus, error) {
+	if err := w.waitStarted(ctx); err != nil {
+		return wire.GitStatus{}, err
+	}
+	p, err := w.store.Project(ctx, projectID)
+	if err != nil {
+		return wire.GitStatus{}, err
+	}
+	g, err := gitwt.Find(ctx)
+	if err != nil {
+		return wire.GitStatus{Why: err.Error()}, nil
+	}
+	if _, err := g.Toplevel(ctx, p.Path); err != nil {
+		return wire.GitStatus{Why: err.Error()}, nil
+	}
+	st, err := g.Status(ctx, p.Path)
+	if err != nil {
+		return wire.GitStatus{}, err
+	}
+	return wire.GitStatus{Repo: true, Branch: st.Branch, Uncommitted: st.Uncommitted}, nil
+}
