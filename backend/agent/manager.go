@@ -219,6 +219,9 @@ func (m *Manager) SendImages(ctx context.Context, sessionID int64, text string, 
 }
 
 func (m *Manager) send(ctx context.Context, sessionID int64, typed, text string, attachments []string, images []Image) error {
+	if err := m.notDiscarded(ctx, sessionID); err != nil {
+		return err
+	}
 	l, err := m.live(ctx, sessionID)
 	if err != nil {
 		return err
@@ -257,6 +260,9 @@ func (m *Manager) send(ctx context.Context, sessionID int64, typed, text string,
 // results, is sent again; nothing is added to it. It fails with
 // ErrNothingToRetry when the history ends with an answer.
 func (m *Manager) Retry(ctx context.Context, sessionID int64) error {
+	if err := m.notDiscarded(ctx, sessionID); err != nil {
+		return err
+	}
 	l, err := m.live(ctx, sessionID)
 	if err != nil {
 		return err
@@ -416,6 +422,16 @@ func (m *Manager) Close() {
 		l.closeSandbox() // no pod is left behind
 	}
 	m.out.flush()
+}
+
+// notDiscarded refuses a turn in a worktree session whose worktree was
+// discarded: it has no folder to work in any more.
+func (m *Manager) notDiscarded(ctx context.Context, sessionID int64) error {
+	sess, err := m.st.Session(ctx, sessionID)
+	if err != nil || !sess.Worktree.Discarded {
+		return nil // an unknown session is reported by live
+	}
+	return fmt.Errorf("the worktree of session %d (branch %s) was discarded, so it cannot run another turn; its history stays readable: start a new session to keep working", sessionID, sess.Worktree.Branch)
 }
 
 // live returns the in-memory side of a session, loading it on first use.

@@ -103,3 +103,24 @@ func WasTrusted(home, project string) bool {
 	doc, err := readTrust(home)
 	return err == nil && doc.Projects[cleanProject(project)] != ""
 }
+
+// TrustWorktree extends the project's trust to a worktree of it: when the
+// user trusts the project's .mcp.json and the worktree's has the very same
+// content, the worktree's is trusted too (the same servers, the same
+// commands). A worktree whose file differs, or a project whose file is not
+// trusted, is left untrusted and asks like any project. It reports whether
+// it trusted the worktree's file.
+func TrustWorktree(home, project, worktree string) (bool, error) {
+	_, raw, err := ReadFile(ProjectPath(project))
+	if err != nil || raw == nil {
+		return false, err
+	}
+	_, wraw, err := ReadFile(ProjectPath(worktree))
+	if err != nil || wraw == nil || Hash(wraw) != Hash(raw) {
+		return false, err
+	}
+	if ok, err := Trusted(home, project, Hash(raw)); !ok || err != nil {
+		return false, err
+	}
+	return true, Trust(home, worktree, Hash(raw))
+}
