@@ -428,10 +428,17 @@ func (m *Manager) Close() {
 // discarded: it has no folder to work in any more.
 func (m *Manager) notDiscarded(ctx context.Context, sessionID int64) error {
 	sess, err := m.st.Session(ctx, sessionID)
-	if err != nil || !sess.Worktree.Discarded {
+	if err != nil {
 		return nil // an unknown session is reported by live
 	}
-	return fmt.Errorf("the worktree of session %d (branch %s) was discarded, so it cannot run another turn; its history stays readable: start a new session to keep working", sessionID, sess.Worktree.Branch)
+	return discarded(sess)
+}
+
+func discarded(sess store.Session) error {
+	if !sess.Worktree.Discarded {
+		return nil
+	}
+	return fmt.Errorf("the worktree of session %d (branch %s) was discarded, so it cannot run another turn; its history stays readable: start a new session to keep working", sess.ID, sess.Worktree.Branch)
 }
 
 // live returns the in-memory side of a session, loading it on first use.
@@ -449,6 +456,9 @@ func (m *Manager) live(ctx context.Context, sessionID int64) (*live, error) {
 	proj, err := m.st.Project(ctx, sess.ProjectID)
 	if err != nil {
 		return nil, fmt.Errorf("project of session %d: %w", sessionID, err)
+	}
+	if err := discarded(sess); err != nil {
+		return nil, err
 	}
 	dir := sess.Root(proj.Path) // its worktree, or the project folder
 	root, err := sandbox.New(dir)

@@ -163,6 +163,25 @@ func (w *Service) WorktreeSessions(ctx context.Context, projectID int64) ([]wire
 	return out, nil
 }
 
+// WorktreeOf returns a worktree session's summary; a session in the
+// project folder, or no session, is refused with a sentence.
+func (w *Service) WorktreeOf(ctx context.Context, sessionID int64) (wire.SessionSummary, error) {
+	if err := w.waitStarted(ctx); err != nil {
+		return wire.SessionSummary{}, err
+	}
+	s, err := w.store.Session(ctx, sessionID)
+	if errors.Is(err, store.ErrNotFound) {
+		return wire.SessionSummary{}, fmt.Errorf("there is no session %d: pilot worktree list shows a project's worktree sessions", sessionID)
+	}
+	if err != nil {
+		return wire.SessionSummary{}, err
+	}
+	if s.Worktree.Path == "" {
+		return wire.SessionSummary{}, fmt.Errorf("session %d works in the project folder, not in a worktree: pilot worktree list shows the worktree sessions", sessionID)
+	}
+	return present.Session(s), nil
+}
+
 // deleteSession deletes a session and, for a worktree session, its
 // worktree and branch first: a deleted session leaves no worktree behind.
 func (w *Service) deleteSession(ctx context.Context, id int64) error {

@@ -322,3 +322,14 @@ type ModelList struct {
 	BaseURL  string   `json:"baseUrl"`
 	Models   []string `json:"models"`
 }
+
+// WorktreeLine is one worktree session as `pilot worktree list --json`
+// prints it, a line each, the most recently used first.
+type WorktreeLine struct {
+	SessionID int64        `json:"sessionId"`
+	Title     string       `json:"title"`
+	Branch    string       `json:"branch"`    // pilot/NAME
+	Path      string       `json:"path"`      // the session's folder in its worktree
+	State     SessionState `json:"state"`     // the session's last saved state: idle, running, interrupted, error
+	Discarded bool         `json:"discarded"` // the worktree and branch were removed; the session is history
+}
