@@ -681,6 +681,23 @@ export interface ModelList {
 }
 
 /**
+ * WorktreeLine is one worktree session as `pilot worktree list --json`
+ * prints it, a line each, the most recently used first.
+ */
+export interface WorktreeLine {
+  sessionId: number;
+  title: string;
+  /** pilot/NAME */
+  branch: string;
+  /** the session's folder in its worktree */
+  path: string;
+  /** the session's last saved state: idle, running, interrupted, error */
+  state: SessionState;
+  /** the worktree and branch were removed; the session is history */
+  discarded: boolean;
+}
+
+/**
  * SlashCommand is a command of the prompt box's / picker: a custom
  * command (a Markdown file) or an MCP server's prompt.
  */
@@ -1535,6 +1552,11 @@ export interface SessionSummary {
    */
   branch?: string;
   worktree?: string;
+  /**
+   * WorktreeDiscarded: the worktree and branch were removed; the
+   * session stays as history and runs no more turns.
+   */
+  worktreeDiscarded?: boolean;
 }
 
 /**

@@ -1388,6 +1388,7 @@ export namespace wire {
 	    approvalMode: string;
 	    branch?: string;
 	    worktree?: string;
+	    worktreeDiscarded?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new SessionSummary(source);
@@ -1408,6 +1409,7 @@ export namespace wire {
 	        this.approvalMode = source["approvalMode"];
 	        this.branch = source["branch"];
 	        this.worktree = source["worktree"];
+	        this.worktreeDiscarded = source["worktreeDiscarded"];
 	    }
 	}
 	export class SessionDetail {

@@ -19,6 +19,8 @@ export function DeleteRule(arg1:number):Promise<void>;
 
 export function DeleteSession(arg1:number):Promise<void>;
 
+export function DiscardWorktree(arg1:number):Promise<void>;
+
 export function ExportSession(arg1:number,arg2:string):Promise<string>;
 
 export function FindFiles(arg1:number,arg2:string,arg3:number):Promise<Array<string>>;
@@ -70,6 +72,8 @@ export function MCPTrust(arg1:string):Promise<void>;
 export function MCPTrustPrompt():Promise<wire.MCPTrustPrompt>;
 
 export function NewSession(arg1:number):Promise<wire.SessionSummary>;
+
+export function NewWorktreeSession(arg1:number,arg2:string):Promise<wire.SessionSummary>;
 
 export function OlderMessages(arg1:number,arg2:number,arg3:number):Promise<wire.MessagePage>;
 

@@ -34,6 +34,10 @@ export function DeleteSession(arg1) {
   return window['go']['main']['App']['DeleteSession'](arg1);
 }
 
+export function DiscardWorktree(arg1) {
+  return window['go']['main']['App']['DiscardWorktree'](arg1);
+}
+
 export function ExportSession(arg1, arg2) {
   return window['go']['main']['App']['ExportSession'](arg1, arg2);
 }
@@ -136,6 +140,10 @@ export function MCPTrustPrompt() {
 
 export function NewSession(arg1) {
   return window['go']['main']['App']['NewSession'](arg1);
+}
+
+export function NewWorktreeSession(arg1, arg2) {
+  return window['go']['main']['App']['NewWorktreeSession'](arg1, arg2);
 }
 
 export function OlderMessages(arg1, arg2, arg3) {
