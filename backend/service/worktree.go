@@ -36,6 +36,10 @@ func (w *Service) NewWorktreeSession(ctx context.Context, projectID int64, name 
 	return w.StartSession(ctx, projectID, SessionStart{Worktree: name})
 }
 
+// gitWorktreeAdd is git worktree add; the benchmark wraps it to time
+// what NewWorktreeSession adds around it.
+var gitWorktreeAdd = gitwt.Git.AddWorktree
+
 // addWorktree makes the worktree NAME of project p: checks the name, finds
 // git and the repository, and runs git worktree add. The returned
 // Worktree's Path is the project's folder inside the new worktree (its
@@ -66,7 +70,7 @@ func (w *Service) addWorktree(ctx context.Context, p store.Project, name string)
 	} else if taken {
 		return store.Worktree{}, fmt.Errorf("the branch %s already exists in %s: choose another name, or delete that branch (git branch -D %s) if it is no longer needed", branch, top, branch)
 	}
-	if err := g.AddWorktree(ctx, top, dir, branch, base); err != nil {
+	if err := gitWorktreeAdd(g, ctx, top, dir, branch, base); err != nil {
 		return store.Worktree{}, fmt.Errorf("the worktree %q could not be made: %w", name, err)
 	}
 	root := dir
