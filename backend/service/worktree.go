@@ -137,15 +137,40 @@ func (w *Service) DiscardWorktree(ctx context.Context, sessionID int64) error {
 	case s.Worktree.Discarded:
 		return fmt.Errorf("the worktree of session %d (branch %s) was already discarded", sessionID, s.Worktree.Branch)
 	}
-	w.agent.Release(sessionID)
+	sharing, err := w.sharingWorktree(ctx, s)
+	if err != nil {
+		return err
+	}
+	for _, id := range append(sharing, sessionID) {
+		w.agent.Release(id)
+	}
 	if err := w.removeWorktree(ctx, s); err != nil {
 		return err
 	}
-	if err := w.store.MarkWorktreeDiscarded(ctx, sessionID); err != nil {
-		return err
+	// Its forks worked in the same worktree: they are history now too.
+	for _, id := range append(sharing, sessionID) {
+		if err := w.store.MarkWorktreeDiscarded(ctx, id); err != nil {
+			return err
+		}
+		w.sessionUpdated(ctx, id)
 	}
-	w.sessionUpdated(ctx, sessionID)
 	return nil
+}
+
+// sharingWorktree returns the other sessions that work in s's worktree
+// (its forks, or the session it was forked from), not discarded.
+func (w *Service) sharingWorktree(ctx context.Context, s store.Session) ([]int64, error) {
+	all, err := w.store.Sessions(ctx, s.ProjectID, 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for _, o := range all {
+		if o.ID != s.ID && !o.Worktree.Discarded && o.Worktree.Path == s.Worktree.Path && s.Worktree.Path != "" {
+			ids = append(ids, o.ID)
+		}
+	}
+	return ids, nil
 }
 
 // WorktreeSessions lists the project's worktree sessions, discarded ones
@@ -187,14 +212,21 @@ func (w *Service) WorktreeOf(ctx context.Context, sessionID int64) (wire.Session
 }
 
 // deleteSession deletes a session and, for a worktree session, its
-// worktree and branch first: a deleted session leaves no worktree behind.
+// worktree and branch first: a deleted session leaves no worktree behind,
+// unless another session (a fork) still works in it.
 func (w *Service) deleteSession(ctx context.Context, id int64) error {
 	s, err := w.store.Session(ctx, id)
 	if err != nil {
 		return err
 	}
-	if err := w.removeWorktree(ctx, s); err != nil {
+	sharing, err := w.sharingWorktree(ctx, s)
+	if err != nil {
 		return err
+	}
+	if len(sharing) == 0 {
+		if err := w.removeWorktree(ctx, s); err != nil {
+			return err
+		}
 	}
 	return w.store.DeleteSession(ctx, id)
 }

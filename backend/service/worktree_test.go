@@ -297,3 +297,55 @@ func TestWorktreeSessionInSubfolder(t *testing.T) {
 		t.Fatalf("the worktree is still there: %v", err)
 	}
 }
+
+// TestWorktreeFork: a fork works in its parent's worktree; deleting one of
+// the two keeps the worktree for the other, and discarding marks both.
+func TestWorktreeFork(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{{Text: "Hello."}}})
+	t.Cleanup(srv.Close)
+	w := newWorkspace(t, map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test", "ANTHROPIC_BASE_URL": srv.URL()})
+	ev := newWaiter()
+	w.SetEmitter(ev)
+	ctx := context.Background()
+	repo := gitRepo(t, map[string]string{"a.txt": "a\n"})
+	p, _ := w.OpenProject(ctx, repo)
+	s, err := w.NewWorktreeSession(ctx, p.ID, "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.SendMessage(ctx, s.ID, "hi", nil); err != nil {
+		t.Fatal(err)
+	}
+	ev.wait(t, func(e any) bool { d, ok := e.(wire.TurnDonePayload); return ok && d.SessionID == s.ID })
+	d, err := w.GetSession(ctx, s.ID, 0)
+	if err != nil || len(d.Messages) == 0 {
+		t.Fatalf("GetSession: %v", err)
+	}
+	a, err := w.ForkSession(ctx, s.ID, d.Messages[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := w.ForkSession(ctx, s.ID, d.Messages[0].ID)
+	if err != nil || a.Worktree != s.Worktree {
+		t.Fatalf("fork %+v (%v): want it in %s", a, err, s.Worktree)
+	}
+	if err := w.DeleteSession(ctx, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(s.Worktree); err != nil {
+		t.Fatalf("deleting a fork removed the worktree the others work in: %v", err)
+	}
+	if err := w.DiscardWorktree(ctx, b.ID); err != nil {
+		t.Fatal(err)
+	}
+	list, _ := w.WorktreeSessions(ctx, p.ID)
+	for _, x := range list {
+		if !x.WorktreeDiscarded {
+			t.Errorf("session %d still works in the discarded worktree", x.ID)
+		}
+	}
+	if len(list) != 2 {
+		t.Fatalf("sessions %+v", list)
+	}
+}
