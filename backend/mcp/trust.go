@@ -63,14 +63,31 @@ func Trusted(home, project, hash string) (bool, error) {
 }
 
 // Trust records that the user trusts the project's .mcp.json with hash.
-func Trust(home, project, hash string) error {
+func Trust(home, project, hash string) error { return setTrust(home, project, hash) }
+
+// Forget drops the trust recorded for a folder that goes away (a
+// discarded worktree), so a later folder at the same path starts
+// untrusted. Call it while the folder still exists.
+func Forget(home, project string) error {
+	if !WasTrusted(home, project) {
+		return nil
+	}
+	return setTrust(home, project, "")
+}
+
+// setTrust records hash for the project; "" removes its entry.
+func setTrust(home, project, hash string) error {
 	trustMu.Lock()
 	defer trustMu.Unlock()
 	doc, err := readTrust(home)
 	if err != nil {
 		doc = trustDoc{Projects: map[string]string{}}
 	}
-	doc.Projects[cleanProject(project)] = hash
+	if hash == "" {
+		delete(doc.Projects, cleanProject(project))
+	} else {
+		doc.Projects[cleanProject(project)] = hash
+	}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return err

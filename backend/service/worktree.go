@@ -106,6 +106,9 @@ func (w *Service) removeWorktree(ctx context.Context, s store.Session) error {
 		return err
 	}
 	w.mcp.CloseProject(s.Worktree.Path)
+	if err := mcp.Forget(w.home, s.Worktree.Path); err != nil {
+		w.log.Warn("the worktree's MCP trust was not forgotten", "worktree", s.Worktree.Path, "err", err)
+	}
 	top := w.worktreeTop(s)
 	if err := g.RemoveWorktree(ctx, p.Path, top); err != nil {
 		return fmt.Errorf("the worktree at %s could not be removed: %w", top, err)

@@ -271,6 +271,14 @@ func TestWorktreeMCPTrust(t *testing.T) {
 			if err != nil || got != c.want {
 				t.Fatalf("the worktree's .mcp.json trusted = %v (%v), want %v", got, err, c.want)
 			}
+			// Discarded, its trust goes with it: a later worktree of the
+			// same name starts from the project's trust again.
+			if err := w.DiscardWorktree(ctx, s.ID); err != nil {
+				t.Fatal(err)
+			}
+			if mcp.WasTrusted(w.home, s.Worktree) {
+				t.Fatal("the discarded worktree is still in the trust file")
+			}
 		})
 	}
 }

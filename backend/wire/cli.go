@@ -122,6 +122,17 @@ type SessionRecord struct {
 	ParentMessageID int64   `json:"parentMessageId,omitempty"`
 	ApprovalMode    string  `json:"approvalMode"`        // plan, ask, edits, all or none
 	BudgetUSD       float64 `json:"budgetUsd,omitempty"` // the session's cost cap; 0: none
+	// Worktree is the session's own git worktree; its path is "" for a
+	// session in the project folder.
+	Worktree WorktreeRecord `json:"worktree"`
+}
+
+// WorktreeRecord is a session's git worktree in a SessionRecord.
+type WorktreeRecord struct {
+	Path      string `json:"path"`                // the session's folder in its worktree; "" for none
+	Branch    string `json:"branch"`              // pilot/NAME
+	Base      string `json:"base"`                // the commit the branch was made from
+	Discarded bool   `json:"discarded,omitempty"` // the worktree and branch were removed
 }
 
 // SearchRecord is one hit of `pilot sessions search --json`, a line each,

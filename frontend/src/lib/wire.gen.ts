@@ -447,6 +447,23 @@ export interface SessionRecord {
   approvalMode: string;
   /** the session's cost cap; 0: none */
   budgetUsd?: number;
+  /**
+   * Worktree is the session's own git worktree; its path is "" for a
+   * session in the project folder.
+   */
+  worktree: WorktreeRecord;
+}
+
+/** WorktreeRecord is a session's git worktree in a SessionRecord. */
+export interface WorktreeRecord {
+  /** the session's folder in its worktree; "" for none */
+  path: string;
+  /** pilot/NAME */
+  branch: string;
+  /** the commit the branch was made from */
+  base: string;
+  /** the worktree and branch were removed */
+  discarded?: boolean;
 }
 
 /**
