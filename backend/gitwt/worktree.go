@@ -95,37 +95,3 @@ func (g Git) DeleteBranch(ctx context.Context, repo, branch string) error {
 	_, err = g.Run(ctx, repo, "branch", "-D", "--", branch)
 	return err
 }
-
-// Worktree is one entry of `git worktree list`.
-type Worktree struct {
-	Path   string // absolute
-	Head   string // the commit checked out
-	Branch string // "pilot/NAME"; "" when detached
-}
-
-// Worktrees lists the repository's worktrees, the main one first.
-func (g Git) Worktrees(ctx context.Context, repo string) ([]Worktree, error) {
-	out, err := g.Run(ctx, repo, "worktree", "list", "--porcelain")
-	if err != nil {
-		return nil, err
-	}
-	var ws []Worktree
-	for _, block := range strings.Split(strings.TrimSpace(out), "\n\n") {
-		var w Worktree
-		for _, line := range strings.Split(block, "\n") {
-			k, v, _ := strings.Cut(line, " ")
-			switch k {
-			case "worktree":
-				w.Path = v
-			case "HEAD":
-				w.Head = v
-			case "branch":
-				w.Branch = strings.TrimPrefix(v, "refs/heads/")
-			}
-		}
-		if w.Path != "" {
-			ws = append(ws, w)
-		}
-	}
-	return ws, nil
-}
