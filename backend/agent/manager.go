@@ -219,6 +219,9 @@ func (m *Manager) SendImages(ctx context.Context, sessionID int64, text string, 
 }
 
 func (m *Manager) send(ctx context.Context, sessionID int64, typed, text string, attachments []string, images []Image) error {
+	if err := m.notDiscarded(ctx, sessionID); err != nil {
+		return err
+	}
 	l, err := m.live(ctx, sessionID)
 	if err != nil {
 		return err
@@ -257,6 +260,9 @@ func (m *Manager) send(ctx context.Context, sessionID int64, typed, text string,
 // results, is sent again; nothing is added to it. It fails with
 // ErrNothingToRetry when the history ends with an answer.
 func (m *Manager) Retry(ctx context.Context, sessionID int64) error {
+	if err := m.notDiscarded(ctx, sessionID); err != nil {
+		return err
+	}
 	l, err := m.live(ctx, sessionID)
 	if err != nil {
 		return err
@@ -418,6 +424,23 @@ func (m *Manager) Close() {
 	m.out.flush()
 }
 
+// notDiscarded refuses a turn in a worktree session whose worktree was
+// discarded: it has no folder to work in any more.
+func (m *Manager) notDiscarded(ctx context.Context, sessionID int64) error {
+	sess, err := m.st.Session(ctx, sessionID)
+	if err != nil {
+		return nil // an unknown session is reported by live
+	}
+	return discarded(sess)
+}
+
+func discarded(sess store.Session) error {
+	if !sess.Worktree.Discarded {
+		return nil
+	}
+	return fmt.Errorf("the worktree of session %d (branch %s) was discarded, so it cannot run another turn; its history stays readable: start a new session to keep working", sess.ID, sess.Worktree.Branch)
+}
+
 // live returns the in-memory side of a session, loading it on first use.
 func (m *Manager) live(ctx context.Context, sessionID int64) (*live, error) {
 	m.mu.Lock()
@@ -433,6 +456,9 @@ func (m *Manager) live(ctx context.Context, sessionID int64) (*live, error) {
 	proj, err := m.st.Project(ctx, sess.ProjectID)
 	if err != nil {
 		return nil, fmt.Errorf("project of session %d: %w", sessionID, err)
+	}
+	if err := discarded(sess); err != nil {
+		return nil, err
 	}
 	dir := sess.Root(proj.Path) // its worktree, or the project folder
 	root, err := sandbox.New(dir)

@@ -24,7 +24,7 @@ Usage:
   pilot [DIR]                   open the window (on the folder DIR: pilot . opens this one);
                                 with a window already open, it comes forward on DIR instead
   pilot -p "PROMPT" [--project DIR] [--resume ID] [--approve plan|ask|edits|all|none]
-           [--provider P] [--model M] [--json]
+           [--provider P] [--model M] [--json] [--worktree NAME]
                                 one headless turn: the answer on stdout, tools on stderr;
                                 --json prints one JSON object a line instead (README lists them)
   pilot -p - [...]              the prompt is read from stdin: echo "what to do" | pilot -p -
@@ -33,7 +33,14 @@ Usage:
                                 to its end like cat does (give </dev/null to send the prompt
                                 alone); more than 4 MiB on stdin is refused
   pilot repl [--project DIR] [--resume ID] [--approve MODE] [--provider P] [--model M]
-                                a conversation in the terminal
+           [--worktree NAME]    a conversation in the terminal
+                                --worktree NAME: the new session works in a new git worktree
+                                on the branch pilot/NAME, made from the project's HEAD
+  pilot worktree list [--project DIR] [--json]
+                                the project's worktree sessions: session id, branch, state, path
+  pilot worktree discard SESSION --yes
+                                remove a worktree session's worktree and branch (the session
+                                stays as history)
   pilot sessions list|show|search|export|import|changes ...
                                 past sessions (pilot sessions help)
   pilot sessions changes ID [--json]
@@ -53,7 +60,8 @@ Usage:
                                 into the project folder as one undoable change; exit 1 when your
                                 uncommitted changes conflict (nothing written without --force)
   pilot doctor [--json]         check the sandbox of commands (bubblewrap, user namespaces,
-                                Landlock, the proxy) and git and rg, a sentence each;
+                                Landlock, the proxy), git (found, version, 2.5 or newer
+                                for worktrees) and rg, a sentence each;
                                 exit 0 when everything needed is ready
   pilot version                 print version, commit and Wails version
 
@@ -86,12 +94,10 @@ func Run(ctx context.Context, args []string, tio IO) int {
 		return runMCP(ctx, args[1:], tio)
 	case "rules":
 		return runRules(ctx, args[1:], tio)
+	case "worktree":
+		return runWorktree(ctx, args[1:], tio)
 	case "doctor":
 		return Doctor(ctx, args[1:], tio)
-	case "worktree":
-		if len(args) > 1 && args[1] == "merge" {
-			return runWorktreeMerge(ctx, args[2:], tio)
-		}
 	case "version", "--version":
 		fmt.Fprint(tio.Stdout, version.Get().String())
 		return 0

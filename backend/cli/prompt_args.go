@@ -19,6 +19,7 @@ type runArgs struct {
 	provider string
 	model    string
 	json     bool
+	worktree string // --worktree NAME: a new session in a new git worktree
 }
 
 // errHelp: the command line asks for the usage (--help or -h).
@@ -86,9 +87,14 @@ func parseRunArgs(args []string, withPrompt bool) (runArgs, error) {
 			a.provider = value
 		case "model":
 			a.model = value
+		case "worktree":
+			a.worktree = value
 		default:
 			return a, fmt.Errorf("unknown flag %s (pilot help lists the flags)", arg)
 		}
+	}
+	if a.worktree != "" && a.resume != 0 {
+		return a, errors.New("--worktree starts a new session in a new worktree and --resume continues one: give only one of them")
 	}
 	if withPrompt && strings.TrimSpace(a.prompt) == "" {
 		return a, errors.New(`-p needs a prompt: pilot -p "what to do", or pilot -p - to read it from stdin`)

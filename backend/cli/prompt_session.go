@@ -50,7 +50,7 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 		h.close()
 		return nil, err
 	}
-	for _, problem := range svc.MCPReady(ctx, h.project) {
+	for _, problem := range svc.MCPReady(ctx, h.root()) {
 		fmt.Fprintf(tio.Stderr, "pilot: %s\n", problem)
 	}
 	return h, nil
@@ -77,11 +77,14 @@ func (h *headless) session(ctx context.Context, a runArgs, getenv func(string) s
 	if err != nil {
 		return err
 	}
-	s, err := h.svc.StartSession(ctx, p.ID, service.SessionStart{Mode: a.approve})
+	s, err := h.svc.StartSession(ctx, p.ID, service.SessionStart{Mode: a.approve, Worktree: a.worktree})
 	if err != nil {
 		return err
 	}
 	h.sess, h.project = s, p.Path
+	if s.Worktree != "" {
+		fmt.Fprintf(h.term.tio.Stderr, "pilot: session %d works in the worktree %s on branch %s.\n", s.ID, s.Worktree, s.Branch)
+	}
 	return nil
 }
 
@@ -106,6 +109,14 @@ func (h *headless) resume(ctx context.Context, id, inProject int64) error {
 	h.term.setTodos(todos)
 	h.sess, h.project = s, p.Path
 	return nil
+}
+
+// root is the folder the session works in: its worktree, or the project.
+func (h *headless) root() string {
+	if h.sess.Worktree != "" {
+		return h.sess.Worktree
+	}
+	return h.project
 }
 
 // close ends the run: the turn stops, a session of this run nobody wrote

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -39,12 +40,19 @@ type sessionArgs struct {
 	project string
 	format  string
 	json    bool
+	flags   map[string]bool // the flags without a value parseSessionArgsWith was given
 }
 
 // parseSessionArgs reads flags wherever they stand; --flag=value and
 // --flag value both work, and "--" ends the flags.
 func parseSessionArgs(args []string) (sessionArgs, error) {
-	var a sessionArgs
+	return parseSessionArgsWith(args)
+}
+
+// parseSessionArgsWith is parseSessionArgs that also takes the flags
+// without a value named in bools (--yes), set in sessionArgs.flags.
+func parseSessionArgsWith(args []string, bools ...string) (sessionArgs, error) {
+	a := sessionArgs{flags: map[string]bool{}}
 	if len(args) == 0 {
 		return a, errors.New("missing subcommand: list, show, search, export, import or changes (pilot help)")
 	}
@@ -86,6 +94,13 @@ func parseSessionArgs(args []string) (sessionArgs, error) {
 		case "h", "help":
 			a.cmd = "help"
 		default:
+			if slices.Contains(bools, name) {
+				if hasValue {
+					return a, fmt.Errorf("--%s takes no value", name)
+				}
+				a.flags[name] = true
+				continue
+			}
 			return a, fmt.Errorf("unknown flag %s (pilot help lists the flags)", arg)
 		}
 	}

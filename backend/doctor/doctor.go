@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"pilot/backend/confine"
+	"pilot/backend/gitwt"
 )
 
 // Check is one thing checked, said in a sentence.
@@ -56,7 +57,7 @@ func Run(ctx context.Context) Report {
 		cs = append(cs, Check{"landlock", false, false, "Landlock is not available (a kernel older than 5.13, or lsm= at boot without landlock): the sandbox relies on bubblewrap alone, which is enough; add landlock to the kernel's lsm= list for the second layer."})
 	}
 	cs = append(cs, proxyCheck(ctx, st))
-	cs = append(cs, program("git", false, "it tells the model the project's branch and status; without it the model is not told them"))
+	cs = append(cs, gitCheck(gitwt.Find(ctx)))
 	cs = append(cs, program("rg", false, "Pilot's own search does not use it; only `make bench` compares with it"))
 	r := Report{Ready: true, Checks: cs}
 	for _, c := range cs {
@@ -72,6 +73,17 @@ func orUnknown(v string) string {
 		return "(version unknown)"
 	}
 	return v
+}
+
+// gitCheck says whether git was found (gitwt.Find's answer), its version,
+// and whether it has worktrees (2.5 or newer). Not needed: without it
+// only worktree sessions and the model's view of git are missing.
+func gitCheck(g gitwt.Git, err error) Check {
+	const why = "worktree sessions need it, and it tells the model the project's branch and status"
+	if err != nil {
+		return Check{"git", false, false, fmt.Sprintf("%v. Without it there are no worktree sessions, and the model is not told the project's branch and status.", err)}
+	}
+	return Check{"git", true, false, fmt.Sprintf("git %s is at %s, new enough for worktrees (%d.%d or newer): %s.", g.Version, g.Path, gitwt.MinVersion[0], gitwt.MinVersion[1], why)}
 }
 
 // program checks that a program Pilot runs is on PATH.

@@ -2,12 +2,14 @@ package doctor
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
 
 	"pilot/backend/confine"
+	"pilot/backend/gitwt"
 )
 
 func TestMain(m *testing.M) {
@@ -46,5 +48,30 @@ func TestRun(t *testing.T) {
 	}
 	if names["git"].Needed || names["rg"].Needed {
 		t.Error("git or rg marked as needed")
+	}
+}
+
+func TestGitCheck(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		what string
+		g    gitwt.Git
+		err  error
+		ok   bool
+		want []string
+	}{
+		{"found", gitwt.Git{Path: "/usr/bin/git", Version: "2.39.5"}, nil, true, []string{"git 2.39.5", "/usr/bin/git", "2.5 or newer"}},
+		{"missing", gitwt.Git{}, gitwt.ErrNoGit, false, []string{"not found on PATH", "install git", "no worktree sessions"}},
+		{"too old", gitwt.Git{Path: "/old/git", Version: "2.4.0"}, errors.New("git 2.4.0 at /old/git is older than 2.5, which added worktrees: update git"), false, []string{"older than 2.5", "update git"}},
+	} {
+		got := gitCheck(c.g, c.err)
+		if got.Name != "git" || got.OK != c.ok || got.Needed {
+			t.Errorf("%s: %+v", c.what, got)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(got.Detail, w) {
+				t.Errorf("%s: %q does not say %q", c.what, got.Detail, w)
+			}
+		}
 	}
 }

@@ -63,14 +63,31 @@ func Trusted(home, project, hash string) (bool, error) {
 }
 
 // Trust records that the user trusts the project's .mcp.json with hash.
-func Trust(home, project, hash string) error {
+func Trust(home, project, hash string) error { return setTrust(home, project, hash) }
+
+// Forget drops the trust recorded for a folder that goes away (a
+// discarded worktree), so a later folder at the same path starts
+// untrusted. Call it while the folder still exists.
+func Forget(home, project string) error {
+	if !WasTrusted(home, project) {
+		return nil
+	}
+	return setTrust(home, project, "")
+}
+
+// setTrust records hash for the project; "" removes its entry.
+func setTrust(home, project, hash string) error {
 	trustMu.Lock()
 	defer trustMu.Unlock()
 	doc, err := readTrust(home)
 	if err != nil {
 		doc = trustDoc{Projects: map[string]string{}}
 	}
-	doc.Projects[cleanProject(project)] = hash
+	if hash == "" {
+		delete(doc.Projects, cleanProject(project))
+	} else {
+		doc.Projects[cleanProject(project)] = hash
+	}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return err
@@ -102,4 +119,25 @@ func WasTrusted(home, project string) bool {
 	defer trustMu.Unlock()
 	doc, err := readTrust(home)
 	return err == nil && doc.Projects[cleanProject(project)] != ""
+}
+
+// TrustWorktree extends the project's trust to a worktree of it: when the
+// user trusts the project's .mcp.json and the worktree's has the very same
+// content, the worktree's is trusted too (the same servers, the same
+// commands). A worktree whose file differs, or a project whose file is not
+// trusted, is left untrusted and asks like any project. It reports whether
+// it trusted the worktree's file.
+func TrustWorktree(home, project, worktree string) (bool, error) {
+	_, raw, err := ReadFile(ProjectPath(project))
+	if err != nil || raw == nil {
+		return false, err
+	}
+	_, wraw, err := ReadFile(ProjectPath(worktree))
+	if err != nil || wraw == nil || Hash(wraw) != Hash(raw) {
+		return false, err
+	}
+	if ok, err := Trusted(home, project, Hash(raw)); !ok || err != nil {
+		return false, err
+	}
+	return true, Trust(home, worktree, Hash(raw))
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // Home returns the data directory: $PILOT_HOME, or the OS user config
@@ -37,3 +38,10 @@ func DB(home string) string { return filepath.Join(home, "pilot.db") }
 // Checkpoints is the folder of the change ledger: stored file content
 // (blobs) and the per-project scan manifests (trees). Never inside a project.
 func Checkpoints(home string) string { return filepath.Join(home, "checkpoints") }
+
+// Worktree is the folder of a project's worktree NAME (a worktree
+// session's): PILOT_HOME/worktrees/<project id>/<NAME>. Never inside a
+// project, so a worktree is never inside the tree it was made from.
+func Worktree(home string, projectID int64, name string) string {
+	return filepath.Join(home, "worktrees", strconv.FormatInt(projectID, 10), name)
+}

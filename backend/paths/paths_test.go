@@ -56,3 +56,10 @@ func TestCheckpoints(t *testing.T) {
 		t.Errorf("Checkpoints = %q, want %q", got, want)
 	}
 }
+
+func TestWorktree(t *testing.T) {
+	t.Parallel()
+	if got, want := Worktree("/h", 7, "fix"), filepath.Join("/h", "worktrees", "7", "fix"); got != want {
+		t.Fatalf("Worktree = %q, want %q", got, want)
+	}
+}

@@ -35,7 +35,7 @@ func Session(s store.Session) wire.SessionSummary {
 		CreatedAt: Millis(s.CreatedAt), UpdatedAt: Millis(s.UpdatedAt),
 		Tokens:  u.InputTokens + u.OutputTokens + u.CacheReadTokens + u.CacheWriteTokens,
 		CostUSD: s.CostUSD, State: wire.SessionState(s.State), ApprovalMode: wire.ApprovalMode(s.ApprovalMode),
-		Branch: s.Worktree.Branch, Worktree: s.Worktree.Path,
+		Branch: s.Worktree.Branch, Worktree: s.Worktree.Path, WorktreeDiscarded: s.Worktree.Discarded,
 	}
 }
 

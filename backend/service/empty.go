@@ -57,7 +57,7 @@ func (w *Service) dropEmpty(ctx context.Context, keep int64) bool {
 			continue
 		}
 		if isEmpty[id] {
-			if err := w.store.DeleteSession(ctx, id); err != nil {
+			if err := w.deleteSession(ctx, id); err != nil {
 				w.log.Warn("deleting an empty session", "session", id, "err", err)
 				continue
 			}
@@ -78,7 +78,7 @@ func (w *Service) dropLeftovers(ctx context.Context) {
 		return
 	}
 	for _, id := range ids {
-		if err := w.store.DeleteSession(ctx, id); err != nil {
+		if err := w.deleteSession(ctx, id); err != nil {
 			w.log.Warn("deleting an empty session", "session", id, "err", err)
 		}
 	}

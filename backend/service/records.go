@@ -15,7 +15,7 @@ func sessionRecord(s store.Session) wire.SessionRecord {
 		CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt, Usage: tokenCount(s.Usage), CostUSD: s.CostUSD,
 		State: string(s.State), ParentSessionID: s.ParentSessionID, ParentMessageID: s.ParentMessageID,
 		ApprovalMode: s.ApprovalMode, BudgetUSD: s.BudgetUSD,
-		Worktree: wire.WorktreeRecord{Path: s.Worktree.Path, Branch: s.Worktree.Branch, Base: s.Worktree.Base},
+		Worktree: wire.WorktreeRecord{Path: s.Worktree.Path, Branch: s.Worktree.Branch, Base: s.Worktree.Base, Discarded: s.Worktree.Discarded},
 	}
 }
 

@@ -48,6 +48,9 @@ func (w *Service) providerFor(ctx context.Context, s store.Session) (agent.Model
 type SessionStart struct {
 	Mode            wire.ApprovalMode
 	Provider, Model string
+	// Worktree, when set, is the NAME of a new git worktree the session
+	// works in, on the branch pilot/NAME (see NewWorktreeSession).
+	Worktree string
 }
 
 // NewSession starts an empty session in the project with the provider,
@@ -80,13 +83,23 @@ func (w *Service) StartSession(ctx context.Context, projectID int64, o SessionSt
 	if o.Mode != "" {
 		mode = string(o.Mode)
 	}
+	var wt store.Worktree
+	if o.Worktree != "" {
+		if wt, err = w.addWorktree(ctx, p, o.Worktree); err != nil {
+			return wire.SessionSummary{}, err
+		}
+	}
 	w.dropEmpty(ctx, 0)
 	s, err := w.store.CreateSession(ctx, store.NewSession{
 		ProjectID: projectID,
 		Provider:  r.Provider.Value, Model: r.Model.Value,
 		ApprovalMode: mode, BudgetUSD: r.BudgetUSD,
+		Worktree: wt,
 	})
 	if err != nil {
+		if wt.Path != "" {
+			_ = w.removeWorktree(ctx, store.Session{ProjectID: projectID, Worktree: wt})
+		}
 		return wire.SessionSummary{}, err
 	}
 	w.created(s.ID)

@@ -45,14 +45,15 @@ func (w *Service) RenameSession(ctx context.Context, id int64, title string) err
 }
 
 // DeleteSession removes a session and everything under it. A running turn
-// is cancelled first, and the session's sandbox ended.
+// is cancelled first, and the session's sandbox ended; a worktree
+// session's worktree and branch are removed with it.
 func (w *Service) DeleteSession(ctx context.Context, id int64) error {
 	if err := w.waitStarted(ctx); err != nil {
 		return err
 	}
 	_ = w.CancelTurn(id)
 	w.agent.Release(id)
-	return w.store.DeleteSession(ctx, id)
+	return w.deleteSession(ctx, id)
 }
 
 // ForkSession copies a session up to and including messageID.

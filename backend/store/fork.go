@@ -30,9 +30,9 @@ func (s *Store) Fork(ctx context.Context, sessionID, atMessageID int64) (Session
 		fork, err = scanSession(tx.QueryRowContext(ctx, `
 			INSERT INTO sessions (project_id, title, provider, model, created_at, updated_at,
 				parent_session_id, parent_message_id, approval_mode, plan_mode, budget_usd,
-				worktree, worktree_branch, worktree_base)
+				worktree, worktree_branch, worktree_base, worktree_discarded)
 			SELECT project_id, title || ' (fork)', provider, model, ?1, ?1, id, ?2, approval_mode, plan_mode, budget_usd,
-				worktree, worktree_branch, worktree_base
+				worktree, worktree_branch, worktree_base, worktree_discarded
 			FROM sessions WHERE id = ?3 RETURNING `+sessionCols, now, atMessageID, sessionID))
 		if err != nil {
 			return err

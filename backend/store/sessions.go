@@ -51,6 +51,9 @@ type Worktree struct {
 	Path   string `json:"path"`   // absolute
 	Branch string `json:"branch"` // pilot/NAME
 	Base   string `json:"base"`   // the commit the branch was made from
+	// Discarded: the worktree and its branch were removed (migration
+	// 0012); the session stays as history and runs no more turns.
+	Discarded bool `json:"discarded,omitempty"`
 }
 
 // Root is the folder the session works in: its worktree, or the project
@@ -77,7 +80,7 @@ const sessionCols = `id, project_id, title, provider, model, created_at, updated
 	input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, state,
 	parent_session_id, parent_message_id,
 	CASE WHEN plan_mode = 1 THEN 'plan' ELSE approval_mode END, budget_usd,
-	worktree, worktree_branch, worktree_base`
+	worktree, worktree_branch, worktree_base, worktree_discarded`
 
 // PlanMode is the approval mode stored as sessions.plan_mode (migration
 // 0006); approval_mode then keeps the mode the session had before.
@@ -106,7 +109,7 @@ func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 	err := row.Scan(&x.ID, &x.ProjectID, &x.Title, &x.Provider, &x.Model, &created, &updated,
 		&x.Usage.InputTokens, &x.Usage.OutputTokens, &x.Usage.CacheReadTokens, &x.Usage.CacheWriteTokens,
 		&x.CostUSD, &x.State, &parentS, &parentM, &x.ApprovalMode, &budget,
-		&x.Worktree.Path, &x.Worktree.Branch, &x.Worktree.Base)
+		&x.Worktree.Path, &x.Worktree.Branch, &x.Worktree.Base, &x.Worktree.Discarded)
 	if err != nil {
 		return Session{}, err
 	}
@@ -211,6 +214,12 @@ func (s *Store) EmptySessions(ctx context.Context, projectID int64, createdBefor
 // Rename sets a session's title.
 func (s *Store) Rename(ctx context.Context, id int64, title string) error {
 	return s.updateSession(ctx, id, `title = ?`, title)
+}
+
+// MarkWorktreeDiscarded records that a worktree session's worktree and
+// branch were removed; its path, branch and base stay as history.
+func (s *Store) MarkWorktreeDiscarded(ctx context.Context, id int64) error {
+	return s.updateSession(ctx, id, `worktree_discarded = 1`)
 }
 
 // SetModel sets the model a session's next turns use.

@@ -126,12 +126,12 @@ type SessionRecord struct {
 	Worktree WorktreeRecord `json:"worktree,omitzero"`
 }
 
-// WorktreeRecord is a session's own git worktree: its folder, its branch
-// (pilot/NAME) and the commit the branch was made from.
+// WorktreeRecord is a session's own git worktree in a SessionRecord.
 type WorktreeRecord struct {
-	Path   string `json:"path"`
-	Branch string `json:"branch"`
-	Base   string `json:"base"`
+	Path      string `json:"path"`                // the session's folder in its worktree
+	Branch    string `json:"branch"`              // pilot/NAME
+	Base      string `json:"base"`                // the commit the branch was made from
+	Discarded bool   `json:"discarded,omitempty"` // the worktree and branch were removed
 }
 
 // SearchRecord is one hit of `pilot sessions search --json`, a line each,
@@ -331,4 +331,15 @@ type ModelList struct {
 	Provider string   `json:"provider"`
 	BaseURL  string   `json:"baseUrl"`
 	Models   []string `json:"models"`
+}
+
+// WorktreeLine is one worktree session as `pilot worktree list --json`
+// prints it, a line each, the most recently used first.
+type WorktreeLine struct {
+	SessionID int64        `json:"sessionId"`
+	Title     string       `json:"title"`
+	Branch    string       `json:"branch"`    // pilot/NAME
+	Path      string       `json:"path"`      // the session's folder in its worktree
+	State     SessionState `json:"state"`     // the session's last saved state: idle, running, interrupted, error
+	Discarded bool         `json:"discarded"` // the worktree and branch were removed; the session is history
 }

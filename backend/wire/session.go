@@ -152,6 +152,9 @@ type SessionSummary struct {
 	// that works in its own git worktree.
 	Branch   string `json:"branch,omitempty"`
 	Worktree string `json:"worktree,omitempty"`
+	// WorktreeDiscarded: the worktree and branch were removed; the
+	// session stays as history and runs no more turns.
+	WorktreeDiscarded bool `json:"worktreeDiscarded,omitempty"`
 }
 
 // SandboxStatus is the OS sandbox of commands as Settings shows it: ready

@@ -42,6 +42,8 @@ export interface Backend {
   /** The page of messages before message `before`, reaching back at least to message `from` (0: one page). */
   olderMessages(sessionId: number, before: number, from: number): Promise<MessagePage>;
   newSession(projectId: number): Promise<SessionSummary>;
+  /** A new session in a new git worktree NAME on the branch pilot/NAME; a bad or taken name, a folder outside git: an error sentence. */
+  newWorktreeSession(projectId: number, name: string): Promise<SessionSummary>;
   renameSession(sessionId: number, title: string): Promise<void>;
   deleteSession(sessionId: number): Promise<void>;
   forkSession(sessionId: number, messageId: number): Promise<SessionSummary>;
@@ -87,7 +89,7 @@ export interface Backend {
   rewind(sessionId: number, messageId: number, mode: RewindMode, input: RestoreInput): Promise<RestoreResult>;
 
   // git: a session's branch, and bringing its work home
-  /** Removes a worktree session's worktree and branch; the session stays as history. */
+  /** Removes a worktree session's worktree and branch; the session stays as history, marked discarded. */
   discardWorktree(sessionId: number): Promise<void>;
   /** A worktree session's branch against its base: every file it changed, hunks numbered across files. */
   getBranch(sessionId: number): Promise<BranchView>;

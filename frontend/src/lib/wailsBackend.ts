@@ -69,6 +69,8 @@ export const wailsBackend: Backend = {
   getSession: async (id, focus) => typed<SessionDetail>(await App.GetSession(id, focus)),
   olderMessages: async (id, before, from) => typed<MessagePage>(await App.OlderMessages(id, before, from)),
   newSession: async (projectId) => typed<SessionSummary>(await App.NewSession(projectId)),
+  newWorktreeSession: async (projectId, name) => typed<SessionSummary>(await App.NewWorktreeSession(projectId, name)),
+  discardWorktree: (id) => App.DiscardWorktree(id),
   renameSession: (id, title) => App.RenameSession(id, title),
   deleteSession: (id) => App.DeleteSession(id),
   forkSession: async (id, messageId) => typed<SessionSummary>(await App.ForkSession(id, messageId)),
@@ -99,7 +101,6 @@ export const wailsBackend: Backend = {
   revertFile: async (sessionId, path, input) => typed<RestoreResult>(await App.RevertFile(sessionId, path, wire.RestoreInput.createFrom(input))),
   rewind: async (sessionId, messageId, mode, input) => typed<RestoreResult>(await App.Rewind(sessionId, messageId, mode, wire.RestoreInput.createFrom(input))),
 
-  discardWorktree: (id) => App.DiscardWorktree(id),
   getBranch: async (id) => typed<BranchView>(await App.GetBranch(id)),
   mergeBranch: async (id, m) => typed<MergeResult>(await App.MergeBranch(id, wire.BranchMerge.createFrom(m))),
   draftCommitMessage: (id) => App.DraftCommitMessage(id),

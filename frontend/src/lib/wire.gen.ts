@@ -451,14 +451,16 @@ export interface SessionRecord {
   worktree?: WorktreeRecord;
 }
 
-/**
- * WorktreeRecord is a session's own git worktree: its folder, its branch
- * (pilot/NAME) and the commit the branch was made from.
- */
+/** WorktreeRecord is a session's own git worktree in a SessionRecord. */
 export interface WorktreeRecord {
+  /** the session's folder in its worktree */
   path: string;
+  /** pilot/NAME */
   branch: string;
+  /** the commit the branch was made from */
   base: string;
+  /** the worktree and branch were removed */
+  discarded?: boolean;
 }
 
 /**
@@ -690,6 +692,23 @@ export interface ModelList {
   provider: string;
   baseUrl: string;
   models: string[];
+}
+
+/**
+ * WorktreeLine is one worktree session as `pilot worktree list --json`
+ * prints it, a line each, the most recently used first.
+ */
+export interface WorktreeLine {
+  sessionId: number;
+  title: string;
+  /** pilot/NAME */
+  branch: string;
+  /** the session's folder in its worktree */
+  path: string;
+  /** the session's last saved state: idle, running, interrupted, error */
+  state: SessionState;
+  /** the worktree and branch were removed; the session is history */
+  discarded: boolean;
 }
 
 /**
@@ -1547,6 +1566,11 @@ export interface SessionSummary {
    */
   branch?: string;
   worktree?: string;
+  /**
+   * WorktreeDiscarded: the worktree and branch were removed; the
+   * session stays as history and runs no more turns.
+   */
+  worktreeDiscarded?: boolean;
 }
 
 /**

@@ -3,7 +3,7 @@
 import type { Backend } from "../lib/backend";
 import type { EventMap } from "../lib/wire.gen";
 import { errorText } from "../lib/format";
-import type { Approval, SettingsInput, SettingsView } from "../lib/wire.gen";
+import type { Approval, SessionSummary, SettingsInput, SettingsView } from "../lib/wire.gen";
 import type { ActionContext } from "./actions";
 import { initialState, sortProjects, type AppState, type Dialog } from "./appState";
 import { ApprovalActions } from "./approvals";
@@ -311,22 +311,33 @@ export class AppController implements ActionContext {
     const project = this.state.project;
     if (!project) return null;
     try {
-      const sum = await this.backend.newSession(project.id);
-      this.forgetIfEmpty(this.state.session, sum.id);
-      this.set((st) => ({ ...st, sessions: mergeSessions(st.sessions, [sum]) }));
-      // Where the new session's seq starts is the backend's business: settle on the first events.
-      this.gate.reset(null);
-      this.held = null;
-      this.openToken++;
-      this.set((st) => ({ ...st, session: { ...emptySession(sum.id, sum), status: "ready" } }));
-      this.ledger.reset(sum.id);
-      this.layout.closeDrawer();
-      this.layout.showChat();
-      return sum.id;
+      return this.enterNewSession(await this.backend.newSession(project.id));
     } catch (err) {
       this.fail("Could not start a session", err);
       return null;
     }
+  }
+
+  /** Starts a session in a new git worktree NAME and opens it; a refusal (bad or taken name, no git) is thrown for the dialog to show. */
+  async newWorktreeSession(name: string): Promise<number> {
+    const project = this.state.project;
+    if (!project) throw new Error("Open a project first: a worktree is made from a project's repository.");
+    return this.enterNewSession(await this.backend.newWorktreeSession(project.id, name));
+  }
+
+  /** Makes a session just created the open one, empty and ready. */
+  private enterNewSession(sum: SessionSummary): number {
+    this.forgetIfEmpty(this.state.session, sum.id);
+    this.set((st) => ({ ...st, sessions: mergeSessions(st.sessions, [sum]) }));
+    // Where the new session's seq starts is the backend's business: settle on the first events.
+    this.gate.reset(null);
+    this.held = null;
+    this.openToken++;
+    this.set((st) => ({ ...st, session: { ...emptySession(sum.id, sum), status: "ready" } }));
+    this.ledger.reset(sum.id);
+    this.layout.closeDrawer();
+    this.layout.showChat();
+    return sum.id;
   }
 
   async openSession(id: number, focusMessageId: number | null = null): Promise<void> {

@@ -203,6 +203,16 @@ export class FakeBackend implements Backend {
     this.details[s.id] = detail(s.id, { session: s });
     return s;
   }
+  /** A sentence newWorktreeSession refuses name with, or null to make it. */
+  refuseWorktree: (name: string) => string | null = () => null;
+  async newWorktreeSession(projectId: number, name: string): Promise<SessionSummary> {
+    this.record("newWorktreeSession", projectId, name);
+    const why = this.refuseWorktree(name);
+    if (why) throw new Error(why);
+    const s = summary(100 + this.calls.length, { projectId, branch: `pilot/${name}`, worktree: `/home/u/.local/share/pilot/worktrees/${projectId}/${name}` });
+    this.details[s.id] = detail(s.id, { session: s });
+    return s;
+  }
   async renameSession(sessionId: number, title: string): Promise<void> {
     this.record("renameSession", sessionId, title);
   }

@@ -1538,6 +1538,7 @@ export namespace wire {
 	    approvalMode: string;
 	    branch?: string;
 	    worktree?: string;
+	    worktreeDiscarded?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new SessionSummary(source);
@@ -1558,6 +1559,7 @@ export namespace wire {
 	        this.approvalMode = source["approvalMode"];
 	        this.branch = source["branch"];
 	        this.worktree = source["worktree"];
+	        this.worktreeDiscarded = source["worktreeDiscarded"];
 	    }
 	}
 	export class SessionDetail {

@@ -5,6 +5,7 @@ import { useDebounced } from "../../lib/useDebounced";
 import { useReportError } from "../../lib/useReportError";
 import { useApp, useController } from "../../state/context";
 import SessionItem from "./SessionItem";
+import WorktreeDialog from "./WorktreeDialog";
 
 type Search =
   | { status: "idle" }
@@ -51,6 +52,7 @@ export default function SessionSection() {
   const [query, setQuery] = useState("");
   const debounced = useDebounced(query.trim(), 250);
   const [search, setSearch] = useState<Search>({ status: "idle" });
+  const [askWorktree, setAskWorktree] = useState(false);
   useReportError("sessions", search.status === "failed" ? `Search failed: ${search.error}` : null);
 
   useEffect(() => {
@@ -75,19 +77,36 @@ export default function SessionSection() {
     <section className="sidebar-section grow sessions" aria-labelledby="sessions-h">
       <div className="section-head">
         <h2 id="sessions-h">Sessions</h2>
-        <button
-          type="button"
-          className="small"
-          data-testid="session-new"
-          onClick={() => {
-            // The new session must show: a search left on would hide the list.
-            setQuery("");
-            void c.newSession();
-          }}
-        >
-          + New
-        </button>
+        <div className="new-session" role="group" aria-label="New session">
+          <button
+            type="button"
+            className="small"
+            data-testid="session-new"
+            title="New session in this folder"
+            onClick={() => {
+              // The new session must show: a search left on would hide the list.
+              setQuery("");
+              void c.newSession();
+            }}
+          >
+            + New
+          </button>
+          <button
+            type="button"
+            className="small"
+            data-testid="session-new-worktree"
+            title="New session in a new git worktree, on its own branch"
+            aria-label="New session in a new worktree"
+            onClick={() => {
+              setQuery("");
+              setAskWorktree(true);
+            }}
+          >
+            + Worktree
+          </button>
+        </div>
       </div>
+      {askWorktree && <WorktreeDialog onClose={() => setAskWorktree(false)} />}
       <input
         type="search"
         data-testid="session-search"

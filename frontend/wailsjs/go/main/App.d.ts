@@ -21,6 +21,8 @@ export function DeleteRule(arg1:number):Promise<void>;
 
 export function DeleteSession(arg1:number):Promise<void>;
 
+export function DiscardWorktree(arg1:number):Promise<void>;
+
 export function DraftCommitMessage(arg1:number):Promise<string>;
 
 export function ExportSession(arg1:number,arg2:string):Promise<string>;
@@ -80,6 +82,8 @@ export function MCPTrustPrompt():Promise<wire.MCPTrustPrompt>;
 export function MergeBranch(arg1:number,arg2:wire.BranchMerge):Promise<wire.MergeResult>;
 
 export function NewSession(arg1:number):Promise<wire.SessionSummary>;
+
+export function NewWorktreeSession(arg1:number,arg2:string):Promise<wire.SessionSummary>;
 
 export function OlderMessages(arg1:number,arg2:number,arg3:number):Promise<wire.MessagePage>;
 

@@ -38,6 +38,10 @@ export function DeleteSession(arg1) {
   return window['go']['main']['App']['DeleteSession'](arg1);
 }
 
+export function DiscardWorktree(arg1) {
+  return window['go']['main']['App']['DiscardWorktree'](arg1);
+}
+
 export function DraftCommitMessage(arg1) {
   return window['go']['main']['App']['DraftCommitMessage'](arg1);
 }
@@ -156,6 +160,10 @@ export function MergeBranch(arg1, arg2) {
 
 export function NewSession(arg1) {
   return window['go']['main']['App']['NewSession'](arg1);
+}
+
+export function NewWorktreeSession(arg1, arg2) {
+  return window['go']['main']['App']['NewWorktreeSession'](arg1, arg2);
 }
 
 export function OlderMessages(arg1, arg2, arg3) {

@@ -1,0 +1,189 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"pilot/backend/internal/fakellm"
+	"pilot/backend/wire"
+)
+
+// gitProject is tempProject committed as a git repository.
+func gitProject(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := tempProject(t, files)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "start"}} {
+		gitOut(t, dir, args...)
+	}
+	return dir
+}
+
+func gitOut(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "GIT_CONFIG_NOSYSTEM=1"}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// runBin runs the binary and returns its exit code, stdout and stderr.
+func runBin(t *testing.T, cmd *exec.Cmd, stdin string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(stdin), &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, stdout.String(), stderr.String()
+}
+
+// TestHeadlessWorktree: pilot -p --worktree works in a new worktree on
+// pilot/NAME and leaves the user's tree alone; pilot worktree list shows
+// it; discard without --yes only says what it would remove, with --yes
+// removes worktree and branch (git worktree list and git branch checked).
+func TestHeadlessWorktree(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(editScript())
+	defer srv.Close()
+	home := t.TempDir()
+	repo := gitProject(t, map[string]string{"notes.txt": "a draft\n"})
+
+	code, stdout, stderr := runBin(t, command(t, srv, home, "-p", "Mark it final", "--project", repo, "--worktree", "fix", "--approve", "edits"), "")
+	if code != 0 || !strings.Contains(stdout, "Marked it final.") {
+		t.Fatalf("pilot -p --worktree: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	wt := filepath.Join(home, "worktrees", "1", "fix")
+	if !strings.Contains(stderr, "works in the worktree "+wt+" on branch pilot/fix") {
+		t.Errorf("stderr does not say where the session works:\n%s", stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(wt, "notes.txt")); string(b) != "a final\n" {
+		t.Errorf("the worktree's notes.txt = %q, want the edit", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(repo, "notes.txt")); string(b) != "a draft\n" {
+		t.Errorf("the user's notes.txt = %q, want it untouched", b)
+	}
+	if st := gitOut(t, repo, "status", "--porcelain"); st != "" {
+		t.Errorf("the user's tree is not clean: %q", st)
+	}
+
+	code, stdout, stderr = runBin(t, command(t, srv, home, "worktree", "list", "--project", repo, "--json"), "")
+	var line wire.WorktreeLine
+	if code != 0 || json.Unmarshal([]byte(stdout), &line) != nil || line.Branch != "pilot/fix" || line.Path != wt || line.SessionID == 0 || line.Discarded {
+		t.Fatalf("worktree list --json: exit %d, %q (%s)", code, stdout, stderr)
+	}
+	if code, stdout, _ = runBin(t, command(t, srv, home, "worktree", "list", "--project", repo), ""); code != 0 || !strings.Contains(stdout, "pilot/fix") || !strings.Contains(stdout, wt) {
+		t.Fatalf("worktree list: exit %d, %q", code, stdout)
+	}
+
+	id := strconv.FormatInt(line.SessionID, 10)
+	code, _, stderr = runBin(t, command(t, srv, home, "worktree", "discard", id), "")
+	if code != 2 || !strings.Contains(stderr, wt) || !strings.Contains(stderr, "pilot/fix") || !strings.Contains(stderr, "--yes") {
+		t.Fatalf("discard without --yes: exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(wt); err != nil {
+		t.Fatalf("discard without --yes removed the worktree: %v", err)
+	}
+	code, stdout, stderr = runBin(t, command(t, srv, home, "worktree", "discard", id, "--yes"), "")
+	if code != 0 || !strings.Contains(stdout, "Removed the worktree") {
+		t.Fatalf("discard --yes: exit %d, %q %q", code, stdout, stderr)
+	}
+	if _, err := os.Stat(wt); !os.IsNotExist(err) {
+		t.Errorf("the worktree is still there: %v", err)
+	}
+	if got := gitOut(t, repo, "worktree", "list", "--porcelain"); strings.Contains(got, wt) {
+		t.Errorf("git worktree list still has it: %s", got)
+	}
+	if got := gitOut(t, repo, "branch", "--list", "pilot/fix"); got != "" {
+		t.Errorf("git branch still has pilot/fix: %q", got)
+	}
+	code, stdout, _ = runBin(t, command(t, srv, home, "worktree", "list", "--project", repo), "")
+	if code != 0 || !strings.Contains(stdout, "discarded") {
+		t.Errorf("the discarded session is not listed as discarded: %q", stdout)
+	}
+	code, _, stderr = runBin(t, command(t, srv, home, "-p", "more", "--resume", id), "")
+	if code == 0 || !strings.Contains(stderr, "was discarded") {
+		t.Errorf("a turn in the discarded session: exit %d, %q", code, stderr)
+	}
+}
+
+// TestHeadlessWorktreeRefused: every wrong use ends with its exit code and
+// a sentence, and leaves no worktree.
+func TestHeadlessWorktreeRefused(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(editScript())
+	defer srv.Close()
+	home := t.TempDir()
+	repo := gitProject(t, map[string]string{"notes.txt": "a draft\n"})
+	plain := tempProject(t, map[string]string{"notes.txt": "x\n"})
+	for _, c := range []struct {
+		what string
+		args []string
+		code int
+		want string
+	}{
+		{"a bad name", []string{"-p", "x", "--project", repo, "--worktree", "a/b"}, 1, "cannot name a worktree"},
+		{"not a repository", []string{"-p", "x", "--project", plain, "--worktree", "w"}, 1, "git init"},
+		{"with --resume", []string{"-p", "x", "--worktree", "w", "--resume", "1"}, 2, "only one of them"},
+		{"repl with a bad name", []string{"repl", "--project", repo, "--worktree", "-x"}, 1, "cannot name a worktree"},
+		{"no subcommand", []string{"worktree"}, 2, "missing subcommand"},
+		{"unknown subcommand", []string{"worktree", "frob"}, 2, "unknown subcommand"},
+		{"not an id", []string{"worktree", "discard", "abc", "--yes"}, 2, "not a session id"},
+		{"no such session", []string{"worktree", "discard", "99", "--yes"}, 1, "no session 99"},
+	} {
+		code, _, stderr := runBin(t, command(t, srv, home, c.args...), "")
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d, %q; want exit %d and %q", c.what, code, stderr, c.code, c.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(home, "worktrees")); err == nil {
+		entries, _ := filepath.Glob(filepath.Join(home, "worktrees", "*", "*"))
+		if len(entries) != 0 {
+			t.Errorf("worktrees left behind: %v", entries)
+		}
+	}
+}
+
+// TestReplWorktree: pilot repl --worktree works in its worktree; a repl
+// left without a message deletes its empty session and its worktree.
+func TestReplWorktree(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(editScript())
+	defer srv.Close()
+	home := t.TempDir()
+	repo := gitProject(t, map[string]string{"notes.txt": "a draft\n"})
+	code, _, stderr := runBin(t, command(t, srv, home, "repl", "--project", repo, "--worktree", "talk", "--approve", "edits"), "Mark it final\n")
+	wt := filepath.Join(home, "worktrees", "1", "talk")
+	if code != 0 || !strings.Contains(stderr, "pilot/talk") {
+		t.Fatalf("repl --worktree: exit %d\n%s", code, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(wt, "notes.txt")); string(b) != "a final\n" {
+		t.Errorf("the worktree's notes.txt = %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(repo, "notes.txt")); string(b) != "a draft\n" {
+		t.Errorf("the user's notes.txt = %q", b)
+	}
+	code, _, stderr = runBin(t, command(t, srv, home, "repl", "--project", repo, "--worktree", "idle"), "")
+	if code != 0 {
+		t.Fatalf("repl --worktree idle: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(home, "worktrees", "1", "idle")); !os.IsNotExist(err) {
+		t.Errorf("the worktree of a session never written in is still there: %v", err)
+	}
+	if got := gitOut(t, repo, "branch", "--list", "pilot/idle"); got != "" {
+		t.Errorf("its branch is still there: %q", got)
+	}
+}

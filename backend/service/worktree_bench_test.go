@@ -1,0 +1,172 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"pilot/backend/gitwt"
+)
+
+// BenchmarkWorktreeSession: creating a worktree session
+// (NewWorktreeSession: name checks, git found, the repository's top and
+// HEAD, git worktree add, the MCP trust, the session row) against `git
+// worktree add` alone on the same repository in the same run, alternating.
+// It reports the medians of both, of their difference in each pair, and
+// of the overhead proper: the session's time less the git worktree add
+// inside it (target ≤ 100 ms; medians, as a loaded machine's file system
+// makes single checkouts vary by seconds, which the pairwise difference
+// carries and the overhead proper does not) on a clone of this
+// repository and on a repository of 100,000 committed files
+// (PILOT_BENCH_BIG=1; it takes a while to make).
+func BenchmarkWorktreeSession(b *testing.B) {
+	repos := []struct {
+		name string
+		make func(b *testing.B) string
+	}{{"this-repo", cloneThisRepo}}
+	if os.Getenv("PILOT_BENCH_BIG") == "1" {
+		repos = append(repos, struct {
+			name string
+			make func(b *testing.B) string
+		}{"100k-files", bigRepo})
+	}
+	for _, r := range repos {
+		b.Run(r.name, func(b *testing.B) {
+			ctx := context.Background()
+			dir := r.make(b)
+			w := openAt(b, b.TempDir(), nil)
+			defer w.Close()
+			p, err := w.OpenProject(ctx, dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			g, err := gitwt.Find(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			head, err := g.Head(ctx, dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			plain := b.TempDir()
+			var gitT, sessT, innerT []time.Duration
+			// The git worktree add inside NewWorktreeSession, timed: the
+			// session's time less it is what Pilot adds, free of the noise
+			// of two separate checkouts.
+			gitWorktreeAdd = func(g gitwt.Git, ctx context.Context, repo, path, branch, base string) error {
+				start := time.Now()
+				err := g.AddWorktree(ctx, repo, path, branch, base)
+				innerT = append(innerT, time.Since(start))
+				return err
+			}
+			defer func() { gitWorktreeAdd = gitwt.Git.AddWorktree }()
+			for i := range b.N {
+				name := fmt.Sprintf("bench-%d", i)
+				timeGit := func() {
+					path := filepath.Join(plain, name)
+					start := time.Now()
+					if err := g.AddWorktree(ctx, dir, path, "plain/"+name, head); err != nil {
+						b.Fatal(err)
+					}
+					gitT = append(gitT, time.Since(start))
+					b.StopTimer()
+					if err := g.RemoveWorktree(ctx, dir, path); err != nil {
+						b.Fatal(err)
+					}
+					if err := g.DeleteBranch(ctx, dir, "plain/"+name); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+				}
+				timeSession := func() {
+					start := time.Now()
+					s, err := w.NewWorktreeSession(ctx, p.ID, name)
+					if err != nil {
+						b.Fatal(err)
+					}
+					sessT = append(sessT, time.Since(start))
+					b.StopTimer()
+					if err := w.DeleteSession(ctx, s.ID); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+				}
+				if i%2 == 0 {
+					timeGit()
+					timeSession()
+				} else {
+					timeSession()
+					timeGit()
+				}
+			}
+			diff, own := make([]time.Duration, b.N), make([]time.Duration, b.N)
+			for i := range diff {
+				diff[i] = sessT[i] - gitT[i]
+				own[i] = sessT[i] - innerT[i]
+			}
+			b.ReportMetric(medianMS(gitT), "git-add-ms")
+			b.ReportMetric(medianMS(sessT), "session-ms")
+			b.ReportMetric(medianMS(diff), "session-minus-git-ms")
+			b.ReportMetric(medianMS(own), "overhead-ms")
+		})
+	}
+}
+
+// medianMS is the median of ds in milliseconds.
+func medianMS(ds []time.Duration) float64 {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return float64(s[len(s)/2].Microseconds()) / 1000
+}
+
+// cloneThisRepo clones the repository this test runs in (sharing its
+// objects) into a temporary folder.
+func cloneThisRepo(b *testing.B) string {
+	b.Helper()
+	ctx := context.Background()
+	g, err := gitwt.Find(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	top, err := g.Toplevel(ctx, ".")
+	if err != nil {
+		b.Skip(err)
+	}
+	dir := filepath.Join(b.TempDir(), "pilot")
+	if _, err := g.Run(ctx, "", "clone", "-q", "--shared", top, dir); err != nil {
+		b.Fatal(err)
+	}
+	return dir
+}
+
+// bigRepo is a repository of 100,000 committed files, 100 to a folder.
+func bigRepo(b *testing.B) string {
+	b.Helper()
+	ctx := context.Background()
+	dir := b.TempDir()
+	for d := range 1000 {
+		sub := filepath.Join(dir, "src", fmt.Sprintf("pkg%03d", d/100), fmt.Sprintf("mod%02d", d%100))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		for f := range 100 {
+			if err := os.WriteFile(filepath.Join(sub, fmt.Sprintf("file%02d.go", f)), []byte(fmt.Sprintf("package mod%02d // %d\n", d%100, f)), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	g, err := gitwt.Find(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=b", "-c", "user.email=b@b", "commit", "-q", "-m", "big"}} {
+		if _, err := g.Run(ctx, dir, args...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return dir
+}
