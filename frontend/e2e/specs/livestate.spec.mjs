@@ -6,7 +6,6 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { docShot } from "./ledger-helpers.mjs";
 import { eventually, openProject, scriptFile, sel, send, startSession, waitDiff, wideWindow } from "./helpers.mjs";
 
 /** Beta's answer: 60 words streamed 120 ms apart, long enough to be seen streaming beside alpha's wait. */
@@ -80,7 +79,6 @@ export const tests = [
       assert.match((await a.locator("button").first().getAttribute("title")) ?? "", /^Waiting for you to review a change to long\.txt\.$/);
       assert.equal(await item(page, beta).locator("[data-testid=session-waiting]").count(), 0);
       assert.equal(await a.getAttribute("data-branch"), null, "a session in the project folder has no branch mark");
-      await docShot(page, "sessions-live.png");
 
       // Beta finishes on its own while the user is in it; alpha keeps waiting.
       await page.locator(sel.assistant, { hasText: "Beta is done." }).waitFor({ timeout: 60_000 });
