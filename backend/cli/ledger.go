@@ -133,20 +133,7 @@ func parseRewindArgs(args []string) (rewindArgs, error) {
 
 // runRewind opens PILOT_HOME and runs `pilot rewind`.
 func runRewind(ctx context.Context, args []string, tio IO) int {
-	for _, a := range args {
-		if a == "-h" || a == "--help" || a == "help" {
-			fmt.Fprint(tio.Stdout, rewindUsage)
-			return exitOK
-		}
-	}
-	a, err := parseRewindArgs(args)
-	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot rewind: %v\n%s", err, rewindUsage)
-		return exitUsage
-	}
-	return withService(ctx, tio, func(svc *service.Service) int {
-		return Rewind(ctx, svc, a, tio.Stdout, tio.Stderr)
-	})
+	return runParsed(ctx, args, tio, "rewind", rewindUsage, parseRewindArgs, Rewind)
 }
 
 // Rewind restores a session to just before a user message and prints what

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 
 	"pilot/backend/service"
@@ -39,4 +40,24 @@ func subcommandEnv(getenv func(string) string) func(string) string {
 		}
 		return getenv(k)
 	}
+}
+
+// runParsed runs `pilot NAME ARGS...`: its usage for help, the parse
+// error and the usage for bad arguments (exit 2), else run with
+// PILOT_HOME's service.
+func runParsed[A any](ctx context.Context, args []string, tio IO, name, usage string, parse func([]string) (A, error), run func(context.Context, *service.Service, A, io.Writer, io.Writer) int) int {
+	for _, a := range args {
+		if a == "-h" || a == "--help" || a == "help" {
+			fmt.Fprint(tio.Stdout, usage)
+			return exitOK
+		}
+	}
+	a, err := parse(args)
+	if err != nil {
+		fmt.Fprintf(tio.Stderr, "pilot %s: %v\n%s", name, err, usage)
+		return exitUsage
+	}
+	return withService(ctx, tio, func(svc *service.Service) int {
+		return run(ctx, svc, a, tio.Stdout, tio.Stderr)
+	})
 }

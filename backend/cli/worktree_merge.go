@@ -74,20 +74,7 @@ func parseWorktreeMergeArgs(args []string) (worktreeMergeArgs, error) {
 
 // runWorktreeMerge opens PILOT_HOME and runs `pilot worktree merge`.
 func runWorktreeMerge(ctx context.Context, args []string, tio IO) int {
-	for _, a := range args {
-		if a == "-h" || a == "--help" || a == "help" {
-			fmt.Fprint(tio.Stdout, worktreeMergeUsage)
-			return exitOK
-		}
-	}
-	a, err := parseWorktreeMergeArgs(args)
-	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot worktree merge: %v\n%s", err, worktreeMergeUsage)
-		return exitUsage
-	}
-	return withService(ctx, tio, func(svc *service.Service) int {
-		return WorktreeMerge(ctx, svc, a, tio.Stdout, tio.Stderr)
-	})
+	return runParsed(ctx, args, tio, "worktree merge", worktreeMergeUsage, parseWorktreeMergeArgs, WorktreeMerge)
 }
 
 // WorktreeMerge merges the hunks a asks for and says what it did.
