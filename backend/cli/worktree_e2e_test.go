@@ -90,6 +90,28 @@ func TestHeadlessWorktree(t *testing.T) {
 	}
 
 	id := strconv.FormatInt(line.SessionID, 10)
+	// Bring the branch home: refused over the user's uncommitted change to
+	// the same file (exit 1, their file untouched), merged once it is gone.
+	notes := filepath.Join(repo, "notes.txt")
+	if err := os.WriteFile(notes, []byte("the user's draft\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = runBin(t, command(t, srv, home, "worktree", "merge", id), "")
+	if code != 1 || !strings.Contains(stdout, "You changed notes.txt") || !strings.Contains(stderr, "--force") {
+		t.Fatalf("worktree merge over an uncommitted change: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if b, _ := os.ReadFile(notes); string(b) != "the user's draft\n" {
+		t.Fatalf("the refused merge changed the user's notes.txt: %q", b)
+	}
+	gitOut(t, repo, "checkout", "--", "notes.txt")
+	code, stdout, stderr = runBin(t, command(t, srv, home, "worktree", "merge", id, "--hunks", "all"), "")
+	if code != 0 {
+		t.Fatalf("worktree merge --hunks all: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if b, _ := os.ReadFile(notes); string(b) != "a final\n" {
+		t.Fatalf("after the merge the user's notes.txt = %q, want the branch's edit", b)
+	}
+
 	code, _, stderr = runBin(t, command(t, srv, home, "worktree", "discard", id), "")
 	if code != 2 || !strings.Contains(stderr, wt) || !strings.Contains(stderr, "pilot/fix") || !strings.Contains(stderr, "--yes") {
 		t.Fatalf("discard without --yes: exit %d, %q", code, stderr)
