@@ -108,11 +108,17 @@ func TestHeadlessSameFolderTwoProcesses(t *testing.T) {
 		return out.String(), 0
 	}
 	list, _ := run("sessions", "list", "--project", dir, "--json")
-	ids := map[string]int64{}
+	// A session's title is its prompt, or the model's title for it when
+	// that came back before the process ended ("About alpha task").
+	var a, b int64
 	for _, s := range decodeLines[wire.SessionRecord](t, list) {
-		ids[s.Title] = s.ID
+		switch {
+		case strings.Contains(s.Title, "alpha task"):
+			a = s.ID
+		case strings.Contains(s.Title, "beta task"):
+			b = s.ID
+		}
 	}
-	a, b := ids["alpha task"], ids["beta task"]
 	if a == 0 || b == 0 {
 		t.Fatalf("sessions list: %s", list)
 	}
