@@ -179,7 +179,7 @@ func TestMergeBranchOneOfTwoHunks(t *testing.T) {
 	if err != nil || res2.SessionID != res.SessionID {
 		t.Fatalf("second merge = %+v, %v; want session %d again", res2, err, res.SessionID)
 	}
-	if empty, _ := f.w.store.EmptySessions(ctx, 0, time.Time{}); slices.Contains(empty, res.SessionID) {
+	if empty, _ := f.w.store.EmptySessions(ctx, 0, time.Time{}, true); slices.Contains(empty, res.SessionID) {
 		t.Fatal("the merge session, which holds the merge, counts as empty and would be deleted")
 	}
 }

@@ -25,15 +25,16 @@ import (
 // Service ties the store, the settings and the agent together for one
 // PILOT_HOME.
 type Service struct {
-	home   string
-	log    *slog.Logger
-	getenv func(string) string
-	store  *store.Store
-	agent  *agent.Manager
-	ledger *ledger.Ledger
-	roots  roots
-	mcp    *mcp.Pool
-	subs   subscribers
+	home     string
+	headless bool // the command line's service (Options.Headless)
+	log      *slog.Logger
+	getenv   func(string) string
+	store    *store.Store
+	agent    *agent.Manager
+	ledger   *ledger.Ledger
+	roots    roots
+	mcp      *mcp.Pool
+	subs     subscribers
 
 	// started is closed once the start-up work that the first paint does
 	// not need is done (startUp): what reads a session's state or runs a
@@ -105,7 +106,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 		emit = wire.Discard{}
 	}
 	w := &Service{home: o.Home, log: o.Log, getenv: o.Getenv, store: st, ledger: lg, emit: emit,
-		started: make(chan struct{}), pin: pin{provider: o.Provider, model: o.Model}}
+		started: make(chan struct{}), pin: pin{provider: o.Provider, model: o.Model}, headless: o.Headless}
 	w.subscribeOwn()
 	mo := mcp.HomeOptions(o.Home, version.Get().Version, o.Log)
 	mo.OnChange = w.mcpChanged

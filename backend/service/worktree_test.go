@@ -201,8 +201,8 @@ func TestWorktreeSessionRefused(t *testing.T) {
 }
 
 // TestDeleteWorktreeSession: deleting a worktree session removes its
-// worktree and branch; a session never written in goes the same way when
-// the user leaves it.
+// worktree and branch; one never written in is kept when the user leaves
+// it (empty sessions are dropped, worktree sessions are not).
 func TestDeleteWorktreeSession(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -221,16 +221,25 @@ func TestDeleteWorktreeSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.NewSession(ctx, p.ID); err != nil { // leaves "left" empty
+	if _, err := w.NewSession(ctx, p.ID); err != nil { // leaves "left" without a message
 		t.Fatal(err)
 	}
-	for _, x := range []wire.SessionSummary{s, left} {
-		if _, err := os.Stat(x.Worktree); !os.IsNotExist(err) {
-			t.Errorf("%s: the worktree is still there (%v)", x.Branch, err)
-		}
-		if got := git(t, repo, "branch", "--list", x.Branch); got != "" {
-			t.Errorf("%s: the branch is still there", x.Branch)
-		}
+	if _, err := os.Stat(s.Worktree); !os.IsNotExist(err) {
+		t.Errorf("deleted: the worktree is still there (%v)", err)
+	}
+	if got := git(t, repo, "branch", "--list", s.Branch); got != "" {
+		t.Errorf("deleted: the branch %s is still there", s.Branch)
+	}
+	// A worktree session the user named is not a throwaway, even without a
+	// message: leaving it keeps it, its worktree and its branch.
+	if _, err := w.store.Session(ctx, left.ID); err != nil {
+		t.Errorf("the worktree session left without a message was deleted: %v", err)
+	}
+	if _, err := os.Stat(left.Worktree); err != nil {
+		t.Errorf("the worktree of the session left without a message was removed: %v", err)
+	}
+	if got := git(t, repo, "branch", "--list", left.Branch); got == "" {
+		t.Errorf("the branch %s of the session left without a message was deleted", left.Branch)
 	}
 }
 

@@ -185,8 +185,10 @@ func (s *Store) Sessions(ctx context.Context, projectID int64, limit, offset int
 // EmptySessions returns the ids of sessions that hold no message and no
 // checkpoint (a merge's session changed files without a message), of one
 // project (projectID 0: of every project), created before createdBefore
-// (zero: whenever).
-func (s *Store) EmptySessions(ctx context.Context, projectID int64, createdBefore time.Time) ([]int64, error) {
+// (zero: whenever). A session in a worktree counts only withWorktrees:
+// the user named it, and its worktree and branch may hold work of their
+// own.
+func (s *Store) EmptySessions(ctx context.Context, projectID int64, createdBefore time.Time, withWorktrees bool) ([]int64, error) {
 	before := int64(1<<62 - 1)
 	if !createdBefore.IsZero() {
 		before = millis(createdBefore)
@@ -194,8 +196,9 @@ func (s *Store) EmptySessions(ctx context.Context, projectID int64, createdBefor
 	rows, err := s.r.QueryContext(ctx, `SELECT id FROM sessions
 		WHERE (? = 0 OR project_id = ?) AND created_at < ?
 		AND NOT EXISTS (SELECT 1 FROM messages WHERE messages.session_id = sessions.id)
-		AND NOT EXISTS (SELECT 1 FROM checkpoints WHERE checkpoints.session_id = sessions.id)`,
-		projectID, projectID, before)
+		AND NOT EXISTS (SELECT 1 FROM checkpoints WHERE checkpoints.session_id = sessions.id)
+		AND (? OR worktree = '')`,
+		projectID, projectID, before, withWorktrees)
 	if err != nil {
 		return nil, err
 	}
