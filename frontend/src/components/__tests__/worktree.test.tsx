@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { renderApp } from "../../test/render";
-import { FakeBackend } from "../../test/fakeBackend";
+import { FakeBackend, summary } from "../../test/fakeBackend";
 import type { SessionSummary } from "../../lib/wire.gen";
 
 const notGit = "/home/u/notes is not in a git repository, so it cannot have worktrees: run `git init` there and make a first commit";
@@ -54,5 +54,19 @@ describe("a new session in a new worktree", () => {
     fireEvent.click(within(dialog).getByRole("button", { name: "Cancel" }));
     await waitFor(() => expect(screen.queryByTestId("worktree-dialog")).toBeNull());
     expect(b.callsOf("newWorktreeSession")).toEqual([[1, "spike"]]);
+  });
+});
+
+describe("deleting a worktree session", () => {
+  it("says that its worktree and branch go too, and a folder session's does not", async () => {
+    const b = new FakeBackend();
+    b.sessions = [summary(1, { branch: "pilot/fix", worktree: "/home/u/.pilot/worktrees/1/fix" }), summary(2)];
+    renderApp(b);
+    const items = await screen.findAllByTestId("session-item");
+    const item = (id: number) => items.find((e) => e.getAttribute("data-session-id") === String(id))!;
+    fireEvent.click(within(item(1)).getByRole("button", { name: "Delete session" }));
+    expect(within(item(1)).getByTestId("session-delete-worktree").textContent).toContain("Its worktree and branch pilot/fix go too");
+    fireEvent.click(within(item(2)).getByRole("button", { name: "Delete session" }));
+    expect(within(item(2)).queryByTestId("session-delete-worktree")).toBeNull();
   });
 });

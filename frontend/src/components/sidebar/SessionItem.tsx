@@ -101,7 +101,15 @@ function SessionItem({ s, active }: Props) {
       )}
       {mode === "confirm_delete" ? (
         <div className="confirm" role="alertdialog" aria-label="Delete this session?">
-          <span>Delete?</span>
+          <span>
+            Delete?
+            {s.branch && !s.worktreeDiscarded && (
+              <span className="hint" data-testid="session-delete-worktree">
+                {" "}
+                Its worktree and branch {s.branch} go too (unless a fork of it still works there), with any work in them you have not merged.
+              </span>
+            )}
+          </span>
           <button type="button" className="small danger" autoFocus onClick={() => void c.sessions.remove(s.id)}>
             Delete
           </button>
