@@ -26,6 +26,7 @@ var layers = map[string]int{
 	"pilot/backend/commands":                         leafLayer,
 	"pilot/backend/config":                           domainLayer,
 	"pilot/backend/secret":                           leafLayer,
+	"pilot/backend/settingsjson":                     leafLayer, // Claude Code's and Pilot's settings.json: hooks, permission rules
 	"pilot/backend/confine":                          leafLayer,
 	"pilot/backend/diff":                             leafLayer,
 	"pilot/backend/doctor":                           domainLayer,
