@@ -240,6 +240,7 @@ bench: deps-bench build
 	.ci/bench-go.sh ledger ./backend/ledger . 5x
 	.ci/bench-go.sh gate ./backend/gate
 	PILOT_BENCH_BIG=1 .ci/bench-go.sh worktree ./backend/service WorktreeSession 5x
+	PILOT_BENCH_BIG=1 .ci/bench-go.sh branch ./backend/service GetBranch200 5x
 	.ci/bench-go.sh sandbox ./backend/confine . 50x
 	.ci/bench-go.sh proxy ./backend/netproxy Download
 	node frontend/e2e/bench-stream.mjs --no-frontend-build --runs 3 | .ci/bench-section.sh stream

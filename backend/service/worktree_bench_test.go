@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -144,10 +145,16 @@ func cloneThisRepo(b *testing.B) string {
 }
 
 // bigRepo is a repository of 100,000 committed files, 100 to a folder.
-func bigRepo(b *testing.B) string {
+func bigRepo(b *testing.B) string { return bigRepoWith(b, nil) }
+
+// bigRepoWith is bigRepo with more files committed beside them.
+func bigRepoWith(b *testing.B, extra map[string]string) string {
 	b.Helper()
 	ctx := context.Background()
 	dir := b.TempDir()
+	for p, c := range extra {
+		put(b, filepath.Join(dir, p), c)
+	}
 	for d := range 1000 {
 		sub := filepath.Join(dir, "src", fmt.Sprintf("pkg%03d", d/100), fmt.Sprintf("mod%02d", d%100))
 		if err := os.MkdirAll(sub, 0o755); err != nil {
@@ -169,4 +176,43 @@ func bigRepo(b *testing.B) string {
 		}
 	}
 	return dir
+}
+
+// BenchmarkGetBranch200In100k is BenchmarkGetBranch200 in a repository of
+// 100,000 more committed files (PILOT_BENCH_BIG=1): the 200 changed files
+// (two hunks each) read for review from a worktree that big.
+func BenchmarkGetBranch200In100k(b *testing.B) {
+	if os.Getenv("PILOT_BENCH_BIG") != "1" {
+		b.Skip("set PILOT_BENCH_BIG=1: it makes a repository of 100,000 files")
+	}
+	ctx := context.Background()
+	files := map[string]string{}
+	for i := range 200 {
+		files[fmt.Sprintf("f%03d.txt", i)] = twelve
+	}
+	proj := bigRepoWith(b, files)
+	g, err := gitwt.Find(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	base, err := g.Head(ctx, proj)
+	if err != nil {
+		b.Fatal(err)
+	}
+	wt := filepath.Join(b.TempDir(), "x")
+	if err := g.AddWorktree(ctx, proj, wt, "pilot/x", base); err != nil {
+		b.Fatal(err)
+	}
+	for i := range 200 {
+		put(b, filepath.Join(wt, fmt.Sprintf("f%03d.txt", i)), strings.Replace(strings.Replace(twelve, "two\n", "TWO\n", 1), "eleven\n", "ELEVEN\n", 1))
+	}
+	w := openAt(b, b.TempDir(), nil)
+	defer w.Close()
+	id := worktreeSessionIn(b, w, proj, wt, base)
+	for b.Loop() {
+		v, err := w.GetBranch(ctx, id)
+		if err != nil || len(v.Files) != 200 {
+			b.Fatal(len(v.Files), err)
+		}
+	}
 }
