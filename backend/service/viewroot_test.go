@@ -3,9 +3,12 @@ package service
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"pilot/backend/internal/fakellm"
 	"pilot/backend/wire"
@@ -104,5 +107,52 @@ func TestViewRootFollowsTheSession(t *testing.T) {
 	}
 	if _, err := w.ListDir(ctx, p.ID, s.ID, wire.DirPageQuery{Limit: 10}); err == nil || !strings.Contains(err.Error(), "discarded") {
 		t.Errorf("ListDir of a discarded worktree: %v; want a sentence saying it was discarded", err)
+	}
+}
+
+// BenchmarkViewRootPage asks the file tree's second page of a kept listing
+// of 1,000 files (what scrolling does), in the project folder and in a
+// worktree session's worktree, whose sandbox root is opened and closed for
+// every call: the difference is that opening.
+func BenchmarkViewRootPage(b *testing.B) {
+	files := map[string]string{}
+	for i := range 1000 {
+		files[fmt.Sprintf("f%04d.txt", i)] = "x\n"
+	}
+	dir := gitRepo(b, files)
+	w := newWorkspace(b, nil)
+	ctx := context.Background()
+	p, err := w.OpenProject(ctx, dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := w.NewWorktreeSession(ctx, p.ID, "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	old := time.Now().Add(-time.Minute) // trusted by its modification time (racyWindow)
+	for _, d := range []string{dir, s.Worktree} {
+		if err := os.Chtimes(d, old, old); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name    string
+		session int64
+	}{{"project", 0}, {"worktree", s.ID}} {
+		b.Run(c.name, func(b *testing.B) {
+			q := wire.DirPageQuery{Locale: "en-US", Limit: 200}
+			first, err := w.ListDir(ctx, p.ID, c.session, q)
+			if err != nil {
+				b.Fatal(err)
+			}
+			q.Version, q.Offset = first.Version, 200
+			b.ReportAllocs()
+			for b.Loop() {
+				if l, err := w.ListDir(ctx, p.ID, c.session, q); err != nil || l.Version != first.Version {
+					b.Fatalf("page 2: version %d (want the kept %d), %v", l.Version, first.Version, err)
+				}
+			}
+		})
 	}
 }
