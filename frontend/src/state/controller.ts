@@ -430,6 +430,8 @@ export class AppController implements ActionContext {
    */
   private forgetIfEmpty(left: SessionView | null, next: number) {
     if (!left || left.id === next || left.status !== "ready" || left.messageIds.length > 0 || left.turn !== "idle") return;
+    // The backend keeps a worktree session left without a message (its worktree may hold the user's work).
+    if (left.summary?.worktree) return;
     this.set((st) => ({ ...st, sessions: st.sessions.filter((x) => x.id !== left.id) }));
   }
 

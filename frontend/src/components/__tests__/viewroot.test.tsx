@@ -116,3 +116,30 @@ describe("the open session's folder", () => {
     expect(b.callsOf("listDir").every((c) => c[4] === 0)).toBe(true);
   });
 });
+
+describe("a worktree session left without a message", () => {
+  it("stays in the list when the user starts another session, as the backend keeps it; an empty folder session goes", async () => {
+    const b = new FakeBackend();
+    renderApp(b);
+    fireEvent.click(await screen.findByTestId("session-new-worktree"));
+    const dialog = await screen.findByTestId("worktree-dialog");
+    fireEvent.change(within(dialog).getByTestId("worktree-name"), { target: { value: "kept" } });
+    fireEvent.click(within(dialog).getByTestId("worktree-create"));
+    await waitFor(() => expect(screen.queryByTestId("worktree-dialog")).toBeNull());
+    const branches = () => screen.getAllByTestId("session-item").map((i) => i.getAttribute("data-branch"));
+    await waitFor(() => expect(branches()).toContain("pilot/kept"));
+
+    fireEvent.click(screen.getByTestId("session-new"));
+    await waitFor(() => expect(b.callsOf("newSession")).toHaveLength(1));
+    const ids = () => screen.getAllByTestId("session-item").map((i) => Number(i.getAttribute("data-session-id")));
+    await waitFor(() => expect(ids()).toHaveLength(3));
+    expect(branches()).toContain("pilot/kept");
+    const kept = Number(screen.getAllByTestId("session-item").find((i) => i.getAttribute("data-branch") === "pilot/kept")!.getAttribute("data-session-id"));
+    const folder = ids().find((id) => id !== 1 && id !== kept);
+
+    fireEvent.click(screen.getByTestId("session-new"));
+    await waitFor(() => expect(b.callsOf("newSession")).toHaveLength(2));
+    await waitFor(() => expect(ids()).not.toContain(folder));
+    expect(branches()).toContain("pilot/kept");
+  });
+});
