@@ -297,19 +297,23 @@ func (a *App) Rewind(sessionID, messageID int64, mode string, input wire.Restore
 	return a.ws().Rewind(a.ctx, sessionID, messageID, mode, input)
 }
 
-// ListDir returns one page of a folder of the project for the file tree.
-func (a *App) ListDir(projectID int64, q wire.DirPageQuery) (wire.DirPage, error) {
-	return a.ws().ListDir(a.ctx, projectID, q)
+// ListDir returns one page of a folder for the file tree, in the folder
+// the session works in (its worktree, or the project folder; 0: the
+// project folder).
+func (a *App) ListDir(projectID, sessionID int64, q wire.DirPageQuery) (wire.DirPage, error) {
+	return a.ws().ListDir(a.ctx, projectID, sessionID, q)
 }
 
-// ReadProjectFile returns a read-only preview of a project file.
-func (a *App) ReadProjectFile(projectID int64, path string) (wire.FilePreview, error) {
-	return a.ws().ReadProjectFile(a.ctx, projectID, path)
+// ReadProjectFile returns a read-only preview of a file in the folder the
+// session works in (0: the project folder).
+func (a *App) ReadProjectFile(projectID, sessionID int64, path string) (wire.FilePreview, error) {
+	return a.ws().ReadProjectFile(a.ctx, projectID, sessionID, path)
 }
 
-// FindFiles fuzzy-matches project file paths for the @ picker.
-func (a *App) FindFiles(projectID int64, query string, limit int) ([]string, error) {
-	return a.ws().FindFiles(a.ctx, projectID, query, limit)
+// FindFiles fuzzy-matches the file paths of the folder the session works
+// in (0: the project folder) for the @ picker.
+func (a *App) FindFiles(projectID, sessionID int64, query string, limit int) ([]string, error) {
+	return a.ws().FindFiles(a.ctx, projectID, sessionID, query, limit)
 }
 
 // GetSettings returns the effective settings and where each value comes from.

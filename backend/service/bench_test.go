@@ -167,7 +167,7 @@ func BenchmarkListDir(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				l, err := w.ListDir(ctx, id, wire.DirPageQuery{Dir: c.dir, Locale: "en-US", Limit: 200})
+				l, err := w.ListDir(ctx, id, 0, wire.DirPageQuery{Dir: c.dir, Locale: "en-US", Limit: 200})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -192,7 +192,7 @@ func BenchmarkFindFiles(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				got, err := w.FindFiles(ctx, id, c.query, 12)
+				got, err := w.FindFiles(ctx, id, 0, c.query, 12)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -2,15 +2,18 @@ package service
 
 import (
 	"context"
+	"path/filepath"
 
 	"pilot/backend/wire"
 )
 
 // changeLog is the set of files the active session changed (from its
-// ledger), so the file tree can mark them. The Service's mutex guards it.
+// ledger), so the file tree can mark them in the folder the session works
+// in. The Service's mutex guards it.
 type changeLog struct {
 	active  int64               // the session the window shows
-	changed map[string]struct{} // relative paths whose net effect is not nil
+	root    string              // the folder it works in, symbolic links resolved ("": unknown)
+	changed map[string]struct{} // relative paths (to root) whose net effect is not nil
 }
 
 // isChanged reports whether the active session changed rel.
@@ -41,9 +44,31 @@ func (w *Service) refreshChanged(sessionID int64) {
 			set[f.Path] = struct{}{}
 		}
 	}
+	root := w.activeRoot(sessionID)
 	w.mu.Lock()
 	if w.changes.active == sessionID {
 		w.changes.changed = set
+		w.changes.root = root
 	}
 	w.mu.Unlock()
+}
+
+// activeRoot is the folder sessionID works in with symbolic links
+// resolved, as the file tree's listings name it; "" when it cannot be
+// known (no marks are shown then).
+func (w *Service) activeRoot(sessionID int64) string {
+	ctx := context.Background()
+	s, err := w.store.Session(ctx, sessionID)
+	if err != nil {
+		return ""
+	}
+	dir, err := w.viewPath(ctx, s.ProjectID, sessionID)
+	if err != nil {
+		return ""
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return ""
+	}
+	return real
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"pilot/backend/namesort"
+	"pilot/backend/sandbox"
 	"pilot/backend/wire"
 )
 
@@ -27,14 +28,16 @@ const treeKept = 8
 // index; such a folder is listed again for every page until it settles.
 const racyWindow = time.Second
 
+// listingKey names a kept listing: the folder shown (the project's or a
+// worktree's, see viewRoot), one of its folders and the collation locale.
 type listingKey struct {
-	project     int64
-	dir, locale string
+	root, dir, locale string
 }
 
 // treeListing is one folder, sorted: names[:dirs] are its folders.
 type treeListing struct {
 	version  int64
+	root     string // the folder shown, absolute (sandbox.Root.Dir)
 	rel      string // the folder, "" for the root
 	names    []string
 	dirs     int
@@ -103,30 +106,33 @@ func (t *treeListings) put(k listingKey, l *treeListing) *treeListing {
 	return l
 }
 
-// ListDir returns one page of a folder of the project for the file tree,
-// without what the project ignores, marking the files the active session
-// changed (marks are read for every page, so they are current).
-func (w *Service) ListDir(ctx context.Context, projectID int64, q wire.DirPageQuery) (wire.DirPage, error) {
+// ListDir returns one page of a folder for the file tree: of the folder
+// session sessionID works in (its worktree, or the project folder; 0: the
+// project folder, see viewRoot), without what the project ignores,
+// marking the files the active session changed when it works in that
+// folder (marks are read for every page, so they are current).
+func (w *Service) ListDir(ctx context.Context, projectID, sessionID int64, q wire.DirPageQuery) (wire.DirPage, error) {
 	if q.Offset < 0 || q.Limit < 1 || q.Limit > wire.DirPageMax {
 		return wire.DirPage{}, fmt.Errorf("a page of the file tree starts at 0 or later and holds 1 to %d entries (asked: offset %d, limit %d)", wire.DirPageMax, q.Offset, q.Limit)
 	}
-	pr, err := w.projectRoot(ctx, projectID)
+	root, done, err := w.viewRoot(ctx, projectID, sessionID)
 	if err != nil {
 		return wire.DirPage{}, err
 	}
-	dir, err := pr.root.Resolve(q.Dir)
+	defer done()
+	dir, err := root.Resolve(q.Dir)
 	if err != nil {
 		return wire.DirPage{}, err
 	}
-	k := listingKey{projectID, dir.Rel, q.Locale}
+	k := listingKey{root.Dir(), dir.Rel, q.Locale}
 	l := w.tree.get(k, q.Version)
 	if l != nil {
-		if fi, _, err := pr.root.Stat(dir.Rel); err != nil || !fi.ModTime().Equal(l.mtime) || l.listedAt.Sub(l.mtime) < racyWindow {
+		if fi, _, err := root.Stat(dir.Rel); err != nil || !fi.ModTime().Equal(l.mtime) || l.listedAt.Sub(l.mtime) < racyWindow {
 			l = nil
 		}
 	}
 	if l == nil {
-		if l, err = w.listTree(pr, q); err != nil {
+		if l, err = w.listTree(root, q); err != nil {
 			return wire.DirPage{}, err
 		}
 		l = w.tree.put(k, l)
@@ -135,17 +141,17 @@ func (w *Service) ListDir(ctx context.Context, projectID int64, q wire.DirPageQu
 }
 
 // listTree reads and sorts the folder q.Dir.
-func (w *Service) listTree(pr *projectRoot, q wire.DirPageQuery) (*treeListing, error) {
+func (w *Service) listTree(root *sandbox.Root, q wire.DirPageQuery) (*treeListing, error) {
 	var mtime time.Time
-	if fi, _, err := pr.root.Stat(q.Dir); err == nil {
+	if fi, _, err := root.Stat(q.Dir); err == nil {
 		mtime = fi.ModTime()
 	}
 	listedAt := time.Now()
-	ls, err := pr.root.ListNames(q.Dir)
+	ls, err := root.ListNames(q.Dir)
 	if err != nil {
 		return nil, err
 	}
-	l := &treeListing{rel: ls.Dir.Rel, mtime: mtime, listedAt: listedAt, links: make(map[string]bool, len(ls.Links)), dirs: len(ls.Dirs)}
+	l := &treeListing{root: root.Dir(), rel: ls.Dir.Rel, mtime: mtime, listedAt: listedAt, links: make(map[string]bool, len(ls.Links)), dirs: len(ls.Dirs)}
 	if l.rel == "." {
 		l.rel = ""
 	}
@@ -167,9 +173,10 @@ func (w *Service) page(l *treeListing, offset, limit int) wire.DirPage {
 	}
 	w.mu.RLock()
 	defer w.mu.RUnlock()
+	marks := w.changes.root == l.root // the active session works in this folder
 	for i := offset; i < min(len(l.names), offset+limit); i++ {
 		n := l.names[i]
-		p.Entries = append(p.Entries, wire.TreeEntry{Name: n, Dir: i < l.dirs, Link: l.links[n], Changed: w.changes.isChanged(prefix + n)})
+		p.Entries = append(p.Entries, wire.TreeEntry{Name: n, Dir: i < l.dirs, Link: l.links[n], Changed: marks && w.changes.isChanged(prefix+n)})
 	}
 	return p
 }

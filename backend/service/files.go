@@ -28,16 +28,18 @@ func CheckExternalURL(link string) error {
 // previewLimit caps a file preview; the rest is marked truncated.
 const previewLimit = 512 << 10
 
-// ReadProjectFile returns a read-only preview of a project file: its text
-// up to previewLimit, or a note that it is binary.
-func (w *Service) ReadProjectFile(ctx context.Context, projectID int64, path string) (wire.FilePreview, error) {
-	pr, err := w.projectRoot(ctx, projectID)
+// ReadProjectFile returns a read-only preview of a file in the folder
+// session sessionID works in (0: the project folder; see viewRoot): its
+// text up to previewLimit, or a note that it is binary.
+func (w *Service) ReadProjectFile(ctx context.Context, projectID, sessionID int64, path string) (wire.FilePreview, error) {
+	root, done, err := w.viewRoot(ctx, projectID, sessionID)
 	if err != nil {
 		return wire.FilePreview{}, err
 	}
-	// Opened through the project's root without waiting (a FIFO or a
+	defer done()
+	// Opened through the folder's root without waiting (a FIFO or a
 	// device is refused, never read); the read below is bounded.
-	f, st, p, err := pr.root.OpenRead(path)
+	f, st, p, err := root.OpenRead(path)
 	if err != nil {
 		return wire.FilePreview{}, fmt.Errorf("cannot open %s: %w", path, err)
 	}
@@ -78,18 +80,20 @@ func trimPartialRune(b []byte) []byte {
 	return b
 }
 
-// FindFiles fuzzy-matches the project's file paths against query for the @
+// FindFiles fuzzy-matches the file paths of the folder session sessionID
+// works in (0: the project folder; see viewRoot) against query for the @
 // picker: the characters of query in order, best matches first (a match in
 // the file name, consecutive characters and short paths rank higher).
-func (w *Service) FindFiles(ctx context.Context, projectID int64, query string, limit int) ([]string, error) {
-	pr, err := w.projectRoot(ctx, projectID)
+func (w *Service) FindFiles(ctx context.Context, projectID, sessionID int64, query string, limit int) ([]string, error) {
+	root, done, err := w.viewRoot(ctx, projectID, sessionID)
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	if limit <= 0 {
 		limit = 50
 	}
-	start, err := pr.root.Resolve("")
+	start, err := root.Resolve("")
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +102,7 @@ func (w *Service) FindFiles(ctx context.Context, projectID int64, query string, 
 		mu   sync.Mutex
 		best []fileMatch // the limit best so far, best first
 	)
-	err = pr.root.Walk(ctx, start, func(e sandbox.Entry) {
+	err = root.Walk(ctx, start, func(e sandbox.Entry) {
 		s, ok := fuzzyScore(strings.ToLower(e.Rel), q)
 		if !ok {
 			return

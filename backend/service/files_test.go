@@ -46,7 +46,7 @@ func TestFindFilesKeepsTheBest(t *testing.T) {
 			return 1
 		})
 		for _, limit := range []int{1, 7, 50, 1000} {
-			got, err := w.FindFiles(ctx, p.ID, q, limit)
+			got, err := w.FindFiles(ctx, p.ID, 0, q, limit)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -136,7 +136,7 @@ func TestWindowFlow(t *testing.T) {
 		t.Error("ProposedText of a decided change succeeded")
 	}
 
-	listing, err := w.ListDir(ctx, p.ID, wire.DirPageQuery{Limit: 10})
+	listing, err := w.ListDir(ctx, p.ID, 0, wire.DirPageQuery{Limit: 10})
 	if err != nil || !slices.Equal(listing.Entries, []wire.TreeEntry{{Name: "notes.txt", Changed: true}}) {
 		t.Fatalf("ListDir = %+v, %v: want notes.txt marked changed", listing, err)
 	}
@@ -219,15 +219,15 @@ func TestFilesPreviewAndFind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	found, err := w.FindFiles(ctx, p.ID, "main", 10)
+	found, err := w.FindFiles(ctx, p.ID, 0, "main", 10)
 	if err != nil || len(found) == 0 || found[0] != "cmd/pilot/main.go" {
 		t.Errorf("FindFiles(main) = %v, %v", found, err)
 	}
-	found, _ = w.FindFiles(ctx, p.ID, "bss", 10)
+	found, _ = w.FindFiles(ctx, p.ID, 0, "bss", 10)
 	if len(found) != 1 || found[0] != "backend/store/store.go" {
 		t.Errorf("FindFiles(bss) = %v: want the fuzzy match", found)
 	}
-	if found, _ := w.FindFiles(ctx, p.ID, "x.go", 10); len(found) != 0 {
+	if found, _ := w.FindFiles(ctx, p.ID, 0, "x.go", 10); len(found) != 0 {
 		t.Errorf("FindFiles found ignored files: %v", found)
 	}
 	tests := []struct {
@@ -246,7 +246,7 @@ func TestFilesPreviewAndFind(t *testing.T) {
 		{path: "nope/../out/secret.txt", wantErr: "outside the project root"},
 	}
 	for _, tc := range tests {
-		v, err := w.ReadProjectFile(ctx, p.ID, tc.path)
+		v, err := w.ReadProjectFile(ctx, p.ID, 0, tc.path)
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Errorf("%s: err %v, want %q", tc.path, err, tc.wantErr)

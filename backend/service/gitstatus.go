@@ -7,15 +7,17 @@ import (
 	"pilot/backend/wire"
 )
 
-// GitStatus is the project folder's git state for the window's header:
-// its branch and how many paths have uncommitted changes. A folder outside
-// git, or a machine without a usable git, is not an error: Repo is false
-// and Why says so in a sentence.
-func (w *Service) GitStatus(ctx context.Context, projectID int64) (wire.GitStatus, error) {
+// GitStatus is the git state, for the window's header, of the folder
+// session sessionID works in (its worktree, on pilot/NAME, or the project
+// folder; 0: the project folder; see viewRoot): its branch and how many
+// paths have uncommitted changes. A folder outside git, or a machine
+// without a usable git, is not an error: Repo is false and Why says so in
+// a sentence.
+func (w *Service) GitStatus(ctx context.Context, projectID, sessionID int64) (wire.GitStatus, error) {
 	if err := w.waitStarted(ctx); err != nil {
 		return wire.GitStatus{}, err
 	}
-	p, err := w.store.Project(ctx, projectID)
+	dir, err := w.viewPath(ctx, projectID, sessionID)
 	if err != nil {
 		return wire.GitStatus{}, err
 	}
@@ -23,10 +25,10 @@ func (w *Service) GitStatus(ctx context.Context, projectID int64) (wire.GitStatu
 	if err != nil {
 		return wire.GitStatus{Why: err.Error()}, nil
 	}
-	if _, err := g.Toplevel(ctx, p.Path); err != nil {
+	if _, err := g.Toplevel(ctx, dir); err != nil {
 		return wire.GitStatus{Why: err.Error()}, nil
 	}
-	st, err := g.Status(ctx, p.Path)
+	st, err := g.Status(ctx, dir)
 	if err != nil {
 		return wire.GitStatus{}, err
 	}

@@ -24,7 +24,7 @@ func TestGitStatusOfTheProjectFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := w.GitStatus(ctx, plain.ID)
+	st, err := w.GitStatus(ctx, plain.ID, 0)
 	if err != nil || st.Repo || !strings.Contains(st.Why, "git init") {
 		t.Fatalf("a folder outside git: %+v, %v; want Repo false and a sentence naming git init", st, err)
 	}
@@ -49,7 +49,7 @@ func TestGitStatusOfTheProjectFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st, err = w.GitStatus(ctx, p.ID); err != nil || st != (wire.GitStatus{Repo: true, Branch: "main"}) {
+	if st, err = w.GitStatus(ctx, p.ID, 0); err != nil || st != (wire.GitStatus{Repo: true, Branch: "main"}) {
 		t.Fatalf("a clean repository: %+v, %v", st, err)
 	}
 	for _, f := range []string{"a.txt", "b.txt"} {
@@ -57,10 +57,10 @@ func TestGitStatusOfTheProjectFolder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if st, err = w.GitStatus(ctx, p.ID); err != nil || st != (wire.GitStatus{Repo: true, Branch: "main", Uncommitted: 2}) {
+	if st, err = w.GitStatus(ctx, p.ID, 0); err != nil || st != (wire.GitStatus{Repo: true, Branch: "main", Uncommitted: 2}) {
 		t.Fatalf("one file changed, one new: %+v, %v; want 2 uncommitted on main", st, err)
 	}
-	if _, err := w.GitStatus(ctx, 9999); err == nil {
+	if _, err := w.GitStatus(ctx, 9999, 0); err == nil {
 		t.Fatal("an unknown project gave no error")
 	}
 }

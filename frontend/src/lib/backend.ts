@@ -32,8 +32,12 @@ export interface Backend {
   openProject(path: string): Promise<Project>;
   /** Native folder picker; resolves to "" when the user cancels. */
   pickProjectFolder(): Promise<string>;
-  /** The project folder's branch and count of uncommitted paths (repo false, with why, outside git). */
-  gitStatus(projectId: number): Promise<GitStatus>;
+  /**
+   * The branch and count of uncommitted paths of the folder the session
+   * works in (its worktree; 0: the project folder); repo false, with why,
+   * outside git.
+   */
+  gitStatus(projectId: number, sessionId: number): Promise<GitStatus>;
 
   // sessions
   listSessions(projectId: number, limit: number, offset: number): Promise<SessionSummary[]>;
@@ -101,11 +105,13 @@ export interface Backend {
   commitSession(sessionId: number, message: string): Promise<CommitResult>;
 
   // files
+  // Each of these reads the folder the session works in: its worktree, or
+  // the project folder for 0 (see state/viewRoot.ts).
   /** One page of a folder for the file tree. */
-  listDir(projectId: number, q: DirPageQuery): Promise<DirPage>;
-  readProjectFile(projectId: number, path: string): Promise<FilePreview>;
+  listDir(projectId: number, sessionId: number, q: DirPageQuery): Promise<DirPage>;
+  readProjectFile(projectId: number, sessionId: number, path: string): Promise<FilePreview>;
   /** Fuzzy file search for the @ picker: relative paths, best first. */
-  findFiles(projectId: number, query: string, limit: number): Promise<string[]>;
+  findFiles(projectId: number, sessionId: number, query: string, limit: number): Promise<string[]>;
 
   // settings and rules
   getSettings(): Promise<SettingsView>;

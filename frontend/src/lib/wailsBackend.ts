@@ -64,7 +64,7 @@ export const wailsBackend: Backend = {
   openProject: async (path) => typed<Project>(await App.OpenProject(path)),
   pickProjectFolder: () => App.PickProjectFolder(),
 
-  gitStatus: async (projectId) => typed<GitStatus>(await App.GitStatus(projectId)),
+  gitStatus: async (projectId, sessionId) => typed<GitStatus>(await App.GitStatus(projectId, sessionId)),
   listSessions: async (projectId, limit, offset) => typed<SessionSummary[]>(await App.ListSessions(projectId, limit, offset)),
   getSession: async (id, focus) => typed<SessionDetail>(await App.GetSession(id, focus)),
   olderMessages: async (id, before, from) => typed<MessagePage>(await App.OlderMessages(id, before, from)),
@@ -106,9 +106,9 @@ export const wailsBackend: Backend = {
   draftCommitMessage: (id) => App.DraftCommitMessage(id),
   commitSession: async (id, message) => typed<CommitResult>(await App.CommitSession(id, message)),
 
-  listDir: async (projectId, q) => typed<DirPage>(await App.ListDir(projectId, wire.DirPageQuery.createFrom(q))),
-  readProjectFile: async (projectId, path) => typed<FilePreview>(await App.ReadProjectFile(projectId, path)),
-  findFiles: (projectId, query, limit) => App.FindFiles(projectId, query, limit),
+  listDir: async (projectId, sessionId, q) => typed<DirPage>(await App.ListDir(projectId, sessionId, wire.DirPageQuery.createFrom(q))),
+  readProjectFile: async (projectId, sessionId, path) => typed<FilePreview>(await App.ReadProjectFile(projectId, sessionId, path)),
+  findFiles: (projectId, sessionId, query, limit) => App.FindFiles(projectId, sessionId, query, limit),
 
   getSettings: async () => typed<SettingsView>(await App.GetSettings()),
   saveSettings: async (input) => typed<SettingsView>(await App.SaveSettings(wire.SettingsInput.createFrom(input))),

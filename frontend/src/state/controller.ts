@@ -6,6 +6,7 @@ import { errorText } from "../lib/format";
 import type { Approval, SessionSummary, SettingsInput, SettingsView } from "../lib/wire.gen";
 import type { ActionContext } from "./actions";
 import { initialState, sortProjects, type AppState, type Dialog } from "./appState";
+import { viewRoot } from "./viewRoot";
 import { ApprovalActions } from "./approvals";
 import { ChatActions } from "./chat";
 import { DesktopActions } from "./desktop";
@@ -141,9 +142,11 @@ export class AppController implements ActionContext {
   private gitAgain = false;
 
   /**
-   * Reads the open project's git state for the header (after a turn, a
-   * change applied, on focus); one read at a time, one more after it when
-   * asked again meanwhile.
+   * Reads the git state of the folder the open session works in (its
+   * worktree, or the project folder; state/viewRoot.ts) for the header:
+   * when it changes, after a turn, a change applied, on focus. One read at
+   * a time, one more after it when asked again meanwhile; a read of a
+   * folder no longer shown is dropped.
    */
   refreshGit(): void {
     if (this.gitRead) {
@@ -152,13 +155,15 @@ export class AppController implements ActionContext {
     }
     const project = this.state.project;
     if (!project) return;
+    const root = viewRoot(this.state);
+    const same = (st: AppState) => st.project?.id === project.id && viewRoot(st).key === root.key;
     this.gitRead = this.backend
-      .gitStatus(project.id)
-      .then((git) => this.set((st) => (st.project?.id === project.id ? { ...st, git } : st)))
+      .gitStatus(project.id, root.sessionId)
+      .then((git) => this.set((st) => (same(st) ? { ...st, git } : st)))
       .catch((err: unknown) => {
         const why = `Could not read the git status: ${errorText(err)}`;
         this.report("window", 0, why);
-        this.set((st) => (st.project?.id === project.id ? { ...st, git: { repo: false, branch: "", uncommitted: 0, why } } : st));
+        this.set((st) => (same(st) ? { ...st, git: { repo: false, branch: "", uncommitted: 0, why } } : st));
       })
       .finally(() => {
         this.gitRead = null;
@@ -425,6 +430,8 @@ export class AppController implements ActionContext {
    */
   private forgetIfEmpty(left: SessionView | null, next: number) {
     if (!left || left.id === next || left.status !== "ready" || left.messageIds.length > 0 || left.turn !== "idle") return;
+    // The backend keeps a worktree session left without a message (its worktree may hold the user's work).
+    if (left.summary?.worktree) return;
     this.set((st) => ({ ...st, sessions: st.sessions.filter((x) => x.id !== left.id) }));
   }
 

@@ -62,6 +62,13 @@ export const defaultSettings: SettingsView = {
   needsOnboarding: false,
 };
 
+/** A folder as the fake backend shows it: the project folder or a worktree. */
+export interface FakeFolder {
+  dirs: Record<string, FileEntry[]>;
+  files: Record<string, string>;
+  git: GitStatus;
+}
+
 export class FakeBackend implements Backend {
   calls: Call[] = [];
   listeners = new Map<EventName, Set<Listener>>();
@@ -108,6 +115,24 @@ export class FakeBackend implements Backend {
   gitStatusAnswer: GitStatus = { repo: true, branch: "main", uncommitted: 0 };
   /** When set, gitStatus fails with this message. */
   gitError = "";
+  /**
+   * The worktrees' folders by path (a session's summary names its
+   * worktree): what listDir, readProjectFile, findFiles and gitStatus
+   * answer for a worktree session, as the backend roots them there.
+   */
+  worktrees: Record<string, FakeFolder> = {};
+
+  /** The folder the session works in, as the backend resolves it (0: the project folder). */
+  private folderOf(projectId: number, sessionId: number): FakeFolder {
+    const project: FakeFolder = { dirs: this.dirs, files: this.files, git: this.gitStatusAnswer };
+    if (sessionId === 0) return project;
+    const s = this.sessions.find((x) => x.id === sessionId);
+    if (!s) throw new Error(`session ${sessionId}: not found`);
+    if (s.projectId !== projectId) throw new Error(`session ${sessionId} belongs to another project than project ${projectId}: open its project to see its files`);
+    if (!s.worktree) return project;
+    if (s.worktreeDiscarded) throw new Error(`session ${sessionId}'s worktree and its branch ${s.branch} were discarded, so its files are gone: the session stays as history`);
+    return (this.worktrees[s.worktree] ??= { dirs: {}, files: {}, git: { repo: true, branch: s.branch ?? "", uncommitted: 0 } });
+  }
   /** When set, the next restore (revert or rewind) fails with it. */
   restoreError: Error | null = null;
 
@@ -162,10 +187,10 @@ export class FakeBackend implements Backend {
     this.record("pickProjectFolder");
     return "";
   }
-  async gitStatus(projectId: number): Promise<GitStatus> {
-    this.record("gitStatus", projectId);
+  async gitStatus(projectId: number, sessionId: number): Promise<GitStatus> {
+    this.record("gitStatus", projectId, sessionId);
     if (this.gitError) throw new Error(this.gitError);
-    return this.gitStatusAnswer;
+    return this.folderOf(projectId, sessionId).git;
   }
   async listSessions(projectId: number, limit: number, offset: number): Promise<SessionSummary[]> {
     this.record("listSessions", projectId, limit, offset);
@@ -325,24 +350,25 @@ export class FakeBackend implements Backend {
     this.record("rewind", sessionId, messageId, mode, input);
     return this.restored(sessionId, () => this.ledger.rewind(sessionId, messageId, mode, input));
   }
-  async listDir(projectId: number, q: DirPageQuery): Promise<DirPage> {
-    this.record("listDir", projectId, q.dir, q.offset, q.version);
+  async listDir(projectId: number, sessionId: number, q: DirPageQuery): Promise<DirPage> {
+    this.record("listDir", projectId, q.dir, q.offset, q.version, sessionId);
+    const folder = this.folderOf(projectId, sessionId);
     // As the backend: folders first, then files, each in the locale's order.
     const collator = new Intl.Collator(q.locale);
-    const sorted = (this.dirs[q.dir] ?? []).slice().sort((a, b) => Number(b.isDir) - Number(a.isDir) || collator.compare(a.name, b.name));
+    const sorted = (folder.dirs[q.dir] ?? []).slice().sort((a, b) => Number(b.isDir) - Number(a.isDir) || collator.compare(a.name, b.name));
     const entries = sorted
       .slice(q.offset, q.offset + q.limit)
       .map((e) => ({ name: e.name, ...(e.isDir && { dir: true }), ...(e.isLink && { link: true }), ...(e.changed && { changed: true }) }));
     return { dir: q.dir, version: this.dirVersion, total: sorted.length, offset: q.offset, entries };
   }
-  async readProjectFile(projectId: number, path: string): Promise<FilePreview> {
-    this.record("readProjectFile", projectId, path);
-    const text = this.files[path] ?? "";
+  async readProjectFile(projectId: number, sessionId: number, path: string): Promise<FilePreview> {
+    this.record("readProjectFile", projectId, path, sessionId);
+    const text = this.folderOf(projectId, sessionId).files[path] ?? "";
     return { path, text, binary: false, truncated: false, size: text.length };
   }
-  async findFiles(projectId: number, query: string, limit: number): Promise<string[]> {
-    this.record("findFiles", projectId, query, limit);
-    return Object.keys(this.files).filter((p) => p.includes(query)).slice(0, limit);
+  async findFiles(projectId: number, sessionId: number, query: string, limit: number): Promise<string[]> {
+    this.record("findFiles", projectId, query, limit, sessionId);
+    return Object.keys(this.folderOf(projectId, sessionId).files).filter((p) => p.includes(query)).slice(0, limit);
   }
   async getSettings(): Promise<SettingsView> {
     this.record("getSettings");

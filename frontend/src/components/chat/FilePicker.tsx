@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useController } from "../../state/context";
+import { useViewRoot } from "../../state/viewRoot";
 import { useDebounced } from "../../lib/useDebounced";
 import type { MCPResource } from "../../lib/wire.gen";
 
@@ -14,16 +15,21 @@ interface Props {
 /** "mcp:<server>:<uri>": the attachment that names an MCP resource. */
 export const resourceRef = (r: MCPResource) => `mcp:${r.server}:${r.uri}`;
 
-/** The @ file picker: fuzzy matches from findFiles, best first, then the MCP resources that match. */
+/**
+ * The @ file picker: fuzzy matches from findFiles in the folder the open
+ * session works in (its worktree, or the project folder), best first, then
+ * the MCP resources that match.
+ */
 export default function FilePicker({ projectId, query, active, onResults, onPick }: Props) {
   const c = useController();
   const q = useDebounced(query, 80);
   const [paths, setPaths] = useState<string[] | null>(null);
   const [resources, setResources] = useState<MCPResource[]>([]);
+  const { sessionId } = useViewRoot();
 
   useEffect(() => {
     let live = true;
-    Promise.all([c.backend.findFiles(projectId, q, 12).catch(() => [] as string[]), c.backend.findMcpResources(q, 8).catch(() => [] as MCPResource[])]).then(
+    Promise.all([c.backend.findFiles(projectId, sessionId, q, 12).catch(() => [] as string[]), c.backend.findMcpResources(q, 8).catch(() => [] as MCPResource[])]).then(
       ([files, res]) => {
         if (!live) return;
         setPaths(files);
@@ -34,7 +40,7 @@ export default function FilePicker({ projectId, query, active, onResults, onPick
     return () => {
       live = false;
     };
-  }, [c, projectId, q, onResults]);
+  }, [c, projectId, sessionId, q, onResults]);
 
   return (
     <div className="file-picker" role="listbox" id="file-picker" aria-label="Attach a file" data-testid="file-picker">

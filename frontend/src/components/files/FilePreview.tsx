@@ -4,6 +4,7 @@ import { errorText, formatBytes } from "../../lib/format";
 import { highlight, langForPath } from "../../lib/highlight";
 import { useReportError } from "../../lib/useReportError";
 import { useApp, useController } from "../../state/context";
+import { useViewRoot } from "../../state/viewRoot";
 
 type State = { status: "loading" } | { status: "ready"; file: Preview } | { status: "failed"; error: string };
 
@@ -13,6 +14,7 @@ export default function FilePreview({ path, onClose }: { path: string; onClose: 
   const c = useController();
   const project = useApp((s) => s.project);
   const version = useApp((s) => s.filesVersion);
+  const { sessionId } = useViewRoot();
   const [st, setSt] = useState<State>({ status: "loading" });
 
   useEffect(() => {
@@ -20,13 +22,13 @@ export default function FilePreview({ path, onClose }: { path: string; onClose: 
     let live = true;
     setSt({ status: "loading" });
     c.backend
-      .readProjectFile(project.id, path)
+      .readProjectFile(project.id, sessionId, path)
       .then((file) => live && setSt({ status: "ready", file }))
       .catch((err: unknown) => live && setSt({ status: "failed", error: errorText(err) }));
     return () => {
       live = false;
     };
-  }, [c, project, path, version]);
+  }, [c, project, sessionId, path, version]);
 
   useReportError("files", st.status === "failed" ? `Could not read the file: ${st.error}` : null);
 

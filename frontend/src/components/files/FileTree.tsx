@@ -4,12 +4,15 @@ import type { FileEntry } from "../../lib/types";
 import { collationLocale, flatten, PAGE, pendingPages, withPage, type DirState, type Row } from "../../lib/treePages";
 import { errorText } from "../../lib/format";
 import { useApp, useController } from "../../state/context";
+import { useViewRoot } from "../../state/viewRoot";
 
 const ROW = 24;
 
 /**
- * The project's files. Folders open lazily and are listed in pages (see
- * lib/treePages.ts): the pages of the rows in view are asked for; the
+ * The files of the folder the open session works in: its worktree, or the
+ * project folder (state/viewRoot.ts); the tree starts again from the root
+ * when that folder changes. Folders open lazily and are listed in pages
+ * (see lib/treePages.ts): the pages of the rows in view are asked for; the
  * visible rows are flattened and virtualised. onOpen opens a file; onDiff
  * shows what the session changed in one (its changed mark, or the d key).
  */
@@ -17,6 +20,13 @@ export default function FileTree({ onOpen, onDiff }: { onOpen: (path: string) =>
   const c = useController();
   const project = useApp((s) => s.project);
   const version = useApp((s) => s.filesVersion);
+  const root = useViewRoot();
+  // The session named to the backend: a fork and its parent share one
+  // worktree, so switching between them keeps the tree (root.key).
+  const sessionRef = useRef(root.sessionId);
+  sessionRef.current = root.sessionId;
+  // Bumped when the tree starts again: pages of the folder shown before are dropped.
+  const generation = useRef(0);
   const [dirs, setDirs] = useState<Record<string, DirState>>({});
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
   const [active, setActive] = useState(0);
@@ -31,9 +41,11 @@ export default function FileTree({ onOpen, onDiff }: { onOpen: (path: string) =>
     async (dir: string, page: number, version: number) => {
       if (!project) return;
       const key = `${dir}\n${page}`;
+      const gen = generation.current;
       asked.current.add(key);
       try {
-        const p = await c.backend.listDir(project.id, { dir, locale, offset: page * PAGE, limit: PAGE, version });
+        const p = await c.backend.listDir(project.id, sessionRef.current, { dir, locale, offset: page * PAGE, limit: PAGE, version });
+        if (gen !== generation.current) return;
         setDirs((d) => {
           const st = d[dir];
           const folder = st?.status === "ready" ? st.folder : undefined;
@@ -41,6 +53,7 @@ export default function FileTree({ onOpen, onDiff }: { onOpen: (path: string) =>
         });
         return p.version;
       } catch (err) {
+        if (gen !== generation.current) return;
         setDirs((d) => ({ ...d, [dir]: { status: "failed", error: errorText(err) } }));
       } finally {
         asked.current.delete(key);
@@ -62,13 +75,16 @@ export default function FileTree({ onOpen, onDiff }: { onOpen: (path: string) =>
     [fetchPage],
   );
 
-  // A new project starts from its root.
+  // A new project, or a session in another folder, starts from its root.
   useEffect(() => {
+    generation.current++;
+    asked.current.clear();
+    dirsRef.current = {};
     setDirs({});
     setExpanded(new Set());
     setActive(0);
     if (project) void load("");
-  }, [project, load]);
+  }, [project, root.key, load]);
 
   // Files may have changed (an approved change): list loaded folders again.
   const first = useRef(true);

@@ -27,7 +27,7 @@ export function DraftCommitMessage(arg1:number):Promise<string>;
 
 export function ExportSession(arg1:number,arg2:string):Promise<string>;
 
-export function FindFiles(arg1:number,arg2:string,arg3:number):Promise<Array<string>>;
+export function FindFiles(arg1:number,arg2:number,arg3:string,arg4:number):Promise<Array<string>>;
 
 export function FindMCPResources(arg1:string,arg2:number):Promise<Array<wire.MCPResource>>;
 
@@ -53,9 +53,9 @@ export function GetSession(arg1:number,arg2:number):Promise<wire.SessionDetail>;
 
 export function GetSettings():Promise<wire.SettingsView>;
 
-export function GitStatus(arg1:number):Promise<wire.GitStatus>;
+export function GitStatus(arg1:number,arg2:number):Promise<wire.GitStatus>;
 
-export function ListDir(arg1:number,arg2:wire.DirPageQuery):Promise<wire.DirPage>;
+export function ListDir(arg1:number,arg2:number,arg3:wire.DirPageQuery):Promise<wire.DirPage>;
 
 export function ListModels(arg1:string,arg2:string,arg3:string):Promise<Array<string>>;
 
@@ -97,7 +97,7 @@ export function ProposedText(arg1:string,arg2:string):Promise<string>;
 
 export function QuitNow():Promise<void>;
 
-export function ReadProjectFile(arg1:number,arg2:string):Promise<wire.FilePreview>;
+export function ReadProjectFile(arg1:number,arg2:number,arg3:string):Promise<wire.FilePreview>;
 
 export function RenameSession(arg1:number,arg2:string):Promise<void>;
 

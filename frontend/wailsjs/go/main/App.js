@@ -50,8 +50,8 @@ export function ExportSession(arg1, arg2) {
   return window['go']['main']['App']['ExportSession'](arg1, arg2);
 }
 
-export function FindFiles(arg1, arg2, arg3) {
-  return window['go']['main']['App']['FindFiles'](arg1, arg2, arg3);
+export function FindFiles(arg1, arg2, arg3, arg4) {
+  return window['go']['main']['App']['FindFiles'](arg1, arg2, arg3, arg4);
 }
 
 export function FindMCPResources(arg1, arg2) {
@@ -102,12 +102,12 @@ export function GetSettings() {
   return window['go']['main']['App']['GetSettings']();
 }
 
-export function GitStatus(arg1) {
-  return window['go']['main']['App']['GitStatus'](arg1);
+export function GitStatus(arg1, arg2) {
+  return window['go']['main']['App']['GitStatus'](arg1, arg2);
 }
 
-export function ListDir(arg1, arg2) {
-  return window['go']['main']['App']['ListDir'](arg1, arg2);
+export function ListDir(arg1, arg2, arg3) {
+  return window['go']['main']['App']['ListDir'](arg1, arg2, arg3);
 }
 
 export function ListModels(arg1, arg2, arg3) {
@@ -190,8 +190,8 @@ export function QuitNow() {
   return window['go']['main']['App']['QuitNow']();
 }
 
-export function ReadProjectFile(arg1, arg2) {
-  return window['go']['main']['App']['ReadProjectFile'](arg1, arg2);
+export function ReadProjectFile(arg1, arg2, arg3) {
+  return window['go']['main']['App']['ReadProjectFile'](arg1, arg2, arg3);
 }
 
 export function RenameSession(arg1, arg2) {
