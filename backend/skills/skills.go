@@ -74,6 +74,9 @@ type Problem struct {
 	Reason string
 }
 
+// String is the problem as a sentence for the user.
+func (p Problem) String() string { return p.Path + " is not used as a skill: " + p.Reason }
+
 // Set is what Load found.
 type Set struct {
 	Skills   []Skill // sorted by name
@@ -123,7 +126,7 @@ func Load(home, pilotHome, project string) Set {
 		for _, k := range found {
 			if first, ok := where[k.Name]; ok {
 				set.Problems = append(set.Problems, Problem{Path: k.Path, Scope: k.Scope,
-					Reason: fmt.Sprintf("the skill %q is not used: %s has the same name and wins; rename one of them (the name in the front matter)", k.Name, first)})
+					Reason: fmt.Sprintf("%s has the same name (%s) and wins; rename one of them (the name in the front matter)", first, k.Name)})
 				continue
 			}
 			where[k.Name] = k.Path

@@ -104,7 +104,7 @@ func TestLoadFoldersShadowsAndProblems(t *testing.T) {
 		reasons[filepath.Base(filepath.Dir(p.Path))+"/"+filepath.Base(p.Path)] = p.Reason
 	}
 	for path, part := range map[string]string{
-		"review/SKILL.md": "has the same name and wins",
+		"review/SKILL.md": "has the same name (review) and wins",
 		"broken/SKILL.md": "no front matter",
 		"skills/empty":    "has no SKILL.md",
 	} {

@@ -215,7 +215,9 @@ const (
 	SlashProject       SlashSource = "project"        // .pilot/commands
 	SlashProjectClaude SlashSource = "project-claude" // .claude/commands
 	SlashUser          SlashSource = "user"           // PILOT_HOME/commands
+	SlashUserClaude    SlashSource = "user-claude"    // ~/.claude/commands
 	SlashMCP           SlashSource = "mcp"            // an MCP server's prompt
+	SlashSkill         SlashSource = "skill"          // a skill (SKILL.md): "/name args" asks the model to use it
 )
 
 // DiffLineKind is the kind of one line of a hunk.
