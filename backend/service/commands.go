@@ -15,7 +15,7 @@ import (
 // servers' prompts and the skills, by name.
 func (w *Service) ListSlashCommands() ([]wire.SlashCommand, error) {
 	dir := w.currentProject()
-	cmds, err := commands.List(w.home, userHome(), dir)
+	cmds, err := commands.List(w.home, w.userHome(), dir)
 	if err != nil {
 		w.log.Warn("reading custom commands", "err", err)
 	}
@@ -69,7 +69,7 @@ func (w *Service) expandCommand(ctx context.Context, sessionID int64, text strin
 	if err != nil {
 		return "", err
 	}
-	out, _, err := commands.ExpandPrompt(ctx, w.home, userHome(), dir, text, w.mcp.For(dir))
+	out, _, err := commands.ExpandPrompt(ctx, w.home, w.userHome(), dir, text, w.mcp.For(dir))
 	if errors.Is(err, commands.ErrUnknown) {
 		if s, ok := w.expandSkill(dir, text); ok {
 			return s, nil

@@ -9,9 +9,14 @@ import (
 	"pilot/backend/wire"
 )
 
-// userHome is the OS user's home, where Claude Code keeps ~/.claude ("":
-// unknown, and ~/.claude is left out).
-func userHome() string {
+// userHome is the OS user's home, where Claude Code keeps ~/.claude: the
+// face's HOME, else the process's ("": unknown, and ~/.claude is left out).
+func (w *Service) userHome() string {
+	if w.getenv != nil {
+		if h := w.getenv("HOME"); h != "" {
+			return h
+		}
+	}
 	h, _ := os.UserHomeDir()
 	return h
 }
@@ -20,7 +25,7 @@ func userHome() string {
 // PILOT_HOME's and the user's Claude Code ones), with the SKILL.md files
 // that cannot be used and why.
 func (w *Service) Skills(dir string) skills.Set {
-	return skills.Load(userHome(), w.home, dir)
+	return skills.Load(w.userHome(), w.home, dir)
 }
 
 // skillCommands are the / picker's entries of the skills a session in dir
