@@ -34,7 +34,7 @@ func TestSlashSkillsAndUserClaudeCommands(t *testing.T) {
 	writeSkill(t, filepath.Join(dir, ".claude", "skills"), "pdf", "Fill PDF forms.")
 	writeSkill(t, filepath.Join(dir, ".pilot", "skills"), "fix", "A skill hidden by the command fix.")
 	for path, text := range map[string]string{
-		filepath.Join(dir, ".claude", "commands", "fix.md"):   "Fix $ARGUMENTS",
+		filepath.Join(dir, ".claude", "commands", "fix.md"):  "Fix $ARGUMENTS",
 		filepath.Join(user, ".claude", "commands", "std.md"): "Write my standup.",
 	} {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
