@@ -362,7 +362,9 @@ func (t *turn) readCall(name string, input json.RawMessage) gate.Call {
 		Name string `json:"name"`
 	}
 	_ = json.Unmarshal(input, &in) // a bad input is the tool's to report
-	if name == tools.SkillTool { // a rule's pattern is on skill names; a file of a skill ("pdf/forms.md") is judged as the skill too
+	// A rule's pattern on skill is on skill names; a file of a skill
+	// ("pdf/forms.md") is judged as the skill too.
+	if name == tools.SkillTool {
 		n := strings.TrimSpace(in.Name)
 		c.Paths = []string{n}
 		if skill, _, ok := strings.Cut(n, "/"); ok {
