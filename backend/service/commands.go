@@ -71,7 +71,7 @@ func (w *Service) expandCommand(ctx context.Context, sessionID int64, text strin
 	}
 	out, _, err := commands.ExpandPrompt(ctx, w.home, w.userHome(), dir, text, w.mcp.For(dir))
 	if errors.Is(err, commands.ErrUnknown) {
-		if s, ok := w.expandSkill(dir, text); ok {
+		if s, ok := w.expandSkill(w.skillRoot(ctx, sessionID, dir), text); ok {
 			return s, nil
 		}
 		return out, fmt.Errorf("%w; no skill has that name either (skills are folders with a SKILL.md in .claude/skills/, .pilot/skills/, ~/.claude/skills/ or %s)", err, filepath.Join(w.home, "skills"))

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"context"
 	"fmt"
 	"os"
 
@@ -43,6 +44,15 @@ func (w *Service) skillCommands(dir string, cmds []commands.Command) []wire.Slas
 		}
 	}
 	return out
+}
+
+// skillRoot is the folder whose project skills a session sees, as its
+// agent does: its worktree for a worktree session, else dir (the project).
+func (w *Service) skillRoot(ctx context.Context, sessionID int64, dir string) string {
+	if s, err := w.store.Session(ctx, sessionID); err == nil {
+		return s.Root(dir)
+	}
+	return dir
 }
 
 // expandSkill turns "/name args" naming a skill into the message that asks

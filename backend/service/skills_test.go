@@ -75,6 +75,20 @@ func TestSlashSkillsAndUserClaudeCommands(t *testing.T) {
 			t.Errorf("expand %q = %q, %v; want %q", in, got, err, want)
 		}
 	}
+	// A worktree session sees the skills of its worktree, as its agent does.
+	wt := t.TempDir()
+	writeSkill(t, filepath.Join(wt, ".claude", "skills"), "branch-only", "A skill only the branch has.")
+	wsess, err := w.store.CreateSession(context.Background(), store.NewSession{ProjectID: sess.ProjectID, Provider: "anthropic",
+		Worktree: store.Worktree{Path: wt, Branch: "pilot/x", Base: "main"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := w.ExpandCommand(context.Background(), wsess.ID, "/branch-only"); err != nil || !strings.Contains(got, `Use the skill "branch-only"`) {
+		t.Errorf("/branch-only in the worktree session: %q, %v", got, err)
+	}
+	if _, err := w.ExpandCommand(context.Background(), sess.ID, "/branch-only"); !errors.Is(err, commands.ErrUnknown) {
+		t.Errorf("/branch-only in the project folder's session: %v, want unknown", err)
+	}
 	_, err = w.ExpandCommand(context.Background(), sess.ID, "/nope")
 	if !errors.Is(err, commands.ErrUnknown) || !strings.Contains(err.Error(), "no skill has that name either") {
 		t.Errorf("unknown /nope: %v", err)
