@@ -5,13 +5,15 @@ import (
 	"strings"
 
 	"pilot/backend/skills"
+	"pilot/backend/wire"
 )
 
 // loadSkills finds the session's skills (the user's, PILOT_HOME's and its
 // folder's) for a turn: its system prompt lists them, and the skill tool
-// serves them until the next turn finds them again. A SKILL.md that cannot
-// be used is logged when the list of them changes (the headless faces and
-// the slash picker say it to the user).
+// serves them until the next turn finds them again. Each SKILL.md that
+// cannot be used is told to the user in a notice (the chat, stderr
+// headless) at the session's first turn and whenever the list of them
+// changes.
 func (l *live) loadSkills() skills.Set {
 	o := l.m.opt.Sandbox
 	home := o.Home
@@ -22,6 +24,7 @@ func (l *live) loadSkills() skills.Set {
 	if prev := l.skills.Swap(&set); prev == nil || problemKey(*prev) != problemKey(set) {
 		for _, p := range set.Problems {
 			l.m.log.Warn("skill not used", "path", p.Path, "why", p.Reason)
+			l.notice(string(wire.NoticeSkills), p.String()+".", 0)
 		}
 	}
 	return set

@@ -53,9 +53,6 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 	for _, problem := range svc.MCPReady(ctx, h.root()) {
 		fmt.Fprintf(tio.Stderr, "pilot: %s\n", problem)
 	}
-	for _, problem := range svc.Skills(h.root()).Problems {
-		fmt.Fprintf(tio.Stderr, "pilot: %s\n", problem)
-	}
 	return h, nil
 }
 

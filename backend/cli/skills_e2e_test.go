@@ -15,7 +15,7 @@ import (
 // user's skill greet (in ~/.claude/skills, outside the project); the model
 // calls skill for its body and for a file beside it, with no approval even
 // under --approve none; the system prompt names the skills without their
-// bodies; a broken SKILL.md is reported on stderr with a sentence.
+// bodies; a broken SKILL.md is reported once on stderr with a sentence.
 func TestHeadlessSkill(t *testing.T) {
 	t.Parallel()
 	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{
@@ -51,7 +51,7 @@ func TestHeadlessSkill(t *testing.T) {
 	if stdout.String() != "Hello, Ada.\n" {
 		t.Errorf("stdout %q, stderr %q", stdout.String(), stderr.String())
 	}
-	if want := filepath.Join(dir, ".claude", "skills", "broken", "SKILL.md") + " is not used as a skill: it has no front matter"; !strings.Contains(stderr.String(), want) {
+	if want := "· " + filepath.Join(dir, ".claude", "skills", "broken", "SKILL.md") + " is not used as a skill: it has no front matter"; strings.Count(stderr.String(), want) != 1 {
 		t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 	}
 	var model []fakellm.Request

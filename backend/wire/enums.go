@@ -71,6 +71,9 @@ const (
 	NoticeWait      NoticeKind = "wait" // a call waits for another session's work in the same folder
 )
 
+// NoticeSkills: a SKILL.md is not used, and why.
+const NoticeSkills NoticeKind = "skills"
+
 // ErrorKind classifies a failed turn (ErrorPayload): the provider's typed
 // errors (llm.Kind) or internal.
 type ErrorKind string
