@@ -58,3 +58,20 @@ func TestSkillCallsJudgedByRulesOnNames(t *testing.T) {
 		t.Errorf("system prompt lacks the project's skills:\n%s", reqs[0].System)
 	}
 }
+
+// A SKILL.md that cannot be used is told once in a notice, at the first
+// turn, not again at every turn while it stays the same.
+func TestBrokenSkillNoticeOnce(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "anthropic", fakellm.Script{Turns: []fakellm.Turn{{Text: "Done.", Repeat: true}}},
+		setup{files: map[string]string{".claude/skills/broken/SKILL.md": "no front matter\n"}})
+	for range 2 {
+		if r := h.turn("hello"); r != ReasonEndTurn {
+			t.Fatalf("reason %s", r)
+		}
+	}
+	ns := h.rec.notices("skills")
+	if len(ns) != 1 || !strings.Contains(ns[0], "broken/SKILL.md is not used as a skill: it has no front matter") {
+		t.Errorf("notices %q, want one about broken/SKILL.md", ns)
+	}
+}
