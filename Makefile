@@ -243,6 +243,7 @@ bench: deps-bench build
 	PILOT_BENCH_BIG=1 .ci/bench-go.sh branch ./backend/service GetBranch200 5x
 	.ci/bench-go.sh sandbox ./backend/confine . 50x
 	.ci/bench-go.sh proxy ./backend/netproxy Download
+	.ci/bench-go.sh skills ./backend/skills SkillsPrompt 20x
 	node frontend/e2e/bench-stream.mjs --no-frontend-build --runs 3 | .ci/bench-section.sh stream
 	node frontend/e2e/bench-stream.mjs --no-frontend-build --no-go-build --runs 3 --delay-ms 1 | .ci/bench-section.sh stream-paced
 	node frontend/e2e/bench-scale.mjs --no-frontend-build --no-go-build --runs 3 | .ci/bench-section.sh scale

@@ -14,6 +14,7 @@ import (
 	"pilot/backend/present"
 	"pilot/backend/rules"
 	"pilot/backend/sandbox"
+	"pilot/backend/skills"
 	"pilot/backend/store"
 	"pilot/backend/tools"
 	"pilot/backend/wire"
@@ -43,7 +44,8 @@ type live struct {
 	hosts   map[string]bool    // hosts the user let web_fetch read in this session
 	pod     pod                // the session's OS sandbox for commands
 
-	ruled atomic.Pointer[[]permission.Rule] // the rules the gate read last (Withheld)
+	ruled  atomic.Pointer[[]permission.Rule] // the rules the gate read last (Withheld)
+	skills atomic.Pointer[skills.Set]        // the skills the last turn found (loadSkills)
 }
 
 // setState moves the machine and emits the new state. An invalid move is

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"pilot/backend/childenv"
+	"pilot/backend/skills"
 )
 
 //go:embed system.md
@@ -42,17 +43,21 @@ type promptData struct {
 	Date string
 	Git  string
 	Docs []promptDoc
+	// Skills is the part naming the installed skills (skills.Prompt).
+	Skills string
 }
 
 // SystemPrompt builds the system prompt for a project folder: the tool
 // decider and working rules, the folder, the OS, the date, a short git
-// status, and the project's AGENTS.md, CLAUDE.md and progress.md.
-func SystemPrompt(ctx context.Context, dir string, now time.Time) string {
+// status, the installed skills (names and descriptions only), and the
+// project's AGENTS.md, CLAUDE.md and progress.md.
+func SystemPrompt(ctx context.Context, dir string, now time.Time, installed []skills.Skill) string {
 	d := promptData{
-		Dir:  dir,
-		OS:   runtime.GOOS + "/" + runtime.GOARCH,
-		Date: now.Format("Monday 2 January 2006"),
-		Git:  gitStatus(ctx, dir),
+		Dir:    dir,
+		OS:     runtime.GOOS + "/" + runtime.GOARCH,
+		Date:   now.Format("Monday 2 January 2006"),
+		Git:    gitStatus(ctx, dir),
+		Skills: skills.Prompt(installed),
 	}
 	for _, name := range projectDocs {
 		b, err := os.ReadFile(filepath.Join(dir, name))

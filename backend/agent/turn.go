@@ -172,7 +172,7 @@ func (l *live) load(ctx context.Context) (*turn, error) {
 	}
 	return &turn{
 		l: l, sess: sess, p: p.Provider, thinking: p.ThinkingBudget, model: sess.Model, priced: model, window: window,
-		system:  SystemPrompt(ctx, l.root.Dir(), l.m.opt.Now()),
+		system:  SystemPrompt(ctx, l.root.Dir(), l.m.opt.Now(), l.loadSkills().Skills),
 		mode:    l.approvalMode(sess),
 		own:     ownState{helpers: p.Helpers},
 		history: history,

@@ -359,8 +359,19 @@ func (t *turn) readCall(name string, input json.RawMessage) gate.Call {
 	c := gate.Call{Tool: name, ReadOnly: true}
 	var in struct {
 		Path string `json:"path"`
+		Name string `json:"name"`
 	}
 	_ = json.Unmarshal(input, &in) // a bad input is the tool's to report
+	// A rule's pattern on skill is on skill names; a file of a skill
+	// ("pdf/forms.md") is judged as the skill too.
+	if name == tools.SkillTool {
+		n := strings.TrimSpace(in.Name)
+		c.Paths = []string{n}
+		if skill, _, ok := strings.Cut(n, "/"); ok {
+			c.Paths = append(c.Paths, skill)
+		}
+		return c
+	}
 	root := t.l.root
 	p := strings.TrimSpace(in.Path)
 	if filepath.IsAbs(p) {

@@ -1,6 +1,7 @@
 // Package commands finds custom slash commands, Markdown prompt files in
 // the project's .pilot/commands/ and .claude/commands/ (Claude Code's
-// folder) and in PILOT_HOME/commands/, and expands "/name args" into the
+// folder), in PILOT_HOME/commands/ and in ~/.claude/commands/ (the user's
+// Claude Code commands), and expands "/name args" into the
 // prompt they hold: $ARGUMENTS is everything after the name, $1 ... $9 the
 // arguments one by one (quotes group words).
 //
@@ -27,6 +28,8 @@ const (
 	SourcePilot  = "project"        // .pilot/commands
 	SourceClaude = "project-claude" // .claude/commands
 	SourceUser   = "user"           // PILOT_HOME/commands
+	// SourceUserClaude is ~/.claude/commands.
+	SourceUserClaude = "user-claude"
 )
 
 // maxFile caps a command file; a bigger one is skipped.
@@ -45,8 +48,10 @@ type Command struct {
 // ErrUnknown is matched by the error of a /name that names no command.
 var ErrUnknown = errors.New("commands: unknown command")
 
-// Dirs are the folders searched, first wins.
-func Dirs(home, project string) [][2]string {
+// Dirs are the folders searched, first wins: the project's, then
+// PILOT_HOME's (home), then the user's Claude Code folder (userHome is the
+// OS home; "" leaves it out).
+func Dirs(home, userHome, project string) [][2]string {
 	var out [][2]string
 	if project != "" {
 		out = append(out, [2]string{filepath.Join(project, ".pilot", "commands"), SourcePilot},
@@ -55,16 +60,19 @@ func Dirs(home, project string) [][2]string {
 	if home != "" {
 		out = append(out, [2]string{filepath.Join(home, "commands"), SourceUser})
 	}
+	if userHome != "" {
+		out = append(out, [2]string{filepath.Join(userHome, ".claude", "commands"), SourceUserClaude})
+	}
 	return out
 }
 
 // List finds every command, sorted by name; a name found in several
 // folders is the first folder's.
-func List(home, project string) ([]Command, error) {
+func List(home, userHome, project string) ([]Command, error) {
 	seen := map[string]bool{}
 	var out []Command
 	var errs []error
-	for _, d := range Dirs(home, project) {
+	for _, d := range Dirs(home, userHome, project) {
 		cmds, err := scan(d[0], d[1])
 		if err != nil {
 			errs = append(errs, err)
@@ -174,14 +182,14 @@ func Split(text string) (name, args string, ok bool) {
 }
 
 // Find returns the command called name.
-func Find(home, project, name string) (Command, error) {
-	cmds, _ := List(home, project)
+func Find(home, userHome, project, name string) (Command, error) {
+	cmds, _ := List(home, userHome, project)
 	for _, c := range cmds {
 		if c.Name == name {
 			return c, nil
 		}
 	}
-	return Command{}, fmt.Errorf("%w: /%s (commands are Markdown files in .pilot/commands/, .claude/commands/ or %s)", ErrUnknown, name, filepath.Join(home, "commands"))
+	return Command{}, fmt.Errorf("%w: /%s (commands are Markdown files in .pilot/commands/, .claude/commands/, %s or ~/.claude/commands/)", ErrUnknown, name, filepath.Join(home, "commands"))
 }
 
 // Expand fills a command's body with its arguments: $ARGUMENTS, then
@@ -244,12 +252,12 @@ func Words(s string) []string {
 
 // ExpandText expands text when it is "/name args" naming a custom
 // command; other text comes back unchanged with ok false.
-func ExpandText(home, project, text string) (string, bool, error) {
+func ExpandText(home, userHome, project, text string) (string, bool, error) {
 	name, args, ok := Split(text)
 	if !ok {
 		return text, false, nil
 	}
-	c, err := Find(home, project, name)
+	c, err := Find(home, userHome, project, name)
 	if err != nil {
 		return text, false, err
 	}
@@ -264,7 +272,7 @@ type PromptSource interface {
 // ExpandPrompt expands text when it is "/name args": an MCP prompt
 // (/mcp__server__prompt) through mcp, else a custom command. Other text
 // comes back unchanged with ok false; an unknown name is an error.
-func ExpandPrompt(ctx context.Context, home, project, text string, mcp PromptSource) (string, bool, error) {
+func ExpandPrompt(ctx context.Context, home, userHome, project, text string, mcp PromptSource) (string, bool, error) {
 	name, args, ok := Split(text)
 	if !ok {
 		return text, false, nil
@@ -276,5 +284,5 @@ func ExpandPrompt(ctx context.Context, home, project, text string, mcp PromptSou
 		}
 		return out, true, nil
 	}
-	return ExpandText(home, project, text)
+	return ExpandText(home, userHome, project, text)
 }

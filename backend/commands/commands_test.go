@@ -20,13 +20,15 @@ func write(t *testing.T, path, text string) {
 
 func TestDiscovery(t *testing.T) {
 	t.Parallel()
-	home, proj := t.TempDir(), t.TempDir()
+	home, user, proj := t.TempDir(), t.TempDir(), t.TempDir()
 	write(t, filepath.Join(proj, ".pilot/commands/review.md"), "---\ndescription: Review a file\nargument-hint: FILE\n---\n\nReview $1 for $2.\n")
 	write(t, filepath.Join(proj, ".claude/commands/review.md"), "shadowed by .pilot")
 	write(t, filepath.Join(proj, ".claude/commands/git/commit.md"), "# Commit the work\nWrite a commit message: $ARGUMENTS")
 	write(t, filepath.Join(home, "commands/explain.md"), "Explain $ARGUMENTS simply.")
 	write(t, filepath.Join(home, "commands/notes.txt"), "not a command")
-	cmds, err := List(home, proj)
+	write(t, filepath.Join(user, ".claude/commands/explain.md"), "shadowed by PILOT_HOME's")
+	write(t, filepath.Join(user, ".claude/commands/standup.md"), "---\ndescription: Write my standup\n---\nSummarise yesterday's commits.")
+	cmds, err := List(home, user, proj)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +38,7 @@ func TestDiscovery(t *testing.T) {
 		got[c.Name] = c
 		names = append(names, c.Name)
 	}
-	if !reflect.DeepEqual(names, []string{"explain", "git:commit", "review"}) {
+	if !reflect.DeepEqual(names, []string{"explain", "git:commit", "review", "standup"}) {
 		t.Fatalf("names %v", names)
 	}
 	if c := got["review"]; c.Source != SourcePilot || c.Description != "Review a file" || c.ArgumentHint != "FILE" || c.Body != "Review $1 for $2.\n" {
@@ -48,17 +50,20 @@ func TestDiscovery(t *testing.T) {
 	if got["explain"].Source != SourceUser {
 		t.Errorf("explain %+v", got["explain"])
 	}
-	out, ok, err := ExpandText(home, proj, `/review "main.go" 'bugs and races'`)
+	if c := got["standup"]; c.Source != SourceUserClaude || c.Description != "Write my standup" {
+		t.Errorf("standup (~/.claude/commands) %+v", c)
+	}
+	out, ok, err := ExpandText(home, user, proj, `/review "main.go" 'bugs and races'`)
 	if err != nil || !ok || out != "Review main.go for bugs and races.\n" {
 		t.Errorf("expand: %q %v %v", out, ok, err)
 	}
-	if _, _, err := ExpandText(home, proj, "/nope x"); !errors.Is(err, ErrUnknown) {
+	if _, _, err := ExpandText(home, user, proj, "/nope x"); !errors.Is(err, ErrUnknown) {
 		t.Errorf("unknown: %v", err)
 	}
-	if out, ok, _ := ExpandText(home, proj, "not /a command"); ok || out != "not /a command" {
+	if out, ok, _ := ExpandText(home, user, proj, "not /a command"); ok || out != "not /a command" {
 		t.Errorf("plain text changed: %q", out)
 	}
-	if out, ok, _ := ExpandText(home, proj, "/usr/bin/env is a path"); ok || out != "/usr/bin/env is a path" {
+	if out, ok, _ := ExpandText(home, user, proj, "/usr/bin/env is a path"); ok || out != "/usr/bin/env is a path" {
 		t.Errorf("a path was taken for a command: %q", out)
 	}
 }

@@ -2,17 +2,20 @@ package service
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
 	"strings"
 
 	"pilot/backend/commands"
 	"pilot/backend/wire"
 )
 
-// ListSlashCommands lists the open project's custom commands and its MCP
-// servers' prompts, by name.
+// ListSlashCommands lists the open project's custom commands, its MCP
+// servers' prompts and the skills, by name.
 func (w *Service) ListSlashCommands() ([]wire.SlashCommand, error) {
 	dir := w.currentProject()
-	cmds, err := commands.List(w.home, dir)
+	cmds, err := commands.List(w.home, w.userHome(), dir)
 	if err != nil {
 		w.log.Warn("reading custom commands", "err", err)
 	}
@@ -25,7 +28,7 @@ func (w *Service) ListSlashCommands() ([]wire.SlashCommand, error) {
 			out = append(out, wire.SlashCommand{Name: p.Name, Description: p.Description, ArgumentHint: strings.Join(p.Args, " "), Source: "mcp"})
 		}
 	}
-	return out, nil
+	return append(out, w.skillCommands(dir, cmds)...), nil
 }
 
 // withResources inlines the MCP resources attached to a message.
@@ -66,6 +69,12 @@ func (w *Service) expandCommand(ctx context.Context, sessionID int64, text strin
 	if err != nil {
 		return "", err
 	}
-	out, _, err := commands.ExpandPrompt(ctx, w.home, dir, text, w.mcp.For(dir))
+	out, _, err := commands.ExpandPrompt(ctx, w.home, w.userHome(), dir, text, w.mcp.For(dir))
+	if errors.Is(err, commands.ErrUnknown) {
+		if s, ok := w.expandSkill(w.skillRoot(ctx, sessionID, dir), text); ok {
+			return s, nil
+		}
+		return out, fmt.Errorf("%w; no skill has that name either (skills are folders with a SKILL.md in .claude/skills/, .pilot/skills/, ~/.claude/skills/ or %s)", err, filepath.Join(w.home, "skills"))
+	}
 	return out, err
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"pilot/backend/sandbox"
+	"pilot/backend/skills"
 )
 
 // fixture is a registry over a temporary project.
@@ -28,7 +29,10 @@ func newFixture(t *testing.T, files map[string]string) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &fixture{t: t, dir: root.Dir(), reg: New(Deps{Root: root, Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=/tmp"}})}
+	// One skill installed, so the registry offers every tool (skill only
+	// while there is one).
+	set := skills.Set{Skills: []skills.Skill{{Name: "fixture", Description: "A skill of the test fixture.", Dir: t.TempDir(), Body: "Do it."}}}
+	return &fixture{t: t, dir: root.Dir(), reg: New(Deps{Root: root, Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=/tmp"}, Skills: func() skills.Set { return set }})}
 }
 
 func writeTestFile(t *testing.T, p, content string) {

@@ -12,6 +12,7 @@ import (
 
 	"pilot/backend/llm"
 	"pilot/backend/sandbox"
+	"pilot/backend/skills"
 )
 
 // ErrUnknownTool is returned for a tool name the registry does not hold.
@@ -28,6 +29,9 @@ type Deps struct {
 	// list_files, glob and grep leave it out and say how many they left
 	// out. nil: nothing is withheld.
 	Withheld func(tool, rel string) bool
+	// Skills are the session's skills now (the skill tool is offered
+	// only while there is one); nil: none.
+	Skills func() skills.Set
 }
 
 // withheld reports whether a project rule denies tool any of rels.
@@ -81,8 +85,8 @@ type Registry struct {
 
 // New builds the tools for a project and a session: list_files,
 // read_file, glob, grep, write_file, patch_file, multi_patch, run_bash,
-// then the session's own todo_write and present_plan, and the definitions
-// of task and web_fetch, which the loop runs.
+// then the session's own todo_write and present_plan, the definitions
+// of task and web_fetch, which the loop runs, and skill.
 func New(deps Deps) *Registry {
 	if deps.Reads == nil {
 		deps.Reads = NewReadTracker()
@@ -104,18 +108,24 @@ func New(deps Deps) *Registry {
 		newPresentPlan(),
 		newTask(),
 		newWebFetch(),
+		newSkill(deps),
 	}
 	return r
 }
 
-// Tools returns the tools in registry order: the built-in ones,
-// then the MCP tools of the servers that are ready now.
+// Tools returns the tools in registry order: the built-in ones (skill
+// only while a skill is installed), then the MCP tools of the servers
+// that are ready now.
 func (r *Registry) Tools() []Tool {
+	builtin := r.tools
+	if len(r.deps.skills().Skills) == 0 {
+		builtin = builtin[:len(builtin)-1] // skill is last
+	}
 	mcpTools := r.mcpTools()
 	if len(mcpTools) == 0 {
-		return r.tools
+		return builtin
 	}
-	return append(append(make([]Tool, 0, len(r.tools)+len(mcpTools)), r.tools...), mcpTools...)
+	return append(append(make([]Tool, 0, len(builtin)+len(mcpTools)), builtin...), mcpTools...)
 }
 
 // Defs returns the definitions sent to the model, in registry order.

@@ -27,6 +27,7 @@ var contract = []struct {
 	{"present_plan", []string{"plan", "steps"}, true},
 	{"task", []string{"description", "prompt"}, true},
 	{"web_fetch", []string{"url", "prompt?"}, true},
+	{"skill", []string{"name"}, true},
 }
 
 func TestRegistryMatchesContract(t *testing.T) {

@@ -1,7 +1,7 @@
 package wire
 
 // SlashCommand is a command of the prompt box's / picker: a custom
-// command (a Markdown file) or an MCP server's prompt.
+// command (a Markdown file), an MCP server's prompt or a skill.
 type SlashCommand struct {
 	Name         string      `json:"name"`
 	Description  string      `json:"description"`

@@ -71,6 +71,9 @@ const (
 	NoticeWait      NoticeKind = "wait" // a call waits for another session's work in the same folder
 )
 
+// NoticeSkills: a SKILL.md is not used, and why.
+const NoticeSkills NoticeKind = "skills"
+
 // ErrorKind classifies a failed turn (ErrorPayload): the provider's typed
 // errors (llm.Kind) or internal.
 type ErrorKind string
@@ -215,7 +218,9 @@ const (
 	SlashProject       SlashSource = "project"        // .pilot/commands
 	SlashProjectClaude SlashSource = "project-claude" // .claude/commands
 	SlashUser          SlashSource = "user"           // PILOT_HOME/commands
+	SlashUserClaude    SlashSource = "user-claude"    // ~/.claude/commands
 	SlashMCP           SlashSource = "mcp"            // an MCP server's prompt
+	SlashSkill         SlashSource = "skill"          // a skill (SKILL.md): "/name args" asks the model to use it
 )
 
 // DiffLineKind is the kind of one line of a hunk.

@@ -27,6 +27,7 @@ var layers = map[string]int{
 	"pilot/backend/config":                           domainLayer,
 	"pilot/backend/secret":                           leafLayer,
 	"pilot/backend/settingsjson":                     leafLayer, // Claude Code's and Pilot's settings.json: hooks, permission rules
+	"pilot/backend/skills":                           leafLayer, // Agent Skills: SKILL.md folders
 	"pilot/backend/confine":                          leafLayer,
 	"pilot/backend/diff":                             leafLayer,
 	"pilot/backend/doctor":                           domainLayer,

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"pilot/backend/sandbox"
+	"pilot/backend/skills"
 	"pilot/backend/tools"
 )
 
@@ -152,7 +153,9 @@ func TestDocumentedTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	var code []row
-	for _, d := range tools.New(tools.Deps{Root: root}).Defs() {
+	// One skill installed, so that skill is offered too.
+	one := skills.Set{Skills: []skills.Skill{{Name: "one", Description: "A skill."}}}
+	for _, d := range tools.New(tools.Deps{Root: root, Skills: func() skills.Set { return one }}).Defs() {
 		var s struct {
 			Properties map[string]json.RawMessage
 			Required   []string

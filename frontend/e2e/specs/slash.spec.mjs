@@ -3,8 +3,11 @@
 // of "/hello Ada", not of "/hello daA", and the transcript shows the
 // message as typed, its expansion folded under it, also after reopening.
 // At 1280×820 and at 200% scaling (a 640×410 CSS viewport, device pixel
-// ratio 2).
+// ratio 2). A skill (.claude/skills/greet/SKILL.md) is in the picker too:
+// choosing it sends "/greet Ada", the model is asked to use the skill and
+// its skill call gets the skill's body.
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { eventually, sel, startChat, waitRequests, waitTurnDone } from "./helpers.mjs";
 
 const files = {
@@ -42,7 +45,46 @@ async function showsTyped(page) {
   assert.equal((await details.locator(".user-text").innerText()).trim(), expansion);
 }
 
+const skillFiles = {
+  ".claude/skills/greet/SKILL.md": "---\nname: greet\ndescription: Greets someone by name\n---\nGREET BODY: greet the person in French.\n",
+};
+
 export const tests = [
+  {
+    name: "a skill is in the / picker; choosing it sends /greet Ada, and the model's skill call gets the body",
+    manualStart: true,
+    async fn(ctx) {
+      const { page } = ctx;
+      await page.setViewportSize({ width: 1280, height: 820 });
+      const script = {
+        turns: [
+          { when: { lastUserContains: 'Use the skill "greet"' }, toolCalls: [{ name: "skill", input: { name: "greet" } }] },
+          { when: { toolResultContains: "GREET BODY" }, text: "Bonjour, Ada." },
+        ],
+      };
+      const { llm } = await startChat(ctx, script, skillFiles);
+      await page.click(sel.input);
+      await page.keyboard.type("/gre");
+      const item = page.locator('[data-testid=slash-item][data-name=greet][aria-selected="true"]');
+      await item.waitFor({ state: "visible" });
+      assert.match(await item.innerText(), /Greets someone by name · skill/);
+      await page.screenshot({ path: join(ctx.artifactsDir, "skill-picker.png") });
+      await page.keyboard.press("Enter");
+      await page.keyboard.type("Ada");
+      await eventually(async () => assert.equal(await page.inputValue(sel.input), "/greet Ada"));
+      await page.keyboard.press("Enter");
+      const reqs = await waitRequests(ctx, llm, 2);
+      assert.match(reqs[0].lastUserText, /Use the skill "greet": call the skill tool with name "greet" now/);
+      assert.match(reqs[0].lastUserText, /Ada/);
+      assert.match(reqs[0].system, /- greet: Greets someone by name/);
+      assert.doesNotMatch(reqs[0].system, /GREET BODY/, "only the name and description are in the prompt");
+      assert.match(reqs[1].toolResults[0].content, /GREET BODY/);
+      await waitTurnDone(ctx);
+      const card = page.locator('[data-testid=tool-call][data-tool=skill]');
+      await eventually(async () => assert.equal(await card.getAttribute("data-status"), "done"));
+      await page.screenshot({ path: join(ctx.artifactsDir, "skill-used.png") });
+    },
+  },
   {
     name: "at 1280x820, /hello then Ada typed at once sends /hello Ada, shown as typed, also when reopened",
     manualStart: true,

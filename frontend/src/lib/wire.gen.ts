@@ -713,7 +713,7 @@ export interface WorktreeLine {
 
 /**
  * SlashCommand is a command of the prompt box's / picker: a custom
- * command (a Markdown file) or an MCP server's prompt.
+ * command (a Markdown file), an MCP server's prompt or a skill.
  */
 export interface SlashCommand {
   name: string;
@@ -749,9 +749,9 @@ export const ApprovalOutcomeValues: readonly ApprovalOutcome[] = ["approved", "p
  * NoticeKind is what an informational line in the chat is about
  * (NoticePayload).
  */
-export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget" | "stale" | "mcp" | "rule" | "wait";
+export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget" | "stale" | "mcp" | "rule" | "wait" | "skills";
 /** Every NoticeKind. */
-export const NoticeKindValues: readonly NoticeKind[] = ["retry", "compacted", "loop_guard", "limit", "budget", "stale", "mcp", "rule", "wait"];
+export const NoticeKindValues: readonly NoticeKind[] = ["retry", "compacted", "loop_guard", "limit", "budget", "stale", "mcp", "rule", "wait", "skills"];
 
 /**
  * ErrorKind classifies a failed turn (ErrorPayload): the provider's typed
@@ -809,9 +809,9 @@ export type ApprovalMode = "plan" | "ask" | "edits" | "all" | "none";
 export const ApprovalModeValues: readonly ApprovalMode[] = ["plan", "ask", "edits", "all", "none"];
 
 /** SlashSource is where a slash command comes from. */
-export type SlashSource = "project" | "project-claude" | "user" | "mcp";
+export type SlashSource = "project" | "project-claude" | "user" | "user-claude" | "mcp" | "skill";
 /** Every SlashSource. */
-export const SlashSourceValues: readonly SlashSource[] = ["project", "project-claude", "user", "mcp"];
+export const SlashSourceValues: readonly SlashSource[] = ["project", "project-claude", "user", "user-claude", "mcp", "skill"];
 
 /** DiffLineKind is the kind of one line of a hunk. */
 export type DiffLineKind = "context" | "add" | "del";

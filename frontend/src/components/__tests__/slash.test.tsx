@@ -76,6 +76,22 @@ describe("the / picker", () => {
   });
 });
 
+describe("skills in the / picker", () => {
+  it("lists a skill with its description and sends /name args, which the service turns into the request to use it", async () => {
+    const b = new FakeBackend();
+    b.slash = [...custom, { name: "pdf", description: "Fill PDF forms", argumentHint: "", source: "skill" }];
+    const input = await openSession(b);
+    fireEvent.change(input, { target: { value: "/pd", selectionStart: 3 } });
+    await waitFor(() => expect(names()).toEqual(["pdf"]));
+    expect(screen.getByTestId("slash-item").textContent).toContain("Fill PDF forms · skill");
+    fireEvent.keyDown(input, { key: "Enter" });
+    expect(input.value).toBe("/pdf ");
+    fireEvent.change(input, { target: { value: "/pdf fill form.pdf", selectionStart: 18 } });
+    fireEvent.keyDown(input, { key: "Enter" });
+    await waitFor(() => expect(b.callsOf("sendMessage")).toEqual([[1, "/pdf fill form.pdf", []]]));
+  });
+});
+
 describe("MCP resources in the @ picker", () => {
   it("lists matching resources after the files and attaches one", async () => {
     const b = new FakeBackend();

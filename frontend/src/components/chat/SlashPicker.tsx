@@ -12,7 +12,9 @@ const sourceLabel: Record<PickerCommand["source"], string> = {
   project: ".pilot/commands",
   "project-claude": ".claude/commands",
   user: "yours",
+  "user-claude": "~/.claude/commands",
   mcp: "MCP prompt",
+  skill: "skill",
 };
 
 /**
@@ -42,7 +44,7 @@ export default function SlashPicker({ items, query, active, onPick }: Props) {
   return (
     <div className="file-picker" role="listbox" id="slash-picker" aria-label="Commands" data-testid="slash-picker">
       {items === null && <div className="picker-empty">Loading commands…</div>}
-      {items?.length === 0 && <div className="picker-empty">No command matches “/{query}”. Commands are Markdown files in .pilot/commands/.</div>}
+      {items?.length === 0 && <div className="picker-empty">No command matches “/{query}”. Commands are Markdown files in .pilot/commands/; skills are folders with a SKILL.md in .claude/skills/.</div>}
       {items?.map((c, i) => (
         <div
           key={`${c.source}/${c.name}`}

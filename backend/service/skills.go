@@ -1,0 +1,80 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"pilot/backend/commands"
+	"pilot/backend/skills"
+	"pilot/backend/wire"
+)
+
+// userHome is the OS user's home, where Claude Code keeps ~/.claude: the
+// face's HOME, else the process's ("": unknown, and ~/.claude is left out).
+func (w *Service) userHome() string {
+	if w.getenv != nil {
+		if h := w.getenv("HOME"); h != "" {
+			return h
+		}
+	}
+	h, _ := os.UserHomeDir()
+	return h
+}
+
+// Skills finds the skills a session in the folder dir sees (its own,
+// PILOT_HOME's and the user's Claude Code ones), with the SKILL.md files
+// that cannot be used and why.
+func (w *Service) Skills(dir string) skills.Set {
+	return skills.Load(w.userHome(), w.home, dir)
+}
+
+// skillCommands are the / picker's entries of the skills a session in dir
+// sees: a skill whose name a custom command has is left to the command
+// ("/name" runs the command).
+func (w *Service) skillCommands(dir string, cmds []commands.Command) []wire.SlashCommand {
+	taken := map[string]bool{}
+	for _, c := range cmds {
+		taken[c.Name] = true
+	}
+	var out []wire.SlashCommand
+	for _, k := range w.Skills(dir).Skills {
+		if !taken[k.Name] {
+			out = append(out, wire.SlashCommand{Name: k.Name, Description: k.Description, Source: wire.SlashSkill})
+		}
+	}
+	return out
+}
+
+// skillRoot is the folder whose project skills a session sees, as its
+// agent does: its worktree for a worktree session, else dir (the project).
+func (w *Service) skillRoot(ctx context.Context, sessionID int64, dir string) string {
+	if s, err := w.store.Session(ctx, sessionID); err == nil {
+		return s.Root(dir)
+	}
+	return dir
+}
+
+// expandSkill turns "/name args" naming a skill into the message that asks
+// the model to use it; ok is false when no skill has the name.
+func (w *Service) expandSkill(dir, text string) (string, bool) {
+	name, args, ok := commands.Split(text)
+	if !ok {
+		return "", false
+	}
+	if _, ok := w.Skills(dir).Find(name); !ok {
+		return "", false
+	}
+	return skillRequest(name, args), true
+}
+
+// skillRequest is the message "/name args" sends for the skill name: it
+// tells the model to load the skill with the skill tool and follow it,
+// with the user's words after the name as the task.
+func skillRequest(name, args string) string {
+	msg := fmt.Sprintf("Use the skill %q: call the skill tool with name %q now and follow its instructions.", name, name)
+	if args == "" {
+		return msg
+	}
+	return msg + " The task:\n\n" + args
+}
