@@ -15,6 +15,7 @@ import (
 	"pilot/backend/internal/fakellm"
 	"pilot/backend/paths"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 const twelveLines = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\neleven\ntwelve\n"
@@ -95,6 +96,13 @@ func TestWorktreeMergeBinary(t *testing.T) {
 	if b, _ := os.ReadFile(notes); string(b) != mine {
 		t.Fatalf("the refused merge changed notes.txt: %q", b)
 	}
+	code, out, errOut = run(sid, "--json")
+	refused := decodeStrict[wire.WorktreeMerge](t, out)
+	if code != 1 || refused.SessionID != id || refused.Branch != "pilot/x" || refused.MergeSessionID != 0 || len(refused.Merged) != 0 ||
+		len(refused.Conflicts) != 1 || !strings.HasPrefix(refused.Conflicts[0].Why, "You changed notes.txt") ||
+		!strings.Contains(refused.Message, "nothing was written") || !strings.Contains(errOut, "--force") {
+		t.Fatalf("merge --json over an uncommitted change: exit %d\n%+v\n%s", code, refused, errOut)
+	}
 	for _, bad := range [][]string{{sid, "--hunks", "3"}, {sid, "--hunks", "x"}, {"nope"}, {"999"}} {
 		if code, out, errOut := run(bad...); code != 2 {
 			t.Errorf("worktree merge %v: exit %d, want 2\n%s\n%s", bad, code, out, errOut)
@@ -109,5 +117,12 @@ func TestWorktreeMergeBinary(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(notes); string(b) != strings.Replace(twelveLines, "two\n", "TWO\n", 1) {
 		t.Fatalf("after merging hunk 1 of 2, notes.txt = %q", b)
+	}
+	gitOut(t, proj, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "hunk 1")
+	code, out, errOut = run(sid, "--hunks", "2", "--json")
+	merged := decodeStrict[wire.WorktreeMerge](t, out)
+	if code != 0 || merged.SessionID != id || merged.MergeSessionID == 0 || merged.MergeSessionID == id ||
+		strings.Join(merged.Merged, ",") != "notes.txt" || len(merged.Conflicts) != 0 || !strings.HasPrefix(merged.Message, "Merged 1 file of branch pilot/x") || errOut != "" {
+		t.Fatalf("merge --hunks 2 --json: exit %d\n%s\n%s", code, out, errOut)
 	}
 }

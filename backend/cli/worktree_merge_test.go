@@ -13,10 +13,11 @@ func TestParseWorktreeMergeArgs(t *testing.T) {
 		args []string
 		want string // the parsed args, or "error"
 	}{
-		{[]string{"7"}, "7 [] false"},
-		{[]string{"7", "--hunks", "all"}, "7 [] false"},
-		{[]string{"--force", "7", "--hunks", "1,3"}, "7 [1 3] true"},
-		{[]string{"7", "--hunks=2"}, "7 [2] false"},
+		{[]string{"7"}, "7 [] false false"},
+		{[]string{"7", "--json"}, "7 [] false true"},
+		{[]string{"7", "--hunks", "all"}, "7 [] false false"},
+		{[]string{"--force", "7", "--hunks", "1,3"}, "7 [1 3] true false"},
+		{[]string{"7", "--hunks=2"}, "7 [2] false false"},
 		{[]string{"7", "--hunks", "0"}, "error"},
 		{[]string{"7", "--hunks", "1,,2"}, "error"},
 		{[]string{"7", "8"}, "error"},
@@ -25,7 +26,7 @@ func TestParseWorktreeMergeArgs(t *testing.T) {
 		{[]string{"7", "--frob"}, "error"},
 	} {
 		a, err := parseWorktreeMergeArgs(c.args)
-		got := fmt.Sprintf("%d %v %v", a.session, a.hunks, a.force)
+		got := fmt.Sprintf("%d %v %v %v", a.session, a.hunks, a.force, a.json)
 		if err != nil {
 			got = "error"
 		}
