@@ -177,8 +177,9 @@ func orEmpty[T any](s []T) []T {
 }
 
 // branchDecisions approves the hunks numbered in hunks (nil: all) and
-// returns the decision and the branch's number of hunks. A file with no
-// approved hunk is left out.
+// returns the decision and the branch's number of hunks (every file has
+// one at least: a binary file, a link or a change of mode is one whole).
+// A file with no approved hunk is left out.
 func branchDecisions(v wire.BranchView, hunks []int) (wire.BranchMerge, int) {
 	want := map[int]bool{}
 	for _, n := range hunks {
@@ -194,7 +195,7 @@ func branchDecisions(v wire.BranchView, hunks []int) (wire.BranchMerge, int) {
 			d.Hunks[i] = hunks == nil || want[h.Index]
 			some = some || d.Hunks[i]
 		}
-		if some || len(f.Hunks) == 0 && hunks == nil {
+		if some {
 			m.Files = append(m.Files, d)
 		}
 	}

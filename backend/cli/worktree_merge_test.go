@@ -40,16 +40,16 @@ func TestBranchDecisions(t *testing.T) {
 	t.Parallel()
 	v := wire.BranchView{Files: []wire.FileChange{
 		{Path: "a", Hunks: []wire.Hunk{{Index: 1}, {Index: 2}}},
-		{Path: "bin"},
-		{Path: "b", Hunks: []wire.Hunk{{Index: 3}}},
+		{Path: "bin", Hunks: []wire.Hunk{{Index: 3, Note: "The branch adds the binary file bin (5 bytes)."}}},
+		{Path: "b", Hunks: []wire.Hunk{{Index: 4}}},
 	}}
 	for _, c := range []struct {
 		hunks []int
 		want  string
 	}{
-		{nil, "[{a [true true] <nil>} {bin [] <nil>} {b [true] <nil>}] 3"},
-		{[]int{2}, "[{a [false true] <nil>}] 3"},
-		{[]int{3, 1}, "[{a [true false] <nil>} {b [true] <nil>}] 3"},
+		{nil, "[{a [true true] <nil>} {bin [true] <nil>} {b [true] <nil>}] 4"},
+		{[]int{2}, "[{a [false true] <nil>}] 4"},
+		{[]int{4, 1}, "[{a [true false] <nil>} {b [true] <nil>}] 4"},
 	} {
 		m, total := branchDecisions(v, c.hunks)
 		if got := fmt.Sprintf("%v %d", m.Files, total); got != c.want {
