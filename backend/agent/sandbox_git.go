@@ -25,6 +25,9 @@ func (l *live) worktreeGit() (readOnly, writable []string) {
 		return nil, nil
 	}
 	d, err := g.Dirs(ctx, l.root.Dir())
+	if err == nil {
+		err = d.PrepareSandbox()
+	}
 	if err != nil {
 		l.m.log.Warn("git for a worktree session's sandbox", "session", l.id, "err", err)
 		return nil, nil

@@ -84,9 +84,13 @@ func TestWorktreeGitInPod(t *testing.T) {
 		home := t.TempDir()
 		repo, wt := gitRepo(t, home)
 		admin := filepath.Join(repo, ".git", "worktrees", "wt")
+		if err := os.WriteFile(filepath.Join(admin, "config.worktree"), nil, 0o644); err != nil { // gitwt's PrepareSandbox
+			t.Fatal(err)
+		}
 		note := "The repository is read-only to commands of a worktree session."
 		s := NewSession(Policy{Project: wt, Home: home, NoLandlock: noLandlock,
-			ReadOnly:     []string{filepath.Join(repo, ".git"), filepath.Join(wt, ".git"), filepath.Join(admin, "gitdir"), filepath.Join(admin, "commondir")},
+			ReadOnly: []string{filepath.Join(repo, ".git"), filepath.Join(wt, ".git"), filepath.Join(admin, "gitdir"), filepath.Join(admin, "commondir"),
+				filepath.Join(admin, "HEAD"), filepath.Join(admin, "config.worktree")}, // as gitwt.WorktreeDirs.SandboxPaths gives them
 			Writable:     []string{admin},
 			ReadOnlyNote: note})
 		t.Cleanup(func() { s.Close() })
@@ -122,6 +126,9 @@ func TestWorktreeGitInPod(t *testing.T) {
 			"echo gitdir: /elsewhere > .git",
 			"echo /elsewhere > " + filepath.Join(admin, "gitdir"),
 			"git config user.name other",
+			"git symbolic-ref HEAD refs/heads/main", // the Branch view's commit would land on main
+			"echo '[core]hooksPath=/x' > " + filepath.Join(admin, "config.worktree"),
+			"rm -f " + filepath.Join(admin, "HEAD"),
 		} {
 			out, code := run(t, s, wt, env, cmd)
 			if code == 0 {
@@ -133,6 +140,9 @@ func TestWorktreeGitInPod(t *testing.T) {
 					t.Errorf("landlock off %v: %s: explained %q for:\n%s", noLandlock, cmd, got, out)
 				}
 			}
+		}
+		if head, err := os.ReadFile(filepath.Join(admin, "HEAD")); err != nil || string(head) != "ref: refs/heads/pilot/x\n" {
+			t.Fatalf("landlock off %v: the worktree's HEAD is %q, %v", noLandlock, head, err)
 		}
 		if after := repoState(t, repo); after != before {
 			t.Fatalf("landlock off %v: the repository changed:\nbefore\n%s\nafter\n%s", noLandlock, before, after)

@@ -2,7 +2,10 @@ package gitwt
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -17,13 +20,38 @@ type WorktreeDirs struct {
 
 // SandboxPaths are the paths a command sandbox binds for git in the
 // worktree: the repository's common folder read-only, the worktree's own
-// folder writable, and, read-only over that, the files that tie the two
-// (the worktree's .git file, Admin's gitdir and commondir), so that a
-// command can neither write the user's objects and refs nor point the
-// worktree at another repository.
+// folder writable (its index, logs, ORIG_HEAD), and, read-only over that,
+// the files Pilot's own git outside the sandbox trusts: the worktree's
+// .git file, Admin's gitdir and commondir (a command could point the
+// worktree at another repository), HEAD (pointed at refs/heads/main, the
+// Branch view's commit would land on the user's branch) and
+// config.worktree (with extensions.worktreeConfig, configuration such as
+// core.hooksPath that git outside would obey). A path that does not
+// exist is not bound: call PrepareSandbox first.
 func (d WorktreeDirs) SandboxPaths() (readOnly, writable []string) {
-	return []string{d.Common, d.Link, filepath.Join(d.Admin, "gitdir"), filepath.Join(d.Admin, "commondir")},
-		[]string{d.Admin}
+	ro := []string{d.Common, d.Link}
+	for _, name := range adminFixed {
+		ro = append(ro, filepath.Join(d.Admin, name))
+	}
+	return ro, []string{d.Admin}
+}
+
+// adminFixed are the files of a worktree's own folder a sandboxed command
+// may not change.
+var adminFixed = []string{"gitdir", "commondir", "HEAD", "config.worktree"}
+
+// PrepareSandbox makes config.worktree exist (empty, which git reads as
+// no setting) so that SandboxPaths can bind it read-only: absent, a
+// command could create it.
+func (d WorktreeDirs) PrepareSandbox() error {
+	f, err := os.OpenFile(filepath.Join(d.Admin, "config.worktree"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // Dirs returns the folders of the linked worktree whose top is dir, as

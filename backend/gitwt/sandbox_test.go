@@ -2,6 +2,7 @@ package gitwt
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,9 +35,25 @@ func TestDirs(t *testing.T) {
 	if d != want {
 		t.Fatalf("Dirs = %+v, want %+v", d, want)
 	}
+	if err := d.PrepareSandbox(); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.PrepareSandbox(); err != nil { // again: it exists
+		t.Fatal(err)
+	}
 	ro, rw := d.SandboxPaths()
-	if len(rw) != 1 || rw[0] != want.Admin || ro[0] != want.Common || !strings.HasSuffix(ro[2], "fix/gitdir") {
+	for _, p := range ro {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("read-only path %s: %v", p, err)
+		}
+	}
+	if got := strings.Join(ro, " "); len(rw) != 1 || rw[0] != want.Admin || !strings.HasPrefix(got, want.Common+" "+want.Link+" ") ||
+		!strings.HasSuffix(got, "fix/gitdir "+want.Admin+"/commondir "+want.Admin+"/HEAD "+want.Admin+"/config.worktree") {
 		t.Fatalf("SandboxPaths = %q, %q", ro, rw)
+	}
+	// An empty config.worktree is no setting: git still works there.
+	if _, err := g.Run(ctx, wt, "status", "--short"); err != nil {
+		t.Fatal(err)
 	}
 	if _, err := g.Dirs(ctx, dir); err == nil || !strings.Contains(err.Error(), "not a linked worktree") {
 		t.Fatalf("Dirs of the main tree: %v", err)
