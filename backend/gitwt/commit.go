@@ -16,20 +16,10 @@ var ErrNothingToCommit = errors.New("there is nothing to commit: the files hold 
 // CommitAll commits everything in the work tree of dir (changed, deleted
 // and untracked files git does not ignore) on its branch, with message.
 // It returns the abbreviated commit and the files it holds.
-//
-// What is committed is the files as they are: an index a command of the
-// session changed (it is writable in the sandbox) is rebuilt from HEAD
-// first when an entry is marked skip-worktree or assume-unchanged, as
-// `git add -A` would keep such an entry as staged, not as on disk.
+// What is committed is the files as they are (see unmarkIndex).
 func (g Git) CommitAll(ctx context.Context, dir, message string) (string, []string, error) {
-	marked, err := g.markedEntries(ctx, dir)
-	if err != nil {
+	if err := g.unmarkIndex(ctx, dir); err != nil {
 		return "", nil, err
-	}
-	if marked {
-		if _, err := g.Run(ctx, dir, "read-tree", "HEAD"); err != nil {
-			return "", nil, err
-		}
 	}
 	if _, err := g.Run(ctx, dir, "add", "-A", "--", "."); err != nil {
 		return "", nil, err
@@ -37,20 +27,24 @@ func (g Git) CommitAll(ctx context.Context, dir, message string) (string, []stri
 	return g.commitStaged(ctx, dir, message, nil)
 }
 
-// markedEntries reports whether an entry of dir's index is marked
-// skip-worktree or assume-unchanged (`git ls-files -v`: a tag other than
-// "H", or in lower case).
-func (g Git) markedEntries(ctx context.Context, dir string) (bool, error) {
+// unmarkIndex rebuilds the index of a worktree at dir from HEAD when an
+// entry is marked skip-worktree or assume-unchanged (`git ls-files -v`: a
+// tag other than "H", or in lower case). git takes such an entry as it
+// is staged, not as the file on disk, so a command of the session (the
+// worktree's index is writable in its sandbox) could otherwise hide a
+// change from the branch's review or commit content no file holds.
+func (g Git) unmarkIndex(ctx context.Context, dir string) error {
 	out, err := g.Run(ctx, dir, "ls-files", "-v", "-z")
 	if err != nil {
-		return false, err
+		return err
 	}
 	for _, e := range splitZ(out) {
 		if !strings.HasPrefix(e, "H ") {
-			return true, nil
+			_, err := g.Run(ctx, dir, "read-tree", "HEAD")
+			return err
 		}
 	}
-	return false, nil
+	return nil
 }
 
 // CommitPaths commits the files paths (relative to dir) as they are in

@@ -32,6 +32,22 @@ func TestCommitAllIgnoresAForgedIndex(t *testing.T) {
 	}
 }
 
+// A change a command hid behind a skip-worktree mark (the index says the
+// base, the file says otherwise) is in the branch's review all the same,
+// as the commit will hold it.
+func TestBranchChangesSeesPastMarks(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	g, dir := repoForTest(t, map[string]string{"a.txt": "a\n"})
+	base := strings.TrimSpace(run(t, g, dir, "rev-parse", "HEAD"))
+	writeFile(t, filepath.Join(dir, "a.txt"), "hidden change\n")
+	run(t, g, dir, "update-index", "--skip-worktree", "a.txt")
+	files, err := g.BranchChanges(ctx, dir, base)
+	if err != nil || len(files) != 1 || files[0].Path != "a.txt" || string(files[0].Now) != "hidden change\n" {
+		t.Fatalf("BranchChanges = %+v, %v; want a.txt's hidden change", files, err)
+	}
+}
+
 func run(t *testing.T, g Git, dir string, args ...string) string {
 	t.Helper()
 	out, err := g.Run(context.Background(), dir, args...)

@@ -35,6 +35,9 @@ type BranchFile struct {
 // A change of the executable bit alone, or of a file into a link, is
 // listed; a rename is a deletion and a new file.
 func (g Git) BranchChanges(ctx context.Context, dir, base string) ([]BranchFile, error) {
+	if err := g.unmarkIndex(ctx, dir); err != nil {
+		return nil, err
+	}
 	raw, err := g.Run(ctx, dir, "diff", "--raw", "-z", "--no-renames", "--no-abbrev", base, "--")
 	if err != nil {
 		return nil, err
