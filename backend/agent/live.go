@@ -29,6 +29,7 @@ type live struct {
 	m        *Manager
 	project  store.Project
 	root     *sandbox.Root
+	worktree bool // the session works in its own git worktree (root is it)
 	reads    *tools.ReadTracker
 	registry *tools.Registry
 	machine  machine

@@ -471,12 +471,13 @@ func (m *Manager) live(ctx context.Context, sessionID int64) (*live, error) {
 		servers = m.mcp(root.Dir())
 	}
 	l = &live{
-		id:      sessionID,
-		m:       m,
-		project: proj,
-		root:    root,
-		reads:   reads,
-		calib:   1,
+		id:       sessionID,
+		m:        m,
+		project:  proj,
+		root:     root,
+		worktree: sess.Worktree.Path != "",
+		reads:    reads,
+		calib:    1,
 	}
 	l.registry = tools.New(tools.Deps{Root: root, Reads: reads, Env: m.opt.Env, MCP: servers, Withheld: l.withheld, Skills: l.currentSkills})
 	l.machine.state = Idle

@@ -54,6 +54,7 @@ var jsonCommandDocs = []struct {
 	{"pilot rewind SESSION --to MESSAGE_ID --json", "one object, also when files were in conflict", reflect.TypeFor[wire.RestoreResult]()},
 	{"pilot rules list|add|remove --json", "a line per rule (list), or the rule added or removed", reflect.TypeFor[wire.RuleLine]()},
 	{"pilot worktree list --json", "a line per worktree session of the project, most recently used first", reflect.TypeFor[wire.WorktreeLine]()},
+	{"pilot worktree merge SESSION --json", "one object, also when files were in conflict", reflect.TypeFor[wire.WorktreeMerge]()},
 	{"pilot mcp list --json", "a line per configured server, once none is still starting", reflect.TypeFor[wire.MCPStatus]()},
 	{"pilot mcp get NAME --json", "one object", reflect.TypeFor[wire.MCPStatus]()},
 	{"pilot doctor --json", "one object", reflect.TypeFor[wire.DoctorReport]()},

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,7 +15,7 @@ import (
 )
 
 const worktreeMergeUsage = `usage:
-  pilot worktree merge SESSION [--hunks all|N,...] [--force]
+  pilot worktree merge SESSION [--hunks all|N,...] [--force] [--json]
 
 Brings the branch of the worktree session SESSION into the project folder:
 every hunk (--hunks all, the default) or the hunks numbered N (numbered
@@ -23,7 +24,9 @@ them). The merge is one change of a project-folder session ("Merge of
 branch pilot/NAME"), which can undo it. A file you changed in the project
 folder and did not commit stops the merge, and nothing is written, unless
 --force is given: then the branch's hunks are merged into it where they
-still apply, and it is left as it is where they do not.
+still apply, and it is left as it is where they do not. With --json it
+prints one object: the merged files, the conflicts with their sentences
+and the session holding the merge.
 
 Exit codes: 0 merged, 1 conflicts refused (or the merge failed), 2 bad input.
 `
@@ -33,6 +36,7 @@ type worktreeMergeArgs struct {
 	session int64
 	hunks   []int // nil: all
 	force   bool
+	json    bool
 }
 
 func parseWorktreeMergeArgs(args []string) (worktreeMergeArgs, error) {
@@ -41,6 +45,7 @@ func parseWorktreeMergeArgs(args []string) (worktreeMergeArgs, error) {
 	hunks := fs.String("hunks", "all", "")
 	a := worktreeMergeArgs{}
 	fs.BoolVar(&a.force, "force", false, "")
+	fs.BoolVar(&a.json, "json", false, "")
 	var pos []string
 	for len(args) > 0 {
 		if err := fs.Parse(args); err != nil {
@@ -98,7 +103,11 @@ func WorktreeMerge(ctx context.Context, svc *service.Service, a worktreeMergeArg
 		}
 	}
 	if len(m.Files) == 0 {
-		fmt.Fprintf(stdout, "Branch %s changes no file against its base %s: there is nothing to merge.\n", v.Branch, v.Base)
+		msg := fmt.Sprintf("Branch %s changes no file against its base %s: there is nothing to merge.", v.Branch, v.Base)
+		if a.json {
+			return jsonOrFail(stdout, wire.WorktreeMerge{SessionID: a.session, Branch: v.Branch, Merged: []string{}, Conflicts: []wire.MergeConflict{}, Message: msg}, fail)
+		}
+		fmt.Fprintln(stdout, msg)
 		return exitOK
 	}
 	m.Force = a.force
@@ -106,37 +115,71 @@ func WorktreeMerge(ctx context.Context, svc *service.Service, a worktreeMergeArg
 	if err != nil {
 		return fail(err)
 	}
-	for _, c := range res.Conflicts {
-		fmt.Fprintf(stdout, "conflict  %s: %s\n", c.Path, c.Why)
+	out := wire.WorktreeMerge{SessionID: a.session, Branch: v.Branch, MergeSessionID: res.SessionID,
+		Merged: orEmpty(res.Merged), Conflicts: orEmpty(res.Conflicts)}
+	var code int
+	out.Message, code = mergeSentence(a, v, res)
+	if a.json {
+		if c := jsonOrFail(stdout, out, fail); c != exitOK {
+			return c
+		}
+	} else {
+		for _, c := range res.Conflicts {
+			fmt.Fprintf(stdout, "conflict  %s: %s\n", c.Path, c.Why)
+		}
+		for _, p := range res.Merged {
+			fmt.Fprintf(stdout, "merged    %s\n", p)
+		}
 	}
-	for _, p := range res.Merged {
-		fmt.Fprintf(stdout, "merged    %s\n", p)
+	if code != exitOK {
+		fmt.Fprintf(stderr, "pilot worktree merge: %s\n", out.Message)
+	} else if !a.json {
+		fmt.Fprintln(stdout, out.Message)
 	}
+	return code
+}
+
+// mergeSentence says what a merge did, and its exit code.
+func mergeSentence(a worktreeMergeArgs, v wire.BranchView, res wire.MergeResult) (string, int) {
 	switch {
 	case len(res.Conflicts) > 0 && len(res.Merged) == 0:
-		fmt.Fprintf(stderr, "pilot worktree merge: %d %s of branch %s could not be merged, so nothing was written.", len(res.Conflicts), plural(len(res.Conflicts), "file", "files"), v.Branch)
+		msg := fmt.Sprintf("%d %s of branch %s could not be merged, so nothing was written.", len(res.Conflicts), plural(len(res.Conflicts), "file", "files"), v.Branch)
 		if !a.force {
-			fmt.Fprint(stderr, " Commit or stash your changes and merge again, or run it again with --force to merge where the hunks still apply.")
+			msg += " Commit or stash your changes and merge again, or run it again with --force to merge where the hunks still apply."
 		}
-		fmt.Fprintln(stderr)
-		return exitFailure
+		return msg, exitFailure
 	case len(res.Conflicts) > 0:
-		fmt.Fprintf(stderr, "pilot worktree merge: %d %s merged and %d left as %s %s (listed above): merge %s by hand from %s. Session %d holds the merge: undo it from its Changes view.\n",
+		return fmt.Sprintf("%d %s merged and %d left as %s %s (listed above): merge %s by hand from %s. Session %d holds the merge: undo it from its Changes view.",
 			len(res.Merged), plural(len(res.Merged), "file", "files"), len(res.Conflicts), plural(len(res.Conflicts), "it", "they"), plural(len(res.Conflicts), "was", "were"),
-			plural(len(res.Conflicts), "it", "them"), v.Worktree, res.SessionID)
-		return exitFailure
+			plural(len(res.Conflicts), "it", "them"), v.Worktree, res.SessionID), exitFailure
 	case res.SessionID == 0:
-		fmt.Fprintf(stdout, "The project folder already holds %s of branch %s: nothing was written.\n", plural(len(res.Merged), "the file", "every file"), v.Branch)
+		return fmt.Sprintf("The project folder already holds %s of branch %s: nothing was written.", plural(len(res.Merged), "the file", "every file"), v.Branch), exitOK
 	default:
-		fmt.Fprintf(stdout, "Merged %d %s of branch %s into the project folder. Session %d holds the merge: see it with `pilot sessions changes %d`, undo it from its Changes view.\n",
-			len(res.Merged), plural(len(res.Merged), "file", "files"), v.Branch, res.SessionID, res.SessionID)
+		return fmt.Sprintf("Merged %d %s of branch %s into the project folder. Session %d holds the merge: see it with `pilot sessions changes %d`, undo it from its Changes view.",
+			len(res.Merged), plural(len(res.Merged), "file", "files"), v.Branch, res.SessionID, res.SessionID), exitOK
+	}
+}
+
+// jsonOrFail prints v as one JSON object.
+func jsonOrFail(w io.Writer, v wire.WorktreeMerge, fail func(error) int) int {
+	if err := json.NewEncoder(w).Encode(v); err != nil {
+		return fail(err)
 	}
 	return exitOK
 }
 
+// orEmpty is s, or an empty slice for nil (JSON [] rather than null).
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
 // branchDecisions approves the hunks numbered in hunks (nil: all) and
-// returns the decision and the branch's number of hunks. A file with no
-// approved hunk is left out.
+// returns the decision and the branch's number of hunks (every file has
+// one at least: a binary file, a link or a change of mode is one whole).
+// A file with no approved hunk is left out.
 func branchDecisions(v wire.BranchView, hunks []int) (wire.BranchMerge, int) {
 	want := map[int]bool{}
 	for _, n := range hunks {
@@ -152,7 +195,7 @@ func branchDecisions(v wire.BranchView, hunks []int) (wire.BranchMerge, int) {
 			d.Hunks[i] = hunks == nil || want[h.Index]
 			some = some || d.Hunks[i]
 		}
-		if some || len(f.Hunks) == 0 && hunks == nil {
+		if some {
 			m.Files = append(m.Files, d)
 		}
 	}

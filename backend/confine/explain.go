@@ -26,6 +26,9 @@ var (
 	notPerm  = regexp.MustCompile(`(?i)operation not permitted|\bEPERM\b`)
 	chmodOut = regexp.MustCompile(`(?i)changing permissions of|chmod|install:`)
 	suidMode = regexp.MustCompile(`\b(chmod|install)\b.*(\s[ugoa]*[+=][rwxXt]*s|\s-m\s*[0-7]*[2467][0-7]{3}\b|\s[0-7]*[2467][0-7]{3}\b)`)
+	// noWrite is a line saying a write was refused, git's own words included.
+	noWrite  = regexp.MustCompile(`(?i)read-only file system|\bEROFS\b|permission denied|\bEACCES\b|insufficient permission`)
+	gitVerb  = regexp.MustCompile(`\bgit\b`)
 	procVerb = regexp.MustCompile(`\b(kill|pkill|killall|strace|gdb|ltrace|ptrace|nsenter|renice|ionice|prlimit|taskset)\b`)
 )
 
@@ -51,9 +54,12 @@ func Explain(p Policy, command, output string) []string {
 	if p.Cache != "" {
 		writable += " and the cache $XDG_CACHE_HOME"
 	}
+	ro, rw := extraPaths(p)
 	net, proc := false, false
 	for line := range strings.SplitSeq(output, "\n") {
 		switch {
+		case p.ReadOnlyNote != "" && noWrite.MatchString(line) && readOnlyIn(line, command, ro, rw):
+			say(p.ReadOnlyNote)
 		case erofs.MatchString(line):
 			path := firstPath(line)
 			if m := relROFS.FindStringSubmatch(line); path == "" && m != nil && p.Project != "" {
@@ -96,6 +102,34 @@ func Explain(p Policy, command, output string) []string {
 		}
 	}
 	return out
+}
+
+// readOnlyIn reports whether a line refusing a write names a path that
+// Policy.ReadOnly holds (the deepest of ReadOnly and Writable holding it
+// is a read-only one), or names no path at all in the output of a git
+// command (git's "unable to create temporary file" for its objects).
+func readOnlyIn(line, command string, ro, rw []string) bool {
+	ps := paths(line)
+	if len(ps) == 0 {
+		return len(ro) > 0 && gitVerb.MatchString(command)
+	}
+	for _, path := range ps {
+		best, readOnly := "", false
+		for _, x := range ro {
+			if under(path, x) && len(x) > len(best) {
+				best, readOnly = x, true
+			}
+		}
+		for _, x := range rw {
+			if under(path, x) && len(x) > len(best) {
+				best, readOnly = x, false
+			}
+		}
+		if readOnly {
+			return true
+		}
+	}
+	return false
 }
 
 // firstPath is the first absolute path a line names.

@@ -91,3 +91,42 @@ func FuzzExplain(f *testing.F) {
 		}
 	})
 }
+
+// A write refused in Policy.ReadOnly gets its note; a write the worktree's
+// own folder allowed, a write elsewhere and a pathless failure of a
+// command that is not git get the general sentences.
+func TestExplainReadOnlyNote(t *testing.T) {
+	t.Parallel()
+	repo := t.TempDir()
+	common := filepath.Join(repo, ".git")
+	admin := filepath.Join(common, "worktrees", "x")
+	if err := os.MkdirAll(admin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(admin, "gitdir"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	note := "The repository is read-only."
+	p := Policy{Project: "/work/wt", ReadOnly: []string{common, filepath.Join(admin, "gitdir")}, Writable: []string{admin}, ReadOnlyNote: note}
+	for _, c := range []struct {
+		command, output string
+		want            string // "" for no note
+	}{
+		{"git branch y", "fatal: cannot lock ref 'refs/heads/y': Unable to create '" + common + "/refs/heads/y.lock': Read-only file system", note},
+		{"git add a", "error: unable to create temporary file: Read-only file system\nerror: a: failed to insert into database", note},
+		{"git add a", "error: insufficient permission for adding an object to repository database " + common + "/objects", note},
+		{"echo > gitdir", "bash: line 1: " + filepath.Join(admin, "gitdir") + ": Read-only file system", note},
+		{"touch index", "touch: cannot touch '" + filepath.Join(admin, "index") + "': Permission denied", ""},
+		{"touch /etc/x", "touch: cannot touch '/etc/x': Read-only file system", ""},
+		{"npm i -g x", "npm ERR! code EROFS", ""},
+	} {
+		got := Explain(p, c.command, c.output)
+		has := false
+		for _, s := range got {
+			has = has || s == note
+		}
+		if has != (c.want != "") {
+			t.Errorf("%s: %q explained as %q", c.command, c.output, got)
+		}
+	}
+}

@@ -75,6 +75,29 @@ func hiddenPaths(p Policy) []string {
 	return out
 }
 
+// extraPaths are the real paths of Policy.ReadOnly and Policy.Writable
+// that exist and lie in no hidden path (a secret the user hid wins over a
+// repository in it); a writable one must be a folder other than /.
+func extraPaths(p Policy) (ro, rw []string) {
+	hidden := hiddenPaths(p)
+	keep := func(list []string, folder bool) []string {
+		var out []string
+		for _, x := range list {
+			real := expand(x, "")
+			if real == "" || real == "/" || hiddenBy(real, hidden) != "" {
+				continue
+			}
+			fi, err := os.Stat(real)
+			if err != nil || folder && !fi.IsDir() {
+				continue
+			}
+			out = append(out, real)
+		}
+		return out
+	}
+	return keep(p.ReadOnly, false), keep(p.Writable, true)
+}
+
 // under reports whether p is dir or inside it.
 func under(p, dir string) bool {
 	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
@@ -143,6 +166,13 @@ func (l layout) args(cfg string) []string {
 	add(l.tmp, "--bind", l.tmp, l.tmp)
 	if p.Cache != "" {
 		add(p.Cache, "--bind", p.Cache, p.Cache)
+	}
+	ro, rw := extraPaths(p)
+	for _, x := range ro {
+		add(x, "--ro-bind", x, x)
+	}
+	for _, x := range rw {
+		add(x, "--bind", x, x)
 	}
 	for _, h := range hiddenPaths(p) {
 		if h == p.Project {

@@ -190,6 +190,7 @@ func startPod(ctx context.Context, p Policy) (*pod1, error) {
 		}
 	}
 	cfg := podConfig{Project: p.Project, Tmp: l.tmp, Cache: p.Cache, Landlock: !p.NoLandlock && LandlockABI() > 0}
+	_, cfg.Writable = extraPaths(p)
 	var proxyCtx context.Context
 	proxyCtx, pd.stop = context.WithCancel(context.Background())
 	if p.Proxy != nil {

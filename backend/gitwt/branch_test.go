@@ -3,6 +3,8 @@ package gitwt
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,5 +132,41 @@ func TestCommitPathsAndAll(t *testing.T) {
 	}
 	if _, _, err := g.CommitAll(ctx, dir, "again"); !errors.Is(err, ErrNothingToCommit) {
 		t.Fatalf("committing nothing: %v", err)
+	}
+}
+
+// A change of the executable bit alone, a file turned into a link and a
+// new link are listed with their modes on both sides (the old code
+// dropped a change of mode: same bytes on both sides).
+func TestBranchChangesModesAndLinks(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	g, dir := repoForTest(t, map[string]string{"run.sh": "echo hi\n", "was-file": "x\n", "same.txt": "s\n"})
+	base, err := g.Run(ctx, dir, "rev-parse", "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(dir, "run.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "was-file")); err != nil {
+		t.Fatal(err)
+	}
+	for target, link := range map[string]string{"same.txt": "was-file", "run.sh": "link"} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, err := g.BranchChanges(ctx, dir, strings.TrimSpace(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range files {
+		got = append(got, fmt.Sprintf("%s %v %o>%v %o %q", f.Path, f.InBase, f.BaseMode&fs.ModePerm, f.Mode&fs.ModeSymlink != 0, f.Mode&fs.ModePerm, f.Now))
+	}
+	want := []string{`link false 0>true 777 "run.sh"`, `run.sh true 644>false 755 "echo hi\n"`, `was-file true 644>true 777 "same.txt"`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("changes:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

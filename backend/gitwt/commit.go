@@ -16,11 +16,35 @@ var ErrNothingToCommit = errors.New("there is nothing to commit: the files hold 
 // CommitAll commits everything in the work tree of dir (changed, deleted
 // and untracked files git does not ignore) on its branch, with message.
 // It returns the abbreviated commit and the files it holds.
+// What is committed is the files as they are (see unmarkIndex).
 func (g Git) CommitAll(ctx context.Context, dir, message string) (string, []string, error) {
+	if err := g.unmarkIndex(ctx, dir); err != nil {
+		return "", nil, err
+	}
 	if _, err := g.Run(ctx, dir, "add", "-A", "--", "."); err != nil {
 		return "", nil, err
 	}
 	return g.commitStaged(ctx, dir, message, nil)
+}
+
+// unmarkIndex rebuilds the index of a worktree at dir from HEAD when an
+// entry is marked skip-worktree or assume-unchanged (`git ls-files -v`: a
+// tag other than "H", or in lower case). git takes such an entry as it
+// is staged, not as the file on disk, so a command of the session (the
+// worktree's index is writable in its sandbox) could otherwise hide a
+// change from the branch's review or commit content no file holds.
+func (g Git) unmarkIndex(ctx context.Context, dir string) error {
+	out, err := g.Run(ctx, dir, "ls-files", "-v", "-z")
+	if err != nil {
+		return err
+	}
+	for _, e := range splitZ(out) {
+		if !strings.HasPrefix(e, "H ") {
+			_, err := g.Run(ctx, dir, "read-tree", "HEAD")
+			return err
+		}
+	}
+	return nil
 }
 
 // CommitPaths commits the files paths (relative to dir) as they are in

@@ -19,21 +19,30 @@ import (
 // commit: its content there and in the worktree's folder now (committed
 // or not).
 type BranchFile struct {
-	Path   string // slash-separated, relative to the worktree's top
-	InBase bool   // the file is in the base commit
-	Base   []byte
-	Exists bool // the file is in the worktree now
-	Now    []byte
-	Mode   fs.FileMode // permission bits of the file now (0 when gone)
-	Binary bool        // either side holds a NUL byte: no text hunks
+	Path     string // slash-separated, relative to the worktree's top
+	InBase   bool   // the file is in the base commit
+	Base     []byte
+	BaseMode fs.FileMode // its mode in the base commit: 0644 or 0755, or fs.ModeSymlink|0777 for a link (0 when not there)
+	Exists   bool        // the file is in the worktree now
+	Now      []byte
+	Mode     fs.FileMode // permission bits of the file now (0 when gone)
+	Binary   bool        // either side holds a NUL byte: no text hunks
 }
 
 // BranchChanges lists the files of the working tree of dir that differ
 // from commit base: committed on the branch since, changed and not
 // committed, and untracked files git does not ignore. Sorted by path.
-// A change of mode alone is not listed.
+// A change of the executable bit alone, or of a file into a link, is
+// listed; a rename is a deletion and a new file.
 func (g Git) BranchChanges(ctx context.Context, dir, base string) ([]BranchFile, error) {
-	tracked, err := g.Run(ctx, dir, "diff", "--name-only", "-z", "--no-renames", base, "--")
+	if err := g.unmarkIndex(ctx, dir); err != nil {
+		return nil, err
+	}
+	raw, err := g.Run(ctx, dir, "diff", "--raw", "-z", "--no-renames", "--no-abbrev", base, "--")
+	if err != nil {
+		return nil, err
+	}
+	tracked, baseModes, err := parseRaw(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +52,7 @@ func (g Git) BranchChanges(ctx context.Context, dir, base string) ([]BranchFile,
 	}
 	seen := map[string]bool{}
 	var names []string
-	for _, p := range append(splitZ(tracked), splitZ(untracked)...) {
+	for _, p := range append(tracked, splitZ(untracked)...) {
 		if !seen[p] {
 			seen[p] = true
 			names = append(names, p)
@@ -63,16 +72,61 @@ func (g Git) BranchChanges(ctx context.Context, dir, base string) ([]BranchFile,
 	for _, p := range names {
 		f := BranchFile{Path: p}
 		f.Base, f.InBase = blobs[p]
+		if f.InBase {
+			f.BaseMode = baseModes[p]
+		}
 		if f.Now, f.Mode, f.Exists, err = readNow(root, p); err != nil {
 			return nil, fmt.Errorf("reading %s in the worktree: %w", p, err)
 		}
-		if f.InBase == f.Exists && bytes.Equal(f.Base, f.Now) {
+		if f.InBase == f.Exists && bytes.Equal(f.Base, f.Now) && SameKind(f.BaseMode, f.Mode) {
 			continue
 		}
 		f.Binary = bytes.IndexByte(f.Base, 0) >= 0 || bytes.IndexByte(f.Now, 0) >= 0
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// SameKind reports whether two modes are the same to git: both links, or
+// both files with the same executable bit.
+func SameKind(a, b fs.FileMode) bool {
+	link := fs.ModeSymlink
+	return a&link == b&link && (a&link != 0 || (a&0o100 != 0) == (b&0o100 != 0))
+}
+
+// parseRaw reads `git diff --raw -z` (":old new oldsha newsha status\0path\0"
+// per file): the paths and each one's mode in the base commit (absent
+// when the file was not there).
+func parseRaw(raw string) ([]string, map[string]fs.FileMode, error) {
+	fields := strings.Split(raw, "\x00")
+	var paths []string
+	modes := map[string]fs.FileMode{}
+	for i := 0; i+1 < len(fields); i += 2 {
+		head, p := fields[i], fields[i+1]
+		parts := strings.Fields(strings.TrimPrefix(head, ":"))
+		if len(parts) < 5 {
+			return nil, nil, fmt.Errorf("git diff --raw printed %q", head)
+		}
+		paths = append(paths, p)
+		if m, ok := gitMode(parts[0]); ok {
+			modes[p] = m
+		}
+	}
+	return paths, modes, nil
+}
+
+// gitMode is a git tree entry's mode as a file mode; false for none
+// (000000) and for a submodule (160000), which is no file.
+func gitMode(m string) (fs.FileMode, bool) {
+	switch m {
+	case "100644":
+		return 0o644, true
+	case "100755":
+		return 0o755, true
+	case "120000":
+		return fs.ModeSymlink | 0o777, true
+	}
+	return 0, false
 }
 
 // readNow reads rel under root without following a symbolic link: a

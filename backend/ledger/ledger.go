@@ -79,7 +79,7 @@ type EditFile struct {
 	Before FileState
 	Old    []byte // content before (nil when the file does not exist)
 	New    []byte
-	Mode   fs.FileMode // of the file written
+	Mode   fs.FileMode // of the file written: permission bits, plus fs.ModeSymlink for a link (New its target)
 	Remove bool        // the change deletes the file (New and Mode unused)
 }
 
@@ -113,7 +113,7 @@ func (l *Ledger) BeginEdit(ctx context.Context, sessionID, toolCallID int64, lab
 				return store.Checkpoint{}, fmt.Errorf("keeping %s after the change: %w", f.Path, err)
 			}
 			kept = append(kept, h)
-			after = FileState{Hash: h, Mode: f.Mode.Perm(), Size: int64(len(f.New)), Kept: true}
+			after = FileState{Hash: h, Mode: f.Mode & (fs.ModePerm | fs.ModeSymlink), Size: int64(len(f.New)), Kept: true}
 		}
 		if before.Same(after) {
 			continue

@@ -1,10 +1,13 @@
 package service
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"pilot/backend/diff"
 	"pilot/backend/gitwt"
@@ -53,11 +56,38 @@ func (w *Service) worktreeSession(ctx context.Context, sessionID int64) (branchO
 	return branchOf{sess: sess, proj: proj, git: g}, nil
 }
 
-// branchFile is one file of a branch with its hunks.
+// branchFile is one file of a branch with its hunks, numbered across the
+// branch's files: its text hunks, or one hunk for the whole file (a
+// binary file, a symbolic link, an empty file made or deleted: what has
+// no lines to review), then one for a change of its executable bit. Each
+// is approved or rejected like any hunk, so nothing a branch changes is
+// left out of its review and its merge.
 type branchFile struct {
 	gitwt.BranchFile
-	d     *diff.Diff
-	first int // the number of its first hunk
+	d     *diff.Diff // the text hunks; nil when there are none
+	whole string     // the whole-file hunk's sentence ("": none)
+	exec  string     // the executable-bit hunk's sentence ("": none)
+	first int        // the number of its first hunk
+}
+
+// text is the number of its text hunks.
+func (f branchFile) text() int {
+	if f.d == nil {
+		return 0
+	}
+	return f.d.Len()
+}
+
+// count is the number of its hunks.
+func (f branchFile) count() int {
+	n := f.text()
+	if f.whole != "" {
+		n++
+	}
+	if f.exec != "" {
+		n++
+	}
+	return n
 }
 
 // files diffs the branch: its files with their hunks, numbered.
@@ -69,13 +99,48 @@ func (b branchOf) files(ctx context.Context) ([]branchFile, error) {
 	out := make([]branchFile, len(changed))
 	n := 1
 	for i, f := range changed {
-		out[i] = branchFile{BranchFile: f, first: n}
-		if !f.Binary {
-			out[i].d = diff.Compute(string(f.Base), string(f.Now))
-			n += out[i].d.Len()
+		bf := branchFile{BranchFile: f, first: n}
+		link := f.Mode&fs.ModeSymlink != 0 || f.BaseMode&fs.ModeSymlink != 0
+		if link || f.Binary {
+			bf.whole = wholeSentence(f)
+		} else if d := diff.Compute(string(f.Base), string(f.Now)); d.Len() > 0 {
+			bf.d = d
+		} else if f.InBase != f.Exists {
+			bf.whole = wholeSentence(f) // an empty file made or deleted
 		}
+		if f.InBase && f.Exists && !link && !gitwt.SameKind(f.BaseMode, f.Mode) {
+			if f.Mode&0o100 != 0 {
+				bf.exec = fmt.Sprintf("The branch makes %s executable.", f.Path)
+			} else {
+				bf.exec = fmt.Sprintf("The branch makes %s no longer executable.", f.Path)
+			}
+		}
+		out[i] = bf
+		n += bf.count()
 	}
 	return out, nil
+}
+
+// wholeSentence says what a branch does to a file reviewed whole.
+func wholeSentence(f gitwt.BranchFile) string {
+	kind := func(m fs.FileMode, data []byte) string {
+		switch {
+		case m&fs.ModeSymlink != 0:
+			return "the symbolic link " + f.Path + " (to " + string(data) + ")"
+		case bytes.IndexByte(data, 0) >= 0:
+			return fmt.Sprintf("the binary file %s (%d bytes)", f.Path, len(data))
+		case len(data) == 0:
+			return "the empty file " + f.Path
+		}
+		return fmt.Sprintf("the file %s (%d bytes)", f.Path, len(data))
+	}
+	switch {
+	case !f.InBase:
+		return "The branch adds " + kind(f.Mode, f.Now) + "."
+	case !f.Exists:
+		return "The branch deletes " + kind(f.BaseMode, f.Base) + "."
+	}
+	return "The branch replaces " + kind(f.BaseMode, f.Base) + " with " + strings.Replace(kind(f.Mode, f.Now), " "+f.Path, "", 1) + "."
 }
 
 // view is the file in the review's form, its hunks numbered across files.
@@ -83,9 +148,14 @@ func (f branchFile) view() wire.FileChange {
 	fc := wire.FileChange{Path: f.Path, IsNew: !f.InBase, NewText: string(f.Now), Emptied: !f.Exists || len(f.Now) == 0, Hunks: []wire.Hunk{}}
 	if f.d != nil {
 		fc.Hunks = f.d.Hunks()
-		for i := range fc.Hunks {
-			fc.Hunks[i].Index = f.first + i
+	}
+	for _, note := range []string{f.whole, f.exec} {
+		if note != "" {
+			fc.Hunks = append(fc.Hunks, wire.Hunk{Note: note, Lines: []wire.DiffLine{}})
 		}
+	}
+	for i := range fc.Hunks {
+		fc.Hunks[i].Index = f.first + i
 	}
 	return fc
 }

@@ -64,8 +64,11 @@ func (w *Service) MergeBranch(ctx context.Context, sessionID int64, m wire.Branc
 	}
 	type want struct {
 		f      branchFile
-		result []byte
-		remove bool
+		result []byte // the text hunks applied (text)
+		remove bool   // every text hunk of a deleted file approved
+		text   bool   // some text hunk approved
+		whole  bool   // the whole-file hunk approved: the worktree's file as it is
+		exec   bool   // the executable-bit hunk approved
 	}
 	var wants []want
 	var paths []string
@@ -75,25 +78,26 @@ func (w *Service) MergeBranch(ctx context.Context, sessionID int64, m wire.Branc
 		if !ok {
 			return wire.MergeResult{}, fmt.Errorf("%s is not a file branch %s changed (see its files with GetBranch or the Branch view): %w", d.Path, b.sess.Worktree.Branch, ErrInvalid)
 		}
-		if f.d == nil {
-			res.Conflicts = append(res.Conflicts, wire.MergeConflict{Path: f.Path, Why: fmt.Sprintf("%s is a binary file, which has no hunks to merge: copy it from the worktree %s by hand.", f.Path, b.sess.Worktree.Path)})
+		if len(d.Hunks) != f.count() {
+			return wire.MergeResult{}, fmt.Errorf("%s has %d hunks on branch %s, and the decision names %d: read the branch again and decide on each hunk: %w", f.Path, f.count(), b.sess.Worktree.Branch, len(d.Hunks), ErrInvalid)
+		}
+		nt := f.text()
+		x := want{f: f, whole: f.whole != "" && d.Hunks[nt], exec: f.exec != "" && d.Hunks[len(d.Hunks)-1]}
+		all := true
+		for _, ok := range d.Hunks[:nt] {
+			all, x.text = all && ok, x.text || ok
+		}
+		if !x.text && !x.whole && !x.exec {
 			continue
 		}
-		if len(d.Hunks) != f.d.Len() {
-			return wire.MergeResult{}, fmt.Errorf("%s has %d hunks on branch %s, and the decision names %d: read the branch again and decide on each hunk: %w", f.Path, f.d.Len(), b.sess.Worktree.Branch, len(d.Hunks), ErrInvalid)
+		if x.text {
+			text, err := f.d.Apply(d.Hunks[:nt])
+			if err != nil {
+				return wire.MergeResult{}, err
+			}
+			x.result, x.remove = []byte(text), !f.Exists && all
 		}
-		all, some := true, false
-		for _, ok := range d.Hunks {
-			all, some = all && ok, some || ok
-		}
-		if !some {
-			continue
-		}
-		text, err := f.d.Apply(d.Hunks)
-		if err != nil {
-			return wire.MergeResult{}, err
-		}
-		wants = append(wants, want{f: f, result: []byte(text), remove: !f.Exists && all})
+		wants = append(wants, x)
 		paths = append(paths, f.Path)
 	}
 	heads, err := b.git.BlobsAt(ctx, b.proj.Path, "HEAD", paths)
@@ -122,23 +126,43 @@ func (w *Service) MergeBranch(ctx context.Context, sessionID int64, m wire.Branc
 			conflict(p, fmt.Sprintf("%s could not be read in the project folder (%v), so it was not merged.", p, err))
 			continue
 		}
-		if cur.Mode&fs.ModeSymlink != 0 || x.f.Mode&fs.ModeSymlink != 0 {
-			conflict(p, fmt.Sprintf("%s is a symbolic link, which Pilot does not merge: make the link by hand.", p))
-			continue
-		}
 		head, inHead := heads[p]
 		if (cur.Exists() != inHead || !bytes.Equal(curData, head)) && !m.Force {
 			conflict(p, fmt.Sprintf("You changed %s in the project folder and have not committed it, so it was not merged and your change is kept. Commit or stash your change and merge again, or merge with force to merge the branch's hunks into it where they still apply.", p))
 			continue
 		}
-		plan := mergePlan{edit: ledger.EditFile{Path: p, Before: cur, Old: curData, Mode: x.f.Mode.Perm()}}
-		if cur.Exists() {
+		curLink := cur.Mode&fs.ModeSymlink != 0
+		plan := mergePlan{edit: ledger.EditFile{Path: p, Before: cur, Old: curData, Mode: 0o644}}
+		if cur.Exists() && !curLink {
 			plan.edit.Mode = cur.Mode.Perm()
-		} else if plan.edit.Mode == 0 {
-			plan.edit.Mode = 0o644
+		} else if x.f.Exists && x.f.Mode&fs.ModeSymlink == 0 {
+			plan.edit.Mode = x.f.Mode.Perm()
 		}
+		if x.exec {
+			plan.edit.Mode = withExec(plan.edit.Mode, x.f.Mode&0o100 != 0)
+		}
+		atBase := cur.Exists() == x.f.InBase && bytes.Equal(curData, x.f.Base) && (!cur.Exists() || curLink == (x.f.BaseMode&fs.ModeSymlink != 0))
 		switch {
-		case cur.Exists() == x.f.InBase && bytes.Equal(curData, x.f.Base):
+		case x.whole:
+			atNow := cur.Exists() == x.f.Exists && bytes.Equal(curData, x.f.Now) && (!cur.Exists() || curLink == (x.f.Mode&fs.ModeSymlink != 0))
+			if !atBase && !atNow {
+				conflict(p, fmt.Sprintf("%s changed in the project folder since branch %s was made, and %s is merged only whole, over the file as the branch found it, so it was not merged: copy it from the worktree %s by hand.", p, b.sess.Worktree.Branch, wholeKind(x.f), b.sess.Worktree.Path))
+				continue
+			}
+			plan.edit.New, plan.edit.Remove = x.f.Now, !x.f.Exists
+			if x.f.Mode&fs.ModeSymlink != 0 {
+				plan.edit.Mode = x.f.Mode
+			}
+		case curLink:
+			conflict(p, fmt.Sprintf("%s is a symbolic link in the project folder, and branch %s changes it as a file, so it was not merged: merge it by hand from the worktree %s.", p, b.sess.Worktree.Branch, b.sess.Worktree.Path))
+			continue
+		case !x.text: // only the executable bit
+			if !cur.Exists() {
+				conflict(p, fmt.Sprintf("%s was deleted in the project folder since branch %s was made, so its executable bit was not changed.", p, b.sess.Worktree.Branch))
+				continue
+			}
+			plan.edit.New = curData
+		case atBase:
 			plan.edit.New, plan.edit.Remove = x.result, x.remove
 		case !cur.Exists() || !x.f.InBase || x.remove:
 			conflict(p, fmt.Sprintf("%s was created or deleted in the project folder since branch %s was made, so the branch's change to it does not apply: merge it by hand from the worktree %s.", p, b.sess.Worktree.Branch, b.sess.Worktree.Path))
@@ -154,7 +178,11 @@ func (w *Service) MergeBranch(ctx context.Context, sessionID int64, m wire.Branc
 			}
 			plan.edit.New = merged
 		}
-		plan.same = !plan.edit.Remove && cur.Exists() && bytes.Equal(plan.edit.New, curData) || plan.edit.Remove && !cur.Exists()
+		if plan.edit.Remove {
+			plan.same = !cur.Exists()
+		} else {
+			plan.same = cur.Exists() && bytes.Equal(plan.edit.New, curData) && cur.Mode == plan.edit.Mode
+		}
 		plans = append(plans, plan)
 	}
 	if len(res.Conflicts) > 0 && !m.Force {
@@ -208,7 +236,7 @@ func (w *Service) writeMerge(ctx context.Context, root *sandbox.Root, sessionID 
 	if werr != nil {
 		for i := len(done) - 1; i >= 0; i-- {
 			e := done[i]
-			_ = writeEdit(root, e.Path, !e.Before.Exists(), e.Old, e.Before.Mode.Perm())
+			_ = writeEdit(root, e.Path, !e.Before.Exists(), e.Old, e.Before.Mode)
 		}
 	}
 	if _, err := w.ledger.Settle(ctx, cp, root); err != nil {
@@ -221,7 +249,8 @@ func (w *Service) writeMerge(ctx context.Context, root *sandbox.Root, sessionID 
 	return nil
 }
 
-// writeEdit makes rel hold data (atomically) or removes it.
+// writeEdit makes rel hold data (atomically; a symbolic link to data when
+// mode says so) or removes it.
 func writeEdit(root *sandbox.Root, rel string, remove bool, data []byte, mode fs.FileMode) error {
 	if remove {
 		if err := root.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -232,7 +261,30 @@ func writeEdit(root *sandbox.Root, rel string, remove bool, data []byte, mode fs
 	if _, err := root.MkdirAll(path.Dir(rel)); err != nil {
 		return err
 	}
-	return root.WriteAtomic(rel, data, mode)
+	if mode&fs.ModeSymlink != 0 {
+		return root.SymlinkAtomic(string(data), rel)
+	}
+	return root.WriteAtomic(rel, data, mode.Perm())
+}
+
+// withExec is perm with the executable bits set where it is readable (on),
+// or cleared, as git checks a file out.
+func withExec(perm fs.FileMode, on bool) fs.FileMode {
+	if on {
+		return perm | (perm&0o444)>>2
+	}
+	return perm &^ 0o111
+}
+
+// wholeKind names what a file reviewed whole is on the branch.
+func wholeKind(f branchFile) string {
+	switch {
+	case f.Mode&fs.ModeSymlink != 0 || f.BaseMode&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case f.Binary:
+		return "a binary file"
+	}
+	return "an empty file"
 }
 
 // mergeSession is the project-folder session that holds the merges of a

@@ -52,6 +52,11 @@ type Hunk struct {
 	NewStart int        `json:"newStart"`
 	NewLines int        `json:"newLines"`
 	Lines    []DiffLine `json:"lines"`
+	// Note is set for a hunk of a branch's review that is no lines but a
+	// whole file (a binary file, a symbolic link, an empty file made or
+	// deleted) or a change of a file's executable bit: what it changes, in
+	// a sentence; Lines is then empty.
+	Note string `json:"note,omitempty"`
 }
 
 // FileChange is one file of a proposed change.

@@ -333,6 +333,22 @@ type ModelList struct {
 	Models   []string `json:"models"`
 }
 
+// WorktreeMerge is `pilot worktree merge SESSION --json`: what the merge
+// did, printed also when it refused or left files (the exit code says
+// which, as without --json: 0 merged, 1 conflicts). A bad command line or
+// a merge that could not run prints no object, only its sentence on
+// stderr (exit 2 or 1).
+type WorktreeMerge struct {
+	SessionID int64  `json:"sessionId"` // the worktree session whose branch was merged
+	Branch    string `json:"branch"`    // pilot/NAME
+	// MergeSessionID is the project-folder session holding the merge as
+	// one change its Changes view can undo; 0 when nothing was written.
+	MergeSessionID int64           `json:"mergeSessionId"`
+	Merged         []string        `json:"merged"`    // files written into the project folder (or already as the branch has them when nothing was written)
+	Conflicts      []MergeConflict `json:"conflicts"` // files not written, each with a sentence saying why and what to do
+	Message        string          `json:"message"`   // the sentence the command prints without --json
+}
+
 // WorktreeLine is one worktree session as `pilot worktree list --json`
 // prints it, a line each, the most recently used first.
 type WorktreeLine struct {

@@ -63,6 +63,13 @@ export interface Hunk {
   newStart: number;
   newLines: number;
   lines: DiffLine[];
+  /**
+   * Note is set for a hunk of a branch's review that is no lines but a
+   * whole file (a binary file, a symbolic link, an empty file made or
+   * deleted) or a change of a file's executable bit: what it changes, in
+   * a sentence; Lines is then empty.
+   */
+  note?: string;
 }
 
 /** FileChange is one file of a proposed change. */
@@ -692,6 +699,31 @@ export interface ModelList {
   provider: string;
   baseUrl: string;
   models: string[];
+}
+
+/**
+ * WorktreeMerge is `pilot worktree merge SESSION --json`: what the merge
+ * did, printed also when it refused or left files (the exit code says
+ * which, as without --json: 0 merged, 1 conflicts). A bad command line or
+ * a merge that could not run prints no object, only its sentence on
+ * stderr (exit 2 or 1).
+ */
+export interface WorktreeMerge {
+  /** the worktree session whose branch was merged */
+  sessionId: number;
+  /** pilot/NAME */
+  branch: string;
+  /**
+   * MergeSessionID is the project-folder session holding the merge as
+   * one change its Changes view can undo; 0 when nothing was written.
+   */
+  mergeSessionId: number;
+  /** files written into the project folder (or already as the branch has them when nothing was written) */
+  merged: string[];
+  /** files not written, each with a sentence saying why and what to do */
+  conflicts: MergeConflict[];
+  /** the sentence the command prints without --json */
+  message: string;
 }
 
 /**

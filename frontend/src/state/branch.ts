@@ -55,7 +55,7 @@ export function rejectedHunks(view: BranchView, decisions: HunkDecision[][]): { 
   view.files.forEach((f, i) =>
     f.hunks.forEach((h, j) => {
       n++;
-      if (decisions[i]?.[j] === "rejected") out.push({ path: f.path, number: n, range: rangeOf(h.newStart, h.newLines) });
+      if (decisions[i]?.[j] === "rejected") out.push({ path: f.path, number: n, range: h.note ?? rangeOf(h.newStart, h.newLines) });
     }),
   );
   return out;

@@ -230,6 +230,7 @@ export namespace wire {
 	    newStart: number;
 	    newLines: number;
 	    lines: DiffLine[];
+	    note?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Hunk(source);
@@ -243,6 +244,7 @@ export namespace wire {
 	        this.newStart = source["newStart"];
 	        this.newLines = source["newLines"];
 	        this.lines = this.convertValues(source["lines"], DiffLine);
+	        this.note = source["note"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

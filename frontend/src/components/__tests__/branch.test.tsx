@@ -111,6 +111,31 @@ describe("branch view", () => {
     await waitFor(() => expect(screen.queryByTestId("branch-conflict")).toBeNull());
   });
 
+  it("shows a binary file and a change of mode as whole-file hunks with their sentences, merged when approved", async () => {
+    const whole = (index: number, note: string) => ({ index, oldStart: 0, oldLines: 0, newStart: 0, newLines: 0, lines: [], note });
+    const b = await openBranch(
+      worktreeBackend({
+        ...view,
+        files: [
+          { path: "logo.png", isNew: true, emptied: false, hunks: [whole(1, "The branch adds the binary file logo.png (2048 bytes).")] },
+          { path: "run.sh", isNew: false, emptied: false, hunks: [whole(2, "The branch makes run.sh executable.")] },
+        ],
+      }),
+    );
+    const [logo] = hunksOf("logo.png");
+    expect(logo!.textContent).toContain("The branch adds the binary file logo.png (2048 bytes).");
+    expect(logo!.textContent).toContain("whole file");
+    expect(logo!.querySelector("table")).toBeNull();
+    fireEvent.click(within(logo!).getByTestId("hunk-approve"));
+    fireEvent.click(within(hunksOf("run.sh")[0]!).getByTestId("hunk-reject"));
+    fireEvent.click(screen.getByTestId("branch-feedback"));
+    fireEvent.click(screen.getByTestId("branch-merge"));
+    await screen.findByTestId("branch-merge-result");
+    expect(b.callsOf("mergeBranch")).toEqual([[1, { files: [{ path: "logo.png", hunks: [true] }], force: false }]]);
+    await waitFor(() => expect(b.callsOf("sendMessage")).toHaveLength(1));
+    expect(b.callsOf("sendMessage")[0]![1]).toContain("- run.sh, hunk 2 (The branch makes run.sh executable.)");
+  });
+
   it("sends the rejected hunks and the user's words to the session's model when asked", async () => {
     const b = await openBranch();
     fireEvent.click(within(hunksOf("main.go")[0]!).getByTestId("hunk-approve"));

@@ -46,7 +46,7 @@ function DiffHunk({ hunk, index, lang, layout, decision, focused, locked, onDeci
     >
       <div className="hunk-head">
         <span className="hunk-range">
-          @@ −{hunk.oldStart},{hunk.oldLines} +{hunk.newStart},{hunk.newLines} @@
+          {hunk.note ? "whole file" : `@@ −${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`}
         </span>
         <span className="hunk-decision" aria-live="polite">
           {decision === "approved" ? "✓ approved" : decision === "rejected" ? "✕ rejected" : "undecided"}
@@ -82,7 +82,7 @@ function DiffHunk({ hunk, index, lang, layout, decision, focused, locked, onDeci
           ✕ Reject
         </button>
       </div>
-      <DiffTable hunk={hunk} lang={lang} layout={layout} />
+      {hunk.note ? <p className="hunk-note">{hunk.note}</p> : <DiffTable hunk={hunk} lang={lang} layout={layout} />}
     </div>
   );
 }
