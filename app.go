@@ -371,8 +371,11 @@ func (a *App) MCPSetDisabled(scope, name string, disabled bool) error {
 	return a.ws().MCPSetDisabled(scope, name, disabled)
 }
 
-// ListSlashCommands lists the open project's custom commands and MCP prompts.
-func (a *App) ListSlashCommands() ([]wire.SlashCommand, error) { return a.ws().ListSlashCommands() }
+// ListSlashCommands lists the open project's custom commands and MCP
+// prompts, and the skills the open session (0: none) sees.
+func (a *App) ListSlashCommands(sessionID int64) ([]wire.SlashCommand, error) {
+	return a.ws().ListSlashCommands(a.ctx, sessionID)
+}
 
 // FindMCPResources lists the open project's MCP resources for the @ picker.
 func (a *App) FindMCPResources(query string, limit int) ([]wire.MCPResource, error) {

@@ -13,7 +13,7 @@ import (
 
 // ListSlashCommands lists the open project's custom commands, its MCP
 // servers' prompts and the skills, by name.
-func (w *Service) ListSlashCommands() ([]wire.SlashCommand, error) {
+func (w *Service) ListSlashCommands(ctx context.Context, sessionID int64) ([]wire.SlashCommand, error) {
 	dir := w.currentProject()
 	cmds, err := commands.List(w.home, w.userHome(), dir)
 	if err != nil {
@@ -28,7 +28,11 @@ func (w *Service) ListSlashCommands() ([]wire.SlashCommand, error) {
 			out = append(out, wire.SlashCommand{Name: p.Name, Description: p.Description, ArgumentHint: strings.Join(p.Args, " "), Source: "mcp"})
 		}
 	}
-	return append(out, w.skillCommands(dir, cmds)...), nil
+	skillDir := dir
+	if sessionID != 0 && dir != "" {
+		skillDir = w.skillRoot(ctx, sessionID, dir)
+	}
+	return append(out, w.skillCommands(skillDir, cmds)...), nil
 }
 
 // withResources inlines the MCP resources attached to a message.

@@ -105,7 +105,7 @@ func TestMCPTrustServersAndReaping(t *testing.T) {
 	// The / picker lists custom commands and the server's prompts.
 	os.MkdirAll(filepath.Join(dir, ".claude", "commands"), 0o755)
 	os.WriteFile(filepath.Join(dir, ".claude", "commands", "fix.md"), []byte("Fix $ARGUMENTS"), 0o644)
-	cmds, err := w.ListSlashCommands()
+	cmds, err := w.ListSlashCommands(context.Background(), 0)
 	var names []string
 	for _, c := range cmds {
 		names = append(names, c.Name+"/"+string(c.Source))

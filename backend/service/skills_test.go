@@ -53,7 +53,7 @@ func TestSlashSkillsAndUserClaudeCommands(t *testing.T) {
 	if _, err := w.OpenProject(context.Background(), dir); err != nil {
 		t.Fatal(err)
 	}
-	cmds, err := w.ListSlashCommands()
+	cmds, err := w.ListSlashCommands(context.Background(), 0)
 	var names []string
 	for _, c := range cmds {
 		names = append(names, c.Name+"/"+string(c.Source))
@@ -88,6 +88,23 @@ func TestSlashSkillsAndUserClaudeCommands(t *testing.T) {
 	}
 	if _, err := w.ExpandCommand(context.Background(), sess.ID, "/branch-only"); !errors.Is(err, commands.ErrUnknown) {
 		t.Errorf("/branch-only in the project folder's session: %v, want unknown", err)
+	}
+	// The / picker lists what the open session sees: the worktree's skill
+	// for the worktree session, not for the folder session.
+	listed := func(sessionID int64) bool {
+		cmds, err := w.ListSlashCommands(context.Background(), sessionID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cmds {
+			if c.Name == "branch-only" {
+				return true
+			}
+		}
+		return false
+	}
+	if !listed(wsess.ID) || listed(sess.ID) {
+		t.Errorf("the / picker: branch-only listed for the worktree session %v, for the folder session %v; want only the first", listed(wsess.ID), listed(sess.ID))
 	}
 	_, err = w.ExpandCommand(context.Background(), sess.ID, "/nope")
 	if !errors.Is(err, commands.ErrUnknown) || !strings.Contains(err.Error(), "no skill has that name either") {

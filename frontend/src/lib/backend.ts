@@ -134,7 +134,8 @@ export interface Backend {
   mcpSetDisabled(scope: MCPScope, name: string, disabled: boolean): Promise<void>;
 
   /** Custom slash commands and MCP prompts of the open project, by name. */
-  listSlashCommands(): Promise<SlashCommand[]>;
+  /** Custom commands, MCP prompts and the skills the session (0: none) sees. */
+  listSlashCommands(sessionId: number): Promise<SlashCommand[]>;
   /** MCP resources of the open project for the @ picker. */
   findMcpResources(query: string, limit: number): Promise<MCPResource[]>;
 }

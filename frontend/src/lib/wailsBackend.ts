@@ -126,6 +126,6 @@ export const wailsBackend: Backend = {
   mcpRemoveServer: (scope, name) => App.MCPRemoveServer(scope, name),
   mcpSetDisabled: (scope, name, disabled) => App.MCPSetDisabled(scope, name, disabled),
 
-  listSlashCommands: async () => typed<SlashCommand[]>(await App.ListSlashCommands()),
+  listSlashCommands: async (sessionId) => typed<SlashCommand[]>(await App.ListSlashCommands(sessionId)),
   findMcpResources: async (query, limit) => typed<MCPResource[]>(await App.FindMCPResources(query, limit)),
 };

@@ -442,8 +442,8 @@ export class FakeBackend implements Backend {
     this.record("findMcpResources", query, limit);
     return this.resources.filter((r) => `${r.server}:${r.name} ${r.uri}`.includes(query)).slice(0, limit);
   }
-  async listSlashCommands(): Promise<SlashCommand[]> {
-    this.record("listSlashCommands");
+  async listSlashCommands(sessionId: number): Promise<SlashCommand[]> {
+    this.record("listSlashCommands", sessionId);
     return this.slash;
   }
   async mcpSetDisabled(scope: MCPScope, name: string, disabled: boolean): Promise<void> {

@@ -27,6 +27,8 @@ describe("the / picker", () => {
     fireEvent.change(input, { target: { value: "/", selectionStart: 1 } });
     await screen.findByTestId("slash-picker");
     await waitFor(() => expect(names()).toEqual(["review", "git:commit", "mcp__everything__args-prompt", "compact", "new"]));
+    // Asked for the open session, so a worktree session's skills are its own.
+    expect(b.callsOf("listSlashCommands")).toEqual([[1]]);
     fireEvent.change(input, { target: { value: "/rev", selectionStart: 4 } });
     await waitFor(() => expect(names()).toEqual(["review"]));
     fireEvent.keyDown(input, { key: "Enter" });

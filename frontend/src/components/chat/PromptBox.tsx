@@ -77,7 +77,7 @@ export default function PromptBox() {
     if (slash === null) {
       setCustom(null);
       c.backend
-        .listSlashCommands()
+        .listSlashCommands(sessionId ?? 0)
         .then(setCustom)
         .catch(() => setCustom([]));
     }

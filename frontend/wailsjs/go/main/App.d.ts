@@ -65,7 +65,7 @@ export function ListRules(arg1:number):Promise<Array<wire.Rule>>;
 
 export function ListSessions(arg1:number,arg2:number,arg3:number):Promise<Array<wire.SessionSummary>>;
 
-export function ListSlashCommands():Promise<Array<wire.SlashCommand>>;
+export function ListSlashCommands(arg1:number):Promise<Array<wire.SlashCommand>>;
 
 export function MCPRemoveServer(arg1:string,arg2:string):Promise<void>;
 

@@ -126,8 +126,8 @@ export function ListSessions(arg1, arg2, arg3) {
   return window['go']['main']['App']['ListSessions'](arg1, arg2, arg3);
 }
 
-export function ListSlashCommands() {
-  return window['go']['main']['App']['ListSlashCommands']();
+export function ListSlashCommands(arg1) {
+  return window['go']['main']['App']['ListSlashCommands'](arg1);
 }
 
 export function MCPRemoveServer(arg1, arg2) {
