@@ -1571,6 +1571,20 @@ export interface SessionSummary {
    * session stays as history and runs no more turns.
    */
   worktreeDiscarded?: boolean;
+  /**
+   * Elsewhere is set while another Pilot process on the same data
+   * (`pilot -p`, `pilot repl`, another window) runs a turn of the session.
+   */
+  elsewhere?: ElsewhereRun;
+}
+
+/**
+ * ElsewhereRun is a turn another Pilot process runs: its process id and
+ * the agent's state there as it last wrote it (empty while unknown).
+ */
+export interface ElsewhereRun {
+  pid: number;
+  state?: AgentStatus;
 }
 
 /**

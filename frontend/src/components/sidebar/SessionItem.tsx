@@ -19,7 +19,7 @@ function SessionItem({ s, active }: Props) {
   const live = useApp((st) => st.live[s.id]);
   const state = listState(s, live);
   const changes = changesWaiting(live);
-  const sentence = stateSentence(state, live);
+  const sentence = stateSentence(state, live, s.elsewhere);
   const [mode, setMode] = useState<Mode>("view");
   const [title, setTitle] = useState(s.title);
   const [note, setNote] = useState("");
@@ -46,6 +46,7 @@ function SessionItem({ s, active }: Props) {
       data-session-id={s.id}
       data-state={state}
       data-branch={s.branch || undefined}
+      data-elsewhere={s.elsewhere ? s.elsewhere.pid : undefined}
       className={`session-item state-${state}${active ? " active" : ""}`}
     >
       {mode === "rename" ? (
