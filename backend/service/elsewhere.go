@@ -3,6 +3,8 @@ package service
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -158,6 +160,22 @@ func (w *Service) elsewhere() map[int64]wire.ElsewhereRun {
 		}
 	}
 	return out
+}
+
+// ErrRunsElsewhere: another Pilot process runs a turn of the session.
+var ErrRunsElsewhere = errors.New("the session runs in another Pilot process")
+
+// refuseElsewhere refuses to start a turn of a session another process
+// runs (two turns of one session would write one transcript at once).
+func (w *Service) refuseElsewhere(id int64) error {
+	if w.agent.Running(id) {
+		return nil
+	}
+	run, ok := readMarker(w.markerPath(id))
+	if !ok {
+		return nil
+	}
+	return fmt.Errorf("%w (pid %d): wait for its turn to end, or stop it there, then send again", ErrRunsElsewhere, run.Pid)
 }
 
 // readMarker says whether another process holds the marker at path, with

@@ -2,6 +2,8 @@ package service
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -67,9 +69,16 @@ func TestWindowSeesAnotherProcessRun(t *testing.T) {
 	if len(list) != 1 || list[0].Elsewhere == nil || list[0].Elsewhere.Pid != os.Getpid() {
 		t.Fatalf("the window's list %+v; want the session run elsewhere", list)
 	}
+	// A second turn of the same session from the window is refused, with a sentence naming the process.
+	if err := win.SendMessage(ctx, s.ID, "me too", nil); !errors.Is(err, ErrRunsElsewhere) || !strings.Contains(err.Error(), fmt.Sprintf("(pid %d): wait for its turn to end", os.Getpid())) {
+		t.Fatalf("sending in a session another process runs: %v", err)
+	}
 	d, err := win.GetSession(ctx, s.ID, 0)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if d.Session.Elsewhere == nil {
+		t.Fatalf("the open session's summary does not say it runs elsewhere: %+v", d.Session)
 	}
 	if !transcriptHas(d, "hello from the other process") {
 		t.Fatalf("the window does not read the other process's message: %+v", d.Messages)
