@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,14 +28,21 @@ const runningDir = "running"
 
 // marker is the content of a session's marker.
 type marker struct {
-	Pid   int              `json:"pid"`
-	State wire.AgentStatus `json:"state,omitempty"`
+	Pid     int              `json:"pid"`
+	State   wire.AgentStatus `json:"state,omitempty"`
+	Waiting []wire.Approval  `json:"waiting,omitempty"`
 }
 
 // markers are the markers this process holds, by session.
 type markers struct {
 	mu   sync.Mutex
-	held map[int64]*os.File
+	held map[int64]*heldMarker
+}
+
+// heldMarker is one marker this process holds, with what it last wrote.
+type heldMarker struct {
+	f *os.File
+	m marker
 }
 
 func (w *Service) markerPath(id int64) string {
@@ -47,24 +55,49 @@ func (w *Service) markerPath(id int64) string {
 func (w *Service) markRunning(id int64, state wire.AgentStatus) {
 	w.markers.mu.Lock()
 	defer w.markers.mu.Unlock()
-	f := w.markers.held[id]
-	if f == nil {
-		var err error
-		if f, err = w.takeMarker(id); err != nil {
+	h := w.markers.held[id]
+	if h == nil {
+		f, err := w.takeMarker(id)
+		if err != nil {
 			w.log.Warn("marking the session running for other Pilot processes; they show it as the store saved it", "session", id, "err", err)
 			return
 		}
 		if w.markers.held == nil {
-			w.markers.held = map[int64]*os.File{}
+			w.markers.held = map[int64]*heldMarker{}
 		}
-		w.markers.held[id] = f
+		h = &heldMarker{f: f, m: marker{Pid: os.Getpid()}}
+		w.markers.held[id] = h
 	}
-	data, _ := json.Marshal(marker{Pid: os.Getpid(), State: state})
-	if err := f.Truncate(0); err == nil {
-		_, err = f.WriteAt(data, 0)
-		if err != nil {
-			w.log.Warn("writing the session's marker", "session", id, "err", err)
-		}
+	h.m.State = state
+	w.writeMarker(id, h)
+}
+
+// markWaiting adds (add) or takes out an approval waiting in a session
+// this process runs.
+func (w *Service) markWaiting(id int64, a wire.Approval, approvalID string) {
+	w.markers.mu.Lock()
+	defer w.markers.mu.Unlock()
+	h := w.markers.held[id]
+	if h == nil {
+		return
+	}
+	h.m.Waiting = slices.DeleteFunc(h.m.Waiting, func(x wire.Approval) bool { return x.ID == approvalID || x.ID == a.ID })
+	if a.ID != "" {
+		h.m.Waiting = append(h.m.Waiting, a)
+	}
+	w.writeMarker(id, h)
+}
+
+// writeMarker rewrites a held marker (a reader meanwhile reads a run in an
+// unknown state).
+func (w *Service) writeMarker(id int64, h *heldMarker) {
+	data, _ := json.Marshal(h.m)
+	err := h.f.Truncate(0)
+	if err == nil {
+		_, err = h.f.WriteAt(data, 0)
+	}
+	if err != nil {
+		w.log.Warn("writing the session's marker", "session", id, "err", err)
 	}
 }
 
@@ -98,15 +131,15 @@ func (w *Service) takeMarker(id int64) (*os.File, error) {
 func (w *Service) markDone(id int64) {
 	w.markers.mu.Lock()
 	defer w.markers.mu.Unlock()
-	f := w.markers.held[id]
-	if f == nil {
+	h := w.markers.held[id]
+	if h == nil {
 		return
 	}
 	delete(w.markers.held, id)
 	if err := os.Remove(w.markerPath(id)); err != nil && !os.IsNotExist(err) {
 		w.log.Warn("removing the session's marker", "session", id, "err", err)
 	}
-	f.Close()
+	h.f.Close()
 }
 
 // dropMarkers lets every marker go (Close).
@@ -123,7 +156,8 @@ func (w *Service) dropMarkers() {
 }
 
 // subscribeMarkers keeps this process's markers: taken at a turn's first
-// state, updated at each, let go when it ends.
+// state, updated at each and at each approval asked or decided, let go
+// when it ends.
 func (w *Service) subscribeMarkers() {
 	subscribe(&w.subs, wire.AgentState, func(p wire.StatePayload) {
 		if p.State == wire.StateIdle || p.State == wire.StateError {
@@ -131,6 +165,10 @@ func (w *Service) subscribeMarkers() {
 			return
 		}
 		w.markRunning(p.SessionID, p.State)
+	})
+	subscribe(&w.subs, wire.AgentApproval, func(p wire.ApprovalPayload) { w.markWaiting(p.SessionID, p.Approval, "") })
+	subscribe(&w.subs, wire.AgentApprovalDone, func(p wire.ApprovalDonePayload) {
+		w.markWaiting(p.SessionID, wire.Approval{}, p.ApprovalID)
 	})
 	subscribe(&w.subs, wire.AgentTurnDone, func(p wire.TurnDonePayload) { w.markDone(p.SessionID) })
 }
@@ -193,7 +231,7 @@ func readMarker(path string) (wire.ElsewhereRun, bool) {
 	if data, err := os.ReadFile(path); err == nil {
 		_ = json.Unmarshal(data, &m) // a marker being rewritten: a run in an unknown state
 	}
-	return wire.ElsewhereRun{Pid: m.Pid, State: m.State}, true
+	return wire.ElsewhereRun{Pid: m.Pid, State: m.State, Waiting: m.Waiting}, true
 }
 
 // presentSessions presents stored sessions for a list: with the runs other

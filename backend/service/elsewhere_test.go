@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -121,14 +122,14 @@ func TestMarkerOfAKilledProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	other.markRunning(s.ID, wire.StateToolExecuting)
-	if runs := win.elsewhere(); runs[s.ID] != (wire.ElsewhereRun{Pid: os.Getpid(), State: wire.StateToolExecuting}) {
+	if runs := win.elsewhere(); !reflect.DeepEqual(runs[s.ID], wire.ElsewhereRun{Pid: os.Getpid(), State: wire.StateToolExecuting}) {
 		t.Fatalf("held marker read as %+v", runs)
 	}
 	if runs := other.elsewhere(); len(runs) != 0 {
 		t.Fatalf("a process reads its own run as another's: %+v", runs)
 	}
 	other.markers.mu.Lock()
-	other.markers.held[s.ID].Close() // as the kernel does for a killed process: the file stays
+	other.markers.held[s.ID].f.Close() // as the kernel does for a killed process: the file stays
 	delete(other.markers.held, s.ID)
 	other.markers.mu.Unlock()
 	if runs := win.elsewhere(); len(runs) != 0 {
@@ -140,6 +141,39 @@ func TestMarkerOfAKilledProcess(t *testing.T) {
 	}
 	if list[0].Elsewhere != nil || list[0].State != wire.SessionInterrupted {
 		t.Fatalf("a session whose process died is listed as %+v; want interrupted", list[0])
+	}
+}
+
+// TestMarkerSaysWhatWaits: the approvals a run waits for, as its process's
+// agent events ask and decide them, are read by the other processes; the
+// marker goes with the turn.
+func TestMarkerSaysWhatWaits(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	win := openAt(t, home, nil)
+	t.Cleanup(win.Close)
+	other := openAt(t, home, nil)
+	t.Cleanup(other.Close)
+	const id = 7
+	q := wire.Seq{SessionID: id}
+	ask := wire.Approval{ID: "a1", Kind: wire.ApprovalCommand, Tool: "run_bash", Command: "make test"}
+	other.Emit(wire.AgentState, wire.StatePayload{Seq: q, State: wire.StateAwaitingApproval})
+	other.Emit(wire.AgentApproval, wire.ApprovalPayload{Seq: q, Approval: ask})
+	want := wire.ElsewhereRun{Pid: os.Getpid(), State: wire.StateAwaitingApproval, Waiting: []wire.Approval{ask}}
+	if got := win.elsewhere()[id]; !reflect.DeepEqual(got, want) {
+		t.Fatalf("waiting run read as %+v; want %+v", got, want)
+	}
+	other.Emit(wire.AgentApprovalDone, wire.ApprovalDonePayload{Seq: q, ApprovalID: "a1", Outcome: wire.OutcomeApproved})
+	other.Emit(wire.AgentState, wire.StatePayload{Seq: q, State: wire.StateToolExecuting})
+	if got := win.elsewhere()[id]; got.State != wire.StateToolExecuting || len(got.Waiting) != 0 {
+		t.Fatalf("after the decision the run reads %+v", got)
+	}
+	other.Emit(wire.AgentTurnDone, wire.TurnDonePayload{Seq: q, Reason: wire.EndTurn})
+	if runs := win.elsewhere(); len(runs) != 0 {
+		t.Fatalf("after the turn the runs read %+v", runs)
+	}
+	if _, err := os.Stat(other.markerPath(id)); !os.IsNotExist(err) {
+		t.Fatalf("the marker of an ended turn is left: %v", err)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -104,7 +105,7 @@ func (w *Service) watchElsewhere(stop <-chan struct{}) {
 			settled = nil
 			now := w.elsewhere()
 			for id, run := range now {
-				if old, ok := shown[id]; !ok || old != run || wrote {
+				if old, ok := shown[id]; !ok || !reflect.DeepEqual(old, run) || wrote {
 					w.tellSession(ctx, id)
 				}
 			}

@@ -160,11 +160,13 @@ type SessionSummary struct {
 	Elsewhere *ElsewhereRun `json:"elsewhere,omitempty"`
 }
 
-// ElsewhereRun is a turn another Pilot process runs: its process id and
-// the agent's state there as it last wrote it (empty while unknown).
+// ElsewhereRun is a turn another Pilot process runs: its process id, the
+// agent's state there as it last wrote it (empty while unknown) and the
+// approvals waiting there, oldest first.
 type ElsewhereRun struct {
-	Pid   int         `json:"pid"`
-	State AgentStatus `json:"state,omitempty"`
+	Pid     int         `json:"pid"`
+	State   AgentStatus `json:"state,omitempty"`
+	Waiting []Approval  `json:"waiting,omitempty"`
 }
 
 // SandboxStatus is the OS sandbox of commands as Settings shows it: ready

@@ -1579,12 +1579,14 @@ export interface SessionSummary {
 }
 
 /**
- * ElsewhereRun is a turn another Pilot process runs: its process id and
- * the agent's state there as it last wrote it (empty while unknown).
+ * ElsewhereRun is a turn another Pilot process runs: its process id, the
+ * agent's state there as it last wrote it (empty while unknown) and the
+ * approvals waiting there, oldest first.
  */
 export interface ElsewhereRun {
   pid: number;
   state?: AgentStatus;
+  waiting?: Approval[];
 }
 
 /**

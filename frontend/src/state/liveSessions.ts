@@ -54,7 +54,7 @@ export function applyLive(live: LiveSessions, ev: SessionEvent): LiveSessions {
 
 /** The list's state of a session run by another Pilot process, as that process last wrote it. */
 function elsewhereState(run: ElsewhereRun): ListState {
-  if (run.state === "awaiting_approval") return "waiting";
+  if (run.state === "awaiting_approval" || run.waiting?.length) return "waiting";
   return run.state === "error" ? "error" : "streaming";
 }
 
@@ -70,9 +70,10 @@ export function listState(s: SessionSummary, live: LiveSession | undefined): Lis
   return live.agent === "error" ? "error" : "idle";
 }
 
-/** How many proposed changes wait for the user's review. */
-export function changesWaiting(live: LiveSession | undefined): number {
-  return live ? live.waiting.filter((a) => a.kind === "change").length : 0;
+/** How many proposed changes wait for the user's review (in another Pilot process, when it runs the session). */
+export function changesWaiting(live: LiveSession | undefined, elsewhere?: ElsewhereRun): number {
+  const waiting = elsewhere ? (elsewhere.waiting ?? []) : (live?.waiting ?? []);
+  return waiting.filter((a) => a.kind === "change").length;
 }
 
 function quoted(cmd: string): string {
@@ -112,6 +113,11 @@ export function waitsFor(a: Approval): string {
 /** What the list says of a run in another Pilot process (its pid, so the user can find it). */
 function elsewhereSentence(run: ElsewhereRun): string {
   const where = `in another Pilot process (pid ${run.pid})`;
+  const w = run.waiting ?? [];
+  if (w.length) {
+    const more = w.length === 1 ? "" : `, and ${w.length - 1} more ${w.length === 2 ? "decision" : "decisions"}`;
+    return `Waiting ${where} for you to ${waitsFor(w[0]!)}${more}: answer it there.`;
+  }
   switch (run.state) {
     case "awaiting_approval":
       return `Waiting for a decision ${where}: answer it there.`;

@@ -774,6 +774,7 @@ export namespace wire {
 	export class ElsewhereRun {
 	    pid: number;
 	    state?: string;
+	    waiting?: Approval[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ElsewhereRun(source);
@@ -783,7 +784,26 @@ export namespace wire {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.pid = source["pid"];
 	        this.state = source["state"];
+	        this.waiting = this.convertValues(source["waiting"], Approval);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	
 	

@@ -22,12 +22,14 @@ describe("a session another Pilot process runs", () => {
     await screen.findByText("write the tests");
 
     // That process commits an answer and waits for a decision: the window is told, reads it again.
-    const waiting = { ...running, updatedAt: 5000, elsewhere: { pid: 4242, state: "awaiting_approval" as const } };
+    const change = { id: "a1", kind: "change" as const, toolCallId: "t1", tool: "write_file", paths: ["src/lexer_test.go"] };
+    const waiting = { ...running, updatedAt: 5000, elsewhere: { pid: 4242, state: "awaiting_approval" as const, waiting: [change] } };
     b.details[1] = detail(1, { session: waiting, messages: [text(1, "user", "write the tests"), text(2, "assistant", "Here is the first test.")] });
     act(() => b.emit("session:updated", { session: waiting }));
     await screen.findByText("Here is the first test.");
     await waitFor(() => expect(screen.getByTestId("session-item").getAttribute("data-state")).toBe("waiting"));
-    expect(screen.getByTestId("session-item").querySelector(".list-button")!.getAttribute("title")).toBe("Waiting for a decision in another Pilot process (pid 4242): answer it there.");
+    expect(screen.getByTestId("session-item").querySelector(".list-button")!.getAttribute("title")).toBe("Waiting in another Pilot process (pid 4242) for you to review a change to src/lexer_test.go: answer it there.");
+    expect(screen.getByTestId("session-waiting").textContent).toBe("1");
 
     // Killed: no run anywhere, the store's running read as interrupted; the last words are read once more.
     const gone = summary(1, { state: "interrupted", updatedAt: 6000 });
@@ -36,5 +38,6 @@ describe("a session another Pilot process runs", () => {
     await screen.findByText("Here is the first test and a second.");
     await waitFor(() => expect(screen.getByTestId("session-item").getAttribute("data-state")).toBe("idle"));
     expect(screen.getByTestId("session-item").getAttribute("data-elsewhere")).toBeNull();
+    expect(screen.queryByTestId("session-waiting")).toBeNull();
   });
 });

@@ -18,7 +18,7 @@ function SessionItem({ s, active }: Props) {
   const tokens = useApp((st) => sessionTokens(st, s.id, s.tokens)); // the status bar's count for the open session
   const live = useApp((st) => st.live[s.id]);
   const state = listState(s, live);
-  const changes = changesWaiting(live);
+  const changes = changesWaiting(live, s.elsewhere);
   const sentence = stateSentence(state, live, s.elsewhere);
   const [mode, setMode] = useState<Mode>("view");
   const [title, setTitle] = useState(s.title);
