@@ -72,8 +72,8 @@ func (w *Service) markRunning(id int64, state wire.AgentStatus) {
 	w.writeMarker(id, h)
 }
 
-// markWaiting adds (add) or takes out an approval waiting in a session
-// this process runs.
+// markWaiting adds the approval a (when it has an id) to those waiting in
+// a session this process runs, or takes out the one approvalID names.
 func (w *Service) markWaiting(id int64, a wire.Approval, approvalID string) {
 	w.markers.mu.Lock()
 	defer w.markers.mu.Unlock()
