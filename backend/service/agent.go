@@ -105,6 +105,9 @@ func (w *Service) SendMessage(ctx context.Context, id int64, text string, attach
 	if err := w.waitStarted(ctx); err != nil {
 		return err
 	}
+	if err := w.refuseElsewhere(id); err != nil {
+		return err
+	}
 	typed := text
 	text, err := w.expandCommand(ctx, id, text)
 	if err != nil {
@@ -126,6 +129,9 @@ func (w *Service) SendMessage(ctx context.Context, id int64, text string, attach
 // sentence, and nothing is saved.
 func (w *Service) SendMessageWithImages(ctx context.Context, id int64, text string, attachments []string, images []wire.ImageInput) error {
 	if err := w.waitStarted(ctx); err != nil {
+		return err
+	}
+	if err := w.refuseElsewhere(id); err != nil {
 		return err
 	}
 	imgs := make([]agent.Image, 0, len(images))
@@ -153,6 +159,9 @@ func (w *Service) GetImage(hash string) (wire.ImageView, error) {
 // without adding the user's message again.
 func (w *Service) RetryTurn(ctx context.Context, id int64) error {
 	if err := w.waitStarted(ctx); err != nil {
+		return err
+	}
+	if err := w.refuseElsewhere(id); err != nil {
 		return err
 	}
 	return w.agent.Retry(context.WithoutCancel(ctx), id)

@@ -50,7 +50,7 @@ func (w *Service) getSession(ctx context.Context, id, focus int64) (wire.Session
 	}
 	d := wire.SessionDetail{
 		Seq:      lv.Seq,
-		Session:  present.Session(p.Session),
+		Session:  w.presentWith(p.Session, w.elsewhere()),
 		Pending:  pending,
 		Usage:    usageView(p.Session, p.LastUsage),
 		State:    wire.AgentStatus(state),

@@ -173,6 +173,9 @@ func (w *Service) Send(ctx context.Context, id int64, typed, text string) error 
 	if err := w.waitStarted(ctx); err != nil {
 		return err
 	}
+	if err := w.refuseElsewhere(id); err != nil {
+		return err
+	}
 	return w.agent.SendCommand(context.WithoutCancel(ctx), id, typed, text, nil)
 }
 

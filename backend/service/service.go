@@ -47,6 +47,11 @@ type Service struct {
 	// instance is this process's lock on the data folder (claimInstance);
 	// closing it at Close lets it go.
 	instance *os.File
+	// markers are the sessions whose turn this process runs, marked for
+	// the other processes (elsewhere.go); stopWatch ends the window's
+	// watch of theirs (nil headless).
+	markers   markers
+	stopWatch chan struct{}
 
 	mu         sync.RWMutex
 	emit       wire.Emitter
@@ -108,6 +113,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	w := &Service{home: o.Home, log: o.Log, getenv: o.Getenv, store: st, ledger: lg, emit: emit,
 		started: make(chan struct{}), pin: pin{provider: o.Provider, model: o.Model}, headless: o.Headless}
 	w.subscribeOwn()
+	w.subscribeMarkers()
 	mo := mcp.HomeOptions(o.Home, version.Get().Version, o.Log)
 	mo.OnChange = w.mcpChanged
 	w.mcp = mcp.NewPool(mo)
@@ -122,6 +128,8 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	if o.Headless {
 		return w, nil
 	}
+	w.stopWatch = make(chan struct{})
+	w.background(func() { w.watchElsewhere(w.stopWatch) })
 	if dir == "" {
 		dir, from = o.Getenv("PILOT_PROJECT"), "PILOT_PROJECT"
 	}
@@ -168,6 +176,10 @@ func (w *Service) Emit(name string, payload any) {
 // user left them).
 func (w *Service) Close() {
 	w.agent.Close()
+	w.dropMarkers()
+	if w.stopWatch != nil {
+		close(w.stopWatch)
+	}
 	<-w.started
 	w.dropEmpty(context.Background(), 0)
 	w.bg.Wait()

@@ -21,11 +21,7 @@ func (w *Service) ListSessions(ctx context.Context, projectID int64, limit, offs
 	if err != nil {
 		return nil, err
 	}
-	out := make([]wire.SessionSummary, len(ss))
-	for i, s := range ss {
-		out[i] = present.Session(s)
-	}
-	return out, nil
+	return w.presentSessions(ss), nil
 }
 
 // RenameSession sets a session's title.

@@ -155,6 +155,18 @@ type SessionSummary struct {
 	// WorktreeDiscarded: the worktree and branch were removed; the
 	// session stays as history and runs no more turns.
 	WorktreeDiscarded bool `json:"worktreeDiscarded,omitempty"`
+	// Elsewhere is set while another Pilot process on the same data
+	// (`pilot -p`, `pilot repl`, another window) runs a turn of the session.
+	Elsewhere *ElsewhereRun `json:"elsewhere,omitempty"`
+}
+
+// ElsewhereRun is a turn another Pilot process runs: its process id, the
+// agent's state there as it last wrote it (empty while unknown) and the
+// approvals waiting there, oldest first.
+type ElsewhereRun struct {
+	Pid     int         `json:"pid"`
+	State   AgentStatus `json:"state,omitempty"`
+	Waiting []Approval  `json:"waiting,omitempty"`
 }
 
 // SandboxStatus is the OS sandbox of commands as Settings shows it: ready

@@ -5,6 +5,8 @@ interface Props {
   onClose: () => void;
   children: ReactNode;
   testId?: string;
+  /** A second test id, on the backdrop around the dialog (a confirmation known by two names). */
+  outerTestId?: string;
   wide?: boolean;
   /** More classes for the dialog box. */
   className?: string;
@@ -13,7 +15,7 @@ interface Props {
 const focusable = 'button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** A modal dialog: Esc closes, Tab stays inside, focus returns on close. */
-export default function Modal({ title, onClose, children, testId, wide, className }: Props) {
+export default function Modal({ title, onClose, children, testId, outerTestId, wide, className }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const prev = document.activeElement as HTMLElement | null;
@@ -43,7 +45,7 @@ export default function Modal({ title, onClose, children, testId, wide, classNam
   };
 
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <div className="modal-backdrop" data-testid={outerTestId} onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div ref={ref} className={`modal${wide ? " wide" : ""}${className ? ` ${className}` : ""}`} role="dialog" aria-modal="true" aria-label={title} data-testid={testId} onKeyDown={onKeyDown}>
         <h2>{title}</h2>
         {children}

@@ -1603,6 +1603,22 @@ export interface SessionSummary {
    * session stays as history and runs no more turns.
    */
   worktreeDiscarded?: boolean;
+  /**
+   * Elsewhere is set while another Pilot process on the same data
+   * (`pilot -p`, `pilot repl`, another window) runs a turn of the session.
+   */
+  elsewhere?: ElsewhereRun;
+}
+
+/**
+ * ElsewhereRun is a turn another Pilot process runs: its process id, the
+ * agent's state there as it last wrote it (empty while unknown) and the
+ * approvals waiting there, oldest first.
+ */
+export interface ElsewhereRun {
+  pid: number;
+  state?: AgentStatus;
+  waiting?: Approval[];
 }
 
 /**

@@ -215,12 +215,43 @@ export class AppController implements ActionContext {
 
   private onSessionUpdated(p: EventMap["session:updated"]) {
     const sum = p.session;
+    const open = this.state.session;
+    // Another Pilot process runs it (or just stopped): what it wrote is read again.
+    if (open && open.id === sum.id && open.status === "ready" && (sum.elsewhere || open.summary?.elsewhere)) void this.reloadElsewhere(sum.id);
     this.set((st) => {
       const inProject = st.project && sum.projectId === st.project.id;
       const sessions = inProject ? mergeSessions(st.sessions, [sum]) : st.sessions;
       const session = st.session && st.session.id === sum.id ? { ...st.session, summary: sum } : st.session;
       return { ...st, sessions, session };
     });
+  }
+
+  /** Sessions whose transcript is being read again: true when another read is due after it. */
+  private reloads = new Map<number, boolean>();
+
+  /**
+   * Reads the open session again while another Pilot process runs it (this
+   * window gets none of its events): one read at a time, and one more when
+   * the session changed during it.
+   */
+  private async reloadElsewhere(id: number): Promise<void> {
+    if (this.reloads.has(id)) {
+      this.reloads.set(id, true);
+      return;
+    }
+    const token = this.openToken;
+    try {
+      do {
+        this.reloads.set(id, false);
+        const detail = await this.backend.getSession(id, 0);
+        if (token !== this.openToken) return;
+        this.set((st) => (st.session?.id === id && st.session.status === "ready" ? { ...st, session: { ...sessionFromDetail(detail, null), summary: st.session.summary } } : st));
+      } while (this.reloads.get(id));
+    } catch (err) {
+      this.report("window", id, `Could not read the session another Pilot process runs: ${errorText(err)}`);
+    } finally {
+      this.reloads.delete(id);
+    }
   }
 
   // ---- settings -----------------------------------------------------

@@ -2,7 +2,7 @@
 // all sessions carry their sessionId, so the window keeps, per session,
 // the agent's state and what waits for the user. The session list shows it
 // (data-state, what it waits for, a badge with the changes waiting).
-import type { AgentStatus, Approval, SessionSummary } from "../lib/wire.gen";
+import type { AgentStatus, Approval, ElsewhereRun, SessionSummary } from "../lib/wire.gen";
 import type { SessionEvent } from "./sessionState";
 
 /** What the session list says of a session. */
@@ -52,17 +52,28 @@ export function applyLive(live: LiveSessions, ev: SessionEvent): LiveSessions {
   return { ...live, [id]: next };
 }
 
-/** The list's state of a session: its live state when the window saw one, else the state the store saved. */
+/** The list's state of a session run by another Pilot process, as that process last wrote it. */
+function elsewhereState(run: ElsewhereRun): ListState {
+  if (run.state === "awaiting_approval" || run.waiting?.length) return "waiting";
+  return run.state === "error" ? "error" : "streaming";
+}
+
+/**
+ * The list's state of a session: as another Pilot process runs it, else its
+ * live state when the window saw one, else the state the store saved.
+ */
 export function listState(s: SessionSummary, live: LiveSession | undefined): ListState {
+  if (s.elsewhere) return elsewhereState(s.elsewhere);
   if (!live) return s.state === "running" ? "streaming" : s.state === "error" ? "error" : "idle";
   if (live.waiting.length || live.agent === "awaiting_approval") return "waiting";
   if (live.agent === "streaming" || live.agent === "tool_executing") return "streaming";
   return live.agent === "error" ? "error" : "idle";
 }
 
-/** How many proposed changes wait for the user's review. */
-export function changesWaiting(live: LiveSession | undefined): number {
-  return live ? live.waiting.filter((a) => a.kind === "change").length : 0;
+/** How many proposed changes wait for the user's review (in another Pilot process, when it runs the session). */
+export function changesWaiting(live: LiveSession | undefined, elsewhere?: ElsewhereRun): number {
+  const waiting = elsewhere ? (elsewhere.waiting ?? []) : (live?.waiting ?? []);
+  return waiting.filter((a) => a.kind === "change").length;
 }
 
 function quoted(cmd: string): string {
@@ -99,8 +110,29 @@ export function waitsFor(a: Approval): string {
   }
 }
 
+/** What the list says of a run in another Pilot process (its pid, so the user can find it). */
+function elsewhereSentence(run: ElsewhereRun): string {
+  const where = `in another Pilot process (pid ${run.pid})`;
+  const w = run.waiting ?? [];
+  if (w.length) {
+    const more = w.length === 1 ? "" : `, and ${w.length - 1} more ${w.length === 2 ? "decision" : "decisions"}`;
+    return `Waiting ${where} for you to ${waitsFor(w[0]!)}${more}: answer it there.`;
+  }
+  switch (run.state) {
+    case "awaiting_approval":
+      return `Waiting for a decision ${where}: answer it there.`;
+    case "tool_executing":
+      return `Running ${where}: running a tool.`;
+    case "streaming":
+      return `Running ${where}: the model is writing.`;
+    default:
+      return `Running ${where}.`;
+  }
+}
+
 /** The sentence the session list shows as the item's tooltip. */
-export function stateSentence(state: ListState, live: LiveSession | undefined): string {
+export function stateSentence(state: ListState, live: LiveSession | undefined, elsewhere?: ElsewhereRun): string {
+  if (elsewhere) return elsewhereSentence(elsewhere);
   switch (state) {
     case "waiting": {
       const w = live?.waiting ?? [];

@@ -773,6 +773,40 @@ export namespace wire {
 	        this.version = source["version"];
 	    }
 	}
+	export class ElsewhereRun {
+	    pid: number;
+	    state?: string;
+	    waiting?: Approval[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ElsewhereRun(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.pid = source["pid"];
+	        this.state = source["state"];
+	        this.waiting = this.convertValues(source["waiting"], Approval);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	
 	
 	
@@ -1541,6 +1575,7 @@ export namespace wire {
 	    branch?: string;
 	    worktree?: string;
 	    worktreeDiscarded?: boolean;
+	    elsewhere?: ElsewhereRun;
 	
 	    static createFrom(source: any = {}) {
 	        return new SessionSummary(source);
@@ -1562,7 +1597,26 @@ export namespace wire {
 	        this.branch = source["branch"];
 	        this.worktree = source["worktree"];
 	        this.worktreeDiscarded = source["worktreeDiscarded"];
+	        this.elsewhere = this.convertValues(source["elsewhere"], ElsewhereRun);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class SessionDetail {
 	    seq: number;

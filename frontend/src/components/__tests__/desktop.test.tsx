@@ -71,6 +71,40 @@ describe("closing with work in flight", () => {
   });
 });
 
+describe("every confirmation carries the confirm-* ids", () => {
+  it("names the quit question and its buttons both ways, each name clicking the same button", async () => {
+    const b = await started();
+    act(() => b.emit("app:confirm_quit", { sessions: ["Fix the greeting"], waiting: 0 }));
+    const quit = await screen.findByTestId("quit-confirm");
+    const dialog = screen.getByTestId("confirm-dialog");
+    expect(quit.contains(dialog) || dialog.contains(quit)).toBe(true);
+    expect(dialog.textContent).toContain("A turn is still running");
+    expect(screen.getByTestId("quit-cancel").contains(screen.getByTestId("confirm-cancel"))).toBe(true);
+    expect(screen.getByTestId("quit-now").contains(screen.getByTestId("confirm-accept"))).toBe(true);
+    fireEvent.click(screen.getByTestId("confirm-cancel"));
+    await waitFor(() => expect(screen.queryByTestId("quit-confirm")).toBeNull());
+    expect(b.callsOf("quitNow")).toHaveLength(0);
+
+    act(() => b.emit("app:confirm_quit", { sessions: ["One"], waiting: 0 }));
+    fireEvent.click(await screen.findByTestId("confirm-accept"));
+    await waitFor(() => expect(b.callsOf("quitNow")).toHaveLength(1));
+  });
+
+  it("asks before deleting a session with the confirm-* ids", async () => {
+    const b = await started();
+    const item = screen.getAllByTestId("session-item")[0]!;
+    fireEvent.click(within(item).getByRole("button", { name: "Delete session" }));
+    const dialog = await screen.findByTestId("confirm-dialog");
+    expect(dialog.textContent).toContain("“Session 1” and its conversation are deleted.");
+    fireEvent.click(screen.getByTestId("confirm-cancel"));
+    await waitFor(() => expect(screen.queryByTestId("confirm-dialog")).toBeNull());
+    expect(b.callsOf("deleteSession")).toHaveLength(0);
+    fireEvent.click(within(item).getByRole("button", { name: "Delete session" }));
+    fireEvent.click(await screen.findByTestId("confirm-accept"));
+    await waitFor(() => expect(b.callsOf("deleteSession")).toEqual([[1]]));
+  });
+});
+
 describe("the notifications switch", () => {
   it("saves notifications off", async () => {
     const b = await started();

@@ -3,6 +3,7 @@ import type { SessionSummary } from "../../lib/wire.gen";
 import { formatCost, formatTokens, relativeTime } from "../../lib/format";
 import { useApp, useController } from "../../state/context";
 import { sessionTokens } from "../../state/usage";
+import ConfirmDialog from "../ConfirmDialog";
 import { changesWaiting, listState, stateSentence } from "../../state/liveSessions";
 
 interface Props {
@@ -17,8 +18,8 @@ function SessionItem({ s, active }: Props) {
   const tokens = useApp((st) => sessionTokens(st, s.id, s.tokens)); // the status bar's count for the open session
   const live = useApp((st) => st.live[s.id]);
   const state = listState(s, live);
-  const changes = changesWaiting(live);
-  const sentence = stateSentence(state, live);
+  const changes = changesWaiting(live, s.elsewhere);
+  const sentence = stateSentence(state, live, s.elsewhere);
   const [mode, setMode] = useState<Mode>("view");
   const [title, setTitle] = useState(s.title);
   const [note, setNote] = useState("");
@@ -45,6 +46,7 @@ function SessionItem({ s, active }: Props) {
       data-session-id={s.id}
       data-state={state}
       data-branch={s.branch || undefined}
+      data-elsewhere={s.elsewhere ? s.elsewhere.pid : undefined}
       className={`session-item state-${state}${active ? " active" : ""}`}
     >
       {mode === "rename" ? (
@@ -99,41 +101,41 @@ function SessionItem({ s, active }: Props) {
           </span>
         </button>
       )}
-      {mode === "confirm_delete" ? (
-        <div className="confirm" role="alertdialog" aria-label="Delete this session?">
-          <span>
-            Delete?
+      {mode === "confirm_delete" && (
+        <ConfirmDialog
+          title="Delete this session?"
+          acceptLabel="Delete"
+          cancelLabel="Keep"
+          danger
+          onAccept={() => void c.sessions.remove(s.id)}
+          onCancel={() => setMode("view")}
+        >
+          <p>
+            “{s.title || "Untitled session"}” and its conversation are deleted{state !== "idle" ? ", and its running turn is stopped" : ""}.
             {s.branch && !s.worktreeDiscarded && (
               <span className="hint" data-testid="session-delete-worktree">
                 {" "}
                 Its worktree and branch {s.branch} go too (unless a fork of it still works there), with any work in them you have not merged.
               </span>
             )}
-          </span>
-          <button type="button" className="small danger" autoFocus onClick={() => void c.sessions.remove(s.id)}>
-            Delete
+          </p>
+        </ConfirmDialog>
+      )}
+      {mode === "view" && (
+        <div className="item-actions">
+          <button type="button" className="icon" aria-label="Rename session" title="Rename this session" onClick={() => { setTitle(s.title); setMode("rename"); }}>
+            <span aria-hidden="true">✎</span>
           </button>
-          <button type="button" className="small" onClick={() => setMode("view")}>
-            Keep
+          <button type="button" className="icon" aria-label="Export as Markdown" title="Export this session as Markdown (.md)" onClick={() => void doExport("md")}>
+            <span aria-hidden="true">MD</span>
+          </button>
+          <button type="button" className="icon" aria-label="Export as JSON" title="Export this session as JSON (pilot sessions import reads it)" onClick={() => void doExport("json")}>
+            <span aria-hidden="true">{"{}"}</span>
+          </button>
+          <button type="button" className="icon" aria-label="Delete session" title="Delete this session" onClick={() => setMode("confirm_delete")}>
+            <span aria-hidden="true">✕</span>
           </button>
         </div>
-      ) : (
-        mode === "view" && (
-          <div className="item-actions">
-            <button type="button" className="icon" aria-label="Rename session" title="Rename this session" onClick={() => { setTitle(s.title); setMode("rename"); }}>
-              <span aria-hidden="true">✎</span>
-            </button>
-            <button type="button" className="icon" aria-label="Export as Markdown" title="Export this session as Markdown (.md)" onClick={() => void doExport("md")}>
-              <span aria-hidden="true">MD</span>
-            </button>
-            <button type="button" className="icon" aria-label="Export as JSON" title="Export this session as JSON (pilot sessions import reads it)" onClick={() => void doExport("json")}>
-              <span aria-hidden="true">{"{}"}</span>
-            </button>
-            <button type="button" className="icon" aria-label="Delete session" title="Delete this session" onClick={() => setMode("confirm_delete")}>
-              <span aria-hidden="true">✕</span>
-            </button>
-          </div>
-        )
       )}
       {note && (
         <p className="item-note" role="status">

@@ -1,0 +1,189 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"pilot/backend/internal/fakellm"
+	"pilot/backend/wire"
+)
+
+// summaryOf matches a session:updated payload of session id that ok accepts.
+func summaryOf(id int64, ok func(wire.SessionSummary) bool) func(any) bool {
+	return func(e any) bool {
+		p, is := e.(wire.SessionPayload)
+		return is && p.Session.ID == id && ok(p.Session)
+	}
+}
+
+// TestWindowSeesAnotherProcessRun: a headless service (as `pilot -p`) and
+// a window's service on one PILOT_HOME. While the headless one's turn
+// runs, the window lists the session as run elsewhere (its pid, its
+// state), tells the face so with the messages it committed readable, and
+// once the turn ends lists it as not running, with what it wrote.
+func TestWindowSeesAnotherProcessRun(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{{Text: "one two three four five six", Fault: &fakellm.Fault{StallAfterEvents: 4}}}})
+	t.Cleanup(srv.Close)
+	home := t.TempDir()
+	env := map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test", "ANTHROPIC_BASE_URL": srv.URL()}
+	ctx := context.Background()
+	cli, err := Open(ctx, Options{Home: home, Headless: true, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cli.Close)
+	win := openAt(t, home, env)
+	t.Cleanup(win.Close)
+	seen := newWaiter()
+	win.SetEmitter(seen)
+
+	p, err := cli.OpenProject(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := cli.NewSession(ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cli.SendMessage(ctx, s.ID, "hello from the other process", nil); err != nil {
+		t.Fatal(err)
+	}
+
+	got := seen.wait(t, summaryOf(s.ID, func(v wire.SessionSummary) bool {
+		return v.Elsewhere != nil && v.Elsewhere.State == wire.StateStreaming
+	})).(wire.SessionPayload)
+	if got.Session.Elsewhere.Pid != os.Getpid() {
+		t.Fatalf("the run is said to be pid %d's; want %d", got.Session.Elsewhere.Pid, os.Getpid())
+	}
+	list, err := win.ListSessions(ctx, p.ID, 50, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || list[0].Elsewhere == nil || list[0].Elsewhere.Pid != os.Getpid() {
+		t.Fatalf("the window's list %+v; want the session run elsewhere", list)
+	}
+	// A second turn of the same session from the window is refused, with a sentence naming the process.
+	if err := win.SendMessage(ctx, s.ID, "me too", nil); !errors.Is(err, ErrRunsElsewhere) || !strings.Contains(err.Error(), fmt.Sprintf("(pid %d): wait for its turn to end", os.Getpid())) {
+		t.Fatalf("sending in a session another process runs: %v", err)
+	}
+	d, err := win.GetSession(ctx, s.ID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Session.Elsewhere == nil {
+		t.Fatalf("the open session's summary does not say it runs elsewhere: %+v", d.Session)
+	}
+	if !transcriptHas(d, "hello from the other process") {
+		t.Fatalf("the window does not read the other process's message: %+v", d.Messages)
+	}
+
+	cli.CancelTurn(s.ID)
+	seen.wait(t, summaryOf(s.ID, func(v wire.SessionSummary) bool { return v.Elsewhere == nil && v.State != wire.SessionRunning }))
+	list, err = win.ListSessions(ctx, p.ID, 50, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if list[0].Elsewhere != nil || list[0].State == wire.SessionRunning {
+		t.Fatalf("after the turn ended the window lists %+v; want it not running", list[0])
+	}
+	if d, err = win.GetSession(ctx, s.ID, 0); err != nil || !transcriptHas(d, "one") {
+		t.Fatalf("the window does not read what the other process streamed (%v): %+v", err, d.Messages)
+	}
+}
+
+// TestMarkerOfAKilledProcess: a marker whose holder is gone (the kernel
+// closed its file: here, closed without the clean-up) is no run, and a
+// session the store still says is running is listed as interrupted.
+func TestMarkerOfAKilledProcess(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	win := openAt(t, home, nil)
+	t.Cleanup(win.Close)
+	other := openAt(t, home, nil)
+	t.Cleanup(other.Close)
+	ctx := context.Background()
+	p, err := win.OpenProject(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := win.NewSession(ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := win.store.SetState(ctx, s.ID, "running"); err != nil {
+		t.Fatal(err)
+	}
+	other.markRunning(s.ID, wire.StateToolExecuting)
+	if runs := win.elsewhere(); !reflect.DeepEqual(runs[s.ID], wire.ElsewhereRun{Pid: os.Getpid(), State: wire.StateToolExecuting}) {
+		t.Fatalf("held marker read as %+v", runs)
+	}
+	if runs := other.elsewhere(); len(runs) != 0 {
+		t.Fatalf("a process reads its own run as another's: %+v", runs)
+	}
+	other.markers.mu.Lock()
+	other.markers.held[s.ID].f.Close() // as the kernel does for a killed process: the file stays
+	delete(other.markers.held, s.ID)
+	other.markers.mu.Unlock()
+	if runs := win.elsewhere(); len(runs) != 0 {
+		t.Fatalf("a marker nobody holds read as a run: %+v", runs)
+	}
+	list, err := win.ListSessions(ctx, p.ID, 50, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if list[0].Elsewhere != nil || list[0].State != wire.SessionInterrupted {
+		t.Fatalf("a session whose process died is listed as %+v; want interrupted", list[0])
+	}
+}
+
+// TestMarkerSaysWhatWaits: the approvals a run waits for, as its process's
+// agent events ask and decide them, are read by the other processes; the
+// marker goes with the turn.
+func TestMarkerSaysWhatWaits(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	win := openAt(t, home, nil)
+	t.Cleanup(win.Close)
+	other := openAt(t, home, nil)
+	t.Cleanup(other.Close)
+	const id = 7
+	q := wire.Seq{SessionID: id}
+	ask := wire.Approval{ID: "a1", Kind: wire.ApprovalCommand, Tool: "run_bash", Command: "make test"}
+	other.Emit(wire.AgentState, wire.StatePayload{Seq: q, State: wire.StateAwaitingApproval})
+	other.Emit(wire.AgentApproval, wire.ApprovalPayload{Seq: q, Approval: ask})
+	want := wire.ElsewhereRun{Pid: os.Getpid(), State: wire.StateAwaitingApproval, Waiting: []wire.Approval{ask}}
+	if got := win.elsewhere()[id]; !reflect.DeepEqual(got, want) {
+		t.Fatalf("waiting run read as %+v; want %+v", got, want)
+	}
+	other.Emit(wire.AgentApprovalDone, wire.ApprovalDonePayload{Seq: q, ApprovalID: "a1", Outcome: wire.OutcomeApproved})
+	other.Emit(wire.AgentState, wire.StatePayload{Seq: q, State: wire.StateToolExecuting})
+	if got := win.elsewhere()[id]; got.State != wire.StateToolExecuting || len(got.Waiting) != 0 {
+		t.Fatalf("after the decision the run reads %+v", got)
+	}
+	other.Emit(wire.AgentTurnDone, wire.TurnDonePayload{Seq: q, Reason: wire.EndTurn})
+	if runs := win.elsewhere(); len(runs) != 0 {
+		t.Fatalf("after the turn the runs read %+v", runs)
+	}
+	if _, err := os.Stat(other.markerPath(id)); !os.IsNotExist(err) {
+		t.Fatalf("the marker of an ended turn is left: %v", err)
+	}
+}
+
+func transcriptHas(d wire.SessionDetail, text string) bool {
+	for _, m := range d.Messages {
+		for _, b := range m.Blocks {
+			if strings.Contains(b.Text, text) {
+				return true
+			}
+		}
+	}
+	return false
+}
