@@ -364,3 +364,18 @@ const (
 	MCPFailed   MCPState = "failed" // MCPServer.Error says why
 	MCPDisabled MCPState = "disabled"
 )
+
+// HookDecision is what one hook run decided (HookRun): allow, deny or ask
+// a tool call, none (it let things go on without a say), or error (it
+// failed or timed out: a non-blocking error). A blocking exit (2) or a
+// "block" decision is deny.
+type HookDecision string
+
+// Hook decisions.
+const (
+	HookAllow HookDecision = "allow"
+	HookDeny  HookDecision = "deny"
+	HookAsk   HookDecision = "ask"
+	HookNone  HookDecision = "none"
+	HookError HookDecision = "error"
+)
