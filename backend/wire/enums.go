@@ -164,6 +164,7 @@ const (
 	RefusedByPlan RefusedBy = "plan" // plan mode
 	RefusedByMode RefusedBy = "mode" // the approval mode
 	RefusedByRule RefusedBy = "rule" // a deny rule (ToolCall.RefusedRule)
+	RefusedByHook RefusedBy = "hook" // a PreToolUse hook (ToolCall.RefusedRule: its command)
 )
 
 // ApprovalKind is what the user is asked to decide (Approval.Kind).
@@ -379,3 +380,8 @@ const (
 	HookNone  HookDecision = "none"
 	HookError HookDecision = "error"
 )
+
+// NoticeHook is a notice about settings.json hooks: a hook run outside a
+// tool card (UserPromptSubmit, Stop, ...), or project hooks that are not
+// trusted.
+const NoticeHook NoticeKind = "hook"
