@@ -1,0 +1,164 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"pilot/backend/hooks"
+	"pilot/backend/internal/fakellm"
+	"pilot/backend/llm"
+	"pilot/backend/settingsjson"
+	"pilot/backend/wire"
+)
+
+// hookSet is a Set of one user file with one command hook.
+func hookSet(t testing.TB, event, matcher, command string) *hooks.Set {
+	t.Helper()
+	f := settingsjson.File{Path: filepath.Join(t.TempDir(), "settings.json"), Scope: settingsjson.ScopeUser,
+		Hooks: settingsjson.Hooks{event: {{Matcher: matcher, Hooks: []settingsjson.Hook{{Type: "command", Command: command}}}}}}
+	return hooks.New([]settingsjson.File{f}, hooks.Options{Env: []string{"PATH=" + os.Getenv("PATH")}})
+}
+
+// A PreToolUse hook runs again on exactly what lands when the user
+// approved only some hunks or edited the change: as a Write of the final
+// content, before the write; a block then writes nothing.
+func TestHookPreToolUseAgainOnWhatLands(t *testing.T) {
+	t.Parallel()
+	old := "one\n" + strings.Repeat("keep\n", 12) + "two\n"
+	log := filepath.Join(t.TempDir(), "pre.jsonl")
+	guard := `in=$(cat); printf '%s\n' "$in" >> ` + log + `; case "$in" in *FORBIDDEN*) echo "FORBIDDEN may not be written." >&2; exit 2;; esac`
+	for _, c := range []struct {
+		name     string
+		decide   func(v wire.ChangeView) wire.ChangeDecision
+		want     string // the file afterwards
+		runs     int    // PreToolUse runs
+		contents []string
+	}{
+		{"some hunks", func(v wire.ChangeView) wire.ChangeDecision {
+			return wire.ChangeDecision{Files: []wire.FileDecision{{Path: v.Files[0].Path, Hunks: []bool{true, false}}}}
+		}, "ONE\n" + strings.Repeat("keep\n", 12) + "two\n", 2, []string{"", "ONE\n" + strings.Repeat("keep\n", 12) + "two\n"}},
+		{"edited to something the hook blocks", func(v wire.ChangeView) wire.ChangeDecision {
+			text := "FORBIDDEN\n"
+			return wire.ChangeDecision{Files: []wire.FileDecision{{Path: v.Files[0].Path, EditedText: &text}}}
+		}, old, 2, []string{"", "FORBIDDEN\n"}},
+		{"all hunks: no second run", func(v wire.ChangeView) wire.ChangeDecision { return allHunks(v, true) },
+			"ONE\n" + strings.Repeat("keep\n", 12) + "TWO\n", 1, []string{""}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			log := log + "." + strings.ReplaceAll(c.name, " ", "-")
+			h := newHarness(t, llm.ProviderAnthropic, fakellm.Script{Turns: []fakellm.Turn{
+				{ToolCalls: []fakellm.ToolCall{toolCall("r", "read_file", `{"path":"f.txt"}`)}},
+				{ToolCalls: []fakellm.ToolCall{toolCall("w", "write_file", `{"path":"f.txt","content":"ONE\n`+strings.Repeat(`keep\n`, 12)+`TWO\n"}`)}},
+				{Text: "ok"},
+			}}, setup{files: map[string]string{"f.txt": old}, hooks: hookSet(t, "PreToolUse", "Write|Edit", strings.ReplaceAll(guard, "pre.jsonl", filepath.Base(log)))})
+			h.approveWith(func(a wire.Approval) {
+				v, err := h.m.Approvals().Change(a.ID)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				h.m.Approvals().DecideChange(a.ID, c.decide(v))
+			})
+			if r := h.turn("write"); r != ReasonEndTurn {
+				t.Fatalf("reason %s", r)
+			}
+			if got := h.read("f.txt"); got != c.want {
+				t.Errorf("f.txt = %q, want %q", got, c.want)
+			}
+			b, _ := os.ReadFile(log)
+			lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+			if len(lines) != c.runs {
+				t.Fatalf("%d PreToolUse runs, want %d:\n%s", len(lines), c.runs, b)
+			}
+			for i, want := range c.contents[1:] {
+				var in struct {
+					ToolName  string `json:"tool_name"`
+					ToolInput struct {
+						FilePath string `json:"file_path"`
+						Content  string `json:"content"`
+					} `json:"tool_input"`
+				}
+				if err := json.Unmarshal([]byte(lines[i+1]), &in); err != nil || in.ToolName != "Write" || in.ToolInput.Content != want || !filepath.IsAbs(in.ToolInput.FilePath) {
+					t.Errorf("second run read %s", lines[i+1])
+				}
+			}
+			res := h.results(2)
+			blocked := strings.Contains(res[0].Content, "FORBIDDEN may not be written.")
+			if blocked != (c.want == old) {
+				t.Errorf("result %q", res[0].Content)
+			}
+		})
+	}
+}
+
+// A hook's allow never beats a deny rule: the call is refused by the rule.
+func TestHookAllowNeverBeatsDenyRule(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, llm.ProviderAnthropic, fakellm.Script{Turns: []fakellm.Turn{
+		{ToolCalls: []fakellm.ToolCall{toolCall("r", "read_file", `{"path":"secret.txt"}`)}},
+		{Text: "ok"},
+	}}, setup{files: map[string]string{"secret.txt": "s3cret"}, hooks: hookSet(t, "PreToolUse", "", `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`)})
+	addRule(t, h, "deny", "read_file", "secret.txt")
+	if r := h.turn("read"); r != ReasonEndTurn {
+		t.Fatalf("reason %s", r)
+	}
+	if res := h.results(1); !res[0].IsError || strings.Contains(res[0].Content, "s3cret") {
+		t.Errorf("result %+v", res[0])
+	}
+}
+
+// BenchmarkPreToolUseHook measures what one no-op PreToolUse hook adds to
+// a tool call: the same turns of one list_files call each, with no hook,
+// with `true` as the hook, and (apart, when python3 is there) with a
+// Python hook that does nothing, whose own start-up is most of its cost.
+// It reports the median turn of 50 for each and the hooks' overhead.
+func BenchmarkPreToolUseHook(b *testing.B) {
+	variants := []struct{ name, command string }{{"none", ""}, {"noop", "true"}, {"python", "python3 -c pass"}}
+	median := map[string]time.Duration{}
+	for _, v := range variants {
+		if strings.HasPrefix(v.command, "python3") {
+			if _, err := os.Stat("/usr/bin/python3"); err != nil {
+				continue
+			}
+		}
+		var hs *hooks.Set
+		if v.command != "" {
+			hs = hookSet(b, "PreToolUse", "", v.command)
+		}
+		h := newHarness(b, llm.ProviderAnthropic, fakellm.Script{Turns: []fakellm.Turn{
+			{Repeat: true, Match: func(r fakellm.Request) bool { return len(r.ToolResults) == 0 }, ToolCalls: []fakellm.ToolCall{{Name: "list_files", Input: []byte(`{}`)}}},
+			{Repeat: true, Text: "done"},
+		}}, setup{opt: Options{LoopGuard: 1 << 20}, hooks: hs})
+		ctx := context.Background()
+		var turns []time.Duration
+		for i := 0; i < b.N; i++ {
+			for range 50 {
+				s, err := h.st.CreateSession(ctx, storeSession(h))
+				if err != nil {
+					b.Fatal(err)
+				}
+				start := time.Now()
+				if err := h.m.Send(ctx, s.ID, "list the folder", nil); err != nil {
+					b.Fatal(err)
+				}
+				if r := h.wait(); r != ReasonEndTurn {
+					b.Fatalf("reason %s", r)
+				}
+				turns = append(turns, time.Since(start))
+			}
+		}
+		slices.Sort(turns)
+		median[v.name] = turns[len(turns)/2]
+		b.ReportMetric(float64(median[v.name].Microseconds())/1000, "ms-median-"+v.name)
+	}
+	b.ReportMetric(float64((median["noop"]-median["none"]).Microseconds())/1000, "ms-overhead-noop")
+	if p, ok := median["python"]; ok {
+		b.ReportMetric(float64((p-median["none"]).Microseconds())/1000, "ms-overhead-python")
+	}
+}
