@@ -309,3 +309,109 @@ func (t *turn) stopHook(ctx context.Context) bool {
 	l.emitMessage(msg)
 	return true
 }
+
+// subagentStop runs the SubagentStop hooks when a helper answers. It
+// reports true when a hook blocked the stop and the helper is to go on
+// (once): the reason is added to its conversation.
+func (h *helper) subagentStop(ctx context.Context) bool {
+	l := h.t.l
+	hs := l.hookSet()
+	if !hs.Has(hooks.SubagentStop) {
+		return false
+	}
+	in := l.hookInput(hooks.SubagentStop, h.t.mode)
+	active := h.held
+	in.StopHookActive = &active
+	res := hs.Run(ctx, in)
+	l.hookNotices(res)
+	if !res.Block || res.Halt || h.held {
+		return false
+	}
+	h.held = true
+	h.msgs = append(h.msgs, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock(
+		"A SubagentStop hook of the user's settings did not let you stop yet. It said:\n" + res.Reason)}})
+	return true
+}
+
+// sessionStart runs the SessionStart hooks before the first turn a session
+// runs in this process (source startup for a new session, resume for one
+// with history) and returns user with their context added.
+func (l *live) sessionStart(ctx context.Context, user []llm.ContentBlock) []llm.ContentBlock {
+	hs := l.hookSet()
+	l.mu.Lock()
+	first := !l.started
+	l.started = true
+	l.mu.Unlock()
+	if !first || !hs.Has(hooks.SessionStart) {
+		return user
+	}
+	in := l.hookInput(hooks.SessionStart, permission.ModeAsk)
+	in.Source = "startup"
+	if ms, err := l.m.st.Messages(ctx, l.id); err == nil && len(ms) > 0 {
+		in.Source = "resume"
+	}
+	res := hs.Run(ctx, in)
+	l.hookNotices(res)
+	if user == nil {
+		return nil // a retry: the history is sent as it is
+	}
+	for _, c := range res.Context {
+		user = append(user[:len(user):len(user)], llm.ContentBlock{Type: llm.BlockText, Text: "Context from a SessionStart hook of the user's settings:\n" + c})
+	}
+	return user
+}
+
+// sessionEnd runs the SessionEnd hooks of a session that ran a turn in
+// this process, when Pilot closes.
+func (l *live) sessionEnd(ctx context.Context, reason string) {
+	hs := l.hookSet()
+	l.mu.Lock()
+	started := l.started
+	l.mu.Unlock()
+	if !started || !hs.Has(hooks.SessionEnd) {
+		return
+	}
+	in := l.hookInput(hooks.SessionEnd, permission.ModeAsk)
+	in.Reason = reason
+	for _, m := range hs.Run(ctx, in).Messages {
+		l.m.log.Warn("SessionEnd hook", "session", l.id, "message", m)
+	}
+}
+
+// preCompact runs the PreCompact hooks before a compaction (trigger auto
+// or manual). They cannot stop it; what they say is shown.
+func (t *turn) preCompact(ctx context.Context, forced bool) {
+	hs := t.l.hookSet()
+	if !hs.Has(hooks.PreCompact) {
+		return
+	}
+	in := t.l.hookInput(hooks.PreCompact, t.mode)
+	in.Trigger = "auto"
+	if forced {
+		in.Trigger = "manual"
+	}
+	t.l.hookNotices(hs.Run(ctx, in))
+}
+
+// notification runs the Notification hooks when Pilot waits for the
+// user's decision, in the background (a notifier must not hold the turn).
+func (m *Manager) notification(session int64, a wire.Approval) {
+	m.mu.Lock()
+	l := m.lives[session]
+	m.mu.Unlock()
+	if l == nil || !l.hookSet().Has(hooks.Notification) {
+		return
+	}
+	what := a.Tool
+	if what == "" {
+		what = string(a.Kind)
+	}
+	in := l.hookInput(hooks.Notification, permission.ModeAsk)
+	in.Message = "Pilot needs your permission to use " + hooks.ToolName(what)
+	in.NotificationType = "permission_prompt"
+	m.turns.Add(1)
+	go func() {
+		defer m.turns.Done()
+		l.hookNotices(l.hookSet().Run(m.base, in))
+	}()
+}

@@ -162,3 +162,73 @@ func BenchmarkPreToolUseHook(b *testing.B) {
 		b.ReportMetric(float64((p-median["none"]).Microseconds())/1000, "ms-overhead-python")
 	}
 }
+
+// waitFile waits until the file at p holds want (a hook run in the
+// background wrote it).
+func waitFile(t *testing.T, p, want string) string {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		b, _ := os.ReadFile(p)
+		if strings.Contains(string(b), want) {
+			return string(b)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s = %q, want %q in it", p, b, want)
+		}
+		time.Sleep(10 * time.Millisecond) // polling a file another process writes; the condition decides
+	}
+}
+
+// Notification hooks run when Pilot waits for the user's decision.
+func TestHookNotificationOnApproval(t *testing.T) {
+	t.Parallel()
+	log := filepath.Join(t.TempDir(), "note.json")
+	h := newHarness(t, llm.ProviderAnthropic, fakellm.Script{Turns: []fakellm.Turn{
+		{ToolCalls: []fakellm.ToolCall{toolCall("w", "write_file", `{"path":"new.txt","content":"x"}`)}},
+		{Text: "ok"},
+	}}, setup{mode: "ask", hooks: hookSet(t, "Notification", "", "cat > "+log)})
+	h.approveAll()
+	if r := h.turn("write"); r != ReasonEndTurn {
+		t.Fatalf("reason %s", r)
+	}
+	got := waitFile(t, log, `"notification_type":"permission_prompt"`)
+	if !strings.Contains(got, `"message":"Pilot needs your permission to use Write"`) {
+		t.Errorf("the Notification hook read %s", got)
+	}
+}
+
+// A helper's calls pass its PreToolUse hooks, and a SubagentStop hook
+// that blocks makes the helper go on once.
+func TestHookHelperCallsAndSubagentStop(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	pre, stop := filepath.Join(dir, "pre.jsonl"), filepath.Join(dir, "stop.jsonl")
+	f := settingsjson.File{Path: filepath.Join(dir, "settings.json"), Scope: settingsjson.ScopeUser, Hooks: settingsjson.Hooks{
+		"PreToolUse":   {{Matcher: "Read", Hooks: []settingsjson.Hook{{Type: "command", Command: "cat >> " + pre + "; echo >> " + pre + `; echo "Read is off limits." >&2; exit 2`}}}},
+		"SubagentStop": {{Hooks: []settingsjson.Hook{{Type: "command", Command: "cat >> " + stop + "; echo >> " + stop + `; echo '{"decision":"block","reason":"Check the tests folder too."}'`}}}},
+	}}
+	hs := hooks.New([]settingsjson.File{f}, hooks.Options{Env: []string{"PATH=" + os.Getenv("PATH")}})
+	h := newHarness(t, llm.ProviderAnthropic, fakellm.Script{Turns: []fakellm.Turn{
+		{Match: func(r fakellm.Request) bool { return isHelper(r) && len(r.ToolResults) == 0 && !strings.Contains(r.LastUserText, "tests folder") },
+			ToolCalls: []fakellm.ToolCall{toolCall("hr", "read_file", `{"path":"a.txt"}`)}},
+		{Repeat: true, Match: func(r fakellm.Request) bool { return isHelper(r) && strings.Contains(r.LastUserText, "tests folder") }, Text: "Tests checked."},
+		{Repeat: true, Match: func(r fakellm.Request) bool { return isHelper(r) }, Text: "a.txt could not be read."},
+		{Match: func(r fakellm.Request) bool { return !isHelper(r) && len(r.ToolResults) == 0 },
+			ToolCalls: []fakellm.ToolCall{toolCall("t1", "task", `{"description":"look","prompt":"read a.txt"}`)}},
+		{Repeat: true, Text: "done"},
+	}}, setup{files: map[string]string{"a.txt": "alpha"}, hooks: hs})
+	if r := h.turn("survey"); r != ReasonEndTurn {
+		t.Fatalf("reason %s", r)
+	}
+	if b, _ := os.ReadFile(pre); !strings.Contains(string(b), `"tool_name":"Read"`) {
+		t.Errorf("the helper's read passed no PreToolUse hook: %s", b)
+	}
+	b, _ := os.ReadFile(stop)
+	if !strings.Contains(string(b), `"stop_hook_active":false`) || !strings.Contains(string(b), `"stop_hook_active":true`) {
+		t.Errorf("SubagentStop read %s", b)
+	}
+	res := h.results(len(h.srv.Requests()) - 1)
+	if len(res) != 1 || res[0].Content != "Tests checked." {
+		t.Errorf("task result %+v", res)
+	}
+}

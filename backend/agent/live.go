@@ -46,6 +46,7 @@ type live struct {
 	hooks   *hooks.Set         // the settings.json hooks, read when a turn starts
 	// hooksWarned: the untrusted and ignored hooks were shown once.
 	hooksWarned bool
+	started     bool // a turn ran in this process (SessionStart ran; SessionEnd runs)
 
 	ruled atomic.Pointer[[]permission.Rule] // the rules the gate read last (Withheld)
 }

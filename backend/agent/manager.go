@@ -195,6 +195,7 @@ func NewManager(d Deps) *Manager {
 type notifier struct{ m *Manager }
 
 func (n notifier) Asked(session int64, a wire.Approval) {
+	n.m.notification(session, a)
 	n.m.out.send(session, wire.AgentApproval, func(s wire.Seq) any { return wire.ApprovalPayload{Seq: s, Approval: a} })
 }
 
@@ -425,6 +426,7 @@ func (m *Manager) Close() {
 	}
 	m.mu.Unlock()
 	for _, l := range lives {
+		l.sessionEnd(context.Background(), "prompt_input_exit")
 		l.closeSandbox() // no pod is left behind
 	}
 	m.out.flush()

@@ -105,6 +105,7 @@ func (l *live) run(ctx context.Context, user []llm.ContentBlock) {
 func (l *live) turn(ctx context.Context, user []llm.ContentBlock) Reason {
 	bg := context.WithoutCancel(ctx)
 	l.loadHooks()
+	user = l.sessionStart(ctx, user)
 	if user != nil {
 		var err error
 		if user, err = l.userPromptSubmit(ctx, user); err != nil {

@@ -289,3 +289,27 @@ func TestHookThirdPartyGuardRunsUnchanged(t *testing.T) {
 		t.Errorf("the home was touched: %v", err)
 	}
 }
+
+func TestHookSessionStartAndEnd(t *testing.T) {
+	t.Parallel()
+	tools := t.TempDir()
+	start := script(t, tools, "start.sh", `cat > "$HOME/start.json"; echo "House rule: indent with tabs."`+"\n")
+	end := script(t, tools, "end.sh", `cat > "$HOME/end.json"`+"\n")
+	settings := `{"hooks":{"SessionStart":[{"matcher":"startup","hooks":[{"type":"command","command":"` + start + `"}]}],` +
+		`"SessionEnd":[{"hooks":[{"type":"command","command":"` + end + `"}]}]}}`
+	home := hookHome(t, settings)
+	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{
+		{Text: "Tabs it is.", Repeat: true, When: &fakellm.When{LastUserContains: "indent with tabs"}},
+		{Text: "No rule seen.", Repeat: true},
+	}})
+	defer srv.Close()
+	stdout, stderr, err := runPrompt(t, srv, home, t.TempDir(), "format the code")
+	if err != nil || stdout != "Tabs it is.\n" {
+		t.Fatalf("%v\nstdout %q\nstderr %s", err, stdout, stderr)
+	}
+	for name, want := range map[string]string{"start.json": `"source":"startup"`, "end.json": `"hook_event_name":"SessionEnd"`} {
+		if b, _ := os.ReadFile(filepath.Join(home, name)); !strings.Contains(string(b), want) {
+			t.Errorf("%s = %s, want %s in it", name, b, want)
+		}
+	}
+}
