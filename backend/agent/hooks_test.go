@@ -209,7 +209,9 @@ func TestHookHelperCallsAndSubagentStop(t *testing.T) {
 	}}
 	hs := hooks.New([]settingsjson.File{f}, hooks.Options{Env: []string{"PATH=" + os.Getenv("PATH")}})
 	h := newHarness(t, llm.ProviderAnthropic, fakellm.Script{Turns: []fakellm.Turn{
-		{Match: func(r fakellm.Request) bool { return isHelper(r) && len(r.ToolResults) == 0 && !strings.Contains(r.LastUserText, "tests folder") },
+		{Match: func(r fakellm.Request) bool {
+			return isHelper(r) && len(r.ToolResults) == 0 && !strings.Contains(r.LastUserText, "tests folder")
+		},
 			ToolCalls: []fakellm.ToolCall{toolCall("hr", "read_file", `{"path":"a.txt"}`)}},
 		{Repeat: true, Match: func(r fakellm.Request) bool { return isHelper(r) && strings.Contains(r.LastUserText, "tests folder") }, Text: "Tests checked."},
 		{Repeat: true, Match: func(r fakellm.Request) bool { return isHelper(r) }, Text: "a.txt could not be read."},
