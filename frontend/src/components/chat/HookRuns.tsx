@@ -24,7 +24,7 @@ function Printed({ run }: { run: HookRun }) {
         <code>{run.hook}</code> from {run.file}
         {run.exitCode !== 0 && !run.timedOut && ` · exit code ${run.exitCode}`}
       </p>
-      {run.message && <p className="hook-message">{run.message}</p>}
+      {run.message && run.message !== run.stderr?.trim() && <p className="hook-message">{run.message}</p>}
       {run.stdout && (
         <>
           <span className="hook-stream">stdout</span>
