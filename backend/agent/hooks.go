@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"pilot/backend/hooks"
 	"pilot/backend/llm"
@@ -174,7 +175,7 @@ func (t *turn) hookRefused(r *toolRun, res hooks.Result, when string) {
 		text = fmt.Sprintf("Not applied: a PreToolUse hook of the user's settings blocked this change%s, so nothing was written. It said:\n%s", when, reason)
 	}
 	if res.Halt {
-		t.halt = joinLines(t.halt, res.StopReason)
+		t.halted.add(res.StopReason)
 	}
 	by := refusedHook
 	for _, run := range res.Runs {
@@ -202,7 +203,7 @@ func (t *turn) postToolUse(ctx context.Context, r *toolRun) {
 		r.out.text += "\n\nA PostToolUse hook of the user's settings added: " + c
 	}
 	if res.Halt {
-		t.halt = joinLines(t.halt, res.StopReason)
+		t.halted.add(res.StopReason)
 	}
 }
 
@@ -414,4 +415,23 @@ func (m *Manager) notification(session int64, a wire.Approval) {
 		defer m.turns.Done()
 		l.hookNotices(l.hookSet().Run(m.base, in))
 	}()
+}
+
+// halted is why hooks asked to stop the turn (continue: false), set by
+// calls that may run at once.
+type halted struct {
+	mu  sync.Mutex
+	why string
+}
+
+func (h *halted) add(why string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.why = joinLines(h.why, why)
+}
+
+func (h *halted) get() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.why
 }

@@ -257,3 +257,23 @@ func TestHookHelperCallsAndSubagentStop(t *testing.T) {
 		t.Errorf("task result %+v", res)
 	}
 }
+
+// A hook's continue: false stops the turn after the calls of the answer,
+// with its reason shown; calls that run at once may each say so.
+func TestHookContinueFalseStopsTurn(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, llm.ProviderAnthropic, fakellm.Script{Turns: []fakellm.Turn{
+		{ToolCalls: []fakellm.ToolCall{toolCall("a", "list_files", `{}`), toolCall("b", "glob", `{"pattern":"*"}`)}},
+		{Repeat: true, Text: "went on"},
+	}}, setup{hooks: hookSet(t, "PreToolUse", "", `echo '{"continue":false,"stopReason":"Stop here: the build is red."}'`)})
+	if r := h.turn("look"); r != ReasonEndTurn {
+		t.Fatalf("reason %s", r)
+	}
+	if n := len(h.srv.Requests()); n != 1 {
+		t.Errorf("%d model calls, want 1", n)
+	}
+	notes := strings.Join(h.rec.notices(wire.NoticeHook), "\n")
+	if !strings.Contains(notes, "Stop here: the build is red.") {
+		t.Errorf("notices %q", notes)
+	}
+}

@@ -63,7 +63,7 @@ type turn struct {
 	retried  bool // a context-too-long answer was already compacted and retried
 	own      ownState
 	stopped  bool   // a Stop hook already made the model go on once
-	halt     string // a hook asked to stop (continue: false): why, for the user
+	halted   halted // a hook asked to stop (continue: false)
 }
 
 // run executes a turn and reports its end.
@@ -254,8 +254,8 @@ func (t *turn) loop(ctx context.Context) Reason {
 		if stop != "" {
 			return stop
 		}
-		if t.halt != "" {
-			l.notice(string(wire.NoticeHook), "A hook of your settings stopped the turn: "+t.halt, 0)
+		if why := t.halted.get(); why != "" {
+			l.notice(string(wire.NoticeHook), "A hook of your settings stopped the turn: "+why, 0)
 			return ReasonEndTurn
 		}
 	}
