@@ -57,9 +57,9 @@ type Service struct {
 	tree       treeListings          // the file tree's folders, kept for their next pages
 	fresh      map[int64]bool        // sessions created here, possibly still empty (see dropEmpty)
 	probe      func() confine.Status // the sandbox's probe (Options.Agent.Sandbox.Probe; nil: confine.ProbeNow)
-	// settingsTrusted says whether a project settings file's hooks may run
+	// hookTrust says whether a project settings file's hooks may run
 	// (the user trusted its content); nil: none may.
-	settingsTrusted func(settingsjson.File) bool
+	hookTrust func(settingsjson.File) bool
 	agentEnv        []string // the environment hooks are filtered from (Options.Agent.Env; nil: Pilot's)
 }
 
