@@ -278,9 +278,23 @@ func TestHookThirdPartyGuardRunsUnchanged(t *testing.T) {
 	dir := t.TempDir()
 	srv := toolThenDone("wipe", fakellm.ToolCall{Name: "run_bash", Input: []byte(`{"command":"rm -rf ~/"}`)})
 	defer srv.Close()
-	stdout, stderr, err := runPrompt(t, srv, home, dir, "wipe my home", "--approve", "all")
-	if err != nil || stdout != "Done.\n" {
+	stdout, stderr, err := runPrompt(t, srv, home, dir, "wipe my home", "--approve", "all", "--json")
+	if err != nil {
 		t.Fatalf("%v\nstdout %q\nstderr %s", err, stdout, stderr)
+	}
+	// --json: the tool_result line carries the hook's run.
+	var seen bool
+	for _, line := range strings.Split(stdout, "\n") {
+		var l struct {
+			Type  string
+			Hooks []struct{ Event, Hook, Decision string }
+		}
+		if json.Unmarshal([]byte(line), &l) == nil && l.Type == "tool_result" {
+			seen = len(l.Hooks) == 1 && l.Hooks[0].Event == "PreToolUse" && l.Hooks[0].Decision == "deny" && strings.HasSuffix(l.Hooks[0].Hook, "block-dangerous-commands.js")
+		}
+	}
+	if !seen {
+		t.Errorf("no tool_result line with the hook's run:\n%s", stdout)
 	}
 	if res := lastResult(t, srv); !res.IsError || !strings.Contains(res.Content, "[rm-home] rm targeting home directory") {
 		t.Errorf("tool result %+v", res)

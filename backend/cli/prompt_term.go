@@ -138,7 +138,7 @@ func (t *terminal) tool(c wire.ToolCall) {
 		return
 	}
 	if t.json {
-		t.line(jsonToolResult{Type: "tool_result", ID: c.ID, Name: c.Name, Status: string(c.Status), IsError: c.IsError, Output: c.Output, Change: c.Change, Effects: c.Effects})
+		t.line(jsonToolResult{Type: "tool_result", ID: c.ID, Name: c.Name, Status: string(c.Status), IsError: c.IsError, Output: c.Output, Change: c.Change, Effects: c.Effects, Hooks: c.Hooks})
 		return
 	}
 	if c.Status == "rejected" || c.Status == "cancelled" {

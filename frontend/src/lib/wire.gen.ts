@@ -375,6 +375,8 @@ export interface ToolResultLine {
   change?: ChangeSummary;
   /** files an approved command changed */
   effects?: CommandEffects;
+  /** the settings.json hooks that ran for the call */
+  hooks?: HookRun[];
 }
 
 /**
