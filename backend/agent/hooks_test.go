@@ -277,3 +277,28 @@ func TestHookContinueFalseStopsTurn(t *testing.T) {
 		t.Errorf("notices %q", notes)
 	}
 }
+
+// PreCompact hooks run before a compaction the user asked for, with the
+// trigger manual.
+func TestHookPreCompact(t *testing.T) {
+	t.Parallel()
+	log := filepath.Join(t.TempDir(), "compact.json")
+	answer := func(n string) string { return n + strings.Repeat(" long answer", 2300) }
+	h := newHarness(t, llm.ProviderAnthropic, fakellm.Script{Turns: []fakellm.Turn{
+		{Text: "SUMMARY", Repeat: true, Match: isSummary},
+		{Text: answer("One"), Match: func(r fakellm.Request) bool { return strings.HasSuffix(r.LastUserText, "ask alpha") }},
+		{Text: answer("Two"), Match: func(r fakellm.Request) bool { return strings.HasSuffix(r.LastUserText, "ask bravo") }},
+		{Text: answer("Three"), Match: func(r fakellm.Request) bool { return strings.HasSuffix(r.LastUserText, "ask charlie") }},
+	}}, setup{opt: Options{ContextWindow: 28000}, hooks: hookSet(t, "PreCompact", "manual", "cat > "+log)})
+	for _, m := range []string{"ask alpha", "ask bravo", "ask charlie"} {
+		if r := h.turn(m); r != ReasonEndTurn {
+			t.Fatalf("%s: %s", m, r)
+		}
+	}
+	if err := h.m.CompactNow(context.Background(), h.sess.ID); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(log); !strings.Contains(string(b), `"hook_event_name":"PreCompact"`) || !strings.Contains(string(b), `"trigger":"manual"`) {
+		t.Errorf("the PreCompact hook read %q", b)
+	}
+}
