@@ -60,7 +60,7 @@ type Service struct {
 	// hookTrust says whether a project settings file's hooks may run
 	// (the user trusted its content); nil: none may.
 	hookTrust func(settingsjson.File) bool
-	agentEnv        []string // the environment hooks are filtered from (Options.Agent.Env; nil: Pilot's)
+	agentEnv  []string // the environment hooks are filtered from (Options.Agent.Env; nil: Pilot's)
 }
 
 // Options configures Open.
