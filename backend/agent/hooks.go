@@ -235,12 +235,21 @@ func (t *turn) landing(ctx context.Context, r *toolRun, plans []*filePlan) bool 
 	return true
 }
 
-// hookNotices shows the runs of an event that has no tool card.
+// hookNotices shows the runs of an event that has no tool card, one
+// sentence each.
 func (l *live) hookNotices(res hooks.Result) {
 	for _, run := range res.Runs {
-		text := fmt.Sprintf("%s hook %q ran in %d ms: %s.", run.Event, run.Hook, run.Ms, run.Decision)
-		if run.Message != "" {
-			text = fmt.Sprintf("%s hook %q ran in %d ms: %s. %s", run.Event, run.Hook, run.Ms, run.Decision, run.Message)
+		var text string
+		switch run.Decision {
+		case wire.HookError:
+			text = run.Message // says what failed and that the turn went on
+		case wire.HookDeny:
+			text = fmt.Sprintf("The %s hook %q blocked in %d ms: %s", run.Event, run.Hook, run.Ms, run.Message)
+		default:
+			text = fmt.Sprintf("The %s hook %q ran in %d ms.", run.Event, run.Hook, run.Ms)
+			if run.Message != "" {
+				text += " " + run.Message
+			}
 		}
 		l.notice(string(wire.NoticeHook), text, 0)
 	}
