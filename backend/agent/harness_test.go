@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"pilot/backend/hooks"
 	"pilot/backend/internal/fakellm"
 	"pilot/backend/ledger"
 	"pilot/backend/llm"
@@ -97,6 +98,7 @@ type harness struct {
 	m      *Manager
 	sess   store.Session
 	mcp    tools.MCP
+	hooks  *hooks.Set
 }
 
 type setup struct {
@@ -105,6 +107,7 @@ type setup struct {
 	opt   Options
 	idle  time.Duration // the provider's StreamIdleTimeout (0: its default)
 	mcp   tools.MCP     // MCP servers of the project (nil: none)
+	hooks *hooks.Set    // settings.json hooks (nil: none)
 }
 
 func newHarness(t testing.TB, format string, script fakellm.Script, s setup) *harness {
@@ -128,7 +131,7 @@ func newHarness(t testing.TB, format string, script fakellm.Script, s setup) *ha
 	if opt.BatchInterval == 0 {
 		opt.BatchInterval = 5 * time.Millisecond
 	}
-	h := &harness{t: t, format: format, dir: dir, path: filepath.Join(t.TempDir(), "pilot.db"), base: base, opt: opt, idle: s.idle, srv: srv, mcp: s.mcp}
+	h := &harness{t: t, format: format, dir: dir, path: filepath.Join(t.TempDir(), "pilot.db"), base: base, opt: opt, idle: s.idle, srv: srv, mcp: s.mcp, hooks: s.hooks}
 	h.open()
 	t.Cleanup(func() {
 		h.m.Close()
@@ -172,6 +175,7 @@ func (h *harness) open() {
 		MCP: func(string) tools.MCP {
 			return h.mcp
 		},
+		Hooks: func(string, string) *hooks.Set { return h.hooks },
 		Provider: func(_ context.Context, s store.Session) (Model, error) {
 			p, err := h.client(s)
 			return Model{Provider: p}, err

@@ -71,7 +71,8 @@ type helper struct {
 	defs   []llm.ToolDef
 	system string
 	msgs   []llm.Message
-	calls  int // tool calls made
+	calls  int  // tool calls made
+	held   bool // a SubagentStop hook already made it go on once
 }
 
 // runHelper runs a task call: a helper agent with its own context and the
@@ -157,6 +158,9 @@ func (h *helper) run(ctx context.Context) outcome {
 				text.WriteString(b.Text)
 			}
 		}
+		if len(uses) == 0 && !limit && h.subagentStop(ctx) {
+			continue
+		}
 		if len(uses) == 0 || limit {
 			answer := strings.TrimSpace(text.String())
 			if answer == "" {
@@ -241,9 +245,13 @@ func (h *helper) runTool(ctx context.Context, u llm.ContentBlock) llm.ContentBlo
 		l.m.log.Warn("saving a helper's tool call", "session", l.id, "err", err)
 		rec = c // the card is shown all the same
 	}
-	v := present.ToolCall(rec, l.registry.Label(u.Name, u.Input))
-	l.emitTool(v)
-	out := h.execute(ctx, u)
+	hr := &toolRun{use: u, view: present.ToolCall(rec, l.registry.Label(u.Name, u.Input))}
+	l.emitTool(hr.view)
+	if hctx, ok := t.preToolUse(ctx, hr); ok {
+		hr.out = h.execute(hctx, u)
+		t.postToolUse(ctx, hr)
+	}
+	out, v := hr.out, hr.view
 	if rec.ID != 0 {
 		if err := l.m.st.FinishToolCall(bg, rec.ID, out.status, out.text); err != nil {
 			l.m.log.Warn("saving a helper's tool result", "session", l.id, "err", err)

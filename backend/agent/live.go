@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"pilot/backend/hooks"
 	"pilot/backend/llm"
 	"pilot/backend/permission"
 	"pilot/backend/present"
@@ -44,6 +45,10 @@ type live struct {
 	raised  budgetRaise        // how far the user let the budget go
 	hosts   map[string]bool    // hosts the user let web_fetch read in this session
 	pod     pod                // the session's OS sandbox for commands
+	hooks   *hooks.Set         // the settings.json hooks, read when a turn starts
+	// hooksWarned: the untrusted and ignored hooks were shown once.
+	hooksWarned bool
+	started     bool // a turn ran in this process (SessionStart ran; SessionEnd runs)
 
 	ruled  atomic.Pointer[[]permission.Rule] // the rules the gate read last (Withheld)
 	skills atomic.Pointer[skills.Set]        // the skills the last turn found (loadSkills)

@@ -57,6 +57,7 @@ import (
 	"time"
 
 	"pilot/backend/approval"
+	"pilot/backend/hooks"
 	"pilot/backend/ledger"
 	"pilot/backend/llm"
 	"pilot/backend/permission"
@@ -102,6 +103,10 @@ type Deps struct {
 	// MCP returns the MCP servers of a project folder (nil, or a nil
 	// result: none). Their tools are offered beside the built-in ones.
 	MCP func(projectDir string) tools.MCP
+	// Hooks returns the settings.json hooks of a project folder, run in a
+	// session's folder root (its worktree, or the project folder); nil, or
+	// a nil result: none. Called when each turn starts.
+	Hooks func(projectDir, root string) *hooks.Set
 }
 
 // Model is a session's model client and how its turns call it.
@@ -150,6 +155,7 @@ type Manager struct {
 	broker   *approval.Broker
 	ledger   *ledger.Ledger
 	mcp      func(string) tools.MCP
+	hooks    func(projectDir, root string) *hooks.Set
 
 	base   context.Context
 	stop   context.CancelFunc
@@ -179,7 +185,7 @@ func NewManager(d Deps) *Manager {
 	if emit == nil {
 		emit = wire.Discard{}
 	}
-	m := &Manager{st: d.Store, provider: d.Provider, opt: o, log: log, out: newOutbox(emit, o.BatchInterval), lives: map[int64]*live{}, ledger: d.Ledger, mcp: d.MCP}
+	m := &Manager{st: d.Store, provider: d.Provider, opt: o, log: log, out: newOutbox(emit, o.BatchInterval), lives: map[int64]*live{}, ledger: d.Ledger, mcp: d.MCP, hooks: d.Hooks}
 	m.base, m.stop = context.WithCancel(context.Background())
 	m.broker = approval.New(notifier{m})
 	return m
@@ -189,6 +195,7 @@ func NewManager(d Deps) *Manager {
 type notifier struct{ m *Manager }
 
 func (n notifier) Asked(session int64, a wire.Approval) {
+	n.m.notification(session, a)
 	n.m.out.send(session, wire.AgentApproval, func(s wire.Seq) any { return wire.ApprovalPayload{Seq: s, Approval: a} })
 }
 
@@ -419,6 +426,7 @@ func (m *Manager) Close() {
 	}
 	m.mu.Unlock()
 	for _, l := range lives {
+		l.sessionEnd(context.Background(), "prompt_input_exit")
 		l.closeSandbox() // no pod is left behind
 	}
 	m.out.flush()

@@ -62,6 +62,8 @@ type turn struct {
 	guardN   int
 	retried  bool // a context-too-long answer was already compacted and retried
 	own      ownState
+	stopped  bool   // a Stop hook already made the model go on once
+	halted   halted // a hook asked to stop (continue: false)
 }
 
 // run executes a turn and reports its end.
@@ -102,6 +104,16 @@ func (l *live) run(ctx context.Context, user []llm.ContentBlock) {
 // turn prepares the turn and runs its loop; it returns why it ended.
 func (l *live) turn(ctx context.Context, user []llm.ContentBlock) Reason {
 	bg := context.WithoutCancel(ctx)
+	l.loadHooks()
+	user = l.sessionStart(ctx, user)
+	if user != nil {
+		var err error
+		if user, err = l.userPromptSubmit(ctx, user); err != nil {
+			l.setState(Streaming)
+			l.emitError(err)
+			return ReasonError
+		}
+	}
 	t, err := l.prepare(bg, user)
 	if err != nil {
 		l.setState(Streaming)
@@ -229,6 +241,9 @@ func (t *turn) loop(ctx context.Context) Reason {
 				l.notice("limit", "The answer reached the model's output limit and was cut.", 0)
 				return ReasonMaxTokens
 			}
+			if t.stopHook(ctx) {
+				continue
+			}
 			return ReasonEndTurn
 		}
 		stop, err := t.runTools(ctx, ans)
@@ -238,6 +253,10 @@ func (t *turn) loop(ctx context.Context) Reason {
 		}
 		if stop != "" {
 			return stop
+		}
+		if why := t.halted.get(); why != "" {
+			l.notice(string(wire.NoticeHook), "A hook of your settings stopped the turn: "+why, 0)
+			return ReasonEndTurn
 		}
 	}
 }

@@ -221,6 +221,7 @@ func (m *Manager) CompactNow(ctx context.Context, sessionID int64) error {
 // recent ones with the model.
 func (t *turn) compact(ctx context.Context, why string, forced bool) error {
 	l := t.l
+	t.preCompact(ctx, forced)
 	start := 1
 	l.mu.Lock()
 	prev := l.summary

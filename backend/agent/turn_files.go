@@ -85,6 +85,10 @@ func (t *turn) runFiles(ctx context.Context, r *toolRun, p *tools.Proposal) {
 			return
 		}
 		t.decide(bg, plans)
+		if !t.landing(ctx, r, plans) {
+			r.out.approval = state
+			return
+		}
 		summary := describe(plans, dec.Feedback)
 		writes := &tools.Proposal{Tool: p.Tool, Note: p.Note}
 		opts := tools.ApplyOptions{Final: map[string]string{}, Edited: map[string]bool{}}

@@ -172,7 +172,10 @@ func (t *turn) runOne(ctx context.Context, r *toolRun, exec func(context.Context
 	case ctx.Err() != nil:
 		r.out = cancelled(false)
 	default:
-		exec(ctx, r)
+		if hctx, ok := t.preToolUse(ctx, r); ok {
+			exec(hctx, r)
+			t.postToolUse(ctx, r)
+		}
 	}
 	if r.out.text == "" {
 		r.out.text = "(no output)"
@@ -182,7 +185,7 @@ func (t *turn) runOne(ctx context.Context, r *toolRun, exec func(context.Context
 			return fmt.Errorf("saving the approval: %w", err)
 		}
 	}
-	if r.out.refusedBy != "" {
+	if r.out.refusedBy != "" && !strings.HasPrefix(r.out.refusedBy, refusedHook) {
 		if err := l.m.st.SetToolRefusedBy(bg, rec.ID, r.out.refusedBy); err != nil {
 			return fmt.Errorf("saving who refused the call: %w", err)
 		}
@@ -205,9 +208,16 @@ func (t *turn) runRead(ctx context.Context, r *toolRun) {
 		return
 	}
 	if r.tool != nil {
-		if d := t.judge(ctx, t.readCall(r.use.Name, r.use.Input)); d.Verdict != gate.Run {
+		switch d := t.judge(ctx, t.readCall(r.use.Name, r.use.Input)); d.Verdict {
+		case gate.Refuse:
 			r.out = refusedBy(t.mode, d)
 			return
+		case gate.Ask: // a PreToolUse hook asked for the user's yes
+			a := wire.Approval{Command: t.l.registry.Label(r.use.Name, r.use.Input)}
+			if _, ok := t.asked(ctx, r, d, a, "Not run: a hook asked the user about this call and the user said no."); !ok {
+				return
+			}
+			t.running(ctx, r)
 		}
 	}
 	if res, ok := t.execute(ctx, r); ok {
@@ -269,6 +279,7 @@ func (t *turn) judge(ctx context.Context, c gate.Call) gate.Decision {
 		t.l.m.log.Warn("reading permission rules", "err", err)
 	}
 	t.l.ruled.Store(&rules)
+	c.Hook = hookSay(ctx)
 	return gate.Judge(t.mode, rules, c)
 }
 

@@ -37,6 +37,7 @@ type terminal struct {
 	mu        sync.Mutex
 	enc       *json.Encoder
 	shown     map[string]bool // tool calls already announced
+	hooksRun  map[string]int  // per tool call, how many of its hook runs were printed
 	midLine   bool            // stdout does not end with a newline
 	lastError string
 	todos     []wire.TodoItem // the task list as last printed
@@ -49,7 +50,7 @@ func newTerminal(tio IO, asJSON bool, mode wire.ApprovalMode) *terminal {
 	t := &terminal{
 		tio: tio, json: asJSON, mode: mode, interactive: isTerminal(tio.Stdin),
 		in: bufio.NewReader(tio.Stdin), enc: json.NewEncoder(tio.Stdout),
-		shown: map[string]bool{}, planned: map[string]bool{}, done: make(chan wire.TurnEndReason, 1), approvals: make(chan wire.Approval, 64),
+		shown: map[string]bool{}, hooksRun: map[string]int{}, planned: map[string]bool{}, done: make(chan wire.TurnEndReason, 1), approvals: make(chan wire.Approval, 64),
 	}
 	t.enc.SetEscapeHTML(false)
 	go t.approveLoop()
@@ -131,12 +132,13 @@ func (t *terminal) tool(c wire.ToolCall) {
 			fmt.Fprintln(t.tio.Stderr, label)
 		}
 	}
+	t.hookRuns(c)
 	switch c.Status {
 	case "running", "awaiting_approval":
 		return
 	}
 	if t.json {
-		t.line(jsonToolResult{Type: "tool_result", ID: c.ID, Name: c.Name, Status: string(c.Status), IsError: c.IsError, Output: c.Output, Change: c.Change, Effects: c.Effects})
+		t.line(jsonToolResult{Type: "tool_result", ID: c.ID, Name: c.Name, Status: string(c.Status), IsError: c.IsError, Output: c.Output, Change: c.Change, Effects: c.Effects, Hooks: c.Hooks})
 		return
 	}
 	if c.Status == "rejected" || c.Status == "cancelled" {
@@ -185,4 +187,37 @@ func (t *terminal) failure() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.lastError
+}
+
+// hookRuns prints, once each, the hook runs of a call that decided
+// something or failed (a hook that only let the call go is not printed).
+func (t *terminal) hookRuns(c wire.ToolCall) {
+	for _, h := range c.Hooks[min(t.hooksRun[c.ID], len(c.Hooks)):] {
+		if t.json || h.Decision == wire.HookNone {
+			continue
+		}
+		t.endLine()
+		line := fmt.Sprintf("  %s hook %q: %s in %d ms", h.Event, h.Hook, h.Decision, h.Ms)
+		if h.Message != "" {
+			line += ": " + firstLine(h.Message, 300)
+		}
+		fmt.Fprintln(t.tio.Stderr, line)
+	}
+	t.hooksRun[c.ID] = len(c.Hooks)
+}
+
+// firstLine is s up to its first line break and at most n bytes, with a
+// mark when cut.
+func firstLine(s string, n int) string {
+	cut := false
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s, cut = s[:i], true
+	}
+	if len(s) > n {
+		s, cut = strings.ToValidUTF8(s[:n], ""), true
+	}
+	if cut {
+		s += " ..."
+	}
+	return s
 }

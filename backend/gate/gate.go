@@ -66,6 +66,12 @@ type Call struct {
 	// sandbox: false), for Reason, the model's sentence.
 	Unsandboxed bool
 	Reason      string
+	// Hook is what the call's PreToolUse hooks decided (settings.json
+	// hooks, backend/hooks): allow turns an ask into run, ask turns a run
+	// into an ask; neither touches a refusal (a deny rule, plan mode) nor
+	// lets a command out of the sandbox without asking. "" or none: no
+	// say. A hook's deny never reaches the gate: the call is not made.
+	Hook wire.HookDecision
 }
 
 // Decision is the gate's answer.
@@ -106,9 +112,27 @@ func Admit(mode permission.Mode, tool string, readOnly bool) string {
 	return ""
 }
 
-// Judge decides c under the session's mode and the project's rules. It
-// does nothing but compute: no file, command, network or store is touched.
+// Judge decides c under the session's mode and the project's rules, then
+// lets the call's hooks have their say (Call.Hook). It does nothing but
+// compute: no file, command, network or store is touched.
 func Judge(mode permission.Mode, rules []permission.Rule, c Call) Decision {
+	d := judge(mode, rules, c)
+	switch {
+	case c.Hook == wire.HookAllow && d.Verdict == Ask && !c.Unsandboxed && !c.Budget:
+		d.Verdict, d.Reason = Run, "a PreToolUse hook allowed it"
+		d.Kind, d.Always, d.NoAlways = "", nil, ""
+	case c.Hook == wire.HookAsk && d.Verdict == Run && !c.Budget:
+		d.Verdict, d.Reason, d.Kind = Ask, "a PreToolUse hook asked for the user's decision", kind(c)
+		if c.ReadOnly && c.Tool != permission.WebFetchTool {
+			d.Kind = wire.ApprovalCommand // a read has no change to show: asked as a yes or no
+		}
+		d.NoAlways = "\"Always allow\" is not offered: a PreToolUse hook asks about this call, so it is asked every time."
+	}
+	return d
+}
+
+// judge is Judge without the hooks' say.
+func judge(mode permission.Mode, rules []permission.Rule, c Call) Decision {
 	switch {
 	case c.Budget:
 		return Decision{Verdict: Ask, Kind: wire.ApprovalBudget, Reason: "the session reached its budget"}

@@ -188,3 +188,28 @@ func FuzzAlways(f *testing.F) {
 		}
 	})
 }
+
+func TestHookSay(t *testing.T) {
+	t.Parallel()
+	deny := []permission.Rule{{Tool: permission.BashTool, Pattern: "rm *", Effect: permission.Deny}}
+	cases := []struct {
+		name  string
+		mode  permission.Mode
+		rules []permission.Rule
+		c     Call
+		want  Verdict
+	}{
+		{"allow skips the ask", permission.ModeAsk, nil, Call{Tool: permission.BashTool, Command: "make", Hook: wire.HookAllow}, Run},
+		{"allow never beats a deny rule", permission.ModeAll, deny, Call{Tool: permission.BashTool, Command: "rm -rf x", Hook: wire.HookAllow}, Refuse},
+		{"allow never lets a command out of the sandbox", permission.ModeAsk, nil, Call{Tool: permission.BashTool, Command: "make", Unsandboxed: true, Reason: "needs the network", Hook: wire.HookAllow}, Ask},
+		{"allow never beats plan mode", permission.ModePlan, nil, Call{Tool: "write_file", Paths: []string{"a"}, Hook: wire.HookAllow}, Refuse},
+		{"ask asks in mode all", permission.ModeAll, nil, Call{Tool: "write_file", Paths: []string{"a"}, Hook: wire.HookAsk}, Ask},
+		{"ask asks for a read", permission.ModeAsk, nil, Call{Tool: "read_file", ReadOnly: true, Paths: []string{"a"}, Hook: wire.HookAsk}, Ask},
+		{"none changes nothing", permission.ModeAsk, nil, Call{Tool: "read_file", ReadOnly: true, Paths: []string{"a"}, Hook: wire.HookNone}, Run},
+	}
+	for _, c := range cases {
+		if d := Judge(c.mode, c.rules, c.c); d.Verdict != c.want {
+			t.Errorf("%s: verdict %v (%s), want %v", c.name, d.Verdict, d.Reason, c.want)
+		}
+	}
+}

@@ -67,6 +67,7 @@ type ToolResultLine struct {
 	Output  string          `json:"output"`            // what the model was told
 	Change  *ChangeSummary  `json:"change,omitempty"`  // a file change, once decided
 	Effects *CommandEffects `json:"effects,omitempty"` // files an approved command changed
+	Hooks   []HookRun       `json:"hooks,omitempty"`   // the settings.json hooks that ran for the call
 }
 
 // ApprovalLine is a question the run answered (headless, without a

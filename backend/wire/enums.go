@@ -167,6 +167,7 @@ const (
 	RefusedByPlan RefusedBy = "plan" // plan mode
 	RefusedByMode RefusedBy = "mode" // the approval mode
 	RefusedByRule RefusedBy = "rule" // a deny rule (ToolCall.RefusedRule)
+	RefusedByHook RefusedBy = "hook" // a PreToolUse hook (ToolCall.RefusedRule: its command)
 )
 
 // ApprovalKind is what the user is asked to decide (Approval.Kind).
@@ -369,3 +370,23 @@ const (
 	MCPFailed   MCPState = "failed" // MCPServer.Error says why
 	MCPDisabled MCPState = "disabled"
 )
+
+// HookDecision is what one hook run decided (HookRun): allow, deny or ask
+// a tool call, none (it let things go on without a say), or error (it
+// failed or timed out: a non-blocking error). A blocking exit (2) or a
+// "block" decision is deny.
+type HookDecision string
+
+// Hook decisions.
+const (
+	HookAllow HookDecision = "allow"
+	HookDeny  HookDecision = "deny"
+	HookAsk   HookDecision = "ask"
+	HookNone  HookDecision = "none"
+	HookError HookDecision = "error"
+)
+
+// NoticeHook is a notice about settings.json hooks: a hook run outside a
+// tool card (UserPromptSubmit, Stop, ...), or project hooks that are not
+// trusted.
+const NoticeHook NoticeKind = "hook"

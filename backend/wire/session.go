@@ -64,6 +64,9 @@ type ToolCall struct {
 	// Sandbox is how a run_bash command ran with respect to the OS
 	// sandbox; nil for other tools and commands not run.
 	Sandbox *SandboxInfo `json:"sandbox,omitempty"`
+	// Hooks are the settings.json hooks that ran for this call
+	// (PreToolUse, PostToolUse), in the order they ran.
+	Hooks []HookRun `json:"hooks,omitempty"`
 }
 
 // SandboxInfo is how a command ran with respect to the OS sandbox, kept

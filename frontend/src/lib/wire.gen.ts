@@ -382,6 +382,8 @@ export interface ToolResultLine {
   change?: ChangeSummary;
   /** files an approved command changed */
   effects?: CommandEffects;
+  /** the settings.json hooks that ran for the call */
+  hooks?: HookRun[];
 }
 
 /**
@@ -781,9 +783,9 @@ export const ApprovalOutcomeValues: readonly ApprovalOutcome[] = ["approved", "p
  * NoticeKind is what an informational line in the chat is about
  * (NoticePayload).
  */
-export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget" | "stale" | "mcp" | "rule" | "wait" | "skills";
+export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget" | "stale" | "mcp" | "rule" | "wait" | "skills" | "hook";
 /** Every NoticeKind. */
-export const NoticeKindValues: readonly NoticeKind[] = ["retry", "compacted", "loop_guard", "limit", "budget", "stale", "mcp", "rule", "wait", "skills"];
+export const NoticeKindValues: readonly NoticeKind[] = ["retry", "compacted", "loop_guard", "limit", "budget", "stale", "mcp", "rule", "wait", "skills", "hook"];
 
 /**
  * ErrorKind classifies a failed turn (ErrorPayload): the provider's typed
@@ -822,9 +824,9 @@ export const ToolStatusValues: readonly ToolStatus[] = ["running", "awaiting_app
  * RefusedBy says who refused a rejected tool call ("" when not refused or
  * not known).
  */
-export type RefusedBy = "user" | "plan" | "mode" | "rule";
+export type RefusedBy = "user" | "plan" | "mode" | "rule" | "hook";
 /** Every RefusedBy. */
-export const RefusedByValues: readonly RefusedBy[] = ["user", "plan", "mode", "rule"];
+export const RefusedByValues: readonly RefusedBy[] = ["user", "plan", "mode", "rule", "hook"];
 
 /** ApprovalKind is what the user is asked to decide (Approval.Kind). */
 export type ApprovalKind = "change" | "command" | "mcp" | "fetch" | "budget" | "plan" | "outside_sandbox" | "network";
@@ -923,6 +925,16 @@ export const MCPTransportValues: readonly MCPTransport[] = ["stdio", "http", "ss
 export type MCPState = "starting" | "ready" | "failed" | "disabled";
 /** Every MCPState. */
 export const MCPStateValues: readonly MCPState[] = ["starting", "ready", "failed", "disabled"];
+
+/**
+ * HookDecision is what one hook run decided (HookRun): allow, deny or ask
+ * a tool call, none (it let things go on without a say), or error (it
+ * failed or timed out: a non-blocking error). A blocking exit (2) or a
+ * "block" decision is deny.
+ */
+export type HookDecision = "allow" | "deny" | "ask" | "none" | "error";
+/** Every HookDecision. */
+export const HookDecisionValues: readonly HookDecision[] = ["allow", "deny", "ask", "none", "error"];
 
 /** AppReadyPayload says how long the app took to become usable. */
 export interface AppReadyPayload {
@@ -1108,6 +1120,32 @@ export interface CommitResult {
   /** abbreviated */
   commit: string;
   files: string[];
+}
+
+/**
+ * HookRun is one run of a settings.json hook, shown on the tool card it
+ * ran for (ToolCall.Hooks) or as a notice for the events of a turn.
+ */
+export interface HookRun {
+  /** Event is the hook event (PreToolUse, PostToolUse, Stop, ...). */
+  event: string;
+  /** Hook is the hook's command, as written in its file. */
+  hook: string;
+  /** File is the settings file the hook is written in. */
+  file: string;
+  decision: HookDecision;
+  /** Ms is how long it ran, in milliseconds. */
+  ms: number;
+  exitCode: number;
+  timedOut?: boolean;
+  /**
+   * Message is one sentence on what came of the run (its reason, the
+   * timeout, the failure).
+   */
+  message?: string;
+  /** Stdout and Stderr are what it printed, cut with a note past the cap. */
+  stdout?: string;
+  stderr?: string;
 }
 
 /**
@@ -1486,6 +1524,11 @@ export interface ToolCall {
    * sandbox; nil for other tools and commands not run.
    */
   sandbox?: SandboxInfo;
+  /**
+   * Hooks are the settings.json hooks that ran for this call
+   * (PreToolUse, PostToolUse), in the order they ran.
+   */
+  hooks?: HookRun[];
 }
 
 /**

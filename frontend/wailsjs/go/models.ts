@@ -849,6 +849,36 @@ export namespace wire {
 	        this.why = source["why"];
 	    }
 	}
+	export class HookRun {
+	    event: string;
+	    hook: string;
+	    file: string;
+	    decision: string;
+	    ms: number;
+	    exitCode: number;
+	    timedOut?: boolean;
+	    message?: string;
+	    stdout?: string;
+	    stderr?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new HookRun(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.event = source["event"];
+	        this.hook = source["hook"];
+	        this.file = source["file"];
+	        this.decision = source["decision"];
+	        this.ms = source["ms"];
+	        this.exitCode = source["exitCode"];
+	        this.timedOut = source["timedOut"];
+	        this.message = source["message"];
+	        this.stdout = source["stdout"];
+	        this.stderr = source["stderr"];
+	    }
+	}
 	
 	export class ImageInput {
 	    mediaType: string;
@@ -1271,6 +1301,7 @@ export namespace wire {
 	    change?: ChangeSummary;
 	    effects?: CommandEffects;
 	    sandbox?: SandboxInfo;
+	    hooks?: HookRun[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolCall(source);
@@ -1295,6 +1326,7 @@ export namespace wire {
 	        this.change = this.convertValues(source["change"], ChangeSummary);
 	        this.effects = this.convertValues(source["effects"], CommandEffects);
 	        this.sandbox = this.convertValues(source["sandbox"], SandboxInfo);
+	        this.hooks = this.convertValues(source["hooks"], HookRun);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

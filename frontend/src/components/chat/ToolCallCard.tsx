@@ -8,6 +8,7 @@ import ChangeDetailView from "./ChangeDetailView";
 import CommandEffectsView from "./CommandEffectsView";
 import PlanCard from "../plan/PlanCard";
 import HelperCalls, { callCountText, useHelperCallCount } from "./HelperCalls";
+import HookRuns, { hookName } from "./HookRuns";
 
 const statusText: Record<ToolStatus, string> = {
   running: "running",
@@ -43,6 +44,8 @@ export function refusalText(call: ToolCall): string | null {
       return call.name === "present_plan" ? "not run: not in plan mode" : "not run: approval mode none";
     case "rule":
       return call.refusedRule ? `denied by rule ${call.refusedRule}` : "denied: no rule allows it";
+    case "hook":
+      return call.refusedRule ? `blocked by hook ${hookName(call.refusedRule)}` : "blocked by a hook";
   }
   return null;
 }
@@ -230,6 +233,7 @@ function ToolCallCard({ id }: { id: string }) {
         </span>
       </button>
       {sandbox && <SandboxNotes info={sandbox} />}
+      {call.hooks && call.hooks.length > 0 && <HookRuns runs={call.hooks} />}
       {expanded && change && (
         <div className="tool-body">
           <ChangeDetailView callId={call.id} summary={change} />
