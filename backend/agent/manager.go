@@ -102,6 +102,12 @@ type Deps struct {
 	// MCP returns the MCP servers of a project folder (nil, or a nil
 	// result: none). Their tools are offered beside the built-in ones.
 	MCP func(projectDir string) tools.MCP
+	// SettingsRules returns the rules in force from the settings files of
+	// a project folder (Claude Code's and Pilot's settings.json: deny and
+	// ask rules, and the allow rules of the user's files and of trusted
+	// project files); they are judged beside the project's stored rules.
+	// nil: none.
+	SettingsRules func(projectDir string) []permission.Rule
 }
 
 // Model is a session's model client and how its turns call it.
@@ -150,6 +156,7 @@ type Manager struct {
 	broker   *approval.Broker
 	ledger   *ledger.Ledger
 	mcp      func(string) tools.MCP
+	settings func(string) []permission.Rule
 
 	base   context.Context
 	stop   context.CancelFunc
@@ -179,7 +186,7 @@ func NewManager(d Deps) *Manager {
 	if emit == nil {
 		emit = wire.Discard{}
 	}
-	m := &Manager{st: d.Store, provider: d.Provider, opt: o, log: log, out: newOutbox(emit, o.BatchInterval), lives: map[int64]*live{}, ledger: d.Ledger, mcp: d.MCP}
+	m := &Manager{st: d.Store, provider: d.Provider, opt: o, log: log, out: newOutbox(emit, o.BatchInterval), lives: map[int64]*live{}, ledger: d.Ledger, mcp: d.MCP, settings: d.SettingsRules}
 	m.base, m.stop = context.WithCancel(context.Background())
 	m.broker = approval.New(notifier{m})
 	return m

@@ -204,14 +204,24 @@ func (t *turn) runRead(ctx context.Context, r *toolRun) {
 	if t.runOwn(ctx, r) { // task, web_fetch (helper.go, turn_remote.go) judge their own calls
 		return
 	}
+	var state store.Approval
 	if r.tool != nil {
-		if d := t.judge(ctx, t.readCall(r.use.Name, r.use.Input)); d.Verdict != gate.Run {
+		c := t.readCall(r.use.Name, r.use.Input)
+		switch d := t.judge(ctx, c); d.Verdict {
+		case gate.Refuse:
 			r.out = refusedBy(t.mode, d)
 			return
+		case gate.Ask: // an ask rule (a settings file's permissions.ask) names what it reads
+			var ok bool
+			a := wire.Approval{Command: r.use.Name + " " + c.Paths[0], Paths: c.Paths}
+			if state, ok = t.asked(ctx, r, d, a, "The user rejected this read; the file was not read."); !ok {
+				return
+			}
+			t.running(ctx, r)
 		}
 	}
 	if res, ok := t.execute(ctx, r); ok {
-		r.out = outcome{text: res.Output, isError: res.IsError, status: statusOf(res.IsError)}
+		r.out = outcome{text: res.Output + said(r.out.feedback), isError: res.IsError, status: statusOf(res.IsError), approval: state, feedback: r.out.feedback}
 		t.toolImages(res, &r.out)
 	}
 }

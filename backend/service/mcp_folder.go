@@ -113,16 +113,18 @@ func (w *Service) MCPRemoveServerIn(dir, scope, name string) (wire.MCPConfigChan
 	return ch, nil
 }
 
-// MCPTrustPromptIn is the trust prompt of the folder dir's .mcp.json: the
-// servers it would start with their exact commands. Hash is "" when the
-// folder has no .mcp.json; Needed is false when there is nothing to trust
-// or the file is trusted as it is.
+// MCPTrustPromptIn is the trust prompt of the folder dir: the servers its
+// .mcp.json would start with their exact commands, and its settings files'
+// allow rules and hooks (Sections). Hash is "" when the folder has no
+// .mcp.json; Needed is false when there is nothing to trust or every file
+// is trusted as it is.
 func (w *Service) MCPTrustPromptIn(dir string) (wire.MCPTrustPrompt, error) {
 	set, err := mcp.Load(w.home, dir)
 	if err != nil {
 		return wire.MCPTrustPrompt{}, err
 	}
 	p := wire.MCPTrustPrompt{Project: dir, Path: mcp.ProjectPath(dir), Hash: set.ProjectHash, Servers: []wire.MCPTrustServer{}}
+	defer w.withSettings(&p, dir)
 	if set.ProjectHash == "" {
 		return p, nil
 	}

@@ -115,7 +115,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	opts.Titles = true // every face: see docs/ARCHITECTURE.md, "Session titles"
 	opts.Sandbox = sandboxOptions(opts.Sandbox, o.Home)
 	w.probe = opts.Sandbox.Probe
-	w.agent = agent.NewManager(agent.Deps{Store: st, Emitter: w, Provider: w.providerFor, Options: opts, Log: o.Log, Ledger: lg, MCP: w.mcpFor})
+	w.agent = agent.NewManager(agent.Deps{Store: st, Emitter: w, Provider: w.providerFor, Options: opts, Log: o.Log, Ledger: lg, MCP: w.mcpFor, SettingsRules: w.settingsRulesInForce})
 	t = logStep(o.Log, "start the agent", t)
 	w.background(func() { w.startUp(context.WithoutCancel(ctx)) })
 	dir, from := o.Project, "the folder given"

@@ -10,6 +10,7 @@ import (
 
 	"pilot/backend/gitwt"
 	"pilot/backend/mcp"
+	"pilot/backend/settingsjson"
 	"pilot/backend/paths"
 	"pilot/backend/present"
 	"pilot/backend/store"
@@ -108,6 +109,9 @@ func (w *Service) removeWorktree(ctx context.Context, s store.Session) error {
 	w.mcp.CloseProject(s.Worktree.Path)
 	if err := mcp.Forget(w.home, s.Worktree.Path); err != nil {
 		w.log.Warn("the worktree's MCP trust was not forgotten", "worktree", s.Worktree.Path, "err", err)
+	}
+	if err := settingsjson.Forget(w.home, s.Worktree.Path); err != nil {
+		w.log.Warn("the worktree's settings trust was not forgotten", "worktree", s.Worktree.Path, "err", err)
 	}
 	top := w.worktreeTop(s)
 	if err := g.RemoveWorktree(ctx, p.Path, top); err != nil {
