@@ -124,11 +124,8 @@ func (w *Service) MCPTrustPromptIn(dir string) (wire.MCPTrustPrompt, error) {
 		return wire.MCPTrustPrompt{}, err
 	}
 	p := wire.MCPTrustPrompt{Project: dir, Path: mcp.ProjectPath(dir), Hash: set.ProjectHash, Servers: []wire.MCPTrustServer{}}
-	defer w.withSettings(&p, dir)
-	if set.ProjectHash == "" {
-		return p, nil
-	}
-	if ok, _ := mcp.Trusted(w.home, dir, set.ProjectHash); ok {
+	if ok, _ := mcp.Trusted(w.home, dir, set.ProjectHash); ok { // no .mcp.json is trusted too
+		w.withSettings(&p, dir)
 		return p, nil
 	}
 	p.Needed = true
@@ -138,6 +135,7 @@ func (w *Service) MCPTrustPromptIn(dir string) (wire.MCPTrustPrompt, error) {
 		}
 	}
 	p.Changed = mcp.WasTrusted(w.home, dir)
+	w.withSettings(&p, dir)
 	return p, nil
 }
 
