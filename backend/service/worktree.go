@@ -10,9 +10,9 @@ import (
 
 	"pilot/backend/gitwt"
 	"pilot/backend/mcp"
-	"pilot/backend/settingsjson"
 	"pilot/backend/paths"
 	"pilot/backend/present"
+	"pilot/backend/settingsjson"
 	"pilot/backend/store"
 	"pilot/backend/wire"
 )
