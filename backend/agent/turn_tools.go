@@ -314,6 +314,9 @@ func (t *turn) ask(ctx context.Context, r *toolRun, d gate.Decision, a wire.Appr
 	if len(a.AlwaysRules) == 0 {
 		a.AlwaysRules = nil
 	}
+	if gate.ByAskRule(d) {
+		a.AskRule = d.Rule.String()
+	}
 	return t.l.m.broker.Ask(ctx, t.l.id, a)
 }
 

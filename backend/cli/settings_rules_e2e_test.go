@@ -155,3 +155,59 @@ func pilotSub(t *testing.T, home, cwd string, args ...string) ran {
 	}
 	return ran{code: cmd.ProcessState.ExitCode(), stdout: stdout.String(), stderr: stderr.String()}
 }
+
+// An ask rule of a settings file asks every time, under --approve all too,
+// reads included; with no terminal to answer, the model is told which rule
+// asked and that --approve does not change it.
+func TestSettingsAskRuleHeadless(t *testing.T) {
+	t.Parallel()
+	pilotBinary(t)
+	home, base := t.TempDir(), t.TempDir()
+	dir := filepath.Join(base, "project")
+	for path, body := range map[string]string{
+		filepath.Join(dir, ".claude", "settings.json"): `{"permissions": {"ask": ["Read(./notes/**)", "Bash(mkdir asked:*)"]}}`,
+		filepath.Join(dir, "notes", "a.txt"):           "NOTE-CONTENT\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{
+		{ToolCalls: []fakellm.ToolCall{
+			{ID: "read", Name: "read_file", Input: []byte(`{"path":"notes/a.txt"}`)},
+			{ID: "mkdir", Name: "run_bash", Input: []byte(`{"command":"mkdir asked"}`)},
+			{ID: "other", Name: "run_bash", Input: []byte(`{"command":"mkdir other"}`)},
+		}, When: &fakellm.When{LastUserContains: "Go"}},
+		{Text: "Done.", Repeat: true, When: &fakellm.When{HasToolResult: true}},
+	}})
+	defer srv.Close()
+	cmd := command(t, srv, home, "-p", "Go on", "--project", dir, "--approve", "all")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	res := map[string]fakellm.ToolResult{}
+	for _, r := range srv.Requests() {
+		for _, tr := range r.ToolResults {
+			res[tr.ToolUseID] = tr
+		}
+	}
+	for _, id := range []string{"read", "mkdir"} {
+		if !strings.Contains(res[id].Content, "asks about it every time") || !strings.Contains(res[id].Content, "ask ") {
+			t.Errorf("%s: the result does not say an ask rule asked: %s", id, res[id].Content)
+		}
+	}
+	if strings.Contains(res["read"].Content, "NOTE-CONTENT") {
+		t.Errorf("the read an ask rule names ran unasked: %s", res["read"].Content)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "asked")); err == nil {
+		t.Error("mkdir asked ran although an ask rule names it")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "other")); err != nil {
+		t.Errorf("mode all did not run a command no rule names: %s", res["other"].Content)
+	}
+}

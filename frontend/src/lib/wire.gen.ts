@@ -1562,6 +1562,12 @@ export interface Approval {
    */
   alwaysRules?: string[];
   /**
+   * AskRule is the ask rule (from a settings file's permissions.ask)
+   * that makes this call asked every time, whatever the mode: `ask
+   * run_bash "git push *"`; "" when the mode or no allow rule asks.
+   */
+  askRule?: string;
+  /**
    * NoAlways says why "always allow" is not offered for this call (a
    * command no rule can ever allow); "" when it is or the kind has none.
    */

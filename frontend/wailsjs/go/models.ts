@@ -80,6 +80,7 @@ export namespace wire {
 	    reason?: string;
 	    noSandbox?: string;
 	    alwaysRules?: string[];
+	    askRule?: string;
 	    noAlways?: string;
 	
 	    static createFrom(source: any = {}) {
@@ -104,6 +105,7 @@ export namespace wire {
 	        this.reason = source["reason"];
 	        this.noSandbox = source["noSandbox"];
 	        this.alwaysRules = source["alwaysRules"];
+	        this.askRule = source["askRule"];
 	        this.noAlways = source["noAlways"];
 	    }
 	}
