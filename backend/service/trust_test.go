@@ -34,7 +34,7 @@ func TestTrustPromptCoversSettingsFiles(t *testing.T) {
 	write(filepath.Join(dir, ".mcp.json"), `{"mcpServers": {"db": {"command": "db-server"}}}`)
 	write(claude, `{"permissions": {"allow": ["Bash(make:*)"], "deny": ["Bash(rm:*)"]}, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}`)
 	write(filepath.Join(dir, ".claude", "settings.local.json"), `{"permissions": {"deny": ["Read(.env)"]}}`) // restricts only: nothing to trust
-	write(filepath.Join(userHome, ".claude", "settings.json"), `{"permissions": {"allow": ["Bash(ls)"]}}`)  // the user's: no trust
+	write(filepath.Join(userHome, ".claude", "settings.json"), `{"permissions": {"allow": ["Bash(ls)"]}}`)   // the user's: no trust
 
 	p, err := w.MCPTrustPromptIn(dir)
 	if err != nil || !p.Needed || p.Token == "" {
