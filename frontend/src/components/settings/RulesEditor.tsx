@@ -63,7 +63,8 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
       <p className="muted small-text">
         A rule allows or denies a tool on paths (or commands) matching a pattern like <code>src/**/*.ts</code> or <code>go test *</code>; an MCP tool is{" "}
         <code>mcp__server__tool</code> with <code>*</code>, or <code>mcp__server</code> with a pattern on its tool names; <code>web_fetch</code> takes a host such as{" "}
-        <code>*.github.com</code> (a private or local address is fetched only with such a rule).
+        <code>*.github.com</code> (a private or local address is fetched only with such a rule). The rules of Claude Code&apos;s and Pilot&apos;s{" "}
+        <code>settings.json</code> files are listed below Pilot&apos;s own, with their file; edit them there.
       </p>
       {error && <p className="error">{error}</p>}
       {rules === null && !error && <p className="empty">Loading rules…</p>}
