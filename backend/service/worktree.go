@@ -83,6 +83,9 @@ func (w *Service) addWorktree(ctx context.Context, p store.Project, name string)
 	if _, err := mcp.TrustWorktree(w.home, p.Path, root); err != nil {
 		w.log.Warn("the project's MCP trust was not extended to its worktree", "worktree", root, "err", err)
 	}
+	if err := settingsjson.TrustWorktree(w.home, p.Path, root); err != nil {
+		w.log.Warn("the project's settings trust was not extended to its worktree", "worktree", root, "err", err)
+	}
 	return store.Worktree{Path: root, Branch: branch, Base: base}, nil
 }
 

@@ -146,3 +146,22 @@ func cleanPath(p string) string {
 	}
 	return filepath.Clean(p)
 }
+
+// TrustWorktree extends the trust of the project folder's settings files
+// to the same files of a worktree of it (worktree: the project's folder
+// inside the worktree): each project file trusted as it is now whose copy
+// in the worktree has the very same content is trusted there too. A file
+// that differs, or is not trusted in the project, asks like any other.
+func TrustWorktree(pilotHome, project, worktree string) error {
+	proj := Load("", "", project)
+	for _, wf := range Load("", "", worktree) {
+		for _, pf := range proj {
+			if pf.Scope == wf.Scope && pf.Scope.FromProject() && Hash(pf.Raw) == Hash(wf.Raw) && Trusted(pilotHome, pf) {
+				if err := Trust(pilotHome, wf.Path, Hash(wf.Raw)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}

@@ -65,3 +65,38 @@ func TestTrust(t *testing.T) {
 		t.Error("Forget left the folder's trust")
 	}
 }
+
+// TestTrustWorktree: a worktree's copy of a trusted project file with the
+// same content is trusted; one that differs is not.
+func TestTrustWorktree(t *testing.T) {
+	t.Parallel()
+	pilotHome, project, worktree := t.TempDir(), t.TempDir(), t.TempDir()
+	put := func(dir, rel, body string) {
+		t.Helper()
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	same, other := `{"permissions":{"allow":["Bash(make:*)"]}}`, `{"permissions":{"allow":["Bash(*)"]}}`
+	put(project, ".claude/settings.json", same)
+	put(project, ".pilot/settings.json", same)
+	put(worktree, ".claude/settings.json", same)
+	put(worktree, ".pilot/settings.json", other)
+	for _, f := range Load("", "", project) {
+		if err := Trust(pilotHome, f.Path, Hash(f.Raw)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := TrustWorktree(pilotHome, project, worktree); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range Load("", "", worktree) {
+		if want := f.Scope == ScopeProject; Trusted(pilotHome, f) != want {
+			t.Errorf("%s trusted = %v, want %v", f.Path, !want, want)
+		}
+	}
+}
