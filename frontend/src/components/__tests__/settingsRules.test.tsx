@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { renderApp } from "../../test/render";
-import { FakeBackend, mcpSection } from "../../test/fakeBackend";
+import { detail, FakeBackend, mcpSection } from "../../test/fakeBackend";
 
 const claude = "/p/.claude/settings.json";
 
@@ -80,5 +80,20 @@ describe("the trust prompt with settings files", () => {
     await waitFor(() => expect(screen.queryByTestId("mcp-trust")).toBeNull());
     expect(b.callsOf("trustProject")).toEqual([]);
     expect(screen.queryByTestId("mcp-started")).toBeNull();
+  });
+});
+
+describe("an approval an ask rule asked for", () => {
+  it("names the rule and, for a read, says it is a read", async () => {
+    const b = new FakeBackend();
+    b.details[1] = detail(1, {
+      pending: [{ id: "r1", kind: "command", toolCallId: "t1", tool: "read_file", command: "read_file secrets/k.pem", paths: ["secrets/k.pem"], askRule: 'ask read_file "secrets/**"', noAlways: '"Always allow" is not offered: the rule ask read_file "secrets/**" asks every time.' }],
+    });
+    renderApp(b);
+    fireEvent.click(await screen.findByText("Session 1"));
+    const card = await screen.findByTestId("bash-approval");
+    expect(card.textContent).toContain("Let the agent read this?");
+    expect(within(card).getByTestId("ask-rule").textContent).toContain('ask read_file "secrets/**"');
+    expect(within(card).queryByTestId("bash-always")).toBeNull();
   });
 });
