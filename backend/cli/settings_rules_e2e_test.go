@@ -44,6 +44,7 @@ func TestSettingsRulesHeadless(t *testing.T) {
 		{ID: "read", Name: "read_file", Input: []byte(`{"path":"secrets/key.txt"}`)},
 		{ID: "rm", Name: "run_bash", Input: []byte(`{"command":"rm a.txt"}`)},
 	}
+	var lastStderr string
 	run := func(mode string) map[string]fakellm.ToolResult {
 		t.Helper()
 		srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{
@@ -66,6 +67,7 @@ func TestSettingsRulesHeadless(t *testing.T) {
 		if len(out) != len(calls) {
 			t.Fatalf("%d results for %d calls\n%s", len(out), len(calls), stderr.String())
 		}
+		lastStderr = stderr.String()
 		return out
 	}
 	exists := func(rel string) bool { _, err := os.Stat(filepath.Join(dir, rel)); return err == nil }
@@ -92,6 +94,9 @@ func TestSettingsRulesHeadless(t *testing.T) {
 	denied("ask", res)
 	if exists("made") {
 		t.Fatalf("the untrusted project's allow rule let mkdir run without asking: %s", res["mkdir"].Content)
+	}
+	if !strings.Contains(lastStderr, "the allow rules of "+filepath.Join(dir, ".claude", "settings.json")+" are not applied") || !strings.Contains(lastStderr, "pilot trust --project") {
+		t.Errorf("stderr does not say the project's allow rules wait for trust:\n%s", lastStderr)
 	}
 
 	list := pilotSub(t, home, dir, "rules", "list", "--project", dir)
@@ -125,6 +130,9 @@ func TestSettingsRulesHeadless(t *testing.T) {
 	}
 	res = run("ask")
 	denied("trusted, ask", res)
+	if strings.Contains(lastStderr, "are not applied") {
+		t.Errorf("stderr still says the rules wait for trust after pilot trust:\n%s", lastStderr)
+	}
 	if !exists("made") {
 		t.Errorf("the trusted project's allow rule did not let mkdir run: %s", res["mkdir"].Content)
 	}

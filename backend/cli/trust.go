@@ -109,3 +109,20 @@ func printTrust(w interface{ Write([]byte) (int, error) }, p wire.MCPTrustPrompt
 		}
 	}
 }
+
+// untrustedRules are the sentences a run prints on stderr for the
+// project's settings files whose allow rules do not apply, as they are
+// not trusted as they are now (their deny and ask rules apply).
+func untrustedRules(svc *service.Service, dir string) []string {
+	p, err := svc.MCPTrustPromptIn(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, s := range p.Sections {
+		if s.Kind == wire.TrustRules {
+			out = append(out, fmt.Sprintf("the allow rules of %s are not applied, as the file is the project's and not trusted as it is now (its deny and ask rules apply): review and trust it with `pilot trust --project %s`.", s.Path, dir))
+		}
+	}
+	return out
+}
