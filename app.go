@@ -343,6 +343,12 @@ func (a *App) ListRules(projectID int64) ([]wire.Rule, error) {
 	return a.ws().ListRules(a.ctx, projectID)
 }
 
+// ImportedRules lists the rules the project's settings files bring, and
+// the entries ignored with their reasons.
+func (a *App) ImportedRules(projectID int64) (wire.ImportedRules, error) {
+	return a.ws().ImportedRules(a.ctx, projectID)
+}
+
 // AddRule stores a permission rule for the project.
 func (a *App) AddRule(projectID int64, tool, pattern, effect string) (wire.Rule, error) {
 	return a.ws().AddRule(a.ctx, projectID, tool, pattern, effect)
@@ -359,6 +365,11 @@ func (a *App) MCPTrustPrompt() (wire.MCPTrustPrompt, error) { return a.ws().MCPT
 
 // MCPTrust trusts the open project's .mcp.json as shown and starts its servers.
 func (a *App) MCPTrust(hash string) error { return a.ws().MCPTrust(hash) }
+
+// TrustProject trusts everything the trust prompt showed (its token): the
+// .mcp.json's servers start, the settings files' allow rules apply and
+// their hooks run.
+func (a *App) TrustProject(token string) error { return a.ws().TrustProject(token) }
 
 // MCPSaveServer adds or replaces an MCP server.
 func (a *App) MCPSaveServer(in wire.MCPServerInput) error { return a.ws().MCPSaveServer(in) }

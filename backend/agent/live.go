@@ -115,17 +115,20 @@ func (l *live) approvalMode(sess store.Session) permission.Mode {
 	return permission.ModeAsk
 }
 
-// rules loads the project's permission rules.
+// rules loads the project's permission rules: those stored, then those in
+// force from the settings files (Deps.SettingsRules), read now. The
+// settings files' rules are kept when the store cannot be read: their
+// deny and ask rules only restrict.
 func (l *live) rules(ctx context.Context) ([]permission.Rule, error) {
+	var out []permission.Rule
 	rs, err := l.m.st.Rules(ctx, l.project.ID)
-	if err != nil {
-		return nil, err
+	for _, r := range rs {
+		out = append(out, permission.Rule{Tool: r.Tool, Pattern: r.Pattern, Effect: permission.Effect(r.Effect)})
 	}
-	out := make([]permission.Rule, len(rs))
-	for i, r := range rs {
-		out[i] = permission.Rule{Tool: r.Tool, Pattern: r.Pattern, Effect: permission.Effect(r.Effect)}
+	if l.m.settings != nil {
+		out = append(out, l.m.settings(l.project.Path)...)
 	}
-	return out, nil
+	return out, err
 }
 
 // addRules stores rules made by "always allow this", validated like every

@@ -107,6 +107,12 @@ type Deps struct {
 	// session's folder root (its worktree, or the project folder); nil, or
 	// a nil result: none. Called when each turn starts.
 	Hooks func(projectDir, root string) *hooks.Set
+	// SettingsRules returns the rules in force from the settings files of
+	// a project folder (Claude Code's and Pilot's settings.json: deny and
+	// ask rules, and the allow rules of the user's files and of trusted
+	// project files); they are judged beside the project's stored rules.
+	// nil: none.
+	SettingsRules func(projectDir string) []permission.Rule
 }
 
 // Model is a session's model client and how its turns call it.
@@ -156,6 +162,7 @@ type Manager struct {
 	ledger   *ledger.Ledger
 	mcp      func(string) tools.MCP
 	hooks    func(projectDir, root string) *hooks.Set
+	settings func(string) []permission.Rule
 
 	base   context.Context
 	stop   context.CancelFunc
@@ -185,7 +192,7 @@ func NewManager(d Deps) *Manager {
 	if emit == nil {
 		emit = wire.Discard{}
 	}
-	m := &Manager{st: d.Store, provider: d.Provider, opt: o, log: log, out: newOutbox(emit, o.BatchInterval), lives: map[int64]*live{}, ledger: d.Ledger, mcp: d.MCP, hooks: d.Hooks}
+	m := &Manager{st: d.Store, provider: d.Provider, opt: o, log: log, out: newOutbox(emit, o.BatchInterval), lives: map[int64]*live{}, ledger: d.Ledger, mcp: d.MCP, hooks: d.Hooks, settings: d.SettingsRules}
 	m.base, m.stop = context.WithCancel(context.Background())
 	m.broker = approval.New(notifier{m})
 	return m

@@ -177,6 +177,9 @@ func (t *turn) askChange(ctx context.Context, r *toolRun, p *tools.Proposal, pla
 	if len(a.AlwaysRules) == 0 {
 		a.AlwaysRules = nil
 	}
+	if gate.ByAskRule(d) {
+		a.AskRule = d.Rule.String()
+	}
 	t.awaiting(ctx, r, a.ID)
 	return t.l.m.broker.AskChange(ctx, t.l.id, a, view)
 }

@@ -207,21 +207,29 @@ func (t *turn) runRead(ctx context.Context, r *toolRun) {
 	if t.runOwn(ctx, r) { // task, web_fetch (helper.go, turn_remote.go) judge their own calls
 		return
 	}
+	var state store.Approval
 	if r.tool != nil {
-		switch d := t.judge(ctx, t.readCall(r.use.Name, r.use.Input)); d.Verdict {
+		c := t.readCall(r.use.Name, r.use.Input)
+		switch d := t.judge(ctx, c); d.Verdict {
 		case gate.Refuse:
 			r.out = refusedBy(t.mode, d)
 			return
-		case gate.Ask: // a PreToolUse hook asked for the user's yes
+		case gate.Ask: // an ask rule (a settings file's permissions.ask) names what it reads, or a PreToolUse hook asked
 			a := wire.Approval{Command: t.l.registry.Label(r.use.Name, r.use.Input)}
-			if _, ok := t.asked(ctx, r, d, a, "Not run: a hook asked the user about this call and the user said no."); !ok {
+			no := "Not run: a hook asked the user about this call and the user said no."
+			if gate.ByAskRule(d) && len(c.Paths) > 0 {
+				a = wire.Approval{Command: r.use.Name + " " + c.Paths[0], Paths: c.Paths}
+				no = "The user rejected this read; the file was not read."
+			}
+			var ok bool
+			if state, ok = t.asked(ctx, r, d, a, no); !ok {
 				return
 			}
 			t.running(ctx, r)
 		}
 	}
 	if res, ok := t.execute(ctx, r); ok {
-		r.out = outcome{text: res.Output, isError: res.IsError, status: statusOf(res.IsError)}
+		r.out = outcome{text: res.Output + said(r.out.feedback), isError: res.IsError, status: statusOf(res.IsError), approval: state, feedback: r.out.feedback}
 		t.toolImages(res, &r.out)
 	}
 }
@@ -314,6 +322,9 @@ func (t *turn) ask(ctx context.Context, r *toolRun, d gate.Decision, a wire.Appr
 	a.AlwaysRules, a.NoAlways = permission.RuleStrings(d.Always), d.NoAlways
 	if len(a.AlwaysRules) == 0 {
 		a.AlwaysRules = nil
+	}
+	if gate.ByAskRule(d) {
+		a.AskRule = d.Rule.String()
 	}
 	return t.l.m.broker.Ask(ctx, t.l.id, a)
 }

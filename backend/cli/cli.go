@@ -54,7 +54,11 @@ Usage:
                                 MCP servers (pilot mcp help)
   pilot rules list|add allow|deny TOOL PATTERN|remove ID [--project DIR] [--json]
                                 the project's permission rules, invalid ones flagged;
-                                a bad rule is refused with exit 2 (pilot rules help)
+                                a bad rule is refused with exit 2 (pilot rules help); the rules
+                                of the settings files (.claude/settings.json ...) listed with them
+  pilot trust [--project DIR] [--yes]
+                                trust the project's .mcp.json and settings files (their servers,
+                                allow rules and hooks) as they are now (pilot trust help)
   pilot worktree merge SESSION [--hunks all|N,...] [--force]
                                 bring a worktree session's branch (all hunks, or those numbered)
                                 into the project folder as one undoable change; exit 1 when your
@@ -94,6 +98,8 @@ func Run(ctx context.Context, args []string, tio IO) int {
 		return runMCP(ctx, args[1:], tio)
 	case "rules":
 		return runRules(ctx, args[1:], tio)
+	case "trust":
+		return runTrust(ctx, args[1:], tio)
 	case "worktree":
 		return runWorktree(ctx, args[1:], tio)
 	case "doctor":

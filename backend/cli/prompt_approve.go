@@ -31,6 +31,9 @@ func (t *terminal) decide(a wire.Approval) {
 	case wire.ApprovalOutsideSandbox:
 		feedback = "nobody is at a terminal to approve it (pilot runs without one); only --approve all runs commands outside the sandbox without asking"
 	}
+	if a.AskRule != "" {
+		feedback = "nobody is at a terminal to approve it (pilot runs without one), and the rule " + a.AskRule + " of a settings file asks about it every time, whatever --approve says; run pilot in a terminal to answer, or change that file's permissions.ask"
+	}
 	if t.interactive {
 		feedback = ""
 		t.describe(a)

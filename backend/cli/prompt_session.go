@@ -53,6 +53,9 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 	for _, problem := range svc.MCPReady(ctx, h.root()) {
 		fmt.Fprintf(tio.Stderr, "pilot: %s\n", problem)
 	}
+	for _, note := range untrustedRules(svc, h.project) {
+		fmt.Fprintf(tio.Stderr, "pilot: %s\n", note)
+	}
 	return h, nil
 }
 

@@ -152,19 +152,26 @@ func listRules(ctx context.Context, svc *service.Service, p wire.Project, opened
 			return exitFailure
 		}
 	}
+	imported := svc.ImportedRulesIn(dir)
 	if asJSON {
 		lines := make([]wire.RuleLine, len(ls))
 		for i, l := range ls {
 			lines[i] = ruleLine(l)
 		}
+		lines = append(lines, importedLines(imported)...)
 		if err := jsonLines(tio.Stdout, lines); err != nil {
 			fmt.Fprintf(tio.Stderr, "pilot rules list: %v\n", err)
 			return exitFailure
 		}
 		return exitOK
 	}
-	if len(ls) == 0 {
+	if len(ls) == 0 && len(imported.Rules)+len(imported.Ignored) == 0 {
 		fmt.Fprintf(tio.Stdout, "No rules in %s: every change and command is asked for (pilot rules add adds one).\n", dir)
+		return exitOK
+	}
+	defer printImported(tio.Stdout, imported)
+	if len(ls) == 0 {
+		fmt.Fprintf(tio.Stdout, "No rules of Pilot's own in %s (pilot rules add adds one).\n", dir)
 		return exitOK
 	}
 	var table bytes.Buffer

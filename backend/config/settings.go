@@ -130,11 +130,19 @@ func LoadSettings(home string) (Settings, error) {
 	return s, err
 }
 
-// SaveSettings writes <home>/settings.json atomically. A corrupt file that
-// is already there is moved aside to settings.json.bad-<time> first, so the
-// user's text is never lost.
+// SaveSettings writes <home>/settings.json atomically. The keys Settings
+// does not know (the hooks and permissions a user writes there, read by
+// settingsjson, and any other) are kept as they were; those it knows are
+// replaced, a cleared one removed. A corrupt file that is already there is
+// moved aside to settings.json.bad-<time> first, so the user's text is
+// never lost.
 func SaveSettings(home string, s Settings) error {
-	return writeJSON(filepath.Join(home, SettingsFile), s, 0o644)
+	path := filepath.Join(home, SettingsFile)
+	doc, err := keepUnknown(path, s)
+	if err != nil {
+		return err
+	}
+	return writeJSON(path, doc, 0o644)
 }
 
 // readJSON decodes path into v; a missing or empty file leaves v alone.

@@ -157,7 +157,7 @@ func judge(mode permission.Mode, rules []permission.Rule, c Call) Decision {
 		out.Verdict = Run
 	default:
 		out.Verdict = Ask
-		if c.Tool == permission.WebFetchTool && c.HostApproved {
+		if c.Tool == permission.WebFetchTool && c.HostApproved && !ByAskRule(out) {
 			out.Verdict, out.Reason = Run, "the user allowed "+c.Host+" earlier in this session"
 		}
 	}
@@ -172,6 +172,9 @@ func judge(mode permission.Mode, rules []permission.Rule, c Call) Decision {
 	if out.Verdict == Ask {
 		out.Kind = kind(c)
 		out.Always, out.NoAlways = always(req)
+		if ByAskRule(out) {
+			out.Always, out.NoAlways = nil, "\"Always allow\" is not offered: the rule "+out.Rule.String()+" asks every time."
+		}
 	}
 	if c.Tool == permission.BashTool && c.SandboxReady {
 		sandboxed(mode, &out)
@@ -179,9 +182,18 @@ func judge(mode permission.Mode, rules []permission.Rule, c Call) Decision {
 	return out
 }
 
+// ByAskRule reports whether d asks because an ask rule matched: then
+// nothing but the user's answer lets the call run (no mode, allow rule,
+// sandbox or earlier yes).
+func ByAskRule(d Decision) bool {
+	return d.Verdict == Ask && d.Rule != nil && d.Rule.Effect == permission.Ask
+}
+
 // kind is the approval a call asks with.
 func kind(c Call) wire.ApprovalKind {
 	switch {
+	case c.ReadOnly && c.Tool != permission.WebFetchTool:
+		return wire.ApprovalCommand // a read an ask rule asks about: shown as "tool path"
 	case c.Server != "":
 		return wire.ApprovalMCP
 	case c.Tool == permission.WebFetchTool:

@@ -21,7 +21,7 @@ func sandboxed(mode permission.Mode, d *Decision) {
 	case Refuse:
 		return
 	case Ask:
-		if mode == permission.ModeEdits {
+		if mode == permission.ModeEdits && !ByAskRule(*d) {
 			d.Verdict, d.Kind, d.Always, d.NoAlways = Run, "", nil, ""
 			d.Reason = "approval mode edits: the command runs in the sandbox"
 		}
@@ -43,7 +43,7 @@ func judgeOutside(mode permission.Mode, rules []permission.Rule, c Call) Decisio
 	switch {
 	case d.Verdict == Refuse:
 		return d
-	case mode == permission.ModeAll:
+	case mode == permission.ModeAll && !ByAskRule(d):
 		return Decision{Verdict: Run, Reason: "approval mode all: the command runs outside the sandbox"}
 	case mode == permission.ModePlan:
 		return Decision{Verdict: Refuse, Reason: "Not run: plan mode runs only read-only commands, and only in the sandbox. Call run_bash without sandbox: false, or present your plan."}

@@ -22,6 +22,12 @@ func Check(mode Mode, rules []Rule, req Request) Decision {
 	if r, reason := denied(rules, req, sh); r != nil {
 		return decide(Refuse, r, reason)
 	}
+	if r, reason := asked(rules, req, sh); r != nil {
+		if mode == ModeNone {
+			return decide(Refuse, r, reason+", and no one can answer in approval mode none")
+		}
+		return decide(AskUser, r, reason)
+	}
 	if req.ReadOnly && !hostTool(req.Tool) {
 		return decide(Run, nil, "read-only")
 	}
@@ -129,23 +135,46 @@ func applies(r Rule, req Request) bool {
 // failing that, when a run_bash deny rule exists and the command's code
 // cannot be seen.
 func denied(rules []Rule, req Request, sh *analysis) (*Rule, string) {
-	var doubt *Rule
+	r, doubt := restricting(rules, Deny, req, sh)
+	switch {
+	case r != nil:
+		return r, "denied by the rule " + r.String()
+	case doubt != nil:
+		return doubt, "refused: this command cannot be read for certain, as " + sh.opaque + ", so the rule " + doubt.String() + " may match it"
+	}
+	return nil, ""
+}
+
+// asked returns the ask rule that makes req asked, and why; it matches as
+// a deny rule does, a command that cannot be read included.
+func asked(rules []Rule, req Request, sh *analysis) (*Rule, string) {
+	r, doubt := restricting(rules, Ask, req, sh)
+	switch {
+	case r != nil:
+		return r, "the rule " + r.String() + " asks the user every time"
+	case doubt != nil:
+		return doubt, "this command cannot be read for certain, as " + sh.opaque + ", so the rule " + doubt.String() + " may match it and asks the user"
+	}
+	return nil, ""
+}
+
+// restricting returns the first rule of effect (deny or ask) that matches
+// req, or else, for a command whose code cannot be seen, the first such
+// rule on run_bash (doubt).
+func restricting(rules []Rule, effect Effect, req Request, sh *analysis) (hit, doubt *Rule) {
 	for i := range rules {
 		r := &rules[i]
-		if r.Effect != Deny || !applies(*r, req) {
+		if r.Effect != effect || !applies(*r, req) {
 			continue
 		}
 		if denies(rules, i, req, sh) {
-			return r, "denied by the rule " + r.String()
+			return r, nil
 		}
 		if doubt == nil && sh != nil && sh.opaque != "" {
 			doubt = r
 		}
 	}
-	if doubt != nil {
-		return doubt, "refused: this command cannot be read for certain, as " + sh.opaque + ", so the rule " + doubt.String() + " may match it"
-	}
-	return nil, ""
+	return nil, doubt
 }
 
 // denies reports whether the deny rule rules[i] matches req.

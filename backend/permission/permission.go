@@ -6,14 +6,14 @@
 //  1. a matching deny rule refuses the call, read-only calls included
 //     (deny beats everything);
 //  2. a read-only tool runs;
-//  3. the session's mode: plan refuses every change and command (the
+//  4. the session's mode: plan refuses every change and command (the
 //     agent looks and proposes a plan; web_fetch, which changes nothing,
 //     goes on to the rules and is asked for), none refuses every change,
 //     command, MCP call and fetch (headless runs with no one to ask;
 //     allow rules do not override it), all runs everything;
-//  4. a matching allow rule lets the call run;
-//  5. the edits mode applies file changes;
-//  6. everything else is asked.
+//  5. a matching allow rule lets the call run;
+//  6. the edits mode applies file changes;
+//  7. everything else is asked.
 //
 // Rules are per project: a tool name (or Edits for every file-changing
 // tool) and a doublestar pattern. A file tool's rule is matched against
@@ -80,6 +80,9 @@ type Effect string
 const (
 	Allow Effect = "allow"
 	Deny  Effect = "deny"
+	// Ask: a matching call is always asked (never stored: ask rules come
+	// from settings files).
+	Ask Effect = "ask"
 )
 
 // Edits is the rule tool that stands for every file-changing tool.

@@ -21,8 +21,8 @@ func invalid(format string, a ...any) error { return &invalidRule{msg: fmt.Sprin
 // pilot rules add, imports, project files). known tells whether a tool
 // name exists (see Known); nil skips that check.
 func Validate(r Rule, known func(tool string) bool) error {
-	if r.Effect != Allow && r.Effect != Deny {
-		return invalid("The rule's effect %q is neither allow nor deny: write allow or deny.", r.Effect)
+	if r.Effect != Allow && r.Effect != Deny && r.Effect != Ask {
+		return invalid("The rule's effect %q is neither allow nor deny: write allow or deny (or ask, for a call that is asked every time).", r.Effect)
 	}
 	tool := strings.TrimSpace(r.Tool)
 	if tool == "" {

@@ -72,6 +72,9 @@ func Add(ctx context.Context, st *store.Store, projectID int64, r permission.Rul
 	if s := Check(r, known); s != "" {
 		return store.Rule{}, &Invalid{Rule: r, Sentence: s}
 	}
+	if r.Effect == permission.Ask {
+		return store.Rule{}, &Invalid{Rule: r, Sentence: "Pilot stores allow and deny rules; an ask rule is read from a settings file's permissions.ask list: write it there."}
+	}
 	return st.AddRule(ctx, store.Rule{ProjectID: projectID, Tool: r.Tool, Pattern: r.Pattern, Effect: store.Effect(r.Effect)})
 }
 

@@ -84,8 +84,9 @@ func (w *Service) MCPServers() (wire.MCPServers, error) {
 	return out, nil
 }
 
-// MCPTrustPrompt says whether the open project's .mcp.json waits for the
-// user's trust, with the exact commands it would run.
+// MCPTrustPrompt says whether the open project's .mcp.json or settings
+// files wait for the user's trust, with the exact commands they would run
+// and the rules they would apply (see trust.go).
 func (w *Service) MCPTrustPrompt() (wire.MCPTrustPrompt, error) {
 	h, dir, err := w.mcpHub()
 	if err != nil {
@@ -100,6 +101,7 @@ func (w *Service) MCPTrustPrompt() (wire.MCPTrustPrompt, error) {
 		}
 	}
 	p.Changed = need && mcp.WasTrusted(w.home, dir)
+	w.withSettings(&p, dir)
 	return p, nil
 }
 

@@ -113,20 +113,19 @@ func (w *Service) MCPRemoveServerIn(dir, scope, name string) (wire.MCPConfigChan
 	return ch, nil
 }
 
-// MCPTrustPromptIn is the trust prompt of the folder dir's .mcp.json: the
-// servers it would start with their exact commands. Hash is "" when the
-// folder has no .mcp.json; Needed is false when there is nothing to trust
-// or the file is trusted as it is.
+// MCPTrustPromptIn is the trust prompt of the folder dir: the servers its
+// .mcp.json would start with their exact commands, and its settings files'
+// allow rules and hooks (Sections). Hash is "" when the folder has no
+// .mcp.json; Needed is false when there is nothing to trust or every file
+// is trusted as it is.
 func (w *Service) MCPTrustPromptIn(dir string) (wire.MCPTrustPrompt, error) {
 	set, err := mcp.Load(w.home, dir)
 	if err != nil {
 		return wire.MCPTrustPrompt{}, err
 	}
 	p := wire.MCPTrustPrompt{Project: dir, Path: mcp.ProjectPath(dir), Hash: set.ProjectHash, Servers: []wire.MCPTrustServer{}}
-	if set.ProjectHash == "" {
-		return p, nil
-	}
-	if ok, _ := mcp.Trusted(w.home, dir, set.ProjectHash); ok {
+	if ok, _ := mcp.Trusted(w.home, dir, set.ProjectHash); ok { // no .mcp.json is trusted too
+		w.withSettings(&p, dir)
 		return p, nil
 	}
 	p.Needed = true
@@ -136,6 +135,7 @@ func (w *Service) MCPTrustPromptIn(dir string) (wire.MCPTrustPrompt, error) {
 		}
 	}
 	p.Changed = mcp.WasTrusted(w.home, dir)
+	w.withSettings(&p, dir)
 	return p, nil
 }
 

@@ -17,7 +17,6 @@ import (
 	"pilot/backend/ledger"
 	"pilot/backend/mcp"
 	"pilot/backend/paths"
-	"pilot/backend/settingsjson"
 	"pilot/backend/store"
 	"pilot/backend/version"
 	"pilot/backend/wire"
@@ -62,10 +61,7 @@ type Service struct {
 	tree       treeListings          // the file tree's folders, kept for their next pages
 	fresh      map[int64]bool        // sessions created here, possibly still empty (see dropEmpty)
 	probe      func() confine.Status // the sandbox's probe (Options.Agent.Sandbox.Probe; nil: confine.ProbeNow)
-	// hookTrust says whether a project settings file's hooks may run
-	// (the user trusted its content); nil: none may.
-	hookTrust func(settingsjson.File) bool
-	agentEnv  []string // the environment hooks are filtered from (Options.Agent.Env; nil: Pilot's)
+	agentEnv   []string              // the environment hooks are filtered from (Options.Agent.Env; nil: Pilot's)
 }
 
 // Options configures Open.
@@ -127,7 +123,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	opts.Sandbox = sandboxOptions(opts.Sandbox, o.Home)
 	w.probe = opts.Sandbox.Probe
 	w.agentEnv = opts.Env
-	w.agent = agent.NewManager(agent.Deps{Store: st, Emitter: w, Provider: w.providerFor, Options: opts, Log: o.Log, Ledger: lg, MCP: w.mcpFor, Hooks: w.hooksFor})
+	w.agent = agent.NewManager(agent.Deps{Store: st, Emitter: w, Provider: w.providerFor, Options: opts, Log: o.Log, Ledger: lg, MCP: w.mcpFor, Hooks: w.hooksFor, SettingsRules: w.settingsRulesInForce})
 	t = logStep(o.Log, "start the agent", t)
 	w.background(func() { w.startUp(context.WithoutCancel(ctx)) })
 	dir, from := o.Project, "the folder given"

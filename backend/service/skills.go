@@ -3,24 +3,11 @@ package service
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"pilot/backend/commands"
 	"pilot/backend/skills"
 	"pilot/backend/wire"
 )
-
-// userHome is the OS user's home, where Claude Code keeps ~/.claude: the
-// face's HOME, else the process's ("": unknown, and ~/.claude is left out).
-func (w *Service) userHome() string {
-	if w.getenv != nil {
-		if h := w.getenv("HOME"); h != "" {
-			return h
-		}
-	}
-	h, _ := os.UserHomeDir()
-	return h
-}
 
 // Skills finds the skills a session in the folder dir sees (its own,
 // PILOT_HOME's and the user's Claude Code ones), with the SKILL.md files

@@ -12,6 +12,7 @@ import (
 	"pilot/backend/mcp"
 	"pilot/backend/paths"
 	"pilot/backend/present"
+	"pilot/backend/settingsjson"
 	"pilot/backend/store"
 	"pilot/backend/wire"
 )
@@ -82,6 +83,9 @@ func (w *Service) addWorktree(ctx context.Context, p store.Project, name string)
 	if _, err := mcp.TrustWorktree(w.home, p.Path, root); err != nil {
 		w.log.Warn("the project's MCP trust was not extended to its worktree", "worktree", root, "err", err)
 	}
+	if err := settingsjson.TrustWorktree(w.home, p.Path, root); err != nil {
+		w.log.Warn("the project's settings trust was not extended to its worktree", "worktree", root, "err", err)
+	}
 	return store.Worktree{Path: root, Branch: branch, Base: base}, nil
 }
 
@@ -108,6 +112,9 @@ func (w *Service) removeWorktree(ctx context.Context, s store.Session) error {
 	w.mcp.CloseProject(s.Worktree.Path)
 	if err := mcp.Forget(w.home, s.Worktree.Path); err != nil {
 		w.log.Warn("the worktree's MCP trust was not forgotten", "worktree", s.Worktree.Path, "err", err)
+	}
+	if err := settingsjson.Forget(w.home, s.Worktree.Path); err != nil {
+		w.log.Warn("the worktree's settings trust was not forgotten", "worktree", s.Worktree.Path, "err", err)
 	}
 	top := w.worktreeTop(s)
 	if err := g.RemoveWorktree(ctx, p.Path, top); err != nil {

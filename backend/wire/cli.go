@@ -251,14 +251,23 @@ type SummaryRecord struct {
 }
 
 // RuleLine is one rule as `pilot rules list|add|remove --json` prints it.
-// Reason is the sentence that says why an invalid rule cannot match.
+// Reason is the sentence that says why an invalid rule cannot match. A
+// rule read from a settings file (list only) has ID 0 and names its File,
+// Scope and Entry (as the file writes it: Bash(npm test:*)); NotApplied
+// says why it does not apply (an allow rule of a project file not
+// trusted). An entry of a settings file Pilot ignores is a line with
+// Invalid, Reason, Entry and File, and no Tool.
 type RuleLine struct {
-	ID      int64      `json:"id"`
-	Effect  RuleEffect `json:"effect"`
-	Tool    string     `json:"tool"`
-	Pattern string     `json:"pattern"`
-	Invalid bool       `json:"invalid"`
-	Reason  string     `json:"reason,omitempty"`
+	ID         int64      `json:"id"`
+	Effect     RuleEffect `json:"effect"`
+	Tool       string     `json:"tool"`
+	Pattern    string     `json:"pattern"`
+	Invalid    bool       `json:"invalid"`
+	Reason     string     `json:"reason,omitempty"`
+	Entry      string     `json:"entry,omitempty"`
+	File       string     `json:"file,omitempty"`
+	Scope      string     `json:"scope,omitempty"`
+	NotApplied string     `json:"notApplied,omitempty"`
 }
 
 // MCPStatus is a server as `pilot mcp list --json` (a line each) and

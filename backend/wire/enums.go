@@ -253,6 +253,19 @@ type RuleEffect string
 const (
 	EffectAllow RuleEffect = "allow"
 	EffectDeny  RuleEffect = "deny"
+	// EffectAsk: the call is asked every time (a settings file's
+	// permissions.ask; Pilot stores no ask rules of its own).
+	EffectAsk RuleEffect = "ask"
+)
+
+// TrustKind is what a section of the trust prompt shows.
+type TrustKind string
+
+// Trust prompt sections.
+const (
+	TrustMCP   TrustKind = "mcp"   // the servers .mcp.json would start
+	TrustRules TrustKind = "rules" // the allow rules a settings file would apply
+	TrustHooks TrustKind = "hooks" // the hook commands a settings file would run
 )
 
 // ValueSource is where a setting's value comes from (SettingsView.Source).

@@ -60,15 +60,31 @@ type MCPServerInput struct {
 }
 
 // MCPTrustPrompt is what the trust prompt shows: the project's .mcp.json
-// and the exact command (or URL) of each server it would start. Needed
-// is false when there is nothing to trust.
+// and the exact command (or URL) of each server it would start, and, in
+// Sections, what each of the project's settings files not yet trusted
+// would be let do (its allow rules, its hooks). Needed is false when
+// there is nothing to trust. Token names everything shown: trusting with
+// it (TrustProject) trusts exactly that, and fails when a file changed.
 type MCPTrustPrompt struct {
-	Needed  bool             `json:"needed"`
-	Project string           `json:"project"`
-	Path    string           `json:"path"`
-	Hash    string           `json:"hash"`
-	Servers []MCPTrustServer `json:"servers"`
-	Changed bool             `json:"changed"` // an earlier version was trusted
+	Needed   bool             `json:"needed"`
+	Project  string           `json:"project"`
+	Path     string           `json:"path"`
+	Hash     string           `json:"hash"`
+	Servers  []MCPTrustServer `json:"servers"`
+	Changed  bool             `json:"changed"` // an earlier version was trusted
+	Sections []TrustSection   `json:"sections"`
+	Token    string           `json:"token"`
+}
+
+// TrustSection is one part of the trust prompt: one file and what it
+// would be let do, a line each.
+type TrustSection struct {
+	Kind    TrustKind `json:"kind"`
+	Path    string    `json:"path"`
+	Scope   string    `json:"scope"` // the settings file's scope (project, local, pilot-project)
+	Hash    string    `json:"hash"`
+	Items   []string  `json:"items"`
+	Changed bool      `json:"changed"` // an earlier version was trusted
 }
 
 // MCPTrustServer is one server of the trust prompt.

@@ -120,6 +120,10 @@ type Approval struct {
 	// the user chooses; empty when NoAlways is set or the kind offers no
 	// "always allow" (budget).
 	AlwaysRules []string `json:"alwaysRules,omitempty"`
+	// AskRule is the ask rule (from a settings file's permissions.ask)
+	// that makes this call asked every time, whatever the mode: `ask
+	// run_bash "git push *"`; "" when the mode or no allow rule asks.
+	AskRule string `json:"askRule,omitempty"`
 	// NoAlways says why "always allow" is not offered for this call (a
 	// command no rule can ever allow); "" when it is or the kind has none.
 	NoAlways string `json:"noAlways,omitempty"`

@@ -45,6 +45,7 @@ var layers = map[string]int{
 	"pilot/backend/paths":                            leafLayer,
 	"pilot/backend/permission":                       leafLayer,
 	"pilot/backend/rules":                            domainLayer,
+	"pilot/backend/settingsrules":                    domainLayer, // settings files' permission entries mapped to Pilot's rules
 	"pilot/backend/sandbox":                          leafLayer,
 	"pilot/backend/store":                            domainLayer,
 	"pilot/backend/todo":                             leafLayer,

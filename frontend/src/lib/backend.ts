@@ -4,7 +4,7 @@
 // adapter over the generated bindings in frontend/wailsjs.
 import { createContext, useContext } from "react";
 import type { AppReadyPayload, EventMap, EventName } from "./wire.gen";
-import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, SlashCommand } from "./wire.gen";
+import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, SlashCommand } from "./wire.gen";
 
 export interface VersionInfo {
   version: string;
@@ -124,11 +124,15 @@ export interface Backend {
   listRules(projectId: number): Promise<Rule[]>;
   addRule(projectId: number, tool: string, pattern: string, effect: string): Promise<Rule>;
   deleteRule(ruleId: number): Promise<void>;
+  /** The rules the project's settings files bring (Claude Code's and Pilot's settings.json), and the entries ignored with reasons. */
+  importedRules(projectId: number): Promise<ImportedRules>;
 
   // MCP servers of the open project
   mcpServers(): Promise<MCPServers>;
   mcpTrustPrompt(): Promise<MCPTrustPrompt>;
   mcpTrust(hash: string): Promise<void>;
+  /** Trusts everything the trust prompt showed (its token): .mcp.json's servers, the settings files' allow rules and hooks. */
+  trustProject(token: string): Promise<void>;
   mcpSaveServer(input: MCPServerInput): Promise<void>;
   mcpRemoveServer(scope: MCPScope, name: string): Promise<void>;
   mcpSetDisabled(scope: MCPScope, name: string, disabled: boolean): Promise<void>;

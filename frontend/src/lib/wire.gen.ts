@@ -604,7 +604,12 @@ export interface SummaryRecord {
 
 /**
  * RuleLine is one rule as `pilot rules list|add|remove --json` prints it.
- * Reason is the sentence that says why an invalid rule cannot match.
+ * Reason is the sentence that says why an invalid rule cannot match. A
+ * rule read from a settings file (list only) has ID 0 and names its File,
+ * Scope and Entry (as the file writes it: Bash(npm test:*)); NotApplied
+ * says why it does not apply (an allow rule of a project file not
+ * trusted). An entry of a settings file Pilot ignores is a line with
+ * Invalid, Reason, Entry and File, and no Tool.
  */
 export interface RuleLine {
   id: number;
@@ -613,6 +618,10 @@ export interface RuleLine {
   pattern: string;
   invalid: boolean;
   reason?: string;
+  entry?: string;
+  file?: string;
+  scope?: string;
+  notApplied?: string;
 }
 
 /**
@@ -858,9 +867,14 @@ export type SearchHitKind = "message" | "tool_input" | "tool_output" | "path" | 
 export const SearchHitKindValues: readonly SearchHitKind[] = ["message", "tool_input", "tool_output", "path", "web_page"];
 
 /** RuleEffect is what a permission rule does. */
-export type RuleEffect = "allow" | "deny";
+export type RuleEffect = "allow" | "deny" | "ask";
 /** Every RuleEffect. */
-export const RuleEffectValues: readonly RuleEffect[] = ["allow", "deny"];
+export const RuleEffectValues: readonly RuleEffect[] = ["allow", "deny", "ask"];
+
+/** TrustKind is what a section of the trust prompt shows. */
+export type TrustKind = "mcp" | "rules" | "hooks";
+/** Every TrustKind. */
+export const TrustKindValues: readonly TrustKind[] = ["mcp", "rules", "hooks"];
 
 /** ValueSource is where a setting's value comes from (SettingsView.Source). */
 export type ValueSource = "env" | "dotenv" | "settings" | "default";
@@ -1401,8 +1415,11 @@ export interface MCPServerInput {
 
 /**
  * MCPTrustPrompt is what the trust prompt shows: the project's .mcp.json
- * and the exact command (or URL) of each server it would start. Needed
- * is false when there is nothing to trust.
+ * and the exact command (or URL) of each server it would start, and, in
+ * Sections, what each of the project's settings files not yet trusted
+ * would be let do (its allow rules, its hooks). Needed is false when
+ * there is nothing to trust. Token names everything shown: trusting with
+ * it (TrustProject) trusts exactly that, and fails when a file changed.
  */
 export interface MCPTrustPrompt {
   needed: boolean;
@@ -1410,6 +1427,23 @@ export interface MCPTrustPrompt {
   path: string;
   hash: string;
   servers: MCPTrustServer[];
+  /** an earlier version was trusted */
+  changed: boolean;
+  sections: TrustSection[];
+  token: string;
+}
+
+/**
+ * TrustSection is one part of the trust prompt: one file and what it
+ * would be let do, a line each.
+ */
+export interface TrustSection {
+  kind: TrustKind;
+  path: string;
+  /** the settings file's scope (project, local, pilot-project) */
+  scope: string;
+  hash: string;
+  items: string[];
   /** an earlier version was trusted */
   changed: boolean;
 }
@@ -1603,6 +1637,12 @@ export interface Approval {
    */
   alwaysRules?: string[];
   /**
+   * AskRule is the ask rule (from a settings file's permissions.ask)
+   * that makes this call asked every time, whatever the mode: `ask
+   * run_bash "git push *"`; "" when the mode or no allow rule asks.
+   */
+  askRule?: string;
+  /**
    * NoAlways says why "always allow" is not offered for this call (a
    * command no rule can ever allow); "" when it is or the kind has none.
    */
@@ -1678,6 +1718,47 @@ export interface SandboxStatus {
   landlockAbi: number;
   /** Hidden are the extra paths hidden from commands (Settings). */
   hidden: string[];
+}
+
+/**
+ * ImportedRules are the permission rules read from the settings files of
+ * a project (Claude Code's and Pilot's settings.json), beside the
+ * project's own stored rules, and the entries Pilot could not use.
+ */
+export interface ImportedRules {
+  rules: ImportedRule[];
+  ignored: IgnoredRule[];
+}
+
+/**
+ * ImportedRule is one Pilot rule made from an entry of a settings file.
+ * Applies is false for an allow rule of a project's file the user has not
+ * trusted as it is now (NotApplied says so in a sentence).
+ */
+export interface ImportedRule {
+  tool: string;
+  pattern: string;
+  effect: RuleEffect;
+  /** as the file writes it: Bash(npm run test:*) */
+  entry: string;
+  file: string;
+  /** user, pilot-user, project, local, pilot-project */
+  scope: string;
+  applies: boolean;
+  notApplied: string;
+}
+
+/**
+ * IgnoredRule is an entry (or key) of a settings file Pilot does not use,
+ * with the sentence that says why. Entry is "" for a file that could not
+ * be read.
+ */
+export interface IgnoredRule {
+  entry: string;
+  effect: string;
+  file: string;
+  scope: string;
+  reason: string;
 }
 
 /**

@@ -2,7 +2,7 @@
 // emit() to push events as the Go side would.
 import type { Backend, ExportFormat, VersionInfo } from "../lib/backend";
 import type { AppReadyPayload, EventMap, EventName } from "../lib/wire.gen";
-import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, SlashCommand, Usage } from "../lib/wire.gen";
+import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, SlashCommand, TrustSection, Usage } from "../lib/wire.gen";
 import type { FileEntry } from "../lib/types";
 import { FakeGit } from "./fakeGit";
 import { FakeLedger } from "./fakeLedger";
@@ -68,6 +68,9 @@ export interface FakeFolder {
   files: Record<string, string>;
   git: GitStatus;
 }
+
+/** The trust prompt's section for a project's .mcp.json with one server, fs. */
+export const mcpSection: TrustSection = { kind: "mcp", path: "/p/.mcp.json", scope: "project", hash: "abc", items: ["fs: npx -y @modelcontextprotocol/server-filesystem ."], changed: false };
 
 export class FakeBackend implements Backend {
   calls: Call[] = [];
@@ -402,6 +405,11 @@ export class FakeBackend implements Backend {
     this.record("listRules", projectId);
     return this.rules;
   }
+  imported: ImportedRules = { rules: [], ignored: [] };
+  async importedRules(projectId: number): Promise<ImportedRules> {
+    this.record("importedRules", projectId);
+    return this.imported;
+  }
   /** What the backend's validation says of a rule: a sentence refuses it. */
   refuseRule: (tool: string, pattern: string, effect: string) => string | null = () => null;
   async addRule(projectId: number, tool: string, pattern: string, effect: string): Promise<Rule> {
@@ -417,7 +425,7 @@ export class FakeBackend implements Backend {
   }
 
   mcp: MCPServers = { project: "/p", configError: "", servers: [] };
-  trust: MCPTrustPrompt = { needed: false, project: "/p", path: "/p/.mcp.json", hash: "", servers: [], changed: false };
+  trust: MCPTrustPrompt = { needed: false, project: "/p", path: "/p/.mcp.json", hash: "", servers: [], changed: false, sections: [], token: "" };
   async mcpServers(): Promise<MCPServers> {
     this.record("mcpServers");
     return this.mcp;
@@ -428,6 +436,11 @@ export class FakeBackend implements Backend {
   }
   async mcpTrust(hash: string): Promise<void> {
     this.record("mcpTrust", hash);
+    this.trust = { ...this.trust, needed: false };
+  }
+  async trustProject(token: string): Promise<void> {
+    this.record("trustProject", token);
+    if (token !== this.trust.token) throw new Error("the project's files changed since they were shown, so nothing was trusted: look at them again and trust what you see");
     this.trust = { ...this.trust, needed: false };
   }
   async mcpSaveServer(input: MCPServerInput): Promise<void> {

@@ -80,6 +80,7 @@ export namespace wire {
 	    reason?: string;
 	    noSandbox?: string;
 	    alwaysRules?: string[];
+	    askRule?: string;
 	    noAlways?: string;
 	
 	    static createFrom(source: any = {}) {
@@ -104,6 +105,7 @@ export namespace wire {
 	        this.reason = source["reason"];
 	        this.noSandbox = source["noSandbox"];
 	        this.alwaysRules = source["alwaysRules"];
+	        this.askRule = source["askRule"];
 	        this.noAlways = source["noAlways"];
 	    }
 	}
@@ -880,6 +882,26 @@ export namespace wire {
 	    }
 	}
 	
+	export class IgnoredRule {
+	    entry: string;
+	    effect: string;
+	    file: string;
+	    scope: string;
+	    reason: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new IgnoredRule(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.entry = source["entry"];
+	        this.effect = source["effect"];
+	        this.file = source["file"];
+	        this.scope = source["scope"];
+	        this.reason = source["reason"];
+	    }
+	}
 	export class ImageInput {
 	    mediaType: string;
 	    data: string;
@@ -909,6 +931,64 @@ export namespace wire {
 	        this.mediaType = source["mediaType"];
 	        this.dataUrl = source["dataUrl"];
 	    }
+	}
+	export class ImportedRule {
+	    tool: string;
+	    pattern: string;
+	    effect: string;
+	    entry: string;
+	    file: string;
+	    scope: string;
+	    applies: boolean;
+	    notApplied: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportedRule(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tool = source["tool"];
+	        this.pattern = source["pattern"];
+	        this.effect = source["effect"];
+	        this.entry = source["entry"];
+	        this.file = source["file"];
+	        this.scope = source["scope"];
+	        this.applies = source["applies"];
+	        this.notApplied = source["notApplied"];
+	    }
+	}
+	export class ImportedRules {
+	    rules: ImportedRule[];
+	    ignored: IgnoredRule[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportedRules(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.rules = this.convertValues(source["rules"], ImportedRule);
+	        this.ignored = this.convertValues(source["ignored"], IgnoredRule);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class LedgerFile {
 	    path: string;
@@ -1122,6 +1202,28 @@ export namespace wire {
 		}
 	}
 	
+	export class TrustSection {
+	    kind: string;
+	    path: string;
+	    scope: string;
+	    hash: string;
+	    items: string[];
+	    changed: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new TrustSection(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.path = source["path"];
+	        this.scope = source["scope"];
+	        this.hash = source["hash"];
+	        this.items = source["items"];
+	        this.changed = source["changed"];
+	    }
+	}
 	export class MCPTrustServer {
 	    name: string;
 	    display: string;
@@ -1143,6 +1245,8 @@ export namespace wire {
 	    hash: string;
 	    servers: MCPTrustServer[];
 	    changed: boolean;
+	    sections: TrustSection[];
+	    token: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new MCPTrustPrompt(source);
@@ -1156,6 +1260,8 @@ export namespace wire {
 	        this.hash = source["hash"];
 	        this.servers = this.convertValues(source["servers"], MCPTrustServer);
 	        this.changed = source["changed"];
+	        this.sections = this.convertValues(source["sections"], TrustSection);
+	        this.token = source["token"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1817,6 +1923,7 @@ export namespace wire {
 	        this.source = source["source"];
 	    }
 	}
+	
 	
 	
 	

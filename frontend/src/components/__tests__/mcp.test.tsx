@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { renderApp, renderWith } from "../../test/render";
-import { detail, FakeBackend } from "../../test/fakeBackend";
+import { detail, FakeBackend, mcpSection } from "../../test/fakeBackend";
 import type { MCPServer } from "../../lib/wire.gen";
 import McpServersEditor from "../settings/McpServersEditor";
 import { mcpInput, emptyMcpForm } from "../settings/mcpForm";
@@ -83,13 +83,13 @@ describe("MCP servers in Settings", () => {
 describe("trusting a project's .mcp.json", () => {
   it("shows the exact commands and starts nothing until accepted", async () => {
     const b = new FakeBackend();
-    b.trust = { needed: true, project: "/p", path: "/p/.mcp.json", hash: "abc", servers: [{ name: "fs", display: "npx -y @modelcontextprotocol/server-filesystem ." }], changed: false };
+    b.trust = { needed: true, project: "/p", path: "/p/.mcp.json", hash: "abc", servers: [{ name: "fs", display: "npx -y @modelcontextprotocol/server-filesystem ." }], changed: false, sections: [mcpSection], token: "tok" };
     renderApp(b);
     const dialog = await screen.findByTestId("mcp-trust");
     expect(dialog.textContent).toContain("npx -y @modelcontextprotocol/server-filesystem .");
-    expect(b.callsOf("mcpTrust")).toEqual([]);
+    expect(b.callsOf("trustProject")).toEqual([]);
     fireEvent.click(within(dialog).getByTestId("mcp-trust-accept"));
-    await waitFor(() => expect(b.callsOf("mcpTrust")).toEqual([["abc"]]));
+    await waitFor(() => expect(b.callsOf("trustProject")).toEqual([["tok"]]));
     await waitFor(() => expect(screen.queryByTestId("mcp-trust")).toBeNull());
   });
 });

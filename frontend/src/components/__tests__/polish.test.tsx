@@ -5,7 +5,7 @@ import { act, fireEvent, screen, waitFor, within } from "@testing-library/react"
 import css from "../../styles.css?raw";
 import planCss from "../../plan.css?raw";
 import { renderApp } from "../../test/render";
-import { detail, FakeBackend, summary } from "../../test/fakeBackend";
+import { detail, FakeBackend, summary, mcpSection } from "../../test/fakeBackend";
 import type { Approval, ChangeView, MCPServer, Message, ToolCall } from "../../lib/wire.gen";
 
 const sheet = document.createElement("style");
@@ -108,7 +108,7 @@ describe("Settings in sections", () => {
 describe("MCP trust is recoverable (point 2)", () => {
   it("'Not now', then Settings' 'Trust and start…' shows the same prompt, and a notice outside Settings says the server started", async () => {
     const b = new FakeBackend();
-    b.trust = { needed: true, project: "/p", path: "/p/.mcp.json", hash: "abc", servers: [{ name: "fs", display: "npx -y @modelcontextprotocol/server-filesystem ." }], changed: false };
+    b.trust = { needed: true, project: "/p", path: "/p/.mcp.json", hash: "abc", servers: [{ name: "fs", display: "npx -y @modelcontextprotocol/server-filesystem ." }], changed: false, sections: [mcpSection], token: "tok" };
     b.mcp = { project: "/p", configError: "", servers: [mcpServer({ state: "disabled", tools: [], error: "waiting for you to trust this project's .mcp.json" })] };
     renderApp(b);
     fireEvent.click(within(await screen.findByTestId("mcp-trust")).getByTestId("mcp-trust-later"));
@@ -121,7 +121,7 @@ describe("MCP trust is recoverable (point 2)", () => {
     expect(prompt.textContent).toContain("npx -y @modelcontextprotocol/server-filesystem .");
     const asked = b.callsOf("mcpServers").length;
     fireEvent.click(within(prompt).getByTestId("mcp-trust-accept"));
-    await waitFor(() => expect(b.callsOf("mcpTrust")).toEqual([["abc"]]));
+    await waitFor(() => expect(b.callsOf("trustProject")).toEqual([["tok"]]));
 
     const notice = await screen.findByTestId("mcp-started");
     expect(screen.getByTestId("settings-dialog").contains(notice)).toBe(false);
@@ -139,7 +139,7 @@ describe("MCP trust is recoverable (point 2)", () => {
 
   it("says what to do when a trusted server fails to start", async () => {
     const b = new FakeBackend();
-    b.trust = { needed: true, project: "/p", path: "/p/.mcp.json", hash: "abc", servers: [{ name: "fs", display: "fs-mcp" }], changed: false };
+    b.trust = { needed: true, project: "/p", path: "/p/.mcp.json", hash: "abc", servers: [{ name: "fs", display: "fs-mcp" }], changed: false, sections: [mcpSection], token: "tok" };
     b.mcp = { project: "/p", configError: "", servers: [mcpServer({ state: "failed", tools: [], error: 'could not start "fs-mcp": not found' })] };
     renderApp(b);
     fireEvent.click(within(await screen.findByTestId("mcp-trust")).getByTestId("mcp-trust-accept"));

@@ -33,8 +33,10 @@ export function startedText(outcomes: StartOutcome[]): { text: string; failed: b
 }
 
 /**
- * Asks once per version of a project's .mcp.json whether its servers may
- * start, showing the exact command (or URL) of each. Nothing of the file
+ * Asks once per version of a project's .mcp.json and settings files
+ * whether their servers may start, their allow rules apply and their hooks
+ * run, showing the exact command (or URL) of each server, each rule and
+ * each hook command. Nothing of the file
  * runs before the user accepts. "Not now" hides it until a later change to
  * the file, or until Settings' "Trust and start…" on a server asks again.
  * After "Trust and start", a notice above the status bar says how each
@@ -104,10 +106,10 @@ export default function McpTrust() {
   const accept = async (p: MCPTrustPrompt) => {
     setBusy(true);
     try {
-      await c.backend.mcpTrust(p.hash);
+      await c.backend.trustProject(p.token);
       setPrompt(null);
       setError(null);
-      setStarted({ names: p.servers.map((s) => s.name), outcomes: [] });
+      if (servesMcp(p)) setStarted({ names: p.servers.map((s) => s.name), outcomes: [] });
     } catch (err) {
       setError(errorText(err));
       check();
@@ -131,38 +133,67 @@ export default function McpTrust() {
     </div>
   );
 
-  if (!prompt || dismissed === prompt.hash) return notice || null;
+  if (!prompt || dismissed === prompt.token) return notice || null;
+  const mcp = servesMcp(prompt);
+  const others = prompt.sections.filter((s) => s.kind !== "mcp");
   return (
     <>
       {notice}
-      <Modal title="Start this project's MCP servers?" onClose={() => setDismissed(prompt.hash)} testId="mcp-trust" wide>
-        <p>
-          {prompt.changed ? "The project's " : "This project has a "}
-          <code>{prompt.path}</code>
-          {prompt.changed ? " changed since you trusted it. " : ". "}
-          Trusting it lets Pilot run these commands on your computer, with your user's rights, whenever this project is open:
-        </p>
-        <ul className="mcp-trust-list">
-          {prompt.servers.map((s) => (
-            <li key={s.name} data-testid="mcp-trust-server" data-name={s.name}>
-              <strong>{s.name}</strong>
-              <code>{s.display}</code>
-            </li>
-          ))}
-        </ul>
+      <Modal title={others.length === 0 ? "Start this project's MCP servers?" : "Trust this project's setup?"} onClose={() => setDismissed(prompt.token)} testId="mcp-trust" wide>
+        {mcp && (
+          <>
+            <p>
+              {prompt.changed ? "The project's " : "This project has a "}
+              <code>{prompt.path}</code>
+              {prompt.changed ? " changed since you trusted it. " : ". "}
+              Trusting it lets Pilot run these commands on your computer, with your user's rights, whenever this project is open:
+            </p>
+            <ul className="mcp-trust-list">
+              {prompt.servers.map((s) => (
+                <li key={s.name} data-testid="mcp-trust-server" data-name={s.name}>
+                  <strong>{s.name}</strong>
+                  <code>{s.display}</code>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+        {others.map((s) => (
+          <section key={`${s.kind}:${s.path}`} data-testid="trust-section" data-kind={s.kind}>
+            <p>
+              <code>{s.path}</code>
+              {s.changed ? " changed since you trusted it. Trusting it " : " is the project's. Trusting it "}
+              {s.kind === "rules"
+                ? "lets these calls run without asking (its deny and ask rules apply already):"
+                : "lets Pilot run these hooks on your computer, with your user's rights, as the agent works:"}
+            </p>
+            <ul className="mcp-trust-list">
+              {s.items.map((item) => (
+                <li key={item}>
+                  <code>{item}</code>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))}
         <p className="muted small-text">
-          Not now: the servers stay off. Settings › MCP servers offers “Trust and start…” on each of them when you want them; a later change to the file asks again.
+          Not now: nothing of these files runs or is allowed{mcp ? "; Settings › MCP servers offers “Trust and start…” on each server when you want them" : ""}. A later change to a file asks again; <code>pilot trust</code> does the same from a terminal.
         </p>
         {error && <p className="error">Could not trust it: {error}</p>}
         <div className="modal-actions">
-          <button type="button" data-testid="mcp-trust-later" onClick={() => setDismissed(prompt.hash)}>
+          <button type="button" data-testid="mcp-trust-later" onClick={() => setDismissed(prompt.token)}>
             Not now
           </button>
           <button type="button" className="primary" data-testid="mcp-trust-accept" disabled={busy} onClick={() => void accept(prompt)}>
-            Trust and start
+            {mcp ? "Trust and start" : "Trust"}
           </button>
         </div>
       </Modal>
     </>
   );
+}
+
+/** Whether the prompt shows .mcp.json's servers (rather than only settings files). */
+function servesMcp(p: MCPTrustPrompt): boolean {
+  return p.sections.some((s) => s.kind === "mcp");
 }

@@ -25,6 +25,9 @@ function useMcpToolDescription(server: string | undefined, tool: string | undefi
   return text;
 }
 
+/** The read-only tools an ask rule can make the agent ask about. */
+const READS = ["read_file", "list_files", "glob", "grep"];
+
 /**
  * A command waiting for approval: what, where, how long; an MCP tool call:
  * which tool of which server, what it does, with what. A command asking
@@ -48,8 +51,13 @@ export default function BashApproval({ approval }: { approval: Approval }) {
       data-kind={mcp ? "mcp" : outside ? "outside_sandbox" : "command"}
     >
       <header className="review-title">
-        <strong>{mcp ? "Call an MCP tool?" : outside ? "Run a command outside the sandbox?" : "Run a command?"}</strong>
+        <strong>{mcp ? "Call an MCP tool?" : outside ? "Run a command outside the sandbox?" : READS.includes(approval.tool) ? "Let the agent read this?" : "Run a command?"}</strong>
       </header>
+      {approval.askRule && (
+        <p className="muted small-text" data-testid="ask-rule">
+          Asked every time, whatever the mode, by the rule <code>{approval.askRule}</code> of a settings file (its <code>permissions.ask</code>).
+        </p>
+      )}
       {outside && (
         <div className="sandbox-warning" data-testid="bash-outside">
           <p>

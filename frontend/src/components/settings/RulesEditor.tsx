@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { Rule, RuleEffect } from "../../lib/wire.gen";
+import type { ImportedRules, Rule, RuleEffect } from "../../lib/wire.gen";
 import { errorText } from "../../lib/format";
 import { useReportError } from "../../lib/useReportError";
 import { useController } from "../../state/context";
@@ -19,11 +19,17 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
   // typed so it can be corrected.
   const [refused, setRefused] = useState<string | null>(null);
 
+  const [imported, setImported] = useState<ImportedRules | null>(null);
+
   useEffect(() => {
     let live = true;
     c.backend
       .listRules(projectId)
       .then((r) => live && setRules(r))
+      .catch((err: unknown) => live && setError(errorText(err)));
+    c.backend
+      .importedRules(projectId)
+      .then((r) => live && setImported(r))
       .catch((err: unknown) => live && setError(errorText(err)));
     return () => {
       live = false;
@@ -57,7 +63,8 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
       <p className="muted small-text">
         A rule allows or denies a tool on paths (or commands) matching a pattern like <code>src/**/*.ts</code> or <code>go test *</code>; an MCP tool is{" "}
         <code>mcp__server__tool</code> with <code>*</code>, or <code>mcp__server</code> with a pattern on its tool names; <code>web_fetch</code> takes a host such as{" "}
-        <code>*.github.com</code> (a private or local address is fetched only with such a rule).
+        <code>*.github.com</code> (a private or local address is fetched only with such a rule). The rules of Claude Code&apos;s and Pilot&apos;s{" "}
+        <code>settings.json</code> files are listed below Pilot&apos;s own, with their file; edit them there.
       </p>
       {error && <p className="error">{error}</p>}
       {rules === null && !error && <p className="empty">Loading rules…</p>}
@@ -84,6 +91,7 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
           ))}
         </ul>
       )}
+      {imported && <ImportedList imported={imported} />}
       {/* Not a <form>: the rules sit inside the Settings form, and forms do not nest. Enter in the pattern adds the rule. */}
       <div className="rule-form" role="group" aria-label="Add a rule">
         <input
@@ -140,5 +148,71 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
         </p>
       )}
     </fieldset>
+  );
+}
+
+/** The badge class of an effect: allow green, deny red, ask neutral. */
+function effectClass(effect: string): string {
+  return effect === "allow" ? "add" : effect === "deny" ? "del" : "ask";
+}
+
+/**
+ * The rules the settings files bring (Claude Code's and Pilot's
+ * settings.json), grouped by file with their scope, beside Pilot's own:
+ * each with the entry it comes from, and, for an allow rule of a project
+ * file not trusted, that it does not apply. Then the entries Pilot
+ * ignores, each with the reason. Edit the files themselves to change them.
+ */
+function ImportedList({ imported }: { imported: ImportedRules }) {
+  if (imported.rules.length === 0 && imported.ignored.length === 0) return null;
+  const files = [...new Set(imported.rules.map((r) => r.file))];
+  return (
+    <div className="imported-rules" data-testid="imported-rules">
+      {files.map((file) => {
+        const rs = imported.rules.filter((r) => r.file === file);
+        return (
+          <div key={file} className="imported-file">
+            <p className="muted small-text">
+              From <code>{file}</code> ({rs[0].scope})
+            </p>
+            <ul className="rule-list">
+              {rs.map((r, i) => (
+                <li key={i} data-testid="rule-item" data-invalid="false" data-file={r.file} data-applies={r.applies ? "true" : "false"}>
+                  <div className="rule-row">
+                    <span className={`badge ${effectClass(r.effect)}`}>{r.effect}</span>
+                    <code>{r.tool}</code>
+                    <code className="grow">{r.pattern}</code>
+                    <span className="muted small-text" title={`as the file writes it: ${r.entry}`}>
+                      {r.entry}
+                    </span>
+                    {!r.applies && <span className="badge invalid">not applied</span>}
+                  </div>
+                  {!r.applies && <p className="rule-problem">{r.notApplied}</p>}
+                </li>
+              ))}
+            </ul>
+          </div>
+        );
+      })}
+      {imported.ignored.length > 0 && (
+        <div className="imported-file">
+          <p className="muted small-text">Ignored entries of settings files:</p>
+          <ul className="rule-list">
+            {imported.ignored.map((g, i) => (
+              <li key={i} data-testid="rule-item" data-invalid="true" data-file={g.file} className="invalid">
+                <div className="rule-row">
+                  {g.effect && <span className={`badge ${effectClass(g.effect)}`}>{g.effect}</span>}
+                  <code className="grow">{g.entry || g.file}</code>
+                  <span className="badge invalid">ignored</span>
+                </div>
+                <p className="rule-problem" data-testid="rule-problem">
+                  {g.reason} <span className="muted">({g.file})</span>
+                </p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
   );
 }

@@ -55,6 +55,8 @@ export function GetSettings():Promise<wire.SettingsView>;
 
 export function GitStatus(arg1:number,arg2:number):Promise<wire.GitStatus>;
 
+export function ImportedRules(arg1:number):Promise<wire.ImportedRules>;
+
 export function ListDir(arg1:number,arg2:number,arg3:wire.DirPageQuery):Promise<wire.DirPage>;
 
 export function ListModels(arg1:string,arg2:string,arg3:string):Promise<Array<string>>;
@@ -126,5 +128,7 @@ export function SendMessageWithImages(arg1:number,arg2:string,arg3:Array<string>
 export function SetSandboxHidden(arg1:Array<string>):Promise<wire.SandboxStatus>;
 
 export function SetSessionMode(arg1:number,arg2:string):Promise<wire.SessionSummary>;
+
+export function TrustProject(arg1:string):Promise<void>;
 
 export function Version():Promise<version.Info>;

@@ -106,6 +106,10 @@ export function GitStatus(arg1, arg2) {
   return window['go']['main']['App']['GitStatus'](arg1, arg2);
 }
 
+export function ImportedRules(arg1) {
+  return window['go']['main']['App']['ImportedRules'](arg1);
+}
+
 export function ListDir(arg1, arg2, arg3) {
   return window['go']['main']['App']['ListDir'](arg1, arg2, arg3);
 }
@@ -248,6 +252,10 @@ export function SetSandboxHidden(arg1) {
 
 export function SetSessionMode(arg1, arg2) {
   return window['go']['main']['App']['SetSessionMode'](arg1, arg2);
+}
+
+export function TrustProject(arg1) {
+  return window['go']['main']['App']['TrustProject'](arg1);
 }
 
 export function Version() {

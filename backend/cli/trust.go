@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"pilot/backend/service"
+	"pilot/backend/wire"
+)
+
+const trustUsage = `usage:
+  pilot trust [--project DIR] [--yes]
+
+Shows what the project's files would let Pilot run or allow — the MCP
+servers of its .mcp.json, and the allow rules and hooks of its
+.claude/settings.json, .claude/settings.local.json and .pilot/settings.json
+— and asks whether to trust them as they are (--yes trusts without
+asking). A file changed later must be trusted again. Deny and ask rules
+need no trust: they only restrict. The project is --project, else
+PILOT_PROJECT, else the current folder.
+`
+
+// runTrust runs `pilot trust`.
+func runTrust(ctx context.Context, args []string, tio IO) int {
+	var project string
+	var yes bool
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "help" || a == "--help" || a == "-h":
+			fmt.Fprint(tio.Stdout, trustUsage)
+			return 0
+		case a == "--yes" || a == "-y":
+			yes = true
+		case a == "--project" && i+1 < len(args):
+			i++
+			project = args[i]
+		case strings.HasPrefix(a, "--project="):
+			project = strings.TrimPrefix(a, "--project=")
+		default:
+			fmt.Fprintf(tio.Stderr, "pilot trust: unexpected argument %q\n%s", a, trustUsage)
+			return exitUsage
+		}
+	}
+	dir, err := mcpProject(project, tio.Getenv)
+	if err != nil {
+		fmt.Fprintf(tio.Stderr, "pilot trust: %v\n", err)
+		return exitFailure
+	}
+	return withService(ctx, tio, func(svc *service.Service) int {
+		if err := trustProject(svc, dir, yes, tio); err != nil {
+			fmt.Fprintf(tio.Stderr, "pilot trust: %v\n", err)
+			return exitFailure
+		}
+		return 0
+	})
+}
+
+func trustProject(svc *service.Service, dir string, yes bool, tio IO) error {
+	p, err := svc.MCPTrustPromptIn(dir)
+	if err != nil {
+		return err
+	}
+	w := tio.Stdout
+	if !p.Needed {
+		fmt.Fprintf(w, "Nothing in %s waits for trust: its .mcp.json and settings files are trusted as they are, or give nothing to trust.\n", dir)
+		return nil
+	}
+	printTrust(w, p)
+	if !yes {
+		if !isTerminal(tio.Stdin) {
+			return errors.New("not trusted: run it again with --yes to trust these files as shown, or in a terminal to be asked")
+		}
+		fmt.Fprint(w, "Trust these files as they are? [y/N] ")
+		line, _ := bufio.NewReader(tio.Stdin).ReadString('\n')
+		if l := strings.ToLower(strings.TrimSpace(line)); l != "y" && l != "yes" {
+			return errors.New("not trusted; the servers stay off, the allow rules do not apply and the hooks do not run")
+		}
+	}
+	if err := svc.TrustProjectIn(dir, p.Token); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "Trusted. From now on, until a file changes, its MCP servers start, its allow rules apply and its hooks run in this project.")
+	return nil
+}
+
+// printTrust writes what the prompt shows, a section per file.
+func printTrust(w interface{ Write([]byte) (int, error) }, p wire.MCPTrustPrompt) {
+	for _, s := range p.Sections {
+		changed := ""
+		if s.Changed {
+			changed = " (changed since you trusted it)"
+		}
+		switch s.Kind {
+		case wire.TrustMCP:
+			fmt.Fprintf(w, "%s%s would start these MCP servers:\n", s.Path, changed)
+		case wire.TrustRules:
+			fmt.Fprintf(w, "%s%s would allow, without asking:\n", s.Path, changed)
+		case wire.TrustHooks:
+			fmt.Fprintf(w, "%s%s would run these hooks, as your own programs:\n", s.Path, changed)
+		default:
+			fmt.Fprintf(w, "%s%s (%s):\n", s.Path, changed, filepath.Base(string(s.Kind)))
+		}
+		for _, it := range s.Items {
+			fmt.Fprintf(w, "  %s\n", it)
+		}
+	}
+}
+
+// untrustedRules are the sentences a run prints on stderr for the
+// project's settings files whose allow rules do not apply, as they are
+// not trusted as they are now (their deny and ask rules apply).
+func untrustedRules(svc *service.Service, dir string) []string {
+	p, err := svc.MCPTrustPromptIn(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, s := range p.Sections {
+		if s.Kind == wire.TrustRules {
+			out = append(out, fmt.Sprintf("the allow rules of %s are not applied, as the file is the project's and not trusted as it is now (its deny and ask rules apply): review and trust it with `pilot trust --project %s`.", s.Path, dir))
+		}
+	}
+	return out
+}

@@ -1,0 +1,151 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"pilot/backend/permission"
+	"pilot/backend/rules"
+	"pilot/backend/settingsjson"
+	"pilot/backend/settingsrules"
+	"pilot/backend/wire"
+)
+
+// userHome is the OS home folder whose ~/.claude/settings.json is read:
+// HOME from the face's environment ("" reads no such file).
+func (w *Service) userHome() string {
+	if w.getenv == nil {
+		return ""
+	}
+	return w.getenv("HOME")
+}
+
+// SettingsFiles reads the settings files of the project folder dir:
+// ~/.claude/settings.json, PILOT_HOME/settings.json and the project's
+// .claude/settings.json, .claude/settings.local.json and
+// .pilot/settings.json.
+func (w *Service) SettingsFiles(dir string) []settingsjson.File {
+	return settingsjson.Load(w.userHome(), w.home, dir)
+}
+
+// SettingsTrusted reports whether the settings file f may carry
+// authority: the user's own files always; a project's file only while
+// the user has trusted its content as it is now (the trust prompt, or
+// pilot trust). Hooks of a file run, and its allow rules apply, only when
+// it says so.
+func (w *Service) SettingsTrusted(f settingsjson.File) bool {
+	return settingsjson.Trusted(w.home, f)
+}
+
+// settingsRules maps the permission entries of dir's settings files.
+func (w *Service) settingsRules(dir string) settingsrules.Set {
+	return settingsrules.Map(w.SettingsFiles(dir), dir, w.userHome(), rules.Known(w.home, dir), w.SettingsTrusted)
+}
+
+// settingsRulesInForce is agent.Deps.SettingsRules.
+func (w *Service) settingsRulesInForce(dir string) []permission.Rule {
+	return w.settingsRules(dir).InForce()
+}
+
+// ImportedRules lists the permission rules the project's settings files
+// bring (Claude Code's and Pilot's settings.json), each with its entry,
+// file and scope and whether it applies, and the entries Pilot ignores
+// with the reason.
+func (w *Service) ImportedRules(ctx context.Context, projectID int64) (wire.ImportedRules, error) {
+	p, err := w.project(ctx, projectID)
+	if err != nil {
+		return wire.ImportedRules{}, err
+	}
+	return w.ImportedRulesIn(p.Path), nil
+}
+
+// ImportedRulesIn is ImportedRules for the folder dir.
+func (w *Service) ImportedRulesIn(dir string) wire.ImportedRules {
+	s := w.settingsRules(dir)
+	out := wire.ImportedRules{Rules: []wire.ImportedRule{}, Ignored: []wire.IgnoredRule{}}
+	for _, r := range s.Rules {
+		v := wire.ImportedRule{Tool: r.Tool, Pattern: r.Pattern, Effect: wire.RuleEffect(r.Effect), Entry: r.Entry, File: r.File, Scope: string(r.Scope), Applies: r.Applies}
+		if !r.Applies {
+			v.NotApplied = fmt.Sprintf("Not applied: %s is the project's, and its allow rules apply only once you trust it as it is now (the trust prompt, or pilot trust).", r.File)
+		}
+		out.Rules = append(out.Rules, v)
+	}
+	for _, ig := range s.Ignored {
+		out.Ignored = append(out.Ignored, wire.IgnoredRule{Entry: ig.Entry, Effect: ig.Effect, File: ig.File, Scope: string(ig.Scope), Reason: ig.Reason})
+	}
+	return out
+}
+
+// settingsTrustSections are the trust prompt's sections for dir's
+// project settings files that are not trusted as they are: the allow
+// rules each would apply, and the hooks each would run. A file with
+// neither needs no trust; one that cannot be read is not offered.
+func (w *Service) settingsTrustSections(dir string) []wire.TrustSection {
+	out := []wire.TrustSection{}
+	files := w.SettingsFiles(dir)
+	mapped := settingsrules.Map(files, dir, w.userHome(), rules.Known(w.home, dir), nil)
+	for _, f := range files {
+		if !f.Scope.FromProject() || f.Err != nil || w.SettingsTrusted(f) {
+			continue
+		}
+		changed := settingsjson.WasTrusted(w.home, f)
+		section := func(kind wire.TrustKind, items []string) {
+			if len(items) > 0 {
+				out = append(out, wire.TrustSection{Kind: kind, Path: f.Path, Scope: string(f.Scope), Hash: settingsjson.Hash(f.Raw), Items: items, Changed: changed})
+			}
+		}
+		section(wire.TrustRules, allowItems(mapped, f.Path))
+		section(wire.TrustHooks, hookItems(f.Hooks))
+	}
+	return out
+}
+
+// allowItems are the allow entries of the file at path, each with the
+// Pilot rules it becomes.
+func allowItems(s settingsrules.Set, path string) []string {
+	var order []string
+	made := map[string][]string{}
+	for _, r := range s.Rules {
+		if r.File != path || r.Effect != permission.Allow {
+			continue
+		}
+		if _, ok := made[r.Entry]; !ok {
+			order = append(order, r.Entry)
+		}
+		made[r.Entry] = append(made[r.Entry], r.Rule.String())
+	}
+	items := make([]string, len(order))
+	for i, e := range order {
+		items[i] = e + " → " + strings.Join(made[e], ", ")
+	}
+	return items
+}
+
+// hookItems are a file's hooks, one line each: the event, the matcher
+// and the exact command.
+func hookItems(h settingsjson.Hooks) []string {
+	events := make([]string, 0, len(h))
+	for e := range h {
+		events = append(events, e)
+	}
+	sort.Strings(events)
+	var items []string
+	for _, e := range events {
+		for _, g := range h[e] {
+			for _, hk := range g.Hooks {
+				what := hk.Command
+				if hk.Type != "command" {
+					what = hk.Type + " hook"
+				}
+				on := ""
+				if g.Matcher != "" {
+					on = " [" + g.Matcher + "]"
+				}
+				items = append(items, e+on+": "+what)
+			}
+		}
+	}
+	return items
+}
