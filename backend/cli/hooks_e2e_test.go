@@ -223,6 +223,28 @@ func TestHookUntrustedProjectHookDoesNotRun(t *testing.T) {
 	if !strings.Contains(stderr, "not trusted") || !strings.Contains(stderr, "pilot trust") || !strings.Contains(stderr, filepath.Join(".claude", "settings.json")) {
 		t.Errorf("stderr does not say how to trust the hooks: %s", stderr)
 	}
+	// Trusted as it is now, the hook runs; changed, it stops until trusted anew.
+	if r := pilotSub(t, home, dir, "trust", "--project", dir, "--yes"); r.code != 0 || !strings.Contains(r.stdout, "touch "+marker) {
+		t.Fatalf("pilot trust --yes: exit %d, stdout %s, stderr %s", r.code, r.stdout, r.stderr)
+	}
+	if _, stderr, err := runPrompt(t, srv, home, dir, "read the folder"); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatalf("the trusted project hook did not run: %v", err)
+	}
+	if err := os.Remove(marker); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".claude", "settings.json"), []byte(hooked("PreToolUse", "", "touch "+marker+" ", 0)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, err := runPrompt(t, srv, home, dir, "read the folder"); err != nil || !strings.Contains(stderr, "pilot trust") {
+		t.Fatalf("after the change: %v\n%s", err, stderr)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("a project hook changed since it was trusted ran")
+	}
 }
 
 func TestHookTimeoutAndHugeOutput(t *testing.T) {
