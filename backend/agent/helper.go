@@ -252,12 +252,15 @@ func (h *helper) runTool(ctx context.Context, u llm.ContentBlock) llm.ContentBlo
 		t.postToolUse(ctx, hr)
 	}
 	out, v := hr.out, hr.view
+	if err := l.saveHooks(bg, rec.ID, v.Hooks); err != nil {
+		l.m.log.Warn("saving a helper's hook runs", "session", l.id, "err", err)
+	}
 	if rec.ID != 0 {
 		if err := l.m.st.FinishToolCall(bg, rec.ID, out.status, out.text); err != nil {
 			l.m.log.Warn("saving a helper's tool result", "session", l.id, "err", err)
 		}
 	}
-	present.End(&v, out.status, out.text, out.isError, "", t.l.m.opt.Now())
+	present.End(&v, out.status, out.text, out.isError, out.refusedBy, t.l.m.opt.Now())
 	l.emitTool(v)
 	text := out.text
 	if len(text) > helperResultChars {

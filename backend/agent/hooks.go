@@ -38,10 +38,26 @@ import (
 
 // refusedHook is who refused a call a PreToolUse hook blocked, as the
 // card shows it (wire.RefusedByHook, with the hook's command). It is not
-// stored: the store's refused_by takes user, plan, mode and rule only, so
-// after a reload the card shows the call as rejected, its result saying
-// by which hook.
+// stored as refused_by (whose CHECK takes user, plan, mode and rule only):
+// the hook runs are stored with the call (saveHooks), and the card read
+// back names the hook that denied it (present.ToolCall).
 const refusedHook = string(wire.RefusedByHook)
+
+// saveHooks stores the hook runs of the call row id, so its card shows
+// them after a reload as it did live.
+func (l *live) saveHooks(ctx context.Context, id int64, runs []wire.HookRun) error {
+	if len(runs) == 0 || id == 0 {
+		return nil
+	}
+	b, err := json.Marshal(runs)
+	if err == nil {
+		err = l.m.st.SetToolHooks(ctx, id, string(b))
+	}
+	if err != nil {
+		return fmt.Errorf("saving the hooks' runs: %w", err)
+	}
+	return nil
+}
 
 // hookSayKey carries a call's PreToolUse decision to the gate.
 type hookSayKey struct{}

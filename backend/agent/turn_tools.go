@@ -190,6 +190,9 @@ func (t *turn) runOne(ctx context.Context, r *toolRun, exec func(context.Context
 			return fmt.Errorf("saving who refused the call: %w", err)
 		}
 	}
+	if err := l.saveHooks(bg, rec.ID, r.view.Hooks); err != nil {
+		return err
+	}
 	if err := l.m.st.FinishToolCall(bg, rec.ID, r.out.status, r.out.text); err != nil {
 		return fmt.Errorf("saving the tool result: %w", err)
 	}

@@ -80,10 +80,38 @@ func Message(m store.Message) wire.Message {
 func ToolCall(c store.ToolCall, label string) wire.ToolCall {
 	v := wire.ToolCall{
 		ID: c.ToolUseID, MessageID: c.MessageID, ParentID: c.ParentToolUseID, Name: c.Name, Label: label, Input: c.Input,
-		StartedAt: Millis(c.StartedAt), Sandbox: Sandbox(c.Sandbox),
+		StartedAt: Millis(c.StartedAt), Sandbox: Sandbox(c.Sandbox), Hooks: Hooks(c.Hooks),
 	}
-	End(&v, c.Status, c.Output, c.Status == store.ToolError, c.RefusedBy, c.FinishedAt)
+	End(&v, c.Status, c.Output, c.Status == store.ToolError, refusedOf(c, v.Hooks), c.FinishedAt)
 	return v
+}
+
+// Hooks reads a stored store.ToolCall.Hooks; nil when none ran (or it
+// cannot be read).
+func Hooks(stored string) []wire.HookRun {
+	if stored == "" {
+		return nil
+	}
+	var v []wire.HookRun
+	if json.Unmarshal([]byte(stored), &v) != nil {
+		return nil
+	}
+	return v
+}
+
+// refusedOf is who refused a stored call, as End takes it: its refused_by,
+// or, for a rejected call none is stored for, the PreToolUse hook that
+// denied it ("hook CMD": the store's refused_by predates hooks).
+func refusedOf(c store.ToolCall, runs []wire.HookRun) string {
+	if c.RefusedBy != "" || c.Status != store.ToolRejected {
+		return c.RefusedBy
+	}
+	for _, r := range runs {
+		if r.Event == "PreToolUse" && r.Decision == wire.HookDeny {
+			return string(wire.RefusedByHook) + " " + r.Hook
+		}
+	}
+	return ""
 }
 
 // End writes a call's end onto its card: its status, output, whether it

@@ -65,6 +65,9 @@ type ToolCall struct {
 	// Sandbox is how a command ran with respect to the OS sandbox, as
 	// JSON (events.SandboxInfo, SetToolSandbox); "" for other calls.
 	Sandbox string `json:"sandbox,omitempty"`
+	// Hooks are the settings.json hooks that ran for the call, as JSON (a
+	// list of wire.HookRun, SetToolHooks); "" when none ran.
+	Hooks string `json:"hooks,omitempty"`
 }
 
 // Who refused a call (ToolCall.RefusedBy).
@@ -78,7 +81,7 @@ const (
 // toolCallCols are read from tool_call_rows, which resolves the output of
 // a call whose result message holds it (see migration 0002).
 const toolCallCols = `id, session_id, message_id, tool_use_id, name, input, output, status,
-	approval, feedback, started_at, finished_at, parent_tool_use_id, refused_by, sandbox`
+	approval, feedback, started_at, finished_at, parent_tool_use_id, refused_by, sandbox, hooks`
 
 func scanToolCall(row interface{ Scan(...any) error }) (ToolCall, error) {
 	var c ToolCall
@@ -86,7 +89,7 @@ func scanToolCall(row interface{ Scan(...any) error }) (ToolCall, error) {
 	var started int64
 	var finished sql.NullInt64
 	err := row.Scan(&c.ID, &c.SessionID, &c.MessageID, &c.ToolUseID, &c.Name, &input, &c.Output,
-		&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &c.Sandbox)
+		&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &c.Sandbox, &c.Hooks)
 	if err != nil {
 		return ToolCall{}, err
 	}
@@ -169,6 +172,12 @@ func (s *Store) SetToolSandbox(ctx context.Context, id int64, sandbox string) er
 	return s.updateToolCall(ctx, id, `sandbox = ?`, sandbox)
 }
 
+// SetToolHooks records the hooks that ran for a call (ToolCall.Hooks,
+// JSON).
+func (s *Store) SetToolHooks(ctx context.Context, id int64, hooks string) error {
+	return s.updateToolCall(ctx, id, `hooks = ?`, hooks)
+}
+
 func (s *Store) updateToolCall(ctx context.Context, id int64, set string, args ...any) error {
 	return s.updateRow(ctx, "tool_calls", "tool call", id, set, args...)
 }
@@ -241,7 +250,7 @@ func listToolCallsOf(ctx context.Context, q querier, sessionID int64, ms []Messa
 		var started int64
 		var finished, result sql.NullInt64
 		err := rows.Scan(&c.ID, &c.SessionID, &c.MessageID, &c.ToolUseID, &c.Name, &input, &c.Output,
-			&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &c.Sandbox, &result)
+			&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &c.Sandbox, &c.Hooks, &result)
 		if err != nil {
 			return nil, err
 		}
