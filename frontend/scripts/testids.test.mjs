@@ -1,6 +1,7 @@
 // node --test: the test ids of docs/CLI.md are the ones frontend/src
 // carries, both ways. The ids are read with TypeScript's parser: every
-// string and template in the value of a data-testid or testId attribute,
+// string and template in the value of a data-testid, testId or aliases
+// (ConfirmDialog's second names) attribute,
 // and, where data-testid takes a parameter of its function, the strings
 // the file passes for that parameter. A template (`view-${v}`) stands for
 // the ids it can make: the document lists them, and each must fit one.
@@ -15,7 +16,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const src = path.join(here, "..", "src");
 const docPath = path.join(here, "..", "..", "docs", "CLI.md");
 
-const idAttributes = new Set(["data-testid", "testId"]);
+const idAttributes = new Set(["data-testid", "testId", "aliases"]);
 
 // idsOf returns the literal ids and the templates (as regular expressions)
 // of one file's text.

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { useApp, useController } from "../state/context";
-import { useViewRoot } from "../state/viewRoot";
+import { useViewRoot } from "./useViewRoot";
 
 /**
  * The branch and count of uncommitted paths of the folder the open

@@ -1,6 +1,4 @@
-import { useMemo } from "react";
 import type { AppState } from "./appState";
-import { useApp } from "./context";
 
 /**
  * The folder the file tree, the @ picker, file previews and the header's
@@ -34,16 +32,4 @@ export function viewRoot(st: AppState): ViewRoot {
   if (sum?.worktree && !sum.worktreeDiscarded)
     return { sessionId: sum.id, key: `worktree:${sum.worktree}`, branch: sum.branch ?? "", worktree: sum.worktree, discarded: false };
   return { sessionId: 0, key: "folder", branch: "", worktree: "", discarded: !!sum?.worktreeDiscarded };
-}
-
-/** viewRoot of the app state, re-rendering when it changes. */
-export function useViewRoot(): ViewRoot {
-  const sessionId = useApp((s) => viewRoot(s).sessionId);
-  const key = useApp((s) => viewRoot(s).key);
-  const branch = useApp((s) => viewRoot(s).branch);
-  const discarded = useApp((s) => viewRoot(s).discarded);
-  return useMemo(
-    () => ({ sessionId, key, branch, worktree: key.startsWith("worktree:") ? key.slice("worktree:".length) : "", discarded }),
-    [sessionId, key, branch, discarded],
-  );
 }

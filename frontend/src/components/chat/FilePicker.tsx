@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useController } from "../../state/context";
-import { useViewRoot } from "../../state/viewRoot";
+import { useViewRoot } from "../useViewRoot";
 import { useDebounced } from "../../lib/useDebounced";
 import type { MCPResource } from "../../lib/wire.gen";
 

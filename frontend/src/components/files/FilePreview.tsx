@@ -4,7 +4,7 @@ import { errorText, formatBytes } from "../../lib/format";
 import { highlight, langForPath } from "../../lib/highlight";
 import { useReportError } from "../../lib/useReportError";
 import { useApp, useController } from "../../state/context";
-import { useViewRoot } from "../../state/viewRoot";
+import { useViewRoot } from "../useViewRoot";
 
 type State = { status: "loading" } | { status: "ready"; file: Preview } | { status: "failed"; error: string };
 

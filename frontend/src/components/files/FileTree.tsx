@@ -4,7 +4,7 @@ import type { FileEntry } from "../../lib/types";
 import { collationLocale, flatten, PAGE, pendingPages, withPage, type DirState, type Row } from "../../lib/treePages";
 import { errorText } from "../../lib/format";
 import { useApp, useController } from "../../state/context";
-import { useViewRoot } from "../../state/viewRoot";
+import { useViewRoot } from "../useViewRoot";
 
 const ROW = 24;
 

@@ -1,7 +1,8 @@
 import { Suspense, useEffect, useState } from "react";
 import { later } from "../../lib/later";
 import { useApp, useController } from "../../state/context";
-import { useViewRoot, type ViewRoot } from "../../state/viewRoot";
+import { useViewRoot } from "../useViewRoot";
+import type { ViewRoot } from "../../state/viewRoot";
 import FileTree from "./FileTree";
 
 // Loaded when a file is first opened: it brings highlight.js.
