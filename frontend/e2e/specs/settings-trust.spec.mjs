@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { check } from "./a11y-helpers.mjs";
 import { openProject } from "./helpers.mjs";
+import { docShot } from "./ledger-helpers.mjs";
 
 async function rulesOf(page) {
   await page.click("[data-testid=settings-open]");
@@ -48,6 +49,7 @@ export const tests = [
       assert.equal(await trust.locator("[data-testid=mcp-trust-server]").count(), 0, "no .mcp.json: no servers shown");
       const found = [];
       await check(page, "the trust prompt with settings files", found);
+      await docShot(page, "trust-prompt.png");
       await page.click("[data-testid=mcp-trust-later]");
       await trust.waitFor({ state: "detached" });
       await openProject(ctx, project);
