@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { eventually, sel, startChat, waitRequests, waitTurnDone } from "./helpers.mjs";
+import { docShot } from "./ledger-helpers.mjs";
 
 const files = {
   ".pilot/commands/hello.md": "---\ndescription: Greet someone\nargument-hint: NAME\n---\nSay hello to $ARGUMENTS, in French.\n",
@@ -69,6 +70,7 @@ export const tests = [
       await item.waitFor({ state: "visible" });
       assert.match(await item.innerText(), /Greets someone by name · skill/);
       await page.screenshot({ path: join(ctx.artifactsDir, "skill-picker.png") });
+      await docShot(page, "skill-picker.png");
       await page.keyboard.press("Enter");
       await page.keyboard.type("Ada");
       await eventually(async () => assert.equal(await page.inputValue(sel.input), "/greet Ada"));
