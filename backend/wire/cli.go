@@ -219,6 +219,7 @@ type CallRecord struct {
 	ParentToolUseID string          `json:"parentToolUseId,omitempty"`
 	RefusedBy       string          `json:"refusedBy,omitempty"`
 	Sandbox         string          `json:"sandbox,omitempty"` // a SandboxInfo as JSON
+	Hooks           string          `json:"hooks,omitempty"`   // the settings.json hooks that ran for it: a list of HookRun as JSON
 }
 
 // ChangeRecord is a file change a tool proposed, and what became of it.

@@ -569,6 +569,8 @@ export interface CallRecord {
   refusedBy?: string;
   /** a SandboxInfo as JSON */
   sandbox?: string;
+  /** the settings.json hooks that ran for it: a list of HookRun as JSON */
+  hooks?: string;
 }
 
 /** ChangeRecord is a file change a tool proposed, and what became of it. */
