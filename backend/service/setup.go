@@ -1,6 +1,7 @@
 package service
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -29,6 +30,16 @@ func (w *Service) Setup(dir string) wire.Setup {
 		out.NeedsTrust = p.Needed
 	}
 	return out
+}
+
+// ProjectSetup is Setup for the project projectID (the window's Settings ›
+// Setup).
+func (w *Service) ProjectSetup(ctx context.Context, projectID int64) (wire.Setup, error) {
+	p, err := w.project(ctx, projectID)
+	if err != nil {
+		return wire.Setup{}, err
+	}
+	return w.Setup(p.Path), nil
 }
 
 // hookToolNames is hooks.Names sorted by Pilot's tool name.
