@@ -55,7 +55,7 @@ func hookToolNames() []wire.HookToolName {
 // untrustedSentence says why a project file's hooks or allow rules are not
 // in force, and what to do.
 func untrustedSentence(file, what string) string {
-	return fmt.Sprintf("Not trusted: %s is the project's, and its %s only once you trust it as it is now (Trust… on this page, the trust prompt, or pilot trust).", file, what)
+	return fmt.Sprintf("Not trusted: %s is the project's, and its %s only once you trust it as it is now (pilot trust, the trust prompt, or Review and trust… in Settings › Setup).", file, what)
 }
 
 // setupHooks is every hook of dir's settings files. Whether one can run is
@@ -130,16 +130,24 @@ func lastElem(path string) string {
 }
 
 // setupRules is the permission entries of dir's settings files as
-// ImportedRulesIn maps them, and the ones it ignores.
+// ImportedRulesIn maps them, an item per entry with the rules it became,
+// and the entries it ignores.
 func (w *Service) setupRules(dir string) []wire.SetupItem {
 	im := w.ImportedRulesIn(dir)
 	var out []wire.SetupItem
+	at := map[[2]string]int{} // file, entry → its item: an entry may become several rules
 	for _, r := range im.Rules {
-		it := wire.SetupItem{Kind: wire.SetupRule, Name: r.Entry, Description: fmt.Sprintf("%s %s %q", r.Effect, r.Tool, r.Pattern),
-			File: r.File, Scope: r.Scope, State: wire.SetupActive}
+		rule := fmt.Sprintf("%s %s %q", r.Effect, r.Tool, r.Pattern)
+		key := [2]string{r.File, r.Entry}
+		if i, ok := at[key]; ok {
+			out[i].Description += ", " + rule
+			continue
+		}
+		it := wire.SetupItem{Kind: wire.SetupRule, Name: r.Entry, Description: rule, File: r.File, Scope: r.Scope, State: wire.SetupActive}
 		if !r.Applies {
 			it.State, it.Detail = wire.SetupUntrusted, untrustedSentence(r.File, "allow rules apply")
 		}
+		at[key] = len(out)
 		out = append(out, it)
 	}
 	for _, ig := range im.Ignored {

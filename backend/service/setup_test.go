@@ -119,6 +119,12 @@ func TestSetupListsEveryKindAndState(t *testing.T) {
 	if g := got["hook PreToolUse project"]; g.Description != "./guard.sh" || g.Matcher != "Bash" || g.File != filepath.Join(dir, ".claude", "settings.json") {
 		t.Errorf("project hook: %+v", g)
 	}
+	if g := got["rule Bash(make:*) project"]; g.Description != `allow run_bash "make", allow run_bash "make *"` {
+		t.Errorf("an entry is one item with the rules it became: %+v", g)
+	}
+	if n := strings.Count(fmtItems(s), "Bash(make:*)"); n != 1 {
+		t.Errorf("the entry Bash(make:*) is listed %d times", n)
+	}
 	if !s.NeedsTrust {
 		t.Error("NeedsTrust is false with an untrusted .mcp.json and settings file")
 	}
@@ -167,4 +173,13 @@ func TestSetupBrokenMCPFileKeepsTheOthers(t *testing.T) {
 	if it := got["mcp .mcp.json project"]; it.State != wire.SetupBroken || !strings.Contains(it.Detail, "not valid JSON") {
 		t.Errorf("broken .mcp.json: %+v", it)
 	}
+}
+
+// fmtItems is the items' names, one a line.
+func fmtItems(s wire.Setup) string {
+	var b strings.Builder
+	for _, it := range s.Items {
+		b.WriteString(it.Name + "\n")
+	}
+	return b.String()
 }

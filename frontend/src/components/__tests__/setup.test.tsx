@@ -7,7 +7,7 @@ import type { SetupItem } from "../../lib/wire.gen";
 const claude = "/p/.claude/settings.json";
 
 const items: SetupItem[] = [
-  { kind: "hook", name: "PreToolUse", matcher: "Bash", description: "./guard.sh", file: claude, scope: "project", state: "untrusted", detail: "Not trusted: /p/.claude/settings.json is the project's, and its hooks run only once you trust it as it is now (Trust… on this page, the trust prompt, or pilot trust)." },
+  { kind: "hook", name: "PreToolUse", matcher: "Bash", description: "./guard.sh", file: claude, scope: "project", state: "untrusted", detail: "Not trusted: /p/.claude/settings.json is the project's, and its hooks run only once you trust it as it is now (pilot trust, the trust prompt, or Review and trust… in Settings › Setup)." },
   { kind: "hook", name: "Bogus", description: "never.sh", file: "/home/u/.claude/settings.json", scope: "user", state: "ignored", detail: 'the hook event "Bogus" is not one Pilot fires, so its hooks do not run.' },
   { kind: "skill", name: "pdf", description: "Fill PDF forms.", file: "/p/.claude/skills/pdf/SKILL.md", scope: "project", state: "active", detail: "" },
   { kind: "skill", name: "review", description: "", file: "/p/.claude/skills/review/SKILL.md", scope: "project", state: "shadowed", detail: "/p/.claude/skills/review/SKILL.md is not used as a skill: /h/skills/review/SKILL.md has the same name (review) and wins." },
