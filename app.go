@@ -349,6 +349,13 @@ func (a *App) ImportedRules(projectID int64) (wire.ImportedRules, error) {
 	return a.ws().ImportedRules(a.ctx, projectID)
 }
 
+// Setup lists what Pilot found of the user's setup for the project:
+// hooks, skills, rules, MCP servers and commands with file, scope and
+// state, and the tool names hooks see (Settings › Setup).
+func (a *App) Setup(projectID int64) (wire.Setup, error) {
+	return a.ws().ProjectSetup(a.ctx, projectID)
+}
+
 // AddRule stores a permission rule for the project.
 func (a *App) AddRule(projectID int64, tool, pattern, effect string) (wire.Rule, error) {
 	return a.ws().AddRule(a.ctx, projectID, tool, pattern, effect)

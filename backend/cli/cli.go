@@ -59,6 +59,9 @@ Usage:
   pilot trust [--project DIR] [--yes]
                                 trust the project's .mcp.json and settings files (their servers,
                                 allow rules and hooks) as they are now (pilot trust help)
+  pilot setup [--project DIR] [--json]
+                                list the hooks, skills, rules, MCP servers and commands found,
+                                with file, scope and state, and the tool names hooks see
   pilot worktree merge SESSION [--hunks all|N,...] [--force]
                                 bring a worktree session's branch (all hunks, or those numbered)
                                 into the project folder as one undoable change; exit 1 when your
@@ -100,6 +103,8 @@ func Run(ctx context.Context, args []string, tio IO) int {
 		return runRules(ctx, args[1:], tio)
 	case "trust":
 		return runTrust(ctx, args[1:], tio)
+	case "setup":
+		return runSetup(ctx, args[1:], tio)
 	case "worktree":
 		return runWorktree(ctx, args[1:], tio)
 	case "doctor":

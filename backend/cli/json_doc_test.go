@@ -58,6 +58,7 @@ var jsonCommandDocs = []struct {
 	{"pilot mcp list --json", "a line per configured server, once none is still starting", reflect.TypeFor[wire.MCPStatus]()},
 	{"pilot mcp get NAME --json", "one object", reflect.TypeFor[wire.MCPStatus]()},
 	{"pilot doctor --json", "one object", reflect.TypeFor[wire.DoctorReport]()},
+	{"pilot setup --json", "one object", reflect.TypeFor[wire.Setup]()},
 	{"pilot models --json", "one object", reflect.TypeFor[wire.ModelList]()},
 }
 

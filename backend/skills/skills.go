@@ -72,6 +72,11 @@ type Problem struct {
 	Path   string
 	Scope  Scope
 	Reason string
+	// ShadowedBy is, for a usable skill whose name an earlier folder's
+	// skill has, that skill's SKILL.md ("" for a broken one); Name is then
+	// the shared name.
+	ShadowedBy string
+	Name       string
 }
 
 // String is the problem as a sentence for the user.
@@ -125,7 +130,7 @@ func Load(home, pilotHome, project string) Set {
 		set.Problems = append(set.Problems, problems...)
 		for _, k := range found {
 			if first, ok := where[k.Name]; ok {
-				set.Problems = append(set.Problems, Problem{Path: k.Path, Scope: k.Scope,
+				set.Problems = append(set.Problems, Problem{Path: k.Path, Scope: k.Scope, ShadowedBy: first, Name: k.Name,
 					Reason: fmt.Sprintf("%s has the same name (%s) and wins; rename one of them (the name in the front matter)", first, k.Name)})
 				continue
 			}

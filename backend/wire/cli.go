@@ -370,3 +370,43 @@ type WorktreeLine struct {
 	State     SessionState `json:"state"`     // the session's last saved state: idle, running, interrupted, error
 	Discarded bool         `json:"discarded"` // the worktree and branch were removed; the session is history
 }
+
+// Setup is what Pilot found of the user's setup for one project folder:
+// every hook, skill, custom agent, permission rule of a settings file,
+// MCP server and custom command, each with its file, its scope and its
+// state (`pilot setup --json` prints it as one object; Settings › Setup
+// shows it). ToolNames is the name hooks see for each Pilot tool.
+type Setup struct {
+	Project string      `json:"project"`
+	Items   []SetupItem `json:"items"` // hooks, skills, agents, rules, MCP servers, commands, in that order
+	// NeedsTrust: some of the project's files (.mcp.json, settings files)
+	// wait for the user's trust (pilot trust, or the trust prompt).
+	NeedsTrust bool           `json:"needsTrust"`
+	ToolNames  []HookToolName `json:"toolNames"`
+}
+
+// SetupItem is one thing found. Scope is user (~/.claude), pilot-user
+// (PILOT_HOME), project (.claude/ and .mcp.json), local
+// (.claude/settings.local.json) or pilot-project (.pilot/).
+type SetupItem struct {
+	Kind SetupKind `json:"kind"`
+	// Name is a hook's event, a skill's, agent's or MCP server's name, a
+	// rule's entry as the file writes it, a command's /name.
+	Name string `json:"name"`
+	// Description is a hook's command, a skill's, agent's or command's
+	// description, the Pilot rule an entry became, an MCP server's
+	// command or URL.
+	Description string     `json:"description"`
+	Matcher     string     `json:"matcher,omitempty"` // a hook's matcher ("" matches every tool)
+	File        string     `json:"file"`              // the file it comes from (a skill: its SKILL.md)
+	Scope       string     `json:"scope"`
+	State       SetupState `json:"state"`
+	Detail      string     `json:"detail"` // a sentence saying why, when State is not active
+}
+
+// HookToolName is a Pilot tool and the tool_name hooks (and the settings
+// files' permission entries) use for it, as Claude Code names it.
+type HookToolName struct {
+	Pilot  string `json:"pilot"`
+	Claude string `json:"claude"`
+}

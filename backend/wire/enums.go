@@ -403,3 +403,33 @@ const (
 // tool card (UserPromptSubmit, Stop, ...), or project hooks that are not
 // trusted.
 const NoticeHook NoticeKind = "hook"
+
+// SetupKind is what an item of the Setup page is (SetupItem.Kind, the
+// setup-item's data-kind).
+type SetupKind string
+
+// Setup item kinds.
+const (
+	SetupHook    SetupKind = "hook"    // a hook of a settings file
+	SetupSkill   SetupKind = "skill"   // a SKILL.md folder
+	SetupAgent   SetupKind = "agent"   // a custom agent's .md file
+	SetupRule    SetupKind = "rule"    // a permission entry of a settings file
+	SetupMCP     SetupKind = "mcp"     // an MCP server of mcp.json or .mcp.json
+	SetupCommand SetupKind = "command" // a custom slash command's .md file
+)
+
+// SetupState is what became of a Setup item (SetupItem.State, the
+// setup-item's data-state).
+type SetupState string
+
+// Setup item states. Active is "runs" for a hook, "in use" for a skill,
+// agent or command, "applied" for a rule and "trusted" (started) for an
+// MCP server.
+const (
+	SetupActive    SetupState = "active"    // in force
+	SetupUntrusted SetupState = "untrusted" // a project's file the user has not trusted as it is: it waits for pilot trust or the trust prompt
+	SetupIgnored   SetupState = "ignored"   // Pilot cannot use it (unknown event, bad matcher, an entry it cannot map); Detail says why
+	SetupShadowed  SetupState = "shadowed"  // another of the same name wins; Detail names it
+	SetupBroken    SetupState = "broken"    // its file cannot be read or parsed; Detail says what to fix
+	SetupDisabled  SetupState = "disabled"  // turned off by the user (an MCP server)
+)

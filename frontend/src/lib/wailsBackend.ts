@@ -27,6 +27,7 @@ import type {
   ImportedRules,
   SandboxStatus,
   SearchHit,
+  Setup,
   SessionDetail,
   SessionSummary,
   SettingsView,
@@ -120,6 +121,7 @@ export const wailsBackend: Backend = {
   addRule: async (projectId, tool, pattern, effect) => typed<Rule>(await App.AddRule(projectId, tool, pattern, effect)),
   deleteRule: (id) => App.DeleteRule(id),
   importedRules: async (projectId) => typed<ImportedRules>(await App.ImportedRules(projectId)),
+  setup: async (projectId) => typed<Setup>(await App.Setup(projectId)),
 
   mcpServers: async () => typed<MCPServers>(await App.MCPServers()),
   mcpTrustPrompt: async () => typed<MCPTrustPrompt>(await App.MCPTrustPrompt()),

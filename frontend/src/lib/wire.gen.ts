@@ -757,6 +757,62 @@ export interface WorktreeLine {
 }
 
 /**
+ * Setup is what Pilot found of the user's setup for one project folder:
+ * every hook, skill, custom agent, permission rule of a settings file,
+ * MCP server and custom command, each with its file, its scope and its
+ * state (`pilot setup --json` prints it as one object; Settings › Setup
+ * shows it). ToolNames is the name hooks see for each Pilot tool.
+ */
+export interface Setup {
+  project: string;
+  /** hooks, skills, agents, rules, MCP servers, commands, in that order */
+  items: SetupItem[];
+  /**
+   * NeedsTrust: some of the project's files (.mcp.json, settings files)
+   * wait for the user's trust (pilot trust, or the trust prompt).
+   */
+  needsTrust: boolean;
+  toolNames: HookToolName[];
+}
+
+/**
+ * SetupItem is one thing found. Scope is user (~/.claude), pilot-user
+ * (PILOT_HOME), project (.claude/ and .mcp.json), local
+ * (.claude/settings.local.json) or pilot-project (.pilot/).
+ */
+export interface SetupItem {
+  kind: SetupKind;
+  /**
+   * Name is a hook's event, a skill's, agent's or MCP server's name, a
+   * rule's entry as the file writes it, a command's /name.
+   */
+  name: string;
+  /**
+   * Description is a hook's command, a skill's, agent's or command's
+   * description, the Pilot rule an entry became, an MCP server's
+   * command or URL.
+   */
+  description: string;
+  /** a hook's matcher ("" matches every tool) */
+  matcher?: string;
+  /** the file it comes from (a skill: its SKILL.md) */
+  file: string;
+  scope: string;
+  state: SetupState;
+  /** a sentence saying why, when State is not active */
+  detail: string;
+}
+
+/**
+ * HookToolName is a Pilot tool and the tool_name hooks (and the settings
+ * files' permission entries) use for it, as Claude Code names it.
+ */
+export interface HookToolName {
+  pilot: string;
+  claude: string;
+}
+
+/**
  * SlashCommand is a command of the prompt box's / picker: a custom
  * command (a Markdown file), an MCP server's prompt or a skill.
  */
@@ -951,6 +1007,22 @@ export const MCPStateValues: readonly MCPState[] = ["starting", "ready", "failed
 export type HookDecision = "allow" | "deny" | "ask" | "none" | "error";
 /** Every HookDecision. */
 export const HookDecisionValues: readonly HookDecision[] = ["allow", "deny", "ask", "none", "error"];
+
+/**
+ * SetupKind is what an item of the Setup page is (SetupItem.Kind, the
+ * setup-item's data-kind).
+ */
+export type SetupKind = "hook" | "skill" | "agent" | "rule" | "mcp" | "command";
+/** Every SetupKind. */
+export const SetupKindValues: readonly SetupKind[] = ["hook", "skill", "agent", "rule", "mcp", "command"];
+
+/**
+ * SetupState is what became of a Setup item (SetupItem.State, the
+ * setup-item's data-state).
+ */
+export type SetupState = "active" | "untrusted" | "ignored" | "shadowed" | "broken" | "disabled";
+/** Every SetupState. */
+export const SetupStateValues: readonly SetupState[] = ["active", "untrusted", "ignored", "shadowed", "broken", "disabled"];
 
 /** AppReadyPayload says how long the app took to become usable. */
 export interface AppReadyPayload {

@@ -881,6 +881,20 @@ export namespace wire {
 	        this.stderr = source["stderr"];
 	    }
 	}
+	export class HookToolName {
+	    pilot: string;
+	    claude: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new HookToolName(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.pilot = source["pilot"];
+	        this.claude = source["claude"];
+	    }
+	}
 	
 	export class IgnoredRule {
 	    entry: string;
@@ -1905,6 +1919,69 @@ export namespace wire {
 		    return a;
 		}
 	}
+	export class SetupItem {
+	    kind: string;
+	    name: string;
+	    description: string;
+	    matcher?: string;
+	    file: string;
+	    scope: string;
+	    state: string;
+	    detail: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SetupItem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.matcher = source["matcher"];
+	        this.file = source["file"];
+	        this.scope = source["scope"];
+	        this.state = source["state"];
+	        this.detail = source["detail"];
+	    }
+	}
+	export class Setup {
+	    project: string;
+	    items: SetupItem[];
+	    needsTrust: boolean;
+	    toolNames: HookToolName[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Setup(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.project = source["project"];
+	        this.items = this.convertValues(source["items"], SetupItem);
+	        this.needsTrust = source["needsTrust"];
+	        this.toolNames = this.convertValues(source["toolNames"], HookToolName);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class SlashCommand {
 	    name: string;
 	    description: string;

@@ -12,13 +12,14 @@ import Modal from "../Modal";
 import McpServersEditor from "./McpServersEditor";
 import RulesEditor from "./RulesEditor";
 import SandboxSettings from "./SandboxSettings";
+import SetupSection from "./SetupSection";
 import ProviderField, { KeyField, Override } from "./ProviderField";
 import { backendProvider, COMPATIBLE, formFromView, isHttpUrl, presetOf, protocolOf, thinkingOptions, toInput, validate, type FormErrors, type ProviderChoice, type SettingsForm } from "./validate";
 
 /**
  * The sections of the side index, in order.
  */
-const SECTIONS: SectionId[] = ["provider", "approvals", "sandbox", "mcp", "notifications", "helpers", "about"];
+const SECTIONS: SectionId[] = ["provider", "approvals", "sandbox", "mcp", "setup", "notifications", "helpers", "about"];
 
 function Form({ view }: { view: SettingsView }) {
   const c = useController();
@@ -266,6 +267,10 @@ function Form({ view }: { view: SettingsView }) {
               </span>
               {err("mcpTimeout")}
             </label>
+          </Section>
+
+          <Section id="setup">
+            {project ? <SetupSection projectId={project.id} /> : <p className="muted">Open a project to see the hooks, skills, rules, MCP servers and commands Pilot found for it.</p>}
           </Section>
 
           <Section id="notifications">

@@ -129,6 +129,8 @@ export function SetSandboxHidden(arg1:Array<string>):Promise<wire.SandboxStatus>
 
 export function SetSessionMode(arg1:number,arg2:string):Promise<wire.SessionSummary>;
 
+export function Setup(arg1:number):Promise<wire.Setup>;
+
 export function TrustProject(arg1:string):Promise<void>;
 
 export function Version():Promise<version.Info>;

@@ -254,6 +254,10 @@ export function SetSessionMode(arg1, arg2) {
   return window['go']['main']['App']['SetSessionMode'](arg1, arg2);
 }
 
+export function Setup(arg1) {
+  return window['go']['main']['App']['Setup'](arg1);
+}
+
 export function TrustProject(arg1) {
   return window['go']['main']['App']['TrustProject'](arg1);
 }

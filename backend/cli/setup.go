@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"pilot/backend/service"
+	"pilot/backend/wire"
+)
+
+const setupUsage = `usage:
+  pilot setup [--project DIR] [--json]
+
+Lists what Pilot found of your setup for the project: the hooks and
+permission entries of the settings files (~/.claude/settings.json,
+PILOT_HOME/settings.json, .claude/settings.json, .claude/settings.local.json,
+.pilot/settings.json), the skills, the MCP servers (PILOT_HOME/mcp.json,
+.mcp.json) and the custom commands, each with its file, its scope and its
+state (active, untrusted, ignored, shadowed, broken, disabled) and why, then
+the tool names hooks see. Nothing is started or run. The project is
+--project, else PILOT_PROJECT, else the current folder.
+`
+
+// runSetup runs `pilot setup`.
+func runSetup(ctx context.Context, args []string, tio IO) int {
+	var project string
+	var asJSON bool
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "help" || a == "--help" || a == "-h":
+			fmt.Fprint(tio.Stdout, setupUsage)
+			return 0
+		case a == "--json":
+			asJSON = true
+		case a == "--project" && i+1 < len(args):
+			i++
+			project = args[i]
+		case strings.HasPrefix(a, "--project="):
+			project = strings.TrimPrefix(a, "--project=")
+		default:
+			fmt.Fprintf(tio.Stderr, "pilot setup: unexpected argument %q\n%s", a, setupUsage)
+			return exitUsage
+		}
+	}
+	dir, err := mcpProject(project, tio.Getenv)
+	if err != nil {
+		fmt.Fprintf(tio.Stderr, "pilot setup: %v\n", err)
+		return exitFailure
+	}
+	return withService(ctx, tio, func(svc *service.Service) int {
+		s := svc.Setup(dir)
+		if asJSON {
+			if err := json.NewEncoder(tio.Stdout).Encode(s); err != nil {
+				return exitFailure
+			}
+			return 0
+		}
+		printSetup(tio.Stdout, s)
+		return 0
+	})
+}
+
+// setupHeadings titles each kind, in the order Setup lists them.
+var setupHeadings = []struct {
+	kind  wire.SetupKind
+	title string
+}{
+	{wire.SetupHook, "Hooks"},
+	{wire.SetupSkill, "Skills"},
+	{wire.SetupAgent, "Agents"},
+	{wire.SetupRule, "Permission rules from settings files"},
+	{wire.SetupMCP, "MCP servers"},
+	{wire.SetupCommand, "Commands"},
+}
+
+// printSetup writes s for a person: a section per kind with an item a
+// line (state, name, what, file and scope) and why under it, then the
+// tool names hooks see.
+func printSetup(w io.Writer, s wire.Setup) {
+	fmt.Fprintf(w, "Setup of %s\n", s.Project)
+	for _, h := range setupHeadings {
+		var items []wire.SetupItem
+		for _, it := range s.Items {
+			if it.Kind == h.kind {
+				items = append(items, it)
+			}
+		}
+		if len(items) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s:\n", h.title)
+		for _, it := range items {
+			name := it.Name
+			if it.Matcher != "" {
+				name += " [" + it.Matcher + "]"
+			}
+			what := ""
+			if it.Description != "" {
+				what = "  " + it.Description
+			}
+			fmt.Fprintf(w, "  %-9s %s%s\n            %s (%s)\n", it.State, name, what, it.File, it.Scope)
+			if it.Detail != "" {
+				fmt.Fprintf(w, "            %s\n", it.Detail)
+			}
+		}
+	}
+	if s.NeedsTrust {
+		fmt.Fprintf(w, "\nSome of the project's files wait for your trust: run pilot trust --project %s to see and trust them.\n", s.Project)
+	}
+	fmt.Fprint(w, "\nTool names hooks see (Pilot → Claude Code):\n")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, n := range s.ToolNames {
+		fmt.Fprintf(tw, "  %s\t%s\n", n.Pilot, n.Claude)
+	}
+	tw.Flush()
+}

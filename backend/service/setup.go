@@ -1,0 +1,240 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"pilot/backend/commands"
+	"pilot/backend/hooks"
+	"pilot/backend/mcp"
+	"pilot/backend/settingsjson"
+	"pilot/backend/wire"
+)
+
+// Setup lists what Pilot found of the user's setup for the project folder
+// dir: the hooks and permission entries of its settings files, its
+// skills, its MCP servers and its custom commands, each with its file,
+// scope and state (Settings › Setup and `pilot setup` show it), and the
+// tool names hooks see. Nothing is started or run to find it.
+func (w *Service) Setup(dir string) wire.Setup {
+	out := wire.Setup{Project: dir, Items: []wire.SetupItem{}, ToolNames: hookToolNames()}
+	out.Items = append(out.Items, w.setupHooks(dir)...)
+	out.Items = append(out.Items, w.setupSkills(dir)...)
+	out.Items = append(out.Items, w.setupRules(dir)...)
+	out.Items = append(out.Items, w.setupMCP(dir)...)
+	out.Items = append(out.Items, w.setupCommands(dir)...)
+	if p, err := w.MCPTrustPromptIn(dir); err == nil {
+		out.NeedsTrust = p.Needed
+	}
+	return out
+}
+
+// ProjectSetup is Setup for the project projectID (the window's Settings ›
+// Setup).
+func (w *Service) ProjectSetup(ctx context.Context, projectID int64) (wire.Setup, error) {
+	p, err := w.project(ctx, projectID)
+	if err != nil {
+		return wire.Setup{}, err
+	}
+	return w.Setup(p.Path), nil
+}
+
+// hookToolNames is hooks.Names sorted by Pilot's tool name.
+func hookToolNames() []wire.HookToolName {
+	out := make([]wire.HookToolName, 0, len(hooks.Names))
+	for p, c := range hooks.Names {
+		out = append(out, wire.HookToolName{Pilot: p, Claude: c})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Pilot < out[j].Pilot })
+	return out
+}
+
+// untrustedSentence says why a project file's hooks or allow rules are not
+// in force, and what to do.
+func untrustedSentence(file, what string) string {
+	return fmt.Sprintf("Not trusted: %s is the project's, and its %s only once you trust it as it is now (pilot trust, the trust prompt, or Review and trust… in Settings › Setup).", file, what)
+}
+
+// setupHooks is every hook of dir's settings files. Whether one can run is
+// what the hooks package says of its matcher group alone (so the reasons
+// are the ones a run would log); a project file's hooks then wait for
+// trust. A file that cannot be read is listed with the rules.
+func (w *Service) setupHooks(dir string) []wire.SetupItem {
+	var out []wire.SetupItem
+	trustAll := func(settingsjson.File) bool { return true }
+	for _, f := range w.SettingsFiles(dir) {
+		if f.Err != nil {
+			continue
+		}
+		trusted := !f.Scope.FromProject() || w.SettingsTrusted(f)
+		events := make([]string, 0, len(f.Hooks))
+		for e := range f.Hooks {
+			events = append(events, e)
+		}
+		sort.Strings(events)
+		for _, e := range events {
+			for _, g := range f.Hooks[e] {
+				one := f
+				one.Hooks = settingsjson.Hooks{e: {g}}
+				state, detail := wire.SetupActive, ""
+				if ig := hooks.New([]settingsjson.File{one}, hooks.Options{Trusted: trustAll}).Ignored(); len(ig) > 0 {
+					state, detail = wire.SetupIgnored, strings.Join(ig, " ")
+				} else if !trusted {
+					state, detail = wire.SetupUntrusted, untrustedSentence(f.Path, "hooks run")
+				}
+				for _, h := range g.Hooks {
+					what := h.Command
+					if h.Type != "command" {
+						what = h.Type + " hook"
+					}
+					out = append(out, wire.SetupItem{Kind: wire.SetupHook, Name: e, Matcher: g.Matcher, Description: what,
+						File: f.Path, Scope: string(f.Scope), State: state, Detail: detail})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// setupSkills is every skill a session in dir sees, the shadowed ones and
+// the SKILL.md folders that cannot be used.
+func (w *Service) setupSkills(dir string) []wire.SetupItem {
+	set := w.Skills(dir)
+	var out []wire.SetupItem
+	for _, k := range set.Skills {
+		out = append(out, wire.SetupItem{Kind: wire.SetupSkill, Name: k.Name, Description: k.Description, File: k.Path, Scope: string(k.Scope), State: wire.SetupActive})
+	}
+	for _, p := range set.Problems {
+		it := wire.SetupItem{Kind: wire.SetupSkill, Name: p.Name, File: p.Path, Scope: string(p.Scope), State: wire.SetupBroken, Detail: p.String() + "."}
+		if p.ShadowedBy != "" {
+			it.State = wire.SetupShadowed
+		}
+		if it.Name == "" {
+			it.Name = lastElem(p.Path)
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// lastElem names an item that has no name of its own by its file (a
+// skill's by its folder).
+func lastElem(path string) string {
+	if filepath.Base(path) == "SKILL.md" {
+		path = filepath.Dir(path)
+	}
+	return filepath.Base(path)
+}
+
+// setupRules is the permission entries of dir's settings files as
+// ImportedRulesIn maps them, an item per entry with the rules it became,
+// and the entries it ignores.
+func (w *Service) setupRules(dir string) []wire.SetupItem {
+	im := w.ImportedRulesIn(dir)
+	var out []wire.SetupItem
+	at := map[[2]string]int{} // file, entry → its item: an entry may become several rules
+	for _, r := range im.Rules {
+		rule := fmt.Sprintf("%s %s %q", r.Effect, r.Tool, r.Pattern)
+		key := [2]string{r.File, r.Entry}
+		if i, ok := at[key]; ok {
+			out[i].Description += ", " + rule
+			continue
+		}
+		it := wire.SetupItem{Kind: wire.SetupRule, Name: r.Entry, Description: rule, File: r.File, Scope: r.Scope, State: wire.SetupActive}
+		if !r.Applies {
+			it.State, it.Detail = wire.SetupUntrusted, untrustedSentence(r.File, "allow rules apply")
+		}
+		at[key] = len(out)
+		out = append(out, it)
+	}
+	for _, ig := range im.Ignored {
+		name := ig.Entry
+		if name == "" {
+			name = lastElem(ig.File)
+		}
+		out = append(out, wire.SetupItem{Kind: wire.SetupRule, Name: name, Description: ig.Effect, File: ig.File, Scope: ig.Scope, State: wire.SetupIgnored, Detail: ig.Reason})
+	}
+	return out
+}
+
+// setupMCP is the servers of PILOT_HOME/mcp.json and dir's .mcp.json, read
+// each on its own so that one broken file does not hide the other's.
+// Nothing is started: a server's state is its configuration's (disabled),
+// and for the project's, whether the file is trusted as it is.
+func (w *Service) setupMCP(dir string) []wire.SetupItem {
+	var out []wire.SetupItem
+	project := map[string]bool{}
+	pf, raw, perr := mcp.ReadFile(mcp.ProjectPath(dir))
+	if perr == nil {
+		for n := range pf.Servers {
+			project[n] = true
+		}
+	}
+	add := func(path, scope string, f mcp.File, err error, state func(mcp.Server) (wire.SetupState, string)) {
+		if err != nil {
+			out = append(out, wire.SetupItem{Kind: wire.SetupMCP, Name: lastElem(path), File: path, Scope: scope, State: wire.SetupBroken,
+				Detail: fmt.Sprintf("None of its servers start: %v.", err)})
+			return
+		}
+		names := make([]string, 0, len(f.Servers))
+		for n := range f.Servers {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			s := f.Servers[n]
+			st, detail := state(s)
+			if s.Disabled {
+				st, detail = wire.SetupDisabled, "Turned off in Settings › MCP servers (or pilot mcp); turn it on there to start it."
+			}
+			out = append(out, wire.SetupItem{Kind: wire.SetupMCP, Name: n, Description: mcp.Display(s, mcp.EnvLookup), File: path, Scope: scope, State: st, Detail: detail})
+		}
+	}
+	userPath := mcp.UserPath(w.home)
+	uf, _, uerr := mcp.ReadFile(userPath)
+	add(userPath, string(settingsjson.ScopePilotUser), uf, uerr, func(mcp.Server) (wire.SetupState, string) { return wire.SetupActive, "" })
+	// The user's servers a project server of the same name replaces.
+	for i := range out {
+		if it := &out[i]; it.State == wire.SetupActive && project[it.Name] {
+			it.State, it.Detail = wire.SetupShadowed, fmt.Sprintf("The project's .mcp.json has a server called %s, which is used instead.", it.Name)
+		}
+	}
+	trusted := false
+	if raw != nil {
+		trusted, _ = mcp.Trusted(w.home, dir, mcp.Hash(raw))
+	}
+	add(mcp.ProjectPath(dir), string(settingsjson.ScopeProject), pf, perr, func(mcp.Server) (wire.SetupState, string) {
+		if trusted {
+			return wire.SetupActive, ""
+		}
+		return wire.SetupUntrusted, untrustedSentence(mcp.ProjectPath(dir), "servers start")
+	})
+	return out
+}
+
+// commandScopes maps a command's source to the scope words of the other
+// items.
+var commandScopes = map[string]settingsjson.Scope{
+	commands.SourcePilot:      settingsjson.ScopePilotProject,
+	commands.SourceClaude:     settingsjson.ScopeProject,
+	commands.SourceUser:       settingsjson.ScopePilotUser,
+	commands.SourceUserClaude: settingsjson.ScopeUser,
+}
+
+// setupCommands is the custom commands of dir, PILOT_HOME and the user's
+// ~/.claude/commands; a folder that cannot be read is listed as broken.
+func (w *Service) setupCommands(dir string) []wire.SetupItem {
+	cmds, err := commands.List(w.home, w.userHome(), dir)
+	var out []wire.SetupItem
+	for _, c := range cmds {
+		out = append(out, wire.SetupItem{Kind: wire.SetupCommand, Name: "/" + c.Name, Description: c.Description, File: c.Path, Scope: string(commandScopes[c.Source]), State: wire.SetupActive})
+	}
+	if err != nil {
+		out = append(out, wire.SetupItem{Kind: wire.SetupCommand, Name: "commands", State: wire.SetupBroken,
+			Detail: fmt.Sprintf("Some custom commands could not be read (%v): check the folder's permissions.", err)})
+	}
+	return out
+}
