@@ -22,7 +22,9 @@ func TestHeadlessCustomAgent(t *testing.T) {
 	for _, mode := range []string{"ask", "edits"} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
-			agent := func(r fakellm.Request) bool { return strings.Contains(r.System, "You are fixer, a custom agent of Pilot") }
+			agent := func(r fakellm.Request) bool {
+				return strings.Contains(r.System, "You are fixer, a custom agent of Pilot")
+			}
 			srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{
 				{Match: func(r fakellm.Request) bool { return !agent(r) && len(r.ToolResults) == 0 }, ToolCalls: []fakellm.ToolCall{
 					{ID: "t1", Name: "task", Input: []byte(`{"description":"fix the file","prompt":"create fixed.txt","subagent_type":"fixer"}`)},
