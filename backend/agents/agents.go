@@ -42,9 +42,6 @@ const (
 	ScopeUser         Scope = "user"          // ~/.claude/agents
 )
 
-// FromProject reports whether the scope is one of the project's folders.
-func (s Scope) FromProject() bool { return s == ScopePilotProject || s == ScopeProject }
-
 // Limits of a file and of a folder.
 const (
 	MaxName        = 64

@@ -96,7 +96,7 @@ func TestLoad(t *testing.T) {
 		t.Fatalf("names = %v", got)
 	}
 	r, _ := set.Find("reviewer")
-	if r.Description != "project's" || r.Scope != ScopeProject || !r.Scope.FromProject() {
+	if r.Description != "project's" || r.Scope != ScopeProject {
 		t.Fatalf("reviewer = %+v, want the project's", r)
 	}
 	if k, _ := set.Find("tester"); k.Scope != ScopePilotUser {
