@@ -47,15 +47,16 @@ func agentOptions(t *testing.T) Options {
 
 func TestReadOnlyAgent(t *testing.T) {
 	t.Parallel()
+	million := fakellm.Usage{InputTokens: 1_000_000}
 	for _, format := range formats {
 		t.Run(format, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, format, fakellm.Script{Turns: []fakellm.Turn{
 				{Match: func(r fakellm.Request) bool { return isMain(r) && len(r.ToolResults) == 0 },
 					ToolCalls: []fakellm.ToolCall{taskCall("t1", "finder", "where is alpha?"), taskCall("t2", "nobody", "hi")}},
-				{Match: func(r fakellm.Request) bool { return isAgent("finder")(r) && len(r.ToolResults) == 0 },
+				{Match: func(r fakellm.Request) bool { return isAgent("finder")(r) && len(r.ToolResults) == 0 }, Usage: &million,
 					ToolCalls: []fakellm.ToolCall{toolCall("f1", "read_file", `{"path":"alpha.txt"}`), toolCall("f2", "write_file", `{"path":"x.txt","content":"x"}`)}},
-				{Match: isAgent("finder"), Text: "Alpha is in alpha.txt."},
+				{Match: isAgent("finder"), Usage: &million, Text: "Alpha is in alpha.txt."},
 				{Match: isMain, Text: "Found."},
 			}}, setup{mode: "ask", files: agentFiles, opt: agentOptions(t)})
 			if r := h.turn("find alpha"); r != ReasonEndTurn {
@@ -115,6 +116,13 @@ func TestReadOnlyAgent(t *testing.T) {
 			}
 			if i := slices.IndexFunc(calls, func(c store.ToolCall) bool { return c.ToolUseID == "t1/1" }); i < 0 || calls[i].ParentToolUseID != "t1" || calls[i].Status != store.ToolDone {
 				t.Fatalf("the agent's read is not nested under its task: %+v", calls)
+			}
+			sess, err := h.st.Session(context.Background(), h.sess.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if format == llm.ProviderAnthropic && (sess.CostUSD < 2 || sess.CostUSD > 2.1) {
+				t.Fatalf("the session cost $%.2f, want about $2: the agent's two million input tokens at Haiku's price (Sonnet's would be $6), plus the main agent's few", sess.CostUSD)
 			}
 			if len(h.rec.events(wire.AgentApproval)) != 0 {
 				t.Fatal("a read-only agent asked for an approval")

@@ -174,7 +174,11 @@ func (h *helper) run(ctx context.Context) outcome {
 				fmt.Sprintf("You have used your %d tool calls. Answer now with what you found, and say what you could not check.", HelperMaxTools))}})
 		}
 		msg, usage, err := h.call(ctx, defs)
-		t.spend(context.WithoutCancel(ctx), usage, false)
+		priced := t.priced
+		if h.model != t.model && h.model != "" {
+			priced = h.model // a custom agent on a model of its own
+		}
+		t.spendOn(context.WithoutCancel(ctx), usage, false, priced)
 		if err != nil {
 			if ctx.Err() != nil {
 				return h.stopped(true)
