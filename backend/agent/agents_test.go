@@ -212,3 +212,51 @@ func TestEditingAgent(t *testing.T) {
 		})
 	}
 }
+
+// An editing agent's command is the session's: asked like one, run once
+// approved, its card nested; a PreToolUse hook on Write blocks its write
+// before any review, and nothing is written.
+func TestEditingAgentCommandAndHook(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{".claude/agents/runner.md": "---\nname: runner\ndescription: Runs things.\ntools: Bash, Write\n---\nYou run things.\n"}
+	h := newHarness(t, llm.ProviderAnthropic, fakellm.Script{Turns: []fakellm.Turn{
+		{Match: func(r fakellm.Request) bool { return isMain(r) && len(r.ToolResults) == 0 },
+			ToolCalls: []fakellm.ToolCall{taskCall("t1", "runner", "make the files")}},
+		{Match: func(r fakellm.Request) bool { return isAgent("runner")(r) && len(r.ToolResults) == 0 },
+			ToolCalls: []fakellm.ToolCall{toolCall("b1", "run_bash", `{"command":"echo made > made.txt"}`), toolCall("w1", "write_file", `{"path":"blocked.txt","content":"no\n"}`)}},
+		{Match: isAgent("runner"), Text: "Ran it; the write was blocked."},
+		{Match: isMain, Text: "Done."},
+	}}, setup{mode: "ask", files: files, opt: agentOptions(t),
+		hooks: hookSet(t, "PreToolUse", "Write", `cat >/dev/null; echo "No new files from agents." >&2; exit 2`)})
+	var asked []wire.Approval
+	h.approveWith(func(a wire.Approval) {
+		asked = append(asked, a)
+		h.m.Approvals().DecideCommand(a.ID, wire.CommandDecision{Approve: true})
+	})
+	if r := h.turn("make the files"); r != ReasonEndTurn {
+		t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
+	}
+	if len(asked) != 1 || asked[0].Kind != wire.ApprovalCommand || asked[0].ToolCallID != "t1/1" || asked[0].Command != "echo made > made.txt" {
+		t.Fatalf("approvals %+v, want the agent's command, nested as t1/1", asked)
+	}
+	if got := h.read("made.txt"); got != "made\n" {
+		t.Fatalf("made.txt = %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, "blocked.txt")); err == nil {
+		t.Fatal("a write a hook blocked was written")
+	}
+	calls, err := h.st.ToolCalls(context.Background(), h.sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]store.ToolCall{}
+	for _, c := range calls {
+		byID[c.ToolUseID] = c
+	}
+	if c := byID["t1/1"]; c.ParentToolUseID != "t1" || c.Status != store.ToolDone || c.Approval != store.ApprovalApproved {
+		t.Fatalf("the command's call %+v", c)
+	}
+	if c := byID["t1/2"]; c.ParentToolUseID != "t1" || c.Status != store.ToolRejected || !strings.Contains(c.Output, "No new files from agents.") {
+		t.Fatalf("the blocked write's call %+v", c)
+	}
+}
