@@ -75,20 +75,25 @@ var modelAliases = map[string]string{"sonnet": "claude-sonnet-4-5", "opus": "cla
 // on an OpenAI-compatible server); else the session's, with a note saying
 // so.
 func (t *turn) agentModel(a agents.Agent) (model, note string) {
+	return pickModel(a, t.p.Name(), t.model)
+}
+
+// pickModel is agentModel for a session on provider (its Name) with
+// model.
+func pickModel(a agents.Agent, provider, session string) (model, note string) {
 	want := a.Model
 	if want == "" || want == "inherit" {
-		return t.model, ""
+		return session, ""
 	}
-	anthropic := t.p.Name() == "anthropic"
+	anthropic := provider == "anthropic"
 	if id, ok := modelAliases[want]; ok {
 		if anthropic {
 			return id, ""
 		}
-		want = id
 	} else if anthropic == strings.HasPrefix(want, "claude-") {
 		return want, ""
 	}
-	return t.model, fmt.Sprintf("The agent %s asks for the model %s, which the session's provider (%s) does not serve, so it ran on the session's model.", a.Name, a.Model, t.p.Name())
+	return session, fmt.Sprintf("The agent %s asks for the model %s, which the session's provider (%s) does not serve, so it ran on the session's model.", a.Name, a.Model, provider)
 }
 
 // agentSystem is a custom agent's system prompt: its own, then where it

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"pilot/backend/agents"
 	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
 	"pilot/backend/store"
@@ -20,6 +21,7 @@ import (
 var agentFiles = map[string]string{
 	".claude/agents/finder.md": "---\nname: finder\ndescription: Finds where things are.\ntools: Read, Grep, WebSearch\nmodel: haiku\n---\nYou are FINDER-PROMPT. Look, never touch.\n",
 	".pilot/agents/fixer.md":   "---\nname: fixer\ndescription: Fixes small things in files.\ntools: Read, Write\n---\nYou are FIXER-PROMPT.\n",
+	".claude/agents/broken.md": "You are an agent without front matter.\n",
 	"alpha.txt":                "alpha-content\n",
 }
 
@@ -123,6 +125,14 @@ func TestReadOnlyAgent(t *testing.T) {
 			}
 			if format == llm.ProviderAnthropic && (sess.CostUSD < 2 || sess.CostUSD > 2.1) {
 				t.Fatalf("the session cost $%.2f, want about $2: the agent's two million input tokens at Haiku's price (Sonnet's would be $6), plus the main agent's few", sess.CostUSD)
+			}
+			var told bool
+			for _, e := range h.rec.events(wire.AgentNotice) {
+				n := e.(wire.NoticePayload)
+				told = told || (n.Kind == wire.NoticeAgents && strings.Contains(n.Text, "broken.md is not used as an agent: it has no front matter"))
+			}
+			if !told {
+				t.Fatalf("no notice about broken.md: %+v", h.rec.events(wire.AgentNotice))
 			}
 			if len(h.rec.events(wire.AgentApproval)) != 0 {
 				t.Fatal("a read-only agent asked for an approval")
@@ -258,5 +268,29 @@ func TestEditingAgentCommandAndHook(t *testing.T) {
 	}
 	if c := byID["t1/2"]; c.ParentToolUseID != "t1" || c.Status != store.ToolRejected || !strings.Contains(c.Output, "No new files from agents.") {
 		t.Fatalf("the blocked write's call %+v", c)
+	}
+}
+
+func TestPickModel(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		want, provider, session string
+		model                   string
+		noted                   bool
+	}{
+		{"", "anthropic", "claude-sonnet-4-5", "claude-sonnet-4-5", false},
+		{"inherit", "openai", "gpt-5", "gpt-5", false},
+		{"opus", "anthropic", "claude-sonnet-4-5", "claude-opus-4-5", false},
+		{"haiku", "openai", "gpt-5", "gpt-5", true},
+		{"claude-opus-4-1", "anthropic", "", "claude-opus-4-1", false},
+		{"claude-opus-4-1", "openai", "gpt-5", "gpt-5", true},
+		{"gpt-5-mini", "openai", "gpt-5", "gpt-5-mini", false},
+		{"anthropic/claude-haiku-4.5", "openai", "gpt-5", "anthropic/claude-haiku-4.5", false},
+		{"gpt-5-mini", "anthropic", "claude-sonnet-4-5", "claude-sonnet-4-5", true},
+	} {
+		model, note := pickModel(agents.Agent{Name: "a", Model: c.want}, c.provider, c.session)
+		if model != c.model || (note != "") != c.noted {
+			t.Errorf("%q on %s (session %q): %q, note %q; want %q, noted %v", c.want, c.provider, c.session, model, note, c.model, c.noted)
+		}
 	}
 }
