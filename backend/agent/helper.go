@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"pilot/backend/agents"
 	"pilot/backend/gate"
 	"pilot/backend/present"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"pilot/backend/llm"
 	"pilot/backend/store"
 	"pilot/backend/tools"
+	"pilot/backend/wire"
 )
 
 // Limits of a helper (the task tool).
@@ -46,6 +48,7 @@ type ownState struct {
 	mu      sync.Mutex    // the turn's usage (t.sess), updated by concurrent helpers
 	context int           // tokens of the main agent's last call
 	ask     sync.Mutex    // one web_fetch approval at a time
+	change  sync.Mutex    // one custom agent's change-making call at a time
 }
 
 // runOwn runs the calls the loop handles itself; it reports whether r
@@ -73,11 +76,18 @@ type helper struct {
 	msgs   []llm.Message
 	calls  int  // tool calls made
 	held   bool // a SubagentStop hook already made it go on once
+	// tools it may call; model it runs on; agent the custom agent it is
+	// (nil: the read-only helper).
+	tools map[string]bool
+	model string
+	agent *agents.Agent
 }
 
 // runHelper runs a task call: a helper agent with its own context and the
-// read-only tools answers the prompt, and its answer is the result. Its
-// tool calls are stored and shown under the task's card.
+// read-only tools answers the prompt, and its answer is the result; with a
+// subagent_type, the custom agent of that name does, with its own prompt,
+// tools and model. Its tool calls are stored and shown under the task's
+// card.
 func (t *turn) runHelper(ctx context.Context, r *toolRun) {
 	p, bad := tools.Params[tools.TaskParams](r.tool, r.use.Input)
 	if bad != nil {
@@ -87,6 +97,15 @@ func (t *turn) runHelper(ctx context.Context, r *toolRun) {
 	if strings.TrimSpace(p.Prompt) == "" {
 		r.out = outcome{text: "The task's prompt is empty: say what the helper should find and report.", isError: true, status: store.ToolError}
 		return
+	}
+	var custom *agents.Agent
+	if name := strings.TrimSpace(p.SubagentType); name != "" {
+		a, ok := t.agents.Find(name)
+		if !ok {
+			r.out = outcome{text: unknownAgent(name, t.agents), isError: true, status: store.ToolError}
+			return
+		}
+		custom = &a
 	}
 	t.own.once.Do(func() {
 		n := t.own.helpers
@@ -105,18 +124,34 @@ func (t *turn) runHelper(ctx context.Context, r *toolRun) {
 		r.out = cancelled(false)
 		return
 	}
-	h := &helper{t: t, parent: r, msgs: []llm.Message{{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock(p.Prompt)}}}}
-	var sys strings.Builder
-	if err := helperTemplate.Execute(&sys, promptData{Dir: t.l.root.Dir(), Date: t.l.m.opt.Now().Format("Monday 2 January 2006")}); err != nil {
-		panic(err) // the template is embedded and tested
+	h := &helper{t: t, parent: r, msgs: []llm.Message{{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock(p.Prompt)}}},
+		tools: helperTools, model: t.model, agent: custom}
+	var note string
+	if custom != nil {
+		h.system = t.agentSystem(*custom)
+		h.tools = map[string]bool{}
+		for _, name := range custom.Tools {
+			h.tools[name] = true
+		}
+		if h.model, note = t.agentModel(*custom); note != "" {
+			t.l.notice(string(wire.NoticeAgents), note, 0)
+		}
+	} else {
+		var sys strings.Builder
+		if err := helperTemplate.Execute(&sys, promptData{Dir: t.l.root.Dir(), Date: t.l.m.opt.Now().Format("Monday 2 January 2006")}); err != nil {
+			panic(err) // the template is embedded and tested
+		}
+		h.system = sys.String()
 	}
-	h.system = sys.String()
 	for _, def := range t.l.registry.Defs() {
-		if helperTools[def.Name] {
+		if h.tools[def.Name] {
 			h.defs = append(h.defs, def)
 		}
 	}
 	r.out = h.run(ctx)
+	if note != "" {
+		r.out.text += "\n\n(" + note + ")"
+	}
 }
 
 // run is the helper's loop: call the model, run its tools, until it
@@ -139,7 +174,11 @@ func (h *helper) run(ctx context.Context) outcome {
 				fmt.Sprintf("You have used your %d tool calls. Answer now with what you found, and say what you could not check.", HelperMaxTools))}})
 		}
 		msg, usage, err := h.call(ctx, defs)
-		t.spend(context.WithoutCancel(ctx), usage, false)
+		priced := t.priced
+		if h.model != t.model && h.model != "" {
+			priced = h.model // a custom agent on a model of its own
+		}
+		t.spendOn(context.WithoutCancel(ctx), usage, false, priced)
 		if err != nil {
 			if ctx.Err() != nil {
 				return h.stopped(true)
@@ -186,7 +225,7 @@ func (h *helper) stopped(started bool) outcome {
 // call streams one answer of the helper's model.
 func (h *helper) call(ctx context.Context, defs []llm.ToolDef) (llm.Message, llm.Usage, error) {
 	t := h.t
-	ch, err := t.p.Stream(ctx, llm.Request{Model: t.model, System: h.system, Messages: h.msgs, Tools: defs, MaxTokens: t.l.m.opt.MaxTokens})
+	ch, err := t.p.Stream(ctx, llm.Request{Model: h.model, System: h.system, Messages: h.msgs, Tools: defs, MaxTokens: t.l.m.opt.MaxTokens})
 	if err != nil {
 		return llm.Message{}, llm.Usage{}, err
 	}
@@ -240,6 +279,13 @@ func (h *helper) runTool(ctx context.Context, u llm.ContentBlock) llm.ContentBlo
 	id := fmt.Sprintf("%s/%d", h.parent.use.ID, h.calls)
 	c := store.ToolCall{SessionID: l.id, MessageID: h.parent.msg, ToolUseID: id,
 		Name: u.Name, Input: u.Input, ParentToolUseID: h.parent.use.ID, Status: store.ToolRunning}
+	if h.agent != nil && agents.ChangeTools[u.Name] && h.tools[u.Name] {
+		out, err := h.agentCall(ctx, u, id)
+		if err != nil {
+			l.m.log.Warn("saving a custom agent's tool call", "session", l.id, "err", err)
+		}
+		return llm.ContentBlock{Type: llm.BlockToolResult, ToolUseID: u.ID, Content: cutHelperResult(out.text), IsError: out.isError}
+	}
 	rec, err := l.m.st.InsertToolCall(bg, c)
 	if err != nil {
 		l.m.log.Warn("saving a helper's tool call", "session", l.id, "err", err)
@@ -262,21 +308,32 @@ func (h *helper) runTool(ctx context.Context, u llm.ContentBlock) llm.ContentBlo
 	}
 	present.End(&v, out.status, out.text, out.isError, out.refusedBy, t.l.m.opt.Now())
 	l.emitTool(v)
-	text := out.text
+	return llm.ContentBlock{Type: llm.BlockToolResult, ToolUseID: u.ID, Content: cutHelperResult(out.text), IsError: out.isError}
+}
+
+// cutHelperResult cuts what one call sends back to a helper.
+func cutHelperResult(text string) string {
 	if len(text) > helperResultChars {
-		text = text[:helperResultChars] + fmt.Sprintf("\n[... cut at %d characters: read a narrower range or search more precisely]", helperResultChars)
+		return text[:helperResultChars] + fmt.Sprintf("\n[... cut at %d characters: read a narrower range or search more precisely]", helperResultChars)
 	}
-	return llm.ContentBlock{Type: llm.BlockToolResult, ToolUseID: u.ID, Content: text, IsError: out.isError}
+	return text
 }
 
 // execute runs a helper's call if it is one of its tools.
 func (h *helper) execute(ctx context.Context, u llm.ContentBlock) outcome {
-	if !helperTools[u.Name] {
+	if !h.tools[u.Name] {
 		names := make([]string, len(h.defs))
 		for i, d := range h.defs {
 			names[i] = d.Name
 		}
-		return outcome{text: fmt.Sprintf("A helper cannot call %s. Its tools are: %s.", u.Name, strings.Join(names, ", ")), isError: true, status: store.ToolError}
+		who := "A helper"
+		if h.agent != nil {
+			who = "The agent " + h.agent.Name
+		}
+		if len(names) == 0 {
+			return outcome{text: fmt.Sprintf("%s cannot call %s: it has no tools. Answer with what you know.", who, u.Name), isError: true, status: store.ToolError}
+		}
+		return outcome{text: fmt.Sprintf("%s cannot call %s. Its tools are: %s.", who, u.Name, strings.Join(names, ", ")), isError: true, status: store.ToolError}
 	}
 	if ctx.Err() != nil {
 		return cancelled(false)

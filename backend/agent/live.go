@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"pilot/backend/agents"
 	"pilot/backend/hooks"
 	"pilot/backend/llm"
 	"pilot/backend/permission"
@@ -52,6 +53,7 @@ type live struct {
 
 	ruled  atomic.Pointer[[]permission.Rule] // the rules the gate read last (Withheld)
 	skills atomic.Pointer[skills.Set]        // the skills the last turn found (loadSkills)
+	agents atomic.Pointer[agents.Set]        // the custom agents the last turn found (loadAgents)
 }
 
 // setState moves the machine and emits the new state. An invalid move is

@@ -494,7 +494,7 @@ func (m *Manager) live(ctx context.Context, sessionID int64) (*live, error) {
 		reads:    reads,
 		calib:    1,
 	}
-	l.registry = tools.New(tools.Deps{Root: root, Reads: reads, Env: m.opt.Env, MCP: servers, Withheld: l.withheld, Skills: l.currentSkills})
+	l.registry = tools.New(tools.Deps{Root: root, Reads: reads, Env: m.opt.Env, MCP: servers, Withheld: l.withheld, Skills: l.currentSkills, Agents: l.currentAgents})
 	l.machine.state = Idle
 	switch sum, err := m.st.Summary(ctx, sessionID); {
 	case err == nil:

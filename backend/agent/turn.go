@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"pilot/backend/agents"
 	"pilot/backend/gate"
 	"pilot/backend/llm"
 	"pilot/backend/permission"
@@ -62,8 +63,9 @@ type turn struct {
 	guardN   int
 	retried  bool // a context-too-long answer was already compacted and retried
 	own      ownState
-	stopped  bool   // a Stop hook already made the model go on once
-	halted   halted // a hook asked to stop (continue: false)
+	agents   agents.Set // the custom agents task may start (loadAgents)
+	stopped  bool       // a Stop hook already made the model go on once
+	halted   halted     // a hook asked to stop (continue: false)
 }
 
 // run executes a turn and reports its end.
@@ -187,6 +189,7 @@ func (l *live) load(ctx context.Context) (*turn, error) {
 		system:  SystemPrompt(ctx, l.root.Dir(), l.m.opt.Now(), l.loadSkills().Skills),
 		mode:    l.approvalMode(sess),
 		own:     ownState{helpers: p.Helpers},
+		agents:  l.loadAgents(),
 		history: history,
 	}, nil
 }

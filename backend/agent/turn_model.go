@@ -352,11 +352,16 @@ func (t *turn) account(ctx context.Context, u llm.Usage, estimated int) {
 // spend adds a call's usage and cost (the main agent's or a helper's) to
 // the session and emits the totals with the main agent's context use.
 func (t *turn) spend(ctx context.Context, u llm.Usage, main bool) {
+	t.spendOn(ctx, u, main, t.priced)
+}
+
+// spendOn is spend of a call to the model priced (a custom agent's own).
+func (t *turn) spendOn(ctx context.Context, u llm.Usage, main bool, priced string) {
 	l := t.l
 	if !main && u == (llm.Usage{}) {
 		return
 	}
-	cost, known := llm.Cost(t.priced, u)
+	cost, known := llm.Cost(priced, u)
 	t.own.mu.Lock()
 	defer t.own.mu.Unlock()
 	if err := l.m.st.UpdateUsage(ctx, l.id, u, cost); err != nil {

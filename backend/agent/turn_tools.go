@@ -24,6 +24,7 @@ import (
 type toolRun struct {
 	use    llm.ContentBlock
 	msg    int64      // the assistant message that asked for it
+	parent string     // a custom agent's call: the task's tool_use id
 	tool   tools.Tool // nil for a tool the registry does not know
 	skip   string     // not run: this is its (error) result
 	refuse string     // not run: the mode refuses it (gate.Admit); this is its result
@@ -156,7 +157,7 @@ func (t *turn) runOne(ctx context.Context, r *toolRun, exec func(context.Context
 	l := t.l
 	bg := context.WithoutCancel(ctx)
 	rec, err := l.m.st.InsertToolCall(bg, store.ToolCall{
-		SessionID: l.id, MessageID: r.msg, ToolUseID: r.use.ID, Name: r.use.Name, Input: r.use.Input,
+		SessionID: l.id, MessageID: r.msg, ToolUseID: r.use.ID, Name: r.use.Name, Input: r.use.Input, ParentToolUseID: r.parent,
 	})
 	if err != nil {
 		return fmt.Errorf("saving the tool call: %w", err)

@@ -5,6 +5,8 @@ import (
 	_ "embed"
 	"encoding/json"
 	"strings"
+
+	"pilot/backend/agents"
 )
 
 // Tools the agent loop runs itself, since they need the turn: task starts
@@ -25,8 +27,9 @@ var webFetchDesc string
 
 // TaskParams is the input of task.
 type TaskParams struct {
-	Description string `json:"description" desc:"What the helper does, in 3 to 6 words (shown to the user on the card)."`
-	Prompt      string `json:"prompt" desc:"The helper's whole brief: what to find or answer, where to look, and what to report. It does not see this conversation."`
+	Description  string `json:"description" desc:"What the helper does, in 3 to 6 words (shown to the user on the card)."`
+	Prompt       string `json:"prompt" desc:"The helper's whole brief: what to find or answer, where to look, and what to report. It does not see this conversation."`
+	SubagentType string `json:"subagent_type,omitempty" desc:"A custom agent's name, from the list in this tool's description; leave it out for the read-only helper."`
 }
 
 // WebFetchParams is the input of web_fetch.
@@ -35,10 +38,17 @@ type WebFetchParams struct {
 	Prompt string `json:"prompt,omitempty" desc:"A question about the page. When given, the model reads the page and you get its answer instead of the whole page."`
 }
 
-func newTask() Tool {
-	return newTool(TaskTool, taskDesc, true, func(p TaskParams) string {
+func newTask(deps Deps) Tool {
+	t := newTool(TaskTool, taskDesc, true, func(p TaskParams) string {
+		if a := strings.TrimSpace(p.SubagentType); a != "" {
+			return "→ Agent " + truncate(a, 40) + ": " + truncate(strings.Join(strings.Fields(p.Description), " "), 80)
+		}
 		return "→ Helper: " + truncate(strings.Join(strings.Fields(p.Description), " "), 80)
 	}, loopOnly[TaskParams](TaskTool))
+	if deps.Agents != nil {
+		t.more = func() string { return agents.Prompt(deps.Agents().Agents) }
+	}
+	return t
 }
 
 func newWebFetch() Tool {

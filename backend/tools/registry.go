@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"pilot/backend/agents"
 	"pilot/backend/llm"
 	"pilot/backend/sandbox"
 	"pilot/backend/skills"
@@ -32,6 +33,9 @@ type Deps struct {
 	// Skills are the session's skills now (the skill tool is offered
 	// only while there is one); nil: none.
 	Skills func() skills.Set
+	// Agents are the session's custom agents now (task's description
+	// lists them); nil: none.
+	Agents func() agents.Set
 }
 
 // withheld reports whether a project rule denies tool any of rels.
@@ -106,7 +110,7 @@ func New(deps Deps) *Registry {
 		newRunBash(deps),
 		newTodoWrite(),
 		newPresentPlan(),
-		newTask(),
+		newTask(deps),
 		newWebFetch(),
 		newSkill(deps),
 	}

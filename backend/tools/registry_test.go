@@ -25,7 +25,7 @@ var contract = []struct {
 	{"run_bash", []string{"command", "timeout_seconds?", "sandbox?", "reason?"}, false},
 	{"todo_write", []string{"todos"}, true},
 	{"present_plan", []string{"plan", "steps"}, true},
-	{"task", []string{"description", "prompt"}, true},
+	{"task", []string{"description", "prompt", "subagent_type?"}, true},
 	{"web_fetch", []string{"url", "prompt?"}, true},
 	{"skill", []string{"name"}, true},
 }

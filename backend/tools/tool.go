@@ -33,6 +33,9 @@ type typedTool[P any] struct {
 	raw      json.RawMessage
 	label    func(P) string
 	run      func(context.Context, P) (Result, error)
+	// more, when set, is added to desc each time the description is
+	// read (task's list of the custom agents there are now).
+	more func() string
 }
 
 func newTool[P any](name, desc string, readOnly bool, label func(P) string, run func(context.Context, P) (Result, error)) *typedTool[P] {
@@ -44,8 +47,13 @@ func newTool[P any](name, desc string, readOnly bool, label func(P) string, run 
 	return &typedTool[P]{name: name, desc: desc, readOnly: readOnly, schema: s, raw: raw, label: label, run: run}
 }
 
-func (t *typedTool[P]) Name() string            { return t.name }
-func (t *typedTool[P]) Description() string     { return t.desc }
+func (t *typedTool[P]) Name() string { return t.name }
+func (t *typedTool[P]) Description() string {
+	if t.more != nil {
+		return t.desc + t.more()
+	}
+	return t.desc
+}
 func (t *typedTool[P]) Schema() json.RawMessage { return t.raw }
 func (t *typedTool[P]) ReadOnly() bool          { return t.readOnly }
 

@@ -74,6 +74,9 @@ const (
 // NoticeSkills: a SKILL.md is not used, and why.
 const NoticeSkills NoticeKind = "skills"
 
+// NoticeAgents: a custom agent's file is not used, and why.
+const NoticeAgents NoticeKind = "agents"
+
 // ErrorKind classifies a failed turn (ErrorPayload): the provider's typed
 // errors (llm.Kind) or internal.
 type ErrorKind string

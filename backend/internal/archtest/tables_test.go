@@ -34,6 +34,7 @@ var layers = map[string]int{
 	"pilot/backend/gitwt":                            domainLayer, // the user's git: worktrees, branches, diffs, commits
 	"pilot/backend/gate":                             domainLayer,
 	"pilot/backend/hooks":                            domainLayer, // settings.json hooks run with Claude Code's semantics
+	"pilot/backend/agents":                           domainLayer, // custom agents: .claude/agents/*.md (task subagent_type)
 	"pilot/backend/hostaddr":                         leafLayer,
 	"pilot/backend/ledger":                           domainLayer,
 	"pilot/backend/llm":                              leafLayer,

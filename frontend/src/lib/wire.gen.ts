@@ -850,9 +850,9 @@ export const ApprovalOutcomeValues: readonly ApprovalOutcome[] = ["approved", "p
  * NoticeKind is what an informational line in the chat is about
  * (NoticePayload).
  */
-export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget" | "stale" | "mcp" | "rule" | "wait" | "skills" | "hook";
+export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget" | "stale" | "mcp" | "rule" | "wait" | "skills" | "agents" | "hook";
 /** Every NoticeKind. */
-export const NoticeKindValues: readonly NoticeKind[] = ["retry", "compacted", "loop_guard", "limit", "budget", "stale", "mcp", "rule", "wait", "skills", "hook"];
+export const NoticeKindValues: readonly NoticeKind[] = ["retry", "compacted", "loop_guard", "limit", "budget", "stale", "mcp", "rule", "wait", "skills", "agents", "hook"];
 
 /**
  * ErrorKind classifies a failed turn (ErrorPayload): the provider's typed
