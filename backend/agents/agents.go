@@ -84,6 +84,9 @@ type Problem struct {
 	Path   string
 	Scope  Scope
 	Reason string
+	// Name and ShadowedBy are set for a good agent that another file of
+	// the same name wins over (ShadowedBy: that file).
+	Name, ShadowedBy string
 }
 
 // String is the problem as a sentence for the user.
@@ -146,7 +149,7 @@ func Load(home, pilotHome, project string) Set {
 		set.Problems = append(set.Problems, problems...)
 		for _, a := range found {
 			if first, ok := where[a.Name]; ok {
-				set.Problems = append(set.Problems, Problem{Path: a.Path, Scope: a.Scope,
+				set.Problems = append(set.Problems, Problem{Path: a.Path, Scope: a.Scope, Name: a.Name, ShadowedBy: first,
 					Reason: fmt.Sprintf("%s has the same name (%s) and wins; rename one of them (the name in the front matter)", first, a.Name)})
 				continue
 			}

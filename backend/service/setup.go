@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"pilot/backend/agents"
 	"pilot/backend/commands"
 	"pilot/backend/hooks"
 	"pilot/backend/mcp"
@@ -23,6 +24,7 @@ func (w *Service) Setup(dir string) wire.Setup {
 	out := wire.Setup{Project: dir, Items: []wire.SetupItem{}, ToolNames: hookToolNames()}
 	out.Items = append(out.Items, w.setupHooks(dir)...)
 	out.Items = append(out.Items, w.setupSkills(dir)...)
+	out.Items = append(out.Items, w.setupAgents(dir)...)
 	out.Items = append(out.Items, w.setupRules(dir)...)
 	out.Items = append(out.Items, w.setupMCP(dir)...)
 	out.Items = append(out.Items, w.setupCommands(dir)...)
@@ -114,6 +116,34 @@ func (w *Service) setupSkills(dir string) []wire.SetupItem {
 		}
 		if it.Name == "" {
 			it.Name = lastElem(p.Path)
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// setupAgents is the custom agents a session in dir can hand a task to
+// (agents.Load, as the agent finds them), and the files it does not use.
+func (w *Service) setupAgents(dir string) []wire.SetupItem {
+	set := agents.Load(w.userHome(), w.home, dir)
+	var out []wire.SetupItem
+	for _, a := range set.Agents {
+		detail := "Read-only: it runs as a helper does."
+		if !a.ReadOnly() {
+			detail = "It may change files or run commands: each change and command waits for your approval, as the session's do."
+		}
+		if len(a.Ignored) > 0 {
+			detail += " Not given: " + strings.Join(a.Ignored, "; ") + "."
+		}
+		out = append(out, wire.SetupItem{Kind: wire.SetupAgent, Name: a.Name, Description: a.Description, File: a.Path, Scope: string(a.Scope), State: wire.SetupActive, Detail: detail})
+	}
+	for _, p := range set.Problems {
+		it := wire.SetupItem{Kind: wire.SetupAgent, Name: p.Name, File: p.Path, Scope: string(p.Scope), State: wire.SetupBroken, Detail: p.String() + "."}
+		if p.ShadowedBy != "" {
+			it.State = wire.SetupShadowed
+		}
+		if it.Name == "" {
+			it.Name = strings.TrimSuffix(filepath.Base(p.Path), ".md")
 		}
 		out = append(out, it)
 	}

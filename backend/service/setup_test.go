@@ -62,10 +62,14 @@ func TestSetupListsEveryKindAndState(t *testing.T) {
 		filepath.Join(dir, ".claude", "skills", "review", "SKILL.md"): skill("review"),
 		filepath.Join(dir, ".claude", "skills", "lint", "SKILL.md"):   skill("lint"),
 		filepath.Join(dir, ".claude", "skills", "empty", "x"):         "",
-		mcp.UserPath(home):                                     `{"mcpServers": {"db": {"command": "user-db"}, "docs": {"command": "docs-server"}, "off": {"command": "off-server", "disabled": true}}}`,
-		filepath.Join(dir, ".mcp.json"):                        `{"mcpServers": {"db": {"command": "project-db"}}}`,
-		filepath.Join(dir, ".claude", "commands", "deploy.md"): "Deploy the app.\n",
-		filepath.Join(home, "commands", "hello.md"):            "Say hello.\n",
+		mcp.UserPath(home):                                       `{"mcpServers": {"db": {"command": "user-db"}, "docs": {"command": "docs-server"}, "off": {"command": "off-server", "disabled": true}}}`,
+		filepath.Join(dir, ".mcp.json"):                          `{"mcpServers": {"db": {"command": "project-db"}}}`,
+		filepath.Join(dir, ".claude", "commands", "deploy.md"):   "Deploy the app.\n",
+		filepath.Join(home, "commands", "hello.md"):              "Say hello.\n",
+		filepath.Join(dir, ".claude", "agents", "fixer.md"):      "---\nname: fixer\ndescription: Fixes bugs.\ntools: Read, Edit, WebSearch\n---\nFix it.\n",
+		filepath.Join(userHome, ".claude", "agents", "fixer.md"): "---\nname: fixer\ndescription: The user's fixer.\ntools: Read\n---\nFix it.\n",
+		filepath.Join(dir, ".claude", "agents", "reader.md"):     "---\nname: reader\ndescription: Reads.\ntools: Read, Grep\n---\nRead.\n",
+		filepath.Join(dir, ".pilot", "agents", "bad.md"):         "no front matter here\n",
 	})
 
 	s := w.Setup(dir)
@@ -92,6 +96,10 @@ func TestSetupListsEveryKindAndState(t *testing.T) {
 		{"mcp db project", wire.SetupUntrusted, "Not trusted:"},
 		{"command /deploy project", wire.SetupActive, ""},
 		{"command /hello pilot-user", wire.SetupActive, ""},
+		{"agent fixer project", wire.SetupActive, "each change and command waits for your approval"},
+		{"agent reader project", wire.SetupActive, "Read-only"},
+		{"agent fixer user", wire.SetupShadowed, "has the same name (fixer) and wins"},
+		{"agent bad pilot-project", wire.SetupBroken, "is not used as an agent"},
 	}
 	for _, c := range want {
 		it, ok := got[c.key]
@@ -99,7 +107,9 @@ func TestSetupListsEveryKindAndState(t *testing.T) {
 			t.Errorf("%s: not listed; items: %+v", c.key, s.Items)
 			continue
 		}
-		if it.State != c.state || !strings.Contains(it.Detail, c.detail) || (c.state != wire.SetupActive) != (it.Detail != "") {
+		// An item in force says nothing more, but an agent, which says
+		// whether its changes wait for review.
+		if it.State != c.state || !strings.Contains(it.Detail, c.detail) || (c.state != wire.SetupActive || it.Kind == wire.SetupAgent) != (it.Detail != "") {
 			t.Errorf("%s: state %q detail %q, want %q with %q", c.key, it.State, it.Detail, c.state, c.detail)
 		}
 		if it.File == "" || it.Scope == "" {
@@ -115,6 +125,9 @@ func TestSetupListsEveryKindAndState(t *testing.T) {
 	}
 	if bad == nil || bad.State != wire.SetupIgnored || bad.Matcher != "(" || !strings.Contains(bad.Detail, "not a regular expression") {
 		t.Errorf("the hook with a bad matcher: %+v", bad)
+	}
+	if g := got["agent fixer project"]; !strings.Contains(g.Detail, "Not given: WebSearch") || g.Description != "Fixes bugs." {
+		t.Errorf("the project's fixer: %+v", g)
 	}
 	if g := got["hook PreToolUse project"]; g.Description != "./guard.sh" || g.Matcher != "Bash" || g.File != filepath.Join(dir, ".claude", "settings.json") {
 		t.Errorf("project hook: %+v", g)

@@ -5,8 +5,8 @@
 // running, a shadowed and a broken skill, an ignored entry, a disabled
 // server) and the tool names hooks see; "Review and trust…" brings back
 // the one trust prompt, and after trusting, the page says they are in
-// force. Custom agents (data-kind="agent") are read on another branch: the
-// lead adds them to KINDS when merging.
+// force. A custom agent that edits is listed with the sentence that its
+// changes wait for review.
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,7 +15,7 @@ import { check } from "./a11y-helpers.mjs";
 import { openProject } from "./helpers.mjs";
 import { docShot } from "./ledger-helpers.mjs";
 
-const KINDS = ["hook", "skill", "rule", "mcp", "command"];
+const KINDS = ["hook", "skill", "agent", "rule", "mcp", "command"];
 
 function write(path, text) {
   mkdirSync(dirname(path), { recursive: true });
@@ -48,6 +48,7 @@ export const tests = [
         ".claude/skills/review/SKILL.md": skill("review", "The project's review."),
         ".claude/skills/broken/SKILL.md": "no front matter\n",
         ".claude/commands/deploy.md": "Deploy the app to staging.\n",
+        ".claude/agents/fixer.md": "---\nname: fixer\ndescription: Fixes small bugs.\ntools: Read, Edit\n---\nFix the bug you are given.\n",
         ".mcp.json": JSON.stringify({ mcpServers: { db: { command: "db-server", args: ["--read-only"] } } }),
         "README.md": "# p\n",
       });
@@ -87,6 +88,7 @@ export const tests = [
         assert.ok((await it.first().innerText()).includes(file), `the ${kind} ${text} names its file ${file}`);
       }
       for (const kind of KINDS) assert.ok((await setup.locator(`[data-testid=setup-item][data-kind="${kind}"]`).count()) > 0, `a ${kind} is listed`);
+      assert.match(await setup.locator('[data-testid=setup-item][data-kind="agent"]').innerText(), /fixer[\s\S]*waits for your approval/);
       assert.match(await item("hook", "untrusted", "guard").innerText(), /not trusted[\s\S]*PreToolUse[\s\S]*\[Bash\][\s\S]*\(project\)[\s\S]*pilot trust/);
       assert.match(await item("skill", "shadowed", "review").innerText(), /has the same name \(review\) and wins/);
       assert.match(await item("rule", "ignored", "WebSearch").innerText(), /Pilot has no web search tool/);
