@@ -28,6 +28,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"pilot/backend/frontmatter"
 )
 
 // Scope says which folder an agent comes from (the same words as
@@ -143,20 +145,16 @@ func Dirs(home, pilotHome, project string) []Dir {
 // Load finds the agents of Dirs(home, pilotHome, project).
 func Load(home, pilotHome, project string) Set {
 	var set Set
-	where := map[string]string{} // name → the file that has it
+	var all []Agent
 	for _, d := range Dirs(home, pilotHome, project) {
 		found, problems := scan(d)
+		all = append(all, found...)
 		set.Problems = append(set.Problems, problems...)
-		for _, a := range found {
-			if first, ok := where[a.Name]; ok {
-				set.Problems = append(set.Problems, Problem{Path: a.Path, Scope: a.Scope, Name: a.Name, ShadowedBy: first,
-					Reason: fmt.Sprintf("%s has the same name (%s) and wins; rename one of them (the name in the front matter)", first, a.Name)})
-				continue
-			}
-			where[a.Name] = a.Path
-			set.Agents = append(set.Agents, a)
-		}
 	}
+	set.Agents = frontmatter.FirstOfEach(all, func(a Agent) (string, string) { return a.Name, a.Path }, func(a Agent, first string) {
+		set.Problems = append(set.Problems, Problem{Path: a.Path, Scope: a.Scope, Name: a.Name, ShadowedBy: first,
+			Reason: fmt.Sprintf("%s has the same name (%s) and wins; rename one of them (the name in the front matter)", first, a.Name)})
+	})
 	sort.Slice(set.Agents, func(i, j int) bool { return set.Agents[i].Name < set.Agents[j].Name })
 	return set
 }
@@ -193,18 +191,9 @@ func scan(d Dir) ([]Agent, []Problem) {
 }
 
 func read(path string) (Agent, error) {
-	fi, err := os.Stat(path)
-	switch {
-	case err != nil:
-		return Agent{}, fmt.Errorf("it could not be read (%v): check its permissions", err)
-	case !fi.Mode().IsRegular():
-		return Agent{}, errors.New("it is not a regular file: make it a Markdown file")
-	case fi.Size() > maxFile:
-		return Agent{}, fmt.Errorf("it is %d KiB, more than the %d KiB an agent's file may have: shorten its prompt", fi.Size()>>10, maxFile>>10)
-	}
-	b, err := os.ReadFile(path)
+	b, err := frontmatter.ReadFile(path, maxFile, "an agent's file may have: shorten its prompt")
 	if err != nil {
-		return Agent{}, fmt.Errorf("it could not be read (%v): check its permissions", err)
+		return Agent{}, err
 	}
 	return Parse(b)
 }

@@ -43,7 +43,7 @@ func TestParse(t *testing.T) {
 		{name: "bad name", file: "---\nname: Code Reviewer\ndescription: d\n---\nHi", err: "not an agent name"},
 		{name: "no description", file: "---\nname: x\n---\nHi", err: "no description"},
 		{name: "no prompt", file: "---\nname: x\ndescription: d\n---\n", err: "no prompt"},
-		{name: "tools a map", file: "---\nname: x\ndescription: d\ntools: {a: b}\n---\nHi", err: "tools must be"},
+		{name: "tools a map", file: "---\nname: x\ndescription: d\ntools: {a: b}\n---\nHi", err: "must be a YAML list or one string"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"pilot/backend/frontmatter"
 	"pilot/backend/hooks"
 )
 
@@ -36,67 +37,10 @@ var claudeToPilot = func() map[string]string {
 // frontMatter is the part of the front matter Pilot reads; other keys
 // (color, ...) are allowed and left alone.
 type frontMatter struct {
-	Name        string    `yaml:"name"`
-	Description string    `yaml:"description"`
-	Tools       toolsList `yaml:"tools"`
-	Model       string    `yaml:"model"`
-}
-
-// toolsList reads tools written as one string ("Read, Grep, Glob") or as
-// a YAML list; set reports whether the key was there at all.
-type toolsList struct {
-	names []string
-	set   bool
-}
-
-func (t *toolsList) UnmarshalYAML(n *yaml.Node) error {
-	t.set = true
-	switch n.Kind {
-	case yaml.ScalarNode:
-		if n.Tag == "!!null" {
-			t.set = false
-			return nil
-		}
-		t.names = splitTools(n.Value)
-		return nil
-	case yaml.SequenceNode:
-		var list []string
-		if err := n.Decode(&list); err != nil {
-			return err
-		}
-		for _, s := range list {
-			t.names = append(t.names, splitTools(s)...)
-		}
-		return nil
-	}
-	return errors.New("tools must be a list or a string of tool names separated by commas")
-}
-
-// splitTools splits at commas, and at spaces outside parentheses.
-func splitTools(s string) []string {
-	var out []string
-	var cur strings.Builder
-	depth := 0
-	flush := func() {
-		if w := strings.TrimSpace(cur.String()); w != "" {
-			out = append(out, w)
-		}
-		cur.Reset()
-	}
-	for _, r := range s {
-		switch {
-		case r == '(':
-			depth++
-		case r == ')' && depth > 0:
-			depth--
-		case depth == 0 && (r == ',' || r == ' ' || r == '\t'):
-			flush()
-			continue
-		}
-		cur.WriteRune(r)
-	}
-	flush()
-	return out
+	Name        string            `yaml:"name"`
+	Description string            `yaml:"description"`
+	Tools       frontmatter.Tools `yaml:"tools"`
+	Model       string            `yaml:"model"`
 }
 
 // Parse reads an agent's file. The error is a sentence saying what to fix.
@@ -106,7 +50,7 @@ func Parse(b []byte) (Agent, error) {
 	if !ok {
 		return Agent{}, errors.New("it has no front matter: start it with a --- line, then name: and description:, then a --- line, then the agent's prompt")
 	}
-	fm, body, ok := cutFence(rest)
+	fm, body, ok := frontmatter.Cut(rest)
 	if !ok {
 		return Agent{}, errors.New("its front matter is not closed: end it with a line holding only ---")
 	}
@@ -134,12 +78,12 @@ func Parse(b []byte) (Agent, error) {
 
 // mapTools maps the front matter's tools to Pilot's, in registry order,
 // and says why each one left out is.
-func mapTools(t toolsList) (tools, ignored []string) {
-	if !t.set {
+func mapTools(t frontmatter.Tools) (tools, ignored []string) {
+	if !t.Set {
 		return append([]string(nil), order...), nil
 	}
 	got := map[string]bool{}
-	for _, name := range t.names {
+	for _, name := range t.Names {
 		pilot, ok := claudeToPilot[name]
 		if !ok {
 			pilot = name // Pilot's own name
@@ -173,19 +117,4 @@ func claudeNames() []string {
 		out[i] = hooks.ToolName(n)
 	}
 	return out
-}
-
-// cutFence splits what follows the opening --- at the closing --- line.
-func cutFence(s string) (front, body string, ok bool) {
-	if rest, ok := strings.CutPrefix(s, "---\n"); ok || s == "---" {
-		return "", rest, true
-	}
-	i := strings.Index(s, "\n---\n")
-	if i < 0 {
-		if strings.HasSuffix(s, "\n---") {
-			return s[:len(s)-4], "", true
-		}
-		return "", "", false
-	}
-	return s[:i], s[i+5:], true
 }

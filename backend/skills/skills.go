@@ -32,6 +32,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"pilot/backend/frontmatter"
 )
 
 // Scope says which folder a skill comes from.
@@ -124,20 +126,16 @@ func Dirs(home, pilotHome, project string) []Dir {
 // Load finds the skills of Dirs(home, pilotHome, project).
 func Load(home, pilotHome, project string) Set {
 	var set Set
-	where := map[string]string{} // name → the SKILL.md that has it
+	var all []Skill
 	for _, d := range Dirs(home, pilotHome, project) {
 		found, problems := scan(d)
+		all = append(all, found...)
 		set.Problems = append(set.Problems, problems...)
-		for _, k := range found {
-			if first, ok := where[k.Name]; ok {
-				set.Problems = append(set.Problems, Problem{Path: k.Path, Scope: k.Scope, ShadowedBy: first, Name: k.Name,
-					Reason: fmt.Sprintf("%s has the same name (%s) and wins; rename one of them (the name in the front matter)", first, k.Name)})
-				continue
-			}
-			where[k.Name] = k.Path
-			set.Skills = append(set.Skills, k)
-		}
 	}
+	set.Skills = frontmatter.FirstOfEach(all, func(k Skill) (string, string) { return k.Name, k.Path }, func(k Skill, first string) {
+		set.Problems = append(set.Problems, Problem{Path: k.Path, Scope: k.Scope, ShadowedBy: first, Name: k.Name,
+			Reason: fmt.Sprintf("%s has the same name (%s) and wins; rename one of them (the name in the front matter)", first, k.Name)})
+	})
 	sort.Slice(set.Skills, func(i, j int) bool { return set.Skills[i].Name < set.Skills[j].Name })
 	return set
 }
@@ -183,18 +181,9 @@ func scan(d Dir) ([]Skill, []Problem) {
 }
 
 func read(path string) (Skill, error) {
-	fi, err := os.Stat(path)
-	switch {
-	case err != nil:
-		return Skill{}, fmt.Errorf("it could not be read (%v): check its permissions", err)
-	case !fi.Mode().IsRegular():
-		return Skill{}, errors.New("it is not a regular file: make SKILL.md a Markdown file")
-	case fi.Size() > maxSkillFile:
-		return Skill{}, fmt.Errorf("it is %d KiB, more than the %d KiB a SKILL.md may have: move the details into other files of the skill's folder", fi.Size()>>10, maxSkillFile>>10)
-	}
-	b, err := os.ReadFile(path)
+	b, err := frontmatter.ReadFile(path, maxSkillFile, "a SKILL.md may have: move the details into other files of the skill's folder")
 	if err != nil {
-		return Skill{}, fmt.Errorf("it could not be read (%v): check its permissions", err)
+		return Skill{}, err
 	}
 	return Parse(b, filepath.Base(filepath.Dir(path)))
 }
@@ -202,56 +191,9 @@ func read(path string) (Skill, error) {
 // frontMatter is the part of the front matter Pilot reads; other keys
 // (license, metadata, model, ...) are allowed and left alone.
 type frontMatter struct {
-	Name         string    `yaml:"name"`
-	Description  string    `yaml:"description"`
-	AllowedTools toolsList `yaml:"allowed-tools"`
-}
-
-// toolsList reads allowed-tools written as a list or as one string of
-// names separated by commas or spaces ("Read, Grep" or "Bash(git:*) Read").
-type toolsList []string
-
-func (t *toolsList) UnmarshalYAML(n *yaml.Node) error {
-	switch n.Kind {
-	case yaml.ScalarNode:
-		*t = splitTools(n.Value)
-		return nil
-	case yaml.SequenceNode:
-		var list []string
-		if err := n.Decode(&list); err != nil {
-			return err
-		}
-		*t = list
-		return nil
-	}
-	return errors.New("allowed-tools must be a list or a string of tool names")
-}
-
-// splitTools splits at commas, and at spaces outside parentheses.
-func splitTools(s string) []string {
-	var out []string
-	var cur strings.Builder
-	depth := 0
-	flush := func() {
-		if w := strings.TrimSpace(cur.String()); w != "" {
-			out = append(out, w)
-		}
-		cur.Reset()
-	}
-	for _, r := range s {
-		switch {
-		case r == '(':
-			depth++
-		case r == ')' && depth > 0:
-			depth--
-		case depth == 0 && (r == ',' || r == ' ' || r == '\t'):
-			flush()
-			continue
-		}
-		cur.WriteRune(r)
-	}
-	flush()
-	return out
+	Name         string            `yaml:"name"`
+	Description  string            `yaml:"description"`
+	AllowedTools frontmatter.Tools `yaml:"allowed-tools"`
 }
 
 var validName = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
@@ -264,7 +206,7 @@ func Parse(b []byte, folder string) (Skill, error) {
 	if !ok {
 		return Skill{}, errors.New("it has no front matter: start it with a --- line, then name: and description:, then a --- line")
 	}
-	fm, body, ok := cutFence(rest)
+	fm, body, ok := frontmatter.Cut(rest)
 	if !ok {
 		return Skill{}, errors.New("its front matter is not closed: end it with a line holding only ---")
 	}
@@ -272,7 +214,7 @@ func Parse(b []byte, folder string) (Skill, error) {
 	if err := yaml.Unmarshal([]byte(fm), &m); err != nil {
 		return Skill{}, fmt.Errorf("its front matter is not valid YAML (%s): fix it (quote a description that holds a colon)", oneLine(err.Error()))
 	}
-	k := Skill{Name: strings.TrimSpace(m.Name), Description: strings.Join(strings.Fields(m.Description), " "), AllowedTools: m.AllowedTools, Body: strings.TrimSpace(body)}
+	k := Skill{Name: strings.TrimSpace(m.Name), Description: strings.Join(strings.Fields(m.Description), " "), AllowedTools: m.AllowedTools.Names, Body: strings.TrimSpace(body)}
 	if k.Name == "" {
 		k.Name = folder
 	}
@@ -285,21 +227,6 @@ func Parse(b []byte, folder string) (Skill, error) {
 		return Skill{}, fmt.Errorf("its description is %d characters, more than %d: shorten it (the details belong in the body)", len(k.Description), MaxDescription)
 	}
 	return k, nil
-}
-
-// cutFence splits what follows the opening --- at the closing --- line.
-func cutFence(s string) (front, body string, ok bool) {
-	if rest, ok := strings.CutPrefix(s, "---\n"); ok || s == "---" {
-		return "", rest, true
-	}
-	i := strings.Index(s, "\n---\n")
-	if i < 0 {
-		if strings.HasSuffix(s, "\n---") {
-			return s[:len(s)-4], "", true
-		}
-		return "", "", false
-	}
-	return s[:i], s[i+5:], true
 }
 
 func oneLine(s string) string {
