@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 
 	"pilot/backend/service"
@@ -18,8 +17,8 @@ const setupUsage = `usage:
 Lists what Pilot found of your setup for the project: the hooks and
 permission entries of the settings files (~/.claude/settings.json,
 PILOT_HOME/settings.json, .claude/settings.json, .claude/settings.local.json,
-.pilot/settings.json), the skills, the MCP servers (PILOT_HOME/mcp.json,
-.mcp.json) and the custom commands, each with its file, its scope and its
+.pilot/settings.json), the skills, the custom agents, the MCP servers
+(PILOT_HOME/mcp.json, .mcp.json) and the custom commands, each with its file, its scope and its
 state (active, untrusted, ignored, shadowed, broken, disabled) and why, then
 the tool names hooks see. Nothing is started or run. The project is
 --project, else PILOT_PROJECT, else the current folder.
@@ -27,40 +26,16 @@ the tool names hooks see. Nothing is started or run. The project is
 
 // runSetup runs `pilot setup`.
 func runSetup(ctx context.Context, args []string, tio IO) int {
-	var project string
-	var asJSON bool
-	for i := 0; i < len(args); i++ {
-		switch a := args[i]; {
-		case a == "help" || a == "--help" || a == "-h":
-			fmt.Fprint(tio.Stdout, setupUsage)
-			return 0
-		case a == "--json":
-			asJSON = true
-		case a == "--project" && i+1 < len(args):
-			i++
-			project = args[i]
-		case strings.HasPrefix(a, "--project="):
-			project = strings.TrimPrefix(a, "--project=")
-		default:
-			fmt.Fprintf(tio.Stderr, "pilot setup: unexpected argument %q\n%s", a, setupUsage)
-			return exitUsage
-		}
-	}
-	dir, err := mcpProject(project, tio.Getenv)
-	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot setup: %v\n", err)
-		return exitFailure
-	}
-	return withService(ctx, tio, func(svc *service.Service) int {
+	return runInProject(ctx, args, tio, "setup", setupUsage, []string{"--json"}, func(svc *service.Service, dir string, asJSON bool) int {
 		s := svc.Setup(dir)
 		if asJSON {
 			if err := json.NewEncoder(tio.Stdout).Encode(s); err != nil {
 				return exitFailure
 			}
-			return 0
+			return exitOK
 		}
 		printSetup(tio.Stdout, s)
-		return 0
+		return exitOK
 	})
 }
 

@@ -26,36 +26,12 @@ PILOT_PROJECT, else the current folder.
 
 // runTrust runs `pilot trust`.
 func runTrust(ctx context.Context, args []string, tio IO) int {
-	var project string
-	var yes bool
-	for i := 0; i < len(args); i++ {
-		switch a := args[i]; {
-		case a == "help" || a == "--help" || a == "-h":
-			fmt.Fprint(tio.Stdout, trustUsage)
-			return 0
-		case a == "--yes" || a == "-y":
-			yes = true
-		case a == "--project" && i+1 < len(args):
-			i++
-			project = args[i]
-		case strings.HasPrefix(a, "--project="):
-			project = strings.TrimPrefix(a, "--project=")
-		default:
-			fmt.Fprintf(tio.Stderr, "pilot trust: unexpected argument %q\n%s", a, trustUsage)
-			return exitUsage
-		}
-	}
-	dir, err := mcpProject(project, tio.Getenv)
-	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot trust: %v\n", err)
-		return exitFailure
-	}
-	return withService(ctx, tio, func(svc *service.Service) int {
+	return runInProject(ctx, args, tio, "trust", trustUsage, []string{"--yes", "-y"}, func(svc *service.Service, dir string, yes bool) int {
 		if err := trustProject(svc, dir, yes, tio); err != nil {
 			fmt.Fprintf(tio.Stderr, "pilot trust: %v\n", err)
 			return exitFailure
 		}
-		return 0
+		return exitOK
 	})
 }
 
