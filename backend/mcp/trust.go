@@ -1,15 +1,9 @@
 package mcp
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"sync"
+
+	"pilot/backend/trustfile"
 )
 
 // TrustFile under PILOT_HOME holds, per project folder, the sha256 of the
@@ -17,35 +11,13 @@ import (
 // file still has that hash: any change asks again.
 const TrustFile = "mcp-trust.json"
 
-var trustMu sync.Mutex
+// trust is the store of TrustFile in home.
+func trust(home string) trustfile.Store {
+	return trustfile.Store{Dir: home, Name: TrustFile, Key: "projects", Again: "trust the project's .mcp.json again"}
+}
 
 // Hash identifies a file's content.
-func Hash(b []byte) string {
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
-}
-
-type trustDoc struct {
-	Projects map[string]string `json:"projects"`
-}
-
-func readTrust(home string) (trustDoc, error) {
-	doc := trustDoc{Projects: map[string]string{}}
-	b, err := os.ReadFile(filepath.Join(home, TrustFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return doc, nil
-	}
-	if err != nil {
-		return doc, err
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		return trustDoc{Projects: map[string]string{}}, fmt.Errorf("%s is not valid JSON (%v): trust the project's .mcp.json again", filepath.Join(home, TrustFile), err)
-	}
-	if doc.Projects == nil {
-		doc.Projects = map[string]string{}
-	}
-	return doc, nil
-}
+func Hash(b []byte) string { return trustfile.Hash(b) }
 
 // Trusted reports whether the project's .mcp.json with this hash was
 // trusted. A project without the file needs no trust.
@@ -53,17 +25,12 @@ func Trusted(home, project, hash string) (bool, error) {
 	if hash == "" {
 		return true, nil
 	}
-	trustMu.Lock()
-	defer trustMu.Unlock()
-	doc, err := readTrust(home)
-	if err != nil {
-		return false, err
-	}
-	return doc.Projects[cleanProject(project)] == hash, nil
+	got, err := trust(home).Get(cleanProject(project))
+	return err == nil && got == hash, err
 }
 
 // Trust records that the user trusts the project's .mcp.json with hash.
-func Trust(home, project, hash string) error { return setTrust(home, project, hash) }
+func Trust(home, project, hash string) error { return trust(home).Set(cleanProject(project), hash) }
 
 // Forget drops the trust recorded for a folder that goes away (a
 // discarded worktree), so a later folder at the same path starts
@@ -72,34 +39,7 @@ func Forget(home, project string) error {
 	if !WasTrusted(home, project) {
 		return nil
 	}
-	return setTrust(home, project, "")
-}
-
-// setTrust records hash for the project; "" removes its entry.
-func setTrust(home, project, hash string) error {
-	trustMu.Lock()
-	defer trustMu.Unlock()
-	doc, err := readTrust(home)
-	if err != nil {
-		doc = trustDoc{Projects: map[string]string{}}
-	}
-	if hash == "" {
-		delete(doc.Projects, cleanProject(project))
-	} else {
-		doc.Projects[cleanProject(project)] = hash
-	}
-	b, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(home, 0o700); err != nil {
-		return err
-	}
-	tmp := filepath.Join(home, TrustFile+".tmp")
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, filepath.Join(home, TrustFile))
+	return trust(home).Set(cleanProject(project), "")
 }
 
 func cleanProject(p string) string {
@@ -115,10 +55,8 @@ func cleanProject(p string) string {
 // WasTrusted reports whether some version of the project's .mcp.json was
 // trusted (so a prompt can say the file changed).
 func WasTrusted(home, project string) bool {
-	trustMu.Lock()
-	defer trustMu.Unlock()
-	doc, err := readTrust(home)
-	return err == nil && doc.Projects[cleanProject(project)] != ""
+	got, err := trust(home).Get(cleanProject(project))
+	return err == nil && got != ""
 }
 
 // TrustWorktree extends the project's trust to a worktree of it: when the

@@ -32,6 +32,7 @@ var layers = map[string]int{
 	"pilot/backend/diff":                             leafLayer,
 	"pilot/backend/doctor":                           domainLayer,
 	"pilot/backend/frontmatter":                      leafLayer,   // Markdown with YAML front matter: skills' and agents' files
+	"pilot/backend/trustfile":                        leafLayer,   // what the user trusted, as content hashes in a JSON file
 	"pilot/backend/gitwt":                            domainLayer, // the user's git: worktrees, branches, diffs, commits
 	"pilot/backend/gate":                             domainLayer,
 	"pilot/backend/hooks":                            domainLayer, // settings.json hooks run with Claude Code's semantics
