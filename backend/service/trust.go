@@ -56,22 +56,11 @@ func (w *Service) TrustProject(token string) error {
 		return err
 	}
 	p, err := w.MCPTrustPrompt()
-	if err != nil {
+	if err != nil || !p.Needed {
 		return err
 	}
-	if !p.Needed {
-		return nil
-	}
-	if p.Token != token {
-		return errTrustStale
-	}
-	if err := w.trustSettings(p); err != nil {
+	if err := w.trustShown(p, token, h.Trust); err != nil {
 		return err
-	}
-	if mcpShown(p) {
-		if err := h.Trust(p.Hash); err != nil {
-			return err
-		}
 	}
 	w.Emit(wire.MCPUpdated, wire.MCPUpdatedPayload{Project: dir})
 	return nil
@@ -84,6 +73,12 @@ func (w *Service) TrustProjectIn(dir, token string) error {
 	if err != nil {
 		return err
 	}
+	return w.trustShown(p, token, func(hash string) error { return mcp.Trust(w.home, dir, hash) })
+}
+
+// trustShown trusts what the prompt p showed while token is still its
+// token: the settings files, then the .mcp.json through trustMCP.
+func (w *Service) trustShown(p wire.MCPTrustPrompt, token string, trustMCP func(hash string) error) error {
 	if !p.Needed {
 		return nil
 	}
@@ -94,7 +89,7 @@ func (w *Service) TrustProjectIn(dir, token string) error {
 		return err
 	}
 	if mcpShown(p) {
-		return mcp.Trust(w.home, dir, p.Hash)
+		return trustMCP(p.Hash)
 	}
 	return nil
 }
