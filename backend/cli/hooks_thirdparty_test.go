@@ -119,23 +119,29 @@ func TestHookThirdPartyFileGuardRunsUnchanged(t *testing.T) {
 }
 
 // format-code.js (a PostToolUse formatter for Write|Edit) formats the file
-// the model wrote. It calls prettier through `npx --yes prettier --write`
-// (and ruff through uv for Python); neither is on this machine or in CI and
-// npx --yes would download prettier, so a stand-in npx on PATH plays
-// prettier for JSON (node's JSON.stringify with two spaces) and records how
-// the hook called it. The hook itself runs as published.
+// the model wrote and the one it patched. It calls prettier through `npx
+// --yes prettier --write` (and ruff through uv for Python); neither is on
+// this machine or in CI and npx --yes would download prettier, so a
+// stand-in npx on PATH plays prettier for JSON (node's JSON.stringify with
+// two spaces) and records how the hook called it. The hook itself runs as
+// published.
 func TestHookThirdPartyFormatterRunsUnchanged(t *testing.T) {
 	t.Parallel()
 	node, formatter := thirdParty(t, "format-code.js")
 	bin := t.TempDir()
-	script(t, bin, "npx", `pwd -P > "$HOME/npx.txt"; printf '%s\n' "$@" >> "$HOME/npx.txt"
+	script(t, bin, "npx", `{ pwd -P; printf '%s\n' "$@"; } >> "$HOME/npx.txt"
 [ "$1 $2 $3 $#" = "--yes prettier --write 4" ] || { echo "the stand-in only plays prettier --write" >&2; exit 1; }
 exec `+node+` -e 'const fs = require("fs"), f = process.argv[1]; fs.writeFileSync(f, JSON.stringify(JSON.parse(fs.readFileSync(f, "utf8")), null, 2) + "\n")' "$4"
 `)
 	home := hookHome(t, hooked("PostToolUse", "Write|Edit", node+" "+formatter, 0))
-	dir := t.TempDir()
-	srv := toolThenDone("settings", fakellm.ToolCall{ID: "write_json", Name: "write_file",
-		Input: []byte(`{"path":"config/app.json","content":"{\"name\":\"pilot\",   \"tags\":[\"a\",\"b\"],\"debug\":{\"on\":true}}"}`)})
+	dir := tempProject(t, map[string]string{"package.json": `{"name":"pilot","version":"1.0.0"}`})
+	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{
+		{ToolCalls: []fakellm.ToolCall{
+			{ID: "write_json", Name: "write_file", Input: []byte(`{"path":"config/app.json","content":"{\"name\":\"pilot\",   \"tags\":[\"a\",\"b\"],\"debug\":{\"on\":true}}"}`)},
+			{ID: "patch_json", Name: "patch_file", Input: []byte(`{"path":"package.json","old_text":"1.0.0","new_text":"1.0.1"}`)},
+		}, Repeat: true, When: &fakellm.When{LastUserContains: "settings"}},
+		{Text: "Done.", Repeat: true, When: &fakellm.When{HasToolResult: true}},
+	}})
 	defer srv.Close()
 	cmd := command(t, srv, home, "-p", "write the settings", "--project", dir, "--approve", "all", "--json")
 	for i, kv := range cmd.Env {
@@ -148,29 +154,35 @@ exec `+node+` -e 'const fs = require("fs"), f = process.argv[1]; fs.writeFileSyn
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("%v\nstdout %q\nstderr %s", err, stdout.String(), stderr.String())
 	}
-	file := filepath.Join(dir, "config", "app.json")
-	want := "{\n  \"name\": \"pilot\",\n  \"tags\": [\n    \"a\",\n    \"b\"\n  ],\n  \"debug\": {\n    \"on\": true\n  }\n}\n"
-	if b, err := os.ReadFile(file); err != nil || string(b) != want {
-		t.Errorf("app.json = %q (%v), want it formatted:\n%s", b, err, want)
+	runs := hookRuns(t, stdout.String())
+	for _, c := range []struct{ id, file, want string }{
+		{"write_json", filepath.Join("config", "app.json"), "{\n  \"name\": \"pilot\",\n  \"tags\": [\n    \"a\",\n    \"b\"\n  ],\n  \"debug\": {\n    \"on\": true\n  }\n}\n"},
+		{"patch_json", "package.json", "{\n  \"name\": \"pilot\",\n  \"version\": \"1.0.1\"\n}\n"},
+	} {
+		file := filepath.Join(dir, c.file)
+		if b, err := os.ReadFile(file); err != nil || string(b) != c.want {
+			t.Errorf("%s = %q (%v), want it formatted:\n%s", c.file, b, err, c.want)
+		}
+		// The hook called the formatter on the file, from its folder.
+		folder, _ := filepath.EvalSymlinks(filepath.Dir(file))
+		real, _ := filepath.EvalSymlinks(file)
+		call := folder + "\n--yes\nprettier\n--write\n"
+		if b, _ := os.ReadFile(filepath.Join(home, "npx.txt")); !strings.Contains(string(b), call+file+"\n") && !strings.Contains(string(b), call+real+"\n") {
+			t.Errorf("%s: the hook ran npx as %q", c.file, b)
+		}
+		if r := runs[c.id]; len(r) != 1 || r[0].Event != "PostToolUse" || r[0].Decision != wire.HookNone ||
+			r[0].ExitCode != 0 || !strings.HasSuffix(r[0].Hook, "format-code.js") {
+			t.Errorf("%s: hook runs %+v, want one PostToolUse run of format-code.js on its tool_result line\n%s", c.id, r, stdout.String())
+		}
 	}
-	// The hook called the formatter on the file, from its folder.
-	folder, _ := filepath.EvalSymlinks(filepath.Dir(file))
-	if b, _ := os.ReadFile(filepath.Join(home, "npx.txt")); !strings.HasPrefix(string(b), folder+"\n--yes\nprettier\n--write\n") ||
-		!strings.HasSuffix(string(b), string(filepath.Separator)+filepath.Join("config", "app.json")+"\n") {
-		t.Errorf("the hook ran npx as %q", b)
-	}
-	if r := hookRuns(t, stdout.String())["write_json"]; len(r) != 1 || r[0].Event != "PostToolUse" || r[0].Decision != wire.HookNone ||
-		r[0].ExitCode != 0 || !strings.HasSuffix(r[0].Hook, "format-code.js") {
-		t.Errorf("hook runs %+v, want one PostToolUse run of format-code.js on the write's tool_result line\n%s", r, stdout.String())
-	}
-	// The hook's own log says it formatted the file.
+	// The hook's own log says it formatted both files.
 	logs, _ := filepath.Glob(filepath.Join(home, ".claude", "hooks-logs", "*.jsonl"))
 	var log []byte
 	for _, l := range logs {
 		b, _ := os.ReadFile(l)
 		log = append(log, b...)
 	}
-	if !strings.Contains(string(log), `"level":"FORMATTED","formatter":"prettier"`) {
-		t.Errorf("the hook's log: %s", log)
+	if n := strings.Count(string(log), `"level":"FORMATTED","formatter":"prettier"`); n != 2 {
+		t.Errorf("the hook's log has %d files formatted, want 2: %s", n, log)
 	}
 }
