@@ -295,6 +295,10 @@ func TestHookPreCompact(t *testing.T) {
 			t.Fatalf("%s: %s", m, r)
 		}
 	}
+	// After a restart, /compact is the first thing the session does: its
+	// hooks are read for it as for a turn (they were not, and the hook
+	// silently did not run).
+	h.restart()
 	if err := h.m.CompactNow(context.Background(), h.sess.ID); err != nil {
 		t.Fatal(err)
 	}

@@ -202,6 +202,7 @@ func (m *Manager) CompactNow(ctx context.Context, sessionID int64) error {
 	defer stop()
 
 	l.setState(Streaming)
+	l.loadHooks() // as a turn does: the PreCompact hooks as the files are now
 	t, err := l.load(context.WithoutCancel(tctx))
 	if err == nil {
 		err = t.compact(tctx, "Compacted as you asked", true)
