@@ -34,17 +34,27 @@ func (g Git) CommitAll(ctx context.Context, dir, message string) (string, []stri
 // worktree's index is writable in its sandbox) could otherwise hide a
 // change from the branch's review or commit content no file holds.
 func (g Git) unmarkIndex(ctx context.Context, dir string) error {
-	out, err := g.Run(ctx, dir, "ls-files", "-v", "-z")
-	if err != nil {
+	marked, err := g.indexMarked(ctx, dir)
+	if err != nil || !marked {
 		return err
 	}
-	for _, e := range splitZ(out) {
-		if !strings.HasPrefix(e, "H ") {
-			_, err := g.Run(ctx, dir, "read-tree", "HEAD")
-			return err
+	_, err = g.Run(ctx, dir, "read-tree", "HEAD")
+	return err
+}
+
+// indexMarked reports whether an entry of dir's index is marked
+// skip-worktree or assume-unchanged (see unmarkIndex).
+func (g Git) indexMarked(ctx context.Context, dir string) (bool, error) {
+	out, err := g.Run(ctx, dir, "ls-files", "-v", "-z")
+	if err != nil {
+		return false, err
+	}
+	for e := range strings.SplitSeq(out, "\x00") {
+		if e != "" && !strings.HasPrefix(e, "H ") {
+			return true, nil
 		}
 	}
-	return nil
+	return false, nil
 }
 
 // CommitPaths commits the files paths (relative to dir) as they are in

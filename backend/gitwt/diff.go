@@ -35,24 +35,13 @@ type BranchFile struct {
 // A change of the executable bit alone, or of a file into a link, is
 // listed; a rename is a deletion and a new file.
 func (g Git) BranchChanges(ctx context.Context, dir, base string) ([]BranchFile, error) {
-	if err := g.unmarkIndex(ctx, dir); err != nil {
-		return nil, err
-	}
-	raw, err := g.Run(ctx, dir, "diff", "--raw", "-z", "--no-renames", "--no-abbrev", base, "--")
-	if err != nil {
-		return nil, err
-	}
-	tracked, baseModes, err := parseRaw(raw)
-	if err != nil {
-		return nil, err
-	}
-	untracked, err := g.Run(ctx, dir, "ls-files", "--others", "--exclude-standard", "-z")
+	tracked, baseModes, untracked, err := g.walk(ctx, dir, base)
 	if err != nil {
 		return nil, err
 	}
 	seen := map[string]bool{}
 	var names []string
-	for _, p := range append(tracked, splitZ(untracked)...) {
+	for _, p := range append(tracked, untracked...) {
 		if !seen[p] {
 			seen[p] = true
 			names = append(names, p)
@@ -85,6 +74,53 @@ func (g Git) BranchChanges(ctx context.Context, dir, base string) ([]BranchFile,
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// walk lists the tracked files of dir's working tree that differ from
+// base (with their modes in base) and the untracked files git does not
+// ignore. The two are walks of the whole tree, and checking the index for
+// marked entries (unmarkIndex) a read of all of it: they run side by side
+// (100,000 files: 70, 160 and 130 ms one after the other). A marked index,
+// which only a command could have made, is rebuilt and walked again.
+func (g Git) walk(ctx context.Context, dir, base string) (tracked []string, baseModes map[string]fs.FileMode, untracked []string, err error) {
+	type result struct {
+		out    string
+		marked bool
+		err    error
+	}
+	run := func(args ...string) chan result {
+		c := make(chan result, 1)
+		go func() {
+			out, err := g.Run(ctx, dir, args...)
+			c <- result{out: out, err: err}
+		}()
+		return c
+	}
+	marks := make(chan result, 1)
+	go func() {
+		marked, err := g.indexMarked(ctx, dir)
+		marks <- result{marked: marked, err: err}
+	}()
+	diff := run("diff", "--raw", "-z", "--no-renames", "--no-abbrev", base, "--")
+	others := run("ls-files", "--others", "--exclude-standard", "-z")
+	m, d, o := <-marks, <-diff, <-others
+	if m.err != nil {
+		return nil, nil, nil, m.err
+	}
+	if m.marked {
+		if err := g.unmarkIndex(ctx, dir); err != nil {
+			return nil, nil, nil, err
+		}
+		d, o = <-run("diff", "--raw", "-z", "--no-renames", "--no-abbrev", base, "--"), <-run("ls-files", "--others", "--exclude-standard", "-z")
+	}
+	if d.err != nil {
+		return nil, nil, nil, d.err
+	}
+	if o.err != nil {
+		return nil, nil, nil, o.err
+	}
+	tracked, baseModes, err = parseRaw(d.out)
+	return tracked, baseModes, splitZ(o.out), err
 }
 
 // SameKind reports whether two modes are the same to git: both links, or
