@@ -361,8 +361,12 @@ func (a *App) AddRule(projectID int64, tool, pattern, effect string) (wire.Rule,
 	return a.ws().AddRule(a.ctx, projectID, tool, pattern, effect)
 }
 
-// DeleteRule removes a permission rule.
-func (a *App) DeleteRule(ruleID int64) error { return a.ws().DeleteRule(a.ctx, ruleID) }
+// DeleteRule removes a permission rule of the project (a rule of another
+// project is refused and left alone).
+func (a *App) DeleteRule(projectID, ruleID int64) error {
+	_, err := a.ws().RemoveRule(a.ctx, projectID, ruleID)
+	return err
+}
 
 // MCPServers lists the MCP servers of the open project with their state.
 func (a *App) MCPServers() (wire.MCPServers, error) { return a.ws().MCPServers() }

@@ -43,8 +43,3 @@ func (w *Service) AddRule(ctx context.Context, projectID int64, tool, pattern, e
 	}
 	return present.Rule(r), nil
 }
-
-// DeleteRule removes a permission rule.
-func (w *Service) DeleteRule(ctx context.Context, id int64) error {
-	return w.store.DeleteRule(ctx, id)
-}

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -137,7 +138,14 @@ func TestSessionsSearchAndRules(t *testing.T) {
 	if err != nil || len(rules) != 1 || rules[0] != r {
 		t.Fatalf("ListRules = %+v, %v", rules, err)
 	}
-	if err := w.DeleteRule(ctx, r.ID); err != nil {
+	other, err := w.OpenProject(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.RemoveRule(ctx, other.ID, r.ID); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("removing the rule from another project: %v, want not found", err)
+	}
+	if _, err := w.RemoveRule(ctx, p.ID, r.ID); err != nil {
 		t.Fatal(err)
 	}
 

@@ -123,7 +123,7 @@ export interface Backend {
   setSandboxHidden(paths: string[]): Promise<SandboxStatus>;
   listRules(projectId: number): Promise<Rule[]>;
   addRule(projectId: number, tool: string, pattern: string, effect: string): Promise<Rule>;
-  deleteRule(ruleId: number): Promise<void>;
+  deleteRule(projectId: number, ruleId: number): Promise<void>;
   /** The rules the project's settings files bring (Claude Code's and Pilot's settings.json), and the entries ignored with reasons. */
   importedRules(projectId: number): Promise<ImportedRules>;
   /** What Pilot found of the user's setup for the project: hooks, skills, rules, MCP servers, commands (file, scope, state), and the tool names hooks see. */

@@ -119,7 +119,7 @@ export const wailsBackend: Backend = {
   setSandboxHidden: async (paths) => typed<SandboxStatus>(await App.SetSandboxHidden(paths)),
   listRules: async (projectId) => typed<Rule[]>(await App.ListRules(projectId)),
   addRule: async (projectId, tool, pattern, effect) => typed<Rule>(await App.AddRule(projectId, tool, pattern, effect)),
-  deleteRule: (id) => App.DeleteRule(id),
+  deleteRule: (projectId, id) => App.DeleteRule(projectId, id),
   importedRules: async (projectId) => typed<ImportedRules>(await App.ImportedRules(projectId)),
   setup: async (projectId) => typed<Setup>(await App.Setup(projectId)),
 

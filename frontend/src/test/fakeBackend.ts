@@ -425,8 +425,8 @@ export class FakeBackend implements Backend {
     this.rules = [...this.rules, r];
     return r;
   }
-  async deleteRule(ruleId: number): Promise<void> {
-    this.record("deleteRule", ruleId);
+  async deleteRule(projectId: number, ruleId: number): Promise<void> {
+    this.record("deleteRule", projectId, ruleId);
   }
 
   mcp: MCPServers = { project: "/p", configError: "", servers: [] };

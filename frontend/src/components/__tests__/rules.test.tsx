@@ -26,7 +26,7 @@ describe("permission rules in Settings", () => {
     expect(items[1]!.textContent).toContain("never matches");
     expect(within(items[1]!).getByTestId("rule-problem").textContent).toContain(badPattern);
     fireEvent.click(within(items[1]!).getByRole("button", { name: "Remove rule run_bash rm [x" }));
-    await waitFor(() => expect(b.callsOf("deleteRule")).toEqual([[2]]));
+    await waitFor(() => expect(b.callsOf("deleteRule")).toEqual([[1, 2]]));
     await waitFor(() => expect(within(rules).getAllByTestId("rule-item")).toHaveLength(1));
   });
 

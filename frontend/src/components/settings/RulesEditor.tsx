@@ -50,7 +50,7 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
 
   const remove = async (id: number) => {
     try {
-      await c.backend.deleteRule(id);
+      await c.backend.deleteRule(projectId, id);
       setRules((x) => (x ?? []).filter((r) => r.id !== id));
     } catch (err) {
       setError(errorText(err));

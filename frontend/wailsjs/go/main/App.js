@@ -30,8 +30,8 @@ export function DecideCommand(arg1, arg2) {
   return window['go']['main']['App']['DecideCommand'](arg1, arg2);
 }
 
-export function DeleteRule(arg1) {
-  return window['go']['main']['App']['DeleteRule'](arg1);
+export function DeleteRule(arg1, arg2) {
+  return window['go']['main']['App']['DeleteRule'](arg1, arg2);
 }
 
 export function DeleteSession(arg1) {
