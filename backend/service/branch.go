@@ -3,6 +3,8 @@ package service
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"os"
@@ -171,11 +173,23 @@ func (w *Service) GetBranch(ctx context.Context, sessionID int64) (wire.BranchVi
 		return wire.BranchView{}, err
 	}
 	v := wire.BranchView{SessionID: sessionID, Branch: b.sess.Worktree.Branch, Base: abbrev(b.sess.Worktree.Base),
-		Worktree: b.sess.Worktree.Path, Files: make([]wire.FileChange, len(files))}
+		Worktree: b.sess.Worktree.Path, Files: make([]wire.FileChange, len(files)), Version: branchVersion(files)}
 	for i, f := range files {
 		v.Files[i] = f.view()
 	}
 	return v, nil
+}
+
+// branchVersion names the content of a branch's changed files: their
+// paths, modes, and base and current bytes.
+func branchVersion(files []branchFile) string {
+	h := sha256.New()
+	for _, f := range files {
+		fmt.Fprintf(h, "%s\x00%o %t %o %t %d %d\x00", f.Path, f.BaseMode, f.InBase, f.Mode, f.Exists, len(f.Base), len(f.Now))
+		h.Write(f.Base)
+		h.Write(f.Now)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // abbrev shortens a commit id for display.

@@ -58,6 +58,9 @@ func (w *Service) MergeBranch(ctx context.Context, sessionID int64, m wire.Branc
 	if err != nil {
 		return wire.MergeResult{}, err
 	}
+	if m.Version != "" && m.Version != branchVersion(files) {
+		return wire.MergeResult{}, fmt.Errorf("branch %s changed since it was read for review, so the decisions may not fit its hunks any more: nothing was merged; read the branch again and decide on what it holds now: %w", b.sess.Worktree.Branch, ErrInvalid)
+	}
 	byPath := map[string]branchFile{}
 	for _, f := range files {
 		byPath[f.Path] = f

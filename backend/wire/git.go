@@ -21,6 +21,11 @@ type BranchView struct {
 	Base      string       `json:"base"` // the base commit, abbreviated
 	Worktree  string       `json:"worktree"`
 	Files     []FileChange `json:"files"`
+	// Version names the branch's content as read (every file's path,
+	// modes, base and current bytes): a merge that gives it is refused
+	// when the branch changed since, so decisions never land on hunks the
+	// user did not see.
+	Version string `json:"version"`
 }
 
 // BranchMerge asks to bring approved hunks of a branch into the project
@@ -30,6 +35,9 @@ type BranchView struct {
 type BranchMerge struct {
 	Files []FileDecision `json:"files"`
 	Force bool           `json:"force"`
+	// Version is the BranchView.Version the decisions were made on; ""
+	// when the caller reads and merges in one go (pilot worktree merge).
+	Version string `json:"version,omitempty"`
 }
 
 // MergeResult is what a merge did: the files written in the project

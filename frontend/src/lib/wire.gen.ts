@@ -1170,6 +1170,13 @@ export interface BranchView {
   base: string;
   worktree: string;
   files: FileChange[];
+  /**
+   * Version names the branch's content as read (every file's path,
+   * modes, base and current bytes): a merge that gives it is refused
+   * when the branch changed since, so decisions never land on hunks the
+   * user did not see.
+   */
+  version: string;
 }
 
 /**
@@ -1181,6 +1188,11 @@ export interface BranchView {
 export interface BranchMerge {
   files: FileDecision[];
   force: boolean;
+  /**
+   * Version is the BranchView.Version the decisions were made on; ""
+   * when the caller reads and merges in one go (pilot worktree merge).
+   */
+  version?: string;
 }
 
 /**

@@ -178,6 +178,7 @@ export namespace wire {
 	export class BranchMerge {
 	    files: FileDecision[];
 	    force: boolean;
+	    version?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new BranchMerge(source);
@@ -187,6 +188,7 @@ export namespace wire {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.files = this.convertValues(source["files"], FileDecision);
 	        this.force = source["force"];
+	        this.version = source["version"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -309,6 +311,7 @@ export namespace wire {
 	    base: string;
 	    worktree: string;
 	    files: FileChange[];
+	    version: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new BranchView(source);
@@ -321,6 +324,7 @@ export namespace wire {
 	        this.base = source["base"];
 	        this.worktree = source["worktree"];
 	        this.files = this.convertValues(source["files"], FileChange);
+	        this.version = source["version"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

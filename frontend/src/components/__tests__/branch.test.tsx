@@ -9,6 +9,7 @@ const worktree = "/home/u/.pilot/worktrees/1/fix";
 
 const view: BranchView = {
   sessionId: 1,
+  version: "v1",
   branch: "pilot/fix",
   base: "9f3a2c1",
   worktree,
@@ -74,7 +75,7 @@ describe("branch view", () => {
     expect(merge.textContent).toBe("Merge 1 approved hunk");
     fireEvent.click(merge);
     const out = await screen.findByTestId("branch-merge-result");
-    expect(b.callsOf("mergeBranch")).toEqual([[1, { files: [{ path: "main.go", hunks: [true, false] }], force: false }]]);
+    expect(b.callsOf("mergeBranch")).toEqual([[1, { files: [{ path: "main.go", hunks: [true, false] }], force: false, version: "v1" }]]);
     expect(out.getAttribute("data-merged")).toBe("1");
     expect(out.textContent).toContain("Merged into your folder: main.go.");
     // A merged file is not sent twice.
@@ -107,7 +108,7 @@ describe("branch view", () => {
     expect(screen.getByTestId("branch-merge-result").textContent).toContain("not merged, and not touched");
     fireEvent.click(screen.getByTestId("branch-merge-force"));
     await waitFor(() => expect(b.callsOf("mergeBranch")).toHaveLength(2));
-    expect(b.callsOf("mergeBranch")[1]).toEqual([1, { files: [{ path: "util.go", hunks: [true] }], force: true }]);
+    expect(b.callsOf("mergeBranch")[1]).toEqual([1, { files: [{ path: "util.go", hunks: [true] }], force: true, version: "v1" }]);
     await waitFor(() => expect(screen.queryByTestId("branch-conflict")).toBeNull());
   });
 
@@ -131,7 +132,7 @@ describe("branch view", () => {
     fireEvent.click(screen.getByTestId("branch-feedback"));
     fireEvent.click(screen.getByTestId("branch-merge"));
     await screen.findByTestId("branch-merge-result");
-    expect(b.callsOf("mergeBranch")).toEqual([[1, { files: [{ path: "logo.png", hunks: [true] }], force: false }]]);
+    expect(b.callsOf("mergeBranch")).toEqual([[1, { files: [{ path: "logo.png", hunks: [true] }], force: false, version: "v1" }]]);
     await waitFor(() => expect(b.callsOf("sendMessage")).toHaveLength(1));
     expect(b.callsOf("sendMessage")[0]![1]).toContain("- run.sh, hunk 2 (The branch makes run.sh executable.)");
   });

@@ -125,7 +125,7 @@ export default function BranchReview({ sessionId, branch, worktree }: Props) {
     setNotice(null);
     let result: MergeResult;
     try {
-      result = await backend.mergeBranch(sessionId, { files, force });
+      result = await backend.mergeBranch(sessionId, { files, force, version: view.version });
     } catch (err) {
       setMerge({ status: "failed", error: `Nothing was merged: ${errorText(err)}` });
       return;

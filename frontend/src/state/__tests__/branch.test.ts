@@ -5,6 +5,7 @@ import { decideAll, feedbackMessage, mergeOf, rejectedHunks, setDecision, tally,
 
 const view: BranchView = {
   sessionId: 1,
+  version: "v1",
   branch: "pilot/fix",
   base: "9f3a2c1",
   worktree: "/w",
