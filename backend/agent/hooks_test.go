@@ -209,7 +209,7 @@ func TestHookNotificationOnApproval(t *testing.T) {
 	h := newHarness(t, llm.ProviderAnthropic, fakellm.Script{Turns: []fakellm.Turn{
 		{ToolCalls: []fakellm.ToolCall{toolCall("w", "write_file", `{"path":"new.txt","content":"x"}`)}},
 		{Text: "ok"},
-	}}, setup{mode: "ask", hooks: hookSet(t, "Notification", "", "cat > "+log)})
+	}}, setup{mode: "ask", hooks: hookSet(t, "Notification", "", "cat > "+log+".tmp && mv "+log+".tmp "+log)}) // renamed when whole, so never read half written
 	h.approveAll()
 	if r := h.turn("write"); r != ReasonEndTurn {
 		t.Fatalf("reason %s", r)
