@@ -10,7 +10,7 @@ import (
 // InFlight is the work closing the window would stop: running turns and
 // the approvals they wait for (nothing: it can close at once).
 func (w *Service) InFlight(ctx context.Context) wire.WorkInFlight {
-	out := wire.WorkInFlight{Sessions: []string{}}
+	out := wire.WorkInFlight{Sessions: []string{}, Jobs: []string{}}
 	for _, f := range w.agent.InFlight() {
 		out.Waiting += f.Waiting
 		out.Sessions = append(out.Sessions, w.SessionTitle(ctx, f.SessionID))

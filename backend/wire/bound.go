@@ -144,6 +144,9 @@ type TreeEntry struct {
 	Dir     bool   `json:"dir,omitempty"`     // a folder, or a link to one
 	Link    bool   `json:"link,omitempty"`    // a symbolic link
 	Changed bool   `json:"changed,omitempty"` // changed by the active session (a folder: holds such files)
+	// Errors is the language servers' error count for this file after the
+	// session's last change (0: none known).
+	Errors int `json:"errors,omitempty"`
 }
 
 // FilePreview is a read-only view of a project file.

@@ -52,6 +52,13 @@ const (
 	// LedgerUpdated: a session's change ledger changed (a change or command
 	// was recorded, or the user reverted or rewound files).
 	LedgerUpdated = "ledger:updated"
+	// AgentJob: a background job started, ended or was stopped.
+	AgentJob = "agent:job"
+	// AgentJobOutput: batched output of a background job.
+	AgentJobOutput = "agent:job_output"
+	// AgentDiagnostics: the language servers' error counts of some files
+	// changed (the file tree's marks).
+	AgentDiagnostics = "agent:diagnostics"
 )
 
 // Payloads maps every event name to its payload's type (a zero value of
@@ -78,6 +85,9 @@ var Payloads = map[string]any{
 	SessionUpdated:    SessionPayload{},
 	LedgerUpdated:     LedgerUpdatedPayload{},
 	MCPUpdated:        MCPUpdatedPayload{},
+	AgentJob:          JobPayload{},
+	AgentJobOutput:    JobOutputPayload{},
+	AgentDiagnostics:  DiagnosticsPayload{},
 }
 
 // AppReadyPayload says how long the app took to become usable.

@@ -67,6 +67,12 @@ type ToolCall struct {
 	// Hooks are the settings.json hooks that ran for this call
 	// (PreToolUse, PostToolUse), in the order they ran.
 	Hooks []HookRun `json:"hooks,omitempty"`
+	// Diagnostics is what the language servers said after this call's
+	// applied change (file changes and commands that changed source
+	// files); nil when none was asked.
+	Diagnostics *Diagnostics `json:"diagnostics,omitempty"`
+	// JobID is the background job a run_bash background call started.
+	JobID string `json:"jobId,omitempty"`
 }
 
 // SandboxInfo is how a command ran with respect to the OS sandbox, kept

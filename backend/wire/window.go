@@ -29,4 +29,7 @@ type OpenSessionPayload struct {
 type WorkInFlight struct {
 	Sessions []string `json:"sessions"`
 	Waiting  int      `json:"waiting"`
+	// Jobs names the background jobs still running ("python3 -m
+	// http.server (session “Fix the tests”)"); quitting stops them.
+	Jobs []string `json:"jobs"`
 }

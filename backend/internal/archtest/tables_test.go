@@ -40,6 +40,7 @@ var layers = map[string]int{
 	"pilot/backend/hostaddr":                         leafLayer,
 	"pilot/backend/ledger":                           domainLayer,
 	"pilot/backend/llm":                              leafLayer,
+	"pilot/backend/lsp":                              leafLayer, // the user's language servers over LSP: diagnostics
 	"pilot/backend/logging":                          leafLayer,
 	"pilot/backend/mcp":                              domainLayer,
 	"pilot/backend/namesort":                         leafLayer,

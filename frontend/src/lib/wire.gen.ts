@@ -171,6 +171,11 @@ export interface TreeEntry {
   link?: boolean;
   /** changed by the active session (a folder: holds such files) */
   changed?: boolean;
+  /**
+   * Errors is the language servers' error count for this file after the
+   * session's last change (0: none known).
+   */
+  errors?: number;
 }
 
 /** FilePreview is a read-only view of a project file. */
@@ -823,6 +828,78 @@ export interface SlashCommand {
   source: SlashSource;
 }
 
+/** DiagnosticSeverity is one diagnostic's severity. */
+export type DiagnosticSeverity = "error" | "warning" | "info" | "hint";
+/** Every DiagnosticSeverity. */
+export const DiagnosticSeverityValues: readonly DiagnosticSeverity[] = ["error", "warning", "info", "hint"];
+
+/** Diagnostic is one message of a language server about a file. */
+export interface Diagnostic {
+  /** relative to the session's folder, '/'-separated */
+  path: string;
+  /** 1-based */
+  line: number;
+  /** 1-based */
+  col: number;
+  severity: DiagnosticSeverity;
+  message: string;
+  /** e.g. "compiler", "ts" */
+  source?: string;
+}
+
+/**
+ * Diagnostics is what the language servers said after an applied change
+ * (ToolCall.Diagnostics): the counts, the items shown (capped), and a
+ * sentence when a server was missing or did not answer in time.
+ */
+export interface Diagnostics {
+  errors: number;
+  warnings: number;
+  items: Diagnostic[];
+  /**
+   * Note says what the counts do not: "gopls did not answer within
+   * 2 s", "no Go language server found (install gopls)".
+   */
+  note?: string;
+}
+
+/**
+ * LanguageServerState is where a language server stands (the
+ * language-server row's data-state).
+ */
+export type LanguageServerState = "missing" | "found" | "running" | "failed";
+/** Every LanguageServerState. */
+export const LanguageServerStateValues: readonly LanguageServerState[] = ["missing", "found", "running", "failed"];
+
+/**
+ * LanguageServer is one language server Pilot knows (Settings ›
+ * Languages, pilot doctor).
+ */
+export interface LanguageServer {
+  /** e.g. "gopls" */
+  name: string;
+  /** e.g. ["Go"] */
+  languages: string[];
+  command: string[];
+  /** where it was found */
+  path?: string;
+  state: LanguageServerState;
+  version?: string;
+  lastError?: string;
+  /** Install says how to get a missing one ("go install golang.org/x/tools/gopls@latest"). */
+  install?: string;
+  /** User: named in the user's settings, not one Pilot knows. */
+  user?: boolean;
+}
+
+/**
+ * DiagnosticsPayload says which files' error counts changed in a session
+ * (the file tree's marks: fetch them again with ListDir).
+ */
+export interface DiagnosticsPayload extends Seq {
+  paths: string[];
+}
+
 /**
  * AgentStatus is where a session's agent stands (StatePayload,
  * SessionDetail).
@@ -1248,6 +1325,66 @@ export interface HookRun {
   stderr?: string;
 }
 
+/** JobState is where a background job stands (the job-item's data-state). */
+export type JobState = "running" | "exited" | "stopped";
+/** Every JobState. */
+export const JobStateValues: readonly JobState[] = ["running", "exited", "stopped"];
+
+/** Job is one background job of a session. */
+export interface Job {
+  sessionId: number;
+  /**
+   * ID is the job's id within its session: "1", "2", ... (job_output's
+   * and job_stop's job_id).
+   */
+  id: string;
+  command: string;
+  state: JobState;
+  /**
+   * ExitCode is the exit status once ended (128+signal for a signal);
+   * nil while running.
+   */
+  exitCode?: number;
+  /** ToolCallID is the run_bash call that started it. */
+  toolCallId: string;
+  sandboxed: boolean;
+  /** unix ms */
+  startedAt: number;
+  /** unix ms, once ended */
+  endedAt?: number;
+  /** Bytes is all the output the job wrote, kept or not. */
+  bytes: number;
+}
+
+/**
+ * JobOutput is the output of a job Pilot still holds: the last part of
+ * it, when the job wrote more than the cap (Cut says some was dropped
+ * before Start).
+ */
+export interface JobOutput {
+  job: Job;
+  text: string;
+  /** Start is the offset in the job's whole output of Text's first byte. */
+  start: number;
+  cut: boolean;
+}
+
+/** JobPayload carries a job's current state (started, ended, stopped). */
+export interface JobPayload extends Seq {
+  job: Job;
+}
+
+/**
+ * JobOutputPayload appends output to a job (batched like a command's
+ * live output). Offset is the position of Chunk's first byte in the job's
+ * whole output, so a reader that fetched JobOutput can skip what it has.
+ */
+export interface JobOutputPayload extends Seq {
+  jobId: string;
+  offset: number;
+  chunk: string;
+}
+
 /**
  * FileEffect is what one checkpoint did to one file. Kept is false when
  * the content from before was not stored (over the size limit, or removed
@@ -1649,6 +1786,14 @@ export interface ToolCall {
    * (PreToolUse, PostToolUse), in the order they ran.
    */
   hooks?: HookRun[];
+  /**
+   * Diagnostics is what the language servers said after this call's
+   * applied change (file changes and commands that changed source
+   * files); nil when none was asked.
+   */
+  diagnostics?: Diagnostics;
+  /** JobID is the background job a run_bash background call started. */
+  jobId?: string;
 }
 
 /**
@@ -1869,6 +2014,11 @@ export interface OpenSessionPayload {
 export interface WorkInFlight {
   sessions: string[];
   waiting: number;
+  /**
+   * Jobs names the background jobs still running ("python3 -m
+   * http.server (session “Fix the tests”)"); quitting stops them.
+   */
+  jobs: string[];
 }
 
 // Constants.
@@ -1931,6 +2081,15 @@ export const LedgerUpdated = "ledger:updated";
  * the configuration changed; the window reads MCPServers again. No seq.
  */
 export const MCPUpdated = "mcp:updated";
+/** AgentJob: a background job started, ended or was stopped. */
+export const AgentJob = "agent:job";
+/** AgentJobOutput: batched output of a background job. */
+export const AgentJobOutput = "agent:job_output";
+/**
+ * AgentDiagnostics: the language servers' error counts of some files
+ * changed (the file tree's marks).
+ */
+export const AgentDiagnostics = "agent:diagnostics";
 
 /** Every event the backend emits, by name, with the type of its payload (wire.Payloads). */
 export interface EventMap {
@@ -1953,6 +2112,9 @@ export interface EventMap {
   "session:updated": SessionPayload;
   "ledger:updated": LedgerUpdatedPayload;
   "mcp:updated": MCPUpdatedPayload;
+  "agent:job": JobPayload;
+  "agent:job_output": JobOutputPayload;
+  "agent:diagnostics": DiagnosticsPayload;
 }
 
 export type EventName = keyof EventMap;
@@ -1978,4 +2140,7 @@ export const EventNames: readonly EventName[] = [
   SessionUpdated,
   LedgerUpdated,
   MCPUpdated,
+  AgentJob,
+  AgentJobOutput,
+  AgentDiagnostics,
 ];

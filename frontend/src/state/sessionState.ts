@@ -248,5 +248,11 @@ export function applyEvent(s: SessionView, ev: SessionEvent, now: number = Date.
           : [...s.notices, { kind: "turn_end", id: `t${++noticeSeq}`, reason, afterMessageId: lastMessageId(s), at: now }];
       return { ...s, messages, notices, turn: "idle", retry: null, agentState: s.agentState === "error" ? "error" : "idle" };
     }
+    // Jobs and diagnostics have their own state (the Jobs panel, the file
+    // tree); the transcript does not change.
+    case "agent:job":
+    case "agent:job_output":
+    case "agent:diagnostics":
+      return s;
   }
 }

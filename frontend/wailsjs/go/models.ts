@@ -702,12 +702,71 @@ export namespace wire {
 		    return a;
 		}
 	}
+	export class Diagnostic {
+	    path: string;
+	    line: number;
+	    col: number;
+	    severity: string;
+	    message: string;
+	    source?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Diagnostic(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.line = source["line"];
+	        this.col = source["col"];
+	        this.severity = source["severity"];
+	        this.message = source["message"];
+	        this.source = source["source"];
+	    }
+	}
+	export class Diagnostics {
+	    errors: number;
+	    warnings: number;
+	    items: Diagnostic[];
+	    note?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Diagnostics(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.errors = source["errors"];
+	        this.warnings = source["warnings"];
+	        this.items = this.convertValues(source["items"], Diagnostic);
+	        this.note = source["note"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	
 	export class TreeEntry {
 	    name: string;
 	    dir?: boolean;
 	    link?: boolean;
 	    changed?: boolean;
+	    errors?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new TreeEntry(source);
@@ -719,6 +778,7 @@ export namespace wire {
 	        this.dir = source["dir"];
 	        this.link = source["link"];
 	        this.changed = source["changed"];
+	        this.errors = source["errors"];
 	    }
 	}
 	export class DirPage {
@@ -1007,6 +1067,100 @@ export namespace wire {
 		    }
 		    return a;
 		}
+	}
+	export class Job {
+	    sessionId: number;
+	    id: string;
+	    command: string;
+	    state: string;
+	    exitCode?: number;
+	    toolCallId: string;
+	    sandboxed: boolean;
+	    startedAt: number;
+	    endedAt?: number;
+	    bytes: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Job(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.id = source["id"];
+	        this.command = source["command"];
+	        this.state = source["state"];
+	        this.exitCode = source["exitCode"];
+	        this.toolCallId = source["toolCallId"];
+	        this.sandboxed = source["sandboxed"];
+	        this.startedAt = source["startedAt"];
+	        this.endedAt = source["endedAt"];
+	        this.bytes = source["bytes"];
+	    }
+	}
+	export class JobOutput {
+	    job: Job;
+	    text: string;
+	    start: number;
+	    cut: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new JobOutput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.job = this.convertValues(source["job"], Job);
+	        this.text = source["text"];
+	        this.start = source["start"];
+	        this.cut = source["cut"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class LanguageServer {
+	    name: string;
+	    languages: string[];
+	    command: string[];
+	    path?: string;
+	    state: string;
+	    version?: string;
+	    lastError?: string;
+	    install?: string;
+	    user?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new LanguageServer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.languages = source["languages"];
+	        this.command = source["command"];
+	        this.path = source["path"];
+	        this.state = source["state"];
+	        this.version = source["version"];
+	        this.lastError = source["lastError"];
+	        this.install = source["install"];
+	        this.user = source["user"];
+	    }
 	}
 	export class LedgerFile {
 	    path: string;
@@ -1426,6 +1580,8 @@ export namespace wire {
 	    effects?: CommandEffects;
 	    sandbox?: SandboxInfo;
 	    hooks?: HookRun[];
+	    diagnostics?: Diagnostics;
+	    jobId?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolCall(source);
@@ -1451,6 +1607,8 @@ export namespace wire {
 	        this.effects = this.convertValues(source["effects"], CommandEffects);
 	        this.sandbox = this.convertValues(source["sandbox"], SandboxInfo);
 	        this.hooks = this.convertValues(source["hooks"], HookRun);
+	        this.diagnostics = this.convertValues(source["diagnostics"], Diagnostics);
+	        this.jobId = source["jobId"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -56,7 +56,7 @@ describe("a clicked notification", () => {
 describe("closing with work in flight", () => {
   it("asks, keeps working on no, and quits on yes", async () => {
     const b = await started();
-    act(() => b.emit("app:confirm_quit", { sessions: ["Fix the greeting"], waiting: 1 }));
+    act(() => b.emit("app:confirm_quit", { sessions: ["Fix the greeting"], waiting: 1, jobs: [] }));
     const dialog = await screen.findByTestId("quit-confirm");
     expect(dialog.textContent).toContain("A turn is still running and an approval waits for you");
     expect(within(dialog).getByText("Fix the greeting")).toBeTruthy();
@@ -64,7 +64,7 @@ describe("closing with work in flight", () => {
     await waitFor(() => expect(screen.queryByTestId("quit-confirm")).toBeNull());
     expect(b.callsOf("quitNow")).toHaveLength(0);
 
-    act(() => b.emit("app:confirm_quit", { sessions: ["One", "Two"], waiting: 0 }));
+    act(() => b.emit("app:confirm_quit", { sessions: ["One", "Two"], waiting: 0, jobs: [] }));
     expect((await screen.findByTestId("quit-confirm")).textContent).toContain("2 turns are still running:");
     fireEvent.click(screen.getByTestId("quit-now"));
     await waitFor(() => expect(b.callsOf("quitNow")).toHaveLength(1));
@@ -74,7 +74,7 @@ describe("closing with work in flight", () => {
 describe("every confirmation carries the confirm-* ids", () => {
   it("names the quit question and its buttons both ways, each name clicking the same button", async () => {
     const b = await started();
-    act(() => b.emit("app:confirm_quit", { sessions: ["Fix the greeting"], waiting: 0 }));
+    act(() => b.emit("app:confirm_quit", { sessions: ["Fix the greeting"], waiting: 0, jobs: [] }));
     const quit = await screen.findByTestId("quit-confirm");
     const dialog = screen.getByTestId("confirm-dialog");
     expect(quit.contains(dialog) || dialog.contains(quit)).toBe(true);
@@ -85,7 +85,7 @@ describe("every confirmation carries the confirm-* ids", () => {
     await waitFor(() => expect(screen.queryByTestId("quit-confirm")).toBeNull());
     expect(b.callsOf("quitNow")).toHaveLength(0);
 
-    act(() => b.emit("app:confirm_quit", { sessions: ["One"], waiting: 0 }));
+    act(() => b.emit("app:confirm_quit", { sessions: ["One"], waiting: 0, jobs: [] }));
     fireEvent.click(await screen.findByTestId("confirm-accept"));
     await waitFor(() => expect(b.callsOf("quitNow")).toHaveLength(1));
   });

@@ -57,7 +57,13 @@ export function GitStatus(arg1:number,arg2:number):Promise<wire.GitStatus>;
 
 export function ImportedRules(arg1:number):Promise<wire.ImportedRules>;
 
+export function JobOutput(arg1:number,arg2:string):Promise<wire.JobOutput>;
+
+export function LanguageServers(arg1:number):Promise<Array<wire.LanguageServer>>;
+
 export function ListDir(arg1:number,arg2:number,arg3:wire.DirPageQuery):Promise<wire.DirPage>;
+
+export function ListJobs(arg1:number):Promise<Array<wire.Job>>;
 
 export function ListModels(arg1:string,arg2:string,arg3:string):Promise<Array<string>>;
 
@@ -130,6 +136,8 @@ export function SetSandboxHidden(arg1:Array<string>):Promise<wire.SandboxStatus>
 export function SetSessionMode(arg1:number,arg2:string):Promise<wire.SessionSummary>;
 
 export function Setup(arg1:number):Promise<wire.Setup>;
+
+export function StopJob(arg1:number,arg2:string):Promise<void>;
 
 export function TrustProject(arg1:string):Promise<void>;
 

@@ -110,8 +110,20 @@ export function ImportedRules(arg1) {
   return window['go']['main']['App']['ImportedRules'](arg1);
 }
 
+export function JobOutput(arg1, arg2) {
+  return window['go']['main']['App']['JobOutput'](arg1, arg2);
+}
+
+export function LanguageServers(arg1) {
+  return window['go']['main']['App']['LanguageServers'](arg1);
+}
+
 export function ListDir(arg1, arg2, arg3) {
   return window['go']['main']['App']['ListDir'](arg1, arg2, arg3);
+}
+
+export function ListJobs(arg1) {
+  return window['go']['main']['App']['ListJobs'](arg1);
 }
 
 export function ListModels(arg1, arg2, arg3) {
@@ -256,6 +268,10 @@ export function SetSessionMode(arg1, arg2) {
 
 export function Setup(arg1) {
   return window['go']['main']['App']['Setup'](arg1);
+}
+
+export function StopJob(arg1, arg2) {
+  return window['go']['main']['App']['StopJob'](arg1, arg2);
 }
 
 export function TrustProject(arg1) {
