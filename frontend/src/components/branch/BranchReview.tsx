@@ -14,12 +14,8 @@ import DiffView from "../review/DiffView";
 import LayoutToggle, { type LayoutChoice } from "../review/LayoutToggle";
 import MergeOutcome from "./MergeOutcome";
 
-/**
- * The view's branch: loading (showing the first view the cache gets, when
- * fromCache), ready (fresh once read since the view was opened, else as
- * the cache held it), or failed.
- */
-type Load = { status: "loading"; fromCache: boolean } | { status: "ready"; view: BranchView; fresh: boolean } | { status: "failed"; error: string };
+/** The view's branch: loading, ready (fresh once read since the view was opened, else as read ahead), or failed. */
+type Load = { status: "loading" } | { status: "ready"; view: BranchView; fresh: boolean } | { status: "failed"; error: string };
 type Merge = { status: "idle" } | { status: "merging" } | { status: "done"; result: MergeResult } | { status: "failed"; error: string };
 
 interface Props {
@@ -48,7 +44,7 @@ export default function BranchReview({ sessionId, branch, worktree }: Props) {
   const backend = c.backend;
   const cache = c.branches;
   const latest = useSyncExternalStore(cache.subscribe, () => cache.view(sessionId));
-  const [load, setLoad] = useState<Load>(() => (latest ? { status: "ready", view: latest, fresh: false } : { status: "loading", fromCache: true }));
+  const [load, setLoad] = useState<Load>(() => (latest ? { status: "ready", view: latest, fresh: false } : { status: "loading" }));
   const [decisions, setDecisions] = useState<HunkDecision[][]>(() => (latest ? undecided(latest) : []));
   /** The view on screen (the cache's before the read on opening ends): what that read is compared with. */
   const shown = useRef<BranchView | null>(latest);
@@ -92,7 +88,7 @@ export default function BranchReview({ sessionId, branch, worktree }: Props) {
       const version = c.state.filesVersion;
       if (!first) {
         shown.current = null;
-        setLoad({ status: "loading", fromCache: false });
+        setLoad({ status: "loading" });
       }
       setReplaced(false);
       try {
@@ -115,10 +111,6 @@ export default function BranchReview({ sessionId, branch, worktree }: Props) {
   useEffect(() => {
     void reload(true);
   }, [reload]);
-  // Opened before the cache held the branch: the first view read (a read ahead under way) is shown as it arrives.
-  useEffect(() => {
-    if (latest && load.status === "loading" && load.fromCache) show(latest, false);
-  }, [latest, load, show]);
 
   const view = load.status === "ready" ? load.view : null;
   const fresh = load.status === "ready" && load.fresh;
