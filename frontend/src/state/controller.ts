@@ -238,12 +238,15 @@ export class AppController implements ActionContext {
     // Another Pilot process runs it (or just stopped): what it wrote is read again.
     if (open && open.id === sum.id && open.status === "ready" && (sum.elsewhere || open.summary?.elsewhere)) void this.reloadElsewhere(sum.id);
     if (sum.worktreeDiscarded) this.branches.drop(sum.id);
+    const before = open?.id === sum.id ? open.summary : this.state.sessions.find((x) => x.id === sum.id);
     this.set((st) => {
       const inProject = st.project && sum.projectId === st.project.id;
       const sessions = inProject ? mergeSessions(st.sessions, [sum]) : st.sessions;
       const session = st.session && st.session.id === sum.id ? { ...st.session, summary: sum } : st.session;
       return { ...st, sessions, session };
     });
+    // A turn another Pilot process ran ended: this window got none of its events, only this.
+    if (before?.elsewhere && !sum.elsewhere) this.readBranchAhead(sum.id);
   }
 
   /** Sessions whose transcript is being read again: true when another read is due after it. */

@@ -125,6 +125,21 @@ describe("the Branch view from the branch read ahead", () => {
     expect(b.callsOf("getBranch").filter(([id]) => id === 2)).toEqual([]);
   });
 
+  it("reads the branch when a turn another Pilot process ran ends", async () => {
+    const b = backend();
+    await openedWithBranchHeld(b);
+    const s1 = summary(1, { branch: "pilot/fix", worktree });
+    act(() => b.emit("session:updated", { session: { ...s1, elsewhere: { pid: 4242, state: "streaming" } } }));
+    expect(b.callsOf("getBranch")).toHaveLength(1);
+    b.git.branches[1] = v2;
+    act(() => b.emit("session:updated", { session: s1 }));
+    await waitFor(() => expect(b.callsOf("getBranch")).toHaveLength(2));
+    await waitFor(() => expect(branchOpen().getAttribute("data-cache")).toBe("held"));
+    b.git.branchGate = new Promise(() => {});
+    act(() => fireEvent.click(branchOpen()));
+    expect(paths()).toEqual(["main.go", "util.go"]);
+  });
+
   it("says the branch changed when a turn's end finds it so while the view is open", async () => {
     const b = backend();
     await openedWithBranchHeld(b);
