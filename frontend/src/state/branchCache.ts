@@ -8,6 +8,7 @@
 // older, never let a stale one be merged.
 import type { Backend } from "../lib/backend";
 import type { BranchView } from "../lib/wire.gen";
+import type { AppState } from "./appState";
 
 /** What the cache holds of a session's branch: none, a view (held), or a read under way. */
 export type BranchCacheState = "none" | "reading" | "held";
@@ -47,12 +48,15 @@ export class BranchCache {
   };
 
   /**
-   * Reads the branch in the background because it may have changed (a turn
-   * ended, the session was opened): a read under way is followed by one
-   * more, since it may have begun before the change. A failure is not
+   * Reads a worktree session's branch in the background because it may have
+   * changed (its turn ended, it was opened): a read under way is followed by
+   * one more, since it may have begun before the change. A session of
+   * another project, or without a worktree, is left alone. A failure is not
    * shown here: the view reads again when opened and says why it could not.
    */
-  refresh(sessionId: number): void {
+  readAhead(st: AppState, sessionId: number): void {
+    const sum = st.session?.id === sessionId ? st.session.summary : st.sessions.find((x) => x.id === sessionId);
+    if (!sum?.worktree || sum.worktreeDiscarded || sum.projectId !== st.project?.id) return;
     this.read(sessionId, true).catch(() => {});
   }
 

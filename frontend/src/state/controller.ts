@@ -131,7 +131,7 @@ export class AppController implements ActionContext {
       return live === st.live ? st : { ...st, live };
     });
     if (ev.name === "agent:turn_done" || (ev.name === "agent:approval_done" && ev.payload.outcome !== "rejected")) this.refreshGit();
-    if (ev.name === "agent:turn_done") this.readBranchAhead(ev.payload.sessionId);
+    if (ev.name === "agent:turn_done") this.branches.readAhead(this.state, ev.payload.sessionId);
     if (ev.name === "agent:approval_done") {
       // A review kept while its session was not open (see openSession) ends with its approval.
       const id = ev.payload.approvalId;
@@ -180,17 +180,6 @@ export class AppController implements ActionContext {
           this.refreshGit();
         }
       });
-  }
-
-  /**
-   * Reads a worktree session's branch in the background (its turn ended,
-   * it was opened), so its Branch view paints at once from what was read;
-   * a session of another project, or without a worktree, is left alone.
-   */
-  private readBranchAhead(id: number) {
-    const st = this.state;
-    const sum = st.session?.id === id ? st.session.summary : st.sessions.find((x) => x.id === id);
-    if (sum?.worktree && !sum.worktreeDiscarded && sum.projectId === st.project?.id) this.branches.refresh(id);
   }
 
   private applyBatch(evs: SessionEvent[]) {
@@ -246,7 +235,7 @@ export class AppController implements ActionContext {
       return { ...st, sessions, session };
     });
     // A turn another Pilot process ran ended: this window got none of its events, only this.
-    if (before?.elsewhere && !sum.elsewhere) this.readBranchAhead(sum.id);
+    if (before?.elsewhere && !sum.elsewhere) this.branches.readAhead(this.state, sum.id);
   }
 
   /** Sessions whose transcript is being read again: true when another read is due after it. */
@@ -428,7 +417,7 @@ export class AppController implements ActionContext {
       this.gate.reset(detail.seq);
       this.set((st) => ({ ...st, session: sessionFromDetail(detail, focusMessageId), live: { ...st.live, [id]: { agent: detail.state, waiting: detail.pending } } }));
       void this.ledger.load(id);
-      this.readBranchAhead(id);
+      this.branches.readAhead(this.state, id);
       for (const a of detail.pending) if (a.kind === "change") void this.approvals.loadChange(a.id);
       if (detail.pending.length) this.layout.showPanel("review");
       if (!detail.pending.length || focusMessageId !== null) this.layout.showChat();
