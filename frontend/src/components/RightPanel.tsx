@@ -1,4 +1,4 @@
-import { Suspense, type KeyboardEvent } from "react";
+import { Suspense, useSyncExternalStore, type KeyboardEvent } from "react";
 import { later } from "../lib/later";
 import type { PanelTab } from "../state/appState";
 import { useApp, useController } from "../state/context";
@@ -21,6 +21,9 @@ export default function RightPanel() {
   const pendingCount = useApp((s) => s.session?.pending.length ?? 0);
   const changed = useApp(changedCount);
   const worktree = useApp(hasWorktree);
+  const sessionId = useApp((s) => s.session?.id ?? 0);
+  /** Whether the Branch view will paint at once from the branch read ahead (data-cache). */
+  const branchCache = useSyncExternalStore(c.branches.subscribe, () => c.branches.state(sessionId));
   const panelTabs = tabsOf(worktree);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -31,8 +34,9 @@ export default function RightPanel() {
     document.getElementById(`tab-${next}`)?.focus();
   };
 
-  const tabButton = (t: PanelTab, label: string, testId: string, count: number, countLabel: string, title?: string) => (
+  const tabButton = (t: PanelTab, label: string, testId: string, count: number, countLabel: string, title?: string, cache?: string) => (
     <button
+      data-cache={cache}
       type="button"
       role="tab"
       id={`tab-${t}`}
@@ -58,7 +62,7 @@ export default function RightPanel() {
       <div className="panel-tabs" role="tablist" aria-label="Panel" onKeyDown={onKeyDown}>
         {tabButton("review", "Review", "tab-review", pendingCount, `${pendingCount} waiting`)}
         {tabButton("changes", "Changes", "changes-open", changed, `${changed} files changed`, "Everything this session changed, and undo")}
-        {worktree && tabButton("branch", "Branch", "branch-open", 0, "", "The session's branch against its base: review it hunk by hunk, then merge, commit or discard")}
+        {worktree && tabButton("branch", "Branch", "branch-open", 0, "", "The session's branch against its base: review it hunk by hunk, then merge, commit or discard", branchCache)}
         {tabButton("files", "Files", "tab-files", 0, "")}
       </div>
       <div role="tabpanel" id="tabpanel-review" aria-labelledby="tab-review" className="tabpanel" hidden={tab !== "review"}>

@@ -16,6 +16,7 @@ import { noLedger } from "./ledgerState";
 import { SeqGate } from "./seqGate";
 import { PlanActions } from "./plan";
 import { applyLive } from "./liveSessions";
+import { BranchCache } from "./branchCache";
 import { mergeSessions, SessionListActions } from "./sessionList";
 import { applyEvent, emptySession, prependPage, sessionFromDetail, type SessionEvent, type SessionView } from "./sessionState";
 import { SessionMemory } from "./sessionMemory";
@@ -40,6 +41,8 @@ export class AppController implements ActionContext {
   readonly desktop: DesktopActions;
   /** Each session's draft and scroll place while another one is shown. */
   readonly memory = new SessionMemory();
+  /** The worktree sessions' branches read ahead, so the Branch view shows at once. */
+  readonly branches: BranchCache;
   private gate = new SeqGate<SessionEvent>((evs) => this.applyBatch(evs));
   /** Events of the session being loaded wait here until its snapshot arrives. */
   /** The read of older messages under way. */
@@ -52,13 +55,17 @@ export class AppController implements ActionContext {
     readonly backend: Backend,
     storage: Storage | undefined = localStore(),
   ) {
+    this.branches = new BranchCache(backend);
     this.store = new Store<AppState>({ ...initialState, layout: { ...initialState.layout, sidebar: rememberedSidebar(storage) } });
     this.approvals = new ApprovalActions(this);
     this.chat = new ChatActions(this, () => this.newSession());
     this.sessions = new SessionListActions(
       this,
       (id) => this.openSession(id),
-      (id) => this.memory.forget(id),
+      (id) => {
+        this.memory.forget(id);
+        this.branches.drop(id);
+      },
     );
     this.layout = new LayoutActions(this, storage);
     this.ledger = new LedgerActions(this, (id) => this.openSession(id));
@@ -124,6 +131,7 @@ export class AppController implements ActionContext {
       return live === st.live ? st : { ...st, live };
     });
     if (ev.name === "agent:turn_done" || (ev.name === "agent:approval_done" && ev.payload.outcome !== "rejected")) this.refreshGit();
+    if (ev.name === "agent:turn_done") this.branches.readAhead(this.state, ev.payload.sessionId);
     if (ev.name === "agent:approval_done") {
       // A review kept while its session was not open (see openSession) ends with its approval.
       const id = ev.payload.approvalId;
@@ -218,12 +226,16 @@ export class AppController implements ActionContext {
     const open = this.state.session;
     // Another Pilot process runs it (or just stopped): what it wrote is read again.
     if (open && open.id === sum.id && open.status === "ready" && (sum.elsewhere || open.summary?.elsewhere)) void this.reloadElsewhere(sum.id);
+    if (sum.worktreeDiscarded) this.branches.drop(sum.id);
+    const before = open?.id === sum.id ? open.summary : this.state.sessions.find((x) => x.id === sum.id);
     this.set((st) => {
       const inProject = st.project && sum.projectId === st.project.id;
       const sessions = inProject ? mergeSessions(st.sessions, [sum]) : st.sessions;
       const session = st.session && st.session.id === sum.id ? { ...st.session, summary: sum } : st.session;
       return { ...st, sessions, session };
     });
+    // A turn another Pilot process ran ended: this window got none of its events, only this.
+    if (before?.elsewhere && !sum.elsewhere) this.branches.readAhead(this.state, sum.id);
   }
 
   /** Sessions whose transcript is being read again: true when another read is due after it. */
@@ -315,6 +327,8 @@ export class AppController implements ActionContext {
   async openProject(path: string): Promise<boolean> {
     try {
       const project = await this.backend.openProject(path.trim());
+      // The branches read ahead are of the project left: memory holds one project's.
+      if (this.state.project?.id !== project.id) this.branches.clear();
       this.gate.reset(null);
       this.set((st) => ({
         ...st,
@@ -403,6 +417,7 @@ export class AppController implements ActionContext {
       this.gate.reset(detail.seq);
       this.set((st) => ({ ...st, session: sessionFromDetail(detail, focusMessageId), live: { ...st.live, [id]: { agent: detail.state, waiting: detail.pending } } }));
       void this.ledger.load(id);
+      this.branches.readAhead(this.state, id);
       for (const a of detail.pending) if (a.kind === "change") void this.approvals.loadChange(a.id);
       if (detail.pending.length) this.layout.showPanel("review");
       if (!detail.pending.length || focusMessageId !== null) this.layout.showChat();

@@ -474,6 +474,7 @@ export class FakeBackend implements Backend {
   }
   async getBranch(sessionId: number): Promise<BranchView> {
     this.record("getBranch", sessionId);
+    if (this.git.branchGate) await this.git.branchGate;
     return this.git.branch(sessionId);
   }
   async mergeBranch(sessionId: number, merge: BranchMerge): Promise<MergeResult> {

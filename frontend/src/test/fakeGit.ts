@@ -33,6 +33,8 @@ export class FakeGit {
   /** What draftCommitMessage answers, or the sentence it fails with. */
   draft = "Add the branch's work";
   draftError = "";
+  /** When set, getBranch answers only once it resolves (with the branch as it is then). */
+  branchGate: Promise<void> | null = null;
   /** When set, draftCommitMessage answers only once it resolves. */
   draftGate: Promise<void> | null = null;
   /** When set, commitSession fails with it. */

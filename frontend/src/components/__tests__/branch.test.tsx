@@ -53,7 +53,8 @@ describe("branch view", () => {
 
   it("lists the branch's files and hunks with per-hunk decisions, side by side", async () => {
     const b = await openBranch();
-    expect(b.callsOf("getBranch")).toEqual([[1]]);
+    // Read ahead when the session was opened, and again when the view was.
+    expect(b.callsOf("getBranch")).toEqual([[1], [1]]);
     const v = screen.getByTestId("branch-view");
     expect(v.getAttribute("data-branch")).toBe("pilot/fix");
     expect(v.textContent).toContain("9f3a2c1");
@@ -338,8 +339,9 @@ describe("branch view of a big branch", () => {
     const best = (xs: number[]) => Math.min(...xs).toFixed(0);
     console.log(`branch view painted (best of 3, ms): 12 files ${best(small)}; 200 files (600 hunks) ${best(big.map((x) => x.ms))}, ${big[0]!.shown} files rendered; all: 12 files ${small.map((x) => x.toFixed(0)).join(", ")}; 200 files ${big.map((x) => x.ms.toFixed(0)).join(", ")}`);
     const shown = big[0]!.shown;
-    // Only the files near the view are in the page; the rest are spacers.
+    // Only the files near the view are in the page; the rest are spacers
+    // (jsdom measures nothing: the first view assumed, and its overscan).
     expect(shown).toBeLessThan(200);
-    expect(shown).toBeLessThanOrEqual(12);
+    expect(shown).toBeLessThanOrEqual(15);
   }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from "react";
 import { rowCount } from "../../lib/diffLayout";
 import { errorText } from "../../lib/format";
 import { useVirtualList } from "../../lib/useVirtualList";
@@ -14,7 +14,8 @@ import DiffView from "../review/DiffView";
 import LayoutToggle, { type LayoutChoice } from "../review/LayoutToggle";
 import MergeOutcome from "./MergeOutcome";
 
-type Load = { status: "loading" } | { status: "ready"; view: BranchView } | { status: "failed"; error: string };
+/** The view's branch: loading, ready (fresh once read since the view was opened, else as read ahead), or failed. */
+type Load = { status: "loading" } | { status: "ready"; view: BranchView; fresh: boolean } | { status: "failed"; error: string };
 type Merge = { status: "idle" } | { status: "merging" } | { status: "done"; result: MergeResult } | { status: "failed"; error: string };
 
 interface Props {
@@ -29,12 +30,26 @@ const fileEstimate = (f: FileChange, layout: DiffLayout) => 34 + f.hunks.reduce(
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** A worktree session's branch, hunk by hunk: approve or reject, then merge, commit or discard. */
+/** What the view says when the branch read on opening differs from the one it painted from the cache. */
+export const replacedNotice = "The branch changed since it was shown; its review starts again.";
+
+/**
+ * A worktree session's branch, hunk by hunk: approve or reject, then merge,
+ * commit or discard. It paints at once the branch the window read ahead
+ * (state/branchCache.ts) and reads it again; a branch changed since is
+ * shown instead, its review started over.
+ */
 export default function BranchReview({ sessionId, branch, worktree }: Props) {
   const c = useController();
   const backend = c.backend;
-  const [load, setLoad] = useState<Load>({ status: "loading" });
-  const [decisions, setDecisions] = useState<HunkDecision[][]>([]);
+  const cache = c.branches;
+  const latest = useSyncExternalStore(cache.subscribe, () => cache.view(sessionId));
+  const [load, setLoad] = useState<Load>(() => (latest ? { status: "ready", view: latest, fresh: false } : { status: "loading" }));
+  const [decisions, setDecisions] = useState<HunkDecision[][]>(() => (latest ? undecided(latest) : []));
+  /** The view on screen (the cache's before the read on opening ends): what that read is compared with. */
+  const shown = useRef<BranchView | null>(latest);
+  /** The branch changed between the view painted from the cache and the one read on opening. */
+  const [replaced, setReplaced] = useState(false);
   const [focus, setFocus] = useState({ file: 0, hunk: 0 });
   const [feedbackOn, setFeedbackOn] = useState(false);
   const [note, setNote] = useState("");
@@ -53,33 +68,61 @@ export default function BranchReview({ sessionId, branch, worktree }: Props) {
   const filesVersion = useApp((s) => s.filesVersion);
   const filesRef = useRef<HTMLDivElement>(null);
 
-  const reload = useCallback(async () => {
-    const token = ++loads.current;
-    const version = c.state.filesVersion;
-    setLoad({ status: "loading" });
-    try {
-      const view = await backend.getBranch(sessionId);
-      if (token !== loads.current) return;
-      setReadAt(version);
-      setLoad({ status: "ready", view });
-      setDecisions(undecided(view));
-      setMerged(new Set());
-    } catch (err) {
-      if (token === loads.current) setLoad({ status: "failed", error: errorText(err) });
-    }
-  }, [backend, c, sessionId]);
+  /** Shows a view with its review started over. */
+  const show = useCallback((view: BranchView, fresh: boolean) => {
+    shown.current = view;
+    setLoad({ status: "ready", view, fresh });
+    setDecisions(undecided(view));
+    setMerged(new Set());
+    setFocus({ file: 0, hunk: 0 });
+  }, []);
+
+  /**
+   * Reads the branch: on opening (first) the view painted from the cache
+   * stays, decisions and all, when the branch is the same; otherwise the
+   * view shows "loading" until the read ends.
+   */
+  const reload = useCallback(
+    async (first: boolean) => {
+      const token = ++loads.current;
+      const version = c.state.filesVersion;
+      if (!first) {
+        shown.current = null;
+        setLoad({ status: "loading" });
+      }
+      setReplaced(false);
+      try {
+        // On opening, a read under way (a turn just ended) is as new as the click; a refresh asks for one after it.
+        const view = await cache.read(sessionId, !first);
+        if (token !== loads.current) return;
+        setReadAt(version);
+        const painted = shown.current;
+        if (painted && painted.version === view.version) setLoad({ status: "ready", view: painted, fresh: true });
+        else {
+          show(view, true);
+          setReplaced(painted !== null);
+        }
+      } catch (err) {
+        if (token === loads.current) setLoad({ status: "failed", error: errorText(err) });
+      }
+    },
+    [c, cache, sessionId, show],
+  );
   useEffect(() => {
-    void reload();
+    void reload(true);
   }, [reload]);
 
   const view = load.status === "ready" ? load.view : null;
+  const fresh = load.status === "ready" && load.fresh;
+  /** A read ahead since (a turn ended) found the branch changed. */
+  const branchMoved = fresh && latest !== null && view !== null && latest.version !== view.version;
   // Only the files near the view are rendered: a branch of hundreds of files paints as fast as a few.
   const files = useVirtualList(
     filesRef,
     view?.files.length ?? 0,
     (i) => fileEstimate(view!.files[i]!, layout),
     (el) => Number(el.dataset.fileIndex),
-    `${layout} ${view === null}`,
+    `${layout} ${view?.version ?? ""}`,
     view ? focus.file : null,
   );
   const name = view?.branch || branch;
@@ -152,7 +195,7 @@ export default function BranchReview({ sessionId, branch, worktree }: Props) {
   };
 
   return (
-    <div className="branch-view review-card" data-testid="branch-view" data-status={discarded ? "discarded" : load.status} data-branch={name} tabIndex={0} onKeyDown={onKeyDown} aria-label={`Branch ${name}. Keys: y approve hunk, n reject hunk, j and k move.`}>
+    <div className="branch-view review-card" data-testid="branch-view" data-status={discarded ? "discarded" : load.status} data-fresh={load.status === "ready" ? String(load.fresh) : undefined} data-branch={name} tabIndex={0} onKeyDown={onKeyDown} aria-label={`Branch ${name}. Keys: y approve hunk, n reject hunk, j and k move.`}>
       <header className="review-head">
         <div className="review-title">
           Branch <strong>{name}</strong>
@@ -202,7 +245,7 @@ export default function BranchReview({ sessionId, branch, worktree }: Props) {
             <button type="button" className="danger-outline" data-testid="branch-discard" disabled={busy} title={`Remove the worktree and the branch ${name}`} onClick={() => setDialog("discard")}>
               Discard…
             </button>
-            <button type="button" className="small" data-testid="branch-refresh" disabled={busy} onClick={() => void reload()}>
+            <button type="button" className="small" data-testid="branch-refresh" disabled={busy} onClick={() => void reload(false)}>
               ↻ Refresh
             </button>
           </div>
@@ -223,10 +266,15 @@ export default function BranchReview({ sessionId, branch, worktree }: Props) {
             )}
           </div>
         )}
-        {readAt !== null && readAt !== filesVersion && !discarded && (
+        {replaced && !discarded && (
+          <p className="notice-line" role="status" data-testid="branch-replaced">
+            {replacedNotice}
+          </p>
+        )}
+        {((readAt !== null && readAt !== filesVersion) || branchMoved) && !discarded && (
           <p className="notice-line" role="status" data-testid="branch-stale">
-            The session has changed files since this view was read.{" "}
-            <button type="button" className="small" disabled={busy} onClick={() => void reload()}>
+            {branchMoved ? "The branch changed since this view was read." : "The session has changed files since this view was read."}{" "}
+            <button type="button" className="small" disabled={busy} onClick={() => void reload(false)}>
               Read the branch again
             </button>{" "}
             (your decisions start over)
@@ -324,6 +372,7 @@ export default function BranchReview({ sessionId, branch, worktree }: Props) {
             setDiscard({ busy: false, error: null });
             setDialog("none");
             setDiscarded(true);
+            cache.drop(sessionId);
           }}
         >
           <p>
