@@ -49,8 +49,11 @@ type client struct {
 	changed  chan struct{}         // closed and replaced on each publication
 	progress map[string]bool       // work-done progress under way
 	lastUse  time.Time
-	busy     int
-	idle     *time.Timer
+	// unversioned: the server published an open file's diagnostics
+	// without saying which version it checked.
+	unversioned bool
+	busy        int
+	idle        *time.Timer
 }
 
 // published is one textDocument/publishDiagnostics.
@@ -225,10 +228,19 @@ func fresh(p *published, v int, seq0 uint64) bool {
 // published in the same pass, milliseconds after it.
 const settle = 150 * time.Millisecond
 
-// await waits until every file of r has fresh diagnostics, then until the
-// server has been quiet for settle, or ctx ends (false) or the process
-// exits (false).
+// quiet is how long a server that does not version its diagnostics
+// (typescript-language-server) may stay silent after a change before
+// the changed files count as answered: such a server does not repeat a
+// file's empty diagnostics, so silence is its "no change".
+const quiet = time.Second
+
+// await waits until every file of r has fresh diagnostics (for a server
+// that does not version them: or it was silent for quiet), then until
+// the server has been quiet for settle, or ctx ends (false) or the
+// process exits (false).
 func (c *client) await(ctx context.Context, r syncResult) bool {
+	silence := time.NewTimer(quiet)
+	defer silence.Stop()
 	for {
 		c.mu.Lock()
 		done := true
@@ -238,13 +250,20 @@ func (c *client) await(ctx context.Context, r syncResult) bool {
 				break
 			}
 		}
-		ch := c.changed
+		ch, unversioned := c.changed, c.unversioned
 		c.mu.Unlock()
 		if done {
 			break
 		}
 		select {
 		case <-ch:
+			silence.Reset(quiet)
+			continue
+		case <-silence.C:
+			if unversioned {
+				return true
+			}
+			continue
 		case <-ctx.Done():
 			return false
 		case <-c.exited:

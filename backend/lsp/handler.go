@@ -45,6 +45,9 @@ func (h handler) notification(req *jsonrpc2.Request) {
 			return
 		}
 		c.mu.Lock()
+		if _, open := c.docs[abs]; open && p.Version == nil {
+			c.unversioned = true
+		}
 		c.seq++
 		c.diags[abs] = &published{version: p.Version, seq: c.seq, at: time.Now(), items: p.Diagnostics}
 		c.broadcastLocked()

@@ -29,7 +29,7 @@ func backoff(n int) time.Duration {
 	if n <= 1 {
 		return 0
 	}
-	return min(time.Second<<(n-2), 30*time.Second)
+	return min(time.Second<<min(n-2, 5), 30*time.Second)
 }
 
 // client returns the running server of cfg for root, starting it when
