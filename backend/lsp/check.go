@@ -147,20 +147,16 @@ func (m *Manager) checkOne(ctx context.Context, cfg ServerConfig, exe, root stri
 	if err != nil {
 		if ctx.Err() != nil {
 			res.timedOut = true
-			// What came after the sync is true; the changed files' old
-			// diagnostics are not.
-			res.diags, _ = c.since(r.seq0, nil)
+			// What else came is true; the changed files' old diagnostics
+			// are not.
+			res.diags, _ = c.collect(r.seq0, nil)
 			return res
 		}
 		res.failed = append(res.failed, m.failed(c, err)...)
 		return res
 	}
 	var last time.Time
-	if changed || len(r.want) > 0 {
-		res.diags, last = c.since(r.seq0, r.want)
-	} else {
-		res.diags, last = c.since(r.seq0, nil)
-	}
+	res.diags, last = c.collect(r.seq0, r.want)
 	for _, rel := range rels { // open files' current diagnostics
 		abs := filepath.Join(root, filepath.FromSlash(rel))
 		if _, ok := res.diags[abs]; !ok {

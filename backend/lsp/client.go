@@ -49,6 +49,10 @@ type client struct {
 	changed  chan struct{}         // closed and replaced on each publication
 	progress map[string]bool       // work-done progress under way
 	lastUse  time.Time
+	// reported: what the last report said of each file (fingerprints),
+	// as of publication reportedSeq.
+	reported    map[string]string
+	reportedSeq uint64
 	// unversioned: the server published an open file's diagnostics
 	// without saying which version it checked.
 	unversioned bool
@@ -77,7 +81,7 @@ func startClient(cfg ServerConfig, path, root string, env []string, log *slog.Lo
 		cfg: cfg, root: root, log: log, cmd: cmd, started: time.Now(),
 		exited: make(chan struct{}), ready: make(chan struct{}),
 		docs: map[string]int{}, diags: map[string]*published{}, changed: make(chan struct{}),
-		progress: map[string]bool{}, lastUse: time.Now(),
+		progress: map[string]bool{}, lastUse: time.Now(), reported: map[string]string{},
 	}
 	c.conn = jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(stream, jsonrpc2.VSCodeObjectCodec{}), handler{c})
 	go func() {
@@ -294,23 +298,47 @@ func (c *client) await(ctx context.Context, r syncResult) bool {
 	}
 }
 
-// since returns the diagnostics published after seq0 (and those of the
-// wanted files whatever their age), by absolute path, and when the last
-// came.
-func (c *client) since(seq0 uint64, want map[string]int) (map[string][]lspDiagnostic, time.Time) {
+// collect returns what to report after a sync: the diagnostics of the
+// files in want (whatever their age) and of every other file published
+// since the last report whose diagnostics differ from what was reported
+// of it then (the files that import a changed one; gopls checks other
+// packages a second after a change, so they come with the next one). It
+// returns when the last of them came after seq0.
+func (c *client) collect(seq0 uint64, want map[string]int) (map[string][]lspDiagnostic, time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := map[string][]lspDiagnostic{}
 	var last time.Time
 	for abs, p := range c.diags {
-		if _, ok := want[abs]; ok || p.seq > seq0 {
+		fp := fingerprint(p.items)
+		_, wanted := want[abs]
+		if wanted || (p.seq > c.reportedSeq && fp != c.reported[abs]) {
 			out[abs] = p.items
 			if p.seq > seq0 && p.at.After(last) {
 				last = p.at
 			}
 		}
+		c.reported[abs] = fp
 	}
+	c.reportedSeq = c.seq
 	return out, last
+}
+
+// all returns the last diagnostics of every file the server reported on.
+func (c *client) all() map[string][]lspDiagnostic {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[string][]lspDiagnostic{}
+	for abs, p := range c.diags {
+		out[abs] = p.items
+	}
+	return out
+}
+
+// fingerprint identifies a file's diagnostics, to tell a change.
+func fingerprint(items []lspDiagnostic) string {
+	b, _ := json.Marshal(items)
+	return string(b)
 }
 
 // isOpen reports whether the file at abs is open with the server.

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -45,18 +46,53 @@ func TestGoplsDependentBrokenByChange(t *testing.T) {
 	needServer(t, "gopls")
 	root := goModule(t, map[string]string{
 		"a.go":     "package m\n\n// G doubles x.\nfunc G(x int) int { return 2 * x }\n",
-		"sub/b.go": "package sub\n\nimport \"example.com/m\"\n\n// H uses G.\nfunc H() int { return m.G(1) }\n",
+		"b.go":     "package m\n\n// H uses G.\nfunc H() int { return G(1) }\n",
+		"sub/c.go": "package sub\n\nimport \"example.com/m\"\n\n// K uses G.\nfunc K() int { return m.G(1) }\n",
+		"d.go":     "package m\n\n// D is another file.\nfunc D() {}\n",
 	})
 	m := manager(t, Options{})
 	if out := m.AfterChange(ctx(t), root, []string{"a.go"}); len(out.Diagnostics) != 0 {
 		t.Fatalf("the module compiles, got %+v", out)
 	}
 	// G takes two arguments now: b.go, which the change did not touch,
-	// no longer compiles.
+	// no longer compiles, and the tool result says so at once.
 	write(t, root, map[string]string{"a.go": "package m\n\n// G adds.\nfunc G(x, y int) int { return x + y }\n"})
 	out := m.AfterChange(ctx(t), root, []string{"a.go"})
-	got := errorsIn(out.Diagnostics, "sub/b.go")
-	if len(got) == 0 || got[0].Line != 6 || len(errorsIn(out.Diagnostics, "a.go")) != 0 {
-		t.Fatalf("want the error in sub/b.go:6 and none in a.go, got %+v", out)
+	got := errorsIn(out.Diagnostics, "b.go")
+	if len(got) != 1 || got[0].Line != 4 || len(errorsIn(out.Diagnostics, "a.go")) != 0 {
+		t.Fatalf("want the error in b.go:4 and none in a.go, got %+v", out)
+	}
+
+	// gopls checks the other packages a second later: sub/c.go's error
+	// comes with the next change, and is current at once.
+	c := running(m, "gopls", root)
+	waitFor(t, c, func() bool { return len(c.diags[filepath.Join(root, "sub", "c.go")].itemsOrNil()) > 0 })
+	if cur := m.Current(ctx(t), root, ""); len(errorsIn(cur.Diagnostics, "sub/c.go")) != 1 {
+		t.Fatalf("Current: want the error in sub/c.go, got %+v", cur)
+	}
+	write(t, root, map[string]string{"d.go": "package m\n\n// D is another file.\nfunc D() { _ = 1 }\n"})
+	out = m.AfterChange(ctx(t), root, []string{"d.go"})
+	if len(errorsIn(out.Diagnostics, "sub/c.go")) != 1 || len(errorsIn(out.Diagnostics, "b.go")) != 0 {
+		t.Fatalf("want sub/c.go's error with the next change and b.go's not again, got %+v", out)
+	}
+}
+
+// waitFor waits until cond (called with the client's lock held) holds.
+func waitFor(t *testing.T, c *client, cond func() bool) {
+	t.Helper()
+	for {
+		c.mu.Lock()
+		ok, ch := cond(), c.changed
+		c.mu.Unlock()
+		if ok {
+			return
+		}
+		select {
+		case <-ch:
+		case <-c.exited:
+			t.Fatal("the server exited")
+		case <-ctx(t).Done():
+			return
+		}
 	}
 }

@@ -82,3 +82,11 @@ func errorsIn(ds []wire.Diagnostic, path string) []wire.Diagnostic {
 		return d.Path != path || d.Severity != wire.SeverityError
 	})
 }
+
+// itemsOrNil is p's diagnostics, nil for no publication.
+func (p *published) itemsOrNil() []lspDiagnostic {
+	if p == nil {
+		return nil
+	}
+	return p.items
+}

@@ -154,8 +154,7 @@ func (m *Manager) Current(ctx context.Context, root, path string) Outcome {
 		if k.root != root || !c.alive() {
 			continue
 		}
-		all, _ := c.since(0, nil)
-		for abs, items := range all {
+		for abs, items := range c.all() {
 			res[abs] = append(res[abs], items...)
 		}
 	}
