@@ -138,7 +138,7 @@ func (m *Manager) checkOne(ctx context.Context, cfg ServerConfig, exe, root stri
 		})
 	}
 	r, err := c.sync(ctx, rels)
-	if err == nil && len(r.want) > 0 && !c.await(ctx, r) {
+	if err == nil && len(r.want)+len(r.gone) > 0 && !c.await(ctx, r) {
 		err = ctx.Err()
 		if err == nil {
 			err = errors.New("it stopped while checking")
@@ -149,14 +149,14 @@ func (m *Manager) checkOne(ctx context.Context, cfg ServerConfig, exe, root stri
 			res.timedOut = true
 			// What else came is true; the changed files' old diagnostics
 			// are not.
-			res.diags, _ = c.collect(r.seq0, nil)
+			res.diags, _ = c.collect(r.seq0, nil, r.gone)
 			return res
 		}
 		res.failed = append(res.failed, m.failed(c, err)...)
 		return res
 	}
 	var last time.Time
-	res.diags, last = c.collect(r.seq0, r.want)
+	res.diags, last = c.collect(r.seq0, r.want, r.gone)
 	for _, rel := range rels { // open files' current diagnostics
 		abs := filepath.Join(root, filepath.FromSlash(rel))
 		if _, ok := res.diags[abs]; !ok {

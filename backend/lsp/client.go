@@ -127,6 +127,14 @@ func (c *client) initialize() {
 		err = c.conn.Notify(ctx, "initialized", struct{}{})
 	}
 	if err != nil {
+		if ctx.Err() == nil { // a closed pipe: it is likely exiting, say how
+			t := time.NewTimer(time.Second)
+			select {
+			case <-c.exited:
+			case <-t.C:
+			}
+			t.Stop()
+		}
 		select {
 		case <-c.exited:
 			err = fmt.Errorf("%s stopped before it was ready (%v)", c.cfg.Name, c.exitErr)
@@ -168,6 +176,7 @@ func (c *client) alive() bool {
 // for, and the publication count before it.
 type syncResult struct {
 	want map[string]int // absolute path → version sent (open and changed files)
+	gone []string       // absolute paths of deleted files, closed
 	seq0 uint64
 	sent time.Time
 }
@@ -189,6 +198,10 @@ func (c *client) sync(ctx context.Context, files []string) (syncResult, error) {
 		v, open := c.docs[abs]
 		if err != nil {
 			delete(c.docs, abs)
+			if open { // a gone file has no diagnostics, whatever was said
+				delete(c.diags, abs)
+				r.gone = append(r.gone, abs)
+			}
 		} else {
 			c.docs[abs] = v + 1
 		}
@@ -303,11 +316,18 @@ func (c *client) await(ctx context.Context, r syncResult) bool {
 // since the last report whose diagnostics differ from what was reported
 // of it then (the files that import a changed one; gopls checks other
 // packages a second after a change, so they come with the next one). It
-// returns when the last of them came after seq0.
-func (c *client) collect(seq0 uint64, want map[string]int) (map[string][]lspDiagnostic, time.Time) {
+// returns when the last of them came after seq0. The gone files count as
+// checked, with nothing to say.
+func (c *client) collect(seq0 uint64, want map[string]int, gone []string) (map[string][]lspDiagnostic, time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := map[string][]lspDiagnostic{}
+	for _, abs := range gone {
+		if c.diags[abs] == nil {
+			out[abs] = nil
+			c.reported[abs] = fingerprint(nil)
+		}
+	}
 	var last time.Time
 	for abs, p := range c.diags {
 		fp := fingerprint(p.items)

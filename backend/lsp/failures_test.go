@@ -1,8 +1,11 @@
 package lsp
 
 import (
+	"bytes"
+	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -138,5 +141,70 @@ func TestBackoffGrows(t *testing.T) {
 		if got := backoff(n); got != want {
 			t.Errorf("backoff(%d) = %s, want %s", n, got, want)
 		}
+	}
+}
+
+func TestServerThatCannotStartIsReportedEachTime(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	write(t, root, map[string]string{"x.bad": "x\n"})
+	bad := ServerConfig{Name: "bad", Command: []string{"sh", "-c", "echo broken >&2; exit 3"}, Patterns: []string{"**/*.bad"}}
+	var log lockedBuffer
+	m := manager(t, Options{Extra: []ServerConfig{bad}, Wait: 10 * time.Second, Log: slog.New(slog.NewTextHandler(&log, nil))})
+	// The first start fails; the second comes at once (no backoff for
+	// the first restart) and fails too; the third is a second away.
+	for i := range 3 {
+		out := m.AfterChange(ctx(t), root, []string{"x.bad"})
+		if len(out.Failed) != 1 || !strings.Contains(out.Failed[0], "exit status 3") || len(out.TimedOut) != 0 {
+			t.Fatalf("change %d: want one failure naming exit status 3, got %+v", i, out)
+		}
+	}
+	servers := m.Servers(root)
+	i := slices.IndexFunc(servers, func(s wire.LanguageServer) bool { return s.Name == "bad" })
+	if s := servers[i]; s.State != wire.ServerFailed || !strings.Contains(s.LastError, "exit status 3") {
+		t.Fatalf("Servers: want bad failed with its exit, got %+v", s)
+	}
+	// Its stderr went to the log.
+	if !strings.Contains(log.String(), `msg="language server stderr" server=bad`) || !strings.Contains(log.String(), "line=broken") {
+		t.Fatalf("the server's stderr is not in the log:\n%s", log.String())
+	}
+}
+
+// lockedBuffer is a bytes.Buffer written from several goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func TestCloseRootStopsItsServersOnly(t *testing.T) {
+	t.Parallel()
+	a, b := t.TempDir(), t.TempDir()
+	for _, root := range []string{a, b} {
+		write(t, root, map[string]string{"x.hung": "x\n"})
+	}
+	m := manager(t, Options{Extra: []ServerConfig{hung}, Wait: 100 * time.Millisecond})
+	m.AfterChange(ctx(t), a, []string{"x.hung"})
+	m.AfterChange(ctx(t), b, []string{"x.hung"})
+	ca, cb := running(m, "hung", a), running(m, "hung", b)
+	m.CloseRoot(a)
+	select {
+	case <-ca.exited:
+	default:
+		t.Fatal("CloseRoot returned with the folder's server running")
+	}
+	if !cb.alive() || running(m, "hung", b) != cb {
+		t.Fatal("CloseRoot stopped another folder's server")
 	}
 }

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -94,5 +95,28 @@ func waitFor(t *testing.T, c *client, cond func() bool) {
 		case <-ctx(t).Done():
 			return
 		}
+	}
+}
+
+func TestGoplsDeletedFileIsClosed(t *testing.T) {
+	t.Parallel()
+	needServer(t, "gopls")
+	root := goModule(t, map[string]string{
+		"a.go": "package m\n\n// A is fine.\nfunc A() {}\n",
+		"b.go": "package m\n\nfunc B() { undefinedFn() }\n",
+	})
+	m := manager(t, Options{})
+	if out := m.AfterChange(ctx(t), root, []string{"a.go", "b.go"}); len(errorsIn(out.Diagnostics, "b.go")) != 1 {
+		t.Fatalf("want b.go's error, got %+v", out)
+	}
+	if err := os.Remove(filepath.Join(root, "b.go")); err != nil {
+		t.Fatal(err)
+	}
+	out := m.AfterChange(ctx(t), root, []string{"b.go"})
+	if len(out.TimedOut)+len(out.Failed) != 0 || len(errorsIn(out.Diagnostics, "b.go")) != 0 {
+		t.Fatalf("a deleted file: want no wait and no error of it, got %+v", out)
+	}
+	if running(m, "gopls", root).isOpen(filepath.Join(root, "b.go")) {
+		t.Fatal("the deleted file is still open with the server")
 	}
 }

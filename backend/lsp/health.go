@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os/exec"
 	"strings"
@@ -10,12 +11,11 @@ import (
 )
 
 // health is how a server has fared in one folder: its failures in a row
-// (for the backoff) and whether the last one was reported.
+// (for the backoff) and a crash nobody has been told of yet.
 type health struct {
-	fails    int
-	next     time.Time // no start before this
-	pending  string    // a failure not reported yet
-	reported bool      // a failure of this run was reported: say no more
+	fails   int
+	next    time.Time // no start before this
+	pending string    // a crash not reported yet
 }
 
 // healthyAfter is how long a server must run before its failures count
@@ -55,6 +55,10 @@ func (m *Manager) client(ctx context.Context, cfg ServerConfig, exe, root string
 		if h != nil {
 			if wait := time.Until(h.next); wait > 0 {
 				m.mu.Unlock()
+				if d, ok := ctx.Deadline(); ok && time.Until(d) < wait {
+					return nil, append(failed, fmt.Sprintf("%s is not running (%s); Pilot tries again in %s",
+						cfg.Name, strings.TrimPrefix(m.lastError(cfg.Name), cfg.Name+" "), wait.Round(time.Second))), errBackoff
+				}
 				t := time.NewTimer(wait)
 				select {
 				case <-t.C:
@@ -71,9 +75,8 @@ func (m *Manager) client(ctx context.Context, cfg ServerConfig, exe, root string
 		c, err := startClient(cfg, exe, root, m.opts.Env, m.log, m.onExit)
 		if err != nil {
 			msg := fmt.Sprintf("%s could not start: %v", cfg.Name, err)
-			if s := m.failLocked(k, msg, time.Time{}); s != "" {
-				failed = append(failed, s)
-			}
+			m.failLocked(k, msg, time.Time{})
+			failed = append(failed, msg)
 			m.mu.Unlock()
 			return nil, failed, err
 		}
@@ -92,10 +95,19 @@ func (m *Manager) putBack(k key, msg string) {
 	}
 }
 
-// failLocked records a failure of server k (one that ran since started,
-// or zero when it never did): its last error, the backoff, and the
-// sentence to report unless one of this run was already reported.
-func (m *Manager) failLocked(k key, msg string, started time.Time) string {
+// errBackoff: a server that failed waits longer than the change can.
+var errBackoff = errors.New("the server waits to be started again")
+
+// lastError is the last failure of the server called name.
+func (m *Manager) lastError(name string) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.lastErr[name]
+}
+
+// failLocked records a failure of server k (one started at started, or
+// zero when it never ran): its last error and the backoff.
+func (m *Manager) failLocked(k key, msg string, started time.Time) {
 	m.log.Warn("language server failed", "server", k.name, "root", k.root, "error", msg)
 	m.lastErr[k.name] = msg
 	h := m.health[k]
@@ -105,20 +117,17 @@ func (m *Manager) failLocked(k key, msg string, started time.Time) string {
 	}
 	h.fails++
 	h.next = time.Now().Add(backoff(h.fails))
-	if h.reported {
-		return ""
-	}
-	h.reported = true
-	return msg
 }
 
 // failed stops a server that failed a request or its start, records it,
-// and returns the sentence to report (none if said already).
+// and returns the sentence to report.
 func (m *Manager) failed(c *client, err error) []string {
 	k := key{c.cfg.Name, c.root}
 	msg := fmt.Sprintf("%s stopped working: %v", c.cfg.Name, err)
+	exited := false
 	select {
 	case <-c.exited:
+		exited = true
 		msg = fmt.Sprintf("%s stopped unexpectedly (%v); Pilot starts it again for the next change", c.cfg.Name, c.exitErr)
 	default:
 		if c.initErr != nil {
@@ -129,13 +138,11 @@ func (m *Manager) failed(c *client, err error) []string {
 	if m.clients[k] == c {
 		delete(m.clients, k)
 	}
-	var out []string
-	if h := m.health[k]; h != nil && h.pending != "" && !c.stopping.Load() {
-		out, h.pending = []string{h.pending}, "" // onExit said it first
+	out := []string{msg}
+	if h := m.health[k]; exited && h != nil && h.pending != "" {
+		out, h.pending = []string{h.pending}, "" // onExit recorded it: say it once
 	} else if !c.stopping.Load() {
-		if s := m.failLocked(k, msg, c.started); s != "" {
-			out = []string{s}
-		}
+		m.failLocked(k, msg, c.started)
 	}
 	c.stopping.Store(true)
 	m.mu.Unlock()
@@ -157,9 +164,8 @@ func (m *Manager) onExit(c *client) {
 	}
 	delete(m.clients, k)
 	msg := fmt.Sprintf("%s stopped unexpectedly (%v); Pilot started it again", c.cfg.Name, c.exitErr)
-	if s := m.failLocked(k, msg, c.started); s != "" {
-		m.health[k].pending = s
-	}
+	m.failLocked(k, msg, c.started)
+	m.health[k].pending = msg
 }
 
 // use counts a caller of c in (+1) or out (-1) and keeps its idle timer.
@@ -178,7 +184,10 @@ func (m *Manager) use(c *client, delta int) {
 // idleStop stops c if nobody used it for idle; else waits again.
 func (m *Manager) idleStop(c *client) {
 	c.mu.Lock()
-	if rest := m.opts.Idle - time.Since(c.lastUse); c.busy > 0 || rest > 0 {
+	// A caller is done within the wait; one stuck longer (writing to a
+	// server that reads nothing) does not keep the server.
+	unused := time.Since(c.lastUse)
+	if rest := m.opts.Idle - unused; rest > 0 || (c.busy > 0 && unused < m.opts.Idle+m.opts.Wait) {
 		c.idle.Reset(max(rest, m.opts.Idle/4))
 		c.mu.Unlock()
 		return
