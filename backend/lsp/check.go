@@ -132,6 +132,7 @@ func (m *Manager) checkOne(ctx context.Context, cfg ServerConfig, exe, root stri
 		res.failed = append(res.failed, m.failed(c, err)...)
 		return res
 	}
+	asked := rels
 	if !changed { // Current: what is open already answers as it is
 		rels = slices.DeleteFunc(slices.Clone(rels), func(rel string) bool {
 			return c.isOpen(filepath.Join(root, filepath.FromSlash(rel)))
@@ -157,7 +158,7 @@ func (m *Manager) checkOne(ctx context.Context, cfg ServerConfig, exe, root stri
 	}
 	var last time.Time
 	res.diags, last = c.collect(r.seq0, r.want, r.gone)
-	for _, rel := range rels { // open files' current diagnostics
+	for _, rel := range asked { // open files' current diagnostics
 		abs := filepath.Join(root, filepath.FromSlash(rel))
 		if _, ok := res.diags[abs]; !ok {
 			res.diags[abs] = c.current(abs)

@@ -4,7 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+
+	"pilot/backend/wire"
 )
 
 func TestGoplsUndefinedFunction(t *testing.T) {
@@ -118,5 +121,42 @@ func TestGoplsDeletedFileIsClosed(t *testing.T) {
 	}
 	if running(m, "gopls", root).isOpen(filepath.Join(root, "b.go")) {
 		t.Fatal("the deleted file is still open with the server")
+	}
+}
+
+func TestGoplsCurrentAndServers(t *testing.T) {
+	t.Parallel()
+	needServer(t, "gopls")
+	root := goModule(t, map[string]string{
+		"a.go": "package m\n\nfunc A() { undefinedA() }\n",
+		"b.go": "package m\n\nfunc B() { undefinedB() }\n",
+	})
+	m := manager(t, Options{})
+	servers := m.Servers(root)
+	i := slices.IndexFunc(servers, func(s wire.LanguageServer) bool { return s.Name == "gopls" })
+	if s := servers[i]; s.State != wire.ServerFound || !strings.Contains(s.Version, "v0.") || s.Path == "" || s.User {
+		t.Fatalf("before any change: want gopls found with its version, got %+v", s)
+	}
+	// Nothing is open: Current opens the file and waits for it.
+	out := m.Current(ctx(t), root, "a.go")
+	if len(find(out.Diagnostics, "a.go", "undefined: undefinedA")) != 1 || len(out.TimedOut) != 0 {
+		t.Fatalf("Current(a.go): want its error, got %+v", out)
+	}
+	// Open: it answers from what the server said, the same.
+	out = m.Current(ctx(t), root, "a.go")
+	if len(out.Diagnostics) != 1 || !slices.Equal(out.Checked, []string{"a.go"}) {
+		t.Fatalf("Current(a.go) again: want its one error, got %+v", out)
+	}
+	// The project: every file the server reported on, b.go too (gopls
+	// checks the whole package of an open file).
+	out = m.Current(ctx(t), root, "")
+	if len(find(out.Diagnostics, "b.go", "undefined: undefinedB")) != 1 || len(find(out.Diagnostics, "a.go", "undefinedA")) != 1 {
+		t.Fatalf("Current(\"\"): want a.go's and b.go's errors, got %+v", out)
+	}
+	if s := m.Servers(root)[i]; s.State != wire.ServerRunning {
+		t.Fatalf("want gopls running, got %+v", s)
+	}
+	if s := m.Servers(t.TempDir())[i]; s.State != wire.ServerFound {
+		t.Fatalf("another folder: want gopls found, not running, got %+v", s)
 	}
 }
