@@ -83,7 +83,8 @@ func startClient(cfg ServerConfig, path, root string, env []string, log *slog.Lo
 		docs: map[string]int{}, diags: map[string]*published{}, changed: make(chan struct{}),
 		progress: map[string]bool{}, lastUse: time.Now(), reported: map[string]string{},
 	}
-	c.conn = jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(stream, jsonrpc2.VSCodeObjectCodec{}), handler{c})
+	c.conn = jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(stream, jsonrpc2.VSCodeObjectCodec{}), handler{c},
+		jsonrpc2.SetLogger(rpcLog{log}))
 	go func() {
 		err := cmd.Wait()
 		// What the server left in its group goes with it.
@@ -420,4 +421,12 @@ func uriPath(uri string) string {
 		return ""
 	}
 	return filepath.FromSlash(u.Path)
+}
+
+// rpcLog takes jsonrpc2's own messages (a server's output closed as it
+// stops) into the log, at debug level.
+type rpcLog struct{ log *slog.Logger }
+
+func (l rpcLog) Printf(format string, v ...any) {
+	l.log.Debug("language server connection: " + strings.TrimSpace(fmt.Sprintf(format, v...)))
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"pilot/backend/childenv"
 	"pilot/backend/wire"
 )
 
@@ -14,7 +15,8 @@ func TestGoplsUndefinedFunction(t *testing.T) {
 	t.Parallel()
 	needServer(t, "gopls")
 	root := goModule(t, map[string]string{"a.go": "package m\n\nfunc F() { undefinedFn() }\n"})
-	m := manager(t, Options{})
+	// The environment the service gives servers: childenv's allowlist.
+	m := manager(t, Options{Env: childenv.Env(os.Environ(), root, nil)})
 	out := m.AfterChange(ctx(t), root, []string{"a.go"})
 	got := find(out.Diagnostics, "a.go", "undefined: undefinedFn")
 	if len(got) != 1 || got[0].Line != 3 || got[0].Col != 12 || got[0].Severity != "error" {
