@@ -42,13 +42,12 @@ type client struct {
 	stopping atomic.Bool
 	syncMu   sync.Mutex // one sync at a time: a server sees versions in order
 
-	mu       sync.Mutex
-	docs     map[string]int        // open documents: absolute path → version sent
-	diags    map[string]*published // absolute path → the last diagnostics published
-	seq      uint64                // publications so far
-	changed  chan struct{}         // closed and replaced on each publication
-	progress map[string]bool       // work-done progress under way
-	lastUse  time.Time
+	mu      sync.Mutex
+	docs    map[string]int        // open documents: absolute path → version sent
+	diags   map[string]*published // absolute path → the last diagnostics published
+	seq     uint64                // publications so far
+	changed chan struct{}         // closed and replaced on each publication
+	lastUse time.Time
 	// reported: what the last report said of each file (fingerprints),
 	// as of publication reportedSeq.
 	reported    map[string]string
@@ -81,7 +80,7 @@ func startClient(cfg ServerConfig, path, root string, env []string, log *slog.Lo
 		cfg: cfg, root: root, log: log, cmd: cmd, started: time.Now(),
 		exited: make(chan struct{}), ready: make(chan struct{}),
 		docs: map[string]int{}, diags: map[string]*published{}, changed: make(chan struct{}),
-		progress: map[string]bool{}, lastUse: time.Now(), reported: map[string]string{},
+		lastUse: time.Now(), reported: map[string]string{},
 	}
 	c.conn = jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(stream, jsonrpc2.VSCodeObjectCodec{}), handler{c},
 		jsonrpc2.SetLogger(rpcLog{log}))
@@ -293,16 +292,11 @@ func (c *client) await(ctx context.Context, r syncResult) bool {
 	for {
 		c.mu.Lock()
 		ch := c.changed
-		working := len(c.progress) > 0
 		c.mu.Unlock()
 		select {
 		case <-ch:
 			t.Reset(settle)
 		case <-t.C:
-			if working { // e.g. gopls still loading packages: more may come
-				t.Reset(settle)
-				continue
-			}
 			return true
 		case <-ctx.Done():
 			return true // what came in is complete for the changed files
