@@ -188,7 +188,11 @@ func (m *Manager) Servers(root string) []wire.LanguageServer {
 		for k, c := range m.clients {
 			if k.name == cfg.Name && (root == "" || k.root == root) && c.alive() {
 				ls.State = wire.ServerRunning
-				ls.Version = c.version
+				select {
+				case <-c.ready: // version is set before ready closes
+					ls.Version = c.version
+				default:
+				}
 			}
 		}
 		m.mu.Unlock()
