@@ -42,6 +42,10 @@ func TestHungServerIsBoundedByTheWait(t *testing.T) {
 			t.Fatalf("want hung timed out, got %+v", out)
 		}
 	}
+	servers := m.Servers(root)
+	if i := slices.IndexFunc(servers, func(s wire.LanguageServer) bool { return s.Name == "hung" }); servers[i].State != wire.ServerRunning {
+		t.Fatalf("want hung running (still starting), got %+v", servers[i])
+	}
 	// Close does not wait for an answer that never comes: the server is
 	// killed, and gone when Close returns.
 	c := running(m, "hung", root)
