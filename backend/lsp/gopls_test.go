@@ -155,6 +155,15 @@ func TestGoplsCurrentAndServers(t *testing.T) {
 	if len(find(out.Diagnostics, "b.go", "undefined: undefinedB")) != 1 || len(find(out.Diagnostics, "a.go", "undefinedA")) != 1 {
 		t.Fatalf("Current(\"\"): want a.go's and b.go's errors, got %+v", out)
 	}
+	// A folder: the files under it only.
+	write(t, root, map[string]string{"sub/c.go": "package sub\n\nfunc C() { undefinedC() }\n"})
+	if out := m.AfterChange(ctx(t), root, []string{"sub/c.go"}); len(errorsIn(out.Diagnostics, "sub/c.go")) != 1 {
+		t.Fatalf("want sub/c.go's error, got %+v", out)
+	}
+	out = m.Current(ctx(t), root, "sub")
+	if len(out.Diagnostics) != 1 || out.Diagnostics[0].Path != "sub/c.go" || !slices.Equal(out.Checked, []string{"sub/c.go"}) {
+		t.Fatalf("Current(sub): want sub/c.go's error only, got %+v", out)
+	}
 	if s := m.Servers(root)[i]; s.State != wire.ServerRunning {
 		t.Fatalf("want gopls running, got %+v", s)
 	}
