@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/url"
 	"os"
@@ -191,9 +192,15 @@ func (c *client) sync(ctx context.Context, files []string) (syncResult, error) {
 	r := syncResult{want: map[string]int{}, seq0: c.seq, sent: time.Now()}
 	c.mu.Unlock()
 	for _, rel := range files {
+		if err := ctx.Err(); err != nil { // a command that touched thousands of files
+			return r, err
+		}
 		abs := filepath.Join(c.root, filepath.FromSlash(rel))
 		uri := fileURI(abs)
-		data, err := os.ReadFile(abs)
+		data, err := readSource(abs)
+		if errors.Is(err, errNotSource) {
+			continue
+		}
 		c.mu.Lock()
 		v, open := c.docs[abs]
 		if err != nil {
@@ -423,4 +430,30 @@ type rpcLog struct{ log *slog.Logger }
 
 func (l rpcLog) Printf(format string, v ...any) {
 	l.log.Debug("language server connection: " + strings.TrimSpace(fmt.Sprintf(format, v...)))
+}
+
+// maxSource is the largest file sent to a server: a bigger one (generated
+// code, a bundle) is not source a model wrote, and would cost the server
+// more than the change is worth.
+const maxSource = 8 << 20
+
+// errNotSource: a file too big, or not a regular file (a FIFO would block
+// the read), is not sent.
+var errNotSource = errors.New("not a source file to check")
+
+// readSource reads a regular file to send, up to maxSource.
+func readSource(abs string) ([]byte, error) {
+	f, err := os.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, errNotSource
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxSource+1))
+	if err == nil && len(data) > maxSource {
+		return nil, errNotSource
+	}
+	return data, err
 }

@@ -1,6 +1,11 @@
 package lsp
 
 import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 	"unicode/utf8"
 )
@@ -90,5 +95,27 @@ func TestLanguageOf(t *testing.T) {
 		if got := cfg.languageOf(c.file); got != c.want || !cfg.serves(c.file) {
 			t.Errorf("%s %s: language %q (serves %v), want %q", c.server, c.file, got, cfg.serves(c.file), c.want)
 		}
+	}
+}
+
+func TestReadSourceTakesRegularFilesUpToTheCap(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"ok.go": "package m\n", "big.js": strings.Repeat("x", maxSource+1)})
+	if b, err := readSource(filepath.Join(dir, "ok.go")); err != nil || string(b) != "package m\n" {
+		t.Fatalf("ok.go: %q, %v", b, err)
+	}
+	if _, err := readSource(filepath.Join(dir, "big.js")); !errors.Is(err, errNotSource) {
+		t.Fatalf("a file over the cap: want errNotSource, got %v", err)
+	}
+	fifo := filepath.Join(dir, "pipe.go")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readSource(fifo); !errors.Is(err, errNotSource) { // and it did not block
+		t.Fatalf("a FIFO: want errNotSource, got %v", err)
+	}
+	if _, err := readSource(filepath.Join(dir, "gone.go")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a missing file: want ErrNotExist, got %v", err)
 	}
 }
