@@ -149,6 +149,9 @@ type Options struct {
 	// first message).
 	Titles bool
 	Now    func() time.Time
+	// JobsPerSession is how many background jobs a session may run at
+	// once, read when one starts (nil or 0: DefaultJobsPerSession).
+	JobsPerSession func() int
 }
 
 // Manager runs the agent of every session. Safe for concurrent use.
@@ -167,6 +170,7 @@ type Manager struct {
 	base   context.Context
 	stop   context.CancelFunc
 	turns  sync.WaitGroup
+	jobsWG sync.WaitGroup // background jobs' watchers (jobs.go)
 	mu     sync.Mutex
 	lives  map[int64]*live
 	closed bool
@@ -419,7 +423,8 @@ func (m *Manager) SetApprovalMode(ctx context.Context, sessionID int64, mode str
 	return nil
 }
 
-// Close cancels every running turn and waits until they have ended.
+// Close cancels every running turn and waits until they have ended, and
+// stops every background job.
 func (m *Manager) Close() {
 	m.mu.Lock()
 	m.closed = true
@@ -432,6 +437,16 @@ func (m *Manager) Close() {
 		lives = append(lives, l)
 	}
 	m.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, l := range lives {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.closeJobs(context.Background()) // recorded in the ledger, then ended
+		}()
+	}
+	wg.Wait()
+	m.jobsWG.Wait()
 	for _, l := range lives {
 		l.sessionEnd(context.Background(), "prompt_input_exit")
 		l.closeSandbox() // no pod is left behind
