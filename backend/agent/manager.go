@@ -18,8 +18,10 @@
 //	m.Approvals().DecideChange(approvalID, decision)  // approve all / some hunks / edited text / reject
 //	m.Approvals().DecideCommand(approvalID, decision) // approve or reject every other kind
 //	m.SetApprovalMode(sessionID, mode)        // plan, ask, edits, all, none for this session from its next model call
-//	m.Release(sessionID)                      // end the session's sandbox (a deleted session)
-//	m.Close()                                 // cancel every turn, wait for them, end every sandbox
+//	m.Jobs(sessionID), m.JobOutput(sessionID, id) // background jobs and their held output
+//	m.StopJob(ctx, sessionID, id)             // TERM, then KILL, the job's process group
+//	m.Release(sessionID)                      // end the session's jobs and sandbox (a deleted session)
+//	m.Close()                                 // cancel every turn, wait for them, end every job and sandbox
 //
 // # Events
 //
@@ -30,7 +32,8 @@
 // (agent:approval, agent:approval_done), usage with the context use
 // (agent:usage), notices (retry, compacted, loop_guard, limit, budget),
 // errors as one human sentence (agent:error), the task list whenever
-// todo_write replaces it (agent:todos) and the end of each turn
+// todo_write replaces it (agent:todos), background jobs (agent:job when
+// one starts or ends, agent:job_output batched by offset) and the end of each turn
 // (agent:turn_done; reason "plan" when a plan-mode turn presented its
 // plan). Each carries the session id and a per-session sequence number; deltas are coalesced, every other event is delivered in order
 // after the deltas before it and never dropped.
