@@ -78,6 +78,13 @@ func TestJobsThroughTheService(t *testing.T) {
 	if len(jobs) != 1 || jobs[0].ID != "1" || jobs[0].State != wire.JobRunning || jobs[0].Sandboxed {
 		t.Fatalf("ListJobs %+v", jobs)
 	}
+	d, err := w.GetSession(ctx, one.ID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.ToolCalls) != 1 || d.ToolCalls[0].JobID != "1" {
+		t.Errorf("the reloaded card of the starting call does not name its job: %+v", d.ToolCalls)
+	}
 	if out, err := w.JobOutput(one.ID, "1"); err != nil || out.Text != "ready\n" || out.Job.ID != "1" {
 		t.Errorf("JobOutput %+v %v", out, err)
 	}
