@@ -342,3 +342,28 @@ func FuzzRing(f *testing.F) {
 		}
 	})
 }
+
+// TestJobToolsNeverAsk: job_output and job_stop touch only the session's
+// own jobs, so no mode asks about them or refuses them (plan mode
+// included).
+func TestJobToolsNeverAsk(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []string{"ask", "plan", "edits", "none"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, "anthropic", fakellm.Script{Turns: []fakellm.Turn{
+				{ToolCalls: []fakellm.ToolCall{toolCall("o", "job_output", `{"job_id":"1","wait_seconds":1}`), toolCall("s", "job_stop", `{"job_id":"1"}`)}},
+				{Text: "None."},
+			}}, setup{mode: mode})
+			h.approveWith(func(a wire.Approval) { t.Errorf("asked about %s", a.Tool) })
+			if r := h.turn("check"); r != ReasonEndTurn {
+				t.Fatalf("reason %s", r)
+			}
+			for _, res := range h.results(1) {
+				if !strings.Contains(res.Content, `There is no background job "1": this session has started none`) {
+					t.Errorf("%s: %s", res.ToolUseID, res.Content)
+				}
+			}
+		})
+	}
+}
