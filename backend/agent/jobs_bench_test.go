@@ -2,7 +2,12 @@ package agent
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,5 +53,44 @@ func BenchmarkJobFlood(b *testing.B) {
 		b.ReportMetric(float64(js[0].Bytes)/(1<<20)/3, "job-MiB/s")
 		b.ReportMetric(float64(events)/3, "events/s")
 		b.ReportMetric(float64(carried)/(1<<20)/3, "sent-MiB/s")
+	}
+}
+
+// BenchmarkJobScansPerChange is what a running job adds to each change
+// the session makes: the scan that records the job's effects before it
+// and the scan after it, on a copy of this repository's tracked files.
+func BenchmarkJobScansPerChange(b *testing.B) {
+	out, err := exec.Command("git", "-C", "../..", "ls-files").Output()
+	if err != nil {
+		b.Skip("not in a git checkout: ", err)
+	}
+	files := map[string]string{}
+	for _, f := range strings.Fields(string(out)) {
+		if data, err := os.ReadFile(filepath.Join("../..", f)); err == nil {
+			files[f] = string(data)
+		}
+	}
+	h := newHarness(b, "anthropic", fakellm.Script{Turns: []fakellm.Turn{
+		{ToolCalls: []fakellm.ToolCall{toolCall("c1", "run_bash", `{"command":"sleep 600","background":true}`)}},
+		{Text: "Started."},
+	}}, setup{mode: "all", files: files, opt: Options{Sandbox: noSandbox}})
+	h.approveAll()
+	if r := h.turn("start"); r != ReasonEndTurn {
+		b.Fatalf("reason %s", r)
+	}
+	l := h.m.loaded(h.sess.ID)
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := range b.N {
+		if err := os.WriteFile(filepath.Join(h.dir, "changed.txt"), []byte(strconv.Itoa(i)), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		l.sweepJobs(ctx, nil)
+		l.rebaseJobs(ctx)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(len(files)), "files")
+	if err := h.m.StopJob(ctx, h.sess.ID, "1"); err != nil {
+		b.Fatal(err)
 	}
 }
