@@ -1866,6 +1866,11 @@ export interface Approval {
    */
   noSandbox?: string;
   /**
+   * Background: the command starts a background job (run_bash
+   * background: true) that runs on until stopped; TimeoutSeconds is 0.
+   */
+  background?: boolean;
+  /**
    * AlwaysRules are the rules "always allow" would add, shown before
    * the user chooses; empty when NoAlways is set or the kind offers no
    * "always allow" (budget).
