@@ -93,7 +93,11 @@ func TestBackgroundJob(t *testing.T) {
 			if !strings.Contains(start, "Started background job 1") || !strings.Contains(start, "started") || !strings.Contains(start, "Job 1 is running") {
 				t.Errorf("run_bash result:\n%s", start)
 			}
-			for _, p := range h.rec.events(wire.AgentApproval) { // the host case asks: no sandbox here
+			asked := h.rec.events(wire.AgentApproval)
+			if (name == "host") != (len(asked) == 1) { // without the sandbox, edits mode asks
+				t.Errorf("%d questions", len(asked))
+			}
+			for _, p := range asked {
 				if a := p.(wire.ApprovalPayload).Approval; !a.Background || a.TimeoutSeconds != 0 {
 					t.Errorf("the question does not say it starts a job: %+v", a)
 				}
