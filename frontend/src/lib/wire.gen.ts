@@ -283,8 +283,11 @@ export interface SettingsInput {
   mcpTimeoutSeconds: number;
   /** HelperConcurrency: helpers of a turn running at once (1-8; 0: keep). */
   helperConcurrency: number;
-  /** JobsPerSession: background jobs a session may run at once (1-20; 0: keep). */
-  jobsPerSession: number;
+  /**
+   * JobsPerSession: background jobs a session may run at once (1-20;
+   * 0 or absent: keep).
+   */
+  jobsPerSession?: number;
   /** Notifications turns desktop notifications on or off (absent: keep). */
   notifications?: boolean;
 }

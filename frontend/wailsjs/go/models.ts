@@ -1994,7 +1994,7 @@ export namespace wire {
 	    checkpointRetentionMb: number;
 	    mcpTimeoutSeconds: number;
 	    helperConcurrency: number;
-	    jobsPerSession: number;
+	    jobsPerSession?: number;
 	    notifications?: boolean;
 	
 	    static createFrom(source: any = {}) {
