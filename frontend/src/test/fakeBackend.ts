@@ -46,6 +46,7 @@ export const defaultSettings: SettingsView = {
   checkpointRetentionMb: 512,
   mcpTimeoutSeconds: 60,
   helperConcurrency: 3,
+  jobsPerSession: 3,
   notifications: true,
   checkpointUsageBytes: 12_897_485,
   source: {},

@@ -79,6 +79,7 @@ export namespace wire {
 	    port?: number;
 	    reason?: string;
 	    noSandbox?: string;
+	    background?: boolean;
 	    alwaysRules?: string[];
 	    askRule?: string;
 	    noAlways?: string;
@@ -104,6 +105,7 @@ export namespace wire {
 	        this.port = source["port"];
 	        this.reason = source["reason"];
 	        this.noSandbox = source["noSandbox"];
+	        this.background = source["background"];
 	        this.alwaysRules = source["alwaysRules"];
 	        this.askRule = source["askRule"];
 	        this.noAlways = source["noAlways"];
@@ -1992,6 +1994,7 @@ export namespace wire {
 	    checkpointRetentionMb: number;
 	    mcpTimeoutSeconds: number;
 	    helperConcurrency: number;
+	    jobsPerSession?: number;
 	    notifications?: boolean;
 	
 	    static createFrom(source: any = {}) {
@@ -2012,6 +2015,7 @@ export namespace wire {
 	        this.checkpointRetentionMb = source["checkpointRetentionMb"];
 	        this.mcpTimeoutSeconds = source["mcpTimeoutSeconds"];
 	        this.helperConcurrency = source["helperConcurrency"];
+	        this.jobsPerSession = source["jobsPerSession"];
 	        this.notifications = source["notifications"];
 	    }
 	}
@@ -2028,6 +2032,7 @@ export namespace wire {
 	    checkpointRetentionMb: number;
 	    mcpTimeoutSeconds: number;
 	    helperConcurrency: number;
+	    jobsPerSession: number;
 	    notifications: boolean;
 	    checkpointUsageBytes: number;
 	    source: Record<string, string>;
@@ -2054,6 +2059,7 @@ export namespace wire {
 	        this.checkpointRetentionMb = source["checkpointRetentionMb"];
 	        this.mcpTimeoutSeconds = source["mcpTimeoutSeconds"];
 	        this.helperConcurrency = source["helperConcurrency"];
+	        this.jobsPerSession = source["jobsPerSession"];
 	        this.notifications = source["notifications"];
 	        this.checkpointUsageBytes = source["checkpointUsageBytes"];
 	        this.source = source["source"];
