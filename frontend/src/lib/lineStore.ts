@@ -60,6 +60,9 @@ export class LineStore {
   end = 0;
   /** Lines dropped from the front since the last reset. */
   private dropped = 0;
+  /** The offset of the last chunk appended, and whether it held U+FFFD (see append). */
+  private lastOffset = -1;
+  private fuzzy = false;
 
   constructor(private readonly cap = JOB_OUTPUT_CAP) {}
 
@@ -93,8 +96,12 @@ export class LineStore {
     return this.start > 0 && i === 0;
   }
 
-  /** Holds text, the output from offset start on (what JobOutput returned), instead of anything held. */
-  reset(start: number, text: string): void {
+  /**
+   * Holds text, the output from offset start on (what JobOutput returned),
+   * instead of anything held; end is where it ends in the whole output
+   * (the job's byte count), when known.
+   */
+  reset(start: number, text: string, end?: number): void {
     this.lines = [];
     this.head = 0;
     this.tail = "";
@@ -102,7 +109,10 @@ export class LineStore {
     this.dropped = 0;
     this.start = start;
     this.end = start;
-    this.add(text, utf8Length(text));
+    const bytes = utf8Length(text);
+    this.add(text, end !== undefined && end >= start ? end - start : bytes);
+    this.lastOffset = start;
+    this.fuzzy = false;
   }
 
   /**
@@ -111,6 +121,13 @@ export class LineStore {
    * end leaves a gap and is not added ("gap": read the output again).
    */
   append(offset: number, chunk: string): AppendResult {
+    if (this.fuzzy && offset > this.lastOffset && offset < this.end) {
+      // The last chunk held U+FFFD: bytes that were no UTF-8 (a character
+      // cut between chunks) reach here as three bytes each, so it was
+      // counted long. This chunk follows it: it ends where this one starts.
+      this.held -= this.end - offset;
+      this.end = offset;
+    }
     if (offset > this.end) return "gap";
     const bytes = utf8Length(chunk);
     if (offset + bytes <= this.end) return "held";
@@ -118,9 +135,9 @@ export class LineStore {
       const skip = this.end - offset;
       chunk = dropUtf8(chunk, skip);
       this.add(chunk, offset + bytes - this.end);
-      return "appended";
-    }
-    this.add(chunk, bytes);
+    } else this.add(chunk, bytes);
+    this.lastOffset = offset;
+    this.fuzzy = chunk.includes("\uFFFD");
     return "appended";
   }
 

@@ -189,7 +189,9 @@ export class JobActions {
     o.reading = true;
     try {
       const out = await this.ctx.backend.jobOutput(sessionId, jobId);
-      if (!o.synced || out.start + utf8Length(out.text) >= o.lines.end) o.lines.reset(out.start, out.text);
+      // The job's byte count is where the text ends (exact where the cut fell inside a character).
+      const end = out.job.bytes >= out.start ? out.job.bytes : out.start + utf8Length(out.text);
+      if (!o.synced || end >= o.lines.end) o.lines.reset(out.start, out.text, end);
       o.error = "";
       this.onJob({ sessionId, seq: 0, job: out.job });
     } catch (err) {

@@ -25,6 +25,29 @@ describe("the output's lines", () => {
     expect(rows(s)).toEqual(["héllo", "wörld"]);
   });
 
+  it("keeps a character cut between two chunks from eating the next chunk's start", () => {
+    // "ab€cd\nef\n" with € (3 bytes) cut after its second byte: Go's JSON
+    // sends each byte of the cut as U+FFFD (3 bytes), so the first chunk
+    // reads as 8 bytes where it was 4.
+    const s = new LineStore();
+    s.append(0, "ab\uFFFD\uFFFD");
+    s.append(4, "\uFFFDcd\n");
+    s.append(8, "ef\n");
+    expect(rows(s)).toEqual(["ab\uFFFD\uFFFD\uFFFDcd", "ef"]);
+    expect(s.end).toBe(11);
+    // A chunk sent twice is still held once.
+    expect(s.append(8, "ef\n")).toBe("held");
+  });
+
+  it("ends a read where the job's byte count says", () => {
+    const s = new LineStore();
+    // The ring buffer's cut fell inside a character: its bytes read as U+FFFD.
+    s.reset(10, "\uFFFDz\n", 13);
+    expect(s.end).toBe(13);
+    s.append(13, "next\n");
+    expect(rows(s)).toEqual(["[… 10 bytes dropped …]", "\uFFFDz", "next"]);
+  });
+
   it("holds at most its cap, dropping the oldest lines, and says how many bytes went", () => {
     const s = new LineStore(1000);
     let total = 0;
