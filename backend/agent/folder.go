@@ -39,7 +39,9 @@ func (t *turn) hold(ctx context.Context, r *toolRun, doing string) (release func
 	if err != nil {
 		return nil, 0, err
 	}
-	return release, time.Since(start), nil
+	bg, held := context.WithoutCancel(ctx), release
+	l.sweepJobs(bg, nil) // what running jobs changed until now is theirs
+	return func() { l.rebaseJobs(bg); held() }, time.Since(start), nil
 }
 
 // who names the session for the sessions that wait for it.

@@ -61,6 +61,10 @@ func (t *turn) runOwn(ctx context.Context, r *toolRun) bool {
 		t.runHelper(ctx, r)
 	case r.use.Name == tools.WebFetchTool:
 		t.runFetch(ctx, r)
+	case r.use.Name == tools.JobOutputTool:
+		t.runJobOutput(ctx, r)
+	case r.use.Name == tools.JobStopTool:
+		t.runJobStop(ctx, r)
 	default:
 		return false
 	}

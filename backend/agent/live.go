@@ -46,6 +46,7 @@ type live struct {
 	raised  budgetRaise        // how far the user let the budget go
 	hosts   map[string]bool    // hosts the user let web_fetch read in this session
 	pod     pod                // the session's OS sandbox for commands
+	jobs    jobs               // its background jobs (jobs.go)
 	hooks   *hooks.Set         // the settings.json hooks, read when a turn starts
 	// hooksWarned: the untrusted and ignored hooks were shown once.
 	hooksWarned bool

@@ -18,8 +18,10 @@
 //	m.Approvals().DecideChange(approvalID, decision)  // approve all / some hunks / edited text / reject
 //	m.Approvals().DecideCommand(approvalID, decision) // approve or reject every other kind
 //	m.SetApprovalMode(sessionID, mode)        // plan, ask, edits, all, none for this session from its next model call
-//	m.Release(sessionID)                      // end the session's sandbox (a deleted session)
-//	m.Close()                                 // cancel every turn, wait for them, end every sandbox
+//	m.Jobs(sessionID), m.JobOutput(sessionID, id) // background jobs and their held output
+//	m.StopJob(ctx, sessionID, id)             // TERM, then KILL, the job's process group
+//	m.Release(sessionID)                      // end the session's jobs and sandbox (a deleted session)
+//	m.Close()                                 // cancel every turn, wait for them, end every job and sandbox
 //
 // # Events
 //
@@ -30,7 +32,8 @@
 // (agent:approval, agent:approval_done), usage with the context use
 // (agent:usage), notices (retry, compacted, loop_guard, limit, budget),
 // errors as one human sentence (agent:error), the task list whenever
-// todo_write replaces it (agent:todos) and the end of each turn
+// todo_write replaces it (agent:todos), background jobs (agent:job when
+// one starts or ends, agent:job_output batched by offset) and the end of each turn
 // (agent:turn_done; reason "plan" when a plan-mode turn presented its
 // plan). Each carries the session id and a per-session sequence number; deltas are coalesced, every other event is delivered in order
 // after the deltas before it and never dropped.
@@ -149,6 +152,9 @@ type Options struct {
 	// first message).
 	Titles bool
 	Now    func() time.Time
+	// JobsPerSession is how many background jobs a session may run at
+	// once, read when one starts (nil or 0: DefaultJobsPerSession).
+	JobsPerSession func() int
 }
 
 // Manager runs the agent of every session. Safe for concurrent use.
@@ -167,6 +173,7 @@ type Manager struct {
 	base   context.Context
 	stop   context.CancelFunc
 	turns  sync.WaitGroup
+	jobsWG sync.WaitGroup // background jobs' watchers (jobs.go)
 	mu     sync.Mutex
 	lives  map[int64]*live
 	closed bool
@@ -419,7 +426,8 @@ func (m *Manager) SetApprovalMode(ctx context.Context, sessionID int64, mode str
 	return nil
 }
 
-// Close cancels every running turn and waits until they have ended.
+// Close cancels every running turn and waits until they have ended, and
+// stops every background job.
 func (m *Manager) Close() {
 	m.mu.Lock()
 	m.closed = true
@@ -432,6 +440,16 @@ func (m *Manager) Close() {
 		lives = append(lives, l)
 	}
 	m.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, l := range lives {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.closeJobs(context.Background()) // recorded in the ledger, then ended
+		}()
+	}
+	wg.Wait()
+	m.jobsWG.Wait()
 	for _, l := range lives {
 		l.sessionEnd(context.Background(), "prompt_input_exit")
 		l.closeSandbox() // no pod is left behind

@@ -74,7 +74,21 @@ type deltas struct {
 	text      []byte
 	thinking  []byte
 	output    []outputChunk
+	jobs      []jobChunk
 }
+
+// jobChunk is a background job's output gathered since the last flush:
+// at most maxJobChunk bytes, the newest (offset moves past the dropped).
+type jobChunk struct {
+	jobID  string
+	offset int64
+	chunk  []byte
+}
+
+// maxJobChunk caps a job's output in one flush: a job that floods its
+// output sends the window at most this much per interval (the window
+// fetches what it missed by offset, from what the job holds).
+const maxJobChunk = 64 << 10
 
 type outputChunk struct {
 	toolCallID string
@@ -132,6 +146,30 @@ func (o *outbox) output(session int64, toolCallID, chunk string) {
 		return
 	}
 	d.output = append(d.output, outputChunk{toolCallID: toolCallID, chunk: []byte(chunk)})
+}
+
+// jobOutput adds output of a background job, offset its position in the
+// job's whole output.
+func (o *outbox) jobOutput(session int64, jobID string, offset int64, chunk []byte) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	d := o.gather(session)
+	var c *jobChunk
+	for i := range d.jobs {
+		if d.jobs[i].jobID == jobID && d.jobs[i].offset+int64(len(d.jobs[i].chunk)) == offset {
+			c = &d.jobs[i]
+			break
+		}
+	}
+	if c == nil {
+		d.jobs = append(d.jobs, jobChunk{jobID: jobID, offset: offset})
+		c = &d.jobs[len(d.jobs)-1]
+	}
+	c.chunk = append(c.chunk, chunk...)
+	if over := len(c.chunk) - maxJobChunk; over > 0 {
+		c.chunk = append(c.chunk[:0], c.chunk[over:]...)
+		c.offset += int64(over)
+	}
 }
 
 // send emits a terminal event after the session's pending deltas. build
@@ -223,5 +261,8 @@ func (o *outbox) flushSession(session int64) {
 		}
 		b.Write(c.chunk)
 		o.emit.Emit(wire.AgentToolOutput, wire.ToolOutputPayload{Seq: o.next(session), ToolCallID: c.toolCallID, Chunk: string(c.chunk)})
+	}
+	for _, c := range d.jobs {
+		o.emit.Emit(wire.AgentJobOutput, wire.JobOutputPayload{Seq: o.next(session), JobID: c.jobID, Offset: c.offset, Chunk: string(c.chunk)})
 	}
 }

@@ -69,6 +69,12 @@ func (t *turn) running(ctx context.Context, r *toolRun) {
 func (t *turn) runCommand(ctx context.Context, r *toolRun, p *tools.Proposal) {
 	l := t.l
 	c := p.Command
+	if c.Background {
+		if full := l.jobsFull(); full != "" {
+			r.out = outcome{text: full, isError: true, status: store.ToolError}
+			return
+		}
+	}
 	status := l.m.opt.Sandbox.probe()
 	call := gate.Call{Tool: r.use.Name, Command: c.Command, SandboxReady: status.Ready, Unsandboxed: c.Outside, Reason: c.Reason}
 	a := wire.Approval{Command: c.Command, Cwd: c.Dir, TimeoutSeconds: int(c.Timeout.Seconds()), Reason: c.Reason}
@@ -118,6 +124,10 @@ func (t *turn) runCommand(ctx context.Context, r *toolRun, p *tools.Proposal) {
 			r.out = outcome{text: "The command was not run: Pilot could not take this folder for it (" + err.Error() + ").", isError: true, status: store.ToolError}
 		}
 		r.out.approval = state
+		return
+	}
+	if c.Background {
+		t.runJob(ctx, r, p, opt.Sandbox, run, release, waited, state)
 		return
 	}
 	cp := t.beforeCommand(bg)
@@ -283,14 +293,16 @@ func (l *live) closeSandbox() {
 	}
 }
 
-// Release ends the session's sandbox (its pod and every process in it),
-// for a session deleted or closed; the turn, if one runs, is cancelled.
+// Release ends the session's background jobs and its sandbox (its pod and
+// every process in it), for a session deleted or closed; the turn, if one
+// runs, is cancelled.
 func (m *Manager) Release(sessionID int64) {
 	m.Cancel(sessionID)
 	m.mu.Lock()
 	l := m.lives[sessionID]
 	m.mu.Unlock()
 	if l != nil {
+		l.closeJobs(context.Background())
 		l.closeSandbox()
 	}
 }
@@ -341,7 +353,7 @@ func (l *live) decideHost(_ context.Context, host string, port int) error {
 	host = strings.ToLower(strings.TrimSuffix(host, "."))
 	s := l.current()
 	if s == nil {
-		return fmt.Errorf("The sandbox refused the connection to %s: no command of this session is running to ask for it (a server or background process is not kept between commands).", hostPort(host, port))
+		return fmt.Errorf("The sandbox refused the connection to %s: no command of this session is running to ask the user about it (a background job's connections are refused once the call that started it has returned; reach the host from a command run in the foreground).", hostPort(host, port))
 	}
 	defer s.asking.Done()
 	return s.t.network(s, host, port)

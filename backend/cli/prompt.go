@@ -42,6 +42,7 @@ func Prompt(ctx context.Context, args []string, tio IO) int {
 	}
 	defer h.close()
 	reason, err := h.turn(ctx, in)
+	h.stopJobs(ctx)
 	var tooLarge *service.MessageTooLargeError
 	if errors.As(err, &tooLarge) && in.read > 0 {
 		err = pipedTooLarge(tooLarge, in.read)
@@ -79,6 +80,14 @@ func (h *headless) turn(ctx context.Context, in stdinPrompt) (wire.TurnEndReason
 		// are refused).
 		_ = h.svc.CancelTurn(h.sess.ID)
 		return <-h.term.done, nil
+	}
+}
+
+// stopJobs stops the background jobs the run started (a run's jobs end
+// with its turn, interrupted or not) and says which.
+func (h *headless) stopJobs(ctx context.Context) {
+	for _, j := range h.svc.StopJobs(context.WithoutCancel(ctx), h.sess.ID) {
+		fmt.Fprintf(h.term.tio.Stderr, "pilot: stopped background job %s at the end of the run: %s\n", j.ID, j.Command)
 	}
 }
 

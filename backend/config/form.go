@@ -22,6 +22,9 @@ func CheckForm(in wire.SettingsInput) error {
 	if in.HelperConcurrency < 0 || in.HelperConcurrency > MaxHelperConcurrency {
 		return fmt.Errorf("helpers at once must be 1 to %d (%d was given)", MaxHelperConcurrency, in.HelperConcurrency)
 	}
+	if in.JobsPerSession < 0 || in.JobsPerSession > MaxJobsPerSession {
+		return fmt.Errorf("background jobs per session must be 1 to %d (%d was given)", MaxJobsPerSession, in.JobsPerSession)
+	}
 	if _, ok := llm.LookupPreset(in.Provider); !ok {
 		return fmt.Errorf("unknown provider %q: choose one of %s (openai: any OpenAI-compatible server)", in.Provider, strings.Join(llm.PresetIDs(), ", "))
 	}
@@ -54,7 +57,7 @@ func CheckForm(in wire.SettingsInput) error {
 }
 
 // Apply writes the Settings form (checked with CheckForm) onto s. A field
-// the form leaves at 0 (retention, MCP timeout, helpers) or absent
+// the form leaves at 0 (retention, MCP timeout, helpers, jobs) or absent
 // (notifications) keeps what s has; the base URL is kept per provider. The
 // key is not in Settings: the caller saves it with SaveKey.
 func (s *Settings) Apply(in wire.SettingsInput) {
@@ -80,6 +83,9 @@ func (s *Settings) Apply(in wire.SettingsInput) {
 	}
 	if in.HelperConcurrency != 0 {
 		s.HelperConcurrency = in.HelperConcurrency
+	}
+	if in.JobsPerSession != 0 {
+		s.JobsPerSession = in.JobsPerSession
 	}
 	if in.Notifications != nil {
 		s.NotificationsOff = !*in.Notifications

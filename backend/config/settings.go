@@ -55,6 +55,9 @@ type Settings struct {
 	// HelperConcurrency is how many helpers (task calls) of a turn run at
 	// once; 0: DefaultHelperConcurrency.
 	HelperConcurrency int `json:"helperConcurrency,omitempty"`
+	// JobsPerSession is how many background jobs a session may run at
+	// once; 0: DefaultJobsPerSession.
+	JobsPerSession int `json:"jobsPerSession,omitempty"`
 	// NotificationsOff turns the desktop notifications off (they are on
 	// by default).
 	NotificationsOff bool `json:"notificationsOff,omitempty"`
@@ -75,6 +78,20 @@ func (s Settings) Helpers() int {
 		return DefaultHelperConcurrency
 	}
 	return min(s.HelperConcurrency, MaxHelperConcurrency)
+}
+
+// Background jobs a session may run at once.
+const (
+	DefaultJobsPerSession = 3
+	MaxJobsPerSession     = 20
+)
+
+// Jobs is the number of background jobs per session in force.
+func (s Settings) Jobs() int {
+	if s.JobsPerSession <= 0 {
+		return DefaultJobsPerSession
+	}
+	return min(s.JobsPerSession, MaxJobsPerSession)
 }
 
 // MCP call timeout, in seconds.

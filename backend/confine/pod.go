@@ -131,7 +131,7 @@ func runPod(arg string) int {
 		case "start":
 			p.start(m, fd)
 		case "kill":
-			p.kill(m.ID)
+			p.kill(m.ID, syscall.Signal(m.Sig))
 		default:
 			if fd >= 0 {
 				syscall.Close(fd)
@@ -209,16 +209,20 @@ func (p *pod) startForker() error {
 	return <-ready
 }
 
-// kill kills a command's process group; after its exit it also forgets it.
-func (p *pod) kill(id uint64) {
+// kill sends sig (0: SIGKILL) to a command's process group; after its
+// exit, a SIGKILL also forgets it.
+func (p *pod) kill(id uint64, sig syscall.Signal) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	pr := p.byID[id]
 	if pr == nil {
 		return
 	}
-	_ = syscall.Kill(-pr.pid, syscall.SIGKILL)
-	if pr.exited {
+	if sig == 0 {
+		sig = syscall.SIGKILL
+	}
+	_ = syscall.Kill(-pr.pid, sig)
+	if pr.exited && sig == syscall.SIGKILL {
 		delete(p.byID, id)
 	}
 }

@@ -16,7 +16,7 @@ import (
 //	Pilot → pod  {"op":"start","id":N,"argv":[…],"dir":D,"env":[…]} + fd
 //	pod → Pilot  {"op":"started","id":N} | {"op":"error","id":N,"err":E}
 //	pod → Pilot  {"op":"exit","id":N,"code":C}    C: exit status, or 128+signal
-//	Pilot → pod  {"op":"kill","id":N}             SIGKILL to the command's process group
+//	Pilot → pod  {"op":"kill","id":N[,"sig":S]}   SIGKILL (or signal S) to the command's process group
 //
 // Pilot closing its end ends the pod and, with it (PID 1 of its PID
 // namespace), every process in it.
@@ -29,6 +29,7 @@ type message struct {
 	Code int      `json:"code,omitempty"`
 	Port int      `json:"port,omitempty"`
 	Err  string   `json:"err,omitempty"`
+	Sig  int      `json:"sig,omitempty"` // kill: the signal; 0: SIGKILL
 }
 
 // maxMessage bounds one datagram (a command with its environment).

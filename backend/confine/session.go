@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -135,6 +136,12 @@ func (p *Process) Wait() (int, error) {
 // group.
 func (p *Process) Kill() {
 	_ = p.pod.send(message{Op: "kill", ID: p.id}, nil)
+}
+
+// Signal sends sig to the command's process group (a background job is
+// asked to end with SIGTERM before it is killed).
+func (p *Process) Signal(sig syscall.Signal) {
+	_ = p.pod.send(message{Op: "kill", ID: p.id, Sig: int(sig)}, nil)
 }
 
 // Close stops the pod and every process in it and removes its temporary folder.

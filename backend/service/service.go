@@ -121,6 +121,9 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	opts := o.Agent
 	opts.Titles = true // every face: see docs/ARCHITECTURE.md, "Session titles"
 	opts.Sandbox = sandboxOptions(opts.Sandbox, o.Home)
+	if opts.JobsPerSession == nil {
+		opts.JobsPerSession = w.jobsPerSession
+	}
 	w.probe = opts.Sandbox.Probe
 	w.agentEnv = opts.Env
 	w.agent = agent.NewManager(agent.Deps{Store: st, Emitter: w, Provider: w.providerFor, Options: opts, Log: o.Log, Ledger: lg, MCP: w.mcpFor, Hooks: w.hooksFor, SettingsRules: w.settingsRulesInForce})

@@ -52,6 +52,7 @@ func settingsView(r config.Resolved) wire.SettingsView {
 		CheckpointRetentionMB: r.Settings.RetentionMB(),
 		MCPTimeoutSeconds:     r.Settings.MCPTimeout(),
 		HelperConcurrency:     r.Settings.Helpers(),
+		JobsPerSession:        r.Settings.Jobs(),
 		Notifications:         !r.Settings.NotificationsOff,
 		Source:                map[string]wire.ValueSource{},
 		SourceFrom:            map[string]string{},

@@ -15,6 +15,9 @@ func (w *Service) InFlight(ctx context.Context) wire.WorkInFlight {
 		out.Waiting += f.Waiting
 		out.Sessions = append(out.Sessions, w.SessionTitle(ctx, f.SessionID))
 	}
+	for _, j := range w.agent.RunningJobs() {
+		out.Jobs = append(out.Jobs, j.Command)
+	}
 	return out
 }
 

@@ -149,8 +149,8 @@ var missing = map[string]string{
 	"WebSearch":    "Pilot has no web search tool, so the entry has nothing to match.",
 	"NotebookEdit": "Pilot has no notebook tool, so the entry has nothing to match; its edits rules cover notebook files changed as text.",
 	"NotebookRead": "Pilot has no notebook tool, so the entry has nothing to match; Read rules cover notebook files read as text.",
-	"BashOutput":   "Pilot has no separate tool for a background command's output, so the entry has nothing to match; Bash rules judge the command itself.",
-	"KillShell":    "Pilot has no separate tool to stop a background command, so the entry has nothing to match.",
+	"BashOutput":   "Pilot's job_output reads only the session's own background jobs and is never asked about, so the entry has nothing to match; Bash rules judge the command that starts a job.",
+	"KillShell":    "Pilot's job_stop stops only the session's own background jobs and is never asked about, so the entry has nothing to match.",
 	"SlashCommand": "Pilot's slash commands are typed by the user, not called by the model, so the entry has nothing to match.",
 	"ExitPlanMode": "Pilot's plan mode ends with present_plan, which is never asked about, so the entry has nothing to match.",
 }

@@ -126,15 +126,20 @@ func runCommand(ctx context.Context, c Command, env []string, onOutput func(stri
 
 // process is a started command: bash on the host, or in the sandbox.
 type process interface {
-	wait() (int, error) // the exit code as a shell gives it
-	kill()              // SIGKILL to the command's process group
+	wait() (int, error)        // the exit code as a shell gives it
+	kill()                     // SIGKILL to the command's process group
+	signal(sig syscall.Signal) // sig to the command's process group
 }
 
 // startCommand starts bash -c in its own process group with stdin from
 // /dev/null and stdout and stderr into out: in the session's sandbox when
 // there is one, with the user's rights otherwise.
 func startCommand(ctx context.Context, c Command, env []string, out *os.File, sandbox *confine.Session) (process, error) {
-	childEnv := childenv.Env(env, c.Dir, nil)
+	var own map[string]string
+	if c.Background {
+		own = map[string]string{"PYTHONUNBUFFERED": "1"} // a job's output is watched as it comes
+	}
+	childEnv := childenv.Env(env, c.Dir, own)
 	if sandbox != nil {
 		p, err := sandbox.Start(ctx, confine.Cmd{Command: c.Command, Dir: c.Dir, Env: childEnv, Output: out})
 		if err != nil {
@@ -160,12 +165,16 @@ func (h hostProcess) wait() (int, error) {
 	return exitCode(h.cmd.ProcessState, err), nil
 }
 
-func (h hostProcess) kill() { _ = syscall.Kill(-h.cmd.Process.Pid, syscall.SIGKILL) }
+func (h hostProcess) kill() { h.signal(syscall.SIGKILL) }
+
+func (h hostProcess) signal(sig syscall.Signal) { _ = syscall.Kill(-h.cmd.Process.Pid, sig) }
 
 type sandboxed struct{ p *confine.Process }
 
 func (s sandboxed) wait() (int, error) { return s.p.Wait() }
 func (s sandboxed) kill()              { s.p.Kill() }
+
+func (s sandboxed) signal(sig syscall.Signal) { s.p.Signal(sig) }
 
 // exitCode is the shell's way of reporting a process end: the exit status,
 // or 128 + the signal that killed it.

@@ -89,7 +89,7 @@ type Registry struct {
 
 // New builds the tools for a project and a session: list_files,
 // read_file, glob, grep, write_file, patch_file, multi_patch, run_bash,
-// then the session's own todo_write and present_plan, the definitions
+// job_output and job_stop, then the session's own todo_write and present_plan, the definitions
 // of task and web_fetch, which the loop runs, and skill.
 func New(deps Deps) *Registry {
 	if deps.Reads == nil {
@@ -108,6 +108,8 @@ func New(deps Deps) *Registry {
 		newPatchFile(deps),
 		newMultiPatch(deps),
 		newRunBash(deps),
+		newJobOutput(),
+		newJobStop(),
 		newTodoWrite(),
 		newPresentPlan(),
 		newTask(deps),

@@ -70,6 +70,9 @@ type Command struct {
 	// false), for Reason.
 	Outside bool   `json:"outside,omitempty"`
 	Reason  string `json:"reason,omitempty"`
+	// Background: start it as a background job (run_bash background:
+	// true); Timeout does not apply to it.
+	Background bool `json:"background,omitempty"`
 }
 
 // hashContent identifies a file content for staleness checks.

@@ -22,6 +22,7 @@ type RunBashParams struct {
 	TimeoutSeconds int    `json:"timeout_seconds,omitempty" desc:"Seconds before the command and everything it started are killed. Default: 120, at most 600."`
 	Sandbox        *bool  `json:"sandbox,omitempty" desc:"false runs the command outside the sandbox, with the user's full rights: the user is asked every time (except in mode all). Leave it out to run in the sandbox."`
 	Reason         string `json:"reason,omitempty" desc:"Required with sandbox: false: one sentence the user reads on why the command needs more than the sandbox allows."`
+	Background     bool   `json:"background,omitempty" desc:"true starts the command as a background job (a server, a watcher) and returns at once with its job id and first output; read it with job_output, end it with job_stop. timeout_seconds does not apply to it."`
 }
 
 // outside reports whether p asks to run outside the sandbox.
@@ -33,6 +34,12 @@ func newRunBash(d Deps) Tool {
 }
 
 func labelRunBash(p RunBashParams) string {
+	if p.Background {
+		if p.outside() {
+			return "→ Starting a background job outside the sandbox: " + truncate(firstLine(p.Command), 120) + " (" + truncate(firstLine(p.Reason), 120) + ")"
+		}
+		return "→ Starting a background job: " + truncate(firstLine(p.Command), 120)
+	}
 	if p.outside() {
 		return "→ Running bash outside the sandbox: " + truncate(firstLine(p.Command), 120) + " (" + truncate(firstLine(p.Reason), 120) + ")"
 	}
@@ -50,7 +57,7 @@ func runBash(d Deps, p RunBashParams) (Result, error) {
 	if p.outside() && reason == "" {
 		return errorf("sandbox: false needs a reason: one sentence the user reads before letting the command run outside the sandbox with their full rights. Call run_bash again with reason set, or without sandbox: false to run it in the sandbox."), nil
 	}
-	c := &Command{Command: p.Command, Dir: d.Root.Dir(), Timeout: defaultTimeout, Outside: p.outside()}
+	c := &Command{Command: p.Command, Dir: d.Root.Dir(), Timeout: defaultTimeout, Outside: p.outside(), Background: p.Background}
 	if c.Outside {
 		c.Reason = reason
 	}
@@ -67,6 +74,9 @@ func runBash(d Deps, p RunBashParams) (Result, error) {
 		where = " outside the sandbox"
 	}
 	out := fmt.Sprintf("Proposed: run %q in %s%s (timeout %d s).", truncate(p.Command, 200), c.Dir, where, int(c.Timeout.Seconds()))
+	if c.Background {
+		out = fmt.Sprintf("Proposed: start %q in %s%s as a background job.", truncate(p.Command, 200), c.Dir, where)
+	}
 	if prop.Note != "" {
 		out += " " + prop.Note
 	}

@@ -189,6 +189,8 @@ type SettingsView struct {
 	MCPTimeoutSeconds int `json:"mcpTimeoutSeconds"`
 	// HelperConcurrency is how many helpers of a turn run at once.
 	HelperConcurrency int `json:"helperConcurrency"`
+	// JobsPerSession is how many background jobs a session may run at once.
+	JobsPerSession int `json:"jobsPerSession"`
 	// Notifications: a desktop notification when an approval waits or a
 	// turn ends while the window is not in front.
 	Notifications bool `json:"notifications"`
@@ -239,6 +241,8 @@ type SettingsInput struct {
 	MCPTimeoutSeconds int `json:"mcpTimeoutSeconds"`
 	// HelperConcurrency: helpers of a turn running at once (1-8; 0: keep).
 	HelperConcurrency int `json:"helperConcurrency"`
+	// JobsPerSession: background jobs a session may run at once (1-20; 0: keep).
+	JobsPerSession int `json:"jobsPerSession"`
 	// Notifications turns desktop notifications on or off (absent: keep).
 	Notifications *bool `json:"notifications,omitempty"`
 }

@@ -224,6 +224,8 @@ export interface SettingsView {
   mcpTimeoutSeconds: number;
   /** HelperConcurrency is how many helpers of a turn run at once. */
   helperConcurrency: number;
+  /** JobsPerSession is how many background jobs a session may run at once. */
+  jobsPerSession: number;
   /**
    * Notifications: a desktop notification when an approval waits or a
    * turn ends while the window is not in front.
@@ -281,6 +283,8 @@ export interface SettingsInput {
   mcpTimeoutSeconds: number;
   /** HelperConcurrency: helpers of a turn running at once (1-8; 0: keep). */
   helperConcurrency: number;
+  /** JobsPerSession: background jobs a session may run at once (1-20; 0: keep). */
+  jobsPerSession: number;
   /** Notifications turns desktop notifications on or off (absent: keep). */
   notifications?: boolean;
 }

@@ -1992,6 +1992,7 @@ export namespace wire {
 	    checkpointRetentionMb: number;
 	    mcpTimeoutSeconds: number;
 	    helperConcurrency: number;
+	    jobsPerSession: number;
 	    notifications?: boolean;
 	
 	    static createFrom(source: any = {}) {
@@ -2012,6 +2013,7 @@ export namespace wire {
 	        this.checkpointRetentionMb = source["checkpointRetentionMb"];
 	        this.mcpTimeoutSeconds = source["mcpTimeoutSeconds"];
 	        this.helperConcurrency = source["helperConcurrency"];
+	        this.jobsPerSession = source["jobsPerSession"];
 	        this.notifications = source["notifications"];
 	    }
 	}
@@ -2028,6 +2030,7 @@ export namespace wire {
 	    checkpointRetentionMb: number;
 	    mcpTimeoutSeconds: number;
 	    helperConcurrency: number;
+	    jobsPerSession: number;
 	    notifications: boolean;
 	    checkpointUsageBytes: number;
 	    source: Record<string, string>;
@@ -2054,6 +2057,7 @@ export namespace wire {
 	        this.checkpointRetentionMb = source["checkpointRetentionMb"];
 	        this.mcpTimeoutSeconds = source["mcpTimeoutSeconds"];
 	        this.helperConcurrency = source["helperConcurrency"];
+	        this.jobsPerSession = source["jobsPerSession"];
 	        this.notifications = source["notifications"];
 	        this.checkpointUsageBytes = source["checkpointUsageBytes"];
 	        this.source = source["source"];

@@ -1,0 +1,143 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"pilot/backend/wire"
+)
+
+// A background job changes files while the turn goes on, so its effects
+// are measured between scans of the folder rather than around one call:
+// jobs.cp is the folder as last scanned for the running jobs. What changed
+// since is recorded as the jobs' checkpoint (attributed to the run_bash
+// call that started the job) before every change the session makes (the
+// call's hold: the model's own changes are then recorded as its own), at
+// the end of each turn, and when a job ends or is stopped; after each
+// change a new scan is taken. The folder is held for the scans only.
+//
+// What is measured between two scans is everything that changed in the
+// folder, by the job or by anyone else outside Pilot (an editor) in that
+// time: it is recorded as the job's, as a command's effects are.
+
+// jobHoldWait bounds how long recording a job's effects waits for the
+// folder when Pilot is closing.
+const jobHoldWait = 10 * time.Second
+
+// jobsBaseline scans the folder before a job starts, when no running job
+// has a scan already; the folder is held.
+func (l *live) jobsBaseline(ctx context.Context) {
+	lg := l.m.ledger
+	if lg == nil {
+		return
+	}
+	l.jobs.mu.Lock()
+	have := l.jobs.cp != nil
+	l.jobs.mu.Unlock()
+	if have {
+		return
+	}
+	cp, err := lg.BeforeCommand(ctx, l.root)
+	if err != nil {
+		l.m.log.Warn("scanning the folder before a background job", "session", l.id, "err", err)
+		return
+	}
+	l.jobs.mu.Lock()
+	l.jobs.cp = cp
+	l.jobs.mu.Unlock()
+}
+
+// sweepJobs records what changed since the running jobs' scan (and ended's,
+// a job that just ended), attributed to them, and scans again while any
+// still runs. The folder is held.
+func (l *live) sweepJobs(ctx context.Context, ended *job) {
+	lg := l.m.ledger
+	if lg == nil {
+		return
+	}
+	owners := l.jobs.running()
+	if ended != nil {
+		owners = append([]*job{ended}, owners...)
+	}
+	l.jobs.mu.Lock()
+	cp := l.jobs.cp
+	l.jobs.cp = nil
+	l.jobs.mu.Unlock()
+	if cp != nil && len(owners) > 0 {
+		label, callID := jobsLabel(owners)
+		saved, err := cp.Finish(ctx, l.id, callID, label)
+		switch {
+		case err != nil:
+			l.m.log.Error("recording a background job's changes", "session", l.id, "err", err)
+			l.notice("limit", "Pilot could not record what the background job "+owners[0].id+" changed ("+err.Error()+"); it cannot be undone from Pilot.", 0)
+		case saved.ID != 0:
+			l.m.out.global(wire.LedgerUpdated, wire.LedgerUpdatedPayload{SessionID: l.id})
+		}
+	}
+	l.rebaseJobs(ctx)
+}
+
+// rebaseJobs scans the folder again for the running jobs (after a change
+// the session made, which is not theirs); none running: no scan is kept.
+// The folder is held.
+func (l *live) rebaseJobs(ctx context.Context) {
+	lg := l.m.ledger
+	if lg == nil {
+		return
+	}
+	if len(l.jobs.running()) == 0 {
+		l.jobs.mu.Lock()
+		l.jobs.cp = nil
+		l.jobs.mu.Unlock()
+		return
+	}
+	cp, err := lg.BeforeCommand(ctx, l.root)
+	if err != nil {
+		l.m.log.Warn("scanning the folder for the background jobs", "session", l.id, "err", err)
+	}
+	l.jobs.mu.Lock()
+	l.jobs.cp = cp
+	l.jobs.mu.Unlock()
+}
+
+// recordJobs takes the folder and records what the running jobs (and
+// ended) changed: at a turn's end, and when a job ends.
+func (l *live) recordJobs(ctx context.Context, ended *job) {
+	lg := l.m.ledger
+	if lg == nil {
+		return
+	}
+	l.jobs.mu.Lock()
+	have := l.jobs.cp != nil
+	l.jobs.mu.Unlock()
+	if !have {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, jobHoldWait)
+	defer cancel()
+	release, err := lg.Hold(ctx, l.root.Dir(), l.who(ctx)+" (recording what its background jobs changed)", nil)
+	if err != nil {
+		l.m.log.Warn("taking the folder to record the background jobs' changes", "session", l.id, "err", err)
+		return
+	}
+	defer release()
+	l.sweepJobs(ctx, ended)
+}
+
+// jobEnded records what an ended job changed.
+func (l *live) jobEnded(j *job) { l.recordJobs(context.Background(), j) }
+
+// jobsLabel names the jobs a checkpoint is attributed to, and the call it
+// belongs to (the oldest job's).
+func jobsLabel(js []*job) (string, int64) {
+	if len(js) == 1 {
+		return fmt.Sprintf("$ %s (background job %s)", js[0].command, js[0].id), js[0].callID
+	}
+	ids, cmds := make([]string, len(js)), make([]string, len(js))
+	for i, j := range js {
+		ids[i], cmds[i] = j.id, "$ "+j.command
+	}
+	return "background jobs " + strings.Join(ids, ", ") + ": " + strings.Join(cmds, "; "), js[0].callID
+}

@@ -1,0 +1,47 @@
+package tools
+
+import (
+	_ "embed"
+	"strings"
+)
+
+// Tools on a session's background jobs, which the agent loop runs itself
+// (the jobs are the session's, not the registry's): job_output reads a
+// job's output since the model's last read, job_stop ends it. Both only
+// touch Pilot's own jobs, so they need no approval.
+const (
+	JobOutputTool = "job_output"
+	JobStopTool   = "job_stop"
+)
+
+// MaxJobWait caps job_output's wait_seconds.
+const MaxJobWait = 30
+
+//go:embed job_output.md
+var jobOutputDesc string
+
+//go:embed job_stop.md
+var jobStopDesc string
+
+// JobOutputParams is the input of job_output.
+type JobOutputParams struct {
+	JobID       string `json:"job_id" desc:"The job's id, as run_bash gave it: \"1\", \"2\", ..."`
+	WaitSeconds int    `json:"wait_seconds,omitempty" desc:"Wait up to this many seconds (at most 30) for new output or the job's end; leave it out to read at once."`
+}
+
+// JobStopParams is the input of job_stop.
+type JobStopParams struct {
+	JobID string `json:"job_id" desc:"The job's id, as run_bash gave it: \"1\", \"2\", ..."`
+}
+
+func newJobOutput() Tool {
+	return newTool(JobOutputTool, jobOutputDesc, true, func(p JobOutputParams) string {
+		return "→ Reading the output of job " + truncate(strings.TrimSpace(p.JobID), 20)
+	}, loopOnly[JobOutputParams](JobOutputTool))
+}
+
+func newJobStop() Tool {
+	return newTool(JobStopTool, jobStopDesc, true, func(p JobStopParams) string {
+		return "→ Stopping job " + truncate(strings.TrimSpace(p.JobID), 20)
+	}, loopOnly[JobStopParams](JobStopTool))
+}
