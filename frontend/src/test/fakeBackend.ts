@@ -47,6 +47,7 @@ export const defaultSettings: SettingsView = {
   checkpointRetentionMb: 512,
   mcpTimeoutSeconds: 60,
   helperConcurrency: 3,
+  jobsPerSession: 3,
   notifications: true,
   checkpointUsageBytes: 12_897_485,
   source: {},
@@ -382,9 +383,9 @@ export class FakeBackend implements Backend {
   }
   async saveSettings(input: SettingsInput): Promise<SettingsView> {
     this.record("saveSettings", input);
-    const { provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds, helperConcurrency } = input;
+    const { provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds, helperConcurrency, jobsPerSession } = input;
     const notifications = input.notifications ?? this.settings.notifications;
-    this.settings = { ...this.settings, provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds, helperConcurrency, notifications, needsOnboarding: false };
+    this.settings = { ...this.settings, provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds, helperConcurrency, jobsPerSession, notifications, needsOnboarding: false };
     return this.settings;
   }
   async sandboxStatus(): Promise<SandboxStatus> {

@@ -219,3 +219,24 @@ describe("the quit question and background jobs", () => {
     expect(within(dialog).getByText("make watch")).toBeTruthy();
   });
 });
+
+describe("Settings: background jobs per session", () => {
+  it("shows the saved limit, refuses one out of 1 to 20, and saves a good one", async () => {
+    const b = new FakeBackend();
+    b.settings = { ...b.settings, jobsPerSession: 4 };
+    renderApp(b);
+    fireEvent.click(await screen.findByTestId("settings-open"));
+    const field = (await screen.findByTestId("settings-jobs")) as HTMLInputElement;
+    expect(field.closest("[data-section]")?.getAttribute("data-section")).toBe("helpers");
+    expect(field.value).toBe("4");
+    fireEvent.change(field, { target: { value: "0" } });
+    fireEvent.click(screen.getByTestId("settings-save"));
+    expect((await screen.findByText("Background jobs per session must be 1 to 20.")).id).toBe("err-jobs");
+    expect(b.callsOf("saveSettings")).toHaveLength(0);
+    fireEvent.change(field, { target: { value: "6" } });
+    fireEvent.click(screen.getByTestId("settings-save"));
+    await waitFor(() => expect(b.callsOf("saveSettings")).toHaveLength(1));
+    expect((b.callsOf("saveSettings")[0]![0] as { jobsPerSession: number }).jobsPerSession).toBe(6);
+    expect(b.settings.jobsPerSession).toBe(6);
+  });
+});
