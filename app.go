@@ -452,7 +452,8 @@ func (a *App) bringForward() {
 }
 
 // beforeClose runs when the window is asked to close (its close button,
-// a signal). With a turn running or an approval waiting it keeps the
+// a signal). With a turn running, an approval waiting or a background job
+// running it keeps the
 // window open and asks (app:confirm_quit; QuitNow answers yes); after a
 // signal or a yes it lets it close, and shutdown stops the turns cleanly.
 func (a *App) beforeClose(ctx context.Context) (prevent bool) {
@@ -464,10 +465,10 @@ func (a *App) beforeClose(ctx context.Context) (prevent bool) {
 		return false
 	}
 	work := s.InFlight(ctx)
-	if len(work.Sessions) == 0 {
+	if len(work.Sessions) == 0 && len(work.Jobs) == 0 {
 		return false
 	}
-	a.log.Info("close asked with work in flight", "sessions", len(work.Sessions), "waiting", work.Waiting)
+	a.log.Info("close asked with work in flight", "sessions", len(work.Sessions), "waiting", work.Waiting, "jobs", len(work.Jobs))
 	s.Emit(wire.AppConfirmQuit, work)
 	a.bringForward()
 	return true

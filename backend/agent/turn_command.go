@@ -294,8 +294,8 @@ func (l *live) closeSandbox() {
 }
 
 // Release ends the session's background jobs and its sandbox (its pod and
-// every process in it), for a session deleted or closed; the turn, if one
-// runs, is cancelled.
+// every process in it), for a session deleted or closed, and forgets it;
+// the turn, if one runs, is cancelled.
 func (m *Manager) Release(sessionID int64) {
 	m.Cancel(sessionID)
 	m.mu.Lock()
@@ -305,6 +305,11 @@ func (m *Manager) Release(sessionID int64) {
 		l.closeJobs(context.Background())
 		l.closeSandbox()
 	}
+	m.mu.Lock()
+	if m.lives[sessionID] == l {
+		delete(m.lives, sessionID) // a later session of the same id starts afresh
+	}
+	m.mu.Unlock()
 }
 
 // startRun registers the command r as the one running in the pod, so its

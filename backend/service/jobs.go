@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"pilot/backend/agent"
 	"pilot/backend/config"
@@ -38,6 +39,19 @@ func (w *Service) StopJob(sessionID int64, jobID string) error {
 // ended: pilot -p does at the end of its turn.
 func (w *Service) StopJobs(ctx context.Context, sessionID int64) []wire.Job {
 	return w.agent.StopJobs(ctx, sessionID)
+}
+
+// jobName is a job's command as a question names it: its first line, at
+// most 80 characters.
+func jobName(j wire.Job) string {
+	c, _, more := strings.Cut(strings.TrimSpace(j.Command), "\n")
+	if r := []rune(c); len(r) > 80 {
+		return string(r[:79]) + "…"
+	}
+	if more {
+		return c + " …"
+	}
+	return c
 }
 
 func noJob(sessionID int64, jobID string) error {

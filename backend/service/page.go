@@ -100,10 +100,17 @@ func (w *Service) pageView(ctx context.Context, p store.Page) ([]wire.Message, [
 	for i, m := range p.Messages {
 		msgs[i] = present.Message(m)
 	}
+	jobs := map[string]string{} // the run_bash calls that started the session's jobs, still held
+	for _, j := range w.agent.Jobs(p.Session.ID) {
+		jobs[j.ToolCallID] = j.ID
+	}
 	calls := make([]wire.ToolCall, len(p.ToolCalls))
 	for i, c := range p.ToolCalls {
 		calls[i] = present.ToolCall(c, pr.registry.Label(c.Name, c.Input))
 		cards.Fill(&calls[i])
+		if c.Name == "run_bash" {
+			calls[i].JobID = jobs[c.ToolUseID]
+		}
 	}
 	return msgs, calls, nil
 }

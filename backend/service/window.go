@@ -7,8 +7,9 @@ import (
 	"pilot/backend/wire"
 )
 
-// InFlight is the work closing the window would stop: running turns and
-// the approvals they wait for (nothing: it can close at once).
+// InFlight is the work closing the window would stop: running turns, the
+// approvals they wait for and running background jobs (nothing: it can
+// close at once).
 func (w *Service) InFlight(ctx context.Context) wire.WorkInFlight {
 	out := wire.WorkInFlight{Sessions: []string{}, Jobs: []string{}}
 	for _, f := range w.agent.InFlight() {
@@ -16,7 +17,7 @@ func (w *Service) InFlight(ctx context.Context) wire.WorkInFlight {
 		out.Sessions = append(out.Sessions, w.SessionTitle(ctx, f.SessionID))
 	}
 	for _, j := range w.agent.RunningJobs() {
-		out.Jobs = append(out.Jobs, j.Command)
+		out.Jobs = append(out.Jobs, jobName(j)+" (session “"+w.SessionTitle(ctx, j.SessionID)+"”)")
 	}
 	return out
 }
