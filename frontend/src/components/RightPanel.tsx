@@ -59,7 +59,7 @@ export default function RightPanel() {
     >
       {label}
       {count > 0 && (
-        <span className={`count${t === "changes" ? " neutral" : ""}`} aria-label={countLabel}>
+        <span className={`count${t === "changes" ? " neutral" : t === "jobs" ? " running" : ""}`} aria-label={countLabel}>
           {count}
         </span>
       )}

@@ -54,7 +54,7 @@ export default function ViewBar() {
         </span>
       )}
       {v === "jobs" && running > 0 && (
-        <span className="count" aria-label={`${running} running`}>
+        <span className="count running" aria-label={`${running} running`}>
           {running}
         </span>
       )}
