@@ -10,7 +10,8 @@
 //  * frame gaps: a requestAnimationFrame loop in the page stamps every
 //    frame from the job's start to its last line on screen; the longest gap
 //    between two frames, the 99th percentile, and the gaps over 50 ms (the
-//    target: none);
+//    target: none), and the page's long tasks (50 ms and more): a gap
+//    with no long task in it is the machine's other work, not the page's;
 //  * memory: VmRSS of the backend process (pilot-dev, from /proc) when the
 //    session is open and idle, its peak while the job runs (sampled every
 //    250 ms), and after the job ended and its last line is on screen (the
@@ -87,8 +88,11 @@ const mib = (b) => b / (1024 * 1024);
 
 // Installed in the page before the prompt is sent: a stamp per frame.
 function installProbe() {
-  const p = { frames: [], running: true };
+  const p = { frames: [], longtasks: [], running: true };
   window.__bench = p;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) p.longtasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: "longtask", buffered: false });
   const frame = (t) => {
     p.frames.push(t);
     if (p.running) requestAnimationFrame(frame);
@@ -96,7 +100,10 @@ function installProbe() {
   requestAnimationFrame(frame);
 }
 
-async function oneRun(i, { browser, display, fakeURL, tmp }) {
+async function oneRun(i, { browser, display, script, tmp }) {
+  // A fresh fake model per run: it serves each turn of the script once.
+  const fake = await startServer("fakellm", fakeLLMBinary, ["-script", script, "-addr", "127.0.0.1:0"], { logFile: join(logsDir, `fakellm${i}.log`) });
+  const fakeURL = fake.url;
   const project = mkdtempSync(join(tmp, "project-"));
   writeFileSync(join(project, "README.md"), "# bench\n");
   const home = mkdtempSync(join(tmp, "home-"));
@@ -129,6 +136,14 @@ async function oneRun(i, { browser, display, fakeURL, tmp }) {
     await page.locator("[data-testid=mode-select]").selectOption("edits");
     await page.locator('[data-testid=mode-select][data-mode="edits"]').waitFor();
     await page.fill("[data-testid=chat-input]", "flood");
+    // Before: once the app's memory has settled (three samples 250 ms apart within 256 KiB; 15 s at most).
+    const samples = [];
+    for (let k = 0; k < 60; k++) {
+      samples.push(rss(pid));
+      const last = samples.slice(-3);
+      if (last.length === 3 && Math.max(...last) - Math.min(...last) < 256 * KiB) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
     const before = rss(pid);
     const beforeGroup = groupRss(pid);
     peak = before;
@@ -143,14 +158,20 @@ async function oneRun(i, { browser, display, fakeURL, tmp }) {
     await open.click();
     await page.locator("[data-testid=job-output]").waitFor();
     await page.evaluate(installProbe);
+    // Chromium's own count of the page's main-thread time (tasks, script, layout).
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Performance.enable");
+    const metrics = async () => Object.fromEntries((await cdp.send("Performance.getMetrics")).metrics.map((m) => [m.name, m.value]));
+    const m0 = await metrics();
     const t0 = await page.evaluate(() => performance.now());
     // The end: the job exited and its last line is on screen.
     await page.locator('[data-testid=job-item][data-state="exited"]').waitFor({ timeout: (opt.seconds + 120) * 1000 });
     await page.locator("[data-testid=job-output] .job-line", { hasText: lastLine }).waitFor({ timeout: 60_000 });
     const t1 = await page.evaluate(() => performance.now());
+    const m1 = await metrics();
     const probe = await page.evaluate(() => {
       window.__bench.running = false;
-      return { frames: window.__bench.frames, rows: Number(document.querySelector("[data-testid=job-output]")?.getAttribute("data-rows")), dom: document.querySelectorAll("[data-testid=job-output] .job-line").length };
+      return { frames: window.__bench.frames, longtasks: window.__bench.longtasks, rows: Number(document.querySelector("[data-testid=job-output]")?.getAttribute("data-rows")), dom: document.querySelectorAll("[data-testid=job-output] .job-line").length };
     });
     const after = rss(pid);
     const afterGroup = groupRss(pid);
@@ -158,7 +179,13 @@ async function oneRun(i, { browser, display, fakeURL, tmp }) {
     const gaps = [];
     for (let k = 1; k < frames.length; k++) gaps.push(frames[k] - frames[k - 1]);
     gaps.sort((a, b) => a - b);
+    const tasks = probe.longtasks.filter((t) => t.start >= t0 && t.start <= t1);
     return {
+      busyPct: (100 * (m1.TaskDuration - m0.TaskDuration)) / ((t1 - t0) / 1000),
+      scriptMs: 1000 * (m1.ScriptDuration - m0.ScriptDuration),
+      layoutMs: 1000 * (m1.LayoutDuration - m0.LayoutDuration + m1.RecalcStyleDuration - m0.RecalcStyleDuration),
+      longestTaskMs: tasks.length ? Math.max(...tasks.map((t) => t.duration)) : 0,
+      longTasks: tasks.length,
       seconds: (t1 - t0) / 1000,
       frames: frames.length,
       maxGapMs: gaps.at(-1) ?? 0,
@@ -178,6 +205,7 @@ async function oneRun(i, { browser, display, fakeURL, tmp }) {
     clearInterval(sampler);
     await context.close().catch(() => {});
     await app.stop();
+    await fake.stop();
     rmSync(home, { recursive: true, force: true });
     rmSync(project, { recursive: true, force: true });
   }
@@ -195,11 +223,10 @@ async function main() {
         ],
       }),
     );
-    const fake = await startServer("fakellm", fakeLLMBinary, ["-script", script, "-addr", "127.0.0.1:0"], { logFile: join(logsDir, "fakellm.log") });
     const loadBefore = loadavg();
     const results = [];
     for (let i = 1; i <= opt.runs; i++) {
-      const r = await oneRun(i, { browser, display, fakeURL: fake.url, tmp });
+      const r = await oneRun(i, { browser, display, script, tmp });
       results.push(r);
       console.error(`bench-jobs: run ${i}/${opt.runs}: longest frame gap ${f1(r.maxGapMs)} ms, ${r.over50} over 50 ms; backend RSS ${f1(r.beforeMib)} → ${f1(r.afterMib)} MiB`);
     }
@@ -208,6 +235,11 @@ async function main() {
       ["maxGapMs", "longest gap between frames (ms)"],
       ["p99GapMs", "99th percentile frame gap (ms)"],
       ["over50", "frame gaps over 50 ms", n],
+      ["busyPct", "page's main thread busy (% of the span)"],
+      ["scriptMs", "— of which script (ms in all)"],
+      ["layoutMs", "— of which style and layout (ms in all)"],
+      ["longestTaskMs", "longest main-thread task (ms; Chromium reports those of 50 ms and more)"],
+      ["longTasks", "long tasks (≥ 50 ms)", n],
       ["frames", "frames from the job's start to its last line on screen", n],
       ["seconds", "— that span (s)"],
       ["rows", "output rows held (1 MiB cap, the cut counted as one)", n],

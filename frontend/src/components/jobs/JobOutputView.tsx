@@ -40,11 +40,17 @@ export default function JobOutputView({ sessionId, jobId }: { sessionId: number;
   const rows = o.lines.rows;
   const base = o.lines.base;
 
+  // The view's height, and its scroll position when it does not follow the
+  // end (following it, the rows in sight come from the row count: a state
+  // change per frame would render twice).
   const measure = useCallback(() => {
     const el = ref.current;
     if (!el) return;
-    setView((v) => (v.top === el.scrollTop && v.height === el.clientHeight ? v : { top: el.scrollTop, height: el.clientHeight }));
-  }, []);
+    setView((v) => {
+      const top = o.place.pinned ? v.top : el.scrollTop;
+      return v.top === top && v.height === el.clientHeight ? v : { top, height: el.clientHeight };
+    });
+  }, [o]);
 
   const scrollTo = (el: HTMLElement, top: number) => {
     el.scrollTop = top;
@@ -83,12 +89,14 @@ export default function JobOutputView({ sessionId, jobId }: { sessionId: number;
   const onScroll = () => {
     const el = ref.current;
     if (!el) return;
-    if (setByUs.current !== el.scrollTop) {
-      // The user scrolled: following the end again only when they are back at it.
-      const pinned = el.scrollTop + el.clientHeight >= el.scrollHeight - ROW_PX;
-      o.place = { pinned, scrollTop: el.scrollTop };
+    if (setByUs.current === el.scrollTop) {
+      setByUs.current = null;
+      return;
     }
+    // The user scrolled: following the end again only when they are back at it.
     setByUs.current = null;
+    const pinned = el.scrollTop + el.clientHeight >= el.scrollHeight - ROW_PX;
+    o.place = { pinned, scrollTop: el.scrollTop };
     measure();
   };
 
@@ -96,10 +104,12 @@ export default function JobOutputView({ sessionId, jobId }: { sessionId: number;
   const top = o.place.pinned ? Math.max(0, rows * ROW_PX - height) : view.top;
   const first = Math.max(0, Math.floor(top / ROW_PX) - OVERSCAN);
   const last = Math.min(rows - 1, Math.ceil((top + height) / ROW_PX) + OVERSCAN);
+  // Keyed by place in the window, not by line: as output scrolls by, the
+  // same elements take the new lines' text (no element made or dropped).
   const lines = [];
   for (let i = first; i <= last; i++) {
     lines.push(
-      <div key={base + i} className={o.lines.isCut(i) ? "job-line cut" : "job-line"}>
+      <div key={i - first} className={o.lines.isCut(i) ? "job-line cut" : "job-line"}>
         {shown(o.lines.row(i))}
       </div>,
     );
