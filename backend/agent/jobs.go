@@ -136,16 +136,24 @@ func (l *live) startJob(ctx context.Context, r *toolRun, p *tools.Proposal, sess
 		started: l.m.opt.Now(), over: make(chan struct{}), firstLine: make(chan struct{}), out: newRing(JobOutputCap), state: wire.JobRunning, changed: make(chan struct{})}
 	js.mu.Unlock()
 	proc, err := l.registry.StartJob(ctx, p, sess, j.write)
+	js.mu.Lock()
 	if err != nil {
+		if js.next == len(js.list)+1 {
+			js.next-- // the id goes to the next job that starts
+		}
+		js.mu.Unlock()
 		return nil, err
 	}
 	j.proc = proc
-	js.mu.Lock()
 	js.list = append(js.list, j)
+	closed := js.closed
 	js.mu.Unlock()
 	l.emitJob(j)
 	l.m.jobsWG.Add(1)
 	go j.watch()
+	if closed { // the session was released while it started
+		j.stop(context.WithoutCancel(ctx))
+	}
 	return j, nil
 }
 

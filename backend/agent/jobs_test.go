@@ -93,6 +93,15 @@ func TestBackgroundJob(t *testing.T) {
 			if !strings.Contains(start, "Started background job 1") || !strings.Contains(start, "started") || !strings.Contains(start, "Job 1 is running") {
 				t.Errorf("run_bash result:\n%s", start)
 			}
+			asked := h.rec.events(wire.AgentApproval)
+			if (name == "host") != (len(asked) == 1) { // without the sandbox, edits mode asks
+				t.Errorf("%d questions", len(asked))
+			}
+			for _, p := range asked {
+				if a := p.(wire.ApprovalPayload).Approval; !a.Background || a.TimeoutSeconds != 0 {
+					t.Errorf("the question does not say it starts a job: %+v", a)
+				}
+			}
 			if card := lastCard(h, "c1"); card.JobID != "1" || card.Status != wire.ToolDone {
 				t.Errorf("the starting call's card: job %q status %s", card.JobID, card.Status)
 			}
@@ -145,7 +154,7 @@ func TestBackgroundJob(t *testing.T) {
 
 // TestJobsPerSession: a session runs at most the setting's number of jobs;
 // one more is refused with a sentence naming the running ones, and
-// releasing the session stops them.
+// releasing the session stops them and forgets them.
 func TestJobsPerSession(t *testing.T) {
 	t.Parallel()
 	mark := marker(t)
@@ -172,8 +181,8 @@ func TestJobsPerSession(t *testing.T) {
 	if left := procsWith(mark); len(left) > 0 {
 		t.Errorf("the released session's job is left: %v", left)
 	}
-	if jobs := h.m.Jobs(h.sess.ID); len(jobs) != 1 || jobs[0].State != wire.JobStopped {
-		t.Errorf("jobs after release %+v", jobs)
+	if jobs := h.m.Jobs(h.sess.ID); len(jobs) != 0 {
+		t.Errorf("a released session still lists jobs: %+v", jobs)
 	}
 }
 
@@ -341,4 +350,29 @@ func FuzzRing(f *testing.F) {
 			t.Fatalf("since(%d) = %q from %d (%d dropped); want %q from %d", off, text, start, dropped, data[wantStart:], wantStart)
 		}
 	})
+}
+
+// TestJobToolsNeverAsk: job_output and job_stop touch only the session's
+// own jobs, so no mode asks about them or refuses them (plan mode
+// included).
+func TestJobToolsNeverAsk(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []string{"ask", "plan", "edits", "none"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, "anthropic", fakellm.Script{Turns: []fakellm.Turn{
+				{ToolCalls: []fakellm.ToolCall{toolCall("o", "job_output", `{"job_id":"1","wait_seconds":1}`), toolCall("s", "job_stop", `{"job_id":"1"}`)}},
+				{Text: "None."},
+			}}, setup{mode: mode})
+			h.approveWith(func(a wire.Approval) { t.Errorf("asked about %s", a.Tool) })
+			if r := h.turn("check"); r != ReasonEndTurn {
+				t.Fatalf("reason %s", r)
+			}
+			for _, res := range h.results(1) {
+				if !strings.Contains(res.Content, `There is no background job "1": this session has started none`) {
+					t.Errorf("%s: %s", res.ToolUseID, res.Content)
+				}
+			}
+		})
+	}
 }

@@ -77,7 +77,10 @@ func (t *turn) runCommand(ctx context.Context, r *toolRun, p *tools.Proposal) {
 	}
 	status := l.m.opt.Sandbox.probe()
 	call := gate.Call{Tool: r.use.Name, Command: c.Command, SandboxReady: status.Ready, Unsandboxed: c.Outside, Reason: c.Reason}
-	a := wire.Approval{Command: c.Command, Cwd: c.Dir, TimeoutSeconds: int(c.Timeout.Seconds()), Reason: c.Reason}
+	a := wire.Approval{Command: c.Command, Cwd: c.Dir, TimeoutSeconds: int(c.Timeout.Seconds()), Reason: c.Reason, Background: c.Background}
+	if c.Background {
+		a.TimeoutSeconds = 0 // a job runs until stopped
+	}
 	info := &wire.SandboxInfo{Outside: c.Outside, Reason: c.Reason}
 	if !status.Ready && !c.Outside {
 		a.NoSandbox = "The sandbox cannot start on this machine, so this command would run with your full rights: " + status.Why

@@ -87,6 +87,9 @@ func question(a wire.Approval, always bool) string {
 	case wire.ApprovalFetch:
 		return fmt.Sprintf("%s (allows %s for this session)? %s ", a.Command, a.Host, opts)
 	case wire.ApprovalOutsideSandbox:
+		if a.Background {
+			return fmt.Sprintf("Start `%s` as a background job OUTSIDE the sandbox, with your full rights (it runs on until stopped)? The agent says: %s %s ", a.Command, a.Reason, opts)
+		}
 		return fmt.Sprintf("Run `%s` OUTSIDE the sandbox, with your full rights? The agent says: %s %s ", a.Command, a.Reason, opts)
 	case wire.ApprovalNetwork:
 		return fmt.Sprintf("`%s` wants to reach %s:%d; allow %s for this session? %s ", a.Command, a.Host, a.Port, a.Host, opts)
@@ -95,10 +98,14 @@ func question(a wire.Approval, always bool) string {
 	case wire.ApprovalChange:
 		return fmt.Sprintf("Apply this change to %s? %s ", strings.Join(a.Paths, ", "), opts)
 	}
-	if a.NoSandbox != "" {
-		return fmt.Sprintf("Run `%s` (not sandboxed: %s)? %s ", a.Command, a.NoSandbox, opts)
+	run := "Run `" + a.Command + "`"
+	if a.Background {
+		run = "Start `" + a.Command + "` as a background job (it runs on until stopped, at the latest when this run ends)"
 	}
-	return fmt.Sprintf("Run `%s`? %s ", a.Command, opts)
+	if a.NoSandbox != "" {
+		return fmt.Sprintf("%s (not sandboxed: %s)? %s ", run, a.NoSandbox, opts)
+	}
+	return fmt.Sprintf("%s? %s ", run, opts)
 }
 
 // describe shows a change's diff on stderr.

@@ -241,8 +241,9 @@ type SettingsInput struct {
 	MCPTimeoutSeconds int `json:"mcpTimeoutSeconds"`
 	// HelperConcurrency: helpers of a turn running at once (1-8; 0: keep).
 	HelperConcurrency int `json:"helperConcurrency"`
-	// JobsPerSession: background jobs a session may run at once (1-20; 0: keep).
-	JobsPerSession int `json:"jobsPerSession"`
+	// JobsPerSession: background jobs a session may run at once (1-20;
+	// 0 or absent: keep).
+	JobsPerSession int `json:"jobsPerSession,omitempty"`
 	// Notifications turns desktop notifications on or off (absent: keep).
 	Notifications *bool `json:"notifications,omitempty"`
 }

@@ -122,6 +122,9 @@ type Approval struct {
 	// sandbox although the mode promised it: the sandbox cannot start on
 	// this machine (confine.Status.Why); "" when it would be sandboxed.
 	NoSandbox string `json:"noSandbox,omitempty"`
+	// Background: the command starts a background job (run_bash
+	// background: true) that runs on until stopped; TimeoutSeconds is 0.
+	Background bool `json:"background,omitempty"`
 	// AlwaysRules are the rules "always allow" would add, shown before
 	// the user chooses; empty when NoAlways is set or the kind offers no
 	// "always allow" (budget).

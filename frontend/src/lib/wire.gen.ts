@@ -283,8 +283,11 @@ export interface SettingsInput {
   mcpTimeoutSeconds: number;
   /** HelperConcurrency: helpers of a turn running at once (1-8; 0: keep). */
   helperConcurrency: number;
-  /** JobsPerSession: background jobs a session may run at once (1-20; 0: keep). */
-  jobsPerSession: number;
+  /**
+   * JobsPerSession: background jobs a session may run at once (1-20;
+   * 0 or absent: keep).
+   */
+  jobsPerSession?: number;
   /** Notifications turns desktop notifications on or off (absent: keep). */
   notifications?: boolean;
 }
@@ -1865,6 +1868,11 @@ export interface Approval {
    * this machine (confine.Status.Why); "" when it would be sandboxed.
    */
   noSandbox?: string;
+  /**
+   * Background: the command starts a background job (run_bash
+   * background: true) that runs on until stopped; TimeoutSeconds is 0.
+   */
+  background?: boolean;
   /**
    * AlwaysRules are the rules "always allow" would add, shown before
    * the user chooses; empty when NoAlways is set or the kind offers no

@@ -79,6 +79,7 @@ export namespace wire {
 	    port?: number;
 	    reason?: string;
 	    noSandbox?: string;
+	    background?: boolean;
 	    alwaysRules?: string[];
 	    askRule?: string;
 	    noAlways?: string;
@@ -104,6 +105,7 @@ export namespace wire {
 	        this.port = source["port"];
 	        this.reason = source["reason"];
 	        this.noSandbox = source["noSandbox"];
+	        this.background = source["background"];
 	        this.alwaysRules = source["alwaysRules"];
 	        this.askRule = source["askRule"];
 	        this.noAlways = source["noAlways"];
@@ -1992,7 +1994,7 @@ export namespace wire {
 	    checkpointRetentionMb: number;
 	    mcpTimeoutSeconds: number;
 	    helperConcurrency: number;
-	    jobsPerSession: number;
+	    jobsPerSession?: number;
 	    notifications?: boolean;
 	
 	    static createFrom(source: any = {}) {
