@@ -383,7 +383,9 @@ export class FakeBackend implements Backend {
   }
   async saveSettings(input: SettingsInput): Promise<SettingsView> {
     this.record("saveSettings", input);
-    const { provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds, helperConcurrency, jobsPerSession } = input;
+    const { provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds, helperConcurrency } = input;
+    // Absent or 0 keeps the saved value, as the Go side does.
+    const jobsPerSession = input.jobsPerSession || this.settings.jobsPerSession;
     const notifications = input.notifications ?? this.settings.notifications;
     this.settings = { ...this.settings, provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds, helperConcurrency, jobsPerSession, notifications, needsOnboarding: false };
     return this.settings;
