@@ -1,10 +1,11 @@
 // Background jobs in the real window: a scripted model starts a job that
 // prints a line every 50 ms with run_bash background: true; the Jobs panel
 // shows its output live, the quit question names it, and Stop ends it with
-// no process of it left.
+// no process of it left; the panel passes the accessibility check.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { sel, send, startChat, waitTurnDone } from "./helpers.mjs";
+import { check } from "./a11y-helpers.mjs";
 import { defaultWindow, docShot } from "./ledger-helpers.mjs";
 
 /** The processes whose command line holds marker ("pid: cmdline"). */
@@ -70,6 +71,10 @@ export const tests = [
       const first = await lastTick(page);
       await ctx.waitFor(async () => (await lastTick(page)) >= first + 60, { timeout: 30_000, message: `ticks past ${first + 60} on screen` });
       await docShot(page, "jobs-panel.png");
+      // The panel passes the window's accessibility check while the output streams.
+      const found = [];
+      await check(page, "Jobs panel", found);
+      assert.deepEqual(found, []);
 
       // Closing the window names the running job.
       await page.evaluate(() => window.runtime.Quit());
