@@ -76,6 +76,22 @@ export const tests = [
       await check(page, "Jobs panel", found);
       assert.deepEqual(found, []);
 
+      // Scrolled up, the view stays where it is while lines come; back at the end, it follows them again.
+      const out = page.locator("[data-testid=job-output]");
+      const rows = async () => Number(await out.getAttribute("data-rows"));
+      await out.hover();
+      await page.mouse.wheel(0, -400);
+      await ctx.waitFor(async () => (await out.evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop)) > 300, { message: "the output scrolled up" });
+      const place = await out.evaluate((el) => el.scrollTop);
+      const rowsThen = await rows();
+      await ctx.waitFor(async () => (await rows()) >= rowsThen + 40, { timeout: 30_000, message: "40 more lines" });
+      assert.equal(await out.evaluate((el) => el.scrollTop), place, "the view stayed where the user scrolled to");
+      assert.ok((await lastTick(page)) < (await rows()) - 30, "the newest lines are not drawn while the user reads above them");
+      await page.mouse.wheel(0, 1_000_000);
+      await ctx.waitFor(async () => (await lastTick(page)) >= (await rows()) - 2, { timeout: 30_000, message: "the view follows the end again" });
+      const tickAtEnd = await lastTick(page);
+      await ctx.waitFor(async () => (await lastTick(page)) >= tickAtEnd + 10, { timeout: 30_000, message: "new lines drawn at the end" });
+
       // Closing the window names the running job.
       await page.evaluate(() => window.runtime.Quit());
       const question = page.locator("[data-testid=quit-confirm]");
