@@ -137,9 +137,13 @@ export class JobActions {
     });
   }
 
-  /** agent:job_output: a chunk of a job's output (any session). */
+  /**
+   * agent:job_output: a chunk of a job's output (any session). Output of a
+   * job no view has shown is not kept: the first view reads it whole.
+   */
   onOutput(p: JobOutputPayload): void {
-    const o = this.output(p.sessionId, p.jobId);
+    const o = this.outputs.get(`${p.sessionId}/${p.jobId}`);
+    if (!o || (!o.synced && !o.reading && o.watchers === 0)) return;
     if (o.reading) {
       o.queue.push(p);
       return;
