@@ -267,3 +267,4 @@ bench: deps-bench build
 	node frontend/e2e/bench-stream.mjs --no-frontend-build --runs 3 | .ci/bench-section.sh stream
 	node frontend/e2e/bench-stream.mjs --no-frontend-build --no-go-build --runs 3 --delay-ms 1 | .ci/bench-section.sh stream-paced
 	node frontend/e2e/bench-scale.mjs --no-frontend-build --no-go-build --runs 3 | .ci/bench-section.sh scale
+	node frontend/bench/jobs/run.mjs --no-frontend-build --no-go-build --runs 3 | .ci/bench-section.sh jobs

@@ -26,6 +26,7 @@ export const featureOrder = [
   "files",
   "changes",
   "branch", // a worktree session's branch: the review's diffs, merge, commit, discard
+  "jobs", // background jobs: the panel, their virtualised output, Stop
   "chat",
   "settings",
   "sidebar",

@@ -11,6 +11,7 @@ import "./sandbox.css";
 import "./hooks.css";
 import "./git.css";
 import "./livestate.css";
+import "./jobs.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");

@@ -2,8 +2,10 @@ import { Suspense, useSyncExternalStore, type KeyboardEvent } from "react";
 import { later } from "../lib/later";
 import type { PanelTab } from "../state/appState";
 import { useApp, useController } from "../state/context";
+import { jobsOf, runningCount } from "../state/jobs";
 import { changedCount } from "../state/ledger";
 import { hasWorktree, shownTab } from "../state/layout";
+import { useJobs } from "./jobs/useJobs";
 import ReviewPanel from "./review/ReviewPanel";
 
 // Loaded after the first paint: the changes (shown only on their tab) bring
@@ -11,9 +13,16 @@ import ReviewPanel from "./review/ReviewPanel";
 const ChangesPanel = later(() => import("./changes/ChangesPanel"));
 const FilesPanel = later(() => import("./files/FilesPanel"));
 const BranchPanel = later(() => import("./branch/BranchPanel"));
+const JobsPanel = later(() => import("./jobs/JobsPanel"));
 
-/** The panel's tabs, in order (the arrow keys move along it); Branch only for a worktree session. */
-const tabsOf = (worktree: boolean): PanelTab[] => (worktree ? ["review", "changes", "branch", "files"] : ["review", "changes", "files"]);
+/** The panel's tabs, in order (the arrow keys move along it); Branch only for a worktree session, Jobs once the session has any. */
+const tabsOf = (worktree: boolean, jobs: boolean): PanelTab[] => [
+  "review",
+  "changes",
+  ...(worktree ? (["branch"] as const) : []),
+  ...(jobs ? (["jobs"] as const) : []),
+  "files",
+];
 
 export default function RightPanel() {
   const c = useController();
@@ -21,10 +30,13 @@ export default function RightPanel() {
   const pendingCount = useApp((s) => s.session?.pending.length ?? 0);
   const changed = useApp(changedCount);
   const worktree = useApp(hasWorktree);
-  const sessionId = useApp((s) => s.session?.id ?? 0);
+  const sessionId = useApp((s) => s.session?.id ?? null);
   /** Whether the Branch view will paint at once from the branch read ahead (data-cache). */
-  const branchCache = useSyncExternalStore(c.branches.subscribe, () => c.branches.state(sessionId));
-  const panelTabs = tabsOf(worktree);
+  const branchCache = useSyncExternalStore(c.branches.subscribe, () => c.branches.state(sessionId ?? 0));
+  const jobCount = useJobs((s) => jobsOf(s, sessionId).list.length);
+  const running = useJobs((s) => runningCount(jobsOf(s, sessionId)));
+  const jobs = jobCount > 0 || tab === "jobs";
+  const panelTabs = tabsOf(worktree, jobs);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
@@ -50,7 +62,7 @@ export default function RightPanel() {
     >
       {label}
       {count > 0 && (
-        <span className={`count${t === "changes" ? " neutral" : ""}`} aria-label={countLabel}>
+        <span className={`count${t === "changes" ? " neutral" : t === "jobs" ? " running" : ""}`} aria-label={countLabel}>
           {count}
         </span>
       )}
@@ -58,11 +70,12 @@ export default function RightPanel() {
   );
 
   return (
-    <aside className="panel" aria-label="Review, changes and files">
+    <aside className="panel" aria-label="Review, changes, jobs and files">
       <div className="panel-tabs" role="tablist" aria-label="Panel" onKeyDown={onKeyDown}>
         {tabButton("review", "Review", "tab-review", pendingCount, `${pendingCount} waiting`)}
         {tabButton("changes", "Changes", "changes-open", changed, `${changed} files changed`, "Everything this session changed, and undo")}
         {worktree && tabButton("branch", "Branch", "branch-open", 0, "", "The session's branch against its base: review it hunk by hunk, then merge, commit or discard", branchCache)}
+        {jobs && tabButton("jobs", "Jobs", "jobs-open", running, `${running} running`, "The session's background jobs: their live output, and Stop")}
         {tabButton("files", "Files", "tab-files", 0, "")}
       </div>
       <div role="tabpanel" id="tabpanel-review" aria-labelledby="tab-review" className="tabpanel" hidden={tab !== "review"}>
@@ -80,6 +93,15 @@ export default function RightPanel() {
           {tab === "branch" && (
             <Suspense fallback={null}>
               <BranchPanel />
+            </Suspense>
+          )}
+        </div>
+      )}
+      {jobs && (
+        <div role="tabpanel" id="tabpanel-jobs" aria-labelledby="tab-jobs" className="tabpanel" hidden={tab !== "jobs"}>
+          {tab === "jobs" && (
+            <Suspense fallback={null}>
+              <JobsPanel />
             </Suspense>
           )}
         </div>

@@ -1,11 +1,13 @@
 // The top bar of a narrow window: the sidebar drawer's button and one tab
-// each for the chat, the review, the session's changes and the file tree
-// (one shows at a time).
+// each for the chat, the review, the session's changes, its background jobs
+// (once it has any) and the file tree (one shows at a time).
 import type { KeyboardEvent } from "react";
 import type { PanelTab } from "../state/appState";
 import { useApp, useController } from "../state/context";
+import { jobsOf, runningCount } from "../state/jobs";
 import { changedCount } from "../state/ledger";
 import { hasWorktree, shownTab } from "../state/layout";
+import { useJobs } from "./jobs/useJobs";
 
 type View = "chat" | PanelTab;
 
@@ -17,10 +19,14 @@ export default function ViewBar() {
   const pending = useApp((s) => s.session?.pending.length ?? 0);
   const changed = useApp(changedCount);
   const worktree = useApp(hasWorktree);
+  const sessionId = useApp((s) => s.session?.id ?? null);
+  const jobCount = useJobs((s) => jobsOf(s, sessionId).list.length);
+  const running = useJobs((s) => runningCount(jobsOf(s, sessionId)));
   const current: View = view === "chat" ? "chat" : tab;
+  const jobs = jobCount > 0 || tab === "jobs";
 
   const show = (v: View) => (v === "chat" ? c.layout.showChat() : c.layout.showPanel(v));
-  const order: View[] = worktree ? ["chat", "review", "changes", "branch", "files"] : ["chat", "review", "changes", "files"];
+  const order: View[] = ["chat", "review", "changes", ...(worktree ? (["branch"] as const) : []), ...(jobs ? (["jobs"] as const) : []), "files"];
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
     if (!step) return;
@@ -45,6 +51,11 @@ export default function ViewBar() {
       {v === "review" && pending > 0 && (
         <span className="count" aria-label={`${pending} waiting`}>
           {pending}
+        </span>
+      )}
+      {v === "jobs" && running > 0 && (
+        <span className="count running" aria-label={`${running} running`}>
+          {running}
         </span>
       )}
       {v === "changes" && changed > 0 && (
@@ -74,6 +85,7 @@ export default function ViewBar() {
         {tabButton("review", "Review", "tabpanel-review")}
         {tabButton("changes", "Changes", "tabpanel-changes")}
         {worktree && tabButton("branch", "Branch", "tabpanel-branch")}
+        {jobs && tabButton("jobs", "Jobs", "tabpanel-jobs")}
         {tabButton("files", "Files", "tabpanel-files")}
       </div>
     </nav>

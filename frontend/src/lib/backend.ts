@@ -4,7 +4,7 @@
 // adapter over the generated bindings in frontend/wailsjs.
 import { createContext, useContext } from "react";
 import type { AppReadyPayload, EventMap, EventName } from "./wire.gen";
-import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, Setup, SessionDetail, SessionSummary, SettingsInput, SettingsView, SlashCommand } from "./wire.gen";
+import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, Setup, SessionDetail, SessionSummary, SettingsInput, SettingsView, SlashCommand } from "./wire.gen";
 
 export interface VersionInfo {
   version: string;
@@ -144,6 +144,14 @@ export interface Backend {
   listSlashCommands(sessionId: number): Promise<SlashCommand[]>;
   /** MCP resources of the open project for the @ picker. */
   findMcpResources(query: string, limit: number): Promise<MCPResource[]>;
+
+  // background jobs (run_bash background: true)
+  /** A session's background jobs, running and ended, by id. */
+  listJobs(sessionId: number): Promise<Job[]>;
+  /** The output Pilot still holds of one job (its last part when it wrote more than the cap). */
+  jobOutput(sessionId: number, jobId: string): Promise<JobOutput>;
+  /** Stops a job's whole process group (TERM, then KILL). */
+  stopJob(sessionId: number, jobId: string): Promise<void>;
 }
 
 export const BackendContext = createContext<Backend | null>(null);

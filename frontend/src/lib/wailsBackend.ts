@@ -15,6 +15,8 @@ import type {
   FileDiff,
   FilePreview,
   GitStatus,
+  Job,
+  JobOutput,
   Ledger,
   MCPResource,
   MCPServers,
@@ -133,4 +135,8 @@ export const wailsBackend: Backend = {
 
   listSlashCommands: async (sessionId) => typed<SlashCommand[]>(await App.ListSlashCommands(sessionId)),
   findMcpResources: async (query, limit) => typed<MCPResource[]>(await App.FindMCPResources(query, limit)),
+
+  listJobs: async (sessionId) => typed<Job[]>(await App.ListJobs(sessionId)),
+  jobOutput: async (sessionId, jobId) => typed<JobOutput>(await App.JobOutput(sessionId, jobId)),
+  stopJob: (sessionId, jobId) => App.StopJob(sessionId, jobId),
 };

@@ -8,8 +8,8 @@ import type { ReviewState } from "./review";
 import type { SessionView } from "./sessionState";
 
 export type { LoadStatus };
-/** The right panel's tabs; "branch" only for a session in its own worktree. */
-export type PanelTab = "review" | "files" | "changes" | "branch";
+/** The right panel's tabs; "branch" only for a session in its own worktree, "jobs" once a session has background jobs. */
+export type PanelTab = "review" | "files" | "changes" | "branch" | "jobs";
 export type Dialog = "none" | "settings" | "about";
 /** What fills a narrow window (under 960 CSS px: 200% scaling of a laptop screen). */
 export type MainView = "chat" | "panel";

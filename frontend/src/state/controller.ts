@@ -11,6 +11,7 @@ import { ApprovalActions } from "./approvals";
 import { ChatActions } from "./chat";
 import { DesktopActions } from "./desktop";
 import { LayoutActions, rememberedSidebar } from "./layout";
+import { JobActions } from "./jobs";
 import { LedgerActions } from "./ledger";
 import { noLedger } from "./ledgerState";
 import { SeqGate } from "./seqGate";
@@ -39,6 +40,7 @@ export class AppController implements ActionContext {
   readonly ledger: LedgerActions;
   readonly plan: PlanActions;
   readonly desktop: DesktopActions;
+  readonly jobs: JobActions;
   /** Each session's draft and scroll place while another one is shown. */
   readonly memory = new SessionMemory();
   /** The worktree sessions' branches read ahead, so the Branch view shows at once. */
@@ -65,12 +67,14 @@ export class AppController implements ActionContext {
       (id) => {
         this.memory.forget(id);
         this.branches.drop(id);
+        this.jobs.forget(id);
       },
     );
     this.layout = new LayoutActions(this, storage);
     this.ledger = new LedgerActions(this, (id) => this.openSession(id));
     this.plan = new PlanActions(this, () => this.newSession(), (p) => this.chat.submitPrompt(p));
     this.desktop = new DesktopActions(this, (path) => this.openProject(path), (id) => this.openSession(id));
+    this.jobs = new JobActions(this, () => this.layout.showPanel("jobs"));
   }
 
   get state(): AppState {
@@ -97,6 +101,17 @@ export class AppController implements ActionContext {
       b.on("agent:error", (payload) => this.route({ name: "agent:error", payload })),
       b.on("agent:todos", (payload) => this.route({ name: "agent:todos", payload })),
       b.on("agent:turn_done", (payload) => this.route({ name: "agent:turn_done", payload })),
+      // A job's events land in the Jobs panel's state at once (output is
+      // placed by offset); those in a session's sequence go through it too,
+      // so that the sequence has no gap.
+      b.on("agent:job", (payload) => {
+        this.jobs.onJob(payload);
+        if (payload.seq > 0) this.route({ name: "agent:job", payload });
+      }),
+      b.on("agent:job_output", (payload) => {
+        this.jobs.onOutput(payload);
+        if (payload.seq > 0) this.route({ name: "agent:job_output", payload });
+      }),
       b.on("session:updated", (p) => this.onSessionUpdated(p)),
       b.on("ledger:updated", (p) => this.ledger.updated(p.sessionId)),
       b.on("app:open_project", (p) => void this.desktop.openProject(p)),
@@ -188,7 +203,7 @@ export class AppController implements ActionContext {
       if (!st.session || st.session.id !== sid) return st;
       let session = st.session;
       for (const ev of evs) session = applyEvent(session, ev);
-      return { ...st, session };
+      return session === st.session ? st : { ...st, session };
     });
     for (const ev of evs) this.afterEvent(ev);
   }
@@ -385,6 +400,7 @@ export class AppController implements ActionContext {
     this.openToken++;
     this.set((st) => ({ ...st, session: { ...emptySession(sum.id, sum), status: "ready" } }));
     this.ledger.reset(sum.id);
+    void this.jobs.load(sum.id);
     this.layout.closeDrawer();
     this.layout.showChat();
     return sum.id;
@@ -408,6 +424,7 @@ export class AppController implements ActionContext {
     // Reviews are kept by approval id: a change half-decided in a session left is as it was on return.
     this.set((st) => ({ ...st, session: emptySession(id, summary) }));
     this.ledger.reset(null);
+    void this.jobs.load(id);
     try {
       const detail = await this.backend.getSession(id, focusMessageId ?? 0);
       if (token !== this.openToken) return;

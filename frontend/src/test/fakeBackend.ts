@@ -2,9 +2,10 @@
 // emit() to push events as the Go side would.
 import type { Backend, ExportFormat, VersionInfo } from "../lib/backend";
 import type { AppReadyPayload, EventMap, EventName } from "../lib/wire.gen";
-import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, Setup, SessionDetail, SessionSummary, SettingsInput, SettingsView, SlashCommand, TrustSection, Usage } from "../lib/wire.gen";
+import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, Setup, SessionDetail, SessionSummary, SettingsInput, SettingsView, SlashCommand, TrustSection, Usage } from "../lib/wire.gen";
 import type { FileEntry } from "../lib/types";
 import { FakeGit } from "./fakeGit";
+import { FakeJobs } from "./fakeJobs";
 import { FakeLedger } from "./fakeLedger";
 
 export interface Call {
@@ -109,6 +110,8 @@ export class FakeBackend implements Backend {
   });
   /** Worktree sessions' branches, merges and commits. */
   git = new FakeGit();
+  /** Background jobs; a test starts them, writes their output and ends them. */
+  jobs = new FakeJobs((name, payload) => this.emit(name, payload));
   /** When set, approvePlan fails with this message. */
   approvePlanError = "";
   /** When set, frontendReady fails with it (Pilot could not open its data). */
@@ -381,8 +384,10 @@ export class FakeBackend implements Backend {
   async saveSettings(input: SettingsInput): Promise<SettingsView> {
     this.record("saveSettings", input);
     const { provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds, helperConcurrency } = input;
+    // Absent or 0 keeps the saved value, as the Go side does.
+    const jobsPerSession = input.jobsPerSession || this.settings.jobsPerSession;
     const notifications = input.notifications ?? this.settings.notifications;
-    this.settings = { ...this.settings, provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds, helperConcurrency, notifications, needsOnboarding: false };
+    this.settings = { ...this.settings, provider, model, baseUrl, thinkingBudget, checkpointRetentionMb, mcpTimeoutSeconds, helperConcurrency, jobsPerSession, notifications, needsOnboarding: false };
     return this.settings;
   }
   async sandboxStatus(): Promise<SandboxStatus> {
@@ -490,5 +495,17 @@ export class FakeBackend implements Backend {
   async commitSession(sessionId: number, message: string): Promise<CommitResult> {
     this.record("commitSession", sessionId, message);
     return this.git.commit(sessionId, message);
+  }
+  async listJobs(sessionId: number): Promise<Job[]> {
+    this.record("listJobs", sessionId);
+    return this.jobs.list(sessionId);
+  }
+  async jobOutput(sessionId: number, jobId: string): Promise<JobOutput> {
+    this.record("jobOutput", sessionId, jobId);
+    return this.jobs.output(sessionId, jobId);
+  }
+  async stopJob(sessionId: number, jobId: string): Promise<void> {
+    this.record("stopJob", sessionId, jobId);
+    return this.jobs.stop(sessionId, jobId);
   }
 }

@@ -62,6 +62,7 @@ describe("settings", () => {
       checkpointRetentionMb: 512,
       mcpTimeoutSeconds: 60,
       helperConcurrency: 3,
+      jobsPerSession: 3,
       notifications: true,
     });
     await waitFor(() => expect(screen.queryByTestId("settings-save")).toBeNull());

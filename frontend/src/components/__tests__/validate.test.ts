@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formFromView, thinkingOptions, toInput, validate, type SettingsForm } from "../settings/validate";
 import { defaultSettings } from "../../test/fakeBackend";
 
-const base: SettingsForm = { provider: "anthropic", model: "m", baseUrl: "", apiKey: "", clearKey: false, approvalMode: "ask", thinking: "0", budgetTokens: "", budgetUsd: "", retentionMb: "512", mcpTimeout: "60", helpers: "3", notifications: true };
+const base: SettingsForm = { provider: "anthropic", model: "m", baseUrl: "", apiKey: "", clearKey: false, approvalMode: "ask", thinking: "0", budgetTokens: "", budgetUsd: "", retentionMb: "512", mcpTimeout: "60", helpers: "3", jobs: "3", notifications: true };
 
 describe("settings validation", () => {
   it("accepts http(s) URLs only", () => {
@@ -16,6 +16,13 @@ describe("settings validation", () => {
     expect(validate({ ...base, helpers: "8" }).helpers).toBeUndefined();
     for (const bad of ["0", "9", "", "2.5", "x"]) expect(validate({ ...base, helpers: bad }).helpers).toMatch(/1 to 8/);
     expect(toInput({ ...base, helpers: "5" }).helperConcurrency).toBe(5);
+  });
+  it("takes 1 to 20 background jobs per session", () => {
+    expect(validate({ ...base, jobs: "1" }).jobs).toBeUndefined();
+    expect(validate({ ...base, jobs: "20" }).jobs).toBeUndefined();
+    for (const bad of ["0", "21", "", "2.5", "x"]) expect(validate({ ...base, jobs: bad }).jobs).toBe("Background jobs per session must be 1 to 20.");
+    expect(toInput({ ...base, jobs: "5" }).jobsPerSession).toBe(5);
+    expect(formFromView({ ...defaultSettings, jobsPerSession: 7 }).jobs).toBe("7");
   });
   it("needs a base URL for an OpenAI-compatible server", () => {
     expect(validate({ ...base, provider: "compatible" }).baseUrl).toBeDefined();
@@ -53,6 +60,7 @@ describe("settings validation", () => {
       checkpointRetentionMb: 512,
       mcpTimeoutSeconds: 60,
       helperConcurrency: 3,
+      jobsPerSession: 3,
       notifications: true,
     });
   });

@@ -9,6 +9,7 @@ import CommandEffectsView from "./CommandEffectsView";
 import PlanCard from "../plan/PlanCard";
 import HelperCalls, { callCountText, useHelperCallCount } from "./HelperCalls";
 import HookRuns, { hookName } from "./HookRuns";
+import JobLink from "../jobs/JobLink";
 
 const statusText: Record<ToolStatus, string> = {
   running: "running",
@@ -234,6 +235,7 @@ function ToolCallCard({ id }: { id: string }) {
       </button>
       {sandbox && <SandboxNotes info={sandbox} />}
       {call.hooks && call.hooks.length > 0 && <HookRuns runs={call.hooks} />}
+      {call.jobId && <JobLink jobId={call.jobId} />}
       {expanded && change && (
         <div className="tool-body">
           <ChangeDetailView callId={call.id} summary={change} />

@@ -302,6 +302,24 @@ function Form({ view }: { view: SettingsView }) {
               </span>
               {err("helpers")}
             </label>
+            <label className="field">
+              <span>Background jobs</span>
+              <span className="retention">
+                <input
+                  data-testid="settings-jobs"
+                  inputMode="numeric"
+                  value={f.jobs}
+                  aria-invalid={!!errors.jobs}
+                  aria-describedby={errors.jobs ? "err-jobs" : "jobs-hint"}
+                  onChange={(e) => set("jobs", e.target.value)}
+                />{" "}
+                running at once per session
+              </span>
+              <span className="hint" id="jobs-hint">
+                Servers and watchers the model starts with run_bash in the background. Past this many running, it is told which jobs run and can stop one.
+              </span>
+              {err("jobs")}
+            </label>
           </Section>
 
           <Section id="about">

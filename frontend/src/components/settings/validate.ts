@@ -25,6 +25,8 @@ export interface SettingsForm {
   mcpTimeout: string;
   /** Helpers (task calls) of a turn running at once. */
   helpers: string;
+  /** Background jobs one session may run at once. */
+  jobs: string;
   /** Desktop notifications when an approval waits or a turn ends out of sight. */
   notifications: boolean;
 }
@@ -89,6 +91,7 @@ export function formFromView(v: SettingsView): SettingsForm {
     retentionMb: String(v.checkpointRetentionMb),
     mcpTimeout: String(v.mcpTimeoutSeconds || 60),
     helpers: String(v.helperConcurrency || 3),
+    jobs: String(v.jobsPerSession || 3),
     notifications: v.notifications,
   };
 }
@@ -130,6 +133,8 @@ export function validate(f: SettingsForm, presets: Preset[] = []): FormErrors {
   if (!(/^\d+$/.test(t) && Number(t) >= 1 && Number(t) <= 3600)) e.mcpTimeout = "The MCP call timeout must be 1 to 3600 seconds.";
   const hc = f.helpers.trim();
   if (!(/^\d+$/.test(hc) && Number(hc) >= 1 && Number(hc) <= 8)) e.helpers = "Helpers at once must be 1 to 8.";
+  const jb = f.jobs.trim();
+  if (!(/^\d+$/.test(jb) && Number(jb) >= 1 && Number(jb) <= 20)) e.jobs = "Background jobs per session must be 1 to 20.";
   if (f.model.trim().length > 200) e.model = "That model id is too long.";
   return e;
 }
@@ -148,6 +153,7 @@ export function toInput(f: SettingsForm): SettingsInput {
     checkpointRetentionMb: Number(f.retentionMb.trim()),
     mcpTimeoutSeconds: Number(f.mcpTimeout.trim()),
     helperConcurrency: Number(f.helpers.trim()),
+    jobsPerSession: Number(f.jobs.trim()),
     notifications: f.notifications,
   };
 }
