@@ -25,6 +25,10 @@ func TestToolDiagnostics(t *testing.T) {
 	if err != nil || len(calls) != 1 || calls[0].Diagnostics != d {
 		t.Fatalf("listed %+v, %v", calls, err)
 	}
+	tr, err := st.Transcript(ctx, sess.ID)
+	if err != nil || len(tr.ToolCalls) != 1 || tr.ToolCalls[0].Diagnostics != d {
+		t.Fatalf("the transcript has %+v, %v", tr.ToolCalls, err)
+	}
 	fork, err := st.Fork(ctx, sess.ID, msg.ID)
 	if err != nil {
 		t.Fatal(err)

@@ -260,7 +260,7 @@ func listToolCallsOf(ctx context.Context, q querier, sessionID int64, ms []Messa
 		var started int64
 		var finished, result sql.NullInt64
 		err := rows.Scan(&c.ID, &c.SessionID, &c.MessageID, &c.ToolUseID, &c.Name, &input, &c.Output,
-			&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &c.Sandbox, &c.Hooks, &result)
+			&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &c.Sandbox, &c.Hooks, &c.Diagnostics, &result)
 		if err != nil {
 			return nil, err
 		}

@@ -324,6 +324,10 @@ type MCPServerSettings struct {
 type DoctorReport struct {
 	Ready  bool          `json:"ready"`
 	Checks []DoctorCheck `json:"checks"`
+	// LanguageServers are the language servers Pilot knows and the
+	// user's own: found or not, with their version. They are optional:
+	// a missing one never makes Ready false.
+	LanguageServers []LanguageServer `json:"languageServers"`
 }
 
 // DoctorCheck is one thing Pilot relies on. Needed: when not OK, Pilot
