@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 
-	"pilot/backend/paths"
 	"pilot/backend/service"
 	"pilot/backend/wire"
 )
@@ -29,7 +28,10 @@ func Doctor(ctx context.Context, args []string, tio IO) int {
 			return exitUsage
 		}
 	}
-	home, _ := paths.Home(tio.Getenv) // without one, the user's own language servers are not listed
+	home := "" // without one, the user's own language servers are not listed
+	if tio.Getenv != nil {
+		home, _ = service.Home(tio.Getenv)
+	}
 	r := service.Doctor(ctx, home)
 	if asJSON {
 		_ = json.NewEncoder(tio.Stdout).Encode(r)

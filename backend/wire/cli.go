@@ -68,6 +68,9 @@ type ToolResultLine struct {
 	Change  *ChangeSummary  `json:"change,omitempty"`  // a file change, once decided
 	Effects *CommandEffects `json:"effects,omitempty"` // files an approved command changed
 	Hooks   []HookRun       `json:"hooks,omitempty"`   // the settings.json hooks that ran for the call
+	// Diagnostics: what the language servers said after the call's
+	// applied change (the model read it at the end of Output).
+	Diagnostics *Diagnostics `json:"diagnostics,omitempty"`
 }
 
 // ApprovalLine is a question the run answered (headless, without a

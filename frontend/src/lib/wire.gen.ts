@@ -389,6 +389,11 @@ export interface ToolResultLine {
   effects?: CommandEffects;
   /** the settings.json hooks that ran for the call */
   hooks?: HookRun[];
+  /**
+   * Diagnostics: what the language servers said after the call's
+   * applied change (the model read it at the end of Output).
+   */
+  diagnostics?: Diagnostics;
 }
 
 /**
@@ -694,6 +699,12 @@ export interface MCPServerSettings {
 export interface DoctorReport {
   ready: boolean;
   checks: DoctorCheck[];
+  /**
+   * LanguageServers are the language servers Pilot knows and the
+   * user's own: found or not, with their version. They are optional:
+   * a missing one never makes Ready false.
+   */
+  languageServers: LanguageServer[];
 }
 
 /**
@@ -898,6 +909,17 @@ export interface LanguageServer {
  */
 export interface DiagnosticsPayload extends Seq {
   paths: string[];
+}
+
+/**
+ * LanguageServerConfig is a language server the user names in Settings ›
+ * Languages: its name, its command line (argv; the program found on
+ * PATH) and the files it serves (globs such as "** /*.zig").
+ */
+export interface LanguageServerConfig {
+  name: string;
+  command: string[];
+  patterns: string[];
 }
 
 /**
