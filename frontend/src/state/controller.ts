@@ -90,6 +90,10 @@ export class AppController implements ActionContext {
       b.on("agent:error", (payload) => this.route({ name: "agent:error", payload })),
       b.on("agent:todos", (payload) => this.route({ name: "agent:todos", payload })),
       b.on("agent:turn_done", (payload) => this.route({ name: "agent:turn_done", payload })),
+      b.on("agent:diagnostics", (payload) => {
+        this.route({ name: "agent:diagnostics", payload });
+        this.marksChanged(payload.sessionId);
+      }),
       b.on("session:updated", (p) => this.onSessionUpdated(p)),
       b.on("ledger:updated", (p) => this.ledger.updated(p.sessionId)),
       b.on("app:open_project", (p) => void this.desktop.openProject(p)),
@@ -108,6 +112,12 @@ export class AppController implements ActionContext {
   }
 
   // ---- events -------------------------------------------------------
+
+  /** The error counts of some files of a session changed: the tree asks for its marks again when it shows that session. */
+  private marksChanged(sessionId: number) {
+    if (this.state.session?.id !== sessionId) return;
+    this.set((st) => ({ ...st, marksVersion: st.marksVersion + 1 }));
+  }
 
   private route(ev: SessionEvent) {
     this.trackLive(ev);
