@@ -28,8 +28,16 @@ LOCKSTAMP  := frontend/node_modules/.package-lock.json
 # The wails CLI ends every command with a sponsorship banner; the terminal
 # stays quiet unless something is wrong.
 QUIET_WAILS := sed -u -e '/consider sponsoring the project/d' -e '/github.com\/sponsors\/leaanthony/d'
+# The language servers the tests drive (backend/lsp): gopls built by the Go
+# toolchain at a pinned version (v0.24 needs a newer Go), and
+# typescript-language-server from frontend/package.json (pinned there, with
+# the frontend's typescript), both in LSP_BIN, which go test, e2e and bench
+# put first on PATH. Without them the tests that need one skip (fail under CI).
+LSP_BIN       := $(CURDIR)/.cache/bin
+GOPLS_VERSION := v0.23.0
+LSP_PATH      := PATH="$(LSP_BIN):$$PATH"
 
-.PHONY: help deps deps-run deps-test deps-bench node-modules frontend \
+.PHONY: help deps deps-run deps-test deps-bench node-modules language-servers frontend \
         run build package dev bindings clean \
         test check-gofmt vet staticcheck deadcode boundaries docs-check tidy-check bindings-check go-test tsc vitest e2e smoke desktop \
         bench
@@ -49,14 +57,25 @@ help:
 
 # --- dependencies -----------------------------------------------------------
 
-deps: node-modules
+deps: node-modules language-servers
 	@.ci/deps.sh bench
 deps-run:
 	@.ci/deps.sh run
-deps-test:
+deps-test: language-servers
 	@.ci/deps.sh test
-deps-bench:
+deps-bench: language-servers
 	@.ci/deps.sh bench
+
+# gopls is built once per pinned version (the stamp names it); the
+# typescript-language-server link points into node_modules.
+language-servers: $(LSP_BIN)/.gopls-$(GOPLS_VERSION) $(LSP_BIN)/typescript-language-server
+$(LSP_BIN)/.gopls-$(GOPLS_VERSION):
+	@mkdir -p $(LSP_BIN)
+	GOBIN=$(LSP_BIN) go install golang.org/x/tools/gopls@$(GOPLS_VERSION)
+	@touch $@
+$(LSP_BIN)/typescript-language-server: $(LOCKSTAMP)
+	@mkdir -p $(LSP_BIN)
+	ln -sf ../../frontend/node_modules/.bin/typescript-language-server $@
 
 # npm ci only when node_modules is missing or older than the lock file.
 node-modules: $(LOCKSTAMP)
@@ -201,7 +220,7 @@ bindings-check: frontend
 	echo "bindings are up to date"
 
 go-test: frontend
-	go test -race -tags $(TAGS) ./...
+	$(LSP_PATH) go test -race -tags $(TAGS) ./...
 
 tsc: node-modules
 	cd frontend && npx tsc --noEmit
@@ -211,7 +230,7 @@ vitest: node-modules
 
 # End-to-end: dev binary under Xvfb + Playwright (playwright-core, /usr/bin/chromium).
 e2e: deps-test frontend
-	node frontend/e2e/run.mjs --no-frontend-build
+	$(LSP_PATH) node frontend/e2e/run.mjs --no-frontend-build
 
 # Production smoke test: the real binary opens a non-blank window.
 smoke: deps-test build
@@ -244,6 +263,7 @@ bench: deps-bench build
 	.ci/bench-go.sh sandbox ./backend/confine . 50x
 	.ci/bench-go.sh proxy ./backend/netproxy Download
 	.ci/bench-go.sh skills ./backend/skills SkillsPrompt 20x
+	$(LSP_PATH) .ci/bench-go.sh lsp ./backend/lsp AfterChange 20x
 	node frontend/e2e/bench-stream.mjs --no-frontend-build --runs 3 | .ci/bench-section.sh stream
 	node frontend/e2e/bench-stream.mjs --no-frontend-build --no-go-build --runs 3 --delay-ms 1 | .ci/bench-section.sh stream-paced
 	node frontend/e2e/bench-scale.mjs --no-frontend-build --no-go-build --runs 3 | .ci/bench-section.sh scale

@@ -14,6 +14,7 @@ require (
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/mattn/go-sqlite3 v1.14.53
 	github.com/sergi/go-diff v1.4.0
+	github.com/sourcegraph/jsonrpc2 v0.2.3
 	github.com/wailsapp/wails/v2 v2.16.0
 	go.yaml.in/yaml/v3 v3.0.4
 	mvdan.cc/sh/v3 v3.14.1

@@ -3,12 +3,22 @@
 // clangd and any the user names) to learn what they say about the files a
 // change touched.
 //
-// SKELETON: the types and the Manager's methods are the API the agent and
-// the service use; the implementation lands with the lsp work of issue 27.
+// A Manager starts a server lazily, one process per server and folder,
+// the first time a file it serves changes, and stops it when idle, when
+// its folder closes, or on Close. AfterChange syncs the changed files
+// (their text on disk) and waits, within a bound, for the diagnostics the
+// server publishes for them and for the files that import them. Servers
+// run outside the model's sandbox, as the user's programs, with the
+// environment the Manager is given.
 package lsp
 
 import (
 	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
 	"time"
 
 	"pilot/backend/wire"
@@ -25,25 +35,47 @@ type ServerConfig struct {
 	// ("typescript") sent in didOpen.
 	LanguageIDs map[string]string `json:"languageIds,omitempty"`
 	Install     string            `json:"install,omitempty"` // how to get it, for the "not found" sentence
+	// InitOptions are the initializationOptions sent with initialize.
+	InitOptions map[string]any `json:"initializationOptions,omitempty"`
+	// VersionArgs print the server's version ("--version" when empty).
+	VersionArgs []string `json:"versionArgs,omitempty"`
 }
 
 // Options configure a Manager.
 type Options struct {
-	// Env is the environment of every server (childenv's allowlist).
+	// Env is the environment of every server (childenv's allowlist); its
+	// PATH is where servers are looked for. Nil: Pilot's own.
 	Env []string
 	// Extra are the servers the user named in settings, tried before the
 	// built-in ones for the files they serve.
 	Extra []ServerConfig
-	// Wait bounds how long AfterChange waits for a server's diagnostics.
+	// Wait bounds how long AfterChange waits for a server's diagnostics
+	// (DefaultWait when zero).
 	Wait time.Duration
-	// Idle stops a server unused for this long.
+	// Idle stops a server unused for this long (DefaultIdle when zero).
 	Idle time.Duration
+	// Log takes the servers' stderr and their failures (nothing when nil).
+	Log *slog.Logger
 }
+
+// DefaultWait is how long a change waits for its diagnostics: warm gopls
+// and typescript-language-server answer on this repository in well under
+// a second (docs/BENCHMARKS.md, lsp); a server still loading a big
+// workspace answers the next change.
+const DefaultWait = 3 * time.Second
+
+// DefaultIdle stops a server nobody asked anything for ten minutes.
+const DefaultIdle = 10 * time.Minute
+
+// stopGrace is how long a stopping server gets to shut down and exit,
+// then again after SIGTERM, before SIGKILL.
+const stopGrace = 500 * time.Millisecond
 
 // Outcome is what the servers said about some files.
 type Outcome struct {
 	// Diagnostics in the changed files and in the files that import them
 	// (as far as the servers report them), sorted by path, line, column.
+	// Errors and warnings only: servers' hints are not for the model.
 	Diagnostics []wire.Diagnostic
 	// Checked are the files a server looked at (relative paths).
 	Checked []string
@@ -59,31 +91,149 @@ type Outcome struct {
 	ServerTime time.Duration
 }
 
+// key is one server in one folder.
+type key struct{ name, root string }
+
 // Manager runs language servers, lazily, one per server and folder.
-type Manager struct{ opts Options }
+type Manager struct {
+	opts    Options
+	log     *slog.Logger
+	configs []ServerConfig // Extra, then the built-in ones
+
+	mu          sync.Mutex
+	clients     map[key]*client
+	health      map[key]*health
+	saidMissing map[string]bool   // languages whose missing server was said
+	lastErr     map[string]string // server name → its last failure
+	closed      bool
+
+	versions versionCache
+}
 
 // New makes a Manager; no server starts until a file asks for one.
-func New(opts Options) *Manager { return &Manager{opts: opts} }
+func New(opts Options) *Manager {
+	if opts.Env == nil {
+		opts.Env = os.Environ()
+	}
+	if opts.Wait <= 0 {
+		opts.Wait = DefaultWait
+	}
+	if opts.Idle <= 0 {
+		opts.Idle = DefaultIdle
+	}
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Manager{
+		opts: opts, log: log, configs: append(slices.Clone(opts.Extra), builtins...),
+		clients: map[key]*client{}, health: map[key]*health{},
+		saidMissing: map[string]bool{}, lastErr: map[string]string{},
+	}
+}
 
 // AfterChange syncs the changed files (paths relative to root) with
 // their servers and waits, up to the bound, for their diagnostics.
 func (m *Manager) AfterChange(ctx context.Context, root string, paths []string) Outcome {
-	return Outcome{}
+	return m.check(ctx, root, paths, true)
 }
 
 // Current returns what the servers say now about one file (path
-// relative to root) or, for "", about every file they reported on.
+// relative to root) or, for "", about every file they reported on. A
+// file no server has open yet is opened and waited for as after a
+// change.
 func (m *Manager) Current(ctx context.Context, root, path string) Outcome {
-	return Outcome{}
+	if path != "" {
+		return m.check(ctx, root, []string{path}, false)
+	}
+	root = filepath.Clean(root)
+	var out Outcome
+	res := map[string][]lspDiagnostic{}
+	m.mu.Lock()
+	for k, c := range m.clients {
+		if k.root != root || !c.alive() {
+			continue
+		}
+		for abs, items := range c.all() {
+			res[abs] = append(res[abs], items...)
+		}
+	}
+	m.mu.Unlock()
+	out.Diagnostics, out.Checked = convert(root, res)
+	return out
 }
 
 // Servers lists every server Pilot knows and its state for root ("" for
 // any folder).
-func (m *Manager) Servers(root string) []wire.LanguageServer { return nil }
+func (m *Manager) Servers(root string) []wire.LanguageServer {
+	if root != "" {
+		root = filepath.Clean(root)
+	}
+	pathEnv := envValue(m.opts.Env, "PATH")
+	out := make([]wire.LanguageServer, len(m.configs))
+	var wg sync.WaitGroup
+	for i, cfg := range m.configs {
+		ls := wire.LanguageServer{
+			Name: cfg.Name, Languages: slices.Clone(cfg.Languages), Command: slices.Clone(cfg.Command),
+			State: wire.ServerMissing, Install: cfg.Install, User: i < len(m.opts.Extra),
+		}
+		if p, ok := lookPath(cfg.Command[0], pathEnv); ok {
+			ls.Path, ls.State = p, wire.ServerFound
+		}
+		m.mu.Lock()
+		ls.LastError = m.lastErr[cfg.Name]
+		if ls.LastError != "" {
+			ls.State = wire.ServerFailed
+		}
+		for k, c := range m.clients {
+			if k.name == cfg.Name && (root == "" || k.root == root) && c.alive() {
+				ls.State = wire.ServerRunning
+				ls.Version = c.version
+			}
+		}
+		m.mu.Unlock()
+		out[i] = ls
+		if ls.Path != "" && ls.Version == "" {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				out[i].Version = m.versions.get(ls.Path, cfg.VersionArgs, m.opts.Env)
+			}()
+		}
+	}
+	wg.Wait()
+	return out
+}
 
 // CloseRoot stops the servers of one folder (a project closed, a
 // worktree discarded).
-func (m *Manager) CloseRoot(root string) {}
+func (m *Manager) CloseRoot(root string) {
+	root = filepath.Clean(root)
+	m.stopWhere(func(k key) bool { return k.root == root })
+}
 
-// Close stops every server.
-func (m *Manager) Close() {}
+// Close stops every server; the Manager answers nothing after it.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	m.closed = true
+	m.mu.Unlock()
+	m.stopWhere(func(key) bool { return true })
+}
+
+// stopWhere stops, in parallel, the servers whose key matches.
+func (m *Manager) stopWhere(match func(key) bool) {
+	m.mu.Lock()
+	var stop []*client
+	for k, c := range m.clients {
+		if match(k) {
+			stop = append(stop, c)
+			delete(m.clients, k)
+		}
+	}
+	m.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, c := range stop {
+		wg.Go(func() { c.stop(stopGrace) })
+	}
+	wg.Wait()
+}

@@ -1,0 +1,84 @@
+package lsp
+
+import (
+	"bufio"
+	"io"
+	"log/slog"
+	"os/exec"
+	"syscall"
+)
+
+// startProcess starts a server in its own process group (servers started
+// through node or a wrapper script leave the real server as a child) in
+// dir, with env, its stderr going to log.
+func startProcess(path string, args []string, dir string, env []string, log *slog.Logger) (*exec.Cmd, io.ReadWriteCloser, error) {
+	cmd := exec.Command(path, args...)
+	cmd.Dir, cmd.Env = dir, env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, nil, err
+	}
+	go logStderr(stderr, log)
+	return cmd, pipes{stdout, stdin}, nil
+}
+
+// Caps of what a server's stderr puts in the log: servers that trace
+// every message would fill it.
+const (
+	stderrMaxLines = 200
+	stderrMaxLine  = 500
+)
+
+// logStderr logs a server's stderr line by line (the service's logger
+// redacts secrets), up to stderrMaxLines, and drains the rest.
+func logStderr(r io.Reader, log *slog.Logger) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		switch {
+		case n <= stderrMaxLines:
+			line := sc.Text()
+			if len(line) > stderrMaxLine {
+				line = line[:stderrMaxLine] + "…"
+			}
+			log.Info("language server stderr", "line", line)
+		case n == stderrMaxLines+1:
+			log.Info("language server stderr: further lines are not logged")
+		}
+	}
+	_, _ = io.Copy(io.Discard, r)
+}
+
+// pipes is the server's stdout and stdin as one stream for jsonrpc2;
+// closing it closes both.
+type pipes struct {
+	io.ReadCloser
+	in io.WriteCloser
+}
+
+func (p pipes) Write(b []byte) (int, error) { return p.in.Write(b) }
+
+func (p pipes) Close() error {
+	err := p.in.Close()
+	if err2 := p.ReadCloser.Close(); err == nil {
+		err = err2
+	}
+	return err
+}
+
+// killGroup ends the process group of pid with sig.
+func killGroup(pid int, sig syscall.Signal) { _ = syscall.Kill(-pid, sig) }

@@ -1,0 +1,125 @@
+package lsp
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// builtins are the servers Pilot knows, in the order they are tried.
+// Python has two (pyright and its fork basedpyright): the first found
+// serves.
+var builtins = []ServerConfig{
+	{
+		Name: "gopls", Command: []string{"gopls"}, Languages: []string{"Go"},
+		Patterns:    []string{"**/*.go", "**/go.mod", "**/go.work"},
+		LanguageIDs: map[string]string{".go": "go", ".mod": "go.mod", ".work": "go.work"},
+		Install:     "go install golang.org/x/tools/gopls@latest",
+		VersionArgs: []string{"version"},
+		// gopls type-checks the changed package at once (its files,
+		// changed or not, in milliseconds) and the rest of the workspace
+		// a second later (diagnosticsDelay): those come with the next
+		// change. Without the delay every change waits for the whole
+		// workspace's analysis, 2-3 s on this repository.
+	},
+	{
+		Name: "typescript-language-server", Command: []string{"typescript-language-server", "--stdio"},
+		Languages: []string{"TypeScript", "JavaScript"},
+		Patterns:  []string{"**/*.{ts,tsx,js,jsx,mts,cts,mjs,cjs}"},
+		LanguageIDs: map[string]string{".ts": "typescript", ".mts": "typescript", ".cts": "typescript",
+			".tsx": "typescriptreact", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript",
+			".jsx": "javascriptreact"},
+		Install: "npm install -g typescript-language-server typescript",
+	},
+	{
+		Name: "pyright", Command: []string{"pyright-langserver", "--stdio"}, Languages: []string{"Python"},
+		Patterns: []string{"**/*.{py,pyi}"}, LanguageIDs: map[string]string{".py": "python", ".pyi": "python"},
+		Install: "npm install -g pyright",
+	},
+	{
+		Name: "basedpyright", Command: []string{"basedpyright-langserver", "--stdio"}, Languages: []string{"Python"},
+		Patterns: []string{"**/*.{py,pyi}"}, LanguageIDs: map[string]string{".py": "python", ".pyi": "python"},
+		Install: "pip install basedpyright",
+	},
+	{
+		Name: "rust-analyzer", Command: []string{"rust-analyzer"}, Languages: []string{"Rust"},
+		Patterns: []string{"**/*.rs"}, LanguageIDs: map[string]string{".rs": "rust"},
+		Install: "rustup component add rust-analyzer",
+	},
+	{
+		Name: "clangd", Command: []string{"clangd"}, Languages: []string{"C", "C++"},
+		Patterns:    []string{"**/*.{c,cc,cpp,cxx,h,hh,hpp,hxx}"},
+		LanguageIDs: map[string]string{".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hh": "cpp", ".hpp": "cpp", ".hxx": "cpp"},
+		Install:     "apt install clangd",
+	},
+}
+
+// serves reports whether the server serves rel ('/'-separated, relative
+// to the folder).
+func (c *ServerConfig) serves(rel string) bool {
+	for _, p := range c.Patterns {
+		if ok, _ := doublestar.Match(p, rel); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// languageID is the languageId didOpen names for rel.
+func (c *ServerConfig) languageID(rel string) string {
+	ext := path.Ext(rel)
+	if id, ok := c.LanguageIDs[ext]; ok {
+		return id
+	}
+	return strings.TrimPrefix(ext, ".")
+}
+
+// language is the first language the server is for, for sentences.
+func (c *ServerConfig) language() string {
+	if len(c.Languages) > 0 {
+		return c.Languages[0]
+	}
+	return c.Name
+}
+
+// lookPath finds an executable the way exec.LookPath does, but on the
+// PATH of the servers' environment rather than Pilot's own.
+func lookPath(file, pathEnv string) (string, bool) {
+	if strings.Contains(file, "/") {
+		return file, executable(file)
+	}
+	for _, dir := range filepath.SplitList(pathEnv) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, file)
+		if executable(p) {
+			if !filepath.IsAbs(p) {
+				if abs, err := filepath.Abs(p); err == nil {
+					p = abs
+				}
+			}
+			return p, true
+		}
+	}
+	return "", false
+}
+
+func executable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
+}
+
+// envValue is key's value in env (the last one wins, as in exec).
+func envValue(env []string, key string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+			v = val
+		}
+	}
+	return v
+}
