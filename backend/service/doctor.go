@@ -25,7 +25,7 @@ func Doctor(ctx context.Context, home string) wire.DoctorReport {
 		s, _ := config.LoadSettings(home) // a corrupt file is reported where settings are read
 		user = s.LanguageServers
 	}
-	l := newLanguages(nil, user)
+	l := newLanguages(nil, user, 0, nil)
 	defer l.close()
 	r.LanguageServers = markUser(l.current().Servers(""), user)
 	return r

@@ -2,9 +2,12 @@ package service
 
 import (
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -18,17 +21,11 @@ import (
 // lazily per folder by the agent's changes, made again when the user's own
 // servers change in Settings › Languages.
 
-const (
-	// languageWait bounds how long a change waits for its diagnostics
-	// (the model is told when a server did not answer within it).
-	languageWait = 2 * time.Second
-	// languageIdle stops a server unused for this long.
-	languageIdle = 10 * time.Minute
-)
-
 // languages holds the Manager in use; it is the agent's Diagnostics.
 type languages struct {
-	env []string // the allowlisted environment of every server
+	env  []string      // the allowlisted environment of every server
+	wait time.Duration // how long a change waits for diagnostics (0: lsp's default)
+	log  *slog.Logger
 
 	mu     sync.RWMutex
 	m      *lsp.Manager
@@ -36,18 +33,44 @@ type languages struct {
 }
 
 // newLanguages starts no server: they start on the first change of a
-// file they serve. base is Pilot's environment (nil: os.Environ()).
-func newLanguages(base []string, extra []lsp.ServerConfig) *languages {
+// file they serve, and stop when idle as lsp's default says; a change
+// waits wait for their diagnostics (0: lsp's default). base is Pilot's
+// environment (nil: os.Environ()); log takes the servers' stderr and
+// failures.
+func newLanguages(base []string, extra []lsp.ServerConfig, wait time.Duration, log *slog.Logger) *languages {
 	if base == nil {
 		base = os.Environ()
 	}
-	l := &languages{env: childenv.Env(base, "", nil)}
+	l := &languages{env: childenv.Env(base, "", nil), wait: wait, log: log}
 	l.m = l.manager(extra)
 	return l
 }
 
 func (l *languages) manager(extra []lsp.ServerConfig) *lsp.Manager {
-	return lsp.New(lsp.Options{Env: l.env, Extra: extra, Wait: languageWait, Idle: languageIdle})
+	return lsp.New(lsp.Options{Env: l.env, Extra: extra, Wait: l.wait, Log: l.log})
+}
+
+// maxLanguageWait caps PILOT_LSP_WAIT.
+const maxLanguageWait = 120 * time.Second
+
+// languageWait reads PILOT_LSP_WAIT, the seconds a change waits for its
+// diagnostics (a slow machine, a big workspace); unset or unusable: 0,
+// lsp's default (a bad value is logged).
+func languageWait(getenv func(string) string, log *slog.Logger) time.Duration {
+	if getenv == nil {
+		return 0
+	}
+	v := strings.TrimSpace(getenv("PILOT_LSP_WAIT"))
+	if v == "" {
+		return 0
+	}
+	s, err := strconv.ParseFloat(v, 64)
+	d := time.Duration(s * float64(time.Second))
+	if err != nil || d <= 0 || d > maxLanguageWait {
+		log.Warn("PILOT_LSP_WAIT is not a number of seconds between 0 and 120; the default wait is used", "value", v)
+		return 0
+	}
+	return d
 }
 
 func (l *languages) current() *lsp.Manager {

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"pilot/backend/config"
 	"pilot/backend/wire"
@@ -44,5 +45,21 @@ func TestUserLanguageServers(t *testing.T) {
 	}
 	if _, err := w.LanguageServers(0); err != nil {
 		t.Error(err)
+	}
+}
+
+func TestLanguageWait(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		v    string
+		want time.Duration
+	}{{"", 0}, {"10", 10 * time.Second}, {" 1.5 ", 1500 * time.Millisecond}, {"0", 0}, {"-2", 0}, {"600", 0}, {"soon", 0}} {
+		got := languageWait(func(string) string { return c.v }, discardLog())
+		if got != c.want {
+			t.Errorf("PILOT_LSP_WAIT=%q: %v, want %v", c.v, got, c.want)
+		}
+	}
+	if languageWait(nil, discardLog()) != 0 {
+		t.Error("no environment")
 	}
 }

@@ -124,7 +124,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	opts.Sandbox = sandboxOptions(opts.Sandbox, o.Home)
 	w.probe = opts.Sandbox.Probe
 	w.agentEnv = opts.Env
-	w.langs = newLanguages(opts.Env, w.userServers())
+	w.langs = newLanguages(opts.Env, w.userServers(), languageWait(o.Getenv, o.Log), o.Log)
 	w.agent = agent.NewManager(agent.Deps{Store: st, Emitter: w, Provider: w.providerFor, Options: opts, Log: o.Log, Ledger: lg, MCP: w.mcpFor, Hooks: w.hooksFor, SettingsRules: w.settingsRulesInForce, Diagnostics: w.langs})
 	t = logStep(o.Log, "start the agent", t)
 	w.background(func() { w.startUp(context.WithoutCancel(ctx)) })
