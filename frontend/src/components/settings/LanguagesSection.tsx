@@ -14,7 +14,7 @@ const stateText: Record<LanguageServerState, string> = {
 function ServerRow({ s }: { s: LanguageServer }) {
   return (
     <li className="language-server" data-testid="language-server" data-name={s.name} data-state={s.state}>
-      <div className="rule-row">
+      <div className="ls-head">
         <span className={`badge ls-${s.state}`}>{stateText[s.state]}</span>
         <code>{s.name}</code>
         <span className="grow muted">
@@ -149,7 +149,7 @@ export default function LanguagesSection({ projectId }: { projectId: number }) {
           {refused}
         </p>
       )}
-      <div className="row">
+      <div className="ls-actions">
         <button
           type="button"
           className="small"
