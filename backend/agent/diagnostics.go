@@ -70,6 +70,9 @@ func (t *turn) diagnose(ctx context.Context, r *toolRun, paths []string) {
 	o := d.AfterChange(ctx, l.root.Dir(), paths)
 	waited := time.Since(start)
 	l.m.log.Debug("diagnostics after a change", "session", l.id, "files", len(paths), "took", waited, "server", o.ServerTime)
+	if ctx.Err() != nil {
+		return // the user stopped the turn while the servers were asked: what they said is not the whole answer
+	}
 	l.countErrors(o, paths)
 	notes = append(l.outcomeNotes(o, waited, true), notes...)
 	if len(o.Checked) == 0 && len(o.Diagnostics) == 0 && len(notes) == 0 {
