@@ -221,8 +221,9 @@ type CallRecord struct {
 	FinishedAt      time.Time       `json:"finishedAt,omitzero"`
 	ParentToolUseID string          `json:"parentToolUseId,omitempty"`
 	RefusedBy       string          `json:"refusedBy,omitempty"`
-	Sandbox         string          `json:"sandbox,omitempty"` // a SandboxInfo as JSON
-	Hooks           string          `json:"hooks,omitempty"`   // the settings.json hooks that ran for it: a list of HookRun as JSON
+	Sandbox         string          `json:"sandbox,omitempty"`     // a SandboxInfo as JSON
+	Hooks           string          `json:"hooks,omitempty"`       // the settings.json hooks that ran for it: a list of HookRun as JSON
+	Diagnostics     string          `json:"diagnostics,omitempty"` // what the language servers said after its change: a Diagnostics as JSON
 }
 
 // ChangeRecord is a file change a tool proposed, and what became of it.
@@ -330,7 +331,7 @@ type DoctorReport struct {
 	// LanguageServers are the language servers Pilot knows and the
 	// user's own: found or not, with their version. They are optional:
 	// a missing one never makes Ready false.
-	LanguageServers []LanguageServer `json:"languageServers"`
+	LanguageServers []LanguageServer `json:"languageServers,omitempty"`
 }
 
 // DoctorCheck is one thing Pilot relies on. Needed: when not OK, Pilot

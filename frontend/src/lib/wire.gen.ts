@@ -581,6 +581,8 @@ export interface CallRecord {
   sandbox?: string;
   /** the settings.json hooks that ran for it: a list of HookRun as JSON */
   hooks?: string;
+  /** what the language servers said after its change: a Diagnostics as JSON */
+  diagnostics?: string;
 }
 
 /** ChangeRecord is a file change a tool proposed, and what became of it. */
@@ -704,7 +706,7 @@ export interface DoctorReport {
    * user's own: found or not, with their version. They are optional:
    * a missing one never makes Ready false.
    */
-  languageServers: LanguageServer[];
+  languageServers?: LanguageServer[];
 }
 
 /**
