@@ -73,7 +73,7 @@ $(LSP_BIN)/.gopls-$(GOPLS_VERSION):
 	@mkdir -p $(LSP_BIN)
 	GOBIN=$(LSP_BIN) go install golang.org/x/tools/gopls@$(GOPLS_VERSION)
 	@touch $@
-$(LSP_BIN)/typescript-language-server: $(LOCKSTAMP)
+$(LSP_BIN)/typescript-language-server: | $(LOCKSTAMP)
 	@mkdir -p $(LSP_BIN)
 	ln -sf ../../frontend/node_modules/.bin/typescript-language-server $@
 

@@ -13,7 +13,7 @@ import (
 // file (relative to the repository) gets a new function each time (and
 // is put back afterwards); the metrics are the median of the whole call
 // and of the server's own part (sync to last diagnostics).
-func benchChange(b *testing.B, server, file, newFunc string) {
+func benchChange(b *testing.B, server, file, newFunc string, pause time.Duration) {
 	needServer(b, server)
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -41,6 +41,11 @@ func benchChange(b *testing.B, server, file, newFunc string) {
 	var total, own []time.Duration
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
+		if pause > 0 { // the model reads the result and thinks
+			b.StopTimer()
+			time.Sleep(pause)
+			b.StartTimer()
+		}
 		start := time.Now()
 		out := change(i)
 		total = append(total, time.Since(start))
@@ -62,11 +67,18 @@ func median(ds []time.Duration) time.Duration {
 // BenchmarkAfterChangeGopls: a change to backend/tools (which the agent,
 // the service and both faces import), gopls warm.
 func BenchmarkAfterChangeGopls(b *testing.B) {
-	benchChange(b, "gopls", "backend/tools/glob.go", "\nfunc benchChange%d() int { return %d }\n")
+	benchChange(b, "gopls", "backend/tools/glob.go", "\nfunc benchChange%d() int { return %d }\n", 0)
+}
+
+// BenchmarkAfterChangeGoplsPaced: the same, the changes 2 s apart, as a
+// model's are: gopls' check of the whole workspace (a second after each
+// change) runs between them.
+func BenchmarkAfterChangeGoplsPaced(b *testing.B) {
+	benchChange(b, "gopls", "backend/tools/glob.go", "\nfunc benchChange%d() int { return %d }\n", 2*time.Second)
 }
 
 // BenchmarkAfterChangeTypeScript: a change to a frontend module,
 // typescript-language-server warm.
 func BenchmarkAfterChangeTypeScript(b *testing.B) {
-	benchChange(b, "typescript-language-server", "frontend/src/lib/format.ts", "\nexport const benchChange%d = %d;\n")
+	benchChange(b, "typescript-language-server", "frontend/src/lib/format.ts", "\nexport const benchChange%d = %d;\n", 0)
 }

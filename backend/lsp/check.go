@@ -42,7 +42,7 @@ func (m *Manager) check(ctx context.Context, root string, paths []string, change
 		case len(serving) == 0: // no server for this kind of file
 			continue
 		case exe == "":
-			if s := m.missing(serving); s != "" {
+			if s := m.missing(serving, rel); s != "" {
 				out.Missing = append(out.Missing, s)
 			}
 			continue
@@ -65,9 +65,10 @@ func (m *Manager) check(ctx context.Context, root string, paths []string, change
 	for _, g := range groups {
 		go func() { results <- m.checkOne(ctx, g.cfg, g.exe, root, g.rels, changed) }()
 	}
-	// A server stuck writing is given up a moment after the wait.
-	hard := time.NewTimer(m.opts.Wait + 100*time.Millisecond)
-	defer hard.Stop()
+	// A server stuck writing is given up a moment after the wait (or the
+	// caller) ends.
+	hard := make(chan struct{})
+	defer context.AfterFunc(ctx, func() { time.AfterFunc(100*time.Millisecond, func() { close(hard) }) })()
 	all := map[string][]lspDiagnostic{}
 	pending := map[string]bool{}
 	for _, g := range groups {
@@ -86,7 +87,7 @@ collect:
 				all[abs] = append(all[abs], items...)
 			}
 			out.ServerTime = max(out.ServerTime, r.serverTime)
-		case <-hard.C:
+		case <-hard:
 			break collect
 		}
 	}
@@ -188,10 +189,10 @@ func (m *Manager) serverFor(rel, pathEnv string) (cfg ServerConfig, exe string, 
 	return cfg, exe, serving
 }
 
-// missing says, the first time for its language, that no server for it
-// is installed; "" after.
-func (m *Manager) missing(serving []ServerConfig) string {
-	lang := serving[0].language()
+// missing says, the first time for the file's language, that no server
+// for it is installed; "" after.
+func (m *Manager) missing(serving []ServerConfig, rel string) string {
+	lang := serving[0].languageOf(rel)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.saidMissing[lang] {

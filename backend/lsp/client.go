@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/url"
 	"os"
@@ -42,13 +43,12 @@ type client struct {
 	stopping atomic.Bool
 	syncMu   sync.Mutex // one sync at a time: a server sees versions in order
 
-	mu       sync.Mutex
-	docs     map[string]int        // open documents: absolute path → version sent
-	diags    map[string]*published // absolute path → the last diagnostics published
-	seq      uint64                // publications so far
-	changed  chan struct{}         // closed and replaced on each publication
-	progress map[string]bool       // work-done progress under way
-	lastUse  time.Time
+	mu      sync.Mutex
+	docs    map[string]int        // open documents: absolute path → version sent
+	diags   map[string]*published // absolute path → the last diagnostics published
+	seq     uint64                // publications so far
+	changed chan struct{}         // closed and replaced on each publication
+	lastUse time.Time
 	// reported: what the last report said of each file (fingerprints),
 	// as of publication reportedSeq.
 	reported    map[string]string
@@ -81,9 +81,10 @@ func startClient(cfg ServerConfig, path, root string, env []string, log *slog.Lo
 		cfg: cfg, root: root, log: log, cmd: cmd, started: time.Now(),
 		exited: make(chan struct{}), ready: make(chan struct{}),
 		docs: map[string]int{}, diags: map[string]*published{}, changed: make(chan struct{}),
-		progress: map[string]bool{}, lastUse: time.Now(), reported: map[string]string{},
+		lastUse: time.Now(), reported: map[string]string{},
 	}
-	c.conn = jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(stream, jsonrpc2.VSCodeObjectCodec{}), handler{c})
+	c.conn = jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(stream, jsonrpc2.VSCodeObjectCodec{}), handler{c},
+		jsonrpc2.SetLogger(rpcLog{log}))
 	go func() {
 		err := cmd.Wait()
 		// What the server left in its group goes with it.
@@ -191,9 +192,15 @@ func (c *client) sync(ctx context.Context, files []string) (syncResult, error) {
 	r := syncResult{want: map[string]int{}, seq0: c.seq, sent: time.Now()}
 	c.mu.Unlock()
 	for _, rel := range files {
+		if err := ctx.Err(); err != nil { // a command that touched thousands of files
+			return r, err
+		}
 		abs := filepath.Join(c.root, filepath.FromSlash(rel))
 		uri := fileURI(abs)
-		data, err := os.ReadFile(abs)
+		data, err := readSource(abs)
+		if errors.Is(err, errNotSource) {
+			continue
+		}
 		c.mu.Lock()
 		v, open := c.docs[abs]
 		if err != nil {
@@ -292,16 +299,11 @@ func (c *client) await(ctx context.Context, r syncResult) bool {
 	for {
 		c.mu.Lock()
 		ch := c.changed
-		working := len(c.progress) > 0
 		c.mu.Unlock()
 		select {
 		case <-ch:
 			t.Reset(settle)
 		case <-t.C:
-			if working { // e.g. gopls still loading packages: more may come
-				t.Reset(settle)
-				continue
-			}
 			return true
 		case <-ctx.Done():
 			return true // what came in is complete for the changed files
@@ -420,4 +422,38 @@ func uriPath(uri string) string {
 		return ""
 	}
 	return filepath.FromSlash(u.Path)
+}
+
+// rpcLog takes jsonrpc2's own messages (a server's output closed as it
+// stops) into the log, at debug level.
+type rpcLog struct{ log *slog.Logger }
+
+func (l rpcLog) Printf(format string, v ...any) {
+	l.log.Debug("language server connection: " + strings.TrimSpace(fmt.Sprintf(format, v...)))
+}
+
+// maxSource is the largest file sent to a server: a bigger one (generated
+// code, a bundle) is not source a model wrote, and would cost the server
+// more than the change is worth.
+const maxSource = 8 << 20
+
+// errNotSource: a file too big, or not a regular file (a FIFO would block
+// the read), is not sent.
+var errNotSource = errors.New("not a source file to check")
+
+// readSource reads a regular file to send, up to maxSource.
+func readSource(abs string) ([]byte, error) {
+	f, err := os.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, errNotSource
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxSource+1))
+	if err == nil && len(data) > maxSource {
+		return nil, errNotSource
+	}
+	return data, err
 }

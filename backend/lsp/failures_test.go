@@ -3,6 +3,8 @@ package lsp
 import (
 	"bytes"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -41,6 +43,10 @@ func TestHungServerIsBoundedByTheWait(t *testing.T) {
 		if !slices.Equal(out.TimedOut, []string{"hung"}) || len(out.Diagnostics)+len(out.Failed) != 0 {
 			t.Fatalf("want hung timed out, got %+v", out)
 		}
+	}
+	servers := m.Servers(root)
+	if i := slices.IndexFunc(servers, func(s wire.LanguageServer) bool { return s.Name == "hung" }); servers[i].State != wire.ServerRunning {
+		t.Fatalf("want hung running (still starting), got %+v", servers[i])
 	}
 	// Close does not wait for an answer that never comes: the server is
 	// killed, and gone when Close returns.
@@ -206,5 +212,45 @@ func TestCloseRootStopsItsServersOnly(t *testing.T) {
 	}
 	if !cb.alive() || running(m, "hung", b) != cb {
 		t.Fatal("CloseRoot stopped another folder's server")
+	}
+}
+
+func TestSilentServerIsBoundedByTheWait(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	write(t, root, map[string]string{"x.silent": "x\n"})
+	silent := ServerConfig{Name: "silent", Command: []string{os.Args[0]}, Patterns: []string{"**/*.silent"}}
+	m := manager(t, Options{Extra: []ServerConfig{silent}, Wait: 500 * time.Millisecond,
+		Env: append(os.Environ(), "PILOT_LSP_FAKE=silent")})
+	check := func(i int) {
+		t.Helper()
+		start := time.Now()
+		out := m.AfterChange(ctx(t), root, []string{"x.silent"})
+		if took := time.Since(start); took > 5*time.Second {
+			t.Fatalf("change %d took %s with a 500ms wait", i, took)
+		}
+		if !slices.Equal(out.TimedOut, []string{"silent"}) || len(out.Diagnostics)+len(out.Failed)+len(out.Checked) != 0 {
+			t.Fatalf("change %d: want silent timed out and nothing checked, got %+v", i, out)
+		}
+	}
+	check(0) // starting (or started)
+	c := running(m, "silent", root)
+	select {
+	case <-c.ready:
+	case <-ctx(t).Done():
+	}
+	if c.initErr != nil {
+		t.Fatal(c.initErr)
+	}
+	check(1) // initialized, given the file, silent
+	if !c.isOpen(filepath.Join(root, "x.silent")) {
+		t.Fatal("the file was not given to the silent server")
+	}
+	// It answers no shutdown either: Close ends it all the same.
+	m.Close()
+	select {
+	case <-c.exited:
+	default:
+		t.Fatal("Close returned with the silent server running")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"pilot/backend/childenv"
 	"pilot/backend/wire"
 )
 
@@ -14,7 +15,8 @@ func TestGoplsUndefinedFunction(t *testing.T) {
 	t.Parallel()
 	needServer(t, "gopls")
 	root := goModule(t, map[string]string{"a.go": "package m\n\nfunc F() { undefinedFn() }\n"})
-	m := manager(t, Options{})
+	// The environment the service gives servers: childenv's allowlist.
+	m := manager(t, Options{Env: childenv.Env(os.Environ(), root, nil)})
 	out := m.AfterChange(ctx(t), root, []string{"a.go"})
 	got := find(out.Diagnostics, "a.go", "undefined: undefinedFn")
 	if len(got) != 1 || got[0].Line != 3 || got[0].Col != 12 || got[0].Severity != "error" {
@@ -152,6 +154,15 @@ func TestGoplsCurrentAndServers(t *testing.T) {
 	out = m.Current(ctx(t), root, "")
 	if len(find(out.Diagnostics, "b.go", "undefined: undefinedB")) != 1 || len(find(out.Diagnostics, "a.go", "undefinedA")) != 1 {
 		t.Fatalf("Current(\"\"): want a.go's and b.go's errors, got %+v", out)
+	}
+	// A folder: the files under it only.
+	write(t, root, map[string]string{"sub/c.go": "package sub\n\nfunc C() { undefinedC() }\n"})
+	if out := m.AfterChange(ctx(t), root, []string{"sub/c.go"}); len(errorsIn(out.Diagnostics, "sub/c.go")) != 1 {
+		t.Fatalf("want sub/c.go's error, got %+v", out)
+	}
+	out = m.Current(ctx(t), root, "sub")
+	if len(out.Diagnostics) != 1 || out.Diagnostics[0].Path != "sub/c.go" || !slices.Equal(out.Checked, []string{"sub/c.go"}) {
+		t.Fatalf("Current(sub): want sub/c.go's error only, got %+v", out)
 	}
 	if s := m.Servers(root)[i]; s.State != wire.ServerRunning {
 		t.Fatalf("want gopls running, got %+v", s)

@@ -9,7 +9,9 @@ import (
 )
 
 // handler takes what a server sends on its own: diagnostics and progress
-// (notifications, handled in order on the reading goroutine) and the
+// (notifications, handled in order on the reading goroutine; progress is
+// only logged: the diagnostics of a change are awaited by their version,
+// and a server still loading is bounded by the wait like any other) and the
 // requests servers make of any client, answered on a goroutine of their
 // own so a server that does not read its input cannot stall the reading.
 type handler struct{ c *client }
@@ -52,20 +54,11 @@ func (h handler) notification(req *jsonrpc2.Request) {
 		c.diags[abs] = &published{version: p.Version, seq: c.seq, at: time.Now(), items: p.Diagnostics}
 		c.broadcastLocked()
 		c.mu.Unlock()
-	case "$/progress":
+	case "$/progress": // gopls loading the workspace, analysing: logged
 		var p progressParams
-		if json.Unmarshal(*req.Params, &p) != nil {
-			return
+		if json.Unmarshal(*req.Params, &p) == nil && p.Value.Kind != "report" {
+			c.log.Debug("language server progress", "kind", p.Value.Kind, "title", p.Value.Title, "message", p.Value.Message)
 		}
-		c.mu.Lock()
-		switch p.Value.Kind {
-		case "begin":
-			c.progress[string(p.Token)] = true
-		case "end":
-			delete(c.progress, string(p.Token))
-		}
-		c.broadcastLocked()
-		c.mu.Unlock()
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -139,14 +140,20 @@ func (m *Manager) AfterChange(ctx context.Context, root string, paths []string) 
 }
 
 // Current returns what the servers say now about one file (path
-// relative to root) or, for "", about every file they reported on. A
-// file no server has open yet is opened and waited for as after a
-// change.
+// relative to root), about the files under a folder, or, for "", about
+// every file they reported on. A file no server has open yet is opened
+// and waited for as after a change; for a folder or "" only what the
+// running servers said is given.
 func (m *Manager) Current(ctx context.Context, root, path string) Outcome {
-	if path != "" {
-		return m.check(ctx, root, []string{path}, false)
-	}
 	root = filepath.Clean(root)
+	dir := ""
+	if path != "" && filepath.Clean(path) != "." && filepath.Clean(path) != root {
+		rel, ok := relative(root, path)
+		if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel))); !ok || err != nil || !fi.IsDir() {
+			return m.check(ctx, root, []string{path}, false)
+		}
+		dir = filepath.Join(root, filepath.FromSlash(rel)) + string(filepath.Separator)
+	}
 	var out Outcome
 	res := map[string][]lspDiagnostic{}
 	m.mu.Lock()
@@ -155,7 +162,9 @@ func (m *Manager) Current(ctx context.Context, root, path string) Outcome {
 			continue
 		}
 		for abs, items := range c.all() {
-			res[abs] = append(res[abs], items...)
+			if strings.HasPrefix(abs, dir) {
+				res[abs] = append(res[abs], items...)
+			}
 		}
 	}
 	m.mu.Unlock()
@@ -188,7 +197,11 @@ func (m *Manager) Servers(root string) []wire.LanguageServer {
 		for k, c := range m.clients {
 			if k.name == cfg.Name && (root == "" || k.root == root) && c.alive() {
 				ls.State = wire.ServerRunning
-				ls.Version = c.version
+				select {
+				case <-c.ready: // version is set before ready closes
+					ls.Version = c.version
+				default:
+				}
 			}
 		}
 		m.mu.Unlock()

@@ -14,7 +14,7 @@ import (
 func startProcess(path string, args []string, dir string, env []string, log *slog.Logger) (*exec.Cmd, io.ReadWriteCloser, error) {
 	cmd := exec.Command(path, args...)
 	cmd.Dir, cmd.Env = dir, env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = procAttr()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, nil, err

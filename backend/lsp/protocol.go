@@ -109,7 +109,9 @@ type publishDiagnosticsParams struct {
 type progressParams struct {
 	Token json.RawMessage `json:"token"`
 	Value struct {
-		Kind string `json:"kind"` // begin, report, end
+		Kind    string `json:"kind"` // begin, report, end
+		Title   string `json:"title"`
+		Message string `json:"message"`
 	} `json:"value"`
 }
 

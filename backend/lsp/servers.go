@@ -77,8 +77,19 @@ func (c *ServerConfig) languageID(rel string) string {
 	return strings.TrimPrefix(ext, ".")
 }
 
-// language is the first language the server is for, for sentences.
-func (c *ServerConfig) language() string {
+// languageOf is the language of rel among the server's, for sentences:
+// the one its languageId names (".js" is JavaScript, ".cpp" C++), else the
+// server's first.
+func (c *ServerConfig) languageOf(rel string) string {
+	id := c.languageID(rel)
+	for _, prefix := range []bool{false, true} { // "cpp" is C++ before it is C
+		for _, l := range c.Languages {
+			name := strings.ReplaceAll(strings.ToLower(l), "+", "p")
+			if id == name || (prefix && strings.HasPrefix(id, name)) {
+				return l
+			}
+		}
+	}
 	if len(c.Languages) > 0 {
 		return c.Languages[0]
 	}
