@@ -135,6 +135,8 @@ func (l *live) diagnosticsTool(ctx context.Context, rel string, withheld func(st
 	switch {
 	case v.Errors+v.Warnings > 0:
 	case len(o.TimedOut) > 0 || len(o.Failed) > 0:
+	case rel != "" && len(o.Checked) == 0 && len(o.Diagnostics) == 0 && len(notes) == 0 && l.isDir(rel):
+		fmt.Fprintf(&b, "No language server has reported on a file in %s yet: none was changed in this session, none serves its files, or their server is not installed. Give a file's path to check it.\n", rel)
 	case rel != "" && len(o.Checked) == 0 && len(o.Diagnostics) == 0 && len(notes) == 0:
 		fmt.Fprintf(&b, "No language server has reported on %s: none serves this kind of file, or its server is not installed.\n", rel)
 	case rel == "" && len(o.Checked) == 0 && len(o.Diagnostics) == 0:
@@ -151,6 +153,12 @@ func (l *live) diagnosticsTool(ctx context.Context, rel string, withheld func(st
 		b.WriteString(n + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// isDir reports whether rel is a folder of the session's.
+func (l *live) isDir(rel string) bool {
+	fi, _, err := l.root.Stat(rel)
+	return err == nil && fi.IsDir()
 }
 
 // outcomeNotes are the sentences of an outcome that its diagnostics do

@@ -316,6 +316,7 @@ func TestDiagnosticsTool(t *testing.T) {
 		"a.go":      "package a\nfunc A() { frob() }\n",
 		"secret.go": "package a\nfunc S() { frob() }\n",
 		"ok.go":     "package a\n",
+		"docs/a.md": "# A\n",
 	}
 	h := newHarness(t, "anthropic", fakellm.Script{Turns: []fakellm.Turn{
 		{ToolCalls: []fakellm.ToolCall{
@@ -324,6 +325,7 @@ func TestDiagnosticsTool(t *testing.T) {
 			toolCall("o", "diagnostics", `{"path":"ok.go"}`),
 			toolCall("t", "diagnostics", `{"path":"notes.txt"}`),
 			toolCall("s", "diagnostics", `{"path":"secret.go"}`),
+			toolCall("d", "diagnostics", `{"path":"docs"}`),
 		}},
 		{Text: "Done."},
 	}}, setup{mode: "ask", files: files, diag: &fileDiag{}})
@@ -345,6 +347,9 @@ func TestDiagnosticsTool(t *testing.T) {
 	}
 	if !res[4].IsError || res[4].Content != "The diagnostics of secret.go are withheld: a project rule denies reading that file." {
 		t.Errorf("a withheld file's diagnostics: %+v", res[4])
+	}
+	if !strings.HasPrefix(res[5].Content, "Diagnostics of docs now:\nNo language server has reported on a file in docs yet") {
+		t.Errorf("a folder: %q", res[5].Content)
 	}
 	if got := h.m.FileErrors(h.sess.ID); got["a.go"] != 1 || got["secret.go"] != 1 {
 		t.Errorf("marks %v", got)
