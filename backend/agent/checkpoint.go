@@ -93,20 +93,26 @@ func (t *turn) beforeCommand(ctx context.Context) *ledger.Command {
 	return c
 }
 
-// afterCommand records what the command changed.
-func (t *turn) afterCommand(ctx context.Context, r *toolRun, c *ledger.Command, command string) {
+// afterCommand records what the command changed, and returns the files
+// it changed (relative to the session's folder) for their diagnostics.
+func (t *turn) afterCommand(ctx context.Context, r *toolRun, c *ledger.Command, command string) []string {
 	if c == nil {
-		return
+		return nil
 	}
 	cp, err := c.Finish(ctx, t.l.id, r.rec.ID, "$ "+command)
 	if err != nil {
 		t.l.m.log.Error("checkpoint after a command", "session", t.l.id, "err", err)
 		t.l.notice("limit", "Pilot could not record what this command changed ("+err.Error()+"); it cannot be undone from Pilot.", 0)
-		return
+		return nil
 	}
 	if cp.ID != 0 {
 		t.l.m.out.global(wire.LedgerUpdated, wire.LedgerUpdatedPayload{SessionID: t.l.id})
 	}
+	paths := make([]string, len(cp.Files))
+	for i, f := range cp.Files {
+		paths[i] = f.Path
+	}
+	return paths
 }
 
 // cards fills the ledger's part of a change-making call's card.

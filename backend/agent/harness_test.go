@@ -99,6 +99,7 @@ type harness struct {
 	sess   store.Session
 	mcp    tools.MCP
 	hooks  *hooks.Set
+	diag   Diagnostics
 }
 
 type setup struct {
@@ -108,6 +109,7 @@ type setup struct {
 	idle  time.Duration // the provider's StreamIdleTimeout (0: its default)
 	mcp   tools.MCP     // MCP servers of the project (nil: none)
 	hooks *hooks.Set    // settings.json hooks (nil: none)
+	diag  Diagnostics   // the language servers (nil: none)
 }
 
 func newHarness(t testing.TB, format string, script fakellm.Script, s setup) *harness {
@@ -131,7 +133,7 @@ func newHarness(t testing.TB, format string, script fakellm.Script, s setup) *ha
 	if opt.BatchInterval == 0 {
 		opt.BatchInterval = 5 * time.Millisecond
 	}
-	h := &harness{t: t, format: format, dir: dir, path: filepath.Join(t.TempDir(), "pilot.db"), base: base, opt: opt, idle: s.idle, srv: srv, mcp: s.mcp, hooks: s.hooks}
+	h := &harness{t: t, format: format, dir: dir, path: filepath.Join(t.TempDir(), "pilot.db"), base: base, opt: opt, idle: s.idle, srv: srv, mcp: s.mcp, hooks: s.hooks, diag: s.diag}
 	h.open()
 	t.Cleanup(func() {
 		h.m.Close()
@@ -175,7 +177,8 @@ func (h *harness) open() {
 		MCP: func(string) tools.MCP {
 			return h.mcp
 		},
-		Hooks: func(string, string) *hooks.Set { return h.hooks },
+		Hooks:       func(string, string) *hooks.Set { return h.hooks },
+		Diagnostics: h.diag,
 		Provider: func(_ context.Context, s store.Session) (Model, error) {
 			p, err := h.client(s)
 			return Model{Provider: p}, err

@@ -184,6 +184,9 @@ func TestElisionNearTheWindow(t *testing.T) {
 	for i := 1; i <= 4; i++ {
 		files[fmt.Sprintf("f%d.txt", i)] = strings.Repeat(fmt.Sprintf("file %d has a long line of text here\n", i), 100)
 	}
+	// The window holds the tool definitions too: it was 10,000 tokens
+	// before the diagnostics, job_output and job_stop tools, whose
+	// descriptions tipped it into compaction; with 12,000 the four outputs still come near its end.
 	h := newHarness(t, "anthropic", fakellm.Script{Turns: turns}, setup{files: files, opt: Options{ContextWindow: 12000}})
 	if r := h.turn("Read the four files"); r != ReasonEndTurn {
 		t.Fatalf("reason %s; %+v", r, h.rec.events(wire.AgentError))

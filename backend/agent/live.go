@@ -50,7 +50,8 @@ type live struct {
 	hooks   *hooks.Set         // the settings.json hooks, read when a turn starts
 	// hooksWarned: the untrusted and ignored hooks were shown once.
 	hooksWarned bool
-	started     bool // a turn ran in this process (SessionStart ran; SessionEnd runs)
+	started     bool      // a turn ran in this process (SessionStart ran; SessionEnd runs)
+	diag        diagState // missing servers told, files with errors (diagnostics.go)
 
 	ruled  atomic.Pointer[[]permission.Rule] // the rules the gate read last (Withheld)
 	skills atomic.Pointer[skills.Set]        // the skills the last turn found (loadSkills)

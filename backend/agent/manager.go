@@ -116,6 +116,10 @@ type Deps struct {
 	// project files); they are judged beside the project's stored rules.
 	// nil: none.
 	SettingsRules func(projectDir string) []permission.Rule
+	// Diagnostics are the user's language servers: after every applied
+	// change the tool result ends with what they say, and the
+	// diagnostics tool reads them. nil: none.
+	Diagnostics Diagnostics
 }
 
 // Model is a session's model client and how its turns call it.
@@ -169,6 +173,8 @@ type Manager struct {
 	mcp      func(string) tools.MCP
 	hooks    func(projectDir, root string) *hooks.Set
 	settings func(string) []permission.Rule
+	// diagnostics: the language servers (Deps.Diagnostics), or nil.
+	diagnostics Diagnostics
 
 	base   context.Context
 	stop   context.CancelFunc
@@ -199,7 +205,7 @@ func NewManager(d Deps) *Manager {
 	if emit == nil {
 		emit = wire.Discard{}
 	}
-	m := &Manager{st: d.Store, provider: d.Provider, opt: o, log: log, out: newOutbox(emit, o.BatchInterval), lives: map[int64]*live{}, ledger: d.Ledger, mcp: d.MCP, hooks: d.Hooks, settings: d.SettingsRules}
+	m := &Manager{st: d.Store, provider: d.Provider, opt: o, log: log, out: newOutbox(emit, o.BatchInterval), lives: map[int64]*live{}, ledger: d.Ledger, mcp: d.MCP, hooks: d.Hooks, settings: d.SettingsRules, diagnostics: d.Diagnostics}
 	m.base, m.stop = context.WithCancel(context.Background())
 	m.broker = approval.New(notifier{m})
 	return m
@@ -512,7 +518,11 @@ func (m *Manager) live(ctx context.Context, sessionID int64) (*live, error) {
 		reads:    reads,
 		calib:    1,
 	}
-	l.registry = tools.New(tools.Deps{Root: root, Reads: reads, Env: m.opt.Env, MCP: servers, Withheld: l.withheld, Skills: l.currentSkills, Agents: l.currentAgents})
+	deps := tools.Deps{Root: root, Reads: reads, Env: m.opt.Env, MCP: servers, Withheld: l.withheld, Skills: l.currentSkills, Agents: l.currentAgents}
+	if m.diagnostics != nil {
+		deps.Diagnostics = l.diagnosticsTool
+	}
+	l.registry = tools.New(deps)
 	l.machine.state = Idle
 	switch sum, err := m.st.Summary(ctx, sessionID); {
 	case err == nil:

@@ -139,7 +139,7 @@ func (t *turn) runCommand(ctx context.Context, r *toolRun, p *tools.Proposal) {
 	if run != nil {
 		refused = run.end()
 	}
-	t.afterCommand(bg, r, cp, c.Command)
+	changed := t.afterCommand(bg, r, cp, c.Command)
 	release()
 	res.Output += waitNote(waited)
 	if blocked := append(refused, res.Blocked...); len(blocked) > 0 {
@@ -162,6 +162,7 @@ func (t *turn) runCommand(ctx context.Context, r *toolRun, p *tools.Proposal) {
 	default:
 		r.out = outcome{text: res.Output + said(r.out.feedback), isError: res.IsError, status: statusOf(res.IsError), approval: state, feedback: r.out.feedback}
 	}
+	t.diagnose(ctx, r, changed)
 }
 
 // said renders the user's feedback for the model.

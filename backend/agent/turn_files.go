@@ -132,6 +132,7 @@ func (t *turn) runFiles(ctx context.Context, r *toolRun, p *tools.Proposal) {
 			if !res.IsError {
 				t.applied(bg, plans)
 				r.out = outcome{text: summary + "\n" + res.Output, status: store.ToolDone, approval: state, feedback: dec.Feedback}
+				t.diagnose(ctx, r, filePaths(writes))
 				return
 			}
 			stale = staleFiles(l.root, plans) // changed between the check and the write

@@ -138,7 +138,7 @@ func (t *terminal) tool(c wire.ToolCall) {
 		return
 	}
 	if t.json {
-		t.line(jsonToolResult{Type: "tool_result", ID: c.ID, Name: c.Name, Status: string(c.Status), IsError: c.IsError, Output: c.Output, Change: c.Change, Effects: c.Effects, Hooks: c.Hooks})
+		t.line(jsonToolResult{Type: "tool_result", ID: c.ID, Name: c.Name, Status: string(c.Status), IsError: c.IsError, Output: c.Output, Change: c.Change, Effects: c.Effects, Hooks: c.Hooks, Diagnostics: c.Diagnostics})
 		return
 	}
 	if c.Status == "rejected" || c.Status == "cancelled" {
@@ -164,6 +164,37 @@ func (t *terminal) tool(c wire.ToolCall) {
 			fmt.Fprintf(t.tio.Stderr, "  %s\n", e.Note)
 		}
 	}
+	if d := c.Diagnostics; d != nil {
+		fmt.Fprintf(t.tio.Stderr, "  %s\n", diagnosticsLine(d))
+	}
+}
+
+// diagnosticsLine sums up what the language servers said after a change,
+// with the first error or warning: "2 errors, 1 warning after this
+// change (a.go:4:2: undefined: frob)"; the note when they said nothing.
+func diagnosticsLine(d *wire.Diagnostics) string {
+	if d.Errors+d.Warnings == 0 {
+		if d.Note != "" {
+			return d.Note
+		}
+		return "No errors after this change."
+	}
+	var parts []string
+	if d.Errors > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", d.Errors, plural(d.Errors, "error", "errors")))
+	}
+	if d.Warnings > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", d.Warnings, plural(d.Warnings, "warning", "warnings")))
+	}
+	s := strings.Join(parts, ", ") + " after this change"
+	if len(d.Items) > 0 {
+		i := d.Items[0]
+		s += fmt.Sprintf(" (%s:%d:%d: %s)", i.Path, i.Line, i.Col, firstLine(i.Message, 200))
+	}
+	if d.Note != "" {
+		s += "; " + d.Note
+	}
+	return s
 }
 
 // line writes one JSON object; t.mu is held.

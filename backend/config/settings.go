@@ -13,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"pilot/backend/lsp"
 )
 
 // File names under PILOT_HOME.
@@ -64,6 +66,10 @@ type Settings struct {
 	// SandboxHidden are paths the sandbox hides from commands beside the
 	// secrets it always hides: absolute, or "~/" for the home folder.
 	SandboxHidden []string `json:"sandboxHidden,omitempty"`
+	// LanguageServers are the language servers the user names (Settings ›
+	// Languages), tried before the built-in ones for the files they
+	// serve; CleanLanguageServers checks them.
+	LanguageServers []lsp.ServerConfig `json:"languageServers,omitempty"`
 }
 
 // Helpers running at once.

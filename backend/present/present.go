@@ -81,6 +81,7 @@ func ToolCall(c store.ToolCall, label string) wire.ToolCall {
 	v := wire.ToolCall{
 		ID: c.ToolUseID, MessageID: c.MessageID, ParentID: c.ParentToolUseID, Name: c.Name, Label: label, Input: c.Input,
 		StartedAt: Millis(c.StartedAt), Sandbox: Sandbox(c.Sandbox), Hooks: Hooks(c.Hooks),
+		Diagnostics: Diagnostics(c.Diagnostics),
 	}
 	End(&v, c.Status, c.Output, c.Status == store.ToolError, refusedOf(c, v.Hooks), c.FinishedAt)
 	return v
@@ -121,6 +122,19 @@ func End(v *wire.ToolCall, status store.ToolStatus, output string, isError bool,
 	v.Status, v.Output, v.IsError = wire.ToolStatus(status), output, isError
 	v.RefusedBy, v.RefusedRule = refuser(refusedBy)
 	v.FinishedAt = Millis(at)
+}
+
+// Diagnostics reads a stored store.ToolCall.Diagnostics; nil when no
+// language server checked the call's change (or it cannot be read).
+func Diagnostics(stored string) *wire.Diagnostics {
+	if stored == "" {
+		return nil
+	}
+	var v wire.Diagnostics
+	if json.Unmarshal([]byte(stored), &v) != nil {
+		return nil
+	}
+	return &v
 }
 
 // Sandbox reads a stored store.ToolCall.Sandbox; nil when there is none

@@ -109,8 +109,9 @@ func (t *treeListings) put(k listingKey, l *treeListing) *treeListing {
 // ListDir returns one page of a folder for the file tree: of the folder
 // session sessionID works in (its worktree, or the project folder; 0: the
 // project folder, see viewRoot), without what the project ignores,
-// marking the files the active session changed when it works in that
-// folder (marks are read for every page, so they are current).
+// marking the files the active session changed, and those its language
+// servers found errors in, when it works in that folder (marks are read
+// for every page, so they are current).
 func (w *Service) ListDir(ctx context.Context, projectID, sessionID int64, q wire.DirPageQuery) (wire.DirPage, error) {
 	if q.Offset < 0 || q.Limit < 1 || q.Limit > wire.DirPageMax {
 		return wire.DirPage{}, fmt.Errorf("a page of the file tree starts at 0 or later and holds 1 to %d entries (asked: offset %d, limit %d)", wire.DirPageMax, q.Offset, q.Limit)
@@ -174,9 +175,13 @@ func (w *Service) page(l *treeListing, offset, limit int) wire.DirPage {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	marks := w.changes.root == l.root // the active session works in this folder
+	var errs map[string]int           // its files with errors after their last check
+	if marks {
+		errs = w.agent.FileErrors(w.changes.active)
+	}
 	for i := offset; i < min(len(l.names), offset+limit); i++ {
 		n := l.names[i]
-		p.Entries = append(p.Entries, wire.TreeEntry{Name: n, Dir: i < l.dirs, Link: l.links[n], Changed: marks && w.changes.isChanged(prefix+n)})
+		p.Entries = append(p.Entries, wire.TreeEntry{Name: n, Dir: i < l.dirs, Link: l.links[n], Changed: marks && w.changes.isChanged(prefix+n), Errors: errs[prefix+n]})
 	}
 	return p
 }

@@ -3,7 +3,9 @@ package service
 import (
 	"context"
 
+	"pilot/backend/config"
 	"pilot/backend/doctor"
+	"pilot/backend/lsp"
 	"pilot/backend/wire"
 )
 
@@ -12,8 +14,21 @@ import (
 // The proxy check starts a real pod, so the running executable must call
 // confine.RunPodIfAsked first thing (main does). It needs no open
 // Service: a machine whose PILOT_HOME cannot be opened is checked too.
-func Doctor(ctx context.Context) wire.DoctorReport {
-	return doctorReport(doctor.Run(ctx))
+//
+// The language servers (optional) are listed too, the user's own from
+// the settings under home ("": none), each found on PATH or not, with its
+// version; none is started.
+func Doctor(ctx context.Context, home string) wire.DoctorReport {
+	r := doctorReport(doctor.Run(ctx))
+	var user []lsp.ServerConfig
+	if home != "" {
+		s, _ := config.LoadSettings(home) // a corrupt file is reported where settings are read
+		user = s.LanguageServers
+	}
+	l := newLanguages(nil, user, 0, nil)
+	defer l.close()
+	r.LanguageServers = markUser(l.current().Servers(""), user)
+	return r
 }
 
 func doctorReport(r doctor.Report) wire.DoctorReport {

@@ -40,6 +40,7 @@ func (w *Service) mcpChanged(st mcp.Status) {
 func (w *Service) openMCP(prev, next string) {
 	if prev != "" && prev != next {
 		go w.mcp.CloseProject(prev)
+		go w.langs.closeRoot(prev)
 	}
 	w.mcp.For(next)
 }

@@ -34,6 +34,7 @@ type Service struct {
 	ledger   *ledger.Ledger
 	roots    roots
 	mcp      *mcp.Pool
+	langs    *languages // the user's language servers (languages.go)
 	subs     subscribers
 
 	// started is closed once the start-up work that the first paint does
@@ -126,7 +127,8 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	}
 	w.probe = opts.Sandbox.Probe
 	w.agentEnv = opts.Env
-	w.agent = agent.NewManager(agent.Deps{Store: st, Emitter: w, Provider: w.providerFor, Options: opts, Log: o.Log, Ledger: lg, MCP: w.mcpFor, Hooks: w.hooksFor, SettingsRules: w.settingsRulesInForce})
+	w.langs = newLanguages(opts.Env, w.userServers(), languageWait(o.Getenv, o.Log), o.Log)
+	w.agent = agent.NewManager(agent.Deps{Store: st, Emitter: w, Provider: w.providerFor, Options: opts, Log: o.Log, Ledger: lg, MCP: w.mcpFor, Hooks: w.hooksFor, SettingsRules: w.settingsRulesInForce, Diagnostics: w.langs})
 	t = logStep(o.Log, "start the agent", t)
 	w.background(func() { w.startUp(context.WithoutCancel(ctx)) })
 	dir, from := o.Project, "the folder given"
@@ -181,6 +183,7 @@ func (w *Service) Emit(name string, payload any) {
 // user left them).
 func (w *Service) Close() {
 	w.agent.Close()
+	w.langs.close()
 	w.dropMarkers()
 	if w.stopWatch != nil {
 		close(w.stopWatch)

@@ -110,6 +110,7 @@ func (w *Service) removeWorktree(ctx context.Context, s store.Session) error {
 		return err
 	}
 	w.mcp.CloseProject(s.Worktree.Path)
+	w.langs.closeRoot(s.Root(p.Path))
 	if err := mcp.Forget(w.home, s.Worktree.Path); err != nil {
 		w.log.Warn("the worktree's MCP trust was not forgotten", "worktree", s.Worktree.Path, "err", err)
 	}

@@ -68,6 +68,10 @@ type ToolCall struct {
 	// Hooks are the settings.json hooks that ran for the call, as JSON (a
 	// list of wire.HookRun, SetToolHooks); "" when none ran.
 	Hooks string `json:"hooks,omitempty"`
+	// Diagnostics is what the language servers said after the call's
+	// applied change, as JSON (a wire.Diagnostics, SetToolDiagnostics);
+	// "" when no server checked it.
+	Diagnostics string `json:"diagnostics,omitempty"`
 }
 
 // Who refused a call (ToolCall.RefusedBy).
@@ -81,7 +85,7 @@ const (
 // toolCallCols are read from tool_call_rows, which resolves the output of
 // a call whose result message holds it (see migration 0002).
 const toolCallCols = `id, session_id, message_id, tool_use_id, name, input, output, status,
-	approval, feedback, started_at, finished_at, parent_tool_use_id, refused_by, sandbox, hooks`
+	approval, feedback, started_at, finished_at, parent_tool_use_id, refused_by, sandbox, hooks, diagnostics`
 
 func scanToolCall(row interface{ Scan(...any) error }) (ToolCall, error) {
 	var c ToolCall
@@ -89,7 +93,7 @@ func scanToolCall(row interface{ Scan(...any) error }) (ToolCall, error) {
 	var started int64
 	var finished sql.NullInt64
 	err := row.Scan(&c.ID, &c.SessionID, &c.MessageID, &c.ToolUseID, &c.Name, &input, &c.Output,
-		&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &c.Sandbox, &c.Hooks)
+		&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &c.Sandbox, &c.Hooks, &c.Diagnostics)
 	if err != nil {
 		return ToolCall{}, err
 	}
@@ -178,6 +182,12 @@ func (s *Store) SetToolHooks(ctx context.Context, id int64, hooks string) error 
 	return s.updateToolCall(ctx, id, `hooks = ?`, hooks)
 }
 
+// SetToolDiagnostics records what the language servers said after a
+// call's applied change (ToolCall.Diagnostics, JSON).
+func (s *Store) SetToolDiagnostics(ctx context.Context, id int64, diagnostics string) error {
+	return s.updateToolCall(ctx, id, `diagnostics = ?`, diagnostics)
+}
+
 func (s *Store) updateToolCall(ctx context.Context, id int64, set string, args ...any) error {
 	return s.updateRow(ctx, "tool_calls", "tool call", id, set, args...)
 }
@@ -250,7 +260,7 @@ func listToolCallsOf(ctx context.Context, q querier, sessionID int64, ms []Messa
 		var started int64
 		var finished, result sql.NullInt64
 		err := rows.Scan(&c.ID, &c.SessionID, &c.MessageID, &c.ToolUseID, &c.Name, &input, &c.Output,
-			&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &c.Sandbox, &c.Hooks, &result)
+			&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &c.Sandbox, &c.Hooks, &c.Diagnostics, &result)
 		if err != nil {
 			return nil, err
 		}

@@ -36,6 +36,9 @@ type Deps struct {
 	// Agents are the session's custom agents now (task's description
 	// lists them); nil: none.
 	Agents func() agents.Set
+	// Diagnostics answers the diagnostics tool from the session's
+	// language servers; nil: none are set up (the tool says so).
+	Diagnostics Diagnose
 }
 
 // withheld reports whether a project rule denies tool any of rels.
@@ -88,7 +91,7 @@ type Registry struct {
 }
 
 // New builds the tools for a project and a session: list_files,
-// read_file, glob, grep, write_file, patch_file, multi_patch, run_bash,
+// read_file, glob, grep, diagnostics, write_file, patch_file, multi_patch, run_bash,
 // job_output and job_stop, then the session's own todo_write and present_plan, the definitions
 // of task and web_fetch, which the loop runs, and skill.
 func New(deps Deps) *Registry {
@@ -104,6 +107,7 @@ func New(deps Deps) *Registry {
 		newReadFile(deps),
 		newGlob(deps),
 		newGrep(deps),
+		newDiagnostics(deps),
 		newWriteFile(deps),
 		newPatchFile(deps),
 		newMultiPatch(deps),

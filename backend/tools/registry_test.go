@@ -19,6 +19,7 @@ var contract = []struct {
 	{"read_file", []string{"path", "start_line?", "end_line?"}, true},
 	{"glob", []string{"pattern", "path?"}, true},
 	{"grep", []string{"pattern", "path?", "file_pattern?"}, true},
+	{"diagnostics", []string{"path?"}, true},
 	{"write_file", []string{"path", "content"}, false},
 	{"patch_file", []string{"path", "old_text", "new_text", "replace_all?"}, false},
 	{"multi_patch", []string{"edits"}, false},

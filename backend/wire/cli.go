@@ -68,6 +68,9 @@ type ToolResultLine struct {
 	Change  *ChangeSummary  `json:"change,omitempty"`  // a file change, once decided
 	Effects *CommandEffects `json:"effects,omitempty"` // files an approved command changed
 	Hooks   []HookRun       `json:"hooks,omitempty"`   // the settings.json hooks that ran for the call
+	// Diagnostics: what the language servers said after the call's
+	// applied change (the model read it at the end of Output).
+	Diagnostics *Diagnostics `json:"diagnostics,omitempty"`
 }
 
 // ApprovalLine is a question the run answered (headless, without a
@@ -218,8 +221,9 @@ type CallRecord struct {
 	FinishedAt      time.Time       `json:"finishedAt,omitzero"`
 	ParentToolUseID string          `json:"parentToolUseId,omitempty"`
 	RefusedBy       string          `json:"refusedBy,omitempty"`
-	Sandbox         string          `json:"sandbox,omitempty"` // a SandboxInfo as JSON
-	Hooks           string          `json:"hooks,omitempty"`   // the settings.json hooks that ran for it: a list of HookRun as JSON
+	Sandbox         string          `json:"sandbox,omitempty"`     // a SandboxInfo as JSON
+	Hooks           string          `json:"hooks,omitempty"`       // the settings.json hooks that ran for it: a list of HookRun as JSON
+	Diagnostics     string          `json:"diagnostics,omitempty"` // what the language servers said after its change: a Diagnostics as JSON
 }
 
 // ChangeRecord is a file change a tool proposed, and what became of it.
@@ -324,6 +328,10 @@ type MCPServerSettings struct {
 type DoctorReport struct {
 	Ready  bool          `json:"ready"`
 	Checks []DoctorCheck `json:"checks"`
+	// LanguageServers are the language servers Pilot knows and the
+	// user's own: found or not, with their version. They are optional:
+	// a missing one never makes Ready false.
+	LanguageServers []LanguageServer `json:"languageServers,omitempty"`
 }
 
 // DoctorCheck is one thing Pilot relies on. Needed: when not OK, Pilot

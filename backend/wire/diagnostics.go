@@ -71,3 +71,12 @@ type DiagnosticsPayload struct {
 	Seq
 	Paths []string `json:"paths"`
 }
+
+// LanguageServerConfig is a language server the user names in Settings ›
+// Languages: its name, its command line (argv; the program found on
+// PATH) and the files it serves (globs such as "**/*.zig").
+type LanguageServerConfig struct {
+	Name     string   `json:"name"`
+	Command  []string `json:"command"`
+	Patterns []string `json:"patterns"`
+}

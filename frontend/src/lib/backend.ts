@@ -4,7 +4,7 @@
 // adapter over the generated bindings in frontend/wailsjs.
 import { createContext, useContext } from "react";
 import type { AppReadyPayload, EventMap, EventName } from "./wire.gen";
-import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, Setup, SessionDetail, SessionSummary, SettingsInput, SettingsView, SlashCommand } from "./wire.gen";
+import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, SlashCommand } from "./wire.gen";
 
 export interface VersionInfo {
   version: string;
@@ -121,6 +121,12 @@ export interface Backend {
   sandboxStatus(): Promise<SandboxStatus>;
   /** Saves the extra paths the sandbox hides (absolute or ~/); a bad one is refused with a sentence. */
   setSandboxHidden(paths: string[]): Promise<SandboxStatus>;
+  /** The language servers Pilot knows for a project and the user's own: found or not, running, version, last error. */
+  languageServers(projectId: number): Promise<LanguageServer[]>;
+  /** The language servers the user named (name, command, file patterns), as saved. */
+  userLanguageServers(): Promise<LanguageServerConfig[]>;
+  /** Saves the user's own language servers; an incomplete one is refused with a sentence. */
+  setLanguageServers(servers: LanguageServerConfig[]): Promise<LanguageServerConfig[]>;
   listRules(projectId: number): Promise<Rule[]>;
   addRule(projectId: number, tool: string, pattern: string, effect: string): Promise<Rule>;
   deleteRule(projectId: number, ruleId: number): Promise<void>;

@@ -35,7 +35,7 @@ export type Row =
 /** The rows of a page. */
 export function entriesOf(p: DirPage): FileEntry[] {
   const prefix = p.dir ? `${p.dir}/` : "";
-  return p.entries.map((e) => ({ path: prefix + e.name, name: e.name, isDir: !!e.dir, isLink: !!e.link, changed: !!e.changed }));
+  return p.entries.map((e) => ({ path: prefix + e.name, name: e.name, isDir: !!e.dir, isLink: !!e.link, changed: !!e.changed, ...(e.errors ? { errors: e.errors } : {}) }));
 }
 
 /**

@@ -10,6 +10,8 @@ export interface FileEntry {
   isDir: boolean;
   isLink: boolean;
   changed: boolean;
+  /** The language servers' error count after the last change (0: none). */
+  errors?: number;
 }
 
 /** A command of the / picker: one of the backend's, or built into the window. */

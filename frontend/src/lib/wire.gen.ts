@@ -396,6 +396,11 @@ export interface ToolResultLine {
   effects?: CommandEffects;
   /** the settings.json hooks that ran for the call */
   hooks?: HookRun[];
+  /**
+   * Diagnostics: what the language servers said after the call's
+   * applied change (the model read it at the end of Output).
+   */
+  diagnostics?: Diagnostics;
 }
 
 /**
@@ -583,6 +588,8 @@ export interface CallRecord {
   sandbox?: string;
   /** the settings.json hooks that ran for it: a list of HookRun as JSON */
   hooks?: string;
+  /** what the language servers said after its change: a Diagnostics as JSON */
+  diagnostics?: string;
 }
 
 /** ChangeRecord is a file change a tool proposed, and what became of it. */
@@ -701,6 +708,12 @@ export interface MCPServerSettings {
 export interface DoctorReport {
   ready: boolean;
   checks: DoctorCheck[];
+  /**
+   * LanguageServers are the language servers Pilot knows and the
+   * user's own: found or not, with their version. They are optional:
+   * a missing one never makes Ready false.
+   */
+  languageServers?: LanguageServer[];
 }
 
 /**
@@ -905,6 +918,17 @@ export interface LanguageServer {
  */
 export interface DiagnosticsPayload extends Seq {
   paths: string[];
+}
+
+/**
+ * LanguageServerConfig is a language server the user names in Settings ›
+ * Languages: its name, its command line (argv; the program found on
+ * PATH) and the files it serves (globs such as "** /*.zig").
+ */
+export interface LanguageServerConfig {
+  name: string;
+  command: string[];
+  patterns: string[];
 }
 
 /**

@@ -72,6 +72,8 @@ export interface AppState {
   layout: Layout;
   /** Bumped when project files may have changed (refreshes the file tree). */
   filesVersion: number;
+  /** Bumped when the language servers' error counts of some files changed (agent:diagnostics: the tree's marks). */
+  marksVersion: number;
   dialog: Dialog;
   /** Closing the window waits for the user: what it would stop (null: not asked). */
   quit: WorkInFlight | null;
@@ -100,6 +102,7 @@ export const initialState: AppState = {
   panelTab: "review",
   layout: { narrow: false, view: "chat", sidebar: true, drawer: false, width: 1280, reviewFocus: "auto" },
   filesVersion: 0,
+  marksVersion: 0,
   dialog: "none",
   quit: null,
   appError: null,

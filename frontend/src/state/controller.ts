@@ -112,6 +112,10 @@ export class AppController implements ActionContext {
         this.jobs.onOutput(payload);
         if (payload.seq > 0) this.route({ name: "agent:job_output", payload });
       }),
+      b.on("agent:diagnostics", (payload) => {
+        this.route({ name: "agent:diagnostics", payload });
+        this.marksChanged(payload.sessionId);
+      }),
       b.on("session:updated", (p) => this.onSessionUpdated(p)),
       b.on("ledger:updated", (p) => this.ledger.updated(p.sessionId)),
       b.on("app:open_project", (p) => void this.desktop.openProject(p)),
@@ -130,6 +134,12 @@ export class AppController implements ActionContext {
   }
 
   // ---- events -------------------------------------------------------
+
+  /** The error counts of some files of a session changed: the tree asks for its marks again when it shows that session. */
+  private marksChanged(sessionId: number) {
+    if (this.state.session?.id !== sessionId) return;
+    this.set((st) => ({ ...st, marksVersion: st.marksVersion + 1 }));
+  }
 
   private route(ev: SessionEvent) {
     this.trackLive(ev);

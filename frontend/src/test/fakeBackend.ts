@@ -2,7 +2,7 @@
 // emit() to push events as the Go side would.
 import type { Backend, ExportFormat, VersionInfo } from "../lib/backend";
 import type { AppReadyPayload, EventMap, EventName } from "../lib/wire.gen";
-import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, Setup, SessionDetail, SessionSummary, SettingsInput, SettingsView, SlashCommand, TrustSection, Usage } from "../lib/wire.gen";
+import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, SlashCommand, TrustSection, Usage } from "../lib/wire.gen";
 import type { FileEntry } from "../lib/types";
 import { FakeGit } from "./fakeGit";
 import { FakeJobs } from "./fakeJobs";
@@ -87,6 +87,10 @@ export class FakeBackend implements Backend {
   settings: SettingsView = { ...defaultSettings };
   /** The OS sandbox as sandboxStatus reports it; a test sets it. */
   sandbox: SandboxStatus = { ready: true, userNamespaces: "available", landlockAbi: 4, bwrap: "/usr/bin/bwrap", bwrapVersion: "0.11.0", hidden: [] };
+  /** The language servers languageServers reports; a test sets them. */
+  langServers: LanguageServer[] = [];
+  /** The user's own language servers, as saved. */
+  userLangs: LanguageServerConfig[] = [];
   dirs: Record<string, FileEntry[]> = {};
   /** The version of every listing ListDir gives (bump it when dirs change). */
   dirVersion = 1;
@@ -365,7 +369,7 @@ export class FakeBackend implements Backend {
     const sorted = (folder.dirs[q.dir] ?? []).slice().sort((a, b) => Number(b.isDir) - Number(a.isDir) || collator.compare(a.name, b.name));
     const entries = sorted
       .slice(q.offset, q.offset + q.limit)
-      .map((e) => ({ name: e.name, ...(e.isDir && { dir: true }), ...(e.isLink && { link: true }), ...(e.changed && { changed: true }) }));
+      .map((e) => ({ name: e.name, ...(e.isDir && { dir: true }), ...(e.isLink && { link: true }), ...(e.changed && { changed: true }), ...(e.errors && { errors: e.errors }) }));
     return { dir: q.dir, version: this.dirVersion, total: sorted.length, offset: q.offset, entries };
   }
   async readProjectFile(projectId: number, sessionId: number, path: string): Promise<FilePreview> {
@@ -401,6 +405,24 @@ export class FakeBackend implements Backend {
     if (bad !== undefined) throw new Error(`the hidden path "${bad}" is neither absolute nor under ~/: write it as /abs/path or ~/folder`);
     this.sandbox = { ...this.sandbox, hidden: clean };
     return this.sandbox;
+  }
+  async languageServers(projectId: number): Promise<LanguageServer[]> {
+    this.record("languageServers", projectId);
+    return this.langServers;
+  }
+  async userLanguageServers(): Promise<LanguageServerConfig[]> {
+    this.record("userLanguageServers");
+    return this.userLangs;
+  }
+  async setLanguageServers(servers: LanguageServerConfig[]): Promise<LanguageServerConfig[]> {
+    this.record("setLanguageServers", servers);
+    const clean = servers
+      .map((x) => ({ name: x.name.trim(), command: x.command.map((a) => a.trim()).filter(Boolean), patterns: x.patterns.map((p) => p.trim()).filter(Boolean) }))
+      .filter((x) => x.name || x.command.length || x.patterns.length);
+    const bad = clean.find((x) => x.patterns.length === 0);
+    if (bad) throw new Error(`the language server "${bad.name}" serves no files: give at least one pattern (e.g. **/*.zig)`);
+    this.userLangs = clean;
+    return clean;
   }
   async listModels(provider: string, baseUrl: string, apiKey: string): Promise<string[]> {
     this.record("listModels", provider, baseUrl, apiKey);

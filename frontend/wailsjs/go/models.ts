@@ -1164,6 +1164,22 @@ export namespace wire {
 	        this.user = source["user"];
 	    }
 	}
+	export class LanguageServerConfig {
+	    name: string;
+	    command: string[];
+	    patterns: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new LanguageServerConfig(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.command = source["command"];
+	        this.patterns = source["patterns"];
+	    }
+	}
 	export class LedgerFile {
 	    path: string;
 	    kind: string;

@@ -6,6 +6,7 @@ import MessageImage from "./MessageImage";
 import { checkpointUndone } from "../../state/ledger";
 import ChangeDetailView from "./ChangeDetailView";
 import CommandEffectsView from "./CommandEffectsView";
+import DiagnosticsSummary from "./DiagnosticsSummary";
 import PlanCard from "../plan/PlanCard";
 import HelperCalls, { callCountText, useHelperCallCount } from "./HelperCalls";
 import HookRuns, { hookName } from "./HookRuns";
@@ -236,6 +237,7 @@ function ToolCallCard({ id }: { id: string }) {
       {sandbox && <SandboxNotes info={sandbox} />}
       {call.hooks && call.hooks.length > 0 && <HookRuns runs={call.hooks} />}
       {call.jobId && <JobLink jobId={call.jobId} />}
+      {call.diagnostics && <DiagnosticsSummary d={call.diagnostics} />}
       {expanded && change && (
         <div className="tool-body">
           <ChangeDetailView callId={call.id} summary={change} />

@@ -20,6 +20,7 @@ export default function FileTree({ onOpen, onDiff }: { onOpen: (path: string) =>
   const c = useController();
   const project = useApp((s) => s.project);
   const version = useApp((s) => s.filesVersion);
+  const marks = useApp((s) => s.marksVersion);
   const root = useViewRoot();
   // The session named to the backend: a fork and its parent share one
   // worktree, so switching between them keeps the tree (root.key).
@@ -86,7 +87,8 @@ export default function FileTree({ onOpen, onDiff }: { onOpen: (path: string) =>
     if (project) void load("");
   }, [project, root.key, load]);
 
-  // Files may have changed (an approved change): list loaded folders again.
+  // Files may have changed (an approved change), or their error marks (the
+  // language servers' diagnostics): list loaded folders again.
   const first = useRef(true);
   useEffect(() => {
     if (first.current) {
@@ -94,7 +96,7 @@ export default function FileTree({ onOpen, onDiff }: { onOpen: (path: string) =>
       return;
     }
     for (const dir of Object.keys(dirsRef.current)) void load(dir, true);
-  }, [version, load]);
+  }, [version, marks, load]);
 
   const rows = useMemo(() => flatten(dirs, expanded), [dirs, expanded]);
 
@@ -196,6 +198,7 @@ export default function FileTree({ onOpen, onDiff }: { onOpen: (path: string) =>
               data-path={e.path}
               data-dir={e.isDir ? "true" : undefined}
               data-changed={e.changed ? "true" : undefined}
+              data-errors={e.errors || undefined}
               style={style}
               onClick={() => {
                 setActive(item.index);
@@ -208,6 +211,11 @@ export default function FileTree({ onOpen, onDiff }: { onOpen: (path: string) =>
               </span>
               <span className="tree-name">{e.name}</span>
               {e.isLink && <span className="muted"> ↪</span>}
+              {!!e.errors && (
+                <span className="tree-errors" title={`${e.errors} ${e.errors === 1 ? "error" : "errors"} after the last change`} aria-label={`${e.errors} ${e.errors === 1 ? "error" : "errors"}`}>
+                  {e.errors}
+                </span>
+              )}
               {e.changed &&
                 (e.isDir ? (
                   <span className="changed-dot" title="Holds files changed in this session" aria-label="changed">

@@ -13,13 +13,14 @@ import McpServersEditor from "./McpServersEditor";
 import RulesEditor from "./RulesEditor";
 import SandboxSettings from "./SandboxSettings";
 import SetupSection from "./SetupSection";
+import LanguagesSection from "./LanguagesSection";
 import ProviderField, { KeyField, Override } from "./ProviderField";
 import { backendProvider, COMPATIBLE, formFromView, isHttpUrl, presetOf, protocolOf, thinkingOptions, toInput, validate, type FormErrors, type ProviderChoice, type SettingsForm } from "./validate";
 
 /**
  * The sections of the side index, in order.
  */
-const SECTIONS: SectionId[] = ["provider", "approvals", "sandbox", "mcp", "setup", "notifications", "helpers", "about"];
+const SECTIONS: SectionId[] = ["provider", "approvals", "sandbox", "mcp", "setup", "languages", "notifications", "helpers", "about"];
 
 function Form({ view }: { view: SettingsView }) {
   const c = useController();
@@ -271,6 +272,10 @@ function Form({ view }: { view: SettingsView }) {
 
           <Section id="setup">
             {project ? <SetupSection projectId={project.id} /> : <p className="muted">Open a project to see the hooks, skills, rules, MCP servers and commands Pilot found for it.</p>}
+          </Section>
+
+          <Section id="languages">
+            <LanguagesSection projectId={project?.id ?? 0} />
           </Section>
 
           <Section id="notifications">

@@ -50,14 +50,15 @@ describe("withPage", () => {
     const f = withPage(undefined, {
       dir: "",
       version: 1,
-      total: 3,
+      total: 4,
       offset: 0,
-      entries: [{ name: "src", dir: true }, { name: "ln", dir: true, link: true }, { name: "a.go", changed: true }],
+      entries: [{ name: "src", dir: true }, { name: "ln", dir: true, link: true }, { name: "a.go", changed: true }, { name: "b.go", errors: 3 }],
     });
     expect(f.pages.get(0)).toEqual([
       { path: "src", name: "src", isDir: true, isLink: false, changed: false },
       { path: "ln", name: "ln", isDir: true, isLink: true, changed: false },
       { path: "a.go", name: "a.go", isDir: false, isLink: false, changed: true },
+      { path: "b.go", name: "b.go", isDir: false, isLink: false, changed: false, errors: 3 },
     ]);
   });
 });

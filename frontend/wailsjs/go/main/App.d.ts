@@ -131,6 +131,8 @@ export function SendMessage(arg1:number,arg2:string,arg3:Array<string>):Promise<
 
 export function SendMessageWithImages(arg1:number,arg2:string,arg3:Array<string>,arg4:Array<wire.ImageInput>):Promise<void>;
 
+export function SetLanguageServers(arg1:Array<wire.LanguageServerConfig>):Promise<Array<wire.LanguageServerConfig>>;
+
 export function SetSandboxHidden(arg1:Array<string>):Promise<wire.SandboxStatus>;
 
 export function SetSessionMode(arg1:number,arg2:string):Promise<wire.SessionSummary>;
@@ -140,5 +142,7 @@ export function Setup(arg1:number):Promise<wire.Setup>;
 export function StopJob(arg1:number,arg2:string):Promise<void>;
 
 export function TrustProject(arg1:string):Promise<void>;
+
+export function UserLanguageServers():Promise<Array<wire.LanguageServerConfig>>;
 
 export function Version():Promise<version.Info>;

@@ -258,6 +258,10 @@ export function SendMessageWithImages(arg1, arg2, arg3, arg4) {
   return window['go']['main']['App']['SendMessageWithImages'](arg1, arg2, arg3, arg4);
 }
 
+export function SetLanguageServers(arg1) {
+  return window['go']['main']['App']['SetLanguageServers'](arg1);
+}
+
 export function SetSandboxHidden(arg1) {
   return window['go']['main']['App']['SetSandboxHidden'](arg1);
 }
@@ -276,6 +280,10 @@ export function StopJob(arg1, arg2) {
 
 export function TrustProject(arg1) {
   return window['go']['main']['App']['TrustProject'](arg1);
+}
+
+export function UserLanguageServers() {
+  return window['go']['main']['App']['UserLanguageServers']();
 }
 
 export function Version() {
