@@ -80,7 +80,11 @@ func (t *turn) diagnose(ctx context.Context, r *toolRun, paths []string) {
 	}
 	v := summarize(o.Diagnostics, notes)
 	var b strings.Builder
-	b.WriteString("Diagnostics after this change:\n")
+	b.WriteString("Diagnostics after this change")
+	if len(o.Answered) > 0 {
+		fmt.Fprintf(&b, " (%s)", strings.Join(o.Answered, ", "))
+	}
+	b.WriteString(":\n")
 	writeItems(&b, o.Diagnostics, maxDiagLines)
 	if v.Errors+v.Warnings == 0 && len(o.Checked) > 0 && len(o.TimedOut) == 0 && len(o.Failed) == 0 {
 		b.WriteString("No errors or warnings in the changed files.\n")
@@ -171,6 +175,9 @@ func (l *live) outcomeNotes(o lsp.Outcome, waited time.Duration, once bool) []st
 	}
 	for _, f := range o.Failed {
 		notes = append(notes, sentence(f)+" Diagnostics unknown.")
+	}
+	for _, f := range o.Restarted {
+		notes = append(notes, sentence(f))
 	}
 	l.diag.mu.Lock()
 	defer l.diag.mu.Unlock()

@@ -23,7 +23,8 @@ import (
 // a change to a .go file reports on every .go file of the folder (the
 // files that import it). .ts files have no server (Missing, said at every
 // call: the agent tells it once per session), .py files' server never
-// answers (TimedOut).
+// answers (TimedOut). A change to a file named crash.go finds the server
+// crashed since and started again (Restarted): its answer is real.
 type fileDiag struct {
 	mu      sync.Mutex
 	changes [][]string // the paths of each AfterChange
@@ -41,6 +42,9 @@ func (f *fileDiag) AfterChange(_ context.Context, root string, paths []string) l
 			goChanged = true
 			if _, err := os.Stat(filepath.Join(root, p)); err == nil {
 				o.Checked = append(o.Checked, p)
+			}
+			if filepath.Base(p) == "crash.go" {
+				o.Restarted = []string{"gopls stopped unexpectedly (signal: killed); Pilot started it again"}
 			}
 		case ".ts":
 			o.Missing = []string{"no TypeScript language server found (install typescript-language-server)"}
@@ -254,6 +258,28 @@ func TestDiagnosticsMissingOnceTimedOut(t *testing.T) {
 	reqs := h.srv.Requests()
 	if got := reqs[len(reqs)-1].ToolResults[0].Content; !strings.HasSuffix(got, missing) {
 		t.Errorf("another session's first .ts change:\n%s", got)
+	}
+}
+
+// A server that crashed since the last change and was started again for
+// this one says so, and what it answered is given as known: no
+// "diagnostics unknown", the errors listed and counted.
+func TestDiagnosticsAfterARestart(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "anthropic", fakellm.Script{Turns: []fakellm.Turn{
+		{ToolCalls: []fakellm.ToolCall{toolCall("w", "write_file", `{"path":"crash.go","content":"package a\nfunc A() { frob() }\n"}`)}},
+		{Text: "Done."},
+	}}, setup{mode: "all", diag: &fileDiag{}})
+	if r := h.turn("write"); r != ReasonEndTurn {
+		t.Fatalf("reason %s", r)
+	}
+	got := h.results(1)[0].Content
+	want := "Diagnostics after this change:\ncrash.go:2:12: error: undefined: frob\ngopls stopped unexpectedly (signal: killed); Pilot started it again."
+	if !strings.HasSuffix(got, want) || strings.Contains(got, "unknown") {
+		t.Errorf("want the result to end with\n%s\ngot:\n%s", want, got)
+	}
+	if c := diagCard(h, "w"); c.Diagnostics == nil || c.Diagnostics.Errors != 1 {
+		t.Errorf("card %+v", c.Diagnostics)
 	}
 }
 

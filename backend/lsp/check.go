@@ -32,6 +32,7 @@ func (m *Manager) check(ctx context.Context, root string, paths []string, change
 		rels []string
 	}
 	var groups []*group
+	said := map[string]bool{} // languages whose missing server this outcome names
 	for _, p := range paths {
 		rel, ok := relative(root, p)
 		if !ok {
@@ -42,7 +43,7 @@ func (m *Manager) check(ctx context.Context, root string, paths []string, change
 		case len(serving) == 0: // no server for this kind of file
 			continue
 		case exe == "":
-			if s := m.missing(serving, rel); s != "" {
+			if s := missing(serving, rel, said); s != "" {
 				out.Missing = append(out.Missing, s)
 			}
 			continue
@@ -80,8 +81,11 @@ collect:
 		case r := <-results:
 			delete(pending, r.name)
 			out.Failed = append(out.Failed, r.failed...)
+			out.Restarted = append(out.Restarted, r.restarted...)
 			if r.timedOut {
 				out.TimedOut = append(out.TimedOut, r.name)
+			} else if len(r.failed) == 0 {
+				out.Answered = append(out.Answered, r.name)
 			}
 			for abs, items := range r.diags {
 				all[abs] = append(all[abs], items...)
@@ -106,6 +110,7 @@ type serverResult struct {
 	diags      map[string][]lspDiagnostic // absolute path → diagnostics
 	timedOut   bool
 	failed     []string
+	restarted  []string
 	serverTime time.Duration
 }
 
@@ -117,7 +122,11 @@ func (m *Manager) checkOne(ctx context.Context, cfg ServerConfig, exe, root stri
 		return res
 	}
 	c, failed, err := m.client(ctx, cfg, exe, root)
-	res.failed = failed
+	if c != nil {
+		res.restarted = failed // it crashed before and runs again: what it says now is true
+	} else {
+		res.failed = failed
+	}
 	if c == nil {
 		if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
 			return timedOut()
@@ -189,16 +198,15 @@ func (m *Manager) serverFor(rel, pathEnv string) (cfg ServerConfig, exe string, 
 	return cfg, exe, serving
 }
 
-// missing says, the first time for the file's language, that no server
-// for it is installed; "" after.
-func (m *Manager) missing(serving []ServerConfig, rel string) string {
+// missing says that no server for the file's language is installed, the
+// first time in one outcome (said); "" after. The agent tells it once
+// per session.
+func missing(serving []ServerConfig, rel string, said map[string]bool) string {
 	lang := serving[0].languageOf(rel)
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.saidMissing[lang] {
+	if said[lang] {
 		return ""
 	}
-	m.saidMissing[lang] = true
+	said[lang] = true
 	names := make([]string, len(serving))
 	for i, c := range serving {
 		names[i] = c.Command[0]

@@ -65,6 +65,9 @@ func TestHungServerIsBoundedByTheWait(t *testing.T) {
 	}
 }
 
+// A missing server is named once per language in an outcome, and again
+// in the next one: the agent tells it once per session (each session
+// hears it once, TestDiagnosticsMissingOnceTimedOut).
 func TestMissingServerIsSaidOncePerLanguage(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
@@ -75,8 +78,8 @@ func TestMissingServerIsSaidOncePerLanguage(t *testing.T) {
 	if want := []string{"no Nope language server found (install pilot-no-such-server)"}; !slices.Equal(out.Missing, want) {
 		t.Fatalf("want Missing %q, got %+v", want, out)
 	}
-	if out := m.AfterChange(ctx(t), root, []string{"a.nope"}); len(out.Missing) != 0 {
-		t.Fatalf("the second change says nothing more, got %+v", out)
+	if out := m.AfterChange(ctx(t), root, []string{"a.nope"}); len(out.Missing) != 1 {
+		t.Fatalf("the second change names it again (for another session's sake), got %+v", out)
 	}
 	servers := m.Servers(root)
 	i := slices.IndexFunc(servers, func(s wire.LanguageServer) bool { return s.Name == "nope" })
@@ -124,14 +127,14 @@ func TestKilledServerIsRestartedAndReportedOnce(t *testing.T) {
 	// The next change finds it dead: it says so once, starts it again,
 	// and has the diagnostics all the same.
 	out := m.AfterChange(ctx(t), root, []string{"a.go"})
-	if len(out.Failed) != 1 || !strings.Contains(out.Failed[0], "gopls stopped unexpectedly (signal: killed)") {
-		t.Fatalf("want one failure naming the kill, got %+v", out)
+	if len(out.Restarted) != 1 || !strings.Contains(out.Restarted[0], "gopls stopped unexpectedly (signal: killed)") || len(out.Failed) != 0 {
+		t.Fatalf("want one restart naming the kill and no failure, got %+v", out)
 	}
 	if len(find(out.Diagnostics, "a.go", "undefined: undefinedFn")) != 1 {
 		t.Fatalf("the restarted server answers the same change, got %+v", out)
 	}
 	out = m.AfterChange(ctx(t), root, []string{"a.go"})
-	if len(out.Failed) != 0 || len(out.Diagnostics) != 1 {
+	if len(out.Failed)+len(out.Restarted) != 0 || len(out.Diagnostics) != 1 {
 		t.Fatalf("the crash is said once, got %+v", out)
 	}
 	servers := m.Servers(root)

@@ -80,13 +80,22 @@ type Outcome struct {
 	Diagnostics []wire.Diagnostic
 	// Checked are the files a server looked at (relative paths).
 	Checked []string
-	// Missing names, once per Manager and language, a server that is not
-	// installed: "no Go language server found (install gopls)".
+	// Missing names, once per language, a server that is not installed
+	// for a changed file: "no Go language server found (install gopls)"
+	// (every time: the agent tells it once per session).
 	Missing []string
+	// Answered names the servers that answered about the changed files
+	// (AfterChange), for the result's header.
+	Answered []string
 	// TimedOut names the servers that did not answer within the wait.
 	TimedOut []string
-	// Failed names servers that crashed or could not start, with why.
+	// Failed names servers that crashed or could not start, with why:
+	// they did not answer about these files.
 	Failed []string
+	// Restarted names servers that had crashed since the last outcome and
+	// were started again for this one, with why: what they said here is
+	// their real answer.
+	Restarted []string
 	// ServerTime is the servers' own time, from the sync to the last
 	// diagnostics received (for the benchmark's split).
 	ServerTime time.Duration
@@ -101,12 +110,11 @@ type Manager struct {
 	log     *slog.Logger
 	configs []ServerConfig // Extra, then the built-in ones
 
-	mu          sync.Mutex
-	clients     map[key]*client
-	health      map[key]*health
-	saidMissing map[string]bool   // languages whose missing server was said
-	lastErr     map[string]string // server name → its last failure
-	closed      bool
+	mu      sync.Mutex
+	clients map[key]*client
+	health  map[key]*health
+	lastErr map[string]string // server name → its last failure
+	closed  bool
 
 	versions versionCache
 }
@@ -129,7 +137,7 @@ func New(opts Options) *Manager {
 	return &Manager{
 		opts: opts, log: log, configs: append(slices.Clone(opts.Extra), builtins...),
 		clients: map[key]*client{}, health: map[key]*health{},
-		saidMissing: map[string]bool{}, lastErr: map[string]string{},
+		lastErr: map[string]string{},
 	}
 }
 
