@@ -1,9 +1,11 @@
 package agent
 
 import (
+	"bytes"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"pilot/backend/wire"
 )
@@ -27,6 +29,10 @@ type outbox struct {
 	order   []int64 // sessions with pending deltas, first come first
 	timer   *time.Timer
 	sent    map[int64]*inflight // what the frontend was sent of unfinished work
+	// tails are the bytes of a character a job's output cut in two, held
+	// until the rest comes (or the session's next terminal event), so no
+	// event carries half a UTF-8 character (JSON would make it U+FFFD).
+	tails map[int64][]jobChunk
 }
 
 // inflight is the text of the message being streamed and the output of
@@ -83,6 +89,9 @@ type jobChunk struct {
 	jobID  string
 	offset int64
 	chunk  []byte
+	// whole: send it as it is, even ending inside a character (a held
+	// tail sent at a terminal event).
+	whole bool
 }
 
 // maxJobChunk caps a job's output in one flush: a job that floods its
@@ -153,7 +162,16 @@ func (o *outbox) output(session int64, toolCallID, chunk string) {
 func (o *outbox) jobOutput(session int64, jobID string, offset int64, chunk []byte) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	o.addJobOutput(session, jobID, offset, chunk)
+}
+
+// addJobOutput is jobOutput with o.mu held; it returns the chunk it went
+// to.
+func (o *outbox) addJobOutput(session int64, jobID string, offset int64, chunk []byte) *jobChunk {
 	d := o.gather(session)
+	if t := o.takeTail(session, jobID); t != nil && t.offset+int64(len(t.chunk)) == offset {
+		offset, chunk = t.offset, append(t.chunk, chunk...)
+	}
 	var c *jobChunk
 	for i := range d.jobs {
 		if d.jobs[i].jobID == jobID && d.jobs[i].offset+int64(len(d.jobs[i].chunk)) == offset {
@@ -166,10 +184,66 @@ func (o *outbox) jobOutput(session int64, jobID string, offset int64, chunk []by
 		c = &d.jobs[len(d.jobs)-1]
 	}
 	c.chunk = append(c.chunk, chunk...)
+	c.whole = false
 	if over := len(c.chunk) - maxJobChunk; over > 0 {
 		c.chunk = append(c.chunk[:0], c.chunk[over:]...)
 		c.offset += int64(over)
 	}
+	return c
+}
+
+// takeTail removes and returns the held tail of a job's output; o.mu is
+// held.
+func (o *outbox) takeTail(session int64, jobID string) *jobChunk {
+	ts := o.tails[session]
+	for i := range ts {
+		if ts[i].jobID == jobID {
+			t := ts[i]
+			if o.tails[session] = append(ts[:i], ts[i+1:]...); len(o.tails[session]) == 0 {
+				delete(o.tails, session)
+			}
+			return &t
+		}
+	}
+	return nil
+}
+
+// holdTail keeps the cut character at the end of a job's chunk for the
+// next flush and returns what can be sent now; o.mu is held.
+func (o *outbox) holdTail(session int64, c jobChunk) jobChunk {
+	// A chunk that starts inside a character (its start was dropped)
+	// starts at the next one: the window sees the gap and reads the job.
+	for i := 0; i < utf8.UTFMax-1 && len(c.chunk) > 0 && !utf8.RuneStart(c.chunk[0]); i++ {
+		c.chunk, c.offset = c.chunk[1:], c.offset+1
+	}
+	if c.whole {
+		return c
+	}
+	n := cutRune(c.chunk)
+	if n == 0 {
+		return c
+	}
+	if o.tails == nil {
+		o.tails = map[int64][]jobChunk{}
+	}
+	keep := len(c.chunk) - n
+	o.tails[session] = append(o.tails[session], jobChunk{jobID: c.jobID, offset: c.offset + int64(keep), chunk: bytes.Clone(c.chunk[keep:])})
+	c.chunk = c.chunk[:keep]
+	return c
+}
+
+// cutRune is how many bytes at the end of b begin a character that is
+// not complete yet (0: none).
+func cutRune(b []byte) int {
+	for n := 1; n < utf8.UTFMax && n <= len(b); n++ {
+		if utf8.RuneStart(b[len(b)-n]) {
+			if utf8.FullRune(b[len(b)-n:]) {
+				return 0
+			}
+			return n
+		}
+	}
+	return 0
 }
 
 // send emits a terminal event after the session's pending deltas. build
@@ -178,6 +252,13 @@ func (o *outbox) send(session int64, name string, build func(wire.Seq) any) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.flushSession(session)
+	if ts := o.tails[session]; len(ts) > 0 { // a job's end: nothing more comes to complete them
+		delete(o.tails, session)
+		for _, t := range ts {
+			o.addJobOutput(session, t.jobID, t.offset, t.chunk).whole = true
+		}
+		o.flushSession(session)
+	}
 	payload := build(o.next(session))
 	o.settle(session, payload)
 	o.emit.Emit(name, payload)
@@ -263,6 +344,9 @@ func (o *outbox) flushSession(session int64) {
 		o.emit.Emit(wire.AgentToolOutput, wire.ToolOutputPayload{Seq: o.next(session), ToolCallID: c.toolCallID, Chunk: string(c.chunk)})
 	}
 	for _, c := range d.jobs {
+		if c = o.holdTail(session, c); len(c.chunk) == 0 {
+			continue
+		}
 		o.emit.Emit(wire.AgentJobOutput, wire.JobOutputPayload{Seq: o.next(session), JobID: c.jobID, Offset: c.offset, Chunk: string(c.chunk)})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"pilot/backend/wire"
 )
@@ -144,5 +145,48 @@ func TestOutboxSnapshotCarriesInflightWork(t *testing.T) {
 	lv, _ = o.snapshot(1, func() error { return nil })
 	if lv.MessageID != 0 || lv.Text != "" || len(lv.Output) != 0 || lv.Seq != 6 {
 		t.Fatalf("after commit: %+v", lv)
+	}
+}
+
+// A job's output cut inside a character reaches the window whole: the
+// cut bytes wait for the rest (or for the session's next terminal
+// event), so no event carries half a character and the offsets still
+// add up to the bytes written.
+func TestOutboxJobOutputKeepsCharactersWhole(t *testing.T) {
+	t.Parallel()
+	s := &sink{}
+	o := newOutbox(s, time.Hour)
+	euro := []byte("€") // 3 bytes
+	o.jobOutput(1, "1", 0, append([]byte("price: "), euro[:1]...))
+	o.flush()
+	o.jobOutput(1, "1", 8, euro[1:2])
+	o.flush()
+	o.jobOutput(1, "1", 9, append(euro[2:], []byte(" and ")...))
+	o.flush()
+	o.jobOutput(1, "1", 15, []byte("£")[:1]) // the job's last byte: the start of a character
+	o.send(1, wire.AgentJob, func(q wire.Seq) any { return wire.JobPayload{Seq: q} })
+	var text []byte
+	var next int64
+	var chunks []string
+	for _, r := range s.list() {
+		p, ok := r.payload.(wire.JobOutputPayload)
+		if !ok {
+			continue
+		}
+		if p.Offset != next {
+			t.Fatalf("chunk at %d, want %d: %+v", p.Offset, next, chunks)
+		}
+		chunks = append(chunks, p.Chunk)
+		text = append(text, p.Chunk...)
+		next = p.Offset + int64(len(p.Chunk))
+	}
+	want := "price: € and " + string([]byte("£")[:1])
+	if string(text) != want {
+		t.Fatalf("got %q, want %q (chunks %q)", text, want, chunks)
+	}
+	for _, c := range chunks[:len(chunks)-1] {
+		if !utf8.ValidString(c) {
+			t.Errorf("a chunk carries half a character: %q (all %q)", c, chunks)
+		}
 	}
 }
