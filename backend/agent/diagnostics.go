@@ -29,6 +29,18 @@ type Diagnostics interface {
 	// Current is what the servers say now about path ("": every file
 	// they reported on).
 	Current(ctx context.Context, root, path string) lsp.Outcome
+	// Warm starts the servers of these files in the background (a file
+	// read, a change proposed), so the change's check does not wait for
+	// a cold server; it never blocks.
+	Warm(root string, paths ...string)
+}
+
+// warmServers starts the language servers of files the model read or
+// proposes to change, while the user reads the proposal.
+func (t *turn) warmServers(paths []string) {
+	if d := t.l.m.diagnostics; d != nil && len(paths) > 0 {
+		d.Warm(t.l.root.Dir(), paths...)
+	}
 }
 
 const (

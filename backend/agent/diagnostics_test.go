@@ -28,6 +28,7 @@ import (
 type fileDiag struct {
 	mu      sync.Mutex
 	changes [][]string // the paths of each AfterChange
+	warmed  []string   // the paths of each Warm
 }
 
 func (f *fileDiag) AfterChange(_ context.Context, root string, paths []string) lsp.Outcome {
@@ -67,6 +68,19 @@ func (f *fileDiag) Current(_ context.Context, root, path string) lsp.Outcome {
 		o.Checked = []string{path}
 	}
 	return o
+}
+
+// Warm notes the files whose servers the agent warmed.
+func (f *fileDiag) Warm(_ string, paths ...string) {
+	f.mu.Lock()
+	f.warmed = append(f.warmed, paths...)
+	f.mu.Unlock()
+}
+
+func (f *fileDiag) warmedPaths() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.warmed)
 }
 
 func (f *fileDiag) calls() [][]string {
@@ -411,4 +425,23 @@ func jsonString(t *testing.T, s string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// The servers of a file the model read, and of a change it proposes, are
+// started ahead (before the user decides), so the change's check does
+// not wait for a cold server; a file that failed to read warms nothing.
+func TestDiagnosticsWarmServers(t *testing.T) {
+	t.Parallel()
+	d := &fileDiag{}
+	h := newHarness(t, "anthropic", fakellm.Script{Turns: []fakellm.Turn{
+		{ToolCalls: []fakellm.ToolCall{toolCall("w0", "write_file", `{"path":"a.go","content":"package a\n"}`)}},
+		{ToolCalls: []fakellm.ToolCall{toolCall("r", "read_file", `{"path":"a.go"}`), toolCall("r2", "read_file", `{"path":"missing.go"}`)}},
+		{Text: "Done."},
+	}}, setup{mode: "all", diag: d})
+	if r := h.turn("read and write"); r != ReasonEndTurn {
+		t.Fatalf("reason %s", r)
+	}
+	if got := d.warmedPaths(); !slices.Equal(got, []string{"a.go", "a.go"}) {
+		t.Errorf("warmed %q, want a.go for the proposed write and a.go for the read (not the missing file)", got)
+	}
 }

@@ -57,6 +57,7 @@ func (t *turn) runFiles(ctx context.Context, r *toolRun, p *tools.Proposal) {
 		for _, f := range plans {
 			c.Paths = append(c.Paths, f.change.Path)
 		}
+		t.warmServers(c.Paths)
 		d := t.judge(ctx, c)
 		if attempt > 0 && d.Verdict == gate.Run {
 			d = gate.Judge(permission.ModeAsk, nil, c) // a stale change is always shown again

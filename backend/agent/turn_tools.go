@@ -212,8 +212,12 @@ func (t *turn) runRead(ctx context.Context, r *toolRun) {
 		return
 	}
 	var state store.Approval
+	var read []string // the file read_file reads (its language server is warmed)
 	if r.tool != nil {
 		c := t.readCall(r.use.Name, r.use.Input)
+		if r.use.Name == "read_file" {
+			read = c.Paths
+		}
 		switch d := t.judge(ctx, c); d.Verdict {
 		case gate.Refuse:
 			r.out = refusedBy(t.mode, d)
@@ -235,6 +239,9 @@ func (t *turn) runRead(ctx context.Context, r *toolRun) {
 	if res, ok := t.execute(ctx, r); ok {
 		r.out = outcome{text: res.Output + said(r.out.feedback), isError: res.IsError, status: statusOf(res.IsError), approval: state, feedback: r.out.feedback}
 		t.toolImages(res, &r.out)
+		if !res.IsError {
+			t.warmServers(read)
+		}
 	}
 }
 

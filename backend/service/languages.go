@@ -89,6 +89,11 @@ func (l *languages) Current(ctx context.Context, root, path string) lsp.Outcome 
 	return l.current().Current(ctx, root, path)
 }
 
+// Warm is agent.Diagnostics.Warm.
+func (l *languages) Warm(root string, paths ...string) {
+	l.current().Warm(root, paths...)
+}
+
 // reset uses the user's servers from now on: the running servers stop
 // and the next change starts them again under the new list.
 func (l *languages) reset(extra []lsp.ServerConfig) {
