@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	"pilot/backend/confine"
 	"pilot/backend/internal/fakellm"
+	"pilot/backend/internal/proctest"
 	"pilot/backend/wire"
 )
 
@@ -22,23 +22,6 @@ var markers atomic.Int64
 // marker is a word no other process's command line holds.
 func marker(t *testing.T) string {
 	return fmt.Sprintf("pilot-job-%d-%d-%d", os.Getpid(), markers.Add(1), time.Now().UnixNano())
-}
-
-// procsWith returns the pids whose command line holds marker.
-func procsWith(marker string) []int {
-	ents, _ := os.ReadDir("/proc")
-	var out []int
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && bytes.Contains(b, []byte(marker)) {
-			out = append(out, pid)
-		}
-	}
-	return out
 }
 
 // eventually waits until cond holds, failing after 20 s.
@@ -120,7 +103,7 @@ func TestBackgroundJob(t *testing.T) {
 			if !after[1].IsError || !strings.Contains(after[1].Content, `no background job "7"`) || !strings.Contains(after[1].Content, "its jobs are 1") {
 				t.Errorf("job_output of an unknown job: %+v", after[1])
 			}
-			if left := procsWith(mark); len(left) > 0 {
+			if left := proctest.WithCmdline(mark); len(left) > 0 {
 				t.Errorf("processes of the stopped job are left: %v", left)
 			}
 			jobs := h.m.Jobs(h.sess.ID)
@@ -171,14 +154,14 @@ func TestJobsPerSession(t *testing.T) {
 	if !res.IsError || !strings.Contains(res.Content, "already runs 1 background job") || !strings.Contains(res.Content, "job 1 (sleep 300") || !strings.Contains(res.Content, "job_stop") {
 		t.Errorf("the second job: %+v", res)
 	}
-	if len(procsWith(mark)) == 0 {
+	if len(proctest.WithCmdline(mark)) == 0 {
 		t.Fatal("the first job is not running")
 	}
 	if run := h.m.RunningJobs(); len(run) != 1 || run[0].ID != "1" {
 		t.Errorf("running jobs %+v", run)
 	}
 	h.m.Release(h.sess.ID)
-	if left := procsWith(mark); len(left) > 0 {
+	if left := proctest.WithCmdline(mark); len(left) > 0 {
 		t.Errorf("the released session's job is left: %v", left)
 	}
 	if jobs := h.m.Jobs(h.sess.ID); len(jobs) != 0 {
@@ -198,11 +181,11 @@ func TestJobsStopWhenManagerCloses(t *testing.T) {
 	if r := h.turn("serve"); r != ReasonEndTurn {
 		t.Fatalf("reason %s", r)
 	}
-	if len(procsWith(mark)) == 0 {
+	if len(proctest.WithCmdline(mark)) == 0 {
 		t.Fatal("the job is not running after the turn")
 	}
 	h.m.Close() // the job ignores SIGTERM: it is killed after the grace
-	if left := procsWith(mark); len(left) > 0 {
+	if left := proctest.WithCmdline(mark); len(left) > 0 {
 		t.Errorf("a job outlived the Manager: %v", left)
 	}
 }

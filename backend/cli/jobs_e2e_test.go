@@ -11,13 +11,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 
 	"pilot/backend/confine"
 	"pilot/backend/internal/fakellm"
+	"pilot/backend/internal/proctest"
 	"pilot/backend/wire"
 )
 
@@ -41,23 +41,6 @@ func needJobTools(t *testing.T) {
 		t.Fatal(why)
 	}
 	t.Skip(why)
-}
-
-// procsIn returns the pids (other than this test's) whose command line
-// holds s.
-func procsIn(s string) []string {
-	ents, _ := os.ReadDir("/proc")
-	var out []string
-	for _, e := range ents {
-		if _, err := strconv.Atoi(e.Name()); err != nil || e.Name() == strconv.Itoa(os.Getpid()) {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && bytes.Contains(b, []byte(s)) {
-			out = append(out, e.Name()+": "+strings.ReplaceAll(string(b), "\x00", " "))
-		}
-	}
-	return out
 }
 
 func jobCall(id, name string, in map[string]any) fakellm.ToolCall {
@@ -130,7 +113,7 @@ func TestHeadlessBackgroundServer(t *testing.T) {
 	if !strings.Contains(stop, "Stopped job 1") || !strings.Contains(stop, "was stopped") {
 		t.Errorf("job_stop gave:\n%s", stop)
 	}
-	if left := procsIn(dir); len(left) > 0 {
+	if left := proctest.WithCmdline(dir); len(left) > 0 {
 		t.Errorf("processes of the stopped job are left:\n%s", strings.Join(left, "\n"))
 	}
 	list, _, err := run("sessions", "list", "--project", dir, "--json")
@@ -182,7 +165,7 @@ func TestHeadlessJobsEndWithTheRun(t *testing.T) {
 			r := bufio.NewReader(io.TeeReader(errPipe, &stderr))
 			if c.sig != nil {
 				waitFor(t, r, "→ Running bash: echo waiting-for-the-signal") // the job runs, the turn is at its next command
-				if len(procsIn(dir)) == 0 {
+				if len(proctest.WithCmdline(dir)) == 0 {
 					t.Fatal("the job is not running mid-turn")
 				}
 				if err := cmd.Process.Signal(c.sig); err != nil {
@@ -201,7 +184,7 @@ func TestHeadlessJobsEndWithTheRun(t *testing.T) {
 			if !strings.Contains(stderr.String(), "pilot: stopped background job 1 at the end of the run: python3 -m http.server") {
 				t.Errorf("stderr does not say the job was stopped:\n%s", stderr.String())
 			}
-			if left := procsIn(dir); len(left) > 0 {
+			if left := proctest.WithCmdline(dir); len(left) > 0 {
 				t.Errorf("processes of the run's job outlived it:\n%s", strings.Join(left, "\n"))
 			}
 		})

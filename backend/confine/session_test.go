@@ -13,24 +13,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-// procsWith lists the host's processes whose command line contains s.
-func procsWith(t *testing.T, s string) []string {
-	t.Helper()
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range ents {
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && strings.Contains(string(b), s) {
-			out = append(out, e.Name()+": "+strings.ReplaceAll(string(b), "\x00", " "))
-		}
-	}
-	return out
-}
+	"pilot/backend/internal/proctest"
+)
 
 // Commands of one session share the pod: a server one starts is reached
 // by the next, over the pod's own loopback.
@@ -112,11 +97,11 @@ func TestSessionCloseLeavesNothing(t *testing.T) {
 	tmp := strings.TrimSpace(out)
 	// Wait until it has become the sleep (a condition, bounded for a
 	// broken pod).
-	for deadline := time.Now().Add(30 * time.Second); len(procsWith(t, "sleep\x00"+mark)) != 1 && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(30 * time.Second); len(proctest.WithCmdline("sleep\x00"+mark)) != 1 && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if len(procsWith(t, "sleep\x00"+mark)) != 1 {
-		t.Fatalf("the background sleep is not running: %v", procsWith(t, "sleep\x00"+mark))
+	if len(proctest.WithCmdline("sleep\x00"+mark)) != 1 {
+		t.Fatalf("the background sleep is not running: %v", proctest.WithCmdline("sleep\x00"+mark))
 	}
 	if _, err := os.Stat(tmp); err != nil {
 		t.Fatalf("TMPDIR %s is not on the host: %v", tmp, err)
@@ -125,7 +110,7 @@ func TestSessionCloseLeavesNothing(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if left := procsWith(t, "sleep\x00"+mark); len(left) != 0 {
+	if left := proctest.WithCmdline("sleep\x00" + mark); len(left) != 0 {
 		t.Errorf("left after Close: %v", left)
 	}
 	if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); !errors.Is(err, os.ErrNotExist) {

@@ -1,34 +1,17 @@
 package service
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	"pilot/backend/internal/fakellm"
+	"pilot/backend/internal/proctest"
 	"pilot/backend/wire"
 )
-
-// withCmdline reports whether a process other than this one has s in its
-// command line.
-func withCmdline(s string) bool {
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		if _, err := strconv.Atoi(e.Name()); err != nil || e.Name() == strconv.Itoa(os.Getpid()) {
-			continue
-		}
-		if b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline")); err == nil && bytes.Contains(b, []byte(s)) {
-			return true
-		}
-	}
-	return false
-}
 
 // TestJobsThroughTheService: the window's face of background jobs: a job
 // the model started is listed with its held output, named by the quit
@@ -97,30 +80,30 @@ func TestJobsThroughTheService(t *testing.T) {
 	if err := w.StopJob(one.ID, "1"); err != nil {
 		t.Fatal(err)
 	}
-	if jobs, _ := w.ListJobs(one.ID); len(jobs) != 1 || jobs[0].State != wire.JobStopped || withCmdline(mark+"-1") {
-		t.Errorf("after StopJob: %+v (process left: %v)", jobs, withCmdline(mark+"-1"))
+	if jobs, _ := w.ListJobs(one.ID); len(jobs) != 1 || jobs[0].State != wire.JobStopped || (len(proctest.WithCmdline(mark+"-1")) > 0) {
+		t.Errorf("after StopJob: %+v (process left: %v)", jobs, (len(proctest.WithCmdline(mark+"-1")) > 0))
 	}
 	if got := w.InFlight(ctx); len(got.Jobs) != 0 {
 		t.Errorf("a stopped job is still named: %+v", got.Jobs)
 	}
 
 	two := start("start two")
-	if !withCmdline(mark + "-2") {
+	if !(len(proctest.WithCmdline(mark+"-2")) > 0) {
 		t.Fatal("job 2 is not running")
 	}
 	if err := w.DeleteSession(ctx, two.ID); err != nil {
 		t.Fatal(err)
 	}
-	if withCmdline(mark + "-2") {
+	if len(proctest.WithCmdline(mark+"-2")) > 0 {
 		t.Error("the deleted session's job is left")
 	}
 
 	start("start three")
-	if !withCmdline(mark + "-3") {
+	if !(len(proctest.WithCmdline(mark+"-3")) > 0) {
 		t.Fatal("job 3 is not running")
 	}
 	w.Close()
-	if withCmdline(mark + "-3") {
+	if len(proctest.WithCmdline(mark+"-3")) > 0 {
 		t.Error("a job outlived the service")
 	}
 }

@@ -1,31 +1,16 @@
 package tools
 
 import (
-	"bytes"
 	"context"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-)
 
-// running reports whether a process other than this one has s in its
-// command line.
-func running(s string) bool {
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		if _, err := strconv.Atoi(e.Name()); err != nil || e.Name() == strconv.Itoa(os.Getpid()) {
-			continue
-		}
-		if b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline")); err == nil && bytes.Contains(b, []byte(s)) {
-			return true
-		}
-	}
-	return false
-}
+	"pilot/backend/internal/proctest"
+)
 
 // startJob starts command as a background job on the host.
 func startJob(t *testing.T, command string) (*Job, func() string) {
@@ -75,7 +60,7 @@ func TestJobStop(t *testing.T) {
 			if killed != c.killed || code != c.code || err != nil {
 				t.Errorf("Stop: killed %v, exit %d (%v); want killed %v, exit %d", killed, code, err, c.killed, c.code)
 			}
-			if running(mark) {
+			if len(proctest.WithCmdline(mark)) > 0 {
 				t.Error("a process of the stopped job is left")
 			}
 		})
@@ -93,7 +78,7 @@ func TestJobEndKillsItsGroup(t *testing.T) {
 	if code, _ := j.Exit(); code != 3 || out() != "bye\n" {
 		t.Errorf("exit %d, output %q", code, out())
 	}
-	if running(mark) {
+	if len(proctest.WithCmdline(mark)) > 0 {
 		t.Error("the process the job left in its group is still running")
 	}
 	if j.Stop(context.Background(), time.Second) {

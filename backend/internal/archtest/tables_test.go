@@ -68,6 +68,7 @@ var layers = map[string]int{
 	"pilot/backend/internal/fakellm":                 leafLayer,
 	"pilot/backend/internal/mcptest":                 leafLayer,
 	"pilot/backend/internal/keyvars":                 leafLayer,
+	"pilot/backend/internal/proctest":                leafLayer,
 	"pilot/backend/notify/notifytest":                leafLayer,
 	"pilot/backend/sandbox/escapetest":               leafLayer,
 	"pilot/backend/internal/fakellm/cmd/fakellm":     faceLayer, // main packages of their own
