@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"strings"
 
+	"pilot/backend/gate"
+
 	"pilot/backend/todo"
 )
 
-// PresentPlanName is the tool that ends a plan-mode turn with a plan.
-const PresentPlanName = "present_plan"
+// PresentPlanName is the tool that ends a plan-mode turn with a plan
+// (named by the gate, which judges it apart in every mode).
+const PresentPlanName = gate.PresentPlanTool
 
 //go:embed todo_write.md
 var todoWriteDesc string
