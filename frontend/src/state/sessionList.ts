@@ -49,13 +49,16 @@ export class SessionListActions {
     const project = this.state.project;
     if (!project) return;
     const offset = first ? 0 : this.state.sessions.length;
+    // Sessions that come while the page is read (one the user starts, one
+    // another process updates) may be missing from it: they are kept.
+    const known = new Set(this.state.sessions.map((s) => s.id));
     this.set((st) => ({ ...st, sessionsStatus: "loading" }));
     try {
       const page = await this.ctx.backend.listSessions(project.id, SESSION_PAGE, offset);
       if (this.state.project?.id !== project.id) return;
       this.set((st) => ({
         ...st,
-        sessions: first ? sortSessions(page) : mergeSessions(st.sessions, page),
+        sessions: first ? mergeSessions(st.sessions.filter((s) => !known.has(s.id)), page) : mergeSessions(st.sessions, page),
         sessionsStatus: "ready",
         sessionsMore: page.length === SESSION_PAGE,
       }));

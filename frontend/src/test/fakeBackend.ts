@@ -102,6 +102,8 @@ export class FakeBackend implements Backend {
   rules: Rule[] = [];
   /** When set, getSession waits for this promise before answering. */
   gate: Promise<void> | null = null;
+  /** listSessions reads the sessions at once and answers when this resolves (a slow answer). */
+  listGate: Promise<void> | null = null;
   /** How many messages getSession and olderMessages answer with (the backend's pages). */
   pageSize = Infinity;
   /** When set, olderMessages fails with this message. */
@@ -207,7 +209,9 @@ export class FakeBackend implements Backend {
     this.record("listSessions", projectId, limit, offset);
     // The store's order: last updated first, then newest id.
     const sorted = this.sessions.slice().sort((a, b) => b.updatedAt - a.updatedAt || b.id - a.id);
-    return sorted.slice(offset, offset + limit);
+    const page = sorted.slice(offset, offset + limit); // read now, answered once listGate opens
+    if (this.listGate) await this.listGate;
+    return page;
   }
   async getSession(sessionId: number, focusMessageId: number): Promise<SessionDetail> {
     this.record("getSession", sessionId, focusMessageId);
