@@ -6,7 +6,6 @@ import { errorText } from "../lib/format";
 import type { Approval, SessionSummary, SettingsInput, SettingsView } from "../lib/wire.gen";
 import type { ActionContext } from "./actions";
 import { initialState, sortProjects, type AppState, type Dialog } from "./appState";
-import { viewRoot } from "./viewRoot";
 import { ApprovalActions } from "./approvals";
 import { ChatActions } from "./chat";
 import { DesktopActions } from "./desktop";
@@ -18,6 +17,7 @@ import { SeqGate } from "./seqGate";
 import { PlanActions } from "./plan";
 import { applyLive } from "./liveSessions";
 import { BranchCache } from "./branchCache";
+import { GitStatusReader } from "./gitStatus";
 import { mergeSessions, SessionListActions } from "./sessionList";
 import { applyEvent, emptySession, prependPage, sessionFromDetail, type SessionEvent, type SessionView } from "./sessionState";
 import { SessionMemory } from "./sessionMemory";
@@ -45,6 +45,7 @@ export class AppController implements ActionContext {
   readonly memory = new SessionMemory();
   /** The worktree sessions' branches read ahead, so the Branch view shows at once. */
   readonly branches: BranchCache;
+  private readonly gitStatus = new GitStatusReader(this);
   private gate = new SeqGate<SessionEvent>((evs) => this.applyBatch(evs));
   /** Events of the session being loaded wait here until its snapshot arrives. */
   /** The read of older messages under way. */
@@ -169,42 +170,9 @@ export class AppController implements ActionContext {
     }
   }
 
-  // ---- git ----------------------------------------------------------
-
-  private gitRead: Promise<void> | null = null;
-  private gitAgain = false;
-
-  /**
-   * Reads the git state of the folder the open session works in (its
-   * worktree, or the project folder; state/viewRoot.ts) for the header:
-   * when it changes, after a turn, a change applied, on focus. One read at
-   * a time, one more after it when asked again meanwhile; a read of a
-   * folder no longer shown is dropped.
-   */
+  /** Reads the git state of the folder the open session works in, for the header (state/gitStatus.ts). */
   refreshGit(): void {
-    if (this.gitRead) {
-      this.gitAgain = true;
-      return;
-    }
-    const project = this.state.project;
-    if (!project) return;
-    const root = viewRoot(this.state);
-    const same = (st: AppState) => st.project?.id === project.id && viewRoot(st).key === root.key;
-    this.gitRead = this.backend
-      .gitStatus(project.id, root.sessionId)
-      .then((git) => this.set((st) => (same(st) ? { ...st, git } : st)))
-      .catch((err: unknown) => {
-        const why = `Could not read the git status: ${errorText(err)}`;
-        this.report("window", 0, why);
-        this.set((st) => (same(st) ? { ...st, git: { repo: false, branch: "", uncommitted: 0, why } } : st));
-      })
-      .finally(() => {
-        this.gitRead = null;
-        if (this.gitAgain) {
-          this.gitAgain = false;
-          this.refreshGit();
-        }
-      });
+    this.gitStatus.refresh();
   }
 
   private applyBatch(evs: SessionEvent[]) {
