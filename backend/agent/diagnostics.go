@@ -86,6 +86,18 @@ func (t *turn) diagnose(ctx context.Context, r *toolRun, paths []string) {
 		return // the user stopped the turn while the servers were asked: what they said is not the whole answer
 	}
 	l.countErrors(o, paths)
+	// What project rules deny reading is not said, as the diagnostics
+	// tool does not say it.
+	kept := o.Diagnostics[:0:0]
+	for _, d := range o.Diagnostics {
+		if !l.withheld(tools.DiagnosticsTool, d.Path) && !l.withheld("read_file", d.Path) {
+			kept = append(kept, d)
+		}
+	}
+	if n := len(o.Diagnostics) - len(kept); n > 0 {
+		notes = append(notes, fmt.Sprintf("%d diagnostics in files project rules deny reading were left out.", n))
+	}
+	o.Diagnostics = kept
 	notes = append(l.outcomeNotes(o, waited, true), notes...)
 	if len(o.Checked) == 0 && len(o.Diagnostics) == 0 && len(notes) == 0 {
 		return
@@ -99,7 +111,11 @@ func (t *turn) diagnose(ctx context.Context, r *toolRun, paths []string) {
 	b.WriteString(":\n")
 	writeItems(&b, o.Diagnostics, maxDiagLines)
 	if v.Errors+v.Warnings == 0 && len(o.Checked) > 0 && len(o.TimedOut) == 0 && len(o.Failed) == 0 {
-		b.WriteString("No errors or warnings in the changed files.\n")
+		if rest := l.unchecked(paths, o.Checked); len(rest) == 0 {
+			b.WriteString("No errors or warnings in the changed files.\n")
+		} else { // a file no server checked is not said to be clean
+			fmt.Fprintf(&b, "No errors or warnings in the files a language server checked (%s); no server checked %s.\n", clipList(o.Checked), clipList(rest))
+		}
 	}
 	for _, n := range notes {
 		b.WriteString(n + "\n")
@@ -355,4 +371,26 @@ func sentence(s string) string {
 		return s
 	}
 	return s + "."
+}
+
+// unchecked are the changed files still there that no server checked.
+func (l *live) unchecked(paths, checked []string) []string {
+	var out []string
+	for _, p := range paths {
+		if slices.Contains(checked, p) {
+			continue
+		}
+		if _, err := l.root.FS().Lstat(p); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// clipList names up to three paths, then how many more.
+func clipList(paths []string) string {
+	if len(paths) <= 3 {
+		return strings.Join(paths, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(paths[:3], ", "), len(paths)-3)
 }

@@ -445,3 +445,20 @@ func TestDiagnosticsWarmServers(t *testing.T) {
 		t.Errorf("warmed %q, want a.go for the proposed write and a.go for the read (not the missing file)", got)
 	}
 }
+
+// A file no server checked is not said to be clean: a command that made a
+// clean .go file and a .txt file is told which files were checked.
+func TestDiagnosticsSayWhatWasChecked(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "anthropic", fakellm.Script{Turns: []fakellm.Turn{
+		{ToolCalls: []fakellm.ToolCall{toolCall("c", "run_bash", `{"command":"printf 'package a\\n' > ok.go && echo x > notes.txt"}`)}},
+		{Text: "Done."},
+	}}, setup{mode: "all", diag: &fileDiag{}})
+	if r := h.turn("run"); r != ReasonEndTurn {
+		t.Fatalf("reason %s", r)
+	}
+	got := h.results(1)[0].Content
+	if !strings.HasSuffix(got, "No errors or warnings in the files a language server checked (ok.go); no server checked notes.txt.") || strings.Contains(got, "in the changed files") {
+		t.Errorf("the result claims more than was checked:\n%s", got)
+	}
+}

@@ -40,7 +40,7 @@ func (t *turn) hold(ctx context.Context, r *toolRun, doing string) (release func
 		return nil, 0, err
 	}
 	bg, held := context.WithoutCancel(ctx), release
-	l.sweepJobs(bg, nil) // what running jobs changed until now is theirs
+	l.sweepJobs(bg) // what running jobs changed until now is theirs
 	return func() { l.rebaseJobs(bg); held() }, time.Since(start), nil
 }
 

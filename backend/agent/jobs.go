@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"pilot/backend/confine"
@@ -46,6 +47,7 @@ type job struct {
 	sandboxed  bool
 	started    time.Time
 	proc       *tools.Job
+	recorded   atomic.Bool   // its end's changes are recorded (watch)
 	over       chan struct{} // closed once its end is recorded and told
 	firstLine  chan struct{} // closed at its first newline (or its end)
 	sawNewline bool
@@ -77,6 +79,21 @@ func (js *jobs) running() []*job {
 	var out []*job
 	for _, j := range js.list {
 		if j.view().State == wire.JobRunning {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// owners are the jobs whose file changes the ledger has yet to record:
+// the running ones, and one that ended until its end is recorded (else a
+// sweep in between would find no owner and drop what it changed).
+func (js *jobs) owners() []*job {
+	js.mu.Lock()
+	defer js.mu.Unlock()
+	var out []*job
+	for _, j := range js.list {
+		if j.view().State == wire.JobRunning || !j.recorded.Load() {
 			out = append(out, j)
 		}
 	}
@@ -192,7 +209,8 @@ func (j *job) watch() {
 		close(j.firstLine)
 	}
 	j.mu.Unlock()
-	j.l.jobEnded(j)
+	j.l.jobEnded()
+	j.recorded.Store(true)
 	j.l.emitJob(j)
 	close(j.over)
 }
@@ -220,6 +238,11 @@ func (j *job) stop(ctx context.Context) (killed bool) {
 func (j *job) view() wire.Job {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	return j.viewLocked()
+}
+
+// viewLocked is view with j.mu held.
+func (j *job) viewLocked() wire.Job {
 	v := wire.Job{SessionID: j.l.id, ID: j.id, Command: j.command, State: j.state, ExitCode: j.code, ToolCallID: j.toolUseID,
 		Sandboxed: j.sandboxed, StartedAt: j.started.UnixMilli(), Bytes: j.out.total}
 	if !j.ended.IsZero() {
@@ -230,9 +253,9 @@ func (j *job) view() wire.Job {
 
 // held returns the output the job still holds.
 func (j *job) held() wire.JobOutput {
-	v := j.view()
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	v := j.viewLocked() // with the text under one lock: Bytes is where Text ends
 	text, start, _ := j.out.since(0)
 	return wire.JobOutput{Job: v, Text: string(text), Start: start, Cut: start > 0}
 }

@@ -85,7 +85,7 @@ func BenchmarkJobScansPerChange(b *testing.B) {
 		if err := os.WriteFile(filepath.Join(h.dir, "changed.txt"), []byte(strconv.Itoa(i)), 0o644); err != nil {
 			b.Fatal(err)
 		}
-		l.sweepJobs(ctx, nil)
+		l.sweepJobs(ctx)
 		l.rebaseJobs(ctx)
 	}
 	b.StopTimer()

@@ -49,18 +49,15 @@ func (l *live) jobsBaseline(ctx context.Context) {
 	l.jobs.mu.Unlock()
 }
 
-// sweepJobs records what changed since the running jobs' scan (and ended's,
-// a job that just ended), attributed to them, and scans again while any
+// sweepJobs records what changed since the running jobs' scan (and a job
+// that ended, until its end is recorded), attributed to them, and scans again while any
 // still runs. The folder is held.
-func (l *live) sweepJobs(ctx context.Context, ended *job) {
+func (l *live) sweepJobs(ctx context.Context) {
 	lg := l.m.ledger
 	if lg == nil {
 		return
 	}
-	owners := l.jobs.running()
-	if ended != nil {
-		owners = append([]*job{ended}, owners...)
-	}
+	owners := l.jobs.owners()
 	l.jobs.mu.Lock()
 	cp := l.jobs.cp
 	l.jobs.cp = nil
@@ -102,9 +99,10 @@ func (l *live) rebaseJobs(ctx context.Context) {
 	l.jobs.mu.Unlock()
 }
 
-// recordJobs takes the folder and records what the running jobs (and
-// ended) changed: at a turn's end, and when a job ends.
-func (l *live) recordJobs(ctx context.Context, ended *job) {
+// recordJobs takes the folder and records what the jobs changed (the
+// running ones, and one that just ended): at a turn's end, and when a job
+// ends.
+func (l *live) recordJobs(ctx context.Context) {
 	lg := l.m.ledger
 	if lg == nil {
 		return
@@ -123,11 +121,11 @@ func (l *live) recordJobs(ctx context.Context, ended *job) {
 		return
 	}
 	defer release()
-	l.sweepJobs(ctx, ended)
+	l.sweepJobs(ctx)
 }
 
 // jobEnded records what an ended job changed.
-func (l *live) jobEnded(j *job) { l.recordJobs(context.Background(), j) }
+func (l *live) jobEnded() { l.recordJobs(context.Background()) }
 
 // jobsLabel names the jobs a checkpoint is attributed to, and the call it
 // belongs to (the oldest job's).

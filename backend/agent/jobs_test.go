@@ -196,7 +196,7 @@ func TestJobsStopWhenManagerCloses(t *testing.T) {
 // job's.
 func TestJobLedger(t *testing.T) {
 	t.Parallel()
-	cmd := `echo started; while [ ! -e go ]; do sleep 0.05; done; echo job > by-job.txt; sleep 300`
+	cmd := `echo started; while [ ! -e go ]; do sleep 0.05; done; echo job > by-job.tmp && mv by-job.tmp by-job.txt; sleep 300`
 	h := newHarness(t, "anthropic", fakellm.Script{Turns: []fakellm.Turn{
 		{ToolCalls: []fakellm.ToolCall{toolCall("c1", "run_bash", fmt.Sprintf(`{"command":%q,"background":true}`, cmd))}},
 		{ToolCalls: []fakellm.ToolCall{toolCall("c2", "write_file", `{"path":"by-model.txt","content":"model\n"}`)}},
@@ -211,7 +211,7 @@ func TestJobLedger(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(h.dir, "go"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the job writing by-job.txt", func() bool { _, err := fileExists(h, "by-job.txt"); return err == nil })
+	eventually(t, "the job writing by-job.txt", func() bool { _, err := fileExists(h, "by-job.txt"); return err == nil }) // whole: renamed in
 	if r := h.turn("more"); r != ReasonEndTurn {
 		t.Fatalf("reason %s", r)
 	}

@@ -40,7 +40,7 @@ func (t *turn) runJob(ctx context.Context, r *toolRun, p *tools.Proposal, sess *
 		refused = run.end()
 	}
 	if err == nil {
-		l.sweepJobs(bg, nil) // what it changed in its first moment is the job's
+		l.sweepJobs(bg) // what it changed in its first moment is the job's
 	}
 	release()
 	switch {

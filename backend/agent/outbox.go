@@ -30,8 +30,9 @@ type outbox struct {
 	timer   *time.Timer
 	sent    map[int64]*inflight // what the frontend was sent of unfinished work
 	// tails are the bytes of a character a job's output cut in two, held
-	// until the rest comes (or the session's next terminal event), so no
-	// event carries half a UTF-8 character (JSON would make it U+FFFD).
+	// until the rest comes (or the session's next agent:job event: a job
+	// ended), so no event carries half a UTF-8 character (JSON would make
+	// it U+FFFD).
 	tails map[int64][]jobChunk
 }
 
@@ -252,7 +253,7 @@ func (o *outbox) send(session int64, name string, build func(wire.Seq) any) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.flushSession(session)
-	if ts := o.tails[session]; len(ts) > 0 { // a job's end: nothing more comes to complete them
+	if ts := o.tails[session]; name == wire.AgentJob && len(ts) > 0 { // a job's end: nothing more comes to complete them
 		delete(o.tails, session)
 		for _, t := range ts {
 			o.addJobOutput(session, t.jobID, t.offset, t.chunk).whole = true

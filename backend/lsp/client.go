@@ -73,6 +73,7 @@ type published struct {
 // onExit is called when the process has exited, before exited closes.
 func startClient(cfg ServerConfig, path, root string, env []string, log *slog.Logger, onExit func(*client)) (*client, error) {
 	log = log.With("server", cfg.Name, "root", root)
+	cfg = withOwnTsserver(cfg, path)
 	cmd, stream, err := startProcess(path, cfg.Command[1:], root, env, log)
 	if err != nil {
 		return nil, err

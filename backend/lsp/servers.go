@@ -48,6 +48,14 @@ var builtins = []ServerConfig{
 		Name: "rust-analyzer", Command: []string{"rust-analyzer"}, Languages: []string{"Rust"},
 		Patterns: []string{"**/*.rs"}, LanguageIDs: map[string]string{".rs": "rust"},
 		Install: "rustup component add rust-analyzer",
+		// It runs outside the sandbox, and a project's build scripts,
+		// proc macros and `cargo check` are the project's code (a command
+		// in the sandbox can write build.rs): none of them run.
+		InitOptions: map[string]any{
+			"cargo":       map[string]any{"buildScripts": map[string]any{"enable": false}},
+			"procMacro":   map[string]any{"enable": false},
+			"checkOnSave": false,
+		},
 	},
 	{
 		Name: "clangd", Command: []string{"clangd"}, Languages: []string{"C", "C++"},

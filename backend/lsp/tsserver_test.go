@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -33,5 +35,29 @@ func TestTypeScriptTypeError(t *testing.T) {
 	out = m.AfterChange(ctx(t), root, []string{"src/a.ts"})
 	if got := find(out.Diagnostics, "src/b.ts", "has no exported member"); len(got) != 1 || got[0].Line != 1 {
 		t.Fatalf("want src/b.ts:1 has no exported member 'n', got %+v", out)
+	}
+}
+
+// A project's own node_modules/typescript is the project's code (a
+// sandboxed command may have written it) and the server runs outside the
+// sandbox: typescript-language-server is given the tsserver installed
+// beside it, and the project's never runs.
+func TestTypeScriptIgnoresTheProjectsTsserver(t *testing.T) {
+	t.Parallel()
+	needServer(t, "typescript-language-server")
+	root := t.TempDir()
+	ran := filepath.Join(root, "node_modules", "typescript", "ran")
+	write(t, root, map[string]string{
+		"src/a.ts":                                "export const n: number = \"seven\";\n",
+		"node_modules/typescript/package.json":    `{"name":"typescript","version":"5.9.3"}`,
+		"node_modules/typescript/lib/tsserver.js": "require('fs').writeFileSync(require('path').join(__dirname, '..', 'ran'), 'ran');\n",
+	})
+	m := manager(t, Options{})
+	out := m.AfterChange(ctx(t), root, []string{"src/a.ts"})
+	if len(find(out.Diagnostics, "src/a.ts", "not assignable to type 'number'")) != 1 {
+		t.Fatalf("want the type error from the server's own tsserver, got %+v", out)
+	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Fatal("the project's node_modules/typescript/lib/tsserver.js ran outside the sandbox")
 	}
 }

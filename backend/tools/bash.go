@@ -105,7 +105,7 @@ func runCommand(ctx context.Context, c Command, env []string, onOutput func(stri
 		res.Output = b.String()
 		return res, ctx.Err()
 	case errors.Is(runCtx.Err(), context.DeadlineExceeded):
-		fmt.Fprintf(&b, "[timed out after %d s: the command and every process it started were killed. For a slow command give timeout_seconds (at most %d); for a server or watcher, run it with a time limit instead of waiting for it to end]", int(c.Timeout.Seconds()), int(maxTimeout.Seconds()))
+		fmt.Fprintf(&b, "[timed out after %d s: the command and every process it started were killed. For a slow command give timeout_seconds (at most %d); for a server or watcher, start it with background: true and read it with job_output]", int(c.Timeout.Seconds()), int(maxTimeout.Seconds()))
 		res.IsError = true
 	case ended.err != nil: // the sandbox's pod ended under the command
 		fmt.Fprintf(&b, "[the command did not finish: %v]", ended.err)

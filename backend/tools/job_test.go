@@ -47,7 +47,9 @@ func TestJobStop(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			mark := "tools-job-" + strconv.Itoa(os.Getpid()) + "-" + strings.ReplaceAll(c.name, " ", "-")
-			j, out := startJob(t, c.trap+"sleep 300 & echo ready; sleep 301; : "+mark)
+			// The mark is on the background child's command line too
+			// (a subshell), so a child left behind is seen.
+			j, out := startJob(t, c.trap+"(sleep 300; : "+mark+") & echo ready; sleep 301; : "+mark)
 			for !strings.Contains(out(), "ready") { // the trap is set
 				select {
 				case <-j.Done():

@@ -153,7 +153,7 @@ async function oneRun(i, { browser, display, script, tmp }) {
     // Where the sandbox is missing the command asks first.
     const open = page.locator("[data-testid=jobs-open]");
     const approve = page.locator("[data-testid=bash-approve]");
-    await Promise.race([open.waitFor(), approve.waitFor()]);
+    await open.or(approve).first().waitFor();
     if ((await open.count()) === 0) await approve.click();
     await open.click();
     await page.locator("[data-testid=job-output]").waitFor();

@@ -53,7 +53,7 @@ export const tests = [
       const card = page.locator(`${sel.toolCall}[data-tool=run_bash]`);
       const link = card.locator("[data-testid=job-link]");
       const approve = page.locator("[data-testid=bash-approve]");
-      await Promise.race([link.waitFor({ timeout: 30_000 }), approve.waitFor({ timeout: 30_000 })]);
+      await link.or(approve).first().waitFor({ timeout: 30_000 });
       if ((await link.count()) === 0) await approve.click();
       await link.waitFor({ timeout: 30_000 });
       await page.locator(sel.assistant, { hasText: "The ticker runs as job 1." }).waitFor({ timeout: 30_000 });

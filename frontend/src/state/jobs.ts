@@ -157,7 +157,8 @@ export class JobActions {
     else if (r === "gap") {
       // Output this window missed (sent before it listened, or lost): read it whole again.
       o.synced = false;
-      if (o.watchers > 0) void this.read(p.sessionId, p.jobId);
+      // After a failed read, not again at every chunk: the next view reads it.
+      if (o.watchers > 0 && !o.error) void this.read(p.sessionId, p.jobId);
     }
   }
 
@@ -178,6 +179,8 @@ export class JobActions {
     o.watchers++;
     if (!o.synced && !o.reading) void this.read(sessionId, jobId);
     return () => {
+      // What a view read stays (capped at 1 MiB a job), so switching back
+      // shows it without reading it again.
       o.watchers--;
     };
   }

@@ -14,6 +14,12 @@ export function mergeSessions(list: SessionSummary[], more: SessionSummary[]): S
   return sortSessions([...more, ...list.filter((s) => !ids.has(s.id))]);
 }
 
+/** Whether s was updated after the copy of it in page (an event came while the page was read). */
+function newerThan(s: SessionSummary, page: SessionSummary[]): boolean {
+  const p = page.find((x) => x.id === s.id);
+  return p !== undefined && s.updatedAt > p.updatedAt;
+}
+
 export class SessionListActions {
   constructor(
     private readonly ctx: ActionContext,
@@ -50,7 +56,8 @@ export class SessionListActions {
     if (!project) return;
     const offset = first ? 0 : this.state.sessions.length;
     // Sessions that come while the page is read (one the user starts, one
-    // another process updates) may be missing from it: they are kept.
+    // updated meanwhile) may be missing from it or older there: the newer
+    // copy is kept.
     const known = new Set(this.state.sessions.map((s) => s.id));
     this.set((st) => ({ ...st, sessionsStatus: "loading" }));
     try {
@@ -58,7 +65,7 @@ export class SessionListActions {
       if (this.state.project?.id !== project.id) return;
       this.set((st) => ({
         ...st,
-        sessions: first ? mergeSessions(st.sessions.filter((s) => !known.has(s.id)), page) : mergeSessions(st.sessions, page),
+        sessions: first ? mergeSessions(page, st.sessions.filter((s) => !known.has(s.id) || newerThan(s, page))) : mergeSessions(st.sessions, page),
         sessionsStatus: "ready",
         sessionsMore: page.length === SESSION_PAGE,
       }));

@@ -45,7 +45,7 @@ export default function JobsPanel() {
   return (
     <section className="jobs-panel" data-testid="jobs-panel" aria-label="Background jobs">
       {sj.error && <p className="error pad">{sj.error}</p>}
-      {sj.list.length === 0 ? (
+      {sj.list.length === 0 && sj.error ? null : sj.list.length === 0 ? (
         <p className="empty pad">
           {sj.status === "loading" ? "Reading the session's jobs…" : "No background jobs in this session. When the agent starts a server or a watcher with run_bash in the background, it shows here with its live output."}
         </p>

@@ -64,6 +64,8 @@ export default function LanguagesSection({ projectId }: { projectId: number }) {
   const [rows, setRows] = useState<Row[]>([]);
   const [saved, setSaved] = useState<"idle" | "saving" | "saved">("idle");
   const [refused, setRefused] = useState<string | null>(null);
+  /** Why the user's own servers could not be read: saving would overwrite them, so it is off. */
+  const [unread, setUnread] = useState<string | null>(null);
 
   const list = useCallback(() => {
     c.backend
@@ -80,8 +82,12 @@ export default function LanguagesSection({ projectId }: { projectId: number }) {
     list();
     c.backend
       .userLanguageServers()
-      .then((u) => live && setRows(u.map(toRow)))
-      .catch((err: unknown) => live && setFailed(errorText(err)));
+      .then((u) => {
+        if (!live) return;
+        setRows(u.map(toRow));
+        setUnread(null);
+      })
+      .catch((err: unknown) => live && setUnread(errorText(err)));
     return () => {
       live = false;
     };
@@ -110,7 +116,7 @@ export default function LanguagesSection({ projectId }: { projectId: number }) {
     <div className="languages" data-testid="settings-languages">
       <p className="muted small-text">
         After each change the agent makes, Pilot asks the language server of the changed files for their errors and gives them to the agent with the change&apos;s result;
-        the card shows them and the file tree marks the files with errors. Servers are found on your PATH, started when a session first changes one of their files, and
+        the card shows them and the file tree marks the files with errors. Servers are found on your PATH, started when a session first reads or changes one of their files, and
         stopped when idle.
       </p>
       {failed ? (
@@ -144,6 +150,12 @@ export default function LanguagesSection({ projectId }: { projectId: number }) {
           </button>
         </div>
       ))}
+      {unread && (
+        <p className="error" role="alert">
+          Could not read your language servers from the settings: {unread}. Saving is off so that they are not overwritten; fix or remove the
+          settings file, then open Settings again.
+        </p>
+      )}
       {refused && (
         <p className="field-error" role="alert" data-testid="user-language-server-error">
           {refused}
@@ -161,12 +173,12 @@ export default function LanguagesSection({ projectId }: { projectId: number }) {
         >
           Add a server
         </button>
-        <button type="button" className="small" data-testid="user-language-server-save" disabled={saved === "saving"} onClick={() => void save()}>
+        <button type="button" className="small" data-testid="user-language-server-save" disabled={saved === "saving" || unread !== null} onClick={() => void save()}>
           Save servers
         </button>
         {saved === "saved" && (
           <span className="muted" role="status">
-            Saved; servers start again with the new list at the next change.
+            Saved; servers start again with the new list when a session next reads or changes a file.
           </span>
         )}
       </div>
