@@ -257,3 +257,20 @@ func TestSilentServerIsBoundedByTheWait(t *testing.T) {
 		t.Fatal("Close returned with the silent server running")
 	}
 }
+
+// A user's server with no command (a hand-edited settings file) is left
+// out: listing the servers and checking a file do not index it.
+func TestServerWithoutACommandIsLeftOut(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	write(t, root, map[string]string{"x.none": "x\n"})
+	m := manager(t, Options{Extra: []ServerConfig{{Name: "none", Patterns: []string{"**/*.none"}}}})
+	if out := m.AfterChange(ctx(t), root, []string{"x.none"}); len(out.Diagnostics)+len(out.Failed)+len(out.Missing) != 0 {
+		t.Fatalf("a server without a command answered: %+v", out)
+	}
+	for _, s := range m.Servers(root) {
+		if s.Name == "none" {
+			t.Fatalf("listed: %+v", s)
+		}
+	}
+}

@@ -134,6 +134,15 @@ func New(opts Options) *Manager {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	// A server with no command (a hand-edited settings file) cannot run:
+	// it is left out, not indexed.
+	opts.Extra = slices.DeleteFunc(slices.Clone(opts.Extra), func(c ServerConfig) bool {
+		if len(c.Command) == 0 || c.Command[0] == "" {
+			log.Warn("a language server in the settings has no command; it is left out", "server", c.Name)
+			return true
+		}
+		return false
+	})
 	return &Manager{
 		opts: opts, log: log, configs: append(slices.Clone(opts.Extra), builtins...),
 		clients: map[key]*client{}, health: map[key]*health{},

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"log/slog"
+	"os"
 	"os/exec"
 	"syscall"
 )
@@ -23,14 +24,24 @@ func startProcess(path string, args []string, dir string, env []string, log *slo
 	if err != nil {
 		return nil, nil, err
 	}
-	stderr, err := cmd.StderrPipe()
+	// Our own pipe, not StderrPipe: Wait closes that one as soon as the
+	// process exits, losing the last lines a crashing server wrote; this
+	// one is read to its end.
+	stderr, w, err := os.Pipe()
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stderr = w
+	err = cmd.Start()
+	_ = w.Close()
+	if err != nil {
+		_ = stderr.Close()
 		return nil, nil, err
 	}
-	go logStderr(stderr, log)
+	go func() {
+		logStderr(stderr, log)
+		_ = stderr.Close()
+	}()
 	return cmd, pipes{stdout, stdin}, nil
 }
 
