@@ -25,7 +25,9 @@ export class GitStatusReader {
     const project = st0.project;
     if (!project) return;
     const root = viewRoot(st0);
-    const same = (st: AppState) => st.project?.id === project.id && viewRoot(st).key === root.key;
+    // A read asked for again meanwhile is stale (its folder may have
+    // changed and back): the next read's answer is shown instead.
+    const same = (st: AppState) => !this.again && st.project?.id === project.id && viewRoot(st).key === root.key;
     this.read = this.ctx.backend
       .gitStatus(project.id, root.sessionId)
       .then((git) => this.ctx.store.setState((st) => (same(st) ? { ...st, git } : st)))
