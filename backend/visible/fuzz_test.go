@@ -2,6 +2,7 @@ package visible
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode"
@@ -59,6 +60,14 @@ func FuzzBlock(f *testing.F) {
 		if !suspect(s) && out != s {
 			t.Fatalf("Block(%q) = %q: ordinary text changed", s, out)
 		}
+		j, _ := json.Marshal(s)
+		var want, got string
+		if err := json.Unmarshal(j, &want); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(Block(string(j))), &got); err != nil || got != want {
+			t.Fatalf("Block(%s) = %s: %v, value %q", j, Block(string(j)), err, got)
+		}
 		a, b := int(cut1)%(len(s)+1), int(cut2)%(len(s)+1)
 		a, b = min(a, b), max(a, b)
 		var buf bytes.Buffer
@@ -95,8 +104,6 @@ func checkShown(t *testing.T, in, out string, line bool) {
 		switch {
 		case r == '\n' || r == '\t':
 			bad = line
-		case r == '\r':
-			bad = line || at(i+1) != '\n'
 		case r == zwnj || r == zwj:
 			bad = at(i-1) < 0x80 || at(i+1) >= 0 && at(i+1) < 0x80 && !unicode.IsSpace(at(i+1)) && !unicode.IsPunct(at(i+1))
 		case unicode.Is(unicode.Variation_Selector, r):

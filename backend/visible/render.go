@@ -26,7 +26,7 @@ const (
 
 // render appends s, made visible, to dst. Unless final, it stops before
 // a character whose form depends on what follows and is not there yet
-// (a cut UTF-8 sequence, a joiner, a flag's tags, a \r, a backslash of a
+// (a cut UTF-8 sequence, a joiner, a flag's tags, a backslash of a
 // line) and returns how much of s it used; the caller gives the rest
 // again with what came next.
 func render(dst []byte, s string, st state, line, final bool) ([]byte, int, state) {
@@ -43,7 +43,7 @@ func render(dst []byte, s string, st state, line, final bool) ([]byte, int, stat
 		}
 		rest := s[i+size:]
 		next := rune(-1)
-		if r == '\\' && line || r == zwnj || r == zwj || r == '\r' && !line {
+		if r == '\\' && line || r == zwnj || r == zwj {
 			var more bool
 			if next, more = peek(rest); more && !final {
 				return dst, i, st
@@ -68,7 +68,7 @@ func render(dst []byte, s string, st state, line, final bool) ([]byte, int, stat
 			if n > 0 {
 				st.prev = cancelTag
 			}
-		case !line && (r == '\n' || r == '\t' || r == '\r' && next == '\n'),
+		case !line && (r == '\n' || r == '\t'),
 			!hidden(r),
 			(r == zwnj || r == zwj) && st.shown && joined(st.prev, next),
 			selector(r) && st.shown && selects(r, st.prev):
@@ -99,7 +99,7 @@ func peek(s string) (r rune, more bool) {
 // escape of a line.
 func escapeStart(r rune) bool {
 	switch r {
-	case '\\', 'e', 'r', 'n', 't', 'x', 'u':
+	case '\\', 'e', 'r', 'x', 'u':
 		return true
 	}
 	return false
@@ -192,10 +192,6 @@ func appendEscape(dst []byte, r rune) []byte {
 		return append(dst, '\\', 'e')
 	case '\r':
 		return append(dst, '\\', 'r')
-	case '\n':
-		return append(dst, '\\', 'n')
-	case '\t':
-		return append(dst, '\\', 't')
 	}
 	if r < 0x20 {
 		return append(dst, '\\', 'x', hex[r>>4], hex[r&0xf])

@@ -4,8 +4,9 @@
 // recolour what Pilot printed, reorder a line, or hide a character.
 //
 // Written as an escape, never as itself:
-//   - C0 controls and DEL: `\e` (ESC), `\r`, `\n`, `\t`, else `\x07`;
-//   - C1 controls (U+0080-U+009F), line and paragraph separators
+//   - C0 controls: `\e` (ESC), `\r` (CR), else `\x07` (so a line break
+//     in a line is `\x0a`, a tab `\x09`);
+//   - DEL, C1 controls (U+0080-U+009F), line and paragraph separators
 //     (U+2028, U+2029), every format character (Unicode's Cf: the
 //     bidirectional controls U+061C, U+200E, U+200F, U+202A-U+202E,
 //     U+2066-U+2069, the zero-width U+200B-U+200D, U+2060-U+2064, U+FEFF,
@@ -23,7 +24,7 @@
 // passes unchanged):
 //   - ZWNJ and ZWJ (U+200C, U+200D) between two characters that join
 //     (non-ASCII letters, marks and symbols: Persian words, Indic
-//     conjuncts, emoji sequences such as 👩‍💻); between ASCII, after a
+//     conjuncts, emoji sequences such as woman, ZWJ, laptop); between ASCII, after a
 //     space or at an end they hide nothing but a difference, and are
 //     escaped;
 //   - one variation selector after a base it can select for: VS15 and
@@ -34,19 +35,27 @@
 //     selector in a row, or one after ASCII letters, is how text is
 //     smuggled in selectors, and is escaped;
 //   - the tags of an emoji flag (U+1F3F4, 1-7 tags a-z 0-9, U+E007F:
-//     🏴󠁧󠁢󠁳󠁣󠁴󠁿); tags anywhere else are ASCII smuggling, and are escaped.
+//     Scotland's is U+1F3F4 then the tags g b s c t); tags anywhere else
+//     are ASCII smuggling, and are escaped.
 //
 // Two forms. Line is for a field on one line, and for everything a user
-// decides on (a command to trust or approve, a path, a name): \n and \t
-// are escaped too, and a backslash of the text is doubled wherever it
-// could be read as the start of an escape (before \, e, r, n, t, x, u,
-// an escaped character or the end), so the text can always be told
-// back exactly. Block is for text of several lines (the model's answer,
-// a message, a hook's output): \n, \t and \r\n stay as they are, and
-// backslashes too, since doubling them would misquote the code the user
-// copies; what matters in prose is that it cannot drive the terminal.
+// decides on (a command to trust or approve, a path, a name): line
+// breaks and tabs are escaped too, and a backslash of the text is
+// doubled wherever it could be read as the start of an escape (before
+// \, e, r, x, u, an escaped character or the end), so the text can
+// always be told back exactly. The escape letters are few on purpose:
+// an ordinary command's `printf '%s\n'` or `sed 's/\t/ /'` is shown as
+// it is written. Block is for text of several lines (the model's
+// answer, a message, a hook's output, a file's lines): line breaks and
+// tabs stay as they are (a carriage return is shown, even before a line
+// break: the terminal never gets one), and backslashes too, since
+// doubling them would misquote the code the user copies; what matters
+// there is that the text cannot drive the terminal.
+//
 // Block(Line(s)) == Line(s), so a Writer (Block) over output whose
-// fields were already made visible with Line changes nothing.
+// fields were already made visible with Line changes nothing; and
+// Block of JSON is JSON of the same value (what JSON holds as itself is
+// written in JSON's own escapes), so a Writer may stand over JSON too.
 package visible
 
 // Line returns s for one line of a terminal: every character shown as

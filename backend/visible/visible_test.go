@@ -14,7 +14,7 @@ func TestLine(t *testing.T) {
 	for _, c := range []struct{ name, in, want string }{
 		{"plain", "npm run lint --silent", "npm run lint --silent"},
 		{"red team's hook", "REAL #\r\x1b[2K  PreToolUse: npm run lint --silent", `REAL #\r\e[2K  PreToolUse: npm run lint --silent`},
-		{"line break and tab", "a\nb\tc", `a\nb\tc`},
+		{"line break and tab", "a\nb\tc", `a\x0ab\x09c`},
 		{"bell, backspace, DEL", "a\x07b\x08c\x7f", `a\x07b\x08c\u007f`},
 		{"C1 CSI", "a\u009b31mb", `a\u009b31mb`},
 		{"bidi override", "access\u202e\u2066 // check\u2069\u2066", `access\u202e\u2066 // check\u2069\u2066`},
@@ -34,9 +34,10 @@ func TestLine(t *testing.T) {
 		{"too many tags", "\U0001F3F4" + strings.Repeat("\U000E0061", 8) + "\U000E007F", "🏴" + strings.Repeat(`\udb40\udc61`, 8) + `\udb40\udc7f`},
 		// a backslash is doubled only where it could start an escape
 		{"regular expression", `grep 'a\.b\d+'`, `grep 'a\.b\d+'`},
-		{"printf", `printf '%s\n'`, `printf '%s\\n'`},
+		{"printf", `printf '%s\n\t'`, `printf '%s\n\t'`},
+		{"line continued", "docker run \\\n  -v x", `docker run \\\x0a  -v x`},
 		{"backslash before an escape", "\\\x1b", `\\\e`},
-		{"backslash e", `\e\x\u\r\t\\`, `\\e\\x\\u\\r\\t\\\\`},
+		{"backslash e", `\e\x\u\r\t\\`, `\\e\\x\\u\\r\t\\\\`},
 		{"backslash at the end", `C:\dir\`, `C:\dir\\`},
 		{"backslash before non-ASCII", `\é`, `\\é`},
 	} {
@@ -77,7 +78,7 @@ func TestBlock(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ name, in, want string }{
 		{"lines and tabs", "a\n\tb\n", "a\n\tb\n"},
-		{"Windows line ends", "a\r\nb\r\n", "a\r\nb\r\n"},
+		{"Windows line ends", "a\r\nb\r\n", "a\\r\nb\\r\n"},
 		{"a lone carriage return", "safe\rREAL", `safe\rREAL`},
 		{"carriage return at the end", "a\r", `a\r`},
 		{"escape sequences", "\x1b]52;c;ZXZpbA==\x07\x1b[2J", `\e]52;c;ZXZpbA==\x07\e[2J`},
@@ -153,10 +154,6 @@ func unline(t testing.TB, s string) []byte {
 			b = append(b, 0x1b)
 		case 'r':
 			b = append(b, '\r')
-		case 'n':
-			b = append(b, '\n')
-		case 't':
-			b = append(b, '\t')
 		case 'x':
 			n, err := strconv.ParseUint(s[i+2:i+4], 16, 8)
 			if err != nil || n >= 0x20 && n < 0x80 {
