@@ -183,11 +183,11 @@ func TestOutsideTextListings(t *testing.T) {
 	}
 }
 
-// A pilot -p turn on a terminal whose model answers with escape
-// sequences and bidirectional overrides and runs a command full of them:
-// the answer, the progress line and the approval question show them as
-// escapes; with stdout a pipe, the answer is the model's bytes as they
-// are (a program reads them).
+// A pilot -p turn (and a repl turn) on a terminal whose model answers
+// with escape sequences and bidirectional overrides and runs a command
+// full of them: the answer, the progress line and the approval question
+// show them as escapes; with stdout a pipe, the answer is the model's
+// bytes as they are (a program reads them).
 func TestOutsideTextPrompt(t *testing.T) {
 	t.Parallel()
 	answer := "Done.\x1b]0;pwned\x07 \x1b[2J\u202eevil\u202c \u200bok\r"
@@ -211,6 +211,18 @@ func TestOutsideTextPrompt(t *testing.T) {
 			t.Fatalf("%v\n%s", err, out)
 		}
 		checkVisible(t, "pilot -p", out, shownAnswer, "→ Running bash: "+shownCommand, "Run `"+shownCommand+"`")
+	})
+	t.Run("repl", func(t *testing.T) {
+		t.Parallel()
+		srv := newServer()
+		defer srv.Close()
+		home, dir := t.TempDir(), t.TempDir()
+		out, err := onPTY(t, command(t, srv, home, "repl", "--project", dir, "--approve", "ask"),
+			[2]string{"You: ", "Go\n"}, [2]string{"[y]es / [n]o", "n\n"}, [2]string{"Tell the agent why (optional): ", "\n"}, [2]string{"You: ", "exit\n"})
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		checkVisible(t, "pilot repl", out, shownAnswer, "→ Running bash: "+shownCommand, "Run `"+shownCommand+"`")
 	})
 	t.Run("pipe", func(t *testing.T) {
 		t.Parallel()
