@@ -133,7 +133,9 @@ func hidden(r rune) bool {
 		return r < 0x20
 	case r <= 0x9f: // DEL and C1
 		return true
-	case r < 0xad:
+	case r < 0x600: // Latin to Armenian: two
+		return r == 0xad || r == 0x34f
+	case r >= 0x3400 && r < 0xa000, r >= 0xac00 && r < 0xd800, r >= 0x1f000 && r < 0x1fb00: // CJK, Hangul, emoji: none
 		return false
 	case r == 0x2028, r == 0x2029:
 		return true

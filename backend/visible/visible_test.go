@@ -190,3 +190,22 @@ func hex4(t testing.TB, s string, i int) rune {
 	}
 	return rune(n)
 }
+
+// The cost on ordinary text: an answer's chunk (ASCII, then mixed with
+// other scripts and emoji) and a command.
+func BenchmarkVisible(b *testing.B) {
+	ascii := strings.Repeat("The function returns the sum of a and b; see main.go:12.\n", 20)
+	mixed := strings.Repeat("Grüße 中文 مرحبا 👩\u200d💻 ok.\n", 20)
+	for _, c := range []struct {
+		name string
+		f    func(string) string
+		s    string
+	}{{"Block ascii", Block, ascii}, {"Block mixed", Block, mixed}, {"Line command", Line, `grep -rn 'a\.b' src | head -5`}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.s)))
+			for b.Loop() {
+				c.f(c.s)
+			}
+		})
+	}
+}
