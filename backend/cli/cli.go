@@ -83,6 +83,8 @@ changed in Settings.
 
 // Run executes a headless command and returns the process exit code.
 func Run(ctx context.Context, args []string, tio IO) int {
+	tio, done := visibleIO(args, tio)
+	defer done()
 	if strings.HasPrefix(args[0], "-p=") || strings.HasPrefix(args[0], "--prompt=") {
 		return Prompt(ctx, args, tio)
 	}

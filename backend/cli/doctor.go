@@ -36,6 +36,7 @@ func Doctor(ctx context.Context, args []string, tio IO) int {
 	if asJSON {
 		_ = json.NewEncoder(tio.Stdout).Encode(r)
 	} else {
+		r := lineFields(r) // paths and versions programs printed, every character visible
 		for _, c := range r.Checks {
 			mark := "ok  "
 			switch {

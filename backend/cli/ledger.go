@@ -40,6 +40,7 @@ func showChanges(ctx context.Context, svc *service.Service, id int64, asJSON boo
 		fmt.Fprintf(stdout, "Session %d changed no files.\n", id)
 		return nil
 	}
+	v = lineFields(v) // file names and commands, every character visible
 	for _, c := range v.Checkpoints {
 		undone := ""
 		if c.Undone {
@@ -176,6 +177,7 @@ func Rewind(ctx context.Context, svc *service.Service, a rewindArgs, stdout, std
 }
 
 func printRestore(w io.Writer, res wire.RestoreResult) {
+	res = lineFields(res) // the project's file names, every character visible
 	for _, c := range res.Conflicts {
 		fmt.Fprintf(w, "conflict  %s  (changed outside Pilot)\n", c.Path)
 	}

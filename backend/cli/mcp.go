@@ -178,6 +178,7 @@ func mcpList(ctx context.Context, svc *service.Service, project string, a mcpArg
 	if a.json {
 		return jsonLines(tio.Stdout, st)
 	}
+	st = lineFields(st) // the servers' names, commands, errors, every character visible
 	if len(st) == 0 {
 		fmt.Fprintf(tio.Stdout, "No MCP servers. Add one with: pilot mcp add NAME -- COMMAND [ARGS...]\n")
 		return nil
@@ -210,19 +211,25 @@ func mcpGet(ctx context.Context, svc *service.Service, project string, a mcpArgs
 		if a.json {
 			return json.NewEncoder(tio.Stdout).Encode(s)
 		}
-		w := tio.Stdout
+		for i := range s.Tools {
+			s.Tools[i].Description = firstLineOf(s.Tools[i].Description)
+		}
+		for i := range s.Prompts {
+			s.Prompts[i].Description = firstLineOf(s.Prompts[i].Description)
+		}
+		w, s := tio.Stdout, lineFields(s) // the server's own words, every character visible
 		fmt.Fprintf(w, "%s\n  scope: %s\n  transport: %s\n  runs: %s\n  state: %s\n", s.Name, s.Scope, s.Transport, s.Display, s.State)
 		if s.Error != "" {
 			fmt.Fprintf(w, "  error: %s\n", s.Error)
 		}
 		fmt.Fprintf(w, "  tools (%d):\n", len(s.Tools))
 		for _, t := range s.Tools {
-			fmt.Fprintf(w, "    %s  %s\n", t.Name, firstLineOf(t.Description))
+			fmt.Fprintf(w, "    %s  %s\n", t.Name, t.Description)
 		}
 		if len(s.Prompts) > 0 {
 			fmt.Fprintf(w, "  prompts (%d), as slash commands:\n", len(s.Prompts))
 			for _, p := range s.Prompts {
-				fmt.Fprintf(w, "    /%s %s  %s\n", p.Name, strings.Join(p.Args, " "), firstLineOf(p.Description))
+				fmt.Fprintf(w, "    /%s %s  %s\n", p.Name, strings.Join(p.Args, " "), p.Description)
 			}
 		}
 		if len(s.Stderr) > 0 {
@@ -310,9 +317,9 @@ func mcpTrust(svc *service.Service, project string, a mcpArgs, tio IO) error {
 		fmt.Fprintf(tio.Stdout, "%s is already trusted.\n", p.Path)
 		return nil
 	}
-	w := tio.Stdout
-	fmt.Fprintf(w, "%s would start these MCP servers:\n", p.Path)
-	for _, s := range p.Servers {
+	w, shown := tio.Stdout, lineFields(p)
+	fmt.Fprintf(w, "%s would start these MCP servers:\n", shown.Path)
+	for _, s := range shown.Servers {
 		fmt.Fprintf(w, "  %s: %s\n", s.Name, s.Display)
 	}
 	if !a.yes {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"pilot/backend/service"
+	"pilot/backend/visible"
 )
 
 const modelsUsage = `usage:
@@ -59,7 +60,7 @@ func Models(ctx context.Context, args []string, tio IO) int {
 			return exitOK
 		}
 		for _, id := range ms.Models {
-			fmt.Fprintln(tio.Stdout, id)
+			fmt.Fprintln(tio.Stdout, visible.Line(id)) // the server's words
 		}
 		if len(ms.Models) == 0 {
 			fmt.Fprintf(tio.Stderr, "pilot models: %s answered with no models; load one on the server, or pass --model to pilot -p\n", ms.BaseURL)

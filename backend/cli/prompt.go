@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"pilot/backend/service"
+	"pilot/backend/visible"
 	"pilot/backend/wire"
 )
 
@@ -87,7 +88,7 @@ func (h *headless) turn(ctx context.Context, in stdinPrompt) (wire.TurnEndReason
 // with its turn, interrupted or not) and says which.
 func (h *headless) stopJobs(ctx context.Context) {
 	for _, j := range h.svc.StopJobs(context.WithoutCancel(ctx), h.sess.ID) {
-		fmt.Fprintf(h.term.tio.Stderr, "pilot: stopped background job %s at the end of the run: %s\n", j.ID, j.Command)
+		fmt.Fprintf(h.term.tio.Stderr, "pilot: stopped background job %s at the end of the run: %s\n", j.ID, visible.Line(j.Command))
 	}
 }
 
@@ -132,6 +133,6 @@ func (h *headless) exit(reason wire.TurnEndReason) int {
 	if why == "" {
 		why = "the turn ended: " + string(reason)
 	}
-	fmt.Fprintf(h.term.tio.Stderr, "pilot: %s (session %d)\n", strings.TrimSuffix(why, "."), h.sess.ID)
+	fmt.Fprintf(h.term.tio.Stderr, "pilot: %s (session %d)\n", visible.Line(strings.TrimSuffix(why, ".")), h.sess.ID)
 	return exitFailure
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"pilot/backend/visible"
 	"pilot/backend/wire"
 )
 
@@ -37,13 +38,14 @@ func (t *terminal) decide(a wire.Approval) {
 	if t.interactive {
 		feedback = ""
 		t.describe(a)
+		shown := lineFields(a) // the command, host, server, reason: the model's and servers' text
 		offer := len(a.AlwaysRules) > 0
 		if offer {
-			fmt.Fprintf(t.tio.Stderr, "[a]lways adds: %s\n", strings.Join(a.AlwaysRules, "; "))
+			fmt.Fprintf(t.tio.Stderr, "[a]lways adds: %s\n", strings.Join(shown.AlwaysRules, "; "))
 		} else if a.NoAlways != "" {
-			fmt.Fprintln(t.tio.Stderr, a.NoAlways)
+			fmt.Fprintln(t.tio.Stderr, shown.NoAlways)
 		}
-		yes, always, feedback = t.ask(question(a, offer), offer)
+		yes, always, feedback = t.ask(question(shown, offer), offer)
 	}
 	t.mu.Lock()
 	if t.json {
@@ -74,8 +76,8 @@ func (t *terminal) decide(a wire.Approval) {
 	t.answer.DecideChange(a.ID, d)
 }
 
-// question asks about a by its kind; always says whether [a]lways is
-// offered.
+// question asks about a by its kind, its fields already made visible;
+// always says whether [a]lways is offered.
 func question(a wire.Approval, always bool) string {
 	opts := "[y]es / [n]o"
 	if always {
@@ -94,7 +96,7 @@ func question(a wire.Approval, always bool) string {
 	case wire.ApprovalNetwork:
 		return fmt.Sprintf("`%s` wants to reach %s:%d; allow %s for this session? %s ", a.Command, a.Host, a.Port, a.Host, opts)
 	case wire.ApprovalMCP:
-		return fmt.Sprintf("Call the tool %q of the MCP server %q with %s? %s ", a.McpTool, a.Server, a.Arguments, opts)
+		return fmt.Sprintf("Call the tool \"%s\" of the MCP server \"%s\" with %s? %s ", a.McpTool, a.Server, a.Arguments, opts)
 	case wire.ApprovalChange:
 		return fmt.Sprintf("Apply this change to %s? %s ", strings.Join(a.Paths, ", "), opts)
 	}
@@ -125,11 +127,11 @@ func (t *terminal) describe(a wire.Approval) {
 		if f.IsNew {
 			suffix = " (new file)"
 		}
-		fmt.Fprintf(t.tio.Stderr, "--- %s%s\n", f.Path, suffix)
+		fmt.Fprintf(t.tio.Stderr, "--- %s%s\n", visible.Line(f.Path), suffix)
 		for _, h := range f.Hunks {
 			fmt.Fprintf(t.tio.Stderr, "@@ -%d,%d +%d,%d @@\n", h.OldStart, h.OldLines, h.NewStart, h.NewLines)
 			for _, l := range h.Lines {
-				fmt.Fprintf(t.tio.Stderr, "%s%s\n", marker(string(l.Kind)), l.Text)
+				fmt.Fprintf(t.tio.Stderr, "%s%s\n", marker(string(l.Kind)), visible.Block(l.Text)) // a line of the file: its backslashes are its own
 			}
 		}
 	}

@@ -49,7 +49,7 @@ func (t *terminal) plan(c wire.ToolCall) {
 	for i, s := range steps {
 		fmt.Fprintf(&b, "%d. %s\n", i+1, s)
 	}
-	fmt.Fprint(t.tio.Stdout, b.String())
+	fmt.Fprint(t.out, b.String())
 }
 
 // planReady tells how to carry out the plan of a plan-mode run.

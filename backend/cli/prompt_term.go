@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/term"
 
+	"pilot/backend/visible"
 	"pilot/backend/wire"
 )
 
@@ -35,6 +36,8 @@ type terminal struct {
 	answer      answerer
 
 	mu        sync.Mutex
+	out       io.Writer // stdout: the answer as it is in a pipe, made visible on a terminal (shownOut)
+	flushOut  func()
 	enc       *json.Encoder
 	shown     map[string]bool // tool calls already announced
 	hooksRun  map[string]int  // per tool call, how many of its hook runs were printed
@@ -49,9 +52,11 @@ type terminal struct {
 func newTerminal(tio IO, asJSON bool, mode wire.ApprovalMode) *terminal {
 	t := &terminal{
 		tio: tio, json: asJSON, mode: mode, interactive: isTerminal(tio.Stdin),
-		in: bufio.NewReader(tio.Stdin), enc: json.NewEncoder(tio.Stdout),
+		in:    bufio.NewReader(tio.Stdin),
 		shown: map[string]bool{}, hooksRun: map[string]int{}, planned: map[string]bool{}, done: make(chan wire.TurnEndReason, 1), approvals: make(chan wire.Approval, 64),
 	}
+	t.out, t.flushOut = shownOut(tio.Stdout, asJSON)
+	t.enc = json.NewEncoder(t.out)
 	t.enc.SetEscapeHTML(false)
 	go t.approveLoop()
 	return t
@@ -79,7 +84,7 @@ func (t *terminal) Emit(name string, payload any) {
 			t.line(jsonText{Type: "text", Text: p.Text})
 			return
 		}
-		fmt.Fprint(t.tio.Stdout, p.Text)
+		fmt.Fprint(t.out, p.Text)
 		t.midLine = !strings.HasSuffix(p.Text, "\n")
 	case wire.ToolPayload:
 		t.tool(p.Call)
@@ -98,7 +103,7 @@ func (t *terminal) Emit(name string, payload any) {
 			return
 		}
 		t.endLine()
-		fmt.Fprintf(t.tio.Stderr, "· %s\n", p.Text)
+		fmt.Fprintf(t.tio.Stderr, "· %s\n", visible.Line(p.Text))
 	case wire.ErrorPayload:
 		t.lastError = p.Message
 		if t.json {
@@ -110,6 +115,7 @@ func (t *terminal) Emit(name string, payload any) {
 		} else {
 			t.endLine()
 		}
+		t.flushOut()
 		t.done <- p.Reason
 	}
 }
@@ -122,7 +128,7 @@ func (t *terminal) tool(c wire.ToolCall) {
 			t.line(jsonToolCall{Type: "tool_call", ID: c.ID, Name: c.Name, Label: c.Label, Input: c.Input, ParentID: c.ParentID})
 		} else {
 			t.endLine()
-			label := c.Label
+			label := visible.Line(c.Label)
 			if !strings.HasPrefix(label, "→") {
 				label = "→ " + label
 			}
@@ -158,14 +164,14 @@ func (t *terminal) tool(c wire.ToolCall) {
 				fmt.Fprintf(t.tio.Stderr, "  ... and %d more (pilot sessions changes lists them all)\n", len(e.Files)-shown)
 				break
 			}
-			fmt.Fprintf(t.tio.Stderr, "  %s %s\n", f.Op, f.Path)
+			fmt.Fprintf(t.tio.Stderr, "  %s %s\n", f.Op, visible.Line(f.Path))
 		}
 		if e.Note != "" {
-			fmt.Fprintf(t.tio.Stderr, "  %s\n", e.Note)
+			fmt.Fprintf(t.tio.Stderr, "  %s\n", visible.Line(e.Note))
 		}
 	}
 	if d := c.Diagnostics; d != nil {
-		fmt.Fprintf(t.tio.Stderr, "  %s\n", diagnosticsLine(d))
+		fmt.Fprintf(t.tio.Stderr, "  %s\n", visible.Line(diagnosticsLine(d)))
 	}
 }
 
@@ -208,7 +214,7 @@ func (t *terminal) line(v any) {
 // held.
 func (t *terminal) endLine() {
 	if t.midLine {
-		fmt.Fprintln(t.tio.Stdout)
+		fmt.Fprintln(t.out)
 		t.midLine = false
 	}
 }
@@ -228,9 +234,9 @@ func (t *terminal) hookRuns(c wire.ToolCall) {
 			continue
 		}
 		t.endLine()
-		line := fmt.Sprintf("  %s hook %q: %s in %d ms", h.Event, h.Hook, h.Decision, h.Ms)
+		line := fmt.Sprintf("  %s hook %q: %s in %d ms", h.Event, h.Hook, h.Decision, h.Ms) // %q escapes what is not printable
 		if h.Message != "" {
-			line += ": " + firstLine(h.Message, 300)
+			line += ": " + visible.Line(firstLine(h.Message, 300))
 		}
 		fmt.Fprintln(t.tio.Stderr, line)
 	}

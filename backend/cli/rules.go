@@ -179,12 +179,14 @@ func listRules(ctx context.Context, svc *service.Service, p wire.Project, opened
 	fmt.Fprintln(tw, "ID\tEFFECT\tTOOL\tPATTERN\t")
 	invalid := 0
 	for _, l := range ls {
+		pattern := l.Pattern // %q shows it escaped
+		l := lineFields(l)
 		flag := ""
 		if l.Invalid != "" {
 			invalid++
 			flag = "INVALID: " + l.Invalid
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%q\t%s\n", l.ID, l.Effect, l.Tool, l.Pattern, flag)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%q\t%s\n", l.ID, l.Effect, l.Tool, pattern, flag)
 	}
 	if err := tw.Flush(); err != nil {
 		return exitFailure

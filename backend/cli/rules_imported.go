@@ -40,6 +40,8 @@ func printImported(w io.Writer, im wire.ImportedRules) {
 		table.Reset()
 	}
 	for _, r := range im.Rules {
+		pattern := r.Pattern // %q shows it escaped
+		r := lineFields(r)   // the file's entry, every character visible
 		if r.File != file {
 			flush()
 			file = r.File
@@ -51,7 +53,7 @@ func printImported(w io.Writer, im wire.ImportedRules) {
 		if !r.Applies {
 			note = "NOT APPLIED: untrusted"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%q\t%s\t%s\n", r.Effect, r.Tool, r.Pattern, r.Entry, note)
+		fmt.Fprintf(tw, "%s\t%s\t%q\t%s\t%s\n", r.Effect, r.Tool, pattern, r.Entry, note)
 	}
 	flush()
 	untrusted := false
@@ -65,6 +67,7 @@ func printImported(w io.Writer, im wire.ImportedRules) {
 		fmt.Fprintln(w, "\nIgnored entries of settings files:")
 	}
 	for _, ig := range im.Ignored {
+		ig := lineFields(ig)
 		what := ig.Entry
 		if ig.Effect != "" {
 			what = ig.Effect + " " + what

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"pilot/backend/service"
+	"pilot/backend/visible"
 	"pilot/backend/wire"
 )
 
@@ -167,7 +168,9 @@ func Sessions(ctx context.Context, svc *service.Service, args []string, stdout, 
 	case "export":
 		var text string
 		if text, err = svc.ExportSession(ctx, id, a.format); err == nil {
-			_, err = io.WriteString(stdout, text)
+			out, flush := shownOut(stdout, a.format == "json")
+			_, err = io.WriteString(out, text)
+			flush()
 		}
 	}
 	if err != nil {
@@ -222,7 +225,7 @@ func listSessions(ctx context.Context, svc *service.Service, a sessionArgs, stdo
 	fmt.Fprintln(tw, "ID\tUPDATED\tMODEL\tTOKENS\tCOST\tTITLE")
 	for _, x := range xs {
 		u := x.Usage
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t$%.4f\t%s\n", x.ID, x.UpdatedAt.Local().Format("2006-01-02 15:04"), x.Model,
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t$%.4f\t%s\n", x.ID, x.UpdatedAt.Local().Format("2006-01-02 15:04"), visible.Line(x.Model),
 			u.InputTokens+u.OutputTokens+u.CacheReadTokens+u.CacheWriteTokens, x.CostUSD, orUntitled(x.Title))
 	}
 	return tw.Flush()
@@ -278,7 +281,7 @@ func printHits(ctx context.Context, svc *service.Service, hits []wire.SearchReco
 		fmt.Fprintf(stdout, "Session %d · %s · %s\n", s.ID, orUntitled(s.Title), s.UpdatedAt.Local().Format("2006-01-02 15:04"))
 		for _, h := range bySession[id] {
 			fmt.Fprintf(stdout, "  message %d of %d (%s): %s\n", pos[h.MessageID], len(msgs), hitKindText(h.Kind),
-				strings.Join(strings.Fields(h.Snippet), " "))
+				visible.Line(strings.Join(strings.Fields(h.Snippet), " ")))
 		}
 	}
 	return nil
@@ -299,7 +302,7 @@ func showSession(ctx context.Context, svc *service.Service, id int64, asJSON boo
 	}
 	x := t.Session
 	fmt.Fprintf(stdout, "Session %d: %s\n", x.ID, orUntitled(x.Title))
-	fmt.Fprintf(stdout, "Project %s · %s %s · %s · updated %s\n", t.Project.Path, x.Provider, x.Model, x.State,
+	fmt.Fprintf(stdout, "Project %s · %s %s · %s · updated %s\n", visible.Line(t.Project.Path), x.Provider, visible.Line(x.Model), x.State,
 		x.UpdatedAt.Local().Format(time.DateTime))
 	u := x.Usage
 	fmt.Fprintf(stdout, "Tokens %d in, %d out, %d cache read, %d cache write · $%.4f\n",
@@ -348,7 +351,7 @@ func showBlock(w io.Writer, b wire.ContentBlock, calls map[string]wire.CallRecor
 			}
 			status += "]"
 		}
-		fmt.Fprintf(w, "  → %s %s%s\n", b.Name, b.Input, status)
+		fmt.Fprintf(w, "  → %s %s%s\n", visible.Line(b.Name), b.Input, status) // JSON: escaped by its encoding, the rest by the writer
 	case blockToolResult:
 		mark := "←"
 		if b.IsError {
@@ -367,11 +370,13 @@ func indent(s string) string {
 	return "  " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ")
 }
 
+// orUntitled is a session's title (the model's words) for a line, every
+// character visible.
 func orUntitled(title string) string {
 	if title == "" {
 		return "(untitled)"
 	}
-	return title
+	return visible.Line(title)
 }
 
 // jsonLines writes one JSON object per line.

@@ -56,6 +56,7 @@ var setupHeadings = []struct {
 // line (state, name, what, file and scope) and why under it, then the
 // tool names hooks see.
 func printSetup(w io.Writer, s wire.Setup) {
+	s = lineFields(s) // the files' commands, names, descriptions, every character visible
 	fmt.Fprintf(w, "Setup of %s\n", s.Project)
 	for _, h := range setupHeadings {
 		var items []wire.SetupItem

@@ -65,6 +65,7 @@ func trustProject(svc *service.Service, dir string, yes bool, tio IO) error {
 
 // printTrust writes what the prompt shows, a section per file.
 func printTrust(w interface{ Write([]byte) (int, error) }, p wire.MCPTrustPrompt) {
+	p = lineFields(p) // the files' commands, names and paths, every character visible
 	for _, s := range p.Sections {
 		changed := ""
 		if s.Changed {

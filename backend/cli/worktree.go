@@ -92,6 +92,7 @@ func listWorktrees(ctx context.Context, svc *service.Service, a sessionArgs, std
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SESSION\tBRANCH\tSTATE\tPATH")
 	for _, l := range lines {
+		l := lineFields(l)
 		state, path := string(l.State), l.Path
 		if l.Discarded {
 			state, path = "discarded", "(removed)"

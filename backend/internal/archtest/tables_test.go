@@ -55,6 +55,7 @@ var layers = map[string]int{
 	"pilot/backend/todo":                             leafLayer,
 	"pilot/backend/tools":                            domainLayer,
 	"pilot/backend/version":                          leafLayer,
+	"pilot/backend/visible":                          leafLayer, // outside text shown on a terminal with every character visible
 	"pilot/backend/present":                          domainLayer,
 	"pilot/backend/webfetch":                         domainLayer,
 	"pilot/backend/wire":                             leafLayer,
@@ -107,6 +108,7 @@ var faceAllowed = map[string]map[string]string{
 	},
 	"cli": {
 		"pilot/backend/version": "the build's version and commit, which `pilot version` prints",
+		"pilot/backend/visible": "outside text (project files, servers, the model) printed with every character visible, which is the terminal's own concern",
 	},
 }
 

@@ -1,5 +1,7 @@
 import { useState } from "react";
 import type { HookDecision, HookRun } from "../../lib/wire.gen";
+import { visibleString } from "../../lib/visible";
+import Visible from "../Visible";
 
 const decisionText: Record<HookDecision, string> = {
   allow: "allowed",
@@ -21,20 +23,31 @@ function Printed({ run }: { run: HookRun }) {
   return (
     <div className="hook-printed" data-testid="hook-output">
       <p className="hook-file">
-        <code>{run.hook}</code> from {run.file}
+        <code>
+          <Visible text={run.hook} />
+        </code>{" "}
+        from <Visible text={run.file} />
         {run.exitCode !== 0 && !run.timedOut && ` · exit code ${run.exitCode}`}
       </p>
-      {run.message && run.message !== run.stderr?.trim() && <p className="hook-message">{run.message}</p>}
+      {run.message && run.message !== run.stderr?.trim() && (
+        <p className="hook-message">
+          <Visible text={run.message} lines />
+        </p>
+      )}
       {run.stdout && (
         <>
           <span className="hook-stream">stdout</span>
-          <pre className="hook-pre">{run.stdout}</pre>
+          <pre className="hook-pre">
+            <Visible text={run.stdout} lines />
+          </pre>
         </>
       )}
       {run.stderr && (
         <>
           <span className="hook-stream">stderr</span>
-          <pre className="hook-pre">{run.stderr}</pre>
+          <pre className="hook-pre">
+            <Visible text={run.stderr} lines />
+          </pre>
         </>
       )}
       {!run.stdout && !run.stderr && <p className="hook-message">It printed nothing.</p>}
@@ -54,8 +67,10 @@ function HookRunRow({ run }: { run: HookRun }) {
       data-hook={run.hook}
       data-ms={run.ms}
     >
-      <button type="button" className="hook-head" aria-expanded={open} onClick={() => setOpen(!open)} title={run.message || run.hook}>
-        <span className="hook-event">{run.event}</span> <span className="hook-name">{hookName(run.hook)}</span>{" "}
+      <button type="button" className="hook-head" aria-expanded={open} onClick={() => setOpen(!open)} title={visibleString(run.message || run.hook, true)}>
+        <span className="hook-event">{run.event}</span> <span className="hook-name">
+          <Visible text={hookName(run.hook)} />
+        </span>{" "}
         <span className="hook-decision">{run.timedOut ? "timed out" : decisionText[run.decision]}</span>{" "}
         <span className="hook-ms">{run.ms.toLocaleString("en-US")} ms</span>
       </button>

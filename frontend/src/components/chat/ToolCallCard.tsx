@@ -11,6 +11,7 @@ import PlanCard from "../plan/PlanCard";
 import HelperCalls, { callCountText, useHelperCallCount } from "./HelperCalls";
 import HookRuns, { hookName } from "./HookRuns";
 import JobLink from "../jobs/JobLink";
+import Visible from "../Visible";
 
 const statusText: Record<ToolStatus, string> = {
   running: "running",
@@ -208,11 +209,13 @@ function ToolCallCard({ id }: { id: string }) {
         <span className={`tool-icon${call.status === "running" ? " spin" : ""}`} aria-hidden="true">
           {statusIcon[call.status]}
         </span>
-        <span className="tool-label">{label}</span>
+        <span className="tool-label">
+          <Visible text={label} />
+        </span>
         {sandbox && <SandboxBadge info={sandbox} />}
         {refusal && (!change || call.refusedBy !== "user") ? (
           <span className={`tool-status refusal refused-by-${call.refusedBy}`} data-testid="tool-refusal" title={call.output}>
-            {refusal}
+            <Visible text={refusal} />
           </span>
         ) : change ? (
           <span

@@ -3,6 +3,7 @@ import type { MCPServer, MCPTrustPrompt } from "../../lib/wire.gen";
 import { errorText } from "../../lib/format";
 import { useApp, useController } from "../../state/context";
 import Modal from "../Modal";
+import Visible from "../Visible";
 
 /** The event that brings the trust prompt back after "Not now" (Settings' "Trust and start…"). */
 const ASK = "pilot:mcp-trust";
@@ -36,7 +37,7 @@ export function startedText(outcomes: StartOutcome[]): { text: string; failed: b
  * Asks once per version of a project's .mcp.json and settings files
  * whether their servers may start, their allow rules apply and their hooks
  * run, showing the exact command (or URL) of each server, each rule and
- * each hook command. Nothing of the file
+ * each hook command, every character of them visible (Visible). Nothing of the file
  * runs before the user accepts. "Not now" hides it until a later change to
  * the file, or until Settings' "Trust and start…" on a server asks again.
  * After "Trust and start", a notice above the status bar says how each
@@ -144,15 +145,21 @@ export default function McpTrust() {
           <>
             <p>
               {prompt.changed ? "The project's " : "This project has a "}
-              <code>{prompt.path}</code>
+              <code>
+                <Visible text={prompt.path} />
+              </code>
               {prompt.changed ? " changed since you trusted it. " : ". "}
               Trusting it lets Pilot run these commands on your computer, with your user's rights, whenever this project is open:
             </p>
             <ul className="mcp-trust-list">
               {prompt.servers.map((s) => (
                 <li key={s.name} data-testid="mcp-trust-server" data-name={s.name}>
-                  <strong>{s.name}</strong>
-                  <code>{s.display}</code>
+                  <strong>
+                    <Visible text={s.name} />
+                  </strong>
+                  <code>
+                    <Visible text={s.display} />
+                  </code>
                 </li>
               ))}
             </ul>
@@ -161,7 +168,9 @@ export default function McpTrust() {
         {others.map((s) => (
           <section key={`${s.kind}:${s.path}`} data-testid="trust-section" data-kind={s.kind}>
             <p>
-              <code>{s.path}</code>
+              <code>
+                <Visible text={s.path} />
+              </code>
               {s.changed ? " changed since you trusted it. Trusting it " : " is the project's. Trusting it "}
               {s.kind === "rules"
                 ? "lets these calls run without asking (its deny and ask rules apply already):"
@@ -170,7 +179,9 @@ export default function McpTrust() {
             <ul className="mcp-trust-list">
               {s.items.map((item) => (
                 <li key={item}>
-                  <code>{item}</code>
+                  <code>
+                    <Visible text={item} />
+                  </code>
                 </li>
               ))}
             </ul>

@@ -1,4 +1,5 @@
 import type { Approval } from "../../lib/wire.gen";
+import Visible from "../Visible";
 
 /**
  * "Always allow" on a command-like card, with the rules it adds (one per
@@ -33,7 +34,9 @@ export default function AlwaysAllow({
         <ul>
           {rules.map((r) => (
             <li key={r}>
-              <code data-testid="always-rule">{r}</code>
+              <code data-testid="always-rule">
+                <Visible text={r} />
+              </code>
             </li>
           ))}
         </ul>

@@ -1,6 +1,8 @@
 import { useEffect, useState } from "react";
 import type { Approval } from "../../lib/wire.gen";
 import { useController } from "../../state/context";
+import { visibleString } from "../../lib/visible";
+import Visible from "../Visible";
 import AlwaysAllow from "./AlwaysAllow";
 import { useCommandDecision } from "./useCommandDecision";
 
@@ -33,7 +35,9 @@ const READS = ["read_file", "list_files", "glob", "grep"];
  * which tool of which server, what it does, with what. A command asking
  * to run outside the OS sandbox (kind outside_sandbox) says so plainly,
  * with the model's reason; one that would run outside it because the
- * sandbox cannot start here says why.
+ * sandbox cannot start here says why. The model's and the server's text
+ * (command, reason, server, tool, what it does, arguments) is shown with
+ * every character visible.
  */
 export default function BashApproval({ approval }: { approval: Approval }) {
   const { always, setAlways, feedback, setFeedback, sent, card, decide } = useCommandDecision(approval);
@@ -55,7 +59,11 @@ export default function BashApproval({ approval }: { approval: Approval }) {
       </header>
       {approval.askRule && (
         <p className="muted small-text" data-testid="ask-rule">
-          Asked every time, whatever the mode, by the rule <code>{approval.askRule}</code> of a settings file (its <code>permissions.ask</code>).
+          Asked every time, whatever the mode, by the rule{" "}
+          <code>
+            <Visible text={approval.askRule} />
+          </code>{" "}
+          of a settings file (its <code>permissions.ask</code>).
         </p>
       )}
       {outside && (
@@ -64,7 +72,9 @@ export default function BashApproval({ approval }: { approval: Approval }) {
             <strong>This command runs with your full rights, outside the sandbox:</strong> it can write anywhere you can, read your secrets and reach any host.
           </p>
           <p>
-            The agent&apos;s reason: <q data-testid="bash-outside-reason">{approval.reason}</q>
+            The agent&apos;s reason: <q data-testid="bash-outside-reason">
+              <Visible text={approval.reason ?? ""} />
+            </q>
           </p>
         </div>
       )}
@@ -77,31 +87,37 @@ export default function BashApproval({ approval }: { approval: Approval }) {
         <>
           <dl className="command-meta">
             <dt>server</dt>
-            <dd data-testid="mcp-approval-server">{approval.server}</dd>
+            <dd data-testid="mcp-approval-server">
+              <Visible text={approval.server ?? ""} />
+            </dd>
             <dt>tool</dt>
-            <dd data-testid="mcp-approval-tool">{approval.mcpTool}</dd>
+            <dd data-testid="mcp-approval-tool">
+              <Visible text={approval.mcpTool ?? ""} />
+            </dd>
             {description && (
               <>
                 <dt>does</dt>
                 <dd data-testid="mcp-approval-description" className="mcp-description">
-                  {description}
+                  <Visible text={description} lines />
                 </dd>
               </>
             )}
           </dl>
           <pre className="command" data-testid="mcp-approval-arguments">
-            {prettyJSON(approval.arguments ?? "")}
+            <Visible text={prettyJSON(approval.arguments ?? "")} lines />
           </pre>
         </>
       ) : (
         <>
           <pre className="command" data-testid="bash-command">
             <span aria-hidden="true">$ </span>
-            {approval.command}
+            <Visible text={approval.command ?? ""} lines />
           </pre>
           <dl className="command-meta">
             <dt>in</dt>
-            <dd data-testid="bash-cwd">{approval.cwd || "project folder"}</dd>
+            <dd data-testid="bash-cwd">
+              <Visible text={approval.cwd || "project folder"} />
+            </dd>
             <dt>timeout</dt>
             <dd data-testid="bash-timeout">{approval.timeoutSeconds ? `${approval.timeoutSeconds} s` : "default"}</dd>
           </dl>
@@ -117,7 +133,7 @@ export default function BashApproval({ approval }: { approval: Approval }) {
           testId="bash-always"
           label={
             mcp
-              ? `Always allow ${approval.server}'s tool ${approval.mcpTool ?? ""} in this project`
+              ? `Always allow ${visibleString(approval.server ?? "")}'s tool ${visibleString(approval.mcpTool ?? "")} in this project`
               : (approval.alwaysRules?.length ?? 0) > 1
                 ? "Always allow each part of this command in this project"
                 : "Always allow this command in this project"

@@ -3,11 +3,12 @@ import type { MCPServer, MCPServers } from "../../lib/wire.gen";
 import { errorText } from "../../lib/format";
 import { useController } from "../../state/context";
 import { askMcpTrust } from "../mcp/McpTrust";
+import Visible from "../Visible";
 import { emptyMcpForm, mcpFormFrom, mcpInput, type McpForm } from "./mcpForm";
 
 const stateLabel: Record<MCPServer["state"], string> = { starting: "starting…", ready: "ready", failed: "failed", disabled: "off" };
 
-/** The MCP servers of the open project (its .mcp.json and the user's), their state, tools and stderr. */
+/** The MCP servers of the open project (its .mcp.json and the user's), their state, tools and stderr: the servers' and the files' text with every character visible. */
 export default function McpServersEditor() {
   const c = useController();
   const [list, setList] = useState<MCPServers | null>(null);
@@ -79,7 +80,9 @@ export default function McpServersEditor() {
           {list.servers.map((s) => (
             <li key={`${s.scope}/${s.name}`} data-testid="mcp-server" data-name={s.name} data-state={s.state}>
               <div className="mcp-head">
-                <strong>{s.name}</strong>
+                <strong>
+                  <Visible text={s.name} />
+                </strong>
                 <span className="badge">{s.scope}</span>
                 <span className={`badge mcp-state-${s.state}`} data-testid="mcp-server-state">
                   {stateLabel[s.state]}
@@ -106,10 +109,12 @@ export default function McpServersEditor() {
                   ×
                 </button>
               </div>
-              <code className="mcp-display">{s.display}</code>
+              <code className="mcp-display">
+                <Visible text={s.display} />
+              </code>
               {s.error && (
                 <p className={s.state === "failed" ? "error" : "muted small-text"} data-testid="mcp-server-error">
-                  {s.error}
+                  <Visible text={s.error} lines />
                 </p>
               )}
               {s.tools.length > 0 && (
@@ -118,7 +123,12 @@ export default function McpServersEditor() {
                   <ul className="mcp-tools" data-testid="mcp-server-tools">
                     {s.tools.map((t) => (
                       <li key={t.name}>
-                        <code>{t.tool}</code> <span className="muted">{t.description.split("\n")[0]}</span>
+                        <code>
+                          <Visible text={t.tool} />
+                        </code>{" "}
+                        <span className="muted">
+                          <Visible text={t.description.split("\n")[0] ?? ""} />
+                        </span>
                       </li>
                     ))}
                   </ul>
@@ -128,7 +138,7 @@ export default function McpServersEditor() {
                 <details>
                   <summary>Last lines of stderr</summary>
                   <pre className="mcp-stderr" data-testid="mcp-server-stderr">
-                    {s.stderr.join("\n")}
+                    <Visible text={s.stderr.join("\n")} lines />
                   </pre>
                 </details>
               )}

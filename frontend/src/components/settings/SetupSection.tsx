@@ -4,6 +4,7 @@ import { errorText } from "../../lib/format";
 import { useReportError } from "../../lib/useReportError";
 import { useController } from "../../state/context";
 import { askMcpTrust } from "../mcp/McpTrust";
+import Visible from "../Visible";
 
 /** Each kind's heading and what to do when none is found, in the order the backend lists them. */
 const KINDS: { kind: SetupKind; title: string; none: string }[] = [
@@ -38,14 +39,29 @@ function Item({ it }: { it: SetupItem }) {
     <li data-testid="setup-item" data-kind={it.kind} data-state={it.state} className={`setup-item state-${it.state}`}>
       <div className="rule-row">
         <span className={`badge setup-state state-${it.state}`}>{stateLabel(it)}</span>
-        <code className="setup-name">{it.name}</code>
-        {it.matcher && <code title="matcher">[{it.matcher}]</code>}
-        <span className="grow setup-what">{it.description}</span>
+        <code className="setup-name">
+          <Visible text={it.name} />
+        </code>
+        {it.matcher && (
+          <code title="matcher">
+            [<Visible text={it.matcher} />]
+          </code>
+        )}
+        <span className="grow setup-what">
+          <Visible text={it.description} />
+        </span>
       </div>
       <p className="muted small-text setup-file">
-        <code>{it.file}</code> ({it.scope})
+        <code>
+          <Visible text={it.file} />
+        </code>{" "}
+        ({it.scope})
       </p>
-      {it.detail && <p className={bad ? "rule-problem" : "setup-detail"}>{it.detail}</p>}
+      {it.detail && (
+        <p className={bad ? "rule-problem" : "setup-detail"}>
+          <Visible text={it.detail} />
+        </p>
+      )}
     </li>
   );
 }
