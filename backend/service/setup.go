@@ -17,7 +17,8 @@ import (
 
 // Setup lists what Pilot found of the user's setup for the project folder
 // dir: the hooks and permission entries of its settings files, its
-// skills, its MCP servers and its custom commands, each with its file,
+// skills, its MCP servers, its custom commands and its instruction files
+// (a project file Pilot did not read is refused), each with its file,
 // scope and state (Settings › Setup and `pilot setup` show it), and the
 // tool names hooks see. Nothing is started or run to find it.
 func (w *Service) Setup(dir string) wire.Setup {
@@ -28,6 +29,7 @@ func (w *Service) Setup(dir string) wire.Setup {
 	out.Items = append(out.Items, w.setupRules(dir)...)
 	out.Items = append(out.Items, w.setupMCP(dir)...)
 	out.Items = append(out.Items, w.setupCommands(dir)...)
+	out.Items = append(out.Items, w.setupMemory(dir)...)
 	if p, err := w.MCPTrustPromptIn(dir); err == nil {
 		out.NeedsTrust = p.Needed
 	}

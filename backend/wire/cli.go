@@ -386,7 +386,7 @@ type WorktreeLine struct {
 // shows it). ToolNames is the name hooks see for each Pilot tool.
 type Setup struct {
 	Project string      `json:"project"`
-	Items   []SetupItem `json:"items"` // hooks, skills, agents, rules, MCP servers, commands, in that order
+	Items   []SetupItem `json:"items"` // hooks, skills, agents, rules, MCP servers, commands, instruction files, in that order
 	// NeedsTrust: some of the project's files (.mcp.json, settings files)
 	// wait for the user's trust (pilot trust, or the trust prompt).
 	NeedsTrust bool           `json:"needsTrust"`
@@ -399,7 +399,8 @@ type Setup struct {
 type SetupItem struct {
 	Kind SetupKind `json:"kind"`
 	// Name is a hook's event, a skill's, agent's or MCP server's name, a
-	// rule's entry as the file writes it, a command's /name.
+	// rule's entry as the file writes it, a command's /name, an
+	// instruction file's name.
 	Name string `json:"name"`
 	// Description is a hook's command, a skill's, agent's or command's
 	// description, the Pilot rule an entry became, an MCP server's
