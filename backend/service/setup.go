@@ -259,14 +259,18 @@ var commandScopes = map[string]settingsjson.Scope{
 // setupCommands is the custom commands of dir, PILOT_HOME and the user's
 // ~/.claude/commands; a folder that cannot be read is listed as broken.
 func (w *Service) setupCommands(dir string) []wire.SetupItem {
-	cmds, err := commands.List(w.home, w.userHome(), dir)
+	cmds, problems := commands.List(w.home, w.userHome(), dir)
 	var out []wire.SetupItem
 	for _, c := range cmds {
 		out = append(out, wire.SetupItem{Kind: wire.SetupCommand, Name: "/" + c.Name, Description: c.Description, File: c.Path, Scope: string(commandScopes[c.Source]), State: wire.SetupActive})
 	}
-	if err != nil {
-		out = append(out, wire.SetupItem{Kind: wire.SetupCommand, Name: "commands", State: wire.SetupBroken,
-			Detail: fmt.Sprintf("Some custom commands could not be read (%v): check the folder's permissions.", err)})
+	for _, p := range problems {
+		name := "/" + p.Name
+		if p.Name == "" {
+			name = "commands"
+		}
+		out = append(out, wire.SetupItem{Kind: wire.SetupCommand, Name: name, File: p.Path, Scope: string(commandScopes[p.Source]),
+			State: refusedOr(p.Err, wire.SetupBroken), Detail: sentence(p.Err)})
 	}
 	return out
 }
