@@ -199,7 +199,7 @@ func (w *Service) setupRules(dir string) []wire.SetupItem {
 func (w *Service) setupMCP(dir string) []wire.SetupItem {
 	var out []wire.SetupItem
 	project := map[string]bool{}
-	pf, raw, perr := mcp.ReadFile(mcp.ProjectPath(dir))
+	pf, raw, perr := mcp.ReadProject(dir)
 	if perr == nil {
 		for n := range pf.Servers {
 			project[n] = true
