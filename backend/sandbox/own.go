@@ -172,8 +172,13 @@ func (r *Root) notRead(rel string, err error) error {
 	return &NotRead{Path: rel, Err: err, Why: fmt.Sprintf("it could not be read (%v)", err), Do: "check its permissions"}
 }
 
-// outsideOwn words a way out of the project: which link leads where.
+// outsideOwn words a way out of the project: which link leads where. A
+// link to nothing is missing, like a missing file (only the link's
+// target is looked up, never opened).
 func (r *Root) outsideOwn(rel string) error {
+	if _, err := os.Stat(filepath.Join(r.dir, filepath.FromSlash(rel))); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s: %w", rel, fs.ErrNotExist)
+	}
 	abs, via, err := r.explain(rel)
 	if err != nil || via == "" {
 		return &NotRead{Path: rel, Err: ErrOutside, Why: "it leads outside the project folder " + r.dir, Do: "replace it with the file itself"}

@@ -87,7 +87,7 @@ func (w *Service) setupHooks(dir string) []wire.SetupItem {
 				if ig := hooks.New([]settingsjson.File{one}, hooks.Options{Trusted: trustAll}).Ignored(); len(ig) > 0 {
 					state, detail = wire.SetupIgnored, strings.Join(ig, " ")
 				} else if !trusted {
-					state, detail = wire.SetupUntrusted, untrustedSentence(f.Path, "hooks run")
+					state, detail = wire.SetupUntrusted, settingsjson.Untrusted(w.home, f, "hooks run")
 				}
 				for _, h := range g.Hooks {
 					what := h.Command
@@ -95,7 +95,7 @@ func (w *Service) setupHooks(dir string) []wire.SetupItem {
 						what = h.Type + " hook"
 					}
 					out = append(out, wire.SetupItem{Kind: wire.SetupHook, Name: e, Matcher: g.Matcher, Description: what,
-						File: f.Path, Scope: string(f.Scope), State: state, Detail: detail})
+						File: f.Path, Scope: string(f.Scope), State: state, Detail: joinSentences(detail, runsScripts(dir, f, h))})
 				}
 			}
 		}
@@ -166,6 +166,10 @@ func lastElem(path string) string {
 // and the entries it ignores.
 func (w *Service) setupRules(dir string) []wire.SetupItem {
 	im := w.ImportedRulesIn(dir)
+	files := map[string]settingsjson.File{}
+	for _, f := range w.SettingsFiles(dir) {
+		files[f.Path] = f
+	}
 	var out []wire.SetupItem
 	at := map[[2]string]int{} // file, entry → its item: an entry may become several rules
 	for _, r := range im.Rules {
@@ -178,6 +182,9 @@ func (w *Service) setupRules(dir string) []wire.SetupItem {
 		it := wire.SetupItem{Kind: wire.SetupRule, Name: r.Entry, Description: rule, File: r.File, Scope: r.Scope, State: wire.SetupActive}
 		if !r.Applies {
 			it.State, it.Detail = wire.SetupUntrusted, untrustedSentence(r.File, "allow rules apply")
+			if why := settingsjson.Untrusted(w.home, files[r.File], "allow rules apply"); files[r.File].Path != "" && why != "" {
+				it.Detail = why
+			}
 		}
 		at[key] = len(out)
 		out = append(out, it)
@@ -187,7 +194,13 @@ func (w *Service) setupRules(dir string) []wire.SetupItem {
 		if name == "" {
 			name = lastElem(ig.File)
 		}
-		out = append(out, wire.SetupItem{Kind: wire.SetupRule, Name: name, Description: ig.Effect, File: ig.File, Scope: ig.Scope, State: wire.SetupIgnored, Detail: ig.Reason})
+		state, detail := wire.SetupIgnored, ig.Reason
+		if f, ok := files[ig.File]; ok && ig.Entry == "" && f.Err != nil {
+			// The file itself was not read or parsed: none of its hooks
+			// runs and none of its rules applies.
+			state, detail = refusedOr(f.Err, wire.SetupIgnored), sentence(f.Err)+" None of its hooks runs and none of its rules applies."
+		}
+		out = append(out, wire.SetupItem{Kind: wire.SetupRule, Name: name, Description: ig.Effect, File: ig.File, Scope: ig.Scope, State: state, Detail: detail})
 	}
 	return out
 }
@@ -207,8 +220,8 @@ func (w *Service) setupMCP(dir string) []wire.SetupItem {
 	}
 	add := func(path, scope string, f mcp.File, err error, state func(mcp.Server) (wire.SetupState, string)) {
 		if err != nil {
-			out = append(out, wire.SetupItem{Kind: wire.SetupMCP, Name: lastElem(path), File: path, Scope: scope, State: wire.SetupBroken,
-				Detail: fmt.Sprintf("None of its servers start: %v.", err)})
+			out = append(out, wire.SetupItem{Kind: wire.SetupMCP, Name: lastElem(path), File: path, Scope: scope, State: refusedOr(err, wire.SetupBroken),
+				Detail: "None of its servers start: " + sentence(err)})
 			return
 		}
 		names := make([]string, 0, len(f.Servers))

@@ -56,3 +56,60 @@ func (w *Service) setupMemory(dir string) []wire.SetupItem {
 	}
 	return out
 }
+
+// scriptItems are the trust prompt's lines for the scripts the hooks of f
+// run: trusting f trusts each as it is now (a change asks again).
+func scriptItems(f settingsjson.File, pilotHome string) []string {
+	changed := map[string]bool{}
+	for _, rel := range settingsjson.ChangedScripts(pilotHome, f) {
+		changed[rel] = true
+	}
+	var out []string
+	for _, s := range f.Scripts {
+		what := fmt.Sprintf("%d bytes, sha256 %s", len(s.Raw), settingsjson.Hash(s.Raw)[:12])
+		if s.Missing {
+			what = "not there yet: one made later asks again"
+		}
+		line := "script " + s.Rel + " (" + what + ")"
+		if changed[s.Rel] {
+			line += ", changed since you trusted it"
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// refusedScript is the sentence of the first script of f's hooks Pilot
+// did not read ("" for none).
+func refusedScript(f settingsjson.File) string {
+	for _, s := range f.Scripts {
+		if s.Err != nil {
+			return sentence(s.Err)
+		}
+	}
+	return ""
+}
+
+// runsScripts says which project files the hook h of f runs ("" for
+// none): a project's file is trusted with them as they are.
+func runsScripts(dir string, f settingsjson.File, h settingsjson.Hook) string {
+	rels, _ := settingsjson.ScriptsOf(dir, settingsjson.Hooks{"": {{Hooks: []settingsjson.Hook{h}}}})
+	if len(rels) == 0 {
+		return ""
+	}
+	if f.Scope.FromProject() {
+		return fmt.Sprintf("It runs the project's %s, trusted with the file as it is now (a change asks again).", strings.Join(rels, ", "))
+	}
+	return fmt.Sprintf("It runs the project's %s, which the sandbox keeps read-only for commands.", strings.Join(rels, ", "))
+}
+
+// joinSentences joins the non-empty sentences with a space.
+func joinSentences(ss ...string) string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return strings.Join(out, " ")
+}
