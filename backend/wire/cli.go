@@ -381,9 +381,9 @@ type WorktreeLine struct {
 
 // Setup is what Pilot found of the user's setup for one project folder:
 // every hook, skill, custom agent, permission rule of a settings file,
-// MCP server and custom command, each with its file, its scope and its
-// state (`pilot setup --json` prints it as one object; Settings › Setup
-// shows it). ToolNames is the name hooks see for each Pilot tool.
+// MCP server, custom command and instruction file, each with its file,
+// its scope and its state (`pilot setup --json` prints it as one object;
+// Settings › Setup shows it). ToolNames is the name hooks see for each Pilot tool.
 type Setup struct {
 	Project string      `json:"project"`
 	Items   []SetupItem `json:"items"` // hooks, skills, agents, rules, MCP servers, commands, instruction files, in that order
@@ -410,7 +410,7 @@ type SetupItem struct {
 	File        string     `json:"file"`              // the file it comes from (a skill: its SKILL.md)
 	Scope       string     `json:"scope"`
 	State       SetupState `json:"state"`
-	Detail      string     `json:"detail"` // a sentence saying why, when State is not active
+	Detail      string     `json:"detail"` // a sentence saying why, when State is not active (refused: the file, why it was not read, what to do); what an active item does, where that matters
 }
 
 // HookToolName is a Pilot tool and the tool_name hooks (and the settings

@@ -784,9 +784,9 @@ export interface WorktreeLine {
 /**
  * Setup is what Pilot found of the user's setup for one project folder:
  * every hook, skill, custom agent, permission rule of a settings file,
- * MCP server and custom command, each with its file, its scope and its
- * state (`pilot setup --json` prints it as one object; Settings › Setup
- * shows it). ToolNames is the name hooks see for each Pilot tool.
+ * MCP server, custom command and instruction file, each with its file,
+ * its scope and its state (`pilot setup --json` prints it as one object;
+ * Settings › Setup shows it). ToolNames is the name hooks see for each Pilot tool.
  */
 export interface Setup {
   project: string;
@@ -825,7 +825,7 @@ export interface SetupItem {
   file: string;
   scope: string;
   state: SetupState;
-  /** a sentence saying why, when State is not active */
+  /** a sentence saying why, when State is not active (refused: the file, why it was not read, what to do); what an active item does, where that matters */
   detail: string;
 }
 
