@@ -13,6 +13,9 @@ import (
 func (w *Service) hooksFor(project, root string) *hooks.Set {
 	files := settingsjson.LoadRun(w.userHome(), w.home, project, root)
 	return hooks.New(files, hooks.Options{Trusted: w.SettingsTrusted, Untrusted: func(f settingsjson.File) string {
+		if refusedScript(f) == "" && len(settingsjson.ChangedScripts(w.home, f)) == 0 {
+			return "" // never trusted as it is: the general sentence says how
+		}
 		return settingsjson.Untrusted(w.home, f, "hooks run")
 	}, Project: root, Env: w.agentEnv})
 }
