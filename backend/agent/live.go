@@ -56,6 +56,9 @@ type live struct {
 	ruled  atomic.Pointer[[]permission.Rule] // the rules the gate read last (Withheld)
 	skills atomic.Pointer[skills.Set]        // the skills the last turn found (loadSkills)
 	agents atomic.Pointer[agents.Set]        // the custom agents the last turn found (loadAgents)
+
+	// notRead: the instruction files the last turn did not read (tellNotRead).
+	notRead atomic.Pointer[string]
 }
 
 // setState moves the machine and emits the new state. An invalid move is

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"pilot/backend/childenv"
+	"pilot/backend/sandbox"
 	"pilot/backend/skills"
 )
 
@@ -50,8 +52,10 @@ type promptData struct {
 // SystemPrompt builds the system prompt for a project folder: the tool
 // decider and working rules, the folder, the OS, the date, a short git
 // status, the installed skills (names and descriptions only), and the
-// project's AGENTS.md, CLAUDE.md and progress.md.
-func SystemPrompt(ctx context.Context, dir string, now time.Time, installed []skills.Skill) string {
+// project's AGENTS.md, CLAUDE.md and progress.md. notRead are the
+// instruction files left out, each a *sandbox.NotRead saying why and what
+// to do (see ProjectDocs).
+func SystemPrompt(ctx context.Context, dir string, now time.Time, installed []skills.Skill) (prompt string, notRead []error) {
 	d := promptData{
 		Dir:    dir,
 		OS:     runtime.GOOS + "/" + runtime.GOARCH,
@@ -59,22 +63,55 @@ func SystemPrompt(ctx context.Context, dir string, now time.Time, installed []sk
 		Git:    gitStatus(ctx, dir),
 		Skills: skills.Prompt(installed),
 	}
-	for _, name := range projectDocs {
-		b, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil || len(bytes.TrimSpace(b)) == 0 {
-			continue
+	docs, notRead := ProjectDocs(dir)
+	for _, doc := range docs {
+		text := doc.Text
+		if doc.Cut {
+			text += "\n[... cut: the file is longer; read it with read_file]"
 		}
-		text := string(b)
-		if len(b) > maxDocBytes {
-			text = string(b[:maxDocBytes]) + "\n[... cut: the file is longer; read it with read_file]"
-		}
-		d.Docs = append(d.Docs, promptDoc{Name: name, Text: strings.TrimSpace(text)})
+		d.Docs = append(d.Docs, promptDoc{Name: doc.Name, Text: strings.TrimSpace(text)})
 	}
 	var b strings.Builder
 	if err := systemTemplate.Execute(&b, d); err != nil {
 		panic(err) // the template is embedded and tested
 	}
-	return b.String()
+	return b.String(), notRead
+}
+
+// ProjectDoc is an instruction file of the project as the system prompt
+// has it.
+type ProjectDoc struct {
+	Name string // AGENTS.md, CLAUDE.md or progress.md
+	Text string // at most maxDocBytes of it
+	Cut  bool   // the file is longer
+}
+
+// ProjectDocs reads the project's instruction files that are there and
+// not empty, through the project root: a link that leaves the project
+// (AGENTS.md -> /proc/self/environ), anything but a regular file (a FIFO,
+// /dev/zero) and a folder is not read, and is in notRead as a
+// *sandbox.NotRead naming the file and what to do; a link inside the
+// project is followed. Each is read up to maxDocBytes (the rest cut).
+func ProjectDocs(dir string) (docs []ProjectDoc, notRead []error) {
+	root, err := sandbox.New(dir)
+	if err != nil {
+		return nil, nil // no project folder: nothing to read
+	}
+	defer root.Close()
+	for _, name := range projectDocs {
+		b, cut, err := root.HeadOwn(name, maxDocBytes)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				notRead = append(notRead, err)
+			}
+			continue
+		}
+		if len(bytes.TrimSpace(b)) == 0 {
+			continue
+		}
+		docs = append(docs, ProjectDoc{Name: name, Text: string(b), Cut: cut})
+	}
+	return docs, notRead
 }
 
 // gitStatus returns the branch and a short status, or "" outside a git

@@ -185,9 +185,11 @@ func (l *live) load(ctx context.Context) (*turn, error) {
 	if window <= 0 {
 		window = llm.ContextWindow(model)
 	}
+	system, notRead := SystemPrompt(ctx, l.root.Dir(), l.m.opt.Now(), l.loadSkills().Skills)
+	l.tellNotRead(notRead)
 	return &turn{
 		l: l, sess: sess, p: p.Provider, thinking: p.ThinkingBudget, model: sess.Model, priced: model, window: window,
-		system:  SystemPrompt(ctx, l.root.Dir(), l.m.opt.Now(), l.loadSkills().Skills),
+		system:  system,
 		mode:    l.approvalMode(sess),
 		own:     ownState{helpers: p.Helpers},
 		agents:  l.loadAgents(),

@@ -23,13 +23,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 
 	"pilot/backend/frontmatter"
+	"pilot/backend/sandbox"
 )
 
 // Scope says which folder an agent comes from (the same words as
@@ -48,9 +49,11 @@ const (
 const (
 	MaxName        = 64
 	MaxDescription = 1024
-	maxFile        = 256 << 10
 	maxAgents      = 200 // per folder; more are a problem
 )
+
+// agentFile bounds an agent's file: a bigger one is a problem, not read.
+var agentFile = sandbox.Kind{Name: "an agent's file", Limit: 256 << 10, Fix: "shorten its prompt"}
 
 // Agent is one usable custom agent.
 type Agent struct {
@@ -86,6 +89,9 @@ type Problem struct {
 	Path   string
 	Scope  Scope
 	Reason string
+	// Refused: Pilot did not read the file for safety (a link out of the
+	// project, not a regular file, too big).
+	Refused bool
 	// Name and ShadowedBy are set for a good agent that another file of
 	// the same name wins over (ShadowedBy: that file).
 	Name, ShadowedBy string
@@ -142,12 +148,28 @@ func Dirs(home, pilotHome, project string) []Dir {
 	return out
 }
 
-// Load finds the agents of Dirs(home, pilotHome, project).
+// Load finds the agents of Dirs(home, pilotHome, project). The project's
+// folders are read through the project's root: a file that is a link out
+// of the project, or anything but a regular file, is a Problem, not read.
 func Load(home, pilotHome, project string) Set {
+	var root *sandbox.Root
+	if project != "" {
+		if r, err := sandbox.New(project); err == nil {
+			root = r
+			defer r.Close()
+		}
+	}
 	var set Set
 	var all []Agent
 	for _, d := range Dirs(home, pilotHome, project) {
-		found, problems := scan(d)
+		f := frontmatter.Folder{Path: d.Path}
+		if d.Scope == ScopePilotProject || d.Scope == ScopeProject {
+			if root == nil {
+				continue
+			}
+			f.Root, f.Rel = root, path.Join(filepath.Base(filepath.Dir(d.Path)), "agents")
+		}
+		found, problems := scan(d, f)
 		all = append(all, found...)
 		set.Problems = append(set.Problems, problems...)
 	}
@@ -159,15 +181,21 @@ func Load(home, pilotHome, project string) Set {
 	return set
 }
 
-// scan reads the *.md files of one folder.
-func scan(d Dir) ([]Agent, []Problem) {
-	entries, err := os.ReadDir(d.Path)
+// scan reads the *.md files of one folder (f: d read as the project's or
+// the user's).
+func scan(d Dir, f frontmatter.Folder) ([]Agent, []Problem) {
+	entries, err := f.List()
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, []Problem{{Path: d.Path, Scope: d.Scope, Reason: fmt.Sprintf("the folder could not be read (%v): check its permissions", err)}}
+		var nr *sandbox.NotRead
+		if errors.As(err, &nr) {
+			return nil, []Problem{{Path: d.Path, Scope: d.Scope, Reason: nr.Reason(), Refused: true}}
+		}
+		return nil, []Problem{{Path: d.Path, Scope: d.Scope, Reason: err.Error()}}
 	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	var out []Agent
 	var problems []Problem
 	for _, e := range entries {
@@ -179,23 +207,19 @@ func scan(d Dir) ([]Agent, []Problem) {
 			problems = append(problems, Problem{Path: path, Scope: d.Scope, Reason: fmt.Sprintf("not read: the folder has more than %d agents", maxAgents)})
 			continue
 		}
-		a, err := read(path)
+		b, refused, err := f.ReadFile(e.Name(), agentFile)
+		var a Agent
+		if err == nil {
+			a, err = Parse(b)
+		}
 		if err != nil {
-			problems = append(problems, Problem{Path: path, Scope: d.Scope, Reason: err.Error()})
+			problems = append(problems, Problem{Path: path, Scope: d.Scope, Reason: err.Error(), Refused: refused})
 			continue
 		}
 		a.Scope, a.Path = d.Scope, path
 		out = append(out, a)
 	}
 	return out, problems
-}
-
-func read(path string) (Agent, error) {
-	b, err := frontmatter.ReadFile(path, maxFile, "an agent's file may have: shorten its prompt")
-	if err != nil {
-		return Agent{}, err
-	}
-	return Parse(b)
 }
 
 var validName = regexp.MustCompile(`^[a-z0-9]+([-_][a-z0-9]+)*$`)

@@ -78,7 +78,7 @@ func TestHeadlessNoKeyReachesAChild(t *testing.T) {
 	server := mcpTestServer(t)
 	home := t.TempDir()
 	marker := "pilot-childenv-e2e-" + filepath.Base(home)
-	if err := mcp.WriteFile(mcp.UserPath(home), mcp.File{Servers: map[string]mcp.Server{
+	if err := mcp.WriteScope(home, "", mcp.ScopeUser, mcp.File{Servers: map[string]mcp.Server{
 		"probe": {Command: server, Args: []string{"-test.run=^$", "--mark=" + marker},
 			Env: map[string]string{"PILOT_MCP_TEST_SERVER": "1", "PILOT_MARK": marker}},
 		"leak": {Command: server, Args: []string{"-test.run=^$", "--key=${GROQ_API_KEY}"},

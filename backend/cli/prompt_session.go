@@ -56,6 +56,9 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 	for _, note := range untrustedRules(svc, h.project) {
 		fmt.Fprintf(tio.Stderr, "pilot: %s\n", note)
 	}
+	for _, warning := range svc.SettingsWarnings(h.project) {
+		fmt.Fprintf(tio.Stderr, "pilot: %s\n", warning)
+	}
 	return h, nil
 }
 

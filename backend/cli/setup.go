@@ -18,8 +18,11 @@ Lists what Pilot found of your setup for the project: the hooks and
 permission entries of the settings files (~/.claude/settings.json,
 PILOT_HOME/settings.json, .claude/settings.json, .claude/settings.local.json,
 .pilot/settings.json), the skills, the custom agents, the MCP servers
-(PILOT_HOME/mcp.json, .mcp.json) and the custom commands, each with its file, its scope and its
-state (active, untrusted, ignored, shadowed, broken, disabled) and why, then
+(PILOT_HOME/mcp.json, .mcp.json), the custom commands and the instruction
+files (AGENTS.md, CLAUDE.md, progress.md), each with its file, its scope and
+its state (active, untrusted, ignored, shadowed, broken, disabled, refused:
+a project file not read, as it is a link out of the project, not a regular
+file or too big) and why, then
 the tool names hooks see. Nothing is started or run. The project is
 --project, else PILOT_PROJECT, else the current folder.
 `
@@ -50,6 +53,7 @@ var setupHeadings = []struct {
 	{wire.SetupRule, "Permission rules from settings files"},
 	{wire.SetupMCP, "MCP servers"},
 	{wire.SetupCommand, "Commands"},
+	{wire.SetupMemory, "Instruction files"},
 }
 
 // printSetup writes s for a person: a section per kind with an item a

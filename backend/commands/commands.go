@@ -8,6 +8,12 @@
 // A file a/b.md is the command "a:b". An optional front matter between
 // "---" lines may set description and argument-hint; without one, the
 // description is the file's first line of text.
+//
+// The project's files are read through the project root (backend/sandbox:
+// no link out of the project, regular files only, never waiting, at most
+// 256 KiB); the user's are theirs, read as they are but regular and
+// bounded too. A file not read is a Problem with a sentence saying what to
+// do, and /name of it says so instead of running.
 package commands
 
 import (
@@ -17,10 +23,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+
+	"pilot/backend/sandbox"
 )
 
 // Sources, in the order a name is looked up.
@@ -32,8 +41,16 @@ const (
 	SourceUserClaude = "user-claude"
 )
 
-// maxFile caps a command file; a bigger one is skipped.
-const maxFile = 256 << 10
+// kind bounds a command file: a bigger one is not read, and listed as a
+// Problem.
+var kind = sandbox.Kind{Name: "a command file", Limit: 256 << 10, Fix: "shorten it"}
+
+// Limits of one folder of commands: how deep subfolders are read, and how
+// many files at most.
+const (
+	maxDepth = 8
+	maxFiles = 1000
+)
 
 // Command is one slash command.
 type Command struct {
@@ -43,6 +60,16 @@ type Command struct {
 	Source       string `json:"source"`
 	Path         string `json:"path"`
 	Body         string `json:"-"`
+}
+
+// Problem is a command file (or folder) that is not used, and why.
+type Problem struct {
+	Name   string // the command it would be ("" for a folder)
+	Path   string // absolute
+	Source string
+	// Err says why in a sentence: a *sandbox.NotRead for a file Pilot did
+	// not read (a link out of the project, a FIFO, too big).
+	Err error
 }
 
 // ErrUnknown is matched by the error of a /name that names no command.
@@ -67,63 +94,121 @@ func Dirs(home, userHome, project string) [][2]string {
 }
 
 // List finds every command, sorted by name; a name found in several
-// folders is the first folder's.
-func List(home, userHome, project string) ([]Command, error) {
+// folders is the first folder's. The project's files are read through
+// the project root (no link out of it, regular files only, bounded); the
+// user's as they are, regular files only and bounded. Problems are the
+// files that could not be used, a name's first file included (its name
+// is then no command).
+func List(home, userHome, project string) ([]Command, []Problem) {
+	var root *sandbox.Root
+	if project != "" {
+		if r, err := sandbox.New(project); err == nil {
+			root = r
+			defer r.Close()
+		}
+	}
 	seen := map[string]bool{}
 	var out []Command
-	var errs []error
+	var problems []Problem
 	for _, d := range Dirs(home, userHome, project) {
-		cmds, err := scan(d[0], d[1])
-		if err != nil {
-			errs = append(errs, err)
+		f := folder{dir: d[0], source: d[1]}
+		if d[1] == SourcePilot || d[1] == SourceClaude {
+			if root == nil {
+				continue
+			}
+			f.root, f.rel = root, path.Join(filepath.Base(filepath.Dir(d[0])), "commands")
 		}
-		for _, c := range cmds {
+		f.walk("", 0)
+		for _, c := range f.cmds {
 			if !seen[c.Name] {
 				seen[c.Name] = true
 				out = append(out, c)
 			}
 		}
+		for _, p := range f.problems {
+			if p.Name == "" || !seen[p.Name] {
+				seen[p.Name] = p.Name != ""
+				problems = append(problems, p)
+			}
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out, errors.Join(errs...)
+	return out, problems
 }
 
 var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:-]*$`)
 
-func scan(dir, source string) ([]Command, error) {
-	var out []Command
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
+// folder is one folder of commands being read: the project's through its
+// root (rel inside it), or the user's at dir.
+type folder struct {
+	dir, source string
+	root        *sandbox.Root
+	rel         string
+	cmds        []Command
+	problems    []Problem
+	files       int
+}
+
+// walk reads the folder sub ('/'-separated, "" for the folder itself) and
+// the real folders below it (a link to a folder is not followed).
+func (f *folder) walk(sub string, depth int) {
+	ents, err := f.list(sub)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) || sub != "" {
+			f.problems = append(f.problems, Problem{Path: f.abs(sub), Source: f.source, Err: err})
+		}
+		return
+	}
+	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
+	for _, e := range ents {
+		rel := path.Join(sub, e.Name())
+		if e.IsDir() {
+			if depth < maxDepth {
+				f.walk(rel, depth+1)
 			}
-			return err
+			continue
 		}
-		if d.IsDir() || !strings.HasSuffix(d.Name(), ".md") {
-			return nil
+		if !strings.HasSuffix(e.Name(), ".md") {
+			continue
 		}
-		rel, _ := filepath.Rel(dir, path)
-		name := strings.ReplaceAll(strings.TrimSuffix(filepath.ToSlash(rel), ".md"), "/", ":")
+		name := strings.ReplaceAll(strings.TrimSuffix(rel, ".md"), "/", ":")
 		if !validName.MatchString(name) {
-			return nil
+			continue
 		}
-		info, err := d.Info()
-		if err != nil || info.Size() > maxFile {
-			return nil
+		if f.files++; f.files > maxFiles {
+			f.problems = append(f.problems, Problem{Name: name, Path: f.abs(rel), Source: f.source,
+				Err: fmt.Errorf("%s was not read: the folder has more than %d command files", f.abs(rel), maxFiles)})
+			continue
 		}
-		b, err := os.ReadFile(path)
+		b, err := f.read(rel)
 		if err != nil {
-			return nil
+			f.problems = append(f.problems, Problem{Name: name, Path: f.abs(rel), Source: f.source, Err: err})
+			continue
 		}
 		c := parse(string(b))
-		c.Name, c.Source, c.Path = name, source, path
-		out = append(out, c)
-		return nil
-	})
-	if err != nil {
-		return out, fmt.Errorf("reading %s: %w", dir, err)
+		c.Name, c.Source, c.Path = name, f.source, f.abs(rel)
+		f.cmds = append(f.cmds, c)
 	}
-	return out, nil
+}
+
+func (f *folder) abs(sub string) string { return filepath.Join(f.dir, filepath.FromSlash(sub)) }
+
+func (f *folder) list(sub string) ([]fs.DirEntry, error) {
+	if f.root != nil {
+		return f.root.ListOwn(path.Join(f.rel, sub))
+	}
+	ents, err := os.ReadDir(f.abs(sub))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("the folder %s could not be read (%v): check its permissions", f.abs(sub), err)
+	}
+	return ents, err
+}
+
+func (f *folder) read(sub string) ([]byte, error) {
+	if f.root != nil {
+		return f.root.ReadOwn(path.Join(f.rel, sub), kind)
+	}
+	return sandbox.ReadUserFile(f.abs(sub), kind)
 }
 
 // parse reads the front matter and the body.
@@ -183,10 +268,15 @@ func Split(text string) (name, args string, ok bool) {
 
 // Find returns the command called name.
 func Find(home, userHome, project, name string) (Command, error) {
-	cmds, _ := List(home, userHome, project)
+	cmds, problems := List(home, userHome, project)
 	for _, c := range cmds {
 		if c.Name == name {
 			return c, nil
+		}
+	}
+	for _, p := range problems {
+		if p.Name == name {
+			return Command{}, fmt.Errorf("/%s was not run: %w", name, p.Err)
 		}
 	}
 	return Command{}, fmt.Errorf("%w: /%s (commands are Markdown files in .pilot/commands/, .claude/commands/, %s or ~/.claude/commands/)", ErrUnknown, name, filepath.Join(home, "commands"))

@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"pilot/backend/childenv"
 	"pilot/backend/llm"
+	"pilot/backend/sandbox"
 	"pilot/backend/secret"
 )
 
@@ -153,10 +153,14 @@ func tsAgentKey(projectDir string, env func(string) string, warnings *[]string) 
 		}
 		path, named = filepath.Join(projectDir, ".env"), false
 	}
-	raw, err := os.ReadFile(path)
+	raw, err := readDotEnv(projectDir, path, named)
 	if err != nil {
-		if named || !errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && !named:
+		case named:
 			*warnings = append(*warnings, fmt.Sprintf("cannot read %s (named by ENV_PATH): %v", path, err))
+		default:
+			*warnings = append(*warnings, err.Error())
 		}
 		return Value[string]{}, false
 	}
@@ -164,6 +168,25 @@ func tsAgentKey(projectDir string, env func(string) string, warnings *[]string) 
 		return Value[string]{Value: v, Source: SourceDotEnv, From: path}, true
 	}
 	return Value[string]{}, false
+}
+
+// dotEnv bounds a .env file.
+var dotEnv = sandbox.Kind{Name: "a .env file", Limit: 64 << 10, Fix: "keep only the variables in it"}
+
+// readDotEnv reads the .env file: the project's through the project's
+// root (no link out of it, a regular file only, never waiting, bounded),
+// one ENV_PATH names (named) as the user's own, regular and bounded too.
+// A project's .env that is not read is a *sandbox.NotRead saying why.
+func readDotEnv(projectDir, path string, named bool) ([]byte, error) {
+	if named {
+		return sandbox.ReadUserFile(path, dotEnv)
+	}
+	root, err := sandbox.New(projectDir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return root.ReadOwn(".env", dotEnv)
 }
 
 // parseDotEnv reads KEY=VALUE lines: blank lines and # comments skipped,

@@ -49,6 +49,13 @@ type Policy struct {
 	// ReadOnlyNote is the sentence Explain gives when a command was
 	// refused a write beneath ReadOnly; "" gives the general one.
 	ReadOnlyNote string
+	// Guarded are paths inside the project that grant or run things on
+	// the host (its .claude/ and .pilot/ folders, .mcp.json, the scripts
+	// hooks run), bound read-only over the writable project so no command
+	// changes them; Explain says why and what to do instead. A path that
+	// does not exist, lies in a hidden one or is the project itself is
+	// left out (guarded.go).
+	Guarded []string
 	// NoLandlock leaves Landlock out (bubblewrap alone): for the benchmark
 	// and the escape corpus's weakened control.
 	NoLandlock bool

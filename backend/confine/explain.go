@@ -55,11 +55,14 @@ func Explain(p Policy, command, output string) []string {
 		writable += " and the cache $XDG_CACHE_HOME"
 	}
 	ro, rw := extraPaths(p)
+	guarded := guardedPaths(p)
 	net, proc := false, false
 	for line := range strings.SplitSeq(output, "\n") {
 		switch {
 		case p.ReadOnlyNote != "" && noWrite.MatchString(line) && readOnlyIn(line, command, ro, rw):
 			say(p.ReadOnlyNote)
+		case guardedIn(line, p.Project, guarded) != "":
+			say(guardedNote(guardedIn(line, p.Project, guarded), p.Home))
 		case erofs.MatchString(line):
 			path := firstPath(line)
 			if m := relROFS.FindStringSubmatch(line); path == "" && m != nil && p.Project != "" {

@@ -168,7 +168,7 @@ func (l layout) args(cfg string) []string {
 		add(p.Cache, "--bind", p.Cache, p.Cache)
 	}
 	ro, rw := extraPaths(p)
-	for _, x := range ro {
+	for _, x := range append(ro, guardedPaths(p)...) {
 		add(x, "--ro-bind", x, x)
 	}
 	for _, x := range rw {

@@ -1,38 +1,100 @@
 // Package frontmatter holds what the readers of Claude Code's Markdown
-// setup files share (skills' SKILL.md, custom agents' .md): a file read
-// with a sentence for what is wrong with it, its YAML front matter cut from
-// its body, the list of tool names such a front matter gives, and the
-// first of several files that give the same name.
+// setup files share (skills' SKILL.md, custom agents' .md): a folder of
+// them, the project's read through its root and the user's as they are,
+// each file with a sentence for what is wrong with it, its YAML front
+// matter cut from its body, the list of tool names such a front matter
+// gives, and the first of several files that give the same name.
 package frontmatter
 
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
+	"path/filepath"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"pilot/backend/sandbox"
 )
 
-// ReadFile reads a regular file of at most max bytes. The error is a
-// sentence about "it" (the file) saying what to do; tooBig names the kind
-// of file and how to make it smaller, as in "a SKILL.md may have: move the
-// details into other files".
-func ReadFile(path string, max int64, tooBig string) ([]byte, error) {
-	fi, err := os.Stat(path)
+// Folder is a folder of setup files: the project's, read through its
+// root (Root set, Rel the folder inside it: no link out of the project,
+// regular files only, never waiting, bounded), or the user's own (Root
+// nil: links followed as the user made them, regular files only, never
+// waiting, bounded). Path is where it is, for messages.
+type Folder struct {
+	Path string
+	Root *sandbox.Root
+	Rel  string // '/'-separated, relative to Root
+}
+
+// List reads the folder's entries (an fs.ErrNotExist error when it is
+// missing). Any other error is a clause about "the folder" saying what to
+// do; a *sandbox.NotRead for a project folder Pilot did not read.
+func (f Folder) List() ([]fs.DirEntry, error) {
+	if f.Root != nil {
+		return f.Root.ListOwn(f.Rel)
+	}
+	ents, err := os.ReadDir(f.Path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("the folder could not be read (%v): check its permissions", err)
+	}
+	return ents, err
+}
+
+// Sub is the folder name inside f.
+func (f Folder) Sub(name string) Folder {
+	s := Folder{Path: filepath.Join(f.Path, name), Root: f.Root}
+	if f.Root != nil {
+		s.Rel = path.Join(f.Rel, name)
+	}
+	return s
+}
+
+// IsDir reports whether name in f is a folder, a link to one followed (in
+// the project only while it stays inside).
+func (f Folder) IsDir(name string) bool {
+	if f.Root != nil {
+		fi, _, err := f.Root.Stat(path.Join(f.Rel, name))
+		return err == nil && fi.IsDir()
+	}
+	fi, err := os.Stat(filepath.Join(f.Path, name))
+	return err == nil && fi.IsDir()
+}
+
+// Exists reports whether name is in f (a link counts, wherever it leads).
+func (f Folder) Exists(name string) bool {
+	var err error
+	if f.Root != nil {
+		_, err = f.Root.FS().Lstat(path.Join(f.Rel, name))
+	} else {
+		_, err = os.Lstat(filepath.Join(f.Path, name))
+	}
+	return err == nil
+}
+
+// ReadFile reads the file name of f, at most k.Limit bytes. The error is a
+// clause about "it" (the file) saying what to do, as in "it is larger
+// than the 256 KiB a SKILL.md may have: move the details into other files
+// of the skill's folder"; refused reports a file Pilot did not read for
+// safety (a link out of the project, not a regular file, too big).
+func (f Folder) ReadFile(name string, k sandbox.Kind) (b []byte, refused bool, err error) {
+	if f.Root != nil {
+		b, err = f.Root.ReadOwn(path.Join(f.Rel, name), k)
+	} else {
+		b, err = sandbox.ReadUserFile(filepath.Join(f.Path, name), k)
+	}
+	var nr *sandbox.NotRead
 	switch {
-	case err != nil:
-		return nil, fmt.Errorf("it could not be read (%v): check its permissions", err)
-	case !fi.Mode().IsRegular():
-		return nil, errors.New("it is not a regular file: make it a Markdown file")
-	case fi.Size() > max:
-		return nil, fmt.Errorf("it is %d KiB, more than the %d KiB %s", fi.Size()>>10, max>>10, tooBig)
+	case err == nil:
+		return b, false, nil
+	case errors.As(err, &nr):
+		return nil, true, errors.New(nr.Reason())
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("it could not be read (%v): check its permissions", err)
-	}
-	return b, nil
+	return nil, false, fmt.Errorf("it could not be read (%v): check its permissions", err)
 }
 
 // Cut splits what follows a file's opening --- line at the closing ---

@@ -5,9 +5,12 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"pilot/backend/sandbox"
 )
 
 func TestCut(t *testing.T) {
@@ -53,21 +56,56 @@ func TestTools(t *testing.T) {
 	}
 }
 
-func TestReadFile(t *testing.T) {
+// A folder reads its files bounded, regular files only; the project's
+// through its root, so a link out of the project is refused (and said as
+// such), a link inside followed; the user's as they are.
+func TestFolderReadFile(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	big := filepath.Join(dir, "big.md")
-	if err := os.WriteFile(big, make([]byte, 3<<10), 0o644); err != nil {
+	project, outside := t.TempDir(), t.TempDir()
+	dir := filepath.Join(project, "agents")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadFile(big, 2<<10, "a test file may have: cut it"); err == nil || err.Error() != "it is 3 KiB, more than the 2 KiB a test file may have: cut it" {
-		t.Errorf("too big: %v", err)
+	if err := os.WriteFile(filepath.Join(dir, "big.md"), make([]byte, 3<<10), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := ReadFile(dir, 2<<10, ""); err == nil || !strings.Contains(err.Error(), "not a regular file") {
-		t.Errorf("a folder: %v", err)
+	if err := os.WriteFile(filepath.Join(outside, "secret.md"), []byte("SECRET"), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if b, err := ReadFile(big, 4<<10, ""); err != nil || len(b) != 3<<10 {
-		t.Errorf("read %d bytes, %v", len(b), err)
+	if err := os.Symlink(filepath.Join(outside, "secret.md"), filepath.Join(dir, "out.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("big.md", filepath.Join(dir, "in.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.md"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root, err := sandbox.New(project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	small := sandbox.Kind{Name: "a test file", Limit: 2 << 10, Fix: "cut it"}
+	big := sandbox.Kind{Name: "a test file", Limit: 4 << 10}
+	for _, f := range []Folder{{Path: dir, Root: root, Rel: "agents"}, {Path: dir}} {
+		project := f.Root != nil
+		if _, refused, err := f.ReadFile("big.md", small); err == nil || !refused || err.Error() != "it is larger than the 2 KiB a test file may have: cut it" {
+			t.Errorf("project %v: too big: %v (refused %v)", project, err, refused)
+		}
+		if b, _, err := f.ReadFile("in.md", big); err != nil || len(b) != 3<<10 {
+			t.Errorf("project %v: a link inside: %d bytes, %v", project, len(b), err)
+		}
+		if _, refused, err := f.ReadFile("fifo.md", big); err == nil || !refused || !strings.Contains(err.Error(), "named pipe") {
+			t.Errorf("project %v: a FIFO: %v", project, err)
+		}
+		b, refused, err := f.ReadFile("out.md", big)
+		switch {
+		case project && (err == nil || !refused || !strings.Contains(err.Error(), "outside the project folder")):
+			t.Errorf("a link out of the project was read: %q, %v", b, err)
+		case !project && (err != nil || string(b) != "SECRET"):
+			t.Errorf("the user's own link was not followed: %q, %v", b, err)
+		}
 	}
 }
 

@@ -34,5 +34,8 @@
 //
 // Trust is not decided here: hooks of the user's own files (ScopeUser,
 // ScopePilotUser) run; those of a project's files only when the Trusted
-// function given to New says so (nil: never).
+// function given to New says so (nil: never), which covers the scripts
+// their commands name (settingsjson.File.Scripts). Each run of a trusted
+// project file's hook checks those scripts again and does not run, with
+// a sentence, when one changed since the file was read.
 package hooks

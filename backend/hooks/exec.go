@@ -104,6 +104,15 @@ func (s *Set) exec(ctx context.Context, file string, h settingsjson.Hook, in Inp
 	return o
 }
 
+// notRun is a hook of a trusted project file that is not run because a
+// script its hooks name changed since the file was trusted: a
+// non-blocking error saying which and what to do.
+func notRun(e Event, file string, h settingsjson.Hook, changed []string) outcome {
+	o := outcome{run: wire.HookRun{Event: string(e), Hook: h.Command, File: file, ExitCode: -1}}
+	o.fail(fmt.Sprintf("The %s hook %q was not run: %s, which the hooks of %s run, changed since you trusted it. Look at what changed, then trust the project again (pilot trust, or the trust prompt).", e, h.Command, strings.Join(changed, ", "), file))
+	return o
+}
+
 // fail records a non-blocking error.
 func (o *outcome) fail(msg string) {
 	o.run.Decision, o.run.Message = wire.HookError, msg

@@ -3,12 +3,14 @@ package hooks
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 	"sync"
 	"time"
 
+	"pilot/backend/sandbox"
 	"pilot/backend/settingsjson"
 	"pilot/backend/wire"
 )
@@ -20,9 +22,13 @@ const DefaultTimeout = 60 * time.Second
 // Options are how a Set runs its hooks.
 type Options struct {
 	// Trusted says whether a project file's hooks may run (the user
-	// trusted that content). nil: no project file is trusted. The user's
-	// own files need no trust.
+	// trusted that content, the scripts its hooks name included). nil: no
+	// project file is trusted. The user's own files need no trust.
 	Trusted func(settingsjson.File) bool
+	// Untrusted says why a project file is not trusted, in a sentence
+	// (settingsjson.Untrusted: a script changed, a link out); nil: the
+	// general sentence.
+	Untrusted func(settingsjson.File) string
 	// Env is the environment the hooks' environment is filtered from
 	// (nil: Pilot's own).
 	Env []string
@@ -40,6 +46,10 @@ type Set struct {
 	groups    map[Event][]group
 	untrusted []string // sentences: project files whose hooks do not run
 	ignored   []string // sentences: hooks and matchers that cannot run
+
+	// scripts: a trusted project file's scripts as trusted, by file; each
+	// run checks them again (settingsjson.Changed).
+	scripts map[string][]settingsjson.Script
 }
 
 // group is one matcher group of one file.
@@ -55,14 +65,15 @@ type group struct {
 // New gathers the hooks of files (settingsjson.Load's result) that may
 // run: those of the user's files, and those of trusted project files.
 func New(files []settingsjson.File, o Options) *Set {
-	s := &Set{opt: o, groups: map[Event][]group{}}
+	s := &Set{opt: o, groups: map[Event][]group{}, scripts: map[string][]settingsjson.Script{}}
 	known := map[Event]bool{}
 	for _, e := range Events {
 		known[e] = true
 	}
 	for _, f := range files {
 		if f.Err != nil {
-			if len(f.Raw) > 0 {
+			var refused *sandbox.NotRead // a link out of the project, a FIFO: said, as nothing of it runs
+			if len(f.Raw) > 0 || errors.As(f.Err, &refused) {
 				s.ignored = append(s.ignored, f.Err.Error())
 			}
 			continue
@@ -71,8 +82,17 @@ func New(files []settingsjson.File, o Options) *Set {
 			continue
 		}
 		if f.Scope.FromProject() && (o.Trusted == nil || !o.Trusted(f)) {
-			s.untrusted = append(s.untrusted, fmt.Sprintf("The project's hooks in %s are not trusted, so they do not run: run `pilot trust` or accept the prompt to trust them.", f.Path))
+			why := fmt.Sprintf("The project's hooks in %s are not trusted, so they do not run: run `pilot trust` or accept the prompt to trust them.", f.Path)
+			if o.Untrusted != nil {
+				if w := o.Untrusted(f); w != "" {
+					why = fmt.Sprintf("The project's hooks in %s do not run. %s", f.Path, w)
+				}
+			}
+			s.untrusted = append(s.untrusted, why)
 			continue
+		}
+		if f.Scope.FromProject() {
+			s.scripts[f.Path] = f.Scripts
 		}
 		for name, gs := range f.Hooks {
 			e := Event(name)
@@ -214,8 +234,18 @@ func (s *Set) Run(ctx context.Context, in Input) Result {
 		stdin = []byte("{}")
 	}
 	outs := make([]outcome, len(jobs))
+	changed := map[string][]string{} // a trusted file's scripts changed since it was read
+	for _, j := range jobs {
+		if _, ok := changed[j.file]; !ok {
+			changed[j.file] = settingsjson.Changed(s.opt.Project, s.scripts[j.file])
+		}
+	}
 	var wg sync.WaitGroup
 	for i, j := range jobs {
+		if c := changed[j.file]; len(c) > 0 {
+			outs[i] = notRun(in.HookEventName, j.file, j.hook, c)
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

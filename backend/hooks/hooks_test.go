@@ -156,6 +156,62 @@ func TestUntrustedProjectHooksDoNotRun(t *testing.T) {
 	}
 }
 
+// A trusted project hook's script rewritten after the hooks were read
+// (by anyone, during the turn) is not run: the run is an error that names
+// the script and says to trust again; the untrusted sentence is the one
+// Options.Untrusted gives.
+func TestChangedScriptDoesNotRun(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	pilotHome := t.TempDir()
+	hooksDir := filepath.Join(dir, ".claude", "hooks")
+	if err := os.MkdirAll(hooksDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	check := filepath.Join(hooksDir, "check.sh")
+	if err := os.WriteFile(check, []byte("#!/bin/sh\ntouch \"$CLAUDE_PROJECT_DIR/good\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{"hooks": []any{
+		map[string]any{"type": "command", "command": `"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh`}}}}}})
+	if err := os.WriteFile(filepath.Join(dir, ".claude", "settings.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files := settingsjson.Load("", pilotHome, dir)
+	for _, f := range files {
+		if err := settingsjson.Trust(pilotHome, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opt := Options{Project: dir, Env: []string{"PATH=" + os.Getenv("PATH")},
+		Trusted:   func(f settingsjson.File) bool { return settingsjson.Trusted(pilotHome, f) },
+		Untrusted: func(f settingsjson.File) string { return settingsjson.Untrusted(pilotHome, f, "hooks run") }}
+	s := New(settingsjson.Load("", pilotHome, dir), opt)
+	if r := s.Run(context.Background(), Input{HookEventName: PreToolUse, ToolName: "Bash"}); len(r.Runs) != 1 || r.Runs[0].Decision != wire.HookNone {
+		t.Fatalf("the trusted hook: %+v", r.Runs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "good")); err != nil {
+		t.Fatal("the trusted script did not run")
+	}
+	if err := os.WriteFile(check, []byte("#!/bin/sh\ntouch \"$CLAUDE_PROJECT_DIR/evil\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := s.Run(context.Background(), Input{HookEventName: PreToolUse, ToolName: "Bash"})
+	if _, err := os.Stat(filepath.Join(dir, "evil")); err == nil {
+		t.Error("the rewritten script ran")
+	}
+	if len(r.Runs) != 1 || r.Runs[0].Decision != wire.HookError || !strings.Contains(r.Runs[0].Message, ".claude/hooks/check.sh, which the hooks of") {
+		t.Errorf("runs %+v", r.Runs)
+	}
+	next := New(settingsjson.Load("", pilotHome, dir), opt)
+	if next.Has(PreToolUse) {
+		t.Error("the next turn's hooks still run the changed script")
+	}
+	if u := next.Untrusted(); len(u) != 1 || !strings.Contains(u[0], "changed since you trusted it") {
+		t.Errorf("untrusted %q", u)
+	}
+}
+
 func TestCalls(t *testing.T) {
 	t.Parallel()
 	cases := []struct{ tool, in, name, want string }{

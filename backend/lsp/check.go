@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"pilot/backend/sandbox"
 	"pilot/backend/wire"
 )
 
@@ -242,6 +242,10 @@ var severities = map[int]wire.DiagnosticSeverity{
 // paths relative to root, 1-based lines and columns in characters, errors
 // and warnings only, sorted. checked lists every file inside root.
 func convert(root string, byFile map[string][]lspDiagnostic) (diags []wire.Diagnostic, checked []string) {
+	r, err := sandbox.New(root)
+	if err == nil {
+		defer r.Close()
+	}
 	for abs, items := range byFile {
 		rel, ok := relative(root, abs)
 		if !ok {
@@ -255,7 +259,10 @@ func convert(root string, byFile map[string][]lspDiagnostic) (diags []wire.Diagn
 				continue
 			}
 			if text == nil {
-				b, _ := os.ReadFile(abs)
+				var b []byte
+				if r != nil {
+					b, _ = readSource(r, rel) // the columns are counted in its text, when it can be read
+				}
 				s := string(b)
 				text = &s
 			}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/url"
 	"os"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"pilot/backend/sandbox"
 	"pilot/backend/version"
 )
 
@@ -192,13 +192,18 @@ func (c *client) sync(ctx context.Context, files []string) (syncResult, error) {
 	c.mu.Lock()
 	r := syncResult{want: map[string]int{}, seq0: c.seq, sent: time.Now()}
 	c.mu.Unlock()
+	root, err := sandbox.New(c.root)
+	if err != nil {
+		return r, fmt.Errorf("the folder %s cannot be opened: %w", c.root, err)
+	}
+	defer root.Close()
 	for _, rel := range files {
 		if err := ctx.Err(); err != nil { // a command that touched thousands of files
 			return r, err
 		}
 		abs := filepath.Join(c.root, filepath.FromSlash(rel))
 		uri := fileURI(abs)
-		data, err := readSource(abs)
+		data, err := readSource(root, rel)
 		if errors.Is(err, errNotSource) {
 			continue
 		}
@@ -433,27 +438,21 @@ func (l rpcLog) Printf(format string, v ...any) {
 	l.log.Debug("language server connection: " + strings.TrimSpace(fmt.Sprintf(format, v...)))
 }
 
-// maxSource is the largest file sent to a server: a bigger one (generated
-// code, a bundle) is not source a model wrote, and would cost the server
-// more than the change is worth.
-const maxSource = 8 << 20
+// source bounds a file sent to a server: a bigger one (generated code, a
+// bundle) is not source a model wrote, and would cost the server more
+// than the change is worth.
+var source = sandbox.Kind{Name: "a source file", Limit: 8 << 20}
 
-// errNotSource: a file too big, or not a regular file (a FIFO would block
-// the read), is not sent.
+// errNotSource: a file too big, not a regular file (a FIFO would block
+// the read) or a link out of the project is not sent.
 var errNotSource = errors.New("not a source file to check")
 
-// readSource reads a regular file to send, up to maxSource.
-func readSource(abs string) ([]byte, error) {
-	f, err := os.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, errNotSource
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxSource+1))
-	if err == nil && len(data) > maxSource {
+// readSource reads the regular file rel of the project through its root
+// (no link out of it), up to source.Limit.
+func readSource(root *sandbox.Root, rel string) ([]byte, error) {
+	data, err := root.ReadOwn(rel, source)
+	var nr *sandbox.NotRead
+	if errors.As(err, &nr) {
 		return nil, errNotSource
 	}
 	return data, err

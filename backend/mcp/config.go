@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"pilot/backend/childenv"
+	"pilot/backend/sandbox"
 )
 
 // File names.
@@ -98,10 +99,44 @@ func ValidName(name string) error {
 	return nil
 }
 
-// ReadFile reads a configuration file; a missing file is an empty one.
-// It also returns the file's bytes (nil when missing) for the trust hash.
+// configFile bounds a configuration file: a bigger one is not read.
+var configFile = sandbox.Kind{Name: "an MCP configuration file", Limit: 1 << 20, Fix: "shorten it"}
+
+// ReadFile reads the user's configuration file at path (PILOT_HOME's
+// mcp.json): a regular file, never waiting, at most 1 MiB. A missing file
+// is an empty one. It also returns the file's bytes (nil when missing)
+// for the trust hash.
 func ReadFile(path string) (File, []byte, error) {
-	b, err := os.ReadFile(path)
+	b, err := sandbox.ReadUserFile(path, configFile)
+	return decode(path, b, err)
+}
+
+// ReadProject reads the project's .mcp.json through the project's root
+// (backend/sandbox): a link out of the project, anything but a regular
+// file and a file over 1 MiB are refused at once with a sentence naming
+// the file and what to do (a *sandbox.NotRead). A missing file is an
+// empty one.
+func ReadProject(project string) (File, []byte, error) {
+	root, err := sandbox.New(project)
+	if err != nil {
+		return File{}, nil, err
+	}
+	defer root.Close()
+	b, err := root.ReadOwn(ProjectFile, configFile)
+	return decode(ProjectPath(project), b, err)
+}
+
+// ReadScope reads the file of a scope (ScopeUser: PILOT_HOME's; else the
+// project's).
+func ReadScope(home, project, scope string) (File, []byte, error) {
+	if scope == ScopeProject {
+		return ReadProject(project)
+	}
+	return ReadFile(UserPath(home))
+}
+
+// decode parses a configuration file as read (err: the read's error).
+func decode(path string, b []byte, err error) (File, []byte, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return File{Servers: map[string]Server{}}, nil, nil
 	}
@@ -120,32 +155,55 @@ func ReadFile(path string) (File, []byte, error) {
 	return f, b, nil
 }
 
-// WriteFile saves f at path (0644, replaced atomically), keeping any other
-// top-level keys the file had.
-func WriteFile(path string, f File) error {
-	top := map[string]json.RawMessage{}
-	if b, err := os.ReadFile(path); err == nil && len(bytes.TrimSpace(b)) > 0 {
-		if err := json.Unmarshal(b, &top); err != nil {
-			return fmt.Errorf("%w: %s is not valid JSON (%v); fix or remove it", ErrInvalid, path, err)
+// WriteScope saves f as the file of a scope, keeping any other top-level
+// keys the file had: the user's replaced atomically at its path, the
+// project's through the project's root (no link out of it is followed).
+func WriteScope(home, project, scope string, f File) error {
+	_, old, err := ReadScope(home, project, scope)
+	if err != nil {
+		return err
+	}
+	out, err := merge(ScopePath(home, project, scope), old, f)
+	if err != nil {
+		return err
+	}
+	if scope == ScopeProject {
+		root, err := sandbox.New(project)
+		if err != nil {
+			return err
 		}
+		defer root.Close()
+		return root.WriteAtomic(ProjectFile, out, 0o644)
 	}
-	servers, err := json.Marshal(f.Servers)
-	if err != nil {
-		return err
-	}
-	top["mcpServers"] = servers
-	out, err := json.MarshalIndent(top, "", "  ")
-	if err != nil {
-		return err
-	}
+	path := UserPath(home)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(out, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(tmp, out, 0o644); err != nil {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// merge is the file old (as read, nil when missing) with f's servers.
+func merge(path string, old []byte, f File) ([]byte, error) {
+	top := map[string]json.RawMessage{}
+	if len(bytes.TrimSpace(old)) > 0 {
+		if err := json.Unmarshal(old, &top); err != nil {
+			return nil, fmt.Errorf("%w: %s is not valid JSON (%v); fix or remove it", ErrInvalid, path, err)
+		}
+	}
+	servers, err := json.Marshal(f.Servers)
+	if err != nil {
+		return nil, err
+	}
+	top["mcpServers"] = servers
+	out, err := json.MarshalIndent(top, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(out, '\n'), nil
 }
 
 // Paths of the two files.
@@ -179,7 +237,7 @@ func Load(home, project string) (Set, error) {
 		byName[n] = Entry{Name: n, Scope: ScopeUser, Server: s}
 	}
 	if project != "" {
-		p, raw, err := ReadFile(ProjectPath(project))
+		p, raw, err := ReadProject(project)
 		if err != nil {
 			return set, err
 		}

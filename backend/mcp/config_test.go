@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -54,7 +55,9 @@ func TestClaudeCodeFormat(t *testing.T) {
 		"old": {"type": "sse", "url": "https://example.com/sse"}
 	}, "other": true}`), 0o644)
 	home := t.TempDir()
-	WriteFile(UserPath(home), File{Servers: map[string]Server{"mine": {Command: "my-server"}, "fs": {Command: "shadowed"}}})
+	if err := WriteScope(home, "", ScopeUser, File{Servers: map[string]Server{"mine": {Command: "my-server"}, "fs": {Command: "shadowed"}}}); err != nil {
+		t.Fatal(err)
+	}
 	set, err := Load(home, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -73,9 +76,9 @@ func TestClaudeCodeFormat(t *testing.T) {
 		t.Fatalf("display %q", d)
 	}
 	// Writing keeps the other keys.
-	f, _, _ := ReadFile(ProjectPath(dir))
+	f, _, _ := ReadProject(dir)
 	delete(f.Servers, "old")
-	if err := WriteFile(ProjectPath(dir), f); err != nil {
+	if err := WriteScope(home, dir, ScopeProject, f); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(ProjectPath(dir))
@@ -126,5 +129,74 @@ func TestServerNames(t *testing.T) {
 	}
 	if n := ToolName("s", "get.thing/x"); n != "mcp__s__get_thing_x" {
 		t.Errorf("%q", n)
+	}
+}
+
+// WriteFile writes f as the configuration file at path (a fixture).
+func WriteFile(path string, f File) error {
+	out, err := merge(path, nil, f)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, out, 0o644)
+}
+
+// The project's .mcp.json is read through the project's root: a link out
+// of the project, /dev/zero and a FIFO are refused at once with a sentence
+// naming the file; a link inside is followed. Adding a project server
+// writes through the root too: a planted .mcp.json.tmp link is not
+// followed out of the project.
+func TestProjectFileThroughRoot(t *testing.T) {
+	t.Parallel()
+	outside := t.TempDir()
+	if err := WriteFile(filepath.Join(outside, "other.json"), File{Servers: map[string]Server{"evil": {Command: "evil"}}}); err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct {
+		plant func(p string) error
+		want  string
+	}{
+		"link out": {func(p string) error { return os.Symlink(filepath.Join(outside, "other.json"), p) }, "outside the project folder"},
+		"zero":     {func(p string) error { return os.Symlink("/dev/zero", p) }, "a link to /dev/zero"},
+		"fifo":     {func(p string) error { return syscall.Mkfifo(p, 0o644) }, "named pipe"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			if err := c.plant(ProjectPath(dir)); err != nil {
+				t.Fatal(err)
+			}
+			_, _, err := ReadProject(dir)
+			if err == nil || !strings.HasPrefix(err.Error(), ".mcp.json was not read: ") || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("ReadProject: %v", err)
+			}
+			if _, err := Load(t.TempDir(), dir); err == nil {
+				t.Error("Load read the refused file")
+			}
+		})
+	}
+	dir := t.TempDir()
+	if err := WriteFile(filepath.Join(dir, "conf", "mcp.json"), File{Servers: map[string]Server{"in": {Command: "in"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("conf/mcp.json", ProjectPath(dir)); err != nil {
+		t.Fatal(err)
+	}
+	if f, _, err := ReadProject(dir); err != nil || f.Servers["in"].Command != "in" {
+		t.Errorf("a link inside: %+v, %v", f, err)
+	}
+	plain := t.TempDir()
+	victim := filepath.Join(outside, "victim")
+	if err := os.Symlink(victim, filepath.Join(plain, ProjectFile+".tmp")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Put(t.TempDir(), plain, ScopeProject, "s", Server{Command: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(victim); err == nil {
+		t.Error("adding a project server wrote through a planted link out of the project")
 	}
 }

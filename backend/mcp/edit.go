@@ -61,8 +61,7 @@ func edit(home, project, scope string, change func(*File) error) error {
 	if scope == ScopeProject && project == "" {
 		return fmt.Errorf("%w: no project open for a project server", ErrInvalid)
 	}
-	path := ScopePath(home, project, scope)
-	f, raw, err := ReadFile(path)
+	f, raw, err := ReadScope(home, project, scope)
 	if err != nil {
 		return err
 	}
@@ -76,11 +75,11 @@ func edit(home, project, scope string, change func(*File) error) error {
 	if err := change(&f); err != nil {
 		return err
 	}
-	if err := WriteFile(path, f); err != nil {
+	if err := WriteScope(home, project, scope, f); err != nil {
 		return err
 	}
 	if keep {
-		_, raw, err := ReadFile(path)
+		_, raw, err := ReadProject(project)
 		if err == nil {
 			err = Trust(home, project, Hash(raw))
 		}

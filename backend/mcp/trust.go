@@ -66,11 +66,11 @@ func WasTrusted(home, project string) bool {
 // trusted, is left untrusted and asks like any project. It reports whether
 // it trusted the worktree's file.
 func TrustWorktree(home, project, worktree string) (bool, error) {
-	_, raw, err := ReadFile(ProjectPath(project))
+	_, raw, err := ReadProject(project)
 	if err != nil || raw == nil {
 		return false, err
 	}
-	_, wraw, err := ReadFile(ProjectPath(worktree))
+	_, wraw, err := ReadProject(worktree)
 	if err != nil || wraw == nil || Hash(wraw) != Hash(raw) {
 		return false, err
 	}

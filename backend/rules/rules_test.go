@@ -26,10 +26,10 @@ func newFixture(t *testing.T) fixture {
 	t.Helper()
 	ctx := context.Background()
 	home, dir := t.TempDir(), t.TempDir()
-	if err := mcp.WriteFile(mcp.UserPath(home), mcp.File{Servers: map[string]mcp.Server{"docs": {Command: "docs-server"}}}); err != nil {
+	if err := mcp.WriteScope(home, "", mcp.ScopeUser, mcp.File{Servers: map[string]mcp.Server{"docs": {Command: "docs-server"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := mcp.WriteFile(mcp.ProjectPath(dir), mcp.File{Servers: map[string]mcp.Server{"fs": {Command: "fs-server"}}}); err != nil {
+	if err := mcp.WriteScope("", dir, mcp.ScopeProject, mcp.File{Servers: map[string]mcp.Server{"fs": {Command: "fs-server"}}}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := store.Open(ctx, filepath.Join(home, "pilot.db"))

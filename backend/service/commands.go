@@ -15,9 +15,9 @@ import (
 // servers' prompts and the skills, by name.
 func (w *Service) ListSlashCommands(ctx context.Context, sessionID int64) ([]wire.SlashCommand, error) {
 	dir := w.currentProject()
-	cmds, err := commands.List(w.home, w.userHome(), dir)
-	if err != nil {
-		w.log.Warn("reading custom commands", "err", err)
+	cmds, problems := commands.List(w.home, w.userHome(), dir)
+	for _, p := range problems {
+		w.log.Warn("custom command not read", "path", p.Path, "err", p.Err)
 	}
 	out := make([]wire.SlashCommand, 0, len(cmds))
 	for _, c := range cmds {

@@ -2,12 +2,20 @@ package service
 
 import (
 	"pilot/backend/hooks"
+	"pilot/backend/settingsjson"
 )
 
 // hooksFor is agent.Deps.Hooks: the hooks of the user's settings files
-// and of the project's, read now (SettingsFiles), run in root. A project
-// file's hooks run only while its content is trusted (SettingsTrusted: the
-// trust prompt or pilot trust).
+// and of the project's, read now, run in root (the scripts they name read
+// there). A project file's hooks run only while its content and its
+// scripts' are trusted (SettingsTrusted: the trust prompt or pilot
+// trust); why not is said in a sentence (a script changed, a link out).
 func (w *Service) hooksFor(project, root string) *hooks.Set {
-	return hooks.New(w.SettingsFiles(project), hooks.Options{Trusted: w.SettingsTrusted, Project: root, Env: w.agentEnv})
+	files := settingsjson.LoadRun(w.userHome(), w.home, project, root)
+	return hooks.New(files, hooks.Options{Trusted: w.SettingsTrusted, Untrusted: func(f settingsjson.File) string {
+		if refusedScript(f) == "" && len(settingsjson.ChangedScripts(w.home, f)) == 0 {
+			return "" // never trusted as it is: the general sentence says how
+		}
+		return settingsjson.Untrusted(w.home, f, "hooks run")
+	}, Project: root, Env: w.agentEnv})
 }

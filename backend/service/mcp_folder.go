@@ -92,7 +92,7 @@ func (w *Service) MCPRemoveServerIn(dir, scope, name string) (wire.MCPConfigChan
 	}
 	var found []string
 	for _, sc := range scopes {
-		f, _, err := mcp.ReadFile(mcp.ScopePath(w.home, dir, sc))
+		f, _, err := mcp.ReadScope(w.home, dir, sc)
 		if err != nil {
 			return wire.MCPConfigChange{}, err
 		}

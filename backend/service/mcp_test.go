@@ -68,7 +68,7 @@ func TestMCPTrustServersAndReaping(t *testing.T) {
 		t.Fatal(err)
 	}
 	home, dir := t.TempDir(), t.TempDir()
-	if err := mcp.WriteFile(mcp.ProjectPath(dir), mcp.File{Servers: map[string]mcp.Server{
+	if err := mcp.WriteScope("", dir, mcp.ScopeProject, mcp.File{Servers: map[string]mcp.Server{
 		"t": {Command: exe, Args: args, Env: map[string]string{"PILOT_MCP_TEST_SERVER": "1"}},
 	}}); err != nil {
 		t.Fatal(err)
@@ -181,7 +181,7 @@ func TestMCPStartsWhenTheWindowIsReady(t *testing.T) {
 		t.Fatal(err)
 	}
 	home, dir := t.TempDir(), t.TempDir()
-	if err := mcp.WriteFile(mcp.UserPath(home), mcp.File{Servers: map[string]mcp.Server{
+	if err := mcp.WriteScope(home, "", mcp.ScopeUser, mcp.File{Servers: map[string]mcp.Server{
 		"u": {Command: exe, Args: args, Env: map[string]string{"PILOT_MCP_TEST_SERVER": "1"}},
 	}}); err != nil {
 		t.Fatal(err)

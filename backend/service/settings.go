@@ -19,6 +19,21 @@ func (w *Service) resolve() (config.Resolved, error) {
 	return config.Resolve(w.home, w.currentProject(), w.getenv)
 }
 
+// SettingsWarnings are the problems with the files the configuration of
+// the project folder dir is read from (a project's .env not read, as it
+// is a link out of the project or a FIFO), one sentence each; each is
+// logged.
+func (w *Service) SettingsWarnings(dir string) []string {
+	r, err := config.Resolve(w.home, dir, w.getenv)
+	if err != nil {
+		return nil // the run says why it cannot start
+	}
+	for _, s := range r.Warnings {
+		w.log.Warn("settings", "warning", s)
+	}
+	return r.Warnings
+}
+
 // GetSettings returns the effective settings and where each value comes from.
 func (w *Service) GetSettings() (wire.SettingsView, error) {
 	r, err := w.resolve()

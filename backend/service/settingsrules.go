@@ -87,17 +87,17 @@ func (w *Service) settingsTrustSections(dir string) []wire.TrustSection {
 	files := w.SettingsFiles(dir)
 	mapped := settingsrules.Map(files, dir, w.userHome(), rules.Known(w.home, dir), nil)
 	for _, f := range files {
-		if !f.Scope.FromProject() || f.Err != nil || w.SettingsTrusted(f) {
+		if !f.Scope.FromProject() || f.Err != nil || w.SettingsTrusted(f) || refusedScript(f) != "" {
 			continue
 		}
 		changed := settingsjson.WasTrusted(w.home, f)
 		section := func(kind wire.TrustKind, items []string) {
 			if len(items) > 0 {
-				out = append(out, wire.TrustSection{Kind: kind, Path: f.Path, Scope: string(f.Scope), Hash: settingsjson.Hash(f.Raw), Items: items, Changed: changed})
+				out = append(out, wire.TrustSection{Kind: kind, Path: f.Path, Scope: string(f.Scope), Hash: f.TrustHash(), Items: items, Changed: changed})
 			}
 		}
 		section(wire.TrustRules, allowItems(mapped, f.Path))
-		section(wire.TrustHooks, hookItems(f.Hooks))
+		section(wire.TrustHooks, append(hookItems(f.Hooks), scriptItems(f, w.home)...))
 	}
 	return out
 }

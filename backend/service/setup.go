@@ -17,7 +17,8 @@ import (
 
 // Setup lists what Pilot found of the user's setup for the project folder
 // dir: the hooks and permission entries of its settings files, its
-// skills, its MCP servers and its custom commands, each with its file,
+// skills, its MCP servers, its custom commands and its instruction files
+// (a project file Pilot did not read is refused), each with its file,
 // scope and state (Settings › Setup and `pilot setup` show it), and the
 // tool names hooks see. Nothing is started or run to find it.
 func (w *Service) Setup(dir string) wire.Setup {
@@ -28,6 +29,7 @@ func (w *Service) Setup(dir string) wire.Setup {
 	out.Items = append(out.Items, w.setupRules(dir)...)
 	out.Items = append(out.Items, w.setupMCP(dir)...)
 	out.Items = append(out.Items, w.setupCommands(dir)...)
+	out.Items = append(out.Items, w.setupMemory(dir)...)
 	if p, err := w.MCPTrustPromptIn(dir); err == nil {
 		out.NeedsTrust = p.Needed
 	}
@@ -85,7 +87,7 @@ func (w *Service) setupHooks(dir string) []wire.SetupItem {
 				if ig := hooks.New([]settingsjson.File{one}, hooks.Options{Trusted: trustAll}).Ignored(); len(ig) > 0 {
 					state, detail = wire.SetupIgnored, strings.Join(ig, " ")
 				} else if !trusted {
-					state, detail = wire.SetupUntrusted, untrustedSentence(f.Path, "hooks run")
+					state, detail = wire.SetupUntrusted, settingsjson.Untrusted(w.home, f, "hooks run")
 				}
 				for _, h := range g.Hooks {
 					what := h.Command
@@ -93,7 +95,7 @@ func (w *Service) setupHooks(dir string) []wire.SetupItem {
 						what = h.Type + " hook"
 					}
 					out = append(out, wire.SetupItem{Kind: wire.SetupHook, Name: e, Matcher: g.Matcher, Description: what,
-						File: f.Path, Scope: string(f.Scope), State: state, Detail: detail})
+						File: f.Path, Scope: string(f.Scope), State: state, Detail: joinSentences(detail, runsScripts(dir, f, h))})
 				}
 			}
 		}
@@ -164,6 +166,10 @@ func lastElem(path string) string {
 // and the entries it ignores.
 func (w *Service) setupRules(dir string) []wire.SetupItem {
 	im := w.ImportedRulesIn(dir)
+	files := map[string]settingsjson.File{}
+	for _, f := range w.SettingsFiles(dir) {
+		files[f.Path] = f
+	}
 	var out []wire.SetupItem
 	at := map[[2]string]int{} // file, entry → its item: an entry may become several rules
 	for _, r := range im.Rules {
@@ -176,6 +182,9 @@ func (w *Service) setupRules(dir string) []wire.SetupItem {
 		it := wire.SetupItem{Kind: wire.SetupRule, Name: r.Entry, Description: rule, File: r.File, Scope: r.Scope, State: wire.SetupActive}
 		if !r.Applies {
 			it.State, it.Detail = wire.SetupUntrusted, untrustedSentence(r.File, "allow rules apply")
+			if why := settingsjson.Untrusted(w.home, files[r.File], "allow rules apply"); files[r.File].Path != "" && why != "" {
+				it.Detail = why
+			}
 		}
 		at[key] = len(out)
 		out = append(out, it)
@@ -185,7 +194,13 @@ func (w *Service) setupRules(dir string) []wire.SetupItem {
 		if name == "" {
 			name = lastElem(ig.File)
 		}
-		out = append(out, wire.SetupItem{Kind: wire.SetupRule, Name: name, Description: ig.Effect, File: ig.File, Scope: ig.Scope, State: wire.SetupIgnored, Detail: ig.Reason})
+		state, detail := wire.SetupIgnored, ig.Reason
+		if f, ok := files[ig.File]; ok && ig.Entry == "" && f.Err != nil {
+			// The file itself was not read or parsed: none of its hooks
+			// runs and none of its rules applies.
+			state, detail = refusedOr(f.Err, wire.SetupIgnored), sentence(f.Err)+" None of its hooks runs and none of its rules applies."
+		}
+		out = append(out, wire.SetupItem{Kind: wire.SetupRule, Name: name, Description: ig.Effect, File: ig.File, Scope: ig.Scope, State: state, Detail: detail})
 	}
 	return out
 }
@@ -197,7 +212,7 @@ func (w *Service) setupRules(dir string) []wire.SetupItem {
 func (w *Service) setupMCP(dir string) []wire.SetupItem {
 	var out []wire.SetupItem
 	project := map[string]bool{}
-	pf, raw, perr := mcp.ReadFile(mcp.ProjectPath(dir))
+	pf, raw, perr := mcp.ReadProject(dir)
 	if perr == nil {
 		for n := range pf.Servers {
 			project[n] = true
@@ -205,8 +220,8 @@ func (w *Service) setupMCP(dir string) []wire.SetupItem {
 	}
 	add := func(path, scope string, f mcp.File, err error, state func(mcp.Server) (wire.SetupState, string)) {
 		if err != nil {
-			out = append(out, wire.SetupItem{Kind: wire.SetupMCP, Name: lastElem(path), File: path, Scope: scope, State: wire.SetupBroken,
-				Detail: fmt.Sprintf("None of its servers start: %v.", err)})
+			out = append(out, wire.SetupItem{Kind: wire.SetupMCP, Name: lastElem(path), File: path, Scope: scope, State: refusedOr(err, wire.SetupBroken),
+				Detail: "None of its servers start: " + sentence(err)})
 			return
 		}
 		names := make([]string, 0, len(f.Servers))
@@ -257,14 +272,18 @@ var commandScopes = map[string]settingsjson.Scope{
 // setupCommands is the custom commands of dir, PILOT_HOME and the user's
 // ~/.claude/commands; a folder that cannot be read is listed as broken.
 func (w *Service) setupCommands(dir string) []wire.SetupItem {
-	cmds, err := commands.List(w.home, w.userHome(), dir)
+	cmds, problems := commands.List(w.home, w.userHome(), dir)
 	var out []wire.SetupItem
 	for _, c := range cmds {
 		out = append(out, wire.SetupItem{Kind: wire.SetupCommand, Name: "/" + c.Name, Description: c.Description, File: c.Path, Scope: string(commandScopes[c.Source]), State: wire.SetupActive})
 	}
-	if err != nil {
-		out = append(out, wire.SetupItem{Kind: wire.SetupCommand, Name: "commands", State: wire.SetupBroken,
-			Detail: fmt.Sprintf("Some custom commands could not be read (%v): check the folder's permissions.", err)})
+	for _, p := range problems {
+		name := "/" + p.Name
+		if p.Name == "" {
+			name = "commands"
+		}
+		out = append(out, wire.SetupItem{Kind: wire.SetupCommand, Name: name, File: p.Path, Scope: string(commandScopes[p.Source]),
+			State: refusedOr(p.Err, wire.SetupBroken), Detail: sentence(p.Err)})
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package service
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"pilot/backend/mcp"
@@ -104,13 +105,19 @@ func mcpShown(p wire.MCPTrustPrompt) bool {
 	return false
 }
 
-// trustSettings records the hash of each settings file p showed.
+// trustSettings records the trust of each settings file p showed, with
+// the scripts its hooks name, as they are still what was shown.
 func (w *Service) trustSettings(p wire.MCPTrustPrompt) error {
+	files := w.SettingsFiles(p.Project)
 	for _, s := range p.Sections {
 		if s.Kind == wire.TrustMCP {
 			continue
 		}
-		if err := settingsjson.Trust(w.home, s.Path, s.Hash); err != nil {
+		i := slices.IndexFunc(files, func(f settingsjson.File) bool { return f.Path == s.Path && f.TrustHash() == s.Hash })
+		if i < 0 {
+			return errTrustStale
+		}
+		if err := settingsjson.Trust(w.home, files[i]); err != nil {
 			return err
 		}
 	}

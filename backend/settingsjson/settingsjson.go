@@ -15,7 +15,13 @@
 //
 // A missing file is left out. A file that cannot be read or parsed is
 // returned with Err set (a sentence naming the file and what to fix), and
-// nothing from it is used.
+// nothing from it is used. The project's files are read through the
+// project's root (backend/sandbox): a `.claude` or a settings file that is
+// a link out of the project (to another project's trusted `.claude`, say),
+// a FIFO, a device or a file over 1 MiB is not read, and Err says so. The
+// user's own files are read as they are, regular and bounded too. A
+// file's Scripts are the project files its hooks' commands name
+// (scripts.go), read the same way: its trust covers them.
 package settingsjson
 
 import (
@@ -24,8 +30,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
+
+	"pilot/backend/sandbox"
 )
 
 // Scope says where a file comes from.
@@ -47,8 +54,8 @@ func (s Scope) FromProject() bool {
 	return s == ScopeProject || s == ScopeLocal || s == ScopePilotProject
 }
 
-// maxFile caps a settings file; a bigger one is an error.
-const maxFile = 1 << 20
+// settingsFile bounds a settings file; a bigger one is an error.
+var settingsFile = sandbox.Kind{Name: "a settings file", Limit: 1 << 20, Fix: "shorten it"}
 
 // File is one settings file as read.
 type File struct {
@@ -60,6 +67,9 @@ type File struct {
 	Hooks       Hooks       // nil: none
 	Permissions Permissions // zero: none
 	Err         error       // the file could not be read or parsed: nothing from it is used
+	// Scripts are the project files its hooks name, as read in the
+	// folder the hooks run in (sorted by Rel).
+	Scripts []Script
 }
 
 // Hooks are the "hooks" object: event name (PreToolUse, PostToolUse, ...)
@@ -116,11 +126,41 @@ func Paths(home, pilotHome, project string) []File {
 	return out
 }
 
-// Load reads every settings file of Paths that exists.
+// Load reads every settings file of Paths that exists, with the scripts
+// its hooks name in the project folder.
 func Load(home, pilotHome, project string) []File {
+	return LoadRun(home, pilotHome, project, project)
+}
+
+// LoadRun is Load for hooks that run in the folder run (a worktree of
+// the project): the files are the project's, the scripts run's.
+func LoadRun(home, pilotHome, project, run string) []File {
+	var root, runRoot *sandbox.Root
+	if project != "" {
+		if r, err := sandbox.New(project); err == nil {
+			root = r
+			defer r.Close()
+		}
+	}
+	if run != "" {
+		if r, err := sandbox.New(run); err == nil {
+			runRoot = r
+			defer r.Close()
+		}
+	}
 	var out []File
 	for _, f := range Paths(home, pilotHome, project) {
-		raw, err := readFile(f.Path)
+		var raw []byte
+		var err error
+		if f.Scope.FromProject() {
+			if root == nil {
+				continue
+			}
+			rel, _ := filepath.Rel(project, f.Path)
+			raw, err = root.ReadOwn(filepath.ToSlash(rel), settingsFile)
+		} else {
+			raw, err = sandbox.ReadUserFile(f.Path, settingsFile)
+		}
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -131,31 +171,12 @@ func Load(home, pilotHome, project string) []File {
 		if err != nil {
 			f.Err = err
 		}
+		if f.Err == nil && len(f.Hooks) > 0 && runRoot != nil {
+			f.Scripts = readScripts(runRoot, f.Hooks)
+		}
 		out = append(out, f)
 	}
 	return out
-}
-
-// readFile reads a regular file of at most maxFile bytes.
-func readFile(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("%s could not be read (%v): check its permissions", path, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file: replace it with a JSON file or remove it", path)
-	}
-	if fi.Size() > maxFile {
-		return nil, fmt.Errorf("%s is %d bytes, more than the 1 MiB a settings file may have: shorten it", path, fi.Size())
-	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s could not be read (%v): check its permissions", path, err)
-	}
-	return raw, nil
 }
 
 // parse fills f's hooks and permissions from raw.

@@ -61,7 +61,7 @@ func TestLoadMissingAndNotRegular(t *testing.T) {
 		t.Fatal(err)
 	}
 	files := Load("", "", project)
-	if len(files) != 1 || files[0].Err == nil || !strings.Contains(files[0].Err.Error(), "not a regular file") {
+	if len(files) != 1 || files[0].Err == nil || !strings.Contains(files[0].Err.Error(), "it is a folder, not a file") {
 		t.Fatalf("got %+v", files)
 	}
 }

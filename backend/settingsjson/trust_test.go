@@ -40,15 +40,15 @@ func TestTrust(t *testing.T) {
 	if Trusted(pilotHome, proj) || WasTrusted(pilotHome, proj) {
 		t.Fatal("a project's file is trusted before the user trusted it")
 	}
-	if err := Trust(pilotHome, proj.Path, Hash(proj.Raw)); err != nil {
+	if err := Trust(pilotHome, proj); err != nil {
 		t.Fatal(err)
 	}
 	if !Trusted(pilotHome, load()[ScopeProject]) {
 		t.Error("the project's file is not trusted after Trust")
 	}
 	broken := fs[ScopePilotProject]
-	if err := Trust(pilotHome, broken.Path, Hash(broken.Raw)); err != nil {
-		t.Fatal(err)
+	if err := Trust(pilotHome, broken); err == nil {
+		t.Fatal("a file that cannot be parsed was trusted")
 	}
 	if Trusted(pilotHome, load()[ScopePilotProject]) {
 		t.Error("a file that cannot be parsed is trusted")
@@ -87,7 +87,7 @@ func TestTrustWorktree(t *testing.T) {
 	put(worktree, ".claude/settings.json", same)
 	put(worktree, ".pilot/settings.json", other)
 	for _, f := range Load("", "", project) {
-		if err := Trust(pilotHome, f.Path, Hash(f.Raw)); err != nil {
+		if err := Trust(pilotHome, f); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -10,6 +10,9 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"syscall"
+
+	"pilot/backend/sandbox"
 )
 
 // Caps of what a skill's folder gives the model.
@@ -28,7 +31,12 @@ type File struct {
 // most maxListed; more reports whether some were left out. Hidden files
 // and folders are left out.
 func (k Skill) Files() (list []File, more bool, err error) {
-	err = fs.WalkDir(os.DirFS(k.Dir), ".", func(p string, d fs.DirEntry, err error) error {
+	root, err := k.openRoot()
+	if err != nil {
+		return nil, false, err
+	}
+	defer root.Close()
+	err = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -60,21 +68,37 @@ func (k Skill) Files() (list []File, more bool, err error) {
 // folder.
 var ErrOutside = errors.New("skills: the path leaves the skill's folder")
 
+// openRoot opens the skill's folder as an os.Root: a project's skill's
+// through the project's root, so the folder itself cannot be a link out
+// of the project either.
+func (k Skill) openRoot() (*os.Root, error) {
+	if k.project == "" {
+		return os.OpenRoot(k.Dir)
+	}
+	r, err := sandbox.New(k.project)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return r.OpenOwnRoot(k.rel)
+}
+
 // ReadFile reads the file rel ('/'-separated, relative to the skill's
 // folder) through an os.Root of the folder, so neither ".." nor a symbolic
-// link can reach outside it. It returns at most MaxFileRead bytes; cut
+// link can reach outside it; only a regular file is read, never waiting. It returns at most MaxFileRead bytes; cut
 // reports a longer file. A binary file is an error.
 func (k Skill) ReadFile(rel string) (text string, cut bool, err error) {
 	clean := path.Clean(strings.TrimPrefix(rel, "./"))
 	if !fs.ValidPath(clean) || clean == "." {
 		return "", false, fmt.Errorf("%w: %q", ErrOutside, rel)
 	}
-	root, err := os.OpenRoot(k.Dir)
+	root, err := k.openRoot()
 	if err != nil {
 		return "", false, err
 	}
 	defer root.Close()
-	f, err := root.Open(clean)
+	// Never waiting: a FIFO or a device would block the open or the read.
+	f, err := root.OpenFile(clean, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if err != nil {
 		// A symbolic link out of the folder is refused by the os.Root.
 		return "", false, err
@@ -86,6 +110,9 @@ func (k Skill) ReadFile(rel string) (text string, cut bool, err error) {
 	}
 	if fi.IsDir() {
 		return "", false, fmt.Errorf("%s is a folder of the skill, not a file", clean)
+	}
+	if !fi.Mode().IsRegular() {
+		return "", false, fmt.Errorf("%s is not a regular file (a named pipe or a device): it cannot be read", clean)
 	}
 	b, err := io.ReadAll(io.LimitReader(f, MaxFileRead+1))
 	if err != nil {

@@ -25,7 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -34,6 +34,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"pilot/backend/frontmatter"
+	"pilot/backend/sandbox"
 )
 
 // Scope says which folder a skill comes from.
@@ -51,9 +52,11 @@ const (
 const (
 	MaxName        = 64
 	MaxDescription = 1024
-	maxSkillFile   = 256 << 10 // a bigger SKILL.md is a problem, not read
-	maxSkills      = 500       // per folder; more are a problem
+	maxSkills      = 500 // per folder; more are a problem
 )
+
+// skillFile bounds a SKILL.md: a bigger one is a problem, not read.
+var skillFile = sandbox.Kind{Name: "a SKILL.md", Limit: 256 << 10, Fix: "move the details into other files of the skill's folder"}
 
 // Skill is one usable skill.
 type Skill struct {
@@ -66,6 +69,9 @@ type Skill struct {
 	Dir          string // the skill's folder (absolute)
 	Path         string // its SKILL.md
 	Body         string // the instructions after the front matter
+	// project and rel: a project's skill's folder is opened through the
+	// project's root (project, the folder; rel, the skill's folder in it).
+	project, rel string
 }
 
 // Problem is a SKILL.md that is not used, and why in a sentence that says
@@ -74,6 +80,9 @@ type Problem struct {
 	Path   string
 	Scope  Scope
 	Reason string
+	// Refused: Pilot did not read the file for safety (a link out of the
+	// project, not a regular file, too big).
+	Refused bool
 	// ShadowedBy is, for a usable skill whose name an earlier folder's
 	// skill has, that skill's SKILL.md ("" for a broken one); Name is then
 	// the shared name.
@@ -123,12 +132,34 @@ func Dirs(home, pilotHome, project string) []Dir {
 	return out
 }
 
-// Load finds the skills of Dirs(home, pilotHome, project).
+// Load finds the skills of Dirs(home, pilotHome, project). The project's
+// folders are read through the project's root: a skill folder or
+// SKILL.md that is a link out of the project, or anything but a regular
+// file, is a Problem, not read.
 func Load(home, pilotHome, project string) Set {
+	var root *sandbox.Root
+	if project != "" {
+		if r, err := sandbox.New(project); err == nil {
+			root = r
+			defer r.Close()
+		}
+	}
 	var set Set
 	var all []Skill
 	for _, d := range Dirs(home, pilotHome, project) {
-		found, problems := scan(d)
+		f := frontmatter.Folder{Path: d.Path}
+		if d.Scope == ScopePilotProject || d.Scope == ScopeProject {
+			if root == nil {
+				continue
+			}
+			f.Root, f.Rel = root, path.Join(filepath.Base(filepath.Dir(d.Path)), "skills")
+		}
+		found, problems := scan(d, f)
+		for i := range found {
+			if f.Root != nil {
+				found[i].project, found[i].rel = root.Dir(), path.Join(f.Rel, filepath.Base(found[i].Dir))
+			}
+		}
 		all = append(all, found...)
 		set.Problems = append(set.Problems, problems...)
 	}
@@ -140,16 +171,18 @@ func Load(home, pilotHome, project string) Set {
 	return set
 }
 
-// scan reads the skills of one folder: every direct subfolder with a
-// SKILL.md (a symlinked subfolder is followed, as installers link them).
-func scan(d Dir) ([]Skill, []Problem) {
-	entries, err := os.ReadDir(d.Path)
+// scan reads the skills of one folder (f: d read as the project's or the
+// user's): every direct subfolder with a SKILL.md (a link to a folder is
+// followed, as installers link them; in the project only inside it).
+func scan(d Dir, f frontmatter.Folder) ([]Skill, []Problem) {
+	entries, err := f.List()
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, []Problem{{Path: d.Path, Scope: d.Scope, Reason: fmt.Sprintf("the folder could not be read (%v): check its permissions", err)}}
+		return nil, []Problem{folderProblem(d, err)}
 	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	var out []Skill
 	var problems []Problem
 	for _, e := range entries {
@@ -157,11 +190,18 @@ func scan(d Dir) ([]Skill, []Problem) {
 			continue
 		}
 		dir := filepath.Join(d.Path, e.Name())
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		if !f.IsDir(e.Name()) {
+			if e.Type()&fs.ModeSymlink != 0 && f.Root != nil {
+				// A link to a folder out of the project is not followed.
+				if _, lerr := f.Sub(e.Name()).List(); errors.Is(lerr, sandbox.ErrOutside) {
+					problems = append(problems, folderProblem(Dir{Path: dir, Scope: d.Scope}, lerr))
+				}
+			}
 			continue // a loose file beside the skills' folders, or a broken link
 		}
+		sub := f.Sub(e.Name())
 		path := filepath.Join(dir, "SKILL.md")
-		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		if !sub.Exists("SKILL.md") {
 			problems = append(problems, Problem{Path: dir, Scope: d.Scope, Reason: "the folder has no SKILL.md: a skill is a folder with a SKILL.md in it (front matter name and description, then the instructions)"})
 			continue
 		}
@@ -169,9 +209,13 @@ func scan(d Dir) ([]Skill, []Problem) {
 			problems = append(problems, Problem{Path: path, Scope: d.Scope, Reason: fmt.Sprintf("not read: the folder has more than %d skills", maxSkills)})
 			continue
 		}
-		k, err := read(path)
+		b, refused, err := sub.ReadFile("SKILL.md", skillFile)
+		var k Skill
+		if err == nil {
+			k, err = Parse(b, e.Name())
+		}
 		if err != nil {
-			problems = append(problems, Problem{Path: path, Scope: d.Scope, Reason: err.Error()})
+			problems = append(problems, Problem{Path: path, Scope: d.Scope, Reason: err.Error(), Refused: refused})
 			continue
 		}
 		k.Scope, k.Dir, k.Path = d.Scope, dir, path
@@ -180,12 +224,13 @@ func scan(d Dir) ([]Skill, []Problem) {
 	return out, problems
 }
 
-func read(path string) (Skill, error) {
-	b, err := frontmatter.ReadFile(path, maxSkillFile, "a SKILL.md may have: move the details into other files of the skill's folder")
-	if err != nil {
-		return Skill{}, err
+// folderProblem is a folder that could not be listed.
+func folderProblem(d Dir, err error) Problem {
+	var nr *sandbox.NotRead
+	if errors.As(err, &nr) {
+		return Problem{Path: d.Path, Scope: d.Scope, Reason: nr.Reason(), Refused: true}
 	}
-	return Parse(b, filepath.Base(filepath.Dir(path)))
+	return Problem{Path: d.Path, Scope: d.Scope, Reason: err.Error()}
 }
 
 // frontMatter is the part of the front matter Pilot reads; other keys

@@ -381,12 +381,12 @@ type WorktreeLine struct {
 
 // Setup is what Pilot found of the user's setup for one project folder:
 // every hook, skill, custom agent, permission rule of a settings file,
-// MCP server and custom command, each with its file, its scope and its
-// state (`pilot setup --json` prints it as one object; Settings › Setup
-// shows it). ToolNames is the name hooks see for each Pilot tool.
+// MCP server, custom command and instruction file, each with its file,
+// its scope and its state (`pilot setup --json` prints it as one object;
+// Settings › Setup shows it). ToolNames is the name hooks see for each Pilot tool.
 type Setup struct {
 	Project string      `json:"project"`
-	Items   []SetupItem `json:"items"` // hooks, skills, agents, rules, MCP servers, commands, in that order
+	Items   []SetupItem `json:"items"` // hooks, skills, agents, rules, MCP servers, commands, instruction files, in that order
 	// NeedsTrust: some of the project's files (.mcp.json, settings files)
 	// wait for the user's trust (pilot trust, or the trust prompt).
 	NeedsTrust bool           `json:"needsTrust"`
@@ -399,7 +399,8 @@ type Setup struct {
 type SetupItem struct {
 	Kind SetupKind `json:"kind"`
 	// Name is a hook's event, a skill's, agent's or MCP server's name, a
-	// rule's entry as the file writes it, a command's /name.
+	// rule's entry as the file writes it, a command's /name, an
+	// instruction file's name.
 	Name string `json:"name"`
 	// Description is a hook's command, a skill's, agent's or command's
 	// description, the Pilot rule an entry became, an MCP server's
@@ -409,7 +410,7 @@ type SetupItem struct {
 	File        string     `json:"file"`              // the file it comes from (a skill: its SKILL.md)
 	Scope       string     `json:"scope"`
 	State       SetupState `json:"state"`
-	Detail      string     `json:"detail"` // a sentence saying why, when State is not active
+	Detail      string     `json:"detail"` // a sentence saying why, when State is not active (refused: the file, why it was not read, what to do); what an active item does, where that matters
 }
 
 // HookToolName is a Pilot tool and the tool_name hooks (and the settings

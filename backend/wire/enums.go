@@ -77,6 +77,11 @@ const NoticeSkills NoticeKind = "skills"
 // NoticeAgents: a custom agent's file is not used, and why.
 const NoticeAgents NoticeKind = "agents"
 
+// NoticeFiles: a project file Pilot reads for itself (an instruction file
+// of the system prompt) was not read: a link out of the project, not a
+// regular file; the text names it and what to do.
+const NoticeFiles NoticeKind = "files"
+
 // ErrorKind classifies a failed turn (ErrorPayload): the provider's typed
 // errors (llm.Kind) or internal.
 type ErrorKind string
@@ -421,6 +426,10 @@ const (
 	SetupCommand SetupKind = "command" // a custom slash command's .md file
 )
 
+// SetupMemory is an instruction file the system prompt reads (the
+// project's AGENTS.md, CLAUDE.md, progress.md).
+const SetupMemory SetupKind = "memory"
+
 // SetupState is what became of a Setup item (SetupItem.State, the
 // setup-item's data-state).
 type SetupState string
@@ -436,3 +445,8 @@ const (
 	SetupBroken    SetupState = "broken"    // its file cannot be read or parsed; Detail says what to fix
 	SetupDisabled  SetupState = "disabled"  // turned off by the user (an MCP server)
 )
+
+// SetupRefused: a project file Pilot did not read, as it is a link out of
+// the project folder, not a regular file (a FIFO, a device) or too big;
+// Detail names the file and what to do.
+const SetupRefused SetupState = "refused"

@@ -784,13 +784,13 @@ export interface WorktreeLine {
 /**
  * Setup is what Pilot found of the user's setup for one project folder:
  * every hook, skill, custom agent, permission rule of a settings file,
- * MCP server and custom command, each with its file, its scope and its
- * state (`pilot setup --json` prints it as one object; Settings › Setup
- * shows it). ToolNames is the name hooks see for each Pilot tool.
+ * MCP server, custom command and instruction file, each with its file,
+ * its scope and its state (`pilot setup --json` prints it as one object;
+ * Settings › Setup shows it). ToolNames is the name hooks see for each Pilot tool.
  */
 export interface Setup {
   project: string;
-  /** hooks, skills, agents, rules, MCP servers, commands, in that order */
+  /** hooks, skills, agents, rules, MCP servers, commands, instruction files, in that order */
   items: SetupItem[];
   /**
    * NeedsTrust: some of the project's files (.mcp.json, settings files)
@@ -809,7 +809,8 @@ export interface SetupItem {
   kind: SetupKind;
   /**
    * Name is a hook's event, a skill's, agent's or MCP server's name, a
-   * rule's entry as the file writes it, a command's /name.
+   * rule's entry as the file writes it, a command's /name, an
+   * instruction file's name.
    */
   name: string;
   /**
@@ -824,7 +825,7 @@ export interface SetupItem {
   file: string;
   scope: string;
   state: SetupState;
-  /** a sentence saying why, when State is not active */
+  /** a sentence saying why, when State is not active (refused: the file, why it was not read, what to do); what an active item does, where that matters */
   detail: string;
 }
 
@@ -958,9 +959,9 @@ export const ApprovalOutcomeValues: readonly ApprovalOutcome[] = ["approved", "p
  * NoticeKind is what an informational line in the chat is about
  * (NoticePayload).
  */
-export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget" | "stale" | "mcp" | "rule" | "wait" | "skills" | "agents" | "hook";
+export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget" | "stale" | "mcp" | "rule" | "wait" | "skills" | "agents" | "files" | "hook";
 /** Every NoticeKind. */
-export const NoticeKindValues: readonly NoticeKind[] = ["retry", "compacted", "loop_guard", "limit", "budget", "stale", "mcp", "rule", "wait", "skills", "agents", "hook"];
+export const NoticeKindValues: readonly NoticeKind[] = ["retry", "compacted", "loop_guard", "limit", "budget", "stale", "mcp", "rule", "wait", "skills", "agents", "files", "hook"];
 
 /**
  * ErrorKind classifies a failed turn (ErrorPayload): the provider's typed
@@ -1120,17 +1121,17 @@ export const HookDecisionValues: readonly HookDecision[] = ["allow", "deny", "as
  * SetupKind is what an item of the Setup page is (SetupItem.Kind, the
  * setup-item's data-kind).
  */
-export type SetupKind = "hook" | "skill" | "agent" | "rule" | "mcp" | "command";
+export type SetupKind = "hook" | "skill" | "agent" | "rule" | "mcp" | "command" | "memory";
 /** Every SetupKind. */
-export const SetupKindValues: readonly SetupKind[] = ["hook", "skill", "agent", "rule", "mcp", "command"];
+export const SetupKindValues: readonly SetupKind[] = ["hook", "skill", "agent", "rule", "mcp", "command", "memory"];
 
 /**
  * SetupState is what became of a Setup item (SetupItem.State, the
  * setup-item's data-state).
  */
-export type SetupState = "active" | "untrusted" | "ignored" | "shadowed" | "broken" | "disabled";
+export type SetupState = "active" | "untrusted" | "ignored" | "shadowed" | "broken" | "disabled" | "refused";
 /** Every SetupState. */
-export const SetupStateValues: readonly SetupState[] = ["active", "untrusted", "ignored", "shadowed", "broken", "disabled"];
+export const SetupStateValues: readonly SetupState[] = ["active", "untrusted", "ignored", "shadowed", "broken", "disabled", "refused"];
 
 /** AppReadyPayload says how long the app took to become usable. */
 export interface AppReadyPayload {

@@ -16,6 +16,7 @@ const items: SetupItem[] = [
   { kind: "mcp", name: "db", description: "db-server", file: "/p/.mcp.json", scope: "project", state: "untrusted", detail: "Not trusted." },
   { kind: "mcp", name: "off", description: "off-server", file: "/h/mcp.json", scope: "pilot-user", state: "disabled", detail: "Turned off in Settings › MCP servers (or pilot mcp); turn it on there to start it." },
   { kind: "command", name: "/deploy", description: "Deploy the app.", file: "/p/.claude/commands/deploy.md", scope: "project", state: "active", detail: "" },
+  { kind: "memory", name: "AGENTS.md", description: "", file: "/p/AGENTS.md", scope: "project", state: "refused", detail: "AGENTS.md was not read: it is a link to /proc/self/environ, outside the project folder. Replace the link with the file itself." },
 ];
 
 describe("Settings › Setup", () => {
@@ -43,6 +44,9 @@ describe("Settings › Setup", () => {
     expect(rows[3]!.textContent).toContain("has the same name (review) and wins");
     expect(rows[5]!.textContent).toContain("applied");
     expect(rows[7]!.textContent).toContain("off");
+    expect(rows[9]!.textContent).toContain("not read");
+    expect(rows[9]!.textContent).toContain("Replace the link with the file itself.");
+    expect(rows[9]!.querySelector(".rule-problem")).not.toBeNull();
     const names = within(page).getByTestId("setup-tool-names");
     expect(names.textContent).toContain("run_bash");
     expect(names.textContent).toContain("Bash");

@@ -14,6 +14,7 @@ const KINDS: { kind: SetupKind; title: string; none: string }[] = [
   { kind: "rule", title: "Permission rules from settings files", none: "No permission entries in the settings files." },
   { kind: "mcp", title: "MCP servers", none: "No MCP servers: add them in MCP servers above, or in the project's .mcp.json." },
   { kind: "command", title: "Commands", none: "No custom commands: a command is a Markdown file in .claude/commands or ~/.claude/commands." },
+  { kind: "memory", title: "Instruction files", none: "No instruction files: the system prompt reads the project's AGENTS.md, CLAUDE.md and progress.md." },
 ];
 
 /** The word for an item's state, as its kind says it. */
@@ -28,13 +29,15 @@ export function stateLabel(it: SetupItem): string {
       return it.kind === "rule" ? "not applied until trusted" : "not trusted";
     case "disabled":
       return "off";
+    case "refused":
+      return "not read";
     default:
       return it.state;
   }
 }
 
 function Item({ it }: { it: SetupItem }) {
-  const bad = it.state === "ignored" || it.state === "broken";
+  const bad = it.state === "ignored" || it.state === "broken" || it.state === "refused";
   return (
     <li data-testid="setup-item" data-kind={it.kind} data-state={it.state} className={`setup-item state-${it.state}`}>
       <div className="rule-row">
@@ -99,7 +102,8 @@ function ToolNames({ names }: { names: Setup["toolNames"] }) {
 
 /**
  * Settings › Setup: what Pilot found of the user's setup for the project
- * (hooks, skills, agents, rules of settings files, MCP servers, commands),
+ * (hooks, skills, agents, rules of settings files, MCP servers, commands,
+ * instruction files),
  * each with its file, scope and state and why, read again when the
  * project's trust or servers change. When a project file waits for trust,
  * "Review and trust…" brings back the one trust prompt.
