@@ -379,7 +379,8 @@ func (l *live) refusedHost(_ string, _ int, why string) {
 }
 
 // privateHost is the proxy's Private: a private, loopback or link-local
-// address opens only for a rule naming the host exactly.
+// address, or one of the machine's own, opens only for a rule naming the
+// host exactly.
 func (l *live) privateHost(host string) bool {
 	s := l.current()
 	if s == nil {
