@@ -191,6 +191,18 @@ type Sandbox struct {
 	PilotHome, Home, CacheDir string
 }
 
+// cacheRoot is the folder of the per-project caches ("" when the user
+// has no cache folder).
+func (s Sandbox) cacheRoot() string {
+	if s.CacheDir != "" {
+		return s.CacheDir
+	}
+	if dir, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(dir, "pilot", "sandbox-cache")
+	}
+	return ""
+}
+
 func (s Sandbox) probe() confine.Status {
 	if s.Probe != nil {
 		return s.Probe()
@@ -246,12 +258,7 @@ func (l *live) sandbox() (*confine.Session, error) {
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}
-	cache := o.CacheDir
-	if cache == "" {
-		if dir, err := os.UserCacheDir(); err == nil {
-			cache = filepath.Join(dir, "pilot", "sandbox-cache")
-		}
-	}
+	cache := o.cacheRoot()
 	if cache != "" {
 		cache = filepath.Join(cache, strconv.FormatInt(l.project.ID, 10))
 		if err := os.MkdirAll(cache, 0o700); err != nil {

@@ -108,6 +108,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 		return nil, fmt.Errorf("opening the change ledger under %s: %w", o.Home, err)
 	}
 	t = logStep(o.Log, "open the change ledger", t)
+	distrustFolders(ctx, st, o.Home, o.Log)
 	emit := o.Emitter
 	if emit == nil {
 		emit = wire.Discard{}
