@@ -185,6 +185,9 @@ type Sandbox struct {
 	// Hidden are the extra paths to hide (Settings), read when a
 	// session's pod is made; nil: none.
 	Hidden func() []string
+	// Sockets are the host's unix sockets commands may connect to
+	// (Settings), read when a session's pod is made; nil: none.
+	Sockets func() []string
 	// PilotHome is hidden from commands; Home is the user's home ("":
 	// os.UserHomeDir), CacheDir the folder of the per-project caches
 	// kept between sessions ("": os.UserCacheDir()/pilot/sandbox-cache).
@@ -266,12 +269,15 @@ func (l *live) sandbox() (*confine.Session, error) {
 			cache = ""
 		}
 	}
-	var hidden []string
+	var hidden, sockets []string
 	if o.Hidden != nil {
 		hidden = o.Hidden()
 	}
+	if o.Sockets != nil {
+		sockets = o.Sockets()
+	}
 	proxy := &netproxy.Proxy{Decide: l.decideHost, Private: l.privateHost, OnRefuse: l.refusedHost}
-	policy := confine.Policy{Project: l.root.Dir(), Home: home, PilotHome: o.PilotHome, Hidden: hidden, Cache: cache, Proxy: proxy.ServeConn}
+	policy := confine.Policy{Project: l.root.Dir(), Home: home, PilotHome: o.PilotHome, Hidden: hidden, Cache: cache, Proxy: proxy.ServeConn, AllowSockets: sockets}
 	if l.worktree {
 		policy.ReadOnly, policy.Writable = l.worktreeGit()
 		policy.ReadOnlyNote = worktreeGitNote

@@ -49,6 +49,11 @@ type Policy struct {
 	// ReadOnlyNote is the sentence Explain gives when a command was
 	// refused a write beneath ReadOnly; "" gives the general one.
 	ReadOnlyNote string
+	// AllowSockets are the host's unix sockets commands may connect to
+	// (Settings; "~/" is Home; a folder allows those under it); every
+	// other socket of the home, the project and the known places is
+	// covered (sockets.go).
+	AllowSockets []string
 	// NoLandlock leaves Landlock out (bubblewrap alone): for the benchmark
 	// and the escape corpus's weakened control.
 	NoLandlock bool
