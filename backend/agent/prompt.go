@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"pilot/backend/childenv"
+	"pilot/backend/hostexec"
 	"pilot/backend/skills"
 )
 
@@ -82,10 +83,15 @@ func SystemPrompt(ctx context.Context, dir string, now time.Time, installed []sk
 func gitStatus(ctx context.Context, dir string) string {
 	ctx, cancel := context.WithTimeout(ctx, gitStatusLimit)
 	defer cancel()
+	// git is the user's, never one in the project (hostexec).
+	git, err := hostexec.Find("git", os.Getenv("PATH"), dir)
+	if err != nil {
+		return ""
+	}
 	// core.fsmonitor would run a command the repository's config names.
-	cmd := exec.CommandContext(ctx, "git", "-c", "core.fsmonitor=false", "status", "--short", "--branch")
+	cmd := exec.CommandContext(ctx, git, "-c", "core.fsmonitor=false", "status", "--short", "--branch")
 	cmd.Dir = dir
-	cmd.Env = childenv.Env(os.Environ(), dir, nil)
+	cmd.Env = hostexec.Env(childenv.Env(os.Environ(), dir, nil), dir)
 	out, err := cmd.Output()
 	if err != nil {
 		return ""

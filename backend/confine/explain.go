@@ -81,6 +81,7 @@ func Explain(p Policy, command, output string) []string {
 			sock = true
 			if s := coveredSocket(p, hidden, append(paths(line), commandPaths(command)...)); s != "" {
 				say(fmt.Sprintf("%s is a unix socket of a program on this machine, which would act with your rights: the sandbox covers it, so commands cannot connect to it. The user can allow it in Settings › Sandbox (sockets commands may connect to).", short(s, p.Home)))
+				net = true // the failure is the socket's, not the network's
 			}
 		}
 		if noNet.MatchString(line) && !net {
