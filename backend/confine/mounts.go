@@ -59,6 +59,19 @@ type layout struct {
 // expand resolves "~/" against home and makes p absolute and real (a
 // missing path stays as written; its parent is resolved when it exists).
 func expand(p, home string) string {
+	p = inHome(p, home)
+	if p == "" {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	return p
+}
+
+// inHome resolves "~/" against home and cleans p; "" when p is not
+// absolute then. Links are left as they are.
+func inHome(p, home string) string {
 	if rest, ok := strings.CutPrefix(p, "~/"); ok {
 		if home == "" {
 			return ""
@@ -69,9 +82,6 @@ func expand(p, home string) string {
 	}
 	if !filepath.IsAbs(p) {
 		return ""
-	}
-	if real, err := filepath.EvalSymlinks(p); err == nil {
-		return real
 	}
 	return filepath.Clean(p)
 }
@@ -84,11 +94,14 @@ func hiddenPaths(p Policy) []string {
 		if h == "" {
 			continue
 		}
-		real := expand(h, p.Home)
-		if real == "" || real == "/" || seen[real] {
+		// Most of the list is absent: one lstat says so before resolving.
+		if raw := inHome(h, p.Home); raw == "" {
+			continue
+		} else if _, err := os.Lstat(raw); err != nil {
 			continue
 		}
-		if _, err := os.Lstat(real); err != nil {
+		real := expand(h, p.Home)
+		if real == "" || real == "/" || seen[real] {
 			continue
 		}
 		seen[real] = true

@@ -79,3 +79,14 @@ func TestOwnAddressesFake(t *testing.T) { // not parallel: it replaces interface
 		t.Error("with the interfaces unreadable, 8.8.8.8 was not refused")
 	}
 }
+
+// BenchmarkBlockedPublic: the check of a public address, which reads the
+// machine's interfaces (the proxy's and web_fetch's cost per dial).
+func BenchmarkBlockedPublic(b *testing.B) {
+	a := netip.MustParseAddr("8.8.8.8")
+	for b.Loop() {
+		if Blocked(a) {
+			b.Fatal("8.8.8.8 blocked")
+		}
+	}
+}
