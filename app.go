@@ -333,6 +333,11 @@ func (a *App) SetSandboxHidden(paths []string) (wire.SandboxStatus, error) {
 	return a.ws().SetSandboxHidden(paths)
 }
 
+// SetSandboxSockets saves the host's unix sockets commands may connect to.
+func (a *App) SetSandboxSockets(paths []string) (wire.SandboxStatus, error) {
+	return a.ws().SetSandboxSockets(paths)
+}
+
 // ListModels asks a server for its models.
 func (a *App) ListModels(provider, baseURL, apiKey string) ([]string, error) {
 	return a.ws().ListModels(a.ctx, provider, baseURL, apiKey)

@@ -61,6 +61,7 @@ import (
 
 	"pilot/backend/approval"
 	"pilot/backend/hooks"
+	"pilot/backend/hostexec"
 	"pilot/backend/ledger"
 	"pilot/backend/llm"
 	"pilot/backend/permission"
@@ -208,6 +209,9 @@ func NewManager(d Deps) *Manager {
 	m := &Manager{st: d.Store, provider: d.Provider, opt: o, log: log, out: newOutbox(emit, o.BatchInterval), lives: map[int64]*live{}, ledger: d.Ledger, mcp: d.MCP, hooks: d.Hooks, settings: d.SettingsRules, diagnostics: d.Diagnostics}
 	m.base, m.stop = context.WithCancel(context.Background())
 	m.broker = approval.New(notifier{m})
+	// The sandbox's caches are written by commands: no program Pilot
+	// starts is taken from them.
+	hostexec.Distrust(o.Sandbox.cacheRoot())
 	return m
 }
 
@@ -458,6 +462,8 @@ func (m *Manager) live(ctx context.Context, sessionID int64) (*live, error) {
 	if err != nil {
 		return nil, fmt.Errorf("session folder %s: %w", dir, err)
 	}
+	// Its commands may write it: no program Pilot starts is taken from it.
+	hostexec.Distrust(proj.Path, root.Dir())
 	reads := tools.NewReadTracker()
 	var servers tools.MCP
 	if m.mcp != nil {

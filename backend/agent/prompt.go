@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"pilot/backend/childenv"
+	"pilot/backend/hostexec"
 	"pilot/backend/sandbox"
 	"pilot/backend/skills"
 )
@@ -119,10 +120,15 @@ func ProjectDocs(dir string) (docs []ProjectDoc, notRead []error) {
 func gitStatus(ctx context.Context, dir string) string {
 	ctx, cancel := context.WithTimeout(ctx, gitStatusLimit)
 	defer cancel()
+	// git is the user's, never one in the project (hostexec).
+	git, err := hostexec.Find("git", os.Getenv("PATH"), dir)
+	if err != nil {
+		return ""
+	}
 	// core.fsmonitor would run a command the repository's config names.
-	cmd := exec.CommandContext(ctx, "git", "-c", "core.fsmonitor=false", "status", "--short", "--branch")
+	cmd := exec.CommandContext(ctx, git, "-c", "core.fsmonitor=false", "status", "--short", "--branch")
 	cmd.Dir = dir
-	cmd.Env = childenv.Env(os.Environ(), dir, nil)
+	cmd.Env = hostexec.Env(childenv.Env(os.Environ(), dir, nil), dir)
 	out, err := cmd.Output()
 	if err != nil {
 		return ""

@@ -59,8 +59,7 @@ type turn struct {
 	system   string
 	mode     permission.Mode
 	history  []store.Message
-	guardKey string
-	guardN   int
+	guard    loopGuard
 	retried  bool // a context-too-long answer was already compacted and retried
 	own      ownState
 	agents   agents.Set // the custom agents task may start (loadAgents)

@@ -185,10 +185,25 @@ type Sandbox struct {
 	// Hidden are the extra paths to hide (Settings), read when a
 	// session's pod is made; nil: none.
 	Hidden func() []string
+	// Sockets are the host's unix sockets commands may connect to
+	// (Settings), read when a session's pod is made; nil: none.
+	Sockets func() []string
 	// PilotHome is hidden from commands; Home is the user's home ("":
 	// os.UserHomeDir), CacheDir the folder of the per-project caches
 	// kept between sessions ("": os.UserCacheDir()/pilot/sandbox-cache).
 	PilotHome, Home, CacheDir string
+}
+
+// cacheRoot is the folder of the per-project caches ("" when the user
+// has no cache folder).
+func (s Sandbox) cacheRoot() string {
+	if s.CacheDir != "" {
+		return s.CacheDir
+	}
+	if dir, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(dir, "pilot", "sandbox-cache")
+	}
+	return ""
 }
 
 func (s Sandbox) probe() confine.Status {
@@ -246,12 +261,7 @@ func (l *live) sandbox() (*confine.Session, error) {
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}
-	cache := o.CacheDir
-	if cache == "" {
-		if dir, err := os.UserCacheDir(); err == nil {
-			cache = filepath.Join(dir, "pilot", "sandbox-cache")
-		}
-	}
+	cache := o.cacheRoot()
 	if cache != "" {
 		cache = filepath.Join(cache, strconv.FormatInt(l.project.ID, 10))
 		if err := os.MkdirAll(cache, 0o700); err != nil {
@@ -259,12 +269,15 @@ func (l *live) sandbox() (*confine.Session, error) {
 			cache = ""
 		}
 	}
-	var hidden []string
+	var hidden, sockets []string
 	if o.Hidden != nil {
 		hidden = o.Hidden()
 	}
+	if o.Sockets != nil {
+		sockets = o.Sockets()
+	}
 	proxy := &netproxy.Proxy{Decide: l.decideHost, Private: l.privateHost, OnRefuse: l.refusedHost}
-	policy := confine.Policy{Project: l.root.Dir(), Home: home, PilotHome: o.PilotHome, Hidden: hidden, Cache: cache, Proxy: proxy.ServeConn}
+	policy := confine.Policy{Project: l.root.Dir(), Home: home, PilotHome: o.PilotHome, Hidden: hidden, Cache: cache, Proxy: proxy.ServeConn, AllowSockets: sockets}
 	policy.Guarded = l.guarded()
 	if l.worktree {
 		policy.ReadOnly, policy.Writable = l.worktreeGit()
@@ -380,7 +393,8 @@ func (l *live) refusedHost(_ string, _ int, why string) {
 }
 
 // privateHost is the proxy's Private: a private, loopback or link-local
-// address opens only for a rule naming the host exactly.
+// address, or one of the machine's own, opens only for a rule naming the
+// host exactly.
 func (l *live) privateHost(host string) bool {
 	s := l.current()
 	if s == nil {

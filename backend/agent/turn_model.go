@@ -16,7 +16,7 @@ import (
 type answer struct {
 	msg   store.Message
 	uses  []llm.ContentBlock // its tool_use blocks, in order
-	bad   map[string]string  // tool_use id -> why its input is unusable
+	bad   map[string]badCall // tool_use id -> a call whose input is unusable
 	usage llm.Usage
 	stop  llm.StopReason
 	why   string // the provider's explanation of a refusal
@@ -27,7 +27,14 @@ type assembler struct {
 	blocks []llm.ContentBlock
 	bufs   []*strings.Builder // text or thinking of blocks[i], set by finish
 	text   strings.Builder    // every text delta so far, for the debounced save
-	bad    map[string]string
+	bad    map[string]badCall
+}
+
+// badCall is a tool call whose input cannot be used: why, and what the
+// model sent (its name and input as they came; the history keeps {}).
+type badCall struct {
+	why        string
+	name, sent string
 }
 
 // last returns the builder of the last block if it has type t, else of a
@@ -127,9 +134,9 @@ func (a *assembler) done(ev llm.Event) {
 	}
 	if reason != "" {
 		if a.bad == nil {
-			a.bad = map[string]string{}
+			a.bad = map[string]badCall{}
 		}
-		a.bad[ev.ToolID] = reason
+		a.bad[ev.ToolID] = badCall{why: reason, name: ev.ToolName, sent: string(ev.Input)}
 		input = json.RawMessage("{}")
 	}
 	b.Input = input
@@ -285,7 +292,7 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 // uniqueIDs gives every tool_use an id not used before in the session.
 // Some OpenAI-compatible servers number their calls per answer (call_0,
 // call_1...) or send none; the store and the providers need each id once.
-func (t *turn) uniqueIDs(blocks []llm.ContentBlock, bad map[string]string) {
+func (t *turn) uniqueIDs(blocks []llm.ContentBlock, bad map[string]badCall) {
 	used := map[string]bool{}
 	for _, m := range t.history {
 		for _, b := range m.Content {
@@ -309,9 +316,9 @@ func (t *turn) uniqueIDs(blocks []llm.ContentBlock, bad map[string]string) {
 			n++
 		}
 		fresh := fmt.Sprintf("%s_%d", id, n)
-		if why, ok := bad[b.ID]; ok {
+		if c, ok := bad[b.ID]; ok {
 			delete(bad, b.ID)
-			bad[fresh] = why
+			bad[fresh] = c
 		}
 		b.ID = fresh
 		used[fresh] = true

@@ -102,9 +102,9 @@ func (t *turn) runFetch(ctx context.Context, r *toolRun) {
 // privateRefusal tells the model that host is (or led to) an address
 // inside the user's network, and which rule would open it.
 func privateRefusal(host, detail string) string {
-	what := "is a private, loopback or link-local address"
+	what := "is a private, loopback or link-local address or one of this machine's own"
 	if detail != "" {
-		what = "led to a private, loopback or link-local address (" + detail + ")"
+		what = "led to a private, loopback or link-local address or one of this machine's own (" + detail + ")"
 	}
 	return fmt.Sprintf("Not fetched: %s %s. Pilot opens those only for a host that a project rule names exactly: the user can add the rule `allow web_fetch %q` in Settings → Permission rules (or `pilot rules add`); neither `allow web_fetch *` nor a one-time yes opens it.", host, what, host)
 }

@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -71,18 +70,20 @@ func (t *turn) runTools(ctx context.Context, ans answer) (Reason, error) {
 	for i, u := range ans.uses {
 		r := &toolRun{use: u, msg: ans.msg.ID}
 		r.tool, _ = l.registry.Get(u.Name)
-		// Malformed calls count for the loop guard too: the same one
-		// repeated stops the turn like any other repetition.
-		switch why, bad := ans.bad[u.ID]; {
+		// Malformed calls count for the loop guard too, compared as the
+		// model sent them: the same one repeated stops the turn like any
+		// other repetition, different ones are different calls.
+		name, input := sent(u, ans.bad)
+		switch bad, isBad := ans.bad[u.ID]; {
 		case stop != "":
-			r.skip = "Not run: the turn was stopped by the loop guard."
-		case t.guard(u):
+			r.skip = t.guard.laterResult(l.m.opt.LoopGuard)
+		case t.guard.see(name, input, l.m.opt.LoopGuard):
 			stop = ReasonLoopGuard
-			r.skip = fmt.Sprintf("Not run: you made this same %s call %d times in a row, so the turn was stopped. Try a different approach, or ask the user.", u.Name, l.m.opt.LoopGuard)
-		case bad && why == noToolName:
+			r.skip = t.guard.stoppedResult(l.m.opt.LoopGuard)
+		case isBad && bad.why == noToolName:
 			r.skip = "Not run: this call named no tool. Call one of the tools you were given by its name."
-		case bad:
-			r.skip = fmt.Sprintf("Not run: the input of this %s call could not be used (%s). Call it again with a complete JSON object as input.", u.Name, why)
+		case isBad:
+			r.skip = fmt.Sprintf("Not run: the input of this %s call could not be used (%s). Call it again with a complete JSON object as input.", u.Name, bad.why)
 		}
 		if r.skip == "" && r.tool != nil {
 			r.refuse = gate.Admit(t.mode, r.tool.Name(), r.tool.ReadOnly())
@@ -126,29 +127,12 @@ func (t *turn) runTools(ctx context.Context, ans answer) (Reason, error) {
 		stop = ReasonPlan
 	}
 	if stop == ReasonLoopGuard {
-		l.notice("loop_guard", fmt.Sprintf("The agent called %s with the same input %d times in a row, so the turn was stopped.", runs[len(runs)-1].use.Name, l.m.opt.LoopGuard), 0)
+		l.notice("loop_guard", t.guard.notice(l.m.opt.LoopGuard), 0)
 	}
 	if ctx.Err() != nil {
 		return ReasonCancelled, nil
 	}
 	return stop, nil
-}
-
-// guard counts identical calls in a row and reports whether u is one too
-// many.
-func (t *turn) guard(u llm.ContentBlock) bool {
-	var in bytes.Buffer
-	if json.Compact(&in, u.Input) != nil {
-		in.Reset()
-		in.Write(u.Input)
-	}
-	key := u.Name + "\x00" + in.String()
-	if key == t.guardKey {
-		t.guardN++
-	} else {
-		t.guardKey, t.guardN = key, 1
-	}
-	return t.guardN >= t.l.m.opt.LoopGuard
 }
 
 // runOne records the call, runs it with exec unless it is skipped or the

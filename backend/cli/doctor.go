@@ -72,6 +72,9 @@ func writeLanguageServers(out io.Writer, servers []wire.LanguageServer) {
 		switch {
 		case s.State == wire.ServerMissing:
 			line := "not found on PATH"
+			if s.LastError != "" { // found only where Pilot does not run programs from
+				line = s.LastError
+			}
 			if s.Install != "" {
 				line += "; install it with: " + s.Install
 			}

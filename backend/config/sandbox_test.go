@@ -25,6 +25,10 @@ func TestCleanSandboxHidden(t *testing.T) {
 	}
 	for _, c := range cases {
 		got, err := CleanSandboxHidden(c.in)
+		sockets, serr := CleanSandboxSockets(c.in) // the same rules
+		if !reflect.DeepEqual(sockets, got) || (serr == nil) != (err == nil) || serr != nil && !strings.Contains(serr.Error(), "the allowed socket") {
+			t.Errorf("%q: sockets %q, %v; hidden %q, %v", c.in, sockets, serr, got, err)
+		}
 		if c.bad != "" {
 			if err == nil || !strings.Contains(err.Error(), c.bad) {
 				t.Errorf("%q: err %v, want one saying %q", c.in, err, c.bad)

@@ -66,6 +66,10 @@ type Settings struct {
 	// SandboxHidden are paths the sandbox hides from commands beside the
 	// secrets it always hides: absolute, or "~/" for the home folder.
 	SandboxHidden []string `json:"sandboxHidden,omitempty"`
+	// SandboxSockets are the host's unix sockets commands may connect to
+	// (a socket, or a folder of them): absolute, or "~/" for the home
+	// folder. Every other socket under the home is covered.
+	SandboxSockets []string `json:"sandboxSockets,omitempty"`
 	// LanguageServers are the language servers the user names (Settings ›
 	// Languages), tried before the built-in ones for the files they
 	// serve; CleanLanguageServers checks them.

@@ -56,6 +56,11 @@ type Policy struct {
 	// does not exist, lies in a hidden one or is the project itself is
 	// left out (guarded.go).
 	Guarded []string
+	// AllowSockets are the host's unix sockets commands may connect to
+	// (Settings; "~/" is Home; a folder allows those under it); every
+	// other socket of the home, the project and the known places is
+	// covered (sockets.go).
+	AllowSockets []string
 	// NoLandlock leaves Landlock out (bubblewrap alone): for the benchmark
 	// and the escape corpus's weakened control.
 	NoLandlock bool

@@ -1,8 +1,10 @@
 package confine
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -31,6 +33,23 @@ var secrets = []string{
 	"$H/.config/gcloud/credentials.db", "$H/.kube/config", "$H/.docker/config.json", "$H/.netrc",
 	"$H/.local/share/keyrings/login.keyring", "$H/.password-store/site.gpg", "$H/.config/gh/hosts.yml",
 	"$PH/pilot.db", "$H/notes/secret.txt",
+	// Credentials beyond those (issue 36).
+	"$H/.git-credentials", "$H/.config/git/credentials", "$H/.npmrc", "$H/.yarnrc.yml", "$H/.pypirc",
+	"$H/.cargo/credentials.toml", "$H/.cargo/credentials", "$H/.claude/.credentials.json", "$H/.codex/auth.json",
+	"$H/.bash_history", "$H/.zsh_history", "$H/.local/share/fish/fish_history", "$H/.python_history",
+	"$H/.node_repl_history", "$H/.psql_history", "$H/.mysql_history", "$H/.azure/accessTokens.json",
+	"$H/.config/hub", "$H/.terraform.d/credentials.tfrc.json", "$H/.gem/credentials", "$H/.pgpass",
+	"$H/.vault-token", "$H/.config/containers/auth.json", "$H/.mozilla/firefox/p.default/cookies.sqlite",
+	"$H/.config/google-chrome/Default/Login Data", "$H/.gemini/oauth_creds.json",
+}
+
+// homeSockets are unix sockets a program of the host listens on under the
+// home (and one in the project): container engines' and agents' known
+// places, and one only /proc/net/unix finds.
+var homeSockets = []string{
+	"$H/.docker/run/docker.sock", "$H/.docker/desktop/docker.sock", "$H/.colima/default/docker.sock",
+	"$H/.lima/default/sock/lima.sock", "$H/.orbstack/run/docker.sock", "$H/.rd/docker.sock",
+	"$H/.1password/agent.sock", "$H/.local/share/some-app/app.sock", "$PROJ/.dev/server.sock",
 }
 
 // writeTargets are places outside the project and TMPDIR.
@@ -48,6 +67,17 @@ func corpus() []attempt {
 			attempt{"copy into the project " + s, fmt.Sprintf(`cp "%s" "$PROJ/stolen-%d" && cat "$PROJ/stolen-%d" && echo ESCAPED`, s, i, i), true},
 			attempt{"a symlink made in the project to " + s, fmt.Sprintf(`ln -sf "%s" "$PROJ/link-%d" && cat "$PROJ/link-%d" && echo ESCAPED`, s, i, i), true},
 			attempt{"/proc/self/root to " + s, `cat "/proc/self/root` + s + `" && echo ESCAPED`, true},
+		)
+	}
+	for _, sock := range homeSockets {
+		as = append(as,
+			attempt{"python connects to " + sock, `$PY -c "
+import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); print('ESCAPED')" "` + sock + `"`, true},
+			attempt{"curl --unix-socket " + sock, `curl -s -m 2 --unix-socket "` + sock + `" http://d/_ping | grep -q pilot-sock-answer && echo ESCAPED`, true},
+			attempt{"a link in the project to " + sock, `ln -sf "` + sock + `" "$PROJ/sock-link" && $PY -c "
+import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); print('ESCAPED')" "$PROJ/sock-link"`, true},
+			attempt{"unmount the cover of " + sock, `umount "` + sock + `" 2>/dev/null; $PY -c "
+import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); print('ESCAPED')" "` + sock + `"`, true},
 		)
 	}
 	for _, w := range writeTargets {
@@ -353,6 +383,9 @@ func newEscapeVars(t *testing.T) *escapeVars {
 		runDir = filepath.Join(os.TempDir(), "pilot-test-run-"+v.rand)
 		v.docker = filepath.Join(runDir, "docker.sock")
 	}
+	for _, sock := range homeSockets {
+		v.listenUnixHTTP(v.expand(sock))
+	}
 	v.bus = v.listenUnix(filepath.Join(runDir, "user", "bus"))
 	v.sysbus = v.listenUnix(filepath.Join(runDir, "dbus", "system_bus_socket"))
 	v.listenUnix(filepath.Join(runDir, "docker.sock"))
@@ -403,6 +436,33 @@ func (v *escapeVars) listenUnix(p string) string {
 	v.t.Cleanup(func() { l.Close() })
 	go acceptAll(l)
 	return p
+}
+
+// listenUnixHTTP listens on a unix socket at p and answers every
+// connection with one HTTP response saying pilot-sock-answer.
+func (v *escapeVars) listenUnixHTTP(p string) {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		v.t.Fatal(err)
+	}
+	l, err := net.Listen("unix", p)
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	v.t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+				_, _ = bufio.NewReader(c).ReadString('\n')
+				_, _ = io.WriteString(c, "HTTP/1.0 200 OK\r\nContent-Length: 17\r\n\r\npilot-sock-answer")
+			}()
+		}
+	}()
 }
 
 // addUserKey adds a key to the user keyring of the host (removed at the end).

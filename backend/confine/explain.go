@@ -56,7 +56,7 @@ func Explain(p Policy, command, output string) []string {
 	}
 	ro, rw := extraPaths(p)
 	guarded := guardedPaths(p)
-	net, proc := false, false
+	net, proc, sock := false, false, false
 	for line := range strings.SplitSeq(output, "\n") {
 		switch {
 		case p.ReadOnlyNote != "" && noWrite.MatchString(line) && readOnlyIn(line, command, ro, rw):
@@ -78,6 +78,13 @@ func Explain(p Policy, command, output string) []string {
 				if h := hiddenBy(path, hidden); h != "" {
 					say(fmt.Sprintf("%s is hidden from commands by the sandbox (it holds secrets): a command can neither read nor list it.", short(h, p.Home)))
 				}
+			}
+		}
+		if (denied.MatchString(line) || noNet.MatchString(line)) && !sock {
+			sock = true
+			if s := coveredSocket(p, hidden, append(paths(line), commandPaths(command)...)); s != "" {
+				say(fmt.Sprintf("%s is a unix socket of a program on this machine, which would act with your rights: the sandbox covers it, so commands cannot connect to it. The user can allow it in Settings › Sandbox (sockets commands may connect to).", short(s, p.Home)))
+				net = true // the failure is the socket's, not the network's
 			}
 		}
 		if noNet.MatchString(line) && !net {
@@ -133,6 +140,18 @@ func readOnlyIn(line, command string, ro, rw []string) bool {
 		}
 	}
 	return false
+}
+
+// commandPaths are the paths a command names: absolute, or under ~/ or
+// $HOME/ (curl --unix-socket ~/.docker/run/docker.sock).
+func commandPaths(command string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(command, func(r rune) bool { return strings.ContainsRune(" \t\n'\"=;()|&<>", r) }) {
+		if strings.HasPrefix(f, "/") || strings.HasPrefix(f, "~/") || strings.HasPrefix(f, "$HOME/") || strings.HasPrefix(f, "${HOME}/") {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // firstPath is the first absolute path a line names.

@@ -13,10 +13,32 @@ const (
 	podNetDir = "/run/pilot/net" // the folder of the proxy's unix socket
 )
 
-// DefaultHidden are the secrets hidden from commands, "~/" being the home.
+// DefaultHidden are the secrets hidden from commands, "~/" being the home:
+// keys, tokens and passwords, and the histories that hold them as typed.
+// Left out on purpose, because tools need them to work at all and the
+// credentials in them sit beside settings (Settings › Sandbox hides them
+// for a user who keeps secrets there): ~/.gitconfig, ~/.m2/settings.xml,
+// ~/.gradle/gradle.properties, ~/.config/pip/pip.conf, ~/.cargo/config.toml,
+// ~/.condarc, ~/.nuget.
 var DefaultHidden = []string{
 	"~/.ssh", "~/.gnupg", "~/.aws", "~/.config/gcloud", "~/.kube", "~/.docker/config.json",
 	"~/.netrc", "~/.local/share/keyrings", "~/.password-store", "~/.config/gh",
+	// Credentials of git, package registries, clouds and services.
+	"~/.git-credentials", "~/.config/git/credentials", "~/.npmrc", "~/.yarnrc.yml", "~/.pypirc",
+	"~/.cargo/credentials.toml", "~/.cargo/credentials", "~/.gem/credentials", "~/.composer/auth.json",
+	"~/.config/composer/auth.json", "~/.m2/settings-security.xml", "~/.azure", "~/.config/hub",
+	"~/.config/glab-cli", "~/.terraform.d/credentials.tfrc.json", "~/.terraformrc", "~/.vault-token",
+	"~/.config/doctl", "~/.config/hcloud", "~/.oci", "~/.fly", "~/.s3cfg", "~/.boto", "~/.config/rclone",
+	"~/.config/containers/auth.json", "~/.config/op", "~/.op", "~/.config/sops", "~/.pgpass", "~/.my.cnf",
+	"~/.authinfo", "~/.authinfo.gpg",
+	// Coding agents' logins.
+	"~/.claude/.credentials.json", "~/.codex/auth.json", "~/.gemini/oauth_creds.json", "~/.config/github-copilot",
+	// Browsers' and mail's profiles: cookies, saved passwords.
+	"~/.mozilla", "~/.thunderbird", "~/.config/google-chrome", "~/.config/chromium", "~/.config/BraveSoftware",
+	// Shell and REPL histories.
+	"~/.bash_history", "~/.zsh_history", "~/.histfile", "~/.local/share/fish/fish_history", "~/.python_history",
+	"~/.node_repl_history", "~/.psql_history", "~/.mysql_history", "~/.sqlite_history", "~/.rediscli_history",
+	"~/.irb_history",
 }
 
 // replaced are the folders the pod gets empty in place of the host's: they
@@ -37,6 +59,19 @@ type layout struct {
 // expand resolves "~/" against home and makes p absolute and real (a
 // missing path stays as written; its parent is resolved when it exists).
 func expand(p, home string) string {
+	p = inHome(p, home)
+	if p == "" {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	return p
+}
+
+// inHome resolves "~/" against home and cleans p; "" when p is not
+// absolute then. Links are left as they are.
+func inHome(p, home string) string {
 	if rest, ok := strings.CutPrefix(p, "~/"); ok {
 		if home == "" {
 			return ""
@@ -47,9 +82,6 @@ func expand(p, home string) string {
 	}
 	if !filepath.IsAbs(p) {
 		return ""
-	}
-	if real, err := filepath.EvalSymlinks(p); err == nil {
-		return real
 	}
 	return filepath.Clean(p)
 }
@@ -62,11 +94,14 @@ func hiddenPaths(p Policy) []string {
 		if h == "" {
 			continue
 		}
-		real := expand(h, p.Home)
-		if real == "" || real == "/" || seen[real] {
+		// Most of the list is absent: one lstat says so before resolving.
+		if raw := inHome(h, p.Home); raw == "" {
+			continue
+		} else if _, err := os.Lstat(raw); err != nil {
 			continue
 		}
-		if _, err := os.Lstat(real); err != nil {
+		real := expand(h, p.Home)
+		if real == "" || real == "/" || seen[real] {
 			continue
 		}
 		seen[real] = true
@@ -174,7 +209,8 @@ func (l layout) args(cfg string) []string {
 	for _, x := range rw {
 		add(x, "--bind", x, x)
 	}
-	for _, h := range hiddenPaths(p) {
+	hidden := hiddenPaths(p)
+	for _, h := range hidden {
 		if h == p.Project {
 			continue // the user chose to work there: the project wins
 		}
@@ -187,6 +223,9 @@ func (l layout) args(cfg string) []string {
 		} else {
 			add(h, "--ro-bind", l.hideFil, h)
 		}
+	}
+	for _, s := range coveredSockets(p, hidden, l.tmp, l.netDir) {
+		add(s, "--ro-bind", l.hideFil, s) // a read-only mount does not refuse connect()
 	}
 	sort.SliceStable(ms, func(i, j int) bool { return depth(ms[i].path) < depth(ms[j].path) })
 	for _, m := range ms {

@@ -1,12 +1,15 @@
 package confine
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
 	"syscall"
+
+	"pilot/backend/hostexec"
 )
 
 var (
@@ -25,8 +28,14 @@ func Probe() Status {
 // starts a trivial sandbox with the pod's namespaces and flags.
 func ProbeNow() Status {
 	st := Status{LandlockABI: LandlockABI()}
-	bwrap, err := exec.LookPath("bwrap")
-	if err != nil {
+	bwrap, err := hostexec.LookPath("bwrap")
+	var skip *hostexec.SkippedError
+	switch {
+	case errors.As(err, &skip):
+		st.UserNS = userNSSentence("")
+		st.Why = "bubblewrap cannot be used: " + err.Error() + "."
+		return st
+	case err != nil:
 		st.UserNS = userNSSentence("")
 		st.Why = "bubblewrap (bwrap) is not installed: install the package bubblewrap (sudo apt-get install bubblewrap, or dnf/pacman install bubblewrap), then restart Pilot."
 		return st

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"pilot/backend/hostexec"
 )
 
 // Session is one session's pod.
@@ -164,8 +166,12 @@ func startPod(ctx context.Context, p Policy) (*pod1, error) {
 	if filepath.Clean(p.Project) == "/" {
 		return nil, errors.New("the sandbox cannot confine commands to a project at /: every file would be writable; open a folder as the project")
 	}
-	bwrap, err := exec.LookPath("bwrap")
-	if err != nil {
+	bwrap, err := hostexec.Find("bwrap", os.Getenv("PATH"), p.Project)
+	var skip *hostexec.SkippedError
+	switch {
+	case errors.As(err, &skip):
+		return nil, fmt.Errorf("the sandbox cannot start: %w", err)
+	case err != nil:
 		return nil, errors.New("the sandbox cannot start: bubblewrap (bwrap) is not installed; install the package bubblewrap")
 	}
 	exe, err := os.Executable()

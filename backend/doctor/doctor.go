@@ -6,16 +6,17 @@ package doctor
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"strings"
 	"time"
 
 	"pilot/backend/confine"
 	"pilot/backend/gitwt"
+	"pilot/backend/hostexec"
 )
 
 // Check is one thing checked, said in a sentence.
@@ -88,8 +89,12 @@ func gitCheck(g gitwt.Git, err error) Check {
 
 // program checks that a program Pilot runs is on PATH.
 func program(name string, needed bool, why string) Check {
-	p, err := exec.LookPath(name)
-	if err != nil {
+	p, err := hostexec.LookPath(name)
+	var skip *hostexec.SkippedError
+	switch {
+	case errors.As(err, &skip):
+		return Check{name, false, needed, fmt.Sprintf("%s (%s).", err, why)}
+	case err != nil:
 		return Check{name, false, needed, fmt.Sprintf("%s is not on PATH: %s.", name, why)}
 	}
 	return Check{name, true, needed, fmt.Sprintf("%s is at %s: %s.", name, p, why)}

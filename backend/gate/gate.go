@@ -90,8 +90,8 @@ type Decision struct {
 	Always   []permission.Rule
 	NoAlways string
 	// Private: a web_fetch (or a sandboxed command's connection) may open
-	// a private, loopback or link-local address, because a rule names the
-	// host without wildcards.
+	// a private, loopback or link-local address or one of this machine's
+	// own, because a rule names the host without wildcards.
 	Private bool
 	// Sandboxed: the command runs in the session's sandbox, at once
 	// (Run) or once the user says yes (Ask).

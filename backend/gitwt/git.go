@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"pilot/backend/childenv"
+	"pilot/backend/hostexec"
 )
 
 // MinVersion is the oldest git with `git worktree` (2.5).
@@ -34,8 +35,12 @@ var versionRE = regexp.MustCompile(`git version (\d+)\.(\d+)(\.\d+)?`)
 
 // Find looks git up on PATH and checks that it has worktrees.
 func Find(ctx context.Context) (Git, error) {
-	p, err := exec.LookPath("git")
-	if err != nil {
+	p, err := hostexec.LookPath("git")
+	var skip *hostexec.SkippedError
+	switch {
+	case errors.As(err, &skip):
+		return Git{}, err
+	case err != nil:
 		return Git{}, ErrNoGit
 	}
 	g := Git{Path: p}
@@ -68,7 +73,9 @@ func (g Git) Run(ctx context.Context, dir string, args ...string) (string, error
 func (g Git) RunInput(ctx context.Context, dir string, stdin []byte, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, g.Path, append([]string{"-c", "core.fsmonitor=false"}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = childenv.Env(os.Environ(), dir, map[string]string{"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"})
+	// What git starts in turn (ssh, a credential helper) is not found in
+	// the repository nor on a relative PATH entry.
+	cmd.Env = hostexec.Env(childenv.Env(os.Environ(), dir, map[string]string{"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}), dir)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"pilot/backend/childenv"
+	"pilot/backend/hostexec"
 	"pilot/backend/settingsjson"
 	"pilot/backend/wire"
 )
@@ -51,17 +52,25 @@ func (s *Set) exec(ctx context.Context, file string, h settingsjson.Hook, in Inp
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", "-c", h.Command)
+	project := s.opt.Project
+	if project == "" {
+		project = in.Cwd
+	}
+	sh, err := hostexec.Find("sh", os.Getenv("PATH"), project, in.Cwd)
+	if err != nil {
+		o := outcome{run: wire.HookRun{Event: string(in.HookEventName), Hook: h.Command, File: file, ExitCode: -1}}
+		o.fail(fmt.Sprintf("The %s hook %q did not run: no shell to run it with (%v); the turn went on without it.", in.HookEventName, h.Command, err))
+		return o
+	}
+	cmd := exec.CommandContext(ctx, sh, "-c", h.Command)
 	cmd.Dir = in.Cwd
 	base := s.opt.Env
 	if base == nil {
 		base = os.Environ()
 	}
-	project := s.opt.Project
-	if project == "" {
-		project = in.Cwd
-	}
-	cmd.Env = childenv.Env(base, in.Cwd, map[string]string{"CLAUDE_PROJECT_DIR": project, "PILOT_PROJECT_DIR": project})
+	// What the hook runs is found on absolute PATH entries outside the
+	// project, as the shell itself is.
+	cmd.Env = hostexec.Env(childenv.Env(base, in.Cwd, map[string]string{"CLAUDE_PROJECT_DIR": project, "PILOT_PROJECT_DIR": project}), project, in.Cwd)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr capped
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -71,7 +80,7 @@ func (s *Set) exec(ctx context.Context, file string, h settingsjson.Hook, in Inp
 	// hold the turn.
 	cmd.WaitDelay = 2 * time.Second
 	start := time.Now()
-	err := cmd.Run()
+	err = cmd.Run()
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // what the hook left running in its group
 	}

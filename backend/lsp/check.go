@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"pilot/backend/hostexec"
 	"pilot/backend/sandbox"
 	"pilot/backend/wire"
 )
@@ -38,12 +39,12 @@ func (m *Manager) check(ctx context.Context, root string, paths []string, change
 		if !ok {
 			continue
 		}
-		cfg, exe, serving := m.serverFor(rel, pathEnv)
+		cfg, exe, serving, skipped := m.serverFor(rel, pathEnv, root)
 		switch {
 		case len(serving) == 0: // no server for this kind of file
 			continue
 		case exe == "":
-			if s := missing(serving, rel, said); s != "" {
+			if s := missing(serving, rel, said, skipped); s != "" {
 				out.Missing = append(out.Missing, s)
 			}
 			continue
@@ -180,28 +181,39 @@ func (m *Manager) checkOne(ctx context.Context, cfg ServerConfig, exe, root stri
 	return res
 }
 
-// serverFor finds the server for rel: the first that serves it and is
-// installed. serving lists every server that would serve it; exe is ""
-// when none of them is installed.
-func (m *Manager) serverFor(rel, pathEnv string) (cfg ServerConfig, exe string, serving []ServerConfig) {
+// serverFor finds the server for rel in root: the first that serves it
+// and is installed where Pilot runs programs from (hostexec.Find: an
+// absolute PATH entry, outside the projects). serving lists every server
+// that would serve it; exe is "" when none of them is installed, and
+// skipped then says where those found only elsewhere were.
+func (m *Manager) serverFor(rel, pathEnv, root string) (cfg ServerConfig, exe string, serving []ServerConfig, skipped []error) {
 	for _, c := range m.configs {
 		if !c.serves(rel) || len(c.Command) == 0 {
 			continue
 		}
 		serving = append(serving, c)
 		if exe == "" {
-			if p, ok := lookPath(c.Command[0], pathEnv); ok {
+			p, err := hostexec.Find(c.Command[0], pathEnv, root)
+			var skip *hostexec.SkippedError
+			switch {
+			case err == nil:
 				cfg, exe = c, p
+			case errors.As(err, &skip):
+				skipped = append(skipped, err)
 			}
 		}
 	}
-	return cfg, exe, serving
+	if exe != "" {
+		skipped = nil
+	}
+	return cfg, exe, serving, skipped
 }
 
 // missing says that no server for the file's language is installed, the
-// first time in one outcome (said); "" after. The agent tells it once
-// per session.
-func missing(serving []ServerConfig, rel string, said map[string]bool) string {
+// first time in one outcome (said); "" after, and where those found only
+// where Pilot does not run programs from were (skipped). The agent tells
+// it once per session.
+func missing(serving []ServerConfig, rel string, said map[string]bool, skipped []error) string {
 	lang := serving[0].languageOf(rel)
 	if said[lang] {
 		return ""
@@ -211,7 +223,11 @@ func missing(serving []ServerConfig, rel string, said map[string]bool) string {
 	for i, c := range serving {
 		names[i] = c.Command[0]
 	}
-	return fmt.Sprintf("no %s language server found (install %s)", lang, strings.Join(names, " or "))
+	s := fmt.Sprintf("no %s language server found (install %s)", lang, strings.Join(names, " or "))
+	for _, err := range skipped {
+		s += "; " + err.Error()
+	}
+	return s
 }
 
 // relative turns p (relative to root, or absolute inside it) into a

@@ -18,6 +18,7 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"pilot/backend/hostexec"
 	"pilot/backend/sandbox"
 	"pilot/backend/version"
 )
@@ -74,7 +75,9 @@ type published struct {
 func startClient(cfg ServerConfig, path, root string, env []string, log *slog.Logger, onExit func(*client)) (*client, error) {
 	log = log.With("server", cfg.Name, "root", root)
 	cfg = withOwnTsserver(cfg, path)
-	cmd, stream, err := startProcess(path, cfg.Command[1:], root, env, log)
+	// What the server starts in turn (node, go) is found as it was: not
+	// on a relative PATH entry, not in the project.
+	cmd, stream, err := startProcess(path, cfg.Command[1:], root, hostexec.Env(env, root), log)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"pilot/backend/hostexec"
 )
 
 // health is how a server has fared in one folder: its failures in a row
@@ -236,7 +238,7 @@ func (v *versionCache) get(exe string, args, env []string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), versionTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Env = env
+	cmd.Env = hostexec.Env(env)
 	out, err := cmd.Output()
 	if err == nil {
 		s, _, _ = strings.Cut(strings.TrimSpace(string(out)), "\n")

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"pilot/backend/hostexec"
 	"pilot/backend/wire"
 )
 
@@ -17,8 +18,8 @@ import (
 // typescript-language-server); under CI a missing server fails.
 func needServer(t testing.TB, name string) string {
 	t.Helper()
-	p, ok := lookPath(name, os.Getenv("PATH"))
-	if !ok {
+	p, err := hostexec.LookPath(name)
+	if err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("%s is not on PATH; make deps installs it", name)
 		}

@@ -14,6 +14,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -22,6 +23,7 @@ import (
 	"sync"
 	"time"
 
+	"pilot/backend/hostexec"
 	"pilot/backend/wire"
 )
 
@@ -203,13 +205,17 @@ func (m *Manager) Servers(root string) []wire.LanguageServer {
 			Name: cfg.Name, Languages: slices.Clone(cfg.Languages), Command: slices.Clone(cfg.Command),
 			State: wire.ServerMissing, Install: cfg.Install, User: i < len(m.opts.Extra),
 		}
-		if p, ok := lookPath(cfg.Command[0], pathEnv); ok {
+		p, err := hostexec.Find(cfg.Command[0], pathEnv, root)
+		var skip *hostexec.SkippedError
+		switch {
+		case err == nil:
 			ls.Path, ls.State = p, wire.ServerFound
+		case errors.As(err, &skip):
+			ls.LastError = err.Error() // missing, and why what was found is not run
 		}
 		m.mu.Lock()
-		ls.LastError = m.lastErr[cfg.Name]
-		if ls.LastError != "" {
-			ls.State = wire.ServerFailed
+		if e := m.lastErr[cfg.Name]; e != "" {
+			ls.LastError, ls.State = e, wire.ServerFailed
 		}
 		for k, c := range m.clients {
 			if k.name == cfg.Name && (root == "" || k.root == root) && c.alive() {

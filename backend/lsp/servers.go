@@ -1,9 +1,7 @@
 package lsp
 
 import (
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -102,34 +100,6 @@ func (c *ServerConfig) languageOf(rel string) string {
 		return c.Languages[0]
 	}
 	return c.Name
-}
-
-// lookPath finds an executable the way exec.LookPath does, but on the
-// PATH of the servers' environment rather than Pilot's own.
-func lookPath(file, pathEnv string) (string, bool) {
-	if strings.Contains(file, "/") {
-		return file, executable(file)
-	}
-	for _, dir := range filepath.SplitList(pathEnv) {
-		if dir == "" {
-			dir = "."
-		}
-		p := filepath.Join(dir, file)
-		if executable(p) {
-			if !filepath.IsAbs(p) {
-				if abs, err := filepath.Abs(p); err == nil {
-					p = abs
-				}
-			}
-			return p, true
-		}
-	}
-	return "", false
-}
-
-func executable(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }
 
 // envValue is key's value in env (the last one wins, as in exec).

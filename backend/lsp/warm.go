@@ -31,7 +31,7 @@ func (m *Manager) Warm(root string, paths ...string) {
 		if !ok {
 			continue
 		}
-		cfg, exe, _ := m.serverFor(rel, pathEnv)
+		cfg, exe, _, _ := m.serverFor(rel, pathEnv, root)
 		if exe == "" || seen[cfg.Name] {
 			continue
 		}

@@ -5,10 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"pilot/backend/hostexec"
 )
 
 // proc is a stdio server's process. Pilot starts and reaps it itself
@@ -24,10 +28,21 @@ type proc struct {
 	once   sync.Once
 }
 
-// startProc starts the server with its own process group.
+// startProc starts the server with its own process group. A bare command
+// is found on an absolute entry of Pilot's PATH outside the projects
+// (hostexec), and what the server starts in turn likewise (its PATH is
+// cleaned); a command with a slash is taken as configured.
 func startProc(s Server, env []string, dir string, stderr io.Writer) (*proc, error) {
-	cmd := exec.Command(s.Command, s.Args...)
-	cmd.Env, cmd.Dir, cmd.Stderr = env, dir, stderr
+	path := s.Command
+	if !strings.Contains(path, "/") {
+		p, err := hostexec.Find(path, os.Getenv("PATH"), dir)
+		if err != nil {
+			return nil, err
+		}
+		path = p
+	}
+	cmd := exec.Command(path, s.Args...)
+	cmd.Env, cmd.Dir, cmd.Stderr = hostexec.Env(env, dir), dir, stderr
 	cmd.SysProcAttr = procAttr()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

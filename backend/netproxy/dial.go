@@ -105,7 +105,7 @@ func privateSentence(t target, addr string) string {
 	if addr != t.host {
 		what = t.host + " resolves to " + addr + ", which"
 	}
-	return fmt.Sprintf("The sandbox's network proxy refused %s: %s is a private, loopback or link-local address, which commands reach only when a rule names the host exactly (allow network %s).", t, what, t.host)
+	return fmt.Sprintf("The sandbox's network proxy refused %s: %s is a private, loopback or link-local address or one of this machine's own, which commands reach only when a rule names the host exactly (allow network %s).", t, what, t.host)
 }
 
 // why is the useful end of a network error: "connection refused", "no

@@ -56,8 +56,8 @@ type Proxy struct {
 	// refuses every host.
 	Decide func(ctx context.Context, host string, port int) error
 	// Private reports whether host may be opened although it is (or
-	// resolves to) a private, loopback or link-local address: only when a
-	// rule names it exactly. nil: never.
+	// resolves to) a private, loopback or link-local address or one of
+	// this machine's own: only when a rule names it exactly. nil: never.
 	Private func(host string) bool
 	// Resolver resolves host names (nil: net.DefaultResolver).
 	Resolver *net.Resolver

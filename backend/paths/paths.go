@@ -43,5 +43,8 @@ func Checkpoints(home string) string { return filepath.Join(home, "checkpoints")
 // session's): PILOT_HOME/worktrees/<project id>/<NAME>. Never inside a
 // project, so a worktree is never inside the tree it was made from.
 func Worktree(home string, projectID int64, name string) string {
-	return filepath.Join(home, "worktrees", strconv.FormatInt(projectID, 10), name)
+	return filepath.Join(Worktrees(home), strconv.FormatInt(projectID, 10), name)
 }
+
+// Worktrees is the folder of every project's worktrees.
+func Worktrees(home string) string { return filepath.Join(home, "worktrees") }

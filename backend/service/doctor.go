@@ -17,14 +17,18 @@ import (
 //
 // The language servers (optional) are listed too, the user's own from
 // the settings under home ("": none), each found on PATH or not, with its
-// version; none is started.
+// version; none is started. As everywhere, a program is taken only from
+// an absolute PATH entry outside the projects and worktrees Pilot knows
+// (read from home's database when there is one); one found only there is
+// said, and logged to home's log.
 func Doctor(ctx context.Context, home string) wire.DoctorReport {
-	r := doctorReport(doctor.Run(ctx))
 	var user []lsp.ServerConfig
 	if home != "" {
 		s, _ := config.LoadSettings(home) // a corrupt file is reported where settings are read
 		user = s.LanguageServers
+		defer doctorFolders(ctx, home)()
 	}
+	r := doctorReport(doctor.Run(ctx))
 	l := newLanguages(nil, user, 0, nil)
 	defer l.close()
 	r.LanguageServers = markUser(l.current().Servers(""), user)

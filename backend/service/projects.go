@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"pilot/backend/hostexec"
 	"pilot/backend/present"
 	"pilot/backend/store"
 	"pilot/backend/wire"
@@ -39,6 +40,7 @@ func (w *Service) openProject(ctx context.Context, path string, startMCP bool) (
 	if err != nil {
 		return wire.Project{}, err
 	}
+	hostexec.Distrust(p.Path)
 	w.mu.Lock()
 	prev := w.projectDir
 	w.projectDir = p.Path

@@ -1,6 +1,8 @@
 package service
 
 import (
+	"log/slog"
+
 	"pilot/backend/agent"
 	"pilot/backend/config"
 	"pilot/backend/confine"
@@ -8,9 +10,10 @@ import (
 )
 
 // sandboxOptions completes the agent's sandbox options: PILOT_HOME is
-// hidden, and the extra hidden paths are read from Settings when a
-// session's sandbox is made.
-func sandboxOptions(o agent.Sandbox, home string) agent.Sandbox {
+// hidden, and the extra hidden paths and the allowed sockets are read
+// from Settings when a session's sandbox is made (sockets a hand-edited
+// file gives badly allow none, logged).
+func sandboxOptions(o agent.Sandbox, home string, log *slog.Logger) agent.Sandbox {
 	if o.PilotHome == "" {
 		o.PilotHome = home
 	}
@@ -18,6 +21,17 @@ func sandboxOptions(o agent.Sandbox, home string) agent.Sandbox {
 		o.Hidden = func() []string {
 			s, _ := config.LoadSettings(home) // a corrupt file is reported by GetSettings
 			return s.SandboxHidden
+		}
+	}
+	if o.Sockets == nil {
+		o.Sockets = func() []string {
+			s, _ := config.LoadSettings(home)
+			clean, err := config.CleanSandboxSockets(s.SandboxSockets)
+			if err != nil {
+				log.Warn("the sandbox's allowed sockets in the settings are unusable: none is allowed (correct them in Settings › Sandbox)", "err", err)
+				return nil
+			}
+			return clean
 		}
 	}
 	return o
@@ -37,12 +51,15 @@ func (w *Service) SandboxStatus() (wire.SandboxStatus, error) {
 	} else {
 		st = confine.ProbeNow()
 	}
-	hidden := s.SandboxHidden
+	hidden, sockets := s.SandboxHidden, s.SandboxSockets
 	if hidden == nil {
 		hidden = []string{}
 	}
+	if sockets == nil {
+		sockets = []string{}
+	}
 	return wire.SandboxStatus{Ready: st.Ready, Why: st.Why, Bwrap: st.Bwrap, BwrapVersion: st.BwrapVersion,
-		UserNS: st.UserNS, LandlockABI: st.LandlockABI, Hidden: hidden}, nil
+		UserNS: st.UserNS, LandlockABI: st.LandlockABI, Hidden: hidden, Sockets: sockets}, nil
 }
 
 // SetSandboxHidden validates and saves the extra paths the sandbox hides
@@ -57,6 +74,25 @@ func (w *Service) SetSandboxHidden(paths []string) (wire.SandboxStatus, error) {
 		return wire.SandboxStatus{}, err
 	}
 	cur.SandboxHidden = clean
+	if err := config.SaveSettings(w.home, cur); err != nil {
+		return wire.SandboxStatus{}, err
+	}
+	return w.SandboxStatus()
+}
+
+// SetSandboxSockets validates and saves the host's unix sockets commands
+// may connect to (absolute or ~/; a folder allows the sockets under it);
+// sessions whose sandbox has not started yet use them.
+func (w *Service) SetSandboxSockets(paths []string) (wire.SandboxStatus, error) {
+	clean, err := config.CleanSandboxSockets(paths)
+	if err != nil {
+		return wire.SandboxStatus{}, err
+	}
+	cur, err := config.LoadSettings(w.home)
+	if err != nil && !isCorrupt(err) {
+		return wire.SandboxStatus{}, err
+	}
+	cur.SandboxSockets = clean
 	if err := config.SaveSettings(w.home, cur); err != nil {
 		return wire.SandboxStatus{}, err
 	}

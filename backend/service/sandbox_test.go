@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"pilot/backend/agent"
 	"pilot/backend/config"
 	"pilot/backend/wire"
 )
@@ -42,5 +43,27 @@ func TestSandboxSettings(t *testing.T) {
 	}
 	if s, _ := config.LoadSettings(w.home); !reflect.DeepEqual(s.SandboxHidden, want) {
 		t.Errorf("saving the settings form lost the hidden paths: %q", s.SandboxHidden)
+	}
+
+	// The sockets commands may connect to: validated, saved, kept.
+	if st.Sockets == nil || len(st.Sockets) != 0 {
+		t.Errorf("sockets %q, want an empty list", st.Sockets)
+	}
+	st, err = w.SetSandboxSockets([]string{" ~/.docker/run/docker.sock ", "~/.colima/", ""})
+	wantSockets := []string{"~/.docker/run/docker.sock", "~/.colima"}
+	if err != nil || !reflect.DeepEqual(st.Sockets, wantSockets) || !reflect.DeepEqual(st.Hidden, want) {
+		t.Fatalf("status %+v, %v", st, err)
+	}
+	if _, err := w.SetSandboxSockets([]string{"docker.sock"}); err == nil || !strings.Contains(err.Error(), "the allowed socket \"docker.sock\" is neither absolute") {
+		t.Errorf("a relative socket: %v", err)
+	}
+	if _, err := w.SaveSettings(wire.SettingsInput{Provider: "anthropic", ApprovalMode: "edits"}); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := config.LoadSettings(w.home); !reflect.DeepEqual(s.SandboxSockets, wantSockets) {
+		t.Errorf("saving the settings form lost the sockets: %q", s.SandboxSockets)
+	}
+	if got := sandboxOptions(agent.Sandbox{}, w.home, w.log).Sockets(); !reflect.DeepEqual(got, wantSockets) {
+		t.Errorf("the agent's sockets %q", got)
 	}
 }

@@ -108,6 +108,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 		return nil, fmt.Errorf("opening the change ledger under %s: %w", o.Home, err)
 	}
 	t = logStep(o.Log, "open the change ledger", t)
+	distrustFolders(ctx, st, o.Home, o.Log)
 	emit := o.Emitter
 	if emit == nil {
 		emit = wire.Discard{}
@@ -121,7 +122,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	w.mcp = mcp.NewPool(mo)
 	opts := o.Agent
 	opts.Titles = true // every face: see docs/ARCHITECTURE.md, "Session titles"
-	opts.Sandbox = sandboxOptions(opts.Sandbox, o.Home)
+	opts.Sandbox = sandboxOptions(opts.Sandbox, o.Home, o.Log)
 	if opts.JobsPerSession == nil {
 		opts.JobsPerSession = w.jobsPerSession
 	}

@@ -13,6 +13,7 @@ import (
 
 	"pilot/backend/childenv"
 	"pilot/backend/confine"
+	"pilot/backend/hostexec"
 )
 
 // Output kept from a command: its beginning and its end.
@@ -147,7 +148,11 @@ func startCommand(ctx context.Context, c Command, env []string, out *os.File, sa
 		}
 		return sandboxed{p}, nil
 	}
-	cmd := exec.Command("bash", "-c", c.Command)
+	bash, err := hostexec.Find("bash", os.Getenv("PATH"), c.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("run_bash: %w", err)
+	}
+	cmd := exec.Command(bash, "-c", c.Command)
 	cmd.Dir = c.Dir
 	cmd.Env = childEnv
 	cmd.Stdout, cmd.Stderr = out, out

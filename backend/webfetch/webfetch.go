@@ -40,7 +40,8 @@ const (
 
 var (
 	// ErrPrivate: the host is (or resolves to) a private, loopback or
-	// link-local address and no rule allows it.
+	// link-local address, or one of this machine's own, and no rule
+	// allows it.
 	ErrPrivate = errors.New("private address")
 	// ErrTooManyRedirects: more redirects than Options.MaxRedirects.
 	ErrTooManyRedirects = errors.New("too many redirects")

@@ -197,4 +197,7 @@ type SandboxStatus struct {
 	LandlockABI  int    `json:"landlockAbi"`
 	// Hidden are the extra paths hidden from commands (Settings).
 	Hidden []string `json:"hidden"`
+	// Sockets are the host's unix sockets commands may connect to
+	// (Settings); every other socket under the home is covered.
+	Sockets []string `json:"sockets"`
 }

@@ -38,6 +38,7 @@ var layers = map[string]int{
 	"pilot/backend/hooks":                            domainLayer, // settings.json hooks run with Claude Code's semantics
 	"pilot/backend/agents":                           domainLayer, // custom agents: .claude/agents/*.md (task subagent_type)
 	"pilot/backend/hostaddr":                         leafLayer,
+	"pilot/backend/hostexec":                         leafLayer, // finds the programs Pilot starts on the host: absolute PATH entries, outside the projects
 	"pilot/backend/ledger":                           domainLayer,
 	"pilot/backend/llm":                              leafLayer,
 	"pilot/backend/lsp":                              leafLayer, // the user's language servers over LSP: diagnostics

@@ -121,6 +121,8 @@ export interface Backend {
   sandboxStatus(): Promise<SandboxStatus>;
   /** Saves the extra paths the sandbox hides (absolute or ~/); a bad one is refused with a sentence. */
   setSandboxHidden(paths: string[]): Promise<SandboxStatus>;
+  /** Saves the host's unix sockets commands may connect to (absolute or ~/; a folder allows those under it); a bad one is refused with a sentence. */
+  setSandboxSockets(paths: string[]): Promise<SandboxStatus>;
   /** The language servers Pilot knows for a project and the user's own: found or not, running, version, last error. */
   languageServers(projectId: number): Promise<LanguageServer[]>;
   /** The language servers the user named (name, command, file patterns), as saved. */

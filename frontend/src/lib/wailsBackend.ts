@@ -121,6 +121,7 @@ export const wailsBackend: Backend = {
   listModels: (provider, baseUrl, apiKey) => App.ListModels(provider, baseUrl, apiKey),
   sandboxStatus: async () => typed<SandboxStatus>(await App.SandboxStatus()),
   setSandboxHidden: async (paths) => typed<SandboxStatus>(await App.SetSandboxHidden(paths)),
+  setSandboxSockets: async (paths) => typed<SandboxStatus>(await App.SetSandboxSockets(paths)),
   languageServers: async (projectId) => typed<LanguageServer[]>(await App.LanguageServers(projectId)),
   userLanguageServers: async () => typed<LanguageServerConfig[]>(await App.UserLanguageServers()),
   setLanguageServers: async (servers) => typed<LanguageServerConfig[]>(await App.SetLanguageServers(servers.map((x) => wire.LanguageServerConfig.createFrom(x)))),

@@ -1986,6 +1986,11 @@ export interface SandboxStatus {
   landlockAbi: number;
   /** Hidden are the extra paths hidden from commands (Settings). */
   hidden: string[];
+  /**
+   * Sockets are the host's unix sockets commands may connect to
+   * (Settings); every other socket under the home is covered.
+   */
+  sockets: string[];
 }
 
 /**

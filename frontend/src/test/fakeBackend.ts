@@ -86,7 +86,7 @@ export class FakeBackend implements Backend {
   proposed: Record<string, string> = {};
   settings: SettingsView = { ...defaultSettings };
   /** The OS sandbox as sandboxStatus reports it; a test sets it. */
-  sandbox: SandboxStatus = { ready: true, userNamespaces: "available", landlockAbi: 4, bwrap: "/usr/bin/bwrap", bwrapVersion: "0.11.0", hidden: [] };
+  sandbox: SandboxStatus = { ready: true, userNamespaces: "available", landlockAbi: 4, bwrap: "/usr/bin/bwrap", bwrapVersion: "0.11.0", hidden: [], sockets: [] };
   /** The language servers languageServers reports; a test sets them. */
   langServers: LanguageServer[] = [];
   /** The user's own language servers, as saved. */
@@ -408,6 +408,14 @@ export class FakeBackend implements Backend {
     const bad = clean.find((p) => !p.startsWith("/") && !p.startsWith("~/"));
     if (bad !== undefined) throw new Error(`the hidden path "${bad}" is neither absolute nor under ~/: write it as /abs/path or ~/folder`);
     this.sandbox = { ...this.sandbox, hidden: clean };
+    return this.sandbox;
+  }
+  async setSandboxSockets(paths: string[]): Promise<SandboxStatus> {
+    this.record("setSandboxSockets", paths);
+    const clean = paths.map((p) => p.trim()).filter((p) => p !== "");
+    const bad = clean.find((p) => !p.startsWith("/") && !p.startsWith("~/"));
+    if (bad !== undefined) throw new Error(`the allowed socket "${bad}" is neither absolute nor under ~/: write it as /abs/path or ~/folder`);
+    this.sandbox = { ...this.sandbox, sockets: clean };
     return this.sandbox;
   }
   async languageServers(projectId: number): Promise<LanguageServer[]> {

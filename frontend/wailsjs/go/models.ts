@@ -1816,6 +1816,7 @@ export namespace wire {
 	    userNamespaces: string;
 	    landlockAbi: number;
 	    hidden: string[];
+	    sockets: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new SandboxStatus(source);
@@ -1830,6 +1831,7 @@ export namespace wire {
 	        this.userNamespaces = source["userNamespaces"];
 	        this.landlockAbi = source["landlockAbi"];
 	        this.hidden = source["hidden"];
+	        this.sockets = source["sockets"];
 	    }
 	}
 	export class SearchHit {

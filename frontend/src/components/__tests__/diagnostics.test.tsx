@@ -124,6 +124,14 @@ describe("Settings › Languages", () => {
       { name: "gopls", languages: ["Go"], command: ["gopls"], path: "/home/u/go/bin/gopls", state: "running", version: "v0.23.0" },
       { name: "clangd", languages: ["C", "C++"], command: ["clangd"], state: "missing", install: "sudo apt-get install clangd" },
       { name: "rust-analyzer", languages: ["Rust"], command: ["rust-analyzer"], path: "/usr/bin/rust-analyzer", state: "failed", lastError: "rust-analyzer exited with status 101" },
+      {
+        name: "typescript-language-server",
+        languages: ["TypeScript"],
+        command: ["typescript-language-server", "--stdio"],
+        state: "missing",
+        lastError: "typescript-language-server was found only at ./node_modules/.bin/typescript-language-server (a relative PATH entry); Pilot does not run programs from there",
+        install: "npm install -g typescript-language-server typescript",
+      },
     ];
     b.userLangs = [{ name: "zls", command: ["zls"], patterns: ["**/*.zig"] }];
     renderApp(b);
@@ -135,11 +143,14 @@ describe("Settings › Languages", () => {
       ["gopls", "running"],
       ["clangd", "missing"],
       ["rust-analyzer", "failed"],
+      ["typescript-language-server", "missing"],
     ]);
     expect(rows[0]!.textContent).toContain("/home/u/go/bin/gopls");
     expect(rows[0]!.textContent).toContain("v0.23.0");
     expect(rows[1]!.textContent).toContain("sudo apt-get install clangd");
     expect(rows[2]!.textContent).toContain("exited with status 101");
+    expect(rows[3]!.textContent).toContain("not run");
+    expect(rows[3]!.textContent).toContain("found only at ./node_modules/.bin/typescript-language-server");
 
     await waitFor(() => expect((within(section).getByTestId("user-language-server-name") as HTMLInputElement).value).toBe("zls"));
     fireEvent.click(within(section).getByTestId("user-language-server-add"));

@@ -145,7 +145,7 @@ describe("the sandbox in Settings", () => {
 
   it("says why the sandbox is unavailable and what to install", async () => {
     const b = new FakeBackend();
-    b.sandbox = { ready: false, why: "bubblewrap is not installed: install the package bubblewrap (sudo apt install bubblewrap).", userNamespaces: "available", landlockAbi: 0, hidden: [] };
+    b.sandbox = { ready: false, why: "bubblewrap is not installed: install the package bubblewrap (sudo apt install bubblewrap).", userNamespaces: "available", landlockAbi: 0, hidden: [], sockets: [] };
     const part = await openSandbox(b);
     const state = await within(part).findByTestId("sandbox-state");
     expect(state.getAttribute("data-state")).toBe("unavailable");
@@ -173,5 +173,28 @@ describe("the sandbox in Settings", () => {
     // Saving the paths does not save (or close) the settings form.
     expect(b.callsOf("saveSettings")).toEqual([]);
     expect(screen.getByTestId("settings-sandbox")).toBeTruthy();
+  });
+
+  it("edits the sockets commands may connect to on their own, refusing a bad one with the backend's sentence", async () => {
+    const b = new FakeBackend();
+    b.sandbox = { ...b.sandbox, hidden: ["~/.config/app"], sockets: ["~/.colima"] };
+    const part = await openSandbox(b);
+    const text = (await within(part).findByTestId("sandbox-sockets")) as HTMLTextAreaElement;
+    await waitFor(() => expect(text.value).toBe("~/.colima"));
+    expect(within(part).getByText(/a command cannot connect to it/).textContent).toContain("next sandbox");
+    fireEvent.change(text, { target: { value: "~/.colima\ndocker.sock" } });
+    fireEvent.click(within(part).getByTestId("sandbox-sockets-save"));
+    expect((await within(part).findByTestId("sandbox-sockets-error")).textContent).toContain('"docker.sock" is neither absolute nor under ~/');
+    expect(text.value).toBe("~/.colima\ndocker.sock");
+    // An edit of the hidden paths not saved yet stays through the sockets' save.
+    fireEvent.change(within(part).getByTestId("sandbox-hidden"), { target: { value: "~/.config/app\n~/not-saved" } });
+    fireEvent.change(text, { target: { value: "~/.colima\n~/.docker/run/docker.sock" } });
+    fireEvent.click(within(part).getByTestId("sandbox-sockets-save"));
+    await waitFor(() => expect(within(part).queryByTestId("sandbox-sockets-error")).toBeNull());
+    expect(b.sandbox.sockets).toEqual(["~/.colima", "~/.docker/run/docker.sock"]);
+    // The hidden paths are neither saved nor changed.
+    expect(b.callsOf("setSandboxHidden")).toEqual([]);
+    expect((within(part).getByTestId("sandbox-hidden") as HTMLTextAreaElement).value).toBe("~/.config/app\n~/not-saved");
+    expect(b.sandbox.hidden).toEqual(["~/.config/app"]);
   });
 });

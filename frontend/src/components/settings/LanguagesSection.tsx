@@ -10,12 +10,16 @@ const stateText: Record<LanguageServerState, string> = {
   failed: "failed",
 };
 
-/** One language server: where it stands, where it is, its version, its last error, how to install it. */
+/**
+ * One language server: where it stands, where it is, its version, its last error, how to install it.
+ * A missing one with an error was found only where Pilot does not run programs from (a relative PATH
+ * entry, a project): the error says where.
+ */
 function ServerRow({ s }: { s: LanguageServer }) {
   return (
     <li className="language-server" data-testid="language-server" data-name={s.name} data-state={s.state}>
       <div className="ls-head">
-        <span className={`badge ls-${s.state}`}>{stateText[s.state]}</span>
+        <span className={`badge ls-${s.state}`}>{s.state === "missing" && s.lastError ? "not run" : stateText[s.state]}</span>
         <code>{s.name}</code>
         <span className="grow muted">
           {(s.languages ?? []).join(", ")}

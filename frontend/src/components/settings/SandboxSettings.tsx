@@ -3,42 +3,42 @@ import type { SandboxStatus } from "../../lib/wire.gen";
 import { errorText } from "../../lib/format";
 import { useController } from "../../state/context";
 
-/**
- * Settings' sandbox part: whether commands run in the OS sandbox on this
- * machine (and if not, why and what to install), what the machine offers,
- * and the extra paths hidden from commands, saved on their own.
- */
-export default function SandboxSettings() {
-  const c = useController();
-  const [status, setStatus] = useState<SandboxStatus | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
-  const [text, setText] = useState("");
+/** The secrets always hidden from commands, as Settings names them (backend/confine DefaultHidden). */
+const alwaysHidden =
+  "~/.ssh, ~/.gnupg, ~/.aws, ~/.azure, ~/.config/gcloud, ~/.kube, ~/.docker/config.json, ~/.netrc, ~/.git-credentials, ~/.npmrc, ~/.pypirc, " +
+  "~/.cargo/credentials.toml, ~/.gem/credentials, the logins of Claude Code, Codex and other tools, browser profiles, shell and REPL histories, keyrings and Pilot's own folder";
+
+interface PathListProps {
+  /** The test id of the textarea; its save button and error are `${testId}-save`, `${testId}-error`. */
+  testId: string;
+  label: string;
+  placeholder: string;
+  hint: string;
+  savedText: string;
+  saveLabel: string;
+  paths: string[];
+  save: (paths: string[]) => Promise<SandboxStatus>;
+  /** This list in a status the backend answers. */
+  pick: (s: SandboxStatus) => string[];
+  onSaved: (s: SandboxStatus) => void;
+}
+
+/** One list of paths, one per line, saved on its own; a refused list keeps what the user typed, with the backend's sentence. */
+function PathList({ testId, label, placeholder, hint, savedText, saveLabel, paths, save, pick, onSaved }: PathListProps) {
+  const [text, setText] = useState(paths.join("\n"));
   const [saved, setSaved] = useState<"idle" | "saving" | "saved">("idle");
-  // A list the backend refuses: its sentence under the editor, which
-  // keeps what the user typed so it can be corrected.
   const [refused, setRefused] = useState<string | null>(null);
+  // Another list saved gives a new status: this one's text changes only
+  // when its saved paths do, so an edit not saved yet is kept.
+  const savedPaths = paths.join("\n");
+  useEffect(() => setText(savedPaths), [savedPaths]);
 
-  useEffect(() => {
-    let live = true;
-    c.backend
-      .sandboxStatus()
-      .then((s) => {
-        if (!live) return;
-        setStatus(s);
-        setText(s.hidden.join("\n"));
-      })
-      .catch((err: unknown) => live && setFailed(errorText(err)));
-    return () => {
-      live = false;
-    };
-  }, [c]);
-
-  const save = async () => {
+  const onSave = async () => {
     setSaved("saving");
     try {
-      const s = await c.backend.setSandboxHidden(text.split("\n"));
-      setStatus(s);
-      setText(s.hidden.join("\n"));
+      const s = await save(text.split("\n"));
+      setText(pick(s).join("\n"));
+      onSaved(s);
       setRefused(null);
       setSaved("saved");
     } catch (err) {
@@ -46,6 +46,66 @@ export default function SandboxSettings() {
       setSaved("idle");
     }
   };
+
+  return (
+    <>
+      <label className="field">
+        <span>{label}</span>
+        <textarea
+          data-testid={testId}
+          rows={3}
+          value={text}
+          placeholder={placeholder}
+          onChange={(e) => {
+            setText(e.target.value);
+            setSaved("idle");
+          }}
+          aria-describedby={`${testId}-hint`}
+        />
+      </label>
+      <p className="muted small-text" id={`${testId}-hint`}>
+        {hint}
+      </p>
+      {refused && (
+        <p className="field-error" role="alert" data-testid={`${testId}-error`}>
+          {refused}
+        </p>
+      )}
+      <div className="row">
+        <button type="button" className="small" data-testid={`${testId}-save`} disabled={saved === "saving"} onClick={() => void onSave()}>
+          {saveLabel}
+        </button>
+        {saved === "saved" && (
+          <span className="muted" role="status">
+            {savedText}
+          </span>
+        )}
+      </div>
+    </>
+  );
+}
+
+/**
+ * Settings' sandbox part: whether commands run in the OS sandbox on this
+ * machine (and if not, why and what to install), what the machine offers,
+ * the extra paths hidden from commands and the host's unix sockets they
+ * may connect to, each list saved on its own.
+ */
+export default function SandboxSettings() {
+  const c = useController();
+  const [status, setStatus] = useState<SandboxStatus | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    c.backend
+      .sandboxStatus()
+      .then((s) => live && setStatus(s))
+      .catch((err: unknown) => live && setFailed(errorText(err)));
+    return () => {
+      live = false;
+    };
+  }, [c]);
 
   return (
     <fieldset className="sandbox" data-testid="settings-sandbox">
@@ -79,39 +139,38 @@ export default function SandboxSettings() {
           </ul>
         </div>
       )}
-      <label className="field">
-        <span>More paths to hide from commands, one per line</span>
-        <textarea
-          data-testid="sandbox-hidden"
-          rows={3}
-          value={text}
-          placeholder={"~/.config/my-app\n/srv/keys"}
-          onChange={(e) => {
-            setText(e.target.value);
-            setSaved("idle");
-          }}
-          aria-describedby="sandbox-hidden-hint"
-        />
-      </label>
-      <p className="muted small-text" id="sandbox-hidden-hint">
-        Always hidden: ~/.ssh, ~/.gnupg, ~/.aws, ~/.config/gcloud, ~/.kube, ~/.docker/config.json, ~/.netrc, keyrings and Pilot&apos;s own folder. Write absolute paths,
-        or ~/ for your home folder.
-      </p>
-      {refused && (
-        <p className="field-error" role="alert" data-testid="sandbox-hidden-error">
-          {refused}
-        </p>
+      {status && (
+        <>
+          <PathList
+            testId="sandbox-hidden"
+            label="More paths to hide from commands, one per line"
+            placeholder={"~/.config/my-app\n/srv/keys"}
+            hint={`Always hidden: ${alwaysHidden}. Write absolute paths, or ~/ for your home folder.`}
+            savedText="Saved; sessions whose sandbox starts from now on hide them."
+            saveLabel="Save hidden paths"
+            paths={status.hidden}
+            save={(p) => c.backend.setSandboxHidden(p)}
+            pick={(s) => s.hidden}
+            onSaved={setStatus}
+          />
+          <PathList
+            testId="sandbox-sockets"
+            label="Unix sockets commands may connect to, one per line"
+            placeholder={"~/.docker/run/docker.sock\n~/.colima"}
+            hint={
+              "Every other unix socket under your home folder (Docker Desktop's, Colima's, Podman's, 1Password's agent…) is covered when a session's sandbox " +
+              "starts: a command cannot connect to it, since the program behind it acts with your rights. A socket made after that is covered from the " +
+              "session's next sandbox on. A folder allows the sockets under it."
+            }
+            savedText="Saved; sessions whose sandbox starts from now on may connect to them."
+            saveLabel="Save sockets"
+            paths={status.sockets}
+            save={(p) => c.backend.setSandboxSockets(p)}
+            pick={(s) => s.sockets}
+            onSaved={setStatus}
+          />
+        </>
       )}
-      <div className="row">
-        <button type="button" className="small" data-testid="sandbox-hidden-save" disabled={saved === "saving"} onClick={() => void save()}>
-          Save hidden paths
-        </button>
-        {saved === "saved" && (
-          <span className="muted" role="status">
-            Saved; sessions whose sandbox starts from now on hide them.
-          </span>
-        )}
-      </div>
     </fieldset>
   );
 }

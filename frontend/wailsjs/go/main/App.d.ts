@@ -135,6 +135,8 @@ export function SetLanguageServers(arg1:Array<wire.LanguageServerConfig>):Promis
 
 export function SetSandboxHidden(arg1:Array<string>):Promise<wire.SandboxStatus>;
 
+export function SetSandboxSockets(arg1:Array<string>):Promise<wire.SandboxStatus>;
+
 export function SetSessionMode(arg1:number,arg2:string):Promise<wire.SessionSummary>;
 
 export function Setup(arg1:number):Promise<wire.Setup>;

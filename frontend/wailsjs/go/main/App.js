@@ -266,6 +266,10 @@ export function SetSandboxHidden(arg1) {
   return window['go']['main']['App']['SetSandboxHidden'](arg1);
 }
 
+export function SetSandboxSockets(arg1) {
+  return window['go']['main']['App']['SetSandboxSockets'](arg1);
+}
+
 export function SetSessionMode(arg1, arg2) {
   return window['go']['main']['App']['SetSessionMode'](arg1, arg2);
 }
