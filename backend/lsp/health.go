@@ -224,8 +224,10 @@ type versionCache struct {
 // versionTimeout bounds asking a server for its version.
 const versionTimeout = 5 * time.Second
 
-// get returns the version exe prints (its first line), asking it once.
-func (v *versionCache) get(exe string, args, env []string) string {
+// get returns the version exe prints (its first line), asking it once,
+// with a PATH that leaves out the project root (hostexec.Env): a script
+// server (#!/usr/bin/env node) finds its interpreter as Pilot would.
+func (v *versionCache) get(exe string, args, env []string, root string) string {
 	v.mu.Lock()
 	s, ok := v.m[exe]
 	v.mu.Unlock()
@@ -238,7 +240,7 @@ func (v *versionCache) get(exe string, args, env []string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), versionTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Env = hostexec.Env(env)
+	cmd.Env = hostexec.Env(env, root)
 	out, err := cmd.Output()
 	if err == nil {
 		s, _, _ = strings.Cut(strings.TrimSpace(string(out)), "\n")

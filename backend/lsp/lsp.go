@@ -233,7 +233,7 @@ func (m *Manager) Servers(root string) []wire.LanguageServer {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				out[i].Version = m.versions.get(ls.Path, cfg.VersionArgs, m.opts.Env)
+				out[i].Version = m.versions.get(ls.Path, cfg.VersionArgs, m.opts.Env, root)
 			}()
 		}
 	}
