@@ -9,9 +9,9 @@ import (
 )
 
 // TestCommandEffectsOnCard: an approved command's card lists what it
-// created, modified and deleted (ignored files left out, a file over the
-// size limit listed as not kept with a note), the ledger can revert it, and
-// the model is told on its next turn.
+// created, modified and deleted (ignored files listed as not kept, a file
+// over the size limit listed as not kept with a note), the ledger can
+// revert it, and the model is told on its next turn.
 func TestCommandEffectsOnCard(t *testing.T) {
 	t.Parallel()
 	big := strings.Repeat("x", 5<<20)
@@ -43,8 +43,13 @@ func TestCommandEffectsOnCard(t *testing.T) {
 			t.Errorf("%s: %q, want %q (all: %v)", p, got[p], op, got)
 		}
 	}
-	if _, ok := got["build.log"]; ok {
-		t.Error("an ignored file was recorded")
+	for _, f := range card.Effects.Files {
+		if f.Path == "build.log" && (f.Kept || !f.Listed || f.Op != wire.OpCreated) {
+			t.Errorf("the ignored file is %+v, want listed, not kept", f)
+		}
+	}
+	if _, ok := got["build.log"]; !ok {
+		t.Error("the ignored file is not listed")
 	}
 	if !strings.Contains(card.Effects.Note, "not kept") {
 		t.Errorf("note %q", card.Effects.Note)

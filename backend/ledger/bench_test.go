@@ -143,7 +143,7 @@ func BenchmarkCommandCheckpoint(b *testing.B) {
 				b.Fatal(err)
 			}
 			baseline := time.Since(start)
-			if _, _, err := s.After(ctx); err != nil {
+			if _, err := s.After(ctx); err != nil {
 				b.Fatal(err)
 			}
 			trees.saves.Wait()
@@ -156,7 +156,7 @@ func BenchmarkCommandCheckpoint(b *testing.B) {
 			runCommand(b, trees, root, func() {})
 			b.ResetTimer()
 			for range b.N {
-				effects, _ := runCommand(b, trees, root, func() { touchOne(b, dir) })
+				effects := runCommand(b, trees, root, func() { touchOne(b, dir) })
 				if len(effects) != 1 {
 					b.Fatalf("%d effects, want 1: %+v", len(effects), effects)
 				}

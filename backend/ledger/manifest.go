@@ -7,6 +7,8 @@ import (
 	"hash/crc32"
 	"io/fs"
 	"os"
+
+	"pilot/backend/sandbox"
 )
 
 // entry is one file of a scan: its stat (to tell whether it changed) and
@@ -17,6 +19,9 @@ type entry struct {
 	mode               fs.FileMode // as modeOf
 	hash               [32]byte
 	kept               bool // content in the blob store
+	// skip: a file the ledger lists but does not keep (in a .git folder,
+	// ignored): its hash stands for its stat (listHash), never read.
+	skip sandbox.Skipped
 }
 
 // sameStat reports whether the file looks unchanged since e was taken.
@@ -33,17 +38,21 @@ type manifest struct {
 	root    string // absolute project folder
 	scanned int64  // Unix nanoseconds when the scan started
 	files   map[string]entry
-	// dirs are the folders the scan found (not the root), so that a file
-	// a command created can be undone without removing a folder that was
-	// there before. Not written to the manifest file: only scans made by
-	// this process are compared, and a loaded manifest has none (nil).
-	dirs map[string]bool
+	// dirs are the folders the scan found (not the root), each with why
+	// its files are not kept (NotSkipped for the project's own), so that a
+	// file a command created can be undone without removing a folder that
+	// was there before, a partial scan starting in a folder knows how to
+	// read it, and a new .git folder is seen. Not written to the manifest
+	// file: only scans made by this process are compared, and a loaded
+	// manifest has none (nil).
+	dirs map[string]sandbox.Skipped
 }
 
 // A manifest file is "PLM1", then uvarint-prefixed fields: the root, the
 // scan time, the number of entries and the entries (path, size, mtime,
-// ctime, inode, mode, kept, 32-byte hash), and a CRC-32C of everything
-// before it. It is replaced atomically but not fsynced: one lost or torn
+// ctime, inode, mode, a byte of kept (bit 0) and sandbox.Skipped (the
+// bits above), 32-byte hash), and a CRC-32C of everything before it. An
+// earlier Pilot reads a listed file's byte as not kept. It is replaced atomically but not fsynced: one lost or torn
 // by a power loss fails its checksum and the next scan is a full one.
 const manifestMagic = "PLM1"
 
@@ -62,11 +71,11 @@ func (m *manifest) marshal() []byte {
 		b = binary.AppendVarint(b, e.ctime)
 		b = binary.AppendUvarint(b, e.ino)
 		b = binary.AppendUvarint(b, uint64(e.mode))
+		k := byte(e.skip) << 1
 		if e.kept {
-			b = append(b, 1)
-		} else {
-			b = append(b, 0)
+			k |= 1
 		}
+		b = append(b, k)
 		b = append(b, e.hash[:]...)
 	}
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
@@ -134,7 +143,7 @@ func unmarshalManifest(data []byte) (*manifest, error) {
 		rel := string(r.bytes(r.uvarint()))
 		e := entry{size: r.varint(), mtime: r.varint(), ctime: r.varint(), ino: r.uvarint(), mode: fs.FileMode(r.uvarint())}
 		if k := r.bytes(1); len(k) == 1 {
-			e.kept = k[0] == 1
+			e.kept, e.skip = k[0]&1 == 1, sandbox.Skipped(k[0]>>1)
 		}
 		copy(e.hash[:], r.bytes(32))
 		if r.err != nil {

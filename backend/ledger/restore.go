@@ -147,6 +147,9 @@ func (l *Ledger) RevertFile(ctx context.Context, sessionID int64, rel string, re
 	if err != nil {
 		return Result{}, err
 	}
+	if ls := listings(cps)[rel]; len(ls) > 0 {
+		return Result{}, fmt.Errorf("%s: the ledger lists it without keeping its content (%s), so it cannot be reverted: %w", rel, ls[len(ls)-1].Why, ErrNothing)
+	}
 	evs := history(cps)[rel]
 	if len(evs) == 0 {
 		return Result{}, fmt.Errorf("%s: this session did not change it: %w", rel, ErrNothing)
