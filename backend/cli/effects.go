@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"unicode"
+
+	"pilot/backend/wire"
+)
+
+// effectsShown is the most files pilot -p lists under a command, beside
+// those that can run code, which are all listed.
+const effectsShown = 20
+
+// printEffects lists the files a command changed under its → line: those
+// that can run code first, each file marked when it can run code and when
+// it is not kept (it cannot be undone), then the card's note.
+func printEffects(w io.Writer, e *wire.CommandEffects) {
+	files := slices.Clone(e.Files)
+	slices.SortStableFunc(files, func(a, b wire.FileEffect) int {
+		return boolRank(a.RunsCode == "") - boolRank(b.RunsCode == "")
+	})
+	for i, f := range files {
+		if i >= effectsShown && f.RunsCode == "" {
+			fmt.Fprintf(w, "  ... and %d more (pilot sessions changes lists them all)\n", len(files)-i)
+			break
+		}
+		fmt.Fprintln(w, "  "+effectLine(f))
+	}
+	if e.Note != "" {
+		fmt.Fprintf(w, "  %s\n", e.Note)
+	}
+}
+
+// effectLine is one file a command changed, with its marks:
+// "created sub/.git/hooks/post-checkout  [can run code: a git hook] [not kept, cannot be undone]".
+func effectLine(f wire.FileEffect) string {
+	line := string(f.Op) + " " + shownPath(f.Path)
+	if f.Folder {
+		line += "/"
+	}
+	if f.RunsCode != "" {
+		line += "  [can run code: " + f.RunsCode + "]"
+	}
+	if !f.Kept {
+		line += " [not kept, cannot be undone]"
+	}
+	return line
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// shownPath is a path from the project as the terminal shows it: quoted
+// when it holds a character that is not plainly printable (a control
+// character would move the cursor or rewrite the line, a format one
+// reorder it), so no file's name can hide or fake the marks after it.
+func shownPath(p string) string {
+	for _, r := range p {
+		if !unicode.IsPrint(r) || unicode.Is(unicode.Cf, r) {
+			return strconv.Quote(p)
+		}
+	}
+	return p
+}
+
+// netLine is a file's net effect over a session, with its marks.
+func netLine(f wire.LedgerFile) string {
+	kind := string(f.Kind)
+	if kind == "" {
+		kind = "restored"
+	}
+	line := fmt.Sprintf("%-8s %s", kind, shownPath(f.Path))
+	if f.RunsCode != "" {
+		line += "  [can run code: " + f.RunsCode + "]"
+	}
+	if f.Listed {
+		line += " [not kept, cannot be undone]"
+	}
+	return line
+}
