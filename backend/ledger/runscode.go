@@ -17,11 +17,13 @@ import (
 //     names wherever git is used in that folder, Pilot's own git and the
 //     user's included;
 //   - in a .git folder (at any depth): hooks (hooks/*, and those of its
-//     modules and worktrees), config and config.worktree (core.hooksPath,
+//     modules and worktrees; not git init's *.sample, which git never
+//     runs under that name), config and config.worktree (core.hooksPath,
 //     filters, diff and merge drivers, fsmonitor, pager, editor),
 //     info/attributes (which of those filters and drivers run on which
-//     files); a .git file (it points git at another git folder, whose
-//     hooks and config then apply here);
+//     files); nothing else in a .git folder, whatever its mode (git runs
+//     hooks by their names only); a .git file (it points git at another
+//     git folder, whose hooks and config then apply here);
 //   - .claude/ and .pilot/ at any depth: settings (hooks run commands,
 //     permissions grant tools), hooks' scripts, agents, skills (they
 //     bundle scripts), commands (Claude Code runs their !`command` lines);
@@ -70,10 +72,9 @@ func RunsCode(rel string, op Op, before, after fs.FileMode, folder bool) string 
 		return ""
 	}
 	if i := slices.Index(names[:len(names)-1], ".git"); i >= 0 {
-		if why := inGit(names[i+1:]); why != "" {
-			return why
-		}
-	} else if base == ".git" {
+		return inGit(names[i+1:]) // git's own: no other rule, the executable bit included, applies
+	}
+	if base == ".git" {
 		return "a .git file: it points git at another git folder, whose hooks and config apply here"
 	}
 	for _, r := range runsCodeRules {
@@ -100,7 +101,7 @@ func inGit(names []string) string {
 	case "objects", "refs", "logs":
 		return ""
 	}
-	if slices.Contains(names[:len(names)-1], "hooks") {
+	if slices.Contains(names[:len(names)-1], "hooks") && path.Ext(names[len(names)-1]) != ".sample" {
 		return "a git hook"
 	}
 	switch base := names[len(names)-1]; {

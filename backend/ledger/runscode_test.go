@@ -23,6 +23,7 @@ func TestRunsCode(t *testing.T) {
 		{".git/hooks/pre-commit", Created, 0, plain, false, "git hook"},
 		{"sub/.git/hooks/post-checkout", Modified, exe, exe, false, "git hook"},
 		{".git/modules/lib/hooks/post-merge", Created, 0, plain, false, "git hook"},
+		{"sub/.git/hooks/pre-commit.sample", Created, 0, exe, false, ""},
 		{".git/config", Modified, plain, plain, false, "git config"},
 		{".git/worktrees/w/config.worktree", Created, 0, plain, false, "git config"},
 		{".git/info/attributes", Created, 0, plain, false, "attributes"},
