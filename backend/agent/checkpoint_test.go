@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -143,6 +144,14 @@ func TestCommandRunsCodeTold(t *testing.T) {
 		if !ok || f.Kept != want.kept || f.Listed != want.listed || (f.RunsCode == "") != (want.runs == "") || !strings.Contains(f.RunsCode, want.runs) {
 			t.Errorf("%s on the card: %+v (listed %v), want kept %v, listed %v, runs code %q", p, f, ok, want.kept, want.listed, want.runs)
 		}
+	}
+	// A reloaded card (the window's GetSession) shows the same.
+	cards, err := h.lg.Cards(t.Context(), h.sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stored := cards.Effects["b1"]; stored == nil || !reflect.DeepEqual(stored.Files, card.Effects.Files) {
+		t.Errorf("the stored card lists %+v, the live one %+v", stored, card.Effects.Files)
 	}
 	res := h.results(1)[0].Content
 	line := res[strings.LastIndex(res, "\n")+1:]
