@@ -154,12 +154,13 @@ describe("command card: what can run code", () => {
     fireEvent.click(within(c).getByRole("button", { name: /git init/ }));
     const files = within(c).getAllByTestId("command-file");
     const attrs = (f: HTMLElement) => ["data-path", "data-kind", "data-runs-code", "data-kept"].map((a) => f.getAttribute(a));
+    // What can run code first, then the others, each by path.
     expect(files.map(attrs)).toEqual([
-      ["notes.txt", "created", "false", "true"],
       ["run.sh", "created", "true", "true"],
       ["sub/.git", "created", "true", "false"],
-      ["sub/.git/HEAD", "created", "false", "false"],
       ["sub/.git/hooks/post-checkout", "created", "true", "false"],
+      ["notes.txt", "created", "false", "true"],
+      ["sub/.git/HEAD", "created", "false", "false"],
     ]);
     const row = (path: string) => within(c).getAllByTestId("effect-file").find((f) => f.getAttribute("data-path") === path)!;
     expect(row("sub/.git").textContent).toContain("sub/.git/");

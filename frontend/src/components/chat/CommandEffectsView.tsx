@@ -33,6 +33,8 @@ export default function CommandEffectsView({ effects, undone }: { effects: Comma
   useEffect(() => () => void token.current++, []);
 
   const open = shown ? ("path" in shown ? shown.path : shown.diff.path) : null;
+  // What can run code first: git's own files must not push a planted hook below the fold.
+  const files = [...effects.files].sort((a, b) => Number(!a.runsCode) - Number(!b.runsCode));
   const revertable = effects.files.some((f) => f.kept);
   return (
     <div className="command-effects" ref={ref} data-testid="command-effects">
@@ -51,7 +53,7 @@ export default function CommandEffectsView({ effects, undone }: { effects: Comma
         )}
       </div>
       <ul className="effect-list">
-        {effects.files.map((f) => (
+        {files.map((f) => (
           <li key={f.path} data-testid="effect-file" data-path={f.path} data-op={f.op} data-kept={f.kept ? "true" : "false"} data-runs-code={f.runsCode ? "true" : "false"}>
             <button
               type="button"
