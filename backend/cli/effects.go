@@ -10,9 +10,14 @@ import (
 	"pilot/backend/wire"
 )
 
-// effectsShown is the most files pilot -p lists under a command, beside
-// those that can run code, which are all listed.
-const effectsShown = 20
+// effectsShown is the most files pilot -p lists under a command;
+// runsCodeShown the most of those that can run code, which come first and
+// are listed beyond effectsShown (an npm install makes hundreds of
+// node_modules/.bin entries).
+const (
+	effectsShown  = 20
+	runsCodeShown = 50
+)
 
 // printEffects lists the files a command changed under its → line: those
 // that can run code first, each file marked when it can run code and when
@@ -22,9 +27,19 @@ func printEffects(w io.Writer, e *wire.CommandEffects) {
 	slices.SortStableFunc(files, func(a, b wire.FileEffect) int {
 		return boolRank(a.RunsCode == "") - boolRank(b.RunsCode == "")
 	})
+	runs := 0
+	for _, f := range files {
+		if f.RunsCode != "" {
+			runs++
+		}
+	}
 	for i, f := range files {
-		if i >= effectsShown && f.RunsCode == "" {
-			fmt.Fprintf(w, "  ... and %d more (pilot sessions changes lists them all)\n", len(files)-i)
+		if (f.RunsCode == "" && i >= effectsShown) || i == runsCodeShown {
+			more := fmt.Sprintf("%d more", len(files)-i)
+			if left := runs - i; left > 0 {
+				more += fmt.Sprintf(", %d of them can run code", left)
+			}
+			fmt.Fprintf(w, "  ... and %s (pilot sessions changes lists them all)\n", more)
 			break
 		}
 		fmt.Fprintln(w, "  "+effectLine(f))
