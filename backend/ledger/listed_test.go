@@ -202,11 +202,13 @@ func TestCommandListsEveryFile(t *testing.T) {
 	}
 }
 
-// TestRevertLeavesListedFiles: reverting a command puts back the files
-// the ledger kept and leaves those it only listed as they are.
+// TestRevertLeavesListedFiles: reverting (or rewinding) a command puts
+// back the files the ledger kept and leaves those it only listed as they
+// are, and its result says which, what can run code first.
 func TestRevertLeavesListedFiles(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, map[string]string{".gitignore": "*.log\n", "a.txt": "a\n"})
+	msg := f.say("make things")
 	cp := f.command(func() {
 		f.write(map[string]string{"a.txt": "b\n", "x.log": "log\n", "sub/.git/hooks/pre-commit": "#!/bin/sh\n"})
 	})
@@ -224,6 +226,20 @@ func TestRevertLeavesListedFiles(t *testing.T) {
 	}
 	if len(res.Restored) != 1 || res.Restored[0].Path != "a.txt" {
 		t.Errorf("restored %+v, want a.txt only", res.Restored)
+	}
+	// The result says so, what can run code first.
+	const want = "Reverted Running a command: 1 file restored. 3 files the undone steps changed were not kept and are left as they are: " +
+		"sub/.git (can run code: a new git repository: git runs its hooks and config here), sub/.git/hooks/pre-commit (can run code: a git hook), x.log."
+	if res.Message != want {
+		t.Errorf("message %q\nwant    %q", res.Message, want)
+	}
+	if len(res.NotKept) != 3 || !res.NotKept[1].Listed || res.NotKept[1].RunsCode == "" {
+		t.Errorf("not kept %+v", res.NotKept)
+	}
+	// A rewind says the same.
+	rw, err := f.lg.RewindSession(f.ctx, f.sess.ID, msg, wire.RewindCode, none())
+	if err != nil || !strings.Contains(rw.Message, "3 files the undone steps changed were not kept and are left as they are: sub/.git (can run code") {
+		t.Errorf("rewind: %q, %v", rw.Message, err)
 	}
 }
 

@@ -149,7 +149,12 @@ type RestoreResult struct {
 	Kept      []string     `json:"kept"` // conflicts resolved as mine: left as they are
 	// Missing lists files that could not be restored: their earlier
 	// content was not kept (Why says why).
-	Missing      []FileEffect `json:"missing"`
+	Missing []FileEffect `json:"missing"`
+	// NotKept lists the files the steps undone changed that the ledger
+	// listed without keeping them (in .git folders, ignored, over the
+	// per-command limit): left as they are (RunsCode says which can run
+	// code).
+	NotKept      []FileEffect `json:"notKept,omitempty"`
 	CheckpointID int64        `json:"checkpointId"` // the revert's own checkpoint (undo it to undo the revert)
 	// SessionID is the session to show afterwards: the fork when the
 	// conversation was rewound, else the same session.

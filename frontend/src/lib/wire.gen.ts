@@ -1611,6 +1611,13 @@ export interface RestoreResult {
    * content was not kept (Why says why).
    */
   missing: FileEffect[];
+  /**
+   * NotKept lists the files the steps undone changed that the ledger
+   * listed without keeping them (in .git folders, ignored, over the
+   * per-command limit): left as they are (RunsCode says which can run
+   * code).
+   */
+  notKept?: FileEffect[];
   /** the revert's own checkpoint (undo it to undo the revert) */
   checkpointId: number;
   /**

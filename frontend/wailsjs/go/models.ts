@@ -1759,6 +1759,7 @@ export namespace wire {
 	    restored: FileEffect[];
 	    kept: string[];
 	    missing: FileEffect[];
+	    notKept?: FileEffect[];
 	    checkpointId: number;
 	    sessionId: number;
 	    message: string;
@@ -1774,6 +1775,7 @@ export namespace wire {
 	        this.restored = this.convertValues(source["restored"], FileEffect);
 	        this.kept = source["kept"];
 	        this.missing = this.convertValues(source["missing"], FileEffect);
+	        this.notKept = this.convertValues(source["notKept"], FileEffect);
 	        this.checkpointId = source["checkpointId"];
 	        this.sessionId = source["sessionId"];
 	        this.message = source["message"];
