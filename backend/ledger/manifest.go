@@ -50,32 +50,43 @@ type manifest struct {
 
 // A manifest file is "PLM1", then uvarint-prefixed fields: the root, the
 // scan time, the number of entries and the entries (path, size, mtime,
-// ctime, inode, mode, a byte of kept (bit 0) and sandbox.Skipped (the
-// bits above), 32-byte hash), and a CRC-32C of everything before it. An
-// earlier Pilot reads a listed file's byte as not kept. It is replaced atomically but not fsynced: one lost or torn
+// ctime, inode, mode, kept, 32-byte hash), and a CRC-32C of everything
+// before it. It is replaced atomically but not fsynced: one lost or torn
 // by a power loss fails its checksum and the next scan is a full one.
 const manifestMagic = "PLM1"
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
+// marshal writes the project's files, not the ones the ledger only lists
+// (in .git folders, ignored): nothing is reused of those (a scan lstats
+// them again), and a node_modules would multiply the file's size.
 func (m *manifest) marshal() []byte {
-	b := make([]byte, 0, 64+len(m.files)*96)
+	n := 0
+	for _, e := range m.files {
+		if e.skip == sandbox.NotSkipped {
+			n++
+		}
+	}
+	b := make([]byte, 0, 64+n*96)
 	b = append(b, manifestMagic...)
 	b = appendString(b, m.root)
 	b = binary.AppendVarint(b, m.scanned)
-	b = binary.AppendUvarint(b, uint64(len(m.files)))
+	b = binary.AppendUvarint(b, uint64(n))
 	for rel, e := range m.files {
+		if e.skip != sandbox.NotSkipped {
+			continue
+		}
 		b = appendString(b, rel)
 		b = binary.AppendVarint(b, e.size)
 		b = binary.AppendVarint(b, e.mtime)
 		b = binary.AppendVarint(b, e.ctime)
 		b = binary.AppendUvarint(b, e.ino)
 		b = binary.AppendUvarint(b, uint64(e.mode))
-		k := byte(e.skip) << 1
 		if e.kept {
-			k |= 1
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
 		}
-		b = append(b, k)
 		b = append(b, e.hash[:]...)
 	}
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
@@ -143,7 +154,7 @@ func unmarshalManifest(data []byte) (*manifest, error) {
 		rel := string(r.bytes(r.uvarint()))
 		e := entry{size: r.varint(), mtime: r.varint(), ctime: r.varint(), ino: r.uvarint(), mode: fs.FileMode(r.uvarint())}
 		if k := r.bytes(1); len(k) == 1 {
-			e.kept, e.skip = k[0]&1 == 1, sandbox.Skipped(k[0]>>1)
+			e.kept = k[0] == 1
 		}
 		copy(e.hash[:], r.bytes(32))
 		if r.err != nil {

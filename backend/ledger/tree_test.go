@@ -159,6 +159,18 @@ func TestTreesCommandEffects(t *testing.T) {
 	if e := byPath["a.txt"]; e.After.Size != int64(len("one\n2\nthree\n")) {
 		t.Errorf("a.txt after: %+v", e.After)
 	}
+	// The manifest on disk holds the project's files only: the listed ones
+	// are lstat'ed again by every scan.
+	trees.saves.Wait()
+	saved := loadManifest(trees.project(root.Dir()).path, root.Dir())
+	if _, ok := saved.files["a.txt"]; !ok || len(saved.files) == 0 {
+		t.Errorf("the manifest lacks a.txt: %v", files(saved))
+	}
+	for rel := range saved.files {
+		if strings.HasPrefix(rel, ".git/") || strings.HasSuffix(rel, ".log") || strings.HasPrefix(rel, "ignored/") || strings.HasPrefix(rel, "secret/") {
+			t.Errorf("the manifest holds %s, which the ledger only lists", rel)
+		}
+	}
 	// Nothing was written into the project.
 	var extra []string
 	_ = filepath.WalkDir(proj, func(p string, d fs.DirEntry, err error) error {
