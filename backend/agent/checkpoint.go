@@ -3,6 +3,10 @@ package agent
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
 
 	"pilot/backend/diff"
 	"pilot/backend/ledger"
@@ -94,16 +98,17 @@ func (t *turn) beforeCommand(ctx context.Context) *ledger.Command {
 }
 
 // afterCommand records what the command changed, and returns the files
-// it changed (relative to the session's folder) for their diagnostics.
-func (t *turn) afterCommand(ctx context.Context, r *toolRun, c *ledger.Command, command string) []string {
+// it changed (relative to the session's folder) for their diagnostics,
+// and what the model is told of those that can run code (runsCodeNote).
+func (t *turn) afterCommand(ctx context.Context, r *toolRun, c *ledger.Command, command string) ([]string, string) {
 	if c == nil {
-		return nil
+		return nil, ""
 	}
 	cp, err := c.Finish(ctx, t.l.id, r.rec.ID, "$ "+command)
 	if err != nil {
 		t.l.m.log.Error("checkpoint after a command", "session", t.l.id, "err", err)
 		t.l.notice("limit", "Pilot could not record what this command changed ("+err.Error()+"); it cannot be undone from Pilot.", 0)
-		return nil
+		return nil, ""
 	}
 	if cp.ID != 0 {
 		t.l.m.out.global(wire.LedgerUpdated, wire.LedgerUpdatedPayload{SessionID: t.l.id})
@@ -112,7 +117,68 @@ func (t *turn) afterCommand(ctx context.Context, r *toolRun, c *ledger.Command, 
 	for i, f := range cp.Files {
 		paths[i] = f.Path
 	}
-	return paths
+	note := runsCodeNote("This command", cp)
+	if note != "" {
+		note = "\n\n" + note
+	}
+	return paths, note
+}
+
+// runsCodeShown is the most files that can run code a note names.
+const runsCodeShown = 10
+
+// runsCodeNote is one sentence naming the files a command's checkpoint
+// changed that can run code (ledger.RunsCode decides), each with why and
+// whether it can be undone: "This command changed files that can run
+// code: sub/.git/hooks/post-checkout (a git hook; not kept, cannot be
+// undone), run.sh (made executable)." "" when there are none. A path with
+// characters that are not plainly printable is quoted.
+func runsCodeNote(who string, cp store.Checkpoint) string {
+	type named struct{ path, why string }
+	var files []named
+	for _, f := range cp.Files {
+		if f.RunsCode != "" {
+			why := f.RunsCode
+			if !f.Before.Kept && f.Before.Hash != "" {
+				why += "; not kept, cannot be undone"
+			}
+			files = append(files, named{f.Path, why})
+		}
+	}
+	for _, f := range cp.Listed {
+		if f.RunsCode != "" {
+			files = append(files, named{f.Path, f.RunsCode + "; not kept, cannot be undone"})
+		}
+	}
+	if len(files) == 0 {
+		return ""
+	}
+	slices.SortFunc(files, func(a, b named) int { return strings.Compare(a.path, b.path) })
+	parts := make([]string, 0, runsCodeShown+1)
+	for i, f := range files {
+		if i == runsCodeShown {
+			parts = append(parts, fmt.Sprintf("and %d more (the command's card lists them)", len(files)-runsCodeShown))
+			break
+		}
+		parts = append(parts, plainPath(f.path)+" ("+f.why+")")
+	}
+	what := "files"
+	if len(files) == 1 {
+		what = "a file"
+	}
+	return who + " changed " + what + " that can run code: " + strings.Join(parts, ", ") + "."
+}
+
+// plainPath is a path as the model reads it: quoted when it holds a
+// character that is not a plain printable one (a newline, a control or
+// format character), so a file's name cannot pass for Pilot's words.
+func plainPath(p string) string {
+	for _, r := range p {
+		if !unicode.IsPrint(r) || unicode.Is(unicode.Cf, r) {
+			return strconv.Quote(p)
+		}
+	}
+	return p
 }
 
 // cards fills the ledger's part of a change-making call's card.

@@ -71,6 +71,13 @@ func (l *live) sweepJobs(ctx context.Context) {
 			l.notice("limit", "Pilot could not record what the background job "+owners[0].id+" changed ("+err.Error()+"); it cannot be undone from Pilot.", 0)
 		case saved.ID != 0:
 			l.m.out.global(wire.LedgerUpdated, wire.LedgerUpdatedPayload{SessionID: l.id})
+			// The call that started the job has its result already: the
+			// model is told with the user's next message.
+			if note := runsCodeNote(jobsWho(owners), saved); note != "" {
+				if err := l.m.st.AddPendingNote(ctx, l.id, "[Pilot] "+note); err != nil {
+					l.m.log.Warn("keeping a note for the model", "session", l.id, "err", err)
+				}
+			}
 		}
 	}
 	l.rebaseJobs(ctx)
@@ -126,6 +133,19 @@ func (l *live) recordJobs(ctx context.Context) {
 
 // jobEnded records what an ended job changed.
 func (l *live) jobEnded() { l.recordJobs(context.Background()) }
+
+// jobsWho names the jobs in a sentence: "The background job 1", "The
+// background jobs 1, 2".
+func jobsWho(js []*job) string {
+	ids := make([]string, len(js))
+	for i, j := range js {
+		ids[i] = j.id
+	}
+	if len(js) == 1 {
+		return "The background job " + ids[0]
+	}
+	return "The background jobs " + strings.Join(ids, ", ")
+}
 
 // jobsLabel names the jobs a checkpoint is attributed to, and the call it
 // belongs to (the oldest job's).

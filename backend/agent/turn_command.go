@@ -139,9 +139,9 @@ func (t *turn) runCommand(ctx context.Context, r *toolRun, p *tools.Proposal) {
 	if run != nil {
 		refused = run.end()
 	}
-	changed := t.afterCommand(bg, r, cp, c.Command)
+	changed, runsCode := t.afterCommand(bg, r, cp, c.Command)
 	release()
-	res.Output += waitNote(waited)
+	res.Output += waitNote(waited) + runsCode
 	if blocked := append(refused, res.Blocked...); len(blocked) > 0 {
 		info.Blocked = blocked
 		t.saveSandbox(ctx, r, info)

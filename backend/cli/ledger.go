@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"pilot/backend/service"
+	"pilot/backend/visible"
 	"pilot/backend/wire"
 )
 
@@ -48,7 +49,13 @@ func showChanges(ctx context.Context, svc *service.Service, id int64, asJSON boo
 		}
 		fmt.Fprintf(stdout, "#%d  %s  %s  %s%s\n", c.ID, time.UnixMilli(c.CreatedAt).Format("2006-01-02 15:04"), c.Kind, c.Label, undone)
 		for _, f := range c.Files {
-			line := fmt.Sprintf("    %-8s %s", f.Op, f.Path)
+			line := fmt.Sprintf("    %-8s %s", f.Op, visible.Line(f.Path))
+			if f.Folder {
+				line += "/"
+			}
+			if f.RunsCode != "" {
+				line += "  [can run code: " + f.RunsCode + "]"
+			}
 			if !f.Kept {
 				line += "  [not revertable: " + f.Why + "]"
 			}
@@ -60,11 +67,7 @@ func showChanges(ctx context.Context, svc *service.Service, id int64, asJSON boo
 	}
 	fmt.Fprintf(stdout, "\nNet effect of the session on %d %s:\n", len(v.Files), plural(len(v.Files), "file", "files"))
 	for _, f := range v.Files {
-		kind := f.Kind
-		if kind == "" {
-			kind = "restored"
-		}
-		fmt.Fprintf(stdout, "    %-8s %s\n", kind, f.Path)
+		fmt.Fprintln(stdout, "    "+netLine(f))
 	}
 	return nil
 }

@@ -158,17 +158,7 @@ func (t *terminal) tool(c wire.ToolCall) {
 		fmt.Fprintf(t.tio.Stderr, "  (%s)\n", how)
 	}
 	if e := c.Effects; e != nil {
-		const shown = 20
-		for i, f := range e.Files {
-			if i == shown {
-				fmt.Fprintf(t.tio.Stderr, "  ... and %d more (pilot sessions changes lists them all)\n", len(e.Files)-shown)
-				break
-			}
-			fmt.Fprintf(t.tio.Stderr, "  %s %s\n", f.Op, visible.Line(f.Path))
-		}
-		if e.Note != "" {
-			fmt.Fprintf(t.tio.Stderr, "  %s\n", visible.Line(e.Note))
-		}
+		printEffects(t.tio.Stderr, e)
 	}
 	if d := c.Diagnostics; d != nil {
 		fmt.Fprintf(t.tio.Stderr, "  %s\n", visible.Line(diagnosticsLine(d)))

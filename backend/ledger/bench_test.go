@@ -25,7 +25,7 @@ type benchTree struct {
 	skip string
 }
 
-var benchTrees = map[string]*benchTree{"goroot": {}, "100k": {}}
+var benchTrees = map[string]*benchTree{"goroot": {}, "100k": {}, "ignored": {}}
 
 // benchDir is removed at the end of the test binary (TestMain).
 var benchDir string
@@ -40,7 +40,10 @@ func TestMain(m *testing.M) {
 
 // tree returns the project folder of the named tree, making it on first use:
 // "goroot" is a copy of GOROOT/src (never changed in place), "100k" is
-// 1,000 folders of 100 small files.
+// 1,000 folders of 100 small files, "ignored" is a JavaScript project's
+// shape: 1,000 files of its own, a node_modules it ignores (20,000 files in
+// 2,000 folders) and a .git folder of 1,000 files, which the ledger lists
+// by their stat without keeping them.
 func tree(b *testing.B, name string) string {
 	bt := benchTrees[name]
 	bt.once.Do(func() {
@@ -68,6 +71,8 @@ func tree(b *testing.B, name string) string {
 			}
 		case "100k":
 			bt.err = makeFlatTree(bt.dir, 1000, 100)
+		case "ignored":
+			bt.err = makeIgnoredTree(bt.dir)
 		}
 	})
 	if bt.skip != "" {
@@ -93,6 +98,19 @@ func makeFlatTree(dir string, folders, files int) error {
 		}
 	}
 	return nil
+}
+
+func makeIgnoredTree(dir string) error {
+	if err := makeFlatTree(filepath.Join(dir, "src"), 10, 100); err != nil {
+		return err
+	}
+	if err := makeFlatTree(filepath.Join(dir, "node_modules"), 2000, 10); err != nil {
+		return err
+	}
+	if err := makeFlatTree(filepath.Join(dir, ".git", "objects"), 256, 4); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("node_modules/\n"), 0o644)
 }
 
 // edits numbers the changes of touchOne across runs.
@@ -127,7 +145,7 @@ func dirSize(dir string) int64 {
 // folders with changes; the -full-scans runs show what a project that
 // cannot be watched pays (a network file system, or no inotify watch left).
 func BenchmarkCommandCheckpoint(b *testing.B) {
-	for _, name := range []string{"goroot", "goroot-full-scans", "100k", "100k-full-scans"} {
+	for _, name := range []string{"goroot", "goroot-full-scans", "100k", "100k-full-scans", "ignored", "ignored-full-scans"} {
 		b.Run(name, func(b *testing.B) {
 			dir := tree(b, strings.TrimSuffix(name, "-full-scans"))
 			home := b.TempDir()
@@ -143,7 +161,7 @@ func BenchmarkCommandCheckpoint(b *testing.B) {
 				b.Fatal(err)
 			}
 			baseline := time.Since(start)
-			if _, _, err := s.After(ctx); err != nil {
+			if _, err := s.After(ctx); err != nil {
 				b.Fatal(err)
 			}
 			trees.saves.Wait()
@@ -156,7 +174,7 @@ func BenchmarkCommandCheckpoint(b *testing.B) {
 			runCommand(b, trees, root, func() {})
 			b.ResetTimer()
 			for range b.N {
-				effects, _ := runCommand(b, trees, root, func() { touchOne(b, dir) })
+				effects := runCommand(b, trees, root, func() { touchOne(b, dir) })
 				if len(effects) != 1 {
 					b.Fatalf("%d effects, want 1: %+v", len(effects), effects)
 				}

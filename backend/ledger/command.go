@@ -1,8 +1,10 @@
 package ledger
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"pilot/backend/sandbox"
@@ -26,22 +28,39 @@ func (l *Ledger) BeforeCommand(ctx context.Context, root *sandbox.Root) (*Comman
 }
 
 // Finish scans again and records what the command created, modified and
-// deleted. It records nothing (and returns a zero Checkpoint) when the
-// command changed no file.
+// deleted: the project's files (at most Limits.MaxFiles, content kept,
+// revertable) as file events, and the files it changed that the ledger
+// does not keep (in .git folders, ignored, over MaxFiles) as listed ones
+// (at most Limits.MaxListed, those that can run code first; the rest
+// counted as omitted), each marked by RunsCode. It records nothing (and
+// returns a zero Checkpoint) when the command changed no file.
 func (c *Command) Finish(ctx context.Context, sessionID, toolCallID int64, label string) (store.Checkpoint, error) {
-	effects, omitted, err := c.snap.After(ctx)
+	effects, err := c.snap.After(ctx)
 	if err != nil {
 		return store.Checkpoint{}, fmt.Errorf("checkpoint after the command: %w", err)
 	}
-	if len(effects) == 0 && omitted == 0 {
+	if len(effects) == 0 {
 		return store.Checkpoint{}, nil
 	}
 	lim := c.l.trees.Limits()
-	cp := store.Checkpoint{SessionID: sessionID, ToolCallID: toolCallID, Kind: store.CheckpointCommand, Label: label, Omitted: omitted}
-	big, stuck := 0, 0
+	cp := store.Checkpoint{SessionID: sessionID, ToolCallID: toolCallID, Kind: store.CheckpointCommand, Label: label}
+	big, stuck, overCount := 0, 0, 0
 	over := "over " + FormatSize(lim.MaxFileBytes)
+	overWhy := fmt.Sprintf("over the %d files kept per command: not kept", lim.MaxFiles)
+	var listed []store.ListedFile
 	for _, e := range effects {
-		ev := store.FileEvent{Path: e.Path, Before: side(e.Before), After: side(e.After), MadeDirs: e.MadeDirs}
+		runs := RunsCode(e.Path, e.Op, e.Before.Mode, e.After.Mode, e.Folder)
+		if e.Skipped != sandbox.NotSkipped || len(cp.Files) == lim.MaxFiles {
+			why := overWhy
+			if e.Skipped != sandbox.NotSkipped {
+				why = notKept(e)
+			} else {
+				overCount++
+			}
+			listed = append(listed, store.ListedFile{Path: e.Path, Op: string(e.Op), Why: why, RunsCode: runs, Folder: e.Folder})
+			continue
+		}
+		ev := store.FileEvent{Path: e.Path, Before: side(e.Before), After: side(e.After), MadeDirs: e.MadeDirs, RunsCode: runs}
 		switch {
 		case !ev.Before.Kept:
 			ev.Why = over + ": its content from before the command was not kept, so it cannot be reverted"
@@ -53,9 +72,10 @@ func (c *Command) Finish(ctx context.Context, sessionID, toolCallID int64, label
 		}
 		cp.Files = append(cp.Files, ev)
 	}
+	cp.Listed, cp.Omitted = firstListed(listed, lim.MaxListed)
 	var notes []string
-	if omitted > 0 {
-		notes = append(notes, fmt.Sprintf("The command changed %d files; only the first %d are recorded and can be reverted.", len(effects)+omitted, len(effects)))
+	if overCount > 0 {
+		notes = append(notes, fmt.Sprintf("The command changed %d of the project's files; only the first %d are recorded and can be reverted, the others are listed without being kept.", len(cp.Files)+overCount, len(cp.Files)))
 	}
 	if big > 0 {
 		n := fmt.Sprintf("%d %s %s: listed, but the content is not kept", big, plural(big, "file is", "files are"), over)
@@ -63,6 +83,22 @@ func (c *Command) Finish(ctx context.Context, sessionID, toolCallID int64, label
 			n += fmt.Sprintf("; %d of them cannot be reverted", stuck)
 		}
 		notes = append(notes, n+".")
+	}
+	skipped := 0
+	for _, l := range cp.Listed {
+		if l.Why != overWhy {
+			skipped++
+		}
+	}
+	if skipped > 0 {
+		notes = append(notes, fmt.Sprintf("%d %s in .git folders or ignored: listed, not kept, %s cannot be undone.", skipped, plural(skipped, "file is", "files are"), plural(skipped, "it", "they")))
+	}
+	if cp.Omitted > 0 {
+		line := fmt.Sprintf("%d more %s not listed (over the %d listed per command)", cp.Omitted, plural(cp.Omitted, "file changed is", "files changed are"), lim.MaxListed)
+		if runs := countRuns(listed[len(cp.Listed):]); runs > 0 {
+			line += fmt.Sprintf("; %d of them can run code", runs)
+		}
+		notes = append(notes, line+".")
 	}
 	cp.Note = strings.Join(notes, " ")
 	cp, err = c.l.st.BeginCheckpoint(ctx, cp)
@@ -74,6 +110,51 @@ func (c *Command) Finish(ctx context.Context, sessionID, toolCallID int64, label
 	}
 	cp.Done = true
 	return cp, nil
+}
+
+// notKept is why the ledger lists e, a file in a .git folder or an
+// ignored one, without keeping it.
+func notKept(e Effect) string {
+	switch {
+	case e.Folder:
+		return "a git folder: not kept"
+	case e.Skipped == sandbox.InGit:
+		return "in a git folder: not kept"
+	}
+	return "ignored: not kept"
+}
+
+// firstListed keeps at most max of the listed files (by path), those that
+// can run code first, and counts the others. listed is sorted by path and
+// is reordered.
+func firstListed(listed []store.ListedFile, max int) ([]store.ListedFile, int) {
+	slices.SortStableFunc(listed, func(a, b store.ListedFile) int {
+		return cmp.Compare(runsRank(a), runsRank(b))
+	})
+	omitted := 0
+	if len(listed) > max {
+		omitted = len(listed) - max
+	}
+	kept := slices.Clone(listed[:len(listed)-omitted])
+	slices.SortFunc(kept, func(a, b store.ListedFile) int { return strings.Compare(a.Path, b.Path) })
+	return kept, omitted
+}
+
+func runsRank(f store.ListedFile) int {
+	if f.RunsCode != "" {
+		return 0
+	}
+	return 1
+}
+
+func countRuns(files []store.ListedFile) int {
+	n := 0
+	for _, f := range files {
+		if f.RunsCode != "" {
+			n++
+		}
+	}
+	return n
 }
 
 func plural(n int, one, many string) string {

@@ -7,6 +7,8 @@ import (
 	"hash/crc32"
 	"io/fs"
 	"os"
+
+	"pilot/backend/sandbox"
 )
 
 // entry is one file of a scan: its stat (to tell whether it changed) and
@@ -17,6 +19,9 @@ type entry struct {
 	mode               fs.FileMode // as modeOf
 	hash               [32]byte
 	kept               bool // content in the blob store
+	// skip: a file the ledger lists but does not keep (in a .git folder,
+	// ignored): its hash stands for its stat (listHash), never read.
+	skip sandbox.Skipped
 }
 
 // sameStat reports whether the file looks unchanged since e was taken.
@@ -33,11 +38,14 @@ type manifest struct {
 	root    string // absolute project folder
 	scanned int64  // Unix nanoseconds when the scan started
 	files   map[string]entry
-	// dirs are the folders the scan found (not the root), so that a file
-	// a command created can be undone without removing a folder that was
-	// there before. Not written to the manifest file: only scans made by
-	// this process are compared, and a loaded manifest has none (nil).
-	dirs map[string]bool
+	// dirs are the folders the scan found (not the root), each with why
+	// its files are not kept (NotSkipped for the project's own), so that a
+	// file a command created can be undone without removing a folder that
+	// was there before, a partial scan starting in a folder knows how to
+	// read it, and a new .git folder is seen. Not written to the manifest
+	// file: only scans made by this process are compared, and a loaded
+	// manifest has none (nil).
+	dirs map[string]sandbox.Skipped
 }
 
 // A manifest file is "PLM1", then uvarint-prefixed fields: the root, the
@@ -49,13 +57,25 @@ const manifestMagic = "PLM1"
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
+// marshal writes the project's files, not the ones the ledger only lists
+// (in .git folders, ignored): nothing is reused of those (a scan lstats
+// them again), and a node_modules would multiply the file's size.
 func (m *manifest) marshal() []byte {
-	b := make([]byte, 0, 64+len(m.files)*96)
+	n := 0
+	for _, e := range m.files {
+		if e.skip == sandbox.NotSkipped {
+			n++
+		}
+	}
+	b := make([]byte, 0, 64+n*96)
 	b = append(b, manifestMagic...)
 	b = appendString(b, m.root)
 	b = binary.AppendVarint(b, m.scanned)
-	b = binary.AppendUvarint(b, uint64(len(m.files)))
+	b = binary.AppendUvarint(b, uint64(n))
 	for rel, e := range m.files {
+		if e.skip != sandbox.NotSkipped {
+			continue
+		}
 		b = appendString(b, rel)
 		b = binary.AppendVarint(b, e.size)
 		b = binary.AppendVarint(b, e.mtime)

@@ -53,11 +53,14 @@ type Conflict struct {
 
 // Result is what a restore did, or would do.
 type Result struct {
-	Conflicts  []Conflict        // unresolved: nothing was written
-	Restored   []store.FileEvent // written
-	Kept       []string          // conflicts resolved as "mine": left alone
-	Missing    []store.FileEvent // not restorable: content not kept (Why says why)
-	Checkpoint store.Checkpoint  // the restore's own checkpoint (zero when nothing was written)
+	Conflicts []Conflict        // unresolved: nothing was written
+	Restored  []store.FileEvent // written
+	Kept      []string          // conflicts resolved as "mine": left alone
+	Missing   []store.FileEvent // not restorable: content not kept (Why says why)
+	// NotKept are the files the steps undone listed without keeping them:
+	// left as they are.
+	NotKept    []store.ListedFile
+	Checkpoint store.Checkpoint // the restore's own checkpoint (zero when nothing was written)
 }
 
 // history is each path's events in a session's done checkpoints, oldest first.
@@ -114,7 +117,9 @@ func (l *Ledger) RevertCheckpoint(ctx context.Context, id int64, res map[string]
 		ts = append(ts, t)
 	}
 	label := "Reverted: " + strings.TrimPrefix(cp.Label, "→ ")
-	return l.restore(ctx, cp.SessionID, store.CheckpointRevert, label, ts, res)
+	r, err := l.restore(ctx, cp.SessionID, store.CheckpointRevert, label, ts, res)
+	r.NotKept = cp.Listed
+	return r, err
 }
 
 // unapply takes the change of event e out of the file's later content
@@ -146,6 +151,9 @@ func (l *Ledger) RevertFile(ctx context.Context, sessionID int64, rel string, re
 	cps, err := l.st.Checkpoints(ctx, sessionID)
 	if err != nil {
 		return Result{}, err
+	}
+	if ls := listings(cps)[rel]; len(ls) > 0 {
+		return Result{}, fmt.Errorf("%s: the ledger lists it without keeping its content (%s), so it cannot be reverted: %w", rel, ls[len(ls)-1].Why, ErrNothing)
 	}
 	evs := history(cps)[rel]
 	if len(evs) == 0 {
@@ -193,7 +201,13 @@ func (l *Ledger) Rewind(ctx context.Context, sessionID, messageID int64, label s
 	for _, p := range order {
 		ts = append(ts, *byPath[p])
 	}
-	return l.restore(ctx, sessionID, store.CheckpointRewind, label, ts, res)
+	r, err := l.restore(ctx, sessionID, store.CheckpointRewind, label, ts, res)
+	for _, c := range cps {
+		if c.Done && c.MessageID >= messageID {
+			r.NotKept = append(r.NotKept, c.Listed...)
+		}
+	}
+	return r, err
 }
 
 // restore checks every target against the disk, returns the conflicts

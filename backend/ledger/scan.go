@@ -96,24 +96,24 @@ func (t *Trees) scanFull(ctx context.Context, root *sandbox.Root, p *project) (*
 		if p.w, err = newWatcher(start.Abs); err != nil {
 			p.noWatch = err
 		} else {
-			p.w.add(start.Abs, start.Rel)
+			p.w.add(start.Abs, start.Rel, false)
 		}
 	}
 	w := p.w
 	prev := p.cur
 	m := &manifest{root: root.Dir(), scanned: time.Now().UnixNano(), files: make(map[string]entry, len(prev.files)+16),
-		dirs: make(map[string]bool, len(prev.dirs))}
+		dirs: make(map[string]sandbox.Skipped, len(prev.dirs))}
 	var mu sync.Mutex
 	dir := func(e sandbox.Entry) bool {
 		if w != nil {
-			w.add(e.Abs, e.Rel)
+			w.add(e.Abs, e.Rel, e.Skipped != sandbox.NotSkipped)
 		}
 		mu.Lock()
-		m.dirs[e.Rel] = true
+		m.dirs[e.Rel] = e.Skipped
 		mu.Unlock()
 		return true
 	}
-	if err := t.walk(ctx, root, []sandbox.Path{start}, dir, prev, m, nil); err != nil {
+	if err := t.walk(ctx, root, []sandbox.Start{{Path: start}}, dir, prev, m, nil); err != nil {
 		p.stopWatching(nil)
 		return nil, err
 	}
@@ -145,9 +145,9 @@ func (t *Trees) scanPart(ctx context.Context, root *sandbox.Root, p *project, c 
 			return false
 		}
 		maps.DeleteFunc(m.files, func(rel string, _ entry) bool { return below(rel) })
-		maps.DeleteFunc(m.dirs, func(rel string, _ bool) bool { return below(rel) })
+		maps.DeleteFunc(m.dirs, func(rel string, _ sandbox.Skipped) bool { return below(rel) })
 	}
-	var starts []sandbox.Path
+	var starts []sandbox.Start
 	for d := range c.dirty {
 		if !w.watching(d) {
 			continue // forgotten: its parent is read again
@@ -157,7 +157,7 @@ func (t *Trees) scanPart(ctx context.Context, root *sandbox.Root, p *project, c 
 			c.dirty[d] = false // now a link or unreachable: its files are gone
 			continue
 		}
-		starts = append(starts, sp)
+		starts = append(starts, sandbox.Start{Path: sp, Skipped: prev.dirs[d]})
 	}
 	seen := map[string]bool{}
 	var mu sync.Mutex
@@ -165,9 +165,9 @@ func (t *Trees) scanPart(ctx context.Context, root *sandbox.Root, p *project, c 
 		if w.watching(e.Rel) {
 			return false // known: its own events say when it changes
 		}
-		w.add(e.Abs, e.Rel)
+		w.add(e.Abs, e.Rel, e.Skipped != sandbox.NotSkipped)
 		mu.Lock()
-		m.dirs[e.Rel] = true
+		m.dirs[e.Rel] = e.Skipped
 		mu.Unlock()
 		return true
 	}
@@ -183,8 +183,10 @@ func (t *Trees) scanPart(ctx context.Context, root *sandbox.Root, p *project, c 
 }
 
 // walk reads the folders starts (and below them, as dir decides) into m,
-// recording in seen (when not nil) every file found.
-func (t *Trees) walk(ctx context.Context, root *sandbox.Root, starts []sandbox.Path, dir func(sandbox.Entry) bool, prev, m *manifest, seen map[string]bool) error {
+// recording in seen (when not nil) every file found: the project's files
+// and those the ledger lists without keeping them (in .git folders,
+// ignored).
+func (t *Trees) walk(ctx context.Context, root *sandbox.Root, starts []sandbox.Start, dir func(sandbox.Entry) bool, prev, m *manifest, seen map[string]bool) error {
 	trusted := prev.scanned - racyMargin
 	st, err := openStatter(root.Dir())
 	if err != nil {
@@ -193,7 +195,7 @@ func (t *Trees) walk(ctx context.Context, root *sandbox.Root, starts []sandbox.P
 	defer st.close()
 	var mu sync.Mutex
 	var firstErr error
-	werr := root.WalkFolders(ctx, starts, dir, func(e sandbox.Entry) {
+	werr := root.WalkFolders(ctx, starts, true, dir, func(e sandbox.Entry) {
 		if e.Type&^fs.ModeSymlink != 0 {
 			return // devices, sockets, pipes: not project files
 		}
@@ -217,14 +219,20 @@ func (t *Trees) walk(ctx context.Context, root *sandbox.Root, starts []sandbox.P
 }
 
 // stat returns the entry of one file found by the walk; ok is false when
-// the file is gone or not a regular file or a link.
+// the file is gone or not a regular file or a link. A file the ledger
+// does not keep (e.Skipped) is only lstat'ed, never read.
 func (t *Trees) stat(st *statter, e sandbox.Entry, prev *manifest, trusted int64) (entry, bool, error) {
 	ent, ok := st.lstat(e.Rel, e.Abs)
 	if !ok {
 		return entry{}, false, nil // removed meanwhile, or not a file
 	}
+	if e.Skipped != sandbox.NotSkipped {
+		ent.skip = e.Skipped
+		ent.hash = listHash(&ent)
+		return ent, true, nil
+	}
 	old, had := prev.files[e.Rel]
-	if had && old.sameStat(ent) && old.mtime < trusted {
+	if had && old.skip == sandbox.NotSkipped && old.sameStat(ent) && old.mtime < trusted {
 		ent.hash, ent.kept = old.hash, old.kept
 		return ent, true, nil
 	}

@@ -13,11 +13,12 @@ import (
 	"testing"
 )
 
-// files is what a manifest says of each file: its hash and mode.
+// files is what a manifest says of each file: its hash, mode and why it
+// is not kept.
 func files(m *manifest) map[string]string {
 	out := make(map[string]string, len(m.files))
 	for rel, e := range m.files {
-		out[rel] = fmt.Sprintf("%x %v", e.hash[:6], e.mode)
+		out[rel] = fmt.Sprintf("%x %v %d", e.hash[:6], e.mode, e.skip)
 	}
 	return out
 }
@@ -81,7 +82,7 @@ func (o *treeOps) write(rel, content string) {
 func (o *treeOps) step() string {
 	o.n++
 	name := fmt.Sprintf("n%d", o.n)
-	switch o.r.IntN(11) {
+	switch o.r.IntN(14) {
 	case 0, 1: // a new file in a folder that exists
 		rel := filepath.ToSlash(filepath.Join(o.folder(), name+".txt"))
 		o.write(rel, "new "+name)
@@ -134,6 +135,19 @@ func (o *treeOps) step() string {
 			os.Chmod(o.abs(f), 0o755)
 			return "chmod +x " + f
 		}
+	case 11: // an ignored file
+		rel := filepath.ToSlash(filepath.Join(o.folder(), name+".log"))
+		o.write(rel, "log "+name)
+		return "create " + rel
+	case 12: // a file in an ignored folder
+		rel := filepath.ToSlash(filepath.Join(o.folder(), "build", name+".o"))
+		o.write(rel, "object "+name)
+		return "create " + rel
+	case 13: // git init, and a hook
+		rel := filepath.ToSlash(filepath.Join(o.folder(), ".git", "hooks", name))
+		o.write(rel, "#!/bin/sh\n")
+		os.Chmod(o.abs(rel), 0o755)
+		return "create " + rel
 	}
 	return "nothing"
 }
@@ -172,7 +186,7 @@ func TestWatchedScansMatchFullScans(t *testing.T) {
 				for range 1 + o.r.IntN(4) {
 					log = append(log, o.step())
 				}
-				if _, _, err := s.After(ctx); err != nil {
+				if _, err := s.After(ctx); err != nil {
 					t.Fatal(err)
 				}
 				p := trees.project(root.Dir())
@@ -222,13 +236,18 @@ func TestWatchedScanKinds(t *testing.T) {
 		{"first", func() {}, scanCounts{full: 1, none: 1}, nil},
 		{"nothing", func() {}, scanCounts{none: 2}, nil},
 		{"one file", func() { writeFiles(t, dir, map[string]string{"a/one.txt": "one"}) }, scanCounts{none: 1, partial: 1}, []string{"a/one.txt modified"}},
-		{"ignored file", func() { writeFiles(t, dir, map[string]string{"b/x.log": "log"}) }, scanCounts{none: 1, partial: 1}, nil},
-		{"ignore rules", func() { writeFiles(t, dir, map[string]string{".gitignore": "*.txt\n"}) }, scanCounts{none: 1, full: 1}, []string{".gitignore modified", "a/one.txt deleted", "b/two.txt deleted", "b/x.log created"}},
-		{"exclude", func() { writeFiles(t, dir, map[string]string{".git/info/exclude": ".gitignore\n"}) }, scanCounts{none: 1, full: 1}, []string{".gitignore deleted"}},
+		// An ignored file is listed, by its stat.
+		{"ignored file", func() { writeFiles(t, dir, map[string]string{"b/x.log": "log"}) }, scanCounts{none: 1, partial: 1}, []string{"b/x.log created"}},
+		// Files the rules now ignore, or no longer ignore, did not change.
+		{"ignore rules", func() { writeFiles(t, dir, map[string]string{".gitignore": "*.txt\n"}) }, scanCounts{none: 1, full: 1}, []string{".gitignore modified"}},
+		{"exclude", func() { writeFiles(t, dir, map[string]string{".git/info/exclude": ".gitignore\n"}) }, scanCounts{none: 1, full: 1}, []string{".git created", ".git/info/exclude created"}},
+		// An ignore file in a folder the ledger does not keep changes no rule.
+		{"ignore file in .git", func() { writeFiles(t, dir, map[string]string{".git/info/.gitignore": "*\n"}) }, scanCounts{none: 1, partial: 1}, []string{".git/info/.gitignore created"}},
+		{"a hook", func() { writeFiles(t, dir, map[string]string{".git/hooks/post-checkout": "#!/bin/sh\n"}) }, scanCounts{none: 1, partial: 1}, []string{".git/hooks/post-checkout created"}},
 	}
 	for _, st := range steps {
 		before := p.scans
-		effects, _ := runCommand(t, trees, root, st.change)
+		effects := runCommand(t, trees, root, st.change)
 		got := scanCounts{p.scans.full - before.full, p.scans.partial - before.partial, p.scans.none - before.none}
 		if got != st.want {
 			t.Errorf("%s: scans %+v, want %+v", st.name, got, st.want)

@@ -141,6 +141,8 @@ func (l *Ledger) finish(ctx context.Context, sessionID, noteSession int64, r Res
 		parts = append(parts, e.Path+" ("+restoredHow(e)+")")
 	}
 	switch {
+	case len(r.Restored) == 0 && len(r.Missing) == 0 && len(r.Kept) == 0 && len(r.NotKept) > 0:
+		res.Message = nothing + "."
 	case len(r.Restored) == 0 && len(r.Missing) == 0 && len(r.Kept) == 0:
 		res.Message = "Nothing to restore: the files are already as they were."
 	case len(r.Restored) == 0 && len(r.Missing) == 0:
@@ -155,6 +157,7 @@ func (l *Ledger) finish(ctx context.Context, sessionID, noteSession int64, r Res
 		}
 		res.Message += "."
 	}
+	res.Message += notKeptSentence(r.NotKept)
 	if len(parts) > 0 {
 		note := "[Pilot] Since your last turn " + told + ": " + strings.Join(parts, ", ") + ". Read these files again before changing them."
 		if err := l.st.AddPendingNote(ctx, noteSession, note); err != nil {
@@ -164,17 +167,49 @@ func (l *Ledger) finish(ctx context.Context, sessionID, noteSession int64, r Res
 	return res, nil
 }
 
+// notKeptSentence says which files the steps undone changed that the
+// ledger did not keep, and so are left as they are, those that can run
+// code named first: " 2 files the undone steps changed were not kept and
+// are left as they are: sub/.git/hooks/pre-commit (can run code: a git
+// hook), x.log." "" when there are none.
+func notKeptSentence(files []store.ListedFile) string {
+	if len(files) == 0 {
+		return ""
+	}
+	seen := map[string]bool{}
+	var runs, other []string
+	for _, f := range files {
+		if seen[f.Path] {
+			continue
+		}
+		seen[f.Path] = true
+		if f.RunsCode != "" {
+			runs = append(runs, f.Path+" (can run code: "+f.RunsCode+")")
+		} else {
+			other = append(other, f.Path)
+		}
+	}
+	n := len(runs) + len(other)
+	return fmt.Sprintf(" %d %s the undone steps changed %s not kept and %s left as %s: %s.", n, plural(n, "file", "files"),
+		plural(n, "was", "were"), plural(n, "is", "are"), plural(n, "it is", "they are"), firstNames(append(runs, other...)))
+}
+
 // namedFiles is "a.txt", "2 files (a.txt, b.txt)", or "5 files (a.txt, b.txt, c.txt and 2 more)".
 func namedFiles(paths []string) string {
 	if len(paths) == 1 {
 		return paths[0]
 	}
+	return fmt.Sprintf("%d files (%s)", len(paths), firstNames(paths))
+}
+
+// firstNames is "a.txt, b.txt, c.txt", or "a.txt, b.txt, c.txt and 2 more".
+func firstNames(paths []string) string {
 	shown := paths[:min(len(paths), 3)]
 	list := strings.Join(shown, ", ")
 	if more := len(paths) - len(shown); more > 0 {
 		list += fmt.Sprintf(" and %d more", more)
 	}
-	return fmt.Sprintf("%d files (%s)", len(paths), list)
+	return list
 }
 
 func restoredHow(e store.FileEvent) string {
@@ -199,6 +234,9 @@ func (l *Ledger) result(sessionID int64, r Result) wire.RestoreResult {
 	}
 	for _, e := range r.Missing {
 		res.Missing = append(res.Missing, wire.FileEffect{Path: e.Path, Why: e.Why})
+	}
+	for _, f := range r.NotKept {
+		res.NotKept = append(res.NotKept, listedView(f))
 	}
 	if len(r.Conflicts) > 0 {
 		res.Message = fmt.Sprintf("%d %s changed outside Pilot since Pilot last wrote %s: choose for each whether to keep your version or go back to the earlier one. Nothing was restored yet.",

@@ -23,14 +23,18 @@ import (
 	"pilot/backend/sandbox"
 )
 
-// Limits bound what a command's checkpoint keeps.
+// Limits bound what a command's checkpoint keeps and lists.
 type Limits struct {
 	MaxFileBytes int64 // larger files are listed but their content is not kept (Kept=false)
-	MaxFiles     int   // most effects reported per command; the rest are counted as omitted
+	MaxFiles     int   // most effects recorded per command (content kept, revertable); the rest are listed
+	// MaxListed is the most files listed per command without being
+	// recorded (in .git folders, ignored, over MaxFiles), those that can
+	// run code first; the rest are counted as omitted.
+	MaxListed int
 }
 
 // DefaultLimits are the limits Pilot runs with.
-var DefaultLimits = Limits{MaxFileBytes: 4 << 20, MaxFiles: 2000}
+var DefaultLimits = Limits{MaxFileBytes: 4 << 20, MaxFiles: 2000, MaxListed: 2000}
 
 // Op is what a command did to a file.
 type Op string
@@ -50,6 +54,11 @@ type Effect struct {
 	// MadeDirs, for a created file, are the folders on its path that were
 	// not there before the command, outermost first; nil when not known.
 	MadeDirs []string
+	// Skipped: a file the ledger lists but keeps none of (in a .git
+	// folder, ignored); its states' hashes stand for its stat.
+	Skipped sandbox.Skipped
+	// Folder: a .git folder the command made (Op Created), not a file.
+	Folder bool
 }
 
 // racyMargin: a file whose mtime is this close to (or after) the start of
@@ -103,6 +112,9 @@ func NewTrees(blobs *Blobs, dir string, limits Limits) *Trees {
 	if limits.MaxFiles <= 0 {
 		limits.MaxFiles = DefaultLimits.MaxFiles
 	}
+	if limits.MaxListed <= 0 {
+		limits.MaxListed = DefaultLimits.MaxListed
+	}
 	return &Trees{blobs: blobs, dir: dir, limits: limits, log: slog.New(slog.DiscardHandler), projects: map[string]*project{}}
 }
 
@@ -143,10 +155,11 @@ type Snapshot struct {
 	before *manifest
 }
 
-// Before scans the project: every file the ignore rules let through is
-// lstat'ed (symbolic links are never followed), and the content of each
-// file that is new or changed since the last scan of this project is
-// stored in the blob store. The first scan of a project stores everything.
+// Before scans the project: every file is lstat'ed (symbolic links are
+// never followed), and the content of each file the ignore rules let
+// through that is new or changed since the last scan of this project is
+// stored in the blob store (the first scan of a project stores
+// everything). Files in .git folders and ignored ones are only lstat'ed.
 func (t *Trees) Before(ctx context.Context, root *sandbox.Root) (*Snapshot, error) {
 	p := t.project(root.Dir())
 	p.mu.Lock()
@@ -163,46 +176,61 @@ func (t *Trees) Before(ctx context.Context, root *sandbox.Root) (*Snapshot, erro
 }
 
 // After scans the project again, stores the content of what changed,
-// persists the scan and returns the effects since Before, sorted by path:
-// at most Limits.MaxFiles of them, omitted counting the rest.
-func (s *Snapshot) After(ctx context.Context) (effects []Effect, omitted int, err error) {
+// persists the scan and returns every effect since Before, sorted by
+// path: the project's files, the files in .git folders and the ignored
+// ones (Effect.Skipped), and the .git folders made (Effect.Folder).
+func (s *Snapshot) After(ctx context.Context) ([]Effect, error) {
 	s.p.mu.Lock()
 	defer s.p.mu.Unlock()
 	m, err := s.t.scan(ctx, s.root, s.p)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	s.p.cur = m
 	s.t.saveLater(s.p, m)
-	effects = compare(s.before, m)
-	if max := s.t.limits.MaxFiles; len(effects) > max {
-		omitted = len(effects) - max
-		effects = effects[:max:max]
-	}
-	return effects, omitted, nil
+	return compare(s.before, m), nil
 }
 
 // compare lists what changed from a to b, sorted by path.
 func compare(a, b *manifest) []Effect {
 	var out []Effect
+	created := 0
 	for rel, eb := range b.files {
 		ea, ok := a.files[rel]
 		switch {
 		case !ok:
-			out = append(out, Effect{Path: rel, Op: Created, After: eb.state(), MadeDirs: a.madeDirs(rel)})
-		case ea.hash != eb.hash || ea.mode != eb.mode:
-			out = append(out, Effect{Path: rel, Op: Modified, Before: ea.state(), After: eb.state()})
+			out = append(out, Effect{Path: rel, Op: Created, After: eb.state(), MadeDirs: a.madeDirs(rel), Skipped: eb.skip})
+			created++
+		case changed(ea, eb):
+			out = append(out, Effect{Path: rel, Op: Modified, Before: ea.state(), After: eb.state(), Skipped: max(ea.skip, eb.skip)})
 		}
 	}
-	if len(b.files)-countCreated(out) != len(a.files) {
+	if len(b.files)-created != len(a.files) {
 		for rel, ea := range a.files {
 			if _, ok := b.files[rel]; !ok {
-				out = append(out, Effect{Path: rel, Op: Deleted, Before: ea.state()})
+				out = append(out, Effect{Path: rel, Op: Deleted, Before: ea.state(), Skipped: ea.skip})
+			}
+		}
+	}
+	if a.dirs != nil {
+		for rel := range b.dirs {
+			if _, had := a.dirs[rel]; !had && path.Base(rel) == ".git" {
+				out = append(out, Effect{Path: rel, Op: Created, Skipped: sandbox.InGit, Folder: true})
 			}
 		}
 	}
 	slices.SortFunc(out, func(x, y Effect) int { return strings.Compare(x.Path, y.Path) })
 	return out
+}
+
+// changed reports whether a file changed between two scans. A file the
+// ledger started or stopped keeping (an ignore rule changed) has a hash of
+// its content on one side and of its stat on the other: its stat tells.
+func changed(a, b entry) bool {
+	if a.skip != b.skip {
+		return !a.sameStat(b)
+	}
+	return a.hash != b.hash || a.mode != b.mode
 }
 
 // madeDirs returns the folders on rel's path that m did not have,
@@ -212,20 +240,13 @@ func (m *manifest) madeDirs(rel string) []string {
 		return nil
 	}
 	out := []string{}
-	for dir := path.Dir(rel); dir != "." && !m.dirs[dir]; dir = path.Dir(dir) {
+	for dir := path.Dir(rel); dir != "."; dir = path.Dir(dir) {
+		if _, ok := m.dirs[dir]; ok {
+			break
+		}
 		out = append([]string{dir}, out...)
 	}
 	return out
-}
-
-func countCreated(effects []Effect) int {
-	n := 0
-	for _, e := range effects {
-		if e.Op == Created {
-			n++
-		}
-	}
-	return n
 }
 
 // read fills in the hash of the file at abs, storing its content when it
@@ -289,6 +310,23 @@ func (t *Trees) keep(data []byte, ent *entry, base string) error {
 		return err
 	}
 	return nil
+}
+
+// listHash stands for the content of a file the ledger lists but does not
+// read (in a .git folder, ignored): its stat. The ctime changes with every
+// write and cannot be set back, and a file replaced by a rename has
+// another inode, so a rewrite keeping size and mtime is still seen; one
+// missed is a rewrite keeping the size within the same tick of the
+// kernel's file time clock (a few milliseconds) as the scan's lstat
+// before it, the earlier write being in that tick too.
+func listHash(ent *entry) [32]byte {
+	var b []byte
+	b = append(b, "listed\x00"...)
+	b = binary.AppendVarint(b, ent.size)
+	b = binary.AppendVarint(b, ent.mtime)
+	b = binary.AppendVarint(b, ent.ctime)
+	b = binary.AppendUvarint(b, ent.ino)
+	return sha256.Sum256(b)
 }
 
 // statHash stands for the content of a file that could not be read.

@@ -13,7 +13,7 @@ func TestTreesSkipNamedPipe(t *testing.T) {
 	proj, home := t.TempDir(), t.TempDir()
 	writeFiles(t, proj, map[string]string{"a.txt": "a\n"})
 	trees, _ := newTestTrees(t, home, DefaultLimits)
-	effects, _ := runCommand(t, trees, openRoot(t, proj), func() {
+	effects := runCommand(t, trees, openRoot(t, proj), func() {
 		if err := syscall.Mkfifo(filepath.Join(proj, "pipe"), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -38,7 +38,11 @@ type watcher struct {
 	mu   sync.Mutex // add is called from the walk's goroutines
 	rels map[int32]string
 	wds  map[string]int32
-	err  error // the first add that failed: the watcher is not complete
+	// skipped are the folders whose files the ledger lists but does not
+	// keep (.git folders, ignored ones): an ignore file there changes no
+	// rule the scan uses.
+	skipped map[int32]bool
+	err     error // the first add that failed: the watcher is not complete
 }
 
 // newWatcher returns a watcher for the project folder dir, or an error
@@ -55,13 +59,14 @@ func newWatcher(dir string) (*watcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("inotify: %w", err)
 	}
-	return &watcher{fd: fd, rels: map[int32]string{}, wds: map[string]int32{}}, nil
+	return &watcher{fd: fd, rels: map[int32]string{}, wds: map[string]int32{}, skipped: map[int32]bool{}}, nil
 }
 
 func (w *watcher) close() { unix.Close(w.fd) }
 
-// add watches the folder abs (project-relative rel).
-func (w *watcher) add(abs, rel string) {
+// add watches the folder abs (project-relative rel); skipped: the ledger
+// does not keep its files.
+func (w *watcher) add(abs, rel string, skipped bool) {
 	wd, err := unix.InotifyAddWatch(w.fd, abs, watchMask)
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -74,6 +79,11 @@ func (w *watcher) add(abs, rel string) {
 	}
 	w.rels[int32(wd)] = rel
 	w.wds[rel] = int32(wd)
+	if skipped {
+		w.skipped[int32(wd)] = true
+	} else {
+		delete(w.skipped, int32(wd))
+	}
 }
 
 // watching reports whether the folder rel is watched.
@@ -151,7 +161,7 @@ func (w *watcher) parse(b []byte, c *changes) {
 			c.dirty[path.Dir(rel)] = true
 		case name == "":
 			// The folder's own attributes: nothing to rescan.
-		case sandbox.IsIgnoreFile(name):
+		case sandbox.IsIgnoreFile(name) && !w.skipped[ev.Wd]:
 			c.full = true
 		case ev.Mask&unix.IN_ISDIR != 0:
 			// A folder below was made, removed or renamed: what was known
@@ -177,6 +187,7 @@ func (w *watcher) forget(rel string, c *changes) {
 			unix.InotifyRmWatch(w.fd, uint32(wd)) // fails for a folder already gone
 			delete(w.wds, sub)
 			delete(w.rels, wd)
+			delete(w.skipped, wd)
 		}
 	}
 }

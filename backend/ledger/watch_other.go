@@ -17,8 +17,8 @@ func newWatcher(string) (*watcher, error) {
 	return nil, errors.New("folders are watched on Linux only")
 }
 
-func (*watcher) close()                  {}
-func (*watcher) add(string, string)      {}
-func (*watcher) watching(string) bool    { return false }
-func (*watcher) complete() error         { return nil }
-func (*watcher) drain() (changes, error) { return changes{full: true}, nil }
+func (*watcher) close()                   {}
+func (*watcher) add(string, string, bool) {}
+func (*watcher) watching(string) bool     { return false }
+func (*watcher) complete() error          { return nil }
+func (*watcher) drain() (changes, error)  { return changes{full: true}, nil }

@@ -27,4 +27,9 @@
 //
 //	root.ListDir(rel)          one folder, folders first (the UI file tree, list_files)
 //	root.Walk(ctx, start, fn)  every file below a folder, in parallel (glob, grep)
+//
+// The change ledger's scan walks with WalkFolders(..., all, ...), which
+// also reports what the rules leave out (.git folders, ignored files),
+// each with why (Entry.Skipped), so that it can list every file a command
+// changed.
 package sandbox

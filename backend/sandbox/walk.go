@@ -16,7 +16,31 @@ type Entry struct {
 	Abs  string      // absolute, for messages and watching: open the entry with OpenFd
 	Name string      // last element of Rel
 	Type fs.FileMode // type bits only (0 for a regular file, fs.ModeSymlink, ...)
-	dir  dirHandle   // its folder, open while the walk's callback runs
+	// Skipped says why Walk would leave the entry out (NotSkipped for
+	// every entry Walk reports): only WalkFolders with all reports others.
+	Skipped Skipped
+	dir     dirHandle // its folder, open while the walk's callback runs
+}
+
+// Skipped is why Walk leaves an entry out of the project's files.
+type Skipped uint8
+
+const (
+	// NotSkipped: one of the project's files.
+	NotSkipped Skipped = iota
+	// InGit: a .git folder, at any depth, or anything in one.
+	InGit
+	// Ignored: an ignore rule (.gitignore, .pilotignore,
+	// .git/info/exclude) leaves it out, or a folder it is in.
+	Ignored
+)
+
+// Start is a folder WalkFolders starts from, with why Walk would leave it
+// out (NotSkipped for a folder of the project's files): what it finds
+// below is left out for the same reason.
+type Start struct {
+	Path
+	Skipped Skipped
 }
 
 // OpenFd opens the entry for reading by its name in the folder the walk
@@ -40,7 +64,8 @@ type dirJob struct {
 	h        dirHandle
 	name     string
 	abs, rel string
-	m        *matcher
+	m        *matcher // nil below a skipped folder, whose rules are not read
+	skip     Skipped
 }
 
 // dirRef is an open folder shared by the jobs of its subfolders: it is
@@ -84,23 +109,33 @@ func (j dirJob) drop() {
 // every folder below is opened by name in its parent, already open, without
 // following links, so nothing swapped in meanwhile leads the walk out.
 func (r *Root) Walk(ctx context.Context, start Path, fn func(Entry)) error {
-	return r.WalkFolders(ctx, []Path{start}, nil, fn)
+	return r.WalkFolders(ctx, []Start{{Path: start}}, false, nil, fn)
 }
 
 // WalkFolders is Walk from several folders at once (each read with the
 // ignore rules in force there), that also shows the folders found below
 // them: dir, when not nil, gets each one (Type fs.ModeDir) before it is
 // read, and the folder is read only if dir returns true. dir is called
-// from several goroutines at once, like fn.
-func (r *Root) WalkFolders(ctx context.Context, starts []Path, dir func(Entry) bool, fn func(Entry)) error {
-	w := &walker{r: r, ctx: ctx, fn: fn, dir: dir}
+// from several goroutines at once, like fn. With all, the entries Walk
+// leaves out (.git folders and what they hold, ignored files and
+// folders) are reported too, each with why in Entry.Skipped; the ignore
+// files below a skipped folder are not read.
+func (r *Root) WalkFolders(ctx context.Context, starts []Start, all bool, dir func(Entry) bool, fn func(Entry)) error {
+	w := &walker{r: r, ctx: ctx, fn: fn, dir: dir, all: all}
 	w.cond = sync.NewCond(&w.mu)
 	for _, start := range starts {
+		if start.Skipped != NotSkipped && !all {
+			continue
+		}
 		h, err := r.openFolder(start.Rel)
 		if err != nil {
 			continue
 		}
-		w.push(dirJob{h: h, abs: start.Abs, rel: start.Rel, m: r.matcherFor(start.Rel)})
+		j := dirJob{h: h, abs: start.Abs, rel: start.Rel, skip: start.Skipped}
+		if j.skip == NotSkipped {
+			j.m = r.matcherFor(start.Rel)
+		}
+		w.push(j)
 	}
 	n := 2 * runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
@@ -116,6 +151,7 @@ type walker struct {
 	ctx     context.Context
 	fn      func(Entry)
 	dir     func(Entry) bool // nil: every folder is read
+	all     bool             // report skipped entries too
 	mu      sync.Mutex
 	cond    *sync.Cond
 	stack   []dirJob
@@ -172,14 +208,17 @@ func (w *walker) readDir(j dirJob) {
 	if err != nil && len(ents) == 0 {
 		return
 	}
-	m := w.r.readRules(j.m, j.rel, func(name string) bool {
-		for _, e := range ents {
-			if e.Name() == name {
-				return true
+	m := j.m
+	if j.skip == NotSkipped {
+		m = w.r.readRules(j.m, j.rel, func(name string) bool {
+			for _, e := range ents {
+				if e.Name() == name {
+					return true
+				}
 			}
-		}
-		return false
-	})
+			return false
+		})
+	}
 	prefix := j.rel + "/"
 	if j.rel == "." {
 		prefix = ""
@@ -188,21 +227,25 @@ func (w *walker) readDir(j dirJob) {
 		name := e.Name()
 		rel := prefix + name
 		isDir := e.IsDir()
-		if isDir && name == ".git" {
-			continue
+		skip := j.skip
+		switch {
+		case isDir && name == ".git":
+			skip = InGit // a repository's own, even inside an ignored folder
+		case skip == NotSkipped && m.ignored(rel, name, isDir):
+			skip = Ignored
 		}
-		if m.ignored(rel, name, isDir) {
+		if skip != NotSkipped && !w.all {
 			continue
 		}
 		abs := joinName(j.abs, name)
 		if isDir {
-			if w.dir == nil || w.dir(Entry{Rel: rel, Abs: abs, Name: name, Type: fs.ModeDir, dir: h}) {
+			if w.dir == nil || w.dir(Entry{Rel: rel, Abs: abs, Name: name, Type: fs.ModeDir, Skipped: skip, dir: h}) {
 				self.refs.Add(1)
-				w.push(dirJob{parent: self, name: name, abs: abs, rel: rel, m: m})
+				w.push(dirJob{parent: self, name: name, abs: abs, rel: rel, m: m, skip: skip})
 			}
 			continue
 		}
-		w.fn(Entry{Rel: rel, Abs: abs, Name: name, Type: e.Type(), dir: h})
+		w.fn(Entry{Rel: rel, Abs: abs, Name: name, Type: e.Type(), Skipped: skip, dir: h})
 	}
 }
 

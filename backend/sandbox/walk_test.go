@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -253,17 +254,17 @@ func TestWalkFolders(t *testing.T) {
 		"d/e/8.txt":       "",
 		"untouched/9.txt": "",
 	})
-	var starts []Path
+	var starts []Start
 	for _, s := range []string{"a", "d"} {
 		p, err := r.Resolve(s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		starts = append(starts, p)
+		starts = append(starts, Start{Path: p})
 	}
 	var mu sync.Mutex
 	var dirs, files []string
-	err := r.WalkFolders(context.Background(), starts, func(e Entry) bool {
+	err := r.WalkFolders(context.Background(), starts, false, func(e Entry) bool {
 		if e.Type != fs.ModeDir {
 			t.Errorf("folder %s has type %v", e.Rel, e.Type)
 		}
@@ -286,5 +287,74 @@ func TestWalkFolders(t *testing.T) {
 	}
 	if want := []string{"a/1.txt", "a/b/2.txt", "a/b/c/3.txt", "d/.gitignore", "d/6.txt", "d/e/8.txt"}; !slices.Equal(files, want) {
 		t.Errorf("files: got %q, want %q", files, want)
+	}
+}
+
+// WalkFolders with all reports what Walk leaves out, each with why: .git
+// folders at any depth (inside an ignored folder too) and what they hold,
+// ignored files and folders and what they hold; a start may be skipped
+// itself, and what is below it is skipped for the same reason.
+func TestWalkFoldersAll(t *testing.T) {
+	t.Parallel()
+	r := tree(t, map[string]string{
+		".gitignore":                   "out/\n*.log\n",
+		".git/config":                  "",
+		".git/hooks/pre-commit":        "",
+		"a.txt":                        "",
+		"b.log":                        "",
+		"out/x.txt":                    "",
+		"out/.gitignore":               "!x.txt\n", // not read: out/ is ignored
+		"out/dep/.git/HEAD":            "",
+		"sub/.git/hooks/post-checkout": "",
+		"sub/c.txt":                    "",
+		"node_modules/.bin/tool":       "",
+	})
+	if err := os.WriteFile(filepath.Join(r.Dir(), ".git", "info"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	walk := func(starts ...Start) map[string]Skipped {
+		got := map[string]Skipped{}
+		var mu sync.Mutex
+		err := r.WalkFolders(context.Background(), starts, true, func(e Entry) bool {
+			mu.Lock()
+			got[e.Rel+"/"] = e.Skipped
+			mu.Unlock()
+			return true
+		}, func(e Entry) {
+			mu.Lock()
+			got[e.Rel] = e.Skipped
+			mu.Unlock()
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	top, err := r.Resolve(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Skipped{
+		".gitignore": NotSkipped, "a.txt": NotSkipped, "sub/": NotSkipped, "sub/c.txt": NotSkipped,
+		".git/": InGit, ".git/config": InGit, ".git/hooks/": InGit, ".git/hooks/pre-commit": InGit, ".git/info": InGit,
+		"sub/.git/": InGit, "sub/.git/hooks/": InGit, "sub/.git/hooks/post-checkout": InGit,
+		"b.log": Ignored, "out/": Ignored, "out/x.txt": Ignored, "out/.gitignore": Ignored, "out/dep/": Ignored,
+		"out/dep/.git/": InGit, "out/dep/.git/HEAD": InGit,
+		"node_modules/": NotSkipped, "node_modules/.bin/": NotSkipped, "node_modules/.bin/tool": NotSkipped,
+	}
+	if got := walk(Start{Path: top}); !maps.Equal(got, want) {
+		t.Errorf("from the root:\n got %v\nwant %v", got, want)
+	}
+	out, err := r.Resolve("out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = map[string]Skipped{"out/x.txt": Ignored, "out/.gitignore": Ignored, "out/dep/": Ignored, "out/dep/.git/": InGit, "out/dep/.git/HEAD": InGit}
+	if got := walk(Start{Path: out, Skipped: Ignored}); !maps.Equal(got, want) {
+		t.Errorf("from out/:\n got %v\nwant %v", got, want)
+	}
+	// Walk leaves all of them out.
+	if got, want := walkAll(t, r, "."), []string{".gitignore", "a.txt", "node_modules/.bin/tool", "sub/c.txt"}; !slices.Equal(got, want) {
+		t.Errorf("Walk: got %q, want %q", got, want)
 	}
 }

@@ -83,8 +83,8 @@ func (w *Service) sessionChanges(ctx context.Context, sess store.Session) (commi
 			return out, err
 		}
 		for _, f := range v.Files {
-			if f.Kind == "" {
-				continue // back to what it was
+			if f.Kind == "" || f.Listed {
+				continue // back to what it was, or not kept (in .git, ignored): not committed
 			}
 			d, err := w.ledger.FileDiff(ctx, sess.ID, f.Path)
 			if err != nil {
@@ -205,7 +205,7 @@ func (w *Service) CommitSession(ctx context.Context, sessionID int64, message st
 		}
 		var paths []string
 		for _, f := range v.Files {
-			if f.Kind != "" {
+			if f.Kind != "" && !f.Listed { // a listed file (in .git, ignored) is not committed
 				paths = append(paths, f.Path)
 			}
 		}

@@ -44,6 +44,20 @@ type FileEvent struct {
 	// MadeDirs are the folders (project-relative, '/'-separated, outermost
 	// first) that creating the file made. nil: not known; empty: none.
 	MadeDirs []string `json:"madeDirs,omitempty"`
+	// RunsCode says why the file, as the checkpoint left it, can run code
+	// (ledger.RunsCode); "" when it cannot.
+	RunsCode string `json:"runsCode,omitempty"`
+}
+
+// ListedFile is a file a command changed that the ledger lists but does
+// not keep (in a .git folder, ignored, over the per-command limit): shown,
+// never reverted.
+type ListedFile struct {
+	Path     string `json:"path"`
+	Op       string `json:"op"`  // created, modified or deleted
+	Why      string `json:"why"` // why it is not kept, a few words
+	RunsCode string `json:"runsCode,omitempty"`
+	Folder   bool   `json:"folder,omitempty"` // a .git folder made, not a file
 }
 
 // Checkpoint is one step of the ledger with its file events.
@@ -60,6 +74,9 @@ type Checkpoint struct {
 	Omitted    int            `json:"omitted,omitempty"`
 	CreatedAt  time.Time      `json:"createdAt"`
 	Files      []FileEvent    `json:"files"`
+	// Listed are the files a command changed that the ledger lists but
+	// does not keep, by path; nil for none.
+	Listed []ListedFile `json:"listed,omitempty"`
 }
 
 // BeginCheckpoint records a checkpoint as pending, with its file events,
@@ -76,10 +93,14 @@ func (s *Store) BeginCheckpoint(ctx context.Context, c Checkpoint) (Checkpoint, 
 				return err
 			}
 		}
-		err := tx.QueryRowContext(ctx, `
-			INSERT INTO checkpoints (session_id, tool_call_id, message_id, kind, label, note, omitted, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			c.SessionID, nullIfZero(c.ToolCallID), c.MessageID, c.Kind, c.Label, c.Note, c.Omitted, millis(c.CreatedAt)).Scan(&c.ID)
+		listed, err := json.Marshal(orNone(c.Listed))
+		if err != nil {
+			return err
+		}
+		err = tx.QueryRowContext(ctx, `
+			INSERT INTO checkpoints (session_id, tool_call_id, message_id, kind, label, note, omitted, created_at, listed)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			c.SessionID, nullIfZero(c.ToolCallID), c.MessageID, c.Kind, c.Label, c.Note, c.Omitted, millis(c.CreatedAt), string(listed)).Scan(&c.ID)
 		if err != nil {
 			return err
 		}
@@ -92,10 +113,10 @@ func (s *Store) BeginCheckpoint(ctx context.Context, c Checkpoint) (Checkpoint, 
 			}
 			err = tx.QueryRowContext(ctx, `
 				INSERT INTO file_events (checkpoint_id, path, before_hash, before_mode, before_size, before_kept,
-					after_hash, after_mode, after_size, after_kept, why, undoes, made_dirs)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+					after_hash, after_mode, after_size, after_kept, why, undoes, made_dirs, runs_code)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 				c.ID, f.Path, f.Before.Hash, f.Before.Mode, f.Before.Size, f.Before.Kept,
-				f.After.Hash, f.After.Mode, f.After.Size, f.After.Kept, f.Why, string(undoes), madeDirsColumn(f.MadeDirs)).Scan(&f.ID)
+				f.After.Hash, f.After.Mode, f.After.Size, f.After.Kept, f.Why, string(undoes), madeDirsColumn(f.MadeDirs), f.RunsCode).Scan(&f.ID)
 			if err != nil {
 				return fmt.Errorf("file event %s: %w", f.Path, err)
 			}
@@ -112,10 +133,18 @@ func orEmpty(ids []int64) []int64 {
 	return ids
 }
 
+func orNone(files []ListedFile) []ListedFile {
+	if files == nil {
+		return []ListedFile{}
+	}
+	return files
+}
+
 // FinishCheckpoint settles a pending checkpoint: the events in drop (ids)
 // did not happen and are removed, the others are final, and the events
-// they undo are marked undone by it. A checkpoint left with no event is
-// deleted. It reports whether the checkpoint remains.
+// they undo are marked undone by it. A checkpoint left with no event (and
+// no file listed or omitted) is deleted. It reports whether the
+// checkpoint remains.
 func (s *Store) FinishCheckpoint(ctx context.Context, id int64, drop []int64) (bool, error) {
 	kept := false
 	err := s.write(ctx, func(tx *sql.Tx) error {
@@ -125,7 +154,8 @@ func (s *Store) FinishCheckpoint(ctx context.Context, id int64, drop []int64) (b
 			}
 		}
 		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM file_events WHERE checkpoint_id = ?`, id).Scan(&n); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM file_events WHERE checkpoint_id = ?1)
+			+ coalesce((SELECT json_array_length(listed) + omitted FROM checkpoints WHERE id = ?1), 0)`, id).Scan(&n); err != nil {
 			return err
 		}
 		if n == 0 {
@@ -146,7 +176,7 @@ func (s *Store) FinishCheckpoint(ctx context.Context, id int64, drop []int64) (b
 }
 
 const checkpointCols = `c.id, c.session_id, coalesce(c.tool_call_id, 0), coalesce(t.tool_use_id, ''), c.message_id,
-	c.kind, c.state = 'done', c.label, c.note, c.omitted, c.created_at`
+	c.kind, c.state = 'done', c.label, c.note, c.omitted, c.created_at, c.listed`
 
 const checkpointFrom = ` FROM checkpoints c LEFT JOIN tool_calls t ON t.id = c.tool_call_id `
 
@@ -188,12 +218,19 @@ func (s *Store) checkpoints(ctx context.Context, where string, args ...any) ([]C
 	for rows.Next() {
 		var c Checkpoint
 		var created int64
+		var listed string
 		if err := rows.Scan(&c.ID, &c.SessionID, &c.ToolCallID, &c.ToolUseID, &c.MessageID, &c.Kind, &c.Done,
-			&c.Label, &c.Note, &c.Omitted, &created); err != nil {
+			&c.Label, &c.Note, &c.Omitted, &created, &listed); err != nil {
 			rows.Close()
 			return nil, err
 		}
 		c.CreatedAt = fromMillis(created)
+		if listed != "[]" {
+			if err := json.Unmarshal([]byte(listed), &c.Listed); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("checkpoint %d listed: %w", c.ID, err)
+			}
+		}
 		byID[c.ID] = len(cs)
 		cs = append(cs, c)
 	}
@@ -220,7 +257,7 @@ func (s *Store) checkpoints(ctx context.Context, where string, args ...any) ([]C
 }
 
 const fileEventCols = `e.id, e.checkpoint_id, e.path, e.before_hash, e.before_mode, e.before_size, e.before_kept,
-	e.after_hash, e.after_mode, e.after_size, e.after_kept, e.why, e.undoes, coalesce(e.undone_by, 0), e.made_dirs`
+	e.after_hash, e.after_mode, e.after_size, e.after_kept, e.why, e.undoes, coalesce(e.undone_by, 0), e.made_dirs, e.runs_code`
 
 // madeDirsColumn is FileEvent.MadeDirs as stored: NULL when not known,
 // else the folders one per line.
@@ -236,7 +273,7 @@ func scanFileEvent(row interface{ Scan(...any) error }) (FileEvent, error) {
 	var undoes string
 	var dirs sql.NullString
 	if err := row.Scan(&f.ID, &f.CheckpointID, &f.Path, &f.Before.Hash, &f.Before.Mode, &f.Before.Size, &f.Before.Kept,
-		&f.After.Hash, &f.After.Mode, &f.After.Size, &f.After.Kept, &f.Why, &undoes, &f.UndoneBy, &dirs); err != nil {
+		&f.After.Hash, &f.After.Mode, &f.After.Size, &f.After.Kept, &f.Why, &undoes, &f.UndoneBy, &dirs, &f.RunsCode); err != nil {
 		return FileEvent{}, err
 	}
 	if dirs.Valid {

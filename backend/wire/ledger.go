@@ -5,14 +5,24 @@ package wire
 
 // FileEffect is what one checkpoint did to one file. Kept is false when
 // the content from before was not stored (over the size limit, or removed
-// by the retention setting): such an effect is listed but cannot be
-// reverted. Why, when set, says what is not kept.
+// by the retention setting), or the ledger lists the file without keeping
+// it (Listed): such an effect cannot be reverted. Why, when set, says what
+// is not kept.
 type FileEffect struct {
 	Path string   `json:"path"`
 	Op   LedgerOp `json:"op"`
 	Kept bool     `json:"kept"`
-	// Why is set when Kept is false: "over 8 MiB, not kept", "removed to stay under the retention limit".
+	// Why is set when Kept is false: "over 8 MiB, not kept", "removed to stay under the retention limit", "in a git folder: not kept".
 	Why string `json:"why,omitempty"`
+	// RunsCode says why the file, as the step left it, can run code ("a
+	// git hook", "executable", "MCP servers: ..."); absent when it cannot.
+	RunsCode string `json:"runsCode,omitempty"`
+	// Listed: a file a command changed that the ledger lists but keeps
+	// none of (in a .git folder, ignored, over the per-command limit): no
+	// diff, no revert.
+	Listed bool `json:"listed,omitempty"`
+	// Folder: a .git folder the command made, not a file.
+	Folder bool `json:"folder,omitempty"`
 }
 
 // Checkpoint is one recorded step of a session: the files an approved
@@ -40,6 +50,12 @@ type LedgerFile struct {
 	Kind        LedgerOp `json:"kind"`
 	Checkpoints []int64  `json:"checkpoints"`
 	Revertable  bool     `json:"revertable"` // every content needed to restore it is kept
+	// RunsCode says why the file, as the session's last step left it, can
+	// run code; absent when it cannot.
+	RunsCode string `json:"runsCode,omitempty"`
+	// Listed: a step listed the file without keeping it (see FileEffect):
+	// it is not reverted, diffed or committed from Pilot.
+	Listed bool `json:"listed,omitempty"`
 }
 
 // Ledger is everything a session changed.
@@ -133,7 +149,12 @@ type RestoreResult struct {
 	Kept      []string     `json:"kept"` // conflicts resolved as mine: left as they are
 	// Missing lists files that could not be restored: their earlier
 	// content was not kept (Why says why).
-	Missing      []FileEffect `json:"missing"`
+	Missing []FileEffect `json:"missing"`
+	// NotKept lists the files the steps undone changed that the ledger
+	// listed without keeping them (in .git folders, ignored, over the
+	// per-command limit): left as they are (RunsCode says which can run
+	// code).
+	NotKept      []FileEffect `json:"notKept,omitempty"`
 	CheckpointID int64        `json:"checkpointId"` // the revert's own checkpoint (undo it to undo the revert)
 	// SessionID is the session to show afterwards: the fork when the
 	// conversation was rewound, else the same session.

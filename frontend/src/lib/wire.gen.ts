@@ -1420,15 +1420,29 @@ export interface JobOutputPayload extends Seq {
 /**
  * FileEffect is what one checkpoint did to one file. Kept is false when
  * the content from before was not stored (over the size limit, or removed
- * by the retention setting): such an effect is listed but cannot be
- * reverted. Why, when set, says what is not kept.
+ * by the retention setting), or the ledger lists the file without keeping
+ * it (Listed): such an effect cannot be reverted. Why, when set, says what
+ * is not kept.
  */
 export interface FileEffect {
   path: string;
   op: LedgerOp;
   kept: boolean;
-  /** Why is set when Kept is false: "over 8 MiB, not kept", "removed to stay under the retention limit". */
+  /** Why is set when Kept is false: "over 8 MiB, not kept", "removed to stay under the retention limit", "in a git folder: not kept". */
   why?: string;
+  /**
+   * RunsCode says why the file, as the step left it, can run code ("a
+   * git hook", "executable", "MCP servers: ..."); absent when it cannot.
+   */
+  runsCode?: string;
+  /**
+   * Listed: a file a command changed that the ledger lists but keeps
+   * none of (in a .git folder, ignored, over the per-command limit): no
+   * diff, no revert.
+   */
+  listed?: boolean;
+  /** Folder: a .git folder the command made, not a file. */
+  folder?: boolean;
 }
 
 /**
@@ -1468,6 +1482,16 @@ export interface LedgerFile {
   checkpoints: number[];
   /** every content needed to restore it is kept */
   revertable: boolean;
+  /**
+   * RunsCode says why the file, as the session's last step left it, can
+   * run code; absent when it cannot.
+   */
+  runsCode?: string;
+  /**
+   * Listed: a step listed the file without keeping it (see FileEffect):
+   * it is not reverted, diffed or committed from Pilot.
+   */
+  listed?: boolean;
 }
 
 /** Ledger is everything a session changed. */
@@ -1588,6 +1612,13 @@ export interface RestoreResult {
    * content was not kept (Why says why).
    */
   missing: FileEffect[];
+  /**
+   * NotKept lists the files the steps undone changed that the ledger
+   * listed without keeping them (in .git folders, ignored, over the
+   * per-command limit): left as they are (RunsCode says which can run
+   * code).
+   */
+  notKept?: FileEffect[];
   /** the revert's own checkpoint (undo it to undo the revert) */
   checkpointId: number;
   /**

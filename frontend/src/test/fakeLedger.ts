@@ -14,7 +14,7 @@ export interface Step {
   note?: string;
   omitted?: number;
   /** path → content before and after the step. */
-  files: Record<string, { before: Content; after: Content; kept?: boolean; why?: string }>;
+  files: Record<string, { before: Content; after: Content; kept?: boolean; why?: string; runsCode?: string; listed?: boolean; folder?: boolean }>;
 }
 
 interface Stored extends Checkpoint {
@@ -75,7 +75,15 @@ export class FakeLedger {
     const effects: FileEffect[] = [];
     const contents: Stored["contents"] = {};
     for (const [path, f] of Object.entries(step.files)) {
-      effects.push({ path, op: opOf(f.before, f.after), kept: f.kept ?? true, ...(f.why ? { why: f.why } : {}) });
+      effects.push({
+        path,
+        op: opOf(f.before, f.after),
+        kept: f.kept ?? true,
+        ...(f.why ? { why: f.why } : {}),
+        ...(f.runsCode ? { runsCode: f.runsCode } : {}),
+        ...(f.listed ? { listed: true } : {}),
+        ...(f.folder ? { folder: true } : {}),
+      });
       contents[path] = { before: f.before, after: f.after };
       this.write(path, f.after);
     }
@@ -136,11 +144,16 @@ export class FakeLedger {
       const before = this.original(sessionId, path);
       const now = this.now(path);
       const touching = cps.filter((c) => path in c.contents);
+      const effects = touching.map((c) => c.files.find((f) => f.path === path)!);
+      const runsCode = effects[effects.length - 1]?.runsCode;
+      const listed = effects.some((f) => f.listed);
       return {
         path,
         kind: before === now ? "" : opOf(before, now),
         checkpoints: touching.map((c) => c.id),
-        revertable: touching.every((c) => c.files.find((f) => f.path === path)?.kept !== false),
+        revertable: effects.every((f) => f.kept !== false),
+        ...(runsCode ? { runsCode } : {}),
+        ...(listed ? { listed } : {}),
       };
     });
     return { sessionId, files, checkpoints: cps.map((c) => this.view(c)) };

@@ -541,6 +541,9 @@ export namespace wire {
 	    op: string;
 	    kept: boolean;
 	    why?: string;
+	    runsCode?: string;
+	    listed?: boolean;
+	    folder?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new FileEffect(source);
@@ -552,6 +555,9 @@ export namespace wire {
 	        this.op = source["op"];
 	        this.kept = source["kept"];
 	        this.why = source["why"];
+	        this.runsCode = source["runsCode"];
+	        this.listed = source["listed"];
+	        this.folder = source["folder"];
 	    }
 	}
 	export class Checkpoint {
@@ -1185,6 +1191,8 @@ export namespace wire {
 	    kind: string;
 	    checkpoints: number[];
 	    revertable: boolean;
+	    runsCode?: string;
+	    listed?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new LedgerFile(source);
@@ -1196,6 +1204,8 @@ export namespace wire {
 	        this.kind = source["kind"];
 	        this.checkpoints = source["checkpoints"];
 	        this.revertable = source["revertable"];
+	        this.runsCode = source["runsCode"];
+	        this.listed = source["listed"];
 	    }
 	}
 	export class Ledger {
@@ -1749,6 +1759,7 @@ export namespace wire {
 	    restored: FileEffect[];
 	    kept: string[];
 	    missing: FileEffect[];
+	    notKept?: FileEffect[];
 	    checkpointId: number;
 	    sessionId: number;
 	    message: string;
@@ -1764,6 +1775,7 @@ export namespace wire {
 	        this.restored = this.convertValues(source["restored"], FileEffect);
 	        this.kept = source["kept"];
 	        this.missing = this.convertValues(source["missing"], FileEffect);
+	        this.notKept = this.convertValues(source["notKept"], FileEffect);
 	        this.checkpointId = source["checkpointId"];
 	        this.sessionId = source["sessionId"];
 	        this.message = source["message"];

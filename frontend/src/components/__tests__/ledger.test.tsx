@@ -123,6 +123,74 @@ describe("command card", () => {
   });
 });
 
+describe("command card: what can run code", () => {
+  /** Session 1: a command that made a repository with a hook, an executable script and a plain file. */
+  function hooked(): FakeBackend {
+    const b = new FakeBackend();
+    const cmd = b.ledger.record(1, {
+      kind: "command",
+      messageId: 2,
+      toolCallId: "t2",
+      label: "$ git init",
+      note: "3 files are in .git folders or ignored: listed, not kept, they cannot be undone.",
+      files: {
+        "notes.txt": { before: null, after: "y" },
+        "run.sh": { before: null, after: "x", runsCode: "executable" },
+        "sub/.git": { before: null, after: "", kept: false, listed: true, folder: true, why: "a git folder: not kept", runsCode: "a new git repository: git runs its hooks and config here" },
+        "sub/.git/HEAD": { before: null, after: "ref\n", kept: false, listed: true, why: "in a git folder: not kept" },
+        "sub/.git/hooks/post-checkout": { before: null, after: "#!/bin/sh\n", kept: false, listed: true, why: "in a git folder: not kept", runsCode: "a git hook" },
+      },
+    });
+    b.details[1] = detail(1, {
+      messages: [msg(1, "user", [{ type: "text", text: "make a repo" }]), msg(2, "assistant", [{ type: "tool_use", id: "t2", name: "run_bash", input: {} }])],
+      toolCalls: [call({ id: "t2", name: "run_bash", label: "$ git init", effects: { checkpointId: cmd.id, files: cmd.files, note: cmd.note, undone: false } })],
+    });
+    return b;
+  }
+
+  it("lists every file with its kind, a mark on what can run code and what cannot be undone", async () => {
+    await open(hooked());
+    const c = card("run_bash");
+    fireEvent.click(within(c).getByRole("button", { name: /git init/ }));
+    const files = within(c).getAllByTestId("command-file");
+    const attrs = (f: HTMLElement) => ["data-path", "data-kind", "data-runs-code", "data-kept"].map((a) => f.getAttribute(a));
+    // What can run code first, then the others, each by path.
+    expect(files.map(attrs)).toEqual([
+      ["run.sh", "created", "true", "true"],
+      ["sub/.git", "created", "true", "false"],
+      ["sub/.git/hooks/post-checkout", "created", "true", "false"],
+      ["notes.txt", "created", "false", "true"],
+      ["sub/.git/HEAD", "created", "false", "false"],
+    ]);
+    const row = (path: string) => within(c).getAllByTestId("effect-file").find((f) => f.getAttribute("data-path") === path)!;
+    expect(row("sub/.git").textContent).toContain("sub/.git/");
+    expect(within(row("sub/.git/hooks/post-checkout")).getByTestId("runs-code").textContent).toBe("can run code: a git hook");
+    expect(within(row("sub/.git/hooks/post-checkout")).getByTestId("not-kept").textContent).toContain("in a git folder: not kept; cannot be undone");
+    expect(within(row("run.sh")).getByTestId("runs-code").textContent).toBe("can run code: executable");
+    expect(within(row("run.sh")).queryByTestId("not-kept")).toBeNull();
+    expect(within(row("notes.txt")).queryByTestId("runs-code")).toBeNull();
+    expect(row("run.sh").getAttribute("data-runs-code")).toBe("true");
+    expect(within(c).getByTestId("effects-note").textContent).toContain("cannot be undone");
+  });
+
+  it("the Changes view marks them too, and a commit leaves out what the ledger only listed", async () => {
+    await open(hooked());
+    fireEvent.click(screen.getByTestId("changes-open"));
+    const view = await screen.findByTestId("changes-view");
+    const rows = within(view).getAllByTestId("changes-file");
+    expect(rows.map((f) => [f.getAttribute("data-path"), f.getAttribute("data-runs-code"), f.getAttribute("data-kept")])).toEqual([
+      ["notes.txt", "false", "true"],
+      ["run.sh", "true", "true"],
+      ["sub/.git", "true", "false"],
+      ["sub/.git/HEAD", "false", "false"],
+      ["sub/.git/hooks/post-checkout", "true", "false"],
+    ]);
+    fireEvent.click(within(view).getByTestId("changes-commit"));
+    const dialog = await screen.findByRole("dialog");
+    expect([...dialog.querySelectorAll(".commit-files code")].map((e) => e.textContent)).toEqual(["notes.txt", "run.sh"]);
+  });
+});
+
 describe("changes view", () => {
   it("lists the session's files with their net change and refreshes on ledger:updated", async () => {
     const b = await open();

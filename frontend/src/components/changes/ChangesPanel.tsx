@@ -17,7 +17,8 @@ export default function ChangesPanel() {
 
   if (sessionId === null) return <p className="empty pad">Open a session to see what it changed.</p>;
   const file = path === null ? undefined : ledger?.files.find((f) => f.path === path);
-  const changedFiles = ledger?.files.filter((f) => f.kind !== "").map((f) => f.path) ?? [];
+  // What a commit would hold: not the files the ledger only listed (in .git folders, ignored).
+  const changedFiles = ledger?.files.filter((f) => f.kind !== "" && !f.listed).map((f) => f.path) ?? [];
   const changed = changedFiles.length;
 
   return (
@@ -69,11 +70,23 @@ export default function ChangesPanel() {
                     data-testid="changes-file"
                     data-path={f.path}
                     data-kind={f.kind}
+                    data-runs-code={f.runsCode ? "true" : "false"}
+                    data-kept={f.listed ? "false" : "true"}
                     title={`Show the changes to ${f.path}`}
                     onClick={() => c.ledger.showChanges(f.path)}
                   >
                     <KindBadge kind={f.kind} />
                     <span className="changes-path">{f.path}</span>
+                    {f.runsCode && (
+                      <span className="badge runs-code" data-testid="runs-code" title={`Can run code: ${f.runsCode}`}>
+                        can run code
+                      </span>
+                    )}
+                    {f.listed && (
+                      <span className="muted small-text" title="The ledger lists this file but did not keep its content: it cannot be undone from Pilot">
+                        not kept
+                      </span>
+                    )}
                     <span className="muted small-text">
                       {f.checkpoints.length} step{f.checkpoints.length === 1 ? "" : "s"}
                     </span>

@@ -32,6 +32,11 @@ function Step({ cp, path, shown, onShow }: { cp: Checkpoint; path: string; shown
         {cp.label}
       </button>
       {effect && <span className={`badge op-${effect.op}`}>{effect.op}</span>}
+      {effect?.runsCode && (
+        <span className="badge runs-code" data-testid="runs-code" title={`Can run code: ${effect.runsCode}`}>
+          can run code: {effect.runsCode}
+        </span>
+      )}
       <time className="muted small-text" dateTime={new Date(cp.createdAt).toISOString()} title={new Date(cp.createdAt).toLocaleString()}>
         {relativeTime(cp.createdAt)}
       </time>
@@ -85,6 +90,11 @@ export default function FileHistory({ file, ledger }: { file: LedgerFile; ledger
           {path}
         </span>
         <KindBadge kind={file.kind} />
+        {file.runsCode && (
+          <span className="badge runs-code" title={`Can run code: ${file.runsCode}`}>
+            can run code: {file.runsCode}
+          </span>
+        )}
       </header>
       <div className="history-body">
         <div className="history-tools">
@@ -94,7 +104,15 @@ export default function FileHistory({ file, ledger }: { file: LedgerFile; ledger
             className="small"
             data-testid="changes-revert-file"
             disabled={!file.revertable || file.kind === ""}
-            title={!file.revertable ? "Some of its content was not kept: it cannot be restored" : file.kind === "" ? "The file is as it was before the session" : "Put the file back as it was before the session"}
+            title={
+              file.listed
+                ? "The ledger lists this file but did not keep its content: it cannot be undone from Pilot"
+                : !file.revertable
+                  ? "Some of its content was not kept: it cannot be restored"
+                  : file.kind === ""
+                    ? "The file is as it was before the session"
+                    : "Put the file back as it was before the session"
+            }
             onClick={() => void c.ledger.revertFile(path)}
           >
             ↶ Revert file

@@ -5,6 +5,7 @@ import type { CommandEffects, FileDiff } from "../../lib/wire.gen";
 import { useDiffLayout } from "../../lib/useDiffLayout";
 import { useController } from "../../state/context";
 import FileDiffView from "../review/FileDiffView";
+import FileMarks from "../changes/FileMarks";
 
 type Shown = { status: "loading"; path: string } | { status: "ready"; diff: FileDiff } | { status: "failed"; path: string; error: string };
 
@@ -32,6 +33,8 @@ export default function CommandEffectsView({ effects, undone }: { effects: Comma
   useEffect(() => () => void token.current++, []);
 
   const open = shown ? ("path" in shown ? shown.path : shown.diff.path) : null;
+  // What can run code first: git's own files must not push a planted hook below the fold.
+  const files = [...effects.files].sort((a, b) => Number(!a.runsCode) - Number(!b.runsCode));
   const revertable = effects.files.some((f) => f.kept);
   return (
     <div className="command-effects" ref={ref} data-testid="command-effects">
@@ -50,13 +53,26 @@ export default function CommandEffectsView({ effects, undone }: { effects: Comma
         )}
       </div>
       <ul className="effect-list">
-        {effects.files.map((f) => (
-          <li key={f.path} data-testid="effect-file" data-path={f.path} data-op={f.op} data-kept={f.kept ? "true" : "false"}>
-            <button type="button" className="effect-path link" aria-expanded={open === f.path} title={`Show what the command did to ${f.path}`} onClick={() => show(f.path)}>
+        {files.map((f) => (
+          <li key={f.path} data-testid="effect-file" data-path={f.path} data-op={f.op} data-kept={f.kept ? "true" : "false"} data-runs-code={f.runsCode ? "true" : "false"}>
+            <button
+              type="button"
+              className="effect-path link"
+              data-testid="command-file"
+              data-path={f.path}
+              data-kind={f.op}
+              data-kept={f.kept ? "true" : "false"}
+              data-runs-code={f.runsCode ? "true" : "false"}
+              data-listed={f.listed ? "true" : "false"}
+              aria-expanded={open === f.path}
+              title={`Show what the command did to ${f.path}`}
+              onClick={() => show(f.path)}
+            >
               {f.path}
+              {f.folder ? "/" : ""}
             </button>
             <span className={`badge op-${f.op}`}>{f.op}</span>
-            {!f.kept && <span className="muted small-text"> — {f.why || "content not kept"}; cannot be reverted</span>}
+            <FileMarks runsCode={f.runsCode} kept={f.kept} why={f.why} />
           </li>
         ))}
         {(effects.omitted ?? 0) > 0 && (
