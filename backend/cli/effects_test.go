@@ -41,12 +41,12 @@ func TestPrintEffects(t *testing.T) {
 			"  created node_modules/.bin/t49",
 			"  ... and 15 more, 10 of them can run code (pilot sessions changes lists them all)",
 		}, []string{"t50", "f00.txt"}},
-		{"a path with control characters is quoted", []wire.FileEffect{
+		{"a path with control characters shows them escaped", []wire.FileEffect{
 			{Path: "x\r\x1b[2K  created notes.txt", Op: wire.OpCreated, RunsCode: "executable", Kept: true},
 			{Path: "run\u202ehs.txt", Op: wire.OpModified, Kept: true},
 		}, []string{
-			`  created "x\r\x1b[2K  created notes.txt"  [can run code: executable]`,
-			`  modified "run\u202ehs.txt"`,
+			`  created x\r\e[2K  created notes.txt  [can run code: executable]`,
+			`  modified run\u202ehs.txt`,
 		}, nil},
 		{"a folder made", []wire.FileEffect{{Path: "sub/.git", Op: wire.OpCreated, Folder: true, Listed: true, RunsCode: "a new git repository"}},
 			[]string{"  created sub/.git/  [can run code: a new git repository] [not kept, cannot be undone]"}, nil},
