@@ -5,7 +5,6 @@ import (
 	"context"
 	_ "embed"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -13,7 +12,7 @@ import (
 	"text/template"
 	"time"
 
-	"pilot/backend/childenv"
+	"pilot/backend/gitwt"
 	"pilot/backend/skills"
 )
 
@@ -78,19 +77,20 @@ func SystemPrompt(ctx context.Context, dir string, now time.Time, installed []sk
 }
 
 // gitStatus returns the branch and a short status, or "" outside a git
-// repository.
+// repository (or without a usable git). It is gitwt's hardened git: no
+// program the repository names runs, even under --approve none.
 func gitStatus(ctx context.Context, dir string) string {
 	ctx, cancel := context.WithTimeout(ctx, gitStatusLimit)
 	defer cancel()
-	// core.fsmonitor would run a command the repository's config names.
-	cmd := exec.CommandContext(ctx, "git", "-c", "core.fsmonitor=false", "status", "--short", "--branch")
-	cmd.Dir = dir
-	cmd.Env = childenv.Env(os.Environ(), dir, nil)
-	out, err := cmd.Output()
+	g, err := gitwt.Find(ctx)
 	if err != nil {
 		return ""
 	}
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	out, err := g.ShortStatus(ctx, dir)
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	if len(lines) > maxGitLines {
 		more := len(lines) - maxGitLines
 		lines = append(lines[:maxGitLines], "... and "+strconv.Itoa(more)+" more")
