@@ -63,6 +63,9 @@ type pod1 struct {
 	stderr *tailBuffer
 	exited chan struct{} // bwrap was reaped
 	reads  bool          // read runs (and closes dead at the end)
+	// placeholder is the empty .git it holds (holdPlaceholder), released
+	// once bwrap is gone.
+	placeholder string
 
 	mu    sync.Mutex
 	procs map[uint64]*Process
@@ -196,8 +199,11 @@ func startPod(ctx context.Context, p Policy) (*pod1, error) {
 			return nil, fmt.Errorf("confine: the cache folder: %w", err)
 		}
 	}
+	if err := holdPlaceholder(p.Git.Placeholder); err != nil {
+		return nil, fmt.Errorf("the sandbox cannot start: making the empty read-only .git that keeps commands from making a repository: %w", err)
+	}
+	pd.placeholder = p.Git.Placeholder
 	cfg := podConfig{Project: p.Project, Tmp: l.tmp, Cache: p.Cache, Landlock: !p.NoLandlock && LandlockABI() > 0}
-	_, cfg.Writable = extraPaths(p)
 	var proxyCtx context.Context
 	proxyCtx, pd.stop = context.WithCancel(context.Background())
 	if p.Proxy != nil {
@@ -392,6 +398,7 @@ func (pd *pod1) close() {
 	if pd.stop != nil {
 		pd.stop()
 	}
+	releasePlaceholder(pd.placeholder)
 	_ = os.RemoveAll(pd.dir)
 }
 

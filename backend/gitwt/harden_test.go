@@ -211,8 +211,8 @@ func TestHardenedRunsNothingOfTheRepository(t *testing.T) {
 				t.Fatal(err)
 			}
 			p.set(t, dir, prog)
-			stale(t, filepath.Join(dir, "a.txt"), filepath.Join(dir, "sub", "s.txt"))
-			writeFile(t, filepath.Join(dir, "a.txt"), "a changed\n")
+			writeFile(t, filepath.Join(dir, "a.txt"), "a changed\n")                  // for the diffs
+			stale(t, filepath.Join(dir, "b.txt"), filepath.Join(dir, "sub", "s.txt")) // for the filters
 			out, _ := gitIn(t, dir, p.control...)
 			if _, err := os.Stat(mark); err != nil {
 				t.Fatalf("the control (git %v) did not run the plant: %s", p.control, out)
@@ -231,6 +231,7 @@ func TestHardenedRunsNothingOfTheRepository(t *testing.T) {
 				{"Status", func() error { _, err := g.Status(ctx, dir); return err }},
 				{"ShortStatus (the system prompt's)", func() error { _, err := g.ShortStatus(ctx, dir); return err }},
 				{"BlobsAt", func() error { _, err := g.BlobsAt(ctx, dir, "HEAD~1", []string{"a.txt", "b.txt"}); return err }},
+				{"PodPaths", func() error { _, err := g.PodPaths(ctx, dir); return err }},
 				{"AddWorktree", func() error { return g.AddWorktree(ctx, dir, wt, "pilot/x", head) }},
 				{"BranchChanges of the worktree", func() error {
 					writeFile(t, filepath.Join(wt, "a.txt"), "a in the worktree\n")
