@@ -47,10 +47,11 @@ var placeholders = struct {
 
 // holdPlaceholder makes the placeholder folder when absent (an empty one
 // found there counts as made: a pod that ended without removing it left
-// it) and counts one more pod using it.
-func holdPlaceholder(path string) error {
+// it) and counts one more pod using it. A project its user cannot write
+// gets none (held false): a command cannot make a .git there either.
+func holdPlaceholder(path string) (held bool, err error) {
 	if path == "" {
-		return nil
+		return false, nil
 	}
 	placeholders.Lock()
 	defer placeholders.Unlock()
@@ -60,12 +61,14 @@ func holdPlaceholder(path string) error {
 		case err == nil, errors.Is(err, fs.ErrExist) && emptyDir(path):
 			placeholders.made[path] = true
 		case errors.Is(err, fs.ErrExist):
+		case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.EROFS):
+			return false, nil
 		default:
-			return err
+			return false, err
 		}
 	}
 	placeholders.users[path]++
-	return nil
+	return true, nil
 }
 
 // releasePlaceholder counts one pod less using the placeholder; the last

@@ -199,10 +199,13 @@ func startPod(ctx context.Context, p Policy) (*pod1, error) {
 			return nil, fmt.Errorf("confine: the cache folder: %w", err)
 		}
 	}
-	if err := holdPlaceholder(p.Git.Placeholder); err != nil {
+	held, err := holdPlaceholder(p.Git.Placeholder)
+	if err != nil {
 		return nil, fmt.Errorf("the sandbox cannot start: making the empty read-only .git that keeps commands from making a repository: %w", err)
 	}
-	pd.placeholder = p.Git.Placeholder
+	if held {
+		pd.placeholder = p.Git.Placeholder
+	}
 	cfg := podConfig{Project: p.Project, Tmp: l.tmp, Cache: p.Cache, Landlock: !p.NoLandlock && LandlockABI() > 0}
 	var proxyCtx context.Context
 	proxyCtx, pd.stop = context.WithCancel(context.Background())
