@@ -52,7 +52,19 @@ func (g Git) PodPaths(ctx context.Context, dir string) (PodPaths, error) {
 	if err != nil {
 		return p, err
 	}
+	// The index's gitlinks are listed meanwhile: a read of the whole
+	// index, the longer of the two in a big repository.
+	type result struct {
+		out string
+		err error
+	}
+	staged := make(chan result, 1)
+	go func() {
+		out, err := r.run(ctx, "ls-files", "--stage", "-z")
+		staged <- result{out: out, err: err}
+	}()
 	out, err := r.run(ctx, "rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir")
+	st := <-staged
 	if err != nil {
 		return p, nil // in no repository (or one git refuses to read): nothing more to protect
 	}
@@ -65,11 +77,10 @@ func (g Git) PodPaths(ctx context.Context, dir string) (PodPaths, error) {
 		common = filepath.Join(dir, common)
 	}
 	p.ReadOnly = appendNew(p.ReadOnly, filepath.Join(lines[0], ".git"), lines[1], filepath.Clean(common))
-	stage, err := r.run(ctx, "ls-files", "--stage", "-z")
-	if err != nil {
-		return p, err
+	if st.err != nil {
+		return p, st.err
 	}
-	for e := range strings.SplitSeq(stage, "\x00") {
+	for e := range strings.SplitSeq(st.out, "\x00") {
 		rel, ok := strings.CutPrefix(e, "160000 ")
 		if !ok {
 			continue
