@@ -6,16 +6,13 @@ import (
 	_ "embed"
 	"errors"
 	"io/fs"
-	"os"
-	"os/exec"
 	"runtime"
 	"strconv"
 	"strings"
 	"text/template"
 	"time"
 
-	"pilot/backend/childenv"
-	"pilot/backend/hostexec"
+	"pilot/backend/gitwt"
 	"pilot/backend/sandbox"
 	"pilot/backend/skills"
 )
@@ -116,24 +113,20 @@ func ProjectDocs(dir string) (docs []ProjectDoc, notRead []error) {
 }
 
 // gitStatus returns the branch and a short status, or "" outside a git
-// repository.
+// repository (or without a usable git). It is gitwt's hardened git: no
+// program the repository names runs, even under --approve none.
 func gitStatus(ctx context.Context, dir string) string {
 	ctx, cancel := context.WithTimeout(ctx, gitStatusLimit)
 	defer cancel()
-	// git is the user's, never one in the project (hostexec).
-	git, err := hostexec.Find("git", os.Getenv("PATH"), dir)
+	g, err := gitwt.Find(ctx)
 	if err != nil {
 		return ""
 	}
-	// core.fsmonitor would run a command the repository's config names.
-	cmd := exec.CommandContext(ctx, git, "-c", "core.fsmonitor=false", "status", "--short", "--branch")
-	cmd.Dir = dir
-	cmd.Env = hostexec.Env(childenv.Env(os.Environ(), dir, nil), dir)
-	out, err := cmd.Output()
+	out, err := g.ShortStatus(ctx, dir)
 	if err != nil {
 		return ""
 	}
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	if len(lines) > maxGitLines {
 		more := len(lines) - maxGitLines
 		lines = append(lines[:maxGitLines], "... and "+strconv.Itoa(more)+" more")

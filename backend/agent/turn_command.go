@@ -279,10 +279,7 @@ func (l *live) sandbox() (*confine.Session, error) {
 	proxy := &netproxy.Proxy{Decide: l.decideHost, Private: l.privateHost, OnRefuse: l.refusedHost}
 	policy := confine.Policy{Project: l.root.Dir(), Home: home, PilotHome: o.PilotHome, Hidden: hidden, Cache: cache, Proxy: proxy.ServeConn, AllowSockets: sockets}
 	policy.Guarded = l.guarded()
-	if l.worktree {
-		policy.ReadOnly, policy.Writable = l.worktreeGit()
-		policy.ReadOnlyNote = worktreeGitNote
-	}
+	l.sandboxGit(&policy)
 	if o.New != nil {
 		p.sess = o.New(policy)
 	} else {

@@ -39,13 +39,10 @@ type Policy struct {
 	Proxy func(ctx context.Context, c net.Conn)
 	// ReadOnly are paths bound read-only into the pod at their own path,
 	// shown even where the pod would replace them (/tmp) and written by no
-	// command; Writable are folders bound writable (Landlock allows writes
-	// beneath them), each usually beneath a ReadOnly one. Both serve a
-	// worktree session's git: the repository's common folder read-only,
-	// the worktree's own administrative folder writable (see
-	// docs/ARCHITECTURE.md, "The sandbox of commands"). A path that does
-	// not exist, or lies in a hidden one, is left out.
-	ReadOnly, Writable []string
+	// command. A path inside the project is bound over it (the deeper
+	// mount wins). A path that does not exist, or lies in a hidden one
+	// (other than one holding the project), is left out.
+	ReadOnly []string
 	// ReadOnlyNote is the sentence Explain gives when a command was
 	// refused a write beneath ReadOnly; "" gives the general one.
 	ReadOnlyNote string
@@ -61,6 +58,9 @@ type Policy struct {
 	// other socket of the home, the project and the known places is
 	// covered (sockets.go).
 	AllowSockets []string
+	// Git are the session's git folders, read-only to commands (see
+	// GitPaths and docs/ARCHITECTURE.md, "The sandbox of commands").
+	Git GitPaths
 	// NoLandlock leaves Landlock out (bubblewrap alone): for the benchmark
 	// and the escape corpus's weakened control.
 	NoLandlock bool

@@ -54,12 +54,14 @@ func Explain(p Policy, command, output string) []string {
 	if p.Cache != "" {
 		writable += " and the cache $XDG_CACHE_HOME"
 	}
-	ro, rw := extraPaths(p)
+	ro, git := keepReadOnly(p, p.ReadOnly), gitPaths(p)
 	guarded := guardedPaths(p)
 	net, proc, sock := false, false, false
 	for line := range strings.SplitSeq(output, "\n") {
 		switch {
-		case p.ReadOnlyNote != "" && noWrite.MatchString(line) && readOnlyIn(line, command, ro, rw):
+		case p.Git.Note != "" && noWrite.MatchString(line) && gitIn(p, line, command, git):
+			say(p.Git.Note)
+		case p.ReadOnlyNote != "" && noWrite.MatchString(line) && readOnlyIn(line, ro):
 			say(p.ReadOnlyNote)
 		case guardedIn(line, p.Project, guarded) != "":
 			say(guardedNote(guardedIn(line, p.Project, guarded), p.Home))
@@ -115,27 +117,10 @@ func Explain(p Policy, command, output string) []string {
 }
 
 // readOnlyIn reports whether a line refusing a write names a path that
-// Policy.ReadOnly holds (the deepest of ReadOnly and Writable holding it
-// is a read-only one), or names no path at all in the output of a git
-// command (git's "unable to create temporary file" for its objects).
-func readOnlyIn(line, command string, ro, rw []string) bool {
-	ps := paths(line)
-	if len(ps) == 0 {
-		return len(ro) > 0 && gitVerb.MatchString(command)
-	}
-	for _, path := range ps {
-		best, readOnly := "", false
-		for _, x := range ro {
-			if under(path, x) && len(x) > len(best) {
-				best, readOnly = x, true
-			}
-		}
-		for _, x := range rw {
-			if under(path, x) && len(x) > len(best) {
-				best, readOnly = x, false
-			}
-		}
-		if readOnly {
+// Policy.ReadOnly holds.
+func readOnlyIn(line string, ro []string) bool {
+	for _, path := range paths(line) {
+		if within(path, ro) {
 			return true
 		}
 	}

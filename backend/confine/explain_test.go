@@ -92,40 +92,54 @@ func FuzzExplain(f *testing.F) {
 	})
 }
 
-// A write refused in Policy.ReadOnly gets its note; a write the worktree's
-// own folder allowed, a write elsewhere and a pathless failure of a
+// A write refused in a git folder (Policy.Git) gets the git note: an
+// absolute path, a relative one (from the project), the placeholder, or
+// no path in a git command's output; a write refused in Policy.ReadOnly
+// gets ReadOnlyNote; a write elsewhere and a pathless failure of a
 // command that is not git get the general sentences.
-func TestExplainReadOnlyNote(t *testing.T) {
+func TestExplainReadOnlyNotes(t *testing.T) {
 	t.Parallel()
-	repo := t.TempDir()
-	common := filepath.Join(repo, ".git")
+	proj := t.TempDir()
+	common := filepath.Join(proj, ".git")
 	admin := filepath.Join(common, "worktrees", "x")
+	lone := t.TempDir()
 	if err := os.MkdirAll(admin, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(admin, "gitdir"), nil, 0o644); err != nil {
+	if err := os.MkdirAll(filepath.Join(proj, "other"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	note := "The repository is read-only."
-	p := Policy{Project: "/work/wt", ReadOnly: []string{common, filepath.Join(admin, "gitdir")}, Writable: []string{admin}, ReadOnlyNote: note}
+	git, other := "The repository is read-only.", "Other is read-only."
+	p := Policy{Project: proj, Git: GitPaths{ReadOnly: []string{common}, Note: git}, ReadOnly: []string{filepath.Join(proj, "other")}, ReadOnlyNote: other}
+	noRepo := Policy{Project: lone, Git: GitPaths{Placeholder: filepath.Join(lone, ".git"), Note: git}}
+	if err := os.Mkdir(filepath.Join(lone, ".git"), 0o755); err != nil { // as the pod holds it
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
+		p               Policy
 		command, output string
-		want            string // "" for no note
+		want            string // "" for neither note
 	}{
-		{"git branch y", "fatal: cannot lock ref 'refs/heads/y': Unable to create '" + common + "/refs/heads/y.lock': Read-only file system", note},
-		{"git add a", "error: unable to create temporary file: Read-only file system\nerror: a: failed to insert into database", note},
-		{"git add a", "error: insufficient permission for adding an object to repository database " + common + "/objects", note},
-		{"echo > gitdir", "bash: line 1: " + filepath.Join(admin, "gitdir") + ": Read-only file system", note},
-		{"touch index", "touch: cannot touch '" + filepath.Join(admin, "index") + "': Permission denied", ""},
-		{"touch /etc/x", "touch: cannot touch '/etc/x': Read-only file system", ""},
-		{"npm i -g x", "npm ERR! code EROFS", ""},
+		{p, "git branch y", "fatal: cannot lock ref 'refs/heads/y': Unable to create '" + common + "/refs/heads/y.lock': Read-only file system", git},
+		{p, "git add a", "error: unable to create temporary file: Read-only file system\nerror: a: failed to insert into database", git},
+		{p, "git add a", "error: insufficient permission for adding an object to repository database " + common + "/objects", git},
+		{p, "echo > gitdir", "bash: line 1: " + filepath.Join(admin, "gitdir") + ": Read-only file system", git},
+		{p, "echo x > .git/config", "bash: line 1: .git/config: Read-only file system", git},
+		{p, "touch .git/hooks/pre-commit", "touch: cannot touch '.git/hooks/pre-commit': Read-only file system", git},
+		{noRepo, "git init", "fatal: cannot copy '/usr/share/git-core/templates/hooks/pre-commit.sample' to '" + lone + "/.git/hooks/pre-commit.sample': Read-only file system", git},
+		{noRepo, "git init -q", "/x/y: Read-only file system", ""},
+		{p, "touch other/x", "touch: cannot touch '" + filepath.Join(proj, "other", "x") + "': Read-only file system", other},
+		{p, "touch /etc/x", "touch: cannot touch '/etc/x': Read-only file system", ""},
+		{p, "npm i -g x", "npm ERR! code EROFS", ""},
 	} {
-		got := Explain(p, c.command, c.output)
-		has := false
+		got := Explain(c.p, c.command, c.output)
+		note := ""
 		for _, s := range got {
-			has = has || s == note
+			if s == git || s == other {
+				note = s
+			}
 		}
-		if has != (c.want != "") {
+		if note != c.want {
 			t.Errorf("%s: %q explained as %q", c.command, c.output, got)
 		}
 	}

@@ -40,10 +40,10 @@ func gitRepo(t *testing.T, home string) (repo, wt string) {
 	return repo, wt
 }
 
-// repoState is what a command could change in the user's repository:
-// every file under .git but the worktree's own administrative folder,
-// with its size and mode.
-func repoState(t *testing.T, repo string) string {
+// repoState is what a command could change in a repository: every file
+// under its .git but skip (a folder in it, "" none), with its size,
+// mode and time.
+func repoState(t *testing.T, repo, skip string) string {
 	t.Helper()
 	var b strings.Builder
 	common := filepath.Join(repo, ".git")
@@ -51,7 +51,7 @@ func repoState(t *testing.T, repo string) string {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && p == filepath.Join(common, "worktrees") {
+		if d.IsDir() && skip != "" && p == filepath.Join(common, skip) {
 			return filepath.SkipDir
 		}
 		fi, err := d.Info()
@@ -62,7 +62,7 @@ func repoState(t *testing.T, repo string) string {
 		if d.IsDir() {
 			size = 0
 		}
-		fmt.Fprintf(&b, "%s %s %d\n", p, fi.Mode(), size)
+		fmt.Fprintf(&b, "%s %s %d %d\n", p, fi.Mode(), size, fi.ModTime().UnixNano())
 		return nil
 	})
 	if err != nil {
@@ -71,12 +71,13 @@ func repoState(t *testing.T, repo string) string {
 	return b.String()
 }
 
-// In a worktree session's pod the repository's common folder is readable
-// and the worktree's own folder of git writable, so git reads and the
-// worktree's index work, while nothing (bubblewrap's read-only mount, and
-// Landlock where the kernel has it) writes the user's objects and refs.
-// Without ReadOnly (the old pod) the common folder under /tmp is replaced
-// by an empty one and git does not find the repository at all.
+// In a worktree session's pod the repository's common folder, the
+// worktree's own folder in it (its index, HEAD, logs) and the worktree's
+// .git file are readable, so git reads work, while nothing
+// (bubblewrap's read-only mount, and Landlock where the kernel has it)
+// writes any of them. Without Git (the old pod) the common folder under
+// /tmp is replaced by an empty one and git does not find the repository
+// at all.
 func TestWorktreeGitInPod(t *testing.T) {
 	t.Parallel()
 	needSandbox(t)
@@ -84,29 +85,22 @@ func TestWorktreeGitInPod(t *testing.T) {
 		home := t.TempDir()
 		repo, wt := gitRepo(t, home)
 		admin := filepath.Join(repo, ".git", "worktrees", "wt")
-		if err := os.WriteFile(filepath.Join(admin, "config.worktree"), nil, 0o644); err != nil { // gitwt's PrepareSandbox
-			t.Fatal(err)
-		}
 		note := "The repository is read-only to commands of a worktree session."
 		s := NewSession(Policy{Project: wt, Home: home, NoLandlock: noLandlock,
-			ReadOnly: []string{filepath.Join(repo, ".git"), filepath.Join(wt, ".git"), filepath.Join(admin, "gitdir"), filepath.Join(admin, "commondir"),
-				filepath.Join(admin, "HEAD"), filepath.Join(admin, "config.worktree")}, // as gitwt.WorktreeDirs.SandboxPaths gives them
-			Writable:     []string{admin},
-			ReadOnlyNote: note})
+			Git: GitPaths{ReadOnly: []string{filepath.Join(wt, ".git"), admin, filepath.Join(repo, ".git")}, Note: note}}) // as gitwt.PodPaths gives them
 		t.Cleanup(func() { s.Close() })
 		env := append(baseEnv(home), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
 		if err := os.WriteFile(filepath.Join(wt, "a.txt"), []byte("two\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		before := repoState(t, repo)
+		before := repoState(t, repo, "")
 		for _, c := range []struct{ cmd, want string }{
 			{"git status --short", " M a.txt"},
 			{"git diff", "+two"},
 			{"git log --oneline", "first"},
 			{"git show --stat HEAD", "a.txt"},
 			{"git blame HEAD -- a.txt", "one"},
-			{"git read-tree HEAD && git status --short", " M a.txt"}, // writes the worktree's index
-			{"git restore a.txt && git status --short && cat a.txt", "one"},
+			{"git show HEAD:a.txt > a.txt && git status --short && cat a.txt", "one"}, // undoing a change without the index
 		} {
 			out, code := run(t, s, wt, env, c.cmd)
 			if code != 0 || !strings.Contains(out, c.want) {
@@ -121,6 +115,9 @@ func TestWorktreeGitInPod(t *testing.T) {
 			"git commit -qam second",
 			"git branch other",
 			"git tag v1",
+			"git read-tree HEAD",
+			"git update-index --skip-worktree a.txt",
+			"git restore --staged a.txt",
 			"git update-ref refs/heads/main HEAD~0 && rm -rf " + filepath.Join(repo, ".git", "objects"),
 			"rm -rf " + filepath.Join(repo, ".git", "refs"),
 			"echo gitdir: /elsewhere > .git",
@@ -129,12 +126,13 @@ func TestWorktreeGitInPod(t *testing.T) {
 			"git symbolic-ref HEAD refs/heads/main", // the Branch view's commit would land on main
 			"echo '[core]hooksPath=/x' > " + filepath.Join(admin, "config.worktree"),
 			"rm -f " + filepath.Join(admin, "HEAD"),
+			"rm -f " + filepath.Join(admin, "index"),
 		} {
 			out, code := run(t, s, wt, env, cmd)
 			if code == 0 {
 				t.Fatalf("landlock off %v: %s succeeded:\n%s", noLandlock, cmd, out)
 			}
-			if strings.HasPrefix(cmd, "git add") || strings.HasPrefix(cmd, "git commit") || strings.HasPrefix(cmd, "git branch") || strings.HasPrefix(cmd, "git tag") {
+			if strings.HasPrefix(cmd, "git ") && !strings.HasPrefix(cmd, "git update-ref") {
 				got := Explain(s.Policy(), cmd, out)
 				if len(got) != 1 || got[0] != note {
 					t.Errorf("landlock off %v: %s: explained %q for:\n%s", noLandlock, cmd, got, out)
@@ -144,21 +142,23 @@ func TestWorktreeGitInPod(t *testing.T) {
 		if head, err := os.ReadFile(filepath.Join(admin, "HEAD")); err != nil || string(head) != "ref: refs/heads/pilot/x\n" {
 			t.Fatalf("landlock off %v: the worktree's HEAD is %q, %v", noLandlock, head, err)
 		}
-		if after := repoState(t, repo); after != before {
+		if after := repoState(t, repo, ""); after != before {
 			t.Fatalf("landlock off %v: the repository changed:\nbefore\n%s\nafter\n%s", noLandlock, before, after)
 		}
 	}
 }
 
 // A repository in a folder the user hid stays hidden: its paths are not
-// bound (a secret the user hid wins over git working); a missing path, /
-// and a writable file are left out too.
-func TestExtraPathsLeaveOut(t *testing.T) {
+// bound (a secret the user hid wins over git working), unless they lie in
+// the project, which is shown where it lies (a worktree in PILOT_HOME);
+// a missing path and / are left out too.
+func TestReadOnlyPathsLeaveOut(t *testing.T) {
 	t.Parallel()
-	home, proj := t.TempDir(), t.TempDir()
+	home, ph := t.TempDir(), t.TempDir()
 	repo := filepath.Join(home, "secret", "repo", ".git")
+	proj := filepath.Join(ph, "worktrees", "1", "x")
 	file := filepath.Join(proj, "f")
-	for _, d := range []string{repo, filepath.Join(proj, "admin")} {
+	for _, d := range []string{repo, filepath.Join(proj, ".git")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -166,11 +166,10 @@ func TestExtraPathsLeaveOut(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := Policy{Project: proj, Home: home, Hidden: []string{"~/secret"},
+	p := Policy{Project: proj, Home: home, PilotHome: ph, Hidden: []string{"~/secret"},
 		ReadOnly: []string{repo, filepath.Join(proj, "missing"), "/", file},
-		Writable: []string{filepath.Join(repo, "worktrees"), file, "/", filepath.Join(proj, "admin")}}
-	ro, rw := extraPaths(p)
-	if strings.Join(ro, ",") != file || strings.Join(rw, ",") != filepath.Join(proj, "admin") {
-		t.Fatalf("read-only %q, writable %q", ro, rw)
+		Git:      GitPaths{ReadOnly: []string{repo, filepath.Join(proj, ".git")}, Placeholder: filepath.Join(proj, "gone")}}
+	if got := strings.Join(readOnlyPaths(p), ","); got != file+","+filepath.Join(proj, ".git") {
+		t.Fatalf("read-only %q", got)
 	}
 }

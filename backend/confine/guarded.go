@@ -2,14 +2,14 @@ package confine
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 )
 
 // guardedPaths are the real paths of Policy.Guarded that exist inside the
-// project (not the project itself) and lie in no hidden path: bound
+// project (not the project itself) and lie in no hidden path (but for
+// the hidden folder holding the project, as keepReadOnly): bound
 // read-only, deeper than the project's writable bind, so the kernel
 // refuses every change beneath them (EROFS), renaming them away included
 // (a mount point cannot be moved).
@@ -17,21 +17,19 @@ func guardedPaths(p Policy) []string {
 	if p.Project == "" {
 		return nil
 	}
-	hidden := hiddenPaths(p)
-	var out []string
+	var in []string
 	seen := map[string]bool{}
 	for _, g := range p.Guarded {
 		real := expand(g, "")
-		if real == "" || real == p.Project || seen[real] || !under(real, p.Project) || hiddenBy(real, hidden) != "" {
-			continue
-		}
-		if _, err := os.Lstat(real); err != nil {
+		if real == "" || real == p.Project || seen[real] || !under(real, p.Project) {
 			continue
 		}
 		seen[real] = true
-		out = append(out, real)
+		in = append(in, real)
 	}
-	return out
+	// keepReadOnly's rule for hidden folders: a worktree session's
+	// project lies in the hidden PILOT_HOME and is still guarded.
+	return keepReadOnly(p, in)
 }
 
 // guardedRefusal is a line saying a write or a move was refused: a

@@ -110,27 +110,34 @@ func hiddenPaths(p Policy) []string {
 	return out
 }
 
-// extraPaths are the real paths of Policy.ReadOnly and Policy.Writable
-// that exist and lie in no hidden path (a secret the user hid wins over a
-// repository in it); a writable one must be a folder other than /.
-func extraPaths(p Policy) (ro, rw []string) {
+// readOnlyPaths are the real paths of Policy.ReadOnly and of the git
+// folders (gitPaths) to bind read-only.
+func readOnlyPaths(p Policy) []string {
+	return append(keepReadOnly(p, p.ReadOnly), gitPaths(p)...)
+}
+
+// keepReadOnly are the real paths of list that exist and lie in no hidden
+// path (a secret the user hid wins over a repository in it), but for
+// those inside the project, which is shown where it lies (in PILOT_HOME,
+// for a worktree session).
+func keepReadOnly(p Policy, list []string) []string {
 	hidden := hiddenPaths(p)
-	keep := func(list []string, folder bool) []string {
-		var out []string
-		for _, x := range list {
-			real := expand(x, "")
-			if real == "" || real == "/" || hiddenBy(real, hidden) != "" {
-				continue
-			}
-			fi, err := os.Stat(real)
-			if err != nil || folder && !fi.IsDir() {
-				continue
-			}
-			out = append(out, real)
+	project := expand(p.Project, "")
+	var out []string
+	for _, x := range list {
+		real := expand(x, "")
+		if real == "" || real == "/" {
+			continue
 		}
-		return out
+		if h := hiddenBy(real, hidden); h != "" && !(project != "" && under(real, project) && under(project, h)) {
+			continue
+		}
+		if _, err := os.Lstat(real); err != nil {
+			continue
+		}
+		out = append(out, real)
 	}
-	return keep(p.ReadOnly, false), keep(p.Writable, true)
+	return out
 }
 
 // under reports whether p is dir or inside it.
@@ -202,12 +209,8 @@ func (l layout) args(cfg string) []string {
 	if p.Cache != "" {
 		add(p.Cache, "--bind", p.Cache, p.Cache)
 	}
-	ro, rw := extraPaths(p)
-	for _, x := range append(ro, guardedPaths(p)...) {
+	for _, x := range append(readOnlyPaths(p), guardedPaths(p)...) {
 		add(x, "--ro-bind", x, x)
-	}
-	for _, x := range rw {
-		add(x, "--bind", x, x)
 	}
 	hidden := hiddenPaths(p)
 	for _, h := range hidden {

@@ -31,12 +31,11 @@ func RunPodIfAsked() {
 
 // podConfig is what the pod is told on its command line.
 type podConfig struct {
-	Project  string   `json:"project"`
-	Landlock bool     `json:"landlock,omitempty"` // restrict the commands' writes with Landlock too
-	Proxy    string   `json:"proxy,omitempty"`    // the unix socket the bridge dials; "": no proxy
-	Tmp      string   `json:"tmp"`                // the private temporary folder (TMPDIR)
-	Cache    string   `json:"cache,omitempty"`    // XDG_CACHE_HOME; "": none
-	Writable []string `json:"writable,omitempty"` // more writable folders (Policy.Writable)
+	Project  string `json:"project"`
+	Landlock bool   `json:"landlock,omitempty"` // restrict the commands' writes with Landlock too
+	Proxy    string `json:"proxy,omitempty"`    // the unix socket the bridge dials; "": no proxy
+	Tmp      string `json:"tmp"`                // the private temporary folder (TMPDIR)
+	Cache    string `json:"cache,omitempty"`    // XDG_CACHE_HOME; "": none
 }
 
 // pod is the program that runs inside bwrap as PID 1 of the pod's PID
@@ -190,7 +189,7 @@ func (p *pod) startForker() error {
 		runtime.LockOSThread() // for good: the thread ends with the pod
 		var err error
 		if p.cfg.Landlock {
-			writable := append([]string{p.cfg.Project, p.cfg.Tmp, "/dev/shm"}, p.cfg.Writable...)
+			writable := []string{p.cfg.Project, p.cfg.Tmp, "/dev/shm"}
 			if p.cfg.Cache != "" {
 				writable = append(writable, p.cfg.Cache)
 			}

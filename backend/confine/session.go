@@ -65,6 +65,9 @@ type pod1 struct {
 	stderr *tailBuffer
 	exited chan struct{} // bwrap was reaped
 	reads  bool          // read runs (and closes dead at the end)
+	// placeholder is the empty .git it holds (holdPlaceholder), released
+	// once bwrap is gone.
+	placeholder string
 
 	mu    sync.Mutex
 	procs map[uint64]*Process
@@ -202,8 +205,14 @@ func startPod(ctx context.Context, p Policy) (*pod1, error) {
 			return nil, fmt.Errorf("confine: the cache folder: %w", err)
 		}
 	}
+	held, err := holdPlaceholder(p.Git.Placeholder)
+	if err != nil {
+		return nil, fmt.Errorf("the sandbox cannot start: making the empty read-only .git that keeps commands from making a repository: %w", err)
+	}
+	if held {
+		pd.placeholder = p.Git.Placeholder
+	}
 	cfg := podConfig{Project: p.Project, Tmp: l.tmp, Cache: p.Cache, Landlock: !p.NoLandlock && LandlockABI() > 0}
-	_, cfg.Writable = extraPaths(p)
 	var proxyCtx context.Context
 	proxyCtx, pd.stop = context.WithCancel(context.Background())
 	if p.Proxy != nil {
@@ -398,6 +407,7 @@ func (pd *pod1) close() {
 	if pd.stop != nil {
 		pd.stop()
 	}
+	releasePlaceholder(pd.placeholder)
 	_ = os.RemoveAll(pd.dir)
 }
 

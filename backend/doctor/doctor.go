@@ -77,14 +77,16 @@ func orUnknown(v string) string {
 }
 
 // gitCheck says whether git was found (gitwt.Find's answer), its version,
-// and whether it has worktrees (2.5 or newer). Not needed: without it
-// only worktree sessions and the model's view of git are missing.
+// and whether it is new enough (gitwt.MinVersion: worktrees, and running
+// git without the programs a repository names). Not needed: without it
+// only worktree sessions, commits and the model's view of git are
+// missing.
 func gitCheck(g gitwt.Git, err error) Check {
 	const why = "worktree sessions need it, and it tells the model the project's branch and status"
 	if err != nil {
 		return Check{"git", false, false, fmt.Sprintf("%v. Without it there are no worktree sessions, and the model is not told the project's branch and status.", err)}
 	}
-	return Check{"git", true, false, fmt.Sprintf("git %s is at %s, new enough for worktrees (%d.%d or newer): %s.", g.Version, g.Path, gitwt.MinVersion[0], gitwt.MinVersion[1], why)}
+	return Check{"git", true, false, fmt.Sprintf("git %s is at %s, new enough (%d.%d or newer) for worktrees and for running git without the programs a repository's own configuration names (Pilot's git runs no hook, filter or external diff): %s.", g.Version, g.Path, gitwt.MinVersion[0], gitwt.MinVersion[1], why)}
 }
 
 // program checks that a program Pilot runs is on PATH.

@@ -60,9 +60,9 @@ func TestGitCheck(t *testing.T) {
 		ok   bool
 		want []string
 	}{
-		{"found", gitwt.Git{Path: "/usr/bin/git", Version: "2.39.5"}, nil, true, []string{"git 2.39.5", "/usr/bin/git", "2.5 or newer"}},
+		{"found", gitwt.Git{Path: "/usr/bin/git", Version: "2.39.5"}, nil, true, []string{"git 2.39.5", "/usr/bin/git", "2.26 or newer", "runs no hook"}},
 		{"missing", gitwt.Git{}, gitwt.ErrNoGit, false, []string{"not found on PATH", "install git", "no worktree sessions"}},
-		{"too old", gitwt.Git{Path: "/old/git", Version: "2.4.0"}, errors.New("git 2.4.0 at /old/git is older than 2.5, which added worktrees: update git"), false, []string{"older than 2.5", "update git"}},
+		{"too old", gitwt.Git{Path: "/old/git", Version: "2.25.1"}, errors.New("git 2.25.1 at /old/git is older than 2.26, which Pilot needs to run git without the programs a repository's own configuration names: update git"), false, []string{"older than 2.26", "update git"}},
 	} {
 		got := gitCheck(c.g, c.err)
 		if got.Name != "git" || got.OK != c.ok || got.Needed {

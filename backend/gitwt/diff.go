@@ -35,7 +35,11 @@ type BranchFile struct {
 // A change of the executable bit alone, or of a file into a link, is
 // listed; a rename is a deletion and a new file.
 func (g Git) BranchChanges(ctx context.Context, dir, base string) ([]BranchFile, error) {
-	tracked, baseModes, untracked, err := g.walk(ctx, dir, base)
+	r, err := g.at(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	tracked, baseModes, untracked, err := r.walk(ctx, base)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +52,7 @@ func (g Git) BranchChanges(ctx context.Context, dir, base string) ([]BranchFile,
 		}
 	}
 	sort.Strings(names)
-	blobs, err := g.BlobsAt(ctx, dir, base, names)
+	blobs, err := r.blobsAt(ctx, base, names)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +86,7 @@ func (g Git) BranchChanges(ctx context.Context, dir, base string) ([]BranchFile,
 // marked entries (unmarkIndex) a read of all of it: they run side by side
 // (100,000 files: 70, 160 and 130 ms one after the other). A marked index,
 // which only a command could have made, is rebuilt and walked again.
-func (g Git) walk(ctx context.Context, dir, base string) (tracked []string, baseModes map[string]fs.FileMode, untracked []string, err error) {
+func (r runner) walk(ctx context.Context, base string) (tracked []string, baseModes map[string]fs.FileMode, untracked []string, err error) {
 	type result struct {
 		out    string
 		marked bool
@@ -91,27 +95,27 @@ func (g Git) walk(ctx context.Context, dir, base string) (tracked []string, base
 	run := func(args ...string) chan result {
 		c := make(chan result, 1)
 		go func() {
-			out, err := g.Run(ctx, dir, args...)
+			out, err := r.run(ctx, args...)
 			c <- result{out: out, err: err}
 		}()
 		return c
 	}
 	marks := make(chan result, 1)
 	go func() {
-		marked, err := g.indexMarked(ctx, dir)
+		marked, err := r.indexMarked(ctx)
 		marks <- result{marked: marked, err: err}
 	}()
-	diff := run("diff", "--raw", "-z", "--no-renames", "--no-abbrev", base, "--")
+	diff := run(rawDiff(base)...)
 	others := run("ls-files", "--others", "--exclude-standard", "-z")
 	m, d, o := <-marks, <-diff, <-others
 	if m.err != nil {
 		return nil, nil, nil, m.err
 	}
 	if m.marked {
-		if err := g.unmarkIndex(ctx, dir); err != nil {
+		if err := r.unmarkIndex(ctx); err != nil {
 			return nil, nil, nil, err
 		}
-		d, o = <-run("diff", "--raw", "-z", "--no-renames", "--no-abbrev", base, "--"), <-run("ls-files", "--others", "--exclude-standard", "-z")
+		d, o = <-run(rawDiff(base)...), <-run("ls-files", "--others", "--exclude-standard", "-z")
 	}
 	if d.err != nil {
 		return nil, nil, nil, d.err
@@ -121,6 +125,12 @@ func (g Git) walk(ctx context.Context, dir, base string) (tracked []string, base
 	}
 	tracked, baseModes, err = parseRaw(d.out)
 	return tracked, baseModes, splitZ(o.out), err
+}
+
+// rawDiff is the diff of the working tree against base, file by file,
+// submodules compared by their commit only (see harden.go).
+func rawDiff(base string) []string {
+	return []string{"diff", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--no-textconv", "--ignore-submodules=dirty", base, "--"}
 }
 
 // SameKind reports whether two modes are the same to git: both links, or
@@ -191,6 +201,14 @@ func readNow(root *os.Root, rel string) ([]byte, fs.FileMode, bool, error) {
 // as they are in commit rev, in one `git cat-file --batch`. A path not in
 // rev is absent from the map.
 func (g Git) BlobsAt(ctx context.Context, dir, rev string, paths []string) (map[string][]byte, error) {
+	r, err := g.at(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	return r.blobsAt(ctx, rev, paths)
+}
+
+func (r runner) blobsAt(ctx context.Context, rev string, paths []string) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	if len(paths) == 0 {
 		return out, nil
@@ -202,13 +220,13 @@ func (g Git) BlobsAt(ctx context.Context, dir, rev string, paths []string) (map[
 		}
 		fmt.Fprintf(&in, "%s:%s\n", rev, p)
 	}
-	raw, err := g.RunInput(ctx, dir, in.Bytes(), "cat-file", "--batch")
+	raw, err := r.runInput(ctx, in.Bytes(), "cat-file", "--batch")
 	if err != nil {
 		return nil, err
 	}
-	r := bufio.NewReader(strings.NewReader(raw))
+	br := bufio.NewReader(strings.NewReader(raw))
 	for _, p := range paths {
-		head, err := r.ReadString('\n')
+		head, err := br.ReadString('\n')
 		if err != nil {
 			return nil, fmt.Errorf("git cat-file --batch ended early, at %s", p)
 		}
@@ -221,7 +239,7 @@ func (g Git) BlobsAt(ctx context.Context, dir, rev string, paths []string) (map[
 			return nil, fmt.Errorf("git cat-file --batch printed %q", strings.TrimSpace(head))
 		}
 		data := make([]byte, size+1) // the content and its "\n"
-		if _, err := io.ReadFull(r, data); err != nil {
+		if _, err := io.ReadFull(br, data); err != nil {
 			return nil, fmt.Errorf("git cat-file --batch ended early, in %s", p)
 		}
 		if fields[1] == "blob" {

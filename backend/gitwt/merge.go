@@ -1,7 +1,6 @@
 package gitwt
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,13 +8,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-
-	"pilot/backend/childenv"
 )
 
 // MergeFile merges into ours the change that turned base into theirs,
 // with `git merge-file`: clean is false when some of that change does not
-// apply to ours (then merged is nil and nothing may be written).
+// apply to ours (then merged is nil and nothing may be written). It runs
+// in a new temporary folder that git may not look above
+// (GIT_CEILING_DIRECTORIES), so no repository's configuration applies.
 func (g Git) MergeFile(ctx context.Context, ours, base, theirs []byte) (merged []byte, clean bool, err error) {
 	tmp, err := os.MkdirTemp("", "pilot-merge-")
 	if err != nil {
@@ -28,20 +27,16 @@ func (g Git) MergeFile(ctx context.Context, ours, base, theirs []byte) (merged [
 			return nil, false, err
 		}
 	}
-	cmd := exec.CommandContext(ctx, g.Path, "merge-file", "-p", "--quiet", "ours", "base", "theirs")
-	cmd.Dir = tmp
-	cmd.Env = childenv.Env(os.Environ(), tmp, map[string]string{"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"})
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
+	env := map[string]string{"GIT_CEILING_DIRECTORIES": filepath.Dir(tmp)}
+	stdout, stderr, err := g.exec(ctx, tmp, nil, env, fixedArgs, "merge-file", "-p", "--quiet", "ours", "base", "theirs")
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
-		return stdout.Bytes(), true, nil
-	case errors.As(err, &exit) && exit.ExitCode() > 0 && exit.ExitCode() < 127 && stderr.Len() == 0:
+		return []byte(stdout), true, nil
+	case errors.As(err, &exit) && exit.ExitCode() > 0 && exit.ExitCode() < 127 && stderr == "":
 		return nil, false, nil // the exit code counts the conflicts
 	default:
-		msg := strings.TrimSpace(stderr.String())
+		msg := strings.TrimSpace(stderr)
 		if msg == "" {
 			msg = err.Error()
 		}

@@ -19,7 +19,7 @@ type Status struct {
 
 // Status reads dir's branch and its uncommitted paths with
 // `git status --porcelain=v2 --branch -z` (git ≥ 2.11), the form git keeps
-// stable for scripts.
+// stable for scripts. Submodules are not looked into (see harden.go).
 func (g Git) Status(ctx context.Context, dir string) (Status, error) {
 	out, err := g.Run(ctx, dir, "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=normal", "--ignore-submodules=dirty")
 	if err != nil {
@@ -56,4 +56,11 @@ func ParseStatus(out string) (Status, error) {
 		}
 	}
 	return st, nil
+}
+
+// ShortStatus is `git status --short --branch` of dir, as the model's
+// system prompt shows it: file names with unusual characters quoted and
+// escaped (core.quotePath), submodules not looked into (see harden.go).
+func (g Git) ShortStatus(ctx context.Context, dir string) (string, error) {
+	return g.Run(ctx, dir, "-c", "core.quotePath=true", "status", "--short", "--branch", "--ignore-submodules=dirty")
 }

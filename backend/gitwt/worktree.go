@@ -39,7 +39,11 @@ func CheckName(name string) error {
 // Head returns the commit HEAD of the repository at dir points at, or a
 // sentence when it has no commit yet.
 func (g Git) Head(ctx context.Context, dir string) (string, error) {
-	out, err := g.Run(ctx, dir, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+	r, err := g.at(ctx, dir)
+	if err != nil {
+		return "", err
+	}
+	out, err := r.run(ctx, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
 	if err != nil {
 		return "", fmt.Errorf("the repository at %s has no commit yet, and a worktree starts from one: make a first commit (git add -A && git commit -m start)", dir)
 	}
@@ -48,7 +52,15 @@ func (g Git) Head(ctx context.Context, dir string) (string, error) {
 
 // BranchExists reports whether the local branch exists in dir's repository.
 func (g Git) BranchExists(ctx context.Context, dir, branch string) (bool, error) {
-	_, err := g.Run(ctx, dir, "show-ref", "--verify", "--quiet", "refs/heads/"+branch)
+	r, err := g.at(ctx, dir)
+	if err != nil {
+		return false, err
+	}
+	return r.branchExists(ctx, branch)
+}
+
+func (r runner) branchExists(ctx context.Context, branch string) (bool, error) {
+	_, err := r.run(ctx, "show-ref", "--verify", "--quiet", "refs/heads/"+branch)
 	if err == nil {
 		return true, nil
 	}
@@ -63,6 +75,8 @@ func (g Git) BranchExists(ctx context.Context, dir, branch string) (bool, error)
 // base (a commit), with `git worktree add -b`. The only writes in the
 // repository's .git are what git itself records for a worktree (its
 // entry under worktrees/ and the branch's ref). path's parent is created.
+// No hook (post-checkout) and no filter of the repository runs (see
+// harden.go).
 func (g Git) AddWorktree(ctx context.Context, repo, path, branch, base string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
@@ -76,22 +90,30 @@ func (g Git) AddWorktree(ctx context.Context, repo, path, branch, base string) e
 // folder is already gone (prune). Removing one that git does not know is
 // not an error.
 func (g Git) RemoveWorktree(ctx context.Context, repo, path string) error {
+	r, err := g.at(ctx, repo)
+	if err != nil {
+		return err
+	}
 	if _, err := os.Stat(path); err == nil {
-		if _, err := g.Run(ctx, repo, "worktree", "remove", "--force", "--force", path); err != nil {
+		if _, err := r.run(ctx, "worktree", "remove", "--force", "--force", path); err != nil {
 			return err
 		}
 	}
-	_, err := g.Run(ctx, repo, "worktree", "prune")
+	_, err = r.run(ctx, "worktree", "prune")
 	return err
 }
 
 // DeleteBranch deletes a local branch, merged or not; a branch that does
 // not exist is not an error.
 func (g Git) DeleteBranch(ctx context.Context, repo, branch string) error {
-	ok, err := g.BranchExists(ctx, repo, branch)
+	r, err := g.at(ctx, repo)
+	if err != nil {
+		return err
+	}
+	ok, err := r.branchExists(ctx, branch)
 	if err != nil || !ok {
 		return err
 	}
-	_, err = g.Run(ctx, repo, "branch", "-D", "--", branch)
+	_, err = r.run(ctx, "branch", "-D", "--", branch)
 	return err
 }

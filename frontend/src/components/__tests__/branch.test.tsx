@@ -169,6 +169,7 @@ describe("branch view", () => {
     const box = (await screen.findByTestId("commit-message")) as HTMLTextAreaElement;
     await waitFor(() => expect(box.value).toBe("Add the branch's work"));
     expect(screen.getByTestId("commit-dialog").textContent).toContain(worktree);
+    expect(screen.getByTestId("commit-no-hooks").textContent).toContain("runs none of the repository's hooks");
     fireEvent.change(box, { target: { value: "Fix a and b\n\nReturn 2 from a." } });
     fireEvent.click(screen.getByTestId("commit-accept"));
     await waitFor(() => expect(screen.queryByTestId("commit-dialog")).toBeNull());

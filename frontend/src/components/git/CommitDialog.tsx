@@ -67,6 +67,10 @@ export default function CommitDialog({ sessionId, title, children, onClose, onDo
           onChange={(e) => setMessage(e.target.value)}
         />
       </label>
+      <p className="muted" data-testid="commit-no-hooks">
+        Pilot's git runs none of the repository's hooks (pre-commit, commit-msg…) nor the programs its own configuration names (filters, a
+        signing program): they are code the project folder controls. Commit in a terminal to run them.
+      </p>
       {draftError && (
         <p className="muted" data-testid="commit-draft-error">
           {draftError}
