@@ -147,8 +147,11 @@ func (t *terminal) tool(c wire.ToolCall) {
 		t.line(jsonToolResult{Type: "tool_result", ID: c.ID, Name: c.Name, Status: string(c.Status), IsError: c.IsError, Output: c.Output, Change: c.Change, Effects: c.Effects, Hooks: c.Hooks, Diagnostics: c.Diagnostics})
 		return
 	}
-	if c.Status == "rejected" || c.Status == "cancelled" {
+	switch c.Status {
+	case wire.ToolRejected, wire.ToolCancelled:
 		fmt.Fprintf(t.tio.Stderr, "  (%s)\n", c.Status)
+	case wire.ToolError: // the call could not be done (a command that ran and failed is done)
+		fmt.Fprintf(t.tio.Stderr, "  (failed: %s)\n", visible.Line(firstLine(c.Output, 300)))
 	}
 	if ch := c.Change; ch != nil && (ch.Applied < ch.Total || ch.Edited) && ch.CheckpointID != 0 {
 		how := fmt.Sprintf("applied %d of %d hunks", ch.Applied, ch.Total)

@@ -264,3 +264,21 @@ func TestPromptRefusal(t *testing.T) {
 		t.Errorf("exit %d\nstdout %q\nstderr %q\nwant   %q", r.code, r.stdout, r.stderr, want)
 	}
 }
+
+// A call that could not be done says why on stderr, where -p shows its
+// calls: without it the user saw the call announced and nothing else.
+func TestPromptShowsFailedCall(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{
+		{ToolCalls: []fakellm.ToolCall{{ID: "x", Name: "no_such_tool", Input: []byte(`{}`)}}},
+		{Text: "Gave up."},
+	}})
+	defer srv.Close()
+	r := runCLI(t, fakeEnv(t, srv, "anthropic"), "", "-p", "Try it", "--project", tempProject(t, nil), "--approve", "none")
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstderr %s", r.code, r.stderr)
+	}
+	if want := "  (failed: There is no tool called \"no_such_tool\". The tools are: list_files, "; !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr %q, want %q in it", r.stderr, want)
+	}
+}

@@ -149,6 +149,11 @@ func TestHeadlessSameFolderTwoProcesses(t *testing.T) {
 	}
 	if got := files(b); !slices.Equal(got, []string{"b.txt"}) {
 		t.Errorf("the second session's changes: %v, want only b.txt", got)
+		// What to look at: the first session's changes, the second's
+		// transcript (its command's result), both processes' output.
+		ja, _ := run("sessions", "changes", fmt.Sprint(a), "--json")
+		jb, _ := run("sessions", "show", fmt.Sprint(b), "--json")
+		t.Logf("the first session's changes:\n%s\nthe second session:\n%s\nthe first process:\n%s\nthe second process:\n%s", ja, jb, firstOut, secondOut)
 	}
 
 	show, _ := run("sessions", "show", fmt.Sprint(a), "--json")

@@ -37,21 +37,43 @@ type GitPaths struct {
 }
 
 // placeholders counts the pods of this process using each placeholder,
-// and remembers the ones Pilot made (or found empty): the last pod to end
-// removes those.
+// and remembers the ones Pilot made (or found empty). Across processes
+// (two Pilots on one folder), each pod also holds a shared flock(2) on
+// the project folder while it uses the placeholder: the last pod of the
+// last process is the one that gets it exclusively, and only that one
+// removes the folder, while a pod starting meanwhile waits for the
+// removal to be over and makes it again. (Without the lock, one process
+// removed the placeholder a pod of the other was about to bind, and that
+// command could not start.)
 var placeholders = struct {
 	sync.Mutex
 	users map[string]int
 	made  map[string]bool
 }{users: map[string]int{}, made: map[string]bool{}}
 
+// placeholderHold is one pod's use of a placeholder.
+type placeholderHold struct {
+	path   string
+	folder *os.File // the project folder, flocked shared; nil when it cannot be
+}
+
 // holdPlaceholder makes the placeholder folder when absent (an empty one
 // found there counts as made: a pod that ended without removing it left
 // it) and counts one more pod using it. A project its user cannot write
-// gets none (held false): a command cannot make a .git there either.
-func holdPlaceholder(path string) (held bool, err error) {
+// gets none (nil): a command cannot make a .git there either.
+func holdPlaceholder(path string) (*placeholderHold, error) {
 	if path == "" {
-		return false, nil
+		return nil, nil
+	}
+	h := &placeholderHold{path: path}
+	if f, err := os.OpenFile(filepath.Dir(path), os.O_RDONLY|syscall.O_DIRECTORY, 0); err == nil {
+		// A file system without flock (some network ones) leaves this
+		// process's count alone to decide.
+		if flockRetry(int(f.Fd()), syscall.LOCK_SH) == nil {
+			h.folder = f
+		} else {
+			f.Close()
+		}
 	}
 	placeholders.Lock()
 	defer placeholders.Unlock()
@@ -62,31 +84,57 @@ func holdPlaceholder(path string) (held bool, err error) {
 			placeholders.made[path] = true
 		case errors.Is(err, fs.ErrExist):
 		case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.EROFS):
-			return false, nil
+			h.close()
+			return nil, nil
 		default:
-			return false, err
+			h.close()
+			return nil, err
 		}
 	}
 	placeholders.users[path]++
-	return true, nil
+	return h, nil
 }
 
-// releasePlaceholder counts one pod less using the placeholder; the last
-// removes it if Pilot made it and it is still an empty folder (rmdir
-// never removes a file, nor a folder with something in it).
-func releasePlaceholder(path string) {
-	if path == "" {
+// release counts one pod less using the placeholder; the last one of the
+// last process removes it if Pilot made it and it is still an empty folder
+// (rmdir never removes a file, nor a folder with something in it).
+func (h *placeholderHold) release() {
+	if h == nil {
 		return
 	}
+	defer h.close()
 	placeholders.Lock()
 	defer placeholders.Unlock()
-	if placeholders.users[path]--; placeholders.users[path] > 0 {
+	if placeholders.users[h.path]--; placeholders.users[h.path] > 0 {
 		return
 	}
-	delete(placeholders.users, path)
-	if placeholders.made[path] {
-		delete(placeholders.made, path)
-		_ = syscall.Rmdir(path)
+	delete(placeholders.users, h.path)
+	if !placeholders.made[h.path] {
+		return
+	}
+	delete(placeholders.made, h.path)
+	if h.folder != nil {
+		err := syscall.Flock(int(h.folder.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if errors.Is(err, syscall.EWOULDBLOCK) || errors.Is(err, syscall.EINTR) {
+			return // another process's pod uses it: that one removes it
+		}
+	}
+	_ = syscall.Rmdir(h.path)
+}
+
+func (h *placeholderHold) close() {
+	if h.folder != nil {
+		h.folder.Close() // lets go of the lock
+		h.folder = nil
+	}
+}
+
+func flockRetry(fd, how int) error {
+	for {
+		err := syscall.Flock(fd, how)
+		if !errors.Is(err, syscall.EINTR) {
+			return err
+		}
 	}
 }
 

@@ -67,7 +67,7 @@ type pod1 struct {
 	reads  bool          // read runs (and closes dead at the end)
 	// placeholder is the empty .git it holds (holdPlaceholder), released
 	// once bwrap is gone.
-	placeholder string
+	placeholder *placeholderHold
 
 	mu    sync.Mutex
 	procs map[uint64]*Process
@@ -205,12 +205,8 @@ func startPod(ctx context.Context, p Policy) (*pod1, error) {
 			return nil, fmt.Errorf("confine: the cache folder: %w", err)
 		}
 	}
-	held, err := holdPlaceholder(p.Git.Placeholder)
-	if err != nil {
+	if pd.placeholder, err = holdPlaceholder(p.Git.Placeholder); err != nil {
 		return nil, fmt.Errorf("the sandbox cannot start: making the empty read-only .git that keeps commands from making a repository: %w", err)
-	}
-	if held {
-		pd.placeholder = p.Git.Placeholder
 	}
 	cfg := podConfig{Project: p.Project, Tmp: l.tmp, Cache: p.Cache, Landlock: !p.NoLandlock && LandlockABI() > 0}
 	var proxyCtx context.Context
@@ -407,7 +403,7 @@ func (pd *pod1) close() {
 	if pd.stop != nil {
 		pd.stop()
 	}
-	releasePlaceholder(pd.placeholder)
+	pd.placeholder.release()
 	_ = os.RemoveAll(pd.dir)
 }
 

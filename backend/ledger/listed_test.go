@@ -50,6 +50,14 @@ func TestCommandListsEveryFile(t *testing.T) {
 			note: "4 files are in .git folders or ignored: listed, not kept, they cannot be undone.",
 		},
 		{
+			// The sandbox's placeholder in a folder with no repository:
+			// an empty .git is none, and is not on the card.
+			name:    "an empty .git",
+			files:   map[string]string{"a.txt": "a\n"},
+			command: func(f *fixture) { f.sh("mkdir .git sub && mkdir sub/.git && printf b > b.txt") },
+			want:    map[string]file{"b.txt": {wire.OpCreated, true, ""}},
+		},
+		{
 			name:  "the project's own .git, writable",
 			files: map[string]string{".git/config": "[core]\n", ".git/HEAD": "ref: refs/heads/main\n", "a.txt": "a\n"},
 			command: func(f *fixture) {

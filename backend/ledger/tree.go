@@ -214,13 +214,32 @@ func compare(a, b *manifest) []Effect {
 	}
 	if a.dirs != nil {
 		for rel := range b.dirs {
-			if _, had := a.dirs[rel]; !had && path.Base(rel) == ".git" {
+			if _, had := a.dirs[rel]; !had && path.Base(rel) == ".git" && !b.empty(rel) {
 				out = append(out, Effect{Path: rel, Op: Created, Skipped: sandbox.InGit, Folder: true})
 			}
 		}
 	}
 	slices.SortFunc(out, func(x, y Effect) int { return strings.Compare(x.Path, y.Path) })
 	return out
+}
+
+// empty reports whether the folder rel holds nothing in m. An empty .git
+// is no repository (git looks above it, as without one): the sandbox's
+// placeholder, made by Pilot while a pod runs in a folder that has none,
+// is one, and is not reported as a new repository.
+func (m *manifest) empty(rel string) bool {
+	prefix := rel + "/"
+	for d := range m.dirs {
+		if strings.HasPrefix(d, prefix) {
+			return false
+		}
+	}
+	for f := range m.files {
+		if strings.HasPrefix(f, prefix) {
+			return false
+		}
+	}
+	return true
 }
 
 // changed reports whether a file changed between two scans. A file the
