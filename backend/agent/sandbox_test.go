@@ -97,9 +97,10 @@ func storedSandbox(t *testing.T, h *harness, id string) wire.SandboxInfo {
 }
 
 // In edits mode, where the sandbox can start, a command runs in the
-// session's sandbox without asking (it asked before the sandbox); the
-// session has one pod for all its commands, made with the policy, and
-// closing the Manager closes it.
+// session's sandbox without asking (it asked before the sandbox); a turn
+// has one pod for all its commands, made with the policy and ended with
+// the turn (nothing runs in it any more), and the next turn makes a new
+// one.
 func TestSandboxEditsRunsWithoutAsking(t *testing.T) {
 	t.Parallel()
 	box := &fakeBox{}
@@ -107,6 +108,8 @@ func TestSandboxEditsRunsWithoutAsking(t *testing.T) {
 		{ToolCalls: []fakellm.ToolCall{toolCall("c1", "run_bash", `{"command":"echo one > made.txt"}`)}},
 		{ToolCalls: []fakellm.ToolCall{toolCall("c2", "run_bash", `{"command":"echo two >> made.txt"}`)}},
 		{Text: "Done."},
+		{ToolCalls: []fakellm.ToolCall{toolCall("c3", "run_bash", `{"command":"echo three >> made.txt"}`)}},
+		{Text: "Done again."},
 	}}, setup{mode: "edits", opt: Options{Sandbox: box.options(t, true)}})
 	h.approveWith(func(a wire.Approval) {
 		t.Errorf("asked %s about %q in edits mode with the sandbox ready", a.Kind, a.Command)
@@ -130,8 +133,8 @@ func TestSandboxEditsRunsWithoutAsking(t *testing.T) {
 		}
 	}
 	made, closed := box.counts()
-	if made != 1 || closed != 0 {
-		t.Fatalf("%d pods made, %d closed during the session; want one, open", made, closed)
+	if made != 1 || closed != 1 {
+		t.Fatalf("%d pods made, %d closed by the turn's end; want one, ended", made, closed)
 	}
 	p := box.made[0]
 	proj, _ := h.st.Project(t.Context(), h.sess.ProjectID)
@@ -144,23 +147,32 @@ func TestSandboxEditsRunsWithoutAsking(t *testing.T) {
 	if fi, err := os.Stat(p.Cache); err != nil || !fi.IsDir() {
 		t.Errorf("the cache folder was not made: %v", err)
 	}
+	if r := h.turn("Once more"); r != ReasonEndTurn {
+		t.Fatalf("reason %s", r)
+	}
+	if made, closed := box.counts(); made != 2 || closed != 2 {
+		t.Errorf("%d pods made, %d closed after a second turn; want two, both ended", made, closed)
+	}
 	h.m.Close()
-	if _, closed := box.counts(); closed != 1 {
-		t.Errorf("Close left the pod behind: %d closed", closed)
+	if _, closed := box.counts(); closed != 2 {
+		t.Errorf("Close closed an ended pod again: %d closed", closed)
 	}
 }
 
-// A deleted session's pod is closed at once (Release), and the session
-// gets no new one.
+// A background job keeps its pod after the turn; a deleted session's pod
+// is closed at once (Release), and the session gets no new one.
 func TestSandboxReleasedWithTheSession(t *testing.T) {
 	t.Parallel()
 	box := &fakeBox{}
 	h := newHarness(t, formats[0], fakellm.Script{Turns: []fakellm.Turn{
-		{ToolCalls: []fakellm.ToolCall{toolCall("c1", "run_bash", `{"command":"true"}`)}},
-		{Text: "Done."},
+		{ToolCalls: []fakellm.ToolCall{toolCall("c1", "run_bash", `{"command":"sleep 600","background":true}`)}},
+		{Text: "Started."},
 	}}, setup{mode: "edits", opt: Options{Sandbox: box.options(t, true)}})
 	if r := h.turn("Run it"); r != ReasonEndTurn {
 		t.Fatalf("reason %s", r)
+	}
+	if made, closed := box.counts(); made != 1 || closed != 0 {
+		t.Fatalf("%d made, %d closed with a job running after the turn; want one, open", made, closed)
 	}
 	h.m.Release(h.sess.ID)
 	if made, closed := box.counts(); made != 1 || closed != 1 {

@@ -96,6 +96,7 @@ func (l *live) run(ctx context.Context, user []llm.ContentBlock) {
 		l.m.out.global(wire.SessionUpdated, wire.SessionPayload{Session: present.Session(sess)})
 	}
 	l.recordJobs(bg) // what the running jobs changed in this turn
+	l.idleSandbox()
 	l.setState(state)
 	l.send(wire.AgentTurnDone, func(q wire.Seq) any { return wire.TurnDonePayload{Seq: q, Reason: wire.TurnEndReason(reason)} })
 	if untitled && l.m.opt.Titles && reason != ReasonError {

@@ -296,6 +296,35 @@ func (l *live) closeSandbox() {
 	sess := p.sess
 	p.sess, p.closed = nil, true
 	p.mu.Unlock()
+	l.endPod(sess)
+}
+
+// idleSandbox ends the session's pod at the end of a turn when nothing
+// runs in it (no command, no background job, which keep it): what a
+// command left behind in it ends, and so does the empty read-only .git
+// it holds in a folder with no repository (confine.GitPaths), which would
+// otherwise stay in the user's folder until the session is closed (a
+// rewind would not give the folder back as it was). The next command
+// makes a new pod, with the folder's git read again; the hosts the user
+// let commands reach stay for the session.
+func (l *live) idleSandbox() {
+	if len(l.jobs.running()) > 0 {
+		return
+	}
+	p := &l.pod
+	p.mu.Lock()
+	sess := p.sess
+	if sess == nil || p.closed || p.run != nil {
+		p.mu.Unlock()
+		return
+	}
+	p.sess = nil
+	p.mu.Unlock()
+	l.endPod(sess)
+}
+
+// endPod closes a pod of the session's (nil: none).
+func (l *live) endPod(sess *confine.Session) {
 	if sess == nil {
 		return
 	}
