@@ -226,7 +226,9 @@ const versionTimeout = 5 * time.Second
 
 // get returns the version exe prints (its first line), asking it once,
 // with a PATH that leaves out the project root (hostexec.Env): a script
-// server (#!/usr/bin/env node) finds its interpreter as Pilot would.
+// server (#!/usr/bin/env node) finds its interpreter as Pilot would. A
+// failed or timed-out answer ("") is not kept: a busy machine at the
+// first ask does not leave the version blank for the rest of the run.
 func (v *versionCache) get(exe string, args, env []string, root string) string {
 	v.mu.Lock()
 	s, ok := v.m[exe]
@@ -242,10 +244,11 @@ func (v *versionCache) get(exe string, args, env []string, root string) string {
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Env = hostexec.Env(env, root)
 	out, err := cmd.Output()
-	if err == nil {
-		s, _, _ = strings.Cut(strings.TrimSpace(string(out)), "\n")
-		s = strings.TrimSpace(s)
+	if err != nil {
+		return ""
 	}
+	s, _, _ = strings.Cut(strings.TrimSpace(string(out)), "\n")
+	s = strings.TrimSpace(s)
 	v.mu.Lock()
 	if v.m == nil {
 		v.m = map[string]string{}
