@@ -1,0 +1,7 @@
+//go:build !linux
+
+package gitwt
+
+// stampOf knows no file here: nothing is cached, every operation reads
+// the configuration.
+func stampOf(string) (stamp, bool) { return stamp{}, false }
