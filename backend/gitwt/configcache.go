@@ -16,10 +16,13 @@ import (
 // git program and environment (at most cacheFolders of them, the least
 // recently used going first), the options it computed with a stamp of
 // every such file (stamp.go), and uses them again, running no git, while
-// every stamp is the same. Any doubt reads again: the cache keeps nothing
-// it cannot check (configFiles), nor any file changed in the last racy
-// (a rewrite within the same tick of the file system's clock keeps its
-// stamp). The decision is in docs/ARCHITECTURE.md, "Git on the host".
+// every file is as it was: the same stamp, or the same content. Any doubt
+// reads again: the cache keeps nothing it cannot check (configFiles). A
+// stamp taken less than racy after its file changed cannot vouch for it
+// (a rewrite within the same tick of the file system's clock keeps the
+// stamp): the file's content then decides, and the options are trusted
+// only once the content seen before a read is the same after it. The
+// decision is in docs/ARCHITECTURE.md, "Git on the host".
 
 const (
 	cacheFolders = 64
@@ -35,13 +38,16 @@ type configCache struct {
 	now     func() time.Time // time.Now; tests move it
 }
 
-// cached is a folder's hardening options and the stamps of the files they
-// came from. It is not changed once kept, but for used (under mu).
+// cached is a folder's hardening options and how the files they came from
+// were seen. trusted: they are known to be the files git read (else the
+// entry only tells the next read which files to look at before it). It is
+// not changed once kept, but for used (under mu).
 type cached struct {
-	files  []string
-	stamps []stamp
-	args   []string
-	used   uint64
+	files   []string
+	seen    []seen
+	args    []string
+	trusted bool
+	used    uint64
 }
 
 // systemFile is the system configuration file git reads (path, "" when
@@ -71,24 +77,39 @@ func cacheKey(git, dir string, env []string) string {
 }
 
 // lookup returns the options kept for key if every file they came from
-// has its stamp still.
-func (c *configCache) lookup(key string) ([]string, bool) {
+// is as it was (hit), and the entry kept for key (nil for none).
+func (c *configCache) lookup(key string) (args []string, hit bool, e *cached) {
 	c.mu.Lock()
-	e := c.entries[key]
+	e = c.entries[key]
 	c.mu.Unlock()
-	if e == nil {
-		return nil, false
+	if e == nil || !e.trusted {
+		return nil, false, e
 	}
 	for i, f := range e.files {
-		if s, ok := stampOf(f); !ok || s != e.stamps[i] {
-			return nil, false
+		if !e.seen[i].same(f) {
+			return nil, false, e
 		}
 	}
 	c.mu.Lock()
 	c.tick++
 	e.used = c.tick
 	c.mu.Unlock()
-	return e.args[:len(e.args):len(e.args)], true
+	return e.args[:len(e.args):len(e.args)], true, e
+}
+
+// before observes, ahead of a read, the files the last read of the same
+// key came from.
+func before(e *cached) map[string]seen {
+	if e == nil {
+		return nil
+	}
+	pre := make(map[string]seen, len(e.files))
+	for _, f := range e.files {
+		if s, ok := observe(f); ok {
+			pre[f] = s
+		}
+	}
+	return pre
 }
 
 func (c *configCache) forget(key string) {
@@ -97,28 +118,38 @@ func (c *configCache) forget(key string) {
 	c.mu.Unlock()
 }
 
-// keep stamps the files the read begun at start came from and keeps args
-// for key, or forgets key when one of them cannot be known or changed
-// since racy before start.
-func (c *configCache) keep(ctx context.Context, g Git, key, dir string, env []string, list []setting, found setup, args []string, start time.Time) {
+// keep observes the files the read begun at start came from and keeps
+// args for key with them, or forgets key when one of them cannot be
+// known. The entry is trusted when every file's stamp is older than racy
+// before start (so the file did not change during the read, and no later
+// change can keep its stamp), or, for a newer one, its content is the
+// same as in pre, observed before the read: git read that content.
+// Otherwise the entry only lists the files, so that the next read
+// observes them first.
+func (c *configCache) keep(ctx context.Context, g Git, key, dir string, env []string, list []setting, found setup, args []string, start time.Time, pre map[string]seen) {
 	system, ok := c.systemFile(ctx, g)
 	var files []string
 	if ok {
 		files, ok = configFiles(g.Path, system, dir, env, list, found)
 	}
-	stamps := make([]stamp, len(files))
+	obs := make([]seen, len(files))
+	trusted := true
 	for i, f := range files {
 		if !ok {
 			break
 		}
-		stamps[i], ok = stampOf(f)
-		ok = ok && !stamps[i].racy(start)
+		obs[i], ok = observe(f)
+		if obs[i].stamp.racy(start) {
+			obs[i].racy = true
+			p, had := pre[f]
+			trusted = trusted && had && p.read && obs[i].read && p.sum == obs[i].sum
+		}
 	}
 	if !ok {
 		c.forget(key)
 		return
 	}
-	c.store(key, &cached{files: files, stamps: stamps, args: args})
+	c.store(key, &cached{files: files, seen: obs, args: args, trusted: trusted})
 }
 
 // store keeps e for key, the least recently used entry going first when

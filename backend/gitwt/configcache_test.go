@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -336,19 +337,69 @@ func TestConfigCacheNeverKeeps(t *testing.T) {
 	}
 }
 
-// With the real clock, a configuration written less than racy ago (this
-// test's new repository's) is read again every time: a rewrite within the
-// same tick of the file system's clock would keep its stamp.
+// With the real clock, the files of this test's new repository were
+// written less than racy ago: their stamps cannot vouch for them (a
+// rewrite in the same tick of the file system's clock keeps the stamp).
+// The first read is not trusted; the second is, its files' content being
+// the same before and after it; then their content decides. A rewrite
+// that kept the config's whole stamp (made here by setting the kept stamp
+// to the new one, as a rewrite in the same tick would) is seen.
 func TestConfigCacheRacy(t *testing.T) {
 	t.Parallel()
 	g, reads := countingGit(t, false)
-	repo, _ := newRepo(t)
+	repo, prog := newRepo(t)
+	cfg := filepath.Join(repo, ".git", "config")
 	start := time.Now()
-	for i := range 2 {
-		if _, ran := hardened(t, g, reads, repo); !ran && time.Since(start) < racy {
-			t.Fatalf("operation %d took its options from the cache", i+1)
+	writeFile(t, cfg, mustRead(t, cfg)+"[filter \"ev\"]\n\tsmudgx = "+prog+"\n")
+	for i, want := range []bool{true, true, false} {
+		// (On a machine so slow that racy passed, the second may not read.)
+		if _, ran := hardened(t, g, reads, repo); ran != want && (i != 1 || time.Since(start) < racy) {
+			t.Fatalf("operation %d: read %v, want %v", i+1, ran, want)
 		}
 	}
+	rewriteInPlace(t, cfg, strings.Replace(mustRead(t, cfg), "smudgx", "smudge", 1))
+	e := g.cache.entries[cacheKey(g.Path, repo, allowed(repo, nil))]
+	i := slices.Index(e.files, cfg)
+	if i < 0 || !e.seen[i].racy && time.Since(start) < racy {
+		t.Fatalf("the config's stamp vouched for it: %+v", e.seen)
+	}
+	e.seen[i].stamp, _ = stampOf(cfg)
+	if args, ran := hardened(t, g, reads, repo); !ran || !strings.Contains(args, "-c filter.ev.smudge=") {
+		t.Fatalf("after the rewrite: read %v, options %s", ran, args)
+	}
+}
+
+// A file rewritten with the same content (git branch -D rewrites the
+// config though the branch had no section in it) is as it was: the
+// options are used again, no git runs. Before, every such rewrite cost a
+// read, and for racy after it every operation did.
+func TestConfigCacheSameContent(t *testing.T) {
+	t.Parallel()
+	for _, ahead := range []bool{true, false} {
+		g, reads := countingGit(t, ahead)
+		repo, _ := newRepo(t)
+		mustGit(t, repo, "branch", "gone")
+		hardened(t, g, reads, repo)
+		hardened(t, g, reads, repo)
+		before, _ := os.Stat(filepath.Join(repo, ".git", "config"))
+		mustGit(t, repo, "branch", "-D", "gone")
+		after, _ := os.Stat(filepath.Join(repo, ".git", "config"))
+		if os.SameFile(before, after) {
+			t.Fatal("git branch -D did not rewrite the config")
+		}
+		if _, ran := hardened(t, g, reads, repo); ran {
+			t.Fatalf("clock ahead %v: the config rewritten with the same content was read again", ahead)
+		}
+	}
+}
+
+func mustRead(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // The machine's own files (global, XDG), absent when read, are stamped:
@@ -394,17 +445,17 @@ func TestConfigCacheBoundedAndConcurrent(t *testing.T) {
 	t.Parallel()
 	c := newConfigCache(time.Now)
 	for i := range cacheFolders + 1 {
-		c.store(string(rune('A'+i)), &cached{})
+		c.store(string(rune('A'+i)), &cached{trusted: true})
 		if i == 1 {
-			if _, ok := c.lookup("A"); !ok {
+			if _, hit, _ := c.lookup("A"); !hit {
 				t.Fatal("A is not kept")
 			}
 		}
 	}
-	if _, ok := c.lookup("B"); ok || len(c.entries) != cacheFolders {
-		t.Fatalf("after %d folders: B kept %v, %d kept", cacheFolders+1, ok, len(c.entries))
+	if _, _, e := c.lookup("B"); e != nil || len(c.entries) != cacheFolders {
+		t.Fatalf("after %d folders: B kept %v, %d kept", cacheFolders+1, e != nil, len(c.entries))
 	}
-	if _, ok := c.lookup("A"); !ok {
+	if _, hit, _ := c.lookup("A"); !hit {
 		t.Fatal("A, used since B was kept, went first")
 	}
 

@@ -123,18 +123,20 @@ type runner struct {
 func (g Git) at(ctx context.Context, dir string) (runner, error) {
 	c, env := g.configs(), allowed(dir, nil)
 	key := cacheKey(g.Path, dir, env)
-	if args, ok := c.lookup(key); ok {
+	args, hit, last := c.lookup(key)
+	if hit {
 		return runner{g: g, dir: dir, args: args}, nil
 	}
-	start := c.now()
+	// The files the last read came from, as they are before this one.
+	start, pre := c.now(), before(last)
 	// GIT_TRACE_SETUP: git says on stderr which repository it found
 	// (its git and common folders, its top), in the same process.
-	args := []string{"config", "--list", "--show-scope", "--show-origin", "-z"}
-	out, stderr, err := g.exec(ctx, dir, nil, traceSetup, fixedArgs, args...)
+	read := []string{"config", "--list", "--show-scope", "--show-origin", "-z"}
+	out, stderr, err := g.exec(ctx, dir, nil, traceSetup, fixedArgs, read...)
 	found, rest := parseSetup(stderr)
 	if err != nil {
 		c.forget(key)
-		return runner{}, failed(args, rest, err)
+		return runner{}, failed(read, rest, err)
 	}
 	list := parseScoped(out)
 	extra, err := neutralise(list)
@@ -143,7 +145,7 @@ func (g Git) at(ctx context.Context, dir string) (runner, error) {
 		return runner{}, fmt.Errorf("in %s: %w", dir, err)
 	}
 	hardened := append(append([]string{}, fixedArgs...), extra...)
-	c.keep(ctx, g, key, dir, env, list, found, hardened, start)
+	c.keep(ctx, g, key, dir, env, list, found, hardened, start, pre)
 	return runner{g: g, dir: dir, args: hardened[:len(hardened):len(hardened)]}, nil
 }
 

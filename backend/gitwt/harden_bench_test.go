@@ -41,7 +41,7 @@ func BenchmarkHarden(b *testing.B) {
 		if _, err := g.at(ctx, dir); err != nil {
 			b.Fatal(err)
 		}
-		if _, ok := g.cache.lookup(cacheKey(g.Path, dir, allowed(dir, nil))); !ok {
+		if _, hit, _ := g.cache.lookup(cacheKey(g.Path, dir, allowed(dir, nil))); !hit {
 			b.Fatal("the options were not kept")
 		}
 		for b.Loop() {

@@ -225,7 +225,7 @@ func plantThenOperate(t *testing.T, p plant, kept bool) {
 		if _, err := g.ShortStatus(ctx, dir); err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := g.cache.lookup(cacheKey(g.Path, dir, allowed(dir, nil))); !ok {
+		if _, hit, _ := g.cache.lookup(cacheKey(g.Path, dir, allowed(dir, nil))); !hit {
 			t.Fatal("the clean repository's options were not kept")
 		}
 	}
