@@ -32,7 +32,8 @@ var ErrNoGit = errors.New("git was not found on PATH: install git (on Debian or 
 // Git is the git executable and its version.
 type Git struct {
 	Path    string
-	Version string // "2.39.5"
+	Version string       // "2.39.5"
+	cache   *configCache // nil: the process-wide one (configcache.go)
 }
 
 var versionRE = regexp.MustCompile(`git version (\d+)\.(\d+)(\.\d+)?`)
@@ -89,26 +90,28 @@ func (g Git) RunInput(ctx context.Context, dir string, stdin []byte, args ...str
 func (g Git) run(ctx context.Context, dir string, stdin []byte, env map[string]string, pre []string, args ...string) (string, error) {
 	stdout, stderr, err := g.exec(ctx, dir, stdin, env, pre, args...)
 	if err != nil {
-		msg := strings.TrimSpace(stderr)
-		if msg == "" {
-			msg = err.Error()
-		}
-		return stdout, fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
+		return stdout, failed(args, stderr, err)
 	}
 	return stdout, nil
+}
+
+// failed is the error of a git that failed: git's own message (stderr),
+// or how it ended when it said nothing.
+func failed(args []string, stderr string, err error) error {
+	msg := strings.TrimSpace(stderr)
+	if msg == "" {
+		msg = err.Error()
+	}
+	return fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
 }
 
 // exec is run that returns git's standard error and its exit as they are.
 func (g Git) exec(ctx context.Context, dir string, stdin []byte, env map[string]string, pre []string, args ...string) (string, string, error) {
 	cmd := exec.CommandContext(ctx, g.Path, append(append([]string{}, pre...), args...)...)
 	cmd.Dir = dir
-	own := map[string]string{"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
-	for k, v := range env {
-		own[k] = v
-	}
 	// What git starts in turn (ssh, a credential helper) is not found in
 	// the repository nor on a relative PATH entry.
-	cmd.Env = hostexec.Env(childenv.Env(os.Environ(), dir, own), dir)
+	cmd.Env = hostexec.Env(allowed(dir, env), dir)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
@@ -116,6 +119,16 @@ func (g Git) exec(ctx context.Context, dir string, stdin []byte, env map[string]
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	return stdout.String(), stderr.String(), err
+}
+
+// allowed is the allowlisted environment of a git run in dir (see run),
+// with env over it.
+func allowed(dir string, env map[string]string) []string {
+	own := map[string]string{"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
+	for k, v := range env {
+		own[k] = v
+	}
+	return childenv.Env(os.Environ(), dir, own)
 }
 
 // Toplevel returns the top folder of the git work tree dir is in, or a

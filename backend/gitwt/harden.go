@@ -118,17 +118,35 @@ type runner struct {
 // at reads the configuration git sees in dir, with its scopes, and
 // hardens git for it. A key that names a program but holds '=' cannot be
 // given on git's command line: such a repository is refused with a
-// sentence.
+// sentence. The options are kept and used again while nothing they came
+// from changed (configcache.go).
 func (g Git) at(ctx context.Context, dir string) (runner, error) {
-	out, err := g.run(ctx, dir, nil, nil, fixedArgs, "config", "--list", "--show-scope", "-z")
-	if err != nil {
-		return runner{}, err
+	c, env := g.configs(), allowed(dir, nil)
+	key := cacheKey(g.Path, dir, env)
+	args, hit, last := c.lookup(key)
+	if hit {
+		return runner{g: g, dir: dir, args: args}, nil
 	}
-	extra, err := neutralise(parseScoped(out))
+	// The files the last read came from, as they are before this one.
+	start, pre := c.now(), before(last)
+	// GIT_TRACE_SETUP: git says on stderr which repository it found
+	// (its git and common folders, its top), in the same process.
+	read := []string{"config", "--list", "--show-scope", "--show-origin", "-z"}
+	out, stderr, err := g.exec(ctx, dir, nil, traceSetup, fixedArgs, read...)
+	found, rest := parseSetup(stderr)
 	if err != nil {
+		c.forget(key)
+		return runner{}, failed(read, rest, err)
+	}
+	list := parseScoped(out)
+	extra, err := neutralise(list)
+	if err != nil {
+		c.forget(key)
 		return runner{}, fmt.Errorf("in %s: %w", dir, err)
 	}
-	return runner{g: g, dir: dir, args: append(append([]string{}, fixedArgs...), extra...)}, nil
+	hardened := append(append([]string{}, fixedArgs...), extra...)
+	c.keep(ctx, g, key, dir, env, list, found, hardened, start, pre)
+	return runner{g: g, dir: dir, args: hardened[:len(hardened):len(hardened)]}, nil
 }
 
 func (r runner) run(ctx context.Context, args ...string) (string, error) {
@@ -139,20 +157,23 @@ func (r runner) runInput(ctx context.Context, stdin []byte, args ...string) (str
 	return r.g.run(ctx, r.dir, stdin, nil, r.args, args...)
 }
 
-// setting is one line of `git config --list --show-scope -z`.
+// setting is one line of `git config --list --show-scope --show-origin -z`.
 type setting struct {
-	scope, key, value string
-	bare              bool // "[section] key" with no "=": true
+	scope, origin, key, value string
+	bare                      bool // "[section] key" with no "=": true
 }
 
-// parseScoped reads `git config --list --show-scope -z`: per setting,
-// "scope\0key\nvalue\0", or "scope\0key\0" for a key with no value.
+// parseScoped reads `git config --list --show-scope --show-origin -z`
+// (git 2.26 and later print the scope, then the origin): per setting,
+// "scope\0origin\0key\nvalue\0", or "scope\0origin\0key\0" for a key
+// with no value. The origin is "file:" and the path as git opened it, or
+// "command line:" for a -c option.
 func parseScoped(out string) []setting {
 	var list []setting
 	f := strings.Split(out, "\x00")
-	for i := 0; i+1 < len(f); i += 2 {
-		key, value, ok := strings.Cut(f[i+1], "\n")
-		list = append(list, setting{scope: f[i], key: key, value: value, bare: !ok})
+	for i := 0; i+2 < len(f); i += 3 {
+		key, value, ok := strings.Cut(f[i+2], "\n")
+		list = append(list, setting{scope: f[i], origin: f[i+1], key: key, value: value, bare: !ok})
 	}
 	return list
 }

@@ -3,11 +3,15 @@ package gitwt
 import (
 	"context"
 	"testing"
+	"time"
 )
 
 // BenchmarkHarden is what hardening adds to each operation: reading the
 // configuration with its scopes (at), against one plain `git rev-parse
-// HEAD`, the cheapest command Pilot runs, in the same repository.
+// HEAD`, the cheapest command Pilot runs, in the same repository; and
+// what it adds when the options are kept from a read before (the files
+// they came from stamped again), with a clock ahead by more than racy so
+// that the new repository's files are not taken for racy.
 func BenchmarkHarden(b *testing.B) {
 	ctx := context.Background()
 	g, err := Find(ctx)
@@ -21,6 +25,25 @@ func BenchmarkHarden(b *testing.B) {
 		}
 	}
 	b.Run("configuration read", func(b *testing.B) {
+		g := g
+		g.cache = newConfigCache(time.Now)
+		key := cacheKey(g.Path, dir, allowed(dir, nil))
+		for b.Loop() {
+			g.cache.forget(key)
+			if _, err := g.at(ctx, dir); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("configuration read, kept", func(b *testing.B) {
+		g := g
+		g.cache = newConfigCache(func() time.Time { return time.Now().Add(racy + time.Second) })
+		if _, err := g.at(ctx, dir); err != nil {
+			b.Fatal(err)
+		}
+		if _, hit, _ := g.cache.lookup(cacheKey(g.Path, dir, allowed(dir, nil))); !hit {
+			b.Fatal("the options were not kept")
+		}
 		for b.Loop() {
 			if _, err := g.at(ctx, dir); err != nil {
 				b.Fatal(err)

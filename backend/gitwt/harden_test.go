@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -191,82 +192,105 @@ func stale(t *testing.T, files ...string) {
 // repository holding each plant, runs none of them; plain git (the
 // control) runs each. On the old gitwt (only core.fsmonitor=false) the
 // filters, hooks, signing program, lazy fetch and the nested
-// repository's filter ran.
+// repository's filter ran. Each plant is also made after the options of
+// the clean repository were kept (configcache.go, with a clock ahead so
+// that the new files are not racy): the operations after it run nothing
+// either.
 func TestHardenedRunsNothingOfTheRepository(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
 	for _, p := range plants {
-		t.Run(p.name, func(t *testing.T) {
-			t.Parallel()
-			ctx := context.Background()
-			g, dir := repoForTest(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
-			mustGit(t, dir, "commit", "-q", "--allow-empty", "-m", "second")
-			bin := t.TempDir()
-			mark := filepath.Join(bin, "ran")
-			prog := filepath.Join(bin, "prog")
-			writeFile(t, prog, "#!/bin/sh\necho \"$0 $*\" >> '"+mark+"'\ncat\n")
-			if err := os.Chmod(prog, 0o755); err != nil {
-				t.Fatal(err)
+		for _, kept := range []bool{false, true} {
+			name := p.name
+			if kept {
+				name += ", options kept from before"
 			}
-			p.set(t, dir, prog)
-			writeFile(t, filepath.Join(dir, "a.txt"), "a changed\n")                  // for the diffs
-			stale(t, filepath.Join(dir, "b.txt"), filepath.Join(dir, "sub", "s.txt")) // for the filters
-			out, _ := gitIn(t, dir, p.control...)
-			if _, err := os.Stat(mark); err != nil {
-				t.Fatalf("the control (git %v) did not run the plant: %s", p.control, out)
-			}
-			os.Remove(mark)
-			writeFile(t, filepath.Join(dir, "a.txt"), "a\n")
-			head := strings.TrimSpace(mustGit(t, dir, "rev-parse", "HEAD"))
-			wt := filepath.Join(t.TempDir(), "wt")
-			ops := []struct {
-				name string
-				run  func() error
-			}{
-				{"Toplevel", func() error { _, err := g.Toplevel(ctx, dir); return err }},
-				{"Head", func() error { _, err := g.Head(ctx, dir); return err }},
-				{"BranchExists", func() error { _, err := g.BranchExists(ctx, dir, "pilot/x"); return err }},
-				{"Status", func() error { _, err := g.Status(ctx, dir); return err }},
-				{"ShortStatus (the system prompt's)", func() error { _, err := g.ShortStatus(ctx, dir); return err }},
-				{"BlobsAt", func() error { _, err := g.BlobsAt(ctx, dir, "HEAD~1", []string{"a.txt", "b.txt"}); return err }},
-				{"PodPaths", func() error { _, err := g.PodPaths(ctx, dir); return err }},
-				{"AddWorktree", func() error { return g.AddWorktree(ctx, dir, wt, "pilot/x", head) }},
-				{"BranchChanges of the worktree", func() error {
-					writeFile(t, filepath.Join(wt, "a.txt"), "a in the worktree\n")
-					_, err := g.BranchChanges(ctx, wt, head)
-					return err
-				}},
-				{"CommitAll of the worktree", func() error { _, _, err := g.CommitAll(ctx, wt, "wt"); return err }},
-				{"BranchChanges of the repository", func() error {
-					writeFile(t, filepath.Join(dir, "new.txt"), "new\n")
-					_, err := g.BranchChanges(ctx, dir, head)
-					return err
-				}},
-				{"CommitPaths", func() error {
-					writeFile(t, filepath.Join(dir, "a.txt"), "a again\n")
-					_, _, err := g.CommitPaths(ctx, dir, "paths", []string{"a.txt"})
-					return err
-				}},
-				{"CommitAll of the repository", func() error { _, _, err := g.CommitAll(ctx, dir, "all"); return err }},
-				{"MergeFile", func() error { _, _, err := g.MergeFile(ctx, []byte("a\n"), []byte("a\n"), []byte("b\n")); return err }},
-				{"RemoveWorktree", func() error { return g.RemoveWorktree(ctx, dir, wt) }},
-				{"DeleteBranch", func() error { return g.DeleteBranch(ctx, dir, "pilot/x") }},
-			}
-			for _, op := range ops {
-				stale(t, filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt"), filepath.Join(wt, "a.txt"), filepath.Join(dir, "sub", "s.txt"))
-				err := op.run()
-				if b, _ := os.ReadFile(mark); len(b) > 0 {
-					t.Fatalf("%s ran the repository's program: %s", op.name, b)
-				}
-				// The lazy fetch is refused (no transport), so what needs the
-				// missing blob fails; everything else works.
-				if err != nil && !(p.name == "a partial clone's lazy fetch" && strings.Contains(err.Error(), "not allowed")) {
-					t.Errorf("%s: %v", op.name, err)
-				}
-			}
-		})
+			t.Run(name, func(t *testing.T) { plantThenOperate(t, p, kept) })
+		}
+	}
+}
+
+func plantThenOperate(t *testing.T, p plant, kept bool) {
+	t.Parallel()
+	ctx := context.Background()
+	g, dir := repoForTest(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
+	mustGit(t, dir, "commit", "-q", "--allow-empty", "-m", "second")
+	if kept && runtime.GOOS != "linux" {
+		t.Skip("the configuration read's cache stamps files on Linux only")
+	}
+	if kept {
+		g.cache = newConfigCache(func() time.Time { return time.Now().Add(racy + time.Second) })
+		if _, err := g.ShortStatus(ctx, dir); err != nil {
+			t.Fatal(err)
+		}
+		if _, hit, _ := g.cache.lookup(cacheKey(g.Path, dir, allowed(dir, nil))); !hit {
+			t.Fatal("the clean repository's options were not kept")
+		}
+	}
+	bin := t.TempDir()
+	mark := filepath.Join(bin, "ran")
+	prog := filepath.Join(bin, "prog")
+	writeFile(t, prog, "#!/bin/sh\necho \"$0 $*\" >> '"+mark+"'\ncat\n")
+	if err := os.Chmod(prog, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p.set(t, dir, prog)
+	writeFile(t, filepath.Join(dir, "a.txt"), "a changed\n")                  // for the diffs
+	stale(t, filepath.Join(dir, "b.txt"), filepath.Join(dir, "sub", "s.txt")) // for the filters
+	out, _ := gitIn(t, dir, p.control...)
+	if _, err := os.Stat(mark); err != nil {
+		t.Fatalf("the control (git %v) did not run the plant: %s", p.control, out)
+	}
+	os.Remove(mark)
+	writeFile(t, filepath.Join(dir, "a.txt"), "a\n")
+	head := strings.TrimSpace(mustGit(t, dir, "rev-parse", "HEAD"))
+	wt := filepath.Join(t.TempDir(), "wt")
+	ops := []struct {
+		name string
+		run  func() error
+	}{
+		{"Toplevel", func() error { _, err := g.Toplevel(ctx, dir); return err }},
+		{"Head", func() error { _, err := g.Head(ctx, dir); return err }},
+		{"BranchExists", func() error { _, err := g.BranchExists(ctx, dir, "pilot/x"); return err }},
+		{"Status", func() error { _, err := g.Status(ctx, dir); return err }},
+		{"ShortStatus (the system prompt's)", func() error { _, err := g.ShortStatus(ctx, dir); return err }},
+		{"BlobsAt", func() error { _, err := g.BlobsAt(ctx, dir, "HEAD~1", []string{"a.txt", "b.txt"}); return err }},
+		{"PodPaths", func() error { _, err := g.PodPaths(ctx, dir); return err }},
+		{"AddWorktree", func() error { return g.AddWorktree(ctx, dir, wt, "pilot/x", head) }},
+		{"BranchChanges of the worktree", func() error {
+			writeFile(t, filepath.Join(wt, "a.txt"), "a in the worktree\n")
+			_, err := g.BranchChanges(ctx, wt, head)
+			return err
+		}},
+		{"CommitAll of the worktree", func() error { _, _, err := g.CommitAll(ctx, wt, "wt"); return err }},
+		{"BranchChanges of the repository", func() error {
+			writeFile(t, filepath.Join(dir, "new.txt"), "new\n")
+			_, err := g.BranchChanges(ctx, dir, head)
+			return err
+		}},
+		{"CommitPaths", func() error {
+			writeFile(t, filepath.Join(dir, "a.txt"), "a again\n")
+			_, _, err := g.CommitPaths(ctx, dir, "paths", []string{"a.txt"})
+			return err
+		}},
+		{"CommitAll of the repository", func() error { _, _, err := g.CommitAll(ctx, dir, "all"); return err }},
+		{"MergeFile", func() error { _, _, err := g.MergeFile(ctx, []byte("a\n"), []byte("a\n"), []byte("b\n")); return err }},
+		{"RemoveWorktree", func() error { return g.RemoveWorktree(ctx, dir, wt) }},
+		{"DeleteBranch", func() error { return g.DeleteBranch(ctx, dir, "pilot/x") }},
+	}
+	for _, op := range ops {
+		stale(t, filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt"), filepath.Join(wt, "a.txt"), filepath.Join(dir, "sub", "s.txt"))
+		err := op.run()
+		if b, _ := os.ReadFile(mark); len(b) > 0 {
+			t.Fatalf("%s ran the repository's program: %s", op.name, b)
+		}
+		// The lazy fetch is refused (no transport), so what needs the
+		// missing blob fails; everything else works.
+		if err != nil && !(p.name == "a partial clone's lazy fetch" && strings.Contains(err.Error(), "not allowed")) {
+			t.Errorf("%s: %v", op.name, err)
+		}
 	}
 }
 
@@ -277,19 +301,19 @@ func TestHardenedRunsNothingOfTheRepository(t *testing.T) {
 // refused.
 func TestNeutralise(t *testing.T) {
 	t.Parallel()
-	list := parseScoped("system\x00credential.helper\nstore\x00" +
-		"global\x00gpg.program\ngpg2\x00" +
-		"global\x00commit.gpgsign\x00" +
-		"global\x00diff.tool\nmeld\x00" +
-		"local\x00credential.helper\nevil\x00" +
-		"local\x00commit.gpgsign\ntrue\x00" +
-		"local\x00gpg.program\nevil\x00" +
-		"local\x00filter.Ev.clean\nevil\x00" +
-		"worktree\x00diff.x.y.textconv\nevil\x00" +
-		"local\x00pager.status\nevil\x00" +
-		"local\x00user.name\nT\x00" +
-		"global\x00protocol.file.allow\nalways\x00" +
-		"local\x00core.editor\nevil\nwith a line\x00")
+	list := parseScoped("system\x00file:/etc/gitconfig\x00credential.helper\nstore\x00" +
+		"global\x00file:/home/.gitconfig\x00gpg.program\ngpg2\x00" +
+		"global\x00file:/home/.gitconfig\x00commit.gpgsign\x00" +
+		"global\x00file:/home/.gitconfig\x00diff.tool\nmeld\x00" +
+		"local\x00file:/repo/.git/config\x00credential.helper\nevil\x00" +
+		"local\x00file:/repo/.git/config\x00commit.gpgsign\ntrue\x00" +
+		"local\x00file:/repo/.git/config\x00gpg.program\nevil\x00" +
+		"local\x00file:/repo/.git/config\x00filter.Ev.clean\nevil\x00" +
+		"worktree\x00file:/repo/.git/config.worktree\x00diff.x.y.textconv\nevil\x00" +
+		"local\x00file:/repo/.git/config\x00pager.status\nevil\x00" +
+		"local\x00file:/repo/.git/config\x00user.name\nT\x00" +
+		"global\x00file:/home/.gitconfig\x00protocol.file.allow\nalways\x00" +
+		"local\x00file:/repo/.git/config\x00core.editor\nevil\nwith a line\x00")
 	got, err := neutralise(list)
 	if err != nil {
 		t.Fatal(err)
@@ -307,7 +331,7 @@ func TestNeutralise(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("neutralise =\n%q\nwant\n%q", got, want)
 	}
-	if _, err := neutralise(parseScoped("local\x00filter.a=b.clean\nevil\x00")); err == nil || !strings.Contains(err.Error(), "git config --unset") {
+	if _, err := neutralise(parseScoped("local\x00file:.git/config\x00filter.a=b.clean\nevil\x00")); err == nil || !strings.Contains(err.Error(), "git config --unset") {
 		t.Fatalf("a key holding '=': %v", err)
 	}
 }
