@@ -190,7 +190,9 @@ func scan(d Dir, f frontmatter.Folder) ([]Skill, []Problem) {
 			continue
 		}
 		dir := filepath.Join(d.Path, e.Name())
-		if !f.IsDir(e.Name()) {
+		// The listing's type tells a folder; only a link is looked at
+		// (each look resolves the path again through the root).
+		if !e.IsDir() && (e.Type()&fs.ModeSymlink == 0 || !f.IsDir(e.Name())) {
 			if e.Type()&fs.ModeSymlink != 0 && f.Root != nil {
 				// A link to a folder out of the project is not followed.
 				if _, lerr := f.Sub(e.Name()).List(); errors.Is(lerr, sandbox.ErrOutside) {
@@ -201,18 +203,23 @@ func scan(d Dir, f frontmatter.Folder) ([]Skill, []Problem) {
 		}
 		sub := f.Sub(e.Name())
 		path := filepath.Join(dir, "SKILL.md")
-		if !sub.Exists("SKILL.md") {
-			problems = append(problems, Problem{Path: dir, Scope: d.Scope, Reason: "the folder has no SKILL.md: a skill is a folder with a SKILL.md in it (front matter name and description, then the instructions)"})
-			continue
-		}
+		noSkill := Problem{Path: dir, Scope: d.Scope, Reason: "the folder has no SKILL.md: a skill is a folder with a SKILL.md in it (front matter name and description, then the instructions)"}
 		if len(out) >= maxSkills {
-			problems = append(problems, Problem{Path: path, Scope: d.Scope, Reason: fmt.Sprintf("not read: the folder has more than %d skills", maxSkills)})
+			if !sub.Exists("SKILL.md") {
+				problems = append(problems, noSkill)
+			} else {
+				problems = append(problems, Problem{Path: path, Scope: d.Scope, Reason: fmt.Sprintf("not read: the folder has more than %d skills", maxSkills)})
+			}
 			continue
 		}
+		// Read first: whether it exists is asked only when it could not be.
 		b, refused, err := sub.ReadFile("SKILL.md", skillFile)
 		var k Skill
 		if err == nil {
 			k, err = Parse(b, e.Name())
+		} else if !sub.Exists("SKILL.md") {
+			problems = append(problems, noSkill)
+			continue
 		}
 		if err != nil {
 			problems = append(problems, Problem{Path: path, Scope: d.Scope, Reason: err.Error(), Refused: refused})
