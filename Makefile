@@ -260,7 +260,7 @@ bench: deps-bench build
 	.ci/bench-go.sh gate ./backend/gate
 	PILOT_BENCH_BIG=1 .ci/bench-go.sh worktree ./backend/service WorktreeSession 5x
 	PILOT_BENCH_BIG=1 .ci/bench-go.sh branch ./backend/service GetBranch200 5x
-	.ci/bench-go.sh sandbox ./backend/confine . 50x
+	.ci/bench-go.sh sandbox ./backend/sandbox . 50x
 	.ci/bench-go.sh proxy ./backend/netproxy Download
 	.ci/bench-go.sh skills ./backend/skills SkillsPrompt 20x
 	$(LSP_PATH) .ci/bench-go.sh lsp ./backend/lsp AfterChange 20x

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"text/template"
 
-	"pilot/backend/agents"
+	"pilot/backend/customagent"
 	"pilot/backend/gate"
 	"pilot/backend/llm"
 	"pilot/backend/store"
@@ -24,13 +24,13 @@ var agentTemplate = template.Must(template.New("agent").Parse(agentText))
 // and the user's) for a turn: the task tool's description lists them. Each
 // file that cannot be used is told to the user in a notice at the
 // session's first turn and whenever the list of them changes.
-func (l *live) loadAgents() agents.Set {
+func (l *live) loadAgents() customagent.Set {
 	o := l.m.opt.Sandbox
 	home := o.Home
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}
-	set := agents.Load(home, o.PilotHome, l.root.Dir())
+	set := customagent.Load(home, o.PilotHome, l.root.Dir())
 	if prev := l.agents.Swap(&set); prev == nil || agentProblems(*prev) != agentProblems(set) {
 		for _, p := range set.Problems {
 			l.m.log.Warn("agent not used", "path", p.Path, "why", p.Reason)
@@ -41,14 +41,14 @@ func (l *live) loadAgents() agents.Set {
 }
 
 // currentAgents is what the last turn found (none before the first).
-func (l *live) currentAgents() agents.Set {
+func (l *live) currentAgents() customagent.Set {
 	if p := l.agents.Load(); p != nil {
 		return *p
 	}
-	return agents.Set{}
+	return customagent.Set{}
 }
 
-func agentProblems(s agents.Set) string {
+func agentProblems(s customagent.Set) string {
 	var b strings.Builder
 	for _, p := range s.Problems {
 		b.WriteString(p.Path + "\x00" + p.Reason + "\x00")
@@ -57,7 +57,7 @@ func agentProblems(s agents.Set) string {
 }
 
 // unknownAgent is the result of a task naming no agent of the session.
-func unknownAgent(name string, set agents.Set) string {
+func unknownAgent(name string, set customagent.Set) string {
 	if len(set.Agents) == 0 {
 		return fmt.Sprintf("There is no custom agent called %q: none is set up for this project. Call task without subagent_type to use the read-only helper.", name)
 	}
@@ -74,13 +74,13 @@ var modelAliases = map[string]string{"sonnet": "claude-sonnet-4-5", "opus": "cla
 // provider serves it (an alias or a claude- id on Anthropic, any other id
 // on an OpenAI-compatible server); else the session's, with a note saying
 // so.
-func (t *turn) agentModel(a agents.Agent) (model, note string) {
+func (t *turn) agentModel(a customagent.Agent) (model, note string) {
 	return pickModel(a, t.p.Name(), t.model)
 }
 
 // pickModel is agentModel for a session on provider (its Name) with
 // model.
-func pickModel(a agents.Agent, provider, session string) (model, note string) {
+func pickModel(a customagent.Agent, provider, session string) (model, note string) {
 	want := a.Model
 	if want == "" || want == "inherit" {
 		return session, ""
@@ -98,7 +98,7 @@ func pickModel(a agents.Agent, provider, session string) (model, note string) {
 
 // agentSystem is a custom agent's system prompt: its own, then where it
 // works and what its tools can do.
-func (t *turn) agentSystem(a agents.Agent) string {
+func (t *turn) agentSystem(a customagent.Agent) string {
 	var b strings.Builder
 	b.WriteString(a.Prompt)
 	b.WriteString("\n\n")

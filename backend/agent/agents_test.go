@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/agents"
+	"pilot/backend/customagent"
 	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
 	"pilot/backend/store"
@@ -288,7 +288,7 @@ func TestPickModel(t *testing.T) {
 		{"anthropic/claude-haiku-4.5", "openai", "gpt-5", "anthropic/claude-haiku-4.5", false},
 		{"gpt-5-mini", "anthropic", "claude-sonnet-4-5", "claude-sonnet-4-5", true},
 	} {
-		model, note := pickModel(agents.Agent{Name: "a", Model: c.want}, c.provider, c.session)
+		model, note := pickModel(customagent.Agent{Name: "a", Model: c.want}, c.provider, c.session)
 		if model != c.model || (note != "") != c.noted {
 			t.Errorf("%q on %s (session %q): %q, note %q; want %q, noted %v", c.want, c.provider, c.session, model, note, c.model, c.noted)
 		}

@@ -5,7 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"pilot/backend/agents"
+	"pilot/backend/customagent"
 	"pilot/backend/gate"
 	"pilot/backend/present"
 	"strings"
@@ -84,7 +84,7 @@ type helper struct {
 	// (nil: the read-only helper).
 	tools map[string]bool
 	model string
-	agent *agents.Agent
+	agent *customagent.Agent
 }
 
 // runHelper runs a task call: a helper agent with its own context and the
@@ -102,7 +102,7 @@ func (t *turn) runHelper(ctx context.Context, r *toolRun) {
 		r.out = outcome{text: "The task's prompt is empty: say what the helper should find and report.", isError: true, status: store.ToolError}
 		return
 	}
-	var custom *agents.Agent
+	var custom *customagent.Agent
 	if name := strings.TrimSpace(p.SubagentType); name != "" {
 		a, ok := t.agents.Find(name)
 		if !ok {
@@ -283,7 +283,7 @@ func (h *helper) runTool(ctx context.Context, u llm.ContentBlock) llm.ContentBlo
 	id := fmt.Sprintf("%s/%d", h.parent.use.ID, h.calls)
 	c := store.ToolCall{SessionID: l.id, MessageID: h.parent.msg, ToolUseID: id,
 		Name: u.Name, Input: u.Input, ParentToolUseID: h.parent.use.ID, Status: store.ToolRunning}
-	if h.agent != nil && agents.ChangeTools[u.Name] && h.tools[u.Name] {
+	if h.agent != nil && customagent.ChangeTools[u.Name] && h.tools[u.Name] {
 		out, err := h.agentCall(ctx, u, id)
 		if err != nil {
 			l.m.log.Warn("saving a custom agent's tool call", "session", l.id, "err", err)

@@ -11,8 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"pilot/backend/confine"
 	"pilot/backend/ledger"
+	"pilot/backend/sandbox"
 	"pilot/backend/tools"
 	"pilot/backend/wire"
 )
@@ -141,7 +141,7 @@ func (l *live) jobsFull() string {
 
 // startJob starts the approved background command p as the session's
 // next job, in sess (the pod) or on the host when sess is nil.
-func (l *live) startJob(ctx context.Context, r *toolRun, p *tools.Proposal, sess *confine.Session) (*job, error) {
+func (l *live) startJob(ctx context.Context, r *toolRun, p *tools.Proposal, sess *sandbox.Session) (*job, error) {
 	js := &l.jobs
 	js.mu.Lock()
 	if js.closed {

@@ -11,13 +11,13 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/confine"
 	"pilot/backend/internal/fakellm"
+	"pilot/backend/sandbox"
 	"pilot/backend/wire"
 )
 
 // noSandbox is a machine where the sandbox cannot start.
-var noSandbox = Sandbox{Probe: func() confine.Status { return confine.Status{Why: unavailable} }}
+var noSandbox = Sandbox{Probe: func() sandbox.Status { return sandbox.Status{Why: unavailable} }}
 
 // BenchmarkJobFlood runs `yes` as a background job for 3 s and reports
 // what it costs Pilot: the heap after it (against before), the window's

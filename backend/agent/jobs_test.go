@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/confine"
 	"pilot/backend/internal/fakellm"
 	"pilot/backend/internal/proctest"
+	"pilot/backend/sandbox"
 	"pilot/backend/wire"
 )
 
@@ -41,10 +41,10 @@ func eventually(t *testing.T, what string, cond func() bool) {
 // session's pod when the machine has one.
 func jobBoxes(t *testing.T) map[string]Sandbox {
 	out := map[string]Sandbox{"host": (&fakeBox{}).options(t, false)}
-	if confine.Probe().Ready {
+	if sandbox.Probe().Ready {
 		out["sandbox"] = (&fakeBox{}).options(t, true)
 	} else if os.Getenv("CI") == "true" {
-		t.Fatal("the sandbox cannot start on this CI machine: " + confine.Probe().Why)
+		t.Fatal("the sandbox cannot start on this CI machine: " + sandbox.Probe().Why)
 	}
 	return out
 }

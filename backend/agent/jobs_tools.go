@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"pilot/backend/confine"
+	"pilot/backend/sandbox"
 	"pilot/backend/store"
 	"pilot/backend/tools"
 	"pilot/backend/wire"
@@ -23,7 +23,7 @@ const maxJobRead = 32 << 10
 // runJob starts an approved background command (the folder is held, the
 // sandbox's network questions registered as run) and answers with its id
 // and first output.
-func (t *turn) runJob(ctx context.Context, r *toolRun, p *tools.Proposal, sess *confine.Session, run *sandboxRun, release func(), waited time.Duration, state store.Approval) {
+func (t *turn) runJob(ctx context.Context, r *toolRun, p *tools.Proposal, sess *sandbox.Session, run *sandboxRun, release func(), waited time.Duration, state store.Approval) {
 	l := t.l
 	bg := context.WithoutCancel(ctx)
 	l.jobsBaseline(bg)

@@ -9,13 +9,13 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
-	"pilot/backend/agents"
+	"pilot/backend/customagent"
 	"pilot/backend/hooks"
 	"pilot/backend/llm"
 	"pilot/backend/permission"
 	"pilot/backend/present"
+	"pilot/backend/projectroot"
 	"pilot/backend/rules"
-	"pilot/backend/sandbox"
 	"pilot/backend/skills"
 	"pilot/backend/store"
 	"pilot/backend/tools"
@@ -30,7 +30,7 @@ type live struct {
 	id       int64
 	m        *Manager
 	project  store.Project
-	root     *sandbox.Root
+	root     *projectroot.Root
 	worktree bool // the session works in its own git worktree (root is it)
 	reads    *tools.ReadTracker
 	registry *tools.Registry
@@ -55,7 +55,7 @@ type live struct {
 
 	ruled  atomic.Pointer[[]permission.Rule] // the rules the gate read last (Withheld)
 	skills atomic.Pointer[skills.Set]        // the skills the last turn found (loadSkills)
-	agents atomic.Pointer[agents.Set]        // the custom agents the last turn found (loadAgents)
+	agents atomic.Pointer[customagent.Set]   // the custom agents the last turn found (loadAgents)
 
 	// notRead: the instruction files the last turn did not read (tellNotRead).
 	notRead atomic.Pointer[string]
@@ -176,9 +176,9 @@ func (l *live) userBlocks(text string, attachments []string, images bool) ([]llm
 			f.Close()
 			return nil, fmt.Errorf("attachment %s is a folder: attach files only", a)
 		}
-		b, err := sandbox.ReadAtMost(f, fi, maxAttachment)
+		b, err := projectroot.ReadAtMost(f, fi, maxAttachment)
 		f.Close()
-		if errors.Is(err, sandbox.ErrTooLarge) {
+		if errors.Is(err, projectroot.ErrTooLarge) {
 			return nil, fmt.Errorf("attachment %s is larger than %d KB; attach files up to %d KB or ask the agent to read it", a, maxAttachment>>10, maxAttachment>>10)
 		}
 		if err != nil {

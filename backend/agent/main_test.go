@@ -4,10 +4,10 @@ import (
 	"os"
 	"testing"
 
-	"pilot/backend/confine"
+	"pilot/backend/sandbox"
 )
 
 func TestMain(m *testing.M) {
-	confine.RunPodIfAsked() // the sandboxed commands' pods run this test binary
+	sandbox.RunPodIfAsked() // the sandboxed commands' pods run this test binary
 	os.Exit(m.Run())
 }

@@ -65,7 +65,7 @@ import (
 	"pilot/backend/ledger"
 	"pilot/backend/llm"
 	"pilot/backend/permission"
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/store"
 	"pilot/backend/tools"
 	"pilot/backend/webfetch"
@@ -458,7 +458,7 @@ func (m *Manager) live(ctx context.Context, sessionID int64) (*live, error) {
 		return nil, err
 	}
 	dir := sess.Root(proj.Path) // its worktree, or the project folder
-	root, err := sandbox.New(dir)
+	root, err := projectroot.New(dir)
 	if err != nil {
 		return nil, fmt.Errorf("session folder %s: %w", dir, err)
 	}

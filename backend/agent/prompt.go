@@ -12,8 +12,8 @@ import (
 	"text/template"
 	"time"
 
-	"pilot/backend/gitwt"
-	"pilot/backend/sandbox"
+	"pilot/backend/git"
+	"pilot/backend/projectroot"
 	"pilot/backend/skills"
 )
 
@@ -51,7 +51,7 @@ type promptData struct {
 // decider and working rules, the folder, the OS, the date, a short git
 // status, the installed skills (names and descriptions only), and the
 // project's AGENTS.md, CLAUDE.md and progress.md. notRead are the
-// instruction files left out, each a *sandbox.NotRead saying why and what
+// instruction files left out, each a *projectroot.NotRead saying why and what
 // to do (see ProjectDocs).
 func SystemPrompt(ctx context.Context, dir string, now time.Time, installed []skills.Skill) (prompt string, notRead []error) {
 	d := promptData{
@@ -88,10 +88,10 @@ type ProjectDoc struct {
 // not empty, through the project root: a link that leaves the project
 // (AGENTS.md -> /proc/self/environ), anything but a regular file (a FIFO,
 // /dev/zero) and a folder is not read, and is in notRead as a
-// *sandbox.NotRead naming the file and what to do; a link inside the
+// *projectroot.NotRead naming the file and what to do; a link inside the
 // project is followed. Each is read up to maxDocBytes (the rest cut).
 func ProjectDocs(dir string) (docs []ProjectDoc, notRead []error) {
-	root, err := sandbox.New(dir)
+	root, err := projectroot.New(dir)
 	if err != nil {
 		return nil, nil // no project folder: nothing to read
 	}
@@ -113,12 +113,12 @@ func ProjectDocs(dir string) (docs []ProjectDoc, notRead []error) {
 }
 
 // gitStatus returns the branch and a short status, or "" outside a git
-// repository (or without a usable git). It is gitwt's hardened git: no
+// repository (or without a usable git). It is package git's hardened git: no
 // program the repository names runs, even under --approve none.
 func gitStatus(ctx context.Context, dir string) string {
 	ctx, cancel := context.WithTimeout(ctx, gitStatusLimit)
 	defer cancel()
-	g, err := gitwt.Find(ctx)
+	g, err := git.Find(ctx)
 	if err != nil {
 		return ""
 	}

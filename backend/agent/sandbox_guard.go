@@ -11,8 +11,8 @@ import (
 // on the host: its .claude/ and .pilot/ folders and the scripts the hooks
 // of every settings file name (settingsjson.Guarded), and its .mcp.json
 // (mcp.ProjectPath). The pod binds those that exist when it starts
-// read-only (confine.Policy.Guarded), so a sandboxed command cannot change
-// what Pilot later runs or trusts; confine.Explain tells the model to
+// read-only (sandbox.Policy.Guarded), so a sandboxed command cannot change
+// what Pilot later runs or trusts; sandbox.Explain tells the model to
 // propose such a change with write_file or patch_file, or to ask with
 // sandbox: false. One made later (a .claude/ a command creates) stays
 // writable until the session's next pod, and runs nothing until the user

@@ -10,9 +10,9 @@ import (
 	"sync"
 	"testing"
 
-	"pilot/backend/confine"
 	"pilot/backend/gate"
 	"pilot/backend/internal/fakellm"
+	"pilot/backend/sandbox"
 	"pilot/backend/store"
 	"pilot/backend/wire"
 )
@@ -21,10 +21,10 @@ import (
 const unavailable = "bubblewrap is not installed: install the package bubblewrap (sudo apt install bubblewrap)."
 
 // fakeBox is a Sandbox whose readiness the test sets; the pods it makes
-// are confine's own, counted as they are made and closed.
+// are the sandbox package's own, counted as they are made and closed.
 type fakeBox struct {
 	mu     sync.Mutex
-	made   []confine.Policy
+	made   []sandbox.Policy
 	closed int
 	cache  string
 }
@@ -32,19 +32,19 @@ type fakeBox struct {
 func (f *fakeBox) options(t *testing.T, ready bool) Sandbox {
 	f.cache = t.TempDir()
 	return Sandbox{
-		Probe: func() confine.Status {
+		Probe: func() sandbox.Status {
 			if ready {
-				return confine.Status{Ready: true}
+				return sandbox.Status{Ready: true}
 			}
-			return confine.Status{Why: unavailable}
+			return sandbox.Status{Why: unavailable}
 		},
-		New: func(p confine.Policy) *confine.Session {
+		New: func(p sandbox.Policy) *sandbox.Session {
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			f.made = append(f.made, p)
-			return confine.NewSession(p)
+			return sandbox.NewSession(p)
 		},
-		Close: func(s *confine.Session) error {
+		Close: func(s *sandbox.Session) error {
 			f.mu.Lock()
 			f.closed++
 			f.mu.Unlock()

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"pilot/backend/agents"
+	"pilot/backend/customagent"
 	"pilot/backend/gate"
 	"pilot/backend/llm"
 	"pilot/backend/permission"
@@ -62,9 +62,9 @@ type turn struct {
 	guard    loopGuard
 	retried  bool // a context-too-long answer was already compacted and retried
 	own      ownState
-	agents   agents.Set // the custom agents task may start (loadAgents)
-	stopped  bool       // a Stop hook already made the model go on once
-	halted   halted     // a hook asked to stop (continue: false)
+	agents   customagent.Set // the custom agents task may start (loadAgents)
+	stopped  bool            // a Stop hook already made the model go on once
+	halted   halted          // a hook asked to stop (continue: false)
 }
 
 // run executes a turn and reports its end.

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"sync"
 
-	"pilot/backend/confine"
 	"pilot/backend/gate"
 	"pilot/backend/netproxy"
+	"pilot/backend/sandbox"
 	"pilot/backend/store"
 	"pilot/backend/tools"
 	"pilot/backend/wire"
@@ -174,14 +174,14 @@ func said(feedback string) string {
 }
 
 // Sandbox is how run_bash commands are confined (Options.Sandbox). The
-// zero value is the machine's: confine.Probe and confine.NewSession.
+// zero value is the machine's: sandbox.Probe and sandbox.NewSession.
 type Sandbox struct {
-	// Probe says whether the sandbox can start here (nil: confine.Probe).
-	Probe func() confine.Status
-	// New prepares a session's pod (nil: confine.NewSession); Close ends
+	// Probe says whether the sandbox can start here (nil: sandbox.Probe).
+	Probe func() sandbox.Status
+	// New prepares a session's pod (nil: sandbox.NewSession); Close ends
 	// it (nil: its Close).
-	New   func(confine.Policy) *confine.Session
-	Close func(*confine.Session) error
+	New   func(sandbox.Policy) *sandbox.Session
+	Close func(*sandbox.Session) error
 	// Hidden are the extra paths to hide (Settings), read when a
 	// session's pod is made; nil: none.
 	Hidden func() []string
@@ -206,18 +206,18 @@ func (s Sandbox) cacheRoot() string {
 	return ""
 }
 
-func (s Sandbox) probe() confine.Status {
+func (s Sandbox) probe() sandbox.Status {
 	if s.Probe != nil {
 		return s.Probe()
 	}
-	return confine.Probe()
+	return sandbox.Probe()
 }
 
 // pod is a session's sandbox: made at its first sandboxed command, ended
 // when the session is released or the Manager closes.
 type pod struct {
 	mu     sync.Mutex
-	sess   *confine.Session
+	sess   *sandbox.Session
 	closed bool
 	run    *sandboxRun     // the command running in it, if any
 	hosts  map[string]bool // hosts the user let commands reach in this session
@@ -246,7 +246,7 @@ func (s *sandboxRun) blocked(sentence string) {
 }
 
 // sandbox returns the session's pod, making it at the first call.
-func (l *live) sandbox() (*confine.Session, error) {
+func (l *live) sandbox() (*sandbox.Session, error) {
 	p := &l.pod
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -277,13 +277,13 @@ func (l *live) sandbox() (*confine.Session, error) {
 		sockets = o.Sockets()
 	}
 	proxy := &netproxy.Proxy{Decide: l.decideHost, Private: l.privateHost, OnRefuse: l.refusedHost}
-	policy := confine.Policy{Project: l.root.Dir(), Home: home, PilotHome: o.PilotHome, Hidden: hidden, Cache: cache, Proxy: proxy.ServeConn, AllowSockets: sockets}
+	policy := sandbox.Policy{Project: l.root.Dir(), Home: home, PilotHome: o.PilotHome, Hidden: hidden, Cache: cache, Proxy: proxy.ServeConn, AllowSockets: sockets}
 	policy.Guarded = l.guarded()
 	l.sandboxGit(&policy)
 	if o.New != nil {
 		p.sess = o.New(policy)
 	} else {
-		p.sess = confine.NewSession(policy)
+		p.sess = sandbox.NewSession(policy)
 	}
 	return p.sess, nil
 }
@@ -302,7 +302,7 @@ func (l *live) closeSandbox() {
 // idleSandbox ends the session's pod at the end of a turn when nothing
 // runs in it (no command, no background job, which keep it): what a
 // command left behind in it ends, and so does the empty read-only .git
-// it holds in a folder with no repository (confine.GitPaths), which would
+// it holds in a folder with no repository (sandbox.GitPaths), which would
 // otherwise stay in the user's folder until the session is closed (a
 // rewind would not give the folder back as it was). The next command
 // makes a new pod, with the folder's git read again; the hosts the user
@@ -324,13 +324,13 @@ func (l *live) idleSandbox() {
 }
 
 // endPod closes a pod of the session's (nil: none).
-func (l *live) endPod(sess *confine.Session) {
+func (l *live) endPod(sess *sandbox.Session) {
 	if sess == nil {
 		return
 	}
 	closeFn := l.m.opt.Sandbox.Close
 	if closeFn == nil {
-		closeFn = (*confine.Session).Close
+		closeFn = (*sandbox.Session).Close
 	}
 	if err := closeFn(sess); err != nil {
 		l.m.log.Warn("closing the session's sandbox", "session", l.id, "err", err)

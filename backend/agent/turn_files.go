@@ -13,7 +13,7 @@ import (
 	"pilot/backend/diff"
 	"pilot/backend/gate"
 	"pilot/backend/permission"
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/store"
 	"pilot/backend/tools"
 	"pilot/backend/wire"
@@ -334,7 +334,7 @@ func describe(plans []*filePlan, feedback string) string {
 // longer what the proposal was made from.
 // The files are read through the project's root: never through a link
 // out, never waiting on something that is not a regular file.
-func staleFiles(root *sandbox.Root, plans []*filePlan) []string {
+func staleFiles(root *projectroot.Root, plans []*filePlan) []string {
 	var out []string
 	for _, f := range plans {
 		if !f.write {

@@ -17,7 +17,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"pilot/backend/internal/fakellm"
-	"pilot/backend/sandbox/escapetest"
+	"pilot/backend/projectroot/escapetest"
 )
 
 // escapeCalls are the corpus' tool calls for the binary: every path

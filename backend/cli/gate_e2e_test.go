@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"pilot/backend/confine"
+	"pilot/backend/sandbox"
 	"strings"
 	"testing"
 
@@ -69,7 +69,7 @@ func TestAllowRulesRunNoHiddenCode(t *testing.T) {
 		calls = append(calls, fakellm.ToolCall{ID: fmt.Sprintf("h%d", i), Name: "run_bash", Input: in})
 	}
 	calls = append(calls, fakellm.ToolCall{ID: "control", Name: "run_bash", Input: []byte(`{"command":"cat a.txt"}`)})
-	sandboxed := confine.Probe().Ready
+	sandboxed := sandbox.Probe().Ready
 	for _, mode := range []string{"none", "ask", "edits", "plan", "all"} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()

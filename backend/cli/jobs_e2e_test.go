@@ -15,9 +15,9 @@ import (
 	"syscall"
 	"testing"
 
-	"pilot/backend/confine"
 	"pilot/backend/internal/fakellm"
 	"pilot/backend/internal/proctest"
+	"pilot/backend/sandbox"
 	"pilot/backend/wire"
 )
 
@@ -26,7 +26,7 @@ import (
 func needJobTools(t *testing.T) {
 	t.Helper()
 	why := ""
-	if st := confine.Probe(); !st.Ready {
+	if st := sandbox.Probe(); !st.Ready {
 		why = "the sandbox cannot start here: " + st.Why
 	}
 	for _, p := range []string{"python3", "curl"} {

@@ -15,8 +15,8 @@ import (
 	"syscall"
 	"testing"
 
-	"pilot/backend/confine"
 	"pilot/backend/internal/fakellm"
+	"pilot/backend/sandbox"
 )
 
 func bashCall(id, command string, extra ...any) fakellm.ToolCall {
@@ -80,7 +80,7 @@ func sandboxHome(t *testing.T) string {
 
 func needSandbox(t *testing.T) {
 	t.Helper()
-	if st := confine.Probe(); !st.Ready {
+	if st := sandbox.Probe(); !st.Ready {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("the sandbox is not ready on CI: %s", st.Why)
 		}

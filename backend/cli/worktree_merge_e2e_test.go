@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/gitwt"
+	"pilot/backend/git"
 	"pilot/backend/internal/fakellm"
 	"pilot/backend/paths"
 	"pilot/backend/store"
@@ -27,7 +27,7 @@ const twelveLines = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n
 func worktreeSessionForCLI(t *testing.T, home string) (string, int64, string) {
 	t.Helper()
 	ctx := context.Background()
-	g, err := gitwt.Find(ctx)
+	g, err := git.Find(ctx)
 	if err != nil {
 		t.Skip(err)
 	}

@@ -29,7 +29,7 @@ import (
 	"sort"
 	"strings"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 // Sources, in the order a name is looked up.
@@ -43,7 +43,7 @@ const (
 
 // kind bounds a command file: a bigger one is not read, and listed as a
 // Problem.
-var kind = sandbox.Kind{Name: "a command file", Limit: 256 << 10, Fix: "shorten it"}
+var kind = projectroot.Kind{Name: "a command file", Limit: 256 << 10, Fix: "shorten it"}
 
 // Limits of one folder of commands: how deep subfolders are read, and how
 // many files at most.
@@ -67,7 +67,7 @@ type Problem struct {
 	Name   string // the command it would be ("" for a folder)
 	Path   string // absolute
 	Source string
-	// Err says why in a sentence: a *sandbox.NotRead for a file Pilot did
+	// Err says why in a sentence: a *projectroot.NotRead for a file Pilot did
 	// not read (a link out of the project, a FIFO, too big).
 	Err error
 }
@@ -100,9 +100,9 @@ func Dirs(home, userHome, project string) [][2]string {
 // files that could not be used, a name's first file included (its name
 // is then no command).
 func List(home, userHome, project string) ([]Command, []Problem) {
-	var root *sandbox.Root
+	var root *projectroot.Root
 	if project != "" {
-		if r, err := sandbox.New(project); err == nil {
+		if r, err := projectroot.New(project); err == nil {
 			root = r
 			defer r.Close()
 		}
@@ -142,7 +142,7 @@ var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:-]*$`)
 // root (rel inside it), or the user's at dir.
 type folder struct {
 	dir, source string
-	root        *sandbox.Root
+	root        *projectroot.Root
 	rel         string
 	cmds        []Command
 	problems    []Problem
@@ -208,7 +208,7 @@ func (f *folder) read(sub string) ([]byte, error) {
 	if f.root != nil {
 		return f.root.ReadOwn(path.Join(f.rel, sub), kind)
 	}
-	return sandbox.ReadUserFile(f.abs(sub), kind)
+	return projectroot.ReadUserFile(f.abs(sub), kind)
 }
 
 // parse reads the front matter and the body.

@@ -10,7 +10,7 @@ import (
 
 	"pilot/backend/childenv"
 	"pilot/backend/llm"
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/secret"
 )
 
@@ -171,17 +171,17 @@ func tsAgentKey(projectDir string, env func(string) string, warnings *[]string) 
 }
 
 // dotEnv bounds a .env file.
-var dotEnv = sandbox.Kind{Name: "a .env file", Limit: 64 << 10, Fix: "keep only the variables in it"}
+var dotEnv = projectroot.Kind{Name: "a .env file", Limit: 64 << 10, Fix: "keep only the variables in it"}
 
 // readDotEnv reads the .env file: the project's through the project's
 // root (no link out of it, a regular file only, never waiting, bounded),
 // one ENV_PATH names (named) as the user's own, regular and bounded too.
-// A project's .env that is not read is a *sandbox.NotRead saying why.
+// A project's .env that is not read is a *projectroot.NotRead saying why.
 func readDotEnv(projectDir, path string, named bool) ([]byte, error) {
 	if named {
-		return sandbox.ReadUserFile(path, dotEnv)
+		return projectroot.ReadUserFile(path, dotEnv)
 	}
-	root, err := sandbox.New(projectDir)
+	root, err := projectroot.New(projectDir)
 	if err != nil {
 		return nil, err
 	}

@@ -14,9 +14,9 @@ import (
 	"strings"
 	"time"
 
-	"pilot/backend/confine"
-	"pilot/backend/gitwt"
+	"pilot/backend/git"
 	"pilot/backend/hostexec"
+	"pilot/backend/sandbox"
 )
 
 // Check is one thing checked, said in a sentence.
@@ -37,9 +37,9 @@ type Report struct {
 const proxyReply = "pilot-doctor-proxy-ok"
 
 // Run runs the checks. The proxy check starts a real pod, so the running
-// executable must call confine.RunPodIfAsked first thing (main does).
+// executable must call sandbox.RunPodIfAsked first thing (main does).
 func Run(ctx context.Context) Report {
-	st := confine.ProbeNow()
+	st := sandbox.ProbeNow()
 	var cs []Check
 	if st.Ready {
 		cs = append(cs, Check{"sandbox", true, true, "The sandbox of commands is ready: run_bash commands run in a bubblewrap pod that can write only the project and its temporary folder, cannot read your secrets, and reaches the network only through Pilot's proxy."})
@@ -58,7 +58,7 @@ func Run(ctx context.Context) Report {
 		cs = append(cs, Check{"landlock", false, false, "Landlock is not available (a kernel older than 5.13, or lsm= at boot without landlock): the sandbox relies on bubblewrap alone, which is enough; add landlock to the kernel's lsm= list for the second layer."})
 	}
 	cs = append(cs, proxyCheck(ctx, st))
-	cs = append(cs, gitCheck(gitwt.Find(ctx)))
+	cs = append(cs, gitCheck(git.Find(ctx)))
 	cs = append(cs, program("rg", false, "Pilot's own search does not use it; only `make bench` compares with it"))
 	r := Report{Ready: true, Checks: cs}
 	for _, c := range cs {
@@ -76,17 +76,17 @@ func orUnknown(v string) string {
 	return v
 }
 
-// gitCheck says whether git was found (gitwt.Find's answer), its version,
-// and whether it is new enough (gitwt.MinVersion: worktrees, and running
+// gitCheck says whether git was found (git.Find's answer), its version,
+// and whether it is new enough (git.MinVersion: worktrees, and running
 // git without the programs a repository names). Not needed: without it
 // only worktree sessions, commits and the model's view of git are
 // missing.
-func gitCheck(g gitwt.Git, err error) Check {
+func gitCheck(g git.Git, err error) Check {
 	const why = "worktree sessions need it, and it tells the model the project's branch and status"
 	if err != nil {
 		return Check{"git", false, false, fmt.Sprintf("%v. Without it there are no worktree sessions, and the model is not told the project's branch and status.", err)}
 	}
-	return Check{"git", true, false, fmt.Sprintf("git %s is at %s, new enough (%d.%d or newer) for worktrees and for running git without the programs a repository's own configuration names (Pilot's git runs no hook, filter or external diff): %s.", g.Version, g.Path, gitwt.MinVersion[0], gitwt.MinVersion[1], why)}
+	return Check{"git", true, false, fmt.Sprintf("git %s is at %s, new enough (%d.%d or newer) for worktrees and for running git without the programs a repository's own configuration names (Pilot's git runs no hook, filter or external diff): %s.", g.Version, g.Path, git.MinVersion[0], git.MinVersion[1], why)}
 }
 
 // program checks that a program Pilot runs is on PATH.
@@ -104,7 +104,7 @@ func program(name string, needed bool, why string) Check {
 
 // proxyCheck starts a pod with a proxy and has a command reach it through
 // the pod's bridge and Pilot's unix socket.
-func proxyCheck(ctx context.Context, st confine.Status) Check {
+func proxyCheck(ctx context.Context, st sandbox.Status) Check {
 	if !st.Ready {
 		return Check{"proxy", false, true, "The proxy was not tried: the sandbox cannot start."}
 	}
@@ -115,7 +115,7 @@ func proxyCheck(ctx context.Context, st confine.Status) Check {
 		return Check{"proxy", false, true, "The proxy was not tried: " + err.Error() + "."}
 	}
 	defer os.RemoveAll(dir)
-	s := confine.NewSession(confine.Policy{Project: dir, Proxy: func(ctx context.Context, c net.Conn) {
+	s := sandbox.NewSession(sandbox.Policy{Project: dir, Proxy: func(ctx context.Context, c net.Conn) {
 		defer c.Close()
 		if _, err := bufio.NewReader(c).ReadString('\n'); err == nil {
 			_, _ = io.WriteString(c, proxyReply+"\n")
@@ -127,7 +127,7 @@ func proxyCheck(ctx context.Context, st confine.Status) Check {
 		return Check{"proxy", false, true, "The proxy was not tried: " + err.Error() + "."}
 	}
 	defer pr.Close()
-	p, err := s.Start(ctx, confine.Cmd{
+	p, err := s.Start(ctx, sandbox.Cmd{
 		Command: `exec 3<>"/dev/tcp/127.0.0.1/${HTTP_PROXY##*:}" && echo ping >&3 && head -n1 <&3`,
 		Dir:     dir, Env: []string{"PATH=" + os.Getenv("PATH")}, Output: pw,
 	})

@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/confine"
-	"pilot/backend/gitwt"
+	"pilot/backend/git"
+	"pilot/backend/sandbox"
 )
 
 func TestMain(m *testing.M) {
-	confine.RunPodIfAsked()
+	sandbox.RunPodIfAsked()
 	os.Exit(m.Run())
 }
 
@@ -55,14 +55,14 @@ func TestGitCheck(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		what string
-		g    gitwt.Git
+		g    git.Git
 		err  error
 		ok   bool
 		want []string
 	}{
-		{"found", gitwt.Git{Path: "/usr/bin/git", Version: "2.39.5"}, nil, true, []string{"git 2.39.5", "/usr/bin/git", "2.26 or newer", "runs no hook"}},
-		{"missing", gitwt.Git{}, gitwt.ErrNoGit, false, []string{"not found on PATH", "install git", "no worktree sessions"}},
-		{"too old", gitwt.Git{Path: "/old/git", Version: "2.25.1"}, errors.New("git 2.25.1 at /old/git is older than 2.26, which Pilot needs to run git without the programs a repository's own configuration names: update git"), false, []string{"older than 2.26", "update git"}},
+		{"found", git.Git{Path: "/usr/bin/git", Version: "2.39.5"}, nil, true, []string{"git 2.39.5", "/usr/bin/git", "2.26 or newer", "runs no hook"}},
+		{"missing", git.Git{}, git.ErrNoGit, false, []string{"not found on PATH", "install git", "no worktree sessions"}},
+		{"too old", git.Git{Path: "/old/git", Version: "2.25.1"}, errors.New("git 2.25.1 at /old/git is older than 2.26, which Pilot needs to run git without the programs a repository's own configuration names: update git"), false, []string{"older than 2.26", "update git"}},
 	} {
 		got := gitCheck(c.g, c.err)
 		if got.Name != "git" || got.OK != c.ok || got.Needed {

@@ -17,7 +17,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 // Folder is a folder of setup files: the project's, read through its
@@ -27,13 +27,13 @@ import (
 // waiting, bounded). Path is where it is, for messages.
 type Folder struct {
 	Path string
-	Root *sandbox.Root
+	Root *projectroot.Root
 	Rel  string // '/'-separated, relative to Root
 }
 
 // List reads the folder's entries (an fs.ErrNotExist error when it is
 // missing). Any other error is a clause about "the folder" saying what to
-// do; a *sandbox.NotRead for a project folder Pilot did not read.
+// do; a *projectroot.NotRead for a project folder Pilot did not read.
 func (f Folder) List() ([]fs.DirEntry, error) {
 	if f.Root != nil {
 		return f.Root.ListOwn(f.Rel)
@@ -81,13 +81,13 @@ func (f Folder) Exists(name string) bool {
 // than the 256 KiB a SKILL.md may have: move the details into other files
 // of the skill's folder"; refused reports a file Pilot did not read for
 // safety (a link out of the project, not a regular file, too big).
-func (f Folder) ReadFile(name string, k sandbox.Kind) (b []byte, refused bool, err error) {
+func (f Folder) ReadFile(name string, k projectroot.Kind) (b []byte, refused bool, err error) {
 	if f.Root != nil {
 		b, err = f.Root.ReadOwn(path.Join(f.Rel, name), k)
 	} else {
-		b, err = sandbox.ReadUserFile(filepath.Join(f.Path, name), k)
+		b, err = projectroot.ReadUserFile(filepath.Join(f.Path, name), k)
 	}
-	var nr *sandbox.NotRead
+	var nr *projectroot.NotRead
 	switch {
 	case err == nil:
 		return b, false, nil

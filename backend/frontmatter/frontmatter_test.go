@@ -10,7 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 func TestCut(t *testing.T) {
@@ -81,13 +81,13 @@ func TestFolderReadFile(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.md"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	root, err := sandbox.New(project)
+	root, err := projectroot.New(project)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	small := sandbox.Kind{Name: "a test file", Limit: 2 << 10, Fix: "cut it"}
-	big := sandbox.Kind{Name: "a test file", Limit: 4 << 10}
+	small := projectroot.Kind{Name: "a test file", Limit: 2 << 10, Fix: "cut it"}
+	big := projectroot.Kind{Name: "a test file", Limit: 4 << 10}
 	for _, f := range []Folder{{Path: dir, Root: root, Rel: "agents"}, {Path: dir}} {
 		project := f.Root != nil
 		if _, refused, err := f.ReadFile("big.md", small); err == nil || !refused || err.Error() != "it is larger than the 2 KiB a test file may have: cut it" {

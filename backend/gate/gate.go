@@ -12,7 +12,7 @@
 // add, the session's earlier yes to a web_fetch host, and whether a
 // private address may be opened (only by a rule that names the host).
 //
-// The OS sandbox of run_bash (backend/confine) is one more verdict: where
+// The OS sandbox of run_bash (backend/sandbox) is one more verdict: where
 // it can start, a command runs sandboxed (Decision.Sandboxed) without
 // asking in edits and all modes and after the user's yes in ask mode; one
 // that asks to run outside it (sandbox: false) asks every time but in mode
@@ -60,7 +60,7 @@ type Call struct {
 	// go past the session's budget (Tool is empty).
 	Budget bool
 	// SandboxReady: the session's sandbox can start on this machine
-	// (confine.Probe), so a command may run confined.
+	// (sandbox.Probe), so a command may run confined.
 	SandboxReady bool
 	// Unsandboxed: the command asks to run outside the sandbox (run_bash's
 	// sandbox: false), for Reason, the model's sentence.

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/settingsjson"
 	"pilot/backend/wire"
 )
@@ -72,7 +72,7 @@ func New(files []settingsjson.File, o Options) *Set {
 	}
 	for _, f := range files {
 		if f.Err != nil {
-			var refused *sandbox.NotRead // a link out of the project, a FIFO: said, as nothing of it runs
+			var refused *projectroot.NotRead // a link out of the project, a FIFO: said, as nothing of it runs
 			if len(f.Raw) > 0 || errors.As(f.Err, &refused) {
 				s.ignored = append(s.ignored, f.Err.Error())
 			}

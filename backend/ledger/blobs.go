@@ -10,7 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"strings"
 	"sync"
 )
@@ -269,7 +269,7 @@ func writeRenamed(path string, data []byte) error {
 		return err
 	}
 	defer root.Close()
-	return sandbox.ReplaceFile(root, filepath.Base(path), data, 0o600, true)
+	return projectroot.ReplaceFile(root, filepath.Base(path), data, 0o600, true)
 }
 
 // Get returns the content with this hash, verified against it:

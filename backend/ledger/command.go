@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/store"
 )
 
@@ -19,7 +19,7 @@ type Command struct {
 
 // BeforeCommand scans the project before an approved command runs, so
 // that its effects can be found and undone afterwards.
-func (l *Ledger) BeforeCommand(ctx context.Context, root *sandbox.Root) (*Command, error) {
+func (l *Ledger) BeforeCommand(ctx context.Context, root *projectroot.Root) (*Command, error) {
 	snap, err := l.trees.Before(ctx, root)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint before the command: %w", err)
@@ -50,9 +50,9 @@ func (c *Command) Finish(ctx context.Context, sessionID, toolCallID int64, label
 	var listed []store.ListedFile
 	for _, e := range effects {
 		runs := RunsCode(e.Path, e.Op, e.Before.Mode, e.After.Mode, e.Folder)
-		if e.Skipped != sandbox.NotSkipped || len(cp.Files) == lim.MaxFiles {
+		if e.Skipped != projectroot.NotSkipped || len(cp.Files) == lim.MaxFiles {
 			why := overWhy
-			if e.Skipped != sandbox.NotSkipped {
+			if e.Skipped != projectroot.NotSkipped {
 				why = notKept(e)
 			} else {
 				overCount++
@@ -118,7 +118,7 @@ func notKept(e Effect) string {
 	switch {
 	case e.Folder:
 		return "a git folder: not kept"
-	case e.Skipped == sandbox.InGit:
+	case e.Skipped == projectroot.InGit:
 		return "in a git folder: not kept"
 	}
 	return "ignored: not kept"

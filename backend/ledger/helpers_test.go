@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"pilot/backend/llm"
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/store"
 	"pilot/backend/wire"
 )
@@ -27,7 +27,7 @@ type fixture struct {
 	home string
 	st   *store.Store
 	lg   *Ledger
-	root *sandbox.Root
+	root *projectroot.Root
 	sess store.Session
 }
 
@@ -48,7 +48,7 @@ func newFixture(t testing.TB, files map[string]string) *fixture {
 	}
 	t.Cleanup(func() { f.st.Close() })
 	f.open()
-	if f.root, err = sandbox.New(f.dir); err != nil {
+	if f.root, err = projectroot.New(f.dir); err != nil {
 		t.Fatal(err)
 	}
 	p, err := f.st.TouchProject(f.ctx, f.dir)

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/store"
 	"pilot/backend/tools"
 )
@@ -66,7 +66,7 @@ func TestIntentKillChild(t *testing.T) {
 	if err != nil {
 		die(err)
 	}
-	root, err := sandbox.New(parts[1])
+	root, err := projectroot.New(parts[1])
 	if err != nil {
 		die(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"sync"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/store"
 )
 
@@ -156,7 +156,7 @@ func missingDirs(root, rel string) []string {
 // its before state did not and is dropped; a file holding neither (changed
 // again meanwhile) keeps its event. Temporary files an interrupted write
 // left next to them are removed. It reports whether the checkpoint remains.
-func (l *Ledger) Settle(ctx context.Context, cp store.Checkpoint, root *sandbox.Root) (bool, error) {
+func (l *Ledger) Settle(ctx context.Context, cp store.Checkpoint, root *projectroot.Root) (bool, error) {
 	if cp.ID == 0 {
 		return false, nil
 	}
@@ -210,7 +210,7 @@ func (l *Ledger) Repair(ctx context.Context) error {
 
 // rootOf opens the folder a session works in (its worktree, or the
 // project folder); the caller closes it.
-func (l *Ledger) rootOf(ctx context.Context, sessionID int64) (*sandbox.Root, error) {
+func (l *Ledger) rootOf(ctx context.Context, sessionID int64) (*projectroot.Root, error) {
 	sess, err := l.st.Session(ctx, sessionID)
 	if err != nil {
 		return nil, err
@@ -219,5 +219,5 @@ func (l *Ledger) rootOf(ctx context.Context, sessionID int64) (*sandbox.Root, er
 	if err != nil {
 		return nil, err
 	}
-	return sandbox.New(sess.Root(proj.Path))
+	return projectroot.New(sess.Root(proj.Path))
 }

@@ -8,7 +8,7 @@ import (
 	"io/fs"
 	"os"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 // entry is one file of a scan: its stat (to tell whether it changed) and
@@ -21,7 +21,7 @@ type entry struct {
 	kept               bool // content in the blob store
 	// skip: a file the ledger lists but does not keep (in a .git folder,
 	// ignored): its hash stands for its stat (listHash), never read.
-	skip sandbox.Skipped
+	skip projectroot.Skipped
 }
 
 // sameStat reports whether the file looks unchanged since e was taken.
@@ -45,7 +45,7 @@ type manifest struct {
 	// read it, and a new .git folder is seen. Not written to the manifest
 	// file: only scans made by this process are compared, and a loaded
 	// manifest has none (nil).
-	dirs map[string]sandbox.Skipped
+	dirs map[string]projectroot.Skipped
 }
 
 // A manifest file is "PLM1", then uvarint-prefixed fields: the root, the
@@ -63,7 +63,7 @@ var crcTable = crc32.MakeTable(crc32.Castagnoli)
 func (m *manifest) marshal() []byte {
 	n := 0
 	for _, e := range m.files {
-		if e.skip == sandbox.NotSkipped {
+		if e.skip == projectroot.NotSkipped {
 			n++
 		}
 	}
@@ -73,7 +73,7 @@ func (m *manifest) marshal() []byte {
 	b = binary.AppendVarint(b, m.scanned)
 	b = binary.AppendUvarint(b, uint64(n))
 	for rel, e := range m.files {
-		if e.skip != sandbox.NotSkipped {
+		if e.skip != projectroot.NotSkipped {
 			continue
 		}
 		b = appendString(b, rel)

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/store"
 )
 
@@ -81,7 +81,7 @@ func (f fileNow) isNew() bool { return f.err == nil && f.cur.Same(stateOf(f.e.Af
 
 // recoverEdit completes or undoes an edit checkpoint a crash left
 // pending, settles it, and rewrites its tool call's result.
-func (l *Ledger) recoverEdit(ctx context.Context, cp store.Checkpoint, root *sandbox.Root) (Recovery, error) {
+func (l *Ledger) recoverEdit(ctx context.Context, cp store.Checkpoint, root *projectroot.Root) (Recovery, error) {
 	release, err := l.Hold(ctx, root.Dir(), fmt.Sprintf("the repair of a change of session %d a crash interrupted", cp.SessionID), nil)
 	if err != nil {
 		return Recovery{}, err
@@ -157,14 +157,14 @@ func (l *Ledger) recoverEdit(ctx context.Context, cp store.Checkpoint, root *san
 }
 
 // holds reports whether rel holds want now (after a completion wrote it).
-func (l *Ledger) holds(root *sandbox.Root, rel string, want store.FileSide) bool {
+func (l *Ledger) holds(root *projectroot.Root, rel string, want store.FileSide) bool {
 	cur, _, err := ReadStateIn(root, rel)
 	return err == nil && cur.Same(stateOf(want))
 }
 
 // putSide makes rel hold a side of a file event, its content read from
 // the blobs, written through the root.
-func (l *Ledger) putSide(root *sandbox.Root, rel string, want store.FileSide, madeDirs []string) error {
+func (l *Ledger) putSide(root *projectroot.Root, rel string, want store.FileSide, madeDirs []string) error {
 	var data []byte
 	if want.Hash != "" {
 		if !want.Kept {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"pilot/backend/llm"
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/store"
 )
 
@@ -40,7 +40,7 @@ func crashedChange(t *testing.T, f *fixture, change map[string]string, written .
 	if _, err := f.lg.BeginEdit(f.ctx, f.sess.ID, call.ID, "→ Patching", files); err != nil {
 		t.Fatal(err)
 	}
-	root, err := sandbox.New(f.dir)
+	root, err := projectroot.New(f.dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/store"
 	"pilot/backend/wire"
 )
@@ -323,7 +323,7 @@ func (l *Ledger) restore(ctx context.Context, sessionID int64, kind store.Checkp
 // folder located through the root with no symbolic link on the way (so a
 // restore never writes through a link, inside the project or out of it);
 // the file itself is not followed.
-func (l *Ledger) place(root *sandbox.Root, rel string) (string, error) {
+func (l *Ledger) place(root *projectroot.Root, rel string) (string, error) {
 	dir := path.Dir(rel)
 	if dir == "." {
 		return rel, nil
@@ -342,7 +342,7 @@ func (l *Ledger) place(root *sandbox.Root, rel string) (string, error) {
 // content (a file with its mode, or a symbolic link) atomically. A removed
 // file takes with it the folders its creation made (madeDirs) once they
 // are empty; when those are not known (nil), every folder it leaves empty.
-func put(root *sandbox.Root, rel string, want store.FileSide, data []byte, madeDirs []string) error {
+func put(root *projectroot.Root, rel string, want store.FileSide, data []byte, madeDirs []string) error {
 	if want.Hash == "" {
 		if err := root.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
@@ -377,7 +377,7 @@ func put(root *sandbox.Root, rel string, want store.FileSide, data []byte, madeD
 
 // removeEmptyDirs removes dir and its parents up to (not including) top
 // while they are empty: the folders a created file needed.
-func removeEmptyDirs(root *sandbox.Root, dir string) {
+func removeEmptyDirs(root *projectroot.Root, dir string) {
 	for dir != "." && dir != "/" && dir != "" {
 		if root.Remove(dir) != nil {
 			return

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 // fullEvery: a watched project is still scanned in full when its last full
@@ -24,7 +24,7 @@ const fullEvery = 5 * time.Minute
 // scan returns the project's manifest now. With a watcher from the last
 // full scan, only the folders with changes since the last scan are read
 // again (none at all when nothing changed); otherwise the whole project is.
-func (t *Trees) scan(ctx context.Context, root *sandbox.Root, p *project) (*manifest, error) {
+func (t *Trees) scan(ctx context.Context, root *projectroot.Root, p *project) (*manifest, error) {
 	if c, ok := p.look(root); ok {
 		if len(c.dirty) == 0 && len(c.gone) == 0 {
 			p.scans.none++
@@ -43,7 +43,7 @@ func (t *Trees) scan(ctx context.Context, root *sandbox.Root, p *project) (*mani
 
 // look returns what changed since the last scan, and false when the next
 // scan must be full.
-func (p *project) look(root *sandbox.Root) (changes, bool) {
+func (p *project) look(root *projectroot.Root) (changes, bool) {
 	if p.w == nil || time.Since(p.fullAt) > fullEvery || excludeStamp(root.Dir()) != p.exclude {
 		return changes{}, false
 	}
@@ -84,7 +84,7 @@ func excludeStamp(dir string) int64 {
 // can be watched): entries of the last scan are reused for files whose
 // stat did not change (and that were not racily clean); the others are
 // read, hashed and stored.
-func (t *Trees) scanFull(ctx context.Context, root *sandbox.Root, p *project) (*manifest, error) {
+func (t *Trees) scanFull(ctx context.Context, root *projectroot.Root, p *project) (*manifest, error) {
 	start, err := root.Resolve("")
 	if err != nil {
 		return nil, err
@@ -102,18 +102,18 @@ func (t *Trees) scanFull(ctx context.Context, root *sandbox.Root, p *project) (*
 	w := p.w
 	prev := p.cur
 	m := &manifest{root: root.Dir(), scanned: time.Now().UnixNano(), files: make(map[string]entry, len(prev.files)+16),
-		dirs: make(map[string]sandbox.Skipped, len(prev.dirs))}
+		dirs: make(map[string]projectroot.Skipped, len(prev.dirs))}
 	var mu sync.Mutex
-	dir := func(e sandbox.Entry) bool {
+	dir := func(e projectroot.Entry) bool {
 		if w != nil {
-			w.add(e.Abs, e.Rel, e.Skipped != sandbox.NotSkipped)
+			w.add(e.Abs, e.Rel, e.Skipped != projectroot.NotSkipped)
 		}
 		mu.Lock()
 		m.dirs[e.Rel] = e.Skipped
 		mu.Unlock()
 		return true
 	}
-	if err := t.walk(ctx, root, []sandbox.Start{{Path: start}}, dir, prev, m, nil); err != nil {
+	if err := t.walk(ctx, root, []projectroot.Start{{Path: start}}, dir, prev, m, nil); err != nil {
 		p.stopWatching(nil)
 		return nil, err
 	}
@@ -129,7 +129,7 @@ func (t *Trees) scanFull(ctx context.Context, root *sandbox.Root, p *project) (*
 // scanPart reads again only the folders c names: it forgets what was below
 // the folders gone, reads each changed folder's files and walks the new
 // folders found in them (watching them first).
-func (t *Trees) scanPart(ctx context.Context, root *sandbox.Root, p *project, c changes) (*manifest, error) {
+func (t *Trees) scanPart(ctx context.Context, root *projectroot.Root, p *project, c changes) (*manifest, error) {
 	prev, w := p.cur, p.w
 	m := &manifest{root: root.Dir(), scanned: time.Now().UnixNano(), files: maps.Clone(prev.files), dirs: maps.Clone(prev.dirs)}
 	for _, g := range c.gone {
@@ -145,9 +145,9 @@ func (t *Trees) scanPart(ctx context.Context, root *sandbox.Root, p *project, c 
 			return false
 		}
 		maps.DeleteFunc(m.files, func(rel string, _ entry) bool { return below(rel) })
-		maps.DeleteFunc(m.dirs, func(rel string, _ sandbox.Skipped) bool { return below(rel) })
+		maps.DeleteFunc(m.dirs, func(rel string, _ projectroot.Skipped) bool { return below(rel) })
 	}
-	var starts []sandbox.Start
+	var starts []projectroot.Start
 	for d := range c.dirty {
 		if !w.watching(d) {
 			continue // forgotten: its parent is read again
@@ -157,15 +157,15 @@ func (t *Trees) scanPart(ctx context.Context, root *sandbox.Root, p *project, c 
 			c.dirty[d] = false // now a link or unreachable: its files are gone
 			continue
 		}
-		starts = append(starts, sandbox.Start{Path: sp, Skipped: prev.dirs[d]})
+		starts = append(starts, projectroot.Start{Path: sp, Skipped: prev.dirs[d]})
 	}
 	seen := map[string]bool{}
 	var mu sync.Mutex
-	dir := func(e sandbox.Entry) bool {
+	dir := func(e projectroot.Entry) bool {
 		if w.watching(e.Rel) {
 			return false // known: its own events say when it changes
 		}
-		w.add(e.Abs, e.Rel, e.Skipped != sandbox.NotSkipped)
+		w.add(e.Abs, e.Rel, e.Skipped != projectroot.NotSkipped)
 		mu.Lock()
 		m.dirs[e.Rel] = e.Skipped
 		mu.Unlock()
@@ -186,7 +186,7 @@ func (t *Trees) scanPart(ctx context.Context, root *sandbox.Root, p *project, c 
 // recording in seen (when not nil) every file found: the project's files
 // and those the ledger lists without keeping them (in .git folders,
 // ignored).
-func (t *Trees) walk(ctx context.Context, root *sandbox.Root, starts []sandbox.Start, dir func(sandbox.Entry) bool, prev, m *manifest, seen map[string]bool) error {
+func (t *Trees) walk(ctx context.Context, root *projectroot.Root, starts []projectroot.Start, dir func(projectroot.Entry) bool, prev, m *manifest, seen map[string]bool) error {
 	trusted := prev.scanned - racyMargin
 	st, err := openStatter(root.Dir())
 	if err != nil {
@@ -195,7 +195,7 @@ func (t *Trees) walk(ctx context.Context, root *sandbox.Root, starts []sandbox.S
 	defer st.close()
 	var mu sync.Mutex
 	var firstErr error
-	werr := root.WalkFolders(ctx, starts, true, dir, func(e sandbox.Entry) {
+	werr := root.WalkFolders(ctx, starts, true, dir, func(e projectroot.Entry) {
 		if e.Type&^fs.ModeSymlink != 0 {
 			return // devices, sockets, pipes: not project files
 		}
@@ -221,18 +221,18 @@ func (t *Trees) walk(ctx context.Context, root *sandbox.Root, starts []sandbox.S
 // stat returns the entry of one file found by the walk; ok is false when
 // the file is gone or not a regular file or a link. A file the ledger
 // does not keep (e.Skipped) is only lstat'ed, never read.
-func (t *Trees) stat(st *statter, e sandbox.Entry, prev *manifest, trusted int64) (entry, bool, error) {
+func (t *Trees) stat(st *statter, e projectroot.Entry, prev *manifest, trusted int64) (entry, bool, error) {
 	ent, ok := st.lstat(e.Rel, e.Abs)
 	if !ok {
 		return entry{}, false, nil // removed meanwhile, or not a file
 	}
-	if e.Skipped != sandbox.NotSkipped {
+	if e.Skipped != projectroot.NotSkipped {
 		ent.skip = e.Skipped
 		ent.hash = listHash(&ent)
 		return ent, true, nil
 	}
 	old, had := prev.files[e.Rel]
-	if had && old.skip == sandbox.NotSkipped && old.sameStat(ent) && old.mtime < trusted {
+	if had && old.skip == projectroot.NotSkipped && old.sameStat(ent) && old.mtime < trusted {
 		ent.hash, ent.kept = old.hash, old.kept
 		return ent, true, nil
 	}

@@ -16,7 +16,7 @@ import (
 	"io"
 	"io/fs"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 // FileState is what a path held at one moment. The zero value is a file
@@ -49,7 +49,7 @@ func Hash(content []byte) string {
 // project): its state and its content (the target for a link). A missing
 // file is the zero state with no error. Folders and other non-files are
 // errors.
-func ReadStateIn(root *sandbox.Root, rel string) (FileState, []byte, error) {
+func ReadStateIn(root *projectroot.Root, rel string) (FileState, []byte, error) {
 	fi, err := root.FS().Lstat(rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return FileState{}, nil, nil

@@ -20,7 +20,7 @@ import (
 	"sync"
 	"time"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 // Limits bound what a command's checkpoint keeps and lists.
@@ -56,7 +56,7 @@ type Effect struct {
 	MadeDirs []string
 	// Skipped: a file the ledger lists but keeps none of (in a .git
 	// folder, ignored); its states' hashes stand for its stat.
-	Skipped sandbox.Skipped
+	Skipped projectroot.Skipped
 	// Folder: a .git folder the command made (Op Created), not a file.
 	Folder bool
 }
@@ -151,7 +151,7 @@ func (t *Trees) project(root string) *project {
 type Snapshot struct {
 	t      *Trees
 	p      *project
-	root   *sandbox.Root
+	root   *projectroot.Root
 	before *manifest
 }
 
@@ -160,7 +160,7 @@ type Snapshot struct {
 // through that is new or changed since the last scan of this project is
 // stored in the blob store (the first scan of a project stores
 // everything). Files in .git folders and ignored ones are only lstat'ed.
-func (t *Trees) Before(ctx context.Context, root *sandbox.Root) (*Snapshot, error) {
+func (t *Trees) Before(ctx context.Context, root *projectroot.Root) (*Snapshot, error) {
 	p := t.project(root.Dir())
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -215,7 +215,7 @@ func compare(a, b *manifest) []Effect {
 	if a.dirs != nil {
 		for rel := range b.dirs {
 			if _, had := a.dirs[rel]; !had && path.Base(rel) == ".git" && !b.empty(rel) {
-				out = append(out, Effect{Path: rel, Op: Created, Skipped: sandbox.InGit, Folder: true})
+				out = append(out, Effect{Path: rel, Op: Created, Skipped: projectroot.InGit, Folder: true})
 			}
 		}
 	}
@@ -271,7 +271,7 @@ func (m *manifest) madeDirs(rel string) []string {
 // read fills in the hash of the file at abs, storing its content when it
 // is within the limit. A file that cannot be read gets a hash made from
 // its stat, so that it is still listed and a change of its stat is seen.
-func (t *Trees) read(e sandbox.Entry, ent *entry, base string) error {
+func (t *Trees) read(e projectroot.Entry, ent *entry, base string) error {
 	if ent.mode&fs.ModeSymlink != 0 {
 		target, err := e.Readlink()
 		if err != nil {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 // writeFiles creates files (path -> content) below dir.
@@ -40,9 +40,9 @@ func newTestTrees(t testing.TB, home string, limits Limits) (*Trees, *Blobs) {
 	return trees, b
 }
 
-func openRoot(t testing.TB, dir string) *sandbox.Root {
+func openRoot(t testing.TB, dir string) *projectroot.Root {
 	t.Helper()
-	r, err := sandbox.New(dir)
+	r, err := projectroot.New(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func openRoot(t testing.TB, dir string) *sandbox.Root {
 }
 
 // runCommand takes a checkpoint around fn, like around a run_bash.
-func runCommand(t testing.TB, trees *Trees, root *sandbox.Root, fn func()) []Effect {
+func runCommand(t testing.TB, trees *Trees, root *projectroot.Root, fn func()) []Effect {
 	t.Helper()
 	ctx := context.Background()
 	s, err := trees.Before(ctx, root)
@@ -128,7 +128,7 @@ func TestTreesCommandEffects(t *testing.T) {
 		t.Errorf("effects:\n got %v\nwant %v", got, want)
 	}
 	for _, e := range effects {
-		if e.Skipped != sandbox.NotSkipped && (e.After.Kept || !e.After.Exists() || blobs.Has(e.After.Hash)) {
+		if e.Skipped != projectroot.NotSkipped && (e.After.Kept || !e.After.Exists() || blobs.Has(e.After.Hash)) {
 			t.Errorf("%s: %+v, want listed by its stat, its content not kept", e.Path, e.After)
 		}
 	}

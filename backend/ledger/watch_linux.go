@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 // watchMask is every change to a folder's entries or to the files in it.
@@ -161,7 +161,7 @@ func (w *watcher) parse(b []byte, c *changes) {
 			c.dirty[path.Dir(rel)] = true
 		case name == "":
 			// The folder's own attributes: nothing to rescan.
-		case sandbox.IsIgnoreFile(name) && !w.skipped[ev.Wd]:
+		case projectroot.IsIgnoreFile(name) && !w.skipped[ev.Wd]:
 			c.full = true
 		case ev.Mask&unix.IN_ISDIR != 0:
 			// A folder below was made, removed or renamed: what was known

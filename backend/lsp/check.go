@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"pilot/backend/hostexec"
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/wire"
 )
 
@@ -258,7 +258,7 @@ var severities = map[int]wire.DiagnosticSeverity{
 // paths relative to root, 1-based lines and columns in characters, errors
 // and warnings only, sorted. checked lists every file inside root.
 func convert(root string, byFile map[string][]lspDiagnostic) (diags []wire.Diagnostic, checked []string) {
-	r, err := sandbox.New(root)
+	r, err := projectroot.New(root)
 	if err == nil {
 		defer r.Close()
 	}

@@ -19,7 +19,7 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"pilot/backend/hostexec"
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/version"
 )
 
@@ -195,7 +195,7 @@ func (c *client) sync(ctx context.Context, files []string) (syncResult, error) {
 	c.mu.Lock()
 	r := syncResult{want: map[string]int{}, seq0: c.seq, sent: time.Now()}
 	c.mu.Unlock()
-	root, err := sandbox.New(c.root)
+	root, err := projectroot.New(c.root)
 	if err != nil {
 		return r, fmt.Errorf("the folder %s cannot be opened: %w", c.root, err)
 	}
@@ -444,7 +444,7 @@ func (l rpcLog) Printf(format string, v ...any) {
 // source bounds a file sent to a server: a bigger one (generated code, a
 // bundle) is not source a model wrote, and would cost the server more
 // than the change is worth.
-var source = sandbox.Kind{Name: "a source file", Limit: 8 << 20}
+var source = projectroot.Kind{Name: "a source file", Limit: 8 << 20}
 
 // errNotSource: a file too big, not a regular file (a FIFO would block
 // the read) or a link out of the project is not sent.
@@ -452,9 +452,9 @@ var errNotSource = errors.New("not a source file to check")
 
 // readSource reads the regular file rel of the project through its root
 // (no link out of it), up to source.Limit.
-func readSource(root *sandbox.Root, rel string) ([]byte, error) {
+func readSource(root *projectroot.Root, rel string) ([]byte, error) {
 	data, err := root.ReadOwn(rel, source)
-	var nr *sandbox.NotRead
+	var nr *projectroot.NotRead
 	if errors.As(err, &nr) {
 		return nil, errNotSource
 	}

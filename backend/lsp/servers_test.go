@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 func TestLanguageOf(t *testing.T) {
@@ -39,7 +39,7 @@ func TestReadSourceTakesRegularFilesUpToTheCap(t *testing.T) {
 	dir, outside := t.TempDir(), t.TempDir()
 	write(t, dir, map[string]string{"ok.go": "package m\n", "big.js": strings.Repeat("x", int(source.Limit)+1)})
 	write(t, outside, map[string]string{"secret.go": "package secret\n"})
-	root, err := sandbox.New(dir)
+	root, err := projectroot.New(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

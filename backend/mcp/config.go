@@ -20,7 +20,7 @@ import (
 	"strings"
 
 	"pilot/backend/childenv"
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 // File names.
@@ -100,24 +100,24 @@ func ValidName(name string) error {
 }
 
 // configFile bounds a configuration file: a bigger one is not read.
-var configFile = sandbox.Kind{Name: "an MCP configuration file", Limit: 1 << 20, Fix: "shorten it"}
+var configFile = projectroot.Kind{Name: "an MCP configuration file", Limit: 1 << 20, Fix: "shorten it"}
 
 // ReadFile reads the user's configuration file at path (PILOT_HOME's
 // mcp.json): a regular file, never waiting, at most 1 MiB. A missing file
 // is an empty one. It also returns the file's bytes (nil when missing)
 // for the trust hash.
 func ReadFile(path string) (File, []byte, error) {
-	b, err := sandbox.ReadUserFile(path, configFile)
+	b, err := projectroot.ReadUserFile(path, configFile)
 	return decode(path, b, err)
 }
 
 // ReadProject reads the project's .mcp.json through the project's root
 // (backend/sandbox): a link out of the project, anything but a regular
 // file and a file over 1 MiB are refused at once with a sentence naming
-// the file and what to do (a *sandbox.NotRead). A missing file is an
+// the file and what to do (a *projectroot.NotRead). A missing file is an
 // empty one.
 func ReadProject(project string) (File, []byte, error) {
-	root, err := sandbox.New(project)
+	root, err := projectroot.New(project)
 	if err != nil {
 		return File{}, nil, err
 	}
@@ -168,7 +168,7 @@ func WriteScope(home, project, scope string, f File) error {
 		return err
 	}
 	if scope == ScopeProject {
-		root, err := sandbox.New(project)
+		root, err := projectroot.New(project)
 		if err != nil {
 			return err
 		}

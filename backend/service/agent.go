@@ -8,7 +8,7 @@ import (
 
 	"pilot/backend/agent"
 	"pilot/backend/llm"
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/store"
 	"pilot/backend/tools"
 	"pilot/backend/wire"
@@ -22,7 +22,7 @@ type roots struct {
 }
 
 type projectRoot struct {
-	root     *sandbox.Root
+	root     *projectroot.Root
 	registry *tools.Registry
 }
 
@@ -36,7 +36,7 @@ func (w *Service) projectRoot(ctx context.Context, projectID int64) (*projectRoo
 	if err != nil {
 		return nil, err
 	}
-	root, err := sandbox.New(p.Path)
+	root, err := projectroot.New(p.Path)
 	if err != nil {
 		return nil, err
 	}

@@ -1,8 +1,8 @@
 package service
 
 import (
-	"pilot/backend/confine"
 	"pilot/backend/internal/mcptest"
+	"pilot/backend/sandbox"
 	"pilot/backend/wire"
 
 	"context"
@@ -45,7 +45,7 @@ var (
 
 func TestMain(m *testing.M) {
 	mcptest.MaybeServe()    // the MCP tests start this binary as their server
-	confine.RunPodIfAsked() // and the sandboxed commands' pods
+	sandbox.RunPodIfAsked() // and the sandboxed commands' pods
 	code := m.Run()
 	if benchTree.dir != "" {
 		os.RemoveAll(benchTree.dir)

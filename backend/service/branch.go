@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"pilot/backend/diff"
-	"pilot/backend/gitwt"
+	"pilot/backend/git"
 	"pilot/backend/store"
 	"pilot/backend/wire"
 )
@@ -28,7 +28,7 @@ import (
 type branchOf struct {
 	sess store.Session
 	proj store.Project
-	git  gitwt.Git
+	git  git.Git
 }
 
 // worktreeSession loads a session that works in its own worktree, or says
@@ -51,7 +51,7 @@ func (w *Service) worktreeSession(ctx context.Context, sessionID int64) (branchO
 	if _, err := os.Stat(sess.Worktree.Path); err != nil {
 		return branchOf{}, fmt.Errorf("the worktree of session %d (%s) is gone, so its branch %s cannot be read: %w", sessionID, sess.Worktree.Path, sess.Worktree.Branch, ErrInvalid)
 	}
-	g, err := gitwt.Find(ctx)
+	g, err := git.Find(ctx)
 	if err != nil {
 		return branchOf{}, err
 	}
@@ -65,7 +65,7 @@ func (w *Service) worktreeSession(ctx context.Context, sessionID int64) (branchO
 // is approved or rejected like any hunk, so nothing a branch changes is
 // left out of its review and its merge.
 type branchFile struct {
-	gitwt.BranchFile
+	git.BranchFile
 	d     *diff.Diff // the text hunks; nil when there are none
 	whole string     // the whole-file hunk's sentence ("": none)
 	exec  string     // the executable-bit hunk's sentence ("": none)
@@ -110,7 +110,7 @@ func (b branchOf) files(ctx context.Context) ([]branchFile, error) {
 		} else if f.InBase != f.Exists {
 			bf.whole = wholeSentence(f) // an empty file made or deleted
 		}
-		if f.InBase && f.Exists && !link && !gitwt.SameKind(f.BaseMode, f.Mode) {
+		if f.InBase && f.Exists && !link && !git.SameKind(f.BaseMode, f.Mode) {
 			if f.Mode&0o100 != 0 {
 				bf.exec = fmt.Sprintf("The branch makes %s executable.", f.Path)
 			} else {
@@ -124,7 +124,7 @@ func (b branchOf) files(ctx context.Context) ([]branchFile, error) {
 }
 
 // wholeSentence says what a branch does to a file reviewed whole.
-func wholeSentence(f gitwt.BranchFile) string {
+func wholeSentence(f git.BranchFile) string {
 	kind := func(m fs.FileMode, data []byte) string {
 		switch {
 		case m&fs.ModeSymlink != 0:

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/gitwt"
+	"pilot/backend/git"
 	"pilot/backend/internal/fakellm"
 	"pilot/backend/store"
 	"pilot/backend/wire"
@@ -26,14 +26,14 @@ const twelve = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\neleve
 // pilot/x made from its HEAD, as wtsession's NewWorktreeSession makes it.
 type branchFixture struct {
 	w    *Service
-	g    gitwt.Git
+	g    git.Git
 	proj string // the project folder
 	wt   string // the worktree
 	sess int64
 }
 
 // gitIn runs git in dir or fails the test.
-func gitIn(t testing.TB, g gitwt.Git, dir string, args ...string) string {
+func gitIn(t testing.TB, g git.Git, dir string, args ...string) string {
 	t.Helper()
 	out, err := g.Run(context.Background(), dir, args...)
 	if err != nil {
@@ -45,9 +45,9 @@ func gitIn(t testing.TB, g gitwt.Git, dir string, args ...string) string {
 // newRepoWithWorktree makes the project folder (a repository holding
 // files, committed) and a worktree of it on pilot/x; it returns git, the
 // folder, the worktree and the base commit.
-func newRepoWithWorktree(t testing.TB, files map[string]string) (gitwt.Git, string, string, string) {
+func newRepoWithWorktree(t testing.TB, files map[string]string) (git.Git, string, string, string) {
 	t.Helper()
-	g, err := gitwt.Find(context.Background())
+	g, err := git.Find(context.Background())
 	if err != nil {
 		t.Skip(err)
 	}

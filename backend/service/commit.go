@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"pilot/backend/diff"
-	"pilot/backend/gitwt"
+	"pilot/backend/git"
 	"pilot/backend/llm"
 	"pilot/backend/store"
 	"pilot/backend/wire"
@@ -180,7 +180,7 @@ func (w *Service) CommitSession(ctx context.Context, sessionID int64, message st
 	if err != nil {
 		return wire.CommitResult{}, fmt.Errorf("session %d: %w", sessionID, err)
 	}
-	g, err := gitwt.Find(ctx)
+	g, err := git.Find(ctx)
 	if err != nil {
 		return wire.CommitResult{}, err
 	}
@@ -211,7 +211,7 @@ func (w *Service) CommitSession(ctx context.Context, sessionID int64, message st
 		}
 		commit, files, err = g.CommitPaths(ctx, proj.Path, message, paths)
 	}
-	if errors.Is(err, gitwt.ErrNothingToCommit) {
+	if errors.Is(err, git.ErrNothingToCommit) {
 		return wire.CommitResult{}, fmt.Errorf("session %d: %w", sessionID, err)
 	}
 	if err != nil {

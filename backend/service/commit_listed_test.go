@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/store"
 )
 
@@ -28,7 +28,7 @@ func TestCommitSessionLeavesListedFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root, err := sandbox.New(proj)
+	root, err := projectroot.New(proj)
 	if err != nil {
 		t.Fatal(err)
 	}

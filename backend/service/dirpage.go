@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"pilot/backend/namesort"
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/wire"
 )
 
@@ -37,7 +37,7 @@ type listingKey struct {
 // treeListing is one folder, sorted: names[:dirs] are its folders.
 type treeListing struct {
 	version  int64
-	root     string // the folder shown, absolute (sandbox.Root.Dir)
+	root     string // the folder shown, absolute (projectroot.Root.Dir)
 	rel      string // the folder, "" for the root
 	names    []string
 	dirs     int
@@ -142,7 +142,7 @@ func (w *Service) ListDir(ctx context.Context, projectID, sessionID int64, q wir
 }
 
 // listTree reads and sorts the folder q.Dir.
-func (w *Service) listTree(root *sandbox.Root, q wire.DirPageQuery) (*treeListing, error) {
+func (w *Service) listTree(root *projectroot.Root, q wire.DirPageQuery) (*treeListing, error) {
 	var mtime time.Time
 	if fi, _, err := root.Stat(q.Dir); err == nil {
 		mtime = fi.ModTime()

@@ -12,7 +12,7 @@ import (
 // Doctor checks what Pilot relies on: the sandbox of commands and what it
 // needs (bubblewrap, user namespaces, Landlock, the proxy), git and rg.
 // The proxy check starts a real pod, so the running executable must call
-// confine.RunPodIfAsked first thing (main does). It needs no open
+// sandbox.RunPodIfAsked first thing (main does). It needs no open
 // Service: a machine whose PILOT_HOME cannot be opened is checked too.
 //
 // The language servers (optional) are listed too, the user's own from

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/wire"
 )
 
@@ -102,7 +102,7 @@ func (w *Service) FindFiles(ctx context.Context, projectID, sessionID int64, que
 		mu   sync.Mutex
 		best []fileMatch // the limit best so far, best first
 	)
-	err = root.Walk(ctx, start, func(e sandbox.Entry) {
+	err = root.Walk(ctx, start, func(e projectroot.Entry) {
 		s, ok := fuzzyScore(strings.ToLower(e.Rel), q)
 		if !ok {
 			return

@@ -3,7 +3,7 @@ package service
 import (
 	"context"
 
-	"pilot/backend/gitwt"
+	"pilot/backend/git"
 	"pilot/backend/wire"
 )
 
@@ -21,7 +21,7 @@ func (w *Service) GitStatus(ctx context.Context, projectID, sessionID int64) (wi
 	if err != nil {
 		return wire.GitStatus{}, err
 	}
-	g, err := gitwt.Find(ctx)
+	g, err := git.Find(ctx)
 	if err != nil {
 		return wire.GitStatus{Why: err.Error()}, nil
 	}

@@ -10,7 +10,7 @@ import (
 
 	"pilot/backend/ledger"
 	"pilot/backend/present"
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/store"
 	"pilot/backend/wire"
 )
@@ -107,7 +107,7 @@ func (w *Service) MergeBranch(ctx context.Context, sessionID int64, m wire.Branc
 	if err != nil {
 		return wire.MergeResult{}, fmt.Errorf("reading the project's last commit: %w", err)
 	}
-	root, err := sandbox.New(b.proj.Path)
+	root, err := projectroot.New(b.proj.Path)
 	if err != nil {
 		return wire.MergeResult{}, err
 	}
@@ -215,7 +215,7 @@ func (w *Service) MergeBranch(ctx context.Context, sessionID int64, m wire.Branc
 // writeMerge writes the files of a merge through the ledger: intent
 // first, then each file atomically, then the checkpoint settled. A write
 // that fails puts the files already written back, and nothing is merged.
-func (w *Service) writeMerge(ctx context.Context, root *sandbox.Root, sessionID int64, branch string, edits []ledger.EditFile) error {
+func (w *Service) writeMerge(ctx context.Context, root *projectroot.Root, sessionID int64, branch string, edits []ledger.EditFile) error {
 	label := fmt.Sprintf("Merged %d %s from branch %s", len(edits), plural(len(edits), "file", "files"), branch)
 	cp, err := w.ledger.BeginEdit(ctx, sessionID, 0, label, edits)
 	if err != nil {
@@ -254,7 +254,7 @@ func (w *Service) writeMerge(ctx context.Context, root *sandbox.Root, sessionID 
 
 // writeEdit makes rel hold data (atomically; a symbolic link to data when
 // mode says so) or removes it.
-func writeEdit(root *sandbox.Root, rel string, remove bool, data []byte, mode fs.FileMode) error {
+func writeEdit(root *projectroot.Root, rel string, remove bool, data []byte, mode fs.FileMode) error {
 	if remove {
 		if err := root.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err

@@ -5,7 +5,7 @@ import (
 
 	"pilot/backend/agent"
 	"pilot/backend/config"
-	"pilot/backend/confine"
+	"pilot/backend/sandbox"
 	"pilot/backend/wire"
 )
 
@@ -45,11 +45,11 @@ func (w *Service) SandboxStatus() (wire.SandboxStatus, error) {
 	if err != nil && !isCorrupt(err) {
 		return wire.SandboxStatus{}, err
 	}
-	var st confine.Status
+	var st sandbox.Status
 	if w.probe != nil {
 		st = w.probe()
 	} else {
-		st = confine.ProbeNow()
+		st = sandbox.ProbeNow()
 	}
 	hidden, sockets := s.SandboxHidden, s.SandboxSockets
 	if hidden == nil {

@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"pilot/backend/agent"
-	"pilot/backend/confine"
 	"pilot/backend/ledger"
 	"pilot/backend/mcp"
 	"pilot/backend/paths"
+	"pilot/backend/sandbox"
 	"pilot/backend/store"
 	"pilot/backend/version"
 	"pilot/backend/wire"
@@ -61,7 +61,7 @@ type Service struct {
 	changes    changeLog
 	tree       treeListings          // the file tree's folders, kept for their next pages
 	fresh      map[int64]bool        // sessions created here, possibly still empty (see dropEmpty)
-	probe      func() confine.Status // the sandbox's probe (Options.Agent.Sandbox.Probe; nil: confine.ProbeNow)
+	probe      func() sandbox.Status // the sandbox's probe (Options.Agent.Sandbox.Probe; nil: sandbox.ProbeNow)
 	agentEnv   []string              // the environment hooks are filtered from (Options.Agent.Env; nil: Pilot's)
 }
 

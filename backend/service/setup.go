@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"pilot/backend/agents"
 	"pilot/backend/commands"
+	"pilot/backend/customagent"
 	"pilot/backend/hooks"
 	"pilot/backend/mcp"
 	"pilot/backend/settingsjson"
@@ -125,9 +125,9 @@ func (w *Service) setupSkills(dir string) []wire.SetupItem {
 }
 
 // setupAgents is the custom agents a session in dir can hand a task to
-// (agents.Load, as the agent finds them), and the files it does not use.
+// (customagent.Load, as the agent finds them), and the files it does not use.
 func (w *Service) setupAgents(dir string) []wire.SetupItem {
-	set := agents.Load(w.userHome(), w.home, dir)
+	set := customagent.Load(w.userHome(), w.home, dir)
 	var out []wire.SetupItem
 	for _, a := range set.Agents {
 		detail := "Read-only: it runs as a helper does."

@@ -7,16 +7,16 @@ import (
 	"strings"
 
 	"pilot/backend/agent"
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/settingsjson"
 	"pilot/backend/wire"
 )
 
 // refusedOr is SetupRefused for a project file Pilot did not read (a
-// *sandbox.NotRead: a link out of the project, not a regular file, too
+// *projectroot.NotRead: a link out of the project, not a regular file, too
 // big), else state.
 func refusedOr(err error, state wire.SetupState) wire.SetupState {
-	var nr *sandbox.NotRead
+	var nr *projectroot.NotRead
 	if errors.As(err, &nr) {
 		return wire.SetupRefused
 	}
@@ -48,7 +48,7 @@ func (w *Service) setupMemory(dir string) []wire.SetupItem {
 	}
 	for _, err := range notRead {
 		it := wire.SetupItem{Kind: wire.SetupMemory, Scope: string(settingsjson.ScopeProject), State: refusedOr(err, wire.SetupBroken), Detail: sentence(err)}
-		var nr *sandbox.NotRead
+		var nr *projectroot.NotRead
 		if errors.As(err, &nr) {
 			it.Name, it.File = nr.Path, filepath.Join(dir, filepath.FromSlash(nr.Path))
 		}

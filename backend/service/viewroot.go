@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 // The window's file tree, @ picker, file previews and git badge show the
@@ -18,7 +18,7 @@ import (
 // sessionID in projectID, and a func to call when done with it. A session
 // of another project is refused, and so is one whose worktree was
 // discarded (its files are gone).
-func (w *Service) viewRoot(ctx context.Context, projectID, sessionID int64) (*sandbox.Root, func(), error) {
+func (w *Service) viewRoot(ctx context.Context, projectID, sessionID int64) (*projectroot.Root, func(), error) {
 	dir, err := w.worktreeOf(ctx, projectID, sessionID)
 	if err != nil {
 		return nil, nil, err
@@ -30,7 +30,7 @@ func (w *Service) viewRoot(ctx context.Context, projectID, sessionID int64) (*sa
 		}
 		return pr.root, func() {}, nil
 	}
-	root, err := sandbox.New(dir)
+	root, err := projectroot.New(dir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("session %d's worktree %s cannot be opened (%w): discard the session's worktree from its Branch view or with pilot worktree discard", sessionID, dir, err)
 	}

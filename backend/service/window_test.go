@@ -82,7 +82,7 @@ func TestQuitMidTurn(t *testing.T) {
 	cmd := "echo $$ > " + pidFile + "; sleep 300 & echo $! >> " + pidFile + "; echo started; wait"
 	// Outside the sandbox (mode all runs it without asking): the pid file
 	// is outside the project, and the pids are the host's. The sandbox's
-	// own end at Close is confine's and agent's tests.
+	// own end at Close is the sandbox's and agent's tests.
 	input, _ := json.Marshal(map[string]any{"command": cmd, "sandbox": false, "reason": "writes its pids outside the project"})
 	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{
 		{When: &fakellm.When{LastUserContains: "talk"}, StreamTokens: 2000, Fault: &fakellm.Fault{DelayMs: 5}},

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"pilot/backend/gitwt"
+	"pilot/backend/git"
 	"pilot/backend/mcp"
 	"pilot/backend/paths"
 	"pilot/backend/present"
@@ -31,7 +31,7 @@ import (
 // no commit yet), and a missing or too old git are refused with a
 // sentence that says what to do.
 func (w *Service) NewWorktreeSession(ctx context.Context, projectID int64, name string) (wire.SessionSummary, error) {
-	if err := gitwt.CheckName(name); err != nil {
+	if err := git.CheckName(name); err != nil {
 		return wire.SessionSummary{}, err
 	}
 	return w.StartSession(ctx, projectID, SessionStart{Worktree: name})
@@ -39,17 +39,17 @@ func (w *Service) NewWorktreeSession(ctx context.Context, projectID int64, name 
 
 // gitWorktreeAdd is git worktree add; the benchmark wraps it to time
 // what NewWorktreeSession adds around it.
-var gitWorktreeAdd = gitwt.Git.AddWorktree
+var gitWorktreeAdd = git.Git.AddWorktree
 
 // addWorktree makes the worktree NAME of project p: checks the name, finds
 // git and the repository, and runs git worktree add. The returned
 // Worktree's Path is the project's folder inside the new worktree (its
 // top when the project is the repository's top).
 func (w *Service) addWorktree(ctx context.Context, p store.Project, name string) (store.Worktree, error) {
-	if err := gitwt.CheckName(name); err != nil {
+	if err := git.CheckName(name); err != nil {
 		return store.Worktree{}, err
 	}
-	g, err := gitwt.Find(ctx)
+	g, err := git.Find(ctx)
 	if err != nil {
 		return store.Worktree{}, err
 	}
@@ -62,7 +62,7 @@ func (w *Service) addWorktree(ctx context.Context, p store.Project, name string)
 		return store.Worktree{}, err
 	}
 	dir := paths.Worktree(w.home, p.ID, name)
-	branch := gitwt.BranchPrefix + name
+	branch := git.BranchPrefix + name
 	if _, err := os.Lstat(dir); err == nil {
 		return store.Worktree{}, fmt.Errorf("this project already has a worktree named %q (at %s): choose another name, or discard the session that works there (pilot worktree list shows them)", name, dir)
 	}
@@ -92,7 +92,7 @@ func (w *Service) addWorktree(ctx context.Context, p store.Project, name string)
 // worktreeTop is the top folder of the session's worktree (its Path is the
 // project's folder inside it).
 func (w *Service) worktreeTop(s store.Session) string {
-	return paths.Worktree(w.home, s.ProjectID, strings.TrimPrefix(s.Worktree.Branch, gitwt.BranchPrefix))
+	return paths.Worktree(w.home, s.ProjectID, strings.TrimPrefix(s.Worktree.Branch, git.BranchPrefix))
 }
 
 // removeWorktree removes the session's worktree (with its uncommitted
@@ -105,7 +105,7 @@ func (w *Service) removeWorktree(ctx context.Context, s store.Session) error {
 	if err != nil {
 		return err
 	}
-	g, err := gitwt.Find(ctx)
+	g, err := git.Find(ctx)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/gitwt"
+	"pilot/backend/git"
 )
 
 // BenchmarkWorktreeSession: creating a worktree session
@@ -46,7 +46,7 @@ func BenchmarkWorktreeSession(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			g, err := gitwt.Find(ctx)
+			g, err := git.Find(ctx)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -59,13 +59,13 @@ func BenchmarkWorktreeSession(b *testing.B) {
 			// The git worktree add inside NewWorktreeSession, timed: the
 			// session's time less it is what Pilot adds, free of the noise
 			// of two separate checkouts.
-			gitWorktreeAdd = func(g gitwt.Git, ctx context.Context, repo, path, branch, base string) error {
+			gitWorktreeAdd = func(g git.Git, ctx context.Context, repo, path, branch, base string) error {
 				start := time.Now()
 				err := g.AddWorktree(ctx, repo, path, branch, base)
 				innerT = append(innerT, time.Since(start))
 				return err
 			}
-			defer func() { gitWorktreeAdd = gitwt.Git.AddWorktree }()
+			defer func() { gitWorktreeAdd = git.Git.AddWorktree }()
 			for i := range b.N {
 				name := fmt.Sprintf("bench-%d", i)
 				timeGit := func() {
@@ -130,7 +130,7 @@ func medianMS(ds []time.Duration) float64 {
 func cloneThisRepo(b *testing.B) string {
 	b.Helper()
 	ctx := context.Background()
-	g, err := gitwt.Find(ctx)
+	g, err := git.Find(ctx)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func bigRepoWith(b *testing.B, extra map[string]string) string {
 			}
 		}
 	}
-	g, err := gitwt.Find(ctx)
+	g, err := git.Find(ctx)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func BenchmarkGetBranch200In100k(b *testing.B) {
 		files[fmt.Sprintf("f%03d.txt", i)] = twelve
 	}
 	proj := bigRepoWith(b, files)
-	g, err := gitwt.Find(ctx)
+	g, err := git.Find(ctx)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/gitwt"
+	"pilot/backend/git"
 	"pilot/backend/internal/fakellm"
 	"pilot/backend/mcp"
 	"pilot/backend/paths"
@@ -26,15 +26,15 @@ func gitRepo(t testing.TB, files map[string]string) string {
 			t.Fatal(err)
 		}
 	}
-	git(t, dir, "init", "-q")
-	git(t, dir, "add", "-A")
-	git(t, dir, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "start")
+	runGit(t, dir, "init", "-q")
+	runGit(t, dir, "add", "-A")
+	runGit(t, dir, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "start")
 	return dir
 }
 
-func git(t testing.TB, dir string, args ...string) string {
+func runGit(t testing.TB, dir string, args ...string) string {
 	t.Helper()
-	g, err := gitwt.Find(context.Background())
+	g, err := git.Find(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestWorktreeSessionEndToEnd(t *testing.T) {
 			t.Errorf("%s appeared in the user's tree", name)
 		}
 	}
-	if got := git(t, dir, "branch", "--list", "pilot/fix"); !strings.Contains(got, "pilot/fix") {
+	if got := runGit(t, dir, "branch", "--list", "pilot/fix"); !strings.Contains(got, "pilot/fix") {
 		t.Fatalf("git branch does not list pilot/fix: %q", got)
 	}
 	list, err := w.WorktreeSessions(ctx, p.ID)
@@ -134,10 +134,10 @@ func TestWorktreeSessionEndToEnd(t *testing.T) {
 	if _, err := os.Stat(wt); !os.IsNotExist(err) {
 		t.Fatalf("the worktree folder is still there: %v", err)
 	}
-	if got := git(t, dir, "branch", "--list", "pilot/fix"); got != "" {
+	if got := runGit(t, dir, "branch", "--list", "pilot/fix"); got != "" {
 		t.Fatalf("the branch is still there: %q", got)
 	}
-	if got := git(t, dir, "worktree", "list", "--porcelain"); strings.Contains(got, wt) {
+	if got := runGit(t, dir, "worktree", "list", "--porcelain"); strings.Contains(got, wt) {
 		t.Fatalf("git still lists the worktree: %q", got)
 	}
 	list, _ = w.WorktreeSessions(ctx, p.ID)
@@ -161,14 +161,14 @@ func TestWorktreeSessionRefused(t *testing.T) {
 	ctx := context.Background()
 	w := newWorkspace(t, nil)
 	repo := gitRepo(t, map[string]string{"a.txt": "a\n"})
-	git(t, repo, "branch", "pilot/mine")
+	runGit(t, repo, "branch", "pilot/mine")
 	empty := t.TempDir()
-	git(t, empty, "init", "-q")
+	runGit(t, empty, "init", "-q")
 	plain := t.TempDir()
 	rp, _ := w.OpenProject(ctx, repo)
 	// Another process's worktree session (this one's empty sessions go when
 	// the next starts): git made its worktree and branch.
-	git(t, repo, "worktree", "add", "-q", "-b", "pilot/other", paths.Worktree(w.home, rp.ID, "other"))
+	runGit(t, repo, "worktree", "add", "-q", "-b", "pilot/other", paths.Worktree(w.home, rp.ID, "other"))
 	for _, c := range []struct {
 		what, dir, name, want string
 	}{
@@ -195,7 +195,7 @@ func TestWorktreeSessionRefused(t *testing.T) {
 			t.Errorf("%s: a session was created", c.what)
 		}
 	}
-	if got := git(t, repo, "worktree", "list", "--porcelain"); strings.Count(got, "worktree ") != 2 {
+	if got := runGit(t, repo, "worktree", "list", "--porcelain"); strings.Count(got, "worktree ") != 2 {
 		t.Fatalf("worktrees after the refusals: %s", got)
 	}
 }
@@ -227,7 +227,7 @@ func TestDeleteWorktreeSession(t *testing.T) {
 	if _, err := os.Stat(s.Worktree); !os.IsNotExist(err) {
 		t.Errorf("deleted: the worktree is still there (%v)", err)
 	}
-	if got := git(t, repo, "branch", "--list", s.Branch); got != "" {
+	if got := runGit(t, repo, "branch", "--list", s.Branch); got != "" {
 		t.Errorf("deleted: the branch %s is still there", s.Branch)
 	}
 	// A worktree session the user named is not a throwaway, even without a
@@ -238,7 +238,7 @@ func TestDeleteWorktreeSession(t *testing.T) {
 	if _, err := os.Stat(left.Worktree); err != nil {
 		t.Errorf("the worktree of the session left without a message was removed: %v", err)
 	}
-	if got := git(t, repo, "branch", "--list", left.Branch); got == "" {
+	if got := runGit(t, repo, "branch", "--list", left.Branch); got == "" {
 		t.Errorf("the branch %s of the session left without a message was deleted", left.Branch)
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 // Script is a file of the project that a hook's command names: what the
@@ -22,14 +22,14 @@ type Script struct {
 	Abs     string // the path the hook runs (for the sandbox and messages)
 	Raw     []byte // its content as read (nil when missing)
 	Missing bool   // named as the program to run, and not there
-	// Err: it could not be read (a *sandbox.NotRead: a link out of the
+	// Err: it could not be read (a *projectroot.NotRead: a link out of the
 	// project, not a regular file, over 1 MiB); the file's hooks cannot
 	// be trusted while it stays so.
 	Err error
 }
 
 // scriptFile bounds a hook's script.
-var scriptFile = sandbox.Kind{Name: "a hook's script", Limit: 1 << 20, Fix: "run a smaller script that calls the rest"}
+var scriptFile = projectroot.Kind{Name: "a hook's script", Limit: 1 << 20, Fix: "run a smaller script that calls the rest"}
 
 // interpreters run the file their first argument that is not an option
 // names (`bash scripts/x.sh`, `node tools/check.js`).
@@ -237,7 +237,7 @@ func inside(run, v string) (string, bool) {
 
 // readScripts reads the scripts f's hooks name in the folder run
 // (through its root: no link out of the project).
-func readScripts(root *sandbox.Root, h Hooks) []Script {
+func readScripts(root *projectroot.Root, h Hooks) []Script {
 	rels, required := ScriptsOf(root.Dir(), h)
 	var out []Script
 	for _, rel := range rels {
@@ -264,7 +264,7 @@ func Changed(run string, scripts []Script) []string {
 	if len(scripts) == 0 {
 		return nil
 	}
-	root, err := sandbox.New(run)
+	root, err := projectroot.New(run)
 	if err != nil {
 		return []string{run}
 	}

@@ -32,7 +32,7 @@ import (
 	"io/fs"
 	"path/filepath"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 // Scope says where a file comes from.
@@ -55,7 +55,7 @@ func (s Scope) FromProject() bool {
 }
 
 // settingsFile bounds a settings file; a bigger one is an error.
-var settingsFile = sandbox.Kind{Name: "a settings file", Limit: 1 << 20, Fix: "shorten it"}
+var settingsFile = projectroot.Kind{Name: "a settings file", Limit: 1 << 20, Fix: "shorten it"}
 
 // File is one settings file as read.
 type File struct {
@@ -135,15 +135,15 @@ func Load(home, pilotHome, project string) []File {
 // LoadRun is Load for hooks that run in the folder run (a worktree of
 // the project): the files are the project's, the scripts run's.
 func LoadRun(home, pilotHome, project, run string) []File {
-	var root, runRoot *sandbox.Root
+	var root, runRoot *projectroot.Root
 	if project != "" {
-		if r, err := sandbox.New(project); err == nil {
+		if r, err := projectroot.New(project); err == nil {
 			root = r
 			defer r.Close()
 		}
 	}
 	if run != "" {
-		if r, err := sandbox.New(run); err == nil {
+		if r, err := projectroot.New(run); err == nil {
 			runRoot = r
 			defer r.Close()
 		}
@@ -159,7 +159,7 @@ func LoadRun(home, pilotHome, project, run string) []File {
 			rel, _ := filepath.Rel(project, f.Path)
 			raw, err = root.ReadOwn(filepath.ToSlash(rel), settingsFile)
 		} else {
-			raw, err = sandbox.ReadUserFile(f.Path, settingsFile)
+			raw, err = projectroot.ReadUserFile(f.Path, settingsFile)
 		}
 		if errors.Is(err, fs.ErrNotExist) {
 			continue

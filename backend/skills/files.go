@@ -12,7 +12,7 @@ import (
 	"strings"
 	"syscall"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 // Caps of what a skill's folder gives the model.
@@ -75,7 +75,7 @@ func (k Skill) openRoot() (*os.Root, error) {
 	if k.project == "" {
 		return os.OpenRoot(k.Dir)
 	}
-	r, err := sandbox.New(k.project)
+	r, err := projectroot.New(k.project)
 	if err != nil {
 		return nil, err
 	}

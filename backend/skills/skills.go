@@ -34,7 +34,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"pilot/backend/frontmatter"
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 // Scope says which folder a skill comes from.
@@ -56,7 +56,7 @@ const (
 )
 
 // skillFile bounds a SKILL.md: a bigger one is a problem, not read.
-var skillFile = sandbox.Kind{Name: "a SKILL.md", Limit: 256 << 10, Fix: "move the details into other files of the skill's folder"}
+var skillFile = projectroot.Kind{Name: "a SKILL.md", Limit: 256 << 10, Fix: "move the details into other files of the skill's folder"}
 
 // Skill is one usable skill.
 type Skill struct {
@@ -137,9 +137,9 @@ func Dirs(home, pilotHome, project string) []Dir {
 // SKILL.md that is a link out of the project, or anything but a regular
 // file, is a Problem, not read.
 func Load(home, pilotHome, project string) Set {
-	var root *sandbox.Root
+	var root *projectroot.Root
 	if project != "" {
-		if r, err := sandbox.New(project); err == nil {
+		if r, err := projectroot.New(project); err == nil {
 			root = r
 			defer r.Close()
 		}
@@ -195,7 +195,7 @@ func scan(d Dir, f frontmatter.Folder) ([]Skill, []Problem) {
 		if !e.IsDir() && (e.Type()&fs.ModeSymlink == 0 || !f.IsDir(e.Name())) {
 			if e.Type()&fs.ModeSymlink != 0 && f.Root != nil {
 				// A link to a folder out of the project is not followed.
-				if _, lerr := f.Sub(e.Name()).List(); errors.Is(lerr, sandbox.ErrOutside) {
+				if _, lerr := f.Sub(e.Name()).List(); errors.Is(lerr, projectroot.ErrOutside) {
 					problems = append(problems, folderProblem(Dir{Path: dir, Scope: d.Scope}, lerr))
 				}
 			}
@@ -233,7 +233,7 @@ func scan(d Dir, f frontmatter.Folder) ([]Skill, []Problem) {
 
 // folderProblem is a folder that could not be listed.
 func folderProblem(d Dir, err error) Problem {
-	var nr *sandbox.NotRead
+	var nr *projectroot.NotRead
 	if errors.As(err, &nr) {
 		return Problem{Path: d.Path, Scope: d.Scope, Reason: nr.Reason(), Refused: true}
 	}

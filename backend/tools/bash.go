@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"pilot/backend/childenv"
-	"pilot/backend/confine"
 	"pilot/backend/hostexec"
+	"pilot/backend/sandbox"
 )
 
 // Output kept from a command: its beginning and its end.
@@ -35,11 +35,11 @@ const cancelGrace = 100 * time.Millisecond
 // or cancellation, and after the command exits, the whole group is killed,
 // so background children cannot outlive it.
 //
-// With sandbox set, the command runs in the session's pod (see package
-// confine) with the same pipe, capture, timeout and group kill, and what
+// With pod set, the command runs in the session's pod (see package
+// sandbox) with the same pipe, capture, timeout and group kill, and what
 // the sandbox blocked, as its output shows, is said after the exit line and
 // listed in Result.Blocked.
-func runCommand(ctx context.Context, c Command, env []string, onOutput func(string), sandbox *confine.Session) (Result, error) {
+func runCommand(ctx context.Context, c Command, env []string, onOutput func(string), pod *sandbox.Session) (Result, error) {
 	runCtx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
 
@@ -48,7 +48,7 @@ func runCommand(ctx context.Context, c Command, env []string, onOutput func(stri
 		return Result{}, fmt.Errorf("run_bash: %w", err)
 	}
 	defer pr.Close()
-	proc, err := startCommand(ctx, c, env, pw, sandbox)
+	proc, err := startCommand(ctx, c, env, pw, pod)
 	pw.Close() // the children hold the only write ends now
 	if err != nil {
 		if ctx.Err() != nil { // stopped while the sandbox was starting
@@ -115,8 +115,8 @@ func runCommand(ctx context.Context, c Command, env []string, onOutput func(stri
 		b.WriteString(explainExit(ended.code))
 		res.IsError = ended.code != 0
 	}
-	if sandbox != nil {
-		res.Blocked = confine.Explain(sandbox.Policy(), c.Command, out.String())
+	if pod != nil {
+		res.Blocked = sandbox.Explain(pod.Policy(), c.Command, out.String())
 		for _, s := range res.Blocked {
 			b.WriteString("\n[" + s + "]")
 		}
@@ -135,14 +135,14 @@ type process interface {
 // startCommand starts bash -c in its own process group with stdin from
 // /dev/null and stdout and stderr into out: in the session's sandbox when
 // there is one, with the user's rights otherwise.
-func startCommand(ctx context.Context, c Command, env []string, out *os.File, sandbox *confine.Session) (process, error) {
+func startCommand(ctx context.Context, c Command, env []string, out *os.File, pod *sandbox.Session) (process, error) {
 	var own map[string]string
 	if c.Background {
 		own = map[string]string{"PYTHONUNBUFFERED": "1"} // a job's output is watched as it comes
 	}
 	childEnv := childenv.Env(env, c.Dir, own)
-	if sandbox != nil {
-		p, err := sandbox.Start(ctx, confine.Cmd{Command: c.Command, Dir: c.Dir, Env: childEnv, Output: out})
+	if pod != nil {
+		p, err := pod.Start(ctx, sandbox.Cmd{Command: c.Command, Dir: c.Dir, Env: childEnv, Output: out})
 		if err != nil {
 			return nil, fmt.Errorf("run_bash: %w", err)
 		}
@@ -174,7 +174,7 @@ func (h hostProcess) kill() { h.signal(syscall.SIGKILL) }
 
 func (h hostProcess) signal(sig syscall.Signal) { _ = syscall.Kill(-h.cmd.Process.Pid, sig) }
 
-type sandboxed struct{ p *confine.Process }
+type sandboxed struct{ p *sandbox.Process }
 
 func (s sandboxed) wait() (int, error) { return s.p.Wait() }
 func (s sandboxed) kill()              { s.p.Kill() }

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 const (
@@ -78,7 +78,7 @@ func TestCrashDuringApply(t *testing.T) {
 
 // crashChild writes ever newer generations of every file until killed.
 func crashChild(dir string) {
-	root, err := sandbox.New(dir)
+	root, err := projectroot.New(dir)
 	if err != nil {
 		panic(err)
 	}

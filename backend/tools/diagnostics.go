@@ -5,7 +5,7 @@ import (
 	_ "embed"
 	"errors"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 // DiagnosticsTool reads what the language servers say about a file or
@@ -46,7 +46,7 @@ func runDiagnostics(ctx context.Context, d Deps, p DiagnosticsParams) (Result, e
 	if p.Path != "" && p.Path != "." {
 		at, err := d.Root.Resolve(p.Path)
 		if err != nil {
-			if pe := (*sandbox.PathError)(nil); errors.As(err, &pe) {
+			if pe := (*projectroot.PathError)(nil); errors.As(err, &pe) {
 				return errorf("%s", pe.Msg), nil
 			}
 			return Result{}, err

@@ -7,15 +7,15 @@ import (
 	"strings"
 	"syscall"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 // editTarget is an existing text file loaded for editing.
 type editTarget struct {
-	path    sandbox.Path // where the change lands (links followed)
-	given   sandbox.Path // the path as given, cleaned
-	data    []byte       // the bytes on disk
-	text    string       // decoded: no BOM, \n line ends
+	path    projectroot.Path // where the change lands (links followed)
+	given   projectroot.Path // the path as given, cleaned
+	data    []byte           // the bytes on disk
+	text    string           // decoded: no BOM, \n line ends
 	format  textFormat
 	mode    fs.FileMode
 	existed bool
@@ -56,8 +56,8 @@ func loadTarget(d Deps, p string, mustExist bool) (*editTarget, *Result, error) 
 		r := errorf("%q is not a regular file (%s); only regular files can be edited.", p, fi.Mode().Type())
 		return nil, &r, nil
 	}
-	data, err := sandbox.ReadAtMost(f, fi, maxReadSize)
-	if errors.Is(err, sandbox.ErrTooLarge) {
+	data, err := projectroot.ReadAtMost(f, fi, maxReadSize)
+	if errors.Is(err, projectroot.ErrTooLarge) {
 		r := errorf("%q is larger than %s, too large to edit with the file tools. Use run_bash if you really need to change it.", p, formatSize(maxReadSize))
 		return nil, &r, nil
 	}

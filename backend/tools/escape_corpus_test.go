@@ -13,8 +13,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"pilot/backend/sandbox"
-	"pilot/backend/sandbox/escapetest"
+	"pilot/backend/projectroot"
+	"pilot/backend/projectroot/escapetest"
 )
 
 // corpusCalls are the calls every corpus path is tried with, through every
@@ -75,7 +75,7 @@ func tryPath(ctx context.Context, reg *Registry, l *escapetest.Layout, p string)
 
 func corpusRegistry(t *testing.T, l *escapetest.Layout) *Registry {
 	t.Helper()
-	root, err := sandbox.New(l.Proj)
+	root, err := projectroot.New(l.Proj)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 // FuzzPatch checks patch_file against strings.Replace on arbitrary text,
@@ -33,7 +33,7 @@ func FuzzPatch(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte(format.encode(text)), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		root, err := sandbox.New(dir)
+		root, err := projectroot.New(dir)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 //go:embed glob.md
@@ -43,7 +43,7 @@ func labelGlob(p GlobParams) string {
 }
 
 // searchDir resolves the folder a search starts in.
-func searchDir(d Deps, p string) (sandbox.Path, *Result, error) {
+func searchDir(d Deps, p string) (projectroot.Path, *Result, error) {
 	fi, dir, err := d.Root.Stat(p)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		r, err := resolveErr(err)
@@ -103,7 +103,7 @@ func runGlob(ctx context.Context, d Deps, p GlobParams) (Result, error) {
 		hits []globHit
 		held atomic.Int64
 	)
-	err = d.Root.Walk(ctx, start, func(e sandbox.Entry) {
+	err = d.Root.Walk(ctx, start, func(e projectroot.Entry) {
 		if !e.Type.IsRegular() || !doublestar.MatchUnvalidated(pattern, relTo(dir.Rel, e.Rel)) {
 			return
 		}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 //go:embed grep.md
@@ -54,13 +54,13 @@ func runGrep(ctx context.Context, d Deps, p GrepParams) (Result, error) {
 	if bad != nil {
 		return *bad, nil
 	}
-	s := &searcher{re: re, plan: planLiterals(p.Pattern), keep: func(sandbox.Entry) bool { return true }}
+	s := &searcher{re: re, plan: planLiterals(p.Pattern), keep: func(projectroot.Entry) bool { return true }}
 	switch {
 	case fp == "":
 	case strings.Contains(fp, "/"):
-		s.keep = func(e sandbox.Entry) bool { return doublestar.MatchUnvalidated(fp, relTo(dir.Rel, e.Rel)) }
+		s.keep = func(e projectroot.Entry) bool { return doublestar.MatchUnvalidated(fp, relTo(dir.Rel, e.Rel)) }
 	default:
-		s.keep = func(e sandbox.Entry) bool { return doublestar.MatchUnvalidated(fp, e.Name) }
+		s.keep = func(e projectroot.Entry) bool { return doublestar.MatchUnvalidated(fp, e.Name) }
 	}
 	var withheld func(string) bool
 	if d.Withheld != nil {

@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 // maxGrepMatches caps the lines shown by grep; counting goes on.
@@ -35,19 +35,19 @@ type grepFile struct {
 type searcher struct {
 	re   *regexp.Regexp
 	plan literalPlan
-	keep func(sandbox.Entry) bool // file filter
-	bufs sync.Pool                // *[]byte file buffers
+	keep func(projectroot.Entry) bool // file filter
+	bufs sync.Pool                    // *[]byte file buffers
 }
 
 // search walks from start and returns the files with matches, by path.
 // withheld, when not nil, leaves files out (counted in the int returned).
-func (s *searcher) search(ctx context.Context, root *sandbox.Root, start sandbox.Path, withheld func(rel string) bool) ([]grepFile, int, error) {
+func (s *searcher) search(ctx context.Context, root *projectroot.Root, start projectroot.Path, withheld func(rel string) bool) ([]grepFile, int, error) {
 	var (
 		mu    sync.Mutex
 		files []grepFile
 		held  atomic.Int64
 	)
-	err := root.Walk(ctx, start, func(e sandbox.Entry) {
+	err := root.Walk(ctx, start, func(e projectroot.Entry) {
 		if !e.Type.IsRegular() || !s.keep(e) {
 			return
 		}
@@ -66,7 +66,7 @@ func (s *searcher) search(ctx context.Context, root *sandbox.Root, start sandbox
 }
 
 // searchFile reads one file into a pooled buffer and searches it.
-func (s *searcher) searchFile(e sandbox.Entry) grepFile {
+func (s *searcher) searchFile(e projectroot.Entry) grepFile {
 	res := grepFile{rel: e.Rel}
 	fd, err := e.OpenFd()
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/skills"
 )
 
@@ -25,7 +25,7 @@ func newFixture(t *testing.T, files map[string]string) *fixture {
 	for name, content := range files {
 		writeTestFile(t, filepath.Join(dir, name), content)
 	}
-	root, err := sandbox.New(dir)
+	root, err := projectroot.New(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

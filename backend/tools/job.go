@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"time"
 
-	"pilot/backend/confine"
+	"pilot/backend/sandbox"
 )
 
 // StopGrace is how long a stopped job has between SIGTERM and SIGKILL.
@@ -31,7 +31,7 @@ type Job struct {
 // StartJob starts an approved background command. Every chunk of its
 // output (stdout and stderr interleaved) is passed to out, from one
 // goroutine, until the job ends; ctx bounds only the start.
-func (r *Registry) StartJob(ctx context.Context, p *Proposal, sandbox *confine.Session, out func([]byte)) (*Job, error) {
+func (r *Registry) StartJob(ctx context.Context, p *Proposal, sandbox *sandbox.Session, out func([]byte)) (*Job, error) {
 	if p == nil || p.Command == nil || !p.Command.Background {
 		return nil, errors.New("tools: StartJob: not a background command")
 	}

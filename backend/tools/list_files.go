@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 //go:embed list_files.md
@@ -36,7 +36,7 @@ func labelListFiles(p ListFilesParams) string {
 func listFiles(d Deps, p ListFilesParams) (Result, error) {
 	l, err := d.Root.ListDir(p.Path)
 	if err != nil {
-		if pe := (*sandbox.PathError)(nil); errors.As(err, &pe) {
+		if pe := (*projectroot.PathError)(nil); errors.As(err, &pe) {
 			return errorf("%s", pe.Msg), nil
 		}
 		return Result{}, err

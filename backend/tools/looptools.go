@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"pilot/backend/agents"
+	"pilot/backend/customagent"
 )
 
 // Tools the agent loop runs itself, since they need the turn: task starts
@@ -46,7 +46,7 @@ func newTask(deps Deps) Tool {
 		return "→ Helper: " + truncate(strings.Join(strings.Fields(p.Description), " "), 80)
 	}, loopOnly[TaskParams](TaskTool))
 	if deps.Agents != nil {
-		t.more = func() string { return agents.Prompt(deps.Agents().Agents) }
+		t.more = func() string { return customagent.Prompt(deps.Agents().Agents) }
 	}
 	return t
 }

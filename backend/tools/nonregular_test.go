@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 // callBounded runs a tool call that must come back: a FIFO read used to
@@ -60,7 +60,7 @@ func TestNonRegularFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	root, err := sandbox.New(dir)
+	root, err := projectroot.New(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestWithheld(t *testing.T) {
 	if err := os.Symlink("secrets", filepath.Join(dir, "alias")); err != nil {
 		t.Fatal(err)
 	}
-	root, err := sandbox.New(dir)
+	root, err := projectroot.New(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"pilot/backend/llm"
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 //go:embed read_file.md
@@ -46,9 +46,9 @@ func labelReadFile(p ReadFileParams) string {
 	return l
 }
 
-// resolveErr turns a *sandbox.PathError into a Result for the model.
+// resolveErr turns a *projectroot.PathError into a Result for the model.
 func resolveErr(err error) (Result, error) {
-	if pe := (*sandbox.PathError)(nil); errors.As(err, &pe) {
+	if pe := (*projectroot.PathError)(nil); errors.As(err, &pe) {
 		return errorf("%s", pe.Msg), nil
 	}
 	return Result{}, err
@@ -74,8 +74,8 @@ func readFile(d Deps, p ReadFileParams) (Result, error) {
 	if p.StartLine < 0 || p.EndLine < 0 {
 		return errorf("start_line and end_line are 1-indexed line numbers and cannot be negative (got start_line=%d, end_line=%d).", p.StartLine, p.EndLine), nil
 	}
-	data, err := sandbox.ReadAtMost(f, fi, maxReadSize)
-	if errors.Is(err, sandbox.ErrTooLarge) {
+	data, err := projectroot.ReadAtMost(f, fi, maxReadSize)
+	if errors.Is(err, projectroot.ErrTooLarge) {
 		return errorf("%q grew past %s while it was read, too large to read. Use grep to find the lines you need in it.", p.Path, formatSize(maxReadSize)), nil
 	}
 	if err != nil {
@@ -143,7 +143,7 @@ func readFile(d Deps, p ReadFileParams) (Result, error) {
 func isRuneStart(c byte) bool { return c&0xC0 != 0x80 }
 
 // notFound explains a missing file and suggests near names in its folder.
-func notFound(d Deps, given string, rp sandbox.Path) string {
+func notFound(d Deps, given string, rp projectroot.Path) string {
 	msg := fmt.Sprintf("The file %q does not exist in the project root %s.", given, d.Root.Dir())
 	dir, base := path.Split(rp.Rel)
 	folder := strings.TrimSuffix(dir, "/")

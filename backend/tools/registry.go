@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"pilot/backend/confine"
+	"pilot/backend/sandbox"
 	"strings"
 	"sync"
 
-	"pilot/backend/agents"
+	"pilot/backend/customagent"
 	"pilot/backend/llm"
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/skills"
 )
 
@@ -21,10 +21,10 @@ var ErrUnknownTool = errors.New("tools: unknown tool")
 
 // Deps is what the tools work with.
 type Deps struct {
-	Root  *sandbox.Root // the project; every path is resolved inside it
-	Reads *ReadTracker  // files read in this session; nil: a fresh tracker
-	Env   []string      // Pilot's environment, which run_bash filters through childenv.Env; nil: os.Environ()
-	MCP   MCP           // the project's MCP servers; nil: none
+	Root  *projectroot.Root // the project; every path is resolved inside it
+	Reads *ReadTracker      // files read in this session; nil: a fresh tracker
+	Env   []string          // Pilot's environment, which run_bash filters through childenv.Env; nil: os.Environ()
+	MCP   MCP               // the project's MCP servers; nil: none
 	// Withheld reports whether a project rule denies tool the path rel
 	// ('/'-separated, relative to the project root): read_file refuses it,
 	// list_files, glob and grep leave it out and say how many they left
@@ -35,7 +35,7 @@ type Deps struct {
 	Skills func() skills.Set
 	// Agents are the session's custom agents now (task's description
 	// lists them); nil: none.
-	Agents func() agents.Set
+	Agents func() customagent.Set
 	// Diagnostics answers the diagnostics tool from the session's
 	// language servers; nil: none are set up (the tool says so).
 	Diagnostics Diagnose
@@ -195,7 +195,7 @@ type ApplyOptions struct {
 	// Sandbox, when set, is the session's pod a command runs in; nil runs
 	// it with the user's rights (mode all with sandbox: false, or no
 	// sandbox on this machine and the user said yes).
-	Sandbox *confine.Session
+	Sandbox *sandbox.Session
 }
 
 // Apply carries out an approved proposal: it writes the files (all or

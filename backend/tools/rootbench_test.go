@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 // This file is built both at HEAD and at the commit before os.Root
@@ -35,7 +35,7 @@ func rootBenchProject(b *testing.B) *Registry {
 			b.Fatal(err)
 		}
 	}
-	root, err := sandbox.New(dir)
+	root, err := projectroot.New(dir)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"pilot/backend/confine"
+	"pilot/backend/sandbox"
 )
 
 // sandboxFixture is a registry over a temporary project whose commands
@@ -22,13 +22,13 @@ type sandboxFixture struct {
 	*fixture
 	home    string
 	canary  string
-	session *confine.Session
+	session *sandbox.Session
 }
 
 func newSandboxFixture(t *testing.T) *sandboxFixture {
 	t.Helper()
-	if !confine.Probe().Ready {
-		t.Skipf("no sandbox on this machine: %s", confine.Probe().Why)
+	if !sandbox.Probe().Ready {
+		t.Skipf("no sandbox on this machine: %s", sandbox.Probe().Why)
 	}
 	f := newFixture(t, map[string]string{"x.txt": "x"})
 	home := t.TempDir()
@@ -36,7 +36,7 @@ func newSandboxFixture(t *testing.T) *sandboxFixture {
 	writeTestFile(t, filepath.Join(home, ".ssh", "id_ed25519"), canary)
 	writeTestFile(t, filepath.Join(home, ".bashrc"), "# the user's\n")
 	f.reg.deps.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
-	s := confine.NewSession(confine.Policy{Project: f.dir, Home: home, PilotHome: filepath.Join(home, ".pilot")})
+	s := sandbox.NewSession(sandbox.Policy{Project: f.dir, Home: home, PilotHome: filepath.Join(home, ".pilot")})
 	t.Cleanup(func() { s.Close() })
 	return &sandboxFixture{fixture: f, home: home, canary: canary, session: s}
 }

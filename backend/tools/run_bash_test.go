@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"pilot/backend/internal/keyvars"
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 )
 
 // runApproved proposes and applies a command.
@@ -86,7 +86,7 @@ func TestRunBashStreamsOutput(t *testing.T) {
 func TestRunBashEnvironment(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	root, _ := sandbox.New(dir)
+	root, _ := projectroot.New(dir)
 	env := []string{"PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "GOFLAGS=-mod=mod", "KEEP=1", "OPENAI_BASE_URL=b",
 		"GITHUB_TOKEN=gh-token-value", "MY_SECRET_X=secret-value", "DB_PASSWORD=password-value", "anthropic_x=g",
 		"SSH_AUTH_SOCK=/run/agent", "EDITOR=vi key-of-groq_api_key-0123456789"}

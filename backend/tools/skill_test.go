@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/skills"
 )
 
@@ -21,7 +21,7 @@ func skillRegistry(t *testing.T) *Registry {
 	writeTestFile(t, filepath.Join(dir, "SKILL.md"), "---\nname: pdf\ndescription: Fill PDF forms.\nallowed-tools: Bash(python:*), Read\n---\n# PDF\n\nRead forms.md first.\n")
 	writeTestFile(t, filepath.Join(dir, "forms.md"), "# Forms\nUse fill.py.\n")
 	writeTestFile(t, filepath.Join(home, "secret.txt"), "the user's secret")
-	root, err := sandbox.New(project)
+	root, err := projectroot.New(project)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func jsonString(s string) string {
 // nothing otherwise.
 func TestSkillToolOfferedOnlyWithSkills(t *testing.T) {
 	t.Parallel()
-	root, err := sandbox.New(t.TempDir())
+	root, err := projectroot.New(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,25 +4,25 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/agents"
-	"pilot/backend/sandbox"
+	"pilot/backend/customagent"
+	"pilot/backend/projectroot"
 )
 
 // The task tool's description lists the custom agents there are when it
 // is read, and the label names the agent.
 func TestTaskListsAgents(t *testing.T) {
 	t.Parallel()
-	root, err := sandbox.New(t.TempDir())
+	root, err := projectroot.New(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := agents.Set{}
-	reg := New(Deps{Root: root, Agents: func() agents.Set { return set }})
+	set := customagent.Set{}
+	reg := New(Deps{Root: root, Agents: func() customagent.Set { return set }})
 	task, _ := reg.Get(TaskTool)
 	if strings.Contains(task.Description(), "Custom agents") {
 		t.Fatal("the description lists agents while there are none")
 	}
-	set = agents.Set{Agents: []agents.Agent{{Name: "code-reviewer", Description: "Reviews code after a change."}}}
+	set = customagent.Set{Agents: []customagent.Agent{{Name: "code-reviewer", Description: "Reviews code after a change."}}}
 	if d := task.Description(); !strings.HasSuffix(d, "\n- code-reviewer: Reviews code after a change.") || !strings.Contains(d, "give its name as subagent_type") {
 		t.Fatalf("description %q", d)
 	}

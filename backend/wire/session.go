@@ -120,7 +120,7 @@ type Approval struct {
 	Reason string `json:"reason,omitempty"`
 	// NoSandbox says why a command asked about would run outside the
 	// sandbox although the mode promised it: the sandbox cannot start on
-	// this machine (confine.Status.Why); "" when it would be sandboxed.
+	// this machine (sandbox.Status.Why); "" when it would be sandboxed.
 	NoSandbox string `json:"noSandbox,omitempty"`
 	// Background: the command starts a background job (run_bash
 	// background: true) that runs on until stopped; TimeoutSeconds is 0.

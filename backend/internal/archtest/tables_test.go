@@ -28,15 +28,15 @@ var layers = map[string]int{
 	"pilot/backend/secret":                           leafLayer,
 	"pilot/backend/settingsjson":                     leafLayer, // Claude Code's and Pilot's settings.json: hooks, permission rules
 	"pilot/backend/skills":                           leafLayer, // Agent Skills: SKILL.md folders
-	"pilot/backend/confine":                          leafLayer,
+	"pilot/backend/sandbox":                          leafLayer,
 	"pilot/backend/diff":                             leafLayer,
 	"pilot/backend/doctor":                           domainLayer,
 	"pilot/backend/frontmatter":                      leafLayer,   // Markdown with YAML front matter: skills' and agents' files
 	"pilot/backend/trustfile":                        leafLayer,   // what the user trusted, as content hashes in a JSON file
-	"pilot/backend/gitwt":                            domainLayer, // the user's git: worktrees, branches, diffs, commits
+	"pilot/backend/git":                              domainLayer, // the user's git: worktrees, branches, diffs, commits
 	"pilot/backend/gate":                             domainLayer,
 	"pilot/backend/hooks":                            domainLayer, // settings.json hooks run with Claude Code's semantics
-	"pilot/backend/agents":                           domainLayer, // custom agents: .claude/agents/*.md (task subagent_type)
+	"pilot/backend/customagent":                      domainLayer, // custom agents: .claude/agents/*.md (task subagent_type)
 	"pilot/backend/hostaddr":                         leafLayer,
 	"pilot/backend/hostexec":                         leafLayer, // finds the programs Pilot starts on the host: absolute PATH entries, outside the projects
 	"pilot/backend/ledger":                           domainLayer,
@@ -51,7 +51,7 @@ var layers = map[string]int{
 	"pilot/backend/permission":                       leafLayer,
 	"pilot/backend/rules":                            domainLayer,
 	"pilot/backend/settingsrules":                    domainLayer, // settings files' permission entries mapped to Pilot's rules
-	"pilot/backend/sandbox":                          leafLayer,
+	"pilot/backend/projectroot":                      leafLayer,
 	"pilot/backend/store":                            domainLayer,
 	"pilot/backend/todo":                             leafLayer,
 	"pilot/backend/tools":                            domainLayer,
@@ -72,7 +72,7 @@ var layers = map[string]int{
 	"pilot/backend/internal/keyvars":                 leafLayer,
 	"pilot/backend/internal/proctest":                leafLayer,
 	"pilot/backend/notify/notifytest":                leafLayer,
-	"pilot/backend/sandbox/escapetest":               leafLayer,
+	"pilot/backend/projectroot/escapetest":           leafLayer,
 	"pilot/backend/internal/fakellm/cmd/fakellm":     faceLayer, // main packages of their own
 	"pilot/backend/internal/wiregen":                 faceLayer, // the generator of wire.gen.ts
 	"pilot/backend/notify/notifytest/cmd/fakenotify": faceLayer,

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/skills"
 	"pilot/backend/tools"
 )
@@ -148,7 +148,7 @@ func TestDocumentedTools(t *testing.T) {
 		}
 		doc = append(doc, r)
 	}
-	root, err := sandbox.New(t.TempDir())
+	root, err := projectroot.New(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1921,7 +1921,7 @@ export interface Approval {
   /**
    * NoSandbox says why a command asked about would run outside the
    * sandbox although the mode promised it: the sandbox cannot start on
-   * this machine (confine.Status.Why); "" when it would be sandboxed.
+   * this machine (sandbox.Status.Why); "" when it would be sandboxed.
    */
   noSandbox?: string;
   /**

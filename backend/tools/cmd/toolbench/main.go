@@ -20,7 +20,7 @@ import (
 	"fmt"
 	"os"
 
-	"pilot/backend/sandbox"
+	"pilot/backend/projectroot"
 	"pilot/backend/tools"
 )
 
@@ -43,7 +43,7 @@ func runTool(name string, args []string) int {
 		fmt.Fprintf(os.Stderr, "usage: toolbench %s ROOT PATTERN [FILE_PATTERN]\n", name)
 		return 2
 	}
-	root, err := sandbox.New(args[0])
+	root, err := projectroot.New(args[0])
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -3,7 +3,7 @@ import type { SandboxStatus } from "../../lib/wire.gen";
 import { errorText } from "../../lib/format";
 import { useController } from "../../state/context";
 
-/** The secrets always hidden from commands, as Settings names them (backend/confine DefaultHidden). */
+/** The secrets always hidden from commands, as Settings names them (backend/sandbox DefaultHidden). */
 const alwaysHidden =
   "~/.ssh, ~/.gnupg, ~/.aws, ~/.azure, ~/.config/gcloud, ~/.kube, ~/.docker/config.json, ~/.netrc, ~/.git-credentials, ~/.npmrc, ~/.pypirc, " +
   "~/.cargo/credentials.toml, ~/.gem/credentials, the logins of Claude Code, Codex and other tools, browser profiles, shell and REPL histories, keyrings and Pilot's own folder";

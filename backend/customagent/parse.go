@@ -1,0 +1,120 @@
+package customagent
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"pilot/backend/frontmatter"
+	"pilot/backend/hooks"
+)
+
+// ReadTools are the Pilot tools that only read: an agent with no others
+// runs as a helper does.
+var ReadTools = map[string]bool{"list_files": true, "read_file": true, "glob": true, "grep": true}
+
+// ChangeTools are the Pilot tools that change files or run commands: an
+// agent's calls of them go through the session's gate, review, sandbox
+// and ledger.
+var ChangeTools = map[string]bool{"write_file": true, "patch_file": true, "multi_patch": true, "run_bash": true}
+
+// order is the registry's order of the tools an agent may have.
+var order = []string{"list_files", "read_file", "glob", "grep", "write_file", "patch_file", "multi_patch", "run_bash"}
+
+// claudeToPilot maps Claude Code's tool names back to Pilot's
+// (hooks.Names is the forward table).
+var claudeToPilot = func() map[string]string {
+	m := map[string]string{}
+	for pilot, claude := range hooks.Names {
+		m[claude] = pilot
+	}
+	return m
+}()
+
+// frontMatter is the part of the front matter Pilot reads; other keys
+// (color, ...) are allowed and left alone.
+type frontMatter struct {
+	Name        string            `yaml:"name"`
+	Description string            `yaml:"description"`
+	Tools       frontmatter.Tools `yaml:"tools"`
+	Model       string            `yaml:"model"`
+}
+
+// Parse reads an agent's file. The error is a sentence saying what to fix.
+func Parse(b []byte) (Agent, error) {
+	text := strings.TrimPrefix(strings.ReplaceAll(string(b), "\r\n", "\n"), "\ufeff")
+	rest, ok := strings.CutPrefix(text, "---\n")
+	if !ok {
+		return Agent{}, errors.New("it has no front matter: start it with a --- line, then name: and description:, then a --- line, then the agent's prompt")
+	}
+	fm, body, ok := frontmatter.Cut(rest)
+	if !ok {
+		return Agent{}, errors.New("its front matter is not closed: end it with a line holding only ---")
+	}
+	var m frontMatter
+	if err := yaml.Unmarshal([]byte(fm), &m); err != nil {
+		return Agent{}, fmt.Errorf("its front matter is not valid YAML (%s): fix it (quote a description that holds a colon)", strings.Join(strings.Fields(err.Error()), " "))
+	}
+	a := Agent{Name: strings.TrimSpace(m.Name), Description: strings.Join(strings.Fields(m.Description), " "),
+		Model: strings.TrimSpace(m.Model), Prompt: strings.TrimSpace(body)}
+	switch {
+	case a.Name == "":
+		return Agent{}, errors.New("it has no name: add name: to its front matter (lowercase letters, digits and hyphens, like code-reviewer)")
+	case len(a.Name) > MaxName || !validName.MatchString(a.Name):
+		return Agent{}, fmt.Errorf("its name %q is not an agent name: use at most %d lowercase letters, digits and hyphens (like code-reviewer)", a.Name, MaxName)
+	case a.Description == "":
+		return Agent{}, errors.New("it has no description: add description: to its front matter, saying when to use the agent (the model chooses agents by it)")
+	case len(a.Description) > MaxDescription:
+		return Agent{}, fmt.Errorf("its description is %d characters, more than %d: shorten it (the details belong in the prompt)", len(a.Description), MaxDescription)
+	case a.Prompt == "":
+		return Agent{}, errors.New("it has no prompt: write the agent's instructions after the front matter")
+	}
+	a.Tools, a.Ignored = mapTools(m.Tools)
+	return a, nil
+}
+
+// mapTools maps the front matter's tools to Pilot's, in registry order,
+// and says why each one left out is.
+func mapTools(t frontmatter.Tools) (tools, ignored []string) {
+	if !t.Set {
+		return append([]string(nil), order...), nil
+	}
+	got := map[string]bool{}
+	for _, name := range t.Names {
+		pilot, ok := claudeToPilot[name]
+		if !ok {
+			pilot = name // Pilot's own name
+		}
+		switch {
+		case ReadTools[pilot] || ChangeTools[pilot]:
+			got[pilot] = true
+		case strings.HasPrefix(name, "mcp__"):
+			ignored = append(ignored, name+": custom agents in Pilot do not get MCP tools")
+		case strings.Contains(name, "("):
+			ignored = append(ignored, name+": give the tool by its name alone; the session's permission rules decide what it may do")
+		case ok || hooks.ToolName(name) != name:
+			ignored = append(ignored, name+": a custom agent in Pilot cannot use it (only "+strings.Join(claudeNames(), ", ")+")")
+		default:
+			ignored = append(ignored, name+": Pilot has no such tool")
+		}
+	}
+	for _, name := range order {
+		if got[name] {
+			tools = append(tools, name)
+		}
+	}
+	sort.Strings(ignored)
+	return tools, ignored
+}
+
+// claudeNames are the Claude Code names of the tools an agent may have.
+func claudeNames() []string {
+	out := make([]string, len(order))
+	for i, n := range order {
+		out[i] = hooks.ToolName(n)
+	}
+	return out
+}

@@ -1,9 +1,0 @@
-//go:build !linux
-
-package gitwt
-
-// stampOf knows no file here: nothing is cached, every operation reads
-// the configuration.
-func stampOf(string) (stamp, bool) { return stamp{}, false }
-
-func readSmall(string) ([]byte, bool) { return nil, false }
