@@ -252,7 +252,7 @@ bench: deps-bench build
 	.ci/bench-go.sh llm ./backend/llm
 	go run ./backend/tools/cmd/toolbench -runs 5 | .ci/bench-section.sh tools
 	.ci/bench-root.sh | .ci/bench-section.sh root
-	.ci/bench-go.sh files ./backend/workspace
+	.ci/bench-go.sh files ./backend/service 'ListDir|FindFiles'
 	.ci/bench-go.sh store ./backend/store . 2s
 	.ci/bench-go.sh agent ./backend/agent 'ToolRoundTrip|StreamEvents'
 	.ci/bench-go.sh review ./backend/agent BigEdit 5x
