@@ -215,26 +215,43 @@ func (c *client) current(abs string) []lspDiagnostic {
 	return nil
 }
 
-// versionCache keeps each server executable's version, asked once.
+// versionCache keeps each server executable's version, asked once, and a
+// failed ask for versionRetry: a server that always fails or hangs on
+// --version is not asked again (up to versionTimeout) on every listing.
 type versionCache struct {
-	mu sync.Mutex
-	m  map[string]string
+	mu     sync.Mutex
+	m      map[string]string
+	failed map[string]time.Time // exe → when its ask failed
+	now    func() time.Time     // time.Now; tests move it
 }
 
-// versionTimeout bounds asking a server for its version.
-const versionTimeout = 5 * time.Second
+// versionTimeout bounds asking a server for its version; versionRetry is
+// how long a failed ask is kept before the server is asked again.
+const (
+	versionTimeout = 5 * time.Second
+	versionRetry   = time.Minute
+)
 
 // get returns the version exe prints (its first line), asking it once,
 // with a PATH that leaves out the project root (hostexec.Env): a script
 // server (#!/usr/bin/env node) finds its interpreter as Pilot would. A
-// failed or timed-out answer ("") is not kept: a busy machine at the
-// first ask does not leave the version blank for the rest of the run.
+// failed or timed-out answer ("") is kept only for versionRetry: a busy
+// machine at the first ask does not leave the version blank for the rest
+// of the run, and a server that never answers is not waited for each time.
 func (v *versionCache) get(exe string, args, env []string, root string) string {
+	now := time.Now
+	if v.now != nil {
+		now = v.now
+	}
 	v.mu.Lock()
 	s, ok := v.m[exe]
+	at, failed := v.failed[exe]
 	v.mu.Unlock()
 	if ok {
 		return s
+	}
+	if failed && now().Sub(at) < versionRetry {
+		return ""
 	}
 	if len(args) == 0 {
 		args = []string{"--version"}
@@ -244,16 +261,21 @@ func (v *versionCache) get(exe string, args, env []string, root string) string {
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Env = hostexec.Env(env, root)
 	out, err := cmd.Output()
+	v.mu.Lock()
+	defer v.mu.Unlock()
 	if err != nil {
+		if v.failed == nil {
+			v.failed = map[string]time.Time{}
+		}
+		v.failed[exe] = now()
 		return ""
 	}
 	s, _, _ = strings.Cut(strings.TrimSpace(string(out)), "\n")
 	s = strings.TrimSpace(s)
-	v.mu.Lock()
 	if v.m == nil {
 		v.m = map[string]string{}
 	}
 	v.m[exe] = s
-	v.mu.Unlock()
+	delete(v.failed, exe)
 	return s
 }
