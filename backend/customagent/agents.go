@@ -47,8 +47,10 @@ var kind = frontmatter.Kind[Agent]{
 		return f, e.Name(), strings.HasSuffix(e.Name(), ".md"), nil
 	},
 	Parse: func(b []byte, _ string) (Agent, error) { return Parse(b) },
-	Place: func(a *Agent, scope frontmatter.Scope, _ frontmatter.Folder, file string) { a.Scope, a.Path = scope, file },
-	Name:  func(a Agent) string { return a.Name },
+	Place: func(a *Agent, scope frontmatter.Scope, _ frontmatter.Folder, file string) {
+		a.Scope, a.Path = scope, file
+	},
+	Name: func(a Agent) string { return a.Name },
 }
 
 // Agent is one usable custom agent.
