@@ -89,14 +89,7 @@ type Set struct {
 }
 
 // Find returns the agent called name.
-func (s Set) Find(name string) (Agent, bool) {
-	for _, a := range s.Agents {
-		if a.Name == name {
-			return a, true
-		}
-	}
-	return Agent{}, false
-}
+func (s Set) Find(name string) (Agent, bool) { return kind.Find(s.Agents, name) }
 
 // Names lists the agents' names, sorted.
 func (s Set) Names() []string {

@@ -218,6 +218,17 @@ func (k Kind[T]) folderProblem(path string, scope Scope, err error) Problem {
 	return p
 }
 
+// Find returns the definition of list called name.
+func (k Kind[T]) Find(list []T, name string) (T, bool) {
+	for _, it := range list {
+		if k.Name(it) == name {
+			return it, true
+		}
+	}
+	var zero T
+	return zero, false
+}
+
 // Parse reads a definition's file: its front matter into m (a struct of
 // yaml fields), and returns its body. The error is a sentence saying what
 // to fix; then is what a file without front matter is told comes after

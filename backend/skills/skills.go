@@ -85,14 +85,7 @@ type Set struct {
 }
 
 // Find returns the skill called name.
-func (s Set) Find(name string) (Skill, bool) {
-	for _, k := range s.Skills {
-		if k.Name == name {
-			return k, true
-		}
-	}
-	return Skill{}, false
-}
+func (s Set) Find(name string) (Skill, bool) { return kind.Find(s.Skills, name) }
 
 // Load finds the skills of the folders of a user home (the OS home, "" to
 // leave ~/.claude out), PILOT_HOME and a project folder ("" for none).
