@@ -79,15 +79,7 @@ func setOf(names ...string) map[string]bool {
 // environment to a child, before secrets are removed (case-insensitive).
 func Allowed(name string) bool {
 	n := strings.ToUpper(name)
-	if allowed[n] || goVar(n) {
-		return true
-	}
-	for _, p := range allowedPrefixes {
-		if strings.HasPrefix(n, p) {
-			return true
-		}
-	}
-	return false
+	return allowed[n] || goVar(n) || slices.ContainsFunc(allowedPrefixes, func(p string) bool { return strings.HasPrefix(n, p) })
 }
 
 // goVar: Go's own settings are GO followed by letters and digits (GOPATH,

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -83,7 +84,7 @@ func Resolve(home, projectDir string, env func(string) string) (Resolved, error)
 
 	// A saved model belongs to the saved provider.
 	savedModel := ""
-	if firstNonEmpty(s.Provider, llm.ProviderAnthropic) == p {
+	if cmp.Or(s.Provider, llm.ProviderAnthropic) == p {
 		savedModel = s.Model
 	}
 	// Each preset reads its own key variable (DEEPSEEK_API_KEY...); only
@@ -222,15 +223,6 @@ func validProvider(p string) bool {
 	return ok
 }
 
-func firstNonEmpty(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
 // LLM returns the configuration llm.New builds the provider from.
 func (r Resolved) LLM() llm.Config {
 	return llm.Config{
@@ -249,7 +241,7 @@ func (r Resolved) urlHint() string {
 	case r.BaseURL.Source == SourceEnv && r.BaseURL.From != "":
 		return "the base URL in the " + r.BaseURL.From + " environment variable"
 	case r.BaseURL.Source == SourceDotEnv:
-		return "the base URL in " + firstNonEmpty(r.BaseURL.From, "the project's .env")
+		return "the base URL in " + cmp.Or(r.BaseURL.From, "the project's .env")
 	}
 	return ""
 }

@@ -84,10 +84,7 @@ const (
 
 // Helpers is the helper concurrency in force.
 func (s Settings) Helpers() int {
-	if s.HelperConcurrency <= 0 {
-		return DefaultHelperConcurrency
-	}
-	return min(s.HelperConcurrency, MaxHelperConcurrency)
+	return min(orDefault(s.HelperConcurrency, DefaultHelperConcurrency), MaxHelperConcurrency)
 }
 
 // Background jobs a session may run at once.
@@ -98,10 +95,7 @@ const (
 
 // Jobs is the number of background jobs per session in force.
 func (s Settings) Jobs() int {
-	if s.JobsPerSession <= 0 {
-		return DefaultJobsPerSession
-	}
-	return min(s.JobsPerSession, MaxJobsPerSession)
+	return min(orDefault(s.JobsPerSession, DefaultJobsPerSession), MaxJobsPerSession)
 }
 
 // MCP call timeout, in seconds.
@@ -111,12 +105,7 @@ const (
 )
 
 // MCPTimeout is the MCP call timeout in force, in seconds.
-func (s Settings) MCPTimeout() int {
-	if s.MCPTimeoutSeconds <= 0 {
-		return DefaultMCPTimeoutSeconds
-	}
-	return s.MCPTimeoutSeconds
-}
+func (s Settings) MCPTimeout() int { return orDefault(s.MCPTimeoutSeconds, DefaultMCPTimeoutSeconds) }
 
 // Checkpoint retention per project, in MiB.
 const (
@@ -125,11 +114,14 @@ const (
 )
 
 // RetentionMB is the checkpoint retention in force.
-func (s Settings) RetentionMB() int {
-	if s.CheckpointRetentionMB <= 0 {
-		return DefaultRetentionMB
+func (s Settings) RetentionMB() int { return orDefault(s.CheckpointRetentionMB, DefaultRetentionMB) }
+
+// orDefault is v when it is set (above 0), else def.
+func orDefault(v, def int) int {
+	if v <= 0 {
+		return def
 	}
-	return s.CheckpointRetentionMB
+	return v
 }
 
 // CorruptFileError says which file could not be read and what to do.

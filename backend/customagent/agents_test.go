@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"pilot/backend/frontmatter"
 )
 
 func TestParse(t *testing.T) {
@@ -97,10 +99,10 @@ func TestLoad(t *testing.T) {
 		t.Fatalf("names = %v", got)
 	}
 	r, _ := set.Find("reviewer")
-	if r.Description != "project's" || r.Scope != ScopeProject {
+	if r.Description != "project's" || r.Scope != frontmatter.ScopeProject {
 		t.Fatalf("reviewer = %+v, want the project's", r)
 	}
-	if k, _ := set.Find("tester"); k.Scope != ScopePilotUser {
+	if k, _ := set.Find("tester"); k.Scope != frontmatter.ScopePilotUser {
 		t.Fatalf("tester's scope = %s", k.Scope)
 	}
 	if len(set.Problems) != 2 {
@@ -113,7 +115,7 @@ func TestLoad(t *testing.T) {
 				t.Errorf("broken: %s", p)
 			}
 		case "reviewer.md":
-			if p.Scope != ScopeUser || !strings.Contains(p.Reason, "same name (reviewer) and wins") {
+			if p.Scope != frontmatter.ScopeUser || !strings.Contains(p.Reason, "same name (reviewer) and wins") {
 				t.Errorf("shadowed: %+v", p)
 			}
 		default:

@@ -6,8 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"pilot/backend/frontmatter"
 	"pilot/backend/hooks"
 )
@@ -45,18 +43,10 @@ type frontMatter struct {
 
 // Parse reads an agent's file. The error is a sentence saying what to fix.
 func Parse(b []byte) (Agent, error) {
-	text := strings.TrimPrefix(strings.ReplaceAll(string(b), "\r\n", "\n"), "\ufeff")
-	rest, ok := strings.CutPrefix(text, "---\n")
-	if !ok {
-		return Agent{}, errors.New("it has no front matter: start it with a --- line, then name: and description:, then a --- line, then the agent's prompt")
-	}
-	fm, body, ok := frontmatter.Cut(rest)
-	if !ok {
-		return Agent{}, errors.New("its front matter is not closed: end it with a line holding only ---")
-	}
 	var m frontMatter
-	if err := yaml.Unmarshal([]byte(fm), &m); err != nil {
-		return Agent{}, fmt.Errorf("its front matter is not valid YAML (%s): fix it (quote a description that holds a colon)", strings.Join(strings.Fields(err.Error()), " "))
+	body, err := frontmatter.Parse(b, &m, ", then the agent's prompt")
+	if err != nil {
+		return Agent{}, err
 	}
 	a := Agent{Name: strings.TrimSpace(m.Name), Description: strings.Join(strings.Fields(m.Description), " "),
 		Model: strings.TrimSpace(m.Model), Prompt: strings.TrimSpace(body)}

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"pilot/backend/folder"
 )
 
 // PodPaths are the git folders of the project at dir that a session's
@@ -38,7 +40,7 @@ func (g Git) PodPaths(ctx context.Context, dir string) (PodPaths, error) {
 	own := filepath.Join(dir, ".git")
 	fi, err := os.Lstat(own)
 	switch {
-	case errors.Is(err, fs.ErrNotExist) || err == nil && fi.IsDir() && emptyDir(own):
+	case errors.Is(err, fs.ErrNotExist) || err == nil && fi.IsDir() && folder.Empty(own):
 		p.Placeholder = own
 	case err != nil:
 		return p, err
@@ -135,16 +137,4 @@ func appendNew(list []string, paths ...string) []string {
 		}
 	}
 	return list
-}
-
-// emptyDir reports whether path is a folder with nothing in it (opened
-// as a folder only, so nothing else put there can block the read).
-func emptyDir(path string) bool {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	_, err = f.Readdirnames(1)
-	return err == io.EOF
 }

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"pilot/backend/flock"
 )
 
 // lockFile opens path (made if missing) and locks it for this process
@@ -25,7 +27,7 @@ func lockFile(ctx context.Context, path string, busy func()) (*os.File, error) {
 		return nil, fmt.Errorf("opening the folder's lock: %w", err)
 	}
 	fd := int(f.Fd())
-	err = flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
+	err = flock.Do(fd, syscall.LOCK_EX|syscall.LOCK_NB)
 	if err == nil {
 		return f, nil
 	}
@@ -35,7 +37,7 @@ func lockFile(ctx context.Context, path string, busy func()) (*os.File, error) {
 	}
 	busy()
 	done := make(chan error, 1)
-	go func() { done <- flock(fd, syscall.LOCK_EX) }()
+	go func() { done <- flock.Do(fd, syscall.LOCK_EX) }()
 	select {
 	case err := <-done:
 		if err != nil {
@@ -54,15 +56,6 @@ func lockFile(ctx context.Context, path string, busy func()) (*os.File, error) {
 
 // unlockFile releases the lock and closes the file.
 func unlockFile(f *os.File) {
-	_ = flock(int(f.Fd()), syscall.LOCK_UN)
+	_ = flock.Do(int(f.Fd()), syscall.LOCK_UN)
 	f.Close()
-}
-
-func flock(fd, how int) error {
-	for {
-		err := syscall.Flock(fd, how)
-		if !errors.Is(err, syscall.EINTR) {
-			return err
-		}
-	}
 }

@@ -107,22 +107,24 @@ type reader struct {
 
 func (r *reader) uvarint() uint64 {
 	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.err, r.b = errManifest, nil
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
+	r.skip(n)
+	return v // 0 when n <= 0
 }
 
 func (r *reader) varint() int64 {
 	v, n := binary.Varint(r.b)
+	r.skip(n)
+	return v // 0 when n <= 0
+}
+
+// skip moves past the n bytes a number took; n <= 0 (none could be read)
+// is a damaged manifest.
+func (r *reader) skip(n int) {
 	if n <= 0 {
 		r.err, r.b = errManifest, nil
-		return 0
+		return
 	}
 	r.b = r.b[n:]
-	return v
 }
 
 func (r *reader) bytes(n uint64) []byte {

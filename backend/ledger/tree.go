@@ -339,23 +339,19 @@ func (t *Trees) keep(data []byte, ent *entry, base string) error {
 // kernel's file time clock (a few milliseconds) as the scan's lstat
 // before it, the earlier write being in that tick too.
 func listHash(ent *entry) [32]byte {
-	var b []byte
-	b = append(b, "listed\x00"...)
-	b = binary.AppendVarint(b, ent.size)
-	b = binary.AppendVarint(b, ent.mtime)
-	b = binary.AppendVarint(b, ent.ctime)
-	b = binary.AppendUvarint(b, ent.ino)
-	return sha256.Sum256(b)
+	return sha256.Sum256(binary.AppendUvarint(statBytes("listed\x00", ent), ent.ino))
 }
 
 // statHash stands for the content of a file that could not be read.
-func statHash(ent *entry) [32]byte {
-	var b []byte
-	b = append(b, "unreadable\x00"...)
+func statHash(ent *entry) [32]byte { return sha256.Sum256(statBytes("unreadable\x00", ent)) }
+
+// statBytes is what the two hashes of a file's stat hash: tag, then its size,
+// mtime and ctime.
+func statBytes(tag string, ent *entry) []byte {
+	b := append([]byte(nil), tag...)
 	b = binary.AppendVarint(b, ent.size)
 	b = binary.AppendVarint(b, ent.mtime)
-	b = binary.AppendVarint(b, ent.ctime)
-	return sha256.Sum256(b)
+	return binary.AppendVarint(b, ent.ctime)
 }
 
 // Live returns every hash that the kept content of the projects' last

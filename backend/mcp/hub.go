@@ -278,17 +278,13 @@ func (h *Hub) WaitReady(ctx context.Context) {
 func (h *Hub) Call(ctx context.Context, name string, args json.RawMessage) (Result, error) {
 	var srv *server
 	var tool string
-	h.mu.Lock()
-	for _, s := range h.servers {
-		s.mu.Lock()
+	h.eachServer(func(s *server) {
 		for _, t := range s.tools {
 			if t.Name == name {
 				srv, tool = s, t.Tool
 			}
 		}
-		s.mu.Unlock()
-	}
-	h.mu.Unlock()
+	})
 	if srv == nil {
 		return Result{}, fmt.Errorf("%w: no ready server has the tool %s", ErrNotReady, name)
 	}
@@ -325,6 +321,18 @@ func (s *server) call(ctx context.Context, tool string, args json.RawMessage) (R
 func (h *Hub) SetCallTimeout(d time.Duration) {
 	if d > 0 {
 		h.timeout.Store(int64(d))
+	}
+}
+
+// eachServer calls f on each server, holding the hub's lock and the
+// server's.
+func (h *Hub) eachServer(f func(s *server)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, s := range h.servers {
+		s.mu.Lock()
+		f(s)
+		s.mu.Unlock()
 	}
 }
 

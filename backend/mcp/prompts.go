@@ -39,32 +39,17 @@ func listPrompts(ctx context.Context, server string, sess *sdk.ClientSession) ([
 
 // refreshPrompts lists the prompts again after notifications/prompts/list_changed.
 func (s *server) refreshPrompts(ctx context.Context, sess *sdk.ClientSession) {
-	lctx, cancel := context.WithTimeout(ctx, s.h.opt.StartTimeout)
-	defer cancel()
-	prompts, err := listPrompts(lctx, s.entry.Name, sess)
-	if err != nil {
-		s.h.log.Warn("mcp: listing prompts after list_changed", "server", s.entry.Name, "err", err)
-		return
-	}
-	s.mu.Lock()
-	if s.sess == sess {
-		s.prompts = prompts
-	}
-	s.mu.Unlock()
+	relist(ctx, s, sess, listPrompts, "mcp: listing prompts after list_changed", false, func(p []PromptInfo) { s.prompts = p })
 }
 
 // Prompts lists the prompts of the servers that are ready.
 func (h *Hub) Prompts() []PromptInfo {
-	h.mu.Lock()
-	defer h.mu.Unlock()
 	var out []PromptInfo
-	for _, s := range h.servers {
-		s.mu.Lock()
+	h.eachServer(func(s *server) {
 		if s.state == Ready {
 			out = append(out, s.prompts...)
 		}
-		s.mu.Unlock()
-	}
+	})
 	return out
 }
 
@@ -74,17 +59,13 @@ func (h *Hub) Prompts() []PromptInfo {
 func (h *Hub) GetPrompt(ctx context.Context, name string, words []string) (string, error) {
 	var srv *server
 	var info PromptInfo
-	h.mu.Lock()
-	for _, s := range h.servers {
-		s.mu.Lock()
+	h.eachServer(func(s *server) {
 		for _, p := range s.prompts {
 			if p.Name == name && s.state == Ready {
 				srv, info = s, p
 			}
 		}
-		s.mu.Unlock()
-	}
-	h.mu.Unlock()
+	})
 	if srv == nil {
 		return "", fmt.Errorf("%w: no ready server has the prompt %s", ErrNotReady, name)
 	}

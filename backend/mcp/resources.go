@@ -44,30 +44,18 @@ func listResources(ctx context.Context, server string, sess *sdk.ClientSession) 
 }
 
 // refreshResources lists the resources again after
-// notifications/resources/list_changed.
+// notifications/resources/list_changed (a listing that fails keeps the
+// pages it got).
 func (s *server) refreshResources(ctx context.Context, sess *sdk.ClientSession) {
-	lctx, cancel := context.WithTimeout(ctx, s.h.opt.StartTimeout)
-	defer cancel()
-	res, err := listResources(lctx, s.entry.Name, sess)
-	if err != nil {
-		s.h.log.Warn("mcp: listing resources", "server", s.entry.Name, "err", err)
-	}
-	s.mu.Lock()
-	if s.sess == sess {
-		s.resources = res
-	}
-	s.mu.Unlock()
+	relist(ctx, s, sess, listResources, "mcp: listing resources", true, func(r []ResourceInfo) { s.resources = r })
 }
 
 // FindResources returns up to limit resources of ready servers whose
 // name, URI or server contains query (case-insensitive).
 func (h *Hub) FindResources(query string, limit int) []ResourceInfo {
 	q := strings.ToLower(query)
-	h.mu.Lock()
-	defer h.mu.Unlock()
 	var out []ResourceInfo
-	for _, s := range h.servers {
-		s.mu.Lock()
+	h.eachServer(func(s *server) {
 		if s.state == Ready {
 			for _, r := range s.resources {
 				if len(out) < limit && strings.Contains(strings.ToLower(r.Server+":"+r.Name+" "+r.URI), q) {
@@ -75,8 +63,7 @@ func (h *Hub) FindResources(query string, limit int) []ResourceInfo {
 				}
 			}
 		}
-		s.mu.Unlock()
-	}
+	})
 	return out
 }
 

@@ -257,21 +257,33 @@ func (s *server) dir(cwd string) string {
 
 // refresh lists the tools again after notifications/tools/list_changed.
 func (s *server) refresh(ctx context.Context, sess *sdk.ClientSession) {
+	if relist(ctx, s, sess, listTools, "mcp: listing tools after list_changed", false, func(t []ToolInfo) { s.tools = t }) {
+		s.h.changed(s)
+	}
+}
+
+// relist lists a server's tools, prompts or resources again (list) after
+// a list_changed notification and gives them to keep, under the server's
+// lock, unless the server has had another session since; it reports
+// whether keep was called. A listing that fails is logged (failed: the
+// log's message) and kept only when partial (what it got before failing).
+func relist[T any](ctx context.Context, s *server, sess *sdk.ClientSession, list func(context.Context, string, *sdk.ClientSession) ([]T, error), failed string, partial bool, keep func([]T)) bool {
 	lctx, cancel := context.WithTimeout(ctx, s.h.opt.StartTimeout)
 	defer cancel()
-	tools, err := listTools(lctx, s.entry.Name, sess)
+	got, err := list(lctx, s.entry.Name, sess)
 	if err != nil {
-		s.h.log.Warn("mcp: listing tools after list_changed", "server", s.entry.Name, "err", err)
-		return
+		s.h.log.Warn(failed, "server", s.entry.Name, "err", err)
+		if !partial {
+			return false
+		}
 	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.sess != sess {
-		s.mu.Unlock()
-		return
+		return false
 	}
-	s.tools = tools
-	s.mu.Unlock()
-	s.h.changed(s)
+	keep(got)
+	return true
 }
 
 func listTools(ctx context.Context, server string, sess *sdk.ClientSession) ([]ToolInfo, error) {

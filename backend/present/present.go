@@ -126,24 +126,19 @@ func End(v *wire.ToolCall, status store.ToolStatus, output string, isError bool,
 
 // Diagnostics reads a stored store.ToolCall.Diagnostics; nil when no
 // language server checked the call's change (or it cannot be read).
-func Diagnostics(stored string) *wire.Diagnostics {
-	if stored == "" {
-		return nil
-	}
-	var v wire.Diagnostics
-	if json.Unmarshal([]byte(stored), &v) != nil {
-		return nil
-	}
-	return &v
-}
+func Diagnostics(stored string) *wire.Diagnostics { return fromJSON[wire.Diagnostics](stored) }
 
 // Sandbox reads a stored store.ToolCall.Sandbox; nil when there is none
 // (or it cannot be read: the card then shows no sandbox line).
-func Sandbox(stored string) *wire.SandboxInfo {
+func Sandbox(stored string) *wire.SandboxInfo { return fromJSON[wire.SandboxInfo](stored) }
+
+// fromJSON reads a call's stored JSON column; nil when it is empty or
+// cannot be read.
+func fromJSON[T any](stored string) *T {
 	if stored == "" {
 		return nil
 	}
-	var v wire.SandboxInfo
+	var v T
 	if json.Unmarshal([]byte(stored), &v) != nil {
 		return nil
 	}

@@ -172,7 +172,7 @@ func (r *Root) ResolveWrite(p string) (Path, error) {
 		return Path{}, &PathError{Path: p, Err: ErrInvalid,
 			Msg: fmt.Sprintf("The path %q is the project root %s itself, not a file. Give the path of a file inside it, for example \"notes.txt\".", p, r.dir)}
 	}
-	if err := r.notGit(p, lp.Rel); err != nil {
+	if err := notGit(p, lp.Rel); err != nil {
 		return Path{}, err
 	}
 	where := lp
@@ -215,14 +215,15 @@ func (r *Root) ResolveWrite(p string) (Path, error) {
 		return Path{}, &PathError{Path: p, Err: ErrInvalid,
 			Msg: fmt.Sprintf("The path %q leads to the project root %s itself, not a file. Give the path of a file inside it.", p, r.dir)}
 	}
-	if err := r.notGit(p, where.Rel); err != nil {
+	if err := notGit(p, where.Rel); err != nil {
 		return Path{}, err
 	}
 	return where, nil
 }
 
-// notGit refuses a path inside .git.
-func (r *Root) notGit(p, rel string) error {
+// notGit refuses a path inside .git (p as given, rel: where it resolved to
+// in the project).
+func notGit(p, rel string) error {
 	for _, c := range strings.Split(rel, "/") {
 		if strings.EqualFold(c, ".git") {
 			return &PathError{Path: p, Err: ErrGitDir,

@@ -32,44 +32,41 @@ func splitRel(rel string) (dir, base string) {
 	return dir, base
 }
 
-// folder opens the folder dir (clean, relative) through the root for a
-// change: the *os.Root keeps every later step in that very folder, and the
-// folder, as the kernel places it, must not be inside .git.
-func (r *Root) folder(dir string) (*os.Root, *os.File, error) {
+// inFolder opens the folder of rel (clean, relative) through the root for
+// a change and calls do with it (sub), the folder as a file (self) and
+// rel's name in it: the *os.Root keeps every step in that very folder,
+// and the folder, as the kernel places it, must not be inside .git.
+func (r *Root) inFolder(rel string, do func(sub *os.Root, self *os.File, base string) error) error {
+	dir, base := splitRel(rel)
 	sub, err := r.root.OpenRoot(dir)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
+	defer sub.Close()
 	self, err := sub.Open(".")
 	if err != nil {
-		sub.Close()
-		return nil, nil, err
+		return err
 	}
-	if err := r.notGit(dir, r.Locate(self, r.at(dir)).Rel); err != nil {
-		self.Close()
-		sub.Close()
-		return nil, nil, err
+	defer self.Close()
+	if err := notGit(dir, r.Locate(self, r.at(dir)).Rel); err != nil {
+		return err
 	}
-	return sub, self, nil
+	return do(sub, self, base)
 }
 
 // RemoveTemps removes the temporary files a crash during WriteAtomic(rel)
 // may have left next to rel.
 func (r *Root) RemoveTemps(rel string) {
-	dir, base := splitRel(rel)
-	sub, self, err := r.folder(dir)
-	if err != nil {
-		return
-	}
-	defer sub.Close()
-	defer self.Close()
-	ents, _ := self.ReadDir(-1)
-	prefix := tempPrefix(base)
-	for _, e := range ents {
-		if n := e.Name(); strings.HasPrefix(n, prefix) && strings.HasSuffix(n, ".tmp") && e.Type().IsRegular() {
-			_ = sub.Remove(n)
+	_ = r.inFolder(rel, func(sub *os.Root, self *os.File, base string) error {
+		ents, _ := self.ReadDir(-1)
+		prefix := tempPrefix(base)
+		for _, e := range ents {
+			if n := e.Name(); strings.HasPrefix(n, prefix) && strings.HasSuffix(n, ".tmp") && e.Type().IsRegular() {
+				_ = sub.Remove(n)
+			}
 		}
-	}
+		return nil
+	})
 }
 
 // MkdirAll creates the folder rel (clean, relative) and its missing parents
@@ -103,18 +100,13 @@ func (r *Root) Remove(rel string) error { return r.root.Remove(rel) }
 // is synced, so a crash leaves either the old or the new file. A link at
 // rel is replaced, not followed.
 func (r *Root) WriteAtomic(rel string, data []byte, mode fs.FileMode) error {
-	dir, base := splitRel(rel)
-	sub, self, err := r.folder(dir)
-	if err != nil {
-		return err
-	}
-	defer sub.Close()
-	defer self.Close()
-	if err := ReplaceFile(sub, base, data, mode, false); err != nil {
-		return err
-	}
-	_ = self.Sync()
-	return nil
+	return r.inFolder(rel, func(sub *os.Root, self *os.File, base string) error {
+		if err := ReplaceFile(sub, base, data, mode, false); err != nil {
+			return err
+		}
+		_ = self.Sync()
+		return nil
+	})
 }
 
 // ReplaceFile replaces the file name in the folder dir with data: a
@@ -170,27 +162,22 @@ func createTemp(sub *os.Root, base string) (*os.File, string, error) {
 // SymlinkAtomic makes rel a symbolic link to target, replacing whatever
 // file or link was there in one rename inside its folder.
 func (r *Root) SymlinkAtomic(target, rel string) error {
-	dir, base := splitRel(rel)
-	sub, self, err := r.folder(dir)
-	if err != nil {
-		return err
-	}
-	defer sub.Close()
-	defer self.Close()
-	f, tmp, err := createTemp(sub, base)
-	if err != nil {
-		return err
-	}
-	f.Close()
-	if err := sub.Remove(tmp); err != nil {
-		return err
-	}
-	if err := sub.Symlink(target, tmp); err != nil {
-		return err
-	}
-	if err := sub.Rename(tmp, base); err != nil {
-		sub.Remove(tmp)
-		return err
-	}
-	return nil
+	return r.inFolder(rel, func(sub *os.Root, _ *os.File, base string) error {
+		f, tmp, err := createTemp(sub, base)
+		if err != nil {
+			return err
+		}
+		f.Close()
+		if err := sub.Remove(tmp); err != nil {
+			return err
+		}
+		if err := sub.Symlink(target, tmp); err != nil {
+			return err
+		}
+		if err := sub.Rename(tmp, base); err != nil {
+			sub.Remove(tmp)
+			return err
+		}
+		return nil
+	})
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"pilot/backend/folder"
 )
 
 // gitAttempt is a try at planting something in a git folder (which git
@@ -165,7 +167,7 @@ func TestEscapeCorpusGit(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != "3" {
 		t.Errorf("the history of main: %q, %v; want its 3 commits", out, err)
 	}
-	if !emptyDir(filepath.Join(lone, ".git")) {
+	if !folder.Empty(filepath.Join(lone, ".git")) {
 		t.Errorf("the folder in no repository has something in its .git while the pod runs")
 	}
 	inLone.Close()

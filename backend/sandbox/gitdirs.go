@@ -2,12 +2,14 @@ package sandbox
 
 import (
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
 	"syscall"
+
+	"pilot/backend/flock"
+	"pilot/backend/folder"
 )
 
 // GitPaths are the git folders of a session's repository, read-only to
@@ -69,7 +71,7 @@ func holdPlaceholder(path string) (*placeholderHold, error) {
 	if f, err := os.OpenFile(filepath.Dir(path), os.O_RDONLY|syscall.O_DIRECTORY, 0); err == nil {
 		// A file system without flock (some network ones) leaves this
 		// process's count alone to decide.
-		if flockRetry(int(f.Fd()), syscall.LOCK_SH) == nil {
+		if flock.Do(int(f.Fd()), syscall.LOCK_SH) == nil {
 			h.folder = f
 		} else {
 			f.Close()
@@ -80,7 +82,7 @@ func holdPlaceholder(path string) (*placeholderHold, error) {
 	if placeholders.users[path] == 0 {
 		err := os.Mkdir(path, 0o755)
 		switch {
-		case err == nil, errors.Is(err, fs.ErrExist) && emptyDir(path):
+		case err == nil, errors.Is(err, fs.ErrExist) && folder.Empty(path):
 			placeholders.made[path] = true
 		case errors.Is(err, fs.ErrExist):
 		case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.EROFS):
@@ -127,26 +129,6 @@ func (h *placeholderHold) close() {
 		h.folder.Close() // lets go of the lock
 		h.folder = nil
 	}
-}
-
-func flockRetry(fd, how int) error {
-	for {
-		err := syscall.Flock(fd, how)
-		if !errors.Is(err, syscall.EINTR) {
-			return err
-		}
-	}
-}
-
-// emptyDir reports whether path is a folder with nothing in it.
-func emptyDir(path string) bool {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	_, err = f.Readdirnames(1)
-	return err == io.EOF
 }
 
 // gitPaths are the real paths of Git.ReadOnly and the placeholder that

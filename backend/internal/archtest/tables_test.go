@@ -32,6 +32,8 @@ var layers = map[string]int{
 	"pilot/backend/diff":                             leafLayer,
 	"pilot/backend/doctor":                           domainLayer,
 	"pilot/backend/frontmatter":                      leafLayer,   // Markdown with YAML front matter: skills' and agents' files
+	"pilot/backend/flock":                            leafLayer,   // flock(2), retried through signals
+	"pilot/backend/folder":                           leafLayer,   // what several packages ask of a folder on disk
 	"pilot/backend/trustfile":                        leafLayer,   // what the user trusted, as content hashes in a JSON file
 	"pilot/backend/git":                              domainLayer, // the user's git: worktrees, branches, diffs, commits
 	"pilot/backend/gate":                             domainLayer,
