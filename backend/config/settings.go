@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"pilot/backend/lsp"
+	"pilot/backend/option"
 )
 
 // File names under PILOT_HOME.
@@ -84,7 +85,7 @@ const (
 
 // Helpers is the helper concurrency in force.
 func (s Settings) Helpers() int {
-	return min(orDefault(s.HelperConcurrency, DefaultHelperConcurrency), MaxHelperConcurrency)
+	return min(option.Or(s.HelperConcurrency, DefaultHelperConcurrency), MaxHelperConcurrency)
 }
 
 // Background jobs a session may run at once.
@@ -95,7 +96,7 @@ const (
 
 // Jobs is the number of background jobs per session in force.
 func (s Settings) Jobs() int {
-	return min(orDefault(s.JobsPerSession, DefaultJobsPerSession), MaxJobsPerSession)
+	return min(option.Or(s.JobsPerSession, DefaultJobsPerSession), MaxJobsPerSession)
 }
 
 // MCP call timeout, in seconds.
@@ -105,7 +106,7 @@ const (
 )
 
 // MCPTimeout is the MCP call timeout in force, in seconds.
-func (s Settings) MCPTimeout() int { return orDefault(s.MCPTimeoutSeconds, DefaultMCPTimeoutSeconds) }
+func (s Settings) MCPTimeout() int { return option.Or(s.MCPTimeoutSeconds, DefaultMCPTimeoutSeconds) }
 
 // Checkpoint retention per project, in MiB.
 const (
@@ -114,15 +115,7 @@ const (
 )
 
 // RetentionMB is the checkpoint retention in force.
-func (s Settings) RetentionMB() int { return orDefault(s.CheckpointRetentionMB, DefaultRetentionMB) }
-
-// orDefault is v when it is set (above 0), else def.
-func orDefault(v, def int) int {
-	if v <= 0 {
-		return def
-	}
-	return v
-}
+func (s Settings) RetentionMB() int { return option.Or(s.CheckpointRetentionMB, DefaultRetentionMB) }
 
 // CorruptFileError says which file could not be read and what to do.
 type CorruptFileError struct {

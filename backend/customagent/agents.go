@@ -29,12 +29,6 @@ import (
 	"pilot/backend/projectroot"
 )
 
-// Limits of a file.
-const (
-	MaxName        = 64
-	MaxDescription = 1024
-)
-
 // kind is where custom agents are and how one is read: each *.md file of
 // a folder is one.
 var kind = frontmatter.Kind[Agent]{

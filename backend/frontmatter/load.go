@@ -26,6 +26,13 @@ const (
 	ScopeUser         Scope = "user"          // ~/.claude/NAME
 )
 
+// Limits of a definition's front matter (the Agent Skills
+// specification's, which custom agents keep too).
+const (
+	MaxName        = 64
+	MaxDescription = 1024
+)
+
 // Problem is a file (or a folder) that is not used, and why in a sentence
 // that says what to fix.
 type Problem struct {

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"pilot/backend/hostexec"
+	"pilot/backend/option"
 	"pilot/backend/wire"
 )
 
@@ -126,12 +127,8 @@ func New(opts Options) *Manager {
 	if opts.Env == nil {
 		opts.Env = os.Environ()
 	}
-	if opts.Wait <= 0 {
-		opts.Wait = DefaultWait
-	}
-	if opts.Idle <= 0 {
-		opts.Idle = DefaultIdle
-	}
+	opts.Wait = option.Or(opts.Wait, DefaultWait)
+	opts.Idle = option.Or(opts.Idle, DefaultIdle)
 	log := opts.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)

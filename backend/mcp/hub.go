@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"pilot/backend/childenv"
+	"pilot/backend/option"
 )
 
 // Defaults of Options.
@@ -48,21 +49,11 @@ func (o Options) withDefaults() Options {
 	if o.Env == nil {
 		o.Env = os.Environ()
 	}
-	if o.CallTimeout <= 0 {
-		o.CallTimeout = DefaultCallTimeout
-	}
-	if o.StartTimeout <= 0 {
-		o.StartTimeout = DefaultStartTimeout
-	}
-	if o.Backoff <= 0 {
-		o.Backoff = DefaultBackoff
-	}
-	if o.MaxBackoff <= 0 {
-		o.MaxBackoff = DefaultMaxBackoff
-	}
-	if o.Grace <= 0 {
-		o.Grace = DefaultGrace
-	}
+	o.CallTimeout = option.Or(o.CallTimeout, DefaultCallTimeout)
+	o.StartTimeout = option.Or(o.StartTimeout, DefaultStartTimeout)
+	o.Backoff = option.Or(o.Backoff, DefaultBackoff)
+	o.MaxBackoff = option.Or(o.MaxBackoff, DefaultMaxBackoff)
+	o.Grace = option.Or(o.Grace, DefaultGrace)
 	if o.Version == "" {
 		o.Version = "dev"
 	}

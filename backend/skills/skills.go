@@ -32,12 +32,6 @@ import (
 	"pilot/backend/projectroot"
 )
 
-// Limits of the format (the Agent Skills specification's).
-const (
-	MaxName        = 64
-	MaxDescription = 1024
-)
-
 // skillFile bounds a SKILL.md: a bigger one is a problem, not read.
 var skillFile = projectroot.Kind{Name: "a SKILL.md", Limit: 256 << 10, Fix: "move the details into other files of the skill's folder"}
 
@@ -138,12 +132,12 @@ func Parse(b []byte, folder string) (Skill, error) {
 		k.Name = folder
 	}
 	switch {
-	case len(k.Name) > MaxName || !validName.MatchString(k.Name):
-		return Skill{}, fmt.Errorf("its name %q is not a skill name: use at most %d lowercase letters, digits and hyphens (like pdf-forms)", k.Name, MaxName)
+	case len(k.Name) > frontmatter.MaxName || !validName.MatchString(k.Name):
+		return Skill{}, fmt.Errorf("its name %q is not a skill name: use at most %d lowercase letters, digits and hyphens (like pdf-forms)", k.Name, frontmatter.MaxName)
 	case k.Description == "":
 		return Skill{}, errors.New("it has no description: add description: to its front matter, saying what the skill does and when to use it (the model chooses skills by it)")
-	case len(k.Description) > MaxDescription:
-		return Skill{}, fmt.Errorf("its description is %d characters, more than %d: shorten it (the details belong in the body)", len(k.Description), MaxDescription)
+	case len(k.Description) > frontmatter.MaxDescription:
+		return Skill{}, fmt.Errorf("its description is %d characters, more than %d: shorten it (the details belong in the body)", len(k.Description), frontmatter.MaxDescription)
 	}
 	return k, nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"pilot/backend/frontmatter"
 )
 
 func write(t *testing.T, path, text string) {
@@ -212,7 +214,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !validName.MatchString(k.Name) || len(k.Name) > MaxName || k.Description == "" || len(k.Description) > MaxDescription {
+		if !validName.MatchString(k.Name) || len(k.Name) > frontmatter.MaxName || k.Description == "" || len(k.Description) > frontmatter.MaxDescription {
 			t.Errorf("Parse accepted %+v", k)
 		}
 	})

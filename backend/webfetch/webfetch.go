@@ -28,6 +28,7 @@ import (
 	"golang.org/x/net/html/charset"
 
 	"pilot/backend/hostaddr"
+	"pilot/backend/option"
 )
 
 // Defaults of Options.
@@ -102,15 +103,9 @@ func PrivateName(host string) bool { return hostaddr.PrivateName(host) }
 
 // Fetch reads u and returns the page.
 func Fetch(ctx context.Context, u *url.URL, o Options) (Page, error) {
-	if o.MaxBytes <= 0 {
-		o.MaxBytes = DefaultMaxBytes
-	}
-	if o.MaxRedirects <= 0 {
-		o.MaxRedirects = DefaultMaxRedirects
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = DefaultTimeout
-	}
+	o.MaxBytes = option.Or(o.MaxBytes, DefaultMaxBytes)
+	o.MaxRedirects = option.Or(o.MaxRedirects, DefaultMaxRedirects)
+	o.Timeout = option.Or(o.Timeout, DefaultTimeout)
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	var crossHost string

@@ -34,6 +34,7 @@ var layers = map[string]int{
 	"pilot/backend/frontmatter":                      leafLayer,   // Markdown with YAML front matter: skills' and agents' files
 	"pilot/backend/flock":                            leafLayer,   // flock(2), retried through signals
 	"pilot/backend/folder":                           leafLayer,   // what several packages ask of a folder on disk
+	"pilot/backend/option":                           leafLayer,   // an option's number at or below zero stands for its default
 	"pilot/backend/trustfile":                        leafLayer,   // what the user trusted, as content hashes in a JSON file
 	"pilot/backend/git":                              domainLayer, // the user's git: worktrees, branches, diffs, commits
 	"pilot/backend/gate":                             domainLayer,
