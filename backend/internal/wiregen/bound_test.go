@@ -14,24 +14,38 @@ import (
 func scratchRepo(t *testing.T) string {
 	t.Helper()
 	scratch := t.TempDir()
-	var files []string
+	var rels []string
 	for _, pattern := range []string{"go.mod", "*.go", "backend/wire/*.go", "backend/version/*.go", "frontend/src/lib/*.gen.ts"} {
 		names, err := filepath.Glob(filepath.Join(repo, pattern))
 		if err != nil {
 			t.Fatal(err)
 		}
-		files = append(files, names...)
+		for _, name := range names {
+			rel, err := filepath.Rel(repo, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rels = append(rels, rel)
+		}
 	}
-	for _, name := range files {
-		rel, err := filepath.Rel(repo, name)
+	copyFiles(t, repo, scratch, rels)
+	return scratch
+}
+
+// copyFiles copies the files rels (relative paths) from the folder from
+// into the folder to; one missing from from (deleted in the work tree, not
+// yet committed) is passed over.
+func copyFiles(t *testing.T, from, to string, rels []string) {
+	t.Helper()
+	for _, rel := range rels {
+		b, err := os.ReadFile(filepath.Join(from, rel))
+		if os.IsNotExist(err) {
+			continue
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dst := filepath.Join(scratch, rel)
+		dst := filepath.Join(to, rel)
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -39,7 +53,6 @@ func scratchRepo(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	return scratch
 }
 
 // TestStaleBoundAPIFailsCheck is the point of generating the window's

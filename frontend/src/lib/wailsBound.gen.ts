@@ -3,33 +3,13 @@
 // `make bindings`.
 //
 // The bound methods over the bindings Wails generates from the same Go
-// (frontend/wailsjs). Wails types Go's named string types as plain
-// strings; typed() below is the one place where its values take the types
-// of ./wire.gen.ts, the contract generated from the same Go.
+// (frontend/wailsjs), their results given the types of ./wire.gen.ts
+// (./typed.ts).
 import * as App from "../../wailsjs/go/main/App";
 import { wire } from "../../wailsjs/go/models";
 import type { BoundBackend, VersionInfo } from "./backend.gen";
 import type { AppReadyPayload, BranchView, ChangeDetail, ChangeView, CommitResult, DirPage, FileDiff, FilePreview, GitStatus, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreResult, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsView, Setup, SlashCommand } from "./wire.gen";
-
-/**
- * Widened is T as Wails types it: every string union a plain string, the
- * rest the same shape. typed<T> accepts a binding's result only when it has
- * every field of the generated type with that type, unions widened (a field
- * the contract has and the binding lacks, or types otherwise, fails to
- * compile here). Narrowing the strings back to the unions is sound because
- * both generators read the same Go fields, whose types are the named enums.
- */
-type Widened<T> = T extends string
-  ? string
-  : T extends readonly (infer U)[]
-    ? Widened<U>[]
-    : T extends object
-      ? { [K in keyof T]: Widened<T[K]> }
-      : T;
-
-function typed<T>(v: Widened<T>): T {
-  return v as T;
-}
+import { typed } from "./typed";
 
 /** Every bound method, calling its Wails binding. */
 export const wailsBound: BoundBackend = {
