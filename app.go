@@ -179,12 +179,16 @@ func (a *App) ForkSession(sessionID, messageID int64) (wire.SessionSummary, erro
 }
 
 // ExportSession renders a session as "md" or "json".
+//
+//wiregen:param format ExportFormat
 func (a *App) ExportSession(sessionID int64, format string) (string, error) {
 	return a.ws().ExportSession(a.ctx, sessionID, format)
 }
 
 // SaveSessionExport asks where to save an export and writes it; "" when
 // the user cancels.
+//
+//wiregen:param format ExportFormat
 func (a *App) SaveSessionExport(sessionID int64, format string) (string, error) {
 	name, err := a.ws().ExportFileName(a.ctx, sessionID, format)
 	if err != nil {
@@ -217,12 +221,16 @@ func (a *App) SendMessageWithImages(sessionID int64, text string, attachments []
 func (a *App) GetImage(hash string) (wire.ImageView, error) { return a.ws().GetImage(hash) }
 
 // SetSessionMode sets a session's mode: plan, ask, edits, all or none.
+//
+//wiregen:param mode ApprovalMode
 func (a *App) SetSessionMode(sessionID int64, mode string) (wire.SessionSummary, error) {
 	return a.ws().SetSessionMode(a.ctx, sessionID, mode)
 }
 
 // ApprovePlan leaves plan mode for mode (edits or ask) and starts the work
 // with the plan as the first message.
+//
+//wiregen:param mode ApprovalMode
 func (a *App) ApprovePlan(sessionID int64, mode, plan string) (wire.SessionSummary, error) {
 	return a.ws().ApprovePlan(a.ctx, sessionID, mode, plan)
 }
@@ -293,6 +301,8 @@ func (a *App) RevertFile(sessionID int64, path string, input wire.RestoreInput) 
 }
 
 // Rewind restores files and/or the conversation to just before a user message.
+//
+//wiregen:param mode RewindMode
 func (a *App) Rewind(sessionID, messageID int64, mode string, input wire.RestoreInput) (wire.RestoreResult, error) {
 	return a.ws().Rewind(a.ctx, sessionID, messageID, mode, input)
 }
@@ -391,9 +401,13 @@ func (a *App) TrustProject(token string) error { return a.ws().TrustProject(toke
 func (a *App) MCPSaveServer(in wire.MCPServerInput) error { return a.ws().MCPSaveServer(in) }
 
 // MCPRemoveServer removes an MCP server from its scope's file.
+//
+//wiregen:param scope MCPScope
 func (a *App) MCPRemoveServer(scope, name string) error { return a.ws().MCPRemoveServer(scope, name) }
 
 // MCPSetDisabled turns an MCP server off or on.
+//
+//wiregen:param scope MCPScope
 func (a *App) MCPSetDisabled(scope, name string, disabled bool) error {
 	return a.ws().MCPSetDisabled(scope, name, disabled)
 }

@@ -450,3 +450,13 @@ const (
 // the project folder, not a regular file (a FIFO, a device) or too big;
 // Detail names the file and what to do.
 const SetupRefused SetupState = "refused"
+
+// ExportFormat is what a session is exported as (ExportSession,
+// SaveSessionExport): Markdown or JSON.
+type ExportFormat string
+
+// Export formats.
+const (
+	ExportMarkdown ExportFormat = "md"
+	ExportJSON     ExportFormat = "json"
+)

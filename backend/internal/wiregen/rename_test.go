@@ -45,22 +45,7 @@ func TestRenamedPayloadFieldFailsTsc(t *testing.T) {
 	if err != nil {
 		t.Skipf("git ls-files: %v (not a git checkout?)", err)
 	}
-	for _, rel := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
-		b, err := os.ReadFile(filepath.Join(root, rel))
-		if os.IsNotExist(err) {
-			continue // deleted in the work tree, not yet committed
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		dst := filepath.Join(scratch, rel)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(dst, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	copyFiles(t, root, scratch, strings.Split(strings.TrimRight(string(out), "\x00"), "\x00"))
 	// The work tree's own wire.gen.ts and Go files, tracked or new, so the
 	// test checks what is there now.
 	for _, dir := range []string{"backend/wire", "frontend/src/lib"} {

@@ -110,6 +110,8 @@ type renderer struct {
 	p     *wirePkg
 	enums map[*types.TypeName][]*types.Const
 	err   error
+	// prefix goes before each declared name (VersionInfo for version.Info).
+	prefix string
 }
 
 // less orders positions by file name, then offset.
@@ -127,10 +129,11 @@ func (r *renderer) doc(b *bytes.Buffer, indent, name string) {
 	if o == nil {
 		return
 	}
-	r.docAt(b, indent, r.p.docs[o.Pos()])
+	docAt(b, indent, r.p.docs[o.Pos()])
 }
 
-func (r *renderer) docAt(b *bytes.Buffer, indent, text string) {
+// docAt writes text as a JSDoc comment.
+func docAt(b *bytes.Buffer, indent, text string) {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return
@@ -163,9 +166,10 @@ func (r *renderer) decl(b *bytes.Buffer, tn *types.TypeName) error {
 			vals[i] = strconv.Quote(constant.StringVal(c.Val()))
 		}
 		b.WriteString("\n")
-		r.docAt(b, "", r.p.docs[tn.Pos()])
-		fmt.Fprintf(b, "export type %s = %s;\n", tn.Name(), strings.Join(vals, " | "))
-		fmt.Fprintf(b, "/** Every %s. */\nexport const %sValues: readonly %s[] = [%s];\n", tn.Name(), tn.Name(), tn.Name(), strings.Join(vals, ", "))
+		docAt(b, "", r.p.docs[tn.Pos()])
+		name := r.prefix + tn.Name()
+		fmt.Fprintf(b, "export type %s = %s;\n", name, strings.Join(vals, " | "))
+		fmt.Fprintf(b, "/** Every %s. */\nexport const %sValues: readonly %s[] = [%s];\n", name, name, name, strings.Join(vals, ", "))
 	case *types.Struct:
 		if u.NumFields() == 0 {
 			return nil
@@ -198,7 +202,7 @@ func (r *renderer) decl(b *bytes.Buffer, tn *types.TypeName) error {
 					ts += " | null"
 				}
 			}
-			r.docAt(&fields, "  ", r.p.docs[f.Pos()])
+			docAt(&fields, "  ", r.p.docs[f.Pos()])
 			q := ""
 			if optional {
 				q = "?"
@@ -206,12 +210,12 @@ func (r *renderer) decl(b *bytes.Buffer, tn *types.TypeName) error {
 			fmt.Fprintf(&fields, "  %s%s: %s;\n", name, q, ts)
 		}
 		b.WriteString("\n")
-		r.docAt(b, "", r.p.docs[tn.Pos()])
+		docAt(b, "", r.p.docs[tn.Pos()])
 		ext := ""
 		if len(extends) > 0 {
 			ext = " extends " + strings.Join(extends, ", ")
 		}
-		fmt.Fprintf(b, "export interface %s%s {\n%s}\n", tn.Name(), ext, fields.String())
+		fmt.Fprintf(b, "export interface %s%s%s {\n%s}\n", r.prefix, tn.Name(), ext, fields.String())
 	}
 	return nil
 }
@@ -221,7 +225,7 @@ func (r *renderer) ref(tn *types.TypeName) string {
 	if tn.Pkg() != r.p.types && r.err == nil {
 		r.err = fmt.Errorf("%s is not of package %s", tn.Name(), r.p.types.Name())
 	}
-	return tn.Name()
+	return r.prefix + tn.Name()
 }
 
 // ts is the TypeScript type of a Go type as encoding/json writes it.
@@ -230,7 +234,7 @@ func (r *renderer) ts(t types.Type) string {
 	case *types.Named:
 		obj := t.Obj()
 		if obj.Pkg() == r.p.types {
-			return obj.Name()
+			return r.prefix + obj.Name()
 		}
 		switch obj.Pkg().Path() + "." + obj.Name() {
 		case "encoding/json.RawMessage":

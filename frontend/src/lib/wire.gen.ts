@@ -1133,6 +1133,14 @@ export type SetupState = "active" | "untrusted" | "ignored" | "shadowed" | "brok
 /** Every SetupState. */
 export const SetupStateValues: readonly SetupState[] = ["active", "untrusted", "ignored", "shadowed", "broken", "disabled", "refused"];
 
+/**
+ * ExportFormat is what a session is exported as (ExportSession,
+ * SaveSessionExport): Markdown or JSON.
+ */
+export type ExportFormat = "md" | "json";
+/** Every ExportFormat. */
+export const ExportFormatValues: readonly ExportFormat[] = ["md", "json"];
+
 /** AppReadyPayload says how long the app took to become usable. */
 export interface AppReadyPayload {
   /** StartupMs is the time from process start to the frontend's first call. */
