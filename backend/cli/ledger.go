@@ -29,7 +29,7 @@ asked was restored.
 // showChanges prints a session's ledger: each checkpoint with the files it
 // created, modified or deleted, oldest first.
 func showChanges(ctx context.Context, svc *service.Service, id int64, asJSON bool, stdout io.Writer) error {
-	v, err := svc.GetLedger(ctx, id)
+	v, err := svc.Ledger.Get(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -144,12 +144,12 @@ func runRewind(ctx context.Context, args []string, tio IO) int {
 // it did; conflicts are listed and refused unless a.force.
 func Rewind(ctx context.Context, svc *service.Service, a rewindArgs, stdout, stderr io.Writer) int {
 	in := wire.RestoreInput{Resolutions: map[string]wire.Resolution{}}
-	res, err := svc.Rewind(ctx, a.session, a.message, string(a.mode), in)
+	res, err := svc.Ledger.Rewind(ctx, a.session, a.message, string(a.mode), in)
 	if err == nil && len(res.Conflicts) > 0 && a.force {
 		for _, c := range res.Conflicts {
 			in.Resolutions[c.Path] = wire.ResolveCheckpoint
 		}
-		res, err = svc.Rewind(ctx, a.session, a.message, string(a.mode), in)
+		res, err = svc.Ledger.Rewind(ctx, a.session, a.message, string(a.mode), in)
 	}
 	if err != nil {
 		switch {

@@ -171,7 +171,7 @@ func mcpProject(dir string, getenv func(string) string) (string, error) {
 }
 
 func mcpList(ctx context.Context, svc *service.Service, project string, a mcpArgs, tio IO) error {
-	st, needsTrust, err := svc.MCPStatusIn(ctx, project)
+	st, needsTrust, err := svc.MCP.StatusIn(ctx, project)
 	if err != nil {
 		return err
 	}
@@ -200,7 +200,7 @@ func mcpList(ctx context.Context, svc *service.Service, project string, a mcpArg
 }
 
 func mcpGet(ctx context.Context, svc *service.Service, project string, a mcpArgs, tio IO) error {
-	st, _, err := svc.MCPStatusIn(ctx, project)
+	st, _, err := svc.MCP.StatusIn(ctx, project)
 	if err != nil {
 		return err
 	}
@@ -283,7 +283,7 @@ func mcpAdd(svc *service.Service, project string, a mcpArgs, tio IO) error {
 	default:
 		return errors.New("give the server's command after -- (pilot mcp add NAME -- npx -y some-server) or --url URL")
 	}
-	ch, err := svc.MCPSaveServerIn(project, in)
+	ch, err := svc.MCP.SaveServerIn(project, in)
 	if err != nil {
 		return err
 	}
@@ -296,7 +296,7 @@ func mcpAdd(svc *service.Service, project string, a mcpArgs, tio IO) error {
 }
 
 func mcpRemove(svc *service.Service, project string, a mcpArgs, tio IO) error {
-	ch, err := svc.MCPRemoveServerIn(project, a.scope, a.name)
+	ch, err := svc.MCP.RemoveServerIn(project, a.scope, a.name)
 	if err != nil {
 		return err
 	}
@@ -305,7 +305,7 @@ func mcpRemove(svc *service.Service, project string, a mcpArgs, tio IO) error {
 }
 
 func mcpTrust(svc *service.Service, project string, a mcpArgs, tio IO) error {
-	p, err := svc.MCPTrustPromptIn(project)
+	p, err := svc.MCP.TrustPromptIn(project)
 	if err != nil {
 		return err
 	}
@@ -332,7 +332,7 @@ func mcpTrust(svc *service.Service, project string, a mcpArgs, tio IO) error {
 			return errors.New("not trusted; its servers stay off")
 		}
 	}
-	if err := svc.MCPTrustIn(project, p.Hash); err != nil {
+	if err := svc.MCP.TrustIn(project, p.Hash); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "Trusted. Its servers start in this project from now on (until the file changes).\n")

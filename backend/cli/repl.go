@@ -103,7 +103,7 @@ func Repl(ctx context.Context, args []string, tio IO) int {
 // the REPL.
 func (h *headless) replTurn(ctx context.Context, text string, sig <-chan os.Signal, tio IO) (int, bool) {
 	typed := text
-	text, err := h.svc.ExpandCommand(ctx, h.sess.ID, text)
+	text, err := h.svc.Turns.ExpandCommand(ctx, h.sess.ID, text)
 	if err != nil {
 		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
 		return 0, false
@@ -111,7 +111,7 @@ func (h *headless) replTurn(ctx context.Context, text string, sig <-chan os.Sign
 	if text == typed {
 		typed = "" // not a command
 	}
-	if err := h.svc.Send(ctx, h.sess.ID, typed, text); err != nil {
+	if err := h.svc.Turns.Send(ctx, h.sess.ID, typed, text); err != nil {
 		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
 		return 0, false
 	}
@@ -133,7 +133,7 @@ func (h *headless) replTurn(ctx context.Context, text string, sig <-chan os.Sign
 			return 0, false
 		case s := <-sig:
 			quit = quit || s == syscall.SIGTERM
-			_ = h.svc.CancelTurn(h.sess.ID)
+			_ = h.svc.Turns.Cancel(h.sess.ID)
 		}
 	}
 }

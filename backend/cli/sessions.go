@@ -162,12 +162,12 @@ func Sessions(ctx context.Context, svc *service.Service, args []string, stdout, 
 	case "import":
 		err = importFile(ctx, svc, a, stdout)
 	case "changes":
-		if _, err = svc.SessionRecord(ctx, id); err == nil {
+		if _, err = svc.Records.Get(ctx, id); err == nil {
 			err = showChanges(ctx, svc, id, a.json, stdout)
 		}
 	case "export":
 		var text string
-		if text, err = svc.ExportSession(ctx, id, a.format); err == nil {
+		if text, err = svc.Sessions.Export(ctx, id, a.format); err == nil {
 			out, flush := shownOut(stdout, a.format == "json")
 			_, err = io.WriteString(out, text)
 			flush()
@@ -195,7 +195,7 @@ func project(ctx context.Context, svc *service.Service, a sessionArgs, stdout io
 	if err != nil {
 		return wire.Project{}, false, err
 	}
-	p, err := svc.FindProject(ctx, abs)
+	p, err := svc.Projects.Find(ctx, abs)
 	if errors.Is(err, service.ErrNotFound) {
 		if !a.json {
 			fmt.Fprintf(stdout, "No sessions: %s has not been opened in Pilot yet.\n", abs)
@@ -210,7 +210,7 @@ func listSessions(ctx context.Context, svc *service.Service, a sessionArgs, stdo
 	if !ok || err != nil {
 		return err
 	}
-	xs, err := svc.SessionRecords(ctx, p.ID)
+	xs, err := svc.Records.List(ctx, p.ID)
 	if err != nil {
 		return err
 	}
@@ -236,7 +236,7 @@ func searchSessions(ctx context.Context, svc *service.Service, a sessionArgs, st
 	if !ok || err != nil {
 		return err
 	}
-	hits, err := svc.SearchRecords(ctx, p.ID, a.pos[0])
+	hits, err := svc.Records.Search(ctx, p.ID, a.pos[0])
 	if err != nil {
 		return err
 	}
@@ -263,11 +263,11 @@ func printHits(ctx context.Context, svc *service.Service, hits []wire.SearchReco
 		bySession[h.SessionID] = append(bySession[h.SessionID], h)
 	}
 	for i, id := range order {
-		s, err := svc.SessionRecord(ctx, id)
+		s, err := svc.Records.Get(ctx, id)
 		if err != nil {
 			return err
 		}
-		msgs, err := svc.SessionMessageIDs(ctx, id)
+		msgs, err := svc.Records.MessageIDs(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -293,7 +293,7 @@ func hitKindText(k string) string {
 }
 
 func showSession(ctx context.Context, svc *service.Service, id int64, asJSON bool, stdout io.Writer) error {
-	t, err := svc.SessionTranscript(ctx, id)
+	t, err := svc.Records.Transcript(ctx, id)
 	if err != nil {
 		return err
 	}

@@ -19,7 +19,7 @@ func importFile(ctx context.Context, svc *service.Service, a sessionArgs, stdout
 	if dir == "" {
 		dir = "."
 	}
-	x, p, err := svc.ImportSession(ctx, dir, a.pos[0])
+	x, p, err := svc.Records.Import(ctx, dir, a.pos[0])
 	if err != nil {
 		return err
 	}

@@ -36,7 +36,7 @@ func runTrust(ctx context.Context, args []string, tio IO) int {
 }
 
 func trustProject(svc *service.Service, dir string, yes bool, tio IO) error {
-	p, err := svc.MCPTrustPromptIn(dir)
+	p, err := svc.MCP.TrustPromptIn(dir)
 	if err != nil {
 		return err
 	}
@@ -56,7 +56,7 @@ func trustProject(svc *service.Service, dir string, yes bool, tio IO) error {
 			return errors.New("not trusted; the servers stay off, the allow rules do not apply and the hooks do not run")
 		}
 	}
-	if err := svc.TrustProjectIn(dir, p.Token); err != nil {
+	if err := svc.Trust.ProjectIn(dir, p.Token); err != nil {
 		return err
 	}
 	fmt.Fprintln(w, "Trusted. From now on, until a file changes, its MCP servers start, its allow rules apply and its hooks run in this project.")
@@ -91,7 +91,7 @@ func printTrust(w interface{ Write([]byte) (int, error) }, p wire.MCPTrustPrompt
 // project's settings files whose allow rules do not apply, as they are
 // not trusted as they are now (their deny and ask rules apply).
 func untrustedRules(svc *service.Service, dir string) []string {
-	p, err := svc.MCPTrustPromptIn(dir)
+	p, err := svc.MCP.TrustPromptIn(dir)
 	if err != nil {
 		return nil
 	}

@@ -91,7 +91,7 @@ func WorktreeMerge(ctx context.Context, svc *service.Service, a worktreeMergeArg
 		}
 		return exitFailure
 	}
-	v, err := svc.GetBranch(ctx, a.session)
+	v, err := svc.Git.Branch(ctx, a.session)
 	if err != nil {
 		return fail(err)
 	}
@@ -111,7 +111,7 @@ func WorktreeMerge(ctx context.Context, svc *service.Service, a worktreeMergeArg
 		return exitOK
 	}
 	m.Force = a.force
-	res, err := svc.MergeBranch(ctx, a.session, m)
+	res, err := svc.Git.Merge(ctx, a.session, m)
 	if err != nil {
 		return fail(err)
 	}

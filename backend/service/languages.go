@@ -17,6 +17,9 @@ import (
 	"pilot/backend/wire"
 )
 
+// Languages are the language servers, the user's and those running.
+type Languages struct{ *core }
+
 // The user's language servers: one lsp.Manager for the Service, started
 // lazily per folder by the agent's changes, made again when the user's own
 // servers change in Settings › Languages.
@@ -131,13 +134,13 @@ func (l *languages) close() {
 	m.Close()
 }
 
-// LanguageServers lists the language servers Pilot knows for a project
+// List lists the language servers Pilot knows for a project
 // (0: for any folder), and the user's own: found or not, running, their
 // version and last error (Settings › Languages).
-func (w *Service) LanguageServers(projectID int64) ([]wire.LanguageServer, error) {
+func (ls *Languages) List(projectID int64) ([]wire.LanguageServer, error) {
 	root := ""
 	if projectID != 0 {
-		p, err := w.project(context.Background(), projectID)
+		p, err := ls.project(context.Background(), projectID)
 		if err != nil {
 			return nil, err
 		}
@@ -146,7 +149,7 @@ func (w *Service) LanguageServers(projectID int64) ([]wire.LanguageServer, error
 			root = real
 		}
 	}
-	return markUser(w.langs.current().Servers(root), w.userServers()), nil
+	return markUser(ls.langs.current().Servers(root), ls.userServers()), nil
 }
 
 // markUser marks the servers the user named in Settings.
@@ -162,28 +165,28 @@ func markUser(servers []wire.LanguageServer, user []lsp.ServerConfig) []wire.Lan
 }
 
 // userServers are the language servers the user named in Settings.
-func (w *Service) userServers() []lsp.ServerConfig {
-	s, err := config.LoadSettings(w.home)
+func (ls *Languages) userServers() []lsp.ServerConfig {
+	s, err := config.LoadSettings(ls.home)
 	if err != nil && !isCorrupt(err) {
-		w.log.Warn("reading the user's language servers", "err", err)
+		ls.log.Warn("reading the user's language servers", "err", err)
 	}
 	return s.LanguageServers
 }
 
-// UserLanguageServers returns the language servers the user named in
+// User returns the language servers the user named in
 // Settings › Languages, as saved.
-func (w *Service) UserLanguageServers() []wire.LanguageServerConfig {
+func (ls *Languages) User() []wire.LanguageServerConfig {
 	out := []wire.LanguageServerConfig{}
-	for _, s := range w.userServers() {
+	for _, s := range ls.userServers() {
 		out = append(out, wire.LanguageServerConfig{Name: s.Name, Command: s.Command, Patterns: s.Patterns})
 	}
 	return out
 }
 
-// SetLanguageServers validates and saves the language servers the user
+// Set validates and saves the language servers the user
 // names (each a name, a command and the files it serves); the servers
 // running stop and start again under the new list at the next change.
-func (w *Service) SetLanguageServers(servers []wire.LanguageServerConfig) ([]wire.LanguageServerConfig, error) {
+func (ls *Languages) Set(servers []wire.LanguageServerConfig) ([]wire.LanguageServerConfig, error) {
 	in := make([]lsp.ServerConfig, len(servers))
 	for i, s := range servers {
 		in[i] = lsp.ServerConfig{Name: s.Name, Command: s.Command, Patterns: s.Patterns}
@@ -192,14 +195,14 @@ func (w *Service) SetLanguageServers(servers []wire.LanguageServerConfig) ([]wir
 	if err != nil {
 		return nil, err
 	}
-	cur, err := config.LoadSettings(w.home)
+	cur, err := config.LoadSettings(ls.home)
 	if err != nil && !isCorrupt(err) {
 		return nil, err
 	}
 	cur.LanguageServers = clean
-	if err := config.SaveSettings(w.home, cur); err != nil {
+	if err := config.SaveSettings(ls.home, cur); err != nil {
 		return nil, err
 	}
-	w.langs.reset(clean)
-	return w.UserLanguageServers(), nil
+	ls.langs.reset(clean)
+	return ls.User(), nil
 }

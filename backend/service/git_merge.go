@@ -40,10 +40,10 @@ type mergePlan struct {
 	same bool // the folder already holds the result: nothing to write
 }
 
-// MergeBranch brings the approved hunks of a worktree session's branch
+// Merge brings the approved hunks of a worktree session's branch
 // into the project folder.
-func (w *Service) MergeBranch(ctx context.Context, sessionID int64, m wire.BranchMerge) (wire.MergeResult, error) {
-	b, err := w.worktreeSession(ctx, sessionID)
+func (gi *Git) Merge(ctx context.Context, sessionID int64, m wire.BranchMerge) (wire.MergeResult, error) {
+	b, err := gi.worktreeSession(ctx, sessionID)
 	if err != nil {
 		return wire.MergeResult{}, err
 	}
@@ -115,7 +115,7 @@ func (w *Service) MergeBranch(ctx context.Context, sessionID int64, m wire.Branc
 	// One piece of work at a time in the folder: a command of another
 	// session running there would otherwise count the merge's writes as
 	// its own effects (ledger.Hold).
-	release, err := w.ledger.Hold(ctx, root.Dir(), "merging branch "+b.sess.Worktree.Branch, nil)
+	release, err := gi.ledger.Hold(ctx, root.Dir(), "merging branch "+b.sess.Worktree.Branch, nil)
 	if err != nil {
 		return wire.MergeResult{}, err
 	}
@@ -201,12 +201,12 @@ func (w *Service) MergeBranch(ctx context.Context, sessionID int64, m wire.Branc
 	if len(edits) == 0 {
 		return res, nil
 	}
-	sess, err := w.mergeSession(ctx, b)
+	sess, err := gi.mergeSession(ctx, b)
 	if err != nil {
 		return wire.MergeResult{}, err
 	}
 	res.SessionID = sess
-	if err := w.writeMerge(ctx, root, sess, b.sess.Worktree.Branch, edits); err != nil {
+	if err := gi.writeMerge(ctx, root, sess, b.sess.Worktree.Branch, edits); err != nil {
 		return wire.MergeResult{}, err
 	}
 	return res, nil
@@ -215,9 +215,9 @@ func (w *Service) MergeBranch(ctx context.Context, sessionID int64, m wire.Branc
 // writeMerge writes the files of a merge through the ledger: intent
 // first, then each file atomically, then the checkpoint settled. A write
 // that fails puts the files already written back, and nothing is merged.
-func (w *Service) writeMerge(ctx context.Context, root *projectroot.Root, sessionID int64, branch string, edits []ledger.EditFile) error {
+func (gi *Git) writeMerge(ctx context.Context, root *projectroot.Root, sessionID int64, branch string, edits []ledger.EditFile) error {
 	label := fmt.Sprintf("Merged %d %s from branch %s", len(edits), plural(len(edits), "file", "files"), branch)
-	cp, err := w.ledger.BeginEdit(ctx, sessionID, 0, label, edits)
+	cp, err := gi.ledger.BeginEdit(ctx, sessionID, 0, label, edits)
 	if err != nil {
 		return fmt.Errorf("recording the merge before writing it (nothing was written): %w", err)
 	}
@@ -242,10 +242,10 @@ func (w *Service) writeMerge(ctx context.Context, root *projectroot.Root, sessio
 			_ = writeEdit(root, e.Path, !e.Before.Exists(), e.Old, e.Before.Mode)
 		}
 	}
-	if _, err := w.ledger.Settle(ctx, cp, root); err != nil {
-		w.log.Error("settling a merge's checkpoint", "session", sessionID, "checkpoint", cp.ID, "err", err)
+	if _, err := gi.ledger.Settle(ctx, cp, root); err != nil {
+		gi.log.Error("settling a merge's checkpoint", "session", sessionID, "checkpoint", cp.ID, "err", err)
 	}
-	w.Emit(wire.LedgerUpdated, wire.LedgerUpdatedPayload{SessionID: sessionID})
+	gi.publish(wire.LedgerUpdated, wire.LedgerUpdatedPayload{SessionID: sessionID})
 	if werr != nil {
 		return fmt.Errorf("%w; the files already written were put back, so nothing was merged", werr)
 	}
@@ -292,9 +292,9 @@ func wholeKind(f branchFile) string {
 
 // mergeSession is the project-folder session that holds the merges of a
 // branch: the one titled for it, or a new one.
-func (w *Service) mergeSession(ctx context.Context, b branchOf) (int64, error) {
+func (gi *Git) mergeSession(ctx context.Context, b branchOf) (int64, error) {
 	title := mergeTitle(b.sess.Worktree.Branch)
-	ss, err := w.store.Sessions(ctx, b.proj.ID, 0, 0)
+	ss, err := gi.store.Sessions(ctx, b.proj.ID, 0, 0)
 	if err != nil {
 		return 0, err
 	}
@@ -303,12 +303,12 @@ func (w *Service) mergeSession(ctx context.Context, b branchOf) (int64, error) {
 			return s.ID, nil
 		}
 	}
-	s, err := w.store.CreateSession(ctx, store.NewSession{ProjectID: b.proj.ID, Title: title,
+	s, err := gi.store.CreateSession(ctx, store.NewSession{ProjectID: b.proj.ID, Title: title,
 		Provider: b.sess.Provider, Model: b.sess.Model, ApprovalMode: b.sess.ApprovalMode})
 	if err != nil {
 		return 0, err
 	}
-	w.Emit(wire.SessionUpdated, wire.SessionPayload{Session: present.Session(s)})
+	gi.publish(wire.SessionUpdated, wire.SessionPayload{Session: present.Session(s)})
 	return s.ID, nil
 }
 

@@ -33,18 +33,18 @@ type branchOf struct {
 
 // worktreeSession loads a session that works in its own worktree, or says
 // why it has no branch.
-func (w *Service) worktreeSession(ctx context.Context, sessionID int64) (branchOf, error) {
-	if err := w.waitStarted(ctx); err != nil {
+func (gi *Git) worktreeSession(ctx context.Context, sessionID int64) (branchOf, error) {
+	if err := gi.waitStarted(ctx); err != nil {
 		return branchOf{}, err
 	}
-	sess, err := w.store.Session(ctx, sessionID)
+	sess, err := gi.store.Session(ctx, sessionID)
 	if err != nil {
 		return branchOf{}, fmt.Errorf("session %d: %w", sessionID, err)
 	}
 	if sess.Worktree.Path == "" {
 		return branchOf{}, fmt.Errorf("session %d works in the project folder, not in a worktree, so it has no branch: its Changes view shows what it changed: %w", sessionID, ErrInvalid)
 	}
-	proj, err := w.project(ctx, sess.ProjectID)
+	proj, err := gi.project(ctx, sess.ProjectID)
 	if err != nil {
 		return branchOf{}, err
 	}
@@ -162,9 +162,9 @@ func (f branchFile) view() wire.FileChange {
 	return fc
 }
 
-// GetBranch is a worktree session's branch against its base, for review.
-func (w *Service) GetBranch(ctx context.Context, sessionID int64) (wire.BranchView, error) {
-	b, err := w.worktreeSession(ctx, sessionID)
+// Branch is a worktree session's branch against its base, for review.
+func (gi *Git) Branch(ctx context.Context, sessionID int64) (wire.BranchView, error) {
+	b, err := gi.worktreeSession(ctx, sessionID)
 	if err != nil {
 		return wire.BranchView{}, err
 	}
