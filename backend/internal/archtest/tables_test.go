@@ -34,6 +34,7 @@ var layers = map[string]int{
 	"pilot/backend/frontmatter":                      leafLayer,   // Markdown with YAML front matter: skills' and agents' files
 	"pilot/backend/trustfile":                        leafLayer,   // what the user trusted, as content hashes in a JSON file
 	"pilot/backend/git":                              domainLayer, // the user's git: worktrees, branches, diffs, commits
+	"pilot/backend/branch":                           domainLayer, // a worktree's branch: its review in hunks and their merge
 	"pilot/backend/gate":                             domainLayer,
 	"pilot/backend/hooks":                            domainLayer, // settings.json hooks run with Claude Code's semantics
 	"pilot/backend/customagent":                      domainLayer, // custom agents: .claude/agents/*.md (task subagent_type)
