@@ -2,31 +2,34 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"pilot/backend/mcp"
-	"pilot/backend/version"
 	"pilot/backend/wire"
 )
 
 // MCP servers of a folder named by the caller (pilot mcp --project DIR),
 // read and changed without opening it as a project: nothing is started
-// but what MCPStatusIn starts for a look, and stops again.
+// but what StatusIn starts in the pool for a look, and stops again.
 
-// StatusIn starts the servers configured for the folder dir, waits (at
-// most their start timeout) until none is still starting, so the states
-// are real, and stops them again. needsTrust is whether the folder's
-// .mcp.json waits for the user's trust (its servers are not started). A
-// configuration file that cannot be read is an error.
+// StatusIn starts the servers configured for the folder dir in the pool
+// (the one that serves the window and `pilot -p` too), waits (at most
+// their start timeout) until none is still starting, so the states are
+// real, and stops them again unless dir is the open project. needsTrust
+// is whether the folder's .mcp.json waits for the user's trust (its
+// servers are not started). A configuration file that cannot be read is
+// an error.
 func (m *MCP) StatusIn(ctx context.Context, dir string) (servers []wire.MCPStatus, needsTrust bool, err error) {
-	h, err := mcp.Open(dir, mcp.HomeOptions(m.home, version.Get().Version, m.log))
-	if err != nil {
-		h.Close() // Open returns its hub even when a configuration cannot be read
-		return nil, false, err
+	h := m.mcp.For(dir)
+	if dir != m.currentProject() {
+		defer m.mcp.CloseProject(dir)
 	}
-	defer h.Close()
+	if e := h.ConfigError(); e != "" {
+		return nil, false, errors.New(e)
+	}
 	wctx, cancel := context.WithTimeout(ctx, mcp.DefaultStartTimeout+time.Second)
 	defer cancel()
 	h.WaitReady(wctx)

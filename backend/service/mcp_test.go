@@ -223,3 +223,38 @@ func TestMCPTimeoutSetting(t *testing.T) {
 		t.Fatalf("a restart would use %s", o.CallTimeout)
 	}
 }
+
+// One pool serves every face: `pilot mcp list --project DIR` (StatusIn)
+// reads the servers of the pool's hub, so for the project the window has
+// open it shows the servers running and starts no second copy of them
+// (each copy here takes a lock the other cannot: a second one fails).
+func TestMCPOnePoolForEveryFace(t *testing.T) {
+	// Not parallel: it counts this process's children.
+	exe, args, err := mcptest.Command()
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, dir := t.TempDir(), t.TempDir()
+	lock := filepath.Join(t.TempDir(), "lock")
+	once := append([]string{"-c", `/bin/mkdir "$0" || exit 1; exec "$@"`, lock, exe}, args...)
+	if err := mcp.WriteScope(home, "", mcp.ScopeUser, mcp.File{Servers: map[string]mcp.Server{
+		"u": {Command: "/bin/sh", Args: once, Env: map[string]string{"PILOT_MCP_TEST_SERVER": "1"}},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"PILOT_PROJECT": dir}
+	w, err := Open(context.Background(), Options{Home: home, Log: discardLog(), Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.MCP.WindowReady()
+	waitServer(t, w, "u", "ready")
+	st, _, err := w.MCP.StatusIn(context.Background(), dir)
+	if err != nil || len(st) != 1 || st[0].State != "ready" {
+		t.Fatalf("the open project's servers through StatusIn: %+v, %v", st, err)
+	}
+	if s := waitServer(t, w, "u", "ready"); len(childPIDs()) != 1 {
+		t.Fatalf("after StatusIn: server %+v, children %v", s, childPIDs())
+	}
+}
