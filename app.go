@@ -14,7 +14,6 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"pilot/backend/notify"
 	"pilot/backend/service"
 	"pilot/backend/version"
 	"pilot/backend/wailsbridge"
@@ -30,7 +29,7 @@ type App struct {
 	svc     *opening
 	log     *slog.Logger
 	started time.Time
-	notes   *notify.Notifier
+	notes   *wailsbridge.Notifier
 	// quitting: the window closes without asking (a signal, or the user
 	// confirmed closing with work in flight).
 	quitting atomic.Bool
@@ -43,11 +42,10 @@ type App struct {
 // opening.
 func NewApp(svc *opening, log *slog.Logger, started time.Time) *App {
 	a := &App{svc: svc, log: log, started: started}
-	a.notes = notify.New(notify.Options{
+	a.notes = wailsbridge.NewNotifier(wailsbridge.NotifierOptions{
 		Enabled:  func() bool { return a.ws().Settings.NotificationsOn() },
 		Describe: func(id int64) string { return a.ws().Sessions.Title(context.Background(), id) },
 		Open:     a.openSession,
-		Urgent:   wailsbridge.MarkUrgent,
 		Log:      log,
 	})
 	return a
@@ -102,7 +100,7 @@ func (a *App) shutdown(context.Context) {
 }
 
 // Version returns what `pilot version` prints, for the About dialog.
-func (a *App) Version() version.Info { return version.Get() }
+func (a *App) Version() version.Info { return service.Version() }
 
 // FrontendReady is the frontend's first call once its event listeners are
 // in place. It records the start-up time and answers with an AppReady

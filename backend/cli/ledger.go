@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"time"
 
+	"pilot/backend/cli/visible"
 	"pilot/backend/service"
-	"pilot/backend/visible"
 	"pilot/backend/wire"
 )
 

@@ -10,8 +10,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"pilot/backend/cli/visible"
 	"pilot/backend/service"
-	"pilot/backend/visible"
 )
 
 const modelsUsage = `usage:

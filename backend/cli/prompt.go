@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"pilot/backend/cli/visible"
 	"pilot/backend/service"
-	"pilot/backend/visible"
 	"pilot/backend/wire"
 )
 

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"pilot/backend/visible"
+	"pilot/backend/cli/visible"
 	"pilot/backend/wire"
 )
 

@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/term"
 
-	"pilot/backend/visible"
+	"pilot/backend/cli/visible"
 	"pilot/backend/wire"
 )
 

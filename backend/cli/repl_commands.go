@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"pilot/backend/service"
 	"strconv"
 	"strings"
+
+	"pilot/backend/service"
 )
 
 // replCommands are the REPL's slash commands, in the order /help lists them.

@@ -13,8 +13,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"pilot/backend/cli/visible"
 	"pilot/backend/service"
-	"pilot/backend/visible"
 	"pilot/backend/wire"
 )
 
