@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -81,40 +80,22 @@ func plural(n int, one, many string) string {
 
 // rewindArgs is a parsed `pilot rewind` command line.
 type rewindArgs struct {
-	session, message int64
-	mode             wire.RewindMode
-	force, json      bool
+	oneSession
+	message int64
+	mode    wire.RewindMode
 }
 
 func parseRewindArgs(args []string) (rewindArgs, error) {
-	fs := flag.NewFlagSet("rewind", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := flagSet("rewind")
 	to := fs.String("to", "", "")
 	code := fs.Bool("code", false, "")
 	conv := fs.Bool("conversation", false, "")
 	both := fs.Bool("both", false, "")
 	a := rewindArgs{}
-	fs.BoolVar(&a.force, "force", false, "")
-	fs.BoolVar(&a.json, "json", false, "")
-	// Flags may follow the session id.
-	var pos []string
-	for len(args) > 0 {
-		if err := fs.Parse(args); err != nil {
-			return a, err
-		}
-		args = fs.Args()
-		if len(args) > 0 {
-			pos = append(pos, args[0])
-			args = args[1:]
-		}
-	}
-	if len(pos) != 1 {
-		return a, fmt.Errorf("expected one SESSION id, got %d", len(pos))
+	if err := a.parse(fs, args, "pilot sessions list"); err != nil {
+		return a, err
 	}
 	var err error
-	if a.session, err = strconv.ParseInt(pos[0], 10, 64); err != nil || a.session <= 0 {
-		return a, fmt.Errorf("%q is not a session id (a number, see `pilot sessions list`)", pos[0])
-	}
 	if a.message, err = strconv.ParseInt(*to, 10, 64); err != nil || a.message <= 0 {
 		return a, errors.New("--to MESSAGE_ID is required: the id of a user message (see `pilot sessions show SESSION`)")
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -322,19 +321,11 @@ func mcpTrust(svc *service.Service, project string, a mcpArgs, tio IO) error {
 	for _, s := range shown.Servers {
 		fmt.Fprintf(w, "  %s: %s\n", s.Name, s.Display)
 	}
-	if !a.yes {
-		if !isTerminal(tio.Stdin) {
-			return errors.New("not trusted: run it again with --yes to trust this file, or in a terminal to be asked")
-		}
-		fmt.Fprint(w, "Trust this file and run these commands? [y/N] ")
-		line, _ := bufio.NewReader(tio.Stdin).ReadString('\n')
-		if l := strings.ToLower(strings.TrimSpace(line)); l != "y" && l != "yes" {
-			return errors.New("not trusted; its servers stay off")
-		}
-	}
-	if err := svc.MCP.TrustIn(project, p.Hash); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "Trusted. Its servers start in this project from now on (until the file changes).\n")
-	return nil
+	return askTrust{
+		question:   "Trust this file and run these commands? [y/N] ",
+		noTerminal: "not trusted: run it again with --yes to trust this file, or in a terminal to be asked",
+		refused:    "not trusted; its servers stay off",
+		trust:      func() error { return svc.MCP.TrustIn(project, p.Hash) },
+		done:       "Trusted. Its servers start in this project from now on (until the file changes).",
+	}.run(tio, a.yes)
 }

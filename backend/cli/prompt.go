@@ -23,14 +23,9 @@ const (
 // interrupted, and 1 (2 for a usage error) with a one-line reason
 // otherwise.
 func Prompt(ctx context.Context, args []string, tio IO) int {
-	a, err := parseRunArgs(args, true)
-	if errors.Is(err, errHelp) {
-		fmt.Fprint(tio.Stdout, usage)
-		return exitOK
-	}
-	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
-		return exitUsage
+	a, code, ok := parseRun(args, true, tio)
+	if !ok {
+		return code
 	}
 	in, err := promptText(ctx, a.prompt, tio.Stdin, tio.Stderr)
 	if err != nil {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,14 +17,9 @@ import (
 // message, the answer streams back, `exit` or Ctrl+D leaves, and Ctrl+C
 // cancels the running turn (at the prompt it only reminds how to leave).
 func Repl(ctx context.Context, args []string, tio IO) int {
-	a, err := parseRunArgs(args, false)
-	if errors.Is(err, errHelp) {
-		fmt.Fprint(tio.Stdout, usage)
-		return exitOK
-	}
-	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
-		return exitUsage
+	a, code, ok := parseRun(args, false, tio)
+	if !ok {
+		return code
 	}
 	// Ctrl+C must not end the REPL, so the REPL handles the signals itself
 	// and runs on a context that only SIGTERM ends.

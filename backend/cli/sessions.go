@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -42,6 +43,49 @@ type sessionArgs struct {
 	format  string
 	json    bool
 	flags   map[string]bool // the flags without a value parseSessionArgsWith was given
+}
+
+// oneSession is a command line of flags and one SESSION id (`pilot
+// rewind`, `pilot worktree merge`), with --force and --json.
+type oneSession struct {
+	session     int64
+	force, json bool
+}
+
+// flagSet is a command's flags, its errors returned, never printed.
+func flagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parse reads the flags of fs (the command's own, and --force and
+// --json) wherever they stand in args (the SESSION id may come first),
+// and the one SESSION id, a positive number; listedBy is the command that
+// lists the ids.
+func (o *oneSession) parse(fs *flag.FlagSet, args []string, listedBy string) error {
+	fs.BoolVar(&o.force, "force", false, "")
+	fs.BoolVar(&o.json, "json", false, "")
+	var pos []string
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			return err
+		}
+		args = fs.Args()
+		if len(args) > 0 {
+			pos = append(pos, args[0])
+			args = args[1:]
+		}
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("expected one SESSION id, got %d", len(pos))
+	}
+	id, err := strconv.ParseInt(pos[0], 10, 64)
+	if err != nil || id <= 0 {
+		return fmt.Errorf("%q is not a session id (a number, see `%s`)", pos[0], listedBy)
+	}
+	o.session = id
+	return nil
 }
 
 // parseSessionArgs reads flags wherever they stand; --flag=value and
