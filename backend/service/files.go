@@ -121,14 +121,7 @@ func (fs *Files) Find(ctx context.Context, projectID, sessionID int64, query str
 			best = best[:limit]
 		}
 	})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(best))
-	for i, m := range best {
-		out[i] = m.path
-	}
-	return out, nil
+	return views(best, err, func(m fileMatch) string { return m.path })
 }
 
 // fileMatch is a path FindFiles matched, with its score.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"pilot/backend/present"
+	"pilot/backend/store"
 	"pilot/backend/wire"
 )
 
@@ -22,14 +23,7 @@ type Records struct{ *core }
 // all its stored fields.
 func (r *Records) List(ctx context.Context, projectID int64) ([]wire.SessionRecord, error) {
 	ss, err := r.store.Sessions(ctx, projectID, 0, 0)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]wire.SessionRecord, len(ss))
-	for i, s := range ss {
-		out[i] = sessionRecord(s)
-	}
-	return out, nil
+	return views(ss, err, sessionRecord)
 }
 
 // Get returns one session with all its stored fields; the
@@ -46,14 +40,7 @@ func (r *Records) Get(ctx context.Context, id int64) (wire.SessionRecord, error)
 // conversation order (message i+1 of the session, as a person counts).
 func (r *Records) MessageIDs(ctx context.Context, id int64) ([]int64, error) {
 	ms, err := r.store.Messages(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]int64, len(ms))
-	for i, m := range ms {
-		ids[i] = m.ID
-	}
-	return ids, nil
+	return views(ms, err, func(m store.Message) int64 { return m.ID })
 }
 
 // Search runs the full-text search of SearchSessions, best hit
@@ -61,14 +48,7 @@ func (r *Records) MessageIDs(ctx context.Context, id int64) ([]int64, error) {
 // each hit's score.
 func (r *Records) Search(ctx context.Context, projectID int64, query string) ([]wire.SearchRecord, error) {
 	hits, err := r.store.Search(ctx, projectID, query, 50)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]wire.SearchRecord, len(hits))
-	for i, h := range hits {
-		out[i] = searchRecord(h)
-	}
-	return out, nil
+	return views(hits, err, searchRecord)
 }
 
 // Transcript returns a session with every message, tool call and

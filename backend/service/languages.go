@@ -24,8 +24,8 @@ type Languages struct{ *core }
 // lazily per folder by the agent's changes, made again when the user's own
 // servers change in Settings › Languages.
 
-// languages holds the Manager in use; it is the agent's Diagnostics.
-type languages struct {
+// diagnostics holds the Manager in use; it is the agent's Diagnostics.
+type diagnostics struct {
 	env  []string      // the allowlisted environment of every server
 	wait time.Duration // how long a change waits for diagnostics (0: lsp's default)
 	log  *slog.Logger
@@ -35,21 +35,21 @@ type languages struct {
 	closed bool
 }
 
-// newLanguages starts no server: they start on the first change of a
+// newDiagnostics starts no server: they start on the first change of a
 // file they serve, and stop when idle as lsp's default says; a change
 // waits wait for their diagnostics (0: lsp's default). base is Pilot's
 // environment (nil: os.Environ()); log takes the servers' stderr and
 // failures.
-func newLanguages(base []string, extra []lsp.ServerConfig, wait time.Duration, log *slog.Logger) *languages {
+func newDiagnostics(base []string, extra []lsp.ServerConfig, wait time.Duration, log *slog.Logger) *diagnostics {
 	if base == nil {
 		base = os.Environ()
 	}
-	l := &languages{env: childenv.Env(base, "", nil), wait: wait, log: log}
+	l := &diagnostics{env: childenv.Env(base, "", nil), wait: wait, log: log}
 	l.m = l.manager(extra)
 	return l
 }
 
-func (l *languages) manager(extra []lsp.ServerConfig) *lsp.Manager {
+func (l *diagnostics) manager(extra []lsp.ServerConfig) *lsp.Manager {
 	return lsp.New(lsp.Options{Env: l.env, Extra: extra, Wait: l.wait, Log: l.log})
 }
 
@@ -76,30 +76,30 @@ func languageWait(getenv func(string) string, log *slog.Logger) time.Duration {
 	return d
 }
 
-func (l *languages) current() *lsp.Manager {
+func (l *diagnostics) current() *lsp.Manager {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	return l.m
 }
 
 // AfterChange is agent.Diagnostics.AfterChange.
-func (l *languages) AfterChange(ctx context.Context, root string, paths []string) lsp.Outcome {
+func (l *diagnostics) AfterChange(ctx context.Context, root string, paths []string) lsp.Outcome {
 	return l.current().AfterChange(ctx, root, paths)
 }
 
 // Current is agent.Diagnostics.Current.
-func (l *languages) Current(ctx context.Context, root, path string) lsp.Outcome {
+func (l *diagnostics) Current(ctx context.Context, root, path string) lsp.Outcome {
 	return l.current().Current(ctx, root, path)
 }
 
 // Warm is agent.Diagnostics.Warm.
-func (l *languages) Warm(root string, paths ...string) {
+func (l *diagnostics) Warm(root string, paths ...string) {
 	l.current().Warm(root, paths...)
 }
 
 // reset uses the user's servers from now on: the running servers stop
 // and the next change starts them again under the new list.
-func (l *languages) reset(extra []lsp.ServerConfig) {
+func (l *diagnostics) reset(extra []lsp.ServerConfig) {
 	l.mu.Lock()
 	if l.closed {
 		l.mu.Unlock()
@@ -114,7 +114,7 @@ func (l *languages) reset(extra []lsp.ServerConfig) {
 // closeRoot stops the servers of a folder (a project closed, a worktree
 // discarded), named as given and with its links resolved (as the agent
 // names it).
-func (l *languages) closeRoot(dir string) {
+func (l *diagnostics) closeRoot(dir string) {
 	if dir == "" {
 		return
 	}
@@ -126,7 +126,7 @@ func (l *languages) closeRoot(dir string) {
 }
 
 // close stops every server for good.
-func (l *languages) close() {
+func (l *diagnostics) close() {
 	l.mu.Lock()
 	l.closed = true
 	m := l.m

@@ -18,14 +18,7 @@ type Projects struct{ *core }
 // List returns known projects, most recently opened first.
 func (pr *Projects) List(ctx context.Context) ([]wire.Project, error) {
 	ps, err := pr.store.Projects(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]wire.Project, len(ps))
-	for i, p := range ps {
-		out[i] = present.Project(p)
-	}
-	return out, nil
+	return views(ps, err, present.Project)
 }
 
 // Open remembers the folder at path and returns it. The path must
@@ -37,11 +30,7 @@ func (pr *Projects) Open(ctx context.Context, path string) (wire.Project, error)
 // open opens the folder; its MCP servers start now if startMCP,
 // else when the window is ready (WindowReady).
 func (pr *Projects) open(ctx context.Context, path string, startMCP bool) (wire.Project, error) {
-	abs, err := ProjectPath(path)
-	if err != nil {
-		return wire.Project{}, err
-	}
-	p, err := pr.store.TouchProject(ctx, abs)
+	p, err := pr.touch(ctx, path)
 	if err != nil {
 		return wire.Project{}, err
 	}
@@ -87,13 +76,18 @@ func (pr *Projects) Find(ctx context.Context, dir string) (wire.Project, error) 
 // (absolute, links resolved, and it must be a folder), without making it
 // the open project or starting its MCP servers.
 func (pr *Projects) Add(ctx context.Context, dir string) (wire.Project, error) {
-	abs, err := ProjectPath(dir)
-	if err != nil {
-		return wire.Project{}, err
-	}
-	p, err := pr.store.TouchProject(ctx, abs)
+	p, err := pr.touch(ctx, dir)
 	if err != nil {
 		return wire.Project{}, err
 	}
 	return present.Project(p), nil
+}
+
+// touch remembers the folder at path (its ProjectPath) as opened now.
+func (pr *Projects) touch(ctx context.Context, path string) (store.Project, error) {
+	abs, err := ProjectPath(path)
+	if err != nil {
+		return store.Project{}, err
+	}
+	return pr.store.TouchProject(ctx, abs)
 }

@@ -68,26 +68,20 @@ func (sb *Sandbox) Status() (wire.SandboxStatus, error) {
 // SetHidden validates and saves the extra paths the sandbox hides
 // (absolute or ~/); sessions whose sandbox has not started yet use them.
 func (sb *Sandbox) SetHidden(paths []string) (wire.SandboxStatus, error) {
-	clean, err := config.CleanSandboxHidden(paths)
-	if err != nil {
-		return wire.SandboxStatus{}, err
-	}
-	cur, err := config.LoadSettings(sb.home)
-	if err != nil && !isCorrupt(err) {
-		return wire.SandboxStatus{}, err
-	}
-	cur.SandboxHidden = clean
-	if err := config.SaveSettings(sb.home, cur); err != nil {
-		return wire.SandboxStatus{}, err
-	}
-	return sb.Status()
+	return sb.save(paths, config.CleanSandboxHidden, func(s *config.Settings, clean []string) { s.SandboxHidden = clean })
 }
 
 // SetSockets validates and saves the host's unix sockets commands
 // may connect to (absolute or ~/; a folder allows the sockets under it);
 // sessions whose sandbox has not started yet use them.
 func (sb *Sandbox) SetSockets(paths []string) (wire.SandboxStatus, error) {
-	clean, err := config.CleanSandboxSockets(paths)
+	return sb.save(paths, config.CleanSandboxSockets, func(s *config.Settings, clean []string) { s.SandboxSockets = clean })
+}
+
+// save validates one of the sandbox's lists (clean) and saves it in the
+// settings (set); the status is read again.
+func (sb *Sandbox) save(paths []string, clean func([]string) ([]string, error), set func(*config.Settings, []string)) (wire.SandboxStatus, error) {
+	list, err := clean(paths)
 	if err != nil {
 		return wire.SandboxStatus{}, err
 	}
@@ -95,7 +89,7 @@ func (sb *Sandbox) SetSockets(paths []string) (wire.SandboxStatus, error) {
 	if err != nil && !isCorrupt(err) {
 		return wire.SandboxStatus{}, err
 	}
-	cur.SandboxSockets = clean
+	set(&cur, list)
 	if err := config.SaveSettings(sb.home, cur); err != nil {
 		return wire.SandboxStatus{}, err
 	}

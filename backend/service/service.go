@@ -62,7 +62,7 @@ type core struct {
 	ledger   *ledger.Ledger
 	roots    roots
 	mcp      *mcp.Pool
-	langs    *languages // the user's language servers (languages.go)
+	langs    *diagnostics // the user's language servers (languages.go)
 	subs     subscribers
 
 	// started is closed once the start-up work that the first paint does
@@ -167,7 +167,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	}
 	c.probe = opts.Sandbox.Probe
 	c.agentEnv = opts.Env
-	c.langs = newLanguages(opts.Env, s.Languages.userServers(), languageWait(o.Getenv, o.Log), o.Log)
+	c.langs = newDiagnostics(opts.Env, s.Languages.userServers(), languageWait(o.Getenv, o.Log), o.Log)
 	c.agent = agent.NewManager(agent.Deps{Store: st, Emitter: s, Provider: s.Turns.providerFor, Options: opts, Log: o.Log, Ledger: lg, MCP: s.MCP.toolsFor, Hooks: c.hooksFor, SettingsRules: s.Rules.inForce, Diagnostics: c.langs})
 	t = logStep(o.Log, "start the agent", t)
 	c.background(func() { c.startUp(context.WithoutCancel(ctx)) })
@@ -247,3 +247,17 @@ func (s *Service) Close() {
 // pin is the provider and model a face chose for its run (Options); the
 // Service's mutex guards it.
 type pin struct{ provider, model string }
+
+// views maps stored values to their views, one for one, or returns err
+// when reading them failed. The list is never nil: an empty one is [] in
+// JSON.
+func views[S, V any](in []S, err error, view func(S) V) ([]V, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]V, len(in))
+	for i, s := range in {
+		out[i] = view(s)
+	}
+	return out, nil
+}

@@ -118,14 +118,7 @@ func (se *Sessions) Search(ctx context.Context, projectID int64, query string) (
 		return nil, err
 	}
 	hits, err := se.store.Search(ctx, projectID, query, 50)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]wire.SearchHit, len(hits))
-	for i, h := range hits {
-		out[i] = present.SearchHit(h)
-	}
-	return out, nil
+	return views(hits, err, present.SearchHit)
 }
 
 // updated tells the window a session's summary changed.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"pilot/backend/config"
 	"pilot/backend/present"
 	"pilot/backend/store"
 	"pilot/backend/wire"
@@ -29,11 +28,8 @@ func (se *Sessions) Start(ctx context.Context, projectID int64, o SessionStart) 
 	if err != nil {
 		return wire.SessionSummary{}, err
 	}
-	se.mu.RLock()
-	pn := se.pin
-	se.mu.RUnlock()
-	env := config.Choose(config.Choose(se.getenv, pn.provider, pn.model), o.Provider, o.Model)
-	r, err := config.Resolve(se.home, p.Path, env)
+	// The face's pin, then the session's start over it.
+	r, err := se.resolvePinned(p, func(pn pin) [2]pin { return [2]pin{pn, {o.Provider, o.Model}} })
 	if err != nil {
 		return wire.SessionSummary{}, err
 	}

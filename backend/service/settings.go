@@ -11,6 +11,7 @@ import (
 	"pilot/backend/config"
 	"pilot/backend/llm"
 	"pilot/backend/secret"
+	"pilot/backend/store"
 	"pilot/backend/wire"
 )
 
@@ -20,6 +21,20 @@ type Settings struct{ *core }
 // resolve computes the configuration in force for the current project.
 func (c *core) resolve() (config.Resolved, error) {
 	return config.Resolve(c.home, c.currentProject(), c.getenv)
+}
+
+// resolvePinned is the configuration in force in project p with two
+// providers and models chosen over the environment's, the second over
+// the first; layers makes them of the face's pin.
+func (c *core) resolvePinned(p store.Project, layers func(pin) [2]pin) (config.Resolved, error) {
+	c.mu.RLock()
+	pn := c.pin
+	c.mu.RUnlock()
+	env := c.getenv
+	for _, l := range layers(pn) {
+		env = config.Choose(env, l.provider, l.model)
+	}
+	return config.Resolve(c.home, p.Path, env)
 }
 
 // Warnings are the problems with the files the configuration of

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"pilot/backend/agent"
-	"pilot/backend/config"
 	"pilot/backend/llm"
 	"pilot/backend/projectroot"
 	"pilot/backend/store"
@@ -203,11 +202,8 @@ func (t *Turns) providerFor(ctx context.Context, s store.Session) (agent.Model, 
 	if err != nil {
 		return agent.Model{}, err
 	}
-	t.mu.RLock()
-	pn := t.pin
-	t.mu.RUnlock()
-	env := config.Choose(config.Choose(t.getenv, s.Provider, s.Model), pn.provider, pn.model)
-	r, err := config.Resolve(t.home, p.Path, env)
+	// The session's own, then the face's pin over it.
+	r, err := t.resolvePinned(p, func(pn pin) [2]pin { return [2]pin{{s.Provider, s.Model}, pn} })
 	if err != nil {
 		return agent.Model{}, err
 	}
