@@ -17,7 +17,7 @@ var ErrNotFound = store.ErrNotFound
 // message, or a file that is not a session export.
 var ErrInvalid = store.ErrInvalid
 
-// InvalidRule is the error of AddRule for a rule that could never match;
+// InvalidRule is the error of Rules.Add for a rule that could never match;
 // its Sentence says why.
 type InvalidRule = rules.Invalid
 
@@ -30,6 +30,6 @@ type SessionStart struct {
 	Mode            wire.ApprovalMode
 	Provider, Model string
 	// Worktree, when set, is the NAME of a new git worktree the session
-	// works in, on the branch pilot/NAME (see NewWorktreeSession).
+	// works in, on the branch pilot/NAME (see Worktrees.NewSession).
 	Worktree string
 }

@@ -124,7 +124,7 @@ func (fs *Files) Find(ctx context.Context, projectID, sessionID int64, query str
 	return views(best, err, func(m fileMatch) string { return m.path })
 }
 
-// fileMatch is a path FindFiles matched, with its score.
+// fileMatch is a path Files.Find matched, with its score.
 type fileMatch struct {
 	path  string
 	score int

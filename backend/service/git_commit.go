@@ -101,7 +101,7 @@ func (gi *Git) sessionChanges(ctx context.Context, sess store.Session) (commitFi
 }
 
 // DraftCommitMessage asks the session's model for a commit message of
-// what CommitSession would commit. The call is bounded (draftTimeout) and ends
+// what Commit would commit. The call is bounded (draftTimeout) and ends
 // when ctx does; without a provider it says so and what to do.
 func (gi *Git) DraftCommitMessage(ctx context.Context, sessionID int64) (string, error) {
 	if err := gi.waitStarted(ctx); err != nil {

@@ -43,7 +43,7 @@ func (r *Records) MessageIDs(ctx context.Context, id int64) ([]int64, error) {
 	return views(ms, err, func(m store.Message) int64 { return m.ID })
 }
 
-// Search runs the full-text search of SearchSessions, best hit
+// Search runs the full-text search of Sessions.Search, best hit
 // first, with the snippet as plain text between the store's marks and
 // each hit's score.
 func (r *Records) Search(ctx context.Context, projectID int64, query string) ([]wire.SearchRecord, error) {
@@ -61,7 +61,7 @@ func (r *Records) Transcript(ctx context.Context, id int64) (wire.Transcript, er
 	return transcript(t), nil
 }
 
-// Import adds the session of a JSON export (ExportSession's
+// Import adds the session of a JSON export (Sessions.Export's
 // "json") read from file to the project at dir, which is remembered as
 // opened if it was not yet. The session comes in at the user's default
 // approval mode (Settings, else ask), never at the mode the file names:

@@ -65,7 +65,7 @@ func mcpStatus(s mcp.Status) wire.MCPStatus {
 
 // SaveServerIn adds or replaces a server in the user's mcp.json (scope
 // user, the default) or the .mcp.json of the folder dir (scope project),
-// as MCPSaveServer does for the open project.
+// as SaveServer does for the open project.
 func (m *MCP) SaveServerIn(dir string, in wire.MCPServerInput) (wire.MCPConfigChange, error) {
 	scope := string(in.Scope)
 	if scope == "" {

@@ -61,7 +61,7 @@ func (ru *Rules) Imported(ctx context.Context, projectID int64) (wire.ImportedRu
 	return ru.ImportedIn(p.Path), nil
 }
 
-// ImportedIn is ImportedRules for the folder dir.
+// ImportedIn is Imported for the folder dir.
 func (ru *Rules) ImportedIn(dir string) wire.ImportedRules {
 	s := ru.settingsRules(dir)
 	out := wire.ImportedRules{Rules: []wire.ImportedRule{}, Ignored: []wire.IgnoredRule{}}

@@ -22,7 +22,7 @@ func sandboxOptions(o agent.Sandbox, home string, log *slog.Logger) agent.Sandbo
 	}
 	if o.Hidden == nil {
 		o.Hidden = func() []string {
-			s, _ := config.LoadSettings(home) // a corrupt file is reported by GetSettings
+			s, _ := config.LoadSettings(home) // a corrupt file is reported by Settings.Get
 			return s.SandboxHidden
 		}
 	}

@@ -26,22 +26,22 @@ import (
 // PILOT_HOME. The faces call its sub-services, one per subject, each in
 // its own files; its own methods are its life cycle.
 type Service struct {
-	Sessions  *Sessions  // list, create, resume, rename, fork, export (sessions.go, page.go, plan.go, run.go)
-	Turns     *Turns     // send a message, cancel, retry, compact (agent.go, commands.go, skills.go)
+	Sessions  *Sessions  // list, create, resume, rename, fork, export; a session's page, mode and model (sessions*.go)
+	Turns     *Turns     // send a message, cancel, retry, compact (turns*.go)
 	Approvals *Approvals // the question a turn waits on (approvals.go)
 	Records   *Records   // the read-only history (history.go)
 	Projects  *Projects  // open, add, find (projects.go)
-	Files     *Files     // the file tree and previews (files.go, dirpage.go)
-	Git       *Git       // status, branch, merge, commit (gitstatus.go, branch.go, merge.go, commit.go)
-	Worktrees *Worktrees // a session's own worktree (worktree.go)
-	Ledger    *Ledger    // the changes and their restores (ledger.go, changes.go)
-	Rules     *Rules     // approval rules, Pilot's and imported (rules.go, settingsrules.go)
-	Settings  *Settings  // settings.json of Pilot, providers and models (settings.go, models.go)
+	Files     *Files     // the file tree and previews (files*.go)
+	Git       *Git       // status, branch, merge, commit (git_*.go)
+	Worktrees *Worktrees // a session's own worktree (worktrees.go)
+	Ledger    *Ledger    // the changes and their restores (ledger*.go)
+	Rules     *Rules     // approval rules, Pilot's and imported (rules*.go)
+	Settings  *Settings  // settings.json of Pilot, providers and models (settings*.go)
 	Sandbox   *Sandbox   // the sandbox's status and its lists (sandbox.go)
 	Languages *Languages // the language servers (languages.go)
-	MCP       *MCP       // the MCP pool, servers and their trust (mcp.go, mcp_folder.go)
+	MCP       *MCP       // the MCP pool, servers and their trust (mcp*.go)
 	Trust     *Trust     // a project's trust (trust.go)
-	Setup     *Setup     // what a project has set up (setup.go)
+	Setup     *Setup     // what a project has set up (setup*.go)
 	Jobs      *Jobs      // a session's background jobs (jobs.go)
 
 	core *core

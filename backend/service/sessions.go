@@ -216,7 +216,7 @@ func (se *Sessions) presentWith(s store.Session, runs map[int64]wire.ElsewhereRu
 	return v
 }
 
-// summary is one session presented as presentSessions does.
+// summary is one session presented as present does.
 func (se *Sessions) summary(ctx context.Context, id int64) (wire.SessionSummary, error) {
 	s, err := se.store.Session(ctx, id)
 	if err != nil {

@@ -166,7 +166,7 @@ func lastElem(path string) string {
 }
 
 // setupRules is the permission entries of dir's settings files as
-// ImportedRulesIn maps them, an item per entry with the rules it became,
+// Rules.ImportedIn maps them, an item per entry with the rules it became,
 // and the entries it ignores.
 func (su *Setup) setupRules(dir string) []wire.SetupItem {
 	im := su.svc.Rules.ImportedIn(dir)

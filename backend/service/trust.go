@@ -17,8 +17,8 @@ type Trust struct{ *core }
 // servers of its .mcp.json and, for each of its settings files
 // (.claude/settings.json, .claude/settings.local.json,
 // .pilot/settings.json), the allow rules and hooks it holds. The prompt
-// (MCPTrustPrompt, MCPTrustPromptIn; pilot trust) shows them all; trusting
-// (TrustProject, TrustProjectIn) records the hash of each file shown, and
+// (MCP.TrustPrompt, MCP.TrustPromptIn; pilot trust) shows them all; trusting
+// (Trust.Project, Trust.ProjectIn) records the hash of each file shown, and
 // a file changed since asks again.
 
 // withSettings adds the settings files' sections to p (the .mcp.json part
@@ -70,8 +70,8 @@ func (tr *Trust) Project(token string) error {
 	return nil
 }
 
-// ProjectIn is TrustProject for the folder dir (pilot trust), with
-// the token of MCPTrustPromptIn(dir).
+// ProjectIn is Project for the folder dir (pilot trust), with
+// the token of MCP.TrustPromptIn(dir).
 func (tr *Trust) ProjectIn(dir, token string) error {
 	p, err := tr.svc.MCP.TrustPromptIn(dir)
 	if err != nil {

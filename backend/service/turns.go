@@ -221,7 +221,7 @@ func (t *Turns) ExpandCommand(ctx context.Context, id int64, text string) (strin
 // Send starts a turn with text as the model reads it (already expanded:
 // no command is looked up); typed is what the user wrote when it was a
 // command ("" otherwise), kept beside it for the transcript. The turn
-// outlives ctx; CancelTurn stops it.
+// outlives ctx; Cancel stops it.
 func (t *Turns) Send(ctx context.Context, id int64, typed, text string) error {
 	if err := t.waitStarted(ctx); err != nil {
 		return err

@@ -41,7 +41,7 @@ func (wt *Worktrees) NewSession(ctx context.Context, projectID int64, name strin
 }
 
 // gitWorktreeAdd is git worktree add; the benchmark wraps it to time
-// what NewWorktreeSession adds around it.
+// what NewSession adds around it.
 var gitWorktreeAdd = git.Git.AddWorktree
 
 // add makes the worktree NAME of project p: checks the name, finds
