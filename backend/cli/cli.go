@@ -81,12 +81,6 @@ changed in Settings.
   pilot help                    this text
 `
 
-// subcommands run `pilot NAME ARGS...` with ARGS.
-var subcommands = map[string]func(context.Context, []string, IO) int{
-	"repl": Repl, "sessions": runSessions, "rewind": runRewind, "models": Models, "mcp": runMCP,
-	"rules": runRules, "trust": runTrust, "setup": runSetup, "worktree": runWorktree, "doctor": Doctor,
-}
-
 // Run executes a headless command and returns the process exit code.
 func Run(ctx context.Context, args []string, tio IO) int {
 	tio, done := visibleIO(args, tio)
@@ -94,12 +88,29 @@ func Run(ctx context.Context, args []string, tio IO) int {
 	if strings.HasPrefix(args[0], "-p=") || strings.HasPrefix(args[0], "--prompt=") {
 		return Prompt(ctx, args, tio)
 	}
-	if run, ok := subcommands[args[0]]; ok {
-		return run(ctx, args[1:], tio)
-	}
 	switch args[0] {
 	case "-p", "--prompt":
 		return Prompt(ctx, args, tio)
+	case "repl":
+		return Repl(ctx, args[1:], tio)
+	case "sessions":
+		return runSessions(ctx, args[1:], tio)
+	case "rewind":
+		return runRewind(ctx, args[1:], tio)
+	case "models":
+		return Models(ctx, args[1:], tio)
+	case "mcp":
+		return runMCP(ctx, args[1:], tio)
+	case "rules":
+		return runRules(ctx, args[1:], tio)
+	case "trust":
+		return runTrust(ctx, args[1:], tio)
+	case "setup":
+		return runSetup(ctx, args[1:], tio)
+	case "worktree":
+		return runWorktree(ctx, args[1:], tio)
+	case "doctor":
+		return Doctor(ctx, args[1:], tio)
 	case "version", "--version":
 		fmt.Fprint(tio.Stdout, service.Version().String())
 		return 0
