@@ -14,7 +14,6 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"pilot/backend/notify"
 	"pilot/backend/service"
 	"pilot/backend/version"
 	"pilot/backend/wailsbridge"
@@ -30,7 +29,7 @@ type App struct {
 	svc     *opening
 	log     *slog.Logger
 	started time.Time
-	notes   *notify.Notifier
+	notes   *wailsbridge.Notifier
 	// quitting: the window closes without asking (a signal, or the user
 	// confirmed closing with work in flight).
 	quitting atomic.Bool
@@ -43,11 +42,10 @@ type App struct {
 // opening.
 func NewApp(svc *opening, log *slog.Logger, started time.Time) *App {
 	a := &App{svc: svc, log: log, started: started}
-	a.notes = notify.New(notify.Options{
-		Enabled:  func() bool { return a.ws().NotificationsOn() },
-		Describe: func(id int64) string { return a.ws().SessionTitle(context.Background(), id) },
+	a.notes = wailsbridge.NewNotifier(wailsbridge.NotifierOptions{
+		Enabled:  func() bool { return a.ws().Settings.NotificationsOn() },
+		Describe: func(id int64) string { return a.ws().Sessions.Title(context.Background(), id) },
 		Open:     a.openSession,
-		Urgent:   wailsbridge.MarkUrgent,
 		Log:      log,
 	})
 	return a
@@ -102,7 +100,7 @@ func (a *App) shutdown(context.Context) {
 }
 
 // Version returns what `pilot version` prints, for the About dialog.
-func (a *App) Version() version.Info { return version.Get() }
+func (a *App) Version() version.Info { return service.Version() }
 
 // FrontendReady is the frontend's first call once its event listeners are
 // in place. It records the start-up time and answers with an AppReady
@@ -116,7 +114,7 @@ func (a *App) FrontendReady() (wire.AppReadyPayload, error) {
 	a.readyOnce.Do(func() {
 		a.ready = wire.AppReadyPayload{StartupMs: time.Since(a.started).Milliseconds()}
 		a.log.Info("frontend ready", "startupMs", a.ready.StartupMs)
-		s.WindowReady()
+		s.MCP.WindowReady()
 	})
 	s.Emit(wire.AppReady, a.ready)
 	return a.ready, nil
@@ -132,10 +130,12 @@ func (a *App) OpenExternal(link string) error {
 }
 
 // ListProjects returns known projects, most recently opened first.
-func (a *App) ListProjects() ([]wire.Project, error) { return a.ws().ListProjects(a.ctx) }
+func (a *App) ListProjects() ([]wire.Project, error) { return a.ws().Projects.List(a.ctx) }
 
 // OpenProject opens (and remembers) the folder at path.
-func (a *App) OpenProject(path string) (wire.Project, error) { return a.ws().OpenProject(a.ctx, path) }
+func (a *App) OpenProject(path string) (wire.Project, error) {
+	return a.ws().Projects.Open(a.ctx, path)
+}
 
 // PickProjectFolder shows the native folder picker; "" when cancelled.
 func (a *App) PickProjectFolder() (string, error) {
@@ -144,45 +144,45 @@ func (a *App) PickProjectFolder() (string, error) {
 
 // ListSessions returns a page of the project's sessions, newest first.
 func (a *App) ListSessions(projectID int64, limit, offset int) ([]wire.SessionSummary, error) {
-	return a.ws().ListSessions(a.ctx, projectID, limit, offset)
+	return a.ws().Sessions.List(a.ctx, projectID, limit, offset)
 }
 
 // GetSession returns a session's last page of messages (reaching back to
 // focusMessageId, a search hit, when not 0), its tool calls and pending
 // approvals.
 func (a *App) GetSession(sessionID, focusMessageID int64) (wire.SessionDetail, error) {
-	return a.ws().GetSession(a.ctx, sessionID, focusMessageID)
+	return a.ws().Sessions.Get(a.ctx, sessionID, focusMessageID)
 }
 
 // OlderMessages returns the page of a session's messages before message
 // before, reaching back at least to message from (0: one page).
 func (a *App) OlderMessages(sessionID, before, from int64) (wire.MessagePage, error) {
-	return a.ws().OlderMessages(a.ctx, sessionID, before, from)
+	return a.ws().Sessions.OlderMessages(a.ctx, sessionID, before, from)
 }
 
 // NewSession starts an empty session in the project.
 func (a *App) NewSession(projectID int64) (wire.SessionSummary, error) {
-	return a.ws().NewSession(a.ctx, projectID)
+	return a.ws().Sessions.New(a.ctx, projectID)
 }
 
 // RenameSession sets a session's title.
 func (a *App) RenameSession(sessionID int64, title string) error {
-	return a.ws().RenameSession(a.ctx, sessionID, title)
+	return a.ws().Sessions.Rename(a.ctx, sessionID, title)
 }
 
 // DeleteSession removes a session and everything under it.
-func (a *App) DeleteSession(sessionID int64) error { return a.ws().DeleteSession(a.ctx, sessionID) }
+func (a *App) DeleteSession(sessionID int64) error { return a.ws().Sessions.Delete(a.ctx, sessionID) }
 
 // ForkSession copies a session up to and including messageID.
 func (a *App) ForkSession(sessionID, messageID int64) (wire.SessionSummary, error) {
-	return a.ws().ForkSession(a.ctx, sessionID, messageID)
+	return a.ws().Sessions.Fork(a.ctx, sessionID, messageID)
 }
 
 // ExportSession renders a session as "md" or "json".
 //
 //wiregen:param format ExportFormat
 func (a *App) ExportSession(sessionID int64, format string) (string, error) {
-	return a.ws().ExportSession(a.ctx, sessionID, format)
+	return a.ws().Sessions.Export(a.ctx, sessionID, format)
 }
 
 // SaveSessionExport asks where to save an export and writes it; "" when
@@ -190,7 +190,7 @@ func (a *App) ExportSession(sessionID int64, format string) (string, error) {
 //
 //wiregen:param format ExportFormat
 func (a *App) SaveSessionExport(sessionID int64, format string) (string, error) {
-	name, err := a.ws().ExportFileName(a.ctx, sessionID, format)
+	name, err := a.ws().Sessions.ExportFileName(a.ctx, sessionID, format)
 	if err != nil {
 		return "", err
 	}
@@ -198,33 +198,33 @@ func (a *App) SaveSessionExport(sessionID int64, format string) (string, error) 
 	if err != nil || path == "" {
 		return "", err
 	}
-	return path, a.ws().WriteExport(a.ctx, sessionID, format, path)
+	return path, a.ws().Sessions.WriteExport(a.ctx, sessionID, format, path)
 }
 
 // SearchSessions runs a full-text search over the project's sessions.
 func (a *App) SearchSessions(projectID int64, query string) ([]wire.SearchHit, error) {
-	return a.ws().SearchSessions(a.ctx, projectID, query)
+	return a.ws().Sessions.Search(a.ctx, projectID, query)
 }
 
 // SendMessage starts a turn with the user's text and attached files.
 func (a *App) SendMessage(sessionID int64, text string, attachments []string) error {
-	return a.ws().SendMessage(a.ctx, sessionID, text, attachments)
+	return a.ws().Turns.SendMessage(a.ctx, sessionID, text, attachments)
 }
 
 // SendMessageWithImages starts a turn with the user's text, attached
 // files and pasted or dropped images.
 func (a *App) SendMessageWithImages(sessionID int64, text string, attachments []string, images []wire.ImageInput) error {
-	return a.ws().SendMessageWithImages(a.ctx, sessionID, text, attachments, images)
+	return a.ws().Turns.SendMessageWithImages(a.ctx, sessionID, text, attachments, images)
 }
 
 // GetImage returns a message's image by its hash.
-func (a *App) GetImage(hash string) (wire.ImageView, error) { return a.ws().GetImage(hash) }
+func (a *App) GetImage(hash string) (wire.ImageView, error) { return a.ws().Turns.Image(hash) }
 
 // SetSessionMode sets a session's mode: plan, ask, edits, all or none.
 //
 //wiregen:param mode ApprovalMode
 func (a *App) SetSessionMode(sessionID int64, mode string) (wire.SessionSummary, error) {
-	return a.ws().SetSessionMode(a.ctx, sessionID, mode)
+	return a.ws().Sessions.SetMode(a.ctx, sessionID, mode)
 }
 
 // ApprovePlan leaves plan mode for mode (edits or ask) and starts the work
@@ -232,195 +232,195 @@ func (a *App) SetSessionMode(sessionID int64, mode string) (wire.SessionSummary,
 //
 //wiregen:param mode ApprovalMode
 func (a *App) ApprovePlan(sessionID int64, mode, plan string) (wire.SessionSummary, error) {
-	return a.ws().ApprovePlan(a.ctx, sessionID, mode, plan)
+	return a.ws().Sessions.ApprovePlan(a.ctx, sessionID, mode, plan)
 }
 
 // RetryTurn runs the session's failed turn again, without adding the
 // user's message again.
-func (a *App) RetryTurn(sessionID int64) error { return a.ws().RetryTurn(a.ctx, sessionID) }
+func (a *App) RetryTurn(sessionID int64) error { return a.ws().Turns.Retry(a.ctx, sessionID) }
 
 // ReportError logs an error the window shows (the log redacts keys).
 func (a *App) ReportError(where string, sessionID int64, message string) {
-	a.ws().ReportError(where, sessionID, message)
+	a.ws().Turns.ReportError(where, sessionID, message)
 }
 
 // CancelTurn stops the session's running turn.
-func (a *App) CancelTurn(sessionID int64) error { return a.ws().CancelTurn(sessionID) }
+func (a *App) CancelTurn(sessionID int64) error { return a.ws().Turns.Cancel(sessionID) }
 
 // CompactNow summarises the session's older turns.
-func (a *App) CompactNow(sessionID int64) error { return a.ws().CompactNow(a.ctx, sessionID) }
+func (a *App) CompactNow(sessionID int64) error { return a.ws().Turns.Compact(a.ctx, sessionID) }
 
 // GetChange returns a pending change with every file's hunks.
 func (a *App) GetChange(approvalID string) (wire.ChangeView, error) {
-	return a.ws().GetChange(approvalID)
+	return a.ws().Approvals.Change(approvalID)
 }
 
 // ProposedText is the text a pending change proposes for one file (an edit starts from it).
 func (a *App) ProposedText(approvalID, path string) (string, error) {
-	return a.ws().ProposedText(approvalID, path)
+	return a.ws().Approvals.ProposedText(approvalID, path)
 }
 
 // DecideChange answers a pending change.
 func (a *App) DecideChange(approvalID string, decision wire.ChangeDecision) error {
-	return a.ws().DecideChange(approvalID, decision)
+	return a.ws().Approvals.DecideChange(approvalID, decision)
 }
 
 // DecideCommand answers a pending command.
 func (a *App) DecideCommand(approvalID string, decision wire.CommandDecision) error {
-	return a.ws().DecideCommand(approvalID, decision)
+	return a.ws().Approvals.DecideCommand(approvalID, decision)
 }
 
 // GetLedger returns everything a session changed.
 func (a *App) GetLedger(sessionID int64) (wire.Ledger, error) {
-	return a.ws().GetLedger(a.ctx, sessionID)
+	return a.ws().Ledger.Get(a.ctx, sessionID)
 }
 
 // GetFileDiff is a file's cumulative diff over a session.
 func (a *App) GetFileDiff(sessionID int64, path string) (wire.FileDiff, error) {
-	return a.ws().GetFileDiff(a.ctx, sessionID, path)
+	return a.ws().Ledger.FileDiff(a.ctx, sessionID, path)
 }
 
 // GetCheckpointDiff is what one checkpoint did to one file.
 func (a *App) GetCheckpointDiff(checkpointID int64, path string) (wire.FileDiff, error) {
-	return a.ws().GetCheckpointDiff(a.ctx, checkpointID, path)
+	return a.ws().Ledger.CheckpointDiff(a.ctx, checkpointID, path)
 }
 
 // GetChangeDetail is a file change's card expanded.
 func (a *App) GetChangeDetail(sessionID int64, toolCallID string) (wire.ChangeDetail, error) {
-	return a.ws().GetChangeDetail(a.ctx, sessionID, toolCallID)
+	return a.ws().Ledger.ChangeDetail(a.ctx, sessionID, toolCallID)
 }
 
 // RevertCheckpoint undoes one change or command.
 func (a *App) RevertCheckpoint(checkpointID int64, input wire.RestoreInput) (wire.RestoreResult, error) {
-	return a.ws().RevertCheckpoint(a.ctx, checkpointID, input)
+	return a.ws().Ledger.RevertCheckpoint(a.ctx, checkpointID, input)
 }
 
 // RevertFile puts one file back to before the session changed it.
 func (a *App) RevertFile(sessionID int64, path string, input wire.RestoreInput) (wire.RestoreResult, error) {
-	return a.ws().RevertFile(a.ctx, sessionID, path, input)
+	return a.ws().Ledger.RevertFile(a.ctx, sessionID, path, input)
 }
 
 // Rewind restores files and/or the conversation to just before a user message.
 //
 //wiregen:param mode RewindMode
 func (a *App) Rewind(sessionID, messageID int64, mode string, input wire.RestoreInput) (wire.RestoreResult, error) {
-	return a.ws().Rewind(a.ctx, sessionID, messageID, mode, input)
+	return a.ws().Ledger.Rewind(a.ctx, sessionID, messageID, mode, input)
 }
 
 // ListDir returns one page of a folder for the file tree, in the folder
 // the session works in (its worktree, or the project folder; 0: the
 // project folder).
 func (a *App) ListDir(projectID, sessionID int64, q wire.DirPageQuery) (wire.DirPage, error) {
-	return a.ws().ListDir(a.ctx, projectID, sessionID, q)
+	return a.ws().Files.ListDir(a.ctx, projectID, sessionID, q)
 }
 
 // ReadProjectFile returns a read-only preview of a file in the folder the
 // session works in (0: the project folder).
 func (a *App) ReadProjectFile(projectID, sessionID int64, path string) (wire.FilePreview, error) {
-	return a.ws().ReadProjectFile(a.ctx, projectID, sessionID, path)
+	return a.ws().Files.Read(a.ctx, projectID, sessionID, path)
 }
 
 // FindFiles fuzzy-matches the file paths of the folder the session works
 // in (0: the project folder) for the @ picker.
 func (a *App) FindFiles(projectID, sessionID int64, query string, limit int) ([]string, error) {
-	return a.ws().FindFiles(a.ctx, projectID, sessionID, query, limit)
+	return a.ws().Files.Find(a.ctx, projectID, sessionID, query, limit)
 }
 
 // GetSettings returns the effective settings and where each value comes from.
-func (a *App) GetSettings() (wire.SettingsView, error) { return a.ws().GetSettings() }
+func (a *App) GetSettings() (wire.SettingsView, error) { return a.ws().Settings.Get() }
 
 // SaveSettings stores the settings form.
 func (a *App) SaveSettings(in wire.SettingsInput) (wire.SettingsView, error) {
-	return a.ws().SaveSettings(in)
+	return a.ws().Settings.Save(in)
 }
 
 // SandboxStatus reports whether commands can run in the OS sandbox here,
 // why not, and the extra paths hidden from them.
-func (a *App) SandboxStatus() (wire.SandboxStatus, error) { return a.ws().SandboxStatus() }
+func (a *App) SandboxStatus() (wire.SandboxStatus, error) { return a.ws().Sandbox.Status() }
 
 // SetSandboxHidden saves the extra paths the sandbox hides from commands.
 func (a *App) SetSandboxHidden(paths []string) (wire.SandboxStatus, error) {
-	return a.ws().SetSandboxHidden(paths)
+	return a.ws().Sandbox.SetHidden(paths)
 }
 
 // SetSandboxSockets saves the host's unix sockets commands may connect to.
 func (a *App) SetSandboxSockets(paths []string) (wire.SandboxStatus, error) {
-	return a.ws().SetSandboxSockets(paths)
+	return a.ws().Sandbox.SetSockets(paths)
 }
 
 // ListModels asks a server for its models.
 func (a *App) ListModels(provider, baseURL, apiKey string) ([]string, error) {
-	return a.ws().ListModels(a.ctx, provider, baseURL, apiKey)
+	return a.ws().Settings.Models(a.ctx, provider, baseURL, apiKey)
 }
 
 // ListRules returns the project's permission rules.
 func (a *App) ListRules(projectID int64) ([]wire.Rule, error) {
-	return a.ws().ListRules(a.ctx, projectID)
+	return a.ws().Rules.List(a.ctx, projectID)
 }
 
 // ImportedRules lists the rules the project's settings files bring, and
 // the entries ignored with their reasons.
 func (a *App) ImportedRules(projectID int64) (wire.ImportedRules, error) {
-	return a.ws().ImportedRules(a.ctx, projectID)
+	return a.ws().Rules.Imported(a.ctx, projectID)
 }
 
 // Setup lists what Pilot found of the user's setup for the project:
 // hooks, skills, rules, MCP servers and commands with file, scope and
 // state, and the tool names hooks see (Settings › Setup).
 func (a *App) Setup(projectID int64) (wire.Setup, error) {
-	return a.ws().ProjectSetup(a.ctx, projectID)
+	return a.ws().Setup.Of(a.ctx, projectID)
 }
 
 // AddRule stores a permission rule for the project.
 func (a *App) AddRule(projectID int64, tool, pattern, effect string) (wire.Rule, error) {
-	return a.ws().AddRule(a.ctx, projectID, tool, pattern, effect)
+	return a.ws().Rules.Add(a.ctx, projectID, tool, pattern, effect)
 }
 
 // DeleteRule removes a permission rule of the project (a rule of another
 // project is refused and left alone).
 func (a *App) DeleteRule(projectID, ruleID int64) error {
-	_, err := a.ws().RemoveRule(a.ctx, projectID, ruleID)
+	_, err := a.ws().Rules.Remove(a.ctx, projectID, ruleID)
 	return err
 }
 
 // MCPServers lists the MCP servers of the open project with their state.
-func (a *App) MCPServers() (wire.MCPServers, error) { return a.ws().MCPServers() }
+func (a *App) MCPServers() (wire.MCPServers, error) { return a.ws().MCP.Servers() }
 
 // MCPTrustPrompt says whether the open project's .mcp.json waits for trust.
-func (a *App) MCPTrustPrompt() (wire.MCPTrustPrompt, error) { return a.ws().MCPTrustPrompt() }
+func (a *App) MCPTrustPrompt() (wire.MCPTrustPrompt, error) { return a.ws().MCP.TrustPrompt() }
 
 // MCPTrust trusts the open project's .mcp.json as shown and starts its servers.
-func (a *App) MCPTrust(hash string) error { return a.ws().MCPTrust(hash) }
+func (a *App) MCPTrust(hash string) error { return a.ws().MCP.Trust(hash) }
 
 // TrustProject trusts everything the trust prompt showed (its token): the
 // .mcp.json's servers start, the settings files' allow rules apply and
 // their hooks run.
-func (a *App) TrustProject(token string) error { return a.ws().TrustProject(token) }
+func (a *App) TrustProject(token string) error { return a.ws().Trust.Project(token) }
 
 // MCPSaveServer adds or replaces an MCP server.
-func (a *App) MCPSaveServer(in wire.MCPServerInput) error { return a.ws().MCPSaveServer(in) }
+func (a *App) MCPSaveServer(in wire.MCPServerInput) error { return a.ws().MCP.SaveServer(in) }
 
 // MCPRemoveServer removes an MCP server from its scope's file.
 //
 //wiregen:param scope MCPScope
-func (a *App) MCPRemoveServer(scope, name string) error { return a.ws().MCPRemoveServer(scope, name) }
+func (a *App) MCPRemoveServer(scope, name string) error { return a.ws().MCP.RemoveServer(scope, name) }
 
 // MCPSetDisabled turns an MCP server off or on.
 //
 //wiregen:param scope MCPScope
 func (a *App) MCPSetDisabled(scope, name string, disabled bool) error {
-	return a.ws().MCPSetDisabled(scope, name, disabled)
+	return a.ws().MCP.SetDisabled(scope, name, disabled)
 }
 
 // ListSlashCommands lists the open project's custom commands and MCP
 // prompts, and the skills the open session (0: none) sees.
 func (a *App) ListSlashCommands(sessionID int64) ([]wire.SlashCommand, error) {
-	return a.ws().ListSlashCommands(a.ctx, sessionID)
+	return a.ws().Turns.SlashCommands(a.ctx, sessionID)
 }
 
 // FindMCPResources lists the open project's MCP resources for the @ picker.
 func (a *App) FindMCPResources(query string, limit int) ([]wire.MCPResource, error) {
-	return a.ws().FindMCPResources(query, limit)
+	return a.ws().MCP.FindResources(query, limit)
 }
 
 // The window as a desktop app: a second launch handed over by the
@@ -440,7 +440,7 @@ func (a *App) secondLaunch(l options.SecondInstanceData) {
 func (a *App) openFolder(folder, cwd string) {
 	dir, err := service.ResolveFolder(folder, cwd)
 	if err == nil {
-		_, err = a.ws().OpenProject(a.ctx, dir)
+		_, err = a.ws().Projects.Open(a.ctx, dir)
 	}
 	if err != nil {
 		a.log.Warn("folder from a second launch not opened", "folder", folder, "err", err)
@@ -454,7 +454,7 @@ func (a *App) openFolder(folder, cwd string) {
 // openSession brings the window forward on a session (a notification was
 // clicked).
 func (a *App) openSession(sessionID int64) {
-	dir, err := a.ws().SessionProject(a.ctx, sessionID)
+	dir, err := a.ws().Sessions.Project(a.ctx, sessionID)
 	if err != nil {
 		a.log.Warn("session of a clicked notification not found", "session", sessionID, "err", err)
 		a.bringForward()
@@ -483,7 +483,7 @@ func (a *App) beforeClose(ctx context.Context) (prevent bool) {
 	if err != nil {
 		return false
 	}
-	work := s.InFlight(ctx)
+	work := s.Turns.InFlight(ctx)
 	if len(work.Sessions) == 0 && len(work.Jobs) == 0 {
 		return false
 	}

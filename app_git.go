@@ -7,5 +7,5 @@ import "pilot/backend/wire"
 // project folder; 0: the project folder), for the header (Repo false,
 // with Why, outside git).
 func (a *App) GitStatus(projectID, sessionID int64) (wire.GitStatus, error) {
-	return a.ws().GitStatus(a.ctx, projectID, sessionID)
+	return a.ws().Git.Status(a.ctx, projectID, sessionID)
 }

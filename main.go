@@ -19,7 +19,6 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
 	"pilot/backend/cli"
-	"pilot/backend/sandbox"
 	"pilot/backend/service"
 	"pilot/backend/wailsbridge"
 )
@@ -34,7 +33,7 @@ var assets embed.FS
 var icon []byte
 
 func main() {
-	sandbox.RunPodIfAsked() // a session's sandbox runs this executable as its pod
+	service.RunPodIfAsked() // a session's sandbox runs this executable as its pod
 	started := time.Now()
 	args := os.Args[1:]
 	folder, window := service.WindowFolder(args)

@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"pilot/backend/version"
+	"pilot/backend/service"
 )
 
 // IO is the terminal a command talks to.
@@ -112,7 +112,7 @@ func Run(ctx context.Context, args []string, tio IO) int {
 	case "doctor":
 		return Doctor(ctx, args[1:], tio)
 	case "version", "--version":
-		fmt.Fprint(tio.Stdout, version.Get().String())
+		fmt.Fprint(tio.Stdout, service.Version().String())
 		return 0
 	case "help", "--help", "-h":
 		fmt.Fprint(tio.Stdout, usage)

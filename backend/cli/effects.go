@@ -5,7 +5,7 @@ import (
 	"io"
 	"slices"
 
-	"pilot/backend/visible"
+	"pilot/backend/cli/visible"
 	"pilot/backend/wire"
 )
 

@@ -88,7 +88,7 @@ func TestWindowFollowsAHeadlessRun(t *testing.T) {
 	for {
 		var s wire.SessionSummary
 		s, next = seen.wait(t, "again while it runs", next, func(s wire.SessionSummary) bool { return s.ID == run.ID && s.Elsewhere != nil })
-		d, err := win.GetSession(ctx, s.ID, 0)
+		d, err := win.Sessions.Get(ctx, s.ID, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +102,7 @@ func TestWindowFollowsAHeadlessRun(t *testing.T) {
 	}
 	_ = cmd.Wait()
 	seen.wait(t, "that the run ended", next, func(s wire.SessionSummary) bool { return s.ID == run.ID && s.Elsewhere == nil })
-	list, err := win.ListSessions(ctx, run.ProjectID, 50, 0)
+	list, err := win.Sessions.List(ctx, run.ProjectID, 50, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"pilot/backend/sandbox"
 	"strings"
 	"testing"
+
+	"pilot/backend/sandbox"
 
 	"pilot/backend/internal/fakellm"
 	"pilot/backend/paths"

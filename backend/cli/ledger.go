@@ -4,14 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
 	"time"
 
+	"pilot/backend/cli/visible"
 	"pilot/backend/service"
-	"pilot/backend/visible"
 	"pilot/backend/wire"
 )
 
@@ -29,7 +28,7 @@ asked was restored.
 // showChanges prints a session's ledger: each checkpoint with the files it
 // created, modified or deleted, oldest first.
 func showChanges(ctx context.Context, svc *service.Service, id int64, asJSON bool, stdout io.Writer) error {
-	v, err := svc.GetLedger(ctx, id)
+	v, err := svc.Ledger.Get(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -81,40 +80,22 @@ func plural(n int, one, many string) string {
 
 // rewindArgs is a parsed `pilot rewind` command line.
 type rewindArgs struct {
-	session, message int64
-	mode             wire.RewindMode
-	force, json      bool
+	oneSession
+	message int64
+	mode    wire.RewindMode
 }
 
 func parseRewindArgs(args []string) (rewindArgs, error) {
-	fs := flag.NewFlagSet("rewind", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := flagSet("rewind")
 	to := fs.String("to", "", "")
 	code := fs.Bool("code", false, "")
 	conv := fs.Bool("conversation", false, "")
 	both := fs.Bool("both", false, "")
 	a := rewindArgs{}
-	fs.BoolVar(&a.force, "force", false, "")
-	fs.BoolVar(&a.json, "json", false, "")
-	// Flags may follow the session id.
-	var pos []string
-	for len(args) > 0 {
-		if err := fs.Parse(args); err != nil {
-			return a, err
-		}
-		args = fs.Args()
-		if len(args) > 0 {
-			pos = append(pos, args[0])
-			args = args[1:]
-		}
-	}
-	if len(pos) != 1 {
-		return a, fmt.Errorf("expected one SESSION id, got %d", len(pos))
+	if err := a.parse(fs, args, "pilot sessions list"); err != nil {
+		return a, err
 	}
 	var err error
-	if a.session, err = strconv.ParseInt(pos[0], 10, 64); err != nil || a.session <= 0 {
-		return a, fmt.Errorf("%q is not a session id (a number, see `pilot sessions list`)", pos[0])
-	}
 	if a.message, err = strconv.ParseInt(*to, 10, 64); err != nil || a.message <= 0 {
 		return a, errors.New("--to MESSAGE_ID is required: the id of a user message (see `pilot sessions show SESSION`)")
 	}
@@ -144,12 +125,12 @@ func runRewind(ctx context.Context, args []string, tio IO) int {
 // it did; conflicts are listed and refused unless a.force.
 func Rewind(ctx context.Context, svc *service.Service, a rewindArgs, stdout, stderr io.Writer) int {
 	in := wire.RestoreInput{Resolutions: map[string]wire.Resolution{}}
-	res, err := svc.Rewind(ctx, a.session, a.message, string(a.mode), in)
+	res, err := svc.Ledger.Rewind(ctx, a.session, a.message, string(a.mode), in)
 	if err == nil && len(res.Conflicts) > 0 && a.force {
 		for _, c := range res.Conflicts {
 			in.Resolutions[c.Path] = wire.ResolveCheckpoint
 		}
-		res, err = svc.Rewind(ctx, a.session, a.message, string(a.mode), in)
+		res, err = svc.Ledger.Rewind(ctx, a.session, a.message, string(a.mode), in)
 	}
 	if err != nil {
 		switch {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -171,7 +170,7 @@ func mcpProject(dir string, getenv func(string) string) (string, error) {
 }
 
 func mcpList(ctx context.Context, svc *service.Service, project string, a mcpArgs, tio IO) error {
-	st, needsTrust, err := svc.MCPStatusIn(ctx, project)
+	st, needsTrust, err := svc.MCP.StatusIn(ctx, project)
 	if err != nil {
 		return err
 	}
@@ -200,7 +199,7 @@ func mcpList(ctx context.Context, svc *service.Service, project string, a mcpArg
 }
 
 func mcpGet(ctx context.Context, svc *service.Service, project string, a mcpArgs, tio IO) error {
-	st, _, err := svc.MCPStatusIn(ctx, project)
+	st, _, err := svc.MCP.StatusIn(ctx, project)
 	if err != nil {
 		return err
 	}
@@ -283,7 +282,7 @@ func mcpAdd(svc *service.Service, project string, a mcpArgs, tio IO) error {
 	default:
 		return errors.New("give the server's command after -- (pilot mcp add NAME -- npx -y some-server) or --url URL")
 	}
-	ch, err := svc.MCPSaveServerIn(project, in)
+	ch, err := svc.MCP.SaveServerIn(project, in)
 	if err != nil {
 		return err
 	}
@@ -296,7 +295,7 @@ func mcpAdd(svc *service.Service, project string, a mcpArgs, tio IO) error {
 }
 
 func mcpRemove(svc *service.Service, project string, a mcpArgs, tio IO) error {
-	ch, err := svc.MCPRemoveServerIn(project, a.scope, a.name)
+	ch, err := svc.MCP.RemoveServerIn(project, a.scope, a.name)
 	if err != nil {
 		return err
 	}
@@ -305,7 +304,7 @@ func mcpRemove(svc *service.Service, project string, a mcpArgs, tio IO) error {
 }
 
 func mcpTrust(svc *service.Service, project string, a mcpArgs, tio IO) error {
-	p, err := svc.MCPTrustPromptIn(project)
+	p, err := svc.MCP.TrustPromptIn(project)
 	if err != nil {
 		return err
 	}
@@ -322,19 +321,11 @@ func mcpTrust(svc *service.Service, project string, a mcpArgs, tio IO) error {
 	for _, s := range shown.Servers {
 		fmt.Fprintf(w, "  %s: %s\n", s.Name, s.Display)
 	}
-	if !a.yes {
-		if !isTerminal(tio.Stdin) {
-			return errors.New("not trusted: run it again with --yes to trust this file, or in a terminal to be asked")
-		}
-		fmt.Fprint(w, "Trust this file and run these commands? [y/N] ")
-		line, _ := bufio.NewReader(tio.Stdin).ReadString('\n')
-		if l := strings.ToLower(strings.TrimSpace(line)); l != "y" && l != "yes" {
-			return errors.New("not trusted; its servers stay off")
-		}
-	}
-	if err := svc.MCPTrustIn(project, p.Hash); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "Trusted. Its servers start in this project from now on (until the file changes).\n")
-	return nil
+	return askTrust{
+		question:   "Trust this file and run these commands? [y/N] ",
+		noTerminal: "not trusted: run it again with --yes to trust this file, or in a terminal to be asked",
+		refused:    "not trusted; its servers stay off",
+		trust:      func() error { return svc.MCP.TrustIn(project, p.Hash) },
+		done:       "Trusted. Its servers start in this project from now on (until the file changes).",
+	}.run(tio, a.yes)
 }

@@ -10,8 +10,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"pilot/backend/cli/visible"
 	"pilot/backend/service"
-	"pilot/backend/visible"
 )
 
 const modelsUsage = `usage:
@@ -46,7 +46,7 @@ func Models(ctx context.Context, args []string, tio IO) int {
 	}
 	dir, _ = filepath.Abs(dir)
 	return withService(ctx, tio, func(svc *service.Service) int {
-		ms, err := svc.ModelsIn(ctx, dir, *provider)
+		ms, err := svc.Settings.ModelsIn(ctx, dir, *provider)
 		switch {
 		case errors.Is(err, service.ErrSettings):
 			fmt.Fprintf(tio.Stderr, "pilot models: %v\n", err)

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"pilot/backend/cli/visible"
 	"pilot/backend/service"
-	"pilot/backend/visible"
 	"pilot/backend/wire"
 )
 
@@ -23,14 +23,9 @@ const (
 // interrupted, and 1 (2 for a usage error) with a one-line reason
 // otherwise.
 func Prompt(ctx context.Context, args []string, tio IO) int {
-	a, err := parseRunArgs(args, true)
-	if errors.Is(err, errHelp) {
-		fmt.Fprint(tio.Stdout, usage)
-		return exitOK
-	}
-	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
-		return exitUsage
+	a, code, ok := parseRun(args, true, tio)
+	if !ok {
+		return code
 	}
 	in, err := promptText(ctx, a.prompt, tio.Stdin, tio.Stderr)
 	if err != nil {
@@ -59,7 +54,7 @@ func Prompt(ctx context.Context, args []string, tio IO) int {
 // text, and waits for the end of the turn; a cancelled ctx cancels the
 // turn.
 func (h *headless) turn(ctx context.Context, in stdinPrompt) (wire.TurnEndReason, error) {
-	prompt, err := h.svc.ExpandCommand(ctx, h.sess.ID, in.prompt)
+	prompt, err := h.svc.Turns.ExpandCommand(ctx, h.sess.ID, in.prompt)
 	if err != nil {
 		return "", err
 	}
@@ -68,7 +63,7 @@ func (h *headless) turn(ctx context.Context, in stdinPrompt) (wire.TurnEndReason
 		typed = in.prompt // the transcript shows the command as typed
 	}
 	in.prompt = prompt
-	if err := h.svc.Send(ctx, h.sess.ID, typed, in.text()); err != nil {
+	if err := h.svc.Turns.Send(ctx, h.sess.ID, typed, in.text()); err != nil {
 		return "", err
 	}
 	select {
@@ -79,7 +74,7 @@ func (h *headless) turn(ctx context.Context, in stdinPrompt) (wire.TurnEndReason
 		// commands, helpers, MCP calls, fetches, compaction: see
 		// interrupt_e2e_test.go); reads cannot block (non-regular files
 		// are refused).
-		_ = h.svc.CancelTurn(h.sess.ID)
+		_ = h.svc.Turns.Cancel(h.sess.ID)
 		return <-h.term.done, nil
 	}
 }
@@ -87,7 +82,7 @@ func (h *headless) turn(ctx context.Context, in stdinPrompt) (wire.TurnEndReason
 // stopJobs stops the background jobs the run started (a run's jobs end
 // with its turn, interrupted or not) and says which.
 func (h *headless) stopJobs(ctx context.Context) {
-	for _, j := range h.svc.StopJobs(context.WithoutCancel(ctx), h.sess.ID) {
+	for _, j := range h.svc.Jobs.StopAll(context.WithoutCancel(ctx), h.sess.ID) {
 		fmt.Fprintf(h.term.tio.Stderr, "pilot: stopped background job %s at the end of the run: %s\n", j.ID, visible.Line(j.Command))
 	}
 }

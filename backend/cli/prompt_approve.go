@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"pilot/backend/visible"
+	"pilot/backend/cli/visible"
 	"pilot/backend/wire"
 )
 
@@ -61,7 +61,7 @@ func (t *terminal) decide(a wire.Approval) {
 		t.answer.DecideCommand(a.ID, wire.CommandDecision{Approve: yes, AlwaysAllow: always, Feedback: feedback})
 		return
 	}
-	v, err := t.answer.GetChange(a.ID)
+	v, err := t.answer.Change(a.ID)
 	if err != nil {
 		return // withdrawn meanwhile
 	}
@@ -115,7 +115,7 @@ func (t *terminal) describe(a wire.Approval) {
 	if a.Kind != wire.ApprovalChange {
 		return
 	}
-	v, err := t.answer.GetChange(a.ID)
+	v, err := t.answer.Change(a.ID)
 	if err != nil {
 		return
 	}

@@ -25,6 +25,22 @@ type runArgs struct {
 // errHelp: the command line asks for the usage (--help or -h).
 var errHelp = errors.New("help")
 
+// parseRun reads the command line of `pilot -p` (withPrompt) or `pilot
+// repl`; when it asks for help (printed, exit 0) or is wrong (a one-line
+// reason, exit 2), ok is false and code is the exit code.
+func parseRun(args []string, withPrompt bool, tio IO) (a runArgs, code int, ok bool) {
+	a, err := parseRunArgs(args, withPrompt)
+	if errors.Is(err, errHelp) {
+		fmt.Fprint(tio.Stdout, usage)
+		return a, exitOK, false
+	}
+	if err != nil {
+		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
+		return a, exitUsage, false
+	}
+	return a, exitOK, true
+}
+
 // parseRunArgs reads the flags of `pilot -p PROMPT` (withPrompt) or
 // `pilot repl`; --flag=value and --flag value both work.
 func parseRunArgs(args []string, withPrompt bool) (runArgs, error) {

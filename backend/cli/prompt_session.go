@@ -45,18 +45,18 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 		return nil, err
 	}
 	h.svc = svc
-	h.term.answer = svc
+	h.term.answer = svc.Approvals
 	if err := h.session(ctx, a, tio.Getenv); err != nil {
 		h.close()
 		return nil, err
 	}
-	for _, problem := range svc.MCPReady(ctx, h.root()) {
+	for _, problem := range svc.MCP.Ready(ctx, h.root()) {
 		fmt.Fprintf(tio.Stderr, "pilot: %s\n", problem)
 	}
 	for _, note := range untrustedRules(svc, h.project) {
 		fmt.Fprintf(tio.Stderr, "pilot: %s\n", note)
 	}
-	for _, warning := range svc.SettingsWarnings(h.project) {
+	for _, warning := range svc.Settings.Warnings(h.project) {
 		fmt.Fprintf(tio.Stderr, "pilot: %s\n", warning)
 	}
 	return h, nil
@@ -79,11 +79,11 @@ func (h *headless) session(ctx context.Context, a runArgs, getenv func(string) s
 	if dir == "" {
 		dir = "."
 	}
-	p, err := h.svc.OpenProject(ctx, dir)
+	p, err := h.svc.Projects.Open(ctx, dir)
 	if err != nil {
 		return err
 	}
-	s, err := h.svc.StartSession(ctx, p.ID, service.SessionStart{Mode: a.approve, Worktree: a.worktree})
+	s, err := h.svc.Sessions.Start(ctx, p.ID, service.SessionStart{Mode: a.approve, Worktree: a.worktree})
 	if err != nil {
 		return err
 	}
@@ -98,17 +98,17 @@ func (h *headless) session(ctx context.Context, a runArgs, getenv func(string) s
 // that the first change is told as a change; a session of another
 // project than inProject (0: any) is refused.
 func (h *headless) resume(ctx context.Context, id, inProject int64) error {
-	s, p, err := h.svc.ResumeSession(ctx, id)
+	s, p, err := h.svc.Sessions.Resume(ctx, id)
 	if err != nil {
 		return err
 	}
 	if inProject != 0 && s.ProjectID != inProject {
 		return fmt.Errorf("session %d belongs to another project; run pilot repl --resume %d there", id, id)
 	}
-	if s, err = h.svc.SetSessionMode(ctx, id, string(h.runMode)); err != nil {
+	if s, err = h.svc.Sessions.SetMode(ctx, id, string(h.runMode)); err != nil {
 		return err
 	}
-	todos, err := h.svc.SessionTodos(ctx, id)
+	todos, err := h.svc.Sessions.Todos(ctx, id)
 	if err != nil {
 		return err
 	}

@@ -11,14 +11,14 @@ import (
 
 	"golang.org/x/term"
 
-	"pilot/backend/visible"
+	"pilot/backend/cli/visible"
 	"pilot/backend/wire"
 )
 
 // answerer takes the user's decisions: the service's approval methods,
 // which the window calls too.
 type answerer interface {
-	GetChange(approvalID string) (wire.ChangeView, error)
+	Change(approvalID string) (wire.ChangeView, error)
 	DecideChange(approvalID string, d wire.ChangeDecision) error
 	DecideCommand(approvalID string, d wire.CommandDecision) error
 }

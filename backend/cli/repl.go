@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,14 +17,9 @@ import (
 // message, the answer streams back, `exit` or Ctrl+D leaves, and Ctrl+C
 // cancels the running turn (at the prompt it only reminds how to leave).
 func Repl(ctx context.Context, args []string, tio IO) int {
-	a, err := parseRunArgs(args, false)
-	if errors.Is(err, errHelp) {
-		fmt.Fprint(tio.Stdout, usage)
-		return exitOK
-	}
-	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
-		return exitUsage
+	a, code, ok := parseRun(args, false, tio)
+	if !ok {
+		return code
 	}
 	// Ctrl+C must not end the REPL, so the REPL handles the signals itself
 	// and runs on a context that only SIGTERM ends.
@@ -103,7 +97,7 @@ func Repl(ctx context.Context, args []string, tio IO) int {
 // the REPL.
 func (h *headless) replTurn(ctx context.Context, text string, sig <-chan os.Signal, tio IO) (int, bool) {
 	typed := text
-	text, err := h.svc.ExpandCommand(ctx, h.sess.ID, text)
+	text, err := h.svc.Turns.ExpandCommand(ctx, h.sess.ID, text)
 	if err != nil {
 		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
 		return 0, false
@@ -111,7 +105,7 @@ func (h *headless) replTurn(ctx context.Context, text string, sig <-chan os.Sign
 	if text == typed {
 		typed = "" // not a command
 	}
-	if err := h.svc.Send(ctx, h.sess.ID, typed, text); err != nil {
+	if err := h.svc.Turns.Send(ctx, h.sess.ID, typed, text); err != nil {
 		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
 		return 0, false
 	}
@@ -133,7 +127,7 @@ func (h *headless) replTurn(ctx context.Context, text string, sig <-chan os.Sign
 			return 0, false
 		case s := <-sig:
 			quit = quit || s == syscall.SIGTERM
-			_ = h.svc.CancelTurn(h.sess.ID)
+			_ = h.svc.Turns.Cancel(h.sess.ID)
 		}
 	}
 }

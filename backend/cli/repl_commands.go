@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"pilot/backend/service"
 	"strconv"
 	"strings"
+
+	"pilot/backend/service"
 )
 
 // replCommands are the REPL's slash commands, in the order /help lists them.
@@ -54,7 +55,7 @@ func (h *headless) command(ctx context.Context, line string, tio IO) (exit bool)
 	case "/resume":
 		err = h.resumeCommand(ctx, arg, tio)
 	case "/compact":
-		err = h.svc.CompactNow(ctx, h.sess.ID)
+		err = h.svc.Turns.Compact(ctx, h.sess.ID)
 		if err == nil {
 			fmt.Fprintf(tio.Stderr, "Compacted session %d: older turns are now a summary.\n", h.sess.ID)
 		}
@@ -70,7 +71,7 @@ func (h *headless) command(ctx context.Context, line string, tio IO) (exit bool)
 // clear starts a new session in the project with the current one's
 // provider, model and mode; the current one goes if nobody wrote in it.
 func (h *headless) clear(ctx context.Context, tio IO) error {
-	s, err := h.svc.StartSession(ctx, h.sess.ProjectID, service.SessionStart{Mode: h.runMode, Provider: h.sess.Provider, Model: h.sess.Model})
+	s, err := h.svc.Sessions.Start(ctx, h.sess.ProjectID, service.SessionStart{Mode: h.runMode, Provider: h.sess.Provider, Model: h.sess.Model})
 	if err != nil {
 		return err
 	}
@@ -88,7 +89,7 @@ func (h *headless) model(ctx context.Context, id string, tio IO) error {
 		fmt.Fprintf(tio.Stderr, "Session %d uses %s (%s). /model ID switches it.\n", h.sess.ID, model, h.sess.Provider)
 		return nil
 	}
-	s, err := h.svc.SetSessionModel(ctx, h.sess.ID, id)
+	s, err := h.svc.Sessions.SetModel(ctx, h.sess.ID, id)
 	if err != nil {
 		return err
 	}

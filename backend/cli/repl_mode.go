@@ -12,7 +12,7 @@ func (h *headless) mode(ctx context.Context, arg string, tio IO) error {
 		fmt.Fprintf(tio.Stderr, "Session %d is in %s mode. /mode plan|ask|edits|all|none switches it.\n", h.sess.ID, h.runMode)
 		return nil
 	}
-	s, err := h.svc.SetSessionMode(ctx, h.sess.ID, arg)
+	s, err := h.svc.Sessions.SetMode(ctx, h.sess.ID, arg)
 	if err != nil {
 		return err
 	}

@@ -114,7 +114,7 @@ func runRules(ctx context.Context, args []string, tio IO) int {
 		return exitFailure
 	}
 	return withService(ctx, tio, func(svc *service.Service) int {
-		p, err := svc.FindProject(ctx, dir)
+		p, err := svc.Projects.Find(ctx, dir)
 		opened := err == nil
 		if errors.Is(err, service.ErrNotFound) {
 			err = nil
@@ -128,7 +128,7 @@ func runRules(ctx context.Context, args []string, tio IO) int {
 			return listRules(ctx, svc, p, opened, dir, a.json, tio)
 		case "add":
 			if !opened {
-				if p, err = svc.AddProject(ctx, dir); err != nil {
+				if p, err = svc.Projects.Add(ctx, dir); err != nil {
 					fmt.Fprintf(tio.Stderr, "pilot rules add: %v\n", err)
 					return exitFailure
 				}
@@ -147,12 +147,12 @@ func listRules(ctx context.Context, svc *service.Service, p wire.Project, opened
 	var ls []wire.Rule
 	if opened {
 		var err error
-		if ls, err = svc.ListRules(ctx, p.ID); err != nil {
+		if ls, err = svc.Rules.List(ctx, p.ID); err != nil {
 			fmt.Fprintf(tio.Stderr, "pilot rules list: %v\n", err)
 			return exitFailure
 		}
 	}
-	imported := svc.ImportedRulesIn(dir)
+	imported := svc.Rules.ImportedIn(dir)
 	if asJSON {
 		lines := make([]wire.RuleLine, len(ls))
 		for i, l := range ls {
@@ -201,7 +201,7 @@ func listRules(ctx context.Context, svc *service.Service, p wire.Project, opened
 }
 
 func addRule(ctx context.Context, svc *service.Service, p wire.Project, a rulesArgs, tio IO) int {
-	stored, err := svc.AddRule(ctx, p.ID, a.pos[1], a.pos[2], a.pos[0])
+	stored, err := svc.Rules.Add(ctx, p.ID, a.pos[1], a.pos[2], a.pos[0])
 	var inv *service.InvalidRule
 	switch {
 	case errors.As(err, &inv):
@@ -215,7 +215,7 @@ func addRule(ctx context.Context, svc *service.Service, p wire.Project, a rulesA
 }
 
 func removeRule(ctx context.Context, svc *service.Service, p wire.Project, id int64, asJSON bool, tio IO) int {
-	r, err := svc.RemoveRule(ctx, p.ID, id)
+	r, err := svc.Rules.Remove(ctx, p.ID, id)
 	switch {
 	case errors.Is(err, service.ErrNotFound):
 		fmt.Fprintf(tio.Stderr, "pilot rules remove: %s has no rule %d; pilot rules list shows its rules.\n", p.Path, id)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -13,8 +14,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"pilot/backend/cli/visible"
 	"pilot/backend/service"
-	"pilot/backend/visible"
 	"pilot/backend/wire"
 )
 
@@ -42,6 +43,49 @@ type sessionArgs struct {
 	format  string
 	json    bool
 	flags   map[string]bool // the flags without a value parseSessionArgsWith was given
+}
+
+// oneSession is a command line of flags and one SESSION id (`pilot
+// rewind`, `pilot worktree merge`), with --force and --json.
+type oneSession struct {
+	session     int64
+	force, json bool
+}
+
+// flagSet is a command's flags, its errors returned, never printed.
+func flagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parse reads the flags of fs (the command's own, and --force and
+// --json) wherever they stand in args (the SESSION id may come first),
+// and the one SESSION id, a positive number; listedBy is the command that
+// lists the ids.
+func (o *oneSession) parse(fs *flag.FlagSet, args []string, listedBy string) error {
+	fs.BoolVar(&o.force, "force", false, "")
+	fs.BoolVar(&o.json, "json", false, "")
+	var pos []string
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			return err
+		}
+		args = fs.Args()
+		if len(args) > 0 {
+			pos = append(pos, args[0])
+			args = args[1:]
+		}
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("expected one SESSION id, got %d", len(pos))
+	}
+	id, err := strconv.ParseInt(pos[0], 10, 64)
+	if err != nil || id <= 0 {
+		return fmt.Errorf("%q is not a session id (a number, see `%s`)", pos[0], listedBy)
+	}
+	o.session = id
+	return nil
 }
 
 // parseSessionArgs reads flags wherever they stand; --flag=value and
@@ -162,12 +206,12 @@ func Sessions(ctx context.Context, svc *service.Service, args []string, stdout, 
 	case "import":
 		err = importFile(ctx, svc, a, stdout)
 	case "changes":
-		if _, err = svc.SessionRecord(ctx, id); err == nil {
+		if _, err = svc.Records.Get(ctx, id); err == nil {
 			err = showChanges(ctx, svc, id, a.json, stdout)
 		}
 	case "export":
 		var text string
-		if text, err = svc.ExportSession(ctx, id, a.format); err == nil {
+		if text, err = svc.Sessions.Export(ctx, id, a.format); err == nil {
 			out, flush := shownOut(stdout, a.format == "json")
 			_, err = io.WriteString(out, text)
 			flush()
@@ -195,7 +239,7 @@ func project(ctx context.Context, svc *service.Service, a sessionArgs, stdout io
 	if err != nil {
 		return wire.Project{}, false, err
 	}
-	p, err := svc.FindProject(ctx, abs)
+	p, err := svc.Projects.Find(ctx, abs)
 	if errors.Is(err, service.ErrNotFound) {
 		if !a.json {
 			fmt.Fprintf(stdout, "No sessions: %s has not been opened in Pilot yet.\n", abs)
@@ -210,7 +254,7 @@ func listSessions(ctx context.Context, svc *service.Service, a sessionArgs, stdo
 	if !ok || err != nil {
 		return err
 	}
-	xs, err := svc.SessionRecords(ctx, p.ID)
+	xs, err := svc.Records.List(ctx, p.ID)
 	if err != nil {
 		return err
 	}
@@ -236,7 +280,7 @@ func searchSessions(ctx context.Context, svc *service.Service, a sessionArgs, st
 	if !ok || err != nil {
 		return err
 	}
-	hits, err := svc.SearchRecords(ctx, p.ID, a.pos[0])
+	hits, err := svc.Records.Search(ctx, p.ID, a.pos[0])
 	if err != nil {
 		return err
 	}
@@ -263,11 +307,11 @@ func printHits(ctx context.Context, svc *service.Service, hits []wire.SearchReco
 		bySession[h.SessionID] = append(bySession[h.SessionID], h)
 	}
 	for i, id := range order {
-		s, err := svc.SessionRecord(ctx, id)
+		s, err := svc.Records.Get(ctx, id)
 		if err != nil {
 			return err
 		}
-		msgs, err := svc.SessionMessageIDs(ctx, id)
+		msgs, err := svc.Records.MessageIDs(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -293,7 +337,7 @@ func hitKindText(k string) string {
 }
 
 func showSession(ctx context.Context, svc *service.Service, id int64, asJSON bool, stdout io.Writer) error {
-	t, err := svc.SessionTranscript(ctx, id)
+	t, err := svc.Records.Transcript(ctx, id)
 	if err != nil {
 		return err
 	}

@@ -13,13 +13,13 @@ import (
 // the session of a JSON export (`pilot sessions export ID --format json`)
 // to the project at DIR (default: the current directory), which is
 // remembered as opened if it was not yet. The session comes in at the
-// user's default approval mode (service.ImportSession).
+// user's default approval mode (service Records.Import).
 func importFile(ctx context.Context, svc *service.Service, a sessionArgs, stdout io.Writer) error {
 	dir := a.project
 	if dir == "" {
 		dir = "."
 	}
-	x, p, err := svc.ImportSession(ctx, dir, a.pos[0])
+	x, p, err := svc.Records.Import(ctx, dir, a.pos[0])
 	if err != nil {
 		return err
 	}

@@ -30,7 +30,7 @@ the tool names hooks see. Nothing is started or run. The project is
 // runSetup runs `pilot setup`.
 func runSetup(ctx context.Context, args []string, tio IO) int {
 	return runInProject(ctx, args, tio, "setup", setupUsage, []string{"--json"}, func(svc *service.Service, dir string, asJSON bool) int {
-		s := svc.Setup(dir)
+		s := svc.Setup.In(dir)
 		if asJSON {
 			if err := json.NewEncoder(tio.Stdout).Encode(s); err != nil {
 				return exitFailure

@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/term"
 
-	"pilot/backend/visible"
+	"pilot/backend/cli/visible"
 )
 
 // Outside text (a project file's hook command, a server's name, the

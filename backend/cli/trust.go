@@ -36,7 +36,7 @@ func runTrust(ctx context.Context, args []string, tio IO) int {
 }
 
 func trustProject(svc *service.Service, dir string, yes bool, tio IO) error {
-	p, err := svc.MCPTrustPromptIn(dir)
+	p, err := svc.MCP.TrustPromptIn(dir)
 	if err != nil {
 		return err
 	}
@@ -46,21 +46,13 @@ func trustProject(svc *service.Service, dir string, yes bool, tio IO) error {
 		return nil
 	}
 	printTrust(w, p)
-	if !yes {
-		if !isTerminal(tio.Stdin) {
-			return errors.New("not trusted: run it again with --yes to trust these files as shown, or in a terminal to be asked")
-		}
-		fmt.Fprint(w, "Trust these files as they are? [y/N] ")
-		line, _ := bufio.NewReader(tio.Stdin).ReadString('\n')
-		if l := strings.ToLower(strings.TrimSpace(line)); l != "y" && l != "yes" {
-			return errors.New("not trusted; the servers stay off, the allow rules do not apply and the hooks do not run")
-		}
-	}
-	if err := svc.TrustProjectIn(dir, p.Token); err != nil {
-		return err
-	}
-	fmt.Fprintln(w, "Trusted. From now on, until a file changes, its MCP servers start, its allow rules apply and its hooks run in this project.")
-	return nil
+	return askTrust{
+		question:   "Trust these files as they are? [y/N] ",
+		noTerminal: "not trusted: run it again with --yes to trust these files as shown, or in a terminal to be asked",
+		refused:    "not trusted; the servers stay off, the allow rules do not apply and the hooks do not run",
+		trust:      func() error { return svc.Trust.ProjectIn(dir, p.Token) },
+		done:       "Trusted. From now on, until a file changes, its MCP servers start, its allow rules apply and its hooks run in this project.",
+	}.run(tio, yes)
 }
 
 // printTrust writes what the prompt shows, a section per file.
@@ -91,7 +83,7 @@ func printTrust(w interface{ Write([]byte) (int, error) }, p wire.MCPTrustPrompt
 // project's settings files whose allow rules do not apply, as they are
 // not trusted as they are now (their deny and ask rules apply).
 func untrustedRules(svc *service.Service, dir string) []string {
-	p, err := svc.MCPTrustPromptIn(dir)
+	p, err := svc.MCP.TrustPromptIn(dir)
 	if err != nil {
 		return nil
 	}
@@ -102,4 +94,31 @@ func untrustedRules(svc *service.Service, dir string) []string {
 		}
 	}
 	return out
+}
+
+// askTrust asks the user to trust what was shown, and trusts it on a
+// yes: given (--yes), or y or yes typed on the terminal after question;
+// else the error noTerminal (stdin is no terminal) or refused.
+type askTrust struct {
+	question, noTerminal, refused string
+	trust                         func() error
+	done                          string // said once trusted
+}
+
+func (q askTrust) run(tio IO, yes bool) error {
+	if !yes {
+		if !isTerminal(tio.Stdin) {
+			return errors.New(q.noTerminal)
+		}
+		fmt.Fprint(tio.Stdout, q.question)
+		line, _ := bufio.NewReader(tio.Stdin).ReadString('\n')
+		if l := strings.ToLower(strings.TrimSpace(line)); l != "y" && l != "yes" {
+			return errors.New(q.refused)
+		}
+	}
+	if err := q.trust(); err != nil {
+		return err
+	}
+	fmt.Fprintln(tio.Stdout, q.done)
+	return nil
 }

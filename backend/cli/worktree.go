@@ -74,7 +74,7 @@ func listWorktrees(ctx context.Context, svc *service.Service, a sessionArgs, std
 	if !ok || err != nil {
 		return err
 	}
-	ss, err := svc.WorktreeSessions(ctx, p.ID)
+	ss, err := svc.Worktrees.Sessions(ctx, p.ID)
 	if err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func listWorktrees(ctx context.Context, svc *service.Service, a sessionArgs, std
 // discardWorktree removes the session's worktree and branch; without yes
 // it only says what it would remove (exit 2).
 func discardWorktree(ctx context.Context, svc *service.Service, id int64, yes bool, tio IO) int {
-	s, err := svc.WorktreeOf(ctx, id)
+	s, err := svc.Worktrees.Of(ctx, id)
 	if err != nil {
 		return report(tio.Stderr, "discard", err)
 	}
@@ -116,7 +116,7 @@ func discardWorktree(ctx context.Context, svc *service.Service, id int64, yes bo
 		fmt.Fprintf(tio.Stderr, "pilot worktree discard: this removes the worktree %s and the branch %s of session %d, with everything in them, committed or not; run it again with --yes to do it.\n", s.Worktree, s.Branch, id)
 		return exitUsage
 	}
-	if err := svc.DiscardWorktree(ctx, id); err != nil {
+	if err := svc.Worktrees.Discard(ctx, id); err != nil {
 		if errors.Is(err, service.ErrNoSession) {
 			err = fmt.Errorf("there is no session %d", id)
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -33,36 +32,16 @@ Exit codes: 0 merged, 1 conflicts refused (or the merge failed), 2 bad input.
 
 // worktreeMergeArgs is a parsed `pilot worktree merge` command line.
 type worktreeMergeArgs struct {
-	session int64
-	hunks   []int // nil: all
-	force   bool
-	json    bool
+	oneSession
+	hunks []int // nil: all
 }
 
 func parseWorktreeMergeArgs(args []string) (worktreeMergeArgs, error) {
-	fs := flag.NewFlagSet("worktree merge", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := flagSet("worktree merge")
 	hunks := fs.String("hunks", "all", "")
 	a := worktreeMergeArgs{}
-	fs.BoolVar(&a.force, "force", false, "")
-	fs.BoolVar(&a.json, "json", false, "")
-	var pos []string
-	for len(args) > 0 {
-		if err := fs.Parse(args); err != nil {
-			return a, err
-		}
-		args = fs.Args()
-		if len(args) > 0 {
-			pos = append(pos, args[0])
-			args = args[1:]
-		}
-	}
-	if len(pos) != 1 {
-		return a, fmt.Errorf("expected one SESSION id, got %d", len(pos))
-	}
-	var err error
-	if a.session, err = strconv.ParseInt(pos[0], 10, 64); err != nil || a.session <= 0 {
-		return a, fmt.Errorf("%q is not a session id (a number, see `pilot worktree list`)", pos[0])
+	if err := a.parse(fs, args, "pilot worktree list"); err != nil {
+		return a, err
 	}
 	if *hunks == "all" {
 		return a, nil
@@ -91,7 +70,7 @@ func WorktreeMerge(ctx context.Context, svc *service.Service, a worktreeMergeArg
 		}
 		return exitFailure
 	}
-	v, err := svc.GetBranch(ctx, a.session)
+	v, err := svc.Git.Branch(ctx, a.session)
 	if err != nil {
 		return fail(err)
 	}
@@ -111,7 +90,7 @@ func WorktreeMerge(ctx context.Context, svc *service.Service, a worktreeMergeArg
 		return exitOK
 	}
 	m.Force = a.force
-	res, err := svc.MergeBranch(ctx, a.session, m)
+	res, err := svc.Git.Merge(ctx, a.session, m)
 	if err != nil {
 		return fail(err)
 	}

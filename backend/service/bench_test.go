@@ -139,14 +139,14 @@ func benchProject(b *testing.B, tree string) (*Service, int64) {
 	b.Helper()
 	dir := filepath.Join(benchTrees(b), tree)
 	w := newWorkspace(b, nil)
-	p, err := w.OpenProject(context.Background(), dir)
+	p, err := w.Projects.Open(context.Background(), dir)
 	if err != nil {
 		b.Fatal(err)
 	}
-	w.changes.active = 1
-	w.changes.changed = map[string]struct{}{}
+	w.core.changes.active = 1
+	w.core.changes.changed = map[string]struct{}{}
 	for i := range 100 {
-		w.changes.changed[fmt.Sprintf("flat/file%06d.txt", i*1000)] = struct{}{}
+		w.core.changes.changed[fmt.Sprintf("flat/file%06d.txt", i*1000)] = struct{}{}
 	}
 	return w, p.ID
 }
@@ -167,7 +167,7 @@ func BenchmarkListDir(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				l, err := w.ListDir(ctx, id, 0, wire.DirPageQuery{Dir: c.dir, Locale: "en-US", Limit: 200})
+				l, err := w.Files.ListDir(ctx, id, 0, wire.DirPageQuery{Dir: c.dir, Locale: "en-US", Limit: 200})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -192,7 +192,7 @@ func BenchmarkFindFiles(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
-				got, err := w.FindFiles(ctx, id, 0, c.query, 12)
+				got, err := w.Files.Find(ctx, id, 0, c.query, 12)
 				if err != nil {
 					b.Fatal(err)
 				}

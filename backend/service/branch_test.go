@@ -70,11 +70,11 @@ func newRepoWithWorktree(t testing.TB, files map[string]string) (git.Git, string
 func worktreeSessionIn(t testing.TB, w *Service, proj, wt, base string) int64 {
 	t.Helper()
 	ctx := context.Background()
-	p, err := w.OpenProject(ctx, proj)
+	p, err := w.Projects.Open(ctx, proj)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := w.store.CreateSession(ctx, store.NewSession{ProjectID: p.ID, Title: "x",
+	s, err := w.core.store.CreateSession(ctx, store.NewSession{ProjectID: p.ID, Title: "x",
 		Worktree: store.Worktree{Path: wt, Branch: "pilot/x", Base: base}})
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +129,7 @@ func TestMergeBranchOneOfTwoHunks(t *testing.T) {
 	if err := os.Remove(filepath.Join(f.wt, "gone.txt")); err != nil {
 		t.Fatal(err)
 	}
-	v, err := f.w.GetBranch(ctx, f.sess)
+	v, err := f.w.Git.Branch(ctx, f.sess)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestMergeBranchOneOfTwoHunks(t *testing.T) {
 	if strings.Join(got, " ") != "gone.txt#1 notes.txt#2 notes.txt#3 sub/new.txt#4" || v.Branch != "pilot/x" || v.Worktree != f.wt {
 		t.Fatalf("branch view = %+v; hunks %v", v, got)
 	}
-	res, err := f.w.MergeBranch(ctx, f.sess, wire.BranchMerge{Files: []wire.FileDecision{
+	res, err := f.w.Git.Merge(ctx, f.sess, wire.BranchMerge{Files: []wire.FileDecision{
 		{Path: "notes.txt", Hunks: []bool{true, false}},
 		{Path: "sub/new.txt", Hunks: []bool{true}},
 		{Path: "gone.txt", Hunks: []bool{true}},
@@ -159,15 +159,15 @@ func TestMergeBranchOneOfTwoHunks(t *testing.T) {
 	if read(t, filepath.Join(f.proj, "sub/new.txt")) != "new\n" || exists(filepath.Join(f.proj, "gone.txt")) {
 		t.Fatal("the new file was not created or the deleted one not deleted")
 	}
-	ms, err := f.w.store.Session(ctx, res.SessionID)
+	ms, err := f.w.core.store.Session(ctx, res.SessionID)
 	if err != nil || ms.Title != "Merge of branch pilot/x" || ms.Worktree.Path != "" {
 		t.Fatalf("merge session = %+v, %v", ms, err)
 	}
-	l, err := f.w.GetLedger(ctx, res.SessionID)
+	l, err := f.w.Ledger.Get(ctx, res.SessionID)
 	if err != nil || len(l.Checkpoints) != 1 || len(l.Files) != 3 {
 		t.Fatalf("the merge session's ledger = %+v, %v", l, err)
 	}
-	r, err := f.w.RevertCheckpoint(ctx, l.Checkpoints[0].ID, wire.RestoreInput{})
+	r, err := f.w.Ledger.RevertCheckpoint(ctx, l.Checkpoints[0].ID, wire.RestoreInput{})
 	if err != nil || len(r.Conflicts) != 0 {
 		t.Fatalf("undoing the merge = %+v, %v", r, err)
 	}
@@ -175,11 +175,11 @@ func TestMergeBranchOneOfTwoHunks(t *testing.T) {
 		t.Fatal("undoing the merge did not restore the project folder")
 	}
 	// A second merge goes to the same session.
-	res2, err := f.w.MergeBranch(ctx, f.sess, wire.BranchMerge{Files: []wire.FileDecision{{Path: "sub/new.txt", Hunks: []bool{true}}}})
+	res2, err := f.w.Git.Merge(ctx, f.sess, wire.BranchMerge{Files: []wire.FileDecision{{Path: "sub/new.txt", Hunks: []bool{true}}}})
 	if err != nil || res2.SessionID != res.SessionID {
 		t.Fatalf("second merge = %+v, %v; want session %d again", res2, err, res.SessionID)
 	}
-	if empty, _ := f.w.store.EmptySessions(ctx, 0, time.Time{}, true); slices.Contains(empty, res.SessionID) {
+	if empty, _ := f.w.core.store.EmptySessions(ctx, 0, time.Time{}, true); slices.Contains(empty, res.SessionID) {
 		t.Fatal("the merge session, which holds the merge, counts as empty and would be deleted")
 	}
 }
@@ -206,7 +206,7 @@ func TestMergeBranchConflicts(t *testing.T) {
 		{Path: "notes.txt", Hunks: []bool{true}}, {Path: "other.txt", Hunks: []bool{true}},
 		{Path: "both.txt", Hunks: []bool{true}}, {Path: "committed.txt", Hunks: []bool{true}},
 	}}
-	res, err := f.w.MergeBranch(ctx, f.sess, all)
+	res, err := f.w.Git.Merge(ctx, f.sess, all)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestMergeBranchConflicts(t *testing.T) {
 		t.Fatal("a refused merge wrote in the project folder")
 	}
 	all.Force = true
-	res, err = f.w.MergeBranch(ctx, f.sess, all)
+	res, err = f.w.Git.Merge(ctx, f.sess, all)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,11 +247,11 @@ func TestBranchBadInput(t *testing.T) {
 	f := newBranchFixture(t, nil, map[string]string{"a.txt": "a\n"})
 	ctx := context.Background()
 	put(t, filepath.Join(f.wt, "a.txt"), "b\n")
-	p, err := f.w.store.TouchProject(ctx, f.proj)
+	p, err := f.w.core.store.TouchProject(ctx, f.proj)
 	if err != nil {
 		t.Fatal(err)
 	}
-	folder, err := f.w.store.CreateSession(ctx, store.NewSession{ProjectID: p.ID})
+	folder, err := f.w.core.store.CreateSession(ctx, store.NewSession{ProjectID: p.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,16 +260,16 @@ func TestBranchBadInput(t *testing.T) {
 		call func() error
 		want string
 	}{
-		{"a folder session has no branch", func() error { _, err := f.w.GetBranch(ctx, folder.ID); return err }, "not in a worktree"},
+		{"a folder session has no branch", func() error { _, err := f.w.Git.Branch(ctx, folder.ID); return err }, "not in a worktree"},
 		{"a file not on the branch", func() error {
-			_, err := f.w.MergeBranch(ctx, f.sess, wire.BranchMerge{Files: []wire.FileDecision{{Path: "nope.txt", Hunks: []bool{true}}}})
+			_, err := f.w.Git.Merge(ctx, f.sess, wire.BranchMerge{Files: []wire.FileDecision{{Path: "nope.txt", Hunks: []bool{true}}}})
 			return err
 		}, "not a file"},
 		{"too many decisions", func() error {
-			_, err := f.w.MergeBranch(ctx, f.sess, wire.BranchMerge{Files: []wire.FileDecision{{Path: "a.txt", Hunks: []bool{true, true}}}})
+			_, err := f.w.Git.Merge(ctx, f.sess, wire.BranchMerge{Files: []wire.FileDecision{{Path: "a.txt", Hunks: []bool{true, true}}}})
 			return err
 		}, "has 1 hunks"},
-		{"an empty commit message", func() error { _, err := f.w.CommitSession(ctx, f.sess, "  "); return err }, "needs a message"},
+		{"an empty commit message", func() error { _, err := f.w.Git.Commit(ctx, f.sess, "  "); return err }, "needs a message"},
 	} {
 		err := tc.call()
 		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
@@ -293,26 +293,26 @@ func TestCommitSessionAndDraft(t *testing.T) {
 		map[string]string{"notes.txt": twelve, "mine.txt": "mine\n"})
 	ctx := context.Background()
 	put(t, filepath.Join(f.wt, "notes.txt"), strings.Replace(twelve, "two\n", "TWO\n", 1))
-	msg, err := f.w.DraftCommitMessage(ctx, f.sess)
+	msg, err := f.w.Git.DraftCommitMessage(ctx, f.sess)
 	if err != nil || msg != "Capitalise two in notes\n\nThe branch shouts." {
 		t.Fatalf("drafted %q, %v", msg, err)
 	}
 	if reqs := srv.Requests(); len(reqs) == 0 || !strings.Contains(reqs[len(reqs)-1].LastUserText, "+TWO") {
 		t.Fatalf("the model was not shown the branch's diff: %v", reqs)
 	}
-	c, err := f.w.CommitSession(ctx, f.sess, msg)
+	c, err := f.w.Git.Commit(ctx, f.sess, msg)
 	if err != nil || c.Commit == "" || strings.Join(c.Files, " ") != "notes.txt" {
 		t.Fatalf("commit on the branch = %+v, %v", c, err)
 	}
 	if got := gitIn(t, f.g, f.wt, "log", "-1", "--format=%s"); got != "Capitalise two in notes" {
 		t.Fatalf("the branch's last commit is %q", got)
 	}
-	res, err := f.w.MergeBranch(ctx, f.sess, wire.BranchMerge{Files: []wire.FileDecision{{Path: "notes.txt", Hunks: []bool{true}}}})
+	res, err := f.w.Git.Merge(ctx, f.sess, wire.BranchMerge{Files: []wire.FileDecision{{Path: "notes.txt", Hunks: []bool{true}}}})
 	if err != nil || len(res.Merged) != 1 {
 		t.Fatalf("merge = %+v, %v", res, err)
 	}
 	put(t, filepath.Join(f.proj, "mine.txt"), "the user's own work\n")
-	c, err = f.w.CommitSession(ctx, res.SessionID, "Merge pilot/x")
+	c, err = f.w.Git.Commit(ctx, res.SessionID, "Merge pilot/x")
 	if err != nil || strings.Join(c.Files, " ") != "notes.txt" {
 		t.Fatalf("commit of the merge session = %+v, %v", c, err)
 	}
@@ -325,7 +325,7 @@ func TestDraftCommitMessageWithoutProvider(t *testing.T) {
 	t.Parallel()
 	f := newBranchFixture(t, nil, map[string]string{"a.txt": "a\n"})
 	put(t, filepath.Join(f.wt, "a.txt"), "b\n")
-	_, err := f.w.DraftCommitMessage(context.Background(), f.sess)
+	_, err := f.w.Git.DraftCommitMessage(context.Background(), f.sess)
 	if err == nil || !strings.Contains(err.Error(), "no model can draft the commit message, so write it yourself: Anthropic needs an API key") {
 		t.Fatalf("drafting without a provider: %v", err)
 	}
@@ -347,7 +347,7 @@ func BenchmarkGetBranch200(b *testing.B) {
 	id := worktreeSessionIn(b, w, proj, wt, base)
 	ctx := context.Background()
 	for b.Loop() {
-		v, err := w.GetBranch(ctx, id)
+		v, err := w.Git.Branch(ctx, id)
 		if err != nil || len(v.Files) != 200 {
 			b.Fatal(len(v.Files), err)
 		}
@@ -364,7 +364,7 @@ func TestDraftCommitMessageCancelled(t *testing.T) {
 	put(t, filepath.Join(f.wt, "a.txt"), "b\n")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { _, err := f.w.DraftCommitMessage(ctx, f.sess); done <- err }()
+	go func() { _, err := f.w.Git.DraftCommitMessage(ctx, f.sess); done <- err }()
 	for len(srv.Requests()) == 0 {
 		select {
 		case err := <-done:

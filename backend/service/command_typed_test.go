@@ -27,15 +27,15 @@ func TestSlashCommandKeepsTypedText(t *testing.T) {
 	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{{Text: "Bonjour, Ada."}, {Text: "Fine."}}})
 	w, ev, p, s := openChat(t, srv, dir)
 	ctx := context.Background()
-	if err := w.SendMessage(ctx, s.ID, "/hello Ada", nil); err != nil {
+	if err := w.Turns.SendMessage(ctx, s.ID, "/hello Ada", nil); err != nil {
 		t.Fatal(err)
 	}
 	ev.wait(t, func(e any) bool { d, ok := e.(wire.TurnDonePayload); return ok && d.SessionID == s.ID })
-	plain, err := w.NewSession(ctx, p.ID) // a new one: an empty session would be reused
+	plain, err := w.Sessions.New(ctx, p.ID) // a new one: an empty session would be reused
 	if err != nil || plain.ID == s.ID {
 		t.Fatalf("second session %+v %v", plain, err)
 	}
-	if err := w.SendMessage(ctx, plain.ID, "plain words", nil); err != nil {
+	if err := w.Turns.SendMessage(ctx, plain.ID, "plain words", nil); err != nil {
 		t.Fatal(err)
 	}
 	ev.wait(t, func(e any) bool { d, ok := e.(wire.TurnDonePayload); return ok && d.SessionID == plain.ID })
@@ -49,7 +49,7 @@ func TestSlashCommandKeepsTypedText(t *testing.T) {
 	}
 	var users [][2]string
 	for _, id := range []int64{s.ID, plain.ID} {
-		d, err := w.GetSession(ctx, id, 0)
+		d, err := w.Sessions.Get(ctx, id, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

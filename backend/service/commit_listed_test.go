@@ -20,11 +20,11 @@ func TestCommitSessionLeavesListedFiles(t *testing.T) {
 	g, proj, _, _ := newRepoWithWorktree(t, map[string]string{"a.txt": "a\n", ".gitignore": "*.log\n"})
 	w := newWorkspace(t, nil)
 	ctx := context.Background()
-	p, err := w.OpenProject(ctx, proj)
+	p, err := w.Projects.Open(ctx, proj)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, err := w.store.CreateSession(ctx, store.NewSession{ProjectID: p.ID, Title: "folder"})
+	sess, err := w.core.store.CreateSession(ctx, store.NewSession{ProjectID: p.ID, Title: "folder"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestCommitSessionLeavesListedFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	cmd, err := w.ledger.BeforeCommand(ctx, root)
+	cmd, err := w.core.ledger.BeforeCommand(ctx, root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestCommitSessionLeavesListedFiles(t *testing.T) {
 	if _, err := cmd.Finish(ctx, sess.ID, 0, "$ make"); err != nil {
 		t.Fatal(err)
 	}
-	v, err := w.GetLedger(ctx, sess.ID)
+	v, err := w.Ledger.Get(ctx, sess.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestCommitSessionLeavesListedFiles(t *testing.T) {
 	if strings.Join(listed, " ") != ".git/hooks/pre-commit build.log" || len(v.Files) != 3 {
 		t.Fatalf("the ledger lists %+v", v.Files)
 	}
-	c, err := w.CommitSession(ctx, sess.ID, "Change a")
+	c, err := w.Git.Commit(ctx, sess.ID, "Change a")
 	if err != nil || strings.Join(c.Files, " ") != "a.txt" {
 		t.Fatalf("commit = %+v, %v; want a.txt only", c, err)
 	}

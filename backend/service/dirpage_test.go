@@ -34,7 +34,7 @@ func pagedProject(t *testing.T, files ...string) (*Service, int64, string) {
 			t.Fatal(err)
 		}
 	}
-	p, err := w.OpenProject(context.Background(), dir)
+	p, err := w.Projects.Open(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestListDirPages(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			p, err := w.ListDir(ctx, id, 0, wire.DirPageQuery{Locale: "en-US", Offset: c.offset, Limit: c.limit})
+			p, err := w.Files.ListDir(ctx, id, 0, wire.DirPageQuery{Locale: "en-US", Offset: c.offset, Limit: c.limit})
 			if c.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 					t.Fatalf("err %v, want %q", err, c.wantErr)
@@ -112,7 +112,7 @@ func TestListDirPages(t *testing.T) {
 			}
 		})
 	}
-	p, err := w.ListDir(ctx, id, 0, wire.DirPageQuery{Limit: 3})
+	p, err := w.Files.ListDir(ctx, id, 0, wire.DirPageQuery{Limit: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,11 +131,11 @@ func TestListDirErrors(t *testing.T) {
 		{"f.txt", "is a file, not a folder"},
 		{"../outside", "outside"},
 	} {
-		if _, err := w.ListDir(ctx, id, 0, wire.DirPageQuery{Dir: c.dir, Limit: 10}); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := w.Files.ListDir(ctx, id, 0, wire.DirPageQuery{Dir: c.dir, Limit: 10}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("ListDir(%q) err %v, want %q", c.dir, err, c.want)
 		}
 	}
-	if _, err := w.ListDir(ctx, 9999, 0, wire.DirPageQuery{Limit: 10}); err == nil {
+	if _, err := w.Files.ListDir(ctx, 9999, 0, wire.DirPageQuery{Limit: 10}); err == nil {
 		t.Error("ListDir of an unknown project succeeded")
 	}
 }
@@ -149,7 +149,7 @@ func TestListDirBetweenPages(t *testing.T) {
 	settle(t, big)
 	ctx := context.Background()
 	q := wire.DirPageQuery{Dir: "big", Locale: "en", Limit: 1000}
-	first, err := w.ListDir(ctx, id, 0, q)
+	first, err := w.Files.ListDir(ctx, id, 0, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestListDirBetweenPages(t *testing.T) {
 	}
 
 	q.Version, q.Offset = first.Version, 1000
-	second, err := w.ListDir(ctx, id, 0, q)
+	second, err := w.Files.ListDir(ctx, id, 0, q)
 	if err != nil || second.Version != first.Version || second.Entries[0].Name != "f1000.txt" {
 		t.Fatalf("unchanged folder: version %d→%d, first %q, %v", first.Version, second.Version, second.Entries[0].Name, err)
 	}
@@ -171,7 +171,7 @@ func TestListDirBetweenPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	q.Offset = 2000
-	third, err := w.ListDir(ctx, id, 0, q)
+	third, err := w.Files.ListDir(ctx, id, 0, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestListDirBetweenPages(t *testing.T) {
 	// A fresh listing of a folder that did not change keeps its version.
 	settle(t, big)
 	q.Version, q.Offset = 0, 0
-	again, err := w.ListDir(ctx, id, 0, q)
+	again, err := w.Files.ListDir(ctx, id, 0, q)
 	if err != nil || again.Version != third.Version || again.Entries[0].Name != "a-new.txt" {
 		t.Fatalf("fresh listing of the same entries: version %d, want %d; first %q; %v", again.Version, third.Version, again.Entries[0].Name, err)
 	}
@@ -196,7 +196,7 @@ func TestListDirMarksAreCurrent(t *testing.T) {
 	settle(t, filepath.Join(root, "flat"))
 	ctx := context.Background()
 	q := wire.DirPageQuery{Dir: "flat", Limit: 10}
-	first, err := w.ListDir(ctx, id, 0, q)
+	first, err := w.Files.ListDir(ctx, id, 0, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,12 +204,12 @@ func TestListDirMarksAreCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.mu.Lock()
-	w.changes.changed = map[string]struct{}{"flat/f2995.txt": {}}
-	w.changes.root = real // the active session works in the project folder
-	w.mu.Unlock()
+	w.core.mu.Lock()
+	w.core.changes.changed = map[string]struct{}{"flat/f2995.txt": {}}
+	w.core.changes.root = real // the active session works in the project folder
+	w.core.mu.Unlock()
 	q.Version, q.Offset = first.Version, 2990
-	p, err := w.ListDir(ctx, id, 0, q)
+	p, err := w.Files.ListDir(ctx, id, 0, q)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func Doctor(ctx context.Context, home string) wire.DoctorReport {
 		defer doctorFolders(ctx, home)()
 	}
 	r := doctorReport(doctor.Run(ctx))
-	l := newLanguages(nil, user, 0, nil)
+	l := newDiagnostics(nil, user, 0, nil)
 	defer l.close()
 	r.LanguageServers = markUser(l.current().Servers(""), user)
 	return r

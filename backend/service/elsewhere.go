@@ -1,7 +1,6 @@
 package service
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,10 +11,12 @@ import (
 	"strings"
 	"sync"
 
-	"pilot/backend/present"
-	"pilot/backend/store"
 	"pilot/backend/wire"
 )
+
+// elsewhere marks the sessions whose turn this process runs, for the
+// other processes, and reads theirs.
+type elsewhere struct{ *core }
 
 // runningDir is where every Pilot process on a PILOT_HOME marks the
 // sessions whose turn it runs: `running/<session id>.lock`, locked
@@ -45,39 +46,39 @@ type heldMarker struct {
 	m marker
 }
 
-func (w *Service) markerPath(id int64) string {
-	return filepath.Join(w.home, runningDir, strconv.FormatInt(id, 10)+".lock")
+func (el *elsewhere) markerPath(id int64) string {
+	return filepath.Join(el.home, runningDir, strconv.FormatInt(id, 10)+".lock")
 }
 
 // markRunning takes (or updates) the marker of a session whose turn this
 // process runs. A marker another live process holds (the same session run
 // twice at once) is left to it and logged.
-func (w *Service) markRunning(id int64, state wire.AgentStatus) {
-	w.markers.mu.Lock()
-	defer w.markers.mu.Unlock()
-	h := w.markers.held[id]
+func (el *elsewhere) markRunning(id int64, state wire.AgentStatus) {
+	el.markers.mu.Lock()
+	defer el.markers.mu.Unlock()
+	h := el.markers.held[id]
 	if h == nil {
-		f, err := w.takeMarker(id)
+		f, err := el.takeMarker(id)
 		if err != nil {
-			w.log.Warn("marking the session running for other Pilot processes; they show it as the store saved it", "session", id, "err", err)
+			el.log.Warn("marking the session running for other Pilot processes; they show it as the store saved it", "session", id, "err", err)
 			return
 		}
-		if w.markers.held == nil {
-			w.markers.held = map[int64]*heldMarker{}
+		if el.markers.held == nil {
+			el.markers.held = map[int64]*heldMarker{}
 		}
 		h = &heldMarker{f: f, m: marker{Pid: os.Getpid()}}
-		w.markers.held[id] = h
+		el.markers.held[id] = h
 	}
 	h.m.State = state
-	w.writeMarker(id, h)
+	el.writeMarker(id, h)
 }
 
 // markWaiting adds the approval a (when it has an id) to those waiting in
 // a session this process runs, or takes out the one approvalID names.
-func (w *Service) markWaiting(id int64, a wire.Approval, approvalID string) {
-	w.markers.mu.Lock()
-	defer w.markers.mu.Unlock()
-	h := w.markers.held[id]
+func (el *elsewhere) markWaiting(id int64, a wire.Approval, approvalID string) {
+	el.markers.mu.Lock()
+	defer el.markers.mu.Unlock()
+	h := el.markers.held[id]
 	if h == nil {
 		return
 	}
@@ -85,26 +86,26 @@ func (w *Service) markWaiting(id int64, a wire.Approval, approvalID string) {
 	if a.ID != "" {
 		h.m.Waiting = append(h.m.Waiting, a)
 	}
-	w.writeMarker(id, h)
+	el.writeMarker(id, h)
 }
 
 // writeMarker rewrites a held marker (a reader meanwhile reads a run in an
 // unknown state).
-func (w *Service) writeMarker(id int64, h *heldMarker) {
+func (el *elsewhere) writeMarker(id int64, h *heldMarker) {
 	data, _ := json.Marshal(h.m)
 	err := h.f.Truncate(0)
 	if err == nil {
 		_, err = h.f.WriteAt(data, 0)
 	}
 	if err != nil {
-		w.log.Warn("writing the session's marker", "session", id, "err", err)
+		el.log.Warn("writing the session's marker", "session", id, "err", err)
 	}
 }
 
 // takeMarker opens and locks a session's marker, retrying once when the
 // file it locked was removed meanwhile (its previous holder let it go).
-func (w *Service) takeMarker(id int64) (*os.File, error) {
-	path := w.markerPath(id)
+func (el *elsewhere) takeMarker(id int64) (*os.File, error) {
+	path := el.markerPath(id)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, err
 	}
@@ -128,72 +129,72 @@ func (w *Service) takeMarker(id int64) (*os.File, error) {
 
 // markDone lets a session's marker go: removed, then unlocked (a reader
 // that opened it before sees it free).
-func (w *Service) markDone(id int64) {
-	w.markers.mu.Lock()
-	defer w.markers.mu.Unlock()
-	h := w.markers.held[id]
+func (el *elsewhere) markDone(id int64) {
+	el.markers.mu.Lock()
+	defer el.markers.mu.Unlock()
+	h := el.markers.held[id]
 	if h == nil {
 		return
 	}
-	delete(w.markers.held, id)
-	if err := os.Remove(w.markerPath(id)); err != nil && !os.IsNotExist(err) {
-		w.log.Warn("removing the session's marker", "session", id, "err", err)
+	delete(el.markers.held, id)
+	if err := os.Remove(el.markerPath(id)); err != nil && !os.IsNotExist(err) {
+		el.log.Warn("removing the session's marker", "session", id, "err", err)
 	}
 	h.f.Close()
 }
 
 // dropMarkers lets every marker go (Close).
-func (w *Service) dropMarkers() {
-	w.markers.mu.Lock()
-	ids := make([]int64, 0, len(w.markers.held))
-	for id := range w.markers.held {
+func (el *elsewhere) dropMarkers() {
+	el.markers.mu.Lock()
+	ids := make([]int64, 0, len(el.markers.held))
+	for id := range el.markers.held {
 		ids = append(ids, id)
 	}
-	w.markers.mu.Unlock()
+	el.markers.mu.Unlock()
 	for _, id := range ids {
-		w.markDone(id)
+		el.markDone(id)
 	}
 }
 
-// subscribeMarkers keeps this process's markers: taken at a turn's first
+// subscribe keeps this process's markers: taken at a turn's first
 // state, updated at each and at each approval asked or decided, let go
 // when it ends.
-func (w *Service) subscribeMarkers() {
-	subscribe(&w.subs, wire.AgentState, func(p wire.StatePayload) {
+func (el *elsewhere) subscribe() {
+	subscribe(&el.subs, wire.AgentState, func(p wire.StatePayload) {
 		if p.State == wire.StateIdle || p.State == wire.StateError {
-			w.markDone(p.SessionID)
+			el.markDone(p.SessionID)
 			return
 		}
-		w.markRunning(p.SessionID, p.State)
+		el.markRunning(p.SessionID, p.State)
 	})
-	subscribe(&w.subs, wire.AgentApproval, func(p wire.ApprovalPayload) { w.markWaiting(p.SessionID, p.Approval, "") })
-	subscribe(&w.subs, wire.AgentApprovalDone, func(p wire.ApprovalDonePayload) {
-		w.markWaiting(p.SessionID, wire.Approval{}, p.ApprovalID)
+	subscribe(&el.subs, wire.AgentApproval, func(p wire.ApprovalPayload) { el.markWaiting(p.SessionID, p.Approval, "") })
+	subscribe(&el.subs, wire.AgentApprovalDone, func(p wire.ApprovalDonePayload) {
+		el.markWaiting(p.SessionID, wire.Approval{}, p.ApprovalID)
 	})
-	subscribe(&w.subs, wire.AgentTurnDone, func(p wire.TurnDonePayload) { w.markDone(p.SessionID) })
+	subscribe(&el.subs, wire.AgentTurnDone, func(p wire.TurnDonePayload) { el.markDone(p.SessionID) })
 }
 
-// elsewhere reads the markers other processes hold: the runs of sessions
+// runs reads the markers other processes hold: the runs of sessions
 // this process does not run. A marker nobody holds (its process ended) is
 // not a run.
-func (w *Service) elsewhere() map[int64]wire.ElsewhereRun {
-	ents, err := os.ReadDir(filepath.Join(w.home, runningDir))
+func (el *elsewhere) runs() map[int64]wire.ElsewhereRun {
+	ents, err := os.ReadDir(filepath.Join(el.home, runningDir))
 	if err != nil {
 		return nil
 	}
-	w.markers.mu.Lock()
-	own := make(map[int64]bool, len(w.markers.held))
-	for id := range w.markers.held {
+	el.markers.mu.Lock()
+	own := make(map[int64]bool, len(el.markers.held))
+	for id := range el.markers.held {
 		own[id] = true
 	}
-	w.markers.mu.Unlock()
+	el.markers.mu.Unlock()
 	out := map[int64]wire.ElsewhereRun{}
 	for _, e := range ents {
 		id, err := strconv.ParseInt(strings.TrimSuffix(e.Name(), ".lock"), 10, 64)
 		if err != nil || own[id] || !strings.HasSuffix(e.Name(), ".lock") {
 			continue
 		}
-		if run, ok := readMarker(filepath.Join(w.home, runningDir, e.Name())); ok {
+		if run, ok := readMarker(filepath.Join(el.home, runningDir, e.Name())); ok {
 			out[id] = run
 		}
 	}
@@ -203,13 +204,13 @@ func (w *Service) elsewhere() map[int64]wire.ElsewhereRun {
 // ErrRunsElsewhere: another Pilot process runs a turn of the session.
 var ErrRunsElsewhere = errors.New("the session runs in another Pilot process")
 
-// refuseElsewhere refuses to start a turn of a session another process
+// refuse refuses to start a turn of a session another process
 // runs (two turns of one session would write one transcript at once).
-func (w *Service) refuseElsewhere(id int64) error {
-	if w.agent.Running(id) {
+func (el *elsewhere) refuse(id int64) error {
+	if el.agent.Running(id) {
 		return nil
 	}
-	run, ok := readMarker(w.markerPath(id))
+	run, ok := readMarker(el.markerPath(id))
 	if !ok {
 		return nil
 	}
@@ -232,35 +233,4 @@ func readMarker(path string) (wire.ElsewhereRun, bool) {
 		_ = json.Unmarshal(data, &m) // a marker being rewritten: a run in an unknown state
 	}
 	return wire.ElsewhereRun{Pid: m.Pid, State: m.State, Waiting: m.Waiting}, true
-}
-
-// presentSessions presents stored sessions for a list: with the runs other
-// processes hold, and a session the store says is running that no process
-// runs (its process was killed before it could say) as interrupted.
-func (w *Service) presentSessions(ss []store.Session) []wire.SessionSummary {
-	runs := w.elsewhere()
-	out := make([]wire.SessionSummary, len(ss))
-	for i, s := range ss {
-		out[i] = w.presentWith(s, runs)
-	}
-	return out
-}
-
-func (w *Service) presentWith(s store.Session, runs map[int64]wire.ElsewhereRun) wire.SessionSummary {
-	v := present.Session(s)
-	if run, ok := runs[s.ID]; ok {
-		v.Elsewhere = &run
-	} else if v.State == wire.SessionRunning && !w.agent.Running(s.ID) {
-		v.State = wire.SessionInterrupted
-	}
-	return v
-}
-
-// sessionSummary is one session presented as presentSessions does.
-func (w *Service) sessionSummary(ctx context.Context, id int64) (wire.SessionSummary, error) {
-	s, err := w.store.Session(ctx, id)
-	if err != nil {
-		return wire.SessionSummary{}, err
-	}
-	return w.presentWith(s, w.elsewhere()), nil
 }

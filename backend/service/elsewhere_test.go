@@ -45,15 +45,15 @@ func TestWindowSeesAnotherProcessRun(t *testing.T) {
 	seen := newWaiter()
 	win.SetEmitter(seen)
 
-	p, err := cli.OpenProject(ctx, t.TempDir())
+	p, err := cli.Projects.Open(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := cli.NewSession(ctx, p.ID)
+	s, err := cli.Sessions.New(ctx, p.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cli.SendMessage(ctx, s.ID, "hello from the other process", nil); err != nil {
+	if err := cli.Turns.SendMessage(ctx, s.ID, "hello from the other process", nil); err != nil {
 		t.Fatal(err)
 	}
 
@@ -63,7 +63,7 @@ func TestWindowSeesAnotherProcessRun(t *testing.T) {
 	if got.Session.Elsewhere.Pid != os.Getpid() {
 		t.Fatalf("the run is said to be pid %d's; want %d", got.Session.Elsewhere.Pid, os.Getpid())
 	}
-	list, err := win.ListSessions(ctx, p.ID, 50, 0)
+	list, err := win.Sessions.List(ctx, p.ID, 50, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,10 +71,10 @@ func TestWindowSeesAnotherProcessRun(t *testing.T) {
 		t.Fatalf("the window's list %+v; want the session run elsewhere", list)
 	}
 	// A second turn of the same session from the window is refused, with a sentence naming the process.
-	if err := win.SendMessage(ctx, s.ID, "me too", nil); !errors.Is(err, ErrRunsElsewhere) || !strings.Contains(err.Error(), fmt.Sprintf("(pid %d): wait for its turn to end", os.Getpid())) {
+	if err := win.Turns.SendMessage(ctx, s.ID, "me too", nil); !errors.Is(err, ErrRunsElsewhere) || !strings.Contains(err.Error(), fmt.Sprintf("(pid %d): wait for its turn to end", os.Getpid())) {
 		t.Fatalf("sending in a session another process runs: %v", err)
 	}
-	d, err := win.GetSession(ctx, s.ID, 0)
+	d, err := win.Sessions.Get(ctx, s.ID, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,16 +85,16 @@ func TestWindowSeesAnotherProcessRun(t *testing.T) {
 		t.Fatalf("the window does not read the other process's message: %+v", d.Messages)
 	}
 
-	cli.CancelTurn(s.ID)
+	cli.Turns.Cancel(s.ID)
 	seen.wait(t, summaryOf(s.ID, func(v wire.SessionSummary) bool { return v.Elsewhere == nil && v.State != wire.SessionRunning }))
-	list, err = win.ListSessions(ctx, p.ID, 50, 0)
+	list, err = win.Sessions.List(ctx, p.ID, 50, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if list[0].Elsewhere != nil || list[0].State == wire.SessionRunning {
 		t.Fatalf("after the turn ended the window lists %+v; want it not running", list[0])
 	}
-	if d, err = win.GetSession(ctx, s.ID, 0); err != nil || !transcriptHas(d, "one") {
+	if d, err = win.Sessions.Get(ctx, s.ID, 0); err != nil || !transcriptHas(d, "one") {
 		t.Fatalf("the window does not read what the other process streamed (%v): %+v", err, d.Messages)
 	}
 }
@@ -110,32 +110,32 @@ func TestMarkerOfAKilledProcess(t *testing.T) {
 	other := openAt(t, home, nil)
 	t.Cleanup(other.Close)
 	ctx := context.Background()
-	p, err := win.OpenProject(ctx, t.TempDir())
+	p, err := win.Projects.Open(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := win.NewSession(ctx, p.ID)
+	s, err := win.Sessions.New(ctx, p.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := win.store.SetState(ctx, s.ID, "running"); err != nil {
+	if err := win.core.store.SetState(ctx, s.ID, "running"); err != nil {
 		t.Fatal(err)
 	}
-	other.markRunning(s.ID, wire.StateToolExecuting)
-	if runs := win.elsewhere(); !reflect.DeepEqual(runs[s.ID], wire.ElsewhereRun{Pid: os.Getpid(), State: wire.StateToolExecuting}) {
+	other.core.elsewhere.markRunning(s.ID, wire.StateToolExecuting)
+	if runs := win.core.elsewhere.runs(); !reflect.DeepEqual(runs[s.ID], wire.ElsewhereRun{Pid: os.Getpid(), State: wire.StateToolExecuting}) {
 		t.Fatalf("held marker read as %+v", runs)
 	}
-	if runs := other.elsewhere(); len(runs) != 0 {
+	if runs := other.core.elsewhere.runs(); len(runs) != 0 {
 		t.Fatalf("a process reads its own run as another's: %+v", runs)
 	}
-	other.markers.mu.Lock()
-	other.markers.held[s.ID].f.Close() // as the kernel does for a killed process: the file stays
-	delete(other.markers.held, s.ID)
-	other.markers.mu.Unlock()
-	if runs := win.elsewhere(); len(runs) != 0 {
+	other.core.markers.mu.Lock()
+	other.core.markers.held[s.ID].f.Close() // as the kernel does for a killed process: the file stays
+	delete(other.core.markers.held, s.ID)
+	other.core.markers.mu.Unlock()
+	if runs := win.core.elsewhere.runs(); len(runs) != 0 {
 		t.Fatalf("a marker nobody holds read as a run: %+v", runs)
 	}
-	list, err := win.ListSessions(ctx, p.ID, 50, 0)
+	list, err := win.Sessions.List(ctx, p.ID, 50, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,19 +160,19 @@ func TestMarkerSaysWhatWaits(t *testing.T) {
 	other.Emit(wire.AgentState, wire.StatePayload{Seq: q, State: wire.StateAwaitingApproval})
 	other.Emit(wire.AgentApproval, wire.ApprovalPayload{Seq: q, Approval: ask})
 	want := wire.ElsewhereRun{Pid: os.Getpid(), State: wire.StateAwaitingApproval, Waiting: []wire.Approval{ask}}
-	if got := win.elsewhere()[id]; !reflect.DeepEqual(got, want) {
+	if got := win.core.elsewhere.runs()[id]; !reflect.DeepEqual(got, want) {
 		t.Fatalf("waiting run read as %+v; want %+v", got, want)
 	}
 	other.Emit(wire.AgentApprovalDone, wire.ApprovalDonePayload{Seq: q, ApprovalID: "a1", Outcome: wire.OutcomeApproved})
 	other.Emit(wire.AgentState, wire.StatePayload{Seq: q, State: wire.StateToolExecuting})
-	if got := win.elsewhere()[id]; got.State != wire.StateToolExecuting || len(got.Waiting) != 0 {
+	if got := win.core.elsewhere.runs()[id]; got.State != wire.StateToolExecuting || len(got.Waiting) != 0 {
 		t.Fatalf("after the decision the run reads %+v", got)
 	}
 	other.Emit(wire.AgentTurnDone, wire.TurnDonePayload{Seq: q, Reason: wire.EndTurn})
-	if runs := win.elsewhere(); len(runs) != 0 {
+	if runs := win.core.elsewhere.runs(); len(runs) != 0 {
 		t.Fatalf("after the turn the runs read %+v", runs)
 	}
-	if _, err := os.Stat(other.markerPath(id)); !os.IsNotExist(err) {
+	if _, err := os.Stat(other.core.elsewhere.markerPath(id)); !os.IsNotExist(err) {
 		t.Fatalf("the marker of an ended turn is left: %v", err)
 	}
 }

@@ -23,7 +23,7 @@ const elsewhereSettle = 150 * time.Millisecond
 // lock makes no file event (fsnotify offers no IN_CLOSE_WRITE).
 const elsewhereCheck = time.Second
 
-// watchElsewhere is the window's view of the sessions other Pilot
+// watch is the window's view of the sessions other Pilot
 // processes run, with no polling while it runs alone: the kernel tells (inotify through
 // fsnotify) when a marker under running/ is created, written, closed
 // or removed, and, only while another process runs a session, when the
@@ -32,8 +32,8 @@ const elsewhereCheck = time.Second
 // process was killed (its lock gone, its marker left). Each
 // burst ends in a session:updated of every session whose run appeared,
 // changed, ended or wrote, so the list and the open transcript follow.
-func (w *Service) watchElsewhere(stop <-chan struct{}) {
-	dir := filepath.Join(w.home, runningDir)
+func (el *elsewhere) watch(stop <-chan struct{}) {
+	dir := filepath.Join(el.home, runningDir)
 	fw, err := fsnotify.NewWatcher()
 	if err == nil {
 		if err = os.MkdirAll(dir, 0o700); err == nil {
@@ -41,16 +41,16 @@ func (w *Service) watchElsewhere(stop <-chan struct{}) {
 		}
 	}
 	if err != nil {
-		w.log.Warn("watching the sessions other Pilot processes run; the list shows them as the store saved them", "err", err)
+		el.log.Warn("watching the sessions other Pilot processes run; the list shows them as the store saved them", "err", err)
 		if fw != nil {
 			fw.Close()
 		}
 		return
 	}
 	defer fw.Close()
-	wal := paths.DB(w.home) + "-wal"
+	wal := paths.DB(el.home) + "-wal"
 	var (
-		shown   = w.elsewhere()
+		shown   = el.runs()
 		walOn   bool
 		walErr  error // logged once
 		wrote   bool
@@ -64,7 +64,7 @@ func (w *Service) watchElsewhere(stop <-chan struct{}) {
 		if on && !walOn {
 			if err := fw.Add(wal); err != nil {
 				if walErr == nil {
-					w.log.Warn("watching the database for another process's messages; they show when its run ends", "err", err)
+					el.log.Warn("watching the database for another process's messages; they show when its run ends", "err", err)
 				}
 				walErr = err
 			} else {
@@ -89,7 +89,7 @@ func (w *Service) watchElsewhere(stop <-chan struct{}) {
 		case <-stop:
 			return
 		case err := <-fw.Errors:
-			w.log.Warn("watching the sessions other Pilot processes run", "err", err)
+			el.log.Warn("watching the sessions other Pilot processes run", "err", err)
 		case <-checks:
 			if settled == nil {
 				settled = time.After(0)
@@ -103,15 +103,15 @@ func (w *Service) watchElsewhere(stop <-chan struct{}) {
 			}
 		case <-settled:
 			settled = nil
-			now := w.elsewhere()
+			now := el.runs()
 			for id, run := range now {
 				if old, ok := shown[id]; !ok || !reflect.DeepEqual(old, run) || wrote {
-					w.tellSession(ctx, id)
+					el.tell(ctx, id)
 				}
 			}
 			for id := range shown {
 				if _, ok := now[id]; !ok {
-					w.tellSession(ctx, id) // ended: done, failed or killed
+					el.tell(ctx, id) // ended: done, failed or killed
 				}
 			}
 			shown, wrote = now, false
@@ -120,11 +120,11 @@ func (w *Service) watchElsewhere(stop <-chan struct{}) {
 	}
 }
 
-// tellSession sends the face a session's summary as the list shows it.
-func (w *Service) tellSession(ctx context.Context, id int64) {
-	s, err := w.sessionSummary(ctx, id)
+// tell sends the face a session's summary as the list shows it.
+func (el *elsewhere) tell(ctx context.Context, id int64) {
+	s, err := el.svc.Sessions.summary(ctx, id)
 	if err != nil {
 		return // deleted meanwhile
 	}
-	w.Emit(wire.SessionUpdated, wire.SessionPayload{Session: s})
+	el.publish(wire.SessionUpdated, wire.SessionPayload{Session: s})
 }

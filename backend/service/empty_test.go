@@ -13,32 +13,32 @@ func TestEmptySessionIsDroppedWhenLeft(t *testing.T) {
 	t.Parallel()
 	w := newWorkspace(t, nil)
 	ctx := context.Background()
-	p, err := w.OpenProject(ctx, t.TempDir())
+	p, err := w.Projects.Open(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := w.NewSession(ctx, p.ID)
+	a, err := w.Sessions.New(ctx, p.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if list, _ := w.ListSessions(ctx, p.ID, 0, 0); len(list) != 1 {
+	if list, _ := w.Sessions.List(ctx, p.ID, 0, 0); len(list) != 1 {
 		t.Fatalf("the new session is not listed: %+v", list)
 	}
-	b, err := w.NewSession(ctx, p.ID) // leaves a, empty
+	b, err := w.Sessions.New(ctx, p.ID) // leaves a, empty
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.store.AppendMessage(ctx, b.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock("hi")}}, llm.Usage{}); err != nil {
+	if _, err := w.core.store.AppendMessage(ctx, b.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock("hi")}}, llm.Usage{}); err != nil {
 		t.Fatal(err)
 	}
-	c, err := w.NewSession(ctx, p.ID) // leaves b, which has a message
+	c, err := w.Sessions.New(ctx, p.ID) // leaves b, which has a message
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.GetSession(ctx, b.ID, 0); err != nil { // leaves c, empty
+	if _, err := w.Sessions.Get(ctx, b.ID, 0); err != nil { // leaves c, empty
 		t.Fatal(err)
 	}
-	list, err := w.ListSessions(ctx, p.ID, 0, 0)
+	list, err := w.Sessions.List(ctx, p.ID, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,13 +10,16 @@ import (
 	"pilot/backend/logging"
 	"pilot/backend/paths"
 	"pilot/backend/permission"
+	"pilot/backend/sandbox"
 	"pilot/backend/todo"
 	"pilot/backend/tools"
+	"pilot/backend/version"
 	"pilot/backend/wire"
 )
 
 // What the faces need besides the methods of Service: where Pilot keeps
-// its data, the log, the approval modes, the task list's changes and a
+// its data, the log, the build's version, the sandbox's pod, the approval
+// modes, the task list's changes and a
 // presented plan, so that a face imports only this package and wire.
 
 // Home is Pilot's data folder (PILOT_HOME, else the default under the
@@ -34,6 +37,15 @@ func Home(getenv func(string) string) (string, error) {
 func OpenLog(home string, getenv func(string) string) (*slog.Logger, io.Closer, error) {
 	return logging.Open(paths.LogDir(home), slog.LevelInfo, config.LogRedactor(getenv))
 }
+
+// Version is the build's version and commit (`pilot version`, the
+// window's About box).
+func Version() version.Info { return version.Get() }
+
+// RunPodIfAsked runs this executable as a session sandbox's pod when the
+// sandbox started it for that (and then never returns); else it returns
+// at once. The entry calls it first.
+func RunPodIfAsked() { sandbox.RunPodIfAsked() }
 
 // ParseMode reads an approval mode as a flag or /mode gives it (any case,
 // "" is ask); an unknown one is an error that lists the modes.

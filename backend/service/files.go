@@ -16,6 +16,9 @@ import (
 	"pilot/backend/wire"
 )
 
+// Files shows a project's files: the tree, a preview, a search.
+type Files struct{ *core }
+
 // CheckExternalURL accepts only http(s) links for opening in a browser.
 func CheckExternalURL(link string) error {
 	u, err := url.Parse(link)
@@ -28,11 +31,11 @@ func CheckExternalURL(link string) error {
 // previewLimit caps a file preview; the rest is marked truncated.
 const previewLimit = 512 << 10
 
-// ReadProjectFile returns a read-only preview of a file in the folder
+// Read returns a read-only preview of a file in the folder
 // session sessionID works in (0: the project folder; see viewRoot): its
 // text up to previewLimit, or a note that it is binary.
-func (w *Service) ReadProjectFile(ctx context.Context, projectID, sessionID int64, path string) (wire.FilePreview, error) {
-	root, done, err := w.viewRoot(ctx, projectID, sessionID)
+func (fs *Files) Read(ctx context.Context, projectID, sessionID int64, path string) (wire.FilePreview, error) {
+	root, done, err := fs.viewRoot(ctx, projectID, sessionID)
 	if err != nil {
 		return wire.FilePreview{}, err
 	}
@@ -80,12 +83,12 @@ func trimPartialRune(b []byte) []byte {
 	return b
 }
 
-// FindFiles fuzzy-matches the file paths of the folder session sessionID
+// Find fuzzy-matches the file paths of the folder session sessionID
 // works in (0: the project folder; see viewRoot) against query for the @
 // picker: the characters of query in order, best matches first (a match in
 // the file name, consecutive characters and short paths rank higher).
-func (w *Service) FindFiles(ctx context.Context, projectID, sessionID int64, query string, limit int) ([]string, error) {
-	root, done, err := w.viewRoot(ctx, projectID, sessionID)
+func (fs *Files) Find(ctx context.Context, projectID, sessionID int64, query string, limit int) ([]string, error) {
+	root, done, err := fs.viewRoot(ctx, projectID, sessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -118,17 +121,10 @@ func (w *Service) FindFiles(ctx context.Context, projectID, sessionID int64, que
 			best = best[:limit]
 		}
 	})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(best))
-	for i, m := range best {
-		out[i] = m.path
-	}
-	return out, nil
+	return views(best, err, func(m fileMatch) string { return m.path })
 }
 
-// fileMatch is a path FindFiles matched, with its score.
+// fileMatch is a path Files.Find matched, with its score.
 type fileMatch struct {
 	path  string
 	score int

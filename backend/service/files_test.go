@@ -28,7 +28,7 @@ func TestFindFilesKeepsTheBest(t *testing.T) {
 	}
 	w := newWorkspace(t, nil)
 	ctx := context.Background()
-	p, err := w.OpenProject(ctx, dir)
+	p, err := w.Projects.Open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestFindFilesKeepsTheBest(t *testing.T) {
 			return 1
 		})
 		for _, limit := range []int{1, 7, 50, 1000} {
-			got, err := w.FindFiles(ctx, p.ID, 0, q, limit)
+			got, err := w.Files.Find(ctx, p.ID, 0, q, limit)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -66,11 +66,11 @@ func openChat(t *testing.T, srv *fakellm.Server, dir string) (*Service, *waiter,
 	ev := newWaiter()
 	w.SetEmitter(ev)
 	ctx := context.Background()
-	p, err := w.OpenProject(ctx, dir)
+	p, err := w.Projects.Open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := w.NewSession(ctx, p.ID)
+	s, err := w.Sessions.New(ctx, p.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,11 +100,11 @@ func TestWindowFlow(t *testing.T) {
 	if s.Provider != "anthropic" || s.Model == "" {
 		t.Fatalf("session %+v: want the provider and model in force", s)
 	}
-	if err := w.SendMessage(ctx, s.ID, "Capitalise two and eleven in notes.txt", nil); err != nil {
+	if err := w.Turns.SendMessage(ctx, s.ID, "Capitalise two and eleven in notes.txt", nil); err != nil {
 		t.Fatal(err)
 	}
 	a := ev.wait(t, func(e any) bool { _, ok := e.(wire.ApprovalPayload); return ok }).(wire.ApprovalPayload)
-	change, err := w.GetChange(a.Approval.ID)
+	change, err := w.Approvals.Change(a.Approval.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,13 +112,13 @@ func TestWindowFlow(t *testing.T) {
 		t.Fatalf("change %+v: want one file with two hunks", change)
 	}
 	// The window fetches the proposed text only to edit it.
-	if text, err := w.ProposedText(a.Approval.ID, "notes.txt"); err != nil || text != change.Files[0].NewText || !strings.Contains(text, "TWO") {
+	if text, err := w.Approvals.ProposedText(a.Approval.ID, "notes.txt"); err != nil || text != change.Files[0].NewText || !strings.Contains(text, "TWO") {
 		t.Errorf("ProposedText = %q, %v; want the proposed text", text, err)
 	}
-	if _, err := w.ProposedText(a.Approval.ID, "other.txt"); err == nil {
+	if _, err := w.Approvals.ProposedText(a.Approval.ID, "other.txt"); err == nil {
 		t.Error("ProposedText of a file the change does not touch succeeded")
 	}
-	if err := w.DecideChange(a.Approval.ID, wire.ChangeDecision{
+	if err := w.Approvals.DecideChange(a.Approval.ID, wire.ChangeDecision{
 		Files: []wire.FileDecision{{Path: "notes.txt", Hunks: []bool{true, false}}}, Feedback: "leave eleven alone",
 	}); err != nil {
 		t.Fatal(err)
@@ -129,14 +129,14 @@ func TestWindowFlow(t *testing.T) {
 	if want := strings.Replace(orig, "two\n", "TWO\n", 1); string(got) != want {
 		t.Fatalf("file now %q, want %q", got, want)
 	}
-	if err := w.DecideChange(a.Approval.ID, wire.ChangeDecision{}); err == nil {
+	if err := w.Approvals.DecideChange(a.Approval.ID, wire.ChangeDecision{}); err == nil {
 		t.Error("a second decision was accepted")
 	}
-	if _, err := w.ProposedText(a.Approval.ID, "notes.txt"); err == nil {
+	if _, err := w.Approvals.ProposedText(a.Approval.ID, "notes.txt"); err == nil {
 		t.Error("ProposedText of a decided change succeeded")
 	}
 
-	listing, err := w.ListDir(ctx, p.ID, 0, wire.DirPageQuery{Limit: 10})
+	listing, err := w.Files.ListDir(ctx, p.ID, 0, wire.DirPageQuery{Limit: 10})
 	if err != nil || !slices.Equal(listing.Entries, []wire.TreeEntry{{Name: "notes.txt", Changed: true}}) {
 		t.Fatalf("ListDir = %+v, %v: want notes.txt marked changed", listing, err)
 	}
@@ -148,7 +148,7 @@ func TestWindowFlow(t *testing.T) {
 	if titled.Session.Title != "About Capitalise two and eleven in" || srv.TitleRequests() != 1 {
 		t.Errorf("title %q after %d title requests", titled.Session.Title, srv.TitleRequests())
 	}
-	d, err := w.GetSession(ctx, s.ID, 0)
+	d, err := w.Sessions.Get(ctx, s.ID, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,19 +215,19 @@ func TestFilesPreviewAndFind(t *testing.T) {
 	}
 	w := newWorkspace(t, nil)
 	ctx := context.Background()
-	p, err := w.OpenProject(ctx, dir)
+	p, err := w.Projects.Open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	found, err := w.FindFiles(ctx, p.ID, 0, "main", 10)
+	found, err := w.Files.Find(ctx, p.ID, 0, "main", 10)
 	if err != nil || len(found) == 0 || found[0] != "cmd/pilot/main.go" {
 		t.Errorf("FindFiles(main) = %v, %v", found, err)
 	}
-	found, _ = w.FindFiles(ctx, p.ID, 0, "bss", 10)
+	found, _ = w.Files.Find(ctx, p.ID, 0, "bss", 10)
 	if len(found) != 1 || found[0] != "backend/store/store.go" {
 		t.Errorf("FindFiles(bss) = %v: want the fuzzy match", found)
 	}
-	if found, _ := w.FindFiles(ctx, p.ID, 0, "x.go", 10); len(found) != 0 {
+	if found, _ := w.Files.Find(ctx, p.ID, 0, "x.go", 10); len(found) != 0 {
 		t.Errorf("FindFiles found ignored files: %v", found)
 	}
 	tests := []struct {
@@ -246,7 +246,7 @@ func TestFilesPreviewAndFind(t *testing.T) {
 		{path: "nope/../out/secret.txt", wantErr: "outside the project root"},
 	}
 	for _, tc := range tests {
-		v, err := w.ReadProjectFile(ctx, p.ID, 0, tc.path)
+		v, err := w.Files.Read(ctx, p.ID, 0, tc.path)
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Errorf("%s: err %v, want %q", tc.path, err, tc.wantErr)
@@ -267,15 +267,15 @@ func TestSnapshotMidStream(t *testing.T) {
 	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{{StreamTokens: 400, Fault: &fakellm.Fault{DelayMs: 5}}}})
 	w, ev, _, s := openChat(t, srv, t.TempDir())
 	ctx := context.Background()
-	if err := w.SendMessage(ctx, s.ID, "talk", nil); err != nil {
+	if err := w.Turns.SendMessage(ctx, s.ID, "talk", nil); err != nil {
 		t.Fatal(err)
 	}
 	first := ev.wait(t, func(e any) bool { _, ok := e.(wire.StreamPayload); return ok }).(wire.StreamPayload)
-	d, err := w.GetSession(ctx, s.ID, 0)
+	d, err := w.Sessions.Get(ctx, s.ID, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.CancelTurn(s.ID)
+	w.Turns.Cancel(s.ID)
 	if d.Seq < first.Seq.Seq {
 		t.Fatalf("snapshot seq %d is before an event it must contain (%d)", d.Seq, first.Seq.Seq)
 	}

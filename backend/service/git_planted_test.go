@@ -93,7 +93,7 @@ func TestWindowGitRunsNothingPlanted(t *testing.T) {
 		t.Fatal("plain git status in the worktree ran no plant: the control proves nothing")
 	}
 	os.Remove(mark)
-	p, err := f.w.OpenProject(ctx, f.proj)
+	p, err := f.w.Projects.Open(ctx, f.proj)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,21 +104,21 @@ func TestWindowGitRunsNothingPlanted(t *testing.T) {
 		run  func() error
 	}{
 		{"the header's git read of the project folder", func() error {
-			st, err := f.w.GitStatus(ctx, p.ID, 0)
+			st, err := f.w.Git.Status(ctx, p.ID, 0)
 			if err == nil && !st.Repo {
 				t.Errorf("the header's git read: %+v", st)
 			}
 			return err
 		}},
-		{"the header's git read of the worktree session", func() error { _, err := f.w.GitStatus(ctx, p.ID, f.sess); return err }},
-		{"the Branch view", func() error { _, err := f.w.GetBranch(ctx, f.sess); return err }},
-		{"the drafted commit message", func() error { _, err := f.w.DraftCommitMessage(ctx, f.sess); return err }},
-		{"the commit of the worktree session", func() error { _, err := f.w.CommitSession(ctx, f.sess, "Capitalise two"); return err }},
+		{"the header's git read of the worktree session", func() error { _, err := f.w.Git.Status(ctx, p.ID, f.sess); return err }},
+		{"the Branch view", func() error { _, err := f.w.Git.Branch(ctx, f.sess); return err }},
+		{"the drafted commit message", func() error { _, err := f.w.Git.DraftCommitMessage(ctx, f.sess); return err }},
+		{"the commit of the worktree session", func() error { _, err := f.w.Git.Commit(ctx, f.sess, "Capitalise two"); return err }},
 		{"the merge", func() error {
-			merged, err = f.w.MergeBranch(ctx, f.sess, wire.BranchMerge{Files: []wire.FileDecision{{Path: "notes.txt", Hunks: []bool{true}}}})
+			merged, err = f.w.Git.Merge(ctx, f.sess, wire.BranchMerge{Files: []wire.FileDecision{{Path: "notes.txt", Hunks: []bool{true}}}})
 			return err
 		}},
-		{"the commit of the merge's folder session", func() error { _, err := f.w.CommitSession(ctx, merged.SessionID, "Merge pilot/x"); return err }},
+		{"the commit of the merge's folder session", func() error { _, err := f.w.Git.Commit(ctx, merged.SessionID, "Merge pilot/x"); return err }},
 	} {
 		touch()
 		if err := step.run(); err != nil {

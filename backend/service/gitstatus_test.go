@@ -20,11 +20,11 @@ func TestGitStatusOfTheProjectFolder(t *testing.T) {
 	ctx := context.Background()
 	w := newWorkspace(t, nil)
 
-	plain, err := w.OpenProject(ctx, t.TempDir())
+	plain, err := w.Projects.Open(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := w.GitStatus(ctx, plain.ID, 0)
+	st, err := w.Git.Status(ctx, plain.ID, 0)
 	if err != nil || st.Repo || !strings.Contains(st.Why, "git init") {
 		t.Fatalf("a folder outside git: %+v, %v; want Repo false and a sentence naming git init", st, err)
 	}
@@ -45,11 +45,11 @@ func TestGitStatusOfTheProjectFolder(t *testing.T) {
 	}
 	git("add", ".")
 	git("commit", "-q", "-m", "first")
-	p, err := w.OpenProject(ctx, dir)
+	p, err := w.Projects.Open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st, err = w.GitStatus(ctx, p.ID, 0); err != nil || st != (wire.GitStatus{Repo: true, Branch: "main"}) {
+	if st, err = w.Git.Status(ctx, p.ID, 0); err != nil || st != (wire.GitStatus{Repo: true, Branch: "main"}) {
 		t.Fatalf("a clean repository: %+v, %v", st, err)
 	}
 	for _, f := range []string{"a.txt", "b.txt"} {
@@ -57,10 +57,10 @@ func TestGitStatusOfTheProjectFolder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if st, err = w.GitStatus(ctx, p.ID, 0); err != nil || st != (wire.GitStatus{Repo: true, Branch: "main", Uncommitted: 2}) {
+	if st, err = w.Git.Status(ctx, p.ID, 0); err != nil || st != (wire.GitStatus{Repo: true, Branch: "main", Uncommitted: 2}) {
 		t.Fatalf("one file changed, one new: %+v, %v; want 2 uncommitted on main", st, err)
 	}
-	if _, err := w.GitStatus(ctx, 9999, 0); err == nil {
+	if _, err := w.Git.Status(ctx, 9999, 0); err == nil {
 		t.Fatal("an unknown project gave no error")
 	}
 }
@@ -71,15 +71,15 @@ func TestSessionTitleNamesEverySession(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	w := newWorkspace(t, nil)
-	p, err := w.OpenProject(ctx, t.TempDir())
+	p, err := w.Projects.Open(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	untitled, err := w.store.CreateSession(ctx, store.NewSession{ProjectID: p.ID})
+	untitled, err := w.core.store.CreateSession(ctx, store.NewSession{ProjectID: p.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wt, err := w.store.CreateSession(ctx, store.NewSession{ProjectID: p.ID, Title: "Fix the parser",
+	wt, err := w.core.store.CreateSession(ctx, store.NewSession{ProjectID: p.ID, Title: "Fix the parser",
 		Worktree: store.Worktree{Path: t.TempDir(), Branch: "pilot/parser", Base: "abc123"}})
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +92,7 @@ func TestSessionTitleNamesEverySession(t *testing.T) {
 		{wt.ID, "Fix the parser (pilot/parser)"},
 		{9999, ""},
 	} {
-		if got := w.SessionTitle(ctx, tc.id); got != tc.want {
+		if got := w.Sessions.Title(ctx, tc.id); got != tc.want {
 			t.Errorf("SessionTitle(%d) = %q, want %q", tc.id, got, tc.want)
 		}
 	}

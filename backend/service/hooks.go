@@ -10,12 +10,12 @@ import (
 // there). A project file's hooks run only while its content and its
 // scripts' are trusted (SettingsTrusted: the trust prompt or pilot
 // trust); why not is said in a sentence (a script changed, a link out).
-func (w *Service) hooksFor(project, root string) *hooks.Set {
-	files := settingsjson.LoadRun(w.userHome(), w.home, project, root)
-	return hooks.New(files, hooks.Options{Trusted: w.SettingsTrusted, Untrusted: func(f settingsjson.File) string {
-		if refusedScript(f) == "" && len(settingsjson.ChangedScripts(w.home, f)) == 0 {
+func (c *core) hooksFor(project, root string) *hooks.Set {
+	files := settingsjson.LoadRun(c.userHome(), c.home, project, root)
+	return hooks.New(files, hooks.Options{Trusted: c.svc.Rules.SettingsTrusted, Untrusted: func(f settingsjson.File) string {
+		if refusedScript(f) == "" && len(settingsjson.ChangedScripts(c.home, f)) == 0 {
 			return "" // never trusted as it is: the general sentence says how
 		}
-		return settingsjson.Untrusted(w.home, f, "hooks run")
-	}, Project: root, Env: w.agentEnv})
+		return settingsjson.Untrusted(c.home, f, "hooks run")
+	}, Project: root, Env: c.agentEnv})
 }

@@ -19,27 +19,27 @@ const instanceLock = "instances.lock"
 // other process holds it (alone: the caller repairs, then calls share),
 // else shared. A lock that cannot be taken at all is treated as not alone
 // (nothing is repaired) and logged.
-func (w *Service) claimInstance() (alone bool) {
-	f, err := os.OpenFile(filepath.Join(w.home, instanceLock), os.O_RDWR|os.O_CREATE, 0o600)
+func (c *core) claimInstance() (alone bool) {
+	f, err := os.OpenFile(filepath.Join(c.home, instanceLock), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		w.log.Warn("opening the lock of the data folder; the start-up repair is skipped", "err", err)
+		c.log.Warn("opening the lock of the data folder; the start-up repair is skipped", "err", err)
 		return false
 	}
 	alone, err = lockInstance(f)
 	if err != nil {
 		f.Close()
-		w.log.Warn("locking the data folder; the start-up repair is skipped", "err", err)
+		c.log.Warn("locking the data folder; the start-up repair is skipped", "err", err)
 		return false
 	}
-	w.instance = f
+	c.instance = f
 	return alone
 }
 
 // shareInstance lets other processes start once the repair is done.
-func (w *Service) shareInstance() {
-	if w.instance != nil {
-		if err := shareLock(w.instance); err != nil {
-			w.log.Warn("sharing the lock of the data folder", "err", err)
+func (c *core) shareInstance() {
+	if c.instance != nil {
+		if err := shareLock(c.instance); err != nil {
+			c.log.Warn("sharing the lock of the data folder", "err", err)
 		}
 	}
 }

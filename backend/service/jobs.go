@@ -11,34 +11,37 @@ import (
 	"pilot/backend/wire"
 )
 
-// ListJobs returns a session's background jobs, running and ended, oldest
+// Jobs are a session's background jobs.
+type Jobs struct{ *core }
+
+// List returns a session's background jobs, running and ended, oldest
 // first.
-func (w *Service) ListJobs(sessionID int64) ([]wire.Job, error) {
-	return w.agent.Jobs(sessionID), nil
+func (j *Jobs) List(sessionID int64) ([]wire.Job, error) {
+	return j.agent.Jobs(sessionID), nil
 }
 
-// JobOutput returns the output Pilot still holds of one job.
-func (w *Service) JobOutput(sessionID int64, jobID string) (wire.JobOutput, error) {
-	out, err := w.agent.JobOutput(sessionID, jobID)
+// Output returns the output Pilot still holds of one job.
+func (j *Jobs) Output(sessionID int64, jobID string) (wire.JobOutput, error) {
+	out, err := j.agent.JobOutput(sessionID, jobID)
 	if errors.Is(err, agent.ErrNoJob) {
 		return out, noJob(sessionID, jobID)
 	}
 	return out, err
 }
 
-// StopJob stops a job's whole process group and returns once it has ended.
-func (w *Service) StopJob(sessionID int64, jobID string) error {
-	err := w.agent.StopJob(context.Background(), sessionID, jobID)
+// Stop stops a job's whole process group and returns once it has ended.
+func (j *Jobs) Stop(sessionID int64, jobID string) error {
+	err := j.agent.StopJob(context.Background(), sessionID, jobID)
 	if errors.Is(err, agent.ErrNoJob) {
 		return noJob(sessionID, jobID)
 	}
 	return err
 }
 
-// StopJobs stops every running job of a session and returns them as they
+// StopAll stops every running job of a session and returns them as they
 // ended: pilot -p does at the end of its turn.
-func (w *Service) StopJobs(ctx context.Context, sessionID int64) []wire.Job {
-	return w.agent.StopJobs(ctx, sessionID)
+func (j *Jobs) StopAll(ctx context.Context, sessionID int64) []wire.Job {
+	return j.agent.StopJobs(ctx, sessionID)
 }
 
 // jobName is a job's command as a question names it: its first line, at
@@ -58,9 +61,9 @@ func noJob(sessionID int64, jobID string) error {
 	return fmt.Errorf("session %d has no background job %q (jobs are kept only while Pilot runs)", sessionID, jobID)
 }
 
-// jobsPerSession is the setting in force, read when a job starts.
-func (w *Service) jobsPerSession() int {
-	s, err := config.LoadSettings(w.home)
+// perSession is the setting in force, read when a job starts.
+func (j *Jobs) perSession() int {
+	s, err := config.LoadSettings(j.home)
 	if err != nil {
 		return config.DefaultJobsPerSession
 	}

@@ -37,53 +37,53 @@ func TestJobsThroughTheService(t *testing.T) {
 	ev := newWaiter()
 	w.SetEmitter(ev)
 	ctx := context.Background()
-	p, err := w.OpenProject(ctx, t.TempDir())
+	p, err := w.Projects.Open(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	start := func(text string) wire.SessionSummary {
-		s, _ := w.NewSession(ctx, p.ID)
-		if err := w.agent.SetApprovalMode(ctx, s.ID, "all"); err != nil {
+		s, _ := w.Sessions.New(ctx, p.ID)
+		if err := w.core.agent.SetApprovalMode(ctx, s.ID, "all"); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.SendMessage(ctx, s.ID, text, nil); err != nil {
+		if err := w.Turns.SendMessage(ctx, s.ID, text, nil); err != nil {
 			t.Fatal(err)
 		}
 		ev.wait(t, func(e any) bool { // this turn's end (a session of a deleted one's id sees that one's too)
 			d, ok := e.(wire.TurnDonePayload)
-			return ok && d.SessionID == s.ID && len(w.agent.Jobs(s.ID)) > 0
+			return ok && d.SessionID == s.ID && len(w.core.agent.Jobs(s.ID)) > 0
 		})
 		return s
 	}
 
 	one := start("start one")
-	jobs, _ := w.ListJobs(one.ID)
+	jobs, _ := w.Jobs.List(one.ID)
 	if len(jobs) != 1 || jobs[0].ID != "1" || jobs[0].State != wire.JobRunning || jobs[0].Sandboxed {
 		t.Fatalf("ListJobs %+v", jobs)
 	}
-	d, err := w.GetSession(ctx, one.ID, 0)
+	d, err := w.Sessions.Get(ctx, one.ID, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(d.ToolCalls) != 1 || d.ToolCalls[0].JobID != "1" {
 		t.Errorf("the reloaded card of the starting call does not name its job: %+v", d.ToolCalls)
 	}
-	if out, err := w.JobOutput(one.ID, "1"); err != nil || out.Text != "ready\n" || out.Job.ID != "1" {
+	if out, err := w.Jobs.Output(one.ID, "1"); err != nil || out.Text != "ready\n" || out.Job.ID != "1" {
 		t.Errorf("JobOutput %+v %v", out, err)
 	}
-	if _, err := w.JobOutput(one.ID, "9"); err == nil || !strings.Contains(err.Error(), `no background job "9"`) {
+	if _, err := w.Jobs.Output(one.ID, "9"); err == nil || !strings.Contains(err.Error(), `no background job "9"`) {
 		t.Errorf("JobOutput of an unknown job: %v", err)
 	}
-	if got := w.InFlight(ctx); len(got.Sessions) != 0 || len(got.Jobs) != 1 || !strings.HasPrefix(got.Jobs[0], "echo ready; sleep 300") || !strings.Contains(got.Jobs[0], "(session “") {
+	if got := w.Turns.InFlight(ctx); len(got.Sessions) != 0 || len(got.Jobs) != 1 || !strings.HasPrefix(got.Jobs[0], "echo ready; sleep 300") || !strings.Contains(got.Jobs[0], "(session “") {
 		t.Errorf("the quit question's work: %+v", got)
 	}
-	if err := w.StopJob(one.ID, "1"); err != nil {
+	if err := w.Jobs.Stop(one.ID, "1"); err != nil {
 		t.Fatal(err)
 	}
-	if jobs, _ := w.ListJobs(one.ID); len(jobs) != 1 || jobs[0].State != wire.JobStopped || (len(proctest.WithCmdline(mark+"-1")) > 0) {
+	if jobs, _ := w.Jobs.List(one.ID); len(jobs) != 1 || jobs[0].State != wire.JobStopped || (len(proctest.WithCmdline(mark+"-1")) > 0) {
 		t.Errorf("after StopJob: %+v (process left: %v)", jobs, (len(proctest.WithCmdline(mark+"-1")) > 0))
 	}
-	if got := w.InFlight(ctx); len(got.Jobs) != 0 {
+	if got := w.Turns.InFlight(ctx); len(got.Jobs) != 0 {
 		t.Errorf("a stopped job is still named: %+v", got.Jobs)
 	}
 
@@ -91,7 +91,7 @@ func TestJobsThroughTheService(t *testing.T) {
 	if !(len(proctest.WithCmdline(mark+"-2")) > 0) {
 		t.Fatal("job 2 is not running")
 	}
-	if err := w.DeleteSession(ctx, two.ID); err != nil {
+	if err := w.Sessions.Delete(ctx, two.ID); err != nil {
 		t.Fatal(err)
 	}
 	if len(proctest.WithCmdline(mark+"-2")) > 0 {
@@ -112,26 +112,26 @@ func TestJobsPerSessionSetting(t *testing.T) {
 	t.Parallel()
 	w := openAt(t, t.TempDir(), map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test"})
 	t.Cleanup(w.Close)
-	v, err := w.GetSettings()
+	v, err := w.Settings.Get()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.JobsPerSession != 3 || w.jobsPerSession() != 3 {
-		t.Errorf("default %d (in force %d), want 3", v.JobsPerSession, w.jobsPerSession())
+	if v.JobsPerSession != 3 || w.Jobs.perSession() != 3 {
+		t.Errorf("default %d (in force %d), want 3", v.JobsPerSession, w.Jobs.perSession())
 	}
 	in := wire.SettingsInput{Provider: v.Provider, ApprovalMode: v.ApprovalMode}
 	for _, bad := range []int{-1, 21} {
 		in.JobsPerSession = bad
-		if _, err := w.SaveSettings(in); err == nil || !strings.Contains(err.Error(), "background jobs per session must be 1 to 20") {
+		if _, err := w.Settings.Save(in); err == nil || !strings.Contains(err.Error(), "background jobs per session must be 1 to 20") {
 			t.Errorf("%d: %v", bad, err)
 		}
 	}
 	in.JobsPerSession = 5
-	if v, err := w.SaveSettings(in); err != nil || v.JobsPerSession != 5 || w.jobsPerSession() != 5 {
-		t.Errorf("saved 5: %+v %v (in force %d)", v.JobsPerSession, err, w.jobsPerSession())
+	if v, err := w.Settings.Save(in); err != nil || v.JobsPerSession != 5 || w.Jobs.perSession() != 5 {
+		t.Errorf("saved 5: %+v %v (in force %d)", v.JobsPerSession, err, w.Jobs.perSession())
 	}
 	in.JobsPerSession = 0 // a form without the field keeps it
-	if v, err := w.SaveSettings(in); err != nil || v.JobsPerSession != 5 {
+	if v, err := w.Settings.Save(in); err != nil || v.JobsPerSession != 5 {
 		t.Errorf("kept: %d %v", v.JobsPerSession, err)
 	}
 }

@@ -17,12 +17,15 @@ import (
 	"pilot/backend/wire"
 )
 
+// Languages are the language servers, the user's and those running.
+type Languages struct{ *core }
+
 // The user's language servers: one lsp.Manager for the Service, started
 // lazily per folder by the agent's changes, made again when the user's own
 // servers change in Settings › Languages.
 
-// languages holds the Manager in use; it is the agent's Diagnostics.
-type languages struct {
+// diagnostics holds the Manager in use; it is the agent's Diagnostics.
+type diagnostics struct {
 	env  []string      // the allowlisted environment of every server
 	wait time.Duration // how long a change waits for diagnostics (0: lsp's default)
 	log  *slog.Logger
@@ -32,21 +35,21 @@ type languages struct {
 	closed bool
 }
 
-// newLanguages starts no server: they start on the first change of a
+// newDiagnostics starts no server: they start on the first change of a
 // file they serve, and stop when idle as lsp's default says; a change
 // waits wait for their diagnostics (0: lsp's default). base is Pilot's
 // environment (nil: os.Environ()); log takes the servers' stderr and
 // failures.
-func newLanguages(base []string, extra []lsp.ServerConfig, wait time.Duration, log *slog.Logger) *languages {
+func newDiagnostics(base []string, extra []lsp.ServerConfig, wait time.Duration, log *slog.Logger) *diagnostics {
 	if base == nil {
 		base = os.Environ()
 	}
-	l := &languages{env: childenv.Env(base, "", nil), wait: wait, log: log}
+	l := &diagnostics{env: childenv.Env(base, "", nil), wait: wait, log: log}
 	l.m = l.manager(extra)
 	return l
 }
 
-func (l *languages) manager(extra []lsp.ServerConfig) *lsp.Manager {
+func (l *diagnostics) manager(extra []lsp.ServerConfig) *lsp.Manager {
 	return lsp.New(lsp.Options{Env: l.env, Extra: extra, Wait: l.wait, Log: l.log})
 }
 
@@ -73,30 +76,30 @@ func languageWait(getenv func(string) string, log *slog.Logger) time.Duration {
 	return d
 }
 
-func (l *languages) current() *lsp.Manager {
+func (l *diagnostics) current() *lsp.Manager {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	return l.m
 }
 
 // AfterChange is agent.Diagnostics.AfterChange.
-func (l *languages) AfterChange(ctx context.Context, root string, paths []string) lsp.Outcome {
+func (l *diagnostics) AfterChange(ctx context.Context, root string, paths []string) lsp.Outcome {
 	return l.current().AfterChange(ctx, root, paths)
 }
 
 // Current is agent.Diagnostics.Current.
-func (l *languages) Current(ctx context.Context, root, path string) lsp.Outcome {
+func (l *diagnostics) Current(ctx context.Context, root, path string) lsp.Outcome {
 	return l.current().Current(ctx, root, path)
 }
 
 // Warm is agent.Diagnostics.Warm.
-func (l *languages) Warm(root string, paths ...string) {
+func (l *diagnostics) Warm(root string, paths ...string) {
 	l.current().Warm(root, paths...)
 }
 
 // reset uses the user's servers from now on: the running servers stop
 // and the next change starts them again under the new list.
-func (l *languages) reset(extra []lsp.ServerConfig) {
+func (l *diagnostics) reset(extra []lsp.ServerConfig) {
 	l.mu.Lock()
 	if l.closed {
 		l.mu.Unlock()
@@ -111,7 +114,7 @@ func (l *languages) reset(extra []lsp.ServerConfig) {
 // closeRoot stops the servers of a folder (a project closed, a worktree
 // discarded), named as given and with its links resolved (as the agent
 // names it).
-func (l *languages) closeRoot(dir string) {
+func (l *diagnostics) closeRoot(dir string) {
 	if dir == "" {
 		return
 	}
@@ -123,7 +126,7 @@ func (l *languages) closeRoot(dir string) {
 }
 
 // close stops every server for good.
-func (l *languages) close() {
+func (l *diagnostics) close() {
 	l.mu.Lock()
 	l.closed = true
 	m := l.m
@@ -131,13 +134,13 @@ func (l *languages) close() {
 	m.Close()
 }
 
-// LanguageServers lists the language servers Pilot knows for a project
+// List lists the language servers Pilot knows for a project
 // (0: for any folder), and the user's own: found or not, running, their
 // version and last error (Settings › Languages).
-func (w *Service) LanguageServers(projectID int64) ([]wire.LanguageServer, error) {
+func (ls *Languages) List(projectID int64) ([]wire.LanguageServer, error) {
 	root := ""
 	if projectID != 0 {
-		p, err := w.project(context.Background(), projectID)
+		p, err := ls.project(context.Background(), projectID)
 		if err != nil {
 			return nil, err
 		}
@@ -146,7 +149,7 @@ func (w *Service) LanguageServers(projectID int64) ([]wire.LanguageServer, error
 			root = real
 		}
 	}
-	return markUser(w.langs.current().Servers(root), w.userServers()), nil
+	return markUser(ls.langs.current().Servers(root), ls.userServers()), nil
 }
 
 // markUser marks the servers the user named in Settings.
@@ -162,28 +165,28 @@ func markUser(servers []wire.LanguageServer, user []lsp.ServerConfig) []wire.Lan
 }
 
 // userServers are the language servers the user named in Settings.
-func (w *Service) userServers() []lsp.ServerConfig {
-	s, err := config.LoadSettings(w.home)
+func (ls *Languages) userServers() []lsp.ServerConfig {
+	s, err := config.LoadSettings(ls.home)
 	if err != nil && !isCorrupt(err) {
-		w.log.Warn("reading the user's language servers", "err", err)
+		ls.log.Warn("reading the user's language servers", "err", err)
 	}
 	return s.LanguageServers
 }
 
-// UserLanguageServers returns the language servers the user named in
+// User returns the language servers the user named in
 // Settings › Languages, as saved.
-func (w *Service) UserLanguageServers() []wire.LanguageServerConfig {
+func (ls *Languages) User() []wire.LanguageServerConfig {
 	out := []wire.LanguageServerConfig{}
-	for _, s := range w.userServers() {
+	for _, s := range ls.userServers() {
 		out = append(out, wire.LanguageServerConfig{Name: s.Name, Command: s.Command, Patterns: s.Patterns})
 	}
 	return out
 }
 
-// SetLanguageServers validates and saves the language servers the user
+// Set validates and saves the language servers the user
 // names (each a name, a command and the files it serves); the servers
 // running stop and start again under the new list at the next change.
-func (w *Service) SetLanguageServers(servers []wire.LanguageServerConfig) ([]wire.LanguageServerConfig, error) {
+func (ls *Languages) Set(servers []wire.LanguageServerConfig) ([]wire.LanguageServerConfig, error) {
 	in := make([]lsp.ServerConfig, len(servers))
 	for i, s := range servers {
 		in[i] = lsp.ServerConfig{Name: s.Name, Command: s.Command, Patterns: s.Patterns}
@@ -192,14 +195,14 @@ func (w *Service) SetLanguageServers(servers []wire.LanguageServerConfig) ([]wir
 	if err != nil {
 		return nil, err
 	}
-	cur, err := config.LoadSettings(w.home)
+	cur, err := config.LoadSettings(ls.home)
 	if err != nil && !isCorrupt(err) {
 		return nil, err
 	}
 	cur.LanguageServers = clean
-	if err := config.SaveSettings(w.home, cur); err != nil {
+	if err := config.SaveSettings(ls.home, cur); err != nil {
 		return nil, err
 	}
-	w.langs.reset(clean)
-	return w.UserLanguageServers(), nil
+	ls.langs.reset(clean)
+	return ls.User(), nil
 }

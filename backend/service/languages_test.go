@@ -31,25 +31,25 @@ func TestUserLanguageServers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	if got := w.UserLanguageServers(); len(got) != 0 {
+	if got := w.Languages.User(); len(got) != 0 {
 		t.Fatalf("a new home has servers %v", got)
 	}
 	zls := wire.LanguageServerConfig{Name: "zls", Command: []string{"zls"}, Patterns: []string{"**/*.zig"}}
-	got, err := w.SetLanguageServers([]wire.LanguageServerConfig{{Name: " zls", Command: []string{"zls "}, Patterns: []string{"**/*.zig"}}})
+	got, err := w.Languages.Set([]wire.LanguageServerConfig{{Name: " zls", Command: []string{"zls "}, Patterns: []string{"**/*.zig"}}})
 	if err != nil || !reflect.DeepEqual(got, []wire.LanguageServerConfig{zls}) {
 		t.Fatalf("saved %+v, %v", got, err)
 	}
-	if _, err := w.SetLanguageServers([]wire.LanguageServerConfig{{Name: "half", Command: []string{"half"}}}); err == nil || !strings.Contains(err.Error(), "serves no files") {
+	if _, err := w.Languages.Set([]wire.LanguageServerConfig{{Name: "half", Command: []string{"half"}}}); err == nil || !strings.Contains(err.Error(), "serves no files") {
 		t.Fatalf("an incomplete server: %v", err)
 	}
-	if got := w.UserLanguageServers(); !reflect.DeepEqual(got, []wire.LanguageServerConfig{zls}) {
+	if got := w.Languages.User(); !reflect.DeepEqual(got, []wire.LanguageServerConfig{zls}) {
 		t.Errorf("after a refused save: %+v", got)
 	}
 	s, err := config.LoadSettings(home)
 	if err != nil || s.Model != "m" || len(s.LanguageServers) != 1 {
 		t.Errorf("settings file: %+v, %v", s, err)
 	}
-	if _, err := w.LanguageServers(0); err != nil {
+	if _, err := w.Languages.List(0); err != nil {
 		t.Error(err)
 	}
 }
@@ -97,17 +97,17 @@ func TestFileTreeErrorMarks(t *testing.T) {
 	ev := newWaiter()
 	w.SetEmitter(ev)
 	ctx := context.Background()
-	p, err := w.OpenProject(ctx, dir)
+	p, err := w.Projects.Open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := w.NewSession(ctx, p.ID)
+	s, err := w.Sessions.New(ctx, p.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	mark := func() int {
 		t.Helper()
-		page, err := w.ListDir(ctx, p.ID, s.ID, wire.DirPageQuery{Limit: 10})
+		page, err := w.Files.ListDir(ctx, p.ID, s.ID, wire.DirPageQuery{Limit: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,7 +123,7 @@ func TestFileTreeErrorMarks(t *testing.T) {
 	var lastDone int64        // the seq of the last turn_done seen
 	turn := func(text string) {
 		t.Helper()
-		if err := w.SendMessage(ctx, s.ID, text, nil); err != nil {
+		if err := w.Turns.SendMessage(ctx, s.ID, text, nil); err != nil {
 			t.Fatal(err)
 		}
 		a := ev.wait(t, func(e any) bool {
@@ -131,7 +131,7 @@ func TestFileTreeErrorMarks(t *testing.T) {
 			return ok && !used[p.Approval.ID]
 		}).(wire.ApprovalPayload)
 		used[a.Approval.ID] = true
-		if err := w.DecideChange(a.Approval.ID, wire.ChangeDecision{Files: []wire.FileDecision{{Path: "a.go", Hunks: []bool{true}}}}); err != nil {
+		if err := w.Approvals.DecideChange(a.Approval.ID, wire.ChangeDecision{Files: []wire.FileDecision{{Path: "a.go", Hunks: []bool{true}}}}); err != nil {
 			t.Fatal(err)
 		}
 		d := ev.wait(t, func(e any) bool {

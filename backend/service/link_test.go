@@ -25,30 +25,30 @@ func TestLinkAndRealPathAreOneProject(t *testing.T) {
 	}
 	var ids []int64
 	for _, dir := range []string{link, real} {
-		p, err := w.OpenProject(ctx, dir)
+		p, err := w.Projects.Open(ctx, dir)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if p.Path != real {
 			t.Errorf("OpenProject(%s).Path = %s, want %s", dir, p.Path, real)
 		}
-		s, err := w.NewSession(ctx, p.ID)
+		s, err := w.Sessions.New(ctx, p.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.store.AppendMessage(ctx, s.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock("hi")}}, llm.Usage{}); err != nil {
+		if _, err := w.core.store.AppendMessage(ctx, s.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock("hi")}}, llm.Usage{}); err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, p.ID)
 	}
-	ps, err := w.ListProjects(ctx)
+	ps, err := w.Projects.List(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(ps) != 1 || ids[0] != ids[1] {
 		t.Fatalf("projects %+v (ids %v), want one", ps, ids)
 	}
-	ss, err := w.ListSessions(ctx, ps[0].ID, 0, 0)
+	ss, err := w.Sessions.List(ctx, ps[0].ID, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

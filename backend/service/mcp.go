@@ -6,11 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"pilot/backend/mcp"
 	"pilot/backend/tools"
 	"pilot/backend/wire"
 )
+
+// MCP is the pool of MCP servers: one for the window, `pilot -p` and
+// `pilot mcp`, its servers' configuration and trust.
+type MCP struct{ *core }
 
 // mcpSource is a project's MCP servers as a session sees them: looked up
 // in the pool on every use, so a project closed and opened again serves
@@ -25,47 +30,47 @@ func (s mcpSource) Call(ctx context.Context, name string, args json.RawMessage) 
 	return s.pool.For(s.dir).Call(ctx, name, args)
 }
 
-func (w *Service) mcpFor(dir string) tools.MCP { return mcpSource{pool: w.mcp, dir: dir} }
+func (m *MCP) toolsFor(dir string) tools.MCP { return mcpSource{pool: m.mcp, dir: dir} }
 
-// mcpChanged tells the window that a server of the open project changed.
-func (w *Service) mcpChanged(st mcp.Status) {
+// changed tells the window that a server of the open project changed.
+func (m *MCP) changed(st mcp.Status) {
 	if st.State == mcp.Failed {
-		w.log.Warn("mcp server failed", "server", st.Name, "err", st.Error)
+		m.log.Warn("mcp server failed", "server", st.Name, "err", st.Error)
 	}
-	w.Emit(wire.MCPUpdated, wire.MCPUpdatedPayload{Project: w.currentProject()})
+	m.publish(wire.MCPUpdated, wire.MCPUpdatedPayload{Project: m.currentProject()})
 }
 
-// openMCP starts the servers of the project just opened and stops those of
+// open starts the servers of the project just opened and stops those of
 // the project it replaces.
-func (w *Service) openMCP(prev, next string) {
+func (m *MCP) open(prev, next string) {
 	if prev != "" && prev != next {
-		go w.mcp.CloseProject(prev)
-		go w.langs.closeRoot(prev)
+		go m.mcp.CloseProject(prev)
+		go m.langs.closeRoot(prev)
 	}
-	w.mcp.For(next)
+	m.mcp.For(next)
 }
 
 // WindowReady starts the MCP servers of the project the window opened on,
 // in the background, once the window has made its first call.
-func (w *Service) WindowReady() {
-	if dir := w.currentProject(); dir != "" {
-		w.mcp.For(dir)
+func (m *MCP) WindowReady() {
+	if dir := m.currentProject(); dir != "" {
+		m.mcp.For(dir)
 	}
 }
 
-func (w *Service) mcpHub() (*mcp.Hub, string, error) {
-	dir := w.currentProject()
+func (m *MCP) hub() (*mcp.Hub, string, error) {
+	dir := m.currentProject()
 	if dir == "" {
 		return nil, "", errors.New("open a project first")
 	}
-	return w.mcp.For(dir), dir, nil
+	return m.mcp.For(dir), dir, nil
 }
 
-// MCPServers lists the servers of the open project with their state,
+// Servers lists the servers of the open project with their state,
 // after reading the configuration again (a file edited by hand takes
 // effect; a changed .mcp.json stops its servers until trusted again).
-func (w *Service) MCPServers() (wire.MCPServers, error) {
-	h, dir, err := w.mcpHub()
+func (m *MCP) Servers() (wire.MCPServers, error) {
+	h, dir, err := m.hub()
 	if err != nil {
 		return wire.MCPServers{}, err
 	}
@@ -85,11 +90,11 @@ func (w *Service) MCPServers() (wire.MCPServers, error) {
 	return out, nil
 }
 
-// MCPTrustPrompt says whether the open project's .mcp.json or settings
+// TrustPrompt says whether the open project's .mcp.json or settings
 // files wait for the user's trust, with the exact commands they would run
 // and the rules they would apply (see trust.go).
-func (w *Service) MCPTrustPrompt() (wire.MCPTrustPrompt, error) {
-	h, dir, err := w.mcpHub()
+func (m *MCP) TrustPrompt() (wire.MCPTrustPrompt, error) {
+	h, dir, err := m.hub()
 	if err != nil {
 		return wire.MCPTrustPrompt{}, err
 	}
@@ -101,68 +106,68 @@ func (w *Service) MCPTrustPrompt() (wire.MCPTrustPrompt, error) {
 			p.Servers = append(p.Servers, wire.MCPTrustServer{Name: e.Name, Display: mcp.Display(e.Server, mcp.EnvLookup)})
 		}
 	}
-	p.Changed = need && mcp.WasTrusted(w.home, dir)
-	w.withSettings(&p, dir)
+	p.Changed = need && mcp.WasTrusted(m.home, dir)
+	m.svc.Trust.withSettings(&p, dir)
 	return p, nil
 }
 
-// MCPTrust trusts the open project's .mcp.json as shown (hash) and starts
+// Trust trusts the open project's .mcp.json as shown (hash) and starts
 // its servers.
-func (w *Service) MCPTrust(hash string) error {
-	h, _, err := w.mcpHub()
+func (m *MCP) Trust(hash string) error {
+	h, _, err := m.hub()
 	if err != nil {
 		return err
 	}
 	if err := h.Trust(hash); err != nil {
 		return err
 	}
-	w.Emit(wire.MCPUpdated, wire.MCPUpdatedPayload{Project: w.currentProject()})
+	m.publish(wire.MCPUpdated, wire.MCPUpdatedPayload{Project: m.currentProject()})
 	return nil
 }
 
-// MCPSaveServer adds or replaces a server (user or project scope).
-func (w *Service) MCPSaveServer(in wire.MCPServerInput) error {
-	_, dir, err := w.mcpHub()
+// SaveServer adds or replaces a server (user or project scope).
+func (m *MCP) SaveServer(in wire.MCPServerInput) error {
+	_, dir, err := m.hub()
 	if err != nil {
 		return err
 	}
-	if _, err := w.MCPSaveServerIn(dir, in); err != nil {
+	if _, err := m.SaveServerIn(dir, in); err != nil {
 		return fmt.Errorf("saving the MCP server: %w", err)
 	}
-	return w.mcpReload()
+	return m.reload()
 }
 
-// MCPRemoveServer removes a server from its scope's file.
-func (w *Service) MCPRemoveServer(scope, name string) error {
-	_, dir, err := w.mcpHub()
+// RemoveServer removes a server from its scope's file.
+func (m *MCP) RemoveServer(scope, name string) error {
+	_, dir, err := m.hub()
 	if err != nil {
 		return err
 	}
-	if err := mcp.Remove(w.home, dir, scope, name); err != nil {
+	if err := mcp.Remove(m.home, dir, scope, name); err != nil {
 		return err
 	}
-	return w.mcpReload()
+	return m.reload()
 }
 
-// MCPSetDisabled turns a server off (its process stops) or on.
-func (w *Service) MCPSetDisabled(scope, name string, disabled bool) error {
-	_, dir, err := w.mcpHub()
+// SetDisabled turns a server off (its process stops) or on.
+func (m *MCP) SetDisabled(scope, name string, disabled bool) error {
+	_, dir, err := m.hub()
 	if err != nil {
 		return err
 	}
-	if err := mcp.SetDisabled(w.home, dir, scope, name, disabled); err != nil {
+	if err := mcp.SetDisabled(m.home, dir, scope, name, disabled); err != nil {
 		return err
 	}
-	return w.mcpReload()
+	return m.reload()
 }
 
-func (w *Service) mcpReload() error {
-	h, _, err := w.mcpHub()
+func (m *MCP) reload() error {
+	h, _, err := m.hub()
 	if err != nil {
 		return err
 	}
 	err = h.Reload()
-	w.Emit(wire.MCPUpdated, wire.MCPUpdatedPayload{Project: w.currentProject()})
+	m.publish(wire.MCPUpdated, wire.MCPUpdatedPayload{Project: m.currentProject()})
 	return err
 }
 
@@ -170,15 +175,15 @@ func (w *Service) mcpReload() error {
 // "mcp:<server>:<uri>".
 const MCPResourcePrefix = "mcp:"
 
-// FindMCPResources lists the open project's MCP resources matching query,
+// FindResources lists the open project's MCP resources matching query,
 // for the @ picker.
-func (w *Service) FindMCPResources(query string, limit int) ([]wire.MCPResource, error) {
-	dir := w.currentProject()
+func (m *MCP) FindResources(query string, limit int) ([]wire.MCPResource, error) {
+	dir := m.currentProject()
 	if dir == "" {
 		return []wire.MCPResource{}, nil
 	}
 	out := []wire.MCPResource{}
-	for _, r := range w.mcp.For(dir).FindResources(query, limit) {
+	for _, r := range m.mcp.For(dir).FindResources(query, limit) {
 		out = append(out, wire.MCPResource{Server: r.Server, URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType})
 	}
 	return out, nil
@@ -186,7 +191,7 @@ func (w *Service) FindMCPResources(query string, limit int) ([]wire.MCPResource,
 
 // inlineResources reads the attached MCP resources of a message into its
 // text and returns the remaining (file) attachments.
-func (w *Service) inlineResources(ctx context.Context, project, text string, attachments []string) (string, []string, error) {
+func (m *MCP) inlineResources(ctx context.Context, project, text string, attachments []string) (string, []string, error) {
 	files := make([]string, 0, len(attachments))
 	var b strings.Builder
 	b.WriteString(text)
@@ -200,11 +205,36 @@ func (w *Service) inlineResources(ctx context.Context, project, text string, att
 		if !ok {
 			return "", nil, fmt.Errorf("attachment %q: an MCP resource is mcp:<server>:<uri>", a)
 		}
-		content, err := w.mcp.For(project).ReadResource(ctx, server, uri)
+		content, err := m.mcp.For(project).ReadResource(ctx, server, uri)
 		if err != nil {
 			return "", nil, fmt.Errorf("attaching %s: %w", uri, err)
 		}
 		fmt.Fprintf(&b, "\n\n<resource server=%q uri=%q>\n%s\n</resource>", server, uri, content)
 	}
 	return b.String(), files, nil
+}
+
+// Ready starts the MCP servers of the project in dir and waits until
+// none is starting (at most their start timeout, or ctx), so that a
+// first model call sees their tools. It returns what keeps servers off,
+// a sentence each: a broken file, a .mcp.json not trusted yet, a server
+// that failed.
+func (m *MCP) Ready(ctx context.Context, dir string) []string {
+	h := m.mcp.For(dir)
+	var out []string
+	if e := h.ConfigError(); e != "" {
+		out = append(out, "MCP servers not started: "+e)
+	}
+	wctx, cancel := context.WithTimeout(ctx, mcp.DefaultStartTimeout+time.Second)
+	defer cancel()
+	h.WaitReady(wctx)
+	if need, _ := h.NeedsTrust(); need {
+		out = append(out, fmt.Sprintf("the servers of %s were not started: it is not trusted yet; review and trust it with `pilot mcp trust --project %s`", mcp.ProjectPath(dir), dir))
+	}
+	for _, s := range h.Status() {
+		if s.State == mcp.Failed {
+			out = append(out, fmt.Sprintf("MCP server %s failed: %s (pilot mcp get %s shows its stderr)", s.Name, s.Error, s.Name))
+		}
+	}
+	return out
 }

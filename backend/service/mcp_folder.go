@@ -2,31 +2,34 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"pilot/backend/mcp"
-	"pilot/backend/version"
 	"pilot/backend/wire"
 )
 
 // MCP servers of a folder named by the caller (pilot mcp --project DIR),
 // read and changed without opening it as a project: nothing is started
-// but what MCPStatusIn starts for a look, and stops again.
+// but what StatusIn starts in the pool for a look, and stops again.
 
-// MCPStatusIn starts the servers configured for the folder dir, waits (at
-// most their start timeout) until none is still starting, so the states
-// are real, and stops them again. needsTrust is whether the folder's
-// .mcp.json waits for the user's trust (its servers are not started). A
-// configuration file that cannot be read is an error.
-func (w *Service) MCPStatusIn(ctx context.Context, dir string) (servers []wire.MCPStatus, needsTrust bool, err error) {
-	h, err := mcp.Open(dir, mcp.HomeOptions(w.home, version.Get().Version, w.log))
-	if err != nil {
-		h.Close() // Open returns its hub even when a configuration cannot be read
-		return nil, false, err
+// StatusIn starts the servers configured for the folder dir in the pool
+// (the one that serves the window and `pilot -p` too), waits (at most
+// their start timeout) until none is still starting, so the states are
+// real, and stops them again unless dir is the open project. needsTrust
+// is whether the folder's .mcp.json waits for the user's trust (its
+// servers are not started). A configuration file that cannot be read is
+// an error.
+func (m *MCP) StatusIn(ctx context.Context, dir string) (servers []wire.MCPStatus, needsTrust bool, err error) {
+	h := m.mcp.For(dir)
+	if dir != m.currentProject() {
+		defer m.mcp.CloseProject(dir)
 	}
-	defer h.Close()
+	if e := h.ConfigError(); e != "" {
+		return nil, false, errors.New(e)
+	}
 	wctx, cancel := context.WithTimeout(ctx, mcp.DefaultStartTimeout+time.Second)
 	defer cancel()
 	h.WaitReady(wctx)
@@ -60,10 +63,10 @@ func mcpStatus(s mcp.Status) wire.MCPStatus {
 	return out
 }
 
-// MCPSaveServerIn adds or replaces a server in the user's mcp.json (scope
+// SaveServerIn adds or replaces a server in the user's mcp.json (scope
 // user, the default) or the .mcp.json of the folder dir (scope project),
-// as MCPSaveServer does for the open project.
-func (w *Service) MCPSaveServerIn(dir string, in wire.MCPServerInput) (wire.MCPConfigChange, error) {
+// as SaveServer does for the open project.
+func (m *MCP) SaveServerIn(dir string, in wire.MCPServerInput) (wire.MCPConfigChange, error) {
 	scope := string(in.Scope)
 	if scope == "" {
 		scope = mcp.ScopeUser
@@ -73,8 +76,8 @@ func (w *Service) MCPSaveServerIn(dir string, in wire.MCPServerInput) (wire.MCPC
 		s.Type = ""
 	}
 	name := strings.TrimSpace(in.Name)
-	ch := wire.MCPConfigChange{Name: name, Scope: wire.MCPScope(scope), Path: mcp.ScopePath(w.home, dir, scope), Display: mcp.Display(s, mcp.EnvLookup)}
-	replaced, err := mcp.Put(w.home, dir, scope, name, s)
+	ch := wire.MCPConfigChange{Name: name, Scope: wire.MCPScope(scope), Path: mcp.ScopePath(m.home, dir, scope), Display: mcp.Display(s, mcp.EnvLookup)}
+	replaced, err := mcp.Put(m.home, dir, scope, name, s)
 	if err != nil {
 		return wire.MCPConfigChange{}, err
 	}
@@ -82,17 +85,17 @@ func (w *Service) MCPSaveServerIn(dir string, in wire.MCPServerInput) (wire.MCPC
 	return ch, nil
 }
 
-// MCPRemoveServerIn removes the server name from the scope given, or,
+// RemoveServerIn removes the server name from the scope given, or,
 // when scope is "", from the one scope (user, or the project at dir) that
 // has it; a name in both must be told apart with a scope.
-func (w *Service) MCPRemoveServerIn(dir, scope, name string) (wire.MCPConfigChange, error) {
+func (m *MCP) RemoveServerIn(dir, scope, name string) (wire.MCPConfigChange, error) {
 	scopes := []string{mcp.ScopeUser, mcp.ScopeProject}
 	if scope != "" {
 		scopes = []string{scope}
 	}
 	var found []string
 	for _, sc := range scopes {
-		f, _, err := mcp.ReadScope(w.home, dir, sc)
+		f, _, err := mcp.ReadScope(m.home, dir, sc)
 		if err != nil {
 			return wire.MCPConfigChange{}, err
 		}
@@ -106,26 +109,26 @@ func (w *Service) MCPRemoveServerIn(dir, scope, name string) (wire.MCPConfigChan
 	case 2:
 		return wire.MCPConfigChange{}, fmt.Errorf("%q is in both the user and the project configuration; say which with --scope user or --scope project", name)
 	}
-	ch := wire.MCPConfigChange{Name: name, Scope: wire.MCPScope(found[0]), Path: mcp.ScopePath(w.home, dir, found[0])}
-	if err := mcp.Remove(w.home, dir, found[0], name); err != nil {
+	ch := wire.MCPConfigChange{Name: name, Scope: wire.MCPScope(found[0]), Path: mcp.ScopePath(m.home, dir, found[0])}
+	if err := mcp.Remove(m.home, dir, found[0], name); err != nil {
 		return wire.MCPConfigChange{}, err
 	}
 	return ch, nil
 }
 
-// MCPTrustPromptIn is the trust prompt of the folder dir: the servers its
+// TrustPromptIn is the trust prompt of the folder dir: the servers its
 // .mcp.json would start with their exact commands, and its settings files'
 // allow rules and hooks (Sections). Hash is "" when the folder has no
 // .mcp.json; Needed is false when there is nothing to trust or every file
 // is trusted as it is.
-func (w *Service) MCPTrustPromptIn(dir string) (wire.MCPTrustPrompt, error) {
-	set, err := mcp.Load(w.home, dir)
+func (m *MCP) TrustPromptIn(dir string) (wire.MCPTrustPrompt, error) {
+	set, err := mcp.Load(m.home, dir)
 	if err != nil {
 		return wire.MCPTrustPrompt{}, err
 	}
 	p := wire.MCPTrustPrompt{Project: dir, Path: mcp.ProjectPath(dir), Hash: set.ProjectHash, Servers: []wire.MCPTrustServer{}}
-	if ok, _ := mcp.Trusted(w.home, dir, set.ProjectHash); ok { // no .mcp.json is trusted too
-		w.withSettings(&p, dir)
+	if ok, _ := mcp.Trusted(m.home, dir, set.ProjectHash); ok { // no .mcp.json is trusted too
+		m.svc.Trust.withSettings(&p, dir)
 		return p, nil
 	}
 	p.Needed = true
@@ -134,13 +137,13 @@ func (w *Service) MCPTrustPromptIn(dir string) (wire.MCPTrustPrompt, error) {
 			p.Servers = append(p.Servers, wire.MCPTrustServer{Name: e.Name, Display: mcp.Display(e.Server, mcp.EnvLookup)})
 		}
 	}
-	p.Changed = mcp.WasTrusted(w.home, dir)
-	w.withSettings(&p, dir)
+	p.Changed = mcp.WasTrusted(m.home, dir)
+	m.svc.Trust.withSettings(&p, dir)
 	return p, nil
 }
 
-// MCPTrustIn trusts the folder dir's .mcp.json as shown (hash): its
+// TrustIn trusts the folder dir's .mcp.json as shown (hash): its
 // servers start in that project from then on, until the file changes.
-func (w *Service) MCPTrustIn(dir, hash string) error {
-	return mcp.Trust(w.home, dir, hash)
+func (m *MCP) TrustIn(dir, hash string) error {
+	return mcp.Trust(m.home, dir, hash)
 }

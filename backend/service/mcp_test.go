@@ -19,7 +19,7 @@ import (
 
 func mustProject(t *testing.T, w *Service, dir string) int64 {
 	t.Helper()
-	p, err := w.store.TouchProject(context.Background(), dir)
+	p, err := w.core.store.TouchProject(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func waitServer(t *testing.T, w *Service, name string, state wire.MCPState) wire
 	deadline := time.Now().Add(20 * time.Second)
 	var last wire.MCPServers
 	for time.Now().Before(deadline) {
-		last, _ = w.MCPServers()
+		last, _ = w.MCP.Servers()
 		for _, s := range last.Servers {
 			if s.Name == name && s.State == state {
 				return s
@@ -79,10 +79,10 @@ func TestMCPTrustServersAndReaping(t *testing.T) {
 	}
 	rec := &recorder{}
 	w.SetEmitter(rec)
-	if _, err := w.OpenProject(context.Background(), dir); err != nil {
+	if _, err := w.Projects.Open(context.Background(), dir); err != nil {
 		t.Fatal(err)
 	}
-	p, err := w.MCPTrustPrompt()
+	p, err := w.MCP.TrustPrompt()
 	if err != nil || !p.Needed || len(p.Servers) != 1 || !strings.Contains(p.Servers[0].Display, exe) {
 		t.Fatalf("trust prompt %+v %v", p, err)
 	}
@@ -92,20 +92,20 @@ func TestMCPTrustServersAndReaping(t *testing.T) {
 	if len(childPIDs()) != 0 {
 		t.Fatalf("an untrusted .mcp.json started %v", childPIDs())
 	}
-	if err := w.MCPTrust(p.Hash); err != nil {
+	if err := w.MCP.Trust(p.Hash); err != nil {
 		t.Fatal(err)
 	}
 	s := waitServer(t, w, "t", "ready")
 	if len(s.Tools) == 0 || s.Scope != "project" || !slices.Contains(rec.names(), wire.MCPUpdated) {
 		t.Fatalf("ready server %+v, events %v", s, rec.names())
 	}
-	if p, _ := w.MCPTrustPrompt(); p.Needed {
+	if p, _ := w.MCP.TrustPrompt(); p.Needed {
 		t.Fatal("still asks after trust")
 	}
 	// The / picker lists custom commands and the server's prompts.
 	os.MkdirAll(filepath.Join(dir, ".claude", "commands"), 0o755)
 	os.WriteFile(filepath.Join(dir, ".claude", "commands", "fix.md"), []byte("Fix $ARGUMENTS"), 0o644)
-	cmds, err := w.ListSlashCommands(context.Background(), 0)
+	cmds, err := w.Turns.SlashCommands(context.Background(), 0)
 	var names []string
 	for _, c := range cmds {
 		names = append(names, c.Name+"/"+string(c.Source))
@@ -113,43 +113,43 @@ func TestMCPTrustServersAndReaping(t *testing.T) {
 	if err != nil || strings.Join(names, ",") != "fix/project-claude,mcp__t__review/mcp" {
 		t.Fatalf("slash commands %v %v", names, err)
 	}
-	sess, err := w.store.CreateSession(context.Background(), store.NewSession{ProjectID: mustProject(t, w, dir), Provider: "anthropic"})
+	sess, err := w.core.store.CreateSession(context.Background(), store.NewSession{ProjectID: mustProject(t, w, dir), Provider: "anthropic"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := w.FindMCPResources("todo", 5)
+	res, err := w.MCP.FindResources("todo", 5)
 	if err != nil || len(res) != 1 || res[0].URI != "test://notes/todo" {
 		t.Fatalf("resources %+v %v", res, err)
 	}
-	text, files, err := w.withResources(context.Background(), sess.ID, "see", []string{"a.go", "mcp:t:test://notes/todo"})
+	text, files, err := w.Turns.withResources(context.Background(), sess.ID, "see", []string{"a.go", "mcp:t:test://notes/todo"})
 	if err != nil || strings.Join(files, ",") != "a.go" || !strings.Contains(text, "see\n\n<resource server=\"t\" uri=\"test://notes/todo\">\n- write the docs\n</resource>") {
 		t.Fatalf("inlined %q %v %v", text, files, err)
 	}
 	for in, want := range map[string]string{"/fix the bug": "Fix the bug", "/mcp__t__review a.go leaks": "Review a.go for leaks.", "plain": "plain"} {
-		if got, err := w.expandCommand(context.Background(), sess.ID, in); err != nil || got != want {
+		if got, err := w.Turns.expandCommand(context.Background(), sess.ID, in); err != nil || got != want {
 			t.Fatalf("expand %q: %q %v", in, got, err)
 		}
 	}
 	// Disable stops it; a user server can be added and removed.
-	if err := w.MCPSetDisabled("project", "t", true); err != nil {
+	if err := w.MCP.SetDisabled("project", "t", true); err != nil {
 		t.Fatal(err)
 	}
 	waitServer(t, w, "t", "disabled")
-	if p, _ := w.MCPTrustPrompt(); p.Needed {
+	if p, _ := w.MCP.TrustPrompt(); p.Needed {
 		t.Fatal("an edit made in Pilot asked for trust again")
 	}
-	if err := w.MCPSetDisabled("project", "t", false); err != nil {
+	if err := w.MCP.SetDisabled("project", "t", false); err != nil {
 		t.Fatal(err)
 	}
 	waitServer(t, w, "t", "ready")
-	if err := w.MCPSaveServer(wire.MCPServerInput{Scope: "user", Name: "u", Type: "stdio", Command: exe, Args: args, Env: map[string]string{"PILOT_MCP_TEST_SERVER": "1"}}); err != nil {
+	if err := w.MCP.SaveServer(wire.MCPServerInput{Scope: "user", Name: "u", Type: "stdio", Command: exe, Args: args, Env: map[string]string{"PILOT_MCP_TEST_SERVER": "1"}}); err != nil {
 		t.Fatal(err)
 	}
 	waitServer(t, w, "u", "ready")
-	if err := w.MCPSaveServer(wire.MCPServerInput{Scope: "user", Name: "bad", Type: "http"}); err == nil || !strings.Contains(err.Error(), "url") {
+	if err := w.MCP.SaveServer(wire.MCPServerInput{Scope: "user", Name: "bad", Type: "http"}); err == nil || !strings.Contains(err.Error(), "url") {
 		t.Fatalf("an http server without a url: %v", err)
 	}
-	if err := w.MCPRemoveServer("user", "u"); err != nil {
+	if err := w.MCP.RemoveServer("user", "u"); err != nil {
 		t.Fatal(err)
 	}
 	if len(childPIDs()) == 0 {
@@ -158,7 +158,7 @@ func TestMCPTrustServersAndReaping(t *testing.T) {
 	// The file changed by hand while the project is open: asked again, its server stopped.
 	b, _ := os.ReadFile(mcp.ProjectPath(dir))
 	os.WriteFile(mcp.ProjectPath(dir), append(b, ' '), 0o644)
-	if p, _ := w.MCPTrustPrompt(); !p.Needed || !p.Changed {
+	if p, _ := w.MCP.TrustPrompt(); !p.Needed || !p.Changed {
 		t.Fatalf("a changed .mcp.json was not asked about again: %+v", p)
 	}
 	waitServer(t, w, "t", "disabled")
@@ -196,7 +196,7 @@ func TestMCPStartsWhenTheWindowIsReady(t *testing.T) {
 	if c := childPIDs(); len(c) != 0 {
 		t.Fatalf("servers started before the window was ready: %v", c)
 	}
-	w.WindowReady()
+	w.MCP.WindowReady()
 	if s := waitServer(t, w, "u", "ready"); s.Scope != "user" || len(childPIDs()) != 1 {
 		t.Fatalf("server %+v, children %v", s, childPIDs())
 	}
@@ -208,18 +208,53 @@ func TestMCPTimeoutSetting(t *testing.T) {
 	t.Parallel()
 	w := newWorkspace(t, nil)
 	in := wire.SettingsInput{Provider: "anthropic", ApprovalMode: "ask"}
-	if v, err := w.GetSettings(); err != nil || v.MCPTimeoutSeconds != 60 {
+	if v, err := w.Settings.Get(); err != nil || v.MCPTimeoutSeconds != 60 {
 		t.Fatalf("default %d %v", v.MCPTimeoutSeconds, err)
 	}
 	in.MCPTimeoutSeconds = 5000
-	if _, err := w.SaveSettings(in); err == nil || !strings.Contains(err.Error(), "1 to 3600") {
+	if _, err := w.Settings.Save(in); err == nil || !strings.Contains(err.Error(), "1 to 3600") {
 		t.Fatalf("5000 s accepted: %v", err)
 	}
 	in.MCPTimeoutSeconds = 15
-	if v, err := w.SaveSettings(in); err != nil || v.MCPTimeoutSeconds != 15 {
+	if v, err := w.Settings.Save(in); err != nil || v.MCPTimeoutSeconds != 15 {
 		t.Fatalf("saved %d %v", v.MCPTimeoutSeconds, err)
 	}
-	if o := mcp.HomeOptions(w.home, "", nil); o.CallTimeout != 15*time.Second {
+	if o := mcp.HomeOptions(w.core.home, "", nil); o.CallTimeout != 15*time.Second {
 		t.Fatalf("a restart would use %s", o.CallTimeout)
+	}
+}
+
+// One pool serves every face: `pilot mcp list --project DIR` (StatusIn)
+// reads the servers of the pool's hub, so for the project the window has
+// open it shows the servers running and starts no second copy of them
+// (each copy here takes a lock the other cannot: a second one fails).
+func TestMCPOnePoolForEveryFace(t *testing.T) {
+	// Not parallel: it counts this process's children.
+	exe, args, err := mcptest.Command()
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, dir := t.TempDir(), t.TempDir()
+	lock := filepath.Join(t.TempDir(), "lock")
+	once := append([]string{"-c", `/bin/mkdir "$0" || exit 1; exec "$@"`, lock, exe}, args...)
+	if err := mcp.WriteScope(home, "", mcp.ScopeUser, mcp.File{Servers: map[string]mcp.Server{
+		"u": {Command: "/bin/sh", Args: once, Env: map[string]string{"PILOT_MCP_TEST_SERVER": "1"}},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"PILOT_PROJECT": dir}
+	w, err := Open(context.Background(), Options{Home: home, Log: discardLog(), Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.MCP.WindowReady()
+	waitServer(t, w, "u", "ready")
+	st, _, err := w.MCP.StatusIn(context.Background(), dir)
+	if err != nil || len(st) != 1 || st[0].State != "ready" {
+		t.Fatalf("the open project's servers through StatusIn: %+v, %v", st, err)
+	}
+	if s := waitServer(t, w, "u", "ready"); len(childPIDs()) != 1 {
+		t.Fatalf("after StatusIn: server %+v, children %v", s, childPIDs())
 	}
 }

@@ -112,7 +112,7 @@ func TestMergeChild(t *testing.T) {
 	id, _ := strconv.ParseInt(os.Getenv("PILOT_TEST_MERGE_SESSION"), 10, 64)
 	w := openAt(t, home, nil)
 	ctx := context.Background()
-	v, err := w.GetBranch(ctx, id)
+	v, err := w.Git.Branch(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestMergeChild(t *testing.T) {
 	}
 	fmt.Println("ready")
 	start := time.Now()
-	res, err := w.MergeBranch(ctx, id, m)
+	res, err := w.Git.Merge(ctx, id, m)
 	if err != nil || len(res.Conflicts) > 0 {
 		t.Fatalf("merge = %+v, %v", res, err)
 	}
@@ -207,27 +207,27 @@ func TestMergeSurvivesSIGKILL(t *testing.T) {
 			outcomes["killed while writing, then repaired"]++
 		}
 		w := openAt(t, home, nil)
-		if err := w.waitStarted(ctx); err != nil { // the start-up repair
+		if err := w.core.waitStarted(ctx); err != nil { // the start-up repair
 			t.Fatal(err)
 		}
 		state := folderState(t, proj)
 		outcomes[state]++
-		pending, err := w.store.PendingCheckpoints(ctx)
+		pending, err := w.core.store.PendingCheckpoints(ctx)
 		if err != nil || len(pending) > 0 {
 			t.Fatalf("run %d (killed after %s): checkpoints still pending after the repair: %+v, %v", i, at, pending, err)
 		}
 		var ledgerFiles int
-		p, err := w.store.TouchProject(ctx, proj)
+		p, err := w.core.store.TouchProject(ctx, proj)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ss, err := w.store.Sessions(ctx, p.ID, 0, 0)
+		ss, err := w.core.store.Sessions(ctx, p.ID, 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, s := range ss {
 			if s.Title == mergeTitle("pilot/x") {
-				l, err := w.GetLedger(ctx, s.ID)
+				l, err := w.Ledger.Get(ctx, s.ID)
 				if err != nil {
 					t.Fatal(err)
 				}

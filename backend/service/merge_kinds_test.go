@@ -84,7 +84,7 @@ func TestMergeBranchFileKinds(t *testing.T) {
 	gitIn(t, f.g, f.wt, "add", "-A")
 	gitIn(t, f.g, f.wt, "commit", "-qm", "every kind")
 
-	v, err := f.w.GetBranch(ctx, f.sess)
+	v, err := f.w.Git.Branch(ctx, f.sess)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestMergeBranchFileKinds(t *testing.T) {
 		}
 	}
 
-	res, err := f.w.MergeBranch(ctx, f.sess, approveAll(v))
+	res, err := f.w.Git.Merge(ctx, f.sess, approveAll(v))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,11 +139,11 @@ func TestMergeBranchFileKinds(t *testing.T) {
 		t.Errorf("the project folder differs from the branch:\n%s", out)
 	}
 
-	l, err := f.w.GetLedger(ctx, res.SessionID)
+	l, err := f.w.Ledger.Get(ctx, res.SessionID)
 	if err != nil || len(l.Checkpoints) != 1 {
 		t.Fatalf("the merge session's ledger = %+v, %v", l, err)
 	}
-	r, err := f.w.RevertCheckpoint(ctx, l.Checkpoints[0].ID, wire.RestoreInput{})
+	r, err := f.w.Ledger.RevertCheckpoint(ctx, l.Checkpoints[0].ID, wire.RestoreInput{})
 	if err != nil || len(r.Conflicts) != 0 {
 		t.Fatalf("undoing the merge = %+v, %v", r, err)
 	}
@@ -166,7 +166,7 @@ func TestMergeBranchWholeFileConflicts(t *testing.T) {
 	}
 	put(t, filepath.Join(f.proj, "img.bin"), "C\x00")
 	gitIn(t, f.g, f.proj, "commit", "-qam", "the user's own image")
-	v, err := f.w.GetBranch(ctx, f.sess)
+	v, err := f.w.Git.Branch(ctx, f.sess)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func TestMergeBranchWholeFileConflicts(t *testing.T) {
 			m.Files[i].Hunks[0] = false
 		}
 	}
-	res, err := f.w.MergeBranch(ctx, f.sess, m)
+	res, err := f.w.Git.Merge(ctx, f.sess, m)
 	if err != nil {
 		t.Fatal(err)
 	}

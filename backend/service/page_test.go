@@ -15,11 +15,11 @@ func TestSessionPages(t *testing.T) {
 	t.Parallel()
 	w := newWorkspace(t, nil)
 	ctx := context.Background()
-	p, err := w.OpenProject(ctx, t.TempDir())
+	p, err := w.Projects.Open(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := w.NewSession(ctx, p.ID)
+	s, err := w.Sessions.New(ctx, p.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestSessionPages(t *testing.T) {
 		if i%2 == 1 {
 			role, u = llm.RoleAssistant, llm.Usage{InputTokens: 100 + i, OutputTokens: 1}
 		}
-		m, err := w.store.AppendMessage(ctx, s.ID, llm.Message{Role: role, Content: []llm.ContentBlock{llm.TextBlock(fmt.Sprintf("message %d", i))}}, u)
+		m, err := w.core.store.AppendMessage(ctx, s.ID, llm.Message{Role: role, Content: []llm.ContentBlock{llm.TextBlock(fmt.Sprintf("message %d", i))}}, u)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,7 +50,7 @@ func TestSessionPages(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			d, err := w.GetSession(ctx, s.ID, tc.focus)
+			d, err := w.Sessions.Get(ctx, s.ID, tc.focus)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,14 +63,14 @@ func TestSessionPages(t *testing.T) {
 		})
 	}
 
-	older, err := w.OlderMessages(ctx, s.ID, ids[n-PageSize], 0)
+	older, err := w.Sessions.OlderMessages(ctx, s.ID, ids[n-PageSize], 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(older.Messages) != PageSize || older.Messages[0].ID != ids[n-2*PageSize] || !older.HasOlder {
 		t.Errorf("older page: %d messages from %d, hasOlder %v", len(older.Messages), older.Messages[0].ID, older.HasOlder)
 	}
-	if _, err := w.OlderMessages(ctx, s.ID, ids[0]+100000, 0); err == nil {
+	if _, err := w.Sessions.OlderMessages(ctx, s.ID, ids[0]+100000, 0); err == nil {
 		t.Error("a page before a message not in the session: no error")
 	}
 }

@@ -28,20 +28,20 @@ func TestPlanFlow(t *testing.T) {
 	}})
 	w, ev, _, s := openChat(t, srv, dir)
 	ctx := context.Background()
-	if v, err := w.SetSessionMode(ctx, s.ID, "plan"); err != nil || v.ApprovalMode != "plan" {
+	if v, err := w.Sessions.SetMode(ctx, s.ID, "plan"); err != nil || v.ApprovalMode != "plan" {
 		t.Fatalf("SetSessionMode: %+v %v", v, err)
 	}
-	if _, err := w.SetSessionMode(ctx, s.ID, "sometimes"); err == nil || !strings.Contains(err.Error(), "use plan, ask, edits, all or none") {
+	if _, err := w.Sessions.SetMode(ctx, s.ID, "sometimes"); err == nil || !strings.Contains(err.Error(), "use plan, ask, edits, all or none") {
 		t.Errorf("unknown mode: %v", err)
 	}
-	if err := w.SendMessage(ctx, s.ID, "Plan a notes file", nil); err != nil {
+	if err := w.Turns.SendMessage(ctx, s.ID, "Plan a notes file", nil); err != nil {
 		t.Fatal(err)
 	}
 	done := ev.wait(t, func(e any) bool { _, ok := e.(wire.TurnDonePayload); return ok }).(wire.TurnDonePayload)
 	if done.Reason != "plan" {
 		t.Fatalf("turn ended with %s", done.Reason)
 	}
-	d, err := w.GetSession(ctx, s.ID, 0)
+	d, err := w.Sessions.Get(ctx, s.ID, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,11 +53,11 @@ func TestPlanFlow(t *testing.T) {
 		{"all", "x", "edits or ask"},
 		{"ask", "  ", "The plan is empty"},
 	} {
-		if _, err := w.ApprovePlan(ctx, s.ID, bad.mode, bad.plan); err == nil || !strings.Contains(err.Error(), bad.want) {
+		if _, err := w.Sessions.ApprovePlan(ctx, s.ID, bad.mode, bad.plan); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("ApprovePlan(%s, %q): %v", bad.mode, bad.plan, err)
 		}
 	}
-	v, err := w.ApprovePlan(ctx, s.ID, "ask", "Create notes.txt\n\n1. Write notes.txt")
+	v, err := w.Sessions.ApprovePlan(ctx, s.ID, "ask", "Create notes.txt\n\n1. Write notes.txt")
 	if err != nil || v.ApprovalMode != "ask" {
 		t.Fatalf("ApprovePlan: %+v %v", v, err)
 	}
@@ -68,7 +68,7 @@ func TestPlanFlow(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "notes.txt")); !os.IsNotExist(err) {
 		t.Fatal("the edit was written before the review")
 	}
-	if err := w.DecideChange(a.Approval.ID, wire.ChangeDecision{Files: []wire.FileDecision{{Path: "notes.txt", Hunks: []bool{true}}}}); err != nil {
+	if err := w.Approvals.DecideChange(a.Approval.ID, wire.ChangeDecision{Files: []wire.FileDecision{{Path: "notes.txt", Hunks: []bool{true}}}}); err != nil {
 		t.Fatal(err)
 	}
 	ev.wait(t, func(e any) bool { p, ok := e.(wire.TurnDonePayload); return ok && p.Reason == "end_turn" })
@@ -88,7 +88,7 @@ func TestPlanFlow(t *testing.T) {
 	}
 	// The transcript shows the plan once (on its card): the message that
 	// started the work reads as one short line, its full text kept for the model.
-	d, err = w.GetSession(ctx, s.ID, 0)
+	d, err = w.Sessions.Get(ctx, s.ID, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,11 +110,11 @@ func TestDefaultModeForNewSessions(t *testing.T) {
 	w, _, p, _ := openChat(t, fakellm.New(fakellm.Script{}), t.TempDir())
 	ctx := context.Background()
 	for _, mode := range []wire.ApprovalMode{wire.ModePlan, wire.ModeNone, wire.ModeEdits, wire.ModeAsk} {
-		v, _ := w.GetSettings()
-		if _, err := w.SaveSettings(wire.SettingsInput{Provider: v.Provider, ApprovalMode: mode}); err != nil {
+		v, _ := w.Settings.Get()
+		if _, err := w.Settings.Save(wire.SettingsInput{Provider: v.Provider, ApprovalMode: mode}); err != nil {
 			t.Fatalf("saving %s: %v", mode, err)
 		}
-		s, err := w.NewSession(ctx, p.ID)
+		s, err := w.Sessions.New(ctx, p.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -25,7 +25,7 @@ func TestSettingsPresets(t *testing.T) {
 	}))
 	defer srv.Close()
 	w := newWorkspace(t, map[string]string{"GROQ_API_KEY": "gsk_from_env_0123456789"})
-	v, err := w.SaveSettings(wire.SettingsInput{Provider: "mistral", BaseURL: srv.URL + "/v1", APIKey: "mistral-saved-0123456789", ApprovalMode: "ask"})
+	v, err := w.Settings.Save(wire.SettingsInput{Provider: "mistral", BaseURL: srv.URL + "/v1", APIKey: "mistral-saved-0123456789", ApprovalMode: "ask"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,18 +49,18 @@ func TestSettingsPresets(t *testing.T) {
 		t.Errorf("ollama preset %+v", p)
 	}
 	// Saving another preset keeps mistral's key for when it comes back.
-	if _, err := w.SaveSettings(wire.SettingsInput{Provider: "deepseek", APIKey: "ds-0123456789abcdef", ApprovalMode: "ask"}); err != nil {
+	if _, err := w.Settings.Save(wire.SettingsInput{Provider: "deepseek", APIKey: "ds-0123456789abcdef", ApprovalMode: "ask"}); err != nil {
 		t.Fatal(err)
 	}
-	models, err := w.ListModels(context.Background(), "mistral", srv.URL+"/v1", "")
+	models, err := w.Settings.Models(context.Background(), "mistral", srv.URL+"/v1", "")
 	if err != nil || strings.Join(models, ",") != "devstral-medium-latest,mistral-large-latest" {
 		t.Errorf("models %v, %v", models, err)
 	}
-	_, err = w.ListModels(context.Background(), "mistral", srv.URL+"/v1", "typed-wrong-key-000000")
+	_, err = w.Settings.Models(context.Background(), "mistral", srv.URL+"/v1", "typed-wrong-key-000000")
 	if err == nil || !strings.Contains(err.Error(), "rejected the API key") || strings.Contains(err.Error(), "typed-wrong-key") {
 		t.Errorf("refused key: %v", err)
 	}
-	if _, err := w.SaveSettings(wire.SettingsInput{Provider: "cohere", ApprovalMode: "ask"}); err == nil || !strings.Contains(err.Error(), "deepseek") {
+	if _, err := w.Settings.Save(wire.SettingsInput{Provider: "cohere", ApprovalMode: "ask"}); err == nil || !strings.Contains(err.Error(), "deepseek") {
 		t.Errorf("unknown provider: %v", err)
 	}
 }

@@ -2,7 +2,9 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"path/filepath"
 
 	"pilot/backend/hostexec"
 	"pilot/backend/present"
@@ -10,51 +12,82 @@ import (
 	"pilot/backend/wire"
 )
 
-// ListProjects returns known projects, most recently opened first.
-func (w *Service) ListProjects(ctx context.Context) ([]wire.Project, error) {
-	ps, err := w.store.Projects(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]wire.Project, len(ps))
-	for i, p := range ps {
-		out[i] = present.Project(p)
-	}
-	return out, nil
+// Projects are the folders Pilot opened.
+type Projects struct{ *core }
+
+// List returns known projects, most recently opened first.
+func (pr *Projects) List(ctx context.Context) ([]wire.Project, error) {
+	ps, err := pr.store.Projects(ctx)
+	return views(ps, err, present.Project)
 }
 
-// OpenProject remembers the folder at path and returns it. The path must
+// Open remembers the folder at path and returns it. The path must
 // be an existing folder.
-func (w *Service) OpenProject(ctx context.Context, path string) (wire.Project, error) {
-	return w.openProject(ctx, path, true)
+func (pr *Projects) Open(ctx context.Context, path string) (wire.Project, error) {
+	return pr.open(ctx, path, true)
 }
 
-// openProject opens the folder; its MCP servers start now if startMCP,
+// open opens the folder; its MCP servers start now if startMCP,
 // else when the window is ready (WindowReady).
-func (w *Service) openProject(ctx context.Context, path string, startMCP bool) (wire.Project, error) {
-	abs, err := ProjectPath(path)
-	if err != nil {
-		return wire.Project{}, err
-	}
-	p, err := w.store.TouchProject(ctx, abs)
+func (pr *Projects) open(ctx context.Context, path string, startMCP bool) (wire.Project, error) {
+	p, err := pr.touch(ctx, path)
 	if err != nil {
 		return wire.Project{}, err
 	}
 	hostexec.Distrust(p.Path)
-	w.mu.Lock()
-	prev := w.projectDir
-	w.projectDir = p.Path
-	w.mu.Unlock()
+	pr.mu.Lock()
+	prev := pr.projectDir
+	pr.projectDir = p.Path
+	pr.mu.Unlock()
 	if startMCP {
-		w.openMCP(prev, p.Path)
+		pr.svc.MCP.open(prev, p.Path)
 	}
 	return present.Project(p), nil
 }
 
-func (w *Service) project(ctx context.Context, id int64) (store.Project, error) {
-	p, err := w.store.Project(ctx, id)
+func (c *core) project(ctx context.Context, id int64) (store.Project, error) {
+	p, err := c.store.Project(ctx, id)
 	if err != nil {
 		return store.Project{}, fmt.Errorf("project %d: %w", id, err)
 	}
 	return p, nil
+}
+
+// Find returns the project of the folder dir without opening it:
+// dir as given (made absolute) or, failing that, its link-free form (the
+// form projects are opened by). It returns an error wrapping ErrNotFound
+// when the folder was never opened in Pilot.
+func (pr *Projects) Find(ctx context.Context, dir string) (wire.Project, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return wire.Project{}, err
+	}
+	p, err := pr.store.ProjectByPath(ctx, abs)
+	if resolved, rerr := filepath.EvalSymlinks(abs); errors.Is(err, store.ErrNotFound) && rerr == nil && resolved != abs {
+		p, err = pr.store.ProjectByPath(ctx, resolved)
+	}
+	if err != nil {
+		return wire.Project{}, err
+	}
+	return present.Project(p), nil
+}
+
+// Add remembers the folder dir as opened, as the window opens it
+// (absolute, links resolved, and it must be a folder), without making it
+// the open project or starting its MCP servers.
+func (pr *Projects) Add(ctx context.Context, dir string) (wire.Project, error) {
+	p, err := pr.touch(ctx, dir)
+	if err != nil {
+		return wire.Project{}, err
+	}
+	return present.Project(p), nil
+}
+
+// touch remembers the folder at path (its ProjectPath) as opened now.
+func (pr *Projects) touch(ctx context.Context, path string) (store.Project, error) {
+	abs, err := ProjectPath(path)
+	if err != nil {
+		return store.Project{}, err
+	}
+	return pr.store.TouchProject(ctx, abs)
 }

@@ -44,16 +44,16 @@ func (s *subscribers) publish(name string, payload any) {
 // subscribeOwn registers the service's reactions: checkpoint retention
 // after every turn, and the active session's changed files after a change
 // to its ledger.
-func (w *Service) subscribeOwn() {
-	subscribe(&w.subs, wire.AgentTurnDone, func(wire.TurnDonePayload) {
-		w.background(func() { w.enforceRetention(w.currentProject()) }) // off the event path: it stats stored objects
+func (c *core) subscribeOwn() {
+	subscribe(&c.subs, wire.AgentTurnDone, func(wire.TurnDonePayload) {
+		c.background(func() { c.svc.Ledger.enforceRetention(c.currentProject()) }) // off the event path: it stats stored objects
 	})
-	subscribe(&w.subs, wire.LedgerUpdated, func(p wire.LedgerUpdatedPayload) {
-		w.mu.RLock()
-		active := w.changes.active
-		w.mu.RUnlock()
+	subscribe(&c.subs, wire.LedgerUpdated, func(p wire.LedgerUpdatedPayload) {
+		c.mu.RLock()
+		active := c.changes.active
+		c.mu.RUnlock()
 		if p.SessionID == active {
-			w.refreshChanged(active)
+			c.svc.Ledger.refreshChanged(active)
 		}
 	})
 }

@@ -31,9 +31,9 @@ func TestReportErrorIsLogged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, openErr := w.OpenProject(context.Background(), filepath.Join(home, "no-such-folder"))
-	w.ReportError("projects", 0, "Could not open the folder: "+openErr.Error())
-	w.ReportError("chat", 7, "The message was not sent: key "+key+" rejected")
+	_, openErr := w.Projects.Open(context.Background(), filepath.Join(home, "no-such-folder"))
+	w.Turns.ReportError("projects", 0, "Could not open the folder: "+openErr.Error())
+	w.Turns.ReportError("chat", 7, "The message was not sent: key "+key+" rejected")
 	w.Close()
 	closer.Close()
 	b, err := os.ReadFile(filepath.Join(paths.LogDir(home), "pilot.log"))

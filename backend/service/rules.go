@@ -9,14 +9,18 @@ import (
 	"pilot/backend/wire"
 )
 
-// ListRules returns the project's permission rules; a rule that can never
+// Rules are the approval rules: Pilot's own and those imported from
+// settings.json files.
+type Rules struct{ *core }
+
+// List returns the project's permission rules; a rule that can never
 // match carries the sentence that says why.
-func (w *Service) ListRules(ctx context.Context, projectID int64) ([]wire.Rule, error) {
-	p, err := w.project(ctx, projectID)
+func (ru *Rules) List(ctx context.Context, projectID int64) ([]wire.Rule, error) {
+	p, err := ru.project(ctx, projectID)
 	if err != nil {
 		return nil, err
 	}
-	ls, err := rules.List(ctx, w.store, p.ID, rules.Known(w.home, p.Path))
+	ls, err := rules.List(ctx, ru.store, p.ID, rules.Known(ru.home, p.Path))
 	if err != nil {
 		return nil, err
 	}
@@ -28,16 +32,16 @@ func (w *Service) ListRules(ctx context.Context, projectID int64) ([]wire.Rule, 
 	return out, nil
 }
 
-// AddRule validates a permission rule and stores it for the project. A
+// Add validates a permission rule and stores it for the project. A
 // rule that could never match (a bad pattern, an unknown tool, an empty
 // pattern) is refused with one sentence that names the problem, and
 // nothing is stored.
-func (w *Service) AddRule(ctx context.Context, projectID int64, tool, pattern, effect string) (wire.Rule, error) {
-	p, err := w.project(ctx, projectID)
+func (ru *Rules) Add(ctx context.Context, projectID int64, tool, pattern, effect string) (wire.Rule, error) {
+	p, err := ru.project(ctx, projectID)
 	if err != nil {
 		return wire.Rule{}, err
 	}
-	r, err := rules.Add(ctx, w.store, p.ID, permission.Rule{Tool: tool, Pattern: pattern, Effect: permission.Effect(effect)}, rules.Known(w.home, p.Path))
+	r, err := rules.Add(ctx, ru.store, p.ID, permission.Rule{Tool: tool, Pattern: pattern, Effect: permission.Effect(effect)}, rules.Known(ru.home, p.Path))
 	if err != nil {
 		return wire.Rule{}, err
 	}

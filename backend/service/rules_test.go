@@ -15,7 +15,7 @@ func TestAddRuleRefusesWithTheSentence(t *testing.T) {
 	t.Parallel()
 	w := newWorkspace(t, nil)
 	ctx := context.Background()
-	p, err := w.OpenProject(ctx, t.TempDir())
+	p, err := w.Projects.Open(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,12 +27,12 @@ func TestAddRuleRefusesWithTheSentence(t *testing.T) {
 		{"run_bash", "", "deny", "empty"},
 		{"run_bash", "x", "maybe", `"maybe"`},
 	} {
-		_, err := w.AddRule(ctx, p.ID, c.tool, c.pattern, c.effect)
+		_, err := w.Rules.Add(ctx, p.ID, c.tool, c.pattern, c.effect)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "The ") || !strings.HasSuffix(err.Error(), ".") {
 			t.Errorf("AddRule(%s %s %q) = %v, want a sentence with %s", c.effect, c.tool, c.pattern, err, c.want)
 		}
 	}
-	if rs, err := w.ListRules(ctx, p.ID); err != nil || len(rs) != 0 {
+	if rs, err := w.Rules.List(ctx, p.ID); err != nil || len(rs) != 0 {
 		t.Errorf("stored %+v (%v), want nothing", rs, err)
 	}
 }
@@ -42,18 +42,18 @@ func TestListRulesFlagsStoredInvalidRules(t *testing.T) {
 	t.Parallel()
 	w := newWorkspace(t, nil)
 	ctx := context.Background()
-	p, err := w.OpenProject(ctx, t.TempDir())
+	p, err := w.Projects.Open(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.store.AddRule(ctx, store.Rule{ProjectID: p.ID, Tool: "run_bash", Pattern: "rm [x", Effect: store.Deny}); err != nil {
+	if _, err := w.core.store.AddRule(ctx, store.Rule{ProjectID: p.ID, Tool: "run_bash", Pattern: "rm [x", Effect: store.Deny}); err != nil {
 		t.Fatal(err)
 	}
-	good, err := w.AddRule(ctx, p.ID, "run_bash", "go test *", "allow")
+	good, err := w.Rules.Add(ctx, p.ID, "run_bash", "go test *", "allow")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := w.ListRules(ctx, p.ID)
+	rs, err := w.Rules.List(ctx, p.ID)
 	if err != nil || len(rs) != 2 {
 		t.Fatalf("ListRules = %+v, %v", rs, err)
 	}

@@ -9,6 +9,9 @@ import (
 	"pilot/backend/wire"
 )
 
+// Sandbox is the sandbox's status and the user's lists for it.
+type Sandbox struct{ *core }
+
 // sandboxOptions completes the agent's sandbox options: PILOT_HOME is
 // hidden, and the extra hidden paths and the allowed sockets are read
 // from Settings when a session's sandbox is made (sockets a hand-edited
@@ -19,7 +22,7 @@ func sandboxOptions(o agent.Sandbox, home string, log *slog.Logger) agent.Sandbo
 	}
 	if o.Hidden == nil {
 		o.Hidden = func() []string {
-			s, _ := config.LoadSettings(home) // a corrupt file is reported by GetSettings
+			s, _ := config.LoadSettings(home) // a corrupt file is reported by Settings.Get
 			return s.SandboxHidden
 		}
 	}
@@ -37,17 +40,17 @@ func sandboxOptions(o agent.Sandbox, home string, log *slog.Logger) agent.Sandbo
 	return o
 }
 
-// SandboxStatus reports whether commands can run in the OS sandbox here
+// Status reports whether commands can run in the OS sandbox here
 // (probed again now, so Settings shows the truth after an install), why
 // not, and the extra paths hidden from them.
-func (w *Service) SandboxStatus() (wire.SandboxStatus, error) {
-	s, err := config.LoadSettings(w.home)
+func (sb *Sandbox) Status() (wire.SandboxStatus, error) {
+	s, err := config.LoadSettings(sb.home)
 	if err != nil && !isCorrupt(err) {
 		return wire.SandboxStatus{}, err
 	}
 	var st sandbox.Status
-	if w.probe != nil {
-		st = w.probe()
+	if sb.probe != nil {
+		st = sb.probe()
 	} else {
 		st = sandbox.ProbeNow()
 	}
@@ -62,39 +65,33 @@ func (w *Service) SandboxStatus() (wire.SandboxStatus, error) {
 		UserNS: st.UserNS, LandlockABI: st.LandlockABI, Hidden: hidden, Sockets: sockets}, nil
 }
 
-// SetSandboxHidden validates and saves the extra paths the sandbox hides
+// SetHidden validates and saves the extra paths the sandbox hides
 // (absolute or ~/); sessions whose sandbox has not started yet use them.
-func (w *Service) SetSandboxHidden(paths []string) (wire.SandboxStatus, error) {
-	clean, err := config.CleanSandboxHidden(paths)
-	if err != nil {
-		return wire.SandboxStatus{}, err
-	}
-	cur, err := config.LoadSettings(w.home)
-	if err != nil && !isCorrupt(err) {
-		return wire.SandboxStatus{}, err
-	}
-	cur.SandboxHidden = clean
-	if err := config.SaveSettings(w.home, cur); err != nil {
-		return wire.SandboxStatus{}, err
-	}
-	return w.SandboxStatus()
+func (sb *Sandbox) SetHidden(paths []string) (wire.SandboxStatus, error) {
+	return sb.save(paths, config.CleanSandboxHidden, func(s *config.Settings, clean []string) { s.SandboxHidden = clean })
 }
 
-// SetSandboxSockets validates and saves the host's unix sockets commands
+// SetSockets validates and saves the host's unix sockets commands
 // may connect to (absolute or ~/; a folder allows the sockets under it);
 // sessions whose sandbox has not started yet use them.
-func (w *Service) SetSandboxSockets(paths []string) (wire.SandboxStatus, error) {
-	clean, err := config.CleanSandboxSockets(paths)
+func (sb *Sandbox) SetSockets(paths []string) (wire.SandboxStatus, error) {
+	return sb.save(paths, config.CleanSandboxSockets, func(s *config.Settings, clean []string) { s.SandboxSockets = clean })
+}
+
+// save validates one of the sandbox's lists (clean) and saves it in the
+// settings (set); the status is read again.
+func (sb *Sandbox) save(paths []string, clean func([]string) ([]string, error), set func(*config.Settings, []string)) (wire.SandboxStatus, error) {
+	list, err := clean(paths)
 	if err != nil {
 		return wire.SandboxStatus{}, err
 	}
-	cur, err := config.LoadSettings(w.home)
+	cur, err := config.LoadSettings(sb.home)
 	if err != nil && !isCorrupt(err) {
 		return wire.SandboxStatus{}, err
 	}
-	cur.SandboxSockets = clean
-	if err := config.SaveSettings(w.home, cur); err != nil {
+	set(&cur, list)
+	if err := config.SaveSettings(sb.home, cur); err != nil {
 		return wire.SandboxStatus{}, err
 	}
-	return w.SandboxStatus()
+	return sb.Status()
 }

@@ -16,14 +16,14 @@ import (
 func TestSandboxSettings(t *testing.T) {
 	t.Parallel()
 	w := newWorkspace(t, nil)
-	st, err := w.SandboxStatus()
+	st, err := w.Sandbox.Status()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st.Hidden == nil || len(st.Hidden) != 0 || (!st.Ready && st.Why == "") {
 		t.Fatalf("status %+v", st)
 	}
-	st, err = w.SetSandboxHidden([]string{" ~/.config/app ", "/srv/keys", ""})
+	st, err = w.Sandbox.SetHidden([]string{" ~/.config/app ", "/srv/keys", ""})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,17 +31,17 @@ func TestSandboxSettings(t *testing.T) {
 	if !reflect.DeepEqual(st.Hidden, want) {
 		t.Errorf("hidden %q, want %q", st.Hidden, want)
 	}
-	if _, err := w.SetSandboxHidden([]string{"relative"}); err == nil || !strings.Contains(err.Error(), "neither absolute") {
+	if _, err := w.Sandbox.SetHidden([]string{"relative"}); err == nil || !strings.Contains(err.Error(), "neither absolute") {
 		t.Errorf("a relative path: %v", err)
 	}
-	s, err := config.LoadSettings(w.home)
+	s, err := config.LoadSettings(w.core.home)
 	if err != nil || !reflect.DeepEqual(s.SandboxHidden, want) {
 		t.Errorf("saved %q, %v", s.SandboxHidden, err)
 	}
-	if _, err := w.SaveSettings(wire.SettingsInput{Provider: "anthropic", ApprovalMode: "edits"}); err != nil {
+	if _, err := w.Settings.Save(wire.SettingsInput{Provider: "anthropic", ApprovalMode: "edits"}); err != nil {
 		t.Fatal(err)
 	}
-	if s, _ := config.LoadSettings(w.home); !reflect.DeepEqual(s.SandboxHidden, want) {
+	if s, _ := config.LoadSettings(w.core.home); !reflect.DeepEqual(s.SandboxHidden, want) {
 		t.Errorf("saving the settings form lost the hidden paths: %q", s.SandboxHidden)
 	}
 
@@ -49,21 +49,21 @@ func TestSandboxSettings(t *testing.T) {
 	if st.Sockets == nil || len(st.Sockets) != 0 {
 		t.Errorf("sockets %q, want an empty list", st.Sockets)
 	}
-	st, err = w.SetSandboxSockets([]string{" ~/.docker/run/docker.sock ", "~/.colima/", ""})
+	st, err = w.Sandbox.SetSockets([]string{" ~/.docker/run/docker.sock ", "~/.colima/", ""})
 	wantSockets := []string{"~/.docker/run/docker.sock", "~/.colima"}
 	if err != nil || !reflect.DeepEqual(st.Sockets, wantSockets) || !reflect.DeepEqual(st.Hidden, want) {
 		t.Fatalf("status %+v, %v", st, err)
 	}
-	if _, err := w.SetSandboxSockets([]string{"docker.sock"}); err == nil || !strings.Contains(err.Error(), "the allowed socket \"docker.sock\" is neither absolute") {
+	if _, err := w.Sandbox.SetSockets([]string{"docker.sock"}); err == nil || !strings.Contains(err.Error(), "the allowed socket \"docker.sock\" is neither absolute") {
 		t.Errorf("a relative socket: %v", err)
 	}
-	if _, err := w.SaveSettings(wire.SettingsInput{Provider: "anthropic", ApprovalMode: "edits"}); err != nil {
+	if _, err := w.Settings.Save(wire.SettingsInput{Provider: "anthropic", ApprovalMode: "edits"}); err != nil {
 		t.Fatal(err)
 	}
-	if s, _ := config.LoadSettings(w.home); !reflect.DeepEqual(s.SandboxSockets, wantSockets) {
+	if s, _ := config.LoadSettings(w.core.home); !reflect.DeepEqual(s.SandboxSockets, wantSockets) {
 		t.Errorf("saving the settings form lost the sockets: %q", s.SandboxSockets)
 	}
-	if got := sandboxOptions(agent.Sandbox{}, w.home, w.log).Sockets(); !reflect.DeepEqual(got, wantSockets) {
+	if got := sandboxOptions(agent.Sandbox{}, w.core.home, w.core.log).Sockets(); !reflect.DeepEqual(got, wantSockets) {
 		t.Errorf("the agent's sockets %q", got)
 	}
 }

@@ -23,8 +23,36 @@ import (
 )
 
 // Service ties the store, the settings and the agent together for one
-// PILOT_HOME.
+// PILOT_HOME. The faces call its sub-services, one per subject, each in
+// its own files; its own methods are its life cycle.
 type Service struct {
+	Sessions  *Sessions  // list, create, resume, rename, fork, export; a session's page, mode and model (sessions*.go)
+	Turns     *Turns     // send a message, cancel, retry, compact (turns*.go)
+	Approvals *Approvals // the question a turn waits on (approvals.go)
+	Records   *Records   // the read-only history (history.go)
+	Projects  *Projects  // open, add, find (projects.go)
+	Files     *Files     // the file tree and previews (files*.go)
+	Git       *Git       // status, branch, merge, commit (git_*.go)
+	Worktrees *Worktrees // a session's own worktree (worktrees.go)
+	Ledger    *Ledger    // the changes and their restores (ledger*.go)
+	Rules     *Rules     // approval rules, Pilot's and imported (rules*.go)
+	Settings  *Settings  // settings.json of Pilot, providers and models (settings*.go)
+	Sandbox   *Sandbox   // the sandbox's status and its lists (sandbox.go)
+	Languages *Languages // the language servers (languages.go)
+	MCP       *MCP       // the MCP pool, servers and their trust (mcp*.go)
+	Trust     *Trust     // a project's trust (trust.go)
+	Setup     *Setup     // what a project has set up (setup*.go)
+	Jobs      *Jobs      // a session's background jobs (jobs.go)
+
+	core *core
+}
+
+// core is what the sub-services share: each embeds it, and reaches the
+// others through svc.
+type core struct {
+	svc       *Service
+	elsewhere *elsewhere // the runs of other processes (elsewhere.go)
+
 	home     string
 	headless bool // the command line's service (Options.Headless)
 	log      *slog.Logger
@@ -34,7 +62,7 @@ type Service struct {
 	ledger   *ledger.Ledger
 	roots    roots
 	mcp      *mcp.Pool
-	langs    *languages // the user's language servers (languages.go)
+	langs    *diagnostics // the user's language servers (languages.go)
 	subs     subscribers
 
 	// started is closed once the start-up work that the first paint does
@@ -63,6 +91,16 @@ type Service struct {
 	fresh      map[int64]bool        // sessions created here, possibly still empty (see dropEmpty)
 	probe      func() sandbox.Status // the sandbox's probe (Options.Agent.Sandbox.Probe; nil: sandbox.ProbeNow)
 	agentEnv   []string              // the environment hooks are filtered from (Options.Agent.Env; nil: Pilot's)
+}
+
+// newService holds c's sub-services.
+func newService(c *core) *Service {
+	c.elsewhere = &elsewhere{c}
+	c.svc = &Service{core: c, Sessions: &Sessions{c}, Turns: &Turns{c}, Approvals: &Approvals{c},
+		Records: &Records{c}, Projects: &Projects{c}, Files: &Files{c}, Git: &Git{c}, Worktrees: &Worktrees{c},
+		Ledger: &Ledger{c}, Rules: &Rules{c}, Settings: &Settings{c}, Sandbox: &Sandbox{c}, Languages: &Languages{c},
+		MCP: &MCP{c}, Trust: &Trust{c}, Setup: &Setup{c}, Jobs: &Jobs{c}}
+	return c.svc
 }
 
 // Options configures Open.
@@ -113,31 +151,32 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	if emit == nil {
 		emit = wire.Discard{}
 	}
-	w := &Service{home: o.Home, log: o.Log, getenv: o.Getenv, store: st, ledger: lg, emit: emit,
+	c := &core{home: o.Home, log: o.Log, getenv: o.Getenv, store: st, ledger: lg, emit: emit,
 		started: make(chan struct{}), pin: pin{provider: o.Provider, model: o.Model}, headless: o.Headless}
-	w.subscribeOwn()
-	w.subscribeMarkers()
+	s := newService(c)
+	c.subscribeOwn()
+	c.elsewhere.subscribe()
 	mo := mcp.HomeOptions(o.Home, version.Get().Version, o.Log)
-	mo.OnChange = w.mcpChanged
-	w.mcp = mcp.NewPool(mo)
+	mo.OnChange = s.MCP.changed
+	c.mcp = mcp.NewPool(mo)
 	opts := o.Agent
 	opts.Titles = true // every face: see docs/ARCHITECTURE.md, "Session titles"
 	opts.Sandbox = sandboxOptions(opts.Sandbox, o.Home, o.Log)
 	if opts.JobsPerSession == nil {
-		opts.JobsPerSession = w.jobsPerSession
+		opts.JobsPerSession = s.Jobs.perSession
 	}
-	w.probe = opts.Sandbox.Probe
-	w.agentEnv = opts.Env
-	w.langs = newLanguages(opts.Env, w.userServers(), languageWait(o.Getenv, o.Log), o.Log)
-	w.agent = agent.NewManager(agent.Deps{Store: st, Emitter: w, Provider: w.providerFor, Options: opts, Log: o.Log, Ledger: lg, MCP: w.mcpFor, Hooks: w.hooksFor, SettingsRules: w.settingsRulesInForce, Diagnostics: w.langs})
+	c.probe = opts.Sandbox.Probe
+	c.agentEnv = opts.Env
+	c.langs = newDiagnostics(opts.Env, s.Languages.userServers(), languageWait(o.Getenv, o.Log), o.Log)
+	c.agent = agent.NewManager(agent.Deps{Store: st, Emitter: s, Provider: s.Turns.providerFor, Options: opts, Log: o.Log, Ledger: lg, MCP: s.MCP.toolsFor, Hooks: c.hooksFor, SettingsRules: s.Rules.inForce, Diagnostics: c.langs})
 	t = logStep(o.Log, "start the agent", t)
-	w.background(func() { w.startUp(context.WithoutCancel(ctx)) })
+	c.background(func() { c.startUp(context.WithoutCancel(ctx)) })
 	dir, from := o.Project, "the folder given"
 	if o.Headless {
-		return w, nil
+		return s, nil
 	}
-	w.stopWatch = make(chan struct{})
-	w.background(func() { w.watchElsewhere(w.stopWatch) })
+	c.stopWatch = make(chan struct{})
+	c.background(func() { c.elsewhere.watch(c.stopWatch) })
 	if dir == "" {
 		dir, from = o.Getenv("PILOT_PROJECT"), "PILOT_PROJECT"
 	}
@@ -145,36 +184,39 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 		// Its MCP servers start once the window is up (WindowReady): five
 		// node servers starting with the window held its first call back
 		// by seconds on two cores.
-		if _, err := w.openProject(ctx, dir, false); err != nil {
-			w.log.Warn(from+" not opened", "err", err)
+		if _, err := s.Projects.open(ctx, dir, false); err != nil {
+			c.log.Warn(from+" not opened", "err", err)
 		}
 	} else if ps, err := st.Projects(ctx); err == nil && len(ps) > 0 {
-		w.projectDir = ps[0].Path
+		c.projectDir = ps[0].Path
 	}
 	logStep(o.Log, "open the project", t)
-	return w, nil
+	return s, nil
 }
 
-func (w *Service) currentProject() string {
-	w.mu.RLock()
-	defer w.mu.RUnlock()
-	return w.projectDir
+func (c *core) currentProject() string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.projectDir
 }
 
 // SetEmitter routes events to a frontend.
-func (w *Service) SetEmitter(e wire.Emitter) {
-	w.mu.Lock()
-	w.emit = e
-	w.mu.Unlock()
+func (s *Service) SetEmitter(e wire.Emitter) {
+	s.core.mu.Lock()
+	s.core.emit = e
+	s.core.mu.Unlock()
 }
 
 // Emit sends one event to the face, after the service's own subscribers
 // (subscribeOwn) have seen it.
-func (w *Service) Emit(name string, payload any) {
-	w.subs.publish(name, payload)
-	w.mu.RLock()
-	e := w.emit
-	w.mu.RUnlock()
+func (s *Service) Emit(name string, payload any) { s.core.publish(name, payload) }
+
+// publish is Emit for the sub-services.
+func (c *core) publish(name string, payload any) {
+	c.subs.publish(name, payload)
+	c.mu.RLock()
+	e := c.emit
+	c.mu.RUnlock()
 	e.Emit(name, payload)
 }
 
@@ -182,22 +224,40 @@ func (w *Service) Emit(name string, payload any) {
 // reaped), and closes the database.
 // The sessions this service created and nobody wrote in are deleted (the
 // user left them).
-func (w *Service) Close() {
-	w.agent.Close()
-	w.langs.close()
-	w.dropMarkers()
-	if w.stopWatch != nil {
-		close(w.stopWatch)
+func (s *Service) Close() {
+	s.core.agent.Close()
+	s.core.langs.close()
+	s.core.elsewhere.dropMarkers()
+	if s.core.stopWatch != nil {
+		close(s.core.stopWatch)
 	}
-	<-w.started
-	w.dropEmpty(context.Background(), 0)
-	w.bg.Wait()
-	w.ledger.Close()
-	w.mcp.Close()
-	if err := w.store.Close(); err != nil {
-		w.log.Error("closing the database", "err", err)
+	<-s.core.started
+	s.Sessions.dropEmpty(context.Background(), 0)
+	s.core.bg.Wait()
+	s.core.ledger.Close()
+	s.core.mcp.Close()
+	if err := s.core.store.Close(); err != nil {
+		s.core.log.Error("closing the database", "err", err)
 	}
-	if w.instance != nil {
-		w.instance.Close()
+	if s.core.instance != nil {
+		s.core.instance.Close()
 	}
+}
+
+// pin is the provider and model a face chose for its run (Options); the
+// Service's mutex guards it.
+type pin struct{ provider, model string }
+
+// views maps stored values to their views, one for one, or returns err
+// when reading them failed. The list is never nil: an empty one is [] in
+// JSON.
+func views[S, V any](in []S, err error, view func(S) V) ([]V, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]V, len(in))
+	for i, s := range in {
+		out[i] = view(s)
+	}
+	return out, nil
 }

@@ -11,41 +11,59 @@ import (
 	"pilot/backend/config"
 	"pilot/backend/llm"
 	"pilot/backend/secret"
+	"pilot/backend/store"
 	"pilot/backend/wire"
 )
 
+// Settings are Pilot's settings: providers, models, presets.
+type Settings struct{ *core }
+
 // resolve computes the configuration in force for the current project.
-func (w *Service) resolve() (config.Resolved, error) {
-	return config.Resolve(w.home, w.currentProject(), w.getenv)
+func (c *core) resolve() (config.Resolved, error) {
+	return config.Resolve(c.home, c.currentProject(), c.getenv)
 }
 
-// SettingsWarnings are the problems with the files the configuration of
+// resolvePinned is the configuration in force in project p with two
+// providers and models chosen over the environment's, the second over
+// the first; layers makes them of the face's pin.
+func (c *core) resolvePinned(p store.Project, layers func(pin) [2]pin) (config.Resolved, error) {
+	c.mu.RLock()
+	pn := c.pin
+	c.mu.RUnlock()
+	env := c.getenv
+	for _, l := range layers(pn) {
+		env = config.Choose(env, l.provider, l.model)
+	}
+	return config.Resolve(c.home, p.Path, env)
+}
+
+// Warnings are the problems with the files the configuration of
 // the project folder dir is read from (a project's .env not read, as it
 // is a link out of the project or a FIFO), one sentence each; each is
 // logged.
-func (w *Service) SettingsWarnings(dir string) []string {
-	r, err := config.Resolve(w.home, dir, w.getenv)
+func (st *Settings) Warnings(dir string) []string {
+	r, err := config.Resolve(st.home, dir, st.getenv)
 	if err != nil {
 		return nil // the run says why it cannot start
 	}
 	for _, s := range r.Warnings {
-		w.log.Warn("settings", "warning", s)
+		st.log.Warn("settings", "warning", s)
 	}
 	return r.Warnings
 }
 
-// GetSettings returns the effective settings and where each value comes from.
-func (w *Service) GetSettings() (wire.SettingsView, error) {
-	r, err := w.resolve()
+// Get returns the effective settings and where each value comes from.
+func (st *Settings) Get() (wire.SettingsView, error) {
+	r, err := st.resolve()
 	if err != nil {
 		return wire.SettingsView{}, err
 	}
 	v := settingsView(r)
-	v.Presets = w.presetViews(r)
-	if dir := w.currentProject(); dir != "" {
-		if p, err := w.store.ProjectByPath(context.Background(), dir); err == nil {
-			if v.CheckpointUsageBytes, err = w.ledger.Usage(context.Background(), p.ID); err != nil {
-				w.log.Warn("measuring checkpoint space", "err", err)
+	v.Presets = st.presetViews(r)
+	if dir := st.currentProject(); dir != "" {
+		if p, err := st.store.ProjectByPath(context.Background(), dir); err == nil {
+			if v.CheckpointUsageBytes, err = st.ledger.Usage(context.Background(), p.ID); err != nil {
+				st.log.Warn("measuring checkpoint space", "err", err)
 			}
 		}
 	}
@@ -93,10 +111,10 @@ func settingsView(r config.Resolved) wire.SettingsView {
 
 // presetViews lists the presets with where each one's key is: its
 // environment variable, or saved in Settings (keys are kept per preset).
-func (w *Service) presetViews(r config.Resolved) []wire.Preset {
-	keys, err := config.LoadKeys(w.home)
+func (st *Settings) presetViews(r config.Resolved) []wire.Preset {
+	keys, err := config.LoadKeys(st.home)
 	if err != nil {
-		w.log.Warn("reading saved keys", "err", err) // already a warning of r
+		st.log.Warn("reading saved keys", "err", err) // already a warning of r
 	}
 	var out []wire.Preset
 	for _, p := range llm.Presets() {
@@ -104,8 +122,8 @@ func (w *Service) presetViews(r config.Resolved) []wire.Preset {
 			Local: p.Local, KeyEnv: p.KeyEnv, SavedBaseURL: r.Settings.BaseURLs[p.ID]}
 		key := ""
 		switch {
-		case p.KeyEnv != "" && strings.TrimSpace(w.getenv(p.KeyEnv)) != "":
-			v.KeySource, key = wire.KeySource(config.SourceEnv), strings.TrimSpace(w.getenv(p.KeyEnv))
+		case p.KeyEnv != "" && strings.TrimSpace(st.getenv(p.KeyEnv)) != "":
+			v.KeySource, key = wire.KeySource(config.SourceEnv), strings.TrimSpace(st.getenv(p.KeyEnv))
 		case keys[p.ID] != "":
 			v.KeySource, key = wire.KeySource(config.SourceSettings), keys[p.ID]
 		}
@@ -140,32 +158,32 @@ func needsKey(provider, baseURL string) bool {
 	return host != "localhost" && host != "127.0.0.1" && host != "::1"
 }
 
-// SaveSettings validates and stores the settings form, then returns what is
+// Save validates and stores the settings form, then returns what is
 // now in force.
-func (w *Service) SaveSettings(in wire.SettingsInput) (wire.SettingsView, error) {
+func (st *Settings) Save(in wire.SettingsInput) (wire.SettingsView, error) {
 	if err := config.CheckForm(in); err != nil {
 		return wire.SettingsView{}, err
 	}
-	cur, err := config.LoadSettings(w.home)
+	cur, err := config.LoadSettings(st.home)
 	if err != nil && !isCorrupt(err) {
 		return wire.SettingsView{}, err
 	}
 	cur.Apply(in)
-	if err := config.SaveSettings(w.home, cur); err != nil {
+	if err := config.SaveSettings(st.home, cur); err != nil {
 		return wire.SettingsView{}, err
 	}
-	w.mcp.SetCallTimeout(time.Duration(cur.MCPTimeout()) * time.Second)
-	w.enforceRetention(w.currentProject())
+	st.mcp.SetCallTimeout(time.Duration(cur.MCPTimeout()) * time.Second)
+	st.svc.Ledger.enforceRetention(st.currentProject())
 	switch {
 	case in.ClearKey:
-		err = config.SaveKey(w.home, in.Provider, "")
+		err = config.SaveKey(st.home, in.Provider, "")
 	case strings.TrimSpace(in.APIKey) != "":
-		err = config.SaveKey(w.home, in.Provider, strings.TrimSpace(in.APIKey))
+		err = config.SaveKey(st.home, in.Provider, strings.TrimSpace(in.APIKey))
 	}
 	if err != nil {
 		return wire.SettingsView{}, err
 	}
-	return w.GetSettings()
+	return st.Get()
 }
 
 func isCorrupt(err error) bool {
@@ -173,13 +191,13 @@ func isCorrupt(err error) bool {
 	return ok
 }
 
-// ListModels asks a server for its models. Empty arguments fall back to
+// Models asks a server for its models. Empty arguments fall back to
 // the configuration in force; another provider (a preset id) uses its own
 // key (its environment variable, else the one saved for it). The error is
 // one sentence saying whether the server could not be reached or refused
 // the key, and what to do.
-func (w *Service) ListModels(ctx context.Context, provider, baseURL, apiKey string) ([]string, error) {
-	r, err := w.resolve()
+func (st *Settings) Models(ctx context.Context, provider, baseURL, apiKey string) ([]string, error) {
+	r, err := st.resolve()
 	if err != nil {
 		return nil, err
 	}
@@ -187,9 +205,9 @@ func (w *Service) ListModels(ctx context.Context, provider, baseURL, apiKey stri
 	if provider != "" && provider != cfg.Provider {
 		cfg.Provider, cfg.BaseURL, cfg.APIKey = provider, "", ""
 		if p, ok := llm.LookupPreset(provider); ok && p.KeyEnv != "" {
-			cfg.APIKey = strings.TrimSpace(w.getenv(p.KeyEnv))
+			cfg.APIKey = strings.TrimSpace(st.getenv(p.KeyEnv))
 		}
-		if keys, err := config.LoadKeys(w.home); err == nil && cfg.APIKey == "" {
+		if keys, err := config.LoadKeys(st.home); err == nil && cfg.APIKey == "" {
 			cfg.APIKey = keys[provider]
 		}
 	}
@@ -202,7 +220,7 @@ func (w *Service) ListModels(ctx context.Context, provider, baseURL, apiKey stri
 	models, err := llm.ListModels(ctx, cfg)
 	if err != nil {
 		msg := config.Redact(r.Redact(err.Error()), cfg.APIKey)
-		w.log.Warn("listing models", "provider", cfg.Provider, "base", cfg.BaseURL, "err", msg)
+		st.log.Warn("listing models", "provider", cfg.Provider, "base", cfg.BaseURL, "err", msg)
 		return nil, fmt.Errorf("%s", msg)
 	}
 	out := make([]string, len(models))
@@ -211,4 +229,13 @@ func (w *Service) ListModels(ctx context.Context, provider, baseURL, apiKey stri
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// NotificationsOn reads the Settings switch of desktop notifications.
+func (st *Settings) NotificationsOn() bool {
+	s, err := config.LoadSettings(st.home)
+	if err != nil && !isCorrupt(err) {
+		st.log.Warn("reading the settings for notifications", "err", err)
+	}
+	return !s.NotificationsOff
 }

@@ -29,11 +29,11 @@ func BenchmarkSettingsRulesInForce(b *testing.B) {
 	if err := os.WriteFile(filepath.Join(userHome, ".claude", "settings.json"), []byte(`{"permissions": {"deny": ["Bash(sudo:*)"]}}`), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	if n := len(w.settingsRulesInForce(dir)); n < 20 {
+	if n := len(w.Rules.inForce(dir)); n < 20 {
 		b.Fatalf("%d rules in force", n)
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		w.settingsRulesInForce(dir)
+		w.Rules.inForce(dir)
 	}
 }

@@ -15,35 +15,39 @@ import (
 	"pilot/backend/wire"
 )
 
-// Setup lists what Pilot found of the user's setup for the project folder
+// Setup is what a project has set up: hooks, skills, agents, rules, MCP,
+// commands and memory.
+type Setup struct{ *core }
+
+// In lists what Pilot found of the user's setup for the project folder
 // dir: the hooks and permission entries of its settings files, its
 // skills, its MCP servers, its custom commands and its instruction files
 // (a project file Pilot did not read is refused), each with its file,
 // scope and state (Settings › Setup and `pilot setup` show it), and the
 // tool names hooks see. Nothing is started or run to find it.
-func (w *Service) Setup(dir string) wire.Setup {
+func (su *Setup) In(dir string) wire.Setup {
 	out := wire.Setup{Project: dir, Items: []wire.SetupItem{}, ToolNames: hookToolNames()}
-	out.Items = append(out.Items, w.setupHooks(dir)...)
-	out.Items = append(out.Items, w.setupSkills(dir)...)
-	out.Items = append(out.Items, w.setupAgents(dir)...)
-	out.Items = append(out.Items, w.setupRules(dir)...)
-	out.Items = append(out.Items, w.setupMCP(dir)...)
-	out.Items = append(out.Items, w.setupCommands(dir)...)
-	out.Items = append(out.Items, w.setupMemory(dir)...)
-	if p, err := w.MCPTrustPromptIn(dir); err == nil {
+	out.Items = append(out.Items, su.setupHooks(dir)...)
+	out.Items = append(out.Items, su.setupSkills(dir)...)
+	out.Items = append(out.Items, su.setupAgents(dir)...)
+	out.Items = append(out.Items, su.setupRules(dir)...)
+	out.Items = append(out.Items, su.setupMCP(dir)...)
+	out.Items = append(out.Items, su.setupCommands(dir)...)
+	out.Items = append(out.Items, su.setupMemory(dir)...)
+	if p, err := su.svc.MCP.TrustPromptIn(dir); err == nil {
 		out.NeedsTrust = p.Needed
 	}
 	return out
 }
 
-// ProjectSetup is Setup for the project projectID (the window's Settings ›
+// Of is Setup for the project projectID (the window's Settings ›
 // Setup).
-func (w *Service) ProjectSetup(ctx context.Context, projectID int64) (wire.Setup, error) {
-	p, err := w.project(ctx, projectID)
+func (su *Setup) Of(ctx context.Context, projectID int64) (wire.Setup, error) {
+	p, err := su.project(ctx, projectID)
 	if err != nil {
 		return wire.Setup{}, err
 	}
-	return w.Setup(p.Path), nil
+	return su.In(p.Path), nil
 }
 
 // hookToolNames is hooks.Names sorted by Pilot's tool name.
@@ -66,14 +70,14 @@ func untrustedSentence(file, what string) string {
 // what the hooks package says of its matcher group alone (so the reasons
 // are the ones a run would log); a project file's hooks then wait for
 // trust. A file that cannot be read is listed with the rules.
-func (w *Service) setupHooks(dir string) []wire.SetupItem {
+func (su *Setup) setupHooks(dir string) []wire.SetupItem {
 	var out []wire.SetupItem
 	trustAll := func(settingsjson.File) bool { return true }
-	for _, f := range w.SettingsFiles(dir) {
+	for _, f := range su.svc.Rules.SettingsFiles(dir) {
 		if f.Err != nil {
 			continue
 		}
-		trusted := !f.Scope.FromProject() || w.SettingsTrusted(f)
+		trusted := !f.Scope.FromProject() || su.svc.Rules.SettingsTrusted(f)
 		events := make([]string, 0, len(f.Hooks))
 		for e := range f.Hooks {
 			events = append(events, e)
@@ -87,7 +91,7 @@ func (w *Service) setupHooks(dir string) []wire.SetupItem {
 				if ig := hooks.New([]settingsjson.File{one}, hooks.Options{Trusted: trustAll}).Ignored(); len(ig) > 0 {
 					state, detail = wire.SetupIgnored, strings.Join(ig, " ")
 				} else if !trusted {
-					state, detail = wire.SetupUntrusted, settingsjson.Untrusted(w.home, f, "hooks run")
+					state, detail = wire.SetupUntrusted, settingsjson.Untrusted(su.home, f, "hooks run")
 				}
 				for _, h := range g.Hooks {
 					what := h.Command
@@ -105,8 +109,8 @@ func (w *Service) setupHooks(dir string) []wire.SetupItem {
 
 // setupSkills is every skill a session in dir sees, the shadowed ones and
 // the SKILL.md folders that cannot be used.
-func (w *Service) setupSkills(dir string) []wire.SetupItem {
-	set := w.Skills(dir)
+func (su *Setup) setupSkills(dir string) []wire.SetupItem {
+	set := su.svc.Turns.Skills(dir)
 	var out []wire.SetupItem
 	for _, k := range set.Skills {
 		out = append(out, wire.SetupItem{Kind: wire.SetupSkill, Name: k.Name, Description: k.Description, File: k.Path, Scope: string(k.Scope), State: wire.SetupActive})
@@ -126,8 +130,8 @@ func (w *Service) setupSkills(dir string) []wire.SetupItem {
 
 // setupAgents is the custom agents a session in dir can hand a task to
 // (customagent.Load, as the agent finds them), and the files it does not use.
-func (w *Service) setupAgents(dir string) []wire.SetupItem {
-	set := customagent.Load(w.userHome(), w.home, dir)
+func (su *Setup) setupAgents(dir string) []wire.SetupItem {
+	set := customagent.Load(su.userHome(), su.home, dir)
 	var out []wire.SetupItem
 	for _, a := range set.Agents {
 		detail := "Read-only: it runs as a helper does."
@@ -162,12 +166,12 @@ func lastElem(path string) string {
 }
 
 // setupRules is the permission entries of dir's settings files as
-// ImportedRulesIn maps them, an item per entry with the rules it became,
+// Rules.ImportedIn maps them, an item per entry with the rules it became,
 // and the entries it ignores.
-func (w *Service) setupRules(dir string) []wire.SetupItem {
-	im := w.ImportedRulesIn(dir)
+func (su *Setup) setupRules(dir string) []wire.SetupItem {
+	im := su.svc.Rules.ImportedIn(dir)
 	files := map[string]settingsjson.File{}
-	for _, f := range w.SettingsFiles(dir) {
+	for _, f := range su.svc.Rules.SettingsFiles(dir) {
 		files[f.Path] = f
 	}
 	var out []wire.SetupItem
@@ -182,7 +186,7 @@ func (w *Service) setupRules(dir string) []wire.SetupItem {
 		it := wire.SetupItem{Kind: wire.SetupRule, Name: r.Entry, Description: rule, File: r.File, Scope: r.Scope, State: wire.SetupActive}
 		if !r.Applies {
 			it.State, it.Detail = wire.SetupUntrusted, untrustedSentence(r.File, "allow rules apply")
-			if why := settingsjson.Untrusted(w.home, files[r.File], "allow rules apply"); files[r.File].Path != "" && why != "" {
+			if why := settingsjson.Untrusted(su.home, files[r.File], "allow rules apply"); files[r.File].Path != "" && why != "" {
 				it.Detail = why
 			}
 		}
@@ -209,7 +213,7 @@ func (w *Service) setupRules(dir string) []wire.SetupItem {
 // each on its own so that one broken file does not hide the other's.
 // Nothing is started: a server's state is its configuration's (disabled),
 // and for the project's, whether the file is trusted as it is.
-func (w *Service) setupMCP(dir string) []wire.SetupItem {
+func (su *Setup) setupMCP(dir string) []wire.SetupItem {
 	var out []wire.SetupItem
 	project := map[string]bool{}
 	pf, raw, perr := mcp.ReadProject(dir)
@@ -238,7 +242,7 @@ func (w *Service) setupMCP(dir string) []wire.SetupItem {
 			out = append(out, wire.SetupItem{Kind: wire.SetupMCP, Name: n, Description: mcp.Display(s, mcp.EnvLookup), File: path, Scope: scope, State: st, Detail: detail})
 		}
 	}
-	userPath := mcp.UserPath(w.home)
+	userPath := mcp.UserPath(su.home)
 	uf, _, uerr := mcp.ReadFile(userPath)
 	add(userPath, string(settingsjson.ScopePilotUser), uf, uerr, func(mcp.Server) (wire.SetupState, string) { return wire.SetupActive, "" })
 	// The user's servers a project server of the same name replaces.
@@ -249,7 +253,7 @@ func (w *Service) setupMCP(dir string) []wire.SetupItem {
 	}
 	trusted := false
 	if raw != nil {
-		trusted, _ = mcp.Trusted(w.home, dir, mcp.Hash(raw))
+		trusted, _ = mcp.Trusted(su.home, dir, mcp.Hash(raw))
 	}
 	add(mcp.ProjectPath(dir), string(settingsjson.ScopeProject), pf, perr, func(mcp.Server) (wire.SetupState, string) {
 		if trusted {
@@ -271,8 +275,8 @@ var commandScopes = map[string]settingsjson.Scope{
 
 // setupCommands is the custom commands of dir, PILOT_HOME and the user's
 // ~/.claude/commands; a folder that cannot be read is listed as broken.
-func (w *Service) setupCommands(dir string) []wire.SetupItem {
-	cmds, problems := commands.List(w.home, w.userHome(), dir)
+func (su *Setup) setupCommands(dir string) []wire.SetupItem {
+	cmds, problems := commands.List(su.home, su.userHome(), dir)
 	var out []wire.SetupItem
 	for _, c := range cmds {
 		out = append(out, wire.SetupItem{Kind: wire.SetupCommand, Name: "/" + c.Name, Description: c.Description, File: c.Path, Scope: string(commandScopes[c.Source]), State: wire.SetupActive})

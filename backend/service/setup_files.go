@@ -35,7 +35,7 @@ func sentence(err error) string {
 // setupMemory is the project's instruction files the system prompt reads
 // (agent.ProjectDocs, as a turn reads them): each one read, and each one
 // not read with why and what to do.
-func (w *Service) setupMemory(dir string) []wire.SetupItem {
+func (su *Setup) setupMemory(dir string) []wire.SetupItem {
 	docs, notRead := agent.ProjectDocs(dir)
 	var out []wire.SetupItem
 	for _, d := range docs {

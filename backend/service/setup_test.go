@@ -72,7 +72,7 @@ func TestSetupListsEveryKindAndState(t *testing.T) {
 		filepath.Join(dir, ".pilot", "agents", "bad.md"):         "no front matter here\n",
 	})
 
-	s := w.Setup(dir)
+	s := w.Setup.In(dir)
 	got := setupStates(s)
 	want := []struct {
 		key    string
@@ -149,14 +149,14 @@ func TestSetupListsEveryKindAndState(t *testing.T) {
 		t.Errorf("tool names %v", s.ToolNames)
 	}
 
-	p, err := w.MCPTrustPromptIn(dir)
+	p, err := w.MCP.TrustPromptIn(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.TrustProjectIn(dir, p.Token); err != nil {
+	if err := w.Trust.ProjectIn(dir, p.Token); err != nil {
 		t.Fatal(err)
 	}
-	s = w.Setup(dir)
+	s = w.Setup.In(dir)
 	got = setupStates(s)
 	for _, key := range []string{"hook PreToolUse project", "rule Bash(make:*) project", "mcp db project"} {
 		detail := ""
@@ -183,7 +183,7 @@ func TestSetupBrokenMCPFileKeepsTheOthers(t *testing.T) {
 		mcp.UserPath(home):              `{"mcpServers": {"docs": {"command": "docs-server"}}}`,
 		filepath.Join(dir, ".mcp.json"): `{"mcpServers": `,
 	})
-	got := setupStates(w.Setup(dir))
+	got := setupStates(w.Setup.In(dir))
 	if it := got["mcp docs pilot-user"]; it.State != wire.SetupActive {
 		t.Errorf("user server: %+v", it)
 	}

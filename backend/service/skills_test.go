@@ -50,10 +50,10 @@ func TestSlashSkillsAndUserClaudeCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.Close() })
-	if _, err := w.OpenProject(context.Background(), dir); err != nil {
+	if _, err := w.Projects.Open(context.Background(), dir); err != nil {
 		t.Fatal(err)
 	}
-	cmds, err := w.ListSlashCommands(context.Background(), 0)
+	cmds, err := w.Turns.SlashCommands(context.Background(), 0)
 	var names []string
 	for _, c := range cmds {
 		names = append(names, c.Name+"/"+string(c.Source))
@@ -61,7 +61,7 @@ func TestSlashSkillsAndUserClaudeCommands(t *testing.T) {
 	if want := "fix/project-claude,std/user-claude,notes/skill,pdf/skill,review/skill"; err != nil || strings.Join(names, ",") != want {
 		t.Fatalf("slash commands %v %v, want %s", names, err, want)
 	}
-	sess, err := w.store.CreateSession(context.Background(), store.NewSession{ProjectID: mustProject(t, w, dir), Provider: "anthropic"})
+	sess, err := w.core.store.CreateSession(context.Background(), store.NewSession{ProjectID: mustProject(t, w, dir), Provider: "anthropic"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,28 +71,28 @@ func TestSlashSkillsAndUserClaudeCommands(t *testing.T) {
 		"/fix the bug":       "Fix the bug",
 		"/std":               "Write my standup.",
 	} {
-		if got, err := w.ExpandCommand(context.Background(), sess.ID, in); err != nil || got != want {
+		if got, err := w.Turns.ExpandCommand(context.Background(), sess.ID, in); err != nil || got != want {
 			t.Errorf("expand %q = %q, %v; want %q", in, got, err, want)
 		}
 	}
 	// A worktree session sees the skills of its worktree, as its agent does.
 	wt := t.TempDir()
 	writeSkill(t, filepath.Join(wt, ".claude", "skills"), "branch-only", "A skill only the branch has.")
-	wsess, err := w.store.CreateSession(context.Background(), store.NewSession{ProjectID: sess.ProjectID, Provider: "anthropic",
+	wsess, err := w.core.store.CreateSession(context.Background(), store.NewSession{ProjectID: sess.ProjectID, Provider: "anthropic",
 		Worktree: store.Worktree{Path: wt, Branch: "pilot/x", Base: "main"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := w.ExpandCommand(context.Background(), wsess.ID, "/branch-only"); err != nil || !strings.Contains(got, `Use the skill "branch-only"`) {
+	if got, err := w.Turns.ExpandCommand(context.Background(), wsess.ID, "/branch-only"); err != nil || !strings.Contains(got, `Use the skill "branch-only"`) {
 		t.Errorf("/branch-only in the worktree session: %q, %v", got, err)
 	}
-	if _, err := w.ExpandCommand(context.Background(), sess.ID, "/branch-only"); !errors.Is(err, commands.ErrUnknown) {
+	if _, err := w.Turns.ExpandCommand(context.Background(), sess.ID, "/branch-only"); !errors.Is(err, commands.ErrUnknown) {
 		t.Errorf("/branch-only in the project folder's session: %v, want unknown", err)
 	}
 	// The / picker lists what the open session sees: the worktree's skill
 	// for the worktree session, not for the folder session.
 	listed := func(sessionID int64) bool {
-		cmds, err := w.ListSlashCommands(context.Background(), sessionID)
+		cmds, err := w.Turns.SlashCommands(context.Background(), sessionID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +106,7 @@ func TestSlashSkillsAndUserClaudeCommands(t *testing.T) {
 	if !listed(wsess.ID) || listed(sess.ID) {
 		t.Errorf("the / picker: branch-only listed for the worktree session %v, for the folder session %v; want only the first", listed(wsess.ID), listed(sess.ID))
 	}
-	_, err = w.ExpandCommand(context.Background(), sess.ID, "/nope")
+	_, err = w.Turns.ExpandCommand(context.Background(), sess.ID, "/nope")
 	if !errors.Is(err, commands.ErrUnknown) || !strings.Contains(err.Error(), "no skill has that name either") {
 		t.Errorf("unknown /nope: %v", err)
 	}

@@ -14,43 +14,43 @@ import (
 // empty sessions left over are deleted. Nothing reads a session's state or
 // runs a turn before (waitStarted). All of it is skipped while another
 // Pilot process uses the same data folder (claimInstance).
-func (w *Service) startUp(ctx context.Context) {
-	defer close(w.started)
+func (c *core) startUp(ctx context.Context) {
+	defer close(c.started)
 	t := time.Now()
-	if !w.claimInstance() {
-		w.log.Info("another Pilot process uses this data folder: its sessions marked running may be its turns under way, so the start-up repair is left to a start with no other Pilot running")
+	if !c.claimInstance() {
+		c.log.Info("another Pilot process uses this data folder: its sessions marked running may be its turns under way, so the start-up repair is left to a start with no other Pilot running")
 		return
 	}
-	defer w.shareInstance()
-	if err := w.store.RepairAll(ctx); err != nil {
-		w.log.Error("repairing the sessions a crash left unfinished", "err", err)
-		w.repairErr = fmt.Errorf("the sessions a crash left unfinished could not be repaired (%w): check the log, and that the disk holding the data folder is writable", err)
+	defer c.shareInstance()
+	if err := c.store.RepairAll(ctx); err != nil {
+		c.log.Error("repairing the sessions a crash left unfinished", "err", err)
+		c.repairErr = fmt.Errorf("the sessions a crash left unfinished could not be repaired (%w): check the log, and that the disk holding the data folder is writable", err)
 	}
-	t = logStep(w.log, "repair interrupted sessions", t)
-	if err := w.ledger.Repair(ctx); err != nil {
-		w.log.Error("settling checkpoints left pending by a crash", "err", err)
+	t = logStep(c.log, "repair interrupted sessions", t)
+	if err := c.ledger.Repair(ctx); err != nil {
+		c.log.Error("settling checkpoints left pending by a crash", "err", err)
 	}
-	t = logStep(w.log, "settle pending checkpoints", t)
-	w.dropLeftovers(ctx)
-	logStep(w.log, "delete empty sessions left over", t)
+	t = logStep(c.log, "settle pending checkpoints", t)
+	c.svc.Sessions.dropLeftovers(ctx)
+	logStep(c.log, "delete empty sessions left over", t)
 }
 
 // waitStarted waits for startUp (or for ctx to end); a failed repair is
 // its error, as it was Open's before the repair left the start-up path.
-func (w *Service) waitStarted(ctx context.Context) error {
+func (c *core) waitStarted(ctx context.Context) error {
 	select {
-	case <-w.started:
-		return w.repairErr
+	case <-c.started:
+		return c.repairErr
 	case <-ctx.Done():
 		return ctx.Err()
 	}
 }
 
 // background runs f off the caller's path; Close waits for it.
-func (w *Service) background(f func()) {
-	w.bg.Add(1)
+func (c *core) background(f func()) {
+	c.bg.Add(1)
 	go func() {
-		defer w.bg.Done()
+		defer c.bg.Done()
 		f()
 	}()
 }

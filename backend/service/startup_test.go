@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
-	"pilot/backend/wire"
 	"strings"
 	"sync"
 	"testing"
+
+	"pilot/backend/wire"
 
 	"pilot/backend/paths"
 	"pilot/backend/store"
@@ -62,7 +63,7 @@ func TestStartUpRepairsOnceBeforeSessionsAreListed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	ss, err := w.ListSessions(ctx, p.ID, 0, 0)
+	ss, err := w.Sessions.List(ctx, p.ID, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

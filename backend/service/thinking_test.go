@@ -41,22 +41,22 @@ func TestThinkingSetting(t *testing.T) {
 			if tt.provider == llm.ProviderOpenAI {
 				in.BaseURL, in.Model = srv.OpenAIBaseURL(), "gpt-4.1"
 			}
-			v, err := w.SaveSettings(in)
+			v, err := w.Settings.Save(in)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got := fmt.Sprint(v.ThinkingBudget, " ", v.Source["thinkingBudget"], " ", v.SourceFrom["thinkingBudget"]); got != tt.view {
 				t.Errorf("view %q, want %q", got, tt.view)
 			}
-			p, err := w.OpenProject(ctx, t.TempDir())
+			p, err := w.Projects.Open(ctx, t.TempDir())
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := w.NewSession(ctx, p.ID)
+			s, err := w.Sessions.New(ctx, p.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := w.SendMessage(ctx, s.ID, "Hi", nil); err != nil {
+			if err := w.Turns.SendMessage(ctx, s.ID, "Hi", nil); err != nil {
 				t.Fatal(err)
 			}
 			ev.wait(t, func(e any) bool { _, ok := e.(wire.TurnDonePayload); return ok })
@@ -90,7 +90,7 @@ func TestSaveThinkingChecks(t *testing.T) {
 		t.Run(fmt.Sprint(tt.provider, " ", tt.model, " ", tt.budget), func(t *testing.T) {
 			t.Parallel()
 			w := newWorkspace(t, nil)
-			_, err := w.SaveSettings(wire.SettingsInput{Provider: tt.provider, Model: tt.model, ApprovalMode: "ask", ThinkingBudget: tt.budget})
+			_, err := w.Settings.Save(wire.SettingsInput{Provider: tt.provider, Model: tt.model, ApprovalMode: "ask", ThinkingBudget: tt.budget})
 			if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
 				t.Errorf("err %v, want %q", err, tt.err)
 			}

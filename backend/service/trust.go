@@ -10,18 +10,21 @@ import (
 	"pilot/backend/wire"
 )
 
+// Trust is a project's trust: its MCP servers and settings.
+type Trust struct{ *core }
+
 // One trust for everything a project's files would let run or allow: the
 // servers of its .mcp.json and, for each of its settings files
 // (.claude/settings.json, .claude/settings.local.json,
 // .pilot/settings.json), the allow rules and hooks it holds. The prompt
-// (MCPTrustPrompt, MCPTrustPromptIn; pilot trust) shows them all; trusting
-// (TrustProject, TrustProjectIn) records the hash of each file shown, and
+// (MCP.TrustPrompt, MCP.TrustPromptIn; pilot trust) shows them all; trusting
+// (Trust.Project, Trust.ProjectIn) records the hash of each file shown, and
 // a file changed since asks again.
 
 // withSettings adds the settings files' sections to p (the .mcp.json part
 // is filled) and sets Needed and Token.
-func (w *Service) withSettings(p *wire.MCPTrustPrompt, dir string) {
-	p.Sections = w.settingsTrustSections(dir)
+func (tr *Trust) withSettings(p *wire.MCPTrustPrompt, dir string) {
+	p.Sections = tr.svc.Rules.trustSections(dir)
 	if p.Needed && len(p.Servers) > 0 {
 		p.Sections = append([]wire.TrustSection{{Kind: wire.TrustMCP, Path: p.Path, Scope: "project", Hash: p.Hash, Items: serverItems(p.Servers), Changed: p.Changed}}, p.Sections...)
 	}
@@ -48,45 +51,45 @@ func serverItems(ss []wire.MCPTrustServer) []string {
 // errTrustStale: the files changed between the prompt and the answer.
 var errTrustStale = errors.New("the project's files changed since they were shown, so nothing was trusted: look at them again and trust what you see")
 
-// TrustProject trusts everything the open project's trust prompt showed
+// Project trusts everything the open project's trust prompt showed
 // (token: its Token): the .mcp.json, whose servers start, and the
 // settings files, whose allow rules apply and hooks run from now on.
-func (w *Service) TrustProject(token string) error {
-	h, dir, err := w.mcpHub()
+func (tr *Trust) Project(token string) error {
+	h, dir, err := tr.svc.MCP.hub()
 	if err != nil {
 		return err
 	}
-	p, err := w.MCPTrustPrompt()
+	p, err := tr.svc.MCP.TrustPrompt()
 	if err != nil || !p.Needed {
 		return err
 	}
-	if err := w.trustShown(p, token, h.Trust); err != nil {
+	if err := tr.shown(p, token, h.Trust); err != nil {
 		return err
 	}
-	w.Emit(wire.MCPUpdated, wire.MCPUpdatedPayload{Project: dir})
+	tr.publish(wire.MCPUpdated, wire.MCPUpdatedPayload{Project: dir})
 	return nil
 }
 
-// TrustProjectIn is TrustProject for the folder dir (pilot trust), with
-// the token of MCPTrustPromptIn(dir).
-func (w *Service) TrustProjectIn(dir, token string) error {
-	p, err := w.MCPTrustPromptIn(dir)
+// ProjectIn is Project for the folder dir (pilot trust), with
+// the token of MCP.TrustPromptIn(dir).
+func (tr *Trust) ProjectIn(dir, token string) error {
+	p, err := tr.svc.MCP.TrustPromptIn(dir)
 	if err != nil {
 		return err
 	}
-	return w.trustShown(p, token, func(hash string) error { return mcp.Trust(w.home, dir, hash) })
+	return tr.shown(p, token, func(hash string) error { return mcp.Trust(tr.home, dir, hash) })
 }
 
-// trustShown trusts what the prompt p showed while token is still its
+// shown trusts what the prompt p showed while token is still its
 // token: the settings files, then the .mcp.json through trustMCP.
-func (w *Service) trustShown(p wire.MCPTrustPrompt, token string, trustMCP func(hash string) error) error {
+func (tr *Trust) shown(p wire.MCPTrustPrompt, token string, trustMCP func(hash string) error) error {
 	if !p.Needed {
 		return nil
 	}
 	if p.Token != token {
 		return errTrustStale
 	}
-	if err := w.trustSettings(p); err != nil {
+	if err := tr.settings(p); err != nil {
 		return err
 	}
 	if mcpShown(p) {
@@ -105,10 +108,10 @@ func mcpShown(p wire.MCPTrustPrompt) bool {
 	return false
 }
 
-// trustSettings records the trust of each settings file p showed, with
+// settings records the trust of each settings file p showed, with
 // the scripts its hooks name, as they are still what was shown.
-func (w *Service) trustSettings(p wire.MCPTrustPrompt) error {
-	files := w.SettingsFiles(p.Project)
+func (tr *Trust) settings(p wire.MCPTrustPrompt) error {
+	files := tr.svc.Rules.SettingsFiles(p.Project)
 	for _, s := range p.Sections {
 		if s.Kind == wire.TrustMCP {
 			continue
@@ -117,7 +120,7 @@ func (w *Service) trustSettings(p wire.MCPTrustPrompt) error {
 		if i < 0 {
 			return errTrustStale
 		}
-		if err := settingsjson.Trust(w.home, files[i]); err != nil {
+		if err := settingsjson.Trust(tr.home, files[i]); err != nil {
 			return err
 		}
 	}

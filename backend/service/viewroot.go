@@ -18,13 +18,13 @@ import (
 // sessionID in projectID, and a func to call when done with it. A session
 // of another project is refused, and so is one whose worktree was
 // discarded (its files are gone).
-func (w *Service) viewRoot(ctx context.Context, projectID, sessionID int64) (*projectroot.Root, func(), error) {
-	dir, err := w.worktreeOf(ctx, projectID, sessionID)
+func (c *core) viewRoot(ctx context.Context, projectID, sessionID int64) (*projectroot.Root, func(), error) {
+	dir, err := c.worktreeOf(ctx, projectID, sessionID)
 	if err != nil {
 		return nil, nil, err
 	}
 	if dir == "" {
-		pr, err := w.projectRoot(ctx, projectID)
+		pr, err := c.svc.Turns.projectRoot(ctx, projectID)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -38,12 +38,12 @@ func (w *Service) viewRoot(ctx context.Context, projectID, sessionID int64) (*pr
 }
 
 // viewPath is the folder viewRoot opens, as a path.
-func (w *Service) viewPath(ctx context.Context, projectID, sessionID int64) (string, error) {
-	dir, err := w.worktreeOf(ctx, projectID, sessionID)
+func (c *core) viewPath(ctx context.Context, projectID, sessionID int64) (string, error) {
+	dir, err := c.worktreeOf(ctx, projectID, sessionID)
 	if err != nil || dir != "" {
 		return dir, err
 	}
-	p, err := w.project(ctx, projectID)
+	p, err := c.project(ctx, projectID)
 	if err != nil {
 		return "", err
 	}
@@ -52,11 +52,11 @@ func (w *Service) viewPath(ctx context.Context, projectID, sessionID int64) (str
 
 // worktreeOf is the worktree sessionID works in, "" for a session in the
 // project folder or none (0).
-func (w *Service) worktreeOf(ctx context.Context, projectID, sessionID int64) (string, error) {
+func (c *core) worktreeOf(ctx context.Context, projectID, sessionID int64) (string, error) {
 	if sessionID == 0 {
 		return "", nil
 	}
-	s, err := w.store.Session(ctx, sessionID)
+	s, err := c.store.Session(ctx, sessionID)
 	if err != nil {
 		return "", fmt.Errorf("session %d: %w", sessionID, err)
 	}

@@ -33,25 +33,25 @@ func TestViewRootFollowsTheSession(t *testing.T) {
 	ev := newWaiter()
 	w.SetEmitter(ev)
 	ctx := context.Background()
-	p, err := w.OpenProject(ctx, dir)
+	p, err := w.Projects.Open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := w.NewWorktreeSession(ctx, p.ID, "tree")
+	s, err := w.Worktrees.NewSession(ctx, p.ID, "tree")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.SetSessionMode(ctx, s.ID, "all"); err != nil {
+	if _, err := w.Sessions.SetMode(ctx, s.ID, "all"); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.SendMessage(ctx, s.ID, "Change a.txt and add a file", nil); err != nil {
+	if err := w.Turns.SendMessage(ctx, s.ID, "Change a.txt and add a file", nil); err != nil {
 		t.Fatal(err)
 	}
 	ev.wait(t, func(e any) bool { d, ok := e.(wire.TurnDonePayload); return ok && d.SessionID == s.ID })
 
 	list := func(sessionID int64) []wire.TreeEntry {
 		t.Helper()
-		l, err := w.ListDir(ctx, p.ID, sessionID, wire.DirPageQuery{Limit: 10})
+		l, err := w.Files.ListDir(ctx, p.ID, sessionID, wire.DirPageQuery{Limit: 10})
 		if err != nil {
 			t.Fatalf("ListDir(session %d): %v", sessionID, err)
 		}
@@ -64,10 +64,10 @@ func TestViewRootFollowsTheSession(t *testing.T) {
 		t.Errorf("the project folder's tree = %+v, want %+v (the user's a.txt is not the session's change)", got, want)
 	}
 
-	if got, err := w.FindFiles(ctx, p.ID, s.ID, "only", 10); err != nil || !slices.Equal(got, []string{"only-here.txt"}) {
+	if got, err := w.Files.Find(ctx, p.ID, s.ID, "only", 10); err != nil || !slices.Equal(got, []string{"only-here.txt"}) {
 		t.Errorf("FindFiles in the worktree = %q, %v", got, err)
 	}
-	if got, err := w.FindFiles(ctx, p.ID, 0, "only", 10); err != nil || len(got) != 0 {
+	if got, err := w.Files.Find(ctx, p.ID, 0, "only", 10); err != nil || len(got) != 0 {
 		t.Errorf("FindFiles in the project folder = %q, %v; want nothing", got, err)
 	}
 
@@ -75,37 +75,37 @@ func TestViewRootFollowsTheSession(t *testing.T) {
 		session int64
 		want    string
 	}{{s.ID, "session's\n"}, {0, "user's\n"}} {
-		if v, err := w.ReadProjectFile(ctx, p.ID, c.session, "a.txt"); err != nil || v.Text != c.want {
+		if v, err := w.Files.Read(ctx, p.ID, c.session, "a.txt"); err != nil || v.Text != c.want {
 			t.Errorf("ReadProjectFile(session %d) = %q, %v; want %q", c.session, v.Text, err, c.want)
 		}
 	}
 
-	if st, err := w.GitStatus(ctx, p.ID, s.ID); err != nil || st != (wire.GitStatus{Repo: true, Branch: "pilot/tree", Uncommitted: 2}) {
+	if st, err := w.Git.Status(ctx, p.ID, s.ID); err != nil || st != (wire.GitStatus{Repo: true, Branch: "pilot/tree", Uncommitted: 2}) {
 		t.Errorf("GitStatus of the worktree session = %+v, %v; want pilot/tree with 2 uncommitted", st, err)
 	}
-	if st, err := w.GitStatus(ctx, p.ID, 0); err != nil || !st.Repo || st.Branch == "pilot/tree" || st.Uncommitted != 0 {
+	if st, err := w.Git.Status(ctx, p.ID, 0); err != nil || !st.Repo || st.Branch == "pilot/tree" || st.Uncommitted != 0 {
 		t.Errorf("GitStatus of the project folder = %+v, %v; want its own clean branch", st, err)
 	}
 
-	other, err := w.OpenProject(ctx, t.TempDir())
+	other, err := w.Projects.Open(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	refused := map[string]error{}
-	_, refused["ListDir"] = w.ListDir(ctx, other.ID, s.ID, wire.DirPageQuery{Limit: 10})
-	_, refused["FindFiles"] = w.FindFiles(ctx, other.ID, s.ID, "", 10)
-	_, refused["ReadProjectFile"] = w.ReadProjectFile(ctx, other.ID, s.ID, "a.txt")
-	_, refused["GitStatus"] = w.GitStatus(ctx, other.ID, s.ID)
+	_, refused["ListDir"] = w.Files.ListDir(ctx, other.ID, s.ID, wire.DirPageQuery{Limit: 10})
+	_, refused["FindFiles"] = w.Files.Find(ctx, other.ID, s.ID, "", 10)
+	_, refused["ReadProjectFile"] = w.Files.Read(ctx, other.ID, s.ID, "a.txt")
+	_, refused["GitStatus"] = w.Git.Status(ctx, other.ID, s.ID)
 	for name, err := range refused {
 		if err == nil || !strings.Contains(err.Error(), "another project") {
 			t.Errorf("%s with a session of another project: %v; want it refused", name, err)
 		}
 	}
 
-	if err := w.DiscardWorktree(ctx, s.ID); err != nil {
+	if err := w.Worktrees.Discard(ctx, s.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.ListDir(ctx, p.ID, s.ID, wire.DirPageQuery{Limit: 10}); err == nil || !strings.Contains(err.Error(), "discarded") {
+	if _, err := w.Files.ListDir(ctx, p.ID, s.ID, wire.DirPageQuery{Limit: 10}); err == nil || !strings.Contains(err.Error(), "discarded") {
 		t.Errorf("ListDir of a discarded worktree: %v; want a sentence saying it was discarded", err)
 	}
 }
@@ -122,11 +122,11 @@ func BenchmarkViewRootPage(b *testing.B) {
 	dir := gitRepo(b, files)
 	w := newWorkspace(b, nil)
 	ctx := context.Background()
-	p, err := w.OpenProject(ctx, dir)
+	p, err := w.Projects.Open(ctx, dir)
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := w.NewWorktreeSession(ctx, p.ID, "bench")
+	s, err := w.Worktrees.NewSession(ctx, p.ID, "bench")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -142,14 +142,14 @@ func BenchmarkViewRootPage(b *testing.B) {
 	}{{"project", 0}, {"worktree", s.ID}} {
 		b.Run(c.name, func(b *testing.B) {
 			q := wire.DirPageQuery{Locale: "en-US", Limit: 200}
-			first, err := w.ListDir(ctx, p.ID, c.session, q)
+			first, err := w.Files.ListDir(ctx, p.ID, c.session, q)
 			if err != nil {
 				b.Fatal(err)
 			}
 			q.Version, q.Offset = first.Version, 200
 			b.ReportAllocs()
 			for b.Loop() {
-				if l, err := w.ListDir(ctx, p.ID, c.session, q); err != nil || l.Version != first.Version {
+				if l, err := w.Files.ListDir(ctx, p.ID, c.session, q); err != nil || l.Version != first.Version {
 					b.Fatalf("page 2: version %d (want the kept %d), %v", l.Version, first.Version, err)
 				}
 			}

@@ -44,7 +44,7 @@ func TestOpenWithAFolderGiven(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	ps, err := w.ListProjects(context.Background())
+	ps, err := w.Projects.List(context.Background())
 	if err != nil || len(ps) != 1 || ps[0].Path != dir {
 		t.Fatalf("projects = %+v, %v; want only %s (the folder given beats PILOT_PROJECT)", ps, err, dir)
 	}
@@ -53,21 +53,21 @@ func TestOpenWithAFolderGiven(t *testing.T) {
 func TestNotificationsSwitch(t *testing.T) {
 	t.Parallel()
 	w := newWorkspace(t, nil)
-	if !w.NotificationsOn() {
+	if !w.Settings.NotificationsOn() {
 		t.Fatal("notifications are off by default")
 	}
-	v, _ := w.GetSettings()
+	v, _ := w.Settings.Get()
 	in := wire.SettingsInput{Provider: v.Provider, ApprovalMode: v.ApprovalMode}
 	off := false
 	in.Notifications = &off
-	if v, err := w.SaveSettings(in); err != nil || v.Notifications {
+	if v, err := w.Settings.Save(in); err != nil || v.Notifications {
 		t.Fatalf("saved off: %+v, %v", v.Notifications, err)
 	}
-	if w.NotificationsOn() {
+	if w.Settings.NotificationsOn() {
 		t.Fatal("the switch was saved off but reads on")
 	}
 	in.Notifications = nil // a form without the switch keeps it
-	if v, err := w.SaveSettings(in); err != nil || v.Notifications {
+	if v, err := w.Settings.Save(in); err != nil || v.Notifications {
 		t.Fatalf("kept: %+v, %v", v.Notifications, err)
 	}
 }
@@ -95,22 +95,22 @@ func TestQuitMidTurn(t *testing.T) {
 	ev := newWaiter()
 	w.SetEmitter(ev)
 	ctx := context.Background()
-	p, err := w.OpenProject(ctx, t.TempDir())
+	p, err := w.Projects.Open(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	talk, _ := w.NewSession(ctx, p.ID)
-	if got := w.InFlight(ctx); len(got.Sessions) != 0 {
+	talk, _ := w.Sessions.New(ctx, p.ID)
+	if got := w.Turns.InFlight(ctx); len(got.Sessions) != 0 {
 		t.Fatalf("in flight before any turn: %+v", got)
 	}
-	if err := w.SendMessage(ctx, talk.ID, "talk", nil); err != nil {
+	if err := w.Turns.SendMessage(ctx, talk.ID, "talk", nil); err != nil {
 		t.Fatal(err)
 	}
-	run, _ := w.NewSession(ctx, p.ID)
-	if err := w.agent.SetApprovalMode(ctx, run.ID, "all"); err != nil {
+	run, _ := w.Sessions.New(ctx, p.ID)
+	if err := w.core.agent.SetApprovalMode(ctx, run.ID, "all"); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.SendMessage(ctx, run.ID, "run it", nil); err != nil {
+	if err := w.Turns.SendMessage(ctx, run.ID, "run it", nil); err != nil {
 		t.Fatal(err)
 	}
 	ev.wait(t, func(e any) bool { s, ok := e.(wire.StreamPayload); return ok && s.SessionID == talk.ID })
@@ -118,7 +118,7 @@ func TestQuitMidTurn(t *testing.T) {
 		o, ok := e.(wire.ToolOutputPayload)
 		return ok && strings.Contains(o.Chunk, "started")
 	})
-	if got := w.InFlight(ctx); len(got.Sessions) != 2 {
+	if got := w.Turns.InFlight(ctx); len(got.Sessions) != 2 {
 		t.Fatalf("in flight = %+v, want both sessions", got)
 	}
 	pids := readPIDs(t, pidFile)
@@ -144,7 +144,7 @@ func TestQuitMidTurn(t *testing.T) {
 
 	w2 := openAt(t, home, env)
 	defer w2.Close()
-	d, err := w2.GetSession(ctx, talk.ID, 0)
+	d, err := w2.Sessions.Get(ctx, talk.ID, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestQuitMidTurn(t *testing.T) {
 	if saved != streamed.String() {
 		t.Fatalf("saved %d bytes of the %d streamed:\nsaved:    %.80q\nstreamed: %.80q", len(saved), streamed.Len(), saved, streamed.String())
 	}
-	r, err := w2.GetSession(ctx, run.ID, 0)
+	r, err := w2.Sessions.Get(ctx, run.ID, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

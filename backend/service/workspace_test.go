@@ -56,7 +56,7 @@ func TestOpenProject(t *testing.T) {
 		{"empty", "", "no folder given"},
 	}
 	for _, tc := range tests {
-		p, err := w.OpenProject(ctx, tc.path)
+		p, err := w.Projects.Open(ctx, tc.path)
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Errorf("%s: err %v, want %q", tc.name, err, tc.wantErr)
@@ -70,7 +70,7 @@ func TestOpenProject(t *testing.T) {
 			t.Errorf("%s: got %+v", tc.name, p)
 		}
 	}
-	ps, err := w.ListProjects(ctx)
+	ps, err := w.Projects.List(ctx)
 	if err != nil || len(ps) != 1 {
 		t.Fatalf("ListProjects = %v, %v; want the one opened project", ps, err)
 	}
@@ -82,24 +82,24 @@ func TestSessionsSearchAndRules(t *testing.T) {
 	rec := &recorder{}
 	w.SetEmitter(rec)
 	ctx := context.Background()
-	p, err := w.OpenProject(ctx, t.TempDir())
+	p, err := w.Projects.Open(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := w.store.CreateSession(ctx, store.NewSession{ProjectID: p.ID, Title: "first", Provider: "anthropic", Model: "m"})
+	s, err := w.core.store.CreateSession(ctx, store.NewSession{ProjectID: p.ID, Title: "first", Provider: "anthropic", Model: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.store.AppendMessage(ctx, s.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock("where is <zebra> defined?")}}, llm.Usage{}); err != nil {
+	if _, err := w.core.store.AppendMessage(ctx, s.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock("where is <zebra> defined?")}}, llm.Usage{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.RenameSession(ctx, s.ID, "  Zebra hunt  "); err != nil {
+	if err := w.Sessions.Rename(ctx, s.ID, "  Zebra hunt  "); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.RenameSession(ctx, s.ID, " "); err == nil {
+	if err := w.Sessions.Rename(ctx, s.ID, " "); err == nil {
 		t.Error("empty title accepted")
 	}
-	list, err := w.ListSessions(ctx, p.ID, 10, 0)
+	list, err := w.Sessions.List(ctx, p.ID, 10, 0)
 	if err != nil || len(list) != 1 || list[0].Title != "Zebra hunt" {
 		t.Fatalf("ListSessions = %+v, %v", list, err)
 	}
@@ -107,7 +107,7 @@ func TestSessionsSearchAndRules(t *testing.T) {
 		t.Errorf("events %v, want one session:updated", got)
 	}
 
-	hits, err := w.SearchSessions(ctx, p.ID, "zebra")
+	hits, err := w.Sessions.Search(ctx, p.ID, "zebra")
 	if err != nil || len(hits) == 0 {
 		t.Fatalf("SearchSessions = %v, %v", hits, err)
 	}
@@ -115,44 +115,44 @@ func TestSessionsSearchAndRules(t *testing.T) {
 		t.Errorf("snippet %q: want the match marked and the text escaped", hits[0].Snippet)
 	}
 
-	md, err := w.ExportSession(ctx, s.ID, "md")
+	md, err := w.Sessions.Export(ctx, s.ID, "md")
 	if err != nil || !strings.Contains(md, "zebra") {
 		t.Fatalf("markdown export: %q, %v", md, err)
 	}
-	if _, err := w.ExportSession(ctx, s.ID, "pdf"); err == nil {
+	if _, err := w.Sessions.Export(ctx, s.ID, "pdf"); err == nil {
 		t.Error("unknown export format accepted")
 	}
-	name, err := w.ExportFileName(ctx, s.ID, "json")
+	name, err := w.Sessions.ExportFileName(ctx, s.ID, "json")
 	if err != nil || name != "Zebra-hunt.json" {
 		t.Errorf("ExportFileName = %q, %v", name, err)
 	}
 
-	r, err := w.AddRule(ctx, p.ID, "run_bash", "go test *", "allow")
+	r, err := w.Rules.Add(ctx, p.ID, "run_bash", "go test *", "allow")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.AddRule(ctx, p.ID, "run_bash", "x", "maybe"); err == nil {
+	if _, err := w.Rules.Add(ctx, p.ID, "run_bash", "x", "maybe"); err == nil {
 		t.Error("bad effect accepted")
 	}
-	rules, err := w.ListRules(ctx, p.ID)
+	rules, err := w.Rules.List(ctx, p.ID)
 	if err != nil || len(rules) != 1 || rules[0] != r {
 		t.Fatalf("ListRules = %+v, %v", rules, err)
 	}
-	other, err := w.OpenProject(ctx, t.TempDir())
+	other, err := w.Projects.Open(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.RemoveRule(ctx, other.ID, r.ID); !errors.Is(err, store.ErrNotFound) {
+	if _, err := w.Rules.Remove(ctx, other.ID, r.ID); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("removing the rule from another project: %v, want not found", err)
 	}
-	if _, err := w.RemoveRule(ctx, p.ID, r.ID); err != nil {
+	if _, err := w.Rules.Remove(ctx, p.ID, r.ID); err != nil {
 		t.Fatal(err)
 	}
 
-	if err := w.DeleteSession(ctx, s.ID); err != nil {
+	if err := w.Sessions.Delete(ctx, s.ID); err != nil {
 		t.Fatal(err)
 	}
-	if list, _ := w.ListSessions(ctx, p.ID, 10, 0); len(list) != 0 {
+	if list, _ := w.Sessions.List(ctx, p.ID, 10, 0); len(list) != 0 {
 		t.Errorf("session still listed after delete: %+v", list)
 	}
 }

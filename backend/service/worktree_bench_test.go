@@ -42,7 +42,7 @@ func BenchmarkWorktreeSession(b *testing.B) {
 			dir := r.make(b)
 			w := openAt(b, b.TempDir(), nil)
 			defer w.Close()
-			p, err := w.OpenProject(ctx, dir)
+			p, err := w.Projects.Open(ctx, dir)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -86,13 +86,13 @@ func BenchmarkWorktreeSession(b *testing.B) {
 				}
 				timeSession := func() {
 					start := time.Now()
-					s, err := w.NewWorktreeSession(ctx, p.ID, name)
+					s, err := w.Worktrees.NewSession(ctx, p.ID, name)
 					if err != nil {
 						b.Fatal(err)
 					}
 					sessT = append(sessT, time.Since(start))
 					b.StopTimer()
-					if err := w.DeleteSession(ctx, s.ID); err != nil {
+					if err := w.Sessions.Delete(ctx, s.ID); err != nil {
 						b.Fatal(err)
 					}
 					b.StartTimer()
@@ -213,7 +213,7 @@ func BenchmarkGetBranch200In100k(b *testing.B) {
 	defer w.Close()
 	id := worktreeSessionIn(b, w, proj, wt, base)
 	for b.Loop() {
-		v, err := w.GetBranch(ctx, id)
+		v, err := w.Git.Branch(ctx, id)
 		if err != nil || len(v.Files) != 200 {
 			b.Fatal(len(v.Files), err)
 		}

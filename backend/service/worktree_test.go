@@ -82,22 +82,22 @@ func TestWorktreeSessionEndToEnd(t *testing.T) {
 	ev := newWaiter()
 	w.SetEmitter(ev)
 	ctx := context.Background()
-	p, err := w.OpenProject(ctx, dir)
+	p, err := w.Projects.Open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := w.NewWorktreeSession(ctx, p.ID, "fix")
+	s, err := w.Worktrees.NewSession(ctx, p.ID, "fix")
 	if err != nil {
 		t.Fatal(err)
 	}
-	wt := paths.Worktree(w.home, p.ID, "fix")
+	wt := paths.Worktree(w.core.home, p.ID, "fix")
 	if s.Branch != "pilot/fix" || s.Worktree != wt {
 		t.Fatalf("session %+v: want branch pilot/fix in %s", s, wt)
 	}
-	if _, err := w.SetSessionMode(ctx, s.ID, "all"); err != nil {
+	if _, err := w.Sessions.SetMode(ctx, s.ID, "all"); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.SendMessage(ctx, s.ID, "Capitalise notes.txt", nil); err != nil {
+	if err := w.Turns.SendMessage(ctx, s.ID, "Capitalise notes.txt", nil); err != nil {
 		t.Fatal(err)
 	}
 	ev.wait(t, func(e any) bool {
@@ -123,12 +123,12 @@ func TestWorktreeSessionEndToEnd(t *testing.T) {
 	if got := runGit(t, dir, "branch", "--list", "pilot/fix"); !strings.Contains(got, "pilot/fix") {
 		t.Fatalf("git branch does not list pilot/fix: %q", got)
 	}
-	list, err := w.WorktreeSessions(ctx, p.ID)
+	list, err := w.Worktrees.Sessions(ctx, p.ID)
 	if err != nil || len(list) != 1 || list[0].ID != s.ID {
 		t.Fatalf("WorktreeSessions = %+v, %v", list, err)
 	}
 
-	if err := w.DiscardWorktree(ctx, s.ID); err != nil {
+	if err := w.Worktrees.Discard(ctx, s.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(wt); !os.IsNotExist(err) {
@@ -140,15 +140,15 @@ func TestWorktreeSessionEndToEnd(t *testing.T) {
 	if got := runGit(t, dir, "worktree", "list", "--porcelain"); strings.Contains(got, wt) {
 		t.Fatalf("git still lists the worktree: %q", got)
 	}
-	list, _ = w.WorktreeSessions(ctx, p.ID)
+	list, _ = w.Worktrees.Sessions(ctx, p.ID)
 	if len(list) != 1 || !list[0].WorktreeDiscarded || list[0].Branch != "pilot/fix" {
 		t.Fatalf("after discard the session is %+v, want it kept and marked", list)
 	}
-	err = w.SendMessage(ctx, s.ID, "more", nil)
+	err = w.Turns.SendMessage(ctx, s.ID, "more", nil)
 	if err == nil || !strings.Contains(err.Error(), "discarded") || !strings.Contains(err.Error(), "new session") {
 		t.Fatalf("a turn in a discarded session: %v, want a sentence saying so", err)
 	}
-	if err := w.DiscardWorktree(ctx, s.ID); err == nil || !strings.Contains(err.Error(), "already discarded") {
+	if err := w.Worktrees.Discard(ctx, s.ID); err == nil || !strings.Contains(err.Error(), "already discarded") {
 		t.Fatalf("a second discard: %v", err)
 	}
 }
@@ -165,10 +165,10 @@ func TestWorktreeSessionRefused(t *testing.T) {
 	empty := t.TempDir()
 	runGit(t, empty, "init", "-q")
 	plain := t.TempDir()
-	rp, _ := w.OpenProject(ctx, repo)
+	rp, _ := w.Projects.Open(ctx, repo)
 	// Another process's worktree session (this one's empty sessions go when
 	// the next starts): git made its worktree and branch.
-	runGit(t, repo, "worktree", "add", "-q", "-b", "pilot/other", paths.Worktree(w.home, rp.ID, "other"))
+	runGit(t, repo, "worktree", "add", "-q", "-b", "pilot/other", paths.Worktree(w.core.home, rp.ID, "other"))
 	for _, c := range []struct {
 		what, dir, name, want string
 	}{
@@ -181,16 +181,16 @@ func TestWorktreeSessionRefused(t *testing.T) {
 		{"a folder outside git", plain, "x", "git init"},
 		{"a repository with no commit", empty, "x", "first commit"},
 	} {
-		p, err := w.OpenProject(ctx, c.dir)
+		p, err := w.Projects.Open(ctx, c.dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		before, _ := w.ListSessions(ctx, p.ID, 0, 0)
-		_, err = w.NewWorktreeSession(ctx, p.ID, c.name)
+		before, _ := w.Sessions.List(ctx, p.ID, 0, 0)
+		_, err = w.Worktrees.NewSession(ctx, p.ID, c.name)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want a sentence with %q", c.what, err, c.want)
 		}
-		after, _ := w.ListSessions(ctx, p.ID, 0, 0)
+		after, _ := w.Sessions.List(ctx, p.ID, 0, 0)
 		if len(after) != len(before) {
 			t.Errorf("%s: a session was created", c.what)
 		}
@@ -208,20 +208,20 @@ func TestDeleteWorktreeSession(t *testing.T) {
 	ctx := context.Background()
 	w := newWorkspace(t, nil)
 	repo := gitRepo(t, map[string]string{"a.txt": "a\n"})
-	p, _ := w.OpenProject(ctx, repo)
-	s, err := w.NewWorktreeSession(ctx, p.ID, "gone")
+	p, _ := w.Projects.Open(ctx, repo)
+	s, err := w.Worktrees.NewSession(ctx, p.ID, "gone")
 	if err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(s.Worktree, "wip.txt"), []byte("uncommitted"), 0o644)
-	if err := w.DeleteSession(ctx, s.ID); err != nil {
+	if err := w.Sessions.Delete(ctx, s.ID); err != nil {
 		t.Fatal(err)
 	}
-	left, err := w.NewWorktreeSession(ctx, p.ID, "left")
+	left, err := w.Worktrees.NewSession(ctx, p.ID, "left")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.NewSession(ctx, p.ID); err != nil { // leaves "left" without a message
+	if _, err := w.Sessions.New(ctx, p.ID); err != nil { // leaves "left" without a message
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(s.Worktree); !os.IsNotExist(err) {
@@ -232,7 +232,7 @@ func TestDeleteWorktreeSession(t *testing.T) {
 	}
 	// A worktree session the user named is not a throwaway, even without a
 	// message: leaving it keeps it, its worktree and its branch.
-	if _, err := w.store.Session(ctx, left.ID); err != nil {
+	if _, err := w.core.store.Session(ctx, left.ID); err != nil {
 		t.Errorf("the worktree session left without a message was deleted: %v", err)
 	}
 	if _, err := os.Stat(left.Worktree); err != nil {
@@ -267,25 +267,25 @@ func TestWorktreeMCPTrust(t *testing.T) {
 			}
 			raw, _ := os.ReadFile(filepath.Join(repo, ".mcp.json"))
 			if c.trust {
-				if err := mcp.Trust(w.home, repo, mcp.Hash(raw)); err != nil {
+				if err := mcp.Trust(w.core.home, repo, mcp.Hash(raw)); err != nil {
 					t.Fatal(err)
 				}
 			}
-			p, _ := w.OpenProject(ctx, repo)
-			s, err := w.NewWorktreeSession(ctx, p.ID, "m")
+			p, _ := w.Projects.Open(ctx, repo)
+			s, err := w.Worktrees.NewSession(ctx, p.ID, "m")
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := mcp.Trusted(w.home, s.Worktree, mcp.Hash([]byte(cfg)))
+			got, err := mcp.Trusted(w.core.home, s.Worktree, mcp.Hash([]byte(cfg)))
 			if err != nil || got != c.want {
 				t.Fatalf("the worktree's .mcp.json trusted = %v (%v), want %v", got, err, c.want)
 			}
 			// Discarded, its trust goes with it: a later worktree of the
 			// same name starts from the project's trust again.
-			if err := w.DiscardWorktree(ctx, s.ID); err != nil {
+			if err := w.Worktrees.Discard(ctx, s.ID); err != nil {
 				t.Fatal(err)
 			}
-			if mcp.WasTrusted(w.home, s.Worktree) {
+			if mcp.WasTrusted(w.core.home, s.Worktree) {
 				t.Fatal("the discarded worktree is still in the trust file")
 			}
 		})
@@ -299,18 +299,18 @@ func TestWorktreeSessionInSubfolder(t *testing.T) {
 	ctx := context.Background()
 	w := newWorkspace(t, nil)
 	repo := gitRepo(t, map[string]string{"app/main.go": "package main\n"})
-	p, _ := w.OpenProject(ctx, filepath.Join(repo, "app"))
-	s, err := w.NewWorktreeSession(ctx, p.ID, "sub")
+	p, _ := w.Projects.Open(ctx, filepath.Join(repo, "app"))
+	s, err := w.Worktrees.NewSession(ctx, p.ID, "sub")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := filepath.Join(paths.Worktree(w.home, p.ID, "sub"), "app"); s.Worktree != want {
+	if want := filepath.Join(paths.Worktree(w.core.home, p.ID, "sub"), "app"); s.Worktree != want {
 		t.Fatalf("Worktree = %s, want %s", s.Worktree, want)
 	}
-	if err := w.DiscardWorktree(ctx, s.ID); err != nil {
+	if err := w.Worktrees.Discard(ctx, s.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(paths.Worktree(w.home, p.ID, "sub")); !os.IsNotExist(err) {
+	if _, err := os.Stat(paths.Worktree(w.core.home, p.ID, "sub")); !os.IsNotExist(err) {
 		t.Fatalf("the worktree is still there: %v", err)
 	}
 }
@@ -326,37 +326,37 @@ func TestWorktreeFork(t *testing.T) {
 	w.SetEmitter(ev)
 	ctx := context.Background()
 	repo := gitRepo(t, map[string]string{"a.txt": "a\n"})
-	p, _ := w.OpenProject(ctx, repo)
-	s, err := w.NewWorktreeSession(ctx, p.ID, "f")
+	p, _ := w.Projects.Open(ctx, repo)
+	s, err := w.Worktrees.NewSession(ctx, p.ID, "f")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.SendMessage(ctx, s.ID, "hi", nil); err != nil {
+	if err := w.Turns.SendMessage(ctx, s.ID, "hi", nil); err != nil {
 		t.Fatal(err)
 	}
 	ev.wait(t, func(e any) bool { d, ok := e.(wire.TurnDonePayload); return ok && d.SessionID == s.ID })
-	d, err := w.GetSession(ctx, s.ID, 0)
+	d, err := w.Sessions.Get(ctx, s.ID, 0)
 	if err != nil || len(d.Messages) == 0 {
 		t.Fatalf("GetSession: %v", err)
 	}
-	a, err := w.ForkSession(ctx, s.ID, d.Messages[0].ID)
+	a, err := w.Sessions.Fork(ctx, s.ID, d.Messages[0].ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := w.ForkSession(ctx, s.ID, d.Messages[0].ID)
+	b, err := w.Sessions.Fork(ctx, s.ID, d.Messages[0].ID)
 	if err != nil || a.Worktree != s.Worktree {
 		t.Fatalf("fork %+v (%v): want it in %s", a, err, s.Worktree)
 	}
-	if err := w.DeleteSession(ctx, a.ID); err != nil {
+	if err := w.Sessions.Delete(ctx, a.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(s.Worktree); err != nil {
 		t.Fatalf("deleting a fork removed the worktree the others work in: %v", err)
 	}
-	if err := w.DiscardWorktree(ctx, b.ID); err != nil {
+	if err := w.Worktrees.Discard(ctx, b.ID); err != nil {
 		t.Fatal(err)
 	}
-	list, _ := w.WorktreeSessions(ctx, p.ID)
+	list, _ := w.Worktrees.Sessions(ctx, p.ID)
 	for _, x := range list {
 		if !x.WorktreeDiscarded {
 			t.Errorf("session %d still works in the discarded worktree", x.ID)

@@ -33,13 +33,14 @@ func TestBoundaryCheckFails(t *testing.T) {
 	newRules := func() rules {
 		return rules{
 			layers: map[string]int{
-				"m": faceLayer, "m/cli": faceLayer, "m/cli/sub": faceLayer, "m/bridge": serviceLayer,
+				"m": faceLayer, "m/cli": faceLayer, "m/cli/sub": faceLayer, "m/bridge": serviceLayer, "m/notify": serviceLayer,
 				"m/service": serviceLayer, "m/agent": agentLayer, "m/store": domainLayer,
 				"m/secret": domainLayer, "m/llm": leafLayer, "m/wire": leafLayer, "m/version": leafLayer,
 			},
-			windowPkg: "m", windowEntry: "main.go", cliPkg: "m/cli", servicePkg: "m/service", wirePkg: "m/wire",
-			windowOnly:       map[string]bool{"m": true, "m/bridge": true},
-			faceAllowed:      map[string]map[string]string{"window": {"m/version": "why", "m/bridge": "why"}, "cli": {"m/version": "why"}},
+			windowPkg: "m", windowEntry: "main.go", cliPkg: "m/cli", servicePkg: "m/service", wirePkg: "m/wire", bridgePkg: "m/bridge",
+			windowOnly:       map[string]bool{"m": true, "m/bridge": true, "m/notify": true},
+			faceAllowed:      map[string]map[string]string{"window": {"m/version": "why"}, "entry": {"m/cli": "why"}, "cli": {"m/version": "why"}},
+			faceOutside:      map[string]map[string]string{"window": {"wails.io/v2": "why"}, "entry": {"wails.io/v2": "why"}, "cli": {"x.org/term": "why"}},
 			faceToRemove:     map[string]map[string]string{"cli": {"m/store": "being moved"}},
 			upwardExceptions: map[edge]string{{"m/llm", "m/secret"}: "being fixed"},
 		}
@@ -48,14 +49,15 @@ func TestBoundaryCheckFails(t *testing.T) {
 	good := func() []pkg {
 		return []pkg{
 			{"m", map[string][]string{
-				"main.go": {"m/cli", "m/service", "m/store"}, // the entry may import both faces and wire things
-				"app.go":  {"m/service", "m/wire", "m/version", "m/bridge"},
+				"main.go": {"m/cli", "m/service", "m/bridge", "wails.io/v2"}, // the entry may import the CLI too
+				"app.go":  {"m/service", "m/wire", "m/version", "m/bridge", "wails.io/v2/runtime"},
 			}},
-			{"m/cli", map[string][]string{"cli.go": {"m/service", "m/wire", "m/version", "m/store"}}},
+			{"m/cli", map[string][]string{"cli.go": {"m/service", "m/wire", "m/version", "m/store", "m/cli/sub", "x.org/term"}}},
 			{"m/service", map[string][]string{"service.go": {"m/agent", "m/store", "m/wire"}}},
 			{"m/agent", map[string][]string{"agent.go": {"m/store", "m/llm"}}},
 			{"m/llm", map[string][]string{"llm.go": {"m/secret"}}},
-			{"m/store", map[string][]string{"store.go": {"m/llm"}}},
+			{"m/store", map[string][]string{"store.go": {"m/llm", "x.org/sqlite"}}},
+			{"m/bridge", map[string][]string{"bridge.go": {"m/notify", "wails.io/v2/runtime"}}},
 		}
 	}
 	if broken, stale := check(good(), r); len(broken)+len(stale) > 0 {
@@ -105,6 +107,34 @@ func TestBoundaryCheckFails(t *testing.T) {
 		{"a package in no layer", func(p []pkg) []pkg {
 			return append(p, pkg{"m/new", map[string][]string{"new.go": nil}})
 		}, "m/new is in no layer", nil},
+		{"the window imports a domain package", func(p []pkg) []pkg {
+			p[0].files["app.go"] = append(p[0].files["app.go"], "m/store")
+			return p
+		}, "m (app.go): the window face imports m/store", nil},
+		{"the window imports what the bridge holds", func(p []pkg) []pkg {
+			p[0].files["app.go"] = append(p[0].files["app.go"], "m/notify")
+			return p
+		}, "m (app.go): the window face imports m/notify", nil},
+		{"the entry imports a backend package", func(p []pkg) []pkg {
+			p[0].files["main.go"] = append(p[0].files["main.go"], "m/agent")
+			return p
+		}, "m (main.go): the entry face imports m/agent", nil},
+		{"the CLI imports a leaf package", func(p []pkg) []pkg {
+			p[1].files["cli.go"] = append(p[1].files["cli.go"], "m/llm")
+			return p
+		}, "m/cli (cli.go): the cli face imports m/llm", nil},
+		{"the window imports a package from outside", func(p []pkg) []pkg {
+			p[0].files["app.go"] = append(p[0].files["app.go"], "x.org/term")
+			return p
+		}, "m (app.go): the window face imports x.org/term, from outside the module", nil},
+		{"the CLI imports Wails", func(p []pkg) []pkg {
+			p[1].files["cli.go"] = append(p[1].files["cli.go"], "wails.io/v2")
+			return p
+		}, "m/cli (cli.go): the cli face imports wails.io/v2, from outside the module", nil},
+		{"a domain package imports the service", func(p []pkg) []pkg {
+			p[5].files["store.go"] = append(p[5].files["store.go"], "m/service")
+			return p
+		}, "m/store (store.go) imports m/service: only the faces stand on the service", nil},
 		{"a face exception no longer needed", func(p []pkg) []pkg {
 			p[1].files["cli.go"] = []string{"m/service"}
 			return p

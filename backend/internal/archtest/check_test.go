@@ -25,8 +25,9 @@ const buildTags = "webkit2_41,sqlite_fts5"
 // edge is one import: from imports to.
 type edge struct{ from, to string }
 
-// pkg is one package of the module and, file by file, the module's
-// packages each of its (non-test) files imports.
+// pkg is one package of the module and, file by file, the packages each
+// of its (non-test) files imports: the module's, and those from outside
+// the standard library.
 type pkg struct {
 	path  string
 	files map[string][]string
@@ -41,8 +42,10 @@ type rules struct {
 	cliPkg           string
 	servicePkg       string
 	wirePkg          string
+	bridgePkg        string
 	windowOnly       map[string]bool
 	faceAllowed      map[string]map[string]string
+	faceOutside      map[string]map[string]string
 	faceToRemove     map[string]map[string]string
 	upwardExceptions map[edge]string
 }
@@ -51,15 +54,18 @@ type rules struct {
 func projectRules() rules {
 	return rules{
 		layers: layers, windowPkg: windowPkg, windowEntry: windowEntry, cliPkg: cliPkg,
-		servicePkg: servicePkg, wirePkg: wirePkg, windowOnly: windowOnly,
-		faceAllowed: faceAllowed, faceToRemove: faceImportsToRemove, upwardExceptions: upwardExceptions,
+		servicePkg: servicePkg, wirePkg: wirePkg, bridgePkg: bridgePkg, windowOnly: windowOnly,
+		faceAllowed: faceAllowed, faceOutside: faceOutside, faceToRemove: faceImportsToRemove, upwardExceptions: upwardExceptions,
 	}
 }
 
-// face says which face a file is part of: "window", "cli" or "".
+// face says which face a file is part of: "window", "entry" (main.go,
+// which picks a face), "cli" or "".
 func (r rules) face(path, file string) string {
 	switch {
-	case path == r.windowPkg && file != r.windowEntry:
+	case path == r.windowPkg && file == r.windowEntry:
+		return "entry"
+	case path == r.windowPkg:
 		return "window"
 	case path == r.cliPkg || strings.HasPrefix(path, r.cliPkg+"/"):
 		return "cli"
@@ -69,6 +75,39 @@ func (r rules) face(path, file string) string {
 
 func (r rules) isCLI(path string) bool {
 	return path == r.cliPkg || strings.HasPrefix(path, r.cliPkg+"/")
+}
+
+// inModule reports whether path is a package of the module (whose path is
+// the first element of the window's).
+func (r rules) inModule(path string) bool {
+	m, _, _ := strings.Cut(r.windowPkg, "/")
+	return path == m || strings.HasPrefix(path, m+"/")
+}
+
+// faceMayImport reports whether a file of face may import the module's
+// package to: the service, the wire types, the window's bridge (not the
+// CLI), the face's own packages (the CLI's), and its faceAllowed table.
+func (r rules) faceMayImport(face, to string) bool {
+	switch {
+	case face == "window" && r.isCLI(to):
+		return false // whatever faceAllowed says
+	case to == r.servicePkg || to == r.wirePkg || r.faceAllowed[face][to] != "":
+		return true
+	case to == r.bridgePkg:
+		return face != "cli"
+	}
+	return face == "cli" && r.isCLI(to)
+}
+
+// outsideAllowed reports whether a file of face may import to, a package
+// from outside the module and the standard library.
+func (r rules) outsideAllowed(face, to string) bool {
+	for prefix := range r.faceOutside[face] {
+		if to == prefix || strings.HasPrefix(to, prefix+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // check returns every import that breaks a rule, and every exception of
@@ -84,18 +123,20 @@ func check(pkgs []pkg, r rules) (broken, stale []string) {
 			where := p.path + " (" + file + ")"
 			face := r.face(p.path, file)
 			for _, to := range imports {
-				allowed := to == r.servicePkg || to == r.wirePkg || r.faceAllowed[face][to] != ""
-				if face == "window" && r.isCLI(to) {
-					allowed = false // whatever faceAllowed says
+				if !r.inModule(to) {
+					if face != "" && !r.outsideAllowed(face, to) {
+						broken = append(broken, fmt.Sprintf("%s: the %s face imports %s, from outside the module: a face imports only the standard library and the packages of its faceOutside table", where, face, to))
+					}
+					continue
 				}
-				if face != "" && !allowed {
+				if face != "" && !r.faceMayImport(face, to) {
 					switch {
 					case r.faceToRemove[face][to] != "":
 						usedFace[[2]string{face, to}] = true
 					case face == "window" && r.isCLI(to):
 						broken = append(broken, fmt.Sprintf("%s: the window imports the CLI's %s", where, to))
 					default:
-						broken = append(broken, fmt.Sprintf("%s: the %s face imports %s; a face imports only %s, %s and the packages of its faceAllowed table", where, face, to, r.servicePkg, r.wirePkg))
+						broken = append(broken, fmt.Sprintf("%s: the %s face imports %s; a face imports only %s, %s, the window's %s and the packages of its faceAllowed table", where, face, to, r.servicePkg, r.wirePkg, r.bridgePkg))
 					}
 				}
 				if r.isCLI(p.path) && r.windowOnly[to] {
@@ -171,8 +212,9 @@ func loadModule() ([]pkg, error) {
 			var imports []string
 			for _, spec := range f.Imports {
 				path, _ := strconv.Unquote(spec.Path.Value)
-				if path == module || strings.HasPrefix(path, module+"/") {
-					imports = append(imports, path)
+				first, _, _ := strings.Cut(path, "/")
+				if path == module || strings.HasPrefix(path, module+"/") || strings.Contains(first, ".") {
+					imports = append(imports, path) // the module's, and from outside the standard library
 				}
 			}
 			p.files[name] = imports

@@ -1,6 +1,6 @@
 /**
  * Outside text (a project file's hook command, a server's name, the
- * model's command) shown with every character visible, as backend/visible
+ * model's command) shown with every character visible, as backend/cli/visible
  * does for the terminal (docs/ARCHITECTURE.md, "Outside text"): controls,
  * C1 controls, bidirectional controls, zero-width and other
  * default-ignorable characters, variation selectors, tags, noncharacters

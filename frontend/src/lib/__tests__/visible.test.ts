@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { visibleParts, visibleString } from "../visible";
 
-/** Characters never shown as themselves (backend/visible's list), outside the contexts checked below. */
+/** Characters never shown as themselves (backend/cli/visible's list), outside the contexts checked below. */
 const NEVER = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff0-\ufffb\ufffe\uffff]|[\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}\u{e0000}-\u{e0fff}]|[\ud800-\udfff]/u;
 
 /** The text parts of s, and what was shown as badges, by code point. */

@@ -8,11 +8,11 @@ import (
 	"pilot/backend/wire"
 )
 
-// RemoveRule removes a permission rule of the project and returns it. The
+// Remove removes a permission rule of the project and returns it. The
 // error wraps ErrNotFound when the project has no rule id (another
 // project's rule is left alone).
-func (w *Service) RemoveRule(ctx context.Context, projectID, id int64) (wire.Rule, error) {
-	r, err := rules.Remove(ctx, w.store, projectID, id)
+func (ru *Rules) Remove(ctx context.Context, projectID, id int64) (wire.Rule, error) {
+	r, err := rules.Remove(ctx, ru.store, projectID, id)
 	if err != nil {
 		return wire.Rule{}, err
 	}

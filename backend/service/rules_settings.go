@@ -15,19 +15,19 @@ import (
 
 // userHome is the OS home folder whose ~/.claude/settings.json is read:
 // HOME from the face's environment ("" reads no such file).
-func (w *Service) userHome() string {
-	if w.getenv == nil {
+func (c *core) userHome() string {
+	if c.getenv == nil {
 		return ""
 	}
-	return w.getenv("HOME")
+	return c.getenv("HOME")
 }
 
 // SettingsFiles reads the settings files of the project folder dir:
 // ~/.claude/settings.json, PILOT_HOME/settings.json and the project's
 // .claude/settings.json, .claude/settings.local.json and
 // .pilot/settings.json.
-func (w *Service) SettingsFiles(dir string) []settingsjson.File {
-	return settingsjson.Load(w.userHome(), w.home, dir)
+func (ru *Rules) SettingsFiles(dir string) []settingsjson.File {
+	return settingsjson.Load(ru.userHome(), ru.home, dir)
 }
 
 // SettingsTrusted reports whether the settings file f may carry
@@ -35,35 +35,35 @@ func (w *Service) SettingsFiles(dir string) []settingsjson.File {
 // the user has trusted its content as it is now (the trust prompt, or
 // pilot trust). Hooks of a file run, and its allow rules apply, only when
 // it says so.
-func (w *Service) SettingsTrusted(f settingsjson.File) bool {
-	return settingsjson.Trusted(w.home, f)
+func (ru *Rules) SettingsTrusted(f settingsjson.File) bool {
+	return settingsjson.Trusted(ru.home, f)
 }
 
 // settingsRules maps the permission entries of dir's settings files.
-func (w *Service) settingsRules(dir string) settingsrules.Set {
-	return settingsrules.Map(w.SettingsFiles(dir), dir, w.userHome(), rules.Known(w.home, dir), w.SettingsTrusted)
+func (ru *Rules) settingsRules(dir string) settingsrules.Set {
+	return settingsrules.Map(ru.SettingsFiles(dir), dir, ru.userHome(), rules.Known(ru.home, dir), ru.SettingsTrusted)
 }
 
-// settingsRulesInForce is agent.Deps.SettingsRules.
-func (w *Service) settingsRulesInForce(dir string) []permission.Rule {
-	return w.settingsRules(dir).InForce()
+// inForce is agent.Deps.SettingsRules.
+func (ru *Rules) inForce(dir string) []permission.Rule {
+	return ru.settingsRules(dir).InForce()
 }
 
-// ImportedRules lists the permission rules the project's settings files
+// Imported lists the permission rules the project's settings files
 // bring (Claude Code's and Pilot's settings.json), each with its entry,
 // file and scope and whether it applies, and the entries Pilot ignores
 // with the reason.
-func (w *Service) ImportedRules(ctx context.Context, projectID int64) (wire.ImportedRules, error) {
-	p, err := w.project(ctx, projectID)
+func (ru *Rules) Imported(ctx context.Context, projectID int64) (wire.ImportedRules, error) {
+	p, err := ru.project(ctx, projectID)
 	if err != nil {
 		return wire.ImportedRules{}, err
 	}
-	return w.ImportedRulesIn(p.Path), nil
+	return ru.ImportedIn(p.Path), nil
 }
 
-// ImportedRulesIn is ImportedRules for the folder dir.
-func (w *Service) ImportedRulesIn(dir string) wire.ImportedRules {
-	s := w.settingsRules(dir)
+// ImportedIn is Imported for the folder dir.
+func (ru *Rules) ImportedIn(dir string) wire.ImportedRules {
+	s := ru.settingsRules(dir)
 	out := wire.ImportedRules{Rules: []wire.ImportedRule{}, Ignored: []wire.IgnoredRule{}}
 	for _, r := range s.Rules {
 		v := wire.ImportedRule{Tool: r.Tool, Pattern: r.Pattern, Effect: wire.RuleEffect(r.Effect), Entry: r.Entry, File: r.File, Scope: string(r.Scope), Applies: r.Applies}
@@ -78,26 +78,26 @@ func (w *Service) ImportedRulesIn(dir string) wire.ImportedRules {
 	return out
 }
 
-// settingsTrustSections are the trust prompt's sections for dir's
+// trustSections are the trust prompt's sections for dir's
 // project settings files that are not trusted as they are: the allow
 // rules each would apply, and the hooks each would run. A file with
 // neither needs no trust; one that cannot be read is not offered.
-func (w *Service) settingsTrustSections(dir string) []wire.TrustSection {
+func (ru *Rules) trustSections(dir string) []wire.TrustSection {
 	out := []wire.TrustSection{}
-	files := w.SettingsFiles(dir)
-	mapped := settingsrules.Map(files, dir, w.userHome(), rules.Known(w.home, dir), nil)
+	files := ru.SettingsFiles(dir)
+	mapped := settingsrules.Map(files, dir, ru.userHome(), rules.Known(ru.home, dir), nil)
 	for _, f := range files {
-		if !f.Scope.FromProject() || f.Err != nil || w.SettingsTrusted(f) || refusedScript(f) != "" {
+		if !f.Scope.FromProject() || f.Err != nil || ru.SettingsTrusted(f) || refusedScript(f) != "" {
 			continue
 		}
-		changed := settingsjson.WasTrusted(w.home, f)
+		changed := settingsjson.WasTrusted(ru.home, f)
 		section := func(kind wire.TrustKind, items []string) {
 			if len(items) > 0 {
 				out = append(out, wire.TrustSection{Kind: kind, Path: f.Path, Scope: string(f.Scope), Hash: f.TrustHash(), Items: items, Changed: changed})
 			}
 		}
 		section(wire.TrustRules, allowItems(mapped, f.Path))
-		section(wire.TrustHooks, append(hookItems(f.Hooks), scriptItems(f, w.home)...))
+		section(wire.TrustHooks, append(hookItems(f.Hooks), scriptItems(f, ru.home)...))
 	}
 	return out
 }

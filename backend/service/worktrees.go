@@ -17,6 +17,9 @@ import (
 	"pilot/backend/wire"
 )
 
+// Worktrees are the sessions that work in a worktree of their own.
+type Worktrees struct{ *core }
+
 // Worktree sessions (issue 25). A worktree session works in its own git
 // worktree, made by the user's git (`git worktree add -b pilot/NAME`) from
 // the project's HEAD, under PILOT_HOME/worktrees/<project id>/<NAME>: never
@@ -25,27 +28,27 @@ import (
 // keeps the worktree (store.Worktree) and Session.Root answers with it, so
 // the agent's tools, sandbox, MCP servers and the ledger work there.
 
-// NewWorktreeSession starts an empty session of the project in a new
+// NewSession starts an empty session of the project in a new
 // worktree NAME on the branch pilot/NAME, and makes it the active one. A
 // bad or taken name, a folder that is not in a git repository (or one with
 // no commit yet), and a missing or too old git are refused with a
 // sentence that says what to do.
-func (w *Service) NewWorktreeSession(ctx context.Context, projectID int64, name string) (wire.SessionSummary, error) {
+func (wt *Worktrees) NewSession(ctx context.Context, projectID int64, name string) (wire.SessionSummary, error) {
 	if err := git.CheckName(name); err != nil {
 		return wire.SessionSummary{}, err
 	}
-	return w.StartSession(ctx, projectID, SessionStart{Worktree: name})
+	return wt.svc.Sessions.Start(ctx, projectID, SessionStart{Worktree: name})
 }
 
 // gitWorktreeAdd is git worktree add; the benchmark wraps it to time
-// what NewWorktreeSession adds around it.
+// what NewSession adds around it.
 var gitWorktreeAdd = git.Git.AddWorktree
 
-// addWorktree makes the worktree NAME of project p: checks the name, finds
+// add makes the worktree NAME of project p: checks the name, finds
 // git and the repository, and runs git worktree add. The returned
 // Worktree's Path is the project's folder inside the new worktree (its
 // top when the project is the repository's top).
-func (w *Service) addWorktree(ctx context.Context, p store.Project, name string) (store.Worktree, error) {
+func (wt *Worktrees) add(ctx context.Context, p store.Project, name string) (store.Worktree, error) {
 	if err := git.CheckName(name); err != nil {
 		return store.Worktree{}, err
 	}
@@ -61,7 +64,7 @@ func (w *Service) addWorktree(ctx context.Context, p store.Project, name string)
 	if err != nil {
 		return store.Worktree{}, err
 	}
-	dir := paths.Worktree(w.home, p.ID, name)
+	dir := paths.Worktree(wt.home, p.ID, name)
 	branch := git.BranchPrefix + name
 	if _, err := os.Lstat(dir); err == nil {
 		return store.Worktree{}, fmt.Errorf("this project already has a worktree named %q (at %s): choose another name, or discard the session that works there (pilot worktree list shows them)", name, dir)
@@ -80,28 +83,28 @@ func (w *Service) addWorktree(ctx context.Context, p store.Project, name string)
 			root = filepath.Join(dir, rel)
 		}
 	}
-	if _, err := mcp.TrustWorktree(w.home, p.Path, root); err != nil {
-		w.log.Warn("the project's MCP trust was not extended to its worktree", "worktree", root, "err", err)
+	if _, err := mcp.TrustWorktree(wt.home, p.Path, root); err != nil {
+		wt.log.Warn("the project's MCP trust was not extended to its worktree", "worktree", root, "err", err)
 	}
-	if err := settingsjson.TrustWorktree(w.home, p.Path, root); err != nil {
-		w.log.Warn("the project's settings trust was not extended to its worktree", "worktree", root, "err", err)
+	if err := settingsjson.TrustWorktree(wt.home, p.Path, root); err != nil {
+		wt.log.Warn("the project's settings trust was not extended to its worktree", "worktree", root, "err", err)
 	}
 	return store.Worktree{Path: root, Branch: branch, Base: base}, nil
 }
 
-// worktreeTop is the top folder of the session's worktree (its Path is the
+// top is the top folder of the session's worktree (its Path is the
 // project's folder inside it).
-func (w *Service) worktreeTop(s store.Session) string {
-	return paths.Worktree(w.home, s.ProjectID, strings.TrimPrefix(s.Worktree.Branch, git.BranchPrefix))
+func (wt *Worktrees) top(s store.Session) string {
+	return paths.Worktree(wt.home, s.ProjectID, strings.TrimPrefix(s.Worktree.Branch, git.BranchPrefix))
 }
 
-// removeWorktree removes the session's worktree (with its uncommitted
+// remove removes the session's worktree (with its uncommitted
 // changes) and its branch, and stops the MCP servers that ran there.
-func (w *Service) removeWorktree(ctx context.Context, s store.Session) error {
+func (wt *Worktrees) remove(ctx context.Context, s store.Session) error {
 	if s.Worktree.Path == "" || s.Worktree.Discarded {
 		return nil
 	}
-	p, err := w.store.Project(ctx, s.ProjectID)
+	p, err := wt.store.Project(ctx, s.ProjectID)
 	if err != nil {
 		return err
 	}
@@ -109,15 +112,15 @@ func (w *Service) removeWorktree(ctx context.Context, s store.Session) error {
 	if err != nil {
 		return err
 	}
-	w.mcp.CloseProject(s.Worktree.Path)
-	w.langs.closeRoot(s.Root(p.Path))
-	if err := mcp.Forget(w.home, s.Worktree.Path); err != nil {
-		w.log.Warn("the worktree's MCP trust was not forgotten", "worktree", s.Worktree.Path, "err", err)
+	wt.mcp.CloseProject(s.Worktree.Path)
+	wt.langs.closeRoot(s.Root(p.Path))
+	if err := mcp.Forget(wt.home, s.Worktree.Path); err != nil {
+		wt.log.Warn("the worktree's MCP trust was not forgotten", "worktree", s.Worktree.Path, "err", err)
 	}
-	if err := settingsjson.Forget(w.home, s.Worktree.Path); err != nil {
-		w.log.Warn("the worktree's settings trust was not forgotten", "worktree", s.Worktree.Path, "err", err)
+	if err := settingsjson.Forget(wt.home, s.Worktree.Path); err != nil {
+		wt.log.Warn("the worktree's settings trust was not forgotten", "worktree", s.Worktree.Path, "err", err)
 	}
-	top := w.worktreeTop(s)
+	top := wt.top(s)
 	if err := g.RemoveWorktree(ctx, p.Path, top); err != nil {
 		return fmt.Errorf("the worktree at %s could not be removed: %w", top, err)
 	}
@@ -127,15 +130,15 @@ func (w *Service) removeWorktree(ctx context.Context, s store.Session) error {
 	return nil
 }
 
-// DiscardWorktree removes a worktree session's worktree (everything in it,
+// Discard removes a worktree session's worktree (everything in it,
 // committed on its branch or not) and its branch. A running turn is
 // stopped first. The session stays as history, marked discarded, and runs
 // no more turns.
-func (w *Service) DiscardWorktree(ctx context.Context, sessionID int64) error {
-	if err := w.waitStarted(ctx); err != nil {
+func (wt *Worktrees) Discard(ctx context.Context, sessionID int64) error {
+	if err := wt.waitStarted(ctx); err != nil {
 		return err
 	}
-	s, err := w.store.Session(ctx, sessionID)
+	s, err := wt.store.Session(ctx, sessionID)
 	if errors.Is(err, store.ErrNotFound) {
 		return fmt.Errorf("session %d: %w", sessionID, ErrNoSession)
 	}
@@ -148,30 +151,30 @@ func (w *Service) DiscardWorktree(ctx context.Context, sessionID int64) error {
 	case s.Worktree.Discarded:
 		return fmt.Errorf("the worktree of session %d (branch %s) was already discarded", sessionID, s.Worktree.Branch)
 	}
-	sharing, err := w.sharingWorktree(ctx, s)
+	sharing, err := wt.sharing(ctx, s)
 	if err != nil {
 		return err
 	}
 	for _, id := range append(sharing, sessionID) {
-		w.agent.Release(id)
+		wt.agent.Release(id)
 	}
-	if err := w.removeWorktree(ctx, s); err != nil {
+	if err := wt.remove(ctx, s); err != nil {
 		return err
 	}
 	// Its forks worked in the same worktree: they are history now too.
 	for _, id := range append(sharing, sessionID) {
-		if err := w.store.MarkWorktreeDiscarded(ctx, id); err != nil {
+		if err := wt.store.MarkWorktreeDiscarded(ctx, id); err != nil {
 			return err
 		}
-		w.sessionUpdated(ctx, id)
+		wt.svc.Sessions.updated(ctx, id)
 	}
 	return nil
 }
 
-// sharingWorktree returns the other sessions that work in s's worktree
+// sharing returns the other sessions that work in s's worktree
 // (its forks, or the session it was forked from), not discarded.
-func (w *Service) sharingWorktree(ctx context.Context, s store.Session) ([]int64, error) {
-	all, err := w.store.Sessions(ctx, s.ProjectID, 0, 0)
+func (wt *Worktrees) sharing(ctx context.Context, s store.Session) ([]int64, error) {
+	all, err := wt.store.Sessions(ctx, s.ProjectID, 0, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -184,13 +187,13 @@ func (w *Service) sharingWorktree(ctx context.Context, s store.Session) ([]int64
 	return ids, nil
 }
 
-// WorktreeSessions lists the project's worktree sessions, discarded ones
+// Sessions lists the project's worktree sessions, discarded ones
 // included, the most recently updated first.
-func (w *Service) WorktreeSessions(ctx context.Context, projectID int64) ([]wire.SessionSummary, error) {
-	if err := w.waitStarted(ctx); err != nil {
+func (wt *Worktrees) Sessions(ctx context.Context, projectID int64) ([]wire.SessionSummary, error) {
+	if err := wt.waitStarted(ctx); err != nil {
 		return nil, err
 	}
-	ss, err := w.store.Sessions(ctx, projectID, 0, 0)
+	ss, err := wt.store.Sessions(ctx, projectID, 0, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -203,13 +206,13 @@ func (w *Service) WorktreeSessions(ctx context.Context, projectID int64) ([]wire
 	return out, nil
 }
 
-// WorktreeOf returns a worktree session's summary; a session in the
+// Of returns a worktree session's summary; a session in the
 // project folder, or no session, is refused with a sentence.
-func (w *Service) WorktreeOf(ctx context.Context, sessionID int64) (wire.SessionSummary, error) {
-	if err := w.waitStarted(ctx); err != nil {
+func (wt *Worktrees) Of(ctx context.Context, sessionID int64) (wire.SessionSummary, error) {
+	if err := wt.waitStarted(ctx); err != nil {
 		return wire.SessionSummary{}, err
 	}
-	s, err := w.store.Session(ctx, sessionID)
+	s, err := wt.store.Session(ctx, sessionID)
 	if errors.Is(err, store.ErrNotFound) {
 		return wire.SessionSummary{}, fmt.Errorf("there is no session %d: pilot worktree list shows a project's worktree sessions", sessionID)
 	}
@@ -220,24 +223,4 @@ func (w *Service) WorktreeOf(ctx context.Context, sessionID int64) (wire.Session
 		return wire.SessionSummary{}, fmt.Errorf("session %d works in the project folder, not in a worktree: pilot worktree list shows the worktree sessions", sessionID)
 	}
 	return present.Session(s), nil
-}
-
-// deleteSession deletes a session and, for a worktree session, its
-// worktree and branch first: a deleted session leaves no worktree behind,
-// unless another session (a fork) still works in it.
-func (w *Service) deleteSession(ctx context.Context, id int64) error {
-	s, err := w.store.Session(ctx, id)
-	if err != nil {
-		return err
-	}
-	sharing, err := w.sharingWorktree(ctx, s)
-	if err != nil {
-		return err
-	}
-	if len(sharing) == 0 {
-		if err := w.removeWorktree(ctx, s); err != nil {
-			return err
-		}
-	}
-	return w.store.DeleteSession(ctx, id)
 }

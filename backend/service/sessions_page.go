@@ -13,33 +13,33 @@ import (
 // when it opens a session, older ones as the user scrolls up.
 const PageSize = 100
 
-// GetSession returns what the chat shows of a session when it opens: its
+// Get returns what the chat shows of a session when it opens: its
 // last PageSize messages, or from message focus (a search hit) on if that
 // is older, and makes it the active session (whose changed files the file
 // tree marks). The snapshot is read while the session's events are held
 // back, so its Seq tells the frontend exactly which events are already in
 // it. A focus that is no longer in the session (rewound) is left out.
-func (w *Service) GetSession(ctx context.Context, id, focus int64) (wire.SessionDetail, error) {
-	if err := w.waitStarted(ctx); err != nil {
+func (se *Sessions) Get(ctx context.Context, id, focus int64) (wire.SessionDetail, error) {
+	if err := se.waitStarted(ctx); err != nil {
 		return wire.SessionDetail{}, err
 	}
-	d, err := w.getSession(ctx, id, focus)
+	d, err := se.get(ctx, id, focus)
 	if focus != 0 && errors.Is(err, store.ErrNotFound) {
-		d, err = w.getSession(ctx, id, 0)
+		d, err = se.get(ctx, id, 0)
 	}
 	return d, err
 }
 
-func (w *Service) getSession(ctx context.Context, id, focus int64) (wire.SessionDetail, error) {
+func (se *Sessions) get(ctx context.Context, id, focus int64) (wire.SessionDetail, error) {
 	var (
 		p       store.Page
 		pending []wire.Approval
 		state   string
 	)
-	w.dropEmpty(ctx, id)
-	lv, err := w.agent.Snapshot(id, func() (err error) {
-		p, err = w.store.TranscriptPage(ctx, id, store.PageQuery{From: focus, Limit: PageSize})
-		pending, state = w.agent.Approvals().Pending(id), string(w.agent.State(id))
+	se.dropEmpty(ctx, id)
+	lv, err := se.agent.Snapshot(id, func() (err error) {
+		p, err = se.store.TranscriptPage(ctx, id, store.PageQuery{From: focus, Limit: PageSize})
+		pending, state = se.agent.Approvals().Pending(id), string(se.agent.State(id))
 		return err
 	})
 	if err != nil {
@@ -50,35 +50,35 @@ func (w *Service) getSession(ctx context.Context, id, focus int64) (wire.Session
 	}
 	d := wire.SessionDetail{
 		Seq:      lv.Seq,
-		Session:  w.presentWith(p.Session, w.elsewhere()),
+		Session:  se.presentWith(p.Session, se.elsewhere.runs()),
 		Pending:  pending,
 		Usage:    usageView(p.Session, p.LastUsage),
 		State:    wire.AgentStatus(state),
 		Todos:    present.Todos(p.Todos),
 		HasOlder: p.HasOlder,
 	}
-	if d.Messages, d.ToolCalls, err = w.pageView(ctx, p); err != nil {
+	if d.Messages, d.ToolCalls, err = se.pageView(ctx, p); err != nil {
 		return wire.SessionDetail{}, err
 	}
 	mergeLive(&d, lv)
 	leaveOutUnshown(d.Messages, d.ToolCalls)
-	w.setActive(id)
+	se.svc.Ledger.setActive(id)
 	return d, nil
 }
 
 // OlderMessages returns the PageSize messages of a session before message
 // before, reaching back at least to message from (0: no such need), as
 // the window shows them.
-func (w *Service) OlderMessages(ctx context.Context, id, before, from int64) (wire.MessagePage, error) {
-	if err := w.waitStarted(ctx); err != nil {
+func (se *Sessions) OlderMessages(ctx context.Context, id, before, from int64) (wire.MessagePage, error) {
+	if err := se.waitStarted(ctx); err != nil {
 		return wire.MessagePage{}, err
 	}
-	p, err := w.store.TranscriptPage(ctx, id, store.PageQuery{Before: before, From: from, Limit: PageSize})
+	p, err := se.store.TranscriptPage(ctx, id, store.PageQuery{Before: before, From: from, Limit: PageSize})
 	if err != nil {
 		return wire.MessagePage{}, err
 	}
 	out := wire.MessagePage{HasOlder: p.HasOlder}
-	if out.Messages, out.ToolCalls, err = w.pageView(ctx, p); err != nil {
+	if out.Messages, out.ToolCalls, err = se.pageView(ctx, p); err != nil {
 		return wire.MessagePage{}, err
 	}
 	leaveOutUnshown(out.Messages, out.ToolCalls)
@@ -87,12 +87,12 @@ func (w *Service) OlderMessages(ctx context.Context, id, before, from int64) (wi
 
 // pageView is a page's messages and tool calls as events, with the
 // ledger's part on the cards.
-func (w *Service) pageView(ctx context.Context, p store.Page) ([]wire.Message, []wire.ToolCall, error) {
-	pr, err := w.projectRoot(ctx, p.Session.ProjectID)
+func (se *Sessions) pageView(ctx context.Context, p store.Page) ([]wire.Message, []wire.ToolCall, error) {
+	pr, err := se.svc.Turns.projectRoot(ctx, p.Session.ProjectID)
 	if err != nil {
 		return nil, nil, err
 	}
-	cards, err := w.ledger.Cards(ctx, p.Session.ID)
+	cards, err := se.ledger.Cards(ctx, p.Session.ID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -101,7 +101,7 @@ func (w *Service) pageView(ctx context.Context, p store.Page) ([]wire.Message, [
 		msgs[i] = present.Message(m)
 	}
 	jobs := map[string]string{} // the run_bash calls that started the session's jobs, still held
-	for _, j := range w.agent.Jobs(p.Session.ID) {
+	for _, j := range se.agent.Jobs(p.Session.ID) {
 		jobs[j.ToolCallID] = j.ID
 	}
 	calls := make([]wire.ToolCall, len(p.ToolCalls))

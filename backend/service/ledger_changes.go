@@ -23,19 +23,19 @@ func (c *changeLog) isChanged(rel string) bool {
 }
 
 // setActive makes sessionID the session whose changes the tree marks.
-func (w *Service) setActive(sessionID int64) {
-	w.mu.Lock()
-	w.changes.active = sessionID
-	w.mu.Unlock()
-	w.refreshChanged(sessionID)
+func (l *Ledger) setActive(sessionID int64) {
+	l.mu.Lock()
+	l.changes.active = sessionID
+	l.mu.Unlock()
+	l.refreshChanged(sessionID)
 }
 
 // refreshChanged reads the ledger of sessionID again if it is the active
 // session.
-func (w *Service) refreshChanged(sessionID int64) {
-	v, err := w.ledger.View(context.Background(), sessionID)
+func (l *Ledger) refreshChanged(sessionID int64) {
+	v, err := l.ledger.View(context.Background(), sessionID)
 	if err != nil {
-		w.log.Warn("reading the ledger", "session", sessionID, "err", err)
+		l.log.Warn("reading the ledger", "session", sessionID, "err", err)
 		return
 	}
 	set := map[string]struct{}{}
@@ -44,25 +44,25 @@ func (w *Service) refreshChanged(sessionID int64) {
 			set[f.Path] = struct{}{}
 		}
 	}
-	root := w.activeRoot(sessionID)
-	w.mu.Lock()
-	if w.changes.active == sessionID {
-		w.changes.changed = set
-		w.changes.root = root
+	root := l.activeRoot(sessionID)
+	l.mu.Lock()
+	if l.changes.active == sessionID {
+		l.changes.changed = set
+		l.changes.root = root
 	}
-	w.mu.Unlock()
+	l.mu.Unlock()
 }
 
 // activeRoot is the folder sessionID works in with symbolic links
 // resolved, as the file tree's listings name it; "" when it cannot be
 // known (no marks are shown then).
-func (w *Service) activeRoot(sessionID int64) string {
+func (l *Ledger) activeRoot(sessionID int64) string {
 	ctx := context.Background()
-	s, err := w.store.Session(ctx, sessionID)
+	s, err := l.store.Session(ctx, sessionID)
 	if err != nil {
 		return ""
 	}
-	dir, err := w.viewPath(ctx, s.ProjectID, sessionID)
+	dir, err := l.viewPath(ctx, s.ProjectID, sessionID)
 	if err != nil {
 		return ""
 	}

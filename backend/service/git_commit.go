@@ -35,7 +35,7 @@ type commitFiles struct {
 // sessionChanges reads what a commit of the session would hold: its
 // worktree's uncommitted files (a worktree session) or the files its
 // ledger says it changed (a folder session).
-func (w *Service) sessionChanges(ctx context.Context, sess store.Session) (commitFiles, error) {
+func (gi *Git) sessionChanges(ctx context.Context, sess store.Session) (commitFiles, error) {
 	var out commitFiles
 	var b strings.Builder
 	add := func(path, old, new string) {
@@ -59,7 +59,7 @@ func (w *Service) sessionChanges(ctx context.Context, sess store.Session) (commi
 		}
 	}
 	if sess.Worktree.Path != "" {
-		br, err := w.worktreeSession(ctx, sess.ID)
+		br, err := gi.worktreeSession(ctx, sess.ID)
 		if err != nil {
 			return out, err
 		}
@@ -78,7 +78,7 @@ func (w *Service) sessionChanges(ctx context.Context, sess store.Session) (commi
 			add(f.Path, string(f.Base), string(f.Now))
 		}
 	} else {
-		v, err := w.ledger.View(ctx, sess.ID)
+		v, err := gi.ledger.View(ctx, sess.ID)
 		if err != nil {
 			return out, err
 		}
@@ -86,7 +86,7 @@ func (w *Service) sessionChanges(ctx context.Context, sess store.Session) (commi
 			if f.Kind == "" || f.Listed {
 				continue // back to what it was, or not kept (in .git, ignored): not committed
 			}
-			d, err := w.ledger.FileDiff(ctx, sess.ID, f.Path)
+			d, err := gi.ledger.FileDiff(ctx, sess.ID, f.Path)
 			if err != nil {
 				return out, err
 			}
@@ -101,24 +101,24 @@ func (w *Service) sessionChanges(ctx context.Context, sess store.Session) (commi
 }
 
 // DraftCommitMessage asks the session's model for a commit message of
-// what CommitSession would commit. The call is bounded (draftTimeout) and ends
+// what Commit would commit. The call is bounded (draftTimeout) and ends
 // when ctx does; without a provider it says so and what to do.
-func (w *Service) DraftCommitMessage(ctx context.Context, sessionID int64) (string, error) {
-	if err := w.waitStarted(ctx); err != nil {
+func (gi *Git) DraftCommitMessage(ctx context.Context, sessionID int64) (string, error) {
+	if err := gi.waitStarted(ctx); err != nil {
 		return "", err
 	}
-	sess, err := w.store.Session(ctx, sessionID)
+	sess, err := gi.store.Session(ctx, sessionID)
 	if err != nil {
 		return "", fmt.Errorf("session %d: %w", sessionID, err)
 	}
-	ch, err := w.sessionChanges(ctx, sess)
+	ch, err := gi.sessionChanges(ctx, sess)
 	if err != nil {
 		return "", err
 	}
 	if len(ch.names) == 0 {
 		return "", fmt.Errorf("session %d has no change to commit: %w", sessionID, ErrInvalid)
 	}
-	p, err := w.providerFor(ctx, sess)
+	p, err := gi.svc.Turns.providerFor(ctx, sess)
 	if err != nil {
 		return "", fmt.Errorf("no model can draft the commit message, so write it yourself: %w", err)
 	}
@@ -141,8 +141,8 @@ func (w *Service) DraftCommitMessage(ctx context.Context, sessionID int64) (stri
 	}
 	if used != (llm.Usage{}) {
 		cost, _ := llm.Cost(sess.Model, used)
-		if err := w.store.UpdateUsage(ctx, sessionID, used, cost); err != nil {
-			w.log.Warn("commit message usage", "session", sessionID, "err", err)
+		if err := gi.store.UpdateUsage(ctx, sessionID, used, cost); err != nil {
+			gi.log.Warn("commit message usage", "session", sessionID, "err", err)
 		}
 	}
 	msg := cleanMessage(text)
@@ -164,19 +164,19 @@ func cleanMessage(s string) string {
 	return strings.TrimSpace(strings.Join(lines, "\n"))
 }
 
-// CommitSession commits what a session changed with message: for a
+// Commit commits what a session changed with message: for a
 // worktree session everything in its worktree, on its branch; for a
 // folder session only the files the session changed (its ledger), in the
 // user's repository, leaving whatever else the user staged out.
-func (w *Service) CommitSession(ctx context.Context, sessionID int64, message string) (wire.CommitResult, error) {
-	if err := w.waitStarted(ctx); err != nil {
+func (gi *Git) Commit(ctx context.Context, sessionID int64, message string) (wire.CommitResult, error) {
+	if err := gi.waitStarted(ctx); err != nil {
 		return wire.CommitResult{}, err
 	}
 	message = strings.TrimSpace(message)
 	if message == "" {
 		return wire.CommitResult{}, fmt.Errorf("a commit needs a message: write one, or draft it with the session's model: %w", ErrInvalid)
 	}
-	sess, err := w.store.Session(ctx, sessionID)
+	sess, err := gi.store.Session(ctx, sessionID)
 	if err != nil {
 		return wire.CommitResult{}, fmt.Errorf("session %d: %w", sessionID, err)
 	}
@@ -187,19 +187,19 @@ func (w *Service) CommitSession(ctx context.Context, sessionID int64, message st
 	var commit string
 	var files []string
 	if sess.Worktree.Path != "" {
-		if _, err := w.worktreeSession(ctx, sessionID); err != nil {
+		if _, err := gi.worktreeSession(ctx, sessionID); err != nil {
 			return wire.CommitResult{}, err
 		}
 		commit, files, err = g.CommitAll(ctx, sess.Worktree.Path, message)
 	} else {
-		proj, perr := w.project(ctx, sess.ProjectID)
+		proj, perr := gi.project(ctx, sess.ProjectID)
 		if perr != nil {
 			return wire.CommitResult{}, perr
 		}
 		if _, err := g.Toplevel(ctx, proj.Path); err != nil {
 			return wire.CommitResult{}, err
 		}
-		v, verr := w.ledger.View(ctx, sessionID)
+		v, verr := gi.ledger.View(ctx, sessionID)
 		if verr != nil {
 			return wire.CommitResult{}, verr
 		}

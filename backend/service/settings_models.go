@@ -28,8 +28,8 @@ func (e settingsError) Unwrap() error        { return e.err }
 // models, with the same provider, base URL and key as a turn there. A
 // server that cannot be reached or refuses the key is an error whose
 // sentence has every key redacted.
-func (w *Service) ModelsIn(ctx context.Context, dir, provider string) (wire.ModelList, error) {
-	r, err := config.Resolve(w.home, dir, config.Choose(w.getenv, provider, ""))
+func (st *Settings) ModelsIn(ctx context.Context, dir, provider string) (wire.ModelList, error) {
+	r, err := config.Resolve(st.home, dir, config.Choose(st.getenv, provider, ""))
 	if err != nil {
 		return wire.ModelList{}, settingsError{err}
 	}

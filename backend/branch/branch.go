@@ -1,4 +1,17 @@
-package service
+// Package branch reviews and merges the branch of a worktree session: a
+// worktree's files against the commit it was made from, cut into hunks
+// the user approves or rejects, and the approved ones planned and written
+// into the project folder. The service holds the folder, stores the
+// merge's session and tells the faces; this package knows git, the
+// hunks and the files.
+//
+// A worktree session's branch is reviewed against the commit it was made
+// from (its base): every file of the worktree that differs from it,
+// committed on the branch or not, untracked files included and ignored
+// ones not, cut into hunks by backend/diff like a proposed change. Hunks
+// are numbered across the files from 1, in path order: the numbers of
+// `pilot worktree merge --hunks`.
+package branch
 
 import (
 	"bytes"
@@ -7,8 +20,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"pilot/backend/diff"
@@ -17,54 +28,25 @@ import (
 	"pilot/backend/wire"
 )
 
-// A worktree session's branch is reviewed against the commit it was made
-// from (Worktree.Base): every file of the worktree that differs from it,
-// committed on the branch or not, untracked files included and ignored
-// ones not, cut into hunks by backend/diff like a proposed change. Hunks
-// are numbered across the files from 1, in path order: the numbers of
-// `pilot worktree merge --hunks`.
+// ErrInvalid is wrapped by the errors of a decision that does not fit
+// the branch (the service's ErrInvalid).
+var ErrInvalid = store.ErrInvalid
 
-// branchOf is a worktree session with its project and git.
-type branchOf struct {
-	sess store.Session
-	proj store.Project
-	git  git.Git
+// Branch is the branch of a worktree.
+type Branch struct {
+	Git      git.Git
+	Name     string // pilot/NAME
+	Base     string // the commit it was made from
+	Worktree string // the worktree's folder
 }
 
-// worktreeSession loads a session that works in its own worktree, or says
-// why it has no branch.
-func (w *Service) worktreeSession(ctx context.Context, sessionID int64) (branchOf, error) {
-	if err := w.waitStarted(ctx); err != nil {
-		return branchOf{}, err
-	}
-	sess, err := w.store.Session(ctx, sessionID)
-	if err != nil {
-		return branchOf{}, fmt.Errorf("session %d: %w", sessionID, err)
-	}
-	if sess.Worktree.Path == "" {
-		return branchOf{}, fmt.Errorf("session %d works in the project folder, not in a worktree, so it has no branch: its Changes view shows what it changed: %w", sessionID, ErrInvalid)
-	}
-	proj, err := w.project(ctx, sess.ProjectID)
-	if err != nil {
-		return branchOf{}, err
-	}
-	if _, err := os.Stat(sess.Worktree.Path); err != nil {
-		return branchOf{}, fmt.Errorf("the worktree of session %d (%s) is gone, so its branch %s cannot be read: %w", sessionID, sess.Worktree.Path, sess.Worktree.Branch, ErrInvalid)
-	}
-	g, err := git.Find(ctx)
-	if err != nil {
-		return branchOf{}, err
-	}
-	return branchOf{sess: sess, proj: proj, git: g}, nil
-}
-
-// branchFile is one file of a branch with its hunks, numbered across the
+// File is one file of a branch with its hunks, numbered across the
 // branch's files: its text hunks, or one hunk for the whole file (a
 // binary file, a symbolic link, an empty file made or deleted: what has
 // no lines to review), then one for a change of its executable bit. Each
 // is approved or rejected like any hunk, so nothing a branch changes is
 // left out of its review and its merge.
-type branchFile struct {
+type File struct {
 	git.BranchFile
 	d     *diff.Diff // the text hunks; nil when there are none
 	whole string     // the whole-file hunk's sentence ("": none)
@@ -73,7 +55,7 @@ type branchFile struct {
 }
 
 // text is the number of its text hunks.
-func (f branchFile) text() int {
+func (f File) text() int {
 	if f.d == nil {
 		return 0
 	}
@@ -81,7 +63,7 @@ func (f branchFile) text() int {
 }
 
 // count is the number of its hunks.
-func (f branchFile) count() int {
+func (f File) count() int {
 	n := f.text()
 	if f.whole != "" {
 		n++
@@ -92,16 +74,16 @@ func (f branchFile) count() int {
 	return n
 }
 
-// files diffs the branch: its files with their hunks, numbered.
-func (b branchOf) files(ctx context.Context) ([]branchFile, error) {
-	changed, err := b.git.BranchChanges(ctx, b.sess.Worktree.Path, b.sess.Worktree.Base)
+// Files diffs the branch: its files with their hunks, numbered.
+func (b Branch) Files(ctx context.Context) ([]File, error) {
+	changed, err := b.Git.BranchChanges(ctx, b.Worktree, b.Base)
 	if err != nil {
-		return nil, fmt.Errorf("reading branch %s against its base: %w", b.sess.Worktree.Branch, err)
+		return nil, fmt.Errorf("reading branch %s against its base: %w", b.Name, err)
 	}
-	out := make([]branchFile, len(changed))
+	out := make([]File, len(changed))
 	n := 1
 	for i, f := range changed {
-		bf := branchFile{BranchFile: f, first: n}
+		bf := File{BranchFile: f, first: n}
 		link := f.Mode&fs.ModeSymlink != 0 || f.BaseMode&fs.ModeSymlink != 0
 		if link || f.Binary {
 			bf.whole = wholeSentence(f)
@@ -146,7 +128,7 @@ func wholeSentence(f git.BranchFile) string {
 }
 
 // view is the file in the review's form, its hunks numbered across files.
-func (f branchFile) view() wire.FileChange {
+func (f File) view() wire.FileChange {
 	fc := wire.FileChange{Path: f.Path, IsNew: !f.InBase, NewText: string(f.Now), Emptied: !f.Exists || len(f.Now) == 0, Hunks: []wire.Hunk{}}
 	if f.d != nil {
 		fc.Hunks = f.d.Hunks()
@@ -162,27 +144,24 @@ func (f branchFile) view() wire.FileChange {
 	return fc
 }
 
-// GetBranch is a worktree session's branch against its base, for review.
-func (w *Service) GetBranch(ctx context.Context, sessionID int64) (wire.BranchView, error) {
-	b, err := w.worktreeSession(ctx, sessionID)
+// Review is the branch against its base, for review (without its
+// session, which the caller knows).
+func (b Branch) Review(ctx context.Context) (wire.BranchView, error) {
+	files, err := b.Files(ctx)
 	if err != nil {
 		return wire.BranchView{}, err
 	}
-	files, err := b.files(ctx)
-	if err != nil {
-		return wire.BranchView{}, err
-	}
-	v := wire.BranchView{SessionID: sessionID, Branch: b.sess.Worktree.Branch, Base: abbrev(b.sess.Worktree.Base),
-		Worktree: b.sess.Worktree.Path, Files: make([]wire.FileChange, len(files)), Version: branchVersion(files)}
+	v := wire.BranchView{Branch: b.Name, Base: abbrev(b.Base), Worktree: b.Worktree,
+		Files: make([]wire.FileChange, len(files)), Version: Version(files)}
 	for i, f := range files {
 		v.Files[i] = f.view()
 	}
 	return v, nil
 }
 
-// branchVersion names the content of a branch's changed files: their
-// paths, modes, and base and current bytes.
-func branchVersion(files []branchFile) string {
+// Version names the content of a branch's changed files: their paths,
+// modes, and base and current bytes.
+func Version(files []File) string {
 	h := sha256.New()
 	for _, f := range files {
 		fmt.Fprintf(h, "%s\x00%o %t %o %t %d %d\x00", f.Path, f.BaseMode, f.InBase, f.Mode, f.Exists, len(f.Base), len(f.Now))
@@ -198,11 +177,4 @@ func abbrev(commit string) string {
 		return commit[:12]
 	}
 	return commit
-}
-
-// sameDir reports whether a and b are the same folder.
-func sameDir(a, b string) bool {
-	ea, err1 := filepath.EvalSymlinks(a)
-	eb, err2 := filepath.EvalSymlinks(b)
-	return err1 == nil && err2 == nil && ea == eb
 }

@@ -7,17 +7,21 @@ import (
 	"pilot/backend/wire"
 )
 
-// GitStatus is the git state, for the window's header, of the folder
+// Git is the git of a session's folder: status, its branch, merge and
+// commit.
+type Git struct{ *core }
+
+// Status is the git state, for the window's header, of the folder
 // session sessionID works in (its worktree, on pilot/NAME, or the project
 // folder; 0: the project folder; see viewRoot): its branch and how many
 // paths have uncommitted changes. A folder outside git, or a machine
 // without a usable git, is not an error: Repo is false and Why says so in
 // a sentence.
-func (w *Service) GitStatus(ctx context.Context, projectID, sessionID int64) (wire.GitStatus, error) {
-	if err := w.waitStarted(ctx); err != nil {
+func (gi *Git) Status(ctx context.Context, projectID, sessionID int64) (wire.GitStatus, error) {
+	if err := gi.waitStarted(ctx); err != nil {
 		return wire.GitStatus{}, err
 	}
-	dir, err := w.viewPath(ctx, projectID, sessionID)
+	dir, err := gi.viewPath(ctx, projectID, sessionID)
 	if err != nil {
 		return wire.GitStatus{}, err
 	}

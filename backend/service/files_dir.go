@@ -112,11 +112,11 @@ func (t *treeListings) put(k listingKey, l *treeListing) *treeListing {
 // marking the files the active session changed, and those its language
 // servers found errors in, when it works in that folder (marks are read
 // for every page, so they are current).
-func (w *Service) ListDir(ctx context.Context, projectID, sessionID int64, q wire.DirPageQuery) (wire.DirPage, error) {
+func (fs *Files) ListDir(ctx context.Context, projectID, sessionID int64, q wire.DirPageQuery) (wire.DirPage, error) {
 	if q.Offset < 0 || q.Limit < 1 || q.Limit > wire.DirPageMax {
 		return wire.DirPage{}, fmt.Errorf("a page of the file tree starts at 0 or later and holds 1 to %d entries (asked: offset %d, limit %d)", wire.DirPageMax, q.Offset, q.Limit)
 	}
-	root, done, err := w.viewRoot(ctx, projectID, sessionID)
+	root, done, err := fs.viewRoot(ctx, projectID, sessionID)
 	if err != nil {
 		return wire.DirPage{}, err
 	}
@@ -126,23 +126,23 @@ func (w *Service) ListDir(ctx context.Context, projectID, sessionID int64, q wir
 		return wire.DirPage{}, err
 	}
 	k := listingKey{root.Dir(), dir.Rel, q.Locale}
-	l := w.tree.get(k, q.Version)
+	l := fs.tree.get(k, q.Version)
 	if l != nil {
 		if fi, _, err := root.Stat(dir.Rel); err != nil || !fi.ModTime().Equal(l.mtime) || l.listedAt.Sub(l.mtime) < racyWindow {
 			l = nil
 		}
 	}
 	if l == nil {
-		if l, err = w.listTree(root, q); err != nil {
+		if l, err = fs.listTree(root, q); err != nil {
 			return wire.DirPage{}, err
 		}
-		l = w.tree.put(k, l)
+		l = fs.tree.put(k, l)
 	}
-	return w.page(l, q.Offset, q.Limit), nil
+	return fs.page(l, q.Offset, q.Limit), nil
 }
 
 // listTree reads and sorts the folder q.Dir.
-func (w *Service) listTree(root *projectroot.Root, q wire.DirPageQuery) (*treeListing, error) {
+func (fs *Files) listTree(root *projectroot.Root, q wire.DirPageQuery) (*treeListing, error) {
 	var mtime time.Time
 	if fi, _, err := root.Stat(q.Dir); err == nil {
 		mtime = fi.ModTime()
@@ -166,22 +166,22 @@ func (w *Service) listTree(root *projectroot.Root, q wire.DirPageQuery) (*treeLi
 }
 
 // page cuts entries [offset, offset+limit) out of l, with their marks.
-func (w *Service) page(l *treeListing, offset, limit int) wire.DirPage {
+func (fs *Files) page(l *treeListing, offset, limit int) wire.DirPage {
 	p := wire.DirPage{Dir: l.rel, Version: l.version, Total: len(l.names), Offset: offset, Entries: []wire.TreeEntry{}}
 	prefix := ""
 	if l.rel != "" {
 		prefix = l.rel + "/"
 	}
-	w.mu.RLock()
-	defer w.mu.RUnlock()
-	marks := w.changes.root == l.root // the active session works in this folder
-	var errs map[string]int           // its files with errors after their last check
+	fs.mu.RLock()
+	defer fs.mu.RUnlock()
+	marks := fs.changes.root == l.root // the active session works in this folder
+	var errs map[string]int            // its files with errors after their last check
 	if marks {
-		errs = w.agent.FileErrors(w.changes.active)
+		errs = fs.agent.FileErrors(fs.changes.active)
 	}
 	for i := offset; i < min(len(l.names), offset+limit); i++ {
 		n := l.names[i]
-		p.Entries = append(p.Entries, wire.TreeEntry{Name: n, Dir: i < l.dirs, Link: l.links[n], Changed: marks && w.changes.isChanged(prefix+n), Errors: errs[prefix+n]})
+		p.Entries = append(p.Entries, wire.TreeEntry{Name: n, Dir: i < l.dirs, Link: l.links[n], Changed: marks && fs.changes.isChanged(prefix+n), Errors: errs[prefix+n]})
 	}
 	return p
 }

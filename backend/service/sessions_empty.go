@@ -19,35 +19,35 @@ const leftoverAge = 24 * time.Hour
 
 // created notes a session this service made, empty until its first
 // message.
-func (w *Service) created(id int64) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.fresh == nil {
-		w.fresh = map[int64]bool{}
+func (se *Sessions) created(id int64) {
+	se.mu.Lock()
+	defer se.mu.Unlock()
+	if se.fresh == nil {
+		se.fresh = map[int64]bool{}
 	}
-	w.fresh[id] = true
+	se.fresh[id] = true
 }
 
 // dropEmpty deletes the sessions this service created that are still
 // empty and not running, except keep. It reports whether it deleted any.
-func (w *Service) dropEmpty(ctx context.Context, keep int64) bool {
-	w.mu.Lock()
-	ids := make([]int64, 0, len(w.fresh))
-	for id := range w.fresh {
+func (se *Sessions) dropEmpty(ctx context.Context, keep int64) bool {
+	se.mu.Lock()
+	ids := make([]int64, 0, len(se.fresh))
+	for id := range se.fresh {
 		if id != keep {
 			ids = append(ids, id)
 		}
 	}
-	w.mu.Unlock()
+	se.mu.Unlock()
 	if len(ids) == 0 {
 		return false
 	}
 	// A worktree session never written in goes with the headless run
 	// that made it (a retry may use its name); the window keeps it listed
 	// until the user deletes or discards it.
-	empty, err := w.store.EmptySessions(ctx, 0, time.Time{}, w.headless)
+	empty, err := se.store.EmptySessions(ctx, 0, time.Time{}, se.headless)
 	if err != nil {
-		w.log.Warn("listing empty sessions", "err", err)
+		se.log.Warn("listing empty sessions", "err", err)
 		return false
 	}
 	isEmpty := map[int64]bool{}
@@ -56,36 +56,36 @@ func (w *Service) dropEmpty(ctx context.Context, keep int64) bool {
 	}
 	dropped := false
 	for _, id := range ids {
-		if w.agent.Running(id) {
+		if se.agent.Running(id) {
 			continue
 		}
 		if isEmpty[id] {
-			if err := w.deleteSession(ctx, id); err != nil {
-				w.log.Warn("deleting an empty session", "session", id, "err", err)
+			if err := se.delete(ctx, id); err != nil {
+				se.log.Warn("deleting an empty session", "session", id, "err", err)
 				continue
 			}
 			dropped = true
 		}
-		w.mu.Lock()
-		delete(w.fresh, id)
-		w.mu.Unlock()
+		se.mu.Lock()
+		delete(se.fresh, id)
+		se.mu.Unlock()
 	}
 	return dropped
 }
 
 // dropLeftovers deletes empty sessions older than leftoverAge.
-func (w *Service) dropLeftovers(ctx context.Context) {
-	ids, err := w.store.EmptySessions(ctx, 0, time.Now().Add(-leftoverAge), false)
+func (se *Sessions) dropLeftovers(ctx context.Context) {
+	ids, err := se.store.EmptySessions(ctx, 0, time.Now().Add(-leftoverAge), false)
 	if err != nil {
-		w.log.Warn("listing empty sessions", "err", err)
+		se.log.Warn("listing empty sessions", "err", err)
 		return
 	}
 	for _, id := range ids {
-		if err := w.deleteSession(ctx, id); err != nil {
-			w.log.Warn("deleting an empty session", "session", id, "err", err)
+		if err := se.delete(ctx, id); err != nil {
+			se.log.Warn("deleting an empty session", "session", id, "err", err)
 		}
 	}
 	if len(ids) > 0 {
-		w.log.Info("deleted empty sessions left over", "count", len(ids))
+		se.log.Info("deleted empty sessions left over", "count", len(ids))
 	}
 }

@@ -19,23 +19,23 @@ var modeWords = map[permission.Mode]string{
 	permission.ModeEdits: "file changes are applied, commands run in the sandbox without asking (or are shown for approval where it cannot start)",
 }
 
-// SetSessionMode sets a session's mode (plan, ask, edits, all, none) and
+// SetMode sets a session's mode (plan, ask, edits, all, none) and
 // stores it; a running turn takes it from its next model call.
-func (w *Service) SetSessionMode(ctx context.Context, id int64, mode string) (wire.SessionSummary, error) {
-	if err := w.waitStarted(ctx); err != nil {
+func (se *Sessions) SetMode(ctx context.Context, id int64, mode string) (wire.SessionSummary, error) {
+	if err := se.waitStarted(ctx); err != nil {
 		return wire.SessionSummary{}, err
 	}
 	pm, err := permission.ParseMode(mode)
 	if err != nil {
 		return wire.SessionSummary{}, err
 	}
-	if err := w.store.SetApprovalMode(ctx, id, string(pm)); err != nil {
+	if err := se.store.SetApprovalMode(ctx, id, string(pm)); err != nil {
 		return wire.SessionSummary{}, fmt.Errorf("the mode could not be saved: %w", err)
 	}
-	if err := w.agent.SetApprovalMode(ctx, id, string(pm)); err != nil {
+	if err := se.agent.SetApprovalMode(ctx, id, string(pm)); err != nil {
 		return wire.SessionSummary{}, err
 	}
-	s, err := w.store.Session(ctx, id)
+	s, err := se.store.Session(ctx, id)
 	if err != nil {
 		return wire.SessionSummary{}, err
 	}
@@ -51,8 +51,8 @@ const ApprovedLine = "Plan approved — switching to %s"
 // the user approved it (perhaps edited) is the first message of the new
 // turn, shown in the transcript as ApprovedLine. When the turn cannot
 // start, the session stays in plan mode.
-func (w *Service) ApprovePlan(ctx context.Context, id int64, mode, plan string) (wire.SessionSummary, error) {
-	if err := w.waitStarted(ctx); err != nil {
+func (se *Sessions) ApprovePlan(ctx context.Context, id int64, mode, plan string) (wire.SessionSummary, error) {
+	if err := se.waitStarted(ctx); err != nil {
 		return wire.SessionSummary{}, err
 	}
 	pm, err := permission.ParseMode(mode)
@@ -66,22 +66,22 @@ func (w *Service) ApprovePlan(ctx context.Context, id int64, mode, plan string) 
 	if strings.TrimSpace(plan) == "" {
 		return wire.SessionSummary{}, errors.New("The plan is empty: write the plan to approve, or keep planning.")
 	}
-	if w.agent.Running(id) {
+	if se.agent.Running(id) {
 		return wire.SessionSummary{}, agent.ErrBusy
 	}
-	s, err := w.store.Session(ctx, id)
+	s, err := se.store.Session(ctx, id)
 	if err != nil {
 		return wire.SessionSummary{}, err
 	}
 	prev := s.ApprovalMode
-	v, err := w.SetSessionMode(ctx, id, string(pm))
+	v, err := se.SetMode(ctx, id, string(pm))
 	if err != nil {
 		return wire.SessionSummary{}, err
 	}
 	text := fmt.Sprintf("I approve this plan. Carry it out now, in %s mode (%s).\n\n%s", pm, words, strings.TrimSpace(plan))
-	if err := w.agent.SendCommand(context.WithoutCancel(ctx), id, fmt.Sprintf(ApprovedLine, pm), text, nil); err != nil {
-		if _, rerr := w.SetSessionMode(ctx, id, prev); rerr != nil {
-			w.log.Warn("restoring the mode after a plan could not start", "session", id, "err", rerr)
+	if err := se.agent.SendCommand(context.WithoutCancel(ctx), id, fmt.Sprintf(ApprovedLine, pm), text, nil); err != nil {
+		if _, rerr := se.SetMode(ctx, id, prev); rerr != nil {
+			se.log.Warn("restoring the mode after a plan could not start", "session", id, "err", rerr)
 		}
 		return wire.SessionSummary{}, err
 	}

@@ -12,20 +12,20 @@ import (
 // Skills finds the skills a session in the folder dir sees (its own,
 // PILOT_HOME's and the user's Claude Code ones), with the SKILL.md files
 // that cannot be used and why.
-func (w *Service) Skills(dir string) skills.Set {
-	return skills.Load(w.userHome(), w.home, dir)
+func (t *Turns) Skills(dir string) skills.Set {
+	return skills.Load(t.userHome(), t.home, dir)
 }
 
 // skillCommands are the / picker's entries of the skills a session in dir
 // sees: a skill whose name a custom command has is left to the command
 // ("/name" runs the command).
-func (w *Service) skillCommands(dir string, cmds []commands.Command) []wire.SlashCommand {
+func (t *Turns) skillCommands(dir string, cmds []commands.Command) []wire.SlashCommand {
 	taken := map[string]bool{}
 	for _, c := range cmds {
 		taken[c.Name] = true
 	}
 	var out []wire.SlashCommand
-	for _, k := range w.Skills(dir).Skills {
+	for _, k := range t.Skills(dir).Skills {
 		if !taken[k.Name] {
 			out = append(out, wire.SlashCommand{Name: k.Name, Description: k.Description, Source: wire.SlashSkill})
 		}
@@ -35,8 +35,8 @@ func (w *Service) skillCommands(dir string, cmds []commands.Command) []wire.Slas
 
 // skillRoot is the folder whose project skills a session sees, as its
 // agent does: its worktree for a worktree session, else dir (the project).
-func (w *Service) skillRoot(ctx context.Context, sessionID int64, dir string) string {
-	if s, err := w.store.Session(ctx, sessionID); err == nil {
+func (t *Turns) skillRoot(ctx context.Context, sessionID int64, dir string) string {
+	if s, err := t.store.Session(ctx, sessionID); err == nil {
 		return s.Root(dir)
 	}
 	return dir
@@ -44,12 +44,12 @@ func (w *Service) skillRoot(ctx context.Context, sessionID int64, dir string) st
 
 // expandSkill turns "/name args" naming a skill into the message that asks
 // the model to use it; ok is false when no skill has the name.
-func (w *Service) expandSkill(dir, text string) (string, bool) {
+func (t *Turns) expandSkill(dir, text string) (string, bool) {
 	name, args, ok := commands.Split(text)
 	if !ok {
 		return "", false
 	}
-	if _, ok := w.Skills(dir).Find(name); !ok {
+	if _, ok := t.Skills(dir).Find(name); !ok {
 		return "", false
 	}
 	return skillRequest(name, args), true
