@@ -131,6 +131,6 @@ func (h *helper) agentCall(ctx context.Context, u llm.ContentBlock, id string) (
 		return outcome{text: fmt.Sprintf("The tool %s is not available now.", u.Name), isError: true, status: store.ToolError}, nil
 	}
 	r.refuse = gate.Admit(t.mode, r.tool.Name(), r.tool.ReadOnly())
-	err := t.runOne(ctx, r, t.runChange)
+	err := t.dispatch(ctx, r)
 	return r.out, err
 }

@@ -121,14 +121,15 @@ func (l *live) hookInput(e hooks.Event, mode permission.Mode) hooks.Input {
 // multi_patch). It reports the context the call goes on with, carrying
 // their decision for the gate, and false when a hook blocked it (r.out
 // then says why).
-func (t *turn) preToolUse(ctx context.Context, r *toolRun) (context.Context, bool) {
+func (t *turn) preToolUse(c *call) (context.Context, bool) {
+	ctx, r := c.ctx, c.r
 	hs := t.l.hookSet()
 	if !hs.Has(hooks.PreToolUse) {
 		return ctx, true
 	}
 	res := t.runToolHooks(ctx, r, hooks.PreToolUse, hooks.Calls(r.use.Name, r.use.Input, t.l.root.Dir()), "")
 	if res.Block || res.Halt {
-		t.hookRefused(r, res, "")
+		c.finish(t.hookRefused(res, ""))
 		return ctx, false
 	}
 	return withHookSay(ctx, res.Permission), true
@@ -179,9 +180,9 @@ func joinLines(a, b string) string {
 	return a + "\n" + b
 }
 
-// hookRefused records a call a PreToolUse hook blocked (or whose hook
-// asked to stop): not run, the hook's reason for the model.
-func (t *turn) hookRefused(r *toolRun, res hooks.Result, when string) {
+// hookRefused is the ending of a call a PreToolUse hook blocked (or whose
+// hook asked to stop): not run, the hook's reason for the model.
+func (t *turn) hookRefused(res hooks.Result, when string) outcome {
 	reason := res.Reason
 	if reason == "" {
 		reason = res.StopReason
@@ -200,7 +201,7 @@ func (t *turn) hookRefused(r *toolRun, res hooks.Result, when string) {
 			break
 		}
 	}
-	r.out = refusedOutcome(text, by)
+	return refusedOutcome(text, by)
 }
 
 // postToolUse runs the PostToolUse hooks of a call that succeeded and adds
@@ -226,11 +227,11 @@ func (t *turn) postToolUse(ctx context.Context, r *toolRun) {
 // landing runs the PreToolUse hooks again on exactly what will land when
 // the user approved only some hunks or edited the change: each such file
 // as a Write of its final content. It reports false when a hook blocked
-// it (r.out then says why).
-func (t *turn) landing(ctx context.Context, r *toolRun, plans []*filePlan) bool {
+// it, with the call's ending.
+func (t *turn) landing(ctx context.Context, r *toolRun, plans []*filePlan) (outcome, bool) {
 	hs := t.l.hookSet()
 	if !hs.Has(hooks.PreToolUse) {
-		return true
+		return outcome{}, true
 	}
 	var calls []hooks.Call
 	for _, f := range plans {
@@ -241,14 +242,13 @@ func (t *turn) landing(ctx context.Context, r *toolRun, plans []*filePlan) bool 
 		calls = append(calls, hooks.Calls("write_file", in, t.l.root.Dir())...)
 	}
 	if len(calls) == 0 {
-		return true
+		return outcome{}, true
 	}
 	res := t.runToolHooks(ctx, r, hooks.PreToolUse, calls, "")
 	if res.Block || res.Halt {
-		t.hookRefused(r, res, " as the user approved it (only some hunks, or edited)")
-		return false
+		return t.hookRefused(res, " as the user approved it (only some hunks, or edited)"), false
 	}
-	return true
+	return outcome{}, true
 }
 
 // hookNotices shows the runs of an event that has no tool card, one

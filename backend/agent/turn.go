@@ -286,17 +286,13 @@ func (t *turn) checkBudget(ctx context.Context) Reason {
 	}
 	l.notice("budget", "The session reached its budget ("+sp.over+"). The turn is paused until you decide.", 0)
 	l.setState(AwaitingApproval)
-	d := t.judge(ctx, gate.Call{Budget: true})
-	ans, err := t.ask(ctx, nil, d, wire.Approval{
+	_, no := t.permit(ctx, nil, question{call: gate.Call{Budget: true}, card: wire.Approval{
 		Command: fmt.Sprintf("Continue past the session budget (%s) for another budget's worth?", sp.over),
-	})
-	if err != nil {
-		if ctx.Err() != nil {
+	}})
+	if no != nil {
+		if no.status == store.ToolCancelled && ctx.Err() != nil {
 			return ReasonCancelled
 		}
-		return ReasonBudget
-	}
-	if !ans.Command.Approve {
 		return ReasonBudget
 	}
 	l.mu.Lock()

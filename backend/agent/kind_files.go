@@ -12,7 +12,6 @@ import (
 	"pilot/backend/approval"
 	"pilot/backend/diff"
 	"pilot/backend/gate"
-	"pilot/backend/permission"
 	"pilot/backend/projectroot"
 	"pilot/backend/store"
 	"pilot/backend/tools"
@@ -40,150 +39,132 @@ type filePlan struct {
 	write    bool
 }
 
-// runFiles shows a file change, gets the decision, and writes exactly the
-// approved result. When a file changed on disk after the proposal, the
-// tool is asked again against the current content and the user decides
-// again: nothing is overwritten silently.
-func (t *turn) runFiles(ctx context.Context, r *toolRun, p *tools.Proposal) {
-	l := t.l
-	bg := context.WithoutCancel(ctx)
-	for attempt := 0; ; attempt++ {
-		plans, err := t.record(bg, r, p)
-		if err != nil {
-			r.out = outcome{text: "The change could not be recorded: " + err.Error(), isError: true, status: store.ToolError}
-			return
-		}
-		c := gate.Call{Tool: r.use.Name}
-		for _, f := range plans {
-			c.Paths = append(c.Paths, f.change.Path)
-		}
-		t.warmServers(c.Paths)
-		d := t.judge(ctx, c)
-		if attempt > 0 && d.Verdict == gate.Run {
-			d = gate.Judge(permission.ModeAsk, nil, c) // a stale change is always shown again
-		}
-		var dec wire.ChangeDecision
-		state := store.ApprovalAuto
-		switch d.Verdict {
-		case gate.Refuse:
-			r.out = refusedBy(t.mode, d)
-			t.decide(bg, plans)
-			return
-		case gate.Run:
-			dec = approveAll(plans)
-		case gate.Ask:
-			ans, err := t.askChange(ctx, r, p, plans, d)
-			if err != nil {
-				r.out = cancelled(false)
-				t.decide(bg, plans)
-				return
-			}
-			dec, state = *ans.Change, approvalState(ans.Outcome)
-			t.always(bg, d, dec.AlwaysAllow)
-		}
-		if err := plan(plans, dec); err != nil {
-			r.out = outcome{text: "The decision could not be applied: " + err.Error(), isError: true, status: store.ToolError}
-			return
-		}
-		t.decide(bg, plans)
-		if !t.landing(ctx, r, plans) {
-			r.out.approval = state
-			return
-		}
-		summary := describe(plans, dec.Feedback)
-		writes := &tools.Proposal{Tool: p.Tool, Note: p.Note}
-		opts := tools.ApplyOptions{Final: map[string]string{}, Edited: map[string]bool{}}
-		for _, f := range plans {
-			if f.write {
-				writes.Files = append(writes.Files, f.change)
-				opts.Final[f.change.Path] = f.final
-				opts.Edited[f.change.Path] = f.edited != nil
-			}
-		}
-		if len(writes.Files) == 0 {
-			r.out = outcome{text: summary + "\nNothing was written.", status: store.ToolRejected, approval: store.ApprovalRejected, feedback: dec.Feedback, refusedBy: store.RefusedUser}
-			return
-		}
-		release, _, err := t.hold(ctx, r, "writing "+writtenPaths(writes))
-		if err != nil {
-			r.out = cancelled(false)
-			if ctx.Err() == nil {
-				r.out = outcome{text: "Not applied: Pilot could not take this folder for the change (" + err.Error() + "). Nothing was written.", isError: true, status: store.ToolError}
-			}
-			r.out.approval = state
-			return
-		}
-		stale := staleFiles(l.root, plans)
-		if len(stale) == 0 {
-			t.running(ctx, r)
-			cp, err := t.checkpointEdit(bg, r, plans)
-			if err != nil {
-				release()
-				r.out = outcome{text: "Not applied: Pilot could not keep a copy of the files to undo this change (" + err.Error() + "). Nothing was written.", isError: true, status: store.ToolError, approval: state}
-				l.m.log.Error("recording a checkpoint", "session", l.id, "err", err)
-				return
-			}
-			res, err := l.registry.Apply(ctx, writes, opts)
-			t.settle(bg, cp)
-			release()
-			if err != nil {
-				r.out = outcome{text: "The change could not be written: " + err.Error(), isError: true, status: store.ToolError, approval: state}
-				return
-			}
-			if !res.IsError {
-				t.applied(bg, plans)
-				r.out = outcome{text: summary + "\n" + res.Output, status: store.ToolDone, approval: state, feedback: dec.Feedback}
-				t.diagnose(ctx, r, filePaths(writes))
-				return
-			}
-			stale = staleFiles(l.root, plans) // changed between the check and the write
-			if len(stale) == 0 {
-				r.out = outcome{text: res.Output, isError: true, status: store.ToolError, approval: state}
-				return
-			}
-		} else {
-			release()
-		}
-		if attempt+1 >= maxStale {
-			r.out = outcome{text: fmt.Sprintf("Not applied: %s kept changing on disk while the change was reviewed. Read it again and propose the change anew.", strings.Join(stale, ", ")), isError: true, status: store.ToolError, approval: state}
-			return
-		}
-		l.notice("stale", fmt.Sprintf("%s changed on disk since the change was proposed; it is shown again against the current content.", strings.Join(stale, ", ")), 0)
-		res, err := l.registry.Execute(ctx, r.use.Name, r.use.Input)
-		switch {
-		case err != nil && ctx.Err() != nil:
-			r.out = cancelled(true)
-			return
-		case err != nil || res.IsError || res.Proposal == nil:
-			why := res.Output
-			if err != nil {
-				why = err.Error()
-			}
-			r.out = outcome{text: fmt.Sprintf("Not applied: %s changed on disk after you proposed this change (the user or another program edited it), and the change no longer applies to the current content: %s\nRead the file again and propose the change anew.", strings.Join(stale, ", "), why), isError: true, status: store.ToolError}
-			return
-		}
-		p = res.Proposal
+// filesKind: a file change (write_file, patch_file, multi_patch), shown
+// with its hunks; exactly the approved result is written. When a file
+// changed on disk after the proposal, the tool is asked again against the
+// current content and the user decides again: nothing is overwritten
+// silently.
+var filesKind = kind{proposes: true, question: filesQuestion, effect: writeFiles}
+
+// filesQuestion records the proposed change and asks the gate about the
+// files it writes.
+func filesQuestion(c *call) (question, bool) {
+	t, r, p := c.t, c.r, c.proposal
+	bg := context.WithoutCancel(c.ctx)
+	plans, err := t.record(bg, r, p)
+	if err != nil {
+		c.fail("The change could not be recorded: "+err.Error(), false)
+		return question{}, false
 	}
+	c.plans = plans
+	q := question{call: gate.Call{Tool: r.use.Name}, change: &wire.ChangeView{Tool: p.Tool}, again: c.attempt > 0,
+		undecided: func() { t.decide(bg, plans) }}
+	for _, f := range plans {
+		q.call.Paths = append(q.call.Paths, f.change.Path)
+		q.change.Files = append(q.change.Files, f.view)
+	}
+	q.card.Paths = q.call.Paths
+	t.warmServers(q.call.Paths)
+	return q, true
 }
 
-// askChange shows the change to the user, with the rules "always allow"
-// would add, and waits for the decision.
-func (t *turn) askChange(ctx context.Context, r *toolRun, p *tools.Proposal, plans []*filePlan, d gate.Decision) (approval.Answer, error) {
-	view := wire.ChangeView{Tool: p.Tool}
-	a := wire.Approval{ID: approval.NewID(), ToolCallID: r.use.ID, Tool: r.use.Name}
+// writeFiles writes what the decision approved, once the folder is held
+// and a checkpoint taken; a file changed on disk meanwhile sends the
+// change back to the tool and the user (errAgain).
+func writeFiles(c *call) (tools.Result, error) {
+	t, r, ctx, plans := c.t, c.r, c.ctx, c.plans
+	l := t.l
+	bg := context.WithoutCancel(ctx)
+	dec, state := approveAll(plans), c.grant.state
+	if c.grant.change != nil {
+		dec = *c.grant.change
+	}
+	if err := plan(plans, dec); err != nil {
+		c.fail("The decision could not be applied: "+err.Error(), false)
+		return tools.Result{}, nil
+	}
+	t.decide(bg, plans)
+	if o, ok := t.landing(ctx, r, plans); !ok {
+		o.approval = state
+		c.tell(o)
+		return tools.Result{}, nil
+	}
+	summary := describe(plans, dec.Feedback)
+	p := c.proposal
+	writes := &tools.Proposal{Tool: p.Tool, Note: p.Note}
+	opts := tools.ApplyOptions{Final: map[string]string{}, Edited: map[string]bool{}}
 	for _, f := range plans {
-		view.Files = append(view.Files, f.view)
-		a.Paths = append(a.Paths, f.change.Path)
+		if f.write {
+			writes.Files = append(writes.Files, f.change)
+			opts.Final[f.change.Path] = f.final
+			opts.Edited[f.change.Path] = f.edited != nil
+		}
 	}
-	a.AlwaysRules, a.NoAlways = permission.RuleStrings(d.Always), d.NoAlways
-	if len(a.AlwaysRules) == 0 {
-		a.AlwaysRules = nil
+	if len(writes.Files) == 0 {
+		c.tell(outcome{text: summary + "\nNothing was written.", status: store.ToolRejected, approval: store.ApprovalRejected, feedback: dec.Feedback, refusedBy: store.RefusedUser})
+		return tools.Result{}, nil
 	}
-	if gate.ByAskRule(d) {
-		a.AskRule = d.Rule.String()
+	release, _, err := t.hold(ctx, r, "writing "+writtenPaths(writes))
+	if err != nil {
+		o := cancelled(false)
+		if ctx.Err() == nil {
+			o = outcome{text: "Not applied: Pilot could not take this folder for the change (" + err.Error() + "). Nothing was written.", isError: true, status: store.ToolError}
+		}
+		o.approval = state
+		c.tell(o)
+		return tools.Result{}, nil
 	}
-	t.awaiting(ctx, r, a.ID)
-	return t.l.m.broker.AskChange(ctx, t.l.id, a, view)
+	stale := staleFiles(l.root, plans)
+	if len(stale) == 0 {
+		t.running(ctx, r)
+		cp, err := t.checkpointEdit(bg, r, plans)
+		if err != nil {
+			release()
+			c.fail("Not applied: Pilot could not keep a copy of the files to undo this change ("+err.Error()+"). Nothing was written.", true)
+			l.m.log.Error("recording a checkpoint", "session", l.id, "err", err)
+			return tools.Result{}, nil
+		}
+		res, err := l.registry.Apply(ctx, writes, opts)
+		t.settle(bg, cp)
+		release()
+		if err != nil {
+			c.fail("The change could not be written: "+err.Error(), true)
+			return tools.Result{}, nil
+		}
+		if !res.IsError {
+			t.applied(bg, plans)
+			c.tell(outcome{text: summary + "\n" + res.Output, status: store.ToolDone, approval: state, feedback: dec.Feedback})
+			c.diagnose = filePaths(writes)
+			return tools.Result{}, nil
+		}
+		stale = staleFiles(l.root, plans) // changed between the check and the write
+		if len(stale) == 0 {
+			c.fail(res.Output, true)
+			return tools.Result{}, nil
+		}
+	} else {
+		release()
+	}
+	if c.attempt+1 >= maxStale {
+		c.fail(fmt.Sprintf("Not applied: %s kept changing on disk while the change was reviewed. Read it again and propose the change anew.", strings.Join(stale, ", ")), true)
+		return tools.Result{}, nil
+	}
+	l.notice("stale", fmt.Sprintf("%s changed on disk since the change was proposed; it is shown again against the current content.", strings.Join(stale, ", ")), 0)
+	res, err := l.registry.Execute(ctx, r.use.Name, r.use.Input)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		c.tell(cancelled(true))
+		return tools.Result{}, nil
+	case err != nil || res.IsError || res.Proposal == nil:
+		why := res.Output
+		if err != nil {
+			why = err.Error()
+		}
+		c.fail(fmt.Sprintf("Not applied: %s changed on disk after you proposed this change (the user or another program edited it), and the change no longer applies to the current content: %s\nRead the file again and propose the change anew.", strings.Join(stale, ", "), why), false)
+		return tools.Result{}, nil
+	}
+	c.proposal = res.Proposal
+	return tools.Result{}, errAgain
 }
 
 // record computes each file's hunks and stores the proposed change.
