@@ -62,30 +62,23 @@ type grant struct {
 // permit is the one place the gate's verdict is acted on: refused (the
 // model reads why), run, or asked (the user's answer, the rules "always
 // allow" stores). It reports whether the call goes on; when not, the call
-// has ended.
+// has ended (refused, rejected with the user's words, or stopped). A call
+// of no tool call (nil r: the budget) is asked without a card.
 func (c *call) permit(q question) bool {
-	g, no := c.t.permit(c.ctx, c.r, q)
-	c.grant = g
-	if no != nil {
-		if q.undecided != nil {
-			q.undecided()
-		}
-		c.tell(*no)
-		return false
-	}
-	return true
-}
-
-// permit judges q and asks the user where the gate says so; it returns
-// what was granted, or the ending of a call that does not go on. A call
-// of no run (nil r: the budget) is asked without a card.
-func (t *turn) permit(ctx context.Context, r *toolRun, q question) (grant, *outcome) {
+	t, ctx := c.t, c.ctx
 	d := t.judge(ctx, q.call)
 	if q.again && d.Verdict == gate.Run {
 		d = gate.Judge(permission.ModeAsk, nil, q.call) // a stale change is always shown again
 	}
-	g := grant{d: d, state: store.ApprovalAuto}
-	no := func(o outcome) (grant, *outcome) { return g, &o }
+	c.grant = grant{d: d, state: store.ApprovalAuto}
+	g := &c.grant
+	no := func(o outcome) bool {
+		if q.undecided != nil {
+			q.undecided()
+		}
+		c.tell(o)
+		return false
+	}
 	switch {
 	case d.Verdict == gate.Refuse, d.Verdict == gate.Ask && q.noAsk:
 		return no(refusedBy(t.mode, d))
@@ -96,22 +89,22 @@ func (t *turn) permit(ctx context.Context, r *toolRun, q question) (grant, *outc
 		}
 	}
 	if d.Verdict == gate.Run {
-		return g, nil
+		return true
 	}
 	if q.change != nil {
-		ans, err := t.askChange(ctx, r, q, d)
+		ans, err := c.askChange(ctx, q, d)
 		if err != nil {
 			return no(cancelled(false))
 		}
 		g.change, g.state, g.feedback, g.asked = ans.Change, approvalState(ans.Outcome), ans.Change.Feedback, true
 		t.always(ctx, d, ans.Change.AlwaysAllow)
-		return g, nil
+		return true
 	}
 	card, rejected := q.card, q.rejected
 	if q.byRule != nil && gate.ByAskRule(d) {
 		card, rejected = q.byRule.card, q.byRule.rejected
 	}
-	ans, err := t.ask(ctx, r, d, card)
+	ans, err := c.ask(ctx, d, card)
 	if err != nil {
 		return no(cancelled(false))
 	}
@@ -122,7 +115,7 @@ func (t *turn) permit(ctx context.Context, r *toolRun, q question) (grant, *outc
 	}
 	t.always(ctx, d, ans.Command.AlwaysAllow)
 	g.state, g.asked = store.ApprovalApproved, true
-	return g, nil
+	return true
 }
 
 // judge decides a call through the gate under the session's mode and the
@@ -174,14 +167,15 @@ func admitRefuser(mode permission.Mode) string {
 // card fills what every question shows: the kind the gate asks with, the
 // call it belongs to (shown as waiting), the rules "always allow" would
 // add, the ask rule that asks.
-func (t *turn) card(ctx context.Context, r *toolRun, d gate.Decision, a *wire.Approval) {
+func (c *call) card(ctx context.Context, d gate.Decision, a *wire.Approval) {
+	r := c.r
 	a.Kind = d.Kind
 	if a.ID == "" {
 		a.ID = approval.NewID()
 	}
 	if r != nil {
 		a.ToolCallID, a.Tool = r.use.ID, r.use.Name
-		t.awaiting(ctx, r, a.ID)
+		c.awaiting(ctx, a.ID)
 	}
 	a.AlwaysRules, a.NoAlways = permission.RuleStrings(d.Always), d.NoAlways
 	if len(a.AlwaysRules) == 0 {
@@ -194,15 +188,17 @@ func (t *turn) card(ctx context.Context, r *toolRun, d gate.Decision, a *wire.Ap
 
 // ask shows a as a yes/no approval of the decision's kind and waits for
 // the user's answer.
-func (t *turn) ask(ctx context.Context, r *toolRun, d gate.Decision, a wire.Approval) (approval.Answer, error) {
-	t.card(ctx, r, d, &a)
+func (c *call) ask(ctx context.Context, d gate.Decision, a wire.Approval) (approval.Answer, error) {
+	t := c.t
+	c.card(ctx, d, &a)
 	return t.l.m.broker.Ask(ctx, t.l.id, a)
 }
 
 // askChange shows the change of q to the user and waits for the decision.
-func (t *turn) askChange(ctx context.Context, r *toolRun, q question, d gate.Decision) (approval.Answer, error) {
+func (c *call) askChange(ctx context.Context, q question, d gate.Decision) (approval.Answer, error) {
+	t := c.t
 	a := q.card
-	t.card(ctx, r, d, &a)
+	c.card(ctx, d, &a)
 	return t.l.m.broker.AskChange(ctx, t.l.id, a, *q.change)
 }
 
@@ -215,7 +211,8 @@ func (t *turn) always(ctx context.Context, d gate.Decision, chosen bool) {
 }
 
 // awaiting shows the call as waiting for the user's decision.
-func (t *turn) awaiting(ctx context.Context, r *toolRun, approvalID string) {
+func (c *call) awaiting(ctx context.Context, approvalID string) {
+	t, r := c.t, c.r
 	l := t.l
 	if err := l.m.st.SetToolStatus(context.WithoutCancel(ctx), r.rec.ID, store.ToolAwaitingApproval); err != nil {
 		l.m.log.Warn("saving tool status", "err", err)
@@ -226,7 +223,8 @@ func (t *turn) awaiting(ctx context.Context, r *toolRun, approvalID string) {
 }
 
 // running shows the call as running again after a decision.
-func (t *turn) running(ctx context.Context, r *toolRun) {
+func (c *call) running(ctx context.Context) {
+	t, r := c.t, c.r
 	l := t.l
 	l.setState(ToolExecuting)
 	if r.view.Status == wire.ToolRunning {

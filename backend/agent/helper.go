@@ -36,7 +36,7 @@ var helperTemplate = template.Must(template.New("helper").Parse(helperText))
 
 // helperTools are the tools a helper has: the read-only ones that need
 // no one's approval.
-var helperTools = map[string]bool{"list_files": true, "read_file": true, "glob": true, "grep": true}
+var helperTools = customagent.ReadTools
 
 // ownState is what the calls the loop runs itself (task, web_fetch) share
 // within a turn.
@@ -288,7 +288,7 @@ func (h *helper) runTool(ctx context.Context, u llm.ContentBlock) llm.ContentBlo
 	if hctx, ok := t.preToolUse(hc); ok {
 		hc.ctx = hctx
 		h.execute(hc)
-		t.postToolUse(ctx, hr)
+		hc.postToolUse(ctx)
 	}
 	out, v := hr.out, hr.view
 	if err := l.saveHooks(bg, rec.ID, v.Hooks); err != nil {

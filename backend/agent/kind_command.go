@@ -22,7 +22,7 @@ var commandKind = kind{proposes: true, question: commandQuestion, effect: runCom
 func commandQuestion(c *call) (question, bool) {
 	l, r, cmd := c.t.l, c.r, c.proposal.Command
 	if cmd.Background {
-		if full := l.jobsFull(); full != "" {
+		if full := l.jobs.jobsFull(); full != "" {
 			c.fail(full, false)
 			return question{}, false
 		}
@@ -53,19 +53,19 @@ func runCommand(c *call) (tools.Result, error) {
 	opt := tools.ApplyOptions{OnOutput: func(chunk string) { l.m.out.output(l.id, r.use.ID, chunk) }}
 	var run *sandboxRun
 	if c.grant.d.Sandboxed {
-		sess, err := l.sandbox()
+		sess, err := l.pod.sandbox()
 		if err != nil {
 			l.m.log.Warn("the session's sandbox", "session", l.id, "err", err)
 			c.fail("The command was not run: "+err.Error()+".", true)
 			return tools.Result{}, nil
 		}
 		opt.Sandbox, info.Sandboxed = sess, true
-		run = t.startRun(ctx, r, cmd.Command)
+		run = c.startRun(ctx, cmd.Command)
 	}
-	t.running(ctx, r)
-	t.saveSandbox(ctx, r, info)
+	c.running(ctx)
+	c.saveSandbox(ctx, info)
 	bg := context.WithoutCancel(ctx)
-	release, waited, err := t.hold(ctx, r, "running "+cmd.Command)
+	release, waited, err := c.hold(ctx, "running "+cmd.Command)
 	if err != nil {
 		if run != nil {
 			run.end()
@@ -82,18 +82,18 @@ func runCommand(c *call) (tools.Result, error) {
 		runJob(c, opt.Sandbox, run, release, waited)
 		return tools.Result{}, nil
 	}
-	cp := t.beforeCommand(bg)
+	cp := c.beforeCommand(bg)
 	res, err := l.registry.Apply(ctx, p, opt)
 	var refused []string // the proxy's refusals: the output does not hold them
 	if run != nil {
 		refused = run.end()
 	}
-	changed, runsCode := t.afterCommand(bg, r, cp, cmd.Command)
+	changed, runsCode := c.afterCommand(bg, cp, cmd.Command)
 	release()
 	res.Output += waitNote(waited) + runsCode
 	if blocked := append(refused, res.Blocked...); len(blocked) > 0 {
 		info.Blocked = blocked
-		t.saveSandbox(ctx, r, info)
+		c.saveSandbox(ctx, info)
 	}
 	if len(refused) > 0 {
 		res.Output += "\n\n" + strings.Join(refused, "\n")
@@ -101,13 +101,14 @@ func runCommand(c *call) (tools.Result, error) {
 	if err != nil && ctx.Err() == nil {
 		l.m.log.Warn("running a command", "session", l.id, "sandboxed", c.grant.d.Sandboxed, "err", err)
 	}
-	c.diagnose = changed
+	c.changed = changed
 	return res, err
 }
 
 // saveSandbox keeps how the command ran with its call and shows it on the
 // card.
-func (t *turn) saveSandbox(ctx context.Context, r *toolRun, info *wire.SandboxInfo) {
+func (c *call) saveSandbox(ctx context.Context, info *wire.SandboxInfo) {
+	t, r := c.t, c.r
 	b, err := json.Marshal(info)
 	if err == nil {
 		err = t.l.m.st.SetToolSandbox(context.WithoutCancel(ctx), r.rec.ID, string(b))

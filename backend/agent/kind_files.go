@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"strings"
 
-	"pilot/backend/approval"
 	"pilot/backend/diff"
 	"pilot/backend/gate"
 	"pilot/backend/projectroot"
@@ -49,22 +48,22 @@ var filesKind = kind{proposes: true, question: filesQuestion, effect: writeFiles
 // filesQuestion records the proposed change and asks the gate about the
 // files it writes.
 func filesQuestion(c *call) (question, bool) {
-	t, r, p := c.t, c.r, c.proposal
+	r, p := c.r, c.proposal
 	bg := context.WithoutCancel(c.ctx)
-	plans, err := t.record(bg, r, p)
+	plans, err := c.record(bg, p)
 	if err != nil {
 		c.fail("The change could not be recorded: "+err.Error(), false)
 		return question{}, false
 	}
 	c.plans = plans
 	q := question{call: gate.Call{Tool: r.use.Name}, change: &wire.ChangeView{Tool: p.Tool}, again: c.attempt > 0,
-		undecided: func() { t.decide(bg, plans) }}
+		undecided: func() { c.decide(bg, plans) }}
 	for _, f := range plans {
 		q.call.Paths = append(q.call.Paths, f.change.Path)
 		q.change.Files = append(q.change.Files, f.view)
 	}
 	q.card.Paths = q.call.Paths
-	t.warmServers(q.call.Paths)
+	c.warmServers(q.call.Paths)
 	return q, true
 }
 
@@ -83,8 +82,8 @@ func writeFiles(c *call) (tools.Result, error) {
 		c.fail("The decision could not be applied: "+err.Error(), false)
 		return tools.Result{}, nil
 	}
-	t.decide(bg, plans)
-	if o, ok := t.landing(ctx, r, plans); !ok {
+	c.decide(bg, plans)
+	if o, ok := c.landing(ctx, plans); !ok {
 		o.approval = state
 		c.tell(o)
 		return tools.Result{}, nil
@@ -104,7 +103,7 @@ func writeFiles(c *call) (tools.Result, error) {
 		c.tell(outcome{text: summary + "\nNothing was written.", status: store.ToolRejected, approval: store.ApprovalRejected, feedback: dec.Feedback, refusedBy: store.RefusedUser})
 		return tools.Result{}, nil
 	}
-	release, _, err := t.hold(ctx, r, "writing "+writtenPaths(writes))
+	release, _, err := c.hold(ctx, "writing "+writtenPaths(writes))
 	if err != nil {
 		o := cancelled(false)
 		if ctx.Err() == nil {
@@ -116,8 +115,8 @@ func writeFiles(c *call) (tools.Result, error) {
 	}
 	stale := staleFiles(l.root, plans)
 	if len(stale) == 0 {
-		t.running(ctx, r)
-		cp, err := t.checkpointEdit(bg, r, plans)
+		c.running(ctx)
+		cp, err := c.checkpointEdit(bg, plans)
 		if err != nil {
 			release()
 			c.fail("Not applied: Pilot could not keep a copy of the files to undo this change ("+err.Error()+"). Nothing was written.", true)
@@ -125,16 +124,16 @@ func writeFiles(c *call) (tools.Result, error) {
 			return tools.Result{}, nil
 		}
 		res, err := l.registry.Apply(ctx, writes, opts)
-		t.settle(bg, cp)
+		c.settle(bg, cp)
 		release()
 		if err != nil {
 			c.fail("The change could not be written: "+err.Error(), true)
 			return tools.Result{}, nil
 		}
 		if !res.IsError {
-			t.applied(bg, plans)
+			c.applied(bg, plans)
 			c.tell(outcome{text: summary + "\n" + res.Output, status: store.ToolDone, approval: state, feedback: dec.Feedback})
-			c.diagnose = filePaths(writes)
+			c.changed = filePaths(writes)
 			return tools.Result{}, nil
 		}
 		stale = staleFiles(l.root, plans) // changed between the check and the write
@@ -168,9 +167,11 @@ func writeFiles(c *call) (tools.Result, error) {
 }
 
 // record computes each file's hunks and stores the proposed change.
-func (t *turn) record(ctx context.Context, r *toolRun, p *tools.Proposal) ([]*filePlan, error) {
+func (c *call) record(ctx context.Context, p *tools.Proposal) ([]*filePlan, error) {
+	t, r := c.t, c.r
 	plans := make([]*filePlan, len(p.Files))
-	for i, c := range p.Files {
+	for i, fc := range p.Files {
+		c := fc
 		d := diff.Compute(c.OldContent, c.NewContent)
 		f := &filePlan{change: c, diff: d, view: wire.FileChange{
 			Path: c.Path, IsNew: !c.Existed, NewText: c.NewContent, Emptied: c.NewContent == "", Hunks: d.Hunks(),
@@ -191,7 +192,8 @@ func (t *turn) record(ctx context.Context, r *toolRun, p *tools.Proposal) ([]*fi
 
 // decide records the decision on every hunk (pending ones stay pending
 // when no decision came).
-func (t *turn) decide(ctx context.Context, plans []*filePlan) {
+func (c *call) decide(ctx context.Context, plans []*filePlan) {
+	t := c.t
 	for _, f := range plans {
 		hs := storeHunks(f.view.Hunks)
 		for i := range hs {
@@ -212,7 +214,8 @@ func (t *turn) decide(ctx context.Context, plans []*filePlan) {
 }
 
 // applied records the files written.
-func (t *turn) applied(ctx context.Context, plans []*filePlan) {
+func (c *call) applied(ctx context.Context, plans []*filePlan) {
+	t := c.t
 	for _, f := range plans {
 		if f.write {
 			if err := t.l.m.st.SetChangeApplied(ctx, f.id, true, hash(f.final)); err != nil {
@@ -235,11 +238,11 @@ func approveAll(plans []*filePlan) wire.ChangeDecision {
 	return d
 }
 
-func approvalState(outcome string) store.Approval {
+func approvalState(outcome wire.ApprovalOutcome) store.Approval {
 	switch outcome {
-	case approval.Approved, approval.Edited:
+	case wire.OutcomeApproved, wire.OutcomeEdited:
 		return store.ApprovalApproved
-	case approval.Partial:
+	case wire.OutcomePartial:
 		return store.ApprovalPartial
 	}
 	return store.ApprovalRejected

@@ -26,8 +26,8 @@ const maxJobRead = 32 << 10
 func runJob(c *call, sess *sandbox.Session, run *sandboxRun, release func(), waited time.Duration) {
 	l, r, ctx, state := c.t.l, c.r, c.ctx, c.grant.state
 	bg := context.WithoutCancel(ctx)
-	l.jobsBaseline(bg)
-	j, err := l.startJob(ctx, r, c.proposal, sess)
+	l.jobs.jobsBaseline(bg)
+	j, err := l.jobs.startJob(ctx, r, c.proposal, sess)
 	if err == nil {
 		select {
 		case <-j.firstLine:
@@ -40,7 +40,7 @@ func runJob(c *call, sess *sandbox.Session, run *sandboxRun, release func(), wai
 		refused = run.end()
 	}
 	if err == nil {
-		l.sweepJobs(bg) // what it changed in its first moment is the job's
+		l.jobs.sweepJobs(bg) // what it changed in its first moment is the job's
 	}
 	release()
 	switch {

@@ -60,14 +60,14 @@ func (t *turn) network(s *sandboxRun, host string, port int) error {
 	switch o := c.ended; {
 	case o.status == store.ToolDone:
 		if c.grant.asked {
-			t.running(context.WithoutCancel(s.ctx), s.r)
+			c.running(context.WithoutCancel(s.ctx))
 		}
 		return nil
 	case o.refusedBy != store.RefusedUser && o.status != store.ToolCancelled: // refused by a rule or the mode
 		s.blocked(o.text)
 		return errors.New(o.text)
 	}
-	t.running(context.WithoutCancel(s.ctx), s.r)
+	c.running(context.WithoutCancel(s.ctx))
 	why := fmt.Sprintf("The sandbox refused the connection to %s: the user did not allow that host.", hostPort(host, port))
 	if feedback := strings.TrimSpace(c.grant.feedback); feedback != "" {
 		why = fmt.Sprintf("The sandbox refused the connection to %s: it was not allowed (%s).", hostPort(host, port), feedback)

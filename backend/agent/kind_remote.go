@@ -64,7 +64,7 @@ func fetch(c *call) (tools.Result, error) {
 	l := t.l
 	if c.grant.asked {
 		l.approveHost(host)
-		t.running(ctx, r)
+		c.running(ctx)
 	}
 	p, _ := tools.Params[tools.WebFetchParams](r.tool, r.use.Input) // read by the question
 	u, _ := webfetch.Parse(p.URL)
@@ -217,7 +217,7 @@ var mcpKind = kind{proposes: true, failed: "The MCP call failed: ",
 		}, rejected: "The user rejected this MCP tool call; it was not made."}, true
 	},
 	effect: func(c *call) (tools.Result, error) {
-		c.t.running(c.ctx, c.r)
+		c.running(c.ctx)
 		return c.t.l.registry.Apply(c.ctx, c.proposal, tools.ApplyOptions{})
 	}}
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"pilot/backend/permission"
-	"pilot/backend/todo"
+	"pilot/backend/toolname"
 	"pilot/backend/tools"
 	"pilot/backend/wire"
 )
@@ -50,22 +50,22 @@ var kinds map[string]*kind
 
 func init() {
 	kinds = map[string]*kind{
-		"list_files":          &readKind,
-		"read_file":           &readKind,
-		"glob":                &readKind,
-		"grep":                &readKind,
-		tools.DiagnosticsTool: &readKind,
-		tools.SkillTool:       &readKind,
-		"write_file":          &filesKind,
-		"patch_file":          &filesKind,
-		"multi_patch":         &filesKind,
-		permission.BashTool:   &commandKind,
-		tools.JobOutputTool:   &jobOutputKind,
-		tools.JobStopTool:     &jobStopKind,
-		todo.ToolName:         &sessionKind,
-		tools.PresentPlanName: &sessionKind,
-		tools.TaskTool:        &taskKind,
-		tools.WebFetchTool:    &fetchKind,
+		toolname.ListFiles:   &readKind,
+		toolname.ReadFile:    &readKind,
+		toolname.Glob:        &readKind,
+		toolname.Grep:        &readKind,
+		toolname.Diagnostics: &readKind,
+		toolname.Skill:       &readKind,
+		toolname.WriteFile:   &filesKind,
+		toolname.PatchFile:   &filesKind,
+		toolname.MultiPatch:  &filesKind,
+		toolname.RunBash:     &commandKind,
+		toolname.JobOutput:   &jobOutputKind,
+		toolname.JobStop:     &jobStopKind,
+		toolname.TodoWrite:   &sessionKind,
+		toolname.PresentPlan: &sessionKind,
+		toolname.Task:        &taskKind,
+		toolname.WebFetch:    &fetchKind,
 	}
 }
 
@@ -101,7 +101,7 @@ var readKind = kind{
 		q := question{call: c.t.readCall(r.use.Name, r.use.Input),
 			card:     wire.Approval{Command: c.t.l.registry.Label(r.use.Name, r.use.Input)},
 			rejected: "Not run: a hook asked the user about this call and the user said no."}
-		if r.use.Name == "read_file" {
+		if r.use.Name == toolname.ReadFile {
 			c.warm = q.call.Paths // its language server is warmed once it is read
 		}
 		if len(q.call.Paths) > 0 {
@@ -112,11 +112,11 @@ var readKind = kind{
 	},
 	effect: func(c *call) (tools.Result, error) {
 		if c.grant.asked {
-			c.t.running(c.ctx, c.r)
+			c.running(c.ctx)
 		}
 		res, err := execute(c)
 		if err == nil && !res.IsError {
-			c.t.warmServers(c.warm)
+			c.warmServers(c.warm)
 		}
 		return res, err
 	},

@@ -173,7 +173,7 @@ func (t *turn) dispatch(ctx context.Context, r *toolRun) error {
 		if hctx, ok := t.preToolUse(c); ok {
 			c.ctx = hctx
 			c.perform(kindOf(r))
-			t.postToolUse(ctx, r)
+			c.postToolUse(ctx)
 		}
 	}
 	if r.out.text == "" {
@@ -196,7 +196,7 @@ func (t *turn) dispatch(ctx context.Context, r *toolRun) error {
 		return fmt.Errorf("saving the tool result: %w", err)
 	}
 	present.End(&r.view, r.out.status, r.out.text, r.out.isError, r.out.refusedBy, l.m.opt.Now())
-	t.cards(bg, r)
+	c.cards(bg)
 	l.emitTool(r.view)
 	t.afterSessionTool(r)
 	return nil
@@ -220,9 +220,9 @@ type call struct {
 	private bool
 	// warm are the files a read reads, whose language servers start.
 	warm []string
-	// diagnose are the files the effect changed, which the language
+	// changed are the files the effect changed, which the language
 	// servers are asked about once the call has ended.
-	diagnose []string
+	changed []string
 	// sandbox is how a command runs, shown on its card.
 	sandbox *wire.SandboxInfo
 	// run, host and port: a network call's command and connection.
@@ -282,7 +282,7 @@ func (c *call) perform(k *kind) {
 		if !c.told {
 			c.end(k, res, err)
 		}
-		t.diagnose(c.ctx, r, c.diagnose)
+		c.diagnose(c.ctx, c.changed)
 		return
 	}
 }
@@ -309,7 +309,7 @@ func (c *call) end(k *kind, res tools.Result, err error) {
 		case c.helper && len(res.Images) > 0:
 			o.text += "\n(A helper is not shown images; the main agent can read this file itself.)"
 		case !c.helper:
-			c.t.toolImages(res, &o) // stored once in the blob store, sent as images
+			c.toolImages(res, &o) // stored once in the blob store, sent as images
 		}
 		c.finish(o)
 	}

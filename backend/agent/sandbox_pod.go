@@ -46,6 +46,15 @@ func (s Sandbox) cacheRoot() string {
 	return ""
 }
 
+// home is the user's home folder ("" when it cannot be found).
+func (s Sandbox) home() string {
+	if s.Home != "" {
+		return s.Home
+	}
+	home, _ := os.UserHomeDir()
+	return home
+}
+
 func (s Sandbox) probe() sandbox.Status {
 	if s.Probe != nil {
 		return s.Probe()
@@ -56,6 +65,7 @@ func (s Sandbox) probe() sandbox.Status {
 // pod is a session's sandbox: made at its first sandboxed command, ended
 // when the session is released or the Manager closes.
 type pod struct {
+	l      *live // the session it is of
 	mu     sync.Mutex
 	sess   *sandbox.Session
 	closed bool
@@ -86,8 +96,8 @@ func (s *sandboxRun) blocked(sentence string) {
 }
 
 // sandbox returns the session's pod, making it at the first call.
-func (l *live) sandbox() (*sandbox.Session, error) {
-	p := &l.pod
+func (p *pod) sandbox() (*sandbox.Session, error) {
+	l := p.l
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
@@ -97,10 +107,7 @@ func (l *live) sandbox() (*sandbox.Session, error) {
 		return p.sess, nil
 	}
 	o := l.m.opt.Sandbox
-	home := o.Home
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
+	home := o.home()
 	cache := o.cacheRoot()
 	if cache != "" {
 		cache = filepath.Join(cache, strconv.FormatInt(l.project.ID, 10))
@@ -118,8 +125,8 @@ func (l *live) sandbox() (*sandbox.Session, error) {
 	}
 	proxy := &netproxy.Proxy{Decide: p.decide, Private: p.private, OnRefuse: p.refused}
 	policy := sandbox.Policy{Project: l.root.Dir(), Home: home, PilotHome: o.PilotHome, Hidden: hidden, Cache: cache, Proxy: proxy.ServeConn, AllowSockets: sockets}
-	policy.Guarded = l.guarded()
-	l.sandboxGit(&policy)
+	policy.Guarded = l.pod.guarded()
+	l.pod.sandboxGit(&policy)
 	if o.New != nil {
 		p.sess = o.New(policy)
 	} else {
@@ -130,13 +137,13 @@ func (l *live) sandbox() (*sandbox.Session, error) {
 
 // closeSandbox ends the session's pod and every process in it; a later
 // command gets none (the session is gone).
-func (l *live) closeSandbox() {
-	p := &l.pod
+func (p *pod) closeSandbox() {
+	l := p.l
 	p.mu.Lock()
 	sess := p.sess
 	p.sess, p.closed = nil, true
 	p.mu.Unlock()
-	l.endPod(sess)
+	l.pod.endPod(sess)
 }
 
 // idleSandbox ends the session's pod at the end of a turn when nothing
@@ -147,11 +154,11 @@ func (l *live) closeSandbox() {
 // rewind would not give the folder back as it was). The next command
 // makes a new pod, with the folder's git read again; the hosts the user
 // let commands reach stay for the session.
-func (l *live) idleSandbox() {
+func (p *pod) idleSandbox() {
+	l := p.l
 	if len(l.jobs.running()) > 0 {
 		return
 	}
-	p := &l.pod
 	p.mu.Lock()
 	sess := p.sess
 	if sess == nil || p.closed || p.run != nil {
@@ -160,11 +167,12 @@ func (l *live) idleSandbox() {
 	}
 	p.sess = nil
 	p.mu.Unlock()
-	l.endPod(sess)
+	l.pod.endPod(sess)
 }
 
 // endPod closes a pod of the session's (nil: none).
-func (l *live) endPod(sess *sandbox.Session) {
+func (p *pod) endPod(sess *sandbox.Session) {
+	l := p.l
 	if sess == nil {
 		return
 	}
@@ -182,12 +190,10 @@ func (l *live) endPod(sess *sandbox.Session) {
 // the turn, if one runs, is cancelled.
 func (m *Manager) Release(sessionID int64) {
 	m.Cancel(sessionID)
-	m.mu.Lock()
-	l := m.lives[sessionID]
-	m.mu.Unlock()
+	l := m.loaded(sessionID)
 	if l != nil {
-		l.closeJobs(context.Background())
-		l.closeSandbox()
+		l.jobs.closeJobs(context.Background())
+		l.pod.closeSandbox()
 	}
 	m.mu.Lock()
 	if m.lives[sessionID] == l {
@@ -198,8 +204,9 @@ func (m *Manager) Release(sessionID int64) {
 
 // startRun registers the command r as the one running in the pod, so its
 // connections are asked about on its card.
-func (t *turn) startRun(ctx context.Context, r *toolRun, command string) *sandboxRun {
-	s := &sandboxRun{t: t, r: r, command: command}
+func (c *call) startRun(ctx context.Context, command string) *sandboxRun {
+	t := c.t
+	s := &sandboxRun{t: t, r: c.r, command: command}
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	t.l.pod.mu.Lock()
 	t.l.pod.run = s
