@@ -30,18 +30,16 @@ const jobHoldWait = 10 * time.Second
 // jobsBaseline scans the folder before a job starts, when no running job
 // has a scan already; the folder is held.
 func (js *jobs) jobsBaseline(ctx context.Context) {
-	l := js.l
-	lg := l.m.ledger
-	if lg == nil {
-		return
+	if lg := js.l.m.ledger; lg != nil && !js.scanned() {
+		js.rescan(ctx, lg, "scanning the folder before a background job")
 	}
+}
+
+// scanned reports whether the running jobs have a scan of the folder.
+func (js *jobs) scanned() bool {
 	js.mu.Lock()
-	have := js.cp != nil
-	js.mu.Unlock()
-	if have {
-		return
-	}
-	js.rescan(ctx, lg, "scanning the folder before a background job")
+	defer js.mu.Unlock()
+	return js.cp != nil
 }
 
 // sweepJobs records what changed since the running jobs' scan (and a job
@@ -115,13 +113,7 @@ func (js *jobs) rescan(ctx context.Context, lg *ledger.Ledger, doing string) {
 func (js *jobs) recordJobs(ctx context.Context) {
 	l := js.l
 	lg := l.m.ledger
-	if lg == nil {
-		return
-	}
-	js.mu.Lock()
-	have := js.cp != nil
-	js.mu.Unlock()
-	if !have {
+	if lg == nil || !js.scanned() {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, jobHoldWait)
