@@ -4,7 +4,6 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"os"
 	"strings"
 	"text/template"
 
@@ -26,35 +25,17 @@ var agentTemplate = template.Must(template.New("agent").Parse(agentText))
 // session's first turn and whenever the list of them changes.
 func (l *live) loadAgents() customagent.Set {
 	o := l.m.opt.Sandbox
-	home := o.Home
-	if home == "" {
-		home, _ = os.UserHomeDir()
+	set := customagent.Load(o.home(), o.PilotHome, l.root.Dir())
+	var unused []unusable
+	for _, p := range set.Problems {
+		unused = append(unused, unusable{path: p.Path, reason: p.Reason, text: p.String()})
 	}
-	set := customagent.Load(home, o.PilotHome, l.root.Dir())
-	if prev := l.agents.Swap(&set); prev == nil || agentProblems(*prev) != agentProblems(set) {
-		for _, p := range set.Problems {
-			l.m.log.Warn("agent not used", "path", p.Path, "why", p.Reason)
-			l.notice(string(wire.NoticeAgents), p.String()+".", 0)
-		}
-	}
+	found(l, &l.agents, set, unused, wire.NoticeAgents, "agent not used")
 	return set
 }
 
 // currentAgents is what the last turn found (none before the first).
-func (l *live) currentAgents() customagent.Set {
-	if p := l.agents.Load(); p != nil {
-		return *p
-	}
-	return customagent.Set{}
-}
-
-func agentProblems(s customagent.Set) string {
-	var b strings.Builder
-	for _, p := range s.Problems {
-		b.WriteString(p.Path + "\x00" + p.Reason + "\x00")
-	}
-	return b.String()
-}
+func (l *live) currentAgents() customagent.Set { return last(&l.agents) }
 
 // unknownAgent is the result of a task naming no agent of the session.
 func unknownAgent(name string, set customagent.Set) string {
@@ -131,6 +112,6 @@ func (h *helper) agentCall(ctx context.Context, u llm.ContentBlock, id string) (
 		return outcome{text: fmt.Sprintf("The tool %s is not available now.", u.Name), isError: true, status: store.ToolError}, nil
 	}
 	r.refuse = gate.Admit(t.mode, r.tool.Name(), r.tool.ReadOnly())
-	err := t.runOne(ctx, r, t.runChange)
+	err := t.dispatch(ctx, r)
 	return r.out, err
 }

@@ -16,7 +16,8 @@ import (
 
 // checkpointEdit keeps the content before and after of each file an
 // approved change is about to write, as a pending checkpoint.
-func (t *turn) checkpointEdit(ctx context.Context, r *toolRun, plans []*filePlan) (store.Checkpoint, error) {
+func (c *call) checkpointEdit(ctx context.Context, plans []*filePlan) (store.Checkpoint, error) {
+	t, r := c.t, c.r
 	lg := t.l.m.ledger
 	if lg == nil {
 		return store.Checkpoint{}, nil
@@ -66,7 +67,8 @@ func stepLabel(files []ledger.EditFile) string {
 }
 
 // settle finishes a checkpoint by looking at what was written.
-func (t *turn) settle(ctx context.Context, cp store.Checkpoint) {
+func (c *call) settle(ctx context.Context, cp store.Checkpoint) {
+	t := c.t
 	lg := t.l.m.ledger
 	if lg == nil || cp.ID == 0 {
 		return
@@ -84,27 +86,29 @@ func (t *turn) settle(ctx context.Context, cp store.Checkpoint) {
 // beforeCommand scans the project before an approved command runs. A scan
 // that fails does not stop the command; the card says its effects were
 // not recorded.
-func (t *turn) beforeCommand(ctx context.Context) *ledger.Command {
+func (c *call) beforeCommand(ctx context.Context) *ledger.Command {
+	t := c.t
 	lg := t.l.m.ledger
 	if lg == nil {
 		return nil
 	}
-	c, err := lg.BeforeCommand(ctx, t.l.root)
+	scan, err := lg.BeforeCommand(ctx, t.l.root)
 	if err != nil {
 		t.l.m.log.Error("checkpoint before a command", "session", t.l.id, "err", err)
 		t.l.notice("limit", "Pilot could not take a checkpoint before this command ("+err.Error()+"): what it changes is not recorded and cannot be undone from Pilot.", 0)
 	}
-	return c
+	return scan
 }
 
 // afterCommand records what the command changed, and returns the files
 // it changed (relative to the session's folder) for their diagnostics,
 // and what the model is told of those that can run code (runsCodeNote).
-func (t *turn) afterCommand(ctx context.Context, r *toolRun, c *ledger.Command, command string) ([]string, string) {
-	if c == nil {
+func (c *call) afterCommand(ctx context.Context, scan *ledger.Command, command string) ([]string, string) {
+	t, r := c.t, c.r
+	if scan == nil {
 		return nil, ""
 	}
-	cp, err := c.Finish(ctx, t.l.id, r.rec.ID, "$ "+command)
+	cp, err := scan.Finish(ctx, t.l.id, r.rec.ID, "$ "+command)
 	if err != nil {
 		t.l.m.log.Error("checkpoint after a command", "session", t.l.id, "err", err)
 		t.l.notice("limit", "Pilot could not record what this command changed ("+err.Error()+"); it cannot be undone from Pilot.", 0)
@@ -182,7 +186,8 @@ func plainPath(p string) string {
 }
 
 // cards fills the ledger's part of a change-making call's card.
-func (t *turn) cards(ctx context.Context, r *toolRun) {
+func (c *call) cards(ctx context.Context) {
+	t, r := c.t, c.r
 	lg := t.l.m.ledger
 	if lg == nil || r.concurrent() {
 		return

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"pilot/backend/lsp"
+	"pilot/backend/toolname"
 	"pilot/backend/tools"
 	"pilot/backend/wire"
 )
@@ -37,7 +38,8 @@ type Diagnostics interface {
 
 // warmServers starts the language servers of files the model read or
 // proposes to change, while the user reads the proposal.
-func (t *turn) warmServers(paths []string) {
+func (c *call) warmServers(paths []string) {
+	t := c.t
 	if d := t.l.m.diagnostics; d != nil && len(paths) > 0 {
 		d.Warm(t.l.root.Dir(), paths...)
 	}
@@ -67,7 +69,8 @@ type diagState struct {
 // change touched, and ends the call's result with what they said; the
 // card shows it (stored with the call) and the tree's marks follow it.
 // It does nothing when no server is set up or none serves those files.
-func (t *turn) diagnose(ctx context.Context, r *toolRun, paths []string) {
+func (c *call) diagnose(ctx context.Context, paths []string) {
+	t, r := c.t, c.r
 	l := t.l
 	d := l.m.diagnostics
 	if d == nil || len(paths) == 0 || ctx.Err() != nil {
@@ -90,7 +93,7 @@ func (t *turn) diagnose(ctx context.Context, r *toolRun, paths []string) {
 	// tool does not say it.
 	kept := o.Diagnostics[:0:0]
 	for _, d := range o.Diagnostics {
-		if !l.withheld(tools.DiagnosticsTool, d.Path) && !l.withheld("read_file", d.Path) {
+		if !l.withheld(tools.DiagnosticsTool, d.Path) && !l.withheld(toolname.ReadFile, d.Path) {
 			kept = append(kept, d)
 		}
 	}
@@ -270,9 +273,7 @@ func (l *live) countErrors(o lsp.Outcome, changed []string) {
 // errors after its last check ('/'-separated paths relative to its
 // folder); nil when the session has none or is not loaded.
 func (m *Manager) FileErrors(sessionID int64) map[string]int {
-	m.mu.Lock()
-	l := m.lives[sessionID]
-	m.mu.Unlock()
+	l := m.loaded(sessionID)
 	if l == nil {
 		return nil
 	}

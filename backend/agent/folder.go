@@ -21,7 +21,8 @@ const maxDoing = 80
 // and a notice (headless: a line on stderr) say for which session. It
 // returns how long it waited; the error is ctx's when the turn was
 // stopped meanwhile.
-func (t *turn) hold(ctx context.Context, r *toolRun, doing string) (release func(), waited time.Duration, err error) {
+func (c *call) hold(ctx context.Context, doing string) (release func(), waited time.Duration, err error) {
+	t, r := c.t, c.r
 	l := t.l
 	lg := l.m.ledger
 	if lg == nil {
@@ -40,8 +41,8 @@ func (t *turn) hold(ctx context.Context, r *toolRun, doing string) (release func
 		return nil, 0, err
 	}
 	bg, held := context.WithoutCancel(ctx), release
-	l.sweepJobs(bg) // what running jobs changed until now is theirs
-	return func() { l.rebaseJobs(bg); held() }, time.Since(start), nil
+	l.jobs.sweepJobs(bg) // what running jobs changed until now is theirs
+	return func() { l.jobs.rebaseJobs(bg); held() }, time.Since(start), nil
 }
 
 // who names the session for the sessions that wait for it.

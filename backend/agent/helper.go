@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"pilot/backend/customagent"
-	"pilot/backend/gate"
 	"pilot/backend/present"
 	"strings"
 	"sync"
@@ -37,7 +36,7 @@ var helperTemplate = template.Must(template.New("helper").Parse(helperText))
 
 // helperTools are the tools a helper has: the read-only ones that need
 // no one's approval.
-var helperTools = map[string]bool{"list_files": true, "read_file": true, "glob": true, "grep": true}
+var helperTools = customagent.ReadTools
 
 // ownState is what the calls the loop runs itself (task, web_fetch) share
 // within a turn.
@@ -49,26 +48,6 @@ type ownState struct {
 	context int           // tokens of the main agent's last call
 	ask     sync.Mutex    // one web_fetch approval at a time
 	change  sync.Mutex    // one custom agent's change-making call at a time
-}
-
-// runOwn runs the calls the loop handles itself; it reports whether r
-// was one of them.
-func (t *turn) runOwn(ctx context.Context, r *toolRun) bool {
-	switch {
-	case r.tool == nil:
-		return false
-	case r.use.Name == tools.TaskTool:
-		t.runHelper(ctx, r)
-	case r.use.Name == tools.WebFetchTool:
-		t.runFetch(ctx, r)
-	case r.use.Name == tools.JobOutputTool:
-		t.runJobOutput(ctx, r)
-	case r.use.Name == tools.JobStopTool:
-		t.runJobStop(ctx, r)
-	default:
-		return false
-	}
-	return true
 }
 
 // helper is one running helper: its own conversation with the model.
@@ -87,26 +66,33 @@ type helper struct {
 	agent *customagent.Agent
 }
 
-// runHelper runs a task call: a helper agent with its own context and the
+// taskKind: a task call. A helper agent with its own context and the
 // read-only tools answers the prompt, and its answer is the result; with a
 // subagent_type, the custom agent of that name does, with its own prompt,
-// tools and model. Its tool calls are stored and shown under the task's
-// card.
-func (t *turn) runHelper(ctx context.Context, r *toolRun) {
+// tools and model. It asks the gate nothing itself: each of its calls
+// does. Its tool calls are stored and shown under the task's card.
+var taskKind = kind{effect: func(c *call) (tools.Result, error) {
+	c.t.runHelper(c)
+	return tools.Result{}, nil
+}}
+
+// runHelper runs a task call's helper and ends the call with its answer.
+func (t *turn) runHelper(c *call) {
+	ctx, r := c.ctx, c.r
 	p, bad := tools.Params[tools.TaskParams](r.tool, r.use.Input)
 	if bad != nil {
-		r.out = outcome{text: bad.Output, isError: true, status: store.ToolError}
+		c.fail(bad.Output, false)
 		return
 	}
 	if strings.TrimSpace(p.Prompt) == "" {
-		r.out = outcome{text: "The task's prompt is empty: say what the helper should find and report.", isError: true, status: store.ToolError}
+		c.fail("The task's prompt is empty: say what the helper should find and report.", false)
 		return
 	}
 	var custom *customagent.Agent
 	if name := strings.TrimSpace(p.SubagentType); name != "" {
 		a, ok := t.agents.Find(name)
 		if !ok {
-			r.out = outcome{text: unknownAgent(name, t.agents), isError: true, status: store.ToolError}
+			c.fail(unknownAgent(name, t.agents), false)
 			return
 		}
 		custom = &a
@@ -125,7 +111,7 @@ func (t *turn) runHelper(ctx context.Context, r *toolRun) {
 	case t.own.slots <- struct{}{}:
 		defer func() { <-t.own.slots }()
 	case <-ctx.Done():
-		r.out = cancelled(false)
+		c.tell(cancelled(false))
 		return
 	}
 	h := &helper{t: t, parent: r, msgs: []llm.Message{{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock(p.Prompt)}}},
@@ -152,10 +138,11 @@ func (t *turn) runHelper(ctx context.Context, r *toolRun) {
 			h.defs = append(h.defs, def)
 		}
 	}
-	r.out = h.run(ctx)
+	o := h.run(ctx)
 	if note != "" {
-		r.out.text += "\n\n(" + note + ")"
+		o.text += "\n\n(" + note + ")"
 	}
+	c.tell(o)
 }
 
 // run is the helper's loop: call the model, run its tools, until it
@@ -297,9 +284,11 @@ func (h *helper) runTool(ctx context.Context, u llm.ContentBlock) llm.ContentBlo
 	}
 	hr := &toolRun{use: u, view: present.ToolCall(rec, l.registry.Label(u.Name, u.Input))}
 	l.emitTool(hr.view)
-	if hctx, ok := t.preToolUse(ctx, hr); ok {
-		hr.out = h.execute(hctx, u)
-		t.postToolUse(ctx, hr)
+	hc := &call{t: t, ctx: ctx, r: hr}
+	if hctx, ok := t.preToolUse(hc); ok {
+		hc.ctx = hctx
+		h.execute(hc)
+		hc.postToolUse(ctx)
 	}
 	out, v := hr.out, hr.view
 	if err := l.saveHooks(bg, rec.ID, v.Hooks); err != nil {
@@ -323,8 +312,17 @@ func cutHelperResult(text string) string {
 	return text
 }
 
+// helperRead is a helper's call: a read the gate lets run without
+// asking (no one can be asked about a helper's call); the images a tool
+// returns are not shown to it.
+var helperRead = kind{failed: toolFailed, effect: execute,
+	question: func(c *call) (question, bool) {
+		return question{call: c.t.readCall(c.r.use.Name, c.r.use.Input), noAsk: true}, true
+	}}
+
 // execute runs a helper's call if it is one of its tools.
-func (h *helper) execute(ctx context.Context, u llm.ContentBlock) outcome {
+func (h *helper) execute(c *call) {
+	u := c.r.use
 	if !h.tools[u.Name] {
 		names := make([]string, len(h.defs))
 		for i, d := range h.defs {
@@ -335,28 +333,18 @@ func (h *helper) execute(ctx context.Context, u llm.ContentBlock) outcome {
 			who = "The agent " + h.agent.Name
 		}
 		if len(names) == 0 {
-			return outcome{text: fmt.Sprintf("%s cannot call %s: it has no tools. Answer with what you know.", who, u.Name), isError: true, status: store.ToolError}
+			c.fail(fmt.Sprintf("%s cannot call %s: it has no tools. Answer with what you know.", who, u.Name), false)
+			return
 		}
-		return outcome{text: fmt.Sprintf("%s cannot call %s. Its tools are: %s.", who, u.Name, strings.Join(names, ", ")), isError: true, status: store.ToolError}
+		c.fail(fmt.Sprintf("%s cannot call %s. Its tools are: %s.", who, u.Name, strings.Join(names, ", ")), false)
+		return
 	}
-	if ctx.Err() != nil {
-		return cancelled(false)
+	if c.ctx.Err() != nil {
+		c.finish(cancelled(false))
+		return
 	}
-	if d := h.t.judge(ctx, h.t.readCall(u.Name, u.Input)); d.Verdict != gate.Run {
-		return refusedBy(h.t.mode, d)
-	}
-	res, err := h.t.l.registry.Execute(ctx, u.Name, u.Input)
-	switch {
-	case err != nil && ctx.Err() != nil:
-		return cancelled(true)
-	case err != nil:
-		return outcome{text: "The tool failed: " + err.Error(), isError: true, status: store.ToolError}
-	}
-	text := res.Output
-	if len(res.Images) > 0 {
-		text += "\n(A helper is not shown images; the main agent can read this file itself.)"
-	}
-	return outcome{text: text, isError: res.IsError, status: statusOf(res.IsError)}
+	c.helper = true
+	c.perform(&helperRead)
 }
 
 // humanError is an error as the user reads it.

@@ -13,12 +13,13 @@ import (
 	"pilot/backend/llm"
 	"pilot/backend/permission"
 	"pilot/backend/store"
+	"pilot/backend/toolname"
 	"pilot/backend/wire"
 )
 
 // The settings.json hooks (backend/hooks) in the loop:
 //
-//   - PreToolUse runs before a call's gate and review (runOne): a block
+//   - PreToolUse runs before a call's gate and review (dispatch): a block
 //     refuses the call with the hook's reason, which the model reads, and
 //     no review is shown; allow and ask reach the gate (gate.Call.Hook),
 //     which never lets allow beat a deny rule or the sandbox;
@@ -121,14 +122,15 @@ func (l *live) hookInput(e hooks.Event, mode permission.Mode) hooks.Input {
 // multi_patch). It reports the context the call goes on with, carrying
 // their decision for the gate, and false when a hook blocked it (r.out
 // then says why).
-func (t *turn) preToolUse(ctx context.Context, r *toolRun) (context.Context, bool) {
+func (t *turn) preToolUse(c *call) (context.Context, bool) {
+	ctx, r := c.ctx, c.r
 	hs := t.l.hookSet()
 	if !hs.Has(hooks.PreToolUse) {
 		return ctx, true
 	}
-	res := t.runToolHooks(ctx, r, hooks.PreToolUse, hooks.Calls(r.use.Name, r.use.Input, t.l.root.Dir()), "")
+	res := c.runToolHooks(ctx, hooks.PreToolUse, hooks.Calls(r.use.Name, r.use.Input, t.l.root.Dir()), "")
 	if res.Block || res.Halt {
-		t.hookRefused(r, res, "")
+		c.finish(c.hookRefused(res, ""))
 		return ctx, false
 	}
 	return withHookSay(ctx, res.Permission), true
@@ -136,15 +138,16 @@ func (t *turn) preToolUse(ctx context.Context, r *toolRun) (context.Context, boo
 
 // runToolHooks runs event's hooks for each of calls and merges the results
 // onto the card.
-func (t *turn) runToolHooks(ctx context.Context, r *toolRun, e hooks.Event, calls []hooks.Call, output string) hooks.Result {
+func (c *call) runToolHooks(ctx context.Context, e hooks.Event, calls []hooks.Call, output string) hooks.Result {
+	t, r := c.t, c.r
 	hs := t.l.hookSet()
 	var all hooks.Result
 	all.Permission = wire.HookNone
-	for _, c := range calls {
+	for _, hc := range calls {
 		in := t.l.hookInput(e, t.mode)
-		in.ToolName, in.ToolInput, in.ToolUseID = c.Name, c.Input, r.use.ID
+		in.ToolName, in.ToolInput, in.ToolUseID = hc.Name, hc.Input, r.use.ID
 		if e == hooks.PostToolUse {
-			in.ToolResponse = hooks.Response(r.use.Name, c, output, r.out.isError)
+			in.ToolResponse = hooks.Response(r.use.Name, hc, output, r.out.isError)
 		}
 		res := hs.Run(ctx, in)
 		all.Runs = append(all.Runs, res.Runs...)
@@ -179,9 +182,10 @@ func joinLines(a, b string) string {
 	return a + "\n" + b
 }
 
-// hookRefused records a call a PreToolUse hook blocked (or whose hook
-// asked to stop): not run, the hook's reason for the model.
-func (t *turn) hookRefused(r *toolRun, res hooks.Result, when string) {
+// hookRefused is the ending of a call a PreToolUse hook blocked (or whose
+// hook asked to stop): not run, the hook's reason for the model.
+func (c *call) hookRefused(res hooks.Result, when string) outcome {
+	t := c.t
 	reason := res.Reason
 	if reason == "" {
 		reason = res.StopReason
@@ -200,18 +204,19 @@ func (t *turn) hookRefused(r *toolRun, res hooks.Result, when string) {
 			break
 		}
 	}
-	r.out = refusedOutcome(text, by)
+	return refusedOutcome(text, by)
 }
 
 // postToolUse runs the PostToolUse hooks of a call that succeeded and adds
 // what they said to the result the model reads.
-func (t *turn) postToolUse(ctx context.Context, r *toolRun) {
+func (c *call) postToolUse(ctx context.Context) {
+	t, r := c.t, c.r
 	hs := t.l.hookSet()
 	if !hs.Has(hooks.PostToolUse) || r.out.status != store.ToolDone {
 		return
 	}
 	calls := hooks.Calls(r.use.Name, r.use.Input, t.l.root.Dir())
-	res := t.runToolHooks(context.WithoutCancel(ctx), r, hooks.PostToolUse, calls, r.out.text)
+	res := c.runToolHooks(context.WithoutCancel(ctx), hooks.PostToolUse, calls, r.out.text)
 	if res.Block {
 		r.out.text += "\n\nA PostToolUse hook of the user's settings objected to this call's result: " + res.Reason
 	}
@@ -226,11 +231,12 @@ func (t *turn) postToolUse(ctx context.Context, r *toolRun) {
 // landing runs the PreToolUse hooks again on exactly what will land when
 // the user approved only some hunks or edited the change: each such file
 // as a Write of its final content. It reports false when a hook blocked
-// it (r.out then says why).
-func (t *turn) landing(ctx context.Context, r *toolRun, plans []*filePlan) bool {
+// it, with the call's ending.
+func (c *call) landing(ctx context.Context, plans []*filePlan) (outcome, bool) {
+	t := c.t
 	hs := t.l.hookSet()
 	if !hs.Has(hooks.PreToolUse) {
-		return true
+		return outcome{}, true
 	}
 	var calls []hooks.Call
 	for _, f := range plans {
@@ -238,17 +244,16 @@ func (t *turn) landing(ctx context.Context, r *toolRun, plans []*filePlan) bool 
 			continue
 		}
 		in, _ := json.Marshal(map[string]string{"path": f.change.Path, "content": f.final})
-		calls = append(calls, hooks.Calls("write_file", in, t.l.root.Dir())...)
+		calls = append(calls, hooks.Calls(toolname.WriteFile, in, t.l.root.Dir())...)
 	}
 	if len(calls) == 0 {
-		return true
+		return outcome{}, true
 	}
-	res := t.runToolHooks(ctx, r, hooks.PreToolUse, calls, "")
+	res := c.runToolHooks(ctx, hooks.PreToolUse, calls, "")
 	if res.Block || res.Halt {
-		t.hookRefused(r, res, " as the user approved it (only some hunks, or edited)")
-		return false
+		return c.hookRefused(res, " as the user approved it (only some hunks, or edited)"), false
 	}
-	return true
+	return outcome{}, true
 }
 
 // hookNotices shows the runs of an event that has no tool card, one
@@ -422,9 +427,7 @@ func (t *turn) preCompact(ctx context.Context, forced bool) {
 // notification runs the Notification hooks when Pilot waits for the
 // user's decision, in the background (a notifier must not hold the turn).
 func (m *Manager) notification(session int64, a wire.Approval) {
-	m.mu.Lock()
-	l := m.lives[session]
-	m.mu.Unlock()
+	l := m.loaded(session)
 	if l == nil || !l.hookSet().Has(hooks.Notification) {
 		return
 	}

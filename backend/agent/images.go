@@ -74,7 +74,8 @@ func (m *Manager) userImages(ctx context.Context, sessionID int64, images []Imag
 
 // toolImages stores the images a tool returned; the outcome releases them
 // once the tool results are saved.
-func (t *turn) toolImages(res tools.Result, out *outcome) {
+func (c *call) toolImages(res tools.Result, out *outcome) {
+	t := c.t
 	for _, img := range res.Images {
 		b, release, err := t.l.m.keepImage(img.MediaType, img.Data)
 		if err != nil {

@@ -28,6 +28,7 @@ var ErrNoJob = errors.New("no such background job")
 // the order they started. Its ids are "1", "2", ... for the life of the
 // Manager.
 type jobs struct {
+	l      *live // the session they are of
 	mu     sync.Mutex
 	next   int
 	list   []*job
@@ -74,11 +75,16 @@ func (m *Manager) jobsLimit() int {
 
 // running returns the session's running jobs, oldest first.
 func (js *jobs) running() []*job {
+	return js.where(func(j *job) bool { return j.view().State == wire.JobRunning })
+}
+
+// where returns the session's jobs that keep says, oldest first.
+func (js *jobs) where(keep func(*job) bool) []*job {
 	js.mu.Lock()
 	defer js.mu.Unlock()
 	var out []*job
 	for _, j := range js.list {
-		if j.view().State == wire.JobRunning {
+		if keep(j) {
 			out = append(out, j)
 		}
 	}
@@ -89,15 +95,7 @@ func (js *jobs) running() []*job {
 // the running ones, and one that ended until its end is recorded (else a
 // sweep in between would find no owner and drop what it changed).
 func (js *jobs) owners() []*job {
-	js.mu.Lock()
-	defer js.mu.Unlock()
-	var out []*job
-	for _, j := range js.list {
-		if j.view().State == wire.JobRunning || !j.recorded.Load() {
-			out = append(out, j)
-		}
-	}
-	return out
+	return js.where(func(j *job) bool { return j.view().State == wire.JobRunning || !j.recorded.Load() })
 }
 
 // get returns the job of id, or nil.
@@ -125,7 +123,8 @@ func (js *jobs) ids() string {
 
 // full returns the sentence for the model when the session already runs
 // as many jobs as it may, naming them; "" when one more may start.
-func (l *live) jobsFull() string {
+func (js *jobs) jobsFull() string {
+	l := js.l
 	run := l.jobs.running()
 	limit := l.m.jobsLimit()
 	if len(run) < limit {
@@ -141,8 +140,8 @@ func (l *live) jobsFull() string {
 
 // startJob starts the approved background command p as the session's
 // next job, in sess (the pod) or on the host when sess is nil.
-func (l *live) startJob(ctx context.Context, r *toolRun, p *tools.Proposal, sess *sandbox.Session) (*job, error) {
-	js := &l.jobs
+func (js *jobs) startJob(ctx context.Context, r *toolRun, p *tools.Proposal, sess *sandbox.Session) (*job, error) {
+	l := js.l
 	js.mu.Lock()
 	if js.closed {
 		js.mu.Unlock()
@@ -165,7 +164,7 @@ func (l *live) startJob(ctx context.Context, r *toolRun, p *tools.Proposal, sess
 	js.list = append(js.list, j)
 	closed := js.closed
 	js.mu.Unlock()
-	l.emitJob(j)
+	l.jobs.emitJob(j)
 	l.m.jobsWG.Add(1)
 	go j.watch()
 	if closed { // the session was released while it started
@@ -209,9 +208,9 @@ func (j *job) watch() {
 		close(j.firstLine)
 	}
 	j.mu.Unlock()
-	j.l.jobEnded()
+	j.l.jobs.jobEnded()
 	j.recorded.Store(true)
-	j.l.emitJob(j)
+	j.l.jobs.emitJob(j)
 	close(j.over)
 }
 
@@ -260,14 +259,16 @@ func (j *job) held() wire.JobOutput {
 	return wire.JobOutput{Job: v, Text: string(text), Start: start, Cut: start > 0}
 }
 
-func (l *live) emitJob(j *job) {
+func (js *jobs) emitJob(j *job) {
+	l := js.l
 	v := j.view()
 	l.send(wire.AgentJob, func(q wire.Seq) any { return wire.JobPayload{Seq: q, Job: v} })
 }
 
 // stopJobs stops every running job of the session at once and waits for
 // them; it returns the jobs it stopped.
-func (l *live) stopJobs(ctx context.Context) []wire.Job {
+func (js *jobs) stopJobs(ctx context.Context) []wire.Job {
+	l := js.l
 	run := l.jobs.running()
 	var wg sync.WaitGroup
 	for _, j := range run {
@@ -286,11 +287,12 @@ func (l *live) stopJobs(ctx context.Context) []wire.Job {
 }
 
 // closeJobs stops the session's jobs for good: none starts after it.
-func (l *live) closeJobs(ctx context.Context) {
+func (js *jobs) closeJobs(ctx context.Context) {
+	l := js.l
 	l.jobs.mu.Lock()
 	l.jobs.closed = true
 	l.jobs.mu.Unlock()
-	l.stopJobs(ctx)
+	l.jobs.stopJobs(ctx)
 }
 
 // Jobs returns a session's background jobs, running and ended, oldest
@@ -347,7 +349,7 @@ func (m *Manager) StopJobs(ctx context.Context, sessionID int64) []wire.Job {
 	if l == nil {
 		return nil
 	}
-	return l.stopJobs(ctx)
+	return l.jobs.stopJobs(ctx)
 }
 
 // RunningJobs returns the running jobs of every session (the quit

@@ -85,8 +85,8 @@ func BenchmarkJobScansPerChange(b *testing.B) {
 		if err := os.WriteFile(filepath.Join(h.dir, "changed.txt"), []byte(strconv.Itoa(i)), 0o644); err != nil {
 			b.Fatal(err)
 		}
-		l.sweepJobs(ctx)
-		l.rebaseJobs(ctx)
+		l.jobs.sweepJobs(ctx)
+		l.jobs.rebaseJobs(ctx)
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(len(files)), "files")

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"pilot/backend/ledger"
 	"pilot/backend/wire"
 )
 
@@ -28,40 +29,33 @@ const jobHoldWait = 10 * time.Second
 
 // jobsBaseline scans the folder before a job starts, when no running job
 // has a scan already; the folder is held.
-func (l *live) jobsBaseline(ctx context.Context) {
-	lg := l.m.ledger
-	if lg == nil {
-		return
+func (js *jobs) jobsBaseline(ctx context.Context) {
+	if lg := js.l.m.ledger; lg != nil && !js.scanned() {
+		js.rescan(ctx, lg, "scanning the folder before a background job")
 	}
-	l.jobs.mu.Lock()
-	have := l.jobs.cp != nil
-	l.jobs.mu.Unlock()
-	if have {
-		return
-	}
-	cp, err := lg.BeforeCommand(ctx, l.root)
-	if err != nil {
-		l.m.log.Warn("scanning the folder before a background job", "session", l.id, "err", err)
-		return
-	}
-	l.jobs.mu.Lock()
-	l.jobs.cp = cp
-	l.jobs.mu.Unlock()
+}
+
+// scanned reports whether the running jobs have a scan of the folder.
+func (js *jobs) scanned() bool {
+	js.mu.Lock()
+	defer js.mu.Unlock()
+	return js.cp != nil
 }
 
 // sweepJobs records what changed since the running jobs' scan (and a job
 // that ended, until its end is recorded), attributed to them, and scans again while any
 // still runs. The folder is held.
-func (l *live) sweepJobs(ctx context.Context) {
+func (js *jobs) sweepJobs(ctx context.Context) {
+	l := js.l
 	lg := l.m.ledger
 	if lg == nil {
 		return
 	}
-	owners := l.jobs.owners()
-	l.jobs.mu.Lock()
-	cp := l.jobs.cp
-	l.jobs.cp = nil
-	l.jobs.mu.Unlock()
+	owners := js.owners()
+	js.mu.Lock()
+	cp := js.cp
+	js.cp = nil
+	js.mu.Unlock()
 	if cp != nil && len(owners) > 0 {
 		label, callID := jobsLabel(owners)
 		saved, err := cp.Finish(ctx, l.id, callID, label)
@@ -80,44 +74,46 @@ func (l *live) sweepJobs(ctx context.Context) {
 			}
 		}
 	}
-	l.rebaseJobs(ctx)
+	js.rebaseJobs(ctx)
 }
 
 // rebaseJobs scans the folder again for the running jobs (after a change
 // the session made, which is not theirs); none running: no scan is kept.
 // The folder is held.
-func (l *live) rebaseJobs(ctx context.Context) {
+func (js *jobs) rebaseJobs(ctx context.Context) {
+	l := js.l
 	lg := l.m.ledger
 	if lg == nil {
 		return
 	}
-	if len(l.jobs.running()) == 0 {
-		l.jobs.mu.Lock()
-		l.jobs.cp = nil
-		l.jobs.mu.Unlock()
+	if len(js.running()) == 0 {
+		js.mu.Lock()
+		js.cp = nil
+		js.mu.Unlock()
 		return
 	}
-	cp, err := lg.BeforeCommand(ctx, l.root)
+	js.rescan(ctx, lg, "scanning the folder for the background jobs")
+}
+
+// rescan scans the folder as the running jobs' file effects are measured
+// from; when it cannot, none is kept (what they change is not recorded).
+func (js *jobs) rescan(ctx context.Context, lg *ledger.Ledger, doing string) {
+	cp, err := lg.BeforeCommand(ctx, js.l.root)
 	if err != nil {
-		l.m.log.Warn("scanning the folder for the background jobs", "session", l.id, "err", err)
+		js.l.m.log.Warn(doing, "session", js.l.id, "err", err)
 	}
-	l.jobs.mu.Lock()
-	l.jobs.cp = cp
-	l.jobs.mu.Unlock()
+	js.mu.Lock()
+	js.cp = cp
+	js.mu.Unlock()
 }
 
 // recordJobs takes the folder and records what the jobs changed (the
 // running ones, and one that just ended): at a turn's end, and when a job
 // ends.
-func (l *live) recordJobs(ctx context.Context) {
+func (js *jobs) recordJobs(ctx context.Context) {
+	l := js.l
 	lg := l.m.ledger
-	if lg == nil {
-		return
-	}
-	l.jobs.mu.Lock()
-	have := l.jobs.cp != nil
-	l.jobs.mu.Unlock()
-	if !have {
+	if lg == nil || !js.scanned() {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, jobHoldWait)
@@ -128,11 +124,11 @@ func (l *live) recordJobs(ctx context.Context) {
 		return
 	}
 	defer release()
-	l.sweepJobs(ctx)
+	js.sweepJobs(ctx)
 }
 
 // jobEnded records what an ended job changed.
-func (l *live) jobEnded() { l.recordJobs(context.Background()) }
+func (js *jobs) jobEnded() { js.recordJobs(context.Background()) }
 
 // jobsWho names the jobs in a sentence: "The background job 1", "The
 // background jobs 1, 2".

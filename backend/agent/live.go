@@ -53,9 +53,9 @@ type live struct {
 	started     bool      // a turn ran in this process (SessionStart ran; SessionEnd runs)
 	diag        diagState // missing servers told, files with errors (diagnostics.go)
 
-	ruled  atomic.Pointer[[]permission.Rule] // the rules the gate read last (Withheld)
-	skills atomic.Pointer[skills.Set]        // the skills the last turn found (loadSkills)
-	agents atomic.Pointer[customagent.Set]   // the custom agents the last turn found (loadAgents)
+	ruled  atomic.Pointer[[]permission.Rule]          // the rules the gate read last (Withheld)
+	skills atomic.Pointer[lastFound[skills.Set]]      // the skills the last turn found (loadSkills)
+	agents atomic.Pointer[lastFound[customagent.Set]] // the custom agents the last turn found (loadAgents)
 
 	// notRead: the instruction files the last turn did not read (tellNotRead).
 	notRead atomic.Pointer[string]

@@ -223,9 +223,9 @@ func (n notifier) Asked(session int64, a wire.Approval) {
 	n.m.out.send(session, wire.AgentApproval, func(s wire.Seq) any { return wire.ApprovalPayload{Seq: s, Approval: a} })
 }
 
-func (n notifier) Done(session int64, id, outcome string) {
+func (n notifier) Done(session int64, id string, outcome wire.ApprovalOutcome) {
 	n.m.out.send(session, wire.AgentApprovalDone, func(s wire.Seq) any {
-		return wire.ApprovalDonePayload{Seq: s, ApprovalID: id, Outcome: wire.ApprovalOutcome(outcome)}
+		return wire.ApprovalDonePayload{Seq: s, ApprovalID: id, Outcome: outcome}
 	})
 }
 
@@ -305,11 +305,9 @@ func (m *Manager) begin(l *live) (context.Context, error) {
 }
 
 // Cancel stops the session's running turn, if any: the stream stops, a
-// running command is killed, pending approvals are withdrawn.
+// running command is killed, pending approvals are cancelled.
 func (m *Manager) Cancel(sessionID int64) {
-	m.mu.Lock()
-	l := m.lives[sessionID]
-	m.mu.Unlock()
+	l := m.loaded(sessionID)
 	if l == nil {
 		return
 	}
@@ -324,9 +322,7 @@ func (m *Manager) Cancel(sessionID int64) {
 // Running reports whether a turn (or a compaction) of the session runs
 // or is starting.
 func (m *Manager) Running(sessionID int64) bool {
-	m.mu.Lock()
-	l := m.lives[sessionID]
-	m.mu.Unlock()
+	l := m.loaded(sessionID)
 	if l == nil {
 		return false
 	}
@@ -337,9 +333,7 @@ func (m *Manager) Running(sessionID int64) bool {
 
 // State returns the session's state (idle for a session with no turn yet).
 func (m *Manager) State(sessionID int64) State {
-	m.mu.Lock()
-	l := m.lives[sessionID]
-	m.mu.Unlock()
+	l := m.loaded(sessionID)
 	if l == nil {
 		return Idle
 	}
@@ -409,14 +403,14 @@ func (m *Manager) Close() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			l.closeJobs(context.Background()) // recorded in the ledger, then ended
+			l.jobs.closeJobs(context.Background()) // recorded in the ledger, then ended
 		}()
 	}
 	wg.Wait()
 	m.jobsWG.Wait()
 	for _, l := range lives {
 		l.sessionEnd(context.Background(), "prompt_input_exit")
-		l.closeSandbox() // no pod is left behind
+		l.pod.closeSandbox() // no pod is left behind
 	}
 	m.out.flush()
 }
@@ -440,9 +434,7 @@ func discarded(sess store.Session) error {
 
 // live returns the in-memory side of a session, loading it on first use.
 func (m *Manager) live(ctx context.Context, sessionID int64) (*live, error) {
-	m.mu.Lock()
-	l := m.lives[sessionID]
-	m.mu.Unlock()
+	l := m.loaded(sessionID)
 	if l != nil {
 		return l, nil
 	}
@@ -478,6 +470,7 @@ func (m *Manager) live(ctx context.Context, sessionID int64) (*live, error) {
 		reads:    reads,
 		calib:    1,
 	}
+	l.pod.l, l.jobs.l = l, l
 	deps := tools.Deps{Root: root, Reads: reads, Env: m.opt.Env, MCP: servers, Withheld: l.withheld, Skills: l.currentSkills, Agents: l.currentAgents}
 	if m.diagnostics != nil {
 		deps.Diagnostics = l.diagnosticsTool

@@ -46,21 +46,6 @@ func (t *turn) systemPrompt() string {
 // a turn holds from its next model call.
 func (t *turn) setMode() { t.mode = t.l.approvalMode(t.sess) }
 
-// refusedOutcome is the outcome of a call the gate refused; by says who
-// (store.Refused*).
-func refusedOutcome(text, by string) outcome {
-	return outcome{text: text, isError: true, status: store.ToolRejected, approval: store.ApprovalRejected, refusedBy: by}
-}
-
-// admitRefuser is who refused a call gate.Admit refused under mode: plan
-// mode (a change or command), or the mode (present_plan outside plan mode).
-func admitRefuser(mode permission.Mode) string {
-	if mode == permission.ModePlan {
-		return store.RefusedPlan
-	}
-	return store.RefusedMode
-}
-
 // afterSessionTool publishes what a session tool changed: a new task
 // list (agent:todos).
 func (t *turn) afterSessionTool(r *toolRun) {

@@ -21,7 +21,8 @@ const worktreeGitNote = "The repository is read-only to commands of a worktree s
 // Without a usable git on the machine, only the project's .git (or the
 // placeholder where it has none) is known: commands still cannot write
 // or make one.
-func (l *live) sandboxGit(p *sandbox.Policy) {
+func (p *pod) sandboxGit(policy *sandbox.Policy) {
+	l := p.l
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	g, err := git.Find(ctx)
@@ -33,8 +34,8 @@ func (l *live) sandboxGit(p *sandbox.Policy) {
 	if err != nil {
 		l.m.log.Warn("git folders for the session's sandbox", "session", l.id, "err", err)
 	}
-	p.Git = sandbox.GitPaths{ReadOnly: paths.ReadOnly, Placeholder: paths.Placeholder, Note: folderGitNote}
+	policy.Git = sandbox.GitPaths{ReadOnly: paths.ReadOnly, Placeholder: paths.Placeholder, Note: folderGitNote}
 	if l.worktree {
-		p.Git.Note = worktreeGitNote
+		policy.Git.Note = worktreeGitNote
 	}
 }

@@ -1,8 +1,6 @@
 package agent
 
 import (
-	"os"
-
 	"pilot/backend/mcp"
 	"pilot/backend/settingsjson"
 )
@@ -17,13 +15,10 @@ import (
 // sandbox: false. One made later (a .claude/ a command creates) stays
 // writable until the session's next pod, and runs nothing until the user
 // trusts it, its scripts included (see docs/ARCHITECTURE.md, "Hooks").
-func (l *live) guarded() []string {
+func (p *pod) guarded() []string {
+	l := p.l
 	o := l.m.opt.Sandbox
-	home := o.Home
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
 	dir := l.root.Dir()
-	files := settingsjson.LoadRun(home, o.PilotHome, l.project.Path, dir)
+	files := settingsjson.LoadRun(o.home(), o.PilotHome, l.project.Path, dir)
 	return append(settingsjson.Guarded(dir, files), mcp.ProjectPath(dir))
 }

@@ -334,22 +334,22 @@ func TestSandboxNetworkDecide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := l.decideHost(ctx, "ok.example", 443); err != nil {
+	if err := l.pod.decide(ctx, "ok.example", 443); err != nil {
 		t.Errorf("an approved host was refused: %v", err)
 	}
-	if err := l.decideHost(ctx, "OK.example.", 443); err != nil {
+	if err := l.pod.decide(ctx, "OK.example.", 443); err != nil {
 		t.Errorf("the host allowed always was refused: %v", err)
 	}
-	if err := l.decideHost(ctx, "once.example", 8080); err != nil {
+	if err := l.pod.decide(ctx, "once.example", 8080); err != nil {
 		t.Errorf("a host allowed once was refused: %v", err)
 	}
-	if err := l.decideHost(ctx, "once.example", 443); err != nil {
+	if err := l.pod.decide(ctx, "once.example", 443); err != nil {
 		t.Errorf("the host allowed once earlier in the session was refused: %v", err)
 	}
-	if err := l.decideHost(ctx, "evil.example", 443); err == nil || !strings.Contains(err.Error(), "sandbox") || !strings.Contains(err.Error(), "evil.example") {
+	if err := l.pod.decide(ctx, "evil.example", 443); err == nil || !strings.Contains(err.Error(), "sandbox") || !strings.Contains(err.Error(), "evil.example") {
 		t.Errorf("a denied host: %v", err)
 	}
-	if err := l.decideHost(ctx, "no.example", 80); err == nil || !strings.Contains(err.Error(), "no.example:80") {
+	if err := l.pod.decide(ctx, "no.example", 80); err == nil || !strings.Contains(err.Error(), "no.example:80") {
 		t.Errorf("a host the user refused: %v", err)
 	}
 	mu.Lock()
@@ -391,7 +391,7 @@ func TestSandboxNetworkDecide(t *testing.T) {
 	if card := lastCard(h, "c1"); card.Status != wire.ToolDone || card.Sandbox == nil || len(card.Sandbox.Blocked) != 2 {
 		t.Errorf("card %+v", card)
 	}
-	if err := l.decideHost(ctx, "ok.example", 443); err == nil || !strings.Contains(err.Error(), "no command") {
+	if err := l.pod.decide(ctx, "ok.example", 443); err == nil || !strings.Contains(err.Error(), "no command") {
 		t.Errorf("a connection with no command running: %v", err)
 	}
 }

@@ -1,8 +1,8 @@
 package agent
 
 import (
-	"os"
-	"strings"
+	"slices"
+	"sync/atomic"
 
 	"pilot/backend/skills"
 	"pilot/backend/wire"
@@ -16,32 +16,49 @@ import (
 // changes.
 func (l *live) loadSkills() skills.Set {
 	o := l.m.opt.Sandbox
-	home := o.Home
-	if home == "" {
-		home, _ = os.UserHomeDir()
+	set := skills.Load(o.home(), o.PilotHome, l.root.Dir())
+	var unused []unusable
+	for _, p := range set.Problems {
+		unused = append(unused, unusable{path: p.Path, reason: p.Reason, text: p.String()})
 	}
-	set := skills.Load(home, o.PilotHome, l.root.Dir())
-	if prev := l.skills.Swap(&set); prev == nil || problemKey(*prev) != problemKey(set) {
-		for _, p := range set.Problems {
-			l.m.log.Warn("skill not used", "path", p.Path, "why", p.Reason)
-			l.notice(string(wire.NoticeSkills), p.String()+".", 0)
-		}
-	}
+	found(l, &l.skills, set, unused, wire.NoticeSkills, "skill not used")
 	return set
 }
 
 // currentSkills is what the last turn found (none before the first).
-func (l *live) currentSkills() skills.Set {
-	if p := l.skills.Load(); p != nil {
-		return *p
-	}
-	return skills.Set{}
+func (l *live) currentSkills() skills.Set { return last(&l.skills) }
+
+// unusable is a file a turn found that cannot be used (a skill, a custom
+// agent), and why.
+type unusable struct{ path, reason, text string }
+
+// lastFound is what a turn found (skills, custom agents) with the files it
+// could not use.
+type lastFound[S any] struct {
+	set    S
+	unused []unusable
 }
 
-func problemKey(s skills.Set) string {
-	var b strings.Builder
-	for _, p := range s.Problems {
-		b.WriteString(p.Path + "\x00" + p.Reason + "\x00")
+// found keeps what the turn found in at and tells the user each file that
+// cannot be used, at the session's first turn and whenever the list of
+// them changes.
+func found[S any](l *live, at *atomic.Pointer[lastFound[S]], set S, unused []unusable, kind wire.NoticeKind, log string) {
+	prev := at.Swap(&lastFound[S]{set: set, unused: unused})
+	same := func(a, b unusable) bool { return a.path == b.path && a.reason == b.reason }
+	if prev != nil && slices.EqualFunc(prev.unused, unused, same) {
+		return
 	}
-	return b.String()
+	for _, u := range unused {
+		l.m.log.Warn(log, "path", u.path, "why", u.reason)
+		l.notice(string(kind), u.text+".", 0)
+	}
+}
+
+// last is what the last turn found (none before the first).
+func last[S any](at *atomic.Pointer[lastFound[S]]) S {
+	if p := at.Load(); p != nil {
+		return p.set
+	}
+	var none S
+	return none
 }

@@ -38,14 +38,11 @@ const (
 //     and the usage it cost;
 //   - turn_context.go: fitting the history to the context window, and
 //     compaction;
-//   - turn_tools.go: dispatching the answer's tool calls, and the gate and
-//     approvals each call passes;
-//   - turn_files.go: file edits, reviewed as changes (checkpoint.go records
-//     them in the ledger);
-//   - turn_command.go: shell commands, and the OS sandbox they run in;
-//   - turn_remote.go: calls served outside the project: web_fetch and MCP;
-//   - plan.go, helper.go, images.go: plan mode, the task tool's helper, and
-//     images in results.
+//   - pipeline.go: the answer's tool calls, each taken through the one
+//     path of a call (dispatch); a call in that path is a call
+//     (gatekeeping.go: the gate and approvals; kinds.go and kind_*.go:
+//     each tool kind's declaration and effect; checkpoint.go: the ledger);
+//   - plan.go, helper.go: plan mode, the task tool's helper.
 type turn struct {
 	mcpSeen  map[string]bool // MCP servers whose tools the last model call offered
 	mcpLost  map[string]bool // of those, the ones gone since
@@ -95,8 +92,8 @@ func (l *live) run(ctx context.Context, user []llm.ContentBlock) {
 		}
 		l.m.out.global(wire.SessionUpdated, wire.SessionPayload{Session: present.Session(sess)})
 	}
-	l.recordJobs(bg) // what the running jobs changed in this turn
-	l.idleSandbox()
+	l.jobs.recordJobs(bg) // what the running jobs changed in this turn
+	l.pod.idleSandbox()
 	l.setState(state)
 	l.send(wire.AgentTurnDone, func(q wire.Seq) any { return wire.TurnDonePayload{Seq: q, Reason: wire.TurnEndReason(reason)} })
 	if untitled && l.m.opt.Titles && reason != ReasonError {
@@ -286,17 +283,13 @@ func (t *turn) checkBudget(ctx context.Context) Reason {
 	}
 	l.notice("budget", "The session reached its budget ("+sp.over+"). The turn is paused until you decide.", 0)
 	l.setState(AwaitingApproval)
-	d := t.judge(ctx, gate.Call{Budget: true})
-	ans, err := t.ask(ctx, nil, d, wire.Approval{
+	c := &call{t: t, ctx: ctx, owned: true} // the turn's own question, on no tool call
+	if !c.permit(question{call: gate.Call{Budget: true}, card: wire.Approval{
 		Command: fmt.Sprintf("Continue past the session budget (%s) for another budget's worth?", sp.over),
-	})
-	if err != nil {
-		if ctx.Err() != nil {
+	}}) {
+		if c.ended.status == store.ToolCancelled && ctx.Err() != nil {
 			return ReasonCancelled
 		}
-		return ReasonBudget
-	}
-	if !ans.Command.Approve {
 		return ReasonBudget
 	}
 	l.mu.Lock()

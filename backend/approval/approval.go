@@ -22,15 +22,6 @@ import (
 	"pilot/backend/wire"
 )
 
-// Outcomes reported to the Notifier.
-const (
-	Approved  = "approved"
-	Partial   = "partial"
-	Edited    = "edited"
-	Rejected  = "rejected"
-	Cancelled = "cancelled"
-)
-
 var (
 	// ErrNotPending: no pending approval has that id (never asked, already
 	// decided, or cancelled).
@@ -46,7 +37,7 @@ var (
 // Notifier hears about approvals as they start and end.
 type Notifier interface {
 	Asked(sessionID int64, a wire.Approval)
-	Done(sessionID int64, approvalID, outcome string)
+	Done(sessionID int64, approvalID string, outcome wire.ApprovalOutcome)
 }
 
 // Answer is the user's decision: Change for a change, Command for every
@@ -54,7 +45,7 @@ type Notifier interface {
 type Answer struct {
 	Change  *wire.ChangeDecision
 	Command *wire.CommandDecision
-	Outcome string
+	Outcome wire.ApprovalOutcome
 }
 
 type pending struct {
@@ -115,7 +106,7 @@ func (b *Broker) ask(ctx context.Context, sessionID int64, a wire.Approval, chan
 		return ans, nil
 	case <-ctx.Done():
 		if b.take(p) {
-			b.notify.Done(p.session, p.approval.ID, Cancelled)
+			b.notify.Done(p.session, p.approval.ID, wire.OutcomeCancelled)
 			return Answer{}, ctx.Err()
 		}
 		// An answer won the race and is already on its way.
@@ -156,9 +147,9 @@ func (b *Broker) DecideChange(id string, d wire.ChangeDecision) error {
 // DecideCommand answers a pending yes/no approval of any kind but change.
 func (b *Broker) DecideCommand(id string, d wire.CommandDecision) error {
 	return b.decide(id, false, func(*pending) (Answer, error) {
-		outcome := Rejected
+		outcome := wire.OutcomeRejected
 		if d.Approve {
-			outcome = Approved
+			outcome = wire.OutcomeApproved
 		}
 		return Answer{Command: &d, Outcome: outcome}, nil
 	})

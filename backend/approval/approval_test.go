@@ -26,9 +26,9 @@ func (r *record) Asked(_ int64, a wire.Approval) {
 	r.ready <- a
 }
 
-func (r *record) Done(_ int64, id, outcome string) {
+func (r *record) Done(_ int64, id string, outcome wire.ApprovalOutcome) {
 	r.mu.Lock()
-	r.done = append(r.done, id+":"+outcome)
+	r.done = append(r.done, id+":"+string(outcome))
 	r.mu.Unlock()
 }
 
@@ -114,14 +114,14 @@ func TestChangeDecisions(t *testing.T) {
 	edited := "x"
 	cases := []struct {
 		d       wire.ChangeDecision
-		outcome string
+		outcome wire.ApprovalOutcome
 		err     error
 	}{
-		{wire.ChangeDecision{Files: []wire.FileDecision{{Path: "a.go", Hunks: []bool{true, true, true}}, {Path: "b.go", Hunks: []bool{true}}}}, Approved, nil},
-		{wire.ChangeDecision{Files: []wire.FileDecision{{Path: "a.go", Hunks: []bool{true, false, true}}, {Path: "b.go", Hunks: []bool{true}}}}, Partial, nil},
-		{wire.ChangeDecision{Files: []wire.FileDecision{{Path: "a.go", Hunks: []bool{true, true, true}}}}, Partial, nil},
-		{wire.ChangeDecision{Feedback: "no"}, Rejected, nil},
-		{wire.ChangeDecision{Files: []wire.FileDecision{{Path: "a.go", EditedText: &edited}}}, Edited, nil},
+		{wire.ChangeDecision{Files: []wire.FileDecision{{Path: "a.go", Hunks: []bool{true, true, true}}, {Path: "b.go", Hunks: []bool{true}}}}, wire.OutcomeApproved, nil},
+		{wire.ChangeDecision{Files: []wire.FileDecision{{Path: "a.go", Hunks: []bool{true, false, true}}, {Path: "b.go", Hunks: []bool{true}}}}, wire.OutcomePartial, nil},
+		{wire.ChangeDecision{Files: []wire.FileDecision{{Path: "a.go", Hunks: []bool{true, true, true}}}}, wire.OutcomePartial, nil},
+		{wire.ChangeDecision{Feedback: "no"}, wire.OutcomeRejected, nil},
+		{wire.ChangeDecision{Files: []wire.FileDecision{{Path: "a.go", EditedText: &edited}}}, wire.OutcomeEdited, nil},
 		{wire.ChangeDecision{Files: []wire.FileDecision{{Path: "c.go", Hunks: []bool{true}}}}, "", ErrBadDecision},
 		{wire.ChangeDecision{Files: []wire.FileDecision{{Path: "a.go", Hunks: []bool{true}}}}, "", ErrBadDecision},
 		{wire.ChangeDecision{Files: []wire.FileDecision{{Path: "b.go", Hunks: []bool{true}}, {Path: "b.go", Hunks: []bool{true}}}}, "", ErrBadDecision},
@@ -154,7 +154,7 @@ func TestChangeDecisions(t *testing.T) {
 		if err != nil || r.err != nil || r.ans.Outcome != c.outcome || r.ans.Change == nil {
 			t.Errorf("case %d: %v %+v", i, err, r)
 		}
-		if d := rec.doneList(); len(d) != 1 || d[0] != a.ID+":"+c.outcome {
+		if d := rec.doneList(); len(d) != 1 || d[0] != a.ID+":"+string(c.outcome) {
 			t.Errorf("case %d: done %v", i, d)
 		}
 	}
@@ -188,10 +188,10 @@ func TestCancel(t *testing.T) {
 	if err := b.DecideCommand(oa.ID, wire.CommandDecision{}); err != nil {
 		t.Fatal(err)
 	}
-	if r := <-other; r.err != nil || r.ans.Outcome != Rejected {
+	if r := <-other; r.err != nil || r.ans.Outcome != wire.OutcomeRejected {
 		t.Errorf("%+v", r)
 	}
-	want := []string{a.ID + ":" + Cancelled, oa.ID + ":" + Rejected}
+	want := []string{a.ID + ":" + string(wire.OutcomeCancelled), oa.ID + ":" + string(wire.OutcomeRejected)}
 	if d := rec.doneList(); len(d) != 2 || d[0] != want[0] || d[1] != want[1] {
 		t.Errorf("done %v want %v", d, want)
 	}
@@ -244,7 +244,7 @@ func TestKinds(t *testing.T) {
 		if err := b.DecideCommand(a.ID, wire.CommandDecision{Approve: true}); err != nil {
 			t.Fatalf("%s: %v", kind, err)
 		}
-		if ans := <-done; ans.Command == nil || !ans.Command.Approve || ans.Outcome != Approved {
+		if ans := <-done; ans.Command == nil || !ans.Command.Approve || ans.Outcome != wire.OutcomeApproved {
 			t.Errorf("%s: answer %+v", kind, ans)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 // outcome: edited when any file was edited, approved when every hunk of
 // every file is approved, rejected when none is, partial otherwise. A file
 // the decision leaves out is rejected.
-func check(c wire.ChangeView, d wire.ChangeDecision) (string, error) {
+func check(c wire.ChangeView, d wire.ChangeDecision) (wire.ApprovalOutcome, error) {
 	byPath := map[string]wire.FileChange{}
 	for _, f := range c.Files {
 		byPath[f.Path] = f
@@ -45,11 +45,11 @@ func check(c wire.ChangeView, d wire.ChangeDecision) (string, error) {
 	}
 	switch {
 	case edited:
-		return Edited, nil
+		return wire.OutcomeEdited, nil
 	case yes == total && len(decided) == len(c.Files):
-		return Approved, nil
+		return wire.OutcomeApproved, nil
 	case yes == 0:
-		return Rejected, nil
+		return wire.OutcomeRejected, nil
 	}
-	return Partial, nil
+	return wire.OutcomePartial, nil
 }

@@ -8,19 +8,20 @@ import (
 
 	"pilot/backend/frontmatter"
 	"pilot/backend/hooks"
+	"pilot/backend/toolname"
 )
 
 // ReadTools are the Pilot tools that only read: an agent with no others
 // runs as a helper does.
-var ReadTools = map[string]bool{"list_files": true, "read_file": true, "glob": true, "grep": true}
+var ReadTools = map[string]bool{toolname.ListFiles: true, toolname.ReadFile: true, toolname.Glob: true, toolname.Grep: true}
 
 // ChangeTools are the Pilot tools that change files or run commands: an
 // agent's calls of them go through the session's gate, review, sandbox
 // and ledger.
-var ChangeTools = map[string]bool{"write_file": true, "patch_file": true, "multi_patch": true, "run_bash": true}
+var ChangeTools = map[string]bool{toolname.WriteFile: true, toolname.PatchFile: true, toolname.MultiPatch: true, toolname.RunBash: true}
 
 // order is the registry's order of the tools an agent may have.
-var order = []string{"list_files", "read_file", "glob", "grep", "write_file", "patch_file", "multi_patch", "run_bash"}
+var order = []string{toolname.ListFiles, toolname.ReadFile, toolname.Glob, toolname.Grep, toolname.WriteFile, toolname.PatchFile, toolname.MultiPatch, toolname.RunBash}
 
 // claudeToPilot maps Claude Code's tool names back to Pilot's
 // (hooks.Names is the forward table).

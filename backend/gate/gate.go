@@ -22,6 +22,7 @@ package gate
 
 import (
 	"pilot/backend/permission"
+	"pilot/backend/toolname"
 	"pilot/backend/wire"
 )
 
@@ -38,7 +39,7 @@ const (
 )
 
 // PresentPlanTool is plan mode's tool that ends a turn with a plan.
-const PresentPlanTool = "present_plan"
+const PresentPlanTool = toolname.PresentPlan
 
 // Call describes what a tool call would do, built from its input before it
 // has any effect.

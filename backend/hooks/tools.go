@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
+
+	"pilot/backend/toolname"
 )
 
 // Call is a tool call as Claude Code names it: the tool_name and
@@ -17,21 +19,21 @@ type Call struct {
 // MCP tools keep their mcp__server__tool name; a tool missing here is
 // given to hooks under its Pilot name.
 var Names = map[string]string{
-	"run_bash":     "Bash",
-	"write_file":   "Write",
-	"patch_file":   "Edit",
-	"multi_patch":  "MultiEdit",
-	"read_file":    "Read",
-	"list_files":   "LS",
-	"glob":         "Glob",
-	"grep":         "Grep",
-	"web_fetch":    "WebFetch",
-	"task":         "Task",
-	"todo_write":   "TodoWrite",
-	"present_plan": "ExitPlanMode",
-	"job_output":   "BashOutput",
-	"job_stop":     "KillShell",
-	"skill":        "Skill",
+	toolname.RunBash:     "Bash",
+	toolname.WriteFile:   "Write",
+	toolname.PatchFile:   "Edit",
+	toolname.MultiPatch:  "MultiEdit",
+	toolname.ReadFile:    "Read",
+	toolname.ListFiles:   "LS",
+	toolname.Glob:        "Glob",
+	toolname.Grep:        "Grep",
+	toolname.WebFetch:    "WebFetch",
+	toolname.Task:        "Task",
+	toolname.TodoWrite:   "TodoWrite",
+	toolname.PresentPlan: "ExitPlanMode",
+	toolname.JobOutput:   "BashOutput",
+	toolname.JobStop:     "KillShell",
+	toolname.Skill:       "Skill",
 }
 
 // ToolName is the name hooks see for a Pilot tool.
@@ -67,7 +69,7 @@ func Calls(pilot string, input json.RawMessage, root string) []Call {
 	}
 	raw := []Call{{name, input}}
 	switch pilot {
-	case "run_bash":
+	case toolname.RunBash:
 		var in struct {
 			Command        string `json:"command"`
 			TimeoutSeconds int    `json:"timeout_seconds"`
@@ -92,13 +94,13 @@ func Calls(pilot string, input json.RawMessage, root string) []Call {
 			out["dangerouslyDisableSandbox"] = true
 		}
 		return one(out)
-	case "write_file":
+	case toolname.WriteFile:
 		var in struct{ Path, Content string }
 		if json.Unmarshal(input, &in) != nil {
 			return raw
 		}
 		return one(map[string]any{"file_path": abs(in.Path), "content": in.Content})
-	case "patch_file":
+	case toolname.PatchFile:
 		var in struct {
 			Path       string `json:"path"`
 			OldText    string `json:"old_text"`
@@ -109,7 +111,7 @@ func Calls(pilot string, input json.RawMessage, root string) []Call {
 			return raw
 		}
 		return one(map[string]any{"file_path": abs(in.Path), "old_string": in.OldText, "new_string": in.NewText, "replace_all": in.ReplaceAll})
-	case "multi_patch":
+	case toolname.MultiPatch:
 		var in struct {
 			Edits []struct {
 				Path    string `json:"path"`
@@ -138,7 +140,7 @@ func Calls(pilot string, input json.RawMessage, root string) []Call {
 			out = append(out, one(map[string]any{"file_path": p, "edits": by[p]})...)
 		}
 		return out
-	case "read_file":
+	case toolname.ReadFile:
 		var in struct {
 			Path      string `json:"path"`
 			StartLine int    `json:"start_line"`
@@ -155,17 +157,17 @@ func Calls(pilot string, input json.RawMessage, root string) []Call {
 			out["limit"] = in.EndLine - max(in.StartLine, 1) + 1
 		}
 		return one(out)
-	case "list_files":
+	case toolname.ListFiles:
 		var in struct{ Path string }
 		_ = json.Unmarshal(input, &in)
 		return one(map[string]any{"path": abs(in.Path)})
-	case "glob":
+	case toolname.Glob:
 		var in struct{ Pattern, Path string }
 		if json.Unmarshal(input, &in) != nil {
 			return raw
 		}
 		return one(map[string]any{"pattern": in.Pattern, "path": abs(in.Path)})
-	case "grep":
+	case toolname.Grep:
 		var in struct {
 			Pattern     string `json:"pattern"`
 			Path        string `json:"path"`
@@ -179,7 +181,7 @@ func Calls(pilot string, input json.RawMessage, root string) []Call {
 			out["glob"] = in.FilePattern
 		}
 		return one(out)
-	case "todo_write":
+	case toolname.TodoWrite:
 		var in struct {
 			Todos []struct{ Content, Status string } `json:"todos"`
 		}
@@ -195,19 +197,19 @@ func Calls(pilot string, input json.RawMessage, root string) []Call {
 			todos[i] = map[string]string{"content": t.Content, "status": st, "activeForm": t.Content}
 		}
 		return one(map[string]any{"todos": todos})
-	case "job_output":
+	case toolname.JobOutput:
 		var in struct {
 			JobID string `json:"job_id"`
 		}
 		_ = json.Unmarshal(input, &in)
 		return one(map[string]any{"bash_id": in.JobID})
-	case "job_stop":
+	case toolname.JobStop:
 		var in struct {
 			JobID string `json:"job_id"`
 		}
 		_ = json.Unmarshal(input, &in)
 		return one(map[string]any{"shell_id": in.JobID})
-	case "skill":
+	case toolname.Skill:
 		var in struct{ Name string }
 		_ = json.Unmarshal(input, &in)
 		return one(map[string]any{"skill": in.Name})

@@ -56,6 +56,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"pilot/backend/toolname"
 )
 
 // Mode is a session's approval mode.
@@ -89,10 +91,10 @@ const (
 const Edits = "edits"
 
 // BashTool is the tool whose rules match commands rather than paths.
-const BashTool = "run_bash"
+const BashTool = toolname.RunBash
 
 // WebFetchTool is the tool whose rules match host names.
-const WebFetchTool = "web_fetch"
+const WebFetchTool = toolname.WebFetch
 
 // NetworkTool is the rule tool of a sandboxed command's connections
 // through the proxy; its patterns are host names, like web_fetch's, and

@@ -6,6 +6,8 @@ import (
 	"unicode"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"pilot/backend/toolname"
 )
 
 // invalidRule is Validate's error: one sentence that names the problem
@@ -70,10 +72,10 @@ func validHostPattern(r Rule) error {
 // spelling (lower case, no '_', '-' or space).
 var aliases = map[string]string{
 	"bash": BashTool, "shell": BashTool, "sh": BashTool, "command": BashTool, "terminal": BashTool, "exec": BashTool,
-	"read": "read_file", "cat": "read_file", "view": "read_file",
-	"edit": Edits, "edits": Edits, "write": "write_file", "multiedit": "multi_patch", "patch": "patch_file",
-	"ls": "list_files", "list": "list_files", "fetch": WebFetchTool, "webfetch": WebFetchTool, "curl": WebFetchTool,
-	"todowrite": "todo_write", "todo": "todo_write", "agent": "task", "find": "glob", "search": "grep",
+	"read": toolname.ReadFile, "cat": toolname.ReadFile, "view": toolname.ReadFile,
+	"edit": Edits, "edits": Edits, "write": toolname.WriteFile, "multiedit": toolname.MultiPatch, "patch": toolname.PatchFile,
+	"ls": toolname.ListFiles, "list": toolname.ListFiles, "fetch": WebFetchTool, "webfetch": WebFetchTool, "curl": WebFetchTool,
+	"todowrite": toolname.TodoWrite, "todo": toolname.TodoWrite, "agent": toolname.Task, "find": toolname.Glob, "search": toolname.Grep,
 	"net": NetworkTool, "internet": NetworkTool, "networking": NetworkTool, "host": NetworkTool, "hosts": NetworkTool,
 }
 

@@ -1,6 +1,10 @@
 package present
 
-import "pilot/backend/wire"
+import (
+	"pilot/backend/wire"
+
+	"pilot/backend/toolname"
+)
 
 // WindowInputMax is the largest tool input the window is sent. Cards read
 // small inputs (a plan's steps); a larger one is a file's content
@@ -12,7 +16,7 @@ const WindowInputMax = 16 << 10
 
 // shownInput are the tools whose cards show their input whatever its
 // size: the plan card, the task list.
-var shownInput = map[string]bool{"present_plan": true, "todo_write": true}
+var shownInput = map[string]bool{toolname.PresentPlan: true, toolname.TodoWrite: true}
 
 // WindowMessage is m without tool inputs over WindowInputMax and without
 // tool results' text; m is not changed.

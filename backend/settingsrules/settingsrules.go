@@ -43,6 +43,7 @@ import (
 
 	"pilot/backend/permission"
 	"pilot/backend/settingsjson"
+	"pilot/backend/toolname"
 )
 
 // Rule is one Pilot rule made from an entry of a settings file.
@@ -139,10 +140,10 @@ func validate(rs []permission.Rule, known func(string) bool) string {
 }
 
 // readTools are the tools a Read rule covers.
-var readTools = []string{"read_file", "list_files", "glob", "grep"}
+var readTools = []string{toolname.ReadFile, toolname.ListFiles, toolname.Glob, toolname.Grep}
 
 // bareOnly are tools whose entries Pilot maps only without a specifier.
-var bareOnly = map[string]string{"Glob": "glob", "Grep": "grep", "LS": "list_files", "TodoWrite": "todo_write", "Task": "task"}
+var bareOnly = map[string]string{"Glob": toolname.Glob, "Grep": toolname.Grep, "LS": toolname.ListFiles, "TodoWrite": toolname.TodoWrite, "Task": toolname.Task}
 
 // missing are Claude Code's tools Pilot does not have, with what to do.
 var missing = map[string]string{
@@ -207,7 +208,7 @@ func Entry(entry string, effect permission.Effect, project, home string) ([]perm
 		if why != "" {
 			return nil, why
 		}
-		tools := map[string][]string{"Read": readTools, "Edit": {permission.Edits}, "Write": {"write_file"}, "MultiEdit": {"multi_patch"}}[tool]
+		tools := map[string][]string{"Read": readTools, "Edit": {permission.Edits}, "Write": {toolname.WriteFile}, "MultiEdit": {toolname.MultiPatch}}[tool]
 		var out []permission.Rule
 		for _, t := range tools {
 			for _, p := range pats {

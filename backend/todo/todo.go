@@ -13,10 +13,12 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"pilot/backend/toolname"
 )
 
 // ToolName is the tool that replaces the list.
-const ToolName = "todo_write"
+const ToolName = toolname.TodoWrite
 
 // Status is where an item stands.
 type Status string

@@ -6,11 +6,12 @@ import (
 	"errors"
 
 	"pilot/backend/projectroot"
+	"pilot/backend/toolname"
 )
 
 // DiagnosticsTool reads what the language servers say about a file or
 // about every file they reported on.
-const DiagnosticsTool = "diagnostics"
+const DiagnosticsTool = toolname.Diagnostics
 
 //go:embed diagnostics.md
 var diagnosticsDesc string
@@ -55,7 +56,7 @@ func runDiagnostics(ctx context.Context, d Deps, p DiagnosticsParams) (Result, e
 			rel = at.Rel
 		}
 	}
-	held := func(rel string) bool { return d.withheld(DiagnosticsTool, rel) || d.withheld("read_file", rel) }
+	held := func(rel string) bool { return d.withheld(DiagnosticsTool, rel) || d.withheld(toolname.ReadFile, rel) }
 	if rel != "" && held(rel) {
 		return errorf("The diagnostics of %s are withheld: a project rule denies reading that file.", rel), nil
 	}

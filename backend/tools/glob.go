@@ -16,6 +16,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"pilot/backend/projectroot"
+	"pilot/backend/toolname"
 )
 
 //go:embed glob.md
@@ -30,7 +31,7 @@ type GlobParams struct {
 }
 
 func newGlob(d Deps) Tool {
-	return newTool("glob", globDesc, true, labelGlob,
+	return newTool(toolname.Glob, globDesc, true, labelGlob,
 		func(ctx context.Context, p GlobParams) (Result, error) { return runGlob(ctx, d, p) })
 }
 
@@ -107,7 +108,7 @@ func runGlob(ctx context.Context, d Deps, p GlobParams) (Result, error) {
 		if !e.Type.IsRegular() || !doublestar.MatchUnvalidated(pattern, relTo(dir.Rel, e.Rel)) {
 			return
 		}
-		if d.withheld("glob", e.Rel) {
+		if d.withheld(toolname.Glob, e.Rel) {
 			held.Add(1)
 			return
 		}

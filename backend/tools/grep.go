@@ -9,6 +9,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"pilot/backend/projectroot"
+	"pilot/backend/toolname"
 )
 
 //go:embed grep.md
@@ -22,7 +23,7 @@ type GrepParams struct {
 }
 
 func newGrep(d Deps) Tool {
-	return newTool("grep", grepDesc, true, labelGrep,
+	return newTool(toolname.Grep, grepDesc, true, labelGrep,
 		func(ctx context.Context, p GrepParams) (Result, error) { return runGrep(ctx, d, p) })
 }
 
@@ -64,7 +65,7 @@ func runGrep(ctx context.Context, d Deps, p GrepParams) (Result, error) {
 	}
 	var withheld func(string) bool
 	if d.Withheld != nil {
-		withheld = func(rel string) bool { return d.Withheld("grep", rel) }
+		withheld = func(rel string) bool { return d.Withheld(toolname.Grep, rel) }
 	}
 	files, held, err := s.search(ctx, d.Root, dir, withheld)
 	if err != nil {

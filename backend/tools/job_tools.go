@@ -3,6 +3,8 @@ package tools
 import (
 	_ "embed"
 	"strings"
+
+	"pilot/backend/toolname"
 )
 
 // Tools on a session's background jobs, which the agent loop runs itself
@@ -10,8 +12,8 @@ import (
 // job's output since the model's last read, job_stop ends it. Both only
 // touch Pilot's own jobs, so they need no approval.
 const (
-	JobOutputTool = "job_output"
-	JobStopTool   = "job_stop"
+	JobOutputTool = toolname.JobOutput
+	JobStopTool   = toolname.JobStop
 )
 
 // MaxJobWait caps job_output's wait_seconds.

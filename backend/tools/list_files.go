@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"pilot/backend/projectroot"
+	"pilot/backend/toolname"
 )
 
 //go:embed list_files.md
@@ -22,7 +23,7 @@ type ListFilesParams struct {
 }
 
 func newListFiles(d Deps) Tool {
-	return newTool("list_files", listFilesDesc, true, labelListFiles,
+	return newTool(toolname.ListFiles, listFilesDesc, true, labelListFiles,
 		func(ctx context.Context, p ListFilesParams) (Result, error) { return listFiles(d, p) })
 }
 
@@ -44,7 +45,7 @@ func listFiles(d Deps, p ListFilesParams) (Result, error) {
 	held := 0
 	kept := l.Entries[:0]
 	for _, e := range l.Entries {
-		if d.withheld("list_files", e.Path) {
+		if d.withheld(toolname.ListFiles, e.Path) {
 			held++
 			continue
 		}

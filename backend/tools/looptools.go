@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"pilot/backend/customagent"
+	"pilot/backend/toolname"
 )
 
 // Tools the agent loop runs itself, since they need the turn: task starts
@@ -15,8 +16,8 @@ import (
 // registry holds their definitions, so they are offered and labelled like
 // the others; Params reads their input.
 const (
-	TaskTool     = "task"
-	WebFetchTool = "web_fetch"
+	TaskTool     = toolname.Task
+	WebFetchTool = toolname.WebFetch
 )
 
 //go:embed task.md

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"pilot/backend/toolname"
 )
 
 //go:embed multi_patch.md
@@ -24,7 +26,7 @@ type PatchEdit struct {
 }
 
 func newMultiPatch(d Deps) Tool {
-	return newTool("multi_patch", multiPatchDesc, false, labelMultiPatch,
+	return newTool(toolname.MultiPatch, multiPatchDesc, false, labelMultiPatch,
 		func(ctx context.Context, p MultiPatchParams) (Result, error) { return multiPatch(d, p) })
 }
 
@@ -87,7 +89,7 @@ func multiPatch(d Deps, p MultiPatchParams) (Result, error) {
 		}
 		f.text = text
 	}
-	prop := &Proposal{Tool: "multi_patch"}
+	prop := &Proposal{Tool: toolname.MultiPatch}
 	var names []string
 	for _, f := range files {
 		c := f.t.change(f.text)

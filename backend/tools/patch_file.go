@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"pilot/backend/diff"
+	"pilot/backend/toolname"
 )
 
 //go:embed patch_file.md
@@ -20,7 +21,7 @@ type PatchFileParams struct {
 }
 
 func newPatchFile(d Deps) Tool {
-	return newTool("patch_file", patchFileDesc, false, labelPatchFile,
+	return newTool(toolname.PatchFile, patchFileDesc, false, labelPatchFile,
 		func(ctx context.Context, p PatchFileParams) (Result, error) { return patchFile(d, p) })
 }
 
@@ -56,6 +57,6 @@ func patchFile(d Deps, p PatchFileParams) (Result, error) {
 	c := t.change(text)
 	return Result{
 		Output:   fmt.Sprintf("Proposed: patch %s (%+d bytes).", c.Path, len(c.NewContent)-len(c.OldContent)),
-		Proposal: &Proposal{Tool: "patch_file", Files: []FileChange{c}},
+		Proposal: &Proposal{Tool: toolname.PatchFile, Files: []FileChange{c}},
 	}, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"pilot/backend/llm"
 	"pilot/backend/projectroot"
+	"pilot/backend/toolname"
 )
 
 //go:embed read_file.md
@@ -31,7 +32,7 @@ type ReadFileParams struct {
 }
 
 func newReadFile(d Deps) Tool {
-	return newTool("read_file", readFileDesc, true, labelReadFile,
+	return newTool(toolname.ReadFile, readFileDesc, true, labelReadFile,
 		func(ctx context.Context, p ReadFileParams) (Result, error) { return readFile(d, p) })
 }
 
@@ -64,7 +65,7 @@ func readFile(d Deps, p ReadFileParams) (Result, error) {
 	}
 	defer f.Close()
 	switch {
-	case d.Withheld != nil && d.withheld("read_file", rp.Rel, d.Root.Locate(f, rp).Rel):
+	case d.Withheld != nil && d.withheld(toolname.ReadFile, rp.Rel, d.Root.Locate(f, rp).Rel):
 		return errorf("%q is withheld: a project rule denies read_file this path. Do not try to reach it another way; ask the user if you need what it holds.", p.Path), nil
 	case fi.IsDir():
 		return errorf("%q is a folder, not a file. Call list_files with path %q to see its files.", p.Path, rp.Rel), nil

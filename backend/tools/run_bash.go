@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"pilot/backend/toolname"
 )
 
 //go:embed run_bash.md
@@ -29,7 +31,7 @@ type RunBashParams struct {
 func (p RunBashParams) outside() bool { return p.Sandbox != nil && !*p.Sandbox }
 
 func newRunBash(d Deps) Tool {
-	return newTool("run_bash", runBashDesc, false, labelRunBash,
+	return newTool(toolname.RunBash, runBashDesc, false, labelRunBash,
 		func(ctx context.Context, p RunBashParams) (Result, error) { return runBash(d, p) })
 }
 
@@ -61,7 +63,7 @@ func runBash(d Deps, p RunBashParams) (Result, error) {
 	if c.Outside {
 		c.Reason = reason
 	}
-	prop := &Proposal{Tool: "run_bash", Command: c}
+	prop := &Proposal{Tool: toolname.RunBash, Command: c}
 	if p.TimeoutSeconds > 0 {
 		c.Timeout = time.Duration(p.TimeoutSeconds) * time.Second
 	}

@@ -7,10 +7,11 @@ import (
 	"strings"
 
 	"pilot/backend/skills"
+	"pilot/backend/toolname"
 )
 
 // SkillTool loads a skill's instructions or one of its files.
-const SkillTool = "skill"
+const SkillTool = toolname.Skill
 
 //go:embed skill.md
 var skillDesc string

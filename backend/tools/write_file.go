@@ -5,6 +5,8 @@ import (
 	_ "embed"
 	"fmt"
 	"strings"
+
+	"pilot/backend/toolname"
 )
 
 //go:embed write_file.md
@@ -20,7 +22,7 @@ type WriteFileParams struct {
 }
 
 func newWriteFile(d Deps) Tool {
-	return newTool("write_file", writeFileDesc, false, labelWriteFile,
+	return newTool(toolname.WriteFile, writeFileDesc, false, labelWriteFile,
 		func(ctx context.Context, p WriteFileParams) (Result, error) { return writeFile(d, p) })
 }
 
@@ -40,7 +42,7 @@ func writeFile(d Deps, p WriteFileParams) (Result, error) {
 		c := t.change(p.Content)
 		return Result{
 			Output:   fmt.Sprintf("Proposed: create %s (%s, %s).", c.Path, formatSize(int64(len(c.NewContent))), plural(countLines(p.Content), "line")),
-			Proposal: &Proposal{Tool: "write_file", Files: []FileChange{c}},
+			Proposal: &Proposal{Tool: toolname.WriteFile, Files: []FileChange{c}},
 		}, nil
 	}
 	if !d.Reads.HasRead(t.path.Abs) && !d.Reads.HasRead(t.given.Abs) {
@@ -51,7 +53,7 @@ func writeFile(d Deps, p WriteFileParams) (Result, error) {
 		return Result{Output: fmt.Sprintf("%s already has exactly this content; nothing to change.", t.path.Rel)}, nil
 	}
 	c := t.change(text)
-	prop := &Proposal{Tool: "write_file", Files: []FileChange{c}}
+	prop := &Proposal{Tool: toolname.WriteFile, Files: []FileChange{c}}
 	if len(t.data) >= largeFile {
 		prop.Note = fmt.Sprintf("Note: this replaced all %s (%s) of %s. For changes to part of a file, use patch_file: it sends only the changed text and cannot drop the rest by accident.", plural(countLines(t.text), "line"), formatSize(int64(len(t.data))), t.path.Rel)
 	}

@@ -41,7 +41,9 @@ const (
 	TodoDone       TodoStatus = "done"
 )
 
-// ApprovalOutcome is how a pending decision ended (ApprovalDonePayload).
+// ApprovalOutcome is how a pending decision ended (ApprovalDonePayload):
+// the user's answer, as backend/approval words it, or cancelled with the
+// turn.
 type ApprovalOutcome string
 
 // Approval outcomes.
@@ -50,7 +52,6 @@ const (
 	OutcomePartial   ApprovalOutcome = "partial"
 	OutcomeEdited    ApprovalOutcome = "edited"
 	OutcomeRejected  ApprovalOutcome = "rejected"
-	OutcomeWithdrawn ApprovalOutcome = "withdrawn"
 	OutcomeCancelled ApprovalOutcome = "cancelled"
 )
 

@@ -33,7 +33,7 @@ const (
 	AgentToolOutput = "agent:tool_output"
 	// AgentApproval: a change or command waits for the user's decision.
 	AgentApproval = "agent:approval"
-	// AgentApprovalDone: a pending approval was decided, withdrawn or cancelled.
+	// AgentApprovalDone: a pending approval was decided or cancelled.
 	AgentApprovalDone = "agent:approval_done"
 	// AgentUsage: token use and cost of the session changed.
 	AgentUsage = "agent:usage"
@@ -157,7 +157,7 @@ type ApprovalPayload struct {
 }
 
 // ApprovalDonePayload says a pending decision is over. Outcome is
-// approved, partial, edited, rejected, withdrawn or cancelled.
+// approved, partial, edited, rejected or cancelled.
 type ApprovalDonePayload struct {
 	Seq
 	ApprovalID string          `json:"approvalId"`

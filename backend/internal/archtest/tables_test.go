@@ -59,6 +59,7 @@ var layers = map[string]int{
 	"pilot/backend/projectroot":                      leafLayer,
 	"pilot/backend/store":                            domainLayer,
 	"pilot/backend/todo":                             leafLayer,
+	"pilot/backend/toolname":                         leafLayer, // the built-in tools' names, defined once
 	"pilot/backend/tools":                            domainLayer,
 	"pilot/backend/version":                          leafLayer,
 	"pilot/backend/present":                          domainLayer,

@@ -950,10 +950,14 @@ export type TodoStatus = "pending" | "in_progress" | "done";
 /** Every TodoStatus. */
 export const TodoStatusValues: readonly TodoStatus[] = ["pending", "in_progress", "done"];
 
-/** ApprovalOutcome is how a pending decision ended (ApprovalDonePayload). */
-export type ApprovalOutcome = "approved" | "partial" | "edited" | "rejected" | "withdrawn" | "cancelled";
+/**
+ * ApprovalOutcome is how a pending decision ended (ApprovalDonePayload):
+ * the user's answer, as backend/approval words it, or cancelled with the
+ * turn.
+ */
+export type ApprovalOutcome = "approved" | "partial" | "edited" | "rejected" | "cancelled";
 /** Every ApprovalOutcome. */
-export const ApprovalOutcomeValues: readonly ApprovalOutcome[] = ["approved", "partial", "edited", "rejected", "withdrawn", "cancelled"];
+export const ApprovalOutcomeValues: readonly ApprovalOutcome[] = ["approved", "partial", "edited", "rejected", "cancelled"];
 
 /**
  * NoticeKind is what an informational line in the chat is about
@@ -1208,7 +1212,7 @@ export interface ApprovalPayload extends Seq {
 
 /**
  * ApprovalDonePayload says a pending decision is over. Outcome is
- * approved, partial, edited, rejected, withdrawn or cancelled.
+ * approved, partial, edited, rejected or cancelled.
  */
 export interface ApprovalDonePayload extends Seq {
   approvalId: string;
@@ -2132,7 +2136,7 @@ export const AgentTool = "agent:tool";
 export const AgentToolOutput = "agent:tool_output";
 /** AgentApproval: a change or command waits for the user's decision. */
 export const AgentApproval = "agent:approval";
-/** AgentApprovalDone: a pending approval was decided, withdrawn or cancelled. */
+/** AgentApprovalDone: a pending approval was decided or cancelled. */
 export const AgentApprovalDone = "agent:approval_done";
 /** AgentUsage: token use and cost of the session changed. */
 export const AgentUsage = "agent:usage";

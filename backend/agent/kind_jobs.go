@@ -23,11 +23,11 @@ const maxJobRead = 32 << 10
 // runJob starts an approved background command (the folder is held, the
 // sandbox's network questions registered as run) and answers with its id
 // and first output.
-func (t *turn) runJob(ctx context.Context, r *toolRun, p *tools.Proposal, sess *sandbox.Session, run *sandboxRun, release func(), waited time.Duration, state store.Approval) {
-	l := t.l
+func runJob(c *call, sess *sandbox.Session, run *sandboxRun, release func(), waited time.Duration) {
+	l, r, ctx, state := c.t.l, c.r, c.ctx, c.grant.state
 	bg := context.WithoutCancel(ctx)
-	l.jobsBaseline(bg)
-	j, err := l.startJob(ctx, r, p, sess)
+	l.jobs.jobsBaseline(bg)
+	j, err := l.jobs.startJob(ctx, r, c.proposal, sess)
 	if err == nil {
 		select {
 		case <-j.firstLine:
@@ -40,17 +40,18 @@ func (t *turn) runJob(ctx context.Context, r *toolRun, p *tools.Proposal, sess *
 		refused = run.end()
 	}
 	if err == nil {
-		l.sweepJobs(bg) // what it changed in its first moment is the job's
+		l.jobs.sweepJobs(bg) // what it changed in its first moment is the job's
 	}
 	release()
 	switch {
 	case err != nil && ctx.Err() != nil:
-		r.out = cancelled(true)
-		r.out.approval = state
+		o := cancelled(true)
+		o.approval = state
+		c.tell(o)
 		return
 	case err != nil:
 		l.m.log.Warn("starting a background job", "session", l.id, "err", err)
-		r.out = outcome{text: "The background job could not be started: " + err.Error(), isError: true, status: store.ToolError, approval: state}
+		c.fail("The background job could not be started: "+err.Error(), true)
 		return
 	}
 	r.view.JobID = j.id
@@ -66,7 +67,7 @@ func (t *turn) runJob(ctx context.Context, r *toolRun, p *tools.Proposal, sess *
 		b.WriteString("\n\n" + strings.Join(refused, "\n"))
 	}
 	b.WriteString(waitNote(waited))
-	r.out = outcome{text: b.String() + said(r.out.feedback), status: store.ToolDone, approval: state, feedback: r.out.feedback}
+	c.tell(outcome{text: b.String() + said(c.grant.feedback), status: store.ToolDone, approval: state, feedback: c.grant.feedback})
 }
 
 // modelRead gives the model the job's output since its last read, and
@@ -125,67 +126,67 @@ func (j *job) waitOutput(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// jobOf finds the call's job; when there is none, r.out says so.
-func (t *turn) jobOf(r *toolRun, id string) *job {
-	if j := t.l.jobs.get(id); j != nil {
+// jobOf finds the call's job; when there is none, the call ends saying
+// so.
+func jobOf(c *call, id string) *job {
+	js := &c.t.l.jobs
+	if j := js.get(id); j != nil {
 		return j
 	}
-	text := fmt.Sprintf("There is no background job %q in this session: its jobs are %s. Use the id run_bash gave when it started the job.", id, t.l.jobs.ids())
-	if t.l.jobs.ids() == "" {
+	text := fmt.Sprintf("There is no background job %q in this session: its jobs are %s. Use the id run_bash gave when it started the job.", id, js.ids())
+	if js.ids() == "" {
 		text = fmt.Sprintf("There is no background job %q: this session has started none. Start one with run_bash and \"background\": true.", id)
 	}
-	r.out = outcome{text: text, isError: true, status: store.ToolError}
+	c.fail(text, false)
 	return nil
 }
 
-// runJobOutput answers job_output.
-func (t *turn) runJobOutput(ctx context.Context, r *toolRun) {
-	p, bad := tools.Params[tools.JobOutputParams](r.tool, r.use.Input)
+// jobOutputKind: job_output, the output of one of the session's jobs
+// since the model's last read. Pilot's own jobs: no gate.
+var jobOutputKind = kind{effect: func(c *call) (tools.Result, error) {
+	p, bad := tools.Params[tools.JobOutputParams](c.r.tool, c.r.use.Input)
 	if bad != nil {
-		r.out = outcome{text: bad.Output, isError: true, status: store.ToolError}
-		return
+		return *bad, nil
 	}
 	if p.WaitSeconds < 0 {
-		r.out = outcome{text: fmt.Sprintf("wait_seconds=%d is negative. Leave it out to read at once, or give up to %d.", p.WaitSeconds, tools.MaxJobWait), isError: true, status: store.ToolError}
-		return
+		return tools.Result{Output: fmt.Sprintf("wait_seconds=%d is negative. Leave it out to read at once, or give up to %d.", p.WaitSeconds, tools.MaxJobWait), IsError: true}, nil
 	}
-	j := t.jobOf(r, p.JobID)
+	j := jobOf(c, p.JobID)
 	if j == nil {
-		return
+		return tools.Result{}, nil
 	}
 	note := ""
 	if p.WaitSeconds > tools.MaxJobWait {
 		note = fmt.Sprintf("\nNote: wait_seconds=%d was lowered to the maximum of %d.", p.WaitSeconds, tools.MaxJobWait)
 		p.WaitSeconds = tools.MaxJobWait
 	}
-	if p.WaitSeconds > 0 && !j.waitOutput(ctx, time.Duration(p.WaitSeconds)*time.Second) {
-		r.out = cancelled(true)
-		return
+	if p.WaitSeconds > 0 && !j.waitOutput(c.ctx, time.Duration(p.WaitSeconds)*time.Second) {
+		c.tell(cancelled(true))
+		return tools.Result{}, nil
 	}
-	r.view.JobID = j.id
-	r.out = outcome{text: j.modelRead() + note, status: store.ToolDone}
-}
+	c.r.view.JobID = j.id
+	return tools.Result{Output: j.modelRead() + note}, nil
+}}
 
-// runJobStop answers job_stop.
-func (t *turn) runJobStop(ctx context.Context, r *toolRun) {
-	p, bad := tools.Params[tools.JobStopParams](r.tool, r.use.Input)
+// jobStopKind: job_stop, which ends one of the session's jobs (its whole
+// process group). Pilot's own jobs: no gate.
+var jobStopKind = kind{effect: func(c *call) (tools.Result, error) {
+	p, bad := tools.Params[tools.JobStopParams](c.r.tool, c.r.use.Input)
 	if bad != nil {
-		r.out = outcome{text: bad.Output, isError: true, status: store.ToolError}
-		return
+		return *bad, nil
 	}
-	j := t.jobOf(r, p.JobID)
+	j := jobOf(c, p.JobID)
 	if j == nil {
-		return
+		return tools.Result{}, nil
 	}
-	r.view.JobID = j.id
+	c.r.view.JobID = j.id
 	if j.view().State != wire.JobRunning {
-		r.out = outcome{text: "Job " + j.id + " had already ended; nothing was stopped. " + j.modelRead(), status: store.ToolDone}
-		return
+		return tools.Result{Output: "Job " + j.id + " had already ended; nothing was stopped. " + j.modelRead()}, nil
 	}
-	killed := j.stop(context.WithoutCancel(ctx))
+	killed := j.stop(context.WithoutCancel(c.ctx))
 	how := "SIGTERM"
 	if killed {
 		how = fmt.Sprintf("SIGTERM, then SIGKILL when it had not ended within %d s", int(tools.StopGrace.Seconds()))
 	}
-	r.out = outcome{text: fmt.Sprintf("Stopped job %s (%s): its whole process group was sent %s. %s", j.id, clipCommand(j.command, 200), how, j.modelRead()), status: store.ToolDone}
-}
+	return tools.Result{Output: fmt.Sprintf("Stopped job %s (%s): its whole process group was sent %s. %s", j.id, clipCommand(j.command, 200), how, j.modelRead())}, nil
+}}

@@ -23,80 +23,78 @@ const fetchResultChars = 100_000
 
 const fetchSystem = "You answer a question about a web page the user's coding agent fetched. Answer from the page only, concisely, quoting the exact code, commands, versions or wording that matter. Say so when the page does not answer it."
 
-// runFetch runs a web_fetch call. The URL is parsed (no lookup), the gate
+// fetchKind: a web_fetch call. The URL is parsed (no lookup), the gate
 // judges the host (rules, mode, the session's earlier yes, or the user),
 // and only after a yes is the host resolved and connected to. A private,
 // loopback or link-local address is opened only for a host a project rule
 // names exactly. The page (stored for search) or the model's answer about
 // it is the result.
-func (t *turn) runFetch(ctx context.Context, r *toolRun) {
-	l := t.l
+var fetchKind = kind{question: fetchQuestion, effect: fetch, serial: true}
+
+func fetchQuestion(c *call) (question, bool) {
+	t, r := c.t, c.r
 	p, bad := tools.Params[tools.WebFetchParams](r.tool, r.use.Input)
 	if bad != nil {
-		r.out = outcome{text: bad.Output, isError: true, status: store.ToolError}
-		return
+		c.fail(bad.Output, false)
+		return question{}, false
 	}
 	u, err := webfetch.Parse(p.URL)
 	if err != nil {
-		r.out = outcome{text: "Not fetched: " + err.Error() + ".", isError: true, status: store.ToolError}
-		return
+		c.fail("Not fetched: "+err.Error()+".", false)
+		return question{}, false
 	}
 	host := strings.ToLower(u.Hostname())
-	t.own.ask.Lock() // one approval at a time: a second call to the host finds the first one's yes
-	d := t.judge(ctx, gate.Call{Tool: tools.WebFetchTool, ReadOnly: true, Host: host, HostApproved: t.hostApproved(ctx, host)})
-	opt := l.m.opt.WebFetch
-	private := d.Private || opt.AllowPrivate != nil && opt.AllowPrivate(host)
-	state := store.ApprovalAuto
-	switch {
-	case d.Verdict == gate.Refuse:
-		t.own.ask.Unlock()
-		r.out = refusedBy(t.mode, d)
-		return
-	case webfetch.PrivateName(host) && !private:
-		t.own.ask.Unlock()
-		r.out = outcome{text: privateRefusal(host, ""), isError: true, status: store.ToolRejected, approval: store.ApprovalRejected, refusedBy: store.RefusedRule}
-		return
-	case d.Verdict == gate.Ask:
-		var ok bool
-		state, ok = t.asked(ctx, r, d, wire.Approval{Command: "Fetch " + u.String(), Host: host},
-			fmt.Sprintf("The user did not allow fetching from %s; nothing was fetched. Do not fetch from that host again unless the user asks.", host))
-		t.own.ask.Unlock()
-		if !ok {
-			return
-		}
+	c.host = host
+	return question{call: gate.Call{Tool: tools.WebFetchTool, ReadOnly: true, Host: host, HostApproved: t.hostApproved(c.ctx, host)},
+		card:     wire.Approval{Command: "Fetch " + u.String(), Host: host},
+		rejected: fmt.Sprintf("The user did not allow fetching from %s; nothing was fetched. Do not fetch from that host again unless the user asks.", host),
+		check: func(d gate.Decision) (outcome, bool) {
+			allow := t.l.m.opt.WebFetch.AllowPrivate
+			c.private = d.Private || allow != nil && allow(host)
+			if webfetch.PrivateName(host) && !c.private {
+				return outcome{text: privateRefusal(host, ""), isError: true, status: store.ToolRejected, approval: store.ApprovalRejected, refusedBy: store.RefusedRule}, false
+			}
+			return outcome{}, true
+		}}, true
+}
+
+// fetch fetches the allowed page and tells the model about it.
+func fetch(c *call) (tools.Result, error) {
+	t, r, ctx, host := c.t, c.r, c.ctx, c.host
+	l := t.l
+	if c.grant.asked {
 		l.approveHost(host)
-		t.running(ctx, r)
-	default:
-		t.own.ask.Unlock()
+		c.running(ctx)
 	}
-	feedback := r.out.feedback
+	p, _ := tools.Params[tools.WebFetchParams](r.tool, r.use.Input) // read by the question
+	u, _ := webfetch.Parse(p.URL)
+	opt := l.m.opt.WebFetch
+	private := c.private
 	opt.AllowPrivate = func(h string) bool { return private && strings.EqualFold(h, host) }
 	page, err := webfetch.Fetch(ctx, u, opt)
 	switch {
 	case err != nil && ctx.Err() != nil:
-		r.out = outcome{text: cancelled(true).text, isError: true, status: store.ToolCancelled, approval: state}
-		return
+		return tools.Result{}, err
 	case errors.Is(err, webfetch.ErrPrivate):
-		r.out = outcome{text: privateRefusal(host, err.Error()), isError: true, status: store.ToolError, approval: state}
-		return
+		c.fail(privateRefusal(host, err.Error()), true)
+		return tools.Result{}, nil
 	case err != nil:
-		r.out = outcome{text: fmt.Sprintf("Could not fetch %s: %v.", u, err), isError: true, status: store.ToolError, approval: state}
-		return
+		c.fail(fmt.Sprintf("Could not fetch %s: %v.", u, err), true)
+		return tools.Result{}, nil
 	case page.RedirectTo != "":
-		r.out = outcome{text: fmt.Sprintf("%s redirects to %s, on another host; the redirect was not followed. Call web_fetch with that URL to read it (the user may be asked to allow that host).", u, page.RedirectTo), status: store.ToolDone, approval: state}
-		return
+		c.tell(outcome{text: fmt.Sprintf("%s redirects to %s, on another host; the redirect was not followed. Call web_fetch with that URL to read it (the user may be asked to allow that host).", u, page.RedirectTo), status: store.ToolDone, approval: c.grant.state})
+		return tools.Result{}, nil
 	}
 	if _, err := l.m.st.AddWebPage(context.WithoutCancel(ctx), store.WebPage{SessionID: l.id, ToolCallID: r.rec.ID, MessageID: r.msg,
 		URL: page.URL, Title: page.Title, Markdown: page.Markdown}); err != nil {
 		l.m.log.Warn("saving a fetched page", "session", l.id, "err", err)
 	}
 	text, isErr := t.pageResult(ctx, page, p.Prompt)
-	status := statusOf(isErr)
 	if ctx.Err() != nil {
-		status, isErr = store.ToolCancelled, true
-		text = cancelled(true).text
+		c.tell(outcome{text: cancelled(true).text, isError: true, status: store.ToolCancelled, approval: c.grant.state, feedback: c.grant.feedback})
+		return tools.Result{}, nil
 	}
-	r.out = outcome{text: text + said(feedback), isError: isErr, status: status, approval: state, feedback: feedback}
+	return tools.Result{Output: text, IsError: isErr}, nil
 }
 
 // privateRefusal tells the model that host is (or led to) an address
@@ -207,32 +205,21 @@ func (l *live) approveHost(host string) {
 	l.hosts[host] = true
 }
 
-// runMCP passes an MCP tool call through the gate (asking the user where
-// it says so) and makes it. A server that fails, times out or answers isError gives the model
-// an error result; the turn goes on.
-func (t *turn) runMCP(ctx context.Context, r *toolRun, p *tools.Proposal) {
-	l := t.l
-	c := p.MCP
-	state, ok := t.permitted(ctx, r, gate.Call{Tool: r.use.Name, Server: c.Server, MCPTool: c.Tool}, wire.Approval{
-		Command: fmt.Sprintf("MCP %s: %s %s", c.Server, c.Tool, c.Arguments),
-		Server:  c.Server, McpTool: c.Tool, Arguments: string(c.Arguments),
-	}, "The user rejected this MCP tool call; it was not made.")
-	if !ok {
-		return
-	}
-	t.running(ctx, r)
-	res, err := l.registry.Apply(ctx, p, tools.ApplyOptions{})
-	switch {
-	case err != nil && ctx.Err() != nil:
-		r.out = outcome{text: cancelled(true).text, isError: true, status: store.ToolCancelled, approval: state}
-	case err != nil:
-		r.out = outcome{text: "The MCP call failed: " + err.Error(), isError: true, status: store.ToolError, approval: state}
-	default:
-		r.out = outcome{text: res.Output + said(r.out.feedback), isError: res.IsError, status: statusOf(res.IsError),
-			approval: state, feedback: r.out.feedback}
-		t.toolImages(res, &r.out) // stored once in the blob store, sent as images
-	}
-}
+// mcpKind: a call of an MCP server's tool, made once the gate (or the
+// user) lets it. A server that fails, times out or answers isError gives
+// the model an error result; the turn goes on.
+var mcpKind = kind{proposes: true, failed: "The MCP call failed: ",
+	question: func(c *call) (question, bool) {
+		m := c.proposal.MCP
+		return question{call: gate.Call{Tool: c.r.use.Name, Server: m.Server, MCPTool: m.Tool}, card: wire.Approval{
+			Command: fmt.Sprintf("MCP %s: %s %s", m.Server, m.Tool, m.Arguments),
+			Server:  m.Server, McpTool: m.Tool, Arguments: string(m.Arguments),
+		}, rejected: "The user rejected this MCP tool call; it was not made."}, true
+	},
+	effect: func(c *call) (tools.Result, error) {
+		c.running(c.ctx)
+		return c.t.l.registry.Apply(c.ctx, c.proposal, tools.ApplyOptions{})
+	}}
 
 // noticeMCP tells the user when an MCP server's tools stop being offered
 // during a turn (the server failed, crashed or hung and is restarting) and
