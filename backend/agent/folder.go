@@ -46,7 +46,7 @@ func (t *turn) hold(ctx context.Context, r *toolRun, doing string) (release func
 
 // who names the session for the sessions that wait for it.
 func (l *live) who(ctx context.Context) string {
-	s, err := l.m.st.Session(ctx, l.id)
+	s, err := l.m.st.Sessions.Get(ctx, l.id)
 	if err != nil || strings.TrimSpace(s.Title) == "" {
 		return fmt.Sprintf("session %d", l.id)
 	}

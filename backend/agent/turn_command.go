@@ -41,7 +41,7 @@ func (t *turn) runChange(ctx context.Context, r *toolRun) {
 // awaiting shows the call as waiting for the user's decision.
 func (t *turn) awaiting(ctx context.Context, r *toolRun, approvalID string) {
 	l := t.l
-	if err := l.m.st.SetToolStatus(context.WithoutCancel(ctx), r.rec.ID, store.ToolAwaitingApproval); err != nil {
+	if err := l.m.st.ToolCalls.SetStatus(context.WithoutCancel(ctx), r.rec.ID, store.ToolAwaitingApproval); err != nil {
 		l.m.log.Warn("saving tool status", "err", err)
 	}
 	r.view.Status, r.view.ApprovalID = wire.ToolStatus(store.ToolAwaitingApproval), approvalID
@@ -56,7 +56,7 @@ func (t *turn) running(ctx context.Context, r *toolRun) {
 	if r.view.Status == wire.ToolRunning {
 		return
 	}
-	if err := l.m.st.SetToolStatus(context.WithoutCancel(ctx), r.rec.ID, store.ToolRunning); err != nil {
+	if err := l.m.st.ToolCalls.SetStatus(context.WithoutCancel(ctx), r.rec.ID, store.ToolRunning); err != nil {
 		l.m.log.Warn("saving tool status", "err", err)
 	}
 	r.view.Status = wire.ToolStatus(store.ToolRunning)
@@ -484,7 +484,7 @@ func hostPort(host string, port int) string {
 func (t *turn) saveSandbox(ctx context.Context, r *toolRun, info *wire.SandboxInfo) {
 	b, err := json.Marshal(info)
 	if err == nil {
-		err = t.l.m.st.SetToolSandbox(context.WithoutCancel(ctx), r.rec.ID, string(b))
+		err = t.l.m.st.ToolCalls.SetSandbox(context.WithoutCancel(ctx), r.rec.ID, string(b))
 	}
 	if err != nil {
 		t.l.m.log.Warn("saving the command's sandbox", "err", err)

@@ -198,7 +198,7 @@ func (t *turn) record(ctx context.Context, r *toolRun, p *tools.Proposal) ([]*fi
 		if c.Existed {
 			oldHash = hash(c.OldContent)
 		}
-		row, err := t.l.m.st.InsertChange(ctx, store.Change{ToolCallID: r.rec.ID, Path: c.Path, OldHash: oldHash, NewHash: hash(c.NewContent), Hunks: storeHunks(f.view.Hunks)})
+		row, err := t.l.m.st.Changes.Insert(ctx, store.Change{ToolCallID: r.rec.ID, Path: c.Path, OldHash: oldHash, NewHash: hash(c.NewContent), Hunks: storeHunks(f.view.Hunks)})
 		if err != nil {
 			return nil, err
 		}
@@ -224,7 +224,7 @@ func (t *turn) decide(ctx context.Context, plans []*filePlan) {
 				hs[i].Decision = store.HunkRejected
 			}
 		}
-		if err := t.l.m.st.DecideChange(ctx, f.id, hs, f.edited); err != nil {
+		if err := t.l.m.st.Changes.Decide(ctx, f.id, hs, f.edited); err != nil {
 			t.l.m.log.Warn("saving the change decision", "err", err)
 		}
 	}
@@ -234,7 +234,7 @@ func (t *turn) decide(ctx context.Context, plans []*filePlan) {
 func (t *turn) applied(ctx context.Context, plans []*filePlan) {
 	for _, f := range plans {
 		if f.write {
-			if err := t.l.m.st.SetChangeApplied(ctx, f.id, true, hash(f.final)); err != nil {
+			if err := t.l.m.st.Changes.SetApplied(ctx, f.id, true, hash(f.final)); err != nil {
 				t.l.m.log.Warn("saving the applied change", "err", err)
 			}
 		}

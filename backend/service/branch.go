@@ -37,7 +37,7 @@ func (w *Service) worktreeSession(ctx context.Context, sessionID int64) (branchO
 	if err := w.waitStarted(ctx); err != nil {
 		return branchOf{}, err
 	}
-	sess, err := w.store.Session(ctx, sessionID)
+	sess, err := w.store.Sessions.Get(ctx, sessionID)
 	if err != nil {
 		return branchOf{}, fmt.Errorf("session %d: %w", sessionID, err)
 	}

@@ -58,7 +58,7 @@ func (w *Service) refreshChanged(sessionID int64) {
 // known (no marks are shown then).
 func (w *Service) activeRoot(sessionID int64) string {
 	ctx := context.Background()
-	s, err := w.store.Session(ctx, sessionID)
+	s, err := w.store.Sessions.Get(ctx, sessionID)
 	if err != nil {
 		return ""
 	}

@@ -52,7 +52,7 @@ func (w *Service) withResources(ctx context.Context, sessionID int64, text strin
 }
 
 func (w *Service) sessionProject(ctx context.Context, sessionID int64) (string, error) {
-	s, err := w.store.Session(ctx, sessionID)
+	s, err := w.store.Sessions.Get(ctx, sessionID)
 	if err != nil {
 		return "", err
 	}

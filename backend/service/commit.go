@@ -107,7 +107,7 @@ func (w *Service) DraftCommitMessage(ctx context.Context, sessionID int64) (stri
 	if err := w.waitStarted(ctx); err != nil {
 		return "", err
 	}
-	sess, err := w.store.Session(ctx, sessionID)
+	sess, err := w.store.Sessions.Get(ctx, sessionID)
 	if err != nil {
 		return "", fmt.Errorf("session %d: %w", sessionID, err)
 	}
@@ -141,7 +141,7 @@ func (w *Service) DraftCommitMessage(ctx context.Context, sessionID int64) (stri
 	}
 	if used != (llm.Usage{}) {
 		cost, _ := llm.Cost(sess.Model, used)
-		if err := w.store.UpdateUsage(ctx, sessionID, used, cost); err != nil {
+		if err := w.store.Sessions.UpdateUsage(ctx, sessionID, used, cost); err != nil {
 			w.log.Warn("commit message usage", "session", sessionID, "err", err)
 		}
 	}
@@ -176,7 +176,7 @@ func (w *Service) CommitSession(ctx context.Context, sessionID int64, message st
 	if message == "" {
 		return wire.CommitResult{}, fmt.Errorf("a commit needs a message: write one, or draft it with the session's model: %w", ErrInvalid)
 	}
-	sess, err := w.store.Session(ctx, sessionID)
+	sess, err := w.store.Sessions.Get(ctx, sessionID)
 	if err != nil {
 		return wire.CommitResult{}, fmt.Errorf("session %d: %w", sessionID, err)
 	}

@@ -258,7 +258,7 @@ func (w *Service) presentWith(s store.Session, runs map[int64]wire.ElsewhereRun)
 
 // sessionSummary is one session presented as presentSessions does.
 func (w *Service) sessionSummary(ctx context.Context, id int64) (wire.SessionSummary, error) {
-	s, err := w.store.Session(ctx, id)
+	s, err := w.store.Sessions.Get(ctx, id)
 	if err != nil {
 		return wire.SessionSummary{}, err
 	}

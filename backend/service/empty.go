@@ -45,7 +45,7 @@ func (w *Service) dropEmpty(ctx context.Context, keep int64) bool {
 	// A worktree session never written in goes with the headless run
 	// that made it (a retry may use its name); the window keeps it listed
 	// until the user deletes or discards it.
-	empty, err := w.store.EmptySessions(ctx, 0, time.Time{}, w.headless)
+	empty, err := w.store.Sessions.Empty(ctx, 0, time.Time{}, w.headless)
 	if err != nil {
 		w.log.Warn("listing empty sessions", "err", err)
 		return false
@@ -75,7 +75,7 @@ func (w *Service) dropEmpty(ctx context.Context, keep int64) bool {
 
 // dropLeftovers deletes empty sessions older than leftoverAge.
 func (w *Service) dropLeftovers(ctx context.Context) {
-	ids, err := w.store.EmptySessions(ctx, 0, time.Now().Add(-leftoverAge), false)
+	ids, err := w.store.Sessions.Empty(ctx, 0, time.Now().Add(-leftoverAge), false)
 	if err != nil {
 		w.log.Warn("listing empty sessions", "err", err)
 		return

@@ -26,9 +26,9 @@ func (w *Service) FindProject(ctx context.Context, dir string) (wire.Project, er
 	if err != nil {
 		return wire.Project{}, err
 	}
-	p, err := w.store.ProjectByPath(ctx, abs)
+	p, err := w.store.Projects.ByPath(ctx, abs)
 	if resolved, rerr := filepath.EvalSymlinks(abs); errors.Is(err, store.ErrNotFound) && rerr == nil && resolved != abs {
-		p, err = w.store.ProjectByPath(ctx, resolved)
+		p, err = w.store.Projects.ByPath(ctx, resolved)
 	}
 	if err != nil {
 		return wire.Project{}, err
@@ -44,7 +44,7 @@ func (w *Service) AddProject(ctx context.Context, dir string) (wire.Project, err
 	if err != nil {
 		return wire.Project{}, err
 	}
-	p, err := w.store.TouchProject(ctx, abs)
+	p, err := w.store.Projects.Touch(ctx, abs)
 	if err != nil {
 		return wire.Project{}, err
 	}
@@ -54,7 +54,7 @@ func (w *Service) AddProject(ctx context.Context, dir string) (wire.Project, err
 // SessionRecords returns every session of a project, newest first, with
 // all its stored fields.
 func (w *Service) SessionRecords(ctx context.Context, projectID int64) ([]wire.SessionRecord, error) {
-	ss, err := w.store.Sessions(ctx, projectID, 0, 0)
+	ss, err := w.store.Sessions.List(ctx, projectID, 0, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +68,7 @@ func (w *Service) SessionRecords(ctx context.Context, projectID int64) ([]wire.S
 // SessionRecord returns one session with all its stored fields; the
 // error wraps ErrNotFound when there is no such session.
 func (w *Service) SessionRecord(ctx context.Context, id int64) (wire.SessionRecord, error) {
-	s, err := w.store.Session(ctx, id)
+	s, err := w.store.Sessions.Get(ctx, id)
 	if err != nil {
 		return wire.SessionRecord{}, err
 	}
@@ -78,7 +78,7 @@ func (w *Service) SessionRecord(ctx context.Context, id int64) (wire.SessionReco
 // SessionMessageIDs returns the ids of a session's messages in
 // conversation order (message i+1 of the session, as a person counts).
 func (w *Service) SessionMessageIDs(ctx context.Context, id int64) ([]int64, error) {
-	ms, err := w.store.Messages(ctx, id)
+	ms, err := w.store.Messages.List(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func (w *Service) SearchRecords(ctx context.Context, projectID int64, query stri
 // SessionTranscript returns a session with every message, tool call and
 // change, as of one moment.
 func (w *Service) SessionTranscript(ctx context.Context, id int64) (wire.Transcript, error) {
-	t, err := w.store.Transcript(ctx, id)
+	t, err := w.store.Sessions.Transcript(ctx, id)
 	if err != nil {
 		return wire.Transcript{}, err
 	}
@@ -135,7 +135,7 @@ func (w *Service) ImportSession(ctx context.Context, dir, file string) (wire.Ses
 		return wire.SessionRecord{}, wire.Project{}, err
 	}
 	defer f.Close()
-	p, err := w.store.TouchProject(ctx, abs)
+	p, err := w.store.Projects.Touch(ctx, abs)
 	if err != nil {
 		return wire.SessionRecord{}, wire.Project{}, err
 	}

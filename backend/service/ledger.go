@@ -50,7 +50,7 @@ func (w *Service) RevertCheckpoint(ctx context.Context, checkpointID int64, in w
 	if err := w.waitStarted(ctx); err != nil {
 		return wire.RestoreResult{}, err
 	}
-	cp, err := w.store.Checkpoint(ctx, checkpointID)
+	cp, err := w.store.Checkpoints.Get(ctx, checkpointID)
 	if err != nil {
 		return wire.RestoreResult{}, err
 	}
@@ -94,7 +94,7 @@ func (w *Service) restore(ctx context.Context, sessionID int64, run func() (wire
 		w.Emit(wire.LedgerUpdated, wire.LedgerUpdatedPayload{SessionID: sessionID})
 	}
 	if res.SessionID != sessionID {
-		if s, err := w.store.Session(ctx, res.SessionID); err == nil {
+		if s, err := w.store.Sessions.Get(ctx, res.SessionID); err == nil {
 			w.Emit(wire.SessionUpdated, wire.SessionPayload{Session: present.Session(s)})
 		}
 	}
@@ -108,7 +108,7 @@ func (w *Service) enforceRetention(dir string) {
 		return
 	}
 	ctx := context.Background()
-	p, err := w.store.ProjectByPath(ctx, dir)
+	p, err := w.store.Projects.ByPath(ctx, dir)
 	if err != nil {
 		return
 	}

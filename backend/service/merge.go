@@ -294,7 +294,7 @@ func wholeKind(f branchFile) string {
 // branch: the one titled for it, or a new one.
 func (w *Service) mergeSession(ctx context.Context, b branchOf) (int64, error) {
 	title := mergeTitle(b.sess.Worktree.Branch)
-	ss, err := w.store.Sessions(ctx, b.proj.ID, 0, 0)
+	ss, err := w.store.Sessions.List(ctx, b.proj.ID, 0, 0)
 	if err != nil {
 		return 0, err
 	}
@@ -303,7 +303,7 @@ func (w *Service) mergeSession(ctx context.Context, b branchOf) (int64, error) {
 			return s.ID, nil
 		}
 	}
-	s, err := w.store.CreateSession(ctx, store.NewSession{ProjectID: b.proj.ID, Title: title,
+	s, err := w.store.Sessions.Create(ctx, store.NewSession{ProjectID: b.proj.ID, Title: title,
 		Provider: b.sess.Provider, Model: b.sess.Model, ApprovalMode: b.sess.ApprovalMode})
 	if err != nil {
 		return 0, err

@@ -38,7 +38,7 @@ func (w *Service) getSession(ctx context.Context, id, focus int64) (wire.Session
 	)
 	w.dropEmpty(ctx, id)
 	lv, err := w.agent.Snapshot(id, func() (err error) {
-		p, err = w.store.TranscriptPage(ctx, id, store.PageQuery{From: focus, Limit: PageSize})
+		p, err = w.store.Sessions.TranscriptPage(ctx, id, store.PageQuery{From: focus, Limit: PageSize})
 		pending, state = w.agent.Approvals().Pending(id), string(w.agent.State(id))
 		return err
 	})
@@ -73,7 +73,7 @@ func (w *Service) OlderMessages(ctx context.Context, id, before, from int64) (wi
 	if err := w.waitStarted(ctx); err != nil {
 		return wire.MessagePage{}, err
 	}
-	p, err := w.store.TranscriptPage(ctx, id, store.PageQuery{Before: before, From: from, Limit: PageSize})
+	p, err := w.store.Sessions.TranscriptPage(ctx, id, store.PageQuery{Before: before, From: from, Limit: PageSize})
 	if err != nil {
 		return wire.MessagePage{}, err
 	}

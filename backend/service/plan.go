@@ -29,13 +29,13 @@ func (w *Service) SetSessionMode(ctx context.Context, id int64, mode string) (wi
 	if err != nil {
 		return wire.SessionSummary{}, err
 	}
-	if err := w.store.SetApprovalMode(ctx, id, string(pm)); err != nil {
+	if err := w.store.Sessions.SetApprovalMode(ctx, id, string(pm)); err != nil {
 		return wire.SessionSummary{}, fmt.Errorf("the mode could not be saved: %w", err)
 	}
 	if err := w.agent.SetApprovalMode(ctx, id, string(pm)); err != nil {
 		return wire.SessionSummary{}, err
 	}
-	s, err := w.store.Session(ctx, id)
+	s, err := w.store.Sessions.Get(ctx, id)
 	if err != nil {
 		return wire.SessionSummary{}, err
 	}
@@ -69,7 +69,7 @@ func (w *Service) ApprovePlan(ctx context.Context, id int64, mode, plan string) 
 	if w.agent.Running(id) {
 		return wire.SessionSummary{}, agent.ErrBusy
 	}
-	s, err := w.store.Session(ctx, id)
+	s, err := w.store.Sessions.Get(ctx, id)
 	if err != nil {
 		return wire.SessionSummary{}, err
 	}

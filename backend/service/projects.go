@@ -12,7 +12,7 @@ import (
 
 // ListProjects returns known projects, most recently opened first.
 func (w *Service) ListProjects(ctx context.Context) ([]wire.Project, error) {
-	ps, err := w.store.Projects(ctx)
+	ps, err := w.store.Projects.List(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +36,7 @@ func (w *Service) openProject(ctx context.Context, path string, startMCP bool) (
 	if err != nil {
 		return wire.Project{}, err
 	}
-	p, err := w.store.TouchProject(ctx, abs)
+	p, err := w.store.Projects.Touch(ctx, abs)
 	if err != nil {
 		return wire.Project{}, err
 	}
@@ -52,7 +52,7 @@ func (w *Service) openProject(ctx context.Context, path string, startMCP bool) (
 }
 
 func (w *Service) project(ctx context.Context, id int64) (store.Project, error) {
-	p, err := w.store.Project(ctx, id)
+	p, err := w.store.Projects.Get(ctx, id)
 	if err != nil {
 		return store.Project{}, fmt.Errorf("project %d: %w", id, err)
 	}

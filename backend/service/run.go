@@ -90,7 +90,7 @@ func (w *Service) StartSession(ctx context.Context, projectID int64, o SessionSt
 		}
 	}
 	w.dropEmpty(ctx, 0)
-	s, err := w.store.CreateSession(ctx, store.NewSession{
+	s, err := w.store.Sessions.Create(ctx, store.NewSession{
 		ProjectID: projectID,
 		Provider:  r.Provider.Value, Model: r.Model.Value,
 		ApprovalMode: mode, BudgetUSD: r.BudgetUSD,
@@ -115,7 +115,7 @@ func (w *Service) ResumeSession(ctx context.Context, id int64) (wire.SessionSumm
 	if err := w.waitStarted(ctx); err != nil {
 		return wire.SessionSummary{}, wire.Project{}, err
 	}
-	s, err := w.store.Session(ctx, id)
+	s, err := w.store.Sessions.Get(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return wire.SessionSummary{}, wire.Project{}, fmt.Errorf("session %d: %w", id, ErrNoSession)
 	}
@@ -135,7 +135,7 @@ func (w *Service) SessionTodos(ctx context.Context, id int64) ([]wire.TodoItem, 
 	if err := w.waitStarted(ctx); err != nil {
 		return nil, err
 	}
-	tr, err := w.store.Transcript(ctx, id)
+	tr, err := w.store.Sessions.Transcript(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -145,13 +145,13 @@ func (w *Service) SessionTodos(ctx context.Context, id int64) ([]wire.TodoItem, 
 // SetSessionModel switches a session to model (its provider stays); it
 // replaces the model the face pinned, for this and later sessions.
 func (w *Service) SetSessionModel(ctx context.Context, id int64, model string) (wire.SessionSummary, error) {
-	if err := w.store.SetModel(ctx, id, model); err != nil {
+	if err := w.store.Sessions.SetModel(ctx, id, model); err != nil {
 		return wire.SessionSummary{}, err
 	}
 	w.mu.Lock()
 	w.pin.model = ""
 	w.mu.Unlock()
-	s, err := w.store.Session(ctx, id)
+	s, err := w.store.Sessions.Get(ctx, id)
 	if err != nil {
 		return wire.SessionSummary{}, err
 	}

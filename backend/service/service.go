@@ -148,7 +148,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 		if _, err := w.openProject(ctx, dir, false); err != nil {
 			w.log.Warn(from+" not opened", "err", err)
 		}
-	} else if ps, err := st.Projects(ctx); err == nil && len(ps) > 0 {
+	} else if ps, err := st.Projects.List(ctx); err == nil && len(ps) > 0 {
 		w.projectDir = ps[0].Path
 	}
 	logStep(o.Log, "open the project", t)

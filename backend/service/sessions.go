@@ -17,7 +17,7 @@ func (w *Service) ListSessions(ctx context.Context, projectID int64, limit, offs
 	if err := w.waitStarted(ctx); err != nil {
 		return nil, err
 	}
-	ss, err := w.store.Sessions(ctx, projectID, limit, offset)
+	ss, err := w.store.Sessions.List(ctx, projectID, limit, offset)
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +33,7 @@ func (w *Service) RenameSession(ctx context.Context, id int64, title string) err
 	if title == "" {
 		return fmt.Errorf("a session title cannot be empty")
 	}
-	if err := w.store.Rename(ctx, id, title); err != nil {
+	if err := w.store.Sessions.Rename(ctx, id, title); err != nil {
 		return err
 	}
 	w.sessionUpdated(ctx, id)
@@ -57,7 +57,7 @@ func (w *Service) ForkSession(ctx context.Context, id, messageID int64) (wire.Se
 	if err := w.waitStarted(ctx); err != nil {
 		return wire.SessionSummary{}, err
 	}
-	s, err := w.store.Fork(ctx, id, messageID)
+	s, err := w.store.Sessions.Fork(ctx, id, messageID)
 	if err != nil {
 		return wire.SessionSummary{}, err
 	}
@@ -86,7 +86,7 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // ExportFileName suggests a file name for an export.
 func (w *Service) ExportFileName(ctx context.Context, id int64, format string) (string, error) {
-	s, err := w.store.Session(ctx, id)
+	s, err := w.store.Sessions.Get(ctx, id)
 	if err != nil {
 		return "", err
 	}
@@ -124,7 +124,7 @@ func (w *Service) SearchSessions(ctx context.Context, projectID int64, query str
 
 // sessionUpdated tells the window a session's summary changed.
 func (w *Service) sessionUpdated(ctx context.Context, id int64) {
-	s, err := w.store.Session(ctx, id)
+	s, err := w.store.Sessions.Get(ctx, id)
 	if err != nil {
 		w.log.Warn("session update not sent", "session", id, "err", err)
 		return

@@ -43,7 +43,7 @@ func (w *Service) GetSettings() (wire.SettingsView, error) {
 	v := settingsView(r)
 	v.Presets = w.presetViews(r)
 	if dir := w.currentProject(); dir != "" {
-		if p, err := w.store.ProjectByPath(context.Background(), dir); err == nil {
+		if p, err := w.store.Projects.ByPath(context.Background(), dir); err == nil {
 			if v.CheckpointUsageBytes, err = w.ledger.Usage(context.Background(), p.ID); err != nil {
 				w.log.Warn("measuring checkpoint space", "err", err)
 			}

@@ -22,7 +22,7 @@ func (w *Service) startUp(ctx context.Context) {
 		return
 	}
 	defer w.shareInstance()
-	if err := w.store.RepairAll(ctx); err != nil {
+	if err := w.store.Sessions.RepairAll(ctx); err != nil {
 		w.log.Error("repairing the sessions a crash left unfinished", "err", err)
 		w.repairErr = fmt.Errorf("the sessions a crash left unfinished could not be repaired (%w): check the log, and that the disk holding the data folder is writable", err)
 	}

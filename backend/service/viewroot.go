@@ -56,7 +56,7 @@ func (w *Service) worktreeOf(ctx context.Context, projectID, sessionID int64) (s
 	if sessionID == 0 {
 		return "", nil
 	}
-	s, err := w.store.Session(ctx, sessionID)
+	s, err := w.store.Sessions.Get(ctx, sessionID)
 	if err != nil {
 		return "", fmt.Errorf("session %d: %w", sessionID, err)
 	}

@@ -27,7 +27,7 @@ func (w *Service) InFlight(ctx context.Context) wire.WorkInFlight {
 // and the branch of a worktree session, "Fix the parser (pilot/parser)".
 // "" when the session cannot be read.
 func (w *Service) SessionTitle(ctx context.Context, id int64) string {
-	s, err := w.store.Session(ctx, id)
+	s, err := w.store.Sessions.Get(ctx, id)
 	if err != nil {
 		return ""
 	}
@@ -43,11 +43,11 @@ func (w *Service) SessionTitle(ctx context.Context, id int64) string {
 
 // SessionProject is the folder of a session's project.
 func (w *Service) SessionProject(ctx context.Context, id int64) (string, error) {
-	s, err := w.store.Session(ctx, id)
+	s, err := w.store.Sessions.Get(ctx, id)
 	if err != nil {
 		return "", err
 	}
-	p, err := w.store.Project(ctx, s.ProjectID)
+	p, err := w.store.Projects.Get(ctx, s.ProjectID)
 	if err != nil {
 		return "", err
 	}

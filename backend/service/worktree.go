@@ -101,7 +101,7 @@ func (w *Service) removeWorktree(ctx context.Context, s store.Session) error {
 	if s.Worktree.Path == "" || s.Worktree.Discarded {
 		return nil
 	}
-	p, err := w.store.Project(ctx, s.ProjectID)
+	p, err := w.store.Projects.Get(ctx, s.ProjectID)
 	if err != nil {
 		return err
 	}
@@ -135,7 +135,7 @@ func (w *Service) DiscardWorktree(ctx context.Context, sessionID int64) error {
 	if err := w.waitStarted(ctx); err != nil {
 		return err
 	}
-	s, err := w.store.Session(ctx, sessionID)
+	s, err := w.store.Sessions.Get(ctx, sessionID)
 	if errors.Is(err, store.ErrNotFound) {
 		return fmt.Errorf("session %d: %w", sessionID, ErrNoSession)
 	}
@@ -160,7 +160,7 @@ func (w *Service) DiscardWorktree(ctx context.Context, sessionID int64) error {
 	}
 	// Its forks worked in the same worktree: they are history now too.
 	for _, id := range append(sharing, sessionID) {
-		if err := w.store.MarkWorktreeDiscarded(ctx, id); err != nil {
+		if err := w.store.Sessions.MarkWorktreeDiscarded(ctx, id); err != nil {
 			return err
 		}
 		w.sessionUpdated(ctx, id)
@@ -171,7 +171,7 @@ func (w *Service) DiscardWorktree(ctx context.Context, sessionID int64) error {
 // sharingWorktree returns the other sessions that work in s's worktree
 // (its forks, or the session it was forked from), not discarded.
 func (w *Service) sharingWorktree(ctx context.Context, s store.Session) ([]int64, error) {
-	all, err := w.store.Sessions(ctx, s.ProjectID, 0, 0)
+	all, err := w.store.Sessions.List(ctx, s.ProjectID, 0, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +190,7 @@ func (w *Service) WorktreeSessions(ctx context.Context, projectID int64) ([]wire
 	if err := w.waitStarted(ctx); err != nil {
 		return nil, err
 	}
-	ss, err := w.store.Sessions(ctx, projectID, 0, 0)
+	ss, err := w.store.Sessions.List(ctx, projectID, 0, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -209,7 +209,7 @@ func (w *Service) WorktreeOf(ctx context.Context, sessionID int64) (wire.Session
 	if err := w.waitStarted(ctx); err != nil {
 		return wire.SessionSummary{}, err
 	}
-	s, err := w.store.Session(ctx, sessionID)
+	s, err := w.store.Sessions.Get(ctx, sessionID)
 	if errors.Is(err, store.ErrNotFound) {
 		return wire.SessionSummary{}, fmt.Errorf("there is no session %d: pilot worktree list shows a project's worktree sessions", sessionID)
 	}
@@ -226,7 +226,7 @@ func (w *Service) WorktreeOf(ctx context.Context, sessionID int64) (wire.Session
 // worktree and branch first: a deleted session leaves no worktree behind,
 // unless another session (a fork) still works in it.
 func (w *Service) deleteSession(ctx context.Context, id int64) error {
-	s, err := w.store.Session(ctx, id)
+	s, err := w.store.Sessions.Get(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -239,5 +239,5 @@ func (w *Service) deleteSession(ctx context.Context, id int64) error {
 			return err
 		}
 	}
-	return w.store.DeleteSession(ctx, id)
+	return w.store.Sessions.Delete(ctx, id)
 }

@@ -66,9 +66,9 @@ func encodeHunks(h []Hunk) (string, error) {
 	return string(b), err
 }
 
-// InsertChange records a change proposed by a tool call. CreatedAt
+// Insert records a change proposed by a tool call. CreatedAt
 // defaults to now.
-func (s *Store) InsertChange(ctx context.Context, c Change) (Change, error) {
+func (s *Changes) Insert(ctx context.Context, c Change) (Change, error) {
 	if c.CreatedAt.IsZero() {
 		c.CreatedAt = s.now()
 	}
@@ -92,9 +92,9 @@ func insertChange(ctx context.Context, tx *sql.Tx, c Change) (Change, error) {
 		c.ToolCallID, c.Path, c.OldHash, c.NewHash, hunks, c.UserEdited, c.Applied, millis(c.CreatedAt)))
 }
 
-// DecideChange records the decision on each hunk and the user's edited
+// Decide records the decision on each hunk and the user's edited
 // text (nil: not edited).
-func (s *Store) DecideChange(ctx context.Context, id int64, hunks []Hunk, userEdited *string) error {
+func (s *Changes) Decide(ctx context.Context, id int64, hunks []Hunk, userEdited *string) error {
 	h, err := encodeHunks(hunks)
 	if err != nil {
 		return err
@@ -102,18 +102,18 @@ func (s *Store) DecideChange(ctx context.Context, id int64, hunks []Hunk, userEd
 	return s.updateChange(ctx, id, `hunks = ?, user_edited = ?`, h, userEdited)
 }
 
-// SetChangeApplied records whether the change was written to disk, and
+// SetApplied records whether the change was written to disk, and
 // the hash of the file as written.
-func (s *Store) SetChangeApplied(ctx context.Context, id int64, applied bool, newHash string) error {
+func (s *Changes) SetApplied(ctx context.Context, id int64, applied bool, newHash string) error {
 	return s.updateChange(ctx, id, `applied = ?, new_hash = ?`, applied, newHash)
 }
 
-func (s *Store) updateChange(ctx context.Context, id int64, set string, args ...any) error {
+func (s *Changes) updateChange(ctx context.Context, id int64, set string, args ...any) error {
 	return s.updateRow(ctx, "changes", "change", id, set, args...)
 }
 
-// Changes returns the changes proposed in a session, oldest first.
-func (s *Store) Changes(ctx context.Context, sessionID int64) ([]Change, error) {
+// List returns the changes proposed in a session, oldest first.
+func (s *Changes) List(ctx context.Context, sessionID int64) ([]Change, error) {
 	return listChanges(ctx, s.r, sessionID)
 }
 

@@ -79,11 +79,11 @@ type Checkpoint struct {
 	Listed []ListedFile `json:"listed,omitempty"`
 }
 
-// BeginCheckpoint records a checkpoint as pending, with its file events,
+// Begin records a checkpoint as pending, with its file events,
 // before any file is written; the commit is synced to disk before it
 // returns. MessageID defaults to the session's latest message. CreatedAt
 // defaults to now.
-func (s *Store) BeginCheckpoint(ctx context.Context, c Checkpoint) (Checkpoint, error) {
+func (s *Checkpoints) Begin(ctx context.Context, c Checkpoint) (Checkpoint, error) {
 	if c.CreatedAt.IsZero() {
 		c.CreatedAt = s.now()
 	}
@@ -140,12 +140,12 @@ func orNone(files []ListedFile) []ListedFile {
 	return files
 }
 
-// FinishCheckpoint settles a pending checkpoint: the events in drop (ids)
+// Finish settles a pending checkpoint: the events in drop (ids)
 // did not happen and are removed, the others are final, and the events
 // they undo are marked undone by it. A checkpoint left with no event (and
 // no file listed or omitted) is deleted. It reports whether the
 // checkpoint remains.
-func (s *Store) FinishCheckpoint(ctx context.Context, id int64, drop []int64) (bool, error) {
+func (s *Checkpoints) Finish(ctx context.Context, id int64, drop []int64) (bool, error) {
 	kept := false
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		for _, e := range drop {
@@ -180,14 +180,14 @@ const checkpointCols = `c.id, c.session_id, coalesce(c.tool_call_id, 0), coalesc
 
 const checkpointFrom = ` FROM checkpoints c LEFT JOIN tool_calls t ON t.id = c.tool_call_id `
 
-// Checkpoints returns a session's checkpoints with their file events,
+// List returns a session's checkpoints with their file events,
 // oldest first (pending ones included).
-func (s *Store) Checkpoints(ctx context.Context, sessionID int64) ([]Checkpoint, error) {
+func (s *Checkpoints) List(ctx context.Context, sessionID int64) ([]Checkpoint, error) {
 	return s.checkpoints(ctx, `c.session_id = ?`, sessionID)
 }
 
-// Checkpoint returns one checkpoint with its file events.
-func (s *Store) Checkpoint(ctx context.Context, id int64) (Checkpoint, error) {
+// Get returns one checkpoint with its file events.
+func (s *Checkpoints) Get(ctx context.Context, id int64) (Checkpoint, error) {
 	cs, err := s.checkpoints(ctx, `c.id = ?`, id)
 	if err != nil {
 		return Checkpoint{}, err
@@ -198,12 +198,12 @@ func (s *Store) Checkpoint(ctx context.Context, id int64) (Checkpoint, error) {
 	return cs[0], nil
 }
 
-// PendingCheckpoints returns every checkpoint a crash left pending.
-func (s *Store) PendingCheckpoints(ctx context.Context) ([]Checkpoint, error) {
+// Pending returns every checkpoint a crash left pending.
+func (s *Checkpoints) Pending(ctx context.Context) ([]Checkpoint, error) {
 	return s.checkpoints(ctx, `c.state = 'pending'`)
 }
 
-func (s *Store) checkpoints(ctx context.Context, where string, args ...any) ([]Checkpoint, error) {
+func (s *Checkpoints) checkpoints(ctx context.Context, where string, args ...any) ([]Checkpoint, error) {
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, err
@@ -293,12 +293,12 @@ func scanFileEvent(row interface{ Scan(...any) error }) (FileEvent, error) {
 
 // AddPendingNote adds a line to what the model is told on the session's
 // next turn.
-func (s *Store) AddPendingNote(ctx context.Context, sessionID int64, line string) error {
+func (s *Sessions) AddPendingNote(ctx context.Context, sessionID int64, line string) error {
 	return s.updateSession(ctx, sessionID, `pending_note = CASE WHEN pending_note = '' THEN ?1 ELSE pending_note || char(10) || ?1 END`, line)
 }
 
 // TakePendingNote returns the session's pending note and clears it.
-func (s *Store) TakePendingNote(ctx context.Context, sessionID int64) (string, error) {
+func (s *Sessions) TakePendingNote(ctx context.Context, sessionID int64) (string, error) {
 	var note string
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, `SELECT pending_note FROM sessions WHERE id = ?`, sessionID).Scan(&note)
@@ -326,7 +326,7 @@ type BlobRef struct {
 
 // BlobRefs returns every kept content the ledger of a project refers to,
 // or of every project when projectID is 0.
-func (s *Store) BlobRefs(ctx context.Context, projectID int64) ([]BlobRef, error) {
+func (s *Checkpoints) BlobRefs(ctx context.Context, projectID int64) ([]BlobRef, error) {
 	where := ""
 	args := []any{}
 	if projectID != 0 {
@@ -361,7 +361,7 @@ func (s *Store) BlobRefs(ctx context.Context, projectID int64) ([]BlobRef, error
 // DropContent marks the content of these sessions' file events as no
 // longer kept, with why, so the ledger still lists them but they can no
 // longer be restored.
-func (s *Store) DropContent(ctx context.Context, sessionIDs []int64, why string) error {
+func (s *Checkpoints) DropContent(ctx context.Context, sessionIDs []int64, why string) error {
 	if len(sessionIDs) == 0 {
 		return nil
 	}
@@ -377,10 +377,10 @@ func (s *Store) DropContent(ctx context.Context, sessionIDs []int64, why string)
 	})
 }
 
-// LastMessageBefore returns the id of the session's message just before
+// LastBefore returns the id of the session's message just before
 // messageID (0 when it is the first), checking that messageID is a user
 // message of that session.
-func (s *Store) LastMessageBefore(ctx context.Context, sessionID, messageID int64) (int64, error) {
+func (s *Messages) LastBefore(ctx context.Context, sessionID, messageID int64) (int64, error) {
 	var role string
 	var seq int64
 	err := s.r.QueryRowContext(ctx, `SELECT role, seq FROM messages WHERE id = ? AND session_id = ?`, messageID, sessionID).Scan(&role, &seq)
@@ -398,9 +398,9 @@ func (s *Store) LastMessageBefore(ctx context.Context, sessionID, messageID int6
 	return prev, err
 }
 
-// MessageSnippet is the first line of a message's text, cut to 60
+// Snippet is the first line of a message's text, cut to 60
 // characters: how a rewind names the message it went back to.
-func (s *Store) MessageSnippet(ctx context.Context, id int64) (string, error) {
+func (s *Messages) Snippet(ctx context.Context, id int64) (string, error) {
 	var content string
 	err := s.r.QueryRowContext(ctx, `SELECT content FROM messages WHERE id = ?`, id).Scan(&content)
 	if errors.Is(err, sql.ErrNoRows) {

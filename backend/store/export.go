@@ -132,7 +132,7 @@ func (t Transcript) Export() Export {
 
 // WriteJSON writes the export of a session, indented.
 func (s *Store) WriteJSON(ctx context.Context, sessionID int64, w io.Writer) error {
-	t, err := s.Transcript(ctx, sessionID)
+	t, err := s.Sessions.Transcript(ctx, sessionID)
 	if err != nil {
 		return err
 	}
@@ -174,7 +174,7 @@ func (s *Store) Import(ctx context.Context, projectID int64, r io.Reader, mode s
 	if err != nil {
 		return Session{}, constraint(err)
 	}
-	return s.Session(ctx, id)
+	return s.Sessions.Get(ctx, id)
 }
 
 func importSession(ctx context.Context, tx *sql.Tx, projectID int64, e Export, mode string) (int64, error) {

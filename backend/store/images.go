@@ -110,7 +110,7 @@ func (s *Store) importImages(e *Export) (release func(), err error) {
 // ImageHashes returns the hashes of every image a message refers to (a
 // user's image, or one a tool returned), so that the blob store's sweep
 // keeps them.
-func (s *Store) ImageHashes(ctx context.Context) ([]string, error) {
+func (s *Messages) ImageHashes(ctx context.Context) ([]string, error) {
 	rows, err := s.r.QueryContext(ctx, `
 		SELECT DISTINCT json_extract(t.value, '$.hash') FROM messages m, json_tree(m.content) t
 		 WHERE m.content LIKE '%"type":"image"%' AND t.type = 'object'

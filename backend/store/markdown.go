@@ -17,7 +17,7 @@ import (
 // conversation in order, thinking as quotes, tool calls with their input,
 // status and approval, tool results and proposed changes in code fences.
 func (s *Store) WriteMarkdown(ctx context.Context, sessionID int64, w io.Writer) error {
-	t, err := s.Transcript(ctx, sessionID)
+	t, err := s.Sessions.Transcript(ctx, sessionID)
 	if err != nil {
 		return err
 	}

@@ -67,10 +67,10 @@ func encodeBlocks(blocks []llm.ContentBlock) (string, error) {
 	return string(b), err
 }
 
-// AppendMessage commits a whole message at the end of a session. u is the
+// Append commits a whole message at the end of a session. u is the
 // usage of the call that produced it (zero for user messages); the session
 // totals are kept by UpdateUsage.
-func (s *Store) AppendMessage(ctx context.Context, sessionID int64, m llm.Message, u llm.Usage) (Message, error) {
+func (s *Messages) Append(ctx context.Context, sessionID int64, m llm.Message, u llm.Usage) (Message, error) {
 	var out Message
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var err error
@@ -81,7 +81,7 @@ func (s *Store) AppendMessage(ctx context.Context, sessionID int64, m llm.Messag
 }
 
 // insertMessage appends a message inside a write transaction.
-func (s *Store) insertMessage(ctx context.Context, tx *sql.Tx, sessionID int64, m llm.Message, u llm.Usage, state MessageState) (Message, error) {
+func (s *database) insertMessage(ctx context.Context, tx *sql.Tx, sessionID int64, m llm.Message, u llm.Usage, state MessageState) (Message, error) {
 	content, err := encodeBlocks(m.Content)
 	if err != nil {
 		return Message{}, err
@@ -102,8 +102,8 @@ func (s *Store) insertMessage(ctx context.Context, tx *sql.Tx, sessionID int64, 
 	return out, constraint(err)
 }
 
-// Messages returns every message of a session in order.
-func (s *Store) Messages(ctx context.Context, sessionID int64) ([]Message, error) {
+// List returns every message of a session in order.
+func (s *Messages) List(ctx context.Context, sessionID int64) ([]Message, error) {
 	return listMessages(ctx, s.r, sessionID)
 }
 

@@ -38,9 +38,9 @@ func cleanProjectPath(dir string) (string, error) {
 	return filepath.Clean(dir), nil
 }
 
-// TouchProject records that the project at the absolute path dir was
+// Touch records that the project at the absolute path dir was
 // opened now, creating it on first use.
-func (s *Store) TouchProject(ctx context.Context, dir string) (Project, error) {
+func (s *Projects) Touch(ctx context.Context, dir string) (Project, error) {
 	dir, err := cleanProjectPath(dir)
 	if err != nil {
 		return Project{}, err
@@ -60,8 +60,8 @@ func (s *Store) TouchProject(ctx context.Context, dir string) (Project, error) {
 	return p, err
 }
 
-// Projects lists every project, the most recently opened first.
-func (s *Store) Projects(ctx context.Context) ([]Project, error) {
+// List lists every project, the most recently opened first.
+func (s *Projects) List(ctx context.Context) ([]Project, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT `+projectCols+` FROM projects ORDER BY last_opened DESC, id DESC`)
 	if err != nil {
 		return nil, err
@@ -78,14 +78,14 @@ func (s *Store) Projects(ctx context.Context) ([]Project, error) {
 	return ps, rows.Err()
 }
 
-// Project returns the project with that id.
-func (s *Store) Project(ctx context.Context, id int64) (Project, error) {
+// Get returns the project with that id.
+func (s *Projects) Get(ctx context.Context, id int64) (Project, error) {
 	return s.projectWhere(ctx, `id = ?`, id)
 }
 
-// ProjectByPath returns the project at the absolute path dir without
+// ByPath returns the project at the absolute path dir without
 // touching it; ErrNotFound if it was never opened.
-func (s *Store) ProjectByPath(ctx context.Context, dir string) (Project, error) {
+func (s *Projects) ByPath(ctx context.Context, dir string) (Project, error) {
 	dir, err := cleanProjectPath(dir)
 	if err != nil {
 		return Project{}, err
@@ -93,7 +93,7 @@ func (s *Store) ProjectByPath(ctx context.Context, dir string) (Project, error) 
 	return s.projectWhere(ctx, `path = ?`, dir)
 }
 
-func (s *Store) projectWhere(ctx context.Context, where string, arg any) (Project, error) {
+func (s *Projects) projectWhere(ctx context.Context, where string, arg any) (Project, error) {
 	p, err := scanProject(s.r.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects WHERE `+where, arg))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Project{}, fmt.Errorf("project %v: %w", arg, ErrNotFound)
@@ -101,9 +101,9 @@ func (s *Store) projectWhere(ctx context.Context, where string, arg any) (Projec
 	return p, err
 }
 
-// DeleteProject removes a project with its sessions (and everything under
+// Delete removes a project with its sessions (and everything under
 // them) and its permission rules. The directory itself is not touched.
-func (s *Store) DeleteProject(ctx context.Context, id int64) error {
+func (s *Projects) Delete(ctx context.Context, id int64) error {
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		return affected(tx.ExecContext(ctx, `DELETE FROM projects WHERE id = ?`, id))
 	})

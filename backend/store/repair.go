@@ -17,7 +17,7 @@ const InterruptedToolResult = "The run was interrupted before this tool call fin
 // RepairAll repairs every session a crash or kill left unfinished: those
 // still marked running and those with a message still streaming. Open calls
 // it, before any turn can run.
-func (s *Store) RepairAll(ctx context.Context) error {
+func (s *Sessions) RepairAll(ctx context.Context) error {
 	rows, err := s.r.QueryContext(ctx, `
 		SELECT id FROM sessions WHERE state = 'running'
 		UNION SELECT session_id FROM messages WHERE state = 'streaming'`)
@@ -53,7 +53,7 @@ func (s *Store) RepairAll(ctx context.Context) error {
 // output where it finished, InterruptedToolResult where not. A session
 // marked running becomes interrupted. It reports whether anything changed.
 // Call it before resuming a session, never while its turn runs.
-func (s *Store) Repair(ctx context.Context, sessionID int64) (bool, error) {
+func (s *Sessions) Repair(ctx context.Context, sessionID int64) (bool, error) {
 	var changed bool
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var err error
@@ -63,7 +63,7 @@ func (s *Store) Repair(ctx context.Context, sessionID int64) (bool, error) {
 	return changed, err
 }
 
-func (s *Store) repair(ctx context.Context, tx *sql.Tx, sessionID int64) (bool, error) {
+func (s *Sessions) repair(ctx context.Context, tx *sql.Tx, sessionID int64) (bool, error) {
 	now := millis(s.now())
 	var n int64
 	for _, q := range []string{
@@ -102,7 +102,7 @@ func (s *Store) repair(ctx context.Context, tx *sql.Tx, sessionID int64) (bool, 
 
 // closeToolUses appends tool results when the last message is an assistant
 // message asking for tools.
-func (s *Store) closeToolUses(ctx context.Context, tx *sql.Tx, sessionID int64) (bool, error) {
+func (s *Sessions) closeToolUses(ctx context.Context, tx *sql.Tx, sessionID int64) (bool, error) {
 	var role string
 	var content []byte
 	err := tx.QueryRowContext(ctx, `SELECT role, content FROM messages WHERE session_id = ?

@@ -40,8 +40,8 @@ func scanRule(row interface{ Scan(...any) error }) (Rule, error) {
 	return r, nil
 }
 
-// AddRule stores a rule; adding one that exists returns the existing rule.
-func (s *Store) AddRule(ctx context.Context, r Rule) (Rule, error) {
+// Add stores a rule; adding one that exists returns the existing rule.
+func (s *Rules) Add(ctx context.Context, r Rule) (Rule, error) {
 	var out Rule
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var err error
@@ -55,8 +55,8 @@ func (s *Store) AddRule(ctx context.Context, r Rule) (Rule, error) {
 	return out, constraint(err)
 }
 
-// Rules lists a project's rules, oldest first.
-func (s *Store) Rules(ctx context.Context, projectID int64) ([]Rule, error) {
+// List lists a project's rules, oldest first.
+func (s *Rules) List(ctx context.Context, projectID int64) ([]Rule, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT `+ruleCols+` FROM permission_rules WHERE project_id = ? ORDER BY id`, projectID)
 	if err != nil {
 		return nil, err
@@ -73,8 +73,8 @@ func (s *Store) Rules(ctx context.Context, projectID int64) ([]Rule, error) {
 	return rs, rows.Err()
 }
 
-// DeleteRule removes a rule.
-func (s *Store) DeleteRule(ctx context.Context, id int64) error {
+// Delete removes a rule.
+func (s *Rules) Delete(ctx context.Context, id int64) error {
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		return affected(tx.ExecContext(ctx, `DELETE FROM permission_rules WHERE id = ?`, id))
 	})

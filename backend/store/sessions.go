@@ -126,8 +126,8 @@ func nullBudget(b float64) any {
 	return b
 }
 
-// CreateSession starts an empty session in a project.
-func (s *Store) CreateSession(ctx context.Context, n NewSession) (Session, error) {
+// Create starts an empty session in a project.
+func (s *Sessions) Create(ctx context.Context, n NewSession) (Session, error) {
 	mode, plan := modeColumns(n.ApprovalMode, "")
 	now := millis(s.now())
 	var x Session
@@ -145,8 +145,8 @@ func (s *Store) CreateSession(ctx context.Context, n NewSession) (Session, error
 	return x, constraint(err)
 }
 
-// Session returns one session.
-func (s *Store) Session(ctx context.Context, id int64) (Session, error) {
+// Get returns one session.
+func (s *Sessions) Get(ctx context.Context, id int64) (Session, error) {
 	return getSession(ctx, s.r, id)
 }
 
@@ -158,9 +158,9 @@ func getSession(ctx context.Context, q querier, id int64) (Session, error) {
 	return x, err
 }
 
-// Sessions lists a project's sessions, the most recently updated first,
+// List lists a project's sessions, the most recently updated first,
 // skipping offset and returning at most limit (limit <= 0: all).
-func (s *Store) Sessions(ctx context.Context, projectID int64, limit, offset int) ([]Session, error) {
+func (s *Sessions) List(ctx context.Context, projectID int64, limit, offset int) ([]Session, error) {
 	if limit <= 0 {
 		limit = -1
 	}
@@ -182,13 +182,13 @@ func (s *Store) Sessions(ctx context.Context, projectID int64, limit, offset int
 	return xs, rows.Err()
 }
 
-// EmptySessions returns the ids of sessions that hold no message and no
+// Empty returns the ids of sessions that hold no message and no
 // checkpoint (a merge's session changed files without a message), of one
 // project (projectID 0: of every project), created before createdBefore
 // (zero: whenever). A session in a worktree counts only withWorktrees:
 // the user named it, and its worktree and branch may hold work of their
 // own.
-func (s *Store) EmptySessions(ctx context.Context, projectID int64, createdBefore time.Time, withWorktrees bool) ([]int64, error) {
+func (s *Sessions) Empty(ctx context.Context, projectID int64, createdBefore time.Time, withWorktrees bool) ([]int64, error) {
 	before := int64(1<<62 - 1)
 	if !createdBefore.IsZero() {
 		before = millis(createdBefore)
@@ -215,30 +215,30 @@ func (s *Store) EmptySessions(ctx context.Context, projectID int64, createdBefor
 }
 
 // Rename sets a session's title.
-func (s *Store) Rename(ctx context.Context, id int64, title string) error {
+func (s *Sessions) Rename(ctx context.Context, id int64, title string) error {
 	return s.updateSession(ctx, id, `title = ?`, title)
 }
 
 // MarkWorktreeDiscarded records that a worktree session's worktree and
 // branch were removed; its path, branch and base stay as history.
-func (s *Store) MarkWorktreeDiscarded(ctx context.Context, id int64) error {
+func (s *Sessions) MarkWorktreeDiscarded(ctx context.Context, id int64) error {
 	return s.updateSession(ctx, id, `worktree_discarded = 1`)
 }
 
 // SetModel sets the model a session's next turns use.
-func (s *Store) SetModel(ctx context.Context, id int64, model string) error {
+func (s *Sessions) SetModel(ctx context.Context, id int64, model string) error {
 	return s.updateSession(ctx, id, `model = ?`, model)
 }
 
 // SetState records where the session's agent loop stands. The loop sets
 // SessionRunning when a turn starts and SessionIdle (or SessionError) when
 // it ends; a session left running by a crash is repaired at the next Open.
-func (s *Store) SetState(ctx context.Context, id int64, state SessionState) error {
+func (s *Sessions) SetState(ctx context.Context, id int64, state SessionState) error {
 	return s.updateSession(ctx, id, `state = ?`, string(state))
 }
 
 // UpdateUsage adds one model call's tokens and cost to the session's totals.
-func (s *Store) UpdateUsage(ctx context.Context, id int64, u llm.Usage, costUSD float64) error {
+func (s *Sessions) UpdateUsage(ctx context.Context, id int64, u llm.Usage, costUSD float64) error {
 	return s.updateSession(ctx, id, `input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
 		cache_read_tokens = cache_read_tokens + ?, cache_write_tokens = cache_write_tokens + ?,
 		cost_usd = cost_usd + ?`,
@@ -249,7 +249,7 @@ func (s *Store) UpdateUsage(ctx context.Context, id int64, u llm.Usage, costUSD 
 // Plan keeps the mode the session had, for when it leaves plan mode. It
 // does not touch updated_at: switching modes is not activity that should
 // move the session up the list.
-func (s *Store) SetApprovalMode(ctx context.Context, id int64, mode string) error {
+func (s *Sessions) SetApprovalMode(ctx context.Context, id int64, mode string) error {
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var prev string
 		if err := tx.QueryRowContext(ctx, `SELECT approval_mode FROM sessions WHERE id = ?`, id).Scan(&prev); err != nil {
@@ -268,7 +268,7 @@ func (s *Store) SetApprovalMode(ctx context.Context, id int64, mode string) erro
 }
 
 // updateSession sets columns of one session and bumps updated_at.
-func (s *Store) updateSession(ctx context.Context, id int64, set string, args ...any) error {
+func (s *database) updateSession(ctx context.Context, id int64, set string, args ...any) error {
 	args = append(args, millis(s.now()), id)
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		return affected(tx.ExecContext(ctx, `UPDATE sessions SET `+set+`, updated_at = ? WHERE id = ?`, args...))
@@ -279,9 +279,9 @@ func (s *Store) updateSession(ctx context.Context, id int64, set string, args ..
 	return constraint(err)
 }
 
-// DeleteSession removes a session with its messages, tool calls and
+// Delete removes a session with its messages, tool calls and
 // changes. Forks of it stay, without their parent.
-func (s *Store) DeleteSession(ctx context.Context, id int64) error {
+func (s *Sessions) Delete(ctx context.Context, id int64) error {
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		return affected(tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, id))
 	})

@@ -57,19 +57,19 @@ type ToolCall struct {
 	// ParentToolUseID names the task call of the helper that made this
 	// call ("" for the main agent's calls).
 	ParentToolUseID string `json:"parentToolUseId,omitempty"`
-	// RefusedBy says who refused a rejected call (SetToolRefusedBy):
+	// RefusedBy says who refused a rejected call (ToolCalls.SetRefusedBy):
 	// RefusedUser, RefusedPlan, RefusedMode, RefusedRule optionally
 	// followed by a space and the deny rule; "" when not refused or not
 	// known (calls stored before migration 0009).
 	RefusedBy string `json:"refusedBy,omitempty"`
 	// Sandbox is how a command ran with respect to the OS sandbox, as
-	// JSON (events.SandboxInfo, SetToolSandbox); "" for other calls.
+	// JSON (events.SandboxInfo, ToolCalls.SetSandbox); "" for other calls.
 	Sandbox string `json:"sandbox,omitempty"`
 	// Hooks are the settings.json hooks that ran for the call, as JSON (a
-	// list of wire.HookRun, SetToolHooks); "" when none ran.
+	// list of wire.HookRun, ToolCalls.SetHooks); "" when none ran.
 	Hooks string `json:"hooks,omitempty"`
 	// Diagnostics is what the language servers said after the call's
-	// applied change, as JSON (a wire.Diagnostics, SetToolDiagnostics);
+	// applied change, as JSON (a wire.Diagnostics, ToolCalls.SetDiagnostics);
 	// "" when no server checked it.
 	Diagnostics string `json:"diagnostics,omitempty"`
 }
@@ -102,10 +102,10 @@ func scanToolCall(row interface{ Scan(...any) error }) (ToolCall, error) {
 	return c, nil
 }
 
-// InsertToolCall records a tool call of a committed assistant message.
+// Insert records a tool call of a committed assistant message.
 // SessionID, MessageID, ToolUseID and Name are required; empty Status is
 // running, empty Approval none, empty Input {}. StartedAt defaults to now.
-func (s *Store) InsertToolCall(ctx context.Context, c ToolCall) (ToolCall, error) {
+func (s *ToolCalls) Insert(ctx context.Context, c ToolCall) (ToolCall, error) {
 	if c.Status == "" {
 		c.Status = ToolRunning
 	}
@@ -140,18 +140,18 @@ func insertToolCall(ctx context.Context, tx *sql.Tx, c ToolCall) (ToolCall, erro
 		string(c.Approval), c.Feedback, millis(c.StartedAt), finished, c.ParentToolUseID))
 }
 
-// SetToolStatus moves a tool call to a status that is not final
-// (running, awaiting_approval); use FinishToolCall for the others.
-func (s *Store) SetToolStatus(ctx context.Context, id int64, status ToolStatus) error {
+// SetStatus moves a tool call to a status that is not final
+// (running, awaiting_approval); use ToolCalls.Finish for the others.
+func (s *ToolCalls) SetStatus(ctx context.Context, id int64, status ToolStatus) error {
 	if status.finished() {
-		return fmt.Errorf("%w: %s is a final status, use FinishToolCall", ErrInvalid, status)
+		return fmt.Errorf("%w: %s is a final status, use ToolCalls.Finish", ErrInvalid, status)
 	}
 	return s.updateToolCall(ctx, id, `status = ?`, string(status))
 }
 
-// FinishToolCall commits a tool call's output and final status (done,
+// Finish commits a tool call's output and final status (done,
 // error, rejected, cancelled) and its finish time.
-func (s *Store) FinishToolCall(ctx context.Context, id int64, status ToolStatus, output string) error {
+func (s *ToolCalls) Finish(ctx context.Context, id int64, status ToolStatus, output string) error {
 	if !status.finished() {
 		return fmt.Errorf("%w: %s is not a final status", ErrInvalid, status)
 	}
@@ -160,41 +160,41 @@ func (s *Store) FinishToolCall(ctx context.Context, id int64, status ToolStatus,
 		string(status), output, millis(s.now()))
 }
 
-// SetToolApproval records the approval decision and the user's feedback.
-func (s *Store) SetToolApproval(ctx context.Context, id int64, a Approval, feedback string) error {
+// SetApproval records the approval decision and the user's feedback.
+func (s *ToolCalls) SetApproval(ctx context.Context, id int64, a Approval, feedback string) error {
 	return s.updateToolCall(ctx, id, `approval = ?, feedback = ?`, string(a), feedback)
 }
 
-// SetToolRefusedBy records who refused a call (ToolCall.RefusedBy).
-func (s *Store) SetToolRefusedBy(ctx context.Context, id int64, by string) error {
+// SetRefusedBy records who refused a call (ToolCall.RefusedBy).
+func (s *ToolCalls) SetRefusedBy(ctx context.Context, id int64, by string) error {
 	return s.updateToolCall(ctx, id, `refused_by = ?`, by)
 }
 
-// SetToolSandbox records how a command ran with respect to the OS
+// SetSandbox records how a command ran with respect to the OS
 // sandbox (ToolCall.Sandbox, JSON).
-func (s *Store) SetToolSandbox(ctx context.Context, id int64, sandbox string) error {
+func (s *ToolCalls) SetSandbox(ctx context.Context, id int64, sandbox string) error {
 	return s.updateToolCall(ctx, id, `sandbox = ?`, sandbox)
 }
 
-// SetToolHooks records the hooks that ran for a call (ToolCall.Hooks,
+// SetHooks records the hooks that ran for a call (ToolCall.Hooks,
 // JSON).
-func (s *Store) SetToolHooks(ctx context.Context, id int64, hooks string) error {
+func (s *ToolCalls) SetHooks(ctx context.Context, id int64, hooks string) error {
 	return s.updateToolCall(ctx, id, `hooks = ?`, hooks)
 }
 
-// SetToolDiagnostics records what the language servers said after a
+// SetDiagnostics records what the language servers said after a
 // call's applied change (ToolCall.Diagnostics, JSON).
-func (s *Store) SetToolDiagnostics(ctx context.Context, id int64, diagnostics string) error {
+func (s *ToolCalls) SetDiagnostics(ctx context.Context, id int64, diagnostics string) error {
 	return s.updateToolCall(ctx, id, `diagnostics = ?`, diagnostics)
 }
 
-func (s *Store) updateToolCall(ctx context.Context, id int64, set string, args ...any) error {
+func (s *ToolCalls) updateToolCall(ctx context.Context, id int64, set string, args ...any) error {
 	return s.updateRow(ctx, "tool_calls", "tool call", id, set, args...)
 }
 
 // updateRow sets columns of the row id of table (set is "col = ?, ...",
 // filled from args); what names the row in a not-found error.
-func (s *Store) updateRow(ctx context.Context, table, what string, id int64, set string, args ...any) error {
+func (s *database) updateRow(ctx context.Context, table, what string, id int64, set string, args ...any) error {
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		return affected(tx.ExecContext(ctx, `UPDATE `+table+` SET `+set+` WHERE id = ?`, append(args, id)...))
 	})
@@ -204,15 +204,15 @@ func (s *Store) updateRow(ctx context.Context, table, what string, id int64, set
 	return constraint(err)
 }
 
-// ToolCalls returns a session's tool calls in the order they started.
-func (s *Store) ToolCalls(ctx context.Context, sessionID int64) ([]ToolCall, error) {
+// List returns a session's tool calls in the order they started.
+func (s *ToolCalls) List(ctx context.Context, sessionID int64) ([]ToolCall, error) {
 	return listToolCalls(ctx, s.r, sessionID)
 }
 
 // ApprovedHere returns the tool calls named name of a session that the
 // user approved on this machine, oldest first: those that came with an
 // imported session (or its forks) are history, not approvals.
-func (s *Store) ApprovedHere(ctx context.Context, sessionID int64, name string) ([]ToolCall, error) {
+func (s *ToolCalls) ApprovedHere(ctx context.Context, sessionID int64, name string) ([]ToolCall, error) {
 	return queryToolCalls(ctx, s.r, `WHERE session_id = ? AND name = ? AND approval = ? AND imported = 0 ORDER BY id`,
 		sessionID, name, string(ApprovalApproved))
 }
@@ -285,7 +285,7 @@ func listToolCallsOf(ctx context.Context, q querier, sessionID int64, ms []Messa
 
 // ToolUseIDs maps the session's tool calls' row ids to their tool_use ids
 // (without reading their inputs and outputs).
-func (s *Store) ToolUseIDs(ctx context.Context, sessionID int64) (map[int64]string, error) {
+func (s *ToolCalls) ToolUseIDs(ctx context.Context, sessionID int64) (map[int64]string, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT id, tool_use_id FROM tool_calls WHERE session_id = ?`, sessionID)
 	if err != nil {
 		return nil, err

@@ -19,9 +19,9 @@ type WebPage struct {
 	FetchedAt  time.Time `json:"fetchedAt"`
 }
 
-// AddWebPage stores a fetched page. SessionID, MessageID and URL are
+// Add stores a fetched page. SessionID, MessageID and URL are
 // required; FetchedAt defaults to now.
-func (s *Store) AddWebPage(ctx context.Context, p WebPage) (WebPage, error) {
+func (s *WebPages) Add(ctx context.Context, p WebPage) (WebPage, error) {
 	if p.FetchedAt.IsZero() {
 		p.FetchedAt = s.now()
 	}
@@ -37,8 +37,8 @@ func (s *Store) AddWebPage(ctx context.Context, p WebPage) (WebPage, error) {
 	return p, constraint(err)
 }
 
-// WebPages returns the pages fetched in a session, oldest first.
-func (s *Store) WebPages(ctx context.Context, sessionID int64) ([]WebPage, error) {
+// List returns the pages fetched in a session, oldest first.
+func (s *WebPages) List(ctx context.Context, sessionID int64) ([]WebPage, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT id, session_id, coalesce(tool_call_id, 0), message_id, url, title, markdown, fetched_at
 		FROM web_pages WHERE session_id = ? ORDER BY id`, sessionID)
 	if err != nil {
