@@ -40,7 +40,7 @@ type Change struct {
 
 const changeCols = `id, tool_call_id, path, old_hash, new_hash, hunks, user_edited, applied, created_at`
 
-func scanChange(row interface{ Scan(...any) error }) (Change, error) {
+func scanChange(row rowScanner) (Change, error) {
 	var c Change
 	var hunks []byte
 	var edited sql.NullString
@@ -118,20 +118,7 @@ func (s *Changes) List(ctx context.Context, sessionID int64) ([]Change, error) {
 }
 
 func listChanges(ctx context.Context, q querier, sessionID int64) ([]Change, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+prefixCols("c", changeCols)+`
+	return queryAll(ctx, q, scanChange, `SELECT `+prefixCols("c", changeCols)+`
 		FROM changes c JOIN tool_calls t ON t.id = c.tool_call_id
 		WHERE t.session_id = ? ORDER BY c.id`, sessionID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var cs []Change
-	for rows.Next() {
-		c, err := scanChange(rows)
-		if err != nil {
-			return nil, err
-		}
-		cs = append(cs, c)
-	}
-	return cs, rows.Err()
 }

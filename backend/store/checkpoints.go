@@ -209,51 +209,42 @@ func (s *Checkpoints) checkpoints(ctx context.Context, where string, args ...any
 		return nil, err
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT `+checkpointCols+checkpointFrom+` WHERE `+where+` ORDER BY c.id`, args...)
-	if err != nil {
-		return nil, err
-	}
-	var cs []Checkpoint
-	byID := map[int64]int{}
-	for rows.Next() {
-		var c Checkpoint
-		var created int64
-		var listed string
-		if err := rows.Scan(&c.ID, &c.SessionID, &c.ToolCallID, &c.ToolUseID, &c.MessageID, &c.Kind, &c.Done,
-			&c.Label, &c.Note, &c.Omitted, &created, &listed); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		c.CreatedAt = fromMillis(created)
-		if listed != "[]" {
-			if err := json.Unmarshal([]byte(listed), &c.Listed); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("checkpoint %d listed: %w", c.ID, err)
-			}
-		}
-		byID[c.ID] = len(cs)
-		cs = append(cs, c)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil || len(cs) == 0 {
+	cs, err := queryAll(ctx, tx, scanCheckpoint, `SELECT `+checkpointCols+checkpointFrom+` WHERE `+where+` ORDER BY c.id`, args...)
+	if err != nil || len(cs) == 0 {
 		return cs, err
 	}
-	rows, err = tx.QueryContext(ctx, `SELECT `+fileEventCols+` FROM file_events e
+	byID := make(map[int64]int, len(cs))
+	for i, c := range cs {
+		byID[c.ID] = i
+	}
+	fs, err := queryAll(ctx, tx, scanFileEvent, `SELECT `+fileEventCols+` FROM file_events e
 		WHERE e.checkpoint_id IN (SELECT c.id FROM checkpoints c WHERE `+where+`) ORDER BY e.checkpoint_id, e.path`, args...)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		f, err := scanFileEvent(rows)
-		if err != nil {
-			return nil, err
-		}
+	for _, f := range fs {
 		if i, ok := byID[f.CheckpointID]; ok {
 			cs[i].Files = append(cs[i].Files, f)
 		}
 	}
-	return cs, rows.Err()
+	return cs, nil
+}
+
+func scanCheckpoint(row rowScanner) (Checkpoint, error) {
+	var c Checkpoint
+	var created int64
+	var listed string
+	if err := row.Scan(&c.ID, &c.SessionID, &c.ToolCallID, &c.ToolUseID, &c.MessageID, &c.Kind, &c.Done,
+		&c.Label, &c.Note, &c.Omitted, &created, &listed); err != nil {
+		return Checkpoint{}, err
+	}
+	c.CreatedAt = fromMillis(created)
+	if listed != "[]" {
+		if err := json.Unmarshal([]byte(listed), &c.Listed); err != nil {
+			return Checkpoint{}, fmt.Errorf("checkpoint %d listed: %w", c.ID, err)
+		}
+	}
+	return c, nil
 }
 
 const fileEventCols = `e.id, e.checkpoint_id, e.path, e.before_hash, e.before_mode, e.before_size, e.before_kept,
@@ -268,7 +259,7 @@ func madeDirsColumn(dirs []string) any {
 	return strings.Join(dirs, "\n")
 }
 
-func scanFileEvent(row interface{ Scan(...any) error }) (FileEvent, error) {
+func scanFileEvent(row rowScanner) (FileEvent, error) {
 	var f FileEvent
 	var undoes string
 	var dirs sql.NullString
@@ -333,7 +324,13 @@ func (s *Checkpoints) BlobRefs(ctx context.Context, projectID int64) ([]BlobRef,
 		where = ` AND s.project_id = ?`
 		args = append(args, projectID)
 	}
-	rows, err := s.r.QueryContext(ctx, `
+	return queryAll(ctx, s.r, func(row rowScanner) (BlobRef, error) {
+		var r BlobRef
+		var updated int64
+		err := row.Scan(&r.EventID, &r.SessionID, &r.Hash, &r.Before, &updated)
+		r.SessionUpdated = fromMillis(updated)
+		return r, err
+	}, `
 		SELECT e.id, c.session_id, e.before_hash, 1, s.updated_at FROM file_events e
 		  JOIN checkpoints c ON c.id = e.checkpoint_id JOIN sessions s ON s.id = c.session_id
 		 WHERE e.before_hash <> '' AND e.before_kept`+where+`
@@ -341,21 +338,6 @@ func (s *Checkpoints) BlobRefs(ctx context.Context, projectID int64) ([]BlobRef,
 		SELECT e.id, c.session_id, e.after_hash, 0, s.updated_at FROM file_events e
 		  JOIN checkpoints c ON c.id = e.checkpoint_id JOIN sessions s ON s.id = c.session_id
 		 WHERE e.after_hash <> '' AND e.after_kept`+where, append(args, args...)...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []BlobRef
-	for rows.Next() {
-		var r BlobRef
-		var updated int64
-		if err := rows.Scan(&r.EventID, &r.SessionID, &r.Hash, &r.Before, &updated); err != nil {
-			return nil, err
-		}
-		r.SessionUpdated = fromMillis(updated)
-		out = append(out, r)
-	}
-	return out, rows.Err()
 }
 
 // DropContent marks the content of these sessions' file events as no

@@ -111,21 +111,8 @@ func (s *Store) importImages(e *Export) (release func(), err error) {
 // user's image, or one a tool returned), so that the blob store's sweep
 // keeps them.
 func (s *Messages) ImageHashes(ctx context.Context) ([]string, error) {
-	rows, err := s.r.QueryContext(ctx, `
+	return queryAll(ctx, s.r, scanValue[string], `
 		SELECT DISTINCT json_extract(t.value, '$.hash') FROM messages m, json_tree(m.content) t
 		 WHERE m.content LIKE '%"type":"image"%' AND t.type = 'object'
 		   AND json_extract(t.value, '$.type') = 'image' AND json_extract(t.value, '$.hash') IS NOT NULL`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var h string
-		if err := rows.Scan(&h); err != nil {
-			return nil, err
-		}
-		out = append(out, h)
-	}
-	return out, rows.Err()
 }

@@ -41,21 +41,25 @@ func (m Message) LLM() llm.Message { return llm.Message{Role: m.Role, Content: m
 const messageCols = `id, session_id, seq, role, content,
 	input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, state, created_at`
 
-func scanMessage(row interface{ Scan(...any) error }) (Message, error) {
-	var m Message
-	var content string
-	var created int64
-	err := row.Scan(&m.ID, &m.SessionID, &m.Seq, &m.Role, &content,
-		&m.Usage.InputTokens, &m.Usage.OutputTokens, &m.Usage.CacheReadTokens, &m.Usage.CacheWriteTokens,
-		&m.State, &created)
+func scanMessage(row rowScanner) (Message, error) {
+	m, content, err := scanMessageRow(row)
 	if err != nil {
 		return Message{}, err
 	}
 	if err := decodeBlocks(content, &m.Content); err != nil {
 		return Message{}, fmt.Errorf("message %d content: %w", m.ID, err)
 	}
-	m.CreatedAt = fromMillis(created)
 	return m, nil
+}
+
+// scanMessageRow scans messageCols, leaving the content as stored.
+func scanMessageRow(row rowScanner) (m Message, content string, err error) {
+	var created int64
+	err = row.Scan(&m.ID, &m.SessionID, &m.Seq, &m.Role, &content,
+		&m.Usage.InputTokens, &m.Usage.OutputTokens, &m.Usage.CacheReadTokens, &m.Usage.CacheWriteTokens,
+		&m.State, &created)
+	m.CreatedAt = fromMillis(created)
+	return m, content, err
 }
 
 // encodeBlocks is the stored form of a message's content.
@@ -121,16 +125,10 @@ func listMessagesBetween(ctx context.Context, q querier, sessionID, from, to int
 	var ms []Message
 	var contents []string
 	for rows.Next() {
-		var m Message
-		var content string // database/sql hands over the driver's string without a copy
-		var created int64
-		err := rows.Scan(&m.ID, &m.SessionID, &m.Seq, &m.Role, &content,
-			&m.Usage.InputTokens, &m.Usage.OutputTokens, &m.Usage.CacheReadTokens, &m.Usage.CacheWriteTokens,
-			&m.State, &created)
+		m, content, err := scanMessageRow(rows) // database/sql hands over the driver's string without a copy
 		if err != nil {
 			return nil, err
 		}
-		m.CreatedAt = fromMillis(created)
 		ms = append(ms, m)
 		contents = append(contents, content)
 	}

@@ -20,7 +20,7 @@ type Project struct {
 
 const projectCols = `id, path, name, created_at, last_opened`
 
-func scanProject(row interface{ Scan(...any) error }) (Project, error) {
+func scanProject(row rowScanner) (Project, error) {
 	var p Project
 	var created, opened int64
 	if err := row.Scan(&p.ID, &p.Path, &p.Name, &created, &opened); err != nil {
@@ -62,20 +62,7 @@ func (s *Projects) Touch(ctx context.Context, dir string) (Project, error) {
 
 // List lists every project, the most recently opened first.
 func (s *Projects) List(ctx context.Context) ([]Project, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+projectCols+` FROM projects ORDER BY last_opened DESC, id DESC`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ps []Project
-	for rows.Next() {
-		p, err := scanProject(rows)
-		if err != nil {
-			return nil, err
-		}
-		ps = append(ps, p)
-	}
-	return ps, rows.Err()
+	return queryAll(ctx, s.r, scanProject, `SELECT `+projectCols+` FROM projects ORDER BY last_opened DESC, id DESC`)
 }
 
 // Get returns the project with that id.

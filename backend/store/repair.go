@@ -18,23 +18,10 @@ const InterruptedToolResult = "The run was interrupted before this tool call fin
 // still marked running and those with a message still streaming. Open calls
 // it, before any turn can run.
 func (s *Sessions) RepairAll(ctx context.Context) error {
-	rows, err := s.r.QueryContext(ctx, `
+	ids, err := queryAll(ctx, s.r, scanValue[int64], `
 		SELECT id FROM sessions WHERE state = 'running'
 		UNION SELECT session_id FROM messages WHERE state = 'streaming'`)
 	if err != nil {
-		return err
-	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	for _, id := range ids {

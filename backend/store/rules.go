@@ -30,7 +30,7 @@ type Rule struct {
 
 const ruleCols = `id, project_id, tool, pattern, effect, created_at`
 
-func scanRule(row interface{ Scan(...any) error }) (Rule, error) {
+func scanRule(row rowScanner) (Rule, error) {
 	var r Rule
 	var created int64
 	if err := row.Scan(&r.ID, &r.ProjectID, &r.Tool, &r.Pattern, &r.Effect, &created); err != nil {
@@ -57,20 +57,7 @@ func (s *Rules) Add(ctx context.Context, r Rule) (Rule, error) {
 
 // List lists a project's rules, oldest first.
 func (s *Rules) List(ctx context.Context, projectID int64) ([]Rule, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+ruleCols+` FROM permission_rules WHERE project_id = ? ORDER BY id`, projectID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var rs []Rule
-	for rows.Next() {
-		r, err := scanRule(rows)
-		if err != nil {
-			return nil, err
-		}
-		rs = append(rs, r)
-	}
-	return rs, rows.Err()
+	return queryAll(ctx, s.r, scanRule, `SELECT `+ruleCols+` FROM permission_rules WHERE project_id = ? ORDER BY id`, projectID)
 }
 
 // Delete removes a rule.

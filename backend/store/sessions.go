@@ -101,7 +101,7 @@ func modeColumns(mode, prev string) (string, int) {
 	return mode, 0
 }
 
-func scanSession(row interface{ Scan(...any) error }) (Session, error) {
+func scanSession(row rowScanner) (Session, error) {
 	var x Session
 	var created, updated int64
 	var parentS, parentM sql.NullInt64
@@ -164,22 +164,9 @@ func (s *Sessions) List(ctx context.Context, projectID int64, limit, offset int)
 	if limit <= 0 {
 		limit = -1
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT `+sessionCols+` FROM sessions
+	return queryAll(ctx, s.r, scanSession, `SELECT `+sessionCols+` FROM sessions
 		WHERE project_id = ? ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?`,
 		projectID, limit, max(offset, 0))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var xs []Session
-	for rows.Next() {
-		x, err := scanSession(rows)
-		if err != nil {
-			return nil, err
-		}
-		xs = append(xs, x)
-	}
-	return xs, rows.Err()
 }
 
 // Empty returns the ids of sessions that hold no message and no
@@ -193,25 +180,12 @@ func (s *Sessions) Empty(ctx context.Context, projectID int64, createdBefore tim
 	if !createdBefore.IsZero() {
 		before = millis(createdBefore)
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT id FROM sessions
+	return queryAll(ctx, s.r, scanValue[int64], `SELECT id FROM sessions
 		WHERE (? = 0 OR project_id = ?) AND created_at < ?
 		AND NOT EXISTS (SELECT 1 FROM messages WHERE messages.session_id = sessions.id)
 		AND NOT EXISTS (SELECT 1 FROM checkpoints WHERE checkpoints.session_id = sessions.id)
 		AND (? OR worktree = '')`,
 		projectID, projectID, before, withWorktrees)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
 }
 
 // Rename sets a session's title.

@@ -87,13 +87,16 @@ const (
 const toolCallCols = `id, session_id, message_id, tool_use_id, name, input, output, status,
 	approval, feedback, started_at, finished_at, parent_tool_use_id, refused_by, sandbox, hooks, diagnostics`
 
-func scanToolCall(row interface{ Scan(...any) error }) (ToolCall, error) {
+func scanToolCall(row rowScanner) (ToolCall, error) { return scanToolCallAnd(row) }
+
+// scanToolCallAnd scans toolCallCols, then the columns after them into more.
+func scanToolCallAnd(row rowScanner, more ...any) (ToolCall, error) {
 	var c ToolCall
 	var input string
 	var started int64
 	var finished sql.NullInt64
-	err := row.Scan(&c.ID, &c.SessionID, &c.MessageID, &c.ToolUseID, &c.Name, &input, &c.Output,
-		&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &c.Sandbox, &c.Hooks, &c.Diagnostics)
+	err := row.Scan(append([]any{&c.ID, &c.SessionID, &c.MessageID, &c.ToolUseID, &c.Name, &input, &c.Output,
+		&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &c.Sandbox, &c.Hooks, &c.Diagnostics}, more...)...)
 	if err != nil {
 		return ToolCall{}, err
 	}
@@ -223,64 +226,36 @@ func listToolCalls(ctx context.Context, q querier, sessionID int64) ([]ToolCall,
 
 // queryToolCalls reads the tool calls of tool_call_rows that where picks.
 func queryToolCalls(ctx context.Context, q querier, where string, args ...any) ([]ToolCall, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+toolCallCols+` FROM tool_call_rows `+where, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var cs []ToolCall
-	for rows.Next() {
-		c, err := scanToolCall(rows)
-		if err != nil {
-			return nil, err
-		}
-		cs = append(cs, c)
-	}
-	return cs, rows.Err()
+	return queryAll(ctx, q, scanToolCall, `SELECT `+toolCallCols+` FROM tool_call_rows `+where, args...)
 }
 
 // listToolCallsOf is listToolCalls for a caller holding the session's
 // messages: the outputs their tool_result blocks hold are taken from
 // there rather than parsed again in SQL.
 func listToolCallsOf(ctx context.Context, q querier, sessionID int64, ms []Message) ([]ToolCall, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+toolCallCols+`, result_message_id FROM tool_calls
-		WHERE session_id = ? ORDER BY id`, sessionID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	byID := make(map[int64]*Message, len(ms))
 	for i := range ms {
 		byID[ms[i].ID] = &ms[i]
 	}
-	var cs []ToolCall
-	for rows.Next() {
-		var c ToolCall
-		var input string
-		var started int64
-		var finished, result sql.NullInt64
-		err := rows.Scan(&c.ID, &c.SessionID, &c.MessageID, &c.ToolUseID, &c.Name, &input, &c.Output,
-			&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &c.Sandbox, &c.Hooks, &c.Diagnostics, &result)
-		if err != nil {
-			return nil, err
+	return queryAll(ctx, q, func(row rowScanner) (ToolCall, error) {
+		var result sql.NullInt64
+		c, err := scanToolCallAnd(row, &result)
+		if err != nil || !result.Valid {
+			return c, err
 		}
-		c.Input = json.RawMessage(input)
-		c.StartedAt, c.FinishedAt = fromMillis(started), nullMillis(finished)
-		if result.Valid {
-			m := byID[result.Int64]
-			if m == nil {
-				return nil, fmt.Errorf("tool call %d: result message %d not in session %d", c.ID, result.Int64, sessionID)
-			}
-			for _, b := range m.Content {
-				if b.Type == llm.BlockToolResult && b.ToolUseID == c.ToolUseID {
-					c.Output = b.Content
-					break
-				}
+		m := byID[result.Int64]
+		if m == nil {
+			return ToolCall{}, fmt.Errorf("tool call %d: result message %d not in session %d", c.ID, result.Int64, sessionID)
+		}
+		for _, b := range m.Content {
+			if b.Type == llm.BlockToolResult && b.ToolUseID == c.ToolUseID {
+				c.Output = b.Content
+				break
 			}
 		}
-		cs = append(cs, c)
-	}
-	return cs, rows.Err()
+		return c, nil
+	}, `SELECT `+toolCallCols+`, result_message_id FROM tool_calls
+		WHERE session_id = ? ORDER BY id`, sessionID)
 }
 
 // ToolUseIDs maps the session's tool calls' row ids to their tool_use ids
