@@ -132,12 +132,9 @@ func (t Transcript) Export() Export {
 
 // WriteJSON writes the export of a session, indented.
 func (s *Store) WriteJSON(ctx context.Context, sessionID int64, w io.Writer) error {
-	t, err := s.Sessions.Transcript(ctx, sessionID)
+	t, err := s.exportTranscript(ctx, sessionID)
 	if err != nil {
 		return err
-	}
-	for i := range t.Messages {
-		t.Messages[i].Content = s.exportImages(t.Messages[i].Content)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -21,6 +21,19 @@ type ImageStore interface {
 // them and imports store them. Call it before use.
 func (s *Store) SetImages(is ImageStore) { s.img = is }
 
+// exportTranscript is the session's transcript as exports write it: its
+// messages' images as exportImages gives them.
+func (s *Store) exportTranscript(ctx context.Context, sessionID int64) (Transcript, error) {
+	t, err := s.Sessions.Transcript(ctx, sessionID)
+	if err != nil {
+		return Transcript{}, err
+	}
+	for i := range t.Messages {
+		t.Messages[i].Content = s.exportImages(t.Messages[i].Content)
+	}
+	return t, nil
+}
+
 // exportImages returns blocks with every image's bytes in Data (base64),
 // read from the image store; an image that cannot be read keeps its hash
 // only and a note says so in the text of the export (Markdown).

@@ -91,11 +91,5 @@ func (s *Projects) projectWhere(ctx context.Context, where string, arg any) (Pro
 // Delete removes a project with its sessions (and everything under
 // them) and its permission rules. The directory itself is not touched.
 func (s *Projects) Delete(ctx context.Context, id int64) error {
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		return affected(tx.ExecContext(ctx, `DELETE FROM projects WHERE id = ?`, id))
-	})
-	if errors.Is(err, ErrNotFound) {
-		return fmt.Errorf("project %d: %w", id, ErrNotFound)
-	}
-	return err
+	return s.execRow(ctx, "project", id, `DELETE FROM projects WHERE id = ?`)
 }

@@ -3,8 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
-	"fmt"
 	"time"
 )
 
@@ -62,11 +60,5 @@ func (s *Rules) List(ctx context.Context, projectID int64) ([]Rule, error) {
 
 // Delete removes a rule.
 func (s *Rules) Delete(ctx context.Context, id int64) error {
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		return affected(tx.ExecContext(ctx, `DELETE FROM permission_rules WHERE id = ?`, id))
-	})
-	if errors.Is(err, ErrNotFound) {
-		return fmt.Errorf("rule %d: %w", id, ErrNotFound)
-	}
-	return err
+	return s.execRow(ctx, "rule", id, `DELETE FROM permission_rules WHERE id = ?`)
 }

@@ -243,26 +243,13 @@ func (s *Sessions) SetApprovalMode(ctx context.Context, id int64, mode string) e
 
 // updateSession sets columns of one session and bumps updated_at.
 func (s *database) updateSession(ctx context.Context, id int64, set string, args ...any) error {
-	args = append(args, millis(s.now()), id)
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		return affected(tx.ExecContext(ctx, `UPDATE sessions SET `+set+`, updated_at = ? WHERE id = ?`, args...))
-	})
-	if errors.Is(err, ErrNotFound) {
-		return fmt.Errorf("session %d: %w", id, ErrNotFound)
-	}
-	return constraint(err)
+	return constraint(s.execRow(ctx, "session", id, `UPDATE sessions SET `+set+`, updated_at = ? WHERE id = ?`, append(args, millis(s.now()))...))
 }
 
 // Delete removes a session with its messages, tool calls and
 // changes. Forks of it stay, without their parent.
 func (s *Sessions) Delete(ctx context.Context, id int64) error {
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		return affected(tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, id))
-	})
-	if errors.Is(err, ErrNotFound) {
-		return fmt.Errorf("session %d: %w", id, ErrNotFound)
-	}
-	return err
+	return s.execRow(ctx, "session", id, `DELETE FROM sessions WHERE id = ?`)
 }
 
 // touchSession bumps updated_at inside a write transaction.

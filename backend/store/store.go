@@ -184,6 +184,18 @@ func (s *database) writeDurable(ctx context.Context, fn func(tx *sql.Tx) error) 
 	return s.write(ctx, fn)
 }
 
+// execRow runs query, which changes the one row id (it ends "WHERE id =
+// ?", which id fills), in a write; what names the row in a not-found error.
+func (s *database) execRow(ctx context.Context, what string, id int64, query string, args ...any) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		return affected(tx.ExecContext(ctx, query, append(args, id)...))
+	})
+	if errors.Is(err, ErrNotFound) {
+		return fmt.Errorf("%s %d: %w", what, id, ErrNotFound)
+	}
+	return err
+}
+
 // querier is a *sql.DB or *sql.Tx.
 type querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -198,13 +197,7 @@ func (s *ToolCalls) updateToolCall(ctx context.Context, id int64, set string, ar
 // updateRow sets columns of the row id of table (set is "col = ?, ...",
 // filled from args); what names the row in a not-found error.
 func (s *database) updateRow(ctx context.Context, table, what string, id int64, set string, args ...any) error {
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		return affected(tx.ExecContext(ctx, `UPDATE `+table+` SET `+set+` WHERE id = ?`, append(args, id)...))
-	})
-	if errors.Is(err, ErrNotFound) {
-		return fmt.Errorf("%s %d: %w", what, id, ErrNotFound)
-	}
-	return constraint(err)
+	return constraint(s.execRow(ctx, what, id, `UPDATE `+table+` SET `+set+` WHERE id = ?`, args...))
 }
 
 // List returns a session's tool calls in the order they started.
