@@ -12,15 +12,16 @@ import (
 	"time"
 
 	"pilot/backend/llm"
+	"pilot/backend/wire"
 )
 
-// MessageState says whether a message is whole.
-type MessageState string
+// MessageState says whether a message is whole (wire.MessageState).
+type MessageState = wire.MessageState
 
 const (
-	MessageComplete    MessageState = "complete"    // committed whole
-	MessageStreaming   MessageState = "streaming"   // text still arriving (saved debounced)
-	MessageInterrupted MessageState = "interrupted" // the stream was cut off; the text is what arrived
+	MessageComplete    = wire.MessageComplete    // committed whole
+	MessageStreaming   = wire.MessageStreaming   // text still arriving (saved debounced)
+	MessageInterrupted = wire.MessageInterrupted // the stream was cut off; the text is what arrived
 )
 
 // Message is one stored turn of a session.

@@ -8,16 +8,18 @@ import (
 	"time"
 
 	"pilot/backend/llm"
+	"pilot/backend/wire"
 )
 
-// SessionState is where a session's agent loop stands, as last saved.
-type SessionState string
+// SessionState is where a session's agent loop stands, as last saved:
+// the states the window and the CLI are told (wire.SessionState).
+type SessionState = wire.SessionState
 
 const (
-	SessionIdle        SessionState = "idle"        // no turn running
-	SessionRunning     SessionState = "running"     // a turn is running
-	SessionInterrupted SessionState = "interrupted" // a turn was cut off (crash, kill, cancel)
-	SessionError       SessionState = "error"       // the last turn failed
+	SessionIdle        = wire.SessionIdle
+	SessionRunning     = wire.SessionRunning
+	SessionInterrupted = wire.SessionInterrupted
+	SessionError       = wire.SessionError
 )
 
 // Session is one conversation in a project.

@@ -8,22 +8,24 @@ import (
 	"time"
 
 	"pilot/backend/llm"
+	"pilot/backend/wire"
 )
 
-// ToolStatus is a tool call's state; the values are the UI's data-status.
-type ToolStatus string
+// ToolStatus is a tool call's state: the card's (wire.ToolStatus), whose
+// values are the UI's data-status.
+type ToolStatus = wire.ToolStatus
 
 const (
-	ToolRunning          ToolStatus = "running"
-	ToolAwaitingApproval ToolStatus = "awaiting_approval"
-	ToolDone             ToolStatus = "done"
-	ToolError            ToolStatus = "error"
-	ToolRejected         ToolStatus = "rejected"
-	ToolCancelled        ToolStatus = "cancelled"
+	ToolRunning          = wire.ToolRunning
+	ToolAwaitingApproval = wire.ToolAwaitingApproval
+	ToolDone             = wire.ToolDone
+	ToolError            = wire.ToolError
+	ToolRejected         = wire.ToolRejected
+	ToolCancelled        = wire.ToolCancelled
 )
 
 // finished reports whether the status is final.
-func (t ToolStatus) finished() bool {
+func finished(t ToolStatus) bool {
 	return t == ToolDone || t == ToolError || t == ToolRejected || t == ToolCancelled
 }
 
@@ -145,7 +147,7 @@ func insertToolCall(ctx context.Context, tx *sql.Tx, c ToolCall) (ToolCall, erro
 // SetStatus moves a tool call to a status that is not final
 // (running, awaiting_approval); use ToolCalls.Finish for the others.
 func (s *ToolCalls) SetStatus(ctx context.Context, id int64, status ToolStatus) error {
-	if status.finished() {
+	if finished(status) {
 		return fmt.Errorf("%w: %s is a final status, use ToolCalls.Finish", ErrInvalid, status)
 	}
 	return s.updateToolCall(ctx, id, `status = ?`, string(status))
@@ -154,7 +156,7 @@ func (s *ToolCalls) SetStatus(ctx context.Context, id int64, status ToolStatus) 
 // Finish commits a tool call's output and final status (done,
 // error, rejected, cancelled) and its finish time.
 func (s *ToolCalls) Finish(ctx context.Context, id int64, status ToolStatus, output string) error {
-	if !status.finished() {
+	if !finished(status) {
 		return fmt.Errorf("%w: %s is not a final status", ErrInvalid, status)
 	}
 	return s.updateToolCall(ctx, id, `status = ?, output = ?, finished_at = MAX(started_at, ?),
