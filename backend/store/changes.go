@@ -72,11 +72,8 @@ func (s *Changes) Insert(ctx context.Context, c Change) (Change, error) {
 	if c.CreatedAt.IsZero() {
 		c.CreatedAt = s.now()
 	}
-	var out Change
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		var err error
-		out, err = insertChange(ctx, tx, c)
-		return err
+	out, err := writeOne(ctx, s.database, func(tx *sql.Tx) (Change, error) {
+		return insertChange(ctx, tx, c)
 	})
 	return out, constraint(err)
 }

@@ -74,15 +74,11 @@ func encodeBlocks(blocks []llm.ContentBlock) (string, error) {
 
 // Append commits a whole message at the end of a session. u is the
 // usage of the call that produced it (zero for user messages); the session
-// totals are kept by UpdateUsage.
+// totals are kept by Sessions.UpdateUsage.
 func (s *Messages) Append(ctx context.Context, sessionID int64, m llm.Message, u llm.Usage) (Message, error) {
-	var out Message
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		var err error
-		out, err = s.insertMessage(ctx, tx, sessionID, m, u, MessageComplete)
-		return err
+	return writeOne(ctx, s.database, func(tx *sql.Tx) (Message, error) {
+		return s.insertMessage(ctx, tx, sessionID, m, u, MessageComplete)
 	})
-	return out, err
 }
 
 // insertMessage appends a message inside a write transaction.

@@ -41,13 +41,9 @@ func (s *Sessions) RepairAll(ctx context.Context) error {
 // marked running becomes interrupted. It reports whether anything changed.
 // Call it before resuming a session, never while its turn runs.
 func (s *Sessions) Repair(ctx context.Context, sessionID int64) (bool, error) {
-	var changed bool
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		var err error
-		changed, err = s.repair(ctx, tx, sessionID)
-		return err
+	return writeOne(ctx, s.database, func(tx *sql.Tx) (bool, error) {
+		return s.repair(ctx, tx, sessionID)
 	})
-	return changed, err
 }
 
 func (s *Sessions) repair(ctx context.Context, tx *sql.Tx, sessionID int64) (bool, error) {

@@ -171,6 +171,17 @@ func (s *database) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return tx.Commit()
 }
 
+// writeOne runs fn in a write (see write) and returns what it made.
+func writeOne[T any](ctx context.Context, d *database, fn func(tx *sql.Tx) (T, error)) (T, error) {
+	var out T
+	err := d.write(ctx, func(tx *sql.Tx) error {
+		var err error
+		out, err = fn(tx)
+		return err
+	})
+	return out, err
+}
+
 // writeDurable is write with the commit synced to disk before it returns
 // (synchronous FULL for this transaction; the store otherwise runs WAL at
 // NORMAL, whose commits a power loss may take back).

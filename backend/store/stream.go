@@ -38,11 +38,8 @@ type Stream struct {
 // of the session. Writes outlive cancellation of ctx, so a cancelled turn
 // can still save what it received.
 func (s *Messages) BeginStream(ctx context.Context, sessionID int64) (*Stream, error) {
-	var m Message
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		var err error
-		m, err = s.insertMessage(ctx, tx, sessionID, llm.Message{Role: llm.RoleAssistant}, llm.Usage{}, MessageStreaming)
-		return err
+	m, err := writeOne(ctx, s.database, func(tx *sql.Tx) (Message, error) {
+		return s.insertMessage(ctx, tx, sessionID, llm.Message{Role: llm.RoleAssistant}, llm.Usage{}, MessageStreaming)
 	})
 	if err != nil {
 		return nil, err

@@ -122,11 +122,8 @@ func (s *ToolCalls) Insert(ctx context.Context, c ToolCall) (ToolCall, error) {
 	if c.StartedAt.IsZero() {
 		c.StartedAt = s.now()
 	}
-	var out ToolCall
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		var err error
-		out, err = insertToolCall(ctx, tx, c)
-		return err
+	out, err := writeOne(ctx, s.database, func(tx *sql.Tx) (ToolCall, error) {
+		return insertToolCall(ctx, tx, c)
 	})
 	return out, constraint(err)
 }
