@@ -112,14 +112,14 @@ func TestReadOnlyAgent(t *testing.T) {
 			if !strings.HasSuffix(main["t2"].Content, `There is no custom agent called "nobody". The custom agents are: finder, fixer. Call task again with one of them as subagent_type, or without it for the read-only helper.`) {
 				t.Fatalf("unknown agent: %+v", main["t2"])
 			}
-			calls, err := h.st.ToolCalls(context.Background(), h.sess.ID)
+			calls, err := h.st.ToolCalls.List(context.Background(), h.sess.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if i := slices.IndexFunc(calls, func(c store.ToolCall) bool { return c.ToolUseID == "t1/1" }); i < 0 || calls[i].ParentToolUseID != "t1" || calls[i].Status != store.ToolDone {
 				t.Fatalf("the agent's read is not nested under its task: %+v", calls)
 			}
-			sess, err := h.st.Session(context.Background(), h.sess.ID)
+			sess, err := h.st.Sessions.Get(context.Background(), h.sess.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -178,7 +178,7 @@ func TestEditingAgent(t *testing.T) {
 			if len(asked) != 1 || asked[0].Kind != wire.ApprovalChange || asked[0].ToolCallID != "t1/1" {
 				t.Fatalf("approvals %+v, want one change review of the nested call t1/1", asked)
 			}
-			calls, err := h.st.ToolCalls(context.Background(), h.sess.ID)
+			calls, err := h.st.ToolCalls.List(context.Background(), h.sess.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -255,7 +255,7 @@ func TestEditingAgentCommandAndHook(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(h.dir, "blocked.txt")); err == nil {
 		t.Fatal("a write a hook blocked was written")
 	}
-	calls, err := h.st.ToolCalls(context.Background(), h.sess.ID)
+	calls, err := h.st.ToolCalls.List(context.Background(), h.sess.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,8 +60,8 @@ func TestPartialHunks(t *testing.T) {
 			if len(res) != 1 || res[0].ToolUseID != "mp" || !strings.HasPrefix(res[0].Content, head) {
 				t.Errorf("tool result:\n%+v", res)
 			}
-			changes, _ := h.st.Changes(t.Context(), h.sess.ID)
-			calls, _ := h.st.ToolCalls(t.Context(), h.sess.ID)
+			changes, _ := h.st.Changes.List(t.Context(), h.sess.ID)
+			calls, _ := h.st.ToolCalls.List(t.Context(), h.sess.ID)
 			if len(changes) != 1 || !changes[0].Applied || changes[0].Hunks[1].Decision != store.HunkRejected || changes[0].Hunks[2].Decision != store.HunkApproved {
 				t.Errorf("change %+v", changes)
 			}
@@ -116,7 +116,7 @@ func TestEditBeforeApprove(t *testing.T) {
 	if want := "f.txt: the user edited your change before applying it; the file now reads:\n" + edited; !strings.HasPrefix(res[0].Content, want) {
 		t.Errorf("result %q", res[0].Content)
 	}
-	changes, _ := h.st.Changes(t.Context(), h.sess.ID)
+	changes, _ := h.st.Changes.List(t.Context(), h.sess.ID)
 	if changes[0].UserEdited == nil || *changes[0].UserEdited != edited || !changes[0].Applied {
 		t.Errorf("change %+v", changes[0])
 	}
@@ -147,7 +147,7 @@ func TestRejectWithFeedback(t *testing.T) {
 			if res := h.results(1); res[0].Content != want || res[0].ToolUseID != "p1" {
 				t.Errorf("result %q", res[0].Content)
 			}
-			calls, _ := h.st.ToolCalls(t.Context(), h.sess.ID)
+			calls, _ := h.st.ToolCalls.List(t.Context(), h.sess.ID)
 			if calls[0].Status != store.ToolRejected || calls[0].Approval != store.ApprovalRejected || calls[0].Feedback != "use tabs" {
 				t.Errorf("call %+v", calls[0])
 			}
@@ -274,7 +274,7 @@ func TestCancelDuringStreaming(t *testing.T) {
 			if len(ms) != 2 || ms[1].State != store.MessageInterrupted || !strings.HasPrefix(ms[1].Content[0].Text, "word") {
 				t.Fatalf("messages %+v", ms)
 			}
-			s, _ := h.st.Session(t.Context(), h.sess.ID)
+			s, _ := h.st.Sessions.Get(t.Context(), h.sess.ID)
 			if s.State != store.SessionInterrupted {
 				t.Errorf("session state %s", s.State)
 			}
@@ -316,7 +316,7 @@ func TestCancelDuringCommand(t *testing.T) {
 	if err := syscall.Kill(-pid, 0); !errors.Is(err, syscall.ESRCH) {
 		t.Errorf("process group %d still alive: %v", pid, err)
 	}
-	calls, _ := h.st.ToolCalls(t.Context(), h.sess.ID)
+	calls, _ := h.st.ToolCalls.List(t.Context(), h.sess.ID)
 	if calls[0].Status != store.ToolCancelled || !strings.Contains(calls[0].Output, "started") {
 		t.Errorf("call %+v", calls[0])
 	}

@@ -37,7 +37,7 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 			var inTurns time.Duration
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				s, err := h.st.CreateSession(ctx, storeSession(h))
+				s, err := h.st.Sessions.Create(ctx, storeSession(h))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -118,7 +118,7 @@ func BenchmarkStreamEvents(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				s, err := h.st.CreateSession(ctx, storeSession(h))
+				s, err := h.st.Sessions.Create(ctx, storeSession(h))
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -127,7 +127,7 @@ func (c *call) diagnose(ctx context.Context, paths []string) {
 	r.view.Diagnostics = v
 	js, err := json.Marshal(v)
 	if err == nil {
-		err = l.m.st.SetToolDiagnostics(context.WithoutCancel(ctx), r.rec.ID, string(js))
+		err = l.m.st.ToolCalls.SetDiagnostics(context.WithoutCancel(ctx), r.rec.ID, string(js))
 	}
 	if err != nil {
 		l.m.log.Warn("saving the call's diagnostics", "session", l.id, "err", err)

@@ -188,7 +188,7 @@ func TestDiagnosticsAfterChange(t *testing.T) {
 				t.Errorf("AfterChange calls %v", calls)
 			}
 			// A reloaded card shows what the live one showed.
-			stored, err := h.st.ToolCalls(t.Context(), h.sess.ID)
+			stored, err := h.st.ToolCalls.List(t.Context(), h.sess.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -259,7 +259,7 @@ func TestDiagnosticsMissingOnceTimedOut(t *testing.T) {
 		t.Errorf("a server that did not answer:\n%s", py)
 	}
 	// Another session is told again.
-	other, err := h.st.CreateSession(t.Context(), storeSession(h))
+	other, err := h.st.Sessions.Create(t.Context(), storeSession(h))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -108,7 +108,7 @@ func TestWebFetch(t *testing.T) {
 			h := newHarness(t, llm.ProviderAnthropic, fakellm.Script{Turns: turns}, setup{mode: tc.mode, opt: opt})
 			ctx := context.Background()
 			if tc.rule != "" {
-				if _, err := h.st.AddRule(ctx, store.Rule{ProjectID: h.sess.ProjectID, Tool: "web_fetch", Pattern: tc.rule, Effect: store.Effect("allow")}); err != nil {
+				if _, err := h.st.Rules.Add(ctx, store.Rule{ProjectID: h.sess.ProjectID, Tool: "web_fetch", Pattern: tc.rule, Effect: store.Effect("allow")}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -144,11 +144,11 @@ func TestWebFetch(t *testing.T) {
 					t.Fatalf("result lacks %q:\n%s", w, first.Content)
 				}
 			}
-			calls, _ := h.st.ToolCalls(ctx, h.sess.ID)
+			calls, _ := h.st.ToolCalls.List(ctx, h.sess.ID)
 			if rejected := calls[0].Status == store.ToolRejected; rejected != tc.rejected {
 				t.Fatalf("status %s", calls[0].Status)
 			}
-			pages, err := h.st.WebPages(ctx, h.sess.ID)
+			pages, err := h.st.WebPages.List(ctx, h.sess.ID)
 			if err != nil || len(pages) != tc.stored {
 				t.Fatalf("%d pages stored, want %d (%v)", len(pages), tc.stored, err)
 			}
@@ -159,7 +159,7 @@ func TestWebFetch(t *testing.T) {
 					t.Fatalf("search %+v %v", hits, err)
 				}
 			}
-			rules, _ := h.st.Rules(ctx, h.sess.ProjectID)
+			rules, _ := h.st.Rules.List(ctx, h.sess.ProjectID)
 			made := false
 			for _, r := range rules {
 				made = made || (r.Tool == "web_fetch" && r.Pattern == "127.0.0.1" && tc.rule == "")

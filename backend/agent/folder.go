@@ -47,7 +47,7 @@ func (c *call) hold(ctx context.Context, doing string) (release func(), waited t
 
 // who names the session for the sessions that wait for it.
 func (l *live) who(ctx context.Context) string {
-	s, err := l.m.st.Session(ctx, l.id)
+	s, err := l.m.st.Sessions.Get(ctx, l.id)
 	if err != nil || strings.TrimSpace(s.Title) == "" {
 		return fmt.Sprintf("session %d", l.id)
 	}

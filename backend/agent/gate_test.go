@@ -24,7 +24,7 @@ import (
 // addRule stores a project rule for h's session.
 func addRule(t *testing.T, h *harness, effect, tool, pattern string) {
 	t.Helper()
-	if _, err := h.st.AddRule(context.Background(), store.Rule{ProjectID: h.sess.ProjectID, Tool: tool, Pattern: pattern, Effect: store.Effect(effect)}); err != nil {
+	if _, err := h.st.Rules.Add(context.Background(), store.Rule{ProjectID: h.sess.ProjectID, Tool: tool, Pattern: pattern, Effect: store.Effect(effect)}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -235,7 +235,7 @@ func TestApprovalKindsAndAlwaysRules(t *testing.T) {
 		}
 		shown = append(shown, a.AlwaysRules...)
 	}
-	rs, err := h.st.Rules(context.Background(), h.sess.ProjectID)
+	rs, err := h.st.Rules.List(context.Background(), h.sess.ProjectID)
 	if err != nil {
 		t.Fatal(err)
 	}

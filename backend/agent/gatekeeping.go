@@ -214,7 +214,7 @@ func (t *turn) always(ctx context.Context, d gate.Decision, chosen bool) {
 func (c *call) awaiting(ctx context.Context, approvalID string) {
 	t, r := c.t, c.r
 	l := t.l
-	if err := l.m.st.SetToolStatus(context.WithoutCancel(ctx), r.rec.ID, store.ToolAwaitingApproval); err != nil {
+	if err := l.m.st.ToolCalls.SetStatus(context.WithoutCancel(ctx), r.rec.ID, store.ToolAwaitingApproval); err != nil {
 		l.m.log.Warn("saving tool status", "err", err)
 	}
 	r.view.Status, r.view.ApprovalID = wire.ToolStatus(store.ToolAwaitingApproval), approvalID
@@ -230,7 +230,7 @@ func (c *call) running(ctx context.Context) {
 	if r.view.Status == wire.ToolRunning {
 		return
 	}
-	if err := l.m.st.SetToolStatus(context.WithoutCancel(ctx), r.rec.ID, store.ToolRunning); err != nil {
+	if err := l.m.st.ToolCalls.SetStatus(context.WithoutCancel(ctx), r.rec.ID, store.ToolRunning); err != nil {
 		l.m.log.Warn("saving tool status", "err", err)
 	}
 	r.view.Status = wire.ToolStatus(store.ToolRunning)

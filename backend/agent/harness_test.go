@@ -142,11 +142,11 @@ func newHarness(t testing.TB, format string, script fakellm.Script, s setup) *ha
 		h.st.Close()
 	})
 	ctx := context.Background()
-	proj, err := h.st.TouchProject(ctx, dir)
+	proj, err := h.st.Projects.Touch(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.sess, err = h.st.CreateSession(ctx, store.NewSession{ProjectID: proj.ID, Provider: format, Model: llm.DefaultModel(format), ApprovalMode: s.mode})
+	h.sess, err = h.st.Sessions.Create(ctx, store.NewSession{ProjectID: proj.ID, Provider: format, Model: llm.DefaultModel(format), ApprovalMode: s.mode})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +288,7 @@ func toolCall(id, name, input string) fakellm.ToolCall {
 // messages returns the stored messages.
 func (h *harness) messages() []store.Message {
 	h.t.Helper()
-	ms, err := h.st.Messages(context.Background(), h.sess.ID)
+	ms, err := h.st.Messages.List(context.Background(), h.sess.ID)
 	if err != nil {
 		h.t.Fatal(err)
 	}

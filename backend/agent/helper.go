@@ -277,7 +277,7 @@ func (h *helper) runTool(ctx context.Context, u llm.ContentBlock) llm.ContentBlo
 		}
 		return llm.ContentBlock{Type: llm.BlockToolResult, ToolUseID: u.ID, Content: cutHelperResult(out.text), IsError: out.isError}
 	}
-	rec, err := l.m.st.InsertToolCall(bg, c)
+	rec, err := l.m.st.ToolCalls.Insert(bg, c)
 	if err != nil {
 		l.m.log.Warn("saving a helper's tool call", "session", l.id, "err", err)
 		rec = c // the card is shown all the same
@@ -295,7 +295,7 @@ func (h *helper) runTool(ctx context.Context, u llm.ContentBlock) llm.ContentBlo
 		l.m.log.Warn("saving a helper's hook runs", "session", l.id, "err", err)
 	}
 	if rec.ID != 0 {
-		if err := l.m.st.FinishToolCall(bg, rec.ID, out.status, out.text); err != nil {
+		if err := l.m.st.ToolCalls.Finish(bg, rec.ID, out.status, out.text); err != nil {
 			l.m.log.Warn("saving a helper's tool result", "session", l.id, "err", err)
 		}
 	}

@@ -101,7 +101,7 @@ func TestHelpers(t *testing.T) {
 			}
 			checkCalls := func() {
 				t.Helper()
-				calls, err := h.st.ToolCalls(context.Background(), h.sess.ID)
+				calls, err := h.st.ToolCalls.List(context.Background(), h.sess.ID)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -133,7 +133,7 @@ func TestHelpers(t *testing.T) {
 				t.Fatalf("%d nested card events", nested)
 			}
 			// Every call's usage counts: 2 main calls and 4 helper calls.
-			sess, err := h.st.Session(context.Background(), h.sess.ID)
+			sess, err := h.st.Sessions.Get(context.Background(), h.sess.ID)
 			if err != nil || sess.Usage.InputTokens != 600 || sess.Usage.OutputTokens != 60 {
 				t.Fatalf("usage %+v %v", sess.Usage, err)
 			}
@@ -194,7 +194,7 @@ func TestHelpersCancel(t *testing.T) {
 	if r := h.wait(); r != ReasonCancelled {
 		t.Fatalf("reason %s", r)
 	}
-	calls, err := h.st.ToolCalls(context.Background(), h.sess.ID)
+	calls, err := h.st.ToolCalls.List(context.Background(), h.sess.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

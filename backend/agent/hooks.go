@@ -52,7 +52,7 @@ func (l *live) saveHooks(ctx context.Context, id int64, runs []wire.HookRun) err
 	}
 	b, err := json.Marshal(runs)
 	if err == nil {
-		err = l.m.st.SetToolHooks(ctx, id, string(b))
+		err = l.m.st.ToolCalls.SetHooks(ctx, id, string(b))
 	}
 	if err != nil {
 		return fmt.Errorf("saving the hooks' runs: %w", err)
@@ -285,7 +285,7 @@ func (l *live) userPromptSubmit(ctx context.Context, user []llm.ContentBlock) ([
 		return user, nil
 	}
 	mode := permission.ModeAsk
-	if sess, err := l.m.st.Session(ctx, l.id); err == nil {
+	if sess, err := l.m.st.Sessions.Get(ctx, l.id); err == nil {
 		mode = l.approvalMode(sess)
 	}
 	in := l.hookInput(hooks.UserPromptSubmit, mode)
@@ -330,7 +330,7 @@ func (t *turn) stopHook(ctx context.Context) bool {
 		return false
 	}
 	t.stopped = true
-	msg, err := l.m.st.AppendMessage(context.WithoutCancel(ctx), l.id, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{{
+	msg, err := l.m.st.Messages.Append(context.WithoutCancel(ctx), l.id, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{{
 		Type: llm.BlockText, Text: "A Stop hook of the user's settings did not let you stop yet. It said:\n" + res.Reason}}}, llm.Usage{})
 	if err != nil {
 		l.m.log.Warn("saving the Stop hook's reason", "session", l.id, "err", err)
@@ -378,7 +378,7 @@ func (l *live) sessionStart(ctx context.Context, user []llm.ContentBlock) []llm.
 	}
 	in := l.hookInput(hooks.SessionStart, permission.ModeAsk)
 	in.Source = "startup"
-	if ms, err := l.m.st.Messages(ctx, l.id); err == nil && len(ms) > 0 {
+	if ms, err := l.m.st.Messages.List(ctx, l.id); err == nil && len(ms) > 0 {
 		in.Source = "resume"
 	}
 	res := hs.Run(ctx, in)

@@ -24,7 +24,7 @@ func TestHookRunsStoredWithTheCall(t *testing.T) {
 	if r := h.turn("read"); r != ReasonEndTurn {
 		t.Fatalf("reason %s", r)
 	}
-	calls, err := h.st.ToolCalls(context.Background(), h.sess.ID)
+	calls, err := h.st.ToolCalls.List(context.Background(), h.sess.ID)
 	if err != nil || len(calls) != 1 {
 		t.Fatalf("calls %d, %v", len(calls), err)
 	}

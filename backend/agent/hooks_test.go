@@ -147,7 +147,7 @@ func BenchmarkPreToolUseHook(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		for range 50 {
 			for _, v := range vs {
-				s, err := v.h.st.CreateSession(ctx, storeSession(v.h))
+				s, err := v.h.st.Sessions.Create(ctx, storeSession(v.h))
 				if err != nil {
 					b.Fatal(err)
 				}

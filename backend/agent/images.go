@@ -43,7 +43,7 @@ func (m *Manager) userImages(ctx context.Context, sessionID int64, images []Imag
 	if len(images) == 0 {
 		return nil, func() {}, nil
 	}
-	sess, err := m.st.Session(ctx, sessionID)
+	sess, err := m.st.Sessions.Get(ctx, sessionID)
 	if err != nil {
 		return nil, nil, err
 	}

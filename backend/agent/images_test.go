@@ -53,7 +53,7 @@ func TestImagesReachTheModel(t *testing.T) {
 				t.Errorf("second call tool images %+v (all %+v)", tool, second.Images)
 			}
 			// Stored by hash: the messages hold no bytes, the blobs do.
-			msgs, err := h.st.Messages(context.Background(), h.sess.ID)
+			msgs, err := h.st.Messages.List(context.Background(), h.sess.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +77,7 @@ func TestImagesReachTheModel(t *testing.T) {
 func TestTextOnlyModelRefusesImages(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, llm.ProviderOpenAI, fakellm.Script{Turns: []fakellm.Turn{{Text: "x"}}}, setup{mode: "ask"})
-	sess, err := h.st.CreateSession(context.Background(), store.NewSession{ProjectID: h.sess.ProjectID, Provider: "openai", Model: "o3-mini", ApprovalMode: "ask"})
+	sess, err := h.st.Sessions.Create(context.Background(), store.NewSession{ProjectID: h.sess.ProjectID, Provider: "openai", Model: "o3-mini", ApprovalMode: "ask"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestTextOnlyModelRefusesImages(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "o3-mini takes no images") {
 		t.Fatalf("err = %v", err)
 	}
-	if msgs, _ := h.st.Messages(context.Background(), h.sess.ID); len(msgs) != 0 {
+	if msgs, _ := h.st.Messages.List(context.Background(), h.sess.ID); len(msgs) != 0 {
 		t.Errorf("saved %d messages", len(msgs))
 	}
 	if err := h.m.SendImages(context.Background(), h.sess.ID, "look", nil, []Image{{MediaType: "image/png", Data: []byte("text")}}); err == nil {

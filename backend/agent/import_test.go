@@ -77,7 +77,7 @@ func TestImportedApprovalIsNotAGrant(t *testing.T) {
 			if imp.ApprovalMode != mode {
 				t.Fatalf("imported at mode %q, want %q (the file says all)", imp.ApprovalMode, mode)
 			}
-			calls, err := h.st.ToolCalls(ctx, imp.ID)
+			calls, err := h.st.ToolCalls.List(ctx, imp.ID)
 			if err != nil || len(calls) != 1 || calls[0].Approval != store.ApprovalApproved {
 				t.Fatalf("the imported history must still show what happened: %+v %v", calls, err)
 			}

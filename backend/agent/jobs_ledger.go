@@ -68,7 +68,7 @@ func (js *jobs) sweepJobs(ctx context.Context) {
 			// The call that started the job has its result already: the
 			// model is told with the user's next message.
 			if note := runsCodeNote(jobsWho(owners), saved); note != "" {
-				if err := l.m.st.AddPendingNote(ctx, l.id, "[Pilot] "+note); err != nil {
+				if err := l.m.st.Sessions.AddPendingNote(ctx, l.id, "[Pilot] "+note); err != nil {
 					l.m.log.Warn("keeping a note for the model", "session", l.id, "err", err)
 				}
 			}

@@ -215,7 +215,7 @@ func TestJobLedger(t *testing.T) {
 	if r := h.turn("more"); r != ReasonEndTurn {
 		t.Fatalf("reason %s", r)
 	}
-	cps, err := h.st.Checkpoints(t.Context(), h.sess.ID)
+	cps, err := h.st.Checkpoints.List(t.Context(), h.sess.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

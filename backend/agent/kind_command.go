@@ -111,7 +111,7 @@ func (c *call) saveSandbox(ctx context.Context, info *wire.SandboxInfo) {
 	t, r := c.t, c.r
 	b, err := json.Marshal(info)
 	if err == nil {
-		err = t.l.m.st.SetToolSandbox(context.WithoutCancel(ctx), r.rec.ID, string(b))
+		err = t.l.m.st.ToolCalls.SetSandbox(context.WithoutCancel(ctx), r.rec.ID, string(b))
 	}
 	if err != nil {
 		t.l.m.log.Warn("saving the command's sandbox", "err", err)

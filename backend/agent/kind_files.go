@@ -180,7 +180,7 @@ func (c *call) record(ctx context.Context, p *tools.Proposal) ([]*filePlan, erro
 		if c.Existed {
 			oldHash = hash(c.OldContent)
 		}
-		row, err := t.l.m.st.InsertChange(ctx, store.Change{ToolCallID: r.rec.ID, Path: c.Path, OldHash: oldHash, NewHash: hash(c.NewContent), Hunks: storeHunks(f.view.Hunks)})
+		row, err := t.l.m.st.Changes.Insert(ctx, store.Change{ToolCallID: r.rec.ID, Path: c.Path, OldHash: oldHash, NewHash: hash(c.NewContent), Hunks: storeHunks(f.view.Hunks)})
 		if err != nil {
 			return nil, err
 		}
@@ -207,7 +207,7 @@ func (c *call) decide(ctx context.Context, plans []*filePlan) {
 				hs[i].Decision = store.HunkRejected
 			}
 		}
-		if err := t.l.m.st.DecideChange(ctx, f.id, hs, f.edited); err != nil {
+		if err := t.l.m.st.Changes.Decide(ctx, f.id, hs, f.edited); err != nil {
 			t.l.m.log.Warn("saving the change decision", "err", err)
 		}
 	}
@@ -218,7 +218,7 @@ func (c *call) applied(ctx context.Context, plans []*filePlan) {
 	t := c.t
 	for _, f := range plans {
 		if f.write {
-			if err := t.l.m.st.SetChangeApplied(ctx, f.id, true, hash(f.final)); err != nil {
+			if err := t.l.m.st.Changes.SetApplied(ctx, f.id, true, hash(f.final)); err != nil {
 				t.l.m.log.Warn("saving the applied change", "err", err)
 			}
 		}

@@ -85,7 +85,7 @@ func fetch(c *call) (tools.Result, error) {
 		c.tell(outcome{text: fmt.Sprintf("%s redirects to %s, on another host; the redirect was not followed. Call web_fetch with that URL to read it (the user may be asked to allow that host).", u, page.RedirectTo), status: store.ToolDone, approval: c.grant.state})
 		return tools.Result{}, nil
 	}
-	if _, err := l.m.st.AddWebPage(context.WithoutCancel(ctx), store.WebPage{SessionID: l.id, ToolCallID: r.rec.ID, MessageID: r.msg,
+	if _, err := l.m.st.WebPages.Add(context.WithoutCancel(ctx), store.WebPage{SessionID: l.id, ToolCallID: r.rec.ID, MessageID: r.msg,
 		URL: page.URL, Title: page.Title, Markdown: page.Markdown}); err != nil {
 		l.m.log.Warn("saving a fetched page", "session", l.id, "err", err)
 	}
@@ -178,7 +178,7 @@ func (t *turn) hostApproved(ctx context.Context, host string) bool {
 	if ok {
 		return true
 	}
-	calls, err := l.m.st.ApprovedHere(context.WithoutCancel(ctx), l.id, tools.WebFetchTool)
+	calls, err := l.m.st.ToolCalls.ApprovedHere(context.WithoutCancel(ctx), l.id, tools.WebFetchTool)
 	if err != nil {
 		l.m.log.Warn("reading the session's web fetches", "session", l.id, "err", err)
 		return false

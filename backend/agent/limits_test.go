@@ -264,7 +264,7 @@ func TestBudgetPause(t *testing.T) {
 			if len(h.rec.notices("budget")) != 1 {
 				t.Error("no budget notice")
 			}
-			s, _ := h.st.Session(t.Context(), h.sess.ID)
+			s, _ := h.st.Sessions.Get(t.Context(), h.sess.ID)
 			if s.Usage.InputTokens < 900 || (cont && s.Usage.InputTokens != 910) {
 				t.Errorf("usage %+v", s.Usage)
 			}
@@ -306,7 +306,7 @@ func TestPermissionRules(t *testing.T) {
 			}}, setup{mode: c.mode})
 			for _, r := range c.rules {
 				r.ProjectID = h.sess.ProjectID
-				if _, err := h.st.AddRule(t.Context(), r); err != nil {
+				if _, err := h.st.Rules.Add(t.Context(), r); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -345,7 +345,7 @@ func TestAlwaysAllowAddsRule(t *testing.T) {
 	if r := h.turn("Run twice"); r != ReasonEndTurn {
 		t.Fatalf("reason %s", r)
 	}
-	rules, _ := h.st.Rules(t.Context(), h.sess.ProjectID)
+	rules, _ := h.st.Rules.List(t.Context(), h.sess.ProjectID)
 	if n != 1 || len(rules) != 1 || rules[0].Pattern != "echo one" || rules[0].Effect != store.Allow {
 		t.Errorf("asked %d times; rules %+v", n, rules)
 	}

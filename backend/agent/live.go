@@ -128,7 +128,7 @@ func (l *live) approvalMode(sess store.Session) permission.Mode {
 // deny and ask rules only restrict.
 func (l *live) rules(ctx context.Context) ([]permission.Rule, error) {
 	var out []permission.Rule
-	rs, err := l.m.st.Rules(ctx, l.project.ID)
+	rs, err := l.m.st.Rules.List(ctx, l.project.ID)
 	for _, r := range rs {
 		out = append(out, permission.Rule{Tool: r.Tool, Pattern: r.Pattern, Effect: permission.Effect(r.Effect)})
 	}

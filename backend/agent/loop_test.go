@@ -52,11 +52,11 @@ func TestReadExploreEdit(t *testing.T) {
 			if len(ms) != 10 || ms[9].Content[0].Text != "Changed the greeting." || ms[9].State != store.MessageComplete {
 				t.Errorf("%d messages; last %+v", len(ms), ms[len(ms)-1])
 			}
-			calls, _ := h.st.ToolCalls(t.Context(), h.sess.ID)
+			calls, _ := h.st.ToolCalls.List(t.Context(), h.sess.ID)
 			if len(calls) != 4 || calls[3].Approval != store.ApprovalApproved || calls[3].Status != store.ToolDone {
 				t.Errorf("tool calls %+v", calls)
 			}
-			changes, _ := h.st.Changes(t.Context(), h.sess.ID)
+			changes, _ := h.st.Changes.List(t.Context(), h.sess.ID)
 			if len(changes) != 1 || !changes[0].Applied || changes[0].Hunks[0].Decision != store.HunkApproved {
 				t.Errorf("changes %+v", changes)
 			}

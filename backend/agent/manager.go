@@ -418,7 +418,7 @@ func (m *Manager) Close() {
 // notDiscarded refuses a turn in a worktree session whose worktree was
 // discarded: it has no folder to work in any more.
 func (m *Manager) notDiscarded(ctx context.Context, sessionID int64) error {
-	sess, err := m.st.Session(ctx, sessionID)
+	sess, err := m.st.Sessions.Get(ctx, sessionID)
 	if err != nil {
 		return nil // an unknown session is reported by live
 	}
@@ -438,11 +438,11 @@ func (m *Manager) live(ctx context.Context, sessionID int64) (*live, error) {
 	if l != nil {
 		return l, nil
 	}
-	sess, err := m.st.Session(ctx, sessionID)
+	sess, err := m.st.Sessions.Get(ctx, sessionID)
 	if err != nil {
 		return nil, fmt.Errorf("session %d: %w", sessionID, err)
 	}
-	proj, err := m.st.Project(ctx, sess.ProjectID)
+	proj, err := m.st.Projects.Get(ctx, sess.ProjectID)
 	if err != nil {
 		return nil, fmt.Errorf("project of session %d: %w", sessionID, err)
 	}
@@ -477,7 +477,7 @@ func (m *Manager) live(ctx context.Context, sessionID int64) (*live, error) {
 	}
 	l.registry = tools.New(deps)
 	l.machine.state = Idle
-	switch sum, err := m.st.Summary(ctx, sessionID); {
+	switch sum, err := m.st.Messages.Summary(ctx, sessionID); {
 	case err == nil:
 		l.summary = &summary{text: sum.Text, keep: sum.KeepID}
 	case !errors.Is(err, store.ErrNotFound):

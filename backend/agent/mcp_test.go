@@ -124,11 +124,11 @@ func TestMCPToolsAskedAndAnswered(t *testing.T) {
 			if n := h.rec.notices("mcp"); len(n) != 1 || !strings.Contains(n[0], `"t" is not available`) {
 				t.Errorf("notices %v", n)
 			}
-			rules, _ := h.st.Rules(t.Context(), h.sess.ProjectID)
+			rules, _ := h.st.Rules.List(t.Context(), h.sess.ProjectID)
 			if len(rules) != 1 || rules[0].Tool != "mcp__t__echo" || rules[0].Pattern != "*" {
 				t.Errorf("rules %+v", rules)
 			}
-			calls, _ := h.st.ToolCalls(t.Context(), h.sess.ID)
+			calls, _ := h.st.ToolCalls.List(t.Context(), h.sess.ID)
 			if calls[0].Status != store.ToolDone || calls[2].Status != store.ToolError {
 				t.Errorf("calls %+v", calls)
 			}

@@ -52,7 +52,7 @@ func kTokens(n int) string {
 // blocks alone would not fit in the model's window. A refused first
 // message leaves the session empty (see Workspace.dropEmpty).
 func (m *Manager) precheck(ctx context.Context, sessionID int64, blocks []llm.ContentBlock) error {
-	sess, err := m.st.Session(ctx, sessionID)
+	sess, err := m.st.Sessions.Get(ctx, sessionID)
 	if err != nil {
 		return err
 	}

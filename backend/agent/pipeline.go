@@ -152,7 +152,7 @@ func (t *turn) runTools(ctx context.Context, ans answer) (Reason, error) {
 func (t *turn) dispatch(ctx context.Context, r *toolRun) error {
 	l := t.l
 	bg := context.WithoutCancel(ctx)
-	rec, err := l.m.st.InsertToolCall(bg, store.ToolCall{
+	rec, err := l.m.st.ToolCalls.Insert(bg, store.ToolCall{
 		SessionID: l.id, MessageID: r.msg, ToolUseID: r.use.ID, Name: r.use.Name, Input: r.use.Input, ParentToolUseID: r.parent,
 	})
 	if err != nil {
@@ -180,19 +180,19 @@ func (t *turn) dispatch(ctx context.Context, r *toolRun) error {
 		r.out.text = "(no output)"
 	}
 	if r.out.approval != "" {
-		if err := l.m.st.SetToolApproval(bg, rec.ID, r.out.approval, r.out.feedback); err != nil {
+		if err := l.m.st.ToolCalls.SetApproval(bg, rec.ID, r.out.approval, r.out.feedback); err != nil {
 			return fmt.Errorf("saving the approval: %w", err)
 		}
 	}
 	if r.out.refusedBy != "" && !strings.HasPrefix(r.out.refusedBy, refusedHook) {
-		if err := l.m.st.SetToolRefusedBy(bg, rec.ID, r.out.refusedBy); err != nil {
+		if err := l.m.st.ToolCalls.SetRefusedBy(bg, rec.ID, r.out.refusedBy); err != nil {
 			return fmt.Errorf("saving who refused the call: %w", err)
 		}
 	}
 	if err := l.saveHooks(bg, rec.ID, r.view.Hooks); err != nil {
 		return err
 	}
-	if err := l.m.st.FinishToolCall(bg, rec.ID, r.out.status, r.out.text); err != nil {
+	if err := l.m.st.ToolCalls.Finish(bg, rec.ID, r.out.status, r.out.text); err != nil {
 		return fmt.Errorf("saving the tool result: %w", err)
 	}
 	present.End(&r.view, r.out.status, r.out.text, r.out.isError, r.out.refusedBy, l.m.opt.Now())
@@ -368,7 +368,7 @@ func (t *turn) commitResults(ctx context.Context, runs []*toolRun) error {
 			}
 		}()
 	}
-	msg, err := t.l.m.st.AppendMessage(context.WithoutCancel(ctx), t.l.id, llm.Message{Role: llm.RoleUser, Content: blocks}, llm.Usage{})
+	msg, err := t.l.m.st.Messages.Append(context.WithoutCancel(ctx), t.l.id, llm.Message{Role: llm.RoleUser, Content: blocks}, llm.Usage{})
 	if err != nil {
 		return fmt.Errorf("saving the tool results: %w", err)
 	}

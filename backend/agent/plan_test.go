@@ -48,7 +48,7 @@ func TestPlanModeRefusesChanges(t *testing.T) {
 				{ProjectID: h.sess.ProjectID, Tool: permission.BashTool, Pattern: "*", Effect: store.Allow},
 				{ProjectID: h.sess.ProjectID, Tool: permission.Edits, Pattern: "**", Effect: store.Allow},
 			} {
-				if _, err := h.st.AddRule(ctx, r); err != nil {
+				if _, err := h.st.Rules.Add(ctx, r); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -67,10 +67,10 @@ func TestPlanModeRefusesChanges(t *testing.T) {
 			if got := h.read("main.go"); got != "package main\n" {
 				t.Errorf("main.go = %q", got)
 			}
-			if chs, err := h.st.Changes(ctx, h.sess.ID); err != nil || len(chs) != 0 {
+			if chs, err := h.st.Changes.List(ctx, h.sess.ID); err != nil || len(chs) != 0 {
 				t.Errorf("changes proposed: %v %v", chs, err)
 			}
-			if cps, err := h.st.Checkpoints(ctx, h.sess.ID); err != nil || len(cps) != 0 {
+			if cps, err := h.st.Checkpoints.List(ctx, h.sess.ID); err != nil || len(cps) != 0 {
 				t.Errorf("checkpoints: %+v %v", cps, err)
 			}
 			reqs := h.srv.Requests()
@@ -102,7 +102,7 @@ func TestPlanModeRefusesChanges(t *testing.T) {
 			if read := res[len(res)-1]; failed(read) || !strings.Contains(read.Content, "package main") {
 				t.Errorf("read_file in plan mode: %+v", read)
 			}
-			calls, err := h.st.ToolCalls(ctx, h.sess.ID)
+			calls, err := h.st.ToolCalls.List(ctx, h.sess.ID)
 			if err != nil {
 				t.Fatal(err)
 			}

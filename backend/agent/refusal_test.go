@@ -56,7 +56,7 @@ func TestRefusalIsReported(t *testing.T) {
 			if e.Kind != wire.ErrorKind(llm.KindRefusal) || !strings.Contains(e.Message, tt.msg) || e.Retryable {
 				t.Errorf("error %+v, want kind refusal with %q", e, tt.msg)
 			}
-			sess, err := h.st.Session(t.Context(), h.sess.ID)
+			sess, err := h.st.Sessions.Get(t.Context(), h.sess.ID)
 			if err != nil || sess.State != store.SessionError {
 				t.Errorf("session state %q, %v", sess.State, err)
 			}

@@ -41,7 +41,7 @@ func TestRefusedBy(t *testing.T) {
 			ctx := context.Background()
 			if c.deny != nil {
 				c.deny.ProjectID = h.sess.ProjectID
-				if _, err := h.st.AddRule(ctx, *c.deny); err != nil {
+				if _, err := h.st.Rules.Add(ctx, *c.deny); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -52,7 +52,7 @@ func TestRefusedBy(t *testing.T) {
 				h.m.Approvals().DecideCommand(a.ID, wire.CommandDecision{Approve: false})
 			})
 			h.turn("go")
-			calls, err := h.st.ToolCalls(ctx, h.sess.ID)
+			calls, err := h.st.ToolCalls.List(ctx, h.sess.ID)
 			if err != nil || len(calls) != 1 {
 				t.Fatalf("calls %+v %v", calls, err)
 			}

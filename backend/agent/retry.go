@@ -40,10 +40,10 @@ func (m *Manager) Retry(ctx context.Context, sessionID int64) error {
 
 // retryable reports whether the session's history waits for the model.
 func (m *Manager) retryable(ctx context.Context, sessionID int64) error {
-	if _, err := m.st.Repair(ctx, sessionID); err != nil {
+	if _, err := m.st.Sessions.Repair(ctx, sessionID); err != nil {
 		return fmt.Errorf("repairing the session: %w", err)
 	}
-	msgs, err := m.st.Messages(ctx, sessionID)
+	msgs, err := m.st.Messages.List(ctx, sessionID)
 	if err != nil {
 		return err
 	}

@@ -136,7 +136,7 @@ func benchProposalPath(b *testing.B, original, proposed string) {
 	ctx := context.Background()
 	var total time.Duration
 	for b.Loop() {
-		s, err := h.st.CreateSession(ctx, storeSession(h))
+		s, err := h.st.Sessions.Create(ctx, storeSession(h))
 		if err != nil {
 			b.Fatal(err)
 		}

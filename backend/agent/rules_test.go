@@ -35,7 +35,7 @@ func TestAlwaysAllowStoresOnlyValidRulesAndSaysSo(t *testing.T) {
 	if len(asked) != 1 || !slices.Equal(asked[0].AlwaysRules, []string{`allow mcp__t__echo "*"`}) {
 		t.Fatalf("asked %+v", asked)
 	}
-	if rs, _ := h.st.Rules(t.Context(), h.sess.ProjectID); len(rs) != 0 {
+	if rs, _ := h.st.Rules.List(t.Context(), h.sess.ProjectID); len(rs) != 0 {
 		t.Errorf("stored %+v", rs)
 	}
 	ns := h.rec.notices("rule")

@@ -57,7 +57,7 @@ func TestSameFolderSessionsKeptApart(t *testing.T) {
 			h.approveAll()
 			ctx := context.Background()
 			a := h.sess
-			b, err := h.st.CreateSession(ctx, store.NewSession{ProjectID: a.ProjectID, Title: "Second task", Provider: a.Provider, Model: a.Model})
+			b, err := h.st.Sessions.Create(ctx, store.NewSession{ProjectID: a.ProjectID, Title: "Second task", Provider: a.Provider, Model: a.Model})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,7 +104,7 @@ func TestSameFolderSessionsKeptApart(t *testing.T) {
 			}
 
 			// Rewinding A to before its message undoes A's work only.
-			ms, err := h.st.Messages(ctx, a.ID)
+			ms, err := h.st.Messages.List(ctx, a.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -142,7 +142,7 @@ func waitingFor(h *harness, session int64) string {
 // recordedFiles lists the files of every checkpoint of session, sorted.
 func recordedFiles(t *testing.T, h *harness, session int64) []string {
 	t.Helper()
-	cps, err := h.st.Checkpoints(context.Background(), session)
+	cps, err := h.st.Checkpoints.List(context.Background(), session)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func TestSameFolderWaitEndsWithStop(t *testing.T) {
 	h.approveAll()
 	ctx := context.Background()
 	a := h.sess
-	b, err := h.st.CreateSession(ctx, store.NewSession{ProjectID: a.ProjectID, Provider: a.Provider, Model: a.Model})
+	b, err := h.st.Sessions.Create(ctx, store.NewSession{ProjectID: a.ProjectID, Provider: a.Provider, Model: a.Model})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestSameFolderWaitEndsWithStop(t *testing.T) {
 	if r := h.wait(); r != ReasonCancelled {
 		t.Fatalf("B's turn ended with %s, want cancelled", r)
 	}
-	calls, err := h.st.ToolCalls(ctx, b.ID)
+	calls, err := h.st.ToolCalls.List(ctx, b.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -77,7 +77,7 @@ func lastCard(h *harness, id string) wire.ToolCall {
 // storedSandbox is the sandbox info stored with the session's call id.
 func storedSandbox(t *testing.T, h *harness, id string) wire.SandboxInfo {
 	t.Helper()
-	calls, err := h.st.ToolCalls(t.Context(), h.sess.ID)
+	calls, err := h.st.ToolCalls.List(t.Context(), h.sess.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestSandboxEditsRunsWithoutAsking(t *testing.T) {
 		t.Fatalf("%d pods made, %d closed by the turn's end; want one, ended", made, closed)
 	}
 	p := box.made[0]
-	proj, _ := h.st.Project(t.Context(), h.sess.ProjectID)
+	proj, _ := h.st.Projects.Get(t.Context(), h.sess.ProjectID)
 	real, _ := filepath.EvalSymlinks(h.dir)
 	if p.Project != real || p.Home != "/home/someone" || p.PilotHome != "/pilot-home" ||
 		len(p.Hidden) != 1 || p.Hidden[0] != "~/.config/secret-app" || p.Proxy == nil ||
@@ -306,7 +306,7 @@ func TestSandboxNetworkDecide(t *testing.T) {
 		{Text: "Done."},
 	}}, setup{mode: "edits", opt: Options{Sandbox: box.options(t, true)}})
 	ctx := context.Background()
-	if _, err := h.st.AddRule(ctx, store.Rule{ProjectID: h.sess.ProjectID, Tool: gate.NetworkTool, Pattern: "evil.example", Effect: store.Deny}); err != nil {
+	if _, err := h.st.Rules.Add(ctx, store.Rule{ProjectID: h.sess.ProjectID, Tool: gate.NetworkTool, Pattern: "evil.example", Effect: store.Deny}); err != nil {
 		t.Fatal(err)
 	}
 	running := make(chan struct{})
@@ -364,7 +364,7 @@ func TestSandboxNetworkDecide(t *testing.T) {
 		t.Errorf("approval %+v", first)
 	}
 	// "Always" stored the rule the card showed.
-	rules, err := h.st.Rules(ctx, h.sess.ProjectID)
+	rules, err := h.st.Rules.List(ctx, h.sess.ProjectID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func TestStepLabels(t *testing.T) {
 		h.m.Approvals().DecideChange(a.ID, d)
 	})
 	h.turn("edit")
-	cps, err := h.st.Checkpoints(context.Background(), h.sess.ID)
+	cps, err := h.st.Checkpoints.List(context.Background(), h.sess.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

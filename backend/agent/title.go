@@ -21,7 +21,7 @@ const titleTimeout = 30 * time.Second
 func (l *live) modelTitle() {
 	ctx, cancel := context.WithTimeout(l.m.base, titleTimeout)
 	defer cancel()
-	sess, err := l.m.st.Session(ctx, l.id)
+	sess, err := l.m.st.Sessions.Get(ctx, l.id)
 	if err != nil {
 		return
 	}
@@ -46,14 +46,14 @@ func (l *live) modelTitle() {
 	}
 	if used != (llm.Usage{}) {
 		cost, _ := llm.Cost(sess.Model, used)
-		if err := l.m.st.UpdateUsage(ctx, l.id, used, cost); err != nil {
+		if err := l.m.st.Sessions.UpdateUsage(ctx, l.id, used, cost); err != nil {
 			l.m.log.Warn("title usage", "session", l.id, "err", err)
 		}
 	}
 	if title == sess.Title {
 		return
 	}
-	if sess, err = l.m.st.Session(ctx, l.id); err == nil {
+	if sess, err = l.m.st.Sessions.Get(ctx, l.id); err == nil {
 		l.m.out.global(wire.SessionUpdated, wire.SessionPayload{Session: present.Session(sess)})
 	}
 }
@@ -70,7 +70,7 @@ const titlePrompt = "Write a title of at most six words for the conversation bel
 // it. When complete is nil, fails or answers nothing usable, the title is
 // the first line of the first user message. It returns the title set.
 func autoTitle(ctx context.Context, st *store.Store, sessionID int64, complete func(ctx context.Context, prompt string) (string, error)) (string, error) {
-	ms, err := st.Messages(ctx, sessionID)
+	ms, err := st.Messages.List(ctx, sessionID)
 	if err != nil {
 		return "", err
 	}
@@ -98,7 +98,7 @@ func autoTitle(ctx context.Context, st *store.Store, sessionID int64, complete f
 	if title == "" {
 		return "", nil
 	}
-	return title, st.Rename(ctx, sessionID, title)
+	return title, st.Sessions.Rename(ctx, sessionID, title)
 }
 
 // titleText joins a message's text blocks.

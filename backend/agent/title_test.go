@@ -41,11 +41,11 @@ func TestAutoTitle(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { st.Close() })
-			p, err := st.TouchProject(ctx, t.TempDir())
+			p, err := st.Projects.Touch(ctx, t.TempDir())
 			if err != nil {
 				t.Fatal(err)
 			}
-			x, err := st.CreateSession(ctx, store.NewSession{ProjectID: p.ID, Provider: "anthropic", Model: "claude-test"})
+			x, err := st.Sessions.Create(ctx, store.NewSession{ProjectID: p.ID, Provider: "anthropic", Model: "claude-test"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -53,7 +53,7 @@ func TestAutoTitle(t *testing.T) {
 				{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock(tc.first)}},
 				{Role: llm.RoleAssistant, Content: []llm.ContentBlock{llm.TextBlock("On it.")}},
 			} {
-				if _, err := st.AppendMessage(ctx, x.ID, m, llm.Usage{}); err != nil {
+				if _, err := st.Messages.Append(ctx, x.ID, m, llm.Usage{}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -61,7 +61,7 @@ func TestAutoTitle(t *testing.T) {
 			if err != nil || got != tc.want {
 				t.Errorf("title = %q, %v; want %q", got, err, tc.want)
 			}
-			if saved, err := st.Session(ctx, x.ID); err != nil || saved.Title != tc.want {
+			if saved, err := st.Sessions.Get(ctx, x.ID); err != nil || saved.Title != tc.want {
 				t.Errorf("saved title = %q, %v", saved.Title, err)
 			}
 		})

@@ -41,7 +41,7 @@ func TestTodoWrite(t *testing.T) {
 		t.Errorf("agent:todos %v, want %v", got, want)
 	}
 	h.restart()
-	tr, err := h.st.Transcript(context.Background(), h.sess.ID)
+	tr, err := h.st.Sessions.Transcript(context.Background(), h.sess.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,11 +80,11 @@ func (l *live) run(ctx context.Context, user []llm.ContentBlock) {
 	case ReasonCancelled:
 		saved = store.SessionInterrupted
 	}
-	if err := l.m.st.SetState(bg, l.id, saved); err != nil {
+	if err := l.m.st.Sessions.SetState(bg, l.id, saved); err != nil {
 		l.m.log.Warn("saving session state", "session", l.id, "err", err)
 	}
 	untitled := false
-	if sess, err := l.m.st.Session(bg, l.id); err == nil {
+	if sess, err := l.m.st.Sessions.Get(bg, l.id); err == nil {
 		if untitled = sess.Title == ""; untitled {
 			if sess.Title, err = autoTitle(bg, l.m.st, l.id, nil); err != nil {
 				l.m.log.Warn("session title", "session", l.id, "err", err)
@@ -127,16 +127,16 @@ func (l *live) turn(ctx context.Context, user []llm.ContentBlock) Reason {
 // turn. Without a message (Retry) the saved history is sent as it is.
 func (l *live) prepare(ctx context.Context, user []llm.ContentBlock) (*turn, error) {
 	st := l.m.st
-	if _, err := st.Repair(ctx, l.id); err != nil {
+	if _, err := st.Sessions.Repair(ctx, l.id); err != nil {
 		return nil, fmt.Errorf("repairing the session: %w", err)
 	}
 	if user == nil {
-		if err := st.SetState(ctx, l.id, store.SessionRunning); err != nil {
+		if err := st.Sessions.SetState(ctx, l.id, store.SessionRunning); err != nil {
 			return nil, err
 		}
 		return l.load(ctx)
 	}
-	note, err := st.TakePendingNote(ctx, l.id)
+	note, err := st.Sessions.TakePendingNote(ctx, l.id)
 	if err != nil {
 		return nil, fmt.Errorf("reading the session: %w", err)
 	}
@@ -145,15 +145,15 @@ func (l *live) prepare(ctx context.Context, user []llm.ContentBlock) (*turn, err
 		// not assume its earlier changes are still there.
 		user = append(user[:len(user):len(user)], llm.ContentBlock{Type: llm.BlockText, Text: note})
 	}
-	msg, err := st.AppendMessage(ctx, l.id, llm.Message{Role: llm.RoleUser, Content: user}, llm.Usage{})
+	msg, err := st.Messages.Append(ctx, l.id, llm.Message{Role: llm.RoleUser, Content: user}, llm.Usage{})
 	if err != nil {
 		if note != "" {
-			_ = st.AddPendingNote(ctx, l.id, note)
+			_ = st.Sessions.AddPendingNote(ctx, l.id, note)
 		}
 		return nil, fmt.Errorf("saving your message: %w", err)
 	}
 	l.emitMessage(msg)
-	if err := st.SetState(ctx, l.id, store.SessionRunning); err != nil {
+	if err := st.Sessions.SetState(ctx, l.id, store.SessionRunning); err != nil {
 		return nil, err
 	}
 	return l.load(ctx)
@@ -162,11 +162,11 @@ func (l *live) prepare(ctx context.Context, user []llm.ContentBlock) (*turn, err
 // load reads the session, its history and its provider.
 func (l *live) load(ctx context.Context) (*turn, error) {
 	st := l.m.st
-	sess, err := st.Session(ctx, l.id)
+	sess, err := st.Sessions.Get(ctx, l.id)
 	if err != nil {
 		return nil, err
 	}
-	history, err := st.Messages(ctx, l.id)
+	history, err := st.Messages.List(ctx, l.id)
 	if err != nil {
 		return nil, err
 	}

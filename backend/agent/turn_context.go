@@ -266,7 +266,7 @@ func (t *turn) compact(ctx context.Context, why string, forced bool) error {
 	l.mu.Unlock()
 	// Saved, a restarted Pilot sends the same request; unsaved, the
 	// summary still serves until then.
-	if _, err := l.m.st.SaveSummary(context.WithoutCancel(ctx), l.id, sum.text, sum.keep); err != nil {
+	if _, err := l.m.st.Messages.SaveSummary(context.WithoutCancel(ctx), l.id, sum.text, sum.keep); err != nil {
 		l.m.log.Warn("saving the summary", "session", l.id, "err", err)
 	}
 	l.notice("compacted", fmt.Sprintf("%s: %d older messages were summarised.", why, cut-start), 0)

@@ -189,7 +189,7 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 	req := t.request()
 	t.noticeMCP(req.Tools)
 	est := estimateRequest(req)
-	stream, err := l.m.st.BeginStream(bg, l.id)
+	stream, err := l.m.st.Messages.BeginStream(bg, l.id)
 	if err != nil {
 		return answer{}, fmt.Errorf("saving the answer: %w", err)
 	}
@@ -328,7 +328,7 @@ func (t *turn) uniqueIDs(blocks []llm.ContentBlock, bad map[string]badCall) {
 // reload appends the interrupted message id, as saved, to the history and
 // shows it.
 func (t *turn) reload(ctx context.Context, id int64) {
-	msgs, err := t.l.m.st.Messages(ctx, t.l.id)
+	msgs, err := t.l.m.st.Messages.List(ctx, t.l.id)
 	if err != nil {
 		return
 	}
@@ -371,10 +371,10 @@ func (t *turn) spendOn(ctx context.Context, u llm.Usage, main bool, priced strin
 	cost, known := llm.Cost(priced, u)
 	t.own.mu.Lock()
 	defer t.own.mu.Unlock()
-	if err := l.m.st.UpdateUsage(ctx, l.id, u, cost); err != nil {
+	if err := l.m.st.Sessions.UpdateUsage(ctx, l.id, u, cost); err != nil {
 		l.m.log.Warn("saving usage", "session", l.id, "err", err)
 	}
-	sess, err := l.m.st.Session(ctx, l.id)
+	sess, err := l.m.st.Sessions.Get(ctx, l.id)
 	if err != nil {
 		return
 	}

@@ -141,12 +141,12 @@ func addRules(t *testing.T, home, dir string, rules ...[3]string) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	p, err := st.TouchProject(ctx, dir)
+	p, err := st.Projects.Touch(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range rules {
-		if _, err := st.AddRule(ctx, store.Rule{ProjectID: p.ID, Tool: r[1], Pattern: r[2], Effect: store.Effect(r[0])}); err != nil {
+		if _, err := st.Rules.Add(ctx, store.Rule{ProjectID: p.ID, Tool: r[1], Pattern: r[2], Effect: store.Effect(r[0])}); err != nil {
 			t.Fatal(err)
 		}
 	}

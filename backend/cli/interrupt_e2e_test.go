@@ -175,11 +175,11 @@ func allowLocal(t *testing.T, home, dir, host string) {
 	}
 	defer st.Close()
 	abs, _ := filepath.EvalSymlinks(dir)
-	p, err := st.TouchProject(ctx, abs)
+	p, err := st.Projects.Touch(ctx, abs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.AddRule(ctx, store.Rule{ProjectID: p.ID, Tool: "web_fetch", Pattern: host, Effect: store.Allow}); err != nil {
+	if _, err := st.Rules.Add(ctx, store.Rule{ProjectID: p.ID, Tool: "web_fetch", Pattern: host, Effect: store.Allow}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -150,9 +150,9 @@ func TestRulesListAddRemove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := st.ProjectByPath(ctx, dir)
+	p, err := st.Projects.ByPath(ctx, dir)
 	if err == nil {
-		_, err = st.AddRule(ctx, store.Rule{ProjectID: p.ID, Tool: "run_bash", Pattern: "rm [x", Effect: store.Deny})
+		_, err = st.Rules.Add(ctx, store.Rule{ProjectID: p.ID, Tool: "run_bash", Pattern: "rm [x", Effect: store.Deny})
 	}
 	st.Close()
 	if err != nil {

@@ -46,11 +46,11 @@ func TestSessionsImport(t *testing.T) {
 	if n := strings.Count(list, `"title":"Fix the lexer"`); n != 2 {
 		t.Fatalf("the project holds %d imported sessions, want 2:\n%s", n, list)
 	}
-	p, err := st.ProjectByPath(ctx, other)
+	p, err := st.Projects.ByPath(ctx, other)
 	if err != nil {
 		t.Fatal(err)
 	}
-	xs, err := st.Sessions(ctx, p.ID, 0, 0)
+	xs, err := st.Sessions.List(ctx, p.ID, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,11 +32,11 @@ func sessionsDB(t *testing.T) (st *store.Store, svc *service.Service, dir string
 	}
 	t.Cleanup(svc.Close)
 	dir = t.TempDir()
-	p, err := st.TouchProject(ctx, dir)
+	p, err := st.Projects.Touch(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	x, err := st.CreateSession(ctx, store.NewSession{ProjectID: p.ID, Title: "Fix the lexer", Provider: "anthropic", Model: "claude-test"})
+	x, err := st.Sessions.Create(ctx, store.NewSession{ProjectID: p.ID, Title: "Fix the lexer", Provider: "anthropic", Model: "claude-test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func sessionsDB(t *testing.T) (st *store.Store, svc *service.Service, dir string
 		}},
 		{Role: llm.RoleUser, Content: []llm.ContentBlock{{Type: llm.BlockToolResult, ToolUseID: "tu1", Content: "package lexer"}}},
 	} {
-		if _, err := st.AppendMessage(ctx, x.ID, m, llm.Usage{}); err != nil {
+		if _, err := st.Messages.Append(ctx, x.ID, m, llm.Usage{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -160,7 +160,7 @@ func TestSessionsShowImages(t *testing.T) {
 	st, svc, _, id := sessionsDB(t)
 	img := llm.ImageBlock("image/png", "ab12cd", nil)
 	msg := llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock("and this?"), img}}
-	if _, err := st.AppendMessage(context.Background(), id, msg, llm.Usage{}); err != nil {
+	if _, err := st.Messages.Append(context.Background(), id, msg, llm.Usage{}); err != nil {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
@@ -178,16 +178,16 @@ func TestSearchGroupsHitsBySession(t *testing.T) {
 	t.Parallel()
 	st, svc, _, first := sessionsDB(t)
 	ctx := context.Background()
-	s1, _ := st.Session(ctx, first)
-	second, err := st.CreateSession(ctx, store.NewSession{ProjectID: s1.ProjectID, Title: "Second look", Provider: "anthropic", Model: "m"})
+	s1, _ := st.Sessions.Get(ctx, first)
+	second, err := st.Sessions.Create(ctx, store.NewSession{ProjectID: s1.ProjectID, Title: "Second look", Provider: "anthropic", Model: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := st.AppendMessage(ctx, second.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock("the quokka again")}}, llm.Usage{})
+	m, err := st.Messages.Append(ctx, second.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock("the quokka again")}}, llm.Usage{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	msgs, _ := st.Messages(ctx, first)
+	msgs, _ := st.Messages.List(ctx, first)
 	hits := []wire.SearchRecord{
 		{SessionID: first, MessageID: msgs[0].ID, Kind: string(store.HitMessage), Snippet: "drop «quokka»"},
 		{SessionID: second.ID, MessageID: m.ID, Kind: string(store.HitMessage), Snippet: "the «quokka» again"},
@@ -205,7 +205,7 @@ func TestSearchGroupsHitsBySession(t *testing.T) {
 		"  message 1 of 1 (message): the «quokka» again\n"
 	date := s1.UpdatedAt.Local().Format("2006-01-02 15:04")
 	got = strings.ReplaceAll(got, date, "DATE")
-	if s2, _ := st.Session(ctx, second.ID); s2.UpdatedAt.Local().Format("2006-01-02 15:04") != date {
+	if s2, _ := st.Sessions.Get(ctx, second.ID); s2.UpdatedAt.Local().Format("2006-01-02 15:04") != date {
 		got = strings.ReplaceAll(got, s2.UpdatedAt.Local().Format("2006-01-02 15:04"), "DATE")
 	}
 	if got != want {

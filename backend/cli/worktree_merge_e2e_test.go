@@ -52,11 +52,11 @@ func worktreeSessionForCLI(t *testing.T, home string) (string, int64, string) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	p, err := st.TouchProject(ctx, proj)
+	p, err := st.Projects.Touch(ctx, proj)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := st.CreateSession(ctx, store.NewSession{ProjectID: p.ID, Worktree: store.Worktree{Path: wt, Branch: "pilot/x", Base: strings.TrimSpace(base)}})
+	s, err := st.Sessions.Create(ctx, store.NewSession{ProjectID: p.ID, Worktree: store.Worktree{Path: wt, Branch: "pilot/x", Base: strings.TrimSpace(base)}})
 	if err != nil {
 		t.Fatal(err)
 	}

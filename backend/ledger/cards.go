@@ -24,19 +24,19 @@ func (c Cards) Fill(v *wire.ToolCall) {
 
 // Cards reads what became of each file change and command of a session.
 func (l *Ledger) Cards(ctx context.Context, sessionID int64) (Cards, error) {
-	useID, err := l.st.ToolUseIDs(ctx, sessionID)
+	useID, err := l.st.ToolCalls.ToolUseIDs(ctx, sessionID)
 	if err != nil {
 		return Cards{}, err
 	}
-	changes, err := l.st.Changes(ctx, sessionID)
+	changes, err := l.st.Changes.List(ctx, sessionID)
 	if err != nil {
 		return Cards{}, err
 	}
-	cps, err := l.st.Checkpoints(ctx, sessionID)
+	cps, err := l.st.Checkpoints.List(ctx, sessionID)
 	if err != nil {
 		return Cards{}, err
 	}
-	crashes, err := l.st.CrashRecoveries(ctx, sessionID)
+	crashes, err := l.st.ToolCalls.CrashRecoveries(ctx, sessionID)
 	if err != nil {
 		return Cards{}, err
 	}
@@ -138,11 +138,11 @@ func (l *Ledger) ChangeDetail(ctx context.Context, sessionID int64, toolUseID st
 	if s == nil {
 		return wire.ChangeDetail{}, fmt.Errorf("tool call %s made no decided file change: %w", toolUseID, ErrNothing)
 	}
-	changes, err := l.st.Changes(ctx, sessionID)
+	changes, err := l.st.Changes.List(ctx, sessionID)
 	if err != nil {
 		return wire.ChangeDetail{}, err
 	}
-	calls, err := l.st.ToolCalls(ctx, sessionID)
+	calls, err := l.st.ToolCalls.List(ctx, sessionID)
 	if err != nil {
 		return wire.ChangeDetail{}, err
 	}

@@ -101,11 +101,11 @@ func (c *Command) Finish(ctx context.Context, sessionID, toolCallID int64, label
 		notes = append(notes, line+".")
 	}
 	cp.Note = strings.Join(notes, " ")
-	cp, err = c.l.st.BeginCheckpoint(ctx, cp)
+	cp, err = c.l.st.Checkpoints.Begin(ctx, cp)
 	if err != nil {
 		return store.Checkpoint{}, err
 	}
-	if _, err := c.l.st.FinishCheckpoint(ctx, cp.ID, nil); err != nil {
+	if _, err := c.l.st.Checkpoints.Finish(ctx, cp.ID, nil); err != nil {
 		return store.Checkpoint{}, err
 	}
 	cp.Done = true

@@ -51,11 +51,11 @@ func newFixture(t testing.TB, files map[string]string) *fixture {
 	if f.root, err = projectroot.New(f.dir); err != nil {
 		t.Fatal(err)
 	}
-	p, err := f.st.TouchProject(f.ctx, f.dir)
+	p, err := f.st.Projects.Touch(f.ctx, f.dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.sess, err = f.st.CreateSession(f.ctx, store.NewSession{ProjectID: p.ID}); err != nil {
+	if f.sess, err = f.st.Sessions.Create(f.ctx, store.NewSession{ProjectID: p.ID}); err != nil {
 		t.Fatal(err)
 	}
 	return f
@@ -95,7 +95,7 @@ func (f *fixture) read(rel string) string {
 // say appends a user message and returns its id.
 func (f *fixture) say(text string) int64 {
 	f.t.Helper()
-	m, err := f.st.AppendMessage(f.ctx, f.sess.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock(text)}}, llm.Usage{})
+	m, err := f.st.Messages.Append(f.ctx, f.sess.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock(text)}}, llm.Usage{})
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func (f *fixture) edit(rel, text string) store.Checkpoint {
 	if _, err := f.lg.Settle(f.ctx, cp, f.root); err != nil {
 		f.t.Fatal(err)
 	}
-	cp, err = f.st.Checkpoint(f.ctx, cp.ID)
+	cp, err = f.st.Checkpoints.Get(f.ctx, cp.ID)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func (f *fixture) command(fn func()) store.Checkpoint {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	if cp, err = f.st.Checkpoint(f.ctx, cp.ID); err != nil {
+	if cp, err = f.st.Checkpoints.Get(f.ctx, cp.ID); err != nil {
 		f.t.Fatal(err)
 	}
 	return cp

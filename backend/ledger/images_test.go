@@ -30,7 +30,7 @@ func TestSweepKeepsImages(t *testing.T) {
 		llm.TextBlock("see"), llm.ImageBlock("image/png", user, nil),
 		{Type: llm.BlockToolResult, ToolUseID: "c1", Content: "a.png", Images: []llm.ContentBlock{llm.ImageBlock("image/png", tool, nil)}},
 	}}
-	if _, err := f.st.AppendMessage(f.ctx, f.sess.ID, msg, llm.Usage{}); err != nil {
+	if _, err := f.st.Messages.Append(f.ctx, f.sess.ID, msg, llm.Usage{}); err != nil {
 		t.Fatal(err)
 	}
 	r1()

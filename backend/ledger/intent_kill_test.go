@@ -173,7 +173,7 @@ func TestKillDuringMultiPatch(t *testing.T) {
 		_ = cmd.Process.Signal(syscall.SIGKILL)
 		_ = cmd.Wait()
 
-		pending, err := f.st.PendingCheckpoints(f.ctx)
+		pending, err := f.st.Checkpoints.Pending(f.ctx)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -128,11 +128,11 @@ func TestKillDuringRewind(t *testing.T) {
 					}
 				}
 			}
-			pending, err := f.st.PendingCheckpoints(f.ctx)
+			pending, err := f.st.Checkpoints.Pending(f.ctx)
 			if err != nil || len(pending) != 0 {
 				t.Fatalf("pending after repair: %d, %v", len(pending), err)
 			}
-			cps, err := f.st.Checkpoints(f.ctx, f.sess.ID)
+			cps, err := f.st.Checkpoints.List(f.ctx, f.sess.ID)
 			if err != nil {
 				t.Fatal(err)
 			}

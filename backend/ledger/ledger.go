@@ -129,11 +129,11 @@ func (l *Ledger) BeginEdit(ctx context.Context, sessionID, toolCallID int64, lab
 	}
 	// The intent must survive whatever stops Pilot between two renames,
 	// a power loss included: the contents are synced, then the record
-	// (BeginCheckpoint commits durably).
+	// (Checkpoints.Begin commits durably).
 	if err := l.blobs.Sync(kept...); err != nil {
 		return store.Checkpoint{}, fmt.Errorf("keeping the files of the change: %w", err)
 	}
-	return l.st.BeginCheckpoint(ctx, cp)
+	return l.st.Checkpoints.Begin(ctx, cp)
 }
 
 // missingDirs returns the folders of rel (outermost first) that do not
@@ -172,16 +172,16 @@ func (l *Ledger) Settle(ctx context.Context, cp store.Checkpoint, root *projectr
 			drop = append(drop, e.ID)
 		}
 	}
-	return l.st.FinishCheckpoint(ctx, cp.ID, drop)
+	return l.st.Checkpoints.Finish(ctx, cp.ID, drop)
 }
 
 // Repair settles the checkpoints a crash left pending (Pilot killed while
 // a change, a revert or a rewind was being written). An approved change
 // cut short between two files is completed or undone first (recover.go),
 // and its tool call's result says which. Call it at start-up, after the
-// store's RepairAll and before any turn runs.
+// store's Sessions.RepairAll and before any turn runs.
 func (l *Ledger) Repair(ctx context.Context) error {
-	cps, err := l.st.PendingCheckpoints(ctx)
+	cps, err := l.st.Checkpoints.Pending(ctx)
 	if err != nil {
 		return err
 	}
@@ -211,11 +211,11 @@ func (l *Ledger) Repair(ctx context.Context) error {
 // rootOf opens the folder a session works in (its worktree, or the
 // project folder); the caller closes it.
 func (l *Ledger) rootOf(ctx context.Context, sessionID int64) (*projectroot.Root, error) {
-	sess, err := l.st.Session(ctx, sessionID)
+	sess, err := l.st.Sessions.Get(ctx, sessionID)
 	if err != nil {
 		return nil, err
 	}
-	proj, err := l.st.Project(ctx, sess.ProjectID)
+	proj, err := l.st.Projects.Get(ctx, sess.ProjectID)
 	if err != nil {
 		return nil, err
 	}

@@ -140,7 +140,7 @@ func (l *Ledger) recoverEdit(ctx context.Context, cp store.Checkpoint, root *pro
 		status = store.ToolDone
 	}
 	if cp.ToolCallID != 0 {
-		if _, err := l.st.SetRecoveredResult(ctx, cp.ToolCallID, status, r.Text()); err != nil {
+		if _, err := l.st.ToolCalls.SetRecoveredResult(ctx, cp.ToolCallID, status, r.Text()); err != nil {
 			return r, err
 		}
 		if r.Outcome == RecoveryCompleted {
@@ -148,7 +148,7 @@ func (l *Ledger) recoverEdit(ctx context.Context, cp store.Checkpoint, root *pro
 			for _, e := range cp.Files {
 				after[e.Path] = e.After.Hash
 			}
-			if err := l.st.SetCallChangesApplied(ctx, cp.ToolCallID, after); err != nil {
+			if err := l.st.ToolCalls.SetChangesApplied(ctx, cp.ToolCallID, after); err != nil {
 				return r, err
 			}
 		}

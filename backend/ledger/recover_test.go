@@ -20,12 +20,12 @@ import (
 func crashedChange(t *testing.T, f *fixture, change map[string]string, written ...string) store.ToolCall {
 	t.Helper()
 	f.say("change them")
-	msg, err := f.st.AppendMessage(f.ctx, f.sess.ID, llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{
+	msg, err := f.st.Messages.Append(f.ctx, f.sess.ID, llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{
 		{Type: llm.BlockToolUse, ID: "toolu_1", Name: "multi_patch", Input: json.RawMessage(`{}`)}}}, llm.Usage{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	call, err := f.st.InsertToolCall(f.ctx, store.ToolCall{SessionID: f.sess.ID, MessageID: msg.ID, ToolUseID: "toolu_1", Name: "multi_patch"})
+	call, err := f.st.ToolCalls.Insert(f.ctx, store.ToolCall{SessionID: f.sess.ID, MessageID: msg.ID, ToolUseID: "toolu_1", Name: "multi_patch"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func crashedChange(t *testing.T, f *fixture, change map[string]string, written .
 			t.Fatal(err)
 		}
 	}
-	if _, err := f.st.Repair(f.ctx, f.sess.ID); err != nil { // what store.Open's RepairAll does
+	if _, err := f.st.Sessions.Repair(f.ctx, f.sess.ID); err != nil { // what store.Sessions.RepairAll does
 		t.Fatal(err)
 	}
 	return call
@@ -63,11 +63,11 @@ func crashedChange(t *testing.T, f *fixture, change map[string]string, written .
 // model reads for it.
 func result(t *testing.T, f *fixture, id int64) (store.ToolCall, llm.ContentBlock) {
 	t.Helper()
-	calls, err := f.st.ToolCalls(f.ctx, f.sess.ID)
+	calls, err := f.st.ToolCalls.List(f.ctx, f.sess.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	msgs, err := f.st.Messages(f.ctx, f.sess.ID)
+	msgs, err := f.st.Messages.List(f.ctx, f.sess.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,11 +153,11 @@ func TestRecoverInterruptedChange(t *testing.T) {
 			if block.Content != got.Output || block.IsError != (tc.status != store.ToolDone) {
 				t.Errorf("the model reads %q (error %v), the card %q", block.Content, block.IsError, got.Output)
 			}
-			rec, err := f.st.CrashRecoveries(f.ctx, f.sess.ID)
+			rec, err := f.st.ToolCalls.CrashRecoveries(f.ctx, f.sess.ID)
 			if err != nil || rec["toolu_1"] != tc.card {
 				t.Errorf("card recovery %q (%v), want %q", rec["toolu_1"], err, tc.card)
 			}
-			if pending, _ := f.st.PendingCheckpoints(f.ctx); len(pending) != 0 {
+			if pending, _ := f.st.Checkpoints.Pending(f.ctx); len(pending) != 0 {
 				t.Errorf("%d checkpoints still pending", len(pending))
 			}
 			// A second start changes nothing more.

@@ -84,11 +84,11 @@ func history(cps []store.Checkpoint) map[string][]store.FileEvent {
 func (l *Ledger) RevertCheckpoint(ctx context.Context, id int64, res map[string]wire.Resolution) (Result, error) {
 	l.gc.RLock()
 	defer l.gc.RUnlock()
-	cp, err := l.st.Checkpoint(ctx, id)
+	cp, err := l.st.Checkpoints.Get(ctx, id)
 	if err != nil {
 		return Result{}, err
 	}
-	cps, err := l.st.Checkpoints(ctx, cp.SessionID)
+	cps, err := l.st.Checkpoints.List(ctx, cp.SessionID)
 	if err != nil {
 		return Result{}, err
 	}
@@ -148,7 +148,7 @@ func (l *Ledger) unapply(e store.FileEvent, current store.FileSide) ([]byte, str
 func (l *Ledger) RevertFile(ctx context.Context, sessionID int64, rel string, res map[string]wire.Resolution) (Result, error) {
 	l.gc.RLock()
 	defer l.gc.RUnlock()
-	cps, err := l.st.Checkpoints(ctx, sessionID)
+	cps, err := l.st.Checkpoints.List(ctx, sessionID)
 	if err != nil {
 		return Result{}, err
 	}
@@ -173,7 +173,7 @@ func (l *Ledger) RevertFile(ctx context.Context, sessionID int64, rel string, re
 func (l *Ledger) Rewind(ctx context.Context, sessionID, messageID int64, label string, res map[string]wire.Resolution) (Result, error) {
 	l.gc.RLock()
 	defer l.gc.RUnlock()
-	cps, err := l.st.Checkpoints(ctx, sessionID)
+	cps, err := l.st.Checkpoints.List(ctx, sessionID)
 	if err != nil {
 		return Result{}, err
 	}
@@ -293,7 +293,7 @@ func (l *Ledger) restore(ctx context.Context, sessionID int64, kind store.Checkp
 	if len(out.Conflicts) > 0 || len(writes) == 0 {
 		return out, nil
 	}
-	cp, err = l.st.BeginCheckpoint(ctx, cp)
+	cp, err = l.st.Checkpoints.Begin(ctx, cp)
 	if err != nil {
 		return Result{}, err
 	}
@@ -310,7 +310,7 @@ func (l *Ledger) restore(ctx context.Context, sessionID int64, kind store.Checkp
 	if werr != nil {
 		return Result{}, werr
 	}
-	cp, err = l.st.Checkpoint(ctx, cp.ID)
+	cp, err = l.st.Checkpoints.Get(ctx, cp.ID)
 	if err != nil {
 		return Result{}, err
 	}

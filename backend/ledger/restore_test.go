@@ -35,7 +35,7 @@ func TestRewindToFirstMessage(t *testing.T) {
 	if got := f.tree(); got != before {
 		t.Fatalf("tree after rewind:\n%s\nwant:\n%s", got, before)
 	}
-	note, err := f.st.TakePendingNote(f.ctx, f.sess.ID)
+	note, err := f.st.Sessions.TakePendingNote(f.ctx, f.sess.ID)
 	if err != nil || !strings.Contains(note, "main.go (restored)") || !strings.Contains(note, "pkg/util/util.go (removed)") {
 		t.Errorf("note for the model %q, %v", note, err)
 	}

@@ -11,7 +11,7 @@ const RetentionWhy = "content removed to stay under the checkpoint retention lim
 // Usage is the space the kept content of a project's ledger takes, each
 // stored object counted once.
 func (l *Ledger) Usage(ctx context.Context, projectID int64) (int64, error) {
-	refs, err := l.st.BlobRefs(ctx, projectID)
+	refs, err := l.st.Checkpoints.BlobRefs(ctx, projectID)
 	if err != nil {
 		return 0, err
 	}
@@ -37,7 +37,7 @@ func (l *Ledger) Enforce(ctx context.Context, projectID, limit int64) (int64, er
 	if limit <= 0 {
 		return 0, nil
 	}
-	refs, err := l.st.BlobRefs(ctx, projectID)
+	refs, err := l.st.Checkpoints.BlobRefs(ctx, projectID)
 	if err != nil {
 		return 0, err
 	}
@@ -89,7 +89,7 @@ func (l *Ledger) Enforce(ctx context.Context, projectID, limit int64) (int64, er
 	if len(drop) == 0 {
 		return 0, nil
 	}
-	if err := l.st.DropContent(ctx, drop, RetentionWhy); err != nil {
+	if err := l.st.Checkpoints.DropContent(ctx, drop, RetentionWhy); err != nil {
 		return 0, err
 	}
 	return l.Sweep(ctx)
@@ -104,14 +104,14 @@ func (l *Ledger) Sweep(ctx context.Context) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	refs, err := l.st.BlobRefs(ctx, 0)
+	refs, err := l.st.Checkpoints.BlobRefs(ctx, 0)
 	if err != nil {
 		return 0, err
 	}
 	for _, r := range refs {
 		live[r.Hash] = true
 	}
-	images, err := l.st.ImageHashes(ctx)
+	images, err := l.st.Messages.ImageHashes(ctx)
 	if err != nil {
 		return 0, err
 	}

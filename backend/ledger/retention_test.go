@@ -29,11 +29,11 @@ func TestRetention(t *testing.T) {
 	f.edit("old.txt", big("old"))
 	oldSession := f.sess
 
-	p, err := f.st.ProjectByPath(f.ctx, f.dir)
+	p, err := f.st.Projects.ByPath(f.ctx, f.dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.sess, err = f.st.CreateSession(f.ctx, store.NewSession{ProjectID: p.ID}); err != nil {
+	if f.sess, err = f.st.Sessions.Create(f.ctx, store.NewSession{ProjectID: p.ID}); err != nil {
 		t.Fatal(err)
 	}
 	f.say("second session")

@@ -14,7 +14,7 @@ import (
 // RevertCheckpointFor reverts one checkpoint and tells the session's model
 // on its next turn.
 func (l *Ledger) RevertCheckpointFor(ctx context.Context, id int64, in wire.RestoreInput) (wire.RestoreResult, error) {
-	cp, err := l.st.Checkpoint(ctx, id)
+	cp, err := l.st.Checkpoints.Get(ctx, id)
 	if err != nil {
 		return wire.RestoreResult{}, err
 	}
@@ -43,11 +43,11 @@ func (l *Ledger) RewindSession(ctx context.Context, sessionID, messageID int64, 
 	if mode != wire.RewindCode && mode != wire.RewindBoth && mode != wire.RewindConversation {
 		return wire.RestoreResult{}, fmt.Errorf("rewind mode %q: use code, conversation or both: %w", mode, store.ErrInvalid)
 	}
-	prev, err := l.st.LastMessageBefore(ctx, sessionID, messageID)
+	prev, err := l.st.Messages.LastBefore(ctx, sessionID, messageID)
 	if err != nil {
 		return wire.RestoreResult{}, err
 	}
-	snippet, err := l.st.MessageSnippet(ctx, messageID)
+	snippet, err := l.st.Messages.Snippet(ctx, messageID)
 	if err != nil {
 		return wire.RestoreResult{}, err
 	}
@@ -85,20 +85,20 @@ func (l *Ledger) RewindSession(ctx context.Context, sessionID, messageID int64, 
 // (a new empty session when prev is 0).
 func (l *Ledger) forkBefore(ctx context.Context, sessionID, prev int64) (store.Session, error) {
 	if prev != 0 {
-		return l.st.Fork(ctx, sessionID, prev)
+		return l.st.Sessions.Fork(ctx, sessionID, prev)
 	}
-	s, err := l.st.Session(ctx, sessionID)
+	s, err := l.st.Sessions.Get(ctx, sessionID)
 	if err != nil {
 		return store.Session{}, err
 	}
-	return l.st.CreateSession(ctx, store.NewSession{ProjectID: s.ProjectID, Title: s.Title + " (rewound)",
+	return l.st.Sessions.Create(ctx, store.NewSession{ProjectID: s.ProjectID, Title: s.Title + " (rewound)",
 		Provider: s.Provider, Model: s.Model, ApprovalMode: s.ApprovalMode, BudgetUSD: s.BudgetUSD})
 }
 
 // conversationOnly tells the fork's model that the files still hold what
 // the rest of the old conversation changed.
 func (l *Ledger) conversationOnly(ctx context.Context, sessionID, messageID, fork int64, where string) (wire.RestoreResult, error) {
-	cps, err := l.st.Checkpoints(ctx, sessionID)
+	cps, err := l.st.Checkpoints.List(ctx, sessionID)
 	if err != nil {
 		return wire.RestoreResult{}, err
 	}
@@ -118,7 +118,7 @@ func (l *Ledger) conversationOnly(ctx context.Context, sessionID, messageID, for
 	if len(files) > 0 {
 		note := "[Pilot] The conversation was rewound, but the project's files were not: " + strings.Join(files, ", ") +
 			" still hold changes made later in the earlier conversation. Read them before relying on what they contain."
-		if err := l.st.AddPendingNote(ctx, fork, note); err != nil {
+		if err := l.st.Sessions.AddPendingNote(ctx, fork, note); err != nil {
 			return wire.RestoreResult{}, err
 		}
 	}
@@ -160,7 +160,7 @@ func (l *Ledger) finish(ctx context.Context, sessionID, noteSession int64, r Res
 	res.Message += notKeptSentence(r.NotKept)
 	if len(parts) > 0 {
 		note := "[Pilot] Since your last turn " + told + ": " + strings.Join(parts, ", ") + ". Read these files again before changing them."
-		if err := l.st.AddPendingNote(ctx, noteSession, note); err != nil {
+		if err := l.st.Sessions.AddPendingNote(ctx, noteSession, note); err != nil {
 			return wire.RestoreResult{}, err
 		}
 	}

@@ -59,7 +59,7 @@ func CheckpointView(c store.Checkpoint) wire.Checkpoint {
 // View is a session's ledger: every checkpoint, and every file with its
 // net effect from before the session to the ledger's last state.
 func (l *Ledger) View(ctx context.Context, sessionID int64) (wire.Ledger, error) {
-	cps, err := l.st.Checkpoints(ctx, sessionID)
+	cps, err := l.st.Checkpoints.List(ctx, sessionID)
 	if err != nil {
 		return wire.Ledger{}, err
 	}
@@ -172,7 +172,7 @@ func listedDiff(rel string, l store.ListedFile) wire.FileDiff {
 // FileDiff is the cumulative diff of a file over a session: from before
 // the session first changed it to what is on disk now.
 func (l *Ledger) FileDiff(ctx context.Context, sessionID int64, rel string) (wire.FileDiff, error) {
-	cps, err := l.st.Checkpoints(ctx, sessionID)
+	cps, err := l.st.Checkpoints.List(ctx, sessionID)
 	if err != nil {
 		return wire.FileDiff{}, err
 	}
@@ -198,7 +198,7 @@ func (l *Ledger) FileDiff(ctx context.Context, sessionID int64, rel string) (wir
 
 // CheckpointDiff is what one checkpoint did to one file.
 func (l *Ledger) CheckpointDiff(ctx context.Context, id int64, rel string) (wire.FileDiff, error) {
-	cp, err := l.st.Checkpoint(ctx, id)
+	cp, err := l.st.Checkpoints.Get(ctx, id)
 	if err != nil {
 		return wire.FileDiff{}, err
 	}

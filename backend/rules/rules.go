@@ -75,12 +75,12 @@ func Add(ctx context.Context, st *store.Store, projectID int64, r permission.Rul
 	if r.Effect == permission.Ask {
 		return store.Rule{}, &Invalid{Rule: r, Sentence: "Pilot stores allow and deny rules; an ask rule is read from a settings file's permissions.ask list: write it there."}
 	}
-	return st.AddRule(ctx, store.Rule{ProjectID: projectID, Tool: r.Tool, Pattern: r.Pattern, Effect: store.Effect(r.Effect)})
+	return st.Rules.Add(ctx, store.Rule{ProjectID: projectID, Tool: r.Tool, Pattern: r.Pattern, Effect: store.Effect(r.Effect)})
 }
 
 // List returns the project's rules, oldest first, each checked.
 func List(ctx context.Context, st *store.Store, projectID int64, known func(string) bool) ([]Listed, error) {
-	rs, err := st.Rules(ctx, projectID)
+	rs, err := st.Rules.List(ctx, projectID)
 	if err != nil {
 		return nil, err
 	}
@@ -95,13 +95,13 @@ func List(ctx context.Context, st *store.Store, projectID int64, known func(stri
 // project is not touched, and both it and an unknown id are reported as
 // not found.
 func Remove(ctx context.Context, st *store.Store, projectID, id int64) (store.Rule, error) {
-	rs, err := st.Rules(ctx, projectID)
+	rs, err := st.Rules.List(ctx, projectID)
 	if err != nil {
 		return store.Rule{}, err
 	}
 	for _, r := range rs {
 		if r.ID == id {
-			return r, st.DeleteRule(ctx, id)
+			return r, st.Rules.Delete(ctx, id)
 		}
 	}
 	return store.Rule{}, fmt.Errorf("this project has no rule %d: %w", id, store.ErrNotFound)

@@ -37,7 +37,7 @@ func newFixture(t *testing.T) fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	p, err := st.TouchProject(ctx, dir)
+	p, err := st.Projects.Touch(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestAddRefusesRulesThatCannotMatch(t *testing.T) {
 			t.Errorf("%s: sentence %q: want one sentence naming %s", c.rule, s, c.want)
 		}
 	}
-	if rs, err := f.st.Rules(ctx, f.project.ID); err != nil || len(rs) != 0 {
+	if rs, err := f.st.Rules.List(ctx, f.project.ID); err != nil || len(rs) != 0 {
 		t.Errorf("stored %v (%v), want nothing", rs, err)
 	}
 }
@@ -127,7 +127,7 @@ func TestListFlagsStoredInvalidRules(t *testing.T) {
 		{ProjectID: f.project.ID, Tool: "bash", Pattern: "rm *", Effect: store.Deny},
 		{ProjectID: f.project.ID, Tool: "run_bash", Pattern: "", Effect: store.Deny},
 	} {
-		if _, err := f.st.AddRule(ctx, r); err != nil {
+		if _, err := f.st.Rules.Add(ctx, r); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -168,7 +168,7 @@ func TestRemoveOnlyTheProjectsRule(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
-	other, err := f.st.TouchProject(ctx, t.TempDir())
+	other, err := f.st.Projects.Touch(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func TestRemoveOnlyTheProjectsRule(t *testing.T) {
 	if got, err := Remove(ctx, f.st, other.ID, theirs.ID); err != nil || got != theirs {
 		t.Errorf("removed %+v, %v", got, err)
 	}
-	if rs, _ := f.st.Rules(ctx, other.ID); len(rs) != 0 {
+	if rs, _ := f.st.Rules.List(ctx, other.ID); len(rs) != 0 {
 		t.Errorf("left %v", rs)
 	}
 }

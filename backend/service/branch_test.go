@@ -74,7 +74,7 @@ func worktreeSessionIn(t testing.TB, w *Service, proj, wt, base string) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := w.core.store.CreateSession(ctx, store.NewSession{ProjectID: p.ID, Title: "x",
+	s, err := w.core.store.Sessions.Create(ctx, store.NewSession{ProjectID: p.ID, Title: "x",
 		Worktree: store.Worktree{Path: wt, Branch: "pilot/x", Base: base}})
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +159,7 @@ func TestMergeBranchOneOfTwoHunks(t *testing.T) {
 	if read(t, filepath.Join(f.proj, "sub/new.txt")) != "new\n" || exists(filepath.Join(f.proj, "gone.txt")) {
 		t.Fatal("the new file was not created or the deleted one not deleted")
 	}
-	ms, err := f.w.core.store.Session(ctx, res.SessionID)
+	ms, err := f.w.core.store.Sessions.Get(ctx, res.SessionID)
 	if err != nil || ms.Title != "Merge of branch pilot/x" || ms.Worktree.Path != "" {
 		t.Fatalf("merge session = %+v, %v", ms, err)
 	}
@@ -179,7 +179,7 @@ func TestMergeBranchOneOfTwoHunks(t *testing.T) {
 	if err != nil || res2.SessionID != res.SessionID {
 		t.Fatalf("second merge = %+v, %v; want session %d again", res2, err, res.SessionID)
 	}
-	if empty, _ := f.w.core.store.EmptySessions(ctx, 0, time.Time{}, true); slices.Contains(empty, res.SessionID) {
+	if empty, _ := f.w.core.store.Sessions.Empty(ctx, 0, time.Time{}, true); slices.Contains(empty, res.SessionID) {
 		t.Fatal("the merge session, which holds the merge, counts as empty and would be deleted")
 	}
 }
@@ -247,11 +247,11 @@ func TestBranchBadInput(t *testing.T) {
 	f := newBranchFixture(t, nil, map[string]string{"a.txt": "a\n"})
 	ctx := context.Background()
 	put(t, filepath.Join(f.wt, "a.txt"), "b\n")
-	p, err := f.w.core.store.TouchProject(ctx, f.proj)
+	p, err := f.w.core.store.Projects.Touch(ctx, f.proj)
 	if err != nil {
 		t.Fatal(err)
 	}
-	folder, err := f.w.core.store.CreateSession(ctx, store.NewSession{ProjectID: p.ID})
+	folder, err := f.w.core.store.Sessions.Create(ctx, store.NewSession{ProjectID: p.ID})
 	if err != nil {
 		t.Fatal(err)
 	}

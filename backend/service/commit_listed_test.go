@@ -24,7 +24,7 @@ func TestCommitSessionLeavesListedFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, err := w.core.store.CreateSession(ctx, store.NewSession{ProjectID: p.ID, Title: "folder"})
+	sess, err := w.core.store.Sessions.Create(ctx, store.NewSession{ProjectID: p.ID, Title: "folder"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -118,7 +118,7 @@ func TestMarkerOfAKilledProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := win.core.store.SetState(ctx, s.ID, "running"); err != nil {
+	if err := win.core.store.Sessions.SetState(ctx, s.ID, "running"); err != nil {
 		t.Fatal(err)
 	}
 	other.core.elsewhere.markRunning(s.ID, wire.StateToolExecuting)

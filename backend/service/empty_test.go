@@ -28,7 +28,7 @@ func TestEmptySessionIsDroppedWhenLeft(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.core.store.AppendMessage(ctx, b.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock("hi")}}, llm.Usage{}); err != nil {
+	if _, err := w.core.store.Messages.Append(ctx, b.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock("hi")}}, llm.Usage{}); err != nil {
 		t.Fatal(err)
 	}
 	c, err := w.Sessions.New(ctx, p.ID) // leaves b, which has a message

@@ -27,7 +27,7 @@ func (gi *Git) worktreeSession(ctx context.Context, sessionID int64) (branchOf, 
 	if err := gi.waitStarted(ctx); err != nil {
 		return branchOf{}, err
 	}
-	sess, err := gi.store.Session(ctx, sessionID)
+	sess, err := gi.store.Sessions.Get(ctx, sessionID)
 	if err != nil {
 		return branchOf{}, fmt.Errorf("session %d: %w", sessionID, err)
 	}

@@ -107,7 +107,7 @@ func (gi *Git) DraftCommitMessage(ctx context.Context, sessionID int64) (string,
 	if err := gi.waitStarted(ctx); err != nil {
 		return "", err
 	}
-	sess, err := gi.store.Session(ctx, sessionID)
+	sess, err := gi.store.Sessions.Get(ctx, sessionID)
 	if err != nil {
 		return "", fmt.Errorf("session %d: %w", sessionID, err)
 	}
@@ -141,7 +141,7 @@ func (gi *Git) DraftCommitMessage(ctx context.Context, sessionID int64) (string,
 	}
 	if used != (llm.Usage{}) {
 		cost, _ := llm.Cost(sess.Model, used)
-		if err := gi.store.UpdateUsage(ctx, sessionID, used, cost); err != nil {
+		if err := gi.store.Sessions.UpdateUsage(ctx, sessionID, used, cost); err != nil {
 			gi.log.Warn("commit message usage", "session", sessionID, "err", err)
 		}
 	}
@@ -176,7 +176,7 @@ func (gi *Git) Commit(ctx context.Context, sessionID int64, message string) (wir
 	if message == "" {
 		return wire.CommitResult{}, fmt.Errorf("a commit needs a message: write one, or draft it with the session's model: %w", ErrInvalid)
 	}
-	sess, err := gi.store.Session(ctx, sessionID)
+	sess, err := gi.store.Sessions.Get(ctx, sessionID)
 	if err != nil {
 		return wire.CommitResult{}, fmt.Errorf("session %d: %w", sessionID, err)
 	}

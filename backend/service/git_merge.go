@@ -64,7 +64,7 @@ func (gi *Git) Merge(ctx context.Context, sessionID int64, m wire.BranchMerge) (
 // branch: the one titled for it, or a new one.
 func (gi *Git) mergeSession(ctx context.Context, b branchOf) (int64, error) {
 	title := mergeTitle(b.sess.Worktree.Branch)
-	ss, err := gi.store.Sessions(ctx, b.proj.ID, 0, 0)
+	ss, err := gi.store.Sessions.List(ctx, b.proj.ID, 0, 0)
 	if err != nil {
 		return 0, err
 	}
@@ -73,7 +73,7 @@ func (gi *Git) mergeSession(ctx context.Context, b branchOf) (int64, error) {
 			return s.ID, nil
 		}
 	}
-	s, err := gi.store.CreateSession(ctx, store.NewSession{ProjectID: b.proj.ID, Title: title,
+	s, err := gi.store.Sessions.Create(ctx, store.NewSession{ProjectID: b.proj.ID, Title: title,
 		Provider: b.sess.Provider, Model: b.sess.Model, ApprovalMode: b.sess.ApprovalMode})
 	if err != nil {
 		return 0, err

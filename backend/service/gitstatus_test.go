@@ -75,11 +75,11 @@ func TestSessionTitleNamesEverySession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	untitled, err := w.core.store.CreateSession(ctx, store.NewSession{ProjectID: p.ID})
+	untitled, err := w.core.store.Sessions.Create(ctx, store.NewSession{ProjectID: p.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wt, err := w.core.store.CreateSession(ctx, store.NewSession{ProjectID: p.ID, Title: "Fix the parser",
+	wt, err := w.core.store.Sessions.Create(ctx, store.NewSession{ProjectID: p.ID, Title: "Fix the parser",
 		Worktree: store.Worktree{Path: t.TempDir(), Branch: "pilot/parser", Base: "abc123"}})
 	if err != nil {
 		t.Fatal(err)

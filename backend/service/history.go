@@ -22,14 +22,14 @@ type Records struct{ *core }
 // List returns every session of a project, newest first, with
 // all its stored fields.
 func (r *Records) List(ctx context.Context, projectID int64) ([]wire.SessionRecord, error) {
-	ss, err := r.store.Sessions(ctx, projectID, 0, 0)
+	ss, err := r.store.Sessions.List(ctx, projectID, 0, 0)
 	return views(ss, err, sessionRecord)
 }
 
 // Get returns one session with all its stored fields; the
 // error wraps ErrNotFound when there is no such session.
 func (r *Records) Get(ctx context.Context, id int64) (wire.SessionRecord, error) {
-	s, err := r.store.Session(ctx, id)
+	s, err := r.store.Sessions.Get(ctx, id)
 	if err != nil {
 		return wire.SessionRecord{}, err
 	}
@@ -39,7 +39,7 @@ func (r *Records) Get(ctx context.Context, id int64) (wire.SessionRecord, error)
 // MessageIDs returns the ids of a session's messages in
 // conversation order (message i+1 of the session, as a person counts).
 func (r *Records) MessageIDs(ctx context.Context, id int64) ([]int64, error) {
-	ms, err := r.store.Messages(ctx, id)
+	ms, err := r.store.Messages.List(ctx, id)
 	return views(ms, err, func(m store.Message) int64 { return m.ID })
 }
 
@@ -54,7 +54,7 @@ func (r *Records) Search(ctx context.Context, projectID int64, query string) ([]
 // Transcript returns a session with every message, tool call and
 // change, as of one moment.
 func (r *Records) Transcript(ctx context.Context, id int64) (wire.Transcript, error) {
-	t, err := r.store.Transcript(ctx, id)
+	t, err := r.store.Sessions.Transcript(ctx, id)
 	if err != nil {
 		return wire.Transcript{}, err
 	}
@@ -82,7 +82,7 @@ func (r *Records) Import(ctx context.Context, dir, file string) (wire.SessionRec
 		return wire.SessionRecord{}, wire.Project{}, err
 	}
 	defer f.Close()
-	p, err := r.store.TouchProject(ctx, abs)
+	p, err := r.store.Projects.Touch(ctx, abs)
 	if err != nil {
 		return wire.SessionRecord{}, wire.Project{}, err
 	}

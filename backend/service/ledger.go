@@ -54,7 +54,7 @@ func (l *Ledger) RevertCheckpoint(ctx context.Context, checkpointID int64, in wi
 	if err := l.waitStarted(ctx); err != nil {
 		return wire.RestoreResult{}, err
 	}
-	cp, err := l.store.Checkpoint(ctx, checkpointID)
+	cp, err := l.store.Checkpoints.Get(ctx, checkpointID)
 	if err != nil {
 		return wire.RestoreResult{}, err
 	}
@@ -98,7 +98,7 @@ func (l *Ledger) restore(ctx context.Context, sessionID int64, run func() (wire.
 		l.publish(wire.LedgerUpdated, wire.LedgerUpdatedPayload{SessionID: sessionID})
 	}
 	if res.SessionID != sessionID {
-		if s, err := l.store.Session(ctx, res.SessionID); err == nil {
+		if s, err := l.store.Sessions.Get(ctx, res.SessionID); err == nil {
 			l.publish(wire.SessionUpdated, wire.SessionPayload{Session: present.Session(s)})
 		}
 	}
@@ -112,7 +112,7 @@ func (l *Ledger) enforceRetention(dir string) {
 		return
 	}
 	ctx := context.Background()
-	p, err := l.store.ProjectByPath(ctx, dir)
+	p, err := l.store.Projects.ByPath(ctx, dir)
 	if err != nil {
 		return
 	}

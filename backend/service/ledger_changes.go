@@ -58,7 +58,7 @@ func (l *Ledger) refreshChanged(sessionID int64) {
 // known (no marks are shown then).
 func (l *Ledger) activeRoot(sessionID int64) string {
 	ctx := context.Background()
-	s, err := l.store.Session(ctx, sessionID)
+	s, err := l.store.Sessions.Get(ctx, sessionID)
 	if err != nil {
 		return ""
 	}

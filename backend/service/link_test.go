@@ -36,7 +36,7 @@ func TestLinkAndRealPathAreOneProject(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.core.store.AppendMessage(ctx, s.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock("hi")}}, llm.Usage{}); err != nil {
+		if _, err := w.core.store.Messages.Append(ctx, s.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock("hi")}}, llm.Usage{}); err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, p.ID)

@@ -19,7 +19,7 @@ import (
 
 func mustProject(t *testing.T, w *Service, dir string) int64 {
 	t.Helper()
-	p, err := w.core.store.TouchProject(context.Background(), dir)
+	p, err := w.core.store.Projects.Touch(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestMCPTrustServersAndReaping(t *testing.T) {
 	if err != nil || strings.Join(names, ",") != "fix/project-claude,mcp__t__review/mcp" {
 		t.Fatalf("slash commands %v %v", names, err)
 	}
-	sess, err := w.core.store.CreateSession(context.Background(), store.NewSession{ProjectID: mustProject(t, w, dir), Provider: "anthropic"})
+	sess, err := w.core.store.Sessions.Create(context.Background(), store.NewSession{ProjectID: mustProject(t, w, dir), Provider: "anthropic"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -180,7 +180,7 @@ func pendingAt(t *testing.T, home string) bool {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	p, err := st.PendingCheckpoints(context.Background())
+	p, err := st.Checkpoints.Pending(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,16 +212,16 @@ func TestMergeSurvivesSIGKILL(t *testing.T) {
 		}
 		state := folderState(t, proj)
 		outcomes[state]++
-		pending, err := w.core.store.PendingCheckpoints(ctx)
+		pending, err := w.core.store.Checkpoints.Pending(ctx)
 		if err != nil || len(pending) > 0 {
 			t.Fatalf("run %d (killed after %s): checkpoints still pending after the repair: %+v, %v", i, at, pending, err)
 		}
 		var ledgerFiles int
-		p, err := w.core.store.TouchProject(ctx, proj)
+		p, err := w.core.store.Projects.Touch(ctx, proj)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ss, err := w.core.store.Sessions(ctx, p.ID, 0, 0)
+		ss, err := w.core.store.Sessions.List(ctx, p.ID, 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -30,7 +30,7 @@ func TestSessionPages(t *testing.T) {
 		if i%2 == 1 {
 			role, u = llm.RoleAssistant, llm.Usage{InputTokens: 100 + i, OutputTokens: 1}
 		}
-		m, err := w.core.store.AppendMessage(ctx, s.ID, llm.Message{Role: role, Content: []llm.ContentBlock{llm.TextBlock(fmt.Sprintf("message %d", i))}}, u)
+		m, err := w.core.store.Messages.Append(ctx, s.ID, llm.Message{Role: role, Content: []llm.ContentBlock{llm.TextBlock(fmt.Sprintf("message %d", i))}}, u)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,7 +18,7 @@ import (
 func distrustFolders(ctx context.Context, st *store.Store, home string, log *slog.Logger) {
 	hostexec.SetLog(log)
 	hostexec.Distrust(paths.Worktrees(home))
-	ps, err := st.Projects(ctx)
+	ps, err := st.Projects.List(ctx)
 	if err != nil {
 		log.Warn("listing the projects whose folders no program is taken from", "err", err)
 		return

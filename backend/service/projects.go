@@ -17,7 +17,7 @@ type Projects struct{ *core }
 
 // List returns known projects, most recently opened first.
 func (pr *Projects) List(ctx context.Context) ([]wire.Project, error) {
-	ps, err := pr.store.Projects(ctx)
+	ps, err := pr.store.Projects.List(ctx)
 	return views(ps, err, present.Project)
 }
 
@@ -46,7 +46,7 @@ func (pr *Projects) open(ctx context.Context, path string, startMCP bool) (wire.
 }
 
 func (c *core) project(ctx context.Context, id int64) (store.Project, error) {
-	p, err := c.store.Project(ctx, id)
+	p, err := c.store.Projects.Get(ctx, id)
 	if err != nil {
 		return store.Project{}, fmt.Errorf("project %d: %w", id, err)
 	}
@@ -62,9 +62,9 @@ func (pr *Projects) Find(ctx context.Context, dir string) (wire.Project, error) 
 	if err != nil {
 		return wire.Project{}, err
 	}
-	p, err := pr.store.ProjectByPath(ctx, abs)
+	p, err := pr.store.Projects.ByPath(ctx, abs)
 	if resolved, rerr := filepath.EvalSymlinks(abs); errors.Is(err, store.ErrNotFound) && rerr == nil && resolved != abs {
-		p, err = pr.store.ProjectByPath(ctx, resolved)
+		p, err = pr.store.Projects.ByPath(ctx, resolved)
 	}
 	if err != nil {
 		return wire.Project{}, err
@@ -89,5 +89,5 @@ func (pr *Projects) touch(ctx context.Context, path string) (store.Project, erro
 	if err != nil {
 		return store.Project{}, err
 	}
-	return pr.store.TouchProject(ctx, abs)
+	return pr.store.Projects.Touch(ctx, abs)
 }

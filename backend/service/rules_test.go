@@ -46,7 +46,7 @@ func TestListRulesFlagsStoredInvalidRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.core.store.AddRule(ctx, store.Rule{ProjectID: p.ID, Tool: "run_bash", Pattern: "rm [x", Effect: store.Deny}); err != nil {
+	if _, err := w.core.store.Rules.Add(ctx, store.Rule{ProjectID: p.ID, Tool: "run_bash", Pattern: "rm [x", Effect: store.Deny}); err != nil {
 		t.Fatal(err)
 	}
 	good, err := w.Rules.Add(ctx, p.ID, "run_bash", "go test *", "allow")

@@ -187,7 +187,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 		if _, err := s.Projects.open(ctx, dir, false); err != nil {
 			c.log.Warn(from+" not opened", "err", err)
 		}
-	} else if ps, err := st.Projects(ctx); err == nil && len(ps) > 0 {
+	} else if ps, err := st.Projects.List(ctx); err == nil && len(ps) > 0 {
 		c.projectDir = ps[0].Path
 	}
 	logStep(o.Log, "open the project", t)

@@ -23,7 +23,7 @@ func (se *Sessions) List(ctx context.Context, projectID int64, limit, offset int
 	if err := se.waitStarted(ctx); err != nil {
 		return nil, err
 	}
-	ss, err := se.store.Sessions(ctx, projectID, limit, offset)
+	ss, err := se.store.Sessions.List(ctx, projectID, limit, offset)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func (se *Sessions) Rename(ctx context.Context, id int64, title string) error {
 	if title == "" {
 		return fmt.Errorf("a session title cannot be empty")
 	}
-	if err := se.store.Rename(ctx, id, title); err != nil {
+	if err := se.store.Sessions.Rename(ctx, id, title); err != nil {
 		return err
 	}
 	se.updated(ctx, id)
@@ -63,7 +63,7 @@ func (se *Sessions) Fork(ctx context.Context, id, messageID int64) (wire.Session
 	if err := se.waitStarted(ctx); err != nil {
 		return wire.SessionSummary{}, err
 	}
-	s, err := se.store.Fork(ctx, id, messageID)
+	s, err := se.store.Sessions.Fork(ctx, id, messageID)
 	if err != nil {
 		return wire.SessionSummary{}, err
 	}
@@ -92,7 +92,7 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // ExportFileName suggests a file name for an export.
 func (se *Sessions) ExportFileName(ctx context.Context, id int64, format string) (string, error) {
-	s, err := se.store.Session(ctx, id)
+	s, err := se.store.Sessions.Get(ctx, id)
 	if err != nil {
 		return "", err
 	}
@@ -123,7 +123,7 @@ func (se *Sessions) Search(ctx context.Context, projectID int64, query string) (
 
 // updated tells the window a session's summary changed.
 func (se *Sessions) updated(ctx context.Context, id int64) {
-	s, err := se.store.Session(ctx, id)
+	s, err := se.store.Sessions.Get(ctx, id)
 	if err != nil {
 		se.log.Warn("session update not sent", "session", id, "err", err)
 		return
@@ -136,7 +136,7 @@ func (se *Sessions) updated(ctx context.Context, id int64) {
 // and the branch of a worktree session, "Fix the parser (pilot/parser)".
 // "" when the session cannot be read.
 func (se *Sessions) Title(ctx context.Context, id int64) string {
-	s, err := se.store.Session(ctx, id)
+	s, err := se.store.Sessions.Get(ctx, id)
 	if err != nil {
 		return ""
 	}
@@ -152,11 +152,11 @@ func (se *Sessions) Title(ctx context.Context, id int64) string {
 
 // Project is the folder of a session's project.
 func (se *Sessions) Project(ctx context.Context, id int64) (string, error) {
-	s, err := se.store.Session(ctx, id)
+	s, err := se.store.Sessions.Get(ctx, id)
 	if err != nil {
 		return "", err
 	}
-	p, err := se.store.Project(ctx, s.ProjectID)
+	p, err := se.store.Projects.Get(ctx, s.ProjectID)
 	if err != nil {
 		return "", err
 	}
@@ -178,7 +178,7 @@ func (se *Sessions) defaultMode() string {
 // worktree and branch first: a deleted session leaves no worktree behind,
 // unless another session (a fork) still works in it.
 func (se *Sessions) delete(ctx context.Context, id int64) error {
-	s, err := se.store.Session(ctx, id)
+	s, err := se.store.Sessions.Get(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -191,7 +191,7 @@ func (se *Sessions) delete(ctx context.Context, id int64) error {
 			return err
 		}
 	}
-	return se.store.DeleteSession(ctx, id)
+	return se.store.Sessions.Delete(ctx, id)
 }
 
 // present presents stored sessions for a list: with the runs other
@@ -218,7 +218,7 @@ func (se *Sessions) presentWith(s store.Session, runs map[int64]wire.ElsewhereRu
 
 // summary is one session presented as present does.
 func (se *Sessions) summary(ctx context.Context, id int64) (wire.SessionSummary, error) {
-	s, err := se.store.Session(ctx, id)
+	s, err := se.store.Sessions.Get(ctx, id)
 	if err != nil {
 		return wire.SessionSummary{}, err
 	}

@@ -45,7 +45,7 @@ func (se *Sessions) dropEmpty(ctx context.Context, keep int64) bool {
 	// A worktree session never written in goes with the headless run
 	// that made it (a retry may use its name); the window keeps it listed
 	// until the user deletes or discards it.
-	empty, err := se.store.EmptySessions(ctx, 0, time.Time{}, se.headless)
+	empty, err := se.store.Sessions.Empty(ctx, 0, time.Time{}, se.headless)
 	if err != nil {
 		se.log.Warn("listing empty sessions", "err", err)
 		return false
@@ -75,7 +75,7 @@ func (se *Sessions) dropEmpty(ctx context.Context, keep int64) bool {
 
 // dropLeftovers deletes empty sessions older than leftoverAge.
 func (se *Sessions) dropLeftovers(ctx context.Context) {
-	ids, err := se.store.EmptySessions(ctx, 0, time.Now().Add(-leftoverAge), false)
+	ids, err := se.store.Sessions.Empty(ctx, 0, time.Now().Add(-leftoverAge), false)
 	if err != nil {
 		se.log.Warn("listing empty sessions", "err", err)
 		return

@@ -38,7 +38,7 @@ func (se *Sessions) get(ctx context.Context, id, focus int64) (wire.SessionDetai
 	)
 	se.dropEmpty(ctx, id)
 	lv, err := se.agent.Snapshot(id, func() (err error) {
-		p, err = se.store.TranscriptPage(ctx, id, store.PageQuery{From: focus, Limit: PageSize})
+		p, err = se.store.Sessions.TranscriptPage(ctx, id, store.PageQuery{From: focus, Limit: PageSize})
 		pending, state = se.agent.Approvals().Pending(id), string(se.agent.State(id))
 		return err
 	})
@@ -73,7 +73,7 @@ func (se *Sessions) OlderMessages(ctx context.Context, id, before, from int64) (
 	if err := se.waitStarted(ctx); err != nil {
 		return wire.MessagePage{}, err
 	}
-	p, err := se.store.TranscriptPage(ctx, id, store.PageQuery{Before: before, From: from, Limit: PageSize})
+	p, err := se.store.Sessions.TranscriptPage(ctx, id, store.PageQuery{Before: before, From: from, Limit: PageSize})
 	if err != nil {
 		return wire.MessagePage{}, err
 	}

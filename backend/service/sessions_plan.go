@@ -29,13 +29,13 @@ func (se *Sessions) SetMode(ctx context.Context, id int64, mode string) (wire.Se
 	if err != nil {
 		return wire.SessionSummary{}, err
 	}
-	if err := se.store.SetApprovalMode(ctx, id, string(pm)); err != nil {
+	if err := se.store.Sessions.SetApprovalMode(ctx, id, string(pm)); err != nil {
 		return wire.SessionSummary{}, fmt.Errorf("the mode could not be saved: %w", err)
 	}
 	if err := se.agent.SetApprovalMode(ctx, id, string(pm)); err != nil {
 		return wire.SessionSummary{}, err
 	}
-	s, err := se.store.Session(ctx, id)
+	s, err := se.store.Sessions.Get(ctx, id)
 	if err != nil {
 		return wire.SessionSummary{}, err
 	}
@@ -69,7 +69,7 @@ func (se *Sessions) ApprovePlan(ctx context.Context, id int64, mode, plan string
 	if se.agent.Running(id) {
 		return wire.SessionSummary{}, agent.ErrBusy
 	}
-	s, err := se.store.Session(ctx, id)
+	s, err := se.store.Sessions.Get(ctx, id)
 	if err != nil {
 		return wire.SessionSummary{}, err
 	}

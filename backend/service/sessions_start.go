@@ -44,7 +44,7 @@ func (se *Sessions) Start(ctx context.Context, projectID int64, o SessionStart) 
 		}
 	}
 	se.dropEmpty(ctx, 0)
-	s, err := se.store.CreateSession(ctx, store.NewSession{
+	s, err := se.store.Sessions.Create(ctx, store.NewSession{
 		ProjectID: projectID,
 		Provider:  r.Provider.Value, Model: r.Model.Value,
 		ApprovalMode: mode, BudgetUSD: r.BudgetUSD,
@@ -69,7 +69,7 @@ func (se *Sessions) Resume(ctx context.Context, id int64) (wire.SessionSummary, 
 	if err := se.waitStarted(ctx); err != nil {
 		return wire.SessionSummary{}, wire.Project{}, err
 	}
-	s, err := se.store.Session(ctx, id)
+	s, err := se.store.Sessions.Get(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return wire.SessionSummary{}, wire.Project{}, fmt.Errorf("session %d: %w", id, ErrNoSession)
 	}
@@ -89,7 +89,7 @@ func (se *Sessions) Todos(ctx context.Context, id int64) ([]wire.TodoItem, error
 	if err := se.waitStarted(ctx); err != nil {
 		return nil, err
 	}
-	tr, err := se.store.Transcript(ctx, id)
+	tr, err := se.store.Sessions.Transcript(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -99,13 +99,13 @@ func (se *Sessions) Todos(ctx context.Context, id int64) ([]wire.TodoItem, error
 // SetModel switches a session to model (its provider stays); it
 // replaces the model the face pinned, for this and later sessions.
 func (se *Sessions) SetModel(ctx context.Context, id int64, model string) (wire.SessionSummary, error) {
-	if err := se.store.SetModel(ctx, id, model); err != nil {
+	if err := se.store.Sessions.SetModel(ctx, id, model); err != nil {
 		return wire.SessionSummary{}, err
 	}
 	se.mu.Lock()
 	se.pin.model = ""
 	se.mu.Unlock()
-	s, err := se.store.Session(ctx, id)
+	s, err := se.store.Sessions.Get(ctx, id)
 	if err != nil {
 		return wire.SessionSummary{}, err
 	}

@@ -61,7 +61,7 @@ func (st *Settings) Get() (wire.SettingsView, error) {
 	v := settingsView(r)
 	v.Presets = st.presetViews(r)
 	if dir := st.currentProject(); dir != "" {
-		if p, err := st.store.ProjectByPath(context.Background(), dir); err == nil {
+		if p, err := st.store.Projects.ByPath(context.Background(), dir); err == nil {
 			if v.CheckpointUsageBytes, err = st.ledger.Usage(context.Background(), p.ID); err != nil {
 				st.log.Warn("measuring checkpoint space", "err", err)
 			}

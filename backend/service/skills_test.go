@@ -61,7 +61,7 @@ func TestSlashSkillsAndUserClaudeCommands(t *testing.T) {
 	if want := "fix/project-claude,std/user-claude,notes/skill,pdf/skill,review/skill"; err != nil || strings.Join(names, ",") != want {
 		t.Fatalf("slash commands %v %v, want %s", names, err, want)
 	}
-	sess, err := w.core.store.CreateSession(context.Background(), store.NewSession{ProjectID: mustProject(t, w, dir), Provider: "anthropic"})
+	sess, err := w.core.store.Sessions.Create(context.Background(), store.NewSession{ProjectID: mustProject(t, w, dir), Provider: "anthropic"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestSlashSkillsAndUserClaudeCommands(t *testing.T) {
 	// A worktree session sees the skills of its worktree, as its agent does.
 	wt := t.TempDir()
 	writeSkill(t, filepath.Join(wt, ".claude", "skills"), "branch-only", "A skill only the branch has.")
-	wsess, err := w.core.store.CreateSession(context.Background(), store.NewSession{ProjectID: sess.ProjectID, Provider: "anthropic",
+	wsess, err := w.core.store.Sessions.Create(context.Background(), store.NewSession{ProjectID: sess.ProjectID, Provider: "anthropic",
 		Worktree: store.Worktree{Path: wt, Branch: "pilot/x", Base: "main"}})
 	if err != nil {
 		t.Fatal(err)

@@ -22,7 +22,7 @@ func (c *core) startUp(ctx context.Context) {
 		return
 	}
 	defer c.shareInstance()
-	if err := c.store.RepairAll(ctx); err != nil {
+	if err := c.store.Sessions.RepairAll(ctx); err != nil {
 		c.log.Error("repairing the sessions a crash left unfinished", "err", err)
 		c.repairErr = fmt.Errorf("the sessions a crash left unfinished could not be repaired (%w): check the log, and that the disk holding the data folder is writable", err)
 	}

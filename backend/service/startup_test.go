@@ -44,15 +44,15 @@ func TestStartUpRepairsOnceBeforeSessionsAreListed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := st.TouchProject(ctx, dir)
+	p, err := st.Projects.Touch(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := st.CreateSession(ctx, store.NewSession{ProjectID: p.ID, Title: "cut off", Provider: "anthropic", Model: "m"})
+	s, err := st.Sessions.Create(ctx, store.NewSession{ProjectID: p.ID, Title: "cut off", Provider: "anthropic", Model: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.SetState(ctx, s.ID, store.SessionRunning); err != nil {
+	if err := st.Sessions.SetState(ctx, s.ID, store.SessionRunning); err != nil {
 		t.Fatal(err)
 	}
 	st.Close() // as a crash leaves it

@@ -52,7 +52,7 @@ func (t *Turns) withResources(ctx context.Context, sessionID int64, text string,
 }
 
 func (c *core) sessionProject(ctx context.Context, sessionID int64) (string, error) {
-	s, err := c.store.Session(ctx, sessionID)
+	s, err := c.store.Sessions.Get(ctx, sessionID)
 	if err != nil {
 		return "", err
 	}

@@ -36,7 +36,7 @@ func (t *Turns) skillCommands(dir string, cmds []commands.Command) []wire.SlashC
 // skillRoot is the folder whose project skills a session sees, as its
 // agent does: its worktree for a worktree session, else dir (the project).
 func (t *Turns) skillRoot(ctx context.Context, sessionID int64, dir string) string {
-	if s, err := t.store.Session(ctx, sessionID); err == nil {
+	if s, err := t.store.Sessions.Get(ctx, sessionID); err == nil {
 		return s.Root(dir)
 	}
 	return dir

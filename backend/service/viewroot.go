@@ -56,7 +56,7 @@ func (c *core) worktreeOf(ctx context.Context, projectID, sessionID int64) (stri
 	if sessionID == 0 {
 		return "", nil
 	}
-	s, err := c.store.Session(ctx, sessionID)
+	s, err := c.store.Sessions.Get(ctx, sessionID)
 	if err != nil {
 		return "", fmt.Errorf("session %d: %w", sessionID, err)
 	}

@@ -86,11 +86,11 @@ func TestSessionsSearchAndRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := w.core.store.CreateSession(ctx, store.NewSession{ProjectID: p.ID, Title: "first", Provider: "anthropic", Model: "m"})
+	s, err := w.core.store.Sessions.Create(ctx, store.NewSession{ProjectID: p.ID, Title: "first", Provider: "anthropic", Model: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.core.store.AppendMessage(ctx, s.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock("where is <zebra> defined?")}}, llm.Usage{}); err != nil {
+	if _, err := w.core.store.Messages.Append(ctx, s.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock("where is <zebra> defined?")}}, llm.Usage{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Sessions.Rename(ctx, s.ID, "  Zebra hunt  "); err != nil {

@@ -232,7 +232,7 @@ func TestDeleteWorktreeSession(t *testing.T) {
 	}
 	// A worktree session the user named is not a throwaway, even without a
 	// message: leaving it keeps it, its worktree and its branch.
-	if _, err := w.core.store.Session(ctx, left.ID); err != nil {
+	if _, err := w.core.store.Sessions.Get(ctx, left.ID); err != nil {
 		t.Errorf("the worktree session left without a message was deleted: %v", err)
 	}
 	if _, err := os.Stat(left.Worktree); err != nil {

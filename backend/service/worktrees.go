@@ -104,7 +104,7 @@ func (wt *Worktrees) remove(ctx context.Context, s store.Session) error {
 	if s.Worktree.Path == "" || s.Worktree.Discarded {
 		return nil
 	}
-	p, err := wt.store.Project(ctx, s.ProjectID)
+	p, err := wt.store.Projects.Get(ctx, s.ProjectID)
 	if err != nil {
 		return err
 	}
@@ -138,7 +138,7 @@ func (wt *Worktrees) Discard(ctx context.Context, sessionID int64) error {
 	if err := wt.waitStarted(ctx); err != nil {
 		return err
 	}
-	s, err := wt.store.Session(ctx, sessionID)
+	s, err := wt.store.Sessions.Get(ctx, sessionID)
 	if errors.Is(err, store.ErrNotFound) {
 		return fmt.Errorf("session %d: %w", sessionID, ErrNoSession)
 	}
@@ -163,7 +163,7 @@ func (wt *Worktrees) Discard(ctx context.Context, sessionID int64) error {
 	}
 	// Its forks worked in the same worktree: they are history now too.
 	for _, id := range append(sharing, sessionID) {
-		if err := wt.store.MarkWorktreeDiscarded(ctx, id); err != nil {
+		if err := wt.store.Sessions.MarkWorktreeDiscarded(ctx, id); err != nil {
 			return err
 		}
 		wt.svc.Sessions.updated(ctx, id)
@@ -174,7 +174,7 @@ func (wt *Worktrees) Discard(ctx context.Context, sessionID int64) error {
 // sharing returns the other sessions that work in s's worktree
 // (its forks, or the session it was forked from), not discarded.
 func (wt *Worktrees) sharing(ctx context.Context, s store.Session) ([]int64, error) {
-	all, err := wt.store.Sessions(ctx, s.ProjectID, 0, 0)
+	all, err := wt.store.Sessions.List(ctx, s.ProjectID, 0, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +193,7 @@ func (wt *Worktrees) Sessions(ctx context.Context, projectID int64) ([]wire.Sess
 	if err := wt.waitStarted(ctx); err != nil {
 		return nil, err
 	}
-	ss, err := wt.store.Sessions(ctx, projectID, 0, 0)
+	ss, err := wt.store.Sessions.List(ctx, projectID, 0, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +212,7 @@ func (wt *Worktrees) Of(ctx context.Context, sessionID int64) (wire.SessionSumma
 	if err := wt.waitStarted(ctx); err != nil {
 		return wire.SessionSummary{}, err
 	}
-	s, err := wt.store.Session(ctx, sessionID)
+	s, err := wt.store.Sessions.Get(ctx, sessionID)
 	if errors.Is(err, store.ErrNotFound) {
 		return wire.SessionSummary{}, fmt.Errorf("there is no session %d: pilot worktree list shows a project's worktree sessions", sessionID)
 	}

@@ -230,7 +230,7 @@ func BenchmarkOpenLargestSession(b *testing.B) {
 	s := benchStore(b)
 	ctx := context.Background()
 	for b.Loop() {
-		t, err := s.Transcript(ctx, bench.largest)
+		t, err := s.Sessions.Transcript(ctx, bench.largest)
 		if err != nil || len(t.Messages) != benchLargest {
 			b.Fatalf("%d messages, %v", len(t.Messages), err)
 		}
@@ -242,7 +242,7 @@ func BenchmarkListSessions(b *testing.B) {
 	s := benchStore(b)
 	ctx := context.Background()
 	for b.Loop() {
-		xs, err := s.Sessions(ctx, bench.project, 50, 0)
+		xs, err := s.Sessions.List(ctx, bench.project, 50, 0)
 		if err != nil || len(xs) != 50 {
 			b.Fatalf("%d sessions, %v", len(xs), err)
 		}
@@ -276,16 +276,16 @@ func BenchmarkSearch(b *testing.B) {
 func BenchmarkAppendMessage(b *testing.B) {
 	s := benchStore(b)
 	ctx := context.Background()
-	x, err := s.CreateSession(ctx, NewSession{ProjectID: bench.project, Title: "bench scratch"})
+	x, err := s.Sessions.Create(ctx, NewSession{ProjectID: bench.project, Title: "bench scratch"})
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer s.DeleteSession(ctx, x.ID)
+	defer s.Sessions.Delete(ctx, x.ID)
 	g := textGen{r: rand.New(rand.NewPCG(5, 6))}
 	g.z = rand.NewZipf(g.r, 1.1, 2, uint64(len(words)-1))
 	m := llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{llm.TextBlock(g.text(60)), toolUse("t", "read_file", `{"path":"a.go"}`)}}
 	for b.Loop() {
-		if _, err := s.AppendMessage(ctx, x.ID, m, llm.Usage{OutputTokens: 80}); err != nil {
+		if _, err := s.Messages.Append(ctx, x.ID, m, llm.Usage{OutputTokens: 80}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -85,8 +85,8 @@ func TestReasoningFieldSurvivesReopen(t *testing.T) {
 		{Type: llm.BlockThinking, Thinking: "The user asks about the weather in San Francisco.", Field: llm.FieldReasoningContent, Origin: "api.deepseek.com"},
 		toolUse("call_00_IhCAliIHtM9gKpgfqbBV9873", "weather", `{"location":"San Francisco"}`),
 	}
-	must[Message](t)(s.AppendMessage(ctx, x.ID, user("Weather in SF?"), llm.Usage{}))
-	stream := must[*Stream](t)(s.BeginStream(ctx, x.ID))
+	must[Message](t)(s.Messages.Append(ctx, x.ID, user("Weather in SF?"), llm.Usage{}))
+	stream := must[*Stream](t)(s.Messages.BeginStream(ctx, x.ID))
 	must[Message](t)(stream.Finish(blocks, llm.Usage{}))
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -96,7 +96,7 @@ func TestReasoningFieldSurvivesReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { again.Close() })
-	ms := must[[]Message](t)(again.Messages(ctx, x.ID))
+	ms := must[[]Message](t)(again.Messages.List(ctx, x.ID))
 	if len(ms) != 2 || !reflect.DeepEqual(ms[1].Content, blocks) {
 		t.Fatalf("read back %+v", ms)
 	}
@@ -122,8 +122,8 @@ func TestRedactedThinkingSurvivesReopen(t *testing.T) {
 		{Type: llm.BlockRedactedThinking, Data: "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfW+8=="},
 		toolUse("toolu_1", "read_file", `{"path":"go.mod"}`),
 	}
-	must[Message](t)(s.AppendMessage(ctx, x.ID, user("Which Go version?"), llm.Usage{}))
-	stream := must[*Stream](t)(s.BeginStream(ctx, x.ID))
+	must[Message](t)(s.Messages.Append(ctx, x.ID, user("Which Go version?"), llm.Usage{}))
+	stream := must[*Stream](t)(s.Messages.BeginStream(ctx, x.ID))
 	must[Message](t)(stream.Finish(blocks, llm.Usage{}))
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -133,7 +133,7 @@ func TestRedactedThinkingSurvivesReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { again.Close() })
-	ms := must[[]Message](t)(again.Messages(ctx, x.ID))
+	ms := must[[]Message](t)(again.Messages.List(ctx, x.ID))
 	if len(ms) != 2 || !reflect.DeepEqual(ms[1].Content, blocks) {
 		t.Fatalf("read back %+v", ms)
 	}

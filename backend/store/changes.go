@@ -40,7 +40,7 @@ type Change struct {
 
 const changeCols = `id, tool_call_id, path, old_hash, new_hash, hunks, user_edited, applied, created_at`
 
-func scanChange(row interface{ Scan(...any) error }) (Change, error) {
+func scanChange(row rowScanner) (Change, error) {
 	var c Change
 	var hunks []byte
 	var edited sql.NullString
@@ -66,17 +66,14 @@ func encodeHunks(h []Hunk) (string, error) {
 	return string(b), err
 }
 
-// InsertChange records a change proposed by a tool call. CreatedAt
+// Insert records a change proposed by a tool call. CreatedAt
 // defaults to now.
-func (s *Store) InsertChange(ctx context.Context, c Change) (Change, error) {
+func (s *Changes) Insert(ctx context.Context, c Change) (Change, error) {
 	if c.CreatedAt.IsZero() {
 		c.CreatedAt = s.now()
 	}
-	var out Change
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		var err error
-		out, err = insertChange(ctx, tx, c)
-		return err
+	out, err := writeOne(ctx, s.database, func(tx *sql.Tx) (Change, error) {
+		return insertChange(ctx, tx, c)
 	})
 	return out, constraint(err)
 }
@@ -92,9 +89,9 @@ func insertChange(ctx context.Context, tx *sql.Tx, c Change) (Change, error) {
 		c.ToolCallID, c.Path, c.OldHash, c.NewHash, hunks, c.UserEdited, c.Applied, millis(c.CreatedAt)))
 }
 
-// DecideChange records the decision on each hunk and the user's edited
+// Decide records the decision on each hunk and the user's edited
 // text (nil: not edited).
-func (s *Store) DecideChange(ctx context.Context, id int64, hunks []Hunk, userEdited *string) error {
+func (s *Changes) Decide(ctx context.Context, id int64, hunks []Hunk, userEdited *string) error {
 	h, err := encodeHunks(hunks)
 	if err != nil {
 		return err
@@ -102,36 +99,23 @@ func (s *Store) DecideChange(ctx context.Context, id int64, hunks []Hunk, userEd
 	return s.updateChange(ctx, id, `hunks = ?, user_edited = ?`, h, userEdited)
 }
 
-// SetChangeApplied records whether the change was written to disk, and
+// SetApplied records whether the change was written to disk, and
 // the hash of the file as written.
-func (s *Store) SetChangeApplied(ctx context.Context, id int64, applied bool, newHash string) error {
+func (s *Changes) SetApplied(ctx context.Context, id int64, applied bool, newHash string) error {
 	return s.updateChange(ctx, id, `applied = ?, new_hash = ?`, applied, newHash)
 }
 
-func (s *Store) updateChange(ctx context.Context, id int64, set string, args ...any) error {
+func (s *Changes) updateChange(ctx context.Context, id int64, set string, args ...any) error {
 	return s.updateRow(ctx, "changes", "change", id, set, args...)
 }
 
-// Changes returns the changes proposed in a session, oldest first.
-func (s *Store) Changes(ctx context.Context, sessionID int64) ([]Change, error) {
+// List returns the changes proposed in a session, oldest first.
+func (s *Changes) List(ctx context.Context, sessionID int64) ([]Change, error) {
 	return listChanges(ctx, s.r, sessionID)
 }
 
 func listChanges(ctx context.Context, q querier, sessionID int64) ([]Change, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+prefixCols("c", changeCols)+`
+	return queryAll(ctx, q, scanChange, `SELECT `+prefixCols("c", changeCols)+`
 		FROM changes c JOIN tool_calls t ON t.id = c.tool_call_id
 		WHERE t.session_id = ? ORDER BY c.id`, sessionID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var cs []Change
-	for rows.Next() {
-		c, err := scanChange(rows)
-		if err != nil {
-			return nil, err
-		}
-		cs = append(cs, c)
-	}
-	return cs, rows.Err()
 }

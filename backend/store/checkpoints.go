@@ -79,11 +79,11 @@ type Checkpoint struct {
 	Listed []ListedFile `json:"listed,omitempty"`
 }
 
-// BeginCheckpoint records a checkpoint as pending, with its file events,
+// Begin records a checkpoint as pending, with its file events,
 // before any file is written; the commit is synced to disk before it
 // returns. MessageID defaults to the session's latest message. CreatedAt
 // defaults to now.
-func (s *Store) BeginCheckpoint(ctx context.Context, c Checkpoint) (Checkpoint, error) {
+func (s *Checkpoints) Begin(ctx context.Context, c Checkpoint) (Checkpoint, error) {
 	if c.CreatedAt.IsZero() {
 		c.CreatedAt = s.now()
 	}
@@ -140,12 +140,12 @@ func orNone(files []ListedFile) []ListedFile {
 	return files
 }
 
-// FinishCheckpoint settles a pending checkpoint: the events in drop (ids)
+// Finish settles a pending checkpoint: the events in drop (ids)
 // did not happen and are removed, the others are final, and the events
 // they undo are marked undone by it. A checkpoint left with no event (and
 // no file listed or omitted) is deleted. It reports whether the
 // checkpoint remains.
-func (s *Store) FinishCheckpoint(ctx context.Context, id int64, drop []int64) (bool, error) {
+func (s *Checkpoints) Finish(ctx context.Context, id int64, drop []int64) (bool, error) {
 	kept := false
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		for _, e := range drop {
@@ -180,14 +180,14 @@ const checkpointCols = `c.id, c.session_id, coalesce(c.tool_call_id, 0), coalesc
 
 const checkpointFrom = ` FROM checkpoints c LEFT JOIN tool_calls t ON t.id = c.tool_call_id `
 
-// Checkpoints returns a session's checkpoints with their file events,
+// List returns a session's checkpoints with their file events,
 // oldest first (pending ones included).
-func (s *Store) Checkpoints(ctx context.Context, sessionID int64) ([]Checkpoint, error) {
+func (s *Checkpoints) List(ctx context.Context, sessionID int64) ([]Checkpoint, error) {
 	return s.checkpoints(ctx, `c.session_id = ?`, sessionID)
 }
 
-// Checkpoint returns one checkpoint with its file events.
-func (s *Store) Checkpoint(ctx context.Context, id int64) (Checkpoint, error) {
+// Get returns one checkpoint with its file events.
+func (s *Checkpoints) Get(ctx context.Context, id int64) (Checkpoint, error) {
 	cs, err := s.checkpoints(ctx, `c.id = ?`, id)
 	if err != nil {
 		return Checkpoint{}, err
@@ -198,62 +198,53 @@ func (s *Store) Checkpoint(ctx context.Context, id int64) (Checkpoint, error) {
 	return cs[0], nil
 }
 
-// PendingCheckpoints returns every checkpoint a crash left pending.
-func (s *Store) PendingCheckpoints(ctx context.Context) ([]Checkpoint, error) {
+// Pending returns every checkpoint a crash left pending.
+func (s *Checkpoints) Pending(ctx context.Context) ([]Checkpoint, error) {
 	return s.checkpoints(ctx, `c.state = 'pending'`)
 }
 
-func (s *Store) checkpoints(ctx context.Context, where string, args ...any) ([]Checkpoint, error) {
+func (s *Checkpoints) checkpoints(ctx context.Context, where string, args ...any) ([]Checkpoint, error) {
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT `+checkpointCols+checkpointFrom+` WHERE `+where+` ORDER BY c.id`, args...)
-	if err != nil {
-		return nil, err
-	}
-	var cs []Checkpoint
-	byID := map[int64]int{}
-	for rows.Next() {
-		var c Checkpoint
-		var created int64
-		var listed string
-		if err := rows.Scan(&c.ID, &c.SessionID, &c.ToolCallID, &c.ToolUseID, &c.MessageID, &c.Kind, &c.Done,
-			&c.Label, &c.Note, &c.Omitted, &created, &listed); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		c.CreatedAt = fromMillis(created)
-		if listed != "[]" {
-			if err := json.Unmarshal([]byte(listed), &c.Listed); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("checkpoint %d listed: %w", c.ID, err)
-			}
-		}
-		byID[c.ID] = len(cs)
-		cs = append(cs, c)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil || len(cs) == 0 {
+	cs, err := queryAll(ctx, tx, scanCheckpoint, `SELECT `+checkpointCols+checkpointFrom+` WHERE `+where+` ORDER BY c.id`, args...)
+	if err != nil || len(cs) == 0 {
 		return cs, err
 	}
-	rows, err = tx.QueryContext(ctx, `SELECT `+fileEventCols+` FROM file_events e
+	byID := make(map[int64]int, len(cs))
+	for i, c := range cs {
+		byID[c.ID] = i
+	}
+	fs, err := queryAll(ctx, tx, scanFileEvent, `SELECT `+fileEventCols+` FROM file_events e
 		WHERE e.checkpoint_id IN (SELECT c.id FROM checkpoints c WHERE `+where+`) ORDER BY e.checkpoint_id, e.path`, args...)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		f, err := scanFileEvent(rows)
-		if err != nil {
-			return nil, err
-		}
+	for _, f := range fs {
 		if i, ok := byID[f.CheckpointID]; ok {
 			cs[i].Files = append(cs[i].Files, f)
 		}
 	}
-	return cs, rows.Err()
+	return cs, nil
+}
+
+func scanCheckpoint(row rowScanner) (Checkpoint, error) {
+	var c Checkpoint
+	var created int64
+	var listed string
+	if err := row.Scan(&c.ID, &c.SessionID, &c.ToolCallID, &c.ToolUseID, &c.MessageID, &c.Kind, &c.Done,
+		&c.Label, &c.Note, &c.Omitted, &created, &listed); err != nil {
+		return Checkpoint{}, err
+	}
+	c.CreatedAt = fromMillis(created)
+	if listed != "[]" {
+		if err := json.Unmarshal([]byte(listed), &c.Listed); err != nil {
+			return Checkpoint{}, fmt.Errorf("checkpoint %d listed: %w", c.ID, err)
+		}
+	}
+	return c, nil
 }
 
 const fileEventCols = `e.id, e.checkpoint_id, e.path, e.before_hash, e.before_mode, e.before_size, e.before_kept,
@@ -268,7 +259,7 @@ func madeDirsColumn(dirs []string) any {
 	return strings.Join(dirs, "\n")
 }
 
-func scanFileEvent(row interface{ Scan(...any) error }) (FileEvent, error) {
+func scanFileEvent(row rowScanner) (FileEvent, error) {
 	var f FileEvent
 	var undoes string
 	var dirs sql.NullString
@@ -293,12 +284,12 @@ func scanFileEvent(row interface{ Scan(...any) error }) (FileEvent, error) {
 
 // AddPendingNote adds a line to what the model is told on the session's
 // next turn.
-func (s *Store) AddPendingNote(ctx context.Context, sessionID int64, line string) error {
+func (s *Sessions) AddPendingNote(ctx context.Context, sessionID int64, line string) error {
 	return s.updateSession(ctx, sessionID, `pending_note = CASE WHEN pending_note = '' THEN ?1 ELSE pending_note || char(10) || ?1 END`, line)
 }
 
 // TakePendingNote returns the session's pending note and clears it.
-func (s *Store) TakePendingNote(ctx context.Context, sessionID int64) (string, error) {
+func (s *Sessions) TakePendingNote(ctx context.Context, sessionID int64) (string, error) {
 	var note string
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, `SELECT pending_note FROM sessions WHERE id = ?`, sessionID).Scan(&note)
@@ -326,14 +317,20 @@ type BlobRef struct {
 
 // BlobRefs returns every kept content the ledger of a project refers to,
 // or of every project when projectID is 0.
-func (s *Store) BlobRefs(ctx context.Context, projectID int64) ([]BlobRef, error) {
+func (s *Checkpoints) BlobRefs(ctx context.Context, projectID int64) ([]BlobRef, error) {
 	where := ""
 	args := []any{}
 	if projectID != 0 {
 		where = ` AND s.project_id = ?`
 		args = append(args, projectID)
 	}
-	rows, err := s.r.QueryContext(ctx, `
+	return queryAll(ctx, s.r, func(row rowScanner) (BlobRef, error) {
+		var r BlobRef
+		var updated int64
+		err := row.Scan(&r.EventID, &r.SessionID, &r.Hash, &r.Before, &updated)
+		r.SessionUpdated = fromMillis(updated)
+		return r, err
+	}, `
 		SELECT e.id, c.session_id, e.before_hash, 1, s.updated_at FROM file_events e
 		  JOIN checkpoints c ON c.id = e.checkpoint_id JOIN sessions s ON s.id = c.session_id
 		 WHERE e.before_hash <> '' AND e.before_kept`+where+`
@@ -341,27 +338,12 @@ func (s *Store) BlobRefs(ctx context.Context, projectID int64) ([]BlobRef, error
 		SELECT e.id, c.session_id, e.after_hash, 0, s.updated_at FROM file_events e
 		  JOIN checkpoints c ON c.id = e.checkpoint_id JOIN sessions s ON s.id = c.session_id
 		 WHERE e.after_hash <> '' AND e.after_kept`+where, append(args, args...)...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []BlobRef
-	for rows.Next() {
-		var r BlobRef
-		var updated int64
-		if err := rows.Scan(&r.EventID, &r.SessionID, &r.Hash, &r.Before, &updated); err != nil {
-			return nil, err
-		}
-		r.SessionUpdated = fromMillis(updated)
-		out = append(out, r)
-	}
-	return out, rows.Err()
 }
 
 // DropContent marks the content of these sessions' file events as no
 // longer kept, with why, so the ledger still lists them but they can no
 // longer be restored.
-func (s *Store) DropContent(ctx context.Context, sessionIDs []int64, why string) error {
+func (s *Checkpoints) DropContent(ctx context.Context, sessionIDs []int64, why string) error {
 	if len(sessionIDs) == 0 {
 		return nil
 	}
@@ -377,10 +359,10 @@ func (s *Store) DropContent(ctx context.Context, sessionIDs []int64, why string)
 	})
 }
 
-// LastMessageBefore returns the id of the session's message just before
+// LastBefore returns the id of the session's message just before
 // messageID (0 when it is the first), checking that messageID is a user
 // message of that session.
-func (s *Store) LastMessageBefore(ctx context.Context, sessionID, messageID int64) (int64, error) {
+func (s *Messages) LastBefore(ctx context.Context, sessionID, messageID int64) (int64, error) {
 	var role string
 	var seq int64
 	err := s.r.QueryRowContext(ctx, `SELECT role, seq FROM messages WHERE id = ? AND session_id = ?`, messageID, sessionID).Scan(&role, &seq)
@@ -398,9 +380,9 @@ func (s *Store) LastMessageBefore(ctx context.Context, sessionID, messageID int6
 	return prev, err
 }
 
-// MessageSnippet is the first line of a message's text, cut to 60
+// Snippet is the first line of a message's text, cut to 60
 // characters: how a rewind names the message it went back to.
-func (s *Store) MessageSnippet(ctx context.Context, id int64) (string, error) {
+func (s *Messages) Snippet(ctx context.Context, id int64) (string, error) {
 	var content string
 	err := s.r.QueryRowContext(ctx, `SELECT content FROM messages WHERE id = ?`, id).Scan(&content)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -38,11 +38,11 @@ func TestConcurrentStreamingAndReading(t *testing.T) {
 	wg.Go(func() { // the agent loop
 		defer done.Store(true)
 		for turn := range 8 {
-			if _, err := s.AppendMessage(ctx, x.ID, user(fmt.Sprintf("turn %d: explain gadget%d", turn, turn)), llm.Usage{}); err != nil {
+			if _, err := s.Messages.Append(ctx, x.ID, user(fmt.Sprintf("turn %d: explain gadget%d", turn, turn)), llm.Usage{}); err != nil {
 				errs <- err
 				return
 			}
-			st, err := s.BeginStream(ctx, x.ID)
+			st, err := s.Messages.BeginStream(ctx, x.ID)
 			if err != nil {
 				errs <- err
 				return
@@ -62,15 +62,15 @@ func TestConcurrentStreamingAndReading(t *testing.T) {
 				errs <- err
 				return
 			}
-			c, err := s.InsertToolCall(ctx, ToolCall{SessionID: x.ID, MessageID: m.ID, ToolUseID: id, Name: "read_file", Input: json.RawMessage(`{"path":"gadget.go"}`)})
+			c, err := s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: m.ID, ToolUseID: id, Name: "read_file", Input: json.RawMessage(`{"path":"gadget.go"}`)})
 			if err == nil {
-				err = s.FinishToolCall(ctx, c.ID, ToolDone, "package gadget")
+				err = s.ToolCalls.Finish(ctx, c.ID, ToolDone, "package gadget")
 			}
 			if err == nil {
-				_, err = s.AppendMessage(ctx, x.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{toolResult(id, "package gadget")}}, llm.Usage{})
+				_, err = s.Messages.Append(ctx, x.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{toolResult(id, "package gadget")}}, llm.Usage{})
 			}
 			if err == nil {
-				err = s.UpdateUsage(ctx, x.ID, llm.Usage{OutputTokens: 60}, 0.001)
+				err = s.Sessions.UpdateUsage(ctx, x.ID, llm.Usage{OutputTokens: 60}, 0.001)
 			}
 			if err != nil {
 				errs <- err
@@ -80,7 +80,7 @@ func TestConcurrentStreamingAndReading(t *testing.T) {
 	})
 	wg.Go(func() { // another process writing to the same file
 		for i := 0; !done.Load(); i++ {
-			if _, err := other.AppendMessage(ctx, y.ID, user(fmt.Sprintf("other process %d", i)), llm.Usage{}); err != nil {
+			if _, err := other.Messages.Append(ctx, y.ID, user(fmt.Sprintf("other process %d", i)), llm.Usage{}); err != nil {
 				errs <- fmt.Errorf("second store: %w", err)
 				return
 			}
@@ -90,7 +90,7 @@ func TestConcurrentStreamingAndReading(t *testing.T) {
 	for range 4 {
 		wg.Go(func() {
 			for !done.Load() {
-				if _, err := s.Sessions(ctx, p.ID, 50, 0); err != nil {
+				if _, err := s.Sessions.List(ctx, p.ID, 50, 0); err != nil {
 					errs <- err
 					return
 				}
@@ -98,7 +98,7 @@ func TestConcurrentStreamingAndReading(t *testing.T) {
 					errs <- err
 					return
 				}
-				tr, err := s.Transcript(ctx, x.ID)
+				tr, err := s.Sessions.Transcript(ctx, x.ID)
 				if err != nil {
 					errs <- err
 					return
@@ -121,7 +121,7 @@ func TestConcurrentStreamingAndReading(t *testing.T) {
 	if reads.Load() == 0 {
 		t.Error("readers never completed a round")
 	}
-	ms := must[[]Message](t)(s.Messages(ctx, x.ID))
+	ms := must[[]Message](t)(s.Messages.List(ctx, x.ID))
 	if len(ms) != 8*3 {
 		t.Errorf("%d messages, want %d", len(ms), 8*3)
 	}

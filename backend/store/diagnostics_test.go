@@ -18,22 +18,22 @@ func TestToolDiagnostics(t *testing.T) {
 		t.Fatalf("a new call has diagnostics %q", c.Diagnostics)
 	}
 	const d = `{"errors":1,"warnings":0,"items":[{"path":"a.go","line":3,"col":2,"severity":"error","message":"undefined: frob"}]}`
-	if err := st.SetToolDiagnostics(ctx, c.ID, d); err != nil {
+	if err := st.ToolCalls.SetDiagnostics(ctx, c.ID, d); err != nil {
 		t.Fatal(err)
 	}
-	calls, err := st.ToolCalls(ctx, sess.ID)
+	calls, err := st.ToolCalls.List(ctx, sess.ID)
 	if err != nil || len(calls) != 1 || calls[0].Diagnostics != d {
 		t.Fatalf("listed %+v, %v", calls, err)
 	}
-	tr, err := st.Transcript(ctx, sess.ID)
+	tr, err := st.Sessions.Transcript(ctx, sess.ID)
 	if err != nil || len(tr.ToolCalls) != 1 || tr.ToolCalls[0].Diagnostics != d {
 		t.Fatalf("the transcript has %+v, %v", tr.ToolCalls, err)
 	}
-	fork, err := st.Fork(ctx, sess.ID, msg.ID)
+	fork, err := st.Sessions.Fork(ctx, sess.ID, msg.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fcalls, err := st.ToolCalls(ctx, fork.ID)
+	fcalls, err := st.ToolCalls.List(ctx, fork.ID)
 	if err != nil || len(fcalls) != 1 || fcalls[0].Diagnostics != d {
 		t.Fatalf("the fork has %+v, %v", fcalls, err)
 	}

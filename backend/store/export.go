@@ -132,12 +132,9 @@ func (t Transcript) Export() Export {
 
 // WriteJSON writes the export of a session, indented.
 func (s *Store) WriteJSON(ctx context.Context, sessionID int64, w io.Writer) error {
-	t, err := s.Transcript(ctx, sessionID)
+	t, err := s.exportTranscript(ctx, sessionID)
 	if err != nil {
 		return err
-	}
-	for i := range t.Messages {
-		t.Messages[i].Content = s.exportImages(t.Messages[i].Content)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -174,7 +171,7 @@ func (s *Store) Import(ctx context.Context, projectID int64, r io.Reader, mode s
 	if err != nil {
 		return Session{}, constraint(err)
 	}
-	return s.Session(ctx, id)
+	return s.Sessions.Get(ctx, id)
 }
 
 func importSession(ctx context.Context, tx *sql.Tx, projectID int64, e Export, mode string) (int64, error) {

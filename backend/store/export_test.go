@@ -17,11 +17,11 @@ func TestExportImportRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	p, x := newSession(t, s, "/proj")
 	seedConversation(t, s, x)
-	if err := s.Rename(ctx, x.ID, "Lexer"); err != nil {
+	if err := s.Sessions.Rename(ctx, x.ID, "Lexer"); err != nil {
 		t.Fatal(err)
 	}
 	// A cut-off answer must survive the round trip too.
-	st := must[*Stream](t)(s.BeginStream(ctx, x.ID))
+	st := must[*Stream](t)(s.Messages.BeginStream(ctx, x.ID))
 	if err := st.Update("half"); err != nil {
 		t.Fatal(err)
 	}
@@ -45,10 +45,10 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Errorf("export after import differs:\n%s\n---\n%s", first.String(), second.String())
 	}
 	// The copy is a full citizen: searchable, with its tool calls and changes.
-	if calls := must[[]ToolCall](t)(s.ToolCalls(ctx, imported.ID)); len(calls) != 1 {
+	if calls := must[[]ToolCall](t)(s.ToolCalls.List(ctx, imported.ID)); len(calls) != 1 {
 		t.Errorf("imported tool calls = %+v", calls)
 	}
-	if chs := must[[]Change](t)(s.Changes(ctx, imported.ID)); len(chs) != 1 {
+	if chs := must[[]Change](t)(s.Changes.List(ctx, imported.ID)); len(chs) != 1 {
 		t.Errorf("imported changes = %+v", chs)
 	}
 	found := false
@@ -73,7 +73,7 @@ func TestMarkdown(t *testing.T) {
 	ctx := context.Background()
 	_, x := newSession(t, s, "/proj")
 	seedConversation(t, s, x)
-	must[Message](t)(s.AppendMessage(ctx, x.ID, user("show me ```code``` fences"), llm.Usage{}))
+	must[Message](t)(s.Messages.Append(ctx, x.ID, user("show me ```code``` fences"), llm.Usage{}))
 	var b bytes.Buffer
 	if err := s.WriteMarkdown(ctx, x.ID, &b); err != nil {
 		t.Fatal(err)
@@ -98,7 +98,7 @@ func TestMarkdown(t *testing.T) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}
 	}
-	if _, err := s.Transcript(ctx, 999); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Sessions.Transcript(ctx, 999); !errors.Is(err, ErrNotFound) {
 		t.Errorf("missing session: %v", err)
 	}
 }
@@ -112,20 +112,20 @@ func TestImportCarriesNoAuthority(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
 	p, x := newSession(t, s, "/proj")
-	must[Message](t)(s.AppendMessage(ctx, x.ID, user("fetch it"), llm.Usage{}))
+	must[Message](t)(s.Messages.Append(ctx, x.ID, user("fetch it"), llm.Usage{}))
 	fetch := func(sessionID int64, id string) {
-		m := must[Message](t)(s.AppendMessage(ctx, sessionID, llm.Message{Role: llm.RoleAssistant,
+		m := must[Message](t)(s.Messages.Append(ctx, sessionID, llm.Message{Role: llm.RoleAssistant,
 			Content: []llm.ContentBlock{toolUse(id, "web_fetch", `{"url":"http://host.example/exfil"}`)}}, llm.Usage{}))
-		must[ToolCall](t)(s.InsertToolCall(ctx, ToolCall{SessionID: sessionID, MessageID: m.ID, ToolUseID: id, Name: "web_fetch",
+		must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: sessionID, MessageID: m.ID, ToolUseID: id, Name: "web_fetch",
 			Input: []byte(`{"url":"http://host.example/exfil"}`), Status: ToolDone, Approval: ApprovalApproved}))
-		must[Message](t)(s.AppendMessage(ctx, sessionID, llm.Message{Role: llm.RoleUser,
+		must[Message](t)(s.Messages.Append(ctx, sessionID, llm.Message{Role: llm.RoleUser,
 			Content: []llm.ContentBlock{toolResult(id, "page")}}, llm.Usage{}))
 	}
 	fetch(x.ID, "f1")
-	if here := must[[]ToolCall](t)(s.ApprovedHere(ctx, x.ID, "web_fetch")); len(here) != 1 {
+	if here := must[[]ToolCall](t)(s.ToolCalls.ApprovedHere(ctx, x.ID, "web_fetch")); len(here) != 1 {
 		t.Fatalf("a call approved here: ApprovedHere = %+v", here)
 	}
-	if err := s.SetApprovalMode(ctx, x.ID, "all"); err != nil {
+	if err := s.Sessions.SetApprovalMode(ctx, x.ID, "all"); err != nil {
 		t.Fatal(err)
 	}
 	var doc bytes.Buffer
@@ -140,20 +140,20 @@ func TestImportCarriesNoAuthority(t *testing.T) {
 		if want := map[string]string{"": "ask"}[mode]; imp.ApprovalMode != mode && imp.ApprovalMode != want {
 			t.Errorf("Import at %q: mode %q", mode, imp.ApprovalMode)
 		}
-		calls := must[[]ToolCall](t)(s.ToolCalls(ctx, imp.ID))
+		calls := must[[]ToolCall](t)(s.ToolCalls.List(ctx, imp.ID))
 		if len(calls) != 1 || calls[0].Approval != ApprovalApproved {
 			t.Errorf("the history must show what happened: %+v", calls)
 		}
-		if here := must[[]ToolCall](t)(s.ApprovedHere(ctx, imp.ID, "web_fetch")); len(here) != 0 {
+		if here := must[[]ToolCall](t)(s.ToolCalls.ApprovedHere(ctx, imp.ID, "web_fetch")); len(here) != 0 {
 			t.Errorf("an imported approval counts as one made here: %+v", here)
 		}
-		ms := must[[]Message](t)(s.Messages(ctx, imp.ID))
-		fork := must[Session](t)(s.Fork(ctx, imp.ID, ms[len(ms)-1].ID))
-		if here := must[[]ToolCall](t)(s.ApprovedHere(ctx, fork.ID, "web_fetch")); len(here) != 0 {
+		ms := must[[]Message](t)(s.Messages.List(ctx, imp.ID))
+		fork := must[Session](t)(s.Sessions.Fork(ctx, imp.ID, ms[len(ms)-1].ID))
+		if here := must[[]ToolCall](t)(s.ToolCalls.ApprovedHere(ctx, fork.ID, "web_fetch")); len(here) != 0 {
 			t.Errorf("a fork of an import counts its approvals: %+v", here)
 		}
 		fetch(fork.ID, "f2") // decided here, in the fork
-		if here := must[[]ToolCall](t)(s.ApprovedHere(ctx, fork.ID, "web_fetch")); len(here) != 1 || here[0].ToolUseID != "f2" {
+		if here := must[[]ToolCall](t)(s.ToolCalls.ApprovedHere(ctx, fork.ID, "web_fetch")); len(here) != 1 || here[0].ToolUseID != "f2" {
 			t.Errorf("the fork's own approval: %+v", here)
 		}
 	}
@@ -178,9 +178,9 @@ func TestImportCarriesNoAuthority(t *testing.T) {
 		t.Errorf("negative tokens were imported: %v", err)
 	}
 	// A local session's fork keeps its approvals.
-	ms := must[[]Message](t)(s.Messages(ctx, x.ID))
-	fork := must[Session](t)(s.Fork(ctx, x.ID, ms[len(ms)-1].ID))
-	if here := must[[]ToolCall](t)(s.ApprovedHere(ctx, fork.ID, "web_fetch")); len(here) != 1 {
+	ms := must[[]Message](t)(s.Messages.List(ctx, x.ID))
+	fork := must[Session](t)(s.Sessions.Fork(ctx, x.ID, ms[len(ms)-1].ID))
+	if here := must[[]ToolCall](t)(s.ToolCalls.ApprovedHere(ctx, fork.ID, "web_fetch")); len(here) != 1 {
 		t.Errorf("a local fork lost its approvals: %+v", here)
 	}
 	checkIntegrity(t, s)

@@ -14,7 +14,7 @@ import (
 // at an assistant message that asked for tools gives those tools' recorded
 // results. Its title is the parent's with " (fork)". The parent's summary
 // is copied when the message it keeps is in the fork.
-func (s *Store) Fork(ctx context.Context, sessionID, atMessageID int64) (Session, error) {
+func (s *Sessions) Fork(ctx context.Context, sessionID, atMessageID int64) (Session, error) {
 	now := millis(s.now())
 	var fork Session
 	err := s.write(ctx, func(tx *sql.Tx) error {
@@ -92,5 +92,5 @@ func (s *Store) Fork(ctx context.Context, sessionID, atMessageID int64) (Session
 	if err != nil {
 		return Session{}, err
 	}
-	return s.Session(ctx, fork.ID)
+	return s.Get(ctx, fork.ID)
 }

@@ -26,11 +26,11 @@ func newStore(t testing.TB) (*Store, string) {
 func newSession(t testing.TB, s *Store, dir string) (Project, Session) {
 	t.Helper()
 	ctx := context.Background()
-	p, err := s.TouchProject(ctx, dir)
+	p, err := s.Projects.Touch(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	x, err := s.CreateSession(ctx, NewSession{ProjectID: p.ID, Provider: "anthropic", Model: "claude-test"})
+	x, err := s.Sessions.Create(ctx, NewSession{ProjectID: p.ID, Provider: "anthropic", Model: "claude-test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,19 @@ type ImageStore interface {
 // them and imports store them. Call it before use.
 func (s *Store) SetImages(is ImageStore) { s.img = is }
 
+// exportTranscript is the session's transcript as exports write it: its
+// messages' images as exportImages gives them.
+func (s *Store) exportTranscript(ctx context.Context, sessionID int64) (Transcript, error) {
+	t, err := s.Sessions.Transcript(ctx, sessionID)
+	if err != nil {
+		return Transcript{}, err
+	}
+	for i := range t.Messages {
+		t.Messages[i].Content = s.exportImages(t.Messages[i].Content)
+	}
+	return t, nil
+}
+
 // exportImages returns blocks with every image's bytes in Data (base64),
 // read from the image store; an image that cannot be read keeps its hash
 // only and a note says so in the text of the export (Markdown).
@@ -110,22 +123,9 @@ func (s *Store) importImages(e *Export) (release func(), err error) {
 // ImageHashes returns the hashes of every image a message refers to (a
 // user's image, or one a tool returned), so that the blob store's sweep
 // keeps them.
-func (s *Store) ImageHashes(ctx context.Context) ([]string, error) {
-	rows, err := s.r.QueryContext(ctx, `
+func (s *Messages) ImageHashes(ctx context.Context) ([]string, error) {
+	return queryAll(ctx, s.r, scanValue[string], `
 		SELECT DISTINCT json_extract(t.value, '$.hash') FROM messages m, json_tree(m.content) t
 		 WHERE m.content LIKE '%"type":"image"%' AND t.type = 'object'
 		   AND json_extract(t.value, '$.type') = 'image' AND json_extract(t.value, '$.hash') IS NOT NULL`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var h string
-		if err := rows.Scan(&h); err != nil {
-			return nil, err
-		}
-		out = append(out, h)
-	}
-	return out, rows.Err()
 }

@@ -60,7 +60,7 @@ func TestImagesRoundTrip(t *testing.T) {
 		llm.TextBlock("look"), llm.ImageBlock("image/png", h, testPNG),
 		{Type: llm.BlockToolResult, ToolUseID: "t1", Content: "x.png is an image", Images: []llm.ContentBlock{llm.ImageBlock("image/png", th, tool)}},
 	}}
-	if _, err := s.AppendMessage(ctx, x.ID, msg, llm.Usage{}); err != nil {
+	if _, err := s.Messages.Append(ctx, x.ID, msg, llm.Usage{}); err != nil {
 		t.Fatal(err)
 	}
 	var raw string
@@ -72,7 +72,7 @@ func TestImagesRoundTrip(t *testing.T) {
 	if raw != want {
 		t.Errorf("stored content\n%s\nwant\n%s", raw, want)
 	}
-	hashes, err := s.ImageHashes(ctx)
+	hashes, err := s.Messages.ImageHashes(ctx)
 	if err != nil || strings.Join(hashes, ",") != h+","+th && strings.Join(hashes, ",") != th+","+h {
 		t.Errorf("ImageHashes = %v, %v", hashes, err)
 	}
@@ -103,7 +103,7 @@ func TestImagesRoundTrip(t *testing.T) {
 	if string(other.m[h]) != string(testPNG) || string(other.m[th]) != string(tool) {
 		t.Errorf("import stored %d images", len(other.m))
 	}
-	msgs, err := s.Messages(ctx, imported.ID)
+	msgs, err := s.Messages.List(ctx, imported.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,12 +45,12 @@ func TestKillChild(t *testing.T) {
 		out.Flush()
 	}
 	for turn := 0; ; turn++ {
-		if err := s.SetState(ctx, x.ID, SessionRunning); err != nil {
+		if err := s.Sessions.SetState(ctx, x.ID, SessionRunning); err != nil {
 			commit("", 0, err)
 		}
-		m, err := s.AppendMessage(ctx, x.ID, user(fmt.Sprintf("turn %d: keep going", turn)), llm.Usage{})
+		m, err := s.Messages.Append(ctx, x.ID, user(fmt.Sprintf("turn %d: keep going", turn)), llm.Usage{})
 		commit("m", m.ID, err)
-		st, err := s.BeginStream(ctx, x.ID)
+		st, err := s.Messages.BeginStream(ctx, x.ID)
 		if err != nil {
 			commit("", 0, err)
 			continue
@@ -66,14 +66,14 @@ func TestKillChild(t *testing.T) {
 		id := fmt.Sprintf("toolu_%d", turn)
 		m, err = st.Finish([]llm.ContentBlock{llm.TextBlock(text.String() + "done"), toolUse(id, "run_bash", `{"command":"make"}`)}, llm.Usage{OutputTokens: 9})
 		commit("m", m.ID, err)
-		c, err := s.InsertToolCall(ctx, ToolCall{SessionID: x.ID, MessageID: m.ID, ToolUseID: id, Name: "run_bash", Input: json.RawMessage(`{"command":"make"}`)})
+		c, err := s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: m.ID, ToolUseID: id, Name: "run_bash", Input: json.RawMessage(`{"command":"make"}`)})
 		if err == nil {
-			err = s.FinishToolCall(ctx, c.ID, ToolDone, strings.Repeat("build output ", rand.IntN(200)))
+			err = s.ToolCalls.Finish(ctx, c.ID, ToolDone, strings.Repeat("build output ", rand.IntN(200)))
 		}
 		commit("t", c.ID, err)
-		m, err = s.AppendMessage(ctx, x.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{toolResult(id, "ok")}}, llm.Usage{})
+		m, err = s.Messages.Append(ctx, x.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{toolResult(id, "ok")}}, llm.Usage{})
 		commit("m", m.ID, err)
-		if err := s.SetState(ctx, x.ID, SessionIdle); err != nil {
+		if err := s.Sessions.SetState(ctx, x.ID, SessionIdle); err != nil {
 			commit("", 0, err)
 		}
 	}
@@ -139,7 +139,7 @@ func TestKillAtRandomPoints(t *testing.T) {
 		if err != nil {
 			t.Fatalf("run %d: reopen: %v", run, err)
 		}
-		if err := s.RepairAll(ctx); err != nil { // as the service does after a crash
+		if err := s.Sessions.RepairAll(ctx); err != nil { // as the service does after a crash
 			t.Fatalf("run %d: repair: %v", run, err)
 		}
 		checkIntegrity(t, s)
@@ -172,13 +172,13 @@ func record(t *testing.T, committed map[string][]int64, line string) {
 func checkContinuable(t *testing.T, s *Store) {
 	t.Helper()
 	ctx := context.Background()
-	ps := must[[]Project](t)(s.Projects(ctx))
+	ps := must[[]Project](t)(s.Projects.List(ctx))
 	for _, p := range ps {
-		for _, x := range must[[]Session](t)(s.Sessions(ctx, p.ID, 0, 0)) {
+		for _, x := range must[[]Session](t)(s.Sessions.List(ctx, p.ID, 0, 0)) {
 			if x.State == SessionRunning {
 				t.Errorf("session %d still running after reopen", x.ID)
 			}
-			ms := must[[]Message](t)(s.Messages(ctx, x.ID))
+			ms := must[[]Message](t)(s.Messages.List(ctx, x.ID))
 			for i, m := range ms {
 				if m.State == MessageStreaming {
 					t.Errorf("message %d still streaming after reopen", m.ID)

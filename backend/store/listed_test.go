@@ -39,15 +39,15 @@ func TestCheckpointListedFiles(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cp := tc.cp
 			cp.SessionID, cp.Kind, cp.Label = sess.ID, CheckpointCommand, "$ "+tc.name
-			cp, err := st.BeginCheckpoint(ctx, cp)
+			cp, err := st.Checkpoints.Begin(ctx, cp)
 			if err != nil {
 				t.Fatal(err)
 			}
-			remains, err := st.FinishCheckpoint(ctx, cp.ID, nil)
+			remains, err := st.Checkpoints.Finish(ctx, cp.ID, nil)
 			if err != nil || remains != tc.remain {
 				t.Fatalf("FinishCheckpoint: %v, %v; want %v", remains, err, tc.remain)
 			}
-			got, err := st.Checkpoint(ctx, cp.ID)
+			got, err := st.Checkpoints.Get(ctx, cp.ID)
 			if !tc.remain {
 				if err == nil {
 					t.Fatalf("an empty checkpoint remains: %+v", got)

@@ -17,12 +17,9 @@ import (
 // conversation in order, thinking as quotes, tool calls with their input,
 // status and approval, tool results and proposed changes in code fences.
 func (s *Store) WriteMarkdown(ctx context.Context, sessionID int64, w io.Writer) error {
-	t, err := s.Transcript(ctx, sessionID)
+	t, err := s.exportTranscript(ctx, sessionID)
 	if err != nil {
 		return err
-	}
-	for i := range t.Messages {
-		t.Messages[i].Content = s.exportImages(t.Messages[i].Content)
 	}
 	_, err = io.WriteString(w, t.Markdown())
 	return err

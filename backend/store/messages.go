@@ -12,15 +12,16 @@ import (
 	"time"
 
 	"pilot/backend/llm"
+	"pilot/backend/wire"
 )
 
-// MessageState says whether a message is whole.
-type MessageState string
+// MessageState says whether a message is whole (wire.MessageState).
+type MessageState = wire.MessageState
 
 const (
-	MessageComplete    MessageState = "complete"    // committed whole
-	MessageStreaming   MessageState = "streaming"   // text still arriving (saved debounced)
-	MessageInterrupted MessageState = "interrupted" // the stream was cut off; the text is what arrived
+	MessageComplete    = wire.MessageComplete    // committed whole
+	MessageStreaming   = wire.MessageStreaming   // text still arriving (saved debounced)
+	MessageInterrupted = wire.MessageInterrupted // the stream was cut off; the text is what arrived
 )
 
 // Message is one stored turn of a session.
@@ -41,21 +42,25 @@ func (m Message) LLM() llm.Message { return llm.Message{Role: m.Role, Content: m
 const messageCols = `id, session_id, seq, role, content,
 	input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, state, created_at`
 
-func scanMessage(row interface{ Scan(...any) error }) (Message, error) {
-	var m Message
-	var content string
-	var created int64
-	err := row.Scan(&m.ID, &m.SessionID, &m.Seq, &m.Role, &content,
-		&m.Usage.InputTokens, &m.Usage.OutputTokens, &m.Usage.CacheReadTokens, &m.Usage.CacheWriteTokens,
-		&m.State, &created)
+func scanMessage(row rowScanner) (Message, error) {
+	m, content, err := scanMessageRow(row)
 	if err != nil {
 		return Message{}, err
 	}
 	if err := decodeBlocks(content, &m.Content); err != nil {
 		return Message{}, fmt.Errorf("message %d content: %w", m.ID, err)
 	}
-	m.CreatedAt = fromMillis(created)
 	return m, nil
+}
+
+// scanMessageRow scans messageCols, leaving the content as stored.
+func scanMessageRow(row rowScanner) (m Message, content string, err error) {
+	var created int64
+	err = row.Scan(&m.ID, &m.SessionID, &m.Seq, &m.Role, &content,
+		&m.Usage.InputTokens, &m.Usage.OutputTokens, &m.Usage.CacheReadTokens, &m.Usage.CacheWriteTokens,
+		&m.State, &created)
+	m.CreatedAt = fromMillis(created)
+	return m, content, err
 }
 
 // encodeBlocks is the stored form of a message's content.
@@ -67,21 +72,17 @@ func encodeBlocks(blocks []llm.ContentBlock) (string, error) {
 	return string(b), err
 }
 
-// AppendMessage commits a whole message at the end of a session. u is the
+// Append commits a whole message at the end of a session. u is the
 // usage of the call that produced it (zero for user messages); the session
-// totals are kept by UpdateUsage.
-func (s *Store) AppendMessage(ctx context.Context, sessionID int64, m llm.Message, u llm.Usage) (Message, error) {
-	var out Message
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		var err error
-		out, err = s.insertMessage(ctx, tx, sessionID, m, u, MessageComplete)
-		return err
+// totals are kept by Sessions.UpdateUsage.
+func (s *Messages) Append(ctx context.Context, sessionID int64, m llm.Message, u llm.Usage) (Message, error) {
+	return writeOne(ctx, s.database, func(tx *sql.Tx) (Message, error) {
+		return s.insertMessage(ctx, tx, sessionID, m, u, MessageComplete)
 	})
-	return out, err
 }
 
 // insertMessage appends a message inside a write transaction.
-func (s *Store) insertMessage(ctx context.Context, tx *sql.Tx, sessionID int64, m llm.Message, u llm.Usage, state MessageState) (Message, error) {
+func (s *database) insertMessage(ctx context.Context, tx *sql.Tx, sessionID int64, m llm.Message, u llm.Usage, state MessageState) (Message, error) {
 	content, err := encodeBlocks(m.Content)
 	if err != nil {
 		return Message{}, err
@@ -102,8 +103,8 @@ func (s *Store) insertMessage(ctx context.Context, tx *sql.Tx, sessionID int64, 
 	return out, constraint(err)
 }
 
-// Messages returns every message of a session in order.
-func (s *Store) Messages(ctx context.Context, sessionID int64) ([]Message, error) {
+// List returns every message of a session in order.
+func (s *Messages) List(ctx context.Context, sessionID int64) ([]Message, error) {
 	return listMessages(ctx, s.r, sessionID)
 }
 
@@ -121,16 +122,10 @@ func listMessagesBetween(ctx context.Context, q querier, sessionID, from, to int
 	var ms []Message
 	var contents []string
 	for rows.Next() {
-		var m Message
-		var content string // database/sql hands over the driver's string without a copy
-		var created int64
-		err := rows.Scan(&m.ID, &m.SessionID, &m.Seq, &m.Role, &content,
-			&m.Usage.InputTokens, &m.Usage.OutputTokens, &m.Usage.CacheReadTokens, &m.Usage.CacheWriteTokens,
-			&m.State, &created)
+		m, content, err := scanMessageRow(rows) // database/sql hands over the driver's string without a copy
 		if err != nil {
 			return nil, err
 		}
-		m.CreatedAt = fromMillis(created)
 		ms = append(ms, m)
 		contents = append(contents, content)
 	}

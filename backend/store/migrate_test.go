@@ -75,7 +75,7 @@ func TestMigrationsKeepData(t *testing.T) {
 			}
 			defer s.Close()
 			checkIntegrity(t, s)
-			ps := must[[]Project](t)(s.Projects(ctx))
+			ps := must[[]Project](t)(s.Projects.List(ctx))
 			hits := must[[]SearchHit](t)(s.Search(ctx, ps[0].ID, "squares", 10))
 			if len(hits) == 0 {
 				t.Error("seeded text not searchable after migration")

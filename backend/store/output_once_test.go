@@ -37,8 +37,8 @@ func TestToolOutputStoredOnce(t *testing.T) {
 	if out != "" || link == 0 {
 		t.Fatalf("output %q linked to %d: want it held by the result message", out, link)
 	}
-	calls := must[[]ToolCall](t)(s.ToolCalls(ctx, x.ID))
-	tr := must[Transcript](t)(s.Transcript(ctx, x.ID))
+	calls := must[[]ToolCall](t)(s.ToolCalls.List(ctx, x.ID))
+	tr := must[Transcript](t)(s.Sessions.Transcript(ctx, x.ID))
 	if calls[0].Output != want || tr.ToolCalls[0].Output != want {
 		t.Errorf("ToolCalls %q, Transcript %q, want %q", calls[0].Output, tr.ToolCalls[0].Output, want)
 	}
@@ -46,9 +46,9 @@ func TestToolOutputStoredOnce(t *testing.T) {
 	// A fork at the assistant message copies the output out of the result
 	// message it leaves behind; the repair answers with it, and then holds
 	// it, as in any session.
-	f := must[Session](t)(s.Fork(ctx, x.ID, assistant.ID))
-	fc := must[[]ToolCall](t)(s.ToolCalls(ctx, f.ID))
-	fm := must[[]Message](t)(s.Messages(ctx, f.ID))
+	f := must[Session](t)(s.Sessions.Fork(ctx, x.ID, assistant.ID))
+	fc := must[[]ToolCall](t)(s.ToolCalls.List(ctx, f.ID))
+	fm := must[[]Message](t)(s.Messages.List(ctx, f.ID))
 	if last := fm[len(fm)-1].Content[0]; last.Type != llm.BlockToolResult || last.Content != want || fc[0].Output != want {
 		t.Errorf("fork repaired with %+v, call output %q", last, fc[0].Output)
 	}
@@ -58,8 +58,8 @@ func TestToolOutputStoredOnce(t *testing.T) {
 
 	// A whole fork links its copy to its own result message.
 	last := tr.Messages[len(tr.Messages)-1]
-	f2 := must[Session](t)(s.Fork(ctx, x.ID, last.ID))
-	f2c := must[[]ToolCall](t)(s.ToolCalls(ctx, f2.ID))
+	f2 := must[Session](t)(s.Sessions.Fork(ctx, x.ID, last.ID))
+	f2c := must[[]ToolCall](t)(s.ToolCalls.List(ctx, f2.ID))
 	_, link2 := outputOf(t, s, f2c[0].ID)
 	var linkSession int64
 	if err := s.r.QueryRow(`SELECT session_id FROM messages WHERE id = ?`, link2).Scan(&linkSession); err != nil || linkSession != f2.ID || f2c[0].Output != want {

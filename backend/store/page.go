@@ -40,7 +40,7 @@ type Page struct {
 // TranscriptPage reads one page of a session (see PageQuery). The window
 // opens a session at its last page and reads older ones as the user
 // scrolls up: a page is as cheap to read whatever the session's length.
-func (s *Store) TranscriptPage(ctx context.Context, sessionID int64, q PageQuery) (Page, error) {
+func (s *Sessions) TranscriptPage(ctx context.Context, sessionID int64, q PageQuery) (Page, error) {
 	if q.Limit < 1 {
 		return Page{}, fmt.Errorf("page of session %d: limit %d, want at least 1", sessionID, q.Limit)
 	}

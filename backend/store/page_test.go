@@ -19,16 +19,16 @@ func seedRounds(t *testing.T, s *Store, x Session, first, n int) []Message {
 	var out []Message
 	for i := first; i < first+n; i++ {
 		use := fmt.Sprintf("toolu_%d", i)
-		out = append(out, must[Message](t)(s.AppendMessage(ctx, x.ID, user(fmt.Sprintf("prompt %d", i)), llm.Usage{})))
-		a := must[Message](t)(s.AppendMessage(ctx, x.ID, llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{
+		out = append(out, must[Message](t)(s.Messages.Append(ctx, x.ID, user(fmt.Sprintf("prompt %d", i)), llm.Usage{})))
+		a := must[Message](t)(s.Messages.Append(ctx, x.ID, llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{
 			toolUse(use, "read_file", `{"path":"a.go"}`)}}, llm.Usage{InputTokens: 10 + i, OutputTokens: 1}))
-		c := must[ToolCall](t)(s.InsertToolCall(ctx, ToolCall{SessionID: x.ID, MessageID: a.ID, ToolUseID: use, Name: "read_file", Input: json.RawMessage(`{"path":"a.go"}`)}))
-		if err := s.FinishToolCall(ctx, c.ID, ToolDone, fmt.Sprintf("output %d", i)); err != nil {
+		c := must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: a.ID, ToolUseID: use, Name: "read_file", Input: json.RawMessage(`{"path":"a.go"}`)}))
+		if err := s.ToolCalls.Finish(ctx, c.ID, ToolDone, fmt.Sprintf("output %d", i)); err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, a,
-			must[Message](t)(s.AppendMessage(ctx, x.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{toolResult(use, fmt.Sprintf("output %d", i))}}, llm.Usage{})),
-			must[Message](t)(s.AppendMessage(ctx, x.ID, llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{llm.TextBlock(fmt.Sprintf("answer %d", i))}}, llm.Usage{InputTokens: 20 + i, OutputTokens: 2})))
+			must[Message](t)(s.Messages.Append(ctx, x.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{toolResult(use, fmt.Sprintf("output %d", i))}}, llm.Usage{})),
+			must[Message](t)(s.Messages.Append(ctx, x.ID, llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{llm.TextBlock(fmt.Sprintf("answer %d", i))}}, llm.Usage{InputTokens: 20 + i, OutputTokens: 2})))
 	}
 	return out
 }
@@ -71,7 +71,7 @@ func TestTranscriptPage(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			p, err := s.TranscriptPage(ctx, tc.session, tc.q)
+			p, err := s.Sessions.TranscriptPage(ctx, tc.session, tc.q)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,7 +109,7 @@ func TestTranscriptPage(t *testing.T) {
 	for _, tc := range bad {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			if _, err := s.TranscriptPage(ctx, x.ID, tc.q); err == nil {
+			if _, err := s.Sessions.TranscriptPage(ctx, x.ID, tc.q); err == nil {
 				t.Error("no error")
 			}
 		})
@@ -124,13 +124,13 @@ func TestTranscriptPagesWalk(t *testing.T) {
 	s, _ := newStore(t)
 	_, x := newSession(t, s, "/proj")
 	ms := seedRounds(t, s, x, 0, 10)
-	p := must[Page](t)(s.TranscriptPage(ctx, x.ID, PageQuery{Limit: 7}))
+	p := must[Page](t)(s.Sessions.TranscriptPage(ctx, x.ID, PageQuery{Limit: 7}))
 	got := p.Messages
 	calls := len(p.ToolCalls)
 	// Appended after the first page: read with the events, never in an older page.
 	ms = append(ms, seedRounds(t, s, x, 10, 1)...)
 	for p.HasOlder {
-		p = must[Page](t)(s.TranscriptPage(ctx, x.ID, PageQuery{Before: got[0].ID, Limit: 7}))
+		p = must[Page](t)(s.Sessions.TranscriptPage(ctx, x.ID, PageQuery{Before: got[0].ID, Limit: 7}))
 		if len(p.Messages) == 0 {
 			t.Fatal("an empty page with older messages")
 		}

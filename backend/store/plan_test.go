@@ -19,11 +19,11 @@ func TestPlanMode(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
 	p, x := newSession(t, s, "/proj")
-	mode := func(id int64) string { return must[Session](t)(s.Session(ctx, id)).ApprovalMode }
+	mode := func(id int64) string { return must[Session](t)(s.Sessions.Get(ctx, id)).ApprovalMode }
 	for _, step := range []struct{ set, want string }{
 		{"edits", "edits"}, {"plan", "plan"}, {"plan", "plan"}, {"ask", "ask"}, {"none", "none"}, {"plan", "plan"},
 	} {
-		if err := s.SetApprovalMode(ctx, x.ID, step.set); err != nil {
+		if err := s.Sessions.SetApprovalMode(ctx, x.ID, step.set); err != nil {
 			t.Fatal(err)
 		}
 		if got := mode(x.ID); got != step.want {
@@ -34,18 +34,18 @@ func TestPlanMode(t *testing.T) {
 	if err := s.r.QueryRowContext(ctx, `SELECT approval_mode FROM sessions WHERE id = ?`, x.ID).Scan(&prev); err != nil || prev != "none" {
 		t.Errorf("mode kept under plan = %q (%v), want none", prev, err)
 	}
-	if err := s.SetApprovalMode(ctx, x.ID, "sometimes"); err == nil {
+	if err := s.Sessions.SetApprovalMode(ctx, x.ID, "sometimes"); err == nil {
 		t.Error("an unknown mode was stored")
 	}
-	if err := s.SetApprovalMode(ctx, 999, "ask"); !errors.Is(err, ErrNotFound) {
+	if err := s.Sessions.SetApprovalMode(ctx, 999, "ask"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("missing session: %v", err)
 	}
-	created := must[Session](t)(s.CreateSession(ctx, NewSession{ProjectID: p.ID, ApprovalMode: "plan"}))
+	created := must[Session](t)(s.Sessions.Create(ctx, NewSession{ProjectID: p.ID, ApprovalMode: "plan"}))
 	if created.ApprovalMode != "plan" {
 		t.Errorf("created in plan mode: %s", created.ApprovalMode)
 	}
-	m := must[Message](t)(s.AppendMessage(ctx, x.ID, user("look around"), llm.Usage{}))
-	fork := must[Session](t)(s.Fork(ctx, x.ID, m.ID))
+	m := must[Message](t)(s.Messages.Append(ctx, x.ID, user("look around"), llm.Usage{}))
+	fork := must[Session](t)(s.Sessions.Fork(ctx, x.ID, m.ID))
 	if fork.ApprovalMode != "plan" {
 		t.Errorf("fork mode %s", fork.ApprovalMode)
 	}
@@ -66,16 +66,16 @@ func TestTodosFromToolCalls(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
 	_, x := newSession(t, s, "/proj")
-	must[Message](t)(s.AppendMessage(ctx, x.ID, user("do three things"), llm.Usage{}))
+	must[Message](t)(s.Messages.Append(ctx, x.ID, user("do three things"), llm.Usage{}))
 	write := func(id, input string, status ToolStatus) {
-		m := must[Message](t)(s.AppendMessage(ctx, x.ID, llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{toolUse(id, todo.ToolName, input)}}, llm.Usage{}))
-		c := must[ToolCall](t)(s.InsertToolCall(ctx, ToolCall{SessionID: x.ID, MessageID: m.ID, ToolUseID: id, Name: todo.ToolName, Input: json.RawMessage(input)}))
-		if err := s.FinishToolCall(ctx, c.ID, status, "ok"); err != nil {
+		m := must[Message](t)(s.Messages.Append(ctx, x.ID, llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{toolUse(id, todo.ToolName, input)}}, llm.Usage{}))
+		c := must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: m.ID, ToolUseID: id, Name: todo.ToolName, Input: json.RawMessage(input)}))
+		if err := s.ToolCalls.Finish(ctx, c.ID, status, "ok"); err != nil {
 			t.Fatal(err)
 		}
-		must[Message](t)(s.AppendMessage(ctx, x.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{toolResult(id, "ok")}}, llm.Usage{}))
+		must[Message](t)(s.Messages.Append(ctx, x.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{toolResult(id, "ok")}}, llm.Usage{}))
 	}
-	tr := func() Transcript { return must[Transcript](t)(s.Transcript(ctx, x.ID)) }
+	tr := func() Transcript { return must[Transcript](t)(s.Sessions.Transcript(ctx, x.ID)) }
 	if got := tr().Todos(); got != nil {
 		t.Errorf("todos before any call: %v", got)
 	}

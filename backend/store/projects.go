@@ -20,7 +20,7 @@ type Project struct {
 
 const projectCols = `id, path, name, created_at, last_opened`
 
-func scanProject(row interface{ Scan(...any) error }) (Project, error) {
+func scanProject(row rowScanner) (Project, error) {
 	var p Project
 	var created, opened int64
 	if err := row.Scan(&p.ID, &p.Path, &p.Name, &created, &opened); err != nil {
@@ -38,9 +38,9 @@ func cleanProjectPath(dir string) (string, error) {
 	return filepath.Clean(dir), nil
 }
 
-// TouchProject records that the project at the absolute path dir was
+// Touch records that the project at the absolute path dir was
 // opened now, creating it on first use.
-func (s *Store) TouchProject(ctx context.Context, dir string) (Project, error) {
+func (s *Projects) Touch(ctx context.Context, dir string) (Project, error) {
 	dir, err := cleanProjectPath(dir)
 	if err != nil {
 		return Project{}, err
@@ -60,32 +60,19 @@ func (s *Store) TouchProject(ctx context.Context, dir string) (Project, error) {
 	return p, err
 }
 
-// Projects lists every project, the most recently opened first.
-func (s *Store) Projects(ctx context.Context) ([]Project, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+projectCols+` FROM projects ORDER BY last_opened DESC, id DESC`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ps []Project
-	for rows.Next() {
-		p, err := scanProject(rows)
-		if err != nil {
-			return nil, err
-		}
-		ps = append(ps, p)
-	}
-	return ps, rows.Err()
+// List lists every project, the most recently opened first.
+func (s *Projects) List(ctx context.Context) ([]Project, error) {
+	return queryAll(ctx, s.r, scanProject, `SELECT `+projectCols+` FROM projects ORDER BY last_opened DESC, id DESC`)
 }
 
-// Project returns the project with that id.
-func (s *Store) Project(ctx context.Context, id int64) (Project, error) {
+// Get returns the project with that id.
+func (s *Projects) Get(ctx context.Context, id int64) (Project, error) {
 	return s.projectWhere(ctx, `id = ?`, id)
 }
 
-// ProjectByPath returns the project at the absolute path dir without
+// ByPath returns the project at the absolute path dir without
 // touching it; ErrNotFound if it was never opened.
-func (s *Store) ProjectByPath(ctx context.Context, dir string) (Project, error) {
+func (s *Projects) ByPath(ctx context.Context, dir string) (Project, error) {
 	dir, err := cleanProjectPath(dir)
 	if err != nil {
 		return Project{}, err
@@ -93,7 +80,7 @@ func (s *Store) ProjectByPath(ctx context.Context, dir string) (Project, error) 
 	return s.projectWhere(ctx, `path = ?`, dir)
 }
 
-func (s *Store) projectWhere(ctx context.Context, where string, arg any) (Project, error) {
+func (s *Projects) projectWhere(ctx context.Context, where string, arg any) (Project, error) {
 	p, err := scanProject(s.r.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects WHERE `+where, arg))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Project{}, fmt.Errorf("project %v: %w", arg, ErrNotFound)
@@ -101,14 +88,8 @@ func (s *Store) projectWhere(ctx context.Context, where string, arg any) (Projec
 	return p, err
 }
 
-// DeleteProject removes a project with its sessions (and everything under
+// Delete removes a project with its sessions (and everything under
 // them) and its permission rules. The directory itself is not touched.
-func (s *Store) DeleteProject(ctx context.Context, id int64) error {
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		return affected(tx.ExecContext(ctx, `DELETE FROM projects WHERE id = ?`, id))
-	})
-	if errors.Is(err, ErrNotFound) {
-		return fmt.Errorf("project %d: %w", id, ErrNotFound)
-	}
-	return err
+func (s *Projects) Delete(ctx context.Context, id int64) error {
+	return s.execRow(ctx, "project", id, `DELETE FROM projects WHERE id = ?`)
 }

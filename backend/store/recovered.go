@@ -22,7 +22,7 @@ const CrashPrefix = "Interrupted by a crash; "
 // the tool_result block the model reads, become status and text. A call
 // whose result is not InterruptedToolResult (it finished, or was rewritten
 // already) is left as it is; it reports whether the call was rewritten.
-func (s *Store) SetRecoveredResult(ctx context.Context, toolCallID int64, status ToolStatus, text string) (bool, error) {
+func (s *ToolCalls) SetRecoveredResult(ctx context.Context, toolCallID int64, status ToolStatus, text string) (bool, error) {
 	done := false
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var sessionID int64
@@ -77,7 +77,7 @@ func (s *Store) SetRecoveredResult(ctx context.Context, toolCallID int64, status
 // the session's changes a crash interrupted: "completed on restart" or
 // "undone on restart" (the part of the result after CrashPrefix, up to
 // its first period).
-func (s *Store) CrashRecoveries(ctx context.Context, sessionID int64) (map[string]string, error) {
+func (s *ToolCalls) CrashRecoveries(ctx context.Context, sessionID int64) (map[string]string, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT tool_use_id, substr(output, 1, 200) FROM tool_calls
 		WHERE session_id = ? AND result_message_id IS NULL AND output LIKE ? ESCAPE '\'`, sessionID, CrashPrefix+"%")
 	if err != nil {
@@ -96,9 +96,9 @@ func (s *Store) CrashRecoveries(ctx context.Context, sessionID int64) (map[strin
 	return out, rows.Err()
 }
 
-// SetCallChangesApplied marks the latest proposal of each path of a tool
+// SetChangesApplied marks the latest proposal of each path of a tool
 // call's change as written, with the hash of what was written (by path).
-func (s *Store) SetCallChangesApplied(ctx context.Context, toolCallID int64, written map[string]string) error {
+func (s *ToolCalls) SetChangesApplied(ctx context.Context, toolCallID int64, written map[string]string) error {
 	return s.write(ctx, func(tx *sql.Tx) error {
 		for p, h := range written {
 			if _, err := tx.ExecContext(ctx, `UPDATE changes SET applied = 1, new_hash = ?

@@ -17,24 +17,11 @@ const InterruptedToolResult = "The run was interrupted before this tool call fin
 // RepairAll repairs every session a crash or kill left unfinished: those
 // still marked running and those with a message still streaming. Open calls
 // it, before any turn can run.
-func (s *Store) RepairAll(ctx context.Context) error {
-	rows, err := s.r.QueryContext(ctx, `
+func (s *Sessions) RepairAll(ctx context.Context) error {
+	ids, err := queryAll(ctx, s.r, scanValue[int64], `
 		SELECT id FROM sessions WHERE state = 'running'
 		UNION SELECT session_id FROM messages WHERE state = 'streaming'`)
 	if err != nil {
-		return err
-	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	for _, id := range ids {
@@ -53,17 +40,13 @@ func (s *Store) RepairAll(ctx context.Context) error {
 // output where it finished, InterruptedToolResult where not. A session
 // marked running becomes interrupted. It reports whether anything changed.
 // Call it before resuming a session, never while its turn runs.
-func (s *Store) Repair(ctx context.Context, sessionID int64) (bool, error) {
-	var changed bool
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		var err error
-		changed, err = s.repair(ctx, tx, sessionID)
-		return err
+func (s *Sessions) Repair(ctx context.Context, sessionID int64) (bool, error) {
+	return writeOne(ctx, s.database, func(tx *sql.Tx) (bool, error) {
+		return s.repair(ctx, tx, sessionID)
 	})
-	return changed, err
 }
 
-func (s *Store) repair(ctx context.Context, tx *sql.Tx, sessionID int64) (bool, error) {
+func (s *Sessions) repair(ctx context.Context, tx *sql.Tx, sessionID int64) (bool, error) {
 	now := millis(s.now())
 	var n int64
 	for _, q := range []string{
@@ -102,7 +85,7 @@ func (s *Store) repair(ctx context.Context, tx *sql.Tx, sessionID int64) (bool, 
 
 // closeToolUses appends tool results when the last message is an assistant
 // message asking for tools.
-func (s *Store) closeToolUses(ctx context.Context, tx *sql.Tx, sessionID int64) (bool, error) {
+func (s *Sessions) closeToolUses(ctx context.Context, tx *sql.Tx, sessionID int64) (bool, error) {
 	var role string
 	var content []byte
 	err := tx.QueryRowContext(ctx, `SELECT role, content FROM messages WHERE session_id = ?

@@ -26,7 +26,7 @@ func TestRepair(t *testing.T) {
 		{
 			name: "complete session is left alone",
 			setup: func(t *testing.T, s *Store, x Session) {
-				must[Message](t)(s.AppendMessage(ctx, x.ID, user("hi"), llm.Usage{}))
+				must[Message](t)(s.Messages.Append(ctx, x.ID, user("hi"), llm.Usage{}))
 			},
 			check: func(t *testing.T, ms []Message, _ []ToolCall) {
 				if len(ms) != 1 {
@@ -37,16 +37,16 @@ func TestRepair(t *testing.T) {
 		{
 			name: "dangling tool_use blocks get results",
 			setup: func(t *testing.T, s *Store, x Session) {
-				must[Message](t)(s.AppendMessage(ctx, x.ID, user("go"), llm.Usage{}))
-				a := must[Message](t)(s.AppendMessage(ctx, x.ID, assistantWithTools, llm.Usage{}))
+				must[Message](t)(s.Messages.Append(ctx, x.ID, user("go"), llm.Usage{}))
+				a := must[Message](t)(s.Messages.Append(ctx, x.ID, assistantWithTools, llm.Usage{}))
 				for _, c := range []struct {
 					id     string
 					status ToolStatus
 					out    string
 				}{{"done1", ToolDone, "file a"}, {"err1", ToolError, "exit status 1"}, {"run1", ToolRunning, ""}} {
-					tc := must[ToolCall](t)(s.InsertToolCall(ctx, ToolCall{SessionID: x.ID, MessageID: a.ID, ToolUseID: c.id, Name: "x"}))
+					tc := must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: a.ID, ToolUseID: c.id, Name: "x"}))
 					if c.status != ToolRunning {
-						if err := s.FinishToolCall(ctx, tc.ID, c.status, c.out); err != nil {
+						if err := s.ToolCalls.Finish(ctx, tc.ID, c.status, c.out); err != nil {
 							t.Fatal(err)
 						}
 					}
@@ -75,8 +75,8 @@ func TestRepair(t *testing.T) {
 		{
 			name: "streaming message becomes interrupted",
 			setup: func(t *testing.T, s *Store, x Session) {
-				must[Message](t)(s.AppendMessage(ctx, x.ID, user("go"), llm.Usage{}))
-				st := must[*Stream](t)(s.BeginStream(ctx, x.ID))
+				must[Message](t)(s.Messages.Append(ctx, x.ID, user("go"), llm.Usage{}))
+				st := must[*Stream](t)(s.Messages.BeginStream(ctx, x.ID))
 				st.mu.Lock()
 				st.pending, st.dirty = "half an ans", true
 				if err := st.flushLocked(); err != nil {
@@ -93,8 +93,8 @@ func TestRepair(t *testing.T) {
 		{
 			name: "empty streaming message is removed",
 			setup: func(t *testing.T, s *Store, x Session) {
-				must[Message](t)(s.AppendMessage(ctx, x.ID, user("go"), llm.Usage{}))
-				must[*Stream](t)(s.BeginStream(ctx, x.ID))
+				must[Message](t)(s.Messages.Append(ctx, x.ID, user("go"), llm.Usage{}))
+				must[*Stream](t)(s.Messages.BeginStream(ctx, x.ID))
 			},
 			check: func(t *testing.T, ms []Message, _ []ToolCall) {
 				if len(ms) != 1 {
@@ -109,7 +109,7 @@ func TestRepair(t *testing.T) {
 			s, path := newStore(t)
 			_, x := newSession(t, s, "/p")
 			tc.setup(t, s, x)
-			if err := s.SetState(ctx, x.ID, SessionRunning); err != nil {
+			if err := s.Sessions.SetState(ctx, x.ID, SessionRunning); err != nil {
 				t.Fatal(err)
 			}
 			// Reopening and repairing, as the service does after a crash.
@@ -118,15 +118,15 @@ func TestRepair(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := s2.RepairAll(ctx); err != nil {
+			if err := s2.Sessions.RepairAll(ctx); err != nil {
 				t.Fatal(err)
 			}
 			defer s2.Close()
-			if got := must[Session](t)(s2.Session(ctx, x.ID)); got.State != SessionInterrupted {
+			if got := must[Session](t)(s2.Sessions.Get(ctx, x.ID)); got.State != SessionInterrupted {
 				t.Errorf("state after reopen = %s", got.State)
 			}
-			tc.check(t, must[[]Message](t)(s2.Messages(ctx, x.ID)), must[[]ToolCall](t)(s2.ToolCalls(ctx, x.ID)))
-			if changed := must[bool](t)(s2.Repair(ctx, x.ID)); changed {
+			tc.check(t, must[[]Message](t)(s2.Messages.List(ctx, x.ID)), must[[]ToolCall](t)(s2.ToolCalls.List(ctx, x.ID)))
+			if changed := must[bool](t)(s2.Sessions.Repair(ctx, x.ID)); changed {
 				t.Error("second Repair changed something")
 			}
 			checkIntegrity(t, s2)

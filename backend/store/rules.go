@@ -3,8 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
-	"fmt"
 	"time"
 )
 
@@ -30,7 +28,7 @@ type Rule struct {
 
 const ruleCols = `id, project_id, tool, pattern, effect, created_at`
 
-func scanRule(row interface{ Scan(...any) error }) (Rule, error) {
+func scanRule(row rowScanner) (Rule, error) {
 	var r Rule
 	var created int64
 	if err := row.Scan(&r.ID, &r.ProjectID, &r.Tool, &r.Pattern, &r.Effect, &created); err != nil {
@@ -40,8 +38,8 @@ func scanRule(row interface{ Scan(...any) error }) (Rule, error) {
 	return r, nil
 }
 
-// AddRule stores a rule; adding one that exists returns the existing rule.
-func (s *Store) AddRule(ctx context.Context, r Rule) (Rule, error) {
+// Add stores a rule; adding one that exists returns the existing rule.
+func (s *Rules) Add(ctx context.Context, r Rule) (Rule, error) {
 	var out Rule
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var err error
@@ -55,31 +53,12 @@ func (s *Store) AddRule(ctx context.Context, r Rule) (Rule, error) {
 	return out, constraint(err)
 }
 
-// Rules lists a project's rules, oldest first.
-func (s *Store) Rules(ctx context.Context, projectID int64) ([]Rule, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+ruleCols+` FROM permission_rules WHERE project_id = ? ORDER BY id`, projectID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var rs []Rule
-	for rows.Next() {
-		r, err := scanRule(rows)
-		if err != nil {
-			return nil, err
-		}
-		rs = append(rs, r)
-	}
-	return rs, rows.Err()
+// List lists a project's rules, oldest first.
+func (s *Rules) List(ctx context.Context, projectID int64) ([]Rule, error) {
+	return queryAll(ctx, s.r, scanRule, `SELECT `+ruleCols+` FROM permission_rules WHERE project_id = ? ORDER BY id`, projectID)
 }
 
-// DeleteRule removes a rule.
-func (s *Store) DeleteRule(ctx context.Context, id int64) error {
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		return affected(tx.ExecContext(ctx, `DELETE FROM permission_rules WHERE id = ?`, id))
-	})
-	if errors.Is(err, ErrNotFound) {
-		return fmt.Errorf("rule %d: %w", id, ErrNotFound)
-	}
-	return err
+// Delete removes a rule.
+func (s *Rules) Delete(ctx context.Context, id int64) error {
+	return s.execRow(ctx, "rule", id, `DELETE FROM permission_rules WHERE id = ?`)
 }

@@ -18,18 +18,18 @@ func TestToolSandbox(t *testing.T) {
 		t.Fatalf("a new call has sandbox %q", c.Sandbox)
 	}
 	const info = `{"sandboxed":true,"blocked":["The sandbox blocked a write to ~/.bashrc."]}`
-	if err := st.SetToolSandbox(ctx, c.ID, info); err != nil {
+	if err := st.ToolCalls.SetSandbox(ctx, c.ID, info); err != nil {
 		t.Fatal(err)
 	}
-	calls, err := st.ToolCalls(ctx, sess.ID)
+	calls, err := st.ToolCalls.List(ctx, sess.ID)
 	if err != nil || len(calls) != 1 || calls[0].Sandbox != info {
 		t.Fatalf("listed %+v, %v", calls, err)
 	}
-	fork, err := st.Fork(ctx, sess.ID, msg.ID)
+	fork, err := st.Sessions.Fork(ctx, sess.ID, msg.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fcalls, err := st.ToolCalls(ctx, fork.ID)
+	fcalls, err := st.ToolCalls.List(ctx, fork.ID)
 	if err != nil || len(fcalls) != 1 || fcalls[0].Sandbox != info {
 		t.Fatalf("the fork has %+v, %v", fcalls, err)
 	}

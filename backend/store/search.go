@@ -213,7 +213,7 @@ func rankMessages(ctx context.Context, tx *sql.Tx, projectID int64, match string
 }
 
 func (s *Store) searchPaths(ctx context.Context, projectID int64, match string, limit int) ([]SearchHit, error) {
-	rows, err := s.r.QueryContext(ctx, `
+	return queryAll(ctx, s.r, scanHit(HitPath), `
 		SELECT t.session_id, s.title, t.message_id, bm25(changes_fts),
 			highlight(changes_fts, 0, ?2, ?3)
 		FROM changes_fts
@@ -223,19 +223,16 @@ func (s *Store) searchPaths(ctx context.Context, projectID int64, match string, 
 		WHERE changes_fts MATCH ?1 AND s.project_id = ?4
 		ORDER BY bm25(changes_fts) LIMIT ?5`,
 		match, MarkOpen, MarkClose, projectID, limit)
-	if err != nil {
-		return nil, err
+}
+
+// scanHit scans a hit of kind from the columns session_id, title,
+// message_id, score and snippet.
+func scanHit(kind HitKind) func(rowScanner) (SearchHit, error) {
+	return func(row rowScanner) (SearchHit, error) {
+		h := SearchHit{Kind: kind}
+		err := row.Scan(&h.SessionID, &h.SessionTitle, &h.MessageID, &h.Score, &h.Snippet)
+		return h, err
 	}
-	defer rows.Close()
-	var hits []SearchHit
-	for rows.Next() {
-		h := SearchHit{Kind: HitPath}
-		if err := rows.Scan(&h.SessionID, &h.SessionTitle, &h.MessageID, &h.Score, &h.Snippet); err != nil {
-			return nil, err
-		}
-		hits = append(hits, h)
-	}
-	return hits, rows.Err()
 }
 
 // searchWords splits what a user typed at white space, dropping the words

@@ -49,7 +49,7 @@ func TestSearch(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
 	p, x := newSession(t, s, "/proj")
-	if err := s.Rename(ctx, x.ID, "Lexer work"); err != nil {
+	if err := s.Sessions.Rename(ctx, x.ID, "Lexer work"); err != nil {
 		t.Fatal(err)
 	}
 	seedConversation(t, s, x)
@@ -57,7 +57,7 @@ func TestSearch(t *testing.T) {
 	_, other := newSession(t, s, "/elsewhere")
 	seedConversation(t, s, other)
 	// A message still streaming is not searchable yet.
-	st := must[*Stream](t)(s.BeginStream(ctx, x.ID))
+	st := must[*Stream](t)(s.Messages.BeginStream(ctx, x.ID))
 	if err := st.Update("zebra crossing"); err != nil {
 		t.Fatal(err)
 	}
@@ -160,9 +160,9 @@ func TestSearchCommonWord(t *testing.T) {
 		if i == 3 {
 			text = "common common common rare"
 		}
-		must[Message](t)(s.AppendMessage(ctx, x.ID, user(text), llm.Usage{}))
+		must[Message](t)(s.Messages.Append(ctx, x.ID, user(text), llm.Usage{}))
 	}
-	must[Message](t)(s.AppendMessage(ctx, x.ID, user("commonplace words"), llm.Usage{}))
+	must[Message](t)(s.Messages.Append(ctx, x.ID, user("commonplace words"), llm.Usage{}))
 	hits := must[[]SearchHit](t)(s.Search(ctx, p.ID, "common", 5))
 	if len(hits) != 5 {
 		t.Fatalf("%d hits", len(hits))
@@ -190,8 +190,8 @@ func TestSearchProjectWord(t *testing.T) {
 	p, x := newSession(t, s, "/proj")
 	q, _ := newSession(t, s, "/other")
 	mine := fmt.Sprintf("p%d", p.ID)
-	must[Message](t)(s.AppendMessage(ctx, x.ID, user("nothing to see"), llm.Usage{}))
-	must[Message](t)(s.AppendMessage(ctx, x.ID, user("the "+mine+" notes"), llm.Usage{}))
+	must[Message](t)(s.Messages.Append(ctx, x.ID, user("nothing to see"), llm.Usage{}))
+	must[Message](t)(s.Messages.Append(ctx, x.ID, user("the "+mine+" notes"), llm.Usage{}))
 	tests := []struct {
 		query string
 		hits  int

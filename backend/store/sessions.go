@@ -8,16 +8,18 @@ import (
 	"time"
 
 	"pilot/backend/llm"
+	"pilot/backend/wire"
 )
 
-// SessionState is where a session's agent loop stands, as last saved.
-type SessionState string
+// SessionState is where a session's agent loop stands, as last saved:
+// the states the window and the CLI are told (wire.SessionState).
+type SessionState = wire.SessionState
 
 const (
-	SessionIdle        SessionState = "idle"        // no turn running
-	SessionRunning     SessionState = "running"     // a turn is running
-	SessionInterrupted SessionState = "interrupted" // a turn was cut off (crash, kill, cancel)
-	SessionError       SessionState = "error"       // the last turn failed
+	SessionIdle        = wire.SessionIdle
+	SessionRunning     = wire.SessionRunning
+	SessionInterrupted = wire.SessionInterrupted
+	SessionError       = wire.SessionError
 )
 
 // Session is one conversation in a project.
@@ -101,7 +103,7 @@ func modeColumns(mode, prev string) (string, int) {
 	return mode, 0
 }
 
-func scanSession(row interface{ Scan(...any) error }) (Session, error) {
+func scanSession(row rowScanner) (Session, error) {
 	var x Session
 	var created, updated int64
 	var parentS, parentM sql.NullInt64
@@ -126,8 +128,8 @@ func nullBudget(b float64) any {
 	return b
 }
 
-// CreateSession starts an empty session in a project.
-func (s *Store) CreateSession(ctx context.Context, n NewSession) (Session, error) {
+// Create starts an empty session in a project.
+func (s *Sessions) Create(ctx context.Context, n NewSession) (Session, error) {
 	mode, plan := modeColumns(n.ApprovalMode, "")
 	now := millis(s.now())
 	var x Session
@@ -145,8 +147,8 @@ func (s *Store) CreateSession(ctx context.Context, n NewSession) (Session, error
 	return x, constraint(err)
 }
 
-// Session returns one session.
-func (s *Store) Session(ctx context.Context, id int64) (Session, error) {
+// Get returns one session.
+func (s *Sessions) Get(ctx context.Context, id int64) (Session, error) {
 	return getSession(ctx, s.r, id)
 }
 
@@ -158,87 +160,61 @@ func getSession(ctx context.Context, q querier, id int64) (Session, error) {
 	return x, err
 }
 
-// Sessions lists a project's sessions, the most recently updated first,
+// List lists a project's sessions, the most recently updated first,
 // skipping offset and returning at most limit (limit <= 0: all).
-func (s *Store) Sessions(ctx context.Context, projectID int64, limit, offset int) ([]Session, error) {
+func (s *Sessions) List(ctx context.Context, projectID int64, limit, offset int) ([]Session, error) {
 	if limit <= 0 {
 		limit = -1
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT `+sessionCols+` FROM sessions
+	return queryAll(ctx, s.r, scanSession, `SELECT `+sessionCols+` FROM sessions
 		WHERE project_id = ? ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?`,
 		projectID, limit, max(offset, 0))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var xs []Session
-	for rows.Next() {
-		x, err := scanSession(rows)
-		if err != nil {
-			return nil, err
-		}
-		xs = append(xs, x)
-	}
-	return xs, rows.Err()
 }
 
-// EmptySessions returns the ids of sessions that hold no message and no
+// Empty returns the ids of sessions that hold no message and no
 // checkpoint (a merge's session changed files without a message), of one
 // project (projectID 0: of every project), created before createdBefore
 // (zero: whenever). A session in a worktree counts only withWorktrees:
 // the user named it, and its worktree and branch may hold work of their
 // own.
-func (s *Store) EmptySessions(ctx context.Context, projectID int64, createdBefore time.Time, withWorktrees bool) ([]int64, error) {
+func (s *Sessions) Empty(ctx context.Context, projectID int64, createdBefore time.Time, withWorktrees bool) ([]int64, error) {
 	before := int64(1<<62 - 1)
 	if !createdBefore.IsZero() {
 		before = millis(createdBefore)
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT id FROM sessions
+	return queryAll(ctx, s.r, scanValue[int64], `SELECT id FROM sessions
 		WHERE (? = 0 OR project_id = ?) AND created_at < ?
 		AND NOT EXISTS (SELECT 1 FROM messages WHERE messages.session_id = sessions.id)
 		AND NOT EXISTS (SELECT 1 FROM checkpoints WHERE checkpoints.session_id = sessions.id)
 		AND (? OR worktree = '')`,
 		projectID, projectID, before, withWorktrees)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
 }
 
 // Rename sets a session's title.
-func (s *Store) Rename(ctx context.Context, id int64, title string) error {
+func (s *Sessions) Rename(ctx context.Context, id int64, title string) error {
 	return s.updateSession(ctx, id, `title = ?`, title)
 }
 
 // MarkWorktreeDiscarded records that a worktree session's worktree and
 // branch were removed; its path, branch and base stay as history.
-func (s *Store) MarkWorktreeDiscarded(ctx context.Context, id int64) error {
+func (s *Sessions) MarkWorktreeDiscarded(ctx context.Context, id int64) error {
 	return s.updateSession(ctx, id, `worktree_discarded = 1`)
 }
 
 // SetModel sets the model a session's next turns use.
-func (s *Store) SetModel(ctx context.Context, id int64, model string) error {
+func (s *Sessions) SetModel(ctx context.Context, id int64, model string) error {
 	return s.updateSession(ctx, id, `model = ?`, model)
 }
 
 // SetState records where the session's agent loop stands. The loop sets
 // SessionRunning when a turn starts and SessionIdle (or SessionError) when
 // it ends; a session left running by a crash is repaired at the next Open.
-func (s *Store) SetState(ctx context.Context, id int64, state SessionState) error {
+func (s *Sessions) SetState(ctx context.Context, id int64, state SessionState) error {
 	return s.updateSession(ctx, id, `state = ?`, string(state))
 }
 
 // UpdateUsage adds one model call's tokens and cost to the session's totals.
-func (s *Store) UpdateUsage(ctx context.Context, id int64, u llm.Usage, costUSD float64) error {
+func (s *Sessions) UpdateUsage(ctx context.Context, id int64, u llm.Usage, costUSD float64) error {
 	return s.updateSession(ctx, id, `input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
 		cache_read_tokens = cache_read_tokens + ?, cache_write_tokens = cache_write_tokens + ?,
 		cost_usd = cost_usd + ?`,
@@ -249,7 +225,7 @@ func (s *Store) UpdateUsage(ctx context.Context, id int64, u llm.Usage, costUSD 
 // Plan keeps the mode the session had, for when it leaves plan mode. It
 // does not touch updated_at: switching modes is not activity that should
 // move the session up the list.
-func (s *Store) SetApprovalMode(ctx context.Context, id int64, mode string) error {
+func (s *Sessions) SetApprovalMode(ctx context.Context, id int64, mode string) error {
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var prev string
 		if err := tx.QueryRowContext(ctx, `SELECT approval_mode FROM sessions WHERE id = ?`, id).Scan(&prev); err != nil {
@@ -268,27 +244,14 @@ func (s *Store) SetApprovalMode(ctx context.Context, id int64, mode string) erro
 }
 
 // updateSession sets columns of one session and bumps updated_at.
-func (s *Store) updateSession(ctx context.Context, id int64, set string, args ...any) error {
-	args = append(args, millis(s.now()), id)
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		return affected(tx.ExecContext(ctx, `UPDATE sessions SET `+set+`, updated_at = ? WHERE id = ?`, args...))
-	})
-	if errors.Is(err, ErrNotFound) {
-		return fmt.Errorf("session %d: %w", id, ErrNotFound)
-	}
-	return constraint(err)
+func (s *database) updateSession(ctx context.Context, id int64, set string, args ...any) error {
+	return constraint(s.execRow(ctx, "session", id, `UPDATE sessions SET `+set+`, updated_at = ? WHERE id = ?`, append(args, millis(s.now()))...))
 }
 
-// DeleteSession removes a session with its messages, tool calls and
+// Delete removes a session with its messages, tool calls and
 // changes. Forks of it stay, without their parent.
-func (s *Store) DeleteSession(ctx context.Context, id int64) error {
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		return affected(tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, id))
-	})
-	if errors.Is(err, ErrNotFound) {
-		return fmt.Errorf("session %d: %w", id, ErrNotFound)
-	}
-	return err
+func (s *Sessions) Delete(ctx context.Context, id int64) error {
+	return s.execRow(ctx, "session", id, `DELETE FROM sessions WHERE id = ?`)
 }
 
 // touchSession bumps updated_at inside a write transaction.

@@ -34,14 +34,60 @@ var (
 // database (a second Pilot, the headless CLI) before it fails.
 const busyTimeout = 10 * time.Second
 
-// Store is the database. It is safe for concurrent use.
+// Store is the database. It is safe for concurrent use. Its parts, one
+// per table or group of tables, are its fields (st.Sessions.Create,
+// st.ToolCalls.Finish, ...); what reads across all of them (search,
+// export, import) is Store's own.
 type Store struct {
+	*database
+	Sessions    *Sessions    // sessions, their forks, repair and transcripts
+	Messages    *Messages    // messages, streams and summaries
+	ToolCalls   *ToolCalls   // tool calls and what became of them
+	Changes     *Changes     // proposed changes
+	Checkpoints *Checkpoints // checkpoints and their file events
+	Projects    *Projects    // projects
+	Rules       *Rules       // permission rules
+	WebPages    *WebPages    // fetched web pages
+}
+
+// database is what every part of the store shares.
+type database struct {
 	w   *sql.DB // one connection: the only writer
 	r   *sql.DB // readers
 	now func() time.Time
 	img ImageStore // where messages' images live (SetImages); nil: exports note them
 
 	durable sync.Mutex // writeDurable: one synchronous FULL transaction at a time
+}
+
+// Sessions is the store's sessions.
+type Sessions struct{ *database }
+
+// Messages is the store's messages, streams and summaries.
+type Messages struct{ *database }
+
+// ToolCalls is the store's tool calls.
+type ToolCalls struct{ *database }
+
+// Changes is the store's proposed changes.
+type Changes struct{ *database }
+
+// Checkpoints is the store's checkpoints and file events.
+type Checkpoints struct{ *database }
+
+// Projects is the store's projects.
+type Projects struct{ *database }
+
+// Rules is the store's permission rules.
+type Rules struct{ *database }
+
+// WebPages is the store's fetched web pages.
+type WebPages struct{ *database }
+
+func assemble(d *database) *Store {
+	return &Store{database: d,
+		Sessions: &Sessions{d}, Messages: &Messages{d}, ToolCalls: &ToolCalls{d}, Changes: &Changes{d},
+		Checkpoints: &Checkpoints{d}, Projects: &Projects{d}, Rules: &Rules{d}, WebPages: &WebPages{d}}
 }
 
 // Open opens (creating if needed) the database at path and applies pending
@@ -76,7 +122,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	r.SetMaxIdleConns(4)
-	s := &Store{w: w, r: r, now: time.Now}
+	s := assemble(&database{w: w, r: r, now: time.Now})
 	if err := migrate(ctx, w, 0); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("migrate %s: %w", path, err)
@@ -113,7 +159,7 @@ func (s *Store) Close() error {
 }
 
 // write runs fn in one immediate transaction on the writer connection.
-func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+func (s *database) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -125,10 +171,21 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return tx.Commit()
 }
 
+// writeOne runs fn in a write (see write) and returns what it made.
+func writeOne[T any](ctx context.Context, d *database, fn func(tx *sql.Tx) (T, error)) (T, error) {
+	var out T
+	err := d.write(ctx, func(tx *sql.Tx) error {
+		var err error
+		out, err = fn(tx)
+		return err
+	})
+	return out, err
+}
+
 // writeDurable is write with the commit synced to disk before it returns
 // (synchronous FULL for this transaction; the store otherwise runs WAL at
 // NORMAL, whose commits a power loss may take back).
-func (s *Store) writeDurable(ctx context.Context, fn func(tx *sql.Tx) error) error {
+func (s *database) writeDurable(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	s.durable.Lock()
 	defer s.durable.Unlock()
 	if _, err := s.w.ExecContext(ctx, "PRAGMA synchronous = FULL"); err != nil {
@@ -136,6 +193,18 @@ func (s *Store) writeDurable(ctx context.Context, fn func(tx *sql.Tx) error) err
 	}
 	defer s.w.ExecContext(context.WithoutCancel(ctx), "PRAGMA synchronous = NORMAL")
 	return s.write(ctx, fn)
+}
+
+// execRow runs query, which changes the one row id (it ends "WHERE id =
+// ?", which id fills), in a write; what names the row in a not-found error.
+func (s *database) execRow(ctx context.Context, what string, id int64, query string, args ...any) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		return affected(tx.ExecContext(ctx, query, append(args, id)...))
+	})
+	if errors.Is(err, ErrNotFound) {
+		return fmt.Errorf("%s %d: %w", what, id, ErrNotFound)
+	}
+	return err
 }
 
 // querier is a *sql.DB or *sql.Tx.

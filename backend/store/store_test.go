@@ -47,26 +47,26 @@ func TestProjects(t *testing.T) {
 	clock := time.UnixMilli(1_000_000)
 	s.now = func() time.Time { clock = clock.Add(time.Second); return clock }
 
-	a := must[Project](t)(s.TouchProject(ctx, "/home/u/a/"))
-	b := must[Project](t)(s.TouchProject(ctx, "/home/u/b"))
+	a := must[Project](t)(s.Projects.Touch(ctx, "/home/u/a/"))
+	b := must[Project](t)(s.Projects.Touch(ctx, "/home/u/b"))
 	if a.Path != "/home/u/a" || a.Name != "a" {
 		t.Errorf("project = %+v", a)
 	}
-	again := must[Project](t)(s.TouchProject(ctx, "/home/u/a"))
+	again := must[Project](t)(s.Projects.Touch(ctx, "/home/u/a"))
 	if again.ID != a.ID || !again.LastOpened.After(b.LastOpened) {
 		t.Errorf("touch again = %+v, want same id %d, opened after b", again, a.ID)
 	}
-	ps := must[[]Project](t)(s.Projects(ctx))
+	ps := must[[]Project](t)(s.Projects.List(ctx))
 	if len(ps) != 2 || ps[0].ID != a.ID || ps[1].ID != b.ID {
 		t.Errorf("projects = %+v, want a then b", ps)
 	}
-	if _, err := s.TouchProject(ctx, "relative/dir"); !errors.Is(err, ErrInvalid) {
+	if _, err := s.Projects.Touch(ctx, "relative/dir"); !errors.Is(err, ErrInvalid) {
 		t.Errorf("relative path: err = %v, want ErrInvalid", err)
 	}
-	if _, err := s.ProjectByPath(ctx, "/never"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Projects.ByPath(ctx, "/never"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("unknown path: err = %v, want ErrNotFound", err)
 	}
-	if _, err := s.Project(ctx, 999); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Projects.Get(ctx, 999); !errors.Is(err, ErrNotFound) {
 		t.Errorf("unknown id: err = %v, want ErrNotFound", err)
 	}
 }
@@ -81,11 +81,11 @@ func TestSessionsListPagingAndUpdates(t *testing.T) {
 	var ids []int64
 	ids = append(ids, first.ID)
 	for range 4 {
-		x := must[Session](t)(s.CreateSession(ctx, NewSession{ProjectID: p.ID}))
+		x := must[Session](t)(s.Sessions.Create(ctx, NewSession{ProjectID: p.ID}))
 		ids = append(ids, x.ID)
 	}
 	// Activity on the first session makes it the newest.
-	must[Message](t)(s.AppendMessage(ctx, first.ID, user("hello"), llm.Usage{}))
+	must[Message](t)(s.Messages.Append(ctx, first.ID, user("hello"), llm.Usage{}))
 	want := []int64{ids[0], ids[4], ids[3], ids[2], ids[1]}
 
 	tests := []struct {
@@ -99,7 +99,7 @@ func TestSessionsListPagingAndUpdates(t *testing.T) {
 		{10, 5, nil},
 	}
 	for _, tc := range tests {
-		got := must[[]Session](t)(s.Sessions(ctx, p.ID, tc.limit, tc.offset))
+		got := must[[]Session](t)(s.Sessions.List(ctx, p.ID, tc.limit, tc.offset))
 		var gotIDs []int64
 		for _, x := range got {
 			gotIDs = append(gotIDs, x.ID)
@@ -109,19 +109,19 @@ func TestSessionsListPagingAndUpdates(t *testing.T) {
 		}
 	}
 
-	if err := s.Rename(ctx, first.ID, "New title"); err != nil {
+	if err := s.Sessions.Rename(ctx, first.ID, "New title"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.UpdateUsage(ctx, first.ID, llm.Usage{InputTokens: 10, OutputTokens: 5, CacheReadTokens: 3, CacheWriteTokens: 2}, 0.5); err != nil {
+	if err := s.Sessions.UpdateUsage(ctx, first.ID, llm.Usage{InputTokens: 10, OutputTokens: 5, CacheReadTokens: 3, CacheWriteTokens: 2}, 0.5); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.UpdateUsage(ctx, first.ID, llm.Usage{InputTokens: 1, OutputTokens: 1}, 0.25); err != nil {
+	if err := s.Sessions.UpdateUsage(ctx, first.ID, llm.Usage{InputTokens: 1, OutputTokens: 1}, 0.25); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetState(ctx, first.ID, SessionRunning); err != nil {
+	if err := s.Sessions.SetState(ctx, first.ID, SessionRunning); err != nil {
 		t.Fatal(err)
 	}
-	got := must[Session](t)(s.Session(ctx, first.ID))
+	got := must[Session](t)(s.Sessions.Get(ctx, first.ID))
 	wantUsage := llm.Usage{InputTokens: 11, OutputTokens: 6, CacheReadTokens: 3, CacheWriteTokens: 2}
 	if got.Title != "New title" || got.Usage != wantUsage || got.CostUSD != 0.75 || got.State != SessionRunning {
 		t.Errorf("session = %+v", got)
@@ -132,18 +132,18 @@ func TestSessionsListPagingAndUpdates(t *testing.T) {
 		err  error
 		want error
 	}{
-		{"bad state", s.SetState(ctx, first.ID, "sleeping"), ErrInvalid},
-		{"negative usage", s.UpdateUsage(ctx, first.ID, llm.Usage{InputTokens: -100}, 0), ErrInvalid},
-		{"rename missing", s.Rename(ctx, 12345, "x"), ErrNotFound},
-		{"delete missing", s.DeleteSession(ctx, 12345), ErrNotFound},
-		{"append to missing", func() error { _, err := s.AppendMessage(ctx, 12345, user("x"), llm.Usage{}); return err }(), ErrNotFound},
+		{"bad state", s.Sessions.SetState(ctx, first.ID, "sleeping"), ErrInvalid},
+		{"negative usage", s.Sessions.UpdateUsage(ctx, first.ID, llm.Usage{InputTokens: -100}, 0), ErrInvalid},
+		{"rename missing", s.Sessions.Rename(ctx, 12345, "x"), ErrNotFound},
+		{"delete missing", s.Sessions.Delete(ctx, 12345), ErrNotFound},
+		{"append to missing", func() error { _, err := s.Messages.Append(ctx, 12345, user("x"), llm.Usage{}); return err }(), ErrNotFound},
 		{"bad role", func() error {
-			_, err := s.AppendMessage(ctx, first.ID, llm.Message{Role: "system"}, llm.Usage{})
+			_, err := s.Messages.Append(ctx, first.ID, llm.Message{Role: "system"}, llm.Usage{})
 			return err
 		}(), ErrInvalid},
-		{"session in missing project", func() error { _, err := s.CreateSession(ctx, NewSession{ProjectID: 999}); return err }(), ErrInvalid},
+		{"session in missing project", func() error { _, err := s.Sessions.Create(ctx, NewSession{ProjectID: 999}); return err }(), ErrInvalid},
 		{"bad approval mode", func() error {
-			_, err := s.CreateSession(ctx, NewSession{ProjectID: p.ID, ApprovalMode: "maybe"})
+			_, err := s.Sessions.Create(ctx, NewSession{ProjectID: p.ID, ApprovalMode: "maybe"})
 			return err
 		}(), ErrInvalid},
 	}

@@ -21,7 +21,7 @@ const StreamSaveInterval = 250 * time.Millisecond
 //
 // A Stream is safe for concurrent use.
 type Stream struct {
-	s   *Store
+	s   *Messages
 	ctx context.Context
 	id  int64 // message id
 
@@ -37,12 +37,9 @@ type Stream struct {
 // BeginStream adds an empty assistant message in state streaming at the end
 // of the session. Writes outlive cancellation of ctx, so a cancelled turn
 // can still save what it received.
-func (s *Store) BeginStream(ctx context.Context, sessionID int64) (*Stream, error) {
-	var m Message
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		var err error
-		m, err = s.insertMessage(ctx, tx, sessionID, llm.Message{Role: llm.RoleAssistant}, llm.Usage{}, MessageStreaming)
-		return err
+func (s *Messages) BeginStream(ctx context.Context, sessionID int64) (*Stream, error) {
+	m, err := writeOne(ctx, s.database, func(tx *sql.Tx) (Message, error) {
+		return s.insertMessage(ctx, tx, sessionID, llm.Message{Role: llm.RoleAssistant}, llm.Usage{}, MessageStreaming)
 	})
 	if err != nil {
 		return nil, err

@@ -24,7 +24,7 @@ func TestStreamDebounces(t *testing.T) {
 	s, _ := newStore(t)
 	ctx := context.Background()
 	_, x := newSession(t, s, "/p")
-	st := must[*Stream](t)(s.BeginStream(ctx, x.ID))
+	st := must[*Stream](t)(s.Messages.BeginStream(ctx, x.ID))
 
 	// Updates in quick succession after the start are held back...
 	for _, text := range []string{"a", "ab", "abc"} {
@@ -44,7 +44,7 @@ func TestStreamDebounces(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	// A reader sees it streaming, and search does not index it.
-	ms := must[[]Message](t)(s.Messages(ctx, x.ID))
+	ms := must[[]Message](t)(s.Messages.List(ctx, x.ID))
 	if len(ms) != 1 || ms[0].State != MessageStreaming {
 		t.Fatalf("messages = %+v", ms)
 	}
@@ -66,7 +66,7 @@ func TestStreamDebounces(t *testing.T) {
 	}
 	// No timer write may land after Finish.
 	time.Sleep(2 * StreamSaveInterval)
-	if got := must[[]Message](t)(s.Messages(ctx, x.ID)); len(got[0].Content) != 3 {
+	if got := must[[]Message](t)(s.Messages.List(ctx, x.ID)); len(got[0].Content) != 3 {
 		t.Errorf("content changed after Finish: %+v", got[0].Content)
 	}
 	checkIntegrity(t, s)
@@ -88,7 +88,7 @@ func TestStreamInterrupt(t *testing.T) {
 			s, _ := newStore(t)
 			_, x := newSession(t, s, "/p")
 			ctx, cancel := context.WithCancel(context.Background())
-			st := must[*Stream](t)(s.BeginStream(ctx, x.ID))
+			st := must[*Stream](t)(s.Messages.BeginStream(ctx, x.ID))
 			if tc.text != "" {
 				if err := st.Update(tc.text); err != nil {
 					t.Fatal(err)
@@ -98,7 +98,7 @@ func TestStreamInterrupt(t *testing.T) {
 			if err := st.Interrupt(); err != nil {
 				t.Fatal(err)
 			}
-			ms := must[[]Message](t)(s.Messages(context.Background(), x.ID))
+			ms := must[[]Message](t)(s.Messages.List(context.Background(), x.ID))
 			if len(ms) != tc.wantMsgs {
 				t.Fatalf("messages = %+v", ms)
 			}

@@ -21,7 +21,7 @@ type Summary struct {
 // SaveSummary records a session's summary in place of the one it had.
 // keepID must be a message of the session (ErrNotFound) and text not
 // empty (ErrInvalid).
-func (s *Store) SaveSummary(ctx context.Context, sessionID int64, text string, keepID int64) (Summary, error) {
+func (s *Messages) SaveSummary(ctx context.Context, sessionID int64, text string, keepID int64) (Summary, error) {
 	x := Summary{SessionID: sessionID, Text: text, KeepID: keepID, CreatedAt: fromMillis(millis(s.now()))}
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		return affected(tx.ExecContext(ctx, `
@@ -41,7 +41,7 @@ func (s *Store) SaveSummary(ctx context.Context, sessionID int64, text string, k
 }
 
 // Summary returns a session's latest summary, ErrNotFound when it has none.
-func (s *Store) Summary(ctx context.Context, sessionID int64) (Summary, error) {
+func (s *Messages) Summary(ctx context.Context, sessionID int64) (Summary, error) {
 	return getSummary(ctx, s.r, sessionID)
 }
 

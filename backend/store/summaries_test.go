@@ -17,11 +17,11 @@ func summarised(t *testing.T, s *Store) (Project, Session, []Message) {
 	ctx := context.Background()
 	p, x := newSession(t, s, "/proj")
 	seedConversation(t, s, x)
-	must[Message](t)(s.AppendMessage(ctx, x.ID, user("And the parser?"), llm.Usage{}))
-	must[Message](t)(s.AppendMessage(ctx, x.ID, llm.Message{Role: llm.RoleAssistant,
+	must[Message](t)(s.Messages.Append(ctx, x.ID, user("And the parser?"), llm.Usage{}))
+	must[Message](t)(s.Messages.Append(ctx, x.ID, llm.Message{Role: llm.RoleAssistant,
 		Content: []llm.ContentBlock{llm.TextBlock("The parser is fine.")}}, llm.Usage{}))
-	ms := must[[]Message](t)(s.Messages(ctx, x.ID))
-	must[Summary](t)(s.SaveSummary(ctx, x.ID, "The lexer was patched.", ms[3].ID))
+	ms := must[[]Message](t)(s.Messages.List(ctx, x.ID))
+	must[Summary](t)(s.Messages.SaveSummary(ctx, x.ID, "The lexer was patched.", ms[3].ID))
 	return p, x, ms
 }
 
@@ -32,16 +32,16 @@ func TestSummary(t *testing.T) {
 	_, x, ms := summarised(t, s)
 	_, other := newSession(t, s, "/other")
 
-	got := must[Summary](t)(s.Summary(ctx, x.ID))
+	got := must[Summary](t)(s.Messages.Summary(ctx, x.ID))
 	if got.SessionID != x.ID || got.Text != "The lexer was patched." || got.KeepID != ms[3].ID || got.CreatedAt.IsZero() {
 		t.Errorf("summary = %+v", got)
 	}
-	if tr := must[Transcript](t)(s.Transcript(ctx, x.ID)); tr.Summary == nil || *tr.Summary != got {
+	if tr := must[Transcript](t)(s.Sessions.Transcript(ctx, x.ID)); tr.Summary == nil || *tr.Summary != got {
 		t.Errorf("transcript summary = %+v, want %+v", tr.Summary, got)
 	}
 	// A new compaction replaces the summary.
-	saved := must[Summary](t)(s.SaveSummary(ctx, x.ID, "Lexer patched, parser fine.", ms[5].ID))
-	if got := must[Summary](t)(s.Summary(ctx, x.ID)); got != saved || got.KeepID != ms[5].ID {
+	saved := must[Summary](t)(s.Messages.SaveSummary(ctx, x.ID, "Lexer patched, parser fine.", ms[5].ID))
+	if got := must[Summary](t)(s.Messages.Summary(ctx, x.ID)); got != saved || got.KeepID != ms[5].ID {
 		t.Errorf("after a second save: %+v, want %+v", got, saved)
 	}
 
@@ -57,11 +57,11 @@ func TestSummary(t *testing.T) {
 		{"no such message", x.ID, "x", 999, ErrNotFound},
 		{"empty text", x.ID, "", ms[3].ID, ErrInvalid},
 	} {
-		if _, err := s.SaveSummary(ctx, tc.session, tc.text, tc.keep); !errors.Is(err, tc.want) {
+		if _, err := s.Messages.SaveSummary(ctx, tc.session, tc.text, tc.keep); !errors.Is(err, tc.want) {
 			t.Errorf("%s: err = %v, want %v", tc.name, err, tc.want)
 		}
 	}
-	if _, err := s.Summary(ctx, other.ID); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Messages.Summary(ctx, other.ID); !errors.Is(err, ErrNotFound) {
 		t.Errorf("session without a summary: err = %v", err)
 	}
 
@@ -69,11 +69,11 @@ func TestSummary(t *testing.T) {
 	if _, err := s.w.Exec(`DELETE FROM messages WHERE id = ?`, ms[5].ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Summary(ctx, x.ID); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Messages.Summary(ctx, x.ID); !errors.Is(err, ErrNotFound) {
 		t.Errorf("kept message deleted: err = %v", err)
 	}
-	must[Summary](t)(s.SaveSummary(ctx, x.ID, "again", ms[3].ID))
-	if err := s.DeleteSession(ctx, x.ID); err != nil {
+	must[Summary](t)(s.Messages.SaveSummary(ctx, x.ID, "again", ms[3].ID))
+	if err := s.Sessions.Delete(ctx, x.ID); err != nil {
 		t.Fatal(err)
 	}
 	var n int
@@ -101,15 +101,15 @@ func TestForkSummary(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			f := must[Session](t)(s.Fork(ctx, x.ID, ms[tc.at].ID))
-			got, err := s.Summary(ctx, f.ID)
+			f := must[Session](t)(s.Sessions.Fork(ctx, x.ID, ms[tc.at].ID))
+			got, err := s.Messages.Summary(ctx, f.ID)
 			if tc.keep < 0 {
 				if !errors.Is(err, ErrNotFound) {
 					t.Errorf("summary %+v, err %v; want none", got, err)
 				}
 				return
 			}
-			fm := must[[]Message](t)(s.Messages(ctx, f.ID))
+			fm := must[[]Message](t)(s.Messages.List(ctx, f.ID))
 			if err != nil || got.Text != "The lexer was patched." || got.KeepID != fm[tc.keep].ID {
 				t.Errorf("summary %+v (%v), want one keeping message %d", got, err, fm[tc.keep].ID)
 			}
@@ -137,8 +137,8 @@ func TestExportImportSummary(t *testing.T) {
 	if first.String() != second.String() {
 		t.Errorf("export after import differs:\n%s\n---\n%s", first.String(), second.String())
 	}
-	im := must[[]Message](t)(s.Messages(ctx, imported.ID))
-	if got := must[Summary](t)(s.Summary(ctx, imported.ID)); got.KeepID != im[3].ID {
+	im := must[[]Message](t)(s.Messages.List(ctx, imported.ID))
+	if got := must[Summary](t)(s.Messages.Summary(ctx, imported.ID)); got.KeepID != im[3].ID {
 		t.Errorf("imported summary keeps %d, want %d", got.KeepID, im[3].ID)
 	}
 

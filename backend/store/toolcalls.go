@@ -4,27 +4,28 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
 	"pilot/backend/llm"
+	"pilot/backend/wire"
 )
 
-// ToolStatus is a tool call's state; the values are the UI's data-status.
-type ToolStatus string
+// ToolStatus is a tool call's state: the card's (wire.ToolStatus), whose
+// values are the UI's data-status.
+type ToolStatus = wire.ToolStatus
 
 const (
-	ToolRunning          ToolStatus = "running"
-	ToolAwaitingApproval ToolStatus = "awaiting_approval"
-	ToolDone             ToolStatus = "done"
-	ToolError            ToolStatus = "error"
-	ToolRejected         ToolStatus = "rejected"
-	ToolCancelled        ToolStatus = "cancelled"
+	ToolRunning          = wire.ToolRunning
+	ToolAwaitingApproval = wire.ToolAwaitingApproval
+	ToolDone             = wire.ToolDone
+	ToolError            = wire.ToolError
+	ToolRejected         = wire.ToolRejected
+	ToolCancelled        = wire.ToolCancelled
 )
 
 // finished reports whether the status is final.
-func (t ToolStatus) finished() bool {
+func finished(t ToolStatus) bool {
 	return t == ToolDone || t == ToolError || t == ToolRejected || t == ToolCancelled
 }
 
@@ -57,19 +58,19 @@ type ToolCall struct {
 	// ParentToolUseID names the task call of the helper that made this
 	// call ("" for the main agent's calls).
 	ParentToolUseID string `json:"parentToolUseId,omitempty"`
-	// RefusedBy says who refused a rejected call (SetToolRefusedBy):
+	// RefusedBy says who refused a rejected call (ToolCalls.SetRefusedBy):
 	// RefusedUser, RefusedPlan, RefusedMode, RefusedRule optionally
 	// followed by a space and the deny rule; "" when not refused or not
 	// known (calls stored before migration 0009).
 	RefusedBy string `json:"refusedBy,omitempty"`
 	// Sandbox is how a command ran with respect to the OS sandbox, as
-	// JSON (events.SandboxInfo, SetToolSandbox); "" for other calls.
+	// JSON (events.SandboxInfo, ToolCalls.SetSandbox); "" for other calls.
 	Sandbox string `json:"sandbox,omitempty"`
 	// Hooks are the settings.json hooks that ran for the call, as JSON (a
-	// list of wire.HookRun, SetToolHooks); "" when none ran.
+	// list of wire.HookRun, ToolCalls.SetHooks); "" when none ran.
 	Hooks string `json:"hooks,omitempty"`
 	// Diagnostics is what the language servers said after the call's
-	// applied change, as JSON (a wire.Diagnostics, SetToolDiagnostics);
+	// applied change, as JSON (a wire.Diagnostics, ToolCalls.SetDiagnostics);
 	// "" when no server checked it.
 	Diagnostics string `json:"diagnostics,omitempty"`
 }
@@ -87,13 +88,16 @@ const (
 const toolCallCols = `id, session_id, message_id, tool_use_id, name, input, output, status,
 	approval, feedback, started_at, finished_at, parent_tool_use_id, refused_by, sandbox, hooks, diagnostics`
 
-func scanToolCall(row interface{ Scan(...any) error }) (ToolCall, error) {
+func scanToolCall(row rowScanner) (ToolCall, error) { return scanToolCallAnd(row) }
+
+// scanToolCallAnd scans toolCallCols, then the columns after them into more.
+func scanToolCallAnd(row rowScanner, more ...any) (ToolCall, error) {
 	var c ToolCall
 	var input string
 	var started int64
 	var finished sql.NullInt64
-	err := row.Scan(&c.ID, &c.SessionID, &c.MessageID, &c.ToolUseID, &c.Name, &input, &c.Output,
-		&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &c.Sandbox, &c.Hooks, &c.Diagnostics)
+	err := row.Scan(append([]any{&c.ID, &c.SessionID, &c.MessageID, &c.ToolUseID, &c.Name, &input, &c.Output,
+		&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &c.Sandbox, &c.Hooks, &c.Diagnostics}, more...)...)
 	if err != nil {
 		return ToolCall{}, err
 	}
@@ -102,10 +106,10 @@ func scanToolCall(row interface{ Scan(...any) error }) (ToolCall, error) {
 	return c, nil
 }
 
-// InsertToolCall records a tool call of a committed assistant message.
+// Insert records a tool call of a committed assistant message.
 // SessionID, MessageID, ToolUseID and Name are required; empty Status is
 // running, empty Approval none, empty Input {}. StartedAt defaults to now.
-func (s *Store) InsertToolCall(ctx context.Context, c ToolCall) (ToolCall, error) {
+func (s *ToolCalls) Insert(ctx context.Context, c ToolCall) (ToolCall, error) {
 	if c.Status == "" {
 		c.Status = ToolRunning
 	}
@@ -118,11 +122,8 @@ func (s *Store) InsertToolCall(ctx context.Context, c ToolCall) (ToolCall, error
 	if c.StartedAt.IsZero() {
 		c.StartedAt = s.now()
 	}
-	var out ToolCall
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		var err error
-		out, err = insertToolCall(ctx, tx, c)
-		return err
+	out, err := writeOne(ctx, s.database, func(tx *sql.Tx) (ToolCall, error) {
+		return insertToolCall(ctx, tx, c)
 	})
 	return out, constraint(err)
 }
@@ -140,19 +141,19 @@ func insertToolCall(ctx context.Context, tx *sql.Tx, c ToolCall) (ToolCall, erro
 		string(c.Approval), c.Feedback, millis(c.StartedAt), finished, c.ParentToolUseID))
 }
 
-// SetToolStatus moves a tool call to a status that is not final
-// (running, awaiting_approval); use FinishToolCall for the others.
-func (s *Store) SetToolStatus(ctx context.Context, id int64, status ToolStatus) error {
-	if status.finished() {
-		return fmt.Errorf("%w: %s is a final status, use FinishToolCall", ErrInvalid, status)
+// SetStatus moves a tool call to a status that is not final
+// (running, awaiting_approval); use ToolCalls.Finish for the others.
+func (s *ToolCalls) SetStatus(ctx context.Context, id int64, status ToolStatus) error {
+	if finished(status) {
+		return fmt.Errorf("%w: %s is a final status, use ToolCalls.Finish", ErrInvalid, status)
 	}
 	return s.updateToolCall(ctx, id, `status = ?`, string(status))
 }
 
-// FinishToolCall commits a tool call's output and final status (done,
+// Finish commits a tool call's output and final status (done,
 // error, rejected, cancelled) and its finish time.
-func (s *Store) FinishToolCall(ctx context.Context, id int64, status ToolStatus, output string) error {
-	if !status.finished() {
+func (s *ToolCalls) Finish(ctx context.Context, id int64, status ToolStatus, output string) error {
+	if !finished(status) {
 		return fmt.Errorf("%w: %s is not a final status", ErrInvalid, status)
 	}
 	return s.updateToolCall(ctx, id, `status = ?, output = ?, finished_at = MAX(started_at, ?),
@@ -160,59 +161,53 @@ func (s *Store) FinishToolCall(ctx context.Context, id int64, status ToolStatus,
 		string(status), output, millis(s.now()))
 }
 
-// SetToolApproval records the approval decision and the user's feedback.
-func (s *Store) SetToolApproval(ctx context.Context, id int64, a Approval, feedback string) error {
+// SetApproval records the approval decision and the user's feedback.
+func (s *ToolCalls) SetApproval(ctx context.Context, id int64, a Approval, feedback string) error {
 	return s.updateToolCall(ctx, id, `approval = ?, feedback = ?`, string(a), feedback)
 }
 
-// SetToolRefusedBy records who refused a call (ToolCall.RefusedBy).
-func (s *Store) SetToolRefusedBy(ctx context.Context, id int64, by string) error {
+// SetRefusedBy records who refused a call (ToolCall.RefusedBy).
+func (s *ToolCalls) SetRefusedBy(ctx context.Context, id int64, by string) error {
 	return s.updateToolCall(ctx, id, `refused_by = ?`, by)
 }
 
-// SetToolSandbox records how a command ran with respect to the OS
+// SetSandbox records how a command ran with respect to the OS
 // sandbox (ToolCall.Sandbox, JSON).
-func (s *Store) SetToolSandbox(ctx context.Context, id int64, sandbox string) error {
+func (s *ToolCalls) SetSandbox(ctx context.Context, id int64, sandbox string) error {
 	return s.updateToolCall(ctx, id, `sandbox = ?`, sandbox)
 }
 
-// SetToolHooks records the hooks that ran for a call (ToolCall.Hooks,
+// SetHooks records the hooks that ran for a call (ToolCall.Hooks,
 // JSON).
-func (s *Store) SetToolHooks(ctx context.Context, id int64, hooks string) error {
+func (s *ToolCalls) SetHooks(ctx context.Context, id int64, hooks string) error {
 	return s.updateToolCall(ctx, id, `hooks = ?`, hooks)
 }
 
-// SetToolDiagnostics records what the language servers said after a
+// SetDiagnostics records what the language servers said after a
 // call's applied change (ToolCall.Diagnostics, JSON).
-func (s *Store) SetToolDiagnostics(ctx context.Context, id int64, diagnostics string) error {
+func (s *ToolCalls) SetDiagnostics(ctx context.Context, id int64, diagnostics string) error {
 	return s.updateToolCall(ctx, id, `diagnostics = ?`, diagnostics)
 }
 
-func (s *Store) updateToolCall(ctx context.Context, id int64, set string, args ...any) error {
+func (s *ToolCalls) updateToolCall(ctx context.Context, id int64, set string, args ...any) error {
 	return s.updateRow(ctx, "tool_calls", "tool call", id, set, args...)
 }
 
 // updateRow sets columns of the row id of table (set is "col = ?, ...",
 // filled from args); what names the row in a not-found error.
-func (s *Store) updateRow(ctx context.Context, table, what string, id int64, set string, args ...any) error {
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		return affected(tx.ExecContext(ctx, `UPDATE `+table+` SET `+set+` WHERE id = ?`, append(args, id)...))
-	})
-	if errors.Is(err, ErrNotFound) {
-		return fmt.Errorf("%s %d: %w", what, id, ErrNotFound)
-	}
-	return constraint(err)
+func (s *database) updateRow(ctx context.Context, table, what string, id int64, set string, args ...any) error {
+	return constraint(s.execRow(ctx, what, id, `UPDATE `+table+` SET `+set+` WHERE id = ?`, args...))
 }
 
-// ToolCalls returns a session's tool calls in the order they started.
-func (s *Store) ToolCalls(ctx context.Context, sessionID int64) ([]ToolCall, error) {
+// List returns a session's tool calls in the order they started.
+func (s *ToolCalls) List(ctx context.Context, sessionID int64) ([]ToolCall, error) {
 	return listToolCalls(ctx, s.r, sessionID)
 }
 
 // ApprovedHere returns the tool calls named name of a session that the
 // user approved on this machine, oldest first: those that came with an
 // imported session (or its forks) are history, not approvals.
-func (s *Store) ApprovedHere(ctx context.Context, sessionID int64, name string) ([]ToolCall, error) {
+func (s *ToolCalls) ApprovedHere(ctx context.Context, sessionID int64, name string) ([]ToolCall, error) {
 	return queryToolCalls(ctx, s.r, `WHERE session_id = ? AND name = ? AND approval = ? AND imported = 0 ORDER BY id`,
 		sessionID, name, string(ApprovalApproved))
 }
@@ -223,69 +218,41 @@ func listToolCalls(ctx context.Context, q querier, sessionID int64) ([]ToolCall,
 
 // queryToolCalls reads the tool calls of tool_call_rows that where picks.
 func queryToolCalls(ctx context.Context, q querier, where string, args ...any) ([]ToolCall, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+toolCallCols+` FROM tool_call_rows `+where, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var cs []ToolCall
-	for rows.Next() {
-		c, err := scanToolCall(rows)
-		if err != nil {
-			return nil, err
-		}
-		cs = append(cs, c)
-	}
-	return cs, rows.Err()
+	return queryAll(ctx, q, scanToolCall, `SELECT `+toolCallCols+` FROM tool_call_rows `+where, args...)
 }
 
 // listToolCallsOf is listToolCalls for a caller holding the session's
 // messages: the outputs their tool_result blocks hold are taken from
 // there rather than parsed again in SQL.
 func listToolCallsOf(ctx context.Context, q querier, sessionID int64, ms []Message) ([]ToolCall, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+toolCallCols+`, result_message_id FROM tool_calls
-		WHERE session_id = ? ORDER BY id`, sessionID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	byID := make(map[int64]*Message, len(ms))
 	for i := range ms {
 		byID[ms[i].ID] = &ms[i]
 	}
-	var cs []ToolCall
-	for rows.Next() {
-		var c ToolCall
-		var input string
-		var started int64
-		var finished, result sql.NullInt64
-		err := rows.Scan(&c.ID, &c.SessionID, &c.MessageID, &c.ToolUseID, &c.Name, &input, &c.Output,
-			&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &c.Sandbox, &c.Hooks, &c.Diagnostics, &result)
-		if err != nil {
-			return nil, err
+	return queryAll(ctx, q, func(row rowScanner) (ToolCall, error) {
+		var result sql.NullInt64
+		c, err := scanToolCallAnd(row, &result)
+		if err != nil || !result.Valid {
+			return c, err
 		}
-		c.Input = json.RawMessage(input)
-		c.StartedAt, c.FinishedAt = fromMillis(started), nullMillis(finished)
-		if result.Valid {
-			m := byID[result.Int64]
-			if m == nil {
-				return nil, fmt.Errorf("tool call %d: result message %d not in session %d", c.ID, result.Int64, sessionID)
-			}
-			for _, b := range m.Content {
-				if b.Type == llm.BlockToolResult && b.ToolUseID == c.ToolUseID {
-					c.Output = b.Content
-					break
-				}
+		m := byID[result.Int64]
+		if m == nil {
+			return ToolCall{}, fmt.Errorf("tool call %d: result message %d not in session %d", c.ID, result.Int64, sessionID)
+		}
+		for _, b := range m.Content {
+			if b.Type == llm.BlockToolResult && b.ToolUseID == c.ToolUseID {
+				c.Output = b.Content
+				break
 			}
 		}
-		cs = append(cs, c)
-	}
-	return cs, rows.Err()
+		return c, nil
+	}, `SELECT `+toolCallCols+`, result_message_id FROM tool_calls
+		WHERE session_id = ? ORDER BY id`, sessionID)
 }
 
 // ToolUseIDs maps the session's tool calls' row ids to their tool_use ids
 // (without reading their inputs and outputs).
-func (s *Store) ToolUseIDs(ctx context.Context, sessionID int64) (map[int64]string, error) {
+func (s *ToolCalls) ToolUseIDs(ctx context.Context, sessionID int64) (map[int64]string, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT id, tool_use_id FROM tool_calls WHERE session_id = ?`, sessionID)
 	if err != nil {
 		return nil, err

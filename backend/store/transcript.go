@@ -19,7 +19,7 @@ type Transcript struct {
 
 // Transcript reads a session with every message, tool call and change, as
 // of one moment (a single read transaction).
-func (s *Store) Transcript(ctx context.Context, sessionID int64) (Transcript, error) {
+func (s *Sessions) Transcript(ctx context.Context, sessionID int64) (Transcript, error) {
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return Transcript{}, err

@@ -19,9 +19,9 @@ type WebPage struct {
 	FetchedAt  time.Time `json:"fetchedAt"`
 }
 
-// AddWebPage stores a fetched page. SessionID, MessageID and URL are
+// Add stores a fetched page. SessionID, MessageID and URL are
 // required; FetchedAt defaults to now.
-func (s *Store) AddWebPage(ctx context.Context, p WebPage) (WebPage, error) {
+func (s *WebPages) Add(ctx context.Context, p WebPage) (WebPage, error) {
 	if p.FetchedAt.IsZero() {
 		p.FetchedAt = s.now()
 	}
@@ -37,31 +37,22 @@ func (s *Store) AddWebPage(ctx context.Context, p WebPage) (WebPage, error) {
 	return p, constraint(err)
 }
 
-// WebPages returns the pages fetched in a session, oldest first.
-func (s *Store) WebPages(ctx context.Context, sessionID int64) ([]WebPage, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT id, session_id, coalesce(tool_call_id, 0), message_id, url, title, markdown, fetched_at
-		FROM web_pages WHERE session_id = ? ORDER BY id`, sessionID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []WebPage
-	for rows.Next() {
+// List returns the pages fetched in a session, oldest first.
+func (s *WebPages) List(ctx context.Context, sessionID int64) ([]WebPage, error) {
+	return queryAll(ctx, s.r, func(row rowScanner) (WebPage, error) {
 		var p WebPage
 		var at int64
-		if err := rows.Scan(&p.ID, &p.SessionID, &p.ToolCallID, &p.MessageID, &p.URL, &p.Title, &p.Markdown, &at); err != nil {
-			return nil, err
-		}
+		err := row.Scan(&p.ID, &p.SessionID, &p.ToolCallID, &p.MessageID, &p.URL, &p.Title, &p.Markdown, &at)
 		p.FetchedAt = fromMillis(at)
-		out = append(out, p)
-	}
-	return out, rows.Err()
+		return p, err
+	}, `SELECT id, session_id, coalesce(tool_call_id, 0), message_id, url, title, markdown, fetched_at
+		FROM web_pages WHERE session_id = ? ORDER BY id`, sessionID)
 }
 
 // searchPages finds the project's fetched pages holding every word; the
 // hit points at the message whose web_fetch call read the page.
 func (s *Store) searchPages(ctx context.Context, projectID int64, match string, limit int) ([]SearchHit, error) {
-	rows, err := s.r.QueryContext(ctx, `
+	return queryAll(ctx, s.r, scanHit(HitWebPage), `
 		SELECT w.session_id, s.title, w.message_id, bm25(web_pages_fts),
 			snippet(web_pages_fts, -1, ?2, ?3, ?4, ?5)
 		FROM web_pages_fts
@@ -70,17 +61,4 @@ func (s *Store) searchPages(ctx context.Context, projectID int64, match string, 
 		WHERE web_pages_fts MATCH ?1 AND s.project_id = ?6
 		ORDER BY bm25(web_pages_fts) LIMIT ?7`,
 		match, MarkOpen, MarkClose, Ellipsis, snippetTokens, projectID, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var hits []SearchHit
-	for rows.Next() {
-		h := SearchHit{Kind: HitWebPage}
-		if err := rows.Scan(&h.SessionID, &h.SessionTitle, &h.MessageID, &h.Score, &h.Snippet); err != nil {
-			return nil, err
-		}
-		hits = append(hits, h)
-	}
-	return hits, rows.Err()
 }

@@ -16,16 +16,16 @@ func TestWebPagesSearch(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newStore(t)
 	_, sess := newSession(t, s, t.TempDir())
-	must[Message](t)(s.AppendMessage(ctx, sess.ID, user("read the docs"), llm.Usage{}))
-	asst := must[Message](t)(s.AppendMessage(ctx, sess.ID, llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{
+	must[Message](t)(s.Messages.Append(ctx, sess.ID, user("read the docs"), llm.Usage{}))
+	asst := must[Message](t)(s.Messages.Append(ctx, sess.ID, llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{
 		toolUse("f1", "web_fetch", `{"url":"https://example.org/a","prompt":"what is it"}`),
 		toolUse("f2", "web_fetch", `{"url":"https://example.org/b"}`),
 	}}, llm.Usage{}))
-	call := must[ToolCall](t)(s.InsertToolCall(ctx, ToolCall{SessionID: sess.ID, MessageID: asst.ID, ToolUseID: "f1", Name: "web_fetch"}))
-	must[WebPage](t)(s.AddWebPage(ctx, WebPage{SessionID: sess.ID, ToolCallID: call.ID, MessageID: asst.ID,
+	call := must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: sess.ID, MessageID: asst.ID, ToolUseID: "f1", Name: "web_fetch"}))
+	must[WebPage](t)(s.WebPages.Add(ctx, WebPage{SessionID: sess.ID, ToolCallID: call.ID, MessageID: asst.ID,
 		URL: "https://example.org/a", Title: "Zanzibar notes", Markdown: "The quokka lives on Rottnest island."}))
-	must[WebPage](t)(s.AddWebPage(ctx, WebPage{SessionID: sess.ID, MessageID: asst.ID, URL: "https://example.org/b", Markdown: "wombat burrows"}))
-	must[Message](t)(s.AppendMessage(ctx, sess.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{
+	must[WebPage](t)(s.WebPages.Add(ctx, WebPage{SessionID: sess.ID, MessageID: asst.ID, URL: "https://example.org/b", Markdown: "wombat burrows"}))
+	must[Message](t)(s.Messages.Append(ctx, sess.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{
 		toolResult("f1", "It is a page about a marsupial."), toolResult("f2", "wombat burrows"),
 	}}, llm.Usage{}))
 
@@ -44,12 +44,12 @@ func TestWebPagesSearch(t *testing.T) {
 			t.Fatalf("%q: %+v", tc.query, hits)
 		}
 	}
-	pages := must[[]WebPage](t)(s.WebPages(ctx, sess.ID))
+	pages := must[[]WebPage](t)(s.WebPages.List(ctx, sess.ID))
 	if len(pages) != 2 || pages[0].ToolCallID != call.ID || pages[0].Title != "Zanzibar notes" {
 		t.Fatalf("pages %+v", pages)
 	}
 	checkIntegrity(t, s)
-	if err := s.DeleteSession(ctx, sess.ID); err != nil {
+	if err := s.Sessions.Delete(ctx, sess.ID); err != nil {
 		t.Fatal(err)
 	}
 	if hits := must[[]SearchHit](t)(s.Search(ctx, sess.ProjectID, "quokka", 10)); len(hits) != 0 {
@@ -65,20 +65,20 @@ func TestHelperToolCalls(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newStore(t)
 	_, sess := newSession(t, s, t.TempDir())
-	must[Message](t)(s.AppendMessage(ctx, sess.ID, user("look around"), llm.Usage{}))
-	asst := must[Message](t)(s.AppendMessage(ctx, sess.ID, llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{
+	must[Message](t)(s.Messages.Append(ctx, sess.ID, user("look around"), llm.Usage{}))
+	asst := must[Message](t)(s.Messages.Append(ctx, sess.ID, llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{
 		toolUse("t1", "task", `{"description":"find","prompt":"find main"}`),
 	}}, llm.Usage{}))
-	parent := must[ToolCall](t)(s.InsertToolCall(ctx, ToolCall{SessionID: sess.ID, MessageID: asst.ID, ToolUseID: "t1", Name: "task"}))
-	child := must[ToolCall](t)(s.InsertToolCall(ctx, ToolCall{SessionID: sess.ID, MessageID: asst.ID, ToolUseID: "t1/1", Name: "glob", ParentToolUseID: "t1"}))
-	if err := s.FinishToolCall(ctx, child.ID, ToolDone, "main.go"); err != nil {
+	parent := must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: sess.ID, MessageID: asst.ID, ToolUseID: "t1", Name: "task"}))
+	child := must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: sess.ID, MessageID: asst.ID, ToolUseID: "t1/1", Name: "glob", ParentToolUseID: "t1"}))
+	if err := s.ToolCalls.Finish(ctx, child.ID, ToolDone, "main.go"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.FinishToolCall(ctx, parent.ID, ToolDone, "It is main.go"); err != nil {
+	if err := s.ToolCalls.Finish(ctx, parent.ID, ToolDone, "It is main.go"); err != nil {
 		t.Fatal(err)
 	}
-	last := must[Message](t)(s.AppendMessage(ctx, sess.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{toolResult("t1", "It is main.go")}}, llm.Usage{}))
-	tr := must[Transcript](t)(s.Transcript(ctx, sess.ID))
+	last := must[Message](t)(s.Messages.Append(ctx, sess.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{toolResult("t1", "It is main.go")}}, llm.Usage{}))
+	tr := must[Transcript](t)(s.Sessions.Transcript(ctx, sess.ID))
 	check := func(cs []ToolCall) {
 		t.Helper()
 		if len(cs) != 2 || cs[1].ParentToolUseID != "t1" || cs[1].Output != "main.go" || cs[0].ParentToolUseID != "" || cs[0].Output != "It is main.go" {
@@ -86,10 +86,10 @@ func TestHelperToolCalls(t *testing.T) {
 		}
 	}
 	check(tr.ToolCalls)
-	check(must[[]ToolCall](t)(s.ToolCalls(ctx, sess.ID)))
+	check(must[[]ToolCall](t)(s.ToolCalls.List(ctx, sess.ID)))
 	if md := tr.Markdown(); !strings.Contains(md, "The helper's tool calls:\n\n- `glob` `{}` — done\n\n```\nmain.go\n```") {
 		t.Fatalf("markdown export:\n%s", md)
 	}
-	fork := must[Session](t)(s.Fork(ctx, sess.ID, last.ID))
-	check(must[[]ToolCall](t)(s.ToolCalls(ctx, fork.ID)))
+	fork := must[Session](t)(s.Sessions.Fork(ctx, sess.ID, last.ID))
+	check(must[[]ToolCall](t)(s.ToolCalls.List(ctx, fork.ID)))
 }
