@@ -6,6 +6,7 @@ import (
 
 	"pilot/backend/present"
 	"pilot/backend/store"
+	"pilot/backend/toolname"
 	"pilot/backend/wire"
 )
 
@@ -108,7 +109,7 @@ func (se *Sessions) pageView(ctx context.Context, p store.Page) ([]wire.Message,
 	for i, c := range p.ToolCalls {
 		calls[i] = present.ToolCall(c, pr.registry.Label(c.Name, c.Input))
 		cards.Fill(&calls[i])
-		if c.Name == "run_bash" {
+		if c.Name == toolname.RunBash {
 			calls[i].JobID = jobs[c.ToolUseID]
 		}
 	}
