@@ -9,58 +9,33 @@ import FetchApproval from "../review/FetchApproval";
 import NetworkApproval from "../review/NetworkApproval";
 
 type Card = ComponentType<{ approval: Approval }>;
+/** A button: its test id, its label, what the card says once it is pressed. */
+type Answer = [testId: string, label: string, sent: string];
+/** The reason field: its test id, its label. */
+type Reason = [testId: string, label: string];
+
+const command: Approval = { id: "a1", kind: "command", toolCallId: "t1", tool: "run_bash", command: "make" };
+const mcp: Approval = { id: "a2", kind: "mcp", toolCallId: "t2", tool: "mcp__s__t", command: "MCP s: t {}", server: "s", mcpTool: "t", arguments: "{}" };
+const page: Approval = { id: "a3", kind: "fetch", toolCallId: "t3", tool: "web_fetch", command: "Fetch https://go.dev/", host: "go.dev" };
+const host: Approval = { id: "a4", kind: "network", toolCallId: "t4", tool: "run_bash", command: "curl example.com", host: "example.com", port: 443 };
+const budget: Approval = { id: "a5", kind: "budget", toolCallId: "", tool: "", command: "Continue past the session budget?" };
+const rejectReason: Reason = ["bash-feedback", "Reason, if you reject (sent to the model)"];
 
 // Every yes-or-no approval card answers with the same row (DecisionButtons):
 // its labels, what it says once an answer is sent, and the reason field.
-const cards: { name: string; Card: Card; approval: Approval; ids: [string, string]; labels: [string, string]; sent: [string, string]; reason?: [string, string] }[] = [
-  {
-    name: "a command",
-    Card: BashApproval,
-    approval: { id: "a1", kind: "command", toolCallId: "t1", tool: "run_bash", command: "make" },
-    ids: ["bash-approve", "bash-reject"],
-    labels: ["▶ Run", "✕ Reject"],
-    sent: ["Approved — running…", "Rejected."],
-    reason: ["bash-feedback", "Reason, if you reject (sent to the model)"],
-  },
-  {
-    name: "an MCP call",
-    Card: BashApproval,
-    approval: { id: "a2", kind: "mcp", toolCallId: "t2", tool: "mcp__s__t", command: "MCP s: t {}", server: "s", mcpTool: "t", arguments: "{}" },
-    ids: ["bash-approve", "bash-reject"],
-    labels: ["▶ Call", "✕ Reject"],
-    sent: ["Approved — calling…", "Rejected."],
-    reason: ["bash-feedback", "Reason, if you reject (sent to the model)"],
-  },
-  {
-    name: "a web page",
-    Card: FetchApproval,
-    approval: { id: "a3", kind: "fetch", toolCallId: "t3", tool: "web_fetch", command: "Fetch https://go.dev/", host: "go.dev" },
-    ids: ["fetch-approve", "fetch-reject"],
-    labels: ["▶ Allow go.dev", "✕ Refuse"],
-    sent: ["Allowed — fetching…", "Refused."],
-    reason: ["fetch-feedback", "Reason, if you refuse (sent to the model)"],
-  },
-  {
-    name: "a host",
-    Card: NetworkApproval,
-    approval: { id: "a4", kind: "network", toolCallId: "t4", tool: "run_bash", command: "curl example.com", host: "example.com", port: 443 },
-    ids: ["network-approve", "network-reject"],
-    labels: ["▶ Allow once", "✕ Deny"],
-    sent: ["Allowed — connecting…", "Denied."],
-    reason: ["network-feedback", "Reason, if you refuse (sent to the model)"],
-  },
-  {
-    name: "the budget",
-    Card: BudgetApproval,
-    approval: { id: "a5", kind: "budget", toolCallId: "", tool: "", command: "Continue past the session budget?" },
-    ids: ["budget-continue", "budget-stop"],
-    labels: ["Continue", "Stop here"],
-    sent: ["Continuing…", "Stopped."],
-  },
+const cards: [name: string, Card: Card, approval: Approval, yes: Answer, no: Answer, reason?: Reason][] = [
+  ["a command", BashApproval, command, ["bash-approve", "▶ Run", "Approved — running…"], ["bash-reject", "✕ Reject", "Rejected."], rejectReason],
+  ["an MCP call", BashApproval, mcp, ["bash-approve", "▶ Call", "Approved — calling…"], ["bash-reject", "✕ Reject", "Rejected."], rejectReason],
+  ["a web page", FetchApproval, page, ["fetch-approve", "▶ Allow go.dev", "Allowed — fetching…"], ["fetch-reject", "✕ Refuse", "Refused."], ["fetch-feedback", "Reason, if you refuse (sent to the model)"]],
+  ["a host", NetworkApproval, host, ["network-approve", "▶ Allow once", "Allowed — connecting…"], ["network-reject", "✕ Deny", "Denied."], ["network-feedback", "Reason, if you refuse (sent to the model)"]],
+  ["the budget", BudgetApproval, budget, ["budget-continue", "Continue", "Continuing…"], ["budget-stop", "Stop here", "Stopped."]],
 ];
 
 describe("the answers of an approval card", () => {
-  for (const { name, Card, approval, ids, labels, sent, reason } of cards) {
+  for (const [name, Card, approval, yesAnswer, noAnswer, reason] of cards) {
+    const ids = [yesAnswer[0], noAnswer[0]];
+    const labels = [yesAnswer[1], noAnswer[1]];
+    const sent = [yesAnswer[2], noAnswer[2]];
     for (const yes of [true, false]) {
       it(`${yes ? "approves" : "refuses"} ${name}: both buttons off once sent, and says what was sent`, async () => {
         const { backend } = renderWith(<Card approval={approval} />);
@@ -82,7 +57,7 @@ describe("the answers of an approval card", () => {
         const [id, decision] = backend.callsOf("decideCommand")[0] as [string, { approve: boolean; feedback: string }];
         expect(id).toBe(approval.id);
         expect(decision.approve).toBe(yes);
-        if (reason) expect(decision.feedback).toBe("not now");
+        if (reason) expect(decision.feedback).toBe(yes ? "" : "not now"); // the reason goes with a no only
       });
     }
   }
