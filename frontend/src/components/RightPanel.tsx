@@ -1,4 +1,4 @@
-import { Suspense, useSyncExternalStore, type KeyboardEvent } from "react";
+import { Suspense, useSyncExternalStore, type KeyboardEvent, type ReactNode } from "react";
 import { later } from "../lib/later";
 import type { PanelTab } from "../state/appState";
 import { useApp, useController } from "../state/context";
@@ -23,6 +23,20 @@ const tabsOf = (worktree: boolean, jobs: boolean): PanelTab[] => [
   ...(jobs ? (["jobs"] as const) : []),
   "files",
 ];
+
+/**
+ * The body of one tab, hidden while another is shown. A lazy one (loaded
+ * after the first paint) shows nothing until loaded, and is either made
+ * only while shown or kept once made.
+ */
+function TabPanel({ id, tab, lazy, children }: { id: PanelTab; tab: PanelTab; lazy?: "while shown" | "kept"; children: ReactNode }) {
+  const shown = tab === id;
+  return (
+    <div role="tabpanel" id={`tabpanel-${id}`} aria-labelledby={`tab-${id}`} className="tabpanel" hidden={!shown}>
+      {lazy ? (lazy === "kept" || shown) && <Suspense fallback={null}>{children}</Suspense> : children}
+    </div>
+  );
+}
 
 export default function RightPanel() {
   const c = useController();
@@ -78,39 +92,25 @@ export default function RightPanel() {
         {jobs && tabButton("jobs", "Jobs", "jobs-open", running, `${running} running`, "The session's background jobs: their live output, and Stop")}
         {tabButton("files", "Files", "tab-files", 0, "")}
       </div>
-      <div role="tabpanel" id="tabpanel-review" aria-labelledby="tab-review" className="tabpanel" hidden={tab !== "review"}>
+      <TabPanel id="review" tab={tab}>
         <ReviewPanel />
-      </div>
-      <div role="tabpanel" id="tabpanel-changes" aria-labelledby="tab-changes" className="tabpanel" hidden={tab !== "changes"}>
-        {tab === "changes" && (
-          <Suspense fallback={null}>
-            <ChangesPanel />
-          </Suspense>
-        )}
-      </div>
+      </TabPanel>
+      <TabPanel id="changes" tab={tab} lazy="while shown">
+        <ChangesPanel />
+      </TabPanel>
       {worktree && (
-        <div role="tabpanel" id="tabpanel-branch" aria-labelledby="tab-branch" className="tabpanel" hidden={tab !== "branch"}>
-          {tab === "branch" && (
-            <Suspense fallback={null}>
-              <BranchPanel />
-            </Suspense>
-          )}
-        </div>
+        <TabPanel id="branch" tab={tab} lazy="while shown">
+          <BranchPanel />
+        </TabPanel>
       )}
       {jobs && (
-        <div role="tabpanel" id="tabpanel-jobs" aria-labelledby="tab-jobs" className="tabpanel" hidden={tab !== "jobs"}>
-          {tab === "jobs" && (
-            <Suspense fallback={null}>
-              <JobsPanel />
-            </Suspense>
-          )}
-        </div>
+        <TabPanel id="jobs" tab={tab} lazy="while shown">
+          <JobsPanel />
+        </TabPanel>
       )}
-      <div role="tabpanel" id="tabpanel-files" aria-labelledby="tab-files" className="tabpanel" hidden={tab !== "files"}>
-        <Suspense fallback={null}>
-          <FilesPanel />
-        </Suspense>
-      </div>
+      <TabPanel id="files" tab={tab} lazy="kept">
+        <FilesPanel />
+      </TabPanel>
     </aside>
   );
 }

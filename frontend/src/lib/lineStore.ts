@@ -6,17 +6,25 @@
 /** The most output one job's line store holds (bytes), as the backend's ring buffer. */
 export const JOB_OUTPUT_CAP = 1 << 20;
 
+/**
+ * The UTF-8 bytes of the character at s[i]: 4 only for a surrogate pair
+ * (two UTF-16 units); a lone surrogate counts as U+FFFD's 3.
+ */
+function utf8Bytes(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  if (c < 0x80) return 1;
+  if (c < 0x800) return 2;
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) return 4;
+  return 3;
+}
+
 /** The UTF-8 length of s (what Go counts as the output's bytes). */
 export function utf8Length(s: string): number {
   let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 4;
-      i++;
-    } else n += 3;
+  for (let i = 0; i < s.length; ) {
+    const b = utf8Bytes(s, i);
+    n += b;
+    i += b === 4 ? 2 : 1;
   }
   return n;
 }
@@ -26,14 +34,9 @@ export function dropUtf8(s: string, bytes: number): string {
   let n = 0;
   let i = 0;
   while (i < s.length && n < bytes) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 4;
-      i++;
-    } else n += 3;
-    i++;
+    const b = utf8Bytes(s, i);
+    n += b;
+    i += b === 4 ? 2 : 1;
   }
   return s.slice(i);
 }

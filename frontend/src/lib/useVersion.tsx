@@ -1,22 +1,10 @@
-import { useEffect, useState } from "react";
 import { useBackend, type VersionInfo } from "./backend";
-import { errorText } from "./format";
+import { useRead } from "./useRead";
 
 /** The running Pilot's version, read once from the backend: the info, or why it could not be read. */
 export function useVersion(): { info: VersionInfo | null; error: string | null } {
   const backend = useBackend();
-  const [info, setInfo] = useState<VersionInfo | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    backend
-      .version()
-      .then((v) => live && setInfo(v))
-      .catch((err: unknown) => live && setError(errorText(err)));
-    return () => {
-      live = false;
-    };
-  }, [backend]);
+  const { value: info, error } = useRead(() => backend.version(), [backend]);
   return { info, error };
 }
 

@@ -19,7 +19,7 @@ import { applyLive } from "./liveSessions";
 import { BranchCache } from "./branchCache";
 import { GitStatusReader } from "./gitStatus";
 import { mergeSessions, SessionListActions } from "./sessionList";
-import { applyEvent, emptySession, prependPage, sessionFromDetail, type SessionEvent, type SessionView } from "./sessionState";
+import { applyEvent, emptySession, prependPage, sessionFromDetail, type SessionEvent, type SessionEventName, type SessionView } from "./sessionState";
 import { SessionMemory } from "./sessionMemory";
 import { Store } from "./store";
 
@@ -30,6 +30,25 @@ function localStore(): Storage | undefined {
     return undefined;
   }
 }
+
+/**
+ * The session events that go straight to the open session's sequence (and
+ * to the sessions' live state); the others do something else as well.
+ */
+const ROUTED = [
+  "agent:state",
+  "agent:stream",
+  "agent:message",
+  "agent:tool",
+  "agent:tool_output",
+  "agent:approval",
+  "agent:approval_done",
+  "agent:usage",
+  "agent:notice",
+  "agent:error",
+  "agent:todos",
+  "agent:turn_done",
+] as const satisfies readonly SessionEventName[];
 
 export class AppController implements ActionContext {
   readonly store: Store<AppState>;
@@ -90,18 +109,8 @@ export class AppController implements ActionContext {
   start(): () => void {
     const b = this.backend;
     const offs = [
-      b.on("agent:state", (payload) => this.route({ name: "agent:state", payload })),
-      b.on("agent:stream", (payload) => this.route({ name: "agent:stream", payload })),
-      b.on("agent:message", (payload) => this.route({ name: "agent:message", payload })),
-      b.on("agent:tool", (payload) => this.route({ name: "agent:tool", payload })),
-      b.on("agent:tool_output", (payload) => this.route({ name: "agent:tool_output", payload })),
-      b.on("agent:approval", (payload) => this.route({ name: "agent:approval", payload })),
-      b.on("agent:approval_done", (payload) => this.route({ name: "agent:approval_done", payload })),
-      b.on("agent:usage", (payload) => this.route({ name: "agent:usage", payload })),
-      b.on("agent:notice", (payload) => this.route({ name: "agent:notice", payload })),
-      b.on("agent:error", (payload) => this.route({ name: "agent:error", payload })),
-      b.on("agent:todos", (payload) => this.route({ name: "agent:todos", payload })),
-      b.on("agent:turn_done", (payload) => this.route({ name: "agent:turn_done", payload })),
+      // (TypeScript cannot pair a name of the union with its own payload: the cast says what on guarantees.)
+      ...ROUTED.map((name) => b.on(name, (payload) => this.route({ name, payload } as SessionEvent))),
       // A job's events land in the Jobs panel's state at once (output is
       // placed by offset); those in a session's sequence go through it too,
       // so that the sequence has no gap.

@@ -7,6 +7,7 @@ import { useApp, useController } from "../../state/context";
 import FileDiffView from "../review/FileDiffView";
 import LayoutToggle, { type LayoutChoice } from "../review/LayoutToggle";
 import KindBadge from "./KindBadge";
+import DiffPath from "../review/DiffPath";
 
 const kindIcon: Record<CheckpointKind, { icon: string; name: string }> = {
   edit: { icon: "✎", name: "Edit" },
@@ -86,9 +87,7 @@ export default function FileHistory({ file, ledger }: { file: LedgerFile; ledger
         <button type="button" className="small" onClick={() => c.ledger.showChanges(null)} aria-label="Back to the changed files" autoFocus>
           ← Changes
         </button>
-        <span className="diff-path" title={path}>
-          {path}
-        </span>
+        <DiffPath path={path} />
         <KindBadge kind={file.kind} />
         {file.runsCode && (
           <span className="badge runs-code" title={`Can run code: ${file.runsCode}`}>

@@ -7,6 +7,7 @@ import type { Conflict, FileDiff, Resolution, RewindMode } from "../../lib/wire.
 import { useApp, useController } from "../../state/context";
 import type { RestoreFlow, RestoreRequest } from "../../state/ledgerState";
 import Modal from "../Modal";
+import DiffPath from "../review/DiffPath";
 
 // Loaded with the first conflict shown as a diff: it brings highlight.js.
 const ConflictDiff = later(() => import("./ConflictDiff"));
@@ -79,9 +80,7 @@ function ConflictRow({ conflict, resolution, kind }: { conflict: Conflict; resol
   return (
     <section className="conflict" data-testid="rewind-conflict" data-path={conflict.path} data-resolution={resolution} aria-label={`Conflict in ${conflict.path}`}>
       <header className="conflict-head">
-        <span className="diff-path" title={conflict.path}>
-          {conflict.path}
-        </span>
+        <DiffPath path={conflict.path} />
         <button type="button" className={`small${resolution === "mine" ? " primary" : ""}`} data-testid="rewind-keep-mine" aria-pressed={resolution === "mine"} onClick={() => pick("mine")}>
           Keep my current file
         </button>

@@ -18,6 +18,19 @@ export function hookName(command: string): string {
   return short.length > 60 ? `${short.slice(0, 57)}…` : short;
 }
 
+/** One of a hook's output streams, under its name; nothing when it printed nothing there. */
+function Stream({ name, text }: { name: string; text: string | undefined }) {
+  if (!text) return null;
+  return (
+    <>
+      <span className="hook-stream">{name}</span>
+      <pre className="hook-pre">
+        <Visible text={text} lines />
+      </pre>
+    </>
+  );
+}
+
 /** What one hook printed, and the sentence on what came of it. */
 function Printed({ run }: { run: HookRun }) {
   return (
@@ -34,22 +47,8 @@ function Printed({ run }: { run: HookRun }) {
           <Visible text={run.message} lines />
         </p>
       )}
-      {run.stdout && (
-        <>
-          <span className="hook-stream">stdout</span>
-          <pre className="hook-pre">
-            <Visible text={run.stdout} lines />
-          </pre>
-        </>
-      )}
-      {run.stderr && (
-        <>
-          <span className="hook-stream">stderr</span>
-          <pre className="hook-pre">
-            <Visible text={run.stderr} lines />
-          </pre>
-        </>
-      )}
+      <Stream name="stdout" text={run.stdout} />
+      <Stream name="stderr" text={run.stderr} />
       {!run.stdout && !run.stderr && <p className="hook-message">It printed nothing.</p>}
     </div>
   );

@@ -7,6 +7,7 @@ import { lastUserPrompt } from "../../state/chat";
 import FilePicker from "./FilePicker";
 import ModeSelect from "../plan/ModeSelect";
 import SlashPicker, { builtinCommands, matchCommands } from "./SlashPicker";
+import { pickerKey } from "./pickerKey";
 import type { PickerCommand } from "../../lib/types";
 import type { SlashCommand } from "../../lib/wire.gen";
 
@@ -162,52 +163,18 @@ export default function PromptBox() {
       return;
     }
     if (slash !== null && slashItems) {
-      const n = slashItems.length;
-      if (e.key === "ArrowDown" && n) {
-        e.preventDefault();
-        setActive((a) => (a + 1) % n);
-        return;
-      }
-      if (e.key === "ArrowUp" && n) {
-        e.preventDefault();
-        setActive((a) => (a < 0 ? n - 1 : (a - 1 + n) % n));
-        return;
-      }
-      if ((e.key === "Enter" || e.key === "Tab") && n) {
-        e.preventDefault();
-        if (active >= 0) pickCommand(slashItems[Math.min(active, n - 1)]!);
-        return;
-      }
-      if (e.key === "Escape") {
-        e.preventDefault();
-        e.stopPropagation();
-        setSlash(null);
-        return;
-      }
+      const items = slashItems;
+      const n = items.length;
+      // Nothing is chosen after a bare "/" (-1): ↑ goes to the last, Enter picks nothing.
+      const up = (a: number) => (a < 0 ? n - 1 : (a - 1 + n) % n);
+      const choose = () => {
+        if (active >= 0) pickCommand(items[Math.min(active, n - 1)]!);
+      };
+      if (pickerKey(e, { n, setActive, up, pick: choose, close: () => setSlash(null) })) return;
     }
     if (mention) {
       const n = results.current.length;
-      if (e.key === "ArrowDown" && n) {
-        e.preventDefault();
-        setActive((a) => (a + 1) % n);
-        return;
-      }
-      if (e.key === "ArrowUp" && n) {
-        e.preventDefault();
-        setActive((a) => (a - 1 + n) % n);
-        return;
-      }
-      if ((e.key === "Enter" || e.key === "Tab") && n) {
-        e.preventDefault();
-        pick(results.current[Math.min(active, n - 1)]!);
-        return;
-      }
-      if (e.key === "Escape") {
-        e.preventDefault();
-        e.stopPropagation();
-        setMention(null);
-        return;
-      }
+      if (pickerKey(e, { n, setActive, up: (a) => (a - 1 + n) % n, pick: () => pick(results.current[Math.min(active, n - 1)]!), close: () => setMention(null) })) return;
     }
     if (e.key === "Enter" && !e.shiftKey) {
       e.preventDefault();

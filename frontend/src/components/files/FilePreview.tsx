@@ -5,6 +5,7 @@ import { highlight, langForPath } from "../../lib/highlight";
 import { useReportError } from "../../lib/useReportError";
 import { useApp, useController } from "../../state/context";
 import { useViewRoot } from "../useViewRoot";
+import DiffPath from "../review/DiffPath";
 
 type State = { status: "loading" } | { status: "ready"; file: Preview } | { status: "failed"; error: string };
 
@@ -45,9 +46,7 @@ export default function FilePreview({ path, onClose }: { path: string; onClose: 
         <button type="button" className="small" onClick={onClose} aria-label="Back to the file tree" autoFocus>
           ← Files
         </button>
-        <span className="diff-path" title={path}>
-          {path}
-        </span>
+        <DiffPath path={path} />
         {st.status === "ready" && <span className="muted">{formatBytes(st.file.size)}</span>}
       </header>
       {st.status === "loading" && <p className="empty">Loading…</p>}

@@ -4,6 +4,7 @@ import { useController } from "../../state/context";
 import { visibleString } from "../../lib/visible";
 import Visible from "../Visible";
 import AlwaysAllow from "./AlwaysAllow";
+import DecisionButtons, { ReasonField } from "./DecisionButtons";
 import { useCommandDecision } from "./useCommandDecision";
 
 /** What the server says its tool does ("" until known, or when it says nothing). */
@@ -143,19 +144,13 @@ export default function BashApproval({ approval }: { approval: Approval }) {
           disabled={sent !== "no"}
         />
       )}
-      <label className="feedback">
-        <span>Reason, if you reject (sent to the model)</span>
-        <input type="text" data-testid="bash-feedback" value={feedback} onChange={(e) => setFeedback(e.target.value)} disabled={sent !== "no"} />
-      </label>
-      <div className="review-actions">
-        <button type="button" className="primary" data-testid="bash-approve" disabled={sent !== "no"} onClick={() => void decide(true)}>
-          {mcp ? "▶ Call" : "▶ Run"}
-        </button>
-        <button type="button" className="danger-outline" data-testid="bash-reject" disabled={sent !== "no"} onClick={() => void decide(false)}>
-          ✕ Reject
-        </button>
-        {sent !== "no" && <span className="muted" role="status">{sent === "approve" ? (mcp ? "Approved — calling…" : "Approved — running…") : "Rejected."}</span>}
-      </div>
+      <ReasonField testId="bash-feedback" no="reject" value={feedback} onChange={setFeedback} disabled={sent !== "no"} />
+      <DecisionButtons
+        yes={{ testId: "bash-approve", label: mcp ? "▶ Call" : "▶ Run", sent: mcp ? "Approved — calling…" : "Approved — running…" }}
+        no={{ testId: "bash-reject", label: "✕ Reject", sent: "Rejected." }}
+        sent={sent}
+        decide={decide}
+      />
     </div>
   );
 }

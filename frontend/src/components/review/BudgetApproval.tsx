@@ -1,13 +1,15 @@
 import { useState } from "react";
 import type { Approval } from "../../lib/wire.gen";
 import { useController } from "../../state/context";
+import DecisionButtons from "./DecisionButtons";
+import type { Sent } from "./useCommandDecision";
 
 /** The session reached its budget: the turn waits until the user lets it go on or stops it. */
 export default function BudgetApproval({ approval }: { approval: Approval }) {
   const c = useController();
-  const [sent, setSent] = useState<"no" | "continue" | "stop">("no");
+  const [sent, setSent] = useState<Sent>("no");
   const decide = async (go: boolean) => {
-    setSent(go ? "continue" : "stop");
+    setSent(go ? "approve" : "reject");
     await c.approvals.decideCommand(approval.id, go, go ? "" : "The user stopped the turn at the session budget.", false);
   };
   return (
@@ -16,15 +18,7 @@ export default function BudgetApproval({ approval }: { approval: Approval }) {
         <strong>Budget reached</strong>
       </header>
       <p>{approval.command}</p>
-      <div className="review-actions">
-        <button type="button" className="primary" data-testid="budget-continue" disabled={sent !== "no"} onClick={() => void decide(true)}>
-          Continue
-        </button>
-        <button type="button" className="danger-outline" data-testid="budget-stop" disabled={sent !== "no"} onClick={() => void decide(false)}>
-          Stop here
-        </button>
-        {sent !== "no" && <span className="muted" role="status">{sent === "continue" ? "Continuing…" : "Stopped."}</span>}
-      </div>
+      <DecisionButtons yes={{ testId: "budget-continue", label: "Continue", sent: "Continuing…" }} no={{ testId: "budget-stop", label: "Stop here", sent: "Stopped." }} sent={sent} decide={decide} />
     </div>
   );
 }

@@ -19,6 +19,47 @@ interface Props {
   ref?: RefCallback<HTMLDivElement>;
 }
 
+/** Approves or rejects one hunk (pressed again: undecided again), focusing the hunk; the click goes no further. */
+function HunkButton({
+  to,
+  verb,
+  mark,
+  index,
+  decision,
+  locked,
+  onFocus,
+  toggle,
+}: {
+  to: "approved" | "rejected";
+  verb: string;
+  mark: string;
+  index: number;
+  decision: HunkDecision;
+  locked: boolean;
+  onFocus: (index: number) => void;
+  toggle: (d: HunkDecision) => void;
+}) {
+  const on = decision === to;
+  const name = verb.toLowerCase();
+  return (
+    <button
+      type="button"
+      className={`small ${name}${on ? " on" : ""}`}
+      data-testid={`hunk-${name}`}
+      aria-pressed={on}
+      aria-label={`${verb} hunk ${index + 1}`}
+      disabled={locked}
+      onClick={(e) => {
+        e.stopPropagation();
+        onFocus(index);
+        toggle(to);
+      }}
+    >
+      {`${mark} ${verb}`}
+    </button>
+  );
+}
+
 function DiffHunk({ hunk, index, lang, layout, decision, focused, locked, onDecide, onFocus, ref: measure }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const setRef = useCallback(
@@ -34,6 +75,7 @@ function DiffHunk({ hunk, index, lang, layout, decision, focused, locked, onDeci
   }, [focused]);
 
   const toggle = (d: HunkDecision) => onDecide(index, decision === d ? "pending" : d);
+  const toggleProps = { index, decision, locked, onFocus, toggle };
 
   return (
     <div
@@ -51,36 +93,8 @@ function DiffHunk({ hunk, index, lang, layout, decision, focused, locked, onDeci
         <span className="hunk-decision" aria-live="polite">
           {decision === "approved" ? "✓ approved" : decision === "rejected" ? "✕ rejected" : "undecided"}
         </span>
-        <button
-          type="button"
-          className={`small approve${decision === "approved" ? " on" : ""}`}
-          data-testid="hunk-approve"
-          aria-pressed={decision === "approved"}
-          aria-label={`Approve hunk ${index + 1}`}
-          disabled={locked}
-          onClick={(e) => {
-            e.stopPropagation();
-            onFocus(index);
-            toggle("approved");
-          }}
-        >
-          ✓ Approve
-        </button>
-        <button
-          type="button"
-          className={`small reject${decision === "rejected" ? " on" : ""}`}
-          data-testid="hunk-reject"
-          aria-pressed={decision === "rejected"}
-          aria-label={`Reject hunk ${index + 1}`}
-          disabled={locked}
-          onClick={(e) => {
-            e.stopPropagation();
-            onFocus(index);
-            toggle("rejected");
-          }}
-        >
-          ✕ Reject
-        </button>
+        <HunkButton to="approved" verb="Approve" mark="✓" {...toggleProps} />
+        <HunkButton to="rejected" verb="Reject" mark="✕" {...toggleProps} />
       </div>
       {hunk.note ? <p className="hunk-note">{hunk.note}</p> : <DiffTable hunk={hunk} lang={lang} layout={layout} />}
     </div>

@@ -6,6 +6,7 @@ import { rowCount, rowsBodyOf } from "../../lib/diffLayout";
 import { useVirtualList } from "../../lib/useVirtualList";
 import type { HunkDecision } from "../../state/review";
 import DiffHunk, { type DiffLayout } from "./DiffHunk";
+import DiffPath from "./DiffPath";
 
 interface Props {
   file: FileChange;
@@ -104,9 +105,7 @@ export default function DiffView({ file, loadText, decisions, edited, layout, fo
   return (
     <section className="diff-view" data-testid="diff-view" data-path={file.path} aria-label={`Changes to ${file.path}`}>
       <header className="diff-file-head">
-        <span className="diff-path" title={file.path}>
-          {file.path}
-        </span>
+        <DiffPath path={file.path} />
         {file.isNew && <span className="badge add">new file</span>}
         {deleted && <span className="badge del">emptied</span>}
         <span className="diff-counts">

@@ -2,6 +2,7 @@ import type { Approval } from "../../lib/wire.gen";
 import { visibleString } from "../../lib/visible";
 import Visible from "../Visible";
 import AlwaysAllow from "./AlwaysAllow";
+import DecisionButtons, { ReasonField } from "./DecisionButtons";
 import { useCommandDecision } from "./useCommandDecision";
 
 /**
@@ -32,19 +33,13 @@ export default function FetchApproval({ approval }: { approval: Approval }) {
         onChange={setAlways}
         disabled={sent !== "no"}
       />
-      <label className="feedback">
-        <span>Reason, if you refuse (sent to the model)</span>
-        <input type="text" data-testid="fetch-feedback" value={feedback} onChange={(e) => setFeedback(e.target.value)} disabled={sent !== "no"} />
-      </label>
-      <div className="review-actions">
-        <button type="button" className="primary" data-testid="fetch-approve" disabled={sent !== "no"} onClick={() => void decide(true)}>
-          ▶ Allow {host}
-        </button>
-        <button type="button" className="danger-outline" data-testid="fetch-reject" disabled={sent !== "no"} onClick={() => void decide(false)}>
-          ✕ Refuse
-        </button>
-        {sent !== "no" && <span className="muted" role="status">{sent === "approve" ? "Allowed — fetching…" : "Refused."}</span>}
-      </div>
+      <ReasonField testId="fetch-feedback" no="refuse" value={feedback} onChange={setFeedback} disabled={sent !== "no"} />
+      <DecisionButtons
+        yes={{ testId: "fetch-approve", label: <>▶ Allow {host}</>, sent: "Allowed — fetching…" }}
+        no={{ testId: "fetch-reject", label: "✕ Refuse", sent: "Refused." }}
+        sent={sent}
+        decide={decide}
+      />
     </div>
   );
 }

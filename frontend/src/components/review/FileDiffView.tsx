@@ -2,6 +2,7 @@ import { memo, type ReactNode } from "react";
 import { langForPath } from "../../lib/highlight";
 import type { FileDiff, Hunk } from "../../lib/wire.gen";
 import DiffTable, { type DiffLayout } from "./DiffTable";
+import DiffPath from "./DiffPath";
 
 /** How a hunk of a decided change ended: written, rejected (not written), or the user's own text. */
 export type HunkTone = "applied" | "rejected" | "edited";
@@ -48,9 +49,7 @@ function FileDiffView({ diff, layout, tone, children, actions }: Props) {
   return (
     <section className="diff-view" data-testid="file-diff" data-path={diff.path} data-layout={layout} aria-label={`Diff of ${diff.path}`}>
       <header className="diff-file-head">
-        <span className="diff-path" title={diff.path}>
-          {diff.path}
-        </span>
+        <DiffPath path={diff.path} />
         {!diff.oldExists && diff.newExists && <span className="badge add">created</span>}
         {diff.oldExists && !diff.newExists && <span className="badge del">deleted</span>}
         <span className="diff-counts">

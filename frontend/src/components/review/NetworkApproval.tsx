@@ -2,6 +2,7 @@ import type { Approval } from "../../lib/wire.gen";
 import { visibleString } from "../../lib/visible";
 import Visible from "../Visible";
 import AlwaysAllow from "./AlwaysAllow";
+import DecisionButtons, { ReasonField } from "./DecisionButtons";
 import { useCommandDecision } from "./useCommandDecision";
 
 /**
@@ -31,19 +32,13 @@ export default function NetworkApproval({ approval }: { approval: Approval }) {
       </header>
       <p className="hint">The command runs in the sandbox and waits for your answer. Allowing it lets this session&apos;s commands reach {host} until the session ends.</p>
       <AlwaysAllow approval={approval} testId="network-always" label={`Always allow ${host} in this project`} checked={always} onChange={setAlways} disabled={sent !== "no"} />
-      <label className="feedback">
-        <span>Reason, if you refuse (sent to the model)</span>
-        <input type="text" data-testid="network-feedback" value={feedback} onChange={(e) => setFeedback(e.target.value)} disabled={sent !== "no"} />
-      </label>
-      <div className="review-actions">
-        <button type="button" className="primary" data-testid="network-approve" disabled={sent !== "no"} onClick={() => void decide(true)}>
-          ▶ Allow once
-        </button>
-        <button type="button" className="danger-outline" data-testid="network-reject" disabled={sent !== "no"} onClick={() => void decide(false)}>
-          ✕ Deny
-        </button>
-        {sent !== "no" && <span className="muted" role="status">{sent === "approve" ? "Allowed — connecting…" : "Denied."}</span>}
-      </div>
+      <ReasonField testId="network-feedback" no="refuse" value={feedback} onChange={setFeedback} disabled={sent !== "no"} />
+      <DecisionButtons
+        yes={{ testId: "network-approve", label: "▶ Allow once", sent: "Allowed — connecting…" }}
+        no={{ testId: "network-reject", label: "✕ Deny", sent: "Denied." }}
+        sent={sent}
+        decide={decide}
+      />
     </div>
   );
 }

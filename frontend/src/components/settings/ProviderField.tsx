@@ -19,6 +19,20 @@ export function Override({ view, field }: { view: SettingsView; field: string })
   );
 }
 
+/** The presets of one kind (hosted, local) in the provider's list; nothing when there are none. */
+function PresetGroup({ label, presets }: { label: string; presets: Preset[] }) {
+  if (presets.length === 0) return null;
+  return (
+    <optgroup label={label}>
+      {presets.map((p) => (
+        <option key={p.id} value={p.id} data-testid="settings-preset">
+          {p.name}
+        </option>
+      ))}
+    </optgroup>
+  );
+}
+
 /**
  * The provider: every preset (hosted services, then servers on this
  * machine), and any other OpenAI-compatible server. Choosing one moves the
@@ -59,24 +73,8 @@ export default function ProviderField({
             <option value="openai">OpenAI</option>
           </>
         )}
-        {hosted.length > 0 && (
-          <optgroup label="Services">
-            {hosted.map((p) => (
-              <option key={p.id} value={p.id} data-testid="settings-preset">
-                {p.name}
-              </option>
-            ))}
-          </optgroup>
-        )}
-        {local.length > 0 && (
-          <optgroup label="On this machine">
-            {local.map((p) => (
-              <option key={p.id} value={p.id} data-testid="settings-preset">
-                {p.name}
-              </option>
-            ))}
-          </optgroup>
-        )}
+        <PresetGroup label="Services" presets={hosted} />
+        <PresetGroup label="On this machine" presets={local} />
         <option value={COMPATIBLE}>Other OpenAI-compatible server</option>
       </select>
       <Override view={view} field="provider" />

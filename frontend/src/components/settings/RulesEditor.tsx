@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ChangeEvent } from "react";
 import type { ImportedRules, Rule, RuleEffect } from "../../lib/wire.gen";
 import { errorText } from "../../lib/format";
 import { useReportError } from "../../lib/useReportError";
@@ -47,6 +47,17 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
       setRefused(errorText(err));
     }
   };
+
+  /** What the tool and the pattern inputs share: typing in either clears the refusal, which describes both while shown. */
+  const edited = (value: string, set: (v: string) => void) => ({
+    value,
+    "aria-invalid": refused ? true : undefined,
+    "aria-describedby": refused ? "rule-error" : undefined,
+    onChange: (e: ChangeEvent<HTMLInputElement>) => {
+      set(e.target.value);
+      setRefused(null);
+    },
+  });
 
   const remove = async (id: number) => {
     try {
@@ -98,13 +109,7 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
           aria-label="Tool"
           list="rule-tools"
           className="rule-tool"
-          value={tool}
-          aria-invalid={refused ? true : undefined}
-          aria-describedby={refused ? "rule-error" : undefined}
-          onChange={(e) => {
-            setTool(e.target.value);
-            setRefused(null);
-          }}
+          {...edited(tool, setTool)}
         />
         <datalist id="rule-tools">
           {TOOLS.map((t) => (
@@ -114,13 +119,7 @@ export default function RulesEditor({ projectId, projectName }: { projectId: num
         <input
           aria-label="Pattern"
           placeholder="pattern, e.g. src/**"
-          value={pattern}
-          aria-invalid={refused ? true : undefined}
-          aria-describedby={refused ? "rule-error" : undefined}
-          onChange={(e) => {
-            setPattern(e.target.value);
-            setRefused(null);
-          }}
+          {...edited(pattern, setPattern)}
           onKeyDown={(e) => {
             if (e.key !== "Enter") return;
             e.preventDefault(); // not the Settings form's submit

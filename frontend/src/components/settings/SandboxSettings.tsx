@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import type { SandboxStatus } from "../../lib/wire.gen";
 import { errorText } from "../../lib/format";
+import { useRead } from "../../lib/useRead";
 import { useController } from "../../state/context";
 
 /** The secrets always hidden from commands, as Settings names them (backend/sandbox DefaultHidden). */
@@ -8,23 +9,26 @@ const alwaysHidden =
   "~/.ssh, ~/.gnupg, ~/.aws, ~/.azure, ~/.config/gcloud, ~/.kube, ~/.docker/config.json, ~/.netrc, ~/.git-credentials, ~/.npmrc, ~/.pypirc, " +
   "~/.cargo/credentials.toml, ~/.gem/credentials, the logins of Claude Code, Codex and other tools, browser profiles, shell and REPL histories, keyrings and Pilot's own folder";
 
+/** The sandbox's lists of paths the user edits: the extra hidden paths, the sockets commands may connect to. */
+type ListName = "hidden" | "sockets";
+
 interface PathListProps {
-  /** The test id of the textarea; its save button and error are `${testId}-save`, `${testId}-error`. */
-  testId: string;
+  /** The list; the test id of its textarea is sandbox-NAME, of its save button and error sandbox-NAME-save, sandbox-NAME-error. */
+  list: ListName;
+  status: SandboxStatus;
   label: string;
   placeholder: string;
   hint: string;
   savedText: string;
   saveLabel: string;
-  paths: string[];
-  save: (paths: string[]) => Promise<SandboxStatus>;
-  /** This list in a status the backend answers. */
-  pick: (s: SandboxStatus) => string[];
   onSaved: (s: SandboxStatus) => void;
 }
 
 /** One list of paths, one per line, saved on its own; a refused list keeps what the user typed, with the backend's sentence. */
-function PathList({ testId, label, placeholder, hint, savedText, saveLabel, paths, save, pick, onSaved }: PathListProps) {
+function PathList({ list, status, label, placeholder, hint, savedText, saveLabel, onSaved }: PathListProps) {
+  const c = useController();
+  const testId = `sandbox-${list}`;
+  const paths = status[list];
   const [text, setText] = useState(paths.join("\n"));
   const [saved, setSaved] = useState<"idle" | "saving" | "saved">("idle");
   const [refused, setRefused] = useState<string | null>(null);
@@ -36,8 +40,9 @@ function PathList({ testId, label, placeholder, hint, savedText, saveLabel, path
   const onSave = async () => {
     setSaved("saving");
     try {
-      const s = await save(text.split("\n"));
-      setText(pick(s).join("\n"));
+      const lines = text.split("\n");
+      const s = await (list === "hidden" ? c.backend.setSandboxHidden(lines) : c.backend.setSandboxSockets(lines));
+      setText(s[list].join("\n"));
       onSaved(s);
       setRefused(null);
       setSaved("saved");
@@ -93,19 +98,7 @@ function PathList({ testId, label, placeholder, hint, savedText, saveLabel, path
  */
 export default function SandboxSettings() {
   const c = useController();
-  const [status, setStatus] = useState<SandboxStatus | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    c.backend
-      .sandboxStatus()
-      .then((s) => live && setStatus(s))
-      .catch((err: unknown) => live && setFailed(errorText(err)));
-    return () => {
-      live = false;
-    };
-  }, [c]);
+  const { value: status, error: failed, set: setStatus } = useRead(() => c.backend.sandboxStatus(), [c]);
 
   return (
     <fieldset className="sandbox" data-testid="settings-sandbox">
@@ -142,19 +135,18 @@ export default function SandboxSettings() {
       {status && (
         <>
           <PathList
-            testId="sandbox-hidden"
+            list="hidden"
+            status={status}
             label="More paths to hide from commands, one per line"
             placeholder={"~/.config/my-app\n/srv/keys"}
             hint={`Always hidden: ${alwaysHidden}. Write absolute paths, or ~/ for your home folder.`}
             savedText="Saved; sessions whose sandbox starts from now on hide them."
             saveLabel="Save hidden paths"
-            paths={status.hidden}
-            save={(p) => c.backend.setSandboxHidden(p)}
-            pick={(s) => s.hidden}
             onSaved={setStatus}
           />
           <PathList
-            testId="sandbox-sockets"
+            list="sockets"
+            status={status}
             label="Unix sockets commands may connect to, one per line"
             placeholder={"~/.docker/run/docker.sock\n~/.colima"}
             hint={
@@ -164,9 +156,6 @@ export default function SandboxSettings() {
             }
             savedText="Saved; sessions whose sandbox starts from now on may connect to them."
             saveLabel="Save sockets"
-            paths={status.sockets}
-            save={(p) => c.backend.setSandboxSockets(p)}
-            pick={(s) => s.sockets}
             onSaved={setStatus}
           />
         </>

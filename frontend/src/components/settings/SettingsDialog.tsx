@@ -14,6 +14,7 @@ import RulesEditor from "./RulesEditor";
 import SandboxSettings from "./SandboxSettings";
 import SetupSection from "./SetupSection";
 import LanguagesSection from "./LanguagesSection";
+import NumberField, { FieldError } from "./NumberField";
 import ProviderField, { KeyField, Override } from "./ProviderField";
 import { backendProvider, COMPATIBLE, formFromView, isHttpUrl, presetOf, protocolOf, thinkingOptions, toInput, validate, type FormErrors, type ProviderChoice, type SettingsForm } from "./validate";
 
@@ -80,12 +81,9 @@ function Form({ view }: { view: SettingsView }) {
     }
   };
 
-  const err = (k: keyof SettingsForm) =>
-    errors[k] ? (
-      <span className="field-error" id={`err-${k}`} role="alert">
-        {errors[k]}
-      </span>
-    ) : null;
+  /** A number field's part that comes from the form. */
+  const number = (name: "retentionMb" | "mcpTimeout" | "helpers" | "jobs") => ({ name, value: f[name], error: errors[name], onChange: (v: string) => set(name, v) });
+  const err = (k: keyof SettingsForm) => <FieldError name={k} error={errors[k]} />;
 
   return (
     <form className="settings-form" onSubmit={submit} noValidate>
@@ -221,25 +219,10 @@ function Form({ view }: { view: SettingsView }) {
               ))}
             </fieldset>
 
-            <label className="field">
-              <span>Checkpoints</span>
-              <span className="retention">
-                <input
-                  data-testid="settings-retention"
-                  inputMode="numeric"
-                  value={f.retentionMb}
-                  aria-invalid={!!errors.retentionMb}
-                  aria-describedby={errors.retentionMb ? "err-retentionMb" : "retention-hint"}
-                  onChange={(e) => set("retentionMb", e.target.value)}
-                />{" "}
-                MiB kept per project
-              </span>
-              <span className="hint" id="retention-hint" data-testid="settings-retention-usage">
-                {project ? `${formatMib(view.checkpointUsageBytes)} used by this project. ` : ""}
-                The content of changed files, so changes can be shown and undone; the oldest sessions' content goes first.
-              </span>
-              {err("retentionMb")}
-            </label>
+            <NumberField {...number("retentionMb")} label="Checkpoints" testId="settings-retention" unit="MiB kept per project" hintId="retention-hint" hintTestId="settings-retention-usage">
+              {project ? `${formatMib(view.checkpointUsageBytes)} used by this project. ` : ""}
+              The content of changed files, so changes can be shown and undone; the oldest sessions' content goes first.
+            </NumberField>
 
             {project && <RulesEditor projectId={project.id} projectName={project.name || project.path} />}
           </Section>
@@ -250,24 +233,9 @@ function Form({ view }: { view: SettingsView }) {
 
           <Section id="mcp">
             {project ? <McpServersEditor /> : <p className="muted">Open a project to see and add its MCP servers.</p>}
-            <label className="field">
-              <span>MCP tool calls</span>
-              <span className="retention">
-                <input
-                  data-testid="settings-mcp-timeout"
-                  inputMode="numeric"
-                  value={f.mcpTimeout}
-                  aria-invalid={!!errors.mcpTimeout}
-                  aria-describedby={errors.mcpTimeout ? "err-mcpTimeout" : "mcp-timeout-hint"}
-                  onChange={(e) => set("mcpTimeout", e.target.value)}
-                />{" "}
-                seconds at most
-              </span>
-              <span className="hint" id="mcp-timeout-hint">
-                After this, the call is given up (the server is told to cancel) and the model hears that it timed out.
-              </span>
-              {err("mcpTimeout")}
-            </label>
+            <NumberField {...number("mcpTimeout")} label="MCP tool calls" testId="settings-mcp-timeout" unit="seconds at most" hintId="mcp-timeout-hint">
+              After this, the call is given up (the server is told to cancel) and the model hears that it timed out.
+            </NumberField>
           </Section>
 
           <Section id="setup">
@@ -288,43 +256,12 @@ function Form({ view }: { view: SettingsView }) {
           </Section>
 
           <Section id="helpers">
-
-            <label className="field">
-              <span>Helpers</span>
-              <span className="retention">
-                <input
-                  data-testid="settings-helpers"
-                  inputMode="numeric"
-                  value={f.helpers}
-                  aria-invalid={!!errors.helpers}
-                  aria-describedby={errors.helpers ? "err-helpers" : "helpers-hint"}
-                  onChange={(e) => set("helpers", e.target.value)}
-                />{" "}
-                at once
-              </span>
-              <span className="hint" id="helpers-hint">
-                Read-only helper agents the model starts with the task tool to search widely; more at once finish sooner and spend the same tokens faster.
-              </span>
-              {err("helpers")}
-            </label>
-            <label className="field">
-              <span>Background jobs</span>
-              <span className="retention">
-                <input
-                  data-testid="settings-jobs"
-                  inputMode="numeric"
-                  value={f.jobs}
-                  aria-invalid={!!errors.jobs}
-                  aria-describedby={errors.jobs ? "err-jobs" : "jobs-hint"}
-                  onChange={(e) => set("jobs", e.target.value)}
-                />{" "}
-                running at once per session
-              </span>
-              <span className="hint" id="jobs-hint">
-                Servers and watchers the model starts with run_bash in the background. Past this many running, it is told which jobs run and can stop one.
-              </span>
-              {err("jobs")}
-            </label>
+            <NumberField {...number("helpers")} label="Helpers" testId="settings-helpers" unit="at once" hintId="helpers-hint">
+              Read-only helper agents the model starts with the task tool to search widely; more at once finish sooner and spend the same tokens faster.
+            </NumberField>
+            <NumberField {...number("jobs")} label="Background jobs" testId="settings-jobs" unit="running at once per session" hintId="jobs-hint">
+              Servers and watchers the model starts with run_bash in the background. Past this many running, it is told which jobs run and can stop one.
+            </NumberField>
           </Section>
 
           <Section id="about">
