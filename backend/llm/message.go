@@ -3,7 +3,11 @@
 // OpenAI-compatible servers.
 package llm
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"pilot/backend/wire"
+)
 
 // Role is who wrote a message.
 type Role string
@@ -13,8 +17,8 @@ const (
 	RoleAssistant Role = "assistant"
 )
 
-// BlockType names the kind of a content block.
-type BlockType string
+// BlockType names the kind of a content block (ContentBlock.Type).
+type BlockType = string
 
 const (
 	BlockText             BlockType = "text"
@@ -25,7 +29,9 @@ const (
 	BlockImage            BlockType = "image"
 )
 
-// ContentBlock is one part of a message. Which fields are set depends on Type:
+// ContentBlock is one part of a message: the block a stored message keeps
+// and `pilot sessions show --json` prints, one type for both (wire declares
+// it). Which fields are set depends on Type:
 //
 //	text:        Text
 //	thinking:          Thinking, Signature (sent back unchanged in tool loops);
@@ -36,28 +42,10 @@ const (
 //	tool_result:       ToolUseID, Content, IsError; Images the tool returned
 //	image:             MediaType, Hash (of the bytes in the ledger's blob
 //	                   store); Bytes filled before a request, never stored
-type ContentBlock struct {
-	Type BlockType `json:"type"`
-	Text string    `json:"text,omitempty"`
-	// Command is the user's message as typed ("/hello Ada") when Text is
-	// the slash command it expanded to; providers never send it.
-	Command   string          `json:"command,omitempty"`
-	Thinking  string          `json:"thinking,omitempty"`
-	Signature string          `json:"signature,omitempty"`
-	Field     string          `json:"field,omitempty"`
-	Origin    string          `json:"origin,omitempty"`
-	Data      string          `json:"data,omitempty"`
-	ID        string          `json:"id,omitempty"`
-	Name      string          `json:"name,omitempty"`
-	Input     json.RawMessage `json:"input,omitempty"`
-	ToolUseID string          `json:"tool_use_id,omitempty"`
-	Content   string          `json:"content,omitempty"`
-	IsError   bool            `json:"is_error,omitempty"`
-	MediaType string          `json:"media_type,omitempty"`
-	Hash      string          `json:"hash,omitempty"`
-	Images    []ContentBlock  `json:"images,omitempty"`
-	Bytes     []byte          `json:"-"`
-}
+//
+// Command is the user's message as typed ("/hello Ada") when Text is the
+// slash command it expanded to; providers never send it.
+type ContentBlock = wire.ContentBlock
 
 // The fields OpenAI-compatible servers stream thinking in, and take it
 // back in (ContentBlock.Field).

@@ -49,7 +49,7 @@ func transcript(t store.Transcript) wire.Transcript {
 	}
 	for i, m := range t.Messages {
 		out.Messages[i] = wire.MessageRecord{ID: m.ID, SessionID: m.SessionID, Seq: m.Seq, Role: string(m.Role),
-			Content: contentBlocks(m.Content), Usage: tokenCount(m.Usage), State: string(m.State), CreatedAt: m.CreatedAt}
+			Content: m.Content, Usage: tokenCount(m.Usage), State: string(m.State), CreatedAt: m.CreatedAt}
 	}
 	for i, c := range t.ToolCalls {
 		out.ToolCalls[i] = wire.CallRecord{ID: c.ID, SessionID: c.SessionID, MessageID: c.MessageID, ToolUseID: c.ToolUseID,
@@ -70,20 +70,6 @@ func transcript(t store.Transcript) wire.Transcript {
 	}
 	if s := t.Summary; s != nil {
 		out.Summary = &wire.SummaryRecord{SessionID: s.SessionID, Text: s.Text, KeepID: s.KeepID, CreatedAt: s.CreatedAt}
-	}
-	return out
-}
-
-func contentBlocks(bs []llm.ContentBlock) []wire.ContentBlock {
-	if bs == nil {
-		return nil
-	}
-	out := make([]wire.ContentBlock, len(bs))
-	for i, b := range bs {
-		out[i] = wire.ContentBlock{Type: string(b.Type), Text: b.Text, Command: b.Command, Thinking: b.Thinking,
-			Signature: b.Signature, Field: b.Field, Origin: b.Origin, Data: b.Data, ID: b.ID, Name: b.Name,
-			Input: b.Input, ToolUseID: b.ToolUseID, Content: b.Content, IsError: b.IsError, MediaType: b.MediaType,
-			Hash: b.Hash, Images: contentBlocks(b.Images)}
 	}
 	return out
 }

@@ -203,6 +203,9 @@ type ContentBlock struct {
 	MediaType string          `json:"media_type,omitempty"`
 	Hash      string          `json:"hash,omitempty"`
 	Images    []ContentBlock  `json:"images,omitempty"`
+	// Bytes is an image's data, read from the ledger before a request to a
+	// provider; never stored, never written as JSON.
+	Bytes []byte `json:"-"`
 }
 
 // CallRecord is one tool call of a Transcript and what came of it.
