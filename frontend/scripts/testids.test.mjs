@@ -16,7 +16,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const src = path.join(here, "..", "src");
 const docPath = path.join(here, "..", "..", "docs", "CLI.md");
 
-const idAttributes = new Set(["data-testid", "testId", "aliases"]);
+const idAttributes = new Set(["data-testid", "testId", "hintTestId", "aliases"]);
 
 // idsOf returns the literal ids and the templates (as regular expressions)
 // of one file's text.
@@ -49,6 +49,9 @@ export function idsOf(fileName, text) {
           }
         }
       } else if (expr) collect(expr);
+    } else if (ts.isPropertyAssignment(node) && idAttributes.has(node.name.getText(sf))) {
+      // An id handed over in an object ({ testId: "bash-approve", ... }).
+      collect(node.initializer);
     }
     ts.forEachChild(node, visit);
   };
@@ -122,10 +125,10 @@ test("the comparison catches an id on either side alone", () => {
   const code = idsOf(
     "x.tsx",
     `function Tab(testId: string) { return <b data-testid={testId} />; }
-     export const A = () => <div data-testid="chat-input" testId={on ? "quit-now" : undefined}>{Tab("tab-files")}<i data-testid={\`view-\${v}\`} /></div>;`,
+     export const A = () => <div data-testid="chat-input" testId={on ? "quit-now" : undefined}>{Tab("tab-files")}<i data-testid={\`view-\${v}\`} /><Buttons yes={{ testId: "bash-approve", label: "Run" }} /></div>;`,
   );
-  assert.deepEqual([...code.literals].sort(), ["chat-input", "quit-now", "tab-files"]);
-  const doc = docIds("\n## Test ids\n| id | what |\n|---|---|\n| `chat-input`, `quit-now` | x |\n| `tab-files`, `view-chat` | y |\n");
+  assert.deepEqual([...code.literals].sort(), ["bash-approve", "chat-input", "quit-now", "tab-files"]);
+  const doc = docIds("\n## Test ids\n| id | what |\n|---|---|\n| `chat-input`, `quit-now` | x |\n| `tab-files`, `view-chat`, `bash-approve` | y |\n");
   assert.deepEqual(compare(doc, code), []);
   doc.delete("quit-now");
   doc.add("chat-send");

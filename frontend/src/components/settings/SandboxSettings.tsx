@@ -57,7 +57,7 @@ function PathList({ list, status, label, placeholder, hint, savedText, saveLabel
       <label className="field">
         <span>{label}</span>
         <textarea
-          data-testid={testId}
+          data-testid={`sandbox-${list}`}
           rows={3}
           value={text}
           placeholder={placeholder}
