@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -19,20 +18,12 @@ import (
 	"pilot/backend/toolname"
 )
 
-//go:embed glob.md
-var globDesc string
-
 const maxGlobResults = 100
 
 // GlobParams is the input of glob.
 type GlobParams struct {
 	Pattern string `json:"pattern" desc:"Doublestar pattern matched against paths relative to the search folder: \"**/*.go\", \"src/**/*.{ts,tsx}\", \"*.md\"."`
 	Path    string `json:"path,omitempty" desc:"Folder to search in, relative to the project root. Default: the project root."`
-}
-
-func newGlob(d Deps) Tool {
-	return newTool(toolname.Glob, globDesc, true, labelGlob,
-		func(ctx context.Context, p GlobParams) (Result, error) { return runGlob(ctx, d, p) })
 }
 
 func labelGlob(p GlobParams) string {

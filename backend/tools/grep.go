@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"strings"
 
@@ -12,19 +11,11 @@ import (
 	"pilot/backend/toolname"
 )
 
-//go:embed grep.md
-var grepDesc string
-
 // GrepParams is the input of grep.
 type GrepParams struct {
 	Pattern     string `json:"pattern" desc:"RE2 regular expression (Go syntax), matched against each line. Prefix (?i) to ignore case."`
 	Path        string `json:"path,omitempty" desc:"Folder to search in, relative to the project root. Default: the project root."`
 	FilePattern string `json:"file_pattern,omitempty" desc:"Glob on file names, e.g. \"*.go\" or \"*.{ts,tsx}\"; with a '/', matched against the path relative to the search folder (\"src/**/*.ts\")."`
-}
-
-func newGrep(d Deps) Tool {
-	return newTool(toolname.Grep, grepDesc, true, labelGrep,
-		func(ctx context.Context, p GrepParams) (Result, error) { return runGrep(ctx, d, p) })
 }
 
 func labelGrep(p GrepParams) string {

@@ -2,16 +2,12 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"slices"
 	"strings"
 
 	"pilot/backend/toolname"
 )
-
-//go:embed multi_patch.md
-var multiPatchDesc string
 
 // MultiPatchParams is the input of multi_patch.
 type MultiPatchParams struct {
@@ -23,11 +19,6 @@ type PatchEdit struct {
 	Path    string `json:"path" desc:"File to change, relative to the project root."`
 	OldText string `json:"old_text" desc:"Exact text to replace; must occur exactly once in the file at that point."`
 	NewText string `json:"new_text" desc:"Text to put in its place (empty to delete)."`
-}
-
-func newMultiPatch(d Deps) Tool {
-	return newTool(toolname.MultiPatch, multiPatchDesc, false, labelMultiPatch,
-		func(ctx context.Context, p MultiPatchParams) (Result, error) { return multiPatch(d, p) })
 }
 
 func labelMultiPatch(p MultiPatchParams) string {
@@ -45,7 +36,7 @@ func labelMultiPatch(p MultiPatchParams) string {
 	return fmt.Sprintf("→ Patching %s: %s (%s, %s)", plural(len(paths), "file"), strings.Join(paths, ", "), plural(len(p.Edits), "edit"), sizeDelta(delta))
 }
 
-func multiPatch(d Deps, p MultiPatchParams) (Result, error) {
+func multiPatch(_ context.Context, d Deps, p MultiPatchParams) (Result, error) {
 	if len(p.Edits) == 0 {
 		return errorf("edits is empty. Give at least one {\"path\", \"old_text\", \"new_text\"}."), nil
 	}

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,9 +14,6 @@ import (
 	"pilot/backend/toolname"
 )
 
-//go:embed read_file.md
-var readFileDesc string
-
 const (
 	defaultReadLines = 500
 	maxLineLen       = 2000     // bytes shown of one line
@@ -29,11 +25,6 @@ type ReadFileParams struct {
 	Path      string `json:"path" desc:"File to read, relative to the project root."`
 	StartLine int    `json:"start_line,omitempty" desc:"First line to show, 1-indexed. Default: 1."`
 	EndLine   int    `json:"end_line,omitempty" desc:"Last line to show, inclusive. Default: start_line + 499."`
-}
-
-func newReadFile(d Deps) Tool {
-	return newTool(toolname.ReadFile, readFileDesc, true, labelReadFile,
-		func(ctx context.Context, p ReadFileParams) (Result, error) { return readFile(d, p) })
 }
 
 func labelReadFile(p ReadFileParams) string {
@@ -55,7 +46,7 @@ func resolveErr(err error) (Result, error) {
 	return Result{}, err
 }
 
-func readFile(d Deps, p ReadFileParams) (Result, error) {
+func readFile(_ context.Context, d Deps, p ReadFileParams) (Result, error) {
 	f, fi, rp, err := d.Root.OpenRead(p.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
