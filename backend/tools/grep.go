@@ -39,12 +39,9 @@ func runGrep(ctx context.Context, d Deps, p GrepParams) (Result, error) {
 	if fp != "" && !doublestar.ValidatePattern(fp) {
 		return errorf("file_pattern %q is not a valid glob (check the brackets [] and braces {}). Examples: \"*.go\", \"*.{ts,tsx}\", \"src/**/*.py\".", p.FilePattern), nil
 	}
-	dir, bad, err := searchDir(d, p.Path)
+	dir, err := searchDir(d, p.Path)
 	if err != nil {
-		return Result{}, err
-	}
-	if bad != nil {
-		return *bad, nil
+		return resolveErr(err)
 	}
 	s := &searcher{re: re, plan: planLiterals(p.Pattern), keep: func(projectroot.Entry) bool { return true }}
 	switch {

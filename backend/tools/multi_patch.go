@@ -50,22 +50,22 @@ func multiPatch(_ context.Context, d Deps, p MultiPatchParams) (Result, error) {
 		fail := func(msg string) (Result, error) {
 			return errorf("Edit %d of %d (%s) failed, so none of the edits were applied: %s", i+1, len(p.Edits), e.Path, msg), nil
 		}
-		rp, err := d.Root.ResolveWrite(e.Path)
-		if err != nil {
+		failErr := func(err error) (Result, error) {
 			r, err := resolveErr(err)
 			if err != nil {
 				return r, err
 			}
 			return fail(r.Output)
 		}
+		rp, err := d.Root.ResolveWrite(e.Path)
+		if err != nil {
+			return failErr(err)
+		}
 		f := byAbs[rp.Abs]
 		if f == nil {
-			t, bad, err := loadTarget(d, e.Path, true)
+			t, err := loadTarget(d, e.Path, true)
 			if err != nil {
-				return Result{}, err
-			}
-			if bad != nil {
-				return fail(bad.Output)
+				return failErr(err)
 			}
 			f = &file{t: t, text: t.text}
 			byAbs[rp.Abs] = f

@@ -34,12 +34,9 @@ func sizeDelta(n int) string {
 }
 
 func patchFile(_ context.Context, d Deps, p PatchFileParams) (Result, error) {
-	t, bad, err := loadTarget(d, p.Path, true)
+	t, err := loadTarget(d, p.Path, true)
 	if err != nil {
-		return Result{}, err
-	}
-	if bad != nil {
-		return *bad, nil
+		return resolveErr(err)
 	}
 	text, msg := t.replaceOnce(t.text, p.OldText, p.NewText, p.ReplaceAll)
 	if msg != "" {

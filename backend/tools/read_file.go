@@ -38,10 +38,14 @@ func labelReadFile(p ReadFileParams) string {
 	return l
 }
 
-// resolveErr turns a *projectroot.PathError into a Result for the model.
+// resolveErr turns a *projectroot.PathError or a mistake into a Result
+// for the model; any other error stays an error.
 func resolveErr(err error) (Result, error) {
 	if pe := (*projectroot.PathError)(nil); errors.As(err, &pe) {
 		return errorf("%s", pe.Msg), nil
+	}
+	if m := mistake(""); errors.As(err, &m) {
+		return errorf("%s", m), nil
 	}
 	return Result{}, err
 }

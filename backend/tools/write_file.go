@@ -22,12 +22,9 @@ func labelWriteFile(p WriteFileParams) string {
 }
 
 func writeFile(_ context.Context, d Deps, p WriteFileParams) (Result, error) {
-	t, bad, err := loadTarget(d, p.Path, false)
+	t, err := loadTarget(d, p.Path, false)
 	if err != nil {
-		return Result{}, err
-	}
-	if bad != nil {
-		return *bad, nil
+		return resolveErr(err)
 	}
 	if !t.existed {
 		c := t.change(p.Content)
