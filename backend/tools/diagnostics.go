@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 
 	"pilot/backend/projectroot"
@@ -13,9 +12,6 @@ import (
 // about every file they reported on.
 const DiagnosticsTool = toolname.Diagnostics
 
-//go:embed diagnostics.md
-var diagnosticsDesc string
-
 // DiagnosticsParams is the input of diagnostics.
 type DiagnosticsParams struct {
 	Path string `json:"path,omitempty" desc:"A file, relative to the project root. Leave it out for every file a language server has reported on."`
@@ -25,12 +21,6 @@ type DiagnosticsParams struct {
 // rel ('/'-separated, relative to the root; "" for every file reported
 // on). withheld says whether a file's diagnostics must be left out.
 type Diagnose func(ctx context.Context, rel string, withheld func(rel string) bool) string
-
-func newDiagnostics(d Deps) Tool {
-	return newTool(DiagnosticsTool, diagnosticsDesc, true, labelDiagnostics, func(ctx context.Context, p DiagnosticsParams) (Result, error) {
-		return runDiagnostics(ctx, d, p)
-	})
-}
 
 func labelDiagnostics(p DiagnosticsParams) string {
 	if p.Path == "" || p.Path == "." {

@@ -22,13 +22,13 @@ type editTarget struct {
 }
 
 // loadTarget resolves p for writing and reads the file if it exists. A
-// folder, a binary file or a path that cannot be written is a Result for the
-// model; so is a missing file when mustExist (patching needs a file).
-func loadTarget(d Deps, p string, mustExist bool) (*editTarget, *Result, error) {
+// folder, a binary file or a path that cannot be written is an error
+// resolveErr turns into a Result for the model; so is a missing file when
+// mustExist (patching needs a file).
+func loadTarget(d Deps, p string, mustExist bool) (*editTarget, error) {
 	rp, err := d.Root.ResolveWrite(p)
 	if err != nil {
-		r, err := resolveErr(err)
-		return nil, &r, err
+		return nil, err
 	}
 	given, _ := d.Root.Resolve(p)
 	t := &editTarget{path: rp, given: given, mode: 0o644}
@@ -38,39 +38,32 @@ func loadTarget(d Deps, p string, mustExist bool) (*editTarget, *Result, error) 
 	}
 	switch {
 	case errors.Is(err, syscall.ENOTDIR):
-		r := errorf("%q cannot be a file: a folder on its way is a file. Call list_files to see what is there.", p)
-		return nil, &r, nil
+		return nil, mistakef("%q cannot be a file: a folder on its way is a file. Call list_files to see what is there.", p)
 	case errors.Is(err, fs.ErrNotExist):
 		if mustExist {
-			r := errorf("%s To create a new file, use write_file.", notFound(d, p, rp))
-			return nil, &r, nil
+			return nil, mistakef("%s To create a new file, use write_file.", notFound(d, p, rp))
 		}
-		return t, nil, nil
+		return t, nil
 	case err != nil:
-		r, err := resolveErr(err)
-		return nil, &r, err
+		return nil, err
 	case fi.IsDir():
-		r := errorf("%q is a folder, not a file. Give the path of a file inside it; call list_files with path %q to see them.", p, rp.Rel)
-		return nil, &r, nil
+		return nil, mistakef("%q is a folder, not a file. Give the path of a file inside it; call list_files with path %q to see them.", p, rp.Rel)
 	case !fi.Mode().IsRegular():
-		r := errorf("%q is not a regular file (%s); only regular files can be edited.", p, fi.Mode().Type())
-		return nil, &r, nil
+		return nil, mistakef("%q is not a regular file (%s); only regular files can be edited.", p, fi.Mode().Type())
 	}
 	data, err := projectroot.ReadAtMost(f, fi, maxReadSize)
 	if errors.Is(err, projectroot.ErrTooLarge) {
-		r := errorf("%q is larger than %s, too large to edit with the file tools. Use run_bash if you really need to change it.", p, formatSize(maxReadSize))
-		return nil, &r, nil
+		return nil, mistakef("%q is larger than %s, too large to edit with the file tools. Use run_bash if you really need to change it.", p, formatSize(maxReadSize))
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", rp.Rel, err)
+		return nil, fmt.Errorf("%s: %w", rp.Rel, err)
 	}
 	if isBinary(data) {
-		r := errorf("%q is a binary file (%s, %s); the file tools only edit text. Use run_bash if you really need to change it.", p, contentType(data), formatSize(int64(len(data))))
-		return nil, &r, nil
+		return nil, mistakef("%q is a binary file (%s, %s); the file tools only edit text. Use run_bash if you really need to change it.", p, contentType(data), formatSize(int64(len(data))))
 	}
 	t.data, t.existed, t.mode = data, true, fi.Mode().Perm()
 	t.text, t.format = decodeText(data)
-	return t, nil, nil
+	return t, nil
 }
 
 // change proposes text (decoded form) as the file's new content, encoded

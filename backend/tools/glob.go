@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -19,20 +18,12 @@ import (
 	"pilot/backend/toolname"
 )
 
-//go:embed glob.md
-var globDesc string
-
 const maxGlobResults = 100
 
 // GlobParams is the input of glob.
 type GlobParams struct {
 	Pattern string `json:"pattern" desc:"Doublestar pattern matched against paths relative to the search folder: \"**/*.go\", \"src/**/*.{ts,tsx}\", \"*.md\"."`
 	Path    string `json:"path,omitempty" desc:"Folder to search in, relative to the project root. Default: the project root."`
-}
-
-func newGlob(d Deps) Tool {
-	return newTool(toolname.Glob, globDesc, true, labelGlob,
-		func(ctx context.Context, p GlobParams) (Result, error) { return runGlob(ctx, d, p) })
 }
 
 func labelGlob(p GlobParams) string {
@@ -43,22 +34,19 @@ func labelGlob(p GlobParams) string {
 	return l
 }
 
-// searchDir resolves the folder a search starts in.
-func searchDir(d Deps, p string) (projectroot.Path, *Result, error) {
+// searchDir resolves the folder a search starts in; a mistake or a
+// *projectroot.PathError when it is not one (see resolveErr).
+func searchDir(d Deps, p string) (projectroot.Path, error) {
 	fi, dir, err := d.Root.Stat(p)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		r, err := resolveErr(err)
-		return dir, &r, err
+	switch {
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return dir, err
+	case err != nil:
+		return dir, mistakef("The folder %q does not exist in the project root %s. Call list_files to see what exists.", p, d.Root.Dir())
+	case !fi.IsDir():
+		return dir, mistakef("%q is a file, not a folder. Give a folder as path (or leave it out to search the whole project).", p)
 	}
-	if err != nil {
-		r := errorf("The folder %q does not exist in the project root %s. Call list_files to see what exists.", p, d.Root.Dir())
-		return dir, &r, nil
-	}
-	if !fi.IsDir() {
-		r := errorf("%q is a file, not a folder. Give a folder as path (or leave it out to search the whole project).", p)
-		return dir, &r, nil
-	}
-	return dir, nil, nil
+	return dir, nil
 }
 
 // relTo returns rel ('/'-separated, relative to the root) relative to the
@@ -85,12 +73,9 @@ func runGlob(ctx context.Context, d Deps, p GlobParams) (Result, error) {
 	case !doublestar.ValidatePattern(pattern):
 		return errorf("The pattern %q is not a valid glob (check the brackets [] and braces {}). Examples: \"**/*.go\", \"src/**/*.{ts,tsx}\".", p.Pattern), nil
 	}
-	dir, bad, err := searchDir(d, p.Path)
+	dir, err := searchDir(d, p.Path)
 	if err != nil {
-		return Result{}, err
-	}
-	if bad != nil {
-		return *bad, nil
+		return resolveErr(err)
 	}
 	// Start below the pattern's literal folder prefix when there is one.
 	start := dir

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"strings"
 
@@ -12,19 +11,11 @@ import (
 	"pilot/backend/toolname"
 )
 
-//go:embed grep.md
-var grepDesc string
-
 // GrepParams is the input of grep.
 type GrepParams struct {
 	Pattern     string `json:"pattern" desc:"RE2 regular expression (Go syntax), matched against each line. Prefix (?i) to ignore case."`
 	Path        string `json:"path,omitempty" desc:"Folder to search in, relative to the project root. Default: the project root."`
 	FilePattern string `json:"file_pattern,omitempty" desc:"Glob on file names, e.g. \"*.go\" or \"*.{ts,tsx}\"; with a '/', matched against the path relative to the search folder (\"src/**/*.ts\")."`
-}
-
-func newGrep(d Deps) Tool {
-	return newTool(toolname.Grep, grepDesc, true, labelGrep,
-		func(ctx context.Context, p GrepParams) (Result, error) { return runGrep(ctx, d, p) })
 }
 
 func labelGrep(p GrepParams) string {
@@ -48,12 +39,9 @@ func runGrep(ctx context.Context, d Deps, p GrepParams) (Result, error) {
 	if fp != "" && !doublestar.ValidatePattern(fp) {
 		return errorf("file_pattern %q is not a valid glob (check the brackets [] and braces {}). Examples: \"*.go\", \"*.{ts,tsx}\", \"src/**/*.py\".", p.FilePattern), nil
 	}
-	dir, bad, err := searchDir(d, p.Path)
+	dir, err := searchDir(d, p.Path)
 	if err != nil {
-		return Result{}, err
-	}
-	if bad != nil {
-		return *bad, nil
+		return resolveErr(err)
 	}
 	s := &searcher{re: re, plan: planLiterals(p.Pattern), keep: func(projectroot.Entry) bool { return true }}
 	switch {

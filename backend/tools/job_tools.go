@@ -1,7 +1,6 @@
 package tools
 
 import (
-	_ "embed"
 	"strings"
 
 	"pilot/backend/toolname"
@@ -19,12 +18,6 @@ const (
 // MaxJobWait caps job_output's wait_seconds.
 const MaxJobWait = 30
 
-//go:embed job_output.md
-var jobOutputDesc string
-
-//go:embed job_stop.md
-var jobStopDesc string
-
 // JobOutputParams is the input of job_output.
 type JobOutputParams struct {
 	JobID       string `json:"job_id" desc:"The job's id, as run_bash gave it: \"1\", \"2\", ..."`
@@ -37,13 +30,13 @@ type JobStopParams struct {
 }
 
 func newJobOutput() Tool {
-	return newTool(JobOutputTool, jobOutputDesc, true, func(p JobOutputParams) string {
+	return newTool(JobOutputTool, true, func(p JobOutputParams) string {
 		return "→ Reading the output of job " + truncate(strings.TrimSpace(p.JobID), 20)
 	}, loopOnly[JobOutputParams](JobOutputTool))
 }
 
 func newJobStop() Tool {
-	return newTool(JobStopTool, jobStopDesc, true, func(p JobStopParams) string {
+	return newTool(JobStopTool, true, func(p JobStopParams) string {
 		return "→ Stopping job " + truncate(strings.TrimSpace(p.JobID), 20)
 	}, loopOnly[JobStopParams](JobStopTool))
 }

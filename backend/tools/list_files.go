@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,9 +9,6 @@ import (
 	"pilot/backend/projectroot"
 	"pilot/backend/toolname"
 )
-
-//go:embed list_files.md
-var listFilesDesc string
 
 // maxListEntries caps a list_files answer.
 const maxListEntries = 200
@@ -22,11 +18,6 @@ type ListFilesParams struct {
 	Path string `json:"path,omitempty" desc:"Folder to list, relative to the project root. Default: the project root (\".\")."`
 }
 
-func newListFiles(d Deps) Tool {
-	return newTool(toolname.ListFiles, listFilesDesc, true, labelListFiles,
-		func(ctx context.Context, p ListFilesParams) (Result, error) { return listFiles(d, p) })
-}
-
 func labelListFiles(p ListFilesParams) string {
 	if p.Path == "" || p.Path == "." || p.Path == "./" {
 		return "→ Listing files: . (current directory)"
@@ -34,7 +25,7 @@ func labelListFiles(p ListFilesParams) string {
 	return "→ Listing files: " + p.Path
 }
 
-func listFiles(d Deps, p ListFilesParams) (Result, error) {
+func listFiles(_ context.Context, d Deps, p ListFilesParams) (Result, error) {
 	l, err := d.Root.ListDir(p.Path)
 	if err != nil {
 		if pe := (*projectroot.PathError)(nil); errors.As(err, &pe) {

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"encoding/json"
 	"strings"
 
@@ -20,12 +19,6 @@ const (
 	WebFetchTool = toolname.WebFetch
 )
 
-//go:embed task.md
-var taskDesc string
-
-//go:embed web_fetch.md
-var webFetchDesc string
-
 // TaskParams is the input of task.
 type TaskParams struct {
 	Description  string `json:"description" desc:"What the helper does, in 3 to 6 words (shown to the user on the card)."`
@@ -40,7 +33,7 @@ type WebFetchParams struct {
 }
 
 func newTask(deps Deps) Tool {
-	t := newTool(TaskTool, taskDesc, true, func(p TaskParams) string {
+	t := newTool(TaskTool, true, func(p TaskParams) string {
 		if a := strings.TrimSpace(p.SubagentType); a != "" {
 			return "→ Agent " + truncate(a, 40) + ": " + truncate(strings.Join(strings.Fields(p.Description), " "), 80)
 		}
@@ -53,7 +46,7 @@ func newTask(deps Deps) Tool {
 }
 
 func newWebFetch() Tool {
-	return newTool(WebFetchTool, webFetchDesc, true, func(p WebFetchParams) string {
+	return newTool(WebFetchTool, true, func(p WebFetchParams) string {
 		return "→ Fetching " + truncate(strings.TrimSpace(p.URL), 120)
 	}, loopOnly[WebFetchParams](WebFetchTool))
 }

@@ -2,16 +2,12 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"slices"
 	"strings"
 
 	"pilot/backend/toolname"
 )
-
-//go:embed multi_patch.md
-var multiPatchDesc string
 
 // MultiPatchParams is the input of multi_patch.
 type MultiPatchParams struct {
@@ -23,11 +19,6 @@ type PatchEdit struct {
 	Path    string `json:"path" desc:"File to change, relative to the project root."`
 	OldText string `json:"old_text" desc:"Exact text to replace; must occur exactly once in the file at that point."`
 	NewText string `json:"new_text" desc:"Text to put in its place (empty to delete)."`
-}
-
-func newMultiPatch(d Deps) Tool {
-	return newTool(toolname.MultiPatch, multiPatchDesc, false, labelMultiPatch,
-		func(ctx context.Context, p MultiPatchParams) (Result, error) { return multiPatch(d, p) })
 }
 
 func labelMultiPatch(p MultiPatchParams) string {
@@ -45,7 +36,7 @@ func labelMultiPatch(p MultiPatchParams) string {
 	return fmt.Sprintf("→ Patching %s: %s (%s, %s)", plural(len(paths), "file"), strings.Join(paths, ", "), plural(len(p.Edits), "edit"), sizeDelta(delta))
 }
 
-func multiPatch(d Deps, p MultiPatchParams) (Result, error) {
+func multiPatch(_ context.Context, d Deps, p MultiPatchParams) (Result, error) {
 	if len(p.Edits) == 0 {
 		return errorf("edits is empty. Give at least one {\"path\", \"old_text\", \"new_text\"}."), nil
 	}
@@ -59,22 +50,22 @@ func multiPatch(d Deps, p MultiPatchParams) (Result, error) {
 		fail := func(msg string) (Result, error) {
 			return errorf("Edit %d of %d (%s) failed, so none of the edits were applied: %s", i+1, len(p.Edits), e.Path, msg), nil
 		}
-		rp, err := d.Root.ResolveWrite(e.Path)
-		if err != nil {
+		failErr := func(err error) (Result, error) {
 			r, err := resolveErr(err)
 			if err != nil {
 				return r, err
 			}
 			return fail(r.Output)
 		}
+		rp, err := d.Root.ResolveWrite(e.Path)
+		if err != nil {
+			return failErr(err)
+		}
 		f := byAbs[rp.Abs]
 		if f == nil {
-			t, bad, err := loadTarget(d, e.Path, true)
+			t, err := loadTarget(d, e.Path, true)
 			if err != nil {
-				return Result{}, err
-			}
-			if bad != nil {
-				return fail(bad.Output)
+				return failErr(err)
 			}
 			f = &file{t: t, text: t.text}
 			byAbs[rp.Abs] = f

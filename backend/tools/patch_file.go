@@ -2,15 +2,11 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 
 	"pilot/backend/diff"
 	"pilot/backend/toolname"
 )
-
-//go:embed patch_file.md
-var patchFileDesc string
 
 // PatchFileParams is the input of patch_file.
 type PatchFileParams struct {
@@ -18,11 +14,6 @@ type PatchFileParams struct {
 	OldText    string `json:"old_text" desc:"Exact text to replace, with its white space and indentation, without read_file's line numbers. Must occur exactly once unless replace_all is true."`
 	NewText    string `json:"new_text" desc:"Text to put in its place (empty to delete old_text)."`
 	ReplaceAll bool   `json:"replace_all,omitempty" desc:"Replace every occurrence of old_text instead of requiring exactly one. Default: false."`
-}
-
-func newPatchFile(d Deps) Tool {
-	return newTool(toolname.PatchFile, patchFileDesc, false, labelPatchFile,
-		func(ctx context.Context, p PatchFileParams) (Result, error) { return patchFile(d, p) })
 }
 
 func labelPatchFile(p PatchFileParams) string {
@@ -42,13 +33,10 @@ func sizeDelta(n int) string {
 	return fmt.Sprintf("%+d bytes", n)
 }
 
-func patchFile(d Deps, p PatchFileParams) (Result, error) {
-	t, bad, err := loadTarget(d, p.Path, true)
+func patchFile(_ context.Context, d Deps, p PatchFileParams) (Result, error) {
+	t, err := loadTarget(d, p.Path, true)
 	if err != nil {
-		return Result{}, err
-	}
-	if bad != nil {
-		return *bad, nil
+		return resolveErr(err)
 	}
 	text, msg := t.replaceOnce(t.text, p.OldText, p.NewText, p.ReplaceAll)
 	if msg != "" {

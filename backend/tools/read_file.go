@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,9 +13,6 @@ import (
 	"pilot/backend/projectroot"
 	"pilot/backend/toolname"
 )
-
-//go:embed read_file.md
-var readFileDesc string
 
 const (
 	defaultReadLines = 500
@@ -31,11 +27,6 @@ type ReadFileParams struct {
 	EndLine   int    `json:"end_line,omitempty" desc:"Last line to show, inclusive. Default: start_line + 499."`
 }
 
-func newReadFile(d Deps) Tool {
-	return newTool(toolname.ReadFile, readFileDesc, true, labelReadFile,
-		func(ctx context.Context, p ReadFileParams) (Result, error) { return readFile(d, p) })
-}
-
 func labelReadFile(p ReadFileParams) string {
 	l := "→ Reading file: " + p.Path
 	switch {
@@ -47,15 +38,19 @@ func labelReadFile(p ReadFileParams) string {
 	return l
 }
 
-// resolveErr turns a *projectroot.PathError into a Result for the model.
+// resolveErr turns a *projectroot.PathError or a mistake into a Result
+// for the model; any other error stays an error.
 func resolveErr(err error) (Result, error) {
 	if pe := (*projectroot.PathError)(nil); errors.As(err, &pe) {
 		return errorf("%s", pe.Msg), nil
 	}
+	if m := mistake(""); errors.As(err, &m) {
+		return errorf("%s", m), nil
+	}
 	return Result{}, err
 }
 
-func readFile(d Deps, p ReadFileParams) (Result, error) {
+func readFile(_ context.Context, d Deps, p ReadFileParams) (Result, error) {
 	f, fi, rp, err := d.Root.OpenRead(p.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -14,6 +14,7 @@ import (
 	"pilot/backend/llm"
 	"pilot/backend/projectroot"
 	"pilot/backend/skills"
+	"pilot/backend/toolname"
 )
 
 // ErrUnknownTool is returned for a tool name the registry does not hold.
@@ -103,22 +104,22 @@ func New(deps Deps) *Registry {
 	}
 	r := &Registry{deps: deps}
 	r.tools = []Tool{
-		newListFiles(deps),
-		newReadFile(deps),
-		newGlob(deps),
-		newGrep(deps),
-		newDiagnostics(deps),
-		newWriteFile(deps),
-		newPatchFile(deps),
-		newMultiPatch(deps),
-		newRunBash(deps),
+		depTool(deps, toolname.ListFiles, true, labelListFiles, listFiles),
+		depTool(deps, toolname.ReadFile, true, labelReadFile, readFile),
+		depTool(deps, toolname.Glob, true, labelGlob, runGlob),
+		depTool(deps, toolname.Grep, true, labelGrep, runGrep),
+		depTool(deps, DiagnosticsTool, true, labelDiagnostics, runDiagnostics),
+		depTool(deps, toolname.WriteFile, false, labelWriteFile, writeFile),
+		depTool(deps, toolname.PatchFile, false, labelPatchFile, patchFile),
+		depTool(deps, toolname.MultiPatch, false, labelMultiPatch, multiPatch),
+		depTool(deps, toolname.RunBash, false, labelRunBash, runBash),
 		newJobOutput(),
 		newJobStop(),
 		newTodoWrite(),
 		newPresentPlan(),
 		newTask(deps),
 		newWebFetch(),
-		newSkill(deps),
+		depTool(deps, SkillTool, true, labelSkill, skillCall),
 	}
 	return r
 }

@@ -39,6 +39,17 @@ func errorf(format string, args ...any) Result {
 	return Result{Output: fmt.Sprintf(format, args...), IsError: true}
 }
 
+// mistake is an error that is the model's to fix: resolveErr turns it
+// into the Result that says so.
+type mistake string
+
+func (m mistake) Error() string { return string(m) }
+
+// mistakef returns a mistake with the text errorf would show.
+func mistakef(format string, args ...any) error {
+	return mistake(fmt.Sprintf(format, args...))
+}
+
 // Proposal is a change waiting for approval: file changes (write_file and
 // patch_file carry one, multi_patch one per file), a command (run_bash), or
 // an MCP tool call.

@@ -2,16 +2,12 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"strings"
 	"time"
 
 	"pilot/backend/toolname"
 )
-
-//go:embed run_bash.md
-var runBashDesc string
 
 const (
 	defaultTimeout = 120 * time.Second
@@ -30,11 +26,6 @@ type RunBashParams struct {
 // outside reports whether p asks to run outside the sandbox.
 func (p RunBashParams) outside() bool { return p.Sandbox != nil && !*p.Sandbox }
 
-func newRunBash(d Deps) Tool {
-	return newTool(toolname.RunBash, runBashDesc, false, labelRunBash,
-		func(ctx context.Context, p RunBashParams) (Result, error) { return runBash(d, p) })
-}
-
 func labelRunBash(p RunBashParams) string {
 	if p.Background {
 		if p.outside() {
@@ -48,7 +39,7 @@ func labelRunBash(p RunBashParams) string {
 	return "→ Running bash: " + truncate(firstLine(p.Command), 120)
 }
 
-func runBash(d Deps, p RunBashParams) (Result, error) {
+func runBash(_ context.Context, d Deps, p RunBashParams) (Result, error) {
 	if strings.TrimSpace(p.Command) == "" {
 		return errorf("command is empty. Give a shell command, for example \"go test ./...\"."), nil
 	}

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"strings"
 
@@ -14,12 +13,6 @@ import (
 // PresentPlanName is the tool that ends a plan-mode turn with a plan
 // (named by the gate, which judges it apart in every mode).
 const PresentPlanName = gate.PresentPlanTool
-
-//go:embed todo_write.md
-var todoWriteDesc string
-
-//go:embed present_plan.md
-var presentPlanDesc string
 
 // Ordered is implemented by tools that change the session's own state
 // (its task list, its plan) and never the project: they are read-only for
@@ -47,7 +40,7 @@ type PresentPlanParams struct {
 }
 
 func newTodoWrite() Tool {
-	return sessionTool[todo.Input]{newTool(todo.ToolName, todoWriteDesc, true, labelTodoWrite, todoWrite)}
+	return sessionTool[todo.Input]{newTool(todo.ToolName, true, labelTodoWrite, todoWrite)}
 }
 
 func labelTodoWrite(in todo.Input) string {
@@ -63,7 +56,7 @@ func todoWrite(_ context.Context, in todo.Input) (Result, error) {
 }
 
 func newPresentPlan() Tool {
-	return sessionTool[PresentPlanParams]{newTool(PresentPlanName, presentPlanDesc, true, labelPresentPlan, presentPlan)}
+	return sessionTool[PresentPlanParams]{newTool(PresentPlanName, true, labelPresentPlan, presentPlan)}
 }
 
 func labelPresentPlan(p PresentPlanParams) string {

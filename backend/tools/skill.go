@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"strings"
 
@@ -13,18 +12,9 @@ import (
 // SkillTool loads a skill's instructions or one of its files.
 const SkillTool = toolname.Skill
 
-//go:embed skill.md
-var skillDesc string
-
 // SkillParams is the input of skill.
 type SkillParams struct {
 	Name string `json:"name" desc:"The skill's name as listed under Skills in the system prompt, or NAME/FILE for a file of its folder."`
-}
-
-func newSkill(deps Deps) Tool {
-	return newTool(SkillTool, skillDesc, true, labelSkill, func(_ context.Context, p SkillParams) (Result, error) {
-		return runSkill(deps.skills(), p.Name), nil
-	})
 }
 
 // skills is the session's skills now; none when Deps.Skills is nil.
@@ -40,6 +30,11 @@ func labelSkill(p SkillParams) string {
 		return "→ Reading " + truncate(file, 80) + " of the skill " + truncate(name, 64)
 	}
 	return "→ Using the skill " + truncate(p.Name, 64)
+}
+
+// skillCall runs the skill tool on the session's skills now.
+func skillCall(_ context.Context, d Deps, p SkillParams) (Result, error) {
+	return runSkill(d.skills(), p.Name), nil
 }
 
 func runSkill(set skills.Set, arg string) Result {

@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"context"
+	"embed"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -24,6 +25,17 @@ type Tool interface {
 	Execute(ctx context.Context, input json.RawMessage) (Result, error)
 }
 
+// descriptions are the tools' descriptions for the model: NAME.md for
+// the tool called NAME.
+//
+//go:embed *.md
+var descriptions embed.FS
+
+// depTool is newTool for a tool whose run needs the Deps.
+func depTool[P any](d Deps, name string, readOnly bool, label func(P) string, run func(context.Context, Deps, P) (Result, error)) Tool {
+	return newTool(name, readOnly, label, func(ctx context.Context, p P) (Result, error) { return run(ctx, d, p) })
+}
+
 // typedTool adapts a function on a params struct P to Tool.
 type typedTool[P any] struct {
 	name     string
@@ -38,13 +50,17 @@ type typedTool[P any] struct {
 	more func() string
 }
 
-func newTool[P any](name, desc string, readOnly bool, label func(P) string, run func(context.Context, P) (Result, error)) *typedTool[P] {
+func newTool[P any](name string, readOnly bool, label func(P) string, run func(context.Context, P) (Result, error)) *typedTool[P] {
+	desc, err := descriptions.ReadFile(name + ".md")
+	if err != nil {
+		panic(err)
+	}
 	s := schemaOf(reflect.TypeFor[P]())
 	raw, err := json.Marshal(s)
 	if err != nil {
 		panic(err)
 	}
-	return &typedTool[P]{name: name, desc: desc, readOnly: readOnly, schema: s, raw: raw, label: label, run: run}
+	return &typedTool[P]{name: name, desc: string(desc), readOnly: readOnly, schema: s, raw: raw, label: label, run: run}
 }
 
 func (t *typedTool[P]) Name() string { return t.name }

@@ -2,15 +2,11 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"strings"
 
 	"pilot/backend/toolname"
 )
-
-//go:embed write_file.md
-var writeFileDesc string
 
 // largeFile is the size from which write_file suggests patch_file.
 const largeFile = 8 << 10
@@ -21,22 +17,14 @@ type WriteFileParams struct {
 	Content string `json:"content" desc:"The complete new content of the file."`
 }
 
-func newWriteFile(d Deps) Tool {
-	return newTool(toolname.WriteFile, writeFileDesc, false, labelWriteFile,
-		func(ctx context.Context, p WriteFileParams) (Result, error) { return writeFile(d, p) })
-}
-
 func labelWriteFile(p WriteFileParams) string {
 	return fmt.Sprintf("→ Writing file: %s (%s)", p.Path, formatSize(int64(len(p.Content))))
 }
 
-func writeFile(d Deps, p WriteFileParams) (Result, error) {
-	t, bad, err := loadTarget(d, p.Path, false)
+func writeFile(_ context.Context, d Deps, p WriteFileParams) (Result, error) {
+	t, err := loadTarget(d, p.Path, false)
 	if err != nil {
-		return Result{}, err
-	}
-	if bad != nil {
-		return *bad, nil
+		return resolveErr(err)
 	}
 	if !t.existed {
 		c := t.change(p.Content)
