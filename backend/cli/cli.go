@@ -125,3 +125,10 @@ func Run(ctx context.Context, args []string, tio IO) int {
 	fmt.Fprintf(tio.Stderr, "pilot: unknown %s %q.\n\n%s", what, args[0], usage)
 	return exitUsage
 }
+
+// misuse writes "pilot " and the message of format and args, then the
+// command's usage text, to w, and returns exitUsage: a wrong command line.
+func misuse(w io.Writer, usage, format string, args ...any) int {
+	fmt.Fprintf(w, "pilot %s\n%s", fmt.Sprintf(format, args...), usage)
+	return exitUsage
+}

@@ -164,8 +164,7 @@ func runSessions(ctx context.Context, args []string, tio IO) int {
 func Sessions(ctx context.Context, svc *service.Service, args []string, stdout, stderr io.Writer) int {
 	a, err := parseSessionArgs(args)
 	if err != nil {
-		fmt.Fprintf(stderr, "pilot sessions: %v\n%s", err, sessionsUsage)
-		return exitUsage
+		return misuse(stderr, sessionsUsage, "sessions: %v", err)
 	}
 	want := map[string]int{"list": 0, "show": 1, "search": 1, "export": 1, "import": 1, "changes": 1}
 	n, known := want[a.cmd]
@@ -174,16 +173,13 @@ func Sessions(ctx context.Context, svc *service.Service, args []string, stdout, 
 		fmt.Fprint(stdout, sessionsUsage)
 		return exitOK
 	case !known:
-		fmt.Fprintf(stderr, "pilot sessions: unknown subcommand %q\n%s", a.cmd, sessionsUsage)
-		return exitUsage
+		return misuse(stderr, sessionsUsage, "sessions: unknown subcommand %q", a.cmd)
 	case a.cmd == "search" && len(a.pos) == 0:
-		fmt.Fprintf(stderr, "pilot sessions search: missing QUERY\n%s", sessionsUsage)
-		return exitUsage
+		return misuse(stderr, sessionsUsage, "sessions search: missing QUERY")
 	case a.cmd == "search":
 		a.pos = []string{strings.Join(a.pos, " ")} // unquoted words: one query
 	case len(a.pos) != n:
-		fmt.Fprintf(stderr, "pilot sessions %s: expected %d argument(s), got %d\n%s", a.cmd, n, len(a.pos), sessionsUsage)
-		return exitUsage
+		return misuse(stderr, sessionsUsage, "sessions %s: expected %d argument(s), got %d", a.cmd, n, len(a.pos))
 	}
 	var id int64
 	if a.cmd == "show" || a.cmd == "export" || a.cmd == "changes" {
