@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"pilot/backend/service"
@@ -131,4 +132,11 @@ func Run(ctx context.Context, args []string, tio IO) int {
 func misuse(w io.Writer, usage, format string, args ...any) int {
 	fmt.Fprintf(w, "pilot %s\n%s", fmt.Sprintf(format, args...), usage)
 	return exitUsage
+}
+
+// storedID reads the id of a stored session, message or rule as given on
+// the command line: a decimal number above 0.
+func storedID(s string) (int64, bool) {
+	id, err := strconv.ParseInt(s, 10, 64)
+	return id, err == nil && id > 0
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -99,7 +98,8 @@ func runRules(ctx context.Context, args []string, tio IO) int {
 	}
 	var id int64
 	if a.cmd == "remove" {
-		if id, err = strconv.ParseInt(a.pos[0], 10, 64); err != nil || id <= 0 {
+		var ok bool
+		if id, ok = storedID(a.pos[0]); !ok {
 			return misuse(tio.Stderr, rulesUsage, "rules remove: %q is not a rule id; pilot rules list shows them", a.pos[0])
 		}
 	}

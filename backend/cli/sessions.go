@@ -9,7 +9,6 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -80,8 +79,8 @@ func (o *oneSession) parse(fs *flag.FlagSet, args []string, listedBy string) err
 	if len(pos) != 1 {
 		return fmt.Errorf("expected one SESSION id, got %d", len(pos))
 	}
-	id, err := strconv.ParseInt(pos[0], 10, 64)
-	if err != nil || id <= 0 {
+	id, ok := storedID(pos[0])
+	if !ok {
 		return fmt.Errorf("%q is not a session id (a number, see `%s`)", pos[0], listedBy)
 	}
 	o.session = id
@@ -183,7 +182,8 @@ func Sessions(ctx context.Context, svc *service.Service, args []string, stdout, 
 	}
 	var id int64
 	if a.cmd == "show" || a.cmd == "export" || a.cmd == "changes" {
-		if id, err = strconv.ParseInt(a.pos[0], 10, 64); err != nil || id <= 0 {
+		var ok bool
+		if id, ok = storedID(a.pos[0]); !ok {
 			fmt.Fprintf(stderr, "pilot sessions %s: %q is not a session id (a number, see `pilot sessions list`)\n", a.cmd, a.pos[0])
 			return exitUsage
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"text/tabwriter"
 
 	"pilot/backend/service"
@@ -41,8 +40,8 @@ func runWorktree(ctx context.Context, args []string, tio IO) int {
 			return report(tio.Stderr, "list", listWorktrees(ctx, svc, a, tio.Stdout))
 		})
 	case a.cmd == "discard" && len(a.pos) == 1:
-		id, err := strconv.ParseInt(a.pos[0], 10, 64)
-		if err != nil || id <= 0 {
+		id, ok := storedID(a.pos[0])
+		if !ok {
 			fmt.Fprintf(tio.Stderr, "pilot worktree discard: %q is not a session id (a number, see pilot worktree list)\n", a.pos[0])
 			return exitUsage
 		}
