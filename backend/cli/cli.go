@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"pilot/backend/service"
@@ -124,4 +125,18 @@ func Run(ctx context.Context, args []string, tio IO) int {
 	}
 	fmt.Fprintf(tio.Stderr, "pilot: unknown %s %q.\n\n%s", what, args[0], usage)
 	return exitUsage
+}
+
+// misuse writes "pilot " and the message of format and args, then the
+// command's usage text, to w, and returns exitUsage: a wrong command line.
+func misuse(w io.Writer, usage, format string, args ...any) int {
+	fmt.Fprintf(w, "pilot %s\n%s", fmt.Sprintf(format, args...), usage)
+	return exitUsage
+}
+
+// storedID reads the id of a stored session, message or rule as given on
+// the command line: a decimal number above 0.
+func storedID(s string) (int64, bool) {
+	id, err := strconv.ParseInt(s, 10, 64)
+	return id, err == nil && id > 0
 }

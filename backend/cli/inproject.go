@@ -31,8 +31,7 @@ func runInProject(ctx context.Context, args []string, tio IO, name, usage string
 		case strings.HasPrefix(a, "--project="):
 			project = strings.TrimPrefix(a, "--project=")
 		default:
-			fmt.Fprintf(tio.Stderr, "pilot %s: unexpected argument %q\n%s", name, a, usage)
-			return exitUsage
+			return misuse(tio.Stderr, usage, "%s: unexpected argument %q", name, a)
 		}
 	}
 	dir, err := mcpProject(project, tio.Getenv)

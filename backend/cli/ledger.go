@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"time"
 
 	"pilot/backend/cli/visible"
@@ -95,8 +94,8 @@ func parseRewindArgs(args []string) (rewindArgs, error) {
 	if err := a.parse(fs, args, "pilot sessions list"); err != nil {
 		return a, err
 	}
-	var err error
-	if a.message, err = strconv.ParseInt(*to, 10, 64); err != nil || a.message <= 0 {
+	var ok bool
+	if a.message, ok = storedID(*to); !ok {
 		return a, errors.New("--to MESSAGE_ID is required: the id of a user message (see `pilot sessions show SESSION`)")
 	}
 	n := 0

@@ -106,8 +106,7 @@ func runMCP(ctx context.Context, args []string, tio IO) int {
 	}
 	a, err := parseMCPArgs(args[1:])
 	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot mcp: %v\n%s", err, mcpUsage)
-		return 2
+		return misuse(tio.Stderr, mcpUsage, "mcp: %v", err)
 	}
 	project, err := mcpProject(a.project, tio.Getenv)
 	if err != nil {
@@ -115,14 +114,12 @@ func runMCP(ctx context.Context, args []string, tio IO) int {
 		return exitFailure
 	}
 	if a.name == "" && (args[0] == "get" || args[0] == "add" || args[0] == "remove") {
-		fmt.Fprintf(tio.Stderr, "pilot mcp %s: name the server\n%s", args[0], mcpUsage)
-		return 2
+		return misuse(tio.Stderr, mcpUsage, "mcp %s: name the server", args[0])
 	}
 	switch args[0] {
 	case "list", "get", "add", "remove", "trust":
 	default:
-		fmt.Fprintf(tio.Stderr, "pilot mcp: unknown command %q\n%s", args[0], mcpUsage)
-		return 2
+		return misuse(tio.Stderr, mcpUsage, "mcp: unknown command %q", args[0])
 	}
 	return withService(ctx, tio, func(svc *service.Service) int {
 		switch args[0] {

@@ -37,8 +37,7 @@ func Models(ctx context.Context, args []string, tio IO) int {
 		if err == nil {
 			why = fmt.Sprintf("unexpected argument %q", fs.Arg(0))
 		}
-		fmt.Fprintf(tio.Stderr, "pilot models: %s\n%s", why, modelsUsage)
-		return exitUsage
+		return misuse(tio.Stderr, modelsUsage, "models: %s", why)
 	}
 	dir := *project
 	if dir == "" {

@@ -54,8 +54,7 @@ func runParsed[A any](ctx context.Context, args []string, tio IO, name, usage st
 	}
 	a, err := parse(args)
 	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot %s: %v\n%s", name, err, usage)
-		return exitUsage
+		return misuse(tio.Stderr, usage, "%s: %v", name, err)
 	}
 	return withService(ctx, tio, func(svc *service.Service) int {
 		return run(ctx, svc, a, tio.Stdout, tio.Stderr)

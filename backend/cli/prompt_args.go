@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"pilot/backend/service"
@@ -88,8 +87,8 @@ func parseRunArgs(args []string, withPrompt bool) (runArgs, error) {
 		case "project":
 			a.project = value
 		case "resume":
-			id, err := strconv.ParseInt(value, 10, 64)
-			if err != nil || id <= 0 {
+			id, ok := storedID(value)
+			if !ok {
 				return a, fmt.Errorf("--resume needs a session id (a number), not %q", value)
 			}
 			a.resume = id

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"pilot/backend/service"
@@ -99,11 +98,11 @@ func (h *headless) model(ctx context.Context, id string, tio IO) error {
 }
 
 func (h *headless) resumeCommand(ctx context.Context, arg string, tio IO) error {
-	id, err := strconv.ParseInt(arg, 10, 64)
-	if err != nil || id <= 0 {
+	id, ok := storedID(arg)
+	if !ok {
 		return errors.New("/resume needs a session id; /sessions lists them")
 	}
-	err = h.resume(ctx, id, h.sess.ProjectID)
+	err := h.resume(ctx, id, h.sess.ProjectID)
 	if errors.Is(err, service.ErrNoSession) {
 		return fmt.Errorf("there is no session %d; /sessions lists this project's sessions", id)
 	}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -95,14 +94,13 @@ func runRules(ctx context.Context, args []string, tio IO) int {
 	}
 	a, err := parseRulesArgs(args)
 	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot rules: %v\n%s", err, rulesUsage)
-		return exitUsage
+		return misuse(tio.Stderr, rulesUsage, "rules: %v", err)
 	}
 	var id int64
 	if a.cmd == "remove" {
-		if id, err = strconv.ParseInt(a.pos[0], 10, 64); err != nil || id <= 0 {
-			fmt.Fprintf(tio.Stderr, "pilot rules remove: %q is not a rule id; pilot rules list shows them\n%s", a.pos[0], rulesUsage)
-			return exitUsage
+		var ok bool
+		if id, ok = storedID(a.pos[0]); !ok {
+			return misuse(tio.Stderr, rulesUsage, "rules remove: %q is not a rule id; pilot rules list shows them", a.pos[0])
 		}
 	}
 	dir, err := mcpProject(a.project, tio.Getenv)

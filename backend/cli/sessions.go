@@ -9,7 +9,6 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -80,8 +79,8 @@ func (o *oneSession) parse(fs *flag.FlagSet, args []string, listedBy string) err
 	if len(pos) != 1 {
 		return fmt.Errorf("expected one SESSION id, got %d", len(pos))
 	}
-	id, err := strconv.ParseInt(pos[0], 10, 64)
-	if err != nil || id <= 0 {
+	id, ok := storedID(pos[0])
+	if !ok {
 		return fmt.Errorf("%q is not a session id (a number, see `%s`)", pos[0], listedBy)
 	}
 	o.session = id
@@ -164,8 +163,7 @@ func runSessions(ctx context.Context, args []string, tio IO) int {
 func Sessions(ctx context.Context, svc *service.Service, args []string, stdout, stderr io.Writer) int {
 	a, err := parseSessionArgs(args)
 	if err != nil {
-		fmt.Fprintf(stderr, "pilot sessions: %v\n%s", err, sessionsUsage)
-		return exitUsage
+		return misuse(stderr, sessionsUsage, "sessions: %v", err)
 	}
 	want := map[string]int{"list": 0, "show": 1, "search": 1, "export": 1, "import": 1, "changes": 1}
 	n, known := want[a.cmd]
@@ -174,20 +172,18 @@ func Sessions(ctx context.Context, svc *service.Service, args []string, stdout, 
 		fmt.Fprint(stdout, sessionsUsage)
 		return exitOK
 	case !known:
-		fmt.Fprintf(stderr, "pilot sessions: unknown subcommand %q\n%s", a.cmd, sessionsUsage)
-		return exitUsage
+		return misuse(stderr, sessionsUsage, "sessions: unknown subcommand %q", a.cmd)
 	case a.cmd == "search" && len(a.pos) == 0:
-		fmt.Fprintf(stderr, "pilot sessions search: missing QUERY\n%s", sessionsUsage)
-		return exitUsage
+		return misuse(stderr, sessionsUsage, "sessions search: missing QUERY")
 	case a.cmd == "search":
 		a.pos = []string{strings.Join(a.pos, " ")} // unquoted words: one query
 	case len(a.pos) != n:
-		fmt.Fprintf(stderr, "pilot sessions %s: expected %d argument(s), got %d\n%s", a.cmd, n, len(a.pos), sessionsUsage)
-		return exitUsage
+		return misuse(stderr, sessionsUsage, "sessions %s: expected %d argument(s), got %d", a.cmd, n, len(a.pos))
 	}
 	var id int64
 	if a.cmd == "show" || a.cmd == "export" || a.cmd == "changes" {
-		if id, err = strconv.ParseInt(a.pos[0], 10, 64); err != nil || id <= 0 {
+		var ok bool
+		if id, ok = storedID(a.pos[0]); !ok {
 			fmt.Fprintf(stderr, "pilot sessions %s: %q is not a session id (a number, see `pilot sessions list`)\n", a.cmd, a.pos[0])
 			return exitUsage
 		}

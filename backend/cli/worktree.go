@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"text/tabwriter"
 
 	"pilot/backend/service"
@@ -23,16 +22,14 @@ const worktreeUsage = `usage:
 // exit 0 done, 1 failed, 2 wrong usage (a discard without --yes too).
 func runWorktree(ctx context.Context, args []string, tio IO) int {
 	if len(args) == 0 {
-		fmt.Fprintf(tio.Stderr, "pilot worktree: missing subcommand: list, merge or discard\n%s", worktreeUsage)
-		return exitUsage
+		return misuse(tio.Stderr, worktreeUsage, "worktree: missing subcommand: list, merge or discard")
 	}
 	if args[0] == "merge" {
 		return runWorktreeMerge(ctx, args[1:], tio)
 	}
 	a, err := parseSessionArgsWith(args, "yes")
 	if err != nil {
-		fmt.Fprintf(tio.Stderr, "pilot worktree: %v\n%s", err, worktreeUsage)
-		return exitUsage
+		return misuse(tio.Stderr, worktreeUsage, "worktree: %v", err)
 	}
 	switch {
 	case a.cmd == "help":
@@ -43,8 +40,8 @@ func runWorktree(ctx context.Context, args []string, tio IO) int {
 			return report(tio.Stderr, "list", listWorktrees(ctx, svc, a, tio.Stdout))
 		})
 	case a.cmd == "discard" && len(a.pos) == 1:
-		id, err := strconv.ParseInt(a.pos[0], 10, 64)
-		if err != nil || id <= 0 {
+		id, ok := storedID(a.pos[0])
+		if !ok {
 			fmt.Fprintf(tio.Stderr, "pilot worktree discard: %q is not a session id (a number, see pilot worktree list)\n", a.pos[0])
 			return exitUsage
 		}
@@ -52,11 +49,9 @@ func runWorktree(ctx context.Context, args []string, tio IO) int {
 			return discardWorktree(ctx, svc, id, a.flags["yes"], tio)
 		})
 	case a.cmd == "list" || a.cmd == "discard":
-		fmt.Fprintf(tio.Stderr, "pilot worktree %s: wrong number of arguments\n%s", a.cmd, worktreeUsage)
-		return exitUsage
+		return misuse(tio.Stderr, worktreeUsage, "worktree %s: wrong number of arguments", a.cmd)
 	}
-	fmt.Fprintf(tio.Stderr, "pilot worktree: unknown subcommand %q\n%s", a.cmd, worktreeUsage)
-	return exitUsage
+	return misuse(tio.Stderr, worktreeUsage, "worktree: unknown subcommand %q", a.cmd)
 }
 
 func report(stderr io.Writer, cmd string, err error) int {

@@ -30,10 +30,7 @@ func (r *Records) List(ctx context.Context, projectID int64) ([]wire.SessionReco
 // error wraps ErrNotFound when there is no such session.
 func (r *Records) Get(ctx context.Context, id int64) (wire.SessionRecord, error) {
 	s, err := r.store.Sessions.Get(ctx, id)
-	if err != nil {
-		return wire.SessionRecord{}, err
-	}
-	return sessionRecord(s), nil
+	return view(s, err, sessionRecord)
 }
 
 // MessageIDs returns the ids of a session's messages in
@@ -55,10 +52,7 @@ func (r *Records) Search(ctx context.Context, projectID int64, query string) ([]
 // change, as of one moment.
 func (r *Records) Transcript(ctx context.Context, id int64) (wire.Transcript, error) {
 	t, err := r.store.Sessions.Transcript(ctx, id)
-	if err != nil {
-		return wire.Transcript{}, err
-	}
-	return transcript(t), nil
+	return view(t, err, transcript)
 }
 
 // Import adds the session of a JSON export (Sessions.Export's

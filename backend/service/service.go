@@ -251,13 +251,23 @@ type pin struct{ provider, model string }
 // views maps stored values to their views, one for one, or returns err
 // when reading them failed. The list is never nil: an empty one is [] in
 // JSON.
-func views[S, V any](in []S, err error, view func(S) V) ([]V, error) {
+func views[S, V any](in []S, err error, as func(S) V) ([]V, error) {
 	if err != nil {
 		return nil, err
 	}
 	out := make([]V, len(in))
 	for i, s := range in {
-		out[i] = view(s)
+		out[i] = as(s)
 	}
 	return out, nil
+}
+
+// view is views for one stored value: its view, or the zero view and err
+// when reading it failed.
+func view[S, V any](in S, err error, as func(S) V) (V, error) {
+	if err != nil {
+		var zero V
+		return zero, err
+	}
+	return as(in), nil
 }
