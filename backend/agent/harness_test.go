@@ -219,8 +219,11 @@ func (h *harness) wait() Reason {
 	select {
 	case r := <-h.rec.turnDone:
 		return r
-	case <-time.After(20 * time.Second):
-		h.t.Fatalf("the turn did not end; events: %d", len(h.rec.all))
+	case <-time.After(2 * time.Minute): // a hung turn, not a slow one: a loaded machine takes 20 s and more
+		h.rec.mu.Lock()
+		n := len(h.rec.all)
+		h.rec.mu.Unlock()
+		h.t.Fatalf("the turn did not end; events: %d", n)
 		return ""
 	}
 }
