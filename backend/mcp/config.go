@@ -21,6 +21,7 @@ import (
 
 	"pilot/backend/childenv"
 	"pilot/backend/projectroot"
+	"pilot/backend/wire"
 )
 
 // File names.
@@ -45,17 +46,9 @@ const (
 // ErrInvalid is matched by the errors of a configuration that cannot be used.
 var ErrInvalid = errors.New("mcp: invalid configuration")
 
-// Server is one entry of "mcpServers", as people write it.
-type Server struct {
-	Type     string            `json:"type,omitempty"` // "stdio" (default when command is set), "http", "sse"
-	Command  string            `json:"command,omitempty"`
-	Args     []string          `json:"args,omitempty"`
-	Env      map[string]string `json:"env,omitempty"`
-	Cwd      string            `json:"cwd,omitempty"`
-	URL      string            `json:"url,omitempty"`
-	Headers  map[string]string `json:"headers,omitempty"`
-	Disabled bool              `json:"disabled,omitempty"`
-}
+// Server is one entry of "mcpServers", as people write it: the wire's
+// MCPServerSettings (one field list for both), with its methods.
+type Server wire.MCPServerSettings
 
 // Transport is the server's transport: stdio, http or sse.
 func (s Server) Transport() string {

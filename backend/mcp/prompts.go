@@ -7,17 +7,14 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"pilot/backend/wire"
 )
 
 // PromptInfo is a server's prompt, offered as the slash command
 // /mcp__<server>__<prompt>; its arguments are given in order.
-type PromptInfo struct {
-	Name        string   `json:"name"` // mcp__<server>__<prompt>
-	Server      string   `json:"server"`
-	Prompt      string   `json:"prompt"`
-	Description string   `json:"description"`
-	Args        []string `json:"args"`
-}
+// It is the wire's type.
+type PromptInfo = wire.MCPPromptInfo
 
 func listPrompts(ctx context.Context, server string, sess *sdk.ClientSession) ([]PromptInfo, error) {
 	if r := sess.InitializeResult(); r == nil || r.Capabilities == nil || r.Capabilities.Prompts == nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,22 +45,14 @@ func (m *MCP) StatusIn(ctx context.Context, dir string) (servers []wire.MCPStatu
 
 func mcpStatus(s mcp.Status) wire.MCPStatus {
 	out := wire.MCPStatus{Name: s.Name, Scope: s.Scope, Transport: s.Transport, Display: s.Display, State: string(s.State),
-		Error: s.Error, Stderr: s.Stderr, Restarts: s.Restarts, Server: wire.MCPServerSettings{
-			Type: s.Server.Type, Command: s.Server.Command, Args: s.Server.Args, Env: s.Server.Env, Cwd: s.Server.Cwd,
-			URL: s.Server.URL, Headers: s.Server.Headers, Disabled: s.Server.Disabled,
-		}}
+		Error: s.Error, Stderr: s.Stderr, Restarts: s.Restarts, Server: wire.MCPServerSettings(s.Server)}
 	if s.Tools != nil {
 		out.Tools = make([]wire.MCPToolInfo, len(s.Tools))
 	}
 	for i, t := range s.Tools {
 		out.Tools[i] = wire.MCPToolInfo{Name: t.Name, Server: t.Server, Tool: t.Tool, Description: t.Description, Schema: t.Schema}
 	}
-	if s.Prompts != nil {
-		out.Prompts = make([]wire.MCPPromptInfo, len(s.Prompts))
-	}
-	for i, p := range s.Prompts {
-		out.Prompts[i] = wire.MCPPromptInfo{Name: p.Name, Server: p.Server, Prompt: p.Prompt, Description: p.Description, Args: p.Args}
-	}
+	out.Prompts = slices.Clone(s.Prompts) // nil stays nil (null)
 	return out
 }
 
