@@ -26,11 +26,7 @@ var agentTemplate = template.Must(template.New("agent").Parse(agentText))
 func (l *live) loadAgents() customagent.Set {
 	o := l.m.opt.Sandbox
 	set := customagent.Load(o.home(), o.PilotHome, l.root.Dir())
-	var unused []unusable
-	for _, p := range set.Problems {
-		unused = append(unused, unusable{path: p.Path, reason: p.Reason, text: p.String()})
-	}
-	found(l, &l.agents, set, unused, wire.NoticeAgents, "agent not used")
+	found(l, &l.agents, set, unusables(set.Problems), wire.NoticeAgents, "agent not used")
 	return set
 }
 
