@@ -24,8 +24,7 @@ var agentTemplate = template.Must(template.New("agent").Parse(agentText))
 // file that cannot be used is told to the user in a notice at the
 // session's first turn and whenever the list of them changes.
 func (l *live) loadAgents() customagent.Set {
-	o := l.m.opt.Sandbox
-	set := customagent.Load(o.home(), o.PilotHome, l.root.Dir())
+	set := customagent.Load(l.setupFolders())
 	found(l, &l.agents, set, unusables(set.Problems), wire.NoticeAgents, "agent not used")
 	return set
 }

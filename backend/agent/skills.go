@@ -16,14 +16,20 @@ import (
 // headless) at the session's first turn and whenever the list of them
 // changes.
 func (l *live) loadSkills() skills.Set {
-	o := l.m.opt.Sandbox
-	set := skills.Load(o.home(), o.PilotHome, l.root.Dir())
+	set := skills.Load(l.setupFolders())
 	found(l, &l.skills, set, unusables(set.Problems), wire.NoticeSkills, "skill not used")
 	return set
 }
 
 // currentSkills is what the last turn found (none before the first).
 func (l *live) currentSkills() skills.Set { return last(&l.skills) }
+
+// setupFolders are where a turn looks for skills and custom agents: the
+// user's home, PILOT_HOME and the session's folder.
+func (l *live) setupFolders() (home, pilotHome, dir string) {
+	o := l.m.opt.Sandbox
+	return o.home(), o.PilotHome, l.root.Dir()
+}
 
 // unusable is a file a turn found that cannot be used (a skill, a custom
 // agent), and why.
