@@ -24,13 +24,8 @@ var agentTemplate = template.Must(template.New("agent").Parse(agentText))
 // file that cannot be used is told to the user in a notice at the
 // session's first turn and whenever the list of them changes.
 func (l *live) loadAgents() customagent.Set {
-	o := l.m.opt.Sandbox
-	set := customagent.Load(o.home(), o.PilotHome, l.root.Dir())
-	var unused []unusable
-	for _, p := range set.Problems {
-		unused = append(unused, unusable{path: p.Path, reason: p.Reason, text: p.String()})
-	}
-	found(l, &l.agents, set, unused, wire.NoticeAgents, "agent not used")
+	set := customagent.Load(l.setupFolders())
+	found(l, &l.agents, set, unusables(set.Problems), wire.NoticeAgents, "agent not used")
 	return set
 }
 

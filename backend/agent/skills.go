@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"pilot/backend/frontmatter"
 	"pilot/backend/skills"
 	"pilot/backend/wire"
 )
@@ -15,22 +16,33 @@ import (
 // headless) at the session's first turn and whenever the list of them
 // changes.
 func (l *live) loadSkills() skills.Set {
-	o := l.m.opt.Sandbox
-	set := skills.Load(o.home(), o.PilotHome, l.root.Dir())
-	var unused []unusable
-	for _, p := range set.Problems {
-		unused = append(unused, unusable{path: p.Path, reason: p.Reason, text: p.String()})
-	}
-	found(l, &l.skills, set, unused, wire.NoticeSkills, "skill not used")
+	set := skills.Load(l.setupFolders())
+	found(l, &l.skills, set, unusables(set.Problems), wire.NoticeSkills, "skill not used")
 	return set
 }
 
 // currentSkills is what the last turn found (none before the first).
 func (l *live) currentSkills() skills.Set { return last(&l.skills) }
 
+// setupFolders are where a turn looks for skills and custom agents: the
+// user's home, PILOT_HOME and the session's folder.
+func (l *live) setupFolders() (home, pilotHome, dir string) {
+	o := l.m.opt.Sandbox
+	return o.home(), o.PilotHome, l.root.Dir()
+}
+
 // unusable is a file a turn found that cannot be used (a skill, a custom
 // agent), and why.
 type unusable struct{ path, reason, text string }
+
+// unusables are the files a load could not use (nil when none).
+func unusables(problems []frontmatter.Problem) []unusable {
+	var out []unusable
+	for _, p := range problems {
+		out = append(out, unusable{path: p.Path, reason: p.Reason, text: p.String()})
+	}
+	return out
+}
 
 // lastFound is what a turn found (skills, custom agents) with the files it
 // could not use.

@@ -76,7 +76,7 @@ func autoTitle(ctx context.Context, st *store.Store, sessionID int64, complete f
 	}
 	var user, assistant string
 	for _, m := range ms {
-		text := titleText(m.Content)
+		text := llm.JoinText(m.Content)
 		switch {
 		case text == "":
 		case m.Role == llm.RoleUser && user == "":
@@ -99,17 +99,6 @@ func autoTitle(ctx context.Context, st *store.Store, sessionID int64, complete f
 		return "", nil
 	}
 	return title, st.Sessions.Rename(ctx, sessionID, title)
-}
-
-// titleText joins a message's text blocks.
-func titleText(blocks []llm.ContentBlock) string {
-	var parts []string
-	for _, b := range blocks {
-		if b.Type == llm.BlockText && strings.TrimSpace(b.Text) != "" {
-			parts = append(parts, b.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
 }
 
 // cleanTitle keeps the first non-empty line, without quotes, Markdown

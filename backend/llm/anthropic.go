@@ -68,11 +68,7 @@ func (a *Anthropic) Stream(ctx context.Context, req Request) (<-chan Event, erro
 // Complete makes a short call and returns the answer's text. It streams
 // under the hood so it shares the parser and the retries of Stream.
 func (a *Anthropic) Complete(ctx context.Context, req Request) (string, Usage, error) {
-	ch, err := a.Stream(ctx, req)
-	if err != nil {
-		return "", Usage{}, err
-	}
-	return collect(ch)
+	return collect(a.Stream(ctx, req))
 }
 
 // Models lists the models the key may use (GET /v1/models).

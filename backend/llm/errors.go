@@ -309,24 +309,25 @@ func roundDuration(d time.Duration) string {
 	return fmt.Sprintf("%d h", int((d+time.Hour/2)/time.Hour))
 }
 
-// kindForStatus maps an HTTP status to a Kind.
+// statusKinds are the HTTP statuses with a Kind of their own.
+var statusKinds = map[int]Kind{
+	400: KindBadRequest,
+	422: KindBadRequest,
+	401: KindAuth,
+	403: KindPermission,
+	404: KindNotFound,
+	413: KindTooLarge,
+	429: KindRateLimit,
+	529: KindOverloaded,
+}
+
+// kindForStatus maps an HTTP status to a Kind: its own, else any other 5xx
+// is the server's, anything else a bad request.
 func kindForStatus(status int) Kind {
-	switch {
-	case status == 400 || status == 422:
-		return KindBadRequest
-	case status == 401:
-		return KindAuth
-	case status == 403:
-		return KindPermission
-	case status == 404:
-		return KindNotFound
-	case status == 413:
-		return KindTooLarge
-	case status == 429:
-		return KindRateLimit
-	case status == 529:
-		return KindOverloaded
-	case status >= 500:
+	if k, ok := statusKinds[status]; ok {
+		return k
+	}
+	if status >= 500 {
 		return KindServer
 	}
 	return KindBadRequest

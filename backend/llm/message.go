@@ -5,6 +5,7 @@ package llm
 
 import (
 	"encoding/json"
+	"strings"
 
 	"pilot/backend/wire"
 )
@@ -62,6 +63,18 @@ type Message struct {
 
 // TextBlock returns a text content block.
 func TextBlock(s string) ContentBlock { return ContentBlock{Type: BlockText, Text: s} }
+
+// JoinText joins the text blocks of a message that hold more than white
+// space, a line apart.
+func JoinText(blocks []ContentBlock) string {
+	var parts []string
+	for _, b := range blocks {
+		if b.Type == BlockText && strings.TrimSpace(b.Text) != "" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
 
 // ToolDef describes a tool the model may call. InputSchema is a JSON Schema
 // object.

@@ -64,11 +64,7 @@ func (o *OpenAI) Stream(ctx context.Context, req Request) (<-chan Event, error) 
 // Complete makes a short call and returns the answer's text. It streams
 // under the hood so it shares the parser and the retries of Stream.
 func (o *OpenAI) Complete(ctx context.Context, req Request) (string, Usage, error) {
-	ch, err := o.Stream(ctx, req)
-	if err != nil {
-		return "", Usage{}, err
-	}
-	return collect(ch)
+	return collect(o.Stream(ctx, req))
 }
 
 // Models lists the server's models (GET {base}/models). Where that is

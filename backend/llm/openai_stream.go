@@ -6,7 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -314,12 +315,7 @@ func (p *openaiParser) toolKey(index *int, id string, pos int) int {
 // closeTools emits EventToolDone for every open call, in index order.
 func (p *openaiParser) closeTools() bool {
 	p.finished = true
-	keys := make([]int, 0, len(p.tools))
-	for k := range p.tools {
-		keys = append(keys, k)
-	}
-	sort.Ints(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(p.tools)) {
 		t := p.tools[k]
 		if t.name == "" { // arguments without a name cannot be called
 			continue
@@ -329,7 +325,7 @@ func (p *openaiParser) closeTools() bool {
 			return false
 		}
 	}
-	p.hadTools = p.hadTools || len(keys) > 0
+	p.hadTools = p.hadTools || len(p.tools) > 0
 	clear(p.tools)
 	return true
 }

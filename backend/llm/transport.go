@@ -371,11 +371,14 @@ func (c *endpoint) getJSON(ctx context.Context, path string, v any) error {
 	return nil
 }
 
-// collect drains a stream into the answer's text, for Complete.
-func collect(ch <-chan Event) (string, Usage, error) {
+// collect drains a stream into the answer's text, for Complete: it takes
+// Stream's results as they are, so an error starting the stream is returned.
+func collect(ch <-chan Event, err error) (string, Usage, error) {
+	if err != nil {
+		return "", Usage{}, err
+	}
 	var b strings.Builder
 	var u Usage
-	var err error
 	for ev := range ch {
 		switch ev.Type {
 		case EventTextDelta:

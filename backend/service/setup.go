@@ -3,7 +3,9 @@ package service
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -228,12 +230,7 @@ func (su *Setup) setupMCP(dir string) []wire.SetupItem {
 				Detail: "None of its servers start: " + sentence(err)})
 			return
 		}
-		names := make([]string, 0, len(f.Servers))
-		for n := range f.Servers {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
+		for _, n := range slices.Sorted(maps.Keys(f.Servers)) {
 			s := f.Servers[n]
 			st, detail := state(s)
 			if s.Disabled {

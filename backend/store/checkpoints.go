@@ -395,20 +395,9 @@ func (s *Messages) Snippet(ctx context.Context, id int64) (string, error) {
 	if err := decodeBlocks(content, &blocks); err != nil {
 		return "", err
 	}
-	line, _, _ := strings.Cut(strings.TrimSpace(messageText(blocks)), "\n")
+	line, _, _ := strings.Cut(strings.TrimSpace(llm.JoinText(blocks)), "\n")
 	if r := []rune(line); len(r) > 60 {
 		line = string(r[:59]) + "…"
 	}
 	return line, nil
-}
-
-// messageText joins a message's text blocks.
-func messageText(blocks []llm.ContentBlock) string {
-	var parts []string
-	for _, b := range blocks {
-		if b.Type == llm.BlockText && strings.TrimSpace(b.Text) != "" {
-			parts = append(parts, b.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
 }
