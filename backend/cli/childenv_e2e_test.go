@@ -175,7 +175,7 @@ func TestHeadlessImportAtDefaultMode(t *testing.T) {
 		Messages: []store.ExportMessage{
 			{Role: llm.RoleUser, Content: []llm.ContentBlock{{Type: llm.BlockText, Text: "fetch it"}}, State: store.MessageComplete, CreatedAt: at},
 			{Role: llm.RoleAssistant, Content: []llm.ContentBlock{{Type: llm.BlockToolUse, ID: "f1", Name: "web_fetch", Input: input}}, State: store.MessageComplete, CreatedAt: at,
-				ToolCalls: []store.ExportToolCall{{ToolUseID: "f1", Name: "web_fetch", Input: input, Output: "page", Status: store.ToolDone, Approval: store.ApprovalApproved, StartedAt: at, FinishedAt: at}}},
+				ToolCalls: []store.ExportToolCall{{Call: store.Call{ToolUseID: "f1", Name: "web_fetch", Input: input, Output: "page", Status: store.ToolDone, Approval: store.ApprovalApproved, StartedAt: at, FinishedAt: at}}}},
 			{Role: llm.RoleUser, Content: []llm.ContentBlock{{Type: llm.BlockToolResult, ToolUseID: "f1", Content: "page"}}, State: store.MessageComplete, CreatedAt: at},
 		}})
 	for _, c := range []struct{ settings, want string }{{"", "ask"}, {`{"approvalMode":"edits"}`, "edits"}} {

@@ -61,16 +61,8 @@ type ExportSummary struct {
 
 // ExportToolCall is a tool call with the changes it proposed.
 type ExportToolCall struct {
-	ToolUseID  string          `json:"toolUseId"`
-	Name       string          `json:"name"`
-	Input      json.RawMessage `json:"input"`
-	Output     string          `json:"output"`
-	Status     ToolStatus      `json:"status"`
-	Approval   Approval        `json:"approval"`
-	Feedback   string          `json:"feedback,omitempty"`
-	StartedAt  time.Time       `json:"startedAt"`
-	FinishedAt time.Time       `json:"finishedAt,omitzero"`
-	Changes    []ExportChange  `json:"changes,omitempty"`
+	Call
+	Changes []ExportChange `json:"changes,omitempty"`
 }
 
 // ExportChange is a proposed change.
@@ -102,11 +94,7 @@ func (t Transcript) Export() Export {
 	}
 	calls := map[int64][]ExportToolCall{}
 	for _, c := range t.ToolCalls {
-		calls[c.MessageID] = append(calls[c.MessageID], ExportToolCall{
-			ToolUseID: c.ToolUseID, Name: c.Name, Input: c.Input, Output: c.Output, Status: c.Status,
-			Approval: c.Approval, Feedback: c.Feedback, StartedAt: c.StartedAt, FinishedAt: c.FinishedAt,
-			Changes: changes[c.ID],
-		})
+		calls[c.MessageID] = append(calls[c.MessageID], ExportToolCall{Call: c.Call, Changes: changes[c.ID]})
 	}
 	for i, m := range t.Messages {
 		e.Messages = append(e.Messages, ExportMessage{
@@ -203,11 +191,7 @@ func importSession(ctx context.Context, tx *sql.Tx, projectID int64, e Export, m
 		}
 		ids[seq] = mid
 		for _, c := range m.ToolCalls {
-			tc, err := insertToolCall(ctx, tx, ToolCall{
-				SessionID: id, MessageID: mid, ToolUseID: c.ToolUseID, Name: c.Name, Input: c.Input,
-				Output: c.Output, Status: c.Status, Approval: c.Approval, Feedback: c.Feedback,
-				StartedAt: c.StartedAt, FinishedAt: c.FinishedAt,
-			})
+			tc, err := insertToolCall(ctx, tx, ToolCall{SessionID: id, MessageID: mid, Call: c.Call})
 			if err != nil {
 				return 0, err
 			}
