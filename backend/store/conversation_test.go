@@ -21,8 +21,7 @@ func seedConversation(t testing.TB, s *Store, x Session) (assistant Message, cal
 		llm.TextBlock("I will patch the tokenizer."),
 		toolUse("toolu_1", "patch_file", `{"path":"internal/lexer.go","old_text":"a","new_text":"b"}`),
 	}}, llm.Usage{InputTokens: 100, OutputTokens: 20}))
-	call = must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: assistant.ID, ToolUseID: "toolu_1",
-		Name: "patch_file", Input: json.RawMessage(`{"path":"internal/lexer.go"}`)}))
+	call = must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: assistant.ID, Call: Call{ToolUseID: "toolu_1", Name: "patch_file", Input: json.RawMessage(`{"path":"internal/lexer.go"}`)}}))
 	edited := "package lexer\n"
 	change = must[Change](t)(s.Changes.Insert(ctx, Change{ToolCallID: call.ID, Path: "internal/lexer.go", OldHash: "aaa", NewHash: "bbb",
 		Hunks: []Hunk{{Header: "@@ -1 +1 @@", Text: "-a\n+b\n", Decision: HunkPending}}}))
@@ -96,11 +95,11 @@ func TestConversationRoundTrip(t *testing.T) {
 		{"missing tool call", s.ToolCalls.SetStatus(ctx, 999, ToolRunning), ErrNotFound},
 		{"missing change", s.Changes.SetApplied(ctx, 999, true, ""), ErrNotFound},
 		{"duplicate tool_use id", func() error {
-			_, err := s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: assistant.ID, ToolUseID: "toolu_1", Name: "x"})
+			_, err := s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: assistant.ID, Call: Call{ToolUseID: "toolu_1", Name: "x"}})
 			return err
 		}(), ErrInvalid},
 		{"invalid input JSON", func() error {
-			_, err := s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: assistant.ID, ToolUseID: "t9", Name: "x", Input: json.RawMessage("{")})
+			_, err := s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: assistant.ID, Call: Call{ToolUseID: "t9", Name: "x", Input: json.RawMessage("{")}})
 			return err
 		}(), ErrInvalid},
 	}

@@ -36,16 +36,9 @@ type Export struct {
 
 // ExportSession is a session's own fields.
 type ExportSession struct {
-	Title        string       `json:"title"`
-	Provider     string       `json:"provider"`
-	Model        string       `json:"model"`
-	CreatedAt    time.Time    `json:"createdAt"`
-	UpdatedAt    time.Time    `json:"updatedAt"`
-	Usage        llm.Usage    `json:"usage"`
-	CostUSD      float64      `json:"costUsd"`
-	State        SessionState `json:"state"`
-	ApprovalMode string       `json:"approvalMode"`
-	BudgetUSD    float64      `json:"budgetUsd,omitempty"`
+	SessionInfo
+	ApprovalMode string  `json:"approvalMode"`
+	BudgetUSD    float64 `json:"budgetUsd,omitempty"`
 }
 
 // ExportMessage is a message with the tool calls it asked for.
@@ -68,16 +61,8 @@ type ExportSummary struct {
 
 // ExportToolCall is a tool call with the changes it proposed.
 type ExportToolCall struct {
-	ToolUseID  string          `json:"toolUseId"`
-	Name       string          `json:"name"`
-	Input      json.RawMessage `json:"input"`
-	Output     string          `json:"output"`
-	Status     ToolStatus      `json:"status"`
-	Approval   Approval        `json:"approval"`
-	Feedback   string          `json:"feedback,omitempty"`
-	StartedAt  time.Time       `json:"startedAt"`
-	FinishedAt time.Time       `json:"finishedAt,omitzero"`
-	Changes    []ExportChange  `json:"changes,omitempty"`
+	Call
+	Changes []ExportChange `json:"changes,omitempty"`
 }
 
 // ExportChange is a proposed change.
@@ -96,10 +81,7 @@ func (t Transcript) Export() Export {
 	x := t.Session
 	e := Export{
 		Format: ExportFormat, Version: ExportVersion, Project: t.Project.Path,
-		Session: ExportSession{
-			Title: x.Title, Provider: x.Provider, Model: x.Model, CreatedAt: x.CreatedAt, UpdatedAt: x.UpdatedAt,
-			Usage: x.Usage, CostUSD: x.CostUSD, State: x.State, ApprovalMode: x.ApprovalMode, BudgetUSD: x.BudgetUSD,
-		},
+		Session:  ExportSession{SessionInfo: x.SessionInfo, ApprovalMode: x.ApprovalMode, BudgetUSD: x.BudgetUSD},
 		Messages: make([]ExportMessage, 0, len(t.Messages)),
 		Todos:    t.Todos(),
 	}
@@ -112,11 +94,7 @@ func (t Transcript) Export() Export {
 	}
 	calls := map[int64][]ExportToolCall{}
 	for _, c := range t.ToolCalls {
-		calls[c.MessageID] = append(calls[c.MessageID], ExportToolCall{
-			ToolUseID: c.ToolUseID, Name: c.Name, Input: c.Input, Output: c.Output, Status: c.Status,
-			Approval: c.Approval, Feedback: c.Feedback, StartedAt: c.StartedAt, FinishedAt: c.FinishedAt,
-			Changes: changes[c.ID],
-		})
+		calls[c.MessageID] = append(calls[c.MessageID], ExportToolCall{Call: c.Call, Changes: changes[c.ID]})
 	}
 	for i, m := range t.Messages {
 		e.Messages = append(e.Messages, ExportMessage{
@@ -213,11 +191,7 @@ func importSession(ctx context.Context, tx *sql.Tx, projectID int64, e Export, m
 		}
 		ids[seq] = mid
 		for _, c := range m.ToolCalls {
-			tc, err := insertToolCall(ctx, tx, ToolCall{
-				SessionID: id, MessageID: mid, ToolUseID: c.ToolUseID, Name: c.Name, Input: c.Input,
-				Output: c.Output, Status: c.Status, Approval: c.Approval, Feedback: c.Feedback,
-				StartedAt: c.StartedAt, FinishedAt: c.FinishedAt,
-			})
+			tc, err := insertToolCall(ctx, tx, ToolCall{SessionID: id, MessageID: mid, Call: c.Call})
 			if err != nil {
 				return 0, err
 			}

@@ -116,8 +116,7 @@ func TestImportCarriesNoAuthority(t *testing.T) {
 	fetch := func(sessionID int64, id string) {
 		m := must[Message](t)(s.Messages.Append(ctx, sessionID, llm.Message{Role: llm.RoleAssistant,
 			Content: []llm.ContentBlock{toolUse(id, "web_fetch", `{"url":"http://host.example/exfil"}`)}}, llm.Usage{}))
-		must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: sessionID, MessageID: m.ID, ToolUseID: id, Name: "web_fetch",
-			Input: []byte(`{"url":"http://host.example/exfil"}`), Status: ToolDone, Approval: ApprovalApproved}))
+		must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: sessionID, MessageID: m.ID, Call: Call{ToolUseID: id, Name: "web_fetch", Input: []byte(`{"url":"http://host.example/exfil"}`), Status: ToolDone, Approval: ApprovalApproved}}))
 		must[Message](t)(s.Messages.Append(ctx, sessionID, llm.Message{Role: llm.RoleUser,
 			Content: []llm.ContentBlock{toolResult(id, "page")}}, llm.Usage{}))
 	}

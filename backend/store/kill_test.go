@@ -66,7 +66,7 @@ func TestKillChild(t *testing.T) {
 		id := fmt.Sprintf("toolu_%d", turn)
 		m, err = st.Finish([]llm.ContentBlock{llm.TextBlock(text.String() + "done"), toolUse(id, "run_bash", `{"command":"make"}`)}, llm.Usage{OutputTokens: 9})
 		commit("m", m.ID, err)
-		c, err := s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: m.ID, ToolUseID: id, Name: "run_bash", Input: json.RawMessage(`{"command":"make"}`)})
+		c, err := s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: m.ID, Call: Call{ToolUseID: id, Name: "run_bash", Input: json.RawMessage(`{"command":"make"}`)}})
 		if err == nil {
 			err = s.ToolCalls.Finish(ctx, c.ID, ToolDone, strings.Repeat("build output ", rand.IntN(200)))
 		}

@@ -22,7 +22,7 @@ func seedRounds(t *testing.T, s *Store, x Session, first, n int) []Message {
 		out = append(out, must[Message](t)(s.Messages.Append(ctx, x.ID, user(fmt.Sprintf("prompt %d", i)), llm.Usage{})))
 		a := must[Message](t)(s.Messages.Append(ctx, x.ID, llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{
 			toolUse(use, "read_file", `{"path":"a.go"}`)}}, llm.Usage{InputTokens: 10 + i, OutputTokens: 1}))
-		c := must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: a.ID, ToolUseID: use, Name: "read_file", Input: json.RawMessage(`{"path":"a.go"}`)}))
+		c := must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: a.ID, Call: Call{ToolUseID: use, Name: "read_file", Input: json.RawMessage(`{"path":"a.go"}`)}}))
 		if err := s.ToolCalls.Finish(ctx, c.ID, ToolDone, fmt.Sprintf("output %d", i)); err != nil {
 			t.Fatal(err)
 		}

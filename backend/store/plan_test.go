@@ -69,7 +69,7 @@ func TestTodosFromToolCalls(t *testing.T) {
 	must[Message](t)(s.Messages.Append(ctx, x.ID, user("do three things"), llm.Usage{}))
 	write := func(id, input string, status ToolStatus) {
 		m := must[Message](t)(s.Messages.Append(ctx, x.ID, llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{toolUse(id, todo.ToolName, input)}}, llm.Usage{}))
-		c := must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: m.ID, ToolUseID: id, Name: todo.ToolName, Input: json.RawMessage(input)}))
+		c := must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: m.ID, Call: Call{ToolUseID: id, Name: todo.ToolName, Input: json.RawMessage(input)}}))
 		if err := s.ToolCalls.Finish(ctx, c.ID, status, "ok"); err != nil {
 			t.Fatal(err)
 		}

@@ -44,7 +44,7 @@ func TestRepair(t *testing.T) {
 					status ToolStatus
 					out    string
 				}{{"done1", ToolDone, "file a"}, {"err1", ToolError, "exit status 1"}, {"run1", ToolRunning, ""}} {
-					tc := must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: a.ID, ToolUseID: c.id, Name: "x"}))
+					tc := must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: a.ID, Call: Call{ToolUseID: c.id, Name: "x"}}))
 					if c.status != ToolRunning {
 						if err := s.ToolCalls.Finish(ctx, tc.ID, c.status, c.out); err != nil {
 							t.Fatal(err)

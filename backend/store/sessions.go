@@ -24,17 +24,9 @@ const (
 
 // Session is one conversation in a project.
 type Session struct {
-	ID        int64     `json:"id"`
-	ProjectID int64     `json:"projectId"`
-	Title     string    `json:"title"`
-	Provider  string    `json:"provider"`
-	Model     string    `json:"model"`
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
-	// Usage is the sum over every model call of the session.
-	Usage   llm.Usage    `json:"usage"`
-	CostUSD float64      `json:"costUsd"`
-	State   SessionState `json:"state"`
+	ID        int64 `json:"id"`
+	ProjectID int64 `json:"projectId"`
+	SessionInfo
 	// ParentSessionID and ParentMessageID name the session and message a
 	// fork was made from; 0 when not a fork (or the parent was deleted).
 	ParentSessionID int64 `json:"parentSessionId,omitempty"`
@@ -45,6 +37,21 @@ type Session struct {
 	BudgetUSD float64 `json:"budgetUsd,omitempty"`
 	// Worktree is set for a session that works in its own git worktree.
 	Worktree Worktree `json:"worktree,omitzero"`
+}
+
+// SessionInfo is what a session is apart from its ids and lineage: the
+// fields a Session and its export (ExportSession) share, in the order
+// both marshal them.
+type SessionInfo struct {
+	Title     string    `json:"title"`
+	Provider  string    `json:"provider"`
+	Model     string    `json:"model"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+	// Usage is the sum over every model call of the session.
+	Usage   llm.Usage    `json:"usage"`
+	CostUSD float64      `json:"costUsd"`
+	State   SessionState `json:"state"`
 }
 
 // Worktree is a session's own git worktree (migration 0011); zero for a

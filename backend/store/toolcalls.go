@@ -42,19 +42,10 @@ const (
 
 // ToolCall is one tool_use the model asked for and what came of it.
 type ToolCall struct {
-	ID        int64           `json:"id"`
-	SessionID int64           `json:"sessionId"`
-	MessageID int64           `json:"messageId"` // the assistant message holding the tool_use
-	ToolUseID string          `json:"toolUseId"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	Output    string          `json:"output"`
-	Status    ToolStatus      `json:"status"`
-	Approval  Approval        `json:"approval"`
-	// Feedback is the user's text sent with a rejection.
-	Feedback   string    `json:"feedback,omitempty"`
-	StartedAt  time.Time `json:"startedAt"`
-	FinishedAt time.Time `json:"finishedAt,omitzero"`
+	ID        int64 `json:"id"`
+	SessionID int64 `json:"sessionId"`
+	MessageID int64 `json:"messageId"` // the assistant message holding the tool_use
+	Call
 	// ParentToolUseID names the task call of the helper that made this
 	// call ("" for the main agent's calls).
 	ParentToolUseID string `json:"parentToolUseId,omitempty"`
@@ -73,6 +64,22 @@ type ToolCall struct {
 	// applied change, as JSON (a wire.Diagnostics, ToolCalls.SetDiagnostics);
 	// "" when no server checked it.
 	Diagnostics string `json:"diagnostics,omitempty"`
+}
+
+// Call is what a tool call asked for and what came of it: the fields a
+// ToolCall and its export (ExportToolCall) share, in the order both
+// marshal them.
+type Call struct {
+	ToolUseID string          `json:"toolUseId"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	Output    string          `json:"output"`
+	Status    ToolStatus      `json:"status"`
+	Approval  Approval        `json:"approval"`
+	// Feedback is the user's text sent with a rejection.
+	Feedback   string    `json:"feedback,omitempty"`
+	StartedAt  time.Time `json:"startedAt"`
+	FinishedAt time.Time `json:"finishedAt,omitzero"`
 }
 
 // Who refused a call (ToolCall.RefusedBy).

@@ -21,7 +21,7 @@ func TestWebPagesSearch(t *testing.T) {
 		toolUse("f1", "web_fetch", `{"url":"https://example.org/a","prompt":"what is it"}`),
 		toolUse("f2", "web_fetch", `{"url":"https://example.org/b"}`),
 	}}, llm.Usage{}))
-	call := must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: sess.ID, MessageID: asst.ID, ToolUseID: "f1", Name: "web_fetch"}))
+	call := must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: sess.ID, MessageID: asst.ID, Call: Call{ToolUseID: "f1", Name: "web_fetch"}}))
 	must[WebPage](t)(s.WebPages.Add(ctx, WebPage{SessionID: sess.ID, ToolCallID: call.ID, MessageID: asst.ID,
 		URL: "https://example.org/a", Title: "Zanzibar notes", Markdown: "The quokka lives on Rottnest island."}))
 	must[WebPage](t)(s.WebPages.Add(ctx, WebPage{SessionID: sess.ID, MessageID: asst.ID, URL: "https://example.org/b", Markdown: "wombat burrows"}))
@@ -69,8 +69,8 @@ func TestHelperToolCalls(t *testing.T) {
 	asst := must[Message](t)(s.Messages.Append(ctx, sess.ID, llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{
 		toolUse("t1", "task", `{"description":"find","prompt":"find main"}`),
 	}}, llm.Usage{}))
-	parent := must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: sess.ID, MessageID: asst.ID, ToolUseID: "t1", Name: "task"}))
-	child := must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: sess.ID, MessageID: asst.ID, ToolUseID: "t1/1", Name: "glob", ParentToolUseID: "t1"}))
+	parent := must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: sess.ID, MessageID: asst.ID, Call: Call{ToolUseID: "t1", Name: "task"}}))
+	child := must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: sess.ID, MessageID: asst.ID, ParentToolUseID: "t1", Call: Call{ToolUseID: "t1/1", Name: "glob"}}))
 	if err := s.ToolCalls.Finish(ctx, child.ID, ToolDone, "main.go"); err != nil {
 		t.Fatal(err)
 	}
