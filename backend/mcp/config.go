@@ -21,6 +21,7 @@ import (
 
 	"pilot/backend/childenv"
 	"pilot/backend/projectroot"
+	"pilot/backend/trustfile"
 	"pilot/backend/wire"
 )
 
@@ -235,7 +236,7 @@ func Load(home, project string) (Set, error) {
 			return set, err
 		}
 		if raw != nil {
-			set.ProjectHash, set.ProjectRaw = Hash(raw), raw
+			set.ProjectHash, set.ProjectRaw = trustfile.Hash(raw), raw
 		}
 		for n, s := range p.Servers {
 			byName[n] = Entry{Name: n, Scope: ScopeProject, Server: s}

@@ -1,6 +1,10 @@
 package mcp
 
-import "fmt"
+import (
+	"fmt"
+
+	"pilot/backend/trustfile"
+)
 
 // Put adds or replaces a server in a scope's file (user: under home,
 // project: the project's .mcp.json) and reports whether it replaced one.
@@ -69,7 +73,7 @@ func edit(home, project, scope string, change func(*File) error) error {
 	if scope == ScopeProject {
 		keep = raw == nil
 		if !keep {
-			keep, _ = Trusted(home, project, Hash(raw))
+			keep, _ = Trusted(home, project, trustfile.Hash(raw))
 		}
 	}
 	if err := change(&f); err != nil {
@@ -81,7 +85,7 @@ func edit(home, project, scope string, change func(*File) error) error {
 	if keep {
 		_, raw, err := ReadProject(project)
 		if err == nil {
-			err = Trust(home, project, Hash(raw))
+			err = Trust(home, project, trustfile.Hash(raw))
 		}
 		if err != nil {
 			return fmt.Errorf("saving the trust: %w", err)

@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"pilot/backend/trustfile"
+
 	"bytes"
 	"os"
 	"path/filepath"
@@ -60,7 +62,7 @@ func TestNoKeyReachesAServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw, _ := os.ReadFile(ProjectPath(project))
-	if err := Trust(home, project, Hash(raw)); err != nil {
+	if err := Trust(home, project, trustfile.Hash(raw)); err != nil {
 		t.Fatal(err)
 	}
 	o := testOptions(home)

@@ -16,9 +16,6 @@ func trust(home string) trustfile.Store {
 	return trustfile.Store{Dir: home, Name: TrustFile, Key: "projects", Again: "trust the project's .mcp.json again"}
 }
 
-// Hash identifies a file's content.
-func Hash(b []byte) string { return trustfile.Hash(b) }
-
 // Trusted reports whether the project's .mcp.json with this hash was
 // trusted. A project without the file needs no trust.
 func Trusted(home, project, hash string) (bool, error) {
@@ -71,11 +68,11 @@ func TrustWorktree(home, project, worktree string) (bool, error) {
 		return false, err
 	}
 	_, wraw, err := ReadProject(worktree)
-	if err != nil || wraw == nil || Hash(wraw) != Hash(raw) {
+	if err != nil || wraw == nil || trustfile.Hash(wraw) != trustfile.Hash(raw) {
 		return false, err
 	}
-	if ok, err := Trusted(home, project, Hash(raw)); !ok || err != nil {
+	if ok, err := Trusted(home, project, trustfile.Hash(raw)); !ok || err != nil {
 		return false, err
 	}
-	return true, Trust(home, worktree, Hash(raw))
+	return true, Trust(home, worktree, trustfile.Hash(raw))
 }

@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"pilot/backend/trustfile"
+
 	"os"
 	"path/filepath"
 	"testing"
@@ -32,7 +34,7 @@ func TestTrustWorktree(t *testing.T) {
 				}
 			}
 			if c.trusted && c.project != "" {
-				if err := Trust(home, proj, Hash([]byte(c.project))); err != nil {
+				if err := Trust(home, proj, trustfile.Hash([]byte(c.project))); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -40,7 +42,7 @@ func TestTrustWorktree(t *testing.T) {
 			if err != nil || got != c.want {
 				t.Fatalf("TrustWorktree = %v, %v; want %v", got, err, c.want)
 			}
-			if ok, _ := Trusted(home, wt, Hash([]byte(c.worktree))); c.worktree != "" && ok != c.want {
+			if ok, _ := Trusted(home, wt, trustfile.Hash([]byte(c.worktree))); c.worktree != "" && ok != c.want {
 				t.Fatalf("Trusted(worktree) = %v, want %v", ok, c.want)
 			}
 			if err := Forget(home, wt); err != nil {

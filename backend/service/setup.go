@@ -14,6 +14,7 @@ import (
 	"pilot/backend/hooks"
 	"pilot/backend/mcp"
 	"pilot/backend/settingsjson"
+	"pilot/backend/trustfile"
 	"pilot/backend/wire"
 )
 
@@ -250,7 +251,7 @@ func (su *Setup) setupMCP(dir string) []wire.SetupItem {
 	}
 	trusted := false
 	if raw != nil {
-		trusted, _ = mcp.Trusted(su.home, dir, mcp.Hash(raw))
+		trusted, _ = mcp.Trusted(su.home, dir, trustfile.Hash(raw))
 	}
 	add(mcp.ProjectPath(dir), string(settingsjson.ScopeProject), pf, perr, func(mcp.Server) (wire.SetupState, string) {
 		if trusted {

@@ -9,6 +9,7 @@ import (
 	"pilot/backend/agent"
 	"pilot/backend/projectroot"
 	"pilot/backend/settingsjson"
+	"pilot/backend/trustfile"
 	"pilot/backend/wire"
 )
 
@@ -66,7 +67,7 @@ func scriptItems(f settingsjson.File, pilotHome string) []string {
 	}
 	var out []string
 	for _, s := range f.Scripts {
-		what := fmt.Sprintf("%d bytes, sha256 %s", len(s.Raw), settingsjson.Hash(s.Raw)[:12])
+		what := fmt.Sprintf("%d bytes, sha256 %s", len(s.Raw), trustfile.Hash(s.Raw)[:12])
 		if s.Missing {
 			what = "not there yet: one made later asks again"
 		}

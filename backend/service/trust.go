@@ -7,6 +7,7 @@ import (
 
 	"pilot/backend/mcp"
 	"pilot/backend/settingsjson"
+	"pilot/backend/trustfile"
 	"pilot/backend/wire"
 )
 
@@ -36,7 +37,7 @@ func (tr *Trust) withSettings(p *wire.MCPTrustPrompt, dir string) {
 		for _, s := range p.Sections {
 			b.WriteString("\x00" + string(s.Kind) + "\x00" + s.Path + "\x00" + s.Hash)
 		}
-		p.Token = settingsjson.Hash([]byte(b.String()))
+		p.Token = trustfile.Hash([]byte(b.String()))
 	}
 }
 

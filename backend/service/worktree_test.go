@@ -13,6 +13,7 @@ import (
 	"pilot/backend/internal/fakellm"
 	"pilot/backend/mcp"
 	"pilot/backend/paths"
+	"pilot/backend/trustfile"
 	"pilot/backend/wire"
 )
 
@@ -267,7 +268,7 @@ func TestWorktreeMCPTrust(t *testing.T) {
 			}
 			raw, _ := os.ReadFile(filepath.Join(repo, ".mcp.json"))
 			if c.trust {
-				if err := mcp.Trust(w.core.home, repo, mcp.Hash(raw)); err != nil {
+				if err := mcp.Trust(w.core.home, repo, trustfile.Hash(raw)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -276,7 +277,7 @@ func TestWorktreeMCPTrust(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := mcp.Trusted(w.core.home, s.Worktree, mcp.Hash([]byte(cfg)))
+			got, err := mcp.Trusted(w.core.home, s.Worktree, trustfile.Hash([]byte(cfg)))
 			if err != nil || got != c.want {
 				t.Fatalf("the worktree's .mcp.json trusted = %v (%v), want %v", got, err, c.want)
 			}

@@ -1,6 +1,8 @@
 package settingsjson
 
 import (
+	"pilot/backend/trustfile"
+
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -83,7 +85,7 @@ func TestTrustCoversScripts(t *testing.T) {
 	if len(f.Scripts) != 2 || f.Scripts[0].Rel != ".claude/hooks/check.sh" || !f.Scripts[1].Missing {
 		t.Fatalf("scripts %+v", f.Scripts)
 	}
-	if f.TrustHash() == Hash(f.Raw) {
+	if f.TrustHash() == trustfile.Hash(f.Raw) {
 		t.Error("the trust hash leaves the scripts out")
 	}
 	if err := Trust(pilotHome, f); err != nil {

@@ -25,19 +25,16 @@ func trust(pilotHome string) trustfile.Store {
 	return trustfile.Store{Dir: pilotHome, Name: TrustFile, Key: "files", Again: "trust the project's settings files again (pilot trust)"}
 }
 
-// Hash identifies a settings file's content as trusted.
-func Hash(raw []byte) string { return trustfile.Hash(raw) }
-
 // TrustHash identifies what trusting f trusts: its content and, when its
 // hooks name scripts of the project, each script's path and content (a
 // missing one as missing). A file whose hooks name no script has the hash
 // of its content alone, as before scripts were covered.
 func (f File) TrustHash() string {
 	if len(f.Scripts) == 0 {
-		return Hash(f.Raw)
+		return trustfile.Hash(f.Raw)
 	}
 	h := sha256.New()
-	h.Write([]byte(Hash(f.Raw)))
+	h.Write([]byte(trustfile.Hash(f.Raw)))
 	for _, s := range f.Scripts {
 		fmt.Fprintf(h, "\x00script\x00%s\x00%s", s.Rel, scriptHash(s))
 	}
@@ -48,7 +45,7 @@ func scriptHash(s Script) string {
 	if s.Missing {
 		return "missing"
 	}
-	return Hash(s.Raw)
+	return trustfile.Hash(s.Raw)
 }
 
 // refusedScript is the first script of f that could not be read.
