@@ -17,19 +17,18 @@ import (
 type PromptInfo = wire.MCPPromptInfo
 
 func listPrompts(ctx context.Context, server string, sess *sdk.ClientSession) ([]PromptInfo, error) {
-	if r := sess.InitializeResult(); r == nil || r.Capabilities == nil || r.Capabilities.Prompts == nil {
+	if !offers(sess, func(c *sdk.ServerCapabilities) bool { return c.Prompts != nil }) {
 		return nil, nil
 	}
-	var out []PromptInfo
-	for p, err := range sess.Prompts(ctx, nil) {
-		if err != nil {
-			return nil, err
-		}
+	out, err := collect(sess.Prompts(ctx, nil), 0, func(p *sdk.Prompt) PromptInfo {
 		pi := PromptInfo{Name: ToolName(server, p.Name), Server: server, Prompt: p.Name, Description: p.Description}
 		for _, a := range p.Arguments {
 			pi.Args = append(pi.Args, a.Name)
 		}
-		out = append(out, pi)
+		return pi
+	})
+	if err != nil {
+		return nil, err // a partial list of prompts is not kept
 	}
 	return out, nil
 }

@@ -27,20 +27,12 @@ type ResourceInfo struct {
 }
 
 func listResources(ctx context.Context, server string, sess *sdk.ClientSession) ([]ResourceInfo, error) {
-	if r := sess.InitializeResult(); r == nil || r.Capabilities == nil || r.Capabilities.Resources == nil {
+	if !offers(sess, func(c *sdk.ServerCapabilities) bool { return c.Resources != nil }) {
 		return nil, nil
 	}
-	var out []ResourceInfo
-	for r, err := range sess.Resources(ctx, nil) {
-		if err != nil {
-			return out, err
-		}
-		out = append(out, ResourceInfo{Server: server, URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType})
-		if len(out) >= maxResources {
-			break
-		}
-	}
-	return out, nil
+	return collect(sess.Resources(ctx, nil), maxResources, func(r *sdk.Resource) ResourceInfo {
+		return ResourceInfo{Server: server, URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType}
+	})
 }
 
 // refreshResources lists the resources again after

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"net/http"
 	"regexp"
 	"strings"
@@ -287,18 +288,37 @@ func relist[T any](ctx context.Context, s *server, sess *sdk.ClientSession, list
 }
 
 func listTools(ctx context.Context, server string, sess *sdk.ClientSession) ([]ToolInfo, error) {
-	var out []ToolInfo
-	for t, err := range sess.Tools(ctx, nil) {
-		if err != nil {
-			return nil, err
-		}
+	return collect(sess.Tools(ctx, nil), 0, func(t *sdk.Tool) ToolInfo {
 		schema, err := json.Marshal(t.InputSchema)
 		if err != nil || string(schema) == "null" {
 			schema = json.RawMessage(`{"type":"object"}`)
 		}
-		out = append(out, ToolInfo{Name: ToolName(server, t.Name), Server: server, Tool: t.Name, Description: t.Description, Schema: schema})
+		return ToolInfo{Name: ToolName(server, t.Name), Server: server, Tool: t.Name, Description: t.Description, Schema: schema}
+	})
+}
+
+// collect gathers a server's listing (tools, prompts, resources: the SDK
+// pages it), each item made into a T by f, up to limit items (0: all). On
+// an error it returns the items it got before the error, with the error.
+func collect[X, T any](items iter.Seq2[X, error], limit int, f func(X) T) ([]T, error) {
+	var out []T
+	for x, err := range items {
+		if err != nil {
+			return out, err
+		}
+		out = append(out, f(x))
+		if limit > 0 && len(out) >= limit {
+			break
+		}
 	}
 	return out, nil
+}
+
+// offers reports whether the server's initialize result declares the
+// capability that has looks for.
+func offers(sess *sdk.ClientSession, has func(*sdk.ServerCapabilities) bool) bool {
+	r := sess.InitializeResult()
+	return r != nil && r.Capabilities != nil && has(r.Capabilities)
 }
 
 var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9_-]`)
