@@ -175,22 +175,25 @@ func (p *anthropicParser) blockStart(ev anthropicEvent) bool {
 	}
 	switch cb.Type {
 	case "text":
-		if cb.Text != "" {
-			return p.emit(Event{Type: EventTextDelta, Text: cb.Text})
-		}
+		return p.text(EventTextDelta, cb.Text)
 	case "thinking":
-		if cb.Thinking != "" {
-			return p.emit(Event{Type: EventThinkingDelta, Text: cb.Thinking})
-		}
-	case "redacted_thinking":
-		if cb.Data != "" { // the whole block is in its start; no deltas follow
-			return p.emit(Event{Type: EventRedactedThinking, Text: cb.Data})
-		}
+		return p.text(EventThinkingDelta, cb.Thinking)
+	case "redacted_thinking": // the whole block is in its start; no deltas follow
+		return p.text(EventRedactedThinking, cb.Data)
 	case "tool_use", "server_tool_use":
 		p.tools[ev.Index] = &pendingTool{id: cb.ID, name: cb.Name}
 		return p.emit(Event{Type: EventToolStart, ToolID: cb.ID, ToolName: cb.Name})
 	}
 	return true
+}
+
+// text emits a block's text (a delta, or the text a block starts with),
+// if there is any.
+func (p *anthropicParser) text(t EventType, s string) bool {
+	if s == "" {
+		return true
+	}
+	return p.emit(Event{Type: t, Text: s})
 }
 
 func (p *anthropicParser) blockDelta(ev anthropicEvent) bool {
@@ -200,9 +203,9 @@ func (p *anthropicParser) blockDelta(ev anthropicEvent) bool {
 	}
 	switch d.Type {
 	case "text_delta":
-		return p.emit(Event{Type: EventTextDelta, Text: d.Text})
+		return p.text(EventTextDelta, d.Text)
 	case "thinking_delta":
-		return p.emit(Event{Type: EventThinkingDelta, Text: d.Thinking})
+		return p.text(EventThinkingDelta, d.Thinking)
 	case "signature_delta":
 		return p.emit(Event{Type: EventThinkingDelta, Signature: d.Signature})
 	case "input_json_delta":
