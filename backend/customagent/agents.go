@@ -104,4 +104,5 @@ func Load(home, pilotHome, project string) Set {
 	return Set{Agents: agents, Problems: problems}
 }
 
-var validName = regexp.MustCompile(`^[a-z0-9]+([-_][a-z0-9]+)*$`)
+var naming = frontmatter.Naming{As: "an agent", Plural: "agents", Valid: regexp.MustCompile(`^[a-z0-9]+([-_][a-z0-9]+)*$`),
+	Example: "code-reviewer", Says: "when to use the agent", Details: "the prompt"}

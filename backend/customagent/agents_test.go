@@ -140,7 +140,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		if !validName.MatchString(a.Name) || a.Description == "" || a.Prompt == "" {
+		if !naming.Valid.MatchString(a.Name) || a.Description == "" || a.Prompt == "" {
 			t.Fatalf("accepted %+v", a)
 		}
 		for _, tool := range a.Tools {

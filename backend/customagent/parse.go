@@ -2,7 +2,6 @@ package customagent
 
 import (
 	"errors"
-	"fmt"
 	"sort"
 	"strings"
 
@@ -51,16 +50,13 @@ func Parse(b []byte) (Agent, error) {
 	}
 	a := Agent{Name: strings.TrimSpace(m.Name), Description: strings.Join(strings.Fields(m.Description), " "),
 		Model: strings.TrimSpace(m.Model), Prompt: strings.TrimSpace(body)}
-	switch {
-	case a.Name == "":
+	if a.Name == "" {
 		return Agent{}, errors.New("it has no name: add name: to its front matter (lowercase letters, digits and hyphens, like code-reviewer)")
-	case len(a.Name) > frontmatter.MaxName || !validName.MatchString(a.Name):
-		return Agent{}, fmt.Errorf("its name %q is not an agent name: use at most %d lowercase letters, digits and hyphens (like code-reviewer)", a.Name, frontmatter.MaxName)
-	case a.Description == "":
-		return Agent{}, errors.New("it has no description: add description: to its front matter, saying when to use the agent (the model chooses agents by it)")
-	case len(a.Description) > frontmatter.MaxDescription:
-		return Agent{}, fmt.Errorf("its description is %d characters, more than %d: shorten it (the details belong in the prompt)", len(a.Description), frontmatter.MaxDescription)
-	case a.Prompt == "":
+	}
+	if err := naming.Check(a.Name, a.Description); err != nil {
+		return Agent{}, err
+	}
+	if a.Prompt == "" {
 		return Agent{}, errors.New("it has no prompt: write the agent's instructions after the front matter")
 	}
 	a.Tools, a.Ignored = mapTools(m.Tools)

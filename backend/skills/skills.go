@@ -23,7 +23,6 @@ package skills
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"regexp"
 	"strings"
@@ -117,7 +116,8 @@ type frontMatter struct {
 	AllowedTools frontmatter.Tools `yaml:"allowed-tools"`
 }
 
-var validName = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+var naming = frontmatter.Naming{As: "a skill", Plural: "skills", Valid: regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`),
+	Example: "pdf-forms", Says: "what the skill does and when to use it", Details: "the body"}
 
 // Parse reads a SKILL.md; folder is its folder's name, the name when the
 // front matter gives none. The error is a sentence saying what to fix.
@@ -131,13 +131,8 @@ func Parse(b []byte, folder string) (Skill, error) {
 	if k.Name == "" {
 		k.Name = folder
 	}
-	switch {
-	case len(k.Name) > frontmatter.MaxName || !validName.MatchString(k.Name):
-		return Skill{}, fmt.Errorf("its name %q is not a skill name: use at most %d lowercase letters, digits and hyphens (like pdf-forms)", k.Name, frontmatter.MaxName)
-	case k.Description == "":
-		return Skill{}, errors.New("it has no description: add description: to its front matter, saying what the skill does and when to use it (the model chooses skills by it)")
-	case len(k.Description) > frontmatter.MaxDescription:
-		return Skill{}, fmt.Errorf("its description is %d characters, more than %d: shorten it (the details belong in the body)", len(k.Description), frontmatter.MaxDescription)
+	if err := naming.Check(k.Name, k.Description); err != nil {
+		return Skill{}, err
 	}
 	return k, nil
 }

@@ -214,7 +214,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !validName.MatchString(k.Name) || len(k.Name) > frontmatter.MaxName || k.Description == "" || len(k.Description) > frontmatter.MaxDescription {
+		if !naming.Valid.MatchString(k.Name) || len(k.Name) > frontmatter.MaxName || k.Description == "" || len(k.Description) > frontmatter.MaxDescription {
 			t.Errorf("Parse accepted %+v", k)
 		}
 	})
