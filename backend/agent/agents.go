@@ -2,22 +2,14 @@ package agent
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"strings"
-	"text/template"
 
 	"pilot/backend/customagent"
 	"pilot/backend/gate"
 	"pilot/backend/llm"
-	"pilot/backend/store"
 	"pilot/backend/wire"
 )
-
-//go:embed agent.md
-var agentText string
-
-var agentTemplate = template.Must(template.New("agent").Parse(agentText))
 
 // loadAgents finds the session's custom agents (its folder's, PILOT_HOME's
 // and the user's) for a turn: the task tool's description lists them. Each
@@ -86,9 +78,7 @@ func (t *turn) agentSystem(a customagent.Agent) string {
 	if data.Tools == "" {
 		data.Tools = "none"
 	}
-	if err := agentTemplate.Execute(&b, data); err != nil {
-		panic(err) // the template is embedded and tested
-	}
+	render(&b, "agent.md", data)
 	return b.String()
 }
 
@@ -104,7 +94,7 @@ func (h *helper) agentCall(ctx context.Context, u llm.ContentBlock, id string) (
 	r.use.ID = id // the card's and the approval's id
 	r.tool, _ = t.l.registry.Get(u.Name)
 	if r.tool == nil {
-		return outcome{text: fmt.Sprintf("The tool %s is not available now.", u.Name), isError: true, status: store.ToolError}, nil
+		return outcome{text: fmt.Sprintf("The tool %s is not available now.", u.Name), isError: true, status: wire.ToolError}, nil
 	}
 	r.refuse = gate.Admit(t.mode, r.tool.Name(), r.tool.ReadOnly())
 	err := t.dispatch(ctx, r)

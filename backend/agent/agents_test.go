@@ -116,7 +116,7 @@ func TestReadOnlyAgent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if i := slices.IndexFunc(calls, func(c store.ToolCall) bool { return c.ToolUseID == "t1/1" }); i < 0 || calls[i].ParentToolUseID != "t1" || calls[i].Status != store.ToolDone {
+			if i := slices.IndexFunc(calls, func(c store.ToolCall) bool { return c.ToolUseID == "t1/1" }); i < 0 || calls[i].ParentToolUseID != "t1" || calls[i].Status != wire.ToolDone {
 				t.Fatalf("the agent's read is not nested under its task: %+v", calls)
 			}
 			sess, err := h.st.Sessions.Get(context.Background(), h.sess.ID)
@@ -195,7 +195,7 @@ func TestEditingAgent(t *testing.T) {
 				if err == nil {
 					t.Fatalf("a rejected change was written: %q", b)
 				}
-				if calls[i].Status != store.ToolRejected || calls[i].Approval != store.ApprovalRejected {
+				if calls[i].Status != wire.ToolRejected || calls[i].Approval != store.ApprovalRejected {
 					t.Fatalf("the rejected call: %+v", calls[i])
 				}
 				agentRes := h.srv.Requests()[2].ToolResults
@@ -263,10 +263,10 @@ func TestEditingAgentCommandAndHook(t *testing.T) {
 	for _, c := range calls {
 		byID[c.ToolUseID] = c
 	}
-	if c := byID["t1/1"]; c.ParentToolUseID != "t1" || c.Status != store.ToolDone || c.Approval != store.ApprovalApproved {
+	if c := byID["t1/1"]; c.ParentToolUseID != "t1" || c.Status != wire.ToolDone || c.Approval != store.ApprovalApproved {
 		t.Fatalf("the command's call %+v", c)
 	}
-	if c := byID["t1/2"]; c.ParentToolUseID != "t1" || c.Status != store.ToolRejected || !strings.Contains(c.Output, "No new files from agents.") {
+	if c := byID["t1/2"]; c.ParentToolUseID != "t1" || c.Status != wire.ToolRejected || !strings.Contains(c.Output, "No new files from agents.") {
 		t.Fatalf("the blocked write's call %+v", c)
 	}
 }

@@ -148,7 +148,7 @@ func TestRejectWithFeedback(t *testing.T) {
 				t.Errorf("result %q", res[0].Content)
 			}
 			calls, _ := h.st.ToolCalls.List(t.Context(), h.sess.ID)
-			if calls[0].Status != store.ToolRejected || calls[0].Approval != store.ApprovalRejected || calls[0].Feedback != "use tabs" {
+			if calls[0].Status != wire.ToolRejected || calls[0].Approval != store.ApprovalRejected || calls[0].Feedback != "use tabs" {
 				t.Errorf("call %+v", calls[0])
 			}
 		})
@@ -271,11 +271,11 @@ func TestCancelDuringStreaming(t *testing.T) {
 				t.Errorf("cancel took %s", d)
 			}
 			ms := h.messages()
-			if len(ms) != 2 || ms[1].State != store.MessageInterrupted || !strings.HasPrefix(ms[1].Content[0].Text, "word") {
+			if len(ms) != 2 || ms[1].State != wire.MessageInterrupted || !strings.HasPrefix(ms[1].Content[0].Text, "word") {
 				t.Fatalf("messages %+v", ms)
 			}
 			s, _ := h.st.Sessions.Get(t.Context(), h.sess.ID)
-			if s.State != store.SessionInterrupted {
+			if s.State != wire.SessionInterrupted {
 				t.Errorf("session state %s", s.State)
 			}
 			h.rec.onEvent = nil
@@ -317,7 +317,7 @@ func TestCancelDuringCommand(t *testing.T) {
 		t.Errorf("process group %d still alive: %v", pid, err)
 	}
 	calls, _ := h.st.ToolCalls.List(t.Context(), h.sess.ID)
-	if calls[0].Status != store.ToolCancelled || !strings.Contains(calls[0].Output, "started") {
+	if calls[0].Status != wire.ToolCancelled || !strings.Contains(calls[0].Output, "started") {
 		t.Errorf("call %+v", calls[0])
 	}
 	checkPairs(t, h.messages())

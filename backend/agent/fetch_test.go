@@ -145,7 +145,7 @@ func TestWebFetch(t *testing.T) {
 				}
 			}
 			calls, _ := h.st.ToolCalls.List(ctx, h.sess.ID)
-			if rejected := calls[0].Status == store.ToolRejected; rejected != tc.rejected {
+			if rejected := calls[0].Status == wire.ToolRejected; rejected != tc.rejected {
 				t.Fatalf("status %s", calls[0].Status)
 			}
 			pages, err := h.st.WebPages.List(ctx, h.sess.ID)

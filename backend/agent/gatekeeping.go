@@ -111,7 +111,7 @@ func (c *call) permit(q question) bool {
 	g.feedback = ans.Command.Feedback
 	if !ans.Command.Approve {
 		return no(outcome{text: rejected + said(g.feedback), isError: true,
-			status: store.ToolRejected, approval: store.ApprovalRejected, feedback: g.feedback, refusedBy: store.RefusedUser})
+			status: wire.ToolRejected, approval: store.ApprovalRejected, feedback: g.feedback, refusedBy: store.RefusedUser})
 	}
 	t.always(ctx, d, ans.Command.AlwaysAllow)
 	g.state, g.asked = store.ApprovalApproved, true
@@ -152,7 +152,7 @@ func refusedBy(mode permission.Mode, d gate.Decision) outcome {
 // refusedOutcome is the outcome of a call the gate refused; by says who
 // (store.Refused*).
 func refusedOutcome(text, by string) outcome {
-	return outcome{text: text, isError: true, status: store.ToolRejected, approval: store.ApprovalRejected, refusedBy: by}
+	return outcome{text: text, isError: true, status: wire.ToolRejected, approval: store.ApprovalRejected, refusedBy: by}
 }
 
 // admitRefuser is who refused a call gate.Admit refused under mode: plan
@@ -214,10 +214,10 @@ func (t *turn) always(ctx context.Context, d gate.Decision, chosen bool) {
 func (c *call) awaiting(ctx context.Context, approvalID string) {
 	t, r := c.t, c.r
 	l := t.l
-	if err := l.m.st.ToolCalls.SetStatus(context.WithoutCancel(ctx), r.rec.ID, store.ToolAwaitingApproval); err != nil {
+	if err := l.m.st.ToolCalls.SetStatus(context.WithoutCancel(ctx), r.rec.ID, wire.ToolAwaitingApproval); err != nil {
 		l.m.log.Warn("saving tool status", "err", err)
 	}
-	r.view.Status, r.view.ApprovalID = wire.ToolStatus(store.ToolAwaitingApproval), approvalID
+	r.view.Status, r.view.ApprovalID = wire.ToolStatus(wire.ToolAwaitingApproval), approvalID
 	l.emitTool(r.view)
 	l.setState(AwaitingApproval)
 }
@@ -230,10 +230,10 @@ func (c *call) running(ctx context.Context) {
 	if r.view.Status == wire.ToolRunning {
 		return
 	}
-	if err := l.m.st.ToolCalls.SetStatus(context.WithoutCancel(ctx), r.rec.ID, store.ToolRunning); err != nil {
+	if err := l.m.st.ToolCalls.SetStatus(context.WithoutCancel(ctx), r.rec.ID, wire.ToolRunning); err != nil {
 		l.m.log.Warn("saving tool status", "err", err)
 	}
-	r.view.Status = wire.ToolStatus(store.ToolRunning)
+	r.view.Status = wire.ToolStatus(wire.ToolRunning)
 	l.emitTool(r.view)
 }
 

@@ -2,14 +2,13 @@ package agent
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
-	"pilot/backend/customagent"
-	"pilot/backend/present"
 	"strings"
 	"sync"
-	"text/template"
+
+	"pilot/backend/customagent"
+	"pilot/backend/present"
 
 	"pilot/backend/llm"
 	"pilot/backend/store"
@@ -28,11 +27,6 @@ const (
 	// back, so that its context holds its whole search.
 	helperResultChars = 20_000
 )
-
-//go:embed helper.md
-var helperText string
-
-var helperTemplate = template.Must(template.New("helper").Parse(helperText))
 
 // helperTools are the tools a helper has: the read-only ones that need
 // no one's approval.
@@ -128,9 +122,7 @@ func (t *turn) runHelper(c *call) {
 		}
 	} else {
 		var sys strings.Builder
-		if err := helperTemplate.Execute(&sys, promptData{Dir: t.l.root.Dir(), Date: t.l.m.opt.Now().Format("Monday 2 January 2006")}); err != nil {
-			panic(err) // the template is embedded and tested
-		}
+		render(&sys, "helper.md", promptData{Dir: t.l.root.Dir(), Date: t.l.m.opt.Now().Format("Monday 2 January 2006")})
 		h.system = sys.String()
 	}
 	for _, def := range t.l.registry.Defs() {
@@ -156,7 +148,7 @@ func (h *helper) run(ctx context.Context) outcome {
 		}
 		if over := t.spending().over; over != "" {
 			return outcome{text: fmt.Sprintf("The helper stopped after %d tool calls: the session reached its budget (%s). Nothing more was searched.", h.calls, over),
-				isError: true, status: store.ToolError}
+				isError: true, status: wire.ToolError}
 		}
 		defs, limit := h.defs, h.calls >= HelperMaxTools
 		if limit {
@@ -175,7 +167,7 @@ func (h *helper) run(ctx context.Context) outcome {
 				return h.stopped(true)
 			}
 			t.l.m.logError("helper failed", t.l.id, err)
-			return outcome{text: fmt.Sprintf("The helper failed after %d tool calls: %s", h.calls, humanError(err)), isError: true, status: store.ToolError}
+			return outcome{text: fmt.Sprintf("The helper failed after %d tool calls: %s", h.calls, humanError(err)), isError: true, status: wire.ToolError}
 		}
 		h.msgs = append(h.msgs, msg)
 		var uses []llm.ContentBlock
@@ -194,9 +186,9 @@ func (h *helper) run(ctx context.Context) outcome {
 		if len(uses) == 0 || limit {
 			answer := strings.TrimSpace(text.String())
 			if answer == "" {
-				return outcome{text: fmt.Sprintf("The helper ended after %d tool calls without an answer.", h.calls), isError: true, status: store.ToolError}
+				return outcome{text: fmt.Sprintf("The helper ended after %d tool calls without an answer.", h.calls), isError: true, status: wire.ToolError}
 			}
-			return outcome{text: answer, status: store.ToolDone}
+			return outcome{text: answer, status: wire.ToolDone}
 		}
 		results := make([]llm.ContentBlock, len(uses))
 		for i, u := range uses {
@@ -269,7 +261,7 @@ func (h *helper) runTool(ctx context.Context, u llm.ContentBlock) llm.ContentBlo
 	h.calls++
 	id := fmt.Sprintf("%s/%d", h.parent.use.ID, h.calls)
 	c := store.ToolCall{SessionID: l.id, MessageID: h.parent.msg, ParentToolUseID: h.parent.use.ID,
-		Call: store.Call{ToolUseID: id, Name: u.Name, Input: u.Input, Status: store.ToolRunning}}
+		Call: store.Call{ToolUseID: id, Name: u.Name, Input: u.Input, Status: wire.ToolRunning}}
 	if h.agent != nil && customagent.ChangeTools[u.Name] && h.tools[u.Name] {
 		out, err := h.agentCall(ctx, u, id)
 		if err != nil {

@@ -111,11 +111,11 @@ func TestHelpers(t *testing.T) {
 				}
 				for id, want := range map[string]string{"t1/1": "alpha-content", "t2/1": "beta-content"} {
 					c := byID[id]
-					if c.ParentToolUseID != strings.TrimSuffix(id, "/1") || c.Name != "read_file" || c.Status != store.ToolDone || !strings.Contains(c.Output, want) {
+					if c.ParentToolUseID != strings.TrimSuffix(id, "/1") || c.Name != "read_file" || c.Status != wire.ToolDone || !strings.Contains(c.Output, want) {
 						t.Fatalf("nested call %s: %+v", id, c)
 					}
 				}
-				if byID["t1"].Status != store.ToolDone || byID["t1"].ParentToolUseID != "" || len(calls) != 4 {
+				if byID["t1"].Status != wire.ToolDone || byID["t1"].ParentToolUseID != "" || len(calls) != 4 {
 					t.Fatalf("calls %+v", calls)
 				}
 			}
@@ -198,11 +198,11 @@ func TestHelpersCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	status := map[string]store.ToolStatus{}
+	status := map[string]wire.ToolStatus{}
 	for _, c := range calls {
 		status[c.ToolUseID] = c.Status
 	}
-	want := map[string]store.ToolStatus{"t1": store.ToolCancelled, "t2": store.ToolCancelled, "t2/1": store.ToolDone}
+	want := map[string]wire.ToolStatus{"t1": wire.ToolCancelled, "t2": wire.ToolCancelled, "t2/1": wire.ToolDone}
 	if fmt.Sprint(status) != fmt.Sprint(want) {
 		t.Fatalf("statuses %v, want %v", status, want)
 	}

@@ -12,7 +12,6 @@ import (
 	"pilot/backend/hooks"
 	"pilot/backend/llm"
 	"pilot/backend/permission"
-	"pilot/backend/store"
 	"pilot/backend/toolname"
 	"pilot/backend/wire"
 )
@@ -212,7 +211,7 @@ func (c *call) hookRefused(res hooks.Result, when string) outcome {
 func (c *call) postToolUse(ctx context.Context) {
 	t, r := c.t, c.r
 	hs := t.l.hookSet()
-	if !hs.Has(hooks.PostToolUse) || r.out.status != store.ToolDone {
+	if !hs.Has(hooks.PostToolUse) || r.out.status != wire.ToolDone {
 		return
 	}
 	calls := hooks.Calls(r.use.Name, r.use.Input, t.l.root.Dir())

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"pilot/backend/gate"
-	"pilot/backend/store"
 	"pilot/backend/tools"
 	"pilot/backend/wire"
 )
@@ -72,7 +71,7 @@ func runCommand(c *call) (tools.Result, error) {
 		}
 		o := cancelled(false)
 		if ctx.Err() == nil {
-			o = outcome{text: "The command was not run: Pilot could not take this folder for it (" + err.Error() + ").", isError: true, status: store.ToolError}
+			o = outcome{text: "The command was not run: Pilot could not take this folder for it (" + err.Error() + ").", isError: true, status: wire.ToolError}
 		}
 		o.approval = c.grant.state
 		c.tell(o)

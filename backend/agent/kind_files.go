@@ -100,14 +100,14 @@ func writeFiles(c *call) (tools.Result, error) {
 		}
 	}
 	if len(writes.Files) == 0 {
-		c.tell(outcome{text: summary + "\nNothing was written.", status: store.ToolRejected, approval: store.ApprovalRejected, feedback: dec.Feedback, refusedBy: store.RefusedUser})
+		c.tell(outcome{text: summary + "\nNothing was written.", status: wire.ToolRejected, approval: store.ApprovalRejected, feedback: dec.Feedback, refusedBy: store.RefusedUser})
 		return tools.Result{}, nil
 	}
 	release, _, err := c.hold(ctx, "writing "+writtenPaths(writes))
 	if err != nil {
 		o := cancelled(false)
 		if ctx.Err() == nil {
-			o = outcome{text: "Not applied: Pilot could not take this folder for the change (" + err.Error() + "). Nothing was written.", isError: true, status: store.ToolError}
+			o = outcome{text: "Not applied: Pilot could not take this folder for the change (" + err.Error() + "). Nothing was written.", isError: true, status: wire.ToolError}
 		}
 		o.approval = state
 		c.tell(o)
@@ -132,7 +132,7 @@ func writeFiles(c *call) (tools.Result, error) {
 		}
 		if !res.IsError {
 			c.applied(bg, plans)
-			c.tell(outcome{text: summary + "\n" + res.Output, status: store.ToolDone, approval: state, feedback: dec.Feedback})
+			c.tell(outcome{text: summary + "\n" + res.Output, status: wire.ToolDone, approval: state, feedback: dec.Feedback})
 			c.changed = filePaths(writes)
 			return tools.Result{}, nil
 		}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"pilot/backend/sandbox"
-	"pilot/backend/store"
 	"pilot/backend/tools"
 	"pilot/backend/wire"
 )
@@ -67,7 +66,7 @@ func runJob(c *call, sess *sandbox.Session, run *sandboxRun, release func(), wai
 		b.WriteString("\n\n" + strings.Join(refused, "\n"))
 	}
 	b.WriteString(waitNote(waited))
-	c.tell(outcome{text: b.String() + said(c.grant.feedback), status: store.ToolDone, approval: state, feedback: c.grant.feedback})
+	c.tell(outcome{text: b.String() + said(c.grant.feedback), status: wire.ToolDone, approval: state, feedback: c.grant.feedback})
 }
 
 // modelRead gives the model the job's output since its last read, and

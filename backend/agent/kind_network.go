@@ -58,12 +58,12 @@ func (t *turn) network(s *sandboxRun, host string, port int) error {
 	c := &call{t: t, ctx: s.ctx, r: s.r, owned: true, run: s, host: host, port: port}
 	c.perform(&networkKind)
 	switch o := c.ended; {
-	case o.status == store.ToolDone:
+	case o.status == wire.ToolDone:
 		if c.grant.asked {
 			c.running(context.WithoutCancel(s.ctx))
 		}
 		return nil
-	case o.refusedBy != store.RefusedUser && o.status != store.ToolCancelled: // refused by a rule or the mode
+	case o.refusedBy != store.RefusedUser && o.status != wire.ToolCancelled: // refused by a rule or the mode
 		s.blocked(o.text)
 		return errors.New(o.text)
 	}

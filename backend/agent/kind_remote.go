@@ -52,7 +52,7 @@ func fetchQuestion(c *call) (question, bool) {
 			allow := t.l.m.opt.WebFetch.AllowPrivate
 			c.private = d.Private || allow != nil && allow(host)
 			if webfetch.PrivateName(host) && !c.private {
-				return outcome{text: privateRefusal(host, ""), isError: true, status: store.ToolRejected, approval: store.ApprovalRejected, refusedBy: store.RefusedRule}, false
+				return outcome{text: privateRefusal(host, ""), isError: true, status: wire.ToolRejected, approval: store.ApprovalRejected, refusedBy: store.RefusedRule}, false
 			}
 			return outcome{}, true
 		}}, true
@@ -82,7 +82,7 @@ func fetch(c *call) (tools.Result, error) {
 		c.fail(fmt.Sprintf("Could not fetch %s: %v.", u, err), true)
 		return tools.Result{}, nil
 	case page.RedirectTo != "":
-		c.tell(outcome{text: fmt.Sprintf("%s redirects to %s, on another host; the redirect was not followed. Call web_fetch with that URL to read it (the user may be asked to allow that host).", u, page.RedirectTo), status: store.ToolDone, approval: c.grant.state})
+		c.tell(outcome{text: fmt.Sprintf("%s redirects to %s, on another host; the redirect was not followed. Call web_fetch with that URL to read it (the user may be asked to allow that host).", u, page.RedirectTo), status: wire.ToolDone, approval: c.grant.state})
 		return tools.Result{}, nil
 	}
 	if _, err := l.m.st.WebPages.Add(context.WithoutCancel(ctx), store.WebPage{SessionID: l.id, ToolCallID: r.rec.ID, MessageID: r.msg,
@@ -91,7 +91,7 @@ func fetch(c *call) (tools.Result, error) {
 	}
 	text, isErr := t.pageResult(ctx, page, p.Prompt)
 	if ctx.Err() != nil {
-		c.tell(outcome{text: cancelled(true).text, isError: true, status: store.ToolCancelled, approval: c.grant.state, feedback: c.grant.feedback})
+		c.tell(outcome{text: cancelled(true).text, isError: true, status: wire.ToolCancelled, approval: c.grant.state, feedback: c.grant.feedback})
 		return tools.Result{}, nil
 	}
 	return tools.Result{Output: text, IsError: isErr}, nil

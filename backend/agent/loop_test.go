@@ -49,11 +49,11 @@ func TestReadExploreEdit(t *testing.T) {
 			}
 			ms := h.messages()
 			checkPairs(t, ms)
-			if len(ms) != 10 || ms[9].Content[0].Text != "Changed the greeting." || ms[9].State != store.MessageComplete {
+			if len(ms) != 10 || ms[9].Content[0].Text != "Changed the greeting." || ms[9].State != wire.MessageComplete {
 				t.Errorf("%d messages; last %+v", len(ms), ms[len(ms)-1])
 			}
 			calls, _ := h.st.ToolCalls.List(t.Context(), h.sess.ID)
-			if len(calls) != 4 || calls[3].Approval != store.ApprovalApproved || calls[3].Status != store.ToolDone {
+			if len(calls) != 4 || calls[3].Approval != store.ApprovalApproved || calls[3].Status != wire.ToolDone {
 				t.Errorf("tool calls %+v", calls)
 			}
 			changes, _ := h.st.Changes.List(t.Context(), h.sess.ID)

@@ -15,7 +15,6 @@ import (
 	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
 	"pilot/backend/mcp"
-	"pilot/backend/store"
 	"pilot/backend/wire"
 )
 
@@ -129,7 +128,7 @@ func TestMCPToolsAskedAndAnswered(t *testing.T) {
 				t.Errorf("rules %+v", rules)
 			}
 			calls, _ := h.st.ToolCalls.List(t.Context(), h.sess.ID)
-			if calls[0].Status != store.ToolDone || calls[2].Status != store.ToolError {
+			if calls[0].Status != wire.ToolDone || calls[2].Status != wire.ToolError {
 				t.Errorf("calls %+v", calls)
 			}
 		})

@@ -46,7 +46,7 @@ type toolRun struct {
 type outcome struct {
 	text     string
 	isError  bool
-	status   store.ToolStatus
+	status   wire.ToolStatus
 	approval store.Approval
 	feedback string
 	// refusedBy says who refused a rejected call (store.Refused*).
@@ -60,7 +60,7 @@ func cancelled(started bool) outcome {
 	if started {
 		text = "Stopped: the user cancelled the turn while this call was running; it may have had part of its effect."
 	}
-	return outcome{text: text, isError: true, status: store.ToolCancelled}
+	return outcome{text: text, isError: true, status: wire.ToolCancelled}
 }
 
 // concurrent reports whether r may run alongside its neighbours: it only
@@ -165,7 +165,7 @@ func (t *turn) dispatch(ctx context.Context, r *toolRun) error {
 	c := &call{t: t, ctx: ctx, r: r}
 	switch {
 	case r.skip != "":
-		c.finish(outcome{text: r.skip, isError: true, status: store.ToolError})
+		c.finish(outcome{text: r.skip, isError: true, status: wire.ToolError})
 	case r.refuse != "":
 		c.finish(refusedOutcome(r.refuse, admitRefuser(t.mode)))
 	case ctx.Err() != nil:
@@ -303,7 +303,7 @@ func (c *call) end(k *kind, res tools.Result, err error) {
 		o.approval = g.state
 		c.finish(o)
 	case err != nil:
-		c.finish(outcome{text: k.failed + err.Error(), isError: true, status: store.ToolError, approval: g.state})
+		c.finish(outcome{text: k.failed + err.Error(), isError: true, status: wire.ToolError, approval: g.state})
 	default:
 		o := outcome{text: res.Output + said(g.feedback), isError: res.IsError, status: statusOf(res.IsError), approval: g.state, feedback: g.feedback}
 		switch {
@@ -335,18 +335,18 @@ func (c *call) tell(o outcome) {
 // fail ends the call with a failure in the kind's own words, before the
 // gate (no approval) or after it (approved: true, with the grant's).
 func (c *call) fail(text string, approved bool) {
-	o := outcome{text: text, isError: true, status: store.ToolError}
+	o := outcome{text: text, isError: true, status: wire.ToolError}
 	if approved {
 		o.approval = c.grant.state
 	}
 	c.tell(o)
 }
 
-func statusOf(isError bool) store.ToolStatus {
+func statusOf(isError bool) wire.ToolStatus {
 	if isError {
-		return store.ToolError
+		return wire.ToolError
 	}
-	return store.ToolDone
+	return wire.ToolDone
 }
 
 // said renders the user's feedback for the model.

@@ -6,7 +6,6 @@ import (
 	"pilot/backend/llm"
 	"pilot/backend/permission"
 	"pilot/backend/present"
-	"pilot/backend/store"
 	"pilot/backend/todo"
 	"pilot/backend/tools"
 	"pilot/backend/wire"
@@ -49,7 +48,7 @@ func (t *turn) setMode() { t.mode = t.l.approvalMode(t.sess) }
 // afterSessionTool publishes what a session tool changed: a new task
 // list (agent:todos).
 func (t *turn) afterSessionTool(r *toolRun) {
-	if r.use.Name != todo.ToolName || r.out.status != store.ToolDone {
+	if r.use.Name != todo.ToolName || r.out.status != wire.ToolDone {
 		return
 	}
 	items, err := todo.Parse(r.use.Input)
@@ -63,7 +62,7 @@ func (t *turn) afterSessionTool(r *toolRun) {
 // planned reports whether the answer's runs presented a plan.
 func planned(runs []*toolRun) bool {
 	for _, r := range runs {
-		if r.use.Name == tools.PresentPlanName && r.out.status == store.ToolDone {
+		if r.use.Name == tools.PresentPlanName && r.out.status == wire.ToolDone {
 			return true
 		}
 	}

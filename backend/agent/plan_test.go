@@ -106,12 +106,12 @@ func TestPlanModeRefusesChanges(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			statuses := map[string]store.ToolStatus{}
+			statuses := map[string]wire.ToolStatus{}
 			for _, c := range calls {
 				statuses[c.Name] = c.Status
 			}
-			for name, want := range map[string]store.ToolStatus{"write_file": store.ToolRejected, "run_bash": store.ToolRejected,
-				"multi_patch": store.ToolRejected, "read_file": store.ToolDone, "present_plan": store.ToolDone} {
+			for name, want := range map[string]wire.ToolStatus{"write_file": wire.ToolRejected, "run_bash": wire.ToolRejected,
+				"multi_patch": wire.ToolRejected, "read_file": wire.ToolDone, "present_plan": wire.ToolDone} {
 				if statuses[name] != want {
 					t.Errorf("%s is %s, want %s", name, statuses[name], want)
 				}

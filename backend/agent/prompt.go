@@ -3,24 +3,17 @@ package agent
 import (
 	"bytes"
 	"context"
-	_ "embed"
 	"errors"
 	"io/fs"
 	"runtime"
 	"strconv"
 	"strings"
-	"text/template"
 	"time"
 
 	"pilot/backend/git"
 	"pilot/backend/projectroot"
 	"pilot/backend/skills"
 )
-
-//go:embed system.md
-var systemText string
-
-var systemTemplate = template.Must(template.New("system").Parse(systemText))
 
 // projectDocs are the project files included in the system prompt when
 // present, in this order.
@@ -70,9 +63,7 @@ func SystemPrompt(ctx context.Context, dir string, now time.Time, installed []sk
 		d.Docs = append(d.Docs, promptDoc{Name: doc.Name, Text: strings.TrimSpace(text)})
 	}
 	var b strings.Builder
-	if err := systemTemplate.Execute(&b, d); err != nil {
-		panic(err) // the template is embedded and tested
-	}
+	render(&b, "system.md", d)
 	return b.String(), notRead
 }
 

@@ -7,7 +7,6 @@ import (
 
 	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
-	"pilot/backend/store"
 	"pilot/backend/wire"
 )
 
@@ -57,7 +56,7 @@ func TestRefusalIsReported(t *testing.T) {
 				t.Errorf("error %+v, want kind refusal with %q", e, tt.msg)
 			}
 			sess, err := h.st.Sessions.Get(t.Context(), h.sess.ID)
-			if err != nil || sess.State != store.SessionError {
+			if err != nil || sess.State != wire.SessionError {
 				t.Errorf("session state %q, %v", sess.State, err)
 			}
 			ms := h.messages()

@@ -60,7 +60,7 @@ func TestRefusedBy(t *testing.T) {
 			if c.rule != "" {
 				want += " " + c.rule
 			}
-			if got := calls[0]; got.Status != store.ToolRejected || got.RefusedBy != want {
+			if got := calls[0]; got.Status != wire.ToolRejected || got.RefusedBy != want {
 				t.Errorf("stored %s refused by %q, want rejected by %q", got.Status, got.RefusedBy, want)
 			}
 			var last wire.ToolCall

@@ -205,7 +205,7 @@ func TestSameFolderWaitEndsWithStop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(calls) != 1 || calls[0].Status != store.ToolCancelled || !strings.HasPrefix(calls[0].Output, "Not run") {
+	if len(calls) != 1 || calls[0].Status != wire.ToolCancelled || !strings.HasPrefix(calls[0].Output, "Not run") {
 		t.Errorf("B's call after the stop: %+v", calls)
 	}
 	if err := os.WriteFile(filepath.Join(h.dir, "release.tmp"), nil, 0o600); err != nil {

@@ -7,7 +7,6 @@ import (
 
 	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
-	"pilot/backend/store"
 	"pilot/backend/wire"
 )
 
@@ -55,7 +54,7 @@ func TestSilentStream(t *testing.T) {
 			}
 			ms := h.messages()
 			last := ms[len(ms)-1]
-			if last.State != store.MessageInterrupted || !strings.HasPrefix(last.Content[0].Text, "one two") || strings.Contains(last.Content[0].Text, "five") {
+			if last.State != wire.MessageInterrupted || !strings.HasPrefix(last.Content[0].Text, "one two") || strings.Contains(last.Content[0].Text, "five") {
 				t.Errorf("partial answer %+v", last)
 			}
 			if len(h.srv.Requests()) != 1 {
@@ -134,7 +133,7 @@ func TestErrorEventInStream(t *testing.T) {
 				t.Errorf("error %+v", e)
 			}
 			ms := h.messages()
-			if last := ms[len(ms)-1]; last.State != store.MessageInterrupted || !strings.HasPrefix(last.Content[0].Text, "one two") {
+			if last := ms[len(ms)-1]; last.State != wire.MessageInterrupted || !strings.HasPrefix(last.Content[0].Text, "one two") {
 				t.Errorf("partial answer %+v", last)
 			}
 			if n := len(h.srv.Requests()); n != 1 || len(h.rec.notices("retry")) != 0 {

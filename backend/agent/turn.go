@@ -73,12 +73,12 @@ func (l *live) run(ctx context.Context, user []llm.ContentBlock) {
 	l.mu.Unlock()
 
 	bg := context.WithoutCancel(ctx)
-	state, saved := Idle, store.SessionIdle
+	state, saved := Idle, wire.SessionIdle
 	switch reason {
 	case ReasonError:
-		state, saved = Error, store.SessionError
+		state, saved = Error, wire.SessionError
 	case ReasonCancelled:
-		saved = store.SessionInterrupted
+		saved = wire.SessionInterrupted
 	}
 	if err := l.m.st.Sessions.SetState(bg, l.id, saved); err != nil {
 		l.m.log.Warn("saving session state", "session", l.id, "err", err)
@@ -131,7 +131,7 @@ func (l *live) prepare(ctx context.Context, user []llm.ContentBlock) (*turn, err
 		return nil, fmt.Errorf("repairing the session: %w", err)
 	}
 	if user == nil {
-		if err := st.Sessions.SetState(ctx, l.id, store.SessionRunning); err != nil {
+		if err := st.Sessions.SetState(ctx, l.id, wire.SessionRunning); err != nil {
 			return nil, err
 		}
 		return l.load(ctx)
@@ -153,7 +153,7 @@ func (l *live) prepare(ctx context.Context, user []llm.ContentBlock) (*turn, err
 		return nil, fmt.Errorf("saving your message: %w", err)
 	}
 	l.emitMessage(msg)
-	if err := st.Sessions.SetState(ctx, l.id, store.SessionRunning); err != nil {
+	if err := st.Sessions.SetState(ctx, l.id, wire.SessionRunning); err != nil {
 		return nil, err
 	}
 	return l.load(ctx)
@@ -287,7 +287,7 @@ func (t *turn) checkBudget(ctx context.Context) Reason {
 	if !c.permit(question{call: gate.Call{Budget: true}, card: wire.Approval{
 		Command: fmt.Sprintf("Continue past the session budget (%s) for another budget's worth?", sp.over),
 	}}) {
-		if c.ended.status == store.ToolCancelled && ctx.Err() != nil {
+		if c.ended.status == wire.ToolCancelled && ctx.Err() != nil {
 			return ReasonCancelled
 		}
 		return ReasonBudget

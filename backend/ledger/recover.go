@@ -8,6 +8,7 @@ import (
 
 	"pilot/backend/projectroot"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // A pending edit checkpoint is the intent of an approved change: before
@@ -135,9 +136,9 @@ func (l *Ledger) recoverEdit(ctx context.Context, cp store.Checkpoint, root *pro
 	if _, err := l.Settle(ctx, cp, root); err != nil {
 		return r, err
 	}
-	status := store.ToolError
+	status := wire.ToolError
 	if r.Outcome == RecoveryCompleted {
-		status = store.ToolDone
+		status = wire.ToolDone
 	}
 	if cp.ToolCallID != 0 {
 		if _, err := l.st.ToolCalls.SetRecoveredResult(ctx, cp.ToolCallID, status, r.Text()); err != nil {

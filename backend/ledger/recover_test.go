@@ -11,6 +11,7 @@ import (
 	"pilot/backend/llm"
 	"pilot/backend/projectroot"
 	"pilot/backend/store"
+	"pilot/backend/wire"
 )
 
 // crashedChange sets up what a kill between two renames leaves: an
@@ -97,23 +98,23 @@ func TestRecoverInterruptedChange(t *testing.T) {
 		written []string
 		meddle  map[string]string // written by someone else before the restart
 		want    map[string]string // the files after the restart
-		status  store.ToolStatus
+		status  wire.ToolStatus
 		says    []string
 		card    string
 	}{
 		{name: "half written: completed", written: []string{"a.txt", "new/d.txt"},
 			want:   change,
-			status: store.ToolDone, says: []string{"Interrupted by a crash; completed on restart.", "a.txt", "new/d.txt"}, card: "completed on restart"},
+			status: wire.ToolDone, says: []string{"Interrupted by a crash; completed on restart.", "a.txt", "new/d.txt"}, card: "completed on restart"},
 		{name: "all written before the kill: completed", written: []string{"a.txt", "b.txt", "c.txt", "new/d.txt"},
 			want:   change,
-			status: store.ToolDone, says: []string{"completed on restart"}, card: "completed on restart"},
+			status: wire.ToolDone, says: []string{"completed on restart"}, card: "completed on restart"},
 		{name: "nothing written: not applied", written: nil,
 			want:   map[string]string{"a.txt": "a old\n", "b.txt": "b old\n", "c.txt": "c old\n", "new/d.txt": ""},
-			status: store.ToolError, says: []string{"Interrupted by a crash; not applied.", "nothing was changed"}, card: "not applied"},
+			status: wire.ToolError, says: []string{"Interrupted by a crash; not applied.", "nothing was changed"}, card: "not applied"},
 		{name: "another program changed a file: undone, that file left", written: []string{"a.txt", "new/d.txt"},
 			meddle: map[string]string{"b.txt": "b by the user\n"},
 			want:   map[string]string{"a.txt": "a old\n", "b.txt": "b by the user\n", "c.txt": "c old\n", "new/d.txt": ""},
-			status: store.ToolError, says: []string{"Interrupted by a crash; undone on restart.", "something else changed b.txt", "b.txt was left as it is"}, card: "undone on restart"},
+			status: wire.ToolError, says: []string{"Interrupted by a crash; undone on restart.", "something else changed b.txt", "b.txt was left as it is"}, card: "undone on restart"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -150,7 +151,7 @@ func TestRecoverInterruptedChange(t *testing.T) {
 					t.Errorf("the result does not say %q:\n%s", s, got.Output)
 				}
 			}
-			if block.Content != got.Output || block.IsError != (tc.status != store.ToolDone) {
+			if block.Content != got.Output || block.IsError != (tc.status != wire.ToolDone) {
 				t.Errorf("the model reads %q (error %v), the card %q", block.Content, block.IsError, got.Output)
 			}
 			rec, err := f.st.ToolCalls.CrashRecoveries(f.ctx, f.sess.ID)

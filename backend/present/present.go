@@ -83,7 +83,7 @@ func ToolCall(c store.ToolCall, label string) wire.ToolCall {
 		StartedAt: Millis(c.StartedAt), Sandbox: Sandbox(c.Sandbox), Hooks: Hooks(c.Hooks),
 		Diagnostics: Diagnostics(c.Diagnostics),
 	}
-	End(&v, c.Status, c.Output, c.Status == store.ToolError, refusedOf(c, v.Hooks), c.FinishedAt)
+	End(&v, c.Status, c.Output, c.Status == wire.ToolError, refusedOf(c, v.Hooks), c.FinishedAt)
 	return v
 }
 
@@ -104,7 +104,7 @@ func Hooks(stored string) []wire.HookRun {
 // or, for a rejected call none is stored for, the PreToolUse hook that
 // denied it ("hook CMD": the store's refused_by predates hooks).
 func refusedOf(c store.ToolCall, runs []wire.HookRun) string {
-	if c.RefusedBy != "" || c.Status != store.ToolRejected {
+	if c.RefusedBy != "" || c.Status != wire.ToolRejected {
 		return c.RefusedBy
 	}
 	for _, r := range runs {
@@ -118,7 +118,7 @@ func refusedOf(c store.ToolCall, runs []wire.HookRun) string {
 // End writes a call's end onto its card: its status, output, whether it
 // failed, who refused it (as stored in store.ToolCall.RefusedBy) and when
 // it finished (zero: not yet).
-func End(v *wire.ToolCall, status store.ToolStatus, output string, isError bool, refusedBy string, at time.Time) {
+func End(v *wire.ToolCall, status wire.ToolStatus, output string, isError bool, refusedBy string, at time.Time) {
 	v.Status, v.Output, v.IsError = wire.ToolStatus(status), output, isError
 	v.RefusedBy, v.RefusedRule = refuser(refusedBy)
 	v.FinishedAt = Millis(at)

@@ -52,7 +52,7 @@ func TestStartUpRepairsOnceBeforeSessionsAreListed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Sessions.SetState(ctx, s.ID, store.SessionRunning); err != nil {
+	if err := st.Sessions.SetState(ctx, s.ID, wire.SessionRunning); err != nil {
 		t.Fatal(err)
 	}
 	st.Close() // as a crash leaves it
@@ -67,7 +67,7 @@ func TestStartUpRepairsOnceBeforeSessionsAreListed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ss) != 1 || ss[0].State != wire.SessionState(store.SessionInterrupted) {
+	if len(ss) != 1 || ss[0].State != wire.SessionState(wire.SessionInterrupted) {
 		t.Errorf("sessions right after Open: %+v, want the one session interrupted", ss)
 	}
 	out := logs.String()

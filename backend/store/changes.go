@@ -72,10 +72,7 @@ func (s *Changes) Insert(ctx context.Context, c Change) (Change, error) {
 	if c.CreatedAt.IsZero() {
 		c.CreatedAt = s.now()
 	}
-	out, err := writeOne(ctx, s.database, func(tx *sql.Tx) (Change, error) {
-		return insertChange(ctx, tx, c)
-	})
-	return out, constraint(err)
+	return insert(ctx, s.database, c, insertChange)
 }
 
 func insertChange(ctx context.Context, tx *sql.Tx, c Change) (Change, error) {

@@ -204,11 +204,12 @@ func (s *Checkpoints) Pending(ctx context.Context) ([]Checkpoint, error) {
 }
 
 func (s *Checkpoints) checkpoints(ctx context.Context, where string, args ...any) ([]Checkpoint, error) {
-	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
+	return read(ctx, s.database, func(tx *sql.Tx) ([]Checkpoint, error) {
+		return checkpointsIn(ctx, tx, where, args...)
+	})
+}
+
+func checkpointsIn(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]Checkpoint, error) {
 	cs, err := queryAll(ctx, tx, scanCheckpoint, `SELECT `+checkpointCols+checkpointFrom+` WHERE `+where+` ORDER BY c.id`, args...)
 	if err != nil || len(cs) == 0 {
 		return cs, err

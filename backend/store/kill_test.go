@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"pilot/backend/llm"
+	"pilot/backend/wire"
 )
 
 const killChildEnv = "PILOT_STORE_KILL_CHILD_DB"
@@ -45,7 +46,7 @@ func TestKillChild(t *testing.T) {
 		out.Flush()
 	}
 	for turn := 0; ; turn++ {
-		if err := s.Sessions.SetState(ctx, x.ID, SessionRunning); err != nil {
+		if err := s.Sessions.SetState(ctx, x.ID, wire.SessionRunning); err != nil {
 			commit("", 0, err)
 		}
 		m, err := s.Messages.Append(ctx, x.ID, user(fmt.Sprintf("turn %d: keep going", turn)), llm.Usage{})
@@ -68,12 +69,12 @@ func TestKillChild(t *testing.T) {
 		commit("m", m.ID, err)
 		c, err := s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: m.ID, Call: Call{ToolUseID: id, Name: "run_bash", Input: json.RawMessage(`{"command":"make"}`)}})
 		if err == nil {
-			err = s.ToolCalls.Finish(ctx, c.ID, ToolDone, strings.Repeat("build output ", rand.IntN(200)))
+			err = s.ToolCalls.Finish(ctx, c.ID, wire.ToolDone, strings.Repeat("build output ", rand.IntN(200)))
 		}
 		commit("t", c.ID, err)
 		m, err = s.Messages.Append(ctx, x.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{toolResult(id, "ok")}}, llm.Usage{})
 		commit("m", m.ID, err)
-		if err := s.Sessions.SetState(ctx, x.ID, SessionIdle); err != nil {
+		if err := s.Sessions.SetState(ctx, x.ID, wire.SessionIdle); err != nil {
 			commit("", 0, err)
 		}
 	}
@@ -175,12 +176,12 @@ func checkContinuable(t *testing.T, s *Store) {
 	ps := must[[]Project](t)(s.Projects.List(ctx))
 	for _, p := range ps {
 		for _, x := range must[[]Session](t)(s.Sessions.List(ctx, p.ID, 0, 0)) {
-			if x.State == SessionRunning {
+			if x.State == wire.SessionRunning {
 				t.Errorf("session %d still running after reopen", x.ID)
 			}
 			ms := must[[]Message](t)(s.Messages.List(ctx, x.ID))
 			for i, m := range ms {
-				if m.State == MessageStreaming {
+				if m.State == wire.MessageStreaming {
 					t.Errorf("message %d still streaming after reopen", m.ID)
 				}
 				for _, b := range m.Content {

@@ -11,6 +11,7 @@ import (
 
 	"pilot/backend/llm"
 	"pilot/backend/todo"
+	"pilot/backend/wire"
 )
 
 // WriteMarkdown writes a session as a Markdown document for people: the
@@ -64,7 +65,7 @@ func (t Transcript) Markdown() string {
 		if m.Role == llm.RoleAssistant {
 			role = "Assistant"
 		}
-		if m.State != MessageComplete {
+		if m.State != wire.MessageComplete {
 			role += " (" + string(m.State) + ")"
 		}
 		fmt.Fprintf(&b, "\n## %s\n", role)

@@ -15,15 +15,6 @@ import (
 	"pilot/backend/wire"
 )
 
-// MessageState says whether a message is whole (wire.MessageState).
-type MessageState = wire.MessageState
-
-const (
-	MessageComplete    = wire.MessageComplete    // committed whole
-	MessageStreaming   = wire.MessageStreaming   // text still arriving (saved debounced)
-	MessageInterrupted = wire.MessageInterrupted // the stream was cut off; the text is what arrived
-)
-
 // Message is one stored turn of a session.
 type Message struct {
 	ID        int64              `json:"id"`
@@ -32,7 +23,7 @@ type Message struct {
 	Role      llm.Role           `json:"role"`
 	Content   []llm.ContentBlock `json:"content"`
 	Usage     llm.Usage          `json:"usage"` // tokens of the call that produced it (assistant)
-	State     MessageState       `json:"state"`
+	State     wire.MessageState  `json:"state"`
 	CreatedAt time.Time          `json:"createdAt"`
 }
 
@@ -77,12 +68,12 @@ func encodeBlocks(blocks []llm.ContentBlock) (string, error) {
 // totals are kept by Sessions.UpdateUsage.
 func (s *Messages) Append(ctx context.Context, sessionID int64, m llm.Message, u llm.Usage) (Message, error) {
 	return writeOne(ctx, s.database, func(tx *sql.Tx) (Message, error) {
-		return s.insertMessage(ctx, tx, sessionID, m, u, MessageComplete)
+		return s.insertMessage(ctx, tx, sessionID, m, u, wire.MessageComplete)
 	})
 }
 
 // insertMessage appends a message inside a write transaction.
-func (s *database) insertMessage(ctx context.Context, tx *sql.Tx, sessionID int64, m llm.Message, u llm.Usage, state MessageState) (Message, error) {
+func (s *database) insertMessage(ctx context.Context, tx *sql.Tx, sessionID int64, m llm.Message, u llm.Usage, state wire.MessageState) (Message, error) {
 	content, err := encodeBlocks(m.Content)
 	if err != nil {
 		return Message{}, err

@@ -9,6 +9,7 @@ import (
 
 	"pilot/backend/llm"
 	"pilot/backend/todo"
+	"pilot/backend/wire"
 )
 
 // PageQuery picks a run of a session's messages, newest first: the last
@@ -44,15 +45,15 @@ func (s *Sessions) TranscriptPage(ctx context.Context, sessionID int64, q PageQu
 	if q.Limit < 1 {
 		return Page{}, fmt.Errorf("page of session %d: limit %d, want at least 1", sessionID, q.Limit)
 	}
-	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return Page{}, err
-	}
-	defer tx.Rollback()
-	var p Page
-	if p.Session, err = getSession(ctx, tx, sessionID); err != nil {
-		return Page{}, err
-	}
+	return readSession(ctx, s.database, sessionID, func(tx *sql.Tx, sess Session) (Page, error) {
+		return page(ctx, tx, sess, q)
+	})
+}
+
+func page(ctx context.Context, tx *sql.Tx, sess Session, q PageQuery) (Page, error) {
+	sessionID := sess.ID
+	p := Page{Session: sess}
+	var err error
 	end := int64(math.MaxInt64)
 	if q.Before != 0 {
 		if end, err = messageSeq(ctx, tx, sessionID, q.Before); err != nil {
@@ -137,7 +138,7 @@ func pageToolCalls(ctx context.Context, q querier, sessionID, from, to int64) ([
 // succeeded and parses (nil when there is none).
 func latestTodos(ctx context.Context, q querier, sessionID int64) ([]todo.Item, error) {
 	rows, err := q.QueryContext(ctx, `SELECT input FROM tool_calls WHERE session_id = ? AND name = ? AND status = ? ORDER BY id DESC`,
-		sessionID, todo.ToolName, string(ToolDone))
+		sessionID, todo.ToolName, string(wire.ToolDone))
 	if err != nil {
 		return nil, err
 	}

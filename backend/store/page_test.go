@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"pilot/backend/llm"
+	"pilot/backend/wire"
 )
 
 // seedRounds appends rounds first to first+n-1 of four messages to x: a
@@ -23,7 +24,7 @@ func seedRounds(t *testing.T, s *Store, x Session, first, n int) []Message {
 		a := must[Message](t)(s.Messages.Append(ctx, x.ID, llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{
 			toolUse(use, "read_file", `{"path":"a.go"}`)}}, llm.Usage{InputTokens: 10 + i, OutputTokens: 1}))
 		c := must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: a.ID, Call: Call{ToolUseID: use, Name: "read_file", Input: json.RawMessage(`{"path":"a.go"}`)}}))
-		if err := s.ToolCalls.Finish(ctx, c.ID, ToolDone, fmt.Sprintf("output %d", i)); err != nil {
+		if err := s.ToolCalls.Finish(ctx, c.ID, wire.ToolDone, fmt.Sprintf("output %d", i)); err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, a,

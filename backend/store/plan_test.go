@@ -10,6 +10,7 @@ import (
 
 	"pilot/backend/llm"
 	"pilot/backend/todo"
+	"pilot/backend/wire"
 )
 
 // Plan mode is kept beside the approval mode: entering it keeps the mode
@@ -67,7 +68,7 @@ func TestTodosFromToolCalls(t *testing.T) {
 	ctx := context.Background()
 	_, x := newSession(t, s, "/proj")
 	must[Message](t)(s.Messages.Append(ctx, x.ID, user("do three things"), llm.Usage{}))
-	write := func(id, input string, status ToolStatus) {
+	write := func(id, input string, status wire.ToolStatus) {
 		m := must[Message](t)(s.Messages.Append(ctx, x.ID, llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{toolUse(id, todo.ToolName, input)}}, llm.Usage{}))
 		c := must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: m.ID, Call: Call{ToolUseID: id, Name: todo.ToolName, Input: json.RawMessage(input)}}))
 		if err := s.ToolCalls.Finish(ctx, c.ID, status, "ok"); err != nil {
@@ -79,8 +80,8 @@ func TestTodosFromToolCalls(t *testing.T) {
 	if got := tr().Todos(); got != nil {
 		t.Errorf("todos before any call: %v", got)
 	}
-	write("t1", `{"todos":[{"content":"Parse","status":"in_progress"},{"content":"Print","status":"pending"}]}`, ToolDone)
-	write("t2", `{"todos":[{"content":"Parse","status":"in_progress"},{"content":"Print","status":"in_progress"}]}`, ToolError)
+	write("t1", `{"todos":[{"content":"Parse","status":"in_progress"},{"content":"Print","status":"pending"}]}`, wire.ToolDone)
+	write("t2", `{"todos":[{"content":"Parse","status":"in_progress"},{"content":"Print","status":"in_progress"}]}`, wire.ToolError)
 	want := []todo.Item{{Content: "Parse", Status: todo.InProgress}, {Content: "Print", Status: todo.Pending}}
 	if got := tr().Todos(); len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("todos = %v, want %v", got, want)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"pilot/backend/llm"
+	"pilot/backend/wire"
 )
 
 // CrashPrefix begins the result of a change a crash interrupted and the
@@ -22,7 +23,7 @@ const CrashPrefix = "Interrupted by a crash; "
 // the tool_result block the model reads, become status and text. A call
 // whose result is not InterruptedToolResult (it finished, or was rewritten
 // already) is left as it is; it reports whether the call was rewritten.
-func (s *ToolCalls) SetRecoveredResult(ctx context.Context, toolCallID int64, status ToolStatus, text string) (bool, error) {
+func (s *ToolCalls) SetRecoveredResult(ctx context.Context, toolCallID int64, status wire.ToolStatus, text string) (bool, error) {
 	done := false
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var sessionID int64
@@ -51,7 +52,7 @@ func (s *ToolCalls) SetRecoveredResult(ctx context.Context, toolCallID int64, st
 			}
 			for i := range blocks {
 				if blocks[i].Type == llm.BlockToolResult && blocks[i].ToolUseID == useID {
-					blocks[i].Content, blocks[i].IsError = text, status != ToolDone
+					blocks[i].Content, blocks[i].IsError = text, status != wire.ToolDone
 				}
 			}
 			b, err := json.Marshal(blocks)

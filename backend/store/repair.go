@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"pilot/backend/llm"
+	"pilot/backend/wire"
 )
 
 // InterruptedToolResult is the tool_result content Repair gives a tool_use
@@ -106,7 +107,7 @@ func (s *Sessions) closeToolUses(ctx context.Context, tx *sql.Tx, sessionID int6
 			continue
 		}
 		r := llm.ContentBlock{Type: llm.BlockToolResult, ToolUseID: b.ID, Content: InterruptedToolResult, IsError: true}
-		var status ToolStatus
+		var status wire.ToolStatus
 		var output string
 		err := tx.QueryRowContext(ctx, `SELECT status, output FROM tool_call_rows WHERE session_id = ? AND tool_use_id = ?`,
 			sessionID, b.ID).Scan(&status, &output)
@@ -114,11 +115,11 @@ func (s *Sessions) closeToolUses(ctx context.Context, tx *sql.Tx, sessionID int6
 		case err == sql.ErrNoRows:
 		case err != nil:
 			return false, err
-		case status == ToolDone:
+		case status == wire.ToolDone:
 			r.Content, r.IsError = output, false
-		case output != "" && (status == ToolError || status == ToolRejected):
+		case output != "" && (status == wire.ToolError || status == wire.ToolRejected):
 			r.Content = output
-		case status == ToolRejected:
+		case status == wire.ToolRejected:
 			r.Content = "The user rejected this tool call."
 		}
 		results = append(results, r)
@@ -126,6 +127,6 @@ func (s *Sessions) closeToolUses(ctx context.Context, tx *sql.Tx, sessionID int6
 	if len(results) == 0 {
 		return false, nil
 	}
-	_, err = s.insertMessage(ctx, tx, sessionID, llm.Message{Role: llm.RoleUser, Content: results}, llm.Usage{}, MessageComplete)
+	_, err = s.insertMessage(ctx, tx, sessionID, llm.Message{Role: llm.RoleUser, Content: results}, llm.Usage{}, wire.MessageComplete)
 	return err == nil, err
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"pilot/backend/llm"
+	"pilot/backend/wire"
 )
 
 func TestRepair(t *testing.T) {
@@ -41,11 +42,11 @@ func TestRepair(t *testing.T) {
 				a := must[Message](t)(s.Messages.Append(ctx, x.ID, assistantWithTools, llm.Usage{}))
 				for _, c := range []struct {
 					id     string
-					status ToolStatus
+					status wire.ToolStatus
 					out    string
-				}{{"done1", ToolDone, "file a"}, {"err1", ToolError, "exit status 1"}, {"run1", ToolRunning, ""}} {
+				}{{"done1", wire.ToolDone, "file a"}, {"err1", wire.ToolError, "exit status 1"}, {"run1", wire.ToolRunning, ""}} {
 					tc := must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: x.ID, MessageID: a.ID, Call: Call{ToolUseID: c.id, Name: "x"}}))
-					if c.status != ToolRunning {
+					if c.status != wire.ToolRunning {
 						if err := s.ToolCalls.Finish(ctx, tc.ID, c.status, c.out); err != nil {
 							t.Fatal(err)
 						}
@@ -67,7 +68,7 @@ func TestRepair(t *testing.T) {
 						t.Errorf("result %d = %+v, want %+v", i, ms[2].Content[i], w)
 					}
 				}
-				if calls[2].Status != ToolCancelled || calls[2].FinishedAt.IsZero() {
+				if calls[2].Status != wire.ToolCancelled || calls[2].FinishedAt.IsZero() {
 					t.Errorf("running call after repair = %+v", calls[2])
 				}
 			},
@@ -85,7 +86,7 @@ func TestRepair(t *testing.T) {
 				st.mu.Unlock()
 			},
 			check: func(t *testing.T, ms []Message, _ []ToolCall) {
-				if len(ms) != 2 || ms[1].State != MessageInterrupted || ms[1].Content[0].Text != "half an ans" {
+				if len(ms) != 2 || ms[1].State != wire.MessageInterrupted || ms[1].Content[0].Text != "half an ans" {
 					t.Errorf("messages = %+v", ms)
 				}
 			},
@@ -109,7 +110,7 @@ func TestRepair(t *testing.T) {
 			s, path := newStore(t)
 			_, x := newSession(t, s, "/p")
 			tc.setup(t, s, x)
-			if err := s.Sessions.SetState(ctx, x.ID, SessionRunning); err != nil {
+			if err := s.Sessions.SetState(ctx, x.ID, wire.SessionRunning); err != nil {
 				t.Fatal(err)
 			}
 			// Reopening and repairing, as the service does after a crash.
@@ -122,7 +123,7 @@ func TestRepair(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s2.Close()
-			if got := must[Session](t)(s2.Sessions.Get(ctx, x.ID)); got.State != SessionInterrupted {
+			if got := must[Session](t)(s2.Sessions.Get(ctx, x.ID)); got.State != wire.SessionInterrupted {
 				t.Errorf("state after reopen = %s", got.State)
 			}
 			tc.check(t, must[[]Message](t)(s2.Messages.List(ctx, x.ID)), must[[]ToolCall](t)(s2.ToolCalls.List(ctx, x.ID)))

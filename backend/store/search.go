@@ -101,17 +101,14 @@ const rankCandidates = 1000
 // a prefix merges the lists of every word it starts, which for a common
 // word costs more than the rest of the search together.
 func (s *Store) searchMessages(ctx context.Context, projectID int64, words []string, limit int) ([]SearchHit, error) {
-	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	hits, n, err := rankMessages(ctx, tx, projectID, ftsMatch(words, false, true), limit)
-	if err != nil || n >= limit {
+	return read(ctx, s.database, func(tx *sql.Tx) ([]SearchHit, error) {
+		hits, n, err := rankMessages(ctx, tx, projectID, ftsMatch(words, false, true), limit)
+		if err != nil || n >= limit {
+			return hits, err
+		}
+		hits, _, err = rankMessages(ctx, tx, projectID, ftsMatch(words, true, true), limit)
 		return hits, err
-	}
-	hits, _, err = rankMessages(ctx, tx, projectID, ftsMatch(words, true, true), limit)
-	return hits, err
+	})
 }
 
 // rankMessages returns the best hits and how many candidates it ranked:

@@ -11,17 +11,6 @@ import (
 	"pilot/backend/wire"
 )
 
-// SessionState is where a session's agent loop stands, as last saved:
-// the states the window and the CLI are told (wire.SessionState).
-type SessionState = wire.SessionState
-
-const (
-	SessionIdle        = wire.SessionIdle
-	SessionRunning     = wire.SessionRunning
-	SessionInterrupted = wire.SessionInterrupted
-	SessionError       = wire.SessionError
-)
-
 // Session is one conversation in a project.
 type Session struct {
 	ID        int64 `json:"id"`
@@ -49,9 +38,9 @@ type SessionInfo struct {
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
 	// Usage is the sum over every model call of the session.
-	Usage   llm.Usage    `json:"usage"`
-	CostUSD float64      `json:"costUsd"`
-	State   SessionState `json:"state"`
+	Usage   llm.Usage         `json:"usage"`
+	CostUSD float64           `json:"costUsd"`
+	State   wire.SessionState `json:"state"`
 }
 
 // Worktree is a session's own git worktree (migration 0011); zero for a
@@ -214,9 +203,9 @@ func (s *Sessions) SetModel(ctx context.Context, id int64, model string) error {
 }
 
 // SetState records where the session's agent loop stands. The loop sets
-// SessionRunning when a turn starts and SessionIdle (or SessionError) when
+// wire.SessionRunning when a turn starts and wire.SessionIdle (or wire.SessionError) when
 // it ends; a session left running by a crash is repaired at the next Open.
-func (s *Sessions) SetState(ctx context.Context, id int64, state SessionState) error {
+func (s *Sessions) SetState(ctx context.Context, id int64, state wire.SessionState) error {
 	return s.updateSession(ctx, id, `state = ?`, string(state))
 }
 

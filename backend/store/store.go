@@ -182,6 +182,38 @@ func writeOne[T any](ctx context.Context, d *database, fn func(tx *sql.Tx) (T, e
 	return out, err
 }
 
+// insert writes the row v with add in a write of its own and returns it
+// as stored; a broken constraint is ErrInvalid (see constraint).
+func insert[T any](ctx context.Context, d *database, v T, add func(context.Context, *sql.Tx, T) (T, error)) (T, error) {
+	out, err := writeOne(ctx, d, func(tx *sql.Tx) (T, error) { return add(ctx, tx, v) })
+	return out, constraint(err)
+}
+
+// read runs fn in one read-only transaction: what it reads is as of one
+// moment, whatever writes run meanwhile.
+func read[T any](ctx context.Context, d *database, fn func(tx *sql.Tx) (T, error)) (T, error) {
+	tx, err := d.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	defer tx.Rollback()
+	return fn(tx)
+}
+
+// readSession is read with the session id read first, in the same
+// transaction, and given to fn.
+func readSession[T any](ctx context.Context, d *database, id int64, fn func(tx *sql.Tx, sess Session) (T, error)) (T, error) {
+	return read(ctx, d, func(tx *sql.Tx) (T, error) {
+		sess, err := getSession(ctx, tx, id)
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		return fn(tx, sess)
+	})
+}
+
 // writeDurable is write with the commit synced to disk before it returns
 // (synchronous FULL for this transaction; the store otherwise runs WAL at
 // NORMAL, whose commits a power loss may take back).

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"pilot/backend/llm"
+	"pilot/backend/wire"
 )
 
 func TestOpenPragmas(t *testing.T) {
@@ -118,12 +119,12 @@ func TestSessionsListPagingAndUpdates(t *testing.T) {
 	if err := s.Sessions.UpdateUsage(ctx, first.ID, llm.Usage{InputTokens: 1, OutputTokens: 1}, 0.25); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Sessions.SetState(ctx, first.ID, SessionRunning); err != nil {
+	if err := s.Sessions.SetState(ctx, first.ID, wire.SessionRunning); err != nil {
 		t.Fatal(err)
 	}
 	got := must[Session](t)(s.Sessions.Get(ctx, first.ID))
 	wantUsage := llm.Usage{InputTokens: 11, OutputTokens: 6, CacheReadTokens: 3, CacheWriteTokens: 2}
-	if got.Title != "New title" || got.Usage != wantUsage || got.CostUSD != 0.75 || got.State != SessionRunning {
+	if got.Title != "New title" || got.Usage != wantUsage || got.CostUSD != 0.75 || got.State != wire.SessionRunning {
 		t.Errorf("session = %+v", got)
 	}
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"pilot/backend/llm"
+	"pilot/backend/wire"
 )
 
 // StreamSaveInterval is the most often a Stream writes its text.
@@ -39,7 +40,7 @@ type Stream struct {
 // can still save what it received.
 func (s *Messages) BeginStream(ctx context.Context, sessionID int64) (*Stream, error) {
 	m, err := writeOne(ctx, s.database, func(tx *sql.Tx) (Message, error) {
-		return s.insertMessage(ctx, tx, sessionID, llm.Message{Role: llm.RoleAssistant}, llm.Usage{}, MessageStreaming)
+		return s.insertMessage(ctx, tx, sessionID, llm.Message{Role: llm.RoleAssistant}, llm.Usage{}, wire.MessageStreaming)
 	})
 	if err != nil {
 		return nil, err
@@ -129,7 +130,7 @@ func (st *Stream) Finish(blocks []llm.ContentBlock, u llm.Usage) (Message, error
 	if err != nil {
 		return Message{}, err
 	}
-	return st.commit(MessageComplete, content, u)
+	return st.commit(wire.MessageComplete, content, u)
 }
 
 // Interrupt ends the stream keeping the text received so far, in state
@@ -152,11 +153,11 @@ func (st *Stream) Interrupt() error {
 	if err != nil {
 		return err
 	}
-	_, err = st.commit(MessageInterrupted, content, llm.Usage{})
+	_, err = st.commit(wire.MessageInterrupted, content, llm.Usage{})
 	return err
 }
 
-func (st *Stream) commit(state MessageState, content string, u llm.Usage) (Message, error) {
+func (st *Stream) commit(state wire.MessageState, content string, u llm.Usage) (Message, error) {
 	var m Message
 	err := st.s.write(st.ctx, func(tx *sql.Tx) error {
 		row := tx.QueryRowContext(st.ctx, `UPDATE messages SET content = ?, state = ?,

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"pilot/backend/llm"
+	"pilot/backend/wire"
 )
 
 // savedText reads the streamed message's text as stored.
@@ -45,7 +46,7 @@ func TestStreamDebounces(t *testing.T) {
 	}
 	// A reader sees it streaming, and search does not index it.
 	ms := must[[]Message](t)(s.Messages.List(ctx, x.ID))
-	if len(ms) != 1 || ms[0].State != MessageStreaming {
+	if len(ms) != 1 || ms[0].State != wire.MessageStreaming {
 		t.Fatalf("messages = %+v", ms)
 	}
 
@@ -55,7 +56,7 @@ func TestStreamDebounces(t *testing.T) {
 		toolUse("t1", "read_file", `{"path":"a"}`),
 	}
 	m := must[Message](t)(st.Finish(final, llm.Usage{InputTokens: 7, OutputTokens: 3}))
-	if m.State != MessageComplete || len(m.Content) != 3 || m.Usage.OutputTokens != 3 {
+	if m.State != wire.MessageComplete || len(m.Content) != 3 || m.Usage.OutputTokens != 3 {
 		t.Errorf("finished = %+v", m)
 	}
 	if err := st.Update("late"); !errors.Is(err, ErrStreamClosed) {
@@ -102,7 +103,7 @@ func TestStreamInterrupt(t *testing.T) {
 			if len(ms) != tc.wantMsgs {
 				t.Fatalf("messages = %+v", ms)
 			}
-			if tc.wantMsgs == 1 && (ms[0].State != MessageInterrupted || ms[0].Content[0].Text != tc.text) {
+			if tc.wantMsgs == 1 && (ms[0].State != wire.MessageInterrupted || ms[0].Content[0].Text != tc.text) {
 				t.Errorf("message = %+v", ms[0])
 			}
 			checkIntegrity(t, s)

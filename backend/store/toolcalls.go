@@ -11,22 +11,9 @@ import (
 	"pilot/backend/wire"
 )
 
-// ToolStatus is a tool call's state: the card's (wire.ToolStatus), whose
-// values are the UI's data-status.
-type ToolStatus = wire.ToolStatus
-
-const (
-	ToolRunning          = wire.ToolRunning
-	ToolAwaitingApproval = wire.ToolAwaitingApproval
-	ToolDone             = wire.ToolDone
-	ToolError            = wire.ToolError
-	ToolRejected         = wire.ToolRejected
-	ToolCancelled        = wire.ToolCancelled
-)
-
 // finished reports whether the status is final.
-func finished(t ToolStatus) bool {
-	return t == ToolDone || t == ToolError || t == ToolRejected || t == ToolCancelled
+func finished(t wire.ToolStatus) bool {
+	return t == wire.ToolDone || t == wire.ToolError || t == wire.ToolRejected || t == wire.ToolCancelled
 }
 
 // Approval is how a tool call was allowed or refused.
@@ -74,7 +61,7 @@ type Call struct {
 	Name      string          `json:"name"`
 	Input     json.RawMessage `json:"input"`
 	Output    string          `json:"output"`
-	Status    ToolStatus      `json:"status"`
+	Status    wire.ToolStatus `json:"status"`
 	Approval  Approval        `json:"approval"`
 	// Feedback is the user's text sent with a rejection.
 	Feedback   string    `json:"feedback,omitempty"`
@@ -118,7 +105,7 @@ func scanToolCallAnd(row rowScanner, more ...any) (ToolCall, error) {
 // running, empty Approval none, empty Input {}. StartedAt defaults to now.
 func (s *ToolCalls) Insert(ctx context.Context, c ToolCall) (ToolCall, error) {
 	if c.Status == "" {
-		c.Status = ToolRunning
+		c.Status = wire.ToolRunning
 	}
 	if c.Approval == "" {
 		c.Approval = ApprovalNone
@@ -129,10 +116,7 @@ func (s *ToolCalls) Insert(ctx context.Context, c ToolCall) (ToolCall, error) {
 	if c.StartedAt.IsZero() {
 		c.StartedAt = s.now()
 	}
-	out, err := writeOne(ctx, s.database, func(tx *sql.Tx) (ToolCall, error) {
-		return insertToolCall(ctx, tx, c)
-	})
-	return out, constraint(err)
+	return insert(ctx, s.database, c, insertToolCall)
 }
 
 func insertToolCall(ctx context.Context, tx *sql.Tx, c ToolCall) (ToolCall, error) {
@@ -150,7 +134,7 @@ func insertToolCall(ctx context.Context, tx *sql.Tx, c ToolCall) (ToolCall, erro
 
 // SetStatus moves a tool call to a status that is not final
 // (running, awaiting_approval); use ToolCalls.Finish for the others.
-func (s *ToolCalls) SetStatus(ctx context.Context, id int64, status ToolStatus) error {
+func (s *ToolCalls) SetStatus(ctx context.Context, id int64, status wire.ToolStatus) error {
 	if finished(status) {
 		return fmt.Errorf("%w: %s is a final status, use ToolCalls.Finish", ErrInvalid, status)
 	}
@@ -159,7 +143,7 @@ func (s *ToolCalls) SetStatus(ctx context.Context, id int64, status ToolStatus) 
 
 // Finish commits a tool call's output and final status (done,
 // error, rejected, cancelled) and its finish time.
-func (s *ToolCalls) Finish(ctx context.Context, id int64, status ToolStatus, output string) error {
+func (s *ToolCalls) Finish(ctx context.Context, id int64, status wire.ToolStatus, output string) error {
 	if !finished(status) {
 		return fmt.Errorf("%w: %s is not a final status", ErrInvalid, status)
 	}

@@ -20,15 +20,15 @@ type Transcript struct {
 // Transcript reads a session with every message, tool call and change, as
 // of one moment (a single read transaction).
 func (s *Sessions) Transcript(ctx context.Context, sessionID int64) (Transcript, error) {
-	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return Transcript{}, err
-	}
-	defer tx.Rollback()
-	var t Transcript
-	if t.Session, err = getSession(ctx, tx, sessionID); err != nil {
-		return Transcript{}, err
-	}
+	return readSession(ctx, s.database, sessionID, func(tx *sql.Tx, sess Session) (Transcript, error) {
+		return transcript(ctx, tx, sess)
+	})
+}
+
+func transcript(ctx context.Context, tx *sql.Tx, sess Session) (Transcript, error) {
+	sessionID := sess.ID
+	t := Transcript{Session: sess}
+	var err error
 	if t.Project, err = scanProject(tx.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects WHERE id = ?`, t.Session.ProjectID)); err != nil {
 		return Transcript{}, err
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"pilot/backend/llm"
+	"pilot/backend/wire"
 )
 
 // A page web_fetch read is found by Search with its session, a page also
@@ -71,10 +72,10 @@ func TestHelperToolCalls(t *testing.T) {
 	}}, llm.Usage{}))
 	parent := must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: sess.ID, MessageID: asst.ID, Call: Call{ToolUseID: "t1", Name: "task"}}))
 	child := must[ToolCall](t)(s.ToolCalls.Insert(ctx, ToolCall{SessionID: sess.ID, MessageID: asst.ID, ParentToolUseID: "t1", Call: Call{ToolUseID: "t1/1", Name: "glob"}}))
-	if err := s.ToolCalls.Finish(ctx, child.ID, ToolDone, "main.go"); err != nil {
+	if err := s.ToolCalls.Finish(ctx, child.ID, wire.ToolDone, "main.go"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.ToolCalls.Finish(ctx, parent.ID, ToolDone, "It is main.go"); err != nil {
+	if err := s.ToolCalls.Finish(ctx, parent.ID, wire.ToolDone, "It is main.go"); err != nil {
 		t.Fatal(err)
 	}
 	last := must[Message](t)(s.Messages.Append(ctx, sess.ID, llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{toolResult("t1", "It is main.go")}}, llm.Usage{}))

@@ -4,7 +4,7 @@ package wire
 // type with a constant per value; the generator (backend/wire/gen) writes
 // each as a TypeScript string union plus a list of its values, so a value
 // added or renamed here reaches the window's type checker. Packages below
-// keep their own typed values (agent.State, store.ToolStatus, ...) and
+// keep their own typed values (agent.State, store.Approval, ...) and
 // convert at the edge where they build a payload.
 
 // AgentStatus is where a session's agent stands (StatePayload,

@@ -18,7 +18,7 @@ import (
 // and convert them to the wire's types where they build a payload
 // (wire.ToolStatus(c.Status)). Such a conversion is only sound while every
 // value of the domain type is one of the wire type's, so a value added to,
-// say, store.ToolStatus without wire.ToolStatus fails here instead of
+// say, store.HunkDecision without wire.HunkDecision fails here instead of
 // reaching the window as a string its union does not have.
 func TestDomainValuesFitWire(t *testing.T) {
 	t.Parallel()
@@ -32,8 +32,9 @@ func TestDomainValuesFitWire(t *testing.T) {
 	}{
 		{"pilot/backend/agent", "State", "AgentStatus", nil},
 		{"pilot/backend/agent", "Reason", "TurnEndReason", nil},
-		// store's SessionState, MessageState and ToolStatus are the wire's
-		// own types (aliases): nothing to convert, nothing to drift.
+		// A session's, a message's and a tool call's states are the wire's
+		// own types everywhere (wire.SessionState, wire.MessageState,
+		// wire.ToolStatus): nothing to convert, nothing to drift.
 		{"pilot/backend/store", "HitKind", "SearchHitKind", nil},
 		{"pilot/backend/store", "Effect", "RuleEffect", nil},
 		{"pilot/backend/store", "HunkDecision", "HunkDecision", nil},
