@@ -227,6 +227,18 @@ func (a *App) SetSessionMode(sessionID int64, mode string) (wire.SessionSummary,
 	return a.ws().Sessions.SetMode(a.ctx, sessionID, mode)
 }
 
+// SetSessionModel switches a session to model (the model picker): its
+// next request uses it; its provider stays.
+func (a *App) SetSessionModel(sessionID int64, model string) (wire.SessionSummary, error) {
+	return a.ws().Sessions.SetModel(a.ctx, sessionID, model)
+}
+
+// SessionModels lists the models of a session's server with each one's
+// window, answer limit and prices, and where each came from.
+func (a *App) SessionModels(sessionID int64) (wire.ModelList, error) {
+	return a.ws().Sessions.Models(a.ctx, sessionID)
+}
+
 // ApprovePlan leaves plan mode for mode (edits or ask) and starts the work
 // with the plan as the first message.
 //
@@ -351,6 +363,12 @@ func (a *App) SetSandboxSockets(paths []string) (wire.SandboxStatus, error) {
 // ListModels asks a server for its models.
 func (a *App) ListModels(provider, baseURL, apiKey string) ([]string, error) {
 	return a.ws().Settings.Models(a.ctx, provider, baseURL, apiKey)
+}
+
+// SetModelOverride saves what the user states of a model (Settings ›
+// Models); an override with no fact set removes the model's.
+func (a *App) SetModelOverride(o wire.ModelOverride) (wire.SettingsView, error) {
+	return a.ws().Settings.SetModelOverride(o)
 }
 
 // ListRules returns the project's permission rules.

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"sync"
 
+	"pilot/backend/config"
 	"pilot/backend/customagent"
+	"pilot/backend/modelfacts"
 	"pilot/backend/present"
 
 	"pilot/backend/llm"
@@ -157,11 +159,12 @@ func (h *helper) run(ctx context.Context) outcome {
 				fmt.Sprintf("You have used your %d tool calls. Answer now with what you found, and say what you could not check.", HelperMaxTools))}})
 		}
 		msg, usage, err := h.call(ctx, defs)
-		priced := t.priced
+		facts := t.facts
 		if h.model != t.model && h.model != "" {
-			priced = h.model // a custom agent on a model of its own
+			// A custom agent on a model of its own: the table's prices.
+			facts = modelfacts.Resolve(h.model, config.ModelOverride{}, llm.Reported{}, false)
 		}
-		t.spendOn(context.WithoutCancel(ctx), usage, false, priced)
+		t.spendOn(context.WithoutCancel(ctx), usage, false, facts)
 		if err != nil {
 			if ctx.Err() != nil {
 				return h.stopped(true)

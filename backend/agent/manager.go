@@ -60,10 +60,12 @@ import (
 	"time"
 
 	"pilot/backend/approval"
+	"pilot/backend/config"
 	"pilot/backend/hooks"
 	"pilot/backend/hostexec"
 	"pilot/backend/ledger"
 	"pilot/backend/llm"
+	"pilot/backend/modelfacts"
 	"pilot/backend/permission"
 	"pilot/backend/projectroot"
 	"pilot/backend/store"
@@ -126,6 +128,9 @@ type Deps struct {
 // Model is a session's model client and how its turns call it.
 type Model struct {
 	llm.Provider
+	// Facts are the model's window, answer limit and prices, and where
+	// each came from; zero: the built-in table's, or a guess.
+	Facts modelfacts.Facts
 	// ThinkingBudget turns on extended thinking in the calls of a turn
 	// (not in titles or summaries): tokens per call, 0: off. It is read
 	// when a turn starts and holds for the whole turn.
@@ -135,13 +140,35 @@ type Model struct {
 	Helpers int
 }
 
+// facts are the model's facts: Facts, or when the provider gave none (a
+// test's), the built-in table's or a guess for model (the provider's
+// default model when "").
+func (p Model) facts(model string) modelfacts.Facts {
+	if p.Facts.Window.Value > 0 {
+		return p.Facts
+	}
+	if model == "" {
+		model = llm.DefaultModel(p.Name())
+	}
+	return modelfacts.Resolve(model, config.ModelOverride{}, llm.Reported{}, false)
+}
+
+// window is the context window a turn works with and where it came
+// from: Options.ContextWindow (an override), else the model's.
+func (m *Manager) window(f modelfacts.Facts) (int, wire.FactSource) {
+	if m.opt.ContextWindow > 0 {
+		return m.opt.ContextWindow, wire.FactOverride
+	}
+	return f.Window.Value, f.Window.From
+}
+
 // Options tunes the loop; zero values mean the defaults.
 type Options struct {
 	MaxCalls      int           // model calls per turn (DefaultMaxCalls)
 	LoopGuard     int           // identical tool calls in a row that stop a turn (DefaultLoopGuard)
 	BatchInterval time.Duration // delta batching (DefaultBatchInterval)
 	MaxTokens     int           // answer limit per call (0: the provider's default)
-	ContextWindow int           // tokens; 0: the model's window from llm.ContextWindow
+	ContextWindow int           // tokens; 0: the model's window (Model.Facts)
 	BudgetTokens  int           // tokens per session before the turn pauses and asks (0: none)
 	BudgetUSD     float64       // dollars per session when the session sets none (0: none)
 	Env           []string      // environment of run_bash before secrets are stripped (nil: os.Environ())

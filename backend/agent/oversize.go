@@ -60,14 +60,7 @@ func (m *Manager) precheck(ctx context.Context, sessionID int64, blocks []llm.Co
 	if err != nil {
 		return err
 	}
-	window := m.opt.ContextWindow
-	if window <= 0 {
-		model := sess.Model
-		if model == "" {
-			model = llm.DefaultModel(p.Name())
-		}
-		window = llm.ContextWindow(model)
-	}
+	window, _ := m.window(p.facts(sess.Model))
 	return checkSize(blocks, window)
 }
 

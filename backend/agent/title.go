@@ -45,7 +45,7 @@ func (l *live) modelTitle() {
 		return
 	}
 	if used != (llm.Usage{}) {
-		cost, _ := llm.Cost(sess.Model, used)
+		cost, _ := p.facts(sess.Model).Cost(used)
 		if err := l.m.st.Sessions.UpdateUsage(ctx, l.id, used, cost); err != nil {
 			l.m.log.Warn("title usage", "session", l.id, "err", err)
 		}

@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
-	"pilot/backend/llm"
-	"pilot/backend/store"
 	"strings"
 	"testing"
+
+	"pilot/backend/llm"
+	"pilot/backend/store"
 )
 
 func TestAutoTitle(t *testing.T) {

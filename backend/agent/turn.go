@@ -8,6 +8,7 @@ import (
 	"pilot/backend/customagent"
 	"pilot/backend/gate"
 	"pilot/backend/llm"
+	"pilot/backend/modelfacts"
 	"pilot/backend/permission"
 	"pilot/backend/present"
 	"pilot/backend/store"
@@ -49,10 +50,14 @@ type turn struct {
 	l        *live
 	sess     store.Session
 	p        llm.Provider
-	thinking int    // extended-thinking budget of each call, 0: off
-	model    string // sent with each request ("" for the provider's default)
-	priced   string // the model the prices and the window are looked up for
-	window   int
+	thinking int              // extended-thinking budget of each call, 0: off
+	model    string           // sent with each request ("" for the provider's default)
+	facts    modelfacts.Facts // the model's window, answer limit and prices
+	window   int              // the window in force: Options.ContextWindow, else facts'
+	windowOf wire.FactSource  // where window came from
+	// toldLoaded: the user was told this turn that the server's loaded
+	// context is smaller than the conversation (warnLoaded).
+	toldLoaded bool
 	system   string
 	mode     permission.Mode
 	history  []store.Message
@@ -174,18 +179,12 @@ func (l *live) load(ctx context.Context) (*turn, error) {
 	if err != nil {
 		return nil, err
 	}
-	model := sess.Model
-	if model == "" {
-		model = llm.DefaultModel(p.Name())
-	}
-	window := l.m.opt.ContextWindow
-	if window <= 0 {
-		window = llm.ContextWindow(model)
-	}
+	facts := p.facts(sess.Model)
+	window, windowOf := l.m.window(facts)
 	system, notRead := SystemPrompt(ctx, l.root.Dir(), l.m.opt.Now(), l.loadSkills().Skills)
 	l.tellNotRead(notRead)
 	return &turn{
-		l: l, sess: sess, p: p.Provider, thinking: p.ThinkingBudget, model: sess.Model, priced: model, window: window,
+		l: l, sess: sess, p: p.Provider, thinking: p.ThinkingBudget, model: sess.Model, facts: facts, window: window, windowOf: windowOf,
 		system:  system,
 		mode:    l.approvalMode(sess),
 		own:     ownState{helpers: p.Helpers},

@@ -127,7 +127,9 @@ func (t *turn) fit(ctx context.Context) error {
 		return t.compact(ctx, "Compacted as you asked", true)
 	}
 	limit := int(compactAt * float64(t.window))
-	if t.contextTokens() <= limit {
+	n := t.contextTokens()
+	t.warnLoaded(n)
+	if n <= limit {
 		return nil
 	}
 	if n := t.elide(int(elideTo * float64(t.window))); n > 0 {

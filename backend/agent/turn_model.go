@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"pilot/backend/llm"
+	"pilot/backend/modelfacts"
 	"pilot/backend/store"
 	"pilot/backend/wire"
 )
@@ -359,16 +360,16 @@ func (t *turn) account(ctx context.Context, u llm.Usage, estimated int) {
 // spend adds a call's usage and cost (the main agent's or a helper's) to
 // the session and emits the totals with the main agent's context use.
 func (t *turn) spend(ctx context.Context, u llm.Usage, main bool) {
-	t.spendOn(ctx, u, main, t.priced)
+	t.spendOn(ctx, u, main, t.facts)
 }
 
-// spendOn is spend of a call to the model priced (a custom agent's own).
-func (t *turn) spendOn(ctx context.Context, u llm.Usage, main bool, priced string) {
+// spendOn is spend of a call to the model of facts (a custom agent's own).
+func (t *turn) spendOn(ctx context.Context, u llm.Usage, main bool, facts modelfacts.Facts) {
 	l := t.l
 	if !main && u == (llm.Usage{}) {
 		return
 	}
-	cost, known := llm.Cost(priced, u)
+	cost, known := facts.Cost(u)
 	t.own.mu.Lock()
 	defer t.own.mu.Unlock()
 	if err := l.m.st.Sessions.UpdateUsage(ctx, l.id, u, cost); err != nil {
@@ -383,7 +384,7 @@ func (t *turn) spendOn(ctx context.Context, u llm.Usage, main bool, priced strin
 		InputTokens: sess.Usage.InputTokens, OutputTokens: sess.Usage.OutputTokens,
 		CacheReadTokens: sess.Usage.CacheReadTokens, CacheWriteTokens: sess.Usage.CacheWriteTokens,
 		CostUSD: sess.CostUSD, CostKnown: known,
-		ContextTokens: t.own.context, ContextWindow: t.window,
+		ContextTokens: t.own.context, ContextWindow: t.window, ContextWindowSource: t.windowOf,
 	}
 	l.send(wire.AgentUsage, func(q wire.Seq) any { return wire.UsagePayload{Seq: q, Usage: v} })
 }

@@ -45,6 +45,9 @@ type Resolved struct {
 	Thinking     Value[int]    `json:"thinking"` // extended-thinking budget, 0: off; the calls use ThinkingBudget()
 	BudgetTokens int64         `json:"budgetTokens"`
 	BudgetUSD    float64       `json:"budgetUsd"`
+	// Models are the user's model overrides in force: the saved ones,
+	// or none while CheckModels refuses them (a Warning says why).
+	Models map[string]ModelOverride `json:"-"`
 	// Settings is the saved file as read, for the Settings form.
 	Settings Settings `json:"settings"`
 	// Warnings are problems that did not stop Pilot (a corrupt settings
@@ -115,6 +118,11 @@ func Resolve(home, projectDir string, env func(string) string) (Resolved, error)
 	r.MaxTokens = Value[int]{Value: s.MaxTokens, Source: SourceSettings}
 	if s.MaxTokens <= 0 {
 		r.MaxTokens = Value[int]{Value: llm.DefaultMaxTokens(r.Model.Value), Source: SourceDefault}
+	}
+	r.Models = s.Models
+	if err := CheckModels(s.Models); err != nil {
+		r.Models = nil
+		r.Warnings = append(r.Warnings, err.Error()+" (no model override of "+filepath.Join(home, SettingsFile)+" is used until then)")
 	}
 	r.ApprovalMode = Value[string]{Value: s.ApprovalMode, Source: SourceSettings}
 	if !slices.Contains([]string{ApproveAsk, ApproveEdits, ApproveAll, ApproveNone, ApprovePlan}, s.ApprovalMode) {

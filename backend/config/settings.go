@@ -75,6 +75,10 @@ type Settings struct {
 	// Languages), tried before the built-in ones for the files they
 	// serve; CleanLanguageServers checks them.
 	LanguageServers []lsp.ServerConfig `json:"languageServers,omitempty"`
+	// Models are what the user states of models, by the id the server
+	// knows them by: they win over the server's facts and the table
+	// (CheckModels checks them; docs/MODELS.md).
+	Models map[string]ModelOverride `json:"models,omitempty"`
 }
 
 // Helpers running at once.

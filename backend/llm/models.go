@@ -120,16 +120,7 @@ func Cost(model string, u Usage) (usd float64, known bool) {
 	if !ok {
 		return 0, false
 	}
-	write := m.CacheWrite
-	if write == 0 {
-		write = m.Input
-	}
-	n := func(tokens int) float64 { return float64(max(0, tokens)) } // never less than nothing
-	usd = n(u.InputTokens)*m.Input +
-		n(u.OutputTokens)*m.Output +
-		n(u.CacheReadTokens)*m.CacheRead +
-		n(u.CacheWriteTokens)*write
-	return usd / 1e6, true
+	return PriceOf(Prices{Input: m.Input, Output: m.Output, CacheRead: m.CacheRead, CacheWrite: m.CacheWrite}, u), true
 }
 
 func modelInfo(id, display string) ModelInfo {

@@ -3,6 +3,8 @@ package llm
 import (
 	"context"
 	"errors"
+
+	"pilot/backend/wire"
 )
 
 // Reported is what a server says of one of its models; a zero field is
@@ -23,12 +25,23 @@ type Reported struct {
 	Prices *Prices
 }
 
-// Prices are a model's prices in US dollars per million tokens.
-type Prices struct {
-	Input      float64 `json:"input"`
-	Output     float64 `json:"output"`
-	CacheRead  float64 `json:"cacheRead,omitempty"`
-	CacheWrite float64 `json:"cacheWrite,omitempty"` // 0: writes cost as input
+// Prices are a model's prices in US dollars per million tokens (the
+// wire's type).
+type Prices = wire.ModelPrices
+
+// PriceOf is the price of usage in US dollars at prices p. Cache writes
+// without a price of their own cost as input.
+func PriceOf(p Prices, u Usage) float64 {
+	write := p.CacheWrite
+	if write == 0 {
+		write = p.Input
+	}
+	n := func(tokens int) float64 { return float64(max(0, tokens)) } // never less than nothing
+	usd := n(u.InputTokens)*p.Input +
+		n(u.OutputTokens)*p.Output +
+		n(u.CacheReadTokens)*p.CacheRead +
+		n(u.CacheWriteTokens)*write
+	return usd / 1e6
 }
 
 // ErrNotReported: the server has no way to say what a model is (or does

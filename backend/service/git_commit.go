@@ -140,7 +140,7 @@ func (gi *Git) DraftCommitMessage(ctx context.Context, sessionID int64) (string,
 		return "", fmt.Errorf("the model could not draft a message (%v): write it yourself, or try again", err)
 	}
 	if used != (llm.Usage{}) {
-		cost, _ := llm.Cost(sess.Model, used)
+		cost, _ := p.Facts.Cost(used)
 		if err := gi.store.Sessions.UpdateUsage(ctx, sessionID, used, cost); err != nil {
 			gi.log.Warn("commit message usage", "session", sessionID, "err", err)
 		}

@@ -15,6 +15,7 @@ import (
 	"pilot/backend/agent"
 	"pilot/backend/ledger"
 	"pilot/backend/mcp"
+	"pilot/backend/modelfacts"
 	"pilot/backend/paths"
 	"pilot/backend/sandbox"
 	"pilot/backend/store"
@@ -62,7 +63,8 @@ type core struct {
 	ledger   *ledger.Ledger
 	roots    roots
 	mcp      *mcp.Pool
-	langs    *diagnostics // the user's language servers (languages.go)
+	facts    *modelfacts.Catalog // what servers said of their models
+	langs    *diagnostics        // the user's language servers (languages.go)
 	subs     subscribers
 
 	// started is closed once the start-up work that the first paint does
@@ -151,7 +153,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	if emit == nil {
 		emit = wire.Discard{}
 	}
-	c := &core{home: o.Home, log: o.Log, getenv: o.Getenv, store: st, ledger: lg, emit: emit,
+	c := &core{home: o.Home, log: o.Log, getenv: o.Getenv, store: st, ledger: lg, emit: emit, facts: modelfacts.NewCatalog(o.Home, o.Log),
 		started: make(chan struct{}), pin: pin{provider: o.Provider, model: o.Model}, headless: o.Headless}
 	s := newService(c)
 	c.subscribeOwn()
@@ -234,6 +236,7 @@ func (s *Service) Close() {
 	<-s.core.started
 	s.Sessions.dropEmpty(context.Background(), 0)
 	s.core.bg.Wait()
+	s.core.facts.Wait()
 	s.core.ledger.Close()
 	s.core.mcp.Close()
 	if err := s.core.store.Close(); err != nil {

@@ -53,7 +53,7 @@ func (se *Sessions) get(ctx context.Context, id, focus int64) (wire.SessionDetai
 		Seq:      lv.Seq,
 		Session:  se.presentWith(p.Session, se.elsewhere.runs()),
 		Pending:  pending,
-		Usage:    usageView(p.Session, p.LastUsage),
+		Usage:    usageView(p.Session, p.LastUsage, se.svc.Turns.knownFacts(ctx, p.Session)),
 		State:    wire.AgentStatus(state),
 		Todos:    present.Todos(p.Todos),
 		HasOlder: p.HasOlder,

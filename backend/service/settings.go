@@ -90,6 +90,7 @@ func settingsView(r config.Resolved) wire.SettingsView {
 		Source:                map[string]wire.ValueSource{},
 		SourceFrom:            map[string]string{},
 		Warnings:              append([]string{}, r.Warnings...),
+		ModelOverrides:        modelOverrides(r.Settings.Models),
 	}
 	for name, src := range map[string]config.Source{
 		"provider": r.Provider.Source, "model": r.Model.Source, "baseUrl": r.BaseURL.Source,

@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
+	"strings"
 
 	"pilot/backend/config"
 	"pilot/backend/llm"
+	"pilot/backend/modelfacts"
 	"pilot/backend/wire"
 )
 
@@ -33,6 +37,11 @@ func (st *Settings) ModelsIn(ctx context.Context, dir, provider string) (wire.Mo
 	if err != nil {
 		return wire.ModelList{}, settingsError{err}
 	}
+	return listModels(ctx, st.facts, r)
+}
+
+// listModels asks the server of r for its models, and each one's facts.
+func listModels(ctx context.Context, facts *modelfacts.Catalog, r config.Resolved) (wire.ModelList, error) {
 	cfg := r.LLM()
 	ms, err := llm.ListModels(ctx, cfg)
 	if err != nil {
@@ -43,5 +52,64 @@ func (st *Settings) ModelsIn(ctx context.Context, dir, provider string) (wire.Mo
 		ids[i] = m.ID
 	}
 	sort.Strings(ids)
-	return wire.ModelList{Provider: cfg.Provider, BaseURL: cfg.BaseURL, Models: ids}, nil
+	all := facts.ForAll(ctx, cfg, r.Models, ids)
+	out := wire.ModelList{Provider: cfg.Provider, BaseURL: cfg.BaseURL, Models: ids, Facts: make([]wire.ModelFacts, len(all))}
+	for i, f := range all {
+		out.Facts[i] = f.Wire()
+	}
+	return out, nil
+}
+
+// SetModelOverride saves what the user states of a model (Settings ›
+// Models): it replaces the model's override, and one with no fact set
+// removes it. A fact out of bounds is refused with a sentence, and
+// nothing is saved.
+func (st *Settings) SetModelOverride(o wire.ModelOverride) (wire.SettingsView, error) {
+	cur, err := config.LoadSettings(st.home)
+	if err != nil && !isCorrupt(err) {
+		return wire.SettingsView{}, err
+	}
+	models := maps.Clone(cur.Models)
+	if models == nil {
+		models = map[string]config.ModelOverride{}
+	}
+	id := strings.TrimSpace(o.ID)
+	if o.Window == 0 && o.MaxOutput == 0 && o.Prices == nil {
+		delete(models, id)
+	} else {
+		models[id] = config.ModelOverride{Window: o.Window, MaxOutput: o.MaxOutput, Prices: o.Prices}
+		if err := config.CheckModels(map[string]config.ModelOverride{id: models[id]}); err != nil {
+			return wire.SettingsView{}, fmt.Errorf("%w: %w", err, ErrInvalid)
+		}
+	}
+	cur.Models = models
+	if err := config.SaveSettings(st.home, cur); err != nil {
+		return wire.SettingsView{}, err
+	}
+	return st.Get()
+}
+
+// modelOverrides is the user's overrides as the window lists them, by id.
+func modelOverrides(models map[string]config.ModelOverride) []wire.ModelOverride {
+	out := make([]wire.ModelOverride, 0, len(models))
+	for _, id := range slices.Sorted(maps.Keys(models)) {
+		m := models[id]
+		out = append(out, wire.ModelOverride{ID: id, Window: m.Window, MaxOutput: m.MaxOutput, Prices: m.Prices})
+	}
+	return out
+}
+
+// Models lists the models of a session's server, with each one's facts,
+// for the session's model picker: the same server, key and overrides as
+// its turns.
+func (se *Sessions) Models(ctx context.Context, id int64) (wire.ModelList, error) {
+	s, err := se.store.Sessions.Get(ctx, id)
+	if err != nil {
+		return wire.ModelList{}, err
+	}
+	r, err := se.svc.Turns.sessionConfig(ctx, s)
+	if err != nil {
+		return wire.ModelList{}, settingsError{err}
+	}
+	return listModels(ctx, se.facts, r)
 }

@@ -1,13 +1,16 @@
 package service
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"fmt"
 	"sync"
 
 	"pilot/backend/agent"
+	"pilot/backend/config"
 	"pilot/backend/llm"
+	"pilot/backend/modelfacts"
 	"pilot/backend/projectroot"
 	"pilot/backend/store"
 	"pilot/backend/tools"
@@ -88,13 +91,13 @@ func mergeLive(d *wire.SessionDetail, lv agent.Live) {
 	}
 }
 
-func usageView(s store.Session, last llm.Usage) wire.Usage {
-	cost, known := llm.Cost(s.Model, s.Usage)
+func usageView(s store.Session, last llm.Usage, f modelfacts.Facts) wire.Usage {
+	cost, known := f.Cost(s.Usage)
 	u := wire.Usage{
 		InputTokens: s.Usage.InputTokens, OutputTokens: s.Usage.OutputTokens,
 		CacheReadTokens: s.Usage.CacheReadTokens, CacheWriteTokens: s.Usage.CacheWriteTokens,
 		CostUSD: s.CostUSD, CostKnown: known || s.CostUSD > 0,
-		ContextWindow: llm.ContextWindow(s.Model),
+		ContextWindow: f.Window.Value, ContextWindowSource: f.Window.From,
 		// The context in use is what the last model call read and wrote.
 		ContextTokens: last.InputTokens + last.CacheReadTokens + last.CacheWriteTokens + last.OutputTokens,
 	}
@@ -198,17 +201,44 @@ func (t *Turns) Compact(ctx context.Context, id int64) error {
 // else those the session was created with (the thinking budget and the
 // helpers too, in every face).
 func (t *Turns) providerFor(ctx context.Context, s store.Session) (agent.Model, error) {
+	r, err := t.sessionConfig(ctx, s)
+	if err != nil {
+		return agent.Model{}, err
+	}
+	cfg := r.LLM()
+	facts := t.facts.For(ctx, cfg, r.Models, modelOf(cfg))
+	if r.MaxTokens.Source == config.SourceDefault {
+		cfg.MaxTokens = facts.AnswerLimit()
+	}
+	prov, err := llm.New(cfg)
+	return agent.Model{Provider: prov, Facts: facts, ThinkingBudget: r.ThinkingBudget(), Helpers: r.Settings.Helpers()}, err
+}
+
+// sessionConfig is the configuration in force for a session's turns: its
+// project's, with the provider and model the session was created with,
+// and the face's pin over them.
+func (t *Turns) sessionConfig(ctx context.Context, s store.Session) (config.Resolved, error) {
 	p, err := t.project(ctx, s.ProjectID)
 	if err != nil {
-		return agent.Model{}, err
+		return config.Resolved{}, err
 	}
-	// The session's own, then the face's pin over it.
-	r, err := t.resolvePinned(p, func(pn pin) [2]pin { return [2]pin{{s.Provider, s.Model}, pn} })
+	return t.resolvePinned(p, func(pn pin) [2]pin { return [2]pin{{s.Provider, s.Model}, pn} })
+}
+
+// knownFacts is what is known of a session's model without asking its
+// server (the facts of its last turn, or the table's).
+func (t *Turns) knownFacts(ctx context.Context, s store.Session) modelfacts.Facts {
+	r, err := t.sessionConfig(ctx, s)
 	if err != nil {
-		return agent.Model{}, err
+		return modelfacts.Resolve(s.Model, config.ModelOverride{}, llm.Reported{}, false)
 	}
-	prov, err := llm.New(r.LLM())
-	return agent.Model{Provider: prov, ThinkingBudget: r.ThinkingBudget(), Helpers: r.Settings.Helpers()}, err
+	cfg := r.LLM()
+	return t.facts.Known(cfg, r.Models, modelOf(cfg))
+}
+
+// modelOf is the model a configuration's calls use.
+func modelOf(cfg llm.Config) string {
+	return cmp.Or(cfg.Model, llm.DefaultModel(cfg.Provider))
 }
 
 // ExpandCommand turns "/name args" into its custom command's (or MCP

@@ -201,6 +201,18 @@ type SettingsView struct {
 	Presets              []Preset               `json:"presets"`
 	Warnings             []string               `json:"warnings"`
 	NeedsOnboarding      bool                   `json:"needsOnboarding"`
+	// ModelOverrides are what the user states of models (Settings ›
+	// Models, settings.json's models), by id.
+	ModelOverrides []ModelOverride `json:"modelOverrides"`
+}
+
+// ModelOverride is what the user states of a model: each fact set (not
+// zero) wins over what the server and the built-in table say.
+type ModelOverride struct {
+	ID        string       `json:"id"`               // the model's id as the server knows it
+	Window    int          `json:"window"`           // the context window in tokens; 0: not set
+	MaxOutput int          `json:"maxOutput"`        // the answer limit in tokens; 0: not set
+	Prices    *ModelPrices `json:"prices,omitempty"` // absent: not set
 }
 
 // Preset is a known server: choosing it (its ID is the provider saved)

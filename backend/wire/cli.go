@@ -347,12 +347,40 @@ type DoctorCheck struct {
 	Detail string `json:"detail"`
 }
 
-// ModelList is `pilot models --json`: the server asked and the ids of its
-// models, sorted.
+// ModelList is `pilot models --json`: the server asked, the ids of its
+// models, sorted, and each model's facts (window, answer limit, prices),
+// each with where it came from (docs/MODELS.md).
 type ModelList struct {
 	Provider string   `json:"provider"`
 	BaseURL  string   `json:"baseUrl"`
 	Models   []string `json:"models"`
+	// Facts are each model's facts, in the order of Models.
+	Facts []ModelFacts `json:"facts"`
+}
+
+// ModelFacts is what Pilot knows of a model, each fact with where it came
+// from: the user's override, the server, the built-in table, or a guess.
+type ModelFacts struct {
+	ID              string     `json:"id"`
+	Window          int        `json:"window"` // the context window in tokens
+	WindowSource    FactSource `json:"windowSource"`
+	MaxOutput       int        `json:"maxOutput"` // the model's answer limit in tokens
+	MaxOutputSource FactSource `json:"maxOutputSource"`
+	// Prices is absent when nothing gives the model's prices
+	// (PricesSource guess: the cost is not known).
+	Prices       *ModelPrices `json:"prices,omitempty"`
+	PricesSource FactSource   `json:"pricesSource"`
+	// Loaded is the context the server has the model loaded with, where it
+	// says (Ollama, LM Studio); 0: not loaded or not said.
+	Loaded int `json:"loaded,omitempty"`
+}
+
+// ModelPrices are a model's prices in US dollars per million tokens.
+type ModelPrices struct {
+	Input      float64 `json:"input"`
+	Output     float64 `json:"output"`
+	CacheRead  float64 `json:"cacheRead,omitempty"`
+	CacheWrite float64 `json:"cacheWrite,omitempty"` // 0: writes cost as input
 }
 
 // WorktreeMerge is `pilot worktree merge SESSION --json`: what the merge

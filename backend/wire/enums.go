@@ -75,6 +75,11 @@ const (
 // NoticeSkills: a SKILL.md is not used, and why.
 const NoticeSkills NoticeKind = "skills"
 
+// NoticeContext: the server has the model loaded with a context smaller
+// than the conversation, and will cut the conversation's start without
+// saying so; the text says how to raise it.
+const NoticeContext NoticeKind = "context"
+
 // NoticeAgents: a custom agent's file is not used, and why.
 const NoticeAgents NoticeKind = "agents"
 
@@ -412,6 +417,18 @@ const (
 // tool card (UserPromptSubmit, Stop, ...), or project hooks that are not
 // trusted.
 const NoticeHook NoticeKind = "hook"
+
+// FactSource is where a fact of a model (its window, answer limit or
+// prices) came from, best first (docs/MODELS.md).
+type FactSource string
+
+// Fact sources.
+const (
+	FactOverride FactSource = "override" // the user's models in settings.json (Settings › Models)
+	FactServer   FactSource = "server"   // what the server reports of the model
+	FactTable    FactSource = "table"    // Pilot's built-in table
+	FactGuess    FactSource = "guess"    // nothing says: a guess, shown as one
+)
 
 // SetupKind is what an item of the Setup page is (SetupItem.Kind, the
 // setup-item's data-kind).

@@ -148,6 +148,9 @@ type Usage struct {
 	CostKnown        bool    `json:"costKnown"`
 	ContextTokens    int     `json:"contextTokens"`
 	ContextWindow    int     `json:"contextWindow"`
+	// ContextWindowSource says where ContextWindow came from; a guess is
+	// shown as one.
+	ContextWindowSource FactSource `json:"contextWindowSource"`
 }
 
 // SessionSummary is a row of the session list.

@@ -6,7 +6,7 @@
 // Wails binds), with the types of ./wire.gen.ts. lib/backend.ts makes them
 // the Backend the UI codes against; ./wailsBound.gen.ts implements them
 // over the Wails bindings; the unit tests' fake implements Backend.
-import type { AppReadyPayload, ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, ExportFormat, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, SlashCommand } from "./wire.gen";
+import type { AppReadyPayload, ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, ExportFormat, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, ModelList, ModelOverride, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, SlashCommand } from "./wire.gen";
 
 /** Info is what `pilot version` prints and the About dialog shows. */
 export interface VersionInfo {
@@ -226,16 +226,31 @@ export interface BoundBackend {
    */
   sendMessageWithImages(sessionId: number, text: string, attachments: string[], images: ImageInput[]): Promise<void>;
   /**
+   * SessionModels lists the models of a session's server with each one's
+   * window, answer limit and prices, and where each came from.
+   */
+  sessionModels(sessionId: number): Promise<ModelList>;
+  /**
    * SetLanguageServers validates and saves the user's own language servers
    * (name, command, file patterns) and returns them as saved.
    */
   setLanguageServers(servers: LanguageServerConfig[]): Promise<LanguageServerConfig[]>;
+  /**
+   * SetModelOverride saves what the user states of a model (Settings ›
+   * Models); an override with no fact set removes the model's.
+   */
+  setModelOverride(o: ModelOverride): Promise<SettingsView>;
   /** SetSandboxHidden saves the extra paths the sandbox hides from commands. */
   setSandboxHidden(paths: string[]): Promise<SandboxStatus>;
   /** SetSandboxSockets saves the host's unix sockets commands may connect to. */
   setSandboxSockets(paths: string[]): Promise<SandboxStatus>;
   /** SetSessionMode sets a session's mode: plan, ask, edits, all or none. */
   setSessionMode(sessionId: number, mode: ApprovalMode): Promise<SessionSummary>;
+  /**
+   * SetSessionModel switches a session to model (the model picker): its
+   * next request uses it; its provider stays.
+   */
+  setSessionModel(sessionId: number, model: string): Promise<SessionSummary>;
   /**
    * Setup lists what Pilot found of the user's setup for the project:
    * hooks, skills, rules, MCP servers and commands with file, scope and

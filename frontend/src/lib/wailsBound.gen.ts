@@ -8,7 +8,7 @@
 import * as App from "../../wailsjs/go/main/App";
 import { wire } from "../../wailsjs/go/models";
 import type { BoundBackend, VersionInfo } from "./backend.gen";
-import type { AppReadyPayload, BranchView, ChangeDetail, ChangeView, CommitResult, DirPage, FileDiff, FilePreview, GitStatus, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreResult, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsView, Setup, SlashCommand } from "./wire.gen";
+import type { AppReadyPayload, BranchView, ChangeDetail, ChangeView, CommitResult, DirPage, FileDiff, FilePreview, GitStatus, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, ModelList, Project, RestoreResult, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsView, Setup, SlashCommand } from "./wire.gen";
 import { typed } from "./typed";
 
 /** Every bound method, calling its Wails binding. */
@@ -77,10 +77,13 @@ export const wailsBound: BoundBackend = {
   searchSessions: async (projectId, query) => typed<SearchHit[]>(await App.SearchSessions(projectId, query)),
   sendMessage: (sessionId, text, attachments) => App.SendMessage(sessionId, text, attachments),
   sendMessageWithImages: (sessionId, text, attachments, images) => App.SendMessageWithImages(sessionId, text, attachments, images.map((x) => wire.ImageInput.createFrom(x))),
+  sessionModels: async (sessionId) => typed<ModelList>(await App.SessionModels(sessionId)),
   setLanguageServers: async (servers) => typed<LanguageServerConfig[]>(await App.SetLanguageServers(servers.map((x) => wire.LanguageServerConfig.createFrom(x)))),
+  setModelOverride: async (o) => typed<SettingsView>(await App.SetModelOverride(wire.ModelOverride.createFrom(o))),
   setSandboxHidden: async (paths) => typed<SandboxStatus>(await App.SetSandboxHidden(paths)),
   setSandboxSockets: async (paths) => typed<SandboxStatus>(await App.SetSandboxSockets(paths)),
   setSessionMode: async (sessionId, mode) => typed<SessionSummary>(await App.SetSessionMode(sessionId, mode)),
+  setSessionModel: async (sessionId, model) => typed<SessionSummary>(await App.SetSessionModel(sessionId, model)),
   setup: async (projectId) => typed<Setup>(await App.Setup(projectId)),
   stopJob: (sessionId, jobId) => App.StopJob(sessionId, jobId),
   trustProject: (token) => App.TrustProject(token),

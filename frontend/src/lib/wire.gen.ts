@@ -238,6 +238,26 @@ export interface SettingsView {
   presets: Preset[];
   warnings: string[];
   needsOnboarding: boolean;
+  /**
+   * ModelOverrides are what the user states of models (Settings ›
+   * Models, settings.json's models), by id.
+   */
+  modelOverrides: ModelOverride[];
+}
+
+/**
+ * ModelOverride is what the user states of a model: each fact set (not
+ * zero) wins over what the server and the built-in table say.
+ */
+export interface ModelOverride {
+  /** the model's id as the server knows it */
+  id: string;
+  /** the context window in tokens; 0: not set */
+  window: number;
+  /** the answer limit in tokens; 0: not set */
+  maxOutput: number;
+  /** absent: not set */
+  prices?: ModelPrices;
 }
 
 /**
@@ -730,13 +750,50 @@ export interface DoctorCheck {
 }
 
 /**
- * ModelList is `pilot models --json`: the server asked and the ids of its
- * models, sorted.
+ * ModelList is `pilot models --json`: the server asked, the ids of its
+ * models, sorted, and each model's facts (window, answer limit, prices),
+ * each with where it came from (docs/MODELS.md).
  */
 export interface ModelList {
   provider: string;
   baseUrl: string;
   models: string[];
+  /** Facts are each model's facts, in the order of Models. */
+  facts: ModelFacts[];
+}
+
+/**
+ * ModelFacts is what Pilot knows of a model, each fact with where it came
+ * from: the user's override, the server, the built-in table, or a guess.
+ */
+export interface ModelFacts {
+  id: string;
+  /** the context window in tokens */
+  window: number;
+  windowSource: FactSource;
+  /** the model's answer limit in tokens */
+  maxOutput: number;
+  maxOutputSource: FactSource;
+  /**
+   * Prices is absent when nothing gives the model's prices
+   * (PricesSource guess: the cost is not known).
+   */
+  prices?: ModelPrices;
+  pricesSource: FactSource;
+  /**
+   * Loaded is the context the server has the model loaded with, where it
+   * says (Ollama, LM Studio); 0: not loaded or not said.
+   */
+  loaded?: number;
+}
+
+/** ModelPrices are a model's prices in US dollars per million tokens. */
+export interface ModelPrices {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  /** 0: writes cost as input */
+  cacheWrite?: number;
 }
 
 /**
@@ -963,9 +1020,9 @@ export const ApprovalOutcomeValues: readonly ApprovalOutcome[] = ["approved", "p
  * NoticeKind is what an informational line in the chat is about
  * (NoticePayload).
  */
-export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget" | "stale" | "mcp" | "rule" | "wait" | "skills" | "agents" | "files" | "hook";
+export type NoticeKind = "retry" | "compacted" | "loop_guard" | "limit" | "budget" | "stale" | "mcp" | "rule" | "wait" | "skills" | "context" | "agents" | "files" | "hook";
 /** Every NoticeKind. */
-export const NoticeKindValues: readonly NoticeKind[] = ["retry", "compacted", "loop_guard", "limit", "budget", "stale", "mcp", "rule", "wait", "skills", "agents", "files", "hook"];
+export const NoticeKindValues: readonly NoticeKind[] = ["retry", "compacted", "loop_guard", "limit", "budget", "stale", "mcp", "rule", "wait", "skills", "context", "agents", "files", "hook"];
 
 /**
  * ErrorKind classifies a failed turn (ErrorPayload): the provider's typed
@@ -1120,6 +1177,14 @@ export const MCPStateValues: readonly MCPState[] = ["starting", "ready", "failed
 export type HookDecision = "allow" | "deny" | "ask" | "none" | "error";
 /** Every HookDecision. */
 export const HookDecisionValues: readonly HookDecision[] = ["allow", "deny", "ask", "none", "error"];
+
+/**
+ * FactSource is where a fact of a model (its window, answer limit or
+ * prices) came from, best first (docs/MODELS.md).
+ */
+export type FactSource = "override" | "server" | "table" | "guess";
+/** Every FactSource. */
+export const FactSourceValues: readonly FactSource[] = ["override", "server", "table", "guess"];
 
 /**
  * SetupKind is what an item of the Setup page is (SetupItem.Kind, the
@@ -1970,6 +2035,11 @@ export interface Usage {
   costKnown: boolean;
   contextTokens: number;
   contextWindow: number;
+  /**
+   * ContextWindowSource says where ContextWindow came from; a guess is
+   * shown as one.
+   */
+  contextWindowSource: FactSource;
 }
 
 /** SessionSummary is a row of the session list. */

@@ -1691,6 +1691,141 @@ export namespace wire {
 		    return a;
 		}
 	}
+	export class ModelPrices {
+	    input: number;
+	    output: number;
+	    cacheRead?: number;
+	    cacheWrite?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelPrices(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.input = source["input"];
+	        this.output = source["output"];
+	        this.cacheRead = source["cacheRead"];
+	        this.cacheWrite = source["cacheWrite"];
+	    }
+	}
+	export class ModelFacts {
+	    id: string;
+	    window: number;
+	    windowSource: string;
+	    maxOutput: number;
+	    maxOutputSource: string;
+	    prices?: ModelPrices;
+	    pricesSource: string;
+	    loaded?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelFacts(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.window = source["window"];
+	        this.windowSource = source["windowSource"];
+	        this.maxOutput = source["maxOutput"];
+	        this.maxOutputSource = source["maxOutputSource"];
+	        this.prices = this.convertValues(source["prices"], ModelPrices);
+	        this.pricesSource = source["pricesSource"];
+	        this.loaded = source["loaded"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ModelList {
+	    provider: string;
+	    baseUrl: string;
+	    models: string[];
+	    facts: ModelFacts[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.baseUrl = source["baseUrl"];
+	        this.models = source["models"];
+	        this.facts = this.convertValues(source["facts"], ModelFacts);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ModelOverride {
+	    id: string;
+	    window: number;
+	    maxOutput: number;
+	    prices?: ModelPrices;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelOverride(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.window = source["window"];
+	        this.maxOutput = source["maxOutput"];
+	        this.prices = this.convertValues(source["prices"], ModelPrices);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class Preset {
 	    id: string;
 	    name: string;
@@ -1889,6 +2024,7 @@ export namespace wire {
 	    costKnown: boolean;
 	    contextTokens: number;
 	    contextWindow: number;
+	    contextWindowSource: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Usage(source);
@@ -1904,6 +2040,7 @@ export namespace wire {
 	        this.costKnown = source["costKnown"];
 	        this.contextTokens = source["contextTokens"];
 	        this.contextWindow = source["contextWindow"];
+	        this.contextWindowSource = source["contextWindowSource"];
 	    }
 	}
 	export class SessionSummary {
@@ -2070,6 +2207,7 @@ export namespace wire {
 	    presets: Preset[];
 	    warnings: string[];
 	    needsOnboarding: boolean;
+	    modelOverrides: ModelOverride[];
 	
 	    static createFrom(source: any = {}) {
 	        return new SettingsView(source);
@@ -2097,6 +2235,7 @@ export namespace wire {
 	        this.presets = this.convertValues(source["presets"], Preset);
 	        this.warnings = source["warnings"];
 	        this.needsOnboarding = source["needsOnboarding"];
+	        this.modelOverrides = this.convertValues(source["modelOverrides"], ModelOverride);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

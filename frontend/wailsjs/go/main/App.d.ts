@@ -131,13 +131,19 @@ export function SendMessage(arg1:number,arg2:string,arg3:Array<string>):Promise<
 
 export function SendMessageWithImages(arg1:number,arg2:string,arg3:Array<string>,arg4:Array<wire.ImageInput>):Promise<void>;
 
+export function SessionModels(arg1:number):Promise<wire.ModelList>;
+
 export function SetLanguageServers(arg1:Array<wire.LanguageServerConfig>):Promise<Array<wire.LanguageServerConfig>>;
+
+export function SetModelOverride(arg1:wire.ModelOverride):Promise<wire.SettingsView>;
 
 export function SetSandboxHidden(arg1:Array<string>):Promise<wire.SandboxStatus>;
 
 export function SetSandboxSockets(arg1:Array<string>):Promise<wire.SandboxStatus>;
 
 export function SetSessionMode(arg1:number,arg2:string):Promise<wire.SessionSummary>;
+
+export function SetSessionModel(arg1:number,arg2:string):Promise<wire.SessionSummary>;
 
 export function Setup(arg1:number):Promise<wire.Setup>;
 

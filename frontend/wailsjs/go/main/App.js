@@ -258,8 +258,16 @@ export function SendMessageWithImages(arg1, arg2, arg3, arg4) {
   return window['go']['main']['App']['SendMessageWithImages'](arg1, arg2, arg3, arg4);
 }
 
+export function SessionModels(arg1) {
+  return window['go']['main']['App']['SessionModels'](arg1);
+}
+
 export function SetLanguageServers(arg1) {
   return window['go']['main']['App']['SetLanguageServers'](arg1);
+}
+
+export function SetModelOverride(arg1) {
+  return window['go']['main']['App']['SetModelOverride'](arg1);
 }
 
 export function SetSandboxHidden(arg1) {
@@ -272,6 +280,10 @@ export function SetSandboxSockets(arg1) {
 
 export function SetSessionMode(arg1, arg2) {
   return window['go']['main']['App']['SetSessionMode'](arg1, arg2);
+}
+
+export function SetSessionModel(arg1, arg2) {
+  return window['go']['main']['App']['SetSessionModel'](arg1, arg2);
 }
 
 export function Setup(arg1) {
