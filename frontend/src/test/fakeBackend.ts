@@ -2,7 +2,7 @@
 // emit() to push events as the Go side would.
 import type { Backend, ExportFormat, VersionInfo } from "../lib/backend";
 import type { AppReadyPayload, EventMap, EventName } from "../lib/wire.gen";
-import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, SlashCommand, TrustSection, Usage } from "../lib/wire.gen";
+import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, ModelFacts, ModelList, ModelOverride, SlashCommand, TrustSection, Usage } from "../lib/wire.gen";
 import type { FileEntry } from "../lib/types";
 import { FakeGit } from "./fakeGit";
 import { FakeJobs } from "./fakeJobs";
@@ -24,6 +24,7 @@ export const zeroUsage: Usage = {
   costKnown: false,
   contextTokens: 0,
   contextWindow: 200000,
+  contextWindowSource: "table",
 };
 
 export function summary(id: number, over: Partial<SessionSummary> = {}): SessionSummary {
@@ -62,6 +63,7 @@ export const defaultSettings: SettingsView = {
     { id: "lmstudio", name: "LM Studio", provider: "openai", baseUrl: "http://localhost:1234/v1", needsKey: false, local: true },
   ],
   needsOnboarding: false,
+  modelOverrides: [],
 };
 
 /** A folder as the fake backend shows it: the project folder or a worktree. */
@@ -440,6 +442,30 @@ export class FakeBackend implements Backend {
     this.record("listModels", provider, baseUrl, apiKey);
     if (this.modelsError) throw new Error(this.modelsError);
     return this.models;
+  }
+  /** What sessionModels answers: each model of the session's server with its facts. */
+  modelFacts: ModelFacts[] = [
+    { id: "claude-sonnet-4-5", window: 200000, windowSource: "table", maxOutput: 64000, maxOutputSource: "table", prices: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }, pricesSource: "table" },
+    { id: "claude-haiku-4-5", window: 200000, windowSource: "table", maxOutput: 64000, maxOutputSource: "table", prices: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 }, pricesSource: "table" },
+  ];
+  async sessionModels(sessionId: number): Promise<ModelList> {
+    this.record("sessionModels", sessionId);
+    if (this.modelsError) throw new Error(this.modelsError);
+    return { provider: "anthropic", baseUrl: "", models: this.modelFacts.map((f) => f.id), facts: this.modelFacts };
+  }
+  async setSessionModel(sessionId: number, model: string): Promise<SessionSummary> {
+    this.record("setSessionModel", sessionId, model);
+    const d = this.details[sessionId];
+    const s = { ...(d?.session ?? summary(sessionId)), model };
+    if (d) this.details[sessionId] = { ...d, session: s };
+    return s;
+  }
+  async setModelOverride(o: ModelOverride): Promise<SettingsView> {
+    this.record("setModelOverride", o);
+    const rest = this.settings.modelOverrides.filter((m) => m.id !== o.id);
+    const set = o.window > 0 || o.maxOutput > 0 || o.prices != null;
+    this.settings = { ...this.settings, modelOverrides: set ? [...rest, o].sort((a, b) => a.id.localeCompare(b.id)) : rest };
+    return this.settings;
   }
   async listRules(projectId: number): Promise<Rule[]> {
     this.record("listRules", projectId);

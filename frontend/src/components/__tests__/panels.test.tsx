@@ -311,10 +311,26 @@ describe("sessions", () => {
     await act(async () => {});
     act(() => {
       b.emit("agent:state", { sessionId: 1, seq: 1, state: "tool_executing" });
-      b.emit("agent:usage", { sessionId: 1, seq: 2, usage: { inputTokens: 1000, outputTokens: 500, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.12, costKnown: true, contextTokens: 50000, contextWindow: 200000 } });
+      b.emit("agent:usage", { sessionId: 1, seq: 2, usage: { inputTokens: 1000, outputTokens: 500, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.12, costKnown: true, contextTokens: 50000, contextWindow: 200000, contextWindowSource: "table" } });
     });
     await waitFor(() => expect(screen.getByTestId("agent-state").getAttribute("data-state")).toBe("tool_executing"));
     expect(screen.getByTestId("usage").textContent).toBe("1.5k tokens · $0.12");
-    expect(screen.getByTestId("context-use").textContent).toBe("context 25%");
+    expect(screen.getByTestId("context-use").textContent).toBe("context 25% of 200k");
+    expect(screen.queryByTestId("context-guess")).toBeNull();
+  });
+
+  it("says a guessed window is a guess, and where to set it", async () => {
+    const b = new FakeBackend();
+    renderApp(b);
+    fireEvent.click(await screen.findByText("Session 1"));
+    await waitFor(() => expect(b.callsOf("getSession")).toHaveLength(1));
+    await act(async () => {});
+    act(() => {
+      b.emit("agent:usage", { sessionId: 1, seq: 2, usage: { inputTokens: 3000, outputTokens: 840, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, costKnown: false, contextTokens: 3840, contextWindow: 32000, contextWindowSource: "guess" } });
+    });
+    await waitFor(() => expect(screen.getByTestId("context-use").textContent).toBe("context 12% of 32k, guessed: set it in Settings › Models"));
+    expect(screen.getByTestId("context-use").getAttribute("data-source")).toBe("guess");
+    fireEvent.click(screen.getByTestId("context-guess"));
+    await screen.findByTestId("settings-dialog");
   });
 });

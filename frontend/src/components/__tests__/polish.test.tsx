@@ -226,7 +226,7 @@ describe("smaller things (point 8)", () => {
     await openSession(b);
     act(() => {
       b.emit("agent:state", { sessionId: 1, seq: 1, state: "streaming" });
-      b.emit("agent:usage", { sessionId: 1, seq: 2, usage: { inputTokens: 10_000, outputTokens: 1_000, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, costKnown: false, contextTokens: 11_000, contextWindow: 200000 } });
+      b.emit("agent:usage", { sessionId: 1, seq: 2, usage: { inputTokens: 10_000, outputTokens: 1_000, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, costKnown: false, contextTokens: 11_000, contextWindow: 200000, contextWindowSource: "table" } });
     });
     await waitFor(() => expect(screen.getByTestId("usage").textContent).toBe("11k tokens"));
     expect(within(screen.getByTestId("session-item")).getByText(/tok/).textContent).toContain("11k tok");
