@@ -50,21 +50,19 @@ export default function StatusBar({ ready }: Props) {
         {usage?.costKnown ? ` · ${formatCost(usage.costUsd)}` : summary && summary.costUsd > 0 ? ` · ${formatCost(summary.costUsd)}` : ""}
       </span>
       {ctx !== null && usage && (
-        <span
-          className={`context${ctx >= 80 ? " warn" : ""}`}
-          data-testid="context-use"
-          data-source={usage.contextWindowSource}
-          title={`${usage.contextTokens} of ${usage.contextWindow} context tokens; the window ${windowFrom[usage.contextWindowSource]}`}
-        >
-          context {ctx}% of {formatTokens(usage.contextWindow)}
-          {usage.contextWindowSource === "guess" && (
-            <>
-              , guessed:{" "}
-              <button type="button" className="link" data-testid="context-guess" onClick={() => c.setDialog("settings")}>
-                set it in Settings › Models
-              </button>
-            </>
-          )}
+        <span className={`context${ctx >= 80 ? " warn" : ""}`} data-testid="context-use" title={`${usage.contextTokens} of ${usage.contextWindow} context tokens; the window ${windowFrom[usage.contextWindowSource]}`}>
+          context {ctx}%{" "}
+          <span data-testid="model-window-source" data-source={usage.contextWindowSource}>
+            of {formatTokens(usage.contextWindow)}
+            {usage.contextWindowSource === "guess" && (
+              <>
+                , guessed:{" "}
+                <button type="button" className="link" data-testid="context-guess" onClick={() => c.setDialog("settings")}>
+                  set it in Settings › Models
+                </button>
+              </>
+            )}
+          </span>
         </span>
       )}
       <span className="spacer" />

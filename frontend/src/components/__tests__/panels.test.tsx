@@ -317,6 +317,7 @@ describe("sessions", () => {
     expect(screen.getByTestId("usage").textContent).toBe("1.5k tokens · $0.12");
     expect(screen.getByTestId("context-use").textContent).toBe("context 25% of 200k");
     expect(screen.queryByTestId("context-guess")).toBeNull();
+    expect(screen.getByTestId("model-window-source").getAttribute("data-source")).toBe("table");
   });
 
   it("says a guessed window is a guess, and where to set it", async () => {
@@ -329,7 +330,7 @@ describe("sessions", () => {
       b.emit("agent:usage", { sessionId: 1, seq: 2, usage: { inputTokens: 3000, outputTokens: 840, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, costKnown: false, contextTokens: 3840, contextWindow: 32000, contextWindowSource: "guess" } });
     });
     await waitFor(() => expect(screen.getByTestId("context-use").textContent).toBe("context 12% of 32k, guessed: set it in Settings › Models"));
-    expect(screen.getByTestId("context-use").getAttribute("data-source")).toBe("guess");
+    expect(screen.getByTestId("model-window-source").getAttribute("data-source")).toBe("guess");
     fireEvent.click(screen.getByTestId("context-guess"));
     await screen.findByTestId("settings-dialog");
   });
