@@ -50,7 +50,8 @@ const maxReportedTokens = 100_000_000
 // model list, Ollama's /api/show and /api/ps, LM Studio's /api/v1/models
 // (or /api/v0/models before LM Studio 0.4), vLLM's /v1/models and
 // llama.cpp's /props. The generic "openai" choice with a base URL of its
-// own is asked as Ollama, the most common server behind it. Only cfg's
+// own is asked as Ollama, the most common server behind it, then as vLLM
+// (its /models with max_model_len). Only cfg's
 // server is asked, with cfg's key and retry policy. It returns
 // ErrNotReported for a server (or a model) it has nothing from, and the
 // server's failure (an *Error, the key redacted) otherwise.
@@ -80,8 +81,11 @@ func Report(ctx context.Context, cfg Config, model string) (Reported, error) {
 		r, err = o.reportOllama(ctx, model)
 	case "":
 		r, err = o.reportOllama(ctx, model)
-		if notOllama(err) {
-			err = ErrNotReported
+		if notThisServer(err) {
+			r, err = o.reportVLLM(ctx, model) // its own /models, where vLLM says max_model_len
+			if notThisServer(err) {
+				err = ErrNotReported
+			}
 		}
 	default:
 		return Reported{}, ErrNotReported
@@ -95,9 +99,9 @@ func Report(ctx context.Context, cfg Config, model string) (Reported, error) {
 	return r, nil
 }
 
-// notOllama: err is the answer of a server that is not Ollama (or does
-// not know the model), not a failure to reach it.
-func notOllama(err error) bool {
+// notThisServer: err is the answer of a server that is not the one asked
+// (or does not know the model), not a failure to reach it.
+func notThisServer(err error) bool {
 	var e *Error
 	if !errors.As(err, &e) {
 		return false
