@@ -3,7 +3,9 @@ package llm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"net/http"
 	"strconv"
 	"strings"
 )
@@ -66,6 +68,7 @@ func Report(ctx context.Context, cfg Config, model string) (Reported, error) {
 	if model == "" || Protocol(cfg.Provider) != ProviderOpenAI {
 		return Reported{}, ErrNotReported
 	}
+	cfg.HTTPClient = sameHostOnly(cfg.HTTPClient)
 	o := NewOpenAI(cfg)
 	var r Reported
 	switch reportingServer(cfg) {
@@ -97,6 +100,26 @@ func Report(ctx context.Context, cfg Config, model string) (Reported, error) {
 		return Reported{}, ErrNotReported
 	}
 	return r, nil
+}
+
+// sameHostOnly is client (default http.DefaultClient) following no
+// redirect to another host: Report asks the configured server and nothing
+// else.
+func sameHostOnly(client *http.Client) *http.Client {
+	if client == nil {
+		client = http.DefaultClient
+	}
+	c := *client
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) >= 10 {
+			return errors.New("the server redirected 10 times; check the base URL")
+		}
+		if !strings.EqualFold(req.URL.Host, via[0].URL.Host) {
+			return fmt.Errorf("the server redirected to another host (%s); Pilot asks only the configured server, so check the base URL", req.URL.Host)
+		}
+		return nil
+	}
+	return &c
 }
 
 // notThisServer: err is the answer of a server that is not the one asked

@@ -188,6 +188,21 @@ func TestReportFailures(t *testing.T) {
 			t.Fatalf("err = %v, want the server's error", err)
 		}
 	})
+	t.Run("redirect to another host", func(t *testing.T) {
+		t.Parallel()
+		other, asked := probeServer(t, only("GET /api/v1/models", "openrouter_models_openapi.json"))
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, other.URL+r.URL.Path, http.StatusFound)
+		}))
+		t.Cleanup(srv.Close)
+		_, err := Report(context.Background(), probeConfig("openrouter", srv.URL), "openai/gpt-4")
+		if err == nil || errors.Is(err, ErrNotReported) || !strings.Contains(err.Error(), "another host") {
+			t.Errorf("err = %v, want a refused redirect", err)
+		}
+		if a := asked(); len(a) != 0 {
+			t.Errorf("the other host was asked %v", a)
+		}
+	})
 	t.Run("slow server", func(t *testing.T) {
 		t.Parallel()
 		arrived := make(chan struct{}, 1)
