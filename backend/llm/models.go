@@ -12,7 +12,7 @@ type Model struct {
 	ID            string
 	Provider      string // the preset whose documentation the figures are from
 	ContextWindow int
-	MaxOutput     int
+	MaxOutput     int // 0: the provider states none
 	Input         float64
 	Output        float64
 	CacheRead     float64
@@ -88,7 +88,7 @@ func ContextWindow(model string) int {
 // DefaultMaxTokens is the answer limit sent when none is configured: 8192,
 // or less when the model's output limit is lower.
 func DefaultMaxTokens(model string) int {
-	if m, ok := LookupModel(model); ok && m.MaxOutput < defaultMaxTokens {
+	if m, ok := LookupModel(model); ok && m.MaxOutput > 0 && m.MaxOutput < defaultMaxTokens {
 		return m.MaxOutput
 	}
 	return defaultMaxTokens

@@ -80,11 +80,20 @@ var models = []Model{
 	// found, nor the figures of gemini-2.5-flash or gemini-flash-latest.
 	{"gemini-2.5-pro", "gemini", 1_048_576, 65_535, 0, 0, 0, 0},
 
-	// Mistral (devstral, codestral), Groq and xAI (grok-code-fast-1,
-	// grok-4): no rows. The copies of their own pages found here were of
-	// retired models (Mistral's devstral-medium-2507) or of other models
-	// (xAI's grok-4.7), or were not their own pages at all; their models'
-	// figures come from the server (OpenRouter) or an override instead.
+	// xAI: https://docs.x.ai/developers/grok-4-7 and …/grok-4-6 (500,000
+	// tokens, "no text output limit"), read 2026-11-29, and xAI's models
+	// page (https://docs.x.ai/docs/models) in a copy of 2025-10-21 for
+	// grok-code-fast-1 and grok-4-0709 (256,000 tokens). No answer limit is
+	// stated, and no price: the copies found give no cache prices.
+	{"grok-4.7", "xai", 500_000, 0, 0, 0, 0, 0},
+	{"grok-4.6", "xai", 500_000, 0, 0, 0, 0, 0},
+	{"grok-code-fast-1", "xai", 256_000, 0, 0, 0, 0, 0},
+	{"grok-4-0709", "xai", 256_000, 0, 0, 0, 0, 0},
+
+	// Mistral (devstral, codestral) and Groq: no rows. The copies of their
+	// own pages found here were of retired models (Mistral's
+	// devstral-medium-2507) or were not their own pages at all; their
+	// models' figures come from the server (OpenRouter) or an override.
 }
 
 // longPrompt are the prices of a call whose prompt (input, cache reads

@@ -52,13 +52,14 @@ func TestContextWindow(t *testing.T) {
 		"deepseek/deepseek-v4-flash": 1_000_000,
 		"claude-fable-5-2":           1_000_000,
 		"openai/gpt-6.2-astra":       1_050_000,
+		"x-ai/grok-code-fast-1":      256_000,
 	}
 	for model, want := range tests {
 		if got := ContextWindow(model); got != want {
 			t.Errorf("ContextWindow(%s) = %d, want %d", model, got, want)
 		}
 	}
-	if DefaultMaxTokens("claude-3-5-haiku") != 8192 || DefaultMaxTokens("unknown") != 8192 || DefaultMaxTokens("gemini-2.5-pro") != 8192 {
+	if DefaultMaxTokens("claude-3-5-haiku") != 8192 || DefaultMaxTokens("unknown") != 8192 || DefaultMaxTokens("gemini-2.5-pro") != 8192 || DefaultMaxTokens("grok-code-fast-1") != 8192 {
 		t.Error("DefaultMaxTokens")
 	}
 }
@@ -75,7 +76,7 @@ func TestModelTable(t *testing.T) {
 			t.Errorf("%s: twice in the table", m.ID)
 		}
 		seen[n] = true
-		if m.ContextWindow <= 0 || m.MaxOutput <= 0 || m.MaxOutput > m.ContextWindow {
+		if m.ContextWindow <= 0 || m.MaxOutput < 0 || m.MaxOutput > m.ContextWindow {
 			t.Errorf("%s: window %d, answer limit %d", m.ID, m.ContextWindow, m.MaxOutput)
 		}
 		priced := m.Input > 0 && m.Output > 0 && m.CacheRead > 0
