@@ -15,7 +15,8 @@ var models = []Model{
 	// 2026-11-29 in copies of September to November 2026. Claude Fable 5.2
 	// and Haiku 5.5 have no prices here: the copies found give their input
 	// and output prices (Haiku 5.5's in two bands, by prompt length) but
-	// not all of their cache prices. Sonnet 5.5's cache read is the model
+	// not all of their cache prices; nor for Sonnet 4.6, whose row of the
+	// pricing page no copy found shows. Sonnet 5.5's cache read is the model
 	// page's $0.20; price trackers report a cut to $0.10 on 2026-10-07 that
 	// no copy of Anthropic's own page found here shows.
 	{"claude-fable-5-2", ProviderAnthropic, 1_000_000, 128_000, 0, 0, 0, 0},
@@ -27,6 +28,9 @@ var models = []Model{
 	{"claude-sonnet-5", ProviderAnthropic, 1_000_000, 128_000, 2, 10, 0.20, 2.50},
 	{"claude-haiku-5-5", ProviderAnthropic, 1_000_000, 128_000, 0, 0, 0, 0},
 	{"claude-haiku-4-5", ProviderAnthropic, 200_000, 64_000, 1, 5, 0.10, 1.25},
+	{"claude-opus-4-8", ProviderAnthropic, 1_000_000, 128_000, 5, 25, 0.50, 6.25},
+	{"claude-opus-4-6", ProviderAnthropic, 1_000_000, 128_000, 5, 25, 0.50, 6.25},
+	{"claude-sonnet-4-6", ProviderAnthropic, 1_000_000, 128_000, 0, 0, 0, 0},
 	{"claude-opus-4-5", ProviderAnthropic, 200_000, 64_000, 5, 25, 0.50, 6.25},
 	{"claude-opus-4-1", ProviderAnthropic, 200_000, 32_000, 15, 75, 1.50, 18.75},
 	{"claude-opus-4", ProviderAnthropic, 200_000, 32_000, 15, 75, 1.50, 18.75},
