@@ -16,20 +16,20 @@ type Reported struct {
 	// Window is the model's context window in tokens (OpenRouter's
 	// context_length, Ollama's trained context, LM Studio's
 	// max_context_length, vLLM's max_model_len, llama.cpp's n_ctx).
-	Window int
+	Window int `json:"window,omitempty"`
 	// Loaded is the context the model is loaded with right now, where the
 	// server runs it and says (Ollama's /api/ps, LM Studio's
 	// loaded_context_length): a conversation longer than it is cut by
 	// the server. 0: not loaded, or not said.
-	Loaded int
+	Loaded int `json:"loaded,omitempty"`
 	// Configured is the context the server is set to load the model
 	// with when it is not loaded yet: Ollama's num_ctx parameter of the
 	// model (its Modelfile). 0: not said; the server's own default applies.
-	Configured int
+	Configured int `json:"configured,omitempty"`
 	// MaxOutput is the model's answer limit in tokens.
-	MaxOutput int
+	MaxOutput int `json:"maxOutput,omitempty"`
 	// Prices are the model's prices; nil when the server gives none.
-	Prices *Prices
+	Prices *Prices `json:"prices,omitempty"`
 }
 
 // Prices are a model's prices in US dollars per million tokens.

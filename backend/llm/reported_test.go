@@ -104,6 +104,7 @@ func TestReport(t *testing.T) {
 		{"openrouter auto router has no price", "openrouter", "openrouter/auto", "openrouter pilot", Reported{Window: 2_000_000}, nil, "-"},
 		{"openrouter numbers out of bounds are ignored", "openrouter", "example/boastful", "openrouter pilot", Reported{Prices: &Prices{Input: 1, Output: 2}}, nil, "-"},
 		{"openrouter unknown model", "openrouter", "nobody/nothing", "openrouter spec", Reported{}, ErrNotReported, "-"},
+		{"openrouter entry of another shape is left out", "openrouter", "example/odd", "openrouter pilot", Reported{}, ErrNotReported, "-"},
 		{"ollama loaded", "ollama", "gemma4", "ollama", gemma, nil, "POST /api/show, GET /api/ps"},
 		{"ollama tag latest", "ollama", "gemma4:latest", "ollama", gemma, nil, "-"},
 		{"ollama not loaded, no num_ctx, older /api/ps", "ollama", "llama3.2", "ollama api.md", Reported{Window: 8192}, nil, "-"},

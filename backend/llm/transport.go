@@ -364,12 +364,23 @@ func (c *endpoint) getJSON(ctx context.Context, path string, v any) error {
 }
 
 // dataList fetches a list of the OpenAI shape, {"data": [...]}, at path.
+// An entry not of T's shape is left out, so one odd entry does not cost
+// the others.
 func dataList[T any](ctx context.Context, c *endpoint, path string) ([]T, error) {
 	var page struct {
-		Data []T `json:"data"`
+		Data []json.RawMessage `json:"data"`
 	}
-	err := c.getJSON(ctx, path, &page)
-	return page.Data, err
+	if err := c.getJSON(ctx, path, &page); err != nil {
+		return nil, err
+	}
+	out := make([]T, 0, len(page.Data))
+	for _, raw := range page.Data {
+		var v T
+		if json.Unmarshal(raw, &v) == nil {
+			out = append(out, v)
+		}
+	}
+	return out, nil
 }
 
 // postJSON posts body, encoded as JSON, to path and decodes the JSON
