@@ -53,10 +53,10 @@ const maxReportedTokens = 100_000_000
 // (or /api/v0/models before LM Studio 0.4), vLLM's /v1/models and
 // llama.cpp's /props. The generic "openai" choice with a base URL of its
 // own is asked as Ollama, the most common server behind it, then as vLLM
-// (its /models with max_model_len). Only cfg's
-// server is asked, with cfg's key and retry policy. It returns
-// ErrNotReported for a server (or a model) it has nothing from, and the
-// server's failure (an *Error, the key redacted) otherwise.
+// (its /models with max_model_len). Only cfg's server is asked (no
+// redirect to another host is followed), with cfg's key and retry policy.
+// It returns ErrNotReported for a server (or a model) it has nothing from,
+// and the server's failure (an *Error, the key redacted) otherwise.
 func Report(ctx context.Context, cfg Config, model string) (Reported, error) {
 	cfg, err := cfg.normalize()
 	if err != nil {
