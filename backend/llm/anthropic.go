@@ -73,17 +73,15 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (string, Usage, e
 
 // Models lists the models the key may use (GET /v1/models).
 func (a *Anthropic) Models(ctx context.Context) ([]ModelInfo, error) {
-	var page struct {
-		Data []struct {
-			ID          string `json:"id"`
-			DisplayName string `json:"display_name"`
-		} `json:"data"`
-	}
-	if err := a.ep.getJSON(ctx, "/v1/models?limit=1000", &page); err != nil {
+	data, err := dataList[struct {
+		ID          string `json:"id"`
+		DisplayName string `json:"display_name"`
+	}](ctx, &a.ep, "/v1/models?limit=1000")
+	if err != nil {
 		return nil, err
 	}
-	out := make([]ModelInfo, 0, len(page.Data))
-	for _, m := range page.Data {
+	out := make([]ModelInfo, 0, len(data))
+	for _, m := range data {
 		out = append(out, modelInfo(m.ID, m.DisplayName))
 	}
 	return out, nil

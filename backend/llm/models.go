@@ -6,12 +6,13 @@ import (
 )
 
 // Model describes a known model: its context window, output limit and
-// prices in US dollars per million tokens.
+// prices in US dollars per million tokens. A model whose prices are all 0
+// has none in the table: Cost says it does not know them.
 type Model struct {
 	ID            string
-	Provider      string // "anthropic" or "openai"
+	Provider      string // the preset whose documentation the figures are from
 	ContextWindow int
-	MaxOutput     int
+	MaxOutput     int // 0: the provider states none
 	Input         float64
 	Output        float64
 	CacheRead     float64
@@ -22,7 +23,7 @@ type Model struct {
 type ModelInfo struct {
 	ID          string `json:"id"`
 	DisplayName string `json:"displayName,omitempty"`
-	Known       bool   `json:"known"` // the model table has its window and prices
+	Known       bool   `json:"known"` // the model table has it (its window; its prices where it has them)
 }
 
 // Defaults used when nothing else is known.
@@ -36,26 +37,6 @@ const (
 	LocalContextWindow = 32_000
 	defaultMaxTokens   = 8192
 )
-
-// models is the model table (prices as published by the providers).
-var models = []Model{
-	{"claude-sonnet-4-5", "anthropic", 200_000, 64_000, 3, 15, 0.30, 3.75},
-	{"claude-sonnet-4", "anthropic", 200_000, 64_000, 3, 15, 0.30, 3.75},
-	{"claude-opus-4-5", "anthropic", 200_000, 64_000, 5, 25, 0.50, 6.25},
-	{"claude-opus-4-1", "anthropic", 200_000, 32_000, 15, 75, 1.50, 18.75},
-	{"claude-opus-4", "anthropic", 200_000, 32_000, 15, 75, 1.50, 18.75},
-	{"claude-haiku-4-5", "anthropic", 200_000, 64_000, 1, 5, 0.10, 1.25},
-	{"claude-3-5-haiku", "anthropic", 200_000, 8_192, 0.80, 4, 0.08, 1},
-	{"gpt-4o", "openai", 128_000, 16_384, 2.50, 10, 1.25, 0},
-	{"gpt-4o-mini", "openai", 128_000, 16_384, 0.15, 0.60, 0.075, 0},
-	{"gpt-4.1", "openai", 1_047_576, 32_768, 2, 8, 0.50, 0},
-	{"gpt-4.1-mini", "openai", 1_047_576, 32_768, 0.40, 1.60, 0.10, 0},
-	{"gpt-4.1-nano", "openai", 1_047_576, 32_768, 0.10, 0.40, 0.025, 0},
-	{"gpt-5", "openai", 400_000, 128_000, 1.25, 10, 0.125, 0},
-	{"gpt-5-mini", "openai", 400_000, 128_000, 0.25, 2, 0.025, 0},
-	{"o3", "openai", 200_000, 100_000, 2, 8, 0.50, 0},
-	{"o4-mini", "openai", 200_000, 100_000, 1.10, 4.40, 0.275, 0},
-}
 
 var modelIndex = func() map[string]Model {
 	m := make(map[string]Model, len(models))
@@ -107,20 +88,28 @@ func ContextWindow(model string) int {
 // DefaultMaxTokens is the answer limit sent when none is configured: 8192,
 // or less when the model's output limit is lower.
 func DefaultMaxTokens(model string) int {
-	if m, ok := LookupModel(model); ok && m.MaxOutput < defaultMaxTokens {
+	if m, ok := LookupModel(model); ok && m.MaxOutput > 0 && m.MaxOutput < defaultMaxTokens {
 		return m.MaxOutput
 	}
 	return defaultMaxTokens
 }
 
 // Cost returns the price of one call in US dollars; known is false when the
-// model is not in the table (local models, unknown ids).
+// table has no prices for the model (local models, unknown ids, models
+// whose prices the table leaves out). A call whose prompt (input, cache
+// reads and cache writes) is longer than the model's long-prompt threshold
+// is priced at its long-prompt prices, every token of it.
 func Cost(model string, u Usage) (usd float64, known bool) {
 	m, ok := LookupModel(model)
-	if !ok {
+	if !ok || (m.Input == 0 && m.Output == 0) {
 		return 0, false
 	}
-	return PriceOf(Prices{Input: m.Input, Output: m.Output, CacheRead: m.CacheRead, CacheWrite: m.CacheWrite}, u), true
+	n := func(tokens int) float64 { return float64(max(0, tokens)) } // never less than nothing
+	p := Prices{Input: m.Input, Output: m.Output, CacheRead: m.CacheRead, CacheWrite: m.CacheWrite}
+	if long, ok := longPrompt[normalizeModel(m.ID)]; ok && n(u.InputTokens)+n(u.CacheReadTokens)+n(u.CacheWriteTokens) > float64(long.above) {
+		p = long.prices
+	}
+	return PriceOf(p, u), true
 }
 
 func modelInfo(id, display string) ModelInfo {

@@ -71,12 +71,9 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (string, Usage, erro
 // absent (404) and the server may be Ollama (its preset, or the generic
 // choice), the list is Ollama's own GET /api/tags at the server's root.
 func (o *OpenAI) Models(ctx context.Context) ([]ModelInfo, error) {
-	var list struct {
-		Data []struct {
-			ID string `json:"id"`
-		} `json:"data"`
-	}
-	err := o.ep.getJSON(ctx, "/models", &list)
+	data, err := dataList[struct {
+		ID string `json:"id"`
+	}](ctx, &o.ep, "/models")
 	var e *Error
 	if errors.As(err, &e) && e.Kind == KindNotFound && (o.quirks.OllamaTags || o.generic) {
 		return o.ollamaTags(ctx, err)
@@ -84,8 +81,8 @@ func (o *OpenAI) Models(ctx context.Context) ([]ModelInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]ModelInfo, 0, len(list.Data))
-	for _, m := range list.Data {
+	out := make([]ModelInfo, 0, len(data))
+	for _, m := range data {
 		out = append(out, modelInfo(m.ID, ""))
 	}
 	return out, nil

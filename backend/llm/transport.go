@@ -360,7 +360,43 @@ func (c *endpoint) asError(err error) *Error {
 
 // getJSON fetches path and decodes the JSON answer into v.
 func (c *endpoint) getJSON(ctx context.Context, path string, v any) error {
-	resp, err := c.send(ctx, http.MethodGet, path, nil, nil)
+	return c.callJSON(ctx, http.MethodGet, path, nil, v)
+}
+
+// dataList fetches a list of the OpenAI shape, {"data": [...]}, at path.
+// An entry not of T's shape is left out, so one odd entry does not cost
+// the others.
+func dataList[T any](ctx context.Context, c *endpoint, path string) ([]T, error) {
+	var page struct {
+		Data []json.RawMessage `json:"data"`
+	}
+	if err := c.getJSON(ctx, path, &page); err != nil {
+		return nil, err
+	}
+	out := make([]T, 0, len(page.Data))
+	for _, raw := range page.Data {
+		var v T
+		if json.Unmarshal(raw, &v) == nil {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+// postJSON posts body, encoded as JSON, to path and decodes the JSON
+// answer into v.
+func (c *endpoint) postJSON(ctx context.Context, path string, body, v any) error {
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	return c.callJSON(ctx, http.MethodPost, path, raw, v)
+}
+
+// callJSON makes one request (retried as send retries) and decodes the
+// JSON answer into v.
+func (c *endpoint) callJSON(ctx context.Context, method, path string, body []byte, v any) error {
+	resp, err := c.send(ctx, method, path, body, nil)
 	if err != nil {
 		return err
 	}

@@ -171,6 +171,7 @@ func (c *Catalog) ask(k string, cfg llm.Config, model string) chan struct{} {
 		defer close(done)
 		ctx, cancel := context.WithTimeout(context.Background(), askLimit)
 		defer cancel()
+		cfg.Retry.MaxRetries = -1 // a server that does not answer is asked again later, not now
 		rep, err := c.report(ctx, cfg, model)
 		e := entry{Reported: rep, At: c.now()}
 		switch {

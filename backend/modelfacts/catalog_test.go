@@ -130,12 +130,12 @@ func TestCatalogDoesNotHoldATurn(t *testing.T) {
 	c := newTestCatalog(t, "", r, time.Now)
 	c.wait = time.Millisecond
 	openrouter := llm.Config{Provider: "openrouter"}
-	if f := c.For(context.Background(), openrouter, nil, "google/gemini-2.5-pro"); f.Window.From != wire.FactGuess {
+	if f := c.For(context.Background(), openrouter, nil, "moonshotai/kimi-k2"); f.Window.From != wire.FactGuess {
 		t.Errorf("before the answer: %+v", f.Window)
 	}
 	close(r.gate)
 	c.Wait()
-	if f := c.For(context.Background(), openrouter, nil, "google/gemini-2.5-pro"); f.Window != (Fact[int]{1_048_576, wire.FactServer}) {
+	if f := c.For(context.Background(), openrouter, nil, "moonshotai/kimi-k2"); f.Window != (Fact[int]{1_048_576, wire.FactServer}) {
 		t.Errorf("after the answer: %+v", f.Window)
 	}
 	if n := r.asks.Load(); n != 1 {

@@ -54,7 +54,7 @@ func Resolve(model string, override config.ModelOverride, rep llm.Reported, serv
 	}
 	row, inTable := llm.LookupModel(model)
 	var tablePrices *llm.Prices
-	if inTable {
+	if inTable && (row.Input > 0 || row.Output > 0) { // a row may give the window only
 		tablePrices = &llm.Prices{Input: row.Input, Output: row.Output, CacheRead: row.CacheRead, CacheWrite: row.CacheWrite}
 	}
 	f.Window = first(
@@ -129,8 +129,11 @@ func (f Facts) AnswerLimit() int {
 // Cost is the price of usage in US dollars; known is false when no price
 // is known.
 func (f Facts) Cost(u llm.Usage) (usd float64, known bool) {
-	if f.Prices.Value == nil {
+	switch {
+	case f.Prices.Value == nil:
 		return 0, false
+	case f.Prices.From == wire.FactTable:
+		return llm.Cost(f.Model, u) // with the table's long-prompt prices
 	}
 	return llm.PriceOf(*f.Prices.Value, u), true
 }
