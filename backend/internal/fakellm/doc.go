@@ -46,6 +46,7 @@
 //	{
 //	  "apiKey": "sk-test",              // optional: required x-api-key / Bearer key, else 401
 //	  "models": ["claude-sonnet-4-5"],  // optional: GET /v1/models
+//	  "contextLengths": {"claude-sonnet-4-5": 200000},  // optional: their context_length in the list (OpenRouter's shape)
 //	  "turns": [
 //	    {
 //	      "when": {                     // optional; all given conditions must hold

@@ -16,7 +16,10 @@ type Script struct {
 	// Models is the list GET /v1/models returns (default: a Claude and a
 	// GPT model).
 	Models []string `json:"models,omitempty"`
-	Turns  []Turn   `json:"turns"`
+	// ContextLengths gives models of the list a context_length, as
+	// OpenRouter's model list does.
+	ContextLengths map[string]int `json:"contextLengths,omitempty"`
+	Turns          []Turn         `json:"turns"`
 }
 
 // Turn is one answer of the model, or one failure.

@@ -244,7 +244,7 @@ func errorType(status int) string {
 // models serves the model list in a shape both clients read.
 func (s *Server) models(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
-	ids := s.script.Models
+	ids, lengths := s.script.Models, s.script.ContextLengths
 	s.requests = append(s.requests, Request{Time: time.Now(), Method: r.Method, Path: r.URL.Path, Header: redactHeaders(r.Header), Turn: -1})
 	s.mu.Unlock()
 	if len(ids) == 0 {
@@ -252,7 +252,11 @@ func (s *Server) models(w http.ResponseWriter, r *http.Request) {
 	}
 	data := make([]map[string]any, 0, len(ids))
 	for _, id := range ids {
-		data = append(data, map[string]any{"id": id, "object": "model", "type": "model", "display_name": id, "owned_by": "fakellm", "created": 0})
+		m := map[string]any{"id": id, "object": "model", "type": "model", "display_name": id, "owned_by": "fakellm", "created": 0}
+		if n, ok := lengths[id]; ok {
+			m["context_length"] = n
+		}
+		data = append(data, m)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "has_more": false})
