@@ -58,15 +58,15 @@ type turn struct {
 	// toldLoaded: the user was told this turn that the server's loaded
 	// context is smaller than the conversation (warnLoaded).
 	toldLoaded bool
-	system   string
-	mode     permission.Mode
-	history  []store.Message
-	guard    loopGuard
-	retried  bool // a context-too-long answer was already compacted and retried
-	own      ownState
-	agents   customagent.Set // the custom agents task may start (loadAgents)
-	stopped  bool            // a Stop hook already made the model go on once
-	halted   halted          // a hook asked to stop (continue: false)
+	system     string
+	mode       permission.Mode
+	history    []store.Message
+	guard      loopGuard
+	retried    bool // a context-too-long answer was already compacted and retried
+	own        ownState
+	agents     customagent.Set // the custom agents task may start (loadAgents)
+	stopped    bool            // a Stop hook already made the model go on once
+	halted     halted          // a hook asked to stop (continue: false)
 }
 
 // run executes a turn and reports its end.
