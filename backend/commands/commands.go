@@ -19,6 +19,7 @@ package commands
 import (
 	"bufio"
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -279,7 +280,23 @@ func Find(home, userHome, project, name string) (Command, error) {
 			return Command{}, fmt.Errorf("/%s was not run: %w", name, p.Err)
 		}
 	}
+	if c, ok := builtins[name]; ok {
+		return c, nil // after the user's own: a command of theirs of that name wins
+	}
 	return Command{}, fmt.Errorf("%w: /%s (commands are Markdown files in .pilot/commands/, .claude/commands/, %s or ~/.claude/commands/)", ErrUnknown, name, filepath.Join(home, "commands"))
+}
+
+//go:embed init.md
+var initPrompt string
+
+// SourceBuiltin is a command Pilot has built in.
+const SourceBuiltin = "builtin"
+
+// builtins are the commands Pilot expands itself, looked up after the
+// user's own (the window's picker lists them from its own table, with
+// /compact and /new, which the window runs itself).
+var builtins = map[string]Command{
+	"init": {Name: "init", Description: "Write a first AGENTS.md for this project (proposed for your review)", Source: SourceBuiltin, Body: initPrompt},
 }
 
 // Expand fills a command's body with its arguments: $ARGUMENTS, then

@@ -147,3 +147,23 @@ func TestProjectFilesThroughRoot(t *testing.T) {
 		t.Errorf("/in: %q %v %v", out, ok, err)
 	}
 }
+
+// TestBuiltinInit: /init expands to the request for a first AGENTS.md,
+// proposed for review; a command of the user's called init replaces it.
+func TestBuiltinInit(t *testing.T) {
+	t.Parallel()
+	project := t.TempDir()
+	out, ok, err := ExpandText(t.TempDir(), t.TempDir(), project, "/init focus on the tests")
+	if err != nil || !ok || !strings.Contains(out, "AGENTS.md") || !strings.Contains(out, "reviews it") || !strings.HasSuffix(strings.TrimSpace(out), "focus on the tests") {
+		t.Fatalf("built in: %v %v %q", ok, err, out)
+	}
+	if err := os.MkdirAll(filepath.Join(project, ".pilot", "commands"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(project, ".pilot", "commands", "init.md"), []byte("Our own init."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, err := ExpandText(t.TempDir(), t.TempDir(), project, "/init"); err != nil || out != "Our own init." {
+		t.Errorf("the user's own: %q %v", out, err)
+	}
+}

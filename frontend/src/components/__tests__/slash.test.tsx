@@ -26,7 +26,7 @@ describe("the / picker", () => {
     const input = await openSession(b);
     fireEvent.change(input, { target: { value: "/", selectionStart: 1 } });
     await screen.findByTestId("slash-picker");
-    await waitFor(() => expect(names()).toEqual(["review", "git:commit", "mcp__everything__args-prompt", "compact", "new"]));
+    await waitFor(() => expect(names()).toEqual(["review", "git:commit", "mcp__everything__args-prompt", "compact", "new", "init"]));
     // Asked for the open session, so a worktree session's skills are its own.
     expect(b.callsOf("listSlashCommands")).toEqual([[1]]);
     fireEvent.change(input, { target: { value: "/rev", selectionStart: 4 } });
@@ -53,8 +53,10 @@ describe("the / picker", () => {
 
   it("matches built-ins by prefix and the rest by part of the name, prefix matches first", () => {
     expect(matchCommands(custom, "com").map((c) => c.name)).toEqual(["compact", "git:commit"]);
-    expect(matchCommands(custom, "").map((c) => c.name)).toEqual(["review", "git:commit", "mcp__everything__args-prompt", "compact", "new"]);
-    expect(matchCommands([{ name: "new", description: "mine", argumentHint: "", source: "user" }], "").map((c) => `${c.name}/${c.source}`)).toEqual(["compact/builtin", "new/builtin"]);
+    expect(matchCommands(custom, "").map((c) => c.name)).toEqual(["review", "git:commit", "mcp__everything__args-prompt", "compact", "new", "init"]);
+    expect(matchCommands([{ name: "new", description: "mine", argumentHint: "", source: "user" }], "").map((c) => `${c.name}/${c.source}`)).toEqual(["compact/builtin", "new/builtin", "init/builtin"]);
+    // The backend expands /init after the user's own commands: theirs replaces it in the list too.
+    expect(matchCommands([{ name: "init", description: "mine", argumentHint: "", source: "project" }], "in").map((c) => `${c.name}/${c.source}`)).toEqual(["init/project"]);
   });
 
   // Old code: /compact was preselected, so "/" then Enter compacted a fresh session.
@@ -62,7 +64,7 @@ describe("the / picker", () => {
     const b = new FakeBackend();
     const input = await openSession(b);
     fireEvent.change(input, { target: { value: "/", selectionStart: 1 } });
-    await waitFor(() => expect(names()).toEqual(["compact", "new"]));
+    await waitFor(() => expect(names()).toEqual(["compact", "new", "init"]));
     expect(screen.getAllByTestId("slash-item").filter((i) => i.getAttribute("aria-selected") === "true")).toEqual([]);
     expect(input.getAttribute("aria-activedescendant")).toBeNull();
     fireEvent.keyDown(input, { key: "Enter" });

@@ -5,6 +5,7 @@ import type { SlashCommand } from "../../lib/wire.gen";
 export const builtinCommands: PickerCommand[] = [
   { name: "compact", description: "Summarise the older part of this conversation now", argumentHint: "", source: "builtin" },
   { name: "new", description: "Start a new session", argumentHint: "", source: "builtin" },
+  { name: "init", description: "Write a first AGENTS.md for this project (proposed for your review)", argumentHint: "", source: "builtin" },
 ];
 
 const sourceLabel: Record<PickerCommand["source"], string> = {
@@ -23,10 +24,16 @@ const sourceLabel: Record<PickerCommand["source"], string> = {
  * project's and the user's own commands come before the built-in ones, so a
  * bare "/" lists what the user wrote first.
  */
+/** The built-in commands the window runs itself (PromptBox's runBuiltin). */
+const windowRuns = ["compact", "new"];
+
 export function matchCommands(custom: SlashCommand[], query: string): PickerCommand[] {
   const q = query.toLowerCase();
-  const own = custom.filter((c) => !builtinCommands.some((b) => b.name === c.name) && c.name.toLowerCase().includes(q));
-  const builtins = builtinCommands.filter((c) => c.name.startsWith(q));
+  // The window runs /compact and /new itself, whatever the user's files say;
+  // the other built-ins are expanded by the backend after the user's own, so
+  // a command of the user's of that name replaces it.
+  const own = custom.filter((c) => !windowRuns.includes(c.name) && c.name.toLowerCase().includes(q));
+  const builtins = builtinCommands.filter((c) => c.name.startsWith(q) && (windowRuns.includes(c.name) || !custom.some((o) => o.name === c.name)));
   const all = [...own, ...builtins];
   const prefix = (c: PickerCommand) => c.name.toLowerCase().startsWith(q);
   return [...all.filter(prefix), ...all.filter((c) => !prefix(c))];
