@@ -94,7 +94,7 @@ func TestPromptApproveModes(t *testing.T) {
 					t.Errorf("stderr %q", r.stderr)
 				}
 				if c.feedback != "" {
-					res := srv.Requests()[2].ToolResults
+					res := srv.ModelRequests()[2].ToolResults
 					if len(res) != 1 || !strings.Contains(res[0].Content, c.feedback) {
 						t.Errorf("result %+v", res)
 					}

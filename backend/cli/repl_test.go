@@ -41,7 +41,7 @@ func TestReplSlashCommands(t *testing.T) {
 	if got := strings.Count(r.stdout, "Hello there."); got != 1 {
 		t.Errorf("answers %d, want 1: %q", got, r.stdout)
 	}
-	if n := len(srv.Requests()); n != 1 {
+	if n := len(srv.ModelRequests()); n != 1 {
 		t.Errorf("%d requests, want 1", n)
 	}
 }

@@ -73,6 +73,19 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.requests...)
 }
 
+// ModelRequests returns the model calls received so far, oldest first:
+// Requests without the model lists and other endpoints (Pilot asks a
+// server what it says of a model before a session's first call).
+func (s *Server) ModelRequests() []Request {
+	var out []Request
+	for _, r := range s.Requests() {
+		if r.Format != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // Reset replaces the script and forgets the requests.
 func (s *Server) Reset(script Script) {
 	s.mu.Lock()
