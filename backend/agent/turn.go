@@ -182,7 +182,7 @@ func (l *live) load(ctx context.Context) (*turn, error) {
 	if window <= 0 {
 		window = llm.ContextWindow(model)
 	}
-	system, notRead := SystemPrompt(ctx, l.root.Dir(), l.m.opt.Now(), l.loadSkills().Skills)
+	system, notRead := SystemPrompt(ctx, l.m.opt.Sandbox.home(), l.root.Dir(), l.m.opt.Now(), l.loadSkills().Skills)
 	l.tellNotRead(notRead)
 	return &turn{
 		l: l, sess: sess, p: p.Provider, thinking: p.ThinkingBudget, model: sess.Model, priced: model, window: window,

@@ -1,9 +1,15 @@
 package memory
 
 import (
+	"context"
+	"maps"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
+
+	"pilot/backend/projectroot"
 )
 
 // Nested reads the nested instruction files of the project folders given
@@ -71,4 +77,38 @@ func Framed(files []File) string {
 		b.WriteString("\n</instructions>")
 	}
 	return b.String()
+}
+
+// MaxNestedListed bounds the nested files NestedFolders finds.
+const MaxNestedListed = 200
+
+// NestedFolders are the folders below the project's root holding an
+// AGENTS.md or CLAUDE.md (ignored files and .git left out, as a search
+// leaves them out), sorted, at most MaxNestedListed; for Settings › Setup.
+// The walk stops early when ctx ends.
+func NestedFolders(ctx context.Context, dir string) []string {
+	root, err := projectroot.New(dir)
+	if err != nil {
+		return nil
+	}
+	defer root.Close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var mu sync.Mutex
+	found := map[string]bool{}
+	start, _ := root.Resolve(".")
+	_ = root.Walk(ctx, start, func(e projectroot.Entry) {
+		if !slices.Contains(nestedFiles, e.Name) || !strings.Contains(e.Rel, "/") {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		found[path.Dir(e.Rel)] = true
+		if len(found) >= MaxNestedListed {
+			cancel()
+		}
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	return slices.Sorted(maps.Keys(found))
 }

@@ -414,6 +414,9 @@ type SetupItem struct {
 	Scope       string     `json:"scope"`
 	State       SetupState `json:"state"`
 	Detail      string     `json:"detail"` // a sentence saying why, when State is not active (refused: the file, why it was not read, what to do); what an active item does, where that matters
+	// Tokens is an instruction file's size for the model in tokens, an
+	// estimate (its bytes given to the model / 4); 0 for the other kinds.
+	Tokens int `json:"tokens,omitempty"`
 }
 
 // HookToolName is a Pilot tool and the tool_name hooks (and the settings
