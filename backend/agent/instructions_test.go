@@ -27,12 +27,16 @@ func TestNestedInstructionsOncePerSession(t *testing.T) {
 	t.Parallel()
 	const sub, deep = "SUB-RULES-7c1", "DEEP-RULES-2b9"
 	h := newHarness(t, "anthropic", fakellm.Script{Turns: []fakellm.Turn{
-		{Match: func(r fakellm.Request) bool { return strings.Contains(r.LastUserText, "first") && len(r.ToolResults) == 0 },
+		{Match: func(r fakellm.Request) bool {
+			return strings.Contains(r.LastUserText, "first") && len(r.ToolResults) == 0
+		},
 			ToolCalls: []fakellm.ToolCall{toolCall("r0", "read_file", `{"path":"sub/none.go"}`)}},
 		{Match: resultHas("r0"), ToolCalls: []fakellm.ToolCall{toolCall("r1", "read_file", `{"path":"sub/a.go"}`), toolCall("r2", "list_files", `{"path":"sub"}`)}},
 		{Match: resultHas("r1"), ToolCalls: []fakellm.ToolCall{toolCall("r3", "read_file", `{"path":"top.go"}`), toolCall("r4", "read_file", `{"path":"sub/deep/b.go"}`)}},
 		{Match: resultHas("r3"), Text: "done"},
-		{Match: func(r fakellm.Request) bool { return strings.Contains(r.LastUserText, "second") && len(r.ToolResults) == 0 },
+		{Match: func(r fakellm.Request) bool {
+			return strings.Contains(r.LastUserText, "second") && len(r.ToolResults) == 0
+		},
 			ToolCalls: []fakellm.ToolCall{toolCall("r5", "read_file", `{"path":"sub/deep/b.go"}`)}},
 		{Match: resultHas("r5"), Text: "done again"},
 	}}, setup{mode: "ask", files: map[string]string{
