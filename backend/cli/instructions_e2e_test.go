@@ -43,6 +43,9 @@ func TestNestedInstructionsReachTheModelAfterARead(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "Done.") {
 		t.Fatalf("pilot -p: exit %d\n%s\n%s", code, stdout, stderr)
 	}
+	if n := strings.Count(stderr, "(gave the model the project's instructions in sub/AGENTS.md)"); n != 1 {
+		t.Errorf("stderr says %d times that sub/AGENTS.md was given, want once:\n%s", n, stderr)
+	}
 	var turns []fakellm.Request
 	for _, r := range srv.Requests() {
 		if strings.Contains(r.System, "You are Pilot") {

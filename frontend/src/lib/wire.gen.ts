@@ -401,6 +401,12 @@ export interface ToolResultLine {
    * applied change (the model read it at the end of Output).
    */
   diagnostics?: Diagnostics;
+  /**
+   * Instructions: the nested instruction files (a subfolder's AGENTS.md
+   * or CLAUDE.md, and their imports) the call brought in; the model read
+   * their text at the end of Output.
+   */
+  instructions?: string[];
 }
 
 /**
@@ -590,6 +596,8 @@ export interface CallRecord {
   hooks?: string;
   /** what the language servers said after its change: a Diagnostics as JSON */
   diagnostics?: string;
+  /** the nested instruction files it brought in: a JSON array of their paths */
+  instructions?: string;
 }
 
 /** ChangeRecord is a file change a tool proposed, and what became of it. */
