@@ -84,29 +84,21 @@ func fenceOf(t string) string {
 func blankSpans(line string) string {
 	b := []byte(line)
 	for i := 0; i < len(b); {
-		if b[i] != '`' {
+		n := ticks(b, i)
+		if n == 0 {
 			i++
 			continue
 		}
-		n := 0
-		for i+n < len(b) && b[i+n] == '`' {
-			n++
-		}
 		end := -1
-		for j := i + n; j < len(b); {
-			if b[j] != '`' {
+		for j := i + n; j < len(b) && end < 0; {
+			switch m := ticks(b, j); {
+			case m == 0:
 				j++
-				continue
-			}
-			m := 0
-			for j+m < len(b) && b[j+m] == '`' {
-				m++
-			}
-			if m == n {
+			case m == n:
 				end = j + m
-				break
+			default:
+				j += m
 			}
-			j += m
 		}
 		if end < 0 {
 			i += n
@@ -118,4 +110,13 @@ func blankSpans(line string) string {
 		i = end
 	}
 	return string(b)
+}
+
+// ticks is the length of the run of backticks at b[i:].
+func ticks(b []byte, i int) int {
+	n := 0
+	for i+n < len(b) && b[i+n] == '`' {
+		n++
+	}
+	return n
 }

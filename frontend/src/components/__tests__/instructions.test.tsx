@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fireEvent, screen, within } from "@testing-library/react";
 import { renderApp } from "../../test/render";
-import { detail, FakeBackend } from "../../test/fakeBackend";
+import { FakeBackend, withCalls } from "../../test/fakeBackend";
 import type { ToolCall } from "../../lib/wire.gen";
 
 const read = (id: string, instructions?: string[]): ToolCall => ({
@@ -20,11 +20,7 @@ const read = (id: string, instructions?: string[]): ToolCall => ({
 describe("a call that brought in nested instruction files", () => {
   it("says so on its card, naming the files; other cards say nothing", async () => {
     const b = new FakeBackend();
-    const calls = [read("sub/a.go", ["sub/AGENTS.md", "sub/style.md"]), read("top.go")];
-    b.details[1] = detail(1, {
-      messages: [{ id: 2, role: "assistant", state: "complete", createdAt: 2, blocks: calls.map((c) => ({ type: "tool_use" as const, id: c.id, name: c.name, input: {} })) }],
-      toolCalls: calls,
-    });
+    withCalls(b, [read("sub/a.go", ["sub/AGENTS.md", "sub/style.md"]), read("top.go")]);
     renderApp(b);
     fireEvent.click(await screen.findByText("Session 1"));
     const cards = await screen.findAllByTestId("tool-call");
