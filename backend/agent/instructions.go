@@ -3,8 +3,10 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"path"
 	"slices"
+	"strings"
 	"sync"
 
 	"pilot/backend/memory"
@@ -21,6 +23,11 @@ import (
 // and the call's card says so (wire.ToolCall.Instructions). Each file is
 // brought in once per session: the names are stored with the call
 // (ToolCalls.SetInstructions), and a resumed session reads them back.
+// Once the result that carried one is out of what the model is sent (a
+// compaction summarised it, or its output was elided to save context),
+// the file counts as not brought in: the next call below it brings it in
+// again (forget). The text is put before the tool's output, so that an
+// output cut to fit the window (elideOversized keeps its start) keeps it.
 
 // nestedState is a session's nested instruction files: the folders
 // already looked at in this process, and the files brought in (read from
@@ -64,7 +71,7 @@ func (t *turn) bringInstructions(ctx context.Context, r *toolRun) {
 	if len(given) == 0 {
 		return
 	}
-	r.out.text += memory.Framed(given)
+	r.out.text = strings.TrimPrefix(memory.Framed(given), "\n\n") + "\n\n" + r.out.text
 	r.view.Instructions = names
 	js, _ := json.Marshal(names)
 	if err := l.m.st.ToolCalls.SetInstructions(ctx, r.rec.ID, string(js)); err != nil {
@@ -116,12 +123,21 @@ func (l *live) unlooked(ctx context.Context, folders []string) []string {
 	defer n.mu.Unlock()
 	if !n.read {
 		n.read, n.checked, n.brought = true, map[string]bool{}, map[string]bool{}
-		names, err := l.m.st.ToolCalls.Instructions(ctx, l.id)
+		l.mu.Lock()
+		var since int64
+		if l.summary != nil {
+			since = l.summary.keep
+		}
+		elided := maps.Clone(l.elided)
+		l.mu.Unlock()
+		had, err := l.m.st.ToolCalls.Instructions(ctx, l.id, since)
 		if err != nil {
 			l.m.log.Warn("reading the instruction files brought in", "session", l.id, "err", err)
 		}
-		for _, name := range names {
-			n.brought[name] = true
+		for _, b := range had {
+			if !elided[b.ToolUseID] {
+				n.brought[b.Name] = true
+			}
 		}
 	}
 	var out []string
@@ -133,6 +149,14 @@ func (l *live) unlooked(ctx context.Context, folders []string) []string {
 	}
 	slices.SortStableFunc(out, func(a, b string) int { return depth(a) - depth(b) })
 	return out
+}
+
+// forget makes the session read again which nested files the model
+// still has (after a compaction or an elision).
+func (n *nestedState) forget() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.read = false
 }
 
 // newNested are the files the session has not had, now marked had.

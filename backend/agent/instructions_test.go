@@ -39,6 +39,11 @@ func TestNestedInstructionsOncePerSession(t *testing.T) {
 		},
 			ToolCalls: []fakellm.ToolCall{toolCall("r5", "read_file", `{"path":"sub/deep/b.go"}`)}},
 		{Match: resultHas("r5"), Text: "done again"},
+		{Match: func(r fakellm.Request) bool {
+			return strings.Contains(r.LastUserText, "third") && len(r.ToolResults) == 0
+		},
+			ToolCalls: []fakellm.ToolCall{toolCall("r6", "read_file", `{"path":"sub/deep/b.go"}`)}},
+		{Match: resultHas("r6"), Text: "done a third time"},
 	}}, setup{mode: "ask", files: map[string]string{
 		"AGENTS.md": "root rules", "top.go": "package top", "sub/a.go": "package a", "sub/AGENTS.md": sub,
 		"sub/deep/b.go": "package b", "sub/deep/CLAUDE.md": deep,
@@ -84,6 +89,24 @@ func TestNestedInstructionsOncePerSession(t *testing.T) {
 	last := h.srv.Requests()
 	if res := last[len(last)-1].ToolResults; len(res) != 1 || strings.Contains(res[0].Content, deep) {
 		t.Errorf("the resumed session brought the nested file in again: %+v", res)
+	}
+
+	// The result that carried sub/deep/CLAUDE.md elided to save context:
+	// the next read below it brings it in again.
+	l, err := h.m.live(t.Context(), h.sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.mu.Lock()
+	l.elided = map[string]bool{"r4": true}
+	l.mu.Unlock()
+	l.nested.forget()
+	if r := h.turn("third"); r != ReasonEndTurn {
+		t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
+	}
+	last = h.srv.Requests()
+	if res := last[len(last)-1].ToolResults; len(res) != 1 || !strings.HasPrefix(res[0].Content, "<instructions from sub/deep/CLAUDE.md") || !strings.Contains(res[0].Content, "package b") {
+		t.Errorf("after its result was elided, the nested file was not brought in again (first): %+v", res)
 	}
 }
 

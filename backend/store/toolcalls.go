@@ -190,14 +190,22 @@ func (s *ToolCalls) SetInstructions(ctx context.Context, id int64, instructions 
 	return s.updateToolCall(ctx, id, `instructions = ?`, instructions)
 }
 
+// Brought is a nested instruction file a call brought in
+// (ToolCall.Instructions).
+type Brought struct {
+	ToolUseID string
+	Name      string
+}
+
 // Instructions are the nested instruction files the session's calls
-// brought in (ToolCall.Instructions, each call's JSON array), in order.
-func (s *ToolCalls) Instructions(ctx context.Context, sessionID int64) ([]string, error) {
-	return queryAll(ctx, s.r, func(row rowScanner) (string, error) {
-		var name string
-		return name, row.Scan(&name)
-	}, `SELECT j.value FROM tool_calls AS t, json_each(t.instructions) AS j
-		WHERE t.session_id = ? AND t.instructions != '' ORDER BY t.id, j.key`, sessionID)
+// brought in, in order: those of the calls asked for by the message since
+// or a later one (a compaction's first message kept; 0 for all).
+func (s *ToolCalls) Instructions(ctx context.Context, sessionID, since int64) ([]Brought, error) {
+	return queryAll(ctx, s.r, func(row rowScanner) (Brought, error) {
+		var b Brought
+		return b, row.Scan(&b.ToolUseID, &b.Name)
+	}, `SELECT t.tool_use_id, j.value FROM tool_calls AS t, json_each(t.instructions) AS j
+		WHERE t.session_id = ? AND t.instructions != '' AND t.message_id >= ? ORDER BY t.id, j.key`, sessionID, since)
 }
 
 func (s *ToolCalls) updateToolCall(ctx context.Context, id int64, set string, args ...any) error {
