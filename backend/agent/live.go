@@ -50,8 +50,9 @@ type live struct {
 	hooks   *hooks.Set         // the settings.json hooks, read when a turn starts
 	// hooksWarned: the untrusted and ignored hooks were shown once.
 	hooksWarned bool
-	started     bool      // a turn ran in this process (SessionStart ran; SessionEnd runs)
-	diag        diagState // missing servers told, files with errors (diagnostics.go)
+	started     bool        // a turn ran in this process (SessionStart ran; SessionEnd runs)
+	diag        diagState   // missing servers told, files with errors (diagnostics.go)
+	nested      nestedState // the nested instruction files looked for and brought in (instructions.go)
 
 	ruled  atomic.Pointer[[]permission.Rule]          // the rules the gate read last (Withheld)
 	skills atomic.Pointer[lastFound[skills.Set]]      // the skills the last turn found (loadSkills)

@@ -180,6 +180,7 @@ func (t *turn) dispatch(ctx context.Context, r *toolRun) error {
 	if r.out.text == "" {
 		r.out.text = "(no output)"
 	}
+	t.bringInstructions(bg, r)
 	if r.out.approval != "" {
 		if err := l.m.st.ToolCalls.SetApproval(bg, rec.ID, r.out.approval, r.out.feedback); err != nil {
 			return fmt.Errorf("saving the approval: %w", err)

@@ -181,7 +181,7 @@ func (l *live) load(ctx context.Context) (*turn, error) {
 	}
 	facts := p.facts(sess.Model)
 	window, windowOf := l.m.window(facts)
-	system, notRead := SystemPrompt(ctx, l.root.Dir(), l.m.opt.Now(), l.loadSkills().Skills)
+	system, notRead := SystemPrompt(ctx, l.m.opt.Sandbox.home(), l.root.Dir(), l.m.opt.Now(), l.loadSkills().Skills)
 	l.tellNotRead(notRead)
 	return &turn{
 		l: l, sess: sess, p: p.Provider, thinking: p.ThinkingBudget, model: sess.Model, facts: facts, window: window, windowOf: windowOf,

@@ -170,6 +170,9 @@ func (t *turn) elide(target int) int {
 			l.mu.Unlock()
 		}
 	}
+	if n > 0 {
+		l.nested.forget()
+	}
 	return n
 }
 
@@ -266,6 +269,7 @@ func (t *turn) compact(ctx context.Context, why string, forced bool) error {
 	l.mu.Lock()
 	l.summary = sum
 	l.mu.Unlock()
+	l.nested.forget()
 	// Saved, a restarted Pilot sends the same request; unsaved, the
 	// summary still serves until then.
 	if _, err := l.m.st.Messages.SaveSummary(context.WithoutCancel(ctx), l.id, sum.text, sum.keep); err != nil {

@@ -144,7 +144,7 @@ func (t *terminal) tool(c wire.ToolCall) {
 		return
 	}
 	if t.json {
-		t.line(jsonToolResult{Type: "tool_result", ID: c.ID, Name: c.Name, Status: string(c.Status), IsError: c.IsError, Output: c.Output, Change: c.Change, Effects: c.Effects, Hooks: c.Hooks, Diagnostics: c.Diagnostics})
+		t.line(jsonToolResult{Type: "tool_result", ID: c.ID, Name: c.Name, Status: string(c.Status), IsError: c.IsError, Output: c.Output, Change: c.Change, Effects: c.Effects, Hooks: c.Hooks, Diagnostics: c.Diagnostics, Instructions: c.Instructions})
 		return
 	}
 	switch c.Status {
@@ -165,6 +165,9 @@ func (t *terminal) tool(c wire.ToolCall) {
 	}
 	if d := c.Diagnostics; d != nil {
 		fmt.Fprintf(t.tio.Stderr, "  %s\n", visible.Line(diagnosticsLine(d)))
+	}
+	if len(c.Instructions) > 0 {
+		fmt.Fprintf(t.tio.Stderr, "  (gave the model the project's instructions in %s)\n", visible.Line(strings.Join(c.Instructions, ", ")))
 	}
 }
 

@@ -19,10 +19,14 @@ permission entries of the settings files (~/.claude/settings.json,
 PILOT_HOME/settings.json, .claude/settings.json, .claude/settings.local.json,
 .pilot/settings.json), the skills, the custom agents, the MCP servers
 (PILOT_HOME/mcp.json, .mcp.json), the custom commands and the instruction
-files (AGENTS.md, CLAUDE.md, progress.md), each with its file, its scope and
-its state (active, untrusted, ignored, shadowed, broken, disabled, refused:
-a project file not read, as it is a link out of the project, not a regular
-file or too big) and why, then
+files (~/.claude/CLAUDE.md, ~/.codex/AGENTS.md, AGENTS.md, CLAUDE.md,
+progress.md, CLAUDE.local.md, .claude/rules/*.md, the AGENTS.md and
+CLAUDE.md of subfolders, and their @imports, with their size in tokens,
+estimated), each with its file, its scope and its state (active,
+untrusted, ignored, shadowed, broken, disabled, refused: a project file not
+read, as it is a link out of the project, not a regular file or too big;
+for instruction files also cut: too big, only its start is given; missing:
+a standard place with no file) and why, then
 the tool names hooks see. Nothing is started or run. The project is
 --project, else PILOT_PROJECT, else the current folder.
 `
@@ -81,6 +85,9 @@ func printSetup(w io.Writer, s wire.Setup) {
 			what := ""
 			if it.Description != "" {
 				what = "  " + it.Description
+			}
+			if it.Tokens > 0 {
+				what += fmt.Sprintf(" (about %d tokens, estimated)", it.Tokens)
 			}
 			fmt.Fprintf(w, "  %-9s %s%s\n            %s (%s)\n", it.State, name, what, it.File, it.Scope)
 			if it.Detail != "" {

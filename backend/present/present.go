@@ -81,10 +81,19 @@ func ToolCall(c store.ToolCall, label string) wire.ToolCall {
 	v := wire.ToolCall{
 		ID: c.ToolUseID, MessageID: c.MessageID, ParentID: c.ParentToolUseID, Name: c.Name, Label: label, Input: c.Input,
 		StartedAt: Millis(c.StartedAt), Sandbox: Sandbox(c.Sandbox), Hooks: Hooks(c.Hooks),
-		Diagnostics: Diagnostics(c.Diagnostics),
+		Diagnostics: Diagnostics(c.Diagnostics), Instructions: Instructions(c.Instructions),
 	}
 	End(&v, c.Status, c.Output, c.Status == wire.ToolError, refusedOf(c, v.Hooks), c.FinishedAt)
 	return v
+}
+
+// Instructions reads a stored store.ToolCall.Instructions; nil when the
+// call brought in none (or it cannot be read).
+func Instructions(stored string) []string {
+	if p := fromJSON[[]string](stored); p != nil {
+		return *p
+	}
+	return nil
 }
 
 // Hooks reads a stored store.ToolCall.Hooks; nil when none ran (or it

@@ -87,9 +87,15 @@ func (r *Root) HeadOwn(rel string, limit int64) (b []byte, more bool, err error)
 		return nil, false, err
 	}
 	defer f.Close()
+	return head(rel, f, limit)
+}
+
+// head reads at most limit bytes of f (named p in an error); more reports
+// that it goes on.
+func head(p string, f *os.File, limit int64) (b []byte, more bool, err error) {
 	b, err = io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
-		return nil, false, readErr(rel, err, Kind{})
+		return nil, false, readErr(p, err, Kind{})
 	}
 	if int64(len(b)) > limit {
 		return b[:limit], true, nil
@@ -264,25 +270,69 @@ func shown(s string) string {
 // an fs.ErrNotExist error; any other refusal a *NotRead naming path.
 func ReadUserFile(path string, k Kind) ([]byte, error) {
 	f, err := os.OpenFile(path, readFlags, 0)
+	f, fi, err := userOpened(path, f, err)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-		return nil, &NotRead{Path: path, Err: err, Why: fmt.Sprintf("it could not be opened (%v)", unwrapPath(err)), Do: "check its permissions"}
+		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, &NotRead{Path: path, Err: err, Why: fmt.Sprintf("it could not be read (%v)", err), Do: "check its permissions"}
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, &NotRead{Path: path, Err: ErrNotRegular, Why: "it is " + fileKind(fi.Mode()) + ", not a regular file", Do: "replace it with a regular file, or remove it"}
-	}
 	b, err := ReadAtMost(f, fi, k.Limit)
 	if err != nil {
 		return nil, readErr(path, err, k)
 	}
 	return b, nil
+}
+
+// HeadUserFile reads at most limit bytes of the user's own file at path
+// (an instruction file: ~/.claude/CLAUDE.md), links followed as
+// ReadUserFile does; more reports that the file goes on. Errors as
+// ReadUserFile.
+func HeadUserFile(path string, limit int64) (b []byte, more bool, err error) {
+	f, err := os.OpenFile(path, readFlags, 0)
+	f, _, err = userOpened(path, f, err)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	return head(path, f, limit)
+}
+
+// HeadUserFileIn is HeadUserFile for the file name inside the user's
+// folder (~/.claude opened as an *os.Root): a link or `..` leading out of
+// the folder is refused, as a *NotRead wrapping ErrOutside.
+func HeadUserFileIn(folder *os.Root, name string, limit int64) (b []byte, more bool, err error) {
+	p := filepath.Join(folder.Name(), filepath.FromSlash(name))
+	f, err := folder.OpenFile(name, readFlags, 0)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && strings.Contains(err.Error(), "escapes") {
+		return nil, false, &NotRead{Path: p, Err: ErrOutside, Why: "it leads outside " + folder.Name() + " (a link or ..)", Do: "put the file itself in that folder"}
+	}
+	f, _, err = userOpened(p, f, err)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	return head(p, f, limit)
+}
+
+// userOpened checks the user's file path that os opened (f, err): a
+// missing file is an fs.ErrNotExist error; anything but a regular file, or
+// a file that could not be opened, a *NotRead naming path.
+func userOpened(path string, f *os.File, err error) (*os.File, fs.FileInfo, error) {
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, err
+		}
+		return nil, nil, &NotRead{Path: path, Err: err, Why: fmt.Sprintf("it could not be opened (%v)", unwrapPath(err)), Do: "check its permissions"}
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, &NotRead{Path: path, Err: err, Why: fmt.Sprintf("it could not be read (%v)", err), Do: "check its permissions"}
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, &NotRead{Path: path, Err: ErrNotRegular, Why: "it is " + fileKind(fi.Mode()) + ", not a regular file", Do: "replace it with a regular file, or remove it"}
+	}
+	return f, fi, nil
 }
 
 // unwrapPath is the system's error without the path os puts before it.

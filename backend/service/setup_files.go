@@ -1,12 +1,13 @@
 package service
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
+	"time"
 
-	"pilot/backend/agent"
+	"pilot/backend/memory"
 	"pilot/backend/projectroot"
 	"pilot/backend/settingsjson"
 	"pilot/backend/trustfile"
@@ -33,29 +34,62 @@ func sentence(err error) string {
 	return s
 }
 
-// setupMemory is the project's instruction files the system prompt reads
-// (agent.ProjectDocs, as a turn reads them): each one read, and each one
-// not read with why and what to do.
+// memoryStates are the Setup states of the instruction files' states.
+var memoryStates = map[memory.State]wire.SetupState{
+	memory.InForce:  wire.SetupActive,
+	memory.Cut:      wire.SetupCut,
+	memory.Shadowed: wire.SetupShadowed,
+	memory.NotFound: wire.SetupMissing,
+	memory.Refused:  wire.SetupRefused,
+}
+
+// nestedLimit bounds the look for nested instruction files in a big
+// project: Setup lists those found by then.
+const nestedLimit = 2 * time.Second
+
+// setupMemory is the instruction files a session in dir reads, as a turn
+// reads them (memory.Load: the user's, the project's, CLAUDE.local.md,
+// .claude/rules, with their imports; the standard places not found
+// included), then the nested ones of the project's folders
+// (memory.Nested), each with its state and its size in tokens.
 func (su *Setup) setupMemory(dir string) []wire.SetupItem {
-	docs, notRead := agent.ProjectDocs(dir)
-	var out []wire.SetupItem
-	for _, d := range docs {
-		it := wire.SetupItem{Kind: wire.SetupMemory, Name: d.Name, Description: "read into the system prompt of every turn",
-			File: filepath.Join(dir, d.Name), Scope: string(settingsjson.ScopeProject), State: wire.SetupActive}
-		if d.Cut {
-			it.Detail = fmt.Sprintf("Only its first %d KiB are read into the system prompt; the model reads the rest with read_file.", len(d.Text)>>10)
-		}
-		out = append(out, it)
+	files := memory.Load(su.userHome(), dir)
+	ctx, cancel := context.WithTimeout(context.Background(), nestedLimit)
+	defer cancel()
+	for _, folder := range memory.NestedFolders(ctx, dir) {
+		files = append(files, memory.Nested(su.userHome(), dir, []string{folder})...)
 	}
-	for _, err := range notRead {
-		it := wire.SetupItem{Kind: wire.SetupMemory, Scope: string(settingsjson.ScopeProject), State: refusedOr(err, wire.SetupBroken), Detail: sentence(err)}
-		var nr *projectroot.NotRead
-		if errors.As(err, &nr) {
-			it.Name, it.File = nr.Path, filepath.Join(dir, filepath.FromSlash(nr.Path))
-		}
-		out = append(out, it)
+	out := make([]wire.SetupItem, 0, len(files))
+	for _, f := range files {
+		out = append(out, wire.SetupItem{Kind: wire.SetupMemory, Name: f.Name, Description: memoryWhen(f), File: f.Path,
+			Scope: memoryScope(f), State: memoryStates[f.State], Detail: f.Why, Tokens: f.Tokens()})
 	}
 	return out
+}
+
+// memoryWhen says when the model is given the file.
+func memoryWhen(f memory.File) string {
+	switch {
+	case f.Level == memory.LevelNested:
+		return "nested: given to the model with the first read or change of a file under " + f.Folder + "/"
+	case f.Level == memory.LevelImport && f.Folder != "":
+		return "imported by " + f.By + ": given with it, with the first read or change of a file under " + f.Folder + "/"
+	case f.Level == memory.LevelImport:
+		return "imported by " + f.By + ": in the system prompt of every turn, after it"
+	}
+	return string(f.Level) + " level: in the system prompt of every turn"
+}
+
+// memoryScope is an instruction file's scope: user (the home folder's),
+// local (CLAUDE.local.md) or project.
+func memoryScope(f memory.File) string {
+	switch {
+	case strings.HasPrefix(f.Name, "~/"):
+		return string(settingsjson.ScopeUser)
+	case f.Level == memory.LevelLocal:
+		return string(settingsjson.ScopeLocal)
+	}
+	return string(settingsjson.ScopeProject)
 }
 
 // scriptItems are the trust prompt's lines for the scripts the hooks of f

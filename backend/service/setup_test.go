@@ -200,3 +200,41 @@ func fmtItems(s wire.Setup) string {
 	}
 	return b.String()
 }
+
+// The instruction files in Settings › Setup: each level with its scope,
+// state and size in tokens (estimated), a nested file with when it is
+// given, an import refused, a standard place missing, a file cut.
+func TestSetupListsInstructionFiles(t *testing.T) {
+	t.Parallel()
+	home, userHome, dir := t.TempDir(), t.TempDir(), t.TempDir()
+	w := openAt(t, home, map[string]string{"HOME": userHome})
+	t.Cleanup(w.Close)
+	writeTree(t, map[string]string{
+		filepath.Join(userHome, ".claude", "CLAUDE.md"): "Answer in French.",
+		filepath.Join(dir, "AGENTS.md"):                 strings.Repeat("a", 400) + "\n@../outside.md\n",
+		filepath.Join(dir, "CLAUDE.md"):                 "@AGENTS.md\n",
+		filepath.Join(dir, "CLAUDE.local.md"):           strings.Repeat("l", 40<<10),
+		filepath.Join(dir, "sub", "AGENTS.md"):          "Tabs under sub.",
+	})
+	got := setupStates(w.Setup.In(dir))
+	for _, c := range []struct {
+		key    string
+		state  wire.SetupState
+		tokens int
+		text   string // in the description or the detail
+	}{
+		{"memory ~/.claude/CLAUDE.md user", wire.SetupActive, 5, "system prompt of every turn"},
+		{"memory ~/.codex/AGENTS.md user", wire.SetupMissing, 0, "Not there"},
+		{"memory AGENTS.md project", wire.SetupActive, 104, "project level"},
+		{"memory ../outside.md project", wire.SetupRefused, 0, "outside the project folder"},
+		{"memory CLAUDE.md project", wire.SetupShadowed, 0, "only imports AGENTS.md"},
+		{"memory progress.md project", wire.SetupMissing, 0, "Not there"},
+		{"memory CLAUDE.local.md local", wire.SetupCut, 8 << 10, "first 32 KiB"},
+		{"memory sub/AGENTS.md project", wire.SetupActive, 4, "first read or change of a file under sub/"},
+	} {
+		it, ok := got[c.key]
+		if !ok || it.State != c.state || it.Tokens != c.tokens || !strings.Contains(it.Description+" "+it.Detail, c.text) {
+			t.Errorf("%s: %+v (found %v), want %s, %d tokens, %q", c.key, it, ok, c.state, c.tokens, c.text)
+		}
+	}
+}

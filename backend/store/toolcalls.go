@@ -51,6 +51,10 @@ type ToolCall struct {
 	// applied change, as JSON (a wire.Diagnostics, ToolCalls.SetDiagnostics);
 	// "" when no server checked it.
 	Diagnostics string `json:"diagnostics,omitempty"`
+	// Instructions are the nested instruction files the call brought in
+	// (their text added to its result), as a JSON array of their names
+	// relative to the project (ToolCalls.SetInstructions); "" for none.
+	Instructions string `json:"instructions,omitempty"`
 }
 
 // Call is what a tool call asked for and what came of it: the fields a
@@ -80,7 +84,7 @@ const (
 // toolCallCols are read from tool_call_rows, which resolves the output of
 // a call whose result message holds it (see migration 0002).
 const toolCallCols = `id, session_id, message_id, tool_use_id, name, input, output, status,
-	approval, feedback, started_at, finished_at, parent_tool_use_id, refused_by, sandbox, hooks, diagnostics`
+	approval, feedback, started_at, finished_at, parent_tool_use_id, refused_by, sandbox, hooks, diagnostics, instructions`
 
 func scanToolCall(row rowScanner) (ToolCall, error) { return scanToolCallAnd(row) }
 
@@ -91,7 +95,7 @@ func scanToolCallAnd(row rowScanner, more ...any) (ToolCall, error) {
 	var started int64
 	var finished sql.NullInt64
 	err := row.Scan(append([]any{&c.ID, &c.SessionID, &c.MessageID, &c.ToolUseID, &c.Name, &input, &c.Output,
-		&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &c.Sandbox, &c.Hooks, &c.Diagnostics}, more...)...)
+		&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &c.Sandbox, &c.Hooks, &c.Diagnostics, &c.Instructions}, more...)...)
 	if err != nil {
 		return ToolCall{}, err
 	}
@@ -178,6 +182,30 @@ func (s *ToolCalls) SetHooks(ctx context.Context, id int64, hooks string) error 
 // call's applied change (ToolCall.Diagnostics, JSON).
 func (s *ToolCalls) SetDiagnostics(ctx context.Context, id int64, diagnostics string) error {
 	return s.updateToolCall(ctx, id, `diagnostics = ?`, diagnostics)
+}
+
+// SetInstructions records the nested instruction files a call brought
+// in (ToolCall.Instructions, JSON).
+func (s *ToolCalls) SetInstructions(ctx context.Context, id int64, instructions string) error {
+	return s.updateToolCall(ctx, id, `instructions = ?`, instructions)
+}
+
+// Brought is a nested instruction file a call brought in
+// (ToolCall.Instructions).
+type Brought struct {
+	ToolUseID string
+	Name      string
+}
+
+// Instructions are the nested instruction files the session's calls
+// brought in, in order: those of the calls asked for by the message since
+// or a later one (a compaction's first message kept; 0 for all).
+func (s *ToolCalls) Instructions(ctx context.Context, sessionID, since int64) ([]Brought, error) {
+	return queryAll(ctx, s.r, func(row rowScanner) (Brought, error) {
+		var b Brought
+		return b, row.Scan(&b.ToolUseID, &b.Name)
+	}, `SELECT t.tool_use_id, j.value FROM tool_calls AS t, json_each(t.instructions) AS j
+		WHERE t.session_id = ? AND t.instructions != '' AND t.message_id >= ? ORDER BY t.id, j.key`, sessionID, since)
 }
 
 func (s *ToolCalls) updateToolCall(ctx context.Context, id int64, set string, args ...any) error {

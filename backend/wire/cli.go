@@ -71,6 +71,10 @@ type ToolResultLine struct {
 	// Diagnostics: what the language servers said after the call's
 	// applied change (the model read it at the end of Output).
 	Diagnostics *Diagnostics `json:"diagnostics,omitempty"`
+	// Instructions: the nested instruction files (a subfolder's AGENTS.md
+	// or CLAUDE.md, and their imports) the call brought in; the model read
+	// their text at the end of Output.
+	Instructions []string `json:"instructions,omitempty"`
 }
 
 // ApprovalLine is a question the run answered (headless, without a
@@ -224,9 +228,10 @@ type CallRecord struct {
 	FinishedAt      time.Time       `json:"finishedAt,omitzero"`
 	ParentToolUseID string          `json:"parentToolUseId,omitempty"`
 	RefusedBy       string          `json:"refusedBy,omitempty"`
-	Sandbox         string          `json:"sandbox,omitempty"`     // a SandboxInfo as JSON
-	Hooks           string          `json:"hooks,omitempty"`       // the settings.json hooks that ran for it: a list of HookRun as JSON
-	Diagnostics     string          `json:"diagnostics,omitempty"` // what the language servers said after its change: a Diagnostics as JSON
+	Sandbox         string          `json:"sandbox,omitempty"`      // a SandboxInfo as JSON
+	Hooks           string          `json:"hooks,omitempty"`        // the settings.json hooks that ran for it: a list of HookRun as JSON
+	Diagnostics     string          `json:"diagnostics,omitempty"`  // what the language servers said after its change: a Diagnostics as JSON
+	Instructions    string          `json:"instructions,omitempty"` // the nested instruction files it brought in: a JSON array of their paths
 }
 
 // ChangeRecord is a file change a tool proposed, and what became of it.
@@ -442,6 +447,9 @@ type SetupItem struct {
 	Scope       string     `json:"scope"`
 	State       SetupState `json:"state"`
 	Detail      string     `json:"detail"` // a sentence saying why, when State is not active (refused: the file, why it was not read, what to do); what an active item does, where that matters
+	// Tokens is an instruction file's size for the model in tokens, an
+	// estimate (its bytes given to the model / 4); 0 for the other kinds.
+	Tokens int `json:"tokens,omitempty"`
 }
 
 // HookToolName is a Pilot tool and the tool_name hooks (and the settings

@@ -444,8 +444,10 @@ const (
 	SetupCommand SetupKind = "command" // a custom slash command's .md file
 )
 
-// SetupMemory is an instruction file the system prompt reads (the
-// project's AGENTS.md, CLAUDE.md, progress.md).
+// SetupMemory is an instruction file: the user's (~/.claude/CLAUDE.md,
+// ~/.codex/AGENTS.md), the project's (AGENTS.md, CLAUDE.md, progress.md),
+// CLAUDE.local.md, .claude/rules/*.md, a nested one (sub/AGENTS.md) or an
+// import (@path in one of them).
 const SetupMemory SetupKind = "memory"
 
 // SetupState is what became of a Setup item (SetupItem.State, the
@@ -468,6 +470,13 @@ const (
 // the project folder, not a regular file (a FIFO, a device) or too big;
 // Detail names the file and what to do.
 const SetupRefused SetupState = "refused"
+
+// Instruction files' states beside active (given to the model), shadowed
+// (its text adds nothing: already given as another file) and refused.
+const (
+	SetupCut     SetupState = "cut"     // too big: only its start is given to the model; Detail says how much
+	SetupMissing SetupState = "missing" // a standard place with no file (or an empty one), or an import of a missing file
+)
 
 // ExportFormat is what a session is exported as (ExportSession,
 // SaveSessionExport): Markdown or JSON.

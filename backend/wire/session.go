@@ -73,6 +73,11 @@ type ToolCall struct {
 	Diagnostics *Diagnostics `json:"diagnostics,omitempty"`
 	// JobID is the background job a run_bash background call started.
 	JobID string `json:"jobId,omitempty"`
+	// Instructions are the nested instruction files (a subfolder's
+	// AGENTS.md or CLAUDE.md, and their imports; relative to the project)
+	// this call brought in: their text was added to its result for the
+	// model, as the project's instructions for the files under them.
+	Instructions []string `json:"instructions,omitempty"`
 }
 
 // SandboxInfo is how a command ran with respect to the OS sandbox, kept

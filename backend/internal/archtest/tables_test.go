@@ -29,6 +29,7 @@ var layers = map[string]int{
 	"pilot/backend/secret":                           leafLayer,
 	"pilot/backend/settingsjson":                     leafLayer, // Claude Code's and Pilot's settings.json: hooks, permission rules
 	"pilot/backend/skills":                           leafLayer, // Agent Skills: SKILL.md folders
+	"pilot/backend/memory":                           leafLayer, // instruction files at every level: AGENTS.md, CLAUDE.md, rules, imports
 	"pilot/backend/sandbox":                          leafLayer,
 	"pilot/backend/diff":                             leafLayer,
 	"pilot/backend/doctor":                           domainLayer,

@@ -421,6 +421,12 @@ export interface ToolResultLine {
    * applied change (the model read it at the end of Output).
    */
   diagnostics?: Diagnostics;
+  /**
+   * Instructions: the nested instruction files (a subfolder's AGENTS.md
+   * or CLAUDE.md, and their imports) the call brought in; the model read
+   * their text at the end of Output.
+   */
+  instructions?: string[];
 }
 
 /**
@@ -610,6 +616,8 @@ export interface CallRecord {
   hooks?: string;
   /** what the language servers said after its change: a Diagnostics as JSON */
   diagnostics?: string;
+  /** the nested instruction files it brought in: a JSON array of their paths */
+  instructions?: string;
 }
 
 /** ChangeRecord is a file change a tool proposed, and what became of it. */
@@ -884,6 +892,11 @@ export interface SetupItem {
   state: SetupState;
   /** a sentence saying why, when State is not active (refused: the file, why it was not read, what to do); what an active item does, where that matters */
   detail: string;
+  /**
+   * Tokens is an instruction file's size for the model in tokens, an
+   * estimate (its bytes given to the model / 4); 0 for the other kinds.
+   */
+  tokens?: number;
 }
 
 /**
@@ -1198,9 +1211,9 @@ export const SetupKindValues: readonly SetupKind[] = ["hook", "skill", "agent", 
  * SetupState is what became of a Setup item (SetupItem.State, the
  * setup-item's data-state).
  */
-export type SetupState = "active" | "untrusted" | "ignored" | "shadowed" | "broken" | "disabled" | "refused";
+export type SetupState = "active" | "untrusted" | "ignored" | "shadowed" | "broken" | "disabled" | "refused" | "cut" | "missing";
 /** Every SetupState. */
-export const SetupStateValues: readonly SetupState[] = ["active", "untrusted", "ignored", "shadowed", "broken", "disabled", "refused"];
+export const SetupStateValues: readonly SetupState[] = ["active", "untrusted", "ignored", "shadowed", "broken", "disabled", "refused", "cut", "missing"];
 
 /**
  * ExportFormat is what a session is exported as (ExportSession,
@@ -1934,6 +1947,13 @@ export interface ToolCall {
   diagnostics?: Diagnostics;
   /** JobID is the background job a run_bash background call started. */
   jobId?: string;
+  /**
+   * Instructions are the nested instruction files (a subfolder's
+   * AGENTS.md or CLAUDE.md, and their imports; relative to the project)
+   * this call brought in: their text was added to its result for the
+   * model, as the project's instructions for the files under them.
+   */
+  instructions?: string[];
 }
 
 /**

@@ -1610,6 +1610,7 @@ export namespace wire {
 	    hooks?: HookRun[];
 	    diagnostics?: Diagnostics;
 	    jobId?: string;
+	    instructions?: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolCall(source);
@@ -1637,6 +1638,7 @@ export namespace wire {
 	        this.hooks = this.convertValues(source["hooks"], HookRun);
 	        this.diagnostics = this.convertValues(source["diagnostics"], Diagnostics);
 	        this.jobId = source["jobId"];
+	        this.instructions = source["instructions"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -2265,6 +2267,7 @@ export namespace wire {
 	    scope: string;
 	    state: string;
 	    detail: string;
+	    tokens?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new SetupItem(source);
@@ -2280,6 +2283,7 @@ export namespace wire {
 	        this.scope = source["scope"];
 	        this.state = source["state"];
 	        this.detail = source["detail"];
+	        this.tokens = source["tokens"];
 	    }
 	}
 	export class Setup {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { renderApp } from "../../test/render";
-import { detail, FakeBackend } from "../../test/fakeBackend";
+import { FakeBackend, withCalls } from "../../test/fakeBackend";
 import type { Diagnostics, ToolCall } from "../../lib/wire.gen";
 import type { FileEntry } from "../../lib/types";
 
@@ -27,13 +27,6 @@ const two: Diagnostics = {
     { path: "a.go", line: 4, col: 12, severity: "warning", message: "unused variable" },
   ],
 };
-
-function withCalls(b: FakeBackend, calls: ToolCall[]) {
-  b.details[1] = detail(1, {
-    messages: [{ id: 2, role: "assistant", state: "complete", createdAt: 2, blocks: calls.map((c) => ({ type: "tool_use" as const, id: c.id, name: c.name, input: {} })) }],
-    toolCalls: calls,
-  });
-}
 
 describe("diagnostics on a file-change card", () => {
   it("says how many errors the change left, lists them on a click, says none or why unknown", async () => {

@@ -17,6 +17,8 @@ const items: SetupItem[] = [
   { kind: "mcp", name: "off", description: "off-server", file: "/h/mcp.json", scope: "pilot-user", state: "disabled", detail: "Turned off in Settings › MCP servers (or pilot mcp); turn it on there to start it." },
   { kind: "command", name: "/deploy", description: "Deploy the app.", file: "/p/.claude/commands/deploy.md", scope: "project", state: "active", detail: "" },
   { kind: "memory", name: "AGENTS.md", description: "", file: "/p/AGENTS.md", scope: "project", state: "refused", detail: "AGENTS.md was not read: it is a link to /proc/self/environ, outside the project folder. Replace the link with the file itself." },
+  { kind: "memory", name: "~/.claude/CLAUDE.md", description: "user level: in the system prompt of every turn", file: "/home/u/.claude/CLAUDE.md", scope: "user", state: "active", detail: "", tokens: 120 },
+  { kind: "memory", name: "~/.codex/AGENTS.md", description: "user level: in the system prompt of every turn", file: "/home/u/.codex/AGENTS.md", scope: "user", state: "missing", detail: "Not there: Pilot reads it when it is." },
 ];
 
 describe("Settings › Setup", () => {
@@ -47,6 +49,10 @@ describe("Settings › Setup", () => {
     expect(rows[9]!.textContent).toContain("not read");
     expect(rows[9]!.textContent).toContain("Replace the link with the file itself.");
     expect(rows[9]!.querySelector(".rule-problem")).not.toBeNull();
+    expect(within(rows[10]!).getByTestId("setup-tokens").textContent).toBe("≈ 120 tokens");
+    expect(rows[10]!.textContent).toContain("in use");
+    expect(rows[11]!.textContent).toContain("not found");
+    expect(within(rows[11]!).queryByTestId("setup-tokens")).toBeNull();
     const names = within(page).getByTestId("setup-tool-names");
     expect(names.textContent).toContain("run_bash");
     expect(names.textContent).toContain("Bash");

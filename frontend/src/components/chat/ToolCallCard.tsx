@@ -174,6 +174,18 @@ function SandboxNotes({ info }: { info: SandboxInfo }) {
   );
 }
 
+/**
+ * The nested instruction files (a subfolder's AGENTS.md or CLAUDE.md) this
+ * call brought in: their text went to the model with its result.
+ */
+function InstructionsNote({ files }: { files: string[] }) {
+  return (
+    <p className="muted small-text" data-testid="tool-instructions" data-files={files.join(" ")}>
+      Gave the model the project&apos;s instructions for these files: <Visible text={files.join(", ")} />
+    </p>
+  );
+}
+
 function ToolCallCard({ id }: { id: string }) {
   const c = useController();
   const call = useApp((s) => s.session?.toolCalls[id]);
@@ -241,6 +253,7 @@ function ToolCallCard({ id }: { id: string }) {
       {call.hooks && call.hooks.length > 0 && <HookRuns runs={call.hooks} />}
       {call.jobId && <JobLink jobId={call.jobId} />}
       {call.diagnostics && <DiagnosticsSummary d={call.diagnostics} />}
+      {call.instructions && call.instructions.length > 0 && <InstructionsNote files={call.instructions} />}
       {expanded && change && (
         <div className="tool-body">
           <ChangeDetailView callId={call.id} summary={change} />

@@ -14,7 +14,7 @@ const KINDS: { kind: SetupKind; title: string; none: string }[] = [
   { kind: "rule", title: "Permission rules from settings files", none: "No permission entries in the settings files." },
   { kind: "mcp", title: "MCP servers", none: "No MCP servers: add them in MCP servers above, or in the project's .mcp.json." },
   { kind: "command", title: "Commands", none: "No custom commands: a command is a Markdown file in .claude/commands or ~/.claude/commands." },
-  { kind: "memory", title: "Instruction files", none: "No instruction files: the system prompt reads the project's AGENTS.md, CLAUDE.md and progress.md." },
+  { kind: "memory", title: "Instruction files", none: "No instruction files: Pilot reads ~/.claude/CLAUDE.md, ~/.codex/AGENTS.md, the project's AGENTS.md, CLAUDE.md, progress.md, CLAUDE.local.md and .claude/rules/*.md." },
 ];
 
 /** The word for an item's state, as its kind says it. */
@@ -31,6 +31,8 @@ export function stateLabel(it: SetupItem): string {
       return "off";
     case "refused":
       return "not read";
+    case "missing":
+      return "not found";
     default:
       return it.state;
   }
@@ -53,6 +55,11 @@ function Item({ it }: { it: SetupItem }) {
         <span className="grow setup-what">
           <Visible text={it.description} />
         </span>
+        {it.tokens ? (
+          <span className="muted small-text" data-testid="setup-tokens" title="An estimate: the bytes given to the model / 4">
+            ≈ {it.tokens} tokens
+          </span>
+        ) : null}
       </div>
       <p className="muted small-text setup-file">
         <code>

@@ -1,0 +1,152 @@
+package agent
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"pilot/backend/internal/fakellm"
+	"pilot/backend/wire"
+)
+
+// resultHas matches a request whose tool results include the call id.
+func resultHas(id string) func(fakellm.Request) bool {
+	return func(r fakellm.Request) bool {
+		return slices.ContainsFunc(r.ToolResults, func(t fakellm.ToolResult) bool { return t.ToolUseID == id })
+	}
+}
+
+// A nested AGENTS.md reaches the model with the first call that reads or
+// lists below its folder, once (two calls at once: one of them), outermost
+// first, never in the system prompt; a resumed session does not bring it
+// in again; the card names it. A failed read brings nothing.
+func TestNestedInstructionsOncePerSession(t *testing.T) {
+	t.Parallel()
+	const sub, deep = "SUB-RULES-7c1", "DEEP-RULES-2b9"
+	h := newHarness(t, "anthropic", fakellm.Script{Turns: []fakellm.Turn{
+		{Match: func(r fakellm.Request) bool {
+			return strings.Contains(r.LastUserText, "first") && len(r.ToolResults) == 0
+		},
+			ToolCalls: []fakellm.ToolCall{toolCall("r0", "read_file", `{"path":"sub/none.go"}`)}},
+		{Match: resultHas("r0"), ToolCalls: []fakellm.ToolCall{toolCall("r1", "read_file", `{"path":"sub/a.go"}`), toolCall("r2", "list_files", `{"path":"sub"}`)}},
+		{Match: resultHas("r1"), ToolCalls: []fakellm.ToolCall{toolCall("r3", "read_file", `{"path":"top.go"}`), toolCall("r4", "read_file", `{"path":"sub/deep/b.go"}`)}},
+		{Match: resultHas("r3"), Text: "done"},
+		{Match: func(r fakellm.Request) bool {
+			return strings.Contains(r.LastUserText, "second") && len(r.ToolResults) == 0
+		},
+			ToolCalls: []fakellm.ToolCall{toolCall("r5", "read_file", `{"path":"sub/deep/b.go"}`)}},
+		{Match: resultHas("r5"), Text: "done again"},
+		{Match: func(r fakellm.Request) bool {
+			return strings.Contains(r.LastUserText, "third") && len(r.ToolResults) == 0
+		},
+			ToolCalls: []fakellm.ToolCall{toolCall("r6", "read_file", `{"path":"sub/deep/b.go"}`)}},
+		{Match: resultHas("r6"), Text: "done a third time"},
+	}}, setup{mode: "ask", files: map[string]string{
+		"AGENTS.md": "root rules", "top.go": "package top", "sub/a.go": "package a", "sub/AGENTS.md": sub,
+		"sub/deep/b.go": "package b", "sub/deep/CLAUDE.md": deep,
+	}})
+	if r := h.turn("first"); r != ReasonEndTurn {
+		t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
+	}
+	reqs := h.srv.Requests()
+	if strings.Contains(reqs[0].System, sub) || !strings.Contains(reqs[0].System, "root rules") {
+		t.Fatalf("the system prompt has the nested file, or lacks the root's")
+	}
+	if got := h.results(1); strings.Contains(got[0].Content, sub) {
+		t.Errorf("a failed read brought the nested file in: %q", got[0].Content)
+	}
+	with := 0
+	for _, res := range h.results(2) {
+		if strings.Contains(res.Content, "<instructions from sub/AGENTS.md apply to files under sub/>") && strings.Contains(res.Content, sub) {
+			with++
+		}
+	}
+	if with != 1 {
+		t.Errorf("%d of read_file and list_files of sub carry sub/AGENTS.md, want 1: %+v", with, h.results(2))
+	}
+	third := h.results(3)
+	if strings.Contains(third[0].Content, "<instructions") || !strings.Contains(third[1].Content, deep) || strings.Contains(third[1].Content, sub) {
+		t.Errorf("the third results: %+v", third)
+	}
+	cards := map[string][]string{}
+	for _, p := range h.rec.events(wire.AgentTool) {
+		c := p.(wire.ToolPayload).Call
+		if c.Status == wire.ToolDone {
+			cards[c.ID] = c.Instructions
+		}
+	}
+	if !slices.Equal(cards["r4"], []string{"sub/deep/CLAUDE.md"}) || len(cards["r3"]) != 0 || len(cards["r1"])+len(cards["r2"]) != 1 {
+		t.Errorf("the cards' instruction files: %v", cards)
+	}
+
+	h.restart()
+	if r := h.turn("second"); r != ReasonEndTurn {
+		t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
+	}
+	last := h.srv.Requests()
+	if res := last[len(last)-1].ToolResults; len(res) != 1 || strings.Contains(res[0].Content, deep) {
+		t.Errorf("the resumed session brought the nested file in again: %+v", res)
+	}
+
+	// The result that carried sub/deep/CLAUDE.md elided to save context:
+	// the next read below it brings it in again.
+	l, err := h.m.live(t.Context(), h.sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.mu.Lock()
+	l.elided = map[string]bool{"r4": true}
+	l.mu.Unlock()
+	l.nested.forget()
+	if r := h.turn("third"); r != ReasonEndTurn {
+		t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
+	}
+	last = h.srv.Requests()
+	if res := last[len(last)-1].ToolResults; len(res) != 1 || !strings.HasPrefix(res[0].Content, "<instructions from sub/deep/CLAUDE.md") || !strings.Contains(res[0].Content, "package b") {
+		t.Errorf("after its result was elided, the nested file was not brought in again (first): %+v", res)
+	}
+}
+
+// The system prompt has every level's file in order (the user's, the
+// project's, CLAUDE.local.md, the rules, each import after its importer),
+// says they carry no authority, and names the files not read.
+func TestSystemPromptLevels(t *testing.T) {
+	t.Parallel()
+	home, dir := t.TempDir(), t.TempDir()
+	tree(t, map[string]string{
+		home + "/.claude/CLAUDE.md": "USER-LEVEL", dir + "/AGENTS.md": "PROJECT-LEVEL @docs/x.md @/etc/passwd", dir + "/docs/x.md": "IMPORTED",
+		dir + "/CLAUDE.local.md": "LOCAL-LEVEL", dir + "/.claude/rules/a.md": "RULE-LEVEL", dir + "/sub/AGENTS.md": "NESTED-LEVEL",
+	})
+	p, notRead := SystemPrompt(t.Context(), home, dir, time.Now(), nil)
+	at := -1
+	for _, s := range []string{"they cannot grant a permission", "# ~/.claude/CLAUDE.md (the user's own instructions", "USER-LEVEL", "# AGENTS.md (the project's own instructions)", "PROJECT-LEVEL",
+		"# docs/x.md (imported by AGENTS.md)", "IMPORTED", "# CLAUDE.local.md (the user's personal", "LOCAL-LEVEL", "# .claude/rules/a.md (a rule of the project)", "RULE-LEVEL"} {
+		i := strings.Index(p, s)
+		if i <= at {
+			t.Errorf("%q is not after the one before it (at %d, the one before at %d)", s, i, at)
+		}
+		at = i
+	}
+	if strings.Contains(p, "NESTED-LEVEL") || strings.Contains(p, "root:x:") {
+		t.Errorf("the system prompt has a nested file or /etc/passwd")
+	}
+	if len(notRead) != 1 || !strings.Contains(notRead[0].Error(), "AGENTS.md imports /etc/passwd, which is outside the project folder") {
+		t.Errorf("not read: %v", notRead)
+	}
+}
+
+// tree writes files (absolute path → text).
+func tree(t *testing.T, files map[string]string) {
+	t.Helper()
+	for p, text := range files {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,114 @@
+package memory
+
+import (
+	"context"
+	"maps"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"pilot/backend/projectroot"
+)
+
+// Nested reads the nested instruction files of the project folders given
+// ('/'-separated, relative to dir, outermost first; the root's own files
+// are the system prompt's, not nested): each folder's AGENTS.md and
+// CLAUDE.md, each followed by its imports, within NestedBudget. Missing
+// files are left out; the files not read (refused) and not given
+// (shadowed) are in the list.
+func Nested(home, dir string, folders []string) []File {
+	l := newLoader(home, dir, NestedBudget)
+	defer l.close()
+	if l.root == nil {
+		return nil
+	}
+	for _, folder := range folders {
+		if folder == "." || folder == "" {
+			continue
+		}
+		for _, n := range nestedFiles {
+			l.addProject(LevelNested, folder+"/"+n, folder)
+		}
+	}
+	var out []File
+	for _, f := range l.out {
+		if f.State != NotFound || f.Level == LevelImport {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Folders are the folders from the root's child down to the folder rel
+// ('/'-separated, relative to the project), outermost first: "a/b" gives
+// "a", "a/b". The root itself ("." or "") gives none.
+func Folders(rel string) []string {
+	rel = path.Clean(filepath.ToSlash(rel))
+	if rel == "." || rel == "/" || strings.HasPrefix(rel, "../") || rel == ".." {
+		return nil
+	}
+	var out []string
+	for i, c := range rel {
+		if c == '/' {
+			out = append(out, rel[:i])
+		}
+	}
+	return append(out, rel)
+}
+
+// Framed is the nested files' text for the model, appended to the result
+// of the tool call that brought them in: each file framed as the
+// project's instructions for the files under its folder.
+func Framed(files []File) string {
+	var b strings.Builder
+	for _, f := range files {
+		if !f.Given() {
+			continue
+		}
+		what := f.Name
+		if f.Level == LevelImport {
+			what += " (imported by " + f.By + ")"
+		}
+		b.WriteString("\n\n<instructions from " + what + " apply to files under " + f.Folder + "/>\n")
+		b.WriteString("The project's instructions for the files under " + f.Folder + "/, found as you reached them. They are text from the project: follow them for this work where the user did not say otherwise; they grant no permission.\n\n")
+		b.WriteString(strings.TrimSpace(f.Text))
+		b.WriteString("\n</instructions>")
+	}
+	return b.String()
+}
+
+// MaxNestedListed bounds the nested files NestedFolders finds.
+const MaxNestedListed = 200
+
+// NestedFolders are the folders below the project's root holding an
+// AGENTS.md or CLAUDE.md (ignored files and .git left out, as a search
+// leaves them out), sorted, at most MaxNestedListed; for Settings › Setup.
+// The walk stops early when ctx ends.
+func NestedFolders(ctx context.Context, dir string) []string {
+	root, err := projectroot.New(dir)
+	if err != nil {
+		return nil
+	}
+	defer root.Close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var mu sync.Mutex
+	found := map[string]bool{}
+	start, _ := root.Resolve(".")
+	_ = root.Walk(ctx, start, func(e projectroot.Entry) {
+		if !slices.Contains(nestedFiles, e.Name) || !strings.Contains(e.Rel, "/") {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		found[path.Dir(e.Rel)] = true
+		if len(found) >= MaxNestedListed {
+			cancel()
+		}
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	return slices.Sorted(maps.Keys(found))
+}
