@@ -71,10 +71,16 @@ func (r *Root) ReadOwn(rel string, k Kind) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return readOpened(f, fi, rel, k)
+}
+
+// readOpened reads the opened file f, named name in a refusal, up to
+// k.Limit bytes, and closes it.
+func readOpened(f *os.File, fi fs.FileInfo, name string, k Kind) ([]byte, error) {
 	defer f.Close()
 	b, err := ReadAtMost(f, fi, k.Limit)
 	if err != nil {
-		return nil, readErr(rel, err, k)
+		return nil, readErr(name, err, k)
 	}
 	return b, nil
 }
@@ -274,12 +280,7 @@ func ReadUserFile(path string, k Kind) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	b, err := ReadAtMost(f, fi, k.Limit)
-	if err != nil {
-		return nil, readErr(path, err, k)
-	}
-	return b, nil
+	return readOpened(f, fi, path, k)
 }
 
 // HeadUserFile reads at most limit bytes of the user's own file at path
