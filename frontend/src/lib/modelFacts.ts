@@ -34,7 +34,7 @@ export function factPhrases(f: ModelFacts): { key: "window" | "maxOutput" | "pri
     { key: "window", text: withSource(`${formatTokens(f.window)} window`, f.windowSource), source: f.windowSource, title: `${f.window} tokens of context; the window ${factFrom[f.windowSource]}` },
     {
       key: "maxOutput",
-      text: withSource(`${formatTokens(f.maxOutput)} answer`, f.maxOutputSource),
+      text: withSource(`${formatTokens(f.maxOutput)} answer limit`, f.maxOutputSource),
       source: f.maxOutputSource,
       title: `answers of up to ${f.maxOutput} tokens; the limit ${factFrom[f.maxOutputSource]}`,
     },

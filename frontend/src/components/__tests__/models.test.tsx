@@ -56,7 +56,7 @@ describe("the session's model picker", () => {
     expect(g!.textContent).toContain("$1.25 / $10 per M (server)");
     // A guess says it is one, fact by fact.
     expect(q!.textContent).toContain("32k window, guessed");
-    expect(q!.textContent).toContain("8.2k answer, guessed");
+    expect(q!.textContent).toContain("8.2k answer limit, guessed");
     expect(q!.textContent).toContain("price not known");
     expect(within(q!).getAllByText(/guessed|not known/).every((e) => e.getAttribute("data-source") === "guess")).toBe(true);
     expect(within(s!).getAllByText(/\(table\)/).every((e) => e.getAttribute("data-source") === "table")).toBe(true);
@@ -171,7 +171,7 @@ describe("Settings › Models", () => {
     expect(document.activeElement).toBe(id);
     await waitFor(() => expect([...section.querySelectorAll("#model-override-options option")].map((o) => o.getAttribute("value"))).toEqual(expect.arrayContaining(["qwen3-coder:30b", "google/gemini-2.5-pro"])));
     fireEvent.change(id, { target: { value: "qwen3-coder:30b" } });
-    expect(within(section).getByTestId("model-override-known").textContent).toBe("Without an override: 32k window, guessed · 8.2k answer, guessed · price not known");
+    expect(within(section).getByTestId("model-override-known").textContent).toBe("Without an override: 32k window, guessed · 8.2k answer limit, guessed · price not known");
     fireEvent.change(within(section).getByTestId("model-override-window"), { target: { value: "262,144" } });
     fireEvent.change(within(section).getByTestId("model-override-max-output"), { target: { value: "32k" } });
     fireEvent.change(within(section).getByTestId("model-override-input"), { target: { value: "$0.4" } });
@@ -226,6 +226,8 @@ describe("Settings › Models", () => {
     expect((screen.getByTestId("model-override-id") as HTMLInputElement).value).toBe("tiny");
     expect((screen.getByTestId("model-override-window") as HTMLInputElement).value).toBe("500");
     expect(screen.getByTestId("model-override-window").getAttribute("aria-describedby")).toBe("model-override-error");
+    // The backend's sentence is about the whole override: no one field is marked.
+    expect(document.querySelectorAll("[aria-invalid=true]")).toHaveLength(0);
     expect(rows()).toEqual([]);
     // Fixed, it is saved and the sentence goes.
     b.overrideError = "";
@@ -239,17 +241,19 @@ describe("Settings › Models", () => {
     const b = backend();
     await openModels(b);
     fireEvent.click(screen.getByTestId("model-override-add"));
-    const cases: [Record<string, string>, string][] = [
-      [{}, "Give the model's id as the server names it, like qwen3-coder:30b."],
-      [{ "model-override-id": "m" }, "Nothing is stated: fill in a window, an answer limit or prices (or remove the override)."],
-      [{ "model-override-window": "lots" }, "The window “lots” is not a number of tokens: write it like 262144 or 262k."],
-      [{ "model-override-window": "", "model-override-input": "3" }, "Give both the input and the output price, or no price at all."],
-      [{ "model-override-output": "x" }, "The output price “x” is not a number: write US dollars per million tokens, like 3 or 0.3."],
+    // What is typed, the sentence, and the field marked invalid.
+    const cases: [Record<string, string>, string, string][] = [
+      [{}, "Give the model's id as the server names it, like qwen3-coder:30b.", "model-override-id"],
+      [{ "model-override-id": "m" }, "Nothing is stated: fill in a window, an answer limit or prices (or remove the override).", "model-override-window"],
+      [{ "model-override-window": "lots" }, "The window “lots” is not a number of tokens: write it like 262144 or 262k.", "model-override-window"],
+      [{ "model-override-window": "", "model-override-input": "3" }, "Give both the input and the output price, or no price at all.", "model-override-output"],
+      [{ "model-override-output": "x" }, "The output price “x” is not a number: write US dollars per million tokens, like 3 or 0.3.", "model-override-output"],
     ];
-    for (const [fields, want] of cases) {
+    for (const [fields, want, field] of cases) {
       for (const [id, v] of Object.entries(fields)) fireEvent.change(screen.getByTestId(id), { target: { value: v } });
       fireEvent.click(screen.getByTestId("model-override-save"));
       expect(screen.getByTestId("model-override-error").textContent).toBe(want);
+      expect([...document.querySelectorAll("[data-testid^=model-override-][aria-invalid=true]")].map((e) => e.getAttribute("data-testid"))).toEqual([field]);
     }
     expect(b.callsOf("setModelOverride")).toEqual([]);
   });

@@ -169,7 +169,19 @@ export default function ModelPicker({ onDone }: { onDone: () => void }) {
             onKeyDown={onKeyDown}
           />
           <p className="model-scope muted">
-            This session only{running ? "; the turn under way keeps its model, your next message uses the new one" : ""}. Facts marked “guessed” can be set in Settings › Models.
+            This session only{running ? "; the turn under way keeps its model, your next message uses the new one" : ""}. Set a fact marked “guessed” in{" "}
+            <button
+              type="button"
+              className="link"
+              onMouseDown={(e) => e.preventDefault()}
+              onClick={() => {
+                close(false);
+                c.setDialog("settings", "models");
+              }}
+            >
+              Settings › Models
+            </button>
+            .
           </p>
           {mine?.s === "failed" && (
             <p className="field-error" role="alert" data-testid="model-picker-error">

@@ -15,6 +15,22 @@ interface Draft {
   cacheWrite: string;
 }
 
+/** What is wrong with a draft, and the field it is in (none: the backend's sentence, about the whole override). */
+interface Problem {
+  text: string;
+  field?: keyof Draft;
+}
+
+/** A draft's field that cannot be a value. */
+class FieldProblem extends Error {
+  constructor(
+    readonly field: keyof Draft,
+    text: string,
+  ) {
+    super(text);
+  }
+}
+
 const empty: Draft = { id: "", window: "", maxOutput: "", input: "", output: "", cacheRead: "", cacheWrite: "" };
 
 const price = (n: number | undefined) => (n ? String(n) : "");
@@ -33,35 +49,40 @@ function toDraft(o: ModelOverride): Draft {
 }
 
 /** A count of tokens as typed ("262144", "262,144", "262k", "1M"); 0 when empty. */
-function parseTokens(s: string, what: string): number {
+function parseTokens(s: string, what: string, field: keyof Draft): number {
   const t = s.replace(/[\s,_]/g, "");
   if (!t) return 0;
   const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(t);
-  if (!m) throw new Error(`The ${what} “${s.trim()}” is not a number of tokens: write it like 262144 or 262k.`);
+  if (!m) throw new FieldProblem(field, `The ${what} “${s.trim()}” is not a number of tokens: write it like 262144 or 262k.`);
   const unit = m[2]?.toLowerCase() === "k" ? 1000 : m[2]?.toLowerCase() === "m" ? 1_000_000 : 1;
   return Math.round(Number(m[1]) * unit);
 }
 
 /** A price in US dollars per million tokens as typed ("3", "$0.30"); undefined when empty. */
-function parsePrice(s: string, what: string): number | undefined {
+function parsePrice(s: string, what: string, field: keyof Draft): number | undefined {
   const t = s.trim().replace(/^\$/, "");
   if (!t) return undefined;
   const n = Number(t);
-  if (!Number.isFinite(n)) throw new Error(`The ${what} price “${s.trim()}” is not a number: write US dollars per million tokens, like 3 or 0.3.`);
+  if (!Number.isFinite(n)) throw new FieldProblem(field, `The ${what} price “${s.trim()}” is not a number: write US dollars per million tokens, like 3 or 0.3.`);
   return n;
 }
 
 /** The override a draft states; throws a sentence saying what to fix. */
 function fromDraft(d: Draft): ModelOverride {
   const id = d.id.trim();
-  if (!id) throw new Error("Give the model's id as the server names it, like qwen3-coder:30b.");
-  const o: ModelOverride = { id, window: parseTokens(d.window, "window"), maxOutput: parseTokens(d.maxOutput, "answer limit") };
-  const [input, output, cacheRead, cacheWrite] = [parsePrice(d.input, "input"), parsePrice(d.output, "output"), parsePrice(d.cacheRead, "cache read"), parsePrice(d.cacheWrite, "cache write")];
+  if (!id) throw new FieldProblem("id", "Give the model's id as the server names it, like qwen3-coder:30b.");
+  const o: ModelOverride = { id, window: parseTokens(d.window, "window", "window"), maxOutput: parseTokens(d.maxOutput, "answer limit", "maxOutput") };
+  const [input, output, cacheRead, cacheWrite] = [
+    parsePrice(d.input, "input", "input"),
+    parsePrice(d.output, "output", "output"),
+    parsePrice(d.cacheRead, "cache read", "cacheRead"),
+    parsePrice(d.cacheWrite, "cache write", "cacheWrite"),
+  ];
   if ([input, output, cacheRead, cacheWrite].some((p) => p !== undefined)) {
-    if (input === undefined || output === undefined) throw new Error("Give both the input and the output price, or no price at all.");
+    if (input === undefined || output === undefined) throw new FieldProblem(input === undefined ? "input" : "output", "Give both the input and the output price, or no price at all.");
     o.prices = { input, output, ...(cacheRead !== undefined && { cacheRead }), ...(cacheWrite !== undefined && { cacheWrite }) };
   }
-  if (!o.window && !o.maxOutput && !o.prices) throw new Error("Nothing is stated: fill in a window, an answer limit or prices (or remove the override).");
+  if (!o.window && !o.maxOutput && !o.prices) throw new FieldProblem("window", "Nothing is stated: fill in a window, an answer limit or prices (or remove the override).");
   return o;
 }
 
@@ -93,7 +114,7 @@ function OverrideForm({
   adding: boolean;
   offered: string[];
   known: ModelFacts | undefined;
-  error: string | null;
+  error: Problem | null;
   saving: boolean;
   onChange: (d: Draft) => void;
   onSave: () => void;
@@ -109,7 +130,7 @@ function OverrideForm({
         inputMode={k === "id" ? undefined : "decimal"}
         spellCheck={false}
         autoFocus={focus}
-        aria-invalid={error ? true : undefined}
+        aria-invalid={error?.field === k ? true : undefined}
         aria-describedby={error ? "model-override-error" : undefined}
         onChange={(e) => onChange({ ...draft, [k]: e.target.value })}
       />
@@ -131,7 +152,12 @@ function OverrideForm({
       {adding ? (
         <label className="wide">
           <span>Model id, as the server names it</span>
-          <input data-testid="model-override-id" list="model-override-options" value={draft.id} placeholder="e.g. qwen3-coder:30b" spellCheck={false} autoFocus onChange={(e) => onChange({ ...draft, id: e.target.value })} />
+          <input
+            data-testid="model-override-id"
+            list="model-override-options"
+            aria-invalid={error?.field === "id" ? true : undefined}
+            aria-describedby={error ? "model-override-error" : undefined}
+            value={draft.id} placeholder="e.g. qwen3-coder:30b" spellCheck={false} autoFocus onChange={(e) => onChange({ ...draft, id: e.target.value })} />
           <datalist id="model-override-options">
             {offered.map((m) => (
               <option key={m} value={m} />
@@ -154,7 +180,7 @@ function OverrideForm({
       {field("cacheWrite", "Cache write $ per M", "model-override-cache-write", "as input")}
       {error && (
         <p className="wide field-error" id="model-override-error" role="alert" data-testid="model-override-error">
-          {error}
+          {error.text}
         </p>
       )}
       <div className="wide model-override-actions">
@@ -181,7 +207,7 @@ export default function ModelsSection({ view, offered }: { view: SettingsView; o
   const sessionId = useApp((s) => s.session?.id ?? null);
   const [known, setKnown] = useState<ModelFacts[]>([]);
   const [editing, setEditing] = useState<{ adding: boolean; draft: Draft } | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Problem | null>(null);
   const [saving, setSaving] = useState(false);
   const [done, setDone] = useState("");
 
@@ -215,7 +241,7 @@ export default function ModelsSection({ view, offered }: { view: SettingsView; o
       setError(null);
       setDone(what);
     } catch (err) {
-      setError(errorText(err));
+      setError({ text: errorText(err) });
     } finally {
       setSaving(false);
     }
@@ -227,7 +253,7 @@ export default function ModelsSection({ view, offered }: { view: SettingsView; o
     try {
       o = fromDraft(editing.draft);
     } catch (err) {
-      setError(errorText(err));
+      setError(err instanceof FieldProblem ? { text: err.message, field: err.field } : { text: errorText(err) });
       return;
     }
     void save(o, `Saved the override of ${o.id}; sessions use it from their next request.`);
@@ -288,7 +314,7 @@ export default function ModelsSection({ view, offered }: { view: SettingsView; o
       )}
       {!editing && error && (
         <p className="field-error" role="alert" data-testid="model-override-error">
-          {error}
+          {error.text}
         </p>
       )}
       {done && (
@@ -296,7 +322,7 @@ export default function ModelsSection({ view, offered }: { view: SettingsView; o
           {done}
         </p>
       )}
-      <p className="hint">
+      <p className="muted small-text">
         An override wins over what the server reports and Pilot&apos;s table: the window sets when a conversation is compacted, the answer limit each request&apos;s
         max_tokens, the prices the cost and the dollar budget. Empty fields keep the other sources. Each is saved at once and used from a session&apos;s next request.
       </p>
