@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { renderApp } from "../../test/render";
+import { openSessionOne, renderApp } from "../../test/render";
 import { detail, FakeBackend, summary } from "../../test/fakeBackend";
 import type { ModelFacts } from "../../lib/wire.gen";
 
@@ -17,14 +17,6 @@ function backend(): FakeBackend {
   return b;
 }
 
-async function openSession(b: FakeBackend) {
-  renderApp(b);
-  fireEvent.click(await screen.findByText("Session 1"));
-  await screen.findByTestId("chat-input");
-  await waitFor(() => expect(b.callsOf("getSession")).toHaveLength(1));
-  await act(async () => {});
-}
-
 /** Opens the model picker and waits for its list. */
 async function openPicker() {
   fireEvent.click(screen.getByTestId("model-picker"));
@@ -38,7 +30,7 @@ const activeModel = () => document.querySelector("[data-testid^=model-option][ar
 describe("the session's model picker", () => {
   it("lists the server's models in its order with their facts and sources, the current one checked and active", async () => {
     const b = backend();
-    await openSession(b);
+    await openSessionOne(b);
     const button = screen.getByTestId("model-picker");
     expect(button.getAttribute("data-model")).toBe("claude-sonnet-4-5");
     expect(button.textContent).toContain("claude-sonnet-4-5");
@@ -64,7 +56,7 @@ describe("the session's model picker", () => {
 
   it("searches by every word typed, and offers a typed id the server does not list", async () => {
     const b = backend();
-    await openSession(b);
+    await openSessionOne(b);
     const search = await openPicker();
     fireEvent.change(search, { target: { value: "gem pro" } });
     expect(shown()).toEqual(["google/gemini-2.5-pro"]);
@@ -83,7 +75,7 @@ describe("the session's model picker", () => {
 
   it("moves with the arrows, chooses with Enter: the session's model changes, in the status bar too, and the focus goes back to the prompt", async () => {
     const b = backend();
-    await openSession(b);
+    await openSessionOne(b);
     expect(screen.getByTestId("status-model").textContent).toContain("claude-sonnet-4-5");
     const search = await openPicker();
     expect(document.activeElement).toBe(search);
@@ -107,7 +99,7 @@ describe("the session's model picker", () => {
 
   it("closes on Escape without changing anything or stopping the turn, and a click on a row chooses it", async () => {
     const b = backend();
-    await openSession(b);
+    await openSessionOne(b);
     const search = await openPicker();
     fireEvent.keyDown(search, { key: "ArrowDown" });
     fireEvent.keyDown(search, { key: "Escape" });
@@ -126,7 +118,7 @@ describe("the session's model picker", () => {
   it("says why the server's models could not be listed, and still takes a typed id", async () => {
     const b = backend();
     b.modelsError = "the server at http://localhost:11434/v1 did not answer: start it, or check the base URL in Settings.";
-    await openSession(b);
+    await openSessionOne(b);
     fireEvent.click(screen.getByTestId("model-picker"));
     const err = await screen.findByTestId("model-picker-error");
     expect(err.textContent).toBe(
@@ -140,7 +132,7 @@ describe("the session's model picker", () => {
   it("says, during a turn, that the turn under way keeps its model", async () => {
     const b = backend();
     b.details[1] = detail(1, { session: b.sessions[0]!, state: "streaming" });
-    await openSession(b);
+    await openSessionOne(b);
     await waitFor(() => expect(screen.queryByTestId("chat-cancel")).not.toBeNull());
     const button = screen.getByTestId("model-picker");
     expect(button.hasAttribute("disabled")).toBe(false);
@@ -162,7 +154,7 @@ const rows = () => screen.queryAllByTestId("model-override").map((r) => [r.getAt
 describe("Settings › Models", () => {
   it("adds an override, the session's models offered, and lists it", async () => {
     const b = backend();
-    await openSession(b);
+    await openSessionOne(b);
     fireEvent.click(screen.getByTestId("settings-open"));
     const section = (await screen.findByTestId("settings-dialog")).querySelector<HTMLElement>("[data-section=models][data-testid=settings-section]")!;
     expect(within(section).getByText(/No overrides/)).toBeTruthy();
@@ -260,7 +252,7 @@ describe("Settings › Models", () => {
 
   it("is where the status bar's guessed window leads", async () => {
     const b = backend();
-    await openSession(b);
+    await openSessionOne(b);
     act(() => {
       b.emit("agent:usage", { sessionId: 1, seq: 2, usage: { inputTokens: 3000, outputTokens: 840, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, costKnown: false, contextTokens: 3840, contextWindow: 32000, contextWindowSource: "guess" } });
     });
