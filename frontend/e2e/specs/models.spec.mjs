@@ -28,7 +28,9 @@ export const tests = [
       // At 200% scaling (640 CSS px) the list fits the window.
       await page.setViewportSize({ width: 640, height: 410 });
       await page.locator(".app[data-layout=narrow]").waitFor();
-      await page.click(picker);
+      // Opened from the keyboard: Enter on the focused button.
+      await page.focus(picker);
+      await page.keyboard.press("Enter");
       await page.locator(option("claude-haiku-4-5")).waitFor();
       assert.equal(await page.locator(option("claude-haiku-4-5")).getAttribute("data-window"), "200000");
       assert.match(await page.locator(option("e2e-local-model")).innerText(), /32k window, guessed/);
@@ -36,8 +38,8 @@ export const tests = [
       const box = await page.locator("[data-testid=model-list]").boundingBox();
       assert.ok(box && box.x >= 0 && box.x + box.width <= 640, `the list fits 640 px: ${JSON.stringify(box)}`);
 
-      // Search, then Enter chooses; the focus goes back to the prompt.
-      await page.fill("[data-testid=model-search]", "haiku");
+      // The search field has the focus; Enter chooses the first match, and the focus goes back to the prompt.
+      await page.keyboard.type("haiku");
       await page.keyboard.press("Enter");
       await page.locator(`${picker}[data-model="claude-haiku-4-5"]`).waitFor();
       await eventually(async () => assert.match(await page.locator("[data-testid=status-model]").innerText(), /claude-haiku-4-5/));

@@ -129,6 +129,25 @@ describe("the session's model picker", () => {
     await waitFor(() => expect(b.callsOf("setSessionModel")).toEqual([[1, "llama3.1:8b"]]));
   });
 
+  it("says a model is loaded with less context than its window", async () => {
+    const b = backend();
+    b.modelFacts = [{ ...qwen, window: 262144, windowSource: "server", loaded: 4096 }];
+    await openSessionOne(b);
+    await openPicker();
+    const loaded = screen.getByTestId("model-option").querySelector("[data-fact=loaded]")!;
+    expect(loaded.textContent).toBe("loaded with 4.1k");
+    expect(loaded.classList.contains("guessed")).toBe(true);
+    expect(loaded.getAttribute("title")).toContain("loaded with 4096 tokens of context");
+  });
+
+  it("is off until a session is open: the model is chosen per session", async () => {
+    renderApp(backend());
+    await screen.findByText("Session 1");
+    const button = await screen.findByTestId("model-picker");
+    expect(button.hasAttribute("disabled")).toBe(true);
+    expect(button.getAttribute("title")).toContain("Start a session to choose its model");
+  });
+
   it("says, during a turn, that the turn under way keeps its model", async () => {
     const b = backend();
     b.details[1] = detail(1, { session: b.sessions[0]!, state: "streaming" });
