@@ -182,7 +182,7 @@ describe("Settings › Models", () => {
     expect(document.activeElement).toBe(id);
     await waitFor(() => expect([...section.querySelectorAll("#model-override-options option")].map((o) => o.getAttribute("value"))).toEqual(expect.arrayContaining(["qwen3-coder:30b", "google/gemini-2.5-pro"])));
     fireEvent.change(id, { target: { value: "qwen3-coder:30b" } });
-    expect(within(section).getByTestId("model-override-known").textContent).toBe("Without an override: 32k window, guessed · 8.2k answer limit, guessed · price not known");
+    expect(within(section).getByTestId("model-override-known").textContent).toBe("Now: 32k window, guessed · 8.2k answer limit, guessed · price not known");
     fireEvent.change(within(section).getByTestId("model-override-window"), { target: { value: "262,144" } });
     fireEvent.change(within(section).getByTestId("model-override-max-output"), { target: { value: "32k" } });
     fireEvent.change(within(section).getByTestId("model-override-input"), { target: { value: "$0.4" } });
@@ -193,6 +193,8 @@ describe("Settings › Models", () => {
     expect(b.callsOf("saveSettings")).toEqual([]);
     await waitFor(() => expect(rows()).toEqual([["qwen3-coder:30b", "262k window32k answer limit$0.4 / $1.6 per M"]]));
     expect(within(section).getByRole("status").textContent).toContain("sessions use it from their next request");
+    // What Pilot knows of the models is asked again, the override now in it.
+    await waitFor(() => expect(b.callsOf("sessionModels")).toEqual([[1], [1]]));
   });
 
   it("edits an override and removes one", async () => {

@@ -169,7 +169,7 @@ function OverrideForm({
       )}
       {known && (
         <p className="wide hint" data-testid="model-override-known">
-          Without an override: {factPhrases(known).map((p) => p.text).join(" · ")}
+          Now: {factPhrases(known).map((p) => p.text).join(" · ")}
         </p>
       )}
       {field("window", "Window (tokens)", "model-override-window", "e.g. 262144", !adding)}
@@ -211,7 +211,8 @@ export default function ModelsSection({ view, offered }: { view: SettingsView; o
   const [saving, setSaving] = useState(false);
   const [done, setDone] = useState("");
 
-  // The open session's server's models, with what is known of them without an override.
+  const overrides = view.modelOverrides ?? [];
+  // The open session's server's models, with what Pilot knows of them now (asked again once an override is saved).
   useEffect(() => {
     if (sessionId === null) return;
     let live = true;
@@ -222,9 +223,8 @@ export default function ModelsSection({ view, offered }: { view: SettingsView; o
     return () => {
       live = false;
     };
-  }, [c, sessionId]);
+  }, [c, sessionId, view.modelOverrides]);
 
-  const overrides = view.modelOverrides ?? [];
   const ids = [...new Set([...known.map((f) => f.id), ...offered])].filter((m) => !overrides.some((o) => o.id === m)).sort();
 
   const start = (adding: boolean, draft: Draft) => {
