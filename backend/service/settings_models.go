@@ -79,7 +79,7 @@ func (st *Settings) SetModelOverride(o wire.ModelOverride) (wire.SettingsView, e
 	} else {
 		models[id] = config.ModelOverride{Window: o.Window, MaxOutput: o.MaxOutput, Prices: o.Prices}
 		if err := config.CheckModels(map[string]config.ModelOverride{id: models[id]}); err != nil {
-			return wire.SettingsView{}, fmt.Errorf("%w: %w", err, ErrInvalid)
+			return wire.SettingsView{}, settingsError{err} // the sentence alone
 		}
 	}
 	cur.Models = models
