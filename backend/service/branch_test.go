@@ -297,7 +297,7 @@ func TestCommitSessionAndDraft(t *testing.T) {
 	if err != nil || msg != "Capitalise two in notes\n\nThe branch shouts." {
 		t.Fatalf("drafted %q, %v", msg, err)
 	}
-	if reqs := srv.Requests(); len(reqs) == 0 || !strings.Contains(reqs[len(reqs)-1].LastUserText, "+TWO") {
+	if reqs := srv.ModelRequests(); len(reqs) == 0 || !strings.Contains(reqs[len(reqs)-1].LastUserText, "+TWO") {
 		t.Fatalf("the model was not shown the branch's diff: %v", reqs)
 	}
 	c, err := f.w.Git.Commit(ctx, f.sess, msg)
@@ -365,7 +365,7 @@ func TestDraftCommitMessageCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { _, err := f.w.Git.DraftCommitMessage(ctx, f.sess); done <- err }()
-	for len(srv.Requests()) == 0 {
+	for len(srv.ModelRequests()) == 0 {
 		select {
 		case err := <-done:
 			t.Fatalf("the draft ended before the model was asked: %v", err)

@@ -39,11 +39,11 @@ func TestSlashCommandKeepsTypedText(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev.wait(t, func(e any) bool { d, ok := e.(wire.TurnDonePayload); return ok && d.SessionID == plain.ID })
-	if got := srv.Requests()[0].LastUserText; got != "Say hello to Ada in French." {
+	if got := srv.ModelRequests()[0].LastUserText; got != "Say hello to Ada in French." {
 		t.Fatalf("the model read %q, want the expansion", got)
 	}
 	// The request body sent to the provider never carries the typed form.
-	body, _ := json.Marshal(srv.Requests()[0].Body["messages"])
+	body, _ := json.Marshal(srv.ModelRequests()[0].Body["messages"])
 	if strings.Contains(string(body), "/hello") || strings.Contains(string(body), `"command"`) {
 		t.Fatalf("the typed command reached the model: %s", body)
 	}

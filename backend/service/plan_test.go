@@ -75,7 +75,7 @@ func TestPlanFlow(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(dir, "notes.txt")); err != nil || string(b) != "hi\n" {
 		t.Errorf("notes.txt %q %v", b, err)
 	}
-	reqs := srv.Requests()
+	reqs := srv.ModelRequests()
 	var work fakellm.Request
 	for _, r := range reqs {
 		if strings.Contains(r.LastUserText, "I approve this plan") {

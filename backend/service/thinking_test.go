@@ -60,7 +60,7 @@ func TestThinkingSetting(t *testing.T) {
 				t.Fatal(err)
 			}
 			ev.wait(t, func(e any) bool { _, ok := e.(wire.TurnDonePayload); return ok })
-			reqs := srv.Requests()
+			reqs := srv.ModelRequests()
 			if len(reqs) != 1 {
 				t.Fatalf("%d requests", len(reqs))
 			}
