@@ -162,17 +162,6 @@ func Load(home, dir string) []File {
 	return l.out
 }
 
-// Given are the files whose text goes to the model, in order.
-func Given(files []File) []File {
-	var out []File
-	for _, f := range files {
-		if f.Given() {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
 // loc is where a file is read: in the project (rel, through the root), in
 // one of the user's folders (folder, rel inside it), or the user's own
 // file as named (neither).

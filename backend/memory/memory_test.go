@@ -144,8 +144,10 @@ func TestLoad(t *testing.T) {
 				}
 			}
 			var prompt strings.Builder
-			for _, f := range Given(files) {
-				prompt.WriteString(f.Text)
+			for _, f := range files {
+				if f.Given() {
+					prompt.WriteString(f.Text)
+				}
 			}
 			for _, s := range c.notGiven {
 				if strings.Contains(prompt.String(), s) {
