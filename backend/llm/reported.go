@@ -221,24 +221,53 @@ func (o *OpenAI) reportOpenRouter(ctx context.Context, model string) (Reported, 
 		return Reported{}, err
 	}
 	for _, m := range data {
-		if !strings.EqualFold(m.ID, model) && !strings.EqualFold(m.CanonicalSlug, model) {
-			continue
+		if strings.EqualFold(m.ID, model) || strings.EqualFold(m.CanonicalSlug, model) {
+			return m.reported(), nil
 		}
-		r := Reported{Window: tokens(m.ContextLength), MaxOutput: tokens(m.TopProvider.MaxCompletionTokens)}
-		if r.Window == 0 {
-			r.Window = tokens(m.TopProvider.ContextLength)
-		}
-		in, okIn := perMillion(m.Pricing.Prompt)
-		out, okOut := perMillion(m.Pricing.Completion)
-		if okIn && okOut {
-			p := &Prices{Input: in, Output: out}
-			p.CacheRead, _ = perMillion(m.Pricing.InputCacheRead)
-			p.CacheWrite, _ = perMillion(m.Pricing.InputCacheWrite)
-			r.Prices = p
-		}
-		return r, nil
 	}
 	return Reported{}, ErrNotReported
+}
+
+// ReportAll is Report of every model of a server whose one model list
+// says it all (OpenRouter's), by id, in one request; other servers give
+// ErrNotReported (ask them model by model).
+func ReportAll(ctx context.Context, cfg Config) (map[string]Reported, error) {
+	cfg, err := cfg.normalize()
+	if err != nil {
+		return nil, err
+	}
+	if Protocol(cfg.Provider) != ProviderOpenAI || reportingServer(cfg) != "openrouter" {
+		return nil, ErrNotReported
+	}
+	cfg.HTTPClient = sameHostOnly(cfg.HTTPClient)
+	data, err := dataList[openRouterModel](ctx, &NewOpenAI(cfg).ep, "/models")
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]Reported, len(data))
+	for _, m := range data {
+		if r := m.reported(); r != (Reported{}) {
+			out[m.ID] = r
+		}
+	}
+	return out, nil
+}
+
+// reported is what an entry of OpenRouter's list says of its model.
+func (m openRouterModel) reported() Reported {
+	r := Reported{Window: tokens(m.ContextLength), MaxOutput: tokens(m.TopProvider.MaxCompletionTokens)}
+	if r.Window == 0 {
+		r.Window = tokens(m.TopProvider.ContextLength)
+	}
+	in, okIn := perMillion(m.Pricing.Prompt)
+	out, okOut := perMillion(m.Pricing.Completion)
+	if okIn && okOut {
+		p := &Prices{Input: in, Output: out}
+		p.CacheRead, _ = perMillion(m.Pricing.InputCacheRead)
+		p.CacheWrite, _ = perMillion(m.Pricing.InputCacheWrite)
+		r.Prices = p
+	}
+	return r
 }
 
 // reportVLLM reads model's max_model_len from vLLM's model list (its

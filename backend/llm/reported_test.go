@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -276,3 +277,27 @@ func TestReportAsksNoOtherHost(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestReportAll: OpenRouter's one list gives every model's facts in one
+// request; other servers are asked model by model.
+func TestReportAll(t *testing.T) {
+	t.Parallel()
+	srv, asked := probeServer(t, probeServers["openrouter pilot"])
+	all, err := ReportAll(context.Background(), probeConfig("openrouter", srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := Report(context.Background(), probeConfig("openrouter", srv.URL), "anthropic/claude-sonnet-4.5")
+	if err != nil || !reflect.DeepEqual(all["anthropic/claude-sonnet-4.5"], one) || one.Window != 1_000_000 {
+		t.Errorf("the list's entry %+v, Report's %+v (%v)", all["anthropic/claude-sonnet-4.5"], one, err)
+	}
+	if r := all["example/boastful"]; r.Window != 0 {
+		t.Errorf("a window of 500M tokens is believed: %+v", r)
+	}
+	if n := len(asked()); n != 2 {
+		t.Errorf("%d requests for a list and a model, want 2", n)
+	}
+	if _, err := ReportAll(context.Background(), probeConfig("ollama", srv.URL)); !errors.Is(err, ErrNotReported) {
+		t.Errorf("Ollama: %v, want ErrNotReported", err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -45,7 +46,8 @@ type Catalog struct {
 	log    *slog.Logger
 	now    func() time.Time
 	report func(context.Context, llm.Config, string) (llm.Reported, error)
-	wait   time.Duration // AskWait
+	all    func(context.Context, llm.Config) (map[string]llm.Reported, error) // llm.ReportAll
+	wait   time.Duration                                                      // AskWait
 
 	mu      sync.Mutex
 	entries map[string]entry
@@ -65,7 +67,7 @@ type entry struct {
 // NewCatalog returns a catalog kept in home's CacheFile ("": in memory
 // only); log may be nil.
 func NewCatalog(home string, log *slog.Logger) *Catalog {
-	c := &Catalog{log: log, now: time.Now, report: llm.Report, wait: AskWait, entries: map[string]entry{}, asking: map[string]chan struct{}{}}
+	c := &Catalog{log: log, now: time.Now, report: llm.Report, all: llm.ReportAll, wait: AskWait, entries: map[string]entry{}, asking: map[string]chan struct{}{}}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
 	}
@@ -91,6 +93,7 @@ func (c *Catalog) ForAll(ctx context.Context, cfg llm.Config, overrides map[stri
 	out := make([]Facts, len(ids))
 	ctx, cancel := context.WithTimeout(ctx, c.wait)
 	defer cancel()
+	c.keepAll(ctx, cfg, ids)
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, askAtOnce)
 	for i, id := range ids {
@@ -108,6 +111,36 @@ func (c *Catalog) ForAll(ctx context.Context, cfg llm.Config, overrides map[stri
 	}
 	wg.Wait()
 	return out
+}
+
+// keepAll asks a server whose one list says what it knows of every model
+// (OpenRouter's) once for all of ids, instead of once per model.
+func (c *Catalog) keepAll(ctx context.Context, cfg llm.Config, ids []string) {
+	c.mu.Lock()
+	stale := slices.ContainsFunc(ids, func(id string) bool {
+		e, ok := c.entries[key(cfg, id)]
+		return !ok || c.now().Sub(e.At) >= maxAge(cfg, e)
+	})
+	c.mu.Unlock()
+	if !stale {
+		return
+	}
+	cfg.Retry.MaxRetries = -1
+	all, err := c.all(ctx, cfg)
+	if err != nil {
+		return // not such a server, or it failed: model by model
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	at := c.now()
+	for _, id := range ids {
+		if r, ok := all[id]; ok {
+			c.entries[key(cfg, id)] = entry{Reported: r, At: at}
+		} else {
+			c.entries[key(cfg, id)] = entry{None: true, At: at}
+		}
+	}
+	c.save()
 }
 
 // Known is For without asking any server: what the catalog already has.

@@ -142,3 +142,25 @@ func TestCatalogDoesNotHoldATurn(t *testing.T) {
 		t.Errorf("%d asks, want 1", n)
 	}
 }
+
+// TestCatalogListsInOneAsk: a listing of a server whose one list says it
+// all (OpenRouter's) asks it once for every model, not once per model.
+func TestCatalogListsInOneAsk(t *testing.T) {
+	t.Parallel()
+	r := &reporter{err: errors.New("must not be asked model by model")}
+	c := newTestCatalog(t, "", r, time.Now)
+	var lists atomic.Int32
+	c.all = func(context.Context, llm.Config) (map[string]llm.Reported, error) {
+		lists.Add(1)
+		return map[string]llm.Reported{"a/one": {Window: 1_000_000}, "b/two": {Window: 64_000}}, nil
+	}
+	openrouter := llm.Config{Provider: "openrouter"}
+	got := c.ForAll(context.Background(), openrouter, nil, []string{"a/one", "b/two", "c/gone"})
+	if got[0].Window != (Fact[int]{1_000_000, wire.FactServer}) || got[1].Window.Value != 64_000 || got[2].Window.From != wire.FactGuess {
+		t.Errorf("facts %+v %+v %+v", got[0].Window, got[1].Window, got[2].Window)
+	}
+	c.ForAll(context.Background(), openrouter, nil, []string{"a/one", "b/two", "c/gone"})
+	if lists.Load() != 1 || r.asks.Load() != 0 {
+		t.Errorf("%d list asks and %d model asks, want 1 and 0", lists.Load(), r.asks.Load())
+	}
+}
