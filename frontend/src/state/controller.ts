@@ -15,7 +15,6 @@ import { LedgerActions } from "./ledger";
 import { noLedger } from "./ledgerState";
 import { SeqGate } from "./seqGate";
 import { PlanActions } from "./plan";
-import { ModelActions } from "./model";
 import { applyLive } from "./liveSessions";
 import { BranchCache } from "./branchCache";
 import { GitStatusReader } from "./gitStatus";
@@ -59,7 +58,6 @@ export class AppController implements ActionContext {
   readonly layout: LayoutActions;
   readonly ledger: LedgerActions;
   readonly plan: PlanActions;
-  readonly models = new ModelActions(this);
   readonly desktop: DesktopActions;
   readonly jobs: JobActions;
   /** Each session's draft and scroll place while another one is shown. */
@@ -288,9 +286,8 @@ export class AppController implements ActionContext {
     return settings;
   }
 
-  /** Opens a dialog (or closes it: "none"); Settings opens at the section settingsAt when given. */
-  setDialog(dialog: Dialog, settingsAt: string | null = null) {
-    this.set((st) => ({ ...st, dialog, settingsAt }));
+  setDialog(dialog: Dialog) {
+    this.set((st) => ({ ...st, dialog }));
   }
 
   dismissAppError() {
