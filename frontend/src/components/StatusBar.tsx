@@ -18,7 +18,7 @@ const stateText: Record<AgentStatus, string> = {
 
 /** Where the context window came from, as the title says it. */
 const windowFrom: Record<FactSource, string> = {
-  override: "is yours (Settings › Models)",
+  override: "is yours (settings.json's models)",
   server: "is what the server reports",
   table: "is from Pilot's model table",
   guess: "is a guess: nothing reports this model's window",
@@ -55,12 +55,7 @@ export default function StatusBar({ ready }: Props) {
           <span data-testid="model-window-source" data-source={usage.contextWindowSource}>
             of {formatTokens(usage.contextWindow)}
             {usage.contextWindowSource === "guess" && (
-              <>
-                , guessed:{" "}
-                <button type="button" className="link" data-testid="context-guess" onClick={() => c.setDialog("settings")}>
-                  set it in Settings › Models
-                </button>
-              </>
+              <span data-testid="context-guess">, guessed: set it in settings.json&apos;s models</span>
             )}
           </span>
         </span>
