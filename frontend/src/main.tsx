@@ -12,6 +12,7 @@ import "./hooks.css";
 import "./git.css";
 import "./livestate.css";
 import "./jobs.css";
+import "./models.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");

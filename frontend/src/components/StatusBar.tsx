@@ -1,6 +1,7 @@
 import type { AppReadyPayload } from "../lib/wire.gen";
-import type { AgentStatus, FactSource } from "../lib/wire.gen";
+import type { AgentStatus } from "../lib/wire.gen";
 import { formatCost, formatTokens } from "../lib/format";
+import { factFrom } from "../lib/modelFacts";
 import { useApp, useController } from "../state/context";
 import { sessionTokens } from "../state/usage";
 
@@ -14,14 +15,6 @@ const stateText: Record<AgentStatus, string> = {
   awaiting_approval: "Waiting for your approval",
   tool_executing: "Running a tool…",
   error: "Error",
-};
-
-/** Where the context window came from, as the title says it. */
-const windowFrom: Record<FactSource, string> = {
-  override: "is yours (settings.json's models)",
-  server: "is what the server reports",
-  table: "is from Pilot's model table",
-  guess: "is a guess: nothing reports this model's window",
 };
 
 export default function StatusBar({ ready }: Props) {
@@ -50,12 +43,17 @@ export default function StatusBar({ ready }: Props) {
         {usage?.costKnown ? ` · ${formatCost(usage.costUsd)}` : summary && summary.costUsd > 0 ? ` · ${formatCost(summary.costUsd)}` : ""}
       </span>
       {ctx !== null && usage && (
-        <span className={`context${ctx >= 80 ? " warn" : ""}`} data-testid="context-use" title={`${usage.contextTokens} of ${usage.contextWindow} context tokens; the window ${windowFrom[usage.contextWindowSource]}`}>
+        <span className={`context${ctx >= 80 ? " warn" : ""}`} data-testid="context-use" title={`${usage.contextTokens} of ${usage.contextWindow} context tokens; the window ${factFrom[usage.contextWindowSource]}`}>
           context {ctx}%{" "}
           <span data-testid="model-window-source" data-source={usage.contextWindowSource}>
             of {formatTokens(usage.contextWindow)}
             {usage.contextWindowSource === "guess" && (
-              <span data-testid="context-guess">, guessed: set it in settings.json&apos;s models</span>
+              <>
+                , guessed:{" "}
+                <button type="button" className="link" data-testid="context-guess" onClick={() => c.setDialog("settings", "models")}>
+                  set it in Settings › Models
+                </button>
+              </>
             )}
           </span>
         </span>

@@ -75,6 +75,8 @@ export interface AppState {
   /** Bumped when the language servers' error counts of some files changed (agent:diagnostics: the tree's marks). */
   marksVersion: number;
   dialog: Dialog;
+  /** The Settings section the dialog opens at (a SectionId of SettingsNav; null: the first). */
+  settingsAt: string | null;
   /** Closing the window waits for the user: what it would stop (null: not asked). */
   quit: WorkInFlight | null;
   /** A failure of a bound call outside any session (shown in the error banner). */
@@ -104,6 +106,7 @@ export const initialState: AppState = {
   filesVersion: 0,
   marksVersion: 0,
   dialog: "none",
+  settingsAt: null,
   quit: null,
   appError: null,
 };

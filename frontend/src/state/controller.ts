@@ -15,6 +15,7 @@ import { LedgerActions } from "./ledger";
 import { noLedger } from "./ledgerState";
 import { SeqGate } from "./seqGate";
 import { PlanActions } from "./plan";
+import { ModelActions } from "./model";
 import { applyLive } from "./liveSessions";
 import { BranchCache } from "./branchCache";
 import { GitStatusReader } from "./gitStatus";
@@ -58,6 +59,7 @@ export class AppController implements ActionContext {
   readonly layout: LayoutActions;
   readonly ledger: LedgerActions;
   readonly plan: PlanActions;
+  readonly models = new ModelActions(this);
   readonly desktop: DesktopActions;
   readonly jobs: JobActions;
   /** Each session's draft and scroll place while another one is shown. */
@@ -286,8 +288,9 @@ export class AppController implements ActionContext {
     return settings;
   }
 
-  setDialog(dialog: Dialog) {
-    this.set((st) => ({ ...st, dialog }));
+  /** Opens a dialog (or closes it: "none"); Settings opens at the section settingsAt when given. */
+  setDialog(dialog: Dialog, settingsAt: string | null = null) {
+    this.set((st) => ({ ...st, dialog, settingsAt }));
   }
 
   dismissAppError() {

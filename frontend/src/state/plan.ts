@@ -5,7 +5,7 @@ import { errorText } from "../lib/format";
 import type { ApprovalMode, SessionSummary } from "../lib/wire.gen";
 import type { ActionContext } from "./actions";
 import type { AppState, Prompt } from "./appState";
-import { mergeSessions } from "./sessionList";
+import { withSummary } from "./sessionList";
 
 export const MODES: readonly ApprovalMode[] = ["ask", "edits", "all", "none", "plan"];
 
@@ -52,11 +52,7 @@ export class PlanActions {
   }
 
   private applySummary(sum: SessionSummary) {
-    this.ctx.store.setState((st) => ({
-      ...st,
-      sessions: st.project && st.project.id === sum.projectId ? mergeSessions(st.sessions, [sum]) : st.sessions,
-      session: st.session && st.session.id === sum.id ? { ...st.session, summary: sum } : st.session,
-    }));
+    this.ctx.store.setState((st) => withSummary(st, sum));
   }
 
   /** Sets the open session's mode (starting a session when none is open). */

@@ -3,7 +3,7 @@
 import type { ExportFormat } from "../lib/backend";
 import type { SessionSummary } from "../lib/wire.gen";
 import type { ActionContext } from "./actions";
-import { sortSessions } from "./appState";
+import { sortSessions, type AppState } from "./appState";
 
 /** Sessions fetched per page. */
 export const SESSION_PAGE = 200;
@@ -12,6 +12,15 @@ export const SESSION_PAGE = 200;
 export function mergeSessions(list: SessionSummary[], more: SessionSummary[]): SessionSummary[] {
   const ids = new Set(more.map((s) => s.id));
   return sortSessions([...more, ...list.filter((s) => !ids.has(s.id))]);
+}
+
+/** The state with a session's new summary (a mode or model changed): in the list of its project, and in the open session when it is that one. */
+export function withSummary(st: AppState, sum: SessionSummary): AppState {
+  return {
+    ...st,
+    sessions: st.project && st.project.id === sum.projectId ? mergeSessions(st.sessions, [sum]) : st.sessions,
+    session: st.session && st.session.id === sum.id ? { ...st.session, summary: sum } : st.session,
+  };
 }
 
 /** Whether s was updated after the copy of it in page (an event came while the page was read). */

@@ -468,8 +468,11 @@ export class FakeBackend implements Backend {
     if (d) this.details[sessionId] = { ...d, session: s };
     return s;
   }
+  /** When set, setModelOverride refuses with this sentence (the backend's refusal of a value out of bounds). */
+  overrideError = "";
   async setModelOverride(o: ModelOverride): Promise<SettingsView> {
     this.record("setModelOverride", o);
+    if (this.overrideError) throw new Error(this.overrideError);
     const rest = this.settings.modelOverrides.filter((m) => m.id !== o.id);
     const set = o.window > 0 || o.maxOutput > 0 || o.prices != null;
     this.settings = { ...this.settings, modelOverrides: set ? [...rest, o].sort((a, b) => a.id.localeCompare(b.id)) : rest };

@@ -1,5 +1,6 @@
 // Renders the whole window (or a part) with a fake backend.
-import { render } from "@testing-library/react";
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { expect } from "vitest";
 import type { ReactNode } from "react";
 import App from "../App";
 import { BackendContext } from "../lib/backend";
@@ -31,4 +32,13 @@ export function renderWith(ui: ReactNode, backend = new FakeBackend(), start = t
     </BackendContext.Provider>,
   );
   return { backend, controller, stop, ...utils };
+}
+
+/** Renders the window and opens "Session 1" of the backend, once its detail is read and shown. */
+export async function openSessionOne(b: FakeBackend) {
+  renderApp(b);
+  fireEvent.click(await screen.findByText("Session 1"));
+  await screen.findByTestId("chat-input");
+  await waitFor(() => expect(b.callsOf("getSession")).toHaveLength(1));
+  await act(async () => {});
 }

@@ -51,13 +51,14 @@ describe("Settings in sections", () => {
   it("has a side index of its sections, each entry leading to its section", async () => {
     await openSettings();
     const nav = screen.getAllByTestId("settings-nav-item");
-    expect(nav.map((n) => n.getAttribute("data-section"))).toEqual(["provider", "approvals", "sandbox", "mcp", "setup", "languages", "notifications", "helpers", "about"]);
-    expect(nav.map((n) => n.textContent)).toEqual(["Provider & model", "Approvals & rules", "Sandbox", "MCP servers", "Setup", "Languages", "Notifications", "Helpers", "About"]);
+    expect(nav.map((n) => n.getAttribute("data-section"))).toEqual(["provider", "models", "approvals", "sandbox", "mcp", "setup", "languages", "notifications", "helpers", "about"]);
+    expect(nav.map((n) => n.textContent)).toEqual(["Provider & model", "Models", "Approvals & rules", "Sandbox", "MCP servers", "Setup", "Languages", "Notifications", "Helpers", "About"]);
     const sections = screen.getAllByTestId("settings-section").filter((s) => !s.hidden);
-    expect(sections.map((s) => s.getAttribute("data-section"))).toEqual(["provider", "approvals", "sandbox", "mcp", "setup", "languages", "notifications", "helpers", "about"]);
+    expect(sections.map((s) => s.getAttribute("data-section"))).toEqual(["provider", "models", "approvals", "sandbox", "mcp", "setup", "languages", "notifications", "helpers", "about"]);
     // What the sections hold, existing controls kept.
     const section = (id: string) => sections.find((s) => s.getAttribute("data-section") === id)!;
     expect(within(section("provider")).getByTestId("settings-model")).toBeTruthy();
+    expect(within(section("models")).getByTestId("model-overrides")).toBeTruthy();
     expect(within(section("approvals")).getByTestId("settings-approval-ask")).toBeTruthy();
     expect(within(section("mcp")).getByTestId("settings-mcp")).toBeTruthy();
     expect(within(section("notifications")).getByTestId("settings-notifications")).toBeTruthy();

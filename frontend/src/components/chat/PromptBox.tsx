@@ -6,6 +6,7 @@ import { chatShown } from "../../state/layout";
 import { lastUserPrompt } from "../../state/chat";
 import FilePicker from "./FilePicker";
 import ModeSelect from "../plan/ModeSelect";
+import ModelPicker from "./ModelPicker";
 import SlashPicker, { builtinCommands, matchCommands } from "./SlashPicker";
 import { pickerKey } from "./pickerKey";
 import type { PickerCommand } from "../../lib/types";
@@ -281,6 +282,7 @@ export default function PromptBox() {
           }}
         />
         <div className="prompt-actions">
+          <ModelPicker onDone={() => ref.current?.focus()} />
           <ModeSelect />
           {running && (
             <button type="button" className="danger-outline" data-testid="chat-cancel" onClick={() => void c.chat.cancel()} title="Stop (Esc)">

@@ -14,6 +14,7 @@ import RulesEditor from "./RulesEditor";
 import SandboxSettings from "./SandboxSettings";
 import SetupSection from "./SetupSection";
 import LanguagesSection from "./LanguagesSection";
+import ModelsSection from "./ModelsSection";
 import NumberField, { FieldError } from "./NumberField";
 import ProviderField, { KeyField, Override } from "./ProviderField";
 import { backendProvider, COMPATIBLE, formFromView, isHttpUrl, presetOf, protocolOf, thinkingOptions, toInput, validate, type FormErrors, type ProviderChoice, type SettingsForm } from "./validate";
@@ -21,11 +22,13 @@ import { backendProvider, COMPATIBLE, formFromView, isHttpUrl, presetOf, protoco
 /**
  * The sections of the side index, in order.
  */
-const SECTIONS: SectionId[] = ["provider", "approvals", "sandbox", "mcp", "setup", "languages", "notifications", "helpers", "about"];
+const SECTIONS: SectionId[] = ["provider", "models", "approvals", "sandbox", "mcp", "setup", "languages", "notifications", "helpers", "about"];
 
 function Form({ view }: { view: SettingsView }) {
   const c = useController();
   const project = useApp((s) => s.project);
+  const at = useApp((s) => s.settingsAt);
+  const start = SECTIONS.find((id) => id === at);
   const scroller = useRef<HTMLDivElement>(null);
   const [f, setF] = useState<SettingsForm>(() => formFromView(view));
   const [errors, setErrors] = useState<FormErrors>({});
@@ -88,7 +91,7 @@ function Form({ view }: { view: SettingsView }) {
   return (
     <form className="settings-form" onSubmit={submit} noValidate>
       <div className="settings-layout">
-        <SettingsNav sections={SECTIONS} scroller={scroller} />
+        <SettingsNav sections={SECTIONS} scroller={scroller} start={start} />
         <div className="settings-sections" ref={scroller}>
           {(view.warnings ?? []).map((w) => (
             <p key={w} className="warning" role="note">
@@ -195,6 +198,10 @@ function Form({ view }: { view: SettingsView }) {
               {err("budgetTokens")}
               {err("budgetUsd")}
             </fieldset>
+          </Section>
+
+          <Section id="models">
+            <ModelsSection view={view} offered={modelList} />
           </Section>
 
           <Section id="approvals">

@@ -5,10 +5,11 @@ import { useCallback, useEffect, useState, type ReactNode, type RefObject } from
  * data-section values of settings-nav-item and settings-section, which
  * tests outside this repository use (docs/CLI.md): never rename one.
  */
-export type SectionId = "provider" | "approvals" | "sandbox" | "mcp" | "setup" | "languages" | "notifications" | "helpers" | "about";
+export type SectionId = "provider" | "models" | "approvals" | "sandbox" | "mcp" | "setup" | "languages" | "notifications" | "helpers" | "about";
 
 export const sectionTitle: Record<SectionId, string> = {
   provider: "Provider & model",
+  models: "Models",
   approvals: "Approvals & rules",
   sandbox: "Sandbox",
   mcp: "MCP servers",
@@ -30,12 +31,23 @@ export function Section({ id, children }: { id: SectionId; children?: ReactNode 
   );
 }
 
+/** Scrolls a section to the top of the list and puts the focus on its heading. */
+function show(id: SectionId) {
+  const el = document.getElementById(`settings-${id}`);
+  el?.scrollIntoView?.({ block: "start" });
+  el?.querySelector<HTMLElement>("h3")?.focus({ preventScroll: true });
+}
+
 /**
  * The side index: one entry per section that has content, each scrolling
  * its section into view; the entry of the section in view is marked.
+ * Settings opens at start when given (the status bar's way to Models).
  */
-export function SettingsNav({ sections, scroller }: { sections: SectionId[]; scroller: RefObject<HTMLElement | null> }) {
-  const [current, setCurrent] = useState<SectionId>(sections[0] ?? "provider");
+export function SettingsNav({ sections, scroller, start }: { sections: SectionId[]; scroller: RefObject<HTMLElement | null>; start?: SectionId }) {
+  const [current, setCurrent] = useState<SectionId>(start ?? sections[0] ?? "provider");
+  useEffect(() => {
+    if (start) show(start);
+  }, [start]);
 
   // The section in view: the last one that starts at the top of the list
   // or above it (where a click on its entry scrolls it to).
@@ -59,9 +71,7 @@ export function SettingsNav({ sections, scroller }: { sections: SectionId[]; scr
 
   const go = (id: SectionId) => {
     setCurrent(id);
-    const el = document.getElementById(`settings-${id}`);
-    el?.scrollIntoView?.({ block: "start" });
-    el?.querySelector<HTMLElement>("h3")?.focus({ preventScroll: true });
+    show(id);
   };
 
   return (
