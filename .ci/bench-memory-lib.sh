@@ -118,9 +118,10 @@ click() {
 	sleep 0.2
 }
 
-# requests URL -> how many model calls the fake server answered
+# requests URL -> how many model calls the fake server answered (its log
+# also has the model-list asks, which are not answers)
 requests() {
-	curl -fsS "$1/_fakellm/requests" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log((JSON.parse(s) || []).length))'
+	curl -fsS "$1/_fakellm/requests" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log((JSON.parse(s) || []).filter((r)=>r.format==="anthropic"||r.format==="openai").length))'
 }
 
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR == 0) { print "-" } else if (NR % 2) { print a[(NR + 1) / 2] } else { print int((a[NR / 2] + a[NR / 2 + 1]) / 2) } }'; }

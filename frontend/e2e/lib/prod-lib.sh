@@ -30,9 +30,17 @@ start_fakellm() {
 	llm=$(sed -n 's/^listening on //p' "$tmp/fake.log" | head -n1)
 }
 
+# model_calls URL: how many model calls the fake server at URL answered.
+# Its request log also has Pilot's asks for the model list (Settings ›
+# Models, the picker, the model facts before a session's first call),
+# which are not answers the window waits for.
+model_calls() {
+	curl -fsS "$1/_fakellm/requests" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log((JSON.parse(s) ?? []).filter((r)=>r.format==="anthropic"||r.format==="openai").length))'
+}
+
 # requests_at_least N: the model has been called N times.
 requests_at_least() {
 	local n
-	n=$(curl -fsS "$llm/_fakellm/requests" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log((JSON.parse(s) ?? []).length))') || return 1
+	n=$(model_calls "$llm") || return 1
 	((n >= $1))
 }
