@@ -329,7 +329,9 @@ describe("sessions", () => {
     act(() => {
       b.emit("agent:usage", { sessionId: 1, seq: 2, usage: { inputTokens: 3000, outputTokens: 840, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, costKnown: false, contextTokens: 3840, contextWindow: 32000, contextWindowSource: "guess" } });
     });
-    await waitFor(() => expect(screen.getByTestId("context-use").textContent).toBe("context 12% of 32k, guessed: set it in settings.json's models"));
+    await waitFor(() => expect(screen.getByTestId("context-use").textContent).toBe("context 12% of 32k, guessed: set it in Settings › Models"));
     expect(screen.getByTestId("model-window-source").getAttribute("data-source")).toBe("guess");
+    fireEvent.click(screen.getByTestId("context-guess"));
+    await screen.findByTestId("settings-dialog");
   });
 });
