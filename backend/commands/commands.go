@@ -289,6 +289,12 @@ func Find(home, userHome, project, name string) (Command, error) {
 //go:embed init.md
 var initPrompt string
 
+//go:embed remember.md
+var rememberPrompt string
+
+//go:embed remember-user.md
+var rememberUserPrompt string
+
 // SourceBuiltin is a command Pilot has built in.
 const SourceBuiltin = "builtin"
 
@@ -296,8 +302,14 @@ const SourceBuiltin = "builtin"
 // user's own (the window's picker lists them from its own table, with
 // /compact and /new, which the window runs itself).
 var builtins = map[string]Command{
-	"init": {Name: "init", Description: "Write a first AGENTS.md for this project (proposed for your review)", Source: SourceBuiltin, Body: initPrompt},
+	"init":          {Name: "init", Description: "Write a first AGENTS.md for this project (proposed for your review)", Source: SourceBuiltin, Body: initPrompt},
+	"remember":      {Name: "remember", Description: "Add a line to this project's AGENTS.md (proposed for your review)", ArgumentHint: "what to remember", Source: SourceBuiltin, Body: rememberPrompt},
+	"remember-user": {Name: "remember-user", Description: "Add a line to your own instructions for every project, ~/.claude/CLAUDE.md (proposed for your review)", ArgumentHint: "what to remember", Source: SourceBuiltin, Body: rememberUserPrompt},
 }
+
+// ErrNoArguments is the error of a built-in command that needs arguments
+// given none.
+var ErrNoArguments = errors.New("this command needs arguments")
 
 // Expand fills a command's body with its arguments: $ARGUMENTS, then
 // $1 ... $9 (missing ones become empty).
@@ -367,6 +379,9 @@ func ExpandText(home, userHome, project, text string) (string, bool, error) {
 	c, err := Find(home, userHome, project, name)
 	if err != nil {
 		return text, false, err
+	}
+	if c.Source == SourceBuiltin && c.ArgumentHint != "" && args == "" {
+		return text, false, fmt.Errorf("%w: /%s was not run: say %s after it (/%s TEXT)", ErrNoArguments, name, c.ArgumentHint, name)
 	}
 	return Expand(c.Body, args), true, nil
 }

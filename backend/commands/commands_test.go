@@ -167,3 +167,40 @@ func TestBuiltinInit(t *testing.T) {
 		t.Errorf("the user's own: %q %v", out, err)
 	}
 }
+
+// TestBuiltinRemember: /remember and /remember-user carry the text to the
+// agent with where it goes (the project's file through patch_file, the
+// user's own through the remember tool), both reviewed; without text they
+// are not run, with a sentence saying what to type.
+func TestBuiltinRemember(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		text string
+		want []string // in the expansion; nil: refused
+	}{
+		{"/remember Use pnpm, not npm.", []string{"Use pnpm, not npm.", "AGENTS.md", "patch_file", "reviews it"}},
+		{"/remember-user Answer in British English.\nKeep it short.", []string{"Answer in British English.\nKeep it short.", "remember tool", "reviews that change"}},
+		{"/remember", nil},
+		{"/remember-user   ", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.text, func(t *testing.T) {
+			t.Parallel()
+			out, ok, err := ExpandText(t.TempDir(), t.TempDir(), t.TempDir(), tc.text)
+			if tc.want == nil {
+				if err == nil || !errors.Is(err, ErrNoArguments) || !strings.Contains(err.Error(), "what to remember") {
+					t.Fatalf("no text: %q %v %v", out, ok, err)
+				}
+				return
+			}
+			if err != nil || !ok {
+				t.Fatalf("%v %v", ok, err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("the expansion lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
