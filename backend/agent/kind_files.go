@@ -46,8 +46,18 @@ type filePlan struct {
 var filesKind = kind{proposes: true, question: filesQuestion, effect: writeFiles}
 
 // filesQuestion records the proposed change and asks the gate about the
-// files it writes.
+// files it writes, warming their language servers meanwhile.
 func filesQuestion(c *call) (question, bool) {
+	q, ok := changeQuestion(c)
+	if ok {
+		c.warmServers(q.call.Paths)
+	}
+	return q, ok
+}
+
+// changeQuestion records the proposed change (its hunks, for the review)
+// and asks the gate about the files it writes.
+func changeQuestion(c *call) (question, bool) {
 	r, p := c.r, c.proposal
 	bg := context.WithoutCancel(c.ctx)
 	plans, err := c.record(bg, p)
@@ -63,7 +73,6 @@ func filesQuestion(c *call) (question, bool) {
 		q.change.Files = append(q.change.Files, f.view)
 	}
 	q.card.Paths = q.call.Paths
-	c.warmServers(q.call.Paths)
 	return q, true
 }
 
@@ -74,15 +83,10 @@ func writeFiles(c *call) (tools.Result, error) {
 	t, r, ctx, plans := c.t, c.r, c.ctx, c.plans
 	l := t.l
 	bg := context.WithoutCancel(ctx)
-	dec, state := approveAll(plans), c.grant.state
-	if c.grant.change != nil {
-		dec = *c.grant.change
-	}
-	if err := plan(plans, dec); err != nil {
-		c.fail("The decision could not be applied: "+err.Error(), false)
+	dec, state, ok := c.applyDecision(bg, plans)
+	if !ok {
 		return tools.Result{}, nil
 	}
-	c.decide(bg, plans)
 	if o, ok := c.landing(ctx, plans); !ok {
 		o.approval = state
 		c.tell(o)
@@ -100,7 +104,7 @@ func writeFiles(c *call) (tools.Result, error) {
 		}
 	}
 	if len(writes.Files) == 0 {
-		c.tell(outcome{text: summary + "\nNothing was written.", status: wire.ToolRejected, approval: store.ApprovalRejected, feedback: dec.Feedback, refusedBy: store.RefusedUser})
+		c.nothingWritten(summary, dec)
 		return tools.Result{}, nil
 	}
 	release, _, err := c.hold(ctx, "writing "+writtenPaths(writes))
@@ -164,6 +168,27 @@ func writeFiles(c *call) (tools.Result, error) {
 	}
 	c.proposal = res.Proposal
 	return tools.Result{}, errAgain
+}
+
+// applyDecision works out each file's final text from the user's
+// decision (all of the change when the gate let it through) and records
+// the decision; false: the call ended, the decision not applicable.
+func (c *call) applyDecision(bg context.Context, plans []*filePlan) (wire.ChangeDecision, store.Approval, bool) {
+	dec, state := approveAll(plans), c.grant.state
+	if c.grant.change != nil {
+		dec = *c.grant.change
+	}
+	if err := plan(plans, dec); err != nil {
+		c.fail("The decision could not be applied: "+err.Error(), false)
+		return dec, state, false
+	}
+	c.decide(bg, plans)
+	return dec, state, true
+}
+
+// nothingWritten ends a change the user rejected whole.
+func (c *call) nothingWritten(summary string, dec wire.ChangeDecision) {
+	c.tell(outcome{text: summary + "\nNothing was written.", status: wire.ToolRejected, approval: store.ApprovalRejected, feedback: dec.Feedback, refusedBy: store.RefusedUser})
 }
 
 // record computes each file's hunks and stores the proposed change.

@@ -498,7 +498,7 @@ func (m *Manager) live(ctx context.Context, sessionID int64) (*live, error) {
 		calib:    1,
 	}
 	l.pod.l, l.jobs.l = l, l
-	deps := tools.Deps{Root: root, Reads: reads, Env: m.opt.Env, MCP: servers, Withheld: l.withheld, Skills: l.currentSkills, Agents: l.currentAgents}
+	deps := tools.Deps{Root: root, Reads: reads, Env: m.opt.Env, MCP: servers, Withheld: l.withheld, Skills: l.currentSkills, Agents: l.currentAgents, UserHome: m.opt.Sandbox.home()}
 	if m.diagnostics != nil {
 		deps.Diagnostics = l.diagnosticsTool
 	}

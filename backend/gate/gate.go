@@ -119,7 +119,7 @@ func Admit(mode permission.Mode, tool string, readOnly bool) string {
 func Judge(mode permission.Mode, rules []permission.Rule, c Call) Decision {
 	d := judge(mode, rules, c)
 	switch {
-	case c.Hook == wire.HookAllow && d.Verdict == Ask && !c.Unsandboxed && !c.Budget:
+	case c.Hook == wire.HookAllow && d.Verdict == Ask && !c.Unsandboxed && !c.Budget && c.Tool != RememberTool:
 		d.Verdict, d.Reason = Run, "a PreToolUse hook allowed it"
 		d.Kind, d.Always, d.NoAlways = "", nil, ""
 	case c.Hook == wire.HookAsk && d.Verdict == Run && !c.Budget:
@@ -141,6 +141,8 @@ func judge(mode permission.Mode, rules []permission.Rule, c Call) Decision {
 		return judgeNetwork(mode, rules, c)
 	case c.Tool == permission.BashTool && c.Unsandboxed:
 		return judgeOutside(mode, rules, c)
+	case c.Tool == RememberTool:
+		return judgeRemember(mode, rules, c)
 	}
 	req := permission.Request{Tool: c.Tool, ReadOnly: c.ReadOnly && c.Tool != permission.WebFetchTool,
 		Command: c.Command, Paths: c.Paths, Server: c.Server, MCPTool: c.MCPTool, Host: c.Host}

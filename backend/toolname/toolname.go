@@ -25,4 +25,5 @@ const (
 	Task        = "task"
 	WebFetch    = "web_fetch"
 	Skill       = "skill"
+	Remember    = "remember"
 )

@@ -40,6 +40,9 @@ type Deps struct {
 	// Diagnostics answers the diagnostics tool from the session's
 	// language servers; nil: none are set up (the tool says so).
 	Diagnostics Diagnose
+	// UserHome is the user's home folder, where remember finds their own
+	// instruction file; "": none (remember says so).
+	UserHome string
 }
 
 // withheld reports whether a project rule denies tool any of rels.
@@ -93,7 +96,7 @@ type Registry struct {
 
 // New builds the tools for a project and a session: list_files,
 // read_file, glob, grep, diagnostics, write_file, patch_file, multi_patch, run_bash,
-// job_output and job_stop, then the session's own todo_write and present_plan, the definitions
+// job_output and job_stop, then the session's own todo_write and present_plan, remember, the definitions
 // of task and web_fetch, which the loop runs, and skill.
 func New(deps Deps) *Registry {
 	if deps.Reads == nil {
@@ -117,6 +120,7 @@ func New(deps Deps) *Registry {
 		newJobStop(),
 		newTodoWrite(),
 		newPresentPlan(),
+		depTool(deps, RememberTool, false, labelRemember, remember),
 		newTask(deps),
 		newWebFetch(),
 		depTool(deps, SkillTool, true, labelSkill, skillCall),

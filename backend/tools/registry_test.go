@@ -28,6 +28,7 @@ var contract = []struct {
 	{"job_stop", []string{"job_id"}, true},
 	{"todo_write", []string{"todos"}, true},
 	{"present_plan", []string{"plan", "steps"}, true},
+	{"remember", []string{"text"}, false},
 	{"task", []string{"description", "prompt", "subagent_type?"}, true},
 	{"web_fetch", []string{"url", "prompt?"}, true},
 	{"skill", []string{"name"}, true},
