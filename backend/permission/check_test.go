@@ -270,7 +270,7 @@ func TestNamesHost(t *testing.T) {
 
 func TestValidate(t *testing.T) {
 	t.Parallel()
-	known := Known([]string{"list_files", "read_file", "glob", "grep", "write_file", "patch_file", "multi_patch", "run_bash", "web_fetch", "task", "todo_write", "present_plan"}, []string{"gh"})
+	known := Known([]string{"list_files", "read_file", "glob", "grep", "write_file", "patch_file", "multi_patch", "run_bash", "web_fetch", "task", "todo_write", "present_plan", "remember"}, []string{"gh"})
 	bad := []struct {
 		r    Rule
 		says string
@@ -293,6 +293,8 @@ func TestValidate(t *testing.T) {
 		{Rule{Tool: "frobnicate", Pattern: "*", Effect: Allow}, "does not exist"},
 		{Rule{Tool: "", Pattern: "*", Effect: Allow}, "names no tool"},
 		{Rule{Tool: BashTool, Pattern: "*", Effect: "maybe"}, "neither allow nor deny"},
+		{Rule{Tool: "remember", Pattern: "*", Effect: Allow}, "only a deny rule applies to it"},
+		{Rule{Tool: "remember", Pattern: "**", Effect: Ask}, "only a deny rule applies to it"},
 	}
 	for _, c := range bad {
 		err := Validate(c.r, known)
@@ -306,6 +308,7 @@ func TestValidate(t *testing.T) {
 	}
 	for _, r := range []Rule{
 		{Tool: BashTool, Pattern: "go test *", Effect: Allow},
+		{Tool: "remember", Pattern: "**", Effect: Deny},
 		{Tool: Edits, Pattern: "docs/**", Effect: Allow},
 		{Tool: "read_file", Pattern: "secrets/**", Effect: Deny},
 		{Tool: "mcp__gh", Pattern: "list_*", Effect: Allow},

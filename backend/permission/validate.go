@@ -44,6 +44,9 @@ func Validate(r Rule, known func(tool string) bool) error {
 			return err
 		}
 	}
+	if r.Tool == toolname.Remember && r.Effect != Deny {
+		return invalid("The rule %s would do nothing: remember changes your own instruction file, outside the project, so it is asked every time (or runs in approval mode all); only a deny rule applies to it.", r)
+	}
 	if !doublestar.ValidatePattern(r.Pattern) {
 		return invalid("The pattern %q of the rule cannot be read, as a [ or { in it is not closed: close it, or escape it with a backslash (\\[ or \\{).", r.Pattern)
 	}
