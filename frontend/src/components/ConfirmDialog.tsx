@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import Modal from "./Modal";
+import FormNote from "./FormNote";
 
 /**
  * Test ids a confirmation carries as well as the confirm-* ones (the quit
@@ -60,11 +61,7 @@ export default function ConfirmDialog({ title, children, acceptLabel, cancelLabe
   return (
     <Modal title={title} onClose={() => !busy && onCancel()} testId="confirm-dialog" outerTestId={aliases?.dialog}>
       <div className="confirm-text">{children}</div>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormNote text={error} />
       <div className="modal-actions">
         <Action testId="confirm-cancel" alias={aliases?.cancel} busy={busy} onClick={onCancel}>
           {cancelLabel}

@@ -13,6 +13,7 @@ import type { DiffLayout } from "../review/DiffHunk";
 import DiffView from "../review/DiffView";
 import LayoutToggle, { type LayoutChoice } from "../review/LayoutToggle";
 import MergeOutcome from "./MergeOutcome";
+import FormNote from "../FormNote";
 
 /** The view's branch: loading, ready (fresh once read since the view was opened, else as read ahead), or failed. */
 type Load = { status: "loading" } | { status: "ready"; view: BranchView; fresh: boolean } | { status: "failed"; error: string };
@@ -280,11 +281,7 @@ export default function BranchReview({ sessionId, branch, worktree }: Props) {
             (your decisions start over)
           </p>
         )}
-        {merge.status === "failed" && (
-          <p className="error" role="alert">
-            {merge.error}
-          </p>
-        )}
+        {merge.status === "failed" && <FormNote text={merge.error} />}
         {merge.status === "done" && (
           <MergeOutcome
             result={merge.result}

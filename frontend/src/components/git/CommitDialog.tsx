@@ -4,6 +4,7 @@ import { errorText } from "../../lib/format";
 import { useReportError } from "../../lib/useReportError";
 import type { CommitResult } from "../../lib/wire.gen";
 import Modal from "../Modal";
+import FormNote from "../FormNote";
 
 interface Props {
   sessionId: number;
@@ -76,11 +77,7 @@ export default function CommitDialog({ sessionId, title, children, onClose, onDo
           {draftError}
         </p>
       )}
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormNote text={error} />
       <div className="modal-actions">
         <button type="button" data-testid="commit-cancel" disabled={busy} onClick={onClose}>
           Cancel

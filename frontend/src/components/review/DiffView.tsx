@@ -7,6 +7,7 @@ import { useVirtualList } from "../../lib/useVirtualList";
 import type { HunkDecision } from "../../state/review";
 import DiffHunk, { type DiffLayout } from "./DiffHunk";
 import DiffPath from "./DiffPath";
+import FormNote from "../FormNote";
 
 interface Props {
   file: FileChange;
@@ -124,11 +125,7 @@ export default function DiffView({ file, loadText, decisions, edited, layout, fo
           </button>
         )}
       </header>
-      {openError && (
-        <p className="error" role="alert">
-          {openError}
-        </p>
-      )}
+      <FormNote text={openError} />
       {edited !== null && editing === null && (
         <p className="edited-note" role="status">
           Your edited version will be applied.{" "}

@@ -3,6 +3,7 @@ import { errorText, formatTokens } from "../../lib/format";
 import { factPhrases, perMillion, pricesText } from "../../lib/modelFacts";
 import type { ModelFacts, ModelOverride, SettingsView } from "../../lib/wire.gen";
 import { useApp, useController } from "../../state/context";
+import FormNote from "../FormNote";
 
 /** An override as typed: every field a string, "" for not stated. */
 interface Draft {
@@ -312,16 +313,8 @@ export default function ModelsSection({ view, offered }: { view: SettingsView; o
           Add a model
         </button>
       )}
-      {!editing && error && (
-        <p className="field-error" role="alert" data-testid="model-override-error">
-          {error.text}
-        </p>
-      )}
-      {done && (
-        <p className="muted" role="status">
-          {done}
-        </p>
-      )}
+      {!editing && <FormNote text={error?.text} className="field-error" testId="model-override-error" />}
+      <FormNote text={done} kind="done" />
       <p className="muted small-text">
         An override wins over what the server reports and Pilot&apos;s table: the window sets when a conversation is compacted, the answer limit each request&apos;s
         max_tokens, the prices the cost and the dollar budget. Empty fields keep the other sources. Each is saved at once and used from a session&apos;s next request.
