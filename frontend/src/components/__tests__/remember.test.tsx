@@ -104,6 +104,16 @@ describe("Remember on a message", () => {
     await waitFor(() => expect(b.callsOf("sendMessage")).toEqual([[1, "/remember Tests live next to the code, in *_test.go files.", []]]));
   });
 
+  it("says in the form when a long message was cut", async () => {
+    const b = new FakeBackend();
+    const long = "step ".repeat(1000).trim();
+    b.details[1] = detail(1, { messages: [{ id: 1, role: "assistant", state: "complete", createdAt: 1, blocks: [{ type: "text", text: long }] }] });
+    await openSessionOne(b);
+    expect(remember(1).value.length).toBeLessThanOrEqual(rememberLimit);
+    expect(within(row(1)).getByTestId("memory-remember-cut").textContent).toBe("Cut to its first 1,999 of 4,999 characters: keep what should be remembered.");
+    expect(within(row(1)).queryByTestId("memory-remember-empty")).toBeNull();
+  });
+
   it("cuts a long message at a word before the limit and says so", () => {
     const long = `${"word ".repeat(rememberLimit)}end`;
     const d = rememberDraft(`\n${long}\n`);
