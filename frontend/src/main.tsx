@@ -13,6 +13,7 @@ import "./git.css";
 import "./livestate.css";
 import "./jobs.css";
 import "./models.css";
+import "./memory.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");

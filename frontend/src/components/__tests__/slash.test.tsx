@@ -26,7 +26,7 @@ describe("the / picker", () => {
     const input = await openSession(b);
     fireEvent.change(input, { target: { value: "/", selectionStart: 1 } });
     await screen.findByTestId("slash-picker");
-    await waitFor(() => expect(names()).toEqual(["review", "git:commit", "mcp__everything__args-prompt", "compact", "new", "init"]));
+    await waitFor(() => expect(names()).toEqual(["review", "git:commit", "mcp__everything__args-prompt", "compact", "new", "init", "remember", "remember-user"]));
     // Asked for the open session, so a worktree session's skills are its own.
     expect(b.callsOf("listSlashCommands")).toEqual([[1]]);
     fireEvent.change(input, { target: { value: "/rev", selectionStart: 4 } });
@@ -53,10 +53,25 @@ describe("the / picker", () => {
 
   it("matches built-ins by prefix and the rest by part of the name, prefix matches first", () => {
     expect(matchCommands(custom, "com").map((c) => c.name)).toEqual(["compact", "git:commit"]);
-    expect(matchCommands(custom, "").map((c) => c.name)).toEqual(["review", "git:commit", "mcp__everything__args-prompt", "compact", "new", "init"]);
-    expect(matchCommands([{ name: "new", description: "mine", argumentHint: "", source: "user" }], "").map((c) => `${c.name}/${c.source}`)).toEqual(["compact/builtin", "new/builtin", "init/builtin"]);
+    expect(matchCommands(custom, "").map((c) => c.name)).toEqual(["review", "git:commit", "mcp__everything__args-prompt", "compact", "new", "init", "remember", "remember-user"]);
+    expect(matchCommands([{ name: "new", description: "mine", argumentHint: "", source: "user" }], "").map((c) => `${c.name}/${c.source}`)).toEqual(["compact/builtin", "new/builtin", "init/builtin", "remember/builtin", "remember-user/builtin"]);
     // The backend expands /init after the user's own commands: theirs replaces it in the list too.
     expect(matchCommands([{ name: "init", description: "mine", argumentHint: "", source: "project" }], "in").map((c) => `${c.name}/${c.source}`)).toEqual(["init/project"]);
+  });
+
+  it("lists /remember and /remember-user with what to type after them, and sends them as typed", async () => {
+    const b = new FakeBackend();
+    const input = await openSession(b);
+    fireEvent.change(input, { target: { value: "/rem", selectionStart: 4 } });
+    await waitFor(() => expect(names()).toEqual(["remember", "remember-user"]));
+    const [project, user] = screen.getAllByTestId("slash-item");
+    expect(project!.textContent).toBe("/remember what to rememberAdd a line to this project's AGENTS.md (proposed for your review) · built in");
+    expect(user!.textContent).toContain("~/.claude/CLAUDE.md");
+    fireEvent.keyDown(input, { key: "Enter" });
+    expect(input.value).toBe("/remember ");
+    fireEvent.change(input, { target: { value: "/remember run make lint first", selectionStart: 29 } });
+    fireEvent.keyDown(input, { key: "Enter" });
+    await waitFor(() => expect(b.callsOf("sendMessage")).toEqual([[1, "/remember run make lint first", []]]));
   });
 
   // Old code: /compact was preselected, so "/" then Enter compacted a fresh session.
@@ -64,7 +79,7 @@ describe("the / picker", () => {
     const b = new FakeBackend();
     const input = await openSession(b);
     fireEvent.change(input, { target: { value: "/", selectionStart: 1 } });
-    await waitFor(() => expect(names()).toEqual(["compact", "new", "init"]));
+    await waitFor(() => expect(names()).toEqual(["compact", "new", "init", "remember", "remember-user"]));
     expect(screen.getAllByTestId("slash-item").filter((i) => i.getAttribute("aria-selected") === "true")).toEqual([]);
     expect(input.getAttribute("aria-activedescendant")).toBeNull();
     fireEvent.keyDown(input, { key: "Enter" });

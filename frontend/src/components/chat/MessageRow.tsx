@@ -5,6 +5,7 @@ import Icon from "../Icon";
 import LongText from "./LongText";
 import Markdown from "../Markdown";
 import MessageImage from "./MessageImage";
+import RememberForm from "./RememberForm";
 import ToolCallCard from "./ToolCallCard";
 
 const noTools: string[] = [];
@@ -22,6 +23,15 @@ function textOf(m: Message): string {
     .join("\n\n");
 }
 
+/** The text a message shows: a user's command as typed (not its expansion), without Pilot's notes. */
+function shownText(m: Message): string {
+  if (m.role !== "user") return textOf(m);
+  return m.blocks
+    .filter((b) => b.type === "text" && b.text && !(!b.command && b.text.startsWith(pilotNote)))
+    .map((b) => b.command || b.text || "")
+    .join("\n\n");
+}
+
 /** A message is shown unless it only carries tool results (those live in the cards). */
 export function isVisible(m: Message | undefined): boolean {
   if (!m) return false;
@@ -34,6 +44,7 @@ function MessageRow({ id, highlighted }: { id: number; highlighted: boolean }) {
   const toolIds = useApp((s) => s.session?.toolsByMessage[id] ?? noTools);
   const busy = useApp((s) => (s.session?.turn ?? "idle") !== "idle");
   const [copied, setCopied] = useState(false);
+  const [remembering, setRemembering] = useState(false);
   if (!m) return null;
 
   const referenced = new Set(m.blocks.filter((b) => b.type === "tool_use" && b.id).map((b) => b.id));
@@ -108,6 +119,17 @@ function MessageRow({ id, highlighted }: { id: number; highlighted: boolean }) {
           >
             <Icon name="fork" />
           </button>
+          <button
+            type="button"
+            className="icon"
+            data-testid="memory-remember"
+            aria-label="Remember this: propose it for AGENTS.md or your own instructions"
+            aria-expanded={remembering}
+            title="Remember…"
+            onClick={() => setRemembering((r) => !r)}
+          >
+            <Icon name="remember" />
+          </button>
           {m.role === "user" && (
             <button
               type="button"
@@ -123,6 +145,7 @@ function MessageRow({ id, highlighted }: { id: number; highlighted: boolean }) {
           )}
         </div>
       )}
+      {remembering && m.state !== "streaming" && <RememberForm text={shownText(m)} onClose={() => setRemembering(false)} />}
     </article>
   );
 }

@@ -260,6 +260,7 @@ export default function PromptBox() {
         )}
         <textarea
           ref={ref}
+          id="prompt-input"
           data-testid="chat-input"
           aria-label="Message"
           placeholder={running ? "The agent is working — type to queue a message" : "Ask or describe a change (@ file, / command)"}

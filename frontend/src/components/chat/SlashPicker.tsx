@@ -6,6 +6,8 @@ export const builtinCommands: PickerCommand[] = [
   { name: "compact", description: "Summarise the older part of this conversation now", argumentHint: "", source: "builtin" },
   { name: "new", description: "Start a new session", argumentHint: "", source: "builtin" },
   { name: "init", description: "Write a first AGENTS.md for this project (proposed for your review)", argumentHint: "", source: "builtin" },
+  { name: "remember", description: "Add a line to this project's AGENTS.md (proposed for your review)", argumentHint: "what to remember", source: "builtin" },
+  { name: "remember-user", description: "Add a line to your own instructions for every project, ~/.claude/CLAUDE.md (proposed for your review)", argumentHint: "what to remember", source: "builtin" },
 ];
 
 const sourceLabel: Record<PickerCommand["source"], string> = {
