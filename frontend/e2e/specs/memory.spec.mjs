@@ -1,11 +1,14 @@
-// The project's memory file from the window: /init typed in the prompt
-// box and "Remember" on a message both end as a change of AGENTS.md the
-// user reviews hunk by hunk, and nothing is on disk before the yes. The
+// The memory files from the window: /init typed in the prompt box and
+// "Remember" on a message (this project) both end as a change of
+// AGENTS.md the user reviews hunk by hunk; "Remember" for all projects
+// ends as a change of the user's own ~/.claude/CLAUDE.md (a temporary
+// HOME), asked even in edits mode. Nothing is on disk before the yes. The
 // fake model is scripted; what it was sent is read from its request log.
 // With PILOT_E2E_SCREENSHOTS=docs it saves the Remember form at 1280x820
 // and at 640 px (docs/screenshots/remember-*.png).
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { eventually, sel, send, startChat, waitDiff, waitRequests, waitState, waitTurnDone } from "./helpers.mjs";
@@ -130,6 +133,62 @@ export const tests = [
       await page.locator(sel.assistant, { hasText: "Added to AGENTS.md." }).waitFor({ timeout: 30_000 });
       await waitTurnDone(ctx);
       assert.equal(readFileSync(join(project, "AGENTS.md"), "utf8"), agents + "- Run `go vet ./...` before every commit.\n");
+    },
+  },
+
+  {
+    name: "Remember on an answer, for all my projects: the user's own CLAUDE.md is reviewed, asked even in edits mode, and written only after the yes",
+    manualStart: true,
+    async fn(ctx) {
+      const { page } = ctx;
+      await defaultWindow(page);
+      const home = mkdtempSync(join(tmpdir(), "pilot-e2e-userhome-"));
+      const file = join(home, ".claude", "CLAUDE.md");
+      const remember = promptStart("remember-user");
+      const note = "Answer in British English.";
+      const { llm, project } = await startChat(
+        ctx,
+        {
+          turns: [
+            { when: { lastUserContains: "how should you answer" }, text: note },
+            { when: { lastUserContains: remember }, toolCalls: [{ name: "remember", input: { text: note } }] },
+            { when: { hasToolResult: true }, text: "Remembered for every project." },
+          ],
+        },
+        { "README.md": readme },
+        { env: { HOME: home } },
+      );
+      await send(ctx, "how should you answer?");
+      const answer = page.locator(sel.assistant, { hasText: note });
+      await answer.waitFor();
+      await waitTurnDone(ctx);
+
+      // Edits mode approves the project's changes unasked; not this one.
+      await page.selectOption("[data-testid=mode-select]", "edits");
+      await page.locator("[data-testid=mode-select][data-mode=edits]").waitFor();
+      await answer.hover();
+      await answer.locator("[data-testid=memory-remember]").click();
+      await answer.locator("[data-testid=memory-remember-scope] input[value=user]").check();
+      await answer.locator("[data-testid=memory-remember-send]").click();
+
+      const view = await waitDiff(ctx, "~/.claude/CLAUDE.md");
+      await waitState(ctx, "awaiting_approval");
+      const reqs = await waitRequests(ctx, llm, 2);
+      assert.ok(reqs[1].lastUserText.includes(remember) && reqs[1].lastUserText.includes(note), "the model got remember-user's prompt with the note");
+      const hunks = view.locator(sel.hunk);
+      await eventually(async () => assert.equal(await hunks.count(), 1, "one line added, one hunk"));
+      assert.match(await hunks.nth(0).innerText(), /Answer in British English\./);
+      assert.match(await page.locator(sel.review).innerText(), /outside the project, so it is asked every time/);
+      assert.equal(existsSync(file), false, "nothing written before the decision");
+
+      await hunks.nth(0).locator("[data-testid=hunk-approve]").click();
+      await view.waitFor({ state: "detached", timeout: 30_000 });
+      await page.locator(sel.assistant, { hasText: "Remembered for every project." }).waitFor({ timeout: 30_000 });
+      await waitTurnDone(ctx);
+      assert.equal(readFileSync(file, "utf8"), `- ${note}\n`);
+      assert.equal(existsSync(join(project, "AGENTS.md")), false, "the project is untouched");
+      const card = page.locator('[data-testid=tool-call][data-tool="remember"]');
+      assert.equal(await card.getAttribute("data-status"), "done");
     },
   },
 ];
