@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"pilot/backend/commands"
 	"pilot/backend/wire"
 )
 
@@ -81,7 +83,7 @@ func Repl(ctx context.Context, args []string, tio IO) int {
 		case "exit", "quit":
 			return exitOK
 		}
-		if strings.HasPrefix(text, "/") {
+		if isREPLCommand(text) {
 			if h.command(base, text, tio) {
 				return exitOK
 			}
@@ -100,6 +102,9 @@ func (h *headless) replTurn(ctx context.Context, text string, sig <-chan os.Sign
 	text, err := h.svc.Turns.ExpandCommand(ctx, h.sess.ID, text)
 	if err != nil {
 		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
+		if errors.Is(err, commands.ErrUnknown) {
+			fmt.Fprint(tio.Stderr, replHelp())
+		}
 		return 0, false
 	}
 	if text == typed {

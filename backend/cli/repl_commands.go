@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"pilot/backend/commands"
 	"pilot/backend/service"
 )
 
@@ -27,8 +28,42 @@ func replHelp() string {
 	for _, c := range replCommands {
 		fmt.Fprintf(&b, "  %-16s %s\n", strings.TrimSpace(c.name+" "+c.args), c.help)
 	}
+	b.WriteString("Sent to the model as a prompt:\n")
+	for _, c := range commands.Builtins() {
+		fmt.Fprintf(&b, "  %-16s %s\n", strings.TrimSpace("/"+c.Name+" "+argsOf(c)), c.Description)
+	}
+	b.WriteString("  your own commands (.pilot/commands, .claude/commands) and skills, by name\n")
 	b.WriteString("Anything else is sent to the model.\n")
 	return b.String()
+}
+
+// isREPLCommand reports whether line is one of the REPL's own commands
+// (or a slash line that names none and no prompt command either: /help
+// answers it); other slash lines are prompt commands (/init, /remember,
+// the user's own, skills), expanded and sent to the model.
+func isREPLCommand(line string) bool {
+	if !strings.HasPrefix(line, "/") {
+		return false
+	}
+	name, _, _ := strings.Cut(line, " ")
+	if name == "/quit" {
+		return true
+	}
+	for _, c := range replCommands {
+		if c.name == name {
+			return true
+		}
+	}
+	_, _, ok := commands.Split(line)
+	return !ok
+}
+
+// argsOf is how /help writes a built-in command's arguments.
+func argsOf(c commands.Command) string {
+	if c.ArgumentHint == "" {
+		return "[TEXT]"
+	}
+	return "TEXT"
 }
 
 // command runs one slash command line; it reports whether the REPL ends.
@@ -59,7 +94,7 @@ func (h *headless) command(ctx context.Context, line string, tio IO) (exit bool)
 			fmt.Fprintf(tio.Stderr, "Compacted session %d: older turns are now a summary.\n", h.sess.ID)
 		}
 	default:
-		fmt.Fprintf(tio.Stderr, "%s is not a command.\n%s", name, replHelp())
+		fmt.Fprintf(tio.Stderr, "%s is not a command.\n%s", name, replHelp()) // "/", "/a b/c": not a command's name
 	}
 	if err != nil {
 		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)

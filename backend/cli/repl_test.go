@@ -25,7 +25,8 @@ func TestReplSlashCommands(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Commands:\n  /help ", "/resume ID", // /help
-		"/bogus is not a command.\nCommands:", // unknown: refused with the list
+		"unknown command: /bogus", "no skill has that name either", // unknown: refused with the list
+		"Sent to the model as a prompt:\n  /init [TEXT]", "/remember TEXT",
 		"Session 1 uses gpt-4.1 (openai).", "Session 1 now uses other-model.", "Session 1 uses other-model (openai).",
 		"New session 2.",
 		"ID  ", // /sessions' table
@@ -43,6 +44,30 @@ func TestReplSlashCommands(t *testing.T) {
 	}
 	if n := len(srv.ModelRequests()); n != 1 {
 		t.Errorf("%d requests, want 1", n)
+	}
+}
+
+// TestReplPromptCommands: a slash line that is not one of the REPL's own
+// commands is a prompt command: /remember and the project's own command
+// reach the model expanded; /remember without text does not.
+func TestReplPromptCommands(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{{Text: "Noted.", Repeat: true}}})
+	defer srv.Close()
+	dir := tempProject(t, nil)
+	if err := os.MkdirAll(filepath.Join(dir, ".claude", "commands"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".claude", "commands", "ship.md"), []byte("Ship it: $ARGUMENTS\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, fakeEnv(t, srv, "anthropic"), "/remember\n/remember Use tabs.\n/ship now\n/exit\n", "repl", "--project", dir)
+	if r.code != 0 || !strings.Contains(r.stderr, "say what to remember after it") {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	reqs := srv.ModelRequests()
+	if len(reqs) != 2 || !strings.Contains(reqs[0].LastUserText, "Remember this for future sessions in this project:\n\nUse tabs.") || reqs[1].LastUserText != "Ship it: now\n" {
+		t.Errorf("%d requests: %+v", len(reqs), reqs)
 	}
 }
 

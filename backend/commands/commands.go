@@ -307,6 +307,16 @@ var builtins = map[string]Command{
 	"remember-user": {Name: "remember-user", Description: "Add a line to your own instructions for every project, ~/.claude/CLAUDE.md (proposed for your review)", ArgumentHint: "what to remember", Source: SourceBuiltin, Body: rememberUserPrompt},
 }
 
+// Builtins are the built-in commands, by name.
+func Builtins() []Command {
+	out := make([]Command, 0, len(builtins))
+	for _, c := range builtins {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
 // ErrNoArguments is the error of a built-in command that needs arguments
 // given none.
 var ErrNoArguments = errors.New("this command needs arguments")
