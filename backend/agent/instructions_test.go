@@ -150,3 +150,22 @@ func tree(t *testing.T, files map[string]string) {
 		}
 	}
 }
+
+// The harness gives every test a home folder of its own: a user file
+// written there reaches the system prompt, and the process's home (the
+// developer's own ~/.claude, a canary here: see TestMain) does not.
+func TestHarnessHome(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "anthropic", fakellm.Script{Turns: []fakellm.Turn{{Text: "ok"}}}, setup{})
+	if h.home == "" {
+		t.Fatal("the harness gives the agent no home folder of the test's own")
+	}
+	tree(t, map[string]string{h.home + "/.claude/CLAUDE.md": "THIS TEST'S USER FILE"})
+	if r := h.turn("hi"); r != ReasonEndTurn {
+		t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
+	}
+	reqs := h.srv.ModelRequests()
+	if len(reqs) == 0 || !strings.Contains(reqs[0].System, "THIS TEST'S USER FILE") || strings.Contains(reqs[0].System, homeCanary) {
+		t.Errorf("the system prompt does not have the harness home's user file only: %d requests", len(reqs))
+	}
+}

@@ -163,7 +163,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	c.mcp = mcp.NewPool(mo)
 	opts := o.Agent
 	opts.Titles = true // every face: see docs/ARCHITECTURE.md, "Session titles"
-	opts.Sandbox = sandboxOptions(opts.Sandbox, o.Home, o.Log)
+	opts.Sandbox = c.sandboxOptions(opts.Sandbox)
 	if opts.JobsPerSession == nil {
 		opts.JobsPerSession = s.Jobs.perSession
 	}
