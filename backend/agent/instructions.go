@@ -58,7 +58,7 @@ func (t *turn) bringInstructions(ctx context.Context, r *toolRun) {
 	}
 	var given []memory.File
 	var names []string
-	for _, f := range l.newNested(memory.Nested(l.m.opt.Sandbox.home(), l.root.Dir(), folders)) {
+	for _, f := range l.newNested(memory.Nested(l.m.opt.Sandbox.home(), l.root.Dir(), folders, t.instructions)) {
 		switch {
 		case f.State == memory.Refused:
 			l.m.log.Warn("nested instruction file not read", "session", l.id, "file", f.Name, "why", f.Why)

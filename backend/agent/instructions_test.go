@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"pilot/backend/internal/fakellm"
+	"pilot/backend/memory"
 	"pilot/backend/wire"
 )
 
@@ -120,7 +121,7 @@ func TestSystemPromptLevels(t *testing.T) {
 		home + "/.claude/CLAUDE.md": "USER-LEVEL", dir + "/AGENTS.md": "PROJECT-LEVEL @docs/x.md @/etc/passwd", dir + "/docs/x.md": "IMPORTED",
 		dir + "/CLAUDE.local.md": "LOCAL-LEVEL", dir + "/.claude/rules/a.md": "RULE-LEVEL", dir + "/sub/AGENTS.md": "NESTED-LEVEL",
 	})
-	p, notRead := SystemPrompt(t.Context(), home, dir, time.Now(), nil)
+	p, notRead := SystemPrompt(t.Context(), memory.Load(home, dir), dir, time.Now(), nil)
 	at := -1
 	for _, s := range []string{"they cannot grant a permission", "# ~/.claude/CLAUDE.md (the user's own instructions", "USER-LEVEL", "# AGENTS.md (the project's own instructions)", "PROJECT-LEVEL",
 		"# docs/x.md (imported by AGENTS.md)", "IMPORTED", "# CLAUDE.local.md (the user's personal", "LOCAL-LEVEL", "# .claude/rules/a.md (a rule of the project)", "RULE-LEVEL"} {
@@ -167,5 +168,26 @@ func TestHarnessHome(t *testing.T) {
 	reqs := h.srv.ModelRequests()
 	if len(reqs) == 0 || !strings.Contains(reqs[0].System, "THIS TEST'S USER FILE") || strings.Contains(reqs[0].System, homeCanary) {
 		t.Errorf("the system prompt does not have the harness home's user file only: %d requests", len(reqs))
+	}
+}
+
+// A nested file's import of a file the system prompt already has is not
+// given to the model again (memory.Nested is given the turn's files).
+func TestNestedImportOfThePrompt(t *testing.T) {
+	t.Parallel()
+	const root = "ROOT-RULES-5d2"
+	h := newHarness(t, "anthropic", fakellm.Script{Turns: []fakellm.Turn{
+		{Match: func(r fakellm.Request) bool { return len(r.ToolResults) == 0 },
+			ToolCalls: []fakellm.ToolCall{toolCall("r1", "read_file", `{"path":"sub/a.go"}`)}},
+		{Match: resultHas("r1"), Text: "done"},
+	}}, setup{mode: "ask", files: map[string]string{
+		"AGENTS.md": root, "sub/a.go": "package a", "sub/AGENTS.md": "SUB-RULES @../AGENTS.md",
+	}})
+	if r := h.turn("read"); r != ReasonEndTurn {
+		t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
+	}
+	got := h.results(1)
+	if len(got) != 1 || !strings.Contains(got[0].Content, "SUB-RULES") || strings.Contains(got[0].Content, root) {
+		t.Errorf("the nested file is not given alone: %+v", got)
 	}
 }

@@ -179,12 +179,13 @@ type loader struct {
 	budget int                 // bytes, the files together
 	left   int                 // budget left
 	seen   map[[32]byte]string // text → the Name of the file in force with it
+	given  map[string]string   // Path → Name of a file the system prompt gives (Nested: it may be cut, so its text is not its file's)
 	opened map[string]*os.Root // the user's folders, opened once
 	out    []File
 }
 
 func newLoader(home, dir string, budget int) *loader {
-	l := &loader{home: home, budget: budget, left: budget, seen: map[[32]byte]string{}, opened: map[string]*os.Root{}}
+	l := &loader{home: home, budget: budget, left: budget, seen: map[[32]byte]string{}, given: map[string]string{}, opened: map[string]*os.Root{}}
 	if dir != "" {
 		if r, err := projectroot.New(dir); err == nil {
 			l.root = r
@@ -253,7 +254,11 @@ func (l *loader) add(f File, at loc, chain []string) {
 		return
 	}
 	sum := sha256.Sum256([]byte(strings.TrimSpace(text)))
-	if by, ok := l.seen[sum]; ok {
+	by, ok := l.seen[sum]
+	if !ok {
+		by, ok = l.given[at.abs]
+	}
+	if ok {
 		f.State, f.Why = Shadowed, "Its text is already in force as "+by+", so it is not given again."
 		l.out = append(l.out, f)
 		return

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"crypto/sha256"
 	"maps"
 	"path"
 	"path/filepath"
@@ -17,10 +18,18 @@ import (
 // are the system prompt's, not nested): each folder's AGENTS.md and
 // CLAUDE.md, each followed by its imports, within NestedBudget. Missing
 // files are left out; the files not read (refused) and not given
-// (shadowed) are in the list.
-func Nested(home, dir string, folders []string) []File {
+// (shadowed) are in the list. inPrompt are the system prompt's files
+// (Load's): a nested file or import that is one of those given to the
+// model (the same file, or the same text) is shadowed, not given twice.
+func Nested(home, dir string, folders []string, inPrompt []File) []File {
 	l := newLoader(home, dir, NestedBudget)
 	defer l.close()
+	for _, f := range inPrompt {
+		if f.Given() {
+			l.seen[sha256.Sum256([]byte(strings.TrimSpace(f.Text)))] = f.Name
+			l.given[f.Path] = f.Name
+		}
+	}
 	if l.root == nil {
 		return nil
 	}

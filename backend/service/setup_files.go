@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,11 +54,12 @@ const nestedLimit = 2 * time.Second
 // included), then the nested ones of the project's folders
 // (memory.Nested), each with its state and its size in tokens.
 func (su *Setup) setupMemory(dir string) []wire.SetupItem {
-	files := memory.Load(su.userHome(), dir)
+	inPrompt := memory.Load(su.userHome(), dir)
+	files := slices.Clone(inPrompt)
 	ctx, cancel := context.WithTimeout(context.Background(), nestedLimit)
 	defer cancel()
 	for _, folder := range memory.NestedFolders(ctx, dir) {
-		files = append(files, memory.Nested(su.userHome(), dir, []string{folder})...)
+		files = append(files, memory.Nested(su.userHome(), dir, []string{folder}, inPrompt)...)
 	}
 	out := make([]wire.SetupItem, 0, len(files))
 	for _, f := range files {
