@@ -64,6 +64,7 @@ type core struct {
 	roots    roots
 	mcp      *mcp.Pool
 	facts    *modelfacts.Catalog // what servers said of their models
+	resolved resolvedMemo        // the sessions' configurations (resolvePinned)
 	langs    *diagnostics        // the user's language servers (languages.go)
 	subs     subscribers
 
