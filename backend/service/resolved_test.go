@@ -18,14 +18,7 @@ func TestOpenSessionFollowsOverrides(t *testing.T) {
 	w := openAt(t, home, nil)
 	t.Cleanup(w.Close)
 	ctx := context.Background()
-	p, err := w.Projects.Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := w.Sessions.New(ctx, p.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newSession(t, w)
 	window := func() (int, wire.FactSource) {
 		t.Helper()
 		d, err := w.Sessions.Get(ctx, s.ID, 0)

@@ -49,14 +49,7 @@ func benchSession(b *testing.B) (*Service, int64) {
 	w := openAt(b, home, map[string]string{"HOME": b.TempDir()})
 	b.Cleanup(w.Close)
 	ctx := context.Background()
-	p, err := w.Projects.Open(ctx, b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := w.Sessions.New(ctx, p.ID)
-	if err != nil {
-		b.Fatal(err)
-	}
+	s := newSession(b, w)
 	for i := range 40 {
 		role := llm.RoleUser
 		if i%2 == 1 {

@@ -31,14 +31,7 @@ func TestAgentReadsTheFacesHome(t *testing.T) {
 	if _, err := w.Settings.Save(wire.SettingsInput{Provider: "anthropic", BaseURL: srv.URL(), APIKey: "sk-test", ApprovalMode: "ask"}); err != nil {
 		t.Fatal(err)
 	}
-	p, err := w.Projects.Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := w.Sessions.New(ctx, p.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newSession(t, w)
 	if err := w.Turns.SendMessage(ctx, s.ID, "Hi", nil); err != nil {
 		t.Fatal(err)
 	}
