@@ -191,3 +191,37 @@ func TestNestedImportOfThePrompt(t *testing.T) {
 		t.Errorf("the nested file is not given alone: %+v", got)
 	}
 }
+
+// A rule with paths: is not in the system prompt: it comes with the
+// first read of a file matching its globs, once, and not with a file
+// that does not match.
+func TestPathRuleComesWithAMatchingFile(t *testing.T) {
+	t.Parallel()
+	const rule = "API-RULE-3f8"
+	h := newHarness(t, "anthropic", fakellm.Script{Turns: []fakellm.Turn{
+		{Match: func(r fakellm.Request) bool { return len(r.ToolResults) == 0 },
+			ToolCalls: []fakellm.ToolCall{toolCall("r1", "read_file", `{"path":"README.md"}`)}},
+		{Match: resultHas("r1"), ToolCalls: []fakellm.ToolCall{toolCall("r2", "read_file", `{"path":"src/api/get.ts"}`)}},
+		{Match: resultHas("r2"), ToolCalls: []fakellm.ToolCall{toolCall("r3", "patch_file", `{"path":"src/api/put.ts","old_string":"b","new_string":"c"}`)}},
+		{Match: resultHas("r3"), Text: "done"},
+	}}, setup{mode: "all", files: map[string]string{
+		"AGENTS.md": "root rules", "README.md": "readme", "src/api/get.ts": "a", "src/api/put.ts": "b",
+		".claude/rules/api.md": "---\npaths:\n  - \"src/api/**/*.ts\"\n---\n" + rule,
+	}})
+	if r := h.turn("go"); r != ReasonEndTurn {
+		t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
+	}
+	reqs := h.srv.ModelRequests()
+	if strings.Contains(reqs[0].System, rule) {
+		t.Errorf("the path rule is in the system prompt")
+	}
+	for i, want := range []bool{false, true, false} {
+		got := h.results(i + 1)
+		if len(got) != 1 || strings.Contains(got[0].Content, rule) != want {
+			t.Errorf("call %d: the rule given %v, want %v: %+v", i+1, !want, want, got)
+		}
+	}
+	if got := h.results(2); !strings.Contains(got[0].Content, "<instructions from .claude/rules/api.md apply to files matching src/api/**/*.ts>") {
+		t.Errorf("the frame does not name the rule's globs: %q", got[0].Content)
+	}
+}

@@ -61,6 +61,7 @@ type turn struct {
 	toldLoaded   bool
 	system       string
 	instructions []memory.File // the instruction files of system (memory.Load's): nested files shadow them (memory.Nested)
+	pathRules    []memory.File // the rules with paths: (memory.PathRules), given with a matching file's call
 	mode         permission.Mode
 	history      []store.Message
 	guard        loopGuard
@@ -184,11 +185,12 @@ func (l *live) load(ctx context.Context) (*turn, error) {
 	facts := p.facts(sess.Model)
 	window, windowOf := l.m.window(facts)
 	instructions := memory.Load(l.m.opt.Sandbox.home(), l.root.Dir())
+	pathRules := memory.PathRules(l.m.opt.Sandbox.home(), l.root.Dir(), instructions)
 	system, notRead := SystemPrompt(ctx, instructions, l.root.Dir(), l.m.opt.Now(), l.loadSkills().Skills)
 	l.tellNotRead(notRead)
 	return &turn{
 		l: l, sess: sess, p: p.Provider, thinking: p.ThinkingBudget, model: sess.Model, facts: facts, window: window, windowOf: windowOf,
-		system: system, instructions: instructions,
+		system: system, instructions: instructions, pathRules: pathRules,
 		mode:    l.approvalMode(sess),
 		own:     ownState{helpers: p.Helpers},
 		agents:  l.loadAgents(),
