@@ -86,6 +86,7 @@ type harness struct {
 	t      testing.TB
 	format string
 	dir    string
+	home   string // the user's home folder the agent reads (~/.claude), under t.TempDir() unless the setup names one
 	path   string // the database file
 	base   string // the fake server's URL for format
 	opt    Options
@@ -130,11 +131,22 @@ func newHarness(t testing.TB, format string, script fakellm.Script, s setup) *ha
 		base = srv.OpenAIBaseURL()
 	}
 	opt := s.opt
+	if opt.Sandbox.Home == "" {
+		opt.Sandbox.Home = t.TempDir() // the developer's own ~/.claude never reaches a test
+	}
 	if opt.BatchInterval == 0 {
 		opt.BatchInterval = 5 * time.Millisecond
 	}
-	h := &harness{t: t, format: format, dir: dir, path: filepath.Join(t.TempDir(), "pilot.db"), base: base, opt: opt, idle: s.idle, srv: srv, mcp: s.mcp, hooks: s.hooks, diag: s.diag}
+	h := &harness{t: t, format: format, dir: dir, home: opt.Sandbox.Home, path: filepath.Join(t.TempDir(), "pilot.db"), base: base, opt: opt, idle: s.idle, srv: srv, mcp: s.mcp, hooks: s.hooks, diag: s.diag}
 	h.open()
+	t.Cleanup(func() {
+		for _, r := range srv.Requests() {
+			if strings.Contains(r.System, homeCanary) {
+				t.Errorf("a model request carries the instructions of the process's home folder (%s): give the agent a home under t.TempDir() (Options.Sandbox.Home)", os.Getenv("HOME"))
+				break
+			}
+		}
+	})
 	t.Cleanup(func() {
 		h.m.Close()
 		h.lg.Close()

@@ -20,7 +20,10 @@ import (
 // write_file, patch_file, multi_patch, or list_files of its folder), its
 // text is added to that call's result for the model, framed as the
 // project's instructions for the files under its folder (memory.Framed),
-// and the call's card says so (wire.ToolCall.Instructions). Each file is
+// and the call's card says so (wire.ToolCall.Instructions). A rule of
+// .claude/rules whose front matter names paths: (memory.PathRules) comes
+// the same way, with the first read or change of a file matching one of
+// its globs (not a listing). Each file is
 // brought in once per session: the names are stored with the call
 // (ToolCalls.SetInstructions), and a resumed session reads them back.
 // Once the result that carried one is out of what the model is sent (a
@@ -52,13 +55,22 @@ func (t *turn) bringInstructions(ctx context.Context, r *toolRun) {
 		return
 	}
 	l := t.l
-	folders := l.unlooked(ctx, reachedFolders(l, r.use.Name, r.use.Input))
-	if len(folders) == 0 {
+	paths := reachedPaths(l, r.use.Name, r.use.Input)
+	var found []memory.File
+	if folders := l.unlooked(ctx, reachedFolders(r.use.Name, paths)); len(folders) > 0 {
+		found = memory.Nested(l.m.opt.Sandbox.home(), l.root.Dir(), folders, t.instructions)
+	}
+	if r.use.Name != toolname.ListFiles {
+		for _, p := range paths {
+			found = append(found, memory.Matching(t.pathRules, p)...)
+		}
+	}
+	if len(found) == 0 {
 		return
 	}
 	var given []memory.File
 	var names []string
-	for _, f := range l.newNested(memory.Nested(l.m.opt.Sandbox.home(), l.root.Dir(), folders)) {
+	for _, f := range l.newNested(found) {
 		switch {
 		case f.State == memory.Refused:
 			l.m.log.Warn("nested instruction file not read", "session", l.id, "file", f.Name, "why", f.Why)
@@ -79,9 +91,10 @@ func (t *turn) bringInstructions(ctx context.Context, r *toolRun) {
 	}
 }
 
-// reachedFolders are the project folders (relative, '/'-separated) of the
-// files a call read or changed, and the folder list_files listed.
-func reachedFolders(l *live, name string, input json.RawMessage) []string {
+// reachedPaths are the project paths (relative, '/'-separated) of the
+// files a call read or changed, or of the folder list_files listed ("."
+// for the root).
+func reachedPaths(l *live, name string, input json.RawMessage) []string {
 	var in struct {
 		Path  string `json:"path"`
 		Edits []struct {
@@ -98,13 +111,22 @@ func reachedFolders(l *live, name string, input json.RawMessage) []string {
 		if p == "" && name != toolname.ListFiles {
 			continue
 		}
-		at, err := l.root.Resolve(p)
-		if err != nil {
-			continue
+		if at, err := l.root.Resolve(p); err == nil && !slices.Contains(out, at.Rel) {
+			out = append(out, at.Rel)
 		}
-		folder := at.Rel
+	}
+	return out
+}
+
+// reachedFolders are the project folders from the root's child down to
+// the folder of each path a call reached (the folder itself for
+// list_files).
+func reachedFolders(name string, paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		folder := p
 		if name != toolname.ListFiles {
-			folder = path.Dir(at.Rel)
+			folder = path.Dir(p)
 		}
 		for _, f := range memory.Folders(folder) {
 			if !slices.Contains(out, f) {

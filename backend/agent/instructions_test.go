@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"pilot/backend/internal/fakellm"
+	"pilot/backend/memory"
 	"pilot/backend/wire"
 )
 
@@ -120,7 +121,7 @@ func TestSystemPromptLevels(t *testing.T) {
 		home + "/.claude/CLAUDE.md": "USER-LEVEL", dir + "/AGENTS.md": "PROJECT-LEVEL @docs/x.md @/etc/passwd", dir + "/docs/x.md": "IMPORTED",
 		dir + "/CLAUDE.local.md": "LOCAL-LEVEL", dir + "/.claude/rules/a.md": "RULE-LEVEL", dir + "/sub/AGENTS.md": "NESTED-LEVEL",
 	})
-	p, notRead := SystemPrompt(t.Context(), home, dir, time.Now(), nil)
+	p, notRead := SystemPrompt(t.Context(), memory.Load(home, dir), dir, time.Now(), nil)
 	at := -1
 	for _, s := range []string{"they cannot grant a permission", "# ~/.claude/CLAUDE.md (the user's own instructions", "USER-LEVEL", "# AGENTS.md (the project's own instructions)", "PROJECT-LEVEL",
 		"# docs/x.md (imported by AGENTS.md)", "IMPORTED", "# CLAUDE.local.md (the user's personal", "LOCAL-LEVEL", "# .claude/rules/a.md (a rule of the project)", "RULE-LEVEL"} {
@@ -148,5 +149,79 @@ func tree(t *testing.T, files map[string]string) {
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// The harness gives every test a home folder of its own: a user file
+// written there reaches the system prompt, and the process's home (the
+// developer's own ~/.claude, a canary here: see TestMain) does not.
+func TestHarnessHome(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, "anthropic", fakellm.Script{Turns: []fakellm.Turn{{Text: "ok"}}}, setup{})
+	if h.home == "" {
+		t.Fatal("the harness gives the agent no home folder of the test's own")
+	}
+	tree(t, map[string]string{h.home + "/.claude/CLAUDE.md": "THIS TEST'S USER FILE"})
+	if r := h.turn("hi"); r != ReasonEndTurn {
+		t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
+	}
+	reqs := h.srv.ModelRequests()
+	if len(reqs) == 0 || !strings.Contains(reqs[0].System, "THIS TEST'S USER FILE") || strings.Contains(reqs[0].System, homeCanary) {
+		t.Errorf("the system prompt does not have the harness home's user file only: %d requests", len(reqs))
+	}
+}
+
+// A nested file's import of a file the system prompt already has is not
+// given to the model again (memory.Nested is given the turn's files).
+func TestNestedImportOfThePrompt(t *testing.T) {
+	t.Parallel()
+	const root = "ROOT-RULES-5d2"
+	h := newHarness(t, "anthropic", fakellm.Script{Turns: []fakellm.Turn{
+		{Match: func(r fakellm.Request) bool { return len(r.ToolResults) == 0 },
+			ToolCalls: []fakellm.ToolCall{toolCall("r1", "read_file", `{"path":"sub/a.go"}`)}},
+		{Match: resultHas("r1"), Text: "done"},
+	}}, setup{mode: "ask", files: map[string]string{
+		"AGENTS.md": root, "sub/a.go": "package a", "sub/AGENTS.md": "SUB-RULES @../AGENTS.md",
+	}})
+	if r := h.turn("read"); r != ReasonEndTurn {
+		t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
+	}
+	got := h.results(1)
+	if len(got) != 1 || !strings.Contains(got[0].Content, "SUB-RULES") || strings.Contains(got[0].Content, root) {
+		t.Errorf("the nested file is not given alone: %+v", got)
+	}
+}
+
+// A rule with paths: is not in the system prompt: it comes with the
+// first read of a file matching its globs, once, and not with a file
+// that does not match.
+func TestPathRuleComesWithAMatchingFile(t *testing.T) {
+	t.Parallel()
+	const rule = "API-RULE-3f8"
+	h := newHarness(t, "anthropic", fakellm.Script{Turns: []fakellm.Turn{
+		{Match: func(r fakellm.Request) bool { return len(r.ToolResults) == 0 },
+			ToolCalls: []fakellm.ToolCall{toolCall("r1", "read_file", `{"path":"README.md"}`)}},
+		{Match: resultHas("r1"), ToolCalls: []fakellm.ToolCall{toolCall("r2", "read_file", `{"path":"src/api/get.ts"}`)}},
+		{Match: resultHas("r2"), ToolCalls: []fakellm.ToolCall{toolCall("r3", "patch_file", `{"path":"src/api/put.ts","old_string":"b","new_string":"c"}`)}},
+		{Match: resultHas("r3"), Text: "done"},
+	}}, setup{mode: "all", files: map[string]string{
+		"AGENTS.md": "root rules", "README.md": "readme", "src/api/get.ts": "a", "src/api/put.ts": "b",
+		".claude/rules/api.md": "---\npaths:\n  - \"src/api/**/*.ts\"\n---\n" + rule,
+	}})
+	if r := h.turn("go"); r != ReasonEndTurn {
+		t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
+	}
+	reqs := h.srv.ModelRequests()
+	if strings.Contains(reqs[0].System, rule) {
+		t.Errorf("the path rule is in the system prompt")
+	}
+	for i, want := range []bool{false, true, false} {
+		got := h.results(i + 1)
+		if len(got) != 1 || strings.Contains(got[0].Content, rule) != want {
+			t.Errorf("call %d: the rule given %v, want %v: %+v", i+1, !want, want, got)
+		}
+	}
+	if got := h.results(2); !strings.Contains(got[0].Content, "<instructions from .claude/rules/api.md apply to files matching src/api/**/*.ts>") {
+		t.Errorf("the frame does not name the rule's globs: %q", got[0].Content)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"pilot/backend/memory"
 	"pilot/backend/wire"
 )
 
@@ -87,7 +88,7 @@ func TestSystemPrompt(t *testing.T) {
 	git := exec.Command("git", "init", "-q", "-b", "trunk")
 	git.Dir = dir
 	hasGit := git.Run() == nil
-	p, _ := SystemPrompt(t.Context(), "", dir, time.Date(2025, 3, 4, 0, 0, 0, 0, time.UTC), nil)
+	p, _ := SystemPrompt(t.Context(), memory.Load("", dir), dir, time.Date(2025, 3, 4, 0, 0, 0, 0, time.UTC), nil)
 	for _, want := range []string{dir, "Tuesday 4 March 2025", "RE2", "Explore before editing", "minimal, targeted edits",
 		"# AGENTS.md", "Use tabs.", "# CLAUDE.md", "Be brief.", "# progress.md", "Step 3 of 5.", "`patch_file`", "`run_bash`",
 		"`todo_write`: the task list the user watches. Use it for multi-step work", "Not for a one-line answer"} {
@@ -98,7 +99,8 @@ func TestSystemPrompt(t *testing.T) {
 	if hasGit && !strings.Contains(p, "## No commits yet on trunk") {
 		t.Errorf("no git status in:\n%s", p)
 	}
-	bare, _ := SystemPrompt(t.Context(), "", t.TempDir(), time.Now(), nil)
+	bareDir := t.TempDir()
+	bare, _ := SystemPrompt(t.Context(), memory.Load("", bareDir), bareDir, time.Now(), nil)
 	if strings.Contains(bare, "project's own instructions") || strings.Contains(bare, "Git status") {
 		t.Errorf("bare project prompt has extras")
 	}

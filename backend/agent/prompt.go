@@ -35,12 +35,12 @@ type promptData struct {
 // SystemPrompt builds the system prompt for a project folder: the tool
 // decider and working rules, the folder, the OS, the date, a short git
 // status, the installed skills (names and descriptions only), and the
-// instruction files of the user whose home folder is home and of the
-// project, in memory.Load's order (the user's, the project's,
-// CLAUDE.local.md, .claude/rules, each followed by its imports). notRead
-// are the instruction files left out, each a sentence saying why and what
-// to do (a *projectroot.NotRead, or an import's refusal).
-func SystemPrompt(ctx context.Context, home, dir string, now time.Time, installed []skills.Skill) (prompt string, notRead []error) {
+// instruction files given (memory.Load's, of the user and the project, in
+// its order: the user's, the project's, CLAUDE.local.md, .claude/rules,
+// each followed by its imports). notRead are the instruction files left
+// out, each a sentence saying why and what to do (a
+// *projectroot.NotRead, or an import's refusal).
+func SystemPrompt(ctx context.Context, files []memory.File, dir string, now time.Time, installed []skills.Skill) (prompt string, notRead []error) {
 	d := promptData{
 		Dir:    dir,
 		OS:     runtime.GOOS + "/" + runtime.GOARCH,
@@ -48,7 +48,7 @@ func SystemPrompt(ctx context.Context, home, dir string, now time.Time, installe
 		Git:    gitStatus(ctx, dir),
 		Skills: skills.Prompt(installed),
 	}
-	for _, f := range memory.Load(home, dir) {
+	for _, f := range files {
 		if f.State == memory.Refused {
 			notRead = append(notRead, f.Err)
 		}

@@ -14,11 +14,11 @@ import (
 func TestSystemPromptListsSkills(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	p, _ := SystemPrompt(t.Context(), "", dir, time.Now(), []skills.Skill{{Name: "pdf", Description: "Fill PDF forms.", Body: "THE BODY"}})
+	p, _ := SystemPrompt(t.Context(), nil, dir, time.Now(), []skills.Skill{{Name: "pdf", Description: "Fill PDF forms.", Body: "THE BODY"}})
 	if !strings.Contains(p, "# Skills") || !strings.Contains(p, "- pdf: Fill PDF forms.") || strings.Contains(p, "THE BODY") {
 		t.Errorf("system prompt with a skill:\n%s", p)
 	}
-	if p, _ := SystemPrompt(t.Context(), "", dir, time.Now(), nil); strings.Contains(p, "# Skills") {
+	if p, _ := SystemPrompt(t.Context(), nil, dir, time.Now(), nil); strings.Contains(p, "# Skills") {
 		t.Error("the system prompt mentions skills when none is installed")
 	}
 }

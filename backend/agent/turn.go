@@ -8,6 +8,7 @@ import (
 	"pilot/backend/customagent"
 	"pilot/backend/gate"
 	"pilot/backend/llm"
+	"pilot/backend/memory"
 	"pilot/backend/modelfacts"
 	"pilot/backend/permission"
 	"pilot/backend/present"
@@ -57,16 +58,18 @@ type turn struct {
 	windowOf wire.FactSource  // where window came from
 	// toldLoaded: the user was told this turn that the server's loaded
 	// context is smaller than the conversation (warnLoaded).
-	toldLoaded bool
-	system     string
-	mode       permission.Mode
-	history    []store.Message
-	guard      loopGuard
-	retried    bool // a context-too-long answer was already compacted and retried
-	own        ownState
-	agents     customagent.Set // the custom agents task may start (loadAgents)
-	stopped    bool            // a Stop hook already made the model go on once
-	halted     halted          // a hook asked to stop (continue: false)
+	toldLoaded   bool
+	system       string
+	instructions []memory.File // the instruction files of system (memory.Load's): nested files shadow them (memory.Nested)
+	pathRules    []memory.File // the rules with paths: (memory.PathRules), given with a matching file's call
+	mode         permission.Mode
+	history      []store.Message
+	guard        loopGuard
+	retried      bool // a context-too-long answer was already compacted and retried
+	own          ownState
+	agents       customagent.Set // the custom agents task may start (loadAgents)
+	stopped      bool            // a Stop hook already made the model go on once
+	halted       halted          // a hook asked to stop (continue: false)
 }
 
 // run executes a turn and reports its end.
@@ -181,11 +184,13 @@ func (l *live) load(ctx context.Context) (*turn, error) {
 	}
 	facts := p.facts(sess.Model)
 	window, windowOf := l.m.window(facts)
-	system, notRead := SystemPrompt(ctx, l.m.opt.Sandbox.home(), l.root.Dir(), l.m.opt.Now(), l.loadSkills().Skills)
+	instructions := memory.Load(l.m.opt.Sandbox.home(), l.root.Dir())
+	pathRules := memory.PathRules(l.m.opt.Sandbox.home(), l.root.Dir(), instructions)
+	system, notRead := SystemPrompt(ctx, instructions, l.root.Dir(), l.m.opt.Now(), l.loadSkills().Skills)
 	l.tellNotRead(notRead)
 	return &turn{
 		l: l, sess: sess, p: p.Provider, thinking: p.ThinkingBudget, model: sess.Model, facts: facts, window: window, windowOf: windowOf,
-		system:  system,
+		system: system, instructions: instructions, pathRules: pathRules,
 		mode:    l.approvalMode(sess),
 		own:     ownState{helpers: p.Helpers},
 		agents:  l.loadAgents(),

@@ -15,7 +15,8 @@ import (
 // as the project's instructions for the files under sub/; not in the
 // system prompt, not before (a read at the root), not again after. The
 // user's ~/.claude/CLAUDE.md and the root's AGENTS.md are in the system
-// prompt from the start.
+// prompt from the start. A rule whose paths: names sub/y.go comes with
+// the read of sub/y.go only.
 func TestNestedInstructionsReachTheModelAfterARead(t *testing.T) {
 	t.Parallel()
 	const canary = "SUB-CANARY-3f9a: use tabs under sub"
@@ -30,7 +31,8 @@ func TestNestedInstructionsReachTheModelAfterARead(t *testing.T) {
 	for name, text := range map[string]string{
 		filepath.Join(home, ".claude", "CLAUDE.md"): "USER-LEVEL-CANARY", filepath.Join(dir, "AGENTS.md"): "ROOT-CANARY",
 		filepath.Join(dir, "top.go"): "package top\n", filepath.Join(dir, "sub", "x.go"): "package x\n", filepath.Join(dir, "sub", "y.go"): "package y\n",
-		filepath.Join(dir, "sub", "AGENTS.md"): canary + "\n",
+		filepath.Join(dir, "sub", "AGENTS.md"):         canary + "\n",
+		filepath.Join(dir, ".claude", "rules", "y.md"): "---\npaths:\n  - \"sub/y.go\"\n---\nRULE-CANARY-77b\n",
 	} {
 		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 			t.Fatal(err)
@@ -68,6 +70,12 @@ func TestNestedInstructionsReachTheModelAfterARead(t *testing.T) {
 		if n != want {
 			t.Errorf("model call %d carries sub/AGENTS.md's text %d times, want %d", i, n, want)
 		}
+		if n, want := strings.Count(string(body), "RULE-CANARY-77b"), min(max(i-2, 0), 1); n != want {
+			t.Errorf("model call %d carries the rule's text %d times, want %d", i, n, want)
+		}
+	}
+	if res := turns[3].ToolResults; len(res) != 1 || !strings.Contains(res[0].Content, "<instructions from .claude/rules/y.md apply to files matching sub/y.go>") {
+		t.Errorf("the read of sub/y.go's result: %+v", res)
 	}
 	res := turns[2].ToolResults
 	if len(res) != 1 || !strings.Contains(res[0].Content, "package x") || !strings.Contains(res[0].Content, "<instructions from sub/AGENTS.md apply to files under sub/>") {

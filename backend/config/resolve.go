@@ -137,6 +137,20 @@ func Resolve(home, projectDir string, env func(string) string) (Resolved, error)
 	return r, nil
 }
 
+// Sources are the files Resolve reads for projectDir: the settings and
+// keys files in home, and the .env file (ENV_PATH, or projectDir/.env).
+// Whoever keeps a Resolved knows from them when to resolve again.
+func Sources(home, projectDir string, env func(string) string) []string {
+	out := []string{filepath.Join(home, SettingsFile), filepath.Join(home, KeysFile)}
+	if path := env("ENV_PATH"); path != "" {
+		return append(out, path)
+	}
+	if projectDir != "" {
+		out = append(out, filepath.Join(projectDir, ".env"))
+	}
+	return out
+}
+
 // pick returns the environment variable if set, else the saved value if
 // set, else the default.
 func pick(env func(string) string, name, saved, def string) Value[string] {

@@ -4,7 +4,10 @@
 //	user     ~/.claude/CLAUDE.md, ~/.codex/AGENTS.md
 //	project  AGENTS.md, CLAUDE.md, progress.md at the project's root
 //	local    CLAUDE.local.md (personal, not committed)
-//	rule     .claude/rules/*.md, sorted by name
+//	rule     .claude/rules/*.md, sorted by name, front matter left out; one
+//	         whose front matter names paths: (PathRules) is not in the
+//	         system prompt: the agent brings it in when it first reads or
+//	         changes a file matching one of its globs
 //	nested   AGENTS.md and CLAUDE.md of a folder below the root (Nested):
 //	         not in the system prompt; the agent brings them in when it
 //	         first reads or changes a file below them
@@ -96,8 +99,12 @@ type File struct {
 	// Folder is a nested file's folder ("sub"), and an import's of a
 	// nested file: the files it applies to are below it.
 	Folder string
-	State  State
-	Text   string // what the model is given (in force, cut: its start)
+	// Paths are a rule's globs (its front matter's paths:, relative to the
+	// project): it is given only with a file matching one (PathRules),
+	// and an import of it carries them too.
+	Paths []string
+	State State
+	Text  string // what the model is given (in force, cut: its start)
 	// Why is a sentence when the file is not simply in force: what was
 	// cut, what shadows it, why it was not read and what to do.
 	Why string
@@ -178,13 +185,15 @@ type loader struct {
 	home   string
 	budget int                 // bytes, the files together
 	left   int                 // budget left
+	scoped bool                // rules with paths: are read (PathRules), not the others (Load)
 	seen   map[[32]byte]string // text → the Name of the file in force with it
+	given  map[string]string   // Path → Name of a file the system prompt gives (Nested: it may be cut, so its text is not its file's)
 	opened map[string]*os.Root // the user's folders, opened once
 	out    []File
 }
 
 func newLoader(home, dir string, budget int) *loader {
-	l := &loader{home: home, budget: budget, left: budget, seen: map[[32]byte]string{}, opened: map[string]*os.Root{}}
+	l := &loader{home: home, budget: budget, left: budget, seen: map[[32]byte]string{}, given: map[string]string{}, opened: map[string]*os.Root{}}
 	if dir != "" {
 		if r, err := projectroot.New(dir); err == nil {
 			l.root = r
@@ -247,13 +256,23 @@ func (l *loader) add(f File, at loc, chain []string) {
 		return
 	}
 	text := string(b)
+	if f.Level == LevelRule {
+		var ours bool
+		if text, ours = l.scope(&f, text); !ours {
+			return
+		}
+	}
 	if strings.TrimSpace(text) == "" {
 		f.State, f.Why = NotFound, "It is empty: nothing goes to the model."
 		l.out = append(l.out, f)
 		return
 	}
 	sum := sha256.Sum256([]byte(strings.TrimSpace(text)))
-	if by, ok := l.seen[sum]; ok {
+	by, ok := l.seen[sum]
+	if !ok {
+		by, ok = l.given[at.abs]
+	}
+	if ok {
 		f.State, f.Why = Shadowed, "Its text is already in force as "+by+", so it is not given again."
 		l.out = append(l.out, f)
 		return
@@ -340,7 +359,7 @@ func (l *loader) follow(p string, by File, at loc, chain []string) {
 		abs = filepath.Join(filepath.Dir(at.abs), filepath.FromSlash(p))
 	}
 	abs = filepath.Clean(abs)
-	f := File{Level: LevelImport, Name: l.shown(abs), Path: abs, By: by.Name, Folder: by.Folder}
+	f := File{Level: LevelImport, Name: l.shown(abs), Path: abs, By: by.Name, Folder: by.Folder, Paths: by.Paths}
 	to, ok := l.where(abs)
 	switch {
 	case !ok:

@@ -202,7 +202,7 @@ func TestNested(t *testing.T) {
 		"AGENTS.md": "root", "a/AGENTS.md": "for a @notes.md", "a/notes.md": "a notes", "a/CLAUDE.md": "->AGENTS.md",
 		"a/b/CLAUDE.md": "for b", "a/b/c/AGENTS.md": "->$OUT/secret.md",
 	})
-	files := Nested("", dir, Folders("a/b/c"))
+	files := Nested("", dir, Folders("a/b/c"), Load("", dir))
 	list, _ := got(files)
 	want := "a/AGENTS.md in force\na/notes.md in force\na/CLAUDE.md shadowed\na/b/CLAUDE.md in force\na/b/c/AGENTS.md refused"
 	if strings.Join(list, "\n") != want {

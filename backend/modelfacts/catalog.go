@@ -35,7 +35,7 @@ const (
 	FailedMaxAge = time.Minute
 	AskWait      = 3 * time.Second
 	askLimit     = 20 * time.Second
-	askAtOnce    = 4 // a listing's asks running at once
+	askAtOnce    = 4 // a listing's asks running at once (its workers)
 )
 
 // Catalog gives models' facts, asking each server once per model and
@@ -83,32 +83,41 @@ func NewCatalog(home string, log *slog.Logger) *Catalog {
 // AskWait (the answer, if later, serves the next call); what is older
 // than its age is asked again in the background.
 func (c *Catalog) For(ctx context.Context, cfg llm.Config, overrides map[string]config.ModelOverride, model string) Facts {
-	e, ok := c.reported(ctx, cfg, model)
-	return withServer(cfg, Resolve(model, Override(overrides, model), e.Reported, ok && !e.None && !e.Failed))
+	e, ok := c.reported(ctx, cfg, model, false)
+	return facts(cfg, overrides, model, e, ok)
 }
 
-// ForAll is For of each model of ids, asking the server about a few at
-// a time, all within AskWait (what comes later serves the next listing).
+// ForAll is For of each model of ids, in their order, all within AskWait
+// (what comes later serves the next listing): askAtOnce workers ask the
+// server about one model at a time each, waiting for a refresh too, so
+// that no more than askAtOnce asks run at once however many models the
+// server lists. Once ctx ends, the models left get what the catalog
+// already has (Known), and no more asks start.
 func (c *Catalog) ForAll(ctx context.Context, cfg llm.Config, overrides map[string]config.ModelOverride, ids []string) []Facts {
 	out := make([]Facts, len(ids))
 	ctx, cancel := context.WithTimeout(ctx, c.wait)
 	defer cancel()
 	c.keepAll(ctx, cfg, ids)
+	next := make(chan int)
 	var wg sync.WaitGroup
-	slots := make(chan struct{}, askAtOnce)
-	for i, id := range ids {
+	for range min(askAtOnce, len(ids)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			select {
-			case slots <- struct{}{}:
-				defer func() { <-slots }()
-				out[i] = c.For(ctx, cfg, overrides, id)
-			case <-ctx.Done():
-				out[i] = c.Known(cfg, overrides, id)
+			for i := range next {
+				if ctx.Err() != nil {
+					out[i] = c.Known(cfg, overrides, ids[i])
+					continue
+				}
+				e, ok := c.reported(ctx, cfg, ids[i], true)
+				out[i] = facts(cfg, overrides, ids[i], e, ok)
 			}
 		}()
 	}
+	for i := range ids {
+		next <- i
+	}
+	close(next)
 	wg.Wait()
 	return out
 }
@@ -148,6 +157,12 @@ func (c *Catalog) Known(cfg llm.Config, overrides map[string]config.ModelOverrid
 	c.mu.Lock()
 	e, ok := c.entries[key(cfg, model)]
 	c.mu.Unlock()
+	return facts(cfg, overrides, model, e, ok)
+}
+
+// facts is the facts of model from what the server said (e, if ok) and
+// the overrides.
+func facts(cfg llm.Config, overrides map[string]config.ModelOverride, model string, e entry, ok bool) Facts {
 	return withServer(cfg, Resolve(model, Override(overrides, model), e.Reported, ok && !e.None && !e.Failed))
 }
 
@@ -164,7 +179,11 @@ func withServer(cfg llm.Config, f Facts) Facts {
 // Wait waits for the asks running in the background (Close of the service).
 func (c *Catalog) Wait() { c.wg.Wait() }
 
-func (c *Catalog) reported(ctx context.Context, cfg llm.Config, model string) (entry, bool) {
+// reported is what the server said of model, asking it when the catalog
+// has nothing or something older than its age: for nothing, it waits for
+// the answer (at most AskWait, or until ctx ends); for a refresh, only
+// when wait is set (the stale entry serves meanwhile).
+func (c *Catalog) reported(ctx context.Context, cfg llm.Config, model string, wait bool) (entry, bool) {
 	k := key(cfg, model)
 	c.mu.Lock()
 	e, ok := c.entries[k]
@@ -174,8 +193,8 @@ func (c *Catalog) reported(ctx context.Context, cfg llm.Config, model string) (e
 		done = c.ask(k, cfg, model)
 	}
 	c.mu.Unlock()
-	if ok {
-		return e, true // stale or not: the ask above refreshes it
+	if fresh || ok && !wait {
+		return e, ok // fresh, or stale while the ask above refreshes it
 	}
 	t := time.NewTimer(c.wait)
 	defer t.Stop()

@@ -1,8 +1,6 @@
 package service
 
 import (
-	"pilot/backend/internal/mcptest"
-	"pilot/backend/sandbox"
 	"pilot/backend/wire"
 
 	"context"
@@ -42,16 +40,6 @@ var (
 		err  error
 	}
 )
-
-func TestMain(m *testing.M) {
-	mcptest.MaybeServe()    // the MCP tests start this binary as their server
-	sandbox.RunPodIfAsked() // and the sandboxed commands' pods
-	code := m.Run()
-	if benchTree.dir != "" {
-		os.RemoveAll(benchTree.dir)
-	}
-	os.Exit(code)
-}
 
 // benchTrees returns the folder holding repo/ and flat/.
 func benchTrees(b *testing.B) string {

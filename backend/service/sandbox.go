@@ -1,8 +1,6 @@
 package service
 
 import (
-	"log/slog"
-
 	"pilot/backend/agent"
 	"pilot/backend/config"
 	"pilot/backend/sandbox"
@@ -13,10 +11,16 @@ import (
 type Sandbox struct{ *core }
 
 // sandboxOptions completes the agent's sandbox options: PILOT_HOME is
-// hidden, and the extra hidden paths and the allowed sockets are read
-// from Settings when a session's sandbox is made (sockets a hand-edited
-// file gives badly allow none, logged).
-func sandboxOptions(o agent.Sandbox, home string, log *slog.Logger) agent.Sandbox {
+// hidden, the user's home is the face's HOME (the one Settings › Setup
+// reads the user's instruction files from), and the extra hidden paths
+// and the allowed sockets are read from Settings when a session's
+// sandbox is made (sockets a hand-edited file gives badly allow none,
+// logged).
+func (c *core) sandboxOptions(o agent.Sandbox) agent.Sandbox {
+	home, log := c.home, c.log
+	if o.Home == "" {
+		o.Home = c.userHome()
+	}
 	if o.PilotHome == "" {
 		o.PilotHome = home
 	}

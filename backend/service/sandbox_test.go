@@ -63,7 +63,7 @@ func TestSandboxSettings(t *testing.T) {
 	if s, _ := config.LoadSettings(w.core.home); !reflect.DeepEqual(s.SandboxSockets, wantSockets) {
 		t.Errorf("saving the settings form lost the sockets: %q", s.SandboxSockets)
 	}
-	if got := sandboxOptions(agent.Sandbox{}, w.core.home, w.core.log).Sockets(); !reflect.DeepEqual(got, wantSockets) {
+	if got := w.core.sandboxOptions(agent.Sandbox{}).Sockets(); !reflect.DeepEqual(got, wantSockets) {
 		t.Errorf("the agent's sockets %q", got)
 	}
 }

@@ -64,6 +64,7 @@ type core struct {
 	roots    roots
 	mcp      *mcp.Pool
 	facts    *modelfacts.Catalog // what servers said of their models
+	resolved resolvedMemo        // the sessions' configurations (resolvePinned)
 	langs    *diagnostics        // the user's language servers (languages.go)
 	subs     subscribers
 
@@ -163,7 +164,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	c.mcp = mcp.NewPool(mo)
 	opts := o.Agent
 	opts.Titles = true // every face: see docs/ARCHITECTURE.md, "Session titles"
-	opts.Sandbox = sandboxOptions(opts.Sandbox, o.Home, o.Log)
+	opts.Sandbox = c.sandboxOptions(opts.Sandbox)
 	if opts.JobsPerSession == nil {
 		opts.JobsPerSession = s.Jobs.perSession
 	}

@@ -25,16 +25,20 @@ func (c *core) resolve() (config.Resolved, error) {
 
 // resolvePinned is the configuration in force in project p with two
 // providers and models chosen over the environment's, the second over
-// the first; layers makes them of the face's pin.
+// the first; layers makes them of the face's pin. It is resolved again
+// only when a file it is read from changed (resolvedMemo).
 func (c *core) resolvePinned(p store.Project, layers func(pin) [2]pin) (config.Resolved, error) {
 	c.mu.RLock()
 	pn := c.pin
 	c.mu.RUnlock()
+	ls := layers(pn)
 	env := c.getenv
-	for _, l := range layers(pn) {
+	for _, l := range ls {
 		env = config.Choose(env, l.provider, l.model)
 	}
-	return config.Resolve(c.home, p.Path, env)
+	return c.resolved.get(resolvedKey{dir: p.Path, layers: ls}, config.Sources(c.home, p.Path, env), func() (config.Resolved, error) {
+		return config.Resolve(c.home, p.Path, env)
+	})
 }
 
 // Warnings are the problems with the files the configuration of

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,14 +52,17 @@ const nestedLimit = 2 * time.Second
 // reads them (memory.Load: the user's, the project's, CLAUDE.local.md,
 // .claude/rules, with their imports; the standard places not found
 // included), then the nested ones of the project's folders
-// (memory.Nested), each with its state and its size in tokens.
+// (memory.Nested) and the rules with paths: (memory.PathRules), each
+// with its state and its size in tokens.
 func (su *Setup) setupMemory(dir string) []wire.SetupItem {
-	files := memory.Load(su.userHome(), dir)
+	inPrompt := memory.Load(su.userHome(), dir)
+	files := slices.Clone(inPrompt)
 	ctx, cancel := context.WithTimeout(context.Background(), nestedLimit)
 	defer cancel()
 	for _, folder := range memory.NestedFolders(ctx, dir) {
-		files = append(files, memory.Nested(su.userHome(), dir, []string{folder})...)
+		files = append(files, memory.Nested(su.userHome(), dir, []string{folder}, inPrompt)...)
 	}
+	files = append(files, memory.PathRules(su.userHome(), dir, inPrompt)...)
 	out := make([]wire.SetupItem, 0, len(files))
 	for _, f := range files {
 		out = append(out, wire.SetupItem{Kind: wire.SetupMemory, Name: f.Name, Description: memoryWhen(f), File: f.Path,
@@ -69,7 +73,12 @@ func (su *Setup) setupMemory(dir string) []wire.SetupItem {
 
 // memoryWhen says when the model is given the file.
 func memoryWhen(f memory.File) string {
+	globs := strings.Join(f.Paths, ", ")
 	switch {
+	case f.Level == memory.LevelRule && globs != "":
+		return "a rule for files matching " + globs + ": given to the model with the first read or change of such a file"
+	case f.Level == memory.LevelImport && globs != "":
+		return "imported by " + f.By + ": given with it, with the first read or change of a file matching " + globs
 	case f.Level == memory.LevelNested:
 		return "nested: given to the model with the first read or change of a file under " + f.Folder + "/"
 	case f.Level == memory.LevelImport && f.Folder != "":

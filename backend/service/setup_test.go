@@ -203,18 +203,20 @@ func fmtItems(s wire.Setup) string {
 
 // The instruction files in Settings › Setup: each level with its scope,
 // state and size in tokens (estimated), a nested file with when it is
-// given, an import refused, a standard place missing, a file cut.
+// given, a rule with paths: with the files it is given for, an import
+// refused, a standard place missing, a file cut.
 func TestSetupListsInstructionFiles(t *testing.T) {
 	t.Parallel()
 	home, userHome, dir := t.TempDir(), t.TempDir(), t.TempDir()
 	w := openAt(t, home, map[string]string{"HOME": userHome})
 	t.Cleanup(w.Close)
 	writeTree(t, map[string]string{
-		filepath.Join(userHome, ".claude", "CLAUDE.md"): "Answer in French.",
-		filepath.Join(dir, "AGENTS.md"):                 strings.Repeat("a", 400) + "\n@../outside.md\n",
-		filepath.Join(dir, "CLAUDE.md"):                 "@AGENTS.md\n",
-		filepath.Join(dir, "CLAUDE.local.md"):           strings.Repeat("l", 40<<10),
-		filepath.Join(dir, "sub", "AGENTS.md"):          "Tabs under sub.",
+		filepath.Join(userHome, ".claude", "CLAUDE.md"):  "Answer in French.",
+		filepath.Join(dir, "AGENTS.md"):                  strings.Repeat("a", 400) + "\n@../outside.md\n",
+		filepath.Join(dir, "CLAUDE.md"):                  "@AGENTS.md\n",
+		filepath.Join(dir, "CLAUDE.local.md"):            strings.Repeat("l", 40<<10),
+		filepath.Join(dir, "sub", "AGENTS.md"):           "Tabs under sub.",
+		filepath.Join(dir, ".claude", "rules", "api.md"): "---\npaths:\n  - \"src/api/**/*.ts\"\n---\nValidate inputs.",
 	})
 	got := setupStates(w.Setup.In(dir))
 	for _, c := range []struct {
@@ -231,6 +233,7 @@ func TestSetupListsInstructionFiles(t *testing.T) {
 		{"memory progress.md project", wire.SetupMissing, 0, "Not there"},
 		{"memory CLAUDE.local.md local", wire.SetupCut, 8 << 10, "first 32 KiB"},
 		{"memory sub/AGENTS.md project", wire.SetupActive, 4, "first read or change of a file under sub/"},
+		{"memory .claude/rules/api.md project", wire.SetupActive, 4, "a rule for files matching src/api/**/*.ts: given to the model with the first read or change of such a file"},
 	} {
 		it, ok := got[c.key]
 		if !ok || it.State != c.state || it.Tokens != c.tokens || !strings.Contains(it.Description+" "+it.Detail, c.text) {

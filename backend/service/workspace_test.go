@@ -38,6 +38,21 @@ func newWorkspace(t testing.TB, env map[string]string) *Service {
 	return w
 }
 
+// newSession is a new session in a new project folder (under
+// t.TempDir()).
+func newSession(t testing.TB, w *Service) wire.SessionSummary {
+	t.Helper()
+	p, err := w.Projects.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := w.Sessions.New(context.Background(), p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 func TestOpenProject(t *testing.T) {
 	t.Parallel()
 	w := newWorkspace(t, nil)
