@@ -8,13 +8,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 
 	"pilot/backend/internal/fakellm"
 	"pilot/backend/llm"
-	"pilot/backend/store"
 	"pilot/backend/webfetch"
 	"pilot/backend/wire"
 )
@@ -107,24 +105,11 @@ func TestWebFetch(t *testing.T) {
 			}
 			h := newHarness(t, llm.ProviderAnthropic, fakellm.Script{Turns: turns}, setup{mode: tc.mode, opt: opt})
 			ctx := context.Background()
-			if tc.rule != "" {
-				if _, err := h.st.Rules.Add(ctx, store.Rule{ProjectID: h.sess.ProjectID, Tool: "web_fetch", Pattern: tc.rule, Effect: store.Effect("allow")}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			var mu sync.Mutex
-			var asked []wire.Approval
-			h.approveWith(func(a wire.Approval) {
-				mu.Lock()
-				asked = append(asked, a)
-				mu.Unlock()
-				if tc.decide != nil {
-					h.m.Approvals().DecideCommand(a.ID, *tc.decide)
-				}
-			})
+			approvals := h.ruleAndAnswer(t, "web_fetch", tc.rule, tc.decide)
 			if r := h.turn("read the gopher page"); r != ReasonEndTurn {
 				t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
 			}
+			asked := approvals()
 			if len(asked) != tc.asked || (tc.asked > 0 && (asked[0].Host != "127.0.0.1" || asked[0].Command != "Fetch "+web.URL+"/page1")) {
 				t.Fatalf("asked %+v", asked)
 			}

@@ -66,6 +66,7 @@ func init() {
 		toolname.PresentPlan: &sessionKind,
 		toolname.Task:        &taskKind,
 		toolname.WebFetch:    &fetchKind,
+		toolname.WebSearch:   &searchKind,
 		toolname.Remember:    &rememberKind,
 	}
 }

@@ -71,6 +71,7 @@ import (
 	"pilot/backend/store"
 	"pilot/backend/tools"
 	"pilot/backend/webfetch"
+	"pilot/backend/websearch"
 	"pilot/backend/wire"
 )
 
@@ -176,6 +177,11 @@ type Options struct {
 	// WebFetch are web_fetch's limits; its AllowPrivate lets hosts reach
 	// private addresses beyond those the project's rules allow (tests).
 	WebFetch webfetch.Options
+	// WebSearch is the search service set up now and how many searches
+	// a session may make, read at each web_search call and each time the
+	// tools are offered; an error (or nil) means none is set up, and
+	// web_search is not offered.
+	WebSearch func() (*websearch.Searcher, int, error)
 	// Sandbox is how run_bash commands are confined (the zero value: the
 	// machine's sandbox, when it can start).
 	Sandbox Sandbox
@@ -498,7 +504,7 @@ func (m *Manager) live(ctx context.Context, sessionID int64) (*live, error) {
 		calib:    1,
 	}
 	l.pod.l, l.jobs.l = l, l
-	deps := tools.Deps{Root: root, Reads: reads, Env: m.opt.Env, MCP: servers, Withheld: l.withheld, Skills: l.currentSkills, Agents: l.currentAgents, UserHome: m.opt.Sandbox.home()}
+	deps := tools.Deps{Root: root, Reads: reads, Env: m.opt.Env, MCP: servers, Withheld: l.withheld, Skills: l.currentSkills, Agents: l.currentAgents, UserHome: m.opt.Sandbox.home(), WebSearch: m.searchSetUp}
 	if m.diagnostics != nil {
 		deps.Diagnostics = l.diagnosticsTool
 	}

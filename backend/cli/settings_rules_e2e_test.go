@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -33,7 +34,7 @@ func TestSettingsRulesHeadless(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(filepath.Join(dir, ".claude", "settings.json"), `{"permissions": {"allow": ["Bash(mkdir made:*)", "WebSearch"], "deny": ["Bash(touch:*)", "Read(./secrets/**)"]}}`)
+	write(filepath.Join(dir, ".claude", "settings.json"), `{"permissions": {"allow": ["Bash(mkdir made:*)", "WebSearch", "NotebookEdit"], "deny": ["Bash(touch:*)", "Read(./secrets/**)"]}}`)
 	write(filepath.Join(home, ".claude", "settings.json"), `{"permissions": {"deny": ["Bash(rm:*)"]}}`)
 	write(filepath.Join(dir, "secrets", "key.txt"), "SECRET-KEY-CONTENT\n")
 	write(filepath.Join(dir, "a.txt"), "keep me\n")
@@ -100,10 +101,13 @@ func TestSettingsRulesHeadless(t *testing.T) {
 	}
 
 	list := pilotSub(t, home, dir, "rules", "list", "--project", dir)
-	for _, want := range []string{filepath.Join(dir, ".claude", "settings.json"), "Bash(mkdir made:*)", "NOT APPLIED: untrusted", `"touch *"`, filepath.Join(home, ".claude", "settings.json"), "WebSearch", "Pilot has no web search tool"} {
+	for _, want := range []string{filepath.Join(dir, ".claude", "settings.json"), "Bash(mkdir made:*)", "NOT APPLIED: untrusted", `"touch *"`, filepath.Join(home, ".claude", "settings.json"), "NotebookEdit", "Pilot has no notebook tool"} {
 		if !strings.Contains(list.stdout, want) {
 			t.Errorf("pilot rules list does not show %q:\n%s", want, list.stdout)
 		}
+	}
+	if !regexp.MustCompile(`allow\s+web_search\s+"\*"\s+WebSearch\s`).MatchString(list.stdout) {
+		t.Errorf("pilot rules list does not map WebSearch to web_search:\n%s", list.stdout)
 	}
 	var lines []map[string]any
 	for _, l := range strings.Split(strings.TrimSpace(pilotSub(t, home, dir, "rules", "list", "--project", dir, "--json").stdout), "\n") {

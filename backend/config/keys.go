@@ -14,6 +14,11 @@ import (
 // (mode 0600). Keys never go to settings.json, the database or logs.
 type Keys map[string]string
 
+// SearchKey is the name under which keys.json keeps the API key of a
+// web search backend (websearch.Brave, websearch.Tavily), apart from the
+// providers' names.
+func SearchKey(backend string) string { return "search:" + backend }
+
 // LoadKeys reads <home>/keys.json; a missing file gives no keys. A file
 // readable by others is made private (0600) again.
 func LoadKeys(home string) (Keys, error) {

@@ -79,6 +79,32 @@ type Settings struct {
 	// knows them by: they win over the server's facts and the table
 	// (CheckModels checks them; docs/MODELS.md).
 	Models map[string]ModelOverride `json:"models,omitempty"`
+	// WebSearch is the search service of the web_search tool (Settings ›
+	// Web); its API key is in keys.json under the backend's name.
+	WebSearch WebSearch `json:"webSearch,omitzero"`
+}
+
+// WebSearch is what settings.json says of web search.
+type WebSearch struct {
+	// Backend is "brave", "tavily" or "searxng"; "": no search (the tool
+	// is not offered).
+	Backend string `json:"backend,omitempty"`
+	// URL is the service's address: SearXNG's instance (required), or
+	// another endpoint for Brave or Tavily (a proxy); "": the service's.
+	URL string `json:"url,omitempty"`
+	// PerSession caps the searches of one session; 0: DefaultSearchesPerSession.
+	PerSession int `json:"perSession,omitempty"`
+}
+
+// Searches a session may make.
+const (
+	DefaultSearchesPerSession = 20
+	MaxSearchesPerSession     = 500
+)
+
+// Searches is the cap on a session's searches in force.
+func (w WebSearch) Searches() int {
+	return min(option.Or(w.PerSession, DefaultSearchesPerSession), MaxSearchesPerSession)
 }
 
 // Helpers running at once.

@@ -56,7 +56,7 @@ type Agent struct {
 	// no tools.
 	Tools []string
 	// Ignored are the names of the front matter's tools the agent does
-	// not get, each with why ("WebSearch: Pilot has no such tool").
+	// not get, each with why ("NotebookEdit: Pilot has no such tool").
 	Ignored []string
 	// Model is the front matter's model as written ("" when absent).
 	Model  string

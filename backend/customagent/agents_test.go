@@ -37,7 +37,7 @@ func TestParse(t *testing.T) {
 			want: Agent{Name: "web", Description: "Web.", Tools: []string{"read_file"}, Prompt: "Go.", Ignored: []string{
 				"Bash(git:*): give the tool by its name alone; the session's permission rules decide what it may do",
 				"WebFetch: a custom agent in Pilot cannot use it (only LS, Read, Glob, Grep, Write, Edit, MultiEdit, Bash)",
-				"WebSearch: Pilot has no such tool",
+				"WebSearch: a custom agent in Pilot cannot use it (only LS, Read, Glob, Grep, Write, Edit, MultiEdit, Bash)",
 				"mcp__gh__issues: custom agents in Pilot do not get MCP tools"}}},
 		{name: "no front matter", file: "You are a reviewer.", err: "no front matter"},
 		{name: "not closed", file: "---\nname: x\n", err: "not closed"},

@@ -9,7 +9,7 @@
 // asking. The matching of rules against commands, paths and hosts is
 // permission.Check's; the gate adds what is not a rule: plan mode's
 // refusals, the kind of approval to ask, the rules "always allow" would
-// add, the session's earlier yes to a web_fetch host, and whether a
+// add, the session's earlier yes to a web_fetch or web_search host, and whether a
 // private address may be opened (only by a rule that names the host).
 //
 // The OS sandbox of run_bash (backend/sandbox) is one more verdict: where
@@ -54,7 +54,7 @@ type Call struct {
 	Command string // run_bash
 	Server  string // an MCP call: the server
 	MCPTool string // and the server's own name of the tool
-	Host    string // web_fetch: the host, lower case, from the parsed URL
+	Host    string // web_fetch: the host, lower case, from the parsed URL; web_search: the search service's
 	// HostApproved: the user allowed Host earlier in this session.
 	HostApproved bool
 	// Budget: not a tool call but the loop's question whether the turn may
@@ -124,7 +124,7 @@ func Judge(mode permission.Mode, rules []permission.Rule, c Call) Decision {
 		d.Kind, d.Always, d.NoAlways = "", nil, ""
 	case c.Hook == wire.HookAsk && d.Verdict == Run && !c.Budget:
 		d.Verdict, d.Reason, d.Kind = Ask, "a PreToolUse hook asked for the user's decision", kind(c)
-		if c.ReadOnly && c.Tool != permission.WebFetchTool {
+		if c.ReadOnly && !permission.WebTool(c.Tool) {
 			d.Kind = wire.ApprovalCommand // a read has no change to show: asked as a yes or no
 		}
 		d.NoAlways = "\"Always allow\" is not offered: a PreToolUse hook asks about this call, so it is asked every time."
@@ -144,7 +144,7 @@ func judge(mode permission.Mode, rules []permission.Rule, c Call) Decision {
 	case c.Tool == RememberTool:
 		return judgeRemember(mode, rules, c)
 	}
-	req := permission.Request{Tool: c.Tool, ReadOnly: c.ReadOnly && c.Tool != permission.WebFetchTool,
+	req := permission.Request{Tool: c.Tool, ReadOnly: c.ReadOnly && !permission.WebTool(c.Tool),
 		Command: c.Command, Paths: c.Paths, Server: c.Server, MCPTool: c.MCPTool, Host: c.Host}
 	d := permission.Check(mode, rules, req)
 	denied := d.Verdict == permission.Refuse && d.Rule != nil && d.Rule.Effect == permission.Deny
@@ -160,7 +160,7 @@ func judge(mode permission.Mode, rules []permission.Rule, c Call) Decision {
 		out.Verdict = Run
 	default:
 		out.Verdict = Ask
-		if c.Tool == permission.WebFetchTool && c.HostApproved && !ByAskRule(out) {
+		if permission.WebTool(c.Tool) && c.HostApproved && !ByAskRule(out) {
 			out.Verdict, out.Reason = Run, "the user allowed "+c.Host+" earlier in this session"
 		}
 	}
@@ -195,12 +195,12 @@ func ByAskRule(d Decision) bool {
 // kind is the approval a call asks with.
 func kind(c Call) wire.ApprovalKind {
 	switch {
-	case c.ReadOnly && c.Tool != permission.WebFetchTool:
+	case c.ReadOnly && !permission.WebTool(c.Tool):
 		return wire.ApprovalCommand // a read an ask rule asks about: shown as "tool path"
 	case c.Server != "":
 		return wire.ApprovalMCP
-	case c.Tool == permission.WebFetchTool:
-		return wire.ApprovalFetch
+	case permission.WebTool(c.Tool):
+		return wire.ApprovalFetch // web_search's card says it searches
 	case c.Tool == permission.BashTool:
 		return wire.ApprovalCommand
 	}

@@ -29,11 +29,16 @@ func TestJudge(t *testing.T) {
 		rule(allow, "web_fetch", "*.example.org"),
 		rule(allow, "web_fetch", "localhost"),
 		rule(allow, "mcp__srv", "echo"),
+		rule(allow, "web_search", "api.search.brave.com"),
+		rule(deny, "web_search", "api.tavily.com"),
 	}
 	read := func(tool string, paths ...string) Call { return Call{Tool: tool, ReadOnly: true, Paths: paths} }
 	bash := func(c string) Call { return Call{Tool: "run_bash", Command: c} }
 	fetch := func(h string, approved bool) Call {
 		return Call{Tool: "web_fetch", ReadOnly: true, Host: h, HostApproved: approved}
+	}
+	search := func(h string, approved bool) Call {
+		return Call{Tool: "web_search", ReadOnly: true, Host: h, HostApproved: approved}
 	}
 	cases := []struct {
 		name    string
@@ -67,6 +72,13 @@ func TestJudge(t *testing.T) {
 		{"a wildcard rule runs but opens no private address", permission.ModeAsk, fetch("a.example.org", false), Run, "", false},
 		{"a rule naming the host opens a private address", permission.ModeAsk, fetch("localhost", false), Run, "", true},
 		{"mode all fetches, no private address", permission.ModeAll, fetch("127.0.0.1", false), Run, "", false},
+		{"a search asks with the fetch kind, even in edits", permission.ModeEdits, search("search.example.net", false), Ask, wire.ApprovalFetch, false},
+		{"a search is asked in plan mode", permission.ModePlan, search("search.example.net", false), Ask, wire.ApprovalFetch, false},
+		{"a search service allowed in the session runs", permission.ModeAsk, search("search.example.net", true), Run, "", false},
+		{"a search rule runs", permission.ModeAsk, search("api.search.brave.com", false), Run, "", false},
+		{"a search deny rule refuses, even approved", permission.ModeAll, search("api.tavily.com", true), Refuse, "", false},
+		{"none refuses a search", permission.ModeNone, search("search.example.net", true), Refuse, "", false},
+		{"a web_fetch rule does not allow a search", permission.ModeAsk, search("localhost", false), Ask, wire.ApprovalFetch, false},
 		{"the budget asks, even in mode all", permission.ModeAll, Call{Budget: true}, Ask, wire.ApprovalBudget, false},
 	}
 	for _, c := range cases {
@@ -102,6 +114,7 @@ func TestAlways(t *testing.T) {
 		{Call{Tool: "run_bash", Command: `sh -c "make $T"`}, nil, true},
 		{Call{Tool: "write_file", Paths: []string{"a.go", "b/c.go"}}, []string{`allow edits "a.go"`, `allow edits "b/c.go"`}, false},
 		{Call{Tool: "web_fetch", Host: "pkg.go.dev"}, []string{`allow web_fetch "pkg.go.dev"`}, false},
+		{Call{Tool: "web_search", ReadOnly: true, Host: "api.search.brave.com"}, []string{`allow web_search "api.search.brave.com"`}, false},
 		{Call{Tool: "mcp__s__t", Server: "s", MCPTool: "t"}, []string{`allow mcp__s__t "*"`}, false},
 	}
 	for _, c := range cases {

@@ -28,6 +28,7 @@ var Names = map[string]string{
 	toolname.Glob:        "Glob",
 	toolname.Grep:        "Grep",
 	toolname.WebFetch:    "WebFetch",
+	toolname.WebSearch:   "WebSearch",
 	toolname.Task:        "Task",
 	toolname.TodoWrite:   "TodoWrite",
 	toolname.PresentPlan: "ExitPlanMode",
@@ -214,7 +215,8 @@ func Calls(pilot string, input json.RawMessage, root string) []Call {
 		_ = json.Unmarshal(input, &in)
 		return one(map[string]any{"skill": in.Name})
 	}
-	// web_fetch {url, prompt}, task {description, prompt, subagent_type},
+	// web_fetch {url, prompt}, web_search {query, allowed_domains, and
+	// Pilot's count}, task {description, prompt, subagent_type},
 	// present_plan {plan, ...} and MCP tools already use Claude Code's
 	// field names.
 	return raw

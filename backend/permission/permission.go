@@ -96,13 +96,21 @@ const BashTool = toolname.RunBash
 // WebFetchTool is the tool whose rules match host names.
 const WebFetchTool = toolname.WebFetch
 
+// WebSearchTool's rules match host names too: the search service's host
+// (the query goes there, whatever it asks about).
+const WebSearchTool = toolname.WebSearch
+
 // NetworkTool is the rule tool of a sandboxed command's connections
 // through the proxy; its patterns are host names, like web_fetch's, and
 // it is no tool the model calls.
 const NetworkTool = "network"
 
 // hostTool reports whether tool's rules match host names.
-func hostTool(tool string) bool { return tool == WebFetchTool || tool == NetworkTool }
+func hostTool(tool string) bool { return WebTool(tool) || tool == NetworkTool }
+
+// WebTool reports whether tool is one the model calls to reach the web
+// (web_fetch, web_search): judged by host, asked even in edits mode.
+func WebTool(tool string) bool { return tool == WebFetchTool || tool == WebSearchTool }
 
 // Verdict is the outcome of Check.
 type Verdict int

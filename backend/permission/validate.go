@@ -77,7 +77,7 @@ var aliases = map[string]string{
 	"bash": BashTool, "shell": BashTool, "sh": BashTool, "command": BashTool, "terminal": BashTool, "exec": BashTool,
 	"read": toolname.ReadFile, "cat": toolname.ReadFile, "view": toolname.ReadFile,
 	"edit": Edits, "edits": Edits, "write": toolname.WriteFile, "multiedit": toolname.MultiPatch, "patch": toolname.PatchFile,
-	"ls": toolname.ListFiles, "list": toolname.ListFiles, "fetch": WebFetchTool, "webfetch": WebFetchTool, "curl": WebFetchTool,
+	"ls": toolname.ListFiles, "list": toolname.ListFiles, "fetch": WebFetchTool, "webfetch": WebFetchTool, "curl": WebFetchTool, "websearch": WebSearchTool,
 	"todowrite": toolname.TodoWrite, "todo": toolname.TodoWrite, "agent": toolname.Task, "find": toolname.Glob, "search": toolname.Grep,
 	"net": NetworkTool, "internet": NetworkTool, "networking": NetworkTool, "host": NetworkTool, "hosts": NetworkTool,
 }

@@ -44,6 +44,7 @@ type Service struct {
 	Trust     *Trust     // a project's trust (trust.go)
 	Setup     *Setup     // what a project has set up (setup*.go)
 	Jobs      *Jobs      // a session's background jobs (jobs.go)
+	Web       *Web       // the web_search tool's search service (websearch.go)
 
 	core *core
 }
@@ -102,7 +103,7 @@ func newService(c *core) *Service {
 	c.svc = &Service{core: c, Sessions: &Sessions{c}, Turns: &Turns{c}, Approvals: &Approvals{c},
 		Records: &Records{c}, Projects: &Projects{c}, Files: &Files{c}, Git: &Git{c}, Worktrees: &Worktrees{c},
 		Ledger: &Ledger{c}, Rules: &Rules{c}, Settings: &Settings{c}, Sandbox: &Sandbox{c}, Languages: &Languages{c},
-		MCP: &MCP{c}, Trust: &Trust{c}, Setup: &Setup{c}, Jobs: &Jobs{c}}
+		MCP: &MCP{c}, Trust: &Trust{c}, Setup: &Setup{c}, Jobs: &Jobs{c}, Web: &Web{c}}
 	return c.svc
 }
 
@@ -167,6 +168,9 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	opts.Sandbox = c.sandboxOptions(opts.Sandbox)
 	if opts.JobsPerSession == nil {
 		opts.JobsPerSession = s.Jobs.perSession
+	}
+	if opts.WebSearch == nil {
+		opts.WebSearch = s.Web.searcher
 	}
 	c.probe = opts.Sandbox.Probe
 	c.agentEnv = opts.Env

@@ -14,6 +14,7 @@
 //	Write(path)                write_file on the path; MultiEdit(path): multi_patch
 //	Glob, Grep, LS, TodoWrite, Task   glob, grep, list_files, todo_write, task "*" (bare only)
 //	WebFetch                   web_fetch "*"; WebFetch(domain:example.com): web_fetch "example.com"
+//	WebSearch                  web_search "*" (bare only: Pilot's rules name the search service's host)
 //	mcp__server, mcp__server__*        mcp__server "*" (every tool of the server)
 //	mcp__server__tool          mcp__server__tool "*"
 //
@@ -147,7 +148,6 @@ var bareOnly = map[string]string{"Glob": toolname.Glob, "Grep": toolname.Grep, "
 
 // missing are Claude Code's tools Pilot does not have, with what to do.
 var missing = map[string]string{
-	"WebSearch":    "Pilot has no web search tool, so the entry has nothing to match.",
 	"NotebookEdit": "Pilot has no notebook tool, so the entry has nothing to match; its edits rules cover notebook files changed as text.",
 	"NotebookRead": "Pilot has no notebook tool, so the entry has nothing to match; Read rules cover notebook files read as text.",
 	"BashOutput":   "Pilot's job_output reads only the session's own background jobs and is never asked about, so the entry has nothing to match; Bash rules judge the command that starts a job.",
@@ -203,6 +203,11 @@ func Entry(entry string, effect permission.Effect, project, home string) ([]perm
 			return nil, "The entry " + quote(entry) + " names no plain host after domain: (it holds a '/', '@', ':' or a space): write the host alone, such as WebFetch(domain:docs.example.com)."
 		}
 		return []permission.Rule{rule(permission.WebFetchTool, escapeExcept(strings.ToLower(host), '*'))}, ""
+	case tool == "WebSearch":
+		if hasSpec {
+			return nil, "The entry " + quote(entry) + " narrows WebSearch with a specifier, which Pilot cannot map: Pilot's web_search rules name the search service's host (such as web_search \"api.search.brave.com\"); write WebSearch alone for every search."
+		}
+		return []permission.Rule{rule(toolname.WebSearch, "*")}, ""
 	case tool == "Read", tool == "Edit", tool == "Write", tool == "MultiEdit":
 		pats, why := pathPatterns(entry, spec, hasSpec, project, home)
 		if why != "" {
@@ -226,7 +231,7 @@ func Entry(entry string, effect permission.Effect, project, home string) ([]perm
 	if why, ok := missing[tool]; ok {
 		return nil, why
 	}
-	return nil, "Pilot has no tool that Claude Code calls " + quote(tool) + ", so the entry " + quote(entry) + " has nothing to match: the tools Pilot maps are Bash, Read, Edit, Write, MultiEdit, Glob, Grep, LS, WebFetch, Task, TodoWrite and mcp__ tools."
+	return nil, "Pilot has no tool that Claude Code calls " + quote(tool) + ", so the entry " + quote(entry) + " has nothing to match: the tools Pilot maps are Bash, Read, Edit, Write, MultiEdit, Glob, Grep, LS, WebFetch, WebSearch, Task, TodoWrite and mcp__ tools."
 }
 
 // mcpEntry maps mcp__server, mcp__server__* and mcp__server__tool.

@@ -58,7 +58,9 @@ func TestEntry(t *testing.T) {
 		{"Grep(foo)", nil, "specifier"},
 		{"TodoWrite", []string{"todo_write *"}, ""},
 		{"Task", []string{"task *"}, ""},
-		{"WebSearch", nil, "web search"},
+		{"WebSearch", []string{"web_search *"}, ""},
+		{"WebSearch(*)", []string{"web_search *"}, ""},
+		{"WebSearch(go.dev)", nil, "search service's host"},
 		{"NotebookEdit(x.ipynb)", nil, "notebook"},
 		{"Frobnicate", nil, "no tool"},
 		{"Bash(npm test", nil, "does not close"},
@@ -132,7 +134,7 @@ func TestMappedRulesJudge(t *testing.T) {
 
 func TestMapTrustAndIgnored(t *testing.T) {
 	t.Parallel()
-	perm := settingsjson.Permissions{Allow: []string{"Bash(make:*)", "WebSearch"}, Deny: []string{"Read(./secrets/**)"}, Ask: []string{"Bash(git push:*)"}, DefaultMode: "acceptEdits"}
+	perm := settingsjson.Permissions{Allow: []string{"Bash(make:*)", "NotebookEdit"}, Deny: []string{"Read(./secrets/**)"}, Ask: []string{"Bash(git push:*)"}, DefaultMode: "acceptEdits"}
 	files := []settingsjson.File{
 		{Path: home + "/.claude/settings.json", Scope: settingsjson.ScopeUser, Permissions: settingsjson.Permissions{Allow: []string{"Bash(go test:*)", "mcp__nowhere__x"}}},
 		{Path: project + "/.claude/settings.json", Scope: settingsjson.ScopeProject, Permissions: perm},
@@ -166,7 +168,7 @@ func TestMapTrustAndIgnored(t *testing.T) {
 				t.Errorf("ignored %+v has no reason or file", ig)
 			}
 		}
-		for _, e := range []string{"mcp__nowhere__x", "WebSearch", "defaultMode: acceptEdits", ""} {
+		for _, e := range []string{"mcp__nowhere__x", "NotebookEdit", "defaultMode: acceptEdits", ""} {
 			if !slices.Contains(ignored, e) {
 				t.Errorf("%q is not listed as ignored: %q", e, ignored)
 			}

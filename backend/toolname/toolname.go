@@ -24,6 +24,7 @@ const (
 	PresentPlan = "present_plan"
 	Task        = "task"
 	WebFetch    = "web_fetch"
+	WebSearch   = "web_search"
 	Skill       = "skill"
 	Remember    = "remember"
 )

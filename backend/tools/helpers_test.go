@@ -29,10 +29,11 @@ func newFixture(t *testing.T, files map[string]string) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// One skill installed, so the registry offers every tool (skill only
-	// while there is one).
+	// One skill installed and a search service set up, so the registry
+	// offers every tool (skill only while there is one, web_search only
+	// while there is a service).
 	set := skills.Set{Skills: []skills.Skill{{Name: "fixture", Description: "A skill of the test fixture.", Dir: t.TempDir(), Body: "Do it."}}}
-	return &fixture{t: t, dir: root.Dir(), reg: New(Deps{Root: root, Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=/tmp"}, Skills: func() skills.Set { return set }})}
+	return &fixture{t: t, dir: root.Dir(), reg: New(Deps{Root: root, Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=/tmp"}, Skills: func() skills.Set { return set }, WebSearch: func() bool { return true }})}
 }
 
 func writeTestFile(t *testing.T, p, content string) {

@@ -11,12 +11,14 @@ import (
 
 // Tools the agent loop runs itself, since they need the turn: task starts
 // a helper agent (the turn's model, budget and cancellation), web_fetch
-// asks the user per host and may ask the model about the page. The
+// asks the user per host and may ask the model about the page, web_search
+// asks per search service and counts the session's searches. The
 // registry holds their definitions, so they are offered and labelled like
 // the others; Params reads their input.
 const (
-	TaskTool     = toolname.Task
-	WebFetchTool = toolname.WebFetch
+	TaskTool      = toolname.Task
+	WebFetchTool  = toolname.WebFetch
+	WebSearchTool = toolname.WebSearch
 )
 
 // TaskParams is the input of task.
@@ -30,6 +32,13 @@ type TaskParams struct {
 type WebFetchParams struct {
 	URL    string `json:"url" desc:"The page to fetch: an absolute http or https URL."`
 	Prompt string `json:"prompt,omitempty" desc:"A question about the page. When given, the model reads the page and you get its answer instead of the whole page."`
+}
+
+// WebSearchParams is the input of web_search.
+type WebSearchParams struct {
+	Query          string   `json:"query" desc:"What to search for, as you would type it into a search engine."`
+	Count          int      `json:"count,omitempty" desc:"How many results to return, 1 to 20 (default 5)."`
+	AllowedDomains []string `json:"allowed_domains,omitempty" desc:"Keep the results to these sites, for example [\"go.dev\", \"pkg.go.dev\"]."`
 }
 
 func newTask(deps Deps) Tool {
@@ -49,6 +58,12 @@ func newWebFetch() Tool {
 	return newTool(WebFetchTool, true, func(p WebFetchParams) string {
 		return "→ Fetching " + truncate(strings.TrimSpace(p.URL), 120)
 	}, loopOnly[WebFetchParams](WebFetchTool))
+}
+
+func newWebSearch() Tool {
+	return newTool(WebSearchTool, true, func(p WebSearchParams) string {
+		return "→ Searching the web: " + truncate(strings.Join(strings.Fields(p.Query), " "), 120)
+	}, loopOnly[WebSearchParams](WebSearchTool))
 }
 
 // loopOnly is the Execute of a tool the loop runs: reached only when a

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"pilot/backend/sandbox"
+	"slices"
 	"strings"
 	"sync"
 
@@ -40,6 +41,9 @@ type Deps struct {
 	// Diagnostics answers the diagnostics tool from the session's
 	// language servers; nil: none are set up (the tool says so).
 	Diagnostics Diagnose
+	// WebSearch reports whether a search service is set up now
+	// (web_search is offered only then); nil: none.
+	WebSearch func() bool
 	// UserHome is the user's home folder, where remember finds their own
 	// instruction file; "": none (remember says so).
 	UserHome string
@@ -97,7 +101,7 @@ type Registry struct {
 // New builds the tools for a project and a session: list_files,
 // read_file, glob, grep, diagnostics, write_file, patch_file, multi_patch, run_bash,
 // job_output and job_stop, then the session's own todo_write and present_plan, remember, the definitions
-// of task and web_fetch, which the loop runs, and skill.
+// of task, web_fetch and web_search, which the loop runs, and skill.
 func New(deps Deps) *Registry {
 	if deps.Reads == nil {
 		deps.Reads = NewReadTracker()
@@ -123,18 +127,23 @@ func New(deps Deps) *Registry {
 		depTool(deps, RememberTool, false, labelRemember, remember),
 		newTask(deps),
 		newWebFetch(),
+		newWebSearch(),
 		depTool(deps, SkillTool, true, labelSkill, skillCall),
 	}
 	return r
 }
 
-// Tools returns the tools in registry order: the built-in ones (skill
-// only while a skill is installed), then the MCP tools of the servers
-// that are ready now.
+// Tools returns the tools in registry order: the built-in ones
+// (web_search only while a search service is set up, skill only while a
+// skill is installed), then the MCP tools of the servers that are ready
+// now.
 func (r *Registry) Tools() []Tool {
 	builtin := r.tools
 	if len(r.deps.skills().Skills) == 0 {
 		builtin = builtin[:len(builtin)-1] // skill is last
+	}
+	if r.deps.WebSearch == nil || !r.deps.WebSearch() {
+		builtin = slices.DeleteFunc(slices.Clone(builtin), func(t Tool) bool { return t.Name() == WebSearchTool })
 	}
 	mcpTools := r.mcpTools()
 	if len(mcpTools) == 0 {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"pilot/backend/projectroot"
 )
 
 // The tools the model sees, as README and the system prompt name them: names, parameters,
@@ -31,6 +33,7 @@ var contract = []struct {
 	{"remember", []string{"text"}, false},
 	{"task", []string{"description", "prompt", "subagent_type?"}, true},
 	{"web_fetch", []string{"url", "prompt?"}, true},
+	{"web_search", []string{"query", "count?", "allowed_domains?"}, true},
 	{"skill", []string{"name"}, true},
 }
 
@@ -169,5 +172,26 @@ func TestNamesAreTheRegistrysTools(t *testing.T) {
 	}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names() = %v, want %v", got, want)
+	}
+}
+
+// web_search is offered only while a search service is set up: the
+// model is never offered a tool that can only say it is not set up.
+func TestWebSearchOfferedOnlyWhenSetUp(t *testing.T) {
+	t.Parallel()
+	root, err := projectroot.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	on := false
+	reg := New(Deps{Root: root, WebSearch: func() bool { return on }})
+	for _, want := range []bool{false, true, false} {
+		on = want
+		if _, got := reg.Get(WebSearchTool); got != want {
+			t.Errorf("set up %v: offered %v", want, got)
+		}
+	}
+	if _, ok := New(Deps{Root: root}).Get(WebSearchTool); ok {
+		t.Error("offered without a WebSearch check")
 	}
 }

@@ -196,7 +196,8 @@ const (
 	ApprovalCommand ApprovalKind = "command"
 	// ApprovalMCP: a call of an MCP server's tool.
 	ApprovalMCP ApprovalKind = "mcp"
-	// ApprovalFetch: a web_fetch of a host not yet allowed.
+	// ApprovalFetch: a web_fetch of a host not yet allowed, or a
+	// web_search through a search service not yet allowed.
 	ApprovalFetch ApprovalKind = "fetch"
 	// ApprovalBudget: whether a turn may go past the session's budget.
 	ApprovalBudget ApprovalKind = "budget"

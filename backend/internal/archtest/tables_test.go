@@ -66,6 +66,7 @@ var layers = map[string]int{
 	"pilot/backend/version":                          leafLayer,
 	"pilot/backend/present":                          domainLayer,
 	"pilot/backend/webfetch":                         domainLayer,
+	"pilot/backend/websearch":                        domainLayer,
 	"pilot/backend/wire":                             leafLayer,
 	"pilot/backend/agent":                            agentLayer,
 	"pilot/backend/service":                          serviceLayer,

@@ -153,9 +153,10 @@ func TestDocumentedTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	var code []row
-	// One skill installed, so that skill is offered too.
+	// One skill installed and a search service set up, so that skill and
+	// web_search are offered too.
 	one := skills.Set{Skills: []skills.Skill{{Name: "one", Description: "A skill."}}}
-	for _, d := range tools.New(tools.Deps{Root: root, Skills: func() skills.Set { return one }}).Defs() {
+	for _, d := range tools.New(tools.Deps{Root: root, Skills: func() skills.Set { return one }, WebSearch: func() bool { return true }}).Defs() {
 		var s struct {
 			Properties map[string]json.RawMessage
 			Required   []string

@@ -6,7 +6,7 @@
 // Wails binds), with the types of ./wire.gen.ts. lib/backend.ts makes them
 // the Backend the UI codes against; ./wailsBound.gen.ts implements them
 // over the Wails bindings; the unit tests' fake implements Backend.
-import type { AppReadyPayload, ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, ExportFormat, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, ModelList, ModelOverride, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, SlashCommand } from "./wire.gen";
+import type { AppReadyPayload, ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, ExportFormat, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, ModelList, ModelOverride, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, SlashCommand, WebSearchInput, WebSearchTest, WebSearchView } from "./wire.gen";
 
 /** Info is what `pilot version` prints and the About dialog shows. */
 export interface VersionInfo {
@@ -100,6 +100,11 @@ export interface BoundBackend {
   getSession(sessionId: number, focusMessageId: number): Promise<SessionDetail>;
   /** GetSettings returns the effective settings and where each value comes from. */
   getSettings(): Promise<SettingsView>;
+  /**
+   * GetWebSearch returns Settings › Web: the search service web_search
+   * uses, and every backend with whether its key is saved.
+   */
+  getWebSearch(): Promise<WebSearchView>;
   /**
    * GitStatus returns the branch and how many paths have uncommitted
    * changes of the folder the session works in (its worktree, or the
@@ -216,6 +221,11 @@ export interface BoundBackend {
   saveSessionExport(sessionId: number, format: ExportFormat): Promise<string>;
   /** SaveSettings stores the settings form. */
   saveSettings(input: SettingsInput): Promise<SettingsView>;
+  /**
+   * SaveWebSearch checks and saves Settings › Web (the key goes to the key
+   * store) and returns what is saved.
+   */
+  saveWebSearch(input: WebSearchInput): Promise<WebSearchView>;
   /** SearchSessions runs a full-text search over the project's sessions. */
   searchSessions(projectId: number, query: string): Promise<SearchHit[]>;
   /** SendMessage starts a turn with the user's text and attached files. */
@@ -259,6 +269,11 @@ export interface BoundBackend {
   setup(projectId: number): Promise<Setup>;
   /** StopJob stops a job's whole process group. */
   stopJob(sessionId: number, jobId: string): Promise<void>;
+  /**
+   * TestWebSearch sends one search through the form's backend and says
+   * what came back, or in a sentence what is wrong.
+   */
+  testWebSearch(input: WebSearchInput): Promise<WebSearchTest>;
   /**
    * TrustProject trusts everything the trust prompt showed (its token): the
    * .mcp.json's servers start, the settings files' allow rules apply and

@@ -8,7 +8,7 @@
 import * as App from "../../wailsjs/go/main/App";
 import { wire } from "../../wailsjs/go/models";
 import type { BoundBackend, VersionInfo } from "./backend.gen";
-import type { AppReadyPayload, BranchView, ChangeDetail, ChangeView, CommitResult, DirPage, FileDiff, FilePreview, GitStatus, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, ModelList, Project, RestoreResult, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsView, Setup, SlashCommand } from "./wire.gen";
+import type { AppReadyPayload, BranchView, ChangeDetail, ChangeView, CommitResult, DirPage, FileDiff, FilePreview, GitStatus, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, ModelList, Project, RestoreResult, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsView, Setup, SlashCommand, WebSearchTest, WebSearchView } from "./wire.gen";
 import { typed } from "./typed";
 
 /** Every bound method, calling its Wails binding. */
@@ -38,6 +38,7 @@ export const wailsBound: BoundBackend = {
   getLedger: async (sessionId) => typed<Ledger>(await App.GetLedger(sessionId)),
   getSession: async (sessionId, focusMessageId) => typed<SessionDetail>(await App.GetSession(sessionId, focusMessageId)),
   getSettings: async () => typed<SettingsView>(await App.GetSettings()),
+  getWebSearch: async () => typed<WebSearchView>(await App.GetWebSearch()),
   gitStatus: async (projectId, sessionId) => typed<GitStatus>(await App.GitStatus(projectId, sessionId)),
   importedRules: async (projectId) => typed<ImportedRules>(await App.ImportedRules(projectId)),
   jobOutput: async (sessionId, jobId) => typed<JobOutput>(await App.JobOutput(sessionId, jobId)),
@@ -74,6 +75,7 @@ export const wailsBound: BoundBackend = {
   sandboxStatus: async () => typed<SandboxStatus>(await App.SandboxStatus()),
   saveSessionExport: (sessionId, format) => App.SaveSessionExport(sessionId, format),
   saveSettings: async (input) => typed<SettingsView>(await App.SaveSettings(wire.SettingsInput.createFrom(input))),
+  saveWebSearch: async (input) => typed<WebSearchView>(await App.SaveWebSearch(wire.WebSearchInput.createFrom(input))),
   searchSessions: async (projectId, query) => typed<SearchHit[]>(await App.SearchSessions(projectId, query)),
   sendMessage: (sessionId, text, attachments) => App.SendMessage(sessionId, text, attachments),
   sendMessageWithImages: (sessionId, text, attachments, images) => App.SendMessageWithImages(sessionId, text, attachments, images.map((x) => wire.ImageInput.createFrom(x))),
@@ -86,6 +88,7 @@ export const wailsBound: BoundBackend = {
   setSessionModel: async (sessionId, model) => typed<SessionSummary>(await App.SetSessionModel(sessionId, model)),
   setup: async (projectId) => typed<Setup>(await App.Setup(projectId)),
   stopJob: (sessionId, jobId) => App.StopJob(sessionId, jobId),
+  testWebSearch: async (input) => typed<WebSearchTest>(await App.TestWebSearch(wire.WebSearchInput.createFrom(input))),
   trustProject: (token) => App.TrustProject(token),
   userLanguageServers: async () => typed<LanguageServerConfig[]>(await App.UserLanguageServers()),
   version: async () => typed<VersionInfo>(await App.Version()),

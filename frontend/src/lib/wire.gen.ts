@@ -2168,6 +2168,69 @@ export interface IgnoredRule {
 }
 
 /**
+ * WebSearchView is Settings › Web: the search service web_search uses
+ * (Backend "" : none, and the tool is not offered), its address, the cap
+ * on a session's searches, and every backend Pilot can use.
+ */
+export interface WebSearchView {
+  backend: string;
+  url: string;
+  perSession: number;
+  backends: WebSearchBackend[];
+}
+
+/** WebSearchBackend is one search service Settings › Web offers. */
+export interface WebSearchBackend {
+  /** brave, tavily, searxng */
+  id: string;
+  name: string;
+  /**
+   * NeedsKey: it takes an API key (Brave, Tavily); HasKey: one is
+   * saved, shown as KeyHint ("tvl…3f9a").
+   */
+  needsKey: boolean;
+  hasKey: boolean;
+  keyHint?: string;
+  /**
+   * NeedsURL: its address must be given (SearXNG); DefaultURL is the
+   * hosted service's endpoint otherwise.
+   */
+  needsUrl: boolean;
+  defaultUrl?: string;
+}
+
+/**
+ * WebSearchInput is the Settings › Web form: the backend ("" turns web
+ * search off), its address, a new API key (empty keeps the saved one;
+ * ClearKey removes it) and the searches per session (0: the default).
+ */
+export interface WebSearchInput {
+  backend: string;
+  url: string;
+  apiKey: string;
+  clearKey: boolean;
+  perSession: number;
+}
+
+/**
+ * WebSearchTest is what one test search through the form's backend
+ * brought: the results, or Error, a sentence saying what is wrong.
+ */
+export interface WebSearchTest {
+  query: string;
+  results: WebSearchResult[];
+  error?: string;
+}
+
+/** WebSearchResult is one search result. */
+export interface WebSearchResult {
+  title: string;
+  url: string;
+  snippet: string;
+  date?: string;
+}
+
+/**
  * OpenProjectPayload is the folder a second launch opened, or why it
  * could not be (Error, a sentence; Path is then what was asked).
  */

@@ -100,7 +100,7 @@ export function waitsFor(a: Approval): string {
     case "mcp":
       return `approve ${a.mcpTool ?? a.tool} on the MCP server ${a.server ?? ""}`.trimEnd();
     case "fetch":
-      return `allow reading ${a.host ?? "a web page"}`;
+      return a.tool === "web_search" ? `allow searching through ${a.host ?? "the search service"}` : `allow reading ${a.host ?? "a web page"}`;
     case "network":
       return `allow a connection to ${a.host ?? "the network"}${a.port ? `:${a.port}` : ""}`;
     case "budget":

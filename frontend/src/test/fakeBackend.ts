@@ -2,10 +2,11 @@
 // emit() to push events as the Go side would.
 import type { Backend, ExportFormat, VersionInfo } from "../lib/backend";
 import type { AppReadyPayload, EventMap, EventName } from "../lib/wire.gen";
-import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, ModelFacts, ModelList, ModelOverride, SlashCommand, ToolCall, TrustSection, Usage } from "../lib/wire.gen";
+import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, ModelFacts, ModelList, ModelOverride, SlashCommand, ToolCall, TrustSection, Usage, WebSearchInput, WebSearchTest, WebSearchView } from "../lib/wire.gen";
 import type { FileEntry } from "../lib/types";
 import { FakeGit } from "./fakeGit";
 import { FakeJobs } from "./fakeJobs";
+import { FakeWeb } from "./fakeWeb";
 import { FakeLedger } from "./fakeLedger";
 
 export interface Call {
@@ -128,6 +129,7 @@ export class FakeBackend implements Backend {
   git = new FakeGit();
   /** Background jobs; a test starts them, writes their output and ends them. */
   jobs = new FakeJobs((name, payload) => this.emit(name, payload));
+  web = new FakeWeb();
   /** When set, approvePlan fails with this message. */
   approvePlanError = "";
   /** When set, frontendReady fails with it (Pilot could not open its data). */
@@ -578,5 +580,17 @@ export class FakeBackend implements Backend {
   async stopJob(sessionId: number, jobId: string): Promise<void> {
     this.record("stopJob", sessionId, jobId);
     return this.jobs.stop(sessionId, jobId);
+  }
+  async getWebSearch(): Promise<WebSearchView> {
+    this.record("getWebSearch");
+    return this.web.view;
+  }
+  async saveWebSearch(input: WebSearchInput): Promise<WebSearchView> {
+    this.record("saveWebSearch", input);
+    return this.web.save(input);
+  }
+  async testWebSearch(input: WebSearchInput): Promise<WebSearchTest> {
+    this.record("testWebSearch", input);
+    return this.web.test();
   }
 }

@@ -2345,6 +2345,139 @@ export namespace wire {
 	
 	
 	
+	
+	export class WebSearchBackend {
+	    id: string;
+	    name: string;
+	    needsKey: boolean;
+	    hasKey: boolean;
+	    keyHint?: string;
+	    needsUrl: boolean;
+	    defaultUrl?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new WebSearchBackend(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.needsKey = source["needsKey"];
+	        this.hasKey = source["hasKey"];
+	        this.keyHint = source["keyHint"];
+	        this.needsUrl = source["needsUrl"];
+	        this.defaultUrl = source["defaultUrl"];
+	    }
+	}
+	export class WebSearchInput {
+	    backend: string;
+	    url: string;
+	    apiKey: string;
+	    clearKey: boolean;
+	    perSession: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new WebSearchInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.backend = source["backend"];
+	        this.url = source["url"];
+	        this.apiKey = source["apiKey"];
+	        this.clearKey = source["clearKey"];
+	        this.perSession = source["perSession"];
+	    }
+	}
+	export class WebSearchResult {
+	    title: string;
+	    url: string;
+	    snippet: string;
+	    date?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new WebSearchResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.title = source["title"];
+	        this.url = source["url"];
+	        this.snippet = source["snippet"];
+	        this.date = source["date"];
+	    }
+	}
+	export class WebSearchTest {
+	    query: string;
+	    results: WebSearchResult[];
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new WebSearchTest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.query = source["query"];
+	        this.results = this.convertValues(source["results"], WebSearchResult);
+	        this.error = source["error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class WebSearchView {
+	    backend: string;
+	    url: string;
+	    perSession: number;
+	    backends: WebSearchBackend[];
+	
+	    static createFrom(source: any = {}) {
+	        return new WebSearchView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.backend = source["backend"];
+	        this.url = source["url"];
+	        this.perSession = source["perSession"];
+	        this.backends = this.convertValues(source["backends"], WebSearchBackend);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 

@@ -51,16 +51,17 @@ describe("Settings in sections", () => {
   it("has a side index of its sections, each entry leading to its section", async () => {
     await openSettings();
     const nav = screen.getAllByTestId("settings-nav-item");
-    expect(nav.map((n) => n.getAttribute("data-section"))).toEqual(["provider", "models", "approvals", "sandbox", "mcp", "setup", "languages", "notifications", "helpers", "about"]);
-    expect(nav.map((n) => n.textContent)).toEqual(["Provider & model", "Models", "Approvals & rules", "Sandbox", "MCP servers", "Setup", "Languages", "Notifications", "Helpers", "About"]);
+    expect(nav.map((n) => n.getAttribute("data-section"))).toEqual(["provider", "models", "approvals", "sandbox", "mcp", "setup", "languages", "web", "notifications", "helpers", "about"]);
+    expect(nav.map((n) => n.textContent)).toEqual(["Provider & model", "Models", "Approvals & rules", "Sandbox", "MCP servers", "Setup", "Languages", "Web", "Notifications", "Helpers", "About"]);
     const sections = screen.getAllByTestId("settings-section").filter((s) => !s.hidden);
-    expect(sections.map((s) => s.getAttribute("data-section"))).toEqual(["provider", "models", "approvals", "sandbox", "mcp", "setup", "languages", "notifications", "helpers", "about"]);
+    expect(sections.map((s) => s.getAttribute("data-section"))).toEqual(["provider", "models", "approvals", "sandbox", "mcp", "setup", "languages", "web", "notifications", "helpers", "about"]);
     // What the sections hold, existing controls kept.
     const section = (id: string) => sections.find((s) => s.getAttribute("data-section") === id)!;
     expect(within(section("provider")).getByTestId("settings-model")).toBeTruthy();
     expect(within(section("models")).getByTestId("model-overrides")).toBeTruthy();
     expect(within(section("approvals")).getByTestId("settings-approval-ask")).toBeTruthy();
     expect(within(section("mcp")).getByTestId("settings-mcp")).toBeTruthy();
+    expect(await within(section("web")).findByTestId("settings-web")).toBeTruthy();
     expect(within(section("notifications")).getByTestId("settings-notifications")).toBeTruthy();
     expect(within(section("helpers")).getByTestId("settings-helpers")).toBeTruthy();
     expect(await within(section("about")).findByTestId("settings-about")).toBeTruthy();

@@ -15,7 +15,7 @@ describe("rules from settings files in Settings", () => {
         { tool: "run_bash", pattern: "make", effect: "allow", entry: "Bash(make:*)", file: claude, scope: "project", applies: false, notApplied: "Not applied: /p/.claude/settings.json is the project's, and its allow rules apply only once you trust it as it is now (the trust prompt, or pilot trust)." },
         { tool: "run_bash", pattern: "git push *", effect: "ask", entry: "Bash(git push:*)", file: "/home/u/.claude/settings.json", scope: "user", applies: true, notApplied: "" },
       ],
-      ignored: [{ entry: "WebSearch", effect: "allow", file: claude, scope: "project", reason: "Pilot has no web search tool, so the entry has nothing to match." }],
+      ignored: [{ entry: "NotebookEdit", effect: "allow", file: claude, scope: "project", reason: "Pilot has no notebook tool, so the entry has nothing to match; its edits rules cover notebook files changed as text." }],
     };
     renderApp(b);
     fireEvent.click(await screen.findByTestId("settings-open"));
@@ -33,7 +33,7 @@ describe("rules from settings files in Settings", () => {
     expect(items[1]!.textContent).toContain("not applied");
     expect(items[1]!.textContent).toContain("pilot trust");
     expect(items[2]!.textContent).toContain("ask");
-    expect(within(items[3]!).getByTestId("rule-problem").textContent).toContain("Pilot has no web search tool");
+    expect(within(items[3]!).getByTestId("rule-problem").textContent).toContain("Pilot has no notebook tool");
     // Pilot's own rule stays first and removable; the imported ones are edited in their files.
     expect(within(rules).getAllByTestId("rule-item")).toHaveLength(5);
     expect(within(list).queryAllByRole("button")).toHaveLength(0);

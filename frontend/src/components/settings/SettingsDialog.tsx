@@ -14,6 +14,7 @@ import RulesEditor from "./RulesEditor";
 import SandboxSettings from "./SandboxSettings";
 import SetupSection from "./SetupSection";
 import LanguagesSection from "./LanguagesSection";
+import WebSection from "./WebSection";
 import ModelsSection from "./ModelsSection";
 import NumberField, { FieldError } from "./NumberField";
 import ProviderField, { KeyField, Override } from "./ProviderField";
@@ -22,7 +23,7 @@ import { backendProvider, COMPATIBLE, formFromView, isHttpUrl, presetOf, protoco
 /**
  * The sections of the side index, in order.
  */
-const SECTIONS: SectionId[] = ["provider", "models", "approvals", "sandbox", "mcp", "setup", "languages", "notifications", "helpers", "about"];
+const SECTIONS: SectionId[] = ["provider", "models", "approvals", "sandbox", "mcp", "setup", "languages", "web", "notifications", "helpers", "about"];
 
 function Form({ view }: { view: SettingsView }) {
   const c = useController();
@@ -251,6 +252,10 @@ function Form({ view }: { view: SettingsView }) {
 
           <Section id="languages">
             <LanguagesSection projectId={project?.id ?? 0} />
+          </Section>
+
+          <Section id="web">
+            <WebSection />
           </Section>
 
           <Section id="notifications">

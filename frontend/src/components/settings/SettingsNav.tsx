@@ -5,7 +5,7 @@ import { useCallback, useEffect, useState, type ReactNode, type RefObject } from
  * data-section values of settings-nav-item and settings-section, which
  * tests outside this repository use (docs/CLI.md): never rename one.
  */
-export type SectionId = "provider" | "models" | "approvals" | "sandbox" | "mcp" | "setup" | "languages" | "notifications" | "helpers" | "about";
+export type SectionId = "provider" | "models" | "approvals" | "sandbox" | "mcp" | "setup" | "languages" | "web" | "notifications" | "helpers" | "about";
 
 export const sectionTitle: Record<SectionId, string> = {
   provider: "Provider & model",
@@ -15,6 +15,7 @@ export const sectionTitle: Record<SectionId, string> = {
   mcp: "MCP servers",
   setup: "Setup",
   languages: "Languages",
+  web: "Web",
   notifications: "Notifications",
   helpers: "Helpers",
   about: "About",

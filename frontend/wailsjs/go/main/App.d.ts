@@ -53,6 +53,8 @@ export function GetSession(arg1:number,arg2:number):Promise<wire.SessionDetail>;
 
 export function GetSettings():Promise<wire.SettingsView>;
 
+export function GetWebSearch():Promise<wire.WebSearchView>;
+
 export function GitStatus(arg1:number,arg2:number):Promise<wire.GitStatus>;
 
 export function ImportedRules(arg1:number):Promise<wire.ImportedRules>;
@@ -125,6 +127,8 @@ export function SaveSessionExport(arg1:number,arg2:string):Promise<string>;
 
 export function SaveSettings(arg1:wire.SettingsInput):Promise<wire.SettingsView>;
 
+export function SaveWebSearch(arg1:wire.WebSearchInput):Promise<wire.WebSearchView>;
+
 export function SearchSessions(arg1:number,arg2:string):Promise<Array<wire.SearchHit>>;
 
 export function SendMessage(arg1:number,arg2:string,arg3:Array<string>):Promise<void>;
@@ -148,6 +152,8 @@ export function SetSessionModel(arg1:number,arg2:string):Promise<wire.SessionSum
 export function Setup(arg1:number):Promise<wire.Setup>;
 
 export function StopJob(arg1:number,arg2:string):Promise<void>;
+
+export function TestWebSearch(arg1:wire.WebSearchInput):Promise<wire.WebSearchTest>;
 
 export function TrustProject(arg1:string):Promise<void>;
 

@@ -102,6 +102,10 @@ export function GetSettings() {
   return window['go']['main']['App']['GetSettings']();
 }
 
+export function GetWebSearch() {
+  return window['go']['main']['App']['GetWebSearch']();
+}
+
 export function GitStatus(arg1, arg2) {
   return window['go']['main']['App']['GitStatus'](arg1, arg2);
 }
@@ -246,6 +250,10 @@ export function SaveSettings(arg1) {
   return window['go']['main']['App']['SaveSettings'](arg1);
 }
 
+export function SaveWebSearch(arg1) {
+  return window['go']['main']['App']['SaveWebSearch'](arg1);
+}
+
 export function SearchSessions(arg1, arg2) {
   return window['go']['main']['App']['SearchSessions'](arg1, arg2);
 }
@@ -292,6 +300,10 @@ export function Setup(arg1) {
 
 export function StopJob(arg1, arg2) {
   return window['go']['main']['App']['StopJob'](arg1, arg2);
+}
+
+export function TestWebSearch(arg1) {
+  return window['go']['main']['App']['TestWebSearch'](arg1);
 }
 
 export function TrustProject(arg1) {

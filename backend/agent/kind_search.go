@@ -1,0 +1,154 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"pilot/backend/gate"
+	"pilot/backend/store"
+	"pilot/backend/tools"
+	"pilot/backend/websearch"
+	"pilot/backend/wire"
+)
+
+// searchKind: a web_search call. The search service set up now is read
+// (no lookup), the gate judges its host like web_fetch's (rules, mode,
+// the session's earlier yes to that service, or the user), the session's
+// cap is checked, and only then is the query sent. The results are the
+// result, stored with the call so session search finds them.
+var searchKind = kind{question: searchQuestion, effect: search, serial: true}
+
+// searchState is what a session remembers of its searches while Pilot
+// runs: the services the user allowed, and the searches sent.
+type searchState struct {
+	allowed map[string]bool
+	made    int
+	counted bool // made includes the session's stored searches
+}
+
+// searchSetUp reports whether a search service is set up (web_search is
+// offered only then).
+func (m *Manager) searchSetUp() bool {
+	if m.opt.WebSearch == nil {
+		return false
+	}
+	_, _, err := m.opt.WebSearch()
+	return err == nil
+}
+
+func searchQuestion(c *call) (question, bool) {
+	t, r := c.t, c.r
+	p, bad := tools.Params[tools.WebSearchParams](r.tool, r.use.Input)
+	if bad != nil {
+		c.fail(bad.Output, false)
+		return question{}, false
+	}
+	var s *websearch.Searcher
+	limit, err := 0, errors.New("no search backend is set up: the user can choose one in Settings › Web")
+	if t.l.m.opt.WebSearch != nil {
+		s, limit, err = t.l.m.opt.WebSearch()
+	}
+	if err != nil {
+		c.fail("Not searched: "+err.Error()+".", false)
+		return question{}, false
+	}
+	made := t.l.searchesMade(c.ctx)
+	if made >= limit {
+		c.fail(fmt.Sprintf("Not searched: this session made its %d searches, the most it may (Settings › Web sets the number). Work with what you found, or ask the user.", limit), false)
+		return question{}, false
+	}
+	c.searcher, c.host = s, s.Host()
+	host := c.host
+	name := websearch.Name(s.Backend())
+	return question{call: gate.Call{Tool: tools.WebSearchTool, ReadOnly: true, Host: host, HostApproved: t.l.searchAllowed(host)},
+		card:     wire.Approval{Command: fmt.Sprintf("Search %s (%s) for %q (search %d of %d)", name, host, p.Query, made+1, limit), Host: host},
+		rejected: fmt.Sprintf("The user did not allow searching with %s (%s); nothing was sent. Do not search again unless the user asks.", name, host)}, true
+}
+
+// search sends the allowed query and tells the model the results.
+func search(c *call) (tools.Result, error) {
+	t, r, ctx := c.t, c.r, c.ctx
+	l := t.l
+	if c.grant.asked {
+		l.allowSearch(c.host)
+		c.running(ctx)
+	}
+	p, _ := tools.Params[tools.WebSearchParams](r.tool, r.use.Input) // read by the question
+	_, limit, _ := l.m.opt.WebSearch()
+	nth, ok := l.reserveSearch(limit)
+	if !ok { // calls of one turn asked together
+		c.fail(fmt.Sprintf("Not searched: this session made its %d searches, the most it may (Settings › Web sets the number).", limit), true)
+		return tools.Result{}, nil
+	}
+	rs, err := c.searcher.Search(ctx, websearch.Query{Text: p.Query, Count: p.Count, Domains: p.AllowedDomains})
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return tools.Result{}, err
+	case err != nil:
+		c.fail(fmt.Sprintf("The search failed: %v.", err), true)
+		return tools.Result{}, nil
+	}
+	text := fmt.Sprintf("Search %d of %d in this session.\n%s", nth, limit, websearch.Text(c.searcher.Backend(), p.Query, rs))
+	return tools.Result{Output: text}, nil
+}
+
+// searchAllowed reports whether the user allowed the search service at
+// host in this session (while Pilot runs: after a restart the first
+// search asks again, unless a rule allows the host).
+func (l *live) searchAllowed(host string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.search.allowed[host]
+}
+
+func (l *live) allowSearch(host string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.search.allowed == nil {
+		l.search.allowed = map[string]bool{}
+	}
+	l.search.allowed[host] = true
+}
+
+// searchesMade is how many searches the session made: those of its stored
+// history made on this machine that came back with results, and those sent
+// since Pilot started.
+func (l *live) searchesMade(ctx context.Context) int {
+	l.mu.Lock()
+	counted := l.search.counted
+	l.mu.Unlock()
+	if !counted {
+		n := 0
+		calls, err := l.m.st.ToolCalls.List(context.WithoutCancel(ctx), l.id)
+		if err != nil {
+			l.m.log.Warn("counting the session's searches", "session", l.id, "err", err)
+		}
+		for _, c := range calls {
+			if c.Name == tools.WebSearchTool && c.Status == wire.ToolDone && c.Approval != store.ApprovalRejected {
+				n++
+			}
+		}
+		l.mu.Lock()
+		if !l.search.counted {
+			l.search.made += n
+			l.search.counted = true
+		}
+		l.mu.Unlock()
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.search.made
+}
+
+// reserveSearch counts one more search if the session may make it, and
+// says which it is.
+func (l *live) reserveSearch(limit int) (int, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.search.made >= limit {
+		return 0, false
+	}
+	l.search.made++
+	return l.search.made, true
+}
