@@ -10,7 +10,7 @@ import (
 	"strings"
 	"syscall"
 
-	"pilot/backend/commands"
+	"pilot/backend/service"
 	"pilot/backend/wire"
 )
 
@@ -102,7 +102,7 @@ func (h *headless) replTurn(ctx context.Context, text string, sig <-chan os.Sign
 	text, err := h.svc.Turns.ExpandCommand(ctx, h.sess.ID, text)
 	if err != nil {
 		fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
-		if errors.Is(err, commands.ErrUnknown) {
+		if errors.Is(err, service.ErrUnknownCommand) {
 			fmt.Fprint(tio.Stderr, replHelp())
 		}
 		return 0, false

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"pilot/backend/commands"
 	"pilot/backend/service"
+	"pilot/backend/wire"
 )
 
 // replCommands are the REPL's slash commands, in the order /help lists them.
@@ -29,7 +29,7 @@ func replHelp() string {
 		fmt.Fprintf(&b, "  %-16s %s\n", strings.TrimSpace(c.name+" "+c.args), c.help)
 	}
 	b.WriteString("Sent to the model as a prompt:\n")
-	for _, c := range commands.Builtins() {
+	for _, c := range service.BuiltinCommands() {
 		fmt.Fprintf(&b, "  %-16s %s\n", strings.TrimSpace("/"+c.Name+" "+argsOf(c)), c.Description)
 	}
 	b.WriteString("  your own commands (.pilot/commands, .claude/commands) and skills, by name\n")
@@ -54,12 +54,11 @@ func isREPLCommand(line string) bool {
 			return true
 		}
 	}
-	_, _, ok := commands.Split(line)
-	return !ok
+	return !service.IsCommandLine(line)
 }
 
 // argsOf is how /help writes a built-in command's arguments.
-func argsOf(c commands.Command) string {
+func argsOf(c wire.SlashCommand) string {
 	if c.ArgumentHint == "" {
 		return "[TEXT]"
 	}

@@ -63,6 +63,27 @@ func (c *core) sessionProject(ctx context.Context, sessionID int64) (string, err
 	return p.Path, nil
 }
 
+// ErrUnknownCommand is what expanding a "/name" that names no command,
+// MCP prompt or skill wraps (errors.Is).
+var ErrUnknownCommand = commands.ErrUnknown
+
+// IsCommandLine reports whether text is "/name args" with a command's
+// name (a prompt command, when the face has none of its own by that name).
+func IsCommandLine(text string) bool {
+	_, _, ok := commands.Split(text)
+	return ok
+}
+
+// BuiltinCommands are the prompt commands Pilot has built in (/init,
+// /remember, /remember-user), by name.
+func BuiltinCommands() []wire.SlashCommand {
+	var out []wire.SlashCommand
+	for _, c := range commands.Builtins() {
+		out = append(out, wire.SlashCommand{Name: c.Name, Description: c.Description, ArgumentHint: c.ArgumentHint, Source: wire.SlashSource(c.Source)})
+	}
+	return out
+}
+
 // expandCommand turns "/name args" into its command's text for the
 // session's project.
 func (t *Turns) expandCommand(ctx context.Context, sessionID int64, text string) (string, error) {
