@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"pilot/backend/gate"
 	"pilot/backend/store"
@@ -20,8 +21,10 @@ import (
 var searchKind = kind{question: searchQuestion, effect: search, serial: true}
 
 // searchState is what a session remembers of its searches while Pilot
-// runs: the services the user allowed, and the searches sent.
+// runs: the services the user allowed, and the searches sent. Its own
+// lock guards it.
 type searchState struct {
+	mu      sync.Mutex
 	allowed map[string]bool
 	made    int
 	counted bool // made includes the session's stored searches
@@ -53,7 +56,7 @@ func searchQuestion(c *call) (question, bool) {
 		c.fail("Not searched: "+err.Error()+".", false)
 		return question{}, false
 	}
-	made := t.l.searchesMade(c.ctx)
+	made := t.l.search.count(func() int { return t.l.m.storedSearches(c.ctx, t.l.id) })
 	if made >= limit {
 		c.fail(fmt.Sprintf("Not searched: this session made its %d searches, the most it may (Settings › Web sets the number). Work with what you found, or ask the user.", limit), false)
 		return question{}, false
@@ -61,7 +64,7 @@ func searchQuestion(c *call) (question, bool) {
 	c.searcher, c.host = s, s.Host()
 	host := c.host
 	name := websearch.Name(s.Backend())
-	return question{call: gate.Call{Tool: tools.WebSearchTool, ReadOnly: true, Host: host, HostApproved: t.l.searchAllowed(host)},
+	return question{call: gate.Call{Tool: tools.WebSearchTool, ReadOnly: true, Host: host, HostApproved: t.l.search.isAllowed(host)},
 		card:     wire.Approval{Command: fmt.Sprintf("Search %s (%s) for %q (search %d of %d)", name, host, p.Query, made+1, limit), Host: host},
 		rejected: fmt.Sprintf("The user did not allow searching with %s (%s); nothing was sent. Do not search again unless the user asks.", name, host)}, true
 }
@@ -71,12 +74,12 @@ func search(c *call) (tools.Result, error) {
 	t, r, ctx := c.t, c.r, c.ctx
 	l := t.l
 	if c.grant.asked {
-		l.allowSearch(c.host)
+		l.search.allow(c.host)
 		c.running(ctx)
 	}
 	p, _ := tools.Params[tools.WebSearchParams](r.tool, r.use.Input) // read by the question
 	_, limit, _ := l.m.opt.WebSearch()
-	nth, ok := l.reserveSearch(limit)
+	nth, ok := l.search.reserve(limit)
 	if !ok { // calls of one turn asked together
 		c.fail(fmt.Sprintf("Not searched: this session made its %d searches, the most it may (Settings › Web sets the number).", limit), true)
 		return tools.Result{}, nil
@@ -93,62 +96,69 @@ func search(c *call) (tools.Result, error) {
 	return tools.Result{Output: text}, nil
 }
 
-// searchAllowed reports whether the user allowed the search service at
-// host in this session (while Pilot runs: after a restart the first
-// search asks again, unless a rule allows the host).
-func (l *live) searchAllowed(host string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.search.allowed[host]
+// isAllowed reports whether the user allowed the search service at host
+// in this session (while Pilot runs: after a restart the first search
+// asks again, unless a rule allows the host).
+func (st *searchState) isAllowed(host string) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.allowed[host]
 }
 
-func (l *live) allowSearch(host string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.search.allowed == nil {
-		l.search.allowed = map[string]bool{}
+func (st *searchState) allow(host string) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.allowed == nil {
+		st.allowed = map[string]bool{}
 	}
-	l.search.allowed[host] = true
+	st.allowed[host] = true
 }
 
-// searchesMade is how many searches the session made: those of its stored
-// history made on this machine that came back with results, and those sent
-// since Pilot started.
-func (l *live) searchesMade(ctx context.Context) int {
-	l.mu.Lock()
-	counted := l.search.counted
-	l.mu.Unlock()
+// count is how many searches the session made: those of its stored
+// history (stored, read once) that came back with results, and those
+// sent since Pilot started.
+func (st *searchState) count(stored func() int) int {
+	st.mu.Lock()
+	counted := st.counted
+	st.mu.Unlock()
 	if !counted {
-		n := 0
-		calls, err := l.m.st.ToolCalls.List(context.WithoutCancel(ctx), l.id)
-		if err != nil {
-			l.m.log.Warn("counting the session's searches", "session", l.id, "err", err)
+		n := stored()
+		st.mu.Lock()
+		if !st.counted {
+			st.made += n
+			st.counted = true
 		}
-		for _, c := range calls {
-			if c.Name == tools.WebSearchTool && c.Status == wire.ToolDone && c.Approval != store.ApprovalRejected {
-				n++
-			}
-		}
-		l.mu.Lock()
-		if !l.search.counted {
-			l.search.made += n
-			l.search.counted = true
-		}
-		l.mu.Unlock()
+		st.mu.Unlock()
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.search.made
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.made
 }
 
-// reserveSearch counts one more search if the session may make it, and
-// says which it is.
-func (l *live) reserveSearch(limit int) (int, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.search.made >= limit {
+// storedSearches counts the session's finished, allowed searches in its
+// stored history.
+func (m *Manager) storedSearches(ctx context.Context, sessionID int64) int {
+	n := 0
+	calls, err := m.st.ToolCalls.List(context.WithoutCancel(ctx), sessionID)
+	if err != nil {
+		m.log.Warn("counting the session's searches", "session", sessionID, "err", err)
+	}
+	for _, c := range calls {
+		if c.Name == tools.WebSearchTool && c.Status == wire.ToolDone && c.Approval != store.ApprovalRejected {
+			n++
+		}
+	}
+	return n
+}
+
+// reserve counts one more search if the session may make it, and says
+// which it is.
+func (st *searchState) reserve(limit int) (int, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.made >= limit {
 		return 0, false
 	}
-	l.search.made++
-	return l.search.made, true
+	st.made++
+	return st.made, true
 }
