@@ -60,6 +60,9 @@ func (l Login) Run(ctx context.Context) (State, error) {
 	}
 	defer ln.Close()
 	redirect := fmt.Sprintf("http://127.0.0.1:%d/callback", ln.Addr().(*net.TCPAddr).Port)
+	if l.CallbackPort != 0 {
+		redirect = fmt.Sprintf("http://localhost:%d/callback", l.CallbackPort) // as Claude Code registers it
+	}
 	hc := Client(l.URL, l.Private)
 	var kept *config.MCPToken
 	var resource string

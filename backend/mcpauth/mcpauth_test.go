@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -34,18 +36,6 @@ func browse(t *testing.T) func(string) {
 	}
 }
 
-// pasted is what a user pastes: the address the authorization page sends
-// the browser back to, taken without following it.
-func pasted(t *testing.T, authURL string) string {
-	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := c.Get(authURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	return resp.Header.Get("Location")
-}
-
 func TestLogin(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -72,7 +62,13 @@ func TestLogin(t *testing.T) {
 				shown = append(shown, u)
 				mu.Unlock()
 				if tc.paste {
-					go func() { _, _ = io.WriteString(pw, pasted(t, u)+"\n") }()
+					go func() {
+						back, err := mcptest.SentBack(u)
+						if err != nil {
+							t.Error(err)
+						}
+						_, _ = io.WriteString(pw, back+"\n")
+					}()
 				}
 			}}
 			if tc.paste {
@@ -102,6 +98,31 @@ func TestLogin(t *testing.T) {
 				t.Error("another project's (or the user's) server at the URL shares the sign-in")
 			}
 		})
+	}
+}
+
+// TestLoginPreregistered: a client registered ahead (the server entry's
+// "oauth": clientId and callbackPort, as Claude Code writes it) is used
+// before dynamic registration, with its redirect at localhost:PORT.
+func TestLoginPreregistered(t *testing.T) {
+	t.Parallel()
+	o := mcptest.NewOAuth()
+	defer o.Close()
+	free, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := free.Addr().(*net.TCPAddr).Port
+	free.Close()
+	id := o.Register("http://localhost:" + strconv.Itoa(port) + "/callback")
+	home := t.TempDir()
+	l := Login{Home: home, Key: "k", Name: "svc", URL: o.MCPURL(), ClientID: id, CallbackPort: port, Private: loopbackRule, Show: func(string) {}, Open: browse(t)}
+	if _, err := l.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	all, _ := config.LoadMCPTokens(home)
+	if all["k"].ClientID != id || o.Clients() != 1 {
+		t.Errorf("client %q (want %q), %d clients registered", all["k"].ClientID, id, o.Clients())
 	}
 }
 

@@ -42,12 +42,15 @@ type State struct {
 	Refresh  bool      `json:"refresh,omitempty"` // a refresh token is kept
 }
 
-// Describe says the state in words: "needs sign-in", "signed in (expires
+// NeedsSignIn is a server's sign-in state when it has none it accepts.
+const NeedsSignIn = "needs sign-in"
+
+// Describe says the state in words: NeedsSignIn, "signed in (expires
 // 2026-11-30 10:00 UTC)" or "signed in".
 func (s State) Describe() string {
 	switch {
 	case !s.SignedIn:
-		return "needs sign-in"
+		return NeedsSignIn
 	case s.Expiry.IsZero():
 		return "signed in"
 	case s.Refresh:

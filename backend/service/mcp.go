@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"pilot/backend/mcp"
+	"pilot/backend/mcpauth"
 	"pilot/backend/tools"
 	"pilot/backend/wire"
 )
@@ -232,7 +233,10 @@ func (m *MCP) Ready(ctx context.Context, dir string) []string {
 		out = append(out, fmt.Sprintf("the servers of %s were not started: it is not trusted yet; review and trust it with `pilot mcp trust --project %s`", mcp.ProjectPath(dir), dir))
 	}
 	for _, s := range h.Status() {
-		if s.State == mcp.Failed {
+		switch {
+		case s.State == mcp.Failed && s.SignIn == mcpauth.NeedsSignIn:
+			out = append(out, s.Error) // one sentence naming pilot mcp login
+		case s.State == mcp.Failed:
 			out = append(out, fmt.Sprintf("MCP server %s failed: %s (pilot mcp get %s shows its stderr)", s.Name, s.Error, s.Name))
 		}
 	}

@@ -160,6 +160,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	c.elsewhere.subscribe()
 	mo := mcp.HomeOptions(o.Home, version.Get().Version, o.Log)
 	mo.OnChange = s.MCP.changed
+	mo.Private = s.Rules.networkNamed
 	c.mcp = mcp.NewPool(mo)
 	opts := o.Agent
 	opts.Titles = true // every face: see docs/ARCHITECTURE.md, "Session titles"

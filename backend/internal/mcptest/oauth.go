@@ -97,6 +97,36 @@ func (o *OAuth) verify(_ context.Context, token string, _ *http.Request) (*auth.
 	return &auth.TokenInfo{Scopes: []string{"tools"}, Expiration: exp}, nil
 }
 
+// Register registers a client ahead, as a server's owner does for a
+// client without dynamic registration, and returns its ID.
+func (o *OAuth) Register(redirect string) string {
+	id := secret("pre-")
+	o.mu.Lock()
+	o.clients[id] = redirect
+	o.mu.Unlock()
+	return id
+}
+
+// SentBack is what a user without a browser at hand pastes: it asks for
+// the authorization page authURL and returns the address the page sends
+// the browser back to, unfollowed.
+func SentBack(authURL string) (string, error) {
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.Get(authURL)
+	if err != nil {
+		return "", err
+	}
+	resp.Body.Close()
+	return resp.Header.Get("Location"), nil
+}
+
+// Clients is the number of clients registered, ahead or dynamically.
+func (o *OAuth) Clients() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return len(o.clients)
+}
+
 func (o *OAuth) register(w http.ResponseWriter, r *http.Request) {
 	var m struct {
 		RedirectURIs []string `json:"redirect_uris"`
@@ -147,6 +177,10 @@ func (o *OAuth) token(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := r.PostForm
+	client := f.Get("client_id")
+	if u, _, ok := r.BasicAuth(); ok { // client_secret_basic, RFC 6749 §2.3.1
+		client, _ = url.QueryUnescape(u)
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	var g grant
@@ -155,7 +189,7 @@ func (o *OAuth) token(w http.ResponseWriter, r *http.Request) {
 		c, ok := o.codes[f.Get("code")]
 		delete(o.codes, f.Get("code"))
 		sum := sha256.Sum256([]byte(f.Get("code_verifier")))
-		if !ok || c.client != f.Get("client_id") || c.redirect != f.Get("redirect_uri") || base64.RawURLEncoding.EncodeToString(sum[:]) != c.challenge || f.Get("resource") != c.resource {
+		if !ok || c.client != client || c.redirect != f.Get("redirect_uri") || base64.RawURLEncoding.EncodeToString(sum[:]) != c.challenge || f.Get("resource") != c.resource {
 			writeJSON(w, 400, map[string]string{"error": "invalid_grant"})
 			return
 		}
@@ -163,7 +197,7 @@ func (o *OAuth) token(w http.ResponseWriter, r *http.Request) {
 		o.logins++
 	case "refresh_token":
 		c, ok := o.refresh[f.Get("refresh_token")]
-		if !ok || c.client != f.Get("client_id") || f.Get("resource") != c.resource {
+		if !ok || c.client != client || f.Get("resource") != c.resource {
 			writeJSON(w, 400, map[string]string{"error": "invalid_grant"})
 			return
 		}
