@@ -27,6 +27,9 @@ type MCPToken struct {
 	TokenURL     string    `json:"token_url"`
 	AuthStyle    int       `json:"auth_style,omitempty"` // oauth2.AuthStyle
 	Resource     string    `json:"resource,omitempty"`
+	// Wanted are scopes the server asked for beyond those granted (its
+	// 403 insufficient_scope): the next sign-in asks for them too.
+	Wanted []string `json:"wanted_scopes,omitempty"`
 }
 
 // LoadMCPTokens reads <home>/mcp-tokens.json, keyed as the caller saved

@@ -66,7 +66,12 @@ func (l Login) Run(ctx context.Context) (State, error) {
 	hc := Client(l.URL, l.Private)
 	var kept *config.MCPToken
 	var resource string
+	before, _ := config.LoadMCPTokens(l.Home)
+	had := before[l.Key]
 	cfg := &auth.AuthorizationCodeHandlerConfig{
+		// Ask again for what was granted, and for what the server said
+		// it lacked (insufficient_scope), beside what it advertises.
+		ScopeFilter:         func(found []string) []string { return union(union(found, had.Scopes), had.Wanted) },
 		RedirectURL:         redirect,
 		RequestRefreshToken: true,
 		Client:              hc,

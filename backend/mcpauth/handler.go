@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -87,6 +89,12 @@ func (h *Handler) Authorize(_ context.Context, _ *http.Request, resp *http.Respo
 		if bearerError(challenges) != "insufficient_scope" {
 			return nil
 		}
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if t := h.load(); t != nil {
+			t.Wanted = union(t.Wanted, strings.Fields(bearerParam(challenges, "scope")))
+			_ = config.SaveMCPToken(h.home, h.key, t) // the next sign-in asks for them; without, it asks for what the server advertises
+		}
 		return &SignInError{Server: h.name, Why: "asks for more access than its sign-in gave (insufficient_scope)"}
 	}
 	h.mu.Lock()
@@ -119,6 +127,12 @@ func (h *Handler) renew() error {
 	if h.tok.RefreshToken == "" {
 		return &SignInError{Server: h.name, Why: "has a sign-in that expired"}
 	}
+	if all, err := config.LoadMCPTokens(h.home); err == nil {
+		if kept := all[h.key]; kept.AccessToken != h.tok.AccessToken && kept.AccessToken != "" && time.Until(kept.Expiry) > time.Minute {
+			h.tok = &kept // another Pilot (the window, a pilot -p) renewed it already
+			return nil
+		}
+	}
 	t, err := refresh(h.client, *h.tok)
 	if err != nil {
 		return &SignInError{Server: h.name, Why: "could not renew its sign-in (" + err.Error() + ")"}
@@ -131,11 +145,24 @@ func (h *Handler) renew() error {
 }
 
 // bearerError is the error parameter of the Bearer challenge.
-func bearerError(cs []oauthex.Challenge) string {
+func bearerError(cs []oauthex.Challenge) string { return bearerParam(cs, "error") }
+
+// bearerParam is a parameter of the Bearer challenge.
+func bearerParam(cs []oauthex.Challenge, name string) string {
 	for _, c := range cs {
 		if c.Scheme == "bearer" {
-			return c.Params["error"]
+			return c.Params[name]
 		}
 	}
 	return ""
+}
+
+// union is a with the scopes of b it lacks, in order.
+func union(a, b []string) []string {
+	for _, x := range b {
+		if !slices.Contains(a, x) {
+			a = append(a, x)
+		}
+	}
+	return a
 }

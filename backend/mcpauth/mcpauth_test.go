@@ -3,6 +3,7 @@ package mcpauth
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -171,6 +172,31 @@ func TestHandlerUsesAndRenews(t *testing.T) {
 	after, _ := config.LoadMCPTokens(home)
 	if _, refreshes := o.Counts(); refreshes != 1 || after[key].AccessToken == before[key].AccessToken || after[key].RefreshToken == before[key].RefreshToken {
 		t.Errorf("%d refreshes; kept %+v, was %+v", refreshes, after[key], before[key])
+	}
+}
+
+// TestStepUp: a server's 403 insufficient_scope asks for a new sign-in,
+// and that sign-in asks for the scope the server named as well as those
+// granted before.
+func TestStepUp(t *testing.T) {
+	t.Parallel()
+	o := mcptest.NewOAuth()
+	defer o.Close()
+	home := t.TempDir()
+	l := Login{Home: home, Key: "k", Name: "svc", URL: o.MCPURL(), Private: loopbackRule, Show: func(string) {}, Open: browse(t)}
+	if _, err := l.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	resp := &http.Response{StatusCode: 403, Header: http.Header{"Www-Authenticate": {`Bearer error="insufficient_scope", scope="admin"`}}, Body: io.NopCloser(strings.NewReader(""))}
+	if err := NewHandler(home, "k", "svc", nil).Authorize(context.Background(), nil, resp); !strings.Contains(fmt.Sprint(err), "pilot mcp login svc") {
+		t.Fatalf("insufficient_scope: %v", err)
+	}
+	if _, err := l.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	all, _ := config.LoadMCPTokens(home)
+	if got := strings.Join(all["k"].Scopes, " "); !strings.Contains(got, "tools") || !strings.Contains(got, "admin") || len(all["k"].Wanted) != 0 {
+		t.Errorf("scopes after the step-up sign-in: %q, still wanted %v", got, all["k"].Wanted)
 	}
 }
 
