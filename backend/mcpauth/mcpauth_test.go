@@ -283,3 +283,27 @@ func TestDescribe(t *testing.T) {
 		}
 	}
 }
+
+// TestRenewAdoptsAnotherPilotsTokens: when another Pilot renewed the
+// tokens meanwhile, a renewal takes those instead of spending the old
+// (rotated, so refused) refresh token.
+func TestRenewAdoptsAnotherPilotsTokens(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	old := &config.MCPToken{AccessToken: "at-old-123456", RefreshToken: "rt-old-123456", Expiry: time.Now().Add(-time.Minute), TokenURL: "https://127.0.0.1:1/token"} // refused unasked: a refresh would fail
+	if err := config.SaveMCPToken(home, "k", old); err != nil {
+		t.Fatal(err)
+	}
+	h := NewHandler(home, "k", "svc", Client("https://mcp.invalid/mcp", nil))
+	if ts, _ := h.TokenSource(context.Background()); ts == nil {
+		t.Fatal("no token source with a sign-in kept")
+	}
+	renewed := &config.MCPToken{AccessToken: "at-new-123456", RefreshToken: "rt-new-123456", Expiry: time.Now().Add(time.Hour), TokenURL: old.TokenURL}
+	if err := config.SaveMCPToken(home, "k", renewed); err != nil {
+		t.Fatal(err)
+	}
+	tok, err := h.Token()
+	if err != nil || tok.AccessToken != renewed.AccessToken {
+		t.Fatalf("token %v, err %v", tok, err)
+	}
+}
