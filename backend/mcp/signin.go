@@ -98,3 +98,39 @@ func httpEntry(home, project, name string) (Entry, error) {
 	}
 	return Entry{}, fmt.Errorf("no MCP server called %q (pilot mcp list shows them)", name)
 }
+
+// Restart starts the server name again (after a sign-in or a sign-out,
+// so it uses what is kept now); a server not running is left as it is.
+func (h *Hub) Restart(name string) {
+	h.mu.Lock()
+	old := h.servers[name]
+	if h.closed || old == nil || old.cancel == nil {
+		h.mu.Unlock()
+		return
+	}
+	s := &server{entry: old.entry, h: h, state: Starting}
+	h.servers[name] = s
+	h.mu.Unlock()
+	old.stop()
+	s.start(h.ctx)
+}
+
+// SignInFailed shows why the sign-in of the server name failed as its
+// error, while it waits for one.
+func (h *Hub) SignInFailed(name string, err error) {
+	h.mu.Lock()
+	s := h.servers[name]
+	h.mu.Unlock()
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	waiting := s.state == Failed && s.signIn
+	if waiting {
+		s.err = err.Error()
+	}
+	s.mu.Unlock()
+	if waiting {
+		h.changed(s)
+	}
+}

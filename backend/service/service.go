@@ -75,6 +75,7 @@ type core struct {
 	// closes): every call that waits for it returns it, so the face shows it.
 	repairErr error
 	bg        sync.WaitGroup // work started in the background; Close waits for it
+	signIns   signIns        // MCP sign-ins under way in the window
 	// instance is this process's lock on the data folder (claimInstance);
 	// closing it at Close lets it go.
 	instance *os.File

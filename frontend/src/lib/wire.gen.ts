@@ -1786,6 +1786,25 @@ export interface MCPServer {
   url: string;
   headers: Record<string, string> | null;
   disabled: boolean;
+  /**
+   * NeedsSignIn: an HTTP server answered that it needs a sign-in
+   * (again: expired, revoked, or more scope); MCPSignIn starts one.
+   * SignIn says the sign-in in words ("needs sign-in", "signed in
+   * (renews ...)"); empty for a server that asked for none.
+   */
+  needsSignIn: boolean;
+  signIn: string;
+}
+
+/**
+ * MCPSignInStarted is a sign-in under way: the browser was asked to open
+ * Address, the server's authorization page (shown for the user to open
+ * it if no browser came up); MCPUpdated follows when it ends, the server
+ * restarted with its new sign-in, or Error set on the server.
+ */
+export interface MCPSignInStarted {
+  server: string;
+  address: string;
 }
 
 /**
