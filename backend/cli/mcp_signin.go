@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"pilot/backend/cli/visible"
@@ -37,7 +38,7 @@ func mcpLogin(ctx context.Context, svc *service.Service, project string, a mcpAr
 	}
 	st, err := l.Run(ctx)
 	if err != nil {
-		return err
+		return errors.New(visible.Line(err.Error())) // it may quote the server's answers
 	}
 	fmt.Fprintf(tio.Stdout, "Signed in to %s: %s. Its tokens are kept in PILOT_HOME/mcp-tokens.json.\n", a.name, st.Describe())
 	return nil

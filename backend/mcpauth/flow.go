@@ -142,7 +142,10 @@ func (l Login) ask(ctx context.Context) (*http.Request, *http.Response, error) {
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
+	// The server's own address, as its sessions reach it; a redirect is
+	// its answer, not followed.
+	probe := &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := probe.Do(req)
 	if err != nil {
 		return nil, nil, fmt.Errorf("could not reach %s: %v; check its URL and your network", l.Name, err)
 	}
