@@ -21,7 +21,8 @@ import (
 // the real binary. A hosted server that needs a sign-in makes `pilot -p`
 // say so in one sentence naming the command, with nothing fetched from
 // its authorization server; `pilot mcp login --no-browser` prints the
-// authorization page and takes the pasted redirect; the tool call then
+// authorization page and takes the pasted redirect (and without the
+// flag opens $BROWSER, here a script standing in for one); the tool call then
 // works, and again after the server stops accepting the token (a
 // refresh). The tokens are nowhere but mcp-tokens.json: not in any other
 // file under PILOT_HOME (the database, the logs), not in what pilot
@@ -111,6 +112,23 @@ func TestMCPSignInThroughTheBinary(t *testing.T) {
 		t.Fatalf("login: %v\n%s%s", err, out.String(), loginErr.String())
 	}
 	printed.WriteString(out.String() + loginErr.String())
+	kept, _ := config.LoadMCPTokens(home)
+	pasted := kept["user "+o.MCPURL()]
+	// Signing in again through $BROWSER, which a test stands in for.
+	browser := filepath.Join(t.TempDir(), "browser")
+	if err := os.WriteFile(browser, []byte("#!/bin/sh\nPILOT_MCP_TEST_BROWSER=1 exec '"+exe+"' -test.run='^$' \"$1\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	again := command(t, srv, home, "mcp", "login", "hosted", "--project", dir)
+	again.Env = append(again.Env, "BROWSER="+browser)
+	if out, err := again.CombinedOutput(); err != nil || !strings.Contains(string(out), "Signed in to hosted: signed in (renews ") {
+		t.Fatalf("login through $BROWSER: %v\n%s", err, out)
+	} else {
+		printed.Write(out)
+	}
+	if logins, _ := o.Counts(); logins != 2 {
+		t.Fatalf("%d sign-ins, want 2", logins)
+	}
 	if out, _, _ := run(nil, "mcp", "list", "--project", dir); !strings.Contains(out, "hosted\tuser\tready\thttp "+o.MCPURL()+"\t(7 tools)\tsigned in (renews ") {
 		t.Fatalf("mcp list after the sign-in:\n%s", out)
 	}
@@ -127,12 +145,12 @@ func TestMCPSignInThroughTheBinary(t *testing.T) {
 		}
 	}
 	call("after the sign-in")
-	kept, _ := config.LoadMCPTokens(home)
+	kept, _ = config.LoadMCPTokens(home)
 	first := kept["user "+o.MCPURL()]
 	o.Expire()
 	call("after the token expired")
-	if logins, refreshes := o.Counts(); logins != 1 || refreshes != 1 {
-		t.Errorf("%d sign-ins, %d refreshes; want 1 and 1", logins, refreshes)
+	if logins, refreshes := o.Counts(); logins != 2 || refreshes != 1 {
+		t.Errorf("%d sign-ins, %d refreshes; want 2 and 1", logins, refreshes)
 	}
 	kept, _ = config.LoadMCPTokens(home)
 	now := kept["user "+o.MCPURL()]
@@ -152,7 +170,7 @@ func TestMCPSignInThroughTheBinary(t *testing.T) {
 	if !strings.Contains(export, "echo: hi") || !strings.Contains(export, "PILOT_MCP_TEST_SERVER") {
 		t.Fatalf("the export has not the calls' results:\n%.2000s", export)
 	}
-	secrets := []string{first.AccessToken, first.RefreshToken, now.AccessToken, now.RefreshToken}
+	secrets := []string{pasted.AccessToken, pasted.RefreshToken, first.AccessToken, first.RefreshToken, now.AccessToken, now.RefreshToken}
 	found := func(where, text string) {
 		for _, sec := range secrets {
 			if strings.Contains(text, sec) {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"sync"
 	"time"
 
@@ -118,6 +119,24 @@ func SentBack(authURL string) (string, error) {
 	}
 	resp.Body.Close()
 	return resp.Header.Get("Location"), nil
+}
+
+// MaybeBrowse is the browser of the tests: a test binary calls it first
+// thing in TestMain, and when started with PILOT_MCP_TEST_BROWSER=1 (by a
+// $BROWSER script) it opens the address it is given, follows the
+// authorization page back to Pilot, and exits; otherwise it returns at
+// once.
+func MaybeBrowse() {
+	if os.Getenv("PILOT_MCP_TEST_BROWSER") != "1" || len(os.Args) < 2 {
+		return
+	}
+	resp, err := http.Get(os.Args[len(os.Args)-1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "test browser:", err)
+		os.Exit(1)
+	}
+	resp.Body.Close()
+	os.Exit(0)
 }
 
 // Clients is the number of clients registered, ahead or dynamically.
