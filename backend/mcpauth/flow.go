@@ -176,7 +176,11 @@ func (l Login) await(ctx context.Context, ln net.Listener, authURL string) (*aut
 		got <- a
 	})}
 	go func() { _ = srv.Serve(ln) }()
-	defer srv.Close()
+	defer func() { // the browser gets its page before the listener goes
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+	}()
 	if l.Paste != nil {
 		go func() { got <- readPasted(l.Paste) }()
 	}
