@@ -65,7 +65,7 @@ func TestMCPSignInThroughTheBinary(t *testing.T) {
 	// Before the sign-in: one sentence naming the command; nothing asked
 	// of the authorization server.
 	_, stderr, err := run(nil, "-p", "Echo hi", "--project", dir, "--approve", "all")
-	if err != nil || !strings.Contains(stderr, "the MCP server hosted needs a sign-in: run `pilot mcp login hosted`") {
+	if err != nil || !strings.Contains(stderr, "the MCP server hosted needs a sign-in: run `pilot mcp login hosted --project "+dir+"`") {
 		t.Fatalf("before the sign-in: %v\n%s", err, stderr)
 	}
 	if logins, refreshes := o.Counts(); logins+refreshes != 0 {

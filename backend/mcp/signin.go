@@ -21,7 +21,7 @@ func (s *server) oauth(url string) *mcpauth.Handler {
 	if p := s.h.opt.Private; p != nil {
 		private = func(host string) bool { return p(s.h.project, host) }
 	}
-	return mcpauth.NewHandler(s.h.opt.Home, SignInKey(s.h.project, s.entry), s.entry.Name, mcpauth.Client(url, private))
+	return mcpauth.NewHandler(s.h.opt.Home, SignInKey(s.h.project, s.entry), s.entry.Name, s.h.project, mcpauth.Client(url, private))
 }
 
 // signInState is Status.SignIn: mcpauth.NeedsSignIn when the server

@@ -19,12 +19,17 @@ import (
 
 // SignInError says a server needs the user to sign in (again).
 type SignInError struct {
-	Server string // the server's name
-	Why    string // "needs a sign-in", "its sign-in has expired", ...
+	Server  string // the server's name
+	Why     string // "needs a sign-in", "its sign-in has expired", ...
+	Project string // the project folder whose server it is; "" for none
 }
 
 func (e *SignInError) Error() string {
-	return fmt.Sprintf("the MCP server %s %s: run `pilot mcp login %s`", e.Server, e.Why, e.Server)
+	cmd := "pilot mcp login " + e.Server
+	if e.Project != "" {
+		cmd += " --project " + e.Project
+	}
+	return fmt.Sprintf("the MCP server %s %s: run `%s`", e.Server, e.Why, cmd)
 }
 
 // Handler is the SDK's auth.OAuthHandler of a running server: it sends the
@@ -32,8 +37,8 @@ func (e *SignInError) Error() string {
 // keeps the new one), and answers a 401 or an insufficient_scope 403 with
 // a *SignInError: a sign-in happens only when the user asks (Login).
 type Handler struct {
-	home, key, name string
-	client          *http.Client
+	home, key, name, project string
+	client                   *http.Client
 
 	mu  sync.Mutex
 	tok *config.MCPToken // nil until loaded; AccessToken "" when none
@@ -41,10 +46,16 @@ type Handler struct {
 
 var _ auth.OAuthHandler = (*Handler)(nil)
 
-// NewHandler is the handler of the server name whose sign-in is kept
-// under key in home; client makes the refresh requests (Client).
-func NewHandler(home, key, name string, client *http.Client) *Handler {
-	return &Handler{home: home, key: key, name: name, client: client}
+// NewHandler is the handler of the server name of project ("" for none)
+// whose sign-in is kept under key in home; client makes the refresh
+// requests (Client).
+func NewHandler(home, key, name, project string, client *http.Client) *Handler {
+	return &Handler{home: home, key: key, name: name, project: project, client: client}
+}
+
+// needs is the SignInError saying why.
+func (h *Handler) needs(why string) *SignInError {
+	return &SignInError{Server: h.name, Why: why, Project: h.project}
 }
 
 // TokenSource is the handler itself once a sign-in is kept, else nil (the
@@ -65,7 +76,7 @@ func (h *Handler) Token() (*oauth2.Token, error) {
 	defer h.mu.Unlock()
 	t := h.load()
 	if t == nil {
-		return nil, &SignInError{Server: h.name, Why: "needs a sign-in"}
+		return nil, h.needs("needs a sign-in")
 	}
 	if !t.Expiry.IsZero() && time.Until(t.Expiry) < time.Minute {
 		if err := h.renew(); err != nil {
@@ -95,16 +106,16 @@ func (h *Handler) Authorize(_ context.Context, _ *http.Request, resp *http.Respo
 			t.Wanted = union(t.Wanted, strings.Fields(bearerParam(challenges, "scope")))
 			_ = config.SaveMCPToken(h.home, h.key, t) // the next sign-in asks for them; without, it asks for what the server advertises
 		}
-		return &SignInError{Server: h.name, Why: "asks for more access than its sign-in gave (insufficient_scope)"}
+		return h.needs("asks for more access than its sign-in gave (insufficient_scope)")
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	t := h.load()
 	switch {
 	case t == nil:
-		return &SignInError{Server: h.name, Why: "needs a sign-in"}
+		return h.needs("needs a sign-in")
 	case t.RefreshToken == "":
-		return &SignInError{Server: h.name, Why: "no longer accepts its sign-in (expired or revoked)"}
+		return h.needs("no longer accepts its sign-in (expired or revoked)")
 	}
 	return h.renew()
 }
@@ -125,7 +136,7 @@ func (h *Handler) load() *config.MCPToken {
 // renew refreshes the kept tokens and keeps the new ones. Under mu.
 func (h *Handler) renew() error {
 	if h.tok.RefreshToken == "" {
-		return &SignInError{Server: h.name, Why: "has a sign-in that expired"}
+		return h.needs("has a sign-in that expired")
 	}
 	if all, err := config.LoadMCPTokens(h.home); err == nil {
 		if kept := all[h.key]; kept.AccessToken != h.tok.AccessToken && kept.AccessToken != "" && time.Until(kept.Expiry) > time.Minute {
@@ -135,7 +146,7 @@ func (h *Handler) renew() error {
 	}
 	t, err := refresh(h.client, *h.tok)
 	if err != nil {
-		return &SignInError{Server: h.name, Why: "could not renew its sign-in (" + err.Error() + ")"}
+		return h.needs("could not renew its sign-in (" + err.Error() + ")")
 	}
 	if err := config.SaveMCPToken(h.home, h.key, &t); err != nil {
 		return fmt.Errorf("the renewed sign-in of %s could not be kept: %v; check that PILOT_HOME is writable", h.name, err)

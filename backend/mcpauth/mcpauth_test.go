@@ -138,7 +138,7 @@ func TestHandlerUsesAndRenews(t *testing.T) {
 	home := t.TempDir()
 	key := Key("user", "", o.MCPURL())
 	connect := func() (*sdk.ClientSession, error) {
-		h := NewHandler(home, key, "svc", Client(o.MCPURL(), loopbackRule))
+		h := NewHandler(home, key, "svc", "", Client(o.MCPURL(), loopbackRule))
 		c := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil)
 		return c.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: o.MCPURL(), OAuthHandler: h, MaxRetries: -1}, nil)
 	}
@@ -188,7 +188,7 @@ func TestStepUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp := &http.Response{StatusCode: 403, Header: http.Header{"Www-Authenticate": {`Bearer error="insufficient_scope", scope="admin"`}}, Body: io.NopCloser(strings.NewReader(""))}
-	if err := NewHandler(home, "k", "svc", nil).Authorize(context.Background(), nil, resp); !strings.Contains(fmt.Sprint(err), "pilot mcp login svc") {
+	if err := NewHandler(home, "k", "svc", "", nil).Authorize(context.Background(), nil, resp); !strings.Contains(fmt.Sprint(err), "pilot mcp login svc") {
 		t.Fatalf("insufficient_scope: %v", err)
 	}
 	if _, err := l.Run(context.Background()); err != nil {
@@ -224,7 +224,7 @@ func TestHandlerAnswers(t *testing.T) {
 				}
 			}
 			resp := &http.Response{StatusCode: tc.status, Header: http.Header{"Www-Authenticate": {tc.header}}, Body: io.NopCloser(strings.NewReader(""))}
-			err := NewHandler(home, "k", "gh", nil).Authorize(context.Background(), nil, resp)
+			err := NewHandler(home, "k", "gh", "", nil).Authorize(context.Background(), nil, resp)
 			if tc.want == "" {
 				if err != nil {
 					t.Errorf("err = %v, want nil", err)
@@ -294,7 +294,7 @@ func TestRenewAdoptsAnotherPilotsTokens(t *testing.T) {
 	if err := config.SaveMCPToken(home, "k", old); err != nil {
 		t.Fatal(err)
 	}
-	h := NewHandler(home, "k", "svc", Client("https://mcp.invalid/mcp", nil))
+	h := NewHandler(home, "k", "svc", "", Client("https://mcp.invalid/mcp", nil))
 	if ts, _ := h.TokenSource(context.Background()); ts == nil {
 		t.Fatal("no token source with a sign-in kept")
 	}
