@@ -415,6 +415,14 @@ func (a *App) MCPTrust(hash string) error { return a.ws().MCP.Trust(hash) }
 // their hooks run.
 func (a *App) TrustProject(token string) error { return a.ws().Trust.Project(token) }
 
+// MCPSignIn starts the sign-in (OAuth) of an HTTP MCP server of the open
+// project: the browser opens on its authorization page; MCPUpdated
+// follows when the sign-in ends.
+func (a *App) MCPSignIn(name string) (wire.MCPSignInStarted, error) { return a.ws().MCP.SignIn(name) }
+
+// MCPSignOut forgets an MCP server's sign-in.
+func (a *App) MCPSignOut(name string) error { return a.ws().MCP.SignOut(name) }
+
 // MCPSaveServer adds or replaces an MCP server.
 func (a *App) MCPSaveServer(in wire.MCPServerInput) error { return a.ws().MCP.SaveServer(in) }
 

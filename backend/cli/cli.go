@@ -51,7 +51,7 @@ Usage:
                                 restore files and/or the conversation to just before a message
   pilot models [--provider P] [--project DIR] [--json]
                                 the models the configured server offers
-  pilot mcp list|get NAME|add NAME ...|remove NAME|trust [--scope user|project]
+  pilot mcp list|get NAME|add NAME ...|remove NAME|trust|login NAME|logout NAME
                                 MCP servers (pilot mcp help)
   pilot rules list|add allow|deny TOOL PATTERN|remove ID [--project DIR] [--json]
                                 the project's permission rules, invalid ones flagged;

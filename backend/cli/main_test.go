@@ -11,5 +11,6 @@ import (
 func TestMain(m *testing.M) {
 	sandbox.RunPodIfAsked() // pilot doctor's proxy check starts this binary as a pod
 	mcptest.MaybeServe()    // the interrupt tests start this binary as an MCP server
+	mcptest.MaybeBrowse()   // the sign-in test's $BROWSER starts it as the browser
 	os.Exit(m.Run())
 }

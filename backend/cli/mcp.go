@@ -20,18 +20,24 @@ const mcpUsage = `usage:
   pilot mcp add NAME --url URL [--header 'K: V']... [--sse] [--scope user|project]
   pilot mcp remove NAME [--scope user|project]
   pilot mcp trust [--project DIR] [--yes]
+  pilot mcp login NAME [--project DIR] [--no-browser]
+  pilot mcp logout NAME [--project DIR]
 
 MCP servers come from PILOT_HOME/mcp.json (scope user, the default) and
 the project's .mcp.json (scope project; --project, default the current
 folder). A project's servers start only once you have trusted its
 .mcp.json: pilot mcp trust shows the exact commands it would run and asks
 (--yes trusts without asking); a changed file must be trusted again.
+An HTTP server that needs a sign-in (OAuth) says so in pilot mcp list;
+pilot mcp login opens its sign-in page in your browser ($BROWSER, else
+xdg-open), or with --no-browser prints it and reads the address your
+browser was sent back to, pasted.
 `
 
 type mcpArgs struct {
 	name, scope, project, url string
 	env, headers, command     []string
-	json, yes, sse            bool
+	json, yes, sse, noBrowser bool
 }
 
 func parseMCPArgs(args []string) (mcpArgs, error) {
@@ -74,6 +80,8 @@ func parseMCPArgs(args []string) (mcpArgs, error) {
 			a.yes = true
 		case "--sse":
 			a.sse = true
+		case "--no-browser":
+			a.noBrowser = true
 		default:
 			if strings.HasPrefix(arg, "-") {
 				return a, fmt.Errorf("unknown option %s", arg)
@@ -113,11 +121,11 @@ func runMCP(ctx context.Context, args []string, tio IO) int {
 		fmt.Fprintf(tio.Stderr, "pilot mcp: %v\n", err)
 		return exitFailure
 	}
-	if a.name == "" && (args[0] == "get" || args[0] == "add" || args[0] == "remove") {
+	if a.name == "" && (args[0] == "get" || args[0] == "add" || args[0] == "remove" || args[0] == "login" || args[0] == "logout") {
 		return misuse(tio.Stderr, mcpUsage, "mcp %s: name the server", args[0])
 	}
 	switch args[0] {
-	case "list", "get", "add", "remove", "trust":
+	case "list", "get", "add", "remove", "trust", "login", "logout":
 	default:
 		return misuse(tio.Stderr, mcpUsage, "mcp: unknown command %q", args[0])
 	}
@@ -133,6 +141,10 @@ func runMCP(ctx context.Context, args []string, tio IO) int {
 			err = mcpRemove(svc, project, a, tio)
 		case "trust":
 			err = mcpTrust(svc, project, a, tio)
+		case "login":
+			err = mcpLogin(ctx, svc, project, a, tio)
+		case "logout":
+			err = mcpLogout(svc, project, a, tio)
 		}
 		if err != nil {
 			fmt.Fprintf(tio.Stderr, "pilot mcp %s: %v\n", args[0], err)
@@ -184,6 +196,9 @@ func mcpList(ctx context.Context, svc *service.Service, project string, a mcpArg
 		if s.State == "ready" {
 			line += fmt.Sprintf("\t(%d tools)", len(s.Tools))
 		}
+		if s.SignIn != "" {
+			line += "\t" + s.SignIn
+		}
 		if s.Error != "" {
 			line += "\t" + s.Error
 		}
@@ -215,6 +230,9 @@ func mcpGet(ctx context.Context, svc *service.Service, project string, a mcpArgs
 		}
 		w, s := tio.Stdout, lineFields(s) // the server's own words, every character visible
 		fmt.Fprintf(w, "%s\n  scope: %s\n  transport: %s\n  runs: %s\n  state: %s\n", s.Name, s.Scope, s.Transport, s.Display, s.State)
+		if s.SignIn != "" {
+			fmt.Fprintf(w, "  sign-in: %s\n", s.SignIn)
+		}
 		if s.Error != "" {
 			fmt.Fprintf(w, "  error: %s\n", s.Error)
 		}

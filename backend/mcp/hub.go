@@ -40,6 +40,10 @@ type Options struct {
 	Grace        time.Duration // after closing stdin, before SIGTERM (and again before SIGKILL)
 	Version      string
 	Log          *slog.Logger
+	// Private reports whether an allow network rule of project names
+	// host: only then may a server's sign-in reach a private address
+	// (mcpauth.Client). Nil: never.
+	Private func(project, host string) bool
 	// OnChange hears every change of a server's state or tools (from the
 	// supervisor's goroutine; do not block).
 	OnChange func(Status)

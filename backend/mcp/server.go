@@ -15,6 +15,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"pilot/backend/childenv"
+	"pilot/backend/mcpauth"
 )
 
 // State is where a server is.
@@ -49,6 +50,7 @@ type Status struct {
 	Stderr    []string     `json:"stderr"`
 	Restarts  int          `json:"restarts"`
 	Server    Server       `json:"server"`
+	SignIn    string       `json:"signIn,omitempty"` // wire.MCPStatus.SignIn
 }
 
 // server supervises one configured server.
@@ -65,6 +67,7 @@ type server struct {
 	resources []ResourceInfo
 	sess      *sdk.ClientSession
 	restarts  int
+	signIn    bool // the server asked for a sign-in (an *mcpauth.SignInError)
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -77,6 +80,7 @@ func (s *server) status() Status {
 		Name: s.entry.Name, Scope: s.entry.Scope, Transport: s.entry.Server.Transport(),
 		Display: Display(s.entry.Server, EnvLookup), State: s.state, Error: s.err,
 		Tools: append([]ToolInfo{}, s.tools...), Prompts: append([]PromptInfo{}, s.prompts...), Stderr: s.stderr.last(), Restarts: s.restarts, Server: s.entry.Server,
+		SignIn: s.signInState(),
 	}
 }
 
@@ -119,7 +123,12 @@ func (s *server) run(ctx context.Context) {
 		}
 		msg := err.Error()
 		s.h.log.Warn("mcp server failed", "server", s.entry.Name, "err", msg)
-		if refused := (*RefusedError)(nil); errors.As(err, &refused) {
+		signIn := (*mcpauth.SignInError)(nil)
+		errors.As(err, &signIn)
+		s.mu.Lock()
+		s.signIn = signIn != nil
+		s.mu.Unlock()
+		if refused := (*RefusedError)(nil); errors.As(err, &refused) || signIn != nil {
 			s.set(Failed, msg, nil, nil) // starting again would not change it
 			<-ctx.Done()
 			s.set(Disabled, "stopped", nil, nil)
@@ -184,8 +193,8 @@ func (s *server) session(ctx context.Context) error {
 		}
 	case TypeHTTP:
 		hc := &http.Client{Transport: headerTransport{x.Headers}}
-		sess, err = client.Connect(sctx, &sdk.StreamableClientTransport{Endpoint: x.URL, HTTPClient: hc, MaxRetries: 2}, nil)
-		if err != nil && ctx.Err() == nil {
+		sess, err = client.Connect(sctx, &sdk.StreamableClientTransport{Endpoint: x.URL, HTTPClient: hc, MaxRetries: 2, OAuthHandler: s.oauth(x.URL)}, nil)
+		if signIn := (*mcpauth.SignInError)(nil); err != nil && ctx.Err() == nil && !errors.As(err, &signIn) {
 			// Servers older than the 2025-03-26 spec speak HTTP+SSE.
 			if old, err2 := client.Connect(sctx, &sdk.SSEClientTransport{Endpoint: x.URL, HTTPClient: hc}, nil); err2 == nil {
 				sess, err = old, nil
@@ -194,6 +203,9 @@ func (s *server) session(ctx context.Context) error {
 	case TypeSSE:
 		hc := &http.Client{Transport: headerTransport{x.Headers}}
 		sess, err = client.Connect(sctx, &sdk.SSEClientTransport{Endpoint: x.URL, HTTPClient: hc}, nil)
+	}
+	if signIn := (*mcpauth.SignInError)(nil); errors.As(err, &signIn) {
+		return signIn
 	}
 	if err != nil {
 		if sctx.Err() != nil && ctx.Err() == nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"pilot/backend/mcp"
+	"pilot/backend/mcpauth"
 	"pilot/backend/tools"
 	"pilot/backend/wire"
 )
@@ -81,6 +82,7 @@ func (m *MCP) Servers() (wire.MCPServers, error) {
 			Name: s.Name, Scope: wire.MCPScope(s.Scope), Transport: wire.MCPTransport(s.Transport), Display: s.Display, State: wire.MCPState(s.State), Error: s.Error,
 			Stderr: s.Stderr, Restarts: s.Restarts, Command: s.Server.Command, Args: s.Server.Args, Env: s.Server.Env,
 			Cwd: s.Server.Cwd, URL: s.Server.URL, Headers: s.Server.Headers, Disabled: s.Server.Disabled, Tools: []wire.MCPTool{},
+			SignIn: s.SignIn, NeedsSignIn: s.SignIn == mcpauth.NeedsSignIn,
 		}
 		for _, t := range s.Tools {
 			v.Tools = append(v.Tools, wire.MCPTool{Name: t.Name, Tool: t.Tool, Description: t.Description})
@@ -232,7 +234,10 @@ func (m *MCP) Ready(ctx context.Context, dir string) []string {
 		out = append(out, fmt.Sprintf("the servers of %s were not started: it is not trusted yet; review and trust it with `pilot mcp trust --project %s`", mcp.ProjectPath(dir), dir))
 	}
 	for _, s := range h.Status() {
-		if s.State == mcp.Failed {
+		switch {
+		case s.State == mcp.Failed && s.SignIn == mcpauth.NeedsSignIn:
+			out = append(out, s.Error) // one sentence naming pilot mcp login
+		case s.State == mcp.Failed:
 			out = append(out, fmt.Sprintf("MCP server %s failed: %s (pilot mcp get %s shows its stderr)", s.Name, s.Error, s.Name))
 		}
 	}

@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"time"
 
+	"pilot/backend/childenv"
 	"pilot/backend/mcp"
+	"pilot/backend/mcpauth"
 	"pilot/backend/wire"
 )
 
@@ -45,7 +48,7 @@ func (m *MCP) StatusIn(ctx context.Context, dir string) (servers []wire.MCPStatu
 
 func mcpStatus(s mcp.Status) wire.MCPStatus {
 	out := wire.MCPStatus{Name: s.Name, Scope: s.Scope, Transport: s.Transport, Display: s.Display, State: string(s.State),
-		Error: s.Error, Stderr: s.Stderr, Restarts: s.Restarts, Server: wire.MCPServerSettings(s.Server)}
+		Error: s.Error, Stderr: s.Stderr, Restarts: s.Restarts, Server: wire.MCPServerSettings(s.Server), SignIn: s.SignIn}
 	if s.Tools != nil {
 		out.Tools = make([]wire.MCPToolInfo, len(s.Tools))
 	}
@@ -139,4 +142,31 @@ func (m *MCP) TrustPromptIn(dir string) (wire.MCPTrustPrompt, error) {
 // servers start in that project from then on, until the file changes.
 func (m *MCP) TrustIn(dir, hash string) error {
 	return mcp.Trust(m.home, dir, hash)
+}
+
+// SignInIn is the sign-in of the server name of the folder dir, for
+// `pilot mcp login` to run (mcp.Pool.SignIn): nothing is started.
+func (m *MCP) SignInIn(dir, name string) (mcpauth.Login, error) { return m.mcp.SignIn(dir, name) }
+
+// SignOutIn forgets the sign-in of the server name of the folder dir; it
+// reports whether there was one.
+func (m *MCP) SignOutIn(dir, name string) (bool, error) { return m.mcp.SignOut(dir, name) }
+
+// Browse opens u in the user's browser ($BROWSER, else xdg-open;
+// mcpauth.Browser) with an allowlisted environment, without waiting for it.
+func (m *MCP) Browse(u string) error {
+	getenv := m.getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	cmd, err := mcpauth.Browser(u, getenv)
+	if err != nil {
+		return err
+	}
+	cmd.Env = childenv.Env(os.Environ(), "", nil)
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go func() { _ = cmd.Wait() }()
+	return nil
 }

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -47,6 +48,22 @@ func (ru *Rules) settingsRules(dir string) settingsrules.Set {
 // inForce is agent.Deps.SettingsRules.
 func (ru *Rules) inForce(dir string) []permission.Rule {
 	return ru.settingsRules(dir).InForce()
+}
+
+// networkNamed is mcp.Options.Private: whether an allow network rule of
+// the project in dir (stored, or in force from its settings files) names
+// host exactly, which alone lets a server's sign-in reach a private
+// address there.
+func (ru *Rules) networkNamed(dir, host string) bool {
+	rs := ru.inForce(dir)
+	ctx := context.Background()
+	if p, err := ru.store.Projects.ByPath(ctx, dir); err == nil {
+		stored, _ := ru.store.Rules.List(ctx, p.ID)
+		for _, r := range stored {
+			rs = append(rs, permission.Rule{Tool: r.Tool, Pattern: r.Pattern, Effect: permission.Effect(r.Effect)})
+		}
+	}
+	return slices.ContainsFunc(rs, func(r permission.Rule) bool { return permission.NamesHostFor(permission.NetworkTool, r, host) })
 }
 
 // Imported lists the permission rules the project's settings files

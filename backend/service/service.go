@@ -77,6 +77,7 @@ type core struct {
 	// closes): every call that waits for it returns it, so the face shows it.
 	repairErr error
 	bg        sync.WaitGroup // work started in the background; Close waits for it
+	signIns   signIns        // MCP sign-ins under way in the window
 	// instance is this process's lock on the data folder (claimInstance);
 	// closing it at Close lets it go.
 	instance *os.File
@@ -162,6 +163,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	c.elsewhere.subscribe()
 	mo := mcp.HomeOptions(o.Home, version.Get().Version, o.Log)
 	mo.OnChange = s.MCP.changed
+	mo.Private = s.Rules.networkNamed
 	c.mcp = mcp.NewPool(mo)
 	opts := o.Agent
 	opts.Titles = true // every face: see docs/ARCHITECTURE.md, "Session titles"

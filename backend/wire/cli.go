@@ -298,6 +298,10 @@ type MCPStatus struct {
 	Stderr    []string          `json:"stderr"`
 	Restarts  int               `json:"restarts"`
 	Server    MCPServerSettings `json:"server"`
+	// SignIn is an HTTP server's OAuth sign-in: "needs sign-in" (pilot
+	// mcp login NAME), "signed in", "signed in (expires ...)" or "signed
+	// in (renews ...)"; empty for a server that asked for none.
+	SignIn string `json:"signIn,omitempty"`
 }
 
 // MCPToolInfo is one tool of an MCPStatus; Name is mcp__SERVER__TOOL.
@@ -329,6 +333,18 @@ type MCPServerSettings struct {
 	URL      string            `json:"url,omitempty"`
 	Headers  map[string]string `json:"headers,omitempty"`
 	Disabled bool              `json:"disabled,omitempty"`
+	// OAuth is the client an HTTP server's authorization server knows
+	// already (Claude Code's "oauth" entry); without it Pilot registers
+	// itself when the user signs in.
+	OAuth *MCPOAuth `json:"oauth,omitempty"`
+}
+
+// MCPOAuth is a server's pre-registered OAuth client: its client ID, and
+// the port of the redirect (http://localhost:PORT/callback) it was
+// registered with (0: any free port, for a client that allows it).
+type MCPOAuth struct {
+	ClientID     string `json:"clientId,omitempty"`
+	CallbackPort int    `json:"callbackPort,omitempty"`
 }
 
 // DoctorReport is `pilot doctor --json`: every check, and whether all

@@ -36,6 +36,21 @@ type MCPServer struct {
 	URL      string            `json:"url"`
 	Headers  map[string]string `json:"headers" ts_type:"Record<string, string> | null"`
 	Disabled bool              `json:"disabled"`
+	// NeedsSignIn: an HTTP server answered that it needs a sign-in
+	// (again: expired, revoked, or more scope); MCPSignIn starts one.
+	// SignIn says the sign-in in words ("needs sign-in", "signed in
+	// (renews ...)"); empty for a server that asked for none.
+	NeedsSignIn bool   `json:"needsSignIn"`
+	SignIn      string `json:"signIn"`
+}
+
+// MCPSignInStarted is a sign-in under way: the browser was asked to open
+// Address, the server's authorization page (shown for the user to open
+// it if no browser came up); MCPUpdated follows when it ends, the server
+// restarted with its new sign-in, or Error set on the server.
+type MCPSignInStarted struct {
+	Server  string `json:"server"`
+	Address string `json:"address"`
 }
 
 // MCPServers is the servers of the open project, and why its

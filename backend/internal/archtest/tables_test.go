@@ -50,6 +50,7 @@ var layers = map[string]int{
 	"pilot/backend/lsp":                              leafLayer, // the user's language servers over LSP: diagnostics
 	"pilot/backend/logging":                          leafLayer,
 	"pilot/backend/mcp":                              domainLayer,
+	"pilot/backend/mcpauth":                          domainLayer,
 	"pilot/backend/modelfacts":                       domainLayer, // a model's window, answer limit and prices, and where each came from
 	"pilot/backend/namesort":                         leafLayer,
 	"pilot/backend/netproxy":                         domainLayer,

@@ -6,7 +6,7 @@
 // Wails binds), with the types of ./wire.gen.ts. lib/backend.ts makes them
 // the Backend the UI codes against; ./wailsBound.gen.ts implements them
 // over the Wails bindings; the unit tests' fake implements Backend.
-import type { AppReadyPayload, ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, ExportFormat, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, ModelList, ModelOverride, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, SlashCommand, WebSearchInput, WebSearchTest, WebSearchView } from "./wire.gen";
+import type { AppReadyPayload, ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, ExportFormat, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, ModelList, ModelOverride, Project, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, SlashCommand, WebSearchInput, WebSearchTest, WebSearchView } from "./wire.gen";
 
 /** Info is what `pilot version` prints and the About dialog shows. */
 export interface VersionInfo {
@@ -153,6 +153,14 @@ export interface BoundBackend {
   mcpServers(): Promise<MCPServers>;
   /** MCPSetDisabled turns an MCP server off or on. */
   mcpSetDisabled(scope: MCPScope, name: string, disabled: boolean): Promise<void>;
+  /**
+   * MCPSignIn starts the sign-in (OAuth) of an HTTP MCP server of the open
+   * project: the browser opens on its authorization page; MCPUpdated
+   * follows when the sign-in ends.
+   */
+  mcpSignIn(name: string): Promise<MCPSignInStarted>;
+  /** MCPSignOut forgets an MCP server's sign-in. */
+  mcpSignOut(name: string): Promise<void>;
   /** MCPTrust trusts the open project's .mcp.json as shown and starts its servers. */
   mcpTrust(hash: string): Promise<void>;
   /** MCPTrustPrompt says whether the open project's .mcp.json waits for trust. */

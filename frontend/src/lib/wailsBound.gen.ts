@@ -8,7 +8,7 @@
 import * as App from "../../wailsjs/go/main/App";
 import { wire } from "../../wailsjs/go/models";
 import type { BoundBackend, VersionInfo } from "./backend.gen";
-import type { AppReadyPayload, BranchView, ChangeDetail, ChangeView, CommitResult, DirPage, FileDiff, FilePreview, GitStatus, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPServers, MCPTrustPrompt, MergeResult, MessagePage, ModelList, Project, RestoreResult, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsView, Setup, SlashCommand, WebSearchTest, WebSearchView } from "./wire.gen";
+import type { AppReadyPayload, BranchView, ChangeDetail, ChangeView, CommitResult, DirPage, FileDiff, FilePreview, GitStatus, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, ModelList, Project, RestoreResult, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsView, Setup, SlashCommand, WebSearchTest, WebSearchView } from "./wire.gen";
 import { typed } from "./typed";
 
 /** Every bound method, calling its Wails binding. */
@@ -54,6 +54,8 @@ export const wailsBound: BoundBackend = {
   mcpSaveServer: (input) => App.MCPSaveServer(wire.MCPServerInput.createFrom(input)),
   mcpServers: async () => typed<MCPServers>(await App.MCPServers()),
   mcpSetDisabled: (scope, name, disabled) => App.MCPSetDisabled(scope, name, disabled),
+  mcpSignIn: async (name) => typed<MCPSignInStarted>(await App.MCPSignIn(name)),
+  mcpSignOut: (name) => App.MCPSignOut(name),
   mcpTrust: (hash) => App.MCPTrust(hash),
   mcpTrustPrompt: async () => typed<MCPTrustPrompt>(await App.MCPTrustPrompt()),
   mergeBranch: async (sessionId, m) => typed<MergeResult>(await App.MergeBranch(sessionId, wire.BranchMerge.createFrom(m))),

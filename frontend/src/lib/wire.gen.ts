@@ -693,6 +693,12 @@ export interface MCPStatus {
   stderr: string[];
   restarts: number;
   server: MCPServerSettings;
+  /**
+   * SignIn is an HTTP server's OAuth sign-in: "needs sign-in" (pilot
+   * mcp login NAME), "signed in", "signed in (expires ...)" or "signed
+   * in (renews ...)"; empty for a server that asked for none.
+   */
+  signIn?: string;
 }
 
 /** MCPToolInfo is one tool of an MCPStatus; Name is mcp__SERVER__TOOL. */
@@ -727,6 +733,22 @@ export interface MCPServerSettings {
   url?: string;
   headers?: Record<string, string>;
   disabled?: boolean;
+  /**
+   * OAuth is the client an HTTP server's authorization server knows
+   * already (Claude Code's "oauth" entry); without it Pilot registers
+   * itself when the user signs in.
+   */
+  oauth?: MCPOAuth;
+}
+
+/**
+ * MCPOAuth is a server's pre-registered OAuth client: its client ID, and
+ * the port of the redirect (http://localhost:PORT/callback) it was
+ * registered with (0: any free port, for a client that allows it).
+ */
+export interface MCPOAuth {
+  clientId?: string;
+  callbackPort?: number;
 }
 
 /**
@@ -1764,6 +1786,25 @@ export interface MCPServer {
   url: string;
   headers: Record<string, string> | null;
   disabled: boolean;
+  /**
+   * NeedsSignIn: an HTTP server answered that it needs a sign-in
+   * (again: expired, revoked, or more scope); MCPSignIn starts one.
+   * SignIn says the sign-in in words ("needs sign-in", "signed in
+   * (renews ...)"); empty for a server that asked for none.
+   */
+  needsSignIn: boolean;
+  signIn: string;
+}
+
+/**
+ * MCPSignInStarted is a sign-in under way: the browser was asked to open
+ * Address, the server's authorization page (shown for the user to open
+ * it if no browser came up); MCPUpdated follows when it ends, the server
+ * restarted with its new sign-in, or Error set on the server.
+ */
+export interface MCPSignInStarted {
+  server: string;
+  address: string;
 }
 
 /**

@@ -1296,6 +1296,8 @@ export namespace wire {
 	    url: string;
 	    headers: Record<string, string> | null;
 	    disabled: boolean;
+	    needsSignIn: boolean;
+	    signIn: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new MCPServer(source);
@@ -1319,6 +1321,8 @@ export namespace wire {
 	        this.url = source["url"];
 	        this.headers = source["headers"];
 	        this.disabled = source["disabled"];
+	        this.needsSignIn = source["needsSignIn"];
+	        this.signIn = source["signIn"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1400,6 +1404,20 @@ export namespace wire {
 		    }
 		    return a;
 		}
+	}
+	export class MCPSignInStarted {
+	    server: string;
+	    address: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPSignInStarted(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.server = source["server"];
+	        this.address = source["address"];
+	    }
 	}
 	
 	export class TrustSection {

@@ -23,6 +23,8 @@ const server = (over: Partial<MCPServer>): MCPServer => ({
   url: "",
   headers: null,
   disabled: false,
+  needsSignIn: false,
+  signIn: "",
   ...over,
 });
 

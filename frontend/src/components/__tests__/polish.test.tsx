@@ -44,6 +44,8 @@ const mcpServer = (over: Partial<MCPServer>): MCPServer => ({
   url: "",
   headers: null,
   disabled: false,
+  needsSignIn: false,
+  signIn: "",
   ...over,
 });
 

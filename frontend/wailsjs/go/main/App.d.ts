@@ -85,6 +85,10 @@ export function MCPServers():Promise<wire.MCPServers>;
 
 export function MCPSetDisabled(arg1:string,arg2:string,arg3:boolean):Promise<void>;
 
+export function MCPSignIn(arg1:string):Promise<wire.MCPSignInStarted>;
+
+export function MCPSignOut(arg1:string):Promise<void>;
+
 export function MCPTrust(arg1:string):Promise<void>;
 
 export function MCPTrustPrompt():Promise<wire.MCPTrustPrompt>;

@@ -166,6 +166,14 @@ export function MCPSetDisabled(arg1, arg2, arg3) {
   return window['go']['main']['App']['MCPSetDisabled'](arg1, arg2, arg3);
 }
 
+export function MCPSignIn(arg1) {
+  return window['go']['main']['App']['MCPSignIn'](arg1);
+}
+
+export function MCPSignOut(arg1) {
+  return window['go']['main']['App']['MCPSignOut'](arg1);
+}
+
 export function MCPTrust(arg1) {
   return window['go']['main']['App']['MCPTrust'](arg1);
 }

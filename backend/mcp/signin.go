@@ -1,0 +1,136 @@
+package mcp
+
+import (
+	"fmt"
+
+	"pilot/backend/mcpauth"
+)
+
+// SignInKey is the key of the sign-in of the server entry in the token
+// store (mcpauth.Key): its URL, and its project for a project's server.
+func SignInKey(project string, e Entry) string {
+	return mcpauth.Key(e.Scope, project, e.Server.URL)
+}
+
+// oauth is the OAuth handler of an HTTP server's session: it sends the
+// kept token, renews it, and turns a 401 into an *mcpauth.SignInError.
+// Its refreshes reach a private address only when a network rule of the
+// project names the host (Options.Private).
+func (s *server) oauth(url string) *mcpauth.Handler {
+	var private func(string) bool
+	if p := s.h.opt.Private; p != nil {
+		private = func(host string) bool { return p(s.h.project, host) }
+	}
+	return mcpauth.NewHandler(s.h.opt.Home, SignInKey(s.h.project, s.entry), s.entry.Name, s.h.project, mcpauth.Client(url, private))
+}
+
+// signInState is Status.SignIn: mcpauth.NeedsSignIn when the server
+// asked for a sign-in (again), else the kept sign-in in words, else "".
+// Under s.mu.
+func (s *server) signInState() string {
+	switch {
+	case s.entry.Server.Transport() != TypeHTTP:
+		return ""
+	case s.signIn:
+		return mcpauth.NeedsSignIn
+	}
+	if st := mcpauth.Lookup(s.h.opt.Home, SignInKey(s.h.project, s.entry)); st.SignedIn {
+		return st.Describe()
+	}
+	return ""
+}
+
+// SignIn is the sign-in of the server name of project (mcpauth.Login.Run
+// runs it): its URL and headers expanded as a session sends them, its
+// pre-registered client, and where its tokens are kept. Only an HTTP
+// server can sign in, and a project's server only once its .mcp.json is
+// trusted: nothing is fetched for a file the user has not looked at.
+// Nothing is started.
+func (p *Pool) SignIn(project, name string) (mcpauth.Login, error) {
+	project = cleanProject(project)
+	e, err := httpEntry(p.opt.Home, project, name)
+	if err != nil {
+		return mcpauth.Login{}, err
+	}
+	if err := Check(e.Server, e.Scope, EnvLookup, p.opt.Env); err != nil {
+		return mcpauth.Login{}, err
+	}
+	x, _ := expandAll(e.Server, EnvLookup)
+	l := mcpauth.Login{Home: p.opt.Home, Key: SignInKey(project, e), Name: name, URL: x.URL, Headers: x.Headers}
+	if o := e.Server.OAuth; o != nil {
+		l.ClientID, l.CallbackPort = o.ClientID, o.CallbackPort
+	}
+	if private := p.opt.Private; private != nil {
+		l.Private = func(host string) bool { return private(project, host) }
+	}
+	return l, nil
+}
+
+// SignOut forgets the sign-in of the server name of project; it reports
+// whether there was one.
+func (p *Pool) SignOut(project, name string) (bool, error) {
+	project = cleanProject(project)
+	e, err := httpEntry(p.opt.Home, project, name)
+	if err != nil {
+		return false, err
+	}
+	return mcpauth.Logout(p.opt.Home, SignInKey(project, e))
+}
+
+// httpEntry is the configured HTTP server name of project, refused with
+// a sentence when it is not one that may sign in.
+func httpEntry(home, project, name string) (Entry, error) {
+	set, err := Load(home, project)
+	if err != nil {
+		return Entry{}, err
+	}
+	for _, e := range set.Entries {
+		if e.Name != name {
+			continue
+		}
+		if t := e.Server.Transport(); t != TypeHTTP {
+			return e, fmt.Errorf("%s uses the %s transport; only an HTTP (Streamable HTTP) server signs in with OAuth", name, t)
+		}
+		if trusted, _ := Trusted(home, project, set.ProjectHash); e.Scope == ScopeProject && !trusted {
+			return e, fmt.Errorf("%s comes from the project's %s, which you have not trusted yet: review it with `pilot mcp trust` first", name, ProjectFile)
+		}
+		return e, nil
+	}
+	return Entry{}, fmt.Errorf("no MCP server called %q (pilot mcp list shows them)", name)
+}
+
+// Restart starts the server name again (after a sign-in or a sign-out,
+// so it uses what is kept now); a server not running is left as it is.
+func (h *Hub) Restart(name string) {
+	h.mu.Lock()
+	old := h.servers[name]
+	if h.closed || old == nil || old.cancel == nil {
+		h.mu.Unlock()
+		return
+	}
+	s := &server{entry: old.entry, h: h, state: Starting}
+	h.servers[name] = s
+	h.mu.Unlock()
+	old.stop()
+	s.start(h.ctx)
+}
+
+// SignInFailed shows why the sign-in of the server name failed as its
+// error, while it waits for one.
+func (h *Hub) SignInFailed(name string, err error) {
+	h.mu.Lock()
+	s := h.servers[name]
+	h.mu.Unlock()
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	waiting := s.state == Failed && s.signIn
+	if waiting {
+		s.err = err.Error()
+	}
+	s.mu.Unlock()
+	if waiting {
+		h.changed(s)
+	}
+}
