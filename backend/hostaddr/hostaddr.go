@@ -1,5 +1,6 @@
-// Package hostaddr tells which addresses Pilot's network paths (web_fetch
-// and the proxy of sandboxed commands) refuse unless a rule names the host:
+// Package hostaddr tells which addresses Pilot's network paths (web_fetch,
+// the proxy of sandboxed commands, an MCP server's sign-in) refuse unless
+// a rule names the host, and dials with that check (Dialer):
 // loopback, private, link-local (the cloud metadata address 169.254.169.254
 // among them), unspecified, multicast and carrier-grade NAT addresses, and
 // every address of this machine's own interfaces (a public address on most

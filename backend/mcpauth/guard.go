@@ -1,14 +1,11 @@
 package mcpauth
 
 import (
-	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"strings"
-	"syscall"
 	"time"
 
 	"pilot/backend/hostaddr"
@@ -25,23 +22,7 @@ func Client(server string, private func(host string) bool) *http.Client {
 	allowed := func(host string) bool { return private != nil && private(strings.ToLower(host)) }
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.Proxy = nil // the check is on the address dialled
-	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		host, _, err := net.SplitHostPort(addr)
-		if err != nil {
-			return nil, err
-		}
-		if hostaddr.PrivateName(host) && !allowed(host) {
-			return nil, privateError(host, host)
-		}
-		d := &net.Dialer{Timeout: 10 * time.Second, Control: func(_, address string, _ syscall.RawConn) error {
-			ap, err := netip.ParseAddrPort(address)
-			if err == nil && hostaddr.Blocked(ap.Addr()) && !allowed(host) {
-				return privateError(host, ap.Addr().String())
-			}
-			return err
-		}}
-		return d.DialContext(ctx, network, addr)
-	}
+	tr.DialContext = hostaddr.Dialer(allowed, nil, privateError)
 	return &http.Client{Timeout: 30 * time.Second, Transport: guarded{local: localHTTP(server), next: tr}}
 }
 

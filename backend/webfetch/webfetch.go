@@ -18,10 +18,8 @@ import (
 	"mime"
 	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strings"
-	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -199,24 +197,9 @@ func decode(body []byte, media, cs string) string {
 func transport(allow func(string) bool, resolver *net.Resolver) *http.Transport {
 	return &http.Transport{
 		Proxy: nil,
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			host, _, err := net.SplitHostPort(addr)
-			if err != nil {
-				return nil, err
-			}
-			private := allow != nil && allow(host)
-			d := &net.Dialer{Timeout: 10 * time.Second, Resolver: resolver, Control: func(_, address string, _ syscall.RawConn) error {
-				ap, err := netip.ParseAddrPort(address)
-				if err != nil {
-					return err
-				}
-				if hostaddr.Blocked(ap.Addr()) && !private {
-					return fmt.Errorf("%w: %s is %s", ErrPrivate, host, ap.Addr())
-				}
-				return nil
-			}}
-			return d.DialContext(ctx, network, addr)
-		},
+		DialContext: hostaddr.Dialer(allow, resolver, func(host, addr string) error {
+			return fmt.Errorf("%w: %s is %s", ErrPrivate, host, addr)
+		}),
 		TLSHandshakeTimeout:    10 * time.Second,
 		ResponseHeaderTimeout:  20 * time.Second,
 		MaxResponseHeaderBytes: 1 << 20,
