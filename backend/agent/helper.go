@@ -75,9 +75,8 @@ var taskKind = kind{effect: func(c *call) (tools.Result, error) {
 // runHelper runs a task call's helper and ends the call with its answer.
 func (t *turn) runHelper(c *call) {
 	ctx, r := c.ctx, c.r
-	p, bad := tools.Params[tools.TaskParams](r.tool, r.use.Input)
-	if bad != nil {
-		c.fail(bad.Output, false)
+	p, ok := inputOf[tools.TaskParams](c)
+	if !ok {
 		return
 	}
 	if strings.TrimSpace(p.Prompt) == "" {

@@ -26,11 +26,7 @@ import (
 var networkKind = kind{question: networkQuestion, effect: allowHost}
 
 func networkQuestion(c *call) (question, bool) {
-	p := &c.t.l.pod
-	p.mu.Lock()
-	yes := p.hosts[c.host]
-	p.mu.Unlock()
-	return question{call: gate.Call{Tool: gate.NetworkTool, Host: c.host, HostApproved: yes},
+	return question{call: gate.Call{Tool: gate.NetworkTool, Host: c.host, HostApproved: c.t.l.pod.hosts.has(c.host)},
 		card: wire.Approval{Command: c.run.command, Host: c.host, Port: c.port}}, true
 }
 
@@ -39,13 +35,7 @@ func allowHost(c *call) (tools.Result, error) {
 	if !c.grant.asked {
 		return tools.Result{}, nil
 	}
-	p := &c.t.l.pod
-	p.mu.Lock()
-	if p.hosts == nil {
-		p.hosts = map[string]bool{}
-	}
-	p.hosts[c.host] = true
-	p.mu.Unlock()
+	c.t.l.pod.hosts.add(c.host)
 	return tools.Result{}, nil
 }
 

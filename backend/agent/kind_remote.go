@@ -32,10 +32,9 @@ const fetchSystem = "You answer a question about a web page the user's coding ag
 var fetchKind = kind{question: fetchQuestion, effect: fetch, serial: true}
 
 func fetchQuestion(c *call) (question, bool) {
-	t, r := c.t, c.r
-	p, bad := tools.Params[tools.WebFetchParams](r.tool, r.use.Input)
-	if bad != nil {
-		c.fail(bad.Output, false)
+	t := c.t
+	p, ok := inputOf[tools.WebFetchParams](c)
+	if !ok {
 		return question{}, false
 	}
 	u, err := webfetch.Parse(p.URL)
@@ -63,7 +62,7 @@ func fetch(c *call) (tools.Result, error) {
 	t, r, ctx, host := c.t, c.r, c.ctx, c.host
 	l := t.l
 	if c.grant.asked {
-		l.approveHost(host)
+		l.fetched.add(host)
 		c.running(ctx)
 	}
 	p, _ := tools.Params[tools.WebFetchParams](r.tool, r.use.Input) // read by the question
@@ -172,10 +171,7 @@ func cutUTF8(s string, n int) string {
 // an imported session is history, never a grant.
 func (t *turn) hostApproved(ctx context.Context, host string) bool {
 	l := t.l
-	l.mu.Lock()
-	ok := l.hosts[host]
-	l.mu.Unlock()
-	if ok {
+	if l.fetched.has(host) {
 		return true
 	}
 	calls, err := l.m.st.ToolCalls.ApprovedHere(context.WithoutCancel(ctx), l.id, tools.WebFetchTool)
@@ -189,20 +185,11 @@ func (t *turn) hostApproved(ctx context.Context, host string) bool {
 			continue
 		}
 		if u, err := webfetch.Parse(in.URL); err == nil && strings.EqualFold(u.Hostname(), host) {
-			l.approveHost(host)
+			l.fetched.add(host)
 			return true
 		}
 	}
 	return false
-}
-
-func (l *live) approveHost(host string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.hosts == nil {
-		l.hosts = map[string]bool{}
-	}
-	l.hosts[host] = true
 }
 
 // mcpKind: a call of an MCP server's tool, made once the gate (or the

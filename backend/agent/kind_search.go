@@ -21,11 +21,12 @@ import (
 var searchKind = kind{question: searchQuestion, effect: search, serial: true}
 
 // searchState is what a session remembers of its searches while Pilot
-// runs: the services the user allowed, and the searches sent. Its own
-// lock guards it.
+// runs: the services the user allowed (a yes holds while Pilot runs:
+// after a restart the first search asks again, unless a rule allows the
+// host), and the searches sent, under its own lock.
 type searchState struct {
+	allowed hostGrants
 	mu      sync.Mutex
-	allowed map[string]bool
 	made    int
 	counted bool // made includes the session's stored searches
 }
@@ -41,10 +42,9 @@ func (m *Manager) searchSetUp() bool {
 }
 
 func searchQuestion(c *call) (question, bool) {
-	t, r := c.t, c.r
-	p, bad := tools.Params[tools.WebSearchParams](r.tool, r.use.Input)
-	if bad != nil {
-		c.fail(bad.Output, false)
+	t := c.t
+	p, ok := inputOf[tools.WebSearchParams](c)
+	if !ok {
 		return question{}, false
 	}
 	var s *websearch.Searcher
@@ -64,7 +64,7 @@ func searchQuestion(c *call) (question, bool) {
 	c.searcher, c.host = s, s.Host()
 	host := c.host
 	name := websearch.Name(s.Backend())
-	return question{call: gate.Call{Tool: tools.WebSearchTool, ReadOnly: true, Host: host, HostApproved: t.l.search.isAllowed(host)},
+	return question{call: gate.Call{Tool: tools.WebSearchTool, ReadOnly: true, Host: host, HostApproved: t.l.search.allowed.has(host)},
 		card:     wire.Approval{Command: fmt.Sprintf("Search %s (%s) for %q (search %d of %d)", name, host, p.Query, made+1, limit), Host: host},
 		rejected: fmt.Sprintf("The user did not allow searching with %s (%s); nothing was sent. Do not search again unless the user asks.", name, host)}, true
 }
@@ -74,7 +74,7 @@ func search(c *call) (tools.Result, error) {
 	t, r, ctx := c.t, c.r, c.ctx
 	l := t.l
 	if c.grant.asked {
-		l.search.allow(c.host)
+		l.search.allowed.add(c.host)
 		c.running(ctx)
 	}
 	p, _ := tools.Params[tools.WebSearchParams](r.tool, r.use.Input) // read by the question
@@ -94,24 +94,6 @@ func search(c *call) (tools.Result, error) {
 	}
 	text := fmt.Sprintf("Search %d of %d in this session.\n%s", nth, limit, websearch.Text(c.searcher.Backend(), p.Query, rs))
 	return tools.Result{Output: text}, nil
-}
-
-// isAllowed reports whether the user allowed the search service at host
-// in this session (while Pilot runs: after a restart the first search
-// asks again, unless a rule allows the host).
-func (st *searchState) isAllowed(host string) bool {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return st.allowed[host]
-}
-
-func (st *searchState) allow(host string) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.allowed == nil {
-		st.allowed = map[string]bool{}
-	}
-	st.allowed[host] = true
 }
 
 // count is how many searches the session made: those of its stored

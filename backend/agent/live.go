@@ -44,7 +44,7 @@ type live struct {
 	elided  map[string]bool    // tool_use ids whose output is elided from requests
 	calib   float64            // provider tokens per estimated token
 	raised  budgetRaise        // how far the user let the budget go
-	hosts   map[string]bool    // hosts the user let web_fetch read in this session
+	fetched hostGrants         // hosts the user let web_fetch read in this session
 	search  searchState        // web_search's services allowed and searches made (kind_search.go)
 	pod     pod                // the session's OS sandbox for commands
 	jobs    jobs               // its background jobs (jobs.go)

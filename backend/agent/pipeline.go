@@ -381,3 +381,14 @@ func (t *turn) commitResults(ctx context.Context, runs []*toolRun) error {
 	t.l.emitMessage(msg)
 	return nil
 }
+
+// inputOf reads the call's input as P; a mistake ends the call with the
+// sentence for the model (false).
+func inputOf[P any](c *call) (P, bool) {
+	p, bad := tools.Params[P](c.r.tool, c.r.use.Input)
+	if bad != nil {
+		c.fail(bad.Output, false)
+		return p, false
+	}
+	return p, true
+}

@@ -69,8 +69,8 @@ type pod struct {
 	mu     sync.Mutex
 	sess   *sandbox.Session
 	closed bool
-	run    *sandboxRun     // the command running in it, if any
-	hosts  map[string]bool // hosts the user let commands reach in this session
+	run    *sandboxRun // the command running in it, if any
+	hosts  hostGrants  // hosts the user let commands reach in this session
 }
 
 // sandboxRun is a command running in the pod: the network questions its
