@@ -16,14 +16,19 @@ func CheckForm(in wire.SettingsInput) error {
 	if in.CheckpointRetentionMB != 0 && in.CheckpointRetentionMB < MinRetentionMB {
 		return fmt.Errorf("keep at least %d MiB of checkpoints per project (%d was given): with less, most changes could no longer be undone", MinRetentionMB, in.CheckpointRetentionMB)
 	}
-	if in.MCPTimeoutSeconds < 0 || in.MCPTimeoutSeconds > MaxMCPTimeoutSeconds {
-		return fmt.Errorf("the MCP call timeout must be 1 to %d seconds (%d was given)", MaxMCPTimeoutSeconds, in.MCPTimeoutSeconds)
-	}
-	if in.HelperConcurrency < 0 || in.HelperConcurrency > MaxHelperConcurrency {
-		return fmt.Errorf("helpers at once must be 1 to %d (%d was given)", MaxHelperConcurrency, in.HelperConcurrency)
-	}
-	if in.JobsPerSession < 0 || in.JobsPerSession > MaxJobsPerSession {
-		return fmt.Errorf("background jobs per session must be 1 to %d (%d was given)", MaxJobsPerSession, in.JobsPerSession)
+	for _, c := range []struct {
+		b    Bound
+		what string
+		v    int
+		unit string
+	}{
+		{MCPTimeoutBound, "the MCP call timeout", in.MCPTimeoutSeconds, " seconds"},
+		{HelpersBound, "helpers at once", in.HelperConcurrency, ""},
+		{JobsBound, "background jobs per session", in.JobsPerSession, ""},
+	} {
+		if err := c.b.Check(c.what, c.v, c.unit); err != nil {
+			return err
+		}
 	}
 	if _, ok := llm.LookupPreset(in.Provider); !ok {
 		return fmt.Errorf("unknown provider %q: choose one of %s (openai: any OpenAI-compatible server)", in.Provider, strings.Join(llm.PresetIDs(), ", "))

@@ -17,7 +17,7 @@ func TestCheckForm(t *testing.T) {
 	}{
 		{ok, ""},
 		{with(func(in *wire.SettingsInput) { in.CheckpointRetentionMB = MinRetentionMB - 1 }), "keep at least"},
-		{with(func(in *wire.SettingsInput) { in.MCPTimeoutSeconds = MaxMCPTimeoutSeconds + 1 }), "MCP call timeout"},
+		{with(func(in *wire.SettingsInput) { in.MCPTimeoutSeconds = MCPTimeoutBound.Max + 1 }), "MCP call timeout"},
 		{with(func(in *wire.SettingsInput) { in.HelperConcurrency = -1 }), "helpers at once"},
 		{with(func(in *wire.SettingsInput) { in.Provider = "nope" }), "unknown provider"},
 		{with(func(in *wire.SettingsInput) { in.BaseURL = "ftp://x" }), "not an http(s) address"},

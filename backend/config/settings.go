@@ -56,10 +56,10 @@ type Settings struct {
 	// MCPTimeoutSeconds caps each MCP tool call; 0: 60 s.
 	MCPTimeoutSeconds int `json:"mcpTimeoutSeconds,omitempty"`
 	// HelperConcurrency is how many helpers (task calls) of a turn run at
-	// once; 0: DefaultHelperConcurrency.
+	// once; 0: HelpersBound.Default.
 	HelperConcurrency int `json:"helperConcurrency,omitempty"`
 	// JobsPerSession is how many background jobs a session may run at
-	// once; 0: DefaultJobsPerSession.
+	// once; 0: JobsBound.Default.
 	JobsPerSession int `json:"jobsPerSession,omitempty"`
 	// NotificationsOff turns the desktop notifications off (they are on
 	// by default).
@@ -92,51 +92,45 @@ type WebSearch struct {
 	// URL is the service's address: SearXNG's instance (required), or
 	// another endpoint for Brave or Tavily (a proxy); "": the service's.
 	URL string `json:"url,omitempty"`
-	// PerSession caps the searches of one session; 0: DefaultSearchesPerSession.
+	// PerSession caps the searches of one session; 0: SearchesBound.Default.
 	PerSession int `json:"perSession,omitempty"`
 }
 
-// Searches a session may make.
-const (
-	DefaultSearchesPerSession = 20
-	MaxSearchesPerSession     = 500
+// Bound is a number setting's default (for 0, unset) and its largest
+// value.
+type Bound struct{ Default, Max int }
+
+// Of is v in force: the default for 0, at most Max.
+func (b Bound) Of(v int) int { return min(option.Or(v, b.Default), b.Max) }
+
+// Check refuses v outside 0 (the default) to Max with a sentence: what
+// (and unit, after the number) names the setting.
+func (b Bound) Check(what string, v int, unit string) error {
+	if v < 0 || v > b.Max {
+		return fmt.Errorf("%s must be 1 to %d%s (%d was given)", what, b.Max, unit, v)
+	}
+	return nil
+}
+
+// The bounds of the number settings.
+var (
+	SearchesBound   = Bound{Default: 20, Max: 500}  // a session's web searches
+	HelpersBound    = Bound{Default: 3, Max: 8}     // helpers running at once
+	JobsBound       = Bound{Default: 3, Max: 20}    // a session's background jobs at once
+	MCPTimeoutBound = Bound{Default: 60, Max: 3600} // an MCP call's timeout, in seconds
 )
 
 // Searches is the cap on a session's searches in force.
-func (w WebSearch) Searches() int {
-	return min(option.Or(w.PerSession, DefaultSearchesPerSession), MaxSearchesPerSession)
-}
-
-// Helpers running at once.
-const (
-	DefaultHelperConcurrency = 3
-	MaxHelperConcurrency     = 8
-)
+func (w WebSearch) Searches() int { return SearchesBound.Of(w.PerSession) }
 
 // Helpers is the helper concurrency in force.
-func (s Settings) Helpers() int {
-	return min(option.Or(s.HelperConcurrency, DefaultHelperConcurrency), MaxHelperConcurrency)
-}
-
-// Background jobs a session may run at once.
-const (
-	DefaultJobsPerSession = 3
-	MaxJobsPerSession     = 20
-)
+func (s Settings) Helpers() int { return HelpersBound.Of(s.HelperConcurrency) }
 
 // Jobs is the number of background jobs per session in force.
-func (s Settings) Jobs() int {
-	return min(option.Or(s.JobsPerSession, DefaultJobsPerSession), MaxJobsPerSession)
-}
-
-// MCP call timeout, in seconds.
-const (
-	DefaultMCPTimeoutSeconds = 60
-	MaxMCPTimeoutSeconds     = 3600
-)
+func (s Settings) Jobs() int { return JobsBound.Of(s.JobsPerSession) }
 
 // MCPTimeout is the MCP call timeout in force, in seconds.
-func (s Settings) MCPTimeout() int { return option.Or(s.MCPTimeoutSeconds, DefaultMCPTimeoutSeconds) }
+func (s Settings) MCPTimeout() int { return MCPTimeoutBound.Of(s.MCPTimeoutSeconds) }
 
 // Checkpoint retention per project, in MiB.
 const (

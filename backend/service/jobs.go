@@ -65,7 +65,7 @@ func noJob(sessionID int64, jobID string) error {
 func (j *Jobs) perSession() int {
 	s, err := config.LoadSettings(j.home)
 	if err != nil {
-		return config.DefaultJobsPerSession
+		return config.JobsBound.Default
 	}
 	return s.Jobs()
 }

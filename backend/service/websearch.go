@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"pilot/backend/config"
@@ -66,8 +65,8 @@ func (w *Web) Get() (wire.WebSearchView, error) {
 func (w *Web) Save(in wire.WebSearchInput) (wire.WebSearchView, error) {
 	in.Backend = strings.ToLower(strings.TrimSpace(in.Backend))
 	in.URL = strings.TrimSpace(in.URL)
-	if in.PerSession < 0 || in.PerSession > config.MaxSearchesPerSession {
-		return wire.WebSearchView{}, fmt.Errorf("searches per session must be 1 to %d (%d was given)", config.MaxSearchesPerSession, in.PerSession)
+	if err := config.SearchesBound.Check("searches per session", in.PerSession, ""); err != nil {
+		return wire.WebSearchView{}, err
 	}
 	if in.Backend != "" {
 		if _, err := websearch.New(w.config(in)); err != nil {
