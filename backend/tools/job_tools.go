@@ -30,13 +30,11 @@ type JobStopParams struct {
 }
 
 func newJobOutput() Tool {
-	return newTool(JobOutputTool, true, func(p JobOutputParams) string {
+	return loopTool(JobOutputTool, func(p JobOutputParams) string {
 		return "→ Reading the output of job " + truncate(strings.TrimSpace(p.JobID), 20)
-	}, loopOnly[JobOutputParams](JobOutputTool))
+	})
 }
 
 func newJobStop() Tool {
-	return newTool(JobStopTool, true, func(p JobStopParams) string {
-		return "→ Stopping job " + truncate(strings.TrimSpace(p.JobID), 20)
-	}, loopOnly[JobStopParams](JobStopTool))
+	return loopTool(JobStopTool, func(p JobStopParams) string { return "→ Stopping job " + truncate(strings.TrimSpace(p.JobID), 20) })
 }

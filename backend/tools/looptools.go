@@ -55,15 +55,18 @@ func newTask(deps Deps) Tool {
 }
 
 func newWebFetch() Tool {
-	return newTool(WebFetchTool, true, func(p WebFetchParams) string {
-		return "→ Fetching " + truncate(strings.TrimSpace(p.URL), 120)
-	}, loopOnly[WebFetchParams](WebFetchTool))
+	return loopTool(WebFetchTool, func(p WebFetchParams) string { return "→ Fetching " + truncate(strings.TrimSpace(p.URL), 120) })
 }
 
 func newWebSearch() Tool {
-	return newTool(WebSearchTool, true, func(p WebSearchParams) string {
+	return loopTool(WebSearchTool, func(p WebSearchParams) string {
 		return "→ Searching the web: " + truncate(strings.Join(strings.Fields(p.Query), " "), 120)
-	}, loopOnly[WebSearchParams](WebSearchTool))
+	})
+}
+
+// loopTool is a read-only tool the loop runs itself, labelled by label.
+func loopTool[P any](name string, label func(P) string) *typedTool[P] {
+	return newTool(name, true, label, loopOnly[P](name))
 }
 
 // loopOnly is the Execute of a tool the loop runs: reached only when a
