@@ -34,7 +34,7 @@ export const tests = [
       mkdirSync(join(home, ".claude"), { recursive: true });
       writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Bash(rm -rf:*)"] } }));
       const settings = {
-        permissions: { allow: ["Bash(npm run test:*)", "WebSearch"], deny: ["Read(./secrets/**)"] },
+        permissions: { allow: ["Bash(npm run test:*)", "WebSearch(site:example.com)"], deny: ["Read(./secrets/**)"] },
         hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./scripts/guard.sh" }] }] },
       };
       const project = await ctx.projectDir({ ".claude/settings.json": JSON.stringify(settings, null, 2), "README.md": "# p\n" });
@@ -62,7 +62,7 @@ export const tests = [
       assert.ok((await list.locator(`[data-testid=rule-item][data-file="${claudeFile}"][data-applies="true"]`).count()) >= 4, "the deny entry applies at once (read_file, list_files, glob, grep)");
       assert.equal(await list.locator(`[data-testid=rule-item][data-file="${join(home, ".claude", "settings.json")}"][data-applies="true"]`).count(), 2, "the user's own deny rule applies");
       const ignored = list.locator('[data-testid=rule-item][data-invalid="true"]');
-      assert.match(await ignored.innerText(), /WebSearch[\s\S]*Pilot has no web search tool/);
+      assert.match(await ignored.innerText(), /WebSearch\(site:example\.com\)[\s\S]*narrows WebSearch with a specifier/);
       await check(page, "Settings with imported rules", found);
       await dialog.locator(".modal-actions button", { hasText: "Cancel" }).click();
       await dialog.waitFor({ state: "detached" });

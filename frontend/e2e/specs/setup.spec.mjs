@@ -39,7 +39,7 @@ export const tests = [
       write(join(home, ".claude", "skills", "review", "SKILL.md"), skill("review", "Reviews a change before it is committed."));
       write(join(ctx.pilotHome, "mcp.json"), JSON.stringify({ mcpServers: { notes: { command: "notes-server", disabled: true } } }));
       const settings = {
-        permissions: { allow: ["Bash(npm run test:*)", "WebSearch"] },
+        permissions: { allow: ["Bash(npm run test:*)", "WebSearch(site:example.com)"] },
         hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./scripts/guard.sh" }] }] },
       };
       const project = await ctx.projectDir({
@@ -91,7 +91,7 @@ export const tests = [
       assert.match(await setup.locator('[data-testid=setup-item][data-kind="agent"]').innerText(), /fixer[\s\S]*waits for your approval/);
       assert.match(await item("hook", "untrusted", "guard").innerText(), /not trusted[\s\S]*PreToolUse[\s\S]*\[Bash\][\s\S]*\(project\)[\s\S]*pilot trust/);
       assert.match(await item("skill", "shadowed", "review").innerText(), /has the same name \(review\) and wins/);
-      assert.match(await item("rule", "ignored", "WebSearch").innerText(), /Pilot has no web search tool/);
+      assert.match(await item("rule", "ignored", "WebSearch").innerText(), /narrows WebSearch with a specifier/);
 
       await docShot(page, "setup-page.png");
 
