@@ -84,7 +84,7 @@ func search(c *call) (tools.Result, error) {
 		c.fail(fmt.Sprintf("Not searched: this session made its %d searches, the most it may (Settings › Web sets the number).", limit), true)
 		return tools.Result{}, nil
 	}
-	rs, err := c.searcher.Search(ctx, websearch.Query{Text: p.Query, Count: p.Count, Domains: p.AllowedDomains})
+	rs, err := c.searcher.Search(ctx, websearch.Query{Text: p.Query, Count: p.MaxResults, Domains: p.AllowedDomains})
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return tools.Result{}, err

@@ -64,8 +64,13 @@ func (h *harness) ruleAndAnswer(t *testing.T, tool, pattern string, decide *wire
 	}
 }
 
-func searchCall(id, query string) fakellm.ToolCall {
-	in, _ := json.Marshal(map[string]string{"query": query})
+// searchCall is a web_search call; max > 0 sets max_results.
+func searchCall(id, query string, max int) fakellm.ToolCall {
+	p := map[string]any{"query": query}
+	if max > 0 {
+		p["max_results"] = max
+	}
+	in, _ := json.Marshal(p)
 	return fakellm.ToolCall{ID: id, Name: "web_search", Input: in}
 }
 
@@ -76,6 +81,7 @@ func TestWebSearch(t *testing.T) {
 		mode     string
 		rule     string // a web_search allow rule
 		limit    int
+		max      int // max_results of the first call
 		decide   *wire.CommandDecision
 		asked    int
 		hits     int32
@@ -88,6 +94,7 @@ func TestWebSearch(t *testing.T) {
 			second: []string{"Search 2 of 20"}},
 		{name: "asked even in edits mode", mode: "edits", decide: &wire.CommandDecision{Approve: true}, asked: 1, hits: 2, want: []string{"Search 1 of 20"}},
 		{name: "a rule allows the service's host", mode: "ask", rule: "127.0.0.1", hits: 2, want: []string{"metasearch engine"}},
+		{name: "max_results keeps the first results", mode: "all", max: 1, hits: 2, want: []string{`SearXNG results for "searxng docs" (1)`}},
 		{name: "refused: nothing is sent", mode: "ask", decide: &wire.CommandDecision{Approve: false}, asked: 2, hits: 0, rejected: true,
 			want: []string{"did not allow searching with SearXNG (127.0.0.1)"}},
 		{name: "mode none refuses", mode: "none", hits: 0, rejected: true, want: []string{"Not done"}},
@@ -108,9 +115,9 @@ func TestWebSearch(t *testing.T) {
 			}
 			opt := Options{WebSearch: func() (*websearch.Searcher, int, error) { return s, limit, nil }}
 			h := newHarness(t, llm.ProviderAnthropic, fakellm.Script{Turns: []fakellm.Turn{
-				{Match: func(r fakellm.Request) bool { return len(r.ToolResults) == 0 }, ToolCalls: []fakellm.ToolCall{searchCall("s1", "searxng docs")}},
+				{Match: func(r fakellm.Request) bool { return len(r.ToolResults) == 0 }, ToolCalls: []fakellm.ToolCall{searchCall("s1", "searxng docs", tc.max)}},
 				{Match: func(r fakellm.Request) bool { return len(r.ToolResults) > 0 && r.ToolResults[0].ToolUseID == "s1" },
-					ToolCalls: []fakellm.ToolCall{searchCall("s2", "searxng api")}},
+					ToolCalls: []fakellm.ToolCall{searchCall("s2", "searxng api", 0)}},
 				{When: &fakellm.When{HasToolResult: true}, Text: "Done."},
 			}}, setup{mode: tc.mode, opt: opt})
 			ctx := context.Background()
@@ -171,7 +178,7 @@ func TestWebSearchNotOfferedWithoutService(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, llm.ProviderAnthropic, fakellm.Script{Turns: []fakellm.Turn{
-				{Match: func(r fakellm.Request) bool { return len(r.ToolResults) == 0 }, ToolCalls: []fakellm.ToolCall{searchCall("s1", "anything")}},
+				{Match: func(r fakellm.Request) bool { return len(r.ToolResults) == 0 }, ToolCalls: []fakellm.ToolCall{searchCall("s1", "anything", 0)}},
 				{When: &fakellm.When{HasToolResult: true}, Text: "Done."},
 			}}, setup{mode: "all", opt: opt})
 			if r := h.turn("search"); r != ReasonEndTurn {

@@ -37,7 +37,7 @@ type WebFetchParams struct {
 // WebSearchParams is the input of web_search.
 type WebSearchParams struct {
 	Query          string   `json:"query" desc:"What to search for, as you would type it into a search engine."`
-	Count          int      `json:"count,omitempty" desc:"How many results to return, 1 to 20 (default 5)."`
+	MaxResults     int      `json:"max_results,omitempty" desc:"How many results to return, 1 to 20 (default 5)."`
 	AllowedDomains []string `json:"allowed_domains,omitempty" desc:"Keep the results to these sites, for example [\"go.dev\", \"pkg.go.dev\"]."`
 }
 

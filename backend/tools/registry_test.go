@@ -33,7 +33,7 @@ var contract = []struct {
 	{"remember", []string{"text"}, false},
 	{"task", []string{"description", "prompt", "subagent_type?"}, true},
 	{"web_fetch", []string{"url", "prompt?"}, true},
-	{"web_search", []string{"query", "count?", "allowed_domains?"}, true},
+	{"web_search", []string{"query", "max_results?", "allowed_domains?"}, true},
 	{"skill", []string{"name"}, true},
 }
 
