@@ -444,6 +444,12 @@ func (a *App) ListSlashCommands(sessionID int64) ([]wire.SlashCommand, error) {
 	return a.ws().Turns.SlashCommands(a.ctx, sessionID)
 }
 
+// RememberFiles names the files the "Remember" form of a session's
+// message adds to.
+func (a *App) RememberFiles(sessionID int64) (wire.RememberFiles, error) {
+	return a.ws().Turns.RememberFiles(a.ctx, sessionID)
+}
+
 // FindMCPResources lists the open project's MCP resources for the @ picker.
 func (a *App) FindMCPResources(query string, limit int) ([]wire.MCPResource, error) {
 	return a.ws().MCP.FindResources(query, limit)

@@ -25,6 +25,21 @@ func UserFile(home string) (name, abs string) {
 	return "~/" + userFiles[0], filepath.Join(home, userFiles[0])
 }
 
+// ProjectFile is the project's instruction file that "remember for this
+// project" (/remember) adds to: AGENTS.md, or CLAUDE.md when the project
+// has that one and no AGENTS.md (as the command's text tells the model).
+// It only names the file: nothing of the folder is read.
+func ProjectFile(dir string) string {
+	has := func(name string) bool {
+		fi, err := os.Lstat(filepath.Join(dir, name))
+		return err == nil && (fi.Mode().IsRegular() || fi.Mode()&fs.ModeSymlink != 0)
+	}
+	if !has(projectFiles[0]) && has(projectFiles[1]) {
+		return projectFiles[1]
+	}
+	return projectFiles[0]
+}
+
 // RememberLine is text as one line to remember: its lines joined with
 // spaces, runs of spaces made one, a list marker the model gave dropped.
 func RememberLine(text string) string {
@@ -67,18 +82,14 @@ var userFileKind = projectroot.Kind{Name: "an instruction file", Limit: 1 << 20,
 // without waiting, at most 1 MiB): its text, whether it exists, and its
 // permission bits (0644 for a file to make). A refusal is a sentence.
 func ReadUser(abs string) (text string, existed bool, mode os.FileMode, err error) {
-	b, err := projectroot.ReadUserFile(abs, userFileKind)
+	b, perm, err := projectroot.ReadUserFileMode(abs, userFileKind)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return "", false, 0o644, nil
 	case err != nil:
 		return "", false, 0, err
 	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return "", false, 0, err
-	}
-	return string(b), true, fi.Mode().Perm(), nil
+	return string(b), true, perm, nil
 }
 
 // WriteUser replaces the user's own instruction file at abs with text,

@@ -3,6 +3,7 @@ package memory
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -64,6 +65,42 @@ func TestUserFile(t *testing.T) {
 	}
 	if name, _ := UserFile(home); name != "~/.codex/AGENTS.md" {
 		t.Errorf("a folder named CLAUDE.md: %s", name)
+	}
+}
+
+// TestProjectFile: AGENTS.md unless the project has only CLAUDE.md.
+func TestProjectFile(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name  string
+		files []string // made at the root; a trailing / makes a folder
+		want  string
+	}{
+		{"none yet", nil, "AGENTS.md"},
+		{"only CLAUDE.md", []string{"CLAUDE.md"}, "CLAUDE.md"},
+		{"both", []string{"CLAUDE.md", "AGENTS.md"}, "AGENTS.md"},
+		{"only AGENTS.md", []string{"AGENTS.md"}, "AGENTS.md"},
+		{"a folder named CLAUDE.md", []string{"CLAUDE.md/"}, "AGENTS.md"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			for _, f := range tc.files {
+				var err error
+				if strings.HasSuffix(f, "/") {
+					err = os.Mkdir(filepath.Join(dir, f), 0o755)
+				} else {
+					err = os.WriteFile(filepath.Join(dir, f), []byte("x"), 0o644)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := ProjectFile(dir); got != tc.want {
+				t.Errorf("ProjectFile = %s, want %s", got, tc.want)
+			}
+		})
 	}
 }
 

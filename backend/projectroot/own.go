@@ -275,12 +275,20 @@ func shown(s string) string {
 // file, opened without waiting, at most k.Limit bytes. A missing file is
 // an fs.ErrNotExist error; any other refusal a *NotRead naming path.
 func ReadUserFile(path string, k Kind) ([]byte, error) {
+	b, _, err := ReadUserFileMode(path, k)
+	return b, err
+}
+
+// ReadUserFileMode is ReadUserFile with the permission bits of the file
+// read (the one opened, so no second look at path can see another).
+func ReadUserFileMode(path string, k Kind) ([]byte, fs.FileMode, error) {
 	f, err := os.OpenFile(path, readFlags, 0)
 	f, fi, err := userOpened(path, f, err)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return readOpened(f, fi, path, k)
+	b, err := readOpened(f, fi, path, k)
+	return b, fi.Mode().Perm(), err
 }
 
 // HeadUserFile reads at most limit bytes of the user's own file at path

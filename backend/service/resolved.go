@@ -38,10 +38,7 @@ const resolvedKept = 64
 // get is the configuration of k, kept while sources are unchanged, else
 // made by resolve.
 func (m *resolvedMemo) get(k resolvedKey, sources []string, resolve func() (config.Resolved, error)) (config.Resolved, error) {
-	files := make([]os.FileInfo, len(sources))
-	for i, p := range sources {
-		files[i], _ = os.Stat(p) // before the read: a change after it is seen next time
-	}
+	files := statAll(sources)
 	m.mu.Lock()
 	e, ok := m.m[k]
 	m.mu.Unlock()
@@ -56,6 +53,40 @@ func (m *resolvedMemo) get(k resolvedKey, sources []string, resolve func() (conf
 	}
 	m.m[k] = resolvedEntry{r: r, err: err, files: files}
 	return r, err
+}
+
+// statAll is each source file as it is now (nil: not there). It is taken
+// before the files are read, so a change after it is seen next time.
+func statAll(sources []string) []os.FileInfo {
+	files := make([]os.FileInfo, len(sources))
+	for i, p := range sources {
+		files[i], _ = os.Stat(p)
+	}
+	return files
+}
+
+// keptWhile is one value made from files, kept while none of them
+// changed (the same test as resolvedMemo's).
+type keptWhile[T any] struct {
+	mu    sync.Mutex
+	made  bool
+	v     T
+	err   error
+	files []os.FileInfo
+}
+
+// get is the kept value while sources are unchanged, else the one build
+// gives now (kept in turn).
+func (k *keptWhile[T]) get(sources []string, build func() (T, error)) (T, error) {
+	files := statAll(sources)
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.made && sameFiles(k.files, files) {
+		return k.v, k.err
+	}
+	k.v, k.err = build()
+	k.made, k.files = true, files
+	return k.v, k.err
 }
 
 // sameFiles reports whether each file of a is the one of b, unchanged.

@@ -62,3 +62,46 @@ func TestOpenSessionFollowsOverrides(t *testing.T) {
 		}
 	}
 }
+
+// TestKeptWhile: the value is made again only when a source file was
+// replaced, edited in place, made or removed.
+func TestKeptWhile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	if err := os.WriteFile(a, []byte("1"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var k keptWhile[int]
+	built := 0
+	get := func() int {
+		v, _ := k.get([]string{a, b}, func() (int, error) { built++; return built, nil })
+		return v
+	}
+	steps := []struct {
+		name   string
+		change func() error
+		want   int
+	}{
+		{"first", func() error { return nil }, 1},
+		{"unchanged", func() error { return nil }, 1},
+		{"edited in place", func() error { return os.WriteFile(a, []byte("22"), 0o600) }, 2},
+		{"a missing file made", func() error { return os.WriteFile(b, []byte("{}"), 0o600) }, 3},
+		{"replaced by a rename", func() error {
+			if err := os.WriteFile(a+".new", []byte("33"), 0o600); err != nil {
+				return err
+			}
+			return os.Rename(a+".new", a)
+		}, 4},
+		{"removed", func() error { return os.Remove(b) }, 5},
+		{"unchanged again", func() error { return nil }, 5},
+	}
+	for _, s := range steps {
+		if err := s.change(); err != nil {
+			t.Fatal(err)
+		}
+		if got := get(); got != s.want {
+			t.Fatalf("%s: value %d, want %d", s.name, got, s.want)
+		}
+	}
+}

@@ -104,7 +104,7 @@ func newService(c *core) *Service {
 	c.svc = &Service{core: c, Sessions: &Sessions{c}, Turns: &Turns{c}, Approvals: &Approvals{c},
 		Records: &Records{c}, Projects: &Projects{c}, Files: &Files{c}, Git: &Git{c}, Worktrees: &Worktrees{c},
 		Ledger: &Ledger{c}, Rules: &Rules{c}, Settings: &Settings{c}, Sandbox: &Sandbox{c}, Languages: &Languages{c},
-		MCP: &MCP{c}, Trust: &Trust{c}, Setup: &Setup{c}, Jobs: &Jobs{c}, Web: &Web{c}}
+		MCP: &MCP{c}, Trust: &Trust{c}, Setup: &Setup{c}, Jobs: &Jobs{c}, Web: &Web{core: c}}
 	return c.svc
 }
 

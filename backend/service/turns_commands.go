@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"pilot/backend/commands"
+	"pilot/backend/memory"
 	"pilot/backend/wire"
 )
 
@@ -33,6 +34,17 @@ func (t *Turns) SlashCommands(ctx context.Context, sessionID int64) ([]wire.Slas
 		skillDir = t.skillRoot(ctx, sessionID, dir)
 	}
 	return append(out, t.skillCommands(skillDir, cmds)...), nil
+}
+
+// RememberFiles names the files /remember and /remember-user of the
+// session's project add to.
+func (t *Turns) RememberFiles(ctx context.Context, sessionID int64) (wire.RememberFiles, error) {
+	dir, err := t.sessionProject(ctx, sessionID)
+	if err != nil {
+		return wire.RememberFiles{}, err
+	}
+	user, _ := memory.UserFile(t.userHome())
+	return wire.RememberFiles{Project: memory.ProjectFile(dir), User: user}, nil
 }
 
 // withResources inlines the MCP resources attached to a message.

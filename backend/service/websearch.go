@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 
 	"pilot/backend/config"
@@ -13,25 +14,39 @@ import (
 // Web is web search's settings (Settings › Web): the service the
 // web_search tool asks, saved in settings.json (webSearch), its API key in
 // keys.json beside the providers' (config.SearchKey).
-type Web struct{ *core }
+type Web struct {
+	*core
+	kept keptWhile[searchSetup] // searcher's answer while settings.json and keys.json are unchanged
+}
+
+// searchSetup is the search service set up and the searches a session may make.
+type searchSetup struct {
+	s *websearch.Searcher
+	n int
+}
 
 // testQuery is the search Settings › Web's Test button sends.
 const testQuery = "Go programming language"
 
 // searcher is the search service set up now and the searches a session
-// may make: the agent reads it at each call (agent.Options.WebSearch).
+// may make: the agent reads it at each model request (the tools offered)
+// and each call (agent.Options.WebSearch), so it is read again only when
+// settings.json or keys.json changed.
 func (w *Web) searcher() (*websearch.Searcher, int, error) {
-	s, err := config.LoadSettings(w.home)
-	if err != nil {
-		return nil, 0, err
-	}
-	keys, err := config.LoadKeys(w.home)
-	if err != nil {
-		return nil, 0, err
-	}
-	ws := s.WebSearch
-	srch, err := websearch.New(websearch.Config{Backend: ws.Backend, URL: ws.URL, Key: keys[config.SearchKey(ws.Backend)]})
-	return srch, ws.Searches(), err
+	got, err := w.kept.get([]string{filepath.Join(w.home, config.SettingsFile), filepath.Join(w.home, config.KeysFile)}, func() (searchSetup, error) {
+		s, err := config.LoadSettings(w.home)
+		if err != nil {
+			return searchSetup{}, err
+		}
+		keys, err := config.LoadKeys(w.home)
+		if err != nil {
+			return searchSetup{}, err
+		}
+		ws := s.WebSearch
+		srch, err := websearch.New(websearch.Config{Backend: ws.Backend, URL: ws.URL, Key: keys[config.SearchKey(ws.Backend)]})
+		return searchSetup{s: srch, n: ws.Searches()}, err
+	})
+	return got.s, got.n, err
 }
 
 // Get returns Settings › Web as saved.

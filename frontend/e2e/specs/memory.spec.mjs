@@ -168,6 +168,8 @@ export const tests = [
       await page.locator("[data-testid=mode-select][data-mode=edits]").waitFor();
       await answer.hover();
       await answer.locator("[data-testid=memory-remember]").click();
+      // The form names the file the real backend will change.
+      await answer.locator("[data-testid=memory-remember-scope] label", { hasText: "All my projects (~/.claude/CLAUDE.md)" }).waitFor();
       await answer.locator("[data-testid=memory-remember-scope] input[value=user]").check();
       await answer.locator("[data-testid=memory-remember-send]").click();
 

@@ -8,7 +8,7 @@
 import * as App from "../../wailsjs/go/main/App";
 import { wire } from "../../wailsjs/go/models";
 import type { BoundBackend, VersionInfo } from "./backend.gen";
-import type { AppReadyPayload, BranchView, ChangeDetail, ChangeView, CommitResult, DirPage, FileDiff, FilePreview, GitStatus, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, ModelList, Project, RestoreResult, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsView, Setup, SlashCommand, WebSearchTest, WebSearchView } from "./wire.gen";
+import type { AppReadyPayload, BranchView, ChangeDetail, ChangeView, CommitResult, DirPage, FileDiff, FilePreview, GitStatus, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, ModelList, Project, RememberFiles, RestoreResult, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsView, Setup, SlashCommand, WebSearchTest, WebSearchView } from "./wire.gen";
 import { typed } from "./typed";
 
 /** Every bound method, calling its Wails binding. */
@@ -68,6 +68,7 @@ export const wailsBound: BoundBackend = {
   proposedText: (approvalId, path) => App.ProposedText(approvalId, path),
   quitNow: () => App.QuitNow(),
   readProjectFile: async (projectId, sessionId, path) => typed<FilePreview>(await App.ReadProjectFile(projectId, sessionId, path)),
+  rememberFiles: async (sessionId) => typed<RememberFiles>(await App.RememberFiles(sessionId)),
   renameSession: (sessionId, title) => App.RenameSession(sessionId, title),
   reportError: (where, sessionId, message) => App.ReportError(where, sessionId, message),
   retryTurn: (sessionId) => App.RetryTurn(sessionId),

@@ -941,6 +941,18 @@ export interface SlashCommand {
   source: SlashSource;
 }
 
+/**
+ * RememberFiles names the files the window's "Remember" form adds to, as
+ * the user knows them: the project's instruction file (/remember) and the
+ * user's own, for every project (/remember-user).
+ */
+export interface RememberFiles {
+  /** "AGENTS.md", or "CLAUDE.md" when the project has only that */
+  project: string;
+  /** "~/.claude/CLAUDE.md", or "~/.codex/AGENTS.md" when only that exists */
+  user: string;
+}
+
 /** DiagnosticSeverity is one diagnostic's severity. */
 export type DiagnosticSeverity = "error" | "warning" | "info" | "hint";
 /** Every DiagnosticSeverity. */

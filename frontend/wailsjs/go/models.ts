@@ -1896,6 +1896,20 @@ export namespace wire {
 	        this.lastOpened = source["lastOpened"];
 	    }
 	}
+	export class RememberFiles {
+	    project: string;
+	    user: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RememberFiles(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.project = source["project"];
+	        this.user = source["user"];
+	    }
+	}
 	export class RestoreInput {
 	    resolutions: Record<string, string>;
 	

@@ -11,8 +11,9 @@ const messages: Message[] = [
   { id: 3, role: "user", state: "complete", createdAt: 3, blocks: [{ type: "text", text: "Review main.go with care", command: "/review main.go" }] },
 ];
 
-async function open() {
+async function open(files?: FakeBackend["remember"]) {
   const b = new FakeBackend();
+  if (files) b.remember = files;
   b.details[1] = detail(1, { messages });
   await openSessionOne(b);
   return b;
@@ -26,7 +27,7 @@ function remember(id: number) {
   return within(row(id)).getByTestId("memory-remember-text") as HTMLTextAreaElement;
 }
 
-const chooseScope = (id: number, label: RegExp) => fireEvent.click(within(within(row(id)).getByTestId("memory-remember-scope")).getByLabelText(label));
+const chooseScope = async (id: number, label: RegExp) => fireEvent.click(await within(within(row(id)).getByTestId("memory-remember-scope")).findByLabelText(label));
 
 describe("Remember on a message", () => {
   it("on the user's message, starts with the message's text and sends /remember for this project", async () => {
@@ -35,7 +36,7 @@ describe("Remember on a message", () => {
     expect(text.value).toBe("Always run make lint before committing.");
     expect(document.activeElement).toBe(text);
     // This project is the default.
-    expect((within(row(1)).getByLabelText("This project (AGENTS.md)") as HTMLInputElement).checked).toBe(true);
+    expect(((await within(row(1)).findByLabelText("This project (AGENTS.md)")) as HTMLInputElement).checked).toBe(true);
     fireEvent.click(within(row(1)).getByTestId("memory-remember-send"));
     await waitFor(() => expect(b.callsOf("sendMessage")).toEqual([[1, "/remember Always run make lint before committing.", []]]));
     expect(screen.queryByTestId("memory-remember-text")).toBeNull();
@@ -51,10 +52,18 @@ describe("Remember on a message", () => {
     await waitFor(() => expect(b.callsOf("sendMessage")).toEqual([[1, "/remember Put tests next to the code, in *_test.go files.", []]]));
   });
 
+  it("names the files the backend says the two scopes add to", async () => {
+    const b = await open({ project: "CLAUDE.md", user: "~/.codex/AGENTS.md" });
+    remember(1);
+    expect(await within(row(1)).findByLabelText("This project (CLAUDE.md)")).toBeTruthy();
+    expect(within(row(1)).getByLabelText("All my projects (~/.codex/AGENTS.md)")).toBeTruthy();
+    expect(b.callsOf("rememberFiles")).toEqual([[1]]);
+  });
+
   it("sends /remember-user for all the user's projects", async () => {
     const b = await open();
     remember(2);
-    chooseScope(2, /All my projects \(~\/\.claude\/CLAUDE\.md\)/);
+    await chooseScope(2, /All my projects \(~\/\.claude\/CLAUDE\.md\)/);
     fireEvent.keyDown(within(row(2)).getByTestId("memory-remember-text"), { key: "Enter", metaKey: true });
     await waitFor(() => expect(b.callsOf("sendMessage")).toEqual([[1, "/remember-user Tests live next to the code, in *_test.go files.", []]]));
   });

@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { useApp, useController } from "../../state/context";
+import type { RememberFiles } from "../../lib/wire.gen";
 
-/** Where a note goes: the project's AGENTS.md (/remember) or the user's own ~/.claude/CLAUDE.md (/remember-user). */
+/** Where a note goes: the project's instruction file (/remember) or the user's own, for every project (/remember-user). */
 export type RememberScope = "project" | "user";
 
 const commandOf: Record<RememberScope, string> = { project: "/remember", user: "/remember-user" };
@@ -23,6 +24,23 @@ export function rememberPrompt(scope: RememberScope, note: string): string {
   return `${commandOf[scope]} ${note.trim()}`;
 }
 
+/** The files the two scopes add to, as the backend names them for the session (null until known, or when it cannot say). */
+function useRememberFiles(sessionId: number): RememberFiles | null {
+  const c = useController();
+  const [files, setFiles] = useState<RememberFiles | null>(null);
+  useEffect(() => {
+    let live = true;
+    c.backend
+      .rememberFiles(sessionId)
+      .then((f) => live && setFiles(f))
+      .catch(() => live && setFiles(null));
+    return () => {
+      live = false;
+    };
+  }, [c, sessionId]);
+  return files;
+}
+
 /** Gives the focus back to the prompt box (PromptBox's textarea). */
 function focusPrompt() {
   document.getElementById("prompt-input")?.focus();
@@ -38,6 +56,8 @@ function focusPrompt() {
 export default function RememberForm({ text, onClose }: { text: string; onClose: () => void }) {
   const c = useController();
   const queued = useApp((s) => (s.session ? s.session.id in s.queued : false));
+  const sessionId = useApp((s) => s.session?.id ?? 0);
+  const files = useRememberFiles(sessionId);
   const [start] = useState(() => rememberDraft(text));
   const [note, setNote] = useState(start.text);
   const [scope, setScope] = useState<RememberScope>("project");
@@ -101,11 +121,11 @@ export default function RememberForm({ text, onClose }: { text: string; onClose:
         <legend className="sr-only">Where to remember it</legend>
         <label>
           <input type="radio" name={`${id}-scope`} value="project" checked={scope === "project"} onChange={() => setScope("project")} />
-          This project (AGENTS.md)
+          This project{files ? ` (${files.project})` : ""}
         </label>
         <label>
           <input type="radio" name={`${id}-scope`} value="user" checked={scope === "user"} onChange={() => setScope("user")} />
-          All my projects (~/.claude/CLAUDE.md)
+          All my projects{files ? ` (${files.user})` : ""}
         </label>
       </fieldset>
       <div className="remember-actions">

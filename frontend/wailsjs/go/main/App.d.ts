@@ -113,6 +113,8 @@ export function QuitNow():Promise<void>;
 
 export function ReadProjectFile(arg1:number,arg2:number,arg3:string):Promise<wire.FilePreview>;
 
+export function RememberFiles(arg1:number):Promise<wire.RememberFiles>;
+
 export function RenameSession(arg1:number,arg2:string):Promise<void>;
 
 export function ReportError(arg1:string,arg2:number,arg3:string):Promise<void>;
