@@ -2,10 +2,13 @@ package config
 
 import (
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
 	"pilot/backend/childenv"
+	"pilot/backend/flock"
 )
 
 // MCPTokensFile holds the MCP servers' sign-ins, beside keys.json and kept
@@ -52,21 +55,48 @@ func LoadMCPTokens(home string) (map[string]MCPToken, error) {
 }
 
 // SaveMCPToken stores tok under key in <home>/mcp-tokens.json with mode
-// 0600; nil removes it.
+// 0600; nil removes it. Another Pilot's save in between is kept (the
+// file is read and written under its lock).
 func SaveMCPToken(home, key string, tok *MCPToken) error {
+	_, err := UpdateMCPToken(home, key, func(MCPToken) (*MCPToken, bool, error) { return tok, true, nil })
+	return err
+}
+
+// UpdateMCPToken calls update with the token kept under key now, holding
+// the file's lock (mcp-tokens.json.lock) so no other Pilot reads or
+// writes the tokens meanwhile: a renewal that another process already
+// made is seen there and adopted, not made twice with a refresh token
+// the first one used up. When save is true, next replaces the kept token
+// (nil removes it). It returns the token kept after.
+func UpdateMCPToken(home, key string, update func(kept MCPToken) (next *MCPToken, save bool, err error)) (MCPToken, error) {
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return MCPToken{}, err
+	}
+	unlock, err := flock.Hold(filepath.Join(home, MCPTokensFile+".lock"))
+	if err != nil {
+		return MCPToken{}, fmt.Errorf("locking the MCP sign-ins (%s): %w", MCPTokensFile, err)
+	}
+	defer unlock()
 	all, err := LoadMCPTokens(home)
 	if err != nil && !errors.Is(err, ErrCorrupt) {
-		return err // a corrupt file is moved aside by writeJSON
+		return MCPToken{}, err // a corrupt file is moved aside by writeJSON
 	}
-	if tok == nil {
+	next, save, err := update(all[key])
+	if err != nil || !save {
+		return all[key], err
+	}
+	if next == nil {
 		delete(all, key)
 	} else {
-		all[key] = *tok
-		childenv.Hold(tok.AccessToken, tok.RefreshToken, tok.ClientSecret)
+		all[key] = *next
+		childenv.Hold(next.AccessToken, next.RefreshToken, next.ClientSecret)
 	}
 	path := filepath.Join(home, MCPTokensFile)
 	if err := writeJSON(path, all, 0o600); err != nil {
-		return err
+		return MCPToken{}, err
 	}
-	return fixMode(path)
+	if err := fixMode(path); err != nil {
+		return MCPToken{}, err
+	}
+	return all[key], nil
 }

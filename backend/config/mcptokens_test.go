@@ -1,9 +1,12 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"pilot/backend/childenv"
@@ -52,5 +55,47 @@ func TestMCPTokensKeptLikeKeys(t *testing.T) {
 	}
 	if raw, _ := os.ReadFile(filepath.Join(home, KeysFile)); len(raw) != 0 {
 		t.Error("a sign-in went into keys.json")
+	}
+}
+
+// TestMCPTokensSavedTogether: saves made at once (as by the window and a
+// pilot -p, each opening the lock file on its own) all land; and of two
+// renewals of one sign-in at once, the second sees the first's tokens.
+func TestMCPTokensSavedTogether(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	const n = 24
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			if err := SaveMCPToken(home, fmt.Sprint("server-", i), &MCPToken{AccessToken: fmt.Sprint("tok-", i)}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	all, err := LoadMCPTokens(home)
+	if err != nil || len(all) != n {
+		t.Fatalf("%d of %d saves kept (%v)", len(all), n, err)
+	}
+
+	var refreshed atomic.Int32
+	for range 8 {
+		wg.Go(func() {
+			_, err := UpdateMCPToken(home, "server-0", func(kept MCPToken) (*MCPToken, bool, error) {
+				if kept.AccessToken != "tok-0" {
+					return nil, false, nil // renewed already: adopt
+				}
+				refreshed.Add(1)
+				return &MCPToken{AccessToken: "renewed"}, true, nil
+			})
+			if err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if got, _ := LoadMCPTokens(home); refreshed.Load() != 1 || got["server-0"].AccessToken != "renewed" || len(got) != n {
+		t.Fatalf("renewed %d times; kept %+v", refreshed.Load(), got["server-0"])
 	}
 }

@@ -138,17 +138,22 @@ func (h *Handler) renew() error {
 	if h.tok.RefreshToken == "" {
 		return h.needs("has a sign-in that expired")
 	}
-	if all, err := config.LoadMCPTokens(h.home); err == nil {
-		if kept := all[h.key]; kept.AccessToken != h.tok.AccessToken && kept.AccessToken != "" && time.Until(kept.Expiry) > time.Minute {
-			h.tok = &kept // another Pilot (the window, a pilot -p) renewed it already
-			return nil
+	var refused error
+	t, err := config.UpdateMCPToken(h.home, h.key, func(kept config.MCPToken) (*config.MCPToken, bool, error) {
+		if kept.AccessToken != h.tok.AccessToken && kept.AccessToken != "" && time.Until(kept.Expiry) > time.Minute {
+			return nil, false, nil // another Pilot (the window, a pilot -p) renewed it already: adopt it
 		}
-	}
-	t, err := refresh(h.client, *h.tok)
-	if err != nil {
-		return h.needs("could not renew its sign-in (" + err.Error() + ")")
-	}
-	if err := config.SaveMCPToken(h.home, h.key, &t); err != nil {
+		t, err := refresh(h.client, *h.tok)
+		if err != nil {
+			refused = err
+			return nil, false, err
+		}
+		return &t, true, nil
+	})
+	switch {
+	case refused != nil:
+		return h.needs("could not renew its sign-in (" + refused.Error() + ")")
+	case err != nil:
 		return fmt.Errorf("the renewed sign-in of %s could not be kept: %v; check that PILOT_HOME is writable", h.name, err)
 	}
 	h.tok = &t
