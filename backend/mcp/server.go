@@ -192,16 +192,18 @@ func (s *server) session(ctx context.Context) error {
 			err = p.exitErr()
 		}
 	case TypeHTTP:
+		oauth := s.oauth(x.URL)
 		hc := &http.Client{Transport: headerTransport{x.Headers}}
-		sess, err = client.Connect(sctx, &sdk.StreamableClientTransport{Endpoint: x.URL, HTTPClient: hc, MaxRetries: 2, OAuthHandler: s.oauth(x.URL)}, nil)
+		sess, err = client.Connect(sctx, &sdk.StreamableClientTransport{Endpoint: x.URL, HTTPClient: hc, MaxRetries: 2, OAuthHandler: oauth}, nil)
 		if signIn := (*mcpauth.SignInError)(nil); err != nil && ctx.Err() == nil && !errors.As(err, &signIn) {
 			// Servers older than the 2025-03-26 spec speak HTTP+SSE.
-			if old, err2 := client.Connect(sctx, &sdk.SSEClientTransport{Endpoint: x.URL, HTTPClient: hc}, nil); err2 == nil {
+			sse := &http.Client{Transport: oauthTransport{base: headerTransport{x.Headers}, h: oauth}}
+			if old, err2 := client.Connect(sctx, &sdk.SSEClientTransport{Endpoint: x.URL, HTTPClient: sse}, nil); err2 == nil {
 				sess, err = old, nil
 			}
 		}
 	case TypeSSE:
-		hc := &http.Client{Transport: headerTransport{x.Headers}}
+		hc := &http.Client{Transport: oauthTransport{base: headerTransport{x.Headers}, h: s.oauth(x.URL)}}
 		sess, err = client.Connect(sctx, &sdk.SSEClientTransport{Endpoint: x.URL, HTTPClient: hc}, nil)
 	}
 	if signIn := (*mcpauth.SignInError)(nil); errors.As(err, &signIn) {

@@ -29,7 +29,7 @@ func (s *server) oauth(url string) *mcpauth.Handler {
 // Under s.mu.
 func (s *server) signInState() string {
 	switch {
-	case s.entry.Server.Transport() != TypeHTTP:
+	case !signsIn(s.entry.Server.Transport()):
 		return ""
 	case s.signIn:
 		return mcpauth.NeedsSignIn
@@ -42,7 +42,7 @@ func (s *server) signInState() string {
 
 // SignIn is the sign-in of the server name of project (mcpauth.Login.Run
 // runs it): its URL and headers expanded as a session sends them, its
-// pre-registered client, and where its tokens are kept. Only an HTTP
+// pre-registered client, and where its tokens are kept. Only an HTTP or SSE
 // server can sign in, and a project's server only once its .mcp.json is
 // trusted: nothing is fetched for a file the user has not looked at.
 // Nothing is started.
@@ -56,7 +56,7 @@ func (p *Pool) SignIn(project, name string) (mcpauth.Login, error) {
 		return mcpauth.Login{}, err
 	}
 	x, _ := expandAll(e.Server, EnvLookup)
-	l := mcpauth.Login{Home: p.opt.Home, Key: SignInKey(project, e), Name: name, URL: x.URL, Headers: x.Headers}
+	l := mcpauth.Login{Home: p.opt.Home, Key: SignInKey(project, e), Name: name, URL: x.URL, Headers: x.Headers, SSE: e.Server.Transport() == TypeSSE}
 	if o := e.Server.OAuth; o != nil {
 		l.ClientID, l.CallbackPort = o.ClientID, o.CallbackPort
 	}
@@ -77,6 +77,10 @@ func (p *Pool) SignOut(project, name string) (bool, error) {
 	return mcpauth.Logout(p.opt.Home, SignInKey(project, e))
 }
 
+// signsIn reports whether a server of transport t may sign in (OAuth
+// is HTTP's: a stdio server has its credentials in its environment).
+func signsIn(t string) bool { return t == TypeHTTP || t == TypeSSE }
+
 // httpEntry is the configured HTTP server name of project, refused with
 // a sentence when it is not one that may sign in.
 func httpEntry(home, project, name string) (Entry, error) {
@@ -88,8 +92,8 @@ func httpEntry(home, project, name string) (Entry, error) {
 		if e.Name != name {
 			continue
 		}
-		if t := e.Server.Transport(); t != TypeHTTP {
-			return e, fmt.Errorf("%s uses the %s transport; only an HTTP (Streamable HTTP) server signs in with OAuth", name, t)
+		if t := e.Server.Transport(); !signsIn(t) {
+			return e, fmt.Errorf("%s uses the %s transport; only an HTTP or SSE server signs in with OAuth", name, t)
 		}
 		if trusted, _ := Trusted(home, project, set.ProjectHash); e.Scope == ScopeProject && !trusted {
 			return e, fmt.Errorf("%s comes from the project's %s, which you have not trusted yet: review it with `pilot mcp trust` first", name, ProjectFile)

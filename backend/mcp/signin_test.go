@@ -17,39 +17,48 @@ import (
 // and a token it stops accepting is renewed.
 func TestServerNeedingSignIn(t *testing.T) {
 	t.Parallel()
-	o := mcptest.NewOAuth()
-	defer o.Close()
-	home := t.TempDir()
-	writeUser(t, home, map[string]Server{"hosted": {Type: "http", URL: o.MCPURL()}})
-	opt := testOptions(home)
-	opt.Private = func(_, host string) bool { return host == "127.0.0.1" }
-	h, _ := Open("", opt)
-	st := waitState(t, h, "hosted", Failed)
-	h.Close()
-	if st.SignIn != mcpauth.NeedsSignIn || st.Error != "the MCP server hosted needs a sign-in: run `pilot mcp login hosted`" || st.Restarts != 0 {
-		t.Fatalf("before a sign-in: %+v", st)
-	}
-	if logins, refreshes := o.Counts(); logins+refreshes != 0 {
-		t.Fatal("the authorization server was used before the user asked to sign in")
-	}
-	key := SignInKey("", Entry{Name: "hosted", Scope: ScopeUser, Server: Server{Type: "http", URL: o.MCPURL()}})
-	login := mcpauth.Login{Home: home, Key: key, Name: "hosted", URL: o.MCPURL(), Private: func(h string) bool { return h == "127.0.0.1" }, Show: func(string) {}, Open: func(u string) { go get(t, u) }}
-	if _, err := login.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	h, _ = Open("", opt)
-	defer h.Close()
-	st = waitState(t, h, "hosted", Ready)
-	if !strings.HasPrefix(st.SignIn, "signed in (renews ") {
-		t.Errorf("signed in: %q", st.SignIn)
-	}
-	o.Expire()
-	r, err := h.Call(context.Background(), "mcp__hosted__echo", json.RawMessage(`{"text":"hi"}`))
-	if err != nil || r.Text != "echo: hi" {
-		t.Fatalf("call after expiry: %v %+v", err, r)
-	}
-	if _, refreshes := o.Counts(); refreshes != 1 {
-		t.Errorf("%d refreshes, want 1", refreshes)
+	for _, transport := range []string{TypeHTTP, TypeSSE} {
+		t.Run(transport, func(t *testing.T) {
+			t.Parallel()
+			o := mcptest.NewOAuth()
+			defer o.Close()
+			addr := map[string]string{TypeHTTP: o.MCPURL(), TypeSSE: o.SSEURL()}[transport]
+			home := t.TempDir()
+			writeUser(t, home, map[string]Server{"hosted": {Type: transport, URL: addr}})
+			opt := testOptions(home)
+			opt.Private = func(_, host string) bool { return host == "127.0.0.1" }
+			h, _ := Open("", opt)
+			st := waitState(t, h, "hosted", Failed)
+			h.Close()
+			if st.SignIn != mcpauth.NeedsSignIn || st.Error != "the MCP server hosted needs a sign-in: run `pilot mcp login hosted`" || st.Restarts != 0 {
+				t.Fatalf("before a sign-in: %+v", st)
+			}
+			if logins, refreshes := o.Counts(); logins+refreshes != 0 {
+				t.Fatal("the authorization server was used before the user asked to sign in")
+			}
+			login, err := NewPool(opt).SignIn("", "hosted")
+			if err != nil {
+				t.Fatal(err)
+			}
+			login.Show, login.Open = func(string) {}, func(u string) { go get(t, u) }
+			if _, err := login.Run(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			h, _ = Open("", opt)
+			defer h.Close()
+			st = waitState(t, h, "hosted", Ready)
+			if !strings.HasPrefix(st.SignIn, "signed in (renews ") {
+				t.Errorf("signed in: %q", st.SignIn)
+			}
+			o.Expire()
+			r, err := h.Call(context.Background(), "mcp__hosted__echo", json.RawMessage(`{"text":"hi"}`))
+			if err != nil || r.Text != "echo: hi" {
+				t.Fatalf("call after expiry: %v %+v", err, r)
+			}
+			if _, refreshes := o.Counts(); refreshes != 1 {
+				t.Errorf("%d refreshes, want 1", refreshes)
+			}
+		})
 	}
 }
 

@@ -26,6 +26,7 @@ type Login struct {
 	Home, Key string            // where the tokens are kept (Key)
 	Name, URL string            // the server's name and its URL
 	Headers   map[string]string // its configured headers, sent with the first request
+	SSE       bool              // an HTTP+SSE server (the 2024-11-05 transport): the first request opens its stream
 	// ClientID (and CallbackPort, the port of the redirect it was
 	// registered with) is the client registered ahead with the
 	// authorization server, from the server's "oauth" entry; otherwise
@@ -132,16 +133,21 @@ func (l Login) Run(ctx context.Context) (State, error) {
 // ask sends the server the request an MCP client starts with, without a
 // token, with the configured headers: its 401 names the metadata.
 func (l Login) ask(ctx context.Context) (*http.Request, *http.Response, error) {
-	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"pilot","version":"sign-in"}}}`
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, l.URL, strings.NewReader(body))
+	method, body, accept := http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"pilot","version":"sign-in"}}}`, "application/json, text/event-stream"
+	if l.SSE {
+		method, body, accept = http.MethodGet, "", "text/event-stream"
+	}
+	req, err := http.NewRequestWithContext(ctx, method, l.URL, strings.NewReader(body))
 	if err != nil {
 		return nil, nil, fmt.Errorf("the server's URL %s is not usable: %v; fix it with pilot mcp add", l.URL, err)
 	}
 	for k, v := range l.Headers {
 		req.Header.Set(k, v)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
+	if !l.SSE {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", accept)
 	// The server's own address, as its sessions reach it; a redirect is
 	// its answer, not followed.
 	probe := &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}

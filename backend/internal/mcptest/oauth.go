@@ -19,8 +19,8 @@ import (
 )
 
 // OAuth is an MCP server that needs a sign-in, and its authorization
-// server, on one loopback httptest server: the test server (New) at /mcp,
-// behind the SDK's auth.RequireBearerToken, which answers 401 with a
+// server, on one loopback httptest server: the test server (New) at /mcp
+// (Streamable HTTP) and at /sse (HTTP+SSE), each behind the SDK's auth.RequireBearerToken, which answers 401 with a
 // WWW-Authenticate naming its protected resource metadata (RFC 9728) at
 // /.well-known/oauth-protected-resource/mcp; the authorization server's
 // metadata (RFC 8414) at /.well-known/oauth-authorization-server; dynamic
@@ -49,11 +49,15 @@ func NewOAuth() *OAuth {
 	o := &OAuth{codes: map[string]grant{}, access: map[string]time.Time{}, refresh: map[string]grant{}, clients: map[string]string{}}
 	mux := http.NewServeMux()
 	o.Server = httptest.NewServer(mux)
-	mcp := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return New() }, nil)
-	mux.Handle("/mcp", auth.RequireBearerToken(o.verify, &auth.RequireBearerTokenOptions{ResourceMetadataURL: o.URL + "/.well-known/oauth-protected-resource/mcp"})(mcp))
-	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, 200, map[string]any{"resource": o.MCPURL(), "authorization_servers": []string{o.URL}, "scopes_supported": []string{"tools"}, "bearer_methods_supported": []string{"header"}})
-	})
+	for path, h := range map[string]http.Handler{
+		"/mcp": sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return New() }, nil),
+		"/sse": sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return New() }, nil),
+	} {
+		mux.Handle(path, auth.RequireBearerToken(o.verify, &auth.RequireBearerTokenOptions{ResourceMetadataURL: o.URL + "/.well-known/oauth-protected-resource" + path})(h))
+		mux.HandleFunc("/.well-known/oauth-protected-resource"+path, func(w http.ResponseWriter, r *http.Request) {
+			writeJSON(w, 200, map[string]any{"resource": o.URL + path, "authorization_servers": []string{o.URL}, "scopes_supported": []string{"tools"}, "bearer_methods_supported": []string{"header"}})
+		})
+	}
 	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 200, map[string]any{
 			"issuer": o.URL, "authorization_endpoint": o.URL + "/authorize", "token_endpoint": o.URL + "/token", "registration_endpoint": o.URL + "/register",
@@ -70,6 +74,10 @@ func NewOAuth() *OAuth {
 
 // MCPURL is the MCP server's address.
 func (o *OAuth) MCPURL() string { return o.URL + "/mcp" }
+
+// SSEURL is the address of the same server over HTTP+SSE (the 2024-11-05
+// transport), behind the same sign-in.
+func (o *OAuth) SSEURL() string { return o.URL + "/sse" }
 
 // Expire makes every access token given so far expired: the MCP server
 // answers them 401, and only a refresh brings a working one.
@@ -177,7 +185,7 @@ func (o *OAuth) authorize(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case q.Get("code_challenge_method") != "S256" || q.Get("code_challenge") == "":
 		v.Set("error", "invalid_request")
-	case q.Get("resource") != o.MCPURL():
+	case q.Get("resource") != o.MCPURL() && q.Get("resource") != o.SSEURL():
 		v.Set("error", "invalid_target")
 	default:
 		code := secret("code-")
