@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { useApp, useController } from "../../state/context";
-import type { RememberFiles } from "../../lib/wire.gen";
+import { useRead } from "../../lib/useRead";
 
 /** Where a note goes: the project's instruction file (/remember) or the user's own, for every project (/remember-user). */
 export type RememberScope = "project" | "user";
@@ -24,23 +24,6 @@ export function rememberPrompt(scope: RememberScope, note: string): string {
   return `${commandOf[scope]} ${note.trim()}`;
 }
 
-/** The files the two scopes add to, as the backend names them for the session (null until known, or when it cannot say). */
-function useRememberFiles(sessionId: number): RememberFiles | null {
-  const c = useController();
-  const [files, setFiles] = useState<RememberFiles | null>(null);
-  useEffect(() => {
-    let live = true;
-    c.backend
-      .rememberFiles(sessionId)
-      .then((f) => live && setFiles(f))
-      .catch(() => live && setFiles(null));
-    return () => {
-      live = false;
-    };
-  }, [c, sessionId]);
-  return files;
-}
-
 /** Gives the focus back to the prompt box (PromptBox's textarea). */
 function focusPrompt() {
   document.getElementById("prompt-input")?.focus();
@@ -57,7 +40,8 @@ export default function RememberForm({ text, onClose }: { text: string; onClose:
   const c = useController();
   const queued = useApp((s) => (s.session ? s.session.id in s.queued : false));
   const sessionId = useApp((s) => s.session?.id ?? 0);
-  const files = useRememberFiles(sessionId);
+  // The files the two scopes add to, as the backend names them (null until known, or when it cannot say).
+  const files = useRead(() => c.backend.rememberFiles(sessionId), [c, sessionId]).value;
   const [start] = useState(() => rememberDraft(text));
   const [note, setNote] = useState(start.text);
   const [scope, setScope] = useState<RememberScope>("project");
