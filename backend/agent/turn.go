@@ -122,11 +122,22 @@ func (l *live) turn(ctx context.Context, user []llm.ContentBlock) Reason {
 			return ReasonError
 		}
 	}
+	again := l.again.take()
 	t, err := l.prepare(bg, user)
 	if err != nil {
 		l.setState(Streaming)
 		l.emitError(err)
 		return ReasonError
+	}
+	if again != nil {
+		l.setState(Streaming) // runTools moves on to tool_executing
+		switch stop, err := t.rerun(ctx, *again); {
+		case err != nil:
+			l.emitError(err)
+			return ReasonError
+		case stop != "":
+			return stop
+		}
 	}
 	return t.loop(ctx)
 }

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -61,4 +62,46 @@ func get(t *testing.T, u string) {
 		return
 	}
 	resp.Body.Close()
+}
+
+// TestCallNeedingSignIn: a call the server refuses for want of a sign-in
+// fails with the *mcpauth.SignInError (what the window's card recognises),
+// and the server's row says why until the user signs in again: a revoked
+// sign-in, which no refresh cures, while the server runs; and a tool of a
+// server that never signed in, called by a model that saw it before.
+func TestCallNeedingSignIn(t *testing.T) {
+	t.Parallel()
+	o := mcptest.NewOAuth()
+	defer o.Close()
+	home := t.TempDir()
+	writeUser(t, home, map[string]Server{"hosted": {Type: "http", URL: o.MCPURL()}})
+	opt := testOptions(home)
+	opt.Private = func(_, host string) bool { return host == "127.0.0.1" }
+	h, _ := Open("", opt)
+	waitState(t, h, "hosted", Failed)
+	signIn := (*mcpauth.SignInError)(nil)
+	if _, err := h.Call(context.Background(), "mcp__hosted__echo", json.RawMessage(`{}`)); !errors.As(err, &signIn) || signIn.Server != "hosted" {
+		t.Fatalf("a call before the sign-in: %v", err)
+	}
+	h.Close()
+
+	key := SignInKey("", Entry{Name: "hosted", Scope: ScopeUser, Server: Server{Type: "http", URL: o.MCPURL()}})
+	login := mcpauth.Login{Home: home, Key: key, Name: "hosted", URL: o.MCPURL(), Private: func(h string) bool { return h == "127.0.0.1" }, Show: func(string) {}, Open: func(u string) { go get(t, u) }}
+	if _, err := login.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	h, _ = Open("", opt)
+	defer h.Close()
+	if st := waitState(t, h, "hosted", Ready); st.SignInWhy != "" {
+		t.Fatalf("signed in: %+v", st)
+	}
+	o.Revoke()
+	_, err := h.Call(context.Background(), "mcp__hosted__echo", json.RawMessage(`{"text":"hi"}`))
+	if !errors.As(err, &signIn) || signIn.Server != "hosted" {
+		t.Fatalf("a call after the revocation: %v", err)
+	}
+	st := waitState(t, h, "hosted", Ready)
+	if st.SignIn != mcpauth.NeedsSignIn || !strings.Contains(st.SignInWhy, "could not renew its sign-in") {
+		t.Fatalf("the row after the revocation: %+v", st)
+	}
 }

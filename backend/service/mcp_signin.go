@@ -74,6 +74,18 @@ func (m *MCP) SignOut(name string) error {
 	return nil
 }
 
+// CancelSignIn abandons the sign-in of the open project's server name
+// still waiting for the browser; the server stays as it was.
+func (m *MCP) CancelSignIn(name string) error {
+	_, dir, err := m.hub()
+	if err != nil {
+		return err
+	}
+	m.signIns.cancel(dir + "\x00" + name)
+	m.publish(wire.MCPUpdated, wire.MCPUpdatedPayload{Project: dir})
+	return nil
+}
+
 // signIns are the sign-ins under way in the window, one per project
 // folder and server.
 type signIns struct {
@@ -93,6 +105,15 @@ func (p *signIns) start(key string, cancel context.CancelFunc) *context.CancelFu
 	}
 	p.m[key] = &cancel
 	return &cancel
+}
+
+// cancel abandons key's sign-in, if one waits.
+func (p *signIns) cancel(key string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if c := p.m[key]; c != nil {
+		(*c)()
+	}
 }
 
 // done ends key's sign-in mine, and forgets it unless another replaced it.

@@ -42,6 +42,10 @@ type MCPServer struct {
 	// (renews ...)"); empty for a server that asked for none.
 	NeedsSignIn bool   `json:"needsSignIn"`
 	SignIn      string `json:"signIn"`
+	// SignInWhy says why it needs one, in the words of `pilot mcp login`'s
+	// sentence ("needs a sign-in", "no longer accepts its sign-in (expired
+	// or revoked)", "could not renew its sign-in (...)"); "" when it does not.
+	SignInWhy string `json:"signInWhy"`
 }
 
 // MCPSignInStarted is a sign-in under way: the browser was asked to open

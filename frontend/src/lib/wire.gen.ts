@@ -1794,6 +1794,12 @@ export interface MCPServer {
    */
   needsSignIn: boolean;
   signIn: string;
+  /**
+   * SignInWhy says why it needs one, in the words of `pilot mcp login`'s
+   * sentence ("needs a sign-in", "no longer accepts its sign-in (expired
+   * or revoked)", "could not renew its sign-in (...)"); "" when it does not.
+   */
+  signInWhy: string;
 }
 
 /**
@@ -1995,6 +2001,13 @@ export interface ToolCall {
    * model, as the project's instructions for the files under them.
    */
   instructions?: string[];
+  /**
+   * NeedsSignIn names the MCP server that refused this call for want of
+   * a sign-in (the backend's *mcpauth.SignInError, not its text): the
+   * card offers "Sign in", then "Retry" (RetryToolCall). Shown while the
+   * session is open; not stored.
+   */
+  needsSignIn?: string;
 }
 
 /**

@@ -553,6 +553,12 @@ export class FakeBackend implements Backend {
   async mcpSignOut(name: string): Promise<void> {
     this.record("mcpSignOut", name);
   }
+  async mcpCancelSignIn(name: string): Promise<void> {
+    this.record("mcpCancelSignIn", name);
+  }
+  async retryToolCall(sessionId: number, toolUseId: string): Promise<void> {
+    this.record("retryToolCall", sessionId, toolUseId);
+  }
   async discardWorktree(sessionId: number): Promise<void> {
     this.record("discardWorktree", sessionId);
     this.git.branch(sessionId);
