@@ -38,16 +38,19 @@ func (m *MCP) SignIn(name string) (wire.MCPSignInStarted, error) {
 	go func() {
 		defer m.signIns.done(key, mine)
 		_, err := l.Run(ctx)
+		end := &wire.MCPSignInEnded{Server: name}
 		switch {
-		case ctx.Err() != nil: // abandoned for another sign-in: that one reports
+		case ctx.Err() != nil: // abandoned (Cancel, or for another sign-in)
+			end.Cancelled = true
 		case err != nil:
 			m.log.Warn("mcp sign-in failed", "server", name, "err", err)
 			h.SignInFailed(name, err)
+			end.Error = err.Error()
 		default:
 			h.Restart(name)
 		}
 		ended <- err
-		m.publish(wire.MCPUpdated, wire.MCPUpdatedPayload{Project: dir})
+		m.publish(wire.MCPUpdated, wire.MCPUpdatedPayload{Project: dir, SignIn: end})
 	}()
 	select {
 	case u := <-shown:
@@ -81,8 +84,7 @@ func (m *MCP) CancelSignIn(name string) error {
 	if err != nil {
 		return err
 	}
-	m.signIns.cancel(dir + "\x00" + name)
-	m.publish(wire.MCPUpdated, wire.MCPUpdatedPayload{Project: dir})
+	m.signIns.cancel(dir + "\x00" + name) // its flow says it ended
 	return nil
 }
 

@@ -1750,9 +1750,24 @@ export interface LedgerUpdatedPayload {
   sessionId: number;
 }
 
-/** MCPUpdatedPayload names the project whose servers changed. */
+/**
+ * MCPUpdatedPayload names the project whose servers changed, and the
+ * sign-in that just ended, if that is the change.
+ */
 export interface MCPUpdatedPayload {
   project: string;
+  signIn?: MCPSignInEnded;
+}
+
+/**
+ * MCPSignInEnded is how a sign-in the window started (MCPSignIn) ended:
+ * signed in (Error ""), abandoned (Cancelled), or failed (Error says why
+ * and what to do, as the server's row does).
+ */
+export interface MCPSignInEnded {
+  server: string;
+  error: string;
+  cancelled: boolean;
 }
 
 /** MCPTool is one tool of a server. */

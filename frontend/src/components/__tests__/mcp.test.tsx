@@ -25,6 +25,7 @@ const server = (over: Partial<MCPServer>): MCPServer => ({
   disabled: false,
   needsSignIn: false,
   signIn: "",
+  signInWhy: "",
   ...over,
 });
 

@@ -46,6 +46,7 @@ const mcpServer = (over: Partial<MCPServer>): MCPServer => ({
   disabled: false,
   needsSignIn: false,
   signIn: "",
+  signInWhy: "",
   ...over,
 });
 
