@@ -19,9 +19,6 @@ import (
 // ending), and the model then reads its result as it reads any call's and
 // goes on. It fails with ErrBusy while a turn runs.
 func (m *Manager) RetryCall(ctx context.Context, sessionID int64, toolUseID string) error {
-	if err := m.notDiscarded(ctx, sessionID); err != nil {
-		return err
-	}
 	calls, err := m.st.ToolCalls.List(ctx, sessionID)
 	if err != nil {
 		return err
@@ -38,11 +35,7 @@ func (m *Manager) RetryCall(ctx context.Context, sessionID int64, toolUseID stri
 	case !strings.HasPrefix(use.Name, permission.MCPPrefix):
 		return fmt.Errorf("only an MCP server's call is retried this way; ask the agent to call %s again", use.Name)
 	}
-	l, err := m.live(ctx, sessionID)
-	if err != nil {
-		return err
-	}
-	tctx, err := m.begin(l)
+	l, tctx, err := m.beginIn(ctx, sessionID)
 	if err != nil {
 		return err
 	}

@@ -18,12 +18,7 @@ import (
 // and a token it stops accepting is renewed.
 func TestServerNeedingSignIn(t *testing.T) {
 	t.Parallel()
-	o := mcptest.NewOAuth()
-	defer o.Close()
-	home := t.TempDir()
-	writeUser(t, home, map[string]Server{"hosted": {Type: "http", URL: o.MCPURL()}})
-	opt := testOptions(home)
-	opt.Private = func(_, host string) bool { return host == "127.0.0.1" }
+	o, home, opt := hosted(t)
 	h, _ := Open("", opt)
 	st := waitState(t, h, "hosted", Failed)
 	h.Close()
@@ -33,11 +28,7 @@ func TestServerNeedingSignIn(t *testing.T) {
 	if logins, refreshes := o.Counts(); logins+refreshes != 0 {
 		t.Fatal("the authorization server was used before the user asked to sign in")
 	}
-	key := SignInKey("", Entry{Name: "hosted", Scope: ScopeUser, Server: Server{Type: "http", URL: o.MCPURL()}})
-	login := mcpauth.Login{Home: home, Key: key, Name: "hosted", URL: o.MCPURL(), Private: func(h string) bool { return h == "127.0.0.1" }, Show: func(string) {}, Open: func(u string) { go get(t, u) }}
-	if _, err := login.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	signIn(t, home, o)
 	h, _ = Open("", opt)
 	defer h.Close()
 	st = waitState(t, h, "hosted", Ready)
@@ -51,6 +42,27 @@ func TestServerNeedingSignIn(t *testing.T) {
 	}
 	if _, refreshes := o.Counts(); refreshes != 1 {
 		t.Errorf("%d refreshes, want 1", refreshes)
+	}
+}
+
+// hosted is the user's server "hosted" that needs a sign-in, in home, and
+// the options of a hub that may reach it on loopback.
+func hosted(t *testing.T) (*mcptest.OAuth, string, Options) {
+	o := mcptest.NewOAuth()
+	t.Cleanup(o.Close)
+	home := t.TempDir()
+	writeUser(t, home, map[string]Server{"hosted": {Type: "http", URL: o.MCPURL()}})
+	opt := testOptions(home)
+	opt.Private = func(_, host string) bool { return host == "127.0.0.1" }
+	return o, home, opt
+}
+
+// signIn signs in to "hosted" as `pilot mcp login hosted` does.
+func signIn(t *testing.T, home string, o *mcptest.OAuth) {
+	key := SignInKey("", Entry{Name: "hosted", Scope: ScopeUser, Server: Server{Type: "http", URL: o.MCPURL()}})
+	login := mcpauth.Login{Home: home, Key: key, Name: "hosted", URL: o.MCPURL(), Private: func(h string) bool { return h == "127.0.0.1" }, Show: func(string) {}, Open: func(u string) { go get(t, u) }}
+	if _, err := login.Run(context.Background()); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -71,25 +83,16 @@ func get(t *testing.T, u string) {
 // server that never signed in, called by a model that saw it before.
 func TestCallNeedingSignIn(t *testing.T) {
 	t.Parallel()
-	o := mcptest.NewOAuth()
-	defer o.Close()
-	home := t.TempDir()
-	writeUser(t, home, map[string]Server{"hosted": {Type: "http", URL: o.MCPURL()}})
-	opt := testOptions(home)
-	opt.Private = func(_, host string) bool { return host == "127.0.0.1" }
+	o, home, opt := hosted(t)
 	h, _ := Open("", opt)
 	waitState(t, h, "hosted", Failed)
-	signIn := (*mcpauth.SignInError)(nil)
-	if _, err := h.Call(context.Background(), "mcp__hosted__echo", json.RawMessage(`{}`)); !errors.As(err, &signIn) || signIn.Server != "hosted" {
+	refused := (*mcpauth.SignInError)(nil)
+	if _, err := h.Call(context.Background(), "mcp__hosted__echo", json.RawMessage(`{}`)); !errors.As(err, &refused) || refused.Server != "hosted" {
 		t.Fatalf("a call before the sign-in: %v", err)
 	}
 	h.Close()
 
-	key := SignInKey("", Entry{Name: "hosted", Scope: ScopeUser, Server: Server{Type: "http", URL: o.MCPURL()}})
-	login := mcpauth.Login{Home: home, Key: key, Name: "hosted", URL: o.MCPURL(), Private: func(h string) bool { return h == "127.0.0.1" }, Show: func(string) {}, Open: func(u string) { go get(t, u) }}
-	if _, err := login.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	signIn(t, home, o)
 	h, _ = Open("", opt)
 	defer h.Close()
 	if st := waitState(t, h, "hosted", Ready); st.SignInWhy != "" {
@@ -97,7 +100,7 @@ func TestCallNeedingSignIn(t *testing.T) {
 	}
 	o.Revoke()
 	_, err := h.Call(context.Background(), "mcp__hosted__echo", json.RawMessage(`{"text":"hi"}`))
-	if !errors.As(err, &signIn) || signIn.Server != "hosted" {
+	if !errors.As(err, &refused) || refused.Server != "hosted" {
 		t.Fatalf("a call after the revocation: %v", err)
 	}
 	st := waitState(t, h, "hosted", Ready)

@@ -1,32 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { renderApp, renderWith } from "../../test/render";
-import { FakeBackend, withCalls } from "../../test/fakeBackend";
+import { FakeBackend, mcpServer, withCalls } from "../../test/fakeBackend";
 import type { MCPServer, ToolCall } from "../../lib/wire.gen";
 import McpServersEditor from "../settings/McpServersEditor";
 
-const hosted = (over: Partial<MCPServer>): MCPServer => ({
-  name: "hosted",
-  scope: "user",
-  transport: "http",
-  display: "http https://mcp.example/mcp",
-  state: "ready",
-  error: "",
-  tools: [],
-  stderr: [],
-  restarts: 0,
-  command: "",
-  args: null,
-  env: null,
-  cwd: "",
-  url: "https://mcp.example/mcp",
-  headers: null,
-  disabled: false,
-  needsSignIn: false,
-  signIn: "",
-  signInWhy: "",
-  ...over,
-});
+const hosted = (over: Partial<MCPServer>): MCPServer =>
+  mcpServer({ name: "hosted", scope: "user", transport: "http", display: "http https://mcp.example/mcp", tools: [], stderr: [], command: "", args: null, url: "https://mcp.example/mcp", ...over });
 
 const refused: ToolCall = {
   id: "toolu_1",

@@ -4,6 +4,7 @@ import { errorText } from "../../lib/format";
 import { useApp, useController } from "../../state/context";
 import FormNote from "../FormNote";
 import Visible from "../Visible";
+import { watchServers } from "./watchServers";
 
 /** Where a sign-in the window started is: not started, waiting for the browser (the authorization page's address once known), ended, or refused at the start. */
 type Flow = { kind: "idle" } | { kind: "waiting"; address: string } | { kind: "ended"; end: MCPSignInEnded } | { kind: "refused"; error: string };
@@ -129,21 +130,7 @@ export function ServerSignIn({ s }: { s: MCPServer }) {
 function useServer(name: string): MCPServer | null {
   const c = useController();
   const [s, setS] = useState<MCPServer | null>(null);
-  useEffect(() => {
-    let live = true;
-    const load = () => {
-      c.backend.mcpServers().then(
-        (l) => live && setS(l.servers.find((x) => x.name === name) ?? null),
-        () => undefined, // the card still offers the sign-in
-      );
-    };
-    load();
-    const off = c.backend.on("mcp:updated", load);
-    return () => {
-      live = false;
-      off();
-    };
-  }, [c, name]);
+  useEffect(() => watchServers(c.backend, (l) => setS(l.servers.find((x) => x.name === name) ?? null)), [c, name]);
   return s;
 }
 
