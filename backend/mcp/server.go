@@ -53,8 +53,9 @@ type Status struct {
 	SignIn    string       `json:"signIn,omitempty"` // wire.MCPStatus.SignIn
 	// SignInWhy says why the server wants a sign-in, as its SignInError
 	// does ("needs a sign-in", "no longer accepts its sign-in (expired or
-	// revoked)", ...); "" when it wants none.
-	SignInWhy string `json:"signInWhy,omitempty"`
+	// revoked)", ...); "" when it wants none. For the window's row
+	// (wire.MCPServer); `pilot mcp list` prints Error, which says it.
+	SignInWhy string `json:"-"`
 }
 
 // server supervises one configured server.
