@@ -112,6 +112,7 @@ func (l *live) run(ctx context.Context, user []llm.ContentBlock) {
 // turn prepares the turn and runs its loop; it returns why it ended.
 func (l *live) turn(ctx context.Context, user []llm.ContentBlock) Reason {
 	bg := context.WithoutCancel(ctx)
+	again := l.again.take() // taken first: a turn that ends early does not leave it to the next
 	l.loadHooks()
 	user = l.sessionStart(ctx, user)
 	if user != nil {
@@ -122,7 +123,6 @@ func (l *live) turn(ctx context.Context, user []llm.ContentBlock) Reason {
 			return ReasonError
 		}
 	}
-	again := l.again.take()
 	t, err := l.prepare(bg, user)
 	if err != nil {
 		l.setState(Streaming)
