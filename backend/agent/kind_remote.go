@@ -205,7 +205,9 @@ var mcpKind = kind{proposes: true, failed: "The MCP call failed: ",
 	},
 	effect: func(c *call) (tools.Result, error) {
 		c.running(c.ctx)
-		return c.t.l.registry.Apply(c.ctx, c.proposal, tools.ApplyOptions{})
+		res, err := c.t.l.registry.Apply(c.ctx, c.proposal, tools.ApplyOptions{})
+		c.r.view.NeedsSignIn = res.SignIn // the card offers the sign-in, then the retry
+		return res, err
 	}}
 
 // noticeMCP tells the user when an MCP server's tools stop being offered

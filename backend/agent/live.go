@@ -46,6 +46,7 @@ type live struct {
 	raised  budgetRaise        // how far the user let the budget go
 	fetched hostGrants         // hosts the user let web_fetch read in this session
 	search  searchState        // web_search's services allowed and searches made (kind_search.go)
+	again   retryCall          // the call the next turn makes first (RetryCall)
 	pod     pod                // the session's OS sandbox for commands
 	jobs    jobs               // its background jobs (jobs.go)
 	hooks   *hooks.Set         // the settings.json hooks, read when a turn starts

@@ -12,14 +12,7 @@ import (
 // results, is sent again; nothing is added to it. It fails with
 // ErrNothingToRetry when the history ends with an answer.
 func (m *Manager) Retry(ctx context.Context, sessionID int64) error {
-	if err := m.notDiscarded(ctx, sessionID); err != nil {
-		return err
-	}
-	l, err := m.live(ctx, sessionID)
-	if err != nil {
-		return err
-	}
-	tctx, err := m.begin(l)
+	l, tctx, err := m.beginIn(ctx, sessionID)
 	if err != nil {
 		return err
 	}
@@ -36,6 +29,23 @@ func (m *Manager) Retry(ctx context.Context, sessionID int64) error {
 		l.run(tctx, nil)
 	}()
 	return nil
+}
+
+// beginIn marks the session's turn running (begin), once the session is
+// known and not discarded.
+func (m *Manager) beginIn(ctx context.Context, sessionID int64) (*live, context.Context, error) {
+	if err := m.notDiscarded(ctx, sessionID); err != nil {
+		return nil, nil, err
+	}
+	l, err := m.live(ctx, sessionID)
+	if err != nil {
+		return nil, nil, err
+	}
+	tctx, err := m.begin(l)
+	if err != nil {
+		return nil, nil, err
+	}
+	return l, tctx, nil
 }
 
 // retryable reports whether the session's history waits for the model.

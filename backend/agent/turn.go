@@ -112,6 +112,7 @@ func (l *live) run(ctx context.Context, user []llm.ContentBlock) {
 // turn prepares the turn and runs its loop; it returns why it ended.
 func (l *live) turn(ctx context.Context, user []llm.ContentBlock) Reason {
 	bg := context.WithoutCancel(ctx)
+	again := l.again.take() // taken first: a turn that ends early does not leave it to the next
 	l.loadHooks()
 	user = l.sessionStart(ctx, user)
 	if user != nil {
@@ -127,6 +128,16 @@ func (l *live) turn(ctx context.Context, user []llm.ContentBlock) Reason {
 		l.setState(Streaming)
 		l.emitError(err)
 		return ReasonError
+	}
+	if again != nil {
+		l.setState(Streaming) // runTools moves on to tool_executing
+		switch stop, err := t.rerun(ctx, *again); {
+		case err != nil:
+			l.emitError(err)
+			return ReasonError
+		case stop != "":
+			return stop
+		}
 	}
 	return t.loop(ctx)
 }

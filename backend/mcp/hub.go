@@ -281,6 +281,9 @@ func (h *Hub) Call(ctx context.Context, name string, args json.RawMessage) (Resu
 		}
 	})
 	if srv == nil {
+		if err := h.waitsForSignIn(name); err != nil {
+			return Result{}, err
+		}
 		return Result{}, fmt.Errorf("%w: no ready server has the tool %s", ErrNotReady, name)
 	}
 	return srv.call(ctx, tool, args)
@@ -288,7 +291,7 @@ func (h *Hub) Call(ctx context.Context, name string, args json.RawMessage) (Resu
 
 func (s *server) call(ctx context.Context, tool string, args json.RawMessage) (Result, error) {
 	s.mu.Lock()
-	sess, state, why := s.sess, s.state, s.err
+	sess, state, why, auth := s.sess, s.state, s.err, s.auth
 	s.mu.Unlock()
 	if sess == nil || state != Ready {
 		return Result{}, fmt.Errorf("%w: %s is %s %s", ErrNotReady, s.entry.Name, state, why)
@@ -300,14 +303,24 @@ func (s *server) call(ctx context.Context, tool string, args json.RawMessage) (R
 	if len(args) > 0 && string(args) != "null" {
 		a = args
 	}
+	auth.taken() // a sign-in asked for before this call is not its failure
 	res, err := sess.CallTool(cctx, &sdk.CallToolParams{Name: tool, Arguments: a})
-	switch {
+	switch signIn := auth.taken(); {
 	case err == nil:
 		return convert(res), nil
 	case ctx.Err() != nil:
 		return Result{}, ctx.Err()
 	case cctx.Err() != nil:
 		return Result{}, fmt.Errorf("%w after %s (server %s, tool %s); the server was told to cancel", ErrTimeout, timeout, s.entry.Name, tool)
+	case signIn != nil:
+		// The server stopped accepting the sign-in (revoked, expired
+		// beyond renewal, more scope): its row says so until the user
+		// signs in again, which restarts it.
+		s.mu.Lock()
+		s.signIn = signIn
+		s.mu.Unlock()
+		s.h.changed(s)
+		return Result{}, signIn
 	}
 	return Result{}, fmt.Errorf("server %s, tool %s: %v", s.entry.Name, tool, err)
 }

@@ -51,6 +51,11 @@ type Status struct {
 	Restarts  int          `json:"restarts"`
 	Server    Server       `json:"server"`
 	SignIn    string       `json:"signIn,omitempty"` // wire.MCPStatus.SignIn
+	// SignInWhy says why the server wants a sign-in, as its SignInError
+	// does ("needs a sign-in", "no longer accepts its sign-in (expired or
+	// revoked)", ...); "" when it wants none. For the window's row
+	// (wire.MCPServer); `pilot mcp list` prints Error, which says it.
+	SignInWhy string `json:"-"`
 }
 
 // server supervises one configured server.
@@ -67,7 +72,8 @@ type server struct {
 	resources []ResourceInfo
 	sess      *sdk.ClientSession
 	restarts  int
-	signIn    bool // the server asked for a sign-in (an *mcpauth.SignInError)
+	signIn    *mcpauth.SignInError // the server asked for a sign-in (at start, or answering a call); nil: it did not
+	auth      *watchedAuth         // the OAuth handler of an HTTP server's session
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -80,7 +86,7 @@ func (s *server) status() Status {
 		Name: s.entry.Name, Scope: s.entry.Scope, Transport: s.entry.Server.Transport(),
 		Display: Display(s.entry.Server, EnvLookup), State: s.state, Error: s.err,
 		Tools: append([]ToolInfo{}, s.tools...), Prompts: append([]PromptInfo{}, s.prompts...), Stderr: s.stderr.last(), Restarts: s.restarts, Server: s.entry.Server,
-		SignIn: s.signInState(),
+		SignIn: s.signInState(), SignInWhy: s.signInWhy(),
 	}
 }
 
@@ -126,7 +132,7 @@ func (s *server) run(ctx context.Context) {
 		signIn := (*mcpauth.SignInError)(nil)
 		errors.As(err, &signIn)
 		s.mu.Lock()
-		s.signIn = signIn != nil
+		s.signIn = signIn
 		s.mu.Unlock()
 		if refused := (*RefusedError)(nil); errors.As(err, &refused) || signIn != nil {
 			s.set(Failed, msg, nil, nil) // starting again would not change it

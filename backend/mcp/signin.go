@@ -1,7 +1,14 @@
 package mcp
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"net/http"
+	"strings"
+	"sync/atomic"
+
+	"golang.org/x/oauth2"
 
 	"pilot/backend/mcpauth"
 )
@@ -13,15 +20,66 @@ func SignInKey(project string, e Entry) string {
 }
 
 // oauth is the OAuth handler of an HTTP server's session: it sends the
-// kept token, renews it, and turns a 401 into an *mcpauth.SignInError.
-// Its refreshes reach a private address only when a network rule of the
-// project names the host (Options.Private).
-func (s *server) oauth(url string) *mcpauth.Handler {
+// kept token, renews it, and turns a 401 into an *mcpauth.SignInError,
+// which it remembers for server.call (watchedAuth). Its refreshes reach
+// a private address only when a network rule of the project names the
+// host (Options.Private).
+func (s *server) oauth(url string) *watchedAuth {
 	var private func(string) bool
 	if p := s.h.opt.Private; p != nil {
 		private = func(host string) bool { return p(s.h.project, host) }
 	}
-	return mcpauth.NewHandler(s.h.opt.Home, SignInKey(s.h.project, s.entry), s.entry.Name, s.h.project, mcpauth.Client(url, private))
+	a := &watchedAuth{Handler: mcpauth.NewHandler(s.h.opt.Home, SignInKey(s.h.project, s.entry), s.entry.Name, s.h.project, mcpauth.Client(url, private))}
+	s.mu.Lock()
+	s.auth = a
+	s.mu.Unlock()
+	return a
+}
+
+// watchedAuth is a session's OAuth handler that remembers the sign-in it
+// last asked for: the SDK words a failed call's error as text, so
+// server.call learns from here that the call failed for want of one.
+type watchedAuth struct {
+	*mcpauth.Handler
+	wants atomic.Pointer[mcpauth.SignInError]
+}
+
+// Authorize is the handler's, remembering a sign-in it asks for.
+func (a *watchedAuth) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
+	return a.watch(a.Handler.Authorize(ctx, req, resp))
+}
+
+// TokenSource is the handler's, remembering a sign-in its token asks for.
+func (a *watchedAuth) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
+	ts, err := a.Handler.TokenSource(ctx)
+	if ts == nil || err != nil {
+		return ts, a.watch(err)
+	}
+	return watchedToken{a}, nil
+}
+
+// watch remembers err when it is a *mcpauth.SignInError, and returns it.
+func (a *watchedAuth) watch(err error) error {
+	if signIn := (*mcpauth.SignInError)(nil); errors.As(err, &signIn) {
+		a.wants.Store(signIn)
+	}
+	return err
+}
+
+// taken is the sign-in asked for since the last call, forgotten now.
+func (a *watchedAuth) taken() *mcpauth.SignInError {
+	if a == nil {
+		return nil
+	}
+	return a.wants.Swap(nil)
+}
+
+// watchedToken is the handler as its session's token source.
+type watchedToken struct{ a *watchedAuth }
+
+func (t watchedToken) Token() (*oauth2.Token, error) {
+	tok, err := t.a.Handler.Token()
+	return tok, t.a.watch(err)
 }
 
 // signInState is Status.SignIn: mcpauth.NeedsSignIn when the server
@@ -31,13 +89,21 @@ func (s *server) signInState() string {
 	switch {
 	case !signsIn(s.entry.Server.Transport()):
 		return ""
-	case s.signIn:
+	case s.signIn != nil:
 		return mcpauth.NeedsSignIn
 	}
 	if st := mcpauth.Lookup(s.h.opt.Home, SignInKey(s.h.project, s.entry)); st.SignedIn {
 		return st.Describe()
 	}
 	return ""
+}
+
+// signInWhy is Status.SignInWhy. Under s.mu.
+func (s *server) signInWhy() string {
+	if s.signIn == nil {
+		return ""
+	}
+	return s.signIn.Why
 }
 
 // SignIn is the sign-in of the server name of project (mcpauth.Login.Run
@@ -129,7 +195,7 @@ func (h *Hub) SignInFailed(name string, err error) {
 		return
 	}
 	s.mu.Lock()
-	waiting := s.state == Failed && s.signIn
+	waiting := s.state == Failed && s.signIn != nil
 	if waiting {
 		s.err = err.Error()
 	}
@@ -137,4 +203,21 @@ func (h *Hub) SignInFailed(name string, err error) {
 	if waiting {
 		h.changed(s)
 	}
+}
+
+// waitsForSignIn is the *mcpauth.SignInError of the server whose tool
+// name is (mcp__<server>__<tool>) when that server waits for a sign-in,
+// else nil: a call of a tool the model saw before the server stopped
+// accepting its sign-in says what would cure it.
+func (h *Hub) waitsForSignIn(name string) error {
+	var found *mcpauth.SignInError
+	h.eachServer(func(s *server) {
+		if s.signIn != nil && strings.HasPrefix(name, ToolName(s.entry.Name, "")) {
+			found = s.signIn
+		}
+	})
+	if found == nil {
+		return nil
+	}
+	return found
 }

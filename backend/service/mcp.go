@@ -82,7 +82,7 @@ func (m *MCP) Servers() (wire.MCPServers, error) {
 			Name: s.Name, Scope: wire.MCPScope(s.Scope), Transport: wire.MCPTransport(s.Transport), Display: s.Display, State: wire.MCPState(s.State), Error: s.Error,
 			Stderr: s.Stderr, Restarts: s.Restarts, Command: s.Server.Command, Args: s.Server.Args, Env: s.Server.Env,
 			Cwd: s.Server.Cwd, URL: s.Server.URL, Headers: s.Server.Headers, Disabled: s.Server.Disabled, Tools: []wire.MCPTool{},
-			SignIn: s.SignIn, NeedsSignIn: s.SignIn == mcpauth.NeedsSignIn,
+			SignIn: s.SignIn, NeedsSignIn: s.SignIn == mcpauth.NeedsSignIn, SignInWhy: s.SignInWhy,
 		}
 		for _, t := range s.Tools {
 			v.Tools = append(v.Tools, wire.MCPTool{Name: t.Name, Tool: t.Tool, Description: t.Description})

@@ -38,16 +38,19 @@ func (m *MCP) SignIn(name string) (wire.MCPSignInStarted, error) {
 	go func() {
 		defer m.signIns.done(key, mine)
 		_, err := l.Run(ctx)
+		end := &wire.MCPSignInEnded{Server: name}
 		switch {
-		case ctx.Err() != nil: // abandoned for another sign-in: that one reports
+		case ctx.Err() != nil: // abandoned (Cancel, or for another sign-in)
+			end.Cancelled = true
 		case err != nil:
 			m.log.Warn("mcp sign-in failed", "server", name, "err", err)
 			h.SignInFailed(name, err)
+			end.Error = err.Error()
 		default:
 			h.Restart(name)
 		}
 		ended <- err
-		m.publish(wire.MCPUpdated, wire.MCPUpdatedPayload{Project: dir})
+		m.publish(wire.MCPUpdated, wire.MCPUpdatedPayload{Project: dir, SignIn: end})
 	}()
 	select {
 	case u := <-shown:
@@ -74,6 +77,17 @@ func (m *MCP) SignOut(name string) error {
 	return nil
 }
 
+// CancelSignIn abandons the sign-in of the open project's server name
+// still waiting for the browser; the server stays as it was.
+func (m *MCP) CancelSignIn(name string) error {
+	_, dir, err := m.hub()
+	if err != nil {
+		return err
+	}
+	m.signIns.cancel(dir + "\x00" + name) // its flow says it ended
+	return nil
+}
+
 // signIns are the sign-ins under way in the window, one per project
 // folder and server.
 type signIns struct {
@@ -93,6 +107,15 @@ func (p *signIns) start(key string, cancel context.CancelFunc) *context.CancelFu
 	}
 	p.m[key] = &cancel
 	return &cancel
+}
+
+// cancel abandons key's sign-in, if one waits.
+func (p *signIns) cancel(key string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if c := p.m[key]; c != nil {
+		(*c)()
+	}
 }
 
 // done ends key's sign-in mine, and forgets it unless another replaced it.

@@ -175,6 +175,20 @@ func (t *Turns) Retry(ctx context.Context, id int64) error {
 	return t.agent.Retry(context.WithoutCancel(ctx), id)
 }
 
+// RetryCall makes the session's MCP call toolUseID again after its
+// server's sign-in (the card's "Retry"): the same tool and input, judged
+// by the gate again, as a turn of its own whose result the model reads
+// (agent.Manager.RetryCall).
+func (t *Turns) RetryCall(ctx context.Context, id int64, toolUseID string) error {
+	if err := t.waitStarted(ctx); err != nil {
+		return err
+	}
+	if err := t.elsewhere.refuse(id); err != nil {
+		return err
+	}
+	return t.agent.RetryCall(context.WithoutCancel(ctx), id, toolUseID)
+}
+
 // ReportError logs an error the window shows the user (what failed, in
 // which view, for which session; 0: none). Errors of a turn are logged by
 // the agent with the provider's details and are not reported again.

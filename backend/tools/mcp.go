@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
 	"pilot/backend/mcp"
+	"pilot/backend/mcpauth"
 )
 
 // MCP is the MCP servers of the session's project (an *mcp.Hub): their
@@ -86,6 +88,11 @@ func (r *Registry) callMCP(ctx context.Context, c *MCPCall) (Result, error) {
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, ctx.Err()
+		}
+		if signIn := (*mcpauth.SignInError)(nil); errors.As(err, &signIn) {
+			r := errorf("The MCP call failed: %v. The user has to sign in to the server first (the window offers it on this call's card and retries the call after); do not call its tools again until then, and go on without them meanwhile.", err)
+			r.SignIn = signIn.Server
+			return r, nil
 		}
 		return errorf("The MCP call failed: %v. The server's tools are offered again once it is ready; try another way meanwhile.", err), nil
 	}

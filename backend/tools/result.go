@@ -26,6 +26,9 @@ type Result struct {
 	// command's output shows (also at the end of Output); the card shows
 	// them.
 	Blocked []string `json:"blocked,omitempty"`
+	// SignIn names the MCP server that refused the call for want of a
+	// sign-in (callMCP); the card offers one.
+	SignIn string `json:"-"`
 }
 
 // Image is an image a tool returned.

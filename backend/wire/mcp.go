@@ -4,9 +4,20 @@ package wire
 // the configuration changed; the window reads MCPServers again. No seq.
 const MCPUpdated = "mcp:updated"
 
-// MCPUpdatedPayload names the project whose servers changed.
+// MCPUpdatedPayload names the project whose servers changed, and the
+// sign-in that just ended, if that is the change.
 type MCPUpdatedPayload struct {
-	Project string `json:"project"`
+	Project string          `json:"project"`
+	SignIn  *MCPSignInEnded `json:"signIn,omitempty"`
+}
+
+// MCPSignInEnded is how a sign-in the window started (MCPSignIn) ended:
+// signed in (Error ""), abandoned (Cancelled), or failed (Error says why
+// and what to do, as the server's row does).
+type MCPSignInEnded struct {
+	Server    string `json:"server"`
+	Error     string `json:"error"`
+	Cancelled bool   `json:"cancelled"`
 }
 
 // MCPTool is one tool of a server.
@@ -42,6 +53,10 @@ type MCPServer struct {
 	// (renews ...)"); empty for a server that asked for none.
 	NeedsSignIn bool   `json:"needsSignIn"`
 	SignIn      string `json:"signIn"`
+	// SignInWhy says why it needs one, in the words of `pilot mcp login`'s
+	// sentence ("needs a sign-in", "no longer accepts its sign-in (expired
+	// or revoked)", "could not renew its sign-in (...)"); "" when it does not.
+	SignInWhy string `json:"signInWhy"`
 }
 
 // MCPSignInStarted is a sign-in under way: the browser was asked to open

@@ -78,6 +78,11 @@ type ToolCall struct {
 	// this call brought in: their text was added to its result for the
 	// model, as the project's instructions for the files under them.
 	Instructions []string `json:"instructions,omitempty"`
+	// NeedsSignIn names the MCP server that refused this call for want of
+	// a sign-in (the backend's *mcpauth.SignInError, not its text): the
+	// card offers "Sign in", then "Retry" (RetryToolCall). Shown while the
+	// session is open; not stored.
+	NeedsSignIn string `json:"needsSignIn,omitempty"`
 }
 
 // SandboxInfo is how a command ran with respect to the OS sandbox, kept

@@ -89,6 +89,16 @@ func (o *OAuth) Expire() {
 	}
 }
 
+// Revoke withdraws every token given so far, access and refresh (as a
+// user who revokes the app at the provider does): the MCP server answers
+// 401 and no refresh cures it; only a new sign-in does.
+func (o *OAuth) Revoke() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	clear(o.access)
+	clear(o.refresh)
+}
+
 // Counts are the codes exchanged and the refreshes answered.
 func (o *OAuth) Counts() (logins, refreshes int) {
 	o.mu.Lock()

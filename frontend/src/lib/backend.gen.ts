@@ -145,6 +145,11 @@ export interface BoundBackend {
    * prompts, and the skills the open session (0: none) sees.
    */
   listSlashCommands(sessionId: number): Promise<SlashCommand[]>;
+  /**
+   * MCPCancelSignIn abandons an MCP server's sign-in still waiting for the
+   * browser.
+   */
+  mcpCancelSignIn(name: string): Promise<void>;
   /** MCPRemoveServer removes an MCP server from its scope's file. */
   mcpRemoveServer(scope: MCPScope, name: string): Promise<void>;
   /** MCPSaveServer adds or replaces an MCP server. */
@@ -211,6 +216,12 @@ export interface BoundBackend {
   renameSession(sessionId: number, title: string): Promise<void>;
   /** ReportError logs an error the window shows (the log redacts keys). */
   reportError(where: string, sessionId: number, message: string): Promise<void>;
+  /**
+   * RetryToolCall makes a session's MCP call again after its server's
+   * sign-in (the card's "Retry"): the same tool and input, judged again,
+   * as a turn of its own whose result the model reads.
+   */
+  retryToolCall(sessionId: number, toolUseId: string): Promise<void>;
   /**
    * RetryTurn runs the session's failed turn again, without adding the
    * user's message again.

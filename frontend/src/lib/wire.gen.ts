@@ -1762,9 +1762,24 @@ export interface LedgerUpdatedPayload {
   sessionId: number;
 }
 
-/** MCPUpdatedPayload names the project whose servers changed. */
+/**
+ * MCPUpdatedPayload names the project whose servers changed, and the
+ * sign-in that just ended, if that is the change.
+ */
 export interface MCPUpdatedPayload {
   project: string;
+  signIn?: MCPSignInEnded;
+}
+
+/**
+ * MCPSignInEnded is how a sign-in the window started (MCPSignIn) ended:
+ * signed in (Error ""), abandoned (Cancelled), or failed (Error says why
+ * and what to do, as the server's row does).
+ */
+export interface MCPSignInEnded {
+  server: string;
+  error: string;
+  cancelled: boolean;
 }
 
 /** MCPTool is one tool of a server. */
@@ -1806,6 +1821,12 @@ export interface MCPServer {
    */
   needsSignIn: boolean;
   signIn: string;
+  /**
+   * SignInWhy says why it needs one, in the words of `pilot mcp login`'s
+   * sentence ("needs a sign-in", "no longer accepts its sign-in (expired
+   * or revoked)", "could not renew its sign-in (...)"); "" when it does not.
+   */
+  signInWhy: string;
 }
 
 /**
@@ -2007,6 +2028,13 @@ export interface ToolCall {
    * model, as the project's instructions for the files under them.
    */
   instructions?: string[];
+  /**
+   * NeedsSignIn names the MCP server that refused this call for want of
+   * a sign-in (the backend's *mcpauth.SignInError, not its text): the
+   * card offers "Sign in", then "Retry" (RetryToolCall). Shown while the
+   * session is open; not stored.
+   */
+  needsSignIn?: string;
 }
 
 /**

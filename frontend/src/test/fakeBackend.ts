@@ -2,7 +2,7 @@
 // emit() to push events as the Go side would.
 import type { Backend, ExportFormat, VersionInfo } from "../lib/backend";
 import type { AppReadyPayload, EventMap, EventName } from "../lib/wire.gen";
-import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, Project, RememberFiles, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, ModelFacts, ModelList, ModelOverride, SlashCommand, ToolCall, TrustSection, Usage, WebSearchInput, WebSearchTest, WebSearchView } from "../lib/wire.gen";
+import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPScope, MCPServer, MCPServerInput, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, Project, RememberFiles, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, ModelFacts, ModelList, ModelOverride, SlashCommand, ToolCall, TrustSection, Usage, WebSearchInput, WebSearchTest, WebSearchView } from "../lib/wire.gen";
 import type { FileEntry } from "../lib/types";
 import { FakeGit } from "./fakeGit";
 import { FakeJobs } from "./fakeJobs";
@@ -34,6 +34,32 @@ export function summary(id: number, over: Partial<SessionSummary> = {}): Session
 
 export function detail(id: number, over: Partial<SessionDetail> = {}): SessionDetail {
   return { seq: 0, session: summary(id), messages: [], toolCalls: [], pending: [], usage: zeroUsage, state: "idle", todos: [], hasOlder: false, ...over };
+}
+
+/** A configured MCP server as Settings lists it: a ready stdio server "fs" unless over says otherwise. */
+export function mcpServer(over: Partial<MCPServer> = {}): MCPServer {
+  return {
+    name: "fs",
+    scope: "project",
+    transport: "stdio",
+    display: "npx -y @modelcontextprotocol/server-filesystem .",
+    state: "ready",
+    error: "",
+    tools: [{ name: "mcp__fs__read_file", tool: "read_file", description: "Read a file." }],
+    stderr: ["Secure MCP Filesystem Server running on stdio"],
+    restarts: 0,
+    command: "npx",
+    args: ["-y", "@modelcontextprotocol/server-filesystem", "."],
+    env: null,
+    cwd: "",
+    url: "",
+    headers: null,
+    disabled: false,
+    needsSignIn: false,
+    signIn: "",
+    signInWhy: "",
+    ...over,
+  };
 }
 
 /** Session 1 as one assistant message holding the calls (their cards in order). */
@@ -558,6 +584,12 @@ export class FakeBackend implements Backend {
   }
   async mcpSignOut(name: string): Promise<void> {
     this.record("mcpSignOut", name);
+  }
+  async mcpCancelSignIn(name: string): Promise<void> {
+    this.record("mcpCancelSignIn", name);
+  }
+  async retryToolCall(sessionId: number, toolUseId: string): Promise<void> {
+    this.record("retryToolCall", sessionId, toolUseId);
   }
   async discardWorktree(sessionId: number): Promise<void> {
     this.record("discardWorktree", sessionId);

@@ -1298,6 +1298,7 @@ export namespace wire {
 	    disabled: boolean;
 	    needsSignIn: boolean;
 	    signIn: string;
+	    signInWhy: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new MCPServer(source);
@@ -1323,6 +1324,7 @@ export namespace wire {
 	        this.disabled = source["disabled"];
 	        this.needsSignIn = source["needsSignIn"];
 	        this.signIn = source["signIn"];
+	        this.signInWhy = source["signInWhy"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1629,6 +1631,7 @@ export namespace wire {
 	    diagnostics?: Diagnostics;
 	    jobId?: string;
 	    instructions?: string[];
+	    needsSignIn?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolCall(source);
@@ -1657,6 +1660,7 @@ export namespace wire {
 	        this.diagnostics = this.convertValues(source["diagnostics"], Diagnostics);
 	        this.jobId = source["jobId"];
 	        this.instructions = source["instructions"];
+	        this.needsSignIn = source["needsSignIn"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

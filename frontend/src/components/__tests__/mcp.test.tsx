@@ -1,32 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { renderApp, renderWith } from "../../test/render";
-import { detail, FakeBackend, mcpSection } from "../../test/fakeBackend";
-import type { MCPServer } from "../../lib/wire.gen";
+import { detail, FakeBackend, mcpSection, mcpServer } from "../../test/fakeBackend";
 import McpServersEditor from "../settings/McpServersEditor";
 import { mcpInput, emptyMcpForm } from "../settings/mcpForm";
 
-const server = (over: Partial<MCPServer>): MCPServer => ({
-  name: "fs",
-  scope: "project",
-  transport: "stdio",
-  display: "npx -y @modelcontextprotocol/server-filesystem .",
-  state: "ready",
-  error: "",
-  tools: [{ name: "mcp__fs__read_file", tool: "read_file", description: "Read a file." }],
-  stderr: ["Secure MCP Filesystem Server running on stdio"],
-  restarts: 0,
-  command: "npx",
-  args: ["-y", "@modelcontextprotocol/server-filesystem", "."],
-  env: null,
-  cwd: "",
-  url: "",
-  headers: null,
-  disabled: false,
-  needsSignIn: false,
-  signIn: "",
-  ...over,
-});
+const server = mcpServer;
 
 describe("MCP servers in Settings", () => {
   it("lists each server with its state, tools, stderr and failure reason, and follows mcp:updated", async () => {

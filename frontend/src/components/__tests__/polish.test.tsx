@@ -5,7 +5,7 @@ import { act, fireEvent, screen, waitFor, within } from "@testing-library/react"
 import css from "../../styles.css?raw";
 import planCss from "../../plan.css?raw";
 import { renderApp } from "../../test/render";
-import { detail, FakeBackend, summary, mcpSection } from "../../test/fakeBackend";
+import { detail, FakeBackend, summary, mcpSection, mcpServer as fakeServer } from "../../test/fakeBackend";
 import type { Approval, ChangeView, MCPServer, Message, ToolCall } from "../../lib/wire.gen";
 
 const sheet = document.createElement("style");
@@ -27,27 +27,8 @@ async function openSettings(b = new FakeBackend()) {
   return b;
 }
 
-const mcpServer = (over: Partial<MCPServer>): MCPServer => ({
-  name: "fs",
-  scope: "project",
-  transport: "stdio",
-  display: "npx -y @modelcontextprotocol/server-filesystem .",
-  state: "ready",
-  error: "",
-  tools: [{ name: "mcp__fs__read_file", tool: "read_file", description: "Read the complete contents of a file.\nMore lines." }],
-  stderr: [],
-  restarts: 0,
-  command: "npx",
-  args: null,
-  env: null,
-  cwd: "",
-  url: "",
-  headers: null,
-  disabled: false,
-  needsSignIn: false,
-  signIn: "",
-  ...over,
-});
+const mcpServer = (over: Partial<MCPServer>): MCPServer =>
+  fakeServer({ tools: [{ name: "mcp__fs__read_file", tool: "read_file", description: "Read the complete contents of a file.\nMore lines." }], stderr: [], args: null, ...over });
 
 describe("Settings in sections", () => {
   it("has a side index of its sections, each entry leading to its section", async () => {

@@ -127,7 +127,7 @@ describe("outside text in the window", () => {
         {
           name: zeroWidth, scope: "project", transport: "stdio", display: "node\r\u001b[2K ok.js", state: "failed", error: "it exited\u001b[8m", restarts: 0,
           tools: [{ name: "mcp__db__q", tool: "q\u202e", description: "Reads\u200b rows.\nMore." }], stderr: ["boom\u0007"],
-          command: "node", args: null, env: null, cwd: "", url: "", headers: null, disabled: false, needsSignIn: false, signIn: "",
+          command: "node", args: null, env: null, cwd: "", url: "", headers: null, disabled: false, needsSignIn: false, signIn: "", signInWhy: "",
         },
       ],
     };

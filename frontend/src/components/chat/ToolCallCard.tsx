@@ -11,6 +11,7 @@ import PlanCard from "../plan/PlanCard";
 import HelperCalls, { callCountText, useHelperCallCount } from "./HelperCalls";
 import HookRuns, { hookName } from "./HookRuns";
 import JobLink from "../jobs/JobLink";
+import { CallSignIn } from "../mcp/MCPSignIn";
 import Visible from "../Visible";
 
 const statusText: Record<ToolStatus, string> = {
@@ -250,6 +251,7 @@ function ToolCallCard({ id }: { id: string }) {
         </span>
       </button>
       {sandbox && <SandboxNotes info={sandbox} />}
+      {call.needsSignIn && <CallSignIn call={call} />}
       {call.hooks && call.hooks.length > 0 && <HookRuns runs={call.hooks} />}
       {call.jobId && <JobLink jobId={call.jobId} />}
       {call.diagnostics && <DiagnosticsSummary d={call.diagnostics} />}

@@ -4,6 +4,7 @@ import { errorText } from "../../lib/format";
 import { useApp, useController } from "../../state/context";
 import Modal from "../Modal";
 import Visible from "../Visible";
+import { watchServers } from "./watchServers";
 
 /** The event that brings the trust prompt back after "Not now" (Settings' "Trust and start…"). */
 const ASK = "pilot:mcp-trust";
@@ -79,29 +80,16 @@ export default function McpTrust() {
   const names = started?.names;
   useEffect(() => {
     if (!names) return;
-    let live = true;
-    const look = () => {
-      c.backend
-        .mcpServers()
-        .then((l) => {
-          if (!live) return;
-          const outcomes = names.map((name): StartOutcome => {
-            const s = l.servers.find((x) => x.scope === "project" && x.name === name);
-            if (!s) return { name, state: "failed", tools: 0, error: "it is no longer in .mcp.json" };
-            // Off but not switched off by the user: the hub has not taken the trust yet.
-            const state = s.state === "disabled" && !s.disabled ? "starting" : s.state;
-            return { name, state, tools: s.tools.length, error: s.error };
-          });
-          setStarted((x) => (x && x.names === names ? { names, outcomes } : x));
-        })
-        .catch(() => {});
-    };
-    look();
-    const off = c.backend.on("mcp:updated", look);
-    return () => {
-      live = false;
-      off();
-    };
+    return watchServers(c.backend, (l) => {
+      const outcomes = names.map((name): StartOutcome => {
+        const s = l.servers.find((x) => x.scope === "project" && x.name === name);
+        if (!s) return { name, state: "failed", tools: 0, error: "it is no longer in .mcp.json" };
+        // Off but not switched off by the user: the hub has not taken the trust yet.
+        const state = s.state === "disabled" && !s.disabled ? "starting" : s.state;
+        return { name, state, tools: s.tools.length, error: s.error };
+      });
+      setStarted((x) => (x && x.names === names ? { names, outcomes } : x));
+    });
   }, [c, names]);
 
   const accept = async (p: MCPTrustPrompt) => {

@@ -3,6 +3,7 @@ import type { MCPServer, MCPServers } from "../../lib/wire.gen";
 import { errorText } from "../../lib/format";
 import { useController } from "../../state/context";
 import { askMcpTrust } from "../mcp/McpTrust";
+import { ServerSignIn } from "../mcp/MCPSignIn";
 import Visible from "../Visible";
 import { emptyMcpForm, mcpFormFrom, mcpInput, type McpForm } from "./mcpForm";
 
@@ -112,6 +113,7 @@ export default function McpServersEditor() {
               <code className="mcp-display">
                 <Visible text={s.display} />
               </code>
+              <ServerSignIn s={s} />
               {s.error && (
                 <p className={s.state === "failed" ? "error" : "muted small-text"} data-testid="mcp-server-error">
                   <Visible text={s.error} lines />

@@ -77,6 +77,8 @@ export function ListSessions(arg1:number,arg2:number,arg3:number):Promise<Array<
 
 export function ListSlashCommands(arg1:number):Promise<Array<wire.SlashCommand>>;
 
+export function MCPCancelSignIn(arg1:string):Promise<void>;
+
 export function MCPRemoveServer(arg1:string,arg2:string):Promise<void>;
 
 export function MCPSaveServer(arg1:wire.MCPServerInput):Promise<void>;
@@ -118,6 +120,8 @@ export function RememberFiles(arg1:number):Promise<wire.RememberFiles>;
 export function RenameSession(arg1:number,arg2:string):Promise<void>;
 
 export function ReportError(arg1:string,arg2:number,arg3:string):Promise<void>;
+
+export function RetryToolCall(arg1:number,arg2:string):Promise<void>;
 
 export function RetryTurn(arg1:number):Promise<void>;
 

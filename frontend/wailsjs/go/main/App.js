@@ -150,6 +150,10 @@ export function ListSlashCommands(arg1) {
   return window['go']['main']['App']['ListSlashCommands'](arg1);
 }
 
+export function MCPCancelSignIn(arg1) {
+  return window['go']['main']['App']['MCPCancelSignIn'](arg1);
+}
+
 export function MCPRemoveServer(arg1, arg2) {
   return window['go']['main']['App']['MCPRemoveServer'](arg1, arg2);
 }
@@ -232,6 +236,10 @@ export function RenameSession(arg1, arg2) {
 
 export function ReportError(arg1, arg2, arg3) {
   return window['go']['main']['App']['ReportError'](arg1, arg2, arg3);
+}
+
+export function RetryToolCall(arg1, arg2) {
+  return window['go']['main']['App']['RetryToolCall'](arg1, arg2);
 }
 
 export function RetryTurn(arg1) {
