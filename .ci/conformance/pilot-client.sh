@@ -18,8 +18,10 @@
 #                         authorization server approves at once), then
 #                         pilot -p calling test-tool. When pilot says the
 #                         server wants a sign-in again (more scopes:
-#                         insufficient_scope), the driver signs in again
-#                         once, as the sentence tells a user to.
+#                         insufficient_scope: the call fails with the
+#                         sentence naming pilot mcp login), the driver
+#                         signs in again and calls again, once, as a user
+#                         told so would.
 # Needs PILOT_BIN (the binary) and PILOT_CONFORMANCE_MODEL (fakellm's URL).
 set -euo pipefail
 url=$1
@@ -52,13 +54,11 @@ sse-retry) call test_reconnection ;;
 elicitation-sep1034-client-defaults) call test_client_elicitation_defaults --elicit=defaults ;;
 auth/*)
 	pilot mcp login conformance --project "$project"
-	if ! out=$(call test-tool 2>&1); then
-		printf '%s\n' "$out"
-		grep -q 'pilot mcp login' <<<"$out" || exit 1
+	out=$(call test-tool 2>&1) || { printf '%s\n' "$out"; exit 1; }
+	printf '%s\n' "$out"
+	if grep -q 'run `pilot mcp login conformance' <<<"$out"; then
 		pilot mcp login conformance --project "$project"
 		call test-tool
-	else
-		printf '%s\n' "$out"
 	fi
 	;;
 *)

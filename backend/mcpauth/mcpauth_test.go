@@ -43,9 +43,11 @@ func TestLogin(t *testing.T) {
 		name    string
 		private func(string) bool
 		paste   bool
+		open    bool   // the server asks for a token only after initialize
 		want    string // in the error; "" for a sign-in
 	}{
 		{name: "browser", private: loopbackRule},
+		{name: "a server that lets initialize through", private: loopbackRule, open: true},
 		{name: "pasted", private: loopbackRule, paste: true},
 		{name: "no network rule for a loopback authorization server", want: "allow network 127.0.0.1"},
 	} {
@@ -53,6 +55,9 @@ func TestLogin(t *testing.T) {
 			t.Parallel()
 			o := mcptest.NewOAuth()
 			defer o.Close()
+			if tc.open {
+				o.OpenInitialize()
+			}
 			home := t.TempDir()
 			key := Key("project", "/p", o.MCPURL())
 			var shown []string

@@ -1,16 +1,19 @@
 package mcptest
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -38,6 +41,7 @@ type OAuth struct {
 	clients  map[string]string    // client id → redirect uri
 	logins   int                  // codes exchanged
 	refreshs int                  // refresh grants answered
+	open     bool                 // OpenInitialize
 }
 
 type grant struct {
@@ -53,7 +57,14 @@ func NewOAuth() *OAuth {
 		"/mcp": sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return New() }, nil),
 		"/sse": sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return New() }, nil),
 	} {
-		mux.Handle(path, auth.RequireBearerToken(o.verify, &auth.RequireBearerTokenOptions{ResourceMetadataURL: o.URL + "/.well-known/oauth-protected-resource" + path})(h))
+		guarded := auth.RequireBearerToken(o.verify, &auth.RequireBearerTokenOptions{ResourceMetadataURL: o.URL + "/.well-known/oauth-protected-resource" + path})(h)
+		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			if o.opens(r) {
+				h.ServeHTTP(w, r)
+				return
+			}
+			guarded.ServeHTTP(w, r)
+		})
 		mux.HandleFunc("/.well-known/oauth-protected-resource"+path, func(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, 200, map[string]any{"resource": o.URL + path, "authorization_servers": []string{o.URL}, "scopes_supported": []string{"tools"}, "bearer_methods_supported": []string{"header"}})
 		})
@@ -70,6 +81,33 @@ func NewOAuth() *OAuth {
 	mux.HandleFunc("/authorize", o.authorize)
 	mux.HandleFunc("/token", o.token)
 	return o
+}
+
+// OpenInitialize lets initialize and notifications through without a
+// token, as some servers do (and the conformance suite's step-up
+// scenario): the first request of the session asks for the sign-in.
+func (o *OAuth) OpenInitialize() {
+	o.mu.Lock()
+	o.open = true
+	o.mu.Unlock()
+}
+
+// opens reports whether r goes through without a token (OpenInitialize);
+// it leaves r's body as it was.
+func (o *OAuth) opens(r *http.Request) bool {
+	o.mu.Lock()
+	open := o.open
+	o.mu.Unlock()
+	if !open || r.Method != http.MethodPost {
+		return false
+	}
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var m struct {
+		Method string `json:"method"`
+	}
+	_ = json.Unmarshal(body, &m)
+	return m.Method == "initialize" || strings.HasPrefix(m.Method, "notifications/")
 }
 
 // MCPURL is the MCP server's address.
