@@ -33,6 +33,7 @@ type Login struct {
 	// authorization server, from the server's "oauth" entry; otherwise
 	// Pilot registers itself (dynamic client registration).
 	ClientID     string
+	ClientSecret string // a confidential client's; "" for a public one
 	CallbackPort int
 	Private      func(host string) bool // a network rule names host: see Client
 	// Show is told the address to open and what to do; it prints it
@@ -102,6 +103,9 @@ func (l Login) Run(ctx context.Context) (State, error) {
 	}
 	if l.ClientID != "" {
 		cfg.PreregisteredClient = &oauthex.ClientCredentials{ClientID: l.ClientID}
+		if l.ClientSecret != "" { // sent as the authorization server's metadata says (basic or post)
+			cfg.PreregisteredClient.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: l.ClientSecret}
+		}
 	}
 	h, err := auth.NewAuthorizationCodeHandler(cfg)
 	if err != nil {

@@ -108,27 +108,39 @@ func TestLogin(t *testing.T) {
 }
 
 // TestLoginPreregistered: a client registered ahead (the server entry's
-// "oauth": clientId and callbackPort, as Claude Code writes it) is used
-// before dynamic registration, with its redirect at localhost:PORT.
+// "oauth": clientId and callbackPort, as Claude Code writes it, and the
+// secret of a confidential client) is used before dynamic registration,
+// with its redirect at localhost:PORT.
 func TestLoginPreregistered(t *testing.T) {
 	t.Parallel()
-	o := mcptest.NewOAuth()
-	defer o.Close()
-	free, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := free.Addr().(*net.TCPAddr).Port
-	free.Close()
-	id := o.Register("http://localhost:" + strconv.Itoa(port) + "/callback")
-	home := t.TempDir()
-	l := Login{Home: home, Key: "k", Name: "svc", URL: o.MCPURL(), ClientID: id, CallbackPort: port, Private: loopbackRule, Show: func(string) {}, Open: browse(t)}
-	if _, err := l.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	all, _ := config.LoadMCPTokens(home)
-	if all["k"].ClientID != id || o.Clients() != 1 {
-		t.Errorf("client %q (want %q), %d clients registered", all["k"].ClientID, id, o.Clients())
+	for _, confidential := range []bool{false, true} {
+		t.Run(fmt.Sprint("confidential ", confidential), func(t *testing.T) {
+			t.Parallel()
+			o := mcptest.NewOAuth()
+			defer o.Close()
+			free, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			port := free.Addr().(*net.TCPAddr).Port
+			free.Close()
+			redirect := "http://localhost:" + strconv.Itoa(port) + "/callback"
+			var id, clientSecret string
+			if confidential {
+				id, clientSecret = o.RegisterConfidential(redirect)
+			} else {
+				id = o.Register(redirect)
+			}
+			home := t.TempDir()
+			l := Login{Home: home, Key: "k", Name: "svc", URL: o.MCPURL(), ClientID: id, ClientSecret: clientSecret, CallbackPort: port, Private: loopbackRule, Show: func(string) {}, Open: browse(t)}
+			if _, err := l.Run(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			all, _ := config.LoadMCPTokens(home)
+			if all["k"].ClientID != id || all["k"].ClientSecret != clientSecret || o.Clients() != 1 {
+				t.Errorf("client %q (want %q), %d clients registered", all["k"].ClientID, id, o.Clients())
+			}
+		})
 	}
 }
 

@@ -39,6 +39,7 @@ type OAuth struct {
 	access   map[string]time.Time // access token → expiry
 	refresh  map[string]grant     // refresh token → grant
 	clients  map[string]string    // client id → redirect uri
+	secrets  map[string]string    // client id → secret, for a confidential client
 	logins   int                  // codes exchanged
 	refreshs int                  // refresh grants answered
 	open     bool                 // OpenInitialize
@@ -50,7 +51,7 @@ type grant struct {
 
 // NewOAuth starts the servers; Close ends them.
 func NewOAuth() *OAuth {
-	o := &OAuth{codes: map[string]grant{}, access: map[string]time.Time{}, refresh: map[string]grant{}, clients: map[string]string{}}
+	o := &OAuth{codes: map[string]grant{}, access: map[string]time.Time{}, refresh: map[string]grant{}, clients: map[string]string{}, secrets: map[string]string{}}
 	mux := http.NewServeMux()
 	o.Server = httptest.NewServer(mux)
 	for path, h := range map[string]http.Handler{
@@ -73,7 +74,7 @@ func NewOAuth() *OAuth {
 		writeJSON(w, 200, map[string]any{
 			"issuer": o.URL, "authorization_endpoint": o.URL + "/authorize", "token_endpoint": o.URL + "/token", "registration_endpoint": o.URL + "/register",
 			"response_types_supported": []string{"code"}, "grant_types_supported": []string{"authorization_code", "refresh_token"},
-			"code_challenge_methods_supported": []string{"S256"}, "token_endpoint_auth_methods_supported": []string{"none"},
+			"code_challenge_methods_supported": []string{"S256"}, "token_endpoint_auth_methods_supported": []string{"none", "client_secret_basic"},
 			"scopes_supported": []string{"tools", "offline_access"},
 		})
 	})
@@ -152,6 +153,16 @@ func (o *OAuth) Register(redirect string) string {
 	o.clients[id] = redirect
 	o.mu.Unlock()
 	return id
+}
+
+// RegisterConfidential registers a confidential client ahead: the token
+// endpoint wants its secret (client_secret_basic, RFC 6749 §2.3.1).
+func (o *OAuth) RegisterConfidential(redirect string) (id, clientSecret string) {
+	id, clientSecret = o.Register(redirect), secret("cs-")
+	o.mu.Lock()
+	o.secrets[id] = clientSecret
+	o.mu.Unlock()
+	return id, clientSecret
 }
 
 // SentBack is what a user without a browser at hand pastes: it asks for
@@ -242,12 +253,17 @@ func (o *OAuth) token(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := r.PostForm
-	client := f.Get("client_id")
-	if u, _, ok := r.BasicAuth(); ok { // client_secret_basic, RFC 6749 §2.3.1
+	client, given := f.Get("client_id"), ""
+	if u, p, ok := r.BasicAuth(); ok { // client_secret_basic, RFC 6749 §2.3.1
 		client, _ = url.QueryUnescape(u)
+		given, _ = url.QueryUnescape(p)
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if want := o.secrets[client]; want != "" && given != want {
+		writeJSON(w, 401, map[string]string{"error": "invalid_client"})
+		return
+	}
 	var g grant
 	switch f.Get("grant_type") {
 	case "authorization_code":
