@@ -34,6 +34,9 @@ project=$work/project
 export HOME=$work/home PILOT_HOME=$work/home
 export PILOT_PROVIDER=anthropic ANTHROPIC_BASE_URL=${PILOT_CONFORMANCE_MODEL:?} ANTHROPIC_API_KEY=sk-conformance
 export BROWSER=$here/browser.sh
+# The client ID metadata document the suite's basic-cimd scenario expects
+# (the Go SDK's conformance client uses the same).
+export PILOT_MCP_CLIENT_METADATA_URL=https://conformance-test.local/client-metadata.json
 
 ctx=${MCP_CONFORMANCE_CONTEXT:-'{}'}
 jq -n --arg url "$url" --argjson ctx "$ctx" '{mcpServers: {conformance: ({type: "http", url: $url}

@@ -58,6 +58,7 @@ func (p *Pool) SignIn(project, name string) (mcpauth.Login, error) {
 	}
 	x, _ := expandAll(e.Server, EnvLookup)
 	l := mcpauth.Login{Home: p.opt.Home, Key: SignInKey(project, e), Name: name, URL: x.URL, Headers: x.Headers, SSE: e.Server.Transport() == TypeSSE}
+	l.ClientMetadataURL, _ = EnvLookup(mcpauth.ClientMetadataEnv)
 	if o := e.Server.OAuth; o != nil {
 		var missing []string
 		l.ClientID, l.CallbackPort = o.ClientID, o.CallbackPort

@@ -22,6 +22,12 @@ import (
 // LoginTimeout bounds a sign-in: the user has this long to finish it.
 const LoginTimeout = 10 * time.Minute
 
+// ClientMetadataEnv names the environment variable with the address of a
+// client ID metadata document (draft-ietf-oauth-client-id-metadata-document)
+// for Pilot: Pilot has no web site of its own to publish one, so it uses
+// one only when the user or their organisation hosts it (docs/CLI.md).
+const ClientMetadataEnv = "PILOT_MCP_CLIENT_METADATA_URL"
+
 // Login are the inputs of a sign-in.
 type Login struct {
 	Home, Key string            // where the tokens are kept (Key)
@@ -35,6 +41,11 @@ type Login struct {
 	ClientID     string
 	ClientSecret string // a confidential client's; "" for a public one
 	CallbackPort int
+	// ClientMetadataURL is the https address of a client ID metadata
+	// document describing Pilot (ClientMetadataEnv), used as the client
+	// ID by an authorization server that supports such documents, before
+	// a pre-registered client and dynamic registration; "" for none.
+	ClientMetadataURL string
 	Private      func(host string) bool // a network rule names host: see Client
 	// Show is told the address to open and what to do; it prints it
 	// (the address is the server's: printed made visible).
@@ -101,6 +112,9 @@ func (l Login) Run(ctx context.Context) (State, error) {
 			GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"},
 		}},
 	}
+	if l.ClientMetadataURL != "" {
+		cfg.ClientIDMetadataDocumentConfig = &auth.ClientIDMetadataDocumentConfig{URL: l.ClientMetadataURL}
+	}
 	if l.ClientID != "" {
 		cfg.PreregisteredClient = &oauthex.ClientCredentials{ClientID: l.ClientID}
 		if l.ClientSecret != "" { // sent as the authorization server's metadata says (basic or post)
@@ -109,7 +123,7 @@ func (l Login) Run(ctx context.Context) (State, error) {
 	}
 	h, err := auth.NewAuthorizationCodeHandler(cfg)
 	if err != nil {
-		return State{}, fmt.Errorf("the sign-in could not be set up: %v; check the server's oauth entry", err)
+		return State{}, fmt.Errorf("the sign-in could not be set up: %v; check the server's oauth entry and %s (an https address with a path)", err, ClientMetadataEnv)
 	}
 	req, resp, err := l.ask(ctx)
 	if err != nil {

@@ -144,6 +144,31 @@ func TestLoginPreregistered(t *testing.T) {
 	}
 }
 
+// TestLoginMetadataDocument: with a client ID metadata document
+// (PILOT_MCP_CLIENT_METADATA_URL) and an authorization server that
+// supports them, its address is the client ID: no registration.
+func TestLoginMetadataDocument(t *testing.T) {
+	t.Parallel()
+	o := mcptest.NewOAuth()
+	defer o.Close()
+	free, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := free.Addr().(*net.TCPAddr).Port
+	free.Close()
+	const doc = "https://pilot.example/oauth/client.json"
+	o.AcceptMetadataDocument(doc, "http://localhost:"+strconv.Itoa(port)+"/callback")
+	home := t.TempDir()
+	l := Login{Home: home, Key: "k", Name: "svc", URL: o.MCPURL(), ClientMetadataURL: doc, CallbackPort: port, Private: loopbackRule, Show: func(string) {}, Open: browse(t)}
+	if _, err := l.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if all, _ := config.LoadMCPTokens(home); all["k"].ClientID != doc || o.Clients() != 1 {
+		t.Errorf("client %q, %d clients known (the document's alone: no registration)", all["k"].ClientID, o.Clients())
+	}
+}
+
 // TestHandlerUsesAndRenews: a running session sends the kept token, and
 // when the server stops accepting it renews it with the refresh token
 // (with the resource indicator) and keeps the new one; without a sign-in

@@ -43,6 +43,7 @@ type OAuth struct {
 	logins   int                  // codes exchanged
 	refreshs int                  // refresh grants answered
 	open     bool                 // OpenInitialize
+	cimd     string               // AcceptMetadataDocument
 }
 
 type grant struct {
@@ -71,7 +72,11 @@ func NewOAuth() *OAuth {
 		})
 	}
 	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		o.mu.Lock()
+		cimd := o.cimd != ""
+		o.mu.Unlock()
 		writeJSON(w, 200, map[string]any{
+			"client_id_metadata_document_supported": cimd,
 			"issuer": o.URL, "authorization_endpoint": o.URL + "/authorize", "token_endpoint": o.URL + "/token", "registration_endpoint": o.URL + "/register",
 			"response_types_supported": []string{"code"}, "grant_types_supported": []string{"authorization_code", "refresh_token"},
 			"code_challenge_methods_supported": []string{"S256"}, "token_endpoint_auth_methods_supported": []string{"none", "client_secret_basic"},
@@ -82,6 +87,17 @@ func NewOAuth() *OAuth {
 	mux.HandleFunc("/authorize", o.authorize)
 	mux.HandleFunc("/token", o.token)
 	return o
+}
+
+// AcceptMetadataDocument makes the authorization server support client
+// ID metadata documents (its metadata says so) and know the client whose
+// document is at docURL, with the redirect redirect (the document is
+// taken as read: the test has no https server to fetch it from).
+func (o *OAuth) AcceptMetadataDocument(docURL, redirect string) {
+	o.mu.Lock()
+	o.cimd = docURL
+	o.clients[docURL] = redirect
+	o.mu.Unlock()
 }
 
 // OpenInitialize lets initialize and notifications through without a
