@@ -46,7 +46,7 @@ type Login struct {
 	// ID by an authorization server that supports such documents, before
 	// a pre-registered client and dynamic registration; "" for none.
 	ClientMetadataURL string
-	Private      func(host string) bool // a network rule names host: see Client
+	Private           func(host string) bool // a network rule names host: see Client
 	// Show is told the address to open and what to do; it prints it
 	// (the address is the server's: printed made visible).
 	Show func(authURL string)
