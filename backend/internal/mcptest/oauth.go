@@ -76,11 +76,10 @@ func NewOAuth() *OAuth {
 		cimd := o.cimd != ""
 		o.mu.Unlock()
 		writeJSON(w, 200, map[string]any{
-			"client_id_metadata_document_supported": cimd,
-			"issuer":                                o.URL, "authorization_endpoint": o.URL + "/authorize", "token_endpoint": o.URL + "/token", "registration_endpoint": o.URL + "/register",
+			"issuer": o.URL, "authorization_endpoint": o.URL + "/authorize", "token_endpoint": o.URL + "/token", "registration_endpoint": o.URL + "/register",
 			"response_types_supported": []string{"code"}, "grant_types_supported": []string{"authorization_code", "refresh_token"},
 			"code_challenge_methods_supported": []string{"S256"}, "token_endpoint_auth_methods_supported": []string{"none", "client_secret_basic"},
-			"scopes_supported": []string{"tools", "offline_access"},
+			"scopes_supported": []string{"tools", "offline_access"}, "client_id_metadata_document_supported": cimd,
 		})
 	})
 	mux.HandleFunc("/register", o.register)
