@@ -32,7 +32,7 @@ printf 'MCP conformance suite %s: %d client scenarios against pilot\n\n' "$versi
 # One scenario: its exit status and seconds go to $out/NAME.result.
 one() {
 	local s=$1 name=${1//\//_} t0=$SECONDS r=0
-	"$node" "$suite" client --command "$here/pilot-client.sh" --scenario "$s" -o "$out" >"$out/$name.log" 2>&1 || r=$?
+	"$node" "$suite" client --command "$here/pilot-client.sh" --scenario "$s" --timeout 60000 -o "$out" >"$out/$name.log" 2>&1 || r=$?
 	echo "$r $((SECONDS - t0))" >"$out/$name.result"
 }
 export -f one
