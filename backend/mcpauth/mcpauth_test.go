@@ -107,6 +107,17 @@ func TestLogin(t *testing.T) {
 	}
 }
 
+// freePort is a port of 127.0.0.1 free a moment ago: a pre-registered
+// client's callbackPort.
+func freePort(t *testing.T) int {
+	free, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer free.Close()
+	return free.Addr().(*net.TCPAddr).Port
+}
+
 // TestLoginPreregistered: a client registered ahead (the server entry's
 // "oauth": clientId and callbackPort, as Claude Code writes it, and the
 // secret of a confidential client) is used before dynamic registration,
@@ -118,12 +129,7 @@ func TestLoginPreregistered(t *testing.T) {
 			t.Parallel()
 			o := mcptest.NewOAuth()
 			defer o.Close()
-			free, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			port := free.Addr().(*net.TCPAddr).Port
-			free.Close()
+			port := freePort(t)
 			redirect := "http://localhost:" + strconv.Itoa(port) + "/callback"
 			var id, clientSecret string
 			if confidential {
@@ -151,12 +157,7 @@ func TestLoginMetadataDocument(t *testing.T) {
 	t.Parallel()
 	o := mcptest.NewOAuth()
 	defer o.Close()
-	free, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := free.Addr().(*net.TCPAddr).Port
-	free.Close()
+	port := freePort(t)
 	const doc = "https://pilot.example/oauth/client.json"
 	o.AcceptMetadataDocument(doc, "http://localhost:"+strconv.Itoa(port)+"/callback")
 	home := t.TempDir()
