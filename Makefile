@@ -39,12 +39,12 @@ LSP_PATH      := PATH="$(LSP_BIN):$$PATH"
 
 .PHONY: help deps deps-run deps-test deps-bench node-modules language-servers frontend \
         run build package dev bindings clean \
-        test check-gofmt vet staticcheck deadcode boundaries docs-check tidy-check bindings-check go-test tsc vitest e2e smoke desktop \
+        test check-gofmt vet staticcheck deadcode boundaries docs-check tidy-check bindings-check go-test conformance tsc vitest e2e smoke desktop \
         bench
 
 help:
 	@echo "make run        install missing packages, build, open the window"
-	@echo "make test       all checks (gofmt, vet, staticcheck, deadcode, boundaries, docs, tidy, bindings, go test -race, tsc, vitest, e2e, smoke, desktop)"
+	@echo "make test       all checks (gofmt, vet, staticcheck, deadcode, boundaries, docs, tidy, bindings, go test -race, MCP conformance, tsc, vitest, e2e, smoke, desktop)"
 	@echo "make build      production binary build/bin/pilot (wails build)"
 	@echo "make package    .deb, .rpm and .tar.gz of it in build/bin/package (nfpm)"
 	@echo "make dev        wails dev: live-reloading window + Vite"
@@ -53,7 +53,7 @@ help:
 	@echo "make deps       install every system and npm package (run, test and bench)"
 	@echo "make frontend   build frontend/dist (main.go embeds it)"
 	@echo "make clean      remove build outputs"
-	@echo "single test steps: check-gofmt vet staticcheck deadcode boundaries docs-check tidy-check bindings-check go-test tsc vitest e2e smoke desktop"
+	@echo "single test steps: check-gofmt vet staticcheck deadcode boundaries docs-check tidy-check bindings-check go-test conformance tsc vitest e2e smoke desktop"
 
 # --- dependencies -----------------------------------------------------------
 
@@ -221,6 +221,21 @@ bindings-check: frontend
 
 go-test: frontend
 	$(LSP_PATH) go test -race -tags $(TAGS) ./...
+
+# The official MCP conformance suite (@modelcontextprotocol/conformance,
+# pinned with the Node.js it needs in .ci/conformance/package.json, apart
+# from the frontend's packages): its client scenarios against the real
+# binary, driven by .ci/conformance/pilot-client.sh; fails when the result
+# differs from .ci/conformance/expected-pass.txt (docs/MCP.md, "Conformance").
+CONF_DIR   := .ci/conformance
+CONF_STAMP := $(CONF_DIR)/node_modules/.package-lock.json
+$(CONF_STAMP): $(CONF_DIR)/package-lock.json $(CONF_DIR)/package.json
+	cd $(CONF_DIR) && $(NPM_CI)
+	touch $@
+conformance: frontend $(CONF_STAMP)
+	go build -tags $(TAGS) -o build/conformance/pilot .
+	go build -o build/conformance/fakellm ./backend/internal/fakellm/cmd/fakellm
+	PILOT_BIN=$(CURDIR)/build/conformance/pilot FAKELLM_BIN=$(CURDIR)/build/conformance/fakellm $(CONF_DIR)/run.sh
 
 tsc: node-modules
 	cd frontend && npx tsc --noEmit

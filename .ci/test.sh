@@ -19,6 +19,7 @@ steps=(
 	"go mod tidy:tidy-check"
 	"bindings fresh:bindings-check"
 	"go test -race:go-test"
+	"MCP conformance:conformance"
 	"tsc --noEmit:tsc"
 	"vitest:vitest"
 	"e2e (dev + Playwright):e2e"

@@ -123,8 +123,14 @@ func (p *Pool) SignIn(project, name string) (mcpauth.Login, error) {
 	}
 	x, _ := expandAll(e.Server, EnvLookup)
 	l := mcpauth.Login{Home: p.opt.Home, Key: SignInKey(project, e), Name: name, URL: x.URL, Headers: x.Headers, SSE: e.Server.Transport() == TypeSSE}
+	l.ClientMetadataURL, _ = EnvLookup(mcpauth.ClientMetadataEnv)
 	if o := e.Server.OAuth; o != nil {
+		var missing []string
 		l.ClientID, l.CallbackPort = o.ClientID, o.CallbackPort
+		l.ClientSecret = ExpandString(o.ClientSecret, EnvLookup, &missing)
+		if len(missing) > 0 {
+			return mcpauth.Login{}, fmt.Errorf("the oauth clientSecret of %s names %s, which is not set: set it in the environment and run the command again", name, strings.Join(missing, ", "))
+		}
 	}
 	if private := p.opt.Private; private != nil {
 		l.Private = func(host string) bool { return private(project, host) }

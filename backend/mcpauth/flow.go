@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 
@@ -21,6 +22,12 @@ import (
 // LoginTimeout bounds a sign-in: the user has this long to finish it.
 const LoginTimeout = 10 * time.Minute
 
+// ClientMetadataEnv names the environment variable with the address of a
+// client ID metadata document (draft-ietf-oauth-client-id-metadata-document)
+// for Pilot: Pilot has no web site of its own to publish one, so it uses
+// one only when the user or their organisation hosts it (docs/CLI.md).
+const ClientMetadataEnv = "PILOT_MCP_CLIENT_METADATA_URL"
+
 // Login are the inputs of a sign-in.
 type Login struct {
 	Home, Key string            // where the tokens are kept (Key)
@@ -32,8 +39,14 @@ type Login struct {
 	// authorization server, from the server's "oauth" entry; otherwise
 	// Pilot registers itself (dynamic client registration).
 	ClientID     string
+	ClientSecret string // a confidential client's; "" for a public one
 	CallbackPort int
-	Private      func(host string) bool // a network rule names host: see Client
+	// ClientMetadataURL is the https address of a client ID metadata
+	// document describing Pilot (ClientMetadataEnv), used as the client
+	// ID by an authorization server that supports such documents, before
+	// a pre-registered client and dynamic registration; "" for none.
+	ClientMetadataURL string
+	Private           func(host string) bool // a network rule names host: see Client
 	// Show is told the address to open and what to do; it prints it
 	// (the address is the server's: printed made visible).
 	Show func(authURL string)
@@ -99,12 +112,18 @@ func (l Login) Run(ctx context.Context) (State, error) {
 			GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"},
 		}},
 	}
+	if l.ClientMetadataURL != "" {
+		cfg.ClientIDMetadataDocumentConfig = &auth.ClientIDMetadataDocumentConfig{URL: l.ClientMetadataURL}
+	}
 	if l.ClientID != "" {
 		cfg.PreregisteredClient = &oauthex.ClientCredentials{ClientID: l.ClientID}
+		if l.ClientSecret != "" { // sent as the authorization server's metadata says (basic or post)
+			cfg.PreregisteredClient.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: l.ClientSecret}
+		}
 	}
 	h, err := auth.NewAuthorizationCodeHandler(cfg)
 	if err != nil {
-		return State{}, fmt.Errorf("the sign-in could not be set up: %v; check the server's oauth entry", err)
+		return State{}, fmt.Errorf("the sign-in could not be set up: %v; check the server's oauth entry and %s (an https address with a path)", err, ClientMetadataEnv)
 	}
 	req, resp, err := l.ask(ctx)
 	if err != nil {
@@ -130,32 +149,67 @@ func (l Login) Run(ctx context.Context) (State, error) {
 	return State{SignedIn: true, Expiry: kept.Expiry, Refresh: kept.RefreshToken != ""}, nil
 }
 
-// ask sends the server the request an MCP client starts with, without a
-// token, with the configured headers: its 401 names the metadata.
+// probes are the requests an MCP client starts a session with: a server
+// may let initialize (and its notification) through without a token and
+// ask for one only from the first request that uses the session.
+var probes = []string{
+	`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"pilot","version":"sign-in"}}}`,
+	`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+	`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+}
+
+// negotiated finds the protocol version in initialize's answer (JSON or
+// an SSE event carrying it).
+var negotiated = regexp.MustCompile(`"protocolVersion"\s*:\s*"([0-9a-zA-Z-]{1,20})"`)
+
+// ask sends the server the requests an MCP client starts with, without a
+// token, with the configured headers, until one is answered 401 or 403
+// (its WWW-Authenticate names the metadata) or another error, or the
+// last is answered: that answer is returned. An SSE server's first
+// request opens its stream: that one alone is sent.
 func (l Login) ask(ctx context.Context) (*http.Request, *http.Response, error) {
-	method, body, accept := http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"pilot","version":"sign-in"}}}`, "application/json, text/event-stream"
-	if l.SSE {
-		method, body, accept = http.MethodGet, "", "text/event-stream"
-	}
-	req, err := http.NewRequestWithContext(ctx, method, l.URL, strings.NewReader(body))
-	if err != nil {
-		return nil, nil, fmt.Errorf("the server's URL %s is not usable: %v; fix it with pilot mcp add", l.URL, err)
-	}
-	for k, v := range l.Headers {
-		req.Header.Set(k, v)
-	}
-	if !l.SSE {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("Accept", accept)
 	// The server's own address, as its sessions reach it; a redirect is
 	// its answer, not followed.
 	probe := &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := probe.Do(req)
-	if err != nil {
-		return nil, nil, fmt.Errorf("could not reach %s: %v; check its URL and your network", l.Name, err)
+	var session, version string
+	for i := 0; ; i++ {
+		method, body, accept := http.MethodPost, probes[i], "application/json, text/event-stream"
+		if l.SSE {
+			method, body, accept = http.MethodGet, "", "text/event-stream"
+		}
+		req, err := http.NewRequestWithContext(ctx, method, l.URL, strings.NewReader(body))
+		if err != nil {
+			return nil, nil, fmt.Errorf("the server's URL %s is not usable: %v; fix it with pilot mcp add", l.URL, err)
+		}
+		for k, v := range l.Headers {
+			req.Header.Set(k, v)
+		}
+		if !l.SSE {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		req.Header.Set("Accept", accept)
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		if version != "" {
+			req.Header.Set("Mcp-Protocol-Version", version)
+		}
+		resp, err := probe.Do(req)
+		if err != nil {
+			return nil, nil, fmt.Errorf("could not reach %s: %v; check its URL and your network", l.Name, err)
+		}
+		if resp.StatusCode >= 300 || l.SSE || i == len(probes)-1 {
+			return req, resp, nil
+		}
+		answer, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+		resp.Body.Close()
+		if i == 0 {
+			session = resp.Header.Get("Mcp-Session-Id")
+			if m := negotiated.FindSubmatch(answer); m != nil {
+				version = string(m[1])
+			}
+		}
 	}
-	return req, resp, nil
 }
 
 // await shows the authorization address, opens the browser, and returns

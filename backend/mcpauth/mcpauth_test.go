@@ -43,9 +43,11 @@ func TestLogin(t *testing.T) {
 		name    string
 		private func(string) bool
 		paste   bool
+		open    bool   // the server asks for a token only after initialize
 		want    string // in the error; "" for a sign-in
 	}{
 		{name: "browser", private: loopbackRule},
+		{name: "a server that lets initialize through", private: loopbackRule, open: true},
 		{name: "pasted", private: loopbackRule, paste: true},
 		{name: "no network rule for a loopback authorization server", want: "allow network 127.0.0.1"},
 	} {
@@ -53,6 +55,9 @@ func TestLogin(t *testing.T) {
 			t.Parallel()
 			o := mcptest.NewOAuth()
 			defer o.Close()
+			if tc.open {
+				o.OpenInitialize()
+			}
 			home := t.TempDir()
 			key := Key("project", "/p", o.MCPURL())
 			var shown []string
@@ -102,28 +107,66 @@ func TestLogin(t *testing.T) {
 	}
 }
 
-// TestLoginPreregistered: a client registered ahead (the server entry's
-// "oauth": clientId and callbackPort, as Claude Code writes it) is used
-// before dynamic registration, with its redirect at localhost:PORT.
-func TestLoginPreregistered(t *testing.T) {
-	t.Parallel()
-	o := mcptest.NewOAuth()
-	defer o.Close()
+// freePort is a port of 127.0.0.1 free a moment ago: a pre-registered
+// client's callbackPort.
+func freePort(t *testing.T) int {
 	free, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := free.Addr().(*net.TCPAddr).Port
-	free.Close()
-	id := o.Register("http://localhost:" + strconv.Itoa(port) + "/callback")
+	defer free.Close()
+	return free.Addr().(*net.TCPAddr).Port
+}
+
+// TestLoginPreregistered: a client registered ahead (the server entry's
+// "oauth": clientId and callbackPort, as Claude Code writes it, and the
+// secret of a confidential client) is used before dynamic registration,
+// with its redirect at localhost:PORT.
+func TestLoginPreregistered(t *testing.T) {
+	t.Parallel()
+	for _, confidential := range []bool{false, true} {
+		t.Run(fmt.Sprint("confidential ", confidential), func(t *testing.T) {
+			t.Parallel()
+			o := mcptest.NewOAuth()
+			defer o.Close()
+			port := freePort(t)
+			redirect := "http://localhost:" + strconv.Itoa(port) + "/callback"
+			var id, clientSecret string
+			if confidential {
+				id, clientSecret = o.RegisterConfidential(redirect)
+			} else {
+				id = o.Register(redirect)
+			}
+			home := t.TempDir()
+			l := Login{Home: home, Key: "k", Name: "svc", URL: o.MCPURL(), ClientID: id, ClientSecret: clientSecret, CallbackPort: port, Private: loopbackRule, Show: func(string) {}, Open: browse(t)}
+			if _, err := l.Run(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			all, _ := config.LoadMCPTokens(home)
+			if all["k"].ClientID != id || all["k"].ClientSecret != clientSecret || o.Clients() != 1 {
+				t.Errorf("client %q (want %q), %d clients registered", all["k"].ClientID, id, o.Clients())
+			}
+		})
+	}
+}
+
+// TestLoginMetadataDocument: with a client ID metadata document
+// (PILOT_MCP_CLIENT_METADATA_URL) and an authorization server that
+// supports them, its address is the client ID: no registration.
+func TestLoginMetadataDocument(t *testing.T) {
+	t.Parallel()
+	o := mcptest.NewOAuth()
+	defer o.Close()
+	port := freePort(t)
+	const doc = "https://pilot.example/oauth/client.json"
+	o.AcceptMetadataDocument(doc, "http://localhost:"+strconv.Itoa(port)+"/callback")
 	home := t.TempDir()
-	l := Login{Home: home, Key: "k", Name: "svc", URL: o.MCPURL(), ClientID: id, CallbackPort: port, Private: loopbackRule, Show: func(string) {}, Open: browse(t)}
+	l := Login{Home: home, Key: "k", Name: "svc", URL: o.MCPURL(), ClientMetadataURL: doc, CallbackPort: port, Private: loopbackRule, Show: func(string) {}, Open: browse(t)}
 	if _, err := l.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	all, _ := config.LoadMCPTokens(home)
-	if all["k"].ClientID != id || o.Clients() != 1 {
-		t.Errorf("client %q (want %q), %d clients registered", all["k"].ClientID, id, o.Clients())
+	if all, _ := config.LoadMCPTokens(home); all["k"].ClientID != doc || o.Clients() != 1 {
+		t.Errorf("client %q, %d clients known (the document's alone: no registration)", all["k"].ClientID, o.Clients())
 	}
 }
 

@@ -339,11 +339,14 @@ type MCPServerSettings struct {
 	OAuth *MCPOAuth `json:"oauth,omitempty"`
 }
 
-// MCPOAuth is a server's pre-registered OAuth client: its client ID, and
-// the port of the redirect (http://localhost:PORT/callback) it was
-// registered with (0: any free port, for a client that allows it).
+// MCPOAuth is a server's pre-registered OAuth client: its client ID, its
+// secret for a confidential client (best written ${VAR}, expanded from
+// the environment like a header), and the port of the redirect
+// (http://localhost:PORT/callback) it was registered with (0: any free
+// port, for a client that allows it).
 type MCPOAuth struct {
 	ClientID     string `json:"clientId,omitempty"`
+	ClientSecret string `json:"clientSecret,omitempty"`
 	CallbackPort int    `json:"callbackPort,omitempty"`
 }
 

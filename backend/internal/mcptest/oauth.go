@@ -1,16 +1,19 @@
 package mcptest
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,8 +39,11 @@ type OAuth struct {
 	access   map[string]time.Time // access token → expiry
 	refresh  map[string]grant     // refresh token → grant
 	clients  map[string]string    // client id → redirect uri
+	secrets  map[string]string    // client id → secret, for a confidential client
 	logins   int                  // codes exchanged
 	refreshs int                  // refresh grants answered
+	open     bool                 // OpenInitialize
+	cimd     string               // AcceptMetadataDocument
 }
 
 type grant struct {
@@ -46,30 +52,78 @@ type grant struct {
 
 // NewOAuth starts the servers; Close ends them.
 func NewOAuth() *OAuth {
-	o := &OAuth{codes: map[string]grant{}, access: map[string]time.Time{}, refresh: map[string]grant{}, clients: map[string]string{}}
+	o := &OAuth{codes: map[string]grant{}, access: map[string]time.Time{}, refresh: map[string]grant{}, clients: map[string]string{}, secrets: map[string]string{}}
 	mux := http.NewServeMux()
 	o.Server = httptest.NewServer(mux)
 	for path, h := range map[string]http.Handler{
 		"/mcp": sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return New() }, nil),
 		"/sse": sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return New() }, nil),
 	} {
-		mux.Handle(path, auth.RequireBearerToken(o.verify, &auth.RequireBearerTokenOptions{ResourceMetadataURL: o.URL + "/.well-known/oauth-protected-resource" + path})(h))
+		guarded := auth.RequireBearerToken(o.verify, &auth.RequireBearerTokenOptions{ResourceMetadataURL: o.URL + "/.well-known/oauth-protected-resource" + path})(h)
+		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			if o.opens(r) {
+				h.ServeHTTP(w, r)
+				return
+			}
+			guarded.ServeHTTP(w, r)
+		})
 		mux.HandleFunc("/.well-known/oauth-protected-resource"+path, func(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, 200, map[string]any{"resource": o.URL + path, "authorization_servers": []string{o.URL}, "scopes_supported": []string{"tools"}, "bearer_methods_supported": []string{"header"}})
 		})
 	}
 	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		o.mu.Lock()
+		cimd := o.cimd != ""
+		o.mu.Unlock()
 		writeJSON(w, 200, map[string]any{
 			"issuer": o.URL, "authorization_endpoint": o.URL + "/authorize", "token_endpoint": o.URL + "/token", "registration_endpoint": o.URL + "/register",
 			"response_types_supported": []string{"code"}, "grant_types_supported": []string{"authorization_code", "refresh_token"},
-			"code_challenge_methods_supported": []string{"S256"}, "token_endpoint_auth_methods_supported": []string{"none"},
-			"scopes_supported": []string{"tools", "offline_access"},
+			"code_challenge_methods_supported": []string{"S256"}, "token_endpoint_auth_methods_supported": []string{"none", "client_secret_basic"},
+			"scopes_supported": []string{"tools", "offline_access"}, "client_id_metadata_document_supported": cimd,
 		})
 	})
 	mux.HandleFunc("/register", o.register)
 	mux.HandleFunc("/authorize", o.authorize)
 	mux.HandleFunc("/token", o.token)
 	return o
+}
+
+// AcceptMetadataDocument makes the authorization server support client
+// ID metadata documents (its metadata says so) and know the client whose
+// document is at docURL, with the redirect redirect (the document is
+// taken as read: the test has no https server to fetch it from).
+func (o *OAuth) AcceptMetadataDocument(docURL, redirect string) {
+	o.mu.Lock()
+	o.cimd = docURL
+	o.clients[docURL] = redirect
+	o.mu.Unlock()
+}
+
+// OpenInitialize lets initialize and notifications through without a
+// token, as some servers do (and the conformance suite's step-up
+// scenario): the first request of the session asks for the sign-in.
+func (o *OAuth) OpenInitialize() {
+	o.mu.Lock()
+	o.open = true
+	o.mu.Unlock()
+}
+
+// opens reports whether r goes through without a token (OpenInitialize);
+// it leaves r's body as it was.
+func (o *OAuth) opens(r *http.Request) bool {
+	o.mu.Lock()
+	open := o.open
+	o.mu.Unlock()
+	if !open || r.Method != http.MethodPost {
+		return false
+	}
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var m struct {
+		Method string `json:"method"`
+	}
+	_ = json.Unmarshal(body, &m)
+	return m.Method == "initialize" || strings.HasPrefix(m.Method, "notifications/")
 }
 
 // MCPURL is the MCP server's address.
@@ -124,6 +178,16 @@ func (o *OAuth) Register(redirect string) string {
 	o.clients[id] = redirect
 	o.mu.Unlock()
 	return id
+}
+
+// RegisterConfidential registers a confidential client ahead: the token
+// endpoint wants its secret (client_secret_basic, RFC 6749 §2.3.1).
+func (o *OAuth) RegisterConfidential(redirect string) (id, clientSecret string) {
+	id, clientSecret = o.Register(redirect), secret("cs-")
+	o.mu.Lock()
+	o.secrets[id] = clientSecret
+	o.mu.Unlock()
+	return id, clientSecret
 }
 
 // SentBack is what a user without a browser at hand pastes: it asks for
@@ -214,12 +278,17 @@ func (o *OAuth) token(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := r.PostForm
-	client := f.Get("client_id")
-	if u, _, ok := r.BasicAuth(); ok { // client_secret_basic, RFC 6749 §2.3.1
+	client, given := f.Get("client_id"), ""
+	if u, p, ok := r.BasicAuth(); ok { // client_secret_basic, RFC 6749 §2.3.1
 		client, _ = url.QueryUnescape(u)
+		given, _ = url.QueryUnescape(p)
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if want := o.secrets[client]; want != "" && given != want {
+		writeJSON(w, 401, map[string]string{"error": "invalid_client"})
+		return
+	}
 	var g grant
 	switch f.Get("grant_type") {
 	case "authorization_code":

@@ -742,12 +742,15 @@ export interface MCPServerSettings {
 }
 
 /**
- * MCPOAuth is a server's pre-registered OAuth client: its client ID, and
- * the port of the redirect (http://localhost:PORT/callback) it was
- * registered with (0: any free port, for a client that allows it).
+ * MCPOAuth is a server's pre-registered OAuth client: its client ID, its
+ * secret for a confidential client (best written ${VAR}, expanded from
+ * the environment like a header), and the port of the redirect
+ * (http://localhost:PORT/callback) it was registered with (0: any free
+ * port, for a client that allows it).
  */
 export interface MCPOAuth {
   clientId?: string;
+  clientSecret?: string;
   callbackPort?: number;
 }
 
