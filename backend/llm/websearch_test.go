@@ -3,47 +3,17 @@ package llm
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 )
-
-// rawServer answers every request with fixture and keeps the last
-// request's body as it came.
-func rawServer(t *testing.T, fixture string) (*httptest.Server, func() []byte) {
-	t.Helper()
-	body := readFixture(t, fixture)
-	var mu sync.Mutex
-	var last []byte
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		raw, _ := io.ReadAll(r.Body)
-		mu.Lock()
-		last = raw
-		mu.Unlock()
-		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = w.Write(body)
-	}))
-	t.Cleanup(srv.Close)
-	return srv, func() []byte { mu.Lock(); defer mu.Unlock(); return last }
-}
 
 // answerOf streams one call and puts its blocks together the way the
 // agent's assembler does: text (a new block at EventTextBlock), its
 // citations, and the provider's own blocks; with the usage.
 func answerOf(t *testing.T, p Provider, req Request) ([]ContentBlock, Usage) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	ch, err := p.Stream(ctx, req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ch := streamOf(t, p, req)
 	var blocks []ContentBlock
 	var usage Usage
 	text := func() *ContentBlock {
@@ -96,7 +66,7 @@ func recordedEvents(t *testing.T, fixture string) [][]byte {
 func TestAnthropicWebSearchRecorded(t *testing.T) {
 	t.Parallel()
 	const fixture = "anthropic_web_search.sse"
-	srv, last := rawServer(t, fixture)
+	srv, last := captureServer(t, fixture)
 	p := newProvider(t, ProviderAnthropic, srv.URL, RetryPolicy{})
 	blocks, usage := answerOf(t, p, simpleRequest)
 
@@ -207,7 +177,7 @@ func TestAnthropicWebSearchRecorded(t *testing.T) {
 		WebSearch: 19,
 	}
 	answerOf(t, p, next)
-	body := last()
+	body := last().raw
 	var sent struct {
 		Tools    []json.RawMessage `json:"tools"`
 		Messages []struct {
@@ -245,7 +215,7 @@ func TestAnthropicWebSearchRecorded(t *testing.T) {
 
 	// Not offered: Pilot's own tool stays, no server tool.
 	answerOf(t, p, Request{Tools: next.Tools, Messages: next.Messages})
-	if body := string(last()); strings.Contains(body, "web_search_20250305") || !strings.Contains(body, "Pilot's own") {
+	if body := string(last().raw); strings.Contains(body, "web_search_20250305") || !strings.Contains(body, "Pilot's own") {
 		t.Errorf("without WebSearch the request offered: %s", body[:min(len(body), 400)])
 	}
 }
@@ -268,90 +238,22 @@ func TestSearchResultsError(t *testing.T) {
 }
 
 // TestNativeSearchHost: only Anthropic's own API, with a model that has
-// the tool, searches itself.
+// the tool, and OpenRouter search themselves.
 func TestNativeSearchHost(t *testing.T) {
 	t.Parallel()
-	for _, tt := range []struct{ base, model, want string }{
-		{"https://api.anthropic.com", "claude-sonnet-4-5", "api.anthropic.com"},
-		{"https://api.anthropic.com", "claude-3-haiku-20240307", ""},
-		{"https://proxy.example.com", "claude-sonnet-4-5", ""},
+	for _, tt := range []struct{ kind, base, model, want string }{
+		{ProviderAnthropic, "https://api.anthropic.com", "claude-sonnet-4-5", "api.anthropic.com"},
+		{ProviderAnthropic, "https://api.anthropic.com", "claude-3-haiku-20240307", ""},
+		{ProviderAnthropic, "https://proxy.example.com", "claude-sonnet-4-5", ""},
+		{ProviderOpenAI, "https://openrouter.ai/api/v1", "anthropic/claude-sonnet-4.5", "openrouter.ai"},
+		{ProviderOpenAI, "https://api.openai.com/v1", "gpt-5", ""},
 	} {
-		p, err := New(Config{Provider: ProviderAnthropic, BaseURL: tt.base, APIKey: testKey})
+		p, err := New(Config{Provider: tt.kind, BaseURL: tt.base, APIKey: testKey, Model: tt.model})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := NativeSearchHost(p, tt.model); got != tt.want {
 			t.Errorf("%s %s: %q, want %q", tt.base, tt.model, got, tt.want)
-		}
-	}
-}
-
-// TestOpenRouterWebSearchRecorded replays OpenRouter's web search as
-// pydantic-ai recorded it (testdata/README.md): the url_citation
-// annotations arrive before the text and are kept as they came, read as
-// sources; the server tool's searches are counted from its usage; and the
-// request offers OpenRouter's server tool in place of Pilot's own.
-func TestOpenRouterWebSearchRecorded(t *testing.T) {
-	t.Parallel()
-	srv, last := rawServer(t, "openai_openrouter_web_search_annotations.sse")
-	p := newProvider(t, ProviderOpenAI, srv.URL, RetryPolicy{})
-	req := Request{
-		Tools:     []ToolDef{{Name: "read_file", Description: "Read a file"}, {Name: "web_search", Description: "Pilot's own"}},
-		Messages:  simpleRequest.Messages,
-		WebSearch: 4,
-	}
-	blocks, usage := answerOf(t, p, req)
-	if len(blocks) != 1 || blocks[0].Type != BlockText || !strings.HasSuffix(blocks[0].Text, "\nhttps://github.com/pydantic/pydantic-ai") {
-		t.Fatalf("blocks = %+v", blocks)
-	}
-	sources := Citations(blocks[0])
-	var urls []string
-	for _, s := range sources {
-		urls = append(urls, s.URL)
-	}
-	want := []string{"https://github.com/pydantic/pydantic-ai", "https://pydantic.dev/pydantic-ai", "https://github.com/pydantic/pydantic-ai/releases/tag/v2.0.0",
-		"https://pydantic.dev/docs/ai/overview/", "https://github.com/pydantic/pydantic-ai/tree/refs/tags/v1.44.0"}
-	if strings.Join(urls, " ") != strings.Join(want, " ") {
-		t.Errorf("cited urls = %q", urls)
-	}
-	if sources[0].Title != "AI Agent Framework, the Pydantic way - GitHub" {
-		t.Errorf("first title = %q", sources[0].Title)
-	}
-	if !strings.HasPrefix(string(blocks[0].Citations[0]), `{"type":"url_citation","url_citation":{"url":"https://github.com/pydantic/pydantic-ai","title":`) {
-		t.Errorf("the annotation was not kept as it came: %.120s", blocks[0].Citations[0])
-	}
-	if usage.WebSearches != 1 || usage.InputTokens != 2317 || usage.OutputTokens != 53 {
-		t.Errorf("usage = %+v", usage)
-	}
-	var sent struct {
-		Tools []json.RawMessage `json:"tools"`
-	}
-	if err := json.Unmarshal(last(), &sent); err != nil {
-		t.Fatal(err)
-	}
-	var tools string
-	for _, tool := range sent.Tools {
-		tools += string(tool) + "\n"
-	}
-	if !strings.Contains(tools, `{"type":"openrouter:web_search","parameters":{"max_uses":4}}`) || strings.Contains(tools, "Pilot's own") || !strings.Contains(tools, "read_file") {
-		t.Errorf("tools sent:\n%s", tools)
-	}
-
-	// The server tool's recording: its searches counted from the usage.
-	srv2, _ := rawServer(t, "openai_openrouter_web_search_tool.sse")
-	if _, u := answerOf(t, newProvider(t, ProviderOpenAI, srv2.URL, RetryPolicy{}), req); u.WebSearches != 1 || u.InputTokens != 8174 {
-		t.Errorf("usage = %+v", u)
-	}
-	for _, tt := range []struct{ base, want string }{
-		{"https://openrouter.ai/api/v1", "openrouter.ai"},
-		{"https://api.openai.com/v1", ""},
-	} {
-		p, err := New(Config{Provider: ProviderOpenAI, BaseURL: tt.base, APIKey: testKey, Model: "m"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := NativeSearchHost(p, "m"); got != tt.want {
-			t.Errorf("%s: %q, want %q", tt.base, got, tt.want)
 		}
 	}
 }

@@ -1930,6 +1930,21 @@ export interface Block {
   hash?: string;
   mediaType?: string;
   images?: Block[];
+  /**
+   * Sources are the pages a text block cites, from the provider's own
+   * web search: shown with the text.
+   */
+  sources?: Source[];
+}
+
+/**
+ * Source is a page a text block cites: its title, address and the words
+ * quoted from it (all the provider's, shown as outside text).
+ */
+export interface Source {
+  title: string;
+  url: string;
+  cited?: string;
 }
 
 /**

@@ -1,0 +1,237 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"pilot/backend/internal/fakellm"
+	"pilot/backend/llm"
+	"pilot/backend/present"
+	"pilot/backend/store"
+	"pilot/backend/websearch"
+	"pilot/backend/wire"
+)
+
+// textAnswer is an Anthropic stream answering "Noted." and ending the turn.
+const textAnswer = `event: message_start
+data: {"type":"message_start","message":{"id":"msg_2","type":"message","role":"assistant","content":[],"model":"claude-sonnet-4-5","usage":{"input_tokens":10,"output_tokens":1}}}
+
+event: content_block_start
+data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}
+
+event: content_block_delta
+data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Noted."}}
+
+event: content_block_stop
+data: {"type":"content_block_stop","index":0}
+
+event: message_delta
+data: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":3}}
+
+event: message_stop
+data: {"type":"message_stop"}
+
+`
+
+// nativeServer stands for Anthropic's API: a request offering its web
+// search is answered with the recorded search (llm/testdata, vercel/ai's
+// recording), any other with textAnswer; it keeps every request's body.
+func nativeServer(t *testing.T) (*httptest.Server, func() [][]byte) {
+	t.Helper()
+	recorded, err := os.ReadFile("../llm/testdata/anthropic_web_search.sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var bodies [][]byte
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var read bytes.Buffer
+		_, _ = read.ReadFrom(r.Body)
+		body := read.Bytes()
+		mu.Lock()
+		bodies = append(bodies, body)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/event-stream")
+		if bytes.Contains(body, []byte(`"web_search_20250305"`)) {
+			_, _ = w.Write(recorded)
+			return
+		}
+		_, _ = w.Write([]byte(textAnswer))
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() [][]byte { mu.Lock(); defer mu.Unlock(); return append([][]byte(nil), bodies...) }
+}
+
+// offered is the max_uses of the web search server tool a request
+// offered (0: not offered), and whether Pilot's own web_search was there.
+func offered(t *testing.T, body []byte) (maxUses int, own bool) {
+	t.Helper()
+	var req struct {
+		Tools []struct {
+			Type    string `json:"type"`
+			Name    string `json:"name"`
+			MaxUses int    `json:"max_uses"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range req.Tools {
+		switch {
+		case tool.Type == "web_search_20250305":
+			maxUses = tool.MaxUses
+		case tool.Name == "web_search":
+			own = true
+		}
+	}
+	return maxUses, own
+}
+
+// TestNativeWebSearch: Anthropic's own search is offered only where the
+// user let web_search reach api.anthropic.com without asking, with the
+// session's searches left as max_uses; the recorded search is stored as
+// a web_search call with its sources (the card, "search 1 of 20"), found
+// later by session search, and its blocks go back in the next request as
+// they came. Under ask (and plan, none) it is not offered, and Pilot's own
+// web_search, which asks, stays.
+func TestNativeWebSearch(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, mode, rule string
+		limit            int
+		// max_uses of the first request and of the second; 0: not offered
+		offered, next int
+	}{
+		{name: "ask: not offered", mode: "ask"},
+		{name: "plan: not offered", mode: "plan"},
+		{name: "none: not offered", mode: "none"},
+		{name: "edits: not offered", mode: "edits"},
+		{name: "a rule allows api.anthropic.com", mode: "ask", rule: "api.anthropic.com", offered: 20, next: 19},
+		{name: "a rule for another host", mode: "ask", rule: "api.search.brave.com"},
+		{name: "all asks nothing", mode: "all", offered: 20, next: 19},
+		{name: "the cap: none left after one", mode: "all", limit: 1, offered: 1, next: 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			limit := tc.limit
+			if limit == 0 {
+				limit = 20
+			}
+			own, err := websearch.New(websearch.Config{Backend: websearch.SearXNG, URL: "http://127.0.0.1:9"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := Options{WebSearch: func() (*websearch.Searcher, int, error) { return own, limit, nil }}
+			srv, bodies := nativeServer(t)
+			h := newHarness(t, llm.ProviderAnthropic, fakellm.Script{}, setup{mode: tc.mode, opt: opt})
+			h.base, h.native = srv.URL, "api.anthropic.com"
+			h.ruleAndAnswer(t, "web_search", tc.rule, nil)
+			if r := h.turn("What's new in tech today?"); r != ReasonEndTurn {
+				t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
+			}
+			if r := h.turn("More on Apple Ginza?"); r != ReasonEndTurn {
+				t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
+			}
+			sent := bodies()
+			if len(sent) != 2 {
+				t.Fatalf("%d requests", len(sent))
+			}
+			first, ownFirst := offered(t, sent[0])
+			next, _ := offered(t, sent[1])
+			if first != tc.offered || next != tc.next {
+				t.Fatalf("max_uses offered %d then %d, want %d then %d", first, next, tc.offered, tc.next)
+			}
+			if ownFirst != (first == 0) {
+				t.Fatalf("Pilot's own web_search offered: %v, with the server tool's max_uses %d", ownFirst, first)
+			}
+			ctx := context.Background()
+			calls, _ := h.st.ToolCalls.List(ctx, h.sess.ID)
+			if tc.offered == 0 {
+				if len(calls) != 0 {
+					t.Fatalf("calls %+v", calls)
+				}
+				return
+			}
+			nativeStored(t, h, calls, limit, sent[1])
+		})
+	}
+}
+
+// nativeStored checks what the recorded search left: the call and its
+// card, the sources, session search, and the next request.
+func nativeStored(t *testing.T, h *harness, calls []store.ToolCall, limit int, next []byte) {
+	t.Helper()
+	ctx := context.Background()
+	if len(calls) != 1 {
+		t.Fatalf("calls %+v", calls)
+	}
+	c := calls[0]
+	for _, want := range []string{
+		"Searched by api.anthropic.com", `for "tech news today September 26 2025"`, "search 1 of " + strconv.Itoa(limit) + " in this session",
+		"1. The Latest AI News and AI Breakthroughs that Matter Most: 2025 | News\n   https://www.crescendo.ai/news/latest-ai-news-and-updates\n",
+		"   3 hours ago\n",
+	} {
+		if !strings.Contains(c.Output, want) {
+			t.Fatalf("the call's output lacks %q:\n%s", want, c.Output)
+		}
+	}
+	if c.ToolUseID != "srvtoolu_01Bj5uzzLcYG5hfueSLcDH8k" || c.Name != "web_search" || c.Status != wire.ToolDone || c.Approval != store.ApprovalAuto {
+		t.Fatalf("call %+v", c.Call)
+	}
+	// The card shown live is the stored one.
+	var card *wire.ToolCall
+	for _, e := range h.rec.events(wire.AgentTool) {
+		if p := e.(wire.ToolPayload); p.Call.ID == c.ToolUseID {
+			card = &p.Call
+		}
+	}
+	if card == nil || card.Output != c.Output || card.Status != wire.ToolDone || !strings.Contains(card.Label, "tech news today") {
+		t.Fatalf("card %+v", card)
+	}
+	// The message shows the card where the search was, and its cited text
+	// with the sources.
+	msgs := h.messages()
+	view := present.Message(msgs[1])
+	var place, sources int
+	for _, b := range view.Blocks {
+		if b.Type == wire.BlockToolUse && b.ID == c.ToolUseID {
+			place++
+		}
+		sources += len(b.Sources)
+	}
+	if place != 1 || sources < 10 {
+		t.Fatalf("the answer shows %d cards and %d sources: %+v", place, sources, view.Blocks)
+	}
+	// Session search finds a result's title later.
+	found, err := h.st.Search(ctx, h.sess.ProjectID, "crescendo", 10)
+	if err != nil || len(found) == 0 || found[0].SessionID != h.sess.ID || found[0].Kind != store.HitWebPage {
+		t.Fatalf("session search %+v %v", found, err)
+	}
+	// The next request carries the search as it came.
+	recorded, _ := os.ReadFile("../llm/testdata/anthropic_web_search.sse")
+	for _, line := range bytes.Split(recorded, []byte("\n")) {
+		var ev struct {
+			ContentBlock json.RawMessage `json:"content_block"`
+		}
+		data, ok := bytes.CutPrefix(line, []byte("data: "))
+		if !ok || json.Unmarshal(data, &ev) != nil || !bytes.Contains(ev.ContentBlock, []byte("web_search_tool_result")) {
+			continue
+		}
+		var compact bytes.Buffer
+		_ = json.Compact(&compact, ev.ContentBlock)
+		if !bytes.Contains(next, compact.Bytes()) {
+			t.Fatal("the next request lacks the search's results as they came")
+		}
+		return
+	}
+	t.Fatal("no result block in the recording")
+}
