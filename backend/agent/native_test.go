@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -45,26 +46,34 @@ data: {"type":"message_stop"}
 // search is answered with the recorded search (llm/testdata, vercel/ai's
 // recording), any other with textAnswer; it keeps every request's body.
 func nativeServer(t *testing.T) (*httptest.Server, func() [][]byte) {
+	return recordedServer(t, "anthropic_web_search.sse", `"web_search_20250305"`, textAnswer)
+}
+
+// recordedServer answers the first request holding offer with the
+// recording fixture (of llm/testdata), any other with plain.
+func recordedServer(t *testing.T, fixture, offer, plain string) (*httptest.Server, func() [][]byte) {
 	t.Helper()
-	recorded, err := os.ReadFile("../llm/testdata/anthropic_web_search.sse")
+	recorded, err := os.ReadFile("../llm/testdata/" + fixture)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
 	var bodies [][]byte
+	var replayed bool
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var read bytes.Buffer
 		_, _ = read.ReadFrom(r.Body)
 		body := read.Bytes()
 		mu.Lock()
+		defer mu.Unlock()
 		bodies = append(bodies, body)
-		mu.Unlock()
 		w.Header().Set("Content-Type", "text/event-stream")
-		if bytes.Contains(body, []byte(`"web_search_20250305"`)) {
+		if bytes.Contains(body, []byte(offer)) && !replayed {
+			replayed = true
 			_, _ = w.Write(recorded)
 			return
 		}
-		_, _ = w.Write([]byte(textAnswer))
+		_, _ = w.Write([]byte(plain))
 	}))
 	t.Cleanup(srv.Close)
 	return srv, func() [][]byte { mu.Lock(); defer mu.Unlock(); return append([][]byte(nil), bodies...) }
@@ -234,4 +243,41 @@ func nativeStored(t *testing.T, h *harness, calls []store.ToolCall, limit int, n
 		return
 	}
 	t.Fatal("no result block in the recording")
+}
+
+// TestOpenRouterNativeSearch: OpenRouter's search, as pydantic-ai recorded
+// it, has no blocks of its own: the answer's cited sources and the count
+// of its usage are stored as one web_search call, counted toward the cap
+// and found later by session search; the next request offers what is left.
+func TestOpenRouterNativeSearch(t *testing.T) {
+	t.Parallel()
+	opt := Options{WebSearch: func() (*websearch.Searcher, int, error) { return nil, 5, errors.New("no service") }}
+	srv, bodies := recordedServer(t, "openai_openrouter_web_search_annotations.sse", `"openrouter:web_search"`,
+		"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Noted.\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
+	h := newHarness(t, llm.ProviderOpenAI, fakellm.Script{}, setup{mode: "all", opt: opt})
+	h.base, h.native = srv.URL+"/v1", "openrouter.ai"
+	for _, text := range []string{"Find Pydantic AI's repository.", "Thanks."} {
+		if r := h.turn(text); r != ReasonEndTurn {
+			t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
+		}
+	}
+	sent := bodies()
+	if len(sent) != 2 || !bytes.Contains(sent[0], []byte(`{"type":"openrouter:web_search","parameters":{"max_uses":5}}`)) ||
+		!bytes.Contains(sent[1], []byte(`"max_uses":4`)) {
+		t.Fatalf("requests:\n%s", bytes.Join(sent, []byte("\n")))
+	}
+	ctx := context.Background()
+	calls, _ := h.st.ToolCalls.List(ctx, h.sess.ID)
+	if len(calls) != 1 || calls[0].Name != "web_search" || calls[0].Status != wire.ToolDone || string(calls[0].Input) != `{"searches":1}` {
+		t.Fatalf("calls %+v (input %s)", calls, calls[0].Input)
+	}
+	for _, want := range []string{"Searched by openrouter.ai", "search 1 of 5", "1. AI Agent Framework, the Pydantic way - GitHub\n   https://github.com/pydantic/pydantic-ai\n", "https://pydantic.dev/docs/ai/overview/"} {
+		if !strings.Contains(calls[0].Output, want) {
+			t.Fatalf("output lacks %q:\n%s", want, calls[0].Output)
+		}
+	}
+	found, err := h.st.Search(ctx, h.sess.ProjectID, "Pydantic Docs", 10)
+	if err != nil || len(found) == 0 || found[0].Kind != store.HitWebPage {
+		t.Fatalf("session search %+v %v", found, err)
+	}
 }
