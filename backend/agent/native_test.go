@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -251,7 +250,10 @@ func nativeStored(t *testing.T, h *harness, calls []store.ToolCall, limit int, n
 // and found later by session search; the next request offers what is left.
 func TestOpenRouterNativeSearch(t *testing.T) {
 	t.Parallel()
-	opt := Options{WebSearch: func() (*websearch.Searcher, int, error) { return nil, 5, errors.New("no service") }}
+	opt := Options{WebSearch: func() (*websearch.Searcher, int, error) {
+		s, err := websearch.New(websearch.Config{}) // no service set up: the cap holds all the same
+		return s, 5, err
+	}}
 	srv, bodies := recordedServer(t, "openai_openrouter_web_search_annotations.sse", `"openrouter:web_search"`,
 		"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Noted.\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
 	h := newHarness(t, llm.ProviderOpenAI, fakellm.Script{}, setup{mode: "all", opt: opt})
