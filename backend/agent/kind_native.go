@@ -147,6 +147,9 @@ func (t *turn) recordSearches(ctx context.Context, msg store.Message, usage llm.
 		if r.query != "" {
 			label += ": " + r.query
 		}
+		if r.failed == "" && limit > 0 {
+			label += fmt.Sprintf(" (search %d of %d)", made, limit)
+		}
 		l.emitTool(present.ToolCall(rec, label))
 	}
 }

@@ -202,7 +202,7 @@ func nativeStored(t *testing.T, h *harness, calls []store.ToolCall, limit int, n
 			card = &p.Call
 		}
 	}
-	if card == nil || card.Output != c.Output || card.Status != wire.ToolDone || !strings.Contains(card.Label, "tech news today") {
+	if card == nil || card.Output != c.Output || card.Status != wire.ToolDone || card.Label != "→ api.anthropic.com searched the web: tech news today September 26 2025 (search 1 of "+strconv.Itoa(limit)+")" {
 		t.Fatalf("card %+v", card)
 	}
 	// The message shows the card where the search was, and its cited text
