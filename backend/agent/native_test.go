@@ -45,17 +45,23 @@ data: {"type":"message_stop"}
 // search is answered with the recorded search (llm/testdata, vercel/ai's
 // recording), any other with textAnswer; it keeps every request's body.
 func nativeServer(t *testing.T) (*httptest.Server, func() [][]byte) {
-	return recordedServer(t, "anthropic_web_search.sse", `"web_search_20250305"`, textAnswer)
+	return recordedServer(t, recording(t, "anthropic_web_search.sse"), `"web_search_20250305"`, textAnswer)
 }
 
-// recordedServer answers the first request holding offer with the
-// recording fixture (of llm/testdata), any other with plain.
-func recordedServer(t *testing.T, fixture, offer, plain string) (*httptest.Server, func() [][]byte) {
+// recording is a recorded stream of llm/testdata.
+func recording(t *testing.T, fixture string) []byte {
 	t.Helper()
-	recorded, err := os.ReadFile("../llm/testdata/" + fixture)
+	b, err := os.ReadFile("../llm/testdata/" + fixture)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return b
+}
+
+// recordedServer answers the first request holding offer with recorded,
+// any other with plain.
+func recordedServer(t *testing.T, recorded []byte, offer, plain string) (*httptest.Server, func() [][]byte) {
+	t.Helper()
 	var mu sync.Mutex
 	var bodies [][]byte
 	var replayed bool
@@ -254,7 +260,7 @@ func TestOpenRouterNativeSearch(t *testing.T) {
 		s, err := websearch.New(websearch.Config{}) // no service set up: the cap holds all the same
 		return s, 5, err
 	}}
-	srv, bodies := recordedServer(t, "openai_openrouter_web_search_annotations.sse", `"openrouter:web_search"`,
+	srv, bodies := recordedServer(t, recording(t, "openai_openrouter_web_search_annotations.sse"), `"openrouter:web_search"`,
 		"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Noted.\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
 	h := newHarness(t, llm.ProviderOpenAI, fakellm.Script{}, setup{mode: "all", opt: opt})
 	h.base, h.native = srv.URL+"/v1", "openrouter.ai"
@@ -281,5 +287,39 @@ func TestOpenRouterNativeSearch(t *testing.T) {
 	found, err := h.st.Search(ctx, h.sess.ProjectID, "Pydantic Docs", 10)
 	if err != nil || len(found) == 0 || found[0].Kind != store.HitWebPage {
 		t.Fatalf("session search %+v %v", found, err)
+	}
+}
+
+// TestNativeSearchPauseTurn: Anthropic pauses a long turn of its search
+// with stop_reason pause_turn; the answer goes back as it is, in the same
+// turn, and the model goes on.
+func TestNativeSearchPauseTurn(t *testing.T) {
+	t.Parallel()
+	paused := strings.Replace(strings.Replace(textAnswer, "Noted.", "Searching further.", 1), `"end_turn"`, `"pause_turn"`, 1)
+	srv, bodies := recordedServer(t, []byte(paused), `"web_search_20250305"`, textAnswer)
+	opt := Options{WebSearch: func() (*websearch.Searcher, int, error) { return nil, 20, nil }}
+	h := newHarness(t, llm.ProviderAnthropic, fakellm.Script{}, setup{mode: "all", opt: opt})
+	h.base, h.native = srv.URL, "api.anthropic.com"
+	if r := h.turn("What's new?"); r != ReasonEndTurn {
+		t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
+	}
+	sent := bodies()
+	if len(sent) != 2 {
+		t.Fatalf("%d requests in the turn, want 2", len(sent))
+	}
+	var next struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(sent[1], &next); err != nil {
+		t.Fatal(err)
+	}
+	last := next.Messages[len(next.Messages)-1]
+	if last.Role != "assistant" || last.Content[0].Text != "Searching further." {
+		t.Fatalf("the paused answer did not go back as the last message: %+v", next.Messages)
 	}
 }

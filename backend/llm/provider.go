@@ -30,6 +30,9 @@ const (
 	StopMaxTokens StopReason = "max_tokens"
 	StopRefusal   StopReason = "refusal"
 	StopSequence  StopReason = "stop_sequence"
+	// StopPauseTurn: Anthropic paused a long turn of its server tools
+	// (its web search); the answer is sent back as it is to go on.
+	StopPauseTurn StopReason = "pause_turn"
 )
 
 // EventType names a streamed event. The types up to EventToolDone carry
