@@ -323,3 +323,22 @@ func TestNativeSearchPauseTurn(t *testing.T) {
 		t.Fatalf("the paused answer did not go back as the last message: %+v", next.Messages)
 	}
 }
+
+// TestNativeRunsError: a search the provider could not make (its error in
+// place of the results, in the shape of Anthropic's documentation) is a
+// failed web_search call saying the error in words, not counted.
+func TestNativeRunsError(t *testing.T) {
+	t.Parallel()
+	msg := store.Message{ID: 7, Content: []llm.ContentBlock{
+		{Type: llm.BlockServerToolUse, ID: "srvtoolu_a", Name: "web_search", Input: json.RawMessage(`{"query":"go 1.26"}`)},
+		{Type: llm.BlockWebSearchResult, ToolUseID: "srvtoolu_a", Raw: json.RawMessage(`{"type":"web_search_tool_result","tool_use_id":"srvtoolu_a","content":{"type":"web_search_tool_result_error","error_code":"too_many_requests"}}`)},
+		{Type: llm.BlockServerToolUse, ID: "srvtoolu_b", Name: "web_search", Input: json.RawMessage(`{"query":"go 1.27"}`)},
+	}}
+	runs := nativeRuns(msg, llm.Usage{WebSearches: 2})
+	if len(runs) != 2 || runs[0].query != "go 1.26" || !strings.Contains(runs[0].failed, "too many searches") || !strings.Contains(runs[1].failed, "no results") {
+		t.Fatalf("runs %+v", runs)
+	}
+	if out := searchText("api.anthropic.com", runs[0], 3, 20); strings.Contains(out, "search 3 of 20") || !strings.Contains(out, "Wait a minute") {
+		t.Fatalf("output %q", out)
+	}
+}
