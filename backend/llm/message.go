@@ -98,8 +98,10 @@ type Usage struct {
 	CacheWriteTokens int `json:"cacheWriteTokens"`
 	// WebSearches is how many searches the provider's own search made
 	// (Anthropic's usage.server_tool_use.web_search_requests, OpenRouter's
-	// server_tool_use_details).
-	WebSearches int `json:"webSearches,omitempty"`
+	// server_tool_use_details): read with the answer, kept as the
+	// web_search calls it stands for (agent/kind_native.go), not with the
+	// token counts.
+	WebSearches int `json:"-"`
 }
 
 // Add returns the sum of two usages.
