@@ -101,6 +101,9 @@ type harness struct {
 	mcp    tools.MCP
 	hooks  *hooks.Set
 	diag   Diagnostics
+	// native, when set, is the host the client says its provider's own
+	// web search is judged by (the fake server stands in for that API).
+	native string
 }
 
 type setup struct {
@@ -200,10 +203,23 @@ func (h *harness) open() {
 
 // client is the model client of a session: the fake server in its format.
 func (h *harness) client(s store.Session) (llm.Provider, error) {
-	return llm.New(llm.Config{Provider: s.Provider, Model: s.Model, BaseURL: h.base, APIKey: "sk-test",
+	p, err := llm.New(llm.Config{Provider: s.Provider, Model: s.Model, BaseURL: h.base, APIKey: "sk-test",
 		Retry:             llm.RetryPolicy{BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond},
 		StreamIdleTimeout: h.idle})
+	if err != nil || h.native == "" {
+		return p, err
+	}
+	return nativeClient{Provider: p, host: h.native}, nil
 }
+
+// nativeClient is a client whose provider searches the web itself, judged
+// by host.
+type nativeClient struct {
+	llm.Provider
+	host string
+}
+
+func (n nativeClient) NativeSearch(string) string { return n.host }
 
 // restart closes the Manager and the database and opens them again, as
 // when Pilot starts again.

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -127,10 +128,30 @@ func (m *Manager) storedSearches(ctx context.Context, sessionID int64) int {
 	}
 	for _, c := range calls {
 		if c.Name == tools.WebSearchTool && c.Status == wire.ToolDone && c.Approval != store.ApprovalRejected {
-			n++
+			n += searchesIn(c.Input)
 		}
 	}
 	return n
+}
+
+// searchesIn is how many searches a stored web_search call stands for: a
+// provider's search without a query of its own says how many it made
+// ({"searches": N}); any other is one.
+func searchesIn(input []byte) int {
+	var in struct {
+		Searches int `json:"searches"`
+	}
+	if json.Unmarshal(input, &in) == nil && in.Searches > 1 {
+		return in.Searches
+	}
+	return 1
+}
+
+// add counts searches the provider made.
+func (st *searchState) add(n int) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.made += n
 }
 
 // reserve counts one more search if the session may make it, and says

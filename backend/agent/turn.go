@@ -254,6 +254,9 @@ func (t *turn) loop(ctx context.Context) Reason {
 			l.emitError(llm.Refusal(ans.why))
 			return ReasonError
 		}
+		if len(ans.uses) == 0 && ans.stop == llm.StopPauseTurn && ans.msg.ID != 0 {
+			continue // the provider's search paused: its answer, sent back as it is, goes on
+		}
 		if len(ans.uses) == 0 {
 			if ans.stop == llm.StopMaxTokens {
 				l.notice("limit", "The answer reached the model's output limit and was cut.", 0)

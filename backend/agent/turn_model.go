@@ -96,8 +96,9 @@ func (a *assembler) tool(id, name string) *llm.ContentBlock {
 // done records a finished tool call; unusable input becomes {} in the
 // history (providers refuse anything else) and its reason is kept for the
 // tool result.
-// take adds what an answer's own events make of it: redacted thinking and
-// a tool call's start and end; false for any other event.
+// take adds what an answer's own events make of it: redacted thinking, a
+// tool call's start and end, and the provider's own search (its blocks, a
+// cited text block of its own, the citations); false for any other event.
 func (a *assembler) take(ev llm.Event) bool {
 	switch ev.Type {
 	case llm.EventRedactedThinking:
@@ -106,6 +107,15 @@ func (a *assembler) take(ev llm.Event) bool {
 		a.tool(ev.ToolID, ev.ToolName)
 	case llm.EventToolDone:
 		a.done(ev)
+	case llm.EventServerBlock:
+		a.add(*ev.Block)
+	case llm.EventTextBlock:
+		if n := len(a.blocks); n == 0 || a.blocks[n-1].Type != llm.BlockText || a.bufs[n-1].Len() > 0 || len(a.blocks[n-1].Citations) > 0 {
+			a.add(llm.ContentBlock{Type: llm.BlockText})
+		}
+	case llm.EventCitation:
+		b, _ := a.last(llm.BlockText)
+		b.Citations = append(b.Citations, json.RawMessage(ev.Text))
 	default:
 		return false
 	}
@@ -188,6 +198,7 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 	l := t.l
 	bg := context.WithoutCancel(ctx)
 	req := t.request()
+	req.WebSearch = t.nativeSearch(ctx)
 	t.noticeMCP(req.Tools)
 	est := estimateRequest(req)
 	stream, err := l.m.st.Messages.BeginStream(bg, l.id)
@@ -256,10 +267,14 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 	}
 	t.account(bg, usage, est)
 	a.finish()
-	// A thinking block without text is of no use to send back.
+	// A thinking block without text is of no use to send back, nor a
+	// text block without text or citations (the provider's search starts
+	// some).
 	blocks := a.blocks[:0]
 	for _, b := range a.blocks {
-		if b.Type != llm.BlockThinking || b.Thinking != "" || b.Signature != "" {
+		empty := (b.Type == llm.BlockThinking && b.Thinking == "" && b.Signature == "") ||
+			(b.Type == llm.BlockText && b.Text == "" && len(b.Citations) == 0)
+		if !empty {
 			blocks = append(blocks, b)
 		}
 	}
@@ -281,6 +296,7 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 	}
 	t.history = append(t.history, msg)
 	l.emitMessage(msg)
+	t.recordSearches(bg, msg, usage)
 	ans := answer{msg: msg, bad: a.bad, usage: usage, stop: stop, why: why}
 	for _, b := range msg.Content {
 		if b.Type == llm.BlockToolUse {

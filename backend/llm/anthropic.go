@@ -42,6 +42,19 @@ func NewAnthropic(cfg Config) *Anthropic {
 
 const anthropicKeyHint = "the ANTHROPIC_API_KEY environment variable, TS_AGENT_API_KEY in the project's .env, or Settings"
 
+// NativeSearch is "api.anthropic.com" where Anthropic's own API answers
+// (not a server speaking its protocol) with a model that has the web
+// search tool.
+func (a *Anthropic) NativeSearch(model string) string {
+	model = firstNonEmpty(model, a.model, DefaultAnthropicModel)
+	if a.ep.host != anthropicHost || !searchModel(model) {
+		return ""
+	}
+	return anthropicHost
+}
+
+const anthropicHost = "api.anthropic.com"
+
 // Name returns "anthropic".
 func (a *Anthropic) Name() string { return "anthropic" }
 
@@ -117,19 +130,32 @@ type anthropicMessage struct {
 // anthropicBlock is a content block on the wire. Text and Content are
 // pointers so an empty tool result is sent as "content": "" only when set.
 type anthropicBlock struct {
-	Type         BlockType       `json:"type"`
-	Text         *string         `json:"text,omitempty"`
-	Thinking     *string         `json:"thinking,omitempty"`
-	Signature    string          `json:"signature,omitempty"`
-	Data         string          `json:"data,omitempty"`
-	ID           string          `json:"id,omitempty"`
-	Name         string          `json:"name,omitempty"`
-	Input        json.RawMessage `json:"input,omitempty"`
-	ToolUseID    string          `json:"tool_use_id,omitempty"`
-	Content      any             `json:"content,omitempty"` // *string, or []anthropicBlock of a tool result with images
-	IsError      bool            `json:"is_error,omitempty"`
-	Source       *anthropicImage `json:"source,omitempty"`
-	CacheControl *anthropicCache `json:"cache_control,omitempty"`
+	Type         BlockType         `json:"type"`
+	Text         *string           `json:"text,omitempty"`
+	Thinking     *string           `json:"thinking,omitempty"`
+	Signature    string            `json:"signature,omitempty"`
+	Data         string            `json:"data,omitempty"`
+	ID           string            `json:"id,omitempty"`
+	Name         string            `json:"name,omitempty"`
+	Input        json.RawMessage   `json:"input,omitempty"`
+	ToolUseID    string            `json:"tool_use_id,omitempty"`
+	Content      any               `json:"content,omitempty"` // *string, or []anthropicBlock of a tool result with images
+	IsError      bool              `json:"is_error,omitempty"`
+	Source       *anthropicImage   `json:"source,omitempty"`
+	Citations    []json.RawMessage `json:"citations,omitempty"`
+	CacheControl *anthropicCache   `json:"cache_control,omitempty"`
+	// raw, when set, is the whole block as the API sent it (the blocks
+	// of its web search), sent as it is.
+	raw json.RawMessage
+}
+
+// MarshalJSON sends a kept block as it came, any other as its fields.
+func (b anthropicBlock) MarshalJSON() ([]byte, error) {
+	if len(b.raw) > 0 {
+		return b.raw, nil
+	}
+	type fields anthropicBlock
+	return json.Marshal(fields(b))
 }
 
 // anthropicImage is the source of an image block: its bytes in base64.
@@ -140,11 +166,18 @@ type anthropicImage struct {
 }
 
 type anthropicTool struct {
+	Type         string          `json:"type,omitempty"` // a server tool's (webSearchTool)
 	Name         string          `json:"name"`
 	Description  string          `json:"description,omitempty"`
-	InputSchema  json.RawMessage `json:"input_schema"`
+	InputSchema  json.RawMessage `json:"input_schema,omitempty"`
+	MaxUses      int             `json:"max_uses,omitempty"`
 	CacheControl *anthropicCache `json:"cache_control,omitempty"`
 }
+
+// webSearchTool is the version of Anthropic's web search server tool
+// Pilot offers
+// (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool).
+const webSearchTool = "web_search_20250305"
 
 // body encodes req. Prompt caching: cache_control marks the system prompt,
 // the last tool definition and the last block of the last message, so each
@@ -165,8 +198,15 @@ func (a *Anthropic) body(req Request, stream bool) ([]byte, error) {
 	if req.System != "" {
 		out.System = []anthropicBlock{{Type: BlockText, Text: &req.System, CacheControl: ephemeral}}
 	}
-	for _, t := range req.Tools {
+	defs := req.Tools
+	if req.WebSearch > 0 {
+		defs = withoutTool(defs, webSearchName)
+	}
+	for _, t := range defs {
 		out.Tools = append(out.Tools, anthropicTool{Name: t.Name, Description: t.Description, InputSchema: schemaOrEmpty(t.InputSchema)})
+	}
+	if req.WebSearch > 0 {
+		out.Tools = append(out.Tools, anthropicTool{Type: webSearchTool, Name: webSearchName, MaxUses: req.WebSearch})
 	}
 	if n := len(out.Tools); n > 0 {
 		out.Tools[n-1].CacheControl = ephemeral
@@ -202,7 +242,9 @@ func (a *Anthropic) body(req Request, stream bool) ([]byte, error) {
 func anthropicWireBlock(b ContentBlock) (anthropicBlock, bool) {
 	switch b.Type {
 	case BlockText:
-		return anthropicBlock{Type: BlockText, Text: &b.Text}, b.Text != ""
+		return anthropicBlock{Type: BlockText, Text: &b.Text, Citations: b.Citations}, b.Text != ""
+	case BlockServerToolUse, BlockWebSearchResult:
+		return anthropicBlock{raw: b.Raw}, len(b.Raw) > 0
 	case BlockThinking:
 		return anthropicBlock{Type: BlockThinking, Thinking: &b.Thinking, Signature: b.Signature}, b.Signature != ""
 	case BlockRedactedThinking:

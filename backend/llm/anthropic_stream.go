@@ -12,21 +12,16 @@ type anthropicEvent struct {
 	Message *struct {
 		Usage anthropicUsage `json:"usage"`
 	} `json:"message"`
-	ContentBlock *struct {
-		Type     string `json:"type"`
-		ID       string `json:"id"`
-		Name     string `json:"name"`
-		Text     string `json:"text"`
-		Thinking string `json:"thinking"`
-		Data     string `json:"data"`
-	} `json:"content_block"`
-	Delta *struct {
+	ContentBlock *anthropicBlockStart `json:"content_block"`
+	Delta        *struct {
 		Type        string `json:"type"`
 		Text        string `json:"text"`
 		PartialJSON string `json:"partial_json"`
 		Thinking    string `json:"thinking"`
 		Signature   string `json:"signature"`
-		StopReason  string `json:"stop_reason"`
+		// Citation is one citation of a text block (citations_delta).
+		Citation   json.RawMessage `json:"citation"`
+		StopReason string          `json:"stop_reason"`
 		// StopDetails comes with stop_reason "refusal": why the request
 		// was declined.
 		StopDetails *struct {
@@ -41,11 +36,37 @@ type anthropicEvent struct {
 	} `json:"error"`
 }
 
+// anthropicBlockStart is the block a content_block_start begins, with its
+// JSON as it came (raw).
+type anthropicBlockStart struct {
+	Type      string          `json:"type"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Text      string          `json:"text"`
+	Thinking  string          `json:"thinking"`
+	Data      string          `json:"data"`
+	ToolUseID string          `json:"tool_use_id"`
+	Citations json.RawMessage `json:"citations"`
+	raw       json.RawMessage
+}
+
+func (s *anthropicBlockStart) UnmarshalJSON(b []byte) error {
+	type fields anthropicBlockStart
+	if err := json.Unmarshal(b, (*fields)(s)); err != nil {
+		return err
+	}
+	s.raw = append(json.RawMessage(nil), b...)
+	return nil
+}
+
 type anthropicUsage struct {
 	InputTokens              int `json:"input_tokens"`
 	OutputTokens             int `json:"output_tokens"`
 	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
 	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+	ServerToolUse            *struct {
+		WebSearchRequests int `json:"web_search_requests"`
+	} `json:"server_tool_use"`
 }
 
 // mergeAnthropic takes the non-zero counts of o (message_delta repeats some counts
@@ -63,6 +84,15 @@ func (u *Usage) mergeAnthropic(o anthropicUsage) {
 	if o.CacheReadInputTokens > 0 {
 		u.CacheReadTokens = o.CacheReadInputTokens
 	}
+	if o.ServerToolUse != nil && o.ServerToolUse.WebSearchRequests > 0 {
+		u.WebSearches = o.ServerToolUse.WebSearchRequests
+	}
+}
+
+// pendingSearch is a server_tool_use block whose input is arriving.
+type pendingSearch struct {
+	pendingTool
+	start json.RawMessage
 }
 
 // pendingTool is a tool call whose input is still arriving.
@@ -75,16 +105,20 @@ type pendingTool struct {
 type anthropicParser struct {
 	emit  func(Event) bool
 	tools map[int]*pendingTool
-	usage Usage
-	stop  StopReason
-	why   string // stop_details.explanation of a refusal
+	// searches are the provider's own searches whose query is arriving,
+	// with the JSON of their start.
+	searches map[int]*pendingSearch
+	cited    bool // the last text block began with citations
+	usage    Usage
+	stop     StopReason
+	why      string // stop_details.explanation of a refusal
 }
 
 // parseAnthropic reads a Messages API stream. It emits EventUsage at
 // message_delta and EventStop at message_stop; `event: error` ends the
 // stream with the provider's typed error.
 func parseAnthropic(body io.Reader, emit func(Event) bool) error {
-	p := &anthropicParser{emit: emit, tools: map[int]*pendingTool{}}
+	p := &anthropicParser{emit: emit, tools: map[int]*pendingTool{}, searches: map[int]*pendingSearch{}}
 	r := NewSSEReader(body)
 	for {
 		sse, err := r.Next()
@@ -126,6 +160,10 @@ func (p *anthropicParser) handle(sse SSEEvent) (done bool, err error) {
 	case "content_block_delta":
 		ok = p.blockDelta(ev)
 	case "content_block_stop":
+		if s := p.searches[ev.Index]; s != nil {
+			delete(p.searches, ev.Index)
+			ok = p.searched(s)
+		}
 		if t := p.tools[ev.Index]; t != nil {
 			delete(p.tools, ev.Index)
 			input, ierr := toolInput(t.input)
@@ -175,12 +213,26 @@ func (p *anthropicParser) blockStart(ev anthropicEvent) bool {
 	}
 	switch cb.Type {
 	case "text":
+		// A cited text block, and the one after it, stand apart: each
+		// keeps its own citations.
+		cited := len(cb.Citations) > 0 && string(cb.Citations) != "null"
+		if cited || p.cited {
+			if !p.emit(Event{Type: EventTextBlock}) {
+				return false
+			}
+		}
+		p.cited = cited
 		return p.text(EventTextDelta, cb.Text)
+	case "server_tool_use":
+		p.searches[ev.Index] = &pendingSearch{pendingTool: pendingTool{id: cb.ID, name: cb.Name}, start: cb.raw}
+		return true
+	case "web_search_tool_result": // whole in its start
+		return p.emit(Event{Type: EventServerBlock, Block: &ContentBlock{Type: BlockWebSearchResult, ToolUseID: cb.ToolUseID, Raw: cb.raw}})
 	case "thinking":
 		return p.text(EventThinkingDelta, cb.Thinking)
 	case "redacted_thinking": // the whole block is in its start; no deltas follow
 		return p.text(EventRedactedThinking, cb.Data)
-	case "tool_use", "server_tool_use":
+	case "tool_use":
 		p.tools[ev.Index] = &pendingTool{id: cb.ID, name: cb.Name}
 		return p.emit(Event{Type: EventToolStart, ToolID: cb.ID, ToolName: cb.Name})
 	}
@@ -208,7 +260,16 @@ func (p *anthropicParser) blockDelta(ev anthropicEvent) bool {
 		return p.text(EventThinkingDelta, d.Thinking)
 	case "signature_delta":
 		return p.emit(Event{Type: EventThinkingDelta, Signature: d.Signature})
+	case "citations_delta":
+		if len(d.Citation) == 0 {
+			return true
+		}
+		return p.emit(Event{Type: EventCitation, Text: string(d.Citation)})
 	case "input_json_delta":
+		if s := p.searches[ev.Index]; s != nil {
+			s.input = append(s.input, d.PartialJSON...)
+			return true
+		}
 		t := p.tools[ev.Index]
 		if t == nil || d.PartialJSON == "" {
 			return true
@@ -217,4 +278,15 @@ func (p *anthropicParser) blockDelta(ev anthropicEvent) bool {
 		return p.emit(Event{Type: EventToolDelta, ToolID: t.id, Text: d.PartialJSON})
 	}
 	return true
+}
+
+// searched emits a finished server_tool_use block: the block as it began,
+// with the query its deltas streamed.
+func (p *anthropicParser) searched(s *pendingSearch) bool {
+	input, err := toolInput(s.input)
+	if err != nil {
+		input = []byte("{}")
+	}
+	b := ContentBlock{Type: BlockServerToolUse, ID: s.id, Name: s.name, Input: input, Raw: replaceInput(s.start, input)}
+	return p.emit(Event{Type: EventServerBlock, Block: &b})
 }

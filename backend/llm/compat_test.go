@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 )
 
 // Tests of OpenAI-compatible servers' own shapes (issue 12). Each replays
@@ -17,13 +16,7 @@ import (
 // origin of thinking deltas.
 func thinkingEvents(t *testing.T, p Provider, req Request) (got []string, last Event) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	ch, err := p.Stream(ctx, req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for ev := range ch {
+	for ev := range streamOf(t, p, req) {
 		s := describe(ev)
 		if ev.Type == EventThinkingDelta && ev.Field != "" {
 			s += " [" + ev.Field + " from " + ev.Origin + "]"

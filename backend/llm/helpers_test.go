@@ -83,14 +83,20 @@ var simpleRequest = Request{Messages: []Message{{Role: RoleUser, Content: []Cont
 // describe.
 func drain(t testing.TB, p Provider, req Request) []string {
 	t.Helper()
+	out, _ := events(streamOf(t, p, req))
+	return out
+}
+
+// streamOf starts a streamed call, cancelled when the test ends.
+func streamOf(t testing.TB, p Provider, req Request) <-chan Event {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
 	ch, err := p.Stream(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _ := events(ch)
-	return out
+	return ch
 }
 
 // describe prints an event in one comparable line.

@@ -43,6 +43,12 @@ const (
 //	tool_result:       ToolUseID, Content, IsError; Images the tool returned
 //	image:             MediaType, Hash (of the bytes in the ledger's blob
 //	                   store); Bytes filled before a request, never stored
+//	server_tool_use:   ID, Name, Input, Raw (a provider's own search: Raw
+//	                   is the block as it came, sent back unchanged)
+//	web_search_tool_result: ToolUseID, Raw (its results or error, as they came)
+//
+// A text block's Citations are the sources it cites, each as the provider
+// sent it (Anthropic's are sent back with the text).
 //
 // Command is the user's message as typed ("/hello Ada") when Text is the
 // slash command it expanded to; providers never send it.
@@ -90,6 +96,12 @@ type Usage struct {
 	OutputTokens     int `json:"outputTokens"`
 	CacheReadTokens  int `json:"cacheReadTokens"`
 	CacheWriteTokens int `json:"cacheWriteTokens"`
+	// WebSearches is how many searches the provider's own search made
+	// (Anthropic's usage.server_tool_use.web_search_requests, OpenRouter's
+	// server_tool_use_details): read with the answer, kept as the
+	// web_search calls it stands for (agent/kind_native.go), not with the
+	// token counts.
+	WebSearches int `json:"-"`
 }
 
 // Add returns the sum of two usages.
@@ -99,5 +111,6 @@ func (u Usage) Add(o Usage) Usage {
 		OutputTokens:     u.OutputTokens + o.OutputTokens,
 		CacheReadTokens:  u.CacheReadTokens + o.CacheReadTokens,
 		CacheWriteTokens: u.CacheWriteTokens + o.CacheWriteTokens,
+		WebSearches:      u.WebSearches + o.WebSearches,
 	}
 }

@@ -161,12 +161,35 @@ type openaiToolCall struct {
 }
 
 type openaiTool struct {
-	Type     string `json:"type"`
-	Function struct {
-		Name        string          `json:"name"`
-		Description string          `json:"description,omitempty"`
-		Parameters  json.RawMessage `json:"parameters"`
-	} `json:"function"`
+	Type     string          `json:"type"`
+	Function *openaiFunction `json:"function,omitempty"`
+	// Parameters configure a server tool (openrouterSearch).
+	Parameters any `json:"parameters,omitempty"`
+}
+
+type openaiFunction struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// openrouterSearch is OpenRouter's web search server tool
+// (https://openrouter.ai/docs/guides/features/server-tools/web-search): the
+// model searches when it chooses, up to max_uses times. (Its older web
+// plugin searches on every request, so a tool loop would search again at
+// each step; OpenRouter marks the plugin deprecated.)
+const openrouterSearch = "openrouter:web_search"
+
+// openrouterHost is OpenRouter's API host.
+const openrouterHost = "openrouter.ai"
+
+// NativeSearch is "openrouter.ai" when the server is OpenRouter, whose
+// search any model may use; "" for every other server.
+func (o *OpenAI) NativeSearch(string) string {
+	if o.ep.host != openrouterHost {
+		return ""
+	}
+	return openrouterHost
 }
 
 func (o *OpenAI) body(req Request) ([]byte, error) {
@@ -208,12 +231,15 @@ func (o *OpenAI) body(req Request) ([]byte, error) {
 	if len(out.Messages) == 0 {
 		return nil, errors.New("llm: a request needs at least one message")
 	}
-	for _, t := range req.Tools {
-		var wt openaiTool
-		wt.Type = "function"
-		wt.Function.Name, wt.Function.Description = t.Name, t.Description
-		wt.Function.Parameters = schemaOrEmpty(t.InputSchema)
-		out.Tools = append(out.Tools, wt)
+	defs := req.Tools
+	if req.WebSearch > 0 {
+		defs = withoutTool(defs, webSearchName)
+	}
+	for _, t := range defs {
+		out.Tools = append(out.Tools, openaiTool{Type: "function", Function: &openaiFunction{Name: t.Name, Description: t.Description, Parameters: schemaOrEmpty(t.InputSchema)}})
+	}
+	if req.WebSearch > 0 {
+		out.Tools = append(out.Tools, openaiTool{Type: openrouterSearch, Parameters: map[string]int{"max_uses": req.WebSearch}})
 	}
 	return json.Marshal(out)
 }

@@ -21,7 +21,10 @@ type openaiChunk struct {
 			Content          json.RawMessage `json:"content"`
 			ReasoningContent string          `json:"reasoning_content"` // DeepSeek, vLLM
 			Reasoning        string          `json:"reasoning"`         // OpenRouter, Ollama
-			ToolCalls        []struct {
+			// Annotations are the sources of OpenRouter's web search
+			// (url_citation), each kept as it came.
+			Annotations []json.RawMessage `json:"annotations"`
+			ToolCalls   []struct {
 				Index    *int   `json:"index"`
 				ID       string `json:"id"`
 				Function struct {
@@ -38,6 +41,10 @@ type openaiChunk struct {
 		PromptTokensDetails *struct {
 			CachedTokens int `json:"cached_tokens"`
 		} `json:"prompt_tokens_details"`
+		// OpenRouter's searches (its web search server tool).
+		ServerToolUseDetails *struct {
+			WebSearchRequests int `json:"web_search_requests"`
+		} `json:"server_tool_use_details"`
 	} `json:"usage"`
 	Error json.RawMessage `json:"error"`
 }
@@ -92,11 +99,19 @@ func (p *openaiParser) handle(data []byte) error {
 	}
 	if c.Usage != nil {
 		p.usage = openaiUsage(c.Usage.PromptTokens, c.Usage.CompletionTokens, c.Usage.PromptTokensDetails)
+		if d := c.Usage.ServerToolUseDetails; d != nil {
+			p.usage.WebSearches = max(0, d.WebSearchRequests)
+		}
 	}
 	for _, ch := range c.Choices {
 		d := ch.Delta
 		if err := p.thinking(d.ReasoningContent, d.Reasoning); err != nil {
 			return err
+		}
+		for _, a := range d.Annotations {
+			if !p.emit(Event{Type: EventCitation, Text: string(a)}) {
+				return ErrCancelled
+			}
 		}
 		parts, err := contentParts(d.Content)
 		if err != nil {

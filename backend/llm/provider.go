@@ -14,6 +14,11 @@ type Request struct {
 	// tokens (0: off), interleaved with tool calls; the answer keeps
 	// MaxTokens on top of it. Other providers ignore it.
 	ThinkingBudget int
+	// WebSearch offers the provider's own web search with at most this
+	// many searches (0: not offered): Anthropic's server tool, or
+	// OpenRouter's, in place of a tool of the same name in Tools. Set it
+	// only where NativeSearchHost names a host.
+	WebSearch int
 }
 
 // StopReason says why the model stopped.
@@ -25,6 +30,9 @@ const (
 	StopMaxTokens StopReason = "max_tokens"
 	StopRefusal   StopReason = "refusal"
 	StopSequence  StopReason = "stop_sequence"
+	// StopPauseTurn: Anthropic paused a long turn of its server tools
+	// (its web search); the answer is sent back as it is to go on.
+	StopPauseTurn StopReason = "pause_turn"
 )
 
 // EventType names a streamed event. The types up to EventToolDone carry
@@ -42,6 +50,10 @@ const (
 	EventRetry                                 // Retry (the request is retried after a failure)
 	EventStop                                  // Stop; Text: the provider's explanation of a refusal, if it gave one
 	EventError                                 // Err (typed *llm.Error where known); last event
+	// The provider's own web search (Request.WebSearch):
+	EventServerBlock // Block: a whole server_tool_use or web_search_tool_result block, kept as it came
+	EventCitation    // Text: one citation (its JSON, as sent) of the text block being streamed
+	EventTextBlock   // a text block of its own begins (sent only around cited text)
 )
 
 // RetryInfo tells the UI that a call is retried.
@@ -71,6 +83,7 @@ type Event struct {
 	ToolID   string
 	ToolName string
 	Input    []byte
+	Block    *ContentBlock
 	Usage    Usage
 	Stop     StopReason
 	Retry    *RetryInfo

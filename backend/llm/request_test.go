@@ -17,6 +17,7 @@ type captured struct {
 	path   string
 	header http.Header
 	body   map[string]any
+	raw    []byte // the body as it came
 }
 
 // captureServer records requests and answers with fixture.
@@ -27,7 +28,7 @@ func captureServer(t *testing.T, fixture string) (*httptest.Server, func() captu
 	body := readFixture(t, fixture)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		raw, _ := io.ReadAll(r.Body)
-		c := captured{path: r.URL.Path, header: r.Header.Clone()}
+		c := captured{path: r.URL.Path, header: r.Header.Clone(), raw: raw}
 		_ = json.Unmarshal(raw, &c.body)
 		mu.Lock()
 		last = c

@@ -45,6 +45,11 @@ func Block(b llm.ContentBlock) wire.Block {
 	switch b.Type {
 	case llm.BlockText:
 		v.Text, v.Command = b.Text, b.Command
+		for _, c := range llm.Citations(b) {
+			v.Sources = append(v.Sources, wire.Source{Title: c.Title, URL: c.URL, Cited: c.Cited})
+		}
+	case llm.BlockServerToolUse: // the provider's own search: its card (a web_search call) stands here
+		v.Type, v.ID, v.Name, v.Input = wire.BlockToolUse, b.ID, b.Name, b.Input
 	case llm.BlockThinking:
 		v.Text = b.Thinking
 	case llm.BlockToolUse:
@@ -61,11 +66,12 @@ func Block(b llm.ContentBlock) wire.Block {
 }
 
 // Message is a stored message. Redacted thinking is left out: it is
-// encrypted, there is nothing to show.
+// encrypted, there is nothing to show; so are the provider's search
+// results, which its card shows.
 func Message(m store.Message) wire.Message {
 	v := wire.Message{ID: m.ID, Role: wire.Role(m.Role), State: wire.MessageState(m.State), CreatedAt: Millis(m.CreatedAt), Blocks: make([]wire.Block, 0, len(m.Content))}
 	for _, b := range m.Content {
-		if b.Type != llm.BlockRedactedThinking {
+		if b.Type != llm.BlockRedactedThinking && b.Type != llm.BlockWebSearchResult {
 			v.Blocks = append(v.Blocks, Block(b))
 		}
 	}

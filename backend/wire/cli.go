@@ -190,7 +190,7 @@ type MessageRecord struct {
 // ContentBlock is one block of a stored message, in the form the
 // providers' messages are kept (snake_case where the provider's is).
 type ContentBlock struct {
-	Type      string          `json:"type"` // text, thinking, redacted_thinking, tool_use, tool_result, image
+	Type      string          `json:"type"` // text, thinking, redacted_thinking, tool_use, tool_result, image, server_tool_use, web_search_tool_result
 	Text      string          `json:"text,omitempty"`
 	Command   string          `json:"command,omitempty"` // the user's text as typed, when Text is a slash command's expansion
 	Thinking  string          `json:"thinking,omitempty"`
@@ -207,6 +207,13 @@ type ContentBlock struct {
 	MediaType string          `json:"media_type,omitempty"`
 	Hash      string          `json:"hash,omitempty"`
 	Images    []ContentBlock  `json:"images,omitempty"`
+	// Raw is a block of a provider's own web search (server_tool_use,
+	// web_search_tool_result) exactly as the provider sent it; it goes
+	// back to that provider unchanged.
+	Raw json.RawMessage `json:"raw,omitempty"`
+	// Citations are the sources a text block cites, each as the provider
+	// sent it.
+	Citations []json.RawMessage `json:"citations,omitempty"`
 	// Bytes is an image's data, read from the ledger before a request to a
 	// provider; never stored, never written as JSON.
 	Bytes []byte `json:"-"`

@@ -22,6 +22,17 @@ type Block struct {
 	Hash      string  `json:"hash,omitempty"`
 	MediaType string  `json:"mediaType,omitempty"`
 	Images    []Block `json:"images,omitempty"`
+	// Sources are the pages a text block cites, from the provider's own
+	// web search: shown with the text.
+	Sources []Source `json:"sources,omitempty"`
+}
+
+// Source is a page a text block cites: its title, address and the words
+// quoted from it (all the provider's, shown as outside text).
+type Source struct {
+	Title string `json:"title"`
+	URL   string `json:"url"`
+	Cited string `json:"cited,omitempty"`
 }
 
 // Message is one message of a session. State is complete, streaming or

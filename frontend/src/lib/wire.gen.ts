@@ -573,7 +573,7 @@ export interface MessageRecord {
  * providers' messages are kept (snake_case where the provider's is).
  */
 export interface ContentBlock {
-  /** text, thinking, redacted_thinking, tool_use, tool_result, image */
+  /** text, thinking, redacted_thinking, tool_use, tool_result, image, server_tool_use, web_search_tool_result */
   type: string;
   text?: string;
   /** the user's text as typed, when Text is a slash command's expansion */
@@ -592,6 +592,17 @@ export interface ContentBlock {
   media_type?: string;
   hash?: string;
   images?: ContentBlock[];
+  /**
+   * Raw is a block of a provider's own web search (server_tool_use,
+   * web_search_tool_result) exactly as the provider sent it; it goes
+   * back to that provider unchanged.
+   */
+  raw?: unknown;
+  /**
+   * Citations are the sources a text block cites, each as the provider
+   * sent it.
+   */
+  citations?: unknown[];
 }
 
 /** CallRecord is one tool call of a Transcript and what came of it. */
@@ -1955,6 +1966,21 @@ export interface Block {
   hash?: string;
   mediaType?: string;
   images?: Block[];
+  /**
+   * Sources are the pages a text block cites, from the provider's own
+   * web search: shown with the text.
+   */
+  sources?: Source[];
+}
+
+/**
+ * Source is a page a text block cites: its title, address and the words
+ * quoted from it (all the provider's, shown as outside text).
+ */
+export interface Source {
+  title: string;
+  url: string;
+  cited?: string;
 }
 
 /**

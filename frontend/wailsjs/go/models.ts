@@ -111,6 +111,22 @@ export namespace wire {
 	        this.noAlways = source["noAlways"];
 	    }
 	}
+	export class Source {
+	    title: string;
+	    url: string;
+	    cited?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Source(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.title = source["title"];
+	        this.url = source["url"];
+	        this.cited = source["cited"];
+	    }
+	}
 	export class Block {
 	    type: string;
 	    text?: string;
@@ -123,6 +139,7 @@ export namespace wire {
 	    hash?: string;
 	    mediaType?: string;
 	    images?: Block[];
+	    sources?: Source[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Block(source);
@@ -141,6 +158,7 @@ export namespace wire {
 	        this.hash = source["hash"];
 	        this.mediaType = source["mediaType"];
 	        this.images = this.convertValues(source["images"], Block);
+	        this.sources = this.convertValues(source["sources"], Source);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -2377,6 +2395,7 @@ export namespace wire {
 	        this.source = source["source"];
 	    }
 	}
+	
 	
 	
 	

@@ -1,7 +1,8 @@
-import { memo, useState } from "react";
+import { Fragment, memo, useState } from "react";
 import type { Message } from "../../lib/wire.gen";
 import { useApp, useController } from "../../state/context";
 import Icon from "../Icon";
+import CitedSources from "./CitedSources";
 import LongText from "./LongText";
 import Markdown from "../Markdown";
 import MessageImage from "./MessageImage";
@@ -94,7 +95,13 @@ function MessageRow({ id, highlighted }: { id: number; highlighted: boolean }) {
                     <div className="thinking-text">{b.text}</div>
                   </details>
                 ) : null;
-              if (b.type === "text") return b.text ? <Markdown key={i} text={b.text} /> : null;
+              if (b.type === "text")
+                return b.text ? (
+                  <Fragment key={i}>
+                    <Markdown text={b.text} />
+                    {b.sources?.length ? <CitedSources sources={b.sources} /> : null}
+                  </Fragment>
+                ) : null;
               if (b.type === "tool_use" && b.id) return <ToolCallCard key={b.id} id={b.id} />;
               return null;
             })}
