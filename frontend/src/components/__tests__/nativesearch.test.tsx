@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { fireEvent, screen, within } from "@testing-library/react";
 import { renderApp } from "../../test/render";
 import { detail, FakeBackend } from "../../test/fakeBackend";
-import type { ToolCall } from "../../lib/wire.gen";
+import type { Source, ToolCall } from "../../lib/wire.gen";
+import { answerParts } from "../chat/CitedSources";
 
 // The provider's own search (Anthropic's server tool) as the backend
 // presents it: its server_tool_use block is a tool_use block standing for
@@ -39,7 +40,7 @@ describe("the provider's own web search", () => {
           createdAt: 2,
           blocks: [
             { type: "tool_use", id: search.id, name: "web_search", input: search.input },
-            { type: "text", text: "Here is today's news." },
+            { type: "text", text: "Here is today's news. " },
             {
               type: "text",
               text: "Apple Ginza opens to customers Friday, September 26.",
@@ -68,8 +69,28 @@ describe("the provider's own web search", () => {
     expect(items).toHaveLength(1);
     expect(items[0].textContent).toBe(`The all-new Apple Ginza opens this Friday, September 26, in Tokyo - Apple (${apple})`);
     expect(items[0].getAttribute("title")).toBe("Apple Ginza opens to customers Friday, September 26, at 10 a.m. JST. ");
-    // The sources follow the text they back.
-    const text = within(answer).getByText("Apple Ginza opens to customers Friday, September 26.");
+    // The blocks read as one text, the cited passage marked with its source's number, the sources after it.
+    const text = within(answer).getByText("Here is today's news. Apple Ginza opens to customers Friday, September 26. [1]");
     expect(text.compareDocumentPosition(lists[0]) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+});
+
+describe("answerParts", () => {
+  const src = (n: number): Source => ({ title: `Page ${n}`, url: `https://example.com/${n}`, cited: `quote ${n}` });
+  it("joins a run of text blocks, numbers each source once in order, and marks each cited passage before its trailing space", () => {
+    const parts = answerParts([
+      { type: "text", text: "Go 1.24 " },
+      { type: "text", text: "adds generic type aliases", sources: [src(1), src(2)] },
+      { type: "text", text: " and " },
+      { type: "text", text: "a new map.\n", sources: [src(2), src(3), src(2)] },
+      { type: "tool_use", id: "t1", name: "read_file" },
+      { type: "text", text: "After the call.", sources: [src(3)] },
+      { type: "text", text: "" },
+    ]);
+    expect(parts).toEqual([
+      { kind: "text", index: 0, text: "Go 1.24 adds generic type aliases [1][2] and a new map. [2][3]\n", sources: [src(1), src(2), src(3)] },
+      { kind: "block", index: 4, block: { type: "tool_use", id: "t1", name: "read_file" } },
+      { kind: "text", index: 5, text: "After the call. [1]", sources: [src(3)] },
+    ]);
   });
 });

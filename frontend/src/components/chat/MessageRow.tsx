@@ -2,7 +2,7 @@ import { Fragment, memo, useState } from "react";
 import type { Message } from "../../lib/wire.gen";
 import { useApp, useController } from "../../state/context";
 import Icon from "../Icon";
-import CitedSources from "./CitedSources";
+import CitedSources, { answerParts } from "./CitedSources";
 import LongText from "./LongText";
 import Markdown from "../Markdown";
 import MessageImage from "./MessageImage";
@@ -87,20 +87,21 @@ function MessageRow({ id, highlighted }: { id: number; highlighted: boolean }) {
                 <MessageImage key={i} block={b} />
               ) : null,
             )
-          : m.blocks.map((b, i) => {
+          : answerParts(m.blocks).map((p) => {
+              if (p.kind === "text")
+                return (
+                  <Fragment key={p.index}>
+                    <Markdown text={p.text} />
+                    {p.sources.length ? <CitedSources sources={p.sources} /> : null}
+                  </Fragment>
+                );
+              const b = p.block;
               if (b.type === "thinking")
                 return b.text ? (
-                  <details key={i} className="thinking">
+                  <details key={p.index} className="thinking">
                     <summary>Thinking</summary>
                     <div className="thinking-text">{b.text}</div>
                   </details>
-                ) : null;
-              if (b.type === "text")
-                return b.text ? (
-                  <Fragment key={i}>
-                    <Markdown text={b.text} />
-                    {b.sources?.length ? <CitedSources sources={b.sources} /> : null}
-                  </Fragment>
                 ) : null;
               if (b.type === "tool_use" && b.id) return <ToolCallCard key={b.id} id={b.id} />;
               return null;
