@@ -18,8 +18,9 @@ import (
 // the provider searches on its side while it answers, so Pilot cannot ask
 // before each query. It is offered only where the user let web_search
 // reach the provider's host without asking (an allow rule for web_search
-// on that host, or a mode that asks nothing): that rule is the consent.
-// Under ask, plan or none it is not offered, and Pilot's own web_search
+// on that host, or a mode that asks nothing), or where the gate would ask
+// and the user turned on "Let the provider search" in Settings › Web:
+// that rule or switch is the consent. Otherwise it is not offered, and Pilot's own web_search
 // (which asks) is, when a search service is set up. Each search counts
 // toward the session's cap like Pilot's own, is stored as a web_search
 // call with its sources (the card, and session search), and the
@@ -34,7 +35,12 @@ func (t *turn) nativeSearch(ctx context.Context) int {
 	if host == "" {
 		return 0
 	}
-	if d := t.judge(ctx, gate.Call{Tool: tools.WebSearchTool, ReadOnly: true, Host: host}); d.Verdict != gate.Run {
+	switch d := t.judge(ctx, gate.Call{Tool: tools.WebSearchTool, ReadOnly: true, Host: host}); {
+	case d.Verdict == gate.Run:
+	case d.Verdict == gate.Ask && t.l.m.opt.ProviderSearch != nil && t.l.m.opt.ProviderSearch():
+		// The user let the provider search, in Settings › Web: that is
+		// the consent a question would ask for.
+	default:
 		return 0
 	}
 	made := t.l.search.count(func() int { return t.l.m.storedSearches(ctx, t.l.id) })

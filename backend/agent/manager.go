@@ -182,6 +182,11 @@ type Options struct {
 	// tools are offered; an error (or nil) means none is set up, and
 	// web_search is not offered.
 	WebSearch func() (*websearch.Searcher, int, error)
+	// ProviderSearch reports whether the user let the model's provider
+	// search the web itself (Settings › Web): its own search is then
+	// offered where the gate would ask about web_search on its host, not
+	// only where it allows it unasked (nil: no).
+	ProviderSearch func() bool
 	// Sandbox is how run_bash commands are confined (the zero value: the
 	// machine's sandbox, when it can start).
 	Sandbox Sandbox

@@ -121,6 +121,7 @@ func TestNativeWebSearch(t *testing.T) {
 	cases := []struct {
 		name, mode, rule string
 		limit            int
+		provider         bool // Settings › Web's "let the provider search"
 		// max_uses of the first request and of the second; 0: not offered
 		offered, next int
 	}{
@@ -132,6 +133,9 @@ func TestNativeWebSearch(t *testing.T) {
 		{name: "a rule for another host", mode: "ask", rule: "api.search.brave.com"},
 		{name: "all asks nothing", mode: "all", offered: 20, next: 19},
 		{name: "the cap: none left after one", mode: "all", limit: 1, offered: 1, next: 0},
+		{name: "ask, the user let the provider search", mode: "ask", provider: true, offered: 20, next: 19},
+		{name: "edits, the user let the provider search", mode: "edits", provider: true, offered: 20, next: 19},
+		{name: "none, though the user let the provider search", mode: "none", provider: true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -144,7 +148,7 @@ func TestNativeWebSearch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			opt := Options{WebSearch: func() (*websearch.Searcher, int, error) { return own, limit, nil }}
+			opt := Options{WebSearch: func() (*websearch.Searcher, int, error) { return own, limit, nil }, ProviderSearch: func() bool { return tc.provider }}
 			srv, bodies := nativeServer(t)
 			h := newHarness(t, llm.ProviderAnthropic, fakellm.Script{}, setup{mode: tc.mode, opt: opt})
 			h.base, h.native = srv.URL, "api.anthropic.com"

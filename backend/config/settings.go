@@ -94,6 +94,11 @@ type WebSearch struct {
 	URL string `json:"url,omitempty"`
 	// PerSession caps the searches of one session; 0: SearchesBound.Default.
 	PerSession int `json:"perSession,omitempty"`
+	// Provider lets the model's provider search the web itself, as it
+	// answers (Anthropic's API, OpenRouter): its own search is offered
+	// without a web_search allow rule for its host (a deny rule, plan
+	// mode or mode none still keep it off).
+	Provider bool `json:"provider,omitempty"`
 }
 
 // Bound is a number setting's default (for 0, unset) and its largest

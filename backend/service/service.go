@@ -173,6 +173,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	}
 	if opts.WebSearch == nil {
 		opts.WebSearch = s.Web.searcher
+		opts.ProviderSearch = s.Web.providerSearch
 	}
 	c.probe = opts.Sandbox.Probe
 	c.agentEnv = opts.Env

@@ -21,8 +21,9 @@ type Web struct {
 
 // searchSetup is the search service set up and the searches a session may make.
 type searchSetup struct {
-	s *websearch.Searcher
-	n int
+	s        *websearch.Searcher
+	n        int
+	provider bool // config.WebSearch.Provider
 }
 
 // testQuery is the search Settings › Web's Test button sends.
@@ -33,7 +34,13 @@ const testQuery = "Go programming language"
 // and each call (agent.Options.WebSearch), so it is read again only when
 // settings.json or keys.json changed.
 func (w *Web) searcher() (*websearch.Searcher, int, error) {
-	got, err := w.kept.get([]string{filepath.Join(w.home, config.SettingsFile), filepath.Join(w.home, config.KeysFile)}, func() (searchSetup, error) {
+	got, err := w.setup()
+	return got.s, got.n, err
+}
+
+// setup is what settings.json and keys.json say of web search now.
+func (w *Web) setup() (searchSetup, error) {
+	return w.kept.get([]string{filepath.Join(w.home, config.SettingsFile), filepath.Join(w.home, config.KeysFile)}, func() (searchSetup, error) {
 		s, err := config.LoadSettings(w.home)
 		if err != nil {
 			return searchSetup{}, err
@@ -44,9 +51,15 @@ func (w *Web) searcher() (*websearch.Searcher, int, error) {
 		}
 		ws := s.WebSearch
 		srch, err := websearch.New(websearch.Config{Backend: ws.Backend, URL: ws.URL, Key: keys[config.SearchKey(ws.Backend)]})
-		return searchSetup{s: srch, n: ws.Searches()}, err
+		return searchSetup{s: srch, n: ws.Searches(), provider: ws.Provider}, err
 	})
-	return got.s, got.n, err
+}
+
+// providerSearch reports whether the user let the model's provider
+// search the web itself (agent.Options.ProviderSearch).
+func (w *Web) providerSearch() bool {
+	got, _ := w.setup()
+	return got.provider
 }
 
 // Get returns Settings › Web as saved.
@@ -59,7 +72,7 @@ func (w *Web) Get() (wire.WebSearchView, error) {
 	if err != nil {
 		w.log.Warn("reading saved keys", "err", err)
 	}
-	v := wire.WebSearchView{Backend: s.WebSearch.Backend, URL: s.WebSearch.URL, PerSession: s.WebSearch.Searches()}
+	v := wire.WebSearchView{Backend: s.WebSearch.Backend, URL: s.WebSearch.URL, PerSession: s.WebSearch.Searches(), ProviderSearch: s.WebSearch.Provider}
 	for _, id := range websearch.Backends {
 		key := keys[config.SearchKey(id)]
 		b := wire.WebSearchBackend{ID: id, Name: websearch.Name(id), NeedsKey: id != websearch.SearXNG, HasKey: key != "", KeyHint: secret.Mask(key), NeedsURL: id == websearch.SearXNG}
@@ -92,7 +105,7 @@ func (w *Web) Save(in wire.WebSearchInput) (wire.WebSearchView, error) {
 	if err != nil && !isCorrupt(err) {
 		return wire.WebSearchView{}, err
 	}
-	cur.WebSearch = config.WebSearch{Backend: in.Backend, URL: in.URL, PerSession: in.PerSession}
+	cur.WebSearch = config.WebSearch{Backend: in.Backend, URL: in.URL, PerSession: in.PerSession, Provider: in.ProviderSearch}
 	if err := config.SaveSettings(w.home, cur); err != nil {
 		return wire.WebSearchView{}, err
 	}

@@ -45,9 +45,15 @@ func TestWebSearchSettings(t *testing.T) {
 	if !strings.HasPrefix(bad.Error, "Brave Search refused the API key (401)") || strings.Contains(bad.Error, "BSAwrong") || len(bad.Results) != 0 {
 		t.Fatalf("test with a wrong key: %+v", bad)
 	}
-	v, err := w.Web.Save(wire.WebSearchInput{Backend: "brave", URL: srv.URL, APIKey: key, PerSession: 7})
+	if w.Web.providerSearch() {
+		t.Fatal("the provider may search before the user said so")
+	}
+	v, err := w.Web.Save(wire.WebSearchInput{Backend: "brave", URL: srv.URL, APIKey: key, PerSession: 7, ProviderSearch: true})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !v.ProviderSearch || !w.Web.providerSearch() {
+		t.Fatalf("the provider's search not let: %+v", v)
 	}
 	if v.Backend != "brave" || v.PerSession != 7 || len(v.Backends) != 3 || !v.Backends[0].HasKey || v.Backends[0].KeyHint != "BSA…cdef" || v.Backends[1].HasKey || !v.Backends[2].NeedsURL {
 		t.Fatalf("view %+v", v)
@@ -69,7 +75,7 @@ func TestWebSearchSettings(t *testing.T) {
 		t.Fatalf("keys.json mode %v %v", info, err)
 	}
 	// Turning search off keeps the key for later.
-	if v, err := w.Web.Save(wire.WebSearchInput{}); err != nil || v.Backend != "" || !v.Backends[0].HasKey {
+	if v, err := w.Web.Save(wire.WebSearchInput{}); err != nil || v.Backend != "" || !v.Backends[0].HasKey || v.ProviderSearch || w.Web.providerSearch() {
 		t.Fatalf("off: %+v %v", v, err)
 	}
 	if _, _, err := w.Web.searcher(); err == nil {

@@ -7,7 +7,10 @@ type WebSearchView struct {
 	Backend    string             `json:"backend"`
 	URL        string             `json:"url"`
 	PerSession int                `json:"perSession"`
-	Backends   []WebSearchBackend `json:"backends"`
+	// ProviderSearch: the model's provider may search the web itself
+	// (Anthropic's API, OpenRouter), unasked; the user's consent.
+	ProviderSearch bool               `json:"providerSearch"`
+	Backends       []WebSearchBackend `json:"backends"`
 }
 
 // WebSearchBackend is one search service Settings › Web offers.
@@ -34,6 +37,7 @@ type WebSearchInput struct {
 	APIKey     string `json:"apiKey"`
 	ClearKey   bool   `json:"clearKey"`
 	PerSession int    `json:"perSession"`
+	ProviderSearch bool `json:"providerSearch"`
 }
 
 // WebSearchTest is what one test search through the form's backend

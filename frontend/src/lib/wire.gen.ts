@@ -2286,6 +2286,11 @@ export interface WebSearchView {
   backend: string;
   url: string;
   perSession: number;
+  /**
+   * ProviderSearch: the model's provider may search the web itself
+   * (Anthropic's API, OpenRouter), unasked; the user's consent.
+   */
+  providerSearch: boolean;
   backends: WebSearchBackend[];
 }
 
@@ -2320,6 +2325,7 @@ export interface WebSearchInput {
   apiKey: string;
   clearKey: boolean;
   perSession: number;
+  providerSearch: boolean;
 }
 
 /**

@@ -8,6 +8,7 @@ export function webView(over: Partial<WebSearchView> = {}): WebSearchView {
     backend: "",
     url: "",
     perSession: 20,
+    providerSearch: false,
     backends: [
       { id: "brave", name: "Brave Search", needsKey: true, hasKey: false, needsUrl: false, defaultUrl: "https://api.search.brave.com/res/v1/web/search" },
       { id: "tavily", name: "Tavily", needsKey: true, hasKey: false, needsUrl: false, defaultUrl: "https://api.tavily.com/search" },
@@ -33,6 +34,7 @@ export class FakeWeb {
       backend: input.backend,
       url: input.url.trim(),
       perSession: input.perSession || 20,
+      providerSearch: input.providerSearch,
       backends: this.view.backends.map((x) =>
         x.id !== input.backend ? x : input.clearKey ? { ...x, hasKey: false, keyHint: undefined } : key ? { ...x, hasKey: true, keyHint: `${key.slice(0, 3)}…${key.slice(-4)}` } : x,
       ),

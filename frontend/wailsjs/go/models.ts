@@ -2431,6 +2431,7 @@ export namespace wire {
 	    apiKey: string;
 	    clearKey: boolean;
 	    perSession: number;
+	    providerSearch: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new WebSearchInput(source);
@@ -2443,6 +2444,7 @@ export namespace wire {
 	        this.apiKey = source["apiKey"];
 	        this.clearKey = source["clearKey"];
 	        this.perSession = source["perSession"];
+	        this.providerSearch = source["providerSearch"];
 	    }
 	}
 	export class WebSearchResult {
@@ -2501,6 +2503,7 @@ export namespace wire {
 	    backend: string;
 	    url: string;
 	    perSession: number;
+	    providerSearch: boolean;
 	    backends: WebSearchBackend[];
 	
 	    static createFrom(source: any = {}) {
@@ -2512,6 +2515,7 @@ export namespace wire {
 	        this.backend = source["backend"];
 	        this.url = source["url"];
 	        this.perSession = source["perSession"];
+	        this.providerSearch = source["providerSearch"];
 	        this.backends = this.convertValues(source["backends"], WebSearchBackend);
 	    }
 	

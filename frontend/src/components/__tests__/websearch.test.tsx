@@ -38,7 +38,7 @@ describe("Settings › Web", () => {
     fireEvent.change(within(web).getByTestId("web-per-session"), { target: { value: "7" } });
     fireEvent.click(within(web).getByTestId("web-save"));
     await within(web).findByTestId("web-saved");
-    expect(b.callsOf("saveWebSearch").at(-1)).toEqual([{ backend: "brave", url: "", apiKey: "BSAkey0123456789", clearKey: false, perSession: 7 }]);
+    expect(b.callsOf("saveWebSearch").at(-1)).toEqual([{ backend: "brave", url: "", apiKey: "BSAkey0123456789", clearKey: false, perSession: 7, providerSearch: false }]);
     expect(backend(web, "brave").parentElement!.textContent).toContain("key saved: BSA…6789");
     expect((within(web).getByTestId("web-key") as HTMLInputElement).value).toBe(""); // the key is not shown again
   });
@@ -53,7 +53,7 @@ describe("Settings › Web", () => {
     const result = await within(web).findByTestId("web-test-result");
     expect(result.textContent).toContain("1 results for “Go programming language”");
     expect(result.textContent).toContain("The Go Programming Language");
-    expect(b.callsOf("testWebSearch")).toEqual([[{ backend: "searxng", url: "http://localhost:8080", apiKey: "", clearKey: false, perSession: 20 }]]);
+    expect(b.callsOf("testWebSearch")).toEqual([[{ backend: "searxng", url: "http://localhost:8080", apiKey: "", clearKey: false, perSession: 20, providerSearch: false }]]);
 
     b.web.testError = "SearXNG refused the search (403): check that the instance allows the JSON format (search.formats in its settings.yml).";
     fireEvent.click(within(web).getByTestId("web-test"));
@@ -87,5 +87,17 @@ describe("a web search waiting for approval", () => {
     fireEvent.click(within(card).getByTestId("fetch-always"));
     fireEvent.click(within(card).getByTestId("fetch-approve"));
     await waitFor(() => expect(b.callsOf("decideCommand")).toEqual([["s1", { approve: true, feedback: "", alwaysAllow: true }]]));
+  });
+
+  it("lets the model's provider search, off until the user turns it on, with or without a search service", async () => {
+    const b = new FakeBackend();
+    const web = await openWeb(b);
+    const box = within(web).getByTestId("web-provider-search") as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    fireEvent.click(box);
+    fireEvent.click(within(web).getByTestId("web-save"));
+    await within(web).findByTestId("web-saved");
+    expect(b.callsOf("saveWebSearch").at(-1)).toEqual([{ backend: "", url: "", apiKey: "", clearKey: false, perSession: 20, providerSearch: true }]);
+    expect((within(web).getByTestId("web-provider-search") as HTMLInputElement).checked).toBe(true);
   });
 });

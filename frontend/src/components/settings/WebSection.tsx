@@ -11,14 +11,15 @@ interface Form {
   apiKey: string;
   clearKey: boolean;
   perSession: string;
+  providerSearch: boolean;
 }
 
 function formOf(v: WebSearchView): Form {
-  return { backend: v.backend, url: v.url, apiKey: "", clearKey: false, perSession: String(v.perSession) };
+  return { backend: v.backend, url: v.url, apiKey: "", clearKey: false, perSession: String(v.perSession), providerSearch: v.providerSearch };
 }
 
 function inputOf(f: Form): WebSearchInput {
-  return { backend: f.backend, url: f.url.trim(), apiKey: f.apiKey.trim(), clearKey: f.clearKey, perSession: Number(f.perSession) || 0 };
+  return { backend: f.backend, url: f.url.trim(), apiKey: f.apiKey.trim(), clearKey: f.clearKey, perSession: Number(f.perSession) || 0, providerSearch: f.providerSearch };
 }
 
 /**
@@ -133,6 +134,11 @@ export default function WebSection() {
           </label>
         </>
       )}
+      <label>
+        <input type="checkbox" data-testid="web-provider-search" checked={form.providerSearch} onChange={(e) => edit({ providerSearch: e.target.checked })} /> Let the model&apos;s provider
+        search the web itself (Anthropic&apos;s API, OpenRouter), without asking each time. Its searches count toward the same cap and show as web_search cards with their
+        sources. Off: the provider searches only where a rule allows web_search on its host.
+      </label>
       <div className="ls-actions">
         <button type="button" className="small" data-testid="web-save" disabled={busy !== ""} onClick={() => void save()}>
           Save
