@@ -4,9 +4,9 @@ package wire
 // (Backend "" : none, and the tool is not offered), its address, the cap
 // on a session's searches, and every backend Pilot can use.
 type WebSearchView struct {
-	Backend    string             `json:"backend"`
-	URL        string             `json:"url"`
-	PerSession int                `json:"perSession"`
+	Backend    string `json:"backend"`
+	URL        string `json:"url"`
+	PerSession int    `json:"perSession"`
 	// ProviderSearch: the model's provider may search the web itself
 	// (Anthropic's API, OpenRouter), unasked; the user's consent.
 	ProviderSearch bool               `json:"providerSearch"`
@@ -32,12 +32,12 @@ type WebSearchBackend struct {
 // search off), its address, a new API key (empty keeps the saved one;
 // ClearKey removes it) and the searches per session (0: the default).
 type WebSearchInput struct {
-	Backend    string `json:"backend"`
-	URL        string `json:"url"`
-	APIKey     string `json:"apiKey"`
-	ClearKey   bool   `json:"clearKey"`
-	PerSession int    `json:"perSession"`
-	ProviderSearch bool `json:"providerSearch"`
+	Backend        string `json:"backend"`
+	URL            string `json:"url"`
+	APIKey         string `json:"apiKey"`
+	ClearKey       bool   `json:"clearKey"`
+	PerSession     int    `json:"perSession"`
+	ProviderSearch bool   `json:"providerSearch"`
 }
 
 // WebSearchTest is what one test search through the form's backend
