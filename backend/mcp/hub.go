@@ -296,6 +296,7 @@ func (s *server) call(ctx context.Context, tool string, args json.RawMessage) (R
 	timeout := time.Duration(s.h.timeout.Load())
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	defer s.began(cctx)()
 	var a any = map[string]any{}
 	if len(args) > 0 && string(args) != "null" {
 		a = args

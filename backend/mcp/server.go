@@ -67,7 +67,8 @@ type server struct {
 	resources []ResourceInfo
 	sess      *sdk.ClientSession
 	restarts  int
-	signIn    bool // the server asked for a sign-in (an *mcpauth.SignInError)
+	signIn    bool       // the server asked for a sign-in (an *mcpauth.SignInError)
+	calls     []*running // its tool calls under way, oldest first (elicit)
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -171,6 +172,7 @@ func (s *server) session(ctx context.Context) error {
 		ResourceListChangedHandler: func(_ context.Context, req *sdk.ResourceListChangedRequest) {
 			go s.refreshResources(ctx, req.Session)
 		},
+		ElicitationHandler: s.elicit, // declares form elicitation (the SDK adds the capability)
 	})
 	sctx, cancel := context.WithTimeout(ctx, o.StartTimeout)
 	defer cancel()

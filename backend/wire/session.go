@@ -78,6 +78,9 @@ type ToolCall struct {
 	// this call brought in: their text was added to its result for the
 	// model, as the project's instructions for the files under them.
 	Instructions []string `json:"instructions,omitempty"`
+	// Elicitations are the MCP server's requests for input that came
+	// while the call ran, each with its answer.
+	Elicitations []Elicitation `json:"elicitations,omitempty"`
 }
 
 // SandboxInfo is how a command ran with respect to the OS sandbox, kept
@@ -141,6 +144,9 @@ type Approval struct {
 	// NoAlways says why "always allow" is not offered for this call (a
 	// command no rule can ever allow); "" when it is or the kind has none.
 	NoAlways string `json:"noAlways,omitempty"`
+	// Elicitation is the form an MCP server asks the user to fill (kind
+	// elicitation).
+	Elicitation *Elicitation `json:"elicitation,omitempty"`
 }
 
 // Usage is a session's token totals, cost and context use.
