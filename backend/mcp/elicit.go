@@ -3,6 +3,8 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"sync"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -22,17 +24,19 @@ func WithAsker(ctx context.Context, ask Asker) context.Context {
 	return context.WithValue(ctx, askerKey{}, ask)
 }
 
-// running is a tool call of a server under way: its context and who
-// answers an elicitation that comes while it runs (nil: no one).
+// running is a tool call of a server under way: its context, who
+// answers an elicitation that comes while it runs (nil: no one), and its
+// timeout's clock.
 type running struct {
-	ctx context.Context
-	ask Asker
+	ctx   context.Context
+	ask   Asker
+	clock *clock
 }
 
 // began notes a call of s as running until the returned func is called.
-func (s *server) began(ctx context.Context) (done func()) {
+func (s *server) began(ctx context.Context, c *clock) (done func()) {
 	ask, _ := ctx.Value(askerKey{}).(Asker)
-	rc := &running{ctx: ctx, ask: ask}
+	rc := &running{ctx: ctx, ask: ask, clock: c}
 	s.mu.Lock()
 	s.calls = append(s.calls, rc)
 	s.mu.Unlock()
@@ -78,7 +82,9 @@ func (s *server) elicit(_ context.Context, req *sdk.ElicitRequest) (*sdk.ElicitR
 	if err != nil {
 		return decline(err.Error())
 	}
+	rc.clock.pause()
 	d, err := rc.ask(rc.ctx, form)
+	rc.clock.resume()
 	if err != nil {
 		return &sdk.ElicitResult{Action: string(wire.ElicitCancel)}, nil
 	}
@@ -110,4 +116,44 @@ func Defaults(e wire.Elicitation) (content json.RawMessage, missing []string) {
 	}
 	content, _ = json.Marshal(values)
 	return content, missing
+}
+
+// clock is a call's timeout, which does not run while the user answers
+// the server's forms: the time a person takes is not the server's.
+type clock struct {
+	mu      sync.Mutex
+	timer   *time.Timer
+	left    time.Duration
+	since   time.Time
+	pausers int
+}
+
+// startClock calls expire after d, less the time paused.
+func startClock(d time.Duration, expire func()) *clock {
+	return &clock{timer: time.AfterFunc(d, expire), left: d, since: time.Now()}
+}
+
+// pause stops the clock until as many resumes (pauses may overlap).
+func (c *clock) pause() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pausers++; c.pausers == 1 && c.timer.Stop() {
+		c.left -= time.Since(c.since)
+	}
+}
+
+// resume runs the clock again for the time it had left.
+func (c *clock) resume() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pausers--; c.pausers == 0 {
+		c.since = time.Now()
+		c.timer.Reset(max(c.left, 0))
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -32,11 +33,17 @@ func TestElicitationReachesTheCallsAsker(t *testing.T) {
 	}
 }
 
+// callTimeout is short, so that a form answered later than it shows the
+// call's clock stopped while the user answers.
+const callTimeout = 2 * time.Second
+
 func elicitations(t *testing.T, protocol string) {
 	home := t.TempDir()
 	elicited := filepath.Join(t.TempDir(), "elicited")
 	writeUser(t, home, map[string]Server{"t": selfServer(t, map[string]string{"PILOT_MCP_TEST_ELICITED": elicited, "PILOT_MCP_TEST_PROTOCOL": protocol})})
-	h, err := Open("", testOptions(home))
+	o := testOptions(home)
+	o.CallTimeout = callTimeout
+	h, err := Open("", o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,6 +68,10 @@ func elicitations(t *testing.T, protocol string) {
 			return wire.ElicitationDecision{Action: wire.ElicitAccept, Content: json.RawMessage(`{"name":"Ada","email":"not an address"}`)}, nil
 		}, result: "elicited: decline null", action: "decline"},
 		{name: "cancel when the turn is stopped", tool: "ask", stop: true, action: "cancel"},
+		{name: "the user's time is not the call's", tool: "ask", answer: func(wire.Elicitation) (wire.ElicitationDecision, error) {
+			<-time.After(2 * callTimeout) // the user takes longer than the call may
+			return wire.ElicitationDecision{Action: wire.ElicitDecline}, nil
+		}, result: "elicited: decline null", action: "decline"},
 		{name: "the defaults of SEP-1034", tool: "ask_defaults", answer: func(e wire.Elicitation) (wire.ElicitationDecision, error) {
 			content, missing := Defaults(e)
 			if len(missing) > 0 {

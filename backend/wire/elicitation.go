@@ -54,4 +54,7 @@ type ElicitOption struct {
 type ElicitationDecision struct {
 	Action  ElicitAction    `json:"action"`
 	Content json.RawMessage `json:"content,omitempty" ts_type:"Record<string, unknown>"`
+	// Why is said when no one was asked (a headless run answers by its
+	// --elicit); "" for the user's own answer.
+	Why string `json:"why,omitempty"`
 }
