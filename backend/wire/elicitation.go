@@ -23,17 +23,16 @@ type Elicitation struct {
 // ElicitField is one field of an elicitation's form: a property of its
 // requested schema, restricted by the specification to primitives.
 type ElicitField struct {
-	Name        string          `json:"name"` // the property's key in the content
-	Title       string          `json:"title,omitempty"`
-	Description string          `json:"description,omitempty"`
-	Type        ElicitFieldType `json:"type"`
-	Required    bool            `json:"required,omitempty"`
-	// Format of a string: email, uri, date or date-time ("" for any text).
-	Format    string   `json:"format,omitempty"`
-	MinLength *int     `json:"minLength,omitempty"`
-	MaxLength *int     `json:"maxLength,omitempty"`
-	Minimum   *float64 `json:"minimum,omitempty"`
-	Maximum   *float64 `json:"maximum,omitempty"`
+	Name        string          `json:"name"`                  // the property's key in the content
+	Title       string          `json:"title,omitempty"`       // the server's words for it
+	Description string          `json:"description,omitempty"` // and more of them
+	Type        ElicitFieldType `json:"type"`                  // the kind of value
+	Required    bool            `json:"required,omitempty"`    // accept needs a value
+	Format      string          `json:"format,omitempty"`      // of a string: email, uri, date, date-time ("": any text)
+	MinLength   *int            `json:"minLength,omitempty"`   // a string's bounds, in characters
+	MaxLength   *int            `json:"maxLength,omitempty"`
+	Minimum     *float64        `json:"minimum,omitempty"` // a number's bounds
+	Maximum     *float64        `json:"maximum,omitempty"`
 	// Options of a choice (a string's enum or oneOf, an array's items),
 	// with their titles; MinItems and MaxItems bound a multi-select.
 	Options  []ElicitOption `json:"options,omitempty"`

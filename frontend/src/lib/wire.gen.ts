@@ -1060,14 +1060,20 @@ export interface Elicitation {
 export interface ElicitField {
   /** the property's key in the content */
   name: string;
+  /** the server's words for it */
   title?: string;
+  /** and more of them */
   description?: string;
+  /** the kind of value */
   type: ElicitFieldType;
+  /** accept needs a value */
   required?: boolean;
-  /** Format of a string: email, uri, date or date-time ("" for any text). */
+  /** of a string: email, uri, date, date-time ("": any text) */
   format?: string;
+  /** a string's bounds, in characters */
   minLength?: number;
   maxLength?: number;
+  /** a number's bounds */
   minimum?: number;
   maximum?: number;
   /**
