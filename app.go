@@ -282,6 +282,12 @@ func (a *App) DecideCommand(approvalID string, decision wire.CommandDecision) er
 	return a.ws().Approvals.DecideCommand(approvalID, decision)
 }
 
+// DecideElicitation answers a pending form of an MCP server (accept with
+// its values, decline, cancel); values that do not fit it are refused.
+func (a *App) DecideElicitation(approvalID string, decision wire.ElicitationDecision) error {
+	return a.ws().Approvals.DecideElicitation(approvalID, decision)
+}
+
 // GetLedger returns everything a session changed.
 func (a *App) GetLedger(sessionID int64) (wire.Ledger, error) {
 	return a.ws().Ledger.Get(a.ctx, sessionID)

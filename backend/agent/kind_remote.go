@@ -11,6 +11,7 @@ import (
 
 	"pilot/backend/gate"
 	"pilot/backend/llm"
+	"pilot/backend/mcp"
 	"pilot/backend/permission"
 	"pilot/backend/store"
 	"pilot/backend/tools"
@@ -205,7 +206,9 @@ var mcpKind = kind{proposes: true, failed: "The MCP call failed: ",
 	},
 	effect: func(c *call) (tools.Result, error) {
 		c.running(c.ctx)
-		res, err := c.t.l.registry.Apply(c.ctx, c.proposal, tools.ApplyOptions{})
+		f := &forms{c: c}
+		defer f.close()
+		res, err := c.t.l.registry.Apply(mcp.WithAsker(c.ctx, f.ask), c.proposal, tools.ApplyOptions{})
 		c.r.view.NeedsSignIn = res.SignIn // the card offers the sign-in, then the retry
 		return res, err
 	}}

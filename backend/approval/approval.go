@@ -15,6 +15,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -40,19 +41,22 @@ type Notifier interface {
 	Done(sessionID int64, approvalID string, outcome wire.ApprovalOutcome)
 }
 
-// Answer is the user's decision: Change for a change, Command for every
-// other kind (a command, an MCP call, a web fetch, the budget...).
+// Answer is the user's decision: Change for a change, Elicitation for an
+// MCP server's form, Command for every other kind (a command, an MCP
+// call, a web fetch, the budget...).
 type Answer struct {
-	Change  *wire.ChangeDecision
-	Command *wire.CommandDecision
-	Outcome wire.ApprovalOutcome
+	Change      *wire.ChangeDecision
+	Command     *wire.CommandDecision
+	Elicitation *wire.ElicitationDecision
+	Outcome     wire.ApprovalOutcome
 }
 
 type pending struct {
 	session  int64
 	approval wire.Approval
 	change   *wire.ChangeView
-	answer   chan Answer // buffered 1: receives the winning answer
+	form     func(json.RawMessage) error // an elicitation's check of the content accepted
+	answer   chan Answer                 // buffered 1: receives the winning answer
 }
 
 // Broker keeps the pending approvals of every session. Safe for concurrent
@@ -75,31 +79,41 @@ func New(n Notifier) *Broker {
 // takes too.
 func (b *Broker) AskChange(ctx context.Context, sessionID int64, a wire.Approval, change wire.ChangeView) (Answer, error) {
 	a.Kind = wire.ApprovalChange
-	return b.ask(ctx, sessionID, a, &change)
+	return b.ask(ctx, &pending{session: sessionID, approval: a, change: &change})
 }
 
 // Ask announces a yes/no approval of a.Kind (any kind but change, which
 // has hunks: AskChange) and waits for the answer (DecideCommand).
 func (b *Broker) Ask(ctx context.Context, sessionID int64, a wire.Approval) (Answer, error) {
-	if a.Kind == "" || a.Kind == wire.ApprovalChange {
+	if a.Kind == "" || a.Kind == wire.ApprovalChange || a.Kind == wire.ApprovalElicitation {
 		return Answer{}, fmt.Errorf("%w: Ask needs a yes/no kind, not %q", ErrWrongKind, a.Kind)
 	}
-	return b.ask(ctx, sessionID, a, nil)
+	return b.ask(ctx, &pending{session: sessionID, approval: a})
 }
 
-func (b *Broker) ask(ctx context.Context, sessionID int64, a wire.Approval, change *wire.ChangeView) (Answer, error) {
+// AskElicitation shows an MCP server's form (a.Elicitation; a.Kind is set
+// to elicitation) and waits for the answer (DecideElicitation); check
+// refuses content that does not fit the form, with the sentence the user
+// is shown.
+func (b *Broker) AskElicitation(ctx context.Context, sessionID int64, a wire.Approval, check func(json.RawMessage) error) (Answer, error) {
+	a.Kind = wire.ApprovalElicitation
+	return b.ask(ctx, &pending{session: sessionID, approval: a, form: check})
+}
+
+func (b *Broker) ask(ctx context.Context, p *pending) (Answer, error) {
+	a := &p.approval
 	if a.ID == "" {
 		a.ID = NewID()
 	}
-	if change != nil {
-		change.ApprovalID = a.ID
+	if p.change != nil {
+		p.change.ApprovalID = a.ID
 	}
-	p := &pending{session: sessionID, approval: a, change: change, answer: make(chan Answer, 1)}
+	p.answer = make(chan Answer, 1)
 	b.mu.Lock()
 	b.pending[a.ID] = p
 	b.order = append(b.order, a.ID)
 	b.mu.Unlock()
-	b.notify.Asked(sessionID, a)
+	b.notify.Asked(p.session, *a)
 
 	select {
 	case ans := <-p.answer:
@@ -138,15 +152,16 @@ func (b *Broker) remove(id string) {
 
 // DecideChange answers a pending change.
 func (b *Broker) DecideChange(id string, d wire.ChangeDecision) error {
-	return b.decide(id, true, func(p *pending) (Answer, error) {
+	return b.decide(id, wire.ApprovalChange, func(p *pending) (Answer, error) {
 		outcome, err := check(*p.change, d)
 		return Answer{Change: &d, Outcome: outcome}, err
 	})
 }
 
-// DecideCommand answers a pending yes/no approval of any kind but change.
+// DecideCommand answers a pending yes/no approval of any kind but change
+// and elicitation.
 func (b *Broker) DecideCommand(id string, d wire.CommandDecision) error {
-	return b.decide(id, false, func(*pending) (Answer, error) {
+	return b.decide(id, "", func(*pending) (Answer, error) {
 		outcome := wire.OutcomeRejected
 		if d.Approve {
 			outcome = wire.OutcomeApproved
@@ -155,14 +170,36 @@ func (b *Broker) DecideCommand(id string, d wire.CommandDecision) error {
 	})
 }
 
-func (b *Broker) decide(id string, change bool, build func(*pending) (Answer, error)) error {
+// DecideElicitation answers a pending elicitation: accept with content
+// that fits the form (else the error says what does not, and the form
+// stays pending), decline, or cancel.
+func (b *Broker) DecideElicitation(id string, d wire.ElicitationDecision) error {
+	return b.decide(id, wire.ApprovalElicitation, func(p *pending) (Answer, error) {
+		switch d.Action {
+		case wire.ElicitAccept:
+			if err := p.form(d.Content); err != nil {
+				return Answer{}, fmt.Errorf("%w: %w", ErrBadDecision, err)
+			}
+			return Answer{Elicitation: &d, Outcome: wire.OutcomeApproved}, nil
+		case wire.ElicitDecline:
+			return Answer{Elicitation: &d, Outcome: wire.OutcomeRejected}, nil
+		case wire.ElicitCancel:
+			return Answer{Elicitation: &d, Outcome: wire.OutcomeCancelled}, nil
+		}
+		return Answer{}, fmt.Errorf("%w: the answer to a form is accept, decline or cancel, not %q", ErrBadDecision, d.Action)
+	})
+}
+
+// decide answers the pending approval id, which must be of kind (a change
+// or an elicitation), or of a yes/no kind ("").
+func (b *Broker) decide(id string, kind wire.ApprovalKind, build func(*pending) (Answer, error)) error {
 	b.mu.Lock()
 	p, ok := b.pending[id]
 	if !ok {
 		b.mu.Unlock()
 		return fmt.Errorf("%w: %s", ErrNotPending, id)
 	}
-	if (p.approval.Kind == wire.ApprovalChange) != change {
+	if k := p.approval.Kind; k != kind && (kind != "" || k == wire.ApprovalChange || k == wire.ApprovalElicitation) {
 		b.mu.Unlock()
 		return fmt.Errorf("%w: %s is a %s", ErrWrongKind, id, p.approval.Kind)
 	}

@@ -25,16 +25,20 @@ Usage:
   pilot [DIR]                   open the window (on the folder DIR: pilot . opens this one);
                                 with a window already open, it comes forward on DIR instead
   pilot -p "PROMPT" [--project DIR] [--resume ID] [--approve plan|ask|edits|all|none]
-           [--provider P] [--model M] [--json] [--worktree NAME]
+           [--provider P] [--model M] [--json] [--worktree NAME] [--elicit decline|defaults]
                                 one headless turn: the answer on stdout, tools on stderr;
-                                --json prints one JSON object a line instead (README lists them)
+                                --json prints one JSON object a line instead (README lists them);
+                                --elicit: how an MCP server's request for input (a form) is
+                                answered: decline (the default, said on stderr) or defaults
+                                (accepted with the form's default values)
   pilot -p - [...]              the prompt is read from stdin: echo "what to do" | pilot -p -
   CMD | pilot -p "PROMPT" [...] the piped text is sent after the prompt and a blank line;
                                 stdin that is a terminal is never read, anything else is read
                                 to its end like cat does (give </dev/null to send the prompt
                                 alone); more than 4 MiB on stdin is refused
   pilot repl [--project DIR] [--resume ID] [--approve MODE] [--provider P] [--model M]
-           [--worktree NAME]    a conversation in the terminal
+           [--worktree NAME] [--elicit decline|defaults]
+                                a conversation in the terminal
                                 --worktree NAME: the new session works in a new git worktree
                                 on the branch pilot/NAME, made from the project's HEAD
   pilot worktree list [--project DIR] [--json]

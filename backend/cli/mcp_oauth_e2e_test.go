@@ -129,7 +129,7 @@ func TestMCPSignInThroughTheBinary(t *testing.T) {
 	if logins, _ := o.Counts(); logins != 2 {
 		t.Fatalf("%d sign-ins, want 2", logins)
 	}
-	if out, _, _ := run(nil, "mcp", "list", "--project", dir); !strings.Contains(out, "hosted\tuser\tready\thttp "+o.MCPURL()+"\t(7 tools)\tsigned in (renews ") {
+	if out, _, _ := run(nil, "mcp", "list", "--project", dir); !strings.Contains(out, "hosted\tuser\tready\thttp "+o.MCPURL()+"\t(9 tools)\tsigned in (renews ") {
 		t.Fatalf("mcp list after the sign-in:\n%s", out)
 	}
 

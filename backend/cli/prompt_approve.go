@@ -21,6 +21,10 @@ func (t *terminal) approveLoop() {
 
 // decide asks the user on the terminal, or refuses when there is none.
 func (t *terminal) decide(a wire.Approval) {
+	if a.Kind == wire.ApprovalElicitation {
+		t.answerForm(a)
+		return
+	}
 	yes, always, feedback := false, false, noTerminal
 	switch a.Kind {
 	case wire.ApprovalNetwork:

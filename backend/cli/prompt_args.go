@@ -19,7 +19,16 @@ type runArgs struct {
 	model    string
 	json     bool
 	worktree string // --worktree NAME: a new session in a new git worktree
+	elicit   elicitMode
 }
+
+// elicitMode is how a headless run answers an MCP server's form (--elicit).
+type elicitMode string
+
+const (
+	elicitDecline  elicitMode = "decline"  // decline, said on stderr
+	elicitDefaults elicitMode = "defaults" // accept with the form's defaults (SEP-1034)
+)
 
 // errHelp: the command line asks for the usage (--help or -h).
 var errHelp = errors.New("help")
@@ -43,7 +52,7 @@ func parseRun(args []string, withPrompt bool, tio IO) (a runArgs, code int, ok b
 // parseRunArgs reads the flags of `pilot -p PROMPT` (withPrompt) or
 // `pilot repl`; --flag=value and --flag value both work.
 func parseRunArgs(args []string, withPrompt bool) (runArgs, error) {
-	a := runArgs{approve: wire.ModeAsk}
+	a := runArgs{approve: wire.ModeAsk, elicit: elicitDecline}
 	seenPrompt := false
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
@@ -104,6 +113,11 @@ func parseRunArgs(args []string, withPrompt bool) (runArgs, error) {
 			a.model = value
 		case "worktree":
 			a.worktree = value
+		case "elicit":
+			if value != string(elicitDecline) && value != string(elicitDefaults) {
+				return a, fmt.Errorf("--elicit is decline or defaults, not %q", value)
+			}
+			a.elicit = elicitMode(value)
 		default:
 			return a, fmt.Errorf("unknown flag %s (pilot help lists the flags)", arg)
 		}

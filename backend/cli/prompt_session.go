@@ -38,7 +38,7 @@ func openHeadless(ctx context.Context, a runArgs, tio IO) (*headless, error) {
 	} else {
 		h.log = closer
 	}
-	h.term = newTerminal(tio, a.json, a.approve)
+	h.term = newTerminal(tio, a.json, a.approve, a.elicit)
 	svc, err := service.Open(ctx, service.Options{Home: home, Log: log, Getenv: tio.Getenv, Headless: true, Emitter: h.term, Provider: a.provider, Model: a.model})
 	if err != nil {
 		h.close()

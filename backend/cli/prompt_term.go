@@ -21,6 +21,7 @@ type answerer interface {
 	Change(approvalID string) (wire.ChangeView, error)
 	DecideChange(approvalID string, d wire.ChangeDecision) error
 	DecideCommand(approvalID string, d wire.CommandDecision) error
+	DecideElicitation(approvalID string, d wire.ElicitationDecision) error
 }
 
 // terminal is the wire.Emitter of a headless run: assistant text to
@@ -31,6 +32,7 @@ type terminal struct {
 	tio         IO
 	json        bool
 	mode        wire.ApprovalMode
+	elicit      elicitMode
 	interactive bool
 	in          *bufio.Reader
 	answer      answerer
@@ -49,9 +51,9 @@ type terminal struct {
 	approvals chan wire.Approval
 }
 
-func newTerminal(tio IO, asJSON bool, mode wire.ApprovalMode) *terminal {
+func newTerminal(tio IO, asJSON bool, mode wire.ApprovalMode, elicit elicitMode) *terminal {
 	t := &terminal{
-		tio: tio, json: asJSON, mode: mode, interactive: isTerminal(tio.Stdin),
+		tio: tio, json: asJSON, mode: mode, elicit: elicit, interactive: isTerminal(tio.Stdin),
 		in:    bufio.NewReader(tio.Stdin),
 		shown: map[string]bool{}, hooksRun: map[string]int{}, planned: map[string]bool{}, done: make(chan wire.TurnEndReason, 1), approvals: make(chan wire.Approval, 64),
 	}
@@ -144,7 +146,7 @@ func (t *terminal) tool(c wire.ToolCall) {
 		return
 	}
 	if t.json {
-		t.line(jsonToolResult{Type: "tool_result", ID: c.ID, Name: c.Name, Status: string(c.Status), IsError: c.IsError, Output: c.Output, Change: c.Change, Effects: c.Effects, Hooks: c.Hooks, Diagnostics: c.Diagnostics, Instructions: c.Instructions})
+		t.line(jsonToolResult{Type: "tool_result", ID: c.ID, Name: c.Name, Status: string(c.Status), IsError: c.IsError, Output: c.Output, Change: c.Change, Effects: c.Effects, Hooks: c.Hooks, Diagnostics: c.Diagnostics, Instructions: c.Instructions, Elicitations: c.Elicitations})
 		return
 	}
 	switch c.Status {

@@ -206,12 +206,18 @@ func TestReplInProcess(t *testing.T) {
 func TestParseRunArgs(t *testing.T) {
 	t.Parallel()
 	a, err := parseRunArgs([]string{"-p", "do it", "--project=/x", "--resume", "7", "--approve", "edits", "--provider", "openai", "--model=m", "--json"}, true)
-	want := runArgs{prompt: "do it", project: "/x", resume: 7, approve: wire.ModeEdits, provider: "openai", model: "m", json: true}
+	want := runArgs{prompt: "do it", project: "/x", resume: 7, approve: wire.ModeEdits, provider: "openai", model: "m", json: true, elicit: elicitDecline}
 	if err != nil || a != want {
 		t.Errorf("%+v %v", a, err)
 	}
-	if a, err := parseRunArgs(nil, false); err != nil || a.approve != wire.ModeAsk {
+	if a, err := parseRunArgs(nil, false); err != nil || a.approve != wire.ModeAsk || a.elicit != elicitDecline {
 		t.Errorf("repl defaults %+v %v", a, err)
+	}
+	if a, err := parseRunArgs([]string{"--elicit=defaults"}, false); err != nil || a.elicit != elicitDefaults {
+		t.Errorf("--elicit=defaults: %+v %v", a, err)
+	}
+	if _, err := parseRunArgs([]string{"--elicit", "accept"}, false); err == nil || err.Error() != `--elicit is decline or defaults, not "accept"` {
+		t.Errorf("--elicit accept: %v", err)
 	}
 }
 

@@ -297,8 +297,11 @@ func (s *server) call(ctx context.Context, tool string, args json.RawMessage) (R
 		return Result{}, fmt.Errorf("%w: %s is %s %s", ErrNotReady, s.entry.Name, state, why)
 	}
 	timeout := time.Duration(s.h.timeout.Load())
-	cctx, cancel := context.WithTimeout(ctx, timeout)
+	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	clock := startClock(timeout, cancel) // stopped while the user fills a form of the server's
+	defer clock.timer.Stop()
+	defer s.began(cctx, clock)()
 	var a any = map[string]any{}
 	if len(args) > 0 && string(args) != "null" {
 		a = args

@@ -74,6 +74,7 @@ type server struct {
 	restarts  int
 	signIn    *mcpauth.SignInError // the server asked for a sign-in (at start, or answering a call); nil: it did not
 	auth      *watchedAuth         // the OAuth handler of an HTTP server's session
+	calls     []*running           // its tool calls under way, oldest first (elicit)
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -177,6 +178,7 @@ func (s *server) session(ctx context.Context) error {
 		ResourceListChangedHandler: func(_ context.Context, req *sdk.ResourceListChangedRequest) {
 			go s.refreshResources(ctx, req.Session)
 		},
+		ElicitationHandler: s.elicit, // declares form elicitation (the SDK adds the capability)
 	})
 	sctx, cancel := context.WithTimeout(ctx, o.StartTimeout)
 	defer cancel()

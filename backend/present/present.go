@@ -88,6 +88,7 @@ func ToolCall(c store.ToolCall, label string) wire.ToolCall {
 		ID: c.ToolUseID, MessageID: c.MessageID, ParentID: c.ParentToolUseID, Name: c.Name, Label: label, Input: c.Input,
 		StartedAt: Millis(c.StartedAt), Sandbox: Sandbox(c.Sandbox), Hooks: Hooks(c.Hooks),
 		Diagnostics: Diagnostics(c.Diagnostics), Instructions: Instructions(c.Instructions),
+		Elicitations: listOf[wire.Elicitation](c.Elicitations),
 	}
 	End(&v, c.Status, c.Output, c.Status == wire.ToolError, refusedOf(c, v.Hooks), c.FinishedAt)
 	return v
@@ -95,8 +96,11 @@ func ToolCall(c store.ToolCall, label string) wire.ToolCall {
 
 // Instructions reads a stored store.ToolCall.Instructions; nil when the
 // call brought in none (or it cannot be read).
-func Instructions(stored string) []string {
-	if p := fromJSON[[]string](stored); p != nil {
+func Instructions(stored string) []string { return listOf[string](stored) }
+
+// listOf reads a stored JSON list; nil when empty (or it cannot be read).
+func listOf[T any](stored string) []T {
+	if p := fromJSON[[]T](stored); p != nil {
 		return *p
 	}
 	return nil

@@ -1,7 +1,12 @@
 package service
 
 import (
+	"errors"
 	"fmt"
+	"strings"
+
+	"pilot/backend/approval"
+	"pilot/backend/mcp"
 
 	"pilot/backend/wire"
 )
@@ -45,3 +50,21 @@ func (a *Approvals) DecideCommand(approvalID string, d wire.CommandDecision) err
 	}
 	return nil
 }
+
+// DecideElicitation answers a pending form of an MCP server: content that
+// does not fit it is refused with what is wrong, and the form stays.
+func (a *Approvals) DecideElicitation(approvalID string, d wire.ElicitationDecision) error {
+	err := a.agent.Approvals().DecideElicitation(approvalID, d)
+	switch {
+	case errors.Is(err, approval.ErrBadDecision):
+		return fmt.Errorf("not sent: %s", strings.TrimPrefix(err.Error(), approval.ErrBadDecision.Error()+": "))
+	case err != nil:
+		return fmt.Errorf("this form is no longer waiting for an answer: %w", err)
+	}
+	return nil
+}
+
+// FormDefaults is the answer made of a form's default values (SEP-1034),
+// with the required fields that have none: a headless run's
+// --elicit=defaults.
+var FormDefaults = mcp.Defaults

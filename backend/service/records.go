@@ -55,7 +55,7 @@ func transcript(t store.Transcript) wire.Transcript {
 		out.ToolCalls[i] = wire.CallRecord{ID: c.ID, SessionID: c.SessionID, MessageID: c.MessageID, ToolUseID: c.ToolUseID,
 			Name: c.Name, Input: c.Input, Output: c.Output, Status: string(c.Status), Approval: string(c.Approval),
 			Feedback: c.Feedback, StartedAt: c.StartedAt, FinishedAt: c.FinishedAt, ParentToolUseID: c.ParentToolUseID,
-			RefusedBy: c.RefusedBy, Sandbox: c.Sandbox, Hooks: c.Hooks, Diagnostics: c.Diagnostics, Instructions: c.Instructions}
+			RefusedBy: c.RefusedBy, Sandbox: c.Sandbox, Hooks: c.Hooks, Diagnostics: c.Diagnostics, Instructions: c.Instructions, Elicitations: c.Elicitations}
 	}
 	for i, c := range t.Changes {
 		var hunks []wire.HunkRecord

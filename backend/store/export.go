@@ -64,6 +64,9 @@ type ExportSummary struct {
 type ExportToolCall struct {
 	Call
 	Changes []ExportChange `json:"changes,omitempty"`
+	// Elicitations are the MCP server's requests for input during the
+	// call, with the answers (ToolCall.Elicitations).
+	Elicitations json.RawMessage `json:"elicitations,omitempty"`
 }
 
 // ExportChange is a proposed change.
@@ -95,7 +98,7 @@ func (t Transcript) Export() Export {
 	}
 	calls := map[int64][]ExportToolCall{}
 	for _, c := range t.ToolCalls {
-		calls[c.MessageID] = append(calls[c.MessageID], ExportToolCall{Call: c.Call, Changes: changes[c.ID]})
+		calls[c.MessageID] = append(calls[c.MessageID], ExportToolCall{Call: c.Call, Changes: changes[c.ID], Elicitations: rawOrNil(c.Elicitations)})
 	}
 	for i, m := range t.Messages {
 		e.Messages = append(e.Messages, ExportMessage{
@@ -226,4 +229,12 @@ func importSession(ctx context.Context, tx *sql.Tx, projectID int64, e Export, m
 // negative reports whether a usage has a negative count.
 func negative(u llm.Usage) bool {
 	return u.InputTokens < 0 || u.OutputTokens < 0 || u.CacheReadTokens < 0 || u.CacheWriteTokens < 0
+}
+
+// rawOrNil is a stored JSON column as raw JSON, nil when empty.
+func rawOrNil(stored string) json.RawMessage {
+	if stored == "" {
+		return nil
+	}
+	return json.RawMessage(stored)
 }

@@ -46,9 +46,9 @@ func (s *Sessions) Fork(ctx context.Context, sessionID, atMessageID int64) (Sess
 			// An output held by a result message stays there when that
 			// message is copied too, and is copied out of it when not.
 			`INSERT INTO tool_calls (session_id, message_id, tool_use_id, name, input, output, status,
-				approval, feedback, started_at, finished_at, result_message_id, parent_tool_use_id, refused_by, sandbox, hooks, diagnostics, instructions)
+				approval, feedback, started_at, finished_at, result_message_id, parent_tool_use_id, refused_by, sandbox, hooks, diagnostics, instructions, elicitations)
 			SELECT ?1, nm.id, t.tool_use_id, t.name, t.input, iif(nr.id IS NULL, t.output, ''), t.status,
-				t.approval, t.feedback, t.started_at, t.finished_at, nr.id, t.parent_tool_use_id, t.refused_by, t.sandbox, t.hooks, t.diagnostics, t.instructions
+				t.approval, t.feedback, t.started_at, t.finished_at, nr.id, t.parent_tool_use_id, t.refused_by, t.sandbox, t.hooks, t.diagnostics, t.instructions, t.elicitations
 			FROM tool_call_rows t
 			JOIN messages om ON om.id = t.message_id
 			JOIN messages nm ON nm.session_id = ?1 AND nm.seq = om.seq

@@ -55,6 +55,10 @@ type ToolCall struct {
 	// (their text added to its result), as a JSON array of their names
 	// relative to the project (ToolCalls.SetInstructions); "" for none.
 	Instructions string `json:"instructions,omitempty"`
+	// Elicitations are the MCP server's requests for input that came
+	// while the call ran, with the answers, as JSON (a list of
+	// wire.Elicitation, ToolCalls.SetElicitations); "" for none.
+	Elicitations string `json:"elicitations,omitempty"`
 }
 
 // Call is what a tool call asked for and what came of it: the fields a
@@ -84,7 +88,7 @@ const (
 // toolCallCols are read from tool_call_rows, which resolves the output of
 // a call whose result message holds it (see migration 0002).
 const toolCallCols = `id, session_id, message_id, tool_use_id, name, input, output, status,
-	approval, feedback, started_at, finished_at, parent_tool_use_id, refused_by, sandbox, hooks, diagnostics, instructions`
+	approval, feedback, started_at, finished_at, parent_tool_use_id, refused_by, sandbox, hooks, diagnostics, instructions, elicitations`
 
 func scanToolCall(row rowScanner) (ToolCall, error) { return scanToolCallAnd(row) }
 
@@ -95,7 +99,7 @@ func scanToolCallAnd(row rowScanner, more ...any) (ToolCall, error) {
 	var started int64
 	var finished sql.NullInt64
 	err := row.Scan(append([]any{&c.ID, &c.SessionID, &c.MessageID, &c.ToolUseID, &c.Name, &input, &c.Output,
-		&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &c.Sandbox, &c.Hooks, &c.Diagnostics, &c.Instructions}, more...)...)
+		&c.Status, &c.Approval, &c.Feedback, &started, &finished, &c.ParentToolUseID, &c.RefusedBy, &c.Sandbox, &c.Hooks, &c.Diagnostics, &c.Instructions, &c.Elicitations}, more...)...)
 	if err != nil {
 		return ToolCall{}, err
 	}
@@ -188,6 +192,12 @@ func (s *ToolCalls) SetDiagnostics(ctx context.Context, id int64, diagnostics st
 // in (ToolCall.Instructions, JSON).
 func (s *ToolCalls) SetInstructions(ctx context.Context, id int64, instructions string) error {
 	return s.updateToolCall(ctx, id, `instructions = ?`, instructions)
+}
+
+// SetElicitations records an MCP server's requests for input during a
+// call with their answers (ToolCall.Elicitations, JSON).
+func (s *ToolCalls) SetElicitations(ctx context.Context, id int64, elicitations string) error {
+	return s.updateToolCall(ctx, id, `elicitations = ?`, elicitations)
 }
 
 // Brought is a nested instruction file a call brought in

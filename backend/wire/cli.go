@@ -75,6 +75,9 @@ type ToolResultLine struct {
 	// or CLAUDE.md, and their imports) the call brought in; the model read
 	// their text at the end of Output.
 	Instructions []string `json:"instructions,omitempty"`
+	// Elicitations: the MCP server's requests for input during the call,
+	// with the answers (a headless run's by --elicit).
+	Elicitations []Elicitation `json:"elicitations,omitempty"`
 }
 
 // ApprovalLine is a question the run answered (headless, without a
@@ -239,6 +242,7 @@ type CallRecord struct {
 	Hooks           string          `json:"hooks,omitempty"`        // the settings.json hooks that ran for it: a list of HookRun as JSON
 	Diagnostics     string          `json:"diagnostics,omitempty"`  // what the language servers said after its change: a Diagnostics as JSON
 	Instructions    string          `json:"instructions,omitempty"` // the nested instruction files it brought in: a JSON array of their paths
+	Elicitations    string          `json:"elicitations,omitempty"` // its MCP server's requests for input, with the answers: a list of Elicitation as JSON
 }
 
 // ChangeRecord is a file change a tool proposed, and what became of it.

@@ -210,6 +210,34 @@ const (
 	// ApprovalNetwork: a sandboxed command's connection to a host not yet
 	// allowed (Host, Port; ToolCallID is the running command's).
 	ApprovalNetwork ApprovalKind = "network"
+	// ApprovalElicitation: an MCP server asks the user for input while
+	// its tool call runs (Elicitation; ToolCallID is that call's),
+	// answered with DecideElicitation, on the call's card.
+	ApprovalElicitation ApprovalKind = "elicitation"
+)
+
+// ElicitAction is the answer to an MCP server's elicitation, as the
+// specification names it.
+type ElicitAction string
+
+// Elicitation answers.
+const (
+	ElicitAccept  ElicitAction = "accept"  // sent with the form's content
+	ElicitDecline ElicitAction = "decline" // the user said no
+	ElicitCancel  ElicitAction = "cancel"  // dismissed: the turn was stopped
+)
+
+// ElicitFieldType is the kind of an elicitation form's field.
+type ElicitFieldType string
+
+// Field kinds: the primitives the specification allows, and a
+// multi-select (an array of a string enum).
+const (
+	FieldString  ElicitFieldType = "string"
+	FieldNumber  ElicitFieldType = "number"
+	FieldInteger ElicitFieldType = "integer"
+	FieldBoolean ElicitFieldType = "boolean"
+	FieldMulti   ElicitFieldType = "multi"
 )
 
 // ApprovalMode is a session's mode, and the default mode of new sessions

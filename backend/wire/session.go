@@ -94,6 +94,9 @@ type ToolCall struct {
 	// card offers "Sign in", then "Retry" (RetryToolCall). Shown while the
 	// session is open; not stored.
 	NeedsSignIn string `json:"needsSignIn,omitempty"`
+	// Elicitations are the MCP server's requests for input that came
+	// while the call ran, each with its answer.
+	Elicitations []Elicitation `json:"elicitations,omitempty"`
 }
 
 // SandboxInfo is how a command ran with respect to the OS sandbox, kept
@@ -157,6 +160,9 @@ type Approval struct {
 	// NoAlways says why "always allow" is not offered for this call (a
 	// command no rule can ever allow); "" when it is or the kind has none.
 	NoAlways string `json:"noAlways,omitempty"`
+	// Elicitation is the form an MCP server asks the user to fill (kind
+	// elicitation).
+	Elicitation *Elicitation `json:"elicitation,omitempty"`
 }
 
 // Usage is a session's token totals, cost and context use.

@@ -8,6 +8,7 @@ import "./ledger.css";
 import "./plan.css";
 import "./helpers.css";
 import "./sandbox.css";
+import "./elicitation.css";
 import "./hooks.css";
 import "./git.css";
 import "./livestate.css";

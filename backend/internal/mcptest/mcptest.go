@@ -5,6 +5,7 @@ package mcptest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"time"
@@ -52,11 +53,77 @@ func text(s string) *sdk.CallToolResult {
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
 }
 
+// AskMessage is the message of the "ask" tool's form: a link in HTML and
+// in Markdown, which a client must show as text.
+const AskMessage = `Who are you? <a href="https://example.com/">click me</a> [or me](https://example.com/)`
+
+// AskSchema is the "ask" tool's form: a field of every kind the
+// specification allows (MCP 2025-11-25, elicitation: string formats and
+// lengths, titled enum, integer bounds, multi-select, boolean, defaults).
+var AskSchema = json.RawMessage(`{"type":"object","properties":{
+ "name":{"type":"string","title":"Your name","description":"As people call you.","minLength":1,"maxLength":50},
+ "email":{"type":"string","title":"Email","format":"email"},
+ "age":{"type":"integer","title":"Age","minimum":0,"maximum":150,"default":30},
+ "color":{"type":"string","title":"Colour","oneOf":[{"const":"red","title":"Red"},{"const":"blue","title":"Blue"}],"default":"blue"},
+ "tags":{"type":"array","title":"Tags","items":{"type":"string","enum":["a","b","c"]}},
+ "subscribe":{"type":"boolean","title":"Subscribe","default":false}},
+ "required":["name","email"]}`)
+
+// defaultsSchema is the requested schema of the conformance suite's
+// elicitation-sep1034-client-defaults scenario, as it sends it
+// (modelcontextprotocol/conformance, src/scenarios/client/
+// elicitation-defaults.ts): every field optional, with a default.
+var defaultsSchema = json.RawMessage(`{"type":"object","properties":{
+ "name":{"type":"string","description":"User name","default":"John Doe"},
+ "age":{"type":"integer","description":"User age","default":30},
+ "score":{"type":"number","description":"User score","default":95.5},
+ "status":{"type":"string","description":"User status","enum":["active","inactive","pending"],"default":"active"},
+ "verified":{"type":"boolean","description":"Verification status","default":true}},
+ "required":[]}`)
+
+// elicit asks the client to fill schema and tells the answer as the
+// tool's result ("elicited: ACTION CONTENT"), and writes the action to the
+// file PILOT_MCP_TEST_ELICITED names. A client of the protocol of
+// 2026-07-28 is asked in the call's result (inputRequests, SEP-2322) and
+// answers with the call made again; an older one gets elicitation/create
+// while the call runs (MCP 2025-11-25), whose answer the tool waits for
+// even when the call is cancelled, so a test sees the cancel.
+func elicit(ctx context.Context, req *sdk.CallToolRequest, message string, schema json.RawMessage) (*sdk.CallToolResult, any, error) {
+	params := &sdk.ElicitParams{Message: message, RequestedSchema: schema}
+	res, ok := req.Params.InputResponses["form"].(*sdk.ElicitResult)
+	var err error
+	switch ip := req.Session.InitializeParams(); {
+	case ok:
+	case ip != nil && ip.ProtocolVersion >= "2026-07-28":
+		return &sdk.CallToolResult{InputRequests: sdk.InputRequestMap{"form": params}}, nil, nil
+	default:
+		res, err = req.Session.Elicit(context.WithoutCancel(ctx), params)
+	}
+	action := "error"
+	if err == nil {
+		action = res.Action
+	}
+	if f := os.Getenv("PILOT_MCP_TEST_ELICITED"); f != "" {
+		_ = os.WriteFile(f, []byte(action), 0o644)
+	}
+	if err != nil {
+		return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: "elicitation failed: " + err.Error()}}}, nil, nil
+	}
+	content, _ := json.Marshal(res.Content)
+	return text("elicited: " + res.Action + " " + string(content)), nil, nil
+}
+
 // New returns the server: echo, env, image, fail (isError), crash (exits
 // mid-call), hang (until cancelled), grow (adds the tool "extra" and so
-// sends notifications/tools/list_changed).
+// sends notifications/tools/list_changed), ask and ask_defaults (elicit a
+// form and echo the answer). PILOT_MCP_TEST_PROTOCOL=VERSION makes it
+// speak that protocol version only.
 func New() *sdk.Server {
-	s := sdk.NewServer(&sdk.Implementation{Name: "pilot-test", Version: "1"}, nil)
+	var opt *sdk.ServerOptions
+	if v := os.Getenv("PILOT_MCP_TEST_PROTOCOL"); v != "" {
+		opt = &sdk.ServerOptions{SupportedProtocolVersions: []string{v}}
+	}
+	s := sdk.NewServer(&sdk.Implementation{Name: "pilot-test", Version: "1"}, opt)
 	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: "Echo the text."}, func(ctx context.Context, _ *sdk.CallToolRequest, in echoIn) (*sdk.CallToolResult, any, error) {
 		env := os.Getenv("PILOT_MCP_TEST_SHOW")
 		return text("echo: " + in.Text + env), nil, nil
@@ -89,6 +156,12 @@ func New() *sdk.Server {
 			return text("extra"), nil, nil
 		})
 		return text("grown"), nil, nil
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "ask", Description: "Asks the user who they are; echoes the answer."}, func(ctx context.Context, req *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+		return elicit(ctx, req, AskMessage, AskSchema)
+	})
+	sdk.AddTool(s, &sdk.Tool{Name: "ask_defaults", Description: "Asks for a form whose fields all have defaults; echoes the answer."}, func(ctx context.Context, req *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+		return elicit(ctx, req, "Test client default value handling - please accept with defaults", defaultsSchema)
 	})
 	s.AddResource(&sdk.Resource{URI: "test://notes/todo", Name: "todo", MIMEType: "text/plain"},
 		func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {

@@ -1,6 +1,9 @@
 // Shared steps of the feature specs (not a spec itself: run.mjs only loads
 // *.spec.mjs). Every helper waits on state in the page or the fake server,
 // never on a fixed delay.
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 export const sel = {
@@ -16,6 +19,19 @@ export const sel = {
   hunk: "[data-testid=diff-hunk]",
   review: "[data-testid=change-review]",
 };
+
+/**
+ * The real third-party MCP server @modelcontextprotocol/server-everything,
+ * installed from npm once into a cache folder shared by runs; its binary.
+ */
+export function everythingServer() {
+  const cache = join(tmpdir(), "pilot-npm-cache");
+  const bin = join(cache, "node_modules", ".bin", "mcp-server-everything");
+  if (!existsSync(bin)) {
+    execFileSync("npm", ["install", "--prefix", cache, "--no-audit", "--no-fund", "@modelcontextprotocol/server-everything"], { stdio: "inherit" });
+  }
+  return bin;
+}
 
 /**
  * Writes a fake-LLM script into a harness temp folder (removed after the run)

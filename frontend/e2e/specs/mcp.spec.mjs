@@ -3,20 +3,7 @@
 // cache folder): the trust prompt, the server in Settings, an approved tool
 // call and its result in the transcript.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { eventually, openProject, scriptFile, sel, send, startSession, waitRequests, waitTurnDone } from "./helpers.mjs";
-
-function everythingServer() {
-  const cache = join(tmpdir(), "pilot-npm-cache");
-  const bin = join(cache, "node_modules", ".bin", "mcp-server-everything");
-  if (!existsSync(bin)) {
-    execFileSync("npm", ["install", "--prefix", cache, "--no-audit", "--no-fund", "@modelcontextprotocol/server-everything"], { stdio: "inherit" });
-  }
-  return bin;
-}
+import { everythingServer, eventually, openProject, scriptFile, sel, send, startSession, waitRequests, waitTurnDone } from "./helpers.mjs";
 
 export const tests = [
   {

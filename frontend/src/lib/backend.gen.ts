@@ -6,7 +6,7 @@
 // Wails binds), with the types of ./wire.gen.ts. lib/backend.ts makes them
 // the Backend the UI codes against; ./wailsBound.gen.ts implements them
 // over the Wails bindings; the unit tests' fake implements Backend.
-import type { AppReadyPayload, ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, ExportFormat, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, ModelList, ModelOverride, Project, RememberFiles, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, SlashCommand, WebSearchInput, WebSearchTest, WebSearchView } from "./wire.gen";
+import type { AppReadyPayload, ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, ElicitationDecision, ExportFormat, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, ModelList, ModelOverride, Project, RememberFiles, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, SlashCommand, WebSearchInput, WebSearchTest, WebSearchView } from "./wire.gen";
 
 /** Info is what `pilot version` prints and the About dialog shows. */
 export interface VersionInfo {
@@ -40,6 +40,11 @@ export interface BoundBackend {
   decideChange(approvalId: string, decision: ChangeDecision): Promise<void>;
   /** DecideCommand answers a pending command. */
   decideCommand(approvalId: string, decision: CommandDecision): Promise<void>;
+  /**
+   * DecideElicitation answers a pending form of an MCP server (accept with
+   * its values, decline, cancel); values that do not fit it are refused.
+   */
+  decideElicitation(approvalId: string, decision: ElicitationDecision): Promise<void>;
   /**
    * DeleteRule removes a permission rule of the project (a rule of another
    * project is refused and left alone).

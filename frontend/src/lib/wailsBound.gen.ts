@@ -20,6 +20,7 @@ export const wailsBound: BoundBackend = {
   compactNow: (sessionId) => App.CompactNow(sessionId),
   decideChange: (approvalId, decision) => App.DecideChange(approvalId, wire.ChangeDecision.createFrom(decision)),
   decideCommand: (approvalId, decision) => App.DecideCommand(approvalId, wire.CommandDecision.createFrom(decision)),
+  decideElicitation: (approvalId, decision) => App.DecideElicitation(approvalId, wire.ElicitationDecision.createFrom(decision)),
   deleteRule: (projectId, ruleId) => App.DeleteRule(projectId, ruleId),
   deleteSession: (sessionId) => App.DeleteSession(sessionId),
   discardWorktree: (sessionId) => App.DiscardWorktree(sessionId),

@@ -427,6 +427,11 @@ export interface ToolResultLine {
    * their text at the end of Output.
    */
   instructions?: string[];
+  /**
+   * Elicitations: the MCP server's requests for input during the call,
+   * with the answers (a headless run's by --elicit).
+   */
+  elicitations?: Elicitation[];
 }
 
 /**
@@ -629,6 +634,8 @@ export interface CallRecord {
   diagnostics?: string;
   /** the nested instruction files it brought in: a JSON array of their paths */
   instructions?: string;
+  /** its MCP server's requests for input, with the answers: a list of Elicitation as JSON */
+  elicitations?: string;
 }
 
 /** ChangeRecord is a file change a tool proposed, and what became of it. */
@@ -1051,6 +1058,82 @@ export interface LanguageServerConfig {
 }
 
 /**
+ * Elicitation is an MCP server's request for input from the user
+ * (elicitation/create, form mode) that came while one of its tool calls
+ * ran: shown as a form on that call's card (Approval.Elicitation) and kept
+ * with the call, with the user's answer (ToolCall.Elicitations). Server is
+ * the name in the configuration; Message and every title, description and
+ * option are the server's text: outside input, shown as plain text.
+ */
+export interface Elicitation {
+  server: string;
+  message: string;
+  fields: ElicitField[];
+  /** The answer, once given: Action, and the values sent with accept. */
+  action?: ElicitAction;
+  content?: Record<string, unknown>;
+  /**
+   * Why says who answered other than the user: declined because no one
+   * could be asked (a headless run's --elicit), or the defaults sent.
+   */
+  why?: string;
+}
+
+/**
+ * ElicitField is one field of an elicitation's form: a property of its
+ * requested schema, restricted by the specification to primitives.
+ */
+export interface ElicitField {
+  /** the property's key in the content */
+  name: string;
+  /** the server's words for it */
+  title?: string;
+  /** and more of them */
+  description?: string;
+  /** the kind of value */
+  type: ElicitFieldType;
+  /** accept needs a value */
+  required?: boolean;
+  /** of a string: email, uri, date, date-time ("": any text) */
+  format?: string;
+  /** a string's bounds, in characters */
+  minLength?: number;
+  maxLength?: number;
+  /** a number's bounds */
+  minimum?: number;
+  maximum?: number;
+  /**
+   * Options of a choice (a string's enum or oneOf, an array's items),
+   * with their titles; MinItems and MaxItems bound a multi-select.
+   */
+  options?: ElicitOption[];
+  minItems?: number;
+  maxItems?: number;
+  /** Default is the schema's default value (SEP-1034), as JSON. */
+  default?: unknown;
+}
+
+/** ElicitOption is one choice of a field: the value sent and its title. */
+export interface ElicitOption {
+  value: string;
+  title?: string;
+}
+
+/**
+ * ElicitationDecision is the user's answer to a pending elicitation
+ * (DecideElicitation): accept with the form's values, decline or cancel.
+ */
+export interface ElicitationDecision {
+  action: ElicitAction;
+  content?: Record<string, unknown>;
+  /**
+   * Why is said when no one was asked (a headless run answers by its
+   * --elicit); "" for the user's own answer.
+   */
+  why?: string;
+}
+
+/**
  * AgentStatus is where a session's agent stands (StatePayload,
  * SessionDetail).
  */
@@ -1127,9 +1210,22 @@ export type RefusedBy = "user" | "plan" | "mode" | "rule" | "hook";
 export const RefusedByValues: readonly RefusedBy[] = ["user", "plan", "mode", "rule", "hook"];
 
 /** ApprovalKind is what the user is asked to decide (Approval.Kind). */
-export type ApprovalKind = "change" | "command" | "mcp" | "fetch" | "budget" | "plan" | "outside_sandbox" | "network";
+export type ApprovalKind = "change" | "command" | "mcp" | "fetch" | "budget" | "plan" | "outside_sandbox" | "network" | "elicitation";
 /** Every ApprovalKind. */
-export const ApprovalKindValues: readonly ApprovalKind[] = ["change", "command", "mcp", "fetch", "budget", "plan", "outside_sandbox", "network"];
+export const ApprovalKindValues: readonly ApprovalKind[] = ["change", "command", "mcp", "fetch", "budget", "plan", "outside_sandbox", "network", "elicitation"];
+
+/**
+ * ElicitAction is the answer to an MCP server's elicitation, as the
+ * specification names it.
+ */
+export type ElicitAction = "accept" | "decline" | "cancel";
+/** Every ElicitAction. */
+export const ElicitActionValues: readonly ElicitAction[] = ["accept", "decline", "cancel"];
+
+/** ElicitFieldType is the kind of an elicitation form's field. */
+export type ElicitFieldType = "string" | "number" | "integer" | "boolean" | "multi";
+/** Every ElicitFieldType. */
+export const ElicitFieldTypeValues: readonly ElicitFieldType[] = ["string", "number", "integer", "boolean", "multi"];
 
 /**
  * ApprovalMode is a session's mode, and the default mode of new sessions
@@ -2064,6 +2160,11 @@ export interface ToolCall {
    * session is open; not stored.
    */
   needsSignIn?: string;
+  /**
+   * Elicitations are the MCP server's requests for input that came
+   * while the call ran, each with its answer.
+   */
+  elicitations?: Elicitation[];
 }
 
 /**
@@ -2153,6 +2254,11 @@ export interface Approval {
    * command no rule can ever allow); "" when it is or the kind has none.
    */
   noAlways?: string;
+  /**
+   * Elicitation is the form an MCP server asks the user to fill (kind
+   * elicitation).
+   */
+  elicitation?: Elicitation;
 }
 
 /** Usage is a session's token totals, cost and context use. */

@@ -1,6 +1,7 @@
 // Approvals: loading a proposed change, the user's hunk decisions, and the
 // answers to commands waiting for approval.
 import { errorText } from "../lib/format";
+import type { ElicitationDecision } from "../lib/wire.gen";
 import type { ActionContext } from "./actions";
 import { buildDecision, loadingReview, readyReview, type DecisionMode, type ReviewState } from "./review";
 
@@ -56,6 +57,20 @@ export class ApprovalActions {
       await this.ctx.backend.decideCommand(approvalId, { approve, feedback: approve ? "" : feedback.trim(), alwaysAllow: approve && alwaysAllow });
     } catch (err) {
       this.ctx.fail("Could not send the decision", err);
+    }
+  }
+
+  /**
+   * Answers an MCP server's form; what Go refused (values that do not fit
+   * the form, a form no longer waiting) comes back as its sentence, null
+   * once sent.
+   */
+  async decideElicitation(approvalId: string, decision: ElicitationDecision): Promise<string | null> {
+    try {
+      await this.ctx.backend.decideElicitation(approvalId, decision);
+      return null;
+    } catch (err) {
+      return errorText(err);
     }
   }
 }

@@ -107,6 +107,8 @@ export function waitsFor(a: Approval): string {
       return "raise the session's budget or stop";
     case "plan":
       return "approve the plan or keep planning";
+    case "elicitation":
+      return a.server ? `answer the form of the MCP server ${a.server}` : "answer an MCP server's form";
   }
 }
 

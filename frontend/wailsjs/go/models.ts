@@ -63,6 +63,116 @@ export namespace wire {
 	        this.written = source["written"];
 	    }
 	}
+	export class ElicitOption {
+	    value: string;
+	    title?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ElicitOption(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.value = source["value"];
+	        this.title = source["title"];
+	    }
+	}
+	export class ElicitField {
+	    name: string;
+	    title?: string;
+	    description?: string;
+	    type: string;
+	    required?: boolean;
+	    format?: string;
+	    minLength?: number;
+	    maxLength?: number;
+	    minimum?: number;
+	    maximum?: number;
+	    options?: ElicitOption[];
+	    minItems?: number;
+	    maxItems?: number;
+	    default?: unknown;
+	
+	    static createFrom(source: any = {}) {
+	        return new ElicitField(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.type = source["type"];
+	        this.required = source["required"];
+	        this.format = source["format"];
+	        this.minLength = source["minLength"];
+	        this.maxLength = source["maxLength"];
+	        this.minimum = source["minimum"];
+	        this.maximum = source["maximum"];
+	        this.options = this.convertValues(source["options"], ElicitOption);
+	        this.minItems = source["minItems"];
+	        this.maxItems = source["maxItems"];
+	        this.default = source["default"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Elicitation {
+	    server: string;
+	    message: string;
+	    fields: ElicitField[];
+	    action?: string;
+	    content?: Record<string, unknown>;
+	    why?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Elicitation(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.server = source["server"];
+	        this.message = source["message"];
+	        this.fields = this.convertValues(source["fields"], ElicitField);
+	        this.action = source["action"];
+	        this.content = source["content"];
+	        this.why = source["why"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Approval {
 	    id: string;
 	    kind: string;
@@ -83,6 +193,7 @@ export namespace wire {
 	    alwaysRules?: string[];
 	    askRule?: string;
 	    noAlways?: string;
+	    elicitation?: Elicitation;
 	
 	    static createFrom(source: any = {}) {
 	        return new Approval(source);
@@ -109,7 +220,26 @@ export namespace wire {
 	        this.alwaysRules = source["alwaysRules"];
 	        this.askRule = source["askRule"];
 	        this.noAlways = source["noAlways"];
+	        this.elicitation = this.convertValues(source["elicitation"], Elicitation);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Source {
 	    title: string;
@@ -863,6 +993,25 @@ export namespace wire {
 	        this.offset = source["offset"];
 	        this.limit = source["limit"];
 	        this.version = source["version"];
+	    }
+	}
+	
+	
+	
+	export class ElicitationDecision {
+	    action: string;
+	    content?: Record<string, unknown>;
+	    why?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ElicitationDecision(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.action = source["action"];
+	        this.content = source["content"];
+	        this.why = source["why"];
 	    }
 	}
 	export class ElsewhereRun {
@@ -1650,6 +1799,7 @@ export namespace wire {
 	    jobId?: string;
 	    instructions?: string[];
 	    needsSignIn?: string;
+	    elicitations?: Elicitation[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolCall(source);
@@ -1679,6 +1829,7 @@ export namespace wire {
 	        this.jobId = source["jobId"];
 	        this.instructions = source["instructions"];
 	        this.needsSignIn = source["needsSignIn"];
+	        this.elicitations = this.convertValues(source["elicitations"], Elicitation);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -13,6 +13,7 @@ import HookRuns, { hookName } from "./HookRuns";
 import JobLink from "../jobs/JobLink";
 import { CallSignIn } from "../mcp/MCPSignIn";
 import Visible from "../Visible";
+import ElicitationForm, { ElicitationRecords } from "../mcp/ElicitationForm";
 
 const statusText: Record<ToolStatus, string> = {
   running: "running",
@@ -197,6 +198,7 @@ function ToolCallCard({ id }: { id: string }) {
   const ledgerUndone = useApp((s) => checkpointUndone(s, checkpointId));
   const undone = ledgerUndone || !!change?.undone || !!effects?.undone;
   const helperCalls = useHelperCallCount(id);
+  const form = useApp((s) => s.session?.pending.find((a) => a.kind === "elicitation" && a.toolCallId === id));
   const task = call?.name === "task";
   const [open, setOpen] = useState<boolean | null>(null);
   const live = call?.name === "run_bash" && call.status === "running";
@@ -256,6 +258,8 @@ function ToolCallCard({ id }: { id: string }) {
       {call.jobId && <JobLink jobId={call.jobId} />}
       {call.diagnostics && <DiagnosticsSummary d={call.diagnostics} />}
       {call.instructions && call.instructions.length > 0 && <InstructionsNote files={call.instructions} />}
+      {call.elicitations && call.elicitations.length > 0 && <ElicitationRecords list={call.elicitations} />}
+      {form && <ElicitationForm key={form.id} approval={form} />}
       {expanded && change && (
         <div className="tool-body">
           <ChangeDetailView callId={call.id} summary={change} />

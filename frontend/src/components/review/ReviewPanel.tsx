@@ -60,6 +60,12 @@ export default function ReviewPanel() {
                 return <FetchApproval key={a.id} approval={a} />;
               case "network":
                 return <NetworkApproval key={a.id} approval={a} />;
+              case "elicitation": // shown on its call's card
+                return (
+                  <p key={a.id} className="muted">
+                    An MCP server asks you to fill a form: it is on the card of its call in the chat.
+                  </p>
+                );
               default: // command, mcp, a command outside the sandbox
                 return <BashApproval key={a.id} approval={a} />;
             }

@@ -17,6 +17,8 @@ export function DecideChange(arg1:string,arg2:wire.ChangeDecision):Promise<void>
 
 export function DecideCommand(arg1:string,arg2:wire.CommandDecision):Promise<void>;
 
+export function DecideElicitation(arg1:string,arg2:wire.ElicitationDecision):Promise<void>;
+
 export function DeleteRule(arg1:number,arg2:number):Promise<void>;
 
 export function DeleteSession(arg1:number):Promise<void>;

@@ -30,6 +30,10 @@ export function DecideCommand(arg1, arg2) {
   return window['go']['main']['App']['DecideCommand'](arg1, arg2);
 }
 
+export function DecideElicitation(arg1, arg2) {
+  return window['go']['main']['App']['DecideElicitation'](arg1, arg2);
+}
+
 export function DeleteRule(arg1, arg2) {
   return window['go']['main']['App']['DeleteRule'](arg1, arg2);
 }
