@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"pilot/backend/lsp"
+	"pilot/backend/store"
 	"pilot/backend/toolname"
 	"pilot/backend/tools"
 	"pilot/backend/wire"
@@ -127,7 +128,7 @@ func (c *call) diagnose(ctx context.Context, paths []string) {
 	r.view.Diagnostics = v
 	js, err := json.Marshal(v)
 	if err == nil {
-		err = l.m.st.ToolCalls.SetDiagnostics(context.WithoutCancel(ctx), r.rec.ID, string(js))
+		err = l.m.st.ToolCalls.SetRecord(context.WithoutCancel(ctx), r.rec.ID, store.RecordDiagnostics, string(js))
 	}
 	if err != nil {
 		l.m.log.Warn("saving the call's diagnostics", "session", l.id, "err", err)

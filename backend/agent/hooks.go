@@ -12,6 +12,7 @@ import (
 	"pilot/backend/hooks"
 	"pilot/backend/llm"
 	"pilot/backend/permission"
+	"pilot/backend/store"
 	"pilot/backend/toolname"
 	"pilot/backend/wire"
 )
@@ -51,7 +52,7 @@ func (l *live) saveHooks(ctx context.Context, id int64, runs []wire.HookRun) err
 	}
 	b, err := json.Marshal(runs)
 	if err == nil {
-		err = l.m.st.ToolCalls.SetHooks(ctx, id, string(b))
+		err = l.m.st.ToolCalls.SetRecord(ctx, id, store.RecordHooks, string(b))
 	}
 	if err != nil {
 		return fmt.Errorf("saving the hooks' runs: %w", err)

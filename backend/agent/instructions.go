@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"pilot/backend/memory"
+	"pilot/backend/store"
 	"pilot/backend/toolname"
 	"pilot/backend/wire"
 )
@@ -86,7 +87,7 @@ func (t *turn) bringInstructions(ctx context.Context, r *toolRun) {
 	r.out.text = strings.TrimPrefix(memory.Framed(given), "\n\n") + "\n\n" + r.out.text
 	r.view.Instructions = names
 	js, _ := json.Marshal(names)
-	if err := l.m.st.ToolCalls.SetInstructions(ctx, r.rec.ID, string(js)); err != nil {
+	if err := l.m.st.ToolCalls.SetRecord(ctx, r.rec.ID, store.RecordInstructions, string(js)); err != nil {
 		l.m.log.Warn("saving the call's instruction files", "session", l.id, "err", err)
 	}
 }

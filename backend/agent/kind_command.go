@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"pilot/backend/gate"
+	"pilot/backend/store"
 	"pilot/backend/tools"
 	"pilot/backend/wire"
 )
@@ -110,7 +111,7 @@ func (c *call) saveSandbox(ctx context.Context, info *wire.SandboxInfo) {
 	t, r := c.t, c.r
 	b, err := json.Marshal(info)
 	if err == nil {
-		err = t.l.m.st.ToolCalls.SetSandbox(context.WithoutCancel(ctx), r.rec.ID, string(b))
+		err = t.l.m.st.ToolCalls.SetRecord(context.WithoutCancel(ctx), r.rec.ID, store.RecordSandbox, string(b))
 	}
 	if err != nil {
 		t.l.m.log.Warn("saving the command's sandbox", "err", err)

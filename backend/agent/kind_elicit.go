@@ -7,6 +7,7 @@ import (
 
 	"pilot/backend/approval"
 	"pilot/backend/mcp"
+	"pilot/backend/store"
 	"pilot/backend/wire"
 )
 
@@ -64,7 +65,7 @@ func (f *forms) keep(ctx context.Context, e wire.Elicitation) {
 	r, l := f.c.r, f.c.t.l
 	f.kept = append(f.kept, e)
 	b, _ := json.Marshal(f.kept)
-	if err := l.m.st.ToolCalls.SetElicitations(context.WithoutCancel(ctx), r.rec.ID, string(b)); err != nil {
+	if err := l.m.st.ToolCalls.SetRecord(context.WithoutCancel(ctx), r.rec.ID, store.RecordElicitations, string(b)); err != nil {
 		l.m.log.Warn("saving an elicitation", "session", l.id, "err", err)
 	}
 	r.view.Elicitations = append([]wire.Elicitation(nil), f.kept...)

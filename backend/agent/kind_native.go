@@ -117,16 +117,15 @@ func unique(sources []llm.Source) []llm.Source {
 	return out
 }
 
-// recordSearches stores the provider's searches in an answer as web_search
-// calls (with their sources, which session search finds later), counts
-// them toward the session's cap and shows their cards.
-func (t *turn) recordSearches(ctx context.Context, msg store.Message, usage llm.Usage) {
-	l := t.l
+// recordSearches stores the searches the provider at host made in an
+// answer of session l as web_search calls (with their sources, which
+// session search finds later), counts them toward the session's cap and
+// shows their cards.
+func recordSearches(ctx context.Context, l *live, host string, msg store.Message, usage llm.Usage) {
 	runs := nativeRuns(msg, usage)
 	if len(runs) == 0 {
 		return
 	}
-	host := llm.NativeSearchHost(t.p, t.model)
 	limit := l.m.searchLimit()
 	made := l.search.count(func() int { return l.m.storedSearches(ctx, l.id) })
 	for _, r := range runs {
@@ -164,7 +163,7 @@ func (t *turn) recordSearches(ctx context.Context, msg store.Message, usage llm.
 // history show it: who searched, the count, and the sources.
 func searchText(host string, r nativeRun, made, limit int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Searched by %s, the provider's own web search (web_search on %s runs without asking)", host, host)
+	fmt.Fprintf(&b, "Searched by %s, the provider's own web search (let by a web_search rule for %s, the all mode, or Settings › Web)", host, host)
 	if r.query != "" {
 		fmt.Fprintf(&b, " for %q", r.query)
 	}

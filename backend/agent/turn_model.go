@@ -296,7 +296,7 @@ func (t *turn) call(ctx context.Context) (answer, error) {
 	}
 	t.history = append(t.history, msg)
 	l.emitMessage(msg)
-	t.recordSearches(bg, msg, usage)
+	recordSearches(bg, t.l, llm.NativeSearchHost(t.p, t.model), msg, usage)
 	ans := answer{msg: msg, bad: a.bad, usage: usage, stop: stop, why: why}
 	for _, b := range msg.Content {
 		if b.Type == llm.BlockToolUse {

@@ -18,7 +18,7 @@ func TestToolDiagnostics(t *testing.T) {
 		t.Fatalf("a new call has diagnostics %q", c.Diagnostics)
 	}
 	const d = `{"errors":1,"warnings":0,"items":[{"path":"a.go","line":3,"col":2,"severity":"error","message":"undefined: frob"}]}`
-	if err := st.ToolCalls.SetDiagnostics(ctx, c.ID, d); err != nil {
+	if err := st.ToolCalls.SetRecord(ctx, c.ID, RecordDiagnostics, d); err != nil {
 		t.Fatal(err)
 	}
 	calls, err := st.ToolCalls.List(ctx, sess.ID)

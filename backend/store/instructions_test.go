@@ -14,7 +14,7 @@ func TestToolInstructions(t *testing.T) {
 	st, _ := newStore(t)
 	_, sess := newSession(t, st, t.TempDir())
 	msg, c, _ := seedConversation(t, st, sess)
-	if err := st.ToolCalls.SetInstructions(ctx, c.ID, `["sub/AGENTS.md","sub/style.md"]`); err != nil {
+	if err := st.ToolCalls.SetRecord(ctx, c.ID, RecordInstructions, `["sub/AGENTS.md","sub/style.md"]`); err != nil {
 		t.Fatal(err)
 	}
 	got, err := st.ToolCalls.Instructions(ctx, sess.ID, 0)

@@ -18,7 +18,7 @@ func TestToolSandbox(t *testing.T) {
 		t.Fatalf("a new call has sandbox %q", c.Sandbox)
 	}
 	const info = `{"sandboxed":true,"blocked":["The sandbox blocked a write to ~/.bashrc."]}`
-	if err := st.ToolCalls.SetSandbox(ctx, c.ID, info); err != nil {
+	if err := st.ToolCalls.SetRecord(ctx, c.ID, RecordSandbox, info); err != nil {
 		t.Fatal(err)
 	}
 	calls, err := st.ToolCalls.List(ctx, sess.ID)

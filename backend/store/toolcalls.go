@@ -170,34 +170,26 @@ func (s *ToolCalls) SetRefusedBy(ctx context.Context, id int64, by string) error
 	return s.updateToolCall(ctx, id, `refused_by = ?`, by)
 }
 
-// SetSandbox records how a command ran with respect to the OS
-// sandbox (ToolCall.Sandbox, JSON).
-func (s *ToolCalls) SetSandbox(ctx context.Context, id int64, sandbox string) error {
-	return s.updateToolCall(ctx, id, `sandbox = ?`, sandbox)
-}
+// Record is a JSON record kept with a call, by its column.
+type Record string
 
-// SetHooks records the hooks that ran for a call (ToolCall.Hooks,
-// JSON).
-func (s *ToolCalls) SetHooks(ctx context.Context, id int64, hooks string) error {
-	return s.updateToolCall(ctx, id, `hooks = ?`, hooks)
-}
+// The records kept with a call.
+const (
+	RecordSandbox      Record = "sandbox"      // how a command ran with respect to the OS sandbox (ToolCall.Sandbox)
+	RecordHooks        Record = "hooks"        // the hooks that ran for it (ToolCall.Hooks)
+	RecordDiagnostics  Record = "diagnostics"  // what the language servers said after its applied change (ToolCall.Diagnostics)
+	RecordInstructions Record = "instructions" // the nested instruction files it brought in (ToolCall.Instructions)
+	RecordElicitations Record = "elicitations" // an MCP server's requests for input during it, with their answers (ToolCall.Elicitations)
+)
 
-// SetDiagnostics records what the language servers said after a
-// call's applied change (ToolCall.Diagnostics, JSON).
-func (s *ToolCalls) SetDiagnostics(ctx context.Context, id int64, diagnostics string) error {
-	return s.updateToolCall(ctx, id, `diagnostics = ?`, diagnostics)
-}
-
-// SetInstructions records the nested instruction files a call brought
-// in (ToolCall.Instructions, JSON).
-func (s *ToolCalls) SetInstructions(ctx context.Context, id int64, instructions string) error {
-	return s.updateToolCall(ctx, id, `instructions = ?`, instructions)
-}
-
-// SetElicitations records an MCP server's requests for input during a
-// call with their answers (ToolCall.Elicitations, JSON).
-func (s *ToolCalls) SetElicitations(ctx context.Context, id int64, elicitations string) error {
-	return s.updateToolCall(ctx, id, `elicitations = ?`, elicitations)
+// SetRecord keeps the JSON record r of a call.
+func (s *ToolCalls) SetRecord(ctx context.Context, id int64, r Record, js string) error {
+	switch r {
+	case RecordSandbox, RecordHooks, RecordDiagnostics, RecordInstructions, RecordElicitations:
+	default:
+		return fmt.Errorf("store: no record %q of a tool call", r)
+	}
+	return s.updateToolCall(ctx, id, string(r)+" = ?", js)
 }
 
 // Brought is a nested instruction file a call brought in

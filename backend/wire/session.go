@@ -27,14 +27,6 @@ type Block struct {
 	Sources []Source `json:"sources,omitempty"`
 }
 
-// Source is a page a text block cites: its title, address and the words
-// quoted from it (all the provider's, shown as outside text).
-type Source struct {
-	Title string `json:"title"`
-	URL   string `json:"url"`
-	Cited string `json:"cited,omitempty"`
-}
-
 // Message is one message of a session. State is complete, streaming or
 // interrupted.
 type Message struct {

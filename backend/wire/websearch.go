@@ -55,3 +55,11 @@ type WebSearchResult struct {
 	Snippet string `json:"snippet"`
 	Date    string `json:"date,omitempty"`
 }
+
+// Source is a page a text block cites: its title, address and the words
+// quoted from it (all the provider's, shown as outside text).
+type Source struct {
+	Title string `json:"title"`
+	URL   string `json:"url"`
+	Cited string `json:"cited,omitempty"`
+}

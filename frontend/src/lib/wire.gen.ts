@@ -2070,16 +2070,6 @@ export interface Block {
 }
 
 /**
- * Source is a page a text block cites: its title, address and the words
- * quoted from it (all the provider's, shown as outside text).
- */
-export interface Source {
-  title: string;
-  url: string;
-  cited?: string;
-}
-
-/**
  * Message is one message of a session. State is complete, streaming or
  * interrupted.
  */
@@ -2450,6 +2440,16 @@ export interface WebSearchResult {
   url: string;
   snippet: string;
   date?: string;
+}
+
+/**
+ * Source is a page a text block cites: its title, address and the words
+ * quoted from it (all the provider's, shown as outside text).
+ */
+export interface Source {
+  title: string;
+  url: string;
+  cited?: string;
 }
 
 /**
