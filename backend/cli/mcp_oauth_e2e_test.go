@@ -178,7 +178,10 @@ func TestMCPSignInThroughTheBinary(t *testing.T) {
 			}
 		}
 	}
-	found("what pilot printed", printed.String()) // the export and the MCP child's environment (the env tool's result) among it
+	if !strings.Contains(printed.String(), "/proc/self/environ: ") {
+		t.Fatal("the MCP child's /proc/PID/environ was not read")
+	}
+	found("what pilot printed", printed.String()) // the export and the MCP child's environment (the env tool's result: os.Environ and /proc/PID/environ) among it
 	_ = filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && d.Name() != config.MCPTokensFile {
 			b, _ := os.ReadFile(p)

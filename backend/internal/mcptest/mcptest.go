@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -129,7 +130,11 @@ func New() *sdk.Server {
 		return text("echo: " + in.Text + env), nil, nil
 	})
 	sdk.AddTool(s, &sdk.Tool{Name: "env", Description: "The environment."}, func(ctx context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
-		return text(fmt.Sprint(os.Environ())), nil, nil
+		env := fmt.Sprint(os.Environ())
+		if b, err := os.ReadFile("/proc/self/environ"); err == nil { // the kernel's record of what the process was started with
+			env += "\n/proc/self/environ: " + strings.ReplaceAll(string(b), "\x00", " ")
+		}
+		return text(env), nil, nil
 	})
 	sdk.AddTool(s, &sdk.Tool{Name: "image", Description: "A picture."}, func(ctx context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "a dot"}, &sdk.ImageContent{MIMEType: "image/png", Data: TinyPNG}}}, nil, nil
