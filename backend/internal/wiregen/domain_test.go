@@ -41,8 +41,10 @@ func TestDomainValuesFitWire(t *testing.T) {
 		{"pilot/backend/store", "CheckpointKind", "CheckpointKind", nil},
 		{"pilot/backend/llm", "Kind", "ErrorKind", nil},
 		{"pilot/backend/llm", "Role", "Role", nil},
-		// view.ForWindow drops redacted thinking (agent's TestThinking...).
-		{"pilot/backend/llm", "BlockType", "BlockType", []string{"redacted_thinking"}},
+		// present.Message drops redacted thinking (agent's TestThinking...)
+		// and the provider's search results (its web_search card shows
+		// them); present.Block sends its server_tool_use as tool_use.
+		{"pilot/backend/llm", "BlockType", "BlockType", []string{"redacted_thinking", "web_search_tool_result", "server_tool_use"}},
 		{"pilot/backend/todo", "Status", "TodoStatus", nil},
 		{"pilot/backend/config", "Source", "ValueSource", nil},
 		{"pilot/backend/permission", "Mode", "ApprovalMode", nil},
