@@ -264,28 +264,37 @@ const settle = 150 * time.Millisecond
 // quiet is how long a server that does not version its diagnostics
 // (typescript-language-server) may stay silent after a change before
 // the changed files count as answered: such a server does not repeat a
-// file's empty diagnostics, so silence is its "no change".
+// file's empty diagnostics, so silence is its "no change". It is also how
+// long such a server must stay quiet after publishing no diagnostics for
+// a changed file: typescript-language-server publishes each of tsserver's
+// passes (syntax, then the semantic check, which a cold or loaded server
+// may take seconds to finish), so an empty first publication may be only
+// the syntax pass, and "no errors" is said only once the server is quiet.
 const quiet = time.Second
 
 // await waits until every file of r has fresh diagnostics (for a server
 // that does not version them: or it was silent for quiet), then until
-// the server has been quiet for settle, or ctx ends (false) or the
-// process exits (false).
+// the server has been quiet for settle (quiet, when such a server said a
+// changed file has none), or ctx ends (false) or the process exits
+// (false).
 func (c *client) await(ctx context.Context, r syncResult) bool {
 	silence := time.NewTimer(quiet)
 	defer silence.Stop()
+	wait := settle
 	for {
 		c.mu.Lock()
-		done := true
+		done, empty := true, false
 		for abs, v := range r.want {
-			if !fresh(c.diags[abs], v, r.seq0) {
-				done = false
-				break
-			}
+			p := c.diags[abs]
+			done = done && fresh(p, v, r.seq0)
+			empty = empty || (p != nil && len(p.items) == 0)
 		}
 		ch, unversioned := c.changed, c.unversioned
 		c.mu.Unlock()
 		if done {
+			if unversioned && empty {
+				wait = quiet // maybe only the syntax pass: see quiet
+			}
 			break
 		}
 		select {
@@ -303,7 +312,7 @@ func (c *client) await(ctx context.Context, r syncResult) bool {
 			return false
 		}
 	}
-	t := time.NewTimer(settle)
+	t := time.NewTimer(wait)
 	defer t.Stop()
 	for {
 		c.mu.Lock()
@@ -311,7 +320,7 @@ func (c *client) await(ctx context.Context, r syncResult) bool {
 		c.mu.Unlock()
 		select {
 		case <-ch:
-			t.Reset(settle)
+			t.Reset(wait)
 		case <-t.C:
 			return true
 		case <-ctx.Done():
