@@ -217,7 +217,11 @@ func (a *Anthropic) body(req Request, stream bool) ([]byte, error) {
 	}
 	for _, m := range msgs {
 		wm := anthropicMessage{Role: m.Role}
+		paired := pairedSearches(m.Content)
 		for _, b := range m.Content {
+			if (b.Type == BlockServerToolUse && !paired[b.ID]) || (b.Type == BlockWebSearchResult && !paired[b.ToolUseID]) {
+				continue
+			}
 			if wb, ok := anthropicWireBlock(b); ok {
 				wm.Content = append(wm.Content, wb)
 			}
@@ -234,6 +238,28 @@ func (a *Anthropic) body(req Request, stream bool) ([]byte, error) {
 		lb.CacheControl = ephemeral
 	}
 	return json.Marshal(out)
+}
+
+// pairedSearches is the IDs of the provider's searches in an answer that
+// came with their results. A search cut off before its result (a stream
+// that broke mid-search) goes back without either block: the API refuses a
+// server_tool_use with no web_search_tool_result after it ("tool use with
+// id srvtoolu_... was found without a corresponding ..._tool_result
+// block"), and the answer's card already says the provider sent no results.
+func pairedSearches(blocks []ContentBlock) map[string]bool {
+	uses := map[string]bool{}
+	for _, b := range blocks {
+		if b.Type == BlockServerToolUse {
+			uses[b.ID] = true
+		}
+	}
+	paired := map[string]bool{}
+	for _, b := range blocks {
+		if b.Type == BlockWebSearchResult && uses[b.ToolUseID] {
+			paired[b.ToolUseID] = true
+		}
+	}
+	return paired
 }
 
 // anthropicWireBlock converts a block; ok is false for blocks the API would

@@ -257,3 +257,53 @@ func TestNativeSearchHost(t *testing.T) {
 		}
 	}
 }
+
+// TestAnthropicSearchWithoutResultNotSentBack: a search whose result never
+// came (the stream broke after the server_tool_use) does not go back in the
+// next request, which the API would refuse; a paired search in the same
+// history does, and so does the answer's text.
+func TestAnthropicSearchWithoutResultNotSentBack(t *testing.T) {
+	t.Parallel()
+	srv, last := captureServer(t, "anthropic_web_search.sse")
+	p := newProvider(t, ProviderAnthropic, srv.URL, RetryPolicy{})
+	blocks, _ := answerOf(t, p, simpleRequest)
+	var cut []ContentBlock // the same answer, its result lost
+	for _, b := range blocks {
+		if b.Type != BlockWebSearchResult {
+			cut = append(cut, b)
+		}
+	}
+	orphan := ContentBlock{Type: BlockWebSearchResult, ToolUseID: "srvtoolu_gone", Raw: json.RawMessage(`{"type":"web_search_tool_result","tool_use_id":"srvtoolu_gone","content":[]}`)}
+	req := Request{Messages: []Message{
+		{Role: RoleUser, Content: []ContentBlock{TextBlock("What's new in tech today?")}},
+		{Role: RoleAssistant, Content: blocks},
+		{Role: RoleUser, Content: []ContentBlock{TextBlock("And?")}},
+		{Role: RoleAssistant, Content: append(cut, orphan)},
+		{Role: RoleUser, Content: []ContentBlock{TextBlock("More?")}},
+	}, WebSearch: 5}
+	answerOf(t, p, req)
+	var sent struct {
+		Messages []struct {
+			Content []struct {
+				Type string `json:"type"`
+				ID   string `json:"id"`
+			} `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(last().raw, &sent); err != nil {
+		t.Fatal(err)
+	}
+	types := func(i int) map[string]int {
+		n := map[string]int{}
+		for _, b := range sent.Messages[i].Content {
+			n[b.Type]++
+		}
+		return n
+	}
+	if got := types(1); got["server_tool_use"] != 1 || got["web_search_tool_result"] != 1 {
+		t.Errorf("the paired search did not go back whole: %v", got)
+	}
+	if got := types(3); got["server_tool_use"] != 0 || got["web_search_tool_result"] != 0 || got["text"] == 0 {
+		t.Errorf("the cut answer went back as %v; want its text only", got)
+	}
+}
