@@ -27,6 +27,9 @@ func (c *Comments) List(ctx context.Context, sessionID int64) ([]wire.LineCommen
 	if err != nil {
 		return nil, fmt.Errorf("the comments of session %d could not be read: %w", sessionID, err)
 	}
+	if out == nil {
+		out = []wire.LineComment{} // the window reads a list, never null
+	}
 	return out, nil
 }
 

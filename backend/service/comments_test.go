@@ -17,6 +17,9 @@ func TestReviewSendsTheDraftsAsOneMessage(t *testing.T) {
 	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{{Text: "I will fix both."}}})
 	w, ev, _, s := openChat(t, srv, t.TempDir())
 	ctx := context.Background()
+	if got, err := w.Comments.List(ctx, s.ID); err != nil || got == nil {
+		t.Errorf("a session without comments lists %v (%v), want an empty list (the window reads null as no list)", got, err)
+	}
 	if err := w.Comments.SendReview(ctx, s.ID); err == nil || !strings.Contains(err.Error(), "no comment to send") {
 		t.Errorf("a review without comments: %v", err)
 	}

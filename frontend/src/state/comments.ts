@@ -62,7 +62,7 @@ export class CommentActions {
   /** Reads a session's comments (again: after a restart, a review sent). */
   async load(sessionId: number): Promise<void> {
     try {
-      const list = await this.backend.lineComments(sessionId);
+      const list = (await this.backend.lineComments(sessionId)) ?? [];
       this.patch(sessionId, (s) => ({ ...s, status: "ready", list, error: null }));
     } catch (err) {
       this.patch(sessionId, (s) => ({ ...s, status: "failed", error: `The comments could not be read: ${errorText(err)}` }));

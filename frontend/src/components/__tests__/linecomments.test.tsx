@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { renderApp } from "../../test/render";
-import { detail, FakeBackend } from "../../test/fakeBackend";
-import type { Approval, ChangeDecision, ChangeView } from "../../lib/wire.gen";
+import { detail, FakeBackend, summary } from "../../test/fakeBackend";
+import type { Approval, ChangeDecision, ChangeView, ToolCall } from "../../lib/wire.gen";
 
 const approval: Approval = { id: "ap1", kind: "change", toolCallId: "t1", tool: "patch_file", paths: ["main.go"] };
 
@@ -92,5 +92,28 @@ describe("line comments on a pending change", () => {
     fireEvent.click(screen.getByRole("button", { name: "Delete the comment on lines 3–9" }));
     await waitFor(() => expect(screen.queryByTestId("line-comment")).toBeNull());
     expect(b.stored).toEqual([]);
+  });
+});
+
+describe("line comments on a plan", () => {
+  it("comments on a line of the plan and sends the review at once (no turn runs)", async () => {
+    const b = new FakeBackend();
+    const input = { plan: "## Goal\nRename the package.", steps: ["Patch main.go"] };
+    const call: ToolCall = { id: "p1", messageId: 2, name: "present_plan", label: "→ Presenting the plan", input, status: "done", output: "shown", isError: false, startedAt: 2 };
+    b.sessions = [summary(1, { approvalMode: "plan" })];
+    b.details[1] = detail(1, {
+      session: b.sessions[0]!,
+      messages: [{ id: 2, role: "assistant", blocks: [{ type: "tool_use", id: "p1", name: "present_plan", input }], state: "complete", createdAt: 2 }],
+      toolCalls: [call],
+    });
+    renderApp(b);
+    fireEvent.click(await screen.findByText("Session 1"));
+    fireEvent.click(await screen.findByRole("button", { name: "Comment on lines" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Comment on line 2" }));
+    const box = await screen.findByTestId("line-comment-text");
+    fireEvent.change(box, { target: { value: "rename it to core" } });
+    fireEvent.click(await screen.findByTestId("review-submit"));
+    await waitFor(() => expect(b.calls.filter((c) => c.method === "sendReview")).toHaveLength(1));
+    expect(b.stored.map((c) => [c.path, c.line, c.lineText, c.origin, c.originRef, c.state])).toEqual([["plan", 2, "Rename the package.", "plan", "p1", "sent"]]);
   });
 });

@@ -6,19 +6,15 @@ import type { Hunk } from "../../../lib/wire.gen";
 import DiffTable from "../DiffTable";
 import { LineNotes, type LineNote } from "../lineNotes";
 
+// A hunk of a Go file: line 1 kept, line 2 replaced, line 3 added, line 4 kept.
+const row = (kind: "context" | "add" | "del", text: string, oldNo?: number, newNo?: number) => ({ kind, text, oldNo, newNo });
 const hunk: Hunk = {
   index: 0,
   oldStart: 1,
   oldLines: 3,
   newStart: 1,
   newLines: 4,
-  lines: [
-    { kind: "context", text: "package main", oldNo: 1, newNo: 1 },
-    { kind: "del", text: "func a() int { return 1 }", oldNo: 2 },
-    { kind: "add", text: "func a() int { return 2 }", newNo: 2 },
-    { kind: "add", text: "// added", newNo: 3 },
-    { kind: "context", text: "}", oldNo: 3, newNo: 4 },
-  ],
+  lines: [row("context", "package main", 1, 1), row("del", "func a() int { return 1 }", 2), row("add", "func a() int { return 2 }", undefined, 2), row("add", "// added", undefined, 3), row("context", "}", 3, 4)],
 };
 
 const note = (key: string, path: string, line: number): LineNote => ({ key, path, line, node: <p data-testid="note">{key}</p> });
