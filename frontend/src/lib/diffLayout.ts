@@ -151,10 +151,13 @@ function numberCell(kind: string, no: number | undefined): string {
   return `<td class="ln ${kind}">${no ?? ""}</td>`;
 }
 
-/** A new-side number cell with the "comment on this line" control (see components/review/lineNotes.tsx). */
+/** The "comment on this line" control (see components/review/lineNotes.tsx), built into the rows' HTML. */
+const lineAdd = { testId: "line-comment-add" } as const;
+
+/** A new-side number cell with the "comment on this line" control. */
 function addableCell(kind: string, no: number | undefined): string {
   if (no === undefined || kind === "del" || kind === "empty") return numberCell(kind, no);
-  return `<td class="ln ${kind}"><button type="button" class="line-add" data-testid="line-comment-add" data-line="${no}" aria-label="Comment on line ${no}" title="Comment on line ${no} (Shift: extend the comment above to here)">+</button>${no}</td>`;
+  return `<td class="ln ${kind}"><button type="button" class="line-add" data-testid="${lineAdd.testId}" data-line="${no}" aria-label="Comment on line ${no}" title="Comment on line ${no} (Shift: extend the comment above to here)">+</button>${no}</td>`;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { DiffLayout } from "./DiffHunk";
 import ChangeAlwaysAllow from "./ChangeAlwaysAllow";
 import DiffView from "./DiffView";
 import { CommentNotes, ReviewSubmit } from "./LineComments";
+import { useSessionComments } from "../../state/comments";
 
 interface Props {
   approval: Approval;
@@ -38,6 +39,7 @@ export default function ChangeReview({ approval, layout }: Props) {
 
   const locked = !r || r.phase === "submitting" || r.phase === "submitted";
   const sessionId = useApp((s) => s.session?.id ?? 0);
+  const commented = useSessionComments(c.comments, sessionId).list.some((x) => x.state === "draft" && x.origin === "change" && x.originRef === id);
   // The comments on this change go with its decision (a rejected hunk's is the model's reason).
   const submit = useCallback((mode: DecisionMode) => c.approvals.submitChange(id, mode, c.comments.on(sessionId, "change", id)), [c, id, sessionId]);
 
@@ -125,7 +127,7 @@ export default function ChangeReview({ approval, layout }: Props) {
             ? "Sending your decision…"
             : r.phase === "submitted"
               ? "Decision sent."
-              : `${decided} of ${total} hunks decided — applied automatically when every hunk is decided`}
+              : `${decided} of ${total} hunks decided — ${commented ? "decided by Send review, with your comments" : "applied automatically when every hunk is decided"}`}
         </div>
         <div className="review-actions">
           <button type="button" className="primary" data-testid="diff-approve-all" disabled={locked} onClick={() => void submit("approve_all")}>
