@@ -6,7 +6,7 @@
 // Wails binds), with the types of ./wire.gen.ts. lib/backend.ts makes them
 // the Backend the UI codes against; ./wailsBound.gen.ts implements them
 // over the Wails bindings; the unit tests' fake implements Backend.
-import type { AppReadyPayload, ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, ElicitationDecision, ExportFormat, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, ModelList, ModelOverride, Project, RememberFiles, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, SlashCommand, WebSearchInput, WebSearchTest, WebSearchView } from "./wire.gen";
+import type { AppReadyPayload, ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, ElicitationDecision, ExportFormat, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, LineComment, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, ModelList, ModelOverride, Project, RememberFiles, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, SlashCommand, WebSearchInput, WebSearchTest, WebSearchView } from "./wire.gen";
 
 /** Info is what `pilot version` prints and the About dialog shows. */
 export interface VersionInfo {
@@ -45,6 +45,8 @@ export interface BoundBackend {
    * its values, decline, cancel); values that do not fit it are refused.
    */
   decideElicitation(approvalId: string, decision: ElicitationDecision): Promise<void>;
+  /** DeleteLineComment removes a comment not sent yet. */
+  deleteLineComment(sessionId: number, id: number): Promise<void>;
   /**
    * DeleteRule removes a permission rule of the project (a rule of another
    * project is refused and left alone).
@@ -129,6 +131,8 @@ export interface BoundBackend {
    * (Settings › Languages): found or not, running, version, last error.
    */
   languageServers(projectId: number): Promise<LanguageServer[]>;
+  /** LineComments returns a session's comments on lines, oldest first. */
+  lineComments(sessionId: number): Promise<LineComment[]>;
   /**
    * ListDir returns one page of a folder for the file tree, in the folder
    * the session works in (its worktree, or the project folder; 0: the
@@ -244,6 +248,11 @@ export interface BoundBackend {
    */
   sandboxStatus(): Promise<SandboxStatus>;
   /**
+   * SaveLineComment adds a comment on a line (id 0) or changes one not sent
+   * yet, and returns it as stored.
+   */
+  saveLineComment(c: LineComment): Promise<LineComment>;
+  /**
    * SaveSessionExport asks where to save an export and writes it; "" when
    * the user cancels.
    */
@@ -264,6 +273,11 @@ export interface BoundBackend {
    * files and pasted or dropped images.
    */
   sendMessageWithImages(sessionId: number, text: string, attachments: string[], images: ImageInput[]): Promise<void>;
+  /**
+   * SendReview sends the session's draft comments to the model as one
+   * review message.
+   */
+  sendReview(sessionId: number): Promise<void>;
   /**
    * SessionModels lists the models of a session's server with each one's
    * window, answer limit and prices, and where each came from.

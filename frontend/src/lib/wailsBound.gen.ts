@@ -8,7 +8,7 @@
 import * as App from "../../wailsjs/go/main/App";
 import { wire } from "../../wailsjs/go/models";
 import type { BoundBackend, VersionInfo } from "./backend.gen";
-import type { AppReadyPayload, BranchView, ChangeDetail, ChangeView, CommitResult, DirPage, FileDiff, FilePreview, GitStatus, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, ModelList, Project, RememberFiles, RestoreResult, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsView, Setup, SlashCommand, WebSearchTest, WebSearchView } from "./wire.gen";
+import type { AppReadyPayload, BranchView, ChangeDetail, ChangeView, CommitResult, DirPage, FileDiff, FilePreview, GitStatus, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, LineComment, MCPResource, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, ModelList, Project, RememberFiles, RestoreResult, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsView, Setup, SlashCommand, WebSearchTest, WebSearchView } from "./wire.gen";
 import { typed } from "./typed";
 
 /** Every bound method, calling its Wails binding. */
@@ -21,6 +21,7 @@ export const wailsBound: BoundBackend = {
   decideChange: (approvalId, decision) => App.DecideChange(approvalId, wire.ChangeDecision.createFrom(decision)),
   decideCommand: (approvalId, decision) => App.DecideCommand(approvalId, wire.CommandDecision.createFrom(decision)),
   decideElicitation: (approvalId, decision) => App.DecideElicitation(approvalId, wire.ElicitationDecision.createFrom(decision)),
+  deleteLineComment: (sessionId, id) => App.DeleteLineComment(sessionId, id),
   deleteRule: (projectId, ruleId) => App.DeleteRule(projectId, ruleId),
   deleteSession: (sessionId) => App.DeleteSession(sessionId),
   discardWorktree: (sessionId) => App.DiscardWorktree(sessionId),
@@ -44,6 +45,7 @@ export const wailsBound: BoundBackend = {
   importedRules: async (projectId) => typed<ImportedRules>(await App.ImportedRules(projectId)),
   jobOutput: async (sessionId, jobId) => typed<JobOutput>(await App.JobOutput(sessionId, jobId)),
   languageServers: async (projectId) => typed<LanguageServer[]>(await App.LanguageServers(projectId)),
+  lineComments: async (sessionId) => typed<LineComment[]>(await App.LineComments(sessionId)),
   listDir: async (projectId, sessionId, q) => typed<DirPage>(await App.ListDir(projectId, sessionId, wire.DirPageQuery.createFrom(q))),
   listJobs: async (sessionId) => typed<Job[]>(await App.ListJobs(sessionId)),
   listModels: (provider, baseUrl, apiKey) => App.ListModels(provider, baseUrl, apiKey),
@@ -79,12 +81,14 @@ export const wailsBound: BoundBackend = {
   revertFile: async (sessionId, path, input) => typed<RestoreResult>(await App.RevertFile(sessionId, path, wire.RestoreInput.createFrom(input))),
   rewind: async (sessionId, messageId, mode, input) => typed<RestoreResult>(await App.Rewind(sessionId, messageId, mode, wire.RestoreInput.createFrom(input))),
   sandboxStatus: async () => typed<SandboxStatus>(await App.SandboxStatus()),
+  saveLineComment: async (c) => typed<LineComment>(await App.SaveLineComment(wire.LineComment.createFrom(c))),
   saveSessionExport: (sessionId, format) => App.SaveSessionExport(sessionId, format),
   saveSettings: async (input) => typed<SettingsView>(await App.SaveSettings(wire.SettingsInput.createFrom(input))),
   saveWebSearch: async (input) => typed<WebSearchView>(await App.SaveWebSearch(wire.WebSearchInput.createFrom(input))),
   searchSessions: async (projectId, query) => typed<SearchHit[]>(await App.SearchSessions(projectId, query)),
   sendMessage: (sessionId, text, attachments) => App.SendMessage(sessionId, text, attachments),
   sendMessageWithImages: (sessionId, text, attachments, images) => App.SendMessageWithImages(sessionId, text, attachments, images.map((x) => wire.ImageInput.createFrom(x))),
+  sendReview: (sessionId) => App.SendReview(sessionId),
   sessionModels: async (sessionId) => typed<ModelList>(await App.SessionModels(sessionId)),
   setLanguageServers: async (servers) => typed<LanguageServerConfig[]>(await App.SetLanguageServers(servers.map((x) => wire.LanguageServerConfig.createFrom(x)))),
   setModelOverride: async (o) => typed<SettingsView>(await App.SetModelOverride(wire.ModelOverride.createFrom(o))),

@@ -103,6 +103,11 @@ export interface ChangeDecision {
   files: FileDecision[];
   feedback: string;
   alwaysAllow: boolean;
+  /**
+   * Comments are the user's line comments on this change: one on a
+   * rejected hunk tells the model why, in the call's result.
+   */
+  comments?: Comment[];
 }
 
 /** CommandDecision is the user's answer to a command approval. */
@@ -972,6 +977,40 @@ export interface RememberFiles {
   project: string;
   /** "~/.claude/CLAUDE.md", or "~/.codex/AGENTS.md" when only that exists */
   user: string;
+}
+
+/** CommentOrigin is the view a line comment was made in. */
+export type CommentOrigin = "change" | "changes" | "branch" | "plan";
+/** Every CommentOrigin. */
+export const CommentOriginValues: readonly CommentOrigin[] = ["change", "changes", "branch", "plan"];
+
+/** CommentState is where a line comment stands. */
+export type CommentState = "draft" | "sent" | "outdated";
+/** Every CommentState. */
+export const CommentStateValues: readonly CommentState[] = ["draft", "sent", "outdated"];
+
+/** LineComment is a session's comment as stored. */
+export interface LineComment extends Comment {
+  id: number;
+  sessionId: number;
+}
+
+/**
+ * Comment is a comment on a line (or lines Line to EndLine) of a file as
+ * a diff shows it: the number is the line's in the file after the change,
+ * LineText the line's text when the comment was made (what a re-proposed
+ * change is matched against, and what the model is shown).
+ */
+export interface Comment {
+  path: string;
+  line: number;
+  /** 0: the comment is on Line alone */
+  endLine?: number;
+  lineText: string;
+  text: string;
+  origin: CommentOrigin;
+  originRef?: string;
+  state: CommentState;
 }
 
 /** DiagnosticSeverity is one diagnostic's severity. */

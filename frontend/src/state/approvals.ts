@@ -1,7 +1,7 @@
 // Approvals: loading a proposed change, the user's hunk decisions, and the
 // answers to commands waiting for approval.
 import { errorText } from "../lib/format";
-import type { ElicitationDecision } from "../lib/wire.gen";
+import type { Comment, ElicitationDecision, LineComment } from "../lib/wire.gen";
 import type { ActionContext } from "./actions";
 import { buildDecision, loadingReview, readyReview, type DecisionMode, type ReviewState } from "./review";
 
@@ -31,10 +31,11 @@ export class ApprovalActions {
     }
   }
 
-  async submitChange(approvalId: string, mode: DecisionMode): Promise<void> {
+  /** Sends the decision; comments: the user's comments on this change (one on a rejected hunk is the model's reason). */
+  async submitChange(approvalId: string, mode: DecisionMode, comments: readonly Comment[] = []): Promise<void> {
     const r = this.reviews[approvalId];
     if (!r || !r.change || r.phase === "submitting" || r.phase === "submitted") return;
-    const decision = buildDecision(r, mode);
+    const decision = comments.length > 0 ? { ...buildDecision(r, mode), comments: comments.map(commentOf) } : buildDecision(r, mode);
     this.update(approvalId, (x) => ({
       ...x,
       phase: "submitting",
@@ -50,6 +51,20 @@ export class ApprovalActions {
     } catch (err) {
       this.update(approvalId, (x) => ({ ...x, phase: "submit_failed", error: errorText(err) }));
     }
+  }
+
+  /**
+   * A review's decision of the open session's pending change: its hunks as
+   * decided (undecided ones rejected) with the comments made on it; null
+   * when no change waits. Resolves to whether it was sent.
+   */
+  decideWithComments(sessionId: number, comments: readonly LineComment[]): Promise<boolean> | null {
+    const s = this.ctx.store.getState().session;
+    if (!s || s.id !== sessionId) return null;
+    const a = s.pending.find((p) => p.kind === "change" && this.reviews[p.id]?.phase === "deciding");
+    if (!a) return null;
+    const mine = comments.filter((c) => c.origin === "change" && c.originRef === a.id);
+    return this.submitChange(a.id, "as_decided", mine).then(() => this.reviews[a.id]?.phase !== "submit_failed");
   }
 
   async decideCommand(approvalId: string, approve: boolean, feedback: string, alwaysAllow: boolean): Promise<void> {
@@ -73,4 +88,9 @@ export class ApprovalActions {
       return errorText(err);
     }
   }
+}
+
+/** A comment as a decision carries it (without the database's ids). */
+function commentOf(c: Comment): Comment {
+  return { path: c.path, line: c.line, endLine: c.endLine, lineText: c.lineText, text: c.text, origin: c.origin, originRef: c.originRef, state: c.state };
 }

@@ -18,6 +18,7 @@ import { PlanActions } from "./plan";
 import { ModelActions } from "./model";
 import { applyLive } from "./liveSessions";
 import { BranchCache } from "./branchCache";
+import { CommentActions } from "./comments";
 import { GitStatusReader } from "./gitStatus";
 import { mergeSessions, SessionListActions } from "./sessionList";
 import { applyEvent, emptySession, prependPage, sessionFromDetail, type SessionEvent, type SessionEventName, type SessionView } from "./sessionState";
@@ -62,6 +63,8 @@ export class AppController implements ActionContext {
   readonly models = new ModelActions(this);
   readonly desktop: DesktopActions;
   readonly jobs: JobActions;
+  /** Comments on lines and the review that sends them. */
+  readonly comments: CommentActions;
   /** Each session's draft and scroll place while another one is shown. */
   readonly memory = new SessionMemory();
   /** The worktree sessions' branches read ahead, so the Branch view shows at once. */
@@ -97,6 +100,10 @@ export class AppController implements ActionContext {
     this.plan = new PlanActions(this, () => this.newSession(), (p) => this.chat.submitPrompt(p));
     this.desktop = new DesktopActions(this, (path) => this.openProject(path), (id) => this.openSession(id));
     this.jobs = new JobActions(this, () => this.layout.showPanel("jobs"));
+    this.comments = new CommentActions(backend, {
+      running: (id) => this.state.session?.id === id && this.state.session.turn !== "idle",
+      decideChange: (id, drafts) => this.approvals.decideWithComments(id, drafts),
+    });
   }
 
   get state(): AppState {
@@ -169,6 +176,7 @@ export class AppController implements ActionContext {
     });
     if (ev.name === "agent:turn_done" || (ev.name === "agent:approval_done" && ev.payload.outcome !== "rejected")) this.refreshGit();
     if (ev.name === "agent:turn_done") this.branches.readAhead(this.state, ev.payload.sessionId);
+    if (ev.name === "agent:turn_done") this.comments.turnEnded(ev.payload.sessionId);
     if (ev.name === "agent:approval_done") {
       // A review kept while its session was not open (see openSession) ends with its approval.
       const id = ev.payload.approvalId;

@@ -2,7 +2,7 @@
 // emit() to push events as the Go side would.
 import type { Backend, ExportFormat, VersionInfo } from "../lib/backend";
 import type { AppReadyPayload, EventMap, EventName } from "../lib/wire.gen";
-import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, ElicitationDecision, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, MCPResource, MCPScope, MCPServer, MCPServerInput, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, Project, RememberFiles, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, ModelFacts, ModelList, ModelOverride, SlashCommand, ToolCall, TrustSection, Usage, WebSearchInput, WebSearchTest, WebSearchView } from "../lib/wire.gen";
+import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, ElicitationDecision, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LineComment, LanguageServerConfig, Ledger, MCPResource, MCPScope, MCPServer, MCPServerInput, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, Project, RememberFiles, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, ModelFacts, ModelList, ModelOverride, SlashCommand, ToolCall, TrustSection, Usage, WebSearchInput, WebSearchTest, WebSearchView } from "../lib/wire.gen";
 import type { FileEntry } from "../lib/types";
 import { FakeGit } from "./fakeGit";
 import { FakeJobs } from "./fakeJobs";
@@ -362,6 +362,32 @@ export class FakeBackend implements Backend {
     const t = this.proposed[`${approvalId}:${path}`];
     if (t === undefined) throw new Error("this change is no longer waiting for a decision");
     return t;
+  }
+  /** Line comments as Go keeps them (a sent one is history). */
+  stored: LineComment[] = [];
+  async lineComments(sessionId: number): Promise<LineComment[]> {
+    this.record("lineComments", sessionId);
+    return this.stored.filter((c) => c.sessionId === sessionId);
+  }
+  async saveLineComment(c: LineComment): Promise<LineComment> {
+    this.record("saveLineComment", c);
+    if (c.id === 0) {
+      const saved = { ...c, id: Math.max(0, ...this.stored.map((x) => x.id)) + 1 };
+      this.stored.push(saved);
+      return saved;
+    }
+    const i = this.stored.findIndex((x) => x.id === c.id && x.state !== "sent");
+    if (i < 0) throw new Error("this comment can no longer be changed (it was sent or deleted); reopen the session to see it");
+    this.stored[i] = c;
+    return c;
+  }
+  async deleteLineComment(sessionId: number, id: number): Promise<void> {
+    this.record("deleteLineComment", sessionId, id);
+    this.stored = this.stored.filter((x) => !(x.sessionId === sessionId && x.id === id && x.state !== "sent"));
+  }
+  async sendReview(sessionId: number): Promise<void> {
+    this.record("sendReview", sessionId);
+    this.stored = this.stored.map((x) => (x.sessionId === sessionId && x.state === "draft" && x.text.trim() ? { ...x, state: "sent" } : x));
   }
   async decideChange(approvalId: string, decision: ChangeDecision): Promise<void> {
     this.record("decideChange", approvalId, decision);

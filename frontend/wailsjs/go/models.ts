@@ -495,10 +495,37 @@ export namespace wire {
 		    return a;
 		}
 	}
+	export class Comment {
+	    path: string;
+	    line: number;
+	    endLine?: number;
+	    lineText: string;
+	    text: string;
+	    origin: string;
+	    originRef?: string;
+	    state: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Comment(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.line = source["line"];
+	        this.endLine = source["endLine"];
+	        this.lineText = source["lineText"];
+	        this.text = source["text"];
+	        this.origin = source["origin"];
+	        this.originRef = source["originRef"];
+	        this.state = source["state"];
+	    }
+	}
 	export class ChangeDecision {
 	    files: FileDecision[];
 	    feedback: string;
 	    alwaysAllow: boolean;
+	    comments?: Comment[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ChangeDecision(source);
@@ -509,6 +536,7 @@ export namespace wire {
 	        this.files = this.convertValues(source["files"], FileDecision);
 	        this.feedback = source["feedback"];
 	        this.alwaysAllow = source["alwaysAllow"];
+	        this.comments = this.convertValues(source["comments"], Comment);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -810,6 +838,7 @@ export namespace wire {
 		    return a;
 		}
 	}
+	
 	export class CommitResult {
 	    commit: string;
 	    files: string[];
@@ -1410,6 +1439,36 @@ export namespace wire {
 		}
 	}
 	
+	export class LineComment {
+	    id: number;
+	    sessionId: number;
+	    path: string;
+	    line: number;
+	    endLine?: number;
+	    lineText: string;
+	    text: string;
+	    origin: string;
+	    originRef?: string;
+	    state: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new LineComment(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.sessionId = source["sessionId"];
+	        this.path = source["path"];
+	        this.line = source["line"];
+	        this.endLine = source["endLine"];
+	        this.lineText = source["lineText"];
+	        this.text = source["text"];
+	        this.origin = source["origin"];
+	        this.originRef = source["originRef"];
+	        this.state = source["state"];
+	    }
+	}
 	export class MCPResource {
 	    server: string;
 	    uri: string;

@@ -13,6 +13,7 @@ import type { DiffLayout } from "../review/DiffHunk";
 import DiffView from "../review/DiffView";
 import LayoutToggle, { type LayoutChoice } from "../review/LayoutToggle";
 import MergeOutcome from "./MergeOutcome";
+import { CommentNotes, ReviewSubmit } from "../review/LineComments";
 import FormNote from "../FormNote";
 
 /** The view's branch: loading, ready (fresh once read since the view was opened, else as read ahead), or failed. */
@@ -28,6 +29,8 @@ interface Props {
 
 /** A file's height before it is measured: its header, and each hunk's head and rows (see DiffView). */
 const fileEstimate = (f: FileChange, layout: DiffLayout) => 34 + f.hunks.reduce((px, h) => px + 29 + 18 * rowCount(h, layout), 0);
+
+const noFiles: FileChange[] = [];
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -295,6 +298,7 @@ export default function BranchReview({ sessionId, branch, worktree }: Props) {
             {notice}
           </p>
         )}
+        {!discarded && <ReviewSubmit sessionId={sessionId} />}
       </header>
       {discarded ? (
         <p className="empty pad">The worktree and the branch {name} were removed; this session stays as history.</p>
@@ -309,6 +313,7 @@ export default function BranchReview({ sessionId, branch, worktree }: Props) {
           The branch has no changes against {view.base} yet: nothing to merge.
         </p>
       ) : (
+        <CommentNotes sessionId={sessionId} origin="branch" files={view?.files ?? noFiles} locked={busy}>
         <div ref={filesRef} className="branch-files">
           {files.before > 0 && <div className="diff-spacer" aria-hidden="true" style={{ height: files.before }} />}
           {view?.files.slice(files.first, files.last + 1).map((f, k) => {
@@ -331,6 +336,7 @@ export default function BranchReview({ sessionId, branch, worktree }: Props) {
           })}
           {files.after > 0 && <div className="diff-spacer" aria-hidden="true" style={{ height: files.after }} />}
         </div>
+        </CommentNotes>
       )}
       {dialog === "commit" && (
         <CommitDialog

@@ -8,6 +8,7 @@ import FileDiffView from "../review/FileDiffView";
 import LayoutToggle, { type LayoutChoice } from "../review/LayoutToggle";
 import KindBadge from "./KindBadge";
 import DiffPath from "../review/DiffPath";
+import { CommentNotes, ReviewSubmit } from "../review/LineComments";
 
 const kindIcon: Record<CheckpointKind, { icon: string; name: string }> = {
   edit: { icon: "✎", name: "Edit" },
@@ -120,7 +121,12 @@ export default function FileHistory({ file, ledger }: { file: LedgerFile; ledger
         </div>
         {st.status === "loading" && <p className="empty">Loading the diff…</p>}
         {st.status === "failed" && <p className="error">Could not load the diff: {st.error}</p>}
-        {st.status === "ready" && <FileDiffView diff={st.diff} layout={choice === "auto" ? auto : choice} />}
+        {st.status === "ready" && (
+          <CommentNotes sessionId={sessionId} origin="changes" files={[st.diff]}>
+            <ReviewSubmit sessionId={sessionId} />
+            <FileDiffView diff={st.diff} layout={choice === "auto" ? auto : choice} />
+          </CommentNotes>
+        )}
         <h3 className="steps-title">Steps that touched it</h3>
         <ol className="steps">
           {steps.map((cp) => (

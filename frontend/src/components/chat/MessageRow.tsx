@@ -14,6 +14,9 @@ const noTools: string[] = [];
 /** How the message that starts an approved plan's work reads in the transcript (the backend's workspace.ApprovedLine); the plan is on its card above. */
 const planApproved = "Plan approved — switching to ";
 
+/** How the message of a review of line comments reads in the transcript (the backend's service.ReviewLine); its comments are folded under it. */
+const reviewSent = "Review — ";
+
 /** How a note Pilot added to the user's message for the model starts (files the user reverted since). */
 const pilotNote = "[Pilot] ";
 
@@ -77,7 +80,7 @@ function MessageRow({ id, highlighted }: { id: number; highlighted: boolean }) {
                 <div key={i} className="user-command" data-testid="user-command" data-command={b.command}>
                   <LongText text={b.command} className="user-text" />
                   <details className="command-expansion" data-testid="command-expansion">
-                    <summary>Expanded to the command's text</summary>
+                    <summary>{b.command.startsWith(reviewSent) ? "The comments, as the model read them" : "Expanded to the command's text"}</summary>
                     <LongText text={b.text} className="user-text" />
                   </details>
                 </div>

@@ -5,6 +5,7 @@ import type { SessionView } from "../../state/sessionState";
 import { toMode, WORK_MODES } from "../../state/plan";
 import Markdown from "../Markdown";
 import { modeLabel } from "./ModeSelect";
+import PlanLines from "./PlanLines";
 
 interface PlanInput {
   plan: string;
@@ -50,6 +51,7 @@ export default function PlanCard({ call }: { call: ToolCall }) {
   const inPlan = useApp((s) => toMode(s.session?.summary?.approvalMode) === "plan");
   const [target, setTarget] = useState<ApprovalMode>(() => c.plan.workMode(sessionId));
   const [editing, setEditing] = useState(false);
+  const [commenting, setCommenting] = useState(false);
   const [draft, setDraft] = useState(() => planText(p));
   const [feedback, setFeedback] = useState("");
   const open = !isAnswered && inPlan;
@@ -72,6 +74,8 @@ export default function PlanCard({ call }: { call: ToolCall }) {
           rows={Math.min(24, Math.max(6, draft.split("\n").length + 1))}
           onChange={(e) => setDraft(e.target.value)}
         />
+      ) : commenting ? (
+        <PlanLines sessionId={sessionId} callId={call.id} text={planText(p)} />
       ) : (
         <div className="plan-body">
           <Markdown text={p.plan} />
@@ -114,6 +118,18 @@ export default function PlanCard({ call }: { call: ToolCall }) {
             </span>
             <button type="button" className="small" data-testid="plan-edit-toggle" aria-pressed={editing} onClick={() => setEditing(!editing)}>
               {editing ? "Show the plan" : "Edit the plan"}
+            </button>
+            <button
+              type="button"
+              className="small"
+              aria-pressed={commenting}
+              title="Show the plan line by line, to comment on its lines and send the comments as one review"
+              onClick={() => {
+                setEditing(false);
+                setCommenting(!commenting);
+              }}
+            >
+              {commenting ? "Show the plan" : "Comment on lines"}
             </button>
           </div>
           <div className="plan-keep-row">

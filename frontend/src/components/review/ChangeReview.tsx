@@ -4,10 +4,12 @@ import { useReportError } from "../../lib/useReportError";
 import type { Approval } from "../../lib/wire.gen";
 import { useApp, useController } from "../../state/context";
 import { panelShown } from "../../state/layout";
-import { allDecided, countDecided, setHunk, type HunkDecision, type ReviewState } from "../../state/review";
+import { allDecided, countDecided, setHunk, type DecisionMode, type HunkDecision, type ReviewState } from "../../state/review";
 import type { DiffLayout } from "./DiffHunk";
 import ChangeAlwaysAllow from "./ChangeAlwaysAllow";
 import DiffView from "./DiffView";
+import { CommentNotes, ReviewSubmit } from "./LineComments";
+import { useSessionComments } from "../../state/comments";
 
 interface Props {
   approval: Approval;
@@ -36,14 +38,19 @@ export default function ChangeReview({ approval, layout }: Props) {
   }, [r?.change]);
 
   const locked = !r || r.phase === "submitting" || r.phase === "submitted";
+  const sessionId = useApp((s) => s.session?.id ?? 0);
+  const commented = useSessionComments(c.comments, sessionId).list.some((x) => x.state === "draft" && x.origin === "change" && x.originRef === id);
+  // The comments on this change go with its decision (a rejected hunk's is the model's reason).
+  const submit = useCallback((mode: DecisionMode) => c.approvals.submitChange(id, mode, c.comments.on(sessionId, "change", id)), [c, id, sessionId]);
 
   const update = useCallback(
     (fn: (x: ReviewState) => ReviewState) => {
       c.approvals.update(id, fn);
       const after = c.state.reviews[id];
-      if (after && after.phase === "deciding" && allDecided(after)) void c.approvals.submitChange(id, "as_decided");
+      // With comments written, the review's Send decides it (with them).
+      if (after && after.phase === "deciding" && allDecided(after) && c.comments.on(sessionId, "change", id).length === 0) void submit("as_decided");
     },
-    [c, id],
+    [c, id, sessionId, submit],
   );
 
   const decide = useCallback((file: number, hunk: number, d: HunkDecision) => update((x) => setHunk(x, file, hunk, d)), [update]);
@@ -92,7 +99,7 @@ export default function ChangeReview({ approval, layout }: Props) {
       move(-1);
     } else if (k === "a") {
       e.preventDefault();
-      void c.approvals.submitChange(id, "approve_all");
+      void submit("approve_all");
     } else if (k === "f" && !c.state.layout.narrow) {
       e.preventDefault();
       c.layout.toggleFocusReview();
@@ -120,13 +127,13 @@ export default function ChangeReview({ approval, layout }: Props) {
             ? "Sending your decision…"
             : r.phase === "submitted"
               ? "Decision sent."
-              : `${decided} of ${total} hunks decided — applied automatically when every hunk is decided`}
+              : `${decided} of ${total} hunks decided — ${commented ? "decided by Send review, with your comments" : "applied automatically when every hunk is decided"}`}
         </div>
         <div className="review-actions">
-          <button type="button" className="primary" data-testid="diff-approve-all" disabled={locked} onClick={() => void c.approvals.submitChange(id, "approve_all")}>
+          <button type="button" className="primary" data-testid="diff-approve-all" disabled={locked} onClick={() => void submit("approve_all")}>
             ✓ Approve all
           </button>
-          <button type="button" className="danger-outline" data-testid="diff-reject-all" disabled={locked} onClick={() => void c.approvals.submitChange(id, "reject_all")}>
+          <button type="button" className="danger-outline" data-testid="diff-reject-all" disabled={locked} onClick={() => void submit("reject_all")}>
             ✕ Reject all
           </button>
           <button
@@ -134,7 +141,7 @@ export default function ChangeReview({ approval, layout }: Props) {
             data-testid="diff-apply"
             disabled={locked || !anyDecided}
             title="Apply the hunks approved so far; undecided hunks are rejected"
-            onClick={() => void c.approvals.submitChange(id, "as_decided")}
+            onClick={() => void submit("as_decided")}
           >
             Apply decided
           </button>
@@ -154,11 +161,13 @@ export default function ChangeReview({ approval, layout }: Props) {
             }}
           />
         </label>
+        <ReviewSubmit sessionId={sessionId} what=" and decide the change" />
         <ChangeAlwaysAllow approval={approval} locked={locked} />
         <p className="keys-hint" aria-hidden="true">
           <kbd>y</kbd> approve · <kbd>n</kbd> reject · <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>a</kbd> approve all · <kbd>f</kbd> whole window
         </p>
       </header>
+      <CommentNotes sessionId={sessionId} origin="change" originRef={id} files={change.files} locked={locked}>
       {change.files.map((f, fi) => (
         <DiffView
           key={f.path}
@@ -174,6 +183,7 @@ export default function ChangeReview({ approval, layout }: Props) {
           onEdit={(text) => update((x) => ({ ...x, edited: x.edited.map((e, i) => (i === fi ? text : e)) }))}
         />
       ))}
+      </CommentNotes>
     </div>
   );
 }

@@ -19,6 +19,8 @@ export function DecideCommand(arg1:string,arg2:wire.CommandDecision):Promise<voi
 
 export function DecideElicitation(arg1:string,arg2:wire.ElicitationDecision):Promise<void>;
 
+export function DeleteLineComment(arg1:number,arg2:number):Promise<void>;
+
 export function DeleteRule(arg1:number,arg2:number):Promise<void>;
 
 export function DeleteSession(arg1:number):Promise<void>;
@@ -64,6 +66,8 @@ export function ImportedRules(arg1:number):Promise<wire.ImportedRules>;
 export function JobOutput(arg1:number,arg2:string):Promise<wire.JobOutput>;
 
 export function LanguageServers(arg1:number):Promise<Array<wire.LanguageServer>>;
+
+export function LineComments(arg1:number):Promise<Array<wire.LineComment>>;
 
 export function ListDir(arg1:number,arg2:number,arg3:wire.DirPageQuery):Promise<wire.DirPage>;
 
@@ -135,6 +139,8 @@ export function Rewind(arg1:number,arg2:number,arg3:string,arg4:wire.RestoreInpu
 
 export function SandboxStatus():Promise<wire.SandboxStatus>;
 
+export function SaveLineComment(arg1:wire.LineComment):Promise<wire.LineComment>;
+
 export function SaveSessionExport(arg1:number,arg2:string):Promise<string>;
 
 export function SaveSettings(arg1:wire.SettingsInput):Promise<wire.SettingsView>;
@@ -146,6 +152,8 @@ export function SearchSessions(arg1:number,arg2:string):Promise<Array<wire.Searc
 export function SendMessage(arg1:number,arg2:string,arg3:Array<string>):Promise<void>;
 
 export function SendMessageWithImages(arg1:number,arg2:string,arg3:Array<string>,arg4:Array<wire.ImageInput>):Promise<void>;
+
+export function SendReview(arg1:number):Promise<void>;
 
 export function SessionModels(arg1:number):Promise<wire.ModelList>;
 

@@ -34,6 +34,10 @@ export function DecideElicitation(arg1, arg2) {
   return window['go']['main']['App']['DecideElicitation'](arg1, arg2);
 }
 
+export function DeleteLineComment(arg1, arg2) {
+  return window['go']['main']['App']['DeleteLineComment'](arg1, arg2);
+}
+
 export function DeleteRule(arg1, arg2) {
   return window['go']['main']['App']['DeleteRule'](arg1, arg2);
 }
@@ -124,6 +128,10 @@ export function JobOutput(arg1, arg2) {
 
 export function LanguageServers(arg1) {
   return window['go']['main']['App']['LanguageServers'](arg1);
+}
+
+export function LineComments(arg1) {
+  return window['go']['main']['App']['LineComments'](arg1);
 }
 
 export function ListDir(arg1, arg2, arg3) {
@@ -266,6 +274,10 @@ export function SandboxStatus() {
   return window['go']['main']['App']['SandboxStatus']();
 }
 
+export function SaveLineComment(arg1) {
+  return window['go']['main']['App']['SaveLineComment'](arg1);
+}
+
 export function SaveSessionExport(arg1, arg2) {
   return window['go']['main']['App']['SaveSessionExport'](arg1, arg2);
 }
@@ -288,6 +300,10 @@ export function SendMessage(arg1, arg2, arg3) {
 
 export function SendMessageWithImages(arg1, arg2, arg3, arg4) {
   return window['go']['main']['App']['SendMessageWithImages'](arg1, arg2, arg3, arg4);
+}
+
+export function SendReview(arg1) {
+  return window['go']['main']['App']['SendReview'](arg1);
 }
 
 export function SessionModels(arg1) {
