@@ -48,6 +48,7 @@ type Store struct {
 	Projects    *Projects    // projects
 	Rules       *Rules       // permission rules
 	WebPages    *WebPages    // fetched web pages
+	Findings    *Findings    // findings of /review
 }
 
 // database is what every part of the store shares.
@@ -87,7 +88,8 @@ type WebPages struct{ *database }
 func assemble(d *database) *Store {
 	return &Store{database: d,
 		Sessions: &Sessions{d}, Messages: &Messages{d}, ToolCalls: &ToolCalls{d}, Changes: &Changes{d},
-		Checkpoints: &Checkpoints{d}, Projects: &Projects{d}, Rules: &Rules{d}, WebPages: &WebPages{d}}
+		Checkpoints: &Checkpoints{d}, Projects: &Projects{d}, Rules: &Rules{d}, WebPages: &WebPages{d},
+		Findings: &Findings{d}}
 }
 
 // Open opens (creating if needed) the database at path and applies pending
