@@ -45,6 +45,7 @@ type Service struct {
 	Setup     *Setup     // what a project has set up (setup*.go)
 	Jobs      *Jobs      // a session's background jobs (jobs.go)
 	Web       *Web       // the web_search tool's search service (websearch.go)
+	Reviews   *Reviews   // /review and its findings (reviews.go)
 
 	core *core
 }
@@ -104,7 +105,8 @@ func newService(c *core) *Service {
 	c.svc = &Service{core: c, Sessions: &Sessions{c}, Turns: &Turns{c}, Approvals: &Approvals{c},
 		Records: &Records{c}, Projects: &Projects{c}, Files: &Files{c}, Git: &Git{c}, Worktrees: &Worktrees{c},
 		Ledger: &Ledger{c}, Rules: &Rules{c}, Settings: &Settings{c}, Sandbox: &Sandbox{c}, Languages: &Languages{c},
-		MCP: &MCP{c}, Trust: &Trust{c}, Setup: &Setup{c}, Jobs: &Jobs{c}, Web: &Web{core: c}}
+		MCP: &MCP{c}, Trust: &Trust{c}, Setup: &Setup{c}, Jobs: &Jobs{c}, Web: &Web{core: c},
+		Reviews: &Reviews{c}}
 	return c.svc
 }
 

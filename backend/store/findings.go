@@ -63,3 +63,12 @@ func (s *Findings) SetState(ctx context.Context, id int64, state wire.FindingSta
 	}
 	return out, constraint(err)
 }
+
+// Get returns one finding; ErrNotFound when there is none.
+func (s *Findings) Get(ctx context.Context, id int64) (wire.ReviewFinding, error) {
+	f, err := scanFinding(s.r.QueryRowContext(ctx, `SELECT `+findingCols+` FROM review_findings WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return wire.ReviewFinding{}, fmt.Errorf("finding %d: %w", id, ErrNotFound)
+	}
+	return f, err
+}
