@@ -71,6 +71,10 @@ Usage:
                                 bring a worktree session's branch (all hunks, or those numbered)
                                 into the project folder as one undoable change; exit 1 when your
                                 uncommitted changes conflict (nothing written without --force)
+  pilot review [--branch SESSION|--uncommitted] [--project DIR] [--json]
+                                a read-only review of the uncommitted changes (default) or a
+                                worktree session's branch: findings as path:line: text lines
+                                (pilot review --help)
   pilot doctor [--json]         check the sandbox of commands (bubblewrap, user namespaces,
                                 Landlock, the proxy), git (found, version, 2.5 or newer
                                 for worktrees) and rg, a sentence each;
@@ -116,6 +120,8 @@ func Run(ctx context.Context, args []string, tio IO) int {
 		return runWorktree(ctx, args[1:], tio)
 	case "doctor":
 		return Doctor(ctx, args[1:], tio)
+	case "review":
+		return runReview(ctx, args[1:], tio)
 	case "version", "--version":
 		fmt.Fprint(tio.Stdout, service.Version().String())
 		return 0

@@ -174,3 +174,7 @@ func (rv *Reviews) Fix(ctx context.Context, id int64) (wire.ReviewFinding, error
 func FixMessage(f wire.ReviewFinding) string {
 	return fmt.Sprintf("Fix this finding of the review, at %s:%d:\n\n%s", f.Path, f.Line, f.Text)
 }
+
+// ErrNothingToReview is wrapped by Reviews.Run's error when there is no
+// change to review.
+var ErrNothingToReview = review.ErrNothing
