@@ -92,7 +92,7 @@ func writeFiles(c *call) (tools.Result, error) {
 		c.tell(o)
 		return tools.Result{}, nil
 	}
-	summary := describe(plans, dec.Feedback)
+	summary := describe(plans, dec)
 	p := c.proposal
 	writes := &tools.Proposal{Tool: p.Tool, Note: p.Note}
 	opts := tools.ApplyOptions{Final: map[string]string{}, Edited: map[string]bool{}}
@@ -305,8 +305,10 @@ func plan(plans []*filePlan, dec wire.ChangeDecision) error {
 	return nil
 }
 
-// describe tells the model what became of each file.
-func describe(plans []*filePlan, feedback string) string {
+// describe tells the model what became of each file, with the user's
+// feedback and their comments on rejected hunks.
+func describe(plans []*filePlan, dec wire.ChangeDecision) string {
+	feedback := dec.Feedback
 	var lines []string
 	anyRejected := false
 	for _, f := range plans {
@@ -328,7 +330,7 @@ func describe(plans []*filePlan, feedback string) string {
 		if rejected {
 			fb, anyRejected = feedback, true
 		}
-		lines = append(lines, f.change.Path+": "+diff.Describe(f.view.Hunks, f.approved, fb))
+		lines = append(lines, f.change.Path+": "+diff.Describe(f.view.Hunks, f.approved, fb)+diff.Reasons(f.change.Path, f.view.Hunks, f.approved, dec.Comments))
 	}
 	s := strings.Join(lines, "\n")
 	if anyRejected {

@@ -37,7 +37,7 @@ func writeRemembered(c *call) (tools.Result, error) {
 	if !ok {
 		return tools.Result{}, nil
 	}
-	summary := describe(plans, dec.Feedback)
+	summary := describe(plans, dec)
 	f := plans[0] // remember proposes one file
 	if !f.write {
 		c.nothingWritten(summary, dec)

@@ -33,6 +33,8 @@ type Export struct {
 	// Todos is the task list (Transcript.Todos): read from the tool calls,
 	// so an import ignores it and makes the same list again.
 	Todos []todo.Item `json:"todos,omitempty"`
+	// Comments are the user's line comments, oldest first.
+	Comments []wire.Comment `json:"comments,omitempty"`
 }
 
 // ExportSession is a session's own fields.
@@ -88,6 +90,9 @@ func (t Transcript) Export() Export {
 		Session:  ExportSession{SessionInfo: x.SessionInfo, ApprovalMode: x.ApprovalMode, BudgetUSD: x.BudgetUSD},
 		Messages: make([]ExportMessage, 0, len(t.Messages)),
 		Todos:    t.Todos(),
+	}
+	for _, c := range t.Comments {
+		e.Comments = append(e.Comments, c.Comment)
 	}
 	changes := map[int64][]ExportChange{}
 	for _, c := range t.Changes {
@@ -212,6 +217,11 @@ func importSession(ctx context.Context, tx *sql.Tx, projectID int64, e Export, m
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE tool_calls SET imported = 1 WHERE session_id = ?`, id); err != nil {
 		return 0, err
+	}
+	for _, c := range e.Comments {
+		if err := insertComment(ctx, tx, &wire.LineComment{SessionID: id, Comment: c}); err != nil {
+			return 0, err
+		}
 	}
 	if x := e.Summary; x != nil {
 		if x.Keep < 0 || x.Keep >= len(ids) {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+
+	"pilot/backend/wire"
 )
 
 // Transcript is a whole session: what the window shows when it opens one,
@@ -15,6 +17,8 @@ type Transcript struct {
 	ToolCalls []ToolCall `json:"toolCalls"`
 	Changes   []Change   `json:"changes"`
 	Summary   *Summary   `json:"summary,omitempty"` // the latest compaction, if any
+	// Comments are the user's line comments, drafts and sent.
+	Comments []wire.LineComment `json:"comments,omitempty"`
 }
 
 // Transcript reads a session with every message, tool call and change, as
@@ -39,6 +43,9 @@ func transcript(ctx context.Context, tx *sql.Tx, sess Session) (Transcript, erro
 		return Transcript{}, err
 	}
 	if t.Changes, err = listChanges(ctx, tx, sessionID); err != nil {
+		return Transcript{}, err
+	}
+	if t.Comments, err = listComments(ctx, tx, sessionID); err != nil {
 		return Transcript{}, err
 	}
 	switch sum, err := getSummary(ctx, tx, sessionID); {

@@ -91,6 +91,9 @@ type ChangeDecision struct {
 	Files       []FileDecision `json:"files"`
 	Feedback    string         `json:"feedback"`
 	AlwaysAllow bool           `json:"alwaysAllow"`
+	// Comments are the user's line comments on this change: one on a
+	// rejected hunk tells the model why, in the call's result.
+	Comments []Comment `json:"comments,omitempty"`
 }
 
 // CommandDecision is the user's answer to a command approval.

@@ -13,6 +13,7 @@ import "./hooks.css";
 import "./git.css";
 import "./livestate.css";
 import "./jobs.css";
+import "./comments.css";
 import "./models.css";
 import "./memory.css";
 

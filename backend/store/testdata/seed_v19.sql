@@ -107,6 +107,12 @@ UPDATE tool_calls SET instructions = '["sub/AGENTS.md"]' WHERE id = (SELECT min(
 -- v17: an MCP server's form and the answer.
 UPDATE tool_calls SET elicitations = '[{"server":"t","message":"Who are you?","fields":[{"name":"name","type":"string","required":true}],"action":"accept","content":{"name":"Ada"}}]' WHERE id = (SELECT max(id) FROM tool_calls);
 
+-- v18: the user's comments on lines, one sent with a review, one a draft
+-- on a range.
+INSERT INTO line_comments (id, session_id, path, line, end_line, line_text, text, origin, origin_ref, state) VALUES
+    (1, 1, 'main.go', 3, 0, 'func squares() {', 'name it squaresOf', 'change', 'a7', 'sent'),
+    (2, 1, 'util.go', 10, 12, 'return nil', 'these lines are never reached', 'branch', '', 'draft');
+
 -- v19: a finding of /review on a line, and one dismissed.
 INSERT INTO review_findings (session_id, path, line, text, state, created_at)
   SELECT min(id), 'main.go', 3, 'frob is undefined: squares is meant.', 'open', 1700000000000 FROM sessions;

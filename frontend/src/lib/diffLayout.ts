@@ -151,6 +151,24 @@ function numberCell(kind: string, no: number | undefined): string {
   return `<td class="ln ${kind}">${no ?? ""}</td>`;
 }
 
+/** A new-side number cell with the "comment on this line" control (see components/review/lineNotes.tsx). */
+function addableCell(kind: string, no: number | undefined): string {
+  if (no === undefined || kind === "del" || kind === "empty") return numberCell(kind, no);
+  return `<td class="ln ${kind}"><button type="button" class="line-add" data-testid="line-comment-add" data-line="${no}" aria-label="Comment on line ${no}" title="Comment on line ${no} (Shift: extend the comment above to here)">+</button>${no}</td>`;
+}
+
+/**
+ * The new-side line each row of a hunk's table shows (an added or a
+ * context line), in the order of rowsHtml's rows; undefined for a row with
+ * only a deleted line.
+ */
+export function newSideRows(hunk: Hunk, layout: "split" | "unified"): (DiffLine | undefined)[] {
+  if (layout === "unified") return hunk.lines.map((l) => (l.kind === "del" ? undefined : l));
+  const out: (DiffLine | undefined)[] = [];
+  pairRuns(hunk.lines, (_del, add, ctx) => out.push(ctx ?? add));
+  return out;
+}
+
 function codeCell(kind: keyof typeof sign, html: string): string {
   return `<td class="code ${kind}"><span class="sign" aria-hidden="true">${sign[kind]}</span><span>${html}</span></td>`;
 }
@@ -161,14 +179,15 @@ function codeCell(kind: keyof typeof sign, html: string): string {
  * wrap) or unified. The code is highlighted (escaped) HTML; one string per
  * hunk is parsed once, where a cell each would start a parser each.
  */
-export function rowsHtml(hunk: Hunk, lang: string, layout: "split" | "unified"): string {
+export function rowsHtml(hunk: Hunk, lang: string, layout: "split" | "unified", addable = false): string {
+  const newCell = addable ? addableCell : numberCell;
   if (layout === "split") {
     return splitRows(hunk, lang)
-      .map((r) => `<tr>${numberCell(r.left.kind, r.left.no)}${codeCell(r.left.kind, r.left.html)}${numberCell(r.right.kind, r.right.no)}${codeCell(r.right.kind, r.right.html)}</tr>`)
+      .map((r) => `<tr>${numberCell(r.left.kind, r.left.no)}${codeCell(r.left.kind, r.left.html)}${newCell(r.right.kind, r.right.no)}${codeCell(r.right.kind, r.right.html)}</tr>`)
       .join("");
   }
   return unifiedRows(hunk, lang)
-    .map((r) => `<tr>${numberCell(r.kind, r.oldNo)}${numberCell(r.kind, r.newNo)}${codeCell(r.kind, r.html)}</tr>`)
+    .map((r) => `<tr>${numberCell(r.kind, r.oldNo)}${newCell(r.kind, r.newNo)}${codeCell(r.kind, r.html)}</tr>`)
     .join("");
 }
 
@@ -177,15 +196,19 @@ export function rowsHtml(hunk: Hunk, lang: string, layout: "split" | "unified"):
 // into the page costs no parsing.
 const bodyCache = new WeakMap<Hunk, Map<string, HTMLTableSectionElement>>();
 
-/** A hunk's rows (rowsHtml) as a <tbody>, memoised per hunk: the element moves into the table that shows it. */
-export function rowsBodyOf(hunk: Hunk, lang: string, layout: "split" | "unified"): HTMLTableSectionElement {
+/**
+ * A hunk's rows (rowsHtml) as a <tbody>, memoised per hunk: the element
+ * moves into the table that shows it. addable: the new-side lines carry
+ * the "comment on this line" control.
+ */
+export function rowsBodyOf(hunk: Hunk, lang: string, layout: "split" | "unified", addable = false): HTMLTableSectionElement {
   let byKey = bodyCache.get(hunk);
   if (!byKey) bodyCache.set(hunk, (byKey = new Map()));
-  const key = `${layout} ${lang}`;
+  const key = `${layout} ${lang}${addable ? " addable" : ""}`;
   let body = byKey.get(key);
   if (!body) {
     body = document.createElement("tbody");
-    body.innerHTML = rowsHtml(hunk, lang, layout);
+    body.innerHTML = rowsHtml(hunk, lang, layout, addable);
     byKey.set(key, body);
   }
   return body;

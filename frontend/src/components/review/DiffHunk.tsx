@@ -7,6 +7,8 @@ export type { DiffLayout };
 
 interface Props {
   hunk: Hunk;
+  /** The file, for the notes under its lines (lineNotes.tsx). */
+  path: string;
   index: number;
   lang: string;
   layout: DiffLayout;
@@ -60,7 +62,7 @@ function HunkButton({
   );
 }
 
-function DiffHunk({ hunk, index, lang, layout, decision, focused, locked, onDecide, onFocus, ref: measure }: Props) {
+function DiffHunk({ hunk, path, index, lang, layout, decision, focused, locked, onDecide, onFocus, ref: measure }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const setRef = useCallback(
     (el: HTMLDivElement | null) => {
@@ -96,7 +98,7 @@ function DiffHunk({ hunk, index, lang, layout, decision, focused, locked, onDeci
         <HunkButton to="approved" verb="Approve" mark="✓" {...toggleProps} />
         <HunkButton to="rejected" verb="Reject" mark="✕" {...toggleProps} />
       </div>
-      {hunk.note ? <p className="hunk-note">{hunk.note}</p> : <DiffTable hunk={hunk} lang={lang} layout={layout} />}
+      {hunk.note ? <p className="hunk-note">{hunk.note}</p> : <DiffTable hunk={hunk} lang={lang} layout={layout} path={path} />}
     </div>
   );
 }

@@ -8,6 +8,7 @@ import type { HunkDecision } from "../../state/review";
 import DiffHunk, { type DiffLayout } from "./DiffHunk";
 import DiffPath from "./DiffPath";
 import FormNote from "../FormNote";
+import { useLineNotes } from "./lineNotes";
 
 interface Props {
   file: FileChange;
@@ -56,16 +57,17 @@ function whenIdle(work: (timeLeft: () => number) => void): () => void {
  * (highlighting and parsing are most of a hunk's cost).
  */
 function usePrebuiltRows(file: FileChange, lang: string, layout: DiffLayout) {
+  const addable = useLineNotes(file.path).onAdd !== undefined;
   useEffect(() => {
     let next = 0;
     let cancel = () => {};
     const work = (timeLeft: () => number) => {
-      while (next < file.hunks.length && timeLeft() > 1) rowsBodyOf(file.hunks[next++]!, lang, layout);
+      while (next < file.hunks.length && timeLeft() > 1) rowsBodyOf(file.hunks[next++]!, lang, layout, addable);
       if (next < file.hunks.length) cancel = whenIdle(work);
     };
     cancel = whenIdle(work);
     return () => cancel();
-  }, [file, lang, layout]);
+  }, [file, lang, layout, addable]);
 }
 
 /** One file of a proposed change: its hunks (only those near the view are rendered), or an editor on the proposed text. */
@@ -175,6 +177,7 @@ export default function DiffView({ file, loadText, decisions, edited, layout, fo
               key={h.index}
               ref={v.measure}
               hunk={h}
+              path={file.path}
               index={v.first + k}
               lang={lang}
               layout={layout}

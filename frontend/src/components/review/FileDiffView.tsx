@@ -10,7 +10,20 @@ export type HunkTone = "applied" | "rejected" | "edited";
 const toneLabel: Record<HunkTone, string> = { applied: "applied", rejected: "rejected — not applied", edited: "your edit" };
 
 /** One hunk without decisions: its range, an optional note, its lines. */
-export const ReadonlyHunk = memo(function ReadonlyHunk({ hunk, lang, layout, tone }: { hunk: Hunk; lang: string; layout: DiffLayout; tone?: HunkTone }) {
+export const ReadonlyHunk = memo(function ReadonlyHunk({
+  hunk,
+  lang,
+  layout,
+  tone,
+  path,
+}: {
+  hunk: Hunk;
+  lang: string;
+  layout: DiffLayout;
+  tone?: HunkTone;
+  /** The file, for the notes under its lines (lineNotes.tsx); without it the hunk shows none. */
+  path?: string;
+}) {
   return (
     <div className={`diff-hunk readonly${tone ? ` tone-${tone}` : ""}`} data-testid="readonly-hunk" data-tone={tone}>
       <div className="hunk-head">
@@ -19,7 +32,7 @@ export const ReadonlyHunk = memo(function ReadonlyHunk({ hunk, lang, layout, ton
         </span>
         {tone && <span className={`hunk-note ${tone}`}>{toneLabel[tone]}</span>}
       </div>
-      <DiffTable hunk={hunk} lang={lang} layout={layout} />
+      <DiffTable hunk={hunk} lang={lang} layout={layout} path={path} />
     </div>
   );
 });
@@ -64,7 +77,7 @@ function FileDiffView({ diff, layout, tone, children, actions }: Props) {
       ) : diff.hunks.length === 0 ? (
         <p className="empty">No textual changes.</p>
       ) : (
-        diff.hunks.map((h) => <ReadonlyHunk key={h.index} hunk={h} lang={lang} layout={layout} tone={tone} />)
+        diff.hunks.map((h) => <ReadonlyHunk key={h.index} hunk={h} lang={lang} layout={layout} tone={tone} path={diff.path} />)
       )}
       {children}
     </section>
