@@ -19,21 +19,21 @@ const maxFindingText = 2000
 type anchors map[string]fileLines
 
 type fileLines struct {
-	shown map[int]bool // every line of the file the diff shows
-	added []int        // the added lines, ascending
+	shown map[int]string // every line of the file the diff shows, with its text
+	added []int          // the added lines, ascending
 }
 
 // anchorsOf reads the anchors of the reviewed files.
 func anchorsOf(files []wire.FileChange) anchors {
 	a := anchors{}
 	for _, f := range files {
-		fl := fileLines{shown: map[int]bool{}}
+		fl := fileLines{shown: map[int]string{}}
 		for _, h := range f.Hunks {
 			for _, l := range h.Lines {
 				if l.NewNo == 0 {
 					continue
 				}
-				fl.shown[l.NewNo] = true
+				fl.shown[l.NewNo] = l.Text
 				if l.Kind == wire.LineAdd {
 					fl.added = append(fl.added, l.NewNo)
 				}
@@ -45,7 +45,8 @@ func anchorsOf(files []wire.FileChange) anchors {
 	return a
 }
 
-// place checks a finding against the changes: it is kept on its line
+// place checks a finding against the changes (and gives it its line's
+// text): it is kept on its line
 // when the diff shows that line, moved to the nearest added line of its
 // file when it does not (note says so), and dropped (ok false, note
 // says why) when the file is not among the changes, the file has no
@@ -63,7 +64,8 @@ func (a anchors) place(f wire.ReviewFinding) (out wire.ReviewFinding, note strin
 	if !known {
 		return f, fmt.Sprintf("A finding on %s:%d was dropped: %s is not among the reviewed changes (%s).", f.Path, f.Line, f.Path, a.names()), false
 	}
-	if fl.shown[f.Line] {
+	if text, ok := fl.shown[f.Line]; ok {
+		f.LineText = text
 		return f, "", true
 	}
 	if len(fl.added) == 0 {
@@ -76,7 +78,7 @@ func (a anchors) place(f wire.ReviewFinding) (out wire.ReviewFinding, note strin
 		}
 	}
 	note = fmt.Sprintf("A finding on %s:%d was moved to line %d, the nearest changed line: line %d is not in the changes.", f.Path, f.Line, near, f.Line)
-	f.Line = near
+	f.Line, f.LineText = near, fl.shown[near]
 	return f, note, true
 }
 

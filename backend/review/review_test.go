@@ -71,8 +71,8 @@ func TestReviewFindsThePlantedBug(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []wire.ReviewFinding{
-		{Path: "calc.go", Line: 5, Text: "The loop stops before the last element: len(xs)-1 drops it from the sum."},
-		{Path: "calc.go", Line: 5, Text: "Sum of an empty slice is not tested."},
+		{Path: "calc.go", Line: 5, LineText: "\tfor i := 0; i < len(xs)-1; i++ {", Text: "The loop stops before the last element: len(xs)-1 drops it from the sum."},
+		{Path: "calc.go", Line: 5, LineText: "\tfor i := 0; i < len(xs)-1; i++ {", Text: "Sum of an empty slice is not tested."},
 	}
 	if !slices.Equal(res.Findings, want) {
 		t.Errorf("findings %+v, want %+v", res.Findings, want)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"pilot/backend/branch"
+	"pilot/backend/diff"
 	"pilot/backend/git"
 	"pilot/backend/llm"
 	"pilot/backend/review"
@@ -153,7 +154,8 @@ func (rv *Reviews) Dismiss(ctx context.Context, id int64) (wire.ReviewFinding, e
 }
 
 // Fix asks the agent to fix a finding: a normal turn of its session,
-// whose message anchors the finding (path:line) and says it; the
+// whose message anchors the finding (path:line and the line's text, as
+// a line comment is anchored: diff.Anchor) and says it; the
 // changes it proposes are reviewed as any are. The finding is then
 // marked fixing.
 func (rv *Reviews) Fix(ctx context.Context, id int64) (wire.ReviewFinding, error) {
@@ -172,7 +174,7 @@ func (rv *Reviews) Fix(ctx context.Context, id int64) (wire.ReviewFinding, error
 
 // FixMessage is the user's message that asks the agent to fix a finding.
 func FixMessage(f wire.ReviewFinding) string {
-	return fmt.Sprintf("Fix this finding of the review, at %s:%d:\n\n%s", f.Path, f.Line, f.Text)
+	return "Fix this finding of the review, at " + diff.Anchor(wire.Comment{Path: f.Path, Line: f.Line, LineText: f.LineText}) + ":\n\n" + f.Text
 }
 
 // ErrNothingToReview is wrapped by Reviews.Run's error when there is no

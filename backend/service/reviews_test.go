@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -76,6 +77,11 @@ func TestReviewABranchThenFixAFinding(t *testing.T) {
 	}
 	if got := read(t, filepath.Join(f.wt, "calc.go")); got != sumWrong {
 		t.Errorf("calc.go changed before the change was approved:\n%s", got)
+	}
+	if !slices.ContainsFunc(srv.ModelRequests(), func(r fakellm.Request) bool {
+		return strings.Contains(r.LastUserText, "at calc.go:5 (“for i := 0; i < len(xs)-1; i++ {”):\n\nThe loop skips the last element.")
+	}) {
+		t.Errorf("no request carries the fix's message anchored on the finding's line: %+v", srv.ModelRequests())
 	}
 	if _, err := f.w.Reviews.Fix(ctx, bug.ID); !errors.Is(err, ErrBusy) {
 		t.Errorf("a second fix while the turn runs: %v, want ErrBusy", err)

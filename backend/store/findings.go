@@ -12,11 +12,11 @@ import (
 // Findings is the store's findings of /review, each with its session.
 type Findings struct{ *database }
 
-const findingCols = `id, session_id, path, line, text, state`
+const findingCols = `id, session_id, path, line, line_text, text, state`
 
 func scanFinding(row rowScanner) (wire.ReviewFinding, error) {
 	var f wire.ReviewFinding
-	err := row.Scan(&f.ID, &f.SessionID, &f.Path, &f.Line, &f.Text, &f.State)
+	err := row.Scan(&f.ID, &f.SessionID, &f.Path, &f.Line, &f.LineText, &f.Text, &f.State)
 	return f, err
 }
 
@@ -28,8 +28,8 @@ func (s *Findings) Add(ctx context.Context, sessionID int64, fs []wire.ReviewFin
 		now := millis(s.now())
 		for _, f := range fs {
 			x, err := scanFinding(tx.QueryRowContext(ctx, `
-				INSERT INTO review_findings (session_id, path, line, text, state, created_at) VALUES (?, ?, ?, ?, ?, ?)
-				RETURNING `+findingCols, sessionID, f.Path, f.Line, f.Text, string(wire.FindingOpen), now))
+				INSERT INTO review_findings (session_id, path, line, line_text, text, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+				RETURNING `+findingCols, sessionID, f.Path, f.Line, f.LineText, f.Text, string(wire.FindingOpen), now))
 			if err != nil {
 				return err
 			}

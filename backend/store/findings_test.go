@@ -18,7 +18,7 @@ func TestFindingsSurviveARestart(t *testing.T) {
 	s, path := newStore(t)
 	_, x := newSession(t, s, "/proj")
 	added := must[[]wire.ReviewFinding](t)(s.Findings.Add(ctx, x.ID, []wire.ReviewFinding{
-		{Path: "calc.go", Line: 7, Text: "off by one"}, {Path: "main.go", Line: 2, Text: "unused import"}}))
+		{Path: "calc.go", Line: 7, LineText: "for i := 1; i < n; i++ {", Text: "off by one"}, {Path: "main.go", Line: 2, Text: "unused import"}}))
 	if len(added) != 2 || added[0].ID == 0 || added[0].State != wire.FindingOpen || added[1].SessionID != x.ID {
 		t.Fatalf("added %+v", added)
 	}

@@ -27,6 +27,7 @@ type ReviewFinding struct {
 	SessionID int64        `json:"sessionId"`
 	Path      string       `json:"path"` // '/'-separated, relative to the reviewed folder
 	Line      int          `json:"line"`
+	LineText  string       `json:"lineText"` // the line's text when the review was made
 	Text      string       `json:"text"`
 	State     FindingState `json:"state"`
 }

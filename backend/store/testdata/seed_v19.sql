@@ -114,7 +114,7 @@ INSERT INTO line_comments (id, session_id, path, line, end_line, line_text, text
     (2, 1, 'util.go', 10, 12, 'return nil', 'these lines are never reached', 'branch', '', 'draft');
 
 -- v19: a finding of /review on a line, and one dismissed.
-INSERT INTO review_findings (session_id, path, line, text, state, created_at)
-  SELECT min(id), 'main.go', 3, 'frob is undefined: squares is meant.', 'open', 1700000000000 FROM sessions;
+INSERT INTO review_findings (session_id, path, line, line_text, text, state, created_at)
+  SELECT min(id), 'main.go', 3, 'func squares() {', 'frob is undefined: squares is meant.', 'open', 1700000000000 FROM sessions;
 INSERT INTO review_findings (session_id, path, line, text, state, created_at)
   SELECT min(id), 'main.go', 1, 'package comment missing', 'dismissed', 1700000000000 FROM sessions;
