@@ -103,6 +103,11 @@ export interface ChangeDecision {
   files: FileDecision[];
   feedback: string;
   alwaysAllow: boolean;
+  /**
+   * Comments are the user's line comments on this change: one on a
+   * rejected hunk tells the model why, in the call's result.
+   */
+  comments?: Comment[];
 }
 
 /** CommandDecision is the user's answer to a command approval. */
@@ -972,6 +977,40 @@ export interface RememberFiles {
   project: string;
   /** "~/.claude/CLAUDE.md", or "~/.codex/AGENTS.md" when only that exists */
   user: string;
+}
+
+/** CommentOrigin is the view a line comment was made in. */
+export type CommentOrigin = "change" | "changes" | "branch" | "plan";
+/** Every CommentOrigin. */
+export const CommentOriginValues: readonly CommentOrigin[] = ["change", "changes", "branch", "plan"];
+
+/** CommentState is where a line comment stands. */
+export type CommentState = "draft" | "sent" | "outdated";
+/** Every CommentState. */
+export const CommentStateValues: readonly CommentState[] = ["draft", "sent", "outdated"];
+
+/** LineComment is a session's comment as stored. */
+export interface LineComment extends Comment {
+  id: number;
+  sessionId: number;
+}
+
+/**
+ * Comment is a comment on a line (or lines Line to EndLine) of a file as
+ * a diff shows it: the number is the line's in the file after the change,
+ * LineText the line's text when the comment was made (what a re-proposed
+ * change is matched against, and what the model is shown).
+ */
+export interface Comment {
+  path: string;
+  line: number;
+  /** 0: the comment is on Line alone */
+  endLine?: number;
+  lineText: string;
+  text: string;
+  origin: CommentOrigin;
+  originRef?: string;
+  state: CommentState;
 }
 
 /** DiagnosticSeverity is one diagnostic's severity. */
@@ -2039,6 +2078,45 @@ export interface MCPConfigChange {
   display?: string;
   /** a server of that name was there and is replaced */
   replaced?: boolean;
+}
+
+/** FindingState is what became of a finding of /review. */
+export type FindingState = "open" | "dismissed" | "fixing";
+/** Every FindingState. */
+export const FindingStateValues: readonly FindingState[] = ["open", "dismissed", "fixing"];
+
+/** ReviewScope is what /review reviews. */
+export type ReviewScope = "uncommitted" | "branch";
+/** Every ReviewScope. */
+export const ReviewScopeValues: readonly ReviewScope[] = ["uncommitted", "branch"];
+
+/**
+ * ReviewFinding is one finding of /review, anchored on a line of the
+ * reviewed files as they are now (Line from 1), stored with the session
+ * it belongs to. `pilot review --json` prints one per line.
+ */
+export interface ReviewFinding {
+  id: number;
+  sessionId: number;
+  /** '/'-separated, relative to the reviewed folder */
+  path: string;
+  line: number;
+  /** the line's text when the review was made */
+  lineText: string;
+  text: string;
+  state: FindingState;
+}
+
+/**
+ * ReviewResult is what one review found: the findings kept, and a
+ * sentence for each one the reviewer placed off the changes (moved to the
+ * nearest changed line, or dropped).
+ */
+export interface ReviewResult {
+  sessionId: number;
+  scope: ReviewScope;
+  findings: ReviewFinding[];
+  notes: string[];
 }
 
 /** Block is one content block of a message as the window shows it. */

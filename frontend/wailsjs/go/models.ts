@@ -495,10 +495,37 @@ export namespace wire {
 		    return a;
 		}
 	}
+	export class Comment {
+	    path: string;
+	    line: number;
+	    endLine?: number;
+	    lineText: string;
+	    text: string;
+	    origin: string;
+	    originRef?: string;
+	    state: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Comment(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.line = source["line"];
+	        this.endLine = source["endLine"];
+	        this.lineText = source["lineText"];
+	        this.text = source["text"];
+	        this.origin = source["origin"];
+	        this.originRef = source["originRef"];
+	        this.state = source["state"];
+	    }
+	}
 	export class ChangeDecision {
 	    files: FileDecision[];
 	    feedback: string;
 	    alwaysAllow: boolean;
+	    comments?: Comment[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ChangeDecision(source);
@@ -509,6 +536,7 @@ export namespace wire {
 	        this.files = this.convertValues(source["files"], FileDecision);
 	        this.feedback = source["feedback"];
 	        this.alwaysAllow = source["alwaysAllow"];
+	        this.comments = this.convertValues(source["comments"], Comment);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -810,6 +838,7 @@ export namespace wire {
 		    return a;
 		}
 	}
+	
 	export class CommitResult {
 	    commit: string;
 	    files: string[];
@@ -2121,6 +2150,66 @@ export namespace wire {
 	        this.checkpointId = source["checkpointId"];
 	        this.sessionId = source["sessionId"];
 	        this.message = source["message"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ReviewFinding {
+	    id: number;
+	    sessionId: number;
+	    path: string;
+	    line: number;
+	    lineText: string;
+	    text: string;
+	    state: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReviewFinding(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.sessionId = source["sessionId"];
+	        this.path = source["path"];
+	        this.line = source["line"];
+	        this.lineText = source["lineText"];
+	        this.text = source["text"];
+	        this.state = source["state"];
+	    }
+	}
+	export class ReviewResult {
+	    sessionId: number;
+	    scope: string;
+	    findings: ReviewFinding[];
+	    notes: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ReviewResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.scope = source["scope"];
+	        this.findings = this.convertValues(source["findings"], ReviewFinding);
+	        this.notes = source["notes"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
