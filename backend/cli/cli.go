@@ -4,6 +4,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -149,4 +150,22 @@ func misuse(w io.Writer, usage, format string, args ...any) int {
 func storedID(s string) (int64, bool) {
 	id, err := strconv.ParseInt(s, 10, 64)
 	return id, err == nil && id > 0
+}
+
+// parseFlags parses a command's flags (it takes no other arguments);
+// done with the exit code when --help was asked (the usage on stdout) or
+// the command line is wrong (the usage on stderr).
+func parseFlags(fs *flag.FlagSet, args []string, tio IO, usage string) (code int, done bool) {
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	switch {
+	case err == flag.ErrHelp:
+		fmt.Fprint(tio.Stdout, usage)
+		return exitOK, true
+	case err != nil:
+		return misuse(tio.Stderr, usage, "%s: %v", fs.Name(), err), true
+	case fs.NArg() > 0:
+		return misuse(tio.Stderr, usage, "%s: unexpected argument %q", fs.Name(), fs.Arg(0)), true
+	}
+	return 0, false
 }

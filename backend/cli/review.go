@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 
 	"pilot/backend/cli/visible"
@@ -31,21 +30,12 @@ stderr); 1: it could not run; 2: wrong usage.
 // runReview runs `pilot review`.
 func runReview(ctx context.Context, args []string, tio IO) int {
 	fs := flag.NewFlagSet("review", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	branch := fs.String("branch", "", "")
 	uncommitted := fs.Bool("uncommitted", false, "")
 	project := fs.String("project", "", "")
 	asJSON := fs.Bool("json", false, "")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		if err == flag.ErrHelp {
-			fmt.Fprint(tio.Stdout, reviewUsage)
-			return exitOK
-		}
-		why := fmt.Sprint(err)
-		if err == nil {
-			why = fmt.Sprintf("unexpected argument %q", fs.Arg(0))
-		}
-		return misuse(tio.Stderr, reviewUsage, "review: %s", why)
+	if code, done := parseFlags(fs, args, tio, reviewUsage); done {
+		return code
 	}
 	var sessionID int64
 	if *branch != "" {
@@ -59,37 +49,38 @@ func runReview(ctx context.Context, args []string, tio IO) int {
 		sessionID = id
 	}
 	return withService(ctx, tio, func(svc *service.Service) int {
-		scope := wire.ReviewBranch
-		if sessionID == 0 {
-			scope = wire.ReviewUncommitted
-			dir := *project
-			if dir == "" {
-				dir, _ = os.Getwd()
-			}
-			p, err := svc.Projects.Add(ctx, dir)
-			if err != nil {
-				fmt.Fprintf(tio.Stderr, "pilot review: %v\n", err)
-				return exitFailure
-			}
-			s, err := svc.Sessions.New(ctx, p.ID)
-			if err != nil {
-				fmt.Fprintf(tio.Stderr, "pilot review: %v\n", err)
-				return exitFailure
-			}
-			sessionID = s.ID
-		}
-		res, err := svc.Reviews.Run(ctx, sessionID, scope)
-		switch {
-		case errors.Is(err, service.ErrNothingToReview):
+		res, err := reviewIn(ctx, svc, sessionID, *project)
+		if err != nil {
 			fmt.Fprintf(tio.Stderr, "pilot review: %v\n", err)
-			return exitOK
-		case err != nil:
-			fmt.Fprintf(tio.Stderr, "pilot review: %v\n", err)
+			if errors.Is(err, service.ErrNothingToReview) {
+				return exitOK
+			}
 			return exitFailure
 		}
 		printFindings(tio, res, *asJSON)
 		return exitOK
 	})
+}
+
+// reviewIn reviews the branch of the worktree session sessionID, or (0)
+// the uncommitted changes of the project in dir ("": the current folder)
+// in a new session of it.
+func reviewIn(ctx context.Context, svc *service.Service, sessionID int64, dir string) (wire.ReviewResult, error) {
+	if sessionID != 0 {
+		return svc.Reviews.Run(ctx, sessionID, wire.ReviewBranch)
+	}
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	p, err := svc.Projects.Add(ctx, dir)
+	if err != nil {
+		return wire.ReviewResult{}, err
+	}
+	s, err := svc.Sessions.New(ctx, p.ID)
+	if err != nil {
+		return wire.ReviewResult{}, err
+	}
+	return svc.Reviews.Run(ctx, s.ID, wire.ReviewUncommitted)
 }
 
 // printFindings writes a review's findings to stdout (path:line: text,

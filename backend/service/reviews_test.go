@@ -13,12 +13,11 @@ import (
 	"pilot/backend/wire"
 )
 
-// A bug planted in a worktree's branch: Sum's loop stops one short, on
-// line 5 of calc.go.
-const (
-	sumOK    = "package calc\n\n// Sum adds xs.\nfunc Sum(xs []int) (s int) {\n\tfor i := 0; i < len(xs); i++ {\n\t\ts += xs[i]\n\t}\n\treturn s\n}\n"
-	sumWrong = "package calc\n\n// Sum adds xs.\nfunc Sum(xs []int) (s int) {\n\tfor i := 0; i < len(xs)-1; i++ {\n\t\ts += xs[i]\n\t}\n\treturn s\n}\n"
-)
+// sumOK adds xs; sumWrong is it with a bug planted on line 5 (the loop
+// stops one short), as a worktree's branch brings it in.
+const sumOK = "package calc\n\n// Sum adds xs.\nfunc Sum(xs []int) (s int) {\n\tfor i := 0; i < len(xs); i++ {\n\t\ts += xs[i]\n\t}\n\treturn s\n}\n"
+
+var sumWrong = strings.Replace(sumOK, "len(xs)", "len(xs)-1", 1)
 
 // TestReviewABranchThenFixAFinding: /review of a worktree session's
 // branch with a planted bug: the scripted reviewer's finding is stored
