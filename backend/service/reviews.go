@@ -27,7 +27,8 @@ type Reviews struct{ *core }
 var ErrBusy = errors.New("the session is busy")
 
 // Run reviews for a session: scope "" is its branch for a worktree
-// session, else its project's uncommitted changes.
+// session, else its project's uncommitted changes; "session" is what the
+// session itself changed (its ledger).
 func (rv *Reviews) Run(ctx context.Context, sessionID int64, scope wire.ReviewScope) (wire.ReviewResult, error) {
 	if err := rv.waitStarted(ctx); err != nil {
 		return wire.ReviewResult{}, err
@@ -106,8 +107,43 @@ func (rv *Reviews) target(ctx context.Context, sess store.Session, scope wire.Re
 			return review.Target{}, fmt.Errorf("the uncommitted changes of %s cannot be read (%w): /review needs a git repository with a first commit", p.Path, err)
 		}
 		return review.Target{Dir: p.Path, What: "the uncommitted changes of " + p.Path, Files: v.Files}, nil
+	case wire.ReviewSession:
+		return rv.sessionTarget(ctx, sess)
 	}
-	return review.Target{}, fmt.Errorf("%w: a review is of %q or %q, not %q", ErrInvalid, wire.ReviewBranch, wire.ReviewUncommitted, scope)
+	return review.Target{}, fmt.Errorf("%w: a review is of %q, %q or %q, not %q", ErrInvalid, wire.ReviewBranch, wire.ReviewUncommitted, wire.ReviewSession, scope)
+}
+
+// sessionTarget is what the session changed, file by file as its Changes
+// view shows the net diff (a file back as it was, one listed without
+// being kept, or one with no lines is left out), read in the session's
+// folder.
+func (rv *Reviews) sessionTarget(ctx context.Context, sess store.Session) (review.Target, error) {
+	dir := sess.Worktree.Path
+	if dir == "" {
+		p, err := rv.project(ctx, sess.ProjectID)
+		if err != nil {
+			return review.Target{}, err
+		}
+		dir = p.Path
+	}
+	v, err := rv.svc.Ledger.Get(ctx, sess.ID)
+	if err != nil {
+		return review.Target{}, err
+	}
+	t := review.Target{Dir: dir, What: fmt.Sprintf("what session %d changed", sess.ID)}
+	for _, f := range v.Files {
+		if f.Kind == "" || f.Listed {
+			continue
+		}
+		d, err := rv.svc.Ledger.FileDiff(ctx, sess.ID, f.Path)
+		if err != nil {
+			return review.Target{}, err
+		}
+		if len(d.Hunks) > 0 {
+			t.Files = append(t.Files, wire.FileChange{Path: f.Path, Hunks: d.Hunks})
+		}
+	}
+	return t, nil
 }
 
 // transcript keeps the review in the session: the command, and the

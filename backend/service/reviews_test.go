@@ -6,6 +6,7 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -123,6 +124,36 @@ func TestReviewUncommitted(t *testing.T) {
 		t.Fatal(err)
 	}
 	if res.Scope != wire.ReviewUncommitted || len(res.Findings) != 1 || res.Findings[0].Line != 5 {
+		t.Errorf("review %+v", res)
+	}
+}
+
+// TestReviewWhatTheSessionChanged: scope "session" reviews the session's
+// own changes (its ledger's net diff) in its folder, not git's view.
+func TestReviewWhatTheSessionChanged(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{
+		{ToolCalls: []fakellm.ToolCall{{Name: "write_file", Input: json.RawMessage(`{"path":"calc.go","content":` + strconv.Quote(sumWrong) + `}`)}},
+			When: &fakellm.When{LastUserContains: "Write calc.go"}},
+		{ToolCalls: []fakellm.ToolCall{{Name: "report_finding", Input: json.RawMessage(`{"path":"calc.go","line":5,"text":"Off by one."}`)}},
+			When: &fakellm.When{LastUserContains: "Review what session"}},
+		{Text: "Done.", Repeat: true},
+	}})
+	w, ev, p, _ := openChat(t, srv, t.TempDir())
+	ctx := context.Background()
+	s, err := w.Sessions.Start(ctx, p.ID, SessionStart{Mode: wire.ModeEdits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Turns.SendMessage(ctx, s.ID, "Write calc.go", nil); err != nil {
+		t.Fatal(err)
+	}
+	ev.wait(t, func(e any) bool { d, ok := e.(wire.TurnDonePayload); return ok && d.SessionID == s.ID })
+	res, err := w.Reviews.Run(ctx, s.ID, wire.ReviewSession)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Scope != wire.ReviewSession || len(res.Findings) != 1 || res.Findings[0].Path != "calc.go" || res.Findings[0].Line != 5 {
 		t.Errorf("review %+v", res)
 	}
 }

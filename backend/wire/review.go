@@ -17,6 +17,7 @@ type ReviewScope string
 const (
 	ReviewUncommitted ReviewScope = "uncommitted" // the project folder's changes against HEAD
 	ReviewBranch      ReviewScope = "branch"      // a worktree session's branch against its base
+	ReviewSession     ReviewScope = "session"     // what the session changed (its ledger), net
 )
 
 // ReviewFinding is one finding of /review, anchored on a line of the

@@ -2086,9 +2086,9 @@ export type FindingState = "open" | "dismissed" | "fixing";
 export const FindingStateValues: readonly FindingState[] = ["open", "dismissed", "fixing"];
 
 /** ReviewScope is what /review reviews. */
-export type ReviewScope = "uncommitted" | "branch";
+export type ReviewScope = "uncommitted" | "branch" | "session";
 /** Every ReviewScope. */
-export const ReviewScopeValues: readonly ReviewScope[] = ["uncommitted", "branch"];
+export const ReviewScopeValues: readonly ReviewScope[] = ["uncommitted", "branch", "session"];
 
 /**
  * ReviewFinding is one finding of /review, anchored on a line of the

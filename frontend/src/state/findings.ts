@@ -88,18 +88,25 @@ export interface ReviewHost {
   readonly layout: { showPanel(tab: "changes" | "branch"): void };
 }
 
+/** What "/review" and "/review SCOPE" review: SCOPE as given, else a worktree session's branch or the project's uncommitted changes. */
+export function reviewScope(text: string, worktree: boolean): ReviewScope | null {
+  const m = /^\/review(?:\s+(branch|uncommitted|session))?$/.exec(text.trim());
+  if (!m) return null;
+  return (m[1] as ReviewScope | undefined) ?? (worktree ? "branch" : "uncommitted");
+}
+
 /**
- * /review in the prompt box: reviews the session's branch (a worktree
- * session) or its project's uncommitted changes, reopens the session (the
- * review is in its transcript) and shows the view its findings are on.
+ * /review in the prompt box: reviews scope for the session, reopens the
+ * session (the review is in its transcript) and shows the view its
+ * findings are on (Branch for a branch, else Changes).
  */
-export async function reviewNow(c: ReviewHost, sessionId: number, worktree: boolean): Promise<void> {
+export async function reviewNow(c: ReviewHost, sessionId: number, scope: ReviewScope): Promise<void> {
   try {
-    await findingsOf(c.backend).run(sessionId, worktree ? "branch" : "uncommitted");
+    await findingsOf(c.backend).run(sessionId, scope);
   } catch (err) {
     c.fail("", err); // the backend's sentences say what failed and what to do
     return;
   }
   await c.openSession(sessionId);
-  c.layout.showPanel(worktree ? "branch" : "changes");
+  c.layout.showPanel(scope === "branch" ? "branch" : "changes");
 }

@@ -54,4 +54,20 @@ describe("/review in the window", () => {
     await waitFor(() => expect(screen.queryByTestId("review-finding")).toBeNull());
     expect(b.callsOf("dismissFinding")).toEqual([[1]]);
   });
+
+  it("reviews what the session changed with /review session, and the project's uncommitted changes with a bare /review", async () => {
+    const b = new FakeBackend();
+    renderApp(b);
+    fireEvent.click(await screen.findByText("Session 1"));
+    const input = (await screen.findByTestId("chat-input")) as HTMLTextAreaElement;
+    fireEvent.change(input, { target: { value: "/review session", selectionStart: 15 } });
+    fireEvent.keyDown(input, { key: "Enter" });
+    await waitFor(() => expect(b.callsOf("runReview")).toEqual([[1, "session"]]));
+    await waitFor(() => expect(screen.getByTestId("changes-open").getAttribute("aria-selected")).toBe("true"));
+    fireEvent.change(input, { target: { value: "/review", selectionStart: 7 } });
+    fireEvent.keyDown(input, { key: "Escape" });
+    fireEvent.keyDown(input, { key: "Enter" });
+    await waitFor(() => expect(b.callsOf("runReview")).toEqual([[1, "session"], [1, "uncommitted"]]));
+    expect(b.callsOf("sendMessage")).toEqual([]);
+  });
 });

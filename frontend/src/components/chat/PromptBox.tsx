@@ -2,7 +2,7 @@ import { useCallback, useRef, useState, useLayoutEffect, type ClipboardEvent, ty
 import { useReclaimFocus } from "../../lib/focus";
 import { imageFiles, readImage, type Attached } from "../../lib/images";
 import { useApp, useController } from "../../state/context";
-import { reviewNow } from "../../state/findings";
+import { reviewNow, reviewScope } from "../../state/findings";
 import { chatShown, hasWorktree } from "../../state/layout";
 import { lastUserPrompt } from "../../state/chat";
 import FilePicker from "./FilePicker";
@@ -93,7 +93,7 @@ export default function PromptBox() {
     if (name === "compact") void c.chat.compact();
     else if (name === "new") void c.newSession();
     // A command of the user's named review replaces the built-in one, as for /init.
-    else if (name === "review" && sessionId !== null && !custom?.some((o) => o.name === "review")) void reviewNow(c, sessionId, worktree);
+    else if (name === "review" && sessionId !== null && !custom?.some((o) => o.name === "review")) void reviewNow(c, sessionId, reviewScope("/review", worktree)!);
     else return false;
     setText("");
     setSlash(null);
@@ -151,6 +151,12 @@ export default function PromptBox() {
     const t = text.trim();
     if (!t && images.length === 0) return;
     const only = /^\/(\S+)$/.exec(t);
+    const scope = images.length === 0 ? reviewScope(t, worktree) : null;
+    if (scope && !only && sessionId !== null && !custom?.some((o) => o.name === "review")) {
+      void reviewNow(c, sessionId, scope);
+      setText("");
+      return;
+    }
     if (images.length === 0 && only && builtinCommands.some((b) => b.name === only[1]) && runBuiltin(only[1]!)) return;
     void c.chat.submitPrompt({ text: t, attachments, images: images.map(({ mediaType, data }) => ({ mediaType, data })) });
     setText("");

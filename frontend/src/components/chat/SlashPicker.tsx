@@ -8,7 +8,7 @@ export const builtinCommands: PickerCommand[] = [
   { name: "init", description: "Write a first AGENTS.md for this project (proposed for your review)", argumentHint: "", source: "builtin" },
   { name: "remember", description: "Add a line to this project's AGENTS.md (proposed for your review)", argumentHint: "what to remember", source: "builtin" },
   { name: "remember-user", description: "Add a line to your own instructions for every project, ~/.claude/CLAUDE.md (proposed for your review)", argumentHint: "what to remember", source: "builtin" },
-  { name: "review", description: "Review this session's branch (a worktree session) or the project's uncommitted changes: findings on their lines", argumentHint: "", source: "builtin" },
+  { name: "review", description: "Review this session's branch (a worktree session) or the project's uncommitted changes, or what this session changed (session): findings on their lines", argumentHint: "[branch|uncommitted|session]", source: "builtin" },
 ];
 
 const sourceLabel: Record<PickerCommand["source"], string> = {
