@@ -561,6 +561,8 @@ export interface Transcript {
   toolCalls: CallRecord[];
   changes: ChangeRecord[];
   summary?: SummaryRecord;
+  /** Comments are the user's line comments, drafts and sent. */
+  comments?: LineComment[];
 }
 
 /** MessageRecord is one message of a Transcript, in conversation order. */
