@@ -4,6 +4,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -71,6 +72,10 @@ Usage:
                                 bring a worktree session's branch (all hunks, or those numbered)
                                 into the project folder as one undoable change; exit 1 when your
                                 uncommitted changes conflict (nothing written without --force)
+  pilot review [--branch SESSION|--uncommitted] [--project DIR] [--json]
+                                a read-only review of the uncommitted changes (default) or a
+                                worktree session's branch: findings as path:line: text lines
+                                (pilot review --help)
   pilot doctor [--json]         check the sandbox of commands (bubblewrap, user namespaces,
                                 Landlock, the proxy), git (found, version, 2.5 or newer
                                 for worktrees) and rg, a sentence each;
@@ -116,6 +121,8 @@ func Run(ctx context.Context, args []string, tio IO) int {
 		return runWorktree(ctx, args[1:], tio)
 	case "doctor":
 		return Doctor(ctx, args[1:], tio)
+	case "review":
+		return runReview(ctx, args[1:], tio)
 	case "version", "--version":
 		fmt.Fprint(tio.Stdout, service.Version().String())
 		return 0
@@ -143,4 +150,22 @@ func misuse(w io.Writer, usage, format string, args ...any) int {
 func storedID(s string) (int64, bool) {
 	id, err := strconv.ParseInt(s, 10, 64)
 	return id, err == nil && id > 0
+}
+
+// parseFlags parses a command's flags (it takes no other arguments);
+// done with the exit code when --help was asked (the usage on stdout) or
+// the command line is wrong (the usage on stderr).
+func parseFlags(fs *flag.FlagSet, args []string, tio IO, usage string) (code int, done bool) {
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	switch {
+	case err == flag.ErrHelp:
+		fmt.Fprint(tio.Stdout, usage)
+		return exitOK, true
+	case err != nil:
+		return misuse(tio.Stderr, usage, "%s: %v", fs.Name(), err), true
+	case fs.NArg() > 0:
+		return misuse(tio.Stderr, usage, "%s: unexpected argument %q", fs.Name(), fs.Arg(0)), true
+	}
+	return 0, false
 }

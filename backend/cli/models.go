@@ -31,20 +31,11 @@ models or Settings › Models). See docs/MODELS.md.
 // Models runs `pilot models`: the model list of the server in force.
 func Models(ctx context.Context, args []string, tio IO) int {
 	fs := flag.NewFlagSet("models", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	provider := fs.String("provider", "", "")
 	project := fs.String("project", "", "")
 	asJSON := fs.Bool("json", false, "")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		if err == flag.ErrHelp {
-			fmt.Fprint(tio.Stdout, modelsUsage)
-			return exitOK
-		}
-		why := fmt.Sprint(err)
-		if err == nil {
-			why = fmt.Sprintf("unexpected argument %q", fs.Arg(0))
-		}
-		return misuse(tio.Stderr, modelsUsage, "models: %s", why)
+	if code, done := parseFlags(fs, args, tio, modelsUsage); done {
+		return code
 	}
 	dir := *project
 	if dir == "" {

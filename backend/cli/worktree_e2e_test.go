@@ -209,3 +209,78 @@ func TestReplWorktree(t *testing.T) {
 		t.Errorf("its branch is still there: %q", got)
 	}
 }
+
+// avgPy averages xs; avgBug divides by one less than it should, on
+// line 5.
+const (
+	avgPy  = "def average(xs):\n    total = 0\n    for x in xs:\n        total += x\n    return total / len(xs)\n"
+	avgBug = "def average(xs):\n    total = 0\n    for x in xs:\n        total += x\n    return total / (len(xs) - 1)\n"
+)
+
+// TestReviewThroughTheBinary: pilot review of the uncommitted changes
+// prints the scripted reviewer's finding as avg.py:5: TEXT (its escape
+// made visible), --json as one wire.ReviewFinding a line; --branch
+// reviews a worktree session's branch; no changes is exit 0 with a
+// sentence, a wrong command line exit 2; the reviewer wrote nothing.
+func TestReviewThroughTheBinary(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{
+		{ToolCalls: []fakellm.ToolCall{{Name: "report_finding", Input: []byte(`{"path":"avg.py","line":5,"text":"Divides by one less than the count \u001b[31m(len(xs) - 1)."}`)},
+			{Name: "write_file", Input: []byte(`{"path":"avg.py","content":"x"}`)}}, Repeat: true,
+			When: &fakellm.When{LastUserContains: "Review the uncommitted changes"}},
+		{ToolCalls: []fakellm.ToolCall{{Name: "report_finding", Input: []byte(`{"path":"avg.py","line":5,"text":"Off by one on the branch."}`)}}, Repeat: true,
+			When: &fakellm.When{LastUserContains: "Review branch pilot/fix"}},
+		{Text: "Reviewed.", Repeat: true},
+	}})
+	defer srv.Close()
+	home := t.TempDir()
+	repo := gitProject(t, map[string]string{"avg.py": avgPy})
+
+	code, _, stderr := runBin(t, command(t, srv, home, "review", "--project", repo), "")
+	if code != 0 || !strings.Contains(stderr, "no changes to review") {
+		t.Fatalf("no changes: exit %d, %q", code, stderr)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "avg.py"), []byte(avgBug), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runBin(t, command(t, srv, home, "review", "--uncommitted", "--project", repo), "")
+	if code != 0 || stdout != "avg.py:5: Divides by one less than the count \\e[31m(len(xs) - 1).\n" {
+		t.Fatalf("pilot review: exit %d, stdout %q\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "1 finding, kept with session") {
+		t.Errorf("stderr %q", stderr)
+	}
+	code, stdout, stderr = runBin(t, command(t, srv, home, "review", "--project", repo, "--json"), "")
+	var f wire.ReviewFinding
+	if code != 0 || strings.Count(stdout, "\n") != 1 || json.Unmarshal([]byte(stdout), &f) != nil ||
+		f.Path != "avg.py" || f.Line != 5 || f.State != wire.FindingOpen || f.ID == 0 || f.SessionID == 0 || !strings.Contains(f.Text, "\x1b[31m") {
+		t.Fatalf("pilot review --json: exit %d, %q (%s)", code, stdout, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(repo, "avg.py")); string(b) != avgBug {
+		t.Errorf("the reviewer changed avg.py: %q", b)
+	}
+
+	code, stdout, stderr = runBin(t, command(t, srv, home, "-p", "Start", "--project", repo, "--worktree", "fix", "--approve", "edits"), "")
+	if code != 0 {
+		t.Fatalf("pilot -p --worktree: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, stdout, _ = runBin(t, command(t, srv, home, "worktree", "list", "--project", repo, "--json"), "")
+	var line wire.WorktreeLine
+	if code != 0 || json.Unmarshal([]byte(stdout), &line) != nil {
+		t.Fatalf("worktree list: %d %q", code, stdout)
+	}
+	if err := os.WriteFile(filepath.Join(line.Path, "avg.py"), []byte(avgBug), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	id := strconv.FormatInt(line.SessionID, 10)
+	code, stdout, stderr = runBin(t, command(t, srv, home, "review", "--branch", id), "")
+	if code != 0 || stdout != "avg.py:5: Off by one on the branch.\n" || !strings.Contains(stderr, "session "+id) {
+		t.Fatalf("pilot review --branch: exit %d, %q\n%s", code, stdout, stderr)
+	}
+
+	for _, args := range [][]string{{"review", "--branch", "x"}, {"review", "--branch", id, "--uncommitted"}, {"review", "extra"}, {"review", "--nope"}} {
+		if code, _, stderr := runBin(t, command(t, srv, home, args...), ""); code != 2 || !strings.Contains(stderr, "usage:") {
+			t.Errorf("%q: exit %d, %q; want 2 and the usage", args, code, stderr)
+		}
+	}
+}

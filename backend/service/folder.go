@@ -64,6 +64,7 @@ var windowFlags = map[string]bool{
 // command line's tests check that it knows each.
 var CommandWords = map[string]bool{
 	"repl": true, "sessions": true, "rewind": true, "models": true, "mcp": true, "rules": true, "doctor": true, "version": true, "help": true,
+	"review": true,
 }
 
 // WindowFolder reports whether args open the window rather than run a

@@ -37,6 +37,7 @@ func transcript(t store.Transcript) wire.Transcript {
 		Messages:  make([]wire.MessageRecord, len(t.Messages)),
 		ToolCalls: make([]wire.CallRecord, len(t.ToolCalls)),
 		Changes:   make([]wire.ChangeRecord, len(t.Changes)),
+		Comments:  t.Comments,
 	}
 	if t.Messages == nil {
 		out.Messages = nil

@@ -46,6 +46,7 @@ type Service struct {
 	Jobs      *Jobs      // a session's background jobs (jobs.go)
 	Web       *Web       // the web_search tool's search service (websearch.go)
 	Comments  *Comments  // comments on lines and the review that sends them (comments.go)
+	Reviews   *Reviews   // /review and its findings (reviews.go)
 
 	core *core
 }
@@ -106,7 +107,7 @@ func newService(c *core) *Service {
 		Records: &Records{c}, Projects: &Projects{c}, Files: &Files{c}, Git: &Git{c}, Worktrees: &Worktrees{c},
 		Ledger: &Ledger{c}, Rules: &Rules{c}, Settings: &Settings{c}, Sandbox: &Sandbox{c}, Languages: &Languages{c},
 		MCP: &MCP{c}, Trust: &Trust{c}, Setup: &Setup{c}, Jobs: &Jobs{c}, Web: &Web{core: c},
-		Comments: &Comments{c}}
+		Comments: &Comments{c}, Reviews: &Reviews{c}}
 	return c.svc
 }
 

@@ -49,6 +49,7 @@ type Store struct {
 	Rules       *Rules       // permission rules
 	WebPages    *WebPages    // fetched web pages
 	Comments    *Comments    // line comments
+	Findings    *Findings    // findings of /review
 }
 
 // database is what every part of the store shares.
@@ -89,7 +90,7 @@ func assemble(d *database) *Store {
 	return &Store{database: d,
 		Sessions: &Sessions{d}, Messages: &Messages{d}, ToolCalls: &ToolCalls{d}, Changes: &Changes{d},
 		Checkpoints: &Checkpoints{d}, Projects: &Projects{d}, Rules: &Rules{d}, WebPages: &WebPages{d},
-		Comments: &Comments{d}}
+		Comments: &Comments{d}, Findings: &Findings{d}}
 }
 
 // Open opens (creating if needed) the database at path and applies pending

@@ -24,7 +24,7 @@ func TestOpenPragmas(t *testing.T) {
 		{"w", "synchronous", "1"},
 		{"w", "busy_timeout", "10000"},
 		{"r", "query_only", "1"},
-		{"w", "user_version", "18"},
+		{"w", "user_version", "19"},
 		{"w", "page_size", "16384"},
 	} {
 		db := s.w

@@ -28,3 +28,8 @@ const (
 	Skill       = "skill"
 	Remember    = "remember"
 )
+
+// ReportFinding is the reviewer's own tool (/review, pilot review): it
+// records one finding on a line of the reviewed changes. Only the
+// reviewer is offered it.
+const ReportFinding = "report_finding"

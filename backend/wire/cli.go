@@ -176,6 +176,8 @@ type Transcript struct {
 	ToolCalls []CallRecord    `json:"toolCalls"`
 	Changes   []ChangeRecord  `json:"changes"`
 	Summary   *SummaryRecord  `json:"summary,omitempty"`
+	// Comments are the user's line comments, drafts and sent.
+	Comments []LineComment `json:"comments,omitempty"`
 }
 
 // MessageRecord is one message of a Transcript, in conversation order.

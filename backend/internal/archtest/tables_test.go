@@ -70,6 +70,7 @@ var layers = map[string]int{
 	"pilot/backend/websearch":                        domainLayer,
 	"pilot/backend/wire":                             leafLayer,
 	"pilot/backend/agent":                            agentLayer,
+	"pilot/backend/review":                           agentLayer, // /review: a read-only helper that reviews changes and returns findings on lines
 	"pilot/backend/service":                          serviceLayer,
 	"pilot/backend/notify":                           serviceLayer, // the window's desktop notifications, fed by the agent's events
 	"pilot/backend/wailsbridge":                      serviceLayer, // the window's adapter to the Wails runtime

@@ -2,9 +2,10 @@
 // feedback, per-hunk decisions, and edit-before-approve. Every outcome is
 // checked on disk and in what the fake LLM was sent back.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { eventually, sel, send, startChat, waitDiff, waitRequests, waitState, waitTurnDone, wideWindow } from "./helpers.mjs";
+import { eventually, modelRequests, sel, send, startChat, waitDiff, waitRequests, waitState, waitTurnDone, wideWindow } from "./helpers.mjs";
 
 const lines = (n, f) => Array.from({ length: n }, (_, i) => f(i + 1)).join("\n") + "\n";
 
@@ -35,7 +36,72 @@ async function resultSent(ctx, llm) {
 
 const read = (project, rel) => readFileSync(join(project, rel), "utf8");
 
+/** Sum with a bug planted on line 5 of the branch: the loop stops one short. */
+const sumOK = "package calc\n\n// Sum adds xs.\nfunc Sum(xs []int) (s int) {\n\tfor i := 0; i < len(xs); i++ {\n\t\ts += xs[i]\n\t}\n\treturn s\n}\n";
+const sumBug = sumOK.replace("len(xs);", "len(xs)-1;");
+
+/**
+ * The project in git, and a worktree session on pilot/NAME made in the
+ * window; returns the worktree's folder.
+ */
+async function worktreeSession(ctx, project, name) {
+  const { page } = ctx;
+  const gitIn = (...args) => execFileSync("git", ["-c", "user.name=e2e", "-c", "user.email=e2e@example.org", ...args], { cwd: project, encoding: "utf8" });
+  for (const args of [["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "start"]]) gitIn(...args);
+  await page.click("[data-testid=session-new-worktree]");
+  await page.fill("[data-testid=worktree-name]", name);
+  await page.click("[data-testid=worktree-create]");
+  await page.locator(`[data-testid=session-item][data-branch="pilot/${name}"] button[aria-current=true]`).waitFor({ timeout: 30_000 });
+  const line = gitIn("worktree", "list", "--porcelain").split("\n").find((l) => l.startsWith("worktree ") && l.endsWith(`/${name}`));
+  assert.ok(line, `git lists the worktree ${name}`);
+  return line.slice("worktree ".length);
+}
+
 export const tests = [
+  {
+    name: "/review of a worktree branch finds the planted bug on its line; Ask the agent to fix proposes a change and writes nothing before it is approved",
+    manualStart: true,
+    async fn(ctx) {
+      const { page } = ctx;
+      await wideWindow(page);
+      const script = {
+        turns: [
+          { when: { lastUserContains: "Review branch pilot/bug" }, repeat: true, toolCalls: [{ name: "report_finding", input: { path: "calc.go", line: 5, text: "The loop stops one short: len(xs)-1 leaves the last element out of the sum." } }] },
+          { when: { toolResultContains: "Recorded on calc.go:5" }, repeat: true, text: "Reviewed calc.go: one bug." },
+          { when: { lastUserContains: "Fix this finding of the review, at calc.go:5" }, repeat: true, toolCalls: [{ name: "patch_file", input: { path: "calc.go", old_text: "len(xs)-1", new_text: "len(xs)" } }] },
+          { when: { hasToolResult: true }, repeat: true, text: "Fixed the loop." },
+          { repeat: true, text: "Review" },
+        ],
+      };
+      const { llm, project } = await startChat(ctx, script, { "calc.go": sumOK }, { newSession: false });
+      const worktree = await worktreeSession(ctx, project, "bug");
+      writeFileSync(join(worktree, "calc.go"), sumBug); // the branch's work, as a turn would leave it
+
+      await page.fill(sel.input, "/review");
+      await page.press(sel.input, "Enter");
+      // The reviewer's finding, on line 5 of calc.go in the Branch view, right under that line.
+      const finding = page.locator('[data-testid=branch-view] [data-testid=diff-view][data-path="calc.go"] [data-testid=review-finding]');
+      await finding.waitFor({ timeout: 30_000 });
+      assert.equal(await finding.getAttribute("data-path"), "calc.go");
+      assert.equal(await finding.getAttribute("data-line"), "5");
+      assert.match(await finding.innerText(), /leaves the last element out/);
+      const above = await finding.evaluate((el) => el.closest("tr")?.previousElementSibling?.textContent ?? "");
+      assert.match(above, /len\(xs\)-1/, "the finding is in the row under line 5");
+      // The reviewer was offered only reading tools and report_finding.
+      const review = (await modelRequests(llm)).find((r) => r.lastUserText?.includes("Review branch pilot/bug"));
+      assert.deepEqual(review?.tools, ["list_files", "read_file", "glob", "grep", "report_finding"]);
+
+      await finding.locator("[data-testid=review-finding-fix]").click();
+      await waitState(ctx, "awaiting_approval");
+      await page.locator(`${sel.review}[data-phase=deciding] ${sel.diffView}[data-path="calc.go"]`).waitFor({ state: "attached", timeout: 30_000 });
+      const fix = (await modelRequests(llm)).find((r) => r.lastUserText?.includes("Fix this finding of the review"));
+      assert.match(fix?.lastUserText ?? "", /calc\.go:5 \(“for i := 0; i < len\(xs\)-1; i\+\+ \{”\)/, "the message anchors the finding's line");
+      assert.equal(readFileSync(join(worktree, "calc.go"), "utf8"), sumBug, "nothing is written before the change is approved");
+      // Back in the Branch view, the finding says the agent was asked.
+      await page.click("[data-testid=branch-open]");
+      await eventually(async () => assert.equal(await finding.getAttribute("data-state"), "fixing"), { timeout: 30_000 });
+    },
+  },
   {
     name: "a proposed edit shows side by side, is approved, and the file changes on disk",
     manualStart: true,

@@ -6,6 +6,7 @@ import { jobsOf, runningCount } from "../state/jobs";
 import { changedCount } from "../state/ledger";
 import { hasWorktree, shownTab } from "../state/layout";
 import { useJobs } from "./jobs/useJobs";
+import FindingNotes from "./review/FindingNotes";
 import ReviewPanel from "./review/ReviewPanel";
 
 // Loaded after the first paint: the changes (shown only on their tab) bring
@@ -96,11 +97,15 @@ export default function RightPanel() {
         <ReviewPanel />
       </TabPanel>
       <TabPanel id="changes" tab={tab} lazy="while shown">
-        <ChangesPanel />
+        <FindingNotes>
+          <ChangesPanel />
+        </FindingNotes>
       </TabPanel>
       {worktree && (
         <TabPanel id="branch" tab={tab} lazy="while shown">
-          <BranchPanel />
+          <FindingNotes>
+            <BranchPanel />
+          </FindingNotes>
         </TabPanel>
       )}
       {jobs && (

@@ -6,7 +6,7 @@
 // Wails binds), with the types of ./wire.gen.ts. lib/backend.ts makes them
 // the Backend the UI codes against; ./wailsBound.gen.ts implements them
 // over the Wails bindings; the unit tests' fake implements Backend.
-import type { AppReadyPayload, ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, ElicitationDecision, ExportFormat, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, LineComment, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, ModelList, ModelOverride, Project, RememberFiles, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, SlashCommand, WebSearchInput, WebSearchTest, WebSearchView } from "./wire.gen";
+import type { AppReadyPayload, ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, ElicitationDecision, ExportFormat, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, LineComment, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, ModelList, ModelOverride, Project, RememberFiles, RestoreInput, RestoreResult, ReviewFinding, ReviewResult, ReviewScope, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, SlashCommand, WebSearchInput, WebSearchTest, WebSearchView } from "./wire.gen";
 
 /** Info is what `pilot version` prints and the About dialog shows. */
 export interface VersionInfo {
@@ -59,6 +59,8 @@ export interface BoundBackend {
    * session stays as history, marked discarded.
    */
   discardWorktree(sessionId: number): Promise<void>;
+  /** DismissFinding marks a finding dismissed. */
+  dismissFinding(id: number): Promise<ReviewFinding>;
   /**
    * DraftCommitMessage asks the session's model for a commit message of
    * what the session changed.
@@ -73,6 +75,11 @@ export interface BoundBackend {
   findFiles(projectId: number, sessionId: number, query: string, limit: number): Promise<string[]>;
   /** FindMCPResources lists the open project's MCP resources for the @ picker. */
   findMcpResources(query: string, limit: number): Promise<MCPResource[]>;
+  /**
+   * FixFinding asks the session's agent to fix a finding, in a normal turn
+   * whose changes are reviewed as any are.
+   */
+  fixFinding(id: number): Promise<ReviewFinding>;
   /** ForkSession copies a session up to and including messageID. */
   forkSession(sessionId: number, messageId: number): Promise<SessionSummary>;
   /**
@@ -240,8 +247,16 @@ export interface BoundBackend {
   revertCheckpoint(checkpointId: number, input: RestoreInput): Promise<RestoreResult>;
   /** RevertFile puts one file back to before the session changed it. */
   revertFile(sessionId: number, path: string, input: RestoreInput): Promise<RestoreResult>;
+  /** ReviewFindings lists a session's findings of /review, oldest first. */
+  reviewFindings(sessionId: number): Promise<ReviewFinding[]>;
   /** Rewind restores files and/or the conversation to just before a user message. */
   rewind(sessionId: number, messageId: number, mode: RewindMode, input: RestoreInput): Promise<RestoreResult>;
+  /**
+   * RunReview is /review: a read-only helper reviews the session's branch
+   * (a worktree session) or its project's uncommitted changes ("" picks),
+   * and the findings come back stored with the session.
+   */
+  runReview(sessionId: number, scope: ReviewScope): Promise<ReviewResult>;
   /**
    * SandboxStatus reports whether commands can run in the OS sandbox here,
    * why not, and the extra paths hidden from them.

@@ -8,7 +8,7 @@
 import * as App from "../../wailsjs/go/main/App";
 import { wire } from "../../wailsjs/go/models";
 import type { BoundBackend, VersionInfo } from "./backend.gen";
-import type { AppReadyPayload, BranchView, ChangeDetail, ChangeView, CommitResult, DirPage, FileDiff, FilePreview, GitStatus, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, LineComment, MCPResource, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, ModelList, Project, RememberFiles, RestoreResult, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsView, Setup, SlashCommand, WebSearchTest, WebSearchView } from "./wire.gen";
+import type { AppReadyPayload, BranchView, ChangeDetail, ChangeView, CommitResult, DirPage, FileDiff, FilePreview, GitStatus, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, LineComment, MCPResource, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, ModelList, Project, RememberFiles, RestoreResult, ReviewFinding, ReviewResult, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsView, Setup, SlashCommand, WebSearchTest, WebSearchView } from "./wire.gen";
 import { typed } from "./typed";
 
 /** Every bound method, calling its Wails binding. */
@@ -25,10 +25,12 @@ export const wailsBound: BoundBackend = {
   deleteRule: (projectId, ruleId) => App.DeleteRule(projectId, ruleId),
   deleteSession: (sessionId) => App.DeleteSession(sessionId),
   discardWorktree: (sessionId) => App.DiscardWorktree(sessionId),
+  dismissFinding: async (id) => typed<ReviewFinding>(await App.DismissFinding(id)),
   draftCommitMessage: (sessionId) => App.DraftCommitMessage(sessionId),
   exportSession: (sessionId, format) => App.ExportSession(sessionId, format),
   findFiles: (projectId, sessionId, query, limit) => App.FindFiles(projectId, sessionId, query, limit),
   findMcpResources: async (query, limit) => typed<MCPResource[]>(await App.FindMCPResources(query, limit)),
+  fixFinding: async (id) => typed<ReviewFinding>(await App.FixFinding(id)),
   forkSession: async (sessionId, messageId) => typed<SessionSummary>(await App.ForkSession(sessionId, messageId)),
   frontendReady: async () => typed<AppReadyPayload>(await App.FrontendReady()),
   getBranch: async (sessionId) => typed<BranchView>(await App.GetBranch(sessionId)),
@@ -79,7 +81,9 @@ export const wailsBound: BoundBackend = {
   retryTurn: (sessionId) => App.RetryTurn(sessionId),
   revertCheckpoint: async (checkpointId, input) => typed<RestoreResult>(await App.RevertCheckpoint(checkpointId, wire.RestoreInput.createFrom(input))),
   revertFile: async (sessionId, path, input) => typed<RestoreResult>(await App.RevertFile(sessionId, path, wire.RestoreInput.createFrom(input))),
+  reviewFindings: async (sessionId) => typed<ReviewFinding[]>(await App.ReviewFindings(sessionId)),
   rewind: async (sessionId, messageId, mode, input) => typed<RestoreResult>(await App.Rewind(sessionId, messageId, mode, wire.RestoreInput.createFrom(input))),
+  runReview: async (sessionId, scope) => typed<ReviewResult>(await App.RunReview(sessionId, scope)),
   sandboxStatus: async () => typed<SandboxStatus>(await App.SandboxStatus()),
   saveLineComment: async (c) => typed<LineComment>(await App.SaveLineComment(wire.LineComment.createFrom(c))),
   saveSessionExport: (sessionId, format) => App.SaveSessionExport(sessionId, format),

@@ -561,6 +561,8 @@ export interface Transcript {
   toolCalls: CallRecord[];
   changes: ChangeRecord[];
   summary?: SummaryRecord;
+  /** Comments are the user's line comments, drafts and sent. */
+  comments?: LineComment[];
 }
 
 /** MessageRecord is one message of a Transcript, in conversation order. */
@@ -2078,6 +2080,45 @@ export interface MCPConfigChange {
   display?: string;
   /** a server of that name was there and is replaced */
   replaced?: boolean;
+}
+
+/** FindingState is what became of a finding of /review. */
+export type FindingState = "open" | "dismissed" | "fixing";
+/** Every FindingState. */
+export const FindingStateValues: readonly FindingState[] = ["open", "dismissed", "fixing"];
+
+/** ReviewScope is what /review reviews. */
+export type ReviewScope = "uncommitted" | "branch" | "session";
+/** Every ReviewScope. */
+export const ReviewScopeValues: readonly ReviewScope[] = ["uncommitted", "branch", "session"];
+
+/**
+ * ReviewFinding is one finding of /review, anchored on a line of the
+ * reviewed files as they are now (Line from 1), stored with the session
+ * it belongs to. `pilot review --json` prints one per line.
+ */
+export interface ReviewFinding {
+  id: number;
+  sessionId: number;
+  /** '/'-separated, relative to the reviewed folder */
+  path: string;
+  line: number;
+  /** the line's text when the review was made */
+  lineText: string;
+  text: string;
+  state: FindingState;
+}
+
+/**
+ * ReviewResult is what one review found: the findings kept, and a
+ * sentence for each one the reviewer placed off the changes (moved to the
+ * nearest changed line, or dropped).
+ */
+export interface ReviewResult {
+  sessionId: number;
+  scope: ReviewScope;
+  findings: ReviewFinding[];
+  notes: string[];
 }
 
 /** Block is one content block of a message as the window shows it. */

@@ -2,11 +2,12 @@
 // emit() to push events as the Go side would.
 import type { Backend, ExportFormat, VersionInfo } from "../lib/backend";
 import type { AppReadyPayload, EventMap, EventName } from "../lib/wire.gen";
-import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, ElicitationDecision, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LineComment, LanguageServerConfig, Ledger, MCPResource, MCPScope, MCPServer, MCPServerInput, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, Project, RememberFiles, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, ModelFacts, ModelList, ModelOverride, SlashCommand, ToolCall, TrustSection, Usage, WebSearchInput, WebSearchTest, WebSearchView } from "../lib/wire.gen";
+import type {  ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, ElicitationDecision, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LineComment, LanguageServerConfig, Ledger, MCPResource, MCPScope, MCPServer, MCPServerInput, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, Project, RememberFiles, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, ModelFacts, ModelList, ModelOverride, SlashCommand, ToolCall, TrustSection, Usage, WebSearchInput, WebSearchTest, WebSearchView , ReviewFinding, ReviewResult, ReviewScope } from "../lib/wire.gen";
 import type { FileEntry } from "../lib/types";
 import { FakeGit } from "./fakeGit";
 import { FakeJobs } from "./fakeJobs";
 import { FakeWeb } from "./fakeWeb";
+import { FakeFindings } from "./fakeFindings";
 import { FakeLedger } from "./fakeLedger";
 
 export interface Call {
@@ -156,6 +157,7 @@ export class FakeBackend implements Backend {
   /** Background jobs; a test starts them, writes their output and ends them. */
   jobs = new FakeJobs((name, payload) => this.emit(name, payload));
   web = new FakeWeb();
+  findings = new FakeFindings();
   /** When set, approvePlan fails with this message. */
   approvePlanError = "";
   /** When set, frontendReady fails with it (Pilot could not open its data). */
@@ -645,6 +647,22 @@ export class FakeBackend implements Backend {
   async commitSession(sessionId: number, message: string): Promise<CommitResult> {
     this.record("commitSession", sessionId, message);
     return this.git.commit(sessionId, message);
+  }
+  async runReview(sessionId: number, scope: ReviewScope): Promise<ReviewResult> {
+    this.record("runReview", sessionId, scope);
+    return this.findings.run(sessionId, scope);
+  }
+  async reviewFindings(sessionId: number): Promise<ReviewFinding[]> {
+    this.record("reviewFindings", sessionId);
+    return this.findings.list(sessionId);
+  }
+  async dismissFinding(id: number): Promise<ReviewFinding> {
+    this.record("dismissFinding", id);
+    return this.findings.set(id, "dismissed");
+  }
+  async fixFinding(id: number): Promise<ReviewFinding> {
+    this.record("fixFinding", id);
+    return this.findings.set(id, "fixing");
   }
   async listJobs(sessionId: number): Promise<Job[]> {
     this.record("listJobs", sessionId);

@@ -2200,6 +2200,66 @@ export namespace wire {
 		    return a;
 		}
 	}
+	export class ReviewFinding {
+	    id: number;
+	    sessionId: number;
+	    path: string;
+	    line: number;
+	    lineText: string;
+	    text: string;
+	    state: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReviewFinding(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.sessionId = source["sessionId"];
+	        this.path = source["path"];
+	        this.line = source["line"];
+	        this.lineText = source["lineText"];
+	        this.text = source["text"];
+	        this.state = source["state"];
+	    }
+	}
+	export class ReviewResult {
+	    sessionId: number;
+	    scope: string;
+	    findings: ReviewFinding[];
+	    notes: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ReviewResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.scope = source["scope"];
+	        this.findings = this.convertValues(source["findings"], ReviewFinding);
+	        this.notes = source["notes"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Rule {
 	    id: number;
 	    tool: string;

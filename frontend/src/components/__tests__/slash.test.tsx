@@ -54,7 +54,7 @@ describe("the / picker", () => {
   it("matches built-ins by prefix and the rest by part of the name, prefix matches first", () => {
     expect(matchCommands(custom, "com").map((c) => c.name)).toEqual(["compact", "git:commit"]);
     expect(matchCommands(custom, "").map((c) => c.name)).toEqual(["review", "git:commit", "mcp__everything__args-prompt", "compact", "new", "init", "remember", "remember-user"]);
-    expect(matchCommands([{ name: "new", description: "mine", argumentHint: "", source: "user" }], "").map((c) => `${c.name}/${c.source}`)).toEqual(["compact/builtin", "new/builtin", "init/builtin", "remember/builtin", "remember-user/builtin"]);
+    expect(matchCommands([{ name: "new", description: "mine", argumentHint: "", source: "user" }], "").map((c) => `${c.name}/${c.source}`)).toEqual(["compact/builtin", "new/builtin", "init/builtin", "remember/builtin", "remember-user/builtin", "review/builtin"]);
     // The backend expands /init after the user's own commands: theirs replaces it in the list too.
     expect(matchCommands([{ name: "init", description: "mine", argumentHint: "", source: "project" }], "in").map((c) => `${c.name}/${c.source}`)).toEqual(["init/project"]);
   });
@@ -79,7 +79,7 @@ describe("the / picker", () => {
     const b = new FakeBackend();
     const input = await openSession(b);
     fireEvent.change(input, { target: { value: "/", selectionStart: 1 } });
-    await waitFor(() => expect(names()).toEqual(["compact", "new", "init", "remember", "remember-user"]));
+    await waitFor(() => expect(names()).toEqual(["compact", "new", "init", "remember", "remember-user", "review"]));
     expect(screen.getAllByTestId("slash-item").filter((i) => i.getAttribute("aria-selected") === "true")).toEqual([]);
     expect(input.getAttribute("aria-activedescendant")).toBeNull();
     fireEvent.keyDown(input, { key: "Enter" });

@@ -2,7 +2,8 @@ import { useCallback, useRef, useState, useLayoutEffect, type ClipboardEvent, ty
 import { useReclaimFocus } from "../../lib/focus";
 import { imageFiles, readImage, type Attached } from "../../lib/images";
 import { useApp, useController } from "../../state/context";
-import { chatShown } from "../../state/layout";
+import { reviewNow, reviewScope } from "../../state/findings";
+import { chatShown, hasWorktree } from "../../state/layout";
 import { lastUserPrompt } from "../../state/chat";
 import FilePicker from "./FilePicker";
 import ModeSelect from "../plan/ModeSelect";
@@ -19,6 +20,7 @@ export default function PromptBox() {
   const c = useController();
   const project = useApp((s) => s.project);
   const sessionId = useApp((s) => s.session?.id ?? null);
+  const worktree = useApp(hasWorktree);
   const turn = useApp((s) => s.session?.turn ?? "idle");
   const queued = useApp((s) => (sessionId !== null ? s.queued[sessionId] : undefined));
   const [text, setText] = useState("");
@@ -90,6 +92,8 @@ export default function PromptBox() {
   const runBuiltin = (name: string): boolean => {
     if (name === "compact") void c.chat.compact();
     else if (name === "new") void c.newSession();
+    // A command of the user's named review replaces the built-in one, as for /init.
+    else if (name === "review" && sessionId !== null && !custom?.some((o) => o.name === "review")) void reviewNow(c, sessionId, reviewScope("/review", worktree)!);
     else return false;
     setText("");
     setSlash(null);
@@ -147,6 +151,12 @@ export default function PromptBox() {
     const t = text.trim();
     if (!t && images.length === 0) return;
     const only = /^\/(\S+)$/.exec(t);
+    const scope = images.length === 0 ? reviewScope(t, worktree) : null;
+    if (scope && !only && sessionId !== null && !custom?.some((o) => o.name === "review")) {
+      void reviewNow(c, sessionId, scope);
+      setText("");
+      return;
+    }
     if (images.length === 0 && only && builtinCommands.some((b) => b.name === only[1]) && runBuiltin(only[1]!)) return;
     void c.chat.submitPrompt({ text: t, attachments, images: images.map(({ mediaType, data }) => ({ mediaType, data })) });
     setText("");

@@ -8,6 +8,7 @@ export const builtinCommands: PickerCommand[] = [
   { name: "init", description: "Write a first AGENTS.md for this project (proposed for your review)", argumentHint: "", source: "builtin" },
   { name: "remember", description: "Add a line to this project's AGENTS.md (proposed for your review)", argumentHint: "what to remember", source: "builtin" },
   { name: "remember-user", description: "Add a line to your own instructions for every project, ~/.claude/CLAUDE.md (proposed for your review)", argumentHint: "what to remember", source: "builtin" },
+  { name: "review", description: "Review this session's branch (a worktree session) or the project's uncommitted changes, or what this session changed (session): findings on their lines", argumentHint: "[branch|uncommitted|session]", source: "builtin" },
 ];
 
 const sourceLabel: Record<PickerCommand["source"], string> = {
@@ -31,7 +32,8 @@ const windowRuns = ["compact", "new"];
 
 export function matchCommands(custom: SlashCommand[], query: string): PickerCommand[] {
   const q = query.toLowerCase();
-  // The window runs /compact and /new itself, whatever the user's files say;
+  // The window runs /compact and /new itself, whatever the user's files say
+  // (and /review, unless the user has a command of that name);
   // the other built-ins are expanded by the backend after the user's own, so
   // a command of the user's of that name replaces it.
   const own = custom.filter((c) => !windowRuns.includes(c.name) && c.name.toLowerCase().includes(q));

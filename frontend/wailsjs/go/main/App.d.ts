@@ -27,6 +27,8 @@ export function DeleteSession(arg1:number):Promise<void>;
 
 export function DiscardWorktree(arg1:number):Promise<void>;
 
+export function DismissFinding(arg1:number):Promise<wire.ReviewFinding>;
+
 export function DraftCommitMessage(arg1:number):Promise<string>;
 
 export function ExportSession(arg1:number,arg2:string):Promise<string>;
@@ -34,6 +36,8 @@ export function ExportSession(arg1:number,arg2:string):Promise<string>;
 export function FindFiles(arg1:number,arg2:number,arg3:string,arg4:number):Promise<Array<string>>;
 
 export function FindMCPResources(arg1:string,arg2:number):Promise<Array<wire.MCPResource>>;
+
+export function FixFinding(arg1:number):Promise<wire.ReviewFinding>;
 
 export function ForkSession(arg1:number,arg2:number):Promise<wire.SessionSummary>;
 
@@ -135,7 +139,11 @@ export function RevertCheckpoint(arg1:number,arg2:wire.RestoreInput):Promise<wir
 
 export function RevertFile(arg1:number,arg2:string,arg3:wire.RestoreInput):Promise<wire.RestoreResult>;
 
+export function ReviewFindings(arg1:number):Promise<Array<wire.ReviewFinding>>;
+
 export function Rewind(arg1:number,arg2:number,arg3:string,arg4:wire.RestoreInput):Promise<wire.RestoreResult>;
+
+export function RunReview(arg1:number,arg2:string):Promise<wire.ReviewResult>;
 
 export function SandboxStatus():Promise<wire.SandboxStatus>;
 

@@ -50,6 +50,10 @@ export function DiscardWorktree(arg1) {
   return window['go']['main']['App']['DiscardWorktree'](arg1);
 }
 
+export function DismissFinding(arg1) {
+  return window['go']['main']['App']['DismissFinding'](arg1);
+}
+
 export function DraftCommitMessage(arg1) {
   return window['go']['main']['App']['DraftCommitMessage'](arg1);
 }
@@ -64,6 +68,10 @@ export function FindFiles(arg1, arg2, arg3, arg4) {
 
 export function FindMCPResources(arg1, arg2) {
   return window['go']['main']['App']['FindMCPResources'](arg1, arg2);
+}
+
+export function FixFinding(arg1) {
+  return window['go']['main']['App']['FixFinding'](arg1);
 }
 
 export function ForkSession(arg1, arg2) {
@@ -266,8 +274,16 @@ export function RevertFile(arg1, arg2, arg3) {
   return window['go']['main']['App']['RevertFile'](arg1, arg2, arg3);
 }
 
+export function ReviewFindings(arg1) {
+  return window['go']['main']['App']['ReviewFindings'](arg1);
+}
+
 export function Rewind(arg1, arg2, arg3, arg4) {
   return window['go']['main']['App']['Rewind'](arg1, arg2, arg3, arg4);
+}
+
+export function RunReview(arg1, arg2) {
+  return window['go']['main']['App']['RunReview'](arg1, arg2);
 }
 
 export function SandboxStatus() {
