@@ -39,7 +39,7 @@ LSP_PATH      := PATH="$(LSP_BIN):$$PATH"
 
 .PHONY: help deps deps-run deps-test deps-bench node-modules language-servers frontend \
         run build package dev bindings clean \
-        test check-gofmt vet staticcheck deadcode boundaries docs-check tidy-check bindings-check go-test conformance tsc vitest e2e smoke desktop \
+        test check-gofmt vet vet-platforms staticcheck deadcode boundaries docs-check tidy-check bindings-check go-test conformance tsc vitest e2e smoke desktop \
         bench
 
 help:
@@ -53,7 +53,7 @@ help:
 	@echo "make deps       install every system and npm package (run, test and bench)"
 	@echo "make frontend   build frontend/dist (main.go embeds it)"
 	@echo "make clean      remove build outputs"
-	@echo "single test steps: check-gofmt vet staticcheck deadcode boundaries docs-check tidy-check bindings-check go-test conformance tsc vitest e2e smoke desktop"
+	@echo "single test steps: check-gofmt vet vet-platforms staticcheck deadcode boundaries docs-check tidy-check bindings-check go-test conformance tsc vitest e2e smoke desktop"
 
 # --- dependencies -----------------------------------------------------------
 
@@ -164,6 +164,22 @@ check-gofmt:
 
 vet: frontend
 	go vet -tags $(TAGS) ./...
+
+# The four targets Pilot builds for, type-checked (go vet, tests included)
+# from here: linux/amd64, linux/arm64, darwin/arm64 and windows/amd64. cgo
+# is off (no cross C compiler or SDK is needed): the C parts (SQLite, GTK,
+# WebKit) are Linux amd64's `vet` above and `make packages`' business. A
+# store without cgo refuses at Open; its test runs here too. Each target
+# is tried, and the failing ones are named at the end.
+PLATFORMS := linux/amd64 linux/arm64 darwin/arm64 windows/amd64
+vet-platforms: frontend
+	@failed=(); for t in $(PLATFORMS); do \
+		echo "vet-platforms: $$t"; \
+		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 go vet -tags $(TAGS) ./... || failed+=("$$t"); \
+	done; \
+	CGO_ENABLED=0 go test -count=1 -run TestOpenWithoutCgo ./backend/store || failed+=("store without cgo"); \
+	if (($${#failed[@]})); then echo "vet-platforms: failed for $${failed[*]}: build that target (GOOS=... GOARCH=... CGO_ENABLED=0 go vet ./...) and fix what it names"; exit 1; fi; \
+	echo "vet-platforms: $(PLATFORMS) type-check"
 
 # Both linters are go.mod tools (go get -tool), so everyone runs the same
 # version. staticcheck.conf says which of its default checks is off, and why.

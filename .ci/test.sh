@@ -12,6 +12,7 @@ steps=(
 	"frontend build:frontend"
 	"gofmt -l:check-gofmt"
 	"go vet:vet"
+	"vet 4 platforms:vet-platforms"
 	"staticcheck:staticcheck"
 	"deadcode:deadcode"
 	"import boundaries:boundaries"
