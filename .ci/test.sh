@@ -20,6 +20,7 @@ steps=(
 	"go mod tidy:tidy-check"
 	"bindings fresh:bindings-check"
 	"go test -race:go-test"
+	"go test arm64 (qemu):test-arm64"
 	"MCP conformance:conformance"
 	"tsc --noEmit:tsc"
 	"vitest:vitest"
