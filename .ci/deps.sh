@@ -5,8 +5,11 @@
 #                      bubblewrap for the sandbox of commands)
 #   .ci/deps.sh test   + Xvfb, Chromium, X utilities, ImageMagick, a D-Bus
 #                      daemon, desktop-file-validate, rpm (to list the .rpm),
-#                      curl and python3 (real clients of the commands' proxy)
+#                      curl and python3 (real clients of the commands' proxy),
+#                      qemu-user (make test-arm64)
 #   .ci/deps.sh bench  + ripgrep, fd-find, hyperfine
+#   .ci/deps.sh arm64  Linux arm64 packages (make packages): the cross
+#                      compiler and mmdebstrap (its GTK/WebKit tree)
 #
 # Groups add up (test implies run; bench implies test). It is idempotent: a
 # second run installs nothing and runs no `apt-get update`. Toolchains (Go,
@@ -17,15 +20,17 @@ set -euo pipefail
 group=${1:-run}
 
 run_pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev bubblewrap)
-test_pkgs=(xvfb chromium x11-apps x11-utils xdotool imagemagick dbus-daemon desktop-file-utils rpm curl python3)
+test_pkgs=(xvfb chromium x11-apps x11-utils xdotool imagemagick dbus-daemon desktop-file-utils rpm curl python3 qemu-user)
+arm64_pkgs=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross mmdebstrap)
 bench_pkgs=(ripgrep fd-find hyperfine)
 
 case "$group" in
 run) want=("${run_pkgs[@]}") ;;
 test) want=("${run_pkgs[@]}" "${test_pkgs[@]}") ;;
 bench | all) want=("${run_pkgs[@]}" "${test_pkgs[@]}" "${bench_pkgs[@]}") ;;
+arm64) want=("${run_pkgs[@]}" "${arm64_pkgs[@]}") ;;
 *)
-	echo "deps: unknown group '$group' (run, test, bench)" >&2
+	echo "deps: unknown group '$group' (run, test, bench, arm64)" >&2
 	exit 2
 	;;
 esac

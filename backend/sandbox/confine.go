@@ -15,6 +15,7 @@ import (
 	"context"
 	"net"
 	"os"
+	"sync"
 )
 
 // Status is what the machine offers for the sandbox.
@@ -72,4 +73,16 @@ type Cmd struct {
 	Dir     string   // working directory (inside the project)
 	Env     []string // the allowlisted environment (childenv); the pod adds TMPDIR and the proxy variables
 	Output  *os.File // stdout and stderr; stdin is /dev/null
+}
+
+var (
+	probeOnce sync.Once
+	probed    Status
+)
+
+// Probe reports whether commands can be sandboxed here (cached for the
+// process; ProbeNow probes again).
+func Probe() Status {
+	probeOnce.Do(func() { probed = ProbeNow() })
+	return probed
 }

@@ -16,8 +16,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/mattn/go-sqlite3"
 )
 
 var (
@@ -98,6 +96,9 @@ func assemble(d *database) *Store {
 // RepairAll before any turn runs and before it shows a session's state (the
 // service does it off the window's first paint).
 func Open(ctx context.Context, path string) (*Store, error) {
+	if errNoSQLite != nil {
+		return nil, errNoSQLite
+	}
 	q := url.Values{}
 	q.Set("_journal_mode", "WAL")
 	q.Set("_foreign_keys", "on")
@@ -288,16 +289,6 @@ func affected(res sql.Result, err error) error {
 		return ErrNotFound
 	}
 	return nil
-}
-
-// constraint maps SQLite constraint failures (a CHECK list, a missing
-// parent row) to ErrInvalid, keeping SQLite's message.
-func constraint(err error) error {
-	var se sqlite3.Error
-	if errors.As(err, &se) && se.Code == sqlite3.ErrConstraint {
-		return fmt.Errorf("%w: %v", ErrInvalid, err)
-	}
-	return err
 }
 
 // prefixCols qualifies a column list with a table alias: "a, b" -> "c.a, c.b".

@@ -7,10 +7,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 )
@@ -252,78 +249,7 @@ func (p *pod) reap() {
 }
 
 // env is the command's environment with the pod's variables set over it.
-func (p *pod) env(base []string) []string {
-	set := map[string]string{"TMPDIR": p.cfg.Tmp, "PILOT_SANDBOX": "1"}
-	if p.cfg.Cache != "" {
-		set["XDG_CACHE_HOME"] = p.cfg.Cache // go build, pip and most tools keep their caches there
-		if !hasVar(base, "npm_config_cache") {
-			set["npm_config_cache"] = p.cfg.Cache + "/npm" // npm's is ~/.npm otherwise, read-only here
-		}
-	}
-	if p.port != 0 {
-		u := "http://127.0.0.1:" + strconv.Itoa(p.port)
-		for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"} {
-			set[k] = u
-		}
-		set["NO_PROXY"], set["no_proxy"] = "localhost,127.0.0.1,::1", "localhost,127.0.0.1,::1"
-	}
-	env := make([]string, 0, len(base)+len(set))
-	for _, kv := range base {
-		k, _, _ := strings.Cut(kv, "=")
-		if _, ours := set[k]; ours {
-			continue
-		}
-		if p.port == 0 && isProxyVar(k) {
-			continue // no proxy: a user's proxy variable would only mislead
-		}
-		env = append(env, kv)
-	}
-	for k, v := range set {
-		env = append(env, k+"="+v)
-	}
-	return env
-}
-
-func hasVar(env []string, k string) bool {
-	for _, kv := range env {
-		if strings.HasPrefix(kv, k+"=") {
-			return true
-		}
-	}
-	return false
-}
-
-func isProxyVar(k string) bool {
-	switch strings.ToLower(k) {
-	case "http_proxy", "https_proxy", "all_proxy", "no_proxy", "ftp_proxy":
-		return true
-	}
-	return false
-}
-
-// lookPath finds name on the PATH of env (bash is looked up where the
-// command's own PATH says).
-func lookPath(name string, env []string) string {
-	if strings.Contains(name, "/") {
-		return name
-	}
-	path := "/usr/local/bin:/usr/bin:/bin"
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			path = v
-		}
-	}
-	for _, dir := range filepath.SplitList(path) {
-		if dir == "" {
-			continue
-		}
-		f := filepath.Join(dir, name)
-		if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
-			return f
-		}
-	}
-	return "/bin/" + name
-}
+func (p *pod) env(base []string) []string { return commandEnv(base, p.cfg.Tmp, p.cfg.Cache, p.port) }
 
 // bridge accepts the commands' TCP connections to the proxy address and
 // joins each to Pilot's unix socket.

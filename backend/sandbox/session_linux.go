@@ -163,11 +163,8 @@ func (s *Session) Close() error {
 
 // startPod starts bwrap with the pod program and waits until it is up.
 func startPod(ctx context.Context, p Policy) (*pod1, error) {
-	if p.Project == "" || !filepath.IsAbs(p.Project) {
-		return nil, fmt.Errorf("sandbox: the project %q is not an absolute path", p.Project)
-	}
-	if filepath.Clean(p.Project) == "/" {
-		return nil, errors.New("the sandbox cannot confine commands to a project at /: every file would be writable; open a folder as the project")
+	if err := checkProject(p); err != nil {
+		return nil, err
 	}
 	bwrap, err := hostexec.Find("bwrap", os.Getenv("PATH"), p.Project)
 	var skip *hostexec.SkippedError
@@ -194,19 +191,11 @@ func startPod(ctx context.Context, p Policy) (*pod1, error) {
 	}()
 	l := layout{policy: p, exe: exe, tmp: filepath.Join(dir, "tmp"), hideFil: filepath.Join(dir, "hidden"),
 		noUserNS: versionAtLeast(Probe().BwrapVersion, 0, 8)}
-	if err := os.Mkdir(l.tmp, 0o700); err != nil {
-		return nil, fmt.Errorf("sandbox: %w", err)
-	}
 	if err := os.WriteFile(l.hideFil, nil, 0); err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	if p.Cache != "" {
-		if err := os.MkdirAll(p.Cache, 0o700); err != nil {
-			return nil, fmt.Errorf("sandbox: the cache folder: %w", err)
-		}
-	}
-	if pd.placeholder, err = holdPlaceholder(p.Git.Placeholder); err != nil {
-		return nil, fmt.Errorf("the sandbox cannot start: making the empty read-only .git that keeps commands from making a repository: %w", err)
+	if pd.placeholder, err = prepareFolders(p, l.tmp); err != nil {
+		return nil, err
 	}
 	cfg := podConfig{Project: p.Project, Tmp: l.tmp, Cache: p.Cache, Landlock: !p.NoLandlock && LandlockABI() > 0}
 	var proxyCtx context.Context
@@ -280,17 +269,6 @@ func startPod(ctx context.Context, p Policy) (*pod1, error) {
 	}
 	ok = true
 	return pd, nil
-}
-
-// serveProxy hands every connection to the proxy's socket to serve.
-func serveProxy(ctx context.Context, ln net.Listener, serve func(context.Context, net.Conn)) {
-	for {
-		c, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		go serve(ctx, c)
-	}
 }
 
 // read dispatches the pod's messages until the control socket ends.

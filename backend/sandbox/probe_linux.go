@@ -6,23 +6,10 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"syscall"
 
 	"pilot/backend/hostexec"
 )
-
-var (
-	probeOnce sync.Once
-	probed    Status
-)
-
-// Probe reports whether commands can be sandboxed here (cached for the
-// process; ProbeNow probes again).
-func Probe() Status {
-	probeOnce.Do(func() { probed = ProbeNow() })
-	return probed
-}
 
 // ProbeNow probes the machine now: it finds bwrap, reads its version and
 // starts a trivial sandbox with the pod's namespaces and flags.
