@@ -13,6 +13,9 @@ const (
 	podNetDir = "/run/pilot/net" // the folder of the proxy's unix socket
 )
 
+// podMarker is the argument that makes Pilot's own executable act as a pod.
+const podMarker = "__pilot_confine_pod__"
+
 // DefaultHidden are the secrets hidden from commands, "~/" being the home:
 // keys, tokens and passwords, and the histories that hold them as typed.
 // Left out on purpose, because tools need them to work at all and the

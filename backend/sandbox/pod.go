@@ -1,3 +1,5 @@
+//go:build linux
+
 package sandbox
 
 import (
@@ -14,9 +16,6 @@ import (
 	"sync"
 	"syscall"
 )
-
-// podMarker is the argument that makes Pilot's own executable act as a pod.
-const podMarker = "__pilot_confine_pod__"
 
 // RunPodIfAsked makes this process the pod when it was started as one (by
 // a Session, through bwrap) and never returns then; otherwise it returns at

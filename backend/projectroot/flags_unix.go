@@ -1,0 +1,28 @@
+//go:build unix
+
+package projectroot
+
+import (
+	"os"
+	"syscall"
+)
+
+// oDirectory makes an open fail unless the path is a folder.
+const oDirectory = syscall.O_DIRECTORY
+
+// dupFile gives a descriptor of f's open file that outlives f.
+func dupFile(f *os.File) (int, error) { return syscall.Dup(int(f.Fd())) }
+
+// ReadFd reads from a descriptor Entry.OpenFd gave (read(2), again when a
+// signal interrupts it).
+func ReadFd(fd int, b []byte) (int, error) {
+	for {
+		n, err := syscall.Read(fd, b)
+		if err != syscall.EINTR {
+			return n, err
+		}
+	}
+}
+
+// CloseFd closes a descriptor Entry.OpenFd gave.
+func CloseFd(fd int) error { return syscall.Close(fd) }
