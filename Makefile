@@ -39,7 +39,7 @@ LSP_PATH      := PATH="$(LSP_BIN):$$PATH"
 
 .PHONY: help deps deps-run deps-test deps-bench node-modules language-servers frontend \
         run build package windows dev bindings clean \
-        test check-gofmt vet staticcheck deadcode boundaries docs-check tidy-check bindings-check go-test conformance tsc vitest e2e smoke desktop \
+        test check-gofmt vet staticcheck deadcode boundaries docs-check tidy-check bindings-check go-test conformance tsc vitest e2e smoke desktop test-windows \
         bench
 
 help:
@@ -54,7 +54,7 @@ help:
 	@echo "make deps       install every system and npm package (run, test and bench)"
 	@echo "make frontend   build frontend/dist (main.go embeds it)"
 	@echo "make clean      remove build outputs"
-	@echo "single test steps: check-gofmt vet staticcheck deadcode boundaries docs-check tidy-check bindings-check go-test conformance tsc vitest e2e smoke desktop"
+	@echo "single test steps: check-gofmt vet staticcheck deadcode boundaries docs-check tidy-check bindings-check go-test conformance tsc vitest e2e smoke desktop test-windows"
 
 # --- dependencies -----------------------------------------------------------
 
@@ -139,7 +139,7 @@ WIN_ENV := CC=x86_64-w64-mingw32-gcc CGO_ENABLED=1
 windows: frontend
 	@.ci/windows/packages.sh
 	@tmp=$$(mktemp -d); cp -a frontend/wailsjs "$$tmp/"; \
-	restore() { rm -rf frontend/wailsjs; cp -a "$$tmp/wailsjs" frontend/wailsjs; rm -rf "$$tmp" build/windows/installer/tmp; git checkout -q -- build/windows 2>/dev/null || true; }; \
+	restore() { rm -rf frontend/wailsjs; cp -a "$$tmp/wailsjs" frontend/wailsjs; rm -rf "$$tmp" build/windows/installer/tmp; git checkout -q -- build/windows/installer/wails_tools.nsh 2>/dev/null || true; }; \
 	wails=$$(go tool -n wails); \
 	if ! $(WIN_ENV) $$wails build $(WAILSFLAGS) -platform windows/amd64 -nsis -s -skipbindings -m -nosyncgomod -o pilot.exe -ldflags "$(LDFLAGS)" 2>&1 | $(QUIET_WAILS); then restore; exit 1; fi; \
 	restore
@@ -272,6 +272,26 @@ smoke: deps-test build
 # pilot DIR, one window, notifications on a private D-Bus session bus.
 desktop: deps-test package
 	frontend/e2e/desktop-prod.sh
+
+# Windows under Wine (docs/WINDOWS.md): the Go tests of the packages below
+# run as Windows test binaries under wine64, then the real pilot.exe and
+# its installer (.ci/windows/smoke.sh). .ci/windows/prefix.sh installs
+# mingw-w64, wine64 and nsis and prepares the prefix with its workarounds.
+# The list only grows. Left out for now, each failing under Wine on 033db48:
+#   childenv, config, hooks, hostexec, settingsjson, store, trustfile: the
+#     tests write Unix paths ("/proj", "PATH=.:/usr/bin") as absolute ones;
+#   ledger, projectroot: an open file cannot be deleted on Windows (sharing
+#     violation) and blobsync syncs a read-only handle (issue 41's bugs);
+#   memory, skills, tools: links and Unix file modes in the tests;
+#   mcp: the stdio reaping test counts children the Linux way;
+#   agent, service, cli, lsp: need bash (Git Bash) and the language servers;
+#   sandbox, netproxy's pod tests: Linux only (no sandbox on Windows).
+WIN_TEST_PKGS := approval commands customagent diff flock frontmatter gate llm modelfacts \
+                 namesort paths permission procgroup rules settingsrules todo
+test-windows: frontend
+	@source .ci/windows/prefix.sh; \
+	t0=$$SECONDS; .ci/windows/gotest.sh $(addprefix ./backend/,$(WIN_TEST_PKGS)); echo "test-windows: Go tests under Wine in $$((SECONDS - t0))s"; \
+	t0=$$SECONDS; $(MAKE) windows; .ci/windows/smoke.sh; echo "test-windows: pilot.exe and installer under Wine in $$((SECONDS - t0))s"
 
 # --- benchmarks -------------------------------------------------------------
 # Each area adds its command here; results are written into docs/BENCHMARKS.md.
