@@ -9,15 +9,6 @@ import (
 	"syscall"
 )
 
-// Group is a command with everything it starts.
-type Group struct {
-	cmd *exec.Cmd
-	// dies: the group is killed when Pilot dies (Pdeathsig on Linux, a
-	// job that ends when its last handle closes on Windows).
-	dies bool
-	sys  // the platform's part: the job on Windows
-}
-
 // New prepares cmd to start in a group of its own (it sets
 // cmd.SysProcAttr); dieWithPilot also kills the group when Pilot dies,
 // however it dies, where the system can (Linux, Windows).

@@ -2,9 +2,16 @@
 
 package procgroup
 
-import "syscall"
+import (
+	"os/exec"
+	"syscall"
+)
 
-type sys struct{}
+// Group is a command with everything it starts: its process group.
+type Group struct {
+	cmd  *exec.Cmd
+	dies bool // Pdeathsig SIGKILL on Linux
+}
 
 func (g *Group) join() error { return nil }
 

@@ -2,6 +2,7 @@ package procgroup
 
 import (
 	"fmt"
+	"os/exec"
 	"runtime"
 	"sync"
 	"syscall"
@@ -10,10 +11,13 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// sys is the group's Job Object. The command starts suspended, joins the
-// job, and only then runs, so nothing it starts can leave before the job
-// holds it.
-type sys struct {
+// Group is a command with everything it starts: its Job Object. The
+// command starts suspended, joins the job, and only then runs, so nothing
+// it starts can leave before the job holds it.
+type Group struct {
+	cmd  *exec.Cmd
+	dies bool // the job ends its processes when its last handle closes
+
 	mu  sync.Mutex
 	job windows.Handle // 0 until Start
 }

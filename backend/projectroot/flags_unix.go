@@ -2,16 +2,10 @@
 
 package projectroot
 
-import (
-	"os"
-	"syscall"
-)
+import "syscall"
 
 // oDirectory makes an open fail unless the path is a folder.
 const oDirectory = syscall.O_DIRECTORY
-
-// dupFile gives a descriptor of f's open file that outlives f.
-func dupFile(f *os.File) (int, error) { return syscall.Dup(int(f.Fd())) }
 
 // ReadFd reads from a descriptor Entry.OpenFd gave (read(2), again when a
 // signal interrupts it).
