@@ -31,7 +31,7 @@ func TestMain(m *testing.M) {
 		if err := os.WriteFile(filepath.Join(dir, "held"), nil, 0o600); err != nil {
 			os.Exit(3)
 		}
-		select {}
+		time.Sleep(time.Hour) // until killed (select{} would end it: all goroutines asleep)
 	}
 	os.Exit(m.Run())
 }
