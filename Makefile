@@ -38,8 +38,8 @@ GOPLS_VERSION := v0.23.0
 LSP_PATH      := PATH="$(LSP_BIN):$$PATH"
 
 .PHONY: help deps deps-run deps-test deps-bench node-modules language-servers frontend \
-        run build package packages mac build-arm64 package-arm64 deps-arm64 test-arm64 dev bindings clean \
-        test check-gofmt vet vet-platforms staticcheck deadcode boundaries docs-check tidy-check bindings-check go-test conformance tsc vitest e2e smoke desktop \
+        run build package packages mac build-arm64 package-arm64 deps-arm64 test-arm64 windows dev bindings clean \
+        test check-gofmt vet vet-platforms staticcheck deadcode boundaries docs-check tidy-check bindings-check go-test conformance tsc vitest e2e smoke desktop test-windows \
         bench
 
 help:
@@ -49,13 +49,14 @@ help:
 	@echo "make package    .deb, .rpm and .tar.gz of it in build/bin/package (nfpm)"
 	@echo "make packages   the same for amd64 and arm64 (arm64 cross-compiled)"
 	@echo "make mac        on a Mac: Pilot.app and the tests that run there (docs/MACOS.md)"
+	@echo "make windows    pilot.exe and its NSIS installer in build/bin (mingw-w64, docs/WINDOWS.md)"
 	@echo "make dev        wails dev: live-reloading window + Vite"
 	@echo "make bench      benchmarks; results go to docs/BENCHMARKS.md"
 	@echo "make bindings   regenerate frontend/wailsjs and frontend/src/lib/*.gen.ts from Go"
 	@echo "make deps       install every system and npm package (run, test and bench)"
 	@echo "make frontend   build frontend/dist (main.go embeds it)"
 	@echo "make clean      remove build outputs"
-	@echo "single test steps: check-gofmt vet vet-platforms staticcheck deadcode boundaries docs-check tidy-check bindings-check go-test test-arm64 conformance tsc vitest e2e smoke desktop"
+	@echo "single test steps: check-gofmt vet vet-platforms staticcheck deadcode boundaries docs-check tidy-check bindings-check go-test test-arm64 conformance tsc vitest e2e smoke desktop test-windows"
 
 # --- dependencies -----------------------------------------------------------
 
@@ -175,6 +176,21 @@ mac:
 	$(call wails_build,,-platform darwin/arm64)
 	./build/bin/Pilot.app/Contents/MacOS/pilot version
 	go test -race -tags $(TAGS) $(addprefix ./backend/,$(MAC_TESTS))
+
+# Windows: pilot.exe and its 64-bit NSIS installer in build/bin, cross-built
+# with mingw-w64 (cgo: go-sqlite3 with FTS5) and the pinned Wails CLI. The
+# CLI binary is taken from `go tool -n wails` (built for this machine):
+# `go tool wails` with CC set to mingw would build the CLI itself for
+# Windows. docs/WINDOWS.md.
+WIN_ENV := CC=x86_64-w64-mingw32-gcc CGO_ENABLED=1
+windows: frontend
+	@.ci/windows/packages.sh
+	@tmp=$$(mktemp -d); cp -a frontend/wailsjs "$$tmp/"; \
+	restore() { rm -rf frontend/wailsjs; cp -a "$$tmp/wailsjs" frontend/wailsjs; rm -rf "$$tmp" build/windows/installer/tmp; git checkout -q -- build/windows/installer/wails_tools.nsh 2>/dev/null || true; }; \
+	wails=$$(go tool -n wails); \
+	if ! $(WIN_ENV) $$wails build $(WAILSFLAGS) -platform windows/amd64 -nsis -s -skipbindings -m -nosyncgomod -o pilot.exe -ldflags "$(LDFLAGS)" 2>&1 | $(QUIET_WAILS); then restore; exit 1; fi; \
+	restore
+	@ls -l build/bin/pilot.exe build/bin/Pilot-amd64-installer.exe | awk '{print "windows: " $$NF " (" $$5 " bytes)"}'
 
 # WebKit's JavaScriptCore prints one harmless line at start (it takes
 # SIGUSR1, for which the Go runtime always has a handler, for its garbage
@@ -341,6 +357,28 @@ smoke: deps-test build
 # pilot DIR, one window, notifications on a private D-Bus session bus.
 desktop: deps-test package
 	frontend/e2e/desktop-prod.sh
+
+# Windows under Wine (docs/WINDOWS.md): the Go tests of the packages below
+# run as Windows test binaries under wine64, then the real pilot.exe and
+# its installer (.ci/windows/smoke.sh). .ci/windows/prefix.sh installs
+# mingw-w64, wine64 and nsis and prepares the prefix with its workarounds.
+# The list only grows. Left out for now, each failing under Wine on 033db48:
+#   childenv, config, hooks, hostexec, settingsjson, store, trustfile: the
+#     tests write Unix paths ("/proj", "PATH=.:/usr/bin") as absolute ones;
+#   ledger, projectroot: an open file cannot be deleted on Windows (sharing
+#     violation) and blobsync syncs a read-only handle (issue 41's bugs);
+#   memory, skills, tools: links and Unix file modes in the tests;
+#   mcp: the stdio reaping test counts children the Linux way;
+#   agent, service, cli, lsp: need bash (Git Bash) and the language servers;
+#   sandbox, netproxy's pod tests: Linux only (no sandbox on Windows).
+WIN_TEST_PKGS := approval commands customagent diff flock frontmatter gate llm modelfacts \
+                 namesort paths permission procgroup rules settingsrules todo
+# Single tests of packages left out above (PKG=REGEX): the fixed Windows bugs.
+WIN_TEST_ONLY := ledger=^TestSyncStoredObjects$$
+test-windows: frontend
+	@source .ci/windows/prefix.sh; \
+	t0=$$SECONDS; .ci/windows/gotest.sh $(addprefix ./backend/,$(WIN_TEST_PKGS) $(WIN_TEST_ONLY)); echo "test-windows: Go tests under Wine in $$((SECONDS - t0))s"; \
+	t0=$$SECONDS; $(MAKE) windows; .ci/windows/smoke.sh; echo "test-windows: pilot.exe and installer under Wine in $$((SECONDS - t0))s"
 
 # --- benchmarks -------------------------------------------------------------
 # Each area adds its command here; results are written into docs/BENCHMARKS.md.

@@ -38,6 +38,7 @@ func main() {
 	args := os.Args[1:]
 	folder, window := service.WindowFolder(args)
 	if !window {
+		attachConsole()
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		code := cli.Run(ctx, args, cli.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv})
 		stop()

@@ -27,6 +27,7 @@ steps=(
 	"e2e (dev + Playwright):e2e"
 	"smoke (production):smoke"
 	"packages + desktop:desktop"
+	"Windows under Wine:test-windows"
 )
 
 names=() statuses=() secs=()

@@ -10,7 +10,7 @@ import (
 // Empty reports whether path is a folder with nothing in it (opened as a
 // folder only, so nothing else put there can block the read).
 func Empty(path string) bool {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|oDirectory|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return false
 	}

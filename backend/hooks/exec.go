@@ -8,11 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"time"
 
 	"pilot/backend/childenv"
 	"pilot/backend/hostexec"
+	"pilot/backend/procgroup"
 	"pilot/backend/settingsjson"
 	"pilot/backend/wire"
 )
@@ -56,7 +56,7 @@ func (s *Set) exec(ctx context.Context, file string, h settingsjson.Hook, in Inp
 	if project == "" {
 		project = in.Cwd
 	}
-	sh, err := hostexec.Find("sh", os.Getenv("PATH"), project, in.Cwd)
+	sh, err := hostexec.Shell(os.Getenv("PATH"), project, in.Cwd)
 	if err != nil {
 		o := outcome{run: wire.HookRun{Event: string(in.HookEventName), Hook: h.Command, File: file, ExitCode: -1}}
 		o.fail(fmt.Sprintf("The %s hook %q did not run: no shell to run it with (%v); the turn went on without it.", in.HookEventName, h.Command, err))
@@ -74,15 +74,16 @@ func (s *Set) exec(ctx context.Context, file string, h settingsjson.Hook, in Inp
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr capped
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	group := procgroup.New(cmd, false)
+	cmd.Cancel = func() error { group.Kill(); return nil }
 	// A grandchild that escaped the group and holds the pipes must not
 	// hold the turn.
 	cmd.WaitDelay = 2 * time.Second
 	start := time.Now()
-	err = cmd.Run()
-	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // what the hook left running in its group
+	err = group.Start()
+	if err == nil {
+		err = group.Wait()
+		group.Kill() // what the hook left running in its group
 	}
 	o := outcome{run: wire.HookRun{Event: string(in.HookEventName), Hook: h.Command, File: file,
 		Ms: time.Since(start).Milliseconds(), Stdout: stdout.shown(), Stderr: stderr.shown()}}

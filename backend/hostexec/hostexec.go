@@ -124,17 +124,18 @@ func LookPath(file string) (string, error) {
 func Find(file, pathEnv string, more ...string) (string, error) {
 	dis := distrusted(more)
 	var skipped []Skip
-	if strings.Contains(file, "/") {
+	if strings.ContainsAny(file, separators) {
+		exe, ok := executable(file)
 		switch {
-		case !executable(file):
+		case !ok:
 			return "", &exec.Error{Name: file, Err: exec.ErrNotFound}
 		case !filepath.IsAbs(file):
 			skipped = append(skipped, Skip{Path: file, Why: exec.ErrDot})
 		default:
-			if in := within(file, dis); in != "" {
-				skipped = append(skipped, Skip{Path: file, In: in, Why: ErrDistrusted})
+			if in := within(exe, dis); in != "" {
+				skipped = append(skipped, Skip{Path: exe, In: in, Why: ErrDistrusted})
 			} else {
-				return file, nil
+				return exe, nil
 			}
 		}
 		return "", skippedError(file, skipped)
@@ -143,8 +144,8 @@ func Find(file, pathEnv string, more ...string) (string, error) {
 		if dir == "" {
 			dir = "."
 		}
-		p := filepath.Join(dir, file)
-		if !executable(p) {
+		p, ok := executable(filepath.Join(dir, file))
+		if !ok {
 			continue
 		}
 		if !filepath.IsAbs(dir) {
@@ -246,16 +247,10 @@ func within(p string, dis []string) string {
 	}
 	for _, c := range cands {
 		for _, d := range dis {
-			if c == d || strings.HasPrefix(c, strings.TrimSuffix(d, "/")+"/") {
+			if c == d || strings.HasPrefix(c, strings.TrimSuffix(d, string(filepath.Separator))+string(filepath.Separator)) {
 				return d
 			}
 		}
 	}
 	return ""
-}
-
-// executable reports whether p is a regular file with an execute bit.
-func executable(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }

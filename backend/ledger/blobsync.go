@@ -1,9 +1,6 @@
 package ledger
 
-import (
-	"os"
-	"path/filepath"
-)
+import "path/filepath"
 
 // Sync makes the objects of hashes durable, with the objects they are
 // deltas of and their folders: the content a pending change will need
@@ -34,13 +31,4 @@ func (b *Blobs) Sync(hashes ...string) error {
 		}
 	}
 	return syncPath(b.dir)
-}
-
-func syncPath(p string) error {
-	f, err := os.Open(p)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return f.Sync()
 }

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -19,6 +18,7 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"pilot/backend/hostexec"
+	"pilot/backend/procgroup"
 	"pilot/backend/projectroot"
 	"pilot/backend/version"
 )
@@ -32,7 +32,7 @@ type client struct {
 	cfg     ServerConfig
 	root    string
 	log     *slog.Logger
-	cmd     *exec.Cmd
+	proc    *procgroup.Group
 	conn    *jsonrpc2.Conn
 	started time.Time
 
@@ -77,12 +77,12 @@ func startClient(cfg ServerConfig, path, root string, env []string, log *slog.Lo
 	cfg = withOwnTsserver(cfg, path)
 	// What the server starts in turn (node, go) is found as it was: not
 	// on a relative PATH entry, not in the project.
-	cmd, stream, err := startProcess(path, cfg.Command[1:], root, hostexec.Env(env, root), log)
+	proc, stream, err := startProcess(path, cfg.Command[1:], root, hostexec.Env(env, root), log)
 	if err != nil {
 		return nil, err
 	}
 	c := &client{
-		cfg: cfg, root: root, log: log, cmd: cmd, started: time.Now(),
+		cfg: cfg, root: root, log: log, proc: proc, started: time.Now(),
 		exited: make(chan struct{}), ready: make(chan struct{}),
 		docs: map[string]int{}, diags: map[string]*published{}, changed: make(chan struct{}),
 		lastUse: time.Now(), reported: map[string]string{},
@@ -90,9 +90,9 @@ func startClient(cfg ServerConfig, path, root string, env []string, log *slog.Lo
 	c.conn = jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(stream, jsonrpc2.VSCodeObjectCodec{}), handler{c},
 		jsonrpc2.SetLogger(rpcLog{log}))
 	go func() {
-		err := cmd.Wait()
+		err := proc.Wait()
 		// What the server left in its group goes with it.
-		killGroup(cmd.Process.Pid, syscall.SIGKILL)
+		proc.Kill()
 		if err == nil {
 			err = errors.New("it exited")
 		}
@@ -414,7 +414,6 @@ func (c *client) stop(grace time.Duration) {
 		}
 		_ = c.conn.Close()
 	}()
-	pid := c.cmd.Process.Pid
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
 		t := time.NewTimer(grace)
 		select {
@@ -423,7 +422,7 @@ func (c *client) stop(grace time.Duration) {
 			return
 		case <-t.C:
 		}
-		killGroup(pid, sig)
+		c.proc.Signal(sig)
 	}
 	<-c.exited
 }

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -121,7 +120,7 @@ func TestKilledServerIsRestartedAndReportedOnce(t *testing.T) {
 		t.Fatalf("want the undefined error, got %+v", out)
 	}
 	c := running(m, "gopls", root)
-	killGroup(c.cmd.Process.Pid, syscall.SIGKILL)
+	c.proc.Kill()
 	<-c.exited
 
 	// The next change finds it dead: it says so once, starts it again,

@@ -6,16 +6,22 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
-	"syscall"
+
+	"pilot/backend/procgroup"
 )
 
 // startProcess starts a server in its own process group (servers started
 // through node or a wrapper script leave the real server as a child) in
 // dir, with env, its stderr going to log.
-func startProcess(path string, args []string, dir string, env []string, log *slog.Logger) (*exec.Cmd, io.ReadWriteCloser, error) {
+//
+// No death signal: Linux sends it when the thread that started the process
+// ends, not Pilot, and a goroutine's thread may end at any time (servers
+// were killed at random). A server whose Pilot died sees its stdin closed
+// and exits, as LSP asks.
+func startProcess(path string, args []string, dir string, env []string, log *slog.Logger) (*procgroup.Group, io.ReadWriteCloser, error) {
 	cmd := exec.Command(path, args...)
 	cmd.Dir, cmd.Env = dir, env
-	cmd.SysProcAttr = procAttr()
+	g := procgroup.New(cmd, false)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, nil, err
@@ -32,7 +38,7 @@ func startProcess(path string, args []string, dir string, env []string, log *slo
 		return nil, nil, err
 	}
 	cmd.Stderr = w
-	err = cmd.Start()
+	err = g.Start()
 	_ = w.Close()
 	if err != nil {
 		_ = stderr.Close()
@@ -42,7 +48,7 @@ func startProcess(path string, args []string, dir string, env []string, log *slo
 		logStderr(stderr, log)
 		_ = stderr.Close()
 	}()
-	return cmd, pipes{stdout, stdin}, nil
+	return g, pipes{stdout, stdin}, nil
 }
 
 // Caps of what a server's stderr puts in the log: servers that trace
@@ -90,6 +96,3 @@ func (p pipes) Close() error {
 	}
 	return err
 }
-
-// killGroup ends the process group of pid with sig.
-func killGroup(pid int, sig syscall.Signal) { _ = syscall.Kill(-pid, sig) }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"pilot/backend/hostexec"
+	"pilot/backend/procgroup"
 )
 
 // proc is a stdio server's process. Pilot starts and reaps it itself
@@ -20,7 +21,7 @@ import (
 // process group is killed: servers started through npx or a shell leave
 // their real server as a grandchild.
 type proc struct {
-	cmd    *exec.Cmd
+	group  *procgroup.Group
 	stdin  io.WriteCloser
 	stdout io.ReadCloser
 	exited chan struct{} // closed once Wait has returned
@@ -43,7 +44,7 @@ func startProc(s Server, env []string, dir string, stderr io.Writer) (*proc, err
 	}
 	cmd := exec.Command(path, s.Args...)
 	cmd.Env, cmd.Dir, cmd.Stderr = hostexec.Env(env, dir), dir, stderr
-	cmd.SysProcAttr = procAttr()
+	g := procgroup.New(cmd, true)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -52,14 +53,14 @@ func startProc(s Server, env []string, dir string, stderr io.Writer) (*proc, err
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	if err := g.Start(); err != nil {
 		return nil, err
 	}
-	p := &proc{cmd: cmd, stdin: stdin, stdout: stdout, exited: make(chan struct{})}
+	p := &proc{group: g, stdin: stdin, stdout: stdout, exited: make(chan struct{})}
 	go func() {
-		p.err = cmd.Wait()
+		p.err = g.Wait()
 		// A grandchild holding the group may outlive the leader: end it.
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		g.Kill()
 		close(p.exited)
 	}()
 	return p, nil
@@ -102,11 +103,11 @@ func (p *proc) stop(grace time.Duration) {
 		if wait(grace) {
 			return
 		}
-		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGTERM)
+		p.group.Signal(syscall.SIGTERM)
 		if wait(grace) {
 			return
 		}
-		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		p.group.Kill()
 		<-p.exited
 	})
 	<-p.exited

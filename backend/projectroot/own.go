@@ -131,7 +131,7 @@ func (r *Root) ListOwn(rel string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, r.notRead(rel, err)
 	}
-	f, err := r.root.OpenFile(lp.Rel, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY|syscall.O_NOCTTY, 0)
+	f, err := r.root.OpenFile(lp.Rel, os.O_RDONLY|syscall.O_NONBLOCK|oDirectory|syscall.O_NOCTTY, 0)
 	if err != nil {
 		if errors.Is(err, syscall.ENOTDIR) {
 			if fi, serr := r.root.Lstat(lp.Rel); serr == nil && fi.Mode()&fs.ModeSymlink == 0 {

@@ -39,7 +39,7 @@ func openFileFd(dir dirHandle, name string) (int, error) {
 		return -1, err
 	}
 	defer f.Close()
-	return syscall.Dup(int(f.Fd()))
+	return dupFile(f)
 }
 
 func readlinkAt(dir dirHandle, name string) (string, error) { return dir.Readlink(name) }

@@ -68,10 +68,10 @@ func holdPlaceholder(path string) (*placeholderHold, error) {
 		return nil, nil
 	}
 	h := &placeholderHold{path: path}
-	if f, err := os.OpenFile(filepath.Dir(path), os.O_RDONLY|syscall.O_DIRECTORY, 0); err == nil {
+	if f, err := os.Open(filepath.Dir(path)); err == nil {
 		// A file system without flock (some network ones) leaves this
 		// process's count alone to decide.
-		if flock.Do(int(f.Fd()), syscall.LOCK_SH) == nil {
+		if flock.Lock(f, flock.Shared, true) == nil {
 			h.folder = f
 		} else {
 			f.Close()
@@ -116,8 +116,8 @@ func (h *placeholderHold) release() {
 	}
 	delete(placeholders.made, h.path)
 	if h.folder != nil {
-		err := syscall.Flock(int(h.folder.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if errors.Is(err, syscall.EWOULDBLOCK) || errors.Is(err, syscall.EINTR) {
+		err := flock.Lock(h.folder, flock.Exclusive, false)
+		if errors.Is(err, flock.ErrBusy) {
 			return // another process's pod uses it: that one removes it
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"pilot/backend/childenv"
 	"pilot/backend/hostexec"
+	"pilot/backend/procgroup"
 	"pilot/backend/sandbox"
 )
 
@@ -148,7 +149,7 @@ func startCommand(ctx context.Context, c Command, env []string, out *os.File, po
 		}
 		return sandboxed{p}, nil
 	}
-	bash, err := hostexec.Find("bash", os.Getenv("PATH"), c.Dir)
+	bash, err := hostexec.Bash(os.Getenv("PATH"), c.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("run_bash: %w", err)
 	}
@@ -156,23 +157,26 @@ func startCommand(ctx context.Context, c Command, env []string, out *os.File, po
 	cmd.Dir = c.Dir
 	cmd.Env = childEnv
 	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	g := procgroup.New(cmd, false)
+	if err := g.Start(); err != nil {
 		return nil, fmt.Errorf("run_bash: start bash: %w", err)
 	}
-	return hostProcess{cmd}, nil
+	return hostProcess{cmd, g}, nil
 }
 
-type hostProcess struct{ cmd *exec.Cmd }
+type hostProcess struct {
+	cmd   *exec.Cmd
+	group *procgroup.Group
+}
 
 func (h hostProcess) wait() (int, error) {
-	err := h.cmd.Wait()
+	err := h.group.Wait()
 	return exitCode(h.cmd.ProcessState, err), nil
 }
 
-func (h hostProcess) kill() { h.signal(syscall.SIGKILL) }
+func (h hostProcess) kill() { h.group.Kill() }
 
-func (h hostProcess) signal(sig syscall.Signal) { _ = syscall.Kill(-h.cmd.Process.Pid, sig) }
+func (h hostProcess) signal(sig syscall.Signal) { h.group.Signal(sig) }
 
 type sandboxed struct{ p *sandbox.Process }
 

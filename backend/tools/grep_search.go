@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 
 	"pilot/backend/projectroot"
 )
@@ -72,7 +71,7 @@ func (s *searcher) searchFile(e projectroot.Entry) grepFile {
 	if err != nil {
 		return res
 	}
-	defer syscall.Close(fd)
+	defer projectroot.CloseFd(fd)
 	bp, _ := s.bufs.Get().(*[]byte)
 	if bp == nil {
 		b := make([]byte, 64<<10)
@@ -94,10 +93,7 @@ func readAll(fd int, bp *[]byte) (data []byte, ok bool) {
 	buf := (*bp)[:cap(*bp)]
 	n := 0
 	for {
-		m, err := syscall.Read(fd, buf[n:])
-		if err == syscall.EINTR {
-			continue
-		}
+		m, err := projectroot.ReadFd(fd, buf[n:])
 		if err != nil {
 			return nil, false
 		}

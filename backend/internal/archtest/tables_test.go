@@ -34,7 +34,8 @@ var layers = map[string]int{
 	"pilot/backend/diff":                             leafLayer,
 	"pilot/backend/doctor":                           domainLayer,
 	"pilot/backend/frontmatter":                      leafLayer,   // Markdown with YAML front matter: skills' and agents' files
-	"pilot/backend/flock":                            leafLayer,   // flock(2), retried through signals
+	"pilot/backend/flock":                            leafLayer,   // file locks: flock(2) on Unix, LockFileEx on Windows
+	"pilot/backend/procgroup":                        leafLayer,   // a command with what it starts: a process group, a Job Object on Windows
 	"pilot/backend/folder":                           leafLayer,   // what several packages ask of a folder on disk
 	"pilot/backend/option":                           leafLayer,   // an option's number at or below zero stands for its default
 	"pilot/backend/trustfile":                        leafLayer,   // what the user trusted, as content hashes in a JSON file

@@ -1,4 +1,6 @@
-Unicode true
+# A 64-bit installer (Pilot is amd64 only): NSIS's amd64-unicode stub
+# instead of its default 32-bit one, which 64-bit-only Wine cannot run.
+Target amd64-unicode
 
 ####
 ## Please note: Template replacements don't work in this file. They are provided with default defines like

@@ -1,4 +1,6 @@
-// Command mcpoauth serves an MCP server that needs a sign-in and its
+//go:build unix
+
+// Command mcpoauth (Unix: the e2e tests revoke with SIGUSR1) serves an MCP server that needs a sign-in and its
 // authorization server on loopback (mcptest.OAuth), for end-to-end tests
 // of the window's sign-in. The first line on stdout is "listening on
 // URL", the MCP server's address; SIGUSR1 revokes every token given so

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command fakenotify is the notification server of the production tests
 // (frontend/e2e/desktop-prod.sh), run on the session bus of
 // dbus-run-session: it prints "ready", then one JSON line per notification

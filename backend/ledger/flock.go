@@ -1,5 +1,3 @@
-//go:build unix
-
 package ledger
 
 import (
@@ -8,13 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"pilot/backend/flock"
 )
 
 // lockFile opens path (made if missing) and locks it for this process
-// with flock(2), calling busy once when another process holds it and
+// (backend/flock), calling busy once when another process holds it and
 // waiting until it is released or ctx ends. The kernel releases the lock
 // when the process ends, however it ends, so a killed Pilot never leaves
 // a folder locked.
@@ -26,18 +23,17 @@ func lockFile(ctx context.Context, path string, busy func()) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the folder's lock: %w", err)
 	}
-	fd := int(f.Fd())
-	err = flock.Do(fd, syscall.LOCK_EX|syscall.LOCK_NB)
+	err = flock.Lock(f, flock.Exclusive, false)
 	if err == nil {
 		return f, nil
 	}
-	if !errors.Is(err, syscall.EWOULDBLOCK) {
+	if !errors.Is(err, flock.ErrBusy) {
 		f.Close()
 		return nil, fmt.Errorf("locking the folder: %w", err)
 	}
 	busy()
 	done := make(chan error, 1)
-	go func() { done <- flock.Do(fd, syscall.LOCK_EX) }()
+	go func() { done <- flock.Lock(f, flock.Exclusive, true) }()
 	select {
 	case err := <-done:
 		if err != nil {
@@ -56,6 +52,6 @@ func lockFile(ctx context.Context, path string, busy func()) (*os.File, error) {
 
 // unlockFile releases the lock and closes the file.
 func unlockFile(f *os.File) {
-	_ = flock.Do(int(f.Fd()), syscall.LOCK_UN)
+	_ = flock.Unlock(f)
 	f.Close()
 }

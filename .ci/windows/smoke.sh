@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The real pilot.exe under Wine (docs/WINDOWS.md): `version`, then one
+# `pilot -p` turn against the fake model (backend/internal/fakellm, run on
+# the Linux side: Wine shares loopback) that calls the file tools, then the
+# installer's silent install and uninstall. Needs .ci/windows/prefix.sh's
+# environment and build/bin/pilot.exe and its installer (make windows).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/../.." && pwd)
+: "${WINE:?source .ci/windows/prefix.sh first}"
+bin=$here/build/bin
+work=$(mktemp -d)
+fake_pid=
+trap '[[ -n $fake_pid ]] && kill "$fake_pid" 2>/dev/null; rm -rf "$work"' EXIT
+fail() {
+	echo "smoke-windows: $*" >&2
+	exit 1
+}
+win() { printf 'Z:%s' "${1//\//\\}"; } # a Linux path as Wine's Z: drive names it
+
+out=$("$WINE" "$bin/pilot.exe" version) || fail "pilot.exe version failed"
+grep -q "windows/amd64" <<<"$out" || fail "pilot.exe version printed: $out"
+echo "smoke-windows: version ok ($(head -1 <<<"$out"))"
+
+go build -o "$work/fakellm" ./backend/internal/fakellm/cmd/fakellm
+mkdir -p "$work/project/src" "$work/home"
+printf 'package main\n\nfunc main() { println("needle") }\n' >"$work/project/src/main.go"
+cat >"$work/script.json" <<'JSON'
+{"turns": [
+  {"toolCalls": [{"name": "list_files", "input": {"path": "src"}}]},
+  {"toolCalls": [{"name": "read_file", "input": {"path": "src/main.go"}}]},
+  {"toolCalls": [{"name": "grep", "input": {"pattern": "needle"}}]},
+  {"toolCalls": [{"name": "glob", "input": {"pattern": "**/*.go"}}]},
+  {"text": "Done looking."}
+]}
+JSON
+"$work/fakellm" -script "$work/script.json" >"$work/fake.out" &
+fake_pid=$!
+for _ in $(seq 200); do grep -q '^listening on ' "$work/fake.out" 2>/dev/null && break; sleep 0.05; done
+url=$(sed -n 's/^listening on //p' "$work/fake.out")
+[[ -n $url ]] || fail "the fake model did not start"
+
+PILOT_HOME=$(win "$work/home") PILOT_PROVIDER=anthropic ANTHROPIC_BASE_URL=$url ANTHROPIC_API_KEY=sk-smoke \
+	"$WINE" "$bin/pilot.exe" -p "Look at the project" --project "$(win "$work/project")" --approve all \
+	>"$work/p.out" 2>"$work/p.err" || { cat "$work/p.out" "$work/p.err"; fail "pilot -p failed under Wine"; }
+for line in "Listing" "Reading file: src/main.go" "Searching" ; do
+	grep -q "$line" "$work/p.err" || { cat "$work/p.err"; fail "pilot -p printed no progress line with \"$line\""; }
+done
+grep -q "Done looking." "$work/p.out" || { cat "$work/p.out"; fail "pilot -p printed no answer"; }
+echo "smoke-windows: pilot -p ok (list_files, read_file, grep, glob against the fake model)"
+
+# The installer: silent install (/S) into a folder of the prefix, the
+# program there, then the silent uninstall removes it.
+"$WINE" "$bin/Pilot-amd64-installer.exe" /S >/dev/null 2>&1 || fail "the installer failed"
+installed=$WINEPREFIX/drive_c/Program\ Files/Pilot/Pilot/pilot.exe
+[[ -f $installed ]] || installed=$(find "$WINEPREFIX/drive_c/Program Files" -iname pilot.exe | head -1)
+[[ -f $installed ]] || fail "the installer put no pilot.exe under Program Files"
+"$WINE" "$installed" version >/dev/null || fail "the installed pilot.exe does not run"
+uninst=$(find "$(dirname "$installed")" -iname 'uninstall*.exe' | head -1)
+[[ -n $uninst ]] || fail "the installer left no uninstaller beside pilot.exe"
+"$WINE" "$uninst" /S >/dev/null 2>&1 || fail "the uninstaller failed"
+for _ in $(seq 200); do [[ -f $installed ]] || break; sleep 0.1; done # NSIS's uninstaller runs from a copy, after exiting
+[[ ! -f $installed ]] || fail "the silent uninstall left $installed"
+echo "smoke-windows: installer ok (silent install, the installed pilot.exe runs, silent uninstall)"
