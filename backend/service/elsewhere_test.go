@@ -244,8 +244,8 @@ func TestInboxAcrossSessions(t *testing.T) {
 	}
 	want := []wire.InboxItem{
 		{SessionID: s1.ID, Title: "Capitals", Project: filepath.Base(repo), ProjectPath: p1.Path, Reason: "I will capitalise the notes."},
-		{SessionID: s2.ID, Branch: "pilot/tree", Project: filepath.Base(repo), ProjectPath: p1.Path, Reason: "Listing the worktree first."},
-		{SessionID: s3.ID, Project: filepath.Base(other), ProjectPath: other, Reason: ""}, // the model said nothing
+		{SessionID: s2.ID, Title: "Please list the tree", Branch: "pilot/tree", Project: filepath.Base(repo), ProjectPath: p1.Path, Reason: "Listing the worktree first."},
+		{SessionID: s3.ID, Title: "Please count lines of b.txt", Project: filepath.Base(other), ProjectPath: other, Reason: ""}, // the model said nothing
 	}
 	kinds := []wire.ApprovalKind{wire.ApprovalChange, wire.ApprovalCommand, wire.ApprovalCommand}
 	if len(items) != len(want) {

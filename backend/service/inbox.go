@@ -42,15 +42,20 @@ func (a *Approvals) Inbox(ctx context.Context) ([]wire.InboxItem, error) {
 			projects[s.ProjectID] = p
 		}
 		for _, w := range ws {
+			reason, request := whyAsked(page, w.Approval.ToolCallID)
+			title := s.Title
+			if title == "" {
+				title = request // a session is named when its first turn ends
+			}
 			items[w.Approval.ID] = wire.InboxItem{
 				Approval:    w.Approval,
 				SessionID:   id,
-				Title:       s.Title,
+				Title:       title,
 				Branch:      s.Worktree.Branch,
 				ProjectID:   p.ID,
 				Project:     p.Name,
 				ProjectPath: p.Path,
-				Reason:      agentReason(page, w.Approval.ToolCallID),
+				Reason:      reason,
 				Since:       w.Since.UnixMilli(),
 			}
 		}
@@ -61,11 +66,12 @@ func (a *Approvals) Inbox(ctx context.Context) ([]wire.InboxItem, error) {
 	return out, nil
 }
 
-// agentReason is the agent's latest words up to the message that made
-// the call toolUseID, back to the user's request: "" when it said nothing
-// (or the call is not in the page). The window's review says the same of
-// the open session (frontend state/reviewReason.ts).
-func agentReason(p store.Page, toolUseID string) string {
+// whyAsked is the agent's latest words up to the message that made the
+// call toolUseID, back to the user's request ("" when it said nothing, or
+// the call is not in the page), and that request's first line. The
+// window's review says the same of the open session (frontend
+// state/reviewReason.ts).
+func whyAsked(p store.Page, toolUseID string) (reason, request string) {
 	end := -1
 	for _, c := range p.ToolCalls {
 		if c.ToolUseID != toolUseID {
@@ -81,13 +87,14 @@ func agentReason(p store.Page, toolUseID string) string {
 		m := p.Messages[i]
 		text := messageText(m)
 		if m.Role == llm.RoleUser && (text != "" || hasBlock(m, llm.BlockImage)) {
-			return "" // the user's request: the agent said nothing since
+			first, _, _ := strings.Cut(text, "\n")
+			return reason, first
 		}
-		if m.Role == llm.RoleAssistant && text != "" {
-			return text
+		if m.Role == llm.RoleAssistant && text != "" && reason == "" {
+			reason = text
 		}
 	}
-	return ""
+	return reason, ""
 }
 
 func messageText(m store.Message) string {

@@ -9,7 +9,9 @@ package wire
 type InboxItem struct {
 	Approval  Approval `json:"approval"`
 	SessionID int64    `json:"sessionId"`
-	// Title is the session's name ("" while it has none).
+	// Title is the session's name, or while it has none (a session is
+	// named when its first turn ends) the first line of the user's
+	// request that started the turn.
 	Title string `json:"title"`
 	// Branch is the worktree session's branch (pilot/NAME), "" for a
 	// session in the project folder.

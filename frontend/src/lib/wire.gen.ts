@@ -1608,7 +1608,11 @@ export interface HookRun {
 export interface InboxItem {
   approval: Approval;
   sessionId: number;
-  /** Title is the session's name ("" while it has none). */
+  /**
+   * Title is the session's name, or while it has none (a session is
+   * named when its first turn ends) the first line of the user's
+   * request that started the turn.
+   */
   title: string;
   /**
    * Branch is the worktree session's branch (pilot/NAME), "" for a
