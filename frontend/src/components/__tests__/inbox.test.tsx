@@ -74,7 +74,8 @@ describe("the inbox", () => {
     expect(items()[1]!.textContent).toContain("pilot/caps");
     expect(items()[2]!.textContent).toContain("other");
     expect(shown()).toBe("cmd");
-    expect(within(inbox).getByText("Running the tests first.")).toBeTruthy();
+    // The agent's words: on its row, and above the decision shown.
+    expect(within(inbox).getAllByText("Running the tests first.")).toHaveLength(2);
 
     // A new decision of any session: the list is read again.
     b.inboxItems = [...b.inboxItems, waiting(ask("late", "command", { command: "ls" }), 3)];

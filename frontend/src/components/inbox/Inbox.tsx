@@ -64,6 +64,7 @@ function Row({ item, shown, onShow }: { item: InboxItem; shown: boolean; onShow:
           {item.branch && <span className="item-branch">{item.branch}</span>}
           <code className="inbox-what">{visibleString(what(a))}</code>
         </span>
+        {item.reason && <span className="inbox-reason muted">{visibleString(item.reason.split("\n")[0] ?? "")}</span>}
       </button>
     </li>
   );
@@ -152,8 +153,11 @@ export default function Inbox() {
           {item && (
             <Suspense fallback={null}>
               <section className="review-reason" aria-label="Why this is asked">
-                <div className="reason-row">
-                  <span className="reason-who">{visibleString(item.title) || "Untitled session"}</span>
+                <div className="inbox-about">
+                  <strong>{visibleString(item.title) || "Untitled session"}</strong>
+                  {item.branch && <span className="item-branch">{item.branch}</span>}
+                  <span className="muted">{item.project}</span>
+                  <span className="spacer" />
                   <button type="button" className="link" onClick={() => void c.inbox.enter()}>
                     Open the session (Enter)
                   </button>
