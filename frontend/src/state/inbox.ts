@@ -103,9 +103,9 @@ export class InboxActions {
     void this.refresh();
   }
 
-  /** Shows the inbox, at the decision `at` when given (a clicked notification). */
+  /** Shows the inbox at the oldest decision, or at `at` when given (a clicked notification). */
   open(at: string | null = null) {
-    this.ctx.store.setState((st) => ({ ...st, dialog: "inbox", inbox: { ...st.inbox, at: at ?? st.inbox.at ?? st.inbox.items[0]?.approval.id ?? null } }));
+    this.ctx.store.setState((st) => ({ ...st, dialog: "inbox", inbox: { ...st.inbox, at: at ?? st.inbox.items[0]?.approval.id ?? null } }));
     void this.refresh();
   }
 

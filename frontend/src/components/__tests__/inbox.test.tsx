@@ -137,6 +137,20 @@ describe("the inbox", () => {
     await waitFor(() => expect(b.callsOf("getSession").map((c) => c[0])).toContain(1));
   });
 
+  it("moves through a change's hunks with j, and past its last hunk to the next decision", async () => {
+    const b = threeWaiting();
+    renderApp(b);
+    await waitFor(() => expect(screen.getByTestId("inbox-open").getAttribute("data-count")).toBe("3"));
+    act(() => b.emit("app:open_session", { projectPath: "/home/u/proj", sessionId: 2, approvalId: "ch" }));
+    await waitFor(() => expect((document.activeElement as HTMLElement).getAttribute("data-testid")).toBe("change-review"));
+    const card = document.activeElement as HTMLElement;
+    fireEvent.keyDown(card, { key: "j" });
+    expect(shown()).toBe("ch");
+    expect(card.querySelectorAll("[data-testid=diff-hunk]")[1]!.className).toContain("focused");
+    fireEvent.keyDown(card, { key: "j" });
+    expect(shown()).toBe("net");
+  });
+
   it("opens at the decision a clicked notification was about", async () => {
     const b = threeWaiting();
     renderApp(b);
