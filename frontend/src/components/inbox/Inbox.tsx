@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useRef, type KeyboardEvent } from "react";
+import { memo, Suspense, useEffect, useRef, type KeyboardEvent } from "react";
 import { later } from "../../lib/later";
 import { relativeTime } from "../../lib/format";
 import { useDiffLayout } from "../../lib/useDiffLayout";
@@ -40,7 +40,9 @@ function what(a: Approval): string {
   }
 }
 
-function Row({ item, shown, onShow }: { item: InboxItem; shown: boolean; onShow: () => void }) {
+/** One decision of the list (only the rows whose `shown` changes render again as the user moves). */
+const Row = memo(function Row({ item, shown }: { item: InboxItem; shown: boolean }) {
+  const c = useController();
   const a = item.approval;
   return (
     <li>
@@ -52,7 +54,7 @@ function Row({ item, shown, onShow }: { item: InboxItem; shown: boolean; onShow:
         data-kind={a.kind}
         data-approval-id={a.id}
         aria-current={shown ? "true" : undefined}
-        onClick={onShow}
+        onClick={() => c.inbox.show(a.id)}
       >
         <span className="inbox-row">
           <span className="inbox-kind">{KIND[a.kind] ?? a.kind}</span>
@@ -68,7 +70,7 @@ function Row({ item, shown, onShow }: { item: InboxItem; shown: boolean; onShow:
       </button>
     </li>
   );
-}
+});
 
 /** The input the user is typing in, where a letter is text, not a key. */
 const typing = (t: EventTarget) => t instanceof HTMLElement && (t.tagName === "TEXTAREA" || t.tagName === "INPUT" || t.isContentEditable);
@@ -141,7 +143,7 @@ export default function Inbox() {
           <>
             <ol className="inbox-list" aria-label="Decisions waiting, oldest first">
               {items.map((x) => (
-                <Row key={x.approval.id} item={x} shown={x.approval.id === id} onShow={() => c.inbox.show(x.approval.id)} />
+                <Row key={x.approval.id} item={x} shown={x.approval.id === id} />
               ))}
             </ol>
             <p className="keys-hint" aria-hidden="true">
