@@ -137,8 +137,8 @@ type SessionRecord struct {
 	Worktree WorktreeRecord `json:"worktree,omitzero"`
 	// Waiting is how many decisions (changes, commands, ...) the session's
 	// running turn waits on, in whichever Pilot process runs it: the
-	// window's inbox lists them; 0 when none.
-	Waiting int `json:"waiting"`
+	// window's inbox lists them; absent when none.
+	Waiting int `json:"waiting,omitempty"`
 }
 
 // WorktreeRecord is a session's own git worktree in a SessionRecord.

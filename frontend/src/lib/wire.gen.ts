@@ -509,9 +509,9 @@ export interface SessionRecord {
   /**
    * Waiting is how many decisions (changes, commands, ...) the session's
    * running turn waits on, in whichever Pilot process runs it: the
-   * window's inbox lists them; 0 when none.
+   * window's inbox lists them; absent when none.
    */
-  waiting: number;
+  waiting?: number;
 }
 
 /** WorktreeRecord is a session's own git worktree in a SessionRecord. */
