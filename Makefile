@@ -407,3 +407,4 @@ bench: deps-bench build
 	node frontend/e2e/bench-scale.mjs --no-frontend-build --no-go-build --runs 3 | .ci/bench-section.sh scale
 	node frontend/bench/jobs/run.mjs --no-frontend-build --no-go-build --runs 3 | .ci/bench-section.sh jobs
 	node frontend/bench/branch/run.mjs --no-frontend-build --no-go-build --big --runs 3 | .ci/bench-section.sh branch-window
+	node frontend/bench/inbox/run.mjs --no-frontend-build --no-go-build --runs 3 | .ci/bench-section.sh inbox

@@ -282,6 +282,13 @@ func (a *App) DecideCommand(approvalID string, decision wire.CommandDecision) er
 	return a.ws().Approvals.DecideCommand(approvalID, decision)
 }
 
+// Inbox lists every waiting decision of every live session, of every
+// project, oldest first (read again at each agent:approval and
+// agent:approval_done).
+func (a *App) Inbox() ([]wire.InboxItem, error) {
+	return a.ws().Approvals.Inbox(a.ctx)
+}
+
 // DecideElicitation answers a pending form of an MCP server (accept with
 // its values, decline, cancel); values that do not fit it are refused.
 func (a *App) DecideElicitation(approvalID string, decision wire.ElicitationDecision) error {
@@ -490,8 +497,8 @@ func (a *App) openFolder(folder, cwd string) {
 }
 
 // openSession brings the window forward on a session (a notification was
-// clicked).
-func (a *App) openSession(sessionID int64) {
+// clicked), at the decision approvalID in the inbox when it names one.
+func (a *App) openSession(sessionID int64, approvalID string) {
 	dir, err := a.ws().Sessions.Project(a.ctx, sessionID)
 	if err != nil {
 		a.log.Warn("session of a clicked notification not found", "session", sessionID, "err", err)
@@ -499,7 +506,7 @@ func (a *App) openSession(sessionID int64) {
 		return
 	}
 	a.log.Info("session opened from a notification", "session", sessionID)
-	a.ws().Emit(wire.AppOpenSession, wire.OpenSessionPayload{ProjectPath: dir, SessionID: sessionID})
+	a.ws().Emit(wire.AppOpenSession, wire.OpenSessionPayload{ProjectPath: dir, SessionID: sessionID, ApprovalID: approvalID})
 	a.bringForward()
 }
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"pilot/backend/customagent"
 	"pilot/backend/internal/fakellm"
@@ -292,5 +293,52 @@ func TestPickModel(t *testing.T) {
 		if model != c.model || (note != "") != c.noted {
 			t.Errorf("%q on %s (session %q): %q, note %q; want %q, noted %v", c.want, c.provider, c.session, model, note, c.model, c.noted)
 		}
+	}
+}
+
+// A helper whose call waits for the user (an editing agent's change, in
+// the inbox) holds only that call: the turn's other helper runs on and
+// finishes while the change waits.
+func TestOtherHelpersRunWhileOneWaits(t *testing.T) {
+	t.Parallel()
+	first := func(r fakellm.Request) bool { return len(r.ToolResults) == 0 }
+	both := func(a, b func(fakellm.Request) bool) func(fakellm.Request) bool {
+		return func(r fakellm.Request) bool { return a(r) && b(r) }
+	}
+	h := newHarness(t, llm.ProviderAnthropic, fakellm.Script{Turns: []fakellm.Turn{
+		{Match: both(isMain, first), ToolCalls: []fakellm.ToolCall{taskCall("t1", "fixer", "create fixed.txt"), taskCall("t2", "finder", "where is alpha?")}},
+		{Match: both(isAgent("fixer"), first), ToolCalls: []fakellm.ToolCall{toolCall("w1", "write_file", `{"path":"fixed.txt","content":"fixed\n"}`)}},
+		{Match: isAgent("fixer"), Text: "Wrote fixed.txt."},
+		{Match: both(isAgent("finder"), first), ToolCalls: []fakellm.ToolCall{toolCall("r1", "read_file", `{"path":"alpha.txt"}`)}},
+		{Match: isAgent("finder"), Text: "Alpha is in alpha.txt."},
+		{Match: isMain, Text: "Done."},
+	}}, setup{mode: "ask", files: agentFiles, opt: agentOptions(t)})
+	finderDone := make(chan struct{})
+	h.rec.mu.Lock()
+	h.rec.onEvent = func(_ string, payload any) {
+		if p, ok := payload.(wire.ToolPayload); ok && p.Call.ID == "t2" && p.Call.Status == wire.ToolDone {
+			close(finderDone)
+		}
+	}
+	h.rec.mu.Unlock()
+	h.approveWith(func(a wire.Approval) {
+		select {
+		case <-finderDone:
+		case <-time.After(30 * time.Second):
+			t.Error("the finder did not finish while the fixer's change waited")
+		}
+		v, err := h.m.Approvals().Change(a.ID)
+		if err == nil {
+			err = h.m.Approvals().DecideChange(a.ID, allHunks(v, true))
+		}
+		if err != nil {
+			t.Error(err)
+		}
+	})
+	if r := h.turn("fix it and find alpha"); r != ReasonEndTurn {
+		t.Fatalf("reason %s; errors %v", r, h.rec.events(wire.AgentError))
+	}
+	if b, err := os.ReadFile(filepath.Join(h.dir, "fixed.txt")); err != nil || string(b) != "fixed\n" {
+		t.Fatalf("the approved change: %q, %v", b, err)
 	}
 }

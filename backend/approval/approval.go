@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"pilot/backend/wire"
 )
@@ -57,6 +58,7 @@ type pending struct {
 	change   *wire.ChangeView
 	form     func(json.RawMessage) error // an elicitation's check of the content accepted
 	answer   chan Answer                 // buffered 1: receives the winning answer
+	since    time.Time                   // when it was asked
 }
 
 // Broker keeps the pending approvals of every session. Safe for concurrent
@@ -109,6 +111,7 @@ func (b *Broker) ask(ctx context.Context, p *pending) (Answer, error) {
 		p.change.ApprovalID = a.ID
 	}
 	p.answer = make(chan Answer, 1)
+	p.since = time.Now()
 	b.mu.Lock()
 	b.pending[a.ID] = p
 	b.order = append(b.order, a.ID)
@@ -226,6 +229,26 @@ func (b *Broker) Pending(sessionID int64) []wire.Approval {
 		if p := b.pending[id]; p.session == sessionID {
 			out = append(out, p.approval)
 		}
+	}
+	return out
+}
+
+// Waiting is a pending approval with its session and when it was asked.
+type Waiting struct {
+	Session  int64
+	Approval wire.Approval
+	Since    time.Time
+}
+
+// All lists the pending approvals of every session, oldest first: the
+// inbox across sessions.
+func (b *Broker) All() []Waiting {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]Waiting, 0, len(b.order))
+	for _, id := range b.order {
+		p := b.pending[id]
+		out = append(out, Waiting{Session: p.session, Approval: p.approval, Since: p.since})
 	}
 	return out
 }

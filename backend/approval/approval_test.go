@@ -255,3 +255,60 @@ func TestKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestAllIsEverySessionsQueue: All lists every session's pending
+// approvals in the order they were asked, with their session and the time
+// they were asked; one decided or cancelled leaves it.
+func TestAllIsEverySessionsQueue(t *testing.T) {
+	t.Parallel()
+	r := newRecord()
+	b := New(r)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	cancelled, stop := context.WithCancel(ctx)
+	defer stop()
+
+	// Sessions 3, 1, 2 ask in that order: the queue is by time, not session.
+	first := askAsync(ctx, b, 3, false)
+	a3 := <-r.ready
+	second := askAsync(cancelled, b, 1, true)
+	a1 := <-r.ready
+	third := askAsync(ctx, b, 2, true)
+	a2 := <-r.ready
+
+	all := b.All()
+	want := []struct {
+		session int64
+		id      string
+		kind    wire.ApprovalKind
+	}{{3, a3.ID, wire.ApprovalChange}, {1, a1.ID, wire.ApprovalCommand}, {2, a2.ID, wire.ApprovalCommand}}
+	if len(all) != len(want) {
+		t.Fatalf("All = %d approvals, want %d", len(all), len(want))
+	}
+	for i, w := range want {
+		g := all[i]
+		if g.Session != w.session || g.Approval.ID != w.id || g.Approval.Kind != w.kind {
+			t.Errorf("All[%d] = session %d %s %s, want session %d %s %s", i, g.Session, g.Approval.ID, g.Approval.Kind, w.session, w.id, w.kind)
+		}
+		if g.Since.IsZero() || (i > 0 && g.Since.Before(all[i-1].Since)) {
+			t.Errorf("All[%d] asked at %v, after %v: want a time, oldest first", i, g.Since, all[i-1].Since)
+		}
+	}
+
+	// Decided elsewhere (the session's own card): gone from the queue.
+	if err := b.DecideCommand(a2.ID, wire.CommandDecision{Approve: true}); err != nil {
+		t.Fatal(err)
+	}
+	<-third
+	stop()
+	<-second
+	all = b.All()
+	if len(all) != 1 || all[0].Approval.ID != a3.ID {
+		t.Fatalf("after a decision and a cancel All = %+v, want only %s", all, a3.ID)
+	}
+	cancel()
+	<-first
+	if all := b.All(); len(all) != 0 {
+		t.Fatalf("All = %+v after every approval ended, want none", all)
+	}
+}

@@ -262,11 +262,11 @@ func listSessions(ctx context.Context, svc *service.Service, a sessionArgs, stdo
 		return nil
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tUPDATED\tMODEL\tTOKENS\tCOST\tTITLE")
+	fmt.Fprintln(tw, "ID\tUPDATED\tMODEL\tTOKENS\tCOST\tWAITING\tTITLE")
 	for _, x := range xs {
 		u := x.Usage
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t$%.4f\t%s\n", x.ID, x.UpdatedAt.Local().Format("2006-01-02 15:04"), visible.Line(x.Model),
-			u.InputTokens+u.OutputTokens+u.CacheReadTokens+u.CacheWriteTokens, x.CostUSD, orUntitled(x.Title))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t$%.4f\t%d\t%s\n", x.ID, x.UpdatedAt.Local().Format("2006-01-02 15:04"), visible.Line(x.Model),
+			u.InputTokens+u.OutputTokens+u.CacheReadTokens+u.CacheWriteTokens, x.CostUSD, x.Waiting, orUntitled(x.Title))
 	}
 	return tw.Flush()
 }

@@ -68,7 +68,7 @@ func TestSessionsCommand(t *testing.T) {
 		stderr     string
 		jsonFields []string // every stdout line is a JSON object with these keys
 	}{
-		{name: "list", args: []string{"list", "--project", dir}, stdout: []string{"ID", "TITLE", "Fix the lexer", "claude-test"}},
+		{name: "list", args: []string{"list", "--project", dir}, stdout: []string{"ID", "WAITING", "TITLE", "Fix the lexer", "claude-test"}},
 		{name: "list json, flag after", args: []string{"list", "--json", "--project=" + dir}, stdout: []string{`"title":"Fix the lexer"`}, jsonFields: []string{"id", "title", "usage"}},
 		{name: "list never opened", args: []string{"list", "--project", never}, stdout: []string{"has not been opened in Pilot yet"}},
 		{name: "list never opened json", args: []string{"list", "--project", never, "--json"}},

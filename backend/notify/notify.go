@@ -33,8 +33,10 @@ type Options struct {
 	Enabled func() bool
 	// Describe names a session for the notification's text ("" when unknown).
 	Describe func(sessionID int64) string
-	// Open is called when the user clicks a notification of a session.
-	Open func(sessionID int64)
+	// Open is called when the user clicks a notification of a session:
+	// approvalID names the decision it was about ("" for a turn's end),
+	// which the window shows in its inbox.
+	Open func(sessionID int64, approvalID string)
 	// Urgent marks the window as wanting attention.
 	Urgent func()
 	Log    *slog.Logger
@@ -49,7 +51,7 @@ type Notifier struct {
 
 	mu   sync.Mutex
 	conn *dbus.Conn
-	sent map[uint32]int64 // notification id → session
+	sent map[uint32]Note // notification id → what it was about
 	// early holds clicks on ids not (yet) in sent: the server may signal a
 	// click before Notify's reply is read. Clicks on other apps'
 	// notifications land here too, so it is kept small.
@@ -59,7 +61,7 @@ type Notifier struct {
 
 // New returns a Notifier; the bus is opened at the first notification.
 func New(o Options) *Notifier {
-	return &Notifier{o: o, sent: map[uint32]int64{}, early: map[uint32]bool{}}
+	return &Notifier{o: o, sent: map[uint32]Note{}, early: map[uint32]bool{}}
 }
 
 // SetFocused records whether the window has the keyboard focus.
@@ -83,9 +85,11 @@ func (e emitter) Emit(name string, payload any) {
 	}
 }
 
-// Note is one notification.
+// Note is one notification: of a session, and of one of its waiting
+// decisions when ApprovalID is set.
 type Note struct {
 	SessionID     int64
+	ApprovalID    string
 	Summary, Body string
 }
 
@@ -94,7 +98,7 @@ type Note struct {
 func noteFor(payload any) (Note, bool) {
 	switch p := payload.(type) {
 	case wire.ApprovalPayload:
-		return Note{SessionID: p.SessionID, Summary: "Pilot is waiting for your approval", Body: approvalText(p.Approval)}, true
+		return Note{SessionID: p.SessionID, ApprovalID: p.Approval.ID, Summary: "Pilot is waiting for your approval", Body: approvalText(p.Approval)}, true
 	case wire.TurnDonePayload:
 		switch p.Reason {
 		case wire.EndCancelled:
@@ -169,12 +173,12 @@ func (n *Notifier) send(note Note) {
 		return
 	}
 	n.mu.Lock()
-	n.sent[id] = note.SessionID
+	n.sent[id] = note
 	clicked := n.early[id]
 	delete(n.early, id)
 	n.mu.Unlock()
 	if clicked {
-		n.open(note.SessionID)
+		n.open(note)
 	}
 }
 
@@ -218,7 +222,7 @@ func (n *Notifier) watch(ch <-chan *dbus.Signal) {
 		key, _ := s.Body[1].(string)
 		click := s.Name == iface+".ActionInvoked" && key == actionKey
 		n.mu.Lock()
-		session, known := n.sent[id]
+		note, known := n.sent[id]
 		switch {
 		case s.Name == iface+".NotificationClosed":
 			delete(n.sent, id)
@@ -230,14 +234,14 @@ func (n *Notifier) watch(ch <-chan *dbus.Signal) {
 		}
 		n.mu.Unlock()
 		if click && known {
-			n.open(session)
+			n.open(note)
 		}
 	}
 }
 
-func (n *Notifier) open(session int64) {
+func (n *Notifier) open(note Note) {
 	if n.o.Open != nil {
-		n.o.Open(session)
+		n.o.Open(note.SessionID, note.ApprovalID)
 	}
 }
 

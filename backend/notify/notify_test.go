@@ -25,7 +25,7 @@ type rig struct {
 	srv     *notifytest.Server
 	next    *passed
 	emit    wire.Emitter
-	opened  chan int64
+	opened  chan Note
 	urgent  atomic.Int32
 	enabled atomic.Bool
 }
@@ -37,13 +37,13 @@ func newRig(t *testing.T) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &rig{srv: srv, next: &passed{}, opened: make(chan int64, 4)}
+	r := &rig{srv: srv, next: &passed{}, opened: make(chan Note, 4)}
 	r.enabled.Store(true)
 	r.n = New(Options{
 		Connect:  func() (*dbus.Conn, error) { return dbus.Connect(addr) },
 		Enabled:  r.enabled.Load,
 		Describe: func(id int64) string { return map[int64]string{7: "Fix the greeting"}[id] },
-		Open:     func(id int64) { r.opened <- id },
+		Open:     func(id int64, approvalID string) { r.opened <- Note{SessionID: id, ApprovalID: approvalID} },
 		Urgent:   func() { r.urgent.Add(1) },
 	})
 	t.Cleanup(r.n.Close)
@@ -93,9 +93,10 @@ func TestNotifiesAPendingApprovalAndOpensItsSessionOnClick(t *testing.T) {
 		t.Fatal(err)
 	}
 	select {
-	case id := <-r.opened:
-		if id != 7 {
-			t.Fatalf("the click opened session %d, want 7", id)
+	case o := <-r.opened:
+		// The window opens its inbox at the decision the notification was about.
+		if o.SessionID != 7 || o.ApprovalID != "a1" {
+			t.Fatalf("the click opened session %d at %q, want 7 at a1", o.SessionID, o.ApprovalID)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the click did not open the session")

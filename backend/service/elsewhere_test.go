@@ -2,11 +2,13 @@ package service
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -186,4 +188,126 @@ func transcriptHas(d wire.SessionDetail, text string) bool {
 		}
 	}
 	return false
+}
+
+// TestInboxAcrossSessions: the inbox lists the waiting decisions of
+// sessions of two projects, one in a worktree, oldest first, each with its
+// session's name, branch, project and the agent's words before the call;
+// one decided on its session's card, or withdrawn by a cancel, leaves it.
+func TestInboxAcrossSessions(t *testing.T) {
+	t.Parallel()
+	repo := gitRepo(t, map[string]string{"notes.txt": "one\n"})
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "b.txt"), []byte("b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	change, _ := json.Marshal(map[string]string{"path": "loud.txt", "content": "ONE\n"})
+	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{
+		{When: &fakellm.When{LastUserContains: "capitalise"}, Text: "I will capitalise the notes.", ToolCalls: []fakellm.ToolCall{{Name: "write_file", Input: change}}},
+		{When: &fakellm.When{LastUserContains: "list the tree"}, Text: "Listing the worktree first.", ToolCalls: []fakellm.ToolCall{{Name: "run_bash", Input: json.RawMessage(`{"command":"ls -la"}`)}}},
+		{When: &fakellm.When{LastUserContains: "count lines"}, ToolCalls: []fakellm.ToolCall{{Name: "run_bash", Input: json.RawMessage(`{"command":"wc -l b.txt"}`)}}},
+		{When: &fakellm.When{HasToolResult: true}, Repeat: true, Text: "Done."},
+	}})
+	w, ev, p1, s1 := openChat(t, srv, repo)
+	ctx := context.Background()
+	// One at a time (an empty session is dropped when another is made),
+	// so the order they wait in is known.
+	asked := map[int64]wire.Approval{}
+	send := func(id int64, text string) {
+		t.Helper()
+		if err := w.Turns.SendMessage(ctx, id, text, nil); err != nil {
+			t.Fatalf("session %d: %v", id, err)
+		}
+		asked[id] = ev.wait(t, func(e any) bool {
+			a, ok := e.(wire.ApprovalPayload)
+			return ok && a.SessionID == id
+		}).(wire.ApprovalPayload).Approval
+	}
+	send(s1.ID, "Please capitalise notes.txt")
+	if err := w.Sessions.Rename(ctx, s1.ID, "Capitals"); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := w.Worktrees.NewSession(ctx, p1.ID, "tree")
+	if err != nil {
+		t.Fatal(err)
+	}
+	send(s2.ID, "Please list the tree")
+	s3, err := w.Sessions.New(ctx, mustProject(t, w, other))
+	if err != nil {
+		t.Fatal(err)
+	}
+	send(s3.ID, "Please count lines of b.txt")
+
+	items, err := w.Approvals.Inbox(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []wire.InboxItem{
+		{SessionID: s1.ID, Title: "Capitals", Project: filepath.Base(repo), ProjectPath: p1.Path, Reason: "I will capitalise the notes."},
+		{SessionID: s2.ID, Title: "Please list the tree", Branch: "pilot/tree", Project: filepath.Base(repo), ProjectPath: p1.Path, Reason: "Listing the worktree first."},
+		{SessionID: s3.ID, Title: "Please count lines of b.txt", Project: filepath.Base(other), ProjectPath: other, Reason: ""}, // the model said nothing
+	}
+	kinds := []wire.ApprovalKind{wire.ApprovalChange, wire.ApprovalCommand, wire.ApprovalCommand}
+	if len(items) != len(want) {
+		t.Fatalf("inbox has %d items, want %d: %+v", len(items), len(want), items)
+	}
+	for i, wt := range want {
+		g := items[i]
+		if g.SessionID != wt.SessionID || g.Title != wt.Title || g.Branch != wt.Branch || g.Project != wt.Project || g.ProjectPath != wt.ProjectPath || g.Reason != wt.Reason {
+			t.Errorf("item %d = session %d %q branch %q project %q (%s) reason %q; want session %d %q branch %q project %q (%s) reason %q",
+				i, g.SessionID, g.Title, g.Branch, g.Project, g.ProjectPath, g.Reason, wt.SessionID, wt.Title, wt.Branch, wt.Project, wt.ProjectPath, wt.Reason)
+		}
+		if g.Approval.ID != asked[wt.SessionID].ID || g.Approval.Kind != kinds[i] || g.Since == 0 {
+			t.Errorf("item %d = %s %s since %d; want %s %s and a time", i, g.Approval.ID, g.Approval.Kind, g.Since, asked[wt.SessionID].ID, kinds[i])
+		}
+		if i > 0 && g.Since < items[i-1].Since {
+			t.Errorf("item %d waits since %d, before item %d (%d): want oldest first", i, g.Since, i-1, items[i-1].Since)
+		}
+	}
+
+	// `pilot sessions list` counts them, in this process and in another
+	// one on the same data (the command line's, reading the markers).
+	cli := openAt(t, w.core.home, nil)
+	t.Cleanup(cli.Close)
+	for _, face := range []*Service{w, cli} {
+		recs, err := face.Records.List(ctx, p1.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			if r.Waiting != 1 {
+				t.Errorf("session %d listed with %d waiting, want 1", r.ID, r.Waiting)
+			}
+		}
+	}
+
+	// Decided on the session's own card: gone from the inbox, and the
+	// inbox's answer to it is refused as the card's second answer is.
+	if err := w.Approvals.DecideCommand(asked[s2.ID].ID, wire.CommandDecision{Feedback: "not now"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Approvals.DecideCommand(asked[s2.ID].ID, wire.CommandDecision{Approve: true}); err == nil {
+		t.Error("a second answer to a decided command was accepted")
+	}
+	// Stopped: its question is withdrawn.
+	if err := w.Turns.Cancel(s3.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []int64{s2.ID, s3.ID} {
+		ev.wait(t, func(e any) bool { d, ok := e.(wire.TurnDonePayload); return ok && d.SessionID == id })
+	}
+	items, err = w.Approvals.Inbox(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 1 || items[0].Approval.ID != asked[s1.ID].ID {
+		t.Fatalf("inbox after a decision and a cancel = %+v, want only session %d's change", items, s1.ID)
+	}
+	if err := w.Approvals.DecideChange(asked[s1.ID].ID, wire.ChangeDecision{}); err != nil {
+		t.Fatal(err)
+	}
+	ev.wait(t, func(e any) bool { d, ok := e.(wire.TurnDonePayload); return ok && d.SessionID == s1.ID })
+	if items, err := w.Approvals.Inbox(ctx); err != nil || len(items) != 0 {
+		t.Fatalf("inbox after every decision = %+v, %v; want empty", items, err)
+	}
 }

@@ -23,14 +23,27 @@ type Records struct{ *core }
 // all its stored fields.
 func (r *Records) List(ctx context.Context, projectID int64) ([]wire.SessionRecord, error) {
 	ss, err := r.store.Sessions.List(ctx, projectID, 0, 0)
-	return views(ss, err, sessionRecord)
+	return views(ss, err, r.withWaiting(r.elsewhere.runs()))
 }
 
 // Get returns one session with all its stored fields; the
 // error wraps ErrNotFound when there is no such session.
 func (r *Records) Get(ctx context.Context, id int64) (wire.SessionRecord, error) {
 	s, err := r.store.Sessions.Get(ctx, id)
-	return view(s, err, sessionRecord)
+	return view(s, err, r.withWaiting(r.elsewhere.runs()))
+}
+
+// withWaiting is sessionRecord with the decisions the session waits on:
+// in this process, or in the other process that runs it (its marker).
+func (r *Records) withWaiting(runs map[int64]wire.ElsewhereRun) func(store.Session) wire.SessionRecord {
+	return func(s store.Session) wire.SessionRecord {
+		x := sessionRecord(s)
+		x.Waiting = len(r.agent.Approvals().Pending(s.ID))
+		if run, ok := runs[s.ID]; ok {
+			x.Waiting += len(run.Waiting)
+		}
+		return x
+	}
 }
 
 // MessageIDs returns the ids of a session's messages in

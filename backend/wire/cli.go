@@ -135,6 +135,10 @@ type SessionRecord struct {
 	BudgetUSD       float64 `json:"budgetUsd,omitempty"` // the session's cost cap; 0: none
 	// Worktree is present for a session that works in its own git worktree.
 	Worktree WorktreeRecord `json:"worktree,omitzero"`
+	// Waiting is how many decisions (changes, commands, ...) the session's
+	// running turn waits on, in whichever Pilot process runs it: the
+	// window's inbox lists them; absent when none.
+	Waiting int `json:"waiting,omitempty"`
 }
 
 // WorktreeRecord is a session's own git worktree in a SessionRecord.

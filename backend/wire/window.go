@@ -18,10 +18,13 @@ type OpenProjectPayload struct {
 	Error string `json:"error,omitempty"`
 }
 
-// OpenSessionPayload names the session to show and its project's folder.
+// OpenSessionPayload names the session to show and its project's folder;
+// ApprovalID, when set, is the waiting decision the notification was
+// about, which the window shows in the inbox.
 type OpenSessionPayload struct {
 	ProjectPath string `json:"projectPath"`
 	SessionID   int64  `json:"sessionId"`
+	ApprovalID  string `json:"approvalId,omitempty"`
 }
 
 // WorkInFlight is what closing the window would stop: the sessions whose

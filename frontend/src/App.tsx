@@ -17,6 +17,7 @@ import { useMediaQuery } from "./lib/useMediaQuery";
 import { reviewFocused, reviewPlacement } from "./state/layout";
 import McpTrust from "./components/mcp/McpTrust";
 import RestoreDialogs from "./components/changes/RestoreDialogs";
+import { useInboxTitle } from "./components/inbox/InboxOpener";
 
 // What the first paint does not show loads when it is first shown: the
 // chat (Markdown, highlighting, the sanitizer), Settings and About. The
@@ -24,6 +25,7 @@ import RestoreDialogs from "./components/changes/RestoreDialogs";
 const ChatView = later(() => import("./components/chat/ChatView"));
 const SettingsDialog = later(() => import("./components/settings/SettingsDialog"));
 const AboutDialog = later(() => import("./components/AboutDialog"));
+const Inbox = later(() => import("./components/inbox/Inbox"));
 
 function Centre() {
   const onboarding = useApp((s) => s.settings?.needsOnboarding ?? false);
@@ -56,6 +58,12 @@ function Dialogs() {
     return (
       <Suspense fallback={null}>
         <SettingsDialog />
+      </Suspense>
+    );
+  if (dialog === "inbox")
+    return (
+      <Suspense fallback={null}>
+        <Inbox />
       </Suspense>
     );
   if (dialog === "about")
@@ -91,6 +99,7 @@ function Shell({ ready }: { ready: AppReadyPayload | null }) {
   // A waiting change's panel is as wide as its diff needs (reviewPlacement).
   const reviewPx = useApp((s) => reviewPlacement(s).panelPx);
 
+  useInboxTitle();
   useEffect(() => c.layout.setNarrow(narrow), [c, narrow]);
   useEffect(() => c.layout.setWidth(width), [c, width]);
 

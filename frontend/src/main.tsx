@@ -12,6 +12,7 @@ import "./elicitation.css";
 import "./hooks.css";
 import "./git.css";
 import "./livestate.css";
+import "./inbox.css";
 import "./jobs.css";
 import "./comments.css";
 import "./models.css";

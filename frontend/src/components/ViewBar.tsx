@@ -7,6 +7,7 @@ import { useApp, useController } from "../state/context";
 import { jobsOf, runningCount } from "../state/jobs";
 import { changedCount } from "../state/ledger";
 import { hasWorktree, shownTab } from "../state/layout";
+import InboxOpener from "./inbox/InboxOpener";
 import { useJobs } from "./jobs/useJobs";
 
 type View = "chat" | PanelTab;
@@ -88,6 +89,7 @@ export default function ViewBar() {
         {jobs && tabButton("jobs", "Jobs", "tabpanel-jobs")}
         {tabButton("files", "Files", "tabpanel-files")}
       </div>
+      <InboxOpener />
     </nav>
   );
 }

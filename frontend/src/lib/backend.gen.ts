@@ -6,7 +6,7 @@
 // Wails binds), with the types of ./wire.gen.ts. lib/backend.ts makes them
 // the Backend the UI codes against; ./wailsBound.gen.ts implements them
 // over the Wails bindings; the unit tests' fake implements Backend.
-import type { AppReadyPayload, ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, ElicitationDecision, ExportFormat, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, LineComment, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, ModelList, ModelOverride, Project, RememberFiles, RestoreInput, RestoreResult, ReviewFinding, ReviewResult, ReviewScope, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, SlashCommand, WebSearchInput, WebSearchTest, WebSearchView } from "./wire.gen";
+import type { AppReadyPayload, ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, DirPage, DirPageQuery, ElicitationDecision, ExportFormat, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, InboxItem, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, LineComment, MCPResource, MCPScope, MCPServerInput, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, ModelList, ModelOverride, Project, RememberFiles, RestoreInput, RestoreResult, ReviewFinding, ReviewResult, ReviewScope, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, SlashCommand, WebSearchInput, WebSearchTest, WebSearchView } from "./wire.gen";
 
 /** Info is what `pilot version` prints and the About dialog shows. */
 export interface VersionInfo {
@@ -131,6 +131,12 @@ export interface BoundBackend {
    * the entries ignored with their reasons.
    */
   importedRules(projectId: number): Promise<ImportedRules>;
+  /**
+   * Inbox lists every waiting decision of every live session, of every
+   * project, oldest first (read again at each agent:approval and
+   * agent:approval_done).
+   */
+  inbox(): Promise<InboxItem[]>;
   /** JobOutput returns the output Pilot still holds of one job. */
   jobOutput(sessionId: number, jobId: string): Promise<JobOutput>;
   /**

@@ -8,7 +8,7 @@
 import * as App from "../../wailsjs/go/main/App";
 import { wire } from "../../wailsjs/go/models";
 import type { BoundBackend, VersionInfo } from "./backend.gen";
-import type { AppReadyPayload, BranchView, ChangeDetail, ChangeView, CommitResult, DirPage, FileDiff, FilePreview, GitStatus, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, LineComment, MCPResource, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, ModelList, Project, RememberFiles, RestoreResult, ReviewFinding, ReviewResult, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsView, Setup, SlashCommand, WebSearchTest, WebSearchView } from "./wire.gen";
+import type { AppReadyPayload, BranchView, ChangeDetail, ChangeView, CommitResult, DirPage, FileDiff, FilePreview, GitStatus, ImageView, ImportedRules, InboxItem, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, LineComment, MCPResource, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, ModelList, Project, RememberFiles, RestoreResult, ReviewFinding, ReviewResult, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsView, Setup, SlashCommand, WebSearchTest, WebSearchView } from "./wire.gen";
 import { typed } from "./typed";
 
 /** Every bound method, calling its Wails binding. */
@@ -45,6 +45,7 @@ export const wailsBound: BoundBackend = {
   getWebSearch: async () => typed<WebSearchView>(await App.GetWebSearch()),
   gitStatus: async (projectId, sessionId) => typed<GitStatus>(await App.GitStatus(projectId, sessionId)),
   importedRules: async (projectId) => typed<ImportedRules>(await App.ImportedRules(projectId)),
+  inbox: async () => typed<InboxItem[]>(await App.Inbox()),
   jobOutput: async (sessionId, jobId) => typed<JobOutput>(await App.JobOutput(sessionId, jobId)),
   languageServers: async (projectId) => typed<LanguageServer[]>(await App.LanguageServers(projectId)),
   lineComments: async (sessionId) => typed<LineComment[]>(await App.LineComments(sessionId)),

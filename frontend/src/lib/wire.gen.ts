@@ -511,6 +511,12 @@ export interface SessionRecord {
   budgetUsd?: number;
   /** Worktree is present for a session that works in its own git worktree. */
   worktree?: WorktreeRecord;
+  /**
+   * Waiting is how many decisions (changes, commands, ...) the session's
+   * running turn waits on, in whichever Pilot process runs it: the
+   * window's inbox lists them; absent when none.
+   */
+  waiting?: number;
 }
 
 /** WorktreeRecord is a session's own git worktree in a SessionRecord. */
@@ -1632,6 +1638,42 @@ export interface HookRun {
   stderr?: string;
 }
 
+/**
+ * InboxItem is one decision waiting in the inbox across sessions: a
+ * pending approval of a live session, with whose it is and why it is
+ * asked. The inbox lists them oldest first (Approvals.Inbox); the window
+ * reads it again at every agent:approval and agent:approval_done of any
+ * session, and answers with DecideChange / DecideCommand as the session's
+ * own card does.
+ */
+export interface InboxItem {
+  approval: Approval;
+  sessionId: number;
+  /**
+   * Title is the session's name, or while it has none (a session is
+   * named when its first turn ends) the first line of the user's
+   * request that started the turn.
+   */
+  title: string;
+  /**
+   * Branch is the worktree session's branch (pilot/NAME), "" for a
+   * session in the project folder.
+   */
+  branch?: string;
+  projectId: number;
+  /** the project folder's name */
+  project: string;
+  projectPath: string;
+  /**
+   * Reason is the agent's latest words before the call, back to the
+   * user's request ("" when it said nothing): the model's text, shown
+   * as the model's, never followed.
+   */
+  reason: string;
+  /** Since is when the decision started waiting (Unix milliseconds). */
+  since: number;
+}
+
 /** JobState is where a background job stands (the job-item's data-state). */
 export type JobState = "running" | "exited" | "stopped";
 /** Every JobState. */
@@ -2541,10 +2583,15 @@ export interface OpenProjectPayload {
   error?: string;
 }
 
-/** OpenSessionPayload names the session to show and its project's folder. */
+/**
+ * OpenSessionPayload names the session to show and its project's folder;
+ * ApprovalID, when set, is the waiting decision the notification was
+ * about, which the window shows in the inbox.
+ */
 export interface OpenSessionPayload {
   projectPath: string;
   sessionId: number;
+  approvalId?: string;
 }
 
 /**

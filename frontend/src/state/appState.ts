@@ -4,13 +4,14 @@ import type { GitStatus, ImageInput, Project, SessionSummary, SettingsView, Work
 import { idleRestore, noLedger, type LedgerState, type RestoreFlow } from "./ledgerState";
 import type { LiveSessions } from "./liveSessions";
 import type { LoadStatus } from "./loadStatus";
+import { emptyInbox, type InboxState } from "./inbox";
 import type { ReviewState } from "./review";
 import type { SessionView } from "./sessionState";
 
 export type { LoadStatus };
 /** The right panel's tabs; "branch" only for a session in its own worktree, "jobs" once a session has background jobs. */
 export type PanelTab = "review" | "files" | "changes" | "branch" | "jobs";
-export type Dialog = "none" | "settings" | "about";
+export type Dialog = "none" | "settings" | "about" | "inbox";
 /** What fills a narrow window (under 960 CSS px: 200% scaling of a laptop screen). */
 export type MainView = "chat" | "panel";
 
@@ -58,6 +59,8 @@ export interface AppState {
   /** The last prompt sent per session (retry and Up recall). */
   lastPrompt: Record<number, Prompt>;
   reviews: Record<string, ReviewState>;
+  /** Every live session's waiting decisions, of every project (state/inbox.ts). */
+  inbox: InboxState;
   /** The open session's change ledger. */
   ledger: LedgerState;
   /** A revert or rewind under way: choosing, running, or resolving conflicts. */
@@ -97,6 +100,7 @@ export const initialState: AppState = {
   queued: {},
   lastPrompt: {},
   reviews: {},
+  inbox: emptyInbox,
   ledger: noLedger,
   restore: idleRestore,
   changesPath: null,

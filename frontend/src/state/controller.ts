@@ -9,6 +9,7 @@ import { initialState, sortProjects, type AppState, type Dialog } from "./appSta
 import { ApprovalActions } from "./approvals";
 import { ChatActions } from "./chat";
 import { DesktopActions } from "./desktop";
+import { InboxActions } from "./inbox";
 import { LayoutActions, rememberedSidebar } from "./layout";
 import { JobActions } from "./jobs";
 import { LedgerActions } from "./ledger";
@@ -62,6 +63,7 @@ export class AppController implements ActionContext {
   readonly plan: PlanActions;
   readonly models = new ModelActions(this);
   readonly desktop: DesktopActions;
+  readonly inbox: InboxActions = new InboxActions(this, (p) => this.desktop.openSession(p));
   readonly jobs: JobActions;
   /** Comments on lines and the review that sends them. */
   readonly comments: CommentActions;
@@ -98,7 +100,7 @@ export class AppController implements ActionContext {
     this.layout = new LayoutActions(this, storage);
     this.ledger = new LedgerActions(this, (id) => this.openSession(id));
     this.plan = new PlanActions(this, () => this.newSession(), (p) => this.chat.submitPrompt(p));
-    this.desktop = new DesktopActions(this, (path) => this.openProject(path), (id) => this.openSession(id));
+    this.desktop = new DesktopActions(this, (path) => this.openProject(path), (id) => this.openSession(id), (at) => this.inbox.open(at));
     this.jobs = new JobActions(this, () => this.layout.showPanel("jobs"));
     this.comments = new CommentActions(backend, {
       running: (id) => this.state.session?.id === id && this.state.session.turn !== "idle",
@@ -145,6 +147,7 @@ export class AppController implements ActionContext {
       this.loaded = true;
       void this.loadSettings();
       void this.loadProjects();
+      void this.inbox.refresh();
     }
     return () => {
       for (const off of offs) off();
@@ -177,7 +180,9 @@ export class AppController implements ActionContext {
     if (ev.name === "agent:turn_done" || (ev.name === "agent:approval_done" && ev.payload.outcome !== "rejected")) this.refreshGit();
     if (ev.name === "agent:turn_done") this.branches.readAhead(this.state, ev.payload.sessionId);
     if (ev.name === "agent:turn_done") this.comments.turnEnded(ev.payload.sessionId);
+    if (ev.name === "agent:approval") void this.inbox.refresh();
     if (ev.name === "agent:approval_done") {
+      this.inbox.approvalEnded(ev.payload.approvalId);
       // A review kept while its session was not open (see openSession) ends with its approval.
       const id = ev.payload.approvalId;
       this.set((st) => {

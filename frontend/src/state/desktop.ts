@@ -10,6 +10,7 @@ export class DesktopActions {
     private readonly ctx: ActionContext,
     private readonly open: (path: string) => Promise<boolean>,
     private readonly show: (sessionId: number) => Promise<void>,
+    private readonly showInbox: (approvalId: string) => void,
   ) {}
 
   /** A second launch opened a folder in the backend: show it (or say why not). */
@@ -21,8 +22,12 @@ export class DesktopActions {
     await this.open(p.path);
   }
 
-  /** A notification was clicked: its project, then its session. */
+  /** A notification was clicked: the inbox at its decision, or its project, then its session. */
   async openSession(p: OpenSessionPayload): Promise<void> {
+    if (p.approvalId) {
+      this.showInbox(p.approvalId);
+      return;
+    }
     const st = this.ctx.store.getState();
     if (st.project?.path !== p.projectPath && !(await this.open(p.projectPath))) return;
     await this.show(p.sessionId);

@@ -2,7 +2,7 @@
 // emit() to push events as the Go side would.
 import type { Backend, ExportFormat, VersionInfo } from "../lib/backend";
 import type { AppReadyPayload, EventMap, EventName } from "../lib/wire.gen";
-import type {  ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, ElicitationDecision, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LineComment, LanguageServerConfig, Ledger, MCPResource, MCPScope, MCPServer, MCPServerInput, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, Project, RememberFiles, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, ModelFacts, ModelList, ModelOverride, SlashCommand, ToolCall, TrustSection, Usage, WebSearchInput, WebSearchTest, WebSearchView , ReviewFinding, ReviewResult, ReviewScope } from "../lib/wire.gen";
+import type { ApprovalMode, BranchMerge, BranchView, ChangeDecision, ChangeDetail, ChangeView, CommandDecision, CommitResult, ElicitationDecision, DirPage, DirPageQuery, FileDiff, FilePreview, GitStatus, ImageInput, ImageView, ImportedRules, Job, JobOutput, LanguageServer, LineComment, LanguageServerConfig, Ledger, MCPResource, MCPScope, MCPServer, MCPServerInput, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, Project, RememberFiles, RestoreInput, RestoreResult, RewindMode, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsInput, SettingsView, Setup, ModelFacts, ModelList, ModelOverride, SlashCommand, ToolCall, TrustSection, Usage, WebSearchInput, WebSearchTest, WebSearchView, ReviewFinding, ReviewResult, ReviewScope, InboxItem } from "../lib/wire.gen";
 import type { FileEntry } from "../lib/types";
 import { FakeGit } from "./fakeGit";
 import { FakeJobs } from "./fakeJobs";
@@ -393,9 +393,17 @@ export class FakeBackend implements Backend {
   }
   async decideChange(approvalId: string, decision: ChangeDecision): Promise<void> {
     this.record("decideChange", approvalId, decision);
+    this.inboxItems = this.inboxItems.filter((x) => x.approval.id !== approvalId);
   }
   async decideCommand(approvalId: string, decision: CommandDecision): Promise<void> {
     this.record("decideCommand", approvalId, decision);
+    this.inboxItems = this.inboxItems.filter((x) => x.approval.id !== approvalId);
+  }
+  /** Every session's waiting decisions, oldest first; a decision takes its item out (the test emits its approval_done). */
+  inboxItems: InboxItem[] = [];
+  async inbox(): Promise<InboxItem[]> {
+    this.record("inbox");
+    return this.inboxItems;
   }
   /** What Go says of the next form answered: a refusal, or null to take it. */
   elicitationRefusal: string | null = null;

@@ -1272,6 +1272,52 @@ export namespace wire {
 		    return a;
 		}
 	}
+	export class InboxItem {
+	    approval: Approval;
+	    sessionId: number;
+	    title: string;
+	    branch?: string;
+	    projectId: number;
+	    project: string;
+	    projectPath: string;
+	    reason: string;
+	    since: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new InboxItem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.approval = this.convertValues(source["approval"], Approval);
+	        this.sessionId = source["sessionId"];
+	        this.title = source["title"];
+	        this.branch = source["branch"];
+	        this.projectId = source["projectId"];
+	        this.project = source["project"];
+	        this.projectPath = source["projectPath"];
+	        this.reason = source["reason"];
+	        this.since = source["since"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Job {
 	    sessionId: number;
 	    id: string;

@@ -91,12 +91,12 @@ export default function ChangeReview({ approval, layout }: Props) {
       e.preventDefault();
       decide(focus.file, focus.hunk, k === "y" ? "approved" : "rejected");
       move(1);
-    } else if (k === "j") {
+    } else if (k === "j" || k === "k") {
+      const i = positions.findIndex((p) => p.file === focus.file && p.hunk === focus.hunk);
+      // Past the last hunk (or before the first) the key is the inbox's: the next (or previous) decision.
+      if (k === "j" ? i >= positions.length - 1 : i <= 0) return;
       e.preventDefault();
-      move(1);
-    } else if (k === "k") {
-      e.preventDefault();
-      move(-1);
+      move(k === "j" ? 1 : -1);
     } else if (k === "a") {
       e.preventDefault();
       void submit("approve_all");

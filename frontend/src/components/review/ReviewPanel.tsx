@@ -3,16 +3,12 @@ import { later } from "../../lib/later";
 import { useDiffLayout } from "../../lib/useDiffLayout";
 import { useApp, useController } from "../../state/context";
 import { chatShown, reviewFocused, reviewPlacement } from "../../state/layout";
-import BudgetApproval from "./BudgetApproval";
-import FetchApproval from "./FetchApproval";
-import NetworkApproval from "./NetworkApproval";
+import ApprovalCard from "./ApprovalCard";
 import type { DiffLayout } from "./DiffHunk";
 import LayoutToggle, { type LayoutChoice } from "./LayoutToggle";
 
-// Loaded with the first approval that needs them: diffs and the reason's
-// Markdown bring highlight.js, marked and DOMPurify.
-const BashApproval = later(() => import("./BashApproval"));
-const ChangeReview = later(() => import("./ChangeReview"));
+// Loaded with the first approval that needs it: the reason's Markdown
+// brings marked and DOMPurify.
 const ReviewReason = later(() => import("./ReviewReason"));
 
 /** Everything waiting for the user's decision in the open session. */
@@ -50,26 +46,9 @@ export default function ReviewPanel() {
             {anyChange && <LayoutToggle choice={choice} auto={auto} onChange={setChoice} />}
           </div>
           {withReason && <ReviewReason approval={pending[0]!} />}
-          {pending.map((a) => {
-            switch (a.kind) {
-              case "change":
-                return <ChangeReview key={a.id} approval={a} layout={layout} />;
-              case "budget":
-                return <BudgetApproval key={a.id} approval={a} />;
-              case "fetch":
-                return <FetchApproval key={a.id} approval={a} />;
-              case "network":
-                return <NetworkApproval key={a.id} approval={a} />;
-              case "elicitation": // shown on its call's card
-                return (
-                  <p key={a.id} className="muted">
-                    An MCP server asks you to fill a form: it is on the card of its call in the chat.
-                  </p>
-                );
-              default: // command, mcp, a command outside the sandbox
-                return <BashApproval key={a.id} approval={a} />;
-            }
-          })}
+          {pending.map((a) => (
+            <ApprovalCard key={a.id} approval={a} layout={layout} />
+          ))}
         </Suspense>
       ) : (
         <p className="empty">Proposed changes and commands wait here for your decision.</p>

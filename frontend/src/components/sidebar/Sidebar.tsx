@@ -3,6 +3,7 @@
 // a drawer over the window, closed by Esc, the backdrop, or opening a session.
 import { useEffect, useRef, type KeyboardEvent } from "react";
 import { useApp, useController } from "../../state/context";
+import InboxOpener from "../inbox/InboxOpener";
 import ProjectSection from "./ProjectSection";
 import SessionSection from "./SessionSection";
 
@@ -22,6 +23,7 @@ function Rail() {
         <span aria-hidden="true">»</span>
         <span className="sr-only">Show projects and sessions</span>
       </button>
+      <InboxOpener />
       {project && (
         <button type="button" className="icon-button" title="New session" onClick={() => void c.newSession()}>
           <span aria-hidden="true">+</span>
@@ -69,6 +71,7 @@ export default function Sidebar() {
           </span>
           <span className="brand-name">Pilot</span>
           <span className="spacer" />
+          {!narrow && <InboxOpener />}
           <button
             type="button"
             className="icon-button"

@@ -67,6 +67,8 @@ export function GitStatus(arg1:number,arg2:number):Promise<wire.GitStatus>;
 
 export function ImportedRules(arg1:number):Promise<wire.ImportedRules>;
 
+export function Inbox():Promise<Array<wire.InboxItem>>;
+
 export function JobOutput(arg1:number,arg2:string):Promise<wire.JobOutput>;
 
 export function LanguageServers(arg1:number):Promise<Array<wire.LanguageServer>>;

@@ -130,6 +130,10 @@ export function ImportedRules(arg1) {
   return window['go']['main']['App']['ImportedRules'](arg1);
 }
 
+export function Inbox() {
+  return window['go']['main']['App']['Inbox']();
+}
+
 export function JobOutput(arg1, arg2) {
   return window['go']['main']['App']['JobOutput'](arg1, arg2);
 }
