@@ -29,6 +29,7 @@ export const featureOrder = [
   "jobs", // background jobs: the panel, their virtualised output, Stop
   "chat",
   "settings",
+  "inbox", // every session's waiting decisions, with the review's cards; opened from the sidebar
   "sidebar",
 ];
 

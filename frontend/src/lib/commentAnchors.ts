@@ -6,6 +6,13 @@
 // shows of it.
 import type { Hunk, LineComment } from "./wire.gen";
 
+/** Where a line is: the file (as the diff names it), its new-side number (from 1), and its text. */
+export interface LineAnchor {
+  path: string;
+  line: number;
+  text: string;
+}
+
 /** A new-side line a diff shows: its number and text. */
 export interface ShownLine {
   no: number;

@@ -4,7 +4,7 @@ import type { GitStatus, ImageInput, Project, SessionSummary, SettingsView, Work
 import { idleRestore, noLedger, type LedgerState, type RestoreFlow } from "./ledgerState";
 import type { LiveSessions } from "./liveSessions";
 import type { LoadStatus } from "./loadStatus";
-import { emptyInbox, type InboxState } from "./inbox";
+import { emptyInbox, type InboxState } from "./inboxState";
 import type { ReviewState } from "./review";
 import type { SessionView } from "./sessionState";
 

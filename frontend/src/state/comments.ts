@@ -7,7 +7,7 @@
 import type { Backend } from "../lib/backend";
 import { errorText } from "../lib/format";
 import type { CommentOrigin, LineComment } from "../lib/wire.gen";
-import type { LineAnchor } from "../components/review/lineNotes";
+import type { LineAnchor } from "../lib/commentAnchors";
 import { useEffect } from "react";
 import { Store, useStoreSelect } from "./store";
 

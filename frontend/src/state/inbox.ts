@@ -8,17 +8,8 @@ import { errorText } from "../lib/format";
 import type { InboxItem, OpenSessionPayload } from "../lib/wire.gen";
 import type { ActionContext } from "./actions";
 import type { AppState } from "./appState";
+import type { InboxState } from "./inboxState";
 
-export interface InboxState {
-  /** Oldest first. */
-  items: InboxItem[];
-  /** The approval id of the item shown (null: none waits). */
-  at: string | null;
-  /** Why the last read failed ("" when it did not). */
-  error: string;
-}
-
-export const emptyInbox: InboxState = { items: [], at: null, error: "" };
 
 /**
  * The item to show once the list is `after`: the same one while it still

@@ -6,7 +6,8 @@ import { act, fireEvent, screen, waitFor, within } from "@testing-library/react"
 import { renderApp } from "../../test/render";
 import { FakeBackend, summary } from "../../test/fakeBackend";
 import type { Approval, ChangeView, InboxItem } from "../../lib/wire.gen";
-import { emptyInbox, moved, nextAt } from "../../state/inbox";
+import { moved, nextAt } from "../../state/inbox";
+import { emptyInbox } from "../../state/inboxState";
 
 const ask = (id: string, kind: Approval["kind"], more: Partial<Approval> = {}): Approval => ({ id, kind, toolCallId: `t-${id}`, tool: kind === "change" ? "write_file" : "run_bash", ...more });
 const waiting = (a: Approval, sessionId: number, more: Partial<InboxItem> = {}): InboxItem => ({

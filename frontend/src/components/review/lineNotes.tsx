@@ -17,13 +17,9 @@
 // Lines are those of the file after the change (the new side): added and
 // context lines; a row with only a deleted line has no slot.
 import { createContext, useContext, useMemo, type ReactNode } from "react";
+import type { LineAnchor } from "../../lib/commentAnchors";
 
-/** Where a line is: the file (as the diff names it), its new-side number (from 1), and its text. */
-export interface LineAnchor {
-  path: string;
-  line: number;
-  text: string;
-}
+export type { LineAnchor };
 
 /** Something shown under one line of one file. key is unique among all notes of the view. */
 export interface LineNote {
