@@ -1,5 +1,17 @@
 package wire
 
+// ReviewResult is what one review found: the findings kept, and a
+// sentence for each one the reviewer placed off the changes (moved to the
+// nearest changed line, or dropped).
+type ReviewResult struct {
+	SessionID int64       `json:"sessionId"`
+	Scope     ReviewScope `json:"scope"`
+	// Findings are those kept, on lines of the changes; Notes say, one
+	// sentence each, what was moved or dropped.
+	Findings []ReviewFinding `json:"findings"`
+	Notes    []string        `json:"notes"`
+}
+
 // FindingState is what became of a finding of /review.
 type FindingState string
 
@@ -24,21 +36,14 @@ const (
 // reviewed files as they are now (Line from 1), stored with the session
 // it belongs to. `pilot review --json` prints one per line.
 type ReviewFinding struct {
-	ID        int64        `json:"id"`
-	SessionID int64        `json:"sessionId"`
-	Path      string       `json:"path"` // '/'-separated, relative to the reviewed folder
-	Line      int          `json:"line"`
-	LineText  string       `json:"lineText"` // the line's text when the review was made
-	Text      string       `json:"text"`
-	State     FindingState `json:"state"`
-}
-
-// ReviewResult is what one review found: the findings kept, and a
-// sentence for each one the reviewer placed off the changes (moved to the
-// nearest changed line, or dropped).
-type ReviewResult struct {
-	SessionID int64           `json:"sessionId"`
-	Scope     ReviewScope     `json:"scope"`
-	Findings  []ReviewFinding `json:"findings"`
-	Notes     []string        `json:"notes"`
+	ID        int64 `json:"id"`
+	SessionID int64 `json:"sessionId"`
+	// Where: the file ('/'-separated, relative to the reviewed folder),
+	// the line, and that line's text when the review was made.
+	Path     string `json:"path"`
+	Line     int    `json:"line"`
+	LineText string `json:"lineText"`
+	// What the reviewer says of it, and what the user did with it.
+	Text  string       `json:"text"`
+	State FindingState `json:"state"`
 }

@@ -2124,6 +2124,22 @@ export interface MCPConfigChange {
   replaced?: boolean;
 }
 
+/**
+ * ReviewResult is what one review found: the findings kept, and a
+ * sentence for each one the reviewer placed off the changes (moved to the
+ * nearest changed line, or dropped).
+ */
+export interface ReviewResult {
+  sessionId: number;
+  scope: ReviewScope;
+  /**
+   * Findings are those kept, on lines of the changes; Notes say, one
+   * sentence each, what was moved or dropped.
+   */
+  findings: ReviewFinding[];
+  notes: string[];
+}
+
 /** FindingState is what became of a finding of /review. */
 export type FindingState = "open" | "dismissed" | "fixing";
 /** Every FindingState. */
@@ -2142,25 +2158,16 @@ export const ReviewScopeValues: readonly ReviewScope[] = ["uncommitted", "branch
 export interface ReviewFinding {
   id: number;
   sessionId: number;
-  /** '/'-separated, relative to the reviewed folder */
+  /**
+   * Where: the file ('/'-separated, relative to the reviewed folder),
+   * the line, and that line's text when the review was made.
+   */
   path: string;
   line: number;
-  /** the line's text when the review was made */
   lineText: string;
+  /** What the reviewer says of it, and what the user did with it. */
   text: string;
   state: FindingState;
-}
-
-/**
- * ReviewResult is what one review found: the findings kept, and a
- * sentence for each one the reviewer placed off the changes (moved to the
- * nearest changed line, or dropped).
- */
-export interface ReviewResult {
-  sessionId: number;
-  scope: ReviewScope;
-  findings: ReviewFinding[];
-  notes: string[];
 }
 
 /** Block is one content block of a message as the window shows it. */
