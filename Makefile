@@ -302,8 +302,12 @@ bindings-check: frontend
 	$(WIREGEN) -check; \
 	echo "bindings are up to date"
 
+# -timeout 25m: a package's tests may take longer than go test's 10-minute
+# default on a loaded 2-core machine (the ledger's 100 kills of a -race
+# child and the cli's escape corpus did, at a load of 12 to 16); a test that
+# hangs still fails, later.
 go-test: frontend
-	$(LSP_PATH) go test -race -tags $(TAGS) ./...
+	$(LSP_PATH) go test -race -timeout 25m -tags $(TAGS) ./...
 
 # The Go tests of a subset of packages built for linux/arm64 and run under
 # qemu-user (no arm64 machine needed). cgo is off, so no cross compiler is
