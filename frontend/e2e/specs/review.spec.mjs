@@ -132,7 +132,9 @@ export const tests = [
       assert.match(await cells.nth(1).innerText(), /return "hello"$/);
       assert.match(await cells.nth(3).innerText(), /return "hello, world"/);
       assert.match(await cells.nth(0).innerText(), /^4$/, "old line number");
-      assert.match(await cells.nth(2).innerText(), /^4$/, "new line number");
+      // The new side's number cell also holds the line's "+" (line-comment-add).
+      assert.equal((await cells.nth(2).innerText()).replace("+", "").trim(), "4", "new line number");
+      assert.equal(await cells.nth(2).locator("[data-testid=line-comment-add]").count(), 1, "a comment can be added on the new line");
       assert.equal(read(project, "main.go"), before, "nothing written before the decision");
 
       await page.click("[data-testid=diff-approve-all]");
