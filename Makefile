@@ -363,7 +363,7 @@ desktop: deps-test package
 # its installer (.ci/windows/smoke.sh). .ci/windows/prefix.sh installs
 # mingw-w64, wine64 and nsis and prepares the prefix with its workarounds.
 # The list only grows. Left out for now, each failing under Wine on 033db48:
-#   childenv, config, hooks, hostexec, settingsjson, store, trustfile: the
+#   childenv, config, hooks, hostexec, settingsjson, store: the
 #     tests write Unix paths ("/proj", "PATH=.:/usr/bin") as absolute ones;
 #   ledger, projectroot: an open file cannot be deleted on Windows (sharing
 #     violation) and blobsync syncs a read-only handle (issue 41's bugs);
@@ -372,7 +372,7 @@ desktop: deps-test package
 #   agent, service, cli, lsp: need bash (Git Bash) and the language servers;
 #   sandbox, netproxy's pod tests: Linux only (no sandbox on Windows).
 WIN_TEST_PKGS := approval commands customagent diff flock frontmatter gate llm modelfacts \
-                 namesort paths permission procgroup rules settingsrules todo
+                 namesort ownerfile paths permission procgroup rules settingsrules todo trustfile
 # Single tests of packages left out above (PKG=REGEX): the fixed Windows bugs.
 WIN_TEST_ONLY := ledger=^TestSyncStoredObjects$$ projectroot=^(TestFileOnWay|TestResolveAbsolute)$$ tools=^TestWriteFile$$
 test-windows: frontend
