@@ -8,27 +8,6 @@ import (
 	"testing"
 )
 
-// plainProject is a root over real files without links, which every
-// platform can make (Wine too): a file, a folder and a file in it.
-func plainProject(t *testing.T) *Root {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "src"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{"main.go", "src/a.go"} {
-		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(f)), []byte("x\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r, err := New(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Close() }) // Windows deletes no folder held open
-	return r
-}
-
 // TestResolveAbsolute: an absolute path inside the root, in the
 // platform's own form (backslashes on Windows), is the file it names, and
 // a new file's is missing, not outside: the agent checks a proposed
@@ -66,18 +45,38 @@ func TestResolveAbsolute(t *testing.T) {
 func TestFileOnWay(t *testing.T) {
 	t.Parallel()
 	r := plainProject(t)
-	for _, tc := range []struct {
-		rel  string
-		want bool
-	}{
-		{"new.txt", false},
-		{"new/dir/notes.txt", false},
-		{"src/new/notes.txt", false},
-		{"main.go/x", true},
-		{"src/a.go/sub/x", true},
-	} {
-		if got := FileOnWay(r, tc.rel); got != tc.want {
-			t.Errorf("FileOnWay(%q) = %v, want %v", tc.rel, got, tc.want)
+	onWay := map[string]bool{
+		"new.txt":           false,
+		"new/dir/notes.txt": false,
+		"src/new/notes.txt": false,
+		"main.go/x":         true,
+		"src/a.go/sub/x":    true,
+	}
+	for rel, want := range onWay {
+		if got := FileOnWay(r, rel); got != want {
+			t.Errorf("FileOnWay(%q) = %v, want %v", rel, got, want)
 		}
 	}
+}
+
+// plainProject is a root over real files without links, which every
+// platform can make (Wine too): a file, a folder and a file in it.
+func plainProject(t *testing.T) *Root {
+	t.Helper()
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	if err := os.Mkdir(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{filepath.Join(dir, "main.go"), filepath.Join(src, "a.go")} {
+		if err := os.WriteFile(f, []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() }) // Windows deletes no folder held open
+	return r
 }
