@@ -377,7 +377,7 @@ WIN_TEST_PKGS := approval commands customagent diff flock frontmatter gate llm m
 WIN_TEST_ONLY := ledger=^(TestSyncStoredObjects|TestReplaceWhileRead)$$ projectroot=^(TestFileOnWay|TestResolveAbsolute)$$ tools=^TestWriteFile$$
 test-windows: frontend
 	@source .ci/windows/prefix.sh; \
-	t0=$$SECONDS; .ci/windows/gotest.sh $(addprefix ./backend/,$(WIN_TEST_PKGS) $(WIN_TEST_ONLY)); echo "test-windows: Go tests under Wine in $$((SECONDS - t0))s"; \
+	t0=$$SECONDS; .ci/windows/gotest.sh $(patsubst %,'%',$(addprefix ./backend/,$(WIN_TEST_PKGS) $(WIN_TEST_ONLY))); echo "test-windows: Go tests under Wine in $$((SECONDS - t0))s"; \
 	t0=$$SECONDS; $(MAKE) windows; .ci/windows/smoke.sh; echo "test-windows: pilot.exe and installer under Wine in $$((SECONDS - t0))s"
 
 # --- benchmarks -------------------------------------------------------------
