@@ -374,7 +374,7 @@ desktop: deps-test package
 WIN_TEST_PKGS := approval commands customagent diff flock frontmatter gate llm modelfacts \
                  namesort ownerfile paths permission procgroup rules settingsrules todo trustfile
 # Single tests of packages left out above (PKG=REGEX): the fixed Windows bugs.
-WIN_TEST_ONLY := ledger=^(TestSyncStoredObjects|TestReplaceWhileRead)$$ projectroot=^(TestFileOnWay|TestResolveAbsolute)$$ tools=^TestWriteFile$$
+WIN_TEST_ONLY := ledger=^(TestSyncStoredObjects|TestReplaceWhileRead|TestRevertFile|TestRevertUnderLaterChange)$$ projectroot=^(TestFileOnWay|TestResolveAbsolute)$$ tools=^TestWriteFile$$
 test-windows: frontend
 	@source .ci/windows/prefix.sh; \
 	t0=$$SECONDS; .ci/windows/gotest.sh $(patsubst %,'%',$(addprefix ./backend/,$(WIN_TEST_PKGS) $(WIN_TEST_ONLY))); echo "test-windows: Go tests under Wine in $$((SECONDS - t0))s"; \
