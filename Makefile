@@ -367,21 +367,22 @@ desktop: deps-test package
 # its installer (.ci/windows/smoke.sh). .ci/windows/prefix.sh installs
 # mingw-w64, wine64 and nsis and prepares the prefix with its workarounds.
 # The list only grows. Left out for now, each failing under Wine on 033db48:
-#   childenv, config, hooks, hostexec, settingsjson, store, trustfile: the
+#   childenv, config, hooks, hostexec, settingsjson, store: the
 #     tests write Unix paths ("/proj", "PATH=.:/usr/bin") as absolute ones;
-#   ledger, projectroot: an open file cannot be deleted on Windows (sharing
-#     violation) and blobsync syncs a read-only handle (issue 41's bugs);
-#   memory, skills, tools: links and Unix file modes in the tests;
+#   ledger, projectroot, tools: links and Unix modes in the fixtures, roots
+#     left open at cleanup, and Wine 8's "Invalid function" for a removal
+#     through an os.Root (their tests of issue 41's bugs are below);
+#   memory, skills: links and Unix file modes in the tests;
 #   mcp: the stdio reaping test counts children the Linux way;
 #   agent, service, cli, lsp: need bash (Git Bash) and the language servers;
 #   sandbox, netproxy's pod tests: Linux only (no sandbox on Windows).
 WIN_TEST_PKGS := approval commands customagent diff flock frontmatter gate llm modelfacts \
-                 namesort paths permission procgroup rules settingsrules todo
+                 namesort ownerfile paths permission procgroup rules settingsrules todo trustfile
 # Single tests of packages left out above (PKG=REGEX): the fixed Windows bugs.
-WIN_TEST_ONLY := ledger=^TestSyncStoredObjects$$
+WIN_TEST_ONLY := ledger=^(TestSyncStoredObjects|TestReplaceWhileRead|TestRevertFile|TestRevertUnderLaterChange)$$ projectroot=^(TestFileOnWay|TestResolveAbsolute)$$ tools=^TestWriteFile$$
 test-windows: frontend
 	@source .ci/windows/prefix.sh; \
-	t0=$$SECONDS; .ci/windows/gotest.sh $(addprefix ./backend/,$(WIN_TEST_PKGS) $(WIN_TEST_ONLY)); echo "test-windows: Go tests under Wine in $$((SECONDS - t0))s"; \
+	t0=$$SECONDS; .ci/windows/gotest.sh $(patsubst %,'%',$(addprefix ./backend/,$(WIN_TEST_PKGS) $(WIN_TEST_ONLY))); echo "test-windows: Go tests under Wine in $$((SECONDS - t0))s"; \
 	t0=$$SECONDS; $(MAKE) windows; .ci/windows/smoke.sh; echo "test-windows: pilot.exe and installer under Wine in $$((SECONDS - t0))s"
 
 # --- benchmarks -------------------------------------------------------------

@@ -29,4 +29,4 @@ run() {
 }
 export -f run
 export out
-printf '%s\n' "$@" | xargs -P 2 -I{} bash -c 'run {}'
+printf '%s\n' "$@" | xargs -P 2 -I{} bash -c 'run "$1"' _ {}

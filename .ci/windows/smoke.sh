@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The real pilot.exe under Wine (docs/WINDOWS.md): `version`, then one
 # `pilot -p` turn against the fake model (backend/internal/fakellm, run on
-# the Linux side: Wine shares loopback) that calls the file tools, then the
+# the Linux side: Wine shares loopback) that calls the file tools, a
+# `pilot rewind` of its checkpoint, then the
 # installer's silent install and uninstall. Needs .ci/windows/prefix.sh's
 # environment and build/bin/pilot.exe and its installer (make windows).
 set -euo pipefail
@@ -30,7 +31,11 @@ cat >"$work/script.json" <<'JSON'
   {"toolCalls": [{"name": "read_file", "input": {"path": "src/main.go"}}]},
   {"toolCalls": [{"name": "grep", "input": {"pattern": "needle"}}]},
   {"toolCalls": [{"name": "glob", "input": {"pattern": "**/*.go"}}]},
-  {"text": "Done looking."}
+  {"toolCalls": [{"name": "write_file", "input": {"path": "new/dir/notes.txt", "content": "written\n"}}]},
+  {"text": "Done looking."},
+  {"toolCalls": [{"name": "read_file", "input": {"path": "src/main.go"}}]},
+  {"toolCalls": [{"name": "patch_file", "input": {"path": "src/main.go", "old_text": "needle", "new_text": "found"}}]},
+  {"text": "Patched."}
 ]}
 JSON
 "$work/fakellm" -script "$work/script.json" >"$work/fake.out" &
@@ -39,14 +44,35 @@ for _ in $(seq 200); do grep -q '^listening on ' "$work/fake.out" 2>/dev/null &&
 url=$(sed -n 's/^listening on //p' "$work/fake.out")
 [[ -n $url ]] || fail "the fake model did not start"
 
-PILOT_HOME=$(win "$work/home") PILOT_PROVIDER=anthropic ANTHROPIC_BASE_URL=$url ANTHROPIC_API_KEY=sk-smoke \
-	"$WINE" "$bin/pilot.exe" -p "Look at the project" --project "$(win "$work/project")" --approve all \
+pilot() { PILOT_HOME=$(win "$work/home") PILOT_PROVIDER=anthropic ANTHROPIC_BASE_URL=$url ANTHROPIC_API_KEY=sk-smoke "$WINE" "$bin/pilot.exe" "$@"; }
+pilot -p "Look at the project" --project "$(win "$work/project")" --approve all \
 	>"$work/p.out" 2>"$work/p.err" || { cat "$work/p.out" "$work/p.err"; fail "pilot -p failed under Wine"; }
 for line in "Listing" "Reading file: src/main.go" "Searching" ; do
 	grep -q "$line" "$work/p.err" || { cat "$work/p.err"; fail "pilot -p printed no progress line with \"$line\""; }
 done
 grep -q "Done looking." "$work/p.out" || { cat "$work/p.out"; fail "pilot -p printed no answer"; }
-echo "smoke-windows: pilot -p ok (list_files, read_file, grep, glob against the fake model)"
+[[ $(cat "$work/project/new/dir/notes.txt" 2>/dev/null) == written ]] || { cat "$work/p.err"; fail "write_file into a new folder wrote no new/dir/notes.txt"; }
+echo "smoke-windows: pilot -p ok (list_files, read_file, grep, glob, write_file into a new folder against the fake model)"
+
+# A second prompt in the same session patches a file (a checkpoint first),
+# and a rewind to just before that prompt puts it back. The rewind does
+# not remove the file the first prompt created: Go removes a file through
+# an os.Root with FileDispositionInformationEx, which Wine 8 answers
+# "Invalid function" (Windows 10 has it).
+id=$(pilot sessions list --project "$(win "$work/project")" --json | jq -r '.id' | head -1)
+[[ $id =~ ^[0-9]+$ ]] || fail "pilot sessions list gave no session: \"$id\""
+before=$(cat "$work/project/src/main.go")
+pilot -p "Patch it" --project "$(win "$work/project")" --resume "$id" --approve all \
+	>"$work/p2.out" 2>"$work/p2.err" || { cat "$work/p2.out" "$work/p2.err"; fail "the second pilot -p failed under Wine"; }
+grep -q 'println("found")' "$work/project/src/main.go" || { cat "$work/p2.err"; fail "patch_file did not change src/main.go"; }
+echo "smoke-windows: pilot -p --resume ok (patch_file)"
+pilot sessions show "$id" --json >"$work/show.json"
+msg=$(jq -r '.messages[] | select(.role == "user" and any((.content // [])[]; .text == "Patch it")) | .id' "$work/show.json" | head -1)
+[[ $msg =~ ^[0-9]+$ ]] || { cat "$work/show.json"; fail "no user message \"Patch it\" to rewind to"; }
+pilot rewind "$id" --to "$msg" --code >"$work/r.out" 2>&1 || { cat "$work/r.out"; fail "pilot rewind failed under Wine"; }
+[[ $(cat "$work/project/src/main.go") == "$before" ]] || fail "the rewind did not restore src/main.go: $(cat "$work/project/src/main.go")"
+[[ $(cat "$work/project/new/dir/notes.txt" 2>/dev/null) == written ]] || fail "the rewind to the second prompt changed new/dir/notes.txt"
+echo "smoke-windows: checkpoint and rewind ok (pilot rewind restored src/main.go)"
 
 # The installer: silent install (/S) into a folder of the prefix, the
 # program there, then the silent uninstall removes it.

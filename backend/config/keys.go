@@ -8,6 +8,7 @@ import (
 	"runtime"
 
 	"pilot/backend/childenv"
+	"pilot/backend/ownerfile"
 )
 
 // Keys maps a provider name to its API key, as saved in <home>/keys.json
@@ -56,14 +57,16 @@ func SaveKey(home, provider, key string) error {
 	return fixMode(path)
 }
 
-// fixMode makes path mode 0600 if it exists with looser permissions.
+// fixMode makes path mode 0600 if it exists with looser permissions; on
+// Windows, where the mode means nothing, it gives it an owner-only access
+// list (ownerfile).
 func fixMode(path string) error {
-	if runtime.GOOS == "windows" {
-		return nil // permission bits do not apply; the user profile is private
-	}
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil // missing: nothing to fix; other errors surface on read
+	}
+	if runtime.GOOS == "windows" {
+		return ownerfile.Restrict(path)
 	}
 	if info.Mode().Perm()&0o077 != 0 {
 		if err := os.Chmod(path, 0o600); err != nil {

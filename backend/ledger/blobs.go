@@ -142,7 +142,7 @@ func (b *Blobs) readHeader(hash string) (header, error) {
 	if !validHash(hash) {
 		return header{}, ErrBadHash
 	}
-	f, err := os.Open(b.path(hash))
+	f, err := openShared(b.path(hash))
 	if errors.Is(err, fs.ErrNotExist) {
 		return header{}, ErrBlobMissing
 	}
@@ -340,7 +340,7 @@ func (b *Blobs) readObject(hash string) (header, []byte, error) {
 	if !validHash(hash) {
 		return header{}, nil, ErrBadHash
 	}
-	raw, err := os.ReadFile(b.path(hash))
+	raw, err := readShared(b.path(hash))
 	if errors.Is(err, fs.ErrNotExist) {
 		return header{}, nil, ErrBlobMissing
 	}

@@ -51,6 +51,7 @@ func newFixture(t testing.TB, files map[string]string) *fixture {
 	if f.root, err = projectroot.New(f.dir); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { f.root.Close() }) // Windows deletes no folder held open
 	p, err := f.st.Projects.Touch(f.ctx, f.dir)
 	if err != nil {
 		t.Fatal(err)

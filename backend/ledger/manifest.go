@@ -6,7 +6,6 @@ import (
 	"errors"
 	"hash/crc32"
 	"io/fs"
-	"os"
 
 	"pilot/backend/projectroot"
 )
@@ -174,7 +173,7 @@ func unmarshalManifest(data []byte) (*manifest, error) {
 // one of another root, is an empty manifest (the next scan stores all).
 func loadManifest(path, root string) *manifest {
 	empty := &manifest{root: root, files: map[string]entry{}}
-	data, err := os.ReadFile(path)
+	data, err := readShared(path)
 	if err != nil {
 		return empty
 	}

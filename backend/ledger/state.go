@@ -35,7 +35,7 @@ func (s FileState) Exists() bool { return s.Hash != "" }
 
 // Same reports whether two states hold the same file (content and mode).
 func (s FileState) Same(o FileState) bool {
-	return s.Hash == o.Hash && (s.Hash == "" || s.Mode == o.Mode)
+	return s.Hash == o.Hash && (s.Hash == "" || sameMode(s.Mode, o.Mode))
 }
 
 // Hash is the address of content in the blob store: sha256, hex.

@@ -372,7 +372,7 @@ func (t *Trees) Live() (map[string]bool, error) {
 	}
 	for _, e := range ents {
 		if strings.HasSuffix(e.Name(), ".manifest") && !strings.HasPrefix(e.Name(), ".") {
-			data, err := os.ReadFile(filepath.Join(t.dir, e.Name()))
+			data, err := readShared(filepath.Join(t.dir, e.Name()))
 			if err != nil {
 				continue
 			}

@@ -114,8 +114,8 @@ func (r *Root) Resolve(p string) (Path, error) {
 		switch {
 		case c == r.dir:
 			rel = "."
-		case strings.HasPrefix(c, r.dir+"/"):
-			rel = c[len(r.dir)+1:]
+		case r.contains(c):
+			rel = strings.TrimPrefix(c[len(r.dir):], string(filepath.Separator))
 		default:
 			return Path{}, r.outside(p)
 		}
@@ -268,7 +268,7 @@ func (r *Root) refusal(p, rel string, err error) error {
 		if abs, via, werr := r.explain(rel); werr == nil && via != "" {
 			to := abs
 			if r.contains(abs) {
-				to = r.at(filepath.ToSlash(strings.TrimPrefix(strings.TrimPrefix(abs, r.dir), "/"))).Rel
+				to = r.at(strings.TrimPrefix(filepath.ToSlash(strings.TrimPrefix(abs, r.dir)), "/")).Rel
 			}
 			return &PathError{Path: p, Err: ErrOutside,
 				Msg: fmt.Sprintf("The path %q goes through the symbolic link %q, which names its target by an absolute path; the file tools follow links only where they stay inside the project root %s by a relative path. Use the path it leads to, %q, instead.", p, via, r.dir, to)}
@@ -285,8 +285,8 @@ func (r *Root) contains(abs string) bool {
 		return true
 	}
 	prefix := r.dir
-	if prefix != "/" {
-		prefix += "/"
+	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
+		prefix += string(filepath.Separator) // not for "/" or `C:\`
 	}
 	return strings.HasPrefix(abs, prefix)
 }

@@ -181,3 +181,27 @@ func (r *Root) SymlinkAtomic(target, rel string) error {
 		return nil
 	})
 }
+
+// FileOnWay reports whether a folder on the way to rel (clean, relative)
+// is a file, which is why opening rel failed. Windows gives the same error
+// (ERROR_PATH_NOT_FOUND, which Go names both ENOTDIR and "not exist") for
+// a missing folder and for a file in a folder's place, so the folders are
+// looked at through the root, one by one, up to the first missing one.
+func FileOnWay(r *Root, rel string) bool {
+	dir, _ := splitRel(rel)
+	if dir == "." {
+		return false
+	}
+	cur := ""
+	for _, c := range strings.Split(dir, "/") {
+		cur = path.Join(cur, c)
+		fi, err := r.root.Stat(cur)
+		if err != nil {
+			return false
+		}
+		if !fi.IsDir() {
+			return true
+		}
+	}
+	return false
+}

@@ -37,9 +37,9 @@ func loadTarget(d Deps, p string, mustExist bool) (*editTarget, error) {
 		defer f.Close()
 	}
 	switch {
-	case errors.Is(err, syscall.ENOTDIR):
+	case (errors.Is(err, syscall.ENOTDIR) || errors.Is(err, fs.ErrNotExist)) && projectroot.FileOnWay(d.Root, rp.Rel):
 		return nil, mistakef("%q cannot be a file: a folder on its way is a file. Call list_files to see what is there.", p)
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
 		if mustExist {
 			return nil, mistakef("%s To create a new file, use write_file.", notFound(d, p, rp))
 		}

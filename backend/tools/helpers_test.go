@@ -29,6 +29,7 @@ func newFixture(t *testing.T, files map[string]string) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { root.Close() }) // Windows deletes no folder held open
 	// One skill installed and a search service set up, so the registry
 	// offers every tool (skill only while there is one, web_search only
 	// while there is a service).

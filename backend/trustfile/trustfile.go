@@ -17,6 +17,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"pilot/backend/ownerfile"
 )
 
 // Hash identifies a content as trusted.
@@ -92,6 +94,9 @@ func (s Store) read() (map[string]string, error) {
 	if err != nil {
 		return m, err
 	}
+	if err := ownerfile.Check(path); err != nil {
+		return m, fmt.Errorf("%w; then %s", err, s.Again)
+	}
 	var doc map[string]map[string]string
 	if err := json.Unmarshal(b, &doc); err != nil {
 		return m, fmt.Errorf("%s is not valid JSON (%v): %s", path, err, s.Again)
@@ -102,7 +107,9 @@ func (s Store) read() (map[string]string, error) {
 	return m, nil
 }
 
-// write replaces the file atomically (a temporary file renamed over it).
+// write replaces the file atomically (a temporary file renamed over it),
+// usable by its owner only (ownerfile: mode 0600, an owner-only access
+// list on Windows).
 func (s Store) write(m map[string]string) error {
 	b, err := json.MarshalIndent(map[string]map[string]string{s.Key: m}, "", "  ")
 	if err != nil {
@@ -121,6 +128,9 @@ func (s Store) write(m map[string]string) error {
 		return err
 	}
 	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := ownerfile.Restrict(tmp.Name()); err != nil {
 		return err
 	}
 	return os.Rename(tmp.Name(), filepath.Join(s.Dir, s.Name))

@@ -39,6 +39,7 @@ var layers = map[string]int{
 	"pilot/backend/folder":                           leafLayer,   // what several packages ask of a folder on disk
 	"pilot/backend/option":                           leafLayer,   // an option's number at or below zero stands for its default
 	"pilot/backend/trustfile":                        leafLayer,   // what the user trusted, as content hashes in a JSON file
+	"pilot/backend/ownerfile":                        leafLayer,   // a file kept to its owner: mode 0600, an owner-only ACL on Windows
 	"pilot/backend/git":                              domainLayer, // the user's git: worktrees, branches, diffs, commits
 	"pilot/backend/branch":                           domainLayer, // a worktree's branch: its review in hunks and their merge
 	"pilot/backend/gate":                             domainLayer,
