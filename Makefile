@@ -376,7 +376,7 @@ desktop: deps-test package
 #   mcp: the stdio reaping test counts children the Linux way;
 #   agent, service, cli, lsp: need bash (Git Bash) and the language servers;
 #   sandbox, netproxy's pod tests: Linux only (no sandbox on Windows).
-WIN_TEST_PKGS := approval commands customagent diff flock frontmatter gate llm modelfacts \
+WIN_TEST_PKGS := approval commands customagent diff flock frontmatter gate llm logging modelfacts \
                  namesort ownerfile paths permission procgroup rules settingsrules todo trustfile
 # Single tests of packages left out above (PKG=REGEX): the fixed Windows bugs.
 WIN_TEST_ONLY := ledger=^(TestSyncStoredObjects|TestReplaceWhileRead|TestRevertFile|TestRevertUnderLaterChange)$$ projectroot=^(TestFileOnWay|TestResolveAbsolute)$$ tools=^TestWriteFile$$

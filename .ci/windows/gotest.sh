@@ -22,11 +22,19 @@ run() {
 	if (cd "$dir" && timeout 600 "$WINE" "$out/$name.test.exe" -test.timeout 5m "${only[@]}" >"$out/$name.log" 2>&1); then
 		printf 'wine ok    %-28s %3ss\n' "$1" $((SECONDS - t0))
 	else
+		local rc=$?
 		printf 'wine FAIL  %-28s %3ss\n' "$1" $((SECONDS - t0))
+		if ((rc == 124)); then
+			# timeout ends only the wine64 loader: the test's Windows
+			# process lives on in the wineserver, so end every program of
+			# the prefix (a failed run anyway).
+			echo "$1: no answer in 600 s; ending the prefix's Wine programs"
+			"$WINESERVER" -k || true
+		fi
 		tail -n 40 "$out/$name.log"
 		return 1
 	fi
 }
 export -f run
-export out
+export out WINESERVER
 printf '%s\n' "$@" | xargs -P 2 -I{} bash -c 'run "$1"' _ {}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"pilot/backend/ownerfile"
 )
 
 // Defaults for Open: pilot.log grows to 5 MiB, then becomes pilot.log.1 and
@@ -42,6 +44,12 @@ func (r *RotatingFile) open() error {
 	f, err := os.OpenFile(r.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("cannot open the log file: %w", err)
+	}
+	// The log may quote a request's text: the owner's only, on Windows
+	// too where the mode above means nothing (an access list there).
+	if err := ownerfile.Restrict(r.path); err != nil {
+		f.Close()
+		return fmt.Errorf("cannot make the log file private: %w", err)
 	}
 	st, err := f.Stat()
 	if err != nil {

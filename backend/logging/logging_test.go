@@ -6,8 +6,11 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+
+	"pilot/backend/ownerfile"
 )
 
 func TestRotatingFileRotatesAndKeeps(t *testing.T) {
@@ -67,5 +70,32 @@ func TestLoggerRedacts(t *testing.T) {
 				t.Fatal("nothing logged")
 			}
 		})
+	}
+}
+
+// TestLogIsOwnersOnly: a log file that others could read or write is
+// made the owner's only when Pilot opens it (mode 0600 on Unix, an
+// owner-only access list on Windows), as the log may quote requests.
+func TestLogIsOwnersOnly(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "pilot.log")
+	if err := os.WriteFile(path, []byte("old\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	w, err := OpenRotating(path, 1<<20, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if err := ownerfile.Check(path); err != nil {
+		t.Errorf("the log is not its owner's only after OpenRotating: %v", err)
+	}
+	if runtime.GOOS != "windows" {
+		if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o600 {
+			t.Errorf("log mode = %v (%v), want 0600", st.Mode().Perm(), err)
+		}
 	}
 }
