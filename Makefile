@@ -373,10 +373,10 @@ desktop: deps-test package
 #     left open at cleanup, and Wine 8's "Invalid function" for a removal
 #     through an os.Root (their tests of issue 41's bugs are below);
 #   memory, skills: links and Unix file modes in the tests;
-#   mcp: the stdio reaping test counts children the Linux way;
 #   agent, service, cli, lsp: need bash (Git Bash) and the language servers;
 #   sandbox, netproxy's pod tests: Linux only (no sandbox on Windows).
-WIN_TEST_PKGS := approval commands customagent diff flock frontmatter gate llm logging modelfacts \
+# In the list, mcp skips on Windows its two tests that need sh or /proc.
+WIN_TEST_PKGS := approval commands customagent diff flock frontmatter gate llm logging mcp modelfacts \
                  namesort ownerfile paths permission procgroup rules settingsrules todo trustfile
 # Single tests of packages left out above (PKG=REGEX): the fixed Windows bugs.
 WIN_TEST_ONLY := ledger=^(TestSyncStoredObjects|TestReplaceWhileRead|TestRevertFile|TestRevertUnderLaterChange)$$ projectroot=^(TestFileOnWay|TestResolveAbsolute)$$ tools=^TestWriteFile$$
