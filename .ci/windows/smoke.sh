@@ -103,11 +103,11 @@ echo "smoke-windows: MCP server ok (a stdio server of .mcp.json, trusted, starte
 
 # A command: run_bash runs `bash -c COMMAND` with Git Bash, which cannot be
 # downloaded here; gosh, the bash-compatible interpreter of the mvdan/sh
-# project (.ci/windows/gosh, a module of its own), built for Windows stands
+# project (.ci/windows/tools, a module of its own), built for Windows stands
 # in for it, named by CLAUDE_CODE_GIT_BASH_PATH as a user would name Git
 # Bash. Its output (and the folder it ran in) reaches the model; without
 # any bash, the tool's result says to install Git for Windows.
-(cd .ci/windows/gosh && GOOS=windows CGO_ENABLED=0 go build -o "$work/bin/bash.exe" mvdan.cc/sh/v3/cmd/gosh)
+(cd .ci/windows/tools && GOOS=windows CGO_ENABLED=0 go build -o "$work/bin/bash.exe" mvdan.cc/sh/v3/cmd/gosh)
 bash_script() {
 	fake_script <<'JSON'
 {"turns": [
@@ -128,6 +128,25 @@ pilot -p "Run a command" --project "$(win "$work/project")" --approve all \
 res=$(tool_results)
 grep -q "install Git for Windows" <<<"$res" || { cat "$work/n.err"; echo "$res"; fail "without bash, run_bash's result did not say to install Git for Windows"; }
 echo "smoke-windows: run_bash ok (gosh as CLAUDE_CODE_GIT_BASH_PATH ran the command in the project; without bash the result says to install Git for Windows)"
+
+# pilot -p typed in a console prints there: pilot.exe is the GUI build
+# (its PE header's subsystem is 2, as `make windows` builds it), which
+# Windows starts from a console with no console and no standard handles;
+# conprobe (.ci/windows/tools) starts it so from its console and writes
+# the console's text to a file. Under Wine conprobe's console needs a
+# terminal, which script(1) gives it.
+pe=$(od -An -tu4 -j60 -N4 "$bin/pilot.exe")
+[[ $(od -An -tu2 -j$((pe + 92)) -N2 "$bin/pilot.exe") -eq 2 ]] || fail "build/bin/pilot.exe is not the GUI build"
+(cd .ci/windows/tools && GOOS=windows CGO_ENABLED=0 go build -o "$work/bin/conprobe.exe" ./conprobe)
+fake_script <<'JSON'
+{"turns": [{"when": {"lastUserContains": "Answer in the console"}, "text": "Answered in the console."}]}
+JSON
+printf -v line '%q ' "$WINE" "$work/bin/conprobe.exe" "$(win "$work/screen.txt")" "$(win "$bin/pilot.exe")" \
+	-p "Answer in the console" --project "$(win "$work/project")"
+PILOT_HOME=$(win "$work/home") PILOT_PROVIDER=anthropic ANTHROPIC_BASE_URL=$url ANTHROPIC_API_KEY=sk-smoke \
+	script -qec "$line" /dev/null >"$work/pty.out" 2>&1 || { cat "$work/pty.out"; fail "pilot -p in a console failed under Wine"; }
+grep -q "Answered in the console." "$work/screen.txt" || { cat "$work/pty.out" "$work/screen.txt"; fail "the GUI pilot.exe -p printed no answer in the console it was started from"; }
+echo "smoke-windows: console ok (the GUI pilot.exe -p printed its answer in the console it was started from)"
 
 # The installer: silent install (/S) into a folder of the prefix, the
 # program there, then the silent uninstall removes it.
