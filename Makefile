@@ -366,6 +366,9 @@ desktop: deps-test package
 # run as Windows test binaries under wine64, then the real pilot.exe and
 # its installer (.ci/windows/smoke.sh). .ci/windows/prefix.sh installs
 # mingw-w64, wine64 and nsis and prepares the prefix with its workarounds.
+# Warm: 2 min 10 s idle before the smoke test's MCP server, command and
+# console steps; 7 min 46 s with them at load 15-28 (about 3 min idle is a
+# guess; docs/WINDOWS.md has the figures).
 # The list only grows. Left out for now, each failing under Wine on 033db48:
 #   childenv, config, hooks, hostexec, settingsjson, store: the
 #     tests write Unix paths ("/proj", "PATH=.:/usr/bin") as absolute ones;
