@@ -21,12 +21,6 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-var (
-	kernel32   = windows.NewLazySystemDLL("kernel32.dll")
-	allocCon   = kernel32.NewProc("AllocConsole")
-	readOutput = kernel32.NewProc("ReadConsoleOutputCharacterW")
-)
-
 func main() {
 	if len(os.Args) < 3 {
 		fmt.Fprintln(os.Stderr, "usage: conprobe OUTFILE PROGRAM [ARGS...]")
@@ -97,3 +91,9 @@ func screen() (string, error) {
 	}
 	return b.String(), nil
 }
+
+// AllocConsole and ReadConsoleOutputCharacterW are not declared by
+// x/sys/windows.
+var kernel32 = windows.NewLazySystemDLL("kernel32.dll")
+
+var allocCon, readOutput = kernel32.NewProc("AllocConsole"), kernel32.NewProc("ReadConsoleOutputCharacterW")
