@@ -28,17 +28,22 @@ func attachConsole() {
 		{windows.STD_OUTPUT_HANDLE, &os.Stdout, "CONOUT$", os.O_RDWR},
 		{windows.STD_ERROR_HANDLE, &os.Stderr, "CONOUT$", os.O_RDWR},
 	}
-	attached := false
+	// Which streams have no handle is read before attaching: attaching
+	// gives the missing standard handles the console's, while os.Stdout
+	// and the others still hold the none they were made with at start.
+	missing := streams[:0]
 	for _, s := range streams {
-		if h, err := windows.GetStdHandle(s.std); err == nil && h != 0 && h != windows.InvalidHandle {
-			continue
+		if h, err := windows.GetStdHandle(s.std); err != nil || h == 0 || h == windows.InvalidHandle {
+			missing = append(missing, s)
 		}
-		if !attached {
-			if r, _, _ := attach.Call(attachParentProcess); r == 0 {
-				return // started from no console (Explorer, a service): nothing to print to
-			}
-			attached = true
-		}
+	}
+	if len(missing) == 0 {
+		return
+	}
+	if r, _, _ := attach.Call(attachParentProcess); r == 0 {
+		return // started from no console (Explorer, a service): nothing to print to
+	}
+	for _, s := range missing {
 		f, err := os.OpenFile(s.name, s.mode, 0)
 		if err != nil {
 			continue

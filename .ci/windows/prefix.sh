@@ -20,6 +20,9 @@ export WINEPREFIX=$here/.cache/wine WINEDEBUG=-all WINEARCH=win64
 export WINEDLLOVERRIDES="bcryptprimitives=n,b;mscoree,mshtml="
 if [[ ! -f $WINEPREFIX/system.reg ]]; then
 	echo "test-windows: making the Wine prefix $WINEPREFIX (once)"
+	# Wine makes the prefix's folder but not its parent (a fresh
+	# checkout has no .cache), and then fails with nothing printed.
+	mkdir -p "$(dirname "$WINEPREFIX")"
 	"$WINE" wineboot -i >/dev/null 2>&1
 	# Wine 8 makes a Windows 7 prefix; Wails' installer wants Windows 10.
 	"$WINE" winecfg /v win10 >/dev/null 2>&1

@@ -3,6 +3,7 @@ package mcp
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -87,6 +88,9 @@ func TestClaudeCodeFormat(t *testing.T) {
 }
 
 func TestUntrustedProjectRunsNothing(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the server is sh -c touch, and Windows has no sh")
+	}
 	home, dir := t.TempDir(), t.TempDir()
 	marker := filepath.Join(dir, "ran")
 	WriteFile(ProjectPath(dir), File{Servers: map[string]Server{"p": {Command: "sh", Args: []string{"-c", "touch " + marker}}}})

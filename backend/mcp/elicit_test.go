@@ -112,9 +112,8 @@ func elicitations(t *testing.T, protocol string) {
 			if c.stop && protocol == "" {
 				return
 			}
-			waitFile(t, elicited)
-			if b, _ := os.ReadFile(elicited); string(b) != c.action {
-				t.Fatalf("the server was answered %q, want %q", b, c.action)
+			if got := waitContent(t, elicited); got != c.action {
+				t.Fatalf("the server was answered %q, want %q", got, c.action)
 			}
 		})
 	}
@@ -204,4 +203,20 @@ func TestFormLimits(t *testing.T) {
 	if _, err := Form("t", strings.Repeat("m", MaxElicitMessage+1), nil); err == nil || !strings.Contains(err.Error(), "message") {
 		t.Errorf("message: %v", err)
 	}
+}
+
+// waitContent waits until the server has written the file (made and
+// filled: os.WriteFile makes it empty first, and under Wine the test saw
+// it so) and returns what it holds.
+func waitContent(t *testing.T, path string) string {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(path); err == nil && len(b) > 0 {
+			return string(b)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("the server never wrote %s", path)
+	return ""
 }

@@ -88,6 +88,7 @@ var layers = map[string]int{
 	"pilot/backend/projectroot/escapetest":           leafLayer,
 	"pilot/backend/internal/fakellm/cmd/fakellm":     faceLayer, // main packages of their own
 	"pilot/backend/internal/mcptest/cmd/mcpoauth":    faceLayer,
+	"pilot/backend/internal/mcptest/cmd/mcpstdio":    faceLayer,
 	"pilot/backend/internal/wiregen":                 faceLayer, // the generator of wire.gen.ts
 	"pilot/backend/notify/notifytest/cmd/fakenotify": faceLayer,
 	"pilot/backend/packaging/cmd/iconset":            faceLayer,

@@ -19,16 +19,23 @@ import (
 // returns at once.
 func MaybeServe() {
 	if os.Getenv("PILOT_MCP_TEST_SERVER") == "1" {
-		if os.Getenv("PILOT_MCP_TEST_HANG_START") == "1" {
-			time.Sleep(time.Hour)
-		}
-		fmt.Fprintln(os.Stderr, "test server up")
-		if err := New().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
-			fmt.Fprintln(os.Stderr, "test server:", err)
-			os.Exit(1)
-		}
-		os.Exit(0)
+		Serve()
 	}
+}
+
+// Serve serves the test server (New) on stdin/stdout until the client
+// closes them, then exits. PILOT_MCP_TEST_HANG_START=1 makes it hang
+// before it answers.
+func Serve() {
+	if os.Getenv("PILOT_MCP_TEST_HANG_START") == "1" {
+		time.Sleep(time.Hour)
+	}
+	fmt.Fprintln(os.Stderr, "test server up")
+	if err := New().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+		fmt.Fprintln(os.Stderr, "test server:", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
 }
 
 // Command is the command and arguments that start this test binary again;
