@@ -82,10 +82,13 @@ type literalPlan struct {
 
 // litFinder finds one literal by its byte least common in source code
 // (searched with bytes.IndexByte, in both cases for fold), then compares
-// the rest.
+// the rest. A literal of common bytes only (without fold) is left to
+// bytes.Index, which turns to a vector search when its first byte is
+// found too often.
 type litFinder struct {
 	lit    []byte
 	fold   bool // lit (lower-case ASCII) matches in any case
+	common bool // no byte of lit is rare: bytes.Index
 	anchor int  // offset of the searched byte in lit
 	lo, up byte // the searched byte in lower and upper case (equal without fold)
 }
@@ -121,15 +124,19 @@ func newFinder(lit []byte, fold bool) litFinder {
 			best = i
 		}
 	}
-	f := litFinder{lit: lit, fold: fold, anchor: best, lo: lit[best], up: lit[best]}
+	f := litFinder{lit: lit, fold: fold, anchor: best, lo: lit[best], up: lit[best], common: !fold && rank(lit[best]) < rareFrom}
 	if fold && 'a' <= f.lo && f.lo <= 'z' {
 		f.up = f.lo - ('a' - 'A')
 	}
 	return f
 }
 
-// commonBytes orders bytes by how often they appear in source code.
-const commonBytes = " etaoinsrlcdhupmf.(),_=gy;bv\"\nw:k/x{}*-jq0z1"
+// commonBytes orders bytes by how often they appear in source code; from
+// rareFrom on (and every byte not in it) they are rare.
+const (
+	commonBytes = " etaoinsrlcdhupmf.(),_=gy;bv\"\nw:k/x{}*-jq0z1"
+	rareFrom    = 30
+)
 
 // usable reports whether the literals may be used to search data.
 func (p *literalPlan) usable(data []byte) bool {
@@ -192,6 +199,9 @@ func (c *litCursor) index(pos int) (int, int) {
 // index returns the offset of the first occurrence of the literal in data,
 // or -1.
 func (f *litFinder) index(data []byte) int {
+	if f.common {
+		return bytes.Index(data, f.lit)
+	}
 	// Next position of the anchor byte in lower and upper case.
 	nextLo, nextUp := -1, -1
 	for pos := f.anchor; pos < len(data); {
