@@ -78,6 +78,9 @@ type literalPlan struct {
 	// a folded literal holding them is only used on files without those.
 	foldKS bool
 	pure   bool // the whole pattern is the one literal: a hit needs no regexp check
+	// anchored, when not nil, checks a candidate line instead of the
+	// regexp (one literal, without fold).
+	anchored *anchoredCheck
 }
 
 // litFinder finds one literal by its byte least common in source code
@@ -107,6 +110,9 @@ func planLiterals(pattern string) literalPlan {
 	for _, lit := range lits {
 		p.finders = append(p.finders, newFinder(lit, fold))
 		p.foldKS = p.foldKS || fold && bytes.ContainsAny(lit, "ks")
+	}
+	if len(lits) == 1 && !fold && !p.pure {
+		p.anchored = newAnchoredCheck(pattern, tree, lits[0])
 	}
 	return p
 }

@@ -77,6 +77,8 @@ func TestGrepScanCuts(t *testing.T) {
 		{"alternation", "TODO|FIXME", "// TODO one\nplain\n// FIXME two\n" + long + "\nFIXME TODO\n"},
 		{"alternation of words", `\b(?:TODO|FIXME)\b`, "TODOS\nTODO\nxFIXME\nFIXME:\n"},
 		{"regexp without literal", `\d{4}-\d{2}`, "2024-01\n" + long + "\n12-1234\n1999-12-31\n"},
+		{"literal after a fixed length", `\d{4}-\d{2}\b`, "ab-cd 2024-05\n1-2024-051\n-2024-05\n99-12 1234-56x 1234-56\n"},
+		{"literal after classes and groups", `(?:[a-c]x){2}=(y)`, "axbx=y\n=y axcx=y\nzz=y\n"},
 		{"regexp over lines", `a\s+b`, "a\nb\na b\na\n\nb\n"},
 		{"empty lines", `^$`, "x\n\ny\n\n"},
 		{"empty match at the end", `^$`, "x\ny\n"},
@@ -116,6 +118,7 @@ func FuzzGrepScan(f *testing.F) {
 	f.Add("x\n\ny\n", "^$", uint8(2), uint8(2))
 	f.Add("a\nb\na b\n", `a\s+b`, uint8(3), uint8(1))
 	f.Add("Kind\nKIND\n", `(?i)kind`, uint8(6), uint8(2))
+	f.Add("ab-cd 2024-05\n-1-\n", `\d{4}-\d{2}\b`, uint8(9), uint8(2))
 	f.Fuzz(func(t *testing.T, data, pattern string, chunk, window uint8) {
 		if strings.Contains(pattern, `\A`) || strings.Contains(pattern, `\z`) || strings.ContainsRune(data, 0) {
 			t.Skip()

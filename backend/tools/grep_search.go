@@ -211,7 +211,10 @@ func (s *searcher) scan(data []byte, final bool, line int, res *grepFile) int {
 		// A literal hit needs the regexp unless it is the whole pattern; a
 		// regexp hit running past the line end needs a check within the line.
 		hit := true
-		if (useLits && !s.plan.pure) || (!useLits && end > le) {
+		switch {
+		case useLits && s.plan.anchored != nil:
+			hit = s.plan.anchored.hit(&s.plan.finders[0], text, at-ls)
+		case (useLits && !s.plan.pure) || (!useLits && end > le):
 			hit = s.re.Match(text)
 		}
 		if hit {
