@@ -92,6 +92,7 @@ type benchOptions struct {
 	dir     string // the Go tree; default $(go env GOROOT)/src
 	modules string // a node_modules folder
 	base    string // an older toolbench binary, run alternating with this one
+	only    *regexp.Regexp
 }
 
 // folders returns the folders the cases search, generating the deep tree
@@ -137,24 +138,24 @@ func bench(o benchOptions) error {
 		return err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Whole-process times, median of %d runs after one warm-up run (the files are in the page cache for every tool), the commands alternating run by run; %d CPUs; load average (1 min) before each case. Wall is elapsed time; CPU is user + system time of the process and its threads.\n\n", o.runs, runtime.NumCPU())
+	fmt.Fprintf(&b, "Whole-process times, median of %d runs after one warm-up run (the files are in the page cache for every tool), the commands alternating run by run; %d CPUs; load average (1 min) before each case. Wall is elapsed time; CPU is user + system time of the process and its threads. In process: the median wall time of %d more runs of the search in the process of a first one (the agent runs its tools in Pilot's process).\n\n", o.runs, runtime.NumCPU(), inProcessRuns)
 	for _, k := range []string{"go", "modules", "deep", "big"} {
 		if d, ok := dirs[k]; ok {
 			fmt.Fprintf(&b, "- %s: `%s`\n", k, d)
 		}
 	}
-	b.WriteString("\n| tool | folder | case | matches | Pilot wall | ref wall | wall ratio | Pilot CPU | ref CPU | CPU ratio |")
+	b.WriteString("\n| tool | folder | case | matches | Pilot wall | ref wall | wall ratio | Pilot CPU | ref CPU | CPU ratio | Pilot in process |")
 	if o.base != "" {
 		b.WriteString(" base wall | Pilot ÷ base |")
 	}
-	b.WriteString(" load |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
+	b.WriteString(" load |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	if o.base != "" {
 		b.WriteString("---:|---:|")
 	}
 	b.WriteString("---:|\n")
 	for _, c := range cases() {
 		dir, ok := dirs[c.folder]
-		if !ok {
+		if !ok || !o.only.MatchString(c.tool+" "+c.folder+" "+c.desc) {
 			continue
 		}
 		load := loadAvg()
@@ -162,6 +163,9 @@ func bench(o benchOptions) error {
 			append([]string{self, c.pilot[0], dir}, c.pilot[1:]...),
 			append(slices.Clone(c.ref), dir),
 		}
+		// Pilot runs its tools in its own process: the same search, repeated
+		// in one process, shows what it costs there (after the first run).
+		cmds = append(cmds, append([]string{self, c.pilot[0], "-repeat", strconv.Itoa(inProcessRuns + 1), "-timing", dir}, c.pilot[1:]...))
 		if o.base != "" {
 			cmds = append(cmds, append([]string{o.base, c.pilot[0], dir}, c.pilot[1:]...))
 		}
@@ -178,14 +182,14 @@ func bench(o benchOptions) error {
 		if c.tool == "glob" {
 			ref = "fd"
 		}
-		fmt.Fprintf(&b, "| %s vs %s | %s | %s | %s | %s | %s | %.2fx | %s | %s | %.2fx |", c.tool, ref, c.folder, c.desc, matches,
+		fmt.Fprintf(&b, "| %s vs %s | %s | %s | %s | %s | %s | %.2fx | %s | %s | %.2fx | %s |", c.tool, ref, c.folder, c.desc, matches,
 			ms(res[0].wall), ms(res[1].wall), ratio(res[0].wall, res[1].wall),
-			ms(res[0].cpu), ms(res[1].cpu), ratio(res[0].cpu, res[1].cpu))
+			ms(res[0].cpu), ms(res[1].cpu), ratio(res[0].cpu, res[1].cpu), ms(res[2].inProcess))
 		if o.base != "" {
-			if bn := pilotCount(res[2].out); bn != pn || !bytes.Equal(res[2].out, res[0].out) {
+			if bn := pilotCount(res[3].out); bn != pn || !bytes.Equal(res[3].out, res[0].out) {
 				return fmt.Errorf("%s %s: the base binary answered differently (%d against %d matches)", c.tool, c.desc, bn, pn)
 			}
-			fmt.Fprintf(&b, " %s | %.2fx |", ms(res[2].wall), ratio(res[0].wall, res[2].wall))
+			fmt.Fprintf(&b, " %s | %.2fx |", ms(res[3].wall), ratio(res[0].wall, res[3].wall))
 		}
 		fmt.Fprintf(&b, " %s |\n", load)
 	}
@@ -201,10 +205,14 @@ func bench(o benchOptions) error {
 	return nil
 }
 
+// inProcessRuns is how many runs after the first toolbench -timing times.
+const inProcessRuns = 4
+
 // runResult is one command's last output and median times.
 type runResult struct {
 	out       []byte
 	wall, cpu time.Duration
+	inProcess time.Duration // median of the run times after the first reported with -timing
 }
 
 // timeRuns runs the commands once each to warm the caches, then runs times
@@ -213,11 +221,12 @@ func timeRuns(cmds [][]string, runs int) ([]runResult, error) {
 	res := make([]runResult, len(cmds))
 	walls := make([][]time.Duration, len(cmds))
 	cpus := make([][]time.Duration, len(cmds))
+	inProcess := make([][]time.Duration, len(cmds))
 	for i := 0; i <= runs; i++ {
 		for j, argv := range cmds {
 			cmd := exec.Command(argv[0], argv[1:]...)
-			var buf bytes.Buffer
-			cmd.Stdout = &buf
+			var buf, errBuf bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &buf, &errBuf
 			start := time.Now()
 			err := cmd.Run()
 			d := time.Since(start)
@@ -230,13 +239,28 @@ func timeRuns(cmds [][]string, runs int) ([]runResult, error) {
 			if i > 0 {
 				walls[j] = append(walls[j], d)
 				cpus[j] = append(cpus[j], cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
+				inProcess[j] = append(inProcess[j], runTimes(errBuf.Bytes())...)
 			}
 		}
 	}
 	for j := range cmds {
 		res[j].wall, res[j].cpu = median(walls[j]), median(cpus[j])
+		if len(inProcess[j]) > 0 {
+			res[j].inProcess = median(inProcess[j])
+		}
 	}
 	return res, nil
+}
+
+// runTimes reads the times toolbench -timing wrote, but the first.
+func runTimes(stderr []byte) []time.Duration {
+	var ts []time.Duration
+	for i, line := range strings.Fields(string(stderr)) {
+		if us, err := strconv.Atoi(line); err == nil && i > 0 {
+			ts = append(ts, time.Duration(us)*time.Microsecond)
+		}
+	}
+	return ts
 }
 
 func median(ts []time.Duration) time.Duration {

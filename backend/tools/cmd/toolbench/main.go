@@ -2,8 +2,8 @@
 // compares them with ripgrep (rg) and fd (fdfind) on the same folder with
 // the same patterns.
 //
-//	toolbench grep [-repeat N -cpuprofile F] ROOT PATTERN [FILE_PATTERN]   run Pilot's grep tool
-//	toolbench glob [-repeat N -cpuprofile F] ROOT PATTERN                  run Pilot's glob tool
+//	toolbench grep [-repeat N -cpuprofile F -timing] ROOT PATTERN [FILE_PATTERN]   run Pilot's grep tool
+//	toolbench glob [-repeat N -cpuprofile F -timing] ROOT PATTERN                  run Pilot's glob tool
 //	toolbench [-runs 5] [-dir DIR] [-modules DIR] [-base OLD_TOOLBENCH]
 //	                                             benchmark, markdown table on stdout
 //
@@ -21,7 +21,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
 	"runtime/pprof"
+	"time"
 
 	"pilot/backend/projectroot"
 	"pilot/backend/tools"
@@ -36,7 +38,13 @@ func main() {
 	flag.StringVar(&o.dir, "dir", "", "the Go tree to search (default: $(go env GOROOT)/src)")
 	flag.StringVar(&o.modules, "modules", "frontend/node_modules", "a node_modules folder to search")
 	flag.StringVar(&o.base, "base", "", "an older toolbench binary to run alternating with this one")
+	only := flag.String("only", "", "run only the cases whose tool, folder and description match this regexp")
 	flag.Parse()
+	var err error
+	if o.only, err = regexp.Compile(*only); err != nil {
+		fmt.Fprintln(os.Stderr, "toolbench: -only:", err)
+		os.Exit(2)
+	}
 	if err := bench(o); err != nil {
 		fmt.Fprintln(os.Stderr, "toolbench:", err)
 		os.Exit(1)
@@ -49,6 +57,7 @@ func runTool(name string, args []string) int {
 	fl := flag.NewFlagSet(name, flag.ExitOnError)
 	repeat := fl.Int("repeat", 1, "run the tool this many times (to profile it)")
 	profile := fl.String("cpuprofile", "", "write a CPU profile of the runs to this file")
+	timing := fl.Bool("timing", false, "write each run's wall time in microseconds to stderr, one a line")
 	_ = fl.Parse(args)
 	args = fl.Args()
 	if len(args) < 2 {
@@ -81,9 +90,13 @@ func runTool(name string, args []string) int {
 	reg := tools.New(tools.Deps{Root: root})
 	var res tools.Result
 	for range max(1, *repeat) {
+		start := time.Now()
 		res, err = reg.Execute(context.Background(), name, raw)
 		if err != nil {
 			break
+		}
+		if *timing {
+			fmt.Fprintln(os.Stderr, time.Since(start).Microseconds())
 		}
 	}
 	if err != nil {
