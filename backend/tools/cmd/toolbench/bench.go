@@ -138,6 +138,7 @@ func bench(o benchOptions) error {
 		return err
 	}
 	var b strings.Builder
+	begun, loadBefore := time.Now().UTC(), loadAvgs()
 	fmt.Fprintf(&b, "Whole-process times, median of %d runs after one warm-up run (the files are in the page cache for every tool), the commands alternating run by run; %d CPUs; load average (1 min) before each case. Wall is elapsed time; CPU is user + system time of the process and its threads. In process: the median wall time of %d more runs of the search in the process of a first one (the agent runs its tools in Pilot's process).\n\n", o.runs, runtime.NumCPU(), inProcessRuns)
 	for _, k := range []string{"go", "modules", "deep", "big"} {
 		if d, ok := dirs[k]; ok {
@@ -201,7 +202,12 @@ func bench(o benchOptions) error {
 	for _, n := range notes {
 		b.WriteString("\n" + n + "\n")
 	}
-	fmt.Print(b.String())
+	loadAfter := loadAvgs()
+	fmt.Printf("Measured %s-%s UTC; load average %s at the start and %s at the end", begun.Format("2006-01-02 15:04"), time.Now().UTC().Format("15:04"), loadBefore, loadAfter)
+	if busy(loadBefore) || busy(loadAfter) {
+		fmt.Print(" (above 1 a CPU: other work was running, the wall times are no verdict; compare the CPU columns)")
+	}
+	fmt.Printf(".\n\n%s", b.String())
 	return nil
 }
 
@@ -272,15 +278,32 @@ func ratio(a, b time.Duration) float64 { return float64(a) / float64(max(b, 1)) 
 
 // loadAvg is the 1-minute load average, "?" when it cannot be read.
 func loadAvg() string {
-	data, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "?"
-	}
-	f := strings.Fields(string(data))
+	f := strings.Fields(loadAvgs())
 	if len(f) == 0 {
 		return "?"
 	}
 	return f[0]
+}
+
+// busy reports whether the 1-minute load average of loadAvgs is above 1 a
+// CPU.
+func busy(loads string) bool {
+	f := strings.Fields(loads)
+	if len(f) == 0 {
+		return false
+	}
+	l, err := strconv.ParseFloat(f[0], 64)
+	return err == nil && l > float64(runtime.NumCPU())
+}
+
+// loadAvgs is the 1, 5 and 15-minute load averages, "?" when they cannot
+// be read.
+func loadAvgs() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(data)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "?"
 }
 
 var found = regexp.MustCompile(`^Found (\d+) (?:match|file)`)
