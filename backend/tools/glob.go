@@ -58,6 +58,15 @@ func relTo(dir, rel string) string {
 	return rel[len(dir)+1:]
 }
 
+// nameOnly returns name when pattern is "**/name" and name can only match
+// a file's name: without '/', "**", '[' (doublestar's [^x] matches a
+// '/') or '\'. Matching the name alone is then the same as matching the
+// path, and cheaper.
+func nameOnly(pattern string) (string, bool) {
+	name, ok := strings.CutPrefix(pattern, "**/")
+	return name, ok && !strings.ContainsAny(name, "/[\\") && !strings.Contains(name, "**")
+}
+
 type globHit struct {
 	rel   string
 	mtime time.Time
@@ -84,13 +93,17 @@ func runGlob(ctx context.Context, d Deps, p GlobParams) (Result, error) {
 			start = s
 		}
 	}
+	match := func(e projectroot.Entry) bool { return doublestar.MatchUnvalidated(pattern, relTo(dir.Rel, e.Rel)) }
+	if name, ok := nameOnly(pattern); ok {
+		match = func(e projectroot.Entry) bool { return doublestar.MatchUnvalidated(name, e.Name) }
+	}
 	var (
 		mu   sync.Mutex
 		hits []globHit
 		held atomic.Int64
 	)
 	err = d.Root.Walk(ctx, start, func(e projectroot.Entry) {
-		if !e.Type.IsRegular() || !doublestar.MatchUnvalidated(pattern, relTo(dir.Rel, e.Rel)) {
+		if !e.Type.IsRegular() || !match(e) {
 			return
 		}
 		if d.withheld(toolname.Glob, e.Rel) {

@@ -43,7 +43,7 @@ func runGrep(ctx context.Context, d Deps, p GrepParams) (Result, error) {
 	if err != nil {
 		return resolveErr(err)
 	}
-	s := &searcher{re: re, plan: planLiterals(p.Pattern), keep: func(projectroot.Entry) bool { return true }}
+	s := newSearcher(p.Pattern, re)
 	switch {
 	case fp == "":
 	case strings.Contains(fp, "/"):

@@ -1,13 +1,11 @@
 package tools
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"regexp"
 	"regexp/syntax"
 	"strings"
-	"unicode/utf8"
 )
 
 // compileGrep compiles a grep pattern in multi-line mode (^ and $ match at
@@ -82,145 +80,4 @@ func regexFix(pattern string, se *syntax.Error) string {
 		}
 	}
 	return ""
-}
-
-// requiredLiteral returns bytes every match must contain, or nil. With
-// fold, the literal is lower-case ASCII and matches in any case.
-func requiredLiteral(re *syntax.Regexp) (lit []byte, fold bool) {
-	switch re.Op {
-	case syntax.OpLiteral:
-		s := string(re.Rune)
-		if strings.ContainsRune(s, '\n') {
-			return nil, false
-		}
-		if re.Flags&syntax.FoldCase == 0 {
-			return []byte(s), false
-		}
-		for _, r := range s {
-			if r >= utf8.RuneSelf {
-				return nil, false
-			}
-		}
-		return []byte(strings.ToLower(s)), true
-	case syntax.OpCapture, syntax.OpPlus:
-		return requiredLiteral(re.Sub[0])
-	case syntax.OpRepeat:
-		if re.Min >= 1 {
-			return requiredLiteral(re.Sub[0])
-		}
-	case syntax.OpConcat:
-		for _, s := range re.Sub {
-			if l, f := requiredLiteral(s); len(l) > len(lit) {
-				lit, fold = l, f
-			}
-		}
-		return lit, fold
-	}
-	return nil, false
-}
-
-// literalPlan describes how a pattern can skip regexp work.
-type literalPlan struct {
-	lit  []byte // required literal, nil if none
-	fold bool   // lit (lower-case ASCII) matches in any case
-	// Unicode folds k and s with the non-ASCII K (U+212A) and ſ (U+017F):
-	// a folded literal holding them is only used on files without those.
-	foldKS bool
-	pure   bool // the whole pattern is lit: a hit needs no regexp check
-	// For fold: the byte of lit least common in source code, searched in
-	// both cases with bytes.IndexByte, and its offset in lit.
-	anchor int
-	lo, up byte
-}
-
-func planLiterals(pattern string) literalPlan {
-	tree, err := syntax.Parse(pattern, syntax.Perl)
-	if err != nil {
-		return literalPlan{}
-	}
-	tree = tree.Simplify()
-	lit, fold := requiredLiteral(tree)
-	p := literalPlan{lit: lit, fold: fold, pure: tree.Op == syntax.OpLiteral && lit != nil && !fold}
-	p.foldKS = fold && bytes.ContainsAny(lit, "ks")
-	if fold {
-		rank := func(c byte) int {
-			if r := strings.IndexByte(commonBytes, c); r >= 0 {
-				return r
-			}
-			return len(commonBytes)
-		}
-		best := 0
-		for i := range lit {
-			if rank(lit[i]) > rank(lit[best]) {
-				best = i
-			}
-		}
-		p.anchor = best
-		p.lo, p.up = lit[best], lit[best]
-		if 'a' <= p.lo && p.lo <= 'z' {
-			p.up = p.lo - ('a' - 'A')
-		}
-	}
-	return p
-}
-
-// commonBytes orders bytes by how often they appear in source code.
-const commonBytes = " etaoinsrlcdhupmf.(),_=gy;bv\"\nw:k/x{}*-jq0z1"
-
-// usable reports whether the literal may be used to search data.
-func (p *literalPlan) usable(data []byte) bool {
-	if p.lit == nil {
-		return false
-	}
-	// 0xE2 starts the encoding of K, 0xC5 that of ſ.
-	return !p.foldKS || (bytes.IndexByte(data, 0xE2) < 0 && bytes.IndexByte(data, 0xC5) < 0)
-}
-
-// index returns the offset of the first occurrence of the literal in data,
-// or -1.
-func (p *literalPlan) index(data []byte) int {
-	if !p.fold {
-		return bytes.Index(data, p.lit)
-	}
-	// Next position of the anchor byte in lower and upper case.
-	nextLo, nextUp := -1, -1
-	for pos := p.anchor; pos < len(data); {
-		if nextLo < pos {
-			nextLo = indexFrom(data, p.lo, pos)
-		}
-		if nextUp < pos {
-			nextUp = indexFrom(data, p.up, pos)
-		}
-		at := min(nextLo, nextUp)
-		if at == len(data) {
-			return -1
-		}
-		if start := at - p.anchor; start+len(p.lit) <= len(data) && equalFoldASCII(data[start:start+len(p.lit)], p.lit) {
-			return start
-		}
-		pos = at + 1
-	}
-	return -1
-}
-
-// indexFrom is bytes.IndexByte from offset pos; len(data) when absent, so
-// the caller does not search again.
-func indexFrom(data []byte, c byte, pos int) int {
-	if i := bytes.IndexByte(data[pos:], c); i >= 0 {
-		return pos + i
-	}
-	return len(data)
-}
-
-// equalFoldASCII compares s with the lower-case ASCII lit, ignoring case.
-func equalFoldASCII(s, lit []byte) bool {
-	for i, c := range s {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lit[i] {
-			return false
-		}
-	}
-	return true
 }

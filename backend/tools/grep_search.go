@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 	"sync"
@@ -30,12 +31,49 @@ type grepFile struct {
 	matches []grepMatch
 }
 
+// Sizes of the reads and of the regexp's windows (see searcher).
+const (
+	grepChunk = 256 << 10
+	// regexp's backtracker, much faster than its NFA, takes inputs of up to
+	// 256 Kbit divided by the program's instruction count.
+	backtrackBits = 256 << 10
+)
+
 // searcher looks for one pattern in files. It is safe for concurrent use.
 type searcher struct {
 	re   *regexp.Regexp
 	plan literalPlan
 	keep func(projectroot.Entry) bool // file filter
-	bufs sync.Pool                    // *[]byte file buffers
+	// whole: the pattern holds \A or \z, whose meaning depends on where
+	// the searched text ends: files are read and searched whole.
+	whole bool
+	// chunk is the size of a read; a file is searched chunk by chunk, each
+	// cut after its last complete line. window bounds the text given to
+	// the regexp when there is no literal to look for (cut after a line),
+	// so that it runs its backtracker instead of its NFA.
+	chunk, window int
+	bufs          chan *[]byte // file buffers, kept for the whole search
+}
+
+func newSearcher(pattern string, re *regexp.Regexp) *searcher {
+	s := &searcher{re: re, plan: planLiterals(pattern), keep: func(projectroot.Entry) bool { return true },
+		chunk: grepChunk, bufs: make(chan *[]byte, 16)}
+	if tree, err := syntax.Parse("(?m)"+pattern, syntax.Perl); err == nil {
+		s.whole = hasTextAnchor(tree)
+		// (with more than 500 instructions it never backtracks)
+		if prog, err := syntax.Compile(tree.Simplify()); err == nil && len(prog.Inst) <= 500 {
+			s.window = backtrackBits/len(prog.Inst) - 256
+		}
+	}
+	return s
+}
+
+// hasTextAnchor reports whether re holds \A or \z.
+func hasTextAnchor(re *syntax.Regexp) bool {
+	if re.Op == syntax.OpBeginText || re.Op == syntax.OpEndText {
+		return true
+	}
+	return slices.ContainsFunc(re.Sub, hasTextAnchor)
 }
 
 // search walks from start and returns the files with matches, by path.
@@ -64,72 +102,103 @@ func (s *searcher) search(ctx context.Context, root *projectroot.Root, start pro
 	return files, int(held.Load()), err
 }
 
-// searchFile reads one file into a pooled buffer and searches it.
+// searchFile reads one file with a buffer of the search and searches it.
 func (s *searcher) searchFile(e projectroot.Entry) grepFile {
-	res := grepFile{rel: e.Rel}
 	fd, err := e.OpenFd()
 	if err != nil {
-		return res
+		return grepFile{rel: e.Rel}
 	}
 	defer projectroot.CloseFd(fd)
-	bp, _ := s.bufs.Get().(*[]byte)
-	if bp == nil {
-		b := make([]byte, 64<<10)
+	var bp *[]byte
+	select {
+	case bp = <-s.bufs:
+	default:
+		b := make([]byte, s.chunk)
 		bp = &b
 	}
-	defer s.bufs.Put(bp)
-	data, ok := readAll(fd, bp)
-	if !ok {
-		return res
+	res := grepFile{rel: e.Rel}
+	if !s.read(fd, bp, &res) {
+		res = grepFile{rel: e.Rel}
 	}
-	s.scan(data, &res)
+	if cap(*bp) <= 4*s.chunk { // a buffer grown for a long line is dropped
+		select {
+		case s.bufs <- bp:
+		default:
+		}
+	}
 	return res
 }
 
-// readAll reads the file fd into *bp, growing it as needed. It gives up (ok
-// false) when the first 8 KB show a binary file. A short read means the end
-// of a regular file, which saves the read that would return 0.
-func readAll(fd int, bp *[]byte) (data []byte, ok bool) {
+// read reads the file fd chunk by chunk into *bp (growing it for a line
+// longer than a chunk) and scans the complete lines of each; the last line
+// of a chunk moves on to the next, so the last chunk ends where the file
+// ends. It gives up (false) on a read error, or when the first 8 KB show
+// a binary file. A short read means the end of a regular file, which
+// saves the read that would return 0.
+func (s *searcher) read(fd int, bp *[]byte, res *grepFile) bool {
 	buf := (*bp)[:cap(*bp)]
-	n := 0
+	have, total, line := 0, 0, 1
 	for {
-		m, err := projectroot.ReadFd(fd, buf[n:])
+		m, err := projectroot.ReadFd(fd, buf[have:])
 		if err != nil {
-			return nil, false
+			return false
 		}
-		if n < sniffLen && isBinary(buf[n:n+m]) {
-			return nil, false
+		if total < sniffLen && isBinary(buf[have:have+m]) {
+			return false
 		}
-		n += m
-		if n < len(buf) {
-			return buf[:n], true
+		have, total = have+m, total+m
+		if have < len(buf) {
+			s.scan(buf[:have], true, line, res)
+			return true
 		}
-		buf = slices.Grow(buf, len(buf))[:2*len(buf)]
-		*bp = buf
+		cut := -1
+		if !s.whole {
+			cut = bytes.LastIndexByte(buf[:have-1], '\n')
+		}
+		if cut < 0 {
+			buf = slices.Grow(buf, len(buf))[:2*len(buf)]
+			*bp = buf
+			continue
+		}
+		line = s.scan(buf[:cut+1], false, line, res)
+		have = copy(buf, buf[cut+1:have])
 	}
 }
 
-// scan finds the matching lines of data. It jumps from candidate to
-// candidate (the required literal, else the next regexp match) instead of
+// scan finds the matching lines of data, whose first line is number line,
+// and returns the number of the line after it. Unless final, data ends
+// with a '\n' and the file goes on after it. It jumps from candidate to
+// candidate (a required literal, else the next regexp match) instead of
 // testing every line, and counts line numbers only up to each candidate.
-func (s *searcher) scan(data []byte, res *grepFile) {
-	var lit []byte
-	if s.plan.usable(data) {
-		lit = s.plan.lit
+// Every line counts as a match when the regexp matches it alone, however
+// data is cut, since the regexp may run past a line only to be checked
+// again within it.
+func (s *searcher) scan(data []byte, final bool, line int, res *grepFile) int {
+	useLits := s.plan.usable(data)
+	var lits litCursor
+	if useLits {
+		lits = s.plan.cursor(data)
 	}
-	line, counted := 1, 0
+	counted := 0
 	for pos := 0; pos < len(data); {
 		var at, end int
-		if lit != nil {
-			i := s.plan.index(data[pos:])
+		if useLits {
+			i, n := lits.index(pos)
 			if i < 0 {
-				return
+				break
 			}
-			at, end = pos+i, pos+i+len(lit)
+			at, end = i, i+n
 		} else {
-			loc := s.re.FindIndex(data[pos:])
-			if loc == nil {
-				return
+			w := s.windowEnd(data, pos)
+			loc := s.re.FindIndex(data[pos:w])
+			if loc == nil && w == len(data) {
+				break
+			}
+			// An empty match at the end of the window (of a chunk not
+			// final) is the start of the line after it: searched next.
+			if loc == nil || pos+loc[0] == w && (w < len(data) || !final) {
+				pos = w
+				continue
 			}
 			at, end = pos+loc[0], pos+loc[1]
 		}
@@ -142,7 +211,10 @@ func (s *searcher) scan(data []byte, res *grepFile) {
 		// A literal hit needs the regexp unless it is the whole pattern; a
 		// regexp hit running past the line end needs a check within the line.
 		hit := true
-		if (lit != nil && !s.plan.pure) || (lit == nil && end > le) {
+		switch {
+		case useLits && s.plan.anchored != nil:
+			hit = s.plan.anchored.hit(&s.plan.finders[0], text, at-ls)
+		case (useLits && !s.plan.pure) || (!useLits && end > le):
 			hit = s.re.Match(text)
 		}
 		if hit {
@@ -155,6 +227,22 @@ func (s *searcher) scan(data []byte, res *grepFile) {
 		}
 		pos = le + 1
 	}
+	if final {
+		return line
+	}
+	return line + bytes.Count(data[counted:], []byte{'\n'})
+}
+
+// windowEnd is where the regexp's search from pos stops: after the line
+// that reaches s.window bytes past pos, or the end of data.
+func (s *searcher) windowEnd(data []byte, pos int) int {
+	if s.whole || s.window <= 0 || len(data)-pos <= s.window {
+		return len(data)
+	}
+	if i := bytes.IndexByte(data[pos+s.window:], '\n'); i >= 0 {
+		return pos + s.window + i + 1
+	}
+	return len(data)
 }
 
 // shown returns the text of a matching line, cut around the match when long.

@@ -2,15 +2,17 @@
 // compares them with ripgrep (rg) and fd (fdfind) on the same folder with
 // the same patterns.
 //
-//	toolbench grep ROOT PATTERN [FILE_PATTERN]   run Pilot's grep tool once
-//	toolbench glob ROOT PATTERN                  run Pilot's glob tool once
-//	toolbench [-runs 5] [-dir DIR]               benchmark, markdown table on stdout
+//	toolbench grep [-repeat N -cpuprofile F -timing] ROOT PATTERN [FILE_PATTERN]   run Pilot's grep tool
+//	toolbench glob [-repeat N -cpuprofile F -timing] ROOT PATTERN                  run Pilot's glob tool
+//	toolbench [-runs 5] [-dir DIR] [-modules DIR] [-base OLD_TOOLBENCH]
+//	                                             benchmark, markdown table on stdout
 //
-// The benchmark default folder is $(go env GOROOT)/src. rg and fd run with
-// --hidden --no-require-git so that, like Pilot, they search hidden files
-// and honour .gitignore files outside a git repository (rg; fd 8.6 lacks
-// the flag and reads none there); every case checks
-// that all tools report the same number of matches.
+// The benchmark searches $(go env GOROOT)/src, frontend/node_modules, and
+// a deep tree and a big file it writes in the temp folder. rg and fd run
+// with the ignore rules Pilot honours (see rgArgs); every case checks that
+// all tools report the same number of matches. With -base, an older
+// toolbench runs in the same alternation and must answer byte for byte the
+// same.
 package main
 
 import (
@@ -19,6 +21,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
+	"runtime/pprof"
+	"time"
 
 	"pilot/backend/projectroot"
 	"pilot/backend/tools"
@@ -28,20 +33,49 @@ func main() {
 	if len(os.Args) > 1 && (os.Args[1] == "grep" || os.Args[1] == "glob") {
 		os.Exit(runTool(os.Args[1], os.Args[2:]))
 	}
-	runs := flag.Int("runs", 5, "timed runs per command (the median is reported)")
-	dir := flag.String("dir", "", "folder to search (default: $(go env GOROOT)/src)")
+	var o benchOptions
+	flag.IntVar(&o.runs, "runs", 5, "timed runs per command (the median is reported)")
+	flag.StringVar(&o.dir, "dir", "", "the Go tree to search (default: $(go env GOROOT)/src)")
+	flag.StringVar(&o.modules, "modules", "frontend/node_modules", "a node_modules folder to search")
+	flag.StringVar(&o.base, "base", "", "an older toolbench binary to run alternating with this one")
+	only := flag.String("only", "", "run only the cases whose tool, folder and description match this regexp")
 	flag.Parse()
-	if err := bench(*dir, *runs); err != nil {
+	var err error
+	if o.only, err = regexp.Compile(*only); err != nil {
+		fmt.Fprintln(os.Stderr, "toolbench: -only:", err)
+		os.Exit(2)
+	}
+	if err := bench(o); err != nil {
 		fmt.Fprintln(os.Stderr, "toolbench:", err)
 		os.Exit(1)
 	}
 }
 
-// runTool calls the grep or glob tool through the registry, as the agent does.
+// runTool calls the grep or glob tool through the registry, as the agent
+// does, repeat times (the output of the last), with a CPU profile when asked.
 func runTool(name string, args []string) int {
+	fl := flag.NewFlagSet(name, flag.ExitOnError)
+	repeat := fl.Int("repeat", 1, "run the tool this many times (to profile it)")
+	profile := fl.String("cpuprofile", "", "write a CPU profile of the runs to this file")
+	timing := fl.Bool("timing", false, "write each run's wall time in microseconds to stderr, one a line")
+	_ = fl.Parse(args)
+	args = fl.Args()
 	if len(args) < 2 {
-		fmt.Fprintf(os.Stderr, "usage: toolbench %s ROOT PATTERN [FILE_PATTERN]\n", name)
+		fmt.Fprintf(os.Stderr, "usage: toolbench %s [-repeat N] [-cpuprofile FILE] ROOT PATTERN [FILE_PATTERN]\n", name)
 		return 2
+	}
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
 	}
 	root, err := projectroot.New(args[0])
 	if err != nil {
@@ -53,7 +87,18 @@ func runTool(name string, args []string) int {
 		in["file_pattern"] = args[2]
 	}
 	raw, _ := json.Marshal(in)
-	res, err := tools.New(tools.Deps{Root: root}).Execute(context.Background(), name, raw)
+	reg := tools.New(tools.Deps{Root: root})
+	var res tools.Result
+	for range max(1, *repeat) {
+		start := time.Now()
+		res, err = reg.Execute(context.Background(), name, raw)
+		if err != nil {
+			break
+		}
+		if *timing {
+			fmt.Fprintln(os.Stderr, time.Since(start).Microseconds())
+		}
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
