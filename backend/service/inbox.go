@@ -17,8 +17,9 @@ const reasonPage = 40
 
 // Inbox lists every waiting decision of every session this process runs,
 // of every project, oldest first, each with its session's name, branch and
-// project and the agent's words before the call. It is live state: an
-// approval decided anywhere (the inbox, the session's card) leaves it.
+// project and the agent's words before the call, and the plans waiting
+// for the user (planItems). It is live state: an approval decided
+// anywhere (the inbox, the session's card) leaves it.
 func (a *Approvals) Inbox(ctx context.Context) ([]wire.InboxItem, error) {
 	all := a.agent.Approvals().All()
 	out := make([]wire.InboxItem, 0, len(all))
@@ -63,6 +64,12 @@ func (a *Approvals) Inbox(ctx context.Context) ([]wire.InboxItem, error) {
 	for _, w := range all {
 		out = append(out, items[w.Approval.ID])
 	}
+	plans, err := a.planItems(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, plans...)
+	byAge(out)
 	return out, nil
 }
 
