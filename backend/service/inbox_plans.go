@@ -20,33 +20,17 @@ import (
 // open, as its card in the chat shows it (the session in plan mode, no
 // message of the user after the plan). Like the broker's approvals, it is
 // live state: nothing is stored, a restart forgets it (the card stays).
-type planned struct {
-	mu  sync.Mutex
-	ids map[int64]bool
-}
+type planned struct{ ids sync.Map } // session id → true
 
-func (p *planned) add(id int64) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.ids == nil {
-		p.ids = map[int64]bool{}
-	}
-	p.ids[id] = true
-}
-
-func (p *planned) drop(id int64) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	delete(p.ids, id)
-}
+func (p *planned) add(id int64)  { p.ids.Store(id, true) }
+func (p *planned) drop(id int64) { p.ids.Delete(id) }
 
 func (p *planned) list() []int64 {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	out := make([]int64, 0, len(p.ids))
-	for id := range p.ids {
-		out = append(out, id)
-	}
+	var out []int64
+	p.ids.Range(func(k, _ any) bool {
+		out = append(out, k.(int64))
+		return true
+	})
 	slices.Sort(out)
 	return out
 }
