@@ -104,14 +104,28 @@ export default function Inbox() {
     if (id && kind === "change") void c.approvals.loadChange(id);
   }, [c, id, kind]);
 
-  // The decision shown takes the keys: a change's own card once it is read, else the inbox.
+  // The decision shown takes the keys: a change's own card once it is read
+  // and its code has loaded (it may come after its review is ready), else
+  // the inbox.
   useEffect(() => {
-    const card = detail.current?.querySelector<HTMLElement>("[data-testid=change-review]");
+    const box = detail.current;
+    if (!box) return;
+    box.scrollTo?.({ top: 0 });
     const at = document.activeElement;
-    if (at && typing(at) && detail.current?.contains(at)) return;
+    if (at && typing(at) && box.contains(at)) return;
+    const cardOf = () => box.querySelector<HTMLElement>("[data-testid=change-review]");
+    const card = cardOf();
     (card ?? root.current)?.focus({ preventScroll: true });
-    detail.current?.scrollTo?.({ top: 0 });
-  }, [id, phase]);
+    if (card || kind !== "change") return;
+    const watch = new MutationObserver(() => {
+      const came = cardOf();
+      if (!came) return;
+      watch.disconnect();
+      if (document.activeElement === root.current || document.activeElement === document.body) came.focus({ preventScroll: true });
+    });
+    watch.observe(box, { childList: true, subtree: true });
+    return () => watch.disconnect();
+  }, [id, phase, kind]);
 
   const press = (selector: string) => detail.current?.querySelector<HTMLButtonElement>(selector)?.click();
 
