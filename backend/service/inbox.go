@@ -74,12 +74,16 @@ func (a *Approvals) Inbox(ctx context.Context) ([]wire.InboxItem, error) {
 }
 
 // whyAsked is the agent's latest words up to the message that made the
-// call toolUseID, back to the user's request ("" when it said nothing, or
-// the call is not in the page), and that request's first line. The
-// window's review says the same of the open session (frontend
+// call toolUseID (for a question of no call, the budget: up to the last
+// message), back to the user's request ("" when it said nothing, or the
+// call is not in the page), and that request's first line. The window's
+// review says the same of the open session (frontend
 // state/reviewReason.ts).
 func whyAsked(p store.Page, toolUseID string) (reason, request string) {
 	end := -1
+	if toolUseID == "" {
+		end = len(p.Messages) - 1
+	}
 	for _, c := range p.ToolCalls {
 		if c.ToolUseID != toolUseID {
 			continue
