@@ -48,6 +48,8 @@ export class InboxActions {
   private again = false;
   /** Approvals ended since the window started: a read begun before their end does not bring them back. */
   private ended = new Set<string>();
+  /** Plans whose answer is on its way. */
+  private answering = new Set<string>();
 
   constructor(
     private readonly ctx: ActionContext,
@@ -110,6 +112,9 @@ export class InboxActions {
    * shown) to start the work, or planning goes on with the feedback.
    */
   async answerPlan(item: InboxItem, answer: { mode: ApprovalMode } | { feedback: string }): Promise<void> {
+    const id = item.approval.id;
+    if (this.answering.has(id)) return; // a second y while the first is on its way
+    this.answering.add(id);
     try {
       if ("mode" in answer) {
         const sum = await this.ctx.backend.approvePlan(item.sessionId, answer.mode, item.reason);
@@ -117,11 +122,12 @@ export class InboxActions {
       } else {
         await this.ctx.backend.sendMessage(item.sessionId, answer.feedback.trim(), []);
       }
+      await this.refresh(); // it leaves once the backend says it no longer waits
     } catch (err) {
       this.set((b) => ({ ...b, error: `The plan was not answered: ${errorText(err)}` }));
-      return;
+    } finally {
+      this.answering.delete(id);
     }
-    await this.refresh();
   }
 
   /** Shows the inbox at the oldest decision, or at `at` when given (a clicked notification). */

@@ -184,6 +184,7 @@ describe("the inbox", () => {
     // y: approved as its card approves it, into the mode the card offers first.
     answered();
     fireEvent.keyDown(keys(), { key: "y" });
+    fireEvent.keyDown(keys(), { key: "y" }); // pressed again while the first answer is on its way: sent once
     await waitFor(() => expect(b.callsOf("approvePlan")).toEqual([[4, "ask", text]]));
     await waitFor(() => expect(shown()).toBe("cmd"));
     expect(screen.getByTestId("inbox-open").getAttribute("data-count")).toBe("3");
