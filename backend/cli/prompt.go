@@ -37,6 +37,9 @@ func Prompt(ctx context.Context, args []string, tio IO) int {
 		return exitFailure
 	}
 	defer h.close()
+	if h.isReviewLine(ctx, in.prompt) {
+		return h.reviewRun(ctx, in)
+	}
 	reason, err := h.turn(ctx, in)
 	h.stopJobs(ctx)
 	var tooLarge *service.MessageTooLargeError

@@ -83,6 +83,12 @@ func Repl(ctx context.Context, args []string, tio IO) int {
 		case "exit", "quit":
 			return exitOK
 		}
+		if h.isReviewLine(base, text) {
+			if err := h.review(base, text); err != nil {
+				fmt.Fprintf(tio.Stderr, "pilot: %v\n", err)
+			}
+			continue
+		}
 		if isREPLCommand(text) {
 			if h.command(base, text, tio) {
 				return exitOK

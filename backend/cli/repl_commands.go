@@ -20,6 +20,7 @@ var replCommands = []struct{ name, args, help string }{
 	{"/sessions", "", "this project's sessions, newest first"},
 	{"/resume", "ID", "continue session ID"},
 	{"/compact", "", "summarise the older turns to free the context window"},
+	{reviewCommand, "[SCOPE]", "a read-only helper reviews the changes (branch, uncommitted, session); findings as path:line lines"},
 }
 
 func replHelp() string {
@@ -46,8 +47,11 @@ func isREPLCommand(line string) bool {
 		return false
 	}
 	name, _, _ := strings.Cut(line, " ")
-	if name == "/quit" {
+	switch name {
+	case "/quit":
 		return true
+	case reviewCommand: // the built-in one runs before (headless.isReviewLine); a command of the user's is a prompt
+		return false
 	}
 	for _, c := range replCommands {
 		if c.name == name {

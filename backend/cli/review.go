@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 
 	"pilot/backend/cli/visible"
 	"pilot/backend/service"
@@ -102,4 +103,58 @@ func printFindings(tio IO, res wire.ReviewResult, asJSON bool) {
 		n = "1 finding"
 	}
 	fmt.Fprintf(tio.Stderr, "pilot review: %s, kept with session %d (open it in the window to have the agent fix one).\n", n, res.SessionID)
+}
+
+// reviewCommand is /review typed in `pilot repl` or given as the prompt of
+// `pilot -p`: the reviewer of `pilot review` (and of the window's /review)
+// runs in the run's session, and its findings print as `pilot review`
+// prints them.
+const reviewCommand = "/review"
+
+// isReviewLine reports whether line is /review, with or without a scope,
+// and the built-in one: a command or skill of the user's named review
+// replaces it, as in the window (and as for /init), and goes to the model.
+func (h *headless) isReviewLine(ctx context.Context, line string) bool {
+	name, _, _ := strings.Cut(strings.TrimSpace(line), " ")
+	if name != reviewCommand {
+		return false
+	}
+	_, err := h.svc.Turns.ExpandCommand(ctx, h.sess.ID, line)
+	return errors.Is(err, service.ErrUnknownCommand)
+}
+
+// review runs "/review [branch|uncommitted|session]" in the session:
+// with no scope, its branch for a worktree session, else its project's
+// uncommitted changes (the window's /review chooses the same).
+func (h *headless) review(ctx context.Context, line string) error {
+	_, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
+	scope := wire.ReviewScope(strings.TrimSpace(arg))
+	switch scope {
+	case "", wire.ReviewBranch, wire.ReviewUncommitted, wire.ReviewSession:
+	default:
+		return fmt.Errorf("/review takes branch, uncommitted or session (or nothing: the session's branch, else the uncommitted changes), not %q", visible.Line(string(scope)))
+	}
+	res, err := h.svc.Reviews.Run(ctx, h.sess.ID, scope)
+	if err != nil {
+		return err
+	}
+	printFindings(h.term.tio, res, h.term.json)
+	return nil
+}
+
+// reviewRun is `pilot -p "/review ..."`: exit 0 when the review ran (no
+// changes to review included, said on stderr), else 1, as `pilot review`.
+func (h *headless) reviewRun(ctx context.Context, in stdinPrompt) int {
+	err := errors.New("/review reviews the changes and takes no text on stdin: run it without piping anything")
+	if in.piped == "" {
+		err = h.review(ctx, in.prompt)
+	}
+	if err != nil {
+		fmt.Fprintf(h.term.tio.Stderr, "pilot: %v\n", err)
+		if errors.Is(err, service.ErrNothingToReview) {
+			return exitOK
+		}
+		return exitFailure
+	}
+	return exitOK
 }

@@ -284,3 +284,62 @@ func TestReviewThroughTheBinary(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewSlashThroughTheBinary: /review as the prompt of pilot -p and
+// typed in pilot repl runs pilot review's reviewer in the run's session
+// and prints the planted bug's finding as pilot review does (path:line:
+// text on stdout, the count and the session on stderr); a wrong scope is
+// a sentence, the model is never sent the line, and nothing is written; a
+// command of the user's named review replaces it.
+func TestReviewSlashThroughTheBinary(t *testing.T) {
+	t.Parallel()
+	srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{
+		{ToolCalls: []fakellm.ToolCall{{Name: "report_finding", Input: []byte(`{"path":"avg.py","line":5,"text":"Divides by one less than the count."}`)}}, Repeat: true,
+			When: &fakellm.When{LastUserContains: "Review the uncommitted changes"}},
+		{Text: "Reviewed.", Repeat: true, When: &fakellm.When{HasToolResult: true}},
+		{Text: "A model turn.", Repeat: true},
+	}})
+	defer srv.Close()
+	home := t.TempDir()
+	repo := gitProject(t, map[string]string{"avg.py": avgPy})
+
+	code, stdout, stderr := runBin(t, command(t, srv, home, "-p", "/review", "--project", repo), "")
+	if code != 0 || stdout != "" || !strings.Contains(stderr, "no changes to review") {
+		t.Fatalf("pilot -p /review with no changes: exit %d, %q, %q", code, stdout, stderr)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "avg.py"), []byte(avgBug), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const want = "avg.py:5: Divides by one less than the count.\n"
+	code, stdout, stderr = runBin(t, command(t, srv, home, "-p", "/review", "--project", repo), "")
+	if code != 0 || stdout != want || !strings.Contains(stderr, "1 finding, kept with session") {
+		t.Fatalf("pilot -p /review: exit %d, stdout %q\n%s", code, stdout, stderr)
+	}
+
+	code, stdout, stderr = runBin(t, command(t, srv, home, "repl", "--project", repo), "/review nowhere\n/review uncommitted\n/exit\n")
+	if code != 0 || !strings.Contains(stdout, want) || !strings.Contains(stderr, "1 finding, kept with session") ||
+		!strings.Contains(stderr, `/review takes branch, uncommitted or session`) {
+		t.Fatalf("repl /review: exit %d, stdout %q\n%s", code, stdout, stderr)
+	}
+	for _, r := range srv.ModelRequests() {
+		if strings.Contains(r.LastUserText, "/review") {
+			t.Errorf("the model was sent the line itself: %q", r.LastUserText)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(repo, "avg.py")); string(b) != avgBug {
+		t.Errorf("the review changed avg.py: %q", b)
+	}
+
+	// A command of the user's named review replaces the built-in one, as in the window.
+	if err := os.MkdirAll(filepath.Join(repo, ".claude", "commands"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, ".claude", "commands", "review.md"), []byte("My own review: $ARGUMENTS\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = runBin(t, command(t, srv, home, "-p", "/review", "--project", repo), "")
+	reqs := srv.ModelRequests()
+	if code != 0 || !strings.Contains(stdout, "A model turn.") || reqs[len(reqs)-1].LastUserText != "My own review: \n" {
+		t.Fatalf("pilot -p /review with a command of the user's: exit %d, %q, last request %q\n%s", code, stdout, reqs[len(reqs)-1].LastUserText, stderr)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"pilot/backend/internal/fakellm"
+	"pilot/backend/internal/mcptest"
 	"pilot/backend/wire"
 )
 
@@ -309,5 +310,66 @@ func TestInboxAcrossSessions(t *testing.T) {
 	ev.wait(t, func(e any) bool { d, ok := e.(wire.TurnDonePayload); return ok && d.SessionID == s1.ID })
 	if items, err := w.Approvals.Inbox(ctx); err != nil || len(items) != 0 {
 		t.Fatalf("inbox after every decision = %+v, %v; want empty", items, err)
+	}
+}
+
+// TestInboxHoldsEveryKind: a command outside the sandbox, an MCP call and
+// the budget wait in the inbox as the change, command and host of
+// TestInbox do (the one broker every question goes through), each with
+// its session and the agent's words. (A sandboxed command's host needs
+// the OS sandbox: the e2e suite's sandbox specs ask it.)
+func TestInboxHoldsEveryKind(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		kind  wire.ApprovalKind
+		calls []fakellm.ToolCall
+		setUp func(t *testing.T, w *Service)
+	}{
+		{kind: wire.ApprovalOutsideSandbox, calls: []fakellm.ToolCall{{Name: "run_bash", Input: []byte(`{"command":"echo hi","sandbox":false,"reason":"it needs the GPU"}`)}}},
+		{kind: wire.ApprovalMCP, calls: []fakellm.ToolCall{{Name: "mcp__u__echo", Input: []byte(`{"text":"hi"}`)}}, setUp: func(t *testing.T, w *Service) {
+			exe, args, err := mcptest.Command()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.MCP.SaveServer(wire.MCPServerInput{Scope: "user", Name: "u", Type: "stdio", Command: exe, Args: args, Env: map[string]string{"PILOT_MCP_TEST_SERVER": "1"}}); err != nil {
+				t.Fatal(err)
+			}
+			waitServer(t, w, "u", "ready")
+		}},
+		{kind: wire.ApprovalBudget, calls: []fakellm.ToolCall{{Name: "glob", Input: []byte(`{"pattern":"*"}`)}}, setUp: func(t *testing.T, w *Service) {
+			v, _ := w.Settings.Get()
+			if _, err := w.Settings.Save(wire.SettingsInput{Provider: v.Provider, ApprovalMode: v.ApprovalMode, BudgetUSD: 0.000001}); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(string(tc.kind), func(t *testing.T) {
+			t.Parallel()
+			srv := fakellm.New(fakellm.Script{Turns: []fakellm.Turn{{Text: "Because it must be asked.", ToolCalls: tc.calls}, {Text: "Done.", Repeat: true}}})
+			w, ev, p, _ := openChat(t, srv, t.TempDir())
+			ctx := context.Background()
+			if tc.setUp != nil {
+				tc.setUp(t, w)
+			}
+			s, err := w.Sessions.New(ctx, p.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Turns.SendMessage(ctx, s.ID, "Ask me", nil); err != nil {
+				t.Fatal(err)
+			}
+			a := ev.wait(t, func(e any) bool { a, ok := e.(wire.ApprovalPayload); return ok && a.SessionID == s.ID }).(wire.ApprovalPayload)
+			items, err := w.Approvals.Inbox(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(items) != 1 || items[0].Approval.ID != a.Approval.ID || items[0].Approval.Kind != tc.kind || items[0].SessionID != s.ID || items[0].Reason != "Because it must be asked." {
+				t.Fatalf("asked %+v; the inbox holds %+v", a.Approval, items)
+			}
+			if err := w.Approvals.DecideCommand(a.Approval.ID, wire.CommandDecision{}); err != nil {
+				t.Fatal(err)
+			}
+			ev.wait(t, func(e any) bool { d, ok := e.(wire.TurnDonePayload); return ok && d.SessionID == s.ID })
+		})
 	}
 }

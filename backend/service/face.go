@@ -1,7 +1,6 @@
 package service
 
 import (
-	"encoding/json"
 	"io"
 	"log/slog"
 
@@ -12,7 +11,6 @@ import (
 	"pilot/backend/permission"
 	"pilot/backend/sandbox"
 	"pilot/backend/todo"
-	"pilot/backend/tools"
 	"pilot/backend/version"
 	"pilot/backend/wire"
 )
@@ -75,12 +73,5 @@ func todoItems(list []wire.TodoItem) []todo.Item {
 // PresentedPlan is the plan of a present_plan call that ran (plan mode),
 // in Markdown, with its steps; ok is false for any other call.
 func PresentedPlan(c wire.ToolCall) (plan string, steps []string, ok bool) {
-	if c.Name != tools.PresentPlanName || c.Status != wire.ToolDone {
-		return "", nil, false
-	}
-	var p tools.PresentPlanParams
-	if json.Unmarshal(c.Input, &p) != nil {
-		return "", nil, false
-	}
-	return p.Plan, p.Steps, true
+	return presentedPlan(c.Name, c.Status, c.Input)
 }

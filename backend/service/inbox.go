@@ -17,8 +17,9 @@ const reasonPage = 40
 
 // Inbox lists every waiting decision of every session this process runs,
 // of every project, oldest first, each with its session's name, branch and
-// project and the agent's words before the call. It is live state: an
-// approval decided anywhere (the inbox, the session's card) leaves it.
+// project and the agent's words before the call, and the plans waiting
+// for the user (planItems). It is live state: an approval decided
+// anywhere (the inbox, the session's card) leaves it.
 func (a *Approvals) Inbox(ctx context.Context) ([]wire.InboxItem, error) {
 	all := a.agent.Approvals().All()
 	out := make([]wire.InboxItem, 0, len(all))
@@ -63,16 +64,26 @@ func (a *Approvals) Inbox(ctx context.Context) ([]wire.InboxItem, error) {
 	for _, w := range all {
 		out = append(out, items[w.Approval.ID])
 	}
+	plans, err := a.planItems(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, plans...)
+	byAge(out)
 	return out, nil
 }
 
 // whyAsked is the agent's latest words up to the message that made the
-// call toolUseID, back to the user's request ("" when it said nothing, or
-// the call is not in the page), and that request's first line. The
-// window's review says the same of the open session (frontend
+// call toolUseID (for a question of no call, the budget: up to the last
+// message), back to the user's request ("" when it said nothing, or the
+// call is not in the page), and that request's first line. The window's
+// review says the same of the open session (frontend
 // state/reviewReason.ts).
 func whyAsked(p store.Page, toolUseID string) (reason, request string) {
 	end := -1
+	if toolUseID == "" {
+		end = len(p.Messages) - 1
+	}
 	for _, c := range p.ToolCalls {
 		if c.ToolUseID != toolUseID {
 			continue

@@ -48,6 +48,11 @@ func (c *core) subscribeOwn() {
 	subscribe(&c.subs, wire.AgentTurnDone, func(wire.TurnDonePayload) {
 		c.background(func() { c.svc.Ledger.enforceRetention(c.currentProject()) }) // off the event path: it stats stored objects
 	})
+	subscribe(&c.subs, wire.AgentTurnDone, func(p wire.TurnDonePayload) {
+		if p.Reason == wire.EndPlan {
+			c.plans.add(p.SessionID) // the inbox lists the plan while it waits (inbox_plans.go)
+		}
+	})
 	subscribe(&c.subs, wire.LedgerUpdated, func(p wire.LedgerUpdatedPayload) {
 		c.mu.RLock()
 		active := c.changes.active

@@ -70,6 +70,7 @@ type core struct {
 	resolved resolvedMemo        // the sessions' configurations (resolvePinned)
 	langs    *diagnostics        // the user's language servers (languages.go)
 	subs     subscribers
+	plans    planned // the sessions whose turn ended with a plan (inbox_plans.go)
 
 	// started is closed once the start-up work that the first paint does
 	// not need is done (startUp): what reads a session's state or runs a

@@ -201,8 +201,10 @@ const (
 	ApprovalFetch ApprovalKind = "fetch"
 	// ApprovalBudget: whether a turn may go past the session's budget.
 	ApprovalBudget ApprovalKind = "budget"
-	// ApprovalPlan: a plan presented in plan mode (reserved: a plan is
-	// answered in the chat today).
+	// ApprovalPlan: a plan presented in plan mode, waiting in the inbox
+	// (InboxItem, its Reason the plan) while its card in the chat offers
+	// it; answered as the card does (ApprovePlan, or a message to keep
+	// planning), never through the broker.
 	ApprovalPlan ApprovalKind = "plan"
 	// ApprovalOutsideSandbox: a run_bash command asking to run outside
 	// the OS sandbox (sandbox: false), with the model's Reason.

@@ -5,14 +5,18 @@
 //
 //   node frontend/bench/inbox/run.mjs [--runs N] [--no-frontend-build] [--no-go-build]
 //
-// Each session's turn starts a helper of the project's custom agent
-// "fixer", which proposes a new file, and reads a web page (its host asked
-// about): two decisions waiting per session, fifty in all, half of them
-// changes. (Issue 40 asks for 50 across 10 sessions; a session asks one
-// change and one host at a time, so 25 sessions hold the 50.) Then, with a requestAnimationFrame probe stamping every
-// frame, the inbox is opened (click → the first item's card on screen, a
-// change with its hunks) and j is pressed 49 times, each waiting until the
-// next item's card is on screen. The
+// Each session's answer waits on five decisions at once, as a real turn
+// can: a helper of the project's custom agent "fixer" proposes a new file
+// (a change), a web page's host is asked about, and three reads of files
+// under private/ wait on the project's ask rule (.claude/settings.json,
+// permissions.ask "Read(private/**)"): fifty waiting decisions of ten
+// sessions, as issue 40 asks. (A turn asks one change or command at a time,
+// its helpers' included, and one host at a time, fetch, search or a
+// sandboxed connection; reads run together, so each read an ask rule
+// names waits alongside the others.) Then, with a requestAnimationFrame
+// probe stamping every frame, the inbox is opened (click → the first
+// item's card on screen; a change's with its hunks) and j is pressed 49
+// times, each waiting until the next item's card is on screen. The
 // target: no frame gap over 34 ms (two frames at 60 Hz) while it opens and
 // moves. Prints a Markdown table of the runs and their median, with the
 // load average.
@@ -24,8 +28,8 @@ import { startServer } from "../../e2e/lib/env.mjs";
 import { killAllSync } from "../../e2e/lib/procs.mjs";
 
 const { repoRoot, fakeLLMBinary, logsDir } = benchPaths("bench-inbox");
-const SESSIONS = 25;
-const PER_SESSION = 2;
+const SESSIONS = 10;
+const PER_SESSION = 5;
 const ITEMS = SESSIONS * PER_SESSION;
 
 const argv = process.argv.slice(2);
@@ -41,20 +45,21 @@ for (let i = 0; i < argv.length; i++) {
   }
 }
 
-// A session asks one change at a time (its next change waits for the one
-// under review) and one host at a time: each session's answer starts a
-// fixer, which proposes a file, and reads a web page, its host asked
-// about; two decisions a session.
+// Five decisions a session: the fixer's file, the page's host, and three
+// reads the ask rule names (the helper's change and the host are each the
+// one of their kind a turn asks at a time).
 const hosts = ["https://host1.example/page"];
+const privates = ["private/a.txt", "private/b.txt", "private/c.txt"];
 const script = {
   turns: [
     {
       when: { lastUserContains: "bench-inbox" },
       repeat: true,
-      text: "A fixer for the file, and a page to read.",
+      text: "A fixer for the file, a page to read, and the private notes.",
       toolCalls: [
         { name: "task", input: { description: "fix it", prompt: "FIX: create fix.txt", subagent_type: "fixer" } },
         ...hosts.map((url) => ({ name: "web_fetch", input: { url, prompt: "the title" } })),
+        ...privates.map((path) => ({ name: "read_file", input: { path } })),
       ],
     },
     { when: { lastUserContains: "FIX:" }, repeat: true, text: "The fixer writes fix.txt.", toolCalls: [{ name: "write_file", input: { path: "fix.txt", content: "fixed\n" } }] },
@@ -86,6 +91,10 @@ async function oneRun(i, { browser, display, tmp }) {
   const project = mkdtempSync(join(tmp, "project-"));
   mkdirSync(join(project, ".pilot", "agents"), { recursive: true });
   writeFileSync(join(project, ".pilot", "agents", "fixer.md"), "---\nname: fixer\ndescription: Fixes small things in files.\ntools: Read, Write\n---\nYou fix one thing.\n");
+  mkdirSync(join(project, ".claude"), { recursive: true });
+  writeFileSync(join(project, ".claude", "settings.json"), JSON.stringify({ permissions: { ask: ["Read(private/**)"] } }));
+  mkdirSync(join(project, "private"), { recursive: true });
+  for (const p of privates) writeFileSync(join(project, p), "kept apart\n");
   const home = mkdtempSync(join(tmp, "home-"));
   const { page, close } = await openBenchApp(browser, { display, home, project, env: { ANTHROPIC_BASE_URL: fake.url }, logFile: join(logsDir, `app${i}.log`) });
   try {
@@ -170,7 +179,7 @@ async function main() {
       results.push(r);
       console.error(`bench-inbox: run ${results.length} of ${opt.runs}: opened in ${f1(r.openMs)} ms; longest frame gap ${f1(r.maxGapMs)} ms, ${r.over34} over 34 ms`);
     }
-    const title = `The inbox with ${ITEMS} waiting decisions of ${SESSIONS} sessions (a change and a web page each), opened and walked with j to the last, Chromium ${env.browser.version()} at 1280x800, ${new Date().toISOString().slice(0, 10)}.`;
+    const title = `The inbox with ${ITEMS} waiting decisions of ${SESSIONS} sessions (a helper's change, a web page's host and three reads an ask rule names, each), opened and walked with j to the last, Chromium ${env.browser.version()} at 1280x800, ${new Date().toISOString().slice(0, 10)}.`;
     console.log(runsTable(title, columns, results, loadBefore));
   });
 }

@@ -4,13 +4,15 @@
 // lists all three oldest first with their names and the agent's words;
 // deciding with keys alone resumes each session as decided, and each
 // session's card says the same. At 1280x820 and at 200% scaling (640x410
-// CSS px). With PILOT_E2E_SCREENSHOTS=docs it saves the README's picture.
+// CSS px). A session waiting on its plan is there too, decided with the
+// card or the inbox as one. With PILOT_E2E_SCREENSHOTS=docs it saves the
+// README's picture.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { docShot } from "./ledger-helpers.mjs";
-import { eventually, openProject, scriptFile, sel, send, startSession, waitState } from "./helpers.mjs";
+import { eventually, openProject, scriptFile, sel, send, startChat, startSession, waitState, waitTurnDone } from "./helpers.mjs";
 
 const script = {
   turns: [
@@ -134,6 +136,82 @@ async function decideWithKeys(ctx, { narrow }) {
   assert.ok(!existsSync(join(project, "beta-ran")), "nothing else was written");
 }
 
+const planScript = {
+  turns: [
+    { when: { lastUserContains: "delta" }, toolCalls: [{ name: "present_plan", input: { plan: "First plan: mark the notes final.", steps: ["Patch notes.txt"] } }] },
+    { when: { lastUserContains: "Say when" }, toolCalls: [{ name: "present_plan", input: { plan: "Second plan: mark them final, dated.", steps: ["Patch notes.txt"] } }] },
+    { when: { lastUserContains: "Keep it short" }, toolCalls: [{ name: "present_plan", input: { plan: "Third plan: mark them final.", steps: ["Patch notes.txt"] } }] },
+    { when: { lastUserContains: "I approve this plan" }, toolCalls: [{ name: "patch_file", input: { path: "notes.txt", old_text: "notes", new_text: "final notes" } }] },
+    { when: { hasToolResult: true }, text: "Delta is done." },
+  ],
+};
+
+/**
+ * A session waiting on its plan is in the inbox, and its card and the
+ * inbox decide it as one: planning goes on from the card (the inbox
+ * follows), then from the inbox with n and what should change, then y
+ * approves it there and the work it starts is reviewed there too.
+ */
+async function planInInbox(ctx) {
+  const { page } = ctx;
+  const { project } = await startChat(ctx, planScript, { "notes.txt": "notes\n" });
+  await page.setViewportSize({ width: 1280, height: 820 });
+  await page.locator("[data-testid=mode-select]").selectOption("plan");
+  await eventually(async () => assert.equal(await page.locator("[data-testid=mode-select]").getAttribute("data-mode"), "plan"));
+  await send(ctx, "delta: plan the notes");
+  const cards = page.locator("[data-testid=plan-card]");
+  await cards.first().waitFor({ timeout: 30_000 });
+  await waitTurnDone(ctx);
+
+  const opener = page.locator("[data-testid=inbox-open]");
+  const inbox = page.locator("[data-testid=inbox]");
+  const items = inbox.locator("[data-testid=inbox-item]");
+  await eventually(async () => assert.equal(await opener.getAttribute("data-count"), "1"));
+  await opener.click();
+  await eventually(async () => assert.equal(await items.count(), 1));
+  assert.equal(await items.first().getAttribute("data-kind"), "plan");
+  const first = await items.first().getAttribute("data-approval-id");
+  const text = await items.first().innerText();
+  assert.ok(text.includes("delta: plan the notes") && text.includes("First plan: mark the notes final."), `the plan's item names its session and the plan: ${text}`);
+  await page.keyboard.press("Escape");
+  await inbox.waitFor({ state: "detached" });
+
+  // Answered on its card: the inbox follows, and holds the next plan.
+  await cards.first().locator("[data-testid=plan-feedback]").fill("Say when they became final");
+  await cards.first().locator("[data-testid=plan-keep]").click();
+  await eventually(async () => assert.equal(await cards.count(), 2), { timeout: 30_000 });
+  await waitTurnDone(ctx);
+  await eventually(async () => assert.equal(await opener.getAttribute("data-count"), "1"));
+  await opener.click();
+  await eventually(async () => {
+    assert.equal(await items.count(), 1);
+    assert.notEqual(await items.first().getAttribute("data-approval-id"), first);
+  });
+  assert.ok((await items.first().innerText()).includes("Second plan"));
+
+  // Refused in the inbox with keys alone: n goes to what should change, Tab and Enter send it.
+  await page.keyboard.press("n");
+  await eventually(async () => assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-testid")), "plan-feedback"));
+  await page.keyboard.type("Keep it short");
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Enter");
+  await eventually(async () => assert.equal(await cards.count(), 3), { timeout: 30_000 });
+  assert.equal(await cards.nth(1).getAttribute("data-state"), "answered", "the card says what the inbox decided");
+  await eventually(async () => assert.ok((await items.first().innerText()).includes("Third plan")), { timeout: 30_000 });
+
+  // Approved in the inbox with y: the work turn runs, and its change waits here next.
+  await inbox.locator("[data-testid=inbox-item][aria-current=true][data-kind=plan]").waitFor();
+  await inbox.locator(".inbox").focus();
+  await page.keyboard.press("y");
+  await eventually(async () => assert.equal(await inbox.locator("[data-testid=inbox-item][aria-current=true]").getAttribute("data-kind"), "change"), { timeout: 30_000 });
+  assert.equal(await cards.nth(2).getAttribute("data-state"), "answered");
+  assert.equal(await page.locator("[data-testid=mode-select]").getAttribute("data-mode"), "ask", "approved into the card's first mode");
+  await eventually(async () => assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-testid")), "change-review"));
+  await page.keyboard.press("y");
+  await eventually(() => assert.equal(readFileSync(join(project, "notes.txt"), "utf8"), "final notes\n"), { timeout: 30_000 });
+  await eventually(async () => assert.equal(await opener.getAttribute("data-count"), "0"));
+}
+
 export const tests = [
   {
     name: "three sessions wait on a change, a command and a page; the inbox lists them in order and keys alone decide them (1280x820)",
@@ -146,5 +224,11 @@ export const tests = [
     manualStart: true,
     timeout: 240_000,
     fn: (ctx) => decideWithKeys(ctx, { narrow: true }),
+  },
+  {
+    name: "a session waiting on its plan is in the inbox; its card and the inbox decide it as one, with keys alone in the inbox",
+    manualStart: true,
+    timeout: 240_000,
+    fn: planInInbox,
   },
 ];

@@ -99,7 +99,12 @@ export class AppController implements ActionContext {
     );
     this.layout = new LayoutActions(this, storage);
     this.ledger = new LedgerActions(this, (id) => this.openSession(id));
-    this.plan = new PlanActions(this, () => this.newSession(), (p) => this.chat.submitPrompt(p));
+    this.plan = new PlanActions(
+      this,
+      () => this.newSession(),
+      (p) => this.chat.submitPrompt(p),
+      (id) => this.inbox.sessionMoved(id, true),
+    );
     this.desktop = new DesktopActions(this, (path) => this.openProject(path), (id) => this.openSession(id), (at) => this.inbox.open(at));
     this.jobs = new JobActions(this, () => this.layout.showPanel("jobs"));
     this.comments = new CommentActions(backend, {
@@ -181,6 +186,8 @@ export class AppController implements ActionContext {
     if (ev.name === "agent:turn_done") this.branches.readAhead(this.state, ev.payload.sessionId);
     if (ev.name === "agent:turn_done") this.comments.turnEnded(ev.payload.sessionId);
     if (ev.name === "agent:approval") void this.inbox.refresh();
+    if (ev.name === "agent:turn_done" || ev.name === "agent:state" || ev.name === "agent:message")
+      this.inbox.sessionMoved(ev.payload.sessionId, ev.name === "agent:turn_done" && ev.payload.reason === "plan");
     if (ev.name === "agent:approval_done") {
       this.inbox.approvalEnded(ev.payload.approvalId);
       // A review kept while its session was not open (see openSession) ends with its approval.

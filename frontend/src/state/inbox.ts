@@ -5,10 +5,11 @@
 // decisions go through the same calls as the session's own card, so both
 // agree.
 import { errorText } from "../lib/format";
-import type { InboxItem, OpenSessionPayload } from "../lib/wire.gen";
+import type { ApprovalMode, InboxItem, OpenSessionPayload } from "../lib/wire.gen";
 import type { ActionContext } from "./actions";
 import type { AppState } from "./appState";
 import type { InboxState } from "./inboxState";
+import { withSummary } from "./sessionList";
 
 
 /**
@@ -47,6 +48,8 @@ export class InboxActions {
   private again = false;
   /** Approvals ended since the window started: a read begun before their end does not bring them back. */
   private ended = new Set<string>();
+  /** Plans whose answer is on its way. */
+  private answering = new Set<string>();
 
   constructor(
     private readonly ctx: ActionContext,
@@ -92,6 +95,39 @@ export class InboxActions {
     const items = this.ctx.store.getState().inbox.items;
     if (items.some((x) => x.approval.id === approvalId)) this.place(items, this.ctx.store.getState().inbox.error);
     void this.refresh();
+  }
+
+  /**
+   * A plan waits as long as its session's transcript says so (the backend
+   * reads it): anything a session with a plan in the list does (a turn
+   * starts, a message, its mode) reads the list again; so does a turn
+   * ending with a plan.
+   */
+  sessionMoved(sessionId: number, planned = false) {
+    if (planned || this.ctx.store.getState().inbox.items.some((x) => x.sessionId === sessionId && x.approval.kind === "plan")) void this.refresh();
+  }
+
+  /**
+   * Answers a plan as its card does: approved into mode (the plan as
+   * shown) to start the work, or planning goes on with the feedback.
+   */
+  async answerPlan(item: InboxItem, answer: { mode: ApprovalMode } | { feedback: string }): Promise<void> {
+    const id = item.approval.id;
+    if (this.answering.has(id)) return; // a second y while the first is on its way
+    this.answering.add(id);
+    try {
+      if ("mode" in answer) {
+        const sum = await this.ctx.backend.approvePlan(item.sessionId, answer.mode, item.reason);
+        this.ctx.store.setState((st) => withSummary(st, sum));
+      } else {
+        await this.ctx.backend.sendMessage(item.sessionId, answer.feedback.trim(), []);
+      }
+      await this.refresh(); // it leaves once the backend says it no longer waits
+    } catch (err) {
+      this.set((b) => ({ ...b, error: `The plan was not answered: ${errorText(err)}` }));
+    } finally {
+      this.answering.delete(id);
+    }
   }
 
   /** Shows the inbox at the oldest decision, or at `at` when given (a clicked notification). */

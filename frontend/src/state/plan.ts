@@ -34,6 +34,8 @@ export class PlanActions {
     /** Starts a session when the mode is chosen with none open. */
     private readonly newSession: () => Promise<number | null>,
     private readonly submit: (p: Prompt) => Promise<void>,
+    /** A session's mode was set: a plan of it may wait, or no longer (the inbox). */
+    private readonly modeSet: (sessionId: number) => void = () => {},
   ) {}
 
   private get state(): AppState {
@@ -65,6 +67,7 @@ export class PlanActions {
     if (mode === "plan") this.before[id] = prev;
     try {
       this.applySummary(await this.ctx.backend.setSessionMode(id, mode));
+      this.modeSet(id);
     } catch (err) {
       this.ctx.fail("Could not change the mode", err);
     }

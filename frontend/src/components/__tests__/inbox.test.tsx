@@ -160,4 +160,48 @@ describe("the inbox", () => {
     await screen.findByTestId("inbox");
     await waitFor(() => expect(shown()).toBe("net"));
   });
+
+  it("holds a plan that waits: counted, shown as the agent's words, approved with y or refused with n and what should change", async () => {
+    const b = threeWaiting();
+    const text = "Rename the package.\n\n## Steps\n1. Patch main.go";
+    const plan = (id: string) => waiting(ask(id, "plan", { tool: "present_plan" }), 4, { title: "Rename", branch: "pilot/rename", reason: text });
+    b.inboxItems = [plan("plan_9"), ...b.inboxItems];
+    // What the backend says once a plan is answered: it no longer waits.
+    const answered = () => (b.inboxItems = b.inboxItems.filter((x) => x.approval.kind !== "plan"));
+    renderApp(b);
+    await waitFor(() => expect(screen.getByTestId("inbox-open").getAttribute("data-count")).toBe("4"));
+    fireEvent.click(screen.getByTestId("inbox-open"));
+    const inbox = await screen.findByTestId("inbox");
+    await waitFor(() => expect(shown()).toBe("plan_9"));
+    const row = items()[0]!;
+    expect([row.getAttribute("data-kind"), row.getAttribute("data-session-id")]).toEqual(["plan", "4"]);
+    expect(row.textContent).toContain("pilot/rename");
+    expect(row.textContent).toContain("Rename the package.");
+    expect(row.textContent).not.toContain("present_plan");
+    expect(within(inbox).getByText("Patch main.go")).toBeTruthy(); // the plan, as Markdown, above its answers
+    const keys = () => document.activeElement as HTMLElement;
+
+    // y: approved as its card approves it, into the mode the card offers first.
+    answered();
+    fireEvent.keyDown(keys(), { key: "y" });
+    fireEvent.keyDown(keys(), { key: "y" }); // pressed again while the first answer is on its way: sent once
+    await waitFor(() => expect(b.callsOf("approvePlan")).toEqual([[4, "ask", text]]));
+    await waitFor(() => expect(shown()).toBe("cmd"));
+    expect(screen.getByTestId("inbox-open").getAttribute("data-count")).toBe("3");
+
+    // Another plan turns up when a turn ends with one; n asks what should change, and sends it.
+    b.inboxItems = [plan("plan_10"), ...b.inboxItems];
+    act(() => b.emit("agent:turn_done", { sessionId: 4, seq: 9, reason: "plan" }));
+    await waitFor(() => expect(items()).toHaveLength(4));
+    fireEvent.click(items()[0]!);
+    await waitFor(() => expect(shown()).toBe("plan_10"));
+    fireEvent.keyDown(keys(), { key: "n" });
+    await waitFor(() => expect(keys().getAttribute("data-testid")).toBe("plan-feedback"));
+    expect(b.callsOf("sendMessage")).toEqual([]);
+    fireEvent.change(keys(), { target: { value: "Keep the old name as an alias" } });
+    answered();
+    fireEvent.click(within(inbox).getByTestId("plan-keep"));
+    await waitFor(() => expect(b.callsOf("sendMessage")).toEqual([[4, "Keep the old name as an alias", []]]));
+    await waitFor(() => expect(items()).toHaveLength(3));
+  });
 });

@@ -8,6 +8,7 @@ import { useApp, useController } from "../../state/context";
 import { currentItem } from "../../state/inbox";
 import Modal from "../Modal";
 import ApprovalCard from "../review/ApprovalCard";
+import InboxPlan from "./InboxPlan";
 
 // The agent's words are Markdown (marked and DOMPurify load with them).
 const Markdown = later(() => import("../Markdown"));
@@ -35,6 +36,8 @@ function what(a: Approval): string {
       return a.port ? `${a.host ?? ""}:${a.port}` : (a.host ?? "");
     case "fetch":
       return a.host ?? "";
+    case "plan": // the plan is its reason
+      return "";
     default:
       return a.command ?? a.tool;
   }
@@ -64,7 +67,7 @@ const Row = memo(function Row({ item, shown }: { item: InboxItem; shown: boolean
         <span className="inbox-row muted">
           <span className="inbox-project">{item.project}</span>
           {item.branch && <span className="item-branch">{item.branch}</span>}
-          <code className="inbox-what">{visibleString(what(a))}</code>
+          {what(a) && <code className="inbox-what">{visibleString(what(a))}</code>}
         </span>
         {item.reason && <span className="inbox-reason muted">{visibleString(item.reason.split("\n")[0] ?? "")}</span>}
       </button>
@@ -80,7 +83,8 @@ const typing = (t: EventTarget) => t instanceof HTMLElement && (t.tagName === "T
  * then the one shown with its session, the agent's words and its card (the
  * session's review shows the same card; deciding in either decides both).
  * Keys: the review's own (y/n per hunk, j/k, a for all) in a change; in
- * any other decision y approves, n refuses, a approves; j/k move between
+ * any other decision y approves, n refuses, a approves (a plan's n goes to
+ * what should change in it, which keeps the session planning); j/k move between
  * decisions, Enter opens the decision's session. Deciding one moves to the
  * next.
  */
@@ -100,14 +104,28 @@ export default function Inbox() {
     if (id && kind === "change") void c.approvals.loadChange(id);
   }, [c, id, kind]);
 
-  // The decision shown takes the keys: a change's own card once it is read, else the inbox.
+  // The decision shown takes the keys: a change's own card once it is read
+  // and its code has loaded (it may come after its review is ready), else
+  // the inbox.
   useEffect(() => {
-    const card = detail.current?.querySelector<HTMLElement>("[data-testid=change-review]");
+    const box = detail.current;
+    if (!box) return;
+    box.scrollTo?.({ top: 0 });
     const at = document.activeElement;
-    if (at && typing(at) && detail.current?.contains(at)) return;
+    if (at && typing(at) && box.contains(at)) return;
+    const cardOf = () => box.querySelector<HTMLElement>("[data-testid=change-review]");
+    const card = cardOf();
     (card ?? root.current)?.focus({ preventScroll: true });
-    detail.current?.scrollTo?.({ top: 0 });
-  }, [id, phase]);
+    if (card || kind !== "change") return;
+    const watch = new MutationObserver(() => {
+      const came = cardOf();
+      if (!came) return;
+      watch.disconnect();
+      if (document.activeElement === root.current || document.activeElement === document.body) came.focus({ preventScroll: true });
+    });
+    watch.observe(box, { childList: true, subtree: true });
+    return () => watch.disconnect();
+  }, [id, phase, kind]);
 
   const press = (selector: string) => detail.current?.querySelector<HTMLButtonElement>(selector)?.click();
 
@@ -124,6 +142,11 @@ export default function Inbox() {
     } else if (k === "Enter" && (e.target === root.current || !(e.target instanceof HTMLButtonElement))) {
       handled();
       void c.inbox.enter();
+    } else if (item && kind === "plan" && (k === "y" || k === "a" || k === "n")) {
+      // A plan is refused with what should change in it: n goes to that box.
+      handled();
+      if (k === "n") detail.current?.querySelector<HTMLElement>("[data-testid=plan-feedback]")?.focus();
+      else press("[data-testid=plan-approve]");
     } else if (item && kind !== "change" && (k === "y" || k === "a" || k === "n")) {
       handled();
       press(k === "n" ? ".review-actions button.danger-outline" : ".review-actions button.primary");
@@ -138,7 +161,7 @@ export default function Inbox() {
       <div ref={root} className="inbox" tabIndex={-1} onKeyDown={onKeyDown} aria-label="Keys: j and k move, y approve, n reject, a approve all, Enter opens the session, Esc closes.">
         {error && <p className="error">{error}</p>}
         {items.length === 0 ? (
-          <p className="empty">No session waits for a decision. Changes, commands, hosts and MCP calls of every session wait here.</p>
+          <p className="empty">No session waits for a decision. Changes, commands, hosts, MCP calls, budgets and plans of every session wait here.</p>
         ) : (
           <>
             <ol className="inbox-list" aria-label="Decisions waiting, oldest first">
@@ -165,11 +188,15 @@ export default function Inbox() {
                   </button>
                 </div>
                 <div className="reason-row">
-                  <span className="reason-who">Pilot says</span>
+                  <span className="reason-who">{kind === "plan" ? "Pilot's plan" : "Pilot says"}</span>
                   {item.reason ? <Markdown text={item.reason} /> : <p className="muted">Pilot asked this without a word of explanation.</p>}
                 </div>
               </section>
-              <ApprovalCard key={item.approval.id} approval={item.approval} layout={layout} />
+              {kind === "plan" ? (
+                <InboxPlan key={item.approval.id} item={item} />
+              ) : (
+                <ApprovalCard key={item.approval.id} approval={item.approval} layout={layout} />
+              )}
             </Suspense>
           )}
         </div>

@@ -1,10 +1,10 @@
 import { useState } from "react";
-import type { ApprovalMode, ToolCall } from "../../lib/wire.gen";
+import type { ToolCall } from "../../lib/wire.gen";
 import { useApp, useController } from "../../state/context";
 import type { SessionView } from "../../state/sessionState";
-import { toMode, WORK_MODES } from "../../state/plan";
+import { toMode } from "../../state/plan";
 import Markdown from "../Markdown";
-import { modeLabel } from "./ModeSelect";
+import PlanDecide from "./PlanDecide";
 import PlanLines from "./PlanLines";
 
 interface PlanInput {
@@ -39,8 +39,7 @@ function answered(s: SessionView | null | undefined, messageId: number): boolean
 
 /**
  * A presented plan: approve it into edits or ask (as written or edited), or
- * keep planning with feedback. The approval is one control, "Approve and
- * continue in [mode ▾]", so the mode reads as part of its sentence.
+ * keep planning with feedback (PlanDecide; the inbox offers the same).
  */
 export default function PlanCard({ call }: { call: ToolCall }) {
   const c = useController();
@@ -49,11 +48,9 @@ export default function PlanCard({ call }: { call: ToolCall }) {
   const isAnswered = useApp((s) => answered(s.session, call.messageId));
   const idle = useApp((s) => (s.session?.turn ?? "idle") === "idle");
   const inPlan = useApp((s) => toMode(s.session?.summary?.approvalMode) === "plan");
-  const [target, setTarget] = useState<ApprovalMode>(() => c.plan.workMode(sessionId));
   const [editing, setEditing] = useState(false);
   const [commenting, setCommenting] = useState(false);
   const [draft, setDraft] = useState(() => planText(p));
-  const [feedback, setFeedback] = useState("");
   const open = !isAnswered && inPlan;
   const state = isAnswered ? "answered" : open ? "open" : "left";
 
@@ -89,72 +86,32 @@ export default function PlanCard({ call }: { call: ToolCall }) {
         </div>
       )}
       {open && (
-        <div className="plan-actions">
-          <div className="plan-approve-row">
-            <span className="plan-approve-split" role="group" aria-label="Approve the plan">
+        <PlanDecide
+          sessionId={sessionId}
+          plan={draft}
+          idle={idle}
+          onApprove={(mode, text) => void c.plan.approve(mode, text)}
+          onKeep={(feedback) => void c.plan.keepPlanning(feedback)}
+          more={
+            <>
+              <button type="button" className="small" data-testid="plan-edit-toggle" aria-pressed={editing} onClick={() => setEditing(!editing)}>
+                {editing ? "Show the plan" : "Edit the plan"}
+              </button>
               <button
                 type="button"
-                className="primary"
-                data-testid="plan-approve"
-                aria-label={`Approve the plan and continue in ${modeLabel[target].toLowerCase()} mode`}
-                disabled={!idle || !draft.trim()}
-                onClick={() => void c.plan.approve(target, draft)}
+                className="small"
+                aria-pressed={commenting}
+                title="Show the plan line by line, to comment on its lines and send the comments as one review"
+                onClick={() => {
+                  setEditing(false);
+                  setCommenting(!commenting);
+                }}
               >
-                Approve and continue in
+                {commenting ? "Show the plan" : "Comment on lines"}
               </button>
-              <select
-                data-testid="plan-approve-mode"
-                aria-label="Mode to continue in"
-                title={target === "edits" ? "Edits: file changes are applied, commands run in the sandbox" : "Ask: every change and command is asked"}
-                value={target}
-                onChange={(e) => setTarget(toMode(e.target.value))}
-              >
-                {WORK_MODES.map((m) => (
-                  <option key={m} value={m}>
-                    {modeLabel[m].toLowerCase()}
-                  </option>
-                ))}
-              </select>
-            </span>
-            <button type="button" className="small" data-testid="plan-edit-toggle" aria-pressed={editing} onClick={() => setEditing(!editing)}>
-              {editing ? "Show the plan" : "Edit the plan"}
-            </button>
-            <button
-              type="button"
-              className="small"
-              aria-pressed={commenting}
-              title="Show the plan line by line, to comment on its lines and send the comments as one review"
-              onClick={() => {
-                setEditing(false);
-                setCommenting(!commenting);
-              }}
-            >
-              {commenting ? "Show the plan" : "Comment on lines"}
-            </button>
-          </div>
-          <div className="plan-keep-row">
-            <textarea
-              data-testid="plan-feedback"
-              aria-label="What should change in the plan"
-              placeholder="What should change in the plan?"
-              rows={2}
-              value={feedback}
-              onChange={(e) => setFeedback(e.target.value)}
-            />
-            <button
-              type="button"
-              data-testid="plan-keep"
-              disabled={!idle || !feedback.trim()}
-              title={feedback.trim() ? "Send the feedback; the agent revises the plan" : "Write what should change first"}
-              onClick={() => {
-                void c.plan.keepPlanning(feedback);
-                setFeedback("");
-              }}
-            >
-              Keep planning
-            </button>
-          </div>
-        </div>
+            </>
+          }
+        />
       )}
     </section>
   );
