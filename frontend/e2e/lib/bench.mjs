@@ -29,6 +29,27 @@ export const f1 = (x) => (x === null || Number.isNaN(x) ? "—" : x.toFixed(1));
 export const fmtLoad = (l) => l.map((x) => x.toFixed(2)).join(" ");
 
 /**
+ * The options every window benchmark takes (--runs N, --no-frontend-build,
+ * --no-go-build) from the command line; anything else prints usage and
+ * exits.
+ */
+export function benchOptions(usage, runs = 3) {
+  const argv = process.argv.slice(2);
+  const opt = { runs, frontendBuild: true, goBuild: true };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--runs") opt.runs = Number(argv[++i]);
+    else if (a === "--no-frontend-build") opt.frontendBuild = false;
+    else if (a === "--no-go-build") opt.goBuild = false;
+    else {
+      console.error(`usage: ${usage}`);
+      process.exit(2);
+    }
+  }
+  return opt;
+}
+
+/**
  * A pass-through HTTP proxy (node -e SOURCE UPSTREAM) that stamps, with the
  * wall clock, the first and last chunk it writes back for each request;
  * GET /_bench/streams lists them.
