@@ -22,6 +22,27 @@ function markReviewScroller() {
 }
 
 /**
+ * In the page, before the review: notes the wall-clock time at which the
+ * review card first shows (loading its change) and is first deciding, and
+ * every long task (50 ms and more) with its start, so that a run can say
+ * where the time between the answer's last byte and the paint went.
+ */
+function installReviewProbe() {
+  const now = () => performance.timeOrigin + performance.now();
+  const probe = { card: 0, deciding: 0, long: [], events: {} };
+  window.__reviewProbe = probe;
+  // The last arrival of each of the agent's events (Wails' runtime in the window).
+  for (const name of ["agent:stream", "agent:message", "agent:tool", "agent:approval", "agent:state"]) window.runtime?.EventsOn?.(name, () => (probe.events[name] = now()));
+  new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) probe.long.push({ at: performance.timeOrigin + e.startTime, ms: e.duration });
+  }).observe({ type: "longtask" });
+  new MutationObserver(() => {
+    if (!probe.card && document.querySelector("[data-testid=change-review], .review-card")) probe.card = now();
+    if (!probe.deciding && document.querySelector("[data-testid=change-review][data-phase=deciding]")) probe.deciding = now();
+  }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-phase"] });
+}
+
+/**
  * Opens the dev app (openBenchApp, its log under logsDir as NAME+i.log);
  * traced(part, fn) runs fn under a Chromium trace and a JavaScript profile
  * when part is the one asked for (trace), and prints both.
@@ -30,18 +51,25 @@ export async function openTracedApp(browser, { display, home, project, env, name
   const { page, close } = await openBenchApp(browser, { display, home, project, env, logFile: join(logsDir, `${name}${i}.log`) });
   return {
     page,
-    async traced(part, fn) {
+    /** lastMs(result): print only the last that many ms of the trace and profile (by their end). */
+    async traced(part, fn, lastMs = async () => Infinity) {
       if (trace !== part) return fn();
       const cdp = await page.context().newCDPSession(page);
       await cdp.send("Profiler.enable");
       await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
       await cdp.send("Profiler.start");
       await browser.startTracing(page, { categories: ["devtools.timeline", "blink", "disabled-by-default-devtools.timeline"] });
+      let r;
       try {
-        return await fn();
+        r = await fn();
+        return r;
       } finally {
-        printTrace(i, JSON.parse((await browser.stopTracing()).toString()));
-        printProfile(i, (await cdp.send("Profiler.stop")).profile);
+        // Both stop at once, then the window is measured up to then.
+        let stoppedAt = 0;
+        const [profile, trace] = await Promise.all([cdp.send("Profiler.stop").then((p) => ((stoppedAt = Date.now()), p)), browser.stopTracing()]);
+        const ms = r === undefined ? Infinity : (await lastMs(r)) - (Date.now() - stoppedAt);
+        printTrace(i, JSON.parse(trace.toString()), ms);
+        printProfile(i, profile.profile, ms);
       }
     },
     close,
@@ -70,13 +98,29 @@ export async function reviewRun(i, { browser, display, tmp, logsDir, trace, keys
     await page.click("[data-testid=session-new]");
     await page.locator("[data-testid=session-item] button[aria-current=true]").waitFor();
     await page.fill("[data-testid=chat-input]", "update the table");
-    const painted = await app.traced("review", () =>
-      frameWhen(page, `document.querySelector("[data-testid=chat-send]").click()`, onScreen, "[data-testid=change-review][data-phase=deciding] [data-testid=diff-hunk]"),
+    await page.evaluate(installReviewProbe);
+    const proposing = async () => {
+      const streams = await (await fetch(`${proxy.url}/_bench/streams`)).json();
+      const p = streams.filter((s) => s.path.startsWith("/v1/messages")).at(1);
+      if (!p) throw new Error("the proposing answer did not go through the proxy");
+      return p;
+    };
+    // A trace shows the time from the answer's last byte on (and the few ms until it stops).
+    const painted = await app.traced(
+      "review",
+      () => frameWhen(page, `document.querySelector("[data-testid=chat-send]").click()`, onScreen, "[data-testid=change-review][data-phase=deciding] [data-testid=diff-hunk]"),
+      async (r) => Date.now() - (await proposing()).lastByte,
     );
-    const streams = await (await fetch(`${proxy.url}/_bench/streams`)).json();
-    const proposal = streams.filter((s) => s.path.startsWith("/v1/messages")).at(1);
-    if (!proposal) throw new Error("the proposing answer did not go through the proxy");
+    const proposal = await proposing();
     const hunks = await page.locator("[data-testid=diff-hunk]").count();
+    const probe = await page.evaluate(() => window.__reviewProbe);
+    const since = (t) => (t ? Math.round(t - proposal.lastByte) : "—");
+    const long = probe.long.filter((t) => t.at + t.ms > proposal.lastByte && t.at < painted.at);
+    console.error(
+      `review: run ${i}: after the last byte, card ${since(probe.card)} ms, deciding ${since(probe.deciding)} ms, painted ${since(painted.at)} ms; ` +
+        `last events: ${Object.entries(probe.events).map(([k, t]) => `${k} ${since(t)}`).join(", ")}; ` +
+        `long tasks in between: ${long.map((t) => `${Math.round(t.ms)} ms at ${since(t.at)}`).join(", ") || "none"}`,
+    );
 
     await page.evaluate(markReviewScroller);
     const scroll = await scrollThrough(page, "[data-bench-scroller=review]", SCROLL_STEP);

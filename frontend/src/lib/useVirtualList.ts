@@ -58,6 +58,9 @@ export interface VirtualList {
  * rendered, estimate(i) until then). When focused changes, the scroll
  * area moves the least that shows that item whole. key: a new list (its
  * heights are estimated again); indexOf: the item a rendered element is.
+ * viewFirst: until the first paint only the items in view are rendered
+ * (the first frame pays for what it shows), the overscan comes once the
+ * main thread is idle after it.
  */
 export function useVirtualList(
   listRef: RefObject<HTMLElement | null>,
@@ -66,11 +69,15 @@ export function useVirtualList(
   indexOf: (el: HTMLElement) => number,
   key: unknown,
   focused: number | null,
+  viewFirst = false,
 ): VirtualList {
   // A new index for a new list only (estimate may be a new function each render).
   const index = useMemo(() => new HeightIndex(count, estimate), [count, key]);
   const scroller = useRef<HTMLElement | null>(null);
-  const [range, setRange] = useState(() => index.range(0, FIRST_VIEW, OVERSCAN));
+  const wide = useRef(!viewFirst);
+  /** The next update sets the range even when the rendered items still cover the view (the overscan has just come). */
+  const force = useRef(false);
+  const [range, setRange] = useState(() => index.range(0, FIRST_VIEW, wide.current ? OVERSCAN : 0));
   const [, setVersion] = useState(0);
   const indexOfRef = useRef(indexOf);
   indexOfRef.current = indexOf;
@@ -80,13 +87,33 @@ export function useVirtualList(
     if (!list) return;
     const v = viewOf(list, scroller.current);
     const top = v.scrollTop - v.listTop;
-    const near = index.range(top, top + v.height, KEEP);
+    // Before the first paint: the view only (its assumed height while the scroll area has none).
+    const [keep, overscan, height] = wide.current ? [KEEP, OVERSCAN, v.height] : [0, 0, v.height > 0 ? v.height : FIRST_VIEW];
+    const near = index.range(top, top + height, keep);
+    const forced = force.current;
+    force.current = false;
     setRange((r) => {
-      if (r && near && r.first <= near.first && r.last >= near.last) return r;
-      const next = index.range(top, top + v.height, OVERSCAN);
+      if (!forced && r && near && r.first <= near.first && r.last >= near.last) return r;
+      const next = index.range(top, top + height, overscan);
       return r?.first === next?.first && r?.last === next?.last ? r : next;
     });
   }, [index, listRef]);
+
+  // After the first paint, when the main thread is idle: the overscan.
+  useEffect(() => {
+    if (wide.current) return;
+    const widen = () => {
+      wide.current = true;
+      force.current = true;
+      update();
+    };
+    if (typeof window.requestIdleCallback === "function") {
+      const id = window.requestIdleCallback(widen, { timeout: 500 });
+      return () => window.cancelIdleCallback(id);
+    }
+    const id = window.setTimeout(widen, 16);
+    return () => window.clearTimeout(id);
+  }, [update]);
 
   // The scroll area: follow its scrolling and its size.
   useLayoutEffect(() => {
