@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { HeightIndex } from "./virtualList";
+import { whenIdle } from "./whenIdle";
 
 /**
  * How far beyond the view items are rendered, in px; the rendered items
@@ -102,17 +103,11 @@ export function useVirtualList(
   // After the first paint, when the main thread is idle: the overscan.
   useEffect(() => {
     if (wide.current) return;
-    const widen = () => {
+    return whenIdle(() => {
       wide.current = true;
       force.current = true;
       update();
-    };
-    if (typeof window.requestIdleCallback === "function") {
-      const id = window.requestIdleCallback(widen, { timeout: 500 });
-      return () => window.cancelIdleCallback(id);
-    }
-    const id = window.setTimeout(widen, 16);
-    return () => window.clearTimeout(id);
+    });
   }, [update]);
 
   // The scroll area: follow its scrolling and its size.
