@@ -29,7 +29,7 @@ function markReviewScroller() {
  */
 function installReviewProbe() {
   const now = () => performance.timeOrigin + performance.now();
-  const probe = { card: 0, deciding: 0, long: [], events: {} };
+  const probe = { panel: 0, card: 0, deciding: 0, long: [], events: {} };
   window.__reviewProbe = probe;
   // The last arrival of each of the agent's events (Wails' runtime in the window).
   for (const name of ["agent:stream", "agent:message", "agent:tool", "agent:approval", "agent:state"]) window.runtime?.EventsOn?.(name, () => (probe.events[name] = now()));
@@ -37,6 +37,7 @@ function installReviewProbe() {
     for (const e of l.getEntries()) probe.long.push({ at: performance.timeOrigin + e.startTime, ms: e.duration });
   }).observe({ type: "longtask" });
   new MutationObserver(() => {
+    if (!probe.panel && document.querySelector(".review-panel") && !document.querySelector(".review-panel > p.empty")) probe.panel = now();
     if (!probe.card && document.querySelector("[data-testid=change-review], .review-card")) probe.card = now();
     if (!probe.deciding && document.querySelector("[data-testid=change-review][data-phase=deciding]")) probe.deciding = now();
   }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-phase"] });
@@ -117,7 +118,7 @@ export async function reviewRun(i, { browser, display, tmp, logsDir, trace, keys
     const since = (t) => (t ? Math.round(t - proposal.lastByte) : "—");
     const long = probe.long.filter((t) => t.at + t.ms > proposal.lastByte && t.at < painted.at);
     console.error(
-      `review: run ${i}: after the last byte, card ${since(probe.card)} ms, deciding ${since(probe.deciding)} ms, painted ${since(painted.at)} ms; ` +
+      `review: run ${i}: after the last byte, panel ${since(probe.panel)} ms, card ${since(probe.card)} ms, deciding ${since(probe.deciding)} ms, painted ${since(painted.at)} ms; ` +
         `last events: ${Object.entries(probe.events).map(([k, t]) => `${k} ${since(t)}`).join(", ")}; ` +
         `long tasks in between: ${long.map((t) => `${Math.round(t.ms)} ms at ${since(t.at)}`).join(", ") || "none"}`,
     );
