@@ -7,17 +7,7 @@ import type { DiffLayout } from "./DiffHunk";
 
 // Loaded with the first approval that needs them: diffs bring highlight.js.
 const BashApproval = later(() => import("./BashApproval"));
-const loadChangeReview = () => import("./ChangeReview");
-const ChangeReview = later(loadChangeReview);
-
-/**
- * Loads a change's review ahead of its first approval (ReviewPanel, once
- * the window is idle), so the card shows as soon as the approval comes
- * instead of after its code is fetched and compiled.
- */
-export function preloadChangeReview(): void {
-  void loadChangeReview();
-}
+const ChangeReview = later(() => import("./ChangeReview"));
 
 /**
  * One waiting decision as its kind shows it: a change's hunks, a command,

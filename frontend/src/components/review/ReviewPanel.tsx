@@ -1,10 +1,9 @@
-import { Suspense, useEffect, useRef, useState } from "react";
+import { Suspense, useRef, useState } from "react";
 import { later } from "../../lib/later";
 import { useDiffLayout } from "../../lib/useDiffLayout";
-import { whenIdle } from "../../lib/whenIdle";
 import { useApp, useController } from "../../state/context";
 import { chatShown, reviewFocused, reviewPlacement } from "../../state/layout";
-import ApprovalCard, { preloadChangeReview } from "./ApprovalCard";
+import ApprovalCard from "./ApprovalCard";
 import type { DiffLayout } from "./DiffHunk";
 import LayoutToggle, { type LayoutChoice } from "./LayoutToggle";
 
@@ -26,7 +25,6 @@ export default function ReviewPanel() {
   const [choice, setChoice] = useState<LayoutChoice>("auto");
   const layout: DiffLayout = choice === "auto" ? auto : choice;
   const anyChange = pending?.some((a) => a.kind === "change") ?? false;
-  useEffect(() => whenIdle(preloadChangeReview), []);
 
   return (
     <div className="review-panel" ref={ref} data-layout={layout}>
