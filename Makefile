@@ -60,13 +60,21 @@ help:
 
 # --- dependencies -----------------------------------------------------------
 
-deps: node-modules language-servers
+# The diff renderers the review is measured against (Monaco, diff2html),
+# with their own package.json and lock, out of the app's bundle.
+PEERS_DIR   := frontend/bench/diffpeers
+PEERS_STAMP := $(PEERS_DIR)/node_modules/.package-lock.json
+$(PEERS_STAMP): $(PEERS_DIR)/package-lock.json $(PEERS_DIR)/package.json
+	cd $(PEERS_DIR) && $(NPM_CI)
+	touch $@
+
+deps: node-modules language-servers $(PEERS_STAMP)
 	@.ci/deps.sh bench
 deps-run:
 	@.ci/deps.sh run
 deps-test: language-servers
 	@.ci/deps.sh test
-deps-bench: language-servers
+deps-bench: language-servers $(PEERS_STAMP)
 	@.ci/deps.sh bench
 
 # gopls is built once per pinned version (the stamp names it); the
@@ -413,6 +421,7 @@ bench: deps-bench build
 	node frontend/e2e/bench-stream.mjs --no-frontend-build --runs 3 | .ci/bench-section.sh stream
 	node frontend/e2e/bench-stream.mjs --no-frontend-build --no-go-build --runs 3 --delay-ms 1 | .ci/bench-section.sh stream-paced
 	node frontend/e2e/bench-scale.mjs --no-frontend-build --no-go-build --runs 3 | .ci/bench-section.sh scale
+	node frontend/bench/diffpeers/run.mjs --no-frontend-build --no-go-build --runs 3 | .ci/bench-section.sh diffpeers
 	node frontend/bench/jobs/run.mjs --no-frontend-build --no-go-build --runs 3 | .ci/bench-section.sh jobs
 	node frontend/bench/branch/run.mjs --no-frontend-build --no-go-build --big --runs 3 | .ci/bench-section.sh branch-window
 	node frontend/bench/inbox/run.mjs --no-frontend-build --no-go-build --runs 3 | .ci/bench-section.sh inbox

@@ -2,11 +2,12 @@
 // The window at scale (issue 15), in the real UI: the dev binary and the
 // window in Chromium under Xvfb, as bench-stream.mjs runs them.
 //
-//   node frontend/e2e/bench-scale.mjs [--runs N] [--no-frontend-build] [--no-go-build] [--trace session|review|tree]
+//   node frontend/e2e/bench-scale.mjs [--runs N] [--no-frontend-build] [--no-go-build] [--trace session|review|tree] [--parts session,review,tree]
 //
 // --trace PART records a Chromium trace and a JavaScript profile of that
 // part of each run and prints the main thread's events and the functions by
-// self time (to find where time goes).
+// self time (to find where time goes). --parts runs only the parts named
+// (their rows only).
 //
 // Each run starts a fresh app and home and measures
 //
@@ -26,127 +27,39 @@
 // * tree: a folder of 100,000 files expanded in the Files tab: click → the
 //   frame in which its first row is on screen.
 //
-// Times are stamped in the page (requestAnimationFrame after the change) and
-// by the proxy with the same wall clock. The table shows every run, the
+// Times are stamped in the page (the requestAnimationFrame after the frame in
+// which the change shows, lib/frames.mjs) and by the proxy with the same
+// wall clock. The table shows every run, the
 // median, and the load average before and after.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { benchPaths, openBenchApp, printProfile, printTrace, proxySource, runsTable, withBench } from "./lib/bench.mjs";
-import { startServer } from "./lib/env.mjs";
+import { benchPaths, runsTable, withBench } from "./lib/bench.mjs";
+import { frameWhen, scrollThrough } from "./lib/frames.mjs";
 import { killAllSync } from "./lib/procs.mjs";
-import { bigEdit, bigEditScript, emptyFiles, flatName, importLongSession, lastMessageText } from "./lib/scaleData.mjs";
+import { KEYS, SCROLL_STEP, openTracedApp, reviewRun } from "./lib/reviewBench.mjs";
+import { emptyFiles, flatName, importLongSession, lastMessageText } from "./lib/scaleData.mjs";
 
-const { repoRoot, devBinary, fakeLLMBinary, logsDir } = benchPaths("bench-scale");
+const { repoRoot, devBinary, logsDir } = benchPaths("bench-scale");
 const FLAT = 100_000;
-const SCROLL_STEP = 300;
-const KEYS = 5;
 
 const argv = process.argv.slice(2);
-const opt = { runs: 3, frontendBuild: true, goBuild: true, trace: "" };
+const PARTS = ["session", "review", "tree"];
+const opt = { runs: 3, frontendBuild: true, goBuild: true, trace: "", parts: PARTS };
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   if (a === "--runs") opt.runs = Number(argv[++i]);
   else if (a === "--no-frontend-build") opt.frontendBuild = false;
   else if (a === "--no-go-build") opt.goBuild = false;
   else if (a === "--trace") opt.trace = argv[++i];
+  else if (a === "--parts") opt.parts = argv[++i].split(",");
   else {
-    console.error("usage: node frontend/e2e/bench-scale.mjs [--runs N] [--no-frontend-build] [--no-go-build] [--trace session|review|tree]");
+    console.error("usage: node frontend/e2e/bench-scale.mjs [--runs N] [--no-frontend-build] [--no-go-build] [--trace session|review|tree] [--parts session,review,tree]");
     process.exit(2);
   }
 }
 
-/** In the page: runs act, then resolves with the wall-clock stamp of the first frame in which found() holds. */
-function frameWhen(page, act, found, arg) {
-  return page.evaluate(
-    ({ act, found, arg }) =>
-      new Promise((resolve, reject) => {
-        const now = () => performance.timeOrigin + performance.now();
-        const t0 = now();
-        const test = new Function("arg", `return (${found})(arg)`);
-        new Function(act)();
-        const tick = () => {
-          if (test(arg)) resolve({ t0, at: now() });
-          else if (now() - t0 > 60_000) reject(new Error(`not found after 60 s: ${found}`));
-          else requestAnimationFrame(tick);
-        };
-        requestAnimationFrame(tick);
-      }),
-    { act, found: found.toString(), arg },
-  );
-}
-
-/**
- * In the page: scrolls the element matching selector from its top to its
- * end, SCROLL_STEP px a frame (dir -1: from its end up to its top, until
- * nothing older is read there); returns frame gaps.
- */
-function scrollThrough(page, selector, dir = 1) {
-  return page.evaluate(
-    ({ selector, step, dir }) =>
-      new Promise((resolve) => {
-        const el = document.querySelector(selector);
-        el.scrollTop = dir > 0 ? 0 : el.scrollHeight;
-        const frames = [];
-        let settled = 0;
-        const tick = (t) => {
-          frames.push(t);
-          const end =
-            dir > 0
-              ? el.scrollTop + el.clientHeight >= el.scrollHeight - 1
-              : el.scrollTop <= 0 && !document.querySelector("[data-testid=transcript-older]");
-          // At the end for a few frames (row heights measured on the way may grow it).
-          settled = end ? settled + 1 : 0;
-          if (settled >= 5) {
-            let max = 0;
-            let over = 0;
-            for (let k = 1; k < frames.length; k++) {
-              const gap = frames[k] - frames[k - 1];
-              max = Math.max(max, gap);
-              if (gap > 34) over++;
-            }
-            resolve({ frames: frames.length, max, over, height: el.scrollHeight });
-            return;
-          }
-          el.scrollTop += dir * step;
-          requestAnimationFrame(tick);
-        };
-        // Start after the jump has been painted.
-        requestAnimationFrame(() => requestAnimationFrame(tick));
-      }),
-    { selector, step: SCROLL_STEP, dir },
-  );
-}
-
-/** The scrolling ancestor of the review (the panel's body). */
-function markReviewScroller() {
-  let el = document.querySelector("[data-testid=change-review]");
-  while (el && !(el.scrollHeight > el.clientHeight + 1 && /auto|scroll/.test(getComputedStyle(el).overflowY))) el = el.parentElement;
-  if (!el) throw new Error("the review does not scroll");
-  el.setAttribute("data-bench-scroller", "review");
-}
-
-async function openApp(browser, { display, home, project, env, name, i }) {
-  const { page, close } = await openBenchApp(browser, { display, home, project, env, logFile: join(logsDir, `${name}${i}.log`) });
-  return {
-    page,
-    async traced(part, fn) {
-      if (opt.trace !== part) return fn();
-      const cdp = await page.context().newCDPSession(page);
-      await cdp.send("Profiler.enable");
-      await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
-      await cdp.send("Profiler.start");
-      await browser.startTracing(page, { categories: ["devtools.timeline", "blink", "disabled-by-default-devtools.timeline"] });
-      try {
-        return await fn();
-      } finally {
-        printTrace(i, JSON.parse((await browser.stopTracing()).toString()));
-        printProfile(i, (await cdp.send("Profiler.stop")).profile);
-      }
-    },
-    close,
-  };
-}
+const openApp = (browser, o) => openTracedApp(browser, { ...o, logsDir, trace: opt.trace });
 
 async function sessionRun(i, { browser, display, tmp }) {
   const project = mkdtempSync(join(tmp, "project-"));
@@ -166,8 +79,8 @@ async function sessionRun(i, { browser, display, tmp }) {
       last,
     ));
     // Up from the end to the first message: the older pages are read on the way.
-    const up = await scrollThrough(page, "[data-testid=transcript]", -1);
-    const scroll = await scrollThrough(page, "[data-testid=transcript]");
+    const up = await scrollThrough(page, "[data-testid=transcript]", SCROLL_STEP, -1);
+    const scroll = await scrollThrough(page, "[data-testid=transcript]", SCROLL_STEP);
     return {
       openMs: open.at - open.t0,
       sessionUpOver: up.over,
@@ -178,66 +91,6 @@ async function sessionRun(i, { browser, display, tmp }) {
     };
   } finally {
     await app.close();
-    rmSync(home, { recursive: true, force: true });
-    rmSync(project, { recursive: true, force: true });
-  }
-}
-
-async function reviewRun(i, { browser, display, tmp }) {
-  const edit = bigEdit();
-  const project = mkdtempSync(join(tmp, "project-"));
-  writeFileSync(join(project, edit.path), edit.original);
-  const home = mkdtempSync(join(tmp, "home-"));
-  const script = join(tmp, `review${i}.json`);
-  writeFileSync(script, JSON.stringify(bigEditScript(edit)));
-  const fake = await startServer("fakellm", fakeLLMBinary, ["-script", script, "-addr", "127.0.0.1:0"], { logFile: join(logsDir, `fakellm${i}.log`) });
-  const proxy = await startServer("bench-proxy", process.execPath, ["-e", proxySource, fake.url], { logFile: join(logsDir, `proxy${i}.log`) });
-  const app = await openApp(browser, { display, home, project, env: { ANTHROPIC_BASE_URL: proxy.url }, name: "review", i });
-  const { page } = app;
-  try {
-    await page.click("[data-testid=session-new]");
-    await page.locator("[data-testid=session-item] button[aria-current=true]").waitFor();
-    await page.fill("[data-testid=chat-input]", "update the table");
-    const painted = await app.traced("review", () => frameWhen(
-      page,
-      `document.querySelector("[data-testid=chat-send]").click()`,
-      () => !!document.querySelector("[data-testid=change-review][data-phase=deciding] [data-testid=diff-hunk]"),
-    ));
-    const streams = await (await fetch(`${proxy.url}/_bench/streams`)).json();
-    const proposal = streams.filter((s) => s.path.startsWith("/v1/messages")).at(1);
-    if (!proposal) throw new Error("the proposing answer did not go through the proxy");
-    const hunks = await page.locator("[data-testid=diff-hunk]").count();
-
-    await page.evaluate(markReviewScroller);
-    const scroll = await scrollThrough(page, "[data-bench-scroller=review]");
-
-    // Decision keys from the top: n rejects the focused hunk and focuses the next.
-    await page.evaluate(() => (document.querySelector("[data-bench-scroller=review]").scrollTop = 0));
-    await page.locator("[data-testid=change-review]").focus();
-    const keys = [];
-    for (let k = 0; k < KEYS; k++) {
-      await page.locator(`[data-testid=diff-hunk].focused[data-hunk-index="${k}"]`).waitFor({ state: "attached" });
-      const r = await frameWhen(
-        page,
-        `document.querySelector("[data-testid=change-review]").dispatchEvent(new KeyboardEvent("keydown", { key: "n", bubbles: true }))`,
-        (next) => !!document.querySelector(`[data-testid=diff-hunk].focused[data-hunk-index="${next}"]`),
-        k + 1,
-      );
-      keys.push(r.at - r.t0);
-    }
-    keys.sort((a, b) => a - b);
-    return {
-      reviewMs: painted.at - proposal.lastByte,
-      hunksInDom: hunks,
-      reviewFrames: scroll.frames,
-      reviewOver: scroll.over,
-      reviewMaxGap: scroll.max,
-      keyMs: keys[keys.length >> 1],
-    };
-  } finally {
-    await app.close();
-    await proxy.stop();
-    await fake.stop();
     rmSync(home, { recursive: true, force: true });
     rmSync(project, { recursive: true, force: true });
   }
@@ -279,12 +132,17 @@ async function treeRun(i, { browser, display, tmp, project }) {
 
 async function main() {
   await withBench({ name: "bench-scale", repoRoot, logsDir, frontendBuild: opt.frontendBuild, goBuild: opt.goBuild }, async (env) => {
-    const flat = flatProject(env.tmp);
+    const flat = opt.parts.includes("tree") ? flatProject(env.tmp) : null;
     try {
       const loadBefore = loadavg();
       const results = [];
       for (let i = 1; i <= opt.runs; i++) {
-        const r = { ...(await sessionRun(i, env)), ...(await reviewRun(i, env)), ...(await treeRun(i, { ...env, project: flat })) };
+        const part = (name, fn) => (opt.parts.includes(name) ? fn() : {});
+        const r = {
+          ...(await part("session", () => sessionRun(i, env))),
+          ...(await part("review", () => reviewRun(i, { ...env, logsDir, trace: opt.trace }))),
+          ...(await part("tree", () => treeRun(i, { ...env, project: flat }))),
+        };
         results.push(r);
         console.error(`bench-scale: run ${i}/${opt.runs}: ${JSON.stringify(r)}`);
       }
@@ -305,9 +163,9 @@ async function main() {
         ["expandMs", "expand a folder of 100,000 files → first row on screen (ms)"],
       ];
       const title = `The window at scale, dev binary in Chromium ${env.browser.version()}, 1280×800, ${new Date().toISOString().slice(0, 10)}.`;
-      console.log(runsTable(title, rows, results, loadBefore));
+      console.log(runsTable(title, rows.filter(([k]) => k in results[0]), results, loadBefore));
     } finally {
-      rmSync(flat, { recursive: true, force: true });
+      if (flat) rmSync(flat, { recursive: true, force: true });
     }
   });
 }

@@ -23,7 +23,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { benchPaths, f1, openBenchApp, runsTable, withBench } from "../../e2e/lib/bench.mjs";
+import { benchOptions, benchPaths, f1, openBenchApp, runsTable, withBench } from "../../e2e/lib/bench.mjs";
 import { startServer } from "../../e2e/lib/env.mjs";
 import { killAllSync } from "../../e2e/lib/procs.mjs";
 
@@ -32,18 +32,7 @@ const SESSIONS = 10;
 const PER_SESSION = 5;
 const ITEMS = SESSIONS * PER_SESSION;
 
-const argv = process.argv.slice(2);
-const opt = { runs: 3, frontendBuild: true, goBuild: true };
-for (let i = 0; i < argv.length; i++) {
-  const a = argv[i];
-  if (a === "--runs") opt.runs = Number(argv[++i]);
-  else if (a === "--no-frontend-build") opt.frontendBuild = false;
-  else if (a === "--no-go-build") opt.goBuild = false;
-  else {
-    console.error("usage: node frontend/bench/inbox/run.mjs [--runs N] [--no-frontend-build] [--no-go-build]");
-    process.exit(2);
-  }
-}
+const opt = benchOptions("node frontend/bench/inbox/run.mjs [--runs N] [--no-frontend-build] [--no-go-build]");
 
 // Five decisions a session: the fixer's file, the page's host, and three
 // reads the ask rule names (the helper's change and the host are each the

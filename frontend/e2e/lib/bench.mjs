@@ -29,6 +29,27 @@ export const f1 = (x) => (x === null || Number.isNaN(x) ? "—" : x.toFixed(1));
 export const fmtLoad = (l) => l.map((x) => x.toFixed(2)).join(" ");
 
 /**
+ * The options every window benchmark takes (--runs N, --no-frontend-build,
+ * --no-go-build) from the command line; anything else prints usage and
+ * exits.
+ */
+export function benchOptions(usage, runs = 3) {
+  const argv = process.argv.slice(2);
+  const opt = { runs, frontendBuild: true, goBuild: true };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--runs") opt.runs = Number(argv[++i]);
+    else if (a === "--no-frontend-build") opt.frontendBuild = false;
+    else if (a === "--no-go-build") opt.goBuild = false;
+    else {
+      console.error(`usage: ${usage}`);
+      process.exit(2);
+    }
+  }
+  return opt;
+}
+
+/**
  * A pass-through HTTP proxy (node -e SOURCE UPSTREAM) that stamps, with the
  * wall clock, the first and last chunk it writes back for each request;
  * GET /_bench/streams lists them.
@@ -117,11 +138,15 @@ export function runsTable(title, rows, results, loadBefore) {
   ].join("\n");
 }
 
-/** Prints the functions with the most self time in a CDP CPU profile. */
-export function printProfile(run, profile) {
+/** Prints the functions with the most self time in a CDP CPU profile (lastMs: in its last lastMs only). */
+export function printProfile(run, profile, lastMs = Infinity) {
   const self = new Map();
   const dt = new Map(profile.nodes.map((n) => [n.id, 0]));
-  for (let k = 0; k < profile.samples.length; k++) dt.set(profile.samples[k], dt.get(profile.samples[k]) + (profile.timeDeltas[k] ?? 0));
+  const from = profile.endTime - lastMs * 1000;
+  for (let k = 0, t = profile.startTime; k < profile.samples.length; k++) {
+    t += profile.timeDeltas[k] ?? 0;
+    if (t >= from) dt.set(profile.samples[k], dt.get(profile.samples[k]) + (profile.timeDeltas[k] ?? 0));
+  }
   let total = 0;
   for (const n of profile.nodes) {
     const f = n.callFrame;
@@ -131,15 +156,16 @@ export function printProfile(run, profile) {
     self.set(key, (self.get(key) ?? 0) + us);
   }
   const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 25);
-  console.error(`bench: run ${run} profile, ${(total / 1000).toFixed(0)} ms sampled, top self time:`);
+  console.error(`bench: run ${run} profile, ${(total / 1000).toFixed(0)} ms sampled${lastMs < Infinity ? ` in its last ${Math.round(lastMs)} ms` : ""}, top self time:`);
   for (const [k, us] of top) console.error(`  ${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`);
 }
 
-/** Prints the main thread's trace events with the most self time (a rough split of "(program)"). */
-export function printTrace(run, trace) {
+/** Prints the main thread's trace events with the most self time (a rough split of "(program)"; lastMs: in its last lastMs only). */
+export function printTrace(run, trace, lastMs = Infinity) {
   const evs = trace.traceEvents ?? trace;
   const main = evs.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain");
-  const mine = evs.filter((e) => main && e.pid === main.pid && e.tid === main.tid && e.ph === "X" && e.dur).sort((a, b) => a.ts - b.ts);
+  const end = Math.max(...evs.filter((e) => e.ts).map((e) => e.ts + (e.dur ?? 0)));
+  const mine = evs.filter((e) => main && e.pid === main.pid && e.tid === main.tid && e.ph === "X" && e.dur && e.ts >= end - lastMs * 1000).sort((a, b) => a.ts - b.ts);
   // Self time: an event's duration minus that of its direct children.
   const self = new Map();
   const stack = [];

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { HeightIndex } from "./virtualList";
+import { whenIdle } from "./whenIdle";
 
 /**
  * How far beyond the view items are rendered, in px; the rendered items
@@ -58,6 +59,9 @@ export interface VirtualList {
  * rendered, estimate(i) until then). When focused changes, the scroll
  * area moves the least that shows that item whole. key: a new list (its
  * heights are estimated again); indexOf: the item a rendered element is.
+ * viewFirst: until the first paint only the items in view are rendered
+ * (the first frame pays for what it shows), the overscan comes once the
+ * main thread is idle after it.
  */
 export function useVirtualList(
   listRef: RefObject<HTMLElement | null>,
@@ -66,11 +70,15 @@ export function useVirtualList(
   indexOf: (el: HTMLElement) => number,
   key: unknown,
   focused: number | null,
+  viewFirst = false,
 ): VirtualList {
   // A new index for a new list only (estimate may be a new function each render).
   const index = useMemo(() => new HeightIndex(count, estimate), [count, key]);
   const scroller = useRef<HTMLElement | null>(null);
-  const [range, setRange] = useState(() => index.range(0, FIRST_VIEW, OVERSCAN));
+  const wide = useRef(!viewFirst);
+  /** The next update sets the range even when the rendered items still cover the view (the overscan has just come). */
+  const force = useRef(false);
+  const [range, setRange] = useState(() => index.range(0, FIRST_VIEW, wide.current ? OVERSCAN : 0));
   const [, setVersion] = useState(0);
   const indexOfRef = useRef(indexOf);
   indexOfRef.current = indexOf;
@@ -80,13 +88,27 @@ export function useVirtualList(
     if (!list) return;
     const v = viewOf(list, scroller.current);
     const top = v.scrollTop - v.listTop;
-    const near = index.range(top, top + v.height, KEEP);
+    // Before the first paint: the view only (its assumed height while the scroll area has none).
+    const [keep, overscan, height] = wide.current ? [KEEP, OVERSCAN, v.height] : [0, 0, v.height > 0 ? v.height : FIRST_VIEW];
+    const near = index.range(top, top + height, keep);
+    const forced = force.current;
+    force.current = false;
     setRange((r) => {
-      if (r && near && r.first <= near.first && r.last >= near.last) return r;
-      const next = index.range(top, top + v.height, OVERSCAN);
+      if (!forced && r && near && r.first <= near.first && r.last >= near.last) return r;
+      const next = index.range(top, top + height, overscan);
       return r?.first === next?.first && r?.last === next?.last ? r : next;
     });
   }, [index, listRef]);
+
+  // After the first paint, when the main thread is idle: the overscan.
+  useEffect(() => {
+    if (wide.current) return;
+    return whenIdle(() => {
+      wide.current = true;
+      force.current = true;
+      update();
+    });
+  }, [update]);
 
   // The scroll area: follow its scrolling and its size.
   useLayoutEffect(() => {

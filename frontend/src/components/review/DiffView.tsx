@@ -4,6 +4,7 @@ import type { FileChange } from "../../lib/wire.gen";
 import { langForPath } from "../../lib/highlight";
 import { rowCount, rowsBodyOf } from "../../lib/diffLayout";
 import { useVirtualList } from "../../lib/useVirtualList";
+import { whenIdle } from "../../lib/whenIdle";
 import type { HunkDecision } from "../../state/review";
 import DiffHunk, { type DiffLayout } from "./DiffHunk";
 import DiffPath from "./DiffPath";
@@ -34,22 +35,6 @@ function summary(file: FileChange): { adds: number; dels: number } {
 /** A hunk's height before it is measured: its head and its rows (see .hunk-head and .diff-table). */
 const HEAD_PX = 29;
 const ROW_PX = 18;
-
-/** When the browser has no requestIdleCallback: a slice of the main thread that leaves a frame room, in ms. */
-const SLICE_MS = 4;
-
-/** Runs work(deadline) when the main thread is idle (between frames where requestIdleCallback is missing). */
-function whenIdle(work: (timeLeft: () => number) => void): () => void {
-  if (typeof window.requestIdleCallback === "function") {
-    const id = window.requestIdleCallback((d) => work(() => d.timeRemaining()));
-    return () => window.cancelIdleCallback(id);
-  }
-  const id = window.setTimeout(() => {
-    const until = performance.now() + SLICE_MS;
-    work(() => until - performance.now());
-  }, 16);
-  return () => window.clearTimeout(id);
-}
 
 /**
  * Builds the rows of every hunk a few at a time while the main thread is
@@ -87,6 +72,7 @@ export default function DiffView({ file, loadText, decisions, edited, layout, fo
     (el) => Number(el.dataset.hunkIndex),
     `${layout} ${editing !== null}`,
     focusedHunk,
+    true,
   );
   const startEdit = async () => {
     if (edited !== null) {

@@ -45,7 +45,12 @@ export default function ReviewPanel() {
             )}
             {anyChange && <LayoutToggle choice={choice} auto={auto} onChange={setChoice} />}
           </div>
-          {withReason && <ReviewReason approval={pending[0]!} />}
+          {withReason && (
+            // Its own boundary: the cards do not wait for the reason's Markdown code.
+            <Suspense fallback={null}>
+              <ReviewReason approval={pending[0]!} />
+            </Suspense>
+          )}
           {pending.map((a) => (
             <ApprovalCard key={a.id} approval={a} layout={layout} />
           ))}
