@@ -151,6 +151,7 @@ export default function App({ boot }: { boot: Boot }) {
   const [ready, setReady] = useState<AppReadyPayload | null>(null);
   const [startError, setStartError] = useState<string | null>(null);
   usePrefetchWhenIdle(ready !== null);
+  useEffect(() => boot.hold(), [boot]);
 
   useEffect(() => {
     let live = true;

@@ -14,6 +14,12 @@ export interface Boot {
   controller: AppController;
   /** Never rejects: a failure is the error's sentence. */
   ready: Promise<ReadyResult>;
+  /**
+   * The window holds the controller while it is mounted: the returned
+   * function stops its listeners; holding it again starts them again (as
+   * StrictMode's second mount in development does).
+   */
+  hold(): () => void;
 }
 
 /**
@@ -27,6 +33,13 @@ export function boot(backend: Backend): Boot {
     (err: unknown): ReadyResult => ({ error: errorText(err) }),
   );
   const controller = new AppController(backend);
-  controller.start();
-  return { controller, ready };
+  let stop: (() => void) | null = controller.start();
+  const hold = () => {
+    stop ??= controller.start();
+    return () => {
+      stop?.();
+      stop = null;
+    };
+  };
+  return { controller, ready, hold };
 }
