@@ -278,7 +278,7 @@ deadcode: frontend
 # (frontend/scripts/imports.mjs).
 boundaries: node-modules
 	go test -tags $(TAGS) -count=1 ./backend/internal/archtest
-	node --test frontend/scripts/imports.test.mjs
+	node --test frontend/scripts/imports.test.mjs frontend/scripts/firstscreen.test.mjs
 
 # docs/CLI.md against the code: flags, environment variables and tools
 # (backend/internal/docstest), the window's test ids (testids.test.mjs).

@@ -1,13 +1,10 @@
-import { Suspense, useEffect, useMemo, useState, type CSSProperties } from "react";
-import { later } from "./lib/later";
-import { useBackend } from "./lib/backend";
+import { Suspense, useEffect, useState, type CSSProperties } from "react";
+import { later, usePrefetchWhenIdle } from "./lib/later";
 import type { AppReadyPayload } from "./lib/wire.gen";
-import { AppController } from "./state/controller";
+import type { Boot } from "./state/boot";
 import { ControllerContext, useApp, useController } from "./state/context";
 import AppErrorBanner from "./components/AppErrorBanner";
 import StartError from "./components/StartError";
-import { errorText } from "./lib/format";
-import QuitDialog from "./components/QuitDialog";
 import StatusBar from "./components/StatusBar";
 import Sidebar from "./components/sidebar/Sidebar";
 import Onboarding from "./components/chat/Onboarding";
@@ -15,17 +12,20 @@ import RightPanel from "./components/RightPanel";
 import ViewBar from "./components/ViewBar";
 import { useMediaQuery } from "./lib/useMediaQuery";
 import { reviewFocused, reviewPlacement } from "./state/layout";
-import McpTrust from "./components/mcp/McpTrust";
-import RestoreDialogs from "./components/changes/RestoreDialogs";
 import { useInboxTitle } from "./components/inbox/InboxOpener";
 
 // What the first paint does not show loads when it is first shown: the
-// chat (Markdown, highlighting, the sanitizer), Settings and About. The
-// window's first call (FrontendReady) then waits for only the shell.
+// chat (Markdown, highlighting, the sanitizer), Settings, About, the inbox,
+// and the dialogs that wait for an event (MCP trust, a restore's
+// conflicts, quitting with work in flight). The window's first call
+// (FrontendReady) goes out before any of it (state/boot.ts).
 const ChatView = later(() => import("./components/chat/ChatView"));
 const SettingsDialog = later(() => import("./components/settings/SettingsDialog"));
 const AboutDialog = later(() => import("./components/AboutDialog"));
 const Inbox = later(() => import("./components/inbox/Inbox"));
+const McpTrust = later(() => import("./components/mcp/McpTrust"));
+const RestoreDialogs = later(() => import("./components/changes/RestoreDialogs"));
+const QuitDialog = later(() => import("./components/QuitDialog"));
 
 function Centre() {
   const onboarding = useApp((s) => s.settings?.needsOnboarding ?? false);
@@ -132,31 +132,42 @@ function Shell({ ready }: { ready: AppReadyPayload | null }) {
       <RightPanel />
       <StatusBar ready={ready} />
       <Dialogs />
-      <RestoreDialogs />
+      <Suspense fallback={null}>
+        <RestoreDialogs />
+      </Suspense>
       <AppErrorBanner />
-      <McpTrust />
-      <QuitDialog />
+      <Suspense fallback={null}>
+        <McpTrust />
+      </Suspense>
+      <Suspense fallback={null}>
+        <QuitDialog />
+      </Suspense>
     </div>
   );
 }
 
-export default function App() {
-  const backend = useBackend();
-  const controller = useMemo(() => new AppController(backend), [backend]);
+/** The window, over a started controller and the first call already made (state/boot.ts). */
+export default function App({ boot }: { boot: Boot }) {
   const [ready, setReady] = useState<AppReadyPayload | null>(null);
   const [startError, setStartError] = useState<string | null>(null);
+  usePrefetchWhenIdle(ready !== null);
+  useEffect(() => boot.hold(), [boot]);
 
   useEffect(() => {
-    const off = backend.on("app:ready", setReady);
-    backend.frontendReady().catch((err: unknown) => setStartError(errorText(err)));
-    return off;
-  }, [backend]);
-
-  useEffect(() => controller.start(), [controller]);
+    let live = true;
+    void boot.ready.then((r) => {
+      if (!live) return;
+      if ("ok" in r) setReady(r.ok);
+      else setStartError(r.error);
+    });
+    return () => {
+      live = false;
+    };
+  }, [boot]);
 
   if (startError !== null) return <StartError message={startError} />;
   return (
-    <ControllerContext.Provider value={controller}>
+    <ControllerContext.Provider value={boot.controller}>
       <Shell ready={ready} />
     </ControllerContext.Provider>
   );

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -89,10 +90,12 @@ func (m boundMethod) resultTS() string {
 
 // renderWails writes wailsBound.gen.ts: each bound method over its Wails
 // binding, its struct arguments made the classes of Wails' models and its
-// result given the contract's type.
+// result given the contract's type. The models (65 kB of classes) load with
+// the first call that sends one, not with the window's first screen
+// (issue 42).
 func renderWails(a *appPkg) []byte {
 	var body bytes.Buffer
-	models := map[string]bool{}
+	usesModels := false
 	// The types the results are given: of wire.gen.ts, and of
 	// backend.gen.ts (BoundBackend, VersionInfo).
 	wireTypes, own := map[string]bool{}, map[string]bool{"BoundBackend": true}
@@ -100,13 +103,18 @@ func renderWails(a *appPkg) []byte {
 	for _, m := range a.methods {
 		ps := make([]string, len(m.Params))
 		args := make([]string, len(m.Params))
+		var ns []string // the models' namespaces this method's arguments use
 		for i, p := range m.Params {
 			ps[i] = p.Name
 			args[i] = p.Name
 			if p.Type.Struct == "" {
 				continue
 			}
-			models[strings.Split(p.Type.Struct, ".")[0]] = true
+			n := strings.Split(p.Type.Struct, ".")[0]
+			if !slices.Contains(ns, n) {
+				ns = append(ns, n)
+			}
+			usesModels = true
 			if p.Type.Slice {
 				args[i] = fmt.Sprintf("%s.map((x) => %s.createFrom(x))", p.Name, p.Type.Struct)
 			} else {
@@ -121,8 +129,14 @@ func renderWails(a *appPkg) []byte {
 			} else {
 				own[strings.TrimSuffix(m.Result.TS, "[]")] = true
 			}
-			call = fmt.Sprintf("async (%s) => typed<%s>(await %s)", strings.Join(ps, ", "), m.Result.TS, call)
-		} else {
+			call = fmt.Sprintf("typed<%s>(await %s)", m.Result.TS, call)
+		}
+		switch {
+		case len(ns) > 0:
+			call = fmt.Sprintf("async (%s) => {\n    const { %s } = await models();\n    return %s;\n  }", strings.Join(ps, ", "), strings.Join(ns, ", "), call)
+		case m.Result != nil && m.Result.Named:
+			call = fmt.Sprintf("async (%s) => %s", strings.Join(ps, ", "), call)
+		default:
 			call = fmt.Sprintf("(%s) => %s", strings.Join(ps, ", "), call)
 		}
 		fmt.Fprintf(&body, "  %s: %s,\n", tsName(m.Name), call)
@@ -131,18 +145,13 @@ func renderWails(a *appPkg) []byte {
 	var b bytes.Buffer
 	b.WriteString(wailsHeader)
 	b.WriteString("import * as App from \"../../wailsjs/go/main/App\";\n")
-	if len(models) > 0 {
-		ns := make([]string, 0, len(models))
-		for n := range models {
-			ns = append(ns, n)
-		}
-		sort.Strings(ns)
-		fmt.Fprintf(&b, "import { %s } from \"../../wailsjs/go/models\";\n", strings.Join(ns, ", "))
-	}
 	b.WriteString(typeImport("./backend.gen", own))
 	b.WriteString(typeImport("./wire.gen", wireTypes))
 	if typedUsed {
 		b.WriteString("import { typed } from \"./typed\";\n")
+	}
+	if usesModels {
+		b.WriteString("\n// Wails' model classes load with the first call that sends one: none of\n// the first screen's calls does (issue 42).\nconst models = () => import(\"../../wailsjs/go/models\");\n")
 	}
 	b.WriteString("\n/** Every bound method, calling its Wails binding. */\nexport const wailsBound: BoundBackend = {\n")
 	b.Write(body.Bytes())

@@ -6,10 +6,13 @@
 // (frontend/wailsjs), their results given the types of ./wire.gen.ts
 // (./typed.ts).
 import * as App from "../../wailsjs/go/main/App";
-import { wire } from "../../wailsjs/go/models";
 import type { BoundBackend, VersionInfo } from "./backend.gen";
 import type { AppReadyPayload, BranchView, ChangeDetail, ChangeView, CommitResult, DirPage, FileDiff, FilePreview, GitStatus, ImageView, ImportedRules, InboxItem, Job, JobOutput, LanguageServer, LanguageServerConfig, Ledger, LineComment, MCPResource, MCPServers, MCPSignInStarted, MCPTrustPrompt, MergeResult, MessagePage, ModelList, Project, RememberFiles, RestoreResult, ReviewFinding, ReviewResult, Rule, SandboxStatus, SearchHit, SessionDetail, SessionSummary, SettingsView, Setup, SlashCommand, WebSearchTest, WebSearchView } from "./wire.gen";
 import { typed } from "./typed";
+
+// Wails' model classes load with the first call that sends one: none of
+// the first screen's calls does (issue 42).
+const models = () => import("../../wailsjs/go/models");
 
 /** Every bound method, calling its Wails binding. */
 export const wailsBound: BoundBackend = {
@@ -18,9 +21,18 @@ export const wailsBound: BoundBackend = {
   cancelTurn: (sessionId) => App.CancelTurn(sessionId),
   commitSession: async (sessionId, message) => typed<CommitResult>(await App.CommitSession(sessionId, message)),
   compactNow: (sessionId) => App.CompactNow(sessionId),
-  decideChange: (approvalId, decision) => App.DecideChange(approvalId, wire.ChangeDecision.createFrom(decision)),
-  decideCommand: (approvalId, decision) => App.DecideCommand(approvalId, wire.CommandDecision.createFrom(decision)),
-  decideElicitation: (approvalId, decision) => App.DecideElicitation(approvalId, wire.ElicitationDecision.createFrom(decision)),
+  decideChange: async (approvalId, decision) => {
+    const { wire } = await models();
+    return App.DecideChange(approvalId, wire.ChangeDecision.createFrom(decision));
+  },
+  decideCommand: async (approvalId, decision) => {
+    const { wire } = await models();
+    return App.DecideCommand(approvalId, wire.CommandDecision.createFrom(decision));
+  },
+  decideElicitation: async (approvalId, decision) => {
+    const { wire } = await models();
+    return App.DecideElicitation(approvalId, wire.ElicitationDecision.createFrom(decision));
+  },
   deleteLineComment: (sessionId, id) => App.DeleteLineComment(sessionId, id),
   deleteRule: (projectId, ruleId) => App.DeleteRule(projectId, ruleId),
   deleteSession: (sessionId) => App.DeleteSession(sessionId),
@@ -49,7 +61,10 @@ export const wailsBound: BoundBackend = {
   jobOutput: async (sessionId, jobId) => typed<JobOutput>(await App.JobOutput(sessionId, jobId)),
   languageServers: async (projectId) => typed<LanguageServer[]>(await App.LanguageServers(projectId)),
   lineComments: async (sessionId) => typed<LineComment[]>(await App.LineComments(sessionId)),
-  listDir: async (projectId, sessionId, q) => typed<DirPage>(await App.ListDir(projectId, sessionId, wire.DirPageQuery.createFrom(q))),
+  listDir: async (projectId, sessionId, q) => {
+    const { wire } = await models();
+    return typed<DirPage>(await App.ListDir(projectId, sessionId, wire.DirPageQuery.createFrom(q)));
+  },
   listJobs: async (sessionId) => typed<Job[]>(await App.ListJobs(sessionId)),
   listModels: (provider, baseUrl, apiKey) => App.ListModels(provider, baseUrl, apiKey),
   listProjects: async () => typed<Project[]>(await App.ListProjects()),
@@ -58,14 +73,20 @@ export const wailsBound: BoundBackend = {
   listSlashCommands: async (sessionId) => typed<SlashCommand[]>(await App.ListSlashCommands(sessionId)),
   mcpCancelSignIn: (name) => App.MCPCancelSignIn(name),
   mcpRemoveServer: (scope, name) => App.MCPRemoveServer(scope, name),
-  mcpSaveServer: (input) => App.MCPSaveServer(wire.MCPServerInput.createFrom(input)),
+  mcpSaveServer: async (input) => {
+    const { wire } = await models();
+    return App.MCPSaveServer(wire.MCPServerInput.createFrom(input));
+  },
   mcpServers: async () => typed<MCPServers>(await App.MCPServers()),
   mcpSetDisabled: (scope, name, disabled) => App.MCPSetDisabled(scope, name, disabled),
   mcpSignIn: async (name) => typed<MCPSignInStarted>(await App.MCPSignIn(name)),
   mcpSignOut: (name) => App.MCPSignOut(name),
   mcpTrust: (hash) => App.MCPTrust(hash),
   mcpTrustPrompt: async () => typed<MCPTrustPrompt>(await App.MCPTrustPrompt()),
-  mergeBranch: async (sessionId, m) => typed<MergeResult>(await App.MergeBranch(sessionId, wire.BranchMerge.createFrom(m))),
+  mergeBranch: async (sessionId, m) => {
+    const { wire } = await models();
+    return typed<MergeResult>(await App.MergeBranch(sessionId, wire.BranchMerge.createFrom(m)));
+  },
   newSession: async (projectId) => typed<SessionSummary>(await App.NewSession(projectId)),
   newWorktreeSession: async (projectId, name) => typed<SessionSummary>(await App.NewWorktreeSession(projectId, name)),
   olderMessages: async (sessionId, before, from) => typed<MessagePage>(await App.OlderMessages(sessionId, before, from)),
@@ -80,30 +101,60 @@ export const wailsBound: BoundBackend = {
   reportError: (where, sessionId, message) => App.ReportError(where, sessionId, message),
   retryToolCall: (sessionId, toolUseId) => App.RetryToolCall(sessionId, toolUseId),
   retryTurn: (sessionId) => App.RetryTurn(sessionId),
-  revertCheckpoint: async (checkpointId, input) => typed<RestoreResult>(await App.RevertCheckpoint(checkpointId, wire.RestoreInput.createFrom(input))),
-  revertFile: async (sessionId, path, input) => typed<RestoreResult>(await App.RevertFile(sessionId, path, wire.RestoreInput.createFrom(input))),
+  revertCheckpoint: async (checkpointId, input) => {
+    const { wire } = await models();
+    return typed<RestoreResult>(await App.RevertCheckpoint(checkpointId, wire.RestoreInput.createFrom(input)));
+  },
+  revertFile: async (sessionId, path, input) => {
+    const { wire } = await models();
+    return typed<RestoreResult>(await App.RevertFile(sessionId, path, wire.RestoreInput.createFrom(input)));
+  },
   reviewFindings: async (sessionId) => typed<ReviewFinding[]>(await App.ReviewFindings(sessionId)),
-  rewind: async (sessionId, messageId, mode, input) => typed<RestoreResult>(await App.Rewind(sessionId, messageId, mode, wire.RestoreInput.createFrom(input))),
+  rewind: async (sessionId, messageId, mode, input) => {
+    const { wire } = await models();
+    return typed<RestoreResult>(await App.Rewind(sessionId, messageId, mode, wire.RestoreInput.createFrom(input)));
+  },
   runReview: async (sessionId, scope) => typed<ReviewResult>(await App.RunReview(sessionId, scope)),
   sandboxStatus: async () => typed<SandboxStatus>(await App.SandboxStatus()),
-  saveLineComment: async (c) => typed<LineComment>(await App.SaveLineComment(wire.LineComment.createFrom(c))),
+  saveLineComment: async (c) => {
+    const { wire } = await models();
+    return typed<LineComment>(await App.SaveLineComment(wire.LineComment.createFrom(c)));
+  },
   saveSessionExport: (sessionId, format) => App.SaveSessionExport(sessionId, format),
-  saveSettings: async (input) => typed<SettingsView>(await App.SaveSettings(wire.SettingsInput.createFrom(input))),
-  saveWebSearch: async (input) => typed<WebSearchView>(await App.SaveWebSearch(wire.WebSearchInput.createFrom(input))),
+  saveSettings: async (input) => {
+    const { wire } = await models();
+    return typed<SettingsView>(await App.SaveSettings(wire.SettingsInput.createFrom(input)));
+  },
+  saveWebSearch: async (input) => {
+    const { wire } = await models();
+    return typed<WebSearchView>(await App.SaveWebSearch(wire.WebSearchInput.createFrom(input)));
+  },
   searchSessions: async (projectId, query) => typed<SearchHit[]>(await App.SearchSessions(projectId, query)),
   sendMessage: (sessionId, text, attachments) => App.SendMessage(sessionId, text, attachments),
-  sendMessageWithImages: (sessionId, text, attachments, images) => App.SendMessageWithImages(sessionId, text, attachments, images.map((x) => wire.ImageInput.createFrom(x))),
+  sendMessageWithImages: async (sessionId, text, attachments, images) => {
+    const { wire } = await models();
+    return App.SendMessageWithImages(sessionId, text, attachments, images.map((x) => wire.ImageInput.createFrom(x)));
+  },
   sendReview: (sessionId) => App.SendReview(sessionId),
   sessionModels: async (sessionId) => typed<ModelList>(await App.SessionModels(sessionId)),
-  setLanguageServers: async (servers) => typed<LanguageServerConfig[]>(await App.SetLanguageServers(servers.map((x) => wire.LanguageServerConfig.createFrom(x)))),
-  setModelOverride: async (o) => typed<SettingsView>(await App.SetModelOverride(wire.ModelOverride.createFrom(o))),
+  setLanguageServers: async (servers) => {
+    const { wire } = await models();
+    return typed<LanguageServerConfig[]>(await App.SetLanguageServers(servers.map((x) => wire.LanguageServerConfig.createFrom(x))));
+  },
+  setModelOverride: async (o) => {
+    const { wire } = await models();
+    return typed<SettingsView>(await App.SetModelOverride(wire.ModelOverride.createFrom(o)));
+  },
   setSandboxHidden: async (paths) => typed<SandboxStatus>(await App.SetSandboxHidden(paths)),
   setSandboxSockets: async (paths) => typed<SandboxStatus>(await App.SetSandboxSockets(paths)),
   setSessionMode: async (sessionId, mode) => typed<SessionSummary>(await App.SetSessionMode(sessionId, mode)),
   setSessionModel: async (sessionId, model) => typed<SessionSummary>(await App.SetSessionModel(sessionId, model)),
   setup: async (projectId) => typed<Setup>(await App.Setup(projectId)),
   stopJob: (sessionId, jobId) => App.StopJob(sessionId, jobId),
-  testWebSearch: async (input) => typed<WebSearchTest>(await App.TestWebSearch(wire.WebSearchInput.createFrom(input))),
+  testWebSearch: async (input) => {
+    const { wire } = await models();
+    return typed<WebSearchTest>(await App.TestWebSearch(wire.WebSearchInput.createFrom(input)));
+  },
   trustProject: (token) => App.TrustProject(token),
   userLanguageServers: async () => typed<LanguageServerConfig[]>(await App.UserLanguageServers()),
   version: async () => typed<VersionInfo>(await App.Version()),

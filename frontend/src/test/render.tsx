@@ -4,6 +4,7 @@ import { expect } from "vitest";
 import type { ReactNode } from "react";
 import App from "../App";
 import { BackendContext } from "../lib/backend";
+import { boot } from "../state/boot";
 import { AppController } from "../state/controller";
 import { ControllerContext } from "../state/context";
 import { FakeBackend } from "./fakeBackend";
@@ -14,12 +15,13 @@ import { allLoaded } from "../lib/later";
 await allLoaded();
 
 export function renderApp(backend = new FakeBackend()) {
+  const started = boot(backend);
   const utils = render(
     <BackendContext.Provider value={backend}>
-      <App />
+      <App boot={started} />
     </BackendContext.Provider>,
   );
-  return { backend, ...utils };
+  return { backend, controller: started.controller, ...utils };
 }
 
 /** Renders a part with a controller of its own (not started unless asked). */

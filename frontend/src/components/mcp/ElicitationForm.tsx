@@ -4,6 +4,8 @@ import { contentOf, fieldLabel, initialValues, problems, type FieldValue, type F
 import { useController } from "../../state/context";
 import FormNote from "../FormNote";
 import Visible from "../Visible";
+// Loaded with the chat, not with the first screen.
+import "../../elicitation.css";
 
 const inputType: Record<string, string> = { email: "email", uri: "url", date: "date" };
 

@@ -1,6 +1,8 @@
 import type { ApprovalMode } from "../../lib/wire.gen";
 import { useApp, useController } from "../../state/context";
 import { MODES, toMode } from "../../state/plan";
+// The plan's styles load with the first part that shows a mode, a plan or a to-do list (not with the first screen).
+import "../../plan.css";
 
 export const modeLabel: Record<ApprovalMode, string> = {
   plan: "Plan",

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { TodoStatus } from "../../lib/wire.gen";
 import { useApp } from "../../state/context";
+import "../../plan.css";
 
 const icon: Record<TodoStatus, string> = { pending: "○", in_progress: "◐", done: "✓" };
 const said: Record<TodoStatus, string> = { pending: "to do", in_progress: "in progress", done: "done" };

@@ -1,13 +1,13 @@
 import type { Approval } from "../../lib/wire.gen";
 import { later } from "../../lib/later";
-import BudgetApproval from "./BudgetApproval";
-import FetchApproval from "./FetchApproval";
-import NetworkApproval from "./NetworkApproval";
 import type { DiffLayout } from "./DiffHunk";
 
 // Loaded with the first approval that needs them: diffs bring highlight.js.
 const BashApproval = later(() => import("./BashApproval"));
 const ChangeReview = later(() => import("./ChangeReview"));
+const BudgetApproval = later(() => import("./BudgetApproval"));
+const FetchApproval = later(() => import("./FetchApproval"));
+const NetworkApproval = later(() => import("./NetworkApproval"));
 
 /**
  * One waiting decision as its kind shows it: a change's hunks, a command,

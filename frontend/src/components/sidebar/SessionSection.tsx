@@ -1,11 +1,14 @@
-import { useEffect, useRef, useState } from "react";
+import { Suspense, useEffect, useRef, useState } from "react";
 import type { SearchHit } from "../../lib/wire.gen";
 import { errorText } from "../../lib/format";
+import { later } from "../../lib/later";
 import { useDebounced } from "../../lib/useDebounced";
 import { useReportError } from "../../lib/useReportError";
 import { useApp, useController } from "../../state/context";
 import SessionItem from "./SessionItem";
-import WorktreeDialog from "./WorktreeDialog";
+
+// Loaded when first asked for (or when the window is idle: lib/later.ts).
+const WorktreeDialog = later(() => import("./WorktreeDialog"));
 
 type Search =
   | { status: "idle" }
@@ -106,7 +109,11 @@ export default function SessionSection() {
           </button>
         </div>
       </div>
-      {askWorktree && <WorktreeDialog onClose={() => setAskWorktree(false)} />}
+      {askWorktree && (
+        <Suspense fallback={null}>
+          <WorktreeDialog onClose={() => setAskWorktree(false)} />
+        </Suspense>
+      )}
       <input
         type="search"
         data-testid="session-search"
