@@ -1,5 +1,5 @@
 import { afterEach, vi } from "vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 
 afterEach(() => cleanup());
 
@@ -28,6 +28,9 @@ for (const prop of ["offsetWidth", "clientWidth"] as const) {
 
 // Component tests render the whole window in jsdom, which is slow on a busy machine.
 vi.setConfig({ testTimeout: 30_000 });
+// findBy*/waitFor wait for their condition; Testing Library gives up after 1 s by default,
+// which a loaded machine passes (findings.test.tsx failed so): the test's own timeout bounds them.
+configure({ asyncUtilTimeout: 10_000 });
 
 class ResizeObserverStub {
   observe() {}
