@@ -33,6 +33,10 @@ export default function Transcript() {
   const pinned = useRef(0);
   const [atBottom, setAtBottom] = useState(true);
   const [hitId, setHitId] = useState<number | null>(null);
+  // The search hit stays centred while the rows around it settle (their
+  // Markdown and code may load and grow after the first scroll), until
+  // the user scrolls, clicks or types in the transcript.
+  const holdHit = useRef(false);
 
   const rows = useMemo<Row[]>(() => {
     const out: Row[] = [];
@@ -145,9 +149,17 @@ export default function Transcript() {
     stick.current = false;
     setAtBottom(false);
     v.scrollToIndex(idx, { align: "center" });
+    holdHit.current = true;
     setHitId(focusId);
     c.clearFocus();
   }, [focusId, rows, v, c]);
+  const hitIdx = hitId === null ? -1 : rows.findIndex((r) => r.kind === "message" && r.id === hitId);
+  useLayoutEffect(() => {
+    if (hitIdx >= 0 && holdHit.current) v.scrollToIndex(hitIdx, { align: "center" });
+  }, [total, hitIdx, v]);
+  const releaseHit = () => {
+    holdHit.current = false;
+  };
   useEffect(() => {
     if (hitId === null) return;
     const t = setTimeout(() => setHitId(null), 2500);
@@ -189,7 +201,18 @@ export default function Transcript() {
 
   return (
     <div className="transcript-wrap">
-      <div className="transcript" ref={scrollRef} onScroll={onScroll} data-testid="transcript" role="log" aria-label="Conversation">
+      <div
+        className="transcript"
+        ref={scrollRef}
+        onScroll={onScroll}
+        onWheel={releaseHit}
+        onPointerDown={releaseHit}
+        onKeyDown={releaseHit}
+        onTouchStart={releaseHit}
+        data-testid="transcript"
+        role="log"
+        aria-label="Conversation"
+      >
         {rows.length === 0 ? (
           <div className="welcome">
             <h1>What should we build?</h1>
