@@ -1,9 +1,9 @@
 // Parts of the window the first paint does not show (the chat, Settings,
 // diffs, the file tree, the Branch view, the Jobs panel, the inbox) load
 // when they are first shown, so the bundle the window parses before its
-// first call is the shell alone. Once the user is at the window (a first
-// input) they are loaded one at a time when idle (usePrefetchWhenIdle),
-// so that a later first open does not wait for them.
+// first call is the shell alone. Once the window has painted and is idle
+// they are loaded one at a time (prefetchWhenIdle), so that a later first
+// open does not wait for them.
 import { createElement, lazy, useEffect, type ComponentType } from "react";
 import { useReportError } from "./useReportError";
 
@@ -55,23 +55,15 @@ function failed<P>(err: unknown): ComponentType<P> {
   };
 }
 
-/** What shows the user is at the window: the prefetch waits for the first of these. */
-const inputEvents = ["pointermove", "pointerdown", "keydown", "wheel"] as const;
-
 /**
  * Loads every later part not loaded yet, one per idle moment, starting
- * at the user's first input (a pointer move, a click, a key, a wheel)
- * after start, after the next frame has been painted; parts that loading
- * one declares are loaded too. A part that fails is left for its first
- * open to try. An untouched window keeps only its first screen's code
- * (about 6 MiB less in WebKit's web process at rest); the pointer's way
- * to a button is usually time enough to load what it opens.
+ * after the next frame has been painted; parts that loading one declares
+ * are loaded too. A part that fails is left for its first open to try.
  */
 export function usePrefetchWhenIdle(start: boolean) {
   useEffect(() => {
     if (!start) return;
     let stopped = false;
-    let frame = 0;
     let done = 0;
     // WebKitGTK may have no requestIdleCallback: a short timeout then.
     const idle = (f: () => void) => (typeof window.requestIdleCallback === "function" ? window.requestIdleCallback(f, { timeout: 2000 }) : window.setTimeout(f, 50));
@@ -83,15 +75,10 @@ export function usePrefetchWhenIdle(start: boolean) {
         () => idle(next),
       );
     };
-    const begin = () => {
-      for (const name of inputEvents) window.removeEventListener(name, begin, true);
-      // After the frame the first paint is in: requestAnimationFrame runs before it, the timeout after.
-      if (!stopped) frame = window.requestAnimationFrame(() => window.setTimeout(() => idle(next), 0));
-    };
-    for (const name of inputEvents) window.addEventListener(name, begin, { capture: true, passive: true });
+    // After the frame the first paint is in: requestAnimationFrame runs before it, the timeout after.
+    const frame = window.requestAnimationFrame(() => window.setTimeout(() => idle(next), 0));
     return () => {
       stopped = true;
-      for (const name of inputEvents) window.removeEventListener(name, begin, true);
       window.cancelAnimationFrame(frame);
     };
   }, [start]);

@@ -72,7 +72,7 @@ export default function DiffView({ file, loadText, decisions, edited, layout, fo
     (el) => Number(el.dataset.hunkIndex),
     `${layout} ${editing !== null}`,
     focusedHunk,
-    true,
+    false,
   );
   const startEdit = async () => {
     if (edited !== null) {
